@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+// KioskRecorder: a fullscreen SDL2 video booth for Linux (see docs/ and ../shared/DESIGN.md).
+import PackageDescription
+
+/// A system-library target: a module map plus one shim header in Sources/<name>.
+func cModule(_ name: String, pkgConfig: String, apt: [String]) -> Target {
+    .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkgConfig, providers: [.apt(apt)])
+}
+
+let package = Package(
+    name: "KioskRecorder",
+    products: [
+        .executable(name: "kiosk-recorder", targets: ["kiosk-recorder"]),
+        .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
+    ],
+    targets: [
+        // SDL's pkg-config adds -D_REENTRANT, a flag SwiftPM refuses with a warning on every build;
+        // the shims include <SDL2/...> instead, which needs no flags at all.
+        .systemLibrary(name: "CSDL2", path: "Sources/CSDL2", providers: [.apt(["libsdl2-dev"])]),
+        .systemLibrary(name: "CSDL2TTF", path: "Sources/CSDL2TTF", providers: [.apt(["libsdl2-ttf-dev"])]),
+        cModule("CV4L2", pkgConfig: "libv4l2", apt: ["libv4l-dev"]),
+        cModule("CALSA", pkgConfig: "alsa", apt: ["libasound2-dev"]),
+        cModule("CFFmpeg", pkgConfig: "libavformat", apt: [
+            "libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev",
+        ]),
+
+        // Pure Swift: state machine, geometry, configuration, JSON contract. Imports no C module.
+        .target(name: "KioskCore"),
+        .target(name: "KioskCapture", dependencies: ["KioskCore", "CV4L2", "CALSA"]),
+        .target(name: "KioskMedia", dependencies: ["KioskCore", "CFFmpeg"]),
+        .target(name: "KioskUI", dependencies: ["KioskCore", "CSDL2", "CSDL2TTF"]),
+
+        .executableTarget(
+            name: "kiosk-recorder",
+            dependencies: ["KioskCore", "KioskCapture", "KioskMedia", "KioskUI"]),
+        .executableTarget(
+            name: "kiosk-bench",
+            dependencies: ["KioskCore", "KioskCapture", "KioskMedia"]),
+
+        .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
+        .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture"]),
+        .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia"]),
+        .testTarget(name: "KioskUITests", dependencies: ["KioskUI"]),
+        .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore"]),
+    ]
+)

@@ -1,0 +1,27 @@
+// CFFmpeg: libavformat, libavcodec, libavutil, libswscale and libswresample for Swift, plus the
+// macros Swift cannot import from them.
+#pragma once
+#include <errno.h>
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/avutil.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/display.h>
+#include <libavutil/error.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+#include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
+
+// AVERROR(e) and AVERROR_EOF are macros (a negation and an MKTAG expansion).
+static inline int kiosk_AVERROR(int posixError) { return AVERROR(posixError); }
+static inline int kiosk_AVERROR_EOF(void) { return AVERROR_EOF; }
+static inline int kiosk_AVERROR_EAGAIN(void) { return AVERROR(EAGAIN); }
+// AV_NOPTS_VALUE is a cast of UINT64_C(0x8000000000000000).
+static inline int64_t kiosk_AV_NOPTS_VALUE(void) { return AV_NOPTS_VALUE; }
+// AV_TIME_BASE_Q is a compound literal.
+static inline AVRational kiosk_AV_TIME_BASE_Q(void) { return AV_TIME_BASE_Q; }
+// The *_VERSION_INT / LIBAV*_IDENT macros name the headers we built against.
+static inline unsigned kiosk_LIBAVCODEC_VERSION_INT(void) { return LIBAVCODEC_VERSION_INT; }
+static inline unsigned kiosk_LIBAVFORMAT_VERSION_INT(void) { return LIBAVFORMAT_VERSION_INT; }

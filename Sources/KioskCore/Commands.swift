@@ -1,0 +1,86 @@
+// The stdin contract: one JSON object per line, each command exactly a press or a request.
+import Foundation
+
+/// A command read from stdin.
+public enum Command: Equatable, Sendable {
+    /// Exactly a press of that button; refused with `notAllowed` when it is not on screen.
+    case press(Button)
+    case rotate(Orientation)
+    case background
+    case foreground
+    /// A touch at display (physical) coordinates, mapped through the orientation like a real touch.
+    case tap(Point)
+    case screenshot(path: String)
+    case state
+    case quit
+
+    /// Every command name the parser accepts, for messages and docs.
+    public static let names: [String] =
+        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "screenshot", "state", "quit"]
+}
+
+/// Why a stdin line was not a command: becomes an `error` event, and nothing changes.
+public struct CommandError: Error, Equatable, Sendable {
+    public let code: ErrorCode
+    public let message: String
+
+    public var event: KioskEvent { .error(code: code, message: message) }
+}
+
+/// Parses stdin lines into commands.
+public struct CommandParser: Sendable {
+    public init() {}
+
+    private struct Raw: Decodable {
+        let command: String?
+        let orientation: String?
+        let x: Double?
+        let y: Double?
+        let path: String?
+    }
+
+    public func parse(line: String) -> Result<Command, CommandError> {
+        let raw: Raw
+        do {
+            raw = try JSONDecoder().decode(Raw.self, from: Data(line.utf8))
+        } catch {
+            return .failure(bad("not a JSON object with a \"command\" string: \(clip(line))"))
+        }
+        guard let name = raw.command else {
+            return .failure(bad("missing \"command\": \(clip(line))"))
+        }
+        if let button = Button(rawValue: name) { return .success(.press(button)) }
+        switch name {
+        case "rotate":
+            guard let value = raw.orientation else { return .failure(bad("rotate needs \"orientation\"")) }
+            guard let o = Orientation(argument: value) else {
+                let valid = Orientation.allCases.map(\.rawValue).joined(separator: ", ")
+                return .failure(bad("rotate: unknown orientation '\(value)' (one of \(valid))"))
+            }
+            return .success(.rotate(o))
+        case "background": return .success(.background)
+        case "foreground": return .success(.foreground)
+        case "tap":
+            guard let x = raw.x, let y = raw.y, x.isFinite, y.isFinite else {
+                return .failure(bad("tap needs numbers \"x\" and \"y\" (display pixels)"))
+            }
+            return .success(.tap(Point(x: x, y: y)))
+        case "screenshot":
+            guard let path = raw.path, !path.isEmpty else { return .failure(bad("screenshot needs \"path\"")) }
+            return .success(.screenshot(path: path))
+        case "state": return .success(.state)
+        case "quit": return .success(.quit)
+        default:
+            return .failure(CommandError(
+                code: .unknownCommand,
+                message: "unknown command '\(name)' (one of \(Command.names.joined(separator: ", ")))"))
+        }
+    }
+
+    private func bad(_ message: String) -> CommandError { CommandError(code: .badCommand, message: message) }
+
+    /// Enough of a bad line to recognise it in a message, not a whole megabyte of it.
+    private func clip(_ line: String) -> String {
+        line.count <= 120 ? line : String(line.prefix(120)) + "…"
+    }
+}

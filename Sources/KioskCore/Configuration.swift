@@ -1,0 +1,66 @@
+// The recorder's settings: defaults are the seed's (352x288 at 30 fps, 1200 s, 160 MiB, 1 MiB).
+
+/// Where frames come from.
+public enum CameraChoice: Equatable, Sendable {
+    /// A V4L2 device path such as /dev/video0.
+    case device(String)
+    /// The built-in moving pattern with a frame counter.
+    case test
+    /// The first camera found, else the test pattern with an on-screen note.
+    case auto
+}
+
+/// Where sound comes from.
+public enum MicrophoneChoice: Equatable, Sendable {
+    /// An ALSA PCM name such as "default" or "hw:1,0".
+    case pcm(String)
+    /// The built-in 1 kHz beep at the start of every second.
+    case test
+    /// No audio track.
+    case none
+}
+
+/// Full screen, or a window of a size (nil: a default size for development).
+public enum WindowMode: Equatable, Sendable {
+    case fullscreen
+    case windowed(Size?)
+}
+
+/// Every setting of the command line and the config file.
+public struct Configuration: Equatable, Sendable {
+    public var camera: CameraChoice = .device("/dev/video0")
+    public var microphone: MicrophoneChoice = .pcm("default")
+    public var size = Size(width: 352, height: 288)
+    public var fps = 30
+    /// nil: output.mov in a private temporary folder made at start.
+    public var output: String?
+    public var maxDuration: Double = 1200
+    public var maxFileSize: Int64 = 160 * 1024 * 1024
+    public var minFreeDisk: Int64 = 1024 * 1024
+    /// nil: the display's natural orientation (landscape-right on a landscape panel, portrait on a
+    /// portrait one).
+    public var orientation: Orientation?
+    public var window: WindowMode = .fullscreen
+    public var session: SessionMode = .once
+
+    public init() {}
+}
+
+/// What the command line asks for.
+public enum Invocation: Equatable, Sendable {
+    /// Run the booth.
+    case record(Configuration)
+    /// `--play FILE`: the player alone.
+    case play(file: String, Configuration)
+    /// `--list-cameras`: print the cameras as JSON and exit.
+    case listCameras(Configuration)
+    case help
+    case version
+}
+
+/// A bad command line or config file: exit status 2, the message names the option or the line.
+public struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

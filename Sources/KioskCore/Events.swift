@@ -1,0 +1,214 @@
+// The stdout contract: one minified JSON object per line, key "event" first (docs/interface.md).
+import Foundation
+
+/// Why a recording stopped.
+public enum StopReason: String, CaseIterable, Codable, Sendable {
+    case user, maxDuration, maxFileSize, diskFull, background, deviceDisconnected, signal, error
+}
+
+/// Why playback ended.
+public enum PlaybackEndReason: String, CaseIterable, Codable, Sendable {
+    case end, closed, error
+}
+
+/// The `code` of an `error` event.
+public enum ErrorCode: String, CaseIterable, Codable, Sendable {
+    /// A command pressed a button that is not on screen.
+    case notAllowed
+    /// A stdin line that is not a JSON object, or a command with missing or bad fields.
+    case badCommand
+    /// A stdin command name that does not exist.
+    case unknownCommand
+    /// Not enough free disk to start, or the disk filled up.
+    case diskFull
+    case cameraUnavailable
+    case microphoneUnavailable
+    case recordingFailed
+    case playbackFailed
+    case screenshotFailed
+}
+
+/// The outcome of one take, as the writer reports it.
+public struct RecordingResult: Equatable, Sendable {
+    public var outputPath: String
+    public var duration: Double
+    public var bytes: Int64
+    public var reason: StopReason
+    /// Whether the file is complete and playable (Use Video shows only then).
+    public var success: Bool
+    public var droppedFrames: Int
+
+    public init(outputPath: String, duration: Double, bytes: Int64, reason: StopReason, success: Bool,
+                droppedFrames: Int = 0) {
+        self.outputPath = outputPath
+        self.duration = duration
+        self.bytes = bytes
+        self.reason = reason
+        self.success = success
+        self.droppedFrames = droppedFrames
+    }
+}
+
+/// One stdout event. Encoded with `event` first, then the fields in the order documented.
+public enum KioskEvent: Equatable, Sendable {
+    case ready(camera: String, width: Int, height: Int, fps: Double, orientation: Orientation)
+    case recordingStarted(outputPath: String)
+    case recordingFinished(RecordingResult)
+    case recordingRecovered(path: String, duration: Double)
+    case videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: String)
+    case videoRecorderDidCancelRecordingVideo
+    case playbackStarted(path: String)
+    case playbackFinished(reason: PlaybackEndReason)
+    case orientationChanged(orientation: Orientation)
+    case state(mode: String, timer: String, buttons: [Button], orientation: Orientation)
+    case error(code: ErrorCode, message: String)
+    case terminated(signal: String)
+
+    /// The value of the `event` key.
+    public var name: String {
+        switch self {
+        case .ready: "ready"
+        case .recordingStarted: "recordingStarted"
+        case .recordingFinished: "recordingFinished"
+        case .recordingRecovered: "recordingRecovered"
+        case .videoRecorderDidFinishRecordingVideoWithOutputPath: "videoRecorderDidFinishRecordingVideoWithOutputPath"
+        case .videoRecorderDidCancelRecordingVideo: "videoRecorderDidCancelRecordingVideo"
+        case .playbackStarted: "playbackStarted"
+        case .playbackFinished: "playbackFinished"
+        case .orientationChanged: "orientationChanged"
+        case .state: "state"
+        case .error: "error"
+        case .terminated: "terminated"
+        }
+    }
+}
+
+extension KioskEvent: Codable {
+    enum Key: String, CodingKey {
+        case event, camera, width, height, fps, orientation, outputPath, duration, bytes, reason, success
+        case droppedFrames, path, mode, timer, buttons, code, message, signal
+    }
+
+    struct UnknownEvent: Error, CustomStringConvertible {
+        let name: String
+        var description: String { "unknown event '\(name)'" }
+    }
+
+    /// Seconds rounded to the millisecond, so 12.4 prints as 12.4 and not as 12.400000000000000355.
+    static func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
+
+    /// The fields in the contract's order, `event` first. Both encoders below use this one list.
+    var fields: [(key: Key, value: any Encodable & Sendable)] {
+        var f: [(key: Key, value: any Encodable & Sendable)] = [(.event, name)]
+        switch self {
+        case let .ready(camera, width, height, fps, orientation):
+            f += [(.camera, camera), (.width, width), (.height, height), (.fps, KioskEvent.milliseconds(fps)),
+                  (.orientation, orientation)]
+        case let .recordingStarted(outputPath), let .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath):
+            f += [(.outputPath, outputPath)]
+        case let .recordingFinished(r):
+            f += [(.outputPath, r.outputPath), (.duration, KioskEvent.milliseconds(r.duration)), (.bytes, r.bytes),
+                  (.reason, r.reason), (.success, r.success), (.droppedFrames, r.droppedFrames)]
+        case let .recordingRecovered(path, duration):
+            f += [(.path, path), (.duration, KioskEvent.milliseconds(duration))]
+        case .videoRecorderDidCancelRecordingVideo:
+            break
+        case let .playbackStarted(path):
+            f += [(.path, path)]
+        case let .playbackFinished(reason):
+            f += [(.reason, reason)]
+        case let .orientationChanged(orientation):
+            f += [(.orientation, orientation)]
+        case let .state(mode, timer, buttons, orientation):
+            f += [(.mode, mode), (.timer, timer), (.buttons, buttons), (.orientation, orientation)]
+        case let .error(code, message):
+            f += [(.code, code), (.message, message)]
+        case let .terminated(signal):
+            f += [(.signal, signal)]
+        }
+        return f
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        for (key, value) in fields { try c.encode(value, forKey: key) }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        let name = try c.decode(String.self, forKey: .event)
+        switch name {
+        case "ready":
+            self = .ready(camera: try c.decode(String.self, forKey: .camera),
+                          width: try c.decode(Int.self, forKey: .width),
+                          height: try c.decode(Int.self, forKey: .height),
+                          fps: try c.decode(Double.self, forKey: .fps),
+                          orientation: try c.decode(Orientation.self, forKey: .orientation))
+        case "recordingStarted":
+            self = .recordingStarted(outputPath: try c.decode(String.self, forKey: .outputPath))
+        case "recordingFinished":
+            self = .recordingFinished(RecordingResult(
+                outputPath: try c.decode(String.self, forKey: .outputPath),
+                duration: try c.decode(Double.self, forKey: .duration),
+                bytes: try c.decode(Int64.self, forKey: .bytes),
+                reason: try c.decode(StopReason.self, forKey: .reason),
+                success: try c.decode(Bool.self, forKey: .success),
+                droppedFrames: try c.decodeIfPresent(Int.self, forKey: .droppedFrames) ?? 0))
+        case "recordingRecovered":
+            self = .recordingRecovered(path: try c.decode(String.self, forKey: .path),
+                                       duration: try c.decode(Double.self, forKey: .duration))
+        case "videoRecorderDidFinishRecordingVideoWithOutputPath":
+            self = .videoRecorderDidFinishRecordingVideoWithOutputPath(
+                outputPath: try c.decode(String.self, forKey: .outputPath))
+        case "videoRecorderDidCancelRecordingVideo":
+            self = .videoRecorderDidCancelRecordingVideo
+        case "playbackStarted":
+            self = .playbackStarted(path: try c.decode(String.self, forKey: .path))
+        case "playbackFinished":
+            self = .playbackFinished(reason: try c.decode(PlaybackEndReason.self, forKey: .reason))
+        case "orientationChanged":
+            self = .orientationChanged(orientation: try c.decode(Orientation.self, forKey: .orientation))
+        case "state":
+            self = .state(mode: try c.decode(String.self, forKey: .mode),
+                          timer: try c.decode(String.self, forKey: .timer),
+                          buttons: try c.decode([Button].self, forKey: .buttons),
+                          orientation: try c.decode(Orientation.self, forKey: .orientation))
+        case "error":
+            self = .error(code: try c.decode(ErrorCode.self, forKey: .code),
+                          message: try c.decode(String.self, forKey: .message))
+        case "terminated":
+            self = .terminated(signal: try c.decode(String.self, forKey: .signal))
+        default:
+            throw UnknownEvent(name: name)
+        }
+    }
+}
+
+/// Turns events into stdout lines: minified JSON, `event` first, slashes unescaped, one `\n`.
+public struct EventEncoder: Sendable {
+    public init() {}
+
+    /// The event as one line of JSON, ending in a newline.
+    ///
+    /// Every key and value is encoded by JSONEncoder (so escaping is JSONEncoder's); only the object's
+    /// braces and commas are joined here, because Foundation's JSONEncoder on Linux does not keep
+    /// key order and the contract puts `event` first.
+    public func line(for event: KioskEvent) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        func json(_ value: any Encodable) -> String {
+            // Strings, numbers, bools and arrays of them always encode; a failure is a programming error.
+            guard let data = try? encoder.encode(value) else {
+                preconditionFailure("KioskEvent \(event.name): a field failed to encode")
+            }
+            return String(decoding: data, as: UTF8.self)
+        }
+        let members = event.fields.map { json($0.key.stringValue) + ":" + json($0.value) }
+        return "{" + members.joined(separator: ",") + "}\n"
+    }
+
+    /// Reads one stdout line back (for tests and parent programs written in Swift).
+    public func decode(line: String) throws -> KioskEvent {
+        try JSONDecoder().decode(KioskEvent.self, from: Data(line.utf8))
+    }
+}

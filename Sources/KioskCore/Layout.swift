@@ -1,0 +1,115 @@
+// Where everything goes on the logical canvas, for any size: panels, buttons, labels, hit testing.
+
+/// The buttons of the screen, named by the stdin command that presses them.
+public enum Button: String, CaseIterable, Codable, Sendable {
+    case cancel, start, stop, retake, useVideo, playVideo, closePlayer
+
+    /// The place a button occupies; buttons that never show together share one.
+    public enum Slot: Sendable { case left, centre, right, middle }
+
+    public var slot: Slot {
+        switch self {
+        case .cancel, .retake, .closePlayer: .left
+        case .start, .stop: .centre
+        case .useVideo: .right
+        case .playVideo: .middle
+        }
+    }
+
+    /// The label a person reads (the record circle has none: it is a shape).
+    public var title: String {
+        switch self {
+        case .cancel: "Cancel"
+        case .start: "Record"
+        case .stop: "Stop"
+        case .retake: "Retake"
+        case .useVideo: "Use Video"
+        case .playVideo: "Play Video"
+        case .closePlayer: "Close"
+        }
+    }
+}
+
+/// The layout of the canvas. Sizes come from the canvas's short side so the screen reads the same
+/// from 352x288 to 4K, with touch targets never below `minimumTouch` pixels where the canvas allows.
+public struct Layout: Equatable, Sendable {
+    /// Apple's and Android's smallest comfortable touch target, in pixels at ~160 dpi.
+    public static let minimumTouch = 44
+
+    public let canvas: Size
+    public let topPanel: Rect
+    public let bottomPanel: Rect
+    /// The record / stop circle, a square around the disc.
+    public let recordButton: Rect
+    public let leftButton: Rect
+    public let rightButton: Rect
+    /// The Play Video button, centred between the panels.
+    public let middleButton: Rect
+    /// The timer (or position / duration) label's box inside the top panel.
+    public let timerLabel: Rect
+    /// The playback progress bar, in the bottom panel right of Close.
+    public let progressBar: Rect
+    /// Between the panels: where messages such as "camera unavailable" go.
+    public let content: Rect
+    /// The pixel height text should be rendered at for button labels and the timer.
+    public let textHeight: Int
+
+    public init(canvas: Size) {
+        self.canvas = canvas
+        let w = canvas.width, h = canvas.height
+        let short = max(canvas.shortSide, 1)
+        func scaled(_ fraction: Double, atLeast minimum: Int) -> Int {
+            max(Int((Double(short) * fraction).rounded()), minimum)
+        }
+        let margin = scaled(0.03, atLeast: 4)
+        let topHeight = min(scaled(0.12, atLeast: 32), h / 4)
+        let bottomHeight = min(scaled(0.24, atLeast: Layout.minimumTouch + 2 * margin), h / 3)
+        topPanel = Rect(x: 0, y: 0, width: w, height: topHeight)
+        bottomPanel = Rect(x: 0, y: h - bottomHeight, width: w, height: bottomHeight)
+        content = Rect(x: 0, y: topHeight, width: w, height: max(h - topHeight - bottomHeight, 0))
+        textHeight = max(scaled(0.055, atLeast: 12), 12)
+
+        let circle = max(min(Int(Double(bottomHeight) * 0.78), bottomHeight - 2 * margin), 1)
+        recordButton = bottomPanel.centered(Size(width: circle, height: circle))
+
+        // Side buttons fill the room between the circle and the edge, up to a comfortable width.
+        let sideRoom = max((w - circle) / 2 - 2 * margin, 1)
+        let sideWidth = min(scaled(0.36, atLeast: Layout.minimumTouch), sideRoom)
+        let sideHeight = min(max(Int(Double(circle) * 0.7), min(Layout.minimumTouch, circle)), bottomHeight)
+        let sideY = bottomPanel.y + (bottomHeight - sideHeight) / 2
+        leftButton = Rect(x: margin, y: sideY, width: sideWidth, height: sideHeight)
+        rightButton = Rect(x: w - margin - sideWidth, y: sideY, width: sideWidth, height: sideHeight)
+
+        let middleSize = Size(width: min(scaled(0.5, atLeast: 2 * Layout.minimumTouch), w - 2 * margin),
+                              height: min(scaled(0.15, atLeast: Layout.minimumTouch), max(content.height, 1)))
+        middleButton = content.centered(middleSize)
+
+        timerLabel = topPanel.outset(dx: -margin, dy: -max(margin / 2, 2))
+        let barHeight = scaled(0.02, atLeast: 4)
+        let barX = leftButton.maxX + margin
+        progressBar = Rect(x: barX, y: bottomPanel.y + (bottomHeight - barHeight) / 2,
+                           width: max(w - margin - barX, 0), height: barHeight)
+    }
+
+    /// The rectangle a button is drawn in.
+    public func frame(of button: Button) -> Rect {
+        switch button.slot {
+        case .left: leftButton
+        case .centre: recordButton
+        case .right: rightButton
+        case .middle: middleButton
+        }
+    }
+
+    /// The rectangle that takes a touch for a button: its frame, grown to the minimum touch size.
+    public func hitFrame(of button: Button) -> Rect {
+        let r = frame(of: button)
+        return r.outset(dx: max(0, (Layout.minimumTouch - r.width + 1) / 2),
+                        dy: max(0, (Layout.minimumTouch - r.height + 1) / 2))
+    }
+
+    /// The visible button under a point on the canvas, if any.
+    public func button(at point: Point, among visible: [Button]) -> Button? {
+        visible.first { hitFrame(of: $0).contains(point) }
+    }
+}

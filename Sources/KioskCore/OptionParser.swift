@@ -1,0 +1,382 @@
+// Parses the command line and `--config` files into an Invocation. One table of options drives both,
+// and the --help text, so the three never disagree.
+
+/// How an option takes its value.
+enum OptionArgument: Equatable {
+    /// A flag: `--list-cameras`.
+    case none
+    /// `--fps N` or `--fps=N`.
+    case required(String)
+    /// `--windowed` or `--windowed WxH`: the next word is taken only when `accepts` says so.
+    case optional(String)
+}
+
+/// One option of the contract.
+struct OptionSpec: Sendable {
+    let name: String
+    let argument: OptionArgument
+    let help: String
+    /// Whether `name = value` may appear in a config file.
+    let inConfigFile: Bool
+    /// Sets the value; throws a message saying what was expected (the caller adds where).
+    let apply: @Sendable (inout Configuration, String?) throws(ValueError) -> Void
+    /// For optional arguments: whether the next command-line word is this option's value.
+    var accepts: @Sendable (String) -> Bool = { _ in false }
+}
+
+/// A value that does not fit its option; the parser prefixes the option (and file:line).
+struct ValueError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+public struct OptionParser: Sendable {
+    /// How the parser reads a `--config` file (injected so tests need no files).
+    public typealias ReadFile = @Sendable (String) throws -> String
+
+    let readFile: ReadFile
+
+    public init(readFile: @escaping ReadFile) {
+        self.readFile = readFile
+    }
+
+    // MARK: - The table
+
+    static let options: [OptionSpec] = [
+        OptionSpec(name: "camera", argument: .required("DEVICE|test|auto"),
+                   help: "V4L2 device path (default /dev/video0); test = built-in moving pattern; auto = first camera found, else test",
+                   inConfigFile: true) { c, v throws(ValueError) in c.camera = try Values.camera(v!) },
+        OptionSpec(name: "microphone", argument: .required("PCM|test|none"),
+                   help: "ALSA PCM name (default \"default\"); test = built-in tone; none = no audio track",
+                   inConfigFile: true) { c, v throws(ValueError) in c.microphone = try Values.microphone(v!) },
+        OptionSpec(name: "size", argument: .required("WxH"),
+                   help: "capture size (default 352x288); the nearest supported is used",
+                   inConfigFile: true) { c, v throws(ValueError) in c.size = try Values.size(v!) },
+        OptionSpec(name: "fps", argument: .required("N"),
+                   help: "frames per second, 1-240 (default 30)",
+                   inConfigFile: true) { c, v throws(ValueError) in c.fps = try Values.integer(v!, in: 1...240) },
+        OptionSpec(name: "output", argument: .required("PATH"),
+                   help: "where the take goes (default output.mov in a private temporary folder); .mov or .mp4 picks the container",
+                   inConfigFile: true) { c, v throws(ValueError) in c.output = try Values.output(v!) },
+        OptionSpec(name: "max-duration", argument: .required("SECONDS"),
+                   help: "longest take, 0 < SECONDS <= 86400 (default 1200)",
+                   inConfigFile: true) { c, v throws(ValueError) in c.maxDuration = try Values.seconds(v!) },
+        OptionSpec(name: "max-file-size", argument: .required("BYTES"),
+                   help: "largest file, at least 64K; K, M, G suffixes (default 160M = 167772160)",
+                   inConfigFile: true) { c, v throws(ValueError) in
+                       c.maxFileSize = try Values.bytes(v!, atLeast: 64 * 1024) },
+        OptionSpec(name: "min-free-disk", argument: .required("BYTES"),
+                   help: "free space to keep on the output's disk; K, M, G suffixes (default 1M = 1048576)",
+                   inConfigFile: true) { c, v throws(ValueError) in c.minFreeDisk = try Values.bytes(v!, atLeast: 0) },
+        OptionSpec(name: "orientation", argument: .required("O"),
+                   help: "portrait | portrait-upside-down | landscape-left | landscape-right (default: the display's own)",
+                   inConfigFile: true) { c, v throws(ValueError) in c.orientation = try Values.orientation(v!) },
+        OptionSpec(name: "windowed", argument: .optional("WxH"),
+                   help: "a window (of WxH, default 800x480) instead of full screen; in a config file: yes, no or WxH",
+                   inConfigFile: true,
+                   apply: { c, v throws(ValueError) in c.window = try Values.window(v) },
+                   accepts: { Values.looksLikeSize($0) }),
+        OptionSpec(name: "session", argument: .required("once|loop"),
+                   help: "once (default): exit 0 after Use Video or Cancel; loop: back to ready for the next guest",
+                   inConfigFile: true) { c, v throws(ValueError) in c.session = try Values.session(v!) },
+        OptionSpec(name: "config", argument: .required("FILE"),
+                   help: "read `key = value` lines (keys are these options' names, # starts a comment); flags win",
+                   inConfigFile: false) { _, _ throws(ValueError) in },
+        OptionSpec(name: "play", argument: .required("FILE"),
+                   help: "play FILE with the built-in player, report on stdout, exit",
+                   inConfigFile: false) { _, _ throws(ValueError) in },
+        OptionSpec(name: "list-cameras", argument: .none,
+                   help: "print the cameras and their formats as JSON, exit",
+                   inConfigFile: false) { _, _ throws(ValueError) in },
+        OptionSpec(name: "help", argument: .none, help: "show this help, exit", inConfigFile: false) { _, _ throws(ValueError) in },
+        OptionSpec(name: "version", argument: .none, help: "show the version, exit", inConfigFile: false) { _, _ throws(ValueError) in },
+    ]
+
+    static func spec(named name: String) -> OptionSpec? { options.first { $0.name == name } }
+
+    /// The --help text, made from the table.
+    public static var helpText: String {
+        var lines = [
+            "Usage: kiosk-recorder [options]",
+            "A fullscreen touchscreen video booth. Events go to stdout as JSON lines; commands come on stdin.",
+            "",
+        ]
+        for option in options {
+            let argument: String
+            switch option.argument {
+            case .none: argument = ""
+            case let .required(placeholder): argument = " " + placeholder
+            case let .optional(placeholder): argument = " [" + placeholder + "]"
+            }
+            let left = "  --" + option.name + argument
+            let pad = left.count < 32 ? String(repeating: " ", count: 32 - left.count) : "\n" + String(repeating: " ", count: 32)
+            lines.append(left + pad + option.help)
+        }
+        lines += [
+            "",
+            "Exit status: 0 after an outcome, quit or signal; 2 bad usage or configuration; 3 no display.",
+            "The full contract (commands, events, signals): docs/interface.md",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    // MARK: - Parsing
+
+    /// One option occurrence, with where it came from for messages.
+    struct Setting {
+        let spec: OptionSpec
+        let value: String?
+        /// "--fps" on the command line, "kiosk.conf:3: fps" in a file.
+        let origin: String
+    }
+
+    /// Parses the arguments (without the program name).
+    public func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        var settings: [Setting] = []
+        var index = 0
+        while index < arguments.count {
+            let word = arguments[index]
+            index += 1
+            guard word.hasPrefix("--"), word.count > 2 else {
+                throw UsageError("unexpected argument '\(word)' (options start with --)")
+            }
+            var name = String(word.dropFirst(2))
+            var inlineValue: String?
+            if let eq = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
+            }
+            guard let spec = Self.spec(named: name) else {
+                throw UsageError("unknown option '--\(name)'")
+            }
+            let origin = "--" + name
+            switch spec.argument {
+            case .none:
+                if inlineValue != nil { throw UsageError("\(origin) takes no value") }
+                settings.append(Setting(spec: spec, value: nil, origin: origin))
+            case .required:
+                if let inlineValue {
+                    settings.append(Setting(spec: spec, value: inlineValue, origin: origin))
+                } else {
+                    // The next word is the value even when it starts with '-' (e.g. --max-duration -5),
+                    // so that the message names the bad value, not a missing one.
+                    guard index < arguments.count else { throw UsageError("\(origin) needs a value") }
+                    settings.append(Setting(spec: spec, value: arguments[index], origin: origin))
+                    index += 1
+                }
+            case .optional:
+                var value = inlineValue
+                if value == nil, index < arguments.count, spec.accepts(arguments[index]) {
+                    value = arguments[index]
+                    index += 1
+                }
+                settings.append(Setting(spec: spec, value: value, origin: origin))
+            }
+        }
+
+        let names = Set(settings.map(\.spec.name))
+        if names.contains("help") { return .help }
+        if names.contains("version") { return .version }
+        if names.contains("play") && names.contains("list-cameras") {
+            throw UsageError("--play and --list-cameras cannot be used together")
+        }
+
+        var configuration = Configuration()
+        // The config file first, so that flags win.
+        for setting in settings where setting.spec.name == "config" {
+            try applyFile(setting.value!, to: &configuration)
+        }
+        for setting in settings where setting.spec.inConfigFile {
+            try apply(setting, to: &configuration)
+        }
+        if let play = settings.last(where: { $0.spec.name == "play" }) {
+            guard let file = play.value, !file.isEmpty else { throw UsageError("--play needs a file") }
+            return .play(file: file, configuration)
+        }
+        if names.contains("list-cameras") { return .listCameras(configuration) }
+        return .record(configuration)
+    }
+
+    func apply(_ setting: Setting, to configuration: inout Configuration) throws(UsageError) {
+        do {
+            try setting.spec.apply(&configuration, setting.value)
+        } catch {
+            throw UsageError("\(setting.origin): \(error.message)")
+        }
+    }
+
+    /// Applies a config file: `key = value` lines, blank lines and `#` comments.
+    func applyFile(_ path: String, to configuration: inout Configuration) throws(UsageError) {
+        let text: String
+        do {
+            text = try readFile(path)
+        } catch {
+            throw UsageError("--config: cannot read '\(path)': \(error)")
+        }
+        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let location = "\(path):\(offset + 1)"
+            guard let (key, value) = try ConfigLine.parse(String(rawLine), location: location) else { continue }
+            guard let spec = Self.spec(named: key) else {
+                throw UsageError("\(location): unknown key '\(key)'")
+            }
+            guard spec.inConfigFile else {
+                throw UsageError("\(location): '\(key)' is a command-line option only, not a config key")
+            }
+            let fileValue: String?
+            if case .optional = spec.argument, ["yes", "true", "on"].contains(value.lowercased()) {
+                fileValue = nil
+            } else {
+                fileValue = value
+            }
+            try apply(Setting(spec: spec, value: fileValue, origin: "\(location): \(key)"), to: &configuration)
+        }
+    }
+}
+
+/// One line of a config file.
+enum ConfigLine {
+    /// nil for blank and comment lines; the key and value otherwise. A value may be in double
+    /// quotes (to keep spaces or a '#'); otherwise a ' #' starts a trailing comment.
+    static func parse(_ line: String, location: String) throws(UsageError) -> (String, String)? {
+        let trimmed = line.trimmingWhitespace
+        if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
+        guard let eq = trimmed.firstIndex(of: "=") else {
+            throw UsageError("\(location): expected 'key = value', got '\(trimmed)'")
+        }
+        let key = String(trimmed[..<eq]).trimmingWhitespace
+        var value = String(trimmed[trimmed.index(after: eq)...]).trimmingWhitespace
+        guard !key.isEmpty else { throw UsageError("\(location): missing key before '='") }
+        if value.hasPrefix("\"") {
+            let body = value.dropFirst()
+            guard let close = body.firstIndex(of: "\"") else {
+                throw UsageError("\(location): \(key): unterminated quote")
+            }
+            let rest = String(body[body.index(after: close)...]).trimmingWhitespace
+            guard rest.isEmpty || rest.hasPrefix("#") else {
+                throw UsageError("\(location): \(key): unexpected text after the closing quote")
+            }
+            value = String(body[..<close])
+        } else if let hash = value.range(of: " #") ?? value.range(of: "\t#") {
+            value = String(value[..<hash.lowerBound]).trimmingWhitespace
+        }
+        return (key, value)
+    }
+}
+
+extension String {
+    var trimmingWhitespace: String {
+        var s = Substring(self)
+        while let f = s.first, f == " " || f == "\t" || f == "\r" { s = s.dropFirst() }
+        while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }
+        return String(s)
+    }
+}
+
+/// Value parsers: each returns the value or says what it expected.
+enum Values {
+    static func camera(_ v: String) throws(ValueError) -> CameraChoice {
+        switch v {
+        case "test": return .test
+        case "auto": return .auto
+        default:
+            guard v.hasPrefix("/"), v.count > 1 else {
+                throw ValueError("'\(v)' is not a device path like /dev/video0, 'test' or 'auto'")
+            }
+            return .device(v)
+        }
+    }
+
+    static func microphone(_ v: String) throws(ValueError) -> MicrophoneChoice {
+        switch v {
+        case "test": return .test
+        case "none": return .none
+        default:
+            guard !v.isEmpty, !v.contains(where: { $0 == " " || $0 == "\t" }) else {
+                throw ValueError("'\(v)' is not an ALSA PCM name (like default or hw:1,0), 'test' or 'none'")
+            }
+            return .pcm(v)
+        }
+    }
+
+    static func looksLikeSize(_ v: String) -> Bool { (try? size(v)) != nil }
+
+    static func size(_ v: String) throws(ValueError) -> Size {
+        let parts = v.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
+            throw ValueError("'\(v)' is not a size like 1280x720")
+        }
+        guard (16...8192).contains(w), (16...8192).contains(h) else {
+            throw ValueError("'\(v)': width and height must each be 16 to 8192")
+        }
+        guard w.isMultiple(of: 2), h.isMultiple(of: 2) else {
+            throw ValueError("'\(v)': width and height must be even (4:2:0 video)")
+        }
+        return Size(width: w, height: h)
+    }
+
+    static func integer(_ v: String, in range: ClosedRange<Int>) throws(ValueError) -> Int {
+        guard let n = Int(v), range.contains(n) else {
+            throw ValueError("'\(v)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return n
+    }
+
+    static func output(_ v: String) throws(ValueError) -> String {
+        let lower = v.lowercased()
+        guard !v.isEmpty, lower.hasSuffix(".mov") || lower.hasSuffix(".mp4"), !v.hasSuffix("/.mov"), !v.hasSuffix("/.mp4") else {
+            throw ValueError("'\(v)' must be a file name ending in .mov or .mp4")
+        }
+        return v
+    }
+
+    static func seconds(_ v: String) throws(ValueError) -> Double {
+        guard let s = Double(v), s.isFinite, s > 0, s <= 86400 else {
+            throw ValueError("'\(v)' is not a number of seconds above 0 and at most 86400")
+        }
+        return s
+    }
+
+    static func bytes(_ v: String, atLeast minimum: Int64) throws(ValueError) -> Int64 {
+        let multipliers: [(String, Double)] = [
+            ("kib", 1024), ("mib", 1_048_576), ("gib", 1_073_741_824),
+            ("k", 1024), ("m", 1_048_576), ("g", 1_073_741_824),
+        ]
+        let lower = v.lowercased()
+        var number = Substring(lower)
+        var multiplier = 1.0
+        for (suffix, m) in multipliers where lower.hasSuffix(suffix) {
+            number = lower.dropLast(suffix.count)
+            multiplier = m
+            break
+        }
+        guard let n = Double(number), n.isFinite, n >= 0, n * multiplier < 9.0e18 else {
+            throw ValueError("'\(v)' is not a byte count like 1048576, 512K, 160M or 2G")
+        }
+        let bytes = Int64((n * multiplier).rounded(.down))
+        guard bytes >= minimum else {
+            throw ValueError("'\(v)' is below the minimum of \(minimum) bytes")
+        }
+        return bytes
+    }
+
+    static func orientation(_ v: String) throws(ValueError) -> Orientation {
+        guard let o = Orientation(argument: v) else {
+            let valid = Orientation.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValueError("'\(v)' is not an orientation (one of \(valid))")
+        }
+        return o
+    }
+
+    static func window(_ v: String?) throws(ValueError) -> WindowMode {
+        guard let v else { return .windowed(nil) }
+        switch v.lowercased() {
+        case "no", "false", "off": return .fullscreen
+        default: return .windowed(try size(v))
+        }
+    }
+
+    static func session(_ v: String) throws(ValueError) -> SessionMode {
+        guard let s = SessionMode(rawValue: v) else { throw ValueError("'\(v)' is not 'once' or 'loop'") }
+        return s
+    }
+}

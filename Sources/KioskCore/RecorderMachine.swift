@@ -1,0 +1,370 @@
+// The recorder's behaviour as a pure value: events in, actions out (docs/behaviour.md lists every
+// transition and its test). No clocks, no devices, no SDL here; time arrives as `tick` events.
+
+/// The screen's modes.
+public enum Mode: String, CaseIterable, Codable, Sendable {
+    case ready, recording, finished, playing
+}
+
+/// What to do after an outcome (Use Video or Cancel): exit, or go back to ready for the next guest.
+public enum SessionMode: String, CaseIterable, Codable, Sendable {
+    case once, loop
+}
+
+/// The short system-like sounds (iOS 1117 / 1118).
+public enum Sound: String, Sendable {
+    case begin, end
+}
+
+/// Everything that can happen to the recorder.
+public enum RecorderEvent: Equatable, Sendable {
+    /// A button press, from a touch, a click, a key or a stdin command.
+    case press(Button)
+    /// Seconds recorded so far, from the writer's clock (moves the timer).
+    case tick(elapsed: Double)
+    /// The writer opened the file and is recording.
+    case recordingStarted(outputPath: String)
+    /// The writer could not start (no disk space, encoder failure, …); nothing was recorded.
+    case recordingFailed(code: ErrorCode, message: String)
+    /// A limit noticed outside the writer (the writer also stops on its own limits and reports
+    /// them through `recordingFinished`).
+    case limitReached(StopReason)
+    /// The writer finalized the file (after a stop asked for, or on its own: a limit, a full disk).
+    case recordingFinished(RecordingResult)
+    case background
+    case foreground
+    case rotate(Orientation)
+    case cameraLost
+    case cameraBack
+    case playbackProgress(position: Double, duration: Double)
+    /// The player stopped by itself: the end of the file, or an error.
+    case playbackEnded(PlaybackEndReason)
+    /// A tap on the playing video: pause or resume.
+    case togglePause
+    /// The `state` command.
+    case stateQuery
+    /// SIGTERM, SIGINT or SIGHUP: finish any recording cleanly and exit 0.
+    case terminate(signal: String)
+    /// The `quit` command: like a signal, without the `terminated` event.
+    case quit
+}
+
+/// What the executable must carry out, in order.
+public enum RecorderAction: Equatable, Sendable {
+    case startCamera
+    case stopCamera
+    /// Remove the previous take before a new one (or move an interrupted one aside).
+    case discardTake
+    /// Start writing; the orientation is the interface's at the start of the take.
+    case startRecording(orientation: Orientation)
+    case stopRecording(StopReason)
+    case playSound(Sound)
+    /// Keep the last captured frame on screen (finished mode).
+    case freezeLastFrame
+    case startPlayback(path: String)
+    case setPlaybackPaused(Bool)
+    case stopPlayback
+    /// Lay the screen out for this orientation now.
+    case applyOrientation(Orientation)
+    case emit(KioskEvent)
+    case exit(code: Int32)
+}
+
+/// What the screen shows, derived from the state.
+public struct ViewModel: Equatable, Sendable {
+    public var mode: Mode
+    public var timer: String
+    /// The visible buttons, by their command names, in the contract's order.
+    public var buttons: [Button]
+    /// The bottom panel's dark background (hidden while recording, as in the seed).
+    public var bottomPanelBackground: Bool
+    /// The last captured frame stays on screen instead of the live preview.
+    public var frozenFrame: Bool
+    /// A note for the guest, e.g. that the camera is missing.
+    public var message: String?
+    /// Playback position as a fraction 0…1 (playing mode only).
+    public var progress: Double?
+    public var paused: Bool
+}
+
+/// The recorder's state machine: `handle(_:)` takes an event and returns the actions.
+public struct RecorderMachine: Equatable, Sendable {
+    public let session: SessionMode
+    public let outputPath: String
+
+    public private(set) var mode: Mode = .ready
+    public private(set) var orientation: Orientation
+    /// A rotation asked for while rotating is not allowed, applied on the next return to ready.
+    public private(set) var pendingOrientation: Orientation?
+    public private(set) var cameraAvailable = true
+    public private(set) var inBackground = false
+    /// Set once a stop was asked for and the writer is finalizing (recording mode, no buttons).
+    public private(set) var stopRequested: StopReason?
+    /// The writer confirmed the take started.
+    public private(set) var recordingConfirmed = false
+    public private(set) var elapsed: Double = 0
+    public private(set) var lastResult: RecordingResult?
+    public private(set) var playbackPosition: Double = 0
+    public private(set) var playbackDuration: Double = 0
+    public private(set) var playbackPaused = false
+    /// The process is on its way out (an outcome in `once`, a signal, `quit`).
+    public private(set) var exiting = false
+    private var terminatingSignal: String?
+    private var exitSent = false
+    /// Whether the camera was last told to run; `reconcile` keeps it equal to `cameraWanted`.
+    public private(set) var cameraRunning = false
+
+    public init(session: SessionMode, outputPath: String, orientation: Orientation) {
+        self.session = session
+        self.outputPath = outputPath
+        self.orientation = orientation
+    }
+
+    /// The actions to start with: the camera.
+    public mutating func start() -> [RecorderAction] {
+        var actions: [RecorderAction] = []
+        reconcile(&actions)
+        return actions
+    }
+
+    /// The camera runs in ready and recording, in the foreground, until the process leaves.
+    var cameraWanted: Bool {
+        !exiting && !inBackground && (mode == .ready || mode == .recording)
+    }
+
+    /// Rotation is allowed only while the camera runs and nothing records.
+    var rotationAllowed: Bool { mode == .ready && cameraWanted && cameraAvailable }
+
+    // MARK: - The view
+
+    public var visibleButtons: [Button] {
+        if exiting && mode != .recording { return [] }
+        switch mode {
+        case .ready:
+            return cameraAvailable && !inBackground ? [.cancel, .start] : [.cancel]
+        case .recording:
+            return stopRequested == nil && recordingConfirmed ? [.stop] : []
+        case .finished:
+            return lastResult?.success == true ? [.retake, .useVideo, .playVideo] : [.retake, .playVideo]
+        case .playing:
+            return [.closePlayer]
+        }
+    }
+
+    public var timerText: String {
+        switch mode {
+        case .ready: TimerText.format(seconds: 0)
+        case .recording: TimerText.format(seconds: elapsed)
+        // The take's length, to the nearest second (a 2.97 s take under a 3 s limit reads 00:03).
+        case .finished: TimerText.format(seconds: (lastResult?.duration ?? elapsed).rounded())
+        case .playing: TimerText.playback(position: playbackPosition, duration: playbackDuration)
+        }
+    }
+
+    public var viewModel: ViewModel {
+        var message: String?
+        if !cameraAvailable && (mode == .ready || mode == .recording) {
+            message = "Camera unavailable. Connect a camera; retrying every second."
+        }
+        return ViewModel(
+            mode: mode, timer: timerText, buttons: visibleButtons,
+            bottomPanelBackground: mode != .recording,
+            frozenFrame: mode == .finished,
+            message: message,
+            progress: mode == .playing && playbackDuration > 0 ? min(max(playbackPosition / playbackDuration, 0), 1) : nil,
+            paused: mode == .playing && playbackPaused)
+    }
+
+    public var stateEvent: KioskEvent {
+        .state(mode: mode.rawValue, timer: timerText, buttons: visibleButtons, orientation: orientation)
+    }
+
+    // MARK: - Events
+
+    public mutating func handle(_ event: RecorderEvent) -> [RecorderAction] {
+        if exitSent { return [] }
+        var actions: [RecorderAction] = []
+        switch event {
+        case let .press(button): press(button, &actions)
+        case let .tick(seconds):
+            if mode == .recording && stopRequested == nil { elapsed = max(elapsed, seconds) }
+        case let .recordingStarted(path):
+            if mode == .recording && !recordingConfirmed {
+                recordingConfirmed = true
+                actions.append(.emit(.recordingStarted(outputPath: path)))
+            }
+        case let .recordingFailed(code, message):
+            if mode == .recording && !recordingConfirmed {
+                // Nothing was recorded: back to ready, the camera still runs.
+                mode = .ready
+                stopRequested = nil
+                elapsed = 0
+                actions.append(.emit(.error(code: code, message: message)))
+            }
+        case let .limitReached(reason):
+            requestStop(reason, &actions)
+        case let .recordingFinished(result):
+            finishRecording(result, &actions)
+        case .background:
+            guard !inBackground else { break }
+            inBackground = true
+            switch mode {
+            case .recording: requestStop(.background, &actions)
+            case .playing:
+                if !playbackPaused {
+                    playbackPaused = true
+                    actions.append(.setPlaybackPaused(true))
+                }
+            case .ready, .finished: break
+            }
+        case .foreground:
+            inBackground = false
+        case let .rotate(requested):
+            if rotationAllowed {
+                pendingOrientation = nil
+                if requested != orientation {
+                    orientation = requested
+                    actions += [.applyOrientation(requested), .emit(.orientationChanged(orientation: requested))]
+                }
+            } else {
+                pendingOrientation = requested == orientation ? nil : requested
+            }
+        case .cameraLost:
+            cameraAvailable = false
+            if mode == .recording { requestStop(.deviceDisconnected, &actions) }
+        case .cameraBack:
+            cameraAvailable = true
+        case let .playbackProgress(position, duration):
+            if mode == .playing {
+                playbackPosition = position
+                playbackDuration = duration
+            }
+        case let .playbackEnded(reason):
+            if mode == .playing {
+                mode = .finished
+                actions.append(.emit(.playbackFinished(reason: reason)))
+            }
+        case .togglePause:
+            if mode == .playing {
+                playbackPaused.toggle()
+                actions.append(.setPlaybackPaused(playbackPaused))
+            }
+        case .stateQuery:
+            actions.append(.emit(stateEvent))
+        case let .terminate(signal):
+            leave(signal: signal, &actions)
+        case .quit:
+            leave(signal: nil, &actions)
+        }
+        reconcile(&actions)
+        return actions
+    }
+
+    private mutating func press(_ button: Button, _ actions: inout [RecorderAction]) {
+        guard visibleButtons.contains(button) else {
+            actions.append(.emit(.error(
+                code: .notAllowed,
+                message: "'\(button.rawValue)' is not on screen in \(mode.rawValue) mode"
+                    + " (visible: \(visibleButtons.map(\.rawValue).joined(separator: ", ")))")))
+            return
+        }
+        switch button {
+        case .cancel:
+            actions.append(.emit(.videoRecorderDidCancelRecordingVideo))
+            outcome(&actions)
+        case .start:
+            mode = .recording
+            elapsed = 0
+            stopRequested = nil
+            recordingConfirmed = false
+            lastResult = nil
+            actions += [.discardTake, .startRecording(orientation: orientation), .playSound(.begin)]
+        case .stop:
+            requestStop(.user, &actions)
+        case .retake:
+            mode = .ready
+            elapsed = 0
+            lastResult = nil
+            actions.append(.discardTake)
+        case .useVideo:
+            actions.append(.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: outputPath)))
+            outcome(&actions)
+        case .playVideo:
+            mode = .playing
+            playbackPosition = 0
+            playbackDuration = lastResult?.duration ?? 0
+            playbackPaused = false
+            actions += [.startPlayback(path: outputPath), .emit(.playbackStarted(path: outputPath))]
+        case .closePlayer:
+            mode = .finished
+            actions += [.stopPlayback, .emit(.playbackFinished(reason: .closed))]
+        }
+    }
+
+    private mutating func requestStop(_ reason: StopReason, _ actions: inout [RecorderAction]) {
+        guard mode == .recording, stopRequested == nil else { return }
+        stopRequested = reason
+        actions.append(.stopRecording(reason))
+    }
+
+    private mutating func finishRecording(_ result: RecordingResult, _ actions: inout [RecorderAction]) {
+        guard mode == .recording else { return }
+        mode = .finished
+        stopRequested = nil
+        recordingConfirmed = false
+        lastResult = result
+        elapsed = result.duration
+        if !exiting { actions += [.playSound(.end), .freezeLastFrame] }
+        actions.append(.emit(.recordingFinished(result)))
+        if let signal = terminatingSignal { actions.append(.emit(.terminated(signal: signal))) }
+    }
+
+    /// After Use Video or Cancel: exit (`once`) or back to ready for the next guest (`loop`).
+    private mutating func outcome(_ actions: inout [RecorderAction]) {
+        switch session {
+        case .once:
+            exiting = true
+        case .loop:
+            mode = .ready
+            elapsed = 0
+            lastResult = nil
+        }
+    }
+
+    /// A signal or `quit`: a recording is finished cleanly first, then the process exits 0.
+    private mutating func leave(signal: String?, _ actions: inout [RecorderAction]) {
+        guard !exiting else { return }
+        exiting = true
+        terminatingSignal = signal
+        switch mode {
+        case .recording:
+            if stopRequested == nil { requestStop(signal == nil ? .user : .signal, &actions) }
+            return // `terminated` follows the recording's end
+        case .playing:
+            actions.append(.stopPlayback)
+        case .ready, .finished:
+            break
+        }
+        if let signal { actions.append(.emit(.terminated(signal: signal))) }
+    }
+
+    /// Brings the camera and a pending rotation in line with the state, and ends with `exit` once
+    /// nothing is left in flight.
+    private mutating func reconcile(_ actions: inout [RecorderAction]) {
+        if let pending = pendingOrientation, rotationAllowed {
+            pendingOrientation = nil
+            if pending != orientation {
+                orientation = pending
+                actions += [.applyOrientation(pending), .emit(.orientationChanged(orientation: pending))]
+            }
+        }
+        if cameraWanted != cameraRunning {
+            cameraRunning = cameraWanted
+            actions.append(cameraRunning ? .startCamera : .stopCamera)
+        }
+        if exiting && mode != .recording && !exitSent {
+            exitSent = true
+            actions.append(.exit(code: 0))
+        }
+    }
+}

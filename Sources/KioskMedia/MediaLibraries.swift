@@ -1,0 +1,39 @@
+// What FFmpeg we run on: library versions and whether the codecs the recorder needs are present.
+import CFFmpeg
+
+/// Facts about the linked FFmpeg libraries, for `--version`, logs and start-up checks.
+public enum MediaLibraries {
+    /// A packed `AV_VERSION_INT` as "major.minor.micro".
+    static func dotted(_ packed: UInt32) -> String {
+        "\(packed >> 16).\((packed >> 8) & 0xFF).\(packed & 0xFF)"
+    }
+
+    /// The runtime versions (`avformat_version`, `avcodec_version`, …), which may differ from the headers'.
+    public static var versions: [String: String] {
+        [
+            "libavformat": dotted(avformat_version()),
+            "libavcodec": dotted(avcodec_version()),
+            "libavutil": dotted(avutil_version()),
+            "libswscale": dotted(swscale_version()),
+            "libswresample": dotted(swresample_version()),
+        ]
+    }
+
+    /// The version of libavcodec's headers this build was compiled against.
+    public static var avcodecHeaderVersion: String { dotted(kiosk_LIBAVCODEC_VERSION_INT()) }
+
+    /// Whether libavcodec has an encoder of this name (`avcodec_find_encoder_by_name`).
+    public static func hasEncoder(_ name: String) -> Bool {
+        avcodec_find_encoder_by_name(name) != nil
+    }
+
+    /// Whether libavcodec has a decoder of this name (`avcodec_find_decoder_by_name`).
+    public static func hasDecoder(_ name: String) -> Bool {
+        avcodec_find_decoder_by_name(name) != nil
+    }
+
+    /// Whether libavformat can write this container (`av_guess_format`), e.g. "mov" or "mp4".
+    public static func hasMuxer(_ name: String) -> Bool {
+        av_guess_format(name, nil, nil) != nil
+    }
+}

@@ -1,0 +1,42 @@
+// libv4l2 and ALSA link and answer: a missing device is ENOENT, the "null" PCM opens.
+import Foundation
+import Testing
+@testable import KioskCapture
+
+@Suite("V4L2 and ALSA (real libraries)")
+struct DeviceSmokeTests {
+    @Test("v4l2_open of a missing device gives ENOENT and a message that says what to do")
+    func missingCamera() {
+        do {
+            _ = try V4L2Device(path: "/nonexistent/video9")
+            Issue.record("opened a device that does not exist")
+        } catch {
+            #expect(error.errno == ENOENT)
+            #expect(error.call == "v4l2_open(/nonexistent/video9)")
+            #expect(error.description.contains("No such file or directory"))
+            #expect(error.description.contains("--list-cameras"))
+        }
+    }
+
+    @Test("a file that is not a camera is refused by libv4l2 (its own VIDIOC_QUERYCAP) with ENOTTY")
+    func notACamera() {
+        #expect(throws: V4L2Error(errno: ENOTTY, call: "v4l2_open(/dev/null)")) { try V4L2Device(path: "/dev/null") }
+    }
+
+    @Test("snd_pcm_open of the null PCM works for capture")
+    func nullPCM() throws {
+        let pcm = try ALSAPCM(name: "null", direction: .capture)
+        #expect(pcm.typeName == "NULL")
+    }
+
+    @Test("an unknown PCM name fails with ALSA's error text")
+    func unknownPCM() {
+        do {
+            _ = try ALSAPCM(name: "kiosk_no_such_pcm", direction: .capture)
+            Issue.record("opened a PCM that does not exist")
+        } catch {
+            #expect(error.code < 0)
+            #expect(error.description.hasPrefix("snd_pcm_open(kiosk_no_such_pcm): "))
+        }
+    }
+}

@@ -1,0 +1,89 @@
+// The JSON contract: events out (minified, `event` first, exact bytes) and commands in.
+import Foundation
+import Testing
+@testable import KioskCore
+
+@Suite("Events and commands")
+struct ContractTests {
+    let encoder = EventEncoder()
+
+    @Test("events encode to the contract's exact lines")
+    func exactLines() throws {
+        let cases: [(KioskEvent, String)] = [
+            (.ready(camera: "/dev/video0", width: 352, height: 288, fps: 30, orientation: .landscapeRight),
+             #"{"event":"ready","camera":"/dev/video0","width":352,"height":288,"fps":30,"orientation":"landscape-right"}"#),
+            (.recordingStarted(outputPath: "/tmp/a/output.mov"), #"{"event":"recordingStarted","outputPath":"/tmp/a/output.mov"}"#),
+            (.recordingFinished(RecordingResult(outputPath: "/o.mov", duration: 12.4, bytes: 123456, reason: .user, success: true)),
+             #"{"event":"recordingFinished","outputPath":"/o.mov","duration":12.4,"bytes":123456,"reason":"user","success":true,"droppedFrames":0}"#),
+            (.recordingFinished(RecordingResult(outputPath: "/o.mov", duration: 2.0000004, bytes: 1, reason: .deviceDisconnected, success: false, droppedFrames: 3)),
+             #"{"event":"recordingFinished","outputPath":"/o.mov","duration":2,"bytes":1,"reason":"deviceDisconnected","success":false,"droppedFrames":3}"#),
+            (.recordingRecovered(path: "/o.recovered.mov", duration: 4.25), #"{"event":"recordingRecovered","path":"/o.recovered.mov","duration":4.25}"#),
+            (.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: "/o.mov"),
+             #"{"event":"videoRecorderDidFinishRecordingVideoWithOutputPath","outputPath":"/o.mov"}"#),
+            (.videoRecorderDidCancelRecordingVideo, #"{"event":"videoRecorderDidCancelRecordingVideo"}"#),
+            (.playbackStarted(path: "/o.mov"), #"{"event":"playbackStarted","path":"/o.mov"}"#),
+            (.playbackFinished(reason: .closed), #"{"event":"playbackFinished","reason":"closed"}"#),
+            (.orientationChanged(orientation: .portraitUpsideDown), #"{"event":"orientationChanged","orientation":"portrait-upside-down"}"#),
+            (.state(mode: "finished", timer: "00:03", buttons: [.retake, .useVideo, .playVideo], orientation: .portrait),
+             #"{"event":"state","mode":"finished","timer":"00:03","buttons":["retake","useVideo","playVideo"],"orientation":"portrait"}"#),
+            (.error(code: .notAllowed, message: "no"), #"{"event":"error","code":"notAllowed","message":"no"}"#),
+            (.terminated(signal: "SIGTERM"), #"{"event":"terminated","signal":"SIGTERM"}"#),
+        ]
+        for (event, line) in cases {
+            #expect(encoder.line(for: event) == line + "\n")
+            // Decoding and encoding again gives the same bytes (durations are kept to the millisecond).
+            #expect(encoder.line(for: try encoder.decode(line: line)) == line + "\n")
+        }
+    }
+
+    @Test("awkward paths survive the round trip on one line", arguments: [
+        "/tmp/with \"quotes\"/out.mov", "/tmp/new\nline/out.mov", "/tmp/Ünïcødé/ビデオ.mov", "/tmp/back\\slash/tab\t.mov",
+        "/tmp/\u{1}control.mov",
+    ])
+    func awkwardPaths(path: String) throws {
+        let line = encoder.line(for: .recordingStarted(outputPath: path))
+        #expect(line.filter { $0 == "\n" }.count == 1 && line.hasSuffix("\n"))
+        #expect(line.hasPrefix(#"{"event":"recordingStarted","#))
+        #expect(try encoder.decode(line: line) == .recordingStarted(outputPath: path))
+        // An independent parser reads it too.
+        let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
+        #expect(object?["outputPath"] == path)
+    }
+
+    @Test("an unknown event name does not decode")
+    func unknownEvent() {
+        #expect(throws: (any Error).self) { try encoder.decode(line: #"{"event":"nope"}"#) }
+    }
+
+    @Test("every command of the contract parses", arguments: [
+        (#"{"command":"start"}"#, Command.press(.start)), (#"{"command":"stop"}"#, .press(.stop)),
+        (#"{"command":"cancel"}"#, .press(.cancel)), (#"{"command":"retake"}"#, .press(.retake)),
+        (#"{"command":"useVideo"}"#, .press(.useVideo)), (#"{"command":"playVideo"}"#, .press(.playVideo)),
+        (#"{"command":"closePlayer"}"#, .press(.closePlayer)),
+        (#"{"command":"rotate","orientation":"portrait"}"#, .rotate(.portrait)),
+        (#"{"command":"background"}"#, .background), (#"{"command":"foreground"}"#, .foreground),
+        (#"{"command":"tap","x":12.5,"y":300}"#, .tap(Point(x: 12.5, y: 300))),
+        (#"{"command":"screenshot","path":"/tmp/s.bmp"}"#, .screenshot(path: "/tmp/s.bmp")),
+        (#"{"command":"state"}"#, .state), (#"  {"command":"quit", "extra": 1}  "#, .quit),
+    ])
+    func commands(line: String, command: Command) throws {
+        #expect(try CommandParser().parse(line: line).get() == command)
+    }
+
+    @Test("bad lines give an error with a code and change nothing", arguments: [
+        ("", ErrorCode.badCommand), ("start", .badCommand), ("[1,2]", .badCommand), (#"{"cmd":"start"}"#, .badCommand),
+        (#"{"command":5}"#, .badCommand), (#"{"command":"explode"}"#, .unknownCommand),
+        (#"{"command":"rotate"}"#, .badCommand), (#"{"command":"rotate","orientation":"sideways"}"#, .badCommand),
+        (#"{"command":"tap","x":1}"#, .badCommand), (#"{"command":"screenshot"}"#, .badCommand),
+        (#"{"command":"start""#, .badCommand),
+    ])
+    func badLines(line: String, code: ErrorCode) {
+        switch CommandParser().parse(line: line) {
+        case .success(let c): Issue.record("parsed \(line) as \(c)")
+        case .failure(let e):
+            #expect(e.code == code)
+            #expect(!e.message.isEmpty)
+            #expect(EventEncoder().line(for: e.event).hasPrefix(#"{"event":"error","code":"\#(code.rawValue)""#))
+        }
+    }
+}

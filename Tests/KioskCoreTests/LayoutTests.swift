@@ -1,0 +1,91 @@
+// Table tests for the layout at the sizes a booth meets, from 352x288 to 4K, both ways up.
+import Testing
+@testable import KioskCore
+
+let layoutSizes = [
+    Size(width: 352, height: 288), Size(width: 288, height: 352), Size(width: 800, height: 480), Size(width: 480, height: 800),
+    Size(width: 1024, height: 600), Size(width: 1280, height: 720), Size(width: 1080, height: 1920),
+    Size(width: 1920, height: 1080), Size(width: 3840, height: 2160), Size(width: 2160, height: 3840),
+    Size(width: 1366, height: 768), Size(width: 1001, height: 999),
+]
+
+@Suite("Layout")
+struct LayoutTests {
+    let canvasRect = { (s: Size) in Rect(x: 0, y: 0, width: s.width, height: s.height) }
+
+    @Test("panels span the width at the top and the bottom, with room between", arguments: layoutSizes)
+    func panels(size: Size) {
+        let l = Layout(canvas: size)
+        #expect(l.topPanel == Rect(x: 0, y: 0, width: size.width, height: l.topPanel.height))
+        #expect(l.bottomPanel.maxY == size.height && l.bottomPanel.width == size.width && l.bottomPanel.x == 0)
+        #expect(l.content.y == l.topPanel.maxY && l.content.maxY == l.bottomPanel.y)
+        #expect(l.content.height >= size.height / 3)
+        #expect(l.timerLabel.isInside(l.topPanel))
+        #expect(l.textHeight <= l.timerLabel.height)
+    }
+
+    @Test("buttons are inside their panel, finger-sized, and do not overlap", arguments: layoutSizes)
+    func buttons(size: Size) {
+        let l = Layout(canvas: size)
+        for b in [Button.cancel, .start, .useVideo] {
+            #expect(l.frame(of: b).isInside(l.bottomPanel), "\(b) at \(size)")
+            #expect(l.frame(of: b).height >= Layout.minimumTouch, "\(b) at \(size)")
+            #expect(l.frame(of: b).width >= Layout.minimumTouch, "\(b) at \(size)")
+        }
+        #expect(!l.leftButton.intersects(l.recordButton) && !l.rightButton.intersects(l.recordButton))
+        #expect(l.middleButton.isInside(l.content))
+        #expect(l.progressBar.isInside(l.bottomPanel) && !l.progressBar.intersects(l.leftButton))
+        // The record circle is a centred square; the side buttons mirror each other.
+        #expect(l.recordButton.width == l.recordButton.height)
+        #expect(abs(l.recordButton.center.x - Double(size.width) / 2) <= 1)
+        #expect(l.leftButton.x == size.width - l.rightButton.maxX && l.leftButton.size == l.rightButton.size)
+    }
+
+    @Test("sizes follow the short side, so a portrait canvas has the landscape's buttons")
+    func scalesWithShortSide() {
+        let landscape = Layout(canvas: Size(width: 1920, height: 1080))
+        let portrait = Layout(canvas: Size(width: 1080, height: 1920))
+        #expect(landscape.recordButton.size == portrait.recordButton.size)
+        #expect(landscape.textHeight == portrait.textHeight)
+        #expect(abs(Layout(canvas: Size(width: 3840, height: 2160)).recordButton.width - 2 * landscape.recordButton.width) <= 2)
+    }
+
+    @Test("hit testing finds a visible button at its centre and edges, nothing elsewhere", arguments: layoutSizes)
+    func hitTesting(size: Size) {
+        let l = Layout(canvas: size)
+        let visible: [Button] = [.retake, .useVideo, .playVideo]
+        for b in visible {
+            let f = l.frame(of: b)
+            #expect(l.button(at: f.center, among: visible) == b)
+            #expect(l.button(at: Point(x: Double(f.x), y: Double(f.y)), among: visible) == b)
+            #expect(l.button(at: Point(x: Double(f.maxX) - 0.5, y: Double(f.maxY) - 0.5), among: visible) == b)
+        }
+        #expect(l.button(at: Point(x: 1, y: 1), among: visible) == nil)
+        // A hidden button in the same slot does not take the touch.
+        #expect(l.button(at: l.recordButton.center, among: visible) == nil)
+        #expect(l.button(at: l.leftButton.center, among: [.cancel, .start]) == .cancel)
+        #expect(l.button(at: l.leftButton.center, among: [.stop]) == nil)
+    }
+
+    @Test("a tap on the display finds the button under it in every orientation", arguments: Orientation.allCases)
+    func tapThroughTransform(orientation: Orientation) {
+        for physical in [Size(width: 800, height: 480), Size(width: 1080, height: 1920)] {
+            let t = DisplayTransform(physical: physical, orientation: orientation)
+            let l = Layout(canvas: t.logical)
+            for b in [Button.cancel, .start] {
+                let onDisplay = t.toPhysical(l.frame(of: b)).center
+                #expect(l.button(at: t.toLogical(onDisplay), among: [.cancel, .start]) == b)
+            }
+        }
+    }
+
+    @Test("known rectangles at 800x480")
+    func known800x480() {
+        let l = Layout(canvas: Size(width: 800, height: 480))
+        #expect(l.topPanel == Rect(x: 0, y: 0, width: 800, height: 58))
+        #expect(l.bottomPanel == Rect(x: 0, y: 365, width: 800, height: 115))
+        #expect(l.recordButton == Rect(x: 356, y: 379, width: 87, height: 87))
+        #expect(l.leftButton == Rect(x: 14, y: 392, width: 173, height: 60))
+        #expect(l.rightButton == Rect(x: 613, y: 392, width: 173, height: 60))
+    }
+}

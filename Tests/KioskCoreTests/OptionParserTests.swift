@@ -1,0 +1,166 @@
+// The command line and config files: every option, its validation, and where errors point.
+import Testing
+@testable import KioskCore
+
+/// A parser whose files live in a dictionary.
+func parser(files: [String: String] = [:]) -> OptionParser {
+    OptionParser(readFile: { path in
+        guard let text = files[path] else { throw UsageError("No such file or directory") }
+        return text
+    })
+}
+
+func record(_ args: [String], files: [String: String] = [:]) throws -> Configuration {
+    guard case let .record(c) = try parser(files: files).parse(args) else {
+        throw UsageError("not a record invocation")
+    }
+    return c
+}
+
+func usageError(_ args: [String], files: [String: String] = [:]) -> String? {
+    do {
+        _ = try parser(files: files).parse(args)
+        return nil
+    } catch {
+        return error.message
+    }
+}
+
+@Suite("Options")
+struct OptionParserTests {
+    @Test("defaults are the seed's")
+    func defaults() throws {
+        let c = try record([])
+        #expect(c.camera == .device("/dev/video0"))
+        #expect(c.microphone == .pcm("default"))
+        #expect(c.size == Size(width: 352, height: 288))
+        #expect(c.fps == 30)
+        #expect(c.output == nil)
+        #expect(c.maxDuration == 1200)
+        #expect(c.maxFileSize == 167_772_160)
+        #expect(c.minFreeDisk == 1_048_576)
+        #expect(c.orientation == nil)
+        #expect(c.window == .fullscreen)
+        #expect(c.session == .once)
+    }
+
+    @Test("every option sets its value")
+    func everyOption() throws {
+        let c = try record([
+            "--camera", "test", "--microphone", "hw:1,0", "--size", "1280x720", "--fps=25", "--output", "/tmp/a b/x.MP4",
+            "--max-duration", "2.5", "--max-file-size", "2M", "--min-free-disk", "10k", "--orientation", "portrait",
+            "--windowed", "1024x600", "--session", "loop",
+        ])
+        #expect(c.camera == .test)
+        #expect(c.microphone == .pcm("hw:1,0"))
+        #expect(c.size == Size(width: 1280, height: 720))
+        #expect(c.fps == 25)
+        #expect(c.output == "/tmp/a b/x.MP4")
+        #expect(c.maxDuration == 2.5)
+        #expect(c.maxFileSize == 2 * 1_048_576)
+        #expect(c.minFreeDisk == 10 * 1024)
+        #expect(c.orientation == .portrait)
+        #expect(c.window == .windowed(Size(width: 1024, height: 600)))
+        #expect(c.session == .loop)
+        #expect(try record(["--camera", "auto", "--microphone", "none"]).camera == .auto)
+        #expect(try record(["--microphone", "test"]).microphone == .test)
+        #expect(try record(["--camera", "/dev/video2"]).camera == .device("/dev/video2"))
+    }
+
+    @Test("--windowed takes a size only when one follows")
+    func windowed() throws {
+        #expect(try record(["--windowed"]).window == .windowed(nil))
+        #expect(try record(["--windowed", "--fps", "15"]).window == .windowed(nil))
+        #expect(try record(["--windowed", "--fps", "15"]).fps == 15)
+        #expect(try record(["--windowed=640x480"]).window == .windowed(Size(width: 640, height: 480)))
+        #expect(usageError(["--windowed=big"])?.hasPrefix("--windowed: 'big'") == true)
+    }
+
+    @Test("byte counts take K, M, G suffixes", arguments: [
+        ("65536", Int64(65536)), ("64K", 65536), ("64k", 65536), ("160M", 167_772_160), ("2G", 2_147_483_648),
+        ("1.5M", 1_572_864), ("512KiB", 524_288),
+    ])
+    func byteCounts(text: String, bytes: Int64) throws {
+        #expect(try record(["--max-file-size", text]).maxFileSize == bytes)
+    }
+
+    @Test("a bad value exits naming the option", arguments: [
+        (["--max-duration", "-5"], "--max-duration: '-5'"), (["--max-duration", "0"], "--max-duration: '0'"),
+        (["--max-duration", "nan"], "--max-duration: 'nan'"), (["--max-duration", "1e9"], "--max-duration: '1e9'"),
+        (["--size", "12"], "--size: '12'"), (["--size", "0x0"], "--size: '0x0'"), (["--size", "353x288"], "--size: '353x288'"),
+        (["--size", "99999x100"], "--size: '99999x100'"),
+        (["--orientation", "sideways"], "--orientation: 'sideways'"), (["--fps", "0"], "--fps: '0'"),
+        (["--fps", "29.97"], "--fps: '29.97'"), (["--fps", "1000"], "--fps: '1000'"),
+        (["--camera", "video0"], "--camera: 'video0'"), (["--microphone", ""], "--microphone: ''"),
+        (["--output", "/tmp/x.avi"], "--output: '/tmp/x.avi'"), (["--output", "/tmp/.mov"], "--output: '/tmp/.mov'"),
+        (["--max-file-size", "1K"], "--max-file-size: '1K'"), (["--max-file-size", "lots"], "--max-file-size: 'lots'"),
+        (["--min-free-disk", "-1"], "--min-free-disk: '-1'"), (["--session", "twice"], "--session: 'twice'"),
+        (["--fps"], "--fps needs a value"), (["--frobnicate"], "unknown option '--frobnicate'"),
+        (["extra"], "unexpected argument 'extra'"), (["--help=yes"], "--help takes no value"),
+        (["--play", "a.mov", "--list-cameras"], "--play and --list-cameras cannot be used together"),
+    ])
+    func badValues(args: [String], prefix: String) {
+        let message = usageError(args)
+        #expect(message?.hasPrefix(prefix) == true, "\(args) → \(message ?? "accepted")")
+    }
+
+    @Test("help, version, play and list-cameras")
+    func modes() throws {
+        #expect(try parser().parse(["--help"]) == .help)
+        #expect(try parser().parse(["--fps", "10", "--version"]) == .version)
+        // --help wins even over a bad value later on the line? No: parsing stops at the bad value.
+        guard case let .play(file, c) = try parser().parse(["--play", "/tmp/x.mov", "--windowed"]) else {
+            Issue.record("not play"); return
+        }
+        #expect(file == "/tmp/x.mov" && c.window == .windowed(nil))
+        guard case .listCameras = try parser().parse(["--list-cameras"]) else { Issue.record("not list"); return }
+        #expect(OptionParser.helpText.contains("--max-file-size BYTES"))
+        for option in OptionParser.options { #expect(OptionParser.helpText.contains("--" + option.name)) }
+    }
+
+    @Test("a config file sets keys; comments, quotes and blank lines are fine; flags win")
+    func configFile() throws {
+        let conf = """
+            # booth at the wedding
+            camera = test
+            size=1280x720   # the camera's best
+            fps = 25
+            output = "/srv/clips/guest #1.mov"
+            windowed = yes
+
+              session = loop
+            max-file-size = 50M\r
+            """
+        let c = try record(["--config", "/etc/k.conf", "--fps", "15"], files: ["/etc/k.conf": conf])
+        #expect(c.camera == .test)
+        #expect(c.size == Size(width: 1280, height: 720))
+        #expect(c.fps == 15)
+        #expect(c.output == "/srv/clips/guest #1.mov")
+        #expect(c.window == .windowed(nil))
+        #expect(c.session == .loop)
+        #expect(c.maxFileSize == 50 * 1_048_576)
+        #expect(try record(["--config", "/c"], files: ["/c": "windowed = no"]).window == .fullscreen)
+        #expect(try record(["--config", "/c"], files: ["/c": "windowed = 640x480"]).window == .windowed(Size(width: 640, height: 480)))
+    }
+
+    @Test("config errors name the file and line", arguments: [
+        ("fps = 30\nfoo = 1", "/k.conf:2: unknown key 'foo'"),
+        ("\n\nmax-duration = -5", "/k.conf:3: max-duration: '-5'"),
+        ("camera test", "/k.conf:1: expected 'key = value'"),
+        ("= 5", "/k.conf:1: missing key"),
+        ("output = \"/x.mov", "/k.conf:1: output: unterminated quote"),
+        ("output = \"/x.mov\" trailing", "/k.conf:1: output: unexpected text"),
+        ("help = yes", "/k.conf:1: 'help' is a command-line option only"),
+        ("config = /other", "/k.conf:1: 'config' is a command-line option only"),
+        ("orientation = sideways", "/k.conf:1: orientation: 'sideways'"),
+    ])
+    func configErrors(text: String, prefix: String) {
+        let message = usageError(["--config", "/k.conf"], files: ["/k.conf": text])
+        #expect(message?.hasPrefix(prefix) == true, "\(message ?? "accepted")")
+    }
+
+    @Test("an unreadable config file is named")
+    func missingConfig() {
+        #expect(usageError(["--config", "/nope.conf"])?.hasPrefix("--config: cannot read '/nope.conf'") == true)
+    }
+}

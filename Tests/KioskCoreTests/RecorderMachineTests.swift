@@ -1,0 +1,428 @@
+// Every (mode, event) pair of the recorder state machine, and the seed's flows end to end.
+import Testing
+@testable import KioskCore
+
+let out = "/tmp/kiosk/output.mov"
+
+/// A machine driven into a named state through the real events.
+enum Fixture: String, CaseIterable, CustomStringConvertible {
+    case ready, readyNoCamera, readyBackground, recordingUnconfirmed, recording, stopping, finished, finishedFailed, playing
+
+    var description: String { rawValue }
+
+    static let goodTake = RecordingResult(outputPath: out, duration: 3.2, bytes: 1000, reason: .user, success: true)
+    static let badTake = RecordingResult(outputPath: out, duration: 0.4, bytes: 10, reason: .error, success: false)
+
+    func make(session: SessionMode = .once) -> RecorderMachine {
+        var m = RecorderMachine(session: session, outputPath: out, orientation: .landscapeRight)
+        _ = m.start()
+        switch self {
+        case .ready: break
+        case .readyNoCamera: _ = m.handle(.cameraLost)
+        case .readyBackground: _ = m.handle(.background)
+        case .recordingUnconfirmed: _ = m.handle(.press(.start))
+        case .recording:
+            _ = m.handle(.press(.start)); _ = m.handle(.recordingStarted(outputPath: out))
+        case .stopping:
+            m = Fixture.recording.make(session: session); _ = m.handle(.press(.stop))
+        case .finished:
+            m = Fixture.stopping.make(session: session); _ = m.handle(.recordingFinished(Fixture.goodTake))
+        case .finishedFailed:
+            m = Fixture.stopping.make(session: session); _ = m.handle(.recordingFinished(Fixture.badTake))
+        case .playing:
+            m = Fixture.finished.make(session: session); _ = m.handle(.press(.playVideo))
+        }
+        return m
+    }
+}
+
+/// One sample of each kind of event (every press is listed separately).
+let sampleEvents: [RecorderEvent] = Button.allCases.map { .press($0) } + [
+    .tick(elapsed: 1.5),
+    .recordingStarted(outputPath: out),
+    .recordingFailed(code: .diskFull, message: "no space"),
+    .limitReached(.maxFileSize),
+    .recordingFinished(RecordingResult(outputPath: out, duration: 5, bytes: 99, reason: .maxDuration, success: true)),
+    .background, .foreground,
+    .rotate(.portrait),
+    .cameraLost, .cameraBack,
+    .playbackProgress(position: 2, duration: 3.2),
+    .playbackEnded(.end),
+    .togglePause, .stateQuery,
+    .terminate(signal: "SIGTERM"), .quit,
+]
+
+/// The name of an event's kind; the exhaustive switch makes a new event fail to compile here
+/// until it is added to `sampleEvents` and the table.
+func kind(_ e: RecorderEvent) -> String {
+    switch e {
+    case let .press(b): "press(\(b.rawValue))"
+    case .tick: "tick"
+    case .recordingStarted: "recordingStarted"
+    case .recordingFailed: "recordingFailed"
+    case .limitReached: "limitReached"
+    case .recordingFinished: "recordingFinished"
+    case .background: "background"
+    case .foreground: "foreground"
+    case .rotate: "rotate"
+    case .cameraLost: "cameraLost"
+    case .cameraBack: "cameraBack"
+    case .playbackProgress: "playbackProgress"
+    case .playbackEnded: "playbackEnded"
+    case .togglePause: "togglePause"
+    case .stateQuery: "stateQuery"
+    case .terminate: "terminate"
+    case .quit: "quit"
+    }
+}
+
+struct Expectation {
+    let actions: [RecorderAction]
+    let mode: Mode
+}
+
+func notAllowed(_ b: Button, _ mode: Mode, _ visible: [Button]) -> RecorderAction {
+    .emit(.error(code: .notAllowed, message: "'\(b.rawValue)' is not on screen in \(mode.rawValue) mode (visible: \(visible.map(\.rawValue).joined(separator: ", ")))"))
+}
+
+let finishedByLimit = RecordingResult(outputPath: out, duration: 5, bytes: 99, reason: .maxDuration, success: true)
+
+/// Every pair that does something. A pair not listed must emit nothing and change nothing but
+/// the flags its event names (checked in `unlistedPairsAreNoOps`).
+let table: [String: Expectation] = [
+    // ready
+    "ready/press(cancel)": .init(actions: [.emit(.videoRecorderDidCancelRecordingVideo), .stopCamera, .exit(code: 0)], mode: .ready),
+    "ready/press(start)": .init(actions: [.discardTake, .startRecording(orientation: .landscapeRight), .playSound(.begin)], mode: .recording),
+    "ready/background": .init(actions: [.stopCamera], mode: .ready),
+    "ready/rotate": .init(actions: [.applyOrientation(.portrait), .emit(.orientationChanged(orientation: .portrait))], mode: .ready),
+    "ready/stateQuery": .init(actions: [.emit(.state(mode: "ready", timer: "00:00", buttons: [.cancel, .start], orientation: .landscapeRight))], mode: .ready),
+    "ready/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .stopCamera, .exit(code: 0)], mode: .ready),
+    "ready/quit": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
+    // ready, camera missing: only Cancel shows; a rotation waits for the camera.
+    "readyNoCamera/press(cancel)": .init(actions: [.emit(.videoRecorderDidCancelRecordingVideo), .stopCamera, .exit(code: 0)], mode: .ready),
+    "readyNoCamera/background": .init(actions: [.stopCamera], mode: .ready),
+    "readyNoCamera/stateQuery": .init(actions: [.emit(.state(mode: "ready", timer: "00:00", buttons: [.cancel], orientation: .landscapeRight))], mode: .ready),
+    "readyNoCamera/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .stopCamera, .exit(code: 0)], mode: .ready),
+    "readyNoCamera/quit": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
+    // ready, in the background: the camera is released; it comes back with the foreground.
+    "readyBackground/press(cancel)": .init(actions: [.emit(.videoRecorderDidCancelRecordingVideo), .exit(code: 0)], mode: .ready),
+    "readyBackground/foreground": .init(actions: [.startCamera], mode: .ready),
+    "readyBackground/stateQuery": .init(actions: [.emit(.state(mode: "ready", timer: "00:00", buttons: [.cancel], orientation: .landscapeRight))], mode: .ready),
+    "readyBackground/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .ready),
+    "readyBackground/quit": .init(actions: [.exit(code: 0)], mode: .ready),
+    // recording, before the writer confirmed: no Stop yet (nothing to stop), a failure returns to ready.
+    "recordingUnconfirmed/recordingStarted": .init(actions: [.emit(.recordingStarted(outputPath: out))], mode: .recording),
+    "recordingUnconfirmed/recordingFailed": .init(actions: [.emit(.error(code: .diskFull, message: "no space"))], mode: .ready),
+    "recordingUnconfirmed/limitReached": .init(actions: [.stopRecording(.maxFileSize)], mode: .recording),
+    "recordingUnconfirmed/recordingFinished": .init(actions: [.playSound(.end), .freezeLastFrame, .emit(.recordingFinished(finishedByLimit)), .stopCamera], mode: .finished),
+    "recordingUnconfirmed/background": .init(actions: [.stopRecording(.background), .stopCamera], mode: .recording),
+    "recordingUnconfirmed/cameraLost": .init(actions: [.stopRecording(.deviceDisconnected)], mode: .recording),
+    "recordingUnconfirmed/stateQuery": .init(actions: [.emit(.state(mode: "recording", timer: "00:01", buttons: [], orientation: .landscapeRight))], mode: .recording),
+    "recordingUnconfirmed/terminate": .init(actions: [.stopRecording(.signal), .stopCamera], mode: .recording),
+    "recordingUnconfirmed/quit": .init(actions: [.stopRecording(.user), .stopCamera], mode: .recording),
+    // recording
+    "recording/press(stop)": .init(actions: [.stopRecording(.user)], mode: .recording),
+    "recording/limitReached": .init(actions: [.stopRecording(.maxFileSize)], mode: .recording),
+    "recording/recordingFinished": .init(actions: [.playSound(.end), .freezeLastFrame, .emit(.recordingFinished(finishedByLimit)), .stopCamera], mode: .finished),
+    "recording/background": .init(actions: [.stopRecording(.background), .stopCamera], mode: .recording),
+    "recording/cameraLost": .init(actions: [.stopRecording(.deviceDisconnected)], mode: .recording),
+    "recording/stateQuery": .init(actions: [.emit(.state(mode: "recording", timer: "00:01", buttons: [.stop], orientation: .landscapeRight))], mode: .recording),
+    "recording/terminate": .init(actions: [.stopRecording(.signal), .stopCamera], mode: .recording),
+    "recording/quit": .init(actions: [.stopRecording(.user), .stopCamera], mode: .recording),
+    // stopping: the writer is finalizing; nothing can be pressed, a second stop is not sent.
+    "stopping/recordingFinished": .init(actions: [.playSound(.end), .freezeLastFrame, .emit(.recordingFinished(finishedByLimit)), .stopCamera], mode: .finished),
+    "stopping/background": .init(actions: [.stopCamera], mode: .recording),
+    "stopping/stateQuery": .init(actions: [.emit(.state(mode: "recording", timer: "00:00", buttons: [], orientation: .landscapeRight))], mode: .recording),
+    "stopping/terminate": .init(actions: [.stopCamera], mode: .recording),
+    "stopping/quit": .init(actions: [.stopCamera], mode: .recording),
+    // finished
+    "finished/press(retake)": .init(actions: [.discardTake, .startCamera], mode: .ready),
+    "finished/press(useVideo)": .init(actions: [.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: out)), .exit(code: 0)], mode: .finished),
+    "finished/press(playVideo)": .init(actions: [.startPlayback(path: out), .emit(.playbackStarted(path: out))], mode: .playing),
+    "finished/stateQuery": .init(actions: [.emit(.state(mode: "finished", timer: "00:03", buttons: [.retake, .useVideo, .playVideo], orientation: .landscapeRight))], mode: .finished),
+    "finished/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .finished),
+    "finished/quit": .init(actions: [.exit(code: 0)], mode: .finished),
+    // finished after a failed take: no Use Video.
+    "finishedFailed/press(retake)": .init(actions: [.discardTake, .startCamera], mode: .ready),
+    "finishedFailed/press(playVideo)": .init(actions: [.startPlayback(path: out), .emit(.playbackStarted(path: out))], mode: .playing),
+    "finishedFailed/stateQuery": .init(actions: [.emit(.state(mode: "finished", timer: "00:00", buttons: [.retake, .playVideo], orientation: .landscapeRight))], mode: .finished),
+    "finishedFailed/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .finished),
+    "finishedFailed/quit": .init(actions: [.exit(code: 0)], mode: .finished),
+    // playing
+    "playing/press(closePlayer)": .init(actions: [.stopPlayback, .emit(.playbackFinished(reason: .closed))], mode: .finished),
+    "playing/background": .init(actions: [.setPlaybackPaused(true)], mode: .playing),
+    "playing/playbackEnded": .init(actions: [.emit(.playbackFinished(reason: .end))], mode: .finished),
+    "playing/togglePause": .init(actions: [.setPlaybackPaused(true)], mode: .playing),
+    "playing/stateQuery": .init(actions: [.emit(.state(mode: "playing", timer: "00:00 / 00:03", buttons: [.closePlayer], orientation: .landscapeRight))], mode: .playing),
+    "playing/terminate": .init(actions: [.stopPlayback, .emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .playing),
+    "playing/quit": .init(actions: [.stopPlayback, .exit(code: 0)], mode: .playing),
+]
+
+/// The recording fixture is taken at 1.5 s so the timer shows 00:01.
+func prepared(_ fixture: Fixture) -> RecorderMachine {
+    var m = fixture.make()
+    if fixture == .recording || fixture == .recordingUnconfirmed { _ = m.handle(.tick(elapsed: 1.5)) }
+    return m
+}
+
+@Suite("RecorderMachine: every (mode, event) pair")
+struct RecorderMachinePairTests {
+    @Test("the samples cover every kind of event")
+    func samplesCoverEveryKind() {
+        let kinds = Set(sampleEvents.map(kind))
+        #expect(kinds.count == sampleEvents.count)
+        #expect(kinds.count == Button.allCases.count + 16)
+    }
+
+    @Test("the fixtures reach the modes they are named for")
+    func fixtures() {
+        #expect(Fixture.ready.make().mode == .ready)
+        #expect(Fixture.recording.make().visibleButtons == [.stop])
+        #expect(Fixture.stopping.make().stopRequested == .user)
+        #expect(Fixture.finished.make().mode == .finished)
+        #expect(Fixture.playing.make().mode == .playing)
+        #expect(Fixture.readyBackground.make().cameraRunning == false)
+    }
+
+    @Test("listed pairs give exactly their actions and mode", arguments: Fixture.allCases)
+    func listedPairs(fixture: Fixture) {
+        for event in sampleEvents {
+            let key = "\(fixture)/\(kind(event))"
+            guard let expected = table[key] else { continue }
+            var m = prepared(fixture)
+            let actions = m.handle(event)
+            #expect(actions == expected.actions, "\(key)")
+            #expect(m.mode == expected.mode, "\(key)")
+        }
+    }
+
+    @Test("a press of a hidden button emits notAllowed and changes nothing", arguments: Fixture.allCases)
+    func hiddenPresses(fixture: Fixture) {
+        let before = prepared(fixture)
+        for button in Button.allCases where !before.visibleButtons.contains(button) {
+            var m = before
+            let actions = m.handle(.press(button))
+            #expect(actions == [notAllowed(button, before.mode, before.visibleButtons)], "\(fixture)/\(button)")
+            #expect(m == before, "\(fixture)/\(button)")
+        }
+    }
+
+    @Test("every other pair emits nothing and leaves mode, buttons and timer alone", arguments: Fixture.allCases)
+    func unlistedPairsAreNoOps(fixture: Fixture) {
+        let before = prepared(fixture)
+        for event in sampleEvents {
+            let key = "\(fixture)/\(kind(event))"
+            if table[key] != nil { continue }
+            if case let .press(b) = event, !before.visibleButtons.contains(b) { continue }
+            var m = before
+            let actions = m.handle(event)
+            #expect(actions == [], "\(key)")
+            #expect(m.mode == before.mode, "\(key)")
+            // Flags an event names may change (cameraLost, rotate kept for later); the screen may not,
+            // except the timer and the buttons that depend on those flags.
+            switch event {
+            case .cameraLost, .cameraBack, .tick, .playbackProgress, .togglePause, .rotate, .foreground: break
+            default: #expect(m.viewModel == before.viewModel, "\(key)")
+            }
+        }
+    }
+
+    @Test("every visible button of every fixture has a listed press")
+    func visiblePressesAreListed() {
+        for fixture in Fixture.allCases {
+            for button in prepared(fixture).visibleButtons {
+                #expect(table["\(fixture)/press(\(button.rawValue))"] != nil, "\(fixture)/\(button)")
+            }
+        }
+    }
+}
+
+@Suite("RecorderMachine: the seed's behaviour")
+struct RecorderMachineSeedTests {
+    @Test("ready shows Cancel and Start, a 00:00 timer and the panel background")
+    func readyView() {
+        let v = Fixture.ready.make().viewModel
+        #expect(v.buttons == [.cancel, .start])
+        #expect(v.timer == "00:00")
+        #expect(v.bottomPanelBackground)
+        #expect(!v.frozenFrame)
+    }
+
+    @Test("start deletes the old file, starts recording, plays the begin sound, timer from 00:00")
+    func start() {
+        var m = Fixture.ready.make()
+        #expect(m.handle(.press(.start)) == [.discardTake, .startRecording(orientation: .landscapeRight), .playSound(.begin)])
+        #expect(m.timerText == "00:00")
+        #expect(m.handle(.recordingStarted(outputPath: out)) == [.emit(.recordingStarted(outputPath: out))])
+    }
+
+    @Test("recording shows only Stop, hides the panel background, counts each second")
+    func recordingView() {
+        var m = Fixture.recording.make()
+        #expect(m.viewModel.buttons == [.stop])
+        #expect(!m.viewModel.bottomPanelBackground)
+        for (t, text) in [(0.9, "00:00"), (1.0, "00:01"), (59.99, "00:59"), (61, "01:01"), (3723, "1:02:03")] {
+            _ = m.handle(.tick(elapsed: t))
+            #expect(m.timerText == text)
+        }
+        // A tick never moves the timer backwards.
+        _ = m.handle(.tick(elapsed: 10))
+        #expect(m.timerText == "1:02:03")
+    }
+
+    @Test("each stop cause stops with its reason, then the end sound and the frozen frame",
+          arguments: [
+            (RecorderEvent.press(.stop), StopReason.user), (.limitReached(.maxDuration), .maxDuration),
+            (.limitReached(.maxFileSize), .maxFileSize), (.limitReached(.diskFull), .diskFull),
+            (.background, .background), (.cameraLost, .deviceDisconnected),
+          ])
+    func stopCauses(event: RecorderEvent, reason: StopReason) {
+        var m = Fixture.recording.make()
+        #expect(m.handle(event).first == .stopRecording(reason))
+        let result = RecordingResult(outputPath: out, duration: 2, bytes: 5, reason: reason, success: true)
+        let actions = m.handle(.recordingFinished(result))
+        #expect(actions.prefix(3) == [.playSound(.end), .freezeLastFrame, .emit(.recordingFinished(result))])
+        #expect(m.mode == .finished)
+        #expect(m.viewModel.frozenFrame)
+        #expect(m.timerText == "00:02")
+    }
+
+    @Test("the writer stopping by itself (a full disk) lands in finished without a stop request")
+    func writerStopsItself() {
+        var m = Fixture.recording.make()
+        let result = RecordingResult(outputPath: out, duration: 1.6, bytes: 5, reason: .diskFull, success: true)
+        #expect(m.handle(.recordingFinished(result)) == [.playSound(.end), .freezeLastFrame, .emit(.recordingFinished(result)), .stopCamera])
+        #expect(m.timerText == "00:02")
+    }
+
+    @Test("finished shows Retake, Use Video only after a good take, and Play Video")
+    func finishedView() {
+        #expect(Fixture.finished.make().viewModel.buttons == [.retake, .useVideo, .playVideo])
+        #expect(Fixture.finishedFailed.make().viewModel.buttons == [.retake, .playVideo])
+        #expect(Fixture.finished.make().timerText == "00:03")
+    }
+
+    @Test("retake deletes the take, resets the timer and restarts the camera")
+    func retake() {
+        var m = Fixture.finished.make()
+        #expect(m.handle(.press(.retake)) == [.discardTake, .startCamera])
+        #expect(m.mode == .ready && m.timerText == "00:00" && m.cameraRunning)
+    }
+
+    @Test("Use Video reports the path: once exits, loop returns to ready with the camera")
+    func useVideo() {
+        var once = Fixture.finished.make(session: .once)
+        #expect(once.handle(.press(.useVideo)) == [.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: out)), .exit(code: 0)])
+        #expect(once.handle(.stateQuery) == [], "nothing after exit")
+        var loop = Fixture.finished.make(session: .loop)
+        #expect(loop.handle(.press(.useVideo)) == [.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: out)), .startCamera])
+        #expect(loop.mode == .ready && loop.visibleButtons == [.cancel, .start] && loop.timerText == "00:00")
+    }
+
+    @Test("Cancel in loop mode reports and stays ready with the camera on")
+    func cancelLoop() {
+        var loop = Fixture.ready.make(session: .loop)
+        #expect(loop.handle(.press(.cancel)) == [.emit(.videoRecorderDidCancelRecordingVideo)])
+        #expect(loop.mode == .ready && loop.cameraRunning)
+    }
+
+    @Test("Play Video plays; Close or the end of the file returns to finished; tap pauses")
+    func playback() {
+        var m = Fixture.playing.make()
+        #expect(m.viewModel.buttons == [.closePlayer])
+        _ = m.handle(.playbackProgress(position: 1.6, duration: 3.2))
+        #expect(m.timerText == "00:01 / 00:03")
+        #expect(m.viewModel.progress == 0.5)
+        #expect(m.handle(.togglePause) == [.setPlaybackPaused(true)])
+        #expect(m.viewModel.paused)
+        #expect(m.handle(.togglePause) == [.setPlaybackPaused(false)])
+        #expect(m.handle(.playbackEnded(.error)) == [.emit(.playbackFinished(reason: .error))])
+        #expect(m.mode == .finished && m.viewModel.frozenFrame)
+        // A late end from the closed player changes nothing.
+        #expect(m.handle(.playbackEnded(.end)) == [])
+    }
+
+    @Test("rotation applies in ready and is kept for the next ready at any other time")
+    func rotation() {
+        var m = Fixture.recording.make()
+        #expect(m.handle(.rotate(.portrait)) == [])
+        #expect(m.orientation == .landscapeRight && m.pendingOrientation == .portrait)
+        _ = m.handle(.press(.stop))
+        _ = m.handle(.recordingFinished(Fixture.goodTake))
+        #expect(m.orientation == .landscapeRight)
+        // The later request wins.
+        #expect(m.handle(.rotate(.landscapeLeft)) == [])
+        #expect(m.handle(.press(.retake)) == [.discardTake, .applyOrientation(.landscapeLeft),
+                                              .emit(.orientationChanged(orientation: .landscapeLeft)), .startCamera])
+        #expect(m.orientation == .landscapeLeft && m.pendingOrientation == nil)
+        // Asking for the current orientation in ready is not a change.
+        #expect(m.handle(.rotate(.landscapeLeft)) == [])
+    }
+
+    @Test("a rotation asked for in the background or without a camera waits for it")
+    func rotationWaitsForCamera() {
+        var m = Fixture.readyBackground.make()
+        #expect(m.handle(.rotate(.portrait)) == [])
+        #expect(m.handle(.foreground) == [.applyOrientation(.portrait), .emit(.orientationChanged(orientation: .portrait)), .startCamera])
+        var n = Fixture.readyNoCamera.make()
+        #expect(n.handle(.rotate(.portrait)) == [])
+        #expect(n.handle(.cameraBack) == [.applyOrientation(.portrait), .emit(.orientationChanged(orientation: .portrait))])
+        // Asking for the current orientation cancels a pending one.
+        var p = Fixture.recording.make()
+        _ = p.handle(.rotate(.portrait))
+        _ = p.handle(.rotate(.landscapeRight))
+        #expect(p.pendingOrientation == nil)
+    }
+
+    @Test("the recording carries the orientation at the start of the take")
+    func recordingOrientation() {
+        var m = Fixture.ready.make()
+        _ = m.handle(.rotate(.portraitUpsideDown))
+        #expect(m.handle(.press(.start)).contains(.startRecording(orientation: .portraitUpsideDown)))
+    }
+
+    @Test("background stops and keeps a recording; foreground does not restart the camera in finished")
+    func backgroundWhileRecording() {
+        var m = Fixture.recording.make()
+        #expect(m.handle(.background) == [.stopRecording(.background), .stopCamera])
+        let result = RecordingResult(outputPath: out, duration: 2, bytes: 5, reason: .background, success: true)
+        _ = m.handle(.recordingFinished(result))
+        #expect(m.viewModel.buttons == [.retake, .useVideo, .playVideo])
+        #expect(m.handle(.foreground) == [])
+        #expect(m.handle(.press(.retake)) == [.discardTake, .startCamera])
+    }
+
+    @Test("a signal while recording finishes the take, then reports terminated and exits")
+    func signalWhileRecording() {
+        var m = Fixture.recording.make()
+        #expect(m.handle(.terminate(signal: "SIGINT")) == [.stopRecording(.signal), .stopCamera])
+        #expect(m.visibleButtons == [])
+        let result = RecordingResult(outputPath: out, duration: 2, bytes: 5, reason: .signal, success: true)
+        #expect(m.handle(.recordingFinished(result)) == [.emit(.recordingFinished(result)), .emit(.terminated(signal: "SIGINT")), .exit(code: 0)])
+        #expect(m.handle(.terminate(signal: "SIGTERM")) == [])
+    }
+
+    @Test("a failed start returns to ready with an error and the camera still on")
+    func failedStart() {
+        var m = Fixture.recordingUnconfirmed.make()
+        #expect(m.handle(.recordingFailed(code: .diskFull, message: "only 10 KiB free")) == [.emit(.error(code: .diskFull, message: "only 10 KiB free"))])
+        #expect(m.mode == .ready && m.cameraRunning && m.visibleButtons == [.cancel, .start])
+    }
+
+    @Test("the camera message shows while the camera is missing in ready and recording")
+    func cameraMessage() {
+        var m = Fixture.ready.make()
+        _ = m.handle(.cameraLost)
+        #expect(m.viewModel.message != nil)
+        _ = m.handle(.cameraBack)
+        #expect(m.viewModel.message == nil)
+        #expect(Fixture.finished.make().viewModel.message == nil)
+    }
+
+    @Test("the first actions start the camera")
+    func firstActions() {
+        var m = RecorderMachine(session: .once, outputPath: out, orientation: .portrait)
+        #expect(m.start() == [.startCamera])
+        #expect(m.start() == [])
+    }
+}

@@ -1,0 +1,80 @@
+// The real kiosk-recorder binary: exit status 2 with a message naming the option, help and version.
+import Foundation
+import Testing
+
+/// The built kiosk-recorder: beside this test binary in the build folder (or $KIOSK_RECORDER).
+let recorderPath: String = {
+    if let path = ProcessInfo.processInfo.environment["KIOSK_RECORDER"] { return path }
+    let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    return me.deletingLastPathComponent().appendingPathComponent("kiosk-recorder").path
+}()
+
+struct Run {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+func run(_ arguments: [String]) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: recorderPath)
+    process.arguments = arguments
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+               stderr: String(decoding: stderr, as: UTF8.self))
+}
+
+@Suite("kiosk-recorder command line")
+struct CommandLineTests {
+    @Test("a bad option exits 2 naming it, with nothing on stdout", arguments: [
+        (["--max-duration", "-5"], "--max-duration"), (["--size", "12"], "--size"),
+        (["--orientation", "sideways"], "--orientation"), (["--bogus"], "--bogus"),
+        (["--max-file-size", "huge"], "--max-file-size"),
+    ])
+    func badOption(arguments: [String], name: String) throws {
+        let r = try run(arguments)
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("kiosk-recorder: \(name)") || r.stderr.contains("'\(name)'"), "\(r.stderr)")
+        #expect(r.stderr.contains("--help"))
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test("a config file with an unknown key exits 2 naming the file and the line")
+    func badConfig() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-cli-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("kiosk.conf")
+        try "# booth\nfps = 30\ncolour = red\n".write(to: file, atomically: true, encoding: .utf8)
+        let r = try run(["--config", file.path])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("\(file.path):3: unknown key 'colour'"), "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test("--help exits 0 and lists every option of the contract")
+    func help() throws {
+        let r = try run(["--help"])
+        #expect(r.status == 0)
+        for option in ["--camera", "--microphone", "--size", "--fps", "--output", "--max-duration", "--max-file-size",
+                       "--min-free-disk", "--orientation", "--windowed", "--session", "--play", "--list-cameras",
+                       "--config", "--help", "--version"] {
+            #expect(r.stdout.contains(option), "\(option)")
+        }
+    }
+
+    @Test("--version names the program and the libraries it runs on")
+    func version() throws {
+        let r = try run(["--version"])
+        #expect(r.status == 0)
+        #expect(r.stdout.hasPrefix("kiosk-recorder "))
+        #expect(r.stdout.contains("SDL 2.") && r.stdout.contains("libavcodec "))
+    }
+}
