@@ -12,6 +12,8 @@ let package = Package(
     products: [
         .executable(name: "kiosk-recorder", targets: ["kiosk-recorder"]),
         .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
+        // Test-only: the fake V4L2 camera, a libv4l2 plugin (Tests/FakeV4L2Camera/README.md).
+        .library(name: "KioskFakeV4L2Camera", type: .dynamic, targets: ["KioskFakeV4L2Camera"]),
     ],
     targets: [
         // SDL's pkg-config adds -D_REENTRANT, a flag SwiftPM refuses with a warning on every build;
@@ -26,8 +28,8 @@ let package = Package(
 
         // Pure Swift: state machine, geometry, configuration, JSON contract. Imports no C module.
         .target(name: "KioskCore"),
-        .target(name: "KioskCapture", dependencies: ["KioskCore", "CV4L2", "CALSA"]),
         .target(name: "KioskMedia", dependencies: ["KioskCore", "CFFmpeg"]),
+        .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskMedia", "CV4L2", "CALSA"]),
         .target(name: "KioskUI", dependencies: ["KioskCore", "CSDL2", "CSDL2TTF"]),
 
         .executableTarget(
@@ -36,6 +38,9 @@ let package = Package(
         .executableTarget(
             name: "kiosk-bench",
             dependencies: ["KioskCore", "KioskCapture", "KioskMedia"]),
+
+        .target(name: "KioskFakeV4L2Camera", dependencies: ["CFFmpeg"], path: "Tests/FakeV4L2Camera",
+                exclude: ["README.md", "with-fake-camera"]),
 
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
         .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture"]),

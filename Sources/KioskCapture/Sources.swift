@@ -1,0 +1,92 @@
+// The two kinds of capture device, each with a real implementation and a test twin behind one
+// protocol: VideoSource (V4L2Camera, TestPattern) and AudioSource (ALSAMicrophone, TestTone).
+import Foundation
+import KioskCore
+
+/// What a video source really delivers, after negotiation with the device.
+public struct VideoSourceInfo: Equatable, Sendable {
+    /// The device path, or "test".
+    public var name: String
+    public var size: Size
+    /// Frames per second the device was set to (may be fractional, e.g. 29.97).
+    public var fps: Double
+    /// The format the device sends (MJPEG is decoded; frames then arrive as `deliveredFormat`).
+    public var deviceFormat: PixelFormat
+    /// The format of the frames handed to the sink.
+    public var deliveredFormat: PixelFormat
+
+    public init(name: String, size: Size, fps: Double, deviceFormat: PixelFormat, deliveredFormat: PixelFormat) {
+        self.name = name
+        self.size = size
+        self.fps = fps
+        self.deviceFormat = deviceFormat
+        self.deliveredFormat = deliveredFormat
+    }
+}
+
+/// What an audio source really delivers.
+public struct AudioSourceInfo: Equatable, Sendable {
+    /// The ALSA PCM name, or "test".
+    public var name: String
+    public var sampleRate: Int
+    public var channels: Int
+
+    public init(name: String, sampleRate: Int, channels: Int) {
+        self.name = name
+        self.sampleRate = sampleRate
+        self.channels = channels
+    }
+}
+
+/// Something a capture thread tells the UI thread besides data.
+public enum CaptureEvent: Equatable, Sendable {
+    /// The video device went away (unplugged, ENODEV/EIO, or silent for 2 s).
+    case cameraLost(reason: String)
+    /// The video device answers again and frames flow.
+    case cameraBack(VideoSourceInfo)
+    /// The microphone failed; silence is recorded instead and the video goes on.
+    case microphoneLost(reason: String)
+    case microphoneBack(AudioSourceInfo)
+}
+
+/// A source of video frames running on a thread of its own.
+public protocol VideoSource: AnyObject, Sendable {
+    /// What is delivered; valid after `start` returned.
+    var info: VideoSourceInfo { get }
+    /// Frames dropped or lost by the source (sequence gaps, decode errors).
+    var droppedFrames: Int { get }
+    /// Starts the capture thread. Frames go to `frames` and events to `events`, both called on
+    /// the capture thread: they must hand over and return quickly, and never call SDL.
+    func start(frames: @escaping @Sendable (VideoFrame) -> Void,
+               events: @escaping @Sendable (CaptureEvent) -> Void) throws
+    /// Stops the thread and releases the device; returns when the thread has finished.
+    func stop()
+}
+
+/// A source of audio running on a thread of its own.
+public protocol AudioSource: AnyObject, Sendable {
+    var info: AudioSourceInfo { get }
+    /// Periods lost to overruns (each covered by silence of the same length).
+    var overruns: Int { get }
+    /// Starts the capture thread; the callbacks are called on it (hand over, return quickly).
+    func start(chunks: @escaping @Sendable (AudioChunk) -> Void,
+               events: @escaping @Sendable (CaptureEvent) -> Void) throws
+    /// Stops the thread and releases the device; returns when the thread has finished.
+    func stop()
+}
+
+/// The clock every capture timestamp is on: CLOCK_MONOTONIC, the clock V4L2 stamps buffers with.
+public enum MonotonicClock {
+    /// Now, in nanoseconds.
+    public static func now() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    /// Sleeps until an absolute time on the clock (`clock_nanosleep` with TIMER_ABSTIME).
+    public static func sleep(until deadline: Int64) {
+        var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+    }
+}
