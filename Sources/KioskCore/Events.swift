@@ -63,6 +63,8 @@ public enum KioskEvent: Equatable, Sendable {
     case state(mode: String, timer: String, buttons: [Button], orientation: Orientation)
     case error(code: ErrorCode, message: String)
     case terminated(signal: String)
+    /// `--list-cameras`: every capture device with its formats, sizes and rates.
+    case cameras([CameraDescription])
 
     /// The value of the `event` key.
     public var name: String {
@@ -79,6 +81,7 @@ public enum KioskEvent: Equatable, Sendable {
         case .state: "state"
         case .error: "error"
         case .terminated: "terminated"
+        case .cameras: "cameras"
         }
     }
 }
@@ -86,7 +89,7 @@ public enum KioskEvent: Equatable, Sendable {
 extension KioskEvent: Codable {
     enum Key: String, CodingKey {
         case event, camera, width, height, fps, orientation, outputPath, duration, bytes, reason, success
-        case droppedFrames, path, mode, timer, buttons, code, message, signal
+        case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
     }
 
     struct UnknownEvent: Error, CustomStringConvertible {
@@ -125,6 +128,8 @@ extension KioskEvent: Codable {
             f += [(.code, code), (.message, message)]
         case let .terminated(signal):
             f += [(.signal, signal)]
+        case let .cameras(list):
+            f += [(.cameras, list)]
         }
         return f
     }
@@ -178,6 +183,8 @@ extension KioskEvent: Codable {
                           message: try c.decode(String.self, forKey: .message))
         case "terminated":
             self = .terminated(signal: try c.decode(String.self, forKey: .signal))
+        case "cameras":
+            self = .cameras(try c.decode([CameraDescription].self, forKey: .cameras))
         default:
             throw UnknownEvent(name: name)
         }

@@ -23,9 +23,12 @@ case .version:
     let text = (["kiosk-recorder \(KioskVersion.string)", "SDL \(SDLContext.version)"] + ffmpeg).joined(separator: "\n")
     FileHandle.standardOutput.write(Data((text + "\n").utf8))
     exit(0)
-case .listCameras, .play, .record:
-    // The camera listing (issue 3), the player (issue 6) and the booth screen (issue 5) are not
+case .listCameras:
+    EventSink().emit(.cameras(CameraDirectory.cameras()))
+    exit(0)
+case .play, .record:
+    // The player (issue 6) and the booth screen (issue 5) are not
     // built yet; say so plainly rather than pretend.
-    Log.info("this build validates the configuration only; the booth screen, player and camera listing are not built yet")
+    Log.info("this build validates the configuration only; the booth screen and the player are not built yet")
     exit(1)
 }

@@ -1,0 +1,281 @@
+// A USB (UVC) camera through libv4l2: mmap streaming on a thread of its own, MJPEG decoded with
+// libavcodec, "camera lost" within a second of an unplug, and reopened when it comes back.
+import CV4L2
+import Dispatch
+import Foundation
+import KioskCore
+import KioskMedia
+import Synchronization
+
+/// A V4L2 camera as a `VideoSource`.
+public final class V4L2Camera: VideoSource {
+    public let path: String
+    let requestedSize: Size
+    let requestedFPS: Double
+    /// How long a streaming camera may stay silent before it counts as lost.
+    static let silenceTimeoutMilliseconds: Int32 = 2000
+    /// How often a lost camera is tried again.
+    static let retryMilliseconds: Int32 = 1000
+
+    private struct Shared {
+        var info: VideoSourceInfo
+        var dropped = 0
+    }
+    private let shared: Mutex<Shared>
+    private let thread = CaptureThread(name: "kiosk-camera")
+
+    public init(path: String, size: Size, fps: Double) {
+        self.path = path
+        requestedSize = size
+        requestedFPS = fps
+        shared = Mutex(Shared(info: VideoSourceInfo(name: path, size: size, fps: fps, deviceFormat: .yuyv, deliveredFormat: .yuyv)))
+    }
+
+    deinit { stop() }
+
+    public var info: VideoSourceInfo { shared.withLock { $0.info } }
+    public var droppedFrames: Int { shared.withLock { $0.dropped } }
+
+    /// Starts the capture thread and waits for its first attempt to open the camera. A camera that is
+    /// missing is not an error: `.cameraLost` is sent and the thread keeps trying every second.
+    public func start(frames: @escaping @Sendable (VideoFrame) -> Void,
+                      events: @escaping @Sendable (CaptureEvent) -> Void) throws {
+        let firstAttempt = DispatchSemaphore(value: 0)
+        let started = thread.start { [self] in
+            run(frames: frames, events: events, firstAttempt: firstAttempt)
+        }
+        if started { firstAttempt.wait() }
+    }
+
+    public func stop() { thread.stop() }
+
+    /// The capture thread: open, stream, and on loss report and retry, until `stop`.
+    private func run(frames: @escaping @Sendable (VideoFrame) -> Void,
+                     events: @escaping @Sendable (CaptureEvent) -> Void,
+                     firstAttempt: DispatchSemaphore) {
+        var session: V4L2Session?
+        var reportedLost = false
+        var first = true
+        while !thread.isStopping {
+            if session == nil {
+                do {
+                    let opened = try V4L2Session(path: path, size: requestedSize, fps: requestedFPS)
+                    session = opened
+                    shared.withLock { $0.info = opened.info }
+                    if reportedLost { events(.cameraBack(opened.info)) }
+                    reportedLost = false
+                    Log.info("camera \(path): \(opened.info.size) \(opened.info.deviceFormat.rawValue) at \(opened.info.fps) fps")
+                } catch {
+                    if !reportedLost {
+                        events(.cameraLost(reason: "\(error)"))
+                        reportedLost = true
+                    }
+                }
+                if first {
+                    first = false
+                    firstAttempt.signal()
+                }
+                if session == nil {
+                    thread.wait(milliseconds: Self.retryMilliseconds)
+                    continue
+                }
+            }
+            guard let current = session else { continue }
+            switch current.next(wakeFD: thread.wakeFD, timeoutMilliseconds: Self.silenceTimeoutMilliseconds) {
+            case let .frame(frame, dropped):
+                if dropped > 0 { shared.withLock { $0.dropped += dropped } }
+                frames(frame)
+            case .skipped:
+                shared.withLock { $0.dropped += 1 }
+            case .woken, .notYet:
+                break
+            case let .lost(reason):
+                session = nil
+                events(.cameraLost(reason: reason))
+                reportedLost = true
+                Log.info("camera \(path) lost: \(reason); trying again every second")
+            }
+        }
+        session = nil
+    }
+}
+
+/// One open, streaming camera: the device, its mapped buffers and (for MJPEG) a decoder. Owned
+/// by the capture thread alone; closing it stops the stream and unmaps everything.
+final class V4L2Session {
+    let device: V4L2Device
+    let info: VideoSourceInfo
+    private var buffers: [UnsafeMutableRawBufferPointer] = []
+    private var streaming = false
+    private let decoder: VideoDecoder?
+    /// The raw layout the driver uses (its bytes per line may exceed the width).
+    private let planes: [Plane]
+    private let frameBytes: Int
+    private var lastSequence: UInt32?
+
+    /// The four outcomes of waiting for a frame, as values (only a real failure is "lost").
+    enum Next {
+        case frame(VideoFrame, dropped: Int)
+        /// A frame arrived but could not be used (a corrupt JPEG); counted as dropped.
+        case skipped
+        case notYet
+        case woken
+        case lost(String)
+    }
+
+    init(path: String, size: Size, fps: Double) throws {
+        device = try V4L2Device(path: path)
+        let caps = try device.capabilities()
+        guard caps.canCapture else {
+            throw V4L2Error(errno: ENODEV, call: "\(path) (\(caps.card)) is not a streaming capture device")
+        }
+        let (modes, _) = try device.describe()
+        guard let choice = CameraModeChooser.choose(from: modes, size: size, fps: fps),
+              let fourcc = FourCC.fourcc(for: choice.format), let code = FourCC.code(fourcc) else {
+            throw V4L2Error(errno: EINVAL, call: "\(path): no YUYV, NV12, YU12 or MJPEG mode")
+        }
+
+        var format = v4l2_format()
+        format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        format.fmt.pix.width = UInt32(choice.size.width)
+        format.fmt.pix.height = UInt32(choice.size.height)
+        format.fmt.pix.pixelformat = code
+        format.fmt.pix.field = V4L2_FIELD_NONE.rawValue
+        try device.ioctl(kiosk_VIDIOC_S_FMT(), "VIDIOC_S_FMT", &format)
+        // Driver paranoia: use what the driver set, not what was asked.
+        let actualSize = Size(width: Int(format.fmt.pix.width), height: Int(format.fmt.pix.height))
+        guard let actualFormat = FourCC.pixelFormats[FourCC.string(format.fmt.pix.pixelformat)] else {
+            throw V4L2Error(errno: EINVAL, call: "VIDIOC_S_FMT gave \(FourCC.string(format.fmt.pix.pixelformat))")
+        }
+        let bytesPerLine = Int(format.fmt.pix.bytesperline)
+
+        var parm = v4l2_streamparm()
+        parm.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        parm.parm.capture.timeperframe = v4l2_fract(numerator: 1000, denominator: UInt32((choice.fps * 1000).rounded()))
+        var actualFPS = choice.fps
+        do {
+            try device.ioctl(kiosk_VIDIOC_S_PARM(), "VIDIOC_S_PARM", &parm)
+            let t = parm.parm.capture.timeperframe
+            if t.numerator > 0 && t.denominator > 0 { actualFPS = Double(t.denominator) / Double(t.numerator) }
+        } catch {
+            // Some cameras have a fixed rate and refuse S_PARM: keep their rate.
+            Log.info("camera \(path): VIDIOC_S_PARM refused (\(error)); using its own rate")
+        }
+
+        switch actualFormat {
+        case .mjpeg:
+            decoder = try VideoDecoder(codec: "mjpeg")
+            planes = []
+            frameBytes = 0
+        default:
+            decoder = nil
+            let packed = actualFormat.planes(for: actualSize)
+            let stride = max(bytesPerLine, packed[0].stride)
+            // Scale each plane's pitch by the driver's pitch for luma (chroma rows keep the ratio).
+            var offset = 0
+            var driverPlanes: [Plane] = []
+            for plane in packed {
+                let pitch = plane.stride * stride / packed[0].stride
+                driverPlanes.append(Plane(offset: offset, stride: pitch, rows: plane.rows))
+                offset += pitch * plane.rows
+            }
+            planes = driverPlanes
+            frameBytes = offset
+        }
+        info = VideoSourceInfo(name: path, size: actualSize, fps: actualFPS, deviceFormat: actualFormat,
+                               deliveredFormat: actualFormat == .mjpeg ? .yuv422p : actualFormat)
+
+        var request = v4l2_requestbuffers()
+        request.count = 4
+        request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        request.memory = V4L2_MEMORY_MMAP.rawValue
+        try device.ioctl(kiosk_VIDIOC_REQBUFS(), "VIDIOC_REQBUFS", &request)
+        guard request.count >= 2 else { throw V4L2Error(errno: ENOMEM, call: "VIDIOC_REQBUFS gave \(request.count) buffers") }
+        for index in 0..<request.count {
+            var buffer = v4l2_buffer()
+            buffer.index = index
+            buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            buffer.memory = V4L2_MEMORY_MMAP.rawValue
+            try device.ioctl(kiosk_VIDIOC_QUERYBUF(), "VIDIOC_QUERYBUF", &buffer)
+            let mapped = v4l2_mmap(nil, Int(buffer.length), PROT_READ | PROT_WRITE, MAP_SHARED, device.fd, Int64(buffer.m.offset))
+            guard let mapped, mapped != kiosk_MAP_FAILED() else { throw V4L2Error(errno: Foundation.errno, call: "v4l2_mmap") }
+            buffers.append(UnsafeMutableRawBufferPointer(start: mapped, count: Int(buffer.length)))
+            try device.ioctl(kiosk_VIDIOC_QBUF(), "VIDIOC_QBUF", &buffer)
+        }
+        var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+        try device.ioctl(kiosk_VIDIOC_STREAMON(), "VIDIOC_STREAMON", &type)
+        streaming = true
+    }
+
+    deinit {
+        var type = Int32(V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue)
+        // An unplugged camera refuses these; there is nothing to do about it but let go.
+        if streaming { try? device.ioctl(kiosk_VIDIOC_STREAMOFF(), "VIDIOC_STREAMOFF", &type) }
+        for buffer in buffers { v4l2_munmap(buffer.baseAddress, buffer.count) }
+        var request = v4l2_requestbuffers()
+        request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        request.memory = V4L2_MEMORY_MMAP.rawValue
+        try? device.ioctl(kiosk_VIDIOC_REQBUFS(), "VIDIOC_REQBUFS", &request)
+    }
+
+    /// Waits for the next frame (or the wake pipe, or the silence timeout), copies it out of the
+    /// driver's buffer once (or decodes it) and gives the buffer straight back.
+    func next(wakeFD: Int32, timeoutMilliseconds: Int32) -> Next {
+        var fds = [pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
+        let ready = poll(&fds, 2, timeoutMilliseconds)
+        if ready < 0 { return Foundation.errno == EINTR ? .notYet : .lost("poll: \(String(cString: strerror(Foundation.errno)))") }
+        if ready == 0 { return .lost("no frame for \(timeoutMilliseconds / 1000) s") }
+        if fds[1].revents != 0 { return .woken }
+        if fds[0].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 && fds[0].revents & Int16(POLLIN) == 0 {
+            return .lost("the device reported an error (unplugged?)")
+        }
+
+        var buffer = v4l2_buffer()
+        buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        buffer.memory = V4L2_MEMORY_MMAP.rawValue
+        do {
+            try device.ioctl(kiosk_VIDIOC_DQBUF(), "VIDIOC_DQBUF", &buffer)
+        } catch where error.errno == EAGAIN {
+            return .notYet
+        } catch {
+            return .lost(error.description)
+        }
+        let timestamp: Int64
+        if buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK) == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC) {
+            timestamp = Int64(buffer.timestamp.tv_sec) * 1_000_000_000 + Int64(buffer.timestamp.tv_usec) * 1000
+        } else {
+            // Driver paranoia: a camera without monotonic stamps gets the time it was dequeued.
+            timestamp = MonotonicClock.now()
+        }
+        var dropped = 0
+        if let last = lastSequence, buffer.sequence > last &+ 1 { dropped = Int(buffer.sequence &- last &- 1) }
+        lastSequence = buffer.sequence
+
+        let mapped = buffers[Int(buffer.index)]
+        let used = min(Int(buffer.bytesused == 0 ? buffer.length : buffer.bytesused), mapped.count)
+        let outcome: Next
+        if let decoder {
+            do {
+                if let frame = try decoder.decode(UnsafeRawBufferPointer(rebasing: mapped[0..<used]), timestamp: timestamp, sequence: buffer.sequence) {
+                    outcome = .frame(frame, dropped: dropped)
+                } else {
+                    outcome = .skipped
+                }
+            } catch {
+                outcome = .skipped
+            }
+        } else if used >= frameBytes {
+            let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: mapped[0..<frameBytes]))
+            outcome = .frame(VideoFrame(format: info.deliveredFormat, size: info.size, planes: planes, bytes: bytes,
+                                        timestamp: timestamp, sequence: buffer.sequence), dropped: dropped)
+        } else {
+            outcome = .skipped // a short frame: the driver gave less than a picture
+        }
+        do {
+            try device.ioctl(kiosk_VIDIOC_QBUF(), "VIDIOC_QBUF", &buffer)
+        } catch {
+            return .lost(error.description)
+        }
+        return outcome
+    }
+}

@@ -1,0 +1,102 @@
+// Picking a camera mode: the format, size and rate that give what was asked at the least cost.
+
+/// One capture mode a camera offers: a format at a size, with the frame rates it can do there.
+public struct CameraMode: Equatable, Sendable {
+    public var format: PixelFormat
+    public var size: Size
+    /// Frames per second, as the device lists them (1 / interval).
+    public var rates: [Double]
+
+    public init(format: PixelFormat, size: Size, rates: [Double]) {
+        self.format = format
+        self.size = size
+        self.rates = rates
+    }
+}
+
+/// The chosen mode: what to ask the driver for.
+public struct CameraChoiceResult: Equatable, Sendable {
+    public var format: PixelFormat
+    public var size: Size
+    public var fps: Double
+}
+
+public enum CameraModeChooser {
+    /// CPU cost of taking frames in a format: 4:2:0 planar goes to the encoder as it is, NV12 needs a
+    /// cheap chroma split, YUYV a chroma subsampling, MJPEG a whole JPEG decode per frame.
+    public static func cost(_ format: PixelFormat) -> Double {
+        switch format {
+        case .yuv420p: 0
+        case .nv12: 0.1
+        case .yuyv: 0.2
+        case .yuv422p: 0.3
+        case .mjpeg: 1
+        }
+    }
+
+    /// The mode nearest the asked size; at that size, the one that reaches the asked rate; among
+    /// those, the cheapest format. So 1280x720@30 from a USB 2 camera whose raw 720p tops out at
+    /// 10 fps picks MJPEG, and 640x480@30 picks raw YUYV over MJPEG.
+    public static func choose(from modes: [CameraMode], size: Size, fps: Double) -> CameraChoiceResult? {
+        func sizeDistance(_ s: Size) -> Double {
+            abs(Double(s.width - size.width)) / Double(max(size.width, 1))
+                + abs(Double(s.height - size.height)) / Double(max(size.height, 1))
+        }
+        /// The slowest listed rate that reaches `fps`, else the fastest there is.
+        func rate(_ m: CameraMode) -> Double? {
+            m.rates.filter { $0 >= fps - 0.01 }.min() ?? m.rates.max()
+        }
+        var best: (key: [Double], choice: CameraChoiceResult)?
+        for mode in modes {
+            guard let r = rate(mode) else { continue }
+            let shortfall = max(0, fps - r) / max(fps, 1)
+            let key = [sizeDistance(mode.size), shortfall, cost(mode.format)]
+            if best == nil || key.lexicographicallyPrecedes(best!.key) {
+                best = (key, CameraChoiceResult(format: mode.format, size: mode.size, fps: r))
+            }
+        }
+        return best?.choice
+    }
+}
+
+/// A camera as `--list-cameras` prints it.
+public struct CameraDescription: Codable, Equatable, Sendable {
+    public struct Format: Codable, Equatable, Sendable {
+        /// The V4L2 fourcc, e.g. "YUYV", "MJPG".
+        public var fourcc: String
+        public var description: String
+        public var sizes: [SizeRates]
+
+        public init(fourcc: String, description: String, sizes: [SizeRates]) {
+            self.fourcc = fourcc
+            self.description = description
+            self.sizes = sizes
+        }
+    }
+
+    public struct SizeRates: Codable, Equatable, Sendable {
+        public var width: Int
+        public var height: Int
+        public var fps: [Double]
+
+        public init(width: Int, height: Int, fps: [Double]) {
+            self.width = width
+            self.height = height
+            self.fps = fps
+        }
+    }
+
+    public var path: String
+    public var name: String
+    public var driver: String
+    public var bus: String
+    public var formats: [Format]
+
+    public init(path: String, name: String, driver: String, bus: String, formats: [Format]) {
+        self.path = path
+        self.name = name
+        self.driver = driver
+        self.bus = bus
+        self.formats = formats
+    }
+}
