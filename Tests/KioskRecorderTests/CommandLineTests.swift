@@ -15,10 +15,11 @@ struct Run {
     let stderr: String
 }
 
-func run(_ arguments: [String]) throws -> Run {
+func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: recorderPath)
     process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err
@@ -76,5 +77,39 @@ struct CommandLineTests {
         #expect(r.status == 0)
         #expect(r.stdout.hasPrefix("kiosk-recorder "))
         #expect(r.stdout.contains("SDL 2.") && r.stdout.contains("libavcodec "))
+    }
+}
+
+@Suite("kiosk-recorder --list-cameras", .enabled(if: ProcessInfo.processInfo.environment["KIOSK_FAKE_CAMERA"] == "1",
+                                                 "needs Tests/FakeV4L2Camera/with-fake-camera"))
+struct ListCamerasTests {
+    @Test("lists the fake camera with its formats, sizes and rates as one JSON line")
+    func listsFakeCamera() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-list-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let device = folder.appendingPathComponent("video3")
+        try Data().write(to: device)
+        try "card=Booth Cam\nbus=usb-booth-1\nformat=YUYV 640x480@30/15\nformat=MJPG 1280x720@30\n"
+            .write(to: URL(fileURLWithPath: device.path + ".conf"), atomically: true, encoding: .utf8)
+        // A file that is not a camera is left out.
+        try Data("not a camera".utf8).write(to: folder.appendingPathComponent("video9"))
+
+        let r = try run(["--list-cameras"], environment: ["KIOSK_VIDEO_DEVICE_DIR": folder.path])
+        #expect(r.status == 0)
+        #expect(r.stdout.filter { $0 == "\n" }.count == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        #expect(object["event"] as? String == "cameras")
+        let cameras = try #require(object["cameras"] as? [[String: Any]])
+        #expect(cameras.count == 1)
+        let camera = try #require(cameras.first)
+        #expect(camera["path"] as? String == device.path)
+        #expect(camera["name"] as? String == "Booth Cam")
+        #expect(camera["bus"] as? String == "usb-booth-1")
+        let formats = try #require(camera["formats"] as? [[String: Any]])
+        #expect(formats.compactMap { $0["fourcc"] as? String } == ["YUYV", "MJPG"])
+        let yuyvSizes = try #require(formats.first?["sizes"] as? [[String: Any]])
+        #expect(yuyvSizes.first?["width"] as? Int == 640 && yuyvSizes.first?["height"] as? Int == 480)
+        #expect(yuyvSizes.first?["fps"] as? [Double] == [30, 15])
     }
 }

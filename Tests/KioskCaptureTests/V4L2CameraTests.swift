@@ -1,0 +1,140 @@
+// The real V4L2Camera code against the fake V4L2 camera (a libv4l2 plugin answering the ioctls).
+import Foundation
+import Synchronization
+import Testing
+@testable import KioskCapture
+import KioskCore
+
+/// Collects what a source sends, with the monotonic time each thing arrived.
+final class Recorder: Sendable {
+    let frames = Mutex<[(VideoFrame, Int64)]>([])
+    let events = Mutex<[(CaptureEvent, Int64)]>([])
+
+    var frameSink: @Sendable (VideoFrame) -> Void { { [self] f in frames.withLock { $0.append((f, MonotonicClock.now())) } } }
+    var eventSink: @Sendable (CaptureEvent) -> Void { { [self] e in events.withLock { $0.append((e, MonotonicClock.now())) } } }
+
+    var frameCount: Int { frames.withLock { $0.count } }
+
+    /// Waits until `condition` holds or `seconds` pass; true if it held.
+    func wait(seconds: Double, until condition: () -> Bool) -> Bool {
+        let deadline = MonotonicClock.now() + Int64(seconds * 1e9)
+        while MonotonicClock.now() < deadline {
+            if condition() { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return condition()
+    }
+}
+
+@Suite("V4L2 camera (fake device)", .enabled(if: fakeCameraActive, "needs Tests/FakeV4L2Camera/with-fake-camera"))
+struct V4L2CameraTests {
+    /// 300 frames at 640x480@30 in a raw format: 10 s ± 0.2 s, numbered 0…299, none lost.
+    func threeHundredFrames(format fourcc: String, expected: PixelFormat) throws {
+        let fake = try FakeCamera("300-\(fourcc)", conf: ["format=\(fourcc) 640x480@30/15 1280x720@10"])
+        defer { fake.remove() }
+        let camera = V4L2Camera(path: fake.path, size: Size(width: 640, height: 480), fps: 30)
+        let r = Recorder()
+        let start = MonotonicClock.now()
+        try camera.start(frames: r.frameSink, events: r.eventSink)
+        let info = camera.info
+        #expect(info.size == Size(width: 640, height: 480) && info.fps == 30 && info.deviceFormat == expected)
+        #expect(r.wait(seconds: 12) { r.frameCount >= 300 })
+        camera.stop()
+        let frames = r.frames.withLock { Array($0.prefix(300)) }
+        try #require(frames.count == 300)
+        let span = Double(frames[299].1 - start) / 1e9
+        #expect(abs(span - 10) <= 0.2, "300 frames took \(span) s")
+        let stampSpan = Double(frames[299].0.timestamp - frames[0].0.timestamp) / 1e9 + 1.0 / 30
+        #expect(abs(stampSpan - 10) <= 0.2, "timestamps span \(stampSpan) s")
+        #expect(frames.map { Int($0.0.sequence) } == Array(0..<300))
+        #expect(frames.map { FrameStamp.read($0.0) } == Array(0..<300))
+        #expect(frames.allSatisfy { $0.0.format == expected && $0.0.size == Size(width: 640, height: 480) })
+        #expect(camera.droppedFrames == 0)
+        // Capture time is the buffer's (the due time), never later than its arrival.
+        #expect(frames.allSatisfy { $0.0.timestamp <= $0.1 })
+        #expect(r.events.withLock { $0.isEmpty })
+    }
+
+    @Test("YUYV 640x480@30: 300 frames in 10 s, numbered 0…299, none lost")
+    func yuyv() throws { try threeHundredFrames(format: "YUYV", expected: .yuyv) }
+
+    @Test("NV12 640x480@30: 300 frames in 10 s, numbered 0…299, none lost")
+    func nv12() throws { try threeHundredFrames(format: "NV12", expected: .nv12) }
+
+    @Test("1280x720@30 from a USB 2 camera takes MJPEG and decodes every frame's number")
+    func mjpeg() throws {
+        let fake = try FakeCamera("mjpeg", conf: ["format=YUYV 640x480@30 1280x720@10", "format=MJPG 640x480@30 1280x720@30"])
+        defer { fake.remove() }
+        let camera = V4L2Camera(path: fake.path, size: Size(width: 1280, height: 720), fps: 30)
+        let r = Recorder()
+        try camera.start(frames: r.frameSink, events: r.eventSink)
+        #expect(camera.info.deviceFormat == .mjpeg && camera.info.size == Size(width: 1280, height: 720) && camera.info.fps == 30)
+        #expect(r.wait(seconds: 5) { r.frameCount >= 90 })
+        camera.stop()
+        let frames = r.frames.withLock { $0.map(\.0) }
+        #expect(frames.count >= 90)
+        #expect(frames.map(FrameStamp.read) == frames.map { Int($0.sequence) })
+        #expect(frames.map { Int($0.sequence) } == Array(0..<frames.count))
+        #expect(frames.allSatisfy { $0.size == Size(width: 1280, height: 720) && ($0.format == .yuv422p || $0.format == .yuv420p) })
+    }
+
+    @Test("a camera that fails after 100 frames is reported within 1 s and streams again when it answers")
+    func unplugAndBack() throws {
+        let fake = try FakeCamera("unplug", conf: ["format=YUYV 320x240@30", "fail_after=100", "unplug_ms=1500"])
+        defer { fake.remove() }
+        let camera = V4L2Camera(path: fake.path, size: Size(width: 320, height: 240), fps: 30)
+        let r = Recorder()
+        try camera.start(frames: r.frameSink, events: r.eventSink)
+        #expect(r.wait(seconds: 8) { r.events.withLock { $0.count >= 2 } && r.frameCount > 130 })
+        camera.stop()
+        let events = r.events.withLock { $0 }
+        let frames = r.frames.withLock { $0 }
+        try #require(events.count >= 2 && frames.count > 100)
+        guard case .cameraLost = events[0].0, case let .cameraBack(info) = events[1].0 else {
+            Issue.record("expected lost then back, got \(events.map(\.0))"); return
+        }
+        #expect(info.size == Size(width: 320, height: 240))
+        // Lost within a second of the last good frame.
+        let lastBefore = frames[99].1
+        #expect(Double(events[0].1 - lastBefore) / 1e9 < 1.0)
+        // The first 100 are 0…99; after the reconnect the stream starts again from 0.
+        #expect(frames.prefix(100).map { FrameStamp.read($0.0) } == Array(0..<100))
+        let after = frames.dropFirst(100).map { FrameStamp.read($0.0) }
+        #expect(Array(after.prefix(30)) == Array(0..<30))
+        #expect(frames[100].1 > events[1].1 - 1_000_000_000)
+    }
+
+    @Test("a missing camera is reported at start and picked up when it appears")
+    func missingThenPlugged() throws {
+        let fake = try FakeCamera("late", conf: ["format=YUYV 320x240@30"])
+        defer { fake.remove() }
+        let latePath = fake.folder.appendingPathComponent("video1").path
+        let camera = V4L2Camera(path: latePath, size: Size(width: 320, height: 240), fps: 30)
+        let r = Recorder()
+        try camera.start(frames: r.frameSink, events: r.eventSink)
+        #expect(r.events.withLock { $0.count } == 1, "the first attempt is done when start returns")
+        // Plug it in.
+        try Data().write(to: URL(fileURLWithPath: latePath))
+        try FileManager.default.copyItem(atPath: fake.path + ".conf", toPath: latePath + ".conf")
+        #expect(r.wait(seconds: 3) { r.frameCount >= 10 })
+        camera.stop()
+        let events = r.events.withLock { $0.map(\.0) }
+        guard events.count == 2, case .cameraLost = events[0], case .cameraBack = events[1] else {
+            Issue.record("expected lost then back, got \(events)"); return
+        }
+    }
+
+    @Test("the fake camera's modes as V4L2Device describes them")
+    func describe() throws {
+        let fake = try FakeCamera("describe", conf: ["card=Booth Cam", "format=YUYV 640x480@30/15 1280x720@10", "format=MJPG 1280x720@30"])
+        defer { fake.remove() }
+        let (modes, description) = try V4L2Device(path: fake.path).describe()
+        #expect(description.name == "Booth Cam")
+        #expect(description.formats.map(\.fourcc) == ["YUYV", "MJPG"])
+        #expect(modes == [
+            CameraMode(format: .yuyv, size: Size(width: 640, height: 480), rates: [30, 15]),
+            CameraMode(format: .yuyv, size: Size(width: 1280, height: 720), rates: [10]),
+            CameraMode(format: .mjpeg, size: Size(width: 1280, height: 720), rates: [30]),
+        ])
+    }
+}
