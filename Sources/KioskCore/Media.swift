@@ -62,14 +62,18 @@ public struct VideoFrame: Sendable {
     public let timestamp: Int64
     /// The source's frame counter (the driver's sequence number for a camera).
     public let sequence: UInt32
+    /// Full-range (0…255, JPEG) samples rather than video range (16…235); MJPEG decodes to full range.
+    public let fullRange: Bool
 
-    public init(format: PixelFormat, size: Size, planes: [Plane], bytes: [UInt8], timestamp: Int64, sequence: UInt32) {
+    public init(format: PixelFormat, size: Size, planes: [Plane], bytes: [UInt8], timestamp: Int64, sequence: UInt32,
+                fullRange: Bool = false) {
         self.format = format
         self.size = size
         self.planes = planes
         self.bytes = bytes
         self.timestamp = timestamp
         self.sequence = sequence
+        self.fullRange = fullRange
     }
 
     /// The luma (Y) sample at (x, y), whatever the layout: what the stamp reader and tests look at.

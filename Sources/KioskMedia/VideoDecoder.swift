@@ -88,7 +88,9 @@ public final class VideoDecoder {
             }
             count = buffer.count
         }
-        return VideoFrame(format: format, size: size, planes: planes, bytes: bytes, timestamp: timestamp, sequence: sequence)
+        let full = source == AV_PIX_FMT_YUVJ420P || source == AV_PIX_FMT_YUVJ422P || f.color_range == AVCOL_RANGE_JPEG
+        return VideoFrame(format: format, size: size, planes: planes, bytes: bytes, timestamp: timestamp, sequence: sequence,
+                          fullRange: full)
     }
 
     /// Any other decoded layout → yuv420p with swscale.
@@ -119,6 +121,7 @@ public final class VideoDecoder {
             count = buffer.count
         }
         guard result > 0 else { throw AVError(code: result, call: "sws_scale") }
+        // swscale turns the full-range yuvj* layouts into video range on the way: the result is video range.
         return VideoFrame(format: .yuv420p, size: size, planes: planes, bytes: bytes, timestamp: timestamp, sequence: sequence)
     }
 }

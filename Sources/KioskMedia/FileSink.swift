@@ -1,0 +1,122 @@
+// The output file as the muxer sees it: an fd the writer owns, written through a custom AVIOContext
+// so that every byte's fate is known: how much is on disk, where the last whole fragment ended, and
+// which write failed with which errno.
+import CFFmpeg
+import Foundation
+
+/// Owns the output file descriptor. Used by the encoder thread only.
+final class FileSink {
+    let path: String
+    let fd: Int32
+    /// Where the next write goes (the muxer appends; it may seek back, e.g. to patch a box size).
+    private(set) var position: Int64 = 0
+    /// The file's size.
+    private(set) var size: Int64 = 0
+    /// Where the last complete, synced fragment ended: the file is playable when cut here.
+    private(set) var lastSyncedEnd: Int64 = 0
+    /// The errno of the first failed write, if any.
+    private(set) var failure: Int32?
+
+    init(path: String) throws(AVError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw AVError(code: AVError.code(posix: errno), call: "open(\(path))") }
+        self.path = path
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// Appends bytes, retrying short writes and EINTR. Returns bytes written or a negative AVERROR.
+    func write(_ buffer: UnsafePointer<UInt8>, count: Int) -> Int32 {
+        if let failure { return AVError.code(posix: failure) }
+        var done = 0
+        while done < count {
+            let n = pwrite(fd, buffer + done, count - done, off_t(position + Int64(done)))
+            if n < 0 {
+                if errno == EINTR { continue }
+                failure = errno
+                advance(by: done)
+                return AVError.code(posix: errno)
+            }
+            done += n
+        }
+        advance(by: done)
+        return Int32(done)
+    }
+
+    private func advance(by count: Int) {
+        position += Int64(count)
+        size = max(size, position)
+    }
+
+    /// Makes everything written so far durable (`fdatasync`) and remembers the point.
+    func sync() -> Bool {
+        guard failure == nil, fdatasync(fd) == 0 else {
+            if failure == nil { failure = errno }
+            return false
+        }
+        lastSyncedEnd = size
+        return true
+    }
+
+    /// Cuts the file back to the end of the last synced fragment (after a failed write, so the file
+    /// ends on a whole fragment and frees what the partial one took).
+    func truncateToLastSync() {
+        if ftruncate(fd, off_t(lastSyncedEnd)) == 0 {
+            position = lastSyncedEnd
+            size = lastSyncedEnd
+            _ = fsync(fd)
+        }
+    }
+
+    /// fsync of the file, then of its folder (so the name is durable too).
+    func syncFileAndFolder() {
+        _ = fsync(fd)
+        Self.syncFolder(of: path)
+    }
+
+    static func syncFolder(of path: String) {
+        let folder = (path as NSString).deletingLastPathComponent
+        let dfd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dfd >= 0 {
+            _ = fsync(dfd)
+            close(dfd)
+        }
+    }
+
+    /// The AVIOContext seek callback: moves the write position, or answers the size.
+    func seek(_ offset: Int64, whence: Int32) -> Int64 {
+        let target: Int64
+        switch whence {
+        case AVSEEK_SIZE: return size
+        case SEEK_SET: target = offset
+        case SEEK_CUR: target = position + offset
+        case SEEK_END: target = size + offset
+        default: return Int64(AVError.code(posix: EINVAL))
+        }
+        guard target >= 0 else { return Int64(AVError.code(posix: EINVAL)) }
+        position = target
+        return target
+    }
+
+    /// An AVIOContext writing through this sink. The sink must outlive it.
+    func makeIOContext() throws(AVError) -> UnsafeMutablePointer<AVIOContext> {
+        let size = 64 * 1024
+        guard let buffer = av_malloc(size) else { throw AVError(code: AVError.code(posix: ENOMEM), call: "av_malloc") }
+        let opaque = Unmanaged.passUnretained(self).toOpaque()
+        let write: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { opaque, data, size in
+            guard let opaque, let data else { return AVError.code(posix: EINVAL) }
+            return Unmanaged<FileSink>.fromOpaque(opaque).takeUnretainedValue().write(data, count: Int(size))
+        }
+        let seek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) -> Int64 = { opaque, offset, whence in
+            guard let opaque else { return Int64(AVError.code(posix: EINVAL)) }
+            let sink = Unmanaged<FileSink>.fromOpaque(opaque).takeUnretainedValue()
+            return sink.seek(offset, whence: whence & ~AVSEEK_FORCE)
+        }
+        guard let io = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), Int32(size), 1, opaque, nil, write, seek) else {
+            av_free(buffer)
+            throw AVError(code: AVError.code(posix: ENOMEM), call: "avio_alloc_context")
+        }
+        return io
+    }
+}

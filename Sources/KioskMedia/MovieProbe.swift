@@ -1,0 +1,104 @@
+// Reads what a movie file holds with libavformat: its streams and how long it really is (by its
+// packets, since a take cut by a crash has no trailer to say so).
+import CFFmpeg
+import Foundation
+
+public struct MovieInfo: Sendable, Equatable {
+    /// Seconds from the first to the end of the last packet, over all streams.
+    public var duration: Double
+    public var videoPackets: Int
+    public var audioPackets: Int
+    /// The display matrix's rotation as ffprobe shows it (av_display_rotation_get), 0 when none.
+    public var rotation: Double
+}
+
+public enum MovieProbe {
+    /// Demuxes the whole file (`avformat_open_input`, `av_read_frame`).
+    public static func inspect(_ path: String) throws(AVError) -> MovieInfo {
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        var result = avformat_open_input(&context, path, nil, nil)
+        guard result >= 0, let format = context else { throw AVError(code: result, call: "avformat_open_input(\(path))") }
+        defer { avformat_close_input(&context) }
+        result = avformat_find_stream_info(format, nil)
+        guard result >= 0 else { throw AVError(code: result, call: "avformat_find_stream_info") }
+        var info = MovieInfo(duration: 0, videoPackets: 0, audioPackets: 0, rotation: 0)
+        var starts: [Int32: Double] = [:]
+        var ends: [Int32: Double] = [:]
+        guard let packet = av_packet_alloc() else { throw AVError(code: AVError.code(posix: ENOMEM), call: "av_packet_alloc") }
+        var p: UnsafeMutablePointer<AVPacket>? = packet
+        defer { av_packet_free(&p) }
+        for i in 0..<Int(format.pointee.nb_streams) {
+            let stream = format.pointee.streams[i]!
+            if stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO,
+               let side = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nil) {
+                info.rotation = side.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+            }
+        }
+        while av_read_frame(format, packet) >= 0 {
+            defer { av_packet_unref(packet) }
+            let stream = format.pointee.streams[Int(packet.pointee.stream_index)]!
+            let tb = stream.pointee.time_base
+            let pts = packet.pointee.pts != kiosk_AV_NOPTS_VALUE() ? packet.pointee.pts : packet.pointee.dts
+            guard pts != kiosk_AV_NOPTS_VALUE() else { continue }
+            let start = Double(pts) * Double(tb.num) / Double(tb.den)
+            let end = Double(pts + max(packet.pointee.duration, 0)) * Double(tb.num) / Double(tb.den)
+            let index = packet.pointee.stream_index
+            starts[index] = min(starts[index] ?? start, start)
+            ends[index] = max(ends[index] ?? end, end)
+            switch stream.pointee.codecpar.pointee.codec_type {
+            case AVMEDIA_TYPE_VIDEO: info.videoPackets += 1
+            case AVMEDIA_TYPE_AUDIO: info.audioPackets += 1
+            default: break
+            }
+        }
+        if let first = starts.values.min(), let last = ends.values.max() { info.duration = last - first }
+        return info
+    }
+}
+
+/// The files of a take: deleting the previous one before a new take, as the seed does, unless the
+/// previous run was cut off mid-take, in which case that clip is moved aside and reported.
+public enum TakeFiles {
+    /// A clip that was moved aside.
+    public struct Recovered: Sendable, Equatable {
+        public var path: String
+        public var duration: Double
+    }
+
+    /// Before a take (and on Retake): recover an interrupted take, or delete the old file.
+    public static func discardPrevious(at output: String, now: Date = Date()) -> Recovered? {
+        let marker = MovieWriter.markerPath(for: output)
+        let fm = FileManager.default
+        defer { try? fm.removeItem(atPath: marker) }
+        guard fm.fileExists(atPath: marker) else {
+            try? fm.removeItem(atPath: output)
+            return nil
+        }
+        guard fm.fileExists(atPath: output), let info = try? MovieProbe.inspect(output), info.videoPackets > 0 else {
+            // The marker without a playable file: nothing worth keeping.
+            try? fm.removeItem(atPath: output)
+            return nil
+        }
+        let url = URL(fileURLWithPath: output)
+        let stamp = DateFormatter.recovered.string(from: now)
+        var target = url.deletingPathExtension().path + ".recovered-" + stamp + "." + url.pathExtension
+        var n = 2
+        while fm.fileExists(atPath: target) {
+            target = url.deletingPathExtension().path + ".recovered-" + stamp + "-\(n)." + url.pathExtension
+            n += 1
+        }
+        guard (try? fm.moveItem(atPath: output, toPath: target)) != nil else { return nil }
+        FileSink.syncFolder(of: target)
+        return Recovered(path: target, duration: info.duration)
+    }
+}
+
+extension DateFormatter {
+    /// "20261129-231500" in local time, for recovered clips' names.
+    static let recovered: DateFormatter = {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.dateFormat = "yyyyMMdd-HHmmss"
+        return f
+    }()
+}

@@ -1,0 +1,173 @@
+// Records a take: frames and audio chunks from the capture threads go through a bounded queue to an
+// encoder thread of its own, which writes a crash-safe fragmented movie and stops by itself at a
+// limit or on a full disk. A marker beside the file says "a take is being written" until it is
+// finalized, so an interrupted take is recovered at the next start, not deleted.
+import Dispatch
+import Foundation
+import KioskCore
+import Synchronization
+
+public final class MovieWriter: Sendable {
+    public let settings: MovieSettings
+    /// Video frames the queue may hold before new ones are dropped (counted). Audio is never dropped.
+    public static let videoQueueLimit = 8
+
+    private enum Item {
+        case video(VideoFrame)
+        case audio(AudioChunk)
+        case stop(StopReason)
+    }
+
+    private struct Queue {
+        var items: [Item] = []
+        var videoCount = 0
+        var dropped = 0
+        var accepting = false
+        var stopRequested = false
+    }
+
+    private let queue = Mutex(Queue())
+    private let available = DispatchSemaphore(value: 0)
+    /// Nanoseconds of video written so far (for the timer).
+    private let elapsedNanoseconds = Atomic<Int64>(0)
+    private let encoderNote = Mutex<(name: String, note: String?)>(("", nil))
+    private let onFinish: @Sendable (RecordingResult) -> Void
+
+    /// `onFinish` is called once, on the writer's thread, after the file is finalized and synced.
+    public init(settings: MovieSettings, onFinish: @escaping @Sendable (RecordingResult) -> Void) {
+        self.settings = settings
+        self.onFinish = onFinish
+    }
+
+    /// The marker that sits beside the output while a take is being written.
+    public static func markerPath(for output: String) -> String {
+        let url = URL(fileURLWithPath: output)
+        return url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".recording").path
+    }
+
+    /// Seconds of video written so far.
+    public var elapsed: Double { Double(elapsedNanoseconds.load(ordering: .relaxed)) / 1e9 }
+    public var droppedFrames: Int { queue.withLock { $0.dropped } }
+    /// The video encoder in use and, when it is not the one asked for, why.
+    public var videoEncoder: (name: String, note: String?) { encoderNote.withLock { $0 } }
+
+    /// Opens the file, the encoders and the muxer (on the writer's thread) and starts taking data.
+    /// Refuses with `diskFull` when the disk has less than the minimum free.
+    public func start() throws(RecordingStartError) {
+        if let free = DiskSpace.available(at: settings.outputPath), free < settings.minFreeDisk {
+            throw RecordingStartError(code: .diskFull, message: "only \(free / 1024) KiB free at \(settings.outputPath); need \(settings.minFreeDisk / 1024) KiB")
+        }
+        let opened = DispatchSemaphore(value: 0)
+        let startError = Mutex<RecordingStartError?>(nil)
+        let thread = Thread { [self] in
+            let session: EncodingSession
+            do {
+                try writeMarker()
+                session = try EncodingSession(settings: settings)
+            } catch {
+                try? FileManager.default.removeItem(atPath: Self.markerPath(for: settings.outputPath))
+                startError.withLock { $0 = RecordingStartError(code: .recordingFailed, message: "\(error)") }
+                opened.signal()
+                return
+            }
+            encoderNote.withLock { $0 = (session.videoEncoderName, session.fallbackNote) }
+            queue.withLock { $0.accepting = true }
+            opened.signal()
+            run(session)
+        }
+        thread.name = "kiosk-writer"
+        thread.qualityOfService = .userInitiated
+        thread.start()
+        opened.wait()
+        if let error = startError.withLock({ $0 }) { throw error }
+        if let note = videoEncoder.note { Log.info(note) }
+    }
+
+    /// Takes a frame (any thread). When the encoder is behind and the queue is full, the frame is
+    /// dropped and counted; the caller never waits.
+    public func append(_ frame: VideoFrame) {
+        let taken = queue.withLock { q -> Bool in
+            guard q.accepting else { return false }
+            guard q.videoCount < Self.videoQueueLimit else {
+                q.dropped += 1
+                return false
+            }
+            q.items.append(.video(frame))
+            q.videoCount += 1
+            return true
+        }
+        if taken { available.signal() }
+    }
+
+    /// Like `append(_:)` but waits for room instead of dropping (for benchmarks feeding a file).
+    public func appendWaiting(_ frame: VideoFrame) {
+        while queue.withLock({ $0.accepting && $0.videoCount >= Self.videoQueueLimit }) {
+            usleep(500)
+        }
+        append(frame)
+    }
+
+    /// Takes an audio chunk (any thread). Audio is never dropped.
+    public func append(_ chunk: AudioChunk) {
+        let taken = queue.withLock { q -> Bool in
+            guard q.accepting else { return false }
+            q.items.append(.audio(chunk))
+            return true
+        }
+        if taken { available.signal() }
+    }
+
+    /// Asks the take to end; `onFinish` follows once the file is safe. A second call does nothing.
+    public func stop(reason: StopReason) {
+        let first = queue.withLock { q -> Bool in
+            guard q.accepting, !q.stopRequested else { return false }
+            q.stopRequested = true
+            q.items.append(.stop(reason))
+            return true
+        }
+        if first { available.signal() }
+    }
+
+    private func writeMarker() throws {
+        let marker = Self.markerPath(for: settings.outputPath)
+        try Data("\(getpid())\n".utf8).write(to: URL(fileURLWithPath: marker))
+        FileSink.syncFolder(of: marker)
+    }
+
+    /// The writer's thread: encode until a stop, a limit or a failure, then finalize and report.
+    private func run(_ session: EncodingSession) {
+        var reason: StopReason?
+        while reason == nil {
+            available.wait()
+            guard let item = queue.withLock({ q -> Item? in
+                guard !q.items.isEmpty else { return nil }
+                let item = q.items.removeFirst()
+                if case .video = item { q.videoCount -= 1 }
+                return item
+            }) else { continue }
+            switch item {
+            case let .video(frame):
+                if case let .stop(r) = session.encode(frame) { reason = r }
+                elapsedNanoseconds.store(Int64(session.videoEnd * 1e9), ordering: .relaxed)
+            case let .audio(chunk):
+                if case let .stop(r) = session.encode(chunk) { reason = r }
+            case let .stop(r):
+                reason = r
+            }
+        }
+        // Nothing more is taken; what is still queued after the stop is not part of the take.
+        let dropped = queue.withLock { q -> Int in
+            q.accepting = false
+            q.items.removeAll()
+            q.videoCount = 0
+            return q.dropped
+        }
+        session.finish()
+        let bytes = session.sink.size
+        let success = session.hasVideo
+        try? FileManager.default.removeItem(atPath: Self.markerPath(for: settings.outputPath))
+        FileSink.syncFolder(of: settings.outputPath)
+        onFinish(RecordingResult(outputPath: settings.outputPath, duration: session.duration, bytes: bytes,
+                                 reason: reason ?? .error, success: success, droppedFrames: dropped))
+    }
+}
