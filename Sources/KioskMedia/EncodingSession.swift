@@ -52,6 +52,7 @@ final class EncodingSession {
 
     init(settings: MovieSettings) throws(AVError) {
         self.settings = settings
+        MediaLibraries.quietLogs()
         sink = try FileSink(path: settings.outputPath)
 
         var fmt: UnsafeMutablePointer<AVFormatContext>?
@@ -423,6 +424,10 @@ final class EncodingSession {
             }
             pendingBytes += Int64(packet.pointee.size)
             pendingPackets += 1
+            // Tell the muxer each video packet's length, so a fragment's last one is not guessed.
+            if packet.pointee.duration == 0 && codec == video {
+                packet.pointee.duration = Int64((90000 / max(settings.fps, 1)).rounded())
+            }
             av_packet_rescale_ts(packet, codec.pointee.time_base, stream.pointee.time_base)
             packet.pointee.stream_index = stream.pointee.index
             result = av_write_frame(format, packet)

@@ -32,6 +32,12 @@ public enum MediaLibraries {
         avcodec_find_decoder_by_name(name) != nil
     }
 
+    /// Keeps FFmpeg's own log (stderr) to warnings and errors: libx264's banner and options are
+    /// noise in a kiosk's journal. Global in libavutil; harmless to call again.
+    public static func quietLogs() {
+        if av_log_get_level() > AV_LOG_WARNING { av_log_set_level(AV_LOG_WARNING) }
+    }
+
     /// Whether libavformat can write this container (`av_guess_format`), e.g. "mov" or "mp4".
     public static func hasMuxer(_ name: String) -> Bool {
         av_guess_format(name, nil, nil) != nil

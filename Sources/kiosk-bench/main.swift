@@ -1,24 +1,140 @@
-// kiosk-bench: benchmarks of the real writer and player, run by the bench/ scripts.
+// kiosk-bench: benchmarks and headless takes of the real writer, run by the bench/ scripts and tests.
 import Foundation
+import KioskCapture
 import KioskCore
 import KioskMedia
 
-let usage = """
-    Usage: kiosk-bench COMMAND
-      versions      print the linked FFmpeg libraries
-    (encode and decode arrive with the movie writer and player)
+let usageText = """
+    Usage: kiosk-bench COMMAND [options]
+      encode --input FILE --size WxH [--frames N] [--preset P] [--output PATH]
+          feed the real MovieWriter a raw YUYV file as fast as it takes it; prints a JSON line
+      compare-encode [--size WxH] [--frames N] [--rounds N] [--preset P]
+          make a YUYV input with ffmpeg, then run `encode` and the ffmpeg CLI alternately on it and
+          print CPU seconds, peak RSS and the ratio ours/ffmpeg
+      versions
+          print the linked FFmpeg libraries
 
     """
 
+func fail(_ message: String) -> Never {
+    Log.write("kiosk-bench: \(message)\n")
+    exit(2)
+}
+
+/// `--key value` pairs after the command.
+func options(_ args: ArraySlice<String>) -> [String: String] {
+    var result: [String: String] = [:]
+    var i = args.startIndex
+    while i < args.endIndex {
+        let key = args[i]
+        guard key.hasPrefix("--"), i + 1 < args.endIndex else { fail("bad option \(key)\n" + usageText) }
+        result[String(key.dropFirst(2))] = args[i + 1]
+        i += 2
+    }
+    return result
+}
+
+func size(_ text: String?) -> Size {
+    let parts = (text ?? "1280x720").split(separator: "x").compactMap { Int($0) }
+    guard parts.count == 2 else { fail("bad size \(text ?? "")") }
+    return Size(width: parts[0], height: parts[1])
+}
+
+func printLine(_ object: [String: Any]) {
+    let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+    FileHandle.standardOutput.write(data + Data("\n".utf8))
+}
+
+/// CPU seconds and peak RSS (MiB) of this process so far.
+func usage() -> (cpu: Double, rssMiB: Double) {
+    var r = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &r)
+    let cpu = Double(r.ru_utime.tv_sec) + Double(r.ru_utime.tv_usec) / 1e6 + Double(r.ru_stime.tv_sec) + Double(r.ru_stime.tv_usec) / 1e6
+    return (cpu, Double(r.ru_maxrss) / 1024)
+}
+
+/// Feeds the writer a raw YUYV file, frame by frame, stamped at 30 fps.
+func encode(_ o: [String: String]) {
+    guard let input = o["input"] else { fail("encode needs --input") }
+    let frameSize = size(o["size"])
+    let output = o["output"] ?? (NSTemporaryDirectory() + "kiosk-bench-\(getpid()).mov")
+    let frameBytes = PixelFormat.yuyv.frameBytes(for: frameSize)
+    guard let handle = FileHandle(forReadingAtPath: input) else { fail("cannot read \(input)") }
+    let limit = Int(o["frames"] ?? "") ?? Int.max
+    var settings = MovieSettings(outputPath: output, videoSize: frameSize, fps: 30, audio: nil)
+    settings.preset = o["preset"] ?? "veryfast"
+    let done = DispatchSemaphore(value: 0)
+    let writer = MovieWriter(settings: settings) { _ in done.signal() }
+    let wall = Date()
+    do { try writer.start() } catch { fail("\(error)") }
+    var frames = 0
+    while frames < limit, let data = try? handle.read(upToCount: frameBytes), data.count == frameBytes {
+        let frame = VideoFrame(format: .yuyv, size: frameSize, planes: PixelFormat.yuyv.planes(for: frameSize), bytes: [UInt8](data),
+                               timestamp: Int64(frames) * 1_000_000_000 / 30, sequence: UInt32(frames))
+        writer.appendWaiting(frame)
+        frames += 1
+    }
+    writer.stop(reason: .user)
+    done.wait()
+    let (cpu, rss) = usage()
+    if o["output"] == nil { try? FileManager.default.removeItem(atPath: output) }
+    printLine(["frames": frames, "cpuSeconds": cpu, "wallSeconds": Date().timeIntervalSince(wall), "peakRSSMiB": rss])
+}
+
+/// Runs a command to its end and returns its own CPU seconds and peak RSS (from wait4).
+func measure(_ arguments: [String]) -> (cpu: Double, rssMiB: Double) {
+    var pid: pid_t = 0
+    let argv = arguments.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    guard posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ) == 0 else { fail("cannot run \(arguments[0])") }
+    var status: Int32 = 0
+    var r = rusage()
+    wait4(pid, &status, 0, &r)
+    guard status == 0 else { fail("\(arguments.joined(separator: " ")) failed (\(status))") }
+    let cpu = Double(r.ru_utime.tv_sec) + Double(r.ru_utime.tv_usec) / 1e6 + Double(r.ru_stime.tv_sec) + Double(r.ru_stime.tv_usec) / 1e6
+    return (cpu, Double(r.ru_maxrss) / 1024)
+}
+
+func compareEncode(_ o: [String: String]) {
+    let frameSize = size(o["size"])
+    let frames = Int(o["frames"] ?? "") ?? 300
+    let rounds = Int(o["rounds"] ?? "") ?? 3
+    let preset = o["preset"] ?? "veryfast"
+    let folder = NSTemporaryDirectory() + "kiosk-compare-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let input = folder + "/input.yuv"
+    _ = measure(["ffmpeg", "-y", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=\(frameSize):rate=30", "-frames:v", "\(frames)",
+                 "-pix_fmt", "yuyv422", "-f", "rawvideo", input])
+    let me = CommandLine.arguments[0].contains("/") ? CommandLine.arguments[0] : "kiosk-bench"
+    var ours: [(Double, Double)] = [], theirs: [(Double, Double)] = []
+    for _ in 0..<rounds {
+        ours.append(measure([me, "encode", "--input", input, "--size", "\(frameSize)", "--frames", "\(frames)", "--preset", preset,
+                             "--output", folder + "/ours.mov"]))
+        theirs.append(measure(["ffmpeg", "-y", "-v", "error", "-f", "rawvideo", "-pix_fmt", "yuyv422", "-s", "\(frameSize)", "-r", "30",
+                               "-i", input, "-c:v", "libx264", "-preset", preset, "-pix_fmt", "yuv420p", folder + "/ffmpeg.mov"]))
+    }
+    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+    let oursCPU = median(ours.map(\.0)), theirCPU = median(theirs.map(\.0))
+    printLine(["size": "\(frameSize)", "frames": frames, "rounds": rounds, "preset": preset,
+               "oursCPUSeconds": oursCPU, "ffmpegCPUSeconds": theirCPU, "ratio": oursCPU / theirCPU,
+               "oursPeakRSSMiB": ours.map(\.1).max() ?? 0, "ffmpegPeakRSSMiB": theirs.map(\.1).max() ?? 0])
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
+case "encode": encode(options(arguments.dropFirst()))
+case "compare-encode": compareEncode(options(arguments.dropFirst()))
 case "versions":
     for (name, version) in MediaLibraries.versions.sorted(by: { $0.key < $1.key }) {
         FileHandle.standardOutput.write(Data("\(name) \(version)\n".utf8))
     }
 case "--help", "-h":
-    FileHandle.standardOutput.write(Data(usage.utf8))
+    FileHandle.standardOutput.write(Data(usageText.utf8))
 default:
-    Log.write("kiosk-bench: unknown or missing command\n" + usage)
-    exit(2)
+    fail("unknown or missing command\n" + usageText)
 }
