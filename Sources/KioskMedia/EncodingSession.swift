@@ -45,6 +45,8 @@ final class EncodingSession {
     private var pendingBytes: Int64 = 0
     private var pendingPackets = 0
     private var fragments = 0
+    /// Free disk space when the last fragment was synced (statvfs), to keep `minFreeDisk` free.
+    private var freeAtSync: Int64?
     private(set) var videoEnd: Double = 0
     private(set) var audioEnd: Double = 0
 
@@ -128,6 +130,7 @@ final class EncodingSession {
         guard result >= 0 else { throw AVError(code: result, call: "avformat_write_header") }
         headerWritten = true
         guard sink.sync() else { throw AVError(code: AVError.code(posix: sink.failure ?? EIO), call: "fdatasync") }
+        freeAtSync = DiskSpace.available(at: settings.outputPath)
     }
 
     deinit {
@@ -418,9 +421,16 @@ final class EncodingSession {
             // packet, the fragment's own boxes and the trailer must all fit under the cap.
             let boxes = Int64(512 + 16 * (pendingPackets + 1))
             let trailer = Int64(256 + 48 * (fragments + 1))
-            if sink.size + pendingBytes + Int64(packet.pointee.size) + boxes + trailer > settings.maxFileSize {
+            let needed = pendingBytes + Int64(packet.pointee.size) + boxes + trailer
+            if sink.size + needed > settings.maxFileSize {
                 av_packet_unref(packet)
                 return .stop(.maxFileSize)
+            }
+            // Min free disk, the same way: stop before the fragment would eat into the reserve, so
+            // the take ends on a whole fragment rather than on a failed write.
+            if let free = freeAtSync, free - needed < settings.minFreeDisk {
+                av_packet_unref(packet)
+                return .stop(.diskFull)
             }
             pendingBytes += Int64(packet.pointee.size)
             pendingPackets += 1
@@ -447,7 +457,8 @@ final class EncodingSession {
         fragments += 1
         pendingBytes = 0
         pendingPackets = 0
-        if let free = DiskSpace.available(at: settings.outputPath), free < settings.minFreeDisk { return .stop(.diskFull) }
+        freeAtSync = DiskSpace.available(at: settings.outputPath)
+        if let free = freeAtSync, free < settings.minFreeDisk { return .stop(.diskFull) }
         return .ok
     }
 
