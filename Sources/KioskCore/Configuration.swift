@@ -42,6 +42,17 @@ public struct Configuration: Equatable, Sendable {
     public var orientation: Orientation?
     public var window: WindowMode = .fullscreen
     public var session: SessionMode = .once
+    /// An FFmpeg H.264 encoder (e.g. h264_v4l2m2m on a Raspberry Pi); libx264 when it cannot open.
+    public var videoEncoder = "libx264"
+    public var videoPreset = "veryfast"
+    /// libx264's constant quality, 0 (lossless) to 51; used unless `videoBitrate` is set.
+    public var videoCRF = 23
+    /// Average bits per second instead of constant quality.
+    public var videoBitrate: Int?
+    /// Show the preview mirrored, like a mirror (the recording is never mirrored).
+    public var mirrorPreview = false
+    /// How the camera is mounted: clockwise quarter turns its picture needs to be upright (0–3).
+    public var cameraRotation = 0
 
     public init() {}
 }

@@ -79,6 +79,26 @@ public struct OptionParser: Sendable {
         OptionSpec(name: "session", argument: .required("once|loop"),
                    help: "once (default): exit 0 after Use Video or Cancel; loop: back to ready for the next guest",
                    inConfigFile: true) { c, v throws(ValueError) in c.session = try Values.session(v!) },
+        OptionSpec(name: "video-encoder", argument: .required("NAME"),
+                   help: "FFmpeg H.264 encoder (default libx264; e.g. h264_v4l2m2m); falls back to libx264 when it cannot open",
+                   inConfigFile: true) { c, v throws(ValueError) in c.videoEncoder = try Values.word(v!) },
+        OptionSpec(name: "video-preset", argument: .required("P"),
+                   help: "libx264 preset: ultrafast ... veryslow (default veryfast)",
+                   inConfigFile: true) { c, v throws(ValueError) in c.videoPreset = try Values.preset(v!) },
+        OptionSpec(name: "video-crf", argument: .required("N"),
+                   help: "constant quality 0-51, lower is better (default 23)",
+                   inConfigFile: true) { c, v throws(ValueError) in c.videoCRF = try Values.integer(v!, in: 0...51) },
+        OptionSpec(name: "video-bitrate", argument: .required("BITS"),
+                   help: "average bits per second instead of constant quality; k and M suffixes (e.g. 4M)",
+                   inConfigFile: true) { c, v throws(ValueError) in c.videoBitrate = try Values.bitrate(v!) },
+        OptionSpec(name: "mirror-preview", argument: .optional("yes|no"),
+                   help: "show the preview mirrored (the recording is not)",
+                   inConfigFile: true,
+                   apply: { c, v throws(ValueError) in c.mirrorPreview = try Values.flag(v) },
+                   accepts: { ["yes", "no", "true", "false", "on", "off"].contains($0.lowercased()) }),
+        OptionSpec(name: "camera-rotation", argument: .required("DEGREES"),
+                   help: "how the camera is mounted: 0, 90, 180 or 270 clockwise to make its picture upright (default 0)",
+                   inConfigFile: true) { c, v throws(ValueError) in c.cameraRotation = try Values.quarterTurns(v!) },
         OptionSpec(name: "config", argument: .required("FILE"),
                    help: "read `key = value` lines (keys are these options' names, # starts a comment); flags win",
                    inConfigFile: false) { _, _ throws(ValueError) in },
@@ -373,6 +393,45 @@ enum Values {
         case "no", "false", "off": return .fullscreen
         default: return .windowed(try size(v))
         }
+    }
+
+    static func word(_ v: String) throws(ValueError) -> String {
+        guard !v.isEmpty, v.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+            throw ValueError("'\(v)' is not an FFmpeg encoder name like libx264 or h264_v4l2m2m")
+        }
+        return v
+    }
+
+    static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
+
+    static func preset(_ v: String) throws(ValueError) -> String {
+        guard presets.contains(v) else { throw ValueError("'\(v)' is not a preset (one of \(presets.joined(separator: ", ")))") }
+        return v
+    }
+
+    static func bitrate(_ v: String) throws(ValueError) -> Int {
+        let lower = v.lowercased()
+        let (number, multiplier): (Substring, Double) =
+            lower.hasSuffix("k") ? (lower.dropLast(), 1000) : lower.hasSuffix("m") ? (lower.dropLast(), 1_000_000) : (Substring(lower), 1)
+        guard let n = Double(number), n.isFinite, n * multiplier >= 10_000, n * multiplier <= 200_000_000 else {
+            throw ValueError("'\(v)' is not a bit rate from 10k to 200M bits per second")
+        }
+        return Int(n * multiplier)
+    }
+
+    static func flag(_ v: String?) throws(ValueError) -> Bool {
+        switch v?.lowercased() {
+        case nil, "yes", "true", "on": return true
+        case "no", "false", "off": return false
+        default: throw ValueError("'\(v!)' is not yes or no")
+        }
+    }
+
+    static func quarterTurns(_ v: String) throws(ValueError) -> Int {
+        guard let degrees = Int(v), [0, 90, 180, 270].contains(degrees) else {
+            throw ValueError("'\(v)' is not 0, 90, 180 or 270")
+        }
+        return degrees / 90
     }
 
     static func session(_ v: String) throws(ValueError) -> SessionMode {

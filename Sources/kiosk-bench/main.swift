@@ -3,6 +3,7 @@ import Foundation
 import KioskCapture
 import KioskCore
 import KioskMedia
+import Synchronization
 
 let usageText = """
     Usage: kiosk-bench COMMAND [options]
@@ -11,6 +12,8 @@ let usageText = """
       compare-encode [--size WxH] [--frames N] [--rounds N] [--preset P]
           make a YUYV input with ffmpeg, then run `encode` and the ffmpeg CLI alternately on it and
           print CPU seconds, peak RSS and the ratio ours/ffmpeg
+      capture --camera PATH|test [--size WxH] [--fps N] [--seconds S]
+          run a camera alone for S seconds; prints frames, drops and CPU use (% of one core)
       versions
           print the linked FFmpeg libraries
 
@@ -125,10 +128,35 @@ func compareEncode(_ o: [String: String]) {
                "oursPeakRSSMiB": ours.map(\.1).max() ?? 0, "ffmpegPeakRSSMiB": theirs.map(\.1).max() ?? 0])
 }
 
+/// Capture alone: what taking frames costs (everything in this process, including a fake camera's
+/// plugin when it is one, so the figure is an upper bound for our code).
+func captureBench(_ o: [String: String]) {
+    let frameSize = size(o["size"])
+    let fps = Double(o["fps"] ?? "") ?? 30
+    let seconds = Double(o["seconds"] ?? "") ?? 10
+    let choice: CameraChoice = o["camera"] == "test" ? .test : .device(o["camera"] ?? "/dev/video0")
+    let source = CameraFactory.make(choice, size: frameSize, fps: fps).source
+    let count = Mutex(0)
+    let before = usage().cpu
+    let wall = Date()
+    do {
+        try source.start(frames: { _ in count.withLock { $0 += 1 } }, events: { Log.write("kiosk-bench: \($0)\n") })
+    } catch { fail("\(error)") }
+    Thread.sleep(forTimeInterval: seconds)
+    source.stop()
+    let elapsed = Date().timeIntervalSince(wall)
+    let cpu = usage().cpu - before
+    let info = source.info
+    printLine(["camera": info.name, "size": "\(info.size)", "fps": info.fps, "format": info.deviceFormat.rawValue,
+               "frames": count.withLock { $0 }, "dropped": source.droppedFrames, "seconds": elapsed,
+               "cpuSeconds": cpu, "cpuPercentOfOneCore": 100 * cpu / elapsed])
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "encode": encode(options(arguments.dropFirst()))
 case "compare-encode": compareEncode(options(arguments.dropFirst()))
+case "capture": captureBench(options(arguments.dropFirst()))
 case "versions":
     for (name, version) in MediaLibraries.versions.sorted(by: { $0.key < $1.key }) {
         FileHandle.standardOutput.write(Data("\(name) \(version)\n".utf8))

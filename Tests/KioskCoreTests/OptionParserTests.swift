@@ -42,6 +42,18 @@ struct OptionParserTests {
         #expect(c.orientation == nil)
         #expect(c.window == .fullscreen)
         #expect(c.session == .once)
+        #expect(c.videoEncoder == "libx264" && c.videoPreset == "veryfast" && c.videoCRF == 23 && c.videoBitrate == nil)
+        #expect(!c.mirrorPreview && c.cameraRotation == 0)
+    }
+
+    @Test("encoder, preview and mount options")
+    func encoderOptions() throws {
+        let c = try record(["--video-encoder", "h264_v4l2m2m", "--video-preset", "ultrafast", "--video-crf", "30",
+                            "--video-bitrate", "4M", "--mirror-preview", "--camera-rotation", "270"])
+        #expect(c.videoEncoder == "h264_v4l2m2m" && c.videoPreset == "ultrafast" && c.videoCRF == 30)
+        #expect(c.videoBitrate == 4_000_000 && c.mirrorPreview && c.cameraRotation == 3)
+        #expect(try record(["--mirror-preview", "no"]).mirrorPreview == false)
+        #expect(try record(["--config", "/c"], files: ["/c": "mirror-preview = yes\nvideo-bitrate = 2500k"]).videoBitrate == 2_500_000)
     }
 
     @Test("every option sets its value")
@@ -98,6 +110,9 @@ struct OptionParserTests {
         (["--fps"], "--fps needs a value"), (["--frobnicate"], "unknown option '--frobnicate'"),
         (["extra"], "unexpected argument 'extra'"), (["--help=yes"], "--help takes no value"),
         (["--play", "a.mov", "--list-cameras"], "--play and --list-cameras cannot be used together"),
+        (["--video-encoder", "x264; rm"], "--video-encoder: 'x264; rm'"), (["--video-preset", "turbo"], "--video-preset: 'turbo'"),
+        (["--video-crf", "52"], "--video-crf: '52'"), (["--video-bitrate", "5"], "--video-bitrate: '5'"),
+        (["--mirror-preview=maybe"], "--mirror-preview: 'maybe'"), (["--camera-rotation", "45"], "--camera-rotation: '45'"),
     ])
     func badValues(args: [String], prefix: String) {
         let message = usageError(args)
