@@ -1,0 +1,96 @@
+// The fake camera's parts, shared by its .c files: configuration, unplug state, frame drawing.
+#pragma once
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FAKE_LOG_PREFIX "kiosk-fake-camera: "
+
+enum {
+    FAKE_MAX_FORMATS = 8,
+    FAKE_MAX_SIZES = 16,
+    FAKE_MAX_RATES = 8,
+    FAKE_MIN_BUFFERS = 2,
+    FAKE_MAX_BUFFERS = 32, // also libv4l2's V4L2_MAX_NO_FRAMES
+};
+
+// ---- configuration (config.c) ----
+
+typedef struct {
+    uint32_t width, height;
+    uint32_t fps[FAKE_MAX_RATES]; // the first one is the size's default rate
+    int nfps;
+} fake_size;
+
+typedef struct {
+    uint32_t fourcc;
+    fake_size sizes[FAKE_MAX_SIZES];
+    int nsizes;
+} fake_format;
+
+typedef struct {
+    char card[32];
+    char bus[32];
+    fake_format formats[FAKE_MAX_FORMATS];
+    int nformats;
+    long fail_after; // frames dequeued on a stream before the camera is unplugged; < 0: never
+    long unplug_ms;  // how long new opens fail after the unplug
+    bool debug;      // log every ioctl to stderr
+} fake_config;
+
+/// Reads `conf_path` (key=value lines) over the defaults. Bad lines are reported on stderr and
+/// skipped, so a test sees what is wrong while the camera still opens.
+void fake_config_load(const char *conf_path, fake_config *cfg);
+
+/// Whether the device at `device_path` can be opened now (the unplug state lives in a file beside
+/// it, `<device>.state`, because libv4l2 dlcloses the plugin when a device is closed).
+typedef enum {
+    FAKE_PLUG_ARMED,    // present; fail_after applies
+    FAKE_PLUG_REPLUGGED, // present again after an unplug; fail_after no longer applies
+    FAKE_PLUG_ABSENT,   // inside the unplug window: opens fail with ENODEV
+} fake_plug;
+
+fake_plug fake_state_check(const char *device_path, long unplug_ms);
+/// Records that the device was unplugged now.
+void fake_state_unplug(const char *device_path);
+
+int64_t fake_now_ns(void); // CLOCK_MONOTONIC
+
+// ---- frames (image.c) ----
+
+struct AVCodecContext;
+struct AVFrame;
+struct AVPacket;
+
+/// Everything needed to draw frame k of one mode: a precomputed base picture (stamp band all
+/// black, a colour ramp below), and for MJPG a canvas and the encoder. Per frame only the stamp
+/// cells whose bit changed and the moving bar's old and new columns are rewritten.
+typedef struct {
+    uint32_t fourcc, width, height;
+    uint32_t band_height, bar_width, bar_step;
+    size_t sizeimage;   // bytes of one raw frame (MJPG: the room given to one JPEG)
+    uint8_t *base;      // one frame in the raw layout (MJPG: I420 canvas layout)
+    uint8_t *rows[3];   // pattern rows: luma white, luma black, neutral chroma (plane 0 width)
+    // MJPG only
+    struct AVCodecContext *encoder;
+    struct AVFrame *canvas;
+    struct AVPacket *packet;
+    int64_t canvas_k;   // frame drawn on the canvas, -1 = none
+} fake_image;
+
+/// Sizes for a mode without building anything (for G_FMT / TRY_FMT).
+uint32_t fake_bytesperline(uint32_t fourcc, uint32_t width);
+uint32_t fake_sizeimage(uint32_t fourcc, uint32_t width, uint32_t height);
+
+/// Builds the base picture for a mode. Returns 0 or an errno.
+int fake_image_init(fake_image *img, uint32_t fourcc, uint32_t width, uint32_t height);
+/// Opens the MJPG encoder (a no-op for raw formats). Returns 0 or an errno.
+int fake_image_start(fake_image *img, uint32_t fps);
+/// Frees the encoder only.
+void fake_image_stop(fake_image *img);
+/// Frees everything.
+void fake_image_free(fake_image *img);
+
+/// Draws frame `k` into `dst` (room: `capacity` bytes), which holds frame `drawn_k` already
+/// (-1: unknown content). Returns bytes used, or -1 if a JPEG did not fit or encoding failed.
+long fake_image_draw(fake_image *img, uint8_t *dst, size_t capacity, int64_t drawn_k, int64_t k);
