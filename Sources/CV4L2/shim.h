@@ -8,8 +8,7 @@
 #include <libv4l2.h>
 #include <linux/videodev2.h>
 
-// v4l2_open and v4l2_ioctl are variadic; Swift cannot call variadic C functions.
-static inline int kiosk_v4l2_open(const char *path, int flags) { return v4l2_open(path, flags); }
+// v4l2_ioctl is variadic; Swift cannot call variadic C functions.
 static inline int kiosk_v4l2_ioctl(int fd, unsigned long request, void *arg) {
     return v4l2_ioctl(fd, request, arg);
 }

@@ -9,10 +9,19 @@ public final class V4L2Device {
     public let path: String
     let fd: Int32
 
-    /// Opens the device with `v4l2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)`.
+    /// Opens the device (`open`, then `v4l2_fd_open` with V4L2_DISABLE_CONVERSION). libv4l2's plugins
+    /// still apply, but not its CPU format emulation: that would hide some native formats (Debian 12's
+    /// libv4l2 lists an NV12 camera only as emulated RGB/YU12) and cost more than taking the native
+    /// format and decoding MJPEG ourselves.
     public init(path: String) throws(V4L2Error) {
-        let fd = kiosk_v4l2_open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw V4L2Error(errno: Foundation.errno, call: "v4l2_open(\(path))") }
+        let raw = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard raw >= 0 else { throw V4L2Error(errno: Foundation.errno, call: "open(\(path))") }
+        let fd = v4l2_fd_open(raw, Int32(V4L2_DISABLE_CONVERSION))
+        guard fd >= 0 else {
+            let error = Foundation.errno
+            close(raw)
+            throw V4L2Error(errno: error, call: "v4l2_fd_open(\(path))")
+        }
         self.path = path
         self.fd = fd
     }

@@ -5,14 +5,14 @@ import Testing
 
 @Suite("V4L2 and ALSA (real libraries)")
 struct DeviceSmokeTests {
-    @Test("v4l2_open of a missing device gives ENOENT and a message that says what to do")
+    @Test("opening a missing device gives ENOENT and a message that says what to do")
     func missingCamera() {
         do {
             _ = try V4L2Device(path: "/nonexistent/video9")
             Issue.record("opened a device that does not exist")
         } catch {
             #expect(error.errno == ENOENT)
-            #expect(error.call == "v4l2_open(/nonexistent/video9)")
+            #expect(error.call == "open(/nonexistent/video9)")
             #expect(error.description.contains("No such file or directory"))
             #expect(error.description.contains("--list-cameras"))
         }
@@ -20,7 +20,7 @@ struct DeviceSmokeTests {
 
     @Test("a file that is not a camera is refused by libv4l2 (its own VIDIOC_QUERYCAP) with ENOTTY")
     func notACamera() {
-        #expect(throws: V4L2Error(errno: ENOTTY, call: "v4l2_open(/dev/null)")) { try V4L2Device(path: "/dev/null") }
+        #expect(throws: V4L2Error(errno: ENOTTY, call: "v4l2_fd_open(/dev/null)")) { try V4L2Device(path: "/dev/null") }
     }
 
     @Test("snd_pcm_open of the null PCM works for capture")
