@@ -43,7 +43,7 @@ let package = Package(
                 exclude: ["README.md", "with-fake-camera"]),
 
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
-        .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture"]),
+        .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture"], exclude: ["audio"]),
         .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia"]),
         .testTarget(name: "KioskUITests", dependencies: ["KioskUI"]),
         .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore"]),

@@ -66,7 +66,8 @@ public protocol VideoSource: AnyObject, Sendable {
 /// A source of audio running on a thread of its own.
 public protocol AudioSource: AnyObject, Sendable {
     var info: AudioSourceInfo { get }
-    /// Periods lost to overruns (each covered by silence of the same length).
+    /// Overruns (and suspends) recovered since `start`; the time each one lost is covered by
+    /// silence of the same length.
     var overruns: Int { get }
     /// Starts the capture thread; the callbacks are called on it (hand over, return quickly).
     func start(chunks: @escaping @Sendable (AudioChunk) -> Void,

@@ -4,6 +4,7 @@
 // the stamp and the box.
 import Foundation
 import KioskCore
+import Synchronization
 
 public final class TestPattern: VideoSource {
     /// The bars, left to right (BT.601 limited-range Y, U, V): white, yellow, cyan, green, magenta,
@@ -15,7 +16,7 @@ public final class TestPattern: VideoSource {
 
     public let info: VideoSourceInfo
     public var droppedFrames: Int { 0 }
-    private let thread = CaptureThread(name: "kiosk-test-pattern")
+    private let thread = Mutex<CaptureThread?>(nil)
     /// The bars frame, drawn once.
     private let base: [UInt8]
     private let planes: [Plane]
@@ -30,20 +31,21 @@ public final class TestPattern: VideoSource {
 
     public func start(frames: @escaping @Sendable (VideoFrame) -> Void,
                       events: @escaping @Sendable (CaptureEvent) -> Void) throws {
-        thread.start { [self] in run(frames: frames) }
+        guard thread.withLock({ $0 == nil }) else { return }
+        let started = try CaptureThread(name: "kiosk-test-pattern") { [self] worker in run(on: worker, frames: frames) }
+        thread.withLock { $0 = started }
     }
 
-    public func stop() { thread.stop() }
+    public func stop() { thread.withLock { $0.take() }?.stop() }
 
     /// Frame k is due at start + k / fps; it carries that time as its timestamp.
-    private func run(frames: @escaping @Sendable (VideoFrame) -> Void) {
+    private func run(on thread: CaptureThread, frames: @escaping @Sendable (VideoFrame) -> Void) {
         let period = 1_000_000_000 / max(info.fps, 0.001)
         let start = MonotonicClock.now()
         var k: Int64 = 0
         while !thread.isStopping {
             let due = start + Int64((Double(k) * period).rounded())
-            MonotonicClock.sleep(until: due)
-            if thread.isStopping { break }
+            guard thread.sleep(until: due) else { break }
             let previous = due - Int64(period.rounded())
             let flash = due / 1_000_000_000 != previous / 1_000_000_000
             frames(frame(number: Int(k), timestamp: due, flash: flash))

@@ -22,7 +22,7 @@ public final class V4L2Camera: VideoSource {
         var dropped = 0
     }
     private let shared: Mutex<Shared>
-    private let thread = CaptureThread(name: "kiosk-camera")
+    private let thread = Mutex<CaptureThread?>(nil)
 
     public init(path: String, size: Size, fps: Double) {
         self.path = path
@@ -40,17 +40,19 @@ public final class V4L2Camera: VideoSource {
     /// missing is not an error: `.cameraLost` is sent and the thread keeps trying every second.
     public func start(frames: @escaping @Sendable (VideoFrame) -> Void,
                       events: @escaping @Sendable (CaptureEvent) -> Void) throws {
+        guard thread.withLock({ $0 == nil }) else { return }
         let firstAttempt = DispatchSemaphore(value: 0)
-        let started = thread.start { [self] in
-            run(frames: frames, events: events, firstAttempt: firstAttempt)
+        let started = try CaptureThread(name: "kiosk-camera") { [self] worker in
+            run(on: worker, frames: frames, events: events, firstAttempt: firstAttempt)
         }
-        if started { firstAttempt.wait() }
+        thread.withLock { $0 = started }
+        firstAttempt.wait()
     }
 
-    public func stop() { thread.stop() }
+    public func stop() { thread.withLock { $0.take() }?.stop() }
 
     /// The capture thread: open, stream, and on loss report and retry, until `stop`.
-    private func run(frames: @escaping @Sendable (VideoFrame) -> Void,
+    private func run(on thread: CaptureThread, frames: @escaping @Sendable (VideoFrame) -> Void,
                      events: @escaping @Sendable (CaptureEvent) -> Void,
                      firstAttempt: DispatchSemaphore) {
         var session: V4L2Session?

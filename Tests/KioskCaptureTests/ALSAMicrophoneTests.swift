@@ -1,0 +1,279 @@
+// ALSAMicrophone with real alsa-lib and no sound hardware: a file PCM for exact samples and for a
+// read that fails with -EIO; a PulseAudio null-sink monitor for real pacing and for a stream the
+// server drops.
+import Foundation
+import Testing
+@testable import KioskCapture
+import KioskCore
+
+@Suite("ALSAMicrophone")
+struct ALSAMicrophoneTests {
+    @Test("a file PCM's infile arrives bit for bit, then silence; timestamps count samples from the start")
+    func fileSamplesExact() throws {
+        let dir = try TestAudio.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let frames = 3 * 48_000
+        let pattern = TestAudio.countingPattern(frames: frames)
+        try TestAudio.writeRaw(pattern, to: dir + "/in.raw")
+
+        let mic = ALSAMicrophone(name: "kiosk_file", configText: TestAudio.filePCM(name: "kiosk_file", infile: dir + "/in.raw"))
+        // The file PCM is unpaced: keep what covers the infile and a second more.
+        let wanted = frames + 48_000
+        let recorder = AudioRecorder(limit: wanted / 480 + 10)
+        let before = MonotonicClock.now()
+        try mic.start(chunks: recorder.chunkHandler, events: recorder.eventHandler)
+        let after = MonotonicClock.now()
+        let complete = recorder.wait(seconds: 10) { $0.arrivals.reduce(0) { $0 + $1.chunk.frameCount } >= wanted }
+        mic.stop()
+        #expect(complete)
+
+        #expect(mic.info == AudioSourceInfo(name: "kiosk_file", sampleRate: 48_000, channels: 2))
+        let chunks = recorder.arrivals.map(\.chunk)
+        let samples = chunks.flatMap(\.samples)
+        try #require(samples.count >= pattern.count)
+        #expect(Array(samples.prefix(pattern.count)) == pattern, "the infile's samples, in order, none lost or repeated")
+        #expect(samples.dropFirst(pattern.count).allSatisfy { $0 == 0 }, "past the infile: silence")
+        #expect(recorder.events.isEmpty)
+        #expect(mic.overruns == 0)
+
+        // No status timestamps to trust: start time plus samples/rate, exactly continuous.
+        let first = try #require(chunks.first)
+        #expect(first.timestamp >= before && first.timestamp <= after)
+        #expect(chunks.allSatisfy { (10_000_000...20_000_000).contains($0.duration) }, "periods of 10–20 ms")
+        for (a, b) in zip(chunks, chunks.dropFirst()) {
+            #expect(b.timestamp == a.timestamp + a.duration)
+        }
+    }
+
+    /// A real overrun (-EPIPE) needs a PCM with a clock that the reader falls behind: a kernel
+    /// driver (none in a container) or a PulseAudio stream, which buffers seconds server-side
+    /// instead. What can run here is the recovery itself on a real PCM: prepare and restart after
+    /// an overrun, resume (or prepare) after a suspend, and reading on afterwards.
+    @Test("ALSAPCM.recover restarts a PCM after an overrun or a suspend", arguments: [ALSAPCM.Interruption.overrun, .suspended])
+    func recoverRestarts(_ interruption: ALSAPCM.Interruption) throws {
+        let dir = try TestAudio.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try TestAudio.writeRaw(TestAudio.countingPattern(frames: 4_800), to: dir + "/in.raw")
+        let pcm = try ALSAPCM(name: "kiosk_recover", direction: .capture,
+                              configText: TestAudio.filePCM(name: "kiosk_recover", infile: dir + "/in.raw"))
+        let parameters = try pcm.configureCapture(rate: 48_000, channels: nil)
+        try pcm.start()
+        var buffer = [Int16](repeating: 0, count: parameters.periodFrames * parameters.channels)
+        #expect(buffer.withUnsafeMutableBufferPointer { pcm.read(into: $0, frames: parameters.periodFrames) } == .frames(parameters.periodFrames))
+        #expect(pcm.recover(from: interruption) == nil)
+        #expect(pcm.status()?.isRunning == true)
+        #expect(buffer.withUnsafeMutableBufferPointer { pcm.read(into: $0, frames: parameters.periodFrames) } == .frames(parameters.periodFrames))
+        // A failure is not recovered: it is handed back.
+        let failure = ALSAError(code: -ENODEV, call: "snd_pcm_readi(kiosk_recover)")
+        #expect(pcm.recover(from: .failed(failure)) == failure)
+    }
+
+    /// The lowest boundary reachable without a kernel driver: alsa-lib's own `snd_pcm_readi`
+    /// returning -EIO, as it does for a USB microphone pulled out mid-read. The file plugin writes
+    /// what it captures to its `file`; when that write fails it fails the read with -EIO. Its
+    /// `file` here is a symbolic link the test turns from /dev/full (writes fail with ENOSPC once the
+    /// plugin's buffer is full, so the first ~200 ms of the infile arrive and then reads fail) to
+    /// /dev/null. Its `infile` is a link too, turned away while the microphone is lost, so reopening
+    /// fails in `snd_pcm_open` (the plugin opens its infile there) until the test turns it back; the
+    /// reopen then succeeds and the infile is read again from its start.
+    @Test("a microphone that fails with -EIO: lost once, paced silence on the same timeline, back after a reopen")
+    func vanishAndReturn() throws {
+        let dir = try TestAudio.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pattern = TestAudio.countingPattern(frames: 48_000)
+        try TestAudio.writeRaw(pattern, to: dir + "/in.raw")
+        let sink = dir + "/sink", source = dir + "/source"
+        try TestAudio.repoint(sink, to: "/dev/full")
+        try TestAudio.repoint(source, to: dir + "/in.raw")
+
+        let mic = ALSAMicrophone(name: "kiosk_vanish",
+                                 configText: TestAudio.filePCM(name: "kiosk_vanish", infile: source, file: sink))
+        // Once back, the file PCM is unpaced again: keep enough, drop the rest.
+        let recorder = AudioRecorder(limit: 2_000)
+        try mic.start(chunks: recorder.chunkHandler, events: recorder.eventHandler)
+        defer { mic.stop() }
+        let info = mic.info
+        try #require(recorder.wait(seconds: 3) { $0.events.count >= 1 }, "no microphoneLost within 3 s")
+        try TestAudio.repoint(source, to: dir + "/unplugged.raw")
+        try TestAudio.repoint(sink, to: "/dev/null")
+        Thread.sleep(forTimeInterval: 1.5)
+        try TestAudio.repoint(source, to: dir + "/in.raw")
+        let back = recorder.wait(seconds: 3) { r in
+            r.events.count >= 2 && r.arrivals.filter { $0.eventsBefore == 2 && $0.chunk.samples.contains { $0 != 0 } }.count >= 10
+        }
+        mic.stop()
+        try #require(back, "no microphoneBack and data within 3 s of the device answering again")
+
+        let events = recorder.events
+        try #require(events.count == 2, "events: \(events)")
+        guard case .microphoneLost(let reason) = events[0] else { Issue.record("first event \(events[0])"); return }
+        #expect(reason == "snd_pcm_readi(kiosk_vanish): Input/output error")
+        #expect(events[1] == .microphoneBack(info))
+        let times = recorder.eventTimes
+        #expect(times[1] - times[0] >= 1_900_000_000, "the reopen one second after the loss failed; the next one worked")
+        #expect(mic.overruns == 0)
+
+        let arrivals = recorder.arrivals
+        let before = arrivals.filter { $0.eventsBefore == 0 }.map(\.chunk)
+        let lost = arrivals.filter { $0.eventsBefore == 1 }
+        let after = arrivals.filter { $0.eventsBefore == 2 }.map(\.chunk)
+
+        // Before the loss: the infile's first samples, exactly.
+        let captured = before.flatMap(\.samples)
+        #expect(!captured.isEmpty && captured == Array(pattern.prefix(captured.count)))
+
+        // While lost: silence, continuing the timeline without a hole, each chunk delivered when its
+        // time had come (not earlier, and soon after), covering the time until the device was back.
+        #expect(lost.allSatisfy { $0.chunk.samples.allSatisfy { $0 == 0 } })
+        #expect(lost.allSatisfy { $0.chunk.channels == info.channels && $0.chunk.sampleRate == info.sampleRate })
+        let timeline = before + lost.map(\.chunk) + after
+        for (a, b) in zip(timeline, timeline.dropFirst()) {
+            // Exactly continuous: this PCM runs on the sample clock, and the gap before the data after
+            // the reopen is filled to the nearest frame.
+            #expect(abs(b.timestamp - (a.timestamp + a.duration)) <= 1_000_000_000 / Int64(info.sampleRate))
+        }
+        let lateness = lost.dropFirst().map { $0.arrivedAt - ($0.chunk.timestamp + $0.chunk.duration) }
+        #expect(lateness.allSatisfy { $0 >= 0 }, "silence is not delivered before its time")
+        let sorted = lateness.sorted()
+        let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+        #expect(median < 5_000_000, "silence is delivered on time (median lateness \(Double(median) / 1e6) ms)")
+        let lostSpan = Double(lost.reduce(0) { $0 + $1.chunk.frameCount }) / Double(info.sampleRate)
+        #expect(lostSpan >= 1.5 && lostSpan <= 2.5, "\(lostSpan) s of silence while lost")
+
+        // Back: a little silence up to the reopen, then the infile from its start again.
+        let data = after.drop { $0.samples.allSatisfy { $0 == 0 } }.flatMap(\.samples)
+        let overlap = min(data.count, pattern.count)
+        #expect(overlap >= 10 * 480 * 2 && data.prefix(overlap) == pattern.prefix(overlap))
+        Log.info("vanish: \(before.count) chunks before the loss, \(lost.count) silent chunks (\(lostSpan) s, median "
+                 + "lateness \(Double(median) / 1e6) ms), back \(Double(times[1] - times[0]) / 1e9) s after the loss")
+    }
+}
+
+/// The tests that read the PulseAudio null sink's monitor. One at a time: the stream-killing test
+/// kills every capture stream on the monitor.
+@Suite("ALSAMicrophone on PulseAudio", .serialized)
+struct ALSAMicrophonePulseTests {
+    static let skipNote: Comment = "no PulseAudio with kiosk_null: run Tests/KioskCaptureTests/audio/start-pulse first"
+
+    /// Fails with what to do when CI is set (so a missing PulseAudio never passes unnoticed there).
+    static func requirePulse() throws {
+        try #require(TestAudio.pulseAvailable, """
+            PulseAudio with the null sink kiosk_null is needed (CI is set, so this test does not skip): \
+            run Tests/KioskCaptureTests/audio/start-pulse before swift test \
+            (Debian packages pulseaudio, pulseaudio-utils, libasound2-plugins)
+            """)
+    }
+
+    @Test("a paced PulseAudio monitor: length, monotonic timestamps from the PCM status, and the clock",
+          .enabled(if: TestAudio.pulseAvailable || TestAudio.isCI, Self.skipNote))
+    func pulseTiming() throws {
+        try Self.requirePulse()
+        let mic = ALSAMicrophone(name: "kiosk_pulse_monitor", configText: TestAudio.pulseMonitorPCM)
+        let recorder = AudioRecorder()
+        try mic.start(chunks: recorder.chunkHandler, events: recorder.eventHandler)
+        let rate = mic.info.sampleRate
+        Thread.sleep(forTimeInterval: 3)
+        let end = MonotonicClock.now()
+        mic.stop()
+
+        let arrivals = recorder.arrivals
+        let chunks = arrivals.map(\.chunk)
+        let first = try #require(chunks.first)
+        let last = try #require(chunks.last)
+        let frames = chunks.reduce(0) { $0 + $1.frameCount }
+        // The samples cover the time from the first chunk's arrival (which includes connecting to
+        // the server) to the stop, less the one period still being captured then.
+        let expected = Double(end - arrivals[0].arrivedAt) / 1e9 * Double(rate)
+        #expect(abs(Double(frames) - expected) <= 0.02 * expected, "frames \(frames), expected about \(expected)")
+
+        var worst: Int64 = 0
+        var delivered = 0
+        for (index, chunk) in chunks.enumerated() {
+            if index > 0 { #expect(chunk.timestamp > chunks[index - 1].timestamp, "chunk \(index) is not after the one before") }
+            let predicted = first.timestamp + Int64(delivered) * 1_000_000_000 / Int64(rate)
+            worst = max(worst, abs(chunk.timestamp - predicted))
+            delivered += chunk.frameCount
+        }
+        #expect(worst <= 30_000_000, "worst distance from start + samples/rate: \(Double(worst) / 1e6) ms")
+        // Each chunk was captured before it arrived; the last one ended just before the stop.
+        #expect(arrivals.allSatisfy { $0.chunk.timestamp + $0.chunk.duration <= $0.arrivedAt })
+        let lastEnd = last.timestamp + last.duration
+        #expect(lastEnd > end - 50_000_000 && lastEnd <= MonotonicClock.now(),
+                "the last chunk ends \(Double(end - lastEnd) / 1e6) ms before the stop")
+        #expect(recorder.events.isEmpty)
+        #expect(mic.overruns == 0)
+        #expect(chunks.filter { $0.samples.contains { $0 != 0 } }.count >= chunks.count * 9 / 10, "the noise played into the sink")
+        Log.info("pulse timing: \(rate) Hz, \(mic.info.channels) ch, \(chunks.count) chunks, \(frames) frames "
+                 + "(expected \(Int(expected))); worst timestamp error \(Double(worst) / 1e6) ms; first chunk arrived "
+                 + "\(Double(arrivals[0].arrivedAt - first.timestamp) / 1e6) ms after its first sample; the last chunk "
+                 + "ended \(Double(lastEnd - end) / 1e6) ms after the stop was asked for")
+    }
+
+
+    /// The sound server drops our capture stream (`pacmd kill-source-output`), as PulseAudio does
+    /// when a stream's device goes away for good: ALSA's pulse plugin then fails `snd_pcm_wait` or
+    /// `snd_pcm_readi` with -EIO. Reopening works at once (the source is still there), so the
+    /// microphone is back at the first retry, a second later.
+    @Test("the sound server drops the stream: lost once, paced silence, back after a reopen, one timeline",
+          .enabled(if: TestAudio.pulseAvailable || TestAudio.isCI, Self.skipNote))
+    func streamKilled() throws {
+        try Self.requirePulse()
+        let mic = ALSAMicrophone(name: "kiosk_pulse_monitor", configText: TestAudio.pulseMonitorPCM)
+        let recorder = AudioRecorder()
+        try mic.start(chunks: recorder.chunkHandler, events: recorder.eventHandler)
+        defer { mic.stop() }
+        let info = mic.info
+        Thread.sleep(forTimeInterval: 0.5)
+        let kill = try TestAudio.shell("""
+            monitor=$(pactl list short sources | awk '$2 == "kiosk_null.monitor" { print $1 }')
+            for output in $(pactl list short source-outputs | awk -v m="$monitor" '$2 == m { print $1 }'); do
+              pacmd kill-source-output "$output" || exit 1
+            done
+            """)
+        try #require(kill.status == 0, "pacmd kill-source-output failed")
+        let back = recorder.wait(seconds: 4) { r in
+            r.events.count >= 2 && r.arrivals.filter { $0.eventsBefore == 2 && $0.chunk.samples.contains { $0 != 0 } }.count >= 20
+        }
+        let end = MonotonicClock.now()
+        mic.stop()
+        try #require(back, "no microphoneBack and data within 4 s; events: \(recorder.events)")
+
+        let events = recorder.events, times = recorder.eventTimes
+        try #require(events.count == 2, "events: \(events)")
+        guard case .microphoneLost(let reason) = events[0] else { Issue.record("first event \(events[0])"); return }
+        #expect(reason.hasSuffix("(kiosk_pulse_monitor): Input/output error"), "reason: \(reason)")
+        #expect(events[1] == .microphoneBack(info))
+        let downtime = Double(times[1] - times[0]) / 1e9
+        #expect(downtime >= 0.95 && downtime < 1.6, "back \(downtime) s after the loss (one retry a second)")
+        #expect(mic.overruns == 0)
+
+        let arrivals = recorder.arrivals
+        let before = arrivals.filter { $0.eventsBefore == 0 }
+        let lost = arrivals.filter { $0.eventsBefore == 1 }
+        let after = arrivals.filter { $0.eventsBefore == 2 }
+        #expect(before.count >= 30 && before.allSatisfy { $0.chunk.samples.contains { $0 != 0 } }, "the noise before the loss")
+        #expect(lost.count >= 80 && lost.allSatisfy { $0.chunk.samples.allSatisfy { $0 == 0 } }, "silence while lost")
+        // Silence is delivered when its time has come: never early, and on time once caught up with
+        // the clock (the first chunks after the loss is noticed are due at once).
+        #expect(lost.allSatisfy { $0.arrivedAt >= $0.chunk.timestamp + $0.chunk.duration })
+        #expect(lost.dropFirst(10).allSatisfy { $0.arrivedAt - ($0.chunk.timestamp + $0.chunk.duration) < 20_000_000 })
+
+        // One timeline without holes or overlaps beyond the device stamps' jitter (a few ms).
+        let timeline = arrivals.map(\.chunk)
+        var worst: Int64 = 0
+        for (a, b) in zip(timeline, timeline.dropFirst()) {
+            worst = max(worst, abs(b.timestamp - (a.timestamp + a.duration)))
+        }
+        #expect(worst <= 5_000_000, "worst step between chunks: \(Double(worst) / 1e6) ms")
+        let first = timeline[0], last = timeline[timeline.count - 1]
+        let lastEnd = last.timestamp + last.duration
+        #expect(lastEnd > end - 50_000_000 && lastEnd <= MonotonicClock.now())
+        let frames = timeline.reduce(0) { $0 + $1.frameCount }
+        let span = Double(lastEnd - first.timestamp) / 1e9
+        #expect(abs(Double(frames) / Double(info.sampleRate) - span) < 0.01, "\(frames) frames over \(span) s")
+        let resumed = after.drop { $0.chunk.samples.allSatisfy { $0 == 0 } }.count
+        Log.info("stream killed: \(before.count) chunks, lost for \(downtime) s (\(lost.count) silent chunks), then "
+                 + "\(after.count - resumed) silent and \(resumed) captured; worst step between chunks "
+                 + "\(Double(worst) / 1e6) ms; \(frames) frames over \(span) s")
+    }
+}

@@ -1,0 +1,74 @@
+// The capture-time arithmetic of audio chunks, by table: device stamps, the sample clock, and the
+// silence that covers a gap after a restart.
+import Testing
+@testable import KioskCapture
+
+@Suite("CaptureTimeline")
+struct CaptureTimelineTests {
+    static let ms: Int64 = 1_000_000
+
+    @Test("the sample clock: start time plus frames/rate, exactly continuous")
+    func sampleClock() {
+        var timeline = CaptureTimeline(rate: 48_000, start: 5_000 * Self.ms, usesDeviceStamps: false)
+        // A stamp is ignored on the sample clock.
+        #expect(timeline.place(frames: 480, stamp: 1, delay: 7).timestamp == 5_000 * Self.ms)
+        #expect(timeline.place(frames: 960, stamp: 0, delay: 0).timestamp == 5_010 * Self.ms)
+        #expect(timeline.place(frames: 480, stamp: 0, delay: 0).timestamp == 5_030 * Self.ms)
+        #expect(timeline.end == 5_040 * Self.ms)
+    }
+
+    @Test("device stamps: the first sample was captured delay + frames before the stamp",
+          arguments: [
+              // (frames, stamp ms, delay frames, expected ms)
+              (480, 1_000, 0, 990),
+              (480, 1_000, 480, 980),
+              (441, 2_000, 882, 1_970),
+          ] as [(Int, Int64, Int, Int64)])
+    func deviceStamps(frames: Int, stamp: Int64, delay: Int, expected: Int64) {
+        let rate = frames == 441 ? 44_100 : 48_000
+        var timeline = CaptureTimeline(rate: rate, start: 0, usesDeviceStamps: true)
+        let placed = timeline.place(frames: frames, stamp: stamp * Self.ms, delay: delay)
+        #expect(placed.timestamp == expected * Self.ms)
+        #expect(placed.silence == nil)
+        #expect(timeline.end == (expected + 10) * Self.ms)
+    }
+
+    @Test("a chunk without a stamp continues from the last stamped one")
+    func missingStamp() {
+        var timeline = CaptureTimeline(rate: 48_000, start: 0, usesDeviceStamps: true)
+        _ = timeline.place(frames: 480, stamp: 1_010 * Self.ms, delay: 0)
+        #expect(timeline.place(frames: 480, stamp: 0, delay: 0).timestamp == 1_010 * Self.ms)
+        #expect(timeline.place(frames: 480, stamp: 0, delay: 0).timestamp == 1_020 * Self.ms)
+    }
+
+    @Test("after a restart the lost time becomes silence, to the nearest frame, from the old end")
+    func gapAfterRestart() {
+        var timeline = CaptureTimeline(rate: 48_000, start: 0, usesDeviceStamps: false)
+        _ = timeline.place(frames: 480, stamp: 0, delay: 0)           // 0..10 ms
+        timeline.restarted(at: 35 * Self.ms + 10_000)                 // 25.01 ms lost
+        let placed = timeline.place(frames: 480, stamp: 0, delay: 0)
+        #expect(placed.timestamp == 35 * Self.ms + 10_000)
+        #expect(placed.silence == CaptureTimeline.Silence(start: 10 * Self.ms, frames: 1_200))
+        // Only the first chunk after a restart is measured.
+        #expect(timeline.place(frames: 480, stamp: 0, delay: 0).silence == nil)
+    }
+
+    @Test("after a restart a device clock slightly early gives no silence and is not cut")
+    func overlapAfterRestart() {
+        var timeline = CaptureTimeline(rate: 48_000, start: 0, usesDeviceStamps: true)
+        _ = timeline.place(frames: 480, stamp: 110 * Self.ms, delay: 0)  // 100..110 ms
+        timeline.restarted(at: 200 * Self.ms)
+        let placed = timeline.place(frames: 480, stamp: 119 * Self.ms, delay: 0)
+        #expect(placed.timestamp == 109 * Self.ms)
+        #expect(placed.silence == nil)
+    }
+
+    @Test("silence while the device is gone continues from the end")
+    func silenceWhileLost() {
+        var timeline = CaptureTimeline(rate: 48_000, start: 0, usesDeviceStamps: true)
+        _ = timeline.place(frames: 480, stamp: 60 * Self.ms, delay: 480)  // 40..50 ms
+        #expect(timeline.placeSilence(frames: 480) == 50 * Self.ms)
+        #expect(timeline.placeSilence(frames: 960) == 60 * Self.ms)
+        #expect(timeline.end == 80 * Self.ms)
+    }
+}
