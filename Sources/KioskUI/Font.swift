@@ -24,6 +24,16 @@ public final class Font {
         }
         return Surface(owning: surface)
     }
+
+    /// Renders text wrapped at `width` pixels, lines centred (`TTF_RenderUTF8_Blended_Wrapped`).
+    public func render(_ text: String, wrapWidth width: Int) throws(SDLError) -> Surface {
+        TTF_SetFontWrappedAlign(handle, TTF_WRAPPED_ALIGN_CENTER)
+        let white = SDL_Color(r: 255, g: 255, b: 255, a: 255)
+        guard let surface = TTF_RenderUTF8_Blended_Wrapped(handle, text, white, UInt32(max(width, 1))) else {
+            throw SDLError(call: "TTF_RenderUTF8_Blended_Wrapped")
+        }
+        return Surface(owning: surface)
+    }
 }
 
 /// Owns an `SDL_Surface`, freed with `SDL_FreeSurface`.

@@ -12,5 +12,11 @@ public struct SDLError: Error, Equatable, CustomStringConvertible, Sendable {
         self.message = String(cString: SDL_GetError())
     }
 
+    /// An error our own checks found before SDL was called (SDL_GetError would tell of an older one).
+    public init(call: String, message: String) {
+        self.call = call
+        self.message = message
+    }
+
     public var description: String { "\(call) failed: \(message)" }
 }

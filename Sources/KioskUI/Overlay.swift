@@ -1,0 +1,147 @@
+// The controls over the picture, drawn from KioskCore's ViewModel at the places KioskCore's Layout
+// gives: panels, timer, record circle, text buttons, progress bar, messages.
+import KioskCore
+
+/// The overlay's colours (iOS's dark-mode system colours, which read well over any picture).
+enum Style {
+    /// The panels' dark translucent background.
+    static let panel = RGBA(0, 0, 0, 110)
+    static let red = RGBA(255, 59, 48)
+    static let ring = RGBA(255, 255, 255)
+    /// Cancel, Retake, Close.
+    static let secondary = RGBA(72, 72, 74)
+    /// Use Video: the one action that ends the session with a take.
+    static let primary = RGBA(10, 132, 255)
+    /// Play Video, light over the (usually darker) frozen frame.
+    static let light = RGBA(255, 255, 255)
+    static let darkText = RGBA(0, 0, 0)
+    static let lightText = RGBA(255, 255, 255)
+    static let messageBackground = RGBA(0, 0, 0, 170)
+    static let progressTrack = RGBA(255, 255, 255, 90)
+
+    /// The fill of a text button (the record circle has its own colours).
+    static func fill(of button: Button) -> RGBA {
+        switch button {
+        case .useVideo: primary
+        case .playVideo: light
+        case .cancel, .retake, .closePlayer, .start, .stop: secondary
+        }
+    }
+
+    /// The fill while a finger or the mouse holds the button down: lighter for dark buttons,
+    /// darker for light and coloured ones.
+    static func pressed(_ color: RGBA) -> RGBA {
+        color == secondary ? color.lighter(0.3) : color.darker(0.25)
+    }
+}
+
+/// Proportions of the record circle, as fractions of its diameter (close to iOS's camera button).
+enum RecordButtonShape {
+    static let ringWidth = 0.08
+    static let discRadius = 0.37
+    static let stopSide = 0.40
+    static let stopCorner = 0.08
+}
+
+/// Draws one frame's overlay.
+struct Overlay {
+    let painter: Painter
+    let layout: Layout
+    let text: TextCache
+
+    func draw(_ model: ViewModel, held: Button?) throws(SDLError) {
+        painter.fill(layout.topPanel, Style.panel)
+        try drawTimer(model)
+        if model.bottomPanelBackground { painter.fill(layout.bottomPanel, Style.panel) }
+        if model.mode == .playing { try drawProgress(model.progress ?? 0) }
+        if model.paused { try drawPausedMark() }
+        for button in model.buttons {
+            try draw(button, pressed: button == held)
+        }
+        if let message = model.message { try drawMessage(message) }
+    }
+
+    private var textSize: Int { layout.textHeight }
+
+    static let sideTitles = Button.allCases.filter { [.left, .right].contains($0.slot) }.map(\.title)
+
+    private func drawTimer(_ model: ViewModel) throws(SDLError) {
+        let label = layout.timerLabel
+        let texture = try text.line(model.timer, size: textSize, maxWidth: label.width)
+        if model.mode == .recording {
+            // iOS's recording cue: the running time on a red capsule.
+            let h = min(texture.size.height * 21 / 20, label.height)
+            let pill = label.centered(Size(width: texture.size.width + textSize * 9 / 10, height: h))
+            try painter.fillRounded(pill, radius: Double(h) / 2, Style.red)
+        }
+        painter.text(texture, centeredAt: label.center, Style.lightText)
+    }
+
+    private func draw(_ button: Button, pressed: Bool) throws(SDLError) {
+        let frame = layout.frame(of: button)
+        switch button {
+        case .start, .stop:
+            let d = Double(min(frame.width, frame.height))
+            let square = Painter.centred(diameter: d, in: frame)
+            try painter.ring(square, thickness: max(d * RecordButtonShape.ringWidth, 2), pressed ? Style.ring.darker(0.2) : Style.ring)
+            let red = pressed ? Style.pressed(Style.red) : Style.red
+            if button == .start {
+                try painter.fillCircle(Painter.centred(diameter: 2 * d * RecordButtonShape.discRadius, in: square), red)
+            } else {
+                try painter.fillRounded(Painter.centred(diameter: d * RecordButtonShape.stopSide, in: square),
+                                        radius: d * RecordButtonShape.stopCorner, red)
+            }
+        case .playVideo:
+            let fill = Style.fill(of: button)
+            try painter.fillRounded(frame, radius: Double(frame.height) / 2, pressed ? Style.pressed(fill) : fill)
+            // A play mark before the title, the pair centred.
+            let mark = Double(textSize) * 0.8, gap = Double(textSize) * 0.45
+            let room = frame.width - frame.height / 2 - Int(mark + gap)
+            let title = try text.line(button.title, size: textSize, maxWidth: room)
+            let total = mark + gap + Double(title.size.width)
+            let c = frame.center
+            let left = c.x - total / 2
+            try painter.fillTriangle(Point(x: left, y: c.y - mark / 2), Point(x: left + mark * 0.87, y: c.y),
+                                     Point(x: left, y: c.y + mark / 2), Style.darkText)
+            painter.text(title, centeredAt: Point(x: left + mark + gap + Double(title.size.width) / 2, y: c.y), Style.darkText)
+        case .cancel, .retake, .closePlayer, .useVideo:
+            let fill = Style.fill(of: button)
+            try painter.fillRounded(frame, radius: Double(frame.height) / 2, pressed ? Style.pressed(fill) : fill)
+            // The side buttons are the same width: their titles share the size the longest allows.
+            let room = frame.width - frame.height / 2
+            let size = try text.fittingSize(Overlay.sideTitles, size: textSize, maxWidth: room)
+            let title = try text.line(button.title, size: size, maxWidth: room)
+            painter.text(title, centeredAt: frame.center, Style.lightText)
+        }
+    }
+
+    private func drawProgress(_ fraction: Double) throws(SDLError) {
+        let bar = layout.progressBar
+        guard !bar.isEmpty else { return }
+        let radius = Double(bar.height) / 2
+        try painter.fillRounded(bar, radius: radius, Style.progressTrack)
+        let done = Int((Double(bar.width) * min(max(fraction, 0), 1)).rounded())
+        if done >= bar.height {
+            try painter.fillRounded(Rect(x: bar.x, y: bar.y, width: done, height: bar.height), radius: radius, Style.lightText)
+        }
+    }
+
+    /// A large play mark in the middle while playback is paused (a tap resumes).
+    private func drawPausedMark() throws(SDLError) {
+        let r = Double(min(layout.content.width, layout.content.height)) * 0.18
+        let circle = Painter.centred(diameter: 2 * r, in: layout.content)
+        try painter.fillCircle(circle, Style.messageBackground)
+        let c = circle.center, s = r * 0.9
+        try painter.fillTriangle(Point(x: c.x - s * 0.35, y: c.y - s / 2), Point(x: c.x + s * 0.52, y: c.y),
+                                 Point(x: c.x - s * 0.35, y: c.y + s / 2), Style.lightText)
+    }
+
+    private func drawMessage(_ message: String) throws(SDLError) {
+        let area = layout.content
+        let padding = textSize
+        let texture = try text.paragraph(message, size: textSize, width: max(area.width * 4 / 5 - 2 * padding, textSize))
+        let box = area.centered(Size(width: texture.size.width + 2 * padding, height: texture.size.height + padding))
+        try painter.fillRounded(box, radius: Double(textSize) * 0.6, Style.messageBackground)
+        painter.text(texture, centeredAt: box.center, Style.lightText)
+    }
+}

@@ -1,0 +1,138 @@
+// The camera picture on screen: a streaming texture in the frame's own YUV layout (SDL converts to
+// RGB on the GPU, or in its own optimised code on the software renderer), drawn aspect-fill.
+import CSDL2
+import KioskCore
+
+/// How a frame format goes into an SDL texture without converting a pixel on our side.
+struct PreviewFormat: Equatable {
+    /// The texture's `SDL_PIXELFORMAT_*`.
+    let sdlFormat: UInt32
+    /// The YUV → RGB matrix and range SDL must use for it.
+    let conversion: SDL_YUV_CONVERSION_MODE
+
+    /// nil for MJPEG, which is decoded (to yuv422p) before it reaches the screen.
+    ///
+    /// - yuyv → YUY2, nv12 → NV12, yuv420p → IYUV: the same byte layouts.
+    /// - yuv422p (planar, chroma at half width and full height) has no SDL texture format. It goes
+    ///   into an IYUV (4:2:0) texture with the chroma pitch doubled, so SDL reads every other chroma
+    ///   row: vertical chroma decimation for free, no copy and no CPU conversion. The preview loses
+    ///   half the vertical chroma resolution, which nobody sees at preview size; the recording gets
+    ///   the frame untouched.
+    /// - Conversion: the camera formats are BT.601 limited range (the test pattern's bars are drawn
+    ///   so); yuv422p comes from the MJPEG decoder (FFmpeg's yuvj422p), which is full range: SDL's
+    ///   "JPEG" mode. Set explicitly because SDL's automatic mode would switch to BT.709 above 576
+    ///   rows and turn 720p camera colours wrong.
+    init?(_ format: PixelFormat) {
+        switch format {
+        case .yuyv: self.init(sdlFormat: SDL_PIXELFORMAT_YUY2.rawValue, conversion: SDL_YUV_CONVERSION_BT601)
+        case .nv12: self.init(sdlFormat: SDL_PIXELFORMAT_NV12.rawValue, conversion: SDL_YUV_CONVERSION_BT601)
+        case .yuv420p: self.init(sdlFormat: SDL_PIXELFORMAT_IYUV.rawValue, conversion: SDL_YUV_CONVERSION_BT601)
+        case .yuv422p: self.init(sdlFormat: SDL_PIXELFORMAT_IYUV.rawValue, conversion: SDL_YUV_CONVERSION_JPEG)
+        case .mjpeg: return nil
+        }
+    }
+
+    private init(sdlFormat: UInt32, conversion: SDL_YUV_CONVERSION_MODE) {
+        self.sdlFormat = sdlFormat
+        self.conversion = conversion
+    }
+}
+
+/// The last frame shown, as a texture; it stays (frozen) until another frame replaces it.
+final class Preview {
+    private let renderer: Renderer
+    private var texture: Texture?
+    private var format: PreviewFormat?
+
+    init(renderer: Renderer) { self.renderer = renderer }
+
+    /// The size of the frame on screen, nil before the first frame (or after `clear`).
+    var frameSize: Size? { texture?.size }
+
+    /// Drops the picture: the screen shows black behind the overlay.
+    func clear() {
+        texture = nil
+        format = nil
+    }
+
+    /// Uploads a frame (`SDL_UpdateTexture` / `SDL_UpdateNVTexture` / `SDL_UpdateYUVTexture`),
+    /// making a new texture only when the format or the size changed.
+    func upload(_ frame: VideoFrame) throws(SDLError) {
+        guard let wanted = PreviewFormat(frame.format) else {
+            throw SDLError(call: "Preview.upload", message: "a \(frame.format.rawValue) frame must be decoded before it is shown")
+        }
+        // Driver paranoia: SDL reads the planes by the frame's own offsets and pitches, so a frame
+        // whose bytes are short would make it read past the end. Such a frame is refused whole.
+        let expected = frame.format.planes(for: frame.size)
+        guard frame.planes.count == expected.count,
+              zip(frame.planes, expected).allSatisfy({ $0.stride >= $1.stride && $0.rows >= $1.rows }),
+              frame.planes.allSatisfy({ $0.offset >= 0 && $0.offset + $0.stride * $0.rows <= frame.bytes.count })
+        else {
+            throw SDLError(call: "Preview.upload", message: "a \(frame.format.rawValue) \(frame.size) frame with planes \(frame.planes) and \(frame.bytes.count) bytes")
+        }
+        if texture?.size != frame.size || format?.sdlFormat != wanted.sdlFormat {
+            texture = nil
+            // Linear filtering for the scaled picture; SDL reads the hint when a texture is made.
+            SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear")
+            texture = try Texture(renderer: renderer, format: wanted.sdlFormat, access: SDL_TEXTUREACCESS_STREAMING, size: frame.size)
+        }
+        format = wanted
+        guard let texture else { return }
+        // The software renderer converts to RGB here, inside the update: the mode must be right now.
+        SDL_SetYUVConversionMode(wanted.conversion)
+        let p = frame.planes
+        let result: Int32 = frame.bytes.withUnsafeBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            switch frame.format {
+            case .yuyv:
+                return SDL_UpdateTexture(texture.handle, nil, base + p[0].offset, Int32(p[0].stride))
+            case .nv12:
+                return SDL_UpdateNVTexture(texture.handle, nil, base + p[0].offset, Int32(p[0].stride),
+                                           base + p[1].offset, Int32(p[1].stride))
+            case .yuv420p:
+                return SDL_UpdateYUVTexture(texture.handle, nil, base + p[0].offset, Int32(p[0].stride),
+                                            base + p[1].offset, Int32(p[1].stride), base + p[2].offset, Int32(p[2].stride))
+            case .yuv422p:
+                // Every other chroma row (see PreviewFormat): the pitch of two rows.
+                return SDL_UpdateYUVTexture(texture.handle, nil, base + p[0].offset, Int32(p[0].stride),
+                                            base + p[1].offset, Int32(2 * p[1].stride), base + p[2].offset, Int32(2 * p[2].stride))
+            case .mjpeg:
+                return -1 // refused above
+            }
+        }
+        guard result == 0 else { throw SDLError(call: "SDL_Update*Texture(\(frame.format.rawValue) \(frame.size))") }
+    }
+
+    /// Draws the picture over the whole display, aspect-fill (edges cropped, never letterboxed).
+    ///
+    /// The camera is fixed to the display, so the frame is turned on the canvas by
+    /// `cameraQuarterTurns(mount:)` and the canvas by the transform's own turn: on the display the
+    /// picture keeps its place whatever the interface orientation (turned only by the mount), while
+    /// the overlay turns. Mirroring flips it left-right as the guest sees the canvas.
+    func draw(transform: DisplayTransform, mount: Int, mirror: Bool) {
+        guard let texture, let format else { return }
+        let onCanvas = transform.cameraQuarterTurns(mount: mount)
+        let crop = Scaling.aspectFillCrop(source: texture.size, destination: transform.logical, quarterTurns: onCanvas)
+        guard !crop.isEmpty else { return }
+        let onDisplay = (onCanvas + transform.quarterTurns) % 4
+        // SDL turns the destination rectangle about its centre: give it the unturned shape, centred
+        // on the display, so that once turned it covers the display exactly.
+        let display = transform.physical
+        let unturned = onDisplay.isMultiple(of: 2) ? display : display.transposed
+        var destination = SDL_FRect(x: Float(display.width - unturned.width) / 2, y: Float(display.height - unturned.height) / 2,
+                                    w: Float(unturned.width), h: Float(unturned.height))
+        var source = SDL_Rect(x: Int32(crop.x), y: Int32(crop.y), w: Int32(crop.width), h: Int32(crop.height))
+        // The canvas's x axis is the texture's x axis when the frame is turned an even number of
+        // quarters on the canvas, its y axis otherwise.
+        let flip = !mirror ? SDL_FLIP_NONE : onCanvas.isMultiple(of: 2) ? SDL_FLIP_HORIZONTAL : SDL_FLIP_VERTICAL
+        // GPU renderers pick the YUV shader when the batch is drawn, so the mode is set for the draw too.
+        SDL_SetYUVConversionMode(format.conversion)
+        if onDisplay == 0 && flip == SDL_FLIP_NONE {
+            // The plain copy: no rotation set-up at all, the common case on a landscape monitor.
+            SDL_RenderCopyF(texture.renderer.handle, texture.handle, &source, &destination)
+        } else {
+            SDL_RenderCopyExF(texture.renderer.handle, texture.handle, &source, &destination,
+                              Double(onDisplay * 90), nil, flip)
+        }
+    }
+}

@@ -1,0 +1,295 @@
+// The kiosk's screen: the window and renderer, the preview, the overlay turned for the interface
+// orientation, input mapped back through the same turn, screenshots. UI thread only.
+import CSDL2
+import Foundation
+import KioskCore
+
+/// The whole screen. Not Sendable: SDL is single-threaded, so the screen lives and dies on the
+/// thread that made it (the UI thread). Worker threads hand it frames through the executable.
+public final class Screen {
+    /// What to tell a person when no display can be opened (printed with the `SDLError`, exit 3).
+    public static let noDisplayHint = """
+        kiosk-recorder needs a display. On a desktop, start it inside the graphical session (DISPLAY or \
+        WAYLAND_DISPLAY set); on a bare device SDL's KMSDRM driver needs /dev/dri (the video and render \
+        groups) and no other program holding the screen. SDL_VIDEODRIVER=x11, wayland or KMSDRM picks the \
+        driver. Without any display, run it under Xvfb: xvfb-run -s '-screen 0 1280x720x24' kiosk-recorder \
+        --windowed (SDL_VIDEODRIVER=dummy draws to nowhere, for tests).
+        """
+
+    /// The window size `--windowed` gets without a size (shrunk to fit a smaller desktop).
+    public static let defaultWindowSize = Size(width: 1280, height: 720)
+
+    /// The SDL render backend in use ("opengl", "opengles2", "software", …), for the log.
+    public let rendererName: String
+    /// Show the preview mirrored, like a looking glass (the recording stays unmirrored).
+    public var mirrorPreview: Bool
+    /// The camera's mount rotation in clockwise quarter turns (see `DisplayTransform.cameraQuarterTurns`).
+    public var cameraMount: Int
+    public private(set) var transform: DisplayTransform
+    public private(set) var layout: Layout
+
+    let rendererHandle: Renderer
+    private let preview: Preview
+    private let text: TextCache
+    private let shapes: ShapeCache
+    private var pointers = PointerTracker()
+    private var hidden = false
+    private var lastModel: ViewModel?
+
+    /// Opens the window (`SDL_CreateWindow`: fullscreen at the desktop's mode, or a window) and
+    /// its renderer. `orientation` nil: the display's natural one.
+    public init(context: SDLContext, window mode: WindowMode, orientation: Orientation?, fontPath: String,
+                mirrorPreview: Bool = false, cameraMount: Int = 0, title: String = "Kiosk Recorder") throws(SDLError) {
+        // A kiosk that minimised itself whenever something else took focus would also stop the
+        // recording (minimised = background): keep it up.
+        SDL_SetHint(SDL_HINT_VIDEO_MINIMIZE_ON_FOCUS_LOSS, "0")
+        var desktop = SDL_DisplayMode()
+        let hasDesktop = SDL_GetDesktopDisplayMode(0, &desktop) == 0 && desktop.w > 0 && desktop.h > 0
+        let size: Size, flags: UInt32
+        let highDPI = SDL_WINDOW_ALLOW_HIGHDPI.rawValue
+        switch mode {
+        case .fullscreen:
+            size = hasDesktop ? Size(width: Int(desktop.w), height: Int(desktop.h)) : Screen.defaultWindowSize
+            flags = SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue | highDPI
+        case let .windowed(asked):
+            var s = asked ?? Screen.defaultWindowSize
+            if asked == nil && hasDesktop {
+                s = Size(width: min(s.width, Int(desktop.w)), height: min(s.height, Int(desktop.h)))
+            }
+            size = s
+            flags = SDL_WINDOW_RESIZABLE.rawValue | highDPI
+        }
+        let window = try Window(context: context, title: title, size: size, flags: flags)
+        rendererHandle = try Renderer(window: window)
+        rendererName = rendererHandle.name
+        let output = try rendererHandle.outputSize()
+        transform = DisplayTransform(physical: output, orientation: orientation ?? .natural(for: output))
+        layout = Layout(canvas: transform.logical)
+        preview = Preview(renderer: rendererHandle)
+        shapes = ShapeCache(renderer: rendererHandle)
+        text = try TextCache(renderer: rendererHandle, fontPath: fontPath, probeSize: layout.textHeight)
+        self.mirrorPreview = mirrorPreview
+        self.cameraMount = cameraMount
+        // A touch kiosk shows no pointer; a development window keeps it.
+        if case .fullscreen = mode { SDL_ShowCursor(SDL_DISABLE) }
+    }
+
+    /// The display's size in pixels (`SDL_GetRendererOutputSize`).
+    public var outputSize: Size { transform.physical }
+    public var orientation: Orientation { transform.orientation }
+
+    /// Lays the canvas out for `orientation` now; the next `draw` shows it.
+    public func setOrientation(_ orientation: Orientation) {
+        relayout(physical: transform.physical, orientation: orientation)
+    }
+
+    private func relayout(physical: Size, orientation: Orientation) {
+        let next = DisplayTransform(physical: physical, orientation: orientation)
+        guard next != transform else { return }
+        transform = next
+        layout = Layout(canvas: next.logical)
+        // A finger that went down on the old layout means nothing on the new one.
+        pointers.reset()
+    }
+
+    // MARK: - Picture
+
+    /// Puts a frame on screen from the next `draw` on; it stays there (frozen) until the next one.
+    public func show(frame: VideoFrame) throws(SDLError) { try preview.upload(frame) }
+
+    /// Removes the picture (black behind the overlay), e.g. while the camera is missing.
+    public func clearPreview() { preview.clear() }
+
+    /// The size of the frame on screen, nil when there is none.
+    public var previewSize: Size? { preview.frameSize }
+
+    /// Draws the picture and the overlay for `model` into the back buffer (not yet visible).
+    /// nil: the picture alone, without any overlay.
+    public func draw(_ model: ViewModel?) throws(SDLError) {
+        lastModel = model
+        SDL_SetRenderDrawColor(rendererHandle.handle, 0, 0, 0, 255)
+        SDL_RenderClear(rendererHandle.handle)
+        preview.draw(transform: transform, mount: cameraMount, mirror: mirrorPreview)
+        guard let model else { return }
+        let overlay = Overlay(painter: Painter(renderer: rendererHandle, transform: transform, shapes: shapes), layout: layout, text: text)
+        defer {
+            text.endFrame()
+            shapes.endFrame()
+        }
+        try overlay.draw(model, held: pointers.held)
+    }
+
+    /// Shows what was drawn (`SDL_RenderPresent`, waits for vsync).
+    public func present() { SDL_RenderPresent(rendererHandle.handle) }
+
+    /// `draw` then `present`.
+    public func render(_ model: ViewModel?) throws(SDLError) {
+        try draw(model)
+        present()
+    }
+
+    // MARK: - Input
+
+    /// The inputs waiting now (`SDL_PollEvent`), without blocking.
+    public func pollEvents(visible: [Button]) -> [UIInput] {
+        var inputs: [UIInput] = []
+        var event = SDL_Event()
+        while SDL_PollEvent(&event) != 0 { translate(event, visible: visible, into: &inputs) }
+        return inputs
+    }
+
+    /// Waits up to `timeoutMs` for a first event (`SDL_WaitEventTimeout`), then takes all waiting.
+    public func waitEvents(timeoutMs: Int, visible: [Button]) -> [UIInput] {
+        var inputs: [UIInput] = []
+        var event = SDL_Event()
+        if SDL_WaitEventTimeout(&event, Int32(clamping: max(timeoutMs, 0))) != 0 {
+            translate(event, visible: visible, into: &inputs)
+            inputs += pollEvents(visible: visible)
+        }
+        return inputs
+    }
+
+    /// The visible button under a point on the display (the stdin `tap` command, a touch).
+    public func press(at physical: Point, visible: [Button]) -> Button? {
+        layout.button(at: transform.toLogical(physical), among: visible)
+    }
+
+    private func translate(_ event: SDL_Event, visible: [Button], into inputs: inout [UIInput]) {
+        let output = transform.physical
+        func onDisplay(fingerX x: Float, y: Float) -> Point {
+            Point(x: Double(x) * Double(output.width), y: Double(y) * Double(output.height))
+        }
+        // Mouse positions are in window coordinates: scale them to pixels for high-DPI displays.
+        func onDisplay(mouseX x: Int32, y: Int32) -> Point {
+            let window = rendererHandle.window.size
+            let sx = window.width > 0 ? Double(output.width) / Double(window.width) : 1
+            let sy = window.height > 0 ? Double(output.height) / Double(window.height) : 1
+            return Point(x: (Double(x) + 0.5) * sx, y: (Double(y) + 0.5) * sy)
+        }
+        func button(at p: Point) -> Button? { press(at: p, visible: visible) }
+        // SDL also sends every touch as a mouse event from SDL_TOUCH_MOUSEID: taken once, as a touch.
+        let touchMouse = kiosk_SDL_TOUCH_MOUSEID()
+
+        switch SDL_EventType(event.type) {
+        case SDL_QUIT:
+            inputs.append(.quit)
+        case SDL_APP_WILLENTERBACKGROUND:
+            inputs.append(.background)
+        case SDL_APP_DIDENTERFOREGROUND:
+            inputs.append(.foreground)
+        case SDL_KEYDOWN:
+            guard event.key.repeat == 0 else { return }
+            if let b = KeyMap.button(forKey: event.key.keysym.sym, visible: visible) { inputs.append(.press(b)) }
+        case SDL_MOUSEBUTTONDOWN:
+            guard event.button.which != touchMouse, event.button.button == UInt8(SDL_BUTTON_LEFT) else { return }
+            pointers.down(.mouse, on: button(at: onDisplay(mouseX: event.button.x, y: event.button.y)))
+        case SDL_MOUSEMOTION:
+            guard event.motion.which != touchMouse else { return }
+            pointers.moved(.mouse, over: button(at: onDisplay(mouseX: event.motion.x, y: event.motion.y)))
+        case SDL_MOUSEBUTTONUP:
+            guard event.button.which != touchMouse, event.button.button == UInt8(SDL_BUTTON_LEFT) else { return }
+            let p = onDisplay(mouseX: event.button.x, y: event.button.y)
+            if let input = pointers.up(.mouse, on: button(at: p), at: transform.toLogical(p)) { inputs.append(input) }
+        case SDL_FINGERDOWN:
+            let p = onDisplay(fingerX: event.tfinger.x, y: event.tfinger.y)
+            pointers.down(.finger(event.tfinger.fingerId), on: button(at: p))
+        case SDL_FINGERMOTION:
+            let p = onDisplay(fingerX: event.tfinger.x, y: event.tfinger.y)
+            pointers.moved(.finger(event.tfinger.fingerId), over: button(at: p))
+        case SDL_FINGERUP:
+            let p = onDisplay(fingerX: event.tfinger.x, y: event.tfinger.y)
+            if let input = pointers.up(.finger(event.tfinger.fingerId), on: button(at: p), at: transform.toLogical(p)) {
+                inputs.append(input)
+            }
+        case SDL_DISPLAYEVENT:
+            guard event.display.event == UInt8(SDL_DISPLAYEVENT_ORIENTATION.rawValue),
+                  Int32(event.display.display) == SDL_GetWindowDisplayIndex(rendererHandle.window.handle),
+                  let turned = Orientation(sdl: SDL_DisplayOrientation(UInt32(bitPattern: event.display.data1)))
+            else { return }
+            inputs.append(.displayOrientation(turned))
+        case SDL_WINDOWEVENT:
+            guard event.window.windowID == rendererHandle.window.id else { return }
+            translateWindowEvent(SDL_WindowEventID(UInt32(event.window.event)), into: &inputs)
+        default:
+            break
+        }
+    }
+
+    private func translateWindowEvent(_ id: SDL_WindowEventID, into inputs: inout [UIInput]) {
+        switch id {
+        case SDL_WINDOWEVENT_SIZE_CHANGED:
+            guard let output = try? rendererHandle.outputSize(), output != transform.physical, output.width > 0, output.height > 0
+            else { return }
+            let flipped = output.isPortrait != transform.physical.isPortrait
+            // Re-laid out at once for the new size, in the orientation it has; turning it to the
+            // new aspect's natural orientation is the recorder's call (allowed only in ready).
+            relayout(physical: output, orientation: transform.orientation)
+            if flipped { inputs.append(.displayOrientation(.natural(for: output))) }
+        case SDL_WINDOWEVENT_MINIMIZED, SDL_WINDOWEVENT_HIDDEN:
+            if !hidden {
+                hidden = true
+                pointers.reset()
+                inputs.append(.background)
+            }
+        case SDL_WINDOWEVENT_RESTORED, SDL_WINDOWEVENT_SHOWN, SDL_WINDOWEVENT_MAXIMIZED:
+            if hidden {
+                hidden = false
+                inputs.append(.foreground)
+            }
+        case SDL_WINDOWEVENT_LEAVE:
+            // The mouse left the window: whatever it held is let go without a press.
+            pointers.reset()
+        default:
+            break
+        }
+    }
+
+    // MARK: - Pixels
+
+    /// What is drawn now in the back buffer (`SDL_RenderReadPixels` as XRGB8888). Call after
+    /// `draw` and before `present`: after a present the back buffer's content is undefined.
+    public func readPixels() throws(SDLError) -> Pixels {
+        let size = transform.physical
+        var words = [UInt32](repeating: 0, count: size.width * size.height)
+        let result = words.withUnsafeMutableBytes { buffer in
+            SDL_RenderReadPixels(rendererHandle.handle, nil, SDL_PIXELFORMAT_RGB888.rawValue, buffer.baseAddress, Int32(size.width * 4))
+        }
+        guard result == 0 else { throw SDLError(call: "SDL_RenderReadPixels") }
+        return Pixels(size: size, words: words)
+    }
+
+    /// Writes the current screen to a BMP file (`SDL_SaveBMP_RW`). The last view model is drawn
+    /// again first, since the back buffer holds nothing reliable after a present.
+    public func screenshot(to path: String) throws(SDLError) {
+        try draw(lastModel)
+        try readPixels().saveBMP(to: path)
+    }
+}
+
+/// A copy of the screen's pixels, row by row, XRGB8888.
+public struct Pixels: Sendable {
+    public let size: Size
+    public let words: [UInt32]
+
+    /// The colour at (x, y) on the display.
+    public func rgb(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
+        let word = words[y * size.width + x]
+        return (UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word))
+    }
+
+    /// `SDL_SaveBMP_RW` of the pixels (24-bit BMP: SDL drops the unused byte).
+    public func saveBMP(to path: String) throws(SDLError) {
+        var copy = words
+        // The surface borrows the copy's storage, so everything happens inside the borrow.
+        let failure: SDLError? = copy.withUnsafeMutableBytes { buffer in
+            guard let surface = SDL_CreateRGBSurfaceWithFormatFrom(
+                buffer.baseAddress, Int32(size.width), Int32(size.height), 32, Int32(size.width * 4),
+                SDL_PIXELFORMAT_RGB888.rawValue)
+            else { return SDLError(call: "SDL_CreateRGBSurfaceWithFormatFrom") }
+            defer { SDL_FreeSurface(surface) }
+            guard let file = SDL_RWFromFile(path, "wb") else { return SDLError(call: "SDL_RWFromFile(\(path))") }
+            return SDL_SaveBMP_RW(surface, file, 1) == 0 ? nil : SDLError(call: "SDL_SaveBMP(\(path))")
+        }
+        if let failure { throw failure }
+    }
+}

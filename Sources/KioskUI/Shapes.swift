@@ -1,0 +1,110 @@
+// Smooth shapes as alpha masks: each disc, ring or triangle is rasterised once, with exact
+// anti-aliasing from its signed distance, into a white texture that is drawn tinted. Why not
+// triangle fans through SDL_RenderGeometry: SDL's software renderer (what a kiosk without a GPU
+// gets, and what the tests use) truncates every vertex to a whole pixel (SW_QueueGeometry), so
+// sub-pixel edge feathering is lost there and circles come out faceted. Masks look the same on
+// every renderer and cost one copy per shape per frame.
+import CSDL2
+import Foundation
+import KioskCore
+
+/// A shape's alpha mask, in display pixels. Hashable: the cache key.
+enum Mask: Hashable {
+    /// A disc filling a `diameter` square.
+    case disc(diameter: Int)
+    /// A ring whose outside fills a `diameter` square, `thickness` pixels wide (in 1/8 pixels).
+    case ring(diameter: Int, eighths: Int)
+    /// A convex polygon in a `width` x `height` box, corners in 1/8 pixels from the box's top-left.
+    case polygon(width: Int, height: Int, corners: [Int])
+
+    var size: Size {
+        switch self {
+        case let .disc(d), let .ring(d, _): Size(width: d, height: d)
+        case let .polygon(w, h, _): Size(width: w, height: h)
+        }
+    }
+
+    /// Signed distance from a point (box coordinates) to the shape's edge: negative inside.
+    func distance(x: Double, y: Double) -> Double {
+        switch self {
+        case let .disc(d):
+            let r = Double(d) / 2
+            return ((x - r) * (x - r) + (y - r) * (y - r)).squareRoot() - r
+        case let .ring(d, eighths):
+            let r = Double(d) / 2, t = Double(eighths) / 8
+            return abs(((x - r) * (x - r) + (y - r) * (y - r)).squareRoot() - (r - t / 2)) - t / 2
+        case let .polygon(_, _, corners):
+            let points = stride(from: 0, to: corners.count - 1, by: 2).map { (Double(corners[$0]) / 8, Double(corners[$0 + 1]) / 8) }
+            let n = points.count
+            guard n >= 3 else { return 1 }
+            // The signed area tells the winding; each edge's outward normal follows from it.
+            let area = (0..<n).reduce(0.0) { a, i in
+                let (x0, y0) = points[i], (x1, y1) = points[(i + 1) % n]
+                return a + x0 * y1 - x1 * y0
+            }
+            let sign = area > 0 ? 1.0 : -1.0
+            var distance = -Double.infinity
+            for i in 0..<n {
+                let (x0, y0) = points[i], (x1, y1) = points[(i + 1) % n]
+                let length = max(((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0)).squareRoot(), 1e-9)
+                // The edge's inward normal; the distance outside is along its opposite.
+                let nx = sign * -(y1 - y0) / length, ny = sign * (x1 - x0) / length
+                distance = max(distance, -((x - x0) * nx + (y - y0) * ny))
+            }
+            return distance
+        }
+    }
+
+    /// Coverage of each pixel (0…255), sampled at pixel centres: a one-pixel linear ramp across the
+    /// edge, the usual signed-distance anti-aliasing.
+    func alpha() -> [UInt8] {
+        let s = size
+        var out = [UInt8](repeating: 0, count: s.width * s.height)
+        for y in 0..<s.height {
+            for x in 0..<s.width {
+                let coverage = min(max(0.5 - distance(x: Double(x) + 0.5, y: Double(y) + 0.5), 0), 1)
+                out[y * s.width + x] = UInt8((coverage * 255).rounded())
+            }
+        }
+        return out
+    }
+}
+
+/// Mask textures by shape, with the text cache's policy: what the last frame did not use is
+/// dropped once there are more than `capacity` (the layout changes size, the message goes).
+final class ShapeCache {
+    static let capacity = 32
+    private let renderer: Renderer
+    private var textures: [Mask: Texture] = [:]
+    private var used: Set<Mask> = []
+
+    init(renderer: Renderer) { self.renderer = renderer }
+
+    func texture(_ mask: Mask) throws(SDLError) -> Texture {
+        used.insert(mask)
+        if let texture = textures[mask] { return texture }
+        let size = mask.size
+        guard let raw = SDL_CreateRGBSurfaceWithFormat(0, Int32(size.width), Int32(size.height), 32, SDL_PIXELFORMAT_ARGB8888.rawValue)
+        else { throw SDLError(call: "SDL_CreateRGBSurfaceWithFormat(\(size))") }
+        let surface = Surface(owning: raw)
+        // White everywhere, the shape in the alpha channel. A new plain surface needs no locking.
+        let alpha = mask.alpha()
+        let pitch = Int(raw.pointee.pitch)
+        for y in 0..<size.height {
+            let row = (raw.pointee.pixels + y * pitch).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<size.width { row[x] = UInt32(alpha[y * size.width + x]) << 24 | 0x00FF_FFFF }
+        }
+        let texture = try Texture(renderer: renderer, surface: surface)
+        SDL_SetTextureBlendMode(texture.handle, SDL_BLENDMODE_BLEND)
+        // Copied pixel for pixel, or stretched from a one-pixel line (see Painter.fillRounded):
+        // never blended with a neighbour.
+        SDL_SetTextureScaleMode(texture.handle, SDL_ScaleModeNearest)
+        textures[mask] = texture
+        return texture
+    }
+
+    func endFrame() {
+        if textures.count > ShapeCache.capacity { textures = textures.filter { used.contains($0.key) } }
+        used.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,39 @@
+// Not a check: writes the README's screenshots (docs/screenshots, made by docs/screenshots/make)
+// when KIOSK_SCREENSHOTS names a folder; skipped otherwise.
+import Foundation
+import KioskCore
+import Testing
+@testable import KioskUI
+
+extension SDLTests {
+    @Suite("Documentation screenshots")
+    struct DocScreenshots {
+        static let folder = ProcessInfo.processInfo.environment["KIOSK_SCREENSHOTS"]
+
+        @Test("each mode, landscape 800x480 and portrait 480x800, as BMP", .enabled(if: folder != nil))
+        func write() throws {
+            let folder = try #require(Self.folder)
+            let sdl = try makeContext()
+            for (name, output) in [("landscape", Size(width: 800, height: 480)), ("portrait", Size(width: 480, height: 800))] {
+                let screen = try makeScreen(sdl, size: output)
+                // The built-in test camera's bars, at its default size.
+                try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
+                for (mode, model) in [("ready", Models.ready), ("recording", Models.recording(elapsed: 12)),
+                                      ("finished", Models.finished()), ("playing", Models.playing()),
+                                      ("camera-unavailable", Models.cameraUnavailable)] {
+                    // Without a camera there is no picture (the executable clears it).
+                    if model.message != nil { screen.clearPreview() }
+                    try screen.render(model)
+                    try screen.screenshot(to: "\(folder)/\(mode)-\(name).bmp")
+                }
+            }
+            if ProcessInfo.processInfo.environment["KIOSK_SCREENSHOTS_TURNED"] != nil {
+                // Not for the docs: the portrait canvas turned onto a landscape panel, to look at.
+                let screen = try makeScreen(sdl, size: Size(width: 800, height: 480), orientation: .portrait)
+                try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
+                try screen.render(Models.finished())
+                try screen.screenshot(to: "\(folder)/turned.bmp")
+            }
+        }
+    }
+}
