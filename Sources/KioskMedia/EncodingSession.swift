@@ -440,16 +440,21 @@ final class EncodingSession {
             }
             av_packet_rescale_ts(packet, codec.pointee.time_base, stream.pointee.time_base)
             packet.pointee.stream_index = stream.pointee.index
-            result = av_write_frame(format, packet)
+            // Interleaved: AAC's first packet starts before zero (its priming), and the muxer can
+            // only shift every stream to make that non-negative if it sees it before any video.
+            result = av_interleaved_write_frame(format, packet)
             av_packet_unref(packet)
-            guard result >= 0 else { return failure(result, call: "av_write_frame") }
+            guard result >= 0 else { return failure(result, call: "av_interleaved_write_frame") }
         }
     }
 
     /// Writes the open fragment out and makes it durable; checks the free disk space after it.
     func flushFragment() -> SessionStatus {
         guard let format, pendingPackets > 0 else { return .ok }
-        let result = av_write_frame(format, nil)
+        // Everything the interleaver holds goes into this fragment, then the fragment is cut.
+        var result = av_interleaved_write_frame(format, nil)
+        guard result >= 0 else { return failure(result, call: "av_interleaved_write_frame(flush)") }
+        result = av_write_frame(format, nil)
         guard result >= 0 else { return failure(result, call: "av_write_frame(flush)") }
         avio_flush(format.pointee.pb)
         if let error = sink.failure { return failure(AVError.code(posix: error), call: "write") }

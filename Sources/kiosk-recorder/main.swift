@@ -1,4 +1,5 @@
-// kiosk-recorder: parses the command line and wires the parts together. Logic lives in the libraries.
+// kiosk-recorder: parses the command line and wires the parts together. Logic lives in the libraries;
+// Booth.swift is the UI thread's loop that joins them.
 import Foundation
 import KioskCapture
 import KioskCore
@@ -14,6 +15,49 @@ do {
     exit(2)
 }
 
+/// The take's path: --output (its folder must exist and be writable), or output.mov in a private
+/// temporary folder made now.
+func outputPath(_ configured: String?) -> String {
+    if let configured {
+        let url = URL(fileURLWithPath: configured)
+        let folder = url.deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+            Log.write("kiosk-recorder: --output: the folder \(folder) does not exist\n")
+            exit(2)
+        }
+        guard access(folder, W_OK) == 0 else {
+            Log.write("kiosk-recorder: --output: the folder \(folder) is not writable\n")
+            exit(2)
+        }
+        return url.path
+    }
+    var template = Array((NSTemporaryDirectory() + "kiosk-recorder-XXXXXX").utf8CString)
+    guard let made = mkdtemp(&template) else {
+        Log.write("kiosk-recorder: cannot make a temporary folder: \(String(cString: strerror(errno)))\n")
+        exit(1)
+    }
+    return String(cString: made) + "/output.mov"
+}
+
+/// SDL and the window, or exit 3 with a hint.
+func openScreen(_ config: Configuration) -> (SDLContext, Screen, Assets) {
+    let assets: Assets
+    do { assets = try Assets.locate() } catch {
+        Log.write("kiosk-recorder: \(error)\n")
+        exit(1)
+    }
+    do {
+        let context = try SDLContext()
+        let screen = try Screen(context: context, window: config.window, orientation: config.orientation, fontPath: assets.boldFont,
+                                mirrorPreview: config.mirrorPreview, cameraMount: config.cameraRotation)
+        return (context, screen, assets)
+    } catch {
+        Log.write("kiosk-recorder: no display: \(error)\n\(Screen.noDisplayHint)\n")
+        exit(3)
+    }
+}
+
 switch invocation {
 case .help:
     FileHandle.standardOutput.write(Data(OptionParser.helpText.utf8))
@@ -26,9 +70,16 @@ case .version:
 case .listCameras:
     EventSink().emit(.cameras(CameraDirectory.cameras()))
     exit(0)
-case .play, .record:
-    // The player (issue 6) and the booth screen (issue 5) are not
-    // built yet; say so plainly rather than pretend.
-    Log.info("this build validates the configuration only; the booth screen and the player are not built yet")
+case .play:
+    // The built-in player arrives with issue 6; say so plainly rather than pretend.
+    EventSink().emit(.error(code: .playbackFailed, message: "the built-in player is not built yet"))
     exit(1)
+case let .record(config):
+    Booth.blockSignals()
+    let output = outputPath(config.output)
+    let (context, screen, assets) = openScreen(config)
+    let booth = Booth(config: config, outputPath: output, screen: screen, sounds: SoundPlayer(assets: assets))
+    let status = booth.run()
+    withExtendedLifetime(context) {}
+    exit(status)
 }

@@ -1,0 +1,340 @@
+// The booth: the UI thread's loop that joins the parts. Screen input, stdin commands, signals and
+// what the capture and writer threads report all become RecorderMachine events; the machine's
+// actions are carried out here, in order. Worker threads never call SDL: they post to the inbox,
+// and frames go to a one-frame slot the loop picks up (the preview is at most one frame behind).
+import Foundation
+import KioskCapture
+import KioskCore
+import KioskMedia
+import KioskUI
+import Synchronization
+
+/// What worker threads tell the UI thread.
+enum BoothMessage: Sendable {
+    case capture(CaptureEvent)
+    case recordingFinished(RecordingResult)
+    case command(Command)
+    case badCommand(CommandError)
+    case signal(Int32)
+}
+
+/// Messages from worker threads, taken by the UI loop in order.
+final class Inbox: Sendable {
+    private let messages = Mutex<[BoothMessage]>([])
+    func post(_ message: BoothMessage) { messages.withLock { $0.append(message) } }
+    func take() -> [BoothMessage] { messages.withLock { m in defer { m.removeAll() }; return m } }
+}
+
+/// The newest camera frame, replaced by each new one: the preview never queues behind the camera.
+final class FrameSlot: Sendable {
+    private let slot = Mutex<(frame: VideoFrame?, serial: Int)>((nil, 0))
+    func put(_ frame: VideoFrame) { slot.withLock { $0 = (frame, $0.serial + 1) } }
+    /// The frame if it is newer than `serial`.
+    func take(newerThan serial: Int) -> (VideoFrame, Int)? {
+        slot.withLock { s in s.serial > serial ? s.frame.map { ($0, s.serial) } : nil }
+    }
+}
+
+/// The writer the camera and microphone threads feed while a take runs (nil between takes).
+final class WriterSlot: Sendable {
+    private let writer = Mutex<MovieWriter?>(nil)
+    func set(_ w: MovieWriter?) { writer.withLock { $0 = w } }
+    func append(_ frame: VideoFrame) { writer.withLock { $0 }?.append(frame) }
+}
+
+final class Booth {
+    let config: Configuration
+    let outputPath: String
+    let screen: Screen
+    let sounds: SoundPlayer
+    let events = EventSink()
+    var machine: RecorderMachine
+    let camera: any VideoSource
+    let cameraNote: String?
+    let inbox = Inbox()
+    let frames = FrameSlot()
+    /// The writer the camera and microphone threads feed while a take runs.
+    let activeWriter = WriterSlot()
+    var writer: MovieWriter?
+    var microphone: (any AudioSource)?
+    var frameSerial = 0
+    var frozen = false
+    var needsDraw = true
+    var lastViewModel: ViewModel?
+    var exitCode: Int32?
+    var suspendWhenSafe = false
+    var cameraDropsAtStart = 0
+
+    init(config: Configuration, outputPath: String, screen: Screen, sounds: SoundPlayer) {
+        self.config = config
+        self.outputPath = outputPath
+        self.screen = screen
+        self.sounds = sounds
+        let made = CameraFactory.make(config.camera, size: config.size, fps: Double(config.fps))
+        camera = made.source
+        cameraNote = made.note
+        machine = RecorderMachine(session: config.session, outputPath: outputPath, orientation: screen.orientation)
+    }
+
+    /// Runs until an outcome, a quit or a signal; returns the exit status.
+    func run() -> Int32 {
+        installSignals()
+        startStdinReader()
+        sounds.prepare()
+        perform(machine.start())
+        let info = camera.info
+        events.emit(.ready(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps,
+                           orientation: screen.orientation))
+        while exitCode == nil {
+            let visible = machine.visibleButtons
+            for input in screen.waitEvents(timeoutMs: needsDraw ? 0 : 8, visible: visible) { handle(input) }
+            for message in inbox.take() { handle(message) }
+            if let writer, machine.mode == .recording { perform(machine.handle(.tick(elapsed: writer.elapsed))) }
+            if !frozen, let (frame, serial) = frames.take(newerThan: frameSerial) {
+                frameSerial = serial
+                do { try screen.show(frame: frame) } catch { Log.info("preview: \(error)") }
+                needsDraw = true
+            }
+            let model = viewModel
+            if needsDraw || model != lastViewModel {
+                do { try screen.render(model) } catch { Log.info("screen: \(error)") }
+                lastViewModel = model
+                needsDraw = false
+            }
+            if suspendWhenSafe && machine.mode != .recording {
+                suspendWhenSafe = false
+                // The take is safe on disk: now really stop, as the terminal asked (SIGTSTP).
+                raise(SIGSTOP)
+            }
+        }
+        camera.stop()
+        microphone?.stop()
+        return exitCode ?? 0
+    }
+
+    var viewModel: ViewModel {
+        var model = machine.viewModel
+        if model.message == nil, model.mode == .ready, let cameraNote { model.message = cameraNote }
+        return model
+    }
+
+    // MARK: - Inputs
+
+    func handle(_ input: UIInput) {
+        switch input {
+        case let .press(button): perform(machine.handle(.press(button)))
+        case .tapElsewhere: if machine.mode == .playing { perform(machine.handle(.togglePause)) }
+        case .quit: perform(machine.handle(.quit))
+        case .background: perform(machine.handle(.background))
+        case .foreground: perform(machine.handle(.foreground))
+        case let .displayOrientation(o): perform(machine.handle(.rotate(o)))
+        }
+        needsDraw = true
+    }
+
+    func handle(_ message: BoothMessage) {
+        switch message {
+        case let .capture(event):
+            switch event {
+            case let .cameraLost(reason):
+                events.emit(.error(code: .cameraUnavailable, message: reason))
+                perform(machine.handle(.cameraLost))
+            case .cameraBack:
+                perform(machine.handle(.cameraBack))
+            case let .microphoneLost(reason):
+                events.emit(.error(code: .microphoneUnavailable, message: reason + "; recording silence"))
+            case .microphoneBack:
+                break
+            }
+        case var .recordingFinished(result):
+            result.droppedFrames += max(camera.droppedFrames - cameraDropsAtStart, 0)
+            activeWriter.set(nil)
+            writer = nil
+            microphone?.stop()
+            microphone = nil
+            perform(machine.handle(.recordingFinished(result)))
+        case let .command(command):
+            handle(command)
+        case let .badCommand(error):
+            events.emit(error.event)
+        case let .signal(number):
+            switch number {
+            case SIGUSR1, SIGTSTP:
+                perform(machine.handle(.background))
+                if number == SIGTSTP { suspendWhenSafe = true }
+            case SIGUSR2, SIGCONT:
+                perform(machine.handle(.foreground))
+            default:
+                perform(machine.handle(.terminate(signal: Booth.signalName(number))))
+            }
+        }
+        needsDraw = true
+    }
+
+    func handle(_ command: Command) {
+        switch command {
+        case let .press(button): perform(machine.handle(.press(button)))
+        case let .rotate(o): perform(machine.handle(.rotate(o)))
+        case .background: perform(machine.handle(.background))
+        case .foreground: perform(machine.handle(.foreground))
+        case let .tap(point):
+            if let button = screen.press(at: point, visible: machine.visibleButtons) {
+                perform(machine.handle(.press(button)))
+            } else if machine.mode == .playing {
+                perform(machine.handle(.togglePause))
+            }
+        case let .screenshot(path):
+            do { try screen.screenshot(to: path) } catch {
+                events.emit(.error(code: .screenshotFailed, message: "\(error)"))
+            }
+        case .state: perform(machine.handle(.stateQuery))
+        case .quit: perform(machine.handle(.quit))
+        }
+    }
+
+    // MARK: - Actions
+
+    func perform(_ actions: [RecorderAction]) {
+        for action in actions { perform(action) }
+    }
+
+    func perform(_ action: RecorderAction) {
+        switch action {
+        case .startCamera:
+            frozen = false
+            let (slot, inbox, activeWriter) = (frames, inbox, activeWriter)
+            do {
+                try camera.start(frames: { frame in
+                    slot.put(frame)
+                    activeWriter.append(frame)
+                }, events: { inbox.post(.capture($0)) })
+            } catch {
+                events.emit(.error(code: .cameraUnavailable, message: "\(error)"))
+            }
+        case .stopCamera:
+            camera.stop()
+        case .discardTake:
+            if let recovered = TakeFiles.discardPrevious(at: outputPath) {
+                events.emit(.recordingRecovered(path: recovered.path, duration: recovered.duration))
+            }
+        case let .startRecording(orientation):
+            startRecording(orientation: orientation)
+        case let .stopRecording(reason):
+            writer?.stop(reason: reason)
+        case let .playSound(sound):
+            sounds.play(sound)
+        case .freezeLastFrame:
+            frozen = true
+        case .startPlayback:
+            // The built-in player comes with issue 6; until then a take cannot be reviewed here.
+            events.emit(.error(code: .playbackFailed, message: "the built-in player is not built yet"))
+            perform(machine.handle(.playbackEnded(.error)))
+        case .setPlaybackPaused, .stopPlayback:
+            break
+        case let .applyOrientation(orientation):
+            screen.setOrientation(orientation)
+        case let .emit(event):
+            events.emit(event)
+        case let .exit(code):
+            exitCode = code
+        }
+        needsDraw = true
+    }
+
+    func startRecording(orientation: Orientation) {
+        let info = camera.info
+        let mic: (any AudioSource)? = switch config.microphone {
+        case .none: nil
+        case .test: TestTone()
+        case let .pcm(name): ALSAMicrophone(name: name)
+        }
+        var settings = MovieSettings(outputPath: outputPath, videoSize: info.size, fps: info.fps,
+                                     audio: mic.map { ($0.info.sampleRate, $0.info.channels) })
+        settings.videoEncoder = config.videoEncoder
+        settings.preset = config.videoPreset
+        settings.crf = config.videoCRF
+        settings.bitrate = config.videoBitrate
+        settings.maxDuration = config.maxDuration
+        settings.maxFileSize = config.maxFileSize
+        settings.minFreeDisk = config.minFreeDisk
+        settings.rotationQuarterTurns = DisplayTransform(physical: screen.outputSize, orientation: orientation)
+            .cameraQuarterTurns(mount: config.cameraRotation)
+        let inbox = inbox
+        let take = MovieWriter(settings: settings) { inbox.post(.recordingFinished($0)) }
+        do {
+            try take.start()
+        } catch {
+            perform(machine.handle(.recordingFailed(code: error.code, message: error.message)))
+            return
+        }
+        writer = take
+        cameraDropsAtStart = camera.droppedFrames
+        activeWriter.set(take)
+        if let mic {
+            do {
+                try mic.start(chunks: { take.append($0) }, events: { inbox.post(.capture($0)) })
+                microphone = mic
+            } catch {
+                events.emit(.error(code: .microphoneUnavailable, message: "\(error); recording without sound"))
+            }
+        }
+        perform(machine.handle(.recordingStarted(outputPath: outputPath)))
+    }
+
+    // MARK: - stdin and signals
+
+    func startStdinReader() {
+        let inbox = inbox
+        let thread = Thread {
+            let parser = CommandParser()
+            while let line = readLine(strippingNewline: true) {
+                if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
+                switch parser.parse(line: line) {
+                case let .success(command): inbox.post(.command(command))
+                case let .failure(error): inbox.post(.badCommand(error))
+                }
+            }
+            // stdin closed: the parent may still send signals; nothing to do.
+        }
+        thread.name = "kiosk-stdin"
+        thread.start()
+    }
+
+    /// The signals the booth handles.
+    static let handledSignals = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2, SIGTSTP, SIGCONT]
+
+    /// Blocks the handled signals in this thread and every thread started after it (call first
+    /// thing in main), so that only `installSignals`' thread takes them, with sigwait: nothing runs
+    /// in an asynchronous handler at all.
+    static func blockSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for number in handledSignals { sigaddset(&set, number) }
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// A thread that waits for the blocked signals and posts each to the inbox.
+    func installSignals() {
+        let inbox = inbox
+        let thread = Thread {
+            var set = sigset_t()
+            sigemptyset(&set)
+            for number in Booth.handledSignals { sigaddset(&set, number) }
+            while true {
+                var number: Int32 = 0
+                if sigwait(&set, &number) == 0 { inbox.post(.signal(number)) }
+            }
+        }
+        thread.name = "kiosk-signals"
+        thread.start()
+    }
+
+    static func signalName(_ number: Int32) -> String {
+        switch number {
+        case SIGTERM: "SIGTERM"
+        case SIGINT: "SIGINT"
+        case SIGHUP: "SIGHUP"
+        default: "SIG\(number)"
+        }
+    }
+}
