@@ -1,0 +1,177 @@
+// The real kiosk-recorder, end to end over stdin and stdout with the test camera and tone.
+import Foundation
+import Testing
+import KioskCore
+
+let booth = ["--camera", "test", "--microphone", "test", "--windowed", "800x480"]
+
+@Suite("kiosk-recorder end to end")
+struct EndToEndTests {
+    @Test("record → stop → use: the events in order and a file that plays")
+    func recordStopUse() throws {
+        let folder = try testFolder("use")
+        let output = folder.appendingPathComponent("take.mov").path
+        let r = try RecorderProcess(booth + ["--output", output])
+        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        #expect(r.wait(for: "recordingStarted") != nil)
+        Thread.sleep(forTimeInterval: 2.5)
+        r.command("stop")
+        #expect(r.wait(for: "recordingFinished") != nil)
+        r.command("useVideo")
+        #expect(r.exitStatus() == 0)
+        #expect(r.names == ["ready", "recordingStarted", "recordingFinished", "videoRecorderDidFinishRecordingVideoWithOutputPath"])
+        guard case let .recordingFinished(result) = r.events[2] else { Issue.record("no result"); return }
+        #expect(result.success && result.reason == .user && result.outputPath == output)
+        #expect(result.duration > 2 && result.duration < 3.5)
+        #expect(r.events.last == .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: output))
+        #expect(try ffprobe(output, "stream=codec_name") == "h264\naac")
+        #expect(try decodesCleanly(output))
+        #expect(!r.stderr.contains("warning"), "\(r.stderr)")
+    }
+
+    @Test("cancel in ready: the cancel event, exit 0")
+    func cancel() throws {
+        let r = try RecorderProcess(booth)
+        #expect(r.wait(for: "ready") != nil)
+        r.command("cancel")
+        #expect(r.exitStatus() == 0)
+        #expect(r.names == ["ready", "videoRecorderDidCancelRecordingVideo"])
+    }
+
+    @Test("refused and bad commands give errors and change nothing; state answers")
+    func refusedCommands() throws {
+        let r = try RecorderProcess(booth)
+        #expect(r.wait(for: "ready") != nil)
+        r.command("stop")
+        r.send("this is not json")
+        r.command("fly")
+        r.command("state")
+        #expect(r.wait(for: "state") != nil)
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        let errors = r.events.compactMap { e -> ErrorCode? in if case let .error(code, _) = e { code } else { nil } }
+        #expect(errors == [.notAllowed, .badCommand, .unknownCommand])
+        #expect(r.events.last == .state(mode: "ready", timer: "00:00", buttons: [.cancel, .start], orientation: .landscapeRight))
+    }
+
+    @Test("retake deletes the take and records again; a rotation before recording turns the file")
+    func retakeAndRotate() throws {
+        let folder = try testFolder("retake")
+        let output = folder.appendingPathComponent("take.mp4").path
+        let r = try RecorderProcess(booth + ["--output", output])
+        #expect(r.wait(for: "ready") != nil)
+        r.command("start")
+        #expect(r.wait(for: "recordingStarted") != nil)
+        // Asked while recording: kept for later.
+        r.send(#"{"command":"rotate","orientation":"portrait"}"#)
+        Thread.sleep(forTimeInterval: 1.2)
+        r.command("stop")
+        #expect(r.wait(for: "recordingFinished") != nil)
+        #expect(!r.names.contains("orientationChanged"))
+        r.command("retake")
+        #expect(r.wait(for: "orientationChanged") != nil)
+        #expect(!FileManager.default.fileExists(atPath: output))
+        r.command("start")
+        #expect(r.wait(for: "recordingStarted", count: 2) != nil)
+        Thread.sleep(forTimeInterval: 1.2)
+        r.command("stop")
+        #expect(r.wait(for: "recordingFinished", count: 2) != nil)
+        r.command("useVideo")
+        #expect(r.exitStatus() == 0)
+        #expect(r.names == ["ready", "recordingStarted", "recordingFinished", "orientationChanged", "recordingStarted",
+                            "recordingFinished", "videoRecorderDidFinishRecordingVideoWithOutputPath"])
+        // Portrait on a landscape window: the picture must be turned a quarter clockwise to stand up.
+        #expect(try ffprobe(output, "stream_side_data=rotation", stream: "v:0") == "-90")
+    }
+
+    @Test("SIGUSR1 while recording stops and keeps the take (background); SIGUSR2 brings the camera back")
+    func background() throws {
+        let r = try RecorderProcess(booth)
+        #expect(r.wait(for: "ready") != nil)
+        r.command("start")
+        #expect(r.wait(for: "recordingStarted") != nil)
+        Thread.sleep(forTimeInterval: 1.5)
+        r.kill(SIGUSR1)
+        #expect(r.wait(for: "recordingFinished") != nil)
+        guard case let .recordingFinished(result) = r.events.last else { Issue.record("no result"); return }
+        #expect(result.reason == .background && result.success)
+        #expect(try decodesCleanly(result.outputPath))
+        r.kill(SIGUSR2)
+        // Signals and stdin are separate channels: let the signal land before the next command.
+        Thread.sleep(forTimeInterval: 0.3)
+        r.command("retake")
+        r.command("state")
+        #expect(r.wait(for: "state") != nil)
+        #expect(r.events.last == .state(mode: "ready", timer: "00:00", buttons: [.cancel, .start], orientation: .landscapeRight))
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    @Test("SIGTERM while recording finishes the take cleanly, reports terminated, exits 0")
+    func sigterm() throws {
+        let r = try RecorderProcess(booth)
+        #expect(r.wait(for: "ready") != nil)
+        r.command("start")
+        #expect(r.wait(for: "recordingStarted") != nil)
+        Thread.sleep(forTimeInterval: 1.5)
+        r.kill(SIGTERM)
+        #expect(r.exitStatus() == 0)
+        #expect(Array(r.names.suffix(2)) == ["recordingFinished", "terminated"])
+        guard case let .recordingFinished(result) = r.events.dropLast().last else { Issue.record("no result"); return }
+        #expect(result.reason == .signal && result.success)
+        #expect(try decodesCleanly(result.outputPath))
+        #expect(r.events.last == .terminated(signal: "SIGTERM"))
+    }
+
+    @Test("max duration 2 s: the take stops by itself at 2 s within a frame")
+    func maxDuration() throws {
+        let r = try RecorderProcess(booth + ["--max-duration", "2"])
+        #expect(r.wait(for: "ready") != nil)
+        r.command("start")
+        #expect(r.wait(for: "recordingFinished", timeout: 6) != nil)
+        guard case let .recordingFinished(result) = r.events.last else { Issue.record("no result"); return }
+        #expect(result.reason == .maxDuration && result.success)
+        #expect(abs(result.duration - 2) <= 1.0 / 30 + 0.001)
+        let seconds = try #require(Double(try ffprobe(result.outputPath, "format=duration")))
+        #expect(abs(seconds - 2) <= 1.0 / 30 + 0.001)
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    @Test("kill -9 mid-take (10 times): each file plays and holds all but the last 1.1 s; the next start recovers it")
+    func killNine() throws {
+        let folder = try testFolder("kill9")
+        let output = folder.appendingPathComponent("output.mov").path
+        var generator = SystemRandomNumberGenerator()
+        for trial in 0..<10 {
+            let r = try RecorderProcess(booth + ["--output", output])
+            #expect(r.wait(for: "ready") != nil)
+            r.command("start")
+            guard let started = r.wait(for: "recordingStarted") else { Issue.record("trial \(trial) did not start"); return }
+            let t = Double.random(in: 1.3...3.5, using: &generator)
+            Thread.sleep(forTimeInterval: max(0, started + t - ProcessInfo.processInfo.systemUptime))
+            r.kill(SIGKILL)
+            _ = r.exitStatus()
+            let duration = try #require(Double(try ffprobe(output, "format=duration")), "trial \(trial): ffprobe read the file")
+            #expect(duration >= t - 1.1, "trial \(trial): killed at \(t) s, file holds \(duration) s")
+            #expect(try decodesCleanly(output), "trial \(trial)")
+            // The next run, pressing Start, keeps the clip: moved aside and reported.
+            let next = try RecorderProcess(booth + ["--output", output])
+            #expect(next.wait(for: "ready") != nil)
+            next.command("start")
+            #expect(next.wait(for: "recordingStarted") != nil)
+            next.command("quit")
+            #expect(next.exitStatus() == 0)
+            let recovered = next.events.compactMap { e -> (String, Double)? in
+                if case let .recordingRecovered(path, d) = e { (path, d) } else { nil }
+            }
+            #expect(recovered.count == 1, "trial \(trial): \(next.names)")
+            if let (path, d) = recovered.first {
+                #expect(abs(d - duration) < 0.1)
+                #expect(FileManager.default.fileExists(atPath: path))
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+// Test helper: the real kiosk-recorder as a child process, driven over stdin, read on stdout.
+import Foundation
+import Synchronization
+import Testing
+import KioskCore
+
+/// A running kiosk-recorder with the SDL dummy drivers.
+final class RecorderProcess: Sendable {
+    let process: Process
+    private let input: FileHandle
+    /// Every stdout line, decoded, with the monotonic time it arrived.
+    private let lines = Mutex<[(line: String, at: Double)]>([])
+    private let stderrText = Mutex("")
+    private let closed = DispatchSemaphore(value: 0)
+
+    init(_ arguments: [String], environment extra: [String: String] = [:]) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: recorderPath)
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["SDL_VIDEODRIVER"] = environment["SDL_VIDEODRIVER"] ?? "dummy"
+        environment["SDL_AUDIODRIVER"] = "dummy"
+        process.environment = environment.merging(extra) { $1 }
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        input = stdin.fileHandleForWriting
+        try process.run()
+        let out = stdout.fileHandleForReading, err = stderr.fileHandleForReading
+        Thread { [self] in
+            var buffer = Data()
+            while true {
+                let chunk = out.availableData
+                if chunk.isEmpty { break }
+                buffer += chunk
+                while let newline = buffer.firstIndex(of: 0x0A) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer = Data(buffer[(newline + 1)...])
+                    lines.withLock { $0.append((line, ProcessInfo.processInfo.systemUptime)) }
+                }
+            }
+            closed.signal()
+        }.start()
+        Thread { [self] in
+            while true {
+                let chunk = err.availableData
+                if chunk.isEmpty { break }
+                stderrText.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+            }
+        }.start()
+    }
+
+    var stderr: String { stderrText.withLock { $0 } }
+    var rawLines: [String] { lines.withLock { $0.map(\.line) } }
+    var events: [KioskEvent] { rawLines.compactMap { try? EventEncoder().decode(line: $0) } }
+    var names: [String] { events.map(\.name) }
+
+    func send(_ json: String) {
+        input.write(Data((json + "\n").utf8))
+    }
+
+    func command(_ name: String) { send(#"{"command":"\#(name)"}"#) }
+
+    /// Waits until an event with this name has arrived (`count` of them); returns its arrival time.
+    @discardableResult
+    func wait(for name: String, count: Int = 1, timeout: Double = 10) -> Double? {
+        let deadline = ProcessInfo.processInfo.systemUptime + timeout
+        while ProcessInfo.processInfo.systemUptime < deadline {
+            let matches = lines.withLock { all in all.filter { (try? EventEncoder().decode(line: $0.line))?.name == name } }
+            if matches.count >= count { return matches[count - 1].at }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return nil
+    }
+
+    /// Waits for the process to end; its exit status, or nil on timeout.
+    func exitStatus(timeout: Double = 10) -> Int32? {
+        let deadline = ProcessInfo.processInfo.systemUptime + timeout
+        while process.isRunning && ProcessInfo.processInfo.systemUptime < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        guard !process.isRunning else { return nil }
+        _ = closed.wait(timeout: .now() + 2)
+        return process.terminationStatus
+    }
+
+    func kill(_ signal: Int32) { Foundation.kill(process.processIdentifier, signal) }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}
+
+/// A fresh folder for one test's files.
+func testFolder(_ name: String) throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-e2e-\(name)-\(getpid())")
+    try? FileManager.default.removeItem(at: url)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+/// ffprobe's answer for one entry, e.g. ("format=duration").
+func ffprobe(_ path: String, _ entries: String, stream: String? = nil) throws -> String {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["ffprobe", "-v", "error"] + (stream.map { ["-select_streams", $0] } ?? []) +
+        ["-show_entries", entries, "-of", "default=nw=1:nk=1", path]
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
+/// Whether ffmpeg decodes the whole file without an error.
+func decodesCleanly(_ path: String) throws -> Bool {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["ffmpeg", "-v", "error", "-i", path, "-f", "null", "-"]
+    let err = Pipe()
+    p.standardError = err
+    p.standardOutput = FileHandle.nullDevice
+    try p.run()
+    let data = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return p.terminationStatus == 0 && data.isEmpty
+}
