@@ -14,6 +14,9 @@ let usageText = """
           print CPU seconds, peak RSS and the ratio ours/ffmpeg
       capture --camera PATH|test [--size WxH] [--fps N] [--seconds S]
           run a camera alone for S seconds; prints frames, drops and CPU use (% of one core)
+      stop-latency [--recorder PATH] [--size WxH] [--rounds N] [--seconds S]
+          run kiosk-recorder (test camera and tone, SDL dummy driver), record S seconds, stop, and
+          time Stop → recordingFinished, and exec → ready
       versions
           print the linked FFmpeg libraries
 
@@ -152,11 +155,64 @@ func captureBench(_ o: [String: String]) {
                "cpuSeconds": cpu, "cpuPercentOfOneCore": 100 * cpu / elapsed])
 }
 
+/// Runs the real recorder and times what a guest feels: start-up, and the wait after Stop.
+func stopLatency(_ o: [String: String]) {
+    let me = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+    let recorder = o["recorder"] ?? me.deletingLastPathComponent().appendingPathComponent("kiosk-recorder").path
+    let frameSize = size(o["size"])
+    let rounds = Int(o["rounds"] ?? "") ?? 3
+    let seconds = Double(o["seconds"] ?? "") ?? 3
+    var stops: [Double] = [], readies: [Double] = []
+    for _ in 0..<rounds {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: recorder)
+        p.arguments = ["--camera", "test", "--microphone", "test", "--size", "\(frameSize)", "--windowed", "\(frameSize)"]
+        var env = ProcessInfo.processInfo.environment
+        env["SDL_VIDEODRIVER"] = env["SDL_VIDEODRIVER"] ?? "dummy"
+        env["SDL_AUDIODRIVER"] = env["SDL_AUDIODRIVER"] ?? "dummy"
+        p.environment = env
+        let input = Pipe(), output = Pipe()
+        p.standardInput = input
+        p.standardOutput = output
+        p.standardError = FileHandle.nullDevice
+        let launched = Date()
+        do { try p.run() } catch { fail("cannot run \(recorder): \(error)") }
+        var buffer = Data()
+        /// Reads stdout until a line holds `"event":"name"`; returns when it came.
+        func wait(for name: String) -> Date {
+            while true {
+                if let range = buffer.range(of: Data("\"event\":\"\(name)\"".utf8)),
+                   buffer[range.upperBound...].contains(0x0A) {
+                    buffer.removeAll()
+                    return Date()
+                }
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { fail("kiosk-recorder ended before \(name)") }
+                buffer += chunk
+            }
+        }
+        readies.append(wait(for: "ready").timeIntervalSince(launched) * 1000)
+        input.fileHandleForWriting.write(Data("{\"command\":\"start\"}\n".utf8))
+        _ = wait(for: "recordingStarted")
+        Thread.sleep(forTimeInterval: seconds)
+        let stop = Date()
+        input.fileHandleForWriting.write(Data("{\"command\":\"stop\"}\n".utf8))
+        stops.append(wait(for: "recordingFinished").timeIntervalSince(stop) * 1000)
+        input.fileHandleForWriting.write(Data("{\"command\":\"quit\"}\n".utf8))
+        p.waitUntilExit()
+    }
+    func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
+    printLine(["size": "\(frameSize)", "rounds": rounds, "stopToFinishedMs": stops.map { ($0 * 10).rounded() / 10 },
+               "stopToFinishedMedianMs": median(stops), "execToReadyMs": readies.map { ($0 * 10).rounded() / 10 },
+               "execToReadyMedianMs": median(readies)])
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "encode": encode(options(arguments.dropFirst()))
 case "compare-encode": compareEncode(options(arguments.dropFirst()))
 case "capture": captureBench(options(arguments.dropFirst()))
+case "stop-latency": stopLatency(options(arguments.dropFirst()))
 case "versions":
     for (name, version) in MediaLibraries.versions.sorted(by: { $0.key < $1.key }) {
         FileHandle.standardOutput.write(Data("\(name) \(version)\n".utf8))
