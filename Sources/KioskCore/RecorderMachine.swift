@@ -55,6 +55,10 @@ public enum RecorderAction: Equatable, Sendable {
     case stopCamera
     /// Remove the previous take before a new one (or move an interrupted one aside).
     case discardTake
+    /// Loop sessions: give the accepted take to the parent under a name of its own, so the next
+    /// guest's Start cannot delete it, and report that path with
+    /// `videoRecorderDidFinishRecordingVideoWithOutputPath`. The parent then owns the file.
+    case handOverTake
     /// Start writing; the orientation is the interface's at the start of the take.
     case startRecording(orientation: Orientation)
     case stopRecording(StopReason)
@@ -287,7 +291,10 @@ public struct RecorderMachine: Equatable, Sendable {
             lastResult = nil
             actions.append(.discardTake)
         case .useVideo:
-            actions.append(.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: outputPath)))
+            switch session {
+            case .once: actions.append(.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: outputPath)))
+            case .loop: actions.append(.handOverTake)
+            }
             outcome(&actions)
         case .playVideo:
             mode = .playing

@@ -45,6 +45,8 @@ final class EncodingSession {
     private var pendingBytes: Int64 = 0
     private var pendingPackets = 0
     private var fragments = 0
+    /// The mehd duration field (file offset) and the movie timescale, kept current at each fragment.
+    private var mehd: (offset: Int, timescale: UInt64)?
     /// Free disk space when the last fragment was synced (statvfs), to keep `minFreeDisk` free.
     private var freeAtSync: Int64?
     private(set) var videoEnd: Double = 0
@@ -124,11 +126,18 @@ final class EncodingSession {
         // ourselves (frag_custom) and sync one by one. A file cut anywhere plays up to its last
         // whole fragment.
         var options: OpaquePointer?
-        av_dict_set(&options, "movflags", "frag_custom+empty_moov+default_base_moof", 0)
+        // skip_trailer: no mfra index at the end. Its moof offsets would be the muxer's, 20 bytes short
+        // of the file's after the mehd; demuxers find the fragments by walking them anyway.
+        av_dict_set(&options, "movflags", "frag_custom+empty_moov+default_base_moof+skip_trailer", 0)
         result = avformat_write_header(fmt, &options)
         av_dict_free(&options)
         guard result >= 0 else { throw AVError(code: result, call: "avformat_write_header") }
         headerWritten = true
+        avio_flush(io)
+        // Give the header the mehd box FFmpeg leaves out (see MoovDurations).
+        if let header = MoovDurations.insertMehd(into: sink.read(upTo: Int(sink.size))), sink.replaceHeader(with: header) {
+            mehd = MoovDurations.mehdField(in: header)
+        }
         guard sink.sync() else { throw AVError(code: AVError.code(posix: sink.failure ?? EIO), call: "fdatasync") }
         freeAtSync = DiskSpace.available(at: settings.outputPath)
     }
@@ -458,6 +467,7 @@ final class EncodingSession {
         guard result >= 0 else { return failure(result, call: "av_write_frame(flush)") }
         avio_flush(format.pointee.pb)
         if let error = sink.failure { return failure(AVError.code(posix: error), call: "write") }
+        if let mehd { MoovDurations.writeMehd(fd: sink.fd, offset: mehd.offset, seconds: duration, timescale: mehd.timescale) }
         guard sink.sync() else { return failure(AVError.code(posix: sink.failure ?? EIO), call: "fdatasync") }
         fragments += 1
         pendingBytes = 0
@@ -488,7 +498,13 @@ final class EncodingSession {
                 if r < 0 { Log.info("writer: \(AVError(code: r, call: "av_write_trailer"))") }
                 avio_flush(format.pointee.pb)
             }
-            if sink.failure == nil, sink.sync() { fragments += 1 }
+            if sink.failure == nil, sink.sync() {
+                fragments += 1
+                var tracks = [videoEnd]
+                if audio != nil { tracks.append(audioEnd) }
+                if let mehd { MoovDurations.writeMehd(fd: sink.fd, offset: mehd.offset, seconds: duration, timescale: mehd.timescale) }
+                MoovDurations.patch(fd: sink.fd, movieSeconds: duration, trackSeconds: tracks)
+            }
         }
         if sink.failure != nil {
             sink.truncateToLastSync()

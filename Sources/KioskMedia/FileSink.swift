@@ -8,8 +8,11 @@ import Foundation
 final class FileSink {
     let path: String
     let fd: Int32
-    /// Where the next write goes (the muxer appends; it may seek back, e.g. to patch a box size).
+    /// Where the next write goes, as the muxer counts (it appends; it may seek back to patch a box).
     private(set) var position: Int64 = 0
+    /// Bytes we put into the file ahead of the muxer's (the mehd box added to its header): the
+    /// muxer's offset p is the file's p + shift.
+    private(set) var shift: Int64 = 0
     /// The file's size.
     private(set) var size: Int64 = 0
     /// Where the last complete, synced fragment ended: the file is playable when cut here.
@@ -18,7 +21,7 @@ final class FileSink {
     private(set) var failure: Int32?
 
     init(path: String) throws(AVError) {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw AVError(code: AVError.code(posix: errno), call: "open(\(path))") }
         self.path = path
         self.fd = fd
@@ -31,7 +34,7 @@ final class FileSink {
         if let failure { return AVError.code(posix: failure) }
         var done = 0
         while done < count {
-            let n = pwrite(fd, buffer + done, count - done, off_t(position + Int64(done)))
+            let n = pwrite(fd, buffer + done, count - done, off_t(shift + position + Int64(done)))
             if n < 0 {
                 if errno == EINTR { continue }
                 failure = errno
@@ -46,7 +49,7 @@ final class FileSink {
 
     private func advance(by count: Int) {
         position += Int64(count)
-        size = max(size, position)
+        size = max(size, shift + position)
     }
 
     /// Makes everything written so far durable (`fdatasync`) and remembers the point.
@@ -63,7 +66,7 @@ final class FileSink {
     /// ends on a whole fragment and frees what the partial one took).
     func truncateToLastSync() {
         if ftruncate(fd, off_t(lastSyncedEnd)) == 0 {
-            position = lastSyncedEnd
+            position = lastSyncedEnd - shift
             size = lastSyncedEnd
             _ = fsync(fd)
         }
@@ -84,14 +87,34 @@ final class FileSink {
         }
     }
 
+    /// Replaces the first `size` bytes of the file (the header the muxer wrote, nothing after it yet)
+    /// with `header`, which may be longer: later writes land after it.
+    func replaceHeader(with header: [UInt8]) -> Bool {
+        guard failure == nil, shift == 0, Int64(header.count) >= size else { return false }
+        guard pwrite(fd, header, header.count, 0) == header.count else {
+            failure = errno
+            return false
+        }
+        shift = Int64(header.count) - size
+        size = Int64(header.count)
+        return true
+    }
+
+    /// The file's first `count` bytes (or fewer).
+    func read(upTo count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        let n = pread(fd, &bytes, count, 0)
+        return n > 0 ? Array(bytes[0..<n]) : []
+    }
+
     /// The AVIOContext seek callback: moves the write position, or answers the size.
     func seek(_ offset: Int64, whence: Int32) -> Int64 {
         let target: Int64
         switch whence {
-        case AVSEEK_SIZE: return size
+        case AVSEEK_SIZE: return size - shift
         case SEEK_SET: target = offset
         case SEEK_CUR: target = position + offset
-        case SEEK_END: target = size + offset
+        case SEEK_END: target = size - shift + offset
         default: return Int64(AVError.code(posix: EINVAL))
         }
         guard target >= 0 else { return Int64(AVError.code(posix: EINVAL)) }

@@ -2,6 +2,7 @@
 // packets, since a take cut by a crash has no trailer to say so).
 import CFFmpeg
 import Foundation
+import KioskCore
 
 public struct MovieInfo: Sendable, Equatable {
     /// Seconds from the first to the end of the last packet, over all streams.
@@ -63,6 +64,27 @@ public enum TakeFiles {
     public struct Recovered: Sendable, Equatable {
         public var path: String
         public var duration: Double
+    }
+
+    /// A loop session's accepted take, renamed `<name>-YYYYMMDD-HHMMSS.<ext>` beside the output so the
+    /// next guest's take cannot replace it. Returns the new path (the old one if the rename failed).
+    public static func handOver(_ output: String, now: Date = Date()) -> String {
+        let url = URL(fileURLWithPath: output)
+        let stem = url.deletingPathExtension().path + "-" + DateFormatter.recovered.string(from: now)
+        var target = stem + "." + url.pathExtension
+        var n = 2
+        while FileManager.default.fileExists(atPath: target) {
+            target = stem + "-\(n)." + url.pathExtension
+            n += 1
+        }
+        do {
+            try FileManager.default.moveItem(atPath: output, toPath: target)
+        } catch {
+            Log.info("could not hand over \(output): \(error); reporting it where it is")
+            return output
+        }
+        FileSink.syncFolder(of: target)
+        return target
     }
 
     /// Before a take (and on Retake): recover an interrupted take, or delete the old file.

@@ -217,6 +217,8 @@ final class Booth {
             if let recovered = TakeFiles.discardPrevious(at: outputPath) {
                 events.emit(.recordingRecovered(path: recovered.path, duration: recovered.duration))
             }
+        case .handOverTake:
+            events.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: TakeFiles.handOver(outputPath)))
         case let .startRecording(orientation):
             startRecording(orientation: orientation)
         case let .stopRecording(reason):

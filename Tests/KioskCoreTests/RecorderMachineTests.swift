@@ -309,13 +309,13 @@ struct RecorderMachineSeedTests {
         #expect(m.mode == .ready && m.timerText == "00:00" && m.cameraRunning)
     }
 
-    @Test("Use Video reports the path: once exits, loop returns to ready with the camera")
+    @Test("Use Video reports the path: once exits; loop hands the take over and returns to ready with the camera")
     func useVideo() {
         var once = Fixture.finished.make(session: .once)
         #expect(once.handle(.press(.useVideo)) == [.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: out)), .exit(code: 0)])
         #expect(once.handle(.stateQuery) == [], "nothing after exit")
         var loop = Fixture.finished.make(session: .loop)
-        #expect(loop.handle(.press(.useVideo)) == [.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: out)), .startCamera])
+        #expect(loop.handle(.press(.useVideo)) == [.handOverTake, .startCamera])
         #expect(loop.mode == .ready && loop.visibleButtons == [.cancel, .start] && loop.timerText == "00:00")
     }
 

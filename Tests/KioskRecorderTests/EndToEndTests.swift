@@ -175,3 +175,98 @@ struct EndToEndTests {
         }
     }
 }
+
+extension EndToEndTests {
+    @Test("loop session: each accepted take is handed over under its own name, and the booth is ready again")
+    func loopSession() throws {
+        let folder = try testFolder("loop")
+        let output = folder.appendingPathComponent("take.mov").path
+        let r = try RecorderProcess(booth + ["--output", output, "--session", "loop"])
+        #expect(r.wait(for: "ready") != nil)
+        for round in 1...2 {
+            r.command("start")
+            #expect(r.wait(for: "recordingStarted", count: round) != nil)
+            Thread.sleep(forTimeInterval: 1.2)
+            r.command("stop")
+            #expect(r.wait(for: "recordingFinished", count: round) != nil)
+            r.command("useVideo")
+            #expect(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath", count: round) != nil)
+        }
+        r.command("cancel")
+        #expect(r.wait(for: "videoRecorderDidCancelRecordingVideo") != nil)
+        r.command("state")
+        #expect(r.wait(for: "state") != nil)
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        let handed = r.events.compactMap { e -> String? in
+            if case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path) = e { path } else { nil }
+        }
+        #expect(handed.count == 2 && Set(handed).count == 2)
+        for path in handed {
+            #expect(path.hasPrefix(folder.appendingPathComponent("take-").path) && path.hasSuffix(".mov"))
+            #expect(try decodesCleanly(path))
+        }
+        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(r.events.last == .state(mode: "ready", timer: "00:00", buttons: [.cancel, .start], orientation: .landscapeRight))
+    }
+
+    @Test("a 10 s take from the test pattern and tone: H.264 + AAC for ffprobe and GStreamer, 10 s within a frame")
+    func tenSeconds() throws {
+        let r = try RecorderProcess(booth + ["--max-duration", "10", "--size", "640x480"])
+        #expect(r.wait(for: "ready") != nil)
+        r.command("start")
+        #expect(r.wait(for: "recordingFinished", timeout: 15) != nil)
+        guard case let .recordingFinished(result) = r.events.last else { Issue.record("no result"); return }
+        #expect(result.reason == .maxDuration && result.success && result.droppedFrames == 0)
+        let seconds = try #require(Double(try ffprobe(result.outputPath, "format=duration")))
+        #expect(abs(seconds - 10) <= 1.0 / 30 + 0.001, "\(seconds) s")
+        #expect(try ffprobe(result.outputPath, "stream=codec_name") == "h264\naac")
+        #expect(try decodesCleanly(result.outputPath))
+        let gst = Process()
+        gst.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        gst.arguments = ["gst-discoverer-1.0", result.outputPath]
+        let out = Pipe()
+        gst.standardOutput = out
+        try gst.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        gst.waitUntilExit()
+        #expect(gst.terminationStatus == 0 && text.contains("H.264") && text.contains("AAC") && text.contains("0:00:10"), "\(text)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    @Test("a full disk (20 MiB tmpfs) stops the take with diskFull and the booth still answers",
+          .enabled(if: ProcessInfo.processInfo.environment["KIOSK_FAKE_CAMERA"] == "1", "needs the private mount namespace of kiosk/test"))
+    func diskFull() throws {
+        let folder = try testFolder("diskfull")
+        let mount = Process()
+        mount.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        mount.arguments = ["mount", "-t", "tmpfs", "-o", "size=20m", "tmpfs", folder.path]
+        try mount.run()
+        mount.waitUntilExit()
+        try #require(mount.terminationStatus == 0)
+        defer {
+            let umount = Process()
+            umount.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            umount.arguments = ["umount", folder.path]
+            try? umount.run()
+            umount.waitUntilExit()
+        }
+        // Another file took most of the disk; the booth must keep all but 40 KiB of the rest free,
+        // so the take (the test pattern needs about 10 KiB a second) ends within a few seconds.
+        try Data(count: 16 * 1024 * 1024).write(to: folder.appendingPathComponent("other-file"))
+        let free = try #require(try FileManager.default.attributesOfFileSystem(forPath: folder.path)[.systemFreeSize] as? Int64)
+        let output = folder.appendingPathComponent("take.mov").path
+        let r = try RecorderProcess(booth + ["--output", output, "--size", "1280x720", "--min-free-disk", "\(free - 40 * 1024)"])
+        #expect(r.wait(for: "ready") != nil)
+        r.command("start")
+        #expect(r.wait(for: "recordingFinished", timeout: 20) != nil, "\(r.names)")
+        guard case let .recordingFinished(result) = r.events.last else { Issue.record("no result"); return }
+        #expect(result.reason == .diskFull && result.success)
+        #expect(try decodesCleanly(output))
+        r.command("state")
+        #expect(r.wait(for: "state", timeout: 2) != nil, "the booth answers after a full disk")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+}
