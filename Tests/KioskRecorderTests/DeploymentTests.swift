@@ -1,0 +1,108 @@
+// The parent example, the install kit and the docs agree with the binary.
+import Foundation
+import Testing
+import KioskCore
+
+/// The repository's root, from this file's place in it.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// Runs a program from the repository root; returns status and output.
+func runTool(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = arguments
+    p.currentDirectoryURL = repositoryRoot
+    var environment = ProcessInfo.processInfo.environment
+    environment["SDL_VIDEODRIVER"] = environment["SDL_VIDEODRIVER"] ?? "dummy"
+    environment["SDL_AUDIODRIVER"] = "dummy"
+    p.environment = environment.merging(extra) { $1 }
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    p.standardInput = FileHandle.nullDevice
+    try p.run()
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = err.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+}
+
+/// Every option --help lists.
+func helpOptions() throws -> [String] {
+    let help = try run(["--help"]).stdout
+    return help.split(separator: "\n").compactMap { line in
+        let trimmed = line.drop { $0 == " " }
+        guard trimmed.hasPrefix("--") else { return nil }
+        return String(trimmed.prefix { $0 != " " })
+    }
+}
+
+@Suite("Deployment and examples")
+struct DeploymentTests {
+    @Test("examples/parent.py records a take through the real binary and copies the clip")
+    func parentExample() throws {
+        let clips = try testFolder("parent-clips")
+        let r = try runTool(["python3", "examples/parent.py", "--recorder", recorderPath, "--auto", "1.5", "--copy-to", clips.path,
+                             "--", "--camera", "test", "--microphone", "test", "--windowed"])
+        #expect(r.status == 0, "\(r.err)")
+        #expect(r.out.contains("event: ready") && r.out.contains("event: videoRecorderDidFinishRecordingVideoWithOutputPath"))
+        let copied = try FileManager.default.contentsOfDirectory(atPath: clips.path)
+        #expect(copied.count == 1 && copied[0].hasPrefix("clip-") && copied[0].hasSuffix(".mov"))
+        if let name = copied.first { #expect(try decodesCleanly(clips.appendingPathComponent(name).path)) }
+    }
+
+    @Test("every option of --help is in docs/interface.md and in kiosk/kiosk.conf.example")
+    func optionsDocumented() throws {
+        let options = try helpOptions()
+        #expect(options.count >= 20)
+        let interface = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/interface.md"), encoding: .utf8)
+        let example = try String(contentsOf: repositoryRoot.appendingPathComponent("kiosk/kiosk.conf.example"), encoding: .utf8)
+        let commandLineOnly: Set = ["--config", "--play", "--list-cameras", "--help", "--version"]
+        for option in options {
+            #expect(interface.contains("`\(option)`"), "\(option) missing from docs/interface.md")
+            if !commandLineOnly.contains(option) {
+                let key = option.dropFirst(2)
+                #expect(example.contains("\n\(key) = ") || example.contains("\n# \(key) = "), "\(key) missing from kiosk.conf.example")
+            }
+        }
+    }
+
+    @Test("the example config is a valid config: every key parses")
+    func exampleConfigParses() throws {
+        let folder = try testFolder("conf")
+        var text = try String(contentsOf: repositoryRoot.appendingPathComponent("kiosk/kiosk.conf.example"), encoding: .utf8)
+        // Uncomment every key, as an operator would, and point the output somewhere that exists.
+        text = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let body = line.dropFirst(2)
+            let key = body.prefix { $0.isLowercase || $0 == "-" }
+            return line.hasPrefix("# ") && !key.isEmpty && body.dropFirst(key.count).hasPrefix(" = ") ? String(body) : String(line)
+        }.joined(separator: "\n").replacingOccurrences(of: "/srv/booth/take.mov", with: folder.appendingPathComponent("t.mov").path)
+        let config = text
+        let parser = OptionParser(readFile: { _ in config })
+        guard case .record = try parser.parse(["--config", "kiosk.conf"]) else { Issue.record("not a record invocation"); return }
+    }
+
+    @Test("kiosk/install lays out the files under a scratch root and systemd-analyze accepts the unit")
+    func install() throws {
+        let root = try testFolder("install-root")
+        let r = try runTool(["kiosk/install"], environment: ["DESTDIR": root.path, "KIOSK_BINARY": recorderPath])
+        #expect(r.status == 0, "\(r.err)")
+        for path in ["usr/local/bin/kiosk-recorder", "usr/local/share/kiosk-recorder/assets/fonts/DejaVuSans-Bold.ttf",
+                     "usr/local/share/kiosk-recorder/assets/fonts/LICENSE-DejaVu.txt", "usr/local/share/kiosk-recorder/assets/sounds/begin.wav",
+                     "usr/local/share/kiosk-recorder/assets/sounds/end.wav", "etc/kiosk-recorder/kiosk.conf",
+                     "etc/systemd/system/kiosk-recorder.service", "usr/local/share/doc/kiosk-recorder/interface.md"] {
+            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path), "\(path)")
+        }
+        // The installed binary finds its installed assets (not the repository's): it starts.
+        let binary = root.appendingPathComponent("usr/local/bin/kiosk-recorder").path
+        let version = try runTool([binary, "--version"])
+        #expect(version.status == 0 && version.out.hasPrefix("kiosk-recorder "))
+        // systemd-analyze checks that ExecStart exists: point it at the scratch root's binary.
+        var unit = try String(contentsOf: root.appendingPathComponent("etc/systemd/system/kiosk-recorder.service"), encoding: .utf8)
+        unit = unit.replacingOccurrences(of: "/usr/local/bin/kiosk-recorder", with: binary)
+        let check = try testFolder("unit")
+        try unit.write(to: check.appendingPathComponent("kiosk-recorder.service"), atomically: true, encoding: .utf8)
+        let verify = try runTool(["systemd-analyze", "verify", check.appendingPathComponent("kiosk-recorder.service").path])
+        #expect(verify.status == 0 && verify.err.isEmpty, "\(verify.err)")
+    }
+}
