@@ -15,11 +15,21 @@ struct Run {
     let stderr: String
 }
 
+/// Runs kiosk-recorder with these arguments to its end.
 func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
+    try runProgram(recorderPath, arguments, environment: extra)
+}
+
+/// Runs a program to its end from the repository's root, with SDL's dummy drivers unless told otherwise.
+func runProgram(_ path: String, _ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: recorderPath)
+    process.executableURL = URL(fileURLWithPath: path)
     process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(extra) { $1 }
+    process.currentDirectoryURL = repositoryRoot
+    var environment = ProcessInfo.processInfo.environment
+    environment["SDL_VIDEODRIVER"] = environment["SDL_VIDEODRIVER"] ?? "dummy"
+    environment["SDL_AUDIODRIVER"] = "dummy"
+    process.environment = environment.merging(extra) { $1 }
     let out = Pipe(), err = Pipe()
     process.standardOutput = out
     process.standardError = err

@@ -6,25 +6,10 @@ import KioskCore
 /// The repository's root, from this file's place in it.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// Runs a program from the repository root; returns status and output.
+/// Runs a tool found on PATH from the repository root.
 func runTool(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = arguments
-    p.currentDirectoryURL = repositoryRoot
-    var environment = ProcessInfo.processInfo.environment
-    environment["SDL_VIDEODRIVER"] = environment["SDL_VIDEODRIVER"] ?? "dummy"
-    environment["SDL_AUDIODRIVER"] = "dummy"
-    p.environment = environment.merging(extra) { $1 }
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    p.standardInput = FileHandle.nullDevice
-    try p.run()
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    let e = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    let r = try runProgram("/usr/bin/env", arguments, environment: extra)
+    return (r.status, r.stdout, r.stderr)
 }
 
 /// Every option --help lists.
