@@ -138,6 +138,9 @@ final class Booth {
             switch event {
             case let .cameraLost(reason):
                 events.emit(.error(code: .cameraUnavailable, message: reason))
+                // No stale picture under the "camera unavailable" note (a finished take's frozen
+                // frame stays).
+                if !frozen { screen.clearPreview() }
                 perform(machine.handle(.cameraLost))
             case .cameraBack:
                 perform(machine.handle(.cameraBack))

@@ -108,6 +108,28 @@ struct EndToEndTests {
         #expect(r.exitStatus() == 0)
     }
 
+    @Test("SIGTSTP while recording: the take is kept, then the process really stops; SIGCONT resumes it")
+    func suspend() throws {
+        let r = try RecorderProcess(booth)
+        #expect(r.wait(for: "ready") != nil)
+        r.command("start")
+        #expect(r.wait(for: "recordingStarted") != nil)
+        Thread.sleep(forTimeInterval: 1.2)
+        r.kill(SIGTSTP)
+        #expect(r.wait(for: "recordingFinished") != nil)
+        guard case let .recordingFinished(result) = r.events.last else { Issue.record("no result"); return }
+        #expect(result.reason == .background && result.success)
+        Thread.sleep(forTimeInterval: 0.5)
+        let status = try String(contentsOfFile: "/proc/\(r.process.processIdentifier)/stat", encoding: .utf8)
+        #expect(status.split(separator: " ")[2] == "T", "stopped after the take was safe: \(status)")
+        r.kill(SIGCONT)
+        Thread.sleep(forTimeInterval: 0.3)
+        r.command("state")
+        #expect(r.wait(for: "state") != nil, "answers again after SIGCONT")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
     @Test("SIGTERM while recording finishes the take cleanly, reports terminated, exits 0")
     func sigterm() throws {
         let r = try RecorderProcess(booth)
