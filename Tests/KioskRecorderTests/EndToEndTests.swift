@@ -292,3 +292,31 @@ extension EndToEndTests {
         #expect(r.exitStatus() == 0)
     }
 }
+
+extension EndToEndTests {
+    @Test("a camera unplugged while recording: the take stops with deviceDisconnected and plays; the camera comes back",
+          .enabled(if: ProcessInfo.processInfo.environment["KIOSK_FAKE_CAMERA"] == "1", "needs the fake camera"))
+    func unplugged() throws {
+        let folder = try testFolder("unplug")
+        let device = folder.appendingPathComponent("video0").path
+        try Data().write(to: URL(fileURLWithPath: device))
+        try "format=YUYV 352x288@30\nfail_after=75\nunplug_ms=1500\n".write(toFile: device + ".conf", atomically: true, encoding: .utf8)
+        let r = try RecorderProcess(["--camera", device, "--microphone", "test", "--windowed", "800x480",
+                                     "--output", folder.appendingPathComponent("take.mov").path])
+        #expect(r.wait(for: "ready") != nil)
+        r.command("start")
+        #expect(r.wait(for: "recordingFinished", timeout: 8) != nil, "\(r.names) \(r.stderr)")
+        guard case let .recordingFinished(result) = r.events.last else { Issue.record("no result"); return }
+        #expect(result.reason == .deviceDisconnected && result.success)
+        #expect(try decodesCleanly(result.outputPath))
+        #expect(r.events.contains { if case .error(.cameraUnavailable, _) = $0 { true } else { false } })
+        // Retake: back to ready, and the camera, answering again, gives Start back.
+        r.command("retake")
+        Thread.sleep(forTimeInterval: 2.5)
+        r.command("state")
+        #expect(r.wait(for: "state") != nil)
+        #expect(r.events.last == .state(mode: "ready", timer: "00:00", buttons: [.cancel, .start], orientation: .landscapeRight))
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+}
