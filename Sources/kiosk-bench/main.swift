@@ -16,6 +16,10 @@ let usageText = """
           run a camera alone for S seconds; prints frames, drops and CPU use (% of one core)
       versions
           print the linked FFmpeg libraries
+      preview [--recorder PATH] [--size WxH] [--fps N] [--seconds S]
+          run kiosk-recorder (test camera and tone, SDL software renderer; x11 when DISPLAY is set,
+          else dummy), tap Record, record S seconds (60), tap Stop; prints preview fps, dropped
+          preview frames, exec → ready and tap → effect as one JSON line
 
     """
 
@@ -154,6 +158,7 @@ func captureBench(_ o: [String: String]) {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
+case "preview": previewBench(options(arguments.dropFirst()))
 case "encode": encode(options(arguments.dropFirst()))
 case "compare-encode": compareEncode(options(arguments.dropFirst()))
 case "capture": captureBench(options(arguments.dropFirst()))
