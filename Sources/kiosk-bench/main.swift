@@ -19,6 +19,10 @@ let usageText = """
           time Stop → recordingFinished, and exec → ready
       versions
           print the linked FFmpeg libraries
+      preview [--recorder PATH] [--size WxH] [--fps N] [--seconds S]
+          run kiosk-recorder (test camera and tone, SDL software renderer; x11 when DISPLAY is set,
+          else dummy), tap Record, record S seconds (60), tap Stop; prints preview fps, dropped
+          preview frames, exec → ready and tap → effect as one JSON line
 
     """
 
@@ -209,6 +213,7 @@ func stopLatency(_ o: [String: String]) {
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
+case "preview": previewBench(options(arguments.dropFirst()))
 case "encode": encode(options(arguments.dropFirst()))
 case "compare-encode": compareEncode(options(arguments.dropFirst()))
 case "capture": captureBench(options(arguments.dropFirst()))

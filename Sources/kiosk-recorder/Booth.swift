@@ -26,13 +26,25 @@ final class Inbox: Sendable {
 }
 
 /// The newest camera frame, replaced by each new one: the preview never queues behind the camera.
+/// A frame replaced before the UI took it is a dropped preview frame, and counted.
 final class FrameSlot: Sendable {
-    private let slot = Mutex<(frame: VideoFrame?, serial: Int)>((nil, 0))
-    func put(_ frame: VideoFrame) { slot.withLock { $0 = (frame, $0.serial + 1) } }
+    private let slot = Mutex<(frame: VideoFrame?, serial: Int, taken: Int, dropped: Int)>((nil, 0, 0, 0))
+    func put(_ frame: VideoFrame) {
+        slot.withLock { s in
+            if s.serial > s.taken { s.dropped += 1 }
+            s.frame = frame
+            s.serial += 1
+        }
+    }
     /// The frame if it is newer than `serial`.
     func take(newerThan serial: Int) -> (VideoFrame, Int)? {
-        slot.withLock { s in s.serial > serial ? s.frame.map { ($0, s.serial) } : nil }
+        slot.withLock { s in
+            guard s.serial > serial, let frame = s.frame else { return nil }
+            s.taken = s.serial
+            return (frame, s.serial)
+        }
     }
+    var dropped: Int { slot.withLock { $0.dropped } }
 }
 
 /// The writer the camera and microphone threads feed while a take runs (nil between takes).
@@ -64,6 +76,7 @@ final class Booth {
     var exitCode: Int32?
     var suspendWhenSafe = false
     var cameraDropsAtStart = 0
+    lazy var stats = PreviewStats(frames: frames)
 
     init(config: Configuration, outputPath: String, screen: Screen, sounds: SoundPlayer) {
         self.config = config
@@ -85,6 +98,7 @@ final class Booth {
         let info = camera.info
         events.emit(.ready(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps,
                            orientation: screen.orientation))
+        stats.write("start", mode: machine.mode, renderer: screen.rendererName)
         while exitCode == nil {
             let visible = machine.visibleButtons
             for input in screen.waitEvents(timeoutMs: needsDraw ? 0 : 8, visible: visible) { handle(input) }
@@ -93,11 +107,13 @@ final class Booth {
             if !frozen, let (frame, serial) = frames.take(newerThan: frameSerial) {
                 frameSerial = serial
                 do { try screen.show(frame: frame) } catch { Log.info("preview: \(error)") }
+                stats.previewFrames += 1
                 needsDraw = true
             }
             let model = viewModel
             if needsDraw || model != lastViewModel {
                 do { try screen.render(model) } catch { Log.info("screen: \(error)") }
+                stats.presented(mode: model.mode)
                 lastViewModel = model
                 needsDraw = false
             }
@@ -109,6 +125,7 @@ final class Booth {
         }
         camera.stop()
         microphone?.stop()
+        stats.write("exit", mode: machine.mode)
         return exitCode ?? 0
     }
 
@@ -181,6 +198,7 @@ final class Booth {
         case .background: perform(machine.handle(.background))
         case .foreground: perform(machine.handle(.foreground))
         case let .tap(point):
+            stats.write("tap", mode: machine.mode)
             if let button = screen.press(at: point, visible: machine.visibleButtons) {
                 perform(machine.handle(.press(button)))
             } else if machine.mode == .playing {

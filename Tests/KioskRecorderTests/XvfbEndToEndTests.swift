@@ -1,0 +1,130 @@
+// The real kiosk-recorder on a real X server (Xvfb, SDL's x11 driver), pressed with real mouse
+// clicks (xdotool) where KioskCore's layout puts the buttons, and checked on the server's own
+// framebuffer: the whole input path (X event → SDL → pointer tracking → orientation mapping →
+// hit test) and the whole output path (overlay → renderer → X window) that the dummy driver skips.
+import Foundation
+import Testing
+import KioskCore
+
+@Suite("kiosk-recorder under Xvfb, real clicks", .enabled(if: XvfbTools.missing.isEmpty || XvfbTools.isCI, XvfbTools.skipNote))
+struct XvfbEndToEndTests {
+    /// What the window shows, and where, from the same geometry the recorder uses.
+    struct Screen {
+        let window: XWindow
+        let transform: DisplayTransform
+        var layout: Layout { Layout(canvas: transform.logical) }
+
+        init(_ window: XWindow, _ orientation: Orientation) {
+            self.window = window
+            transform = DisplayTransform(physical: window.size, orientation: orientation)
+        }
+
+        /// The centre of a button on the display, in window pixels.
+        func centre(of button: Button) -> Point { transform.toPhysical(layout.frame(of: button).center) }
+
+        /// A point `fraction` of the record circle's diameter from its centre, along the
+        /// canvas's down-right diagonal, on the display.
+        func recordCircle(at fraction: Double, direction: (x: Double, y: Double)) -> Point {
+            let frame = layout.recordButton
+            let d = Double(min(frame.width, frame.height))
+            let c = frame.center
+            return transform.toPhysical(Point(x: c.x + direction.x * fraction * d, y: c.y + direction.y * fraction * d))
+        }
+    }
+
+    static func isRed(_ c: (r: Int, g: Int, b: Int)) -> Bool { c.r > 200 && c.g < 110 && c.b < 110 }
+    static func isWhite(_ c: (r: Int, g: Int, b: Int)) -> Bool { c.r > 215 && c.g > 215 && c.b > 215 }
+
+    /// The record circle as drawn in ready (a red disc in a white ring, KioskUI's
+    /// RecordButtonShape: ring centred at 0.46 of the diameter, disc radius 0.37) is on the X
+    /// server's screen where the layout puts it.
+    static func showsRecordCircle(_ image: XWDImage, _ s: Screen) -> Bool {
+        let diagonal = 0.3 / 2.squareRoot()
+        let ring = [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)].map { s.recordCircle(at: 0.46, direction: $0) }
+        return isRed(image.rgb(s.window, s.centre(of: .start)))
+            && isRed(image.rgb(s.window, s.recordCircle(at: 1, direction: (diagonal, diagonal))))
+            && ring.allSatisfy { isWhite(image.rgb(s.window, $0)) }
+    }
+
+    /// The stop square (recording): red in the middle, and the corner of the former disc no longer
+    /// red, since the square's half side is 0.2 of the diameter.
+    static func showsStopSquare(_ image: XWDImage, _ s: Screen) -> Bool {
+        let diagonal = 0.3 / 2.squareRoot()
+        return isRed(image.rgb(s.window, s.centre(of: .stop)))
+            && !isRed(image.rgb(s.window, s.recordCircle(at: 1, direction: (diagonal, diagonal))))
+    }
+
+    @Test("click record, wait 3 s, click stop, click Use Video: the events in order, the file plays, the screen shows each step")
+    func clickRecordStopUse() throws {
+        try XvfbTools.require()
+        let x = try XvfbServer()
+        let folder = try testFolder("xvfb-use")
+        let output = folder.appendingPathComponent("take.mov").path
+        let r = try RecorderProcess(booth + ["--output", output], environment: x.recorderEnvironment)
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let s = Screen(try x.window(pid: r.process.processIdentifier, title: "Kiosk Recorder"), .landscapeRight)
+        #expect(s.window.size == Size(width: 800, height: 480))
+        // Clicking before the window is drawn would hit nothing: the circle on screen is the cue.
+        #expect(try x.waitForScreen { Self.showsRecordCircle($0, s) }, "the record circle is not on the X screen where the layout puts it")
+
+        try x.click(s.window, at: s.centre(of: .start))
+        let started = try #require(r.wait(for: "recordingStarted"), "the click on the record circle did not start a take: \(r.stderr)")
+        #expect(try x.waitForScreen { Self.showsStopSquare($0, s) }, "the stop square is not on screen while recording")
+        Thread.sleep(forTimeInterval: max(0, started + 3 - ProcessInfo.processInfo.systemUptime))
+        try x.click(s.window, at: s.centre(of: .stop))
+        try #require(r.wait(for: "recordingFinished") != nil, "the click on stop did not end the take")
+        // Finished: Use Video is the right-hand button; wait for it to be drawn before clicking.
+        #expect(try x.waitForScreen { !Self.isRed($0.rgb(s.window, s.centre(of: .stop))) })
+        try x.click(s.window, at: s.centre(of: .useVideo))
+        #expect(r.exitStatus() == 0)
+
+        #expect(r.names == ["ready", "recordingStarted", "recordingFinished", "videoRecorderDidFinishRecordingVideoWithOutputPath"])
+        guard r.events.count == 4, case let .recordingFinished(result) = r.events[2] else { Issue.record("no result: \(r.rawLines)"); return }
+        #expect(result.success && result.reason == .user && result.outputPath == output)
+        #expect(result.duration > 2.8 && result.duration < 3.8, "\(result.duration)")
+        #expect(r.events.last == .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: output))
+        #expect(try ffprobe(output, "stream=codec_name") == "h264\naac")
+        let seconds = try #require(Double(try ffprobe(output, "format=duration")))
+        #expect(abs(seconds - result.duration) < 0.2)
+        #expect(try decodesCleanly(output))
+    }
+
+    @Test("rotate to portrait, click record where the portrait layout puts it, SIGUSR1 stops the take (background), click Use Video")
+    func rotatedClicksAndBackground() throws {
+        try XvfbTools.require()
+        let x = try XvfbServer()
+        let folder = try testFolder("xvfb-portrait")
+        let output = folder.appendingPathComponent("take.mp4").path
+        let r = try RecorderProcess(booth + ["--output", output], environment: x.recorderEnvironment)
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let window = try x.window(pid: r.process.processIdentifier, title: "Kiosk Recorder")
+        r.send(#"{"command":"rotate","orientation":"portrait"}"#)
+        try #require(r.wait(for: "orientationChanged") != nil)
+        let s = Screen(window, .portrait)
+        // The canvas is turned on the landscape window: the circle now sits by its right edge.
+        #expect(s.centre(of: .start).x > Double(window.size.width) * 0.75)
+        #expect(try x.waitForScreen { Self.showsRecordCircle($0, s) }, "the portrait record circle is not on the X screen")
+
+        try x.click(s.window, at: s.centre(of: .start))
+        try #require(r.wait(for: "recordingStarted") != nil, "the click on the portrait record circle did not start a take")
+        #expect(try x.waitForScreen { Self.showsStopSquare($0, s) })
+        Thread.sleep(forTimeInterval: 1.5)
+        r.kill(SIGUSR1)
+        try #require(r.wait(for: "recordingFinished") != nil)
+        // Back to the foreground before the guest's next click, as a returning app would be.
+        r.kill(SIGUSR2)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(try x.waitForScreen { !Self.isRed($0.rgb(s.window, s.centre(of: .stop))) })
+        try x.click(s.window, at: s.centre(of: .useVideo))
+        #expect(r.exitStatus() == 0)
+
+        #expect(r.names == ["ready", "orientationChanged", "recordingStarted", "recordingFinished",
+                            "videoRecorderDidFinishRecordingVideoWithOutputPath"])
+        guard r.events.count == 5, case let .recordingFinished(result) = r.events[3] else { Issue.record("no result: \(r.rawLines)"); return }
+        #expect(result.reason == .background && result.success && result.outputPath == output)
+        #expect(result.duration > 1 && result.duration < 2.5, "\(result.duration)")
+        // Portrait on a landscape window: the picture is turned a quarter clockwise to stand up.
+        #expect(try ffprobe(output, "stream_side_data=rotation", stream: "v:0") == "-90")
+        #expect(try decodesCleanly(output))
+    }
+}
