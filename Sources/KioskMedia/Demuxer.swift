@@ -104,16 +104,21 @@ final class Demuxer {
         return .failed(Self.error(result, interruption, call: "av_read_frame"))
     }
 
-    /// The file's length in nanoseconds, when its header says.
+    /// The file's length in nanoseconds, when its header says (and it is a length at all: a
+    /// hostile header can say anything).
     var duration: Int64? {
         let d = format.pointee.duration
-        return d == kiosk_AV_NOPTS_VALUE() || d <= 0 ? nil : d * 1000
+        guard d != kiosk_AV_NOPTS_VALUE(), d > 0 else { return nil }
+        let (ns, overflow) = d.multipliedReportingOverflow(by: 1000)
+        return overflow ? nil : ns
     }
 
     /// When the file's first stream starts, in nanoseconds.
     var startTime: Int64? {
         let s = format.pointee.start_time
-        return s == kiosk_AV_NOPTS_VALUE() ? nil : s * 1000
+        guard s != kiosk_AV_NOPTS_VALUE() else { return nil }
+        let (ns, overflow) = s.multipliedReportingOverflow(by: 1000)
+        return overflow ? nil : ns
     }
 }
 
