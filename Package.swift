@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
         .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture"], exclude: ["audio"]),
         .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia"]),
-        .testTarget(name: "KioskUITests", dependencies: ["KioskUI"]),
+        .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskMedia"]),
         .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore"]),
     ]
 )

@@ -19,6 +19,11 @@
 static inline int kiosk_AVERROR(int posixError) { return AVERROR(posixError); }
 static inline int kiosk_AVERROR_EOF(void) { return AVERROR_EOF; }
 static inline int kiosk_AVERROR_EAGAIN(void) { return AVERROR(EAGAIN); }
+// FFERRTAG codes: an interrupt callback's abort, a missing decoder, a corrupt file.
+static inline int kiosk_AVERROR_EXIT(void) { return AVERROR_EXIT; }
+static inline int kiosk_AVERROR_DECODER_NOT_FOUND(void) { return AVERROR_DECODER_NOT_FOUND; }
+static inline int kiosk_AVERROR_STREAM_NOT_FOUND(void) { return AVERROR_STREAM_NOT_FOUND; }
+static inline int kiosk_AVERROR_INVALIDDATA(void) { return AVERROR_INVALIDDATA; }
 // AV_NOPTS_VALUE is a cast of UINT64_C(0x8000000000000000).
 static inline int64_t kiosk_AV_NOPTS_VALUE(void) { return AV_NOPTS_VALUE; }
 // AV_TIME_BASE_Q is a compound literal.

@@ -31,6 +31,7 @@ public enum CameraModeChooser {
         case .yuyv: 0.2
         case .yuv422p: 0.3
         case .mjpeg: 1
+        case .xrgb: 0.5
         }
     }
 

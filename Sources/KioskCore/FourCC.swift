@@ -27,6 +27,7 @@ public enum FourCC {
         case .yuv420p: "YU12"
         case .mjpeg: "MJPG"
         case .yuv422p: nil
+        case .xrgb: "XR24"
         }
     }
 }

@@ -14,6 +14,10 @@ public enum PixelFormat: String, CaseIterable, Codable, Sendable {
     case yuv422p
     /// Compressed JPEG frames (decoded before anything else sees them).
     case mjpeg
+    /// Packed 32-bit RGB, bytes B G R X (SDL XRGB8888 alias RGB888, FFmpeg bgr0, V4L2 XR24): what
+    /// SDL's software renderer draws with a plain copy. The player makes it (with swscale, on its
+    /// video thread) for a renderer without YUV textures, as ffplay does.
+    case xrgb
 
     /// The tightly packed planes of a frame of this size: byte offset, bytes per row, rows.
     public func planes(for size: Size) -> [Plane] {
@@ -29,6 +33,7 @@ public enum PixelFormat: String, CaseIterable, Codable, Sendable {
             return [Plane(offset: 0, stride: w, rows: h), Plane(offset: w * h, stride: cw, rows: h),
                     Plane(offset: w * h + cw * h, stride: cw, rows: h)]
         case .mjpeg: return []
+        case .xrgb: return [Plane(offset: 0, stride: 4 * w, rows: h)]
         }
     }
 
@@ -82,6 +87,11 @@ public struct VideoFrame: Sendable {
         case .yuyv: return bytes[planes[0].offset + y * planes[0].stride + 2 * x]
         case .nv12, .yuv420p, .yuv422p: return bytes[planes[0].offset + y * planes[0].stride + x]
         case .mjpeg: preconditionFailure("an MJPEG frame has no samples until it is decoded")
+        case .xrgb:
+            // BT.601 video-range luma from the pixel's R, G, B.
+            let p = planes[0].offset + y * planes[0].stride + 4 * x
+            let (b, g, r) = (Int(bytes[p]), Int(bytes[p + 1]), Int(bytes[p + 2]))
+            return UInt8((66 * r + 129 * g + 25 * b + 128) >> 8 + 16)
         }
     }
 }

@@ -166,6 +166,11 @@ public struct RecorderMachine: Equatable, Sendable {
     }
 
     public var viewModel: ViewModel {
+        if mode == .playing {
+            var model = ViewModel.playback(position: playbackPosition, duration: playbackDuration, paused: playbackPaused)
+            model.buttons = visibleButtons // none once the process is on its way out
+            return model
+        }
         var message: String?
         if !cameraAvailable && (mode == .ready || mode == .recording) {
             message = "Camera unavailable. Connect a camera; retrying every second."
@@ -175,8 +180,7 @@ public struct RecorderMachine: Equatable, Sendable {
             bottomPanelBackground: mode != .recording,
             frozenFrame: mode == .finished,
             message: message,
-            progress: mode == .playing && playbackDuration > 0 ? min(max(playbackPosition / playbackDuration, 0), 1) : nil,
-            paused: mode == .playing && playbackPaused)
+            progress: nil, paused: false)
     }
 
     public var stateEvent: KioskEvent {

@@ -312,6 +312,7 @@ final class EncodingSession {
         case .yuv420p: AV_PIX_FMT_YUV420P
         case .yuv422p: AV_PIX_FMT_YUV422P
         case .mjpeg: AV_PIX_FMT_NONE
+        case .xrgb: AV_PIX_FMT_BGR0
         }
     }
 

@@ -1,7 +1,26 @@
-// Decodes compressed video packets (MJPEG from a camera; H.264 for the player) into VideoFrames,
-// with libavcodec. Planar 4:2:0 and 4:2:2 come out as they are; anything else goes through swscale.
+// Decodes compressed video packets (MJPEG from a camera; H.264 and whatever else a movie holds, for
+// the player) into VideoFrames, with libavcodec. Planar 4:2:0 and 4:2:2 and NV12 come out as they
+// are; anything else goes through swscale.
 import CFFmpeg
 import KioskCore
+
+/// What a decoder said to a packet (`avcodec_send_packet`). Flow states, not errors.
+enum DecoderSend: Equatable {
+    case accepted
+    /// EAGAIN: its output must be taken (`receive`) before it takes this packet.
+    case full
+    /// EOF: it was already drained; nothing more goes in.
+    case closed
+}
+
+/// What a decoder gave (`avcodec_receive_frame`).
+enum DecoderOutput<Output> {
+    case output(Output)
+    /// EAGAIN: it needs another packet first.
+    case needsInput
+    /// EOF: drained after the end of the stream.
+    case drained
+}
 
 /// Owns a decoder context, its reusable frame and packet, and a zero-padded input buffer.
 /// Not thread-safe: one decoder per thread.
@@ -13,6 +32,11 @@ public final class VideoDecoder {
     private var padded: [UInt8] = []
     private var scaler: OpaquePointer?
     private var scalerKey: (Int32, Int32, Int32) = (0, 0, -1)
+    /// The stream's time base, for a demuxed stream's timestamps (nil: the MJPEG camera path).
+    private let timeBase: AVRational?
+    private var decoded: UInt32 = 0
+    /// Pictures come out as `.xrgb` (converted here, on the decoding thread) rather than YUV.
+    var packedRGB = false
 
     /// Opens the named decoder (`avcodec_find_decoder_by_name`, `avcodec_open2`).
     public init(codec name: String, threads: Int = 1) throws(AVError) {
@@ -23,6 +47,7 @@ public final class VideoDecoder {
             throw AVError(code: AVError.code(posix: ENOMEM), call: "avcodec_alloc_context3")
         }
         self.context = context
+        timeBase = nil
         context.pointee.thread_count = Int32(threads)
         let opened = avcodec_open2(context, codec, nil)
         frame = av_frame_alloc()
@@ -30,6 +55,74 @@ public final class VideoDecoder {
         // deinit runs for a throwing init of a final class once every stored property is set.
         guard opened >= 0 else { throw AVError(code: opened, call: "avcodec_open2(\(name))") }
         guard frame != nil, packet != nil else { throw AVError(code: AVError.code(posix: ENOMEM), call: "av_frame_alloc") }
+    }
+
+    /// Opens a decoder for a demuxed stream (`avcodec_parameters_to_context`, `avcodec_open2`).
+    /// `threads` 0 lets libavcodec choose (one more than the cores); H.264 then decodes several
+    /// frames at once (frame threading), at the cost of that many frames of delay, which a player
+    /// with a frame queue does not notice. Pictures over `maxPixels` are refused by the decoder, so
+    /// a hostile header cannot make it allocate gigabytes.
+    init(stream: UnsafeMutablePointer<AVStream>, threads: Int = 0, maxPixels: Int) throws(AVError) {
+        let parameters = stream.pointee.codecpar!
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            let name = String(cString: avcodec_get_name(parameters.pointee.codec_id))
+            throw AVError(code: kiosk_AVERROR_DECODER_NOT_FOUND(), call: "avcodec_find_decoder(\(name))")
+        }
+        guard let context = avcodec_alloc_context3(codec) else {
+            throw AVError(code: AVError.code(posix: ENOMEM), call: "avcodec_alloc_context3")
+        }
+        self.context = context
+        timeBase = stream.pointee.time_base
+        frame = av_frame_alloc()
+        packet = nil
+        var result = avcodec_parameters_to_context(context, parameters)
+        guard result >= 0 else { throw AVError(code: result, call: "avcodec_parameters_to_context") }
+        context.pointee.pkt_timebase = stream.pointee.time_base
+        context.pointee.thread_count = Int32(threads)
+        context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+        context.pointee.max_pixels = Int64(maxPixels)
+        result = avcodec_open2(context, codec, nil)
+        guard result >= 0 else { throw AVError(code: result, call: "avcodec_open2(\(String(cString: codec.pointee.name)))") }
+        guard frame != nil else { throw AVError(code: AVError.code(posix: ENOMEM), call: "av_frame_alloc") }
+    }
+
+    /// The codec's name, e.g. "h264", for logs.
+    var codecName: String { String(cString: avcodec_get_name(context.pointee.codec_id)) }
+
+    /// Gives the decoder a demuxed packet, or nil for the end of the stream (`avcodec_send_packet`).
+    /// Throws for a packet it refuses (corrupt data): the caller skips it.
+    func send(_ packet: UnsafeMutablePointer<AVPacket>?) throws(AVError) -> DecoderSend {
+        let result = avcodec_send_packet(context, packet)
+        if result == kiosk_AVERROR_EAGAIN() { return .full }
+        if result == kiosk_AVERROR_EOF() { return .closed }
+        guard result >= 0 else { throw AVError(code: result, call: "avcodec_send_packet") }
+        return .accepted
+    }
+
+    /// Takes a decoded picture (`avcodec_receive_frame`). Its `timestamp` is the presentation time
+    /// in nanoseconds on the stream's clock (`VideoDecoder.noTimestamp` when the file has none),
+    /// its `sequence` the count of pictures decoded before it.
+    func receive() throws(AVError) -> DecoderOutput<(frame: VideoFrame, duration: Int64)> {
+        guard let frame else { return .drained }
+        let received = avcodec_receive_frame(context, frame)
+        if received == kiosk_AVERROR_EAGAIN() { return .needsInput }
+        if received == kiosk_AVERROR_EOF() { return .drained }
+        guard received >= 0 else { throw AVError(code: received, call: "avcodec_receive_frame") }
+        defer { av_frame_unref(frame) }
+        let tb = timeBase ?? AVRational(num: 1, den: 1_000_000_000)
+        let pts = frame.pointee.best_effort_timestamp
+        let timestamp = pts == kiosk_AV_NOPTS_VALUE() ? Self.noTimestamp : Self.nanoseconds(pts, tb)
+        let duration = frame.pointee.pkt_duration > 0 ? Self.nanoseconds(frame.pointee.pkt_duration, tb) : 0
+        decoded &+= 1
+        return .output((try copyOut(frame, timestamp: timestamp, sequence: decoded &- 1), duration))
+    }
+
+    /// A frame without a timestamp.
+    static let noTimestamp = Int64.min
+
+    /// A count of `timeBase` units in nanoseconds (`av_rescale_q`, which cannot overflow midway).
+    static func nanoseconds(_ value: Int64, _ timeBase: AVRational) -> Int64 {
+        av_rescale_q(value, timeBase, AVRational(num: 1, den: 1_000_000_000))
     }
 
     deinit {
@@ -74,8 +167,10 @@ public final class VideoDecoder {
         switch source {
         case AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P: format = .yuv420p
         case AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUVJ422P: format = .yuv422p
+        case AV_PIX_FMT_NV12: format = .nv12
         default: return try convert(frame, size: size, timestamp: timestamp, sequence: sequence)
         }
+        if packedRGB { return try convert(frame, size: size, timestamp: timestamp, sequence: sequence) }
         let planes = format.planes(for: size)
         let sources = [(f.data.0, f.linesize.0), (f.data.1, f.linesize.1), (f.data.2, f.linesize.2)]
         let bytes = [UInt8](unsafeUninitializedCapacity: format.frameBytes(for: size)) { buffer, count in
@@ -93,20 +188,30 @@ public final class VideoDecoder {
                           fullRange: full)
     }
 
-    /// Any other decoded layout → yuv420p with swscale.
+    /// Any other decoded layout → yuv420p, or anything → xrgb when `packedRGB`, with swscale.
     private func convert(_ frame: UnsafeMutablePointer<AVFrame>, size: Size, timestamp: Int64, sequence: UInt32) throws(AVError) -> VideoFrame {
         let f = frame.pointee
+        let target: PixelFormat = packedRGB ? .xrgb : .yuv420p
         let key = (f.width, f.height, f.format)
         if scaler == nil || scalerKey != key {
             sws_freeContext(scaler)
             scaler = sws_getContext(f.width, f.height, AVPixelFormat(rawValue: f.format), f.width, f.height,
-                                    AV_PIX_FMT_YUV420P, SWS_BILINEAR, nil, nil, nil)
+                                    target == .xrgb ? AV_PIX_FMT_BGR0 : AV_PIX_FMT_YUV420P, SWS_BILINEAR, nil, nil, nil)
             scalerKey = key
+            if let scaler, target == .xrgb {
+                // The picture's own matrix and range (BT.601 when it does not say: what the
+                // recorder's cameras give), to full-range RGB.
+                let source = AVPixelFormat(rawValue: f.format)
+                let full = f.color_range == AVCOL_RANGE_JPEG || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P].contains(source)
+                let matrix = f.colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_ITU601
+                let coefficients = sws_getCoefficients(matrix)
+                _ = sws_setColorspaceDetails(scaler, coefficients, full ? 1 : 0, coefficients, 1, 0, 1 << 16, 1 << 16)
+            }
         }
         guard let scaler else { throw AVError(code: AVError.code(posix: EINVAL), call: "sws_getContext") }
-        let planes = PixelFormat.yuv420p.planes(for: size)
+        let planes = target.planes(for: size)
         var result: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: PixelFormat.yuv420p.frameBytes(for: size)) { buffer, count in
+        let bytes = [UInt8](unsafeUninitializedCapacity: target.frameBytes(for: size)) { buffer, count in
             var destinations: [UnsafeMutablePointer<UInt8>?] = planes.map { buffer.baseAddress! + $0.offset } + [nil]
             var strides: [Int32] = planes.map { Int32($0.stride) } + [0]
             result = withUnsafePointer(to: f.data) { data in
@@ -122,6 +227,6 @@ public final class VideoDecoder {
         }
         guard result > 0 else { throw AVError(code: result, call: "sws_scale") }
         // swscale turns the full-range yuvj* layouts into video range on the way: the result is video range.
-        return VideoFrame(format: .yuv420p, size: size, planes: planes, bytes: bytes, timestamp: timestamp, sequence: sequence)
+        return VideoFrame(format: target, size: size, planes: planes, bytes: bytes, timestamp: timestamp, sequence: sequence)
     }
 }

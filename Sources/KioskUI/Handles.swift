@@ -39,6 +39,8 @@ final class Renderer {
     let window: Window
     /// The name SDL gives the backend ("opengl", "opengles2", "software", …), for the log.
     let name: String
+    /// The `SDL_PIXELFORMAT_*` its textures take natively (`SDL_RendererInfo.texture_formats`).
+    let textureFormats: [UInt32]
 
     /// An accelerated renderer with vsync where there is one, else SDL's software renderer
     /// (also vsync'd: SDL paces its presents to the display's refresh).
@@ -51,7 +53,9 @@ final class Renderer {
         handle = renderer
         self.window = window
         var info = SDL_RendererInfo()
-        name = SDL_GetRendererInfo(renderer, &info) == 0 && info.name != nil ? String(cString: info.name) : "unknown"
+        let known = SDL_GetRendererInfo(renderer, &info) == 0
+        name = known && info.name != nil ? String(cString: info.name) : "unknown"
+        textureFormats = known ? withUnsafeBytes(of: info.texture_formats) { Array($0.bindMemory(to: UInt32.self).prefix(Int(info.num_texture_formats))) } : []
         // Everything the overlay draws is translucent somewhere (panels, anti-aliased edges).
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
     }

@@ -9,6 +9,8 @@ public enum UIInput: Equatable, Sendable {
     case press(Button)
     /// A tap that began and ended on no button (the player pauses on it), in canvas coordinates.
     case tapElsewhere(Point)
+    /// Space while the player shows: pause or resume, like a tap on the picture.
+    case togglePause
     /// The window was closed (`SDL_QUIT`).
     case quit
     /// The app went to the background (`SDL_APP_WILLENTERBACKGROUND`, the window minimized or hidden).
@@ -23,7 +25,7 @@ public enum UIInput: Equatable, Sendable {
 
 /// The keyboard shortcuts: each names buttons, and presses the first of them that is visible.
 public enum KeyMap {
-    /// Space start/stop, Esc cancel/close, Enter use video, P play, R retake.
+    /// Space start/stop (and pause in the player), Esc cancel/close, Enter use video, P play, R retake.
     public static func buttons(forKey key: SDL_Keycode) -> [Button] {
         switch key {
         case SDL_Keycode(SDLK_SPACE.rawValue): [.start, .stop]
@@ -37,6 +39,11 @@ public enum KeyMap {
 
     public static func button(forKey key: SDL_Keycode, visible: [Button]) -> Button? {
         buttons(forKey: key).first { visible.contains($0) }
+    }
+
+    /// Space pauses and resumes the player (whose screen is the one with Close).
+    public static func togglesPause(_ key: SDL_Keycode, visible: [Button]) -> Bool {
+        key == SDL_Keycode(SDLK_SPACE.rawValue) && visible.contains(.closePlayer)
     }
 }
 

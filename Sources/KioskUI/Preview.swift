@@ -12,7 +12,7 @@ struct PreviewFormat: Equatable {
 
     /// nil for MJPEG, which is decoded (to yuv422p) before it reaches the screen.
     ///
-    /// - yuyv → YUY2, nv12 → NV12, yuv420p → IYUV: the same byte layouts.
+    /// - yuyv → YUY2, nv12 → NV12, yuv420p → IYUV, xrgb → RGB888: the same byte layouts.
     /// - yuv422p (planar, chroma at half width and full height) has no SDL texture format. It goes
     ///   into an IYUV (4:2:0) texture with the chroma pitch doubled, so SDL reads every other chroma
     ///   row: vertical chroma decimation for free, no copy and no CPU conversion. The preview loses
@@ -29,6 +29,7 @@ struct PreviewFormat: Equatable {
         case .yuv420p: self.init(sdlFormat: SDL_PIXELFORMAT_IYUV.rawValue, conversion: SDL_YUV_CONVERSION_BT601)
         case .yuv422p: self.init(sdlFormat: SDL_PIXELFORMAT_IYUV.rawValue, conversion: SDL_YUV_CONVERSION_JPEG)
         case .mjpeg: return nil
+        case .xrgb: self.init(sdlFormat: SDL_PIXELFORMAT_RGB888.rawValue, conversion: SDL_YUV_CONVERSION_BT601)
         }
     }
 
@@ -36,6 +37,9 @@ struct PreviewFormat: Equatable {
         self.sdlFormat = sdlFormat
         self.conversion = conversion
     }
+
+    /// The same texture for full-range samples (a movie's yuvj420p, say): SDL's "JPEG" mode.
+    var fullRange: PreviewFormat { PreviewFormat(sdlFormat: sdlFormat, conversion: SDL_YUV_CONVERSION_JPEG) }
 }
 
 /// The last frame shown, as a texture; it stays (frozen) until another frame replaces it.
@@ -58,7 +62,7 @@ final class Preview {
     /// Uploads a frame (`SDL_UpdateTexture` / `SDL_UpdateNVTexture` / `SDL_UpdateYUVTexture`),
     /// making a new texture only when the format or the size changed.
     func upload(_ frame: VideoFrame) throws(SDLError) {
-        guard let wanted = PreviewFormat(frame.format) else {
+        guard var wanted = PreviewFormat(frame.format) else {
             throw SDLError(call: "Preview.upload", message: "a \(frame.format.rawValue) frame must be decoded before it is shown")
         }
         // Driver paranoia: SDL reads the planes by the frame's own offsets and pitches, so a frame
@@ -70,6 +74,7 @@ final class Preview {
         else {
             throw SDLError(call: "Preview.upload", message: "a \(frame.format.rawValue) \(frame.size) frame with planes \(frame.planes) and \(frame.bytes.count) bytes")
         }
+        if frame.fullRange { wanted = wanted.fullRange }
         if texture?.size != frame.size || format?.sdlFormat != wanted.sdlFormat {
             texture = nil
             // Linear filtering for the scaled picture; SDL reads the hint when a texture is made.
@@ -84,7 +89,7 @@ final class Preview {
         let result: Int32 = frame.bytes.withUnsafeBufferPointer { buffer in
             let base = buffer.baseAddress!
             switch frame.format {
-            case .yuyv:
+            case .yuyv, .xrgb:
                 return SDL_UpdateTexture(texture.handle, nil, base + p[0].offset, Int32(p[0].stride))
             case .nv12:
                 return SDL_UpdateNVTexture(texture.handle, nil, base + p[0].offset, Int32(p[0].stride),
@@ -133,6 +138,30 @@ final class Preview {
         } else {
             SDL_RenderCopyExF(texture.renderer.handle, texture.handle, &source, &destination,
                               Double(onDisplay * 90), nil, flip)
+        }
+    }
+
+    /// Draws the picture aspect-fit on the canvas (letterboxed, never cropped), turned clockwise by
+    /// `degrees` (a movie's display matrix), the canvas turned onto the display like the overlay.
+    func drawFitted(transform: DisplayTransform, degrees: Double) {
+        guard let texture, let format else { return }
+        // The fit uses the nearest quarter turn; a file that asks for 30° is fitted as if upright.
+        let quarters = ((Int((degrees / 90).rounded()) % 4) + 4) % 4
+        let canvas = Rect(x: 0, y: 0, width: transform.logical.width, height: transform.logical.height)
+        let fit = Scaling.aspectFit(content: texture.size, in: canvas, quarterTurns: quarters)
+        guard !fit.isEmpty else { return }
+        // SDL turns the destination about its centre: the unturned shape, centred where the
+        // fitted picture's centre lands on the display.
+        let centre = transform.toPhysical(fit.center)
+        let unturned = quarters.isMultiple(of: 2) ? fit.size : fit.size.transposed
+        var destination = SDL_FRect(x: Float(centre.x - Double(unturned.width) / 2), y: Float(centre.y - Double(unturned.height) / 2),
+                                    w: Float(unturned.width), h: Float(unturned.height))
+        let angle = (degrees + transform.degrees).truncatingRemainder(dividingBy: 360)
+        SDL_SetYUVConversionMode(format.conversion)
+        if angle == 0 {
+            SDL_RenderCopyF(texture.renderer.handle, texture.handle, nil, &destination)
+        } else {
+            SDL_RenderCopyExF(texture.renderer.handle, texture.handle, nil, &destination, angle, nil, SDL_FLIP_NONE)
         }
     }
 }

@@ -21,6 +21,9 @@ public final class Screen {
 
     /// The SDL render backend in use ("opengl", "opengles2", "software", …), for the log.
     public let rendererName: String
+    /// The renderer draws IYUV textures itself (a GPU does; SDL's software renderer converts
+    /// each one to RGB on the UI thread, which a player had better do on its own thread).
+    public let drawsYUV: Bool
     /// Show the preview mirrored, like a looking glass (the recording stays unmirrored).
     public var mirrorPreview: Bool
     /// The camera's mount rotation in clockwise quarter turns (see `DisplayTransform.cameraQuarterTurns`).
@@ -30,6 +33,10 @@ public final class Screen {
 
     let rendererHandle: Renderer
     private let preview: Preview
+    /// The player's picture, kept apart so the camera's last frame is still there after playback.
+    private let playback: Preview
+    private var playbackRotation = 0.0
+    private var playing = false
     private let text: TextCache
     private let shapes: ShapeCache
     private var pointers = PointerTracker()
@@ -62,10 +69,12 @@ public final class Screen {
         let window = try Window(context: context, title: title, size: size, flags: flags)
         rendererHandle = try Renderer(window: window)
         rendererName = rendererHandle.name
+        drawsYUV = rendererHandle.textureFormats.contains(SDL_PIXELFORMAT_IYUV.rawValue)
         let output = try rendererHandle.outputSize()
         transform = DisplayTransform(physical: output, orientation: orientation ?? .natural(for: output))
         layout = Layout(canvas: transform.logical)
         preview = Preview(renderer: rendererHandle)
+        playback = Preview(renderer: rendererHandle)
         shapes = ShapeCache(renderer: rendererHandle)
         text = try TextCache(renderer: rendererHandle, fontPath: fontPath, probeSize: layout.textHeight)
         self.mirrorPreview = mirrorPreview
@@ -100,6 +109,29 @@ public final class Screen {
     /// Removes the picture (black behind the overlay), e.g. while the camera is missing.
     public func clearPreview() { preview.clear() }
 
+    /// Playback begins: black until its first picture; the camera's picture is kept aside.
+    public func beginPlayback() {
+        playback.clear()
+        playing = true
+    }
+
+    /// Puts a picture of the player on screen from the next `draw` on: aspect-fit, turned
+    /// clockwise by `rotation` degrees (SDL's angle, −av_display_rotation_get of the file).
+    public func show(playbackFrame frame: VideoFrame, rotation: Double) throws(SDLError) {
+        playing = true
+        playbackRotation = rotation
+        try playback.upload(frame)
+    }
+
+    /// Playback is over: the camera's picture (the frozen last frame) is back.
+    public func endPlayback() {
+        playing = false
+        playback.clear()
+    }
+
+    /// The size of the player's picture on screen, nil when there is none.
+    public var playbackFrameSize: Size? { playing ? playback.frameSize : nil }
+
     /// The size of the frame on screen, nil when there is none.
     public var previewSize: Size? { preview.frameSize }
 
@@ -109,7 +141,11 @@ public final class Screen {
         lastModel = model
         SDL_SetRenderDrawColor(rendererHandle.handle, 0, 0, 0, 255)
         SDL_RenderClear(rendererHandle.handle)
-        preview.draw(transform: transform, mount: cameraMount, mirror: mirrorPreview)
+        if playing {
+            playback.drawFitted(transform: transform, degrees: playbackRotation)
+        } else {
+            preview.draw(transform: transform, mount: cameraMount, mirror: mirrorPreview)
+        }
         guard let model else { return }
         let overlay = Overlay(painter: Painter(renderer: rendererHandle, transform: transform, shapes: shapes), layout: layout, text: text)
         defer {
@@ -179,7 +215,11 @@ public final class Screen {
             inputs.append(.foreground)
         case SDL_KEYDOWN:
             guard event.key.repeat == 0 else { return }
-            if let b = KeyMap.button(forKey: event.key.keysym.sym, visible: visible) { inputs.append(.press(b)) }
+            if let b = KeyMap.button(forKey: event.key.keysym.sym, visible: visible) {
+                inputs.append(.press(b))
+            } else if KeyMap.togglesPause(event.key.keysym.sym, visible: visible) {
+                inputs.append(.togglePause)
+            }
         case SDL_MOUSEBUTTONDOWN:
             guard event.button.which != touchMouse, event.button.button == UInt8(SDL_BUTTON_LEFT) else { return }
             pointers.down(.mouse, on: button(at: onDisplay(mouseX: event.button.x, y: event.button.y)))

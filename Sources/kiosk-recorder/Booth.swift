@@ -77,6 +77,8 @@ final class Booth {
     var suspendWhenSafe = false
     var cameraDropsAtStart = 0
     lazy var stats = PreviewStats(frames: frames)
+    /// The player while the playing mode shows (its picture kept apart from the frozen frame).
+    var playback: Playback?
 
     init(config: Configuration, outputPath: String, screen: Screen, sounds: SoundPlayer) {
         self.config = config
@@ -110,6 +112,7 @@ final class Booth {
                 stats.previewFrames += 1
                 needsDraw = true
             }
+            stepPlayback()
             let model = viewModel
             if needsDraw || model != lastViewModel {
                 do { try screen.render(model) } catch { Log.info("screen: \(error)") }
@@ -140,7 +143,7 @@ final class Booth {
     func handle(_ input: UIInput) {
         switch input {
         case let .press(button): perform(machine.handle(.press(button)))
-        case .tapElsewhere: if machine.mode == .playing { perform(machine.handle(.togglePause)) }
+        case .tapElsewhere, .togglePause: if machine.mode == .playing { perform(machine.handle(.togglePause)) }
         case .quit: perform(machine.handle(.quit))
         case .background: perform(machine.handle(.background))
         case .foreground: perform(machine.handle(.foreground))
@@ -248,12 +251,13 @@ final class Booth {
             sounds.play(sound)
         case .freezeLastFrame:
             frozen = true
-        case .startPlayback:
-            // The built-in player comes with issue 6; until then a take cannot be reviewed here.
-            events.emit(.error(code: .playbackFailed, message: "the built-in player is not built yet"))
-            perform(machine.handle(.playbackEnded(.error)))
-        case .setPlaybackPaused, .stopPlayback:
-            break
+        case let .startPlayback(path):
+            stopPlayback()
+            playback = Playback(path: path, screen: screen)
+        case let .setPlaybackPaused(paused):
+            playback?.setPaused(paused)
+        case .stopPlayback:
+            stopPlayback()
         case let .applyOrientation(orientation):
             screen.setOrientation(orientation)
         case let .emit(event):
@@ -262,6 +266,32 @@ final class Booth {
             exitCode = code
         }
         needsDraw = true
+    }
+
+    // MARK: - Playback
+
+    /// The player's part of each loop: the picture due now, the position for the overlay, the end.
+    func stepPlayback() {
+        guard let playback else { return }
+        let step = playback.step()
+        if step.newPicture { needsDraw = true }
+        perform(machine.handle(.playbackProgress(position: step.position, duration: step.duration)))
+        if needsDraw { playback.presented() } // drawn at the end of this loop
+        guard let end = step.ended else { return }
+        stopPlayback()
+        switch end {
+        case .end:
+            perform(machine.handle(.playbackEnded(.end)))
+        case let .error(message):
+            events.emit(.error(code: .playbackFailed, message: message))
+            perform(machine.handle(.playbackEnded(.error)))
+        }
+    }
+
+    /// Stops the player; the frozen frame shows again.
+    func stopPlayback() {
+        playback?.stop()
+        playback = nil
     }
 
     func startRecording(orientation: Orientation) {

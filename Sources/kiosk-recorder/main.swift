@@ -70,10 +70,12 @@ case .version:
 case .listCameras:
     EventSink().emit(.cameras(CameraDirectory.cameras()))
     exit(0)
-case .play:
-    // The built-in player arrives with issue 6; say so plainly rather than pretend.
-    EventSink().emit(.error(code: .playbackFailed, message: "the built-in player is not built yet"))
-    exit(1)
+case let .play(file, config):
+    PlayCommand.blockSignals()
+    let (context, screen, _) = openScreen(config)
+    let status = PlayCommand.run(file: file, screen: screen)
+    withExtendedLifetime(context) {}
+    exit(status)
 case let .record(config):
     Booth.blockSignals()
     let output = outputPath(config.output)

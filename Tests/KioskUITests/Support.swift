@@ -146,6 +146,13 @@ enum TestFrames {
                     }
                 }
             }
+        case .xrgb:
+            for y in 0..<h {
+                for x in 0..<w {
+                    let c = Colour.rgb(limited: colour(x, y)), o = y * planes[0].stride + 4 * x
+                    bytes[o] = UInt8(c.b.rounded()); bytes[o + 1] = UInt8(c.g.rounded()); bytes[o + 2] = UInt8(c.r.rounded())
+                }
+            }
         case .mjpeg:
             preconditionFailure("not a raw format")
         }

@@ -1,0 +1,162 @@
+// The player's input: a movie file opened with libavformat, read packet by packet, with a read
+// timeout and an abort through AVIOInterruptCB, and the timestamps of each stream kept sane.
+import CFFmpeg
+import Foundation
+import KioskCore
+import Synchronization
+
+/// What libavformat's interrupt callback looks at: abort (the player closes) or a read that has
+/// taken longer than its deadline (a stalled disk, a hostile file that makes it spin).
+final class Interruption: Sendable {
+    private let aborted = Atomic<Bool>(false)
+    private let deadline = Atomic<Int64>(.max)
+    private let timedOut = Atomic<Bool>(false)
+
+    func abort() { aborted.store(true, ordering: .releasing) }
+    var isAborted: Bool { aborted.load(ordering: .acquiring) }
+    /// A read ran past its deadline (reported as an error, unlike an abort).
+    var didTimeOut: Bool { timedOut.load(ordering: .acquiring) }
+
+    /// The next blocking call must end by `now + nanoseconds`.
+    func arm(_ nanoseconds: Int64) { deadline.store(MoviePlayer.now() + nanoseconds, ordering: .releasing) }
+
+    /// libavformat asks this often while it reads or probes: nonzero stops it (AVERROR_EXIT).
+    func shouldStop() -> Bool {
+        if isAborted { return true }
+        if MoviePlayer.now() > deadline.load(ordering: .acquiring) {
+            timedOut.store(true, ordering: .releasing)
+            return true
+        }
+        return false
+    }
+}
+
+/// Owns the AVFormatContext (`avformat_close_input` in deinit). Lives on the demux thread.
+final class Demuxer {
+    private var context: UnsafeMutablePointer<AVFormatContext>?
+    /// Kept alive here: libavformat holds a raw pointer to it in `interrupt_callback`.
+    private let interruption: Interruption
+    private let timeout: Int64
+
+    enum Read {
+        case packet
+        /// EAGAIN: nothing yet (some inputs), try again.
+        case again
+        case end
+        case failed(AVError)
+    }
+
+    /// `avformat_open_input` and `avformat_find_stream_info`, both under the read timeout. Only the
+    /// `file` protocol is allowed: a playlist or a concat list inside a file cannot make the player
+    /// open network addresses or other files' protocols.
+    init(path: String, interruption: Interruption, timeout: Int64) throws(AVError) {
+        self.interruption = interruption
+        self.timeout = timeout
+        guard let context = avformat_alloc_context() else { throw AVError(code: AVError.code(posix: ENOMEM), call: "avformat_alloc_context") }
+        context.pointee.interrupt_callback = AVIOInterruptCB(
+            callback: { opaque in
+                guard let opaque else { return 0 }
+                return Unmanaged<Interruption>.fromOpaque(opaque).takeUnretainedValue().shouldStop() ? 1 : 0
+            },
+            opaque: Unmanaged.passUnretained(interruption).toOpaque())
+        var options: OpaquePointer?
+        av_dict_set(&options, "protocol_whitelist", "file", 0)
+        defer { av_dict_free(&options) }
+        self.context = context
+        interruption.arm(timeout)
+        // The "file:" prefix: a path with a colon in it is a file, not a protocol name.
+        var result = avformat_open_input(&self.context, "file:" + path, nil, &options)
+        guard result >= 0, let opened = self.context else { throw Self.error(result, interruption, call: "avformat_open_input(\(path))") }
+        interruption.arm(timeout)
+        result = avformat_find_stream_info(opened, nil)
+        guard result >= 0 else { throw Self.error(result, interruption, call: "avformat_find_stream_info(\(path))") }
+    }
+
+    deinit { avformat_close_input(&context) }
+
+    private static func error(_ code: Int32, _ interruption: Interruption, call: String) -> AVError {
+        interruption.didTimeOut ? AVError(code: AVError.code(posix: ETIMEDOUT), call: call) : AVError(code: code, call: call)
+    }
+
+    var format: UnsafeMutablePointer<AVFormatContext> { context! }
+
+    /// The best stream of a kind (`av_find_best_stream`), nil when there is none.
+    func bestStream(_ type: AVMediaType, related: Int32 = -1) -> UnsafeMutablePointer<AVStream>? {
+        let index = av_find_best_stream(format, type, -1, related, nil, 0)
+        guard index >= 0, index < format.pointee.nb_streams else { return nil }
+        return format.pointee.streams[Int(index)]
+    }
+
+    /// Only these streams' packets are read; the rest are discarded inside libavformat.
+    func keep(only streams: [Int32]) {
+        for i in 0..<Int(format.pointee.nb_streams) {
+            if !streams.contains(Int32(i)) { format.pointee.streams[i]!.pointee.discard = AVDISCARD_ALL }
+        }
+    }
+
+    /// `av_read_frame` under the read timeout.
+    func read(into packet: UnsafeMutablePointer<AVPacket>) -> Read {
+        interruption.arm(timeout)
+        let result = av_read_frame(format, packet)
+        if result >= 0 { return .packet }
+        if result == kiosk_AVERROR_EAGAIN() { return .again }
+        if result == kiosk_AVERROR_EOF() || interruption.isAborted { return .end }
+        return .failed(Self.error(result, interruption, call: "av_read_frame"))
+    }
+
+    /// The file's length in nanoseconds, when its header says (and it is a length at all: a
+    /// hostile header can say anything).
+    var duration: Int64? {
+        let d = format.pointee.duration
+        guard d != kiosk_AV_NOPTS_VALUE(), d > 0 else { return nil }
+        let (ns, overflow) = d.multipliedReportingOverflow(by: 1000)
+        return overflow ? nil : ns
+    }
+
+    /// When the file's first stream starts, in nanoseconds.
+    var startTime: Int64? {
+        let s = format.pointee.start_time
+        guard s != kiosk_AV_NOPTS_VALUE() else { return nil }
+        let (ns, overflow) = s.multipliedReportingOverflow(by: 1000)
+        return overflow ? nil : ns
+    }
+}
+
+/// Keeps one stream's timestamps usable: fills in missing ones, and where a stream jumps far ahead
+/// or back (a broken or hostile file), carries on from where it was instead, so nothing waits for
+/// hours or plays all at once. Small steps back are left alone: such a frame is just late.
+struct StreamTimeline {
+    /// A jump larger than this is a break in the file, not a pause in it.
+    static let maxJump: Int64 = 10_000_000_000
+    private var offset: Int64 = 0
+    private(set) var last: Int64?
+    private var lastDuration: Int64 = 0
+    let defaultDuration: Int64
+    /// Where the file starts: the first timestamp is checked against it like any other.
+    let start: Int64
+
+    init(start: Int64, defaultDuration: Int64) {
+        self.start = start
+        self.defaultDuration = defaultDuration
+    }
+
+    /// The media time to present at, for a frame stamped `timestamp` (`VideoDecoder.noTimestamp`
+    /// when it has none) lasting `duration` (0 when unknown).
+    mutating func place(_ timestamp: Int64, duration: Int64) -> Int64 {
+        let length = duration > 0 && duration < Self.maxJump ? duration : defaultDuration
+        let expected = last.map { $0 + lastDuration } ?? start
+        var t: Int64
+        if timestamp == VideoDecoder.noTimestamp {
+            t = expected
+        } else {
+            t = timestamp &+ offset
+            if t > expected &+ Self.maxJump || t < expected &- Self.maxJump {
+                offset = expected &- timestamp
+                t = expected
+            }
+        }
+        last = t
+        lastDuration = length
+        return t
+    }
+}

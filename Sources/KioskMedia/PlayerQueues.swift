@@ -1,0 +1,351 @@
+// What the player's threads hand each other: bounded packet queues (demuxer → decoders), the
+// decoded-frame queue the UI takes the frame due now from, the audio ring the output device pulls,
+// and the clock they all read. Every wait ends when the player closes.
+import CFFmpeg
+import Foundation
+import KioskCore
+import Synchronization
+
+/// State behind a lock with a condition variable, for queues whose producer or consumer waits.
+/// `@unchecked Sendable` is sound for the same reason as `Mutex`'s: `state` is only read or written
+/// with the NSCondition's lock held, inside `update` and `wait`.
+final class Monitor<State: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var state: State
+
+    init(_ state: State) { self.state = state }
+
+    /// Changes the state and wakes every waiter to look at it again.
+    func update<R>(_ body: (inout State) -> R) -> R {
+        condition.lock()
+        defer {
+            condition.broadcast()
+            condition.unlock()
+        }
+        return body(&state)
+    }
+
+    /// Reads the state without waking anyone.
+    func read<R>(_ body: (State) -> R) -> R {
+        condition.lock()
+        defer { condition.unlock() }
+        return body(state)
+    }
+
+    /// Waits until `body` returns a value (it may change the state; waiters are then woken).
+    func wait<R>(_ body: (inout State) -> R?) -> R {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let result = body(&state) {
+                condition.broadcast()
+                return result
+            }
+            condition.wait()
+        }
+    }
+}
+
+/// An AVPacket on its way from the demuxer to one decoder (`av_packet_move_ref` into a packet of
+/// its own, freed by deinit). `@unchecked Sendable`: the packet moves, it is never shared: the
+/// demuxer does not touch it after `put`, and the one decoder that takes it is then its only user.
+final class Packet: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<AVPacket>
+
+    /// Takes the packet's data and leaves `source` empty; nil when out of memory.
+    init?(moving source: UnsafeMutablePointer<AVPacket>) {
+        guard let packet = av_packet_alloc() else { return nil }
+        av_packet_move_ref(packet, source)
+        pointer = packet
+    }
+
+    deinit {
+        var p: UnsafeMutablePointer<AVPacket>? = pointer
+        av_packet_free(&p)
+    }
+
+    var bytes: Int { Int(pointer.pointee.size) }
+}
+
+/// One stream's packets between the demuxer and its decoder, bounded by count and bytes.
+final class PacketQueue: Sendable {
+    enum Taken {
+        case packet(Packet)
+        /// The demuxer reached the end (or gave up): drain the decoder.
+        case end
+        /// The player is closing.
+        case closed
+    }
+
+    private struct State: Sendable {
+        var packets: [Packet] = []
+        var bytes = 0
+        var ended = false
+        var closed = false
+    }
+
+    private let monitor = Monitor(State())
+    let maxPackets: Int
+    let maxBytes: Int
+
+    init(maxPackets: Int, maxBytes: Int) {
+        self.maxPackets = maxPackets
+        self.maxBytes = maxBytes
+    }
+
+    /// Waits for room, then queues the packet. False when the player is closing.
+    func put(_ packet: Packet) -> Bool {
+        monitor.wait { s -> Bool? in
+            if s.closed { return false }
+            // An empty queue takes any packet, however big, so one huge packet cannot stall it.
+            guard s.packets.isEmpty || (s.packets.count < maxPackets && s.bytes + packet.bytes <= maxBytes) else { return nil }
+            s.packets.append(packet)
+            s.bytes += packet.bytes
+            return true
+        }
+    }
+
+    /// No more packets will come.
+    func finish() { monitor.update { $0.ended = true } }
+
+    /// Wakes every waiter for good.
+    func close() { monitor.update { $0.closed = true; $0.packets.removeAll(); $0.bytes = 0 } }
+
+    /// Waits for the next packet, the end, or the close.
+    func take() -> Taken {
+        monitor.wait { s -> Taken? in
+            if s.closed { return .closed }
+            if !s.packets.isEmpty {
+                let packet = s.packets.removeFirst()
+                s.bytes -= packet.bytes
+                return .packet(packet)
+            }
+            return s.ended ? .end : nil
+        }
+    }
+
+    var count: Int { monitor.read { $0.packets.count } }
+}
+
+/// Decoded pictures waiting for their time, oldest first, each tagged with the player's
+/// generation when it was decoded. The UI takes the one due now; the video thread waits for room.
+final class FrameQueue: Sendable {
+    struct Entry: Sendable {
+        var frame: VideoFrame
+        /// Nanoseconds on the media timeline when it stops being the current picture.
+        var end: Int64
+        var generation: Int
+    }
+
+    private struct State: Sendable {
+        var entries: [Entry] = []
+        var finished = false
+        var closed = false
+    }
+
+    private let monitor = Monitor(State())
+    let capacity: Int
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// Waits for room. False when the player is closing.
+    func put(_ entry: Entry) -> Bool {
+        monitor.wait { s -> Bool? in
+            if s.closed { return false }
+            guard s.entries.count < capacity else { return nil }
+            s.entries.append(entry)
+            return true
+        }
+    }
+
+    func finish() { monitor.update { $0.finished = true } }
+    func close() { monitor.update { $0.closed = true; $0.entries.removeAll() } }
+
+    /// What the UI takes at time `clock` (nil: the clock has not started, so the first picture
+    /// is due at once): the newest entry due and how many older due ones it skips. Entries of
+    /// another generation are thrown away unseen.
+    func takeDue(clock: Int64?, generation: Int) -> (entry: Entry?, skipped: Int) {
+        monitor.update { s in
+            s.entries.removeAll { $0.generation != generation }
+            let due = clock.map { c in s.entries.prefix { $0.frame.timestamp <= c }.count } ?? min(s.entries.count, 1)
+            guard due > 0 else { return (nil, 0) }
+            let entry = s.entries[due - 1]
+            s.entries.removeFirst(due)
+            return (entry, due - 1)
+        }
+    }
+
+    /// The oldest waiting picture's time.
+    var nextTimestamp: Int64? { monitor.read { $0.entries.first?.frame.timestamp } }
+
+    /// The video thread is done and nothing is left to show.
+    var drained: Bool { monitor.read { $0.finished && $0.entries.isEmpty } }
+    var isEmpty: Bool { monitor.read { $0.entries.isEmpty } }
+}
+
+/// The presentation clock in nanoseconds of media time. The audio output moves it: each time the
+/// device takes samples, it is set to the time of the sample the listener hears then. A file
+/// without sound (or whose sound never comes) runs it on the monotonic clock instead. Between
+/// those settings it runs on the monotonic clock, and it stands still while paused.
+final class PlaybackClock: Sendable {
+    enum Source: Equatable, Sendable {
+        case audio, monotonic
+    }
+
+    private struct State: Sendable {
+        var media: Int64?
+        var at: Int64 = 0
+        var paused = false
+        var source: Source?
+    }
+
+    private let state = Mutex(State())
+
+    /// Media time at monotonic time `now`; nil before the clock started.
+    func time(at now: Int64) -> Int64? {
+        state.withLock { s in s.media.map { s.paused ? $0 : $0 + max(now - s.at, 0) } }
+    }
+
+    var source: Source? { state.withLock { $0.source } }
+
+    /// The device took samples: the one heard at `now` is at `media`. Ignored while paused (the
+    /// device is fed silence then). Sound that comes after the clock started without it takes
+    /// over: the picture then follows the sound, as everywhere else.
+    func heard(_ media: Int64, at now: Int64) {
+        state.withLock { s in
+            guard !s.paused else { return }
+            s = State(media: media, at: now, paused: false, source: .audio)
+        }
+    }
+
+    /// Starts the clock on the monotonic clock at `media` (a file without usable sound, or sound
+    /// that does not come), unless it runs already.
+    func startMonotonic(at media: Int64, now: Int64) {
+        state.withLock { s in
+            guard s.media == nil else { return }
+            s.media = media
+            s.at = now
+            s.source = .monotonic
+        }
+    }
+
+    func setPaused(_ paused: Bool, now: Int64) {
+        state.withLock { s in
+            guard s.paused != paused else { return }
+            if let media = s.media, !s.paused { s.media = media + max(now - s.at, 0) }
+            s.at = now
+            s.paused = paused
+        }
+    }
+}
+
+/// Decoded sound in the device's format, written by the audio thread and pulled by the device's
+/// own thread (an SDL audio callback) through `fill`. Bounded: the audio thread waits when about
+/// half a second is queued. While paused, closed or empty it gives silence; each fill of real
+/// samples sets the clock.
+final class AudioRing: AudioFeed {
+    private struct Chunk: Sendable {
+        var bytes: [UInt8]
+        /// Media time of the first frame in `bytes`.
+        var timestamp: Int64
+        var generation: Int
+    }
+
+    private struct State: Sendable {
+        var format: AudioOutputFormat?
+        var chunks: [Chunk] = []
+        /// Bytes of the first chunk already played.
+        var offset = 0
+        var queuedBytes = 0
+        var paused = false
+        var finished = false
+        var closed = false
+        var generation = 0
+        /// Media time just after the last sample handed to the device.
+        var playedEnd: Int64?
+        var framesPlayed: Int64 = 0
+    }
+
+    private let monitor = Monitor(State())
+    private let clock: PlaybackClock
+    /// Seconds of sound the ring holds before the audio thread waits.
+    static let capacitySeconds = 0.5
+
+    init(clock: PlaybackClock) { self.clock = clock }
+
+    /// The device's format; set before the device starts pulling.
+    func configure(_ format: AudioOutputFormat) { monitor.update { $0.format = format } }
+
+    /// Waits for room, then queues the samples. False when the player is closing.
+    func write(_ samples: AudioSamples, generation: Int) -> Bool {
+        guard !samples.bytes.isEmpty else { return true }
+        return monitor.wait { s -> Bool? in
+            if s.closed { return false }
+            guard let format = s.format else { return false }
+            let capacity = Int(Self.capacitySeconds * Double(format.sampleRate)) * format.bytesPerFrame
+            guard s.queuedBytes == 0 || s.queuedBytes + samples.bytes.count <= capacity else { return nil }
+            s.chunks.append(Chunk(bytes: samples.bytes, timestamp: samples.timestamp, generation: generation))
+            s.queuedBytes += samples.bytes.count
+            return true
+        }
+    }
+
+    func finish() { monitor.update { $0.finished = true } }
+
+    /// Stops for good: from now on the device gets silence, and a waiting writer wakes.
+    func close(generation: Int) {
+        monitor.update { s in
+            s.closed = true
+            s.generation = generation
+            s.chunks.removeAll()
+            s.queuedBytes = 0
+        }
+    }
+
+    func setPaused(_ paused: Bool) { monitor.update { $0.paused = paused } }
+
+    /// Everything written was played out (or there is nothing to play).
+    var drained: Bool { monitor.read { $0.finished && $0.queuedBytes == 0 } }
+    /// Media time just after the last sample handed to the device, nil before the first one.
+    var playedEnd: Int64? { monitor.read { $0.playedEnd } }
+    var framesPlayed: Int64 { monitor.read { $0.framesPlayed } }
+
+    /// The device's thread: copies what is queued, silence for the rest. Never waits for the
+    /// audio thread; the lock is held only for the copy.
+    func fill(_ buffer: UnsafeMutableRawBufferPointer, now: Int64) {
+        guard let base = buffer.baseAddress else { return }
+        var filled = 0
+        let heard: Int64? = monitor.update { s in
+            guard let format = s.format, !s.paused, !s.closed else { return nil }
+            let rate = Int64(format.sampleRate), frameBytes = format.bytesPerFrame
+            var first: Int64?
+            while filled < buffer.count, !s.chunks.isEmpty {
+                let chunk = s.chunks[0]
+                guard chunk.generation == s.generation else {
+                    // Decoded before the player closed: never played.
+                    s.queuedBytes -= chunk.bytes.count - s.offset
+                    s.chunks.removeFirst()
+                    s.offset = 0
+                    continue
+                }
+                let n = min(chunk.bytes.count - s.offset, buffer.count - filled)
+                chunk.bytes.withUnsafeBytes { (base + filled).copyMemory(from: $0.baseAddress! + s.offset, byteCount: n) }
+                if first == nil { first = chunk.timestamp + Int64(s.offset / frameBytes) * 1_000_000_000 / rate }
+                filled += n
+                s.offset += n
+                s.queuedBytes -= n
+                s.playedEnd = chunk.timestamp + Int64(s.offset / frameBytes) * 1_000_000_000 / rate
+                if s.offset == chunk.bytes.count {
+                    s.chunks.removeFirst()
+                    s.offset = 0
+                }
+            }
+            s.framesPlayed += Int64(filled / frameBytes)
+            // The buffer filled now is heard after the one the device is playing: the sample
+            // heard now is about one buffer older than the first one handed over.
+            return first.map { $0 - Int64(format.bufferFrames) * 1_000_000_000 / rate }
+        }
+        if filled < buffer.count { (base + filled).initializeMemory(as: UInt8.self, repeating: 0, count: buffer.count - filled) }
+        if let heard { clock.heard(heard, at: now) }
+    }
+}

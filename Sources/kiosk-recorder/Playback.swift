@@ -1,0 +1,90 @@
+// One playback on the UI thread, shared by the booth's playing mode and `--play`: the MoviePlayer,
+// the SDL audio device its sound goes to, and its pictures on the screen.
+import KioskCore
+import KioskMedia
+import KioskUI
+
+final class Playback {
+    let path: String
+    private let player: MoviePlayer
+    private let screen: Screen
+    private var output: AudioOutput?
+    private var audioDecided = false
+    private let requestedAt = MoviePlayer.now()
+    private var firstPictureAt: Int64?
+    private var firstPictureLogged = false
+
+    /// What one step of the loop found.
+    struct Step {
+        /// A new picture went to the screen: draw.
+        var newPicture: Bool
+        var position: Double
+        var duration: Double
+        var ended: MoviePlayer.End?
+    }
+
+    /// Starts the player on `path`; the screen shows black until its first picture.
+    init(path: String, screen: Screen) {
+        self.path = path
+        self.screen = screen
+        var options = MoviePlayer.Options()
+        options.packedRGB = !screen.drawsYUV
+        player = MoviePlayer(path: path, options: options)
+        screen.beginPlayback()
+    }
+
+    /// Each loop: opens the sound device once the file says what its sound is, and puts the
+    /// picture due now on the screen.
+    func step() -> Step {
+        if !audioDecided, let info = player.info {
+            audioDecided = true
+            if let track = info.audio {
+                do {
+                    let device = try AudioOutput(sampleRate: track.sampleRate, channels: track.channels, feed: player.audio)
+                    player.attachAudio(device.format)
+                    device.start()
+                    output = device
+                } catch {
+                    Log.info("playback without sound: \(error)")
+                    player.attachAudio(nil)
+                }
+            } else {
+                player.attachAudio(nil)
+            }
+        }
+        let update = player.update()
+        var newPicture = false
+        if let frame = update.frame {
+            do {
+                try screen.show(playbackFrame: frame, rotation: player.info?.rotation ?? 0)
+                newPicture = true
+                if firstPictureAt == nil { firstPictureAt = MoviePlayer.now() }
+            } catch {
+                Log.info("playback: \(error)")
+            }
+        }
+        return Step(newPicture: newPicture, position: update.position, duration: update.duration, ended: update.ended)
+    }
+
+    /// Call after the screen was presented: the first time after the first picture, logs how long
+    /// it took from the request (the figure bench/play-vs-ffplay reads).
+    func presented() {
+        guard !firstPictureLogged, firstPictureAt != nil else { return }
+        firstPictureLogged = true
+        let ms = Double(MoviePlayer.now() - requestedAt) / 1e6
+        Log.info("playback: first picture on screen \(Int(ms.rounded())) ms after the request")
+    }
+
+    /// Nanoseconds until the next picture is due, when one is waiting.
+    var nextPictureDue: Int64? { player.nextFrameDue() }
+
+    func setPaused(_ paused: Bool) { player.setPaused(paused) }
+
+    /// Ends the playback: the threads stop, the device closes, the camera's picture is back.
+    func stop() {
+        player.close()
+        output = nil
+        screen.endPlayback()
+        if player.droppedFrames > 0 { Log.info("playback: \(player.droppedFrames) late pictures skipped") }
+    }
+}

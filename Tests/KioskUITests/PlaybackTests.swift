@@ -1,0 +1,203 @@
+// The player on the real SDL side: our own recordings played to a Screen on the dummy video driver
+// and an AudioOutput on the disk audio driver. Every picture in order and on time against what the
+// device really took, the sound written to disk equal to the file's decoded sound, and the display
+// matrix turning the picture.
+import CSDL2
+import Foundation
+import KioskCore
+import KioskMedia
+import Synchronization
+import Testing
+@testable import KioskUI
+
+/// A take made by our MovieWriter: 30 fps pictures with the frame-number stamp on grey, and (when
+/// `audio`) 48 kHz mono with a 1 kHz beep in the first 100 ms of each second.
+func recordTake(_ name: String, seconds: Double, size: Size, audio: Bool, rotation: Int = 0) throws -> String {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-playback-\(name)-\(getpid())")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let output = folder.appendingPathComponent("take.mov").path
+    let done = DispatchSemaphore(value: 0)
+    let result = Mutex<RecordingResult?>(nil)
+    var settings = MovieSettings(outputPath: output, videoSize: size, fps: 30, audio: audio ? (48000, 1) : nil)
+    settings.rotationQuarterTurns = rotation
+    let writer = MovieWriter(settings: settings) { r in
+        result.withLock { $0 = r }
+        done.signal()
+    }
+    try writer.start()
+    let start: Int64 = 1_000_000_000
+    var nextAudio = start
+    for k in 0..<Int(seconds * 30) {
+        let t = start + Int64(k) * 1_000_000_000 / 30
+        while audio && nextAudio <= t {
+            let samples = (0..<480).map { i -> Int16 in
+                let s = nextAudio - start + Int64(i) * 1_000_000_000 / 48000
+                return s % 1_000_000_000 < 100_000_000 ? Int16(12000 * sin(2 * Double.pi * 1000 * Double(s) / 1e9)) : 0
+            }
+            writer.append(AudioChunk(samples: samples, channels: 1, sampleRate: 48000, timestamp: nextAudio))
+            nextAudio += 10_000_000
+        }
+        var bytes = [UInt8](repeating: 128, count: PixelFormat.yuv420p.frameBytes(for: size))
+        for i in 0..<FrameStamp.bits where (k >> (15 - i)) & 1 == 1 {
+            for y in 0..<FrameStamp.bandHeight(frameHeight: size.height) {
+                for x in FrameStamp.cell(i, width: size.width) { bytes[y * size.width + x] = FrameStamp.white }
+            }
+        }
+        for i in 0..<FrameStamp.bits where (k >> (15 - i)) & 1 == 0 {
+            for y in 0..<FrameStamp.bandHeight(frameHeight: size.height) {
+                for x in FrameStamp.cell(i, width: size.width) { bytes[y * size.width + x] = FrameStamp.black }
+            }
+        }
+        writer.appendWaiting(VideoFrame(format: .yuv420p, size: size, planes: PixelFormat.yuv420p.planes(for: size), bytes: bytes,
+                                        timestamp: t, sequence: UInt32(k)))
+    }
+    writer.stop(reason: .user)
+    _ = done.wait(timeout: .now() + 30)
+    try #require(result.withLock { $0 }?.success == true)
+    return output
+}
+
+/// Passes the player's feed to the device and notes, for each buffer, when the device took it and
+/// how many bytes it had taken before: the device's own account of what is heard when.
+final class TimedFeed: AudioFeed {
+    let inner: any AudioFeed
+    let takes = Mutex<[(at: Int64, before: Int)]>([])
+    private let total = Mutex(0)
+
+    init(_ inner: any AudioFeed) { self.inner = inner }
+
+    func fill(_ buffer: UnsafeMutableRawBufferPointer, now: Int64) {
+        inner.fill(buffer, now: now)
+        let before = total.withLock { t in defer { t += buffer.count }; return t }
+        takes.withLock { $0.append((now, before)) }
+    }
+}
+
+extension SDLTests {
+    @Suite("Playback")
+    struct PlaybackTests {
+        @Test("a 3 s take with sound: every picture in order, each within a frame of the device's clock; the sound on disk is the file's")
+        func withSound() throws {
+            let path = try recordTake("sound", seconds: 3, size: Size(width: 320, height: 240), audio: true)
+            let disk = NSTemporaryDirectory() + "kiosk-playback-\(getpid()).raw"
+            defer { unlink(disk) }
+            let previous = ProcessInfo.processInfo.environment["SDL_AUDIODRIVER"]
+            setenv("SDL_AUDIODRIVER", "disk", 1)
+            setenv("SDL_DISKAUDIOFILE", disk, 1)
+            defer {
+                if let previous { setenv("SDL_AUDIODRIVER", previous, 1) } else { unsetenv("SDL_AUDIODRIVER") }
+                unsetenv("SDL_DISKAUDIOFILE")
+            }
+            let sdl = try makeContext()
+            let screen = try makeScreen(sdl, size: Size(width: 640, height: 480))
+            var options = MoviePlayer.Options()
+            options.packedRGB = !screen.drawsYUV
+            let player = MoviePlayer(path: path, options: options)
+            let feed = TimedFeed(player.audio)
+            var output: AudioOutput?
+            var shown: [(stamp: Int, pts: Int64, at: Int64)] = []
+            var ended: MoviePlayer.End?
+            let deadline = MoviePlayer.now() + 10_000_000_000
+            while ended == nil && MoviePlayer.now() < deadline {
+                if output == nil, let info = player.info, let track = info.audio {
+                    let device = try AudioOutput(sampleRate: track.sampleRate, channels: track.channels, feed: feed)
+                    player.attachAudio(device.format)
+                    device.start()
+                    output = device
+                }
+                let update = player.update()
+                if let frame = update.frame {
+                    let at = MoviePlayer.now()
+                    shown.append((FrameStamp.read(frame), frame.timestamp, at))
+                    try screen.show(playbackFrame: frame, rotation: 0)
+                    try screen.render(.playback(position: update.position, duration: update.duration, paused: false))
+                }
+                ended = update.ended
+                usleep(1000)
+            }
+            let format = try #require(output?.format)
+            player.close()
+            output = nil // closes the device: the disk driver's file is complete
+            _ = sdl
+            #expect(ended == .end)
+            #expect(format.sampleRate == 48000 && format.channels == 1 && format.sample == .s16)
+            #expect(shown.map(\.stamp) == Array(0..<90), "pictures shown: \(shown.map(\.stamp))")
+
+            // The sound on disk against the file's sound decoded by the ffmpeg CLI.
+            let written = try Data(contentsOf: URL(fileURLWithPath: disk)).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+            let referencePath = disk + ".ref"
+            defer { unlink(referencePath) }
+            let ffmpeg = Process()
+            ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            ffmpeg.arguments = ["ffmpeg", "-v", "error", "-y", "-i", path, "-f", "s16le", "-ac", "1", "-ar", "48000", referencePath]
+            try ffmpeg.run()
+            ffmpeg.waitUntilExit()
+            let reference = try Data(contentsOf: URL(fileURLWithPath: referencePath)).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+            let firstLoud = { (s: [Int16]) in s.firstIndex { abs(Int($0)) > 2000 } }
+            let w0 = try #require(firstLoud(written)), r0 = try #require(firstLoud(reference))
+            let offset = w0 - r0 // disk sample offset + k is the file's sample k
+            try #require(offset >= 0)
+            let common = min(reference.count, written.count - offset)
+            let differing = (0..<common).filter { abs(Int(written[offset + $0]) - Int(reference[$0])) > 1 }.count
+            #expect(common > reference.count - 2048, "the whole sound was played: \(common) of \(reference.count) samples")
+            #expect(differing == 0, "\(differing) of \(common) samples differ from the decoded sound")
+
+            // The device's clock: at each take, the samples before it are handed over and the one
+            // heard is a buffer older; in between, it runs at the sample rate. Media time of a disk
+            // sample j is (j − offset) / 48000 s.
+            let takes = feed.takes.withLock { $0 }
+            var worst = 0.0
+            for s in shown {
+                guard let take = takes.last(where: { $0.at <= s.at }) else { continue }
+                let handed = Double(take.before / 2)
+                let heard = min(handed - Double(format.bufferFrames) + Double(s.at - take.at) / 1e9 * 48000, handed)
+                let clock = (heard - Double(offset)) / 48000
+                guard clock > 0 else { continue } // the first picture goes up before the sound starts
+                let error = Double(s.pts) / 1e9 - clock
+                worst = max(worst, abs(error))
+                #expect(abs(error) < 1.0 / 30, "picture \(s.stamp) due at \(Double(s.pts) / 1e9) s shown at \(clock) s on the sound's clock")
+            }
+            print("playback: 90 pictures, worst offset from the sound's clock \(Int(worst * 1000)) ms")
+        }
+
+        @Test("the display matrix turns the picture, aspect-fit in the window", arguments: [0, 1, 2, 3])
+        func rotation(quarterTurns: Int) throws {
+            let path = try recordTake("rot\(quarterTurns)", seconds: 0.3, size: Size(width: 320, height: 240), audio: false,
+                                      rotation: quarterTurns)
+            let sdl = try makeContext()
+            let screen = try makeScreen(sdl, size: Size(width: 640, height: 480))
+            let player = MoviePlayer(path: path)
+            defer { player.close() }
+            var frame: VideoFrame?
+            let deadline = MoviePlayer.now() + 5_000_000_000
+            while frame == nil && MoviePlayer.now() < deadline {
+                if player.info != nil { player.attachAudio(nil) }
+                frame = player.update().frame
+                usleep(1000)
+            }
+            let info = try #require(player.info)
+            #expect(info.rotation == Double(quarterTurns * 90))
+            try screen.show(playbackFrame: try #require(frame), rotation: info.rotation)
+            try screen.draw(nil)
+            let pixels = try screen.readPixels()
+            func level(_ x: Int, _ y: Int) -> Double { pixels.color(Point(x: Double(x), y: Double(y))).brightness }
+            // The stamp band (the frame's top, black for picture 0) lands on the edge the turn says;
+            // the grey picture fills the fitted rectangle; a quarter turn leaves bars left and right.
+            let (dark, grey): ((Int, Int), (Int, Int)) = switch quarterTurns {
+            case 1: ((495, 240), (150, 240))
+            case 2: ((320, 470), (320, 10))
+            case 3: ((145, 240), (490, 240))
+            default: ((320, 10), (320, 470))
+            }
+            #expect(level(dark.0, dark.1) < 40, "stamp band at \(dark)")
+            #expect(abs(level(grey.0, grey.1) - 128) < 30, "picture at \(grey)")
+            #expect(abs(level(320, 240) - 128) < 30, "picture in the middle")
+            if quarterTurns % 2 == 1 {
+                #expect(level(100, 240) < 5 && level(540, 240) < 5, "bars beside a turned picture")
+                #expect(screen.playbackFrameSize == Size(width: 320, height: 240))
+            }
+            screen.endPlayback()
+            #expect(screen.playbackFrameSize == nil)
+        }
+    }
+}
