@@ -79,6 +79,8 @@ final class Booth {
     lazy var stats = PreviewStats(frames: frames)
     /// The player while the playing mode shows (its picture kept apart from the frozen frame).
     var playback: Playback?
+    /// The player's controls hide while a take plays untouched.
+    var controls = ControlsVisibility(now: MonotonicClock.now())
 
     init(config: Configuration, outputPath: String, screen: Screen, sounds: SoundPlayer) {
         self.config = config
@@ -102,8 +104,11 @@ final class Booth {
                            orientation: screen.orientation))
         stats.write("start", mode: machine.mode, renderer: screen.rendererName)
         while exitCode == nil {
-            let visible = machine.visibleButtons
-            for input in screen.waitEvents(timeoutMs: needsDraw ? 0 : 8, visible: visible) { handle(input) }
+            let visible = controlsShown ? machine.visibleButtons : []
+            for input in screen.waitEvents(timeoutMs: needsDraw ? 0 : 8, visible: visible) {
+                controls.touched(at: MonotonicClock.now())
+                handle(input)
+            }
             for message in inbox.take() { handle(message) }
             if let writer, machine.mode == .recording { perform(machine.handle(.tick(elapsed: writer.elapsed))) }
             if !frozen, let (frame, serial) = frames.take(newerThan: frameSerial) {
@@ -113,10 +118,10 @@ final class Booth {
                 needsDraw = true
             }
             stepPlayback()
-            let model = viewModel
+            let model: ViewModel? = controlsShown ? viewModel : nil
             if needsDraw || model != lastViewModel {
                 do { try screen.render(model) } catch { Log.info("screen: \(error)") }
-                stats.presented(mode: model.mode)
+                stats.presented(mode: machine.mode)
                 lastViewModel = model
                 needsDraw = false
             }
@@ -130,6 +135,11 @@ final class Booth {
         microphone?.stop()
         stats.write("exit", mode: machine.mode)
         return exitCode ?? 0
+    }
+
+    /// Whether the overlay shows: always, except while a take plays untouched.
+    var controlsShown: Bool {
+        machine.mode != .playing || controls.visible(at: MonotonicClock.now(), paused: machine.playbackPaused)
     }
 
     var viewModel: ViewModel {
@@ -202,7 +212,10 @@ final class Booth {
         case .foreground: perform(machine.handle(.foreground))
         case let .tap(point):
             stats.write("tap", mode: machine.mode)
-            if let button = screen.press(at: point, visible: machine.visibleButtons) {
+            // A tap on hidden controls presses nothing: it pauses and brings them back.
+            let visible = controlsShown ? machine.visibleButtons : []
+            controls.touched(at: MonotonicClock.now())
+            if let button = screen.press(at: point, visible: visible) {
                 perform(machine.handle(.press(button)))
             } else if machine.mode == .playing {
                 perform(machine.handle(.togglePause))
@@ -253,6 +266,7 @@ final class Booth {
             frozen = true
         case let .startPlayback(path):
             stopPlayback()
+            controls.touched(at: MonotonicClock.now())
             playback = Playback(path: path, screen: screen)
         case let .setPlaybackPaused(paused):
             playback?.setPaused(paused)

@@ -15,6 +15,7 @@ enum PlayCommand {
         events.emit(.playbackStarted(path: file))
         let playback = Playback(path: file, screen: screen)
         var paused = false, hidden = false, pausedNow = false
+        var controls = ControlsVisibility(now: MonotonicClock.now())
         var last: ViewModel?
         var position = 0.0, duration = 0.0
         func finish(_ reason: PlaybackEndReason) {
@@ -22,7 +23,9 @@ enum PlayCommand {
             events.emit(.playbackFinished(reason: reason))
         }
         while true {
-            for input in screen.pollEvents(visible: [.closePlayer]) {
+            let now = MonotonicClock.now()
+            for input in screen.pollEvents(visible: controls.pressable([.closePlayer], at: now, paused: paused)) {
+                controls.touched(at: now)
                 switch input {
                 case .press(.closePlayer), .quit:
                     finish(.closed)
@@ -61,7 +64,8 @@ enum PlayCommand {
                     return 1
                 }
             }
-            let model = ViewModel.playback(position: position, duration: duration, paused: paused)
+            let shown = controls.visible(at: MonotonicClock.now(), paused: paused)
+            let model: ViewModel? = shown ? ViewModel.playback(position: position, duration: duration, paused: paused) : nil
             if step.newPicture || model != last {
                 do { try screen.render(model) } catch { Log.info("screen: \(error)") }
                 last = model

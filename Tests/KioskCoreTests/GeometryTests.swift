@@ -123,3 +123,19 @@ struct GeometryTests {
         #expect(TimerText.playback(position: 3.5, duration: 3723) == "00:03 / 1:02:03")
     }
 }
+
+@Suite("Player controls")
+struct ControlsVisibilityTests {
+    @Test("controls show for 3 s after a touch while playing, always while paused")
+    func autoHide() {
+        var c = ControlsVisibility(now: 10_000_000_000)
+        #expect(c.visible(at: 12_900_000_000, paused: false))
+        #expect(!c.visible(at: 13_000_000_000, paused: false))
+        #expect(c.visible(at: 20_000_000_000, paused: true))
+        #expect(c.pressable([.closePlayer], at: 20_000_000_000, paused: false) == [])
+        c.touched(at: 20_000_000_000)
+        #expect(c.pressable([.closePlayer], at: 21_000_000_000, paused: false) == [.closePlayer])
+        c.touched(at: 5)
+        #expect(c.lastTouch == 20_000_000_000, "an older touch does not move it back")
+    }
+}
