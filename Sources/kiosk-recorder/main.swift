@@ -49,8 +49,17 @@ func openScreen(_ config: Configuration) -> (SDLContext, Screen, Assets) {
     }
     do {
         let context = try SDLContext()
+        // SDL falls back to its offscreen driver when there is no display at all; a booth that
+        // nobody can see is no booth. Only an explicit SDL_VIDEODRIVER (tests, benchmarks) may
+        // choose it.
+        let driver = context.videoDriver
+        if ["offscreen", "dummy"].contains(driver), ProcessInfo.processInfo.environment["SDL_VIDEODRIVER"] == nil {
+            Log.write("kiosk-recorder: no display: SDL found none and fell back to its '\(driver)' driver\n\(Screen.noDisplayHint)\n")
+            exit(3)
+        }
         let screen = try Screen(context: context, window: config.window, orientation: config.orientation, fontPath: assets.boldFont,
                                 mirrorPreview: config.mirrorPreview, cameraMount: config.cameraRotation)
+        Log.info("display: \(driver) \(screen.outputSize), renderer \(screen.rendererName)")
         return (context, screen, assets)
     } catch {
         Log.write("kiosk-recorder: no display: \(error)\n\(Screen.noDisplayHint)\n")

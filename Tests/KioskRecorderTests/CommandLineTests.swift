@@ -123,3 +123,28 @@ struct ListCamerasTests {
         #expect(yuyvSizes.first?["fps"] as? [Double] == [30, 15])
     }
 }
+
+@Suite("kiosk-recorder without a display")
+struct NoDisplayTests {
+    @Test("no display at all: exit 3 with a message that says what to do, nothing on stdout")
+    func exitsThree() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: recorderPath)
+        process.arguments = ["--camera", "test", "--microphone", "none"]
+        var environment = ProcessInfo.processInfo.environment
+        for key in ["SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"] { environment[key] = nil }
+        environment["XDG_RUNTIME_DIR"] = "/nonexistent"
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 3, "\(stderr)")
+        #expect(stdout.isEmpty)
+        #expect(stderr.contains("no display") && stderr.contains("Xvfb"))
+    }
+}
