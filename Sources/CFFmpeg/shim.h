@@ -26,8 +26,5 @@ static inline int kiosk_AVERROR_STREAM_NOT_FOUND(void) { return AVERROR_STREAM_N
 static inline int kiosk_AVERROR_INVALIDDATA(void) { return AVERROR_INVALIDDATA; }
 // AV_NOPTS_VALUE is a cast of UINT64_C(0x8000000000000000).
 static inline int64_t kiosk_AV_NOPTS_VALUE(void) { return AV_NOPTS_VALUE; }
-// AV_TIME_BASE_Q is a compound literal.
-static inline AVRational kiosk_AV_TIME_BASE_Q(void) { return AV_TIME_BASE_Q; }
-// The *_VERSION_INT / LIBAV*_IDENT macros name the headers we built against.
+// LIBAVCODEC_VERSION_INT (AV_VERSION_INT expansion) names the headers we built against.
 static inline unsigned kiosk_LIBAVCODEC_VERSION_INT(void) { return LIBAVCODEC_VERSION_INT; }
-static inline unsigned kiosk_LIBAVFORMAT_VERSION_INT(void) { return LIBAVFORMAT_VERSION_INT; }

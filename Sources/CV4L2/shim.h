@@ -18,9 +18,7 @@ static inline unsigned long kiosk_VIDIOC_QUERYCAP(void) { return VIDIOC_QUERYCAP
 static inline unsigned long kiosk_VIDIOC_ENUM_FMT(void) { return VIDIOC_ENUM_FMT; }
 static inline unsigned long kiosk_VIDIOC_ENUM_FRAMESIZES(void) { return VIDIOC_ENUM_FRAMESIZES; }
 static inline unsigned long kiosk_VIDIOC_ENUM_FRAMEINTERVALS(void) { return VIDIOC_ENUM_FRAMEINTERVALS; }
-static inline unsigned long kiosk_VIDIOC_G_FMT(void) { return VIDIOC_G_FMT; }
 static inline unsigned long kiosk_VIDIOC_S_FMT(void) { return VIDIOC_S_FMT; }
-static inline unsigned long kiosk_VIDIOC_G_PARM(void) { return VIDIOC_G_PARM; }
 static inline unsigned long kiosk_VIDIOC_S_PARM(void) { return VIDIOC_S_PARM; }
 static inline unsigned long kiosk_VIDIOC_REQBUFS(void) { return VIDIOC_REQBUFS; }
 static inline unsigned long kiosk_VIDIOC_QUERYBUF(void) { return VIDIOC_QUERYBUF; }

@@ -31,7 +31,6 @@ final class EncodingSession {
     private var scalerKey: (PixelFormat, Size, Bool)?
     private var resampler: OpaquePointer?
     private var fifo: OpaquePointer?
-    private var headerWritten = false
 
     // Timing: everything is relative to the first video frame's capture time.
     private var origin: Int64?
@@ -132,7 +131,6 @@ final class EncodingSession {
         result = avformat_write_header(fmt, &options)
         av_dict_free(&options)
         guard result >= 0 else { throw AVError(code: result, call: "avformat_write_header") }
-        headerWritten = true
         avio_flush(io)
         // Give the header the mehd box FFmpeg leaves out (see MoovDurations).
         if let header = MoovDurations.insertMehd(into: sink.read(upTo: Int(sink.size))), sink.replaceHeader(with: header) {
