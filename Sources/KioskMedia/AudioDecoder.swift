@@ -23,22 +23,11 @@ final class AudioDecoder {
 
     /// Opens a decoder for a demuxed stream (`avcodec_parameters_to_context`, `avcodec_open2`).
     init(stream: UnsafeMutablePointer<AVStream>) throws(AVError) {
-        let parameters = stream.pointee.codecpar!
-        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
-            let name = String(cString: avcodec_get_name(parameters.pointee.codec_id))
-            throw AVError(code: kiosk_AVERROR_DECODER_NOT_FOUND(), call: "avcodec_find_decoder(\(name))")
-        }
-        guard let context = avcodec_alloc_context3(codec) else {
-            throw AVError(code: AVError.code(posix: ENOMEM), call: "avcodec_alloc_context3")
-        }
+        let (context, codec) = try DecoderContext.make(for: stream)
         self.context = context
         timeBase = stream.pointee.time_base
         frame = av_frame_alloc()
-        var result = avcodec_parameters_to_context(context, parameters)
-        guard result >= 0 else { throw AVError(code: result, call: "avcodec_parameters_to_context") }
-        context.pointee.pkt_timebase = stream.pointee.time_base
-        result = avcodec_open2(context, codec, nil)
-        guard result >= 0 else { throw AVError(code: result, call: "avcodec_open2(\(String(cString: codec.pointee.name)))") }
+        try DecoderContext.open(context, codec)
         guard frame != nil else { throw AVError(code: AVError.code(posix: ENOMEM), call: "av_frame_alloc") }
     }
 

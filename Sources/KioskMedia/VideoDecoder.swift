@@ -63,26 +63,15 @@ public final class VideoDecoder {
     /// with a frame queue does not notice. Pictures over `maxPixels` are refused by the decoder, so
     /// a hostile header cannot make it allocate gigabytes.
     init(stream: UnsafeMutablePointer<AVStream>, threads: Int = 0, maxPixels: Int) throws(AVError) {
-        let parameters = stream.pointee.codecpar!
-        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
-            let name = String(cString: avcodec_get_name(parameters.pointee.codec_id))
-            throw AVError(code: kiosk_AVERROR_DECODER_NOT_FOUND(), call: "avcodec_find_decoder(\(name))")
-        }
-        guard let context = avcodec_alloc_context3(codec) else {
-            throw AVError(code: AVError.code(posix: ENOMEM), call: "avcodec_alloc_context3")
-        }
+        let (context, codec) = try DecoderContext.make(for: stream)
         self.context = context
         timeBase = stream.pointee.time_base
         frame = av_frame_alloc()
         packet = nil
-        var result = avcodec_parameters_to_context(context, parameters)
-        guard result >= 0 else { throw AVError(code: result, call: "avcodec_parameters_to_context") }
-        context.pointee.pkt_timebase = stream.pointee.time_base
         context.pointee.thread_count = Int32(threads)
         context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
         context.pointee.max_pixels = Int64(maxPixels)
-        result = avcodec_open2(context, codec, nil)
-        guard result >= 0 else { throw AVError(code: result, call: "avcodec_open2(\(String(cString: codec.pointee.name)))") }
+        try DecoderContext.open(context, codec)
         guard frame != nil else { throw AVError(code: AVError.code(posix: ENOMEM), call: "av_frame_alloc") }
     }
 
