@@ -153,3 +153,36 @@ public enum FrameStamp {
         return n
     }
 }
+
+/// The three planes of a 4:2:0 picture where they lie in someone else's memory, with their row
+/// pitches: what a YUV texture upload takes without a copy.
+public struct YUVPlanes {
+    public var y: UnsafePointer<UInt8>
+    public var yPitch: Int
+    public var u: UnsafePointer<UInt8>
+    public var uPitch: Int
+    public var v: UnsafePointer<UInt8>
+    public var vPitch: Int
+
+    public init(y: UnsafePointer<UInt8>, yPitch: Int, u: UnsafePointer<UInt8>, uPitch: Int, v: UnsafePointer<UInt8>, vPitch: Int) {
+        self.y = y
+        self.yPitch = yPitch
+        self.u = u
+        self.uPitch = uPitch
+        self.v = v
+        self.vPitch = vPitch
+    }
+}
+
+/// A player's picture as the screen takes it, without a copy on the player's side.
+public protocol PlaybackPicture {
+    var size: Size { get }
+    /// Full-range (JPEG) samples rather than video range.
+    var fullRange: Bool { get }
+    /// Calls `body` with the picture's 4:2:0 planes where they lie; nil, without calling it, when
+    /// the picture is in another layout.
+    func withYUV420Planes<R>(_ body: (YUVPlanes) throws -> R) rethrows -> R?
+    /// Writes the picture as xrgb (bytes B, G, R, 0: SDL's RGB888), `size` large, into memory
+    /// of `pitch` bytes a row. False when it cannot.
+    func writeXRGB(into pixels: UnsafeMutableRawPointer, pitch: Int) -> Bool
+}

@@ -25,10 +25,6 @@ public final class MoviePlayer {
         public var decoderThreads = 0
         /// How long the first picture waits for the sound to start the clock before it runs alone.
         public var audioWait: Double = 0.5
-        /// Pictures as packed RGB (`.xrgb`, converted with swscale on the video thread) instead of
-        /// YUV: for a renderer without YUV textures (SDL's software renderer), which would
-        /// otherwise convert them on the UI thread, and slower.
-        public var packedRGB = false
 
         public init() {}
     }
@@ -58,13 +54,16 @@ public final class MoviePlayer {
 
     /// What the UI does now.
     public struct Update: Sendable {
-        /// A new picture to show now; nil: keep the one on screen.
-        public var frame: VideoFrame?
+        /// A new picture to show now, in the decoder's buffers; nil: keep the one on screen.
+        public var picture: DecodedPicture?
         /// Seconds from the start of the file to the picture shown (or to the sound heard).
         public var position: Double
         public var duration: Double
         /// Set once: the playback is over.
         public var ended: End?
+
+        /// The new picture copied out as a VideoFrame (tests; the screen takes `picture` as it is).
+        public var frame: VideoFrame? { try? picture?.videoFrame() }
     }
 
     public let path: String
@@ -121,14 +120,14 @@ public final class MoviePlayer {
     public func update(now: Int64 = MoviePlayer.now()) -> Update {
         let status = core.status.withLock { $0 }
         let duration = status.opened?.info.duration ?? 0
-        if let ended { return Update(frame: nil, position: lastPosition, duration: duration, ended: ended) }
+        if let ended { return Update(picture: nil, position: lastPosition, duration: duration, ended: ended) }
         if let failure = status.failure {
             ended = .error(failure)
-            return Update(frame: nil, position: lastPosition, duration: duration, ended: ended)
+            return Update(picture: nil, position: lastPosition, duration: duration, ended: ended)
         }
-        guard let opened = status.opened else { return Update(frame: nil, position: 0, duration: 0, ended: nil) }
+        guard let opened = status.opened else { return Update(picture: nil, position: 0, duration: 0, ended: nil) }
         let generation = core.generation.load(ordering: .acquiring)
-        var fresh: VideoFrame?
+        var fresh: DecodedPicture?
         var clock = core.clock.time(at: now)
         if clock == nil {
             // The first picture goes up at once; the clock starts with the sound, or without it when
@@ -136,13 +135,13 @@ public final class MoviePlayer {
             if shown == nil, let entry = core.frames.takeDue(clock: nil, generation: generation).entry {
                 shown = entry
                 firstShownAt = now
-                fresh = entry.frame
+                fresh = entry.picture
             }
             let attachment = core.audioOutput.read { $0 }
             let soundComing = opened.hasAudio && attachment != .none && !core.ring.drained
             let waitedEnough = firstShownAt.map { now - $0 > Int64(core.options.audioWait * 1e9) } ?? false
             if !soundComing || waitedEnough, shown != nil || core.frames.drained {
-                core.clock.startMonotonic(at: shown?.frame.timestamp ?? opened.start, now: now)
+                core.clock.startMonotonic(at: shown?.picture.timestamp ?? opened.start, now: now)
                 clock = core.clock.time(at: now)
             }
         } else if let c = clock {
@@ -151,11 +150,11 @@ public final class MoviePlayer {
             if let entry {
                 shown = entry
                 firstShownAt = firstShownAt ?? now
-                fresh = entry.frame
+                fresh = entry.picture
             }
         }
         if let shown {
-            lastPosition = Double(shown.frame.timestamp - opened.start) / 1e9
+            lastPosition = Double(shown.picture.timestamp - opened.start) / 1e9
         } else if let clock {
             // Sound alone: the position in tenths, so the screen is not redrawn for every buffer.
             lastPosition = (Double(clock - opened.start) / 1e8).rounded(.down) / 10
@@ -170,7 +169,7 @@ public final class MoviePlayer {
                 ended = status.readError.map { .error($0) } ?? .end
             }
         }
-        return Update(frame: fresh, position: lastPosition, duration: max(duration, lastPosition), ended: ended)
+        return Update(picture: fresh, position: lastPosition, duration: max(duration, lastPosition), ended: ended)
     }
 
     /// Nanoseconds from `now` until the next picture is due (nil: none is waiting, or the clock
@@ -220,7 +219,6 @@ public final class MoviePlayer {
         if let videoStream {
             do {
                 video = try VideoDecoder(stream: videoStream, threads: core.options.decoderThreads, maxPixels: core.options.maxPixels)
-                video?.packedRGB = core.options.packedRGB
             } catch {
                 Log.info("player: no picture: \(error)")
             }
@@ -338,13 +336,10 @@ public final class MoviePlayer {
         let generation = core.generation.load(ordering: .acquiring)
         var timeline = StreamTimeline(start: start, defaultDuration: frameLength)
         run(decoder, packets: core.videoPackets, core: core, kind: "picture") { output in
-            let (frame, duration) = output
-            let t = timeline.place(frame.timestamp, duration: duration)
-            let placed = t == frame.timestamp ? frame : VideoFrame(
-                format: frame.format, size: frame.size, planes: frame.planes, bytes: frame.bytes, timestamp: t,
-                sequence: frame.sequence, fullRange: frame.fullRange)
+            var (picture, duration) = output
+            picture.timestamp = timeline.place(picture.timestamp, duration: duration)
             let length = duration > 0 && duration < StreamTimeline.maxJump ? duration : frameLength
-            return core.frames.put(FrameQueue.Entry(frame: placed, end: t + length, generation: generation))
+            return core.frames.put(FrameQueue.Entry(picture: picture, end: picture.timestamp + length, generation: generation))
         }
     }
 

@@ -131,7 +131,7 @@ final class PacketQueue: Sendable {
 /// generation when it was decoded. The UI takes the one due now; the video thread waits for room.
 final class FrameQueue: Sendable {
     struct Entry: Sendable {
-        var frame: VideoFrame
+        var picture: DecodedPicture
         /// Nanoseconds on the media timeline when it stops being the current picture.
         var end: Int64
         var generation: Int
@@ -167,7 +167,7 @@ final class FrameQueue: Sendable {
     func takeDue(clock: Int64?, generation: Int) -> (entry: Entry?, skipped: Int) {
         monitor.update { s in
             s.entries.removeAll { $0.generation != generation }
-            let due = clock.map { c in s.entries.prefix { $0.frame.timestamp <= c }.count } ?? min(s.entries.count, 1)
+            let due = clock.map { c in s.entries.prefix { $0.picture.timestamp <= c }.count } ?? min(s.entries.count, 1)
             guard due > 0 else { return (nil, 0) }
             let entry = s.entries[due - 1]
             s.entries.removeFirst(due)
@@ -176,7 +176,7 @@ final class FrameQueue: Sendable {
     }
 
     /// The oldest waiting picture's time.
-    var nextTimestamp: Int64? { monitor.read { $0.entries.first?.frame.timestamp } }
+    var nextTimestamp: Int64? { monitor.read { $0.entries.first?.picture.timestamp } }
 
     /// The video thread is done and nothing is left to show.
     var drained: Bool { monitor.read { $0.finished && $0.entries.isEmpty } }

@@ -30,13 +30,10 @@ public final class VideoDecoder {
     private var packet: UnsafeMutablePointer<AVPacket>?
     /// Input copied here because libavcodec reads up to AV_INPUT_BUFFER_PADDING_SIZE past the end.
     private var padded: [UInt8] = []
-    private var scaler: OpaquePointer?
-    private var scalerKey: (Int32, Int32, Int32) = (0, 0, -1)
+    private var scaler: Scaler?
     /// The stream's time base, for a demuxed stream's timestamps (nil: the MJPEG camera path).
     private let timeBase: AVRational?
     private var decoded: UInt32 = 0
-    /// Pictures come out as `.xrgb` (converted here, on the decoding thread) rather than YUV.
-    var packedRGB = false
 
     /// Opens the named decoder (`avcodec_find_decoder_by_name`, `avcodec_open2`).
     public init(codec name: String, threads: Int = 1) throws(AVError) {
@@ -88,22 +85,26 @@ public final class VideoDecoder {
         return .accepted
     }
 
-    /// Takes a decoded picture (`avcodec_receive_frame`). Its `timestamp` is the presentation time
-    /// in nanoseconds on the stream's clock (`VideoDecoder.noTimestamp` when the file has none),
-    /// its `sequence` the count of pictures decoded before it.
-    func receive() throws(AVError) -> DecoderOutput<(frame: VideoFrame, duration: Int64)> {
+    /// Takes a decoded picture (`avcodec_receive_frame`) as it is, in the decoder's buffers (no
+    /// copy). Its `timestamp` is the presentation time in nanoseconds on the stream's clock
+    /// (`VideoDecoder.noTimestamp` when the file has none), its `sequence` the count of pictures
+    /// decoded before it; `duration` 0 when the file does not say.
+    func receive() throws(AVError) -> DecoderOutput<(picture: DecodedPicture, duration: Int64)> {
         guard let frame else { return .drained }
         let received = avcodec_receive_frame(context, frame)
         if received == kiosk_AVERROR_EAGAIN() { return .needsInput }
         if received == kiosk_AVERROR_EOF() { return .drained }
         guard received >= 0 else { throw AVError(code: received, call: "avcodec_receive_frame") }
-        defer { av_frame_unref(frame) }
         let tb = timeBase ?? AVRational(num: 1, den: 1_000_000_000)
         let pts = frame.pointee.best_effort_timestamp
         let timestamp = pts == kiosk_AV_NOPTS_VALUE() ? Self.noTimestamp : Self.nanoseconds(pts, tb)
         let duration = frame.pointee.pkt_duration > 0 ? Self.nanoseconds(frame.pointee.pkt_duration, tb) : 0
+        guard let reference = FrameReference(moving: frame) else {
+            av_frame_unref(frame)
+            throw AVError(code: AVError.code(posix: ENOMEM), call: "av_frame_alloc")
+        }
         decoded &+= 1
-        return .output((try copyOut(frame, timestamp: timestamp, sequence: decoded &- 1), duration))
+        return .output((DecodedPicture(reference, timestamp: timestamp, sequence: decoded &- 1), duration))
     }
 
     /// A frame without a timestamp.
@@ -119,7 +120,7 @@ public final class VideoDecoder {
         avcodec_free_context(&c)
         av_frame_free(&frame)
         av_packet_free(&packet)
-        sws_freeContext(scaler)
+        scaler?.free()
     }
 
     /// Decodes one whole compressed frame. Returns nil when the decoder needs more input before it
@@ -144,11 +145,13 @@ public final class VideoDecoder {
         if received == kiosk_AVERROR_EAGAIN() || received == kiosk_AVERROR_EOF() { return nil }
         guard received >= 0 else { throw AVError(code: received, call: "avcodec_receive_frame") }
         defer { av_frame_unref(frame) }
-        return try copyOut(frame, timestamp: timestamp, sequence: sequence)
+        return try Self.copy(frame, timestamp: timestamp, sequence: sequence, scaler: &scaler)
     }
 
-    /// Copies the decoded picture into a tightly packed VideoFrame (the one copy of its pixels).
-    private func copyOut(_ frame: UnsafeMutablePointer<AVFrame>, timestamp: Int64, sequence: UInt32) throws(AVError) -> VideoFrame {
+    /// Copies a decoded picture into a tightly packed VideoFrame (the one copy of its pixels):
+    /// planar 4:2:0 and 4:2:2 and NV12 as they are, any other layout converted to yuv420p with
+    /// swscale (`scaler` is kept for the next frame).
+    static func copy(_ frame: UnsafePointer<AVFrame>, timestamp: Int64, sequence: UInt32, scaler: inout Scaler?) throws(AVError) -> VideoFrame {
         let f = frame.pointee
         let size = Size(width: Int(f.width), height: Int(f.height))
         let source = AVPixelFormat(rawValue: f.format)
@@ -157,9 +160,22 @@ public final class VideoDecoder {
         case AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P: format = .yuv420p
         case AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUVJ422P: format = .yuv422p
         case AV_PIX_FMT_NV12: format = .nv12
-        default: return try convert(frame, size: size, timestamp: timestamp, sequence: sequence)
+        default:
+            // swscale turns the full-range yuvj* layouts into video range on the way: the result is video range.
+            let converter = try Scaler.fitting(&scaler, frame, to: AV_PIX_FMT_YUV420P)
+            let planes = PixelFormat.yuv420p.planes(for: size)
+            var failure: AVError?
+            let bytes = [UInt8](unsafeUninitializedCapacity: PixelFormat.yuv420p.frameBytes(for: size)) { buffer, count in
+                do throws(AVError) {
+                    try converter.scale(frame, into: planes.map { buffer.baseAddress! + $0.offset }, pitches: planes.map(\.stride))
+                } catch {
+                    failure = error
+                }
+                count = buffer.count
+            }
+            if let failure { throw failure }
+            return VideoFrame(format: .yuv420p, size: size, planes: planes, bytes: bytes, timestamp: timestamp, sequence: sequence)
         }
-        if packedRGB { return try convert(frame, size: size, timestamp: timestamp, sequence: sequence) }
         let planes = format.planes(for: size)
         let sources = [(f.data.0, f.linesize.0), (f.data.1, f.linesize.1), (f.data.2, f.linesize.2)]
         let bytes = [UInt8](unsafeUninitializedCapacity: format.frameBytes(for: size)) { buffer, count in
@@ -175,47 +191,5 @@ public final class VideoDecoder {
         let full = source == AV_PIX_FMT_YUVJ420P || source == AV_PIX_FMT_YUVJ422P || f.color_range == AVCOL_RANGE_JPEG
         return VideoFrame(format: format, size: size, planes: planes, bytes: bytes, timestamp: timestamp, sequence: sequence,
                           fullRange: full)
-    }
-
-    /// Any other decoded layout → yuv420p, or anything → xrgb when `packedRGB`, with swscale.
-    private func convert(_ frame: UnsafeMutablePointer<AVFrame>, size: Size, timestamp: Int64, sequence: UInt32) throws(AVError) -> VideoFrame {
-        let f = frame.pointee
-        let target: PixelFormat = packedRGB ? .xrgb : .yuv420p
-        let key = (f.width, f.height, f.format)
-        if scaler == nil || scalerKey != key {
-            sws_freeContext(scaler)
-            scaler = sws_getContext(f.width, f.height, AVPixelFormat(rawValue: f.format), f.width, f.height,
-                                    target == .xrgb ? AV_PIX_FMT_BGR0 : AV_PIX_FMT_YUV420P, SWS_BILINEAR, nil, nil, nil)
-            scalerKey = key
-            if let scaler, target == .xrgb {
-                // The picture's own matrix and range (BT.601 when it does not say: what the
-                // recorder's cameras give), to full-range RGB.
-                let source = AVPixelFormat(rawValue: f.format)
-                let full = f.color_range == AVCOL_RANGE_JPEG || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P].contains(source)
-                let matrix = f.colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_ITU601
-                let coefficients = sws_getCoefficients(matrix)
-                _ = sws_setColorspaceDetails(scaler, coefficients, full ? 1 : 0, coefficients, 1, 0, 1 << 16, 1 << 16)
-            }
-        }
-        guard let scaler else { throw AVError(code: AVError.code(posix: EINVAL), call: "sws_getContext") }
-        let planes = target.planes(for: size)
-        var result: Int32 = 0
-        let bytes = [UInt8](unsafeUninitializedCapacity: target.frameBytes(for: size)) { buffer, count in
-            var destinations: [UnsafeMutablePointer<UInt8>?] = planes.map { buffer.baseAddress! + $0.offset } + [nil]
-            var strides: [Int32] = planes.map { Int32($0.stride) } + [0]
-            result = withUnsafePointer(to: f.data) { data in
-                withUnsafePointer(to: f.linesize) { linesize in
-                    data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { src in
-                        linesize.withMemoryRebound(to: Int32.self, capacity: 8) { srcStride in
-                            sws_scale(scaler, src, srcStride, 0, f.height, &destinations, &strides)
-                        }
-                    }
-                }
-            }
-            count = buffer.count
-        }
-        guard result > 0 else { throw AVError(code: result, call: "sws_scale") }
-        // swscale turns the full-range yuvj* layouts into video range on the way: the result is video range.
-        return VideoFrame(format: target, size: size, planes: planes, bytes: bytes, timestamp: timestamp, sequence: sequence)
     }
 }

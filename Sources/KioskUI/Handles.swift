@@ -41,6 +41,8 @@ final class Renderer {
     let name: String
     /// The `SDL_PIXELFORMAT_*` its textures take natively (`SDL_RendererInfo.texture_formats`).
     let textureFormats: [UInt32]
+    /// SDL's software renderer: everything drawn is drawn by the CPU.
+    let isSoftware: Bool
 
     /// An accelerated renderer with vsync where there is one, else SDL's software renderer
     /// (also vsync'd: SDL paces its presents to the display's refresh).
@@ -55,6 +57,7 @@ final class Renderer {
         var info = SDL_RendererInfo()
         let known = SDL_GetRendererInfo(renderer, &info) == 0
         name = known && info.name != nil ? String(cString: info.name) : "unknown"
+        isSoftware = known && info.flags & UInt32(SDL_RENDERER_SOFTWARE.rawValue) != 0
         textureFormats = known ? withUnsafeBytes(of: info.texture_formats) { Array($0.bindMemory(to: UInt32.self).prefix(Int(info.num_texture_formats))) } : []
         // Everything the overlay draws is translucent somewhere (panels, anti-aliased edges).
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)

@@ -50,6 +50,10 @@ struct Painter {
         return frame.centered(Size(width: d, height: d))
     }
 
+    /// Translucent rectangles at least this large (display pixels) go through a veil texture on
+    /// the software renderer (see `fillPhysical`).
+    static let veilArea = 16 * 1024
+
     /// A solid rectangle (`SDL_RenderFillRect`).
     func fill(_ r: Rect, _ color: RGBA) {
         fillPhysical(transform.toPhysical(r), color)
@@ -129,6 +133,15 @@ struct Painter {
     private func fillPhysical(_ p: Rect, _ color: RGBA) {
         guard !p.isEmpty else { return }
         var r = SDL_Rect(p)
+        if color.a < 255, renderer.isSoftware, p.width * p.height >= Painter.veilArea,
+           let veil = try? shapes.veil(color, covering: p.size) {
+            // SDL's software renderer blends a filled rectangle one pixel at a time
+            // (SDL_BlendFillRect); a copy from an opaque texture of the colour at the colour's
+            // alpha takes its SIMD surface-alpha blit instead, about 4x faster for the panels.
+            var source = SDL_Rect(x: 0, y: 0, w: r.w, h: r.h)
+            SDL_RenderCopy(renderer.handle, veil.handle, &source, &r)
+            return
+        }
         SDL_SetRenderDrawColor(renderer.handle, color.r, color.g, color.b, color.a)
         SDL_RenderFillRect(renderer.handle, &r)
     }

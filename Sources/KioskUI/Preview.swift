@@ -75,14 +75,7 @@ final class Preview {
             throw SDLError(call: "Preview.upload", message: "a \(frame.format.rawValue) \(frame.size) frame with planes \(frame.planes) and \(frame.bytes.count) bytes")
         }
         if frame.fullRange { wanted = wanted.fullRange }
-        if texture?.size != frame.size || format?.sdlFormat != wanted.sdlFormat {
-            texture = nil
-            // Linear filtering for the scaled picture; SDL reads the hint when a texture is made.
-            SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear")
-            texture = try Texture(renderer: renderer, format: wanted.sdlFormat, access: SDL_TEXTUREACCESS_STREAMING, size: frame.size)
-        }
-        format = wanted
-        guard let texture else { return }
+        let texture = try prepare(wanted, size: frame.size)
         // The software renderer converts to RGB here, inside the update: the mode must be right now.
         SDL_SetYUVConversionMode(wanted.conversion)
         let p = frame.planes
@@ -106,6 +99,57 @@ final class Preview {
             }
         }
         guard result == 0 else { throw SDLError(call: "SDL_Update*Texture(\(frame.format.rawValue) \(frame.size))") }
+    }
+
+    /// A streaming texture of the format and size (the one there when it fits), made current.
+    private func prepare(_ wanted: PreviewFormat, size: Size) throws(SDLError) -> Texture {
+        if let texture, texture.size == size, format?.sdlFormat == wanted.sdlFormat {
+            format = wanted
+            return texture
+        }
+        texture = nil
+        format = nil
+        // Linear filtering for the scaled picture; SDL reads the hint when a texture is made.
+        SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear")
+        let made = try Texture(renderer: renderer, format: wanted.sdlFormat, access: SDL_TEXTUREACCESS_STREAMING, size: size)
+        texture = made
+        format = wanted
+        return made
+    }
+
+    /// Uploads a player's picture without a copy on our side: its 4:2:0 planes straight from the
+    /// decoder's buffers into a YUV texture (`SDL_UpdateYUVTexture`) where the renderer has YUV
+    /// textures, else written as RGB by the picture itself straight into the locked texture
+    /// (`SDL_LockTexture`): SDL's software renderer, or a layout other than 4:2:0.
+    func upload(_ picture: some PlaybackPicture) throws(SDLError) {
+        if renderer.textureFormats.contains(SDL_PIXELFORMAT_IYUV.rawValue) {
+            var failure: SDLError?
+            let uploaded: Bool? = picture.withYUV420Planes { planes in
+                do throws(SDLError) {
+                    var wanted = PreviewFormat(.yuv420p)!
+                    if picture.fullRange { wanted = wanted.fullRange }
+                    let texture = try prepare(wanted, size: picture.size)
+                    SDL_SetYUVConversionMode(wanted.conversion)
+                    let result = SDL_UpdateYUVTexture(texture.handle, nil, planes.y, Int32(planes.yPitch), planes.u, Int32(planes.uPitch),
+                                                      planes.v, Int32(planes.vPitch))
+                    guard result == 0 else { throw SDLError(call: "SDL_UpdateYUVTexture(\(picture.size))") }
+                } catch {
+                    failure = error
+                }
+                return true
+            }
+            if let failure { throw failure }
+            if uploaded == true { return }
+        }
+        let texture = try prepare(PreviewFormat(.xrgb)!, size: picture.size)
+        var pixels: UnsafeMutableRawPointer?
+        var pitch: Int32 = 0
+        guard SDL_LockTexture(texture.handle, nil, &pixels, &pitch) == 0, let pixels else {
+            throw SDLError(call: "SDL_LockTexture(\(picture.size))")
+        }
+        let written = picture.writeXRGB(into: pixels, pitch: Int(pitch))
+        SDL_UnlockTexture(texture.handle)
+        guard written else { throw SDLError(call: "PlaybackPicture.writeXRGB", message: "the picture could not be converted to RGB") }
     }
 
     /// Draws the picture over the whole display, aspect-fill (edges cropped, never letterboxed).

@@ -123,6 +123,13 @@ public final class Screen {
         try playback.upload(frame)
     }
 
+    /// The same for a player's picture taken without a copy (see `PlaybackPicture`).
+    public func show(playbackPicture picture: some PlaybackPicture, rotation: Double) throws(SDLError) {
+        playing = true
+        playbackRotation = rotation
+        try playback.upload(picture)
+    }
+
     /// Playback is over: the camera's picture (the frozen last frame) is back.
     public func endPlayback() {
         playing = false

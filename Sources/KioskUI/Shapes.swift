@@ -77,6 +77,7 @@ final class ShapeCache {
     private let renderer: Renderer
     private var textures: [Mask: Texture] = [:]
     private var used: Set<Mask> = []
+    private var veils: [RGBA: Texture] = [:]
 
     init(renderer: Renderer) { self.renderer = renderer }
 
@@ -100,6 +101,25 @@ final class ShapeCache {
         // never blended with a neighbour.
         SDL_SetTextureScaleMode(texture.handle, SDL_ScaleModeNearest)
         textures[mask] = texture
+        return texture
+    }
+
+    /// An opaque texture of `color` (its alpha ignored) at least `size`, blended at the colour's
+    /// alpha: a translucent rectangle is a copy of its top-left corner. One per colour, made again
+    /// larger when a larger rectangle asks.
+    func veil(_ color: RGBA, covering size: Size) throws(SDLError) -> Texture {
+        if let texture = veils[color], texture.size.width >= size.width, texture.size.height >= size.height { return texture }
+        let old = veils[color]?.size ?? Size(width: 0, height: 0)
+        let grown = Size(width: max(size.width, old.width), height: max(size.height, old.height))
+        let texture = try Texture(renderer: renderer, format: SDL_PIXELFORMAT_RGB888.rawValue, access: SDL_TEXTUREACCESS_STATIC, size: grown)
+        let pixel = UInt32(color.r) << 16 | UInt32(color.g) << 8 | UInt32(color.b)
+        let pixels = [UInt32](repeating: pixel, count: grown.width * grown.height)
+        guard SDL_UpdateTexture(texture.handle, nil, pixels, Int32(grown.width * 4)) == 0 else {
+            throw SDLError(call: "SDL_UpdateTexture(veil \(grown))")
+        }
+        SDL_SetTextureBlendMode(texture.handle, SDL_BLENDMODE_BLEND)
+        SDL_SetTextureAlphaMod(texture.handle, color.a)
+        veils[color] = texture
         return texture
     }
 

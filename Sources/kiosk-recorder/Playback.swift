@@ -11,6 +11,8 @@ final class Playback {
     private var output: AudioOutput?
     private var audioDecided = false
     private let requestedAt = MoviePlayer.now()
+    /// Writes pictures as RGB into the texture where the renderer has no YUV textures.
+    private let scaler = PictureScaler()
     private var firstPictureAt: Int64?
     private var firstPictureLogged = false
 
@@ -27,9 +29,7 @@ final class Playback {
     init(path: String, screen: Screen) {
         self.path = path
         self.screen = screen
-        var options = MoviePlayer.Options()
-        options.packedRGB = !screen.drawsYUV
-        player = MoviePlayer(path: path, options: options)
+        player = MoviePlayer(path: path)
         screen.beginPlayback()
     }
 
@@ -54,9 +54,9 @@ final class Playback {
         }
         let update = player.update()
         var newPicture = false
-        if let frame = update.frame {
+        if let picture = update.picture {
             do {
-                try screen.show(playbackFrame: frame, rotation: player.info?.rotation ?? 0)
+                try screen.show(playbackPicture: ScreenPicture(picture, scaler: scaler), rotation: player.info?.rotation ?? 0)
                 newPicture = true
                 if firstPictureAt == nil { firstPictureAt = MoviePlayer.now() }
             } catch {
@@ -88,3 +88,4 @@ final class Playback {
         if player.droppedFrames > 0 { Log.info("playback: \(player.droppedFrames) late pictures skipped") }
     }
 }
+

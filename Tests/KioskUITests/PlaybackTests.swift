@@ -90,9 +90,8 @@ extension SDLTests {
             }
             let sdl = try makeContext()
             let screen = try makeScreen(sdl, size: Size(width: 640, height: 480))
-            var options = MoviePlayer.Options()
-            options.packedRGB = !screen.drawsYUV
-            let player = MoviePlayer(path: path, options: options)
+            let player = MoviePlayer(path: path)
+            let scaler = PictureScaler()
             let feed = TimedFeed(player.audio)
             var output: AudioOutput?
             var shown: [(stamp: Int, pts: Int64, at: Int64)] = []
@@ -106,10 +105,13 @@ extension SDLTests {
                     output = device
                 }
                 let update = player.update()
-                if let frame = update.frame {
+                if let picture = update.picture {
                     let at = MoviePlayer.now()
-                    shown.append((FrameStamp.read(frame), frame.timestamp, at))
-                    try screen.show(playbackFrame: frame, rotation: 0)
+                    // The picture goes to the screen as the player does it (no copy); the stamp is
+                    // read back from what the screen drew.
+                    try screen.show(playbackPicture: ScreenPicture(picture, scaler: scaler), rotation: 0)
+                    try screen.draw(nil)
+                    shown.append((try Self.stamp(on: screen, picture: picture.size), picture.timestamp, at))
                     try screen.render(.playback(position: update.position, duration: update.duration, paused: false))
                 }
                 ended = update.ended
@@ -158,6 +160,16 @@ extension SDLTests {
                 #expect(abs(error) < 1.0 / 30, "picture \(s.stamp) due at \(Double(s.pts) / 1e9) s shown at \(clock) s on the sound's clock")
             }
             print("playback: 90 pictures, worst offset from the sound's clock \(Int(worst * 1000)) ms")
+        }
+
+        /// The stamp of the picture drawn aspect-fit over the whole screen (no overlay).
+        static func stamp(on screen: Screen, picture: Size) throws -> Int {
+            let pixels = try screen.readPixels()
+            let scale = Double(pixels.size.width) / Double(picture.width)
+            return FrameStamp.read(width: picture.width, height: picture.height) { x, y in
+                let c = pixels.rgb(x: Int((Double(x) + 0.5) * scale), y: Int((Double(y) + 0.5) * scale))
+                return UInt8((Int(c.r) + Int(c.g) + Int(c.b)) / 3)
+            }
         }
 
         @Test("the display matrix turns the picture, aspect-fit in the window", arguments: [0, 1, 2, 3])
