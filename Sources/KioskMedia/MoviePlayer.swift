@@ -67,7 +67,7 @@ public final class MoviePlayer {
     }
 
     public let path: String
-    private let core: PlayerCore
+    let core: PlayerCore
     private var demuxThread: WorkerThread?
     private var closed = false
     // UI-thread state.

@@ -306,6 +306,8 @@ final class AudioRing: AudioFeed {
 
     /// Everything written was played out (or there is nothing to play).
     var drained: Bool { monitor.read { $0.finished && $0.queuedBytes == 0 } }
+    /// Bytes written and not yet played, and whether the audio thread is done.
+    var queued: (bytes: Int, finished: Bool) { monitor.read { ($0.queuedBytes, $0.finished) } }
     /// Media time just after the last sample handed to the device, nil before the first one.
     var playedEnd: Int64? { monitor.read { $0.playedEnd } }
     var framesPlayed: Int64 { monitor.read { $0.framesPlayed } }

@@ -124,6 +124,90 @@ struct MoviePlayerTests {
         #expect(abs(outcome.seconds - 2) < 0.5, "played in \(outcome.seconds) s")
     }
 
+    @Test("20 minutes in virtual time: every picture within a frame of the sound heard, first minute to last; none skipped, all the sound played")
+    func noDriftOverTwentyMinutes() throws {
+        // A 20-minute H.264/AAC file from the ffmpeg CLI (an independent muxer), 30 fps, 48 kHz.
+        let minutes = 20.0, fps = 30.0, rate = 48000
+        let path = scratch("play-long").appendingPathComponent("long.mp4").path
+        let made = try capture(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:size=160x120:rate=30",
+                                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "\(Int(minutes * 60))",
+                                "-c:v", "libx264", "-preset", "ultrafast", "-g", "300", "-pix_fmt", "yuv420p",
+                                "-c:a", "aac", "-aac_coder", "fast", "-ac", "1", "-b:a", "32k", path])
+        try #require(made.status == 0, "ffmpeg: \(made.err)")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        // Virtual time, run ahead of the real clock (so the player never finds its sound late): it
+        // moves from event to event (the device's next pull, the next picture due), once the
+        // decoders are ahead of it. The player is asked exactly as the UI and the device would.
+        let player = MoviePlayer(path: path)
+        defer { player.close() }
+        let format = AudioOutputFormat(sampleRate: rate, channels: 1, sample: .s16, bufferFrames: 1024)
+        let opening = MoviePlayer.now()
+        while player.info == nil && MoviePlayer.now() - opening < 5_000_000_000 { usleep(1000) }
+        try #require(player.info?.audio != nil)
+        player.attachAudio(format)
+        let period = Int64(format.bufferFrames) * 1_000_000_000 / Int64(rate) // exact: 21 333 333 ns
+        var buffer = [UInt8](repeating: 0, count: format.bufferFrames * format.bytesPerFrame)
+        var now = MoviePlayer.now() + 60_000_000_000
+        var nextPull = now
+        var lastPull = now
+        var handed = 0 // frames of sound handed to the "device"
+        var handedBefore = 0 // … before its last pull
+        var firstSample: Int64?
+        var shown: [(pts: Int64, error: Double)] = []
+        var ended: MoviePlayer.End?
+        let realDeadline = MoviePlayer.now() + 600_000_000_000
+        while ended == nil && MoviePlayer.now() < realDeadline {
+            // Wait (in real time) for the decoders to be ahead of the clock.
+            while MoviePlayer.now() < realDeadline {
+                let sound = player.core.ring.queued
+                let pictures = !player.core.frames.isEmpty || player.core.frames.drained
+                if pictures && (sound.bytes >= buffer.count || sound.finished) { break }
+                usleep(100)
+            }
+            if now >= nextPull {
+                let before = player.core.ring.framesPlayed
+                buffer.withUnsafeMutableBytes { player.audio.fill($0, now: now) }
+                let frames = Int(player.core.ring.framesPlayed - before)
+                if firstSample == nil, frames > 0, let end = player.core.ring.playedEnd {
+                    firstSample = end - Int64(frames) * 1_000_000_000 / Int64(rate)
+                }
+                handedBefore = handed
+                if firstSample != nil { handed += frames }
+                lastPull = now
+                nextPull += period
+            }
+            let update = player.update(now: now)
+            if let picture = update.picture, let first = firstSample {
+                // The sample heard now, counted independently: a device pulls the next buffer as it
+                // starts to play the one before, so at the last pull it was one buffer behind the
+                // samples handed over before it; then on at the sample rate.
+                let heard = min(Double(handedBefore - format.bufferFrames) + Double(now - lastPull) * Double(rate) / 1e9,
+                                Double(handedBefore))
+                let clock = Double(first) / 1e9 + heard / Double(rate)
+                shown.append((picture.timestamp, Double(picture.timestamp) / 1e9 - clock))
+            } else if update.picture != nil {
+                shown.append((update.picture!.timestamp, 0)) // the first picture goes up before the sound
+            }
+            ended = update.ended
+            let due = player.nextFrameDue(now: now).map { now + max($0, 1) } ?? nextPull
+            now = max(min(due, nextPull), now + 1)
+        }
+        #expect(ended == .end)
+        let count = Int(minutes * 60 * fps)
+        #expect(shown.count == count, "\(shown.count) pictures shown of \(count)")
+        #expect(player.droppedFrames == 0)
+        #expect(zip(shown, shown.dropFirst()).allSatisfy { $0.pts < $1.pts }, "in order")
+        let counted = shown.dropFirst(Int(fps)) // from the second second on: the clock runs on the sound
+        let worst = counted.map { abs($0.error) }.max() ?? 1
+        #expect(worst < 1 / fps, "worst offset from the sound \(worst * 1000) ms")
+        func mean(_ part: ArraySlice<(pts: Int64, error: Double)>) -> Double { part.map(\.error).reduce(0, +) / Double(part.count) }
+        let firstMinute = mean(counted.prefix(Int(60 * fps))), lastMinute = mean(shown.suffix(Int(60 * fps)))
+        #expect(abs(lastMinute - firstMinute) < 0.001, "drift \((lastMinute - firstMinute) * 1000) ms over \(minutes) minutes")
+        #expect(handed >= Int(minutes * 60) * rate - 2048, "sound played: \(handed) frames")
+        print("20-minute playback: \(shown.count) pictures, worst offset \(String(format: "%.2f", worst * 1000)) ms, mean offset first minute \(String(format: "%.2f", firstMinute * 1000)) ms, last minute \(String(format: "%.2f", lastMinute * 1000)) ms")
+    }
+
     @Test("closing midway stops at once: no picture and no sound after the close")
     func closeMidway() throws {
         let path = try recordTake("close", seconds: 3)
