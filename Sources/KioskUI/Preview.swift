@@ -48,7 +48,14 @@ final class Preview {
     private var texture: Texture?
     private var format: PreviewFormat?
 
-    init(renderer: Renderer) { self.renderer = renderer }
+    /// Player pictures in 4:2:0 go up as YUV planes (the renderer has YUV textures); otherwise as
+    /// RGB written into the texture. Tests set it to drive SDL's own YUV path on the software renderer.
+    var yuvUploads: Bool
+
+    init(renderer: Renderer) {
+        self.renderer = renderer
+        yuvUploads = renderer.textureFormats.contains(SDL_PIXELFORMAT_IYUV.rawValue)
+    }
 
     /// The size of the frame on screen, nil before the first frame (or after `clear`).
     var frameSize: Size? { texture?.size }
@@ -122,7 +129,7 @@ final class Preview {
     /// textures, else written as RGB by the picture itself straight into the locked texture
     /// (`SDL_LockTexture`): SDL's software renderer, or a layout other than 4:2:0.
     func upload(_ picture: some PlaybackPicture) throws(SDLError) {
-        if renderer.textureFormats.contains(SDL_PIXELFORMAT_IYUV.rawValue) {
+        if yuvUploads {
             var failure: SDLError?
             let uploaded: Bool? = picture.withYUV420Planes { planes in
                 do throws(SDLError) {

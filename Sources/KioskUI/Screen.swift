@@ -130,6 +130,12 @@ public final class Screen {
         try playback.upload(picture)
     }
 
+    /// Whether player pictures go up as YUV planes (see `Preview.yuvUploads`); for tests.
+    var playbackYUVUploads: Bool {
+        get { playback.yuvUploads }
+        set { playback.yuvUploads = newValue }
+    }
+
     /// Playback is over: the camera's picture (the frozen last frame) is back.
     public func endPlayback() {
         playing = false

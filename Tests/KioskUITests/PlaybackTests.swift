@@ -172,6 +172,65 @@ extension SDLTests {
             }
         }
 
+        @Test("a player's picture goes up without a copy, as YUV planes or as RGB written into the texture: the colours of its copied frame",
+              arguments: ["ours", "yuv444p", "yuvj420p"])
+        func zeroCopyUpload(source: String) throws {
+            let path: String
+            if source == "ours" {
+                path = try recordTake("upload", seconds: 0.2, size: Size(width: 320, height: 240), audio: false)
+            } else {
+                path = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-upload-\(source)-\(getpid()).mp4").path
+                let ffmpeg = Process()
+                ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                ffmpeg.arguments = ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-frames:v", "3",
+                                    "-c:v", "libx264", "-pix_fmt", source, path]
+                try ffmpeg.run()
+                ffmpeg.waitUntilExit()
+                try #require(ffmpeg.terminationStatus == 0)
+            }
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let sdl = try makeContext()
+            let screen = try makeScreen(sdl, size: Size(width: 320, height: 240))
+            let player = MoviePlayer(path: path)
+            defer { player.close() }
+            var picture: DecodedPicture?
+            let deadline = MoviePlayer.now() + 5_000_000_000
+            while picture == nil && MoviePlayer.now() < deadline {
+                if player.info != nil { player.attachAudio(nil) }
+                picture = player.update().picture
+                usleep(1000)
+            }
+            let decoded = try #require(picture)
+            let fourTwoZero = decoded.withYUV420Planes { _ in true } ?? false
+            #expect(fourTwoZero == (source != "yuv444p"))
+            #expect(decoded.fullRange == (source == "yuvj420p"))
+
+            // The reference: the picture copied out as a VideoFrame, through the preview's tested path.
+            try screen.show(playbackFrame: try decoded.videoFrame(), rotation: 0)
+            try screen.draw(nil)
+            let reference = try screen.readPixels()
+            let scaler = PictureScaler()
+            for yuv in [true, false] {
+                screen.playbackYUVUploads = yuv
+                try screen.show(playbackPicture: ScreenPicture(decoded, scaler: scaler), rotation: 0)
+                try screen.draw(nil)
+                let drawn = try screen.readPixels()
+                var differences: [Int] = []
+                for y in 0..<240 {
+                    for x in 0..<320 {
+                        let a = drawn.rgb(x: x, y: y), b = reference.rgb(x: x, y: y)
+                        differences.append(abs(Int(a.r) - Int(b.r)) + abs(Int(a.g) - Int(b.g)) + abs(Int(a.b) - Int(b.b)))
+                    }
+                }
+                differences.sort()
+                let mean = Double(differences.reduce(0, +)) / Double(differences.count)
+                let median = differences[differences.count / 2]
+                print("upload \(source) as \(yuv ? "YUV planes" : "RGB"): colour difference from the copied frame mean \(mean), median \(median), max \(differences.last!)")
+                #expect(median <= 6 && mean < 8, "\(source) as \(yuv ? "YUV planes" : "RGB"): mean \(mean), median \(median)")
+                #expect(screen.playbackFrameSize == Size(width: 320, height: 240))
+            }
+        }
+
         @Test("the display matrix turns the picture, aspect-fit in the window", arguments: [0, 1, 2, 3])
         func rotation(quarterTurns: Int) throws {
             let path = try recordTake("rot\(quarterTurns)", seconds: 0.3, size: Size(width: 320, height: 240), audio: false,
