@@ -159,6 +159,23 @@ final class Preview {
         guard written else { throw SDLError(call: "PlaybackPicture.writeXRGB", message: "the picture could not be converted to RGB") }
     }
 
+    /// Whether `draw` covers every display pixel with a plain opaque copy (a picture there, not
+    /// turned on the display, not mirrored): the screen then need not clear first.
+    func coversDisplay(transform: DisplayTransform, mount: Int, mirror: Bool) -> Bool {
+        guard let texture, format != nil else { return false }
+        let onCanvas = transform.cameraQuarterTurns(mount: mount)
+        let crop = Scaling.aspectFillCrop(source: texture.size, destination: transform.logical, quarterTurns: onCanvas)
+        return !crop.isEmpty && (onCanvas + transform.quarterTurns) % 4 == 0 && !mirror
+    }
+
+    /// Whether `drawFitted` covers every display pixel with a plain copy: the picture has the
+    /// display's own shape and is not turned.
+    func fittedCoversDisplay(transform: DisplayTransform, degrees: Double) -> Bool {
+        guard let texture, format != nil, degrees.truncatingRemainder(dividingBy: 360) == 0, transform.quarterTurns == 0 else { return false }
+        let canvas = Rect(x: 0, y: 0, width: transform.logical.width, height: transform.logical.height)
+        return Scaling.aspectFit(content: texture.size, in: canvas, quarterTurns: 0) == canvas
+    }
+
     /// Draws the picture over the whole display, aspect-fill (edges cropped, never letterboxed).
     ///
     /// The camera is fixed to the display, so the frame is turned on the canvas by

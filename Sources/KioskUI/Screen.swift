@@ -152,8 +152,16 @@ public final class Screen {
     /// nil: the picture alone, without any overlay.
     public func draw(_ model: ViewModel?) throws(SDLError) {
         lastModel = model
-        SDL_SetRenderDrawColor(rendererHandle.handle, 0, 0, 0, 255)
-        SDL_RenderClear(rendererHandle.handle)
+        // The software renderer clears by writing every pixel: not when the picture is about to
+        // cover them all anyway (the preview always does on a landscape display, a 16:9 movie on
+        // a 16:9 display). GPU renderers always clear (cheap there, and tiled GPUs want it).
+        let covered = rendererHandle.isSoftware && (playing
+            ? playback.fittedCoversDisplay(transform: transform, degrees: playbackRotation)
+            : preview.coversDisplay(transform: transform, mount: cameraMount, mirror: mirrorPreview))
+        if !covered {
+            SDL_SetRenderDrawColor(rendererHandle.handle, 0, 0, 0, 255)
+            SDL_RenderClear(rendererHandle.handle)
+        }
         if playing {
             playback.drawFitted(transform: transform, degrees: playbackRotation)
         } else {

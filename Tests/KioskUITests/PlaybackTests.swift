@@ -231,6 +231,29 @@ extension SDLTests {
             }
         }
 
+        @Test("a picture that covers the display is drawn without a clear; one that does not has black bars, never the last picture")
+        func clearsOnlyWhenNeeded() throws {
+            let sdl = try makeContext()
+            let screen = try makeScreen(sdl, size: Size(width: 640, height: 480))
+            let white = TestFrames.make(.yuv420p, size: Size(width: 320, height: 240)) { _, _ in YUV(y: 235, u: 128, v: 128) }
+            try screen.show(playbackFrame: white, rotation: 0) // 4:3 on 4:3: covers every pixel
+            try screen.draw(nil)
+            #expect(try screen.readPixels().color(Point(x: 20, y: 240)).brightness > 250)
+            try screen.show(playbackFrame: white, rotation: 90) // turned: bars left and right
+            try screen.draw(nil)
+            let turned = try screen.readPixels()
+            #expect(turned.color(Point(x: 20, y: 240)).brightness < 5 && turned.color(Point(x: 620, y: 240)).brightness < 5,
+                    "the bars are black: \(turned.color(Point(x: 20, y: 240)))")
+            #expect(turned.color(Point(x: 320, y: 240)).brightness > 250)
+            let wide = TestFrames.make(.yuv420p, size: Size(width: 320, height: 120)) { _, _ in YUV(y: 235, u: 128, v: 128) }
+            try screen.show(playbackFrame: white, rotation: 0)
+            try screen.draw(nil)
+            try screen.show(playbackFrame: wide, rotation: 0) // 8:3 on 4:3: bars above and below
+            try screen.draw(nil)
+            let letterboxed = try screen.readPixels()
+            #expect(letterboxed.color(Point(x: 320, y: 20)).brightness < 5 && letterboxed.color(Point(x: 320, y: 460)).brightness < 5)
+        }
+
         @Test("the display matrix turns the picture, aspect-fit in the window", arguments: [0, 1, 2, 3])
         func rotation(quarterTurns: Int) throws {
             let path = try recordTake("rot\(quarterTurns)", seconds: 0.3, size: Size(width: 320, height: 240), audio: false,
