@@ -36,6 +36,29 @@ struct DeploymentTests {
         if let name = copied.first { #expect(try decodesCleanly(clips.appendingPathComponent(name).path)) }
     }
 
+    @Test("examples/parent.sh runs the real binary from PATH, passes its stdin through, and copies the accepted clip")
+    func shellParentExample() throws {
+        let clips = try testFolder("shell-clips")
+        let binFolder = URL(fileURLWithPath: recorderPath).deletingLastPathComponent().path
+        let path = binFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let parent = try RecorderProcess(["bash", "examples/parent.sh", clips.path, "--camera", "test", "--microphone", "test", "--windowed"],
+                                         environment: ["PATH": path], executable: "/usr/bin/env")
+        try #require(parent.wait(for: "ready") != nil, "\(parent.rawLines) \(parent.stderr)")
+        parent.command("start")
+        try #require(parent.wait(for: "recordingStarted") != nil)
+        Thread.sleep(forTimeInterval: 1.5)
+        parent.command("stop")
+        try #require(parent.wait(for: "recordingFinished") != nil)
+        parent.command("useVideo")
+        #expect(parent.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil)
+        #expect(parent.exitStatus() == 0, "\(parent.stderr)")
+        #expect(parent.rawLines.allSatisfy { $0.hasPrefix("event: ") || $0.hasPrefix("copied ") }, "\(parent.rawLines)")
+        #expect(parent.rawLines.last?.hasPrefix("copied ") == true)
+        let copied = try FileManager.default.contentsOfDirectory(atPath: clips.path)
+        #expect(copied.count == 1 && copied[0].hasPrefix("clip-") && copied[0].hasSuffix(".mov"), "\(copied)")
+        if let name = copied.first { #expect(try decodesCleanly(clips.appendingPathComponent(name).path)) }
+    }
+
     @Test("every option of --help is in docs/interface.md and in kiosk/kiosk.conf.example")
     func optionsDocumented() throws {
         let options = try helpOptions()

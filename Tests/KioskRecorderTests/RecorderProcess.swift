@@ -13,9 +13,12 @@ final class RecorderProcess: Sendable {
     private let stderrText = Mutex("")
     private let closed = DispatchSemaphore(value: 0)
 
-    init(_ arguments: [String], environment extra: [String: String] = [:]) throws {
+    /// `executable` another program than the recorder (a parent example that runs it): its stdout
+    /// lines may then carry each event after an "event: " prefix.
+    init(_ arguments: [String], environment extra: [String: String] = [:], executable: String = recorderPath) throws {
         process = Process()
-        process.executableURL = URL(fileURLWithPath: recorderPath)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.currentDirectoryURL = repositoryRoot
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["SDL_VIDEODRIVER"] = environment["SDL_VIDEODRIVER"] ?? "dummy"
@@ -53,7 +56,12 @@ final class RecorderProcess: Sendable {
 
     var stderr: String { stderrText.withLock { $0 } }
     var rawLines: [String] { lines.withLock { $0.map(\.line) } }
-    var events: [KioskEvent] { rawLines.compactMap { try? EventEncoder().decode(line: $0) } }
+    var events: [KioskEvent] { rawLines.compactMap(Self.event) }
+
+    /// The event on a stdout line, bare or after "event: ".
+    static func event(_ line: String) -> KioskEvent? {
+        try? EventEncoder().decode(line: line.hasPrefix("event: ") ? String(line.dropFirst(7)) : line)
+    }
     var names: [String] { events.map(\.name) }
 
     func send(_ json: String) {
@@ -67,7 +75,7 @@ final class RecorderProcess: Sendable {
     func wait(for name: String, count: Int = 1, timeout: Double = 10) -> Double? {
         let deadline = ProcessInfo.processInfo.systemUptime + timeout
         while ProcessInfo.processInfo.systemUptime < deadline {
-            let matches = lines.withLock { all in all.filter { (try? EventEncoder().decode(line: $0.line))?.name == name } }
+            let matches = lines.withLock { all in all.filter { Self.event($0.line)?.name == name } }
             if matches.count >= count { return matches[count - 1].at }
             Thread.sleep(forTimeInterval: 0.01)
         }
