@@ -183,6 +183,6 @@ public protocol PlaybackPicture {
     /// the picture is in another layout.
     func withYUV420Planes<R>(_ body: (YUVPlanes) throws -> R) rethrows -> R?
     /// Writes the picture as xrgb (bytes B, G, R, 0: SDL's RGB888), `size` large, into memory
-    /// of `pitch` bytes a row. False when it cannot.
-    func writeXRGB(into pixels: UnsafeMutableRawPointer, pitch: Int) -> Bool
+    /// of `pitch` bytes a row; throws when it cannot.
+    func writeXRGB(into pixels: UnsafeMutableRawPointer, pitch: Int) throws
 }

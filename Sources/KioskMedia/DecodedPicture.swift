@@ -172,13 +172,7 @@ public struct ScreenPicture: PlaybackPicture {
         try picture.withYUV420Planes(body)
     }
 
-    public func writeXRGB(into pixels: UnsafeMutableRawPointer, pitch: Int) -> Bool {
-        do {
-            try scaler.writeXRGB(picture, into: pixels, pitch: pitch)
-            return true
-        } catch {
-            Log.info("playback: \(error)")
-            return false
-        }
+    public func writeXRGB(into pixels: UnsafeMutableRawPointer, pitch: Int) throws {
+        try scaler.writeXRGB(picture, into: pixels, pitch: pitch)
     }
 }

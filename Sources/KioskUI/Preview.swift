@@ -154,9 +154,12 @@ final class Preview {
         guard SDL_LockTexture(texture.handle, nil, &pixels, &pitch) == 0, let pixels else {
             throw SDLError(call: "SDL_LockTexture(\(picture.size))")
         }
-        let written = picture.writeXRGB(into: pixels, pitch: Int(pitch))
-        SDL_UnlockTexture(texture.handle)
-        guard written else { throw SDLError(call: "PlaybackPicture.writeXRGB", message: "the picture could not be converted to RGB") }
+        defer { SDL_UnlockTexture(texture.handle) }
+        do {
+            try picture.writeXRGB(into: pixels, pitch: Int(pitch))
+        } catch {
+            throw SDLError(call: "PlaybackPicture.writeXRGB", message: "the picture could not be converted to RGB: \(error)")
+        }
     }
 
     /// Whether `draw` covers every display pixel with a plain opaque copy (a picture there, not

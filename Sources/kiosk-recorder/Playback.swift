@@ -15,6 +15,7 @@ final class Playback {
     private let scaler = PictureScaler()
     private var firstPictureAt: Int64?
     private var firstPictureLogged = false
+    private var failedPictures = 0
 
     /// What one step of the loop found.
     struct Step {
@@ -60,7 +61,9 @@ final class Playback {
                 newPicture = true
                 if firstPictureAt == nil { firstPictureAt = MoviePlayer.now() }
             } catch {
-                Log.info("playback: \(error)")
+                // A picture the screen cannot take is skipped; the first few are logged.
+                failedPictures += 1
+                if failedPictures <= 3 { Log.info("playback: a picture could not be shown, skipped: \(error)") }
             }
         }
         return Step(newPicture: newPicture, position: update.position, duration: update.duration, ended: update.ended)
@@ -86,6 +89,7 @@ final class Playback {
         output = nil
         screen.endPlayback()
         if player.droppedFrames > 0 { Log.info("playback: \(player.droppedFrames) late pictures skipped") }
+        if failedPictures > 3 { Log.info("playback: \(failedPictures) pictures could not be shown in all") }
     }
 }
 

@@ -231,6 +231,30 @@ extension SDLTests {
             }
         }
 
+        /// A picture whose conversion fails (what swscale does with a layout it cannot take).
+        struct Unconvertible: PlaybackPicture {
+            struct Refused: Error, CustomStringConvertible { var description: String { "no converter for this layout" } }
+            var size = Size(width: 64, height: 48)
+            var fullRange = false
+            func withYUV420Planes<R>(_ body: (YUVPlanes) throws -> R) rethrows -> R? { nil }
+            func writeXRGB(into pixels: UnsafeMutableRawPointer, pitch: Int) throws { throw Refused() }
+        }
+
+        @Test("a picture that cannot be converted is refused with an error that says why; the screen goes on")
+        func unconvertiblePicture() throws {
+            let sdl = try makeContext()
+            let screen = try makeScreen(sdl, size: Size(width: 320, height: 240))
+            #expect {
+                try screen.show(playbackPicture: Unconvertible(), rotation: 0)
+            } throws: { error in
+                "\(error)".contains("no converter for this layout")
+            }
+            let white = TestFrames.make(.yuv420p, size: Size(width: 320, height: 240)) { _, _ in YUV(y: 235, u: 128, v: 128) }
+            try screen.show(playbackFrame: white, rotation: 0)
+            try screen.draw(nil)
+            #expect(try screen.readPixels().color(Point(x: 160, y: 120)).brightness > 250)
+        }
+
         @Test("a picture that covers the display is drawn without a clear; one that does not has black bars, never the last picture")
         func clearsOnlyWhenNeeded() throws {
             let sdl = try makeContext()
