@@ -130,8 +130,9 @@ public final class Screen {
         try playback.upload(picture)
     }
 
-    /// Whether player pictures go up as YUV planes (see `Preview.yuvUploads`); for tests.
-    var playbackYUVUploads: Bool {
+    /// Whether player pictures in 4:2:0 go up as YUV planes (see `Preview.yuvUploads`); tests
+    /// set it to drive that path on the software renderer.
+    public internal(set) var playbackYUVUploads: Bool {
         get { playback.yuvUploads }
         set { playback.yuvUploads = newValue }
     }

@@ -32,6 +32,7 @@ final class Playback {
         self.screen = screen
         player = MoviePlayer(path: path)
         screen.beginPlayback()
+        Log.info("playback: pictures go to the \(screen.rendererName) renderer as \(screen.playbackYUVUploads ? "YUV planes" : "RGB")")
     }
 
     /// Each loop: opens the sound device once the file says what its sound is, and puts the

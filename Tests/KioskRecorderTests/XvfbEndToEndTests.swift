@@ -89,6 +89,53 @@ struct XvfbEndToEndTests {
         #expect(try decodesCleanly(output))
     }
 
+    @Test("click Play Video: the take plays aspect-fit through the renderer's own YUV textures, Close returns to finished")
+    func clickPlayVideo() throws {
+        try XvfbTools.require()
+        let x = try XvfbServer()
+        let folder = try testFolder("xvfb-play")
+        let output = folder.appendingPathComponent("take.mov").path
+        let r = try RecorderProcess(booth + ["--output", output], environment: x.recorderEnvironment)
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let s = Screen(try x.window(pid: r.process.processIdentifier, title: "Kiosk Recorder"), .landscapeRight)
+        #expect(try x.waitForScreen { Self.showsRecordCircle($0, s) })
+        try x.click(s.window, at: s.centre(of: .start))
+        try #require(r.wait(for: "recordingStarted") != nil)
+        Thread.sleep(forTimeInterval: 2)
+        try x.click(s.window, at: s.centre(of: .stop))
+        try #require(r.wait(for: "recordingFinished") != nil)
+        #expect(try x.waitForScreen { !Self.isRed($0.rgb(s.window, s.centre(of: .stop))) })
+        // Finished shows the frozen frame aspect-fill: the white bar reaches the window's left edge.
+        let edge = Point(x: 30, y: 240)
+        #expect(try x.waitForScreen { Self.isWhite($0.rgb(s.window, edge)) }, "the frozen frame does not fill the window")
+
+        try x.click(s.window, at: s.centre(of: .playVideo))
+        try #require(r.wait(for: "playbackStarted") != nil, "the click on Play Video did not start the player: \(r.stderr)")
+        // Playing: the 352x288 take aspect-fit in 800x480, black bars left and right, the test
+        // pattern's bars inside it (bar 0 white, bar 6 blue) on the middle row.
+        let fit = Scaling.aspectFit(content: Size(width: 352, height: 288), in: Rect(x: 0, y: 0, width: 800, height: 480))
+        func bar(_ i: Int) -> Point { Point(x: Double(fit.x) + (Double(i) + 0.5) / 8 * Double(fit.width), y: 240) }
+        let isBlack = { (c: (r: Int, g: Int, b: Int)) in c.r < 20 && c.g < 20 && c.b < 20 }
+        let isBlue = { (c: (r: Int, g: Int, b: Int)) in c.b > 200 && c.r < 60 && c.g < 60 }
+        #expect(try x.waitForScreen { image in
+            isBlack(image.rgb(s.window, edge)) && Self.isWhite(image.rgb(s.window, bar(0))) && isBlue(image.rgb(s.window, bar(6)))
+        }, "the take is not on the X screen aspect-fit with its colours")
+        try x.click(s.window, at: s.centre(of: .closePlayer))
+        try #require(r.wait(for: "playbackFinished") != nil, "the click on Close did not stop the player")
+        #expect(try x.waitForScreen { Self.isWhite($0.rgb(s.window, edge)) }, "finished does not show the frozen frame again")
+        try x.click(s.window, at: s.centre(of: .useVideo))
+        #expect(r.exitStatus() == 0)
+
+        #expect(r.names == ["ready", "recordingStarted", "recordingFinished", "playbackStarted", "playbackFinished",
+                            "videoRecorderDidFinishRecordingVideoWithOutputPath"])
+        #expect(r.events.contains(.playbackFinished(reason: .closed)))
+        // Which path drew it: on a GPU-style renderer (Xvfb's OpenGL, kiosk/setup installs Mesa) the
+        // planes go up as they are.
+        let path = r.stderr.components(separatedBy: "playback: pictures go to the ").dropFirst().first?.prefix { $0 != "\n" } ?? ""
+        print("Xvfb playback: \(path)")
+        if XvfbTools.isCI { #expect(path.hasSuffix("as YUV planes") && !path.hasPrefix("software"), "\(path)") }
+    }
+
     @Test("rotate to portrait, click record where the portrait layout puts it, SIGUSR1 stops the take (background), click Use Video")
     func rotatedClicksAndBackground() throws {
         try XvfbTools.require()
