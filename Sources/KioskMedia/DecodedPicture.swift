@@ -70,6 +70,7 @@ public struct DecodedPicture: Sendable {
     /// as it is.
     public func videoFrame() throws(AVError) -> VideoFrame {
         var scaler: Scaler?
+        defer { scaler?.free() }
         return try withExtendedLifetime(reference) { () throws(AVError) -> VideoFrame in
             try VideoDecoder.copy(reference.frame, timestamp: timestamp, sequence: sequence, scaler: &scaler)
         }
