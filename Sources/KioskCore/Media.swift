@@ -179,6 +179,8 @@ public protocol PlaybackPicture {
     var size: Size { get }
     /// Full-range (JPEG) samples rather than video range.
     var fullRange: Bool { get }
+    /// The BT.709 matrix rather than BT.601.
+    var bt709: Bool { get }
     /// Calls `body` with the picture's 4:2:0 planes where they lie; nil, without calling it, when
     /// the picture is in another layout.
     func withYUV420Planes<R>(_ body: (YUVPlanes) throws -> R) rethrows -> R?

@@ -39,6 +39,8 @@ public struct DecodedPicture: Sendable {
     public let fullRange: Bool
     /// The count of pictures the decoder made before this one.
     public let sequence: UInt32
+    /// Its YUV samples use the BT.709 matrix (else BT.601).
+    public let bt709: Bool
 
     init(_ reference: FrameReference, timestamp: Int64, sequence: UInt32) {
         self.reference = reference
@@ -46,10 +48,20 @@ public struct DecodedPicture: Sendable {
         self.sequence = sequence
         let f = reference.frame.pointee
         size = Size(width: Int(f.width), height: Int(f.height))
+        fullRange = Self.isFullRange(f)
+        bt709 = Self.isBT709(f)
+    }
+
+    /// Full-range samples: the yuvj* layouts, or a frame that says so.
+    static func isFullRange(_ f: AVFrame) -> Bool {
         let format = AVPixelFormat(rawValue: f.format)
-        fullRange = format == AV_PIX_FMT_YUVJ420P || format == AV_PIX_FMT_YUVJ422P || format == AV_PIX_FMT_YUVJ444P
+        return format == AV_PIX_FMT_YUVJ420P || format == AV_PIX_FMT_YUVJ422P || format == AV_PIX_FMT_YUVJ444P
             || f.color_range == AVCOL_RANGE_JPEG
     }
+
+    /// The BT.709 matrix (HD video that says so); anything else is taken as BT.601, which is what
+    /// the recorder's cameras give and what an untagged file means.
+    static func isBT709(_ f: AVFrame) -> Bool { f.colorspace == AVCOL_SPC_BT709 }
 
     /// Calls `body` with the three planes of a 4:2:0 picture where they lie (valid during the
     /// call only); nil, without calling it, for any other layout.
@@ -70,20 +82,34 @@ public struct DecodedPicture: Sendable {
     /// as it is.
     public func videoFrame() throws(AVError) -> VideoFrame {
         var scaler: Scaler?
-        defer { scaler?.free() }
         return try withExtendedLifetime(reference) { () throws(AVError) -> VideoFrame in
             try VideoDecoder.copy(reference.frame, timestamp: timestamp, sequence: sequence, scaler: &scaler)
         }
     }
 }
 
-/// One swscale context, made again when the picture's size or layout changes.
-struct Scaler {
-    private(set) var context: OpaquePointer
+/// One swscale context (`sws_freeContext` in deinit), made again when the picture's size, layout,
+/// range or matrix changes.
+final class Scaler {
+    let context: OpaquePointer
     let key: Key
 
     struct Key: Equatable {
-        var width: Int32, height: Int32, source: Int32, target: AVPixelFormat
+        var width: Int32, height: Int32, source: Int32, range: UInt32, matrix: UInt32, target: AVPixelFormat
+
+        init(_ f: AVFrame, target: AVPixelFormat) {
+            self.init(width: f.width, height: f.height, source: f.format, range: f.color_range.rawValue, matrix: f.colorspace.rawValue,
+                      target: target)
+        }
+
+        init(width: Int32, height: Int32, source: Int32, range: UInt32, matrix: UInt32, target: AVPixelFormat) {
+            self.width = width
+            self.height = height
+            self.source = source
+            self.range = range
+            self.matrix = matrix
+            self.target = target
+        }
     }
 
     /// A same-size converter from the frame's layout to `target`. To packed RGB it converts with the
@@ -95,23 +121,18 @@ struct Scaler {
                                            target, SWS_BILINEAR, nil, nil, nil)
         else { throw AVError(code: AVError.code(posix: EINVAL), call: "sws_getContext") }
         self.context = context
-        key = Key(width: f.width, height: f.height, source: f.format, target: target)
+        key = Key(f, target: target)
         if target == AV_PIX_FMT_BGR0 {
-            let source = AVPixelFormat(rawValue: f.format)
-            let full = f.color_range == AVCOL_RANGE_JPEG || [AV_PIX_FMT_YUVJ420P, AV_PIX_FMT_YUVJ422P, AV_PIX_FMT_YUVJ444P].contains(source)
-            let matrix = f.colorspace == AVCOL_SPC_BT709 ? SWS_CS_ITU709 : SWS_CS_ITU601
-            let coefficients = sws_getCoefficients(matrix)
-            _ = sws_setColorspaceDetails(context, coefficients, full ? 1 : 0, coefficients, 1, 0, 1 << 16, 1 << 16)
+            let coefficients = sws_getCoefficients(DecodedPicture.isBT709(f) ? SWS_CS_ITU709 : SWS_CS_ITU601)
+            _ = sws_setColorspaceDetails(context, coefficients, DecodedPicture.isFullRange(f) ? 1 : 0, coefficients, 1, 0, 1 << 16, 1 << 16)
         }
     }
 
-    func free() { sws_freeContext(context) }
+    deinit { sws_freeContext(context) }
 
-    /// The scaler for this frame and target: `current` when it fits, else a new one (the old freed).
+    /// The scaler for this frame and target: `current` when it fits, else a new one in its place.
     static func fitting(_ current: inout Scaler?, _ frame: UnsafePointer<AVFrame>, to target: AVPixelFormat) throws(AVError) -> Scaler {
-        let f = frame.pointee
-        if let scaler = current, scaler.key == Key(width: f.width, height: f.height, source: f.format, target: target) { return scaler }
-        current?.free()
+        if let scaler = current, scaler.key == Key(frame.pointee, target: target) { return scaler }
         current = nil
         let scaler = try Scaler(for: frame, to: target)
         current = scaler
@@ -120,8 +141,9 @@ struct Scaler {
 
     /// Converts the whole frame into the planes given (`sws_scale`).
     func scale(_ frame: UnsafePointer<AVFrame>, into planes: [UnsafeMutablePointer<UInt8>], pitches: [Int]) throws(AVError) {
-        var destinations: [UnsafeMutablePointer<UInt8>?] = planes + [nil]
-        var strides: [Int32] = pitches.map { Int32($0) } + [0]
+        // sws_scale reads four destination pointers and strides, whatever the layout.
+        var destinations: [UnsafeMutablePointer<UInt8>?] = planes + Array(repeating: nil, count: max(4 - planes.count, 0))
+        var strides: [Int32] = pitches.map { Int32($0) } + Array(repeating: 0, count: max(4 - pitches.count, 0))
         let result = withUnsafePointer(to: frame.pointee.data) { data in
             withUnsafePointer(to: frame.pointee.linesize) { linesize in
                 data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { source in
@@ -131,7 +153,7 @@ struct Scaler {
                 }
             }
         }
-        guard result > 0 else { throw AVError(code: result, call: "sws_scale") }
+        guard result > 0 else { throw AVError(code: result < 0 ? result : AVError.code(posix: EINVAL), call: "sws_scale") }
     }
 }
 
@@ -141,8 +163,6 @@ public final class PictureScaler {
     private var scaler: Scaler?
 
     public init() {}
-
-    deinit { scaler?.free() }
 
     /// Writes `picture` as xrgb (bytes B, G, R, 0: SDL's RGB888) into `pixels`, `pitch` bytes a
     /// row, `picture.size` large.
@@ -168,6 +188,7 @@ public struct ScreenPicture: PlaybackPicture {
 
     public var size: Size { picture.size }
     public var fullRange: Bool { picture.fullRange }
+    public var bt709: Bool { picture.bt709 }
 
     public func withYUV420Planes<R>(_ body: (YUVPlanes) throws -> R) rethrows -> R? {
         try picture.withYUV420Planes(body)

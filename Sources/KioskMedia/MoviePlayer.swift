@@ -3,7 +3,7 @@
 // ring the output device's thread pulls, and sets the clock; the UI asks `update` each loop for
 // the picture due now. Nothing here calls SDL.
 //
-//   demux thread ─packets─▶ video thread ─VideoFrames─▶ FrameQueue ─update()─▶ UI thread
+//   demux thread ─packets─▶ video thread ─DecodedPictures─▶ FrameQueue ─update()─▶ UI thread
 //               └─packets─▶ audio thread ─samples────▶ AudioRing ──fill()───▶ device thread
 //                                                          └─ sets PlaybackClock ◀── update() reads
 import CFFmpeg
@@ -62,8 +62,9 @@ public final class MoviePlayer {
         /// Set once: the playback is over.
         public var ended: End?
 
-        /// The new picture copied out as a VideoFrame (tests; the screen takes `picture` as it is).
-        public var frame: VideoFrame? { try? picture?.videoFrame() }
+        /// The new picture copied out as a VideoFrame, nil when there is none (tests; the screen
+        /// takes `picture` as it is).
+        public func copiedFrame() throws(AVError) -> VideoFrame? { try picture?.videoFrame() }
     }
 
     public let path: String

@@ -120,7 +120,6 @@ public final class VideoDecoder {
         avcodec_free_context(&c)
         av_frame_free(&frame)
         av_packet_free(&packet)
-        scaler?.free()
     }
 
     /// Decodes one whole compressed frame. Returns nil when the decoder needs more input before it

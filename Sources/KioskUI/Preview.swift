@@ -40,6 +40,9 @@ struct PreviewFormat: Equatable {
 
     /// The same texture for full-range samples (a movie's yuvj420p, say): SDL's "JPEG" mode.
     var fullRange: PreviewFormat { PreviewFormat(sdlFormat: sdlFormat, conversion: SDL_YUV_CONVERSION_JPEG) }
+
+    /// The same texture for video-range BT.709 samples (HD video that says so).
+    var bt709: PreviewFormat { PreviewFormat(sdlFormat: sdlFormat, conversion: SDL_YUV_CONVERSION_BT709) }
 }
 
 /// The last frame shown, as a texture; it stays (frozen) until another frame replaces it.
@@ -129,12 +132,26 @@ final class Preview {
     /// textures, else written as RGB by the picture itself straight into the locked texture
     /// (`SDL_LockTexture`): SDL's software renderer, or a layout other than 4:2:0.
     func upload(_ picture: some PlaybackPicture) throws(SDLError) {
+        do {
+            try uploadPicture(picture)
+        } catch {
+            // A texture made for it holds nothing: black until the next picture that goes up.
+            clear()
+            throw error
+        }
+    }
+
+    private func uploadPicture(_ picture: some PlaybackPicture) throws(SDLError) {
         if yuvUploads {
             var failure: SDLError?
             let uploaded: Bool? = picture.withYUV420Planes { planes in
                 do throws(SDLError) {
                     var wanted = PreviewFormat(.yuv420p)!
-                    if picture.fullRange { wanted = wanted.fullRange }
+                    if picture.fullRange {
+                        wanted = wanted.fullRange
+                    } else if picture.bt709 {
+                        wanted = wanted.bt709
+                    }
                     let texture = try prepare(wanted, size: picture.size)
                     SDL_SetYUVConversionMode(wanted.conversion)
                     let result = SDL_UpdateYUVTexture(texture.handle, nil, planes.y, Int32(planes.yPitch), planes.u, Int32(planes.uPitch),

@@ -21,9 +21,6 @@ public final class Screen {
 
     /// The SDL render backend in use ("opengl", "opengles2", "software", …), for the log.
     public let rendererName: String
-    /// The renderer draws IYUV textures itself (a GPU does; SDL's software renderer converts
-    /// each one to RGB on the UI thread, which a player had better do on its own thread).
-    public let drawsYUV: Bool
     /// Show the preview mirrored, like a looking glass (the recording stays unmirrored).
     public var mirrorPreview: Bool
     /// The camera's mount rotation in clockwise quarter turns (see `DisplayTransform.cameraQuarterTurns`).
@@ -69,7 +66,6 @@ public final class Screen {
         let window = try Window(context: context, title: title, size: size, flags: flags)
         rendererHandle = try Renderer(window: window)
         rendererName = rendererHandle.name
-        drawsYUV = rendererHandle.textureFormats.contains(SDL_PIXELFORMAT_IYUV.rawValue)
         let output = try rendererHandle.outputSize()
         transform = DisplayTransform(physical: output, orientation: orientation ?? .natural(for: output))
         layout = Layout(canvas: transform.logical)

@@ -78,6 +78,7 @@ final class ShapeCache {
     private var textures: [Mask: Texture] = [:]
     private var used: Set<Mask> = []
     private var veils: [RGBA: Texture] = [:]
+    private var usedVeils: Set<RGBA> = []
 
     init(renderer: Renderer) { self.renderer = renderer }
 
@@ -108,6 +109,7 @@ final class ShapeCache {
     /// alpha: a translucent rectangle is a copy of its top-left corner. One per colour, made again
     /// larger when a larger rectangle asks.
     func veil(_ color: RGBA, covering size: Size) throws(SDLError) -> Texture {
+        usedVeils.insert(color)
         if let texture = veils[color], texture.size.width >= size.width, texture.size.height >= size.height { return texture }
         let old = veils[color]?.size ?? Size(width: 0, height: 0)
         let grown = Size(width: max(size.width, old.width), height: max(size.height, old.height))
@@ -126,5 +128,8 @@ final class ShapeCache {
     func endFrame() {
         if textures.count > ShapeCache.capacity { textures = textures.filter { used.contains($0.key) } }
         used.removeAll(keepingCapacity: true)
+        // Veils can be display-sized: only those of the colours in use stay past a few.
+        if veils.count > 4 { veils = veils.filter { usedVeils.contains($0.key) } }
+        usedVeils.removeAll(keepingCapacity: true)
     }
 }

@@ -173,7 +173,7 @@ extension SDLTests {
         }
 
         @Test("a player's picture goes up without a copy, as YUV planes or as RGB written into the texture: the colours of its copied frame",
-              arguments: ["ours", "yuv444p", "yuvj420p"])
+              arguments: ["ours", "yuv444p", "yuvj420p", "bt709"])
         func zeroCopyUpload(source: String) throws {
             let path: String
             if source == "ours" {
@@ -182,8 +182,10 @@ extension SDLTests {
                 path = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-upload-\(source)-\(getpid()).mp4").path
                 let ffmpeg = Process()
                 ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+                // bt709: yuv420p tagged with the HD matrix (the pixels are the same; the tag changes the colours).
+                let layout = source == "bt709" ? ["-pix_fmt", "yuv420p", "-colorspace", "bt709"] : ["-pix_fmt", source]
                 ffmpeg.arguments = ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-frames:v", "3",
-                                    "-c:v", "libx264", "-pix_fmt", source, path]
+                                    "-c:v", "libx264"] + layout + [path]
                 try ffmpeg.run()
                 ffmpeg.waitUntilExit()
                 try #require(ffmpeg.terminationStatus == 0)
@@ -204,12 +206,20 @@ extension SDLTests {
             let fourTwoZero = decoded.withYUV420Planes { _ in true } ?? false
             #expect(fourTwoZero == (source != "yuv444p"))
             #expect(decoded.fullRange == (source == "yuvj420p"))
+            #expect(decoded.bt709 == (source == "bt709"))
 
-            // The reference: the picture copied out as a VideoFrame, through the preview's tested path.
-            try screen.show(playbackFrame: try decoded.videoFrame(), rotation: 0)
+            // The reference: the picture copied out as a VideoFrame, through the preview's tested
+            // path (BT.601, the cameras' matrix). A BT.709 picture is held against swscale's RGB
+            // instead, with the file's own matrix, and the YUV path must match it.
+            let scaler = PictureScaler()
+            if source == "bt709" {
+                screen.playbackYUVUploads = false
+                try screen.show(playbackPicture: ScreenPicture(decoded, scaler: scaler), rotation: 0)
+            } else {
+                try screen.show(playbackFrame: try decoded.videoFrame(), rotation: 0)
+            }
             try screen.draw(nil)
             let reference = try screen.readPixels()
-            let scaler = PictureScaler()
             for yuv in [true, false] {
                 screen.playbackYUVUploads = yuv
                 try screen.show(playbackPicture: ScreenPicture(decoded, scaler: scaler), rotation: 0)
@@ -236,6 +246,7 @@ extension SDLTests {
             struct Refused: Error, CustomStringConvertible { var description: String { "no converter for this layout" } }
             var size = Size(width: 64, height: 48)
             var fullRange = false
+            var bt709 = false
             func withYUV420Planes<R>(_ body: (YUVPlanes) throws -> R) rethrows -> R? { nil }
             func writeXRGB(into pixels: UnsafeMutableRawPointer, pitch: Int) throws { throw Refused() }
         }
@@ -290,7 +301,7 @@ extension SDLTests {
             let deadline = MoviePlayer.now() + 5_000_000_000
             while frame == nil && MoviePlayer.now() < deadline {
                 if player.info != nil { player.attachAudio(nil) }
-                frame = player.update().frame
+                frame = try player.update().copiedFrame()
                 usleep(1000)
             }
             let info = try #require(player.info)
