@@ -14,6 +14,8 @@ let package = Package(
         .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
         // Test-only: the fake V4L2 camera, a libv4l2 plugin (Tests/FakeV4L2Camera/README.md).
         .library(name: "KioskFakeV4L2Camera", type: .dynamic, targets: ["KioskFakeV4L2Camera"]),
+        // Test-only: a fake microphone as an alsa-lib PCM plugin (Tests/FakeALSAMicrophone).
+        .library(name: "KioskFakeALSAMicrophone", type: .dynamic, targets: ["KioskFakeALSAMicrophone"]),
     ],
     targets: [
         // SDL's pkg-config adds -D_REENTRANT, a flag SwiftPM refuses with a warning on every build;
@@ -41,6 +43,10 @@ let package = Package(
 
         .target(name: "KioskFakeV4L2Camera", dependencies: ["CFFmpeg"], path: "Tests/FakeV4L2Camera",
                 exclude: ["README.md", "with-fake-camera"]),
+        .target(name: "KioskFakeALSAMicrophone", path: "Tests/FakeALSAMicrophone",
+                // PIC: alsa-lib's headers then export the plugin's version symbol as a shared
+                // library must (without it they expect a static build's constructor table).
+                cSettings: [.define("PIC")], linkerSettings: [.linkedLibrary("asound")]),
 
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
         .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture"], exclude: ["audio"]),

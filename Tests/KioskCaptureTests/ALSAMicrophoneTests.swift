@@ -45,10 +45,59 @@ struct ALSAMicrophoneTests {
         }
     }
 
-    /// A real overrun (-EPIPE) needs a PCM with a clock that the reader falls behind: a kernel
-    /// driver (none in a container) or a PulseAudio stream, which buffers seconds server-side
-    /// instead. What can run here is the recovery itself on a real PCM: prepare and restart after
-    /// an overrun, resume (or prepare) after a suspend, and reading on afterwards.
+    /// A real overrun as alsa-lib reports it, from the fake microphone plugin: its device stalls
+    /// 300 ms at 0.5 s (nothing new arrives), then its pointer says XRUN, so `snd_pcm_wait` /
+    /// `snd_pcm_readi` fail with -EPIPE exactly as over a starved USB microphone. The microphone
+    /// recovers (prepare, start), and the samples it never got must become silence of their length,
+    /// so that everything after the gap lands at its true capture time: a take's sound stays in
+    /// step with its picture across an overrun.
+    @Test("a real overrun (alsa-lib's XRUN after a 300 ms stall): counted once, the lost time is silence, every sample after it at its true time")
+    func overrunKeepsTime() throws {
+        try #require(FileManager.default.fileExists(atPath: TestAudio.fakeMicrophonePlugin), "build the package first (swift build)")
+        let stall = 14_400 // 300 ms at 48 kHz
+        let mic = ALSAMicrophone(name: "kiosk_fake_mic", configText: TestAudio.fakeMicrophonePCM(name: "kiosk_fake_mic", stallAt: 24_000,
+                                                                                                  stallFrames: stall))
+        let recorder = AudioRecorder()
+        try mic.start(chunks: recorder.chunkHandler, events: recorder.eventHandler)
+        let complete = recorder.wait(seconds: 10) { $0.arrivals.reduce(0) { $0 + $1.chunk.frameCount } >= 2 * 48_000 }
+        mic.stop()
+        #expect(complete)
+        #expect(mic.info.channels == 2 && mic.info.sampleRate == 48_000)
+        #expect(mic.overruns == 1)
+        #expect(recorder.events.isEmpty, "an overrun is recovered, the microphone is not lost: \(recorder.events)")
+
+        let chunks = recorder.arrivals.map(\.chunk)
+        // One timeline: each chunk starts where the one before ended (within a sample).
+        for (a, b) in zip(chunks, chunks.dropFirst()) {
+            #expect(abs(b.timestamp - (a.timestamp + a.duration)) <= 21_000, "a gap or an overlap of \(b.timestamp - a.timestamp - a.duration) ns")
+        }
+        // The sound chunks carry consecutive indices; the silence is the one run of zero chunks
+        // after the first (index 0 is zero too, but only in the very first frames).
+        var offsets: [(index: Int, offset: Double)] = []
+        var silentFrames = 0, lastIndexBefore = 0, firstIndexAfter = 0
+        for (n, chunk) in chunks.enumerated() {
+            if n > 0 && chunk.samples.allSatisfy({ $0 == 0 }) {
+                silentFrames += chunk.frameCount
+                continue
+            }
+            let first = TestAudio.fakeIndex(chunk.samples, frame: 0)
+            #expect((0..<chunk.frameCount).allSatisfy { TestAudio.fakeIndex(chunk.samples, frame: $0) == first + $0 }, "chunk \(n) in order")
+            if silentFrames == 0 { lastIndexBefore = first + chunk.frameCount } else if firstIndexAfter == 0 { firstIndexAfter = first }
+            // Its timestamp against its capture time since the open: a constant, if placed right.
+            offsets.append((first, Double(chunk.timestamp) / 1e6 - Double(first) / 48.0))
+        }
+        let lost = firstIndexAfter - lastIndexBefore
+        #expect(lost >= stall, "the samples the stall took never came: \(lost) frames")
+        #expect(abs(silentFrames - lost) <= 480, "silence \(silentFrames) frames for \(lost) lost")
+        let before = offsets.filter { $0.index < 24_000 }.map(\.offset), after = offsets.filter { $0.index > 24_000 }.map(\.offset)
+        try #require(!before.isEmpty && !after.isEmpty)
+        let shift = after.reduce(0, +) / Double(after.count) - before.reduce(0, +) / Double(before.count)
+        #expect(abs(shift) < 5, "after the overrun the sound sits \(shift) ms off its true time")
+        print("overrun: \(lost) frames lost, \(silentFrames) frames of silence put in, timing shift across it \(String(format: "%.2f", shift)) ms")
+    }
+
+    /// The recovery itself on a file PCM: prepare and restart after an overrun, resume (or
+    /// prepare) after a suspend, and reading on afterwards.
     @Test("ALSAPCM.recover restarts a PCM after an overrun or a suspend", arguments: [ALSAPCM.Interruption.overrun, .suspended])
     func recoverRestarts(_ interruption: ALSAPCM.Interruption) throws {
         let dir = try TestAudio.temporaryDirectory()

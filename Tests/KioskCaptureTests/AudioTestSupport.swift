@@ -103,6 +103,27 @@ enum TestAudio {
         """
     }
 
+    /// The fake microphone (Tests/FakeALSAMicrophone), an alsa-lib PCM plugin built with the package.
+    static let fakeMicrophonePlugin = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/debug/libKioskFakeALSAMicrophone.so").path
+
+    /// A PCM on the fake microphone: real-time stereo 48 kHz, each frame carrying its index since
+    /// the open; it stalls at frame `stallAt` for `stallFrames`, then overruns.
+    static func fakeMicrophonePCM(name: String, stallAt: Int? = nil, stallFrames: Int = 0) -> String {
+        """
+        pcm_type.kiosk_fake_microphone { lib "\(fakeMicrophonePlugin)" }
+        pcm.\(name) {
+            type kiosk_fake_microphone
+            \(stallAt.map { "stall_at \($0)\n    stall_frames \(stallFrames)" } ?? "")
+        }
+        """
+    }
+
+    /// The index a fake-microphone frame carries (left: low 15 bits, right: the next 15).
+    static func fakeIndex(_ samples: [Int16], frame: Int) -> Int {
+        Int(samples[2 * frame]) | Int(samples[2 * frame + 1]) << 15
+    }
+
     /// ALSA's `pulse` plugin on the test null sink's monitor (see audio/start-pulse), where quiet
     /// noise plays.
     static let pulseMonitorPCM = """

@@ -1,0 +1,196 @@
+// A fake microphone as an alsa-lib external PCM plugin (ioplug), the ALSA counterpart of the fake
+// V4L2 camera: the real ALSAMicrophone opens it by name through alsa-lib and reads it with
+// snd_pcm_readi, so everything from alsa-lib up is the real code. It captures in real time
+// (S16_LE, stereo, 48 kHz, paced by a timerfd) and can stall once the way a starved USB
+// microphone's buffer overruns: at frame `stall_at` it delivers nothing for `stall_frames`, then
+// reports the overrun (the pointer callback's -EPIPE, which alsa-lib turns into SND_PCM_STATE_XRUN
+// and -EPIPE from snd_pcm_readi). A reader that falls a whole buffer behind overruns too.
+//
+// Each frame carries its own index since the PCM was opened (left = the low 15 bits, right = the
+// next 15), so a test can tell exactly which samples arrived and when they were captured.
+//
+//   pcm_type.kiosk_fake_microphone { lib "/path/libKioskFakeALSAMicrophone.so" }
+//   pcm.mic { type kiosk_fake_microphone  stall_at 24000  stall_frames 14400 }
+#include <alsa/asoundlib.h>
+#include <alsa/pcm_external.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct {
+    snd_pcm_ioplug_t io;
+    int timer;
+    uint64_t origin_ns;       // when frame 0 was captured (the open)
+    uint64_t started_ns;      // when the stream last started
+    uint64_t start_index;     // the index of the frame captured at started_ns
+    uint64_t transferred;     // frames handed to the reader since that start
+    long long stall_at;       // the frame index where the device stalls (< 0: never)
+    long long stall_frames;   // how long it stalls, in frames
+    int stalled;              // the stall happened (once per open)
+} fake_microphone;
+
+static uint64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+static uint64_t index_at(const fake_microphone *m, uint64_t ns) {
+    return (ns - m->origin_ns) * m->io.rate / 1000000000ull;
+}
+
+/// Frames captured since the start, or -EPIPE for an overrun.
+static long long captured(fake_microphone *m) {
+    uint64_t position = index_at(m, now_ns()) - m->start_index;
+    if (m->stall_at >= 0 && !m->stalled && (long long)(m->start_index + position) >= m->stall_at) {
+        uint64_t at = m->stall_at > (long long)m->start_index ? (uint64_t)m->stall_at - m->start_index : 0;
+        if (position < at + (uint64_t)m->stall_frames) {
+            position = at; // stalled: nothing new arrives
+        } else {
+            m->stalled = 1; // the hardware went on writing meanwhile: the buffer overran
+            return -EPIPE;
+        }
+    }
+    // A reader a whole buffer behind has lost samples: an overrun, as on real hardware.
+    if (position > m->io.appl_ptr + m->io.buffer_size) return -EPIPE;
+    return (long long)position;
+}
+
+static int fake_start(snd_pcm_ioplug_t *io) {
+    fake_microphone *m = io->private_data;
+    m->started_ns = now_ns();
+    m->start_index = index_at(m, m->started_ns);
+    m->transferred = 0;
+    uint64_t period_ns = (uint64_t)io->period_size * 1000000000ull / io->rate;
+    struct itimerspec every = {
+        .it_interval = {(time_t)(period_ns / 1000000000ull), (long)(period_ns % 1000000000ull)},
+        .it_value = {(time_t)(period_ns / 1000000000ull), (long)(period_ns % 1000000000ull)},
+    };
+    return timerfd_settime(m->timer, 0, &every, NULL) == 0 ? 0 : -errno;
+}
+
+static int fake_stop(snd_pcm_ioplug_t *io) {
+    fake_microphone *m = io->private_data;
+    struct itimerspec never = {0};
+    timerfd_settime(m->timer, 0, &never, NULL);
+    return 0;
+}
+
+static snd_pcm_sframes_t fake_pointer(snd_pcm_ioplug_t *io) {
+    long long position = captured(io->private_data);
+    return position < 0 ? position : (snd_pcm_sframes_t)(position % io->buffer_size);
+}
+
+static snd_pcm_sframes_t fake_transfer(snd_pcm_ioplug_t *io, const snd_pcm_channel_area_t *areas,
+                                       snd_pcm_uframes_t offset, snd_pcm_uframes_t size) {
+    fake_microphone *m = io->private_data;
+    for (snd_pcm_uframes_t i = 0; i < size; i++) {
+        uint64_t index = m->start_index + m->transferred + i;
+        int16_t values[2] = {(int16_t)(index & 0x7fff), (int16_t)((index >> 15) & 0x7fff)};
+        for (unsigned channel = 0; channel < io->channels && channel < 2; channel++) {
+            const snd_pcm_channel_area_t *a = &areas[channel];
+            char *sample = (char *)a->addr + (a->first + a->step * (offset + i)) / 8;
+            memcpy(sample, &values[channel], sizeof(int16_t));
+        }
+    }
+    m->transferred += size;
+    return (snd_pcm_sframes_t)size;
+}
+
+static int fake_delay(snd_pcm_ioplug_t *io, snd_pcm_sframes_t *delay) {
+    long long position = captured(io->private_data);
+    if (position < 0) return (int)position;
+    *delay = (snd_pcm_sframes_t)(position - (long long)io->appl_ptr);
+    return 0;
+}
+
+static int fake_poll_revents(snd_pcm_ioplug_t *io, struct pollfd *pfd, unsigned int nfds, unsigned short *revents) {
+    fake_microphone *m = io->private_data;
+    uint64_t expirations;
+    if (nfds == 1 && (pfd[0].revents & POLLIN)) {
+        (void)!read(m->timer, &expirations, sizeof expirations);
+        *revents = POLLIN;
+    } else {
+        *revents = 0;
+    }
+    return 0;
+}
+
+static int fake_close(snd_pcm_ioplug_t *io) {
+    fake_microphone *m = io->private_data;
+    close(m->timer);
+    free(m);
+    return 0;
+}
+
+static const snd_pcm_ioplug_callback_t callbacks = {
+    .start = fake_start,
+    .stop = fake_stop,
+    .pointer = fake_pointer,
+    .transfer = fake_transfer,
+    .delay = fake_delay,
+    .poll_revents = fake_poll_revents,
+    .close = fake_close,
+};
+
+SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
+    (void)root;
+    long long stall_at = -1, stall_frames = 0;
+    snd_config_iterator_t i, next;
+    snd_config_for_each(i, next, conf) {
+        snd_config_t *entry = snd_config_iterator_entry(i);
+        const char *id;
+        if (snd_config_get_id(entry, &id) < 0) continue;
+        if (!strcmp(id, "comment") || !strcmp(id, "type") || !strcmp(id, "hint")) continue;
+        long value;
+        if (!strcmp(id, "stall_at") && snd_config_get_integer(entry, &value) == 0) { stall_at = value; continue; }
+        if (!strcmp(id, "stall_frames") && snd_config_get_integer(entry, &value) == 0) { stall_frames = value; continue; }
+        SNDERR("kiosk_fake_microphone: unknown field %s", id);
+        return -EINVAL;
+    }
+    if (stream != SND_PCM_STREAM_CAPTURE) return -EINVAL;
+
+    fake_microphone *m = calloc(1, sizeof *m);
+    if (!m) return -ENOMEM;
+    m->timer = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+    if (m->timer < 0) {
+        free(m);
+        return -errno;
+    }
+    m->origin_ns = now_ns();
+    m->stall_at = stall_at;
+    m->stall_frames = stall_frames;
+    m->io.version = SND_PCM_IOPLUG_VERSION;
+    m->io.name = "KioskRecorder fake microphone";
+    m->io.callback = &callbacks;
+    m->io.private_data = m;
+    m->io.poll_fd = m->timer;
+    m->io.poll_events = POLLIN;
+    m->io.flags = SND_PCM_IOPLUG_FLAG_MONOTONIC;
+    int err = snd_pcm_ioplug_create(&m->io, name, stream, mode);
+    if (err < 0) {
+        close(m->timer);
+        free(m);
+        return err;
+    }
+    static const unsigned int accesses[] = {SND_PCM_ACCESS_RW_INTERLEAVED};
+    static const unsigned int formats[] = {SND_PCM_FORMAT_S16_LE};
+    if ((err = snd_pcm_ioplug_set_param_list(&m->io, SND_PCM_IOPLUG_HW_ACCESS, 1, accesses)) < 0 ||
+        (err = snd_pcm_ioplug_set_param_list(&m->io, SND_PCM_IOPLUG_HW_FORMAT, 1, formats)) < 0 ||
+        (err = snd_pcm_ioplug_set_param_minmax(&m->io, SND_PCM_IOPLUG_HW_CHANNELS, 2, 2)) < 0 ||
+        (err = snd_pcm_ioplug_set_param_minmax(&m->io, SND_PCM_IOPLUG_HW_RATE, 48000, 48000)) < 0 ||
+        (err = snd_pcm_ioplug_set_param_minmax(&m->io, SND_PCM_IOPLUG_HW_PERIOD_BYTES, 256, 65536)) < 0 ||
+        (err = snd_pcm_ioplug_set_param_minmax(&m->io, SND_PCM_IOPLUG_HW_PERIODS, 2, 64)) < 0) {
+        snd_pcm_ioplug_delete(&m->io);
+        return err;
+    }
+    *pcmp = m->io.pcm;
+    return 0;
+}
+
+SND_PCM_PLUGIN_SYMBOL(kiosk_fake_microphone);
