@@ -52,6 +52,7 @@ final class WriterSlot: Sendable {
     private let writer = Mutex<MovieWriter?>(nil)
     func set(_ w: MovieWriter?) { writer.withLock { $0 = w } }
     func append(_ frame: VideoFrame) { writer.withLock { $0 }?.append(frame) }
+    func append(_ chunk: AudioChunk) { writer.withLock { $0 }?.append(chunk) }
 }
 
 final class Booth {
@@ -310,10 +311,22 @@ final class Booth {
 
     func startRecording(orientation: Orientation) {
         let info = camera.info
-        let mic: (any AudioSource)? = switch config.microphone {
+        var mic: (any AudioSource)? = switch config.microphone {
         case .none: nil
         case .test: TestTone()
         case let .pcm(name): ALSAMicrophone(name: name)
+        }
+        // The microphone opens first: the file's sound track takes the rate and channels the device
+        // negotiated, which an ALSA microphone only knows once open. Its chunks go to the take as
+        // soon as the take exists.
+        let (inbox, activeWriter) = (inbox, activeWriter)
+        if let source = mic {
+            do {
+                try source.start(chunks: { activeWriter.append($0) }, events: { inbox.post(.capture($0)) })
+            } catch {
+                events.emit(.error(code: .microphoneUnavailable, message: "\(error); recording without sound"))
+                mic = nil
+            }
         }
         var settings = MovieSettings(outputPath: outputPath, videoSize: info.size, fps: info.fps,
                                      audio: mic.map { ($0.info.sampleRate, $0.info.channels) })
@@ -326,25 +339,18 @@ final class Booth {
         settings.minFreeDisk = config.minFreeDisk
         settings.rotationQuarterTurns = DisplayTransform(physical: screen.outputSize, orientation: orientation)
             .cameraQuarterTurns(mount: config.cameraRotation)
-        let inbox = inbox
         let take = MovieWriter(settings: settings) { inbox.post(.recordingFinished($0)) }
         do {
             try take.start()
         } catch {
+            mic?.stop()
             perform(machine.handle(.recordingFailed(code: error.code, message: error.message)))
             return
         }
         writer = take
+        microphone = mic
         cameraDropsAtStart = camera.droppedFrames
         activeWriter.set(take)
-        if let mic {
-            do {
-                try mic.start(chunks: { take.append($0) }, events: { inbox.post(.capture($0)) })
-                microphone = mic
-            } catch {
-                events.emit(.error(code: .microphoneUnavailable, message: "\(error); recording without sound"))
-            }
-        }
         perform(machine.handle(.recordingStarted(outputPath: outputPath)))
     }
 

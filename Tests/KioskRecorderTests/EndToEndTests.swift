@@ -257,6 +257,41 @@ extension EndToEndTests {
         #expect(r.exitStatus() == 0)
     }
 
+    @Test("an ALSA microphone (the fake microphone plugin) that overruns mid-take: its negotiated format in the file, recovered, the take plays, its sound as long as its picture")
+    func microphoneOverrun() throws {
+        let plugin = repositoryRoot.appendingPathComponent(".build/debug/libKioskFakeALSAMicrophone.so").path
+        try #require(FileManager.default.fileExists(atPath: plugin), "build the package first (swift build)")
+        // The recorder opens its microphone by name from ALSA's global configuration, which reads
+        // ~/.asoundrc: a private HOME defines the fake there. It stalls 300 ms at 1.5 s, then overruns.
+        let home = try testFolder("alsa-home")
+        try """
+            pcm_type.kiosk_fake_microphone { lib "\(plugin)" }
+            pcm.kiosk_fake_mic { type kiosk_fake_microphone  stall_at 72000  stall_frames 14400 }
+            """.write(to: home.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
+        let output = home.appendingPathComponent("take.mov").path
+        let r = try RecorderProcess(["--camera", "test", "--microphone", "kiosk_fake_mic", "--windowed", "800x480", "--output", output],
+                                    environment: ["HOME": home.path])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines) \(r.stderr)")
+        Thread.sleep(forTimeInterval: 4)
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        r.command("useVideo")
+        #expect(r.exitStatus() == 0)
+        #expect(r.stderr.contains("microphone kiosk_fake_mic: overrun, recovering"), "\(r.stderr)")
+        #expect(!r.events.contains { $0.name == "error" }, "\(r.rawLines)")
+        guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
+        #expect(result.success && result.reason == .user)
+        #expect(try ffprobe(output, "stream=codec_name") == "h264\naac")
+        // The sound track has what the device negotiated (the fake offers stereo only).
+        #expect(try ffprobe(output, "stream=channels,sample_rate", stream: "a:0") == "48000\n2")
+        let video = try #require(Double(try ffprobe(output, "stream=duration", stream: "v:0")))
+        let audio = try #require(Double(try ffprobe(output, "stream=duration", stream: "a:0")))
+        #expect(abs(video - audio) < 0.1, "picture \(video) s, sound \(audio) s: the lost 300 ms must be in the sound as silence")
+        #expect(try decodesCleanly(output))
+    }
+
     @Test("a full disk (20 MiB tmpfs) stops the take with diskFull and the booth still answers",
           .enabled(if: ProcessInfo.processInfo.environment["KIOSK_FAKE_CAMERA"] == "1", "needs the private mount namespace of kiosk/test"))
     func diskFull() throws {
