@@ -43,7 +43,7 @@ let package = Package(
 
         .target(name: "KioskFakeV4L2Camera", dependencies: ["CFFmpeg"], path: "Tests/FakeV4L2Camera",
                 exclude: ["README.md", "with-fake-camera"]),
-        .target(name: "KioskFakeALSAMicrophone", path: "Tests/FakeALSAMicrophone",
+        .target(name: "KioskFakeALSAMicrophone", path: "Tests/FakeALSAMicrophone", exclude: ["README.md"],
                 // PIC: alsa-lib's headers then export the plugin's version symbol as a shared
                 // library must (without it they expect a static build's constructor table).
                 cSettings: [.define("PIC")], linkerSettings: [.linkedLibrary("asound")]),
