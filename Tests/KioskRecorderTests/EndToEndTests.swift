@@ -292,6 +292,27 @@ extension EndToEndTests {
         #expect(try decodesCleanly(output))
     }
 
+    @Test("a microphone that will not open: an error that says so, and the take is recorded without sound")
+    func microphoneMissing() throws {
+        let folder = try testFolder("no-mic")
+        let output = folder.appendingPathComponent("take.mov").path
+        // A PCM name no configuration defines: snd_pcm_open fails, as for an unplugged USB microphone.
+        let r = try RecorderProcess(["--camera", "test", "--microphone", "kiosk_no_such_pcm", "--windowed", "800x480", "--output", output])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines)")
+        Thread.sleep(forTimeInterval: 1.5)
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        r.command("useVideo")
+        #expect(r.exitStatus() == 0)
+        let error = r.events.first { $0.name == "error" }
+        guard case let .error(code, message)? = error else { Issue.record("no error event: \(r.rawLines)"); return }
+        #expect(code == .microphoneUnavailable && message.contains("kiosk_no_such_pcm") && message.contains("without sound"), "\(message)")
+        #expect(try ffprobe(output, "stream=codec_name") == "h264")
+        #expect(try decodesCleanly(output))
+    }
+
     @Test("a full disk (20 MiB tmpfs) stops the take with diskFull and the booth still answers",
           .enabled(if: ProcessInfo.processInfo.environment["KIOSK_FAKE_CAMERA"] == "1", "needs the private mount namespace of kiosk/test"))
     func diskFull() throws {
