@@ -187,8 +187,7 @@ public final class VideoDecoder {
             }
             count = buffer.count
         }
-        let full = source == AV_PIX_FMT_YUVJ420P || source == AV_PIX_FMT_YUVJ422P || f.color_range == AVCOL_RANGE_JPEG
         return VideoFrame(format: format, size: size, planes: planes, bytes: bytes, timestamp: timestamp, sequence: sequence,
-                          fullRange: full)
+                          fullRange: DecodedPicture.isFullRange(f))
     }
 }
