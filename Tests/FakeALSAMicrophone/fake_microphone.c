@@ -4,7 +4,10 @@
 // (S16_LE, stereo, 48 kHz, paced by a timerfd) and can stall once the way a starved USB
 // microphone's buffer overruns: at frame `stall_at` it delivers nothing for `stall_frames`, then
 // reports the overrun (the pointer callback's -EPIPE, which alsa-lib turns into SND_PCM_STATE_XRUN
-// and -EPIPE from snd_pcm_readi). A reader that falls a whole buffer behind overruns too.
+// and -EPIPE from snd_pcm_readi). A reader that falls a whole buffer behind overruns too. It can
+// also be unplugged once: at frame `vanish_at` its state turns SND_PCM_STATE_DISCONNECTED (reads
+// fail with -ENODEV, as for a USB microphone pulled out), and opening it fails with -ENODEV until
+// `vanish_frames` of time have passed; then it opens again.
 //
 // Each frame carries its own index since the PCM was opened (left = the low 15 bits, right = the
 // next 15), so a test can tell exactly which samples arrived and when they were captured.
@@ -32,7 +35,14 @@ typedef struct {
     long long stall_at;       // the frame index where the device stalls (< 0: never)
     long long stall_frames;   // how long it stalls, in frames
     int stalled;              // the stall happened (once per open)
+    long long vanish_at;      // the frame index where it is unplugged (< 0: never)
+    long long vanish_frames;  // how long it stays away, in frames
+    int gone;                 // this open's device was unplugged
 } fake_microphone;
+
+// Process-wide, since the reader reopens the device: it vanishes once, and stays away until then.
+static int vanished_once;
+static uint64_t away_until_ns;
 
 static uint64_t now_ns(void) {
     struct timespec t;
@@ -47,6 +57,16 @@ static uint64_t index_at(const fake_microphone *m, uint64_t ns) {
 /// Frames captured since the start, or -EPIPE for an overrun.
 static long long captured(fake_microphone *m) {
     uint64_t position = index_at(m, now_ns()) - m->start_index;
+    if (m->vanish_at >= 0 && !vanished_once && (long long)(m->start_index + position) >= m->vanish_at) {
+        vanished_once = 1;
+        m->gone = 1;
+        away_until_ns = now_ns() + (uint64_t)m->vanish_frames * 1000000000ull / m->io.rate;
+    }
+    if (m->gone) {
+        // Unplugged: alsa-lib fails every read and wait with -ENODEV from now on.
+        snd_pcm_ioplug_set_state(&m->io, SND_PCM_STATE_DISCONNECTED);
+        return (long long)m->transferred;
+    }
     if (m->stall_at >= 0 && !m->stalled && (long long)(m->start_index + position) >= m->stall_at) {
         uint64_t at = m->stall_at > (long long)m->start_index ? (uint64_t)m->stall_at - m->start_index : 0;
         if (position < at + (uint64_t)m->stall_frames) {
@@ -72,6 +92,11 @@ static int fake_start(snd_pcm_ioplug_t *io) {
         .it_value = {(time_t)(period_ns / 1000000000ull), (long)(period_ns % 1000000000ull)},
     };
     return timerfd_settime(m->timer, 0, &every, NULL) == 0 ? 0 : -errno;
+}
+
+static int fake_prepare(snd_pcm_ioplug_t *io) {
+    fake_microphone *m = io->private_data;
+    return m->gone ? -ENODEV : 0;
 }
 
 static int fake_stop(snd_pcm_ioplug_t *io) {
@@ -131,6 +156,7 @@ static int fake_close(snd_pcm_ioplug_t *io) {
 static const snd_pcm_ioplug_callback_t callbacks = {
     .start = fake_start,
     .stop = fake_stop,
+    .prepare = fake_prepare,
     .pointer = fake_pointer,
     .transfer = fake_transfer,
     .delay = fake_delay,
@@ -140,7 +166,7 @@ static const snd_pcm_ioplug_callback_t callbacks = {
 
 SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
     (void)root;
-    long long stall_at = -1, stall_frames = 0;
+    long long stall_at = -1, stall_frames = 0, vanish_at = -1, vanish_frames = 0;
     snd_config_iterator_t i, next;
     snd_config_for_each(i, next, conf) {
         snd_config_t *entry = snd_config_iterator_entry(i);
@@ -150,10 +176,13 @@ SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
         long value;
         if (!strcmp(id, "stall_at") && snd_config_get_integer(entry, &value) == 0) { stall_at = value; continue; }
         if (!strcmp(id, "stall_frames") && snd_config_get_integer(entry, &value) == 0) { stall_frames = value; continue; }
+        if (!strcmp(id, "vanish_at") && snd_config_get_integer(entry, &value) == 0) { vanish_at = value; continue; }
+        if (!strcmp(id, "vanish_frames") && snd_config_get_integer(entry, &value) == 0) { vanish_frames = value; continue; }
         SNDERR("kiosk_fake_microphone: unknown field %s", id);
         return -EINVAL;
     }
     if (stream != SND_PCM_STREAM_CAPTURE) return -EINVAL;
+    if (vanished_once && now_ns() < away_until_ns) return -ENODEV; // still unplugged
 
     fake_microphone *m = calloc(1, sizeof *m);
     if (!m) return -ENOMEM;
@@ -165,6 +194,8 @@ SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
     m->origin_ns = now_ns();
     m->stall_at = stall_at;
     m->stall_frames = stall_frames;
+    m->vanish_at = vanish_at;
+    m->vanish_frames = vanish_frames;
     m->io.version = SND_PCM_IOPLUG_VERSION;
     m->io.name = "KioskRecorder fake microphone";
     m->io.callback = &callbacks;
