@@ -162,6 +162,66 @@ extension SDLTests {
             print("playback: 90 pictures, worst offset from the sound's clock \(Int(worst * 1000)) ms")
         }
 
+        /// Whether a PulseAudio server answers (kiosk/test starts one; CI must have it).
+        static let pulseAnswers: Bool = {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            p.arguments = ["pactl", "info"]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            guard (try? p.run()) != nil else { return false }
+            p.waitUntilExit()
+            return p.terminationStatus == 0
+        }()
+
+        static var isCI: Bool { ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty } ?? false }
+
+        @Test("a take with sound through SDL's PulseAudio driver (a real sound server, its clock): every picture in order, none skipped, over in its own time",
+              .enabled(if: pulseAnswers || isCI, "needs a PulseAudio server (Tests/KioskCaptureTests/audio/start-pulse)"))
+        func throughPulseAudio() throws {
+            let path = try recordTake("pulse", seconds: 2, size: Size(width: 320, height: 240), audio: true)
+            let previous = ProcessInfo.processInfo.environment["SDL_AUDIODRIVER"]
+            setenv("SDL_AUDIODRIVER", "pulseaudio", 1)
+            defer { if let previous { setenv("SDL_AUDIODRIVER", previous, 1) } else { unsetenv("SDL_AUDIODRIVER") } }
+            let sdl = try makeContext()
+            let screen = try makeScreen(sdl, size: Size(width: 320, height: 240))
+            let player = MoviePlayer(path: path)
+            let scaler = PictureScaler()
+            var output: AudioOutput?
+            var stamps: [Int] = []
+            var ended: MoviePlayer.End?
+            var firstAt: Int64?
+            let deadline = MoviePlayer.now() + 10_000_000_000
+            while ended == nil && MoviePlayer.now() < deadline {
+                if output == nil, let track = player.info?.audio {
+                    let device = try AudioOutput(sampleRate: track.sampleRate, channels: track.channels, feed: player.audio)
+                    player.attachAudio(device.format)
+                    device.start()
+                    output = device
+                }
+                let update = player.update()
+                if let picture = update.picture {
+                    firstAt = firstAt ?? MoviePlayer.now()
+                    try screen.show(playbackPicture: ScreenPicture(picture, scaler: scaler), rotation: 0)
+                    try screen.draw(nil)
+                    stamps.append(try Self.stamp(on: screen, picture: picture.size))
+                }
+                ended = update.ended
+                usleep(2000)
+            }
+            let seconds = Double(MoviePlayer.now() - (firstAt ?? 0)) / 1e9
+            let format = try #require(output?.format)
+            player.close()
+            output = nil
+            _ = sdl
+            #expect(ended == .end)
+            #expect(stamps == Array(0..<60), "pictures shown: \(stamps)")
+            #expect(player.droppedFrames == 0)
+            // Paced by the server's clock: about the take's length (plus the device's latency).
+            #expect(seconds > 1.9 && seconds < 3, "played in \(seconds) s")
+            print("PulseAudio playback: \(format.sampleRate) Hz, \(format.channels) channel(s), \(format.bufferFrames)-frame buffers, 60 pictures in \(String(format: "%.2f", seconds)) s")
+        }
+
         /// The stamp of the picture drawn aspect-fit over the whole screen (no overlay).
         static func stamp(on screen: Screen, picture: Size) throws -> Int {
             let pixels = try screen.readPixels()
