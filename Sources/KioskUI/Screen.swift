@@ -152,7 +152,8 @@ public final class Screen {
         // The software renderer clears by writing every pixel: not when the picture is about to
         // cover them all anyway (the preview always does on a landscape display, a 16:9 movie on
         // a 16:9 display). GPU renderers always clear (cheap there, and tiled GPUs want it).
-        let covered = rendererHandle.isSoftware && (playing
+        // (Not in the frame where the window's size changed before the layout followed.)
+        let covered = rendererHandle.isSoftware && (try? rendererHandle.outputSize()) == transform.physical && (playing
             ? playback.fittedCoversDisplay(transform: transform, degrees: playbackRotation)
             : preview.coversDisplay(transform: transform, mount: cameraMount, mirror: mirrorPreview))
         if !covered {
