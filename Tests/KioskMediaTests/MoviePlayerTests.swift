@@ -236,6 +236,29 @@ struct MoviePlayerTests {
         #expect(buffer.allSatisfy { $0 == 0 }, "silence after the close")
     }
 
+    @Test("files that are not our takes play to their end: sound alone, one still picture, VP9 + Opus in WebM, 60 fps MPEG-4 in AVI",
+          arguments: ["wav", "png", "webm", "avi"])
+    func otherFiles(kind: String) throws {
+        let path = scratch("other-\(kind)").appendingPathComponent("file.\(kind)").path
+        let picture = ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=\(kind == "avi" ? 60 : 30)"]
+        let sound = ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000"]
+        let arguments: [String] = switch kind {
+        case "wav": sound + ["-t", "1", "-ac", "2"]
+        case "png": picture + ["-frames:v", "1"]
+        case "webm": picture + sound + ["-t", "1", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus"]
+        default: picture + ["-t", "1", "-c:v", "mpeg4", "-q:v", "5"]
+        }
+        let made = try capture(["ffmpeg", "-v", "error", "-y"] + arguments + [path])
+        try #require(made.status == 0, "ffmpeg: \(made.err)")
+        let outcome = play(path, timeout: 5, readStamps: false)
+        #expect(outcome.ended == .end, "\(String(describing: outcome.ended))")
+        let expected = ["wav": 0, "png": 1, "webm": 30, "avi": 60][kind]!
+        #expect(outcome.shown.count == expected, "\(outcome.shown.count) pictures, \(outcome.dropped) skipped")
+        #expect(zip(outcome.shown, outcome.shown.dropFirst()).allSatisfy { $0.time < $1.time }, "in order")
+        #expect((outcome.info?.audio != nil) == (kind == "wav" || kind == "webm"))
+        if kind != "png" { #expect(outcome.seconds > 0.9 && outcome.seconds < 2.5, "played in \(outcome.seconds) s") }
+    }
+
     @Test("a missing file and a file that is no movie end with a clear error at once",
           arguments: ["missing", "text", "empty"])
     func notAMovie(kind: String) throws {
