@@ -257,9 +257,11 @@ extension EndToEndTests {
         #expect(r.exitStatus() == 0)
     }
 
+    /// A take of `seconds` from the fake microphone plugin (`fields` configure it), then Use Video.
     /// The recorder opens its microphone by name from ALSA's global configuration, which reads
-    /// ~/.asoundrc: a private HOME defines the fake microphone plugin there with `fields`.
-    static func fakeMicrophoneHome(_ name: String, fields: String) throws -> URL {
+    /// ~/.asoundrc: a private HOME defines the fake there. `whileRecording` runs after the start.
+    static func takeWithFakeMicrophone(_ name: String, fields: String, seconds: Double,
+                                       whileRecording: (RecorderProcess) -> Void = { _ in }) throws -> (RecorderProcess, String) {
         let plugin = repositoryRoot.appendingPathComponent(".build/debug/libKioskFakeALSAMicrophone.so").path
         try #require(FileManager.default.fileExists(atPath: plugin), "build the package first (swift build)")
         let home = try testFolder(name)
@@ -267,62 +269,51 @@ extension EndToEndTests {
             pcm_type.kiosk_fake_microphone { lib "\(plugin)" }
             pcm.kiosk_fake_mic { type kiosk_fake_microphone  \(fields) }
             """.write(to: home.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
-        return home
+        let output = home.appendingPathComponent("take.mov").path
+        let r = try RecorderProcess(["--camera", "test", "--microphone", "kiosk_fake_mic", "--windowed", "800x480", "--output", output],
+                                    environment: ["HOME": home.path])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        let started = try #require(r.wait(for: "recordingStarted"), "\(r.rawLines) \(r.stderr)")
+        whileRecording(r)
+        Thread.sleep(forTimeInterval: max(0, started + seconds - ProcessInfo.processInfo.systemUptime))
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        r.command("useVideo")
+        #expect(r.exitStatus() == 0)
+        guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else {
+            Issue.record("no result: \(r.rawLines)")
+            return (r, output)
+        }
+        #expect(result.success && result.reason == .user)
+        // Whatever the microphone lost is in the sound as silence: it is as long as the picture.
+        let video = try #require(Double(try ffprobe(output, "stream=duration", stream: "v:0")))
+        let audio = try #require(Double(try ffprobe(output, "stream=duration", stream: "a:0")))
+        #expect(video > seconds - 0.5 && abs(video - audio) < 0.1, "picture \(video) s, sound \(audio) s")
+        #expect(try decodesCleanly(output))
+        return (r, output)
     }
 
     @Test("an ALSA microphone (the fake microphone plugin) that overruns mid-take: its negotiated format in the file, recovered, the take plays, its sound as long as its picture")
     func microphoneOverrun() throws {
         // It stalls 300 ms at 1.5 s, then overruns.
-        let home = try Self.fakeMicrophoneHome("alsa-overrun", fields: "stall_at 72000  stall_frames 14400")
-        let output = home.appendingPathComponent("take.mov").path
-        let r = try RecorderProcess(["--camera", "test", "--microphone", "kiosk_fake_mic", "--windowed", "800x480", "--output", output],
-                                    environment: ["HOME": home.path])
-        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        r.command("start")
-        try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines) \(r.stderr)")
-        Thread.sleep(forTimeInterval: 4)
-        r.command("stop")
-        try #require(r.wait(for: "recordingFinished") != nil)
-        r.command("useVideo")
-        #expect(r.exitStatus() == 0)
+        let (r, output) = try Self.takeWithFakeMicrophone("alsa-overrun", fields: "stall_at 72000  stall_frames 14400", seconds: 4)
         #expect(r.stderr.contains("microphone kiosk_fake_mic: overrun, recovering"), "\(r.stderr)")
         #expect(!r.events.contains { $0.name == "error" }, "\(r.rawLines)")
-        guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
-        #expect(result.success && result.reason == .user)
         #expect(try ffprobe(output, "stream=codec_name") == "h264\naac")
         // The sound track has what the device negotiated (the fake offers stereo only).
         #expect(try ffprobe(output, "stream=channels,sample_rate", stream: "a:0") == "48000\n2")
-        let video = try #require(Double(try ffprobe(output, "stream=duration", stream: "v:0")))
-        let audio = try #require(Double(try ffprobe(output, "stream=duration", stream: "a:0")))
-        #expect(abs(video - audio) < 0.1, "picture \(video) s, sound \(audio) s: the lost 300 ms must be in the sound as silence")
-        #expect(try decodesCleanly(output))
     }
 
     @Test("a USB microphone unplugged mid-take and plugged back (the fake plugin's -ENODEV): reported, the take goes on with silence, sound as long as picture")
     func microphoneUnplugged() throws {
         // Unplugged at 1 s, away for 0.5 s; the microphone tries again every second.
-        let home = try Self.fakeMicrophoneHome("alsa-unplug", fields: "vanish_at 48000  vanish_frames 24000")
-        let output = home.appendingPathComponent("take.mov").path
-        let r = try RecorderProcess(["--camera", "test", "--microphone", "kiosk_fake_mic", "--windowed", "800x480", "--output", output],
-                                    environment: ["HOME": home.path])
-        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        r.command("start")
-        try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines) \(r.stderr)")
-        #expect(r.wait(for: "error", timeout: 4) != nil, "no error when the microphone went")
-        Thread.sleep(forTimeInterval: 2.5)
-        r.command("stop")
-        try #require(r.wait(for: "recordingFinished") != nil)
-        r.command("useVideo")
-        #expect(r.exitStatus() == 0)
+        let (r, _) = try Self.takeWithFakeMicrophone("alsa-unplug", fields: "vanish_at 48000  vanish_frames 24000", seconds: 4) { r in
+            #expect(r.wait(for: "error", timeout: 4) != nil, "no error when the microphone went")
+        }
         guard case let .error(code, message)? = r.events.first(where: { $0.name == "error" }) else { Issue.record("\(r.rawLines)"); return }
         #expect(code == .microphoneUnavailable && message.contains("recording silence"), "\(message)")
         #expect(r.stderr.contains("microphone kiosk_fake_mic is back"), "\(r.stderr)")
-        guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
-        #expect(result.success && result.reason == .user)
-        let video = try #require(Double(try ffprobe(output, "stream=duration", stream: "v:0")))
-        let audio = try #require(Double(try ffprobe(output, "stream=duration", stream: "a:0")))
-        #expect(video > 3 && abs(video - audio) < 0.1, "picture \(video) s, sound \(audio) s")
-        #expect(try decodesCleanly(output))
     }
 
     @Test("a microphone that will not open: an error that says so, and the take is recorded without sound")
