@@ -94,20 +94,12 @@ final class Scaler {
     let context: OpaquePointer
     let key: Key
 
+    /// What the context was made for: the frame's size, layout, range and matrix, and the target.
     struct Key: Equatable {
         var width: Int32, height: Int32, source: Int32, range: UInt32, matrix: UInt32, target: AVPixelFormat
 
         init(_ f: AVFrame, target: AVPixelFormat) {
-            self.init(width: f.width, height: f.height, source: f.format, range: f.color_range.rawValue, matrix: f.colorspace.rawValue,
-                      target: target)
-        }
-
-        init(width: Int32, height: Int32, source: Int32, range: UInt32, matrix: UInt32, target: AVPixelFormat) {
-            self.width = width
-            self.height = height
-            self.source = source
-            self.range = range
-            self.matrix = matrix
+            (width, height, source, range, matrix) = (f.width, f.height, f.format, f.color_range.rawValue, f.colorspace.rawValue)
             self.target = target
         }
     }
