@@ -181,6 +181,7 @@ final class FrameQueue: Sendable {
     /// The video thread is done and nothing is left to show.
     var drained: Bool { monitor.read { $0.finished && $0.entries.isEmpty } }
     var isEmpty: Bool { monitor.read { $0.entries.isEmpty } }
+    var count: Int { monitor.read { $0.entries.count } }
 }
 
 /// The presentation clock in nanoseconds of media time. The audio output moves it: each time the

@@ -210,6 +210,40 @@ struct MoviePlayerTests {
         print("20-minute playback: \(shown.count) pictures, worst offset \(String(format: "%.2f", worst * 1000)) ms, mean offset first minute \(String(format: "%.2f", firstMinute * 1000)) ms, last minute \(String(format: "%.2f", lastMinute * 1000)) ms")
     }
 
+    @Test("in virtual time: an early picture waits, a UI that falls behind skips the late ones (counted) for the one due, a pause holds the clock")
+    func lateEarlyAndPaused() throws {
+        let path = try recordTake("late", seconds: 2, audio: false)
+        let player = MoviePlayer(path: path)
+        defer { player.close() }
+        /// Waits (real time) until the video thread has queued `n` pictures.
+        func queued(_ n: Int) throws {
+            let deadline = MoviePlayer.now() + 5_000_000_000
+            while player.core.frames.count < n && MoviePlayer.now() < deadline { usleep(1000) }
+            try #require(player.core.frames.count >= n)
+        }
+        func stamp(_ update: MoviePlayer.Update) throws -> Int? { try update.copiedFrame().map(FrameStamp.read) }
+        let ms: Int64 = 1_000_000
+        let t0 = MoviePlayer.now()
+        while player.info == nil && MoviePlayer.now() - t0 < 5_000 * ms { usleep(1000) }
+        player.attachAudio(nil)
+        try queued(1)
+        #expect(try stamp(player.update(now: t0)) == 0, "the first picture at once; the clock starts with it")
+        try queued(6)
+        #expect(try stamp(player.update(now: t0 + 10 * ms)) == nil, "picture 1 is due at 33 ms: it waits")
+        #expect(player.nextFrameDue(now: t0 + 10 * ms).map { abs($0 - 23 * ms) < ms } == true)
+        #expect(try stamp(player.update(now: t0 + 34 * ms)) == 1)
+        try queued(6)
+        // 200 ms: pictures 2…5 are late; 6 (due at 200 ms) is shown, the four skipped.
+        #expect(try stamp(player.update(now: t0 + 200 * ms)) == 6)
+        #expect(player.droppedFrames == 4)
+        player.setPaused(true, now: t0 + 200 * ms)
+        #expect(try stamp(player.update(now: t0 + 1_000 * ms)) == nil, "paused: the clock stands at 200 ms")
+        player.setPaused(false, now: t0 + 1_000 * ms)
+        try queued(1)
+        #expect(try stamp(player.update(now: t0 + 1_034 * ms)) == 7, "resumed where it stood: 234 ms, picture 7")
+        #expect(player.droppedFrames == 4)
+    }
+
     @Test("closing midway stops at once: no picture and no sound after the close")
     func closeMidway() throws {
         let path = try recordTake("close", seconds: 3)
