@@ -5,6 +5,9 @@ import KioskCore
 
 let booth = ["--camera", "test", "--microphone", "test", "--windowed", "800x480"]
 
+/// Whether a PulseAudio server answers (kiosk/test starts one).
+let pulseAnswers: Bool = (try? runProgram("/usr/bin/env", ["pactl", "info"]).status == 0) ?? false
+
 @Suite("kiosk-recorder end to end")
 struct EndToEndTests {
     @Test("record → stop → use: the events in order and a file that plays")
@@ -314,6 +317,28 @@ extension EndToEndTests {
         guard case let .error(code, message)? = r.events.first(where: { $0.name == "error" }) else { Issue.record("\(r.rawLines)"); return }
         #expect(code == .microphoneUnavailable && message.contains("recording silence"), "\(message)")
         #expect(r.stderr.contains("microphone kiosk_fake_mic is back"), "\(r.stderr)")
+    }
+
+    @Test("the out-of-the-box microphone (ALSA's default: PulseAudio here, its null sink's monitor): the take has its sound",
+          .enabled(if: XvfbTools.isCI || pulseAnswers, "needs a PulseAudio server (Tests/KioskCaptureTests/audio/start-pulse)"))
+    func defaultMicrophone() throws {
+        let folder = try testFolder("default-mic")
+        let output = folder.appendingPathComponent("take.mov").path
+        // No --microphone: the default, as kiosk/run and the systemd unit start it.
+        let r = try RecorderProcess(["--camera", "test", "--windowed", "800x480", "--output", output])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        let started = try #require(r.wait(for: "recordingStarted"), "\(r.rawLines) \(r.stderr)")
+        Thread.sleep(forTimeInterval: max(0, started + 2 - ProcessInfo.processInfo.systemUptime))
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        r.command("useVideo")
+        #expect(r.exitStatus() == 0)
+        #expect(!r.events.contains { $0.name == "error" }, "\(r.rawLines) \(r.stderr)")
+        #expect(try ffprobe(output, "stream=codec_name") == "h264\naac")
+        let video = try #require(Double(try ffprobe(output, "stream=duration", stream: "v:0")))
+        let audio = try #require(Double(try ffprobe(output, "stream=duration", stream: "a:0")))
+        #expect(video > 1.5 && abs(video - audio) < 0.1, "picture \(video) s, sound \(audio) s")
     }
 
     @Test("a microphone that will not open: an error that says so, and the take is recorded without sound")
