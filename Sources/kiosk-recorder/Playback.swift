@@ -93,4 +93,3 @@ final class Playback {
         if failedPictures > 3 { Log.info("playback: \(failedPictures) pictures could not be shown in all") }
     }
 }
-
