@@ -8,18 +8,8 @@ import Synchronization
 
 /// The recorder's stdout events and stderr stats lines, with the monotonic time each arrived.
 private final class RecorderOutput: Sendable {
-    struct StatsLine: Decodable, Sendable {
-        let stat: String
-        let mode: String
-        let t: Double
-        let presents: Int
-        let previewFrames: Int
-        let droppedPreviewFrames: Int
-        let renderer: String?
-    }
-
     private let events = Mutex<[(event: KioskEvent, at: Double)]>([])
-    private let stats = Mutex<[StatsLine]>([])
+    private let stats = Mutex<[PreviewStatsLine]>([])
     private let log = Mutex<[String]>([])
 
     /// Reads `handle` line by line on a thread of its own until it closes.
@@ -44,7 +34,7 @@ private final class RecorderOutput: Sendable {
             if let event = try? EventEncoder().decode(line: line) { events.withLock { $0.append((event, now)) } }
         }
         read(stderr) { [self] line in
-            if let s = try? JSONDecoder().decode(StatsLine.self, from: Data(line.utf8)) {
+            if let s = try? JSONDecoder().decode(PreviewStatsLine.self, from: Data(line.utf8)) {
                 stats.withLock { $0.append(s) }
             } else {
                 log.withLock { $0.append(line) }
@@ -58,7 +48,7 @@ private final class RecorderOutput: Sendable {
     }
 
     /// Waits for the `count`-th stats line that matches.
-    func waitStats(count: Int = 1, timeout: Double = 15, _ matches: @escaping (StatsLine) -> Bool) -> StatsLine? {
+    func waitStats(count: Int = 1, timeout: Double = 15, _ matches: @escaping (PreviewStatsLine) -> Bool) -> PreviewStatsLine? {
         poll(timeout) { stats.withLock { s in s.filter(matches).dropFirst(count - 1).first } }
     }
 

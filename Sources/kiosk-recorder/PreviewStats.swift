@@ -7,23 +7,6 @@ import KioskCore
 
 /// Counters kept by the UI loop (UI thread only), and the lines that report them.
 struct PreviewStats {
-    /// One stderr line. `t` is CLOCK_MONOTONIC in seconds, the clock a bench on the same machine
-    /// reads, so it can time its own commands against what the booth drew.
-    struct Line: Encodable {
-        /// start | tap | mode | exit
-        let stat: String
-        let mode: String
-        let t: Double
-        /// Frames presented (`SDL_RenderPresent`).
-        let presents: Int
-        /// Camera frames put on screen.
-        let previewFrames: Int
-        /// Camera frames replaced in the slot before the UI took them.
-        let droppedPreviewFrames: Int
-        /// The SDL renderer, on the start line.
-        var renderer: String?
-    }
-
     let enabled = ProcessInfo.processInfo.environment["KIOSK_STATS"] == "1"
     /// The slot the camera fills; it counts the frames it drops.
     let frames: FrameSlot
@@ -36,7 +19,7 @@ struct PreviewStats {
     /// Writes a line (when enabled).
     func write(_ stat: String, mode: Mode, renderer: String? = nil) {
         guard enabled else { return }
-        let line = Line(stat: stat, mode: mode.rawValue, t: Double(MonotonicClock.now()) / 1e9, presents: presents,
+        let line = PreviewStatsLine(stat: stat, mode: mode.rawValue, t: Double(MonotonicClock.now()) / 1e9, presents: presents,
                         previewFrames: previewFrames, droppedPreviewFrames: frames.dropped, renderer: renderer)
         guard let data = try? JSONEncoder().encode(line) else { return }
         FileHandle.standardError.write(data + Data("\n".utf8))

@@ -5,15 +5,6 @@ import KioskCore
 
 @Suite("kiosk-recorder preview stats (KIOSK_STATS)")
 struct PreviewStatsTests {
-    struct StatsLine: Decodable {
-        let stat: String
-        let mode: String
-        let t: Double
-        let presents: Int
-        let previewFrames: Int
-        let droppedPreviewFrames: Int
-        let renderer: String?
-    }
 
     @Test("start, tap, each new mode on screen, exit; a tap on the record circle shows in the next present")
     func statsLines() throws {
@@ -35,7 +26,7 @@ struct PreviewStatsTests {
         #expect(r.rawLines.count == r.events.count)
         #expect(r.names == ["ready", "recordingStarted", "recordingFinished"])
         let lines = r.stderr.split(whereSeparator: \.isNewline)
-            .compactMap { try? JSONDecoder().decode(StatsLine.self, from: Data($0.utf8)) }
+            .compactMap { try? JSONDecoder().decode(PreviewStatsLine.self, from: Data($0.utf8)) }
         #expect(lines.map { "\($0.stat) \($0.mode)" } == ["start ready", "mode ready", "tap ready", "mode recording", "mode finished", "exit finished"])
         guard lines.count == 6 else { return }
         #expect(lines[0].renderer != nil)
