@@ -1,27 +1,164 @@
 // The two output channels: stdout carries only JSON events; everything for people goes to stderr.
+// Neither ever makes the caller wait: lines go into a queue that a writer thread of its own empties
+// into the pipe, so a parent that stops reading (or a full pipe) cannot stall the booth.
 import Foundation
+import Synchronization
 
-/// Writes lines to stderr (unbuffered, so logs interleave correctly with a parent's reading).
+/// Writes lines to stderr through `LineWriter.standardError` (a stalled reader never blocks the
+/// caller; lines past its bound are dropped and counted).
 public enum Log {
     public static func info(_ message: String) { write("kiosk-recorder: " + message + "\n") }
 
     public static func write(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        LineWriter.standardError.enqueue(Data(text.utf8))
     }
 }
 
-/// Writes events to stdout, one line each, flushed at once so a parent sees them immediately.
-/// Only the UI thread emits; the lock makes a stray second caller safe rather than interleaved.
+/// Writes events to stdout, one line each, through `LineWriter.standardOutput`: any thread may
+/// emit, the caller never waits, and the lines leave in the order they were emitted.
 public final class EventSink: Sendable {
     private let encoder = EventEncoder()
-    private let lock = NSLock()
+    private let writer: LineWriter
 
-    public init() {}
+    public init(writer: LineWriter = .standardOutput) {
+        self.writer = writer
+    }
 
+    /// Queues the event's line. A `state` reply may be dropped (counted on stderr) while more than
+    /// the writer's bound waits for a parent that does not read; every other event is kept.
     public func emit(_ event: KioskEvent) {
-        let data = Data(encoder.line(for: event).utf8)
-        lock.lock()
-        defer { lock.unlock() }
-        FileHandle.standardOutput.write(data)
+        let droppable = if case .state = event { true } else { false }
+        writer.enqueue(Data(encoder.line(for: event).utf8), droppable: droppable)
+    }
+}
+
+/// A queue of lines in front of a file descriptor, emptied by a thread of its own.
+///
+/// Overflow rule: while fewer than `limit` bytes wait, every line is queued. Past it, a line marked
+/// droppable is dropped and counted; a line that is not droppable is queued anyway when
+/// `keepsUndroppable` (stdout: the parent's events are never lost while it lives), and dropped
+/// otherwise (stderr: logs are not worth unbounded memory). When the queue drains, the number
+/// dropped is reported on stderr.
+public final class LineWriter: Sendable {
+    /// Bytes that may wait before droppable lines are dropped.
+    public let limit: Int
+    private let fd: Int32
+    private let name: String
+    private let keepsUndroppable: Bool
+
+    private struct State {
+        var lines: [Data] = []
+        var bytes = 0
+        /// Lines taken by the thread and not yet written.
+        var writing = 0
+        var dropped = 0
+        var droppedTotal = 0
+        var threadStarted = false
+        /// A write failed (the reader is gone): later lines are discarded.
+        var broken = false
+    }
+
+    private let state = Mutex(State())
+    private let available = DispatchSemaphore(value: 0)
+
+    /// The process's stdout: 16 MiB, past which only droppable lines (state replies) are dropped.
+    public static let standardOutput = LineWriter(fd: 1, name: "stdout", limit: 16 << 20, keepsUndroppable: true)
+    /// The process's stderr: 1 MiB of logs, past which log lines are dropped and counted.
+    public static let standardError = LineWriter(fd: 2, name: "stderr", limit: 1 << 20, keepsUndroppable: false)
+
+    public init(fd: Int32, name: String, limit: Int, keepsUndroppable: Bool) {
+        self.fd = fd
+        self.name = name
+        self.limit = limit
+        self.keepsUndroppable = keepsUndroppable
+    }
+
+    /// Queues `line` (never waits). See the type's overflow rule.
+    public func enqueue(_ line: Data, droppable: Bool = false) {
+        let start = state.withLock { s -> Bool in
+            if s.broken { return false }
+            if s.bytes + line.count > limit && (droppable || !keepsUndroppable) {
+                s.dropped += 1
+                s.droppedTotal += 1
+                return false
+            }
+            s.lines.append(line)
+            s.bytes += line.count
+            defer { s.threadStarted = true }
+            return !s.threadStarted
+        }
+        if start { startThread() }
+        available.signal()
+    }
+
+    /// Bytes queued and not yet written.
+    public var pendingBytes: Int { state.withLock { $0.bytes } }
+    /// Lines dropped by the overflow rule since the start.
+    public var droppedLines: Int { state.withLock { $0.droppedTotal } }
+
+    /// Waits until everything queued is written, or `timeout` seconds pass (a reader that never
+    /// reads must not keep the process from ending). True when everything went out.
+    @discardableResult
+    public func flush(timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while state.withLock({ !$0.broken && ($0.bytes > 0 || $0.writing > 0) }) {
+            if Date() >= deadline { return false }
+            usleep(1000)
+        }
+        return true
+    }
+
+    /// Flushes both standard writers: called at exit (`atexit`) so no exit path loses a line.
+    public static func flushStandard() {
+        if !standardOutput.flush(timeout: 10) {
+            standardError.enqueue(Data("kiosk-recorder: stdout not read for 10 s at exit; \(standardOutput.pendingBytes) bytes of events not delivered\n".utf8))
+        }
+        standardError.flush(timeout: 2)
+    }
+
+    private func startThread() {
+        Self.registerExitFlush
+        let thread = Thread { [self] in run() }
+        thread.name = "kiosk-\(name)"
+        thread.start()
+    }
+
+    /// Registered once, the first time either writer starts.
+    private static let registerExitFlush: Void = { atexit { LineWriter.flushStandard() } }()
+
+    private func run() {
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
+        while true {
+            available.wait()
+            let batch = state.withLock { s -> [Data] in
+                let lines = s.lines
+                s.lines.removeAll(keepingCapacity: true)
+                s.writing = lines.count
+                return lines
+            }
+            if batch.isEmpty { continue }
+            var chunk = Data()
+            chunk.reserveCapacity(batch.reduce(0) { $0 + $1.count })
+            for line in batch { chunk.append(line) }
+            let failed: Bool
+            do { try handle.write(contentsOf: chunk); failed = false } catch { failed = true }
+            let dropped = state.withLock { s -> Int in
+                s.bytes -= chunk.count
+                s.writing = 0
+                if failed {
+                    s.broken = true
+                    s.lines.removeAll()
+                    s.bytes = 0
+                }
+                // Report drops once the backlog is gone (the reader is back).
+                guard s.bytes == 0, s.dropped > 0 else { return 0 }
+                defer { s.dropped = 0 }
+                return s.dropped
+            }
+            if dropped > 0 {
+                let what = keepsUndroppable ? "state replies" : "log lines"
+                Log.write("kiosk-recorder: \(name) was not read: \(dropped) \(what) dropped past \(limit >> 20) MiB queued\n")
+            }
+        }
     }
 }

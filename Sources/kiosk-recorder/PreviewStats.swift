@@ -22,7 +22,7 @@ struct PreviewStats {
         let line = PreviewStatsLine(stat: stat, mode: mode.rawValue, t: Double(MonotonicClock.now()) / 1e9, presents: presents,
                         previewFrames: previewFrames, droppedPreviewFrames: frames.dropped, renderer: renderer)
         guard let data = try? JSONEncoder().encode(line) else { return }
-        FileHandle.standardError.write(data + Data("\n".utf8))
+        Log.write(String(decoding: data, as: UTF8.self) + "\n")
     }
 
     /// Counts a present; reports it when it is the first to show `mode`.
