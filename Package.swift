@@ -34,9 +34,11 @@ let package = Package(
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskMedia", "CV4L2", "CALSA"]),
         .target(name: "KioskUI", dependencies: ["KioskCore", "CSDL2", "CSDL2TTF"]),
 
+        // The booth's heart: one inbox, the machine's actions carried out, a UI thread that never waits.
+        .target(name: "KioskBooth", dependencies: ["KioskCore", "KioskCapture", "KioskMedia", "KioskUI"]),
         .executableTarget(
             name: "kiosk-recorder",
-            dependencies: ["KioskCore", "KioskCapture", "KioskMedia", "KioskUI"]),
+            dependencies: ["KioskCore", "KioskCapture", "KioskMedia", "KioskUI", "KioskBooth"]),
         .executableTarget(
             name: "kiosk-bench",
             dependencies: ["KioskCore", "KioskCapture", "KioskMedia"]),
@@ -52,6 +54,7 @@ let package = Package(
         .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture"], exclude: ["audio"]),
         .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia"]),
         .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskMedia"]),
+        .testTarget(name: "KioskBoothTests", dependencies: ["KioskBooth"]),
         .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore"]),
     ]
 )

@@ -53,6 +53,7 @@ public final class LineWriter: Sendable {
         var writing = 0
         var dropped = 0
         var droppedTotal = 0
+        var written = 0
         var threadStarted = false
         /// A write failed (the reader is gone): later lines are discarded.
         var broken = false
@@ -93,6 +94,8 @@ public final class LineWriter: Sendable {
 
     /// Bytes queued and not yet written.
     public var pendingBytes: Int { state.withLock { $0.bytes } }
+    /// Bytes written to the descriptor since the start.
+    public var bytesWritten: Int { state.withLock { $0.written } }
     /// Lines dropped by the overflow rule since the start.
     public var droppedLines: Int { state.withLock { $0.droppedTotal } }
 
@@ -145,6 +148,7 @@ public final class LineWriter: Sendable {
             let dropped = state.withLock { s -> Int in
                 s.bytes -= chunk.count
                 s.writing = 0
+                if !failed { s.written += chunk.count }
                 if failed {
                     s.broken = true
                     s.lines.removeAll()

@@ -63,8 +63,6 @@ public enum RecorderAction: Equatable, Sendable {
     case startRecording(orientation: Orientation)
     case stopRecording(StopReason)
     case playSound(Sound)
-    /// Keep the last captured frame on screen (finished mode).
-    case freezeLastFrame
     case startPlayback(path: String)
     case setPlaybackPaused(Bool)
     case stopPlayback
@@ -200,6 +198,13 @@ public struct RecorderMachine: Equatable, Sendable {
             if mode == .recording && !recordingConfirmed {
                 recordingConfirmed = true
                 actions.append(.emit(.recordingStarted(outputPath: path)))
+                // A stop asked for while the writer opened (a signal, the background, a lost
+                // camera) goes to the writer now; otherwise the take really begins: its sound.
+                if let reason = stopRequested {
+                    actions.append(.stopRecording(reason))
+                } else {
+                    actions.append(.playSound(.begin))
+                }
             }
         case let .recordingFailed(code, message):
             if mode == .recording && !recordingConfirmed {
@@ -286,7 +291,8 @@ public struct RecorderMachine: Equatable, Sendable {
             stopRequested = nil
             recordingConfirmed = false
             lastResult = nil
-            actions += [.discardTake, .startRecording(orientation: orientation), .playSound(.begin)]
+            // The begin sound waits for the writer's start: a take that fails to start plays none.
+            actions += [.discardTake, .startRecording(orientation: orientation)]
         case .stop:
             requestStop(.user, &actions)
         case .retake:
@@ -325,7 +331,7 @@ public struct RecorderMachine: Equatable, Sendable {
         recordingConfirmed = false
         lastResult = result
         elapsed = result.duration
-        if !exiting { actions += [.playSound(.end), .freezeLastFrame] }
+        if !exiting { actions.append(.playSound(.end)) }
         actions.append(.emit(.recordingFinished(result)))
         if let signal = terminatingSignal { actions.append(.emit(.terminated(signal: signal))) }
     }

@@ -39,4 +39,9 @@ public struct RecordingStartError: Error, CustomStringConvertible, Sendable {
     public let code: ErrorCode
     public let message: String
     public var description: String { message }
+
+    public init(code: ErrorCode, message: String) {
+        self.code = code
+        self.message = message
+    }
 }

@@ -317,11 +317,16 @@ public final class Screen {
         return Pixels(size: size, words: words)
     }
 
-    /// Writes the current screen to a BMP file (`SDL_SaveBMP_RW`). The last view model is drawn
-    /// again first, since the back buffer holds nothing reliable after a present.
-    public func screenshot(to path: String) throws(SDLError) {
+    /// The screen as it is now, read back: the last view model is drawn again first, since the back
+    /// buffer holds nothing reliable after a present.
+    public func snapshot() throws(SDLError) -> Pixels {
         try draw(lastModel)
-        try readPixels().saveBMP(to: path)
+        return try readPixels()
+    }
+
+    /// Writes the current screen to a BMP file.
+    public func screenshot(to path: String) throws {
+        try snapshot().bmp.write(to: URL(fileURLWithPath: path))
     }
 }
 
@@ -330,25 +335,39 @@ public struct Pixels: Sendable {
     public let size: Size
     public let words: [UInt32]
 
+    public init(size: Size, words: [UInt32]) {
+        self.size = size
+        self.words = words
+    }
+
     /// The colour at (x, y) on the display.
     public func rgb(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
         let word = words[y * size.width + x]
         return (UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word))
     }
 
-    /// `SDL_SaveBMP_RW` of the pixels (24-bit BMP: SDL drops the unused byte).
-    public func saveBMP(to path: String) throws(SDLError) {
-        var copy = words
-        // The surface borrows the copy's storage, so everything happens inside the borrow.
-        let failure: SDLError? = copy.withUnsafeMutableBytes { buffer in
-            guard let surface = SDL_CreateRGBSurfaceWithFormatFrom(
-                buffer.baseAddress, Int32(size.width), Int32(size.height), 32, Int32(size.width * 4),
-                SDL_PIXELFORMAT_RGB888.rawValue)
-            else { return SDLError(call: "SDL_CreateRGBSurfaceWithFormatFrom") }
-            defer { SDL_FreeSurface(surface) }
-            guard let file = SDL_RWFromFile(path, "wb") else { return SDLError(call: "SDL_RWFromFile(\(path))") }
-            return SDL_SaveBMP_RW(surface, file, 1) == 0 ? nil : SDLError(call: "SDL_SaveBMP(\(path))")
+    /// The pixels as a 24-bit BMP file (bottom-up rows, BGR, each row padded to 4 bytes). Pure
+    /// Swift, so a worker thread can make it without touching SDL.
+    public var bmp: Data {
+        let rowBytes = (size.width * 3 + 3) & ~3
+        let imageBytes = rowBytes * size.height
+        var data = Data(capacity: 54 + imageBytes)
+        func u16(_ v: Int) { data.append(contentsOf: [UInt8(v & 0xff), UInt8((v >> 8) & 0xff)]) }
+        func u32(_ v: Int) { u16(v & 0xffff); u16((v >> 16) & 0xffff) }
+        data.append(contentsOf: Array("BM".utf8))
+        u32(54 + imageBytes); u32(0); u32(54)                  // BITMAPFILEHEADER
+        u32(40); u32(size.width); u32(size.height); u16(1); u16(24) // BITMAPINFOHEADER
+        u32(0); u32(imageBytes); u32(2835); u32(2835); u32(0); u32(0)
+        var row = [UInt8](repeating: 0, count: rowBytes)
+        for y in stride(from: size.height - 1, through: 0, by: -1) {
+            for x in 0..<size.width {
+                let word = words[y * size.width + x]
+                row[3 * x] = UInt8(truncatingIfNeeded: word)
+                row[3 * x + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                row[3 * x + 2] = UInt8(truncatingIfNeeded: word >> 16)
+            }
+            data.append(contentsOf: row)
         }
-        if let failure { throw failure }
+        return data
     }
 }

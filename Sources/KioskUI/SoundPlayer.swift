@@ -1,71 +1,15 @@
-// The begin and end sounds (like iOS's 1117 / 1118), played through SDL audio. A booth without a
-// sound card still records: any failure here is logged once and the sound is skipped.
-import CSDL2
+// The booth's sound: the begin and end sounds (like iOS's 1117 / 1118) and the player's sound, all
+// through one `AudioOutput`. A booth without a sound card still records: any failure here is
+// logged once and the sound is skipped.
 import KioskCore
 
-/// An audio output device for queued audio (`SDL_OpenAudioDevice`, closed with `SDL_CloseAudioDevice`),
-/// with SDL's audio subsystem held up while it is open.
-final class AudioDevice {
-    let id: SDL_AudioDeviceID
-    /// The format the device really has (SDL may change rate, channels and sample format).
-    let spec: SDL_AudioSpec
-
-    init() throws(SDLError) {
-        guard SDL_InitSubSystem(UInt32(SDL_INIT_AUDIO)) == 0 else { throw SDLError(call: "SDL_InitSubSystem(SDL_INIT_AUDIO)") }
-        var want = SDL_AudioSpec()
-        want.freq = 48000
-        want.format = SDL_AudioFormat(AUDIO_S16SYS)
-        want.channels = 2
-        want.samples = 1024
-        var have = SDL_AudioSpec()
-        // Any rate, channel count or sample format the device prefers: the clips are converted to it
-        // once, when they are loaded, rather than by SDL on every callback.
-        let changes = Int32(SDL_AUDIO_ALLOW_FREQUENCY_CHANGE | SDL_AUDIO_ALLOW_CHANNELS_CHANGE | SDL_AUDIO_ALLOW_FORMAT_CHANGE)
-        let device = SDL_OpenAudioDevice(nil, 0, &want, &have, changes)
-        guard device != 0 else {
-            let error = SDLError(call: "SDL_OpenAudioDevice")
-            SDL_QuitSubSystem(UInt32(SDL_INIT_AUDIO))
-            throw error
-        }
-        id = device
-        spec = have
-        SDL_PauseAudioDevice(device, 0) // plays silence until something is queued
-    }
-
-    deinit {
-        SDL_CloseAudioDevice(id)
-        SDL_QuitSubSystem(UInt32(SDL_INIT_AUDIO))
-    }
-
-    /// A WAV file in this device's format (`SDL_LoadWAV_RW`, converted with an `SDL_AudioStream`).
-    func load(wav path: String) throws(SDLError) -> [UInt8] {
-        guard let file = SDL_RWFromFile(path, "rb") else { throw SDLError(call: "SDL_RWFromFile(\(path))") }
-        var source = SDL_AudioSpec()
-        var buffer: UnsafeMutablePointer<UInt8>?
-        var length: UInt32 = 0
-        guard SDL_LoadWAV_RW(file, 1, &source, &buffer, &length) != nil, let buffer else {
-            throw SDLError(call: "SDL_LoadWAV(\(path))")
-        }
-        defer { SDL_FreeWAV(buffer) }
-        guard let stream = SDL_NewAudioStream(source.format, source.channels, source.freq, spec.format, spec.channels, spec.freq)
-        else { throw SDLError(call: "SDL_NewAudioStream") }
-        defer { SDL_FreeAudioStream(stream) }
-        guard SDL_AudioStreamPut(stream, buffer, Int32(length)) == 0, SDL_AudioStreamFlush(stream) == 0 else {
-            throw SDLError(call: "SDL_AudioStreamPut")
-        }
-        var converted = [UInt8](repeating: 0, count: Int(SDL_AudioStreamAvailable(stream)))
-        let got = converted.withUnsafeMutableBytes { SDL_AudioStreamGet(stream, $0.baseAddress, Int32($0.count)) }
-        guard got >= 0 else { throw SDLError(call: "SDL_AudioStreamGet") }
-        return Array(converted.prefix(Int(got)))
-    }
-}
-
-/// Plays the recorder's sounds. The device opens on the first `play` (or `prepare`), so a run
-/// that never records never touches audio. UI thread only, like the rest of SDL.
+/// Plays the recorder's sounds and carries the player's. The device opens on the first use (or
+/// `prepare`), so a run that never records or plays never touches audio. UI thread only, like the
+/// rest of SDL.
 public final class SoundPlayer {
     private let paths: [Sound: String]
-    private var device: AudioDevice?
-    private var clips: [Sound: [UInt8]] = [:]
+    private var output: AudioOutput?
+    private var clips: [Sound: [Int16]] = [:]
     /// Opening failed once: no more tries, no more log lines.
     private var deviceFailed = false
     private var clipFailed: Set<Sound> = []
@@ -83,36 +27,43 @@ public final class SoundPlayer {
         for sound in [Sound.begin, .end] { _ = clip(sound) }
     }
 
-    /// Plays a sound at once (`SDL_QueueAudio`), cutting off one still playing.
+    /// Plays a sound at once, over the player's sound if one plays, cutting off one still playing.
     public func play(_ sound: Sound) {
-        guard let device = openDevice(), let clip = clip(sound) else { return }
-        SDL_ClearQueuedAudio(device.id)
-        guard clip.withUnsafeBytes({ SDL_QueueAudio(device.id, $0.baseAddress, UInt32($0.count)) }) == 0 else {
-            Log.info("sound '\(sound.rawValue)' not played: \(SDLError(call: "SDL_QueueAudio"))")
-            return
-        }
+        guard let output = openDevice(), let clip = clip(sound) else { return }
+        output.play(clip)
     }
 
-    /// Bytes queued and not yet played (`SDL_GetQueuedAudioSize`): 0 when idle or without a device.
-    public var queuedBytes: Int { device.map { Int(SDL_GetQueuedAudioSize($0.id)) } ?? 0 }
+    /// The format a player's sound must be delivered in (the device opens now): nil without a device.
+    public func playerFormat() -> AudioOutputFormat? { openDevice()?.format }
 
-    private func openDevice() -> AudioDevice? {
-        if let device { return device }
+    /// The player's sound joins the device (after `playerFormat`).
+    public func attach(_ feed: any AudioFeed) { output?.setFeed(feed) }
+
+    /// The player's sound leaves; the callback no longer touches its feed when this returns.
+    public func detach() { output?.setFeed(nil) }
+
+    /// Bytes of the sound playing not yet handed to the device: 0 when idle or without a device.
+    public var queuedBytes: Int { output?.clipBytesPending ?? 0 }
+
+    private func openDevice() -> AudioOutput? {
+        if let output { return output }
         guard !deviceFailed else { return nil }
         do {
-            device = try AudioDevice()
+            let device = try AudioOutput()
+            device.start() // plays silence until something plays
+            output = device
         } catch {
             deviceFailed = true
-            Log.info("no sounds: \(error) (SDL_AUDIODRIVER picks the audio driver)")
+            Log.info("no sound: \(error) (SDL_AUDIODRIVER picks the audio driver)")
         }
-        return device
+        return output
     }
 
-    private func clip(_ sound: Sound) -> [UInt8]? {
+    private func clip(_ sound: Sound) -> [Int16]? {
         if let clip = clips[sound] { return clip }
-        guard let device = openDevice(), !clipFailed.contains(sound), let path = paths[sound] else { return nil }
+        guard let output = openDevice(), !clipFailed.contains(sound), let path = paths[sound] else { return nil }
         do {
-            let clip = try device.load(wav: path)
+            let clip = try output.load(wav: path)
             clips[sound] = clip
             return clip
         } catch {

@@ -1,6 +1,7 @@
 // kiosk-recorder: parses the command line and wires the parts together. Logic lives in the libraries;
-// Booth.swift is the UI thread's loop that joins them.
+// KioskBooth's Booth is the UI thread's loop that joins them.
 import Foundation
+import KioskBooth
 import KioskCapture
 import KioskCore
 import KioskMedia
@@ -81,15 +82,28 @@ case .listCameras:
     exit(0)
 case let .play(file, config):
     PlayCommand.blockSignals()
-    let (context, screen, _) = openScreen(config)
-    let status = PlayCommand.run(file: file, screen: screen)
+    let (context, screen, assets) = openScreen(config)
+    let status = PlayCommand.run(file: file, screen: screen, audio: SoundPlayer(assets: assets))
     withExtendedLifetime(context) {}
     exit(status)
 case let .record(config):
     Booth.blockSignals()
     let output = outputPath(config.output)
     let (context, screen, assets) = openScreen(config)
-    let booth = Booth(config: config, outputPath: output, screen: screen, sounds: SoundPlayer(assets: assets))
+    let camera = CameraFactory.make(config.camera, size: config.size, fps: Double(config.fps))
+    let microphone = config.microphone
+    let parts = BoothParts(
+        screen: screen, audio: SoundPlayer(assets: assets), camera: camera.source, cameraNote: camera.note,
+        makeMicrophone: {
+            switch microphone {
+            case .none: nil
+            case .test: TestTone()
+            case let .pcm(name): ALSAMicrophone(name: name)
+            }
+        })
+    let booth = Booth(config: config, outputPath: output, parts: parts)
+    booth.watchSignals()
+    booth.readCommands()
     let status = booth.run()
     withExtendedLifetime(context) {}
     exit(status)

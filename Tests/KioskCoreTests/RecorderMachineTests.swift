@@ -92,7 +92,7 @@ let finishedByLimit = RecordingResult(outputPath: out, duration: 5, bytes: 99, r
 let table: [String: Expectation] = [
     // ready
     "ready/press(cancel)": .init(actions: [.emit(.videoRecorderDidCancelRecordingVideo), .stopCamera, .exit(code: 0)], mode: .ready),
-    "ready/press(start)": .init(actions: [.discardTake, .startRecording(orientation: .landscapeRight), .playSound(.begin)], mode: .recording),
+    "ready/press(start)": .init(actions: [.discardTake, .startRecording(orientation: .landscapeRight)], mode: .recording),
     "ready/background": .init(actions: [.stopCamera], mode: .ready),
     "ready/rotate": .init(actions: [.applyOrientation(.portrait), .emit(.orientationChanged(orientation: .portrait))], mode: .ready),
     "ready/stateQuery": .init(actions: [.emit(.state(mode: "ready", timer: "00:00", buttons: [.cancel, .start], orientation: .landscapeRight))], mode: .ready),
@@ -111,10 +111,10 @@ let table: [String: Expectation] = [
     "readyBackground/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .ready),
     "readyBackground/quit": .init(actions: [.exit(code: 0)], mode: .ready),
     // recording, before the writer confirmed: no Stop yet (nothing to stop), a failure returns to ready.
-    "recordingUnconfirmed/recordingStarted": .init(actions: [.emit(.recordingStarted(outputPath: out))], mode: .recording),
+    "recordingUnconfirmed/recordingStarted": .init(actions: [.emit(.recordingStarted(outputPath: out)), .playSound(.begin)], mode: .recording),
     "recordingUnconfirmed/recordingFailed": .init(actions: [.emit(.error(code: .diskFull, message: "no space"))], mode: .ready),
     "recordingUnconfirmed/limitReached": .init(actions: [.stopRecording(.maxFileSize)], mode: .recording),
-    "recordingUnconfirmed/recordingFinished": .init(actions: [.playSound(.end), .freezeLastFrame, .emit(.recordingFinished(finishedByLimit)), .stopCamera], mode: .finished),
+    "recordingUnconfirmed/recordingFinished": .init(actions: [.playSound(.end), .emit(.recordingFinished(finishedByLimit)), .stopCamera], mode: .finished),
     "recordingUnconfirmed/background": .init(actions: [.stopRecording(.background), .stopCamera], mode: .recording),
     "recordingUnconfirmed/cameraLost": .init(actions: [.stopRecording(.deviceDisconnected)], mode: .recording),
     "recordingUnconfirmed/stateQuery": .init(actions: [.emit(.state(mode: "recording", timer: "00:01", buttons: [], orientation: .landscapeRight))], mode: .recording),
@@ -123,14 +123,14 @@ let table: [String: Expectation] = [
     // recording
     "recording/press(stop)": .init(actions: [.stopRecording(.user)], mode: .recording),
     "recording/limitReached": .init(actions: [.stopRecording(.maxFileSize)], mode: .recording),
-    "recording/recordingFinished": .init(actions: [.playSound(.end), .freezeLastFrame, .emit(.recordingFinished(finishedByLimit)), .stopCamera], mode: .finished),
+    "recording/recordingFinished": .init(actions: [.playSound(.end), .emit(.recordingFinished(finishedByLimit)), .stopCamera], mode: .finished),
     "recording/background": .init(actions: [.stopRecording(.background), .stopCamera], mode: .recording),
     "recording/cameraLost": .init(actions: [.stopRecording(.deviceDisconnected)], mode: .recording),
     "recording/stateQuery": .init(actions: [.emit(.state(mode: "recording", timer: "00:01", buttons: [.stop], orientation: .landscapeRight))], mode: .recording),
     "recording/terminate": .init(actions: [.stopRecording(.signal), .stopCamera], mode: .recording),
     "recording/quit": .init(actions: [.stopRecording(.user), .stopCamera], mode: .recording),
     // stopping: the writer is finalizing; nothing can be pressed, a second stop is not sent.
-    "stopping/recordingFinished": .init(actions: [.playSound(.end), .freezeLastFrame, .emit(.recordingFinished(finishedByLimit)), .stopCamera], mode: .finished),
+    "stopping/recordingFinished": .init(actions: [.playSound(.end), .emit(.recordingFinished(finishedByLimit)), .stopCamera], mode: .finished),
     "stopping/background": .init(actions: [.stopCamera], mode: .recording),
     "stopping/stateQuery": .init(actions: [.emit(.state(mode: "recording", timer: "00:00", buttons: [], orientation: .landscapeRight))], mode: .recording),
     "stopping/terminate": .init(actions: [.stopCamera], mode: .recording),
@@ -248,12 +248,31 @@ struct RecorderMachineSeedTests {
         #expect(!v.frozenFrame)
     }
 
-    @Test("start deletes the old file, starts recording, plays the begin sound, timer from 00:00")
+    @Test("start deletes the old file and starts recording, timer from 00:00; the begin sound once the writer started")
     func start() {
         var m = Fixture.ready.make()
-        #expect(m.handle(.press(.start)) == [.discardTake, .startRecording(orientation: .landscapeRight), .playSound(.begin)])
+        #expect(m.handle(.press(.start)) == [.discardTake, .startRecording(orientation: .landscapeRight)])
         #expect(m.timerText == "00:00")
-        #expect(m.handle(.recordingStarted(outputPath: out)) == [.emit(.recordingStarted(outputPath: out))])
+        #expect(m.handle(.recordingStarted(outputPath: out)) == [.emit(.recordingStarted(outputPath: out)), .playSound(.begin)])
+    }
+
+    @Test("a take that fails to start plays no begin sound and returns to ready")
+    func failedStartIsSilent() {
+        var m = Fixture.ready.make()
+        var actions = m.handle(.press(.start))
+        actions += m.handle(.recordingFailed(code: .recordingFailed, message: "avcodec_open2 failed"))
+        #expect(!actions.contains(.playSound(.begin)))
+        #expect(actions.last == .emit(.error(code: .recordingFailed, message: "avcodec_open2 failed")))
+        #expect(m.mode == .ready)
+    }
+
+    @Test("a stop asked for while the writer opens reaches the writer when it starts, without the begin sound",
+          arguments: [(RecorderEvent.terminate(signal: "SIGTERM"), StopReason.signal), (.background, .background),
+                      (.cameraLost, .deviceDisconnected)])
+    func stopWhileStarting(event: RecorderEvent, reason: StopReason) {
+        var m = Fixture.recordingUnconfirmed.make()
+        #expect(m.handle(event).first == .stopRecording(reason))
+        #expect(m.handle(.recordingStarted(outputPath: out)) == [.emit(.recordingStarted(outputPath: out)), .stopRecording(reason)])
     }
 
     @Test("recording shows only Stop, hides the panel background, counts each second")
@@ -281,7 +300,7 @@ struct RecorderMachineSeedTests {
         #expect(m.handle(event).first == .stopRecording(reason))
         let result = RecordingResult(outputPath: out, duration: 2, bytes: 5, reason: reason, success: true)
         let actions = m.handle(.recordingFinished(result))
-        #expect(actions.prefix(3) == [.playSound(.end), .freezeLastFrame, .emit(.recordingFinished(result))])
+        #expect(actions.prefix(2) == [.playSound(.end), .emit(.recordingFinished(result))])
         #expect(m.mode == .finished)
         #expect(m.viewModel.frozenFrame)
         #expect(m.timerText == "00:02")
@@ -291,7 +310,7 @@ struct RecorderMachineSeedTests {
     func writerStopsItself() {
         var m = Fixture.recording.make()
         let result = RecordingResult(outputPath: out, duration: 1.6, bytes: 5, reason: .diskFull, success: true)
-        #expect(m.handle(.recordingFinished(result)) == [.playSound(.end), .freezeLastFrame, .emit(.recordingFinished(result)), .stopCamera])
+        #expect(m.handle(.recordingFinished(result)) == [.playSound(.end), .emit(.recordingFinished(result)), .stopCamera])
         #expect(m.timerText == "00:02")
     }
 

@@ -1,5 +1,5 @@
 // One playback on the UI thread, shared by the booth's playing mode and `--play`: the MoviePlayer,
-// the SDL audio device its sound goes to, and its pictures on the screen.
+// its sound joined to the booth's one audio output, and its pictures on the screen.
 import KioskCore
 import KioskMedia
 import KioskUI
@@ -7,8 +7,9 @@ import KioskUI
 final class Playback {
     let path: String
     private let player: MoviePlayer
-    private let screen: Screen
-    private var output: AudioOutput?
+    private let screen: any BoothScreen
+    private let audio: any BoothAudio
+    private var audioAttached = false
     private var audioDecided = false
     private let requestedAt = MoviePlayer.now()
     /// Writes pictures as RGB into the texture where the renderer has no YUV textures.
@@ -27,9 +28,10 @@ final class Playback {
     }
 
     /// Starts the player on `path`; the screen shows black until its first picture.
-    init(path: String, screen: Screen) {
+    init(path: String, screen: any BoothScreen, audio: any BoothAudio) {
         self.path = path
         self.screen = screen
+        self.audio = audio
         player = MoviePlayer(path: path)
         screen.beginPlayback()
         Log.info("playback: pictures go to the \(screen.rendererName) renderer as \(screen.playbackYUVUploads ? "YUV planes" : "RGB")")
@@ -40,15 +42,13 @@ final class Playback {
     func step() -> Step {
         if !audioDecided, let info = player.info {
             audioDecided = true
-            if let track = info.audio {
-                do {
-                    let device = try AudioOutput(sampleRate: track.sampleRate, channels: track.channels, feed: player.audio)
-                    player.attachAudio(device.format)
-                    device.start()
-                    output = device
-                } catch {
-                    Log.info("playback without sound: \(error)")
-                    player.attachAudio(nil)
+            if info.audio != nil {
+                let format = audio.playerFormat()
+                if format == nil { Log.info("playback without sound: no audio output") }
+                player.attachAudio(format)
+                if format != nil {
+                    audio.attach(player.audio)
+                    audioAttached = true
                 }
             } else {
                 player.attachAudio(nil)
@@ -58,7 +58,7 @@ final class Playback {
         var newPicture = false
         if let picture = update.picture {
             do {
-                try screen.show(playbackPicture: ScreenPicture(picture, scaler: scaler), rotation: player.info?.rotation ?? 0)
+                try screen.showPlayback(ScreenPicture(picture, scaler: scaler), rotation: player.info?.rotation ?? 0)
                 newPicture = true
                 if firstPictureAt == nil { firstPictureAt = MoviePlayer.now() }
             } catch {
@@ -86,8 +86,9 @@ final class Playback {
 
     /// Ends the playback: the threads stop, the device closes, the camera's picture is back.
     func stop() {
+        if audioAttached { audio.detach() }
+        audioAttached = false
         player.close()
-        output = nil
         screen.endPlayback()
         if player.droppedFrames > 0 { Log.info("playback: \(player.droppedFrames) late pictures skipped") }
         if failedPictures > 3 { Log.info("playback: \(failedPictures) pictures could not be shown in all") }

@@ -8,12 +8,12 @@ import KioskMedia
 import KioskUI
 import Synchronization
 
-enum PlayCommand {
-    static func run(file: String, screen: Screen) -> Int32 {
+public enum PlayCommand {
+    public static func run(file: String, screen: any BoothScreen, audio: any BoothAudio) -> Int32 {
         let events = EventSink()
         let signalled = watchSignals()
         events.emit(.playbackStarted(path: file))
-        let playback = Playback(path: file, screen: screen)
+        let playback = Playback(path: file, screen: screen, audio: audio)
         var paused = false, hidden = false, pausedNow = false
         var controls = ControlsVisibility(now: MonotonicClock.now())
         var last: ViewModel?
@@ -24,7 +24,7 @@ enum PlayCommand {
         }
         while true {
             let now = MonotonicClock.now()
-            for input in screen.pollEvents(visible: controls.pressable([.closePlayer], at: now, paused: paused)) {
+            for input in screen.waitEvents(timeoutMs: 0, visible: controls.pressable([.closePlayer], at: now, paused: paused)) {
                 controls.touched(at: now)
                 switch input {
                 case .press(.closePlayer), .quit:
@@ -82,7 +82,7 @@ enum PlayCommand {
 
     /// Blocks the ending signals in this thread and every thread started after it (call first
     /// thing in main, as the booth does), so that only the sigwait thread takes them.
-    static func blockSignals() {
+    public static func blockSignals() {
         var set = sigset_t()
         sigemptyset(&set)
         for number in endingSignals { sigaddset(&set, number) }

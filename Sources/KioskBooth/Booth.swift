@@ -1,0 +1,412 @@
+// The booth: the UI thread's loop that joins the parts. Screen input, stdin commands, signals and
+// what the capture, writer and file-worker threads report all arrive in order (the screen's own
+// queue and one inbox) and become RecorderMachine events; the machine's actions are carried out
+// here. No action handler calls the machine back: what an action leads to (the take started or
+// failed, the file handed over) comes back through the inbox like everything else.
+//
+// The UI thread never waits on anything outside the process: events leave through a writer thread
+// (EventSink), and opening the take (microphone, encoders, file syncs), probing and deleting the
+// old take, closing the microphone and handing a take over run on a serial file worker that
+// reports back; screenshots are written on a worker of their own.
+import Foundation
+import KioskCapture
+import KioskCore
+import KioskMedia
+import KioskUI
+
+public final class Booth {
+    public let config: Configuration
+    public let outputPath: String
+    let parts: BoothParts
+    var screen: any BoothScreen { parts.screen }
+    var events: EventSink { parts.events }
+    var camera: any VideoSource { parts.camera }
+    public private(set) var machine: RecorderMachine
+    /// Where every worker thread, the stdin reader and the signal watcher post.
+    public let inbox = Inbox()
+    let frames = FrameSlot()
+    /// The writer the camera and microphone threads feed while a take runs.
+    let activeWriter = WriterSlot()
+
+    /// Serial: each take's files in order (the old take goes before the new one opens).
+    private let files = DispatchQueue(label: "kiosk-files", qos: .userInitiated)
+    /// Screenshots: a slow or stuck target (a FIFO nobody reads) holds up nothing else.
+    private let screenshots = DispatchQueue(label: "kiosk-screenshots", qos: .utility)
+    /// File-worker jobs posted and not yet reported back: the process leaves only once all have.
+    private var fileJobs = 0
+
+    /// The take running now: its writer, its microphone, the camera's drops when it began.
+    private struct Take {
+        let writer: any TakeWriter
+        let microphone: (any AudioSource)?
+        let cameraDropsAtStart: Int
+    }
+    private var take: Take?
+
+    private var frameSerial = 0
+    private var needsDraw = true
+    private var lastViewModel: ViewModel?
+    private var exitCode: Int32?
+    private var suspendWhenSafe = false
+    lazy var stats = PreviewStats(frames: frames)
+    /// The player while the playing mode shows (its picture kept apart from the frozen frame).
+    private var playback: Playback?
+    /// The player's controls hide while a take plays untouched.
+    private var controls = ControlsVisibility(now: MonotonicClock.now())
+
+    public init(config: Configuration, outputPath: String, parts: BoothParts) {
+        self.config = config
+        self.outputPath = outputPath
+        self.parts = parts
+        machine = RecorderMachine(session: config.session, outputPath: outputPath, orientation: parts.screen.orientation)
+    }
+
+    /// Runs until an outcome, a quit or a signal; returns the exit status.
+    public func run() -> Int32 {
+        start()
+        while !isFinished { step() }
+        return finish()
+    }
+
+    /// The camera starts and `ready` goes out.
+    public func start() {
+        parts.audio.prepare()
+        perform(machine.start())
+        let info = camera.info
+        events.emit(.ready(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps,
+                           orientation: screen.orientation))
+        stats.write("start", mode: machine.mode, renderer: screen.rendererName)
+    }
+
+    /// True once the machine said exit and every file job has reported back.
+    public var isFinished: Bool { exitCode != nil && fileJobs == 0 }
+
+    /// One turn of the loop: input, the inbox, the timer, the newest frame, the player, the screen.
+    public func step() {
+        let visible = controlsShown ? machine.visibleButtons : []
+        for input in screen.waitEvents(timeoutMs: needsDraw ? 0 : 8, visible: visible) {
+            controls.touched(at: MonotonicClock.now())
+            handle(input)
+        }
+        for message in inbox.take() { handle(message) }
+        if let take, machine.mode == .recording { perform(machine.handle(.tick(elapsed: take.writer.elapsed))) }
+        // The live picture in ready and recording; the last one stays frozen after.
+        if machine.mode == .ready || machine.mode == .recording,
+           let (frame, serial) = frames.take(newerThan: frameSerial) {
+            frameSerial = serial
+            do { try screen.show(frame: frame) } catch { Log.info("preview: \(error)") }
+            stats.previewFrames += 1
+            needsDraw = true
+        }
+        stepPlayback()
+        let model: ViewModel? = controlsShown ? viewModel : nil
+        if needsDraw || model != lastViewModel {
+            do { try screen.render(model) } catch { Log.info("screen: \(error)") }
+            stats.presented(mode: machine.mode)
+            lastViewModel = model
+            needsDraw = false
+        }
+        if suspendWhenSafe && machine.mode != .recording {
+            suspendWhenSafe = false
+            // The take is safe on disk: now really stop, as the terminal asked (SIGTSTP).
+            raise(SIGSTOP)
+        }
+    }
+
+    /// Stops the camera and returns the exit status.
+    public func finish() -> Int32 {
+        camera.stop()
+        stats.write("exit", mode: machine.mode)
+        return exitCode ?? 0
+    }
+
+    /// Whether the overlay shows: always, except while a take plays untouched.
+    var controlsShown: Bool {
+        machine.mode != .playing || controls.visible(at: MonotonicClock.now(), paused: machine.playbackPaused)
+    }
+
+    var viewModel: ViewModel {
+        var model = machine.viewModel
+        if model.message == nil, model.mode == .ready, let note = parts.cameraNote { model.message = note }
+        return model
+    }
+
+    // MARK: - Inputs
+
+    func handle(_ input: UIInput) {
+        switch input {
+        case let .press(button): perform(machine.handle(.press(button)))
+        case .tapElsewhere, .togglePause: perform(machine.handle(.togglePause))
+        case .quit: perform(machine.handle(.quit))
+        case .background: perform(machine.handle(.background))
+        case .foreground: perform(machine.handle(.foreground))
+        case let .displayOrientation(o): perform(machine.handle(.rotate(o)))
+        }
+        needsDraw = true
+    }
+
+    func handle(_ message: BoothMessage) {
+        switch message {
+        case let .capture(event):
+            switch event {
+            case let .cameraLost(reason):
+                events.emit(.error(code: .cameraUnavailable, message: reason))
+                // No stale picture under the "camera unavailable" note (a finished take's frozen
+                // frame stays).
+                if machine.mode == .ready || machine.mode == .recording { screen.clearPreview() }
+                perform(machine.handle(.cameraLost))
+            case .cameraBack:
+                perform(machine.handle(.cameraBack))
+            case let .microphoneLost(reason):
+                events.emit(.error(code: .microphoneUnavailable, message: reason + "; recording silence"))
+            case .microphoneBack:
+                break
+            }
+        case let .takeStarted(started):
+            fileJobs -= 1
+            take = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames)
+            activeWriter.set(started.writer)
+            perform(machine.handle(.recordingStarted(outputPath: outputPath)))
+        case let .takeFailed(code, message):
+            fileJobs -= 1
+            perform(machine.handle(.recordingFailed(code: code, message: message)))
+        case var .recordingFinished(result):
+            if let take {
+                result.droppedFrames += max(camera.droppedFrames - take.cameraDropsAtStart, 0)
+                if let microphone = take.microphone { onFiles { microphone.stop(); return nil } }
+            }
+            activeWriter.set(nil)
+            take = nil
+            perform(machine.handle(.recordingFinished(result)))
+        case let .fileJobDone(event):
+            fileJobs -= 1
+            if let event { events.emit(event) }
+        case let .emit(event):
+            events.emit(event)
+        case let .screenshotDone(failure):
+            if let failure { events.emit(.error(code: .screenshotFailed, message: failure)) }
+        case let .command(command):
+            handle(command)
+        case let .badCommand(error):
+            events.emit(error.event)
+        case let .signal(number):
+            switch number {
+            case SIGUSR1, SIGTSTP:
+                perform(machine.handle(.background))
+                if number == SIGTSTP { suspendWhenSafe = true }
+            case SIGUSR2, SIGCONT:
+                perform(machine.handle(.foreground))
+            default:
+                perform(machine.handle(.terminate(signal: Booth.signalName(number))))
+            }
+        }
+        needsDraw = true
+    }
+
+    func handle(_ command: Command) {
+        switch command {
+        case let .press(button): perform(machine.handle(.press(button)))
+        case let .rotate(o): perform(machine.handle(.rotate(o)))
+        case .background: perform(machine.handle(.background))
+        case .foreground: perform(machine.handle(.foreground))
+        case let .tap(point):
+            stats.write("tap", mode: machine.mode)
+            // A tap on hidden controls presses nothing: it pauses and brings them back.
+            let visible = controlsShown ? machine.visibleButtons : []
+            controls.touched(at: MonotonicClock.now())
+            if let button = screen.press(at: point, visible: visible) {
+                perform(machine.handle(.press(button)))
+            } else {
+                perform(machine.handle(.togglePause))
+            }
+        case let .screenshot(path):
+            screenshot(to: path)
+        case .state: perform(machine.handle(.stateQuery))
+        case .quit: perform(machine.handle(.quit))
+        }
+    }
+
+    // MARK: - Actions
+
+    func perform(_ actions: [RecorderAction]) {
+        for action in actions { perform(action) }
+    }
+
+    func perform(_ action: RecorderAction) {
+        switch action {
+        case .startCamera:
+            let (slot, inbox, activeWriter) = (frames, inbox, activeWriter)
+            do {
+                try camera.start(frames: { frame in
+                    slot.put(frame)
+                    activeWriter.append(frame)
+                }, events: { inbox.post(.capture($0)) })
+            } catch {
+                events.emit(.error(code: .cameraUnavailable, message: "\(error)"))
+            }
+        case .stopCamera:
+            camera.stop()
+        case .discardTake:
+            let output = outputPath
+            onFiles {
+                TakeFiles.discardPrevious(at: output).map { .recordingRecovered(path: $0.path, duration: $0.duration) }
+            }
+        case .handOverTake:
+            let output = outputPath
+            onFiles { .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: TakeFiles.handOver(output)) }
+        case let .startRecording(orientation):
+            startRecording(orientation: orientation)
+        case let .stopRecording(reason):
+            // Before the writer reported its start there is nothing to stop yet: the machine asks
+            // again when the start arrives.
+            take?.writer.stop(reason: reason)
+        case let .playSound(sound):
+            parts.audio.play(sound)
+        case let .startPlayback(path):
+            stopPlayback()
+            controls.touched(at: MonotonicClock.now())
+            playback = Playback(path: path, screen: screen, audio: parts.audio)
+        case let .setPlaybackPaused(paused):
+            playback?.setPaused(paused)
+        case .stopPlayback:
+            stopPlayback()
+        case let .applyOrientation(orientation):
+            screen.setOrientation(orientation)
+        case let .emit(event):
+            events.emit(event)
+        case let .exit(code):
+            exitCode = code
+        }
+        needsDraw = true
+    }
+
+    /// Runs `job` on the file worker, in order with the jobs before it; the event it returns is
+    /// emitted on the UI thread when it reports back.
+    private func onFiles(_ job: @escaping @Sendable () -> KioskEvent?) {
+        fileJobs += 1
+        let inbox = inbox
+        files.async { inbox.post(.fileJobDone(job())) }
+    }
+
+    // MARK: - Playback
+
+    /// The player's part of each loop: the picture due now, the position for the overlay, the end.
+    func stepPlayback() {
+        guard let playback else { return }
+        let step = playback.step()
+        if step.newPicture { needsDraw = true }
+        perform(machine.handle(.playbackProgress(position: step.position, duration: step.duration)))
+        if needsDraw { playback.presented() } // drawn at the end of this loop
+        guard let end = step.ended else { return }
+        stopPlayback()
+        switch end {
+        case .end:
+            perform(machine.handle(.playbackEnded(.end)))
+        case let .error(message):
+            events.emit(.error(code: .playbackFailed, message: message))
+            perform(machine.handle(.playbackEnded(.error)))
+        }
+    }
+
+    /// Stops the player; the frozen frame shows again.
+    func stopPlayback() {
+        playback?.stop()
+        playback = nil
+    }
+
+    // MARK: - The take
+
+    /// Opens the microphone and the writer on the file worker (after the old take is gone); the
+    /// result comes back as `takeStarted` or `takeFailed`.
+    func startRecording(orientation: Orientation) {
+        let info = camera.info
+        var settings = MovieSettings(outputPath: outputPath, videoSize: info.size, fps: info.fps, audio: nil)
+        settings.videoEncoder = config.videoEncoder
+        settings.preset = config.videoPreset
+        settings.crf = config.videoCRF
+        settings.bitrate = config.videoBitrate
+        settings.maxDuration = config.maxDuration
+        settings.maxFileSize = config.maxFileSize
+        settings.minFreeDisk = config.minFreeDisk
+        settings.rotationQuarterTurns = DisplayTransform(physical: screen.outputSize, orientation: orientation)
+            .cameraQuarterTurns(mount: config.cameraRotation)
+        let (inbox, activeWriter, makeMicrophone, makeWriter) = (inbox, activeWriter, parts.makeMicrophone, parts.makeWriter)
+        let take = settings
+        fileJobs += 1
+        files.async {
+            inbox.post(Booth.openTake(settings: take, inbox: inbox, activeWriter: activeWriter,
+                                      makeMicrophone: makeMicrophone, makeWriter: makeWriter))
+        }
+    }
+
+    /// The file worker's part of a start: the microphone, then the writer. What to post back.
+    private static func openTake(settings: MovieSettings, inbox: Inbox, activeWriter: WriterSlot,
+                                 makeMicrophone: @escaping @Sendable () -> (any AudioSource)?,
+                                 makeWriter: @escaping TakeWriterFactory) -> BoothMessage {
+        var settings = settings
+        // The microphone opens first: the file's sound track takes the rate and channels the
+        // device negotiated, which an ALSA microphone only knows once open. Its chunks go to
+        // the take as soon as the take exists.
+        var microphone = makeMicrophone()
+        if let source = microphone {
+            do {
+                try source.start(chunks: { activeWriter.append($0) }, events: { inbox.post(.capture($0)) })
+            } catch {
+                inbox.post(.emit(.error(code: .microphoneUnavailable, message: "\(error); recording without sound")))
+                microphone = nil
+            }
+        }
+        settings.audio = microphone.map { (sampleRate: $0.info.sampleRate, channels: $0.info.channels) }
+        let writer = makeWriter(settings) { inbox.post(.recordingFinished($0)) }
+        do {
+            try writer.start()
+            return .takeStarted(StartedTake(writer: writer, microphone: microphone))
+        } catch {
+            microphone?.stop()
+            return .takeFailed(code: error.code, message: error.message)
+        }
+    }
+
+    // MARK: - Screenshots
+
+    /// The screen is read back here (SDL, UI thread); the file is written on a worker, opened so
+    /// that a FIFO without a reader fails at once instead of hanging.
+    func screenshot(to path: String) {
+        let pixels: Pixels
+        do { pixels = try screen.snapshot() } catch {
+            events.emit(.error(code: .screenshotFailed, message: "\(error)"))
+            return
+        }
+        let inbox = inbox
+        screenshots.async {
+            inbox.post(.screenshotDone(failure: Booth.writeFile(pixels.bmp, to: path)))
+        }
+    }
+
+    /// Writes `data` to `path` (created 0644, close-on-exec, never blocking on a FIFO's open);
+    /// the error's text, or nil.
+    static func writeFile(_ data: Data, to path: String) -> String? {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
+        guard fd >= 0 else { return "open(\(path)): \(String(cString: strerror(errno)))" }
+        defer { close(fd) }
+        var written = 0
+        while written < data.count {
+            let n = data.withUnsafeBytes { write(fd, $0.baseAddress! + written, data.count - written) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return "write(\(path)): \(String(cString: strerror(errno)))"
+            }
+            written += n
+        }
+        return nil
+    }
+
+    static func signalName(_ number: Int32) -> String {
+        switch number {
+        case SIGTERM: "SIGTERM"
+        case SIGINT: "SIGINT"
+        case SIGHUP: "SIGHUP"
+        default: "SIG\(number)"
+        }
+    }
+}

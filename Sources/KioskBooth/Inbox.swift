@@ -1,0 +1,75 @@
+// The booth's one inbox and the two slots the capture threads fill. Worker threads never call
+// SDL: they post here, and the UI loop takes everything in order.
+import Foundation
+import KioskCapture
+import KioskCore
+import KioskMedia
+import Synchronization
+
+/// Everything that happens to the booth from outside the UI thread.
+public enum BoothMessage: Sendable {
+    /// The camera or microphone lost or found its device.
+    case capture(CaptureEvent)
+    /// The take's writer (and microphone) opened: the take runs.
+    case takeStarted(StartedTake)
+    /// The writer could not start; nothing was recorded.
+    case takeFailed(code: ErrorCode, message: String)
+    /// The writer finalized the file (after a stop, or by itself: a limit, a full disk).
+    case recordingFinished(RecordingResult)
+    /// A job of the file worker ended; its event (if any) is emitted now, in order.
+    case fileJobDone(KioskEvent?)
+    /// An event a worker produced, emitted in its turn.
+    case emit(KioskEvent)
+    /// A screenshot was written off the UI thread; the error, if it failed.
+    case screenshotDone(failure: String?)
+    case command(Command)
+    case badCommand(CommandError)
+    case signal(Int32)
+}
+
+/// A take whose writer started, handed from the file worker to the UI thread.
+public struct StartedTake: Sendable {
+    public let writer: any TakeWriter
+    public let microphone: (any AudioSource)?
+}
+
+/// Messages from worker threads, taken by the UI loop in order.
+public final class Inbox: Sendable {
+    private let messages = Mutex<[BoothMessage]>([])
+
+    public init() {}
+
+    public func post(_ message: BoothMessage) { messages.withLock { $0.append(message) } }
+
+    func take() -> [BoothMessage] { messages.withLock { m in defer { m.removeAll() }; return m } }
+}
+
+/// The newest camera frame, replaced by each new one: the preview never queues behind the camera.
+/// A frame replaced before the UI took it is a dropped preview frame, and counted.
+final class FrameSlot: Sendable {
+    private let slot = Mutex<(frame: VideoFrame?, serial: Int, taken: Int, dropped: Int)>((nil, 0, 0, 0))
+    func put(_ frame: VideoFrame) {
+        slot.withLock { s in
+            if s.serial > s.taken { s.dropped += 1 }
+            s.frame = frame
+            s.serial += 1
+        }
+    }
+    /// The frame if it is newer than `serial`.
+    func take(newerThan serial: Int) -> (VideoFrame, Int)? {
+        slot.withLock { s in
+            guard s.serial > serial, let frame = s.frame else { return nil }
+            s.taken = s.serial
+            return (frame, s.serial)
+        }
+    }
+    var dropped: Int { slot.withLock { $0.dropped } }
+}
+
+/// The writer the camera and microphone threads feed while a take runs (nil between takes).
+final class WriterSlot: Sendable {
+    private let writer = Mutex<(any TakeWriter)?>(nil)
+    func set(_ w: (any TakeWriter)?) { writer.withLock { $0 = w } }
+    func append(_ frame: VideoFrame) { writer.withLock { $0 }?.append(frame) }
+    func append(_ chunk: AudioChunk) { writer.withLock { $0 }?.append(chunk) }
+}

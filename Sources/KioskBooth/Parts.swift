@@ -1,0 +1,100 @@
+// What the booth is made of, each behind a protocol with a real implementation and a test twin:
+// the screen (KioskUI's SDL `Screen`), the sound out, the camera and microphone (KioskCapture's
+// sources), the take's writer (KioskMedia's `MovieWriter`) and the event channel.
+import Foundation
+import KioskCapture
+import KioskCore
+import KioskMedia
+import KioskUI
+
+/// The screen as the booth uses it (UI thread only). `Screen` is the real one; tests use a twin
+/// that records what it was asked to draw.
+public protocol BoothScreen: AnyObject {
+    var orientation: Orientation { get }
+    var outputSize: Size { get }
+    var rendererName: String { get }
+    /// Waits up to `timeoutMs` for input, then takes everything waiting.
+    func waitEvents(timeoutMs: Int, visible: [Button]) -> [UIInput]
+    /// The visible button under a point on the display.
+    func press(at physical: Point, visible: [Button]) -> Button?
+    func setOrientation(_ orientation: Orientation)
+    /// A camera frame for the preview.
+    func show(frame: VideoFrame) throws
+    /// No picture (the camera is missing).
+    func clearPreview()
+    /// Draws the picture and `model`'s overlay (nil: none) and presents it.
+    func render(_ model: ViewModel?) throws
+    /// The screen as it is now (the last model drawn again), for a screenshot.
+    func snapshot() throws -> Pixels
+    func beginPlayback()
+    func showPlayback(_ picture: ScreenPicture, rotation: Double) throws
+    func endPlayback()
+    /// Whether the player's pictures go up as YUV planes (for the log).
+    var playbackYUVUploads: Bool { get }
+}
+
+extension Screen: BoothScreen {
+    public func showPlayback(_ picture: ScreenPicture, rotation: Double) throws {
+        try show(playbackPicture: picture, rotation: rotation)
+    }
+}
+
+/// The booth's sound out: the begin/end sounds and the player's sound share one device (a single-
+/// device driver, ALSA `hw:` without dmix, has only one to give). UI thread only.
+public protocol BoothAudio: AnyObject {
+    /// Opens the device and loads the sounds now, so the first plays without delay.
+    func prepare()
+    func play(_ sound: Sound)
+    /// The format a player's sound must be delivered in (the device opens now), nil when there is
+    /// no sound to be had.
+    func playerFormat() -> AudioOutputFormat?
+    /// The player's sound joins the output, mixed with the sounds.
+    func attach(_ feed: any AudioFeed)
+    /// The player's sound leaves; the output no longer touches `feed` when this returns.
+    func detach()
+}
+
+extension SoundPlayer: BoothAudio {}
+
+/// One take's writer. `MovieWriter` is the real one.
+public protocol TakeWriter: AnyObject, Sendable {
+    /// Opens the file and the encoders (blocking: the booth calls it on its file worker).
+    func start() throws(RecordingStartError)
+    func append(_ frame: VideoFrame)
+    func append(_ chunk: AudioChunk)
+    /// Asks the take to end; the finish callback follows once the file is safe.
+    func stop(reason: StopReason)
+    /// Seconds recorded so far.
+    var elapsed: Double { get }
+}
+
+extension MovieWriter: TakeWriter {}
+
+/// Makes the writer for a take; `onFinish` is called once, on any thread, when the file is safe.
+public typealias TakeWriterFactory = @Sendable (MovieSettings, @escaping @Sendable (RecordingResult) -> Void) -> any TakeWriter
+
+/// Everything the booth is wired to.
+public struct BoothParts {
+    public var screen: any BoothScreen
+    public var audio: any BoothAudio
+    public var camera: any VideoSource
+    /// A note for the ready screen (e.g. `auto` found no camera).
+    public var cameraNote: String?
+    /// A fresh microphone for each take, nil for none (called on the file worker).
+    public var makeMicrophone: @Sendable () -> (any AudioSource)?
+    public var makeWriter: TakeWriterFactory
+    public var events: EventSink
+
+    public init(screen: any BoothScreen, audio: any BoothAudio, camera: any VideoSource, cameraNote: String? = nil,
+                makeMicrophone: @escaping @Sendable () -> (any AudioSource)?,
+                makeWriter: @escaping TakeWriterFactory = { MovieWriter(settings: $0, onFinish: $1) },
+                events: EventSink = EventSink()) {
+        self.screen = screen
+        self.audio = audio
+        self.camera = camera
+        self.cameraNote = cameraNote
+        self.makeMicrophone = makeMicrophone
+        self.makeWriter = makeWriter
+        self.events = events
+    }
+}

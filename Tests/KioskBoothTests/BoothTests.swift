@@ -1,0 +1,214 @@
+// The booth library driven through every action of the machine with twins at its boundary: what
+// it drew, played, opened and emitted, and on which thread.
+import Foundation
+import KioskBooth
+import KioskCapture
+import KioskCore
+import Testing
+
+@Suite("the booth library, with twins", .serialized)
+struct BoothTests {
+    @Test("start: the camera starts, ready goes out, the ready screen is drawn")
+    func start() {
+        let h = BoothHarness()
+        h.booth.start()
+        #expect(h.step(until: { h.events.names == ["ready"] }))
+        h.booth.step()
+        #expect(h.camera.starts == 1)
+        #expect(h.screen.rendered.last??.mode == .ready)
+        #expect(h.screen.rendered.last??.buttons == [.cancel, .start])
+    }
+
+    @Test("a take: opened off the UI thread, the begin sound once it runs, frames to the writer, Stop, the end sound, Use Video, exit")
+    func take() throws {
+        let h = BoothHarness()
+        #expect(h.startTake())
+        let writer = try #require(h.writer)
+        #expect(writer.startedOnUIThread == false, "the writer opens on the file worker")
+        #expect(h.microphone?.log.map(\.0) == ["start"])
+        #expect(h.microphone?.log.first?.1 == false, "the microphone opens on the file worker")
+        #expect(h.audio.played == [.begin])
+        for n in 1...5 { h.camera.send(sequence: UInt32(n)) }
+        #expect(writer.frames == 5)
+        h.send(.press(.stop))
+        #expect(h.step(until: { h.events.names.contains("recordingFinished") }))
+        #expect(writer.stops == [.user])
+        #expect(h.audio.played == [.begin, .end])
+        #expect(h.booth.machine.mode == .finished)
+        #expect(h.step(until: { h.microphone?.log.map(\.0) == ["start", "stop"] }))
+        #expect(h.microphone?.log.last?.1 == false, "the microphone closes on the file worker")
+        // The frozen frame: frames no longer reach the screen.
+        let shown = h.screen.framesShown
+        h.camera.send(sequence: 6)
+        h.booth.step()
+        #expect(h.screen.framesShown == shown)
+        h.send(.press(.useVideo))
+        #expect(h.step(until: { h.booth.isFinished }))
+        #expect(h.booth.finish() == 0)
+        #expect(h.events.names == ["ready", "recordingStarted", "recordingFinished", "videoRecorderDidFinishRecordingVideoWithOutputPath"])
+    }
+
+    @Test("a take that fails to start: an error, no begin sound, the microphone closed, back to ready")
+    func failedStart() {
+        let h = BoothHarness(start: .fail)
+        h.booth.start()
+        h.send(.press(.start))
+        #expect(h.step(until: { h.events.names.contains("error") }))
+        #expect(h.step(until: { h.booth.machine.mode == .ready }))
+        #expect(h.audio.played.isEmpty, "no begin sound for a take that never started")
+        #expect(h.microphone?.log.map(\.0) == ["start", "stop"])
+        #expect(h.events.received.last?.contains("twin: avcodec_open2 failed") == true)
+        #expect(h.booth.machine.visibleButtons == [.cancel, .start])
+    }
+
+    @Test("a microphone that will not open: an error, and the take records without sound")
+    func microphoneFails() throws {
+        let h = BoothHarness(microphoneFails: true)
+        #expect(h.startTake())
+        #expect(h.events.names == ["ready", "error", "recordingStarted"])
+        #expect(try #require(h.writer).settings.audio == nil)
+    }
+
+    @Test("the writer finishing by itself (a limit) lands in finished with its reason")
+    func writerFinishesItself() throws {
+        let h = BoothHarness()
+        #expect(h.startTake())
+        try #require(h.writer).finish(.maxDuration)
+        #expect(h.step(until: { h.events.names.contains("recordingFinished") }))
+        #expect(h.booth.machine.mode == .finished)
+        #expect(h.events.received.last?.contains("\"reason\":\"maxDuration\"") == true)
+        #expect(h.audio.played == [.begin, .end])
+    }
+
+    @Test("the camera lost while recording: an error, the take stops with deviceDisconnected, the preview cleared")
+    func cameraLost() throws {
+        let h = BoothHarness()
+        #expect(h.startTake())
+        h.camera.lose()
+        #expect(h.step(until: { h.events.names.contains("recordingFinished") }))
+        #expect(try #require(h.writer).stops == [.deviceDisconnected])
+        #expect(h.events.names == ["ready", "recordingStarted", "error", "recordingFinished"])
+        #expect(h.screen.cleared == 1)
+    }
+
+    @Test("SIGTERM while recording: the take finishes, terminated, exit 0")
+    func sigterm() throws {
+        let h = BoothHarness()
+        #expect(h.startTake())
+        h.booth.inbox.post(.signal(SIGTERM))
+        #expect(h.step(until: { h.booth.isFinished }))
+        #expect(try #require(h.writer).stops == [.signal])
+        #expect(h.booth.finish() == 0)
+        #expect(h.events.names == ["ready", "recordingStarted", "recordingFinished", "terminated"])
+    }
+
+    @Test("SIGUSR1 while recording stops and keeps the take (background); SIGUSR2 brings the camera back")
+    func background() throws {
+        let h = BoothHarness()
+        #expect(h.startTake())
+        h.booth.inbox.post(.signal(SIGUSR1))
+        #expect(h.step(until: { h.booth.machine.mode == .finished }))
+        #expect(try #require(h.writer).stops == [.background])
+        #expect(h.camera.stops == 1)
+        h.send(.press(.retake))
+        h.booth.inbox.post(.signal(SIGUSR2))
+        #expect(h.step(until: { h.camera.starts == 2 }))
+    }
+
+    @Test("a signal while the writer still opens: the stop reaches it once it has started, and the booth exits")
+    func signalWhileStarting() throws {
+        let h = BoothHarness(start: .waitForRelease)
+        h.booth.start()
+        h.send(.press(.start))
+        #expect(h.step(until: { h.writerCount == 1 }))
+        h.booth.inbox.post(.signal(SIGTERM))
+        for _ in 0..<20 { h.booth.step() }
+        #expect(!h.booth.isFinished, "the take is still opening")
+        let writer = try #require(h.writer)
+        writer.release()
+        #expect(h.step(until: { h.booth.isFinished }))
+        #expect(writer.stops == [.signal])
+        #expect(h.audio.played == [], "no begin sound for a take stopped before it began")
+        #expect(h.events.names == ["ready", "recordingStarted", "recordingFinished", "terminated"])
+    }
+
+    @Test("stdout blocked: the booth goes on (Stop reaches the writer at once), state replies past the bound are dropped, every other event arrives once read")
+    func blockedStdout() throws {
+        // A small bound so that the pipe and the queue fill quickly.
+        let pipe = EventPipe(limit: 256 << 10, reading: false)
+        let h = BoothHarness(events: pipe)
+        h.booth.start()
+        h.send(.press(.start))
+        #expect(h.step(until: { h.writer?.startedOnUIThread == false }))
+        for _ in 0..<8000 { h.send(.state) } // ~ 1 MB of replies: the 64 KiB pipe and the queue fill
+        h.booth.step()
+        #expect(pipe.writer.droppedLines > 0, "state replies past the bound are dropped")
+        h.send(.press(.stop))
+        #expect(h.step(until: { h.booth.machine.mode == .finished }))
+        #expect(try #require(h.writer).stops == [.user], "Stop reached the writer while stdout was full")
+        pipe.startReading()
+        #expect(pipe.writer.flush(timeout: 10))
+        #expect(h.step(until: { pipe.names.count == 3 + 8000 - pipe.writer.droppedLines }))
+        let names = pipe.names.filter { $0 != "state" }
+        #expect(names == ["ready", "recordingStarted", "recordingFinished"])
+    }
+
+    @Test("a screenshot to a FIFO nobody reads: the booth goes on, and says the screenshot failed")
+    func screenshotFIFO() throws {
+        let h = BoothHarness()
+        let fifo = h.folder + "/fifo.bmp"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        h.booth.start()
+        h.send(.screenshot(path: fifo))
+        #expect(h.step(until: { h.events.names.contains("error") }))
+        #expect(h.events.received.last?.contains("screenshotFailed") == true)
+        let file = h.folder + "/shot.bmp"
+        h.send(.screenshot(path: file))
+        #expect(h.step(until: { FileManager.default.fileExists(atPath: file) && ((try? Data(contentsOf: URL(fileURLWithPath: file)))?.count ?? 0) == 70 }))
+        let bmp = try Data(contentsOf: URL(fileURLWithPath: file))
+        #expect(bmp.prefix(2) == Data("BM".utf8))
+        // Bottom-up rows, BGR: the first pixel written is (0,1), 0x00ff00 → 00 ff 00.
+        #expect(Array(bmp[54..<57]) == [0x00, 0xff, 0x00])
+    }
+
+    @Test("Retake and Start again: the old take is discarded on the file worker before the new one opens")
+    func retake() throws {
+        let h = BoothHarness()
+        #expect(h.startTake())
+        _ = FileManager.default.createFile(atPath: h.booth.outputPath, contents: Data("old".utf8))
+        h.send(.press(.stop))
+        #expect(h.step(until: { h.booth.machine.mode == .finished }))
+        h.send(.press(.retake))
+        #expect(h.step(until: { !FileManager.default.fileExists(atPath: h.booth.outputPath) }))
+        h.send(.press(.start))
+        #expect(h.step(until: { h.writerCount == 2 && h.events.names.filter { $0 == "recordingStarted" }.count == 2 }))
+        #expect(h.camera.starts == 2)
+    }
+
+    @Test("loop session: Use Video hands the take over on the file worker and the booth is ready again")
+    func loopHandOver() throws {
+        let h = BoothHarness(session: .loop)
+        #expect(h.startTake())
+        _ = FileManager.default.createFile(atPath: h.booth.outputPath, contents: Data("take".utf8))
+        h.send(.press(.stop))
+        #expect(h.step(until: { h.booth.machine.mode == .finished }))
+        h.send(.press(.useVideo))
+        #expect(h.step(until: { h.events.names.last == "videoRecorderDidFinishRecordingVideoWithOutputPath" }))
+        let line = try #require(h.events.received.last)
+        let path = try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["outputPath"] as? String)
+        #expect(path != h.booth.outputPath)
+        #expect(FileManager.default.contents(atPath: path) == Data("take".utf8))
+        #expect(h.booth.machine.mode == .ready)
+        #expect(!h.booth.isFinished)
+    }
+
+    @Test("cancel in ready: the cancel event and exit; a refused command is an error and changes nothing")
+    func cancel() {
+        let h = BoothHarness()
+        h.booth.start()
+        h.send(.press(.stop))
+        h.send(.press(.cancel))
+        #expect(h.step(until: { h.booth.isFinished }))
+        #expect(h.events.names == ["ready", "error", "videoRecorderDidCancelRecordingVideo"])
+    }
+}

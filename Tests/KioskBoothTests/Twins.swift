@@ -1,0 +1,286 @@
+// Test twins of the booth's parts, each at the booth's own boundary: a screen that records what it
+// was asked to draw, a sound output that records what it played, a camera and a microphone the
+// test drives, a writer the test finishes, and a stdout that is a real pipe (read, or left full).
+import Foundation
+import KioskBooth
+import KioskCapture
+import KioskCore
+import KioskMedia
+import KioskUI
+import Synchronization
+
+/// The thread the test steps the booth on (its UI thread), so twins can tell where they were called.
+let uiThread = Mutex<pthread_t?>(nil)
+var onUIThread: Bool { uiThread.withLock { $0 }.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+
+/// Records every model drawn and every picture shown; inputs the test queues come out of
+/// `waitEvents` as a display's would.
+final class ScreenTwin: BoothScreen {
+    var orientation: Orientation = .landscapeRight
+    let outputSize = Size(width: 800, height: 480)
+    let rendererName = "twin"
+    let playbackYUVUploads = false
+    var rendered: [ViewModel?] = []
+    var framesShown = 0
+    var playbackPictures = 0
+    var cleared = 0
+    var queuedInputs: [UIInput] = []
+
+    func waitEvents(timeoutMs: Int, visible: [Button]) -> [UIInput] {
+        if queuedInputs.isEmpty {
+            usleep(UInt32(min(timeoutMs, 2)) * 1000)
+            return []
+        }
+        defer { queuedInputs.removeAll() }
+        return queuedInputs
+    }
+    func press(at physical: Point, visible: [Button]) -> Button? { nil }
+    func setOrientation(_ orientation: Orientation) { self.orientation = orientation }
+    func show(frame: VideoFrame) throws { framesShown += 1 }
+    func clearPreview() { cleared += 1 }
+    func render(_ model: ViewModel?) throws { rendered.append(model) }
+    func snapshot() throws -> Pixels { Pixels(size: Size(width: 2, height: 2), words: [0, 0xff0000, 0xff00, 0xff]) }
+    func beginPlayback() {}
+    func showPlayback(_ picture: ScreenPicture, rotation: Double) throws { playbackPictures += 1 }
+    func endPlayback() {}
+}
+
+/// Records the sounds played and the player's feed coming and going.
+final class AudioTwin: BoothAudio {
+    var played: [Sound] = []
+    var attached = 0
+    var detached = 0
+    func prepare() {}
+    func play(_ sound: Sound) { played.append(sound) }
+    func playerFormat() -> AudioOutputFormat? { AudioOutputFormat(sampleRate: 48000, channels: 2, sample: .s16, bufferFrames: 1024) }
+    func attach(_ feed: any AudioFeed) { attached += 1 }
+    func detach() { detached += 1 }
+}
+
+/// A camera whose frames and losses the test sends.
+final class CameraTwin: VideoSource {
+    private struct State {
+        var frames: (@Sendable (VideoFrame) -> Void)?
+        var events: (@Sendable (CaptureEvent) -> Void)?
+        var starts = 0
+        var stops = 0
+    }
+    private let state = Mutex(State())
+    let info = VideoSourceInfo(name: "twin", size: Size(width: 64, height: 48), fps: 30, deviceFormat: .yuyv, deliveredFormat: .yuyv)
+    var droppedFrames: Int { 0 }
+    var starts: Int { state.withLock { $0.starts } }
+    var stops: Int { state.withLock { $0.stops } }
+
+    func start(frames: @escaping @Sendable (VideoFrame) -> Void, events: @escaping @Sendable (CaptureEvent) -> Void) throws {
+        state.withLock {
+            $0.frames = frames
+            $0.events = events
+            $0.starts += 1
+        }
+    }
+    func stop() { state.withLock { $0.stops += 1; $0.frames = nil } }
+
+    /// A frame as the capture thread would hand it over (from this thread).
+    func send(sequence: UInt32) {
+        let frame = TestPattern(size: info.size, fps: 30).frame(number: Int(sequence), timestamp: MonotonicClock.now(), flash: false)
+        state.withLock { $0.frames }?(frame)
+    }
+    func lose() { state.withLock { $0.events }?(.cameraLost(reason: "twin unplugged")) }
+}
+
+enum TwinError: Error { case noDevice }
+
+/// A value shared with other threads, behind a lock (a class, so closures can capture it).
+final class Locked<Value: Sendable>: Sendable {
+    private let value: Mutex<Value>
+    init(_ value: Value) { self.value = Mutex(value) }
+    func withLock<R>(_ body: (inout Value) -> R) -> R { value.withLock { body(&$0) } }
+}
+
+/// A microphone that notes which thread opened and closed it.
+final class MicrophoneTwin: AudioSource {
+    private let calls = Mutex<[(String, Bool)]>([])
+    let failsToOpen: Bool
+    init(failsToOpen: Bool = false) { self.failsToOpen = failsToOpen }
+    var info: AudioSourceInfo { AudioSourceInfo(name: "twin", sampleRate: 48000, channels: 1) }
+    var overruns: Int { 0 }
+    /// (call, on the UI thread) in order.
+    var log: [(String, Bool)] { calls.withLock { $0 } }
+    func start(chunks: @escaping @Sendable (AudioChunk) -> Void, events: @escaping @Sendable (CaptureEvent) -> Void) throws {
+        calls.withLock { $0.append(("start", onUIThread)) }
+        if failsToOpen { throw TwinError.noDevice }
+    }
+    func stop() { calls.withLock { $0.append(("stop", onUIThread)) } }
+}
+
+/// A writer the test controls: it may fail to start, hold its start until released, and it finishes
+/// when asked to stop (or when the test says it hit a limit).
+final class WriterTwin: TakeWriter {
+    enum StartBehaviour: Sendable { case succeed, fail, waitForRelease }
+    private struct State {
+        var frames = 0
+        var stops: [StopReason] = []
+        var startedOnUIThread: Bool?
+        var settings: MovieSettings?
+    }
+    private let state = Mutex(State())
+    private let behaviour: StartBehaviour
+    private let released = DispatchSemaphore(value: 0)
+    private let onFinish: @Sendable (RecordingResult) -> Void
+    let settings: MovieSettings
+
+    init(settings: MovieSettings, behaviour: StartBehaviour, onFinish: @escaping @Sendable (RecordingResult) -> Void) {
+        self.settings = settings
+        self.behaviour = behaviour
+        self.onFinish = onFinish
+    }
+
+    var frames: Int { state.withLock { $0.frames } }
+    var stops: [StopReason] { state.withLock { $0.stops } }
+    var startedOnUIThread: Bool? { state.withLock { $0.startedOnUIThread } }
+    var elapsed: Double { Double(frames) / 30 }
+
+    func start() throws(RecordingStartError) {
+        state.withLock { $0.startedOnUIThread = onUIThread }
+        switch behaviour {
+        case .succeed: return
+        case .fail: throw RecordingStartError(code: .recordingFailed, message: "twin: avcodec_open2 failed")
+        case .waitForRelease: released.wait()
+        }
+    }
+    func release() { released.signal() }
+    func append(_ frame: VideoFrame) { state.withLock { $0.frames += 1 } }
+    func append(_ chunk: AudioChunk) {}
+    func stop(reason: StopReason) {
+        let first = state.withLock { s -> Bool in
+            s.stops.append(reason)
+            return s.stops.count == 1
+        }
+        if first { finish(reason) }
+    }
+    /// The writer ends by itself (a limit, a full disk) or after a stop: the file is safe.
+    func finish(_ reason: StopReason) {
+        onFinish(RecordingResult(outputPath: settings.outputPath, duration: elapsed, bytes: 1000, reason: reason, success: true))
+    }
+}
+
+/// stdout as a pipe: the test reads it line by line, or leaves it unread until it is full.
+final class EventPipe: Sendable {
+    let sink: EventSink
+    let writer: LineWriter
+    private let readFD: Int32
+    private let lines = Locked<[String]>([])
+    private let bytesRead = Locked(0)
+    private let reading = Mutex(false)
+
+    init(limit: Int = 16 << 20, reading: Bool = true) {
+        var fds: [Int32] = [-1, -1]
+        _ = pipe(&fds)
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        readFD = fds[0]
+        writer = LineWriter(fd: fds[1], name: "test-stdout", limit: limit, keepsUndroppable: true)
+        sink = EventSink(writer: writer)
+        if reading { startReading() }
+    }
+
+    /// Starts (or resumes) reading the pipe on a thread of its own.
+    func startReading() {
+        guard reading.withLock({ r in defer { r = true }; return !r }) else { return }
+        let (fd, lines, bytesRead) = (readFD, lines, bytesRead)
+        Thread.detachNewThread {
+            var pending = Data()
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = read(fd, &buffer, buffer.count)
+                if n <= 0 { return }
+                pending.append(contentsOf: buffer[0..<n])
+                var got: [String] = []
+                while let newline = pending.firstIndex(of: 10) {
+                    got.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
+                    pending = Data(pending[(newline + 1)...])
+                }
+                lines.withLock { $0 += got }
+                bytesRead.withLock { $0 += n }
+            }
+        }
+    }
+
+    /// Every line emitted so far, once the writer wrote it and the reader read it all.
+    var received: [String] {
+        let deadline = Date().addingTimeInterval(10)
+        writer.flush(timeout: 10)
+        while bytesRead.withLock({ $0 }) < writer.bytesWritten && Date() < deadline { usleep(200) }
+        return lines.withLock { $0 }
+    }
+    /// The `event` names received so far, in order.
+    var names: [String] {
+        received.compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["event"] as? String
+        }
+    }
+}
+
+/// A booth wired to twins, stepped by the test.
+final class BoothHarness {
+    let screen = ScreenTwin()
+    let audio = AudioTwin()
+    let camera = CameraTwin()
+    let events: EventPipe
+    let booth: Booth
+    let folder: String
+    private let writers = Locked<[WriterTwin]>([])
+    private let microphones = Locked<[MicrophoneTwin]>([])
+
+    init(session: SessionMode = .once, start: WriterTwin.StartBehaviour = .succeed, microphoneFails: Bool = false,
+         events: EventPipe = EventPipe()) {
+        uiThread.withLock { $0 = pthread_self() }
+        folder = NSTemporaryDirectory() + "kiosk-booth-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        self.events = events
+        var config = Configuration()
+        config.session = session
+        let (writers, microphones) = (writers, microphones)
+        let parts = BoothParts(
+            screen: screen, audio: audio, camera: camera,
+            makeMicrophone: {
+                let mic = MicrophoneTwin(failsToOpen: microphoneFails)
+                microphones.withLock { $0.append(mic) }
+                return mic
+            },
+            makeWriter: { settings, onFinish in
+                let writer = WriterTwin(settings: settings, behaviour: start, onFinish: onFinish)
+                writers.withLock { $0.append(writer) }
+                return writer
+            },
+            events: events.sink)
+        booth = Booth(config: config, outputPath: folder + "/output.mov", parts: parts)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: folder) }
+
+    var writer: WriterTwin? { writers.withLock { $0.last } }
+    var writerCount: Int { writers.withLock { $0.count } }
+    var microphone: MicrophoneTwin? { microphones.withLock { $0.last } }
+
+    /// Steps the booth until `condition` holds; false if it did not within `seconds` (a bound
+    /// against a hang, not a measurement).
+    @discardableResult
+    func step(until condition: () -> Bool, seconds: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            if Date() > deadline { return false }
+            booth.step()
+        }
+        return true
+    }
+
+    /// Sends a command as the stdin reader would.
+    func send(_ command: Command) { booth.inbox.post(.command(command)) }
+
+    /// Starts the booth and records a take up to `recordingStarted`.
+    func startTake() -> Bool {
+        booth.start()
+        send(.press(.start))
+        return step(until: { events.names.contains("recordingStarted") })
+    }
+}
