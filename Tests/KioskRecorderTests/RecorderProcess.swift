@@ -12,6 +12,8 @@ final class RecorderProcess: Sendable {
     private let lines = Mutex<[(line: String, at: Double)]>([])
     private let stderrText = Mutex("")
     private let closed = DispatchSemaphore(value: 0)
+    /// While set, stdout is not read: the pipe fills as behind a parent that stopped reading.
+    private let readingPaused = Atomic<Bool>(false)
 
     /// `executable` another program than the recorder (a parent example that runs it): its stdout
     /// lines may then carry each event after an "event: " prefix.
@@ -34,6 +36,7 @@ final class RecorderProcess: Sendable {
         Thread { [self] in
             var buffer = Data()
             while true {
+                while readingPaused.load(ordering: .relaxed) { usleep(1000) }
                 let chunk = out.availableData
                 if chunk.isEmpty { break }
                 buffer += chunk
@@ -53,6 +56,10 @@ final class RecorderProcess: Sendable {
             }
         }.start()
     }
+
+    /// Stops reading stdout (after the chunk being read now) until `resumeReading`.
+    func pauseReading() { readingPaused.store(true, ordering: .relaxed) }
+    func resumeReading() { readingPaused.store(false, ordering: .relaxed) }
 
     var stderr: String { stderrText.withLock { $0 } }
     var rawLines: [String] { lines.withLock { $0.map(\.line) } }

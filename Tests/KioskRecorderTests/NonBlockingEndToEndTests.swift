@@ -1,0 +1,114 @@
+// The real kiosk-recorder beside a parent that stops reading, a screenshot nobody takes, and an audio
+// output with room for one device: the booth goes on, loses nothing, and plays everything.
+import Foundation
+import KioskCore
+import Testing
+
+@Suite("kiosk-recorder never waits on the outside")
+struct NonBlockingEndToEndTests {
+    /// The take's duration as ffprobe reads it.
+    func duration(_ path: String) throws -> Double {
+        try #require(Double(try ffprobe(path, "format=duration")))
+    }
+
+    @Test("stdout unread and its pipe full: Stop still ends the take on time, and every event arrives once the parent reads again")
+    func blockedStdout() throws {
+        let folder = try testFolder("blocked-stdout")
+        let output = folder.appendingPathComponent("take.mov").path
+        let r = try RecorderProcess(booth + ["--output", output])
+        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        let started = try #require(r.wait(for: "recordingStarted"))
+        r.pauseReading()
+        // ~3000 replies of ~100 bytes: far more than the 64 KiB pipe holds.
+        for _ in 0..<3000 { r.command("state") }
+        Thread.sleep(forTimeInterval: 2)
+        let stopWritten = ProcessInfo.processInfo.systemUptime
+        r.command("stop")
+        Thread.sleep(forTimeInterval: 1.5)
+        r.resumeReading()
+        #expect(r.wait(for: "recordingFinished", timeout: 20) != nil)
+        #expect(r.wait(for: "state", count: 3000, timeout: 20) != nil, "every state reply arrives (\(r.names.count) events)")
+        let took = try duration(output)
+        #expect(took <= stopWritten - started + 0.15, "the take is \(took) s; stop was written \(stopWritten - started) s after recordingStarted")
+        #expect(took > 1.5)
+        r.command("useVideo")
+        #expect(r.exitStatus() == 0)
+        #expect(r.names.filter { $0 != "state" } == ["ready", "recordingStarted", "recordingFinished",
+                                                      "videoRecorderDidFinishRecordingVideoWithOutputPath"])
+        #expect(r.names.filter { $0 == "state" }.count == 3000)
+    }
+
+    @Test("a screenshot to a FIFO nobody reads: an error, and Stop is not delayed")
+    func screenshotToFIFO() throws {
+        let folder = try testFolder("fifo")
+        let output = folder.appendingPathComponent("take.mov").path
+        let fifo = folder.appendingPathComponent("shot.bmp").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let r = try RecorderProcess(booth + ["--output", output])
+        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        let started = try #require(r.wait(for: "recordingStarted"))
+        Thread.sleep(forTimeInterval: 1)
+        r.send(#"{"command":"screenshot","path":"\#(fifo)"}"#)
+        let stopWritten = ProcessInfo.processInfo.systemUptime
+        r.command("stop")
+        #expect(r.wait(for: "recordingFinished") != nil)
+        #expect(r.wait(for: "error") != nil)
+        let took = try duration(output)
+        #expect(took <= stopWritten - started + 0.15, "the take is \(took) s; stop was written \(stopWritten - started) s after recordingStarted")
+        r.command("useVideo")
+        #expect(r.exitStatus() == 0)
+        let errors = r.events.compactMap { e -> ErrorCode? in if case let .error(code, _) = e { code } else { nil } }
+        #expect(errors == [.screenshotFailed])
+    }
+
+    @Test("one audio device (SDL's disk driver): the begin and end sounds play, and Play Video plays the take's sound")
+    func oneAudioDevice() throws {
+        let folder = try testFolder("one-device")
+        let output = folder.appendingPathComponent("take.mov").path
+        let played = folder.appendingPathComponent("played.raw").path
+        let r = try RecorderProcess(booth + ["--output", output],
+                                    environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": played])
+        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        #expect(r.wait(for: "recordingStarted") != nil)
+        Thread.sleep(forTimeInterval: 2.5)
+        r.command("stop")
+        #expect(r.wait(for: "recordingFinished") != nil)
+        Thread.sleep(forTimeInterval: 0.5) // the end sound
+        r.command("playVideo")
+        #expect(r.wait(for: "playbackFinished", timeout: 15) != nil)
+        r.command("useVideo")
+        #expect(r.exitStatus() == 0)
+        #expect(!r.stderr.contains("already open"), "\(r.stderr)")
+        #expect(r.stderr.contains("playback without sound") == false, "\(r.stderr)")
+
+        // What the device played: 16-bit stereo at 48 kHz. In 20 ms windows, which of the test
+        // tone (1 kHz, only in the take) and the chimes' high note (1975.5 Hz, in both the begin
+        // and the end sound) is loud.
+        let data = try Data(contentsOf: URL(fileURLWithPath: played))
+        let left: [Double] = data.withUnsafeBytes { raw in
+            let s = raw.bindMemory(to: Int16.self)
+            return stride(from: 0, to: s.count - 1, by: 2).map { Double(s[$0]) / 32768 }
+        }
+        let window = 960
+        func power(_ samples: ArraySlice<Double>, _ frequency: Double) -> Double {
+            let k = 2 * cos(2 * Double.pi * frequency / 48000)
+            var (s1, s2) = (0.0, 0.0)
+            for x in samples { (s1, s2) = (x + k * s1 - s2, s1) }
+            return (s1 * s1 + s2 * s2 - k * s1 * s2) / Double(samples.count * samples.count)
+        }
+        var tone = 0, chime = [Int]()
+        for (i, start) in stride(from: 0, to: left.count - window, by: window).enumerated() {
+            let w = left[start..<start + window]
+            if power(w, 1000) > 0.01 { tone += 1 }
+            if power(w, 1975.5) > 0.001 { chime.append(i) }
+        }
+        // The chime's windows fall in two groups (begin, end) more than a second apart.
+        let groups = zip(chime, chime.dropFirst()).filter { $1 - $0 > 25 }.count + (chime.isEmpty ? 0 : 1)
+        #expect(groups >= 2, "the begin and the end sound were played (chime windows \(chime))")
+        // 2.5 s of take holds two or three 100 ms beeps: at least 8 windows of 20 ms.
+        #expect(tone >= 8, "the take's sound was played (\(tone) windows of 1 kHz)")
+    }
+}
