@@ -91,28 +91,50 @@ public struct ViewModel: Equatable, Sendable {
 
 /// The recorder's state machine: `handle(_:)` takes an event and returns the actions.
 public struct RecorderMachine: Equatable, Sendable {
+    /// What the machine is doing, with what matters only in that mode.
+    public enum State: Equatable, Sendable {
+        case ready
+        case recording(Recording)
+        /// The last take, waiting for Retake, Use Video or Play Video.
+        case finished(RecordingResult)
+        case playing(Playing)
+    }
+
+    /// A take in progress.
+    public struct Recording: Equatable, Sendable {
+        /// The writer confirmed the take started.
+        public var confirmed = false
+        /// A stop was asked for; the writer is finalizing (or will, once it has started).
+        public var stopRequested: StopReason?
+        /// Seconds recorded, from the writer's clock.
+        public var elapsed: Double = 0
+    }
+
+    /// The take playing.
+    public struct Playing: Equatable, Sendable {
+        public var take: RecordingResult
+        public var position: Double = 0
+        public var duration: Double
+        public var paused = false
+    }
+
+    /// On the way out: `leaving` until nothing is in flight, then `exitSent`.
+    public enum Exit: Equatable, Sendable {
+        case leaving(signal: String?)
+        case exitSent
+    }
+
     public let session: SessionMode
     public let outputPath: String
 
-    public private(set) var mode: Mode = .ready
+    public private(set) var state: State = .ready
     public private(set) var orientation: Orientation
     /// A rotation asked for while rotating is not allowed, applied on the next return to ready.
     public private(set) var pendingOrientation: Orientation?
     public private(set) var cameraAvailable = true
     public private(set) var inBackground = false
-    /// Set once a stop was asked for and the writer is finalizing (recording mode, no buttons).
-    public private(set) var stopRequested: StopReason?
-    /// The writer confirmed the take started.
-    public private(set) var recordingConfirmed = false
-    public private(set) var elapsed: Double = 0
-    public private(set) var lastResult: RecordingResult?
-    public private(set) var playbackPosition: Double = 0
-    public private(set) var playbackDuration: Double = 0
-    public private(set) var playbackPaused = false
     /// The process is on its way out (an outcome in `once`, a signal, `quit`).
-    public private(set) var exiting = false
-    private var terminatingSignal: String?
-    private var exitSent = false
+    public private(set) var exit: Exit?
     /// Whether the camera was last told to run; `reconcile` keeps it equal to `cameraWanted`.
     public private(set) var cameraRunning = false
 
@@ -121,6 +143,19 @@ public struct RecorderMachine: Equatable, Sendable {
         self.outputPath = outputPath
         self.orientation = orientation
     }
+
+    /// The mode the screen and the `state` event show.
+    public var mode: Mode {
+        switch state {
+        case .ready: .ready
+        case .recording: .recording
+        case .finished: .finished
+        case .playing: .playing
+        }
+    }
+
+    public var exiting: Bool { exit != nil }
+    public var playbackPaused: Bool { if case let .playing(p) = state { p.paused } else { false } }
 
     /// The actions to start with: the camera.
     public mutating func start() -> [RecorderAction] {
@@ -141,31 +176,31 @@ public struct RecorderMachine: Equatable, Sendable {
 
     public var visibleButtons: [Button] {
         if exiting && mode != .recording { return [] }
-        switch mode {
+        switch state {
         case .ready:
             return cameraAvailable && !inBackground ? [.cancel, .start] : [.cancel]
-        case .recording:
-            return stopRequested == nil && recordingConfirmed ? [.stop] : []
-        case .finished:
-            return lastResult?.success == true ? [.retake, .useVideo, .playVideo] : [.retake, .playVideo]
+        case let .recording(r):
+            return r.stopRequested == nil && r.confirmed ? [.stop] : []
+        case let .finished(take):
+            return take.success ? [.retake, .useVideo, .playVideo] : [.retake, .playVideo]
         case .playing:
             return [.closePlayer]
         }
     }
 
     public var timerText: String {
-        switch mode {
+        switch state {
         case .ready: TimerText.format(seconds: 0)
-        case .recording: TimerText.format(seconds: elapsed)
+        case let .recording(r): TimerText.format(seconds: r.elapsed)
         // The take's length, to the nearest second (a 2.97 s take under a 3 s limit reads 00:03).
-        case .finished: TimerText.format(seconds: (lastResult?.duration ?? elapsed).rounded())
-        case .playing: TimerText.playback(position: playbackPosition, duration: playbackDuration)
+        case let .finished(take): TimerText.format(seconds: take.duration.rounded())
+        case let .playing(p): TimerText.playback(position: p.position, duration: p.duration)
         }
     }
 
     public var viewModel: ViewModel {
-        if mode == .playing {
-            var model = ViewModel.playback(position: playbackPosition, duration: playbackDuration, paused: playbackPaused)
+        if case let .playing(p) = state {
+            var model = ViewModel.playback(position: p.position, duration: p.duration, paused: p.paused)
             model.buttons = visibleButtons // none once the process is on its way out
             return model
         }
@@ -188,30 +223,32 @@ public struct RecorderMachine: Equatable, Sendable {
     // MARK: - Events
 
     public mutating func handle(_ event: RecorderEvent) -> [RecorderAction] {
-        if exitSent { return [] }
+        if exit == .exitSent { return [] }
         var actions: [RecorderAction] = []
         switch event {
         case let .press(button): press(button, &actions)
         case let .tick(seconds):
-            if mode == .recording && stopRequested == nil { elapsed = max(elapsed, seconds) }
+            if case var .recording(r) = state, r.stopRequested == nil {
+                r.elapsed = max(r.elapsed, seconds)
+                state = .recording(r)
+            }
         case let .recordingStarted(path):
-            if mode == .recording && !recordingConfirmed {
-                recordingConfirmed = true
+            if case var .recording(r) = state, !r.confirmed {
+                r.confirmed = true
+                state = .recording(r)
                 actions.append(.emit(.recordingStarted(outputPath: path)))
                 // A stop asked for while the writer opened (a signal, the background, a lost
                 // camera) goes to the writer now; otherwise the take really begins: its sound.
-                if let reason = stopRequested {
+                if let reason = r.stopRequested {
                     actions.append(.stopRecording(reason))
                 } else {
                     actions.append(.playSound(.begin))
                 }
             }
         case let .recordingFailed(code, message):
-            if mode == .recording && !recordingConfirmed {
+            if case let .recording(r) = state, !r.confirmed {
                 // Nothing was recorded: back to ready, the camera still runs.
-                mode = .ready
-                stopRequested = nil
-                elapsed = 0
+                state = .ready
                 actions.append(.emit(.error(code: code, message: message)))
             }
         case let .limitReached(reason):
@@ -221,11 +258,12 @@ public struct RecorderMachine: Equatable, Sendable {
         case .background:
             guard !inBackground else { break }
             inBackground = true
-            switch mode {
+            switch state {
             case .recording: requestStop(.background, &actions)
-            case .playing:
-                if !playbackPaused {
-                    playbackPaused = true
+            case var .playing(p):
+                if !p.paused {
+                    p.paused = true
+                    state = .playing(p)
                     actions.append(.setPlaybackPaused(true))
                 }
             case .ready, .finished: break
@@ -244,23 +282,25 @@ public struct RecorderMachine: Equatable, Sendable {
             }
         case .cameraLost:
             cameraAvailable = false
-            if mode == .recording { requestStop(.deviceDisconnected, &actions) }
+            requestStop(.deviceDisconnected, &actions)
         case .cameraBack:
             cameraAvailable = true
         case let .playbackProgress(position, duration):
-            if mode == .playing {
-                playbackPosition = position
-                playbackDuration = duration
+            if case var .playing(p) = state {
+                p.position = position
+                p.duration = duration
+                state = .playing(p)
             }
         case let .playbackEnded(reason):
-            if mode == .playing {
-                mode = .finished
+            if case let .playing(p) = state {
+                state = .finished(p.take)
                 actions.append(.emit(.playbackFinished(reason: reason)))
             }
         case .togglePause:
-            if mode == .playing {
-                playbackPaused.toggle()
-                actions.append(.setPlaybackPaused(playbackPaused))
+            if case var .playing(p) = state {
+                p.paused.toggle()
+                state = .playing(p)
+                actions.append(.setPlaybackPaused(p.paused))
             }
         case .stateQuery:
             actions.append(.emit(stateEvent))
@@ -281,81 +321,66 @@ public struct RecorderMachine: Equatable, Sendable {
                     + " (visible: \(visibleButtons.map(\.rawValue).joined(separator: ", ")))")))
             return
         }
-        switch button {
-        case .cancel:
+        switch (button, state) {
+        case (.cancel, _):
             actions.append(.emit(.videoRecorderDidCancelRecordingVideo))
             outcome(&actions)
-        case .start:
-            mode = .recording
-            elapsed = 0
-            stopRequested = nil
-            recordingConfirmed = false
-            lastResult = nil
+        case (.start, _):
+            state = .recording(Recording())
             // The begin sound waits for the writer's start: a take that fails to start plays none.
             actions += [.discardTake, .startRecording(orientation: orientation)]
-        case .stop:
+        case (.stop, _):
             requestStop(.user, &actions)
-        case .retake:
-            mode = .ready
-            elapsed = 0
-            lastResult = nil
+        case (.retake, _):
+            state = .ready
             actions.append(.discardTake)
-        case .useVideo:
+        case (.useVideo, _):
             switch session {
             case .once: actions.append(.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: outputPath)))
             case .loop: actions.append(.handOverTake)
             }
             outcome(&actions)
-        case .playVideo:
-            mode = .playing
-            playbackPosition = 0
-            playbackDuration = lastResult?.duration ?? 0
-            playbackPaused = false
+        case let (.playVideo, .finished(take)):
+            state = .playing(Playing(take: take, duration: take.duration))
             actions += [.startPlayback(path: outputPath), .emit(.playbackStarted(path: outputPath))]
-        case .closePlayer:
-            mode = .finished
+        case let (.closePlayer, .playing(p)):
+            state = .finished(p.take)
             actions += [.stopPlayback, .emit(.playbackFinished(reason: .closed))]
+        case (.playVideo, _), (.closePlayer, _):
+            break // not visible outside finished and playing
         }
     }
 
     private mutating func requestStop(_ reason: StopReason, _ actions: inout [RecorderAction]) {
-        guard mode == .recording, stopRequested == nil else { return }
-        stopRequested = reason
+        guard case var .recording(r) = state, r.stopRequested == nil else { return }
+        r.stopRequested = reason
+        state = .recording(r)
         actions.append(.stopRecording(reason))
     }
 
     private mutating func finishRecording(_ result: RecordingResult, _ actions: inout [RecorderAction]) {
-        guard mode == .recording else { return }
-        mode = .finished
-        stopRequested = nil
-        recordingConfirmed = false
-        lastResult = result
-        elapsed = result.duration
+        guard case .recording = state else { return }
+        state = .finished(result)
         if !exiting { actions.append(.playSound(.end)) }
         actions.append(.emit(.recordingFinished(result)))
-        if let signal = terminatingSignal { actions.append(.emit(.terminated(signal: signal))) }
+        if case let .leaving(signal?) = exit { actions.append(.emit(.terminated(signal: signal))) }
     }
 
     /// After Use Video or Cancel: exit (`once`) or back to ready for the next guest (`loop`).
     private mutating func outcome(_ actions: inout [RecorderAction]) {
         switch session {
-        case .once:
-            exiting = true
-        case .loop:
-            mode = .ready
-            elapsed = 0
-            lastResult = nil
+        case .once: exit = .leaving(signal: nil)
+        case .loop: state = .ready
         }
     }
 
     /// A signal or `quit`: a recording is finished cleanly first, then the process exits 0.
     private mutating func leave(signal: String?, _ actions: inout [RecorderAction]) {
         guard !exiting else { return }
-        exiting = true
-        terminatingSignal = signal
-        switch mode {
+        exit = .leaving(signal: signal)
+        switch state {
         case .recording:
-            if stopRequested == nil { requestStop(signal == nil ? .user : .signal, &actions) }
+            requestStop(signal == nil ? .user : .signal, &actions)
             return // `terminated` follows the recording's end
         case .playing:
             actions.append(.stopPlayback)
@@ -379,8 +404,8 @@ public struct RecorderMachine: Equatable, Sendable {
             cameraRunning = cameraWanted
             actions.append(cameraRunning ? .startCamera : .stopCamera)
         }
-        if exiting && mode != .recording && !exitSent {
-            exitSent = true
+        if exiting && mode != .recording {
+            exit = .exitSent
             actions.append(.exit(code: 0))
         }
     }

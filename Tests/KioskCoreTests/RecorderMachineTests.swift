@@ -178,7 +178,7 @@ struct RecorderMachinePairTests {
     func fixtures() {
         #expect(Fixture.ready.make().mode == .ready)
         #expect(Fixture.recording.make().visibleButtons == [.stop])
-        #expect(Fixture.stopping.make().stopRequested == .user)
+        #expect(Fixture.stopping.make().state == .recording(.init(confirmed: true, stopRequested: .user)))
         #expect(Fixture.finished.make().mode == .finished)
         #expect(Fixture.playing.make().mode == .playing)
         #expect(Fixture.readyBackground.make().cameraRunning == false)
