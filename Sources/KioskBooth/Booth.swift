@@ -61,6 +61,15 @@ public final class Booth {
         machine = RecorderMachine(session: config.session, outputPath: outputPath, orientation: parts.screen.orientation)
     }
 
+    /// The player alone (`--play FILE`): the booth's playing mode on `file`, then exit. The camera
+    /// in `parts` is never started.
+    public init(playing file: String, config: Configuration, parts: BoothParts) {
+        self.config = config
+        outputPath = file
+        self.parts = parts
+        machine = RecorderMachine(playing: file, orientation: parts.screen.orientation)
+    }
+
     /// Runs until an outcome, a quit or a signal; returns the exit status.
     public func run() -> Int32 {
         start()
@@ -68,8 +77,12 @@ public final class Booth {
         return finish()
     }
 
-    /// The camera starts and `ready` goes out.
+    /// The camera starts and `ready` goes out (the player alone: the file starts playing).
     public func start() {
+        guard machine.playerFile == nil else {
+            perform(machine.start())
+            return
+        }
         parts.audio.prepare()
         perform(machine.start())
         let info = camera.info

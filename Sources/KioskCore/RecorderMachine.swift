@@ -120,12 +120,15 @@ public struct RecorderMachine: Equatable, Sendable {
 
     /// On the way out: `leaving` until nothing is in flight, then `exitSent`.
     public enum Exit: Equatable, Sendable {
-        case leaving(signal: String?)
+        case leaving(signal: String?, code: Int32)
         case exitSent
     }
 
     public let session: SessionMode
     public let outputPath: String
+    /// `--play FILE`: the playing mode alone, on this file. Close or the file's end exits (1 after
+    /// an error); no camera, no take.
+    public let playerFile: String?
 
     public private(set) var state: State = .ready
     public private(set) var orientation: Orientation
@@ -142,6 +145,17 @@ public struct RecorderMachine: Equatable, Sendable {
         self.session = session
         self.outputPath = outputPath
         self.orientation = orientation
+        playerFile = nil
+    }
+
+    /// The player alone (`--play FILE`): the same playing mode as the booth's, which begins at once.
+    public init(playing file: String, orientation: Orientation) {
+        session = .once
+        outputPath = file
+        self.orientation = orientation
+        playerFile = file
+        state = .playing(Playing(take: RecordingResult(outputPath: file, duration: 0, bytes: 0, reason: .user, success: true),
+                                 duration: 0))
     }
 
     /// The mode the screen and the `state` event show.
@@ -157,9 +171,10 @@ public struct RecorderMachine: Equatable, Sendable {
     public var exiting: Bool { exit != nil }
     public var playbackPaused: Bool { if case let .playing(p) = state { p.paused } else { false } }
 
-    /// The actions to start with: the camera.
+    /// The actions to start with: the camera, or for the player alone its file.
     public mutating func start() -> [RecorderAction] {
         var actions: [RecorderAction] = []
+        if let playerFile { actions += [.startPlayback(path: playerFile), .emit(.playbackStarted(path: playerFile))] }
         reconcile(&actions)
         return actions
     }
@@ -295,6 +310,7 @@ public struct RecorderMachine: Equatable, Sendable {
             if case let .playing(p) = state {
                 state = .finished(p.take)
                 actions.append(.emit(.playbackFinished(reason: reason)))
+                if playerFile != nil, !exiting { exit = .leaving(signal: nil, code: reason == .error ? 1 : 0) }
             }
         case .togglePause:
             if case var .playing(p) = state {
@@ -346,6 +362,7 @@ public struct RecorderMachine: Equatable, Sendable {
         case let (.closePlayer, .playing(p)):
             state = .finished(p.take)
             actions += [.stopPlayback, .emit(.playbackFinished(reason: .closed))]
+            if playerFile != nil { exit = .leaving(signal: nil, code: 0) }
         case (.playVideo, _), (.closePlayer, _):
             break // not visible outside finished and playing
         }
@@ -363,13 +380,13 @@ public struct RecorderMachine: Equatable, Sendable {
         state = .finished(result)
         if !exiting { actions.append(.playSound(.end)) }
         actions.append(.emit(.recordingFinished(result)))
-        if case let .leaving(signal?) = exit { actions.append(.emit(.terminated(signal: signal))) }
+        if case let .leaving(signal?, _) = exit { actions.append(.emit(.terminated(signal: signal))) }
     }
 
     /// After Use Video or Cancel: exit (`once`) or back to ready for the next guest (`loop`).
     private mutating func outcome(_ actions: inout [RecorderAction]) {
         switch session {
-        case .once: exit = .leaving(signal: nil)
+        case .once: exit = .leaving(signal: nil, code: 0)
         case .loop: state = .ready
         }
     }
@@ -377,13 +394,15 @@ public struct RecorderMachine: Equatable, Sendable {
     /// A signal or `quit`: a recording is finished cleanly first, then the process exits 0.
     private mutating func leave(signal: String?, _ actions: inout [RecorderAction]) {
         guard !exiting else { return }
-        exit = .leaving(signal: signal)
+        exit = .leaving(signal: signal, code: 0)
         switch state {
         case .recording:
             requestStop(signal == nil ? .user : .signal, &actions)
             return // `terminated` follows the recording's end
-        case .playing:
-            actions.append(.stopPlayback)
+        case let .playing(p):
+            // Every playbackStarted has its playbackFinished.
+            state = .finished(p.take)
+            actions += [.stopPlayback, .emit(.playbackFinished(reason: .closed))]
         case .ready, .finished:
             break
         }
@@ -404,9 +423,9 @@ public struct RecorderMachine: Equatable, Sendable {
             cameraRunning = cameraWanted
             actions.append(cameraRunning ? .startCamera : .stopCamera)
         }
-        if exiting && mode != .recording {
+        if case let .leaving(_, code) = exit, mode != .recording {
             exit = .exitSent
-            actions.append(.exit(code: 0))
+            actions.append(.exit(code: code))
         }
     }
 }

@@ -38,6 +38,9 @@ public final class Screen {
     private let shapes: ShapeCache
     private var pointers = PointerTracker()
     private var hidden = false
+    /// Set by the first present: a window manager may hide and show a window while it first maps
+    /// it, which is not the app going to the background.
+    private var presentedOnce = false
     private var lastModel: ViewModel?
 
     /// Opens the window (`SDL_CreateWindow`: fullscreen at the desktop's mode, or a window) and
@@ -175,7 +178,10 @@ public final class Screen {
     }
 
     /// Shows what was drawn (`SDL_RenderPresent`, waits for vsync).
-    public func present() { SDL_RenderPresent(rendererHandle.handle) }
+    public func present() {
+        SDL_RenderPresent(rendererHandle.handle)
+        presentedOnce = true
+    }
 
     /// `draw` then `present`.
     public func render(_ model: ViewModel?) throws(SDLError) {
@@ -285,7 +291,7 @@ public final class Screen {
             relayout(physical: output, orientation: transform.orientation)
             if flipped { inputs.append(.displayOrientation(.natural(for: output))) }
         case SDL_WINDOWEVENT_MINIMIZED, SDL_WINDOWEVENT_HIDDEN:
-            if !hidden {
+            if !hidden && presentedOnce {
                 hidden = true
                 pointers.reset()
                 inputs.append(.background)

@@ -81,9 +81,15 @@ case .listCameras:
     EventSink().emit(.cameras(CameraDirectory.cameras()))
     exit(0)
 case let .play(file, config):
-    PlayCommand.blockSignals()
+    Booth.blockSignals()
     let (context, screen, assets) = openScreen(config)
-    let status = PlayCommand.run(file: file, screen: screen, audio: SoundPlayer(assets: assets))
+    // The player alone has no camera: the test pattern stands in and is never started.
+    let parts = BoothParts(screen: screen, audio: SoundPlayer(assets: assets), camera: TestPattern(size: config.size, fps: 30),
+                           makeMicrophone: { nil })
+    let player = Booth(playing: file, config: config, parts: parts)
+    player.watchSignals()
+    player.readCommands()
+    let status = player.run()
     withExtendedLifetime(context) {}
     exit(status)
 case let .record(config):

@@ -154,8 +154,8 @@ let table: [String: Expectation] = [
     "playing/playbackEnded": .init(actions: [.emit(.playbackFinished(reason: .end))], mode: .finished),
     "playing/togglePause": .init(actions: [.setPlaybackPaused(true)], mode: .playing),
     "playing/stateQuery": .init(actions: [.emit(.state(mode: "playing", timer: "00:00 / 00:03", buttons: [.closePlayer], orientation: .landscapeRight))], mode: .playing),
-    "playing/terminate": .init(actions: [.stopPlayback, .emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .playing),
-    "playing/quit": .init(actions: [.stopPlayback, .exit(code: 0)], mode: .playing),
+    "playing/terminate": .init(actions: [.stopPlayback, .emit(.playbackFinished(reason: .closed)), .emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .finished),
+    "playing/quit": .init(actions: [.stopPlayback, .emit(.playbackFinished(reason: .closed)), .exit(code: 0)], mode: .finished),
 ]
 
 /// The recording fixture is taken at 1.5 s so the timer shows 00:01.
@@ -445,3 +445,50 @@ struct RecorderMachineSeedTests {
         #expect(m.start() == [])
     }
 }
+
+@Suite("RecorderMachine: the player alone (--play), the same playing mode")
+struct PlayerMachineTests {
+    let file = "/tmp/kiosk/clip.mp4"
+
+    func player() -> RecorderMachine { RecorderMachine(playing: file, orientation: .landscapeRight) }
+
+    @Test("it starts playing the file at once, no camera")
+    func starts() {
+        var m = player()
+        #expect(m.start() == [.startPlayback(path: file), .emit(.playbackStarted(path: file))])
+        #expect(m.mode == .playing && m.visibleButtons == [.closePlayer] && !m.cameraRunning)
+    }
+
+    @Test("the end exits 0, an error exits 1, Close exits 0, each after playbackFinished")
+    func endings() {
+        var m = player()
+        _ = m.start()
+        #expect(m.handle(.playbackEnded(.end)) == [.emit(.playbackFinished(reason: .end)), .exit(code: 0)])
+        m = player()
+        _ = m.start()
+        #expect(m.handle(.playbackEnded(.error)) == [.emit(.playbackFinished(reason: .error)), .exit(code: 1)])
+        m = player()
+        _ = m.start()
+        #expect(m.handle(.press(.closePlayer)) == [.stopPlayback, .emit(.playbackFinished(reason: .closed)), .exit(code: 0)])
+    }
+
+    @Test("background pauses and the foreground leaves it paused, as in the booth; a tap resumes")
+    func background() {
+        for var m in [player(), Fixture.playing.make()] {
+            _ = m.start()
+            #expect(m.handle(.background) == [.setPlaybackPaused(true)])
+            #expect(m.handle(.foreground) == [])
+            #expect(m.playbackPaused)
+            #expect(m.handle(.togglePause) == [.setPlaybackPaused(false)])
+        }
+    }
+
+    @Test("a signal closes the player: playbackFinished closed, terminated, exit 0")
+    func signal() {
+        var m = player()
+        _ = m.start()
+        #expect(m.handle(.terminate(signal: "SIGTERM")) == [.stopPlayback, .emit(.playbackFinished(reason: .closed)),
+                                                           .emit(.terminated(signal: "SIGTERM")), .exit(code: 0)])
+    }
+}
+

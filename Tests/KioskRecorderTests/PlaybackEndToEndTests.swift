@@ -65,6 +65,36 @@ struct PlaybackEndToEndTests {
         #expect(r.events == [.playbackStarted(path: path), .playbackFinished(reason: .end)])
     }
 
+    @Test("--play has the booth's playing mode: SIGUSR1 pauses, SIGUSR2 leaves it paused, a tap resumes, Close exits 0")
+    func playSignals() throws {
+        let path = try ffmpegMovie(try testFolder("play-signals"))
+        let r = try RecorderProcess(["--play", path, "--windowed", "640x480"])
+        #expect(r.wait(for: "playbackStarted") != nil, "\(r.stderr)")
+        r.kill(SIGUSR1)
+        Thread.sleep(forTimeInterval: 0.2)
+        r.kill(SIGUSR2)
+        // The file lasts 1.5 s: still playing 2.5 s later means it is paused.
+        Thread.sleep(forTimeInterval: 2.5)
+        #expect(r.process.isRunning, "paused, not ended (\(r.names))")
+        r.command("state")
+        #expect(r.wait(for: "state") != nil)
+        guard case let .state(mode, _, buttons, _)? = r.events.last else { Issue.record("no state"); return }
+        #expect(mode == "playing" && buttons == [.closePlayer])
+        r.send(#"{"command":"tap","x":320,"y":100}"#) // resumes: the file plays to its end
+        #expect(r.exitStatus(timeout: 10) == 0, "\(r.stderr)")
+        #expect(r.events.filter { $0.name != "state" } == [.playbackStarted(path: path), .playbackFinished(reason: .end)])
+    }
+
+    @Test("--play and SIGTERM: playbackFinished closed, terminated, exit 0")
+    func playSigterm() throws {
+        let path = try ffmpegMovie(try testFolder("play-term"))
+        let r = try RecorderProcess(["--play", path, "--windowed", "640x480"])
+        #expect(r.wait(for: "playbackStarted") != nil, "\(r.stderr)")
+        r.kill(SIGTERM)
+        #expect(r.exitStatus(timeout: 10) == 0, "\(r.stderr)")
+        #expect(r.events == [.playbackStarted(path: path), .playbackFinished(reason: .closed), .terminated(signal: "SIGTERM")])
+    }
+
     @Test("--play on a file that is no movie: an error event, playbackFinished error, exit 1")
     func notAMovie() throws {
         let path = try testFolder("notmovie").appendingPathComponent("notes.mov").path
