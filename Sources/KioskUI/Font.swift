@@ -1,17 +1,52 @@
 // Owns one TTF_Font from SDL2_ttf and renders text to ARGB surfaces for the overlay.
 import CSDL2
 import CSDL2TTF
+import Foundation
+import Synchronization
 
-/// A font at one pixel size (`TTF_OpenFont`), closed with `TTF_CloseFont`.
-/// Needs an `SDLContext` alive (TTF_Init); use on the UI thread only.
+/// A font file's bytes, read once and shared by every size of it. SDL_ttf reads a font lazily for
+/// as long as it is open; from memory, the booth holds no descriptor of it (`TTF_OpenFont` keeps the
+/// file open without close-on-exec, so a child process would inherit it).
+final class FontFile: Sendable {
+    /// Allocated here, freed in deinit, never written after init: SDL_ttf reads it through a pointer.
+    nonisolated(unsafe) let bytes: UnsafeMutableRawBufferPointer
+    private static let loaded = Mutex<[String: FontFile]>([:])
+
+    private init(_ data: Data) {
+        bytes = .allocate(byteCount: data.count, alignment: 16)
+        bytes.copyBytes(from: data)
+    }
+
+    deinit { bytes.deallocate() }
+
+    /// The file at `path`, from the cache after the first time.
+    static func named(_ path: String) throws(SDLError) -> FontFile {
+        if let file = loaded.withLock({ $0[path] }) { return file }
+        guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else {
+            throw SDLError(call: "TTF_OpenFont(\(path))", message: "cannot read the font file")
+        }
+        let file = FontFile(data)
+        loaded.withLock { $0[path] = file }
+        return file
+    }
+}
+
+/// A font at one pixel size (`TTF_OpenFontRW` on the file's bytes in memory), closed with
+/// `TTF_CloseFont`. Needs an `SDLContext` alive (TTF_Init); use on the UI thread only.
 public final class Font {
     let handle: OpaquePointer
     public let pointSize: Int32
+    /// The bytes SDL_ttf reads from while the font is open.
+    private let file: FontFile
 
     public init(path: String, pointSize: Int32) throws(SDLError) {
-        guard let font = TTF_OpenFont(path, pointSize) else { throw SDLError(call: "TTF_OpenFont(\(path))") }
+        let file = try FontFile.named(path)
+        // `file` outlives the font (a stored property); freesrc = 1 frees the RWops with the font.
+        guard let rw = SDL_RWFromConstMem(file.bytes.baseAddress, Int32(file.bytes.count)),
+              let font = TTF_OpenFontRW(rw, 1, pointSize) else { throw SDLError(call: "TTF_OpenFont(\(path))") }
         handle = font
         self.pointSize = pointSize
+        self.file = file
     }
 
     deinit { TTF_CloseFont(handle) }

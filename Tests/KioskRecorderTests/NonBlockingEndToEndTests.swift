@@ -111,4 +111,47 @@ struct NonBlockingEndToEndTests {
         // 2.5 s of take holds two or three 100 ms beeps: at least 8 windows of 20 ms.
         #expect(tone >= 8, "the take's sound was played (\(tone) windows of 1 kHz)")
     }
+
+    /// The descriptors of a running process above stderr whose flags lack O_CLOEXEC, with what they are.
+    func inheritable(_ pid: Int32) throws -> [String] {
+        let folder = "/proc/\(pid)/fdinfo"
+        return try FileManager.default.contentsOfDirectory(atPath: folder).compactMap { name -> String? in
+            guard let fd = Int(name), fd > 2, let info = try? String(contentsOfFile: folder + "/" + name, encoding: .utf8),
+                  let line = info.split(separator: "\n").first(where: { $0.hasPrefix("flags:") }),
+                  let flags = Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8)
+            else { return nil }
+            let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) ?? "?"
+            return flags & 0o2000000 == 0 ? "\(fd) → \(target)" : nil
+        }
+    }
+
+    @Test("every descriptor the booth holds is close-on-exec: while recording from the fake camera, and while playing",
+          .enabled(if: ProcessInfo.processInfo.environment["KIOSK_FAKE_CAMERA"] == "1", "needs the fake camera"))
+    func closeOnExec() throws {
+        let folder = try testFolder("cloexec")
+        let device = folder.appendingPathComponent("video0").path
+        try Data().write(to: URL(fileURLWithPath: device))
+        try "card=Booth Cam\nformat=MJPG 640x480@30\n".write(toFile: device + ".conf", atomically: true, encoding: .utf8)
+        let output = folder.appendingPathComponent("take.mov").path
+        // Started with nothing but stdin, stdout and stderr, so every other descriptor is the booth's own.
+        let exec = "import os, sys; os.closerange(3, 65536); os.execv(sys.argv[1], sys.argv[1:])"
+        let r = try RecorderProcess(["-c", exec, recorderPath, "--camera", device, "--size", "640x480", "--microphone", "test",
+                                     "--windowed", "800x480", "--output", output], executable: "/usr/bin/python3")
+        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        #expect(r.wait(for: "recordingStarted") != nil)
+        Thread.sleep(forTimeInterval: 1)
+        let whileRecording = try inheritable(r.process.processIdentifier)
+        #expect(whileRecording.isEmpty, "inheritable while recording: \(whileRecording)")
+        r.command("stop")
+        #expect(r.wait(for: "recordingFinished") != nil)
+        r.send(#"{"command":"screenshot","path":"\#(folder.appendingPathComponent("shot.bmp").path)"}"#)
+        r.command("playVideo")
+        #expect(r.wait(for: "playbackStarted") != nil)
+        Thread.sleep(forTimeInterval: 0.5)
+        let whilePlaying = try inheritable(r.process.processIdentifier)
+        #expect(whilePlaying.isEmpty, "inheritable while playing: \(whilePlaying)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
 }
