@@ -170,6 +170,11 @@ extension SDLTests {
             send(SDL_APP_WILLENTERBACKGROUND)
             send(SDL_APP_DIDENTERFOREGROUND)
             #expect(screen.pollEvents(visible: []) == [.background, .foreground])
+            // A window manager may hide and show a window while it first maps it: not the background.
+            sendWindow(SDL_WINDOWEVENT_HIDDEN)
+            sendWindow(SDL_WINDOWEVENT_SHOWN)
+            #expect(screen.pollEvents(visible: []) == [], "before the first present")
+            try screen.render(nil)
             sendWindow(SDL_WINDOWEVENT_MINIMIZED)
             sendWindow(SDL_WINDOWEVENT_HIDDEN)
             sendWindow(SDL_WINDOWEVENT_RESTORED)
