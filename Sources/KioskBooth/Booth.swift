@@ -5,9 +5,10 @@
 // failed, the file handed over) comes back through the inbox like everything else.
 //
 // The UI thread never waits on anything outside the process: events leave through a writer thread
-// (EventSink), and opening the take (microphone, encoders, file syncs), probing and deleting the
-// old take, closing the microphone and handing a take over run on a serial file worker that
-// reports back; screenshots are written on a worker of their own.
+// (EventSink); the camera opens and closes on a serial worker of its own; opening the take
+// (microphone, encoders, file syncs), probing and deleting the old take, closing the microphone and
+// handing a take over run on a serial file worker; both report back. Screenshots are written on a
+// worker of their own.
 import Foundation
 import KioskCapture
 import KioskCore
@@ -30,6 +31,12 @@ public final class Booth {
 
     /// Serial: each take's files in order (the old take goes before the new one opens).
     private let files = DispatchQueue(label: "kiosk-files", qos: .userInitiated)
+    /// Serial: the camera's starts and stops in the order the machine asked for them.
+    private let cameraControl = DispatchQueue(label: "kiosk-camera-control", qos: .userInitiated)
+    /// `ready` went out (after the camera's first attempt to open); until then the inbox's other
+    /// messages and the screen's input wait, so nothing is answered before `ready`.
+    private var readySent = false
+    private var beforeReady: [BoothMessage] = []
     /// Screenshots: a slow or stuck target (a FIFO nobody reads) holds up nothing else.
     private let screenshots = DispatchQueue(label: "kiosk-screenshots", qos: .utility)
     /// File-worker jobs posted and not yet reported back: the process leaves only once all have.
@@ -77,17 +84,11 @@ public final class Booth {
         return finish()
     }
 
-    /// The camera starts and `ready` goes out (the player alone: the file starts playing).
+    /// The camera starts (`ready` goes out once it has tried to open; the player alone: the file
+    /// starts playing).
     public func start() {
-        guard machine.playerFile == nil else {
-            perform(machine.start())
-            return
-        }
-        parts.audio.prepare()
+        if machine.playerFile == nil { parts.audio.prepare() }
         perform(machine.start())
-        let info = camera.info
-        events.emit(.ready(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps,
-                           orientation: screen.orientation))
         stats.write("start", mode: machine.mode, renderer: screen.rendererName)
     }
 
@@ -96,6 +97,13 @@ public final class Booth {
 
     /// One turn of the loop: input, the inbox, the timer, the newest frame, the player, the screen.
     public func step() {
+        guard readySent || machine.playerFile != nil else {
+            for message in inbox.take() {
+                if readySent { handle(message) } else if case .cameraStarted = message { handle(message) } else { beforeReady.append(message) }
+            }
+            if !readySent { usleep(1000) }
+            return
+        }
         let visible = controlsShown ? machine.visibleButtons : []
         for input in screen.waitEvents(timeoutMs: needsDraw ? 0 : 8, visible: visible) {
             controls.touched(at: MonotonicClock.now())
@@ -128,7 +136,8 @@ public final class Booth {
 
     /// Stops the camera and returns the exit status.
     public func finish() -> Int32 {
-        camera.stop()
+        let camera = camera
+        cameraControl.sync { camera.stop() }
         stats.write("exit", mode: machine.mode)
         return exitCode ?? 0
     }
@@ -160,6 +169,16 @@ public final class Booth {
 
     func handle(_ message: BoothMessage) {
         switch message {
+        case let .cameraStarted(failure):
+            if let failure { events.emit(.error(code: .cameraUnavailable, message: failure)) }
+            guard !readySent else { break }
+            readySent = true
+            let info = camera.info
+            events.emit(.ready(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps,
+                               orientation: screen.orientation))
+            let held = beforeReady
+            beforeReady = []
+            for message in held { handle(message) }
         case let .capture(event):
             switch event {
             case let .cameraLost(reason):
@@ -248,17 +267,22 @@ public final class Booth {
     func perform(_ action: RecorderAction) {
         switch action {
         case .startCamera:
-            let (slot, inbox, activeWriter) = (frames, inbox, activeWriter)
-            do {
-                try camera.start(frames: { frame in
-                    slot.put(frame)
-                    activeWriter.append(frame)
-                }, events: { inbox.post(.capture($0)) })
-            } catch {
-                events.emit(.error(code: .cameraUnavailable, message: "\(error)"))
+            let (camera, slot, inbox, activeWriter) = (camera, frames, inbox, activeWriter)
+            cameraControl.async {
+                var failure: String?
+                do {
+                    try camera.start(frames: { frame in
+                        slot.put(frame)
+                        activeWriter.append(frame)
+                    }, events: { inbox.post(.capture($0)) })
+                } catch {
+                    failure = "\(error)"
+                }
+                inbox.post(.cameraStarted(failure: failure))
             }
         case .stopCamera:
-            camera.stop()
+            let camera = camera
+            cameraControl.async { camera.stop() }
         case .discardTake:
             let output = outputPath
             onFiles {

@@ -10,6 +10,8 @@ import Synchronization
 public enum BoothMessage: Sendable {
     /// The camera or microphone lost or found its device.
     case capture(CaptureEvent)
+    /// The camera made its first attempt to open (the error, if its thread could not start).
+    case cameraStarted(failure: String?)
     /// The take's writer (and microphone) opened: the take runs.
     case takeStarted(StartedTake)
     /// The writer could not start; nothing was recorded.

@@ -109,7 +109,7 @@ struct BoothTests {
         h.booth.inbox.post(.signal(SIGUSR1))
         #expect(h.step(until: { h.booth.machine.mode == .finished }))
         #expect(try #require(h.writer).stops == [.background])
-        #expect(h.camera.stops == 1)
+        #expect(h.step(until: { h.camera.stops == 1 }), "the camera is released (on its worker)")
         h.send(.press(.retake))
         h.booth.inbox.post(.signal(SIGUSR2))
         #expect(h.step(until: { h.camera.starts == 2 }))
