@@ -24,12 +24,16 @@ let package = Package(
         .systemLibrary(name: "CSDL2TTF", path: "Sources/CSDL2TTF", providers: [.apt(["libsdl2-ttf-dev"])]),
         cModule("CV4L2", pkgConfig: "libv4l2", apt: ["libv4l-dev"]),
         cModule("CALSA", pkgConfig: "alsa", apt: ["libasound2-dev"]),
+        // The GNU parts of glibc (pipe2, pthread_setname_np) that Swift's Glibc module leaves out.
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         cModule("CFFmpeg", pkgConfig: "libavformat", apt: [
             "libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev",
         ]),
 
         // Pure Swift: state machine, geometry, configuration, JSON contract. Imports no C module.
         .target(name: "KioskCore"),
+        // The small base: threads, the monotonic clock, the signal watcher. Depends on nothing of ours.
+        .target(name: "KioskSystem", dependencies: ["CLinux"]),
         .target(name: "KioskMedia", dependencies: ["KioskCore", "CFFmpeg"]),
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskMedia", "CV4L2", "CALSA"]),
         .target(name: "KioskUI", dependencies: ["KioskCore", "CSDL2", "CSDL2TTF"]),
@@ -49,6 +53,7 @@ let package = Package(
                 cSettings: [.define("PIC")], linkerSettings: [.linkedLibrary("asound")]),
 
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
+        .testTarget(name: "KioskSystemTests", dependencies: ["KioskSystem"]),
         .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture"], exclude: ["audio"]),
         .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia"]),
         .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskMedia"]),
