@@ -35,15 +35,15 @@ let package = Package(
         // The small base: threads, the monotonic clock, the signal watcher. Depends on nothing of ours.
         .target(name: "KioskSystem", dependencies: ["CLinux"]),
         .target(name: "KioskMedia", dependencies: ["KioskCore", "CFFmpeg"]),
-        .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskMedia", "CV4L2", "CALSA"]),
+        .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", "KioskMedia", "CV4L2", "CALSA"]),
         .target(name: "KioskUI", dependencies: ["KioskCore", "CSDL2", "CSDL2TTF"]),
 
         .executableTarget(
             name: "kiosk-recorder",
-            dependencies: ["KioskCore", "KioskCapture", "KioskMedia", "KioskUI"]),
+            dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskMedia", "KioskUI"]),
         .executableTarget(
             name: "kiosk-bench",
-            dependencies: ["KioskCore", "KioskCapture", "KioskMedia"]),
+            dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskMedia"]),
 
         .target(name: "KioskFakeV4L2Camera", dependencies: ["CFFmpeg"], path: "Tests/FakeV4L2Camera",
                 exclude: ["README.md", "with-fake-camera"]),
@@ -54,7 +54,7 @@ let package = Package(
 
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
         .testTarget(name: "KioskSystemTests", dependencies: ["KioskSystem"]),
-        .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture"], exclude: ["audio"]),
+        .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskSystem"], exclude: ["audio"]),
         .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia"]),
         .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskMedia"]),
         .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore"]),

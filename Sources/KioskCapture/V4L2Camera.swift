@@ -5,6 +5,7 @@ import Dispatch
 import Foundation
 import KioskCore
 import KioskMedia
+import KioskSystem
 import Synchronization
 
 /// A V4L2 camera as a `VideoSource`.
@@ -22,7 +23,7 @@ public final class V4L2Camera: VideoSource {
         var dropped = 0
     }
     private let shared: Mutex<Shared>
-    private let thread = Mutex<CaptureThread?>(nil)
+    private let thread = Mutex<WorkerThread?>(nil)
 
     public init(path: String, size: Size, fps: Double) {
         self.path = path
@@ -42,7 +43,7 @@ public final class V4L2Camera: VideoSource {
                       events: @escaping @Sendable (CaptureEvent) -> Void) throws {
         guard thread.withLock({ $0 == nil }) else { return }
         let firstAttempt = DispatchSemaphore(value: 0)
-        let started = try CaptureThread(name: "kiosk-camera") { [self] worker in
+        let started = try WorkerThread(name: "kiosk-camera") { [self] worker in
             run(on: worker, frames: frames, events: events, firstAttempt: firstAttempt)
         }
         thread.withLock { $0 = started }
@@ -52,7 +53,7 @@ public final class V4L2Camera: VideoSource {
     public func stop() { thread.withLock { $0.take() }?.stop() }
 
     /// The capture thread: open, stream, and on loss report and retry, until `stop`.
-    private func run(on thread: CaptureThread, frames: @escaping @Sendable (VideoFrame) -> Void,
+    private func run(on thread: WorkerThread, frames: @escaping @Sendable (VideoFrame) -> Void,
                      events: @escaping @Sendable (CaptureEvent) -> Void,
                      firstAttempt: DispatchSemaphore) {
         var session: V4L2Session?

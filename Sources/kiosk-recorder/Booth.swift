@@ -6,6 +6,7 @@ import Foundation
 import KioskCapture
 import KioskCore
 import KioskMedia
+import KioskSystem
 import KioskUI
 import Synchronization
 

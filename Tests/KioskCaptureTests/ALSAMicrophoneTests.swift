@@ -2,6 +2,7 @@
 // read that fails with -EIO; a PulseAudio null-sink monitor for real pacing and for a stream the
 // server drops.
 import Foundation
+import KioskSystem
 import Testing
 @testable import KioskCapture
 import KioskCore

@@ -1,6 +1,7 @@
 // Helpers for the audio source tests: a thread-safe recorder of chunks and events with their
 // arrival times, ALSA configuration texts for test PCMs, and the known test signal.
 import Foundation
+import KioskSystem
 import Synchronization
 @testable import KioskCapture
 import KioskCore

@@ -1,5 +1,6 @@
 // The built-in test camera: stamp, bars, flash and pacing.
 import Foundation
+import KioskSystem
 import Synchronization
 import Testing
 @testable import KioskCapture

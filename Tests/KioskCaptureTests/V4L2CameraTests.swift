@@ -1,5 +1,6 @@
 // The real V4L2Camera code against the fake V4L2 camera (a libv4l2 plugin answering the ioctls).
 import Foundation
+import KioskSystem
 import Synchronization
 import Testing
 @testable import KioskCapture
