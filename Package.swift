@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "KioskCore"),
         // The small base: threads, the monotonic clock, the signal watcher. Depends on nothing of ours.
         .target(name: "KioskSystem", dependencies: ["CLinux"]),
-        .target(name: "KioskMedia", dependencies: ["KioskCore", "CFFmpeg"]),
+        .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskSystem", "CFFmpeg"]),
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", "KioskMedia", "CV4L2", "CALSA"]),
         .target(name: "KioskUI", dependencies: ["KioskCore", "CSDL2", "CSDL2TTF"]),
 
@@ -55,8 +55,8 @@ let package = Package(
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
         .testTarget(name: "KioskSystemTests", dependencies: ["KioskSystem"]),
         .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskSystem"], exclude: ["audio"]),
-        .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia"]),
-        .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskMedia"]),
+        .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia", "KioskSystem"]),
+        .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskMedia", "KioskSystem"]),
         .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore"]),
     ]
 )

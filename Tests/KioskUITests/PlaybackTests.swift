@@ -6,6 +6,7 @@ import CSDL2
 import Foundation
 import KioskCore
 import KioskMedia
+import KioskSystem
 import Synchronization
 import Testing
 @testable import KioskUI
@@ -96,8 +97,8 @@ extension SDLTests {
             var output: AudioOutput?
             var shown: [(stamp: Int, pts: Int64, at: Int64)] = []
             var ended: MoviePlayer.End?
-            let deadline = MoviePlayer.now() + 10_000_000_000
-            while ended == nil && MoviePlayer.now() < deadline {
+            let deadline = MonotonicClock.now() + 10_000_000_000
+            while ended == nil && MonotonicClock.now() < deadline {
                 if output == nil, let info = player.info, let track = info.audio {
                     let device = try AudioOutput(sampleRate: track.sampleRate, channels: track.channels, feed: feed)
                     player.attachAudio(device.format)
@@ -106,7 +107,7 @@ extension SDLTests {
                 }
                 let update = player.update()
                 if let picture = update.picture {
-                    let at = MoviePlayer.now()
+                    let at = MonotonicClock.now()
                     // The picture goes to the screen as the player does it (no copy); the stamp is
                     // read back from what the screen drew.
                     try screen.show(playbackPicture: ScreenPicture(picture, scaler: scaler), rotation: 0)
@@ -191,8 +192,8 @@ extension SDLTests {
             var stamps: [Int] = []
             var ended: MoviePlayer.End?
             var firstAt: Int64?
-            let deadline = MoviePlayer.now() + 10_000_000_000
-            while ended == nil && MoviePlayer.now() < deadline {
+            let deadline = MonotonicClock.now() + 10_000_000_000
+            while ended == nil && MonotonicClock.now() < deadline {
                 if output == nil, let track = player.info?.audio {
                     let device = try AudioOutput(sampleRate: track.sampleRate, channels: track.channels, feed: player.audio)
                     player.attachAudio(device.format)
@@ -201,7 +202,7 @@ extension SDLTests {
                 }
                 let update = player.update()
                 if let picture = update.picture {
-                    firstAt = firstAt ?? MoviePlayer.now()
+                    firstAt = firstAt ?? MonotonicClock.now()
                     try screen.show(playbackPicture: ScreenPicture(picture, scaler: scaler), rotation: 0)
                     try screen.draw(nil)
                     stamps.append(try Self.stamp(on: screen, picture: picture.size))
@@ -209,7 +210,7 @@ extension SDLTests {
                 ended = update.ended
                 usleep(2000)
             }
-            let seconds = Double(MoviePlayer.now() - (firstAt ?? 0)) / 1e9
+            let seconds = Double(MonotonicClock.now() - (firstAt ?? 0)) / 1e9
             let format = try #require(output?.format)
             player.close()
             output = nil
@@ -258,8 +259,8 @@ extension SDLTests {
             let player = MoviePlayer(path: path)
             defer { player.close() }
             var picture: DecodedPicture?
-            let deadline = MoviePlayer.now() + 5_000_000_000
-            while picture == nil && MoviePlayer.now() < deadline {
+            let deadline = MonotonicClock.now() + 5_000_000_000
+            while picture == nil && MonotonicClock.now() < deadline {
                 if player.info != nil { player.attachAudio(nil) }
                 picture = player.update().picture
                 usleep(1000)
@@ -360,8 +361,8 @@ extension SDLTests {
             let player = MoviePlayer(path: path)
             defer { player.close() }
             var frame: VideoFrame?
-            let deadline = MoviePlayer.now() + 5_000_000_000
-            while frame == nil && MoviePlayer.now() < deadline {
+            let deadline = MonotonicClock.now() + 5_000_000_000
+            while frame == nil && MonotonicClock.now() < deadline {
                 if player.info != nil { player.attachAudio(nil) }
                 frame = try player.update().copiedFrame()
                 usleep(1000)
