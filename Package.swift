@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "KioskSystem", dependencies: ["CLinux"]),
         .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskSystem", "CFFmpeg"]),
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", "KioskMedia", "CV4L2", "CALSA"]),
-        .target(name: "KioskUI", dependencies: ["KioskCore", "CSDL2", "CSDL2TTF"]),
+        .target(name: "KioskUI", dependencies: ["KioskCore", "KioskSystem", "CSDL2", "CSDL2TTF"]),
 
         .executableTarget(
             name: "kiosk-recorder",

@@ -6,8 +6,8 @@
 // audio thread decoded (a lock held only for the copy, silence when there is nothing) and notes
 // which sample will be heard when. Our code never calls SDL from that thread; SDL calls us.
 import CSDL2
-import Foundation
 import KioskCore
+import KioskSystem
 import Synchronization
 
 /// An SDL audio output device (`SDL_OpenAudioDevice` with a callback, `SDL_CloseAudioDevice` in
@@ -39,7 +39,7 @@ public final class AudioOutput {
         want.userdata = source.toOpaque()
         want.callback = { userdata, stream, length in
             guard let userdata, let stream, length > 0 else { return }
-            let now = AudioOutput.monotonicNow()
+            let now = MonotonicClock.now()
             Unmanaged<Source>.fromOpaque(userdata).takeUnretainedValue().feed
                 .fill(UnsafeMutableRawBufferPointer(start: stream, count: Int(length)), now: now)
         }
@@ -68,11 +68,4 @@ public final class AudioOutput {
 
     /// Lets the device run (`SDL_PauseAudioDevice(0)`): the callback starts pulling.
     public func start() { SDL_PauseAudioDevice(id, 0) }
-
-    /// CLOCK_MONOTONIC in nanoseconds: the same clock as MoviePlayer.now(), which KioskUI cannot see.
-    static func monotonicNow() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
 }
