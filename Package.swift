@@ -35,7 +35,7 @@ let package = Package(
         // The small base: threads, the monotonic clock, the signal watcher. Depends on nothing of ours.
         .target(name: "KioskSystem", dependencies: ["CLinux"]),
         .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskSystem", "CFFmpeg"]),
-        .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", "KioskMedia", "CV4L2", "CALSA"]),
+        .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", "CV4L2", "CALSA"]),
         .target(name: "KioskUI", dependencies: ["KioskCore", "KioskSystem", "CSDL2", "CSDL2TTF"]),
 
         .executableTarget(
@@ -54,7 +54,7 @@ let package = Package(
 
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
         .testTarget(name: "KioskSystemTests", dependencies: ["KioskSystem"]),
-        .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskSystem"], exclude: ["audio"]),
+        .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskSystem", "KioskMedia"], exclude: ["audio"]),
         .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia", "KioskSystem"]),
         .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskMedia", "KioskSystem"]),
         .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore"]),

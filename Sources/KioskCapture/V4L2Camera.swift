@@ -1,10 +1,10 @@
-// A USB (UVC) camera through libv4l2: mmap streaming on a thread of its own, MJPEG decoded with
-// libavcodec, "camera lost" within a second of an unplug, and reopened when it comes back.
+// A USB (UVC) camera through libv4l2: mmap streaming on a thread of its own, MJPEG decoded by the
+// decoder it is given (KioskMedia's libavcodec one), "camera lost" within a second of an unplug,
+// and reopened when it comes back.
 import CV4L2
 import Dispatch
 import Foundation
 import KioskCore
-import KioskMedia
 import KioskSystem
 import Synchronization
 
@@ -13,6 +13,7 @@ public final class V4L2Camera: VideoSource {
     public let path: String
     let requestedSize: Size
     let requestedFPS: Double
+    let makeMJPEGDecoder: FrameDecoderFactory
     /// How long a streaming camera may stay silent before it counts as lost.
     static let silenceTimeoutMilliseconds: Int32 = 2000
     /// How often a lost camera is tried again.
@@ -25,10 +26,12 @@ public final class V4L2Camera: VideoSource {
     private let shared: Mutex<Shared>
     private let thread = Mutex<WorkerThread?>(nil)
 
-    public init(path: String, size: Size, fps: Double) {
+    /// `mjpeg` makes the decoder for a camera that sends MJPEG (one each time the device opens).
+    public init(path: String, size: Size, fps: Double, mjpeg: @escaping FrameDecoderFactory) {
         self.path = path
         requestedSize = size
         requestedFPS = fps
+        makeMJPEGDecoder = mjpeg
         shared = Mutex(Shared(info: VideoSourceInfo(name: path, size: size, fps: fps, deviceFormat: .yuyv, deliveredFormat: .yuyv)))
     }
 
@@ -62,7 +65,7 @@ public final class V4L2Camera: VideoSource {
         while !thread.isStopping {
             if session == nil {
                 do {
-                    let opened = try V4L2Session(path: path, size: requestedSize, fps: requestedFPS)
+                    let opened = try V4L2Session(path: path, size: requestedSize, fps: requestedFPS, mjpeg: makeMJPEGDecoder)
                     session = opened
                     shared.withLock { $0.info = opened.info }
                     if reportedLost { events(.cameraBack(opened.info)) }
@@ -110,7 +113,7 @@ final class V4L2Session {
     let info: VideoSourceInfo
     private var buffers: [UnsafeMutableRawBufferPointer] = []
     private var streaming = false
-    private let decoder: VideoDecoder?
+    private let decoder: (any FrameDecoder)?
     /// The raw layout the driver uses (its bytes per line may exceed the width).
     private let planes: [Plane]
     private let frameBytes: Int
@@ -126,7 +129,7 @@ final class V4L2Session {
         case lost(String)
     }
 
-    init(path: String, size: Size, fps: Double) throws {
+    init(path: String, size: Size, fps: Double, mjpeg: FrameDecoderFactory) throws {
         device = try V4L2Device(path: path)
         let caps = try device.capabilities()
         guard caps.canCapture else {
@@ -167,7 +170,7 @@ final class V4L2Session {
 
         switch actualFormat {
         case .mjpeg:
-            decoder = try VideoDecoder(codec: "mjpeg")
+            decoder = try mjpeg()
             planes = []
             frameBytes = 0
         default:

@@ -89,7 +89,7 @@ final class Booth {
         self.outputPath = outputPath
         self.screen = screen
         self.sounds = sounds
-        let made = CameraFactory.make(config.camera, size: config.size, fps: Double(config.fps))
+        let made = CameraFactory.make(config.camera, size: config.size, fps: Double(config.fps), mjpeg: VideoDecoder.mjpeg)
         camera = made.source
         cameraNote = made.note
         machine = RecorderMachine(session: config.session, outputPath: outputPath, orientation: screen.orientation)
