@@ -50,6 +50,12 @@ public final class WorkerThread: Sendable {
         thread.withLock { $0 = id }
     }
 
+    /// The new thread holds its object until the body returns, so this runs only after that: a
+    /// thread nobody joined is detached here, and the system frees its stack.
+    deinit {
+        if let id = thread.withLock({ $0.take() }) { pthread_detach(id) }
+    }
+
     /// Poll this beside a device: it becomes readable once `stop` (or `requestStop`) is called.
     public var wakeFD: Int32 { wakePipe.readFD }
 
