@@ -17,7 +17,7 @@ public final class SignalWatcher: Sendable {
     public static func block(_ signals: [Int32]) throws(SystemError) {
         var set = try signalSet(signals)
         let result = pthread_sigmask(SIG_BLOCK, &set, nil)
-        guard result == 0 else { throw SystemError(errno: result, call: "pthread_sigmask") }
+        guard result == 0 else { throw SystemError(call: "pthread_sigmask", errno: result) }
     }
 
     /// Starts the thread that takes `signals` and calls `handler` with each, in order, on that
@@ -31,7 +31,7 @@ public final class SignalWatcher: Sendable {
         var set = try Self.signalSet(signals)
         var previous = sigset_t()
         let blocked = pthread_sigmask(SIG_BLOCK, &set, &previous)
-        guard blocked == 0 else { throw SystemError(errno: blocked, call: "pthread_sigmask") }
+        guard blocked == 0 else { throw SystemError(call: "pthread_sigmask", errno: blocked) }
         defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
         let watched = set
         thread = try WorkerThread(name: name) { thread in
@@ -65,7 +65,7 @@ public final class SignalWatcher: Sendable {
         var set = sigset_t()
         sigemptyset(&set)
         for number in signals where sigaddset(&set, number) != 0 {
-            throw SystemError(errno: EINVAL, call: "sigaddset(\(number))")
+            throw SystemError(call: "sigaddset(\(number))", errno: EINVAL)
         }
         return set
     }

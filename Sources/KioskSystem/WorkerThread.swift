@@ -45,7 +45,7 @@ public final class WorkerThread: Sendable {
         }, start)
         guard result == 0 else {
             Unmanaged<Start>.fromOpaque(start).release()
-            throw SystemError(errno: result, call: "pthread_create(\(name))")
+            throw SystemError(call: "pthread_create(\(name))", errno: result)
         }
         thread.withLock { $0 = id }
     }
@@ -120,7 +120,7 @@ final class WakePipe: Sendable {
 
     init() throws(SystemError) {
         var fds: [Int32] = [-1, -1]
-        guard pipe2(&fds, O_CLOEXEC | O_NONBLOCK) == 0 else { throw SystemError(errno: errno, call: "pipe2") }
+        guard pipe2(&fds, O_CLOEXEC | O_NONBLOCK) == 0 else { throw SystemError(call: "pipe2", errno: errno) }
         readFD = fds[0]
         writeFD = fds[1]
     }
