@@ -1,10 +1,10 @@
 // The built-in test camera: stamp, bars, flash and pacing.
 import Foundation
-import KioskSystem
 import Synchronization
 import Testing
 @testable import KioskCapture
 import KioskCore
+import KioskSystem
 
 @Suite("Test pattern")
 struct TestPatternTests {

@@ -1,10 +1,10 @@
 // The test tone: a 1 kHz beep on each whole monotonic second, 100 ms long, paced in 10 ms chunks
 // with exactly continuous timestamps.
 import Foundation
-import KioskSystem
 import Testing
 @testable import KioskCapture
 import KioskCore
+import KioskSystem
 
 @Suite("TestTone")
 struct TestToneTests {
