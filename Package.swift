@@ -52,11 +52,15 @@ let package = Package(
                 // library must (without it they expect a static build's constructor table).
                 cSettings: [.define("PIC")], linkerSettings: [.linkedLibrary("asound")]),
 
+        // Test-only: the one program runner the test targets share (Tests/KioskTestSupport).
+        .target(name: "KioskTestSupport", dependencies: ["KioskSystem"], path: "Tests/KioskTestSupport"),
+
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
         .testTarget(name: "KioskSystemTests", dependencies: ["KioskSystem"]),
-        .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskSystem", "KioskMedia"], exclude: ["audio"]),
-        .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia", "KioskSystem"]),
-        .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskMedia", "KioskSystem"]),
-        .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore"]),
+        .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskSystem", "KioskMedia", "KioskTestSupport"],
+                    exclude: ["audio"]),
+        .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia", "KioskSystem", "KioskTestSupport"]),
+        .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskMedia", "KioskSystem", "KioskTestSupport"]),
+        .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore", "KioskTestSupport"]),
     ]
 )

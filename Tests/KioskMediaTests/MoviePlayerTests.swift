@@ -2,11 +2,12 @@
 // sound on a thread of its own (the SDL side is tested in KioskUITests), a corpus of damaged
 // copies, closing midway, files that are no movie, and the timestamp keeper's rules.
 import Foundation
-import KioskSystem
 import Synchronization
 import Testing
 @testable import KioskMedia
 import KioskCore
+import KioskSystem
+import KioskTestSupport
 
 /// A take made by our own MovieWriter: 30 fps stamped pictures, a 1 kHz beep in the first 100 ms of
 /// each second when `audio`, turned `rotation` quarter turns.
@@ -132,11 +133,11 @@ struct MoviePlayerTests {
         // A 20-minute H.264/AAC file from the ffmpeg CLI (an independent muxer), 30 fps, 48 kHz.
         let minutes = 20.0, fps = 30.0, rate = 48000
         let path = scratch("play-long").appendingPathComponent("long.mp4").path
-        let made = try capture(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:size=160x120:rate=30",
-                                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "\(Int(minutes * 60))",
-                                "-c:v", "libx264", "-preset", "ultrafast", "-g", "300", "-pix_fmt", "yuv420p",
-                                "-c:a", "aac", "-aac_coder", "fast", "-ac", "1", "-b:a", "32k", path])
-        try #require(made.status == 0, "ffmpeg: \(made.err)")
+        let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:size=160x120:rate=30",
+                                   "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "\(Int(minutes * 60))",
+                                   "-c:v", "libx264", "-preset", "ultrafast", "-g", "300", "-pix_fmt", "yuv420p",
+                                   "-c:a", "aac", "-aac_coder", "fast", "-ac", "1", "-b:a", "32k", path])
+        try #require(made.status == 0, "ffmpeg: \(made.stderr)")
         defer { try? FileManager.default.removeItem(atPath: path) }
 
         // Virtual time, run ahead of the real clock (so the player never finds its sound late): it
@@ -283,8 +284,8 @@ struct MoviePlayerTests {
         case "webm": picture + sound + ["-t", "1", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus"]
         default: picture + ["-t", "1", "-c:v", "mpeg4", "-q:v", "5"]
         }
-        let made = try capture(["ffmpeg", "-v", "error", "-y"] + arguments + [path])
-        try #require(made.status == 0, "ffmpeg: \(made.err)")
+        let made = try runProgram(["ffmpeg", "-v", "error", "-y"] + arguments + [path])
+        try #require(made.status == 0, "ffmpeg: \(made.stderr)")
         let outcome = play(path, timeout: 5, readStamps: false)
         #expect(outcome.ended == .end, "\(String(describing: outcome.ended))")
         let expected = ["wav": 0, "png": 1, "webm": 30, "avi": 60][kind]!

@@ -7,6 +7,7 @@ import Foundation
 import KioskCore
 import KioskMedia
 import KioskSystem
+import KioskTestSupport
 import Synchronization
 import Testing
 @testable import KioskUI
@@ -130,11 +131,8 @@ extension SDLTests {
             let written = try Data(contentsOf: URL(fileURLWithPath: disk)).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
             let referencePath = disk + ".ref"
             defer { unlink(referencePath) }
-            let ffmpeg = Process()
-            ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            ffmpeg.arguments = ["ffmpeg", "-v", "error", "-y", "-i", path, "-f", "s16le", "-ac", "1", "-ar", "48000", referencePath]
-            try ffmpeg.run()
-            ffmpeg.waitUntilExit()
+            _ = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", path, "-f", "s16le", "-ac", "1", "-ar", "48000", referencePath],
+                               stdout: .inherit, stderr: .inherit)
             let reference = try Data(contentsOf: URL(fileURLWithPath: referencePath)).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
             let firstLoud = { (s: [Int16]) in s.firstIndex { abs(Int($0)) > 2000 } }
             let w0 = try #require(firstLoud(written)), r0 = try #require(firstLoud(reference))
@@ -163,22 +161,8 @@ extension SDLTests {
             print("playback: 90 pictures, worst offset from the sound's clock \(Int(worst * 1000)) ms")
         }
 
-        /// Whether a PulseAudio server answers (kiosk/test starts one; CI must have it).
-        static let pulseAnswers: Bool = {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            p.arguments = ["pactl", "info"]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            guard (try? p.run()) != nil else { return false }
-            p.waitUntilExit()
-            return p.terminationStatus == 0
-        }()
-
-        static var isCI: Bool { ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty } ?? false }
-
         @Test("a take with sound through SDL's PulseAudio driver (a real sound server, its clock): every picture in order, none skipped, over in its own time",
-              .enabled(if: pulseAnswers || isCI, "needs a PulseAudio server (Tests/KioskCaptureTests/audio/start-pulse)"))
+              .enabled(if: TestEnvironment.pulseAnswers || TestEnvironment.isCI, "needs a PulseAudio server (Tests/KioskCaptureTests/audio/start-pulse)"))
         func throughPulseAudio() throws {
             let path = try recordTake("pulse", seconds: 2, size: Size(width: 320, height: 240), audio: true)
             let previous = ProcessInfo.processInfo.environment["SDL_AUDIODRIVER"]
@@ -243,15 +227,11 @@ extension SDLTests {
                 path = try recordTake("upload", seconds: 0.2, size: Size(width: 320, height: 240), audio: false)
             } else {
                 path = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-upload-\(source)-\(getpid()).mp4").path
-                let ffmpeg = Process()
-                ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
                 // bt709: yuv420p tagged with the HD matrix (the pixels are the same; the tag changes the colours).
                 let layout = source == "bt709" ? ["-pix_fmt", "yuv420p", "-colorspace", "bt709"] : ["-pix_fmt", source]
-                ffmpeg.arguments = ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-frames:v", "3",
-                                    "-c:v", "libx264"] + layout + [path]
-                try ffmpeg.run()
-                ffmpeg.waitUntilExit()
-                try #require(ffmpeg.terminationStatus == 0)
+                let ffmpeg = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30",
+                                             "-frames:v", "3", "-c:v", "libx264"] + layout + [path], stdout: .inherit, stderr: .inherit)
+                try #require(ffmpeg.status == 0)
             }
             defer { try? FileManager.default.removeItem(atPath: path) }
             let sdl = try makeContext()
