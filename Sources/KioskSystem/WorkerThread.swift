@@ -111,28 +111,3 @@ public final class WorkerThread: Sendable {
         return false
     }
 }
-
-/// A pipe that becomes readable, and stays so, once `wake` was called. Both ends are
-/// close-on-exec from the start (pipe2) and non-blocking, so `wake` never waits on a full pipe.
-final class WakePipe: Sendable {
-    let readFD: Int32
-    private let writeFD: Int32
-
-    init() throws(SystemError) {
-        var fds: [Int32] = [-1, -1]
-        guard pipe2(&fds, O_CLOEXEC | O_NONBLOCK) == 0 else { throw SystemError(call: "pipe2", errno: errno) }
-        readFD = fds[0]
-        writeFD = fds[1]
-    }
-
-    deinit {
-        close(readFD)
-        close(writeFD)
-    }
-
-    func wake() {
-        var byte: UInt8 = 1
-        // EAGAIN: the pipe is full of wake-ups already, which is as awake as it gets.
-        _ = write(writeFD, &byte, 1)
-    }
-}

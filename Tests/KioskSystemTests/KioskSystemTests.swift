@@ -85,6 +85,18 @@ struct WorkerThreadTests {
         #expect(slept && late >= 0 && late < 100_000_000, "late by \(late) ns")
     }
 
+    @Test("makePipe: both ends close-on-exec, blocking unless asked")
+    func pipes() throws {
+        for nonBlocking in [false, true] {
+            let (read, write) = try makePipe(nonBlocking: nonBlocking)
+            defer { close(read); close(write) }
+            for fd in [read, write] {
+                #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0)
+                #expect((fcntl(fd, F_GETFL) & O_NONBLOCK != 0) == nonBlocking)
+            }
+        }
+    }
+
     @Test("the wake pipe is close-on-exec and non-blocking")
     func wakePipeFlags() throws {
         let thread = try WorkerThread(name: "kiosk-flags") { thread in thread.wait(milliseconds: 60_000) }

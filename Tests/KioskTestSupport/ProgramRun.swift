@@ -42,16 +42,19 @@ public func runProgram(_ command: [String], environment: [String: String]? = nil
     if let environment { process.environment = environment }
     if let directory { process.currentDirectoryURL = directory }
     process.standardInput = FileHandle.nullDevice
-    let out = connect(stdout) { process.standardOutput = $0 }
-    let err = connect(stderr) { process.standardError = $0 }
+    let out = try connect(stdout) { process.standardOutput = $0 }
+    let err = try connect(stderr) { process.standardError = $0 }
     try process.run()
+    // The child has its own copies of the write ends: the reads end when it does.
+    try out?.write.close()
+    try err?.write.close()
     // stderr on a thread of its own while this one reads stdout.
     let errText = TextReader()
     let errReader = try err.map { pipe in
-        try WorkerThread(name: "test-stderr") { _ in errText.read(pipe.fileHandleForReading) }
+        try WorkerThread(name: "test-stderr") { _ in errText.read(pipe.read) }
     }
     let outText = TextReader()
-    if let out { outText.read(out.fileHandleForReading) }
+    if let out { outText.read(out.read) }
     errReader?.join()
     process.waitUntilExit()
     return ProgramRun(status: process.terminationStatus, stdout: outText.text, stderr: errText.text)
@@ -67,12 +70,15 @@ private final class TextReader: Sendable {
     var text: String { result.withLock { $0 } }
 }
 
-/// Sets an output of the process as asked; the pipe to read when it is captured.
-private func connect(_ output: ProgramOutput, _ set: (Any) -> Void) -> Pipe? {
+/// Sets an output of the process as asked; the pipe when it is captured. The pipe is close-on-exec
+/// (KioskSystem's makePipe): a program a parallel test starts cannot hold its write end open.
+private func connect(_ output: ProgramOutput, _ set: (FileHandle) -> Void) throws -> (read: FileHandle, write: FileHandle)? {
     switch output {
     case .capture:
-        let pipe = Pipe()
-        set(pipe)
+        let fds = try makePipe()
+        let pipe = (read: FileHandle(fileDescriptor: fds.read, closeOnDealloc: true),
+                    write: FileHandle(fileDescriptor: fds.write, closeOnDealloc: true))
+        set(pipe.write)
         return pipe
     case .discard:
         set(FileHandle.nullDevice)
