@@ -24,24 +24,28 @@ let package = Package(
         .systemLibrary(name: "CSDL2TTF", path: "Sources/CSDL2TTF", providers: [.apt(["libsdl2-ttf-dev"])]),
         cModule("CV4L2", pkgConfig: "libv4l2", apt: ["libv4l-dev"]),
         cModule("CALSA", pkgConfig: "alsa", apt: ["libasound2-dev"]),
+        // The GNU parts of glibc (pipe2, pthread_setname_np) that Swift's Glibc module leaves out.
+        .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         cModule("CFFmpeg", pkgConfig: "libavformat", apt: [
             "libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev",
         ]),
 
         // Pure Swift: state machine, geometry, configuration, JSON contract. Imports no C module.
         .target(name: "KioskCore"),
-        .target(name: "KioskMedia", dependencies: ["KioskCore", "CFFmpeg"]),
-        .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskMedia", "CV4L2", "CALSA"]),
-        .target(name: "KioskUI", dependencies: ["KioskCore", "CSDL2", "CSDL2TTF"]),
+        // The small base: threads, the monotonic clock, the signal watcher. Depends on nothing of ours.
+        .target(name: "KioskSystem", dependencies: ["CLinux"]),
+        .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskSystem", "CFFmpeg"]),
+        .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", "CV4L2", "CALSA"]),
+        .target(name: "KioskUI", dependencies: ["KioskCore", "KioskSystem", "CSDL2", "CSDL2TTF"]),
 
         // The booth's heart: one inbox, the machine's actions carried out, a UI thread that never waits.
-        .target(name: "KioskBooth", dependencies: ["KioskCore", "KioskCapture", "KioskMedia", "KioskUI"]),
+        .target(name: "KioskBooth", dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskMedia", "KioskUI"]),
         .executableTarget(
             name: "kiosk-recorder",
-            dependencies: ["KioskCore", "KioskCapture", "KioskMedia", "KioskUI", "KioskBooth"]),
+            dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskMedia", "KioskUI", "KioskBooth"]),
         .executableTarget(
             name: "kiosk-bench",
-            dependencies: ["KioskCore", "KioskCapture", "KioskMedia"]),
+            dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskMedia"]),
 
         .target(name: "KioskFakeV4L2Camera", dependencies: ["CFFmpeg"], path: "Tests/FakeV4L2Camera",
                 exclude: ["README.md", "with-fake-camera"]),
@@ -50,11 +54,16 @@ let package = Package(
                 // library must (without it they expect a static build's constructor table).
                 cSettings: [.define("PIC")], linkerSettings: [.linkedLibrary("asound")]),
 
+        // Test-only: the one program runner the test targets share (Tests/KioskTestSupport).
+        .target(name: "KioskTestSupport", dependencies: ["KioskSystem"], path: "Tests/KioskTestSupport"),
+
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
-        .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture"], exclude: ["audio"]),
-        .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia"]),
-        .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskMedia"]),
-        .testTarget(name: "KioskBoothTests", dependencies: ["KioskBooth"]),
-        .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore"]),
+        .testTarget(name: "KioskSystemTests", dependencies: ["KioskSystem"]),
+        .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskSystem", "KioskMedia", "KioskTestSupport"],
+                    exclude: ["audio"]),
+        .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia", "KioskSystem", "KioskTestSupport"]),
+        .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskMedia", "KioskSystem", "KioskTestSupport"]),
+        .testTarget(name: "KioskBoothTests", dependencies: ["KioskBooth", "KioskSystem"]),
+        .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore", "KioskTestSupport"]),
     ]
 )

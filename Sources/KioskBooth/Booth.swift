@@ -12,6 +12,7 @@
 import Foundation
 import KioskCapture
 import KioskCore
+import KioskSystem
 import KioskMedia
 import KioskUI
 
@@ -58,6 +59,8 @@ public final class Booth {
     lazy var stats = PreviewStats(frames: frames)
     /// The player while the playing mode shows (its picture kept apart from the frozen frame).
     private var playback: Playback?
+    /// Takes the signals (`watchSignals`) for as long as the booth lives.
+    var signalWatcher: SignalWatcher?
     /// The player's controls hide while a take plays untouched.
     private var controls = ControlsVisibility(now: MonotonicClock.now())
 

@@ -2,6 +2,7 @@
 // of its own and posted to the inbox.
 import Foundation
 import KioskCore
+import KioskSystem
 
 extension Booth {
     /// The signals the booth handles.
@@ -26,28 +27,19 @@ extension Booth {
     }
 
     /// Blocks the handled signals in this thread and every thread started after it (call first
-    /// thing in main), so that only `watchSignals`' thread takes them, with sigwait: nothing runs
-    /// in an asynchronous handler at all.
+    /// thing in main), so that only the signal watcher's thread takes them, with sigwait: nothing
+    /// runs in an asynchronous handler at all.
     public static func blockSignals() {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for number in handledSignals { sigaddset(&set, number) }
-        pthread_sigmask(SIG_BLOCK, &set, nil)
+        do { try SignalWatcher.block(handledSignals) } catch { Log.info("signals: \(error)") }
     }
 
-    /// A thread that waits for the blocked signals and posts each to the inbox.
+    /// A thread that takes the blocked signals and posts each to the inbox.
     public func watchSignals() {
         let inbox = inbox
-        let thread = Thread {
-            var set = sigset_t()
-            sigemptyset(&set)
-            for number in Booth.handledSignals { sigaddset(&set, number) }
-            while true {
-                var number: Int32 = 0
-                if sigwait(&set, &number) == 0 { inbox.post(.signal(number)) }
-            }
+        do {
+            signalWatcher = try SignalWatcher(signals: Booth.handledSignals) { inbox.post(.signal($0)) }
+        } catch {
+            Log.info("signals will not be handled: \(error)")
         }
-        thread.name = "kiosk-signals"
-        thread.start()
     }
 }

@@ -2,6 +2,7 @@
 // its sound joined to the booth's one audio output, and its pictures on the screen.
 import KioskCore
 import KioskMedia
+import KioskSystem
 import KioskUI
 
 final class Playback {
@@ -11,7 +12,7 @@ final class Playback {
     private let audio: any BoothAudio
     private var audioAttached = false
     private var audioDecided = false
-    private let requestedAt = MoviePlayer.now()
+    private let requestedAt = MonotonicClock.now()
     /// Writes pictures as RGB into the texture where the renderer has no YUV textures.
     private let scaler = PictureScaler()
     private var firstPictureAt: Int64?
@@ -60,7 +61,7 @@ final class Playback {
             do {
                 try screen.showPlayback(ScreenPicture(picture, scaler: scaler), rotation: player.info?.rotation ?? 0)
                 newPicture = true
-                if firstPictureAt == nil { firstPictureAt = MoviePlayer.now() }
+                if firstPictureAt == nil { firstPictureAt = MonotonicClock.now() }
             } catch {
                 // A picture the screen cannot take is skipped; the first few are logged.
                 failedPictures += 1
@@ -75,7 +76,7 @@ final class Playback {
     func presented() {
         guard !firstPictureLogged, firstPictureAt != nil else { return }
         firstPictureLogged = true
-        let ms = Double(MoviePlayer.now() - requestedAt) / 1e6
+        let ms = Double(MonotonicClock.now() - requestedAt) / 1e6
         Log.info("playback: first picture on screen \(Int(ms.rounded())) ms after the request")
     }
 

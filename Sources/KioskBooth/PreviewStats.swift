@@ -4,6 +4,7 @@
 import Foundation
 import KioskCapture
 import KioskCore
+import KioskSystem
 
 /// Counters kept by the UI loop (UI thread only), and the lines that report them.
 struct PreviewStats {

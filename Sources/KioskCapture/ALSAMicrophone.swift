@@ -4,6 +4,7 @@
 import Dispatch
 import Foundation
 import KioskCore
+import KioskSystem
 import Synchronization
 
 /// An `AudioSource` reading an ALSA PCM (`--microphone NAME`, default "default").
@@ -29,7 +30,7 @@ public final class ALSAMicrophone: AudioSource {
     private let preferredRate: Int
     /// What the last open negotiated (kept after `stop`), and the running thread.
     private let negotiated = Mutex<AudioSourceInfo?>(nil)
-    private let thread = Mutex<CaptureThread?>(nil)
+    private let thread = Mutex<WorkerThread?>(nil)
     private let overrunCount = Atomic<Int>(0)
 
     /// - Parameters:
@@ -58,7 +59,7 @@ public final class ALSAMicrophone: AudioSource {
         precondition(thread.withLock { $0 == nil }, "ALSAMicrophone.start called while running")
         overrunCount.store(0, ordering: .relaxed)
         let opened = Handoff<Result<AudioSourceInfo, ALSAError>>()
-        let started = try CaptureThread(name: "kiosk-mic") { [name, configText, preferredRate, self] worker in
+        let started = try WorkerThread(name: "kiosk-mic") { [name, configText, preferredRate, self] worker in
             let loop: MicrophoneLoop
             do throws(ALSAError) {
                 loop = try MicrophoneLoop(name: name, configText: configText, preferredRate: preferredRate,
@@ -170,7 +171,7 @@ private final class MicrophoneLoop {
     }
 
     /// Runs until the thread is asked to stop; closes the PCM on the way out.
-    func run(on thread: CaptureThread) {
+    func run(on thread: WorkerThread) {
         while !thread.isStopping {
             if let pcm {
                 capture(from: pcm)
@@ -287,7 +288,7 @@ private final class MicrophoneLoop {
 
     /// While the microphone is gone: one period of silence when its time has come (so silence is
     /// paced like capture and the video goes on), and a reopen attempt every second.
-    private func deliverSilenceAndRetry(on thread: CaptureThread) {
+    private func deliverSilenceAndRetry(on thread: WorkerThread) {
         let due = timeline.end + timeline.nanoseconds(Int64(periodFrames))
         let wake = min(due, nextReopen)
         guard thread.sleep(until: wake) else { return }

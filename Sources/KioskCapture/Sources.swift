@@ -75,19 +75,3 @@ public protocol AudioSource: AnyObject, Sendable {
     /// Stops the thread and releases the device; returns when the thread has finished.
     func stop()
 }
-
-/// The clock every capture timestamp is on: CLOCK_MONOTONIC, the clock V4L2 stamps buffers with.
-public enum MonotonicClock {
-    /// Now, in nanoseconds.
-    public static func now() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
-
-    /// Sleeps until an absolute time on the clock (`clock_nanosleep` with TIMER_ABSTIME).
-    public static func sleep(until deadline: Int64) {
-        var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
-    }
-}

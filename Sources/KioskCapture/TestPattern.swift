@@ -4,6 +4,7 @@
 // the stamp and the box.
 import Foundation
 import KioskCore
+import KioskSystem
 import Synchronization
 
 public final class TestPattern: VideoSource {
@@ -16,7 +17,7 @@ public final class TestPattern: VideoSource {
 
     public let info: VideoSourceInfo
     public var droppedFrames: Int { 0 }
-    private let thread = Mutex<CaptureThread?>(nil)
+    private let thread = Mutex<WorkerThread?>(nil)
     /// The bars frame, drawn once.
     private let base: [UInt8]
     private let planes: [Plane]
@@ -32,14 +33,14 @@ public final class TestPattern: VideoSource {
     public func start(frames: @escaping @Sendable (VideoFrame) -> Void,
                       events: @escaping @Sendable (CaptureEvent) -> Void) throws {
         guard thread.withLock({ $0 == nil }) else { return }
-        let started = try CaptureThread(name: "kiosk-test-pattern") { [self] worker in run(on: worker, frames: frames) }
+        let started = try WorkerThread(name: "kiosk-test-pattern") { [self] worker in run(on: worker, frames: frames) }
         thread.withLock { $0 = started }
     }
 
     public func stop() { thread.withLock { $0.take() }?.stop() }
 
     /// Frame k is due at start + k / fps; it carries that time as its timestamp.
-    private func run(on thread: CaptureThread, frames: @escaping @Sendable (VideoFrame) -> Void) {
+    private func run(on thread: WorkerThread, frames: @escaping @Sendable (VideoFrame) -> Void) {
         let period = 1_000_000_000 / max(info.fps, 0.001)
         let start = MonotonicClock.now()
         var k: Int64 = 0

@@ -3,6 +3,7 @@
 // flashes white on the first frame of each whole second, so a recording shows its A/V offset.
 import Foundation
 import KioskCore
+import KioskSystem
 import Synchronization
 
 /// A paced `AudioSource` of mono 48 kHz S16: beep when a sample's capture time t has
@@ -24,7 +25,7 @@ public final class TestTone: AudioSource {
         return Int16((Double(amplitude) * sin(phase)).rounded())
     }
 
-    private let thread = Mutex<CaptureThread?>(nil)
+    private let thread = Mutex<WorkerThread?>(nil)
 
     public init() {}
 
@@ -47,7 +48,7 @@ public final class TestTone: AudioSource {
                       events: @escaping @Sendable (CaptureEvent) -> Void) throws {
         precondition(thread.withLock { $0 == nil }, "TestTone.start called while running")
         let first = (MonotonicClock.now() / Self.chunkNanoseconds + 1) * Self.chunkNanoseconds
-        let started = try CaptureThread(name: "kiosk-tone") { thread in
+        let started = try WorkerThread(name: "kiosk-tone") { thread in
             var timestamp = first
             while thread.sleep(until: timestamp + Self.chunkNanoseconds) {
                 chunks(Self.chunk(at: timestamp))

@@ -1,10 +1,11 @@
-// A USB (UVC) camera through libv4l2: mmap streaming on a thread of its own, MJPEG decoded with
-// libavcodec, "camera lost" within a second of an unplug, and reopened when it comes back.
+// A USB (UVC) camera through libv4l2: mmap streaming on a thread of its own, MJPEG decoded by the
+// decoder it is given (KioskMedia's libavcodec one), "camera lost" within a second of an unplug,
+// and reopened when it comes back.
 import CV4L2
 import Dispatch
 import Foundation
 import KioskCore
-import KioskMedia
+import KioskSystem
 import Synchronization
 
 /// A V4L2 camera as a `VideoSource`.
@@ -12,6 +13,7 @@ public final class V4L2Camera: VideoSource {
     public let path: String
     let requestedSize: Size
     let requestedFPS: Double
+    let makeMJPEGDecoder: FrameDecoderFactory
     /// How long a streaming camera may stay silent before it counts as lost.
     static let silenceTimeoutMilliseconds: Int32 = 2000
     /// How often a lost camera is tried again.
@@ -22,12 +24,14 @@ public final class V4L2Camera: VideoSource {
         var dropped = 0
     }
     private let shared: Mutex<Shared>
-    private let thread = Mutex<CaptureThread?>(nil)
+    private let thread = Mutex<WorkerThread?>(nil)
 
-    public init(path: String, size: Size, fps: Double) {
+    /// `mjpeg` makes the decoder for a camera that sends MJPEG (one each time the device opens).
+    public init(path: String, size: Size, fps: Double, mjpeg: @escaping FrameDecoderFactory) {
         self.path = path
         requestedSize = size
         requestedFPS = fps
+        makeMJPEGDecoder = mjpeg
         shared = Mutex(Shared(info: VideoSourceInfo(name: path, size: size, fps: fps, deviceFormat: .yuyv, deliveredFormat: .yuyv)))
     }
 
@@ -42,7 +46,7 @@ public final class V4L2Camera: VideoSource {
                       events: @escaping @Sendable (CaptureEvent) -> Void) throws {
         guard thread.withLock({ $0 == nil }) else { return }
         let firstAttempt = DispatchSemaphore(value: 0)
-        let started = try CaptureThread(name: "kiosk-camera") { [self] worker in
+        let started = try WorkerThread(name: "kiosk-camera") { [self] worker in
             run(on: worker, frames: frames, events: events, firstAttempt: firstAttempt)
         }
         thread.withLock { $0 = started }
@@ -52,7 +56,7 @@ public final class V4L2Camera: VideoSource {
     public func stop() { thread.withLock { $0.take() }?.stop() }
 
     /// The capture thread: open, stream, and on loss report and retry, until `stop`.
-    private func run(on thread: CaptureThread, frames: @escaping @Sendable (VideoFrame) -> Void,
+    private func run(on thread: WorkerThread, frames: @escaping @Sendable (VideoFrame) -> Void,
                      events: @escaping @Sendable (CaptureEvent) -> Void,
                      firstAttempt: DispatchSemaphore) {
         var session: V4L2Session?
@@ -61,7 +65,7 @@ public final class V4L2Camera: VideoSource {
         while !thread.isStopping {
             if session == nil {
                 do {
-                    let opened = try V4L2Session(path: path, size: requestedSize, fps: requestedFPS)
+                    let opened = try V4L2Session(path: path, size: requestedSize, fps: requestedFPS, mjpeg: makeMJPEGDecoder)
                     session = opened
                     shared.withLock { $0.info = opened.info }
                     if reportedLost { events(.cameraBack(opened.info)) }
@@ -109,7 +113,7 @@ final class V4L2Session {
     let info: VideoSourceInfo
     private var buffers: [UnsafeMutableRawBufferPointer] = []
     private var streaming = false
-    private let decoder: VideoDecoder?
+    private let decoder: (any FrameDecoder)?
     /// The raw layout the driver uses (its bytes per line may exceed the width).
     private let planes: [Plane]
     private let frameBytes: Int
@@ -125,7 +129,7 @@ final class V4L2Session {
         case lost(String)
     }
 
-    init(path: String, size: Size, fps: Double) throws {
+    init(path: String, size: Size, fps: Double, mjpeg: FrameDecoderFactory) throws {
         device = try V4L2Device(path: path)
         let caps = try device.capabilities()
         guard caps.canCapture else {
@@ -166,7 +170,7 @@ final class V4L2Session {
 
         switch actualFormat {
         case .mjpeg:
-            decoder = try VideoDecoder(codec: "mjpeg")
+            decoder = try mjpeg()
             planes = []
             frameBytes = 0
         default:

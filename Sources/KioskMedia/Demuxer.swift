@@ -3,6 +3,7 @@
 import CFFmpeg
 import Foundation
 import KioskCore
+import KioskSystem
 import Synchronization
 
 /// What libavformat's interrupt callback looks at: abort (the player closes) or a read that has
@@ -18,12 +19,12 @@ final class Interruption: Sendable {
     var didTimeOut: Bool { timedOut.load(ordering: .acquiring) }
 
     /// The next blocking call must end by `now + nanoseconds`.
-    func arm(_ nanoseconds: Int64) { deadline.store(MoviePlayer.now() + nanoseconds, ordering: .releasing) }
+    func arm(_ nanoseconds: Int64) { deadline.store(MonotonicClock.now() + nanoseconds, ordering: .releasing) }
 
     /// libavformat asks this often while it reads or probes: nonzero stops it (AVERROR_EXIT).
     func shouldStop() -> Bool {
         if isAborted { return true }
-        if MoviePlayer.now() > deadline.load(ordering: .acquiring) {
+        if MonotonicClock.now() > deadline.load(ordering: .acquiring) {
             timedOut.store(true, ordering: .releasing)
             return true
         }

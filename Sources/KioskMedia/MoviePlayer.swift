@@ -9,6 +9,7 @@
 import CFFmpeg
 import Foundation
 import KioskCore
+import KioskSystem
 import Synchronization
 
 /// Plays one movie file. Made, asked and closed on the UI thread; its own threads end on `close`
@@ -90,13 +91,6 @@ public final class MoviePlayer {
 
     deinit { close() }
 
-    /// CLOCK_MONOTONIC in nanoseconds: the time base of `update` and of the audio feed.
-    public static func now() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
-
     /// The file's streams, once it is open (nil before, and after a failure to open).
     public var info: Info? { core.status.withLock { $0.opened?.info } }
 
@@ -112,13 +106,13 @@ public final class MoviePlayer {
         core.audioOutput.update { $0 = format.map { .format($0) } ?? .none }
     }
 
-    public func setPaused(_ paused: Bool, now: Int64 = MoviePlayer.now()) {
+    public func setPaused(_ paused: Bool, now: Int64 = MonotonicClock.now()) {
         core.clock.setPaused(paused, now: now)
         core.ring.setPaused(paused)
     }
 
     /// The UI's step: the picture due at `now`, the position, and whether it is over.
-    public func update(now: Int64 = MoviePlayer.now()) -> Update {
+    public func update(now: Int64 = MonotonicClock.now()) -> Update {
         let status = core.status.withLock { $0 }
         let duration = status.opened?.info.duration ?? 0
         if let ended { return Update(picture: nil, position: lastPosition, duration: duration, ended: ended) }
@@ -175,7 +169,7 @@ public final class MoviePlayer {
 
     /// Nanoseconds from `now` until the next picture is due (nil: none is waiting, or the clock
     /// has not started): how long a UI loop may sleep.
-    public func nextFrameDue(now: Int64 = MoviePlayer.now()) -> Int64? {
+    public func nextFrameDue(now: Int64 = MonotonicClock.now()) -> Int64? {
         guard let clock = core.clock.time(at: now), let next = core.frames.nextTimestamp else { return nil }
         return max(next - clock, 0)
     }
@@ -199,9 +193,12 @@ public final class MoviePlayer {
     // MARK: - The threads
 
     private static func startDemuxing(_ core: PlayerCore) -> WorkerThread? {
-        let thread = WorkerThread(name: "kiosk-demux") { demux(core) }
-        if thread == nil { core.fail("cannot start the player: no thread for it") }
-        return thread
+        do {
+            return try WorkerThread(name: "kiosk-demux") { _ in demux(core) }
+        } catch {
+            core.fail("cannot start the player: no thread for it (\(error))")
+            return nil
+        }
     }
 
     /// The demux thread: opens the file and the decoders, starts the decode threads, reads.
@@ -263,24 +260,26 @@ public final class MoviePlayer {
         var threads: [WorkerThread] = []
         defer { for thread in threads { thread.join() } }
         if movingVideo != nil {
-            guard let thread = WorkerThread(name: "kiosk-video", body: {
-                Self.decodeVideo(movingVideo!, core, start: start, frameLength: frameLength)
-            }) else {
-                core.fail("cannot start the player: no thread for the picture")
+            do {
+                threads.append(try WorkerThread(name: "kiosk-video") { _ in
+                    Self.decodeVideo(movingVideo!, core, start: start, frameLength: frameLength)
+                })
+            } catch {
+                core.fail("cannot start the player: no thread for the picture (\(error))")
                 core.abortQueues()
                 return
             }
-            threads.append(thread)
         } else {
             core.frames.finish()
         }
         if movingAudio != nil {
-            guard let thread = WorkerThread(name: "kiosk-audio", body: { Self.decodeAudio(movingAudio!, core, start: start) }) else {
-                core.fail("cannot start the player: no thread for the sound")
+            do {
+                threads.append(try WorkerThread(name: "kiosk-audio") { _ in Self.decodeAudio(movingAudio!, core, start: start) })
+            } catch {
+                core.fail("cannot start the player: no thread for the sound (\(error))")
                 core.abortQueues()
                 return
             }
-            threads.append(thread)
         } else {
             core.ring.finish()
         }
@@ -364,7 +363,7 @@ public final class MoviePlayer {
             placed.timestamp = timeline.place(samples.timestamp, duration: length)
             // Sound whose time has passed (the clock ran on without it) would only pull the
             // picture back: skipped.
-            if let clock = core.clock.time(at: MoviePlayer.now()), placed.timestamp + length < clock {
+            if let clock = core.clock.time(at: MonotonicClock.now()), placed.timestamp + length < clock {
                 late += 1
                 return true
             }

@@ -191,3 +191,8 @@ public final class VideoDecoder {
                           fullRange: DecodedPicture.isFullRange(f))
     }
 }
+
+extension VideoDecoder: FrameDecoder {
+    /// Makes libavcodec's MJPEG decoder: what the capture side is given for cameras that send MJPEG.
+    public static let mjpeg: FrameDecoderFactory = { try VideoDecoder(codec: "mjpeg") }
+}

@@ -10,8 +10,8 @@
 // which sample will be heard when; a sound clip is added on top. Our code never calls SDL from that
 // thread; SDL calls us.
 import CSDL2
-import Foundation
 import KioskCore
+import KioskSystem
 import Synchronization
 
 /// An SDL audio output device (`SDL_OpenAudioDevice` with a callback, `SDL_CloseAudioDevice` in
@@ -63,7 +63,7 @@ public final class AudioOutput {
         want.userdata = mixer.toOpaque()
         want.callback = { userdata, stream, length in
             guard let userdata, let stream, length > 0 else { return }
-            let now = AudioOutput.monotonicNow()
+            let now = MonotonicClock.now()
             Unmanaged<Mixer>.fromOpaque(userdata).takeUnretainedValue()
                 .fill(UnsafeMutableRawBufferPointer(start: stream, count: Int(length)), now: now)
         }
@@ -94,13 +94,6 @@ public final class AudioOutput {
         SDL_CloseAudioDevice(id)
         mixer.release()
         SDL_QuitSubSystem(UInt32(SDL_INIT_AUDIO))
-    }
-
-    /// CLOCK_MONOTONIC in nanoseconds: the same clock as MoviePlayer.now(), which KioskUI cannot see.
-    static func monotonicNow() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
     }
 
     /// Lets the device run (`SDL_PauseAudioDevice(0)`): the callback starts pulling.

@@ -2,8 +2,8 @@
 // measured from outside (exec → ready, tap → recordingStarted) and from the booth's own stats lines
 // (KIOSK_STATS=1 on stderr: presents, preview frames drawn and dropped, tap → first frame showing it).
 import Foundation
-import KioskCapture
 import KioskCore
+import KioskSystem
 import Synchronization
 
 /// The recorder's stdout events and stderr stats lines, with the monotonic time each arrived.

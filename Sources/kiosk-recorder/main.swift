@@ -96,7 +96,7 @@ case let .record(config):
     Booth.blockSignals()
     let output = outputPath(config.output)
     let (context, screen, assets) = openScreen(config)
-    let camera = CameraFactory.make(config.camera, size: config.size, fps: Double(config.fps))
+    let camera = CameraFactory.make(config.camera, size: config.size, fps: Double(config.fps), mjpeg: VideoDecoder.mjpeg)
     let microphone = config.microphone
     let parts = BoothParts(
         screen: screen, audio: SoundPlayer(assets: assets), camera: camera.source, cameraNote: camera.note,

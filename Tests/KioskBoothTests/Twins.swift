@@ -5,6 +5,7 @@ import Foundation
 import KioskBooth
 import KioskCapture
 import KioskCore
+import KioskSystem
 import KioskMedia
 import KioskUI
 import Synchronization

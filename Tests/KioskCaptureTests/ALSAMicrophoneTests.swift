@@ -5,6 +5,8 @@ import Foundation
 import Testing
 @testable import KioskCapture
 import KioskCore
+import KioskSystem
+import KioskTestSupport
 
 @Suite("ALSAMicrophone")
 struct ALSAMicrophoneTests {
@@ -214,7 +216,7 @@ struct ALSAMicrophonePulseTests {
     }
 
     @Test("a paced PulseAudio monitor: length, monotonic timestamps from the PCM status, and the clock",
-          .enabled(if: TestAudio.pulseAvailable || TestAudio.isCI, Self.skipNote))
+          .enabled(if: TestAudio.pulseAvailable || TestEnvironment.isCI, Self.skipNote))
     func pulseTiming() throws {
         try Self.requirePulse()
         let mic = ALSAMicrophone(name: "kiosk_pulse_monitor", configText: TestAudio.pulseMonitorPCM)
@@ -264,7 +266,7 @@ struct ALSAMicrophonePulseTests {
     /// `snd_pcm_readi` with -EIO. Reopening works at once (the source is still there), so the
     /// microphone is back at the first retry, a second later.
     @Test("the sound server drops the stream: lost once, paced silence, back after a reopen, one timeline",
-          .enabled(if: TestAudio.pulseAvailable || TestAudio.isCI, Self.skipNote))
+          .enabled(if: TestAudio.pulseAvailable || TestEnvironment.isCI, Self.skipNote))
     func streamKilled() throws {
         try Self.requirePulse()
         let mic = ALSAMicrophone(name: "kiosk_pulse_monitor", configText: TestAudio.pulseMonitorPCM)
@@ -273,12 +275,12 @@ struct ALSAMicrophonePulseTests {
         defer { mic.stop() }
         let info = mic.info
         Thread.sleep(forTimeInterval: 0.5)
-        let kill = try TestAudio.shell("""
+        let kill = try runProgram(["/bin/sh", "-c", """
             monitor=$(pactl list short sources | awk '$2 == "kiosk_null.monitor" { print $1 }')
             for output in $(pactl list short source-outputs | awk -v m="$monitor" '$2 == m { print $1 }'); do
               pacmd kill-source-output "$output" || exit 1
             done
-            """)
+            """], stderr: .inherit)
         try #require(kill.status == 0, "pacmd kill-source-output failed")
         let back = recorder.wait(seconds: 4) { r in
             r.events.count >= 2 && r.arrivals.filter { $0.eventsBefore == 2 && $0.chunk.samples.contains { $0 != 0 } }.count >= 20

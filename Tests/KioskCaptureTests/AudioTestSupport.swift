@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 @testable import KioskCapture
 import KioskCore
+import KioskSystem
 
 /// Collects what a source delivers on its thread, with the monotonic time each chunk arrived.
 final class AudioRecorder: Sendable {
@@ -132,22 +133,6 @@ enum TestAudio {
             device "kiosk_null.monitor"
         }
         """
-
-    /// Runs a shell command and returns its exit status and standard output.
-    @discardableResult
-    static func shell(_ command: String) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-    }
-
-    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty } ?? false }
 
     /// Whether the pulse monitor PCM opens and sets up for capture (a server runs and has the sink).
     static let pulseAvailable: Bool = {

@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 @testable import KioskCapture
 import KioskCore
+import KioskSystem
 
 @Suite("Test pattern")
 struct TestPatternTests {

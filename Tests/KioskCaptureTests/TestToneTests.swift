@@ -4,6 +4,7 @@ import Foundation
 import Testing
 @testable import KioskCapture
 import KioskCore
+import KioskSystem
 
 @Suite("TestTone")
 struct TestToneTests {

@@ -4,6 +4,8 @@ import Synchronization
 import Testing
 @testable import KioskCapture
 import KioskCore
+import KioskMedia
+import KioskSystem
 
 /// Collects what a source sends, with the monotonic time each thing arrived.
 final class Recorder: Sendable {
@@ -32,7 +34,7 @@ struct V4L2CameraTests {
     func threeHundredFrames(format fourcc: String, expected: PixelFormat) throws {
         let fake = try FakeCamera("300-\(fourcc)", conf: ["format=\(fourcc) 640x480@30/15 1280x720@10"])
         defer { fake.remove() }
-        let camera = V4L2Camera(path: fake.path, size: Size(width: 640, height: 480), fps: 30)
+        let camera = V4L2Camera(path: fake.path, size: Size(width: 640, height: 480), fps: 30, mjpeg: VideoDecoder.mjpeg)
         let r = Recorder()
         let start = MonotonicClock.now()
         try camera.start(frames: r.frameSink, events: r.eventSink)
@@ -65,7 +67,7 @@ struct V4L2CameraTests {
     func mjpeg() throws {
         let fake = try FakeCamera("mjpeg", conf: ["format=YUYV 640x480@30 1280x720@10", "format=MJPG 640x480@30 1280x720@30"])
         defer { fake.remove() }
-        let camera = V4L2Camera(path: fake.path, size: Size(width: 1280, height: 720), fps: 30)
+        let camera = V4L2Camera(path: fake.path, size: Size(width: 1280, height: 720), fps: 30, mjpeg: VideoDecoder.mjpeg)
         let r = Recorder()
         try camera.start(frames: r.frameSink, events: r.eventSink)
         #expect(camera.info.deviceFormat == .mjpeg && camera.info.size == Size(width: 1280, height: 720) && camera.info.fps == 30)
@@ -82,7 +84,7 @@ struct V4L2CameraTests {
     func unplugAndBack() throws {
         let fake = try FakeCamera("unplug", conf: ["format=YUYV 320x240@30", "fail_after=100", "unplug_ms=1500"])
         defer { fake.remove() }
-        let camera = V4L2Camera(path: fake.path, size: Size(width: 320, height: 240), fps: 30)
+        let camera = V4L2Camera(path: fake.path, size: Size(width: 320, height: 240), fps: 30, mjpeg: VideoDecoder.mjpeg)
         let r = Recorder()
         try camera.start(frames: r.frameSink, events: r.eventSink)
         #expect(r.wait(seconds: 8) { r.events.withLock { $0.count >= 2 } && r.frameCount > 130 })
@@ -109,7 +111,7 @@ struct V4L2CameraTests {
         let fake = try FakeCamera("late", conf: ["format=YUYV 320x240@30"])
         defer { fake.remove() }
         let latePath = fake.folder.appendingPathComponent("video1").path
-        let camera = V4L2Camera(path: latePath, size: Size(width: 320, height: 240), fps: 30)
+        let camera = V4L2Camera(path: latePath, size: Size(width: 320, height: 240), fps: 30, mjpeg: VideoDecoder.mjpeg)
         let r = Recorder()
         try camera.start(frames: r.frameSink, events: r.eventSink)
         #expect(r.events.withLock { $0.count } == 1, "the first attempt is done when start returns")

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import KioskMedia
 import KioskCore
+import KioskTestSupport
 
 /// Whether this process may mount (kiosk/test runs the tests in a private mount namespace).
 let canMount = ProcessInfo.processInfo.environment["KIOSK_FAKE_CAMERA"] == "1"
@@ -37,9 +38,9 @@ struct DiskAndRecoveryTests {
     /// another program takes all but that many bytes of the disk after the first second.
     func fillTmpfs(minFreeDisk: Int64, filler: Int64? = nil) throws -> (RecordingResult, String) {
         let folder = scratch("tmpfs-\(minFreeDisk)")
-        let mount = try capture(["mount", "-t", "tmpfs", "-o", "size=20m", "tmpfs", folder.path])
-        try #require(mount.status == 0, "mount: \(mount.err)")
-        defer { _ = try? capture(["umount", folder.path]) }
+        let mount = try runProgram(["mount", "-t", "tmpfs", "-o", "size=20m", "tmpfs", folder.path])
+        try #require(mount.status == 0, "mount: \(mount.stderr)")
+        defer { _ = try? runProgram(["umount", folder.path]) }
         let output = folder.appendingPathComponent("take.mov").path
         let finished = Finished()
         let size = Size(width: 1280, height: 720)
@@ -59,8 +60,8 @@ struct DiskAndRecoveryTests {
         }
         let result = try #require(finished.wait(seconds: 30))
         // Check the file before the tmpfs goes away.
-        let decode = try capture(["ffmpeg", "-v", "error", "-i", output, "-f", "null", "-"])
-        #expect(decode.status == 0 && decode.err.isEmpty, "\(decode.err)")
+        let decode = try runProgram(["ffmpeg", "-v", "error", "-i", output, "-f", "null", "-"])
+        #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
         let info = try MovieProbe.inspect(output)
         #expect(info.videoPackets > 10 && abs(info.duration - result.duration) < 0.6)
         return (result, output)

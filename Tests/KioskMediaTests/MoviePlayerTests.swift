@@ -6,6 +6,8 @@ import Synchronization
 import Testing
 @testable import KioskMedia
 import KioskCore
+import KioskSystem
+import KioskTestSupport
 
 /// A take made by our own MovieWriter: 30 fps stamped pictures, a 1 kHz beep in the first 100 ms of
 /// each second when `audio`, turned `rotation` quarter turns.
@@ -35,12 +37,12 @@ final class StandInDevice: Sendable {
         let period = speed > 0 ? Int64(Double(format.bufferFrames) * 1e9 / Double(format.sampleRate) / speed) : 0
         Thread { [self] in
             var buffer = [UInt8](repeating: 0, count: format.bufferFrames * format.bytesPerFrame)
-            var next = MoviePlayer.now()
+            var next = MonotonicClock.now()
             while running.load(ordering: .relaxed) {
-                buffer.withUnsafeMutableBytes { feed.fill($0, now: MoviePlayer.now()) }
+                buffer.withUnsafeMutableBytes { feed.fill($0, now: MonotonicClock.now()) }
                 pulled.withLock { $0 += buffer.count }
                 next += period
-                let wait = next - MoviePlayer.now()
+                let wait = next - MonotonicClock.now()
                 if wait > 0 { usleep(UInt32(wait / 1000)) } else if period == 0 { usleep(200) }
             }
             done.signal()
@@ -68,12 +70,12 @@ struct PlayOutcome {
 /// sound, until it ends or `timeout` seconds pass.
 func play(_ path: String, speed: Double = 1, timeout: Double = 10, readStamps: Bool = true,
           during: ((MoviePlayer, Double) -> Void)? = nil) -> PlayOutcome {
-    let start = MoviePlayer.now()
+    let start = MonotonicClock.now()
     let player = MoviePlayer(path: path)
     var device: StandInDevice?
     var attached = false
     var outcome = PlayOutcome(ended: nil, seconds: 0, dropped: 0)
-    while Double(MoviePlayer.now() - start) / 1e9 < timeout {
+    while Double(MonotonicClock.now() - start) / 1e9 < timeout {
         if !attached, let info = player.info {
             attached = true
             outcome.info = info
@@ -89,9 +91,9 @@ func play(_ path: String, speed: Double = 1, timeout: Double = 10, readStamps: B
         if update.picture != nil {
             // A picture that cannot be copied out counts as stamp −1 (a test that reads stamps fails on it).
             let stamp = readStamps ? ((try? update.copiedFrame()).flatMap { $0 }.map(FrameStamp.read) ?? -1) : 0
-            outcome.shown.append((stamp, update.position, MoviePlayer.now()))
+            outcome.shown.append((stamp, update.position, MonotonicClock.now()))
         }
-        during?(player, Double(MoviePlayer.now() - start) / 1e9)
+        during?(player, Double(MonotonicClock.now() - start) / 1e9)
         if let ended = update.ended {
             outcome.ended = ended
             break
@@ -99,11 +101,11 @@ func play(_ path: String, speed: Double = 1, timeout: Double = 10, readStamps: B
         usleep(1000)
     }
     outcome.dropped = player.droppedFrames
-    let closing = MoviePlayer.now()
+    let closing = MonotonicClock.now()
     player.close()
-    outcome.closeSeconds = Double(MoviePlayer.now() - closing) / 1e9
+    outcome.closeSeconds = Double(MonotonicClock.now() - closing) / 1e9
     device?.stop()
-    outcome.seconds = Double(MoviePlayer.now() - start) / 1e9
+    outcome.seconds = Double(MonotonicClock.now() - start) / 1e9
     return outcome
 }
 
@@ -131,11 +133,11 @@ struct MoviePlayerTests {
         // A 20-minute H.264/AAC file from the ffmpeg CLI (an independent muxer), 30 fps, 48 kHz.
         let minutes = 20.0, fps = 30.0, rate = 48000
         let path = scratch("play-long").appendingPathComponent("long.mp4").path
-        let made = try capture(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:size=160x120:rate=30",
-                                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "\(Int(minutes * 60))",
-                                "-c:v", "libx264", "-preset", "ultrafast", "-g", "300", "-pix_fmt", "yuv420p",
-                                "-c:a", "aac", "-aac_coder", "fast", "-ac", "1", "-b:a", "32k", path])
-        try #require(made.status == 0, "ffmpeg: \(made.err)")
+        let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:size=160x120:rate=30",
+                                   "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "\(Int(minutes * 60))",
+                                   "-c:v", "libx264", "-preset", "ultrafast", "-g", "300", "-pix_fmt", "yuv420p",
+                                   "-c:a", "aac", "-aac_coder", "fast", "-ac", "1", "-b:a", "32k", path])
+        try #require(made.status == 0, "ffmpeg: \(made.stderr)")
         defer { try? FileManager.default.removeItem(atPath: path) }
 
         // Virtual time, run ahead of the real clock (so the player never finds its sound late): it
@@ -144,13 +146,13 @@ struct MoviePlayerTests {
         let player = MoviePlayer(path: path)
         defer { player.close() }
         let format = AudioOutputFormat(sampleRate: rate, channels: 1, sample: .s16, bufferFrames: 1024)
-        let opening = MoviePlayer.now()
-        while player.info == nil && MoviePlayer.now() - opening < 5_000_000_000 { usleep(1000) }
+        let opening = MonotonicClock.now()
+        while player.info == nil && MonotonicClock.now() - opening < 5_000_000_000 { usleep(1000) }
         try #require(player.info?.audio != nil)
         player.attachAudio(format)
         let period = Int64(format.bufferFrames) * 1_000_000_000 / Int64(rate) // exact: 21 333 333 ns
         var buffer = [UInt8](repeating: 0, count: format.bufferFrames * format.bytesPerFrame)
-        var now = MoviePlayer.now() + 60_000_000_000
+        var now = MonotonicClock.now() + 60_000_000_000
         var nextPull = now
         var lastPull = now
         var handed = 0 // frames of sound handed to the "device"
@@ -158,10 +160,10 @@ struct MoviePlayerTests {
         var firstSample: Int64?
         var shown: [(pts: Int64, error: Double)] = []
         var ended: MoviePlayer.End?
-        let realDeadline = MoviePlayer.now() + 600_000_000_000
-        while ended == nil && MoviePlayer.now() < realDeadline {
+        let realDeadline = MonotonicClock.now() + 600_000_000_000
+        while ended == nil && MonotonicClock.now() < realDeadline {
             // Wait (in real time) for the decoders to be ahead of the clock.
-            while MoviePlayer.now() < realDeadline {
+            while MonotonicClock.now() < realDeadline {
                 let sound = player.core.ring.queued
                 let pictures = !player.core.frames.isEmpty || player.core.frames.drained
                 if pictures && (sound.bytes >= buffer.count || sound.finished) { break }
@@ -217,14 +219,14 @@ struct MoviePlayerTests {
         defer { player.close() }
         /// Waits (real time) until the video thread has queued `n` pictures.
         func queued(_ n: Int) throws {
-            let deadline = MoviePlayer.now() + 5_000_000_000
-            while player.core.frames.count < n && MoviePlayer.now() < deadline { usleep(1000) }
+            let deadline = MonotonicClock.now() + 5_000_000_000
+            while player.core.frames.count < n && MonotonicClock.now() < deadline { usleep(1000) }
             try #require(player.core.frames.count >= n)
         }
         func stamp(_ update: MoviePlayer.Update) throws -> Int? { try update.copiedFrame().map(FrameStamp.read) }
         let ms: Int64 = 1_000_000
-        let t0 = MoviePlayer.now()
-        while player.info == nil && MoviePlayer.now() - t0 < 5_000 * ms { usleep(1000) }
+        let t0 = MonotonicClock.now()
+        while player.info == nil && MonotonicClock.now() - t0 < 5_000 * ms { usleep(1000) }
         player.attachAudio(nil)
         try queued(1)
         #expect(try stamp(player.update(now: t0)) == 0, "the first picture at once; the clock starts with it")
@@ -254,19 +256,19 @@ struct MoviePlayerTests {
         let device = StandInDevice(feed: player.audio, format: format, speed: 1)
         defer { device.stop() }
         var pictures = 0
-        let until = MoviePlayer.now() + 700_000_000
-        while MoviePlayer.now() < until {
+        let until = MonotonicClock.now() + 700_000_000
+        while MonotonicClock.now() < until {
             if player.update().picture != nil { pictures += 1 }
             usleep(1000)
         }
         #expect(pictures > 10)
-        let t0 = MoviePlayer.now()
+        let t0 = MonotonicClock.now()
         player.close()
-        #expect(Double(MoviePlayer.now() - t0) / 1e9 < 0.5, "close took too long")
+        #expect(Double(MonotonicClock.now() - t0) / 1e9 < 0.5, "close took too long")
         let after = player.update()
         #expect(after.picture == nil)
         var buffer = [UInt8](repeating: 0xAA, count: 4096)
-        buffer.withUnsafeMutableBytes { player.audio.fill($0, now: MoviePlayer.now()) }
+        buffer.withUnsafeMutableBytes { player.audio.fill($0, now: MonotonicClock.now()) }
         #expect(buffer.allSatisfy { $0 == 0 }, "silence after the close")
     }
 
@@ -282,8 +284,8 @@ struct MoviePlayerTests {
         case "webm": picture + sound + ["-t", "1", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-c:a", "libopus"]
         default: picture + ["-t", "1", "-c:v", "mpeg4", "-q:v", "5"]
         }
-        let made = try capture(["ffmpeg", "-v", "error", "-y"] + arguments + [path])
-        try #require(made.status == 0, "ffmpeg: \(made.err)")
+        let made = try runProgram(["ffmpeg", "-v", "error", "-y"] + arguments + [path])
+        try #require(made.status == 0, "ffmpeg: \(made.stderr)")
         let outcome = play(path, timeout: 5, readStamps: false)
         #expect(outcome.ended == .end, "\(String(describing: outcome.ended))")
         let expected = ["wav": 0, "png": 1, "webm": 30, "avi": 60][kind]!

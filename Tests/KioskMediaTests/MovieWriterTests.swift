@@ -5,21 +5,7 @@ import Synchronization
 import Testing
 @testable import KioskMedia
 import KioskCore
-
-/// Runs a command and returns its stdout (and status).
-func capture(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    try p.run()
-    let o = out.fileHandleForReading.readDataToEndOfFile()
-    let e = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-}
+import KioskTestSupport
 
 /// A yuv420p picture at `size`: grey with the frame-number stamp, all white when `flash`.
 func picture(_ size: Size, number: Int, timestamp: Int64, flash: Bool = false) -> VideoFrame {
@@ -98,15 +84,15 @@ struct MovieWriterTests {
         #expect(result.bytes == (try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int64))
         #expect(!FileManager.default.fileExists(atPath: MovieWriter.markerPath(for: output)))
 
-        let probe = try capture(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name,codec_type,nb_read_frames",
-                                 "-count_frames", "-show_entries", "format=duration", "-of", "json", output])
-        #expect(probe.status == 0, "\(probe.err)")
-        #expect(probe.out.contains("\"codec_name\": \"h264\"") && probe.out.contains("\"codec_name\": \"aac\""))
-        #expect(probe.out.contains("\"nb_read_frames\": \"120\""), "\(probe.out)")
-        let gst = try capture(["gst-discoverer-1.0", output])
-        #expect(gst.status == 0 && gst.out.contains("H.264") && gst.out.contains("AAC"), "\(gst.out)")
-        let decode = try capture(["ffmpeg", "-v", "error", "-i", output, "-f", "null", "-"])
-        #expect(decode.status == 0 && decode.err.isEmpty, "\(decode.err)")
+        let probe = try runProgram(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name,codec_type,nb_read_frames",
+                                    "-count_frames", "-show_entries", "format=duration", "-of", "json", output])
+        #expect(probe.status == 0, "\(probe.stderr)")
+        #expect(probe.stdout.contains("\"codec_name\": \"h264\"") && probe.stdout.contains("\"codec_name\": \"aac\""))
+        #expect(probe.stdout.contains("\"nb_read_frames\": \"120\""), "\(probe.stdout)")
+        let gst = try runProgram(["gst-discoverer-1.0", output])
+        #expect(gst.status == 0 && gst.stdout.contains("H.264") && gst.stdout.contains("AAC"), "\(gst.stdout)")
+        let decode = try runProgram(["ffmpeg", "-v", "error", "-i", output, "-f", "null", "-"])
+        #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
         let info = try MovieProbe.inspect(output)
         #expect(info.videoPackets == 120 && info.audioPackets > 180)
         #expect(abs(info.duration - 4) < 0.05)
@@ -144,9 +130,9 @@ extension MovieWriterTests {
         let result = try #require(finished.wait())
         #expect(result.reason == .maxDuration && result.success)
         #expect(abs(result.duration - 3) <= 1.0 / 30 + 0.001, "\(result.duration)")
-        let probe = try capture(["ffprobe", "-v", "error", "-show_entries", "format=duration:format_tags=major_brand",
-                                 "-of", "default=nw=1:nk=1", output])
-        let fields = probe.out.split(separator: "\n").map(String.init)
+        let probe = try runProgram(["ffprobe", "-v", "error", "-show_entries", "format=duration:format_tags=major_brand",
+                                    "-of", "default=nw=1:nk=1", output])
+        let fields = probe.stdout.split(separator: "\n").map(String.init)
         #expect(fields.contains { $0.hasPrefix("iso") }, "an .mp4 output is an ISO MP4, not a QuickTime file: \(fields)")
         let seconds = try #require(fields.compactMap { Double($0) }.first)
         #expect(abs(seconds - 3) <= 1.0 / 30 + 0.001, "ffprobe says \(seconds)")
@@ -173,8 +159,8 @@ extension MovieWriterTests {
         #expect(bytes <= 2 * 1024 * 1024, "\(bytes) bytes")
         #expect(bytes > 2 * 1024 * 1024 * 8 / 10, "the cap is used, not wasted: \(bytes) bytes")
         #expect(result.bytes == bytes)
-        let decode = try capture(["ffmpeg", "-v", "error", "-i", output, "-f", "null", "-"])
-        #expect(decode.status == 0 && decode.err.isEmpty, "\(decode.err)")
+        let decode = try runProgram(["ffmpeg", "-v", "error", "-i", output, "-f", "null", "-"])
+        #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
     }
 
     @Test("the display matrix says how to turn the picture, as ffprobe reads it",
@@ -189,11 +175,11 @@ extension MovieWriterTests {
         feed(writer, size: Size(width: 320, height: 240), seconds: 1, audio: false)
         writer.stop(reason: .user)
         _ = try #require(finished.wait())
-        let probe = try capture(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream_side_data=rotation",
-                                 "-of", "csv=p=0", output])
-        let reported = Double(probe.out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        let probe = try runProgram(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream_side_data=rotation",
+                                    "-of", "csv=p=0", output])
+        let reported = Double(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         #expect(abs(abs(reported) - abs(ffprobeRotation)) < 0.01 && (ffprobeRotation == 180 || reported == ffprobeRotation),
-                "ffprobe rotation \(probe.out)")
+                "ffprobe rotation \(probe.stdout)")
         #expect(try MovieProbe.inspect(output).rotation == reported)
     }
 
@@ -217,11 +203,11 @@ extension MovieWriterTests {
 enum AVSync {
     static func offsets(in path: String) throws -> [Double] {
         // Video: the mean luma of each frame with its time.
-        let v = try capture(["ffprobe", "-v", "error", "-f", "lavfi", "movie=\(path),signalstats", "-show_entries",
-                             "frame=pts_time:frame_tags=lavfi.signalstats.YAVG", "-of", "csv=p=0"])
+        let v = try runProgram(["ffprobe", "-v", "error", "-f", "lavfi", "movie=\(path),signalstats", "-show_entries",
+                                "frame=pts_time:frame_tags=lavfi.signalstats.YAVG", "-of", "csv=p=0"])
         var flashes: [Double] = []
         var previousBright = false
-        for line in v.out.split(separator: "\n") {
+        for line in v.stdout.split(separator: "\n") {
             let parts = line.split(separator: ",")
             guard parts.count == 2, let t = Double(parts[0]), let y = Double(parts[1]) else { continue }
             let bright = y > 200
@@ -231,7 +217,7 @@ enum AVSync {
         // Audio: 1 ms RMS windows (48 samples at 48 kHz) as raw s16 mono.
         let raw = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-sync-\(getpid()).raw").path
         defer { try? FileManager.default.removeItem(atPath: raw) }
-        _ = try capture(["ffmpeg", "-y", "-v", "error", "-i", path, "-ac", "1", "-ar", "48000", "-f", "s16le", raw])
+        _ = try runProgram(["ffmpeg", "-y", "-v", "error", "-i", path, "-ac", "1", "-ar", "48000", "-f", "s16le", raw])
         let data = try Data(contentsOf: URL(fileURLWithPath: raw))
         let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
         var onsets: [Double] = []

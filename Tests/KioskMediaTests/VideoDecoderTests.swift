@@ -3,19 +3,7 @@ import Foundation
 import Testing
 @testable import KioskMedia
 import KioskCore
-
-/// Runs a command, returning its exit status.
-@discardableResult
-func shell(_ arguments: [String]) throws -> Int32 {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = arguments
-    p.standardOutput = FileHandle.nullDevice
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    p.waitUntilExit()
-    return p.terminationStatus
-}
+import KioskTestSupport
 
 /// A yuv420p frame with the stamp `number` and grey elsewhere.
 func stampedFrame(_ size: Size, number: Int) -> [UInt8] {
@@ -44,8 +32,9 @@ struct VideoDecoderTests {
         let raw = folder.appendingPathComponent("\(pixelFormat).yuv")
         let jpeg = folder.appendingPathComponent("\(pixelFormat).jpg")
         try Data(stampedFrame(size, number: 0x1234)).write(to: raw)
-        let status = try shell(["ffmpeg", "-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "640x480",
-                                "-i", raw.path, "-pix_fmt", pixelFormat, "-q:v", "3", "-frames:v", "1", jpeg.path])
+        let status = try runProgram(["ffmpeg", "-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "640x480",
+                                     "-i", raw.path, "-pix_fmt", pixelFormat, "-q:v", "3", "-frames:v", "1", jpeg.path],
+                                    stdout: .discard, stderr: .discard).status
         try #require(status == 0, "ffmpeg made the JPEG")
         let data = try Data(contentsOf: jpeg)
         let decoder = try VideoDecoder(codec: "mjpeg")

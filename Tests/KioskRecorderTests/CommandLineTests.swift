@@ -1,5 +1,6 @@
 // The real kiosk-recorder binary: exit status 2 with a message naming the option, help and version.
 import Foundation
+import KioskTestSupport
 import Testing
 
 /// The built kiosk-recorder: beside this test binary in the build folder (or $KIOSK_RECORDER).
@@ -9,37 +10,18 @@ let recorderPath: String = {
     return me.deletingLastPathComponent().appendingPathComponent("kiosk-recorder").path
 }()
 
-struct Run {
-    let status: Int32
-    let stdout: String
-    let stderr: String
-}
-
 /// Runs kiosk-recorder with these arguments to its end.
-func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
-    try runProgram(recorderPath, arguments, environment: extra)
+func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ProgramRun {
+    try runProgram([recorderPath] + arguments, environment: recorderEnvironment(extra), directory: repositoryRoot)
 }
 
-/// Runs a program to its end from the repository's root, with SDL's dummy drivers unless told otherwise.
-func runProgram(_ path: String, _ arguments: [String], environment extra: [String: String] = [:]) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    process.currentDirectoryURL = repositoryRoot
+/// The environment the recorder runs in here: SDL's dummy drivers (the video one unless the test
+/// run names another), and `extra`.
+func recorderEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
     environment["SDL_VIDEODRIVER"] = environment["SDL_VIDEODRIVER"] ?? "dummy"
     environment["SDL_AUDIODRIVER"] = "dummy"
-    process.environment = environment.merging(extra) { $1 }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-               stderr: String(decoding: stderr, as: UTF8.self))
+    return environment.merging(extra) { $1 }
 }
 
 @Suite("kiosk-recorder command line")
@@ -128,23 +110,12 @@ struct ListCamerasTests {
 struct NoDisplayTests {
     @Test("no display at all: exit 3 with a message that says what to do, nothing on stdout")
     func exitsThree() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: recorderPath)
-        process.arguments = ["--camera", "test", "--microphone", "none"]
         var environment = ProcessInfo.processInfo.environment
         for key in ["SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"] { environment[key] = nil }
         environment["XDG_RUNTIME_DIR"] = "/nonexistent"
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 3, "\(stderr)")
-        #expect(stdout.isEmpty)
-        #expect(stderr.contains("no display") && stderr.contains("Xvfb"))
+        let r = try runProgram([recorderPath, "--camera", "test", "--microphone", "none"], environment: environment)
+        #expect(r.status == 3, "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("no display") && r.stderr.contains("Xvfb"))
     }
 }

@@ -2,14 +2,14 @@
 import Foundation
 import Testing
 import KioskCore
+import KioskTestSupport
 
 /// The repository's root, from this file's place in it.
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// Runs a tool found on PATH from the repository root.
-func runTool(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (status: Int32, out: String, err: String) {
-    let r = try runProgram("/usr/bin/env", arguments, environment: extra)
-    return (r.status, r.stdout, r.stderr)
+/// Runs a tool found on PATH (or a path) from the repository root, in the recorder's environment.
+func runTool(_ arguments: [String], environment extra: [String: String] = [:]) throws -> ProgramRun {
+    try runProgram(arguments, environment: recorderEnvironment(extra), directory: repositoryRoot)
 }
 
 /// Every option --help lists.
@@ -29,8 +29,8 @@ struct DeploymentTests {
         let clips = try testFolder("parent-clips")
         let r = try runTool(["python3", "examples/parent.py", "--recorder", recorderPath, "--auto", "1.5", "--copy-to", clips.path,
                              "--", "--camera", "test", "--microphone", "test", "--windowed"])
-        #expect(r.status == 0, "\(r.err)")
-        #expect(r.out.contains("event: ready") && r.out.contains("event: videoRecorderDidFinishRecordingVideoWithOutputPath"))
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("event: ready") && r.stdout.contains("event: videoRecorderDidFinishRecordingVideoWithOutputPath"))
         let copied = try FileManager.default.contentsOfDirectory(atPath: clips.path)
         #expect(copied.count == 1 && copied[0].hasPrefix("clip-") && copied[0].hasSuffix(".mov"))
         if let name = copied.first { #expect(try decodesCleanly(clips.appendingPathComponent(name).path)) }
@@ -94,7 +94,7 @@ struct DeploymentTests {
     func install() throws {
         let root = try testFolder("install-root")
         let r = try runTool(["kiosk/install"], environment: ["DESTDIR": root.path, "KIOSK_BINARY": recorderPath])
-        #expect(r.status == 0, "\(r.err)")
+        #expect(r.status == 0, "\(r.stderr)")
         for path in ["usr/local/bin/kiosk-recorder", "usr/local/share/kiosk-recorder/assets/fonts/DejaVuSans-Bold.ttf",
                      "usr/local/share/kiosk-recorder/assets/fonts/LICENSE-DejaVu.txt", "usr/local/share/kiosk-recorder/assets/sounds/begin.wav",
                      "usr/local/share/kiosk-recorder/assets/sounds/end.wav", "etc/kiosk-recorder/kiosk.conf",
@@ -104,13 +104,13 @@ struct DeploymentTests {
         // The installed binary finds its installed assets (not the repository's): it starts.
         let binary = root.appendingPathComponent("usr/local/bin/kiosk-recorder").path
         let version = try runTool([binary, "--version"])
-        #expect(version.status == 0 && version.out.hasPrefix("kiosk-recorder "))
+        #expect(version.status == 0 && version.stdout.hasPrefix("kiosk-recorder "))
         // systemd-analyze checks that ExecStart exists: point it at the scratch root's binary.
         var unit = try String(contentsOf: root.appendingPathComponent("etc/systemd/system/kiosk-recorder.service"), encoding: .utf8)
         unit = unit.replacingOccurrences(of: "/usr/local/bin/kiosk-recorder", with: binary)
         let check = try testFolder("unit")
         try unit.write(to: check.appendingPathComponent("kiosk-recorder.service"), atomically: true, encoding: .utf8)
         let verify = try runTool(["systemd-analyze", "verify", check.appendingPathComponent("kiosk-recorder.service").path])
-        #expect(verify.status == 0 && verify.err.isEmpty, "\(verify.err)")
+        #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
     }
 }

@@ -2,11 +2,9 @@
 import Foundation
 import Testing
 import KioskCore
+import KioskTestSupport
 
 let booth = ["--camera", "test", "--microphone", "test", "--windowed", "800x480"]
-
-/// Whether a PulseAudio server answers (kiosk/test starts one).
-let pulseAnswers: Bool = (try? runProgram("/usr/bin/env", ["pactl", "info"]).status == 0) ?? false
 
 @Suite("kiosk-recorder end to end")
 struct EndToEndTests {
@@ -247,15 +245,9 @@ extension EndToEndTests {
         #expect(abs(seconds - 10) <= 1.0 / 30 + 0.001, "\(seconds) s")
         #expect(try ffprobe(result.outputPath, "stream=codec_name") == "h264\naac")
         #expect(try decodesCleanly(result.outputPath))
-        let gst = Process()
-        gst.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        gst.arguments = ["gst-discoverer-1.0", result.outputPath]
-        let out = Pipe()
-        gst.standardOutput = out
-        try gst.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        gst.waitUntilExit()
-        #expect(gst.terminationStatus == 0 && text.contains("H.264") && text.contains("AAC") && text.contains("0:00:10"), "\(text)")
+        let gst = try runProgram(["gst-discoverer-1.0", result.outputPath], stderr: .inherit)
+        let text = gst.stdout
+        #expect(gst.status == 0 && text.contains("H.264") && text.contains("AAC") && text.contains("0:00:10"), "\(text)")
         r.command("quit")
         #expect(r.exitStatus() == 0)
     }
@@ -320,7 +312,7 @@ extension EndToEndTests {
     }
 
     @Test("the out-of-the-box microphone (ALSA's default: PulseAudio here, its null sink's monitor): the take has its sound",
-          .enabled(if: XvfbTools.isCI || pulseAnswers, "needs a PulseAudio server (Tests/KioskCaptureTests/audio/start-pulse)"))
+          .enabled(if: TestEnvironment.isCI || TestEnvironment.pulseAnswers, "needs a PulseAudio server (Tests/KioskCaptureTests/audio/start-pulse)"))
     func defaultMicrophone() throws {
         let folder = try testFolder("default-mic")
         let output = folder.appendingPathComponent("take.mov").path
@@ -366,19 +358,9 @@ extension EndToEndTests {
           .enabled(if: ProcessInfo.processInfo.environment["KIOSK_FAKE_CAMERA"] == "1", "needs the private mount namespace of kiosk/test"))
     func diskFull() throws {
         let folder = try testFolder("diskfull")
-        let mount = Process()
-        mount.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        mount.arguments = ["mount", "-t", "tmpfs", "-o", "size=20m", "tmpfs", folder.path]
-        try mount.run()
-        mount.waitUntilExit()
-        try #require(mount.terminationStatus == 0)
-        defer {
-            let umount = Process()
-            umount.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            umount.arguments = ["umount", folder.path]
-            try? umount.run()
-            umount.waitUntilExit()
-        }
+        let mount = try runProgram(["mount", "-t", "tmpfs", "-o", "size=20m", "tmpfs", folder.path], stdout: .inherit, stderr: .inherit)
+        try #require(mount.status == 0)
+        defer { _ = try? runProgram(["umount", folder.path], stdout: .inherit, stderr: .inherit) }
         // Another file took most of the disk; the booth must keep all but 40 KiB of the rest free,
         // so the take (the test pattern needs about 10 KiB a second) ends within a few seconds.
         try Data(count: 16 * 1024 * 1024).write(to: folder.appendingPathComponent("other-file"))
@@ -423,8 +405,8 @@ extension EndToEndTests {
         guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
         #expect(result.success && result.duration > 2.5 && result.duration < 3.6, "\(result.duration) s")
         #expect(try ffprobe(output, "stream=codec_name,width,height,pix_fmt", stream: "v:0") == "h264\n1280\n720\nyuv420p")
-        let counted = try runProgram("/usr/bin/env", ["ffprobe", "-v", "error", "-count_packets", "-select_streams", "v:0",
-                                                      "-show_entries", "stream=nb_read_packets", "-of", "default=nw=1:nk=1", output])
+        let counted = try runProgram(["ffprobe", "-v", "error", "-count_packets", "-select_streams", "v:0",
+                                      "-show_entries", "stream=nb_read_packets", "-of", "default=nw=1:nk=1", output])
         let frames = try #require(Int(counted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
         // Every frame of the take is in the file, or counted as dropped (a machine busier than a
         // booth's may drop a few; here it drops none when the machine is otherwise idle).

@@ -3,18 +3,15 @@
 import Foundation
 import Testing
 import KioskCore
+import KioskTestSupport
 
 /// A 1.5 s H.264/AAC file from the ffmpeg CLI (an encoder independent of ours).
 func ffmpegMovie(_ folder: URL) throws -> String {
     let path = folder.appendingPathComponent("ffmpeg.mp4").path
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-f", "lavfi",
-                   "-i", "sine=frequency=440:sample_rate=48000", "-t", "1.5", "-c:v", "libx264", "-preset", "ultrafast",
-                   "-pix_fmt", "yuv420p", "-c:a", "aac", path]
-    try p.run()
-    p.waitUntilExit()
-    try #require(p.terminationStatus == 0)
+    let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-f", "lavfi",
+                               "-i", "sine=frequency=440:sample_rate=48000", "-t", "1.5", "-c:v", "libx264", "-preset", "ultrafast",
+                               "-pix_fmt", "yuv420p", "-c:a", "aac", path], stdout: .inherit, stderr: .inherit)
+    try #require(made.status == 0)
     return path
 }
 

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import KioskCore
+import KioskTestSupport
 
 /// A running kiosk-recorder with the SDL dummy drivers.
 final class RecorderProcess: Sendable {
@@ -22,10 +23,7 @@ final class RecorderProcess: Sendable {
         process.executableURL = URL(fileURLWithPath: executable)
         process.currentDirectoryURL = repositoryRoot
         process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["SDL_VIDEODRIVER"] = environment["SDL_VIDEODRIVER"] ?? "dummy"
-        environment["SDL_AUDIODRIVER"] = "dummy"
-        process.environment = environment.merging(extra) { $1 }
+        process.environment = recorderEnvironment(extra)
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
         process.standardOutput = stdout
@@ -115,29 +113,13 @@ func testFolder(_ name: String) throws -> URL {
 
 /// ffprobe's answer for one entry, e.g. ("format=duration").
 func ffprobe(_ path: String, _ entries: String, stream: String? = nil) throws -> String {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["ffprobe", "-v", "error"] + (stream.map { ["-select_streams", $0] } ?? []) +
-        ["-show_entries", entries, "-of", "default=nw=1:nk=1", path]
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = FileHandle.nullDevice
-    try p.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    try runProgram(["ffprobe", "-v", "error"] + (stream.map { ["-select_streams", $0] } ?? []) +
+                   ["-show_entries", entries, "-of", "default=nw=1:nk=1", path], stderr: .discard)
+        .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
 /// Whether ffmpeg decodes the whole file without an error.
 func decodesCleanly(_ path: String) throws -> Bool {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["ffmpeg", "-v", "error", "-i", path, "-f", "null", "-"]
-    let err = Pipe()
-    p.standardError = err
-    p.standardOutput = FileHandle.nullDevice
-    try p.run()
-    let data = err.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return p.terminationStatus == 0 && data.isEmpty
+    let r = try runProgram(["ffmpeg", "-v", "error", "-i", path, "-f", "null", "-"], stdout: .discard)
+    return r.status == 0 && r.stderr.isEmpty
 }

@@ -5,8 +5,9 @@
 import Foundation
 import Testing
 import KioskCore
+import KioskTestSupport
 
-@Suite("kiosk-recorder under Xvfb, real clicks", .enabled(if: XvfbTools.missing.isEmpty || XvfbTools.isCI, XvfbTools.skipNote))
+@Suite("kiosk-recorder under Xvfb, real clicks", .enabled(if: XvfbTools.missing.isEmpty || TestEnvironment.isCI, XvfbTools.skipNote))
 struct XvfbEndToEndTests {
     /// What the window shows, and where, from the same geometry the recorder uses.
     struct Screen {
@@ -133,7 +134,7 @@ struct XvfbEndToEndTests {
         // planes go up as they are.
         let path = r.stderr.components(separatedBy: "playback: pictures go to the ").dropFirst().first?.prefix { $0 != "\n" } ?? ""
         print("Xvfb playback: \(path)")
-        if XvfbTools.isCI { #expect(path.hasSuffix("as YUV planes") && !path.hasPrefix("software"), "\(path)") }
+        if TestEnvironment.isCI { #expect(path.hasSuffix("as YUV planes") && !path.hasPrefix("software"), "\(path)") }
     }
 
     @Test("rotate to portrait, click record where the portrait layout puts it, SIGUSR1 stops the take (background), click Use Video")

@@ -4,13 +4,13 @@ import Foundation
 import Synchronization
 import Testing
 import KioskCore
+import KioskTestSupport
 
-/// The programs the Xvfb tests run, and whether they must run (CI set: a missing one fails the
-/// test instead of skipping it, so a CI image without them cannot pass silently).
+/// The programs the Xvfb tests run. With CI set (`TestEnvironment.isCI`) a missing one fails the
+/// test instead of skipping it, so a CI image without them cannot pass silently.
 enum XvfbTools {
     static let programs = ["Xvfb", "xdotool"]
     static let missing: [String] = programs.filter { path(of: $0) == nil }
-    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty } ?? false }
     static let skipNote: Comment = "needs Xvfb and xdotool (Debian packages xvfb, xdotool: kiosk/setup --test)"
 
     static func path(of program: String) -> String? {
@@ -110,17 +110,8 @@ final class XvfbServer {
     /// Runs xdotool on this server; its stdout.
     @discardableResult
     func xdotool(_ arguments: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: try #require(XvfbTools.path(of: "xdotool")))
-        p.arguments = arguments
-        p.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display]) { $1 }
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        try runProgram([try #require(XvfbTools.path(of: "xdotool"))] + arguments,
+                       environment: ProcessInfo.processInfo.environment.merging(["DISPLAY": display]) { $1 }, stderr: .discard).stdout
     }
 
     /// The top-level window of process `pid` titled `title`, waited for (no --sync: that one

@@ -6,6 +6,8 @@ import CSDL2
 import Foundation
 import KioskCore
 import KioskMedia
+import KioskSystem
+import KioskTestSupport
 import Synchronization
 import Testing
 @testable import KioskUI
@@ -96,8 +98,8 @@ extension SDLTests {
             var output: AudioOutput?
             var shown: [(stamp: Int, pts: Int64, at: Int64)] = []
             var ended: MoviePlayer.End?
-            let deadline = MoviePlayer.now() + 10_000_000_000
-            while ended == nil && MoviePlayer.now() < deadline {
+            let deadline = MonotonicClock.now() + 10_000_000_000
+            while ended == nil && MonotonicClock.now() < deadline {
                 if output == nil, let info = player.info, let track = info.audio {
                     let device = try AudioOutput(sampleRate: track.sampleRate, channels: track.channels, feed: feed)
                     player.attachAudio(device.format)
@@ -106,7 +108,7 @@ extension SDLTests {
                 }
                 let update = player.update()
                 if let picture = update.picture {
-                    let at = MoviePlayer.now()
+                    let at = MonotonicClock.now()
                     // The picture goes to the screen as the player does it (no copy); the stamp is
                     // read back from what the screen drew.
                     try screen.show(playbackPicture: ScreenPicture(picture, scaler: scaler), rotation: 0)
@@ -129,11 +131,8 @@ extension SDLTests {
             let written = try Data(contentsOf: URL(fileURLWithPath: disk)).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
             let referencePath = disk + ".ref"
             defer { unlink(referencePath) }
-            let ffmpeg = Process()
-            ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            ffmpeg.arguments = ["ffmpeg", "-v", "error", "-y", "-i", path, "-f", "s16le", "-ac", "1", "-ar", "48000", referencePath]
-            try ffmpeg.run()
-            ffmpeg.waitUntilExit()
+            _ = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", path, "-f", "s16le", "-ac", "1", "-ar", "48000", referencePath],
+                               stdout: .inherit, stderr: .inherit)
             let reference = try Data(contentsOf: URL(fileURLWithPath: referencePath)).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
             let firstLoud = { (s: [Int16]) in s.firstIndex { abs(Int($0)) > 2000 } }
             let w0 = try #require(firstLoud(written)), r0 = try #require(firstLoud(reference))
@@ -162,22 +161,8 @@ extension SDLTests {
             print("playback: 90 pictures, worst offset from the sound's clock \(Int(worst * 1000)) ms")
         }
 
-        /// Whether a PulseAudio server answers (kiosk/test starts one; CI must have it).
-        static let pulseAnswers: Bool = {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            p.arguments = ["pactl", "info"]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            guard (try? p.run()) != nil else { return false }
-            p.waitUntilExit()
-            return p.terminationStatus == 0
-        }()
-
-        static var isCI: Bool { ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty } ?? false }
-
         @Test("a take with sound through SDL's PulseAudio driver (a real sound server, its clock): every picture in order, none skipped, over in its own time",
-              .enabled(if: pulseAnswers || isCI, "needs a PulseAudio server (Tests/KioskCaptureTests/audio/start-pulse)"))
+              .enabled(if: TestEnvironment.pulseAnswers || TestEnvironment.isCI, "needs a PulseAudio server (Tests/KioskCaptureTests/audio/start-pulse)"))
         func throughPulseAudio() throws {
             let path = try recordTake("pulse", seconds: 2, size: Size(width: 320, height: 240), audio: true)
             let previous = ProcessInfo.processInfo.environment["SDL_AUDIODRIVER"]
@@ -191,8 +176,8 @@ extension SDLTests {
             var stamps: [Int] = []
             var ended: MoviePlayer.End?
             var firstAt: Int64?
-            let deadline = MoviePlayer.now() + 10_000_000_000
-            while ended == nil && MoviePlayer.now() < deadline {
+            let deadline = MonotonicClock.now() + 10_000_000_000
+            while ended == nil && MonotonicClock.now() < deadline {
                 if output == nil, let track = player.info?.audio {
                     let device = try AudioOutput(sampleRate: track.sampleRate, channels: track.channels, feed: player.audio)
                     player.attachAudio(device.format)
@@ -201,7 +186,7 @@ extension SDLTests {
                 }
                 let update = player.update()
                 if let picture = update.picture {
-                    firstAt = firstAt ?? MoviePlayer.now()
+                    firstAt = firstAt ?? MonotonicClock.now()
                     try screen.show(playbackPicture: ScreenPicture(picture, scaler: scaler), rotation: 0)
                     try screen.draw(nil)
                     stamps.append(try Self.stamp(on: screen, picture: picture.size))
@@ -209,7 +194,7 @@ extension SDLTests {
                 ended = update.ended
                 usleep(2000)
             }
-            let seconds = Double(MoviePlayer.now() - (firstAt ?? 0)) / 1e9
+            let seconds = Double(MonotonicClock.now() - (firstAt ?? 0)) / 1e9
             let format = try #require(output?.format)
             player.close()
             output = nil
@@ -242,15 +227,11 @@ extension SDLTests {
                 path = try recordTake("upload", seconds: 0.2, size: Size(width: 320, height: 240), audio: false)
             } else {
                 path = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-upload-\(source)-\(getpid()).mp4").path
-                let ffmpeg = Process()
-                ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
                 // bt709: yuv420p tagged with the HD matrix (the pixels are the same; the tag changes the colours).
                 let layout = source == "bt709" ? ["-pix_fmt", "yuv420p", "-colorspace", "bt709"] : ["-pix_fmt", source]
-                ffmpeg.arguments = ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-frames:v", "3",
-                                    "-c:v", "libx264"] + layout + [path]
-                try ffmpeg.run()
-                ffmpeg.waitUntilExit()
-                try #require(ffmpeg.terminationStatus == 0)
+                let ffmpeg = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30",
+                                             "-frames:v", "3", "-c:v", "libx264"] + layout + [path], stdout: .inherit, stderr: .inherit)
+                try #require(ffmpeg.status == 0)
             }
             defer { try? FileManager.default.removeItem(atPath: path) }
             let sdl = try makeContext()
@@ -258,8 +239,8 @@ extension SDLTests {
             let player = MoviePlayer(path: path)
             defer { player.close() }
             var picture: DecodedPicture?
-            let deadline = MoviePlayer.now() + 5_000_000_000
-            while picture == nil && MoviePlayer.now() < deadline {
+            let deadline = MonotonicClock.now() + 5_000_000_000
+            while picture == nil && MonotonicClock.now() < deadline {
                 if player.info != nil { player.attachAudio(nil) }
                 picture = player.update().picture
                 usleep(1000)
@@ -360,8 +341,8 @@ extension SDLTests {
             let player = MoviePlayer(path: path)
             defer { player.close() }
             var frame: VideoFrame?
-            let deadline = MoviePlayer.now() + 5_000_000_000
-            while frame == nil && MoviePlayer.now() < deadline {
+            let deadline = MonotonicClock.now() + 5_000_000_000
+            while frame == nil && MonotonicClock.now() < deadline {
                 if player.info != nil { player.attachAudio(nil) }
                 frame = try player.update().copiedFrame()
                 usleep(1000)

@@ -1,0 +1,19 @@
+// The one clock of the program: CLOCK_MONOTONIC in nanoseconds. Capture timestamps (V4L2 stamps
+// its buffers with it), the player's A/V clock, the audio callback and the stats lines are all on it.
+import Glibc
+
+public enum MonotonicClock {
+    /// Now, in nanoseconds (`clock_gettime(CLOCK_MONOTONIC)`).
+    public static func now() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    /// Sleeps until an absolute time on the clock (`clock_nanosleep` with TIMER_ABSTIME; a signal
+    /// does not cut it short). Returns at once for a time already past.
+    public static func sleep(until deadline: Int64) {
+        var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+    }
+}

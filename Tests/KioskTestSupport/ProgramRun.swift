@@ -1,0 +1,100 @@
+// Test-only, shared by the test targets: the one way the tests run another program (ffmpeg, ffprobe,
+// GStreamer, pactl, mount, xdotool, a shell, kiosk-recorder itself) to its end, and what they ask
+// of the machine they run on.
+import Foundation
+import KioskSystem
+import Synchronization
+
+/// A program's run to its end.
+public struct ProgramRun: Sendable {
+    public let status: Int32
+    /// What it wrote there ("" unless captured).
+    public let stdout: String
+    public let stderr: String
+}
+
+/// Where a program's stdout or stderr goes.
+public enum ProgramOutput: Sendable {
+    /// Read into the result.
+    case capture
+    /// To /dev/null.
+    case discard
+    /// To the test run's own, as it is.
+    case inherit
+}
+
+/// Runs `command` to its end: its first element is the program (an absolute path, or else found
+/// by env(1): on PATH, or a relative path from `directory`), the rest its arguments; stdin is
+/// /dev/null. `environment` is the whole environment
+/// (nil: the test's own), `directory` where it runs (nil: here). Captured stdout and stderr are
+/// read at the same time, so a program that fills one pipe while we wait on the other cannot stall.
+public func runProgram(_ command: [String], environment: [String: String]? = nil, directory: URL? = nil,
+                       stdout: ProgramOutput = .capture, stderr: ProgramOutput = .capture) throws -> ProgramRun {
+    precondition(!command.isEmpty, "runProgram needs a program")
+    let process = Process()
+    if command[0].hasPrefix("/") {
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+    } else {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+    }
+    if let environment { process.environment = environment }
+    if let directory { process.currentDirectoryURL = directory }
+    process.standardInput = FileHandle.nullDevice
+    let out = try connect(stdout) { process.standardOutput = $0 }
+    let err = try connect(stderr) { process.standardError = $0 }
+    try process.run()
+    // The child has its own copies of the write ends: the reads end when it does.
+    try out?.write.close()
+    try err?.write.close()
+    // stderr on a thread of its own while this one reads stdout.
+    let errText = TextReader()
+    let errReader = try err.map { pipe in
+        try WorkerThread(name: "test-stderr") { _ in errText.read(pipe.read) }
+    }
+    let outText = TextReader()
+    if let out { outText.read(out.read) }
+    errReader?.join()
+    process.waitUntilExit()
+    return ProgramRun(status: process.terminationStatus, stdout: outText.text, stderr: errText.text)
+}
+
+/// What a pipe gave until it closed, read on one thread and taken on another.
+private final class TextReader: Sendable {
+    private let result = Mutex("")
+    func read(_ handle: FileHandle) {
+        let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        result.withLock { $0 = text }
+    }
+    var text: String { result.withLock { $0 } }
+}
+
+/// Sets an output of the process as asked; the pipe when it is captured. The pipe is close-on-exec
+/// (KioskSystem's makePipe): a program a parallel test starts cannot hold its write end open.
+private func connect(_ output: ProgramOutput, _ set: (FileHandle) -> Void) throws -> (read: FileHandle, write: FileHandle)? {
+    switch output {
+    case .capture:
+        let fds = try makePipe()
+        let pipe = (read: FileHandle(fileDescriptor: fds.read, closeOnDealloc: true),
+                    write: FileHandle(fileDescriptor: fds.write, closeOnDealloc: true))
+        set(pipe.write)
+        return pipe
+    case .discard:
+        set(FileHandle.nullDevice)
+        return nil
+    case .inherit:
+        return nil
+    }
+}
+
+/// What the machine the tests run on offers.
+public enum TestEnvironment {
+    /// CI is set: a test whose tools or servers are missing fails instead of skipping, so a CI
+    /// image without them cannot pass silently.
+    public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"].map { !$0.isEmpty } ?? false }
+
+    /// Whether a PulseAudio server answers (kiosk/test starts one: Tests/KioskCaptureTests/audio/start-pulse).
+    public static let pulseAnswers: Bool =
+        (try? runProgram(["pactl", "info"], stdout: .discard, stderr: .discard).status == 0) ?? false
+}
