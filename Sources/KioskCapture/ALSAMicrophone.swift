@@ -174,7 +174,7 @@ private final class MicrophoneLoop {
     func run(on thread: WorkerThread) {
         while !thread.isStopping {
             if let pcm {
-                capture(from: pcm)
+                capture(from: pcm, wakeFD: thread.wakeFD)
             } else {
                 deliverSilenceAndRetry(on: thread)
             }
@@ -184,10 +184,12 @@ private final class MicrophoneLoop {
 
     // MARK: Capturing
 
-    private func capture(from pcm: ALSAPCM) {
-        switch pcm.wait(milliseconds: Self.waitMilliseconds) {
+    private func capture(from pcm: ALSAPCM, wakeFD: Int32) {
+        switch pcm.wait(milliseconds: Self.waitMilliseconds, wakeFD: wakeFD, availMin: periodFrames) {
         case .ready:
             break
+        case .woken:
+            return // asked to stop
         case .timedOut:
             checkStall()
             return

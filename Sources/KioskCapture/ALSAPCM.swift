@@ -60,6 +60,8 @@ public final class ALSAPCM {
     public enum WaitResult: Equatable, Sendable {
         case ready
         case timedOut
+        /// The wake descriptor became readable (the capture thread is asked to stop).
+        case woken
         case interrupted(Interruption)
     }
 
@@ -187,6 +189,45 @@ public final class ALSAPCM {
             if result == 0 { return .timedOut }
             if result == -EINTR { continue }
             return .interrupted(interruption(Int(result), "snd_pcm_wait(\(name))"))
+        }
+    }
+
+    /// Like `wait(milliseconds:)`, but also returns as soon as `wakeFD` becomes readable: the PCM's
+    /// own poll descriptors (`snd_pcm_poll_descriptors`) and the wake pipe in one `poll`, the way
+    /// snd_pcm_wait polls the PCM's alone. So a stop never waits out the timeout.
+    public func wait(milliseconds: Int32, wakeFD: Int32, availMin: Int) -> WaitResult {
+        // As snd_pcm_wait does: a period already there needs no poll.
+        let avail = snd_pcm_avail_update(handle)
+        if avail < 0 { return .interrupted(interruption(Int(avail), "snd_pcm_avail_update(\(name))")) }
+        if avail >= availMin { return .ready }
+        let count = Int(snd_pcm_poll_descriptors_count(handle))
+        // Driver paranoia: a PCM without descriptors to poll still has snd_pcm_wait.
+        guard count > 0 else { return wait(milliseconds: milliseconds) }
+        var fds = [pollfd](repeating: pollfd(fd: -1, events: 0, revents: 0), count: count + 1)
+        let filled = fds.withUnsafeMutableBufferPointer { snd_pcm_poll_descriptors(handle, $0.baseAddress, UInt32(count)) }
+        guard filled == count else { return wait(milliseconds: milliseconds) }
+        fds[count] = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
+        while true {
+            for i in fds.indices { fds[i].revents = 0 }
+            let ready = poll(&fds, nfds_t(fds.count), milliseconds)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return .interrupted(.failed(ALSAError(code: -errno, call: "poll(\(name))")))
+            }
+            if ready == 0 { return .timedOut }
+            if fds[count].revents != 0 { return .woken }
+            var revents: UInt16 = 0
+            let demangled = fds.withUnsafeMutableBufferPointer {
+                snd_pcm_poll_descriptors_revents(handle, $0.baseAddress, UInt32(count), &revents)
+            }
+            if demangled < 0 { return .interrupted(interruption(Int(demangled), "snd_pcm_poll_descriptors_revents(\(name))")) }
+            if revents & UInt16(POLLERR | POLLNVAL) != 0 {
+                // The state says why: an overrun, a suspend, a device gone.
+                let avail = snd_pcm_avail_update(handle)
+                return .interrupted(interruption(avail < 0 ? Int(avail) : -Int(EIO), "snd_pcm_wait(\(name))"))
+            }
+            if revents & UInt16(POLLIN) != 0 { return .ready }
+            // A descriptor woke that means nothing for this PCM (a plugin's own): poll again.
         }
     }
 
