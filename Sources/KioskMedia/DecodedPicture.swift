@@ -52,10 +52,11 @@ public struct DecodedPicture: Sendable {
         bt709 = Self.isBT709(f)
     }
 
-    /// Full-range samples: the yuvj* layouts, or a frame that says so.
+    /// Full-range samples: the yuvj* layouts (yuvj444p is the one that is not ours), or a frame
+    /// that says so.
     static func isFullRange(_ f: AVFrame) -> Bool {
         let format = AVPixelFormat(rawValue: f.format)
-        return format == AV_PIX_FMT_YUVJ420P || format == AV_PIX_FMT_YUVJ422P || format == AV_PIX_FMT_YUVJ444P
+        return PixelFormat.matching(format)?.fullRange == true || format == AV_PIX_FMT_YUVJ444P
             || f.color_range == AVCOL_RANGE_JPEG
     }
 
@@ -67,8 +68,7 @@ public struct DecodedPicture: Sendable {
     /// call only); nil, without calling it, for any other layout.
     public func withYUV420Planes<R>(_ body: (YUVPlanes) throws -> R) rethrows -> R? {
         let f = reference.frame.pointee
-        let format = AVPixelFormat(rawValue: f.format)
-        guard format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P,
+        guard PixelFormat.matching(AVPixelFormat(rawValue: f.format))?.format == .yuv420p,
               let y = f.data.0, let u = f.data.1, let v = f.data.2,
               f.linesize.0 > 0, f.linesize.1 > 0, f.linesize.2 > 0 else { return nil }
         return try withExtendedLifetime(reference) {

@@ -276,7 +276,7 @@ final class EncodingSession {
         let key = (frame.format, frame.size, frame.fullRange)
         if scaler == nil || scalerKey.map({ $0.0 != key.0 || $0.1 != key.1 || $0.2 != key.2 }) ?? true {
             sws_freeContext(scaler)
-            scaler = sws_getContext(Int32(frame.size.width), Int32(frame.size.height), Self.avFormat(frame.format),
+            scaler = sws_getContext(Int32(frame.size.width), Int32(frame.size.height), frame.format.avPixelFormat,
                                     codec.pointee.width, codec.pointee.height, codec.pointee.pix_fmt,
                                     frame.size == settings.videoSize ? SWS_POINT : SWS_BILINEAR, nil, nil, nil)
             guard let scaler else { throw AVError(code: AVError.code(posix: EINVAL), call: "sws_getContext") }
@@ -301,17 +301,6 @@ final class EncodingSession {
             }
         }
         guard result > 0 else { throw AVError(code: result, call: "sws_scale") }
-    }
-
-    static func avFormat(_ format: PixelFormat) -> AVPixelFormat {
-        switch format {
-        case .yuyv: AV_PIX_FMT_YUYV422
-        case .nv12: AV_PIX_FMT_NV12
-        case .yuv420p: AV_PIX_FMT_YUV420P
-        case .yuv422p: AV_PIX_FMT_YUV422P
-        case .mjpeg: AV_PIX_FMT_NONE
-        case .xrgb: AV_PIX_FMT_BGR0
-        }
     }
 
     // MARK: - Audio

@@ -153,13 +153,8 @@ public final class VideoDecoder {
     static func copy(_ frame: UnsafePointer<AVFrame>, timestamp: Int64, sequence: UInt32, scaler: inout Scaler?) throws(AVError) -> VideoFrame {
         let f = frame.pointee
         let size = Size(width: Int(f.width), height: Int(f.height))
-        let source = AVPixelFormat(rawValue: f.format)
-        let format: PixelFormat
-        switch source {
-        case AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P: format = .yuv420p
-        case AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUVJ422P: format = .yuv422p
-        case AV_PIX_FMT_NV12: format = .nv12
-        default:
+        guard let format = PixelFormat.matching(AVPixelFormat(rawValue: f.format))?.format,
+              format == .yuv420p || format == .yuv422p || format == .nv12 else {
             // swscale turns the full-range yuvj* layouts into video range on the way: the result is video range.
             let converter = try Scaler.fitting(&scaler, frame, to: AV_PIX_FMT_YUV420P)
             let planes = PixelFormat.yuv420p.planes(for: size)
