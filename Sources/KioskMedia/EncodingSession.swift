@@ -27,8 +27,7 @@ final class EncodingSession {
     private var videoFrame: UnsafeMutablePointer<AVFrame>?
     private var audioFrame: UnsafeMutablePointer<AVFrame>?
     private var packet: UnsafeMutablePointer<AVPacket>?
-    private var scaler: OpaquePointer?
-    private var scalerKey: (PixelFormat, Size, Bool)?
+    private var scaler: Scaler?
     private var resampler: OpaquePointer?
     private var fifo: OpaquePointer?
 
@@ -147,7 +146,6 @@ final class EncodingSession {
         av_frame_free(&videoFrame)
         av_frame_free(&audioFrame)
         av_packet_free(&packet)
-        sws_freeContext(scaler)
         swr_free(&resampler)
         if let fifo { av_audio_fifo_free(fifo) }
         if let format {
@@ -273,34 +271,18 @@ final class EncodingSession {
         // The encoder may still hold the last picture: write into a fresh buffer if it is shared.
         let r = av_frame_make_writable(target)
         guard r >= 0 else { throw AVError(code: r, call: "av_frame_make_writable") }
-        let key = (frame.format, frame.size, frame.fullRange)
-        if scaler == nil || scalerKey.map({ $0.0 != key.0 || $0.1 != key.1 || $0.2 != key.2 }) ?? true {
-            sws_freeContext(scaler)
-            scaler = sws_getContext(Int32(frame.size.width), Int32(frame.size.height), frame.format.avPixelFormat,
-                                    codec.pointee.width, codec.pointee.height, codec.pointee.pix_fmt,
-                                    frame.size == settings.videoSize ? SWS_POINT : SWS_BILINEAR, nil, nil, nil)
-            guard let scaler else { throw AVError(code: AVError.code(posix: EINVAL), call: "sws_getContext") }
-            // Full-range camera (MJPEG) pictures become video range, as H.264 players expect.
-            let coefficients = sws_getCoefficients(SWS_CS_ITU601)
-            _ = sws_setColorspaceDetails(scaler, coefficients, frame.fullRange ? 1 : 0, coefficients, 0, 0, 1 << 16, 1 << 16)
-            scalerKey = key
+        // Full-range camera (MJPEG) pictures become video range, as H.264 players expect. A picture
+        // of the movie's size takes the nearest sample (the chroma rows of 4:2:2), others are scaled.
+        let key = Scaler.Key(source: frame.format.avPixelFormat, sourceWidth: Int32(frame.size.width), sourceHeight: Int32(frame.size.height),
+                             target: codec.pointee.pix_fmt, targetWidth: codec.pointee.width, targetHeight: codec.pointee.height,
+                             sourceFullRange: frame.fullRange, targetFullRange: false, bt709: false,
+                             flags: frame.size == settings.videoSize ? SWS_POINT : SWS_BILINEAR)
+        let scaler = try Scaler.fitting(&scaler, key)
+        let picture = target.pointee
+        try frame.bytes.withUnsafeBufferPointer { bytes throws(AVError) in
+            try scaler.scale(frame.planes.map { UnsafePointer(bytes.baseAddress! + $0.offset) }, pitches: frame.planes.map(\.stride),
+                             into: picture.planePointers, pitches: picture.planePitches)
         }
-        guard let scaler else { throw AVError(code: AVError.code(posix: EINVAL), call: "sws_getContext") }
-        let result: Int32 = frame.bytes.withUnsafeBufferPointer { bytes in
-            var sources: [UnsafePointer<UInt8>?] = frame.planes.map { bytes.baseAddress! + $0.offset }
-            var strides: [Int32] = frame.planes.map { Int32($0.stride) }
-            while sources.count < 4 { sources.append(nil); strides.append(0) }
-            return withUnsafeMutablePointer(to: &target.pointee.data) { data in
-                withUnsafeMutablePointer(to: &target.pointee.linesize) { linesize in
-                    data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { dst in
-                        linesize.withMemoryRebound(to: Int32.self, capacity: 8) { dstStride in
-                            sws_scale(scaler, sources, strides, 0, Int32(frame.size.height), dst, dstStride)
-                        }
-                    }
-                }
-            }
-        }
-        guard result > 0 else { throw AVError(code: result, call: "sws_scale") }
     }
 
     // MARK: - Audio

@@ -156,18 +156,13 @@ public final class VideoDecoder {
         guard let format = PixelFormat.matching(AVPixelFormat(rawValue: f.format))?.format,
               format == .yuv420p || format == .yuv422p || format == .nv12 else {
             // swscale turns the full-range yuvj* layouts into video range on the way: the result is video range.
-            let converter = try Scaler.fitting(&scaler, frame, to: AV_PIX_FMT_YUV420P)
+            let converter = try Scaler.fitting(&scaler, Scaler.Key(f, to: AV_PIX_FMT_YUV420P))
             let planes = PixelFormat.yuv420p.planes(for: size)
-            var failure: AVError?
-            let bytes = [UInt8](unsafeUninitializedCapacity: PixelFormat.yuv420p.frameBytes(for: size)) { buffer, count in
-                do throws(AVError) {
-                    try converter.scale(frame, into: planes.map { buffer.baseAddress! + $0.offset }, pitches: planes.map(\.stride))
-                } catch {
-                    failure = error
-                }
+            let bytes = try [UInt8](unsafeUninitializedCapacity: PixelFormat.yuv420p.frameBytes(for: size)) { buffer, count throws(AVError) in
+                try converter.scale(f.planePointers.map { UnsafePointer($0) }, pitches: f.planePitches,
+                                    into: planes.map { buffer.baseAddress! + $0.offset }, pitches: planes.map(\.stride))
                 count = buffer.count
             }
-            if let failure { throw failure }
             return VideoFrame(format: .yuv420p, size: size, planes: planes, bytes: bytes, timestamp: timestamp, sequence: sequence)
         }
         let planes = format.planes(for: size)
