@@ -43,13 +43,9 @@ final class AudioDecoder {
     /// Sets the format samples come out in (before the first `receive`).
     func convert(to format: AudioOutputFormat) { output = format }
 
-    /// `avcodec_send_packet`; nil is the end of the stream. Throws for a packet it refuses.
+    /// `avcodec_send_packet` (`DecoderContext.send`); nil is the end of the stream.
     func send(_ packet: UnsafeMutablePointer<AVPacket>?) throws(AVError) -> DecoderSend {
-        let result = avcodec_send_packet(context, packet)
-        if result == kiosk_AVERROR_EAGAIN() { return .full }
-        if result == kiosk_AVERROR_EOF() { return .closed }
-        guard result >= 0 else { throw AVError(code: result, call: "avcodec_send_packet") }
-        return .accepted
+        try DecoderContext.send(packet, to: context)
     }
 
     /// `avcodec_receive_frame`, then `swr_convert` to the output format.

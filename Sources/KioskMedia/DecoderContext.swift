@@ -1,6 +1,6 @@
 // The steps every stream decoder (audio or video) takes to exist: find the codec for the stream,
-// make a context from the stream's parameters, open it. Kept in one place so both decoders fail
-// the same way, with the call named.
+// make a context from the stream's parameters, open it; and the one way both take a packet. Kept in
+// one place so both decoders fail the same way, with the call named.
 import CFFmpeg
 
 enum DecoderContext {
@@ -31,5 +31,15 @@ enum DecoderContext {
     static func open(_ context: UnsafeMutablePointer<AVCodecContext>, _ codec: UnsafePointer<AVCodec>) throws(AVError) {
         let result = avcodec_open2(context, codec, nil)
         guard result >= 0 else { throw AVError(code: result, call: "avcodec_open2(\(String(cString: codec.pointee.name)))") }
+    }
+
+    /// Gives the decoder a demuxed packet, or nil for the end of the stream (`avcodec_send_packet`).
+    /// EAGAIN and EOF are what it says (full, closed); a packet it refuses (corrupt data) throws.
+    static func send(_ packet: UnsafeMutablePointer<AVPacket>?, to context: UnsafeMutablePointer<AVCodecContext>) throws(AVError) -> DecoderSend {
+        let result = avcodec_send_packet(context, packet)
+        if result == kiosk_AVERROR_EAGAIN() { return .full }
+        if result == kiosk_AVERROR_EOF() { return .closed }
+        guard result >= 0 else { throw AVError(code: result, call: "avcodec_send_packet") }
+        return .accepted
     }
 }

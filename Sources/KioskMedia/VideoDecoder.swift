@@ -75,14 +75,10 @@ public final class VideoDecoder {
     /// The codec's name, e.g. "h264", for logs.
     var codecName: String { String(cString: avcodec_get_name(context.pointee.codec_id)) }
 
-    /// Gives the decoder a demuxed packet, or nil for the end of the stream (`avcodec_send_packet`).
+    /// Gives the decoder a demuxed packet, or nil for the end of the stream (`DecoderContext.send`).
     /// Throws for a packet it refuses (corrupt data): the caller skips it.
     func send(_ packet: UnsafeMutablePointer<AVPacket>?) throws(AVError) -> DecoderSend {
-        let result = avcodec_send_packet(context, packet)
-        if result == kiosk_AVERROR_EAGAIN() { return .full }
-        if result == kiosk_AVERROR_EOF() { return .closed }
-        guard result >= 0 else { throw AVError(code: result, call: "avcodec_send_packet") }
-        return .accepted
+        try DecoderContext.send(packet, to: context)
     }
 
     /// Takes a decoded picture (`avcodec_receive_frame`) as it is, in the decoder's buffers (no
