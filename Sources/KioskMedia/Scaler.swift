@@ -8,6 +8,7 @@ import KioskCore
 final class Scaler {
     let context: OpaquePointer
     let key: Key
+    private let tally: OwnerTally
 
     /// What a context converts: the layouts and sizes on both sides, the ranges, the matrix (both
     /// sides the same: a YUV to YUV conversion then changes the range only) and the filter.
@@ -46,6 +47,7 @@ final class Scaler {
         let coefficients = sws_getCoefficients(key.bt709 ? SWS_CS_ITU709 : SWS_CS_ITU601)
         _ = sws_setColorspaceDetails(context, coefficients, key.sourceFullRange ? 1 : 0, coefficients, key.targetFullRange ? 1 : 0,
                                      0, 1 << 16, 1 << 16)
+        tally = OwnerTally(Scaler.self)
     }
 
     deinit { sws_freeContext(context) }
