@@ -9,7 +9,7 @@ import KioskCore
 final class Muxer {
     private let context: UnsafeMutablePointer<AVFormatContext>
     /// Kept as long as the context, which writes through it (`pb`: custom IO, not the muxer's to close).
-    let io: IOContext
+    private let io: IOContext
     private let tally: OwnerTally
     /// The mehd duration field (file offset) and the movie timescale, once the header has one.
     private var mehd: (offset: Int, timescale: UInt64)?

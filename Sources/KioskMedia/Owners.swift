@@ -15,8 +15,6 @@ final class LiveOwners: Sendable {
 
     private let counts = Mutex<(live: [String: Int], made: Int)>(([:], 0))
 
-    init() {}
-
     /// The kinds that have owners alive, with how many.
     var live: [String: Int] { counts.withLock { $0.live.filter { $0.value != 0 } } }
     /// How many owners were made in all.
