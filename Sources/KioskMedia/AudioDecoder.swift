@@ -11,11 +11,11 @@ struct AudioSamples: Sendable {
     var frames: Int
 }
 
-/// Owns the decoder context, its frame and the resampler. Not thread-safe: one thread.
+/// Made of owners: the decoder context, its frame and the resampler. Not thread-safe: one thread.
 final class AudioDecoder {
-    private let context: UnsafeMutablePointer<AVCodecContext>
-    private var frame: UnsafeMutablePointer<AVFrame>?
-    private var resampler: OpaquePointer?
+    private let context: CodecContext
+    private let frame: Frame
+    private var resampler: Resampler?
     /// The input layout the resampler was made for; a stream that changes it gets a new one.
     private var resamplerInput: (format: Int32, rate: Int32, channels: Int32)?
     private let timeBase: AVRational
@@ -23,39 +23,28 @@ final class AudioDecoder {
 
     /// Opens a decoder for a demuxed stream (`avcodec_parameters_to_context`, `avcodec_open2`).
     init(stream: UnsafeMutablePointer<AVStream>) throws(AVError) {
-        let (context, codec) = try DecoderContext.make(for: stream)
+        let context = try DecoderContext.make(for: stream)
+        try context.open()
         self.context = context
         timeBase = stream.pointee.time_base
-        frame = av_frame_alloc()
-        try DecoderContext.open(context, codec)
-        guard frame != nil else { throw AVError(code: AVError.code(posix: ENOMEM), call: "av_frame_alloc") }
+        frame = try Frame()
     }
 
-    deinit {
-        var c: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&c)
-        av_frame_free(&frame)
-        swr_free(&resampler)
-    }
-
-    var codecName: String { String(cString: avcodec_get_name(context.pointee.codec_id)) }
+    var codecName: String { context.name }
 
     /// Sets the format samples come out in (before the first `receive`).
     func convert(to format: AudioOutputFormat) { output = format }
 
-    /// `avcodec_send_packet`; nil is the end of the stream. Throws for a packet it refuses.
+    /// `avcodec_send_packet` (`DecoderContext.send`); nil is the end of the stream.
     func send(_ packet: UnsafeMutablePointer<AVPacket>?) throws(AVError) -> DecoderSend {
-        let result = avcodec_send_packet(context, packet)
-        if result == kiosk_AVERROR_EAGAIN() { return .full }
-        if result == kiosk_AVERROR_EOF() { return .closed }
-        guard result >= 0 else { throw AVError(code: result, call: "avcodec_send_packet") }
-        return .accepted
+        try DecoderContext.send(packet, to: context)
     }
 
     /// `avcodec_receive_frame`, then `swr_convert` to the output format.
     func receive() throws(AVError) -> DecoderOutput<AudioSamples> {
-        guard let frame, let output else { return .drained }
-        let received = avcodec_receive_frame(context, frame)
+        guard let output else { return .drained }
+        let frame = self.frame.pointer
+        let received = avcodec_receive_frame(context.pointer, frame)
         if received == kiosk_AVERROR_EAGAIN() { return .needsInput }
         if received == kiosk_AVERROR_EOF() { return .drained }
         guard received >= 0 else { throw AVError(code: received, call: "avcodec_receive_frame") }
@@ -70,9 +59,9 @@ final class AudioDecoder {
         let pts = f.best_effort_timestamp
         // swresample may hold back a few input samples (its filter): the first sample out is older
         // than this frame's first sample by that much.
-        let held = swr_get_delay(resampler, 1_000_000_000)
+        let held = swr_get_delay(resampler.pointer, 1_000_000_000)
         let timestamp = pts == kiosk_AV_NOPTS_VALUE() ? VideoDecoder.noTimestamp : VideoDecoder.nanoseconds(pts, timeBase) - held
-        let room = swr_get_out_samples(resampler, f.nb_samples)
+        let room = swr_get_out_samples(resampler.pointer, f.nb_samples)
         guard room >= 0 else { throw AVError(code: room, call: "swr_get_out_samples") }
         var samples = try convert(resampler, input: frame, room: Int(room), output: output)
         samples.timestamp = timestamp
@@ -82,13 +71,13 @@ final class AudioDecoder {
     /// What the resampler still holds at the end of the stream.
     func drainResampler() -> AudioSamples? {
         guard let resampler, let output else { return nil }
-        let room = swr_get_out_samples(resampler, 0)
+        let room = swr_get_out_samples(resampler.pointer, 0)
         guard room > 0, let samples = try? convert(resampler, input: nil, room: Int(room), output: output), samples.frames > 0
         else { return nil }
         return samples
     }
 
-    private func convert(_ resampler: OpaquePointer, input: UnsafeMutablePointer<AVFrame>?, room: Int,
+    private func convert(_ resampler: Resampler, input: UnsafeMutablePointer<AVFrame>?, room: Int,
                          output: AudioOutputFormat) throws(AVError) -> AudioSamples {
         var converted: Int32 = 0
         let bytes = [UInt8](unsafeUninitializedCapacity: max(room, 1) * output.bytesPerFrame) { buffer, count in
@@ -96,10 +85,10 @@ final class AudioDecoder {
             if let input {
                 let planes = Int(max(input.pointee.ch_layout.nb_channels, 1))
                 converted = input.pointee.extended_data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: planes) { data in
-                    swr_convert(resampler, &out, Int32(room), data, input.pointee.nb_samples)
+                    swr_convert(resampler.pointer, &out, Int32(room), data, input.pointee.nb_samples)
                 }
             } else {
-                converted = swr_convert(resampler, &out, Int32(room), nil, 0)
+                converted = swr_convert(resampler.pointer, &out, Int32(room), nil, 0)
             }
             count = converted > 0 ? Int(converted) * output.bytesPerFrame : 0
         }
@@ -109,11 +98,11 @@ final class AudioDecoder {
 
     /// The resampler for this frame's layout (`swr_alloc_set_opts2`, `swr_init`), made anew when a
     /// stream changes its rate, format or channels midway.
-    private func resampler(for frame: UnsafeMutablePointer<AVFrame>, output: AudioOutputFormat) throws(AVError) -> OpaquePointer {
+    private func resampler(for frame: UnsafeMutablePointer<AVFrame>, output: AudioOutputFormat) throws(AVError) -> Resampler {
         let f = frame.pointee
         let key = (f.format, f.sample_rate, f.ch_layout.nb_channels)
         if let resampler, let input = resamplerInput, input == key { return resampler }
-        swr_free(&resampler)
+        resampler = nil
         resamplerInput = nil
         var inLayout = AVChannelLayout()
         if f.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
@@ -128,14 +117,10 @@ final class AudioDecoder {
         av_channel_layout_default(&outLayout, Int32(output.channels))
         defer { av_channel_layout_uninit(&outLayout) }
         let outFormat = output.sample == .s16 ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_FLT
-        var swr: OpaquePointer?
-        var result = swr_alloc_set_opts2(&swr, &outLayout, outFormat, Int32(output.sampleRate),
-                                         &inLayout, AVSampleFormat(rawValue: f.format), f.sample_rate, 0, nil)
-        guard result >= 0, let swr else { throw AVError(code: result, call: "swr_alloc_set_opts2") }
-        resampler = swr
-        result = swr_init(swr)
-        guard result >= 0 else { throw AVError(code: result, call: "swr_init") }
+        let made = try Resampler(from: &inLayout, AVSampleFormat(rawValue: f.format), f.sample_rate,
+                                 to: &outLayout, outFormat, Int32(output.sampleRate))
+        resampler = made
         resamplerInput = key
-        return swr
+        return made
     }
 }

@@ -52,10 +52,11 @@ public struct DecodedPicture: Sendable {
         bt709 = Self.isBT709(f)
     }
 
-    /// Full-range samples: the yuvj* layouts, or a frame that says so.
+    /// Full-range samples: the yuvj* layouts (yuvj444p is the one that is not ours), or a frame
+    /// that says so.
     static func isFullRange(_ f: AVFrame) -> Bool {
         let format = AVPixelFormat(rawValue: f.format)
-        return format == AV_PIX_FMT_YUVJ420P || format == AV_PIX_FMT_YUVJ422P || format == AV_PIX_FMT_YUVJ444P
+        return PixelFormat.matching(format)?.fullRange == true || format == AV_PIX_FMT_YUVJ444P
             || f.color_range == AVCOL_RANGE_JPEG
     }
 
@@ -67,8 +68,7 @@ public struct DecodedPicture: Sendable {
     /// call only); nil, without calling it, for any other layout.
     public func withYUV420Planes<R>(_ body: (YUVPlanes) throws -> R) rethrows -> R? {
         let f = reference.frame.pointee
-        let format = AVPixelFormat(rawValue: f.format)
-        guard format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P,
+        guard PixelFormat.matching(AVPixelFormat(rawValue: f.format))?.format == .yuv420p,
               let y = f.data.0, let u = f.data.1, let v = f.data.2,
               f.linesize.0 > 0, f.linesize.1 > 0, f.linesize.2 > 0 else { return nil }
         return try withExtendedLifetime(reference) {
@@ -88,67 +88,6 @@ public struct DecodedPicture: Sendable {
     }
 }
 
-/// One swscale context (`sws_freeContext` in deinit), made again when the picture's size, layout,
-/// range or matrix changes.
-final class Scaler {
-    let context: OpaquePointer
-    let key: Key
-
-    /// What the context was made for: the frame's size, layout, range and matrix, and the target.
-    struct Key: Equatable {
-        var width: Int32, height: Int32, source: Int32, range: UInt32, matrix: UInt32, target: AVPixelFormat
-
-        init(_ f: AVFrame, target: AVPixelFormat) {
-            (width, height, source, range, matrix) = (f.width, f.height, f.format, f.color_range.rawValue, f.colorspace.rawValue)
-            self.target = target
-        }
-    }
-
-    /// A same-size converter from the frame's layout to `target`. To packed RGB it converts with the
-    /// picture's own matrix and range (BT.601 when it does not say: what the recorder's cameras
-    /// give) to full-range RGB.
-    init(for frame: UnsafePointer<AVFrame>, to target: AVPixelFormat) throws(AVError) {
-        let f = frame.pointee
-        guard let context = sws_getContext(f.width, f.height, AVPixelFormat(rawValue: f.format), f.width, f.height,
-                                           target, SWS_BILINEAR, nil, nil, nil)
-        else { throw AVError(code: AVError.code(posix: EINVAL), call: "sws_getContext") }
-        self.context = context
-        key = Key(f, target: target)
-        if target == AV_PIX_FMT_BGR0 {
-            let coefficients = sws_getCoefficients(DecodedPicture.isBT709(f) ? SWS_CS_ITU709 : SWS_CS_ITU601)
-            _ = sws_setColorspaceDetails(context, coefficients, DecodedPicture.isFullRange(f) ? 1 : 0, coefficients, 1, 0, 1 << 16, 1 << 16)
-        }
-    }
-
-    deinit { sws_freeContext(context) }
-
-    /// The scaler for this frame and target: `current` when it fits, else a new one in its place.
-    static func fitting(_ current: inout Scaler?, _ frame: UnsafePointer<AVFrame>, to target: AVPixelFormat) throws(AVError) -> Scaler {
-        if let scaler = current, scaler.key == Key(frame.pointee, target: target) { return scaler }
-        current = nil
-        let scaler = try Scaler(for: frame, to: target)
-        current = scaler
-        return scaler
-    }
-
-    /// Converts the whole frame into the planes given (`sws_scale`).
-    func scale(_ frame: UnsafePointer<AVFrame>, into planes: [UnsafeMutablePointer<UInt8>], pitches: [Int]) throws(AVError) {
-        // sws_scale reads four destination pointers and strides, whatever the layout.
-        var destinations: [UnsafeMutablePointer<UInt8>?] = planes + Array(repeating: nil, count: max(4 - planes.count, 0))
-        var strides: [Int32] = pitches.map { Int32($0) } + Array(repeating: 0, count: max(4 - pitches.count, 0))
-        let result = withUnsafePointer(to: frame.pointee.data) { data in
-            withUnsafePointer(to: frame.pointee.linesize) { linesize in
-                data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { source in
-                    linesize.withMemoryRebound(to: Int32.self, capacity: 8) { sourceStrides in
-                        sws_scale(context, source, sourceStrides, 0, frame.pointee.height, &destinations, &strides)
-                    }
-                }
-            }
-        }
-        guard result > 0 else { throw AVError(code: result < 0 ? result : AVError.code(posix: EINVAL), call: "sws_scale") }
-    }
-}
-
 /// Writes pictures as packed RGB into memory the caller gives (a locked streaming texture), with
 /// swscale. Not thread-safe: one per UI thread.
 public final class PictureScaler {
@@ -161,8 +100,9 @@ public final class PictureScaler {
     public func writeXRGB(_ picture: DecodedPicture, into pixels: UnsafeMutableRawPointer, pitch: Int) throws(AVError) {
         try withExtendedLifetime(picture.reference) { () throws(AVError) in
             let frame = UnsafePointer(picture.reference.frame)
-            let scaler = try Scaler.fitting(&scaler, frame, to: AV_PIX_FMT_BGR0)
-            try scaler.scale(frame, into: [pixels.assumingMemoryBound(to: UInt8.self)], pitches: [pitch])
+            let scaler = try Scaler.fitting(&scaler, Scaler.Key(frame.pointee, to: AV_PIX_FMT_BGR0))
+            try scaler.scale(frame.pointee.planePointers.map { UnsafePointer($0) }, pitches: frame.pointee.planePitches,
+                             into: [pixels.assumingMemoryBound(to: UInt8.self)], pitches: [pitch])
         }
     }
 }

@@ -1,35 +1,31 @@
 // The steps every stream decoder (audio or video) takes to exist: find the codec for the stream,
-// make a context from the stream's parameters, open it. Kept in one place so both decoders fail
-// the same way, with the call named.
+// make a context from the stream's parameters; and the one way both take a packet. Kept in one place
+// so both decoders fail the same way, with the call named.
 import CFFmpeg
 
 enum DecoderContext {
     /// A context for the stream's codec with the stream's parameters and time base, not yet opened
-    /// (`avcodec_find_decoder`, `avcodec_alloc_context3`, `avcodec_parameters_to_context`). Freed
-    /// here if a step fails; otherwise the caller owns it.
-    static func make(for stream: UnsafeMutablePointer<AVStream>) throws(AVError)
-        -> (context: UnsafeMutablePointer<AVCodecContext>, codec: UnsafePointer<AVCodec>) {
+    /// (`avcodec_find_decoder`, `avcodec_alloc_context3`, `avcodec_parameters_to_context`).
+    static func make(for stream: UnsafeMutablePointer<AVStream>) throws(AVError) -> CodecContext {
         let parameters = stream.pointee.codecpar!
         guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
             let name = String(cString: avcodec_get_name(parameters.pointee.codec_id))
             throw AVError(code: kiosk_AVERROR_DECODER_NOT_FOUND(), call: "avcodec_find_decoder(\(name))")
         }
-        guard let context = avcodec_alloc_context3(codec) else {
-            throw AVError(code: AVError.code(posix: ENOMEM), call: "avcodec_alloc_context3")
-        }
-        let result = avcodec_parameters_to_context(context, parameters)
-        guard result >= 0 else {
-            var c: UnsafeMutablePointer<AVCodecContext>? = context
-            avcodec_free_context(&c)
-            throw AVError(code: result, call: "avcodec_parameters_to_context")
-        }
-        context.pointee.pkt_timebase = stream.pointee.time_base
-        return (context, codec)
+        let context = try CodecContext(codec)
+        let result = avcodec_parameters_to_context(context.pointer, parameters)
+        guard result >= 0 else { throw AVError(code: result, call: "avcodec_parameters_to_context") }
+        context.pointer.pointee.pkt_timebase = stream.pointee.time_base
+        return context
     }
 
-    /// `avcodec_open2`, naming the codec when it fails.
-    static func open(_ context: UnsafeMutablePointer<AVCodecContext>, _ codec: UnsafePointer<AVCodec>) throws(AVError) {
-        let result = avcodec_open2(context, codec, nil)
-        guard result >= 0 else { throw AVError(code: result, call: "avcodec_open2(\(String(cString: codec.pointee.name)))") }
+    /// Gives the decoder a demuxed packet, or nil for the end of the stream (`avcodec_send_packet`).
+    /// EAGAIN and EOF are what it says (full, closed); a packet it refuses (corrupt data) throws.
+    static func send(_ packet: UnsafeMutablePointer<AVPacket>?, to context: CodecContext) throws(AVError) -> DecoderSend {
+        let result = avcodec_send_packet(context.pointer, packet)
+        if result == kiosk_AVERROR_EAGAIN() { return .full }
+        if result == kiosk_AVERROR_EOF() { return .closed }
+        guard result >= 0 else { throw AVError(code: result, call: "avcodec_send_packet") }
+        return .accepted
     }
 }

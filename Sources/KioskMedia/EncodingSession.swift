@@ -1,5 +1,6 @@
-// The FFmpeg side of one take: H.264 and AAC encoders, pixel and sample conversion, and the
-// fragmented MOV/MP4 muxer writing through a FileSink. Lives on the writer's thread only.
+// The FFmpeg side of one take: the H.264 and AAC encoders and the fragmented MOV/MP4 muxer writing
+// through a FileSink, and what ties them together: the time line, the fragments, the limits. Lives
+// on the writer's thread only.
 import CFFmpeg
 import Foundation
 import KioskCore
@@ -11,26 +12,17 @@ enum SessionStatus: Equatable {
     case stop(StopReason)
 }
 
+/// Made of owners, built step by step (STYLE 16): the file (FileSink), the IOContext writing into
+/// it, the Muxer writing through that, a Packet, the VideoEncoder and the AudioEncoder (each made of
+/// owners in turn). A throw at any step frees what the steps before it made.
 final class EncodingSession {
     let settings: MovieSettings
-    let sink: FileSink
-    /// The video encoder actually used, and why it is not the one asked for (if it is not).
-    let videoEncoderName: String
-    let fallbackNote: String?
-
-    private var format: UnsafeMutablePointer<AVFormatContext>?
-    private var io: UnsafeMutablePointer<AVIOContext>?
-    private var video: UnsafeMutablePointer<AVCodecContext>?
-    private var audio: UnsafeMutablePointer<AVCodecContext>?
-    private var videoStream: UnsafeMutablePointer<AVStream>
-    private var audioStream: UnsafeMutablePointer<AVStream>?
-    private var videoFrame: UnsafeMutablePointer<AVFrame>?
-    private var audioFrame: UnsafeMutablePointer<AVFrame>?
-    private var packet: UnsafeMutablePointer<AVPacket>?
-    private var scaler: OpaquePointer?
-    private var scalerKey: (PixelFormat, Size, Bool)?
-    private var resampler: OpaquePointer?
-    private var fifo: OpaquePointer?
+    private let muxer: Muxer
+    private let packet: Packet
+    private let video: VideoEncoder
+    private let videoStream: UnsafeMutablePointer<AVStream>
+    /// The sound's encoder and stream; nil without a microphone.
+    private let audio: (encoder: AudioEncoder, stream: UnsafeMutablePointer<AVStream>)?
 
     // Timing: everything is relative to the first video frame's capture time.
     private var origin: Int64?
@@ -44,180 +36,48 @@ final class EncodingSession {
     private var pendingBytes: Int64 = 0
     private var pendingPackets = 0
     private var fragments = 0
-    /// The mehd duration field (file offset) and the movie timescale, kept current at each fragment.
-    private var mehd: (offset: Int, timescale: UInt64)?
     /// Free disk space when the last fragment was synced (statvfs), to keep `minFreeDisk` free.
     private var freeAtSync: Int64?
     private(set) var videoEnd: Double = 0
     private(set) var audioEnd: Double = 0
 
-    static let videoTimeBase = AVRational(num: 1, den: 90000)
-
-    init(settings: MovieSettings) throws(AVError) {
+    /// Opens the file, the encoders and the muxer, writes the header and syncs it. `failingAfter` is
+    /// for tests: the init throws right after that step, as if the next call had failed.
+    init(settings: MovieSettings, failingAfter step: Step? = nil) throws(AVError) {
+        let failure = InjectedFailure(after: step)
         self.settings = settings
         MediaLibraries.quietLogs()
-        sink = try FileSink(path: settings.outputPath)
-
-        var fmt: UnsafeMutablePointer<AVFormatContext>?
-        var result = avformat_alloc_output_context2(&fmt, nil, settings.container, settings.outputPath)
-        guard result >= 0, let fmt else { throw AVError(code: result, call: "avformat_alloc_output_context2") }
-        format = fmt
-        packet = av_packet_alloc()
-        videoFrame = av_frame_alloc()
-
-        // The video encoder: the one asked for, else libx264.
-        var chosen = settings.videoEncoder
-        var note: String?
-        var context: UnsafeMutablePointer<AVCodecContext>?
-        do {
-            context = try Self.openVideoEncoder(chosen, settings: settings, globalHeader: fmt.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0)
-        } catch where chosen != "libx264" {
-            note = "video encoder \(chosen) could not open (\(error.text)); using libx264"
-            chosen = "libx264"
-            context = try Self.openVideoEncoder(chosen, settings: settings, globalHeader: fmt.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0)
-        }
-        video = context
-        videoEncoderName = chosen
-        fallbackNote = note
-        guard let video = context, let stream = avformat_new_stream(fmt, nil) else {
-            throw AVError(code: AVError.code(posix: ENOMEM), call: "avformat_new_stream")
-        }
-        videoStream = stream
-        result = avcodec_parameters_from_context(stream.pointee.codecpar, video)
-        guard result >= 0 else { throw AVError(code: result, call: "avcodec_parameters_from_context") }
-        stream.pointee.time_base = video.pointee.time_base
-        // The display matrix: players turn the picture by this much clockwise. FFmpeg's sign is the
-        // other way round (av_display_rotation_get(set(a)) == -a), so ffprobe shows -90 for a quarter.
-        let degrees = Double(((settings.rotationQuarterTurns % 4) + 4) % 4 * 90)
-        if degrees != 0, let side = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 9 * 4) {
-            side.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, degrees) }
-        }
-
+        let sink = try FileSink(path: settings.outputPath)
+        try failure.check(.file)
+        let io = try IOContext(writingTo: sink)
+        try failure.check(.ioContext)
+        muxer = try Muxer(settings: settings, io: io)
+        try failure.check(.muxer)
+        packet = try Packet()
+        try failure.check(.packet)
+        video = try VideoEncoder(settings: settings, globalHeader: muxer.globalHeader, failure: failure)
+        videoStream = try muxer.addStream(for: video.codec, quarterTurns: settings.rotationQuarterTurns)
+        try failure.check(.videoStream)
         if let audioSettings = settings.audio {
-            let audio = try Self.openAudioEncoder(sampleRate: audioSettings.sampleRate, channels: audioSettings.channels,
-                                                  globalHeader: fmt.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0)
-            self.audio = audio
-            guard let stream = avformat_new_stream(fmt, nil) else {
-                throw AVError(code: AVError.code(posix: ENOMEM), call: "avformat_new_stream")
-            }
-            audioStream = stream
-            result = avcodec_parameters_from_context(stream.pointee.codecpar, audio)
-            guard result >= 0 else { throw AVError(code: result, call: "avcodec_parameters_from_context") }
-            stream.pointee.time_base = audio.pointee.time_base
-
-            var inLayout = AVChannelLayout()
-            av_channel_layout_default(&inLayout, Int32(audioSettings.channels))
-            var swr: OpaquePointer?
-            result = swr_alloc_set_opts2(&swr, &audio.pointee.ch_layout, audio.pointee.sample_fmt, audio.pointee.sample_rate,
-                                         &inLayout, AV_SAMPLE_FMT_S16, Int32(audioSettings.sampleRate), 0, nil)
-            guard result >= 0, let swr else { throw AVError(code: result, call: "swr_alloc_set_opts2") }
-            resampler = swr
-            result = swr_init(swr)
-            guard result >= 0 else { throw AVError(code: result, call: "swr_init") }
-            fifo = av_audio_fifo_alloc(audio.pointee.sample_fmt, audio.pointee.ch_layout.nb_channels, 4 * max(audio.pointee.frame_size, 1024))
-            audioFrame = av_frame_alloc()
+            let encoder = try AudioEncoder(sampleRate: audioSettings.sampleRate, channels: audioSettings.channels,
+                                           globalHeader: muxer.globalHeader, failure: failure)
+            let stream = try muxer.addStream(for: encoder.codec)
+            try failure.check(.audioStream)
+            audio = (encoder, stream)
+        } else {
+            audio = nil
         }
-
-        io = try sink.makeIOContext()
-        fmt.pointee.pb = io
-        fmt.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-        // Fragmented: a moov without samples first, then self-contained fragments that we cut
-        // ourselves (frag_custom) and sync one by one. A file cut anywhere plays up to its last
-        // whole fragment.
-        var options: OpaquePointer?
-        // skip_trailer: no mfra index at the end. Its moof offsets would be the muxer's, 20 bytes short
-        // of the file's after the mehd; demuxers find the fragments by walking them anyway.
-        av_dict_set(&options, "movflags", "frag_custom+empty_moov+default_base_moof+skip_trailer", 0)
-        result = avformat_write_header(fmt, &options)
-        av_dict_free(&options)
-        guard result >= 0 else { throw AVError(code: result, call: "avformat_write_header") }
-        avio_flush(io)
-        // Give the header the mehd box FFmpeg leaves out (see MoovDurations).
-        if let header = MoovDurations.insertMehd(into: sink.read(upTo: Int(sink.size))), sink.replaceHeader(with: header) {
-            mehd = MoovDurations.mehdField(in: header)
-        }
+        try muxer.writeHeader()
         guard sink.sync() else { throw AVError(code: AVError.code(posix: sink.failure ?? EIO), call: "fdatasync") }
+        try failure.check(.header)
         freeAtSync = DiskSpace.available(at: settings.outputPath)
     }
 
-    deinit {
-        var v = video, a = audio
-        avcodec_free_context(&v)
-        avcodec_free_context(&a)
-        av_frame_free(&videoFrame)
-        av_frame_free(&audioFrame)
-        av_packet_free(&packet)
-        sws_freeContext(scaler)
-        swr_free(&resampler)
-        if let fifo { av_audio_fifo_free(fifo) }
-        if let format {
-            format.pointee.pb = nil
-            avformat_free_context(format)
-        }
-        if let io {
-            av_free(io.pointee.buffer)
-            var context: UnsafeMutablePointer<AVIOContext>? = io
-            avio_context_free(&context)
-        }
-    }
-
-    static func openVideoEncoder(_ name: String, settings: MovieSettings, globalHeader: Bool) throws(AVError) -> UnsafeMutablePointer<AVCodecContext> {
-        guard let codec = avcodec_find_encoder_by_name(name) else {
-            throw AVError(code: AVError.code(posix: ENOENT), call: "avcodec_find_encoder_by_name(\(name))")
-        }
-        guard let c = avcodec_alloc_context3(codec) else { throw AVError(code: AVError.code(posix: ENOMEM), call: "avcodec_alloc_context3") }
-        let fps = max(Int32(settings.fps.rounded()), 1)
-        c.pointee.width = Int32(settings.videoSize.width)
-        c.pointee.height = Int32(settings.videoSize.height)
-        c.pointee.pix_fmt = AV_PIX_FMT_YUV420P
-        c.pointee.time_base = videoTimeBase
-        c.pointee.framerate = AVRational(num: fps, den: 1)
-        c.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-        c.pointee.color_range = AVCOL_RANGE_MPEG
-        // One keyframe a second: a crash-cut file plays from its first whole second, and seeking
-        // in review is quick. No B-frames: each frame leaves the encoder as soon as it is coded.
-        c.pointee.gop_size = fps
-        c.pointee.max_b_frames = 0
-        c.pointee.thread_count = 2
-        if globalHeader { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-        if let bitrate = settings.bitrate { c.pointee.bit_rate = Int64(bitrate) }
-        var options: OpaquePointer?
-        if name == "libx264" {
-            av_dict_set(&options, "preset", settings.preset, 0)
-            // zerolatency: no look-ahead, no frame threads (slice threads instead), no B-frames:
-            // nothing waits inside the encoder, so a crash or a stop loses no extra frames.
-            av_dict_set(&options, "tune", "zerolatency", 0)
-            if settings.bitrate == nil { av_dict_set(&options, "crf", "\(settings.crf)", 0) }
-        }
-        let result = avcodec_open2(c, codec, &options)
-        av_dict_free(&options)
-        guard result >= 0 else {
-            var context: UnsafeMutablePointer<AVCodecContext>? = c
-            avcodec_free_context(&context)
-            throw AVError(code: result, call: "avcodec_open2(\(name))")
-        }
-        return c
-    }
-
-    static func openAudioEncoder(sampleRate: Int, channels: Int, globalHeader: Bool) throws(AVError) -> UnsafeMutablePointer<AVCodecContext> {
-        guard let codec = avcodec_find_encoder_by_name("aac") else {
-            throw AVError(code: AVError.code(posix: ENOENT), call: "avcodec_find_encoder_by_name(aac)")
-        }
-        guard let c = avcodec_alloc_context3(codec) else { throw AVError(code: AVError.code(posix: ENOMEM), call: "avcodec_alloc_context3") }
-        c.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
-        c.pointee.sample_rate = Int32(sampleRate)
-        av_channel_layout_default(&c.pointee.ch_layout, Int32(channels))
-        c.pointee.bit_rate = channels > 1 ? 128_000 : 96_000
-        c.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
-        if globalHeader { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-        let result = avcodec_open2(c, codec, nil)
-        guard result >= 0 else {
-            var context: UnsafeMutablePointer<AVCodecContext>? = c
-            avcodec_free_context(&context)
-            throw AVError(code: result, call: "avcodec_open2(aac)")
-        }
-        return c
-    }
+    /// The output file.
+    var sink: FileSink { muxer.sink }
+    /// The video encoder actually used, and why it is not the one asked for (if it is not).
+    var videoEncoderName: String { video.name }
+    var fallbackNote: String? { video.fallbackNote }
 
     var duration: Double { max(videoEnd, audioEnd) }
     var hasVideo: Bool { videoFramesWritten > 0 && fragments > 0 }
@@ -239,16 +99,16 @@ final class EncodingSession {
         if seconds >= settings.maxDuration - 0.0005 { return .stop(.maxDuration) }
         var pts = Int64((seconds * 90000).rounded())
         if pts <= lastVideoPTS { pts = lastVideoPTS + 1 }
-        guard let video, let videoFrame else { return .stop(.error) }
+        let picture: UnsafeMutablePointer<AVFrame>
         do {
-            try fill(videoFrame, from: frame, codec: video)
+            picture = try video.picture(holding: frame)
         } catch {
             Log.info("writer: \(error)")
             return .stop(.error)
         }
-        videoFrame.pointee.pts = pts
+        picture.pointee.pts = pts
         lastVideoPTS = pts
-        let status = send(videoFrame, to: video, stream: videoStream)
+        let status = send(picture, to: video.codec, stream: videoStream)
         videoFramesWritten += 1
         videoEnd = Double(pts) / 90000 + 1 / max(settings.fps, 1)
         if status != .ok { return status }
@@ -260,66 +120,12 @@ final class EncodingSession {
         return .ok
     }
 
-    /// Converts (or copies) the frame into the encoder's own picture (one pass with swscale).
-    private func fill(_ target: UnsafeMutablePointer<AVFrame>, from frame: VideoFrame, codec: UnsafeMutablePointer<AVCodecContext>) throws(AVError) {
-        if target.pointee.width != codec.pointee.width || target.pointee.height != codec.pointee.height || target.pointee.buf.0 == nil {
-            av_frame_unref(target)
-            target.pointee.format = codec.pointee.pix_fmt.rawValue
-            target.pointee.width = codec.pointee.width
-            target.pointee.height = codec.pointee.height
-            let r = av_frame_get_buffer(target, 0)
-            guard r >= 0 else { throw AVError(code: r, call: "av_frame_get_buffer") }
-        }
-        // The encoder may still hold the last picture: write into a fresh buffer if it is shared.
-        let r = av_frame_make_writable(target)
-        guard r >= 0 else { throw AVError(code: r, call: "av_frame_make_writable") }
-        let key = (frame.format, frame.size, frame.fullRange)
-        if scaler == nil || scalerKey.map({ $0.0 != key.0 || $0.1 != key.1 || $0.2 != key.2 }) ?? true {
-            sws_freeContext(scaler)
-            scaler = sws_getContext(Int32(frame.size.width), Int32(frame.size.height), Self.avFormat(frame.format),
-                                    codec.pointee.width, codec.pointee.height, codec.pointee.pix_fmt,
-                                    frame.size == settings.videoSize ? SWS_POINT : SWS_BILINEAR, nil, nil, nil)
-            guard let scaler else { throw AVError(code: AVError.code(posix: EINVAL), call: "sws_getContext") }
-            // Full-range camera (MJPEG) pictures become video range, as H.264 players expect.
-            let coefficients = sws_getCoefficients(SWS_CS_ITU601)
-            _ = sws_setColorspaceDetails(scaler, coefficients, frame.fullRange ? 1 : 0, coefficients, 0, 0, 1 << 16, 1 << 16)
-            scalerKey = key
-        }
-        guard let scaler else { throw AVError(code: AVError.code(posix: EINVAL), call: "sws_getContext") }
-        let result: Int32 = frame.bytes.withUnsafeBufferPointer { bytes in
-            var sources: [UnsafePointer<UInt8>?] = frame.planes.map { bytes.baseAddress! + $0.offset }
-            var strides: [Int32] = frame.planes.map { Int32($0.stride) }
-            while sources.count < 4 { sources.append(nil); strides.append(0) }
-            return withUnsafeMutablePointer(to: &target.pointee.data) { data in
-                withUnsafeMutablePointer(to: &target.pointee.linesize) { linesize in
-                    data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { dst in
-                        linesize.withMemoryRebound(to: Int32.self, capacity: 8) { dstStride in
-                            sws_scale(scaler, sources, strides, 0, Int32(frame.size.height), dst, dstStride)
-                        }
-                    }
-                }
-            }
-        }
-        guard result > 0 else { throw AVError(code: result, call: "sws_scale") }
-    }
-
-    static func avFormat(_ format: PixelFormat) -> AVPixelFormat {
-        switch format {
-        case .yuyv: AV_PIX_FMT_YUYV422
-        case .nv12: AV_PIX_FMT_NV12
-        case .yuv420p: AV_PIX_FMT_YUV420P
-        case .yuv422p: AV_PIX_FMT_YUV422P
-        case .mjpeg: AV_PIX_FMT_NONE
-        case .xrgb: AV_PIX_FMT_BGR0
-        }
-    }
-
     // MARK: - Audio
 
     /// Places a chunk on the video's time line (trimming what came before the first frame, filling
     /// or trimming drift over 20 ms) and encodes whole AAC frames.
     func encode(_ chunk: AudioChunk) -> SessionStatus {
-        guard let audio, let fifo, let resampler, let audioSettings = settings.audio else { return .ok }
+        guard let audio, let audioSettings = settings.audio else { return .ok }
         guard let origin else {
             pendingAudio.append(chunk)
             return .ok
@@ -346,80 +152,48 @@ final class EncodingSession {
             // Start at zero together, and cover a gap over 20 ms with silence.
             if audioSamplesQueued == 0 || gap >= rate / 50 {
                 let silence = [Int16](repeating: 0, count: Int(min(gap, limit - audioSamplesQueued).clamped(0, Int64.max)) * channels)
-                if !silence.isEmpty { push(silence[...], channels: channels, resampler: resampler, fifo: fifo) }
+                if !silence.isEmpty { audioSamplesQueued += Int64(audio.encoder.queue(silence[...], channels: channels)) }
             }
         }
         let room = Int(max(limit - audioSamplesQueued, 0))
         if samples.count / channels > room { samples = samples.prefix(room * channels) }
-        if !samples.isEmpty { push(samples, channels: channels, resampler: resampler, fifo: fifo) }
-        return drainAudio(audio: audio, fifo: fifo, final: false)
+        if !samples.isEmpty { audioSamplesQueued += Int64(audio.encoder.queue(samples, channels: channels)) }
+        return drainAudio(final: false)
     }
 
-    private func push(_ samples: ArraySlice<Int16>, channels: Int, resampler: OpaquePointer, fifo: OpaquePointer) {
-        let count = samples.count / channels
-        guard count > 0, let audioFrame, let audio else { return }
-        // Same rate in and out: swresample only reorders S16 interleaved into float planes.
-        av_frame_unref(audioFrame)
-        audioFrame.pointee.format = audio.pointee.sample_fmt.rawValue
-        audioFrame.pointee.nb_samples = Int32(count)
-        av_channel_layout_copy(&audioFrame.pointee.ch_layout, &audio.pointee.ch_layout)
-        guard av_frame_get_buffer(audioFrame, 0) >= 0 else { return }
-        let converted: Int32 = samples.withUnsafeBufferPointer { input in
-            var inputPlanes: [UnsafePointer<UInt8>?] = [UnsafeRawPointer(input.baseAddress!).assumingMemoryBound(to: UInt8.self)]
-            return withUnsafeMutablePointer(to: &audioFrame.pointee.data) { data in
-                data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { out in
-                    swr_convert(resampler, out, Int32(count), &inputPlanes, Int32(count))
-                }
+    /// Encodes every whole AAC frame queued (with `final`, the rest too).
+    private func drainAudio(final: Bool) -> SessionStatus {
+        guard let audio else { return .ok }
+        while true {
+            let frame: UnsafeMutablePointer<AVFrame>?
+            do {
+                frame = try audio.encoder.nextFrame(final: final)
+            } catch {
+                Log.info("writer: \(error)")
+                return .stop(.error)
             }
-        }
-        guard converted > 0 else { return }
-        withUnsafeMutablePointer(to: &audioFrame.pointee.data) { data in
-            data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) { planes in
-                _ = av_audio_fifo_write(fifo, planes, converted)
-            }
-        }
-        audioSamplesQueued += Int64(converted)
-        av_frame_unref(audioFrame)
-    }
-
-    private func drainAudio(audio: UnsafeMutablePointer<AVCodecContext>, fifo: OpaquePointer, final: Bool) -> SessionStatus {
-        guard let audioFrame, let audioStream else { return .ok }
-        let frameSize = max(audio.pointee.frame_size, 1024)
-        while av_audio_fifo_size(fifo) >= frameSize || (final && av_audio_fifo_size(fifo) > 0) {
-            let n = min(frameSize, av_audio_fifo_size(fifo))
-            av_frame_unref(audioFrame)
-            audioFrame.pointee.format = audio.pointee.sample_fmt.rawValue
-            audioFrame.pointee.nb_samples = n
-            av_channel_layout_copy(&audioFrame.pointee.ch_layout, &audio.pointee.ch_layout)
-            audioFrame.pointee.sample_rate = audio.pointee.sample_rate
-            guard av_frame_get_buffer(audioFrame, 0) >= 0 else { return .stop(.error) }
-            withUnsafeMutablePointer(to: &audioFrame.pointee.data) { data in
-                data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) { planes in
-                    _ = av_audio_fifo_read(fifo, planes, n)
-                }
-            }
-            audioFrame.pointee.pts = audioSamplesEncoded
-            audioSamplesEncoded += Int64(n)
-            audioEnd = Double(audioSamplesEncoded) / Double(audio.pointee.sample_rate)
-            let status = send(audioFrame, to: audio, stream: audioStream)
+            guard let frame else { return .ok }
+            frame.pointee.pts = audioSamplesEncoded
+            audioSamplesEncoded += Int64(frame.pointee.nb_samples)
+            audioEnd = Double(audioSamplesEncoded) / Double(audio.encoder.sampleRate)
+            let status = send(frame, to: audio.encoder.codec, stream: audio.stream)
             if status != .ok { return status }
         }
-        return .ok
     }
 
     // MARK: - Packets and fragments
 
     /// Sends a frame (or nil to drain) and writes every packet that comes out.
-    private func send(_ frame: UnsafeMutablePointer<AVFrame>?, to codec: UnsafeMutablePointer<AVCodecContext>,
+    private func send(_ frame: UnsafeMutablePointer<AVFrame>?, to codec: CodecContext,
                       stream: UnsafeMutablePointer<AVStream>) -> SessionStatus {
-        guard let packet, let format else { return .stop(.error) }
-        var result = avcodec_send_frame(codec, frame)
+        let packet = packet.pointer
+        var result = avcodec_send_frame(codec.pointer, frame)
         guard result >= 0 || result == kiosk_AVERROR_EOF() else {
             Log.info("writer: \(AVError(code: result, call: "avcodec_send_frame"))")
             return .stop(.error)
         }
         while true {
-            result = avcodec_receive_packet(codec, packet)
+            result = avcodec_receive_packet(codec.pointer, packet)
             if result == kiosk_AVERROR_EAGAIN() || result == kiosk_AVERROR_EOF() { return .ok }
             guard result >= 0 else {
                 Log.info("writer: \(AVError(code: result, call: "avcodec_receive_packet"))")
@@ -443,31 +217,33 @@ final class EncodingSession {
             pendingBytes += Int64(packet.pointee.size)
             pendingPackets += 1
             // Tell the muxer each video packet's length, so a fragment's last one is not guessed.
-            if packet.pointee.duration == 0 && codec == video {
+            if packet.pointee.duration == 0 && codec === video.codec {
                 packet.pointee.duration = Int64((90000 / max(settings.fps, 1)).rounded())
             }
-            av_packet_rescale_ts(packet, codec.pointee.time_base, stream.pointee.time_base)
+            av_packet_rescale_ts(packet, codec.pointer.pointee.time_base, stream.pointee.time_base)
             packet.pointee.stream_index = stream.pointee.index
             // Interleaved: AAC's first packet starts before zero (its priming), and the muxer can
             // only shift every stream to make that non-negative if it sees it before any video.
-            result = av_interleaved_write_frame(format, packet)
-            av_packet_unref(packet)
-            guard result >= 0 else { return failure(result, call: "av_interleaved_write_frame") }
+            do {
+                try muxer.write(packet)
+            } catch {
+                return failure(error)
+            }
         }
     }
 
     /// Writes the open fragment out and makes it durable; checks the free disk space after it.
     func flushFragment() -> SessionStatus {
-        guard let format, pendingPackets > 0 else { return .ok }
+        guard pendingPackets > 0 else { return .ok }
         // Everything the interleaver holds goes into this fragment, then the fragment is cut.
-        var result = av_interleaved_write_frame(format, nil)
-        guard result >= 0 else { return failure(result, call: "av_interleaved_write_frame(flush)") }
-        result = av_write_frame(format, nil)
-        guard result >= 0 else { return failure(result, call: "av_write_frame(flush)") }
-        avio_flush(format.pointee.pb)
-        if let error = sink.failure { return failure(AVError.code(posix: error), call: "write") }
-        if let mehd { MoovDurations.writeMehd(fd: sink.fd, offset: mehd.offset, seconds: duration, timescale: mehd.timescale) }
-        guard sink.sync() else { return failure(AVError.code(posix: sink.failure ?? EIO), call: "fdatasync") }
+        do {
+            try muxer.cutFragment()
+        } catch {
+            return failure(error)
+        }
+        if let error = sink.failure { return failure(AVError(code: AVError.code(posix: error), call: "write")) }
+        muxer.writeDuration(seconds: duration)
+        guard sink.sync() else { return failure(AVError(code: AVError.code(posix: sink.failure ?? EIO), call: "fdatasync")) }
         fragments += 1
         pendingBytes = 0
         pendingPackets = 0
@@ -476,32 +252,27 @@ final class EncodingSession {
         return .ok
     }
 
-    private func failure(_ code: Int32, call: String) -> SessionStatus {
-        let error = AVError(code: code, call: call)
+    private func failure(_ error: AVError) -> SessionStatus {
         Log.info("writer: \(error)")
-        if sink.failure == ENOSPC || sink.failure == EDQUOT || code == AVError.code(posix: ENOSPC) { return .stop(.diskFull) }
+        if sink.failure == ENOSPC || sink.failure == EDQUOT || error.code == AVError.code(posix: ENOSPC) { return .stop(.diskFull) }
         return .stop(.error)
     }
 
     /// Ends the take: drains the encoders, writes the last fragment and the trailer, syncs the file
     /// and its folder. After a failed write the file is cut back to its last whole fragment instead.
     func finish() {
-        if sink.failure == nil, let format {
-            if let video { _ = send(nil, to: video, stream: videoStream) }
-            if let audio, let fifo, let audioStream {
-                _ = drainAudio(audio: audio, fifo: fifo, final: true)
-                _ = send(nil, to: audio, stream: audioStream)
+        if sink.failure == nil {
+            _ = send(nil, to: video.codec, stream: videoStream)
+            if let audio {
+                _ = drainAudio(final: true)
+                _ = send(nil, to: audio.encoder.codec, stream: audio.stream)
             }
-            if sink.failure == nil {
-                let r = av_write_trailer(format)
-                if r < 0 { Log.info("writer: \(AVError(code: r, call: "av_write_trailer"))") }
-                avio_flush(format.pointee.pb)
-            }
+            if sink.failure == nil { muxer.writeTrailer() }
             if sink.failure == nil, sink.sync() {
                 fragments += 1
                 var tracks = [videoEnd]
                 if audio != nil { tracks.append(audioEnd) }
-                if let mehd { MoovDurations.writeMehd(fd: sink.fd, offset: mehd.offset, seconds: duration, timescale: mehd.timescale) }
+                muxer.writeDuration(seconds: duration)
                 MoovDurations.patch(fd: sink.fd, movieSeconds: duration, trackSeconds: tracks)
             }
         }
@@ -509,6 +280,26 @@ final class EncodingSession {
             sink.truncateToLastSync()
         }
         sink.syncFileAndFolder()
+    }
+}
+
+extension EncodingSession {
+    /// The steps of `init`, in order: an owner made, a stream added, the header written. A test names
+    /// one (`init(settings:failingAfter:)`) to make the init throw right after it, as the next call
+    /// failing would, and checks that everything made so far was freed.
+    enum Step: CaseIterable, Sendable {
+        case file, ioContext, muxer, packet, videoEncoder, videoPicture, videoStream
+        case audioEncoder, audioFrame, resampler, audioFIFO, audioStream, header
+    }
+}
+
+/// Where a test makes `EncodingSession.init` fail: right after one step. The booth names none; then
+/// a step costs one comparison.
+struct InjectedFailure {
+    let after: EncodingSession.Step?
+
+    func check(_ step: EncodingSession.Step) throws(AVError) {
+        if step == after { throw AVError(code: AVError.code(posix: ECANCELED), call: "the step after \(step) (a failure injected by a test)") }
     }
 }
 

@@ -6,6 +6,7 @@ import Foundation
 
 /// Owns the output file descriptor. Used by the encoder thread only.
 final class FileSink {
+    private let tally: OwnerTally
     let path: String
     let fd: Int32
     /// Where the next write goes, as the muxer counts (it appends; it may seek back to patch a box).
@@ -25,6 +26,7 @@ final class FileSink {
         guard fd >= 0 else { throw AVError(code: AVError.code(posix: errno), call: "open(\(path))") }
         self.path = path
         self.fd = fd
+        tally = OwnerTally(FileSink.self)
     }
 
     deinit { close(fd) }
@@ -121,12 +123,20 @@ final class FileSink {
         position = target
         return target
     }
+}
 
-    /// An AVIOContext writing through this sink. The sink must outlive it.
-    func makeIOContext() throws(AVError) -> UnsafeMutablePointer<AVIOContext> {
+/// Owns the AVIOContext (and its buffer) through which the muxer writes into a FileSink
+/// (`avio_alloc_context`, `avio_context_free`), and keeps the sink, which its callbacks reach.
+final class IOContext {
+    let pointer: UnsafeMutablePointer<AVIOContext>
+    let sink: FileSink
+    private let tally: OwnerTally
+
+    init(writingTo sink: FileSink) throws(AVError) {
         let size = 64 * 1024
         guard let buffer = av_malloc(size) else { throw AVError(code: AVError.code(posix: ENOMEM), call: "av_malloc") }
-        let opaque = Unmanaged.passUnretained(self).toOpaque()
+        // Unretained: `self.sink` keeps the sink as long as the context lives.
+        let opaque = Unmanaged.passUnretained(sink).toOpaque()
         let write: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { opaque, data, size in
             guard let opaque, let data else { return AVError.code(posix: EINVAL) }
             return Unmanaged<FileSink>.fromOpaque(opaque).takeUnretainedValue().write(data, count: Int(size))
@@ -140,6 +150,15 @@ final class FileSink {
             av_free(buffer)
             throw AVError(code: AVError.code(posix: ENOMEM), call: "avio_alloc_context")
         }
-        return io
+        pointer = io
+        self.sink = sink
+        tally = OwnerTally(IOContext.self)
+    }
+
+    deinit {
+        // The buffer the context holds now (it may have replaced the one it was given) is ours to free.
+        av_free(pointer.pointee.buffer)
+        var context: UnsafeMutablePointer<AVIOContext>? = pointer
+        avio_context_free(&context)
     }
 }

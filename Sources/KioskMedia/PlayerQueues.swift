@@ -46,27 +46,6 @@ final class Monitor<State: Sendable>: @unchecked Sendable {
     }
 }
 
-/// An AVPacket on its way from the demuxer to one decoder (`av_packet_move_ref` into a packet of
-/// its own, freed by deinit). `@unchecked Sendable`: the packet moves, it is never shared: the
-/// demuxer does not touch it after `put`, and the one decoder that takes it is then its only user.
-final class Packet: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<AVPacket>
-
-    /// Takes the packet's data and leaves `source` empty; nil when out of memory.
-    init?(moving source: UnsafeMutablePointer<AVPacket>) {
-        guard let packet = av_packet_alloc() else { return nil }
-        av_packet_move_ref(packet, source)
-        pointer = packet
-    }
-
-    deinit {
-        var p: UnsafeMutablePointer<AVPacket>? = pointer
-        av_packet_free(&p)
-    }
-
-    var bytes: Int { Int(pointer.pointee.size) }
-}
-
 /// One stream's packets between the demuxer and its decoder, bounded by count and bytes.
 final class PacketQueue: Sendable {
     enum Taken {

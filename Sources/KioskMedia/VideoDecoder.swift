@@ -22,12 +22,12 @@ enum DecoderOutput<Output> {
     case drained
 }
 
-/// Owns a decoder context, its reusable frame and packet, and a zero-padded input buffer.
-/// Not thread-safe: one decoder per thread.
+/// Made of owners: a decoder context, its reusable frame and (for whole compressed frames) packet;
+/// and a zero-padded input buffer. Not thread-safe: one decoder per thread.
 public final class VideoDecoder {
-    private let context: UnsafeMutablePointer<AVCodecContext>
-    private var frame: UnsafeMutablePointer<AVFrame>?
-    private var packet: UnsafeMutablePointer<AVPacket>?
+    private let context: CodecContext
+    private let frame: Frame
+    private let packet: Packet?
     /// Input copied here because libavcodec reads up to AV_INPUT_BUFFER_PADDING_SIZE past the end.
     private var padded: [UInt8] = []
     private var scaler: Scaler?
@@ -37,21 +37,13 @@ public final class VideoDecoder {
 
     /// Opens the named decoder (`avcodec_find_decoder_by_name`, `avcodec_open2`).
     public init(codec name: String, threads: Int = 1) throws(AVError) {
-        guard let codec = avcodec_find_decoder_by_name(name) else {
-            throw AVError(code: AVError.code(posix: ENOENT), call: "avcodec_find_decoder_by_name(\(name))")
-        }
-        guard let context = avcodec_alloc_context3(codec) else {
-            throw AVError(code: AVError.code(posix: ENOMEM), call: "avcodec_alloc_context3")
-        }
+        let context = try CodecContext(decoderNamed: name)
+        context.pointer.pointee.thread_count = Int32(threads)
+        try context.open()
         self.context = context
         timeBase = nil
-        context.pointee.thread_count = Int32(threads)
-        let opened = avcodec_open2(context, codec, nil)
-        frame = av_frame_alloc()
-        packet = av_packet_alloc()
-        // deinit runs for a throwing init of a final class once every stored property is set.
-        guard opened >= 0 else { throw AVError(code: opened, call: "avcodec_open2(\(name))") }
-        guard frame != nil, packet != nil else { throw AVError(code: AVError.code(posix: ENOMEM), call: "av_frame_alloc") }
+        frame = try Frame()
+        packet = try Packet()
     }
 
     /// Opens a decoder for a demuxed stream (`avcodec_parameters_to_context`, `avcodec_open2`).
@@ -60,29 +52,24 @@ public final class VideoDecoder {
     /// with a frame queue does not notice. Pictures over `maxPixels` are refused by the decoder, so
     /// a hostile header cannot make it allocate gigabytes.
     init(stream: UnsafeMutablePointer<AVStream>, threads: Int = 0, maxPixels: Int) throws(AVError) {
-        let (context, codec) = try DecoderContext.make(for: stream)
+        let context = try DecoderContext.make(for: stream)
+        context.pointer.pointee.thread_count = Int32(threads)
+        context.pointer.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+        context.pointer.pointee.max_pixels = Int64(maxPixels)
+        try context.open()
         self.context = context
         timeBase = stream.pointee.time_base
-        frame = av_frame_alloc()
+        frame = try Frame()
         packet = nil
-        context.pointee.thread_count = Int32(threads)
-        context.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
-        context.pointee.max_pixels = Int64(maxPixels)
-        try DecoderContext.open(context, codec)
-        guard frame != nil else { throw AVError(code: AVError.code(posix: ENOMEM), call: "av_frame_alloc") }
     }
 
     /// The codec's name, e.g. "h264", for logs.
-    var codecName: String { String(cString: avcodec_get_name(context.pointee.codec_id)) }
+    var codecName: String { context.name }
 
-    /// Gives the decoder a demuxed packet, or nil for the end of the stream (`avcodec_send_packet`).
+    /// Gives the decoder a demuxed packet, or nil for the end of the stream (`DecoderContext.send`).
     /// Throws for a packet it refuses (corrupt data): the caller skips it.
     func send(_ packet: UnsafeMutablePointer<AVPacket>?) throws(AVError) -> DecoderSend {
-        let result = avcodec_send_packet(context, packet)
-        if result == kiosk_AVERROR_EAGAIN() { return .full }
-        if result == kiosk_AVERROR_EOF() { return .closed }
-        guard result >= 0 else { throw AVError(code: result, call: "avcodec_send_packet") }
-        return .accepted
+        try DecoderContext.send(packet, to: context)
     }
 
     /// Takes a decoded picture (`avcodec_receive_frame`) as it is, in the decoder's buffers (no
@@ -90,8 +77,8 @@ public final class VideoDecoder {
     /// (`VideoDecoder.noTimestamp` when the file has none), its `sequence` the count of pictures
     /// decoded before it; `duration` 0 when the file does not say.
     func receive() throws(AVError) -> DecoderOutput<(picture: DecodedPicture, duration: Int64)> {
-        guard let frame else { return .drained }
-        let received = avcodec_receive_frame(context, frame)
+        let frame = self.frame.pointer
+        let received = avcodec_receive_frame(context.pointer, frame)
         if received == kiosk_AVERROR_EAGAIN() { return .needsInput }
         if received == kiosk_AVERROR_EOF() { return .drained }
         guard received >= 0 else { throw AVError(code: received, call: "avcodec_receive_frame") }
@@ -115,17 +102,11 @@ public final class VideoDecoder {
         av_rescale_q(value, timeBase, AVRational(num: 1, den: 1_000_000_000))
     }
 
-    deinit {
-        var c: UnsafeMutablePointer<AVCodecContext>? = context
-        avcodec_free_context(&c)
-        av_frame_free(&frame)
-        av_packet_free(&packet)
-    }
-
     /// Decodes one whole compressed frame. Returns nil when the decoder needs more input before it
     /// can give a frame (not for MJPEG, where every packet is a picture); throws for a corrupt one.
     public func decode(_ data: UnsafeRawBufferPointer, timestamp: Int64, sequence: UInt32) throws(AVError) -> VideoFrame? {
-        guard let packet, let frame else { return nil }
+        guard let packet = packet?.pointer else { return nil }
+        let frame = self.frame.pointer
         let padding = Int(AV_INPUT_BUFFER_PADDING_SIZE)
         if padded.count < data.count + padding { padded = [UInt8](repeating: 0, count: data.count + padding) }
         let sent: Int32 = padded.withUnsafeMutableBytes { buffer in
@@ -134,13 +115,13 @@ public final class VideoDecoder {
             (buffer.baseAddress! + data.count).initializeMemory(as: UInt8.self, repeating: 0, count: padding)
             packet.pointee.data = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
             packet.pointee.size = Int32(data.count)
-            let result = avcodec_send_packet(context, packet)
+            let result = avcodec_send_packet(context.pointer, packet)
             packet.pointee.data = nil
             packet.pointee.size = 0
             return result
         }
         guard sent >= 0 || sent == kiosk_AVERROR_EAGAIN() else { throw AVError(code: sent, call: "avcodec_send_packet") }
-        let received = avcodec_receive_frame(context, frame)
+        let received = avcodec_receive_frame(context.pointer, frame)
         if received == kiosk_AVERROR_EAGAIN() || received == kiosk_AVERROR_EOF() { return nil }
         guard received >= 0 else { throw AVError(code: received, call: "avcodec_receive_frame") }
         defer { av_frame_unref(frame) }
@@ -153,26 +134,16 @@ public final class VideoDecoder {
     static func copy(_ frame: UnsafePointer<AVFrame>, timestamp: Int64, sequence: UInt32, scaler: inout Scaler?) throws(AVError) -> VideoFrame {
         let f = frame.pointee
         let size = Size(width: Int(f.width), height: Int(f.height))
-        let source = AVPixelFormat(rawValue: f.format)
-        let format: PixelFormat
-        switch source {
-        case AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P: format = .yuv420p
-        case AV_PIX_FMT_YUV422P, AV_PIX_FMT_YUVJ422P: format = .yuv422p
-        case AV_PIX_FMT_NV12: format = .nv12
-        default:
+        guard let format = PixelFormat.matching(AVPixelFormat(rawValue: f.format))?.format,
+              format == .yuv420p || format == .yuv422p || format == .nv12 else {
             // swscale turns the full-range yuvj* layouts into video range on the way: the result is video range.
-            let converter = try Scaler.fitting(&scaler, frame, to: AV_PIX_FMT_YUV420P)
+            let converter = try Scaler.fitting(&scaler, Scaler.Key(f, to: AV_PIX_FMT_YUV420P))
             let planes = PixelFormat.yuv420p.planes(for: size)
-            var failure: AVError?
-            let bytes = [UInt8](unsafeUninitializedCapacity: PixelFormat.yuv420p.frameBytes(for: size)) { buffer, count in
-                do throws(AVError) {
-                    try converter.scale(frame, into: planes.map { buffer.baseAddress! + $0.offset }, pitches: planes.map(\.stride))
-                } catch {
-                    failure = error
-                }
+            let bytes = try [UInt8](unsafeUninitializedCapacity: PixelFormat.yuv420p.frameBytes(for: size)) { buffer, count throws(AVError) in
+                try converter.scale(f.planePointers.map { UnsafePointer($0) }, pitches: f.planePitches,
+                                    into: planes.map { buffer.baseAddress! + $0.offset }, pitches: planes.map(\.stride))
                 count = buffer.count
             }
-            if let failure { throw failure }
             return VideoFrame(format: .yuv420p, size: size, planes: planes, bytes: bytes, timestamp: timestamp, sequence: sequence)
         }
         let planes = format.planes(for: size)

@@ -1,0 +1,113 @@
+// The sound side of a take: FFmpeg's AAC encoder, the conversion of the microphone's S16 samples into
+// its float planes (swresample), and the queue (an audio FIFO) that cuts them into whole AAC frames.
+import CFFmpeg
+
+/// Made of owners (codec context, frame, resampler, FIFO): a throw halfway through `init` frees what
+/// was made. Used on the writer's thread only.
+final class AudioEncoder {
+    let codec: CodecContext
+    private let frame: Frame
+    private let resampler: Resampler
+    private let fifo: AudioFIFO
+
+    init(sampleRate: Int, channels: Int, globalHeader: Bool, failure: InjectedFailure) throws(AVError) {
+        codec = try Self.openCodec(sampleRate: sampleRate, channels: channels, globalHeader: globalHeader)
+        try failure.check(.audioEncoder)
+        frame = try Frame()
+        try failure.check(.audioFrame)
+        // Same rate in and out: swresample only reorders S16 interleaved into float planes.
+        var s16Layout = AVChannelLayout()
+        av_channel_layout_default(&s16Layout, Int32(channels))
+        let c = codec.pointer
+        resampler = try Resampler(from: &s16Layout, AV_SAMPLE_FMT_S16, Int32(sampleRate),
+                                  to: &c.pointee.ch_layout, c.pointee.sample_fmt, c.pointee.sample_rate)
+        try failure.check(.resampler)
+        fifo = try AudioFIFO(for: codec)
+        try failure.check(.audioFIFO)
+    }
+
+    /// FFmpeg's AAC encoder, open for this rate and channel count.
+    private static func openCodec(sampleRate: Int, channels: Int, globalHeader: Bool) throws(AVError) -> CodecContext {
+        let codec = try CodecContext(encoderNamed: "aac")
+        let c = codec.pointer
+        c.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+        c.pointee.sample_rate = Int32(sampleRate)
+        av_channel_layout_default(&c.pointee.ch_layout, Int32(channels))
+        c.pointee.bit_rate = channels > 1 ? 128_000 : 96_000
+        c.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
+        if globalHeader { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        try codec.open()
+        return codec
+    }
+
+    var sampleRate: Int32 { codec.pointer.pointee.sample_rate }
+
+    /// Converts interleaved S16 samples into the encoder's float planes and queues them. Returns how
+    /// many samples a channel were queued: 0 when the conversion failed.
+    func queue(_ samples: ArraySlice<Int16>, channels: Int) -> Int {
+        let count = samples.count / channels
+        guard count > 0 else { return 0 }
+        let audioFrame = frame.pointer, audio = codec.pointer
+        av_frame_unref(audioFrame)
+        audioFrame.pointee.format = audio.pointee.sample_fmt.rawValue
+        audioFrame.pointee.nb_samples = Int32(count)
+        av_channel_layout_copy(&audioFrame.pointee.ch_layout, &audio.pointee.ch_layout)
+        guard av_frame_get_buffer(audioFrame, 0) >= 0 else { return 0 }
+        defer { av_frame_unref(audioFrame) }
+        let converted: Int32 = samples.withUnsafeBufferPointer { input in
+            var inputPlanes: [UnsafePointer<UInt8>?] = [UnsafeRawPointer(input.baseAddress!).assumingMemoryBound(to: UInt8.self)]
+            return withUnsafeMutablePointer(to: &audioFrame.pointee.data) { data in
+                data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { out in
+                    swr_convert(resampler.pointer, out, Int32(count), &inputPlanes, Int32(count))
+                }
+            }
+        }
+        guard converted > 0 else { return 0 }
+        withUnsafeMutablePointer(to: &audioFrame.pointee.data) { data in
+            data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) { planes in
+                _ = av_audio_fifo_write(fifo.pointer, planes, converted)
+            }
+        }
+        return Int(converted)
+    }
+
+    /// The next whole AAC frame of samples from the queue (with `final`, also a last short one), or
+    /// nil when the queue holds too few. Valid until the next call; its `pts` is the caller's to set.
+    func nextFrame(final: Bool) throws(AVError) -> UnsafeMutablePointer<AVFrame>? {
+        let audioFrame = frame.pointer, audio = codec.pointer
+        let frameSize = max(audio.pointee.frame_size, 1024)
+        let queued = av_audio_fifo_size(fifo.pointer)
+        guard queued >= frameSize || (final && queued > 0) else { return nil }
+        let n = min(frameSize, queued)
+        av_frame_unref(audioFrame)
+        audioFrame.pointee.format = audio.pointee.sample_fmt.rawValue
+        audioFrame.pointee.nb_samples = n
+        av_channel_layout_copy(&audioFrame.pointee.ch_layout, &audio.pointee.ch_layout)
+        audioFrame.pointee.sample_rate = audio.pointee.sample_rate
+        let result = av_frame_get_buffer(audioFrame, 0)
+        guard result >= 0 else { throw AVError(code: result, call: "av_frame_get_buffer") }
+        withUnsafeMutablePointer(to: &audioFrame.pointee.data) { data in
+            data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) { planes in
+                _ = av_audio_fifo_read(fifo.pointer, planes, n)
+            }
+        }
+        return audioFrame
+    }
+}
+
+/// Owns one AVAudioFifo (`av_audio_fifo_alloc`, `av_audio_fifo_free`), in the encoder's sample format.
+final class AudioFIFO {
+    let pointer: OpaquePointer
+    private let tally: OwnerTally
+
+    init(for codec: CodecContext) throws(AVError) {
+        let c = codec.pointer
+        guard let fifo = av_audio_fifo_alloc(c.pointee.sample_fmt, c.pointee.ch_layout.nb_channels, 4 * max(c.pointee.frame_size, 1024)) else {
+            throw AVError(code: AVError.code(posix: ENOMEM), call: "av_audio_fifo_alloc")
+        }
+        pointer = fifo
+        tally = OwnerTally(AudioFIFO.self)
+    }
+
+    deinit { av_audio_fifo_free(pointer) }
+}

@@ -1,0 +1,106 @@
+// The fragmented MOV/MP4 muxer of a take (libavformat), writing through the take's IOContext into
+// its FileSink: the streams, the header (with the mehd box FFmpeg leaves out), packets, the fragments
+// we cut ourselves, the trailer. What to write when is EncodingSession's business.
+import CFFmpeg
+import KioskCore
+
+/// Owns the AVFormatContext (`avformat_alloc_output_context2`, `avformat_free_context`) and keeps
+/// the IOContext it writes through. Used on the writer's thread only.
+final class Muxer {
+    private let context: UnsafeMutablePointer<AVFormatContext>
+    /// Kept as long as the context, which writes through it (`pb`: custom IO, not the muxer's to close).
+    private let io: IOContext
+    private let tally: OwnerTally
+    /// The mehd duration field (file offset) and the movie timescale, once the header has one.
+    private var mehd: (offset: Int, timescale: UInt64)?
+
+    init(settings: MovieSettings, io: IOContext) throws(AVError) {
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        let result = avformat_alloc_output_context2(&context, nil, settings.container, settings.outputPath)
+        guard result >= 0, let context else { throw AVError(code: result, call: "avformat_alloc_output_context2") }
+        context.pointee.pb = io.pointer
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        self.context = context
+        self.io = io
+        tally = OwnerTally(Muxer.self)
+    }
+
+    deinit {
+        // Custom IO: the IOContext frees itself; only detached here.
+        context.pointee.pb = nil
+        avformat_free_context(context)
+    }
+
+    var sink: FileSink { io.sink }
+
+    /// Whether the container wants the codecs' headers once, in its own header (MOV and MP4 do).
+    var globalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
+
+    /// A stream for an opened encoder (`avformat_new_stream`, `avcodec_parameters_from_context`), its
+    /// picture to be turned `quarterTurns` clockwise. The context owns it.
+    func addStream(for codec: CodecContext, quarterTurns: Int = 0) throws(AVError) -> UnsafeMutablePointer<AVStream> {
+        guard let stream = avformat_new_stream(context, nil) else {
+            throw AVError(code: AVError.code(posix: ENOMEM), call: "avformat_new_stream")
+        }
+        let result = avcodec_parameters_from_context(stream.pointee.codecpar, codec.pointer)
+        guard result >= 0 else { throw AVError(code: result, call: "avcodec_parameters_from_context") }
+        stream.pointee.time_base = codec.pointer.pointee.time_base
+        // The display matrix: players turn the picture by this much clockwise. FFmpeg's sign is the
+        // other way round (av_display_rotation_get(set(a)) == -a), so ffprobe shows -90 for a quarter.
+        let degrees = Double(((quarterTurns % 4) + 4) % 4 * 90)
+        if degrees != 0, let side = av_stream_new_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, 9 * 4) {
+            side.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_set($0, degrees) }
+        }
+        return stream
+    }
+
+    /// Writes the header (`avformat_write_header`) and gives it the mehd box FFmpeg leaves out (see
+    /// MoovDurations).
+    func writeHeader() throws(AVError) {
+        // Fragmented: a moov without samples first, then self-contained fragments that we cut
+        // ourselves (frag_custom) and sync one by one. A file cut anywhere plays up to its last
+        // whole fragment.
+        var options: OpaquePointer?
+        // skip_trailer: no mfra index at the end. Its moof offsets would be the muxer's, 20 bytes short
+        // of the file's after the mehd; demuxers find the fragments by walking them anyway.
+        av_dict_set(&options, "movflags", "frag_custom+empty_moov+default_base_moof+skip_trailer", 0)
+        let result = avformat_write_header(context, &options)
+        av_dict_free(&options)
+        guard result >= 0 else { throw AVError(code: result, call: "avformat_write_header") }
+        avio_flush(context.pointee.pb)
+        if let header = MoovDurations.insertMehd(into: sink.read(upTo: Int(sink.size))), sink.replaceHeader(with: header) {
+            mehd = MoovDurations.mehdField(in: header)
+        }
+    }
+
+    /// Writes a packet, interleaved with the other stream's (`av_interleaved_write_frame`), which
+    /// takes its data: the packet is blank afterwards, written or not.
+    func write(_ packet: UnsafeMutablePointer<AVPacket>) throws(AVError) {
+        let result = av_interleaved_write_frame(context, packet)
+        av_packet_unref(packet)
+        guard result >= 0 else { throw AVError(code: result, call: "av_interleaved_write_frame") }
+    }
+
+    /// Puts everything the interleaver holds into the open fragment, cuts it (`av_write_frame(NULL)`)
+    /// and hands its bytes to the sink.
+    func cutFragment() throws(AVError) {
+        var result = av_interleaved_write_frame(context, nil)
+        guard result >= 0 else { throw AVError(code: result, call: "av_interleaved_write_frame(flush)") }
+        result = av_write_frame(context, nil)
+        guard result >= 0 else { throw AVError(code: result, call: "av_write_frame(flush)") }
+        avio_flush(context.pointee.pb)
+    }
+
+    /// Writes the trailer (`av_write_trailer`; a failure is logged, the fragments stand) and hands
+    /// its bytes to the sink.
+    func writeTrailer() {
+        let result = av_write_trailer(context)
+        if result < 0 { Log.info("writer: \(AVError(code: result, call: "av_write_trailer"))") }
+        avio_flush(context.pointee.pb)
+    }
+
+    /// Puts the movie's length into the header's mehd box, if it has one.
+    func writeDuration(seconds: Double) {
+        if let mehd { MoovDurations.writeMehd(fd: sink.fd, offset: mehd.offset, seconds: seconds, timescale: mehd.timescale) }
+    }
+}

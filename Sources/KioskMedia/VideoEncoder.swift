@@ -1,0 +1,101 @@
+// The picture side of a take: the H.264 encoder (libx264, or another FFmpeg encoder the settings
+// name, libx264 when that one cannot open), its reusable picture, and the converter from camera
+// frames into it.
+import CFFmpeg
+import KioskCore
+
+/// Made of owners (codec context, picture, converter): a throw halfway through `init` frees what was
+/// made. Used on the writer's thread only.
+final class VideoEncoder {
+    let codec: CodecContext
+    /// The encoder actually used, and why it is not the one asked for (if it is not).
+    let name: String
+    let fallbackNote: String?
+    private let picture: Frame
+    private var scaler: Scaler?
+    /// The movie's size: a frame of this size is converted, not scaled.
+    private let size: Size
+
+    static let timeBase = AVRational(num: 1, den: 90000)
+
+    init(settings: MovieSettings, globalHeader: Bool, failure: InjectedFailure) throws(AVError) {
+        var chosen = settings.videoEncoder
+        var note: String?
+        let codec: CodecContext
+        do {
+            codec = try Self.openCodec(chosen, settings: settings, globalHeader: globalHeader)
+        } catch where chosen != "libx264" {
+            note = "video encoder \(chosen) could not open (\(error.text)); using libx264"
+            chosen = "libx264"
+            codec = try Self.openCodec(chosen, settings: settings, globalHeader: globalHeader)
+        }
+        self.codec = codec
+        name = chosen
+        fallbackNote = note
+        size = settings.videoSize
+        try failure.check(.videoEncoder)
+        picture = try Frame()
+        try failure.check(.videoPicture)
+    }
+
+    /// The encoder of this name, open for the settings' size, rate and quality.
+    private static func openCodec(_ name: String, settings: MovieSettings, globalHeader: Bool) throws(AVError) -> CodecContext {
+        let codec = try CodecContext(encoderNamed: name)
+        let c = codec.pointer
+        let fps = max(Int32(settings.fps.rounded()), 1)
+        c.pointee.width = Int32(settings.videoSize.width)
+        c.pointee.height = Int32(settings.videoSize.height)
+        c.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        c.pointee.time_base = timeBase
+        c.pointee.framerate = AVRational(num: fps, den: 1)
+        c.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        c.pointee.color_range = AVCOL_RANGE_MPEG
+        // One keyframe a second: a crash-cut file plays from its first whole second, and seeking
+        // in review is quick. No B-frames: each frame leaves the encoder as soon as it is coded.
+        c.pointee.gop_size = fps
+        c.pointee.max_b_frames = 0
+        c.pointee.thread_count = 2
+        if globalHeader { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        if let bitrate = settings.bitrate { c.pointee.bit_rate = Int64(bitrate) }
+        var options: [(name: String, value: String)] = []
+        if name == "libx264" {
+            options.append(("preset", settings.preset))
+            // zerolatency: no look-ahead, no frame threads (slice threads instead), no B-frames:
+            // nothing waits inside the encoder, so a crash or a stop loses no extra frames.
+            options.append(("tune", "zerolatency"))
+            if settings.bitrate == nil { options.append(("crf", "\(settings.crf)")) }
+        }
+        try codec.open(options: options)
+        return codec
+    }
+
+    /// The encoder's own picture holding `frame`, converted (or copied) in one pass with swscale.
+    /// Valid until the next call; its `pts` is the caller's to set.
+    func picture(holding frame: VideoFrame) throws(AVError) -> UnsafeMutablePointer<AVFrame> {
+        let target = picture.pointer, c = codec.pointer
+        if target.pointee.width != c.pointee.width || target.pointee.height != c.pointee.height || target.pointee.buf.0 == nil {
+            av_frame_unref(target)
+            target.pointee.format = c.pointee.pix_fmt.rawValue
+            target.pointee.width = c.pointee.width
+            target.pointee.height = c.pointee.height
+            let r = av_frame_get_buffer(target, 0)
+            guard r >= 0 else { throw AVError(code: r, call: "av_frame_get_buffer") }
+        }
+        // The encoder may still hold the last picture: write into a fresh buffer if it is shared.
+        let r = av_frame_make_writable(target)
+        guard r >= 0 else { throw AVError(code: r, call: "av_frame_make_writable") }
+        // Full-range camera (MJPEG) pictures become video range, as H.264 players expect. A picture
+        // of the movie's size takes the nearest sample (the chroma rows of 4:2:2), others are scaled.
+        let key = Scaler.Key(source: frame.format.avPixelFormat, sourceWidth: Int32(frame.size.width), sourceHeight: Int32(frame.size.height),
+                             target: c.pointee.pix_fmt, targetWidth: c.pointee.width, targetHeight: c.pointee.height,
+                             sourceFullRange: frame.fullRange, targetFullRange: false, bt709: false,
+                             flags: frame.size == size ? SWS_POINT : SWS_BILINEAR)
+        let scaler = try Scaler.fitting(&scaler, key)
+        let planes = target.pointee
+        try frame.bytes.withUnsafeBufferPointer { bytes throws(AVError) in
+            try scaler.scale(frame.planes.map { UnsafePointer(bytes.baseAddress! + $0.offset) }, pitches: frame.planes.map(\.stride),
+                             into: planes.planePointers, pitches: planes.planePitches)
+        }
+        return target
+    }
+}
