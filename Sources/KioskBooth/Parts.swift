@@ -89,12 +89,7 @@ public struct BoothParts {
                 makeMicrophone: @escaping @Sendable () -> (any AudioSource)?,
                 makeWriter: @escaping TakeWriterFactory = { MovieWriter(settings: $0, onFinish: $1) },
                 events: EventSink = EventSink()) {
-        self.screen = screen
-        self.audio = audio
-        self.camera = camera
-        self.cameraNote = cameraNote
-        self.makeMicrophone = makeMicrophone
-        self.makeWriter = makeWriter
-        self.events = events
+        (self.screen, self.audio, self.camera, self.cameraNote) = (screen, audio, camera, cameraNote)
+        (self.makeMicrophone, self.makeWriter, self.events) = (makeMicrophone, makeWriter, events)
     }
 }

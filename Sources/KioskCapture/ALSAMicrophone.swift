@@ -185,7 +185,7 @@ private final class MicrophoneLoop {
     // MARK: Capturing
 
     private func capture(from pcm: ALSAPCM, wakeFD: Int32) {
-        switch pcm.wait(milliseconds: Self.waitMilliseconds, wakeFD: wakeFD, availMin: periodFrames) {
+        switch pcm.wait(milliseconds: Self.waitMilliseconds, wakeFD: wakeFD) {
         case .ready:
             break
         case .woken:

@@ -2,6 +2,7 @@
 // capture side makes sits in this file, so the unsafe surface is one page to review.
 import CALSA
 import Foundation
+import KioskSystem
 
 /// A parsed ALSA configuration tree (`snd_config_t`), deleted with the object.
 ///
@@ -192,42 +193,36 @@ public final class ALSAPCM {
         }
     }
 
-    /// Like `wait(milliseconds:)`, but also returns as soon as `wakeFD` becomes readable: the PCM's
-    /// own poll descriptors (`snd_pcm_poll_descriptors`) and the wake pipe in one `poll`, the way
-    /// snd_pcm_wait polls the PCM's alone. So a stop never waits out the timeout.
-    public func wait(milliseconds: Int32, wakeFD: Int32, availMin: Int) -> WaitResult {
-        // As snd_pcm_wait does: a period already there needs no poll.
-        let avail = snd_pcm_avail_update(handle)
-        if avail < 0 { return .interrupted(interruption(Int(avail), "snd_pcm_avail_update(\(name))")) }
-        if avail >= availMin { return .ready }
+    /// Like `wait(milliseconds:)`, but also returns as soon as `wakeFD` becomes readable, so a stop
+    /// never waits out the timeout. alsa-lib still decides readiness (`snd_pcm_wait(0)`: its own
+    /// check of the pointer, its plugins' poll_revents, an overrun noticed exactly as before); our
+    /// poll on the PCM's descriptors and the wake pipe only sleeps until one of them stirs.
+    public func wait(milliseconds: Int32, wakeFD: Int32) -> WaitResult {
         let count = Int(snd_pcm_poll_descriptors_count(handle))
+        var fds = [pollfd](repeating: pollfd(fd: -1, events: 0, revents: 0), count: max(count, 0) + 1)
+        let filled = count > 0 ? fds.withUnsafeMutableBufferPointer { snd_pcm_poll_descriptors(handle, $0.baseAddress, UInt32(count)) } : 0
         // Driver paranoia: a PCM without descriptors to poll still has snd_pcm_wait.
-        guard count > 0 else { return wait(milliseconds: milliseconds) }
-        var fds = [pollfd](repeating: pollfd(fd: -1, events: 0, revents: 0), count: count + 1)
-        let filled = fds.withUnsafeMutableBufferPointer { snd_pcm_poll_descriptors(handle, $0.baseAddress, UInt32(count)) }
-        guard filled == count else { return wait(milliseconds: milliseconds) }
+        guard count > 0, filled == count else { return wait(milliseconds: milliseconds) }
         fds[count] = pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
+        let deadline = MonotonicClock.now() + Int64(milliseconds) * 1_000_000
+        var stirredInVain = false
         while true {
+            switch wait(milliseconds: 0) {
+            case .ready: return .ready
+            case let .interrupted(why): return .interrupted(why)
+            case .timedOut, .woken: break
+            }
+            let left = (deadline - MonotonicClock.now()) / 1_000_000
+            if left <= 0 { return .timedOut }
+            // A descriptor that stirred without a period (a plugin's own fd): do not spin on it.
+            let timeout = stirredInVain ? Int32(1) : Int32(left)
             for i in fds.indices { fds[i].revents = 0 }
-            let ready = poll(&fds, nfds_t(fds.count), milliseconds)
-            if ready < 0 {
-                if errno == EINTR { continue }
+            let ready = stirredInVain ? poll(&fds[count], 1, timeout) : poll(&fds, nfds_t(fds.count), timeout)
+            if ready < 0 && errno != EINTR {
                 return .interrupted(.failed(ALSAError(code: -errno, call: "poll(\(name))")))
             }
-            if ready == 0 { return .timedOut }
             if fds[count].revents != 0 { return .woken }
-            var revents: UInt16 = 0
-            let demangled = fds.withUnsafeMutableBufferPointer {
-                snd_pcm_poll_descriptors_revents(handle, $0.baseAddress, UInt32(count), &revents)
-            }
-            if demangled < 0 { return .interrupted(interruption(Int(demangled), "snd_pcm_poll_descriptors_revents(\(name))")) }
-            if revents & UInt16(POLLERR | POLLNVAL) != 0 {
-                // The state says why: an overrun, a suspend, a device gone.
-                let avail = snd_pcm_avail_update(handle)
-                return .interrupted(interruption(avail < 0 ? Int(avail) : -Int(EIO), "snd_pcm_wait(\(name))"))
-            }
-            if revents & UInt16(POLLIN) != 0 { return .ready }
-            // A descriptor woke that means nothing for this PCM (a plugin's own): poll again.
+            stirredInVain = ready > 0 && !stirredInVain
         }
     }
 

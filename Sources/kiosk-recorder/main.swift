@@ -68,6 +68,15 @@ func openScreen(_ config: Configuration) -> (SDLContext, Screen, Assets) {
     }
 }
 
+/// Runs the booth with its signals and stdin until it is done, then exits with its status.
+func serve(_ booth: Booth, _ context: SDLContext) -> Never {
+    booth.watchSignals()
+    booth.readCommands()
+    let status = booth.run()
+    withExtendedLifetime(context) {}
+    exit(status)
+}
+
 switch invocation {
 case .help:
     FileHandle.standardOutput.write(Data(OptionParser.helpText.utf8))
@@ -86,12 +95,7 @@ case let .play(file, config):
     // The player alone has no camera: the test pattern stands in and is never started.
     let parts = BoothParts(screen: screen, audio: SoundPlayer(assets: assets), camera: TestPattern(size: config.size, fps: 30),
                            makeMicrophone: { nil })
-    let player = Booth(playing: file, config: config, parts: parts)
-    player.watchSignals()
-    player.readCommands()
-    let status = player.run()
-    withExtendedLifetime(context) {}
-    exit(status)
+    serve(Booth(playing: file, config: config, parts: parts), context)
 case let .record(config):
     Booth.blockSignals()
     let output = outputPath(config.output)
@@ -107,10 +111,5 @@ case let .record(config):
             case let .pcm(name): ALSAMicrophone(name: name)
             }
         })
-    let booth = Booth(config: config, outputPath: output, parts: parts)
-    booth.watchSignals()
-    booth.readCommands()
-    let status = booth.run()
-    withExtendedLifetime(context) {}
-    exit(status)
+    serve(Booth(config: config, outputPath: output, parts: parts), context)
 }

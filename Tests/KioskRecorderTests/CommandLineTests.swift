@@ -41,9 +41,7 @@ struct CommandLineTests {
 
     @Test("a config file with an unknown key exits 2 naming the file and the line")
     func badConfig() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-cli-\(getpid())")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let dir = try testFolder("cli")
         let file = dir.appendingPathComponent("kiosk.conf")
         try "# booth\nfps = 30\ncolour = red\n".write(to: file, atomically: true, encoding: .utf8)
         let r = try run(["--config", file.path])
@@ -72,14 +70,11 @@ struct CommandLineTests {
     }
 }
 
-@Suite("kiosk-recorder --list-cameras", .enabled(if: ProcessInfo.processInfo.environment["KIOSK_FAKE_CAMERA"] == "1",
-                                                 "needs Tests/FakeV4L2Camera/with-fake-camera"))
+@Suite("kiosk-recorder --list-cameras", needsFakeCamera)
 struct ListCamerasTests {
     @Test("lists the fake camera with its formats, sizes and rates as one JSON line")
     func listsFakeCamera() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-list-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try testFolder("list")
         let device = folder.appendingPathComponent("video3")
         try Data().write(to: device)
         try "card=Booth Cam\nbus=usb-booth-1\nformat=YUYV 640x480@30/15\nformat=MJPG 1280x720@30\n"

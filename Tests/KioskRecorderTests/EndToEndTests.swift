@@ -10,12 +10,7 @@ let booth = ["--camera", "test", "--microphone", "test", "--windowed", "800x480"
 struct EndToEndTests {
     @Test("record → stop → use: the events in order and a file that plays")
     func recordStopUse() throws {
-        let folder = try testFolder("use")
-        let output = folder.appendingPathComponent("take.mov").path
-        let r = try RecorderProcess(booth + ["--output", output])
-        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
-        r.command("start")
-        #expect(r.wait(for: "recordingStarted") != nil)
+        let (r, output, _) = try recordingBooth("use")
         Thread.sleep(forTimeInterval: 2.5)
         r.command("stop")
         #expect(r.wait(for: "recordingFinished") != nil)
@@ -354,8 +349,7 @@ extension EndToEndTests {
         #expect(try decodesCleanly(output))
     }
 
-    @Test("a full disk (20 MiB tmpfs) stops the take with diskFull and the booth still answers",
-          .enabled(if: ProcessInfo.processInfo.environment["KIOSK_FAKE_CAMERA"] == "1", "needs the private mount namespace of kiosk/test"))
+    @Test("a full disk (20 MiB tmpfs) stops the take with diskFull and the booth still answers", needsFakeCamera)
     func diskFull() throws {
         let folder = try testFolder("diskfull")
         let mount = try runProgram(["mount", "-t", "tmpfs", "-o", "size=20m", "tmpfs", folder.path], stdout: .inherit, stderr: .inherit)
@@ -381,14 +375,11 @@ extension EndToEndTests {
 }
 
 extension EndToEndTests {
-    @Test("a 720p MJPEG-only USB camera (the fake camera): decoded, previewed and recorded; the file is 1280x720 H.264 with every frame (or the drop counted)",
-          .enabled(if: ProcessInfo.processInfo.environment["KIOSK_FAKE_CAMERA"] == "1", "needs the fake camera"))
+    @Test("a 720p MJPEG-only USB camera (the fake camera): decoded, previewed and recorded; the file is 1280x720 H.264 with every frame (or the drop counted)", needsFakeCamera)
     func mjpegCamera() throws {
         let folder = try testFolder("mjpeg")
-        let device = folder.appendingPathComponent("video0").path
-        try Data().write(to: URL(fileURLWithPath: device))
         // What most USB 2 webcams offer at 720p30: MJPEG only.
-        try "card=Booth Cam\nformat=YUYV 640x480@30\nformat=MJPG 1280x720@30\n".write(toFile: device + ".conf", atomically: true, encoding: .utf8)
+        let device = try fakeCamera(in: folder, "card=Booth Cam\nformat=YUYV 640x480@30\nformat=MJPG 1280x720@30\n")
         let output = folder.appendingPathComponent("take.mp4").path
         let r = try RecorderProcess(["--camera", device, "--size", "1280x720", "--microphone", "test", "--windowed", "800x480",
                                      "--output", output])
@@ -415,13 +406,10 @@ extension EndToEndTests {
         #expect(try decodesCleanly(output))
     }
 
-    @Test("a camera unplugged while recording: the take stops with deviceDisconnected and plays; the camera comes back",
-          .enabled(if: ProcessInfo.processInfo.environment["KIOSK_FAKE_CAMERA"] == "1", "needs the fake camera"))
+    @Test("a camera unplugged while recording: the take stops with deviceDisconnected and plays; the camera comes back", needsFakeCamera)
     func unplugged() throws {
         let folder = try testFolder("unplug")
-        let device = folder.appendingPathComponent("video0").path
-        try Data().write(to: URL(fileURLWithPath: device))
-        try "format=YUYV 352x288@30\nfail_after=75\nunplug_ms=1500\n".write(toFile: device + ".conf", atomically: true, encoding: .utf8)
+        let device = try fakeCamera(in: folder, "format=YUYV 352x288@30\nfail_after=75\nunplug_ms=1500\n")
         let r = try RecorderProcess(["--camera", device, "--microphone", "test", "--windowed", "800x480",
                                      "--output", folder.appendingPathComponent("take.mov").path])
         #expect(r.wait(for: "ready") != nil)

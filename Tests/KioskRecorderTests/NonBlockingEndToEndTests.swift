@@ -13,12 +13,7 @@ struct NonBlockingEndToEndTests {
 
     @Test("stdout unread and its pipe full: Stop still ends the take on time, and every event arrives once the parent reads again")
     func blockedStdout() throws {
-        let folder = try testFolder("blocked-stdout")
-        let output = folder.appendingPathComponent("take.mov").path
-        let r = try RecorderProcess(booth + ["--output", output])
-        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
-        r.command("start")
-        let started = try #require(r.wait(for: "recordingStarted"))
+        let (r, output, started) = try recordingBooth("blocked-stdout")
         r.pauseReading()
         // ~3000 replies of ~100 bytes: far more than the 64 KiB pipe holds.
         for _ in 0..<3000 { r.command("state") }
@@ -41,14 +36,9 @@ struct NonBlockingEndToEndTests {
 
     @Test("a screenshot to a FIFO nobody reads: an error, and Stop is not delayed")
     func screenshotToFIFO() throws {
-        let folder = try testFolder("fifo")
-        let output = folder.appendingPathComponent("take.mov").path
-        let fifo = folder.appendingPathComponent("shot.bmp").path
+        let (r, output, started) = try recordingBooth("fifo")
+        let fifo = URL(fileURLWithPath: output).deletingLastPathComponent().appendingPathComponent("shot.bmp").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        let r = try RecorderProcess(booth + ["--output", output])
-        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
-        r.command("start")
-        let started = try #require(r.wait(for: "recordingStarted"))
         Thread.sleep(forTimeInterval: 1)
         r.send(#"{"command":"screenshot","path":"\#(fifo)"}"#)
         let stopWritten = ProcessInfo.processInfo.systemUptime
@@ -65,14 +55,8 @@ struct NonBlockingEndToEndTests {
 
     @Test("one audio device (SDL's disk driver): the begin and end sounds play, and Play Video plays the take's sound")
     func oneAudioDevice() throws {
-        let folder = try testFolder("one-device")
-        let output = folder.appendingPathComponent("take.mov").path
-        let played = folder.appendingPathComponent("played.raw").path
-        let r = try RecorderProcess(booth + ["--output", output],
-                                    environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": played])
-        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
-        r.command("start")
-        #expect(r.wait(for: "recordingStarted") != nil)
+        let played = try testFolder("one-device-sound").appendingPathComponent("played.raw").path
+        let (r, _, _) = try recordingBooth("one-device", environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": played])
         Thread.sleep(forTimeInterval: 2.5)
         r.command("stop")
         #expect(r.wait(for: "recordingFinished") != nil)
@@ -125,32 +109,30 @@ struct NonBlockingEndToEndTests {
         }
     }
 
-    @Test("every descriptor the booth holds is close-on-exec: while recording from the fake camera, and while playing",
-          .enabled(if: ProcessInfo.processInfo.environment["KIOSK_FAKE_CAMERA"] == "1", "needs the fake camera"))
+    @Test("every descriptor the booth holds is close-on-exec: while recording from the fake camera, and while playing", needsFakeCamera)
     func closeOnExec() throws {
         let folder = try testFolder("cloexec")
-        let device = folder.appendingPathComponent("video0").path
-        try Data().write(to: URL(fileURLWithPath: device))
-        try "card=Booth Cam\nformat=MJPG 640x480@30\n".write(toFile: device + ".conf", atomically: true, encoding: .utf8)
+        let device = try fakeCamera(in: folder, "card=Booth Cam\nformat=MJPG 640x480@30\n")
         let output = folder.appendingPathComponent("take.mov").path
         // Started with nothing but stdin, stdout and stderr, so every other descriptor is the booth's own.
         let exec = "import os, sys; os.closerange(3, 65536); os.execv(sys.argv[1], sys.argv[1:])"
         let r = try RecorderProcess(["-c", exec, recorderPath, "--camera", device, "--size", "640x480", "--microphone", "test",
                                      "--windowed", "800x480", "--output", output], executable: "/usr/bin/python3")
         #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
+        /// What the booth holds a moment after `event`.
+        func check(after event: String, while doing: String) throws {
+            #expect(r.wait(for: event) != nil)
+            Thread.sleep(forTimeInterval: 0.7)
+            let open = try inheritable(r.process.processIdentifier)
+            #expect(open.isEmpty, "inheritable while \(doing): \(open)")
+        }
         r.command("start")
-        #expect(r.wait(for: "recordingStarted") != nil)
-        Thread.sleep(forTimeInterval: 1)
-        let whileRecording = try inheritable(r.process.processIdentifier)
-        #expect(whileRecording.isEmpty, "inheritable while recording: \(whileRecording)")
+        try check(after: "recordingStarted", while: "recording")
         r.command("stop")
         #expect(r.wait(for: "recordingFinished") != nil)
-        r.send(#"{"command":"screenshot","path":"\#(folder.appendingPathComponent("shot.bmp").path)"}"#)
+        r.send(#"{"command":"screenshot","path":"\#(folder.path)/shot.bmp"}"#)
         r.command("playVideo")
-        #expect(r.wait(for: "playbackStarted") != nil)
-        Thread.sleep(forTimeInterval: 0.5)
-        let whilePlaying = try inheritable(r.process.processIdentifier)
-        #expect(whilePlaying.isEmpty, "inheritable while playing: \(whilePlaying)")
+        try check(after: "playbackStarted", while: "playing")
         r.command("quit")
         #expect(r.exitStatus() == 0)
     }

@@ -19,12 +19,7 @@ func ffmpegMovie(_ folder: URL) throws -> String {
 struct PlaybackEndToEndTests {
     @Test("record, Play Video to the end, play again and Close: back to finished each time, the take intact")
     func reviewTake() throws {
-        let folder = try testFolder("review")
-        let output = folder.appendingPathComponent("take.mov").path
-        let r = try RecorderProcess(booth + ["--output", output])
-        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
-        r.command("start")
-        #expect(r.wait(for: "recordingStarted") != nil)
+        let (r, output, _) = try recordingBooth("review")
         Thread.sleep(forTimeInterval: 1.5)
         r.command("stop")
         #expect(r.wait(for: "recordingFinished") != nil)

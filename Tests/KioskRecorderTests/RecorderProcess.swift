@@ -103,6 +103,30 @@ final class RecorderProcess: Sendable {
     }
 }
 
+/// The booth (test camera and tone) recording into a fresh folder `name`: started, `ready`, Start,
+/// `recordingStarted`. The process, the take's path and when `recordingStarted` arrived.
+func recordingBooth(_ name: String, environment: [String: String] = [:]) throws -> (r: RecorderProcess, output: String, started: Double) {
+    let output = try testFolder(name).appendingPathComponent("take.mov").path
+    let r = try RecorderProcess(booth + ["--output", output], environment: environment)
+    try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+    r.command("start")
+    return (r, output, try #require(r.wait(for: "recordingStarted")))
+}
+
+/// Only under Tests/FakeV4L2Camera/with-fake-camera (kiosk/test): the fake camera's plugin and a
+/// private mount namespace.
+let needsFakeCamera: ConditionTrait = .enabled(if: ProcessInfo.processInfo.environment["KIOSK_FAKE_CAMERA"] == "1",
+                                               "needs the fake camera (kiosk/test's private mount namespace)")
+
+/// A fake V4L2 camera (Tests/FakeV4L2Camera, under with-fake-camera) in `folder`, answering as
+/// `conf` says (its `<device>.conf` lines); the device's path.
+func fakeCamera(in folder: URL, _ conf: String) throws -> String {
+    let device = folder.appendingPathComponent("video0").path
+    try Data().write(to: URL(fileURLWithPath: device))
+    try conf.write(toFile: device + ".conf", atomically: true, encoding: .utf8)
+    return device
+}
+
 /// A fresh folder for one test's files.
 func testFolder(_ name: String) throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-e2e-\(name)-\(getpid())")
