@@ -212,3 +212,86 @@ struct BoothTests {
         #expect(h.events.names == ["ready", "error", "videoRecorderDidCancelRecordingVideo"])
     }
 }
+
+@Suite("the booth library: playing and turning, with twins", .serialized)
+struct BoothPlaybackTests {
+    /// A 1.5 s H.264 + AAC movie made by the ffmpeg CLI.
+    func movie() throws -> String {
+        let path = NSTemporaryDirectory() + "kiosk-booth-play-\(getpid()).mp4"
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        ffmpeg.arguments = ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30", "-f", "lavfi",
+                            "-i", "sine=frequency=440:sample_rate=48000", "-t", "1.5", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                            "-c:a", "aac", path]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        try #require(ffmpeg.terminationStatus == 0)
+        return path
+    }
+
+    @Test("the player alone: its pictures to the screen, its sound joined to the one output, a tap pauses and resumes, Close stops it and exits")
+    func player() throws {
+        let file = try movie()
+        defer { unlink(file) }
+        let h = BoothHarness(playing: file)
+        h.booth.start()
+        #expect(h.step(until: { h.screen.playbackPictures >= 5 }))
+        #expect(h.audio.attached == 1, "the player's sound joins the output")
+        #expect(h.events.names == ["playbackStarted"])
+        h.screen.queuedInputs = [.tapElsewhere(Point(x: 10, y: 10))]
+        h.booth.step()
+        #expect(h.booth.machine.playbackPaused)
+        let shown = h.screen.playbackPictures
+        for _ in 0..<30 { h.booth.step() }
+        #expect(h.screen.playbackPictures == shown, "no new picture while paused")
+        h.screen.queuedInputs = [.togglePause]
+        h.booth.step()
+        #expect(!h.booth.machine.playbackPaused)
+        h.screen.queuedInputs = [.press(.closePlayer)]
+        #expect(h.step(until: { h.booth.isFinished }))
+        #expect(h.audio.detached == 1, "the output no longer touches the player's feed")
+        #expect(h.booth.finish() == 0)
+        #expect(h.events.names == ["playbackStarted", "playbackFinished"])
+        #expect(h.events.received.last == #"{"event":"playbackFinished","reason":"closed"}"#)
+    }
+
+    @Test("the player alone: the file's end exits 0; SIGUSR1 pauses and SIGUSR2 leaves it paused")
+    func playerEnd() throws {
+        let file = try movie()
+        defer { unlink(file) }
+        let h = BoothHarness(playing: file)
+        h.booth.start()
+        #expect(h.step(until: { h.screen.playbackPictures >= 2 }))
+        h.booth.inbox.post(.signal(SIGUSR1))
+        h.booth.inbox.post(.signal(SIGUSR2))
+        h.booth.step()
+        #expect(h.booth.machine.playbackPaused)
+        h.send(.tap(Point(x: 5, y: 5)))
+        #expect(h.step(until: { h.booth.isFinished }))
+        #expect(h.booth.finish() == 0)
+        #expect(h.events.received.last == #"{"event":"playbackFinished","reason":"end"}"#)
+    }
+
+    @Test("a rotation in ready turns the screen and is reported; while recording it waits for ready")
+    func rotation() throws {
+        let h = BoothHarness()
+        h.booth.start()
+        h.send(.rotate(.portrait))
+        #expect(h.step(until: { h.events.names.contains("orientationChanged") }))
+        #expect(h.screen.orientation == .portrait)
+        h.send(.press(.start))
+        #expect(h.step(until: { h.events.names.contains("recordingStarted") }))
+        h.send(.rotate(.landscapeLeft))
+        for _ in 0..<5 { h.booth.step() }
+        #expect(h.screen.orientation == .portrait, "no turn while recording")
+        // The take carries the turn of the orientation it started in.
+        let turns = { (o: Orientation) in DisplayTransform(physical: h.screen.outputSize, orientation: o).cameraQuarterTurns(mount: 0) }
+        #expect(turns(.portrait) != turns(.landscapeLeft))
+        #expect(try #require(h.writer).settings.rotationQuarterTurns == turns(.portrait))
+        h.send(.press(.stop))
+        #expect(h.step(until: { h.booth.machine.mode == .finished }))
+        h.send(.press(.retake))
+        #expect(h.step(until: { h.screen.orientation == .landscapeLeft }), "applied on the return to ready")
+        #expect(h.events.names.filter { $0 == "orientationChanged" }.count == 2)
+    }
+}

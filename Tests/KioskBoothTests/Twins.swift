@@ -10,9 +10,8 @@ import KioskMedia
 import KioskUI
 import Synchronization
 
-/// The thread the test steps the booth on (its UI thread), so twins can tell where they were called.
-let uiThread = Mutex<pthread_t?>(nil)
-var onUIThread: Bool { uiThread.withLock { $0 }.map { pthread_equal($0, pthread_self()) != 0 } ?? false }
+/// Whether the caller runs on `ui`, the thread a test steps its booth on (the booth's UI thread).
+func on(_ ui: pthread_t) -> Bool { pthread_equal(ui, pthread_self()) != 0 }
 
 /// Records every model drawn and every picture shown; inputs the test queues come out of
 /// `waitEvents` as a display's would.
@@ -46,16 +45,40 @@ final class ScreenTwin: BoothScreen {
     func endPlayback() {}
 }
 
-/// Records the sounds played and the player's feed coming and going.
+/// Records the sounds played and the player's feed coming and going; pulls an attached feed in
+/// real time on a thread of its own, as a sound device's callback would (the player's clock).
 final class AudioTwin: BoothAudio {
     var played: [Sound] = []
     var attached = 0
     var detached = 0
+    static let format = AudioOutputFormat(sampleRate: 48000, channels: 2, sample: .s16, bufferFrames: 480)
+    /// The feed being pulled; under the lock for each pull, so `detach` returns only after the last.
+    private let feed = Locked<(any AudioFeed)?>(nil)
+
     func prepare() {}
     func play(_ sound: Sound) { played.append(sound) }
-    func playerFormat() -> AudioOutputFormat? { AudioOutputFormat(sampleRate: 48000, channels: 2, sample: .s16, bufferFrames: 1024) }
-    func attach(_ feed: any AudioFeed) { attached += 1 }
-    func detach() { detached += 1 }
+    func playerFormat() -> AudioOutputFormat? { Self.format }
+    func attach(_ feed: any AudioFeed) {
+        attached += 1
+        self.feed.withLock { $0 = feed }
+        let pulled = self.feed
+        Thread.detachNewThread {
+            var buffer = [UInt8](repeating: 0, count: Self.format.bufferFrames * Self.format.bytesPerFrame)
+            var next = MonotonicClock.now()
+            while pulled.withLock({ current in
+                guard let current else { return false }
+                buffer.withUnsafeMutableBytes { current.fill($0, now: MonotonicClock.now()) }
+                return true
+            }) {
+                next += 10_000_000
+                MonotonicClock.sleep(until: next)
+            }
+        }
+    }
+    func detach() {
+        detached += 1
+        feed.withLock { $0 = nil }
+    }
 }
 
 /// A camera whose frames and losses the test sends.
@@ -102,16 +125,20 @@ final class Locked<Value: Sendable>: Sendable {
 final class MicrophoneTwin: AudioSource {
     private let calls = Mutex<[(String, Bool)]>([])
     let failsToOpen: Bool
-    init(failsToOpen: Bool = false) { self.failsToOpen = failsToOpen }
+    let ui: pthread_t
+    init(failsToOpen: Bool = false, ui: pthread_t) {
+        self.failsToOpen = failsToOpen
+        self.ui = ui
+    }
     var info: AudioSourceInfo { AudioSourceInfo(name: "twin", sampleRate: 48000, channels: 1) }
     var overruns: Int { 0 }
     /// (call, on the UI thread) in order.
     var log: [(String, Bool)] { calls.withLock { $0 } }
     func start(chunks: @escaping @Sendable (AudioChunk) -> Void, events: @escaping @Sendable (CaptureEvent) -> Void) throws {
-        calls.withLock { $0.append(("start", onUIThread)) }
+        calls.withLock { $0.append(("start", on(ui))) }
         if failsToOpen { throw TwinError.noDevice }
     }
-    func stop() { calls.withLock { $0.append(("stop", onUIThread)) } }
+    func stop() { calls.withLock { $0.append(("stop", on(ui))) } }
 }
 
 /// A writer the test controls: it may fail to start, hold its start until released, and it finishes
@@ -130,8 +157,11 @@ final class WriterTwin: TakeWriter {
     private let onFinish: @Sendable (RecordingResult) -> Void
     let settings: MovieSettings
 
-    init(settings: MovieSettings, behaviour: StartBehaviour, onFinish: @escaping @Sendable (RecordingResult) -> Void) {
+    let ui: pthread_t
+
+    init(settings: MovieSettings, behaviour: StartBehaviour, ui: pthread_t, onFinish: @escaping @Sendable (RecordingResult) -> Void) {
         self.settings = settings
+        self.ui = ui
         self.behaviour = behaviour
         self.onFinish = onFinish
     }
@@ -142,7 +172,7 @@ final class WriterTwin: TakeWriter {
     var elapsed: Double { Double(frames) / 30 }
 
     func start() throws(RecordingStartError) {
-        state.withLock { $0.startedOnUIThread = onUIThread }
+        state.withLock { $0.startedOnUIThread = on(ui) }
         switch behaviour {
         case .succeed: return
         case .fail: throw RecordingStartError(code: .recordingFailed, message: "twin: avcodec_open2 failed")
@@ -233,8 +263,8 @@ final class BoothHarness {
     private let microphones = Locked<[MicrophoneTwin]>([])
 
     init(session: SessionMode = .once, start: WriterTwin.StartBehaviour = .succeed, microphoneFails: Bool = false,
-         events: EventPipe = EventPipe()) {
-        uiThread.withLock { $0 = pthread_self() }
+         events: EventPipe = EventPipe(), playing file: String? = nil) {
+        let ui = pthread_self()
         folder = NSTemporaryDirectory() + "kiosk-booth-\(getpid())-\(UUID().uuidString.prefix(8))"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         self.events = events
@@ -244,17 +274,18 @@ final class BoothHarness {
         let parts = BoothParts(
             screen: screen, audio: audio, camera: camera,
             makeMicrophone: {
-                let mic = MicrophoneTwin(failsToOpen: microphoneFails)
+                let mic = MicrophoneTwin(failsToOpen: microphoneFails, ui: ui)
                 microphones.withLock { $0.append(mic) }
                 return mic
             },
             makeWriter: { settings, onFinish in
-                let writer = WriterTwin(settings: settings, behaviour: start, onFinish: onFinish)
+                let writer = WriterTwin(settings: settings, behaviour: start, ui: ui, onFinish: onFinish)
                 writers.withLock { $0.append(writer) }
                 return writer
             },
             events: events.sink)
-        booth = Booth(config: config, outputPath: folder + "/output.mov", parts: parts)
+        booth = file.map { Booth(playing: $0, config: config, parts: parts) }
+            ?? Booth(config: config, outputPath: folder + "/output.mov", parts: parts)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: folder) }
