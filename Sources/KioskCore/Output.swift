@@ -48,13 +48,11 @@ public final class LineWriter: Sendable {
 
     private struct State {
         var lines: [Data] = []
+        /// Bytes queued or being written.
         var bytes = 0
-        /// Lines taken by the thread and not yet written.
-        var writing = 0
-        var dropped = 0
-        var droppedTotal = 0
+        /// Dropped since the last report, and in all.
+        var dropped = (recent: 0, total: 0)
         var written = 0
-        var threadStarted = false
         /// A write failed (the reader is gone): later lines are discarded.
         var broken = false
     }
@@ -67,29 +65,32 @@ public final class LineWriter: Sendable {
     /// The process's stderr: 1 MiB of logs, past which log lines are dropped and counted.
     public static let standardError = LineWriter(fd: 2, name: "stderr", limit: 1 << 20, keepsUndroppable: false)
 
+    /// Starts the writer's thread.
     public init(fd: Int32, name: String, limit: Int, keepsUndroppable: Bool) {
         self.fd = fd
         self.name = name
         self.limit = limit
         self.keepsUndroppable = keepsUndroppable
+        Self.registerExitFlush
+        let thread = Thread { [self] in run() }
+        thread.name = "kiosk-\(name)"
+        thread.start()
     }
 
     /// Queues `line` (never waits). See the type's overflow rule.
     public func enqueue(_ line: Data, droppable: Bool = false) {
-        let start = state.withLock { s -> Bool in
+        let queued = state.withLock { s -> Bool in
             if s.broken { return false }
             if s.bytes + line.count > limit && (droppable || !keepsUndroppable) {
-                s.dropped += 1
-                s.droppedTotal += 1
+                s.dropped.recent += 1
+                s.dropped.total += 1
                 return false
             }
             s.lines.append(line)
             s.bytes += line.count
-            defer { s.threadStarted = true }
-            return !s.threadStarted
+            return true
         }
-        if start { startThread() }
-        available.signal()
+        if queued { available.signal() }
     }
 
     /// Bytes queued and not yet written.
@@ -97,14 +98,14 @@ public final class LineWriter: Sendable {
     /// Bytes written to the descriptor since the start.
     public var bytesWritten: Int { state.withLock { $0.written } }
     /// Lines dropped by the overflow rule since the start.
-    public var droppedLines: Int { state.withLock { $0.droppedTotal } }
+    public var droppedLines: Int { state.withLock { $0.dropped.total } }
 
     /// Waits until everything queued is written, or `timeout` seconds pass (a reader that never
     /// reads must not keep the process from ending). True when everything went out.
     @discardableResult
     public func flush(timeout: Double) -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        while state.withLock({ !$0.broken && ($0.bytes > 0 || $0.writing > 0) }) {
+        while state.withLock({ !$0.broken && $0.bytes > 0 }) {
             if Date() >= deadline { return false }
             usleep(1000)
         }
@@ -119,14 +120,7 @@ public final class LineWriter: Sendable {
         standardError.flush(timeout: 2)
     }
 
-    private func startThread() {
-        Self.registerExitFlush
-        let thread = Thread { [self] in run() }
-        thread.name = "kiosk-\(name)"
-        thread.start()
-    }
-
-    /// Registered once, the first time either writer starts.
+    /// Registered once, when the first writer starts.
     private static let registerExitFlush: Void = { atexit { LineWriter.flushStandard() } }()
 
     private func run() {
@@ -136,7 +130,6 @@ public final class LineWriter: Sendable {
             let batch = state.withLock { s -> [Data] in
                 let lines = s.lines
                 s.lines.removeAll(keepingCapacity: true)
-                s.writing = lines.count
                 return lines
             }
             if batch.isEmpty { continue }
@@ -147,7 +140,6 @@ public final class LineWriter: Sendable {
             do { try handle.write(contentsOf: chunk); failed = false } catch { failed = true }
             let dropped = state.withLock { s -> Int in
                 s.bytes -= chunk.count
-                s.writing = 0
                 if !failed { s.written += chunk.count }
                 if failed {
                     s.broken = true
@@ -155,9 +147,9 @@ public final class LineWriter: Sendable {
                     s.bytes = 0
                 }
                 // Report drops once the backlog is gone (the reader is back).
-                guard s.bytes == 0, s.dropped > 0 else { return 0 }
-                defer { s.dropped = 0 }
-                return s.dropped
+                guard s.bytes == 0, s.dropped.recent > 0 else { return 0 }
+                defer { s.dropped.recent = 0 }
+                return s.dropped.recent
             }
             if dropped > 0 {
                 let what = keepsUndroppable ? "state replies" : "log lines"

@@ -217,7 +217,7 @@ struct BoothTests {
 struct BoothPlaybackTests {
     /// A 1.5 s H.264 + AAC movie made by the ffmpeg CLI.
     func movie() throws -> String {
-        let path = NSTemporaryDirectory() + "kiosk-booth-play-\(getpid()).mp4"
+        let path = NSTemporaryDirectory() + "kiosk-booth-play-\(getpid())-\(UUID().uuidString.prefix(8)).mp4"
         let ffmpeg = Process()
         ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         ffmpeg.arguments = ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30", "-f", "lavfi",
@@ -229,13 +229,18 @@ struct BoothPlaybackTests {
         return path
     }
 
-    @Test("the player alone: its pictures to the screen, its sound joined to the one output, a tap pauses and resumes, Close stops it and exits")
-    func player() throws {
+    /// The player alone on `movie()`, stepped until `pictures` are on screen.
+    func player(showing pictures: Int) throws -> BoothHarness {
         let file = try movie()
-        defer { unlink(file) }
         let h = BoothHarness(playing: file)
         h.booth.start()
-        #expect(h.step(until: { h.screen.playbackPictures >= 5 }))
+        #expect(h.step(until: { h.screen.playbackPictures >= pictures }))
+        return h
+    }
+
+    @Test("the player alone: its pictures to the screen, its sound joined to the one output, a tap pauses and resumes, Close stops it and exits")
+    func player() throws {
+        let h = try player(showing: 5)
         #expect(h.audio.attached == 1, "the player's sound joins the output")
         #expect(h.events.names == ["playbackStarted"])
         h.screen.queuedInputs = [.tapElsewhere(Point(x: 10, y: 10))]
@@ -257,11 +262,7 @@ struct BoothPlaybackTests {
 
     @Test("the player alone: the file's end exits 0; SIGUSR1 pauses and SIGUSR2 leaves it paused")
     func playerEnd() throws {
-        let file = try movie()
-        defer { unlink(file) }
-        let h = BoothHarness(playing: file)
-        h.booth.start()
-        #expect(h.step(until: { h.screen.playbackPictures >= 2 }))
+        let h = try player(showing: 2)
         h.booth.inbox.post(.signal(SIGUSR1))
         h.booth.inbox.post(.signal(SIGUSR2))
         h.booth.step()

@@ -57,11 +57,17 @@ struct PlaybackEndToEndTests {
         #expect(r.events == [.playbackStarted(path: path), .playbackFinished(reason: .end)])
     }
 
+    /// `--play` on a 1.5 s movie of the ffmpeg CLI, up to `playbackStarted`.
+    func playing(_ name: String) throws -> (r: RecorderProcess, path: String) {
+        let path = try ffmpegMovie(try testFolder(name))
+        let r = try RecorderProcess(["--play", path, "--windowed", "640x480"])
+        try #require(r.wait(for: "playbackStarted") != nil, "\(r.stderr)")
+        return (r, path)
+    }
+
     @Test("--play has the booth's playing mode: SIGUSR1 pauses, SIGUSR2 leaves it paused, a tap resumes, Close exits 0")
     func playSignals() throws {
-        let path = try ffmpegMovie(try testFolder("play-signals"))
-        let r = try RecorderProcess(["--play", path, "--windowed", "640x480"])
-        #expect(r.wait(for: "playbackStarted") != nil, "\(r.stderr)")
+        let (r, path) = try playing("play-signals")
         r.kill(SIGUSR1)
         Thread.sleep(forTimeInterval: 0.2)
         r.kill(SIGUSR2)
@@ -79,9 +85,7 @@ struct PlaybackEndToEndTests {
 
     @Test("--play and SIGTERM: playbackFinished closed, terminated, exit 0")
     func playSigterm() throws {
-        let path = try ffmpegMovie(try testFolder("play-term"))
-        let r = try RecorderProcess(["--play", path, "--windowed", "640x480"])
-        #expect(r.wait(for: "playbackStarted") != nil, "\(r.stderr)")
+        let (r, path) = try playing("play-term")
         r.kill(SIGTERM)
         #expect(r.exitStatus(timeout: 10) == 0, "\(r.stderr)")
         #expect(r.events == [.playbackStarted(path: path), .playbackFinished(reason: .closed), .terminated(signal: "SIGTERM")])
