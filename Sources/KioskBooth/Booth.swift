@@ -12,8 +12,8 @@
 import Foundation
 import KioskCapture
 import KioskCore
-import KioskSystem
 import KioskMedia
+import KioskSystem
 import KioskUI
 
 public final class Booth {
@@ -34,14 +34,14 @@ public final class Booth {
     private let files = DispatchQueue(label: "kiosk-files", qos: .userInitiated)
     /// Serial: the camera's starts and stops in the order the machine asked for them.
     private let cameraControl = DispatchQueue(label: "kiosk-camera-control", qos: .userInitiated)
-    /// `ready` went out (after the camera's first attempt to open); until then the inbox's other
-    /// messages and the screen's input wait, so nothing is answered before `ready`.
-    private var readySent = false
-    private var beforeReady: [BoothMessage] = []
     /// Screenshots: a slow or stuck target (a FIFO nobody reads) holds up nothing else.
     private let screenshots = DispatchQueue(label: "kiosk-screenshots", qos: .utility)
     /// File-worker jobs posted and not yet reported back: the process leaves only once all have.
     private var fileJobs = 0
+    /// `ready` went out (after the camera's first attempt to open); until then the inbox's other
+    /// messages and the screen's input wait, so nothing is answered before `ready`.
+    private var readySent = false
+    private var beforeReady: [BoothMessage] = []
 
     /// The take running now: its writer, its microphone, the camera's drops when it began.
     private struct Take {
@@ -102,7 +102,10 @@ public final class Booth {
     public func step() {
         guard readySent || machine.playerFile != nil else {
             for message in inbox.take() {
-                if readySent { handle(message) } else if case .cameraStarted = message { handle(message) } else { beforeReady.append(message) }
+                switch message {
+                case _ where readySent, .cameraStarted: handle(message)
+                default: beforeReady.append(message)
+                }
             }
             if !readySent { usleep(1000) }
             return
