@@ -90,6 +90,8 @@ public final class Booth {
     /// The camera starts (`ready` goes out once it has tried to open; the player alone: the file
     /// starts playing).
     public func start() {
+        let inbox = inbox
+        events.onReaderGone { inbox.post(.parentGone) }
         if machine.playerFile == nil { parts.audio.prepare() }
         perform(machine.start())
         stats.write("start", mode: machine.mode, renderer: screen.rendererName)
@@ -227,6 +229,9 @@ public final class Booth {
             handle(command)
         case let .badCommand(error):
             events.emit(error.event)
+        case .parentGone:
+            Log.info("stdout closed: the parent is gone; finishing")
+            perform(machine.handle(.parentGone))
         case let .signal(number):
             switch number {
             case SIGUSR1, SIGTSTP:

@@ -27,6 +27,8 @@ public enum BoothMessage: Sendable {
     case command(Command)
     case badCommand(CommandError)
     case signal(Int32)
+    /// The parent closed its end of stdout.
+    case parentGone
 }
 
 /// A take whose writer started, handed from the file worker to the UI thread.

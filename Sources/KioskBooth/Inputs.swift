@@ -30,6 +30,8 @@ extension Booth {
     /// thing in main), so that only the signal watcher's thread takes them, with sigwait: nothing
     /// runs in an asynchronous handler at all.
     public static func blockSignals() {
+        // A parent that closes its end of a pipe is an EPIPE where we write, handled there.
+        signal(SIGPIPE, SIG_IGN)
         do { try SignalWatcher.block(handledSignals) } catch { Log.info("signals: \(error)") }
     }
 

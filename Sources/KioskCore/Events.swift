@@ -4,6 +4,9 @@ import Foundation
 /// Why a recording stopped.
 public enum StopReason: String, CaseIterable, Codable, Sendable {
     case user, maxDuration, maxFileSize, diskFull, background, deviceDisconnected, signal, error
+    /// The parent closed its end of stdout: the take is finished and kept with its marker, so the
+    /// next Start reports it as recovered.
+    case parentGone
 }
 
 /// Why playback ended.

@@ -24,6 +24,9 @@ public final class EventSink: Sendable {
         self.writer = writer
     }
 
+    /// Calls `handler` once when the parent is gone (it closed its end of stdout).
+    public func onReaderGone(_ handler: @escaping @Sendable () -> Void) { writer.onReaderGone(handler) }
+
     /// Queues the event's line. A `state` reply may be dropped (counted on stderr) while more than
     /// the writer's bound waits for a parent that does not read; every other event is kept.
     public func emit(_ event: KioskEvent) {
@@ -55,6 +58,8 @@ public final class LineWriter: Sendable {
         var written = 0
         /// A write failed (the reader is gone): later lines are discarded.
         var broken = false
+        /// Told once when the reader is found gone.
+        var onReaderGone: (@Sendable () -> Void)?
     }
 
     private let state = Mutex(State())
@@ -93,6 +98,21 @@ public final class LineWriter: Sendable {
         if queued { available.signal() }
     }
 
+    /// Calls `handler` once (on the writer's thread) when the reader is gone: a write failed (EPIPE,
+    /// with SIGPIPE ignored), or, when `watchReader` is set, the pipe reports its read end closed
+    /// (polled every half second while idle, so a reader that leaves is found without an event to
+    /// write).
+    public func onReaderGone(_ handler: @escaping @Sendable () -> Void) {
+        let gone = state.withLock { s -> Bool in
+            s.onReaderGone = handler
+            return s.broken
+        }
+        if gone { handler() }
+    }
+
+    /// Whether the reader is gone (a write failed, or its end of the pipe closed).
+    public var readerGone: Bool { state.withLock { $0.broken } }
+
     /// Bytes queued and not yet written.
     public var pendingBytes: Int { state.withLock { $0.bytes } }
     /// Bytes written to the descriptor since the start.
@@ -114,10 +134,29 @@ public final class LineWriter: Sendable {
 
     /// Flushes both standard writers: called at exit (`atexit`) so no exit path loses a line.
     public static func flushStandard() {
-        if !standardOutput.flush(timeout: 10) {
+        if !standardOutput.readerGone && !standardOutput.flush(timeout: 10) {
             standardError.enqueue(Data("kiosk-recorder: stdout not read for 10 s at exit; \(standardOutput.pendingBytes) bytes of events not delivered\n".utf8))
         }
         standardError.flush(timeout: 2)
+    }
+
+    /// Marks the reader gone (later lines are discarded) and tells the handler, once.
+    private func readerLeft() {
+        let handler = state.withLock { s -> (@Sendable () -> Void)? in
+            guard !s.broken else { return nil }
+            s.broken = true
+            s.lines.removeAll()
+            s.bytes = 0
+            return s.onReaderGone
+        }
+        handler?()
+    }
+
+    /// Whether `fd` is a pipe or socket whose other end is closed (poll's POLLERR / POLLHUP on a
+    /// write end). A file or a terminal never says so.
+    private func readEndClosed() -> Bool {
+        var p = pollfd(fd: fd, events: 0, revents: 0)
+        return poll(&p, 1, 0) == 1 && p.revents & Int16(POLLERR | POLLHUP) != 0
     }
 
     /// Registered once, when the first writer starts.
@@ -126,7 +165,10 @@ public final class LineWriter: Sendable {
     private func run() {
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
         while true {
-            available.wait()
+            if available.wait(timeout: .now() + 0.5) == .timedOut {
+                if readEndClosed() { readerLeft() }
+                continue
+            }
             let batch = state.withLock { s -> [Data] in
                 let lines = s.lines
                 s.lines.removeAll(keepingCapacity: true)
@@ -138,14 +180,10 @@ public final class LineWriter: Sendable {
             for line in batch { chunk.append(line) }
             let failed: Bool
             do { try handle.write(contentsOf: chunk); failed = false } catch { failed = true }
+            if failed { readerLeft() }
             let dropped = state.withLock { s -> Int in
-                s.bytes -= chunk.count
+                s.bytes = max(s.bytes - chunk.count, 0)
                 if !failed { s.written += chunk.count }
-                if failed {
-                    s.broken = true
-                    s.lines.removeAll()
-                    s.bytes = 0
-                }
                 // Report drops once the backlog is gone (the reader is back).
                 guard s.bytes == 0, s.dropped.recent > 0 else { return 0 }
                 defer { s.dropped.recent = 0 }

@@ -47,6 +47,9 @@ public enum RecorderEvent: Equatable, Sendable {
     case terminate(signal: String)
     /// The `quit` command: like a signal, without the `terminated` event.
     case quit
+    /// The parent closed its end of stdout: like `quit`, and a take in progress ends with reason
+    /// `parentGone` (kept with its marker).
+    case parentGone
 }
 
 /// What the executable must carry out, in order.
@@ -321,9 +324,11 @@ public struct RecorderMachine: Equatable, Sendable {
         case .stateQuery:
             actions.append(.emit(stateEvent))
         case let .terminate(signal):
-            leave(signal: signal, &actions)
+            leave(signal: signal, stopping: .signal, &actions)
         case .quit:
-            leave(signal: nil, &actions)
+            leave(signal: nil, stopping: .user, &actions)
+        case .parentGone:
+            leave(signal: nil, stopping: .parentGone, &actions)
         }
         reconcile(&actions)
         return actions
@@ -391,13 +396,14 @@ public struct RecorderMachine: Equatable, Sendable {
         }
     }
 
-    /// A signal or `quit`: a recording is finished cleanly first, then the process exits 0.
-    private mutating func leave(signal: String?, _ actions: inout [RecorderAction]) {
+    /// A signal, `quit` or the parent gone: a recording is finished cleanly first (with `reason`),
+    /// then the process exits 0.
+    private mutating func leave(signal: String?, stopping reason: StopReason, _ actions: inout [RecorderAction]) {
         guard !exiting else { return }
         exit = .leaving(signal: signal, code: 0)
         switch state {
         case .recording:
-            requestStop(signal == nil ? .user : .signal, &actions)
+            requestStop(reason, &actions)
             return // `terminated` follows the recording's end
         case let .playing(p):
             // Every playbackStarted has its playbackFinished.

@@ -165,7 +165,9 @@ public final class MovieWriter: Sendable {
         session.finish()
         let bytes = session.sink.size
         let success = session.hasVideo
-        try? FileManager.default.removeItem(atPath: Self.markerPath(for: settings.outputPath))
+        // A take whose parent went away keeps its marker: nobody took it, so the next Start reports
+        // it as recovered instead of deleting it.
+        if reason != .parentGone { try? FileManager.default.removeItem(atPath: Self.markerPath(for: settings.outputPath)) }
         FileSink.syncFolder(of: settings.outputPath)
         onFinish(RecordingResult(outputPath: settings.outputPath, duration: session.duration, bytes: bytes,
                                  reason: reason ?? .error, success: success, droppedFrames: dropped))

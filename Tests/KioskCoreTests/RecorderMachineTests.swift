@@ -49,7 +49,7 @@ let sampleEvents: [RecorderEvent] = Button.allCases.map { .press($0) } + [
     .playbackProgress(position: 2, duration: 3.2),
     .playbackEnded(.end),
     .togglePause, .stateQuery,
-    .terminate(signal: "SIGTERM"), .quit,
+    .terminate(signal: "SIGTERM"), .quit, .parentGone,
 ]
 
 /// The name of an event's kind; the exhaustive switch makes a new event fail to compile here
@@ -73,6 +73,7 @@ func kind(_ e: RecorderEvent) -> String {
     case .stateQuery: "stateQuery"
     case .terminate: "terminate"
     case .quit: "quit"
+    case .parentGone: "parentGone"
     }
 }
 
@@ -98,18 +99,21 @@ let table: [String: Expectation] = [
     "ready/stateQuery": .init(actions: [.emit(.state(mode: "ready", timer: "00:00", buttons: [.cancel, .start], orientation: .landscapeRight))], mode: .ready),
     "ready/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .stopCamera, .exit(code: 0)], mode: .ready),
     "ready/quit": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
+    "ready/parentGone": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
     // ready, camera missing: only Cancel shows; a rotation waits for the camera.
     "readyNoCamera/press(cancel)": .init(actions: [.emit(.videoRecorderDidCancelRecordingVideo), .stopCamera, .exit(code: 0)], mode: .ready),
     "readyNoCamera/background": .init(actions: [.stopCamera], mode: .ready),
     "readyNoCamera/stateQuery": .init(actions: [.emit(.state(mode: "ready", timer: "00:00", buttons: [.cancel], orientation: .landscapeRight))], mode: .ready),
     "readyNoCamera/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .stopCamera, .exit(code: 0)], mode: .ready),
     "readyNoCamera/quit": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
+    "readyNoCamera/parentGone": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
     // ready, in the background: the camera is released; it comes back with the foreground.
     "readyBackground/press(cancel)": .init(actions: [.emit(.videoRecorderDidCancelRecordingVideo), .exit(code: 0)], mode: .ready),
     "readyBackground/foreground": .init(actions: [.startCamera], mode: .ready),
     "readyBackground/stateQuery": .init(actions: [.emit(.state(mode: "ready", timer: "00:00", buttons: [.cancel], orientation: .landscapeRight))], mode: .ready),
     "readyBackground/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .ready),
     "readyBackground/quit": .init(actions: [.exit(code: 0)], mode: .ready),
+    "readyBackground/parentGone": .init(actions: [.exit(code: 0)], mode: .ready),
     // recording, before the writer confirmed: no Stop yet (nothing to stop), a failure returns to ready.
     "recordingUnconfirmed/recordingStarted": .init(actions: [.emit(.recordingStarted(outputPath: out)), .playSound(.begin)], mode: .recording),
     "recordingUnconfirmed/recordingFailed": .init(actions: [.emit(.error(code: .diskFull, message: "no space"))], mode: .ready),
@@ -120,6 +124,7 @@ let table: [String: Expectation] = [
     "recordingUnconfirmed/stateQuery": .init(actions: [.emit(.state(mode: "recording", timer: "00:01", buttons: [], orientation: .landscapeRight))], mode: .recording),
     "recordingUnconfirmed/terminate": .init(actions: [.stopRecording(.signal), .stopCamera], mode: .recording),
     "recordingUnconfirmed/quit": .init(actions: [.stopRecording(.user), .stopCamera], mode: .recording),
+    "recordingUnconfirmed/parentGone": .init(actions: [.stopRecording(.parentGone), .stopCamera], mode: .recording),
     // recording
     "recording/press(stop)": .init(actions: [.stopRecording(.user)], mode: .recording),
     "recording/limitReached": .init(actions: [.stopRecording(.maxFileSize)], mode: .recording),
@@ -129,12 +134,14 @@ let table: [String: Expectation] = [
     "recording/stateQuery": .init(actions: [.emit(.state(mode: "recording", timer: "00:01", buttons: [.stop], orientation: .landscapeRight))], mode: .recording),
     "recording/terminate": .init(actions: [.stopRecording(.signal), .stopCamera], mode: .recording),
     "recording/quit": .init(actions: [.stopRecording(.user), .stopCamera], mode: .recording),
+    "recording/parentGone": .init(actions: [.stopRecording(.parentGone), .stopCamera], mode: .recording),
     // stopping: the writer is finalizing; nothing can be pressed, a second stop is not sent.
     "stopping/recordingFinished": .init(actions: [.playSound(.end), .emit(.recordingFinished(finishedByLimit)), .stopCamera], mode: .finished),
     "stopping/background": .init(actions: [.stopCamera], mode: .recording),
     "stopping/stateQuery": .init(actions: [.emit(.state(mode: "recording", timer: "00:00", buttons: [], orientation: .landscapeRight))], mode: .recording),
     "stopping/terminate": .init(actions: [.stopCamera], mode: .recording),
     "stopping/quit": .init(actions: [.stopCamera], mode: .recording),
+    "stopping/parentGone": .init(actions: [.stopCamera], mode: .recording),
     // finished
     "finished/press(retake)": .init(actions: [.discardTake, .startCamera], mode: .ready),
     "finished/press(useVideo)": .init(actions: [.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: out)), .exit(code: 0)], mode: .finished),
@@ -142,12 +149,14 @@ let table: [String: Expectation] = [
     "finished/stateQuery": .init(actions: [.emit(.state(mode: "finished", timer: "00:03", buttons: [.retake, .useVideo, .playVideo], orientation: .landscapeRight))], mode: .finished),
     "finished/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .finished),
     "finished/quit": .init(actions: [.exit(code: 0)], mode: .finished),
+    "finished/parentGone": .init(actions: [.exit(code: 0)], mode: .finished),
     // finished after a failed take: no Use Video.
     "finishedFailed/press(retake)": .init(actions: [.discardTake, .startCamera], mode: .ready),
     "finishedFailed/press(playVideo)": .init(actions: [.startPlayback(path: out), .emit(.playbackStarted(path: out))], mode: .playing),
     "finishedFailed/stateQuery": .init(actions: [.emit(.state(mode: "finished", timer: "00:00", buttons: [.retake, .playVideo], orientation: .landscapeRight))], mode: .finished),
     "finishedFailed/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .finished),
     "finishedFailed/quit": .init(actions: [.exit(code: 0)], mode: .finished),
+    "finishedFailed/parentGone": .init(actions: [.exit(code: 0)], mode: .finished),
     // playing
     "playing/press(closePlayer)": .init(actions: [.stopPlayback, .emit(.playbackFinished(reason: .closed))], mode: .finished),
     "playing/background": .init(actions: [.setPlaybackPaused(true)], mode: .playing),
@@ -156,6 +165,7 @@ let table: [String: Expectation] = [
     "playing/stateQuery": .init(actions: [.emit(.state(mode: "playing", timer: "00:00 / 00:03", buttons: [.closePlayer], orientation: .landscapeRight))], mode: .playing),
     "playing/terminate": .init(actions: [.stopPlayback, .emit(.playbackFinished(reason: .closed)), .emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .finished),
     "playing/quit": .init(actions: [.stopPlayback, .emit(.playbackFinished(reason: .closed)), .exit(code: 0)], mode: .finished),
+    "playing/parentGone": .init(actions: [.stopPlayback, .emit(.playbackFinished(reason: .closed)), .exit(code: 0)], mode: .finished),
 ]
 
 /// The recording fixture is taken at 1.5 s so the timer shows 00:01.
@@ -171,7 +181,7 @@ struct RecorderMachinePairTests {
     func samplesCoverEveryKind() {
         let kinds = Set(sampleEvents.map(kind))
         #expect(kinds.count == sampleEvents.count)
-        #expect(kinds.count == Button.allCases.count + 16)
+        #expect(kinds.count == Button.allCases.count + 17)
     }
 
     @Test("the fixtures reach the modes they are named for")

@@ -1,0 +1,94 @@
+// The real kiosk-recorder at its boundaries (issue 12): a parent that goes away, a closed stderr.
+import Foundation
+import KioskCore
+import Testing
+
+@Suite("kiosk-recorder at its boundaries")
+struct BoundaryEndToEndTests {
+    /// The recorder with its stdin, stdout and stderr as pipes this test holds, read by hand.
+    final class Child {
+        let process = Process()
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        private var pending = Data()
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: recorderPath)
+            process.arguments = arguments
+            process.environment = recorderEnvironment()
+            (process.standardInput, process.standardOutput, process.standardError) = (stdin, stdout, stderr)
+            try process.run()
+        }
+
+        func send(_ command: String) { stdin.fileHandleForWriting.write(Data(#"{"command":"\#(command)"}"#.utf8 + [10])) }
+
+        /// Reads stdout up to the event named `name`; the events read on the way.
+        func read(until name: String) -> [String] {
+            var names: [String] = []
+            while true {
+                while let newline = pending.firstIndex(of: 10) {
+                    let line = pending[pending.startIndex..<newline]
+                    pending = Data(pending[(newline + 1)...])
+                    let event = (try? JSONSerialization.jsonObject(with: line) as? [String: Any])?["event"] as? String
+                    names.append(event ?? "?")
+                    if event == name { return names }
+                }
+                let chunk = stdout.fileHandleForReading.availableData
+                if chunk.isEmpty { return names }
+                pending += chunk
+            }
+        }
+
+        /// Waits for the process to end (at most `seconds`): how it ended, or nil if it did not.
+        func end(within seconds: Double) -> (reason: Process.TerminationReason, status: Int32)? {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            if process.isRunning { process.terminate(); return nil }
+            return (process.terminationReason, process.terminationStatus)
+        }
+    }
+
+    @Test("the parent closes stdout mid-take (and stderr from the start): the take ends with parentGone, kept with its marker, exit 0; the next Start reports it recovered")
+    func parentGone() throws {
+        let folder = try testFolder("parent-gone")
+        let output = folder.appendingPathComponent("take.mov").path
+        let child = try Child(booth + ["--output", output])
+        // A parent that never reads stderr and closed it: logs must not kill the booth.
+        try child.stderr.fileHandleForReading.close()
+        #expect(child.read(until: "ready").last == "ready")
+        child.send("start")
+        #expect(child.read(until: "recordingStarted").last == "recordingStarted")
+        Thread.sleep(forTimeInterval: 1.5)
+        try child.stdout.fileHandleForReading.close()
+        let ended = child.end(within: 10)
+        #expect(ended?.reason == .exit && ended?.status == 0, "ended: \(String(describing: ended))")
+        // Finished, playable, and still marked as not taken by anyone.
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(".take.mov.recording").path))
+        #expect(try decodesCleanly(output))
+        let duration = try #require(Double(try ffprobe(output, "format=duration")))
+        #expect(duration > 1.2, "\(duration) s kept")
+
+        let next = try RecorderProcess(booth + ["--output", output])
+        #expect(next.wait(for: "ready") != nil, "\(next.stderr)")
+        next.command("start")
+        #expect(next.wait(for: "recordingStarted") != nil)
+        guard case let .recordingRecovered(path, recovered)? = next.events.first(where: { $0.name == "recordingRecovered" }) else {
+            Issue.record("no recordingRecovered: \(next.names)")
+            return
+        }
+        #expect(abs(recovered - duration) < 0.1 && FileManager.default.fileExists(atPath: path))
+        next.command("quit")
+        #expect(next.exitStatus() == 0)
+    }
+
+    @Test("stdin at its end is not the parent gone: the booth goes on (a service's stdin is /dev/null)")
+    func stdinClosed() throws {
+        let child = try Child(booth)
+        #expect(child.read(until: "ready").last == "ready")
+        try child.stdin.fileHandleForWriting.close()
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(child.process.isRunning)
+        child.process.terminate()
+        #expect(child.read(until: "terminated").last == "terminated")
+        #expect(child.end(within: 10)?.status == 0)
+    }
+}
