@@ -8,19 +8,33 @@ extension Booth {
     /// The signals the booth handles.
     public static let handledSignals = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2, SIGTSTP, SIGCONT]
 
-    /// Reads stdin lines on a thread of its own; each becomes a command or a `badCommand` error.
+    /// Reads stdin on a thread of its own; each line becomes a command or a `badCommand` error,
+    /// and a line over 64 KiB is a `badCommand` with the rest of it discarded.
     public func readCommands() {
         let inbox = inbox
         let thread = Thread {
             let parser = CommandParser()
-            while let line = readLine(strippingNewline: true) {
-                if line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) { continue }
-                switch parser.parse(line: line) {
-                case let .success(command): inbox.post(.command(command))
-                case let .failure(error): inbox.post(.badCommand(error))
+            var splitter = CommandLineSplitter()
+            var buffer = [UInt8](repeating: 0, count: 16 << 10)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+                if count < 0 && errno == EINTR { continue }
+                // End of stdin (or an error): the parent may still send signals; nothing to do.
+                guard count > 0 else { return }
+                for piece in splitter.feed(buffer.prefix(count)) {
+                    switch piece {
+                    case let .line(line):
+                        if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+                        switch parser.parse(line: line) {
+                        case let .success(command): inbox.post(.command(command))
+                        case let .failure(error): inbox.post(.badCommand(error))
+                        }
+                    case .overlong:
+                        inbox.post(.badCommand(CommandError(
+                            code: .badCommand, message: "a command line longer than \(splitter.limit / 1024) KiB; the rest of it is ignored")))
+                    }
                 }
             }
-            // stdin closed: the parent may still send signals; nothing to do.
         }
         thread.name = "kiosk-stdin"
         thread.start()

@@ -24,6 +24,11 @@ public struct CommandError: Error, Equatable, Sendable {
     public let code: ErrorCode
     public let message: String
 
+    public init(code: ErrorCode, message: String) {
+        self.code = code
+        self.message = message
+    }
+
     public var event: KioskEvent { .error(code: code, message: message) }
 }
 
@@ -82,5 +87,45 @@ public struct CommandParser: Sendable {
     /// Enough of a bad line to recognise it in a message, not a whole megabyte of it.
     private func clip(_ line: String) -> String {
         line.count <= 120 ? line : String(line.prefix(120)) + "…"
+    }
+}
+
+/// Cuts stdin's bytes into command lines of at most `limit` bytes. A longer line is reported once,
+/// as soon as it passes the limit, and the rest of it (up to its newline) is dropped: a parent
+/// that sends a 100 MiB line costs 64 KiB, not 100 MiB.
+public struct CommandLineSplitter: Sendable {
+    public enum Piece: Equatable, Sendable {
+        case line(String)
+        /// A line longer than the limit (its first `limit` bytes were seen).
+        case overlong
+    }
+
+    public let limit: Int
+    private var pending: [UInt8] = []
+    private var discarding = false
+
+    public init(limit: Int = 64 << 10) { self.limit = limit }
+
+    /// The lines (without their LF or CRLF) that `bytes` completes, in order.
+    public mutating func feed(_ bytes: some Collection<UInt8>) -> [Piece] {
+        var pieces: [Piece] = []
+        for byte in bytes {
+            if byte == 10 {
+                if !discarding {
+                    if pending.last == 13 { pending.removeLast() }
+                    pieces.append(.line(String(decoding: pending, as: UTF8.self)))
+                }
+                pending.removeAll(keepingCapacity: true)
+                discarding = false
+            } else if !discarding {
+                pending.append(byte)
+                if pending.count > limit {
+                    pieces.append(.overlong)
+                    pending.removeAll()
+                    discarding = true
+                }
+            }
+        }
+        return pieces
     }
 }

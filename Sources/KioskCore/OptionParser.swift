@@ -233,7 +233,10 @@ public struct OptionParser: Sendable {
         } catch {
             throw UsageError("--config: cannot read '\(path)': \(error)")
         }
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Lines end in LF, CRLF (a file saved on Windows) or CR. "\r\n" is one Character in Swift,
+        // so splitting on "\n" alone would read a CRLF file as a single line.
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+        for (offset, rawLine) in lines.enumerated() {
             let location = "\(path):\(offset + 1)"
             guard let (key, value) = try ConfigLine.parse(String(rawLine), location: location) else { continue }
             guard let spec = Self.spec(named: key) else {

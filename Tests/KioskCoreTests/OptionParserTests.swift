@@ -155,6 +155,12 @@ struct OptionParserTests {
         #expect(c.session == .loop)
         #expect(c.maxFileSize == 50 * 1_048_576)
         #expect(try record(["--config", "/c"], files: ["/c": "windowed = no"]).window == .fullscreen)
+        // Saved on Windows: CRLF line ends, and an error names the right line.
+        let windows = try record(["--config", "/c"], files: ["/c": "# booth\r\ncamera = test\r\nfps = 20\r\n"])
+        #expect(windows.camera == .test && windows.fps == 20)
+        #expect(throws: UsageError("/c:2: unknown key 'colour'")) {
+            try record(["--config", "/c"], files: ["/c": "fps = 20\r\ncolour = red\r\n"])
+        }
         #expect(try record(["--config", "/c"], files: ["/c": "windowed = 640x480"]).window == .windowed(Size(width: 640, height: 480)))
     }
 

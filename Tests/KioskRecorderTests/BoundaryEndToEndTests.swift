@@ -91,4 +91,41 @@ struct BoundaryEndToEndTests {
         #expect(child.read(until: "terminated").last == "terminated")
         #expect(child.end(within: 10)?.status == 0)
     }
+
+    /// The peak resident memory of a running process (VmHWM), in KiB.
+    func peakMemory(_ pid: Int32) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
+    @Test("a 32 MiB stdin line: one badCommand, the rest of it ignored, memory not grown by it; the next command answers")
+    func hugeLine() throws {
+        let r = try RecorderProcess(booth)
+        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("state")
+        #expect(r.wait(for: "state") != nil)
+        let before = peakMemory(r.process.processIdentifier)
+        r.send(#"{"command":"state","pad":""# + String(repeating: "x", count: 32 << 20) + #""}"#)
+        r.command("state")
+        #expect(r.wait(for: "state", count: 2, timeout: 20) != nil)
+        let grown = peakMemory(r.process.processIdentifier) - before
+        #expect(grown < 8 << 10, "peak memory grew \(grown) KiB")
+        #expect(r.names == ["ready", "state", "error", "state"])
+        guard case let .error(code, message)? = r.events.first(where: { $0.name == "error" }) else { return }
+        #expect(code == .badCommand && message.contains("64 KiB"), "\(message)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    @Test("a config file saved with CRLF line ends is read line by line")
+    func crlfConfig() throws {
+        let config = try testFolder("crlf").appendingPathComponent("kiosk.conf")
+        try "# booth\r\ncamera = test\r\nmicrophone = none\r\nfps = 15\r\nsize = 320x240\r\n".write(to: config, atomically: true, encoding: .utf8)
+        let r = try RecorderProcess(["--config", config.path, "--windowed", "640x480"])
+        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
+        #expect(r.events.first == .ready(camera: "test", width: 320, height: 240, fps: 15, orientation: .landscapeRight))
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
 }
