@@ -417,9 +417,14 @@ public final class Booth {
 
     // MARK: - Screenshots
 
-    /// The screen is read back here (SDL, UI thread); the file is written on a worker, opened so
-    /// that a FIFO without a reader fails at once instead of hanging.
+    /// The screen is read back here (SDL, UI thread); the file is written on a worker. Only a new
+    /// file is written (never over anything, never through a symlink), and never the take or a
+    /// name a take of this folder could have.
     func screenshot(to path: String) {
+        if let refusal = Booth.screenshotRefusal(path, output: outputPath) {
+            events.emit(.error(code: .screenshotFailed, message: refusal))
+            return
+        }
         let pixels: Pixels
         do { pixels = try screen.snapshot() } catch {
             events.emit(.error(code: .screenshotFailed, message: "\(error)"))
@@ -431,10 +436,23 @@ public final class Booth {
         }
     }
 
-    /// Writes `data` to `path` (created 0644, close-on-exec, never blocking on a FIFO's open);
-    /// the error's text, or nil.
+    /// Why a screenshot may not go to `path`: it is the take, its marker, or in the take's folder
+    /// with the take's extension (the next take's name, or a handed-over one).
+    static func screenshotRefusal(_ path: String, output: String) -> String? {
+        let target = URL(fileURLWithPath: path).standardizedFileURL
+        let take = URL(fileURLWithPath: output).standardizedFileURL
+        let sameFolder = target.deletingLastPathComponent().path == take.deletingLastPathComponent().path
+        if target.path == take.path || target.path == MovieWriter.markerPath(for: take.path)
+            || (sameFolder && target.pathExtension.lowercased() == take.pathExtension.lowercased()) {
+            return "screenshot: '\(path)' is the take or a take's name; pick another file"
+        }
+        return nil
+    }
+
+    /// Writes `data` to `path`, a new file (O_EXCL: never over an existing one, a FIFO or a
+    /// symlink; O_NOFOLLOW), 0600, close-on-exec; the error's text, or nil.
     static func writeFile(_ data: Data, to path: String) -> String? {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return "open(\(path)): \(String(cString: strerror(errno)))" }
         defer { close(fd) }
         var written = 0

@@ -128,4 +128,35 @@ struct BoundaryEndToEndTests {
         r.command("quit")
         #expect(r.exitStatus() == 0)
     }
+
+    @Test("screenshot writes only new files: not over the live take, an existing file or through a symlink; a new file gets the BMP")
+    func screenshotRules() throws {
+        let (r, output, _) = try recordingBooth("screenshot-rules")
+        let folder = URL(fileURLWithPath: output).deletingLastPathComponent()
+        let existing = folder.appendingPathComponent("notes.txt").path
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: existing))
+        let elsewhere = folder.appendingPathComponent("elsewhere.txt").path
+        let link = folder.appendingPathComponent("link.bmp").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: elsewhere)
+        let fresh = folder.appendingPathComponent("shot.bmp").path
+        for path in [output, folder.appendingPathComponent("next.mov").path, existing, link, fresh] {
+            r.send(#"{"command":"screenshot","path":"\#(path)"}"#)
+        }
+        #expect(r.wait(for: "error", count: 4) != nil, "\(r.names)")
+        Thread.sleep(forTimeInterval: 1)
+        r.command("stop")
+        #expect(r.wait(for: "recordingFinished") != nil)
+        guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
+        #expect(result.success)
+        #expect(try decodesCleanly(output), "the take is still a movie")
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "keep me")
+        #expect(!FileManager.default.fileExists(atPath: elsewhere), "nothing written through the symlink")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("next.mov").path))
+        let shot = try Data(contentsOf: URL(fileURLWithPath: fresh))
+        #expect(shot.prefix(2) == Data("BM".utf8) && shot.count == 54 + 800 * 480 * 3)
+        let errors = r.events.compactMap { e -> ErrorCode? in if case let .error(code, _) = e { code } else { nil } }
+        #expect(errors == [.screenshotFailed, .screenshotFailed, .screenshotFailed, .screenshotFailed])
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
 }
