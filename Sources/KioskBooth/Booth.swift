@@ -376,6 +376,7 @@ public final class Booth {
         settings.maxDuration = config.maxDuration
         settings.maxFileSize = config.maxFileSize
         settings.minFreeDisk = config.minFreeDisk
+        settings.fileMode = config.fileMode
         settings.rotationQuarterTurns = DisplayTransform(physical: screen.outputSize, orientation: orientation)
             .cameraQuarterTurns(mount: config.cameraRotation)
         let (inbox, activeWriter, makeMicrophone, makeWriter) = (inbox, activeWriter, parts.makeMicrophone, parts.makeWriter)

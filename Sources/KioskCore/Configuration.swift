@@ -37,6 +37,8 @@ public struct Configuration: Equatable, Sendable {
     public var maxDuration: Double = 1200
     public var maxFileSize: Int64 = 160 * 1024 * 1024
     public var minFreeDisk: Int64 = 1024 * 1024
+    /// Permissions of the takes and their markers (`--file-mode`): the recorder's user only.
+    public var fileMode = 0o600
     /// nil: the display's natural orientation (landscape-right on a landscape panel, portrait on a
     /// portrait one).
     public var orientation: Orientation?

@@ -99,6 +99,9 @@ public struct OptionParser: Sendable {
         OptionSpec(name: "camera-rotation", argument: .required("DEGREES"),
                    help: "how the camera is mounted: 0, 90, 180 or 270 clockwise to make its picture upright (default 0)",
                    inConfigFile: true) { c, v throws(ValueError) in c.cameraRotation = try Values.quarterTurns(v!) },
+        OptionSpec(name: "file-mode", argument: .required("MODE"),
+                   help: "permissions of takes and markers, octal, at least 0600 (default 0600: the recorder's user only)",
+                   inConfigFile: true) { c, v throws(ValueError) in c.fileMode = try Values.fileMode(v!) },
         OptionSpec(name: "config", argument: .required("FILE"),
                    help: "read `key = value` lines (keys are these options' names, # starts a comment); flags win",
                    inConfigFile: false) { _, _ throws(ValueError) in },
@@ -335,6 +338,15 @@ enum Values {
             throw ValueError("'\(v)': width and height must be even (4:2:0 video)")
         }
         return Size(width: w, height: h)
+    }
+
+    /// An octal mode for the take's files: read and write for the owner (the recorder must write
+    /// them), no execute bits, nothing beyond 0666.
+    static func fileMode(_ v: String) throws(ValueError) -> Int {
+        guard (3...4).contains(v.count), let mode = Int(v, radix: 8), mode & 0o600 == 0o600, mode & ~0o666 == 0 else {
+            throw ValueError("'\(v)' is not an octal mode from 0600 to 0666 without execute bits (e.g. 0640)")
+        }
+        return mode
     }
 
     static func integer(_ v: String, in range: ClosedRange<Int>) throws(ValueError) -> Int {

@@ -47,7 +47,7 @@ final class EncodingSession {
         let failure = InjectedFailure(after: step)
         self.settings = settings
         MediaLibraries.quietLogs()
-        let sink = try FileSink(path: settings.outputPath)
+        let sink = try FileSink(path: settings.outputPath, mode: settings.fileMode)
         try failure.check(.file)
         let io = try IOContext(writingTo: sink)
         try failure.check(.ioContext)

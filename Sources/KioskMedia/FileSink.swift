@@ -21,9 +21,12 @@ final class FileSink {
     /// The errno of the first failed write, if any.
     private(set) var failure: Int32?
 
-    init(path: String) throws(AVError) {
-        let fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    /// Creates the file: new (O_EXCL: never over an existing file, never through a symlink), with
+    /// exactly `mode` (fchmod, whatever the umask).
+    init(path: String, mode: Int = 0o600) throws(AVError) {
+        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode))
         guard fd >= 0 else { throw AVError(code: AVError.code(posix: errno), call: "open(\(path))") }
+        fchmod(fd, mode_t(mode))
         self.path = path
         self.fd = fd
         tally = OwnerTally(FileSink.self)

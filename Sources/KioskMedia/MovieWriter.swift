@@ -128,9 +128,15 @@ public final class MovieWriter: Sendable {
         if first { available.signal() }
     }
 
+    /// The marker: a new file (O_EXCL, never through a symlink) with the take's mode, holding the pid.
     private func writeMarker() throws {
         let marker = Self.markerPath(for: settings.outputPath)
-        try Data("\(getpid())\n".utf8).write(to: URL(fileURLWithPath: marker))
+        let fd = open(marker, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(settings.fileMode))
+        guard fd >= 0 else { throw AVError(code: AVError.code(posix: errno), call: "open(\(marker))") }
+        defer { close(fd) }
+        fchmod(fd, mode_t(settings.fileMode))
+        let text = Array("\(getpid())\n".utf8)
+        guard write(fd, text, text.count) == text.count else { throw AVError(code: AVError.code(posix: errno), call: "write(\(marker))") }
         FileSink.syncFolder(of: marker)
     }
 

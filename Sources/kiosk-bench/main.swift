@@ -68,6 +68,7 @@ func encode(_ o: [String: String]) {
     guard let input = o["input"] else { fail("encode needs --input") }
     let frameSize = size(o["size"])
     let output = o["output"] ?? (NSTemporaryDirectory() + "kiosk-bench-\(getpid()).mov")
+    unlink(output) // the writer creates a new file only; a bench round may reuse a name
     let frameBytes = PixelFormat.yuyv.frameBytes(for: frameSize)
     guard let handle = FileHandle(forReadingAtPath: input) else { fail("cannot read \(input)") }
     let limit = Int(o["frames"] ?? "") ?? Int.max

@@ -5,6 +5,7 @@ import KioskBooth
 import KioskCapture
 import KioskCore
 import KioskMedia
+import KioskSystem
 import KioskUI
 
 let parser = OptionParser(readFile: { try String(contentsOfFile: $0, encoding: .utf8) })
@@ -29,6 +30,13 @@ func outputPath(_ configured: String?) -> String {
         }
         guard access(folder, W_OK) == 0 else {
             Log.write("kiosk-recorder: --output: the folder \(folder) is not writable\n")
+            exit(2)
+        }
+        // A take replaces only a take: a folder, a link or a device there is refused, not deleted.
+        if let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType,
+           type != .typeRegular {
+            let what = type == .typeDirectory ? "a folder" : type == .typeSymbolicLink ? "a symbolic link" : "not a regular file"
+            Log.write("kiosk-recorder: --output: '\(url.path)' is \(what); name a file that is new or a take\n")
             exit(2)
         }
         return url.path
@@ -99,6 +107,15 @@ case let .play(file, config):
 case let .record(config):
     Booth.blockSignals()
     let output = outputPath(config.output)
+    // One recorder per output, for as long as this process lives.
+    let lock: OutputLock
+    do { lock = try OutputLock(beside: output) } catch {
+        switch error {
+        case let .held(pid): Log.write("kiosk-recorder: --output: another kiosk-recorder\(pid.map { " (pid \($0))" } ?? "") records to \(output)\n")
+        case let .failed(why): Log.write("kiosk-recorder: --output: cannot lock \(output): \(why)\n")
+        }
+        exit(2)
+    }
     let (context, screen, assets) = openScreen(config)
     let camera = CameraFactory.make(config.camera, size: config.size, fps: Double(config.fps), mjpeg: VideoDecoder.mjpeg)
     let microphone = config.microphone
@@ -111,5 +128,5 @@ case let .record(config):
             case let .pcm(name): ALSAMicrophone(name: name)
             }
         })
-    serve(Booth(config: config, outputPath: output, parts: parts), context)
+    withExtendedLifetime(lock) { serve(Booth(config: config, outputPath: output, parts: parts), context) }
 }

@@ -1,6 +1,7 @@
 // The real kiosk-recorder at its boundaries (issue 12): a parent that goes away, a closed stderr.
 import Foundation
 import KioskCore
+import KioskTestSupport
 import Testing
 
 @Suite("kiosk-recorder at its boundaries")
@@ -158,5 +159,68 @@ struct BoundaryEndToEndTests {
         #expect(errors == [.screenshotFailed, .screenshotFailed, .screenshotFailed, .screenshotFailed])
         r.command("quit")
         #expect(r.exitStatus() == 0)
+    }
+
+    @Test("two recorders, one output: the second exits 2 naming the first's pid; the first's take is untouched")
+    func oneRecorderPerOutput() throws {
+        let (a, output, _) = try recordingBooth("two-recorders")
+        let b = try runProgram([recorderPath] + booth + ["--output", output], environment: recorderEnvironment())
+        #expect(b.status == 2)
+        #expect(b.stderr.contains("another kiosk-recorder (pid \(a.process.processIdentifier)) records to \(output)"), "\(b.stderr)")
+        #expect(b.stdout.isEmpty)
+        Thread.sleep(forTimeInterval: 1)
+        a.command("stop")
+        #expect(a.wait(for: "recordingFinished") != nil)
+        guard case let .recordingFinished(result)? = a.events.first(where: { $0.name == "recordingFinished" }) else { return }
+        #expect(result.success && result.outputPath == output)
+        #expect(try decodesCleanly(output))
+        a.command("quit")
+        #expect(a.exitStatus() == 0)
+        // Once the first has gone, the output is free.
+        let c = try RecorderProcess(booth + ["--output", output])
+        #expect(c.wait(for: "ready") != nil, "\(c.stderr)")
+        c.command("quit")
+        #expect(c.exitStatus() == 0)
+    }
+
+    @Test("--output naming a folder, a symbolic link or a FIFO is refused (exit 2, named) and left as it was")
+    func outputNotAFile() throws {
+        let folder = try testFolder("output-kinds")
+        let dir = folder.appendingPathComponent("clips.mov")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try Data("a guest's clip".utf8).write(to: dir.appendingPathComponent("inside.mov"))
+        let link = folder.appendingPathComponent("link.mov").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder.appendingPathComponent("target.mov").path)
+        let fifo = folder.appendingPathComponent("fifo.mov").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        for (path, what) in [(dir.path, "a folder"), (link, "a symbolic link"), (fifo, "not a regular file")] {
+            let run = try runProgram([recorderPath] + booth + ["--output", path], environment: recorderEnvironment())
+            #expect(run.status == 2 && run.stderr.contains("--output: '\(path)' is \(what)"), "\(run.stderr)")
+        }
+        #expect(FileManager.default.contents(atPath: dir.appendingPathComponent("inside.mov").path) == Data("a guest's clip".utf8))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("target.mov").path))
+    }
+
+    /// The permission bits of a file.
+    func mode(_ path: String) throws -> Int {
+        try #require((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue)
+    }
+
+    @Test("takes and markers are the recorder's user's only (0600), or --file-mode's", arguments: [nil, "0640"])
+    func fileMode(_ asked: String?) throws {
+        let folder = try testFolder("file-mode-\(asked ?? "default")")
+        let output = folder.appendingPathComponent("take.mov").path
+        let r = try RecorderProcess(booth + ["--output", output] + (asked.map { ["--file-mode", $0] } ?? []))
+        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        #expect(r.wait(for: "recordingStarted") != nil)
+        let expected = asked == nil ? 0o600 : 0o640
+        #expect(try mode(output) == expected)
+        #expect(try mode(folder.appendingPathComponent(".take.mov.recording").path) == expected)
+        r.command("stop")
+        #expect(r.wait(for: "recordingFinished") != nil)
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        #expect(try mode(output) == expected)
     }
 }

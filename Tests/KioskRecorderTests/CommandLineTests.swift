@@ -29,7 +29,8 @@ struct CommandLineTests {
     @Test("a bad option exits 2 naming it, with nothing on stdout", arguments: [
         (["--max-duration", "-5"], "--max-duration"), (["--size", "12"], "--size"),
         (["--orientation", "sideways"], "--orientation"), (["--bogus"], "--bogus"),
-        (["--max-file-size", "huge"], "--max-file-size"),
+        (["--max-file-size", "huge"], "--max-file-size"), (["--file-mode", "0644x"], "--file-mode"),
+        (["--file-mode", "0400"], "--file-mode"), (["--file-mode", "0755"], "--file-mode"),
     ])
     func badOption(arguments: [String], name: String) throws {
         let r = try run(arguments)

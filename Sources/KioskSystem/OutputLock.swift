@@ -1,0 +1,47 @@
+// One recorder per output: a lock file beside the take, held with flock for as long as the process
+// lives (the kernel lets go of it when the process ends, however it ends, so a crash leaves no
+// stale lock), with the holder's pid inside for the message a second instance gives.
+import Glibc
+
+public final class OutputLock: Sendable {
+    /// The lock file: `.<name>.lock` beside the take.
+    public let path: String
+    private let fd: Int32
+
+    /// Why the lock could not be had.
+    public enum Failure: Error, Sendable {
+        /// Another process holds it; its pid as it wrote it (nil if unreadable).
+        case held(pid: Int32?)
+        case failed(SystemError)
+    }
+
+    /// The lock file's path for a take at `output`.
+    public static func path(for output: String) -> String {
+        let slash = output.lastIndex(of: "/")
+        let folder = slash.map { String(output[...$0]) } ?? ""
+        let name = slash.map { String(output[output.index(after: $0)...]) } ?? output
+        return folder + "." + name + ".lock"
+    }
+
+    /// Takes the lock beside `output` (`flock(LOCK_EX | LOCK_NB)`) and writes this pid into it.
+    public init(beside output: String) throws(Failure) {
+        path = Self.path(for: output)
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw .failed(SystemError(call: "open(\(path))", errno: errno)) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let error = errno
+            defer { close(fd) }
+            guard error == EWOULDBLOCK else { throw .failed(SystemError(call: "flock(\(path))", errno: error)) }
+            var bytes = [UInt8](repeating: 0, count: 32)
+            let count = pread(fd, &bytes, bytes.count, 0)
+            let text = count > 0 ? String(decoding: bytes.prefix(count), as: UTF8.self) : ""
+            throw .held(pid: Int32(text.split(separator: "\n").first ?? ""))
+        }
+        let text = Array("\(getpid())\n".utf8)
+        _ = ftruncate(fd, 0)
+        _ = pwrite(fd, text, text.count, 0)
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+}
