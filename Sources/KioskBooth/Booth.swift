@@ -38,6 +38,9 @@ public final class Booth {
     private let screenshots = DispatchQueue(label: "kiosk-screenshots", qos: .utility)
     /// File-worker jobs posted and not yet reported back: the process leaves only once all have.
     private var fileJobs = 0
+    /// This process's finished take is on disk (with its marker) and nobody has used it yet: a
+    /// Retake or the next Start deletes it rather than recovering it.
+    private var ownTakeOnDisk = false
     /// `ready` went out (after the camera's first attempt to open); until then the inbox's other
     /// messages and the screen's input wait, so nothing is answered before `ready`.
     private var readySent = false
@@ -213,14 +216,15 @@ public final class Booth {
         case var .recordingFinished(result):
             if let take {
                 result.droppedFrames += max(camera.droppedFrames - take.cameraDropsAtStart, 0)
-                if let microphone = take.microphone { onFiles { microphone.stop(); return nil } }
+                if let microphone = take.microphone { onFiles { microphone.stop(); return [] } }
             }
             activeWriter.set(nil)
             take = nil
+            ownTakeOnDisk = true
             perform(machine.handle(.recordingFinished(result)))
-        case let .fileJobDone(event):
+        case let .fileJobDone(done):
             fileJobs -= 1
-            if let event { events.emit(event) }
+            done.forEach(events.emit)
         case let .emit(event):
             events.emit(event)
         case let .screenshotDone(failure):
@@ -295,13 +299,21 @@ public final class Booth {
             let camera = camera
             cameraControl.async { camera.stop() }
         case .discardTake:
-            let output = outputPath
+            let (output, own) = (outputPath, ownTakeOnDisk)
+            ownTakeOnDisk = false
             onFiles {
-                TakeFiles.discardPrevious(at: output).map { .recordingRecovered(path: $0.path, duration: $0.duration) }
+                // Our own take nobody wanted goes; one left by an earlier run is kept, moved aside.
+                if own { TakeFiles.discard(output); return [] }
+                return TakeFiles.discardPrevious(at: output).map { [.recordingRecovered(path: $0.path, duration: $0.duration)] } ?? []
             }
         case .handOverTake:
-            let output = outputPath
-            onFiles { .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: TakeFiles.handOver(output)) }
+            let (output, rename) = (outputPath, config.session == .loop)
+            ownTakeOnDisk = false
+            onFiles {
+                let (path, failure) = TakeFiles.handOver(output, rename: rename)
+                return (failure.map { [KioskEvent.error(code: .recordingFailed, message: $0)] } ?? [])
+                    + [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: path)]
+            }
         case let .startRecording(orientation):
             startRecording(orientation: orientation)
         case let .stopRecording(reason):
@@ -328,9 +340,9 @@ public final class Booth {
         needsDraw = true
     }
 
-    /// Runs `job` on the file worker, in order with the jobs before it; the event it returns is
+    /// Runs `job` on the file worker, in order with the jobs before it; the events it returns are
     /// emitted on the UI thread when it reports back.
-    private func onFiles(_ job: @escaping @Sendable () -> KioskEvent?) {
+    private func onFiles(_ job: @escaping @Sendable () -> [KioskEvent]) {
         fileJobs += 1
         let inbox = inbox
         files.async { inbox.post(.fileJobDone(job())) }

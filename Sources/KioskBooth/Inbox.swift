@@ -18,8 +18,8 @@ public enum BoothMessage: Sendable {
     case takeFailed(code: ErrorCode, message: String)
     /// The writer finalized the file (after a stop, or by itself: a limit, a full disk).
     case recordingFinished(RecordingResult)
-    /// A job of the file worker ended; its event (if any) is emitted now, in order.
-    case fileJobDone(KioskEvent?)
+    /// A job of the file worker ended; its events are emitted now, in order.
+    case fileJobDone([KioskEvent])
     /// An event a worker produced, emitted in its turn.
     case emit(KioskEvent)
     /// A screenshot was written off the UI thread; the error, if it failed.

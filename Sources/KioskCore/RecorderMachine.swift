@@ -58,8 +58,8 @@ public enum RecorderAction: Equatable, Sendable {
     case stopCamera
     /// Remove the previous take before a new one (or move an interrupted one aside).
     case discardTake
-    /// Loop sessions: give the accepted take to the parent under a name of its own, so the next
-    /// guest's Start cannot delete it, and report that path with
+    /// Use Video: give the take to the parent (in a loop session under a name of its own, so the
+    /// next guest's Start cannot delete it) and report its path with
     /// `videoRecorderDidFinishRecordingVideoWithOutputPath`. The parent then owns the file.
     case handOverTake
     /// Start writing; the orientation is the interface's at the start of the take.
@@ -356,10 +356,7 @@ public struct RecorderMachine: Equatable, Sendable {
             state = .ready
             actions.append(.discardTake)
         case (.useVideo, _):
-            switch session {
-            case .once: actions.append(.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: outputPath)))
-            case .loop: actions.append(.handOverTake)
-            }
+            actions.append(.handOverTake)
             outcome(&actions)
         case let (.playVideo, .finished(take)):
             state = .playing(Playing(take: take, duration: take.duration))

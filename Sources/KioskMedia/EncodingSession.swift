@@ -80,6 +80,8 @@ final class EncodingSession {
     var fallbackNote: String? { video.fallbackNote }
 
     var duration: Double { max(videoEnd, audioEnd) }
+    /// The take's length up to the last fragment that reached the disk: what a file cut there holds.
+    private(set) var syncedDuration: Double = 0
     var hasVideo: Bool { videoFramesWritten > 0 && fragments > 0 }
 
     // MARK: - Video
@@ -245,6 +247,7 @@ final class EncodingSession {
         muxer.writeDuration(seconds: duration)
         guard sink.sync() else { return failure(AVError(code: AVError.code(posix: sink.failure ?? EIO), call: "fdatasync")) }
         fragments += 1
+        syncedDuration = duration
         pendingBytes = 0
         pendingPackets = 0
         freeAtSync = DiskSpace.available(at: settings.outputPath)
@@ -260,7 +263,10 @@ final class EncodingSession {
 
     /// Ends the take: drains the encoders, writes the last fragment and the trailer, syncs the file
     /// and its folder. After a failed write the file is cut back to its last whole fragment instead.
-    func finish() {
+    /// Returns the take's length as the disk holds it: all of it, or, when its end could not be
+    /// written or synced, up to its last synced fragment.
+    @discardableResult
+    func finish() -> Double {
         if sink.failure == nil {
             _ = send(nil, to: video.codec, stream: videoStream)
             if let audio {
@@ -270,16 +276,21 @@ final class EncodingSession {
             if sink.failure == nil { muxer.writeTrailer() }
             if sink.failure == nil, sink.sync() {
                 fragments += 1
+                syncedDuration = duration
                 var tracks = [videoEnd]
                 if audio != nil { tracks.append(audioEnd) }
                 muxer.writeDuration(seconds: duration)
-                MoovDurations.patch(fd: sink.fd, movieSeconds: duration, trackSeconds: tracks)
+                if !MoovDurations.patch(fd: sink.fd, movieSeconds: duration, trackSeconds: tracks) {
+                    Log.info("writer: the take's length could not be written into its header; players count it from the fragments")
+                }
             }
         }
-        if sink.failure != nil {
+        if let failure = sink.failure {
+            Log.info("writer: the end of the take could not be written (\(String(cString: strerror(failure)))); it holds \(syncedDuration) s")
             sink.truncateToLastSync()
         }
         sink.syncFileAndFolder()
+        return syncedDuration
     }
 }
 

@@ -3,6 +3,7 @@
 // which write failed with which errno.
 import CFFmpeg
 import Foundation
+import KioskCore
 
 /// Owns the output file descriptor. Used by the encoder thread only.
 final class FileSink {
@@ -27,6 +28,8 @@ final class FileSink {
         let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode))
         guard fd >= 0 else { throw AVError(code: AVError.code(posix: errno), call: "open(\(path))") }
         fchmod(fd, mode_t(mode))
+        // The new name is durable before anything is written under it.
+        Self.syncFolder(of: path)
         self.path = path
         self.fd = fd
         tally = OwnerTally(FileSink.self)
@@ -77,19 +80,28 @@ final class FileSink {
         }
     }
 
-    /// fsync of the file, then of its folder (so the name is durable too).
-    func syncFileAndFolder() {
-        _ = fsync(fd)
-        Self.syncFolder(of: path)
+    /// fsync of the file, then of its folder (so the name is durable too); false, logged, if either
+    /// failed.
+    @discardableResult
+    func syncFileAndFolder() -> Bool {
+        let file = fsync(fd) == 0
+        if !file { Log.info("fsync(\(path)): \(String(cString: strerror(errno)))") }
+        return Self.syncFolder(of: path) && file
     }
 
-    static func syncFolder(of path: String) {
+    /// fsync of the folder a path is in (a name created, renamed or removed there becomes durable);
+    /// false, logged, if it failed.
+    @discardableResult
+    static func syncFolder(of path: String) -> Bool {
         let folder = (path as NSString).deletingLastPathComponent
         let dfd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dfd >= 0 {
-            _ = fsync(dfd)
-            close(dfd)
+        guard dfd >= 0, fsync(dfd) == 0 else {
+            Log.info("fsync of the folder of \(path): \(String(cString: strerror(errno)))")
+            if dfd >= 0 { close(dfd) }
+            return false
         }
+        close(dfd)
+        return true
     }
 
     /// Replaces the first `size` bytes of the file (the header the muxer wrote, nothing after it yet)

@@ -66,25 +66,43 @@ public enum TakeFiles {
         public var duration: Double
     }
 
-    /// A loop session's accepted take, renamed `<name>-YYYYMMDD-HHMMSS.<ext>` beside the output so the
-    /// next guest's take cannot replace it. Returns the new path (the old one if the rename failed).
-    public static func handOver(_ output: String, now: Date = Date()) -> String {
-        let url = URL(fileURLWithPath: output)
-        let stem = url.deletingPathExtension().path + "-" + DateFormatter.recovered.string(from: now)
-        var target = stem + "." + url.pathExtension
-        var n = 2
-        while FileManager.default.fileExists(atPath: target) {
-            target = stem + "-\(n)." + url.pathExtension
-            n += 1
+    /// The take is used (Use Video): the parent owns it from now on, so its marker goes. In a loop
+    /// session it is first renamed `<name>-YYYYMMDD-HHMMSS.<ext>` beside the output, so the next
+    /// guest's take cannot replace it. The path the parent gets, and what went wrong if the rename
+    /// failed: the take then stays where it is with its marker, so the next Start moves it aside as
+    /// recovered rather than deleting it.
+    public static func handOver(_ output: String, rename: Bool, now: Date = Date()) -> (path: String, failure: String?) {
+        var path = output
+        if rename {
+            let url = URL(fileURLWithPath: output)
+            let stem = url.deletingPathExtension().path + "-" + DateFormatter.recovered.string(from: now)
+            var target = stem + "." + url.pathExtension
+            var n = 2
+            while FileManager.default.fileExists(atPath: target) {
+                target = stem + "-\(n)." + url.pathExtension
+                n += 1
+            }
+            guard Glibc.rename(output, target) == 0 else {
+                let failure = "could not hand over \(output) as \(target): \(String(cString: strerror(errno))); it stays where it is and the next Start keeps it as recovered"
+                Log.info(failure)
+                return (output, failure)
+            }
+            path = target
         }
-        do {
-            try FileManager.default.moveItem(atPath: output, toPath: target)
-        } catch {
-            Log.info("could not hand over \(output): \(error); reporting it where it is")
-            return output
+        if unlink(MovieWriter.markerPath(for: output)) != 0 && errno != ENOENT {
+            Log.info("could not remove the marker of \(output): \(String(cString: strerror(errno)))")
         }
-        FileSink.syncFolder(of: target)
-        return target
+        FileSink.syncFolder(of: path)
+        return (path, nil)
+    }
+
+    /// Retake, or a new take after this process's own finished one (nobody wanted it): the take and
+    /// its marker go.
+    public static func discard(_ output: String) {
+        for path in [output, MovieWriter.markerPath(for: output)] where unlink(path) != 0 && errno != ENOENT {
+            Log.info("could not delete \(path): \(String(cString: strerror(errno)))")
+        }
+        FileSink.syncFolder(of: output)
     }
 
     /// Before a take (and on Retake): recover an interrupted take, or delete the old file.

@@ -168,14 +168,14 @@ public final class MovieWriter: Sendable {
             q.videoCount = 0
             return q.dropped
         }
-        session.finish()
+        let duration = session.finish()
         let bytes = session.sink.size
         let success = session.hasVideo
-        // A take whose parent went away keeps its marker: nobody took it, so the next Start reports
-        // it as recovered instead of deleting it.
-        if reason != .parentGone { try? FileManager.default.removeItem(atPath: Self.markerPath(for: settings.outputPath)) }
+        // The marker stays: the take is nobody's yet. It goes when the take is used, discarded or
+        // handed over (TakeFiles), so a crash while the guest reviews it, or a parent that went
+        // away, leaves a take the next Start reports as recovered instead of deleting it.
         FileSink.syncFolder(of: settings.outputPath)
-        onFinish(RecordingResult(outputPath: settings.outputPath, duration: session.duration, bytes: bytes,
+        onFinish(RecordingResult(outputPath: settings.outputPath, duration: duration, bytes: bytes,
                                  reason: reason ?? .error, success: success, droppedFrames: dropped))
     }
 }

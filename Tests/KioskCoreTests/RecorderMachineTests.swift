@@ -144,7 +144,7 @@ let table: [String: Expectation] = [
     "stopping/parentGone": .init(actions: [.stopCamera], mode: .recording),
     // finished
     "finished/press(retake)": .init(actions: [.discardTake, .startCamera], mode: .ready),
-    "finished/press(useVideo)": .init(actions: [.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: out)), .exit(code: 0)], mode: .finished),
+    "finished/press(useVideo)": .init(actions: [.handOverTake, .exit(code: 0)], mode: .finished),
     "finished/press(playVideo)": .init(actions: [.startPlayback(path: out), .emit(.playbackStarted(path: out))], mode: .playing),
     "finished/stateQuery": .init(actions: [.emit(.state(mode: "finished", timer: "00:03", buttons: [.retake, .useVideo, .playVideo], orientation: .landscapeRight))], mode: .finished),
     "finished/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .finished),
@@ -341,7 +341,7 @@ struct RecorderMachineSeedTests {
     @Test("Use Video reports the path: once exits; loop hands the take over and returns to ready with the camera")
     func useVideo() {
         var once = Fixture.finished.make(session: .once)
-        #expect(once.handle(.press(.useVideo)) == [.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: out)), .exit(code: 0)])
+        #expect(once.handle(.press(.useVideo)) == [.handOverTake, .exit(code: 0)])
         #expect(once.handle(.stateQuery) == [], "nothing after exit")
         var loop = Fixture.finished.make(session: .loop)
         #expect(loop.handle(.press(.useVideo)) == [.handOverTake, .startCamera])

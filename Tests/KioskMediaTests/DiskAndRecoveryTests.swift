@@ -96,7 +96,11 @@ struct DiskAndRecoveryTests {
         feed(writer, size: Size(width: 320, height: 240), seconds: 2)
         writer.stop(reason: .user)
         _ = try #require(finished.wait())
-        // A clean take leaves no marker: the next start deletes it, as the seed does.
+        // A finished take keeps its marker until it is used; a used one has none, and the next
+        // start deletes it, as the seed does.
+        #expect(FileManager.default.fileExists(atPath: MovieWriter.markerPath(for: output)))
+        #expect(TakeFiles.handOver(output, rename: false) == (output, nil))
+        #expect(!FileManager.default.fileExists(atPath: MovieWriter.markerPath(for: output)))
         #expect(TakeFiles.discardPrevious(at: output) == nil)
         #expect(!FileManager.default.fileExists(atPath: output))
 

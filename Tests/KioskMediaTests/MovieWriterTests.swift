@@ -82,7 +82,8 @@ struct MovieWriterTests {
         #expect(result.success && result.reason == .user && result.droppedFrames == 0)
         #expect(abs(result.duration - 4) <= 1.0 / 30 + 0.001, "duration \(result.duration)")
         #expect(result.bytes == (try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int64))
-        #expect(!FileManager.default.fileExists(atPath: MovieWriter.markerPath(for: output)))
+        // The marker stays until the take is used, discarded or handed over (TakeFiles).
+        #expect(FileManager.default.fileExists(atPath: MovieWriter.markerPath(for: output)))
 
         let probe = try runProgram(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name,codec_type,nb_read_frames",
                                     "-count_frames", "-show_entries", "format=duration", "-of", "json", output])

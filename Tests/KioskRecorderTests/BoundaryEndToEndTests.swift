@@ -223,4 +223,35 @@ struct BoundaryEndToEndTests {
         #expect(r.exitStatus() == 0)
         #expect(try mode(output) == expected)
     }
+
+    @Test("a finished take is kept until it is used: kill -9 during review, and the next Start reports it recovered; Use Video leaves no marker")
+    func crashInReview() throws {
+        let (r, output, _) = try recordingBooth("crash-in-review")
+        let marker = URL(fileURLWithPath: output).deletingLastPathComponent().appendingPathComponent(".take.mov.recording").path
+        Thread.sleep(forTimeInterval: 1.5)
+        r.command("stop")
+        #expect(r.wait(for: "recordingFinished") != nil)
+        guard case let .recordingFinished(result)? = r.events.last else { Issue.record("no result"); return }
+        r.kill(SIGKILL)
+        #expect(r.exitStatus() != 0)
+        #expect(FileManager.default.fileExists(atPath: marker), "the take is still nobody's")
+
+        let next = try RecorderProcess(booth + ["--output", output])
+        #expect(next.wait(for: "ready") != nil, "\(next.stderr)")
+        next.command("start")
+        #expect(next.wait(for: "recordingStarted") != nil)
+        guard case let .recordingRecovered(path, duration)? = next.events.first(where: { $0.name == "recordingRecovered" }) else {
+            Issue.record("no recordingRecovered: \(next.names)")
+            return
+        }
+        #expect(abs(duration - result.duration) < 0.1)
+        #expect(try decodesCleanly(path))
+        Thread.sleep(forTimeInterval: 1)
+        next.command("stop")
+        #expect(next.wait(for: "recordingFinished") != nil)
+        next.command("useVideo")
+        #expect(next.exitStatus() == 0)
+        #expect(!FileManager.default.fileExists(atPath: marker), "a used take has no marker")
+        #expect(try decodesCleanly(output))
+    }
 }
