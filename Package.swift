@@ -14,6 +14,8 @@ let package = Package(
         .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
         // Test-only: the fake V4L2 camera, a libv4l2 plugin (Tests/FakeV4L2Camera/README.md).
         .library(name: "KioskFakeV4L2Camera", type: .dynamic, targets: ["KioskFakeV4L2Camera"]),
+        // Test-only: an LD_PRELOAD shim that makes fdatasync and rename fail on demand (Tests/FailingSyscalls).
+        .library(name: "KioskFailingSyscalls", type: .dynamic, targets: ["KioskFailingSyscalls"]),
         // Test-only: a fake microphone as an alsa-lib PCM plugin (Tests/FakeALSAMicrophone).
         .library(name: "KioskFakeALSAMicrophone", type: .dynamic, targets: ["KioskFakeALSAMicrophone"]),
     ],
@@ -53,6 +55,8 @@ let package = Package(
                 // PIC: alsa-lib's headers then export the plugin's version symbol as a shared
                 // library must (without it they expect a static build's constructor table).
                 cSettings: [.define("PIC")], linkerSettings: [.linkedLibrary("asound")]),
+
+        .target(name: "KioskFailingSyscalls", path: "Tests/FailingSyscalls", linkerSettings: [.linkedLibrary("dl")]),
 
         // Test-only: the one program runner the test targets share (Tests/KioskTestSupport).
         .target(name: "KioskTestSupport", dependencies: ["KioskSystem"], path: "Tests/KioskTestSupport"),

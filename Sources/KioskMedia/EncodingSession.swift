@@ -288,6 +288,8 @@ final class EncodingSession {
         if let failure = sink.failure {
             Log.info("writer: the end of the take could not be written (\(String(cString: strerror(failure)))); it holds \(syncedDuration) s")
             sink.truncateToLastSync()
+            // The header's length was moved on before the sync that failed: back to what is there.
+            muxer.writeDuration(seconds: syncedDuration)
         }
         sink.syncFileAndFolder()
         return syncedDuration

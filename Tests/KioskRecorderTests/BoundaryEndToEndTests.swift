@@ -254,4 +254,67 @@ struct BoundaryEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: marker), "a used take has no marker")
         #expect(try decodesCleanly(output))
     }
+
+    /// The environment that loads the test-only shim (Tests/FailingSyscalls): `calls` fail with EIO
+    /// while `trigger` exists.
+    func failing(_ calls: String, while trigger: String) -> [String: String] {
+        let shim = URL(fileURLWithPath: recorderPath).deletingLastPathComponent().appendingPathComponent("libKioskFailingSyscalls.so").path
+        return ["LD_PRELOAD": shim, "KIOSK_FAIL_CALLS": calls, "KIOSK_FAIL_TRIGGER": trigger]
+    }
+
+    @Test("the disk stops taking syncs near the end of a take: recordingFinished reports the length really on disk, and the file plays")
+    func failedFinalSync() throws {
+        let folder = try testFolder("failed-sync")
+        let trigger = folder.appendingPathComponent("fail-now").path
+        let output = folder.appendingPathComponent("take.mov").path
+        let r = try RecorderProcess(booth + ["--output", output], environment: failing("fdatasync", while: trigger))
+        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        #expect(r.wait(for: "recordingStarted") != nil)
+        Thread.sleep(forTimeInterval: 2)
+        #expect(FileManager.default.createFile(atPath: trigger, contents: Data()))
+        // More than a fragment (0.5 s) goes by: its sync fails and the writer ends the take itself.
+        Thread.sleep(forTimeInterval: 1)
+        r.command("stop")
+        #expect(r.wait(for: "recordingFinished") != nil)
+        guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
+        let onDisk = try #require(Double(try ffprobe(output, "format=duration")))
+        #expect(abs(result.duration - onDisk) < 0.1, "reported \(result.duration) s, on disk \(onDisk) s")
+        #expect(result.duration > 1 && result.success)
+        #expect([StopReason.user, .error].contains(result.reason))
+        #expect(try decodesCleanly(output))
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    @Test("a loop session's hand-over rename fails: an error, the take stays with its marker, and the next Start keeps it as recovered")
+    func failedHandOver() throws {
+        let folder = try testFolder("failed-handover")
+        let trigger = folder.appendingPathComponent("fail-now").path
+        let output = folder.appendingPathComponent("take.mov").path
+        #expect(FileManager.default.createFile(atPath: trigger, contents: Data()))
+        let r = try RecorderProcess(booth + ["--output", output, "--session", "loop"], environment: failing("rename", while: trigger))
+        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        #expect(r.wait(for: "recordingStarted") != nil)
+        Thread.sleep(forTimeInterval: 1)
+        r.command("stop")
+        #expect(r.wait(for: "recordingFinished") != nil)
+        r.command("useVideo")
+        #expect(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil)
+        guard case let .error(code, message)? = r.events.last(where: { $0.name == "error" }) else { Issue.record("no error: \(r.names)"); return }
+        #expect(code == .recordingFailed && message.contains("could not hand over"), "\(message)")
+        #expect(r.events.last == .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: output))
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(".take.mov.recording").path))
+        try FileManager.default.removeItem(atPath: trigger)
+        r.command("start")
+        #expect(r.wait(for: "recordingStarted", count: 2) != nil)
+        guard case let .recordingRecovered(path, _)? = r.events.first(where: { $0.name == "recordingRecovered" }) else {
+            Issue.record("no recordingRecovered: \(r.names)")
+            return
+        }
+        #expect(try decodesCleanly(path))
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
 }
