@@ -48,6 +48,24 @@ struct BoundaryEndToEndTests {
         }
     }
 
+    /// The next run on `output`: ready, Start, and the take left there reported as recovered. The
+    /// running booth (recording), the recovered take's path and length.
+    func nextRunRecovers(_ output: String) throws -> (RecorderProcess, String, Double) {
+        let next = try RecorderProcess(booth + ["--output", output])
+        try #require(next.wait(for: "ready") != nil, "\(next.stderr)")
+        next.command("start")
+        try #require(next.wait(for: "recordingStarted") != nil)
+        guard case let .recordingRecovered(path, duration)? = next.events.first(where: { $0.name == "recordingRecovered" }) else {
+            throw TestFailure("no recordingRecovered: \(next.names)")
+        }
+        return (next, path, duration)
+    }
+
+    struct TestFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
     @Test("the parent closes stdout mid-take (and stderr from the start): the take ends with parentGone, kept with its marker, exit 0; the next Start reports it recovered")
     func parentGone() throws {
         let folder = try testFolder("parent-gone")
@@ -68,14 +86,7 @@ struct BoundaryEndToEndTests {
         let duration = try #require(Double(try ffprobe(output, "format=duration")))
         #expect(duration > 1.2, "\(duration) s kept")
 
-        let next = try RecorderProcess(booth + ["--output", output])
-        #expect(next.wait(for: "ready") != nil, "\(next.stderr)")
-        next.command("start")
-        #expect(next.wait(for: "recordingStarted") != nil)
-        guard case let .recordingRecovered(path, recovered)? = next.events.first(where: { $0.name == "recordingRecovered" }) else {
-            Issue.record("no recordingRecovered: \(next.names)")
-            return
-        }
+        let (next, path, recovered) = try nextRunRecovers(output)
         #expect(abs(recovered - duration) < 0.1 && FileManager.default.fileExists(atPath: path))
         next.command("quit")
         #expect(next.exitStatus() == 0)
@@ -236,14 +247,7 @@ struct BoundaryEndToEndTests {
         #expect(r.exitStatus() != 0)
         #expect(FileManager.default.fileExists(atPath: marker), "the take is still nobody's")
 
-        let next = try RecorderProcess(booth + ["--output", output])
-        #expect(next.wait(for: "ready") != nil, "\(next.stderr)")
-        next.command("start")
-        #expect(next.wait(for: "recordingStarted") != nil)
-        guard case let .recordingRecovered(path, duration)? = next.events.first(where: { $0.name == "recordingRecovered" }) else {
-            Issue.record("no recordingRecovered: \(next.names)")
-            return
-        }
+        let (next, path, duration) = try nextRunRecovers(output)
         #expect(abs(duration - result.duration) < 0.1)
         #expect(try decodesCleanly(path))
         Thread.sleep(forTimeInterval: 1)
