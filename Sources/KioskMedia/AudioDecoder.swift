@@ -60,7 +60,9 @@ final class AudioDecoder {
         // swresample may hold back a few input samples (its filter): the first sample out is older
         // than this frame's first sample by that much.
         let held = swr_get_delay(resampler.pointer, 1_000_000_000)
-        let timestamp = pts == kiosk_AV_NOPTS_VALUE() ? VideoDecoder.noTimestamp : VideoDecoder.nanoseconds(pts, timeBase) - held
+        // A time that does not fit in nanoseconds, or that the delay would push out of range, is none.
+        let timestamp = pts == kiosk_AV_NOPTS_VALUE() ? VideoDecoder.noTimestamp
+            : VideoDecoder.nanoseconds(pts, timeBase).checkedSubtracting(held) ?? VideoDecoder.noTimestamp
         let room = swr_get_out_samples(resampler.pointer, f.nb_samples)
         guard room >= 0 else { throw AVError(code: room, call: "swr_get_out_samples") }
         var samples = try convert(resampler, input: frame, room: Int(room), output: output)

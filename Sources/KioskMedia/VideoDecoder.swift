@@ -98,6 +98,8 @@ public final class VideoDecoder {
     static let noTimestamp = Int64.min
 
     /// A count of `timeBase` units in nanoseconds (`av_rescale_q`, which cannot overflow midway).
+    /// A result that does not fit (or a time base that is no time base) comes back as Int64.min,
+    /// `noTimestamp`: av_rescale_q's own answer to both.
     static func nanoseconds(_ value: Int64, _ timeBase: AVRational) -> Int64 {
         av_rescale_q(value, timeBase, AVRational(num: 1, den: 1_000_000_000))
     }
