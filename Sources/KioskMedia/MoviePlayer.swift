@@ -335,7 +335,7 @@ public final class MoviePlayer {
         defer { core.frames.finish() }
         let generation = core.generation.load(ordering: .acquiring)
         var timeline = StreamTimeline(start: start, defaultDuration: frameLength)
-        defer { logRetimed(timeline, kind: "picture") }
+        defer { logRetimed(timeline, outOfRange: decoder.timestampsOutOfRange, kind: "picture") }
         run(decoder, packets: core.videoPackets, core: core, kind: "picture") { output in
             var (picture, duration) = output
             let span = timeline.place(picture.timestamp, duration: duration)
@@ -356,7 +356,7 @@ public final class MoviePlayer {
         decoder.convert(to: format)
         let generation = core.generation.load(ordering: .acquiring)
         var timeline = StreamTimeline(start: start, defaultDuration: 0)
-        defer { logRetimed(timeline, kind: "sound chunk") }
+        defer { logRetimed(timeline, outOfRange: decoder.timestampsOutOfRange, kind: "sound chunk") }
         var late = 0
         let deliver = { (samples: AudioSamples) -> Bool in
             guard samples.frames > 0 else { return true }
@@ -377,9 +377,11 @@ public final class MoviePlayer {
         if late > 0 { Log.info("player: skipped \(late) late sound chunks") }
     }
 
-    /// Says how many of a stream's timestamps were re-timed (far jumps, values out of range).
-    private static func logRetimed(_ timeline: StreamTimeline, kind: String) {
-        if timeline.retimed > 0 { Log.info("player: \(timeline.retimed) \(kind) timestamps re-timed (a jump over 10 s, or out of range)") }
+    /// Says how many of a stream's timestamps were not believed: re-timed by its timeline (a jump
+    /// over 10 s, an offset out of range), or out of range in nanoseconds (placed as missing ones).
+    private static func logRetimed(_ timeline: StreamTimeline, outOfRange: Int, kind: String) {
+        guard timeline.retimed + outOfRange > 0 else { return }
+        Log.info("player: \(timeline.retimed) \(kind) timestamps re-timed (a jump over 10 s), \(outOfRange) out of range")
     }
 
     /// Feeds one decoder until the end of its stream: packets in, outputs to `deliver`. A packet
