@@ -37,10 +37,16 @@ public final class VideoDecoder {
     /// Pictures whose time did not fit in nanoseconds (they came out without one).
     private(set) var timestampsOutOfRange = 0
 
-    /// Opens the named decoder (`avcodec_find_decoder_by_name`, `avcodec_open2`).
-    public init(codec name: String, threads: Int = 1) throws(AVError) {
+    /// The largest picture a camera's frames may claim (8192x8192, past any UVC camera's).
+    public static let maxCameraPixels = 8192 * 8192
+
+    /// Opens the named decoder (`avcodec_find_decoder_by_name`, `avcodec_open2`). Pictures over
+    /// `maxPixels` are refused by the decoder (its `max_pixels`): a JPEG whose header claims
+    /// 16000x16000 would otherwise make it allocate half a gigabyte.
+    public init(codec name: String, threads: Int = 1, maxPixels: Int = maxCameraPixels) throws(AVError) {
         let context = try CodecContext(decoderNamed: name)
         context.pointer.pointee.thread_count = Int32(threads)
+        context.pointer.pointee.max_pixels = Int64(maxPixels)
         try context.open()
         self.context = context
         timeBase = nil
