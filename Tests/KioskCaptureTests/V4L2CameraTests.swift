@@ -80,15 +80,26 @@ struct V4L2CameraTests {
         #expect(frames.allSatisfy { $0.size == Size(width: 1280, height: 720) && ($0.format == .yuv422p || $0.format == .yuv420p) })
     }
 
-    @Test("a camera that fails after 100 frames is reported within 1 s and streams again when it answers")
-    func unplugAndBack() throws {
-        let fake = try FakeCamera("unplug", conf: ["format=YUYV 320x240@30", "fail_after=100", "unplug_ms=1500"])
+    /// A YUYV 320x240@30 fake camera (with `conf`'s lines as well) captured until `done` holds or
+    /// `seconds` pass: whether it held, and the stopped camera with what it sent.
+    func capture320(_ name: String, _ conf: [String], seconds: Double,
+                    until done: (Recorder) -> Bool) throws -> (held: Bool, camera: V4L2Camera, r: Recorder) {
+        let fake = try FakeCamera(name, conf: ["format=YUYV 320x240@30"] + conf)
         defer { fake.remove() }
         let camera = V4L2Camera(path: fake.path, size: Size(width: 320, height: 240), fps: 30, mjpeg: VideoDecoder.mjpeg)
         let r = Recorder()
         try camera.start(frames: r.frameSink, events: r.eventSink)
-        #expect(r.wait(seconds: 8) { r.events.withLock { $0.count >= 2 } && r.frameCount > 130 })
+        let held = r.wait(seconds: seconds) { done(r) }
         camera.stop()
+        return (held, camera, r)
+    }
+
+    @Test("a camera that fails after 100 frames is reported within 1 s and streams again when it answers")
+    func unplugAndBack() throws {
+        let (held, _, r) = try capture320("unplug", ["fail_after=100", "unplug_ms=1500"], seconds: 8) { r in
+            r.events.withLock { $0.count >= 2 } && r.frameCount > 130
+        }
+        #expect(held)
         let events = r.events.withLock { $0 }
         let frames = r.frames.withLock { $0 }
         try #require(events.count >= 2 && frames.count > 100)
@@ -108,13 +119,8 @@ struct V4L2CameraTests {
 
     @Test("a driver that gives a buffer index past our buffers (frame 10) and a capture time no Int64 holds (frame 20): each frame dropped and counted, the stream goes on, the camera is not lost")
     func hostileDriver() throws {
-        let fake = try FakeCamera("hostile", conf: ["format=YUYV 320x240@30", "bad_index_at=10", "bad_stamp_at=20"])
-        defer { fake.remove() }
-        let camera = V4L2Camera(path: fake.path, size: Size(width: 320, height: 240), fps: 30, mjpeg: VideoDecoder.mjpeg)
-        let r = Recorder()
-        try camera.start(frames: r.frameSink, events: r.eventSink)
-        #expect(r.wait(seconds: 5) { r.frameCount >= 38 })
-        camera.stop()
+        let (held, camera, r) = try capture320("hostile", ["bad_index_at=10", "bad_stamp_at=20"], seconds: 5) { $0.frameCount >= 38 }
+        #expect(held)
         let frames = r.frames.withLock { Array($0.prefix(38)) }
         // Three buffers go on turning after the fourth stayed with the driver: none lost for want of one.
         #expect(frames.map { FrameStamp.read($0.0) } == Array(0..<40).filter { $0 != 10 && $0 != 20 })
