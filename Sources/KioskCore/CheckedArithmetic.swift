@@ -30,11 +30,6 @@ extension FixedWidthInteger {
     @inlinable public func saturatingSubtracting(_ other: Self) -> Self {
         checkedSubtracting(other) ?? (other < 0 ? .max : .min)
     }
-
-    /// `self * other`, pinned to `min`/`max` when it does not fit.
-    @inlinable public func saturatingMultiplied(by other: Self) -> Self {
-        checkedMultiplied(by: other) ?? ((self < 0) != (other < 0) ? .min : .max)
-    }
 }
 
 extension Int64 {
