@@ -163,11 +163,11 @@ final class FrameQueue: Sendable {
     var count: Int { monitor.read { $0.entries.count } }
 }
 
-/// The presentation clock in nanoseconds of media time (saturating: it never traps, however far
-/// along a file's timeline it is set). The audio output moves it: each time the
+/// The presentation clock in nanoseconds of media time. The audio output moves it: each time the
 /// device takes samples, it is set to the time of the sample the listener hears then. A file
 /// without sound (or whose sound never comes) runs it on the monotonic clock instead. Between
-/// those settings it runs on the monotonic clock, and it stands still while paused.
+/// those settings it runs on the monotonic clock, and it stands still while paused. It saturates:
+/// however far along a file's timeline it is set, running on cannot trap.
 final class PlaybackClock: Sendable {
     enum Source: Equatable, Sendable {
         case audio, monotonic
