@@ -230,19 +230,21 @@ private final class MicrophoneLoop {
 
     /// The status timestamp to use for this chunk, or 0 for the sample clock. The first stamp of an
     /// open PCM decides for the rest: a PCM that gives none (0), or stamps on another clock (a plugin
-    /// that ignores `tstamp_type` and stamps CLOCK_REALTIME), runs on the sample clock.
+    /// that ignores `tstamp_type` and stamps CLOCK_REALTIME), runs on the sample clock. A later
+    /// stamp that is not near now either (driver paranoia) places only its own chunk by the sample clock.
     private func checkStamp(_ status: ALSAPCM.Status?) -> Int64 {
         guard timeline.usesDeviceStamps, let status, status.isRunning else { return 0 }
+        let usable = status.timestamp != 0
+            && status.timestamp.checkedSubtracting(MonotonicClock.now()).map { (-2_000_000_000...2_000_000_000).contains($0) } == true
         if !stampChecked {
             stampChecked = true
-            let now = MonotonicClock.now()
-            if status.timestamp == 0 || abs(status.timestamp - now) > 2_000_000_000 {
+            if !usable {
                 timeline.usesDeviceStamps = false
                 Log.info("microphone \(name): the PCM gives no usable timestamps; counting samples from the start")
                 return 0
             }
         }
-        return status.timestamp
+        return usable ? status.timestamp : 0
     }
 
     /// Loses the microphone if it has delivered nothing for `stallLimit`.

@@ -246,7 +246,8 @@ public final class ALSAPCM {
         var stamp = snd_htimestamp_t()
         snd_pcm_status_get_htstamp(raw, &stamp)
         return Status(isRunning: snd_pcm_status_get_state(raw) == SND_PCM_STATE_RUNNING,
-                      timestamp: Int64(stamp.tv_sec) * 1_000_000_000 + Int64(stamp.tv_nsec),
+                      // Driver paranoia: a stamp that does not fit in nanoseconds is none.
+                      timestamp: Int64.nanoseconds(seconds: Int64(stamp.tv_sec), fraction: Int64(stamp.tv_nsec), unit: 1) ?? 0,
                       delay: Int(snd_pcm_status_get_delay(raw)))
     }
 

@@ -118,11 +118,16 @@ final class V4L2Session {
     private let planes: [Plane]
     private let frameBytes: Int
     private var lastSequence: UInt32?
+    /// Frames dropped because the driver's buffer said something impossible (logged: the first few).
+    private var distrusted = 0
+    /// A capture time further than this from the time it is dequeued cannot be one.
+    static let maxStampDistance: Int64 = 10_000_000_000
 
     /// The four outcomes of waiting for a frame, as values (only a real failure is "lost").
     enum Next {
         case frame(VideoFrame, dropped: Int)
-        /// A frame arrived but could not be used (a corrupt JPEG); counted as dropped.
+        /// A frame arrived but could not be used (a corrupt JPEG, an impossible buffer index or
+        /// capture time); counted as dropped.
         case skipped
         case notYet
         case woken
@@ -246,21 +251,29 @@ final class V4L2Session {
         } catch {
             return .lost(error.description)
         }
-        let timestamp: Int64
-        if buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK) == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC) {
-            timestamp = Int64(buffer.timestamp.tv_sec) * 1_000_000_000 + Int64(buffer.timestamp.tv_usec) * 1000
-        } else {
-            // Driver paranoia: a camera without monotonic stamps gets the time it was dequeued.
-            timestamp = MonotonicClock.now()
-        }
         var dropped = 0
         if let last = lastSequence, buffer.sequence > last &+ 1 { dropped = Int(buffer.sequence &- last &- 1) }
         lastSequence = buffer.sequence
 
-        let mapped = buffers[Int(buffer.index)]
+        // Driver paranoia: an index that is not one of our buffers cannot be read, nor given back.
+        // The frame is dropped (counted); the stream goes on with the buffers still queued (a
+        // driver left with none reports an error on poll, and the camera is reopened).
+        guard let mapped = buffers[checked: Int(buffer.index)] else {
+            distrust("buffer index \(buffer.index) of \(buffers.count)")
+            return .skipped
+        }
+        let now = MonotonicClock.now()
+        let timestamp: Int64?
+        if buffer.flags & UInt32(V4L2_BUF_FLAG_TIMESTAMP_MASK) == UInt32(V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC) {
+            timestamp = Self.captureTime(seconds: Int64(buffer.timestamp.tv_sec), microseconds: Int64(buffer.timestamp.tv_usec), now: now)
+            if timestamp == nil { distrust("capture time \(buffer.timestamp.tv_sec) s \(buffer.timestamp.tv_usec) µs") }
+        } else {
+            // Driver paranoia: a camera without monotonic stamps gets the time it was dequeued.
+            timestamp = now
+        }
         let used = min(Int(buffer.bytesused == 0 ? buffer.length : buffer.bytesused), mapped.count)
         let outcome: Next
-        if let decoder {
+        if let timestamp, let decoder {
             do {
                 if let frame = try decoder.decode(UnsafeRawBufferPointer(rebasing: mapped[0..<used]), timestamp: timestamp, sequence: buffer.sequence) {
                     outcome = .frame(frame, dropped: dropped)
@@ -270,12 +283,12 @@ final class V4L2Session {
             } catch {
                 outcome = .skipped
             }
-        } else if used >= frameBytes {
+        } else if let timestamp, used >= frameBytes {
             let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: mapped[0..<frameBytes]))
             outcome = .frame(VideoFrame(format: info.deliveredFormat, size: info.size, planes: planes, bytes: bytes,
                                         timestamp: timestamp, sequence: buffer.sequence), dropped: dropped)
         } else {
-            outcome = .skipped // a short frame: the driver gave less than a picture
+            outcome = .skipped // a short frame (the driver gave less than a picture), or no capture time
         }
         do {
             try device.ioctl(kiosk_VIDIOC_QBUF(), "VIDIOC_QBUF", &buffer)
@@ -283,5 +296,21 @@ final class V4L2Session {
             return .lost(error.description)
         }
         return outcome
+    }
+
+    /// A buffer's `timeval` as a capture time on CLOCK_MONOTONIC in nanoseconds, or nil when it
+    /// cannot be one: it does not fit, or it lies more than `maxStampDistance` from `now` (placed
+    /// in a take, it would end the take or stretch it by hours).
+    static func captureTime(seconds: Int64, microseconds: Int64, now: Int64) -> Int64? {
+        guard let stamp = Int64.nanoseconds(seconds: seconds, fraction: microseconds, unit: 1000),
+              let distance = stamp.checkedSubtracting(now), (-maxStampDistance...maxStampDistance).contains(distance)
+        else { return nil }
+        return stamp
+    }
+
+    /// Counts a frame dropped for what the driver said, and logs the first few.
+    private func distrust(_ what: String) {
+        distrusted += 1
+        if distrusted <= 3 { Log.info("camera \(device.path): the driver gave \(what); frame dropped") }
     }
 }

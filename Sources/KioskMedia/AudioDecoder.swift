@@ -20,6 +20,8 @@ final class AudioDecoder {
     private var resamplerInput: (format: Int32, rate: Int32, channels: Int32)?
     private let timeBase: AVRational
     private(set) var output: AudioOutputFormat?
+    /// Frames whose time did not fit in nanoseconds (they came out without one).
+    private(set) var timestampsOutOfRange = 0
 
     /// Opens a decoder for a demuxed stream (`avcodec_parameters_to_context`, `avcodec_open2`).
     init(stream: UnsafeMutablePointer<AVStream>) throws(AVError) {
@@ -56,11 +58,10 @@ final class AudioDecoder {
               (1...(1 << 17)).contains(f.nb_samples)
         else { throw AVError(code: kiosk_AVERROR_INVALIDDATA(), call: "audio frame (\(f.sample_rate) Hz, \(f.ch_layout.nb_channels) channels, \(f.nb_samples) samples)") }
         let resampler = try resampler(for: frame, output: output)
-        let pts = f.best_effort_timestamp
         // swresample may hold back a few input samples (its filter): the first sample out is older
         // than this frame's first sample by that much.
         let held = swr_get_delay(resampler.pointer, 1_000_000_000)
-        let timestamp = pts == kiosk_AV_NOPTS_VALUE() ? VideoDecoder.noTimestamp : VideoDecoder.nanoseconds(pts, timeBase) - held
+        let timestamp = VideoDecoder.timestamp(f.best_effort_timestamp, timeBase, less: held, outOfRange: &timestampsOutOfRange)
         let room = swr_get_out_samples(resampler.pointer, f.nb_samples)
         guard room >= 0 else { throw AVError(code: room, call: "swr_get_out_samples") }
         var samples = try convert(resampler, input: frame, room: Int(room), output: output)

@@ -110,54 +110,64 @@ final class Demuxer {
     var duration: Int64? {
         let d = format.pointee.duration
         guard d != kiosk_AV_NOPTS_VALUE(), d > 0 else { return nil }
-        let (ns, overflow) = d.multipliedReportingOverflow(by: 1000)
-        return overflow ? nil : ns
+        return d.checkedMultiplied(by: 1000)
     }
 
     /// When the file's first stream starts, in nanoseconds.
     var startTime: Int64? {
         let s = format.pointee.start_time
         guard s != kiosk_AV_NOPTS_VALUE() else { return nil }
-        let (ns, overflow) = s.multipliedReportingOverflow(by: 1000)
-        return overflow ? nil : ns
+        return s.checkedMultiplied(by: 1000)
     }
 }
 
-/// Keeps one stream's timestamps usable: fills in missing ones, and where a stream jumps far ahead
-/// or back (a broken or hostile file), carries on from where it was instead, so nothing waits for
-/// hours or plays all at once. Small steps back are left alone: such a frame is just late.
+/// Places one stream's timestamps on the player's timeline, which starts at 0 where the file starts
+/// (so a file stamped near the end of Int64's range plays like any other): fills in missing ones,
+/// and where a stream jumps far ahead or back (a broken or hostile file), or says a time that does
+/// not fit in nanoseconds, carries on from where it was instead, so nothing waits for hours or plays
+/// all at once. Small steps back are left alone: such a frame is just late. Its arithmetic is
+/// checked or saturating: no timestamp or duration a file holds can trap.
 struct StreamTimeline {
     /// A jump larger than this is a break in the file, not a pause in it.
     static let maxJump: Int64 = 10_000_000_000
-    private var offset: Int64 = 0
-    private(set) var last: Int64?
-    private var lastDuration: Int64 = 0
-    let defaultDuration: Int64
-    /// Where the file starts: the first timestamp is checked against it like any other.
-    let start: Int64
 
+    /// Where one frame or packet sits: from `start` to `end`, nanoseconds on the timeline.
+    struct Span: Equatable {
+        var start: Int64
+        var end: Int64
+    }
+
+    /// Added to a timestamp to place it; nil when the last re-timing could not say (the
+    /// difference did not fit), so the next timestamp is re-timed too.
+    private var offset: Int64?
+    private(set) var last: Span?
+    let defaultDuration: Int64
+    /// Timestamps that were not kept: jumps over `maxJump` and values out of range.
+    private(set) var retimed = 0
+
+    /// `start`: the file's start on the stream's clock, in nanoseconds; it is placed at 0.
     init(start: Int64, defaultDuration: Int64) {
-        self.start = start
+        offset = Int64(0).checkedSubtracting(start)
         self.defaultDuration = defaultDuration
     }
 
-    /// The media time to present at, for a frame stamped `timestamp` (`VideoDecoder.noTimestamp`
-    /// when it has none) lasting `duration` (0 when unknown).
-    mutating func place(_ timestamp: Int64, duration: Int64) -> Int64 {
+    /// Where a frame stamped `timestamp` (`VideoDecoder.noTimestamp` when it has none) lasting
+    /// `duration` (0 when unknown; one over `maxJump` is not believed) goes.
+    mutating func place(_ timestamp: Int64, duration: Int64) -> Span {
         let length = duration > 0 && duration < Self.maxJump ? duration : defaultDuration
-        let expected = last.map { $0 + lastDuration } ?? start
-        var t: Int64
-        if timestamp == VideoDecoder.noTimestamp {
-            t = expected
-        } else {
-            t = timestamp &+ offset
-            if t > expected &+ Self.maxJump || t < expected &- Self.maxJump {
-                offset = expected &- timestamp
-                t = expected
+        let expected = last?.end ?? 0
+        var t = expected
+        if timestamp != VideoDecoder.noTimestamp {
+            if let offset, let shifted = timestamp.checkedAdding(offset), let step = shifted.checkedSubtracting(expected),
+               (-Self.maxJump...Self.maxJump).contains(step) {
+                t = shifted
+            } else {
+                retimed += 1
+                offset = expected.checkedSubtracting(timestamp)
             }
         }
-        last = t
-        lastDuration = length
-        return t
+        let span = Span(start: t, end: t.saturatingAdding(length))
+        last = span
+        return span
     }
 }

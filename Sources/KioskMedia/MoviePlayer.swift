@@ -136,7 +136,7 @@ public final class MoviePlayer {
             let soundComing = opened.hasAudio && attachment != .none && !core.ring.drained
             let waitedEnough = firstShownAt.map { now - $0 > Int64(core.options.audioWait * 1e9) } ?? false
             if !soundComing || waitedEnough, shown != nil || core.frames.drained {
-                core.clock.startMonotonic(at: shown?.picture.timestamp ?? opened.start, now: now)
+                core.clock.startMonotonic(at: shown?.picture.timestamp ?? 0, now: now)
                 clock = core.clock.time(at: now)
             }
         } else if let c = clock {
@@ -149,10 +149,10 @@ public final class MoviePlayer {
             }
         }
         if let shown {
-            lastPosition = Double(shown.picture.timestamp - opened.start) / 1e9
+            lastPosition = Double(shown.picture.timestamp) / 1e9
         } else if let clock {
             // Sound alone: the position in tenths, so the screen is not redrawn for every buffer.
-            lastPosition = (Double(clock - opened.start) / 1e8).rounded(.down) / 10
+            lastPosition = (Double(clock) / 1e8).rounded(.down) / 10
         }
         lastPosition = max(lastPosition, 0)
         // Over when every picture was shown for its time and every sample was heard.
@@ -171,7 +171,7 @@ public final class MoviePlayer {
     /// has not started): how long a UI loop may sleep.
     public func nextFrameDue(now: Int64 = MonotonicClock.now()) -> Int64? {
         guard let clock = core.clock.time(at: now), let next = core.frames.nextTimestamp else { return nil }
-        return max(next - clock, 0)
+        return max(next.saturatingSubtracting(clock), 0)
     }
 
     /// Stops everything (any thread waiting wakes), joins the threads and frees the file. Pictures
@@ -248,7 +248,7 @@ public final class MoviePlayer {
         demuxer.keep(only: [videoStream, audioStream].compactMap { s in s.map { $0.pointee.index } })
         let videoIndex = video != nil ? videoStream?.pointee.index : nil
         let audioIndex = audio != nil ? audioStream?.pointee.index : nil
-        core.status.withLock { $0.opened = Opened(info: info, start: start, hasVideo: video != nil, hasAudio: audio != nil) }
+        core.status.withLock { $0.opened = Opened(info: info, hasVideo: video != nil, hasAudio: audio != nil) }
 
         // Each decoder moves to its own thread. The region checker sees them tied to the demuxer,
         // whose streams they were opened from; they copied the stream's parameters
@@ -335,11 +335,12 @@ public final class MoviePlayer {
         defer { core.frames.finish() }
         let generation = core.generation.load(ordering: .acquiring)
         var timeline = StreamTimeline(start: start, defaultDuration: frameLength)
+        defer { logRetimed(timeline, outOfRange: decoder.timestampsOutOfRange, kind: "picture") }
         run(decoder, packets: core.videoPackets, core: core, kind: "picture") { output in
             var (picture, duration) = output
-            picture.timestamp = timeline.place(picture.timestamp, duration: duration)
-            let length = duration > 0 && duration < StreamTimeline.maxJump ? duration : frameLength
-            return core.frames.put(FrameQueue.Entry(picture: picture, end: picture.timestamp + length, generation: generation))
+            let span = timeline.place(picture.timestamp, duration: duration)
+            picture.timestamp = span.start
+            return core.frames.put(FrameQueue.Entry(picture: picture, end: span.end, generation: generation))
         }
     }
 
@@ -355,15 +356,17 @@ public final class MoviePlayer {
         decoder.convert(to: format)
         let generation = core.generation.load(ordering: .acquiring)
         var timeline = StreamTimeline(start: start, defaultDuration: 0)
+        defer { logRetimed(timeline, outOfRange: decoder.timestampsOutOfRange, kind: "sound chunk") }
         var late = 0
         let deliver = { (samples: AudioSamples) -> Bool in
             guard samples.frames > 0 else { return true }
             let length = Int64(samples.frames) * 1_000_000_000 / Int64(format.sampleRate)
             var placed = samples
-            placed.timestamp = timeline.place(samples.timestamp, duration: length)
+            let span = timeline.place(samples.timestamp, duration: length)
+            placed.timestamp = span.start
             // Sound whose time has passed (the clock ran on without it) would only pull the
             // picture back: skipped.
-            if let clock = core.clock.time(at: MonotonicClock.now()), placed.timestamp + length < clock {
+            if let clock = core.clock.time(at: MonotonicClock.now()), span.end < clock {
                 late += 1
                 return true
             }
@@ -372,6 +375,13 @@ public final class MoviePlayer {
         let finished = run(decoder, packets: core.audioPackets, core: core, kind: "sound", deliver: deliver)
         if finished, let rest = decoder.drainResampler() { _ = deliver(rest) }
         if late > 0 { Log.info("player: skipped \(late) late sound chunks") }
+    }
+
+    /// Says how many of a stream's timestamps were not believed: re-timed by its timeline (a jump
+    /// over 10 s, an offset out of range), or out of range in nanoseconds (placed as missing ones).
+    private static func logRetimed(_ timeline: StreamTimeline, outOfRange: Int, kind: String) {
+        guard timeline.retimed + outOfRange > 0 else { return }
+        Log.info("player: \(timeline.retimed) \(kind) timestamps re-timed (a jump over 10 s), \(outOfRange) out of range")
     }
 
     /// Feeds one decoder until the end of its stream: packets in, outputs to `deliver`. A packet
@@ -442,11 +452,10 @@ protocol StreamDecoder {
 extension VideoDecoder: StreamDecoder {}
 extension AudioDecoder: StreamDecoder {}
 
-/// What the file is, once open.
+/// What the file is, once open. Its media timeline starts at 0 where the file starts (each
+/// stream's `StreamTimeline` places it so).
 struct Opened: Sendable {
     var info: MoviePlayer.Info
-    /// Nanoseconds on the media timeline where position 0 is.
-    var start: Int64
     var hasVideo: Bool
     var hasAudio: Bool
 }

@@ -5,29 +5,30 @@ import Foundation
 import KioskCore
 
 public struct MovieInfo: Sendable, Equatable {
-    /// Seconds from the first to the end of the last packet, over all streams.
+    /// Seconds from the first to the end of the last packet, over all streams, each stream's
+    /// timestamps placed as the player places them (`StreamTimeline`).
     public var duration: Double
     public var videoPackets: Int
     public var audioPackets: Int
     /// The display matrix's rotation as ffprobe shows it (av_display_rotation_get), 0 when none.
     public var rotation: Double
+    /// Packets whose timestamps were not believed (a jump over 10 s, a time that does not fit in
+    /// nanoseconds): they were placed after the packet before them instead.
+    public var retimedPackets: Int
 }
 
 public enum MovieProbe {
-    /// Demuxes the whole file (`avformat_open_input`, `av_read_frame`).
+    /// A read (or the opening probe) that takes longer than this ends the inspection.
+    static let readTimeout: Int64 = 5_000_000_000
+
+    /// Demuxes the whole file through the player's `Demuxer` (`avformat_open_input` with only the
+    /// `file` protocol allowed, `av_read_frame`, each under `readTimeout`): it runs on every Start
+    /// over a file left beside a marker, so a crafted file must neither reach other protocols nor
+    /// make it trap or hang. A damaged tail ends the reading; what came before counts.
     public static func inspect(_ path: String) throws(AVError) -> MovieInfo {
-        var context: UnsafeMutablePointer<AVFormatContext>?
-        var result = avformat_open_input(&context, path, nil, nil)
-        guard result >= 0, let format = context else { throw AVError(code: result, call: "avformat_open_input(\(path))") }
-        defer { avformat_close_input(&context) }
-        result = avformat_find_stream_info(format, nil)
-        guard result >= 0 else { throw AVError(code: result, call: "avformat_find_stream_info") }
-        var info = MovieInfo(duration: 0, videoPackets: 0, audioPackets: 0, rotation: 0)
-        var starts: [Int32: Double] = [:]
-        var ends: [Int32: Double] = [:]
-        guard let packet = av_packet_alloc() else { throw AVError(code: AVError.code(posix: ENOMEM), call: "av_packet_alloc") }
-        var p: UnsafeMutablePointer<AVPacket>? = packet
-        defer { av_packet_free(&p) }
+        let demuxer = try Demuxer(path: path, interruption: Interruption(), timeout: readTimeout)
+        let format = demuxer.format
+        var info = MovieInfo(duration: 0, videoPackets: 0, audioPackets: 0, rotation: 0, retimedPackets: 0)
         for i in 0..<Int(format.pointee.nb_streams) {
             let stream = format.pointee.streams[i]!
             if stream.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO,
@@ -35,24 +36,39 @@ public enum MovieProbe {
                 info.rotation = side.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
             }
         }
-        while av_read_frame(format, packet) >= 0 {
+        guard let packet = av_packet_alloc() else { throw AVError(code: AVError.code(posix: ENOMEM), call: "av_packet_alloc") }
+        var p: UnsafeMutablePointer<AVPacket>? = packet
+        defer { av_packet_free(&p) }
+        let start = demuxer.startTime ?? 0
+        var timelines: [Int32: StreamTimeline] = [:]
+        var first: Int64?, last: Int64?
+        reading: while true {
+            switch demuxer.read(into: packet) {
+            case .packet: break
+            case .again:
+                usleep(5_000)
+                continue reading
+            case .end, .failed: break reading
+            }
             defer { av_packet_unref(packet) }
-            let stream = format.pointee.streams[Int(packet.pointee.stream_index)]!
-            let tb = stream.pointee.time_base
+            let index = packet.pointee.stream_index
+            guard index >= 0, index < format.pointee.nb_streams, let stream = format.pointee.streams[Int(index)] else { continue }
             let pts = packet.pointee.pts != kiosk_AV_NOPTS_VALUE() ? packet.pointee.pts : packet.pointee.dts
             guard pts != kiosk_AV_NOPTS_VALUE() else { continue }
-            let start = Double(pts) * Double(tb.num) / Double(tb.den)
-            let end = Double(pts + max(packet.pointee.duration, 0)) * Double(tb.num) / Double(tb.den)
-            let index = packet.pointee.stream_index
-            starts[index] = min(starts[index] ?? start, start)
-            ends[index] = max(ends[index] ?? end, end)
+            let tb = stream.pointee.time_base
+            let duration = packet.pointee.duration > 0 ? VideoDecoder.nanoseconds(packet.pointee.duration, tb) ?? 0 : 0
+            let time = VideoDecoder.timestamp(pts, tb, outOfRange: &info.retimedPackets)
+            let span = timelines[index, default: StreamTimeline(start: start, defaultDuration: 0)].place(time, duration: duration)
+            first = min(first ?? span.start, span.start)
+            last = max(last ?? span.end, span.end)
             switch stream.pointee.codecpar.pointee.codec_type {
             case AVMEDIA_TYPE_VIDEO: info.videoPackets += 1
             case AVMEDIA_TYPE_AUDIO: info.audioPackets += 1
             default: break
             }
         }
-        if let first = starts.values.min(), let last = ends.values.max() { info.duration = last - first }
+        if let first, let last { info.duration = Double(last.saturatingSubtracting(first)) / 1e9 }
+        info.retimedPackets += timelines.values.reduce(0) { $0 + $1.retimed }
         return info
     }
 }

@@ -166,7 +166,8 @@ final class FrameQueue: Sendable {
 /// The presentation clock in nanoseconds of media time. The audio output moves it: each time the
 /// device takes samples, it is set to the time of the sample the listener hears then. A file
 /// without sound (or whose sound never comes) runs it on the monotonic clock instead. Between
-/// those settings it runs on the monotonic clock, and it stands still while paused.
+/// those settings it runs on the monotonic clock, and it stands still while paused. It saturates:
+/// however far along a file's timeline it is set, running on cannot trap.
 final class PlaybackClock: Sendable {
     enum Source: Equatable, Sendable {
         case audio, monotonic
@@ -183,7 +184,7 @@ final class PlaybackClock: Sendable {
 
     /// Media time at monotonic time `now`; nil before the clock started.
     func time(at now: Int64) -> Int64? {
-        state.withLock { s in s.media.map { s.paused ? $0 : $0 + max(now - s.at, 0) } }
+        state.withLock { s in s.media.map { s.paused ? $0 : $0.saturatingAdding(max(now - s.at, 0)) } }
     }
 
     var source: Source? { state.withLock { $0.source } }
@@ -212,7 +213,7 @@ final class PlaybackClock: Sendable {
     func setPaused(_ paused: Bool, now: Int64) {
         state.withLock { s in
             guard s.paused != paused else { return }
-            if let media = s.media, !s.paused { s.media = media + max(now - s.at, 0) }
+            if let media = s.media, !s.paused { s.media = media.saturatingAdding(max(now - s.at, 0)) }
             s.at = now
             s.paused = paused
         }
@@ -312,11 +313,11 @@ final class AudioRing: AudioFeed {
                 }
                 let n = min(chunk.bytes.count - s.offset, buffer.count - filled)
                 chunk.bytes.withUnsafeBytes { (base + filled).copyMemory(from: $0.baseAddress! + s.offset, byteCount: n) }
-                if first == nil { first = chunk.timestamp + Int64(s.offset / frameBytes) * 1_000_000_000 / rate }
+                if first == nil { first = chunk.timestamp.saturatingAdding(Int64(s.offset / frameBytes) * 1_000_000_000 / rate) }
                 filled += n
                 s.offset += n
                 s.queuedBytes -= n
-                s.playedEnd = chunk.timestamp + Int64(s.offset / frameBytes) * 1_000_000_000 / rate
+                s.playedEnd = chunk.timestamp.saturatingAdding(Int64(s.offset / frameBytes) * 1_000_000_000 / rate)
                 if s.offset == chunk.bytes.count {
                     s.chunks.removeFirst()
                     s.offset = 0
@@ -325,7 +326,7 @@ final class AudioRing: AudioFeed {
             s.framesPlayed += Int64(filled / frameBytes)
             // The buffer filled now is heard after the one the device is playing: the sample
             // heard now is about one buffer older than the first one handed over.
-            return first.map { $0 - Int64(format.bufferFrames) * 1_000_000_000 / rate }
+            return first.map { $0.saturatingSubtracting(Int64(format.bufferFrames) * 1_000_000_000 / rate) }
         }
         if filled < buffer.count { (base + filled).initializeMemory(as: UInt8.self, repeating: 0, count: buffer.count - filled) }
         if let heard { clock.heard(heard, at: now) }

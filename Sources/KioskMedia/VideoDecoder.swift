@@ -34,11 +34,19 @@ public final class VideoDecoder {
     /// The stream's time base, for a demuxed stream's timestamps (nil: the MJPEG camera path).
     private let timeBase: AVRational?
     private var decoded: UInt32 = 0
+    /// Pictures whose time did not fit in nanoseconds (they came out without one).
+    private(set) var timestampsOutOfRange = 0
 
-    /// Opens the named decoder (`avcodec_find_decoder_by_name`, `avcodec_open2`).
-    public init(codec name: String, threads: Int = 1) throws(AVError) {
+    /// The largest picture a camera's frames may claim (8192x8192, past any UVC camera's).
+    public static let maxCameraPixels = 8192 * 8192
+
+    /// Opens the named decoder (`avcodec_find_decoder_by_name`, `avcodec_open2`). Pictures over
+    /// `maxPixels` are refused by the decoder (its `max_pixels`): a JPEG whose header claims
+    /// 16000x16000 would otherwise make it allocate half a gigabyte.
+    public init(codec name: String, threads: Int = 1, maxPixels: Int = maxCameraPixels) throws(AVError) {
         let context = try CodecContext(decoderNamed: name)
         context.pointer.pointee.thread_count = Int32(threads)
+        context.pointer.pointee.max_pixels = Int64(maxPixels)
         try context.open()
         self.context = context
         timeBase = nil
@@ -83,9 +91,8 @@ public final class VideoDecoder {
         if received == kiosk_AVERROR_EOF() { return .drained }
         guard received >= 0 else { throw AVError(code: received, call: "avcodec_receive_frame") }
         let tb = timeBase ?? AVRational(num: 1, den: 1_000_000_000)
-        let pts = frame.pointee.best_effort_timestamp
-        let timestamp = pts == kiosk_AV_NOPTS_VALUE() ? Self.noTimestamp : Self.nanoseconds(pts, tb)
-        let duration = frame.pointee.pkt_duration > 0 ? Self.nanoseconds(frame.pointee.pkt_duration, tb) : 0
+        let timestamp = Self.timestamp(frame.pointee.best_effort_timestamp, tb, outOfRange: &timestampsOutOfRange)
+        let duration = frame.pointee.pkt_duration > 0 ? Self.nanoseconds(frame.pointee.pkt_duration, tb) ?? 0 : 0
         guard let reference = FrameReference(moving: frame) else {
             av_frame_unref(frame)
             throw AVError(code: AVError.code(posix: ENOMEM), call: "av_frame_alloc")
@@ -97,9 +104,22 @@ public final class VideoDecoder {
     /// A frame without a timestamp.
     static let noTimestamp = Int64.min
 
-    /// A count of `timeBase` units in nanoseconds (`av_rescale_q`, which cannot overflow midway).
-    static func nanoseconds(_ value: Int64, _ timeBase: AVRational) -> Int64 {
-        av_rescale_q(value, timeBase, AVRational(num: 1, den: 1_000_000_000))
+    /// A count of `timeBase` units in nanoseconds (`av_rescale_q`, which cannot overflow midway);
+    /// nil when the result does not fit, or the time base is no time base (av_rescale_q's INT64_MIN).
+    static func nanoseconds(_ value: Int64, _ timeBase: AVRational) -> Int64? {
+        let result = av_rescale_q(value, timeBase, AVRational(num: 1, den: 1_000_000_000))
+        return result == Int64.min ? nil : result
+    }
+
+    /// A stream time (`pts` in `timeBase`, less `delay` nanoseconds) in nanoseconds; `noTimestamp`
+    /// when there is none (AV_NOPTS_VALUE), and also when it does not fit, which `outOfRange` counts.
+    static func timestamp(_ pts: Int64, _ timeBase: AVRational, less delay: Int64 = 0, outOfRange: inout Int) -> Int64 {
+        guard pts != kiosk_AV_NOPTS_VALUE() else { return noTimestamp }
+        guard let time = nanoseconds(pts, timeBase)?.checkedSubtracting(delay), time != noTimestamp else {
+            outOfRange += 1
+            return noTimestamp
+        }
+        return time
     }
 
     /// Decodes one whole compressed frame. Returns nil when the decoder needs more input before it

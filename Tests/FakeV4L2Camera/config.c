@@ -88,6 +88,8 @@ static void set_defaults(fake_config *cfg) {
     snprintf(cfg->bus, sizeof cfg->bus, "usb-kiosk-fake-1");
     cfg->fail_after = -1;
     cfg->unplug_ms = 1500;
+    cfg->bad_index_at = -1;
+    cfg->bad_stamp_at = -1;
     for (size_t i = 0; i < sizeof default_formats / sizeof default_formats[0]; i++)
         parse_format(default_formats[i], &cfg->formats[cfg->nformats++]);
 }
@@ -134,10 +136,14 @@ void fake_config_load(const char *conf_path, fake_config *cfg) {
                 if (!parse_long(value, 0, &cfg->fail_after)) error = "fail_after must be a number >= 0";
             } else if (strcmp(key, "unplug_ms") == 0) {
                 if (!parse_long(value, 0, &cfg->unplug_ms)) error = "unplug_ms must be a number >= 0";
+            } else if (strcmp(key, "bad_index_at") == 0) {
+                if (!parse_long(value, 0, &cfg->bad_index_at)) error = "bad_index_at must be a number >= 0";
+            } else if (strcmp(key, "bad_stamp_at") == 0) {
+                if (!parse_long(value, 0, &cfg->bad_stamp_at)) error = "bad_stamp_at must be a number >= 0";
             } else if (strcmp(key, "debug") == 0) {
                 cfg->debug = strcmp(value, "0") != 0;
             } else {
-                error = "unknown key (card, bus, format, fail_after, unplug_ms, debug)";
+                error = "unknown key (card, bus, format, fail_after, unplug_ms, bad_index_at, bad_stamp_at, debug)";
             }
         }
         if (error) fprintf(stderr, FAKE_LOG_PREFIX "%s:%d: %s; line ignored\n", conf_path, lineno, error);

@@ -309,6 +309,11 @@ static int dqbuf(fake_dev *d, struct v4l2_buffer *arg) {
     int64_t t = due(d, fb->k);
     arg->timestamp.tv_sec = t / 1000000000;
     arg->timestamp.tv_usec = t % 1000000000 / 1000;
+    // A hostile driver, on request: an index past the app's buffers (but inside libv4l2's own
+    // tables, which it reads by that index); the buffer stays with the camera, as a driver's
+    // would. A capture time 2^62 s from now, which no 64-bit count of nanoseconds holds.
+    if (d->dequeued == d->cfg.bad_index_at) arg->index = FAKE_MAX_BUFFERS - 1;
+    if (d->dequeued == d->cfg.bad_stamp_at) arg->timestamp.tv_sec = (time_t)1 << 62;
     d->dequeued++;
     return 0;
 }

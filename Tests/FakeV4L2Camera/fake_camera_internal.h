@@ -35,6 +35,8 @@ typedef struct {
     int nformats;
     long fail_after; // frames dequeued on a stream before the camera is unplugged; < 0: never
     long unplug_ms;  // how long new opens fail after the unplug
+    long bad_index_at; // frame (dequeued on a stream, from 0) whose buffer index is out of range; < 0: none
+    long bad_stamp_at; // frame whose timestamp does not fit in 64-bit nanoseconds; < 0: none
     bool debug;      // log every ioctl to stderr
 } fake_config;
 

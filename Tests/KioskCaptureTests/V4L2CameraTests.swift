@@ -80,15 +80,26 @@ struct V4L2CameraTests {
         #expect(frames.allSatisfy { $0.size == Size(width: 1280, height: 720) && ($0.format == .yuv422p || $0.format == .yuv420p) })
     }
 
-    @Test("a camera that fails after 100 frames is reported within 1 s and streams again when it answers")
-    func unplugAndBack() throws {
-        let fake = try FakeCamera("unplug", conf: ["format=YUYV 320x240@30", "fail_after=100", "unplug_ms=1500"])
+    /// A YUYV 320x240@30 fake camera (with `conf`'s lines as well) captured until `done` holds or
+    /// `seconds` pass: whether it held, and the stopped camera with what it sent.
+    func capture320(_ name: String, _ conf: [String], seconds: Double,
+                    until done: (Recorder) -> Bool) throws -> (held: Bool, camera: V4L2Camera, r: Recorder) {
+        let fake = try FakeCamera(name, conf: ["format=YUYV 320x240@30"] + conf)
         defer { fake.remove() }
         let camera = V4L2Camera(path: fake.path, size: Size(width: 320, height: 240), fps: 30, mjpeg: VideoDecoder.mjpeg)
         let r = Recorder()
         try camera.start(frames: r.frameSink, events: r.eventSink)
-        #expect(r.wait(seconds: 8) { r.events.withLock { $0.count >= 2 } && r.frameCount > 130 })
+        let held = r.wait(seconds: seconds) { done(r) }
         camera.stop()
+        return (held, camera, r)
+    }
+
+    @Test("a camera that fails after 100 frames is reported within 1 s and streams again when it answers")
+    func unplugAndBack() throws {
+        let (held, _, r) = try capture320("unplug", ["fail_after=100", "unplug_ms=1500"], seconds: 8) { r in
+            r.events.withLock { $0.count >= 2 } && r.frameCount > 130
+        }
+        #expect(held)
         let events = r.events.withLock { $0 }
         let frames = r.frames.withLock { $0 }
         try #require(events.count >= 2 && frames.count > 100)
@@ -104,6 +115,18 @@ struct V4L2CameraTests {
         let after = frames.dropFirst(100).map { FrameStamp.read($0.0) }
         #expect(Array(after.prefix(30)) == Array(0..<30))
         #expect(frames[100].1 > events[1].1 - 1_000_000_000)
+    }
+
+    @Test("a driver that gives a buffer index past our buffers (frame 10) and a capture time no Int64 holds (frame 20): each frame dropped and counted, the stream goes on, the camera is not lost")
+    func hostileDriver() throws {
+        let (held, camera, r) = try capture320("hostile", ["bad_index_at=10", "bad_stamp_at=20"], seconds: 5) { $0.frameCount >= 38 }
+        #expect(held)
+        let frames = r.frames.withLock { Array($0.prefix(38)) }
+        // Three buffers go on turning after the fourth stayed with the driver: none lost for want of one.
+        #expect(frames.map { FrameStamp.read($0.0) } == Array(0..<40).filter { $0 != 10 && $0 != 20 })
+        #expect(frames.allSatisfy { $0.0.timestamp <= $0.1 && $0.1 - $0.0.timestamp < 1_000_000_000 })
+        #expect(camera.droppedFrames == 2)
+        #expect(r.events.withLock { $0.isEmpty })
     }
 
     @Test("a missing camera is reported at start and picked up when it appears")
@@ -138,5 +161,28 @@ struct V4L2CameraTests {
             CameraMode(format: .yuyv, size: Size(width: 1280, height: 720), rates: [10]),
             CameraMode(format: .mjpeg, size: Size(width: 1280, height: 720), rates: [30]),
         ])
+    }
+}
+
+@Suite("V4L2 capture times")
+struct V4L2CaptureTimeTests {
+    /// seconds, microseconds, now (ns), the capture time (nil: the frame is dropped)
+    static let cases: [(Int64, Int64, Int64, Int64?)] = [
+        (100, 250_000, 100_300_000_000, 100_250_000_000),
+        (100, 0, 110_000_000_000, 100_000_000_000),
+        // More than 10 s from the time it is dequeued, either way.
+        (100, 0, 110_000_000_001, nil),
+        (120, 1, 110_000_000_000, nil),
+        // Too far to fit, or no fraction of a second.
+        (1 << 62, 0, 110_000_000_000, nil),
+        (-(1 << 62), 0, 110_000_000_000, nil),
+        (100, 1_000_000, 100_000_000_000, nil),
+        (100, -1, 100_000_000_000, nil),
+        (9_223_372_036, 854_775, Int64.max - 10, 9_223_372_036_854_775_000),
+    ]
+
+    @Test("a buffer's timeval is a capture time only when it fits and lies within 10 s of now", arguments: cases)
+    func captureTime(seconds: Int64, microseconds: Int64, now: Int64, expected: Int64?) {
+        #expect(V4L2Session.captureTime(seconds: seconds, microseconds: microseconds, now: now) == expected)
     }
 }

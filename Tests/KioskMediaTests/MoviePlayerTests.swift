@@ -382,24 +382,39 @@ struct MoviePlayerTests {
         print("corpus: \(all.count) files, \(ends) played to the end, \(errors) ended with an error, \(slow) still playing slowly by their timestamps at 8 s")
     }
 
-    @Test("timestamps: missing ones follow on, far jumps either way carry on where the stream was, small ones stay")
+    @Test("timestamps: from 0 at the file's start; missing ones follow on, far jumps either way and times out of range carry on where the stream was, small steps stay; nothing traps")
     func timeline() {
-        let second: Int64 = 1_000_000_000
-        var t = StreamTimeline(start: 0, defaultDuration: second / 30)
-        #expect(t.place(0, duration: second / 30) == 0)
-        #expect(t.place(VideoDecoder.noTimestamp, duration: 0) == second / 30)
-        #expect(t.place(second / 10, duration: second / 30) == second / 10)
+        let second: Int64 = 1_000_000_000, frame = second / 30
+        var t = StreamTimeline(start: 2 * second, defaultDuration: frame)
+        func place(_ timestamp: Int64, _ duration: Int64 = frame) -> Int64 { t.place(timestamp, duration: duration).start }
+        #expect(place(2 * second) == 0)
+        #expect(place(VideoDecoder.noTimestamp, 0) == frame)
+        #expect(place(2 * second + second / 10) == second / 10)
         // A small step back is left alone (that picture is merely late).
-        #expect(t.place(second / 20, duration: second / 30) == second / 20)
+        #expect(place(2 * second + second / 20) == second / 20)
         // A jump an hour ahead: it carries on from where it was, and the next follows that.
-        #expect(t.place(3600 * second, duration: second / 30) == second / 20 + second / 30)
-        #expect(t.place(3600 * second + second / 30, duration: second / 30) == second / 20 + 2 * second / 30)
+        #expect(place(3600 * second) == second / 20 + frame)
+        #expect(place(3600 * second + frame) == second / 20 + 2 * frame)
         // And an hour back again, likewise.
-        #expect(t.place(second / 30, duration: second / 30) == second / 20 + 3 * (second / 30))
+        #expect(place(frame) == second / 20 + 3 * frame)
+        #expect(t.retimed == 2)
+        // A duration over the jump limit is not believed: the default length instead.
+        #expect(t.place(frame * 2, duration: Int64.max) == .init(start: second / 20 + 4 * frame, end: second / 20 + 5 * frame))
+
+        // A file that starts a second before Int64.max nanoseconds plays from 0 like any other.
+        var u = StreamTimeline(start: Int64.max - second, defaultDuration: frame)
+        #expect(u.place(Int64.max - second, duration: frame) == .init(start: 0, end: frame))
+        #expect(u.place(Int64.max, duration: Int64.max) == .init(start: second, end: second + frame))
+        // A time whose distance from the last does not fit, then one whose offset does not: both
+        // follow on, and the stream goes on from the next good one.
+        #expect(u.place(Int64.min + 1, duration: frame).start == second + frame)
+        #expect(u.place(0, duration: frame).start == second + 2 * frame)
+        #expect(u.place(frame, duration: frame).start == second + 3 * frame)
+        #expect(u.retimed == 2)
         // A first timestamp far from the file's start is moved to it.
-        var u = StreamTimeline(start: 5 * second, defaultDuration: 0)
-        #expect(u.place(Int64.max / 2, duration: second) == 5 * second)
-        #expect(u.place(Int64.max / 2 + second, duration: second) == 6 * second)
+        var v = StreamTimeline(start: 5 * second, defaultDuration: 0)
+        #expect(v.place(Int64.max / 2, duration: second).start == 0)
+        #expect(v.place(Int64.max / 2 + second, duration: second).start == second)
     }
 }
 

@@ -56,6 +56,25 @@ struct VideoDecoderTests {
         #expect(empty == nil)
     }
 
+    @Test("a JPEG whose header claims 16000x16000 (with data enough for libavcodec to believe it) is refused by max_pixels before it allocates")
+    func hugeHeader() throws {
+        let jpeg = folder.appendingPathComponent("small.jpg")
+        let made = try runProgram(["ffmpeg", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=64x64", "-frames:v", "1",
+                                   "-pix_fmt", "yuvj422p", jpeg.path])
+        try #require(made.status == 0, "ffmpeg: \(made.stderr)")
+        var data = [UInt8](try Data(contentsOf: jpeg))
+        // SOF0: FF C0, length (2), precision (1), height (2), width (2).
+        let sof = try #require(data.indices.dropLast().first { data[$0] == 0xFF && data[$0 + 1] == 0xC0 })
+        data.replaceSubrange((sof + 5)..<(sof + 9), with: [0x3E, 0x80, 0x3E, 0x80])
+        // libavcodec takes a picture that big only from a packet of over a megabyte.
+        data += [UInt8](repeating: 0, count: 1_100_000)
+        let decoder = try VideoDecoder(codec: "mjpeg")
+        #expect(throws: AVError.self) { _ = try data.withUnsafeBytes { try decoder.decode($0, timestamp: 0, sequence: 0) } }
+        // The same decoder still takes a JPEG of a real size.
+        let small = try Data(contentsOf: jpeg)
+        #expect(try small.withUnsafeBytes { try decoder.decode($0, timestamp: 0, sequence: 1) }?.size == Size(width: 64, height: 64))
+    }
+
     @Test("an unknown codec name is an AVError naming the call")
     func unknownCodec() {
         #expect(throws: AVError.self) { try VideoDecoder(codec: "no-such-codec") }
