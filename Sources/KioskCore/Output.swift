@@ -99,9 +99,8 @@ public final class LineWriter: Sendable {
     }
 
     /// Calls `handler` once (on the writer's thread) when the reader is gone: a write failed (EPIPE,
-    /// with SIGPIPE ignored), or, when `watchReader` is set, the pipe reports its read end closed
-    /// (polled every half second while idle, so a reader that leaves is found without an event to
-    /// write).
+    /// with SIGPIPE ignored), or the pipe reports its read end closed (polled every half second
+    /// while idle, so a reader that leaves is found without a line to write).
     public func onReaderGone(_ handler: @escaping @Sendable () -> Void) {
         let gone = state.withLock { s -> Bool in
             s.onReaderGone = handler
