@@ -381,6 +381,7 @@ public final class Booth {
     func startRecording(orientation: Orientation) {
         let info = camera.info
         var settings = MovieSettings(outputPath: outputPath, videoSize: info.size, fps: info.fps, audio: nil)
+        settings.framesFromLiveClock = true
         settings.videoEncoder = config.videoEncoder
         settings.preset = config.videoPreset
         settings.crf = config.videoCRF

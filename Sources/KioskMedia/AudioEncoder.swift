@@ -41,6 +41,9 @@ final class AudioEncoder {
     }
 
     var sampleRate: Int32 { codec.pointer.pointee.sample_rate }
+    /// The encoder's priming: a sample queued at pts p comes out of a decoder at p + priming, and
+    /// its first packet starts `priming` samples before the first pts it was given (1024 for AAC).
+    var priming: Int64 { Int64(max(codec.pointer.pointee.initial_padding, 0)) }
 
     /// Converts interleaved S16 samples into the encoder's float planes and queues them. Returns how
     /// many samples a channel were queued: 0 when the conversion failed.

@@ -24,13 +24,20 @@ final class EncodingSession {
     /// The sound's encoder and stream; nil without a microphone.
     private let audio: (encoder: AudioEncoder, stream: UnsafeMutablePointer<AVStream>)?
 
-    // Timing: everything is relative to the first video frame's capture time.
+    // Timing: everything is relative to the first video frame's capture time, which is pts 0. The
+    // sound's clock counts samples on the same time line, from `audioStart` on: AAC's priming fills
+    // the file's first `audioStart` samples (a decoder plays the encoder's delay there), so the sound
+    // captured before that is not kept and no packet of either stream has a negative time. That
+    // keeps the muxer from shifting anything: every frame is at its own capture time.
     private var origin: Int64?
     private var lastVideoPTS: Int64 = -1
     private var videoFramesWritten = 0
-    private var audioSamplesQueued: Int64 = 0   // samples pushed into the FIFO (the audio clock)
-    private var audioSamplesEncoded: Int64 = 0
+    private let audioStart: Int64
+    private var audioSamplesQueued: Int64   // the time line's sample after the last one queued
+    private var audioSamplesEncoded: Int64  // the pts of the next AAC frame
     private var pendingAudio: [AudioChunk] = []
+    /// The first packets, held until every stream has one (see FirstPackets).
+    private let start: FirstPackets
     /// Video time at which the current fragment started.
     private var fragmentStartPTS: Int64 = 0
     private var pendingBytes: Int64 = 0
@@ -67,6 +74,11 @@ final class EncodingSession {
         } else {
             audio = nil
         }
+        audioStart = audio?.encoder.priming ?? 0
+        audioSamplesQueued = audioStart
+        audioSamplesEncoded = audioStart
+        start = FirstPackets(streams: audio == nil ? [videoStream] : [videoStream, audio!.stream],
+                             holdingAtMost: max(settings.fps * FirstPackets.longestWaitSeconds, 1))
         try muxer.writeHeader()
         guard sink.sync() else { throw AVError(code: AVError.code(posix: sink.failure ?? EIO), call: "fdatasync") }
         try failure.check(.header)
@@ -96,7 +108,7 @@ final class EncodingSession {
             pendingAudio = []
             for chunk in early { if case .stop(let r) = encode(chunk) { return .stop(r) } }
         }
-        let seconds = Double(frame.timestamp - start) / 1e9
+        let seconds = Double(frame.timestamp.saturatingSubtracting(start)) / 1e9
         // Max duration, exact: a frame that would start at or after the limit is not taken.
         if seconds >= settings.maxDuration - 0.0005 { return .stop(.maxDuration) }
         var pts = Int64((seconds * 90000).rounded())
@@ -135,13 +147,13 @@ final class EncodingSession {
         let rate = Int64(audioSettings.sampleRate)
         let channels = chunk.channels
         // Where the chunk's first sample belongs, in samples from the first video frame.
-        var expected = (chunk.timestamp - origin) * rate / 1_000_000_000
+        var expected = Self.samples(in: chunk.timestamp.saturatingSubtracting(origin), rate: rate)
         var samples = chunk.samples[...]
         let limit = Int64((settings.maxDuration * Double(rate)).rounded(.down))
         if expected < audioSamplesQueued {
             // Overlap (before the origin, or the mic's clock ran fast): drop the overlapping part.
             let drop = Int(min(audioSamplesQueued - expected, Int64(chunk.frameCount)))
-            if audioSamplesQueued > 0 && audioSamplesQueued - expected < rate / 50 && expected >= 0 {
+            if audioSamplesQueued > audioStart && audioSamplesQueued - expected < rate / 50 && expected >= 0 {
                 // Under 20 ms of drift: keep the samples, the clock will catch up.
                 expected = audioSamplesQueued
             } else {
@@ -151,8 +163,8 @@ final class EncodingSession {
         }
         if expected > audioSamplesQueued {
             let gap = expected - audioSamplesQueued
-            // Start at zero together, and cover a gap over 20 ms with silence.
-            if audioSamplesQueued == 0 || gap >= rate / 50 {
+            // Start together with the picture, and cover a gap over 20 ms with silence.
+            if audioSamplesQueued == audioStart || gap >= rate / 50 {
                 let silence = [Int16](repeating: 0, count: Int(min(gap, limit - audioSamplesQueued).clamped(0, Int64.max)) * channels)
                 if !silence.isEmpty { audioSamplesQueued += Int64(audio.encoder.queue(silence[...], channels: channels)) }
             }
@@ -161,6 +173,17 @@ final class EncodingSession {
         if samples.count / channels > room { samples = samples.prefix(room * channels) }
         if !samples.isEmpty { audioSamplesQueued += Int64(audio.encoder.queue(samples, channels: channels)) }
         return drainAudio(final: false)
+    }
+
+    /// Samples at `rate` in `nanoseconds`, rounded down; kept within ±2^52 (a chunk that far off the
+    /// picture's clock is trimmed or bounded by the take's length anyway), so nothing overflows.
+    static func samples(in nanoseconds: Int64, rate: Int64) -> Int64 {
+        let bound: Int64 = 1 << 52
+        let whole = nanoseconds / 1_000_000_000, part = nanoseconds % 1_000_000_000
+        guard let w = whole.checkedMultiplied(by: rate), let total = w.checkedAdding(part * rate / 1_000_000_000) else {
+            return nanoseconds < 0 ? -bound : bound
+        }
+        return total.clamped(-bound, bound)
     }
 
     /// Encodes every whole AAC frame queued (with `final`, the rest too).
@@ -224,10 +247,8 @@ final class EncodingSession {
             }
             av_packet_rescale_ts(packet, codec.pointer.pointee.time_base, stream.pointee.time_base)
             packet.pointee.stream_index = stream.pointee.index
-            // Interleaved: AAC's first packet starts before zero (its priming), and the muxer can
-            // only shift every stream to make that non-negative if it sees it before any video.
             do {
-                try muxer.write(packet)
+                try start.write(packet, through: muxer)
             } catch {
                 return failure(error)
             }
@@ -237,6 +258,8 @@ final class EncodingSession {
     /// Writes the open fragment out and makes it durable; checks the free disk space after it.
     func flushFragment() -> SessionStatus {
         guard pendingPackets > 0 else { return .ok }
+        // No fragment before the streams' first packets are in: it would fix the time line early.
+        guard start.released else { return .ok }
         // Everything the interleaver holds goes into this fragment, then the fragment is cut.
         do {
             try muxer.cutFragment()
@@ -273,6 +296,8 @@ final class EncodingSession {
                 _ = drainAudio(final: true)
                 _ = send(nil, to: audio.encoder.codec, stream: audio.stream)
             }
+            // A stream that never gave a packet (a silent microphone that never opened) waits no more.
+            do { try start.release(through: muxer) } catch { _ = failure(error) }
             if sink.failure == nil { muxer.writeTrailer() }
             if sink.failure == nil, sink.sync() {
                 fragments += 1
@@ -293,6 +318,62 @@ final class EncodingSession {
         }
         sink.syncFileAndFolder()
         return syncedDuration
+    }
+}
+
+/// The muxer shifts every stream by the amount that makes the most negative timestamp zero, but
+/// decides that amount at the first negative packet it sees, and a stream whose packets already went
+/// out keeps its first one unshifted (MOV then stretches each track's first sample back to zero).
+/// Our own time line has no negative times, but an encoder with B-frames starts its decode times
+/// below zero, and its first packet may come after the sound's. So the first packets of every stream
+/// are held until each stream has given one (at most `longestWaitSeconds` of video), then written
+/// earliest first: the muxer sees the most negative start at once and shifts all streams alike.
+final class FirstPackets {
+    static let longestWaitSeconds = 2.0
+    private let streams: [UnsafeMutablePointer<AVStream>]
+    private let limit: Int
+    private var held: [UnsafeMutablePointer<AVPacket>?] = []
+    private var seen: Set<Int32> = []
+    private(set) var released = false
+
+    init(streams: [UnsafeMutablePointer<AVStream>], holdingAtMost limit: Double) {
+        self.streams = streams
+        self.limit = Int(limit)
+    }
+
+    deinit { for var packet in held { av_packet_free(&packet) } }
+
+    /// Writes the packet, or holds it (taking its data: the packet is blank afterwards either way).
+    func write(_ packet: UnsafeMutablePointer<AVPacket>, through muxer: Muxer) throws(AVError) {
+        if released { return try muxer.write(packet) }
+        guard let copy = av_packet_alloc() else {
+            av_packet_unref(packet)
+            throw AVError(code: AVError.code(posix: ENOMEM), call: "av_packet_alloc")
+        }
+        av_packet_move_ref(copy, packet)
+        held.append(copy)
+        seen.insert(copy.pointee.stream_index)
+        if seen.count == streams.count || held.count >= limit { try release(through: muxer) }
+    }
+
+    /// Writes what is held, earliest decode time first (ties: the stream added first), and lets
+    /// every later packet through.
+    func release(through muxer: Muxer) throws(AVError) {
+        guard !released else { return }
+        released = true
+        let order = held.indices.sorted { a, b in
+            let (p, q) = (held[a]!.pointee, held[b]!.pointee)
+            let c = av_compare_ts(p.dts, streams[Int(p.stream_index)].pointee.time_base,
+                                  q.dts, streams[Int(q.stream_index)].pointee.time_base)
+            return c != 0 ? c < 0 : a < b
+        }
+        var firstError: AVError?
+        for i in order {
+            do { try muxer.write(held[i]!) } catch { firstError = firstError ?? error }
+            av_packet_free(&held[i])
+        }
+        held = []
+        if let firstError { throw firstError }
     }
 }
 

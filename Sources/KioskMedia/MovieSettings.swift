@@ -24,6 +24,10 @@ public struct MovieSettings: Sendable {
     public var fileMode = 0o600
     /// How much video a fragment holds before it is written and synced: the most a crash loses.
     public var fragmentSeconds = 0.5
+    /// Live capture (the booth): frames are stamped by CLOCK_MONOTONIC, and one captured before the
+    /// take started (a leftover still on its way through the camera's queue or the MJPEG decoder)
+    /// is not part of the take. Off for benchmarks and tests that feed made-up timestamps.
+    public var framesFromLiveClock = false
 
     public init(outputPath: String, videoSize: Size, fps: Double, audio: (sampleRate: Int, channels: Int)?) {
         self.outputPath = outputPath

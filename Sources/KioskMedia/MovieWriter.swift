@@ -5,6 +5,7 @@
 import Dispatch
 import Foundation
 import KioskCore
+import KioskSystem
 import Synchronization
 
 public final class MovieWriter: Sendable {
@@ -24,6 +25,8 @@ public final class MovieWriter: Sendable {
         var dropped = 0
         var accepting = false
         var stopRequested = false
+        /// With a live clock: the first moment that belongs to the take (CLOCK_MONOTONIC ns).
+        var startedAt = Int64.min
     }
 
     private let queue = Mutex(Queue())
@@ -71,7 +74,8 @@ public final class MovieWriter: Sendable {
                 return
             }
             encoderNote.withLock { $0 = (session.videoEncoderName, session.fallbackNote) }
-            queue.withLock { $0.accepting = true }
+            let now = settings.framesFromLiveClock ? MonotonicClock.now() : Int64.min
+            queue.withLock { $0.accepting = true; $0.startedAt = now }
             opened.signal()
             run(session)
         }
@@ -88,6 +92,8 @@ public final class MovieWriter: Sendable {
     public func append(_ frame: VideoFrame) {
         let taken = queue.withLock { q -> Bool in
             guard q.accepting else { return false }
+            // Captured before the take started: not the take's first picture, nor any of it.
+            guard frame.timestamp >= q.startedAt else { return false }
             guard q.videoCount < Self.videoQueueLimit else {
                 q.dropped += 1
                 return false
