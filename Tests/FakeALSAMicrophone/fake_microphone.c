@@ -44,7 +44,7 @@ typedef struct {
     int beep;                 // frames carry the beep instead of their index
 } fake_microphone;
 
-enum { BEEP_HZ = 1000, BEEP_AMPLITUDE = 16000 };
+enum { BEEP_HZ = 1000, BEEP_AMPLITUDE = 16384 }; // as the built-in test tone (TestTone.swift)
 static const uint64_t beep_ns = 100000000; // each beep's length, from the whole second
 
 // Process-wide, since the reader reopens the device: it vanishes once, and stays away until then.
