@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "KioskFakeALSAMicrophone", path: "Tests/FakeALSAMicrophone", exclude: ["README.md"],
                 // PIC: alsa-lib's headers then export the plugin's version symbol as a shared
                 // library must (without it they expect a static build's constructor table).
-                cSettings: [.define("PIC")], linkerSettings: [.linkedLibrary("asound")]),
+                cSettings: [.define("PIC")], linkerSettings: [.linkedLibrary("asound"), .linkedLibrary("m")]),
 
         .target(name: "KioskFailingSyscalls", path: "Tests/FailingSyscalls", linkerSettings: [.linkedLibrary("dl")]),
 

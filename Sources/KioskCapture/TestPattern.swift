@@ -1,7 +1,7 @@
 // The built-in camera (`--camera test`): colour bars, a box that moves, the frame number stamped at
 // the top, and a white flash on the first frame of every second of the monotonic clock (when the
-// test tone beeps), paced by that clock. Cheap: the bars are drawn once; a frame is one copy plus
-// the stamp and the box.
+// test tone beeps) with its phase stamped under the number, paced by that clock. Cheap: the bars
+// are drawn once; a frame is one copy plus the stamp and the box.
 import Foundation
 import KioskCore
 import KioskSystem
@@ -54,7 +54,9 @@ public final class TestPattern: VideoSource {
         }
     }
 
-    /// Frame `number`: the bars (or all white for a flash), the moving box, the stamp.
+    /// Frame `number`: the bars (or all white for a flash), the moving box, the stamp. A flash frame
+    /// also carries its phase (`FrameStamp.phase(timestamp:)`) in the band under the stamp
+    /// (`FrameStamp` band 1), so a test can tell when after the whole second it was captured.
     public func frame(number: Int, timestamp: Int64, flash: Bool) -> VideoFrame {
         let size = info.size
         let w = size.width, h = size.height
@@ -77,15 +79,19 @@ public final class TestPattern: VideoSource {
                 (p.baseAddress! + u.offset + row * u.stride + x0 / 2).update(repeating: 128, count: box / 2)
                 (p.baseAddress! + v.offset + row * v.stride + x0 / 2).update(repeating: 128, count: box / 2)
             }
-            // The stamp: 16 cells across the top band, chroma neutral.
-            let band = FrameStamp.bandHeight(frameHeight: h)
-            for i in 0..<FrameStamp.bits {
-                let cell = FrameStamp.cell(i, width: w)
-                let value = (number >> (FrameStamp.bits - 1 - i)) & 1 == 1 ? FrameStamp.white : FrameStamp.black
-                for row in 0..<band {
-                    (p.baseAddress! + row * y.stride + cell.lowerBound).update(repeating: value, count: cell.count)
+            // The stamp: 16 cells across the top band, chroma neutral (a flash frame's is already).
+            func stamp(_ value: Int, band: Int) {
+                for i in 0..<FrameStamp.bits {
+                    let cell = FrameStamp.cell(i, width: w)
+                    let luma = (value >> (FrameStamp.bits - 1 - i)) & 1 == 1 ? FrameStamp.white : FrameStamp.black
+                    for row in FrameStamp.bandRows(band, frameHeight: h) {
+                        (p.baseAddress! + row * y.stride + cell.lowerBound).update(repeating: luma, count: cell.count)
+                    }
                 }
             }
+            stamp(number, band: 0)
+            if flash { stamp(FrameStamp.phase(timestamp: timestamp), band: 1) }
+            let band = FrameStamp.bandHeight(frameHeight: h)
             for row in 0..<((band + 1) / 2) {
                 (p.baseAddress! + u.offset + row * u.stride).update(repeating: 128, count: u.stride)
                 (p.baseAddress! + v.offset + row * v.stride).update(repeating: 128, count: v.stride)

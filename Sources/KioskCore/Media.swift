@@ -123,6 +123,11 @@ public struct AudioChunk: Sendable {
 /// (Y = 235) when bit 15 − i of the frame number is set, black (Y = 16) otherwise. Big cells survive
 /// JPEG and scaling; reading samples each cell's centre and compares with 128. The fake V4L2 camera
 /// (C, Tests/FakeV4L2Camera) draws the same stamp.
+///
+/// A flash frame (the white frame a test source sends first after each whole second of
+/// CLOCK_MONOTONIC, for measuring audio/video sync) carries a second band of the same height right
+/// under the first, drawn the same way: its *phase*, how long after the whole second the frame was
+/// captured, in `phaseUnitNanoseconds` (0…9999). Band 0 is still the frame number.
 public enum FrameStamp {
     public static let bits = 16
     public static let white: UInt8 = 235
@@ -136,14 +141,42 @@ public enum FrameStamp {
         (i * width / bits)..<((i + 1) * width / bits)
     }
 
+    /// The rows of band `band` (0: the frame number; 1: a flash frame's phase) for a frame height.
+    public static func bandRows(_ band: Int, frameHeight: Int) -> Range<Int> {
+        let height = bandHeight(frameHeight: frameHeight)
+        return (band * height)..<((band + 1) * height)
+    }
+
+    /// The unit of a flash frame's phase (band 1): a tenth of a millisecond, so a second's phases
+    /// (0…9999) fit the 16 cells.
+    public static let phaseUnitNanoseconds: Int64 = 100_000
+
+    /// The phase a flash frame captured at `timestamp` (CLOCK_MONOTONIC nanoseconds, ≥ 0) carries:
+    /// the time since the whole second, in `phaseUnitNanoseconds`, rounded down.
+    public static func phase(timestamp: Int64) -> Int {
+        Int(timestamp % 1_000_000_000 / phaseUnitNanoseconds)
+    }
+
     /// Reads the number back from a frame's luma.
     public static func read(_ frame: VideoFrame) -> Int {
-        read(width: frame.size.width, height: frame.size.height) { frame.luma(x: $0, y: $1) }
+        read(frame, band: 0)
+    }
+
+    /// Reads band `band` back from a frame's luma (1: a flash frame's phase).
+    public static func read(_ frame: VideoFrame, band: Int) -> Int {
+        read(width: frame.size.width, height: frame.size.height, band: band) { frame.luma(x: $0, y: $1) }
     }
 
     /// Reads the number from any luma accessor (x, y) → Y.
     public static func read(width: Int, height: Int, luma: (Int, Int) -> UInt8) -> Int {
-        let y = bandHeight(frameHeight: height) / 2
+        read(width: width, height: height, band: 0, luma: luma)
+    }
+
+    /// Reads band `band` (0: the frame number; 1: a flash frame's phase) from any luma accessor
+    /// (x, y) → Y, on the band's middle row. The frame must be at least `band + 1` bands tall.
+    public static func read(width: Int, height: Int, band: Int, luma: (Int, Int) -> UInt8) -> Int {
+        let rows = bandRows(band, frameHeight: height)
+        let y = (rows.lowerBound + rows.upperBound) / 2
         var n = 0
         for i in 0..<bits {
             let r = cell(i, width: width)

@@ -10,13 +10,16 @@
 // `vanish_frames` of time have passed; then it opens again.
 //
 // Each frame carries its own index since the PCM was opened (left = the low 15 bits, right = the
-// next 15), so a test can tell exactly which samples arrived and when they were captured.
+// next 15), so a test can tell exactly which samples arrived and when they were captured. With
+// `beep 1` (the A/V-sync mode, the fake camera's `flash=1` for sound) each frame instead carries a
+// 1 kHz beep for the first 100 ms after each whole second of its capture time, silence otherwise.
 //
 //   pcm_type.kiosk_fake_microphone { lib "/path/libKioskFakeALSAMicrophone.so" }
 //   pcm.mic { type kiosk_fake_microphone  stall_at 24000  stall_frames 14400 }
 #include <alsa/asoundlib.h>
 #include <alsa/pcm_external.h>
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -38,7 +41,11 @@ typedef struct {
     long long vanish_at;      // the frame index where it is unplugged (< 0: never)
     long long vanish_frames;  // how long it stays away, in frames
     int gone;                 // this open's device was unplugged
+    int beep;                 // frames carry the beep instead of their index
 } fake_microphone;
+
+enum { BEEP_HZ = 1000, BEEP_AMPLITUDE = 16384 }; // as the built-in test tone (TestTone.swift)
+static const uint64_t beep_ns = 100000000; // each beep's length, from the whole second
 
 // Process-wide, since the reader reopens the device: it vanishes once, and stays away until then.
 static int vanished_once;
@@ -52,6 +59,24 @@ static uint64_t now_ns(void) {
 
 static uint64_t index_at(const fake_microphone *m, uint64_t ns) {
     return (ns - m->origin_ns) * m->io.rate / 1000000000ull;
+}
+
+/// When frame `index` was captured on the plugin's timeline: open + index/rate, to the nanosecond
+/// below (`index_at` counts the frames captured by a time, so a frame is delivered from one frame
+/// after this on). The reader puts it here too, to within a frame: it takes alsa-lib's status
+/// stamp minus (delay + frames read)/rate, and `delay` counts the frames captured by the moment
+/// just after the stamp.
+static uint64_t capture_ns(const fake_microphone *m, uint64_t index) {
+    uint64_t rate = m->io.rate;
+    return m->origin_ns + index / rate * 1000000000ull + index % rate * 1000000000ull / rate;
+}
+
+/// The beep mode's sample for frame `index`: a 1 kHz sine from each whole second of its capture
+/// time (starting at phase 0 there) for 100 ms, silence otherwise.
+static int16_t beep_sample(const fake_microphone *m, uint64_t index) {
+    uint64_t since = capture_ns(m, index) % 1000000000ull;
+    if (since >= beep_ns) return 0;
+    return (int16_t)lrint(BEEP_AMPLITUDE * sin(2 * M_PI * BEEP_HZ * (double)since / 1e9));
 }
 
 /// Frames captured since the start, or -EPIPE for an overrun.
@@ -117,6 +142,7 @@ static snd_pcm_sframes_t fake_transfer(snd_pcm_ioplug_t *io, const snd_pcm_chann
     for (snd_pcm_uframes_t i = 0; i < size; i++) {
         uint64_t index = m->start_index + m->transferred + i;
         int16_t values[2] = {(int16_t)(index & 0x7fff), (int16_t)((index >> 15) & 0x7fff)};
+        if (m->beep) values[0] = values[1] = beep_sample(m, index);
         for (unsigned channel = 0; channel < io->channels && channel < 2; channel++) {
             const snd_pcm_channel_area_t *a = &areas[channel];
             char *sample = (char *)a->addr + (a->first + a->step * (offset + i)) / 8;
@@ -167,6 +193,7 @@ static const snd_pcm_ioplug_callback_t callbacks = {
 SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
     (void)root;
     long long stall_at = -1, stall_frames = 0, vanish_at = -1, vanish_frames = 0;
+    int beep = 0;
     snd_config_iterator_t i, next;
     snd_config_for_each(i, next, conf) {
         snd_config_t *entry = snd_config_iterator_entry(i);
@@ -178,6 +205,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
         if (!strcmp(id, "stall_frames") && snd_config_get_integer(entry, &value) == 0) { stall_frames = value; continue; }
         if (!strcmp(id, "vanish_at") && snd_config_get_integer(entry, &value) == 0) { vanish_at = value; continue; }
         if (!strcmp(id, "vanish_frames") && snd_config_get_integer(entry, &value) == 0) { vanish_frames = value; continue; }
+        if (!strcmp(id, "beep") && (beep = snd_config_get_bool(entry)) >= 0) continue;
         SNDERR("kiosk_fake_microphone: unknown field %s", id);
         return -EINVAL;
     }
@@ -196,6 +224,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
     m->stall_frames = stall_frames;
     m->vanish_at = vanish_at;
     m->vanish_frames = vanish_frames;
+    m->beep = beep;
     m->io.version = SND_PCM_IOPLUG_VERSION;
     m->io.name = "KioskRecorder fake microphone";
     m->io.callback = &callbacks;

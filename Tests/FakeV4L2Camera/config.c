@@ -140,10 +140,12 @@ void fake_config_load(const char *conf_path, fake_config *cfg) {
                 if (!parse_long(value, 0, &cfg->bad_index_at)) error = "bad_index_at must be a number >= 0";
             } else if (strcmp(key, "bad_stamp_at") == 0) {
                 if (!parse_long(value, 0, &cfg->bad_stamp_at)) error = "bad_stamp_at must be a number >= 0";
+            } else if (strcmp(key, "flash") == 0) {
+                cfg->flash = strcmp(value, "0") != 0;
             } else if (strcmp(key, "debug") == 0) {
                 cfg->debug = strcmp(value, "0") != 0;
             } else {
-                error = "unknown key (card, bus, format, fail_after, unplug_ms, bad_index_at, bad_stamp_at, debug)";
+                error = "unknown key (card, bus, format, fail_after, unplug_ms, bad_index_at, bad_stamp_at, flash, debug)";
             }
         }
         if (error) fprintf(stderr, FAKE_LOG_PREFIX "%s:%d: %s; line ignored\n", conf_path, lineno, error);

@@ -66,6 +66,16 @@ static const fake_size *cur_size(const fake_dev *d) { return &cur_format(d)->siz
 
 static int64_t due(const fake_dev *d, int64_t k) { return d->t0 + k * 1000000000 / d->fps; }
 
+/// With `flash=1`, the phase frame k carries if it is a flash frame: the first frame due at or
+/// after a whole second of CLOCK_MONOTONIC (one lies in (due(k − 1), due(k)]; frame 0 counts as
+/// following a frame one period before STREAMON), in tenths of a millisecond after that second,
+/// 0..9999. -1 for every other frame.
+static int32_t flash_phase(const fake_dev *d, int64_t k) {
+    int64_t t = due(d, k);
+    if (!d->cfg.flash || t / 1000000000 == due(d, k - 1) / 1000000000) return -1;
+    return (int32_t)(t % 1000000000 / 100000);
+}
+
 // ---- formats ----
 
 static const char *description(uint32_t fourcc) {
@@ -301,8 +311,10 @@ static int dqbuf(fake_dev *d, struct v4l2_buffer *arg) {
     memmove(d->done, d->done + 1, --d->ndone * sizeof d->done[0]);
     fake_buffer *fb = &d->buf[b];
     fb->state = BUF_IDLE;
-    long used = fake_image_draw(&d->img, d->map + b * d->buf_len, d->buf_len, fb->drawn_k, fb->k);
-    fb->drawn_k = used < 0 || d->img.fourcc == V4L2_PIX_FMT_MJPEG ? -1 : fb->k;
+    int32_t phase = flash_phase(d, fb->k);
+    long used = fake_image_draw(&d->img, d->map + b * d->buf_len, d->buf_len, fb->drawn_k, fb->k, phase);
+    // What the buffer holds now, for the next fill; a flash frame's buffer is redrawn whole.
+    fb->drawn_k = used < 0 || d->img.fourcc == V4L2_PIX_FMT_MJPEG || phase >= 0 ? -1 : fb->k;
     fill_buffer(d, arg, b, V4L2_BUF_FLAG_MAPPED | (used < 0 ? V4L2_BUF_FLAG_ERROR : 0));
     arg->bytesused = used < 0 ? 0 : (uint32_t)used;
     arg->sequence = (uint32_t)fb->k;

@@ -37,6 +37,7 @@ typedef struct {
     long unplug_ms;  // how long new opens fail after the unplug
     long bad_index_at; // frame (dequeued on a stream, from 0) whose buffer index is out of range; < 0: none
     long bad_stamp_at; // frame whose timestamp does not fit in 64-bit nanoseconds; < 0: none
+    bool flash;      // A/V-sync mode: the first frame of each whole second is white and carries its phase
     bool debug;      // log every ioctl to stderr
 } fake_config;
 
@@ -66,7 +67,8 @@ struct AVPacket;
 
 /// Everything needed to draw frame k of one mode: a precomputed base picture (stamp band all
 /// black, a colour ramp below), and for MJPG a canvas and the encoder. Per frame only the stamp
-/// cells whose bit changed and the moving bar's old and new columns are rewritten.
+/// cells whose bit changed and the moving bar's old and new columns are rewritten; a flash frame
+/// is drawn whole, and so is the frame after it in the same buffer.
 typedef struct {
     uint32_t fourcc, width, height;
     uint32_t band_height, bar_width, bar_step;
@@ -77,7 +79,7 @@ typedef struct {
     struct AVCodecContext *encoder;
     struct AVFrame *canvas;
     struct AVPacket *packet;
-    int64_t canvas_k;   // frame drawn on the canvas, -1 = none
+    int64_t canvas_k;   // frame drawn on the canvas, -1 = none or a flash frame
 } fake_image;
 
 /// Sizes for a mode without building anything (for G_FMT / TRY_FMT).
@@ -94,5 +96,8 @@ void fake_image_stop(fake_image *img);
 void fake_image_free(fake_image *img);
 
 /// Draws frame `k` into `dst` (room: `capacity` bytes), which holds frame `drawn_k` already
-/// (-1: unknown content). Returns bytes used, or -1 if a JPEG did not fit or encoding failed.
-long fake_image_draw(fake_image *img, uint8_t *dst, size_t capacity, int64_t drawn_k, int64_t k);
+/// (-1: unknown content, or a flash frame). `phase` < 0 draws an ordinary frame; 0..65535 draws a
+/// flash frame: white below the stamp band but for a second band right under it carrying `phase`
+/// as the stamp carries the frame number. Returns bytes used, or -1 if a JPEG did not fit or
+/// encoding failed.
+long fake_image_draw(fake_image *img, uint8_t *dst, size_t capacity, int64_t drawn_k, int64_t k, int32_t phase);

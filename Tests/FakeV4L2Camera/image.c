@@ -1,5 +1,6 @@
 // The fake camera's pictures: the frame-number stamp (KioskCore's FrameStamp) over a colour ramp
-// with a moving white bar, in YUYV, NV12 or YU12, or JPEG-encoded with libavcodec for MJPG.
+// with a moving white bar, or a white flash frame with its phase in a second band, in YUYV, NV12
+// or YU12, or JPEG-encoded with libavcodec for MJPG.
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,9 +205,41 @@ static void paint_bar(const fake_image *img, layout l, uint8_t *const dst[3], co
     }
 }
 
-/// Brings planes `dst` from frame `drawn_k` (-1: unknown) to frame `k`, touching only what differs.
+/// Rewrites the cells of the stamp band that starts at row `row0` whose bit differs between
+/// `old_bits` (what the band shows now) and `new_bits`. Only luma changes: the band's chroma is
+/// neutral in the base picture and in a flash frame.
+static void draw_cells(const fake_image *img, layout l, uint8_t *const dst[3], const size_t dst_stride[3],
+                       uint32_t old_bits, uint32_t new_bits, uint32_t row0) {
+    for (int i = 0; i < STAMP_BITS; i++) {
+        int bit = STAMP_BITS - 1 - i;
+        if (!(((old_bits ^ new_bits) >> bit) & 1)) continue;
+        size_t x0 = (size_t)i * img->width / STAMP_BITS, x1 = (size_t)(i + 1) * img->width / STAMP_BITS;
+        const uint8_t *pattern = img->rows[(new_bits >> bit) & 1 ? 0 : 1];
+        copy_rect(dst[0], dst_stride[0], pattern, 0, x0 * l.bpx_num[0], (x1 - x0) * l.bpx_num[0], row0,
+                  img->band_height);
+    }
+}
+
+/// Turns a frame whose stamp band is drawn into a flash frame: white below the band (Y 235, chroma
+/// neutral everywhere), but for a second band right under the first that carries `phase`.
+static void draw_flash(const fake_image *img, layout l, uint8_t *const dst[3], const size_t dst_stride[3],
+                       uint32_t phase) {
+    uint32_t band = img->band_height;
+    copy_rect(dst[0], dst_stride[0], img->rows[0], 0, 0, (size_t)img->width * l.bpx_num[0] / l.bpx_den[0], band,
+              img->height - band);
+    for (int p = 1; p < l.n; p++)
+        copy_rect(dst[p], dst_stride[p], img->rows[2], 0, 0, (size_t)img->width * l.bpx_num[p] / l.bpx_den[p], 0,
+                  img->height >> l.ysub[p]);
+    // Every cell differs from its complement, so every cell is written.
+    draw_cells(img, l, dst, dst_stride, ~phase & 0xffff, phase & 0xffff, band);
+}
+
+/// Brings planes `dst` from frame `drawn_k` (-1: unknown, or a flash frame) to frame `k` (a flash
+/// frame if `phase` >= 0), touching only what differs. A flash frame is drawn whole: it differs
+/// from its neighbours nearly everywhere.
 static void draw_planes(const fake_image *img, layout l, uint8_t *const dst[3], const size_t dst_stride[3],
-                        int64_t drawn_k, int64_t k) {
+                        int64_t drawn_k, int64_t k, int32_t phase) {
+    if (phase >= 0) drawn_k = -1;
     uint32_t old_bits = 0;
     if (drawn_k < 0) {
         for (int p = 0; p < l.n; p++)
@@ -215,13 +248,10 @@ static void draw_planes(const fake_image *img, layout l, uint8_t *const dst[3], 
     } else {
         old_bits = (uint32_t)drawn_k & 0xffff;
     }
-    uint32_t new_bits = (uint32_t)k & 0xffff;
-    for (int i = 0; i < STAMP_BITS; i++) {
-        int bit = STAMP_BITS - 1 - i;
-        if (!(((old_bits ^ new_bits) >> bit) & 1)) continue;
-        size_t x0 = (size_t)i * img->width / STAMP_BITS, x1 = (size_t)(i + 1) * img->width / STAMP_BITS;
-        const uint8_t *pattern = img->rows[(new_bits >> bit) & 1 ? 0 : 1];
-        copy_rect(dst[0], dst_stride[0], pattern, 0, x0 * l.bpx_num[0], (x1 - x0) * l.bpx_num[0], 0, img->band_height);
+    draw_cells(img, l, dst, dst_stride, old_bits, (uint32_t)k & 0xffff, 0);
+    if (phase >= 0) {
+        draw_flash(img, l, dst, dst_stride, (uint32_t)phase);
+        return;
     }
     uint32_t x = bar_x(img, k);
     if (drawn_k >= 0) {
@@ -232,14 +262,14 @@ static void draw_planes(const fake_image *img, layout l, uint8_t *const dst[3], 
     paint_bar(img, l, dst, dst_stride, x, true);
 }
 
-static long encode(fake_image *img, uint8_t *dst, size_t capacity, int64_t k) {
+static long encode(fake_image *img, uint8_t *dst, size_t capacity, int64_t k, int32_t phase) {
     AVFrame *canvas = img->canvas;
     if (av_frame_make_writable(canvas) < 0) return -1;
     layout l = layout_of(V4L2_PIX_FMT_YUV420, img->width, img->height);
     uint8_t *planes[3] = {canvas->data[0], canvas->data[1], canvas->data[2]};
     size_t strides[3] = {(size_t)canvas->linesize[0], (size_t)canvas->linesize[1], (size_t)canvas->linesize[2]};
-    draw_planes(img, l, planes, strides, img->canvas_k, k);
-    img->canvas_k = k;
+    draw_planes(img, l, planes, strides, img->canvas_k, k, phase);
+    img->canvas_k = phase >= 0 ? -1 : k; // after a flash the next frame is drawn whole
     canvas->pts = k;
     canvas->quality = img->encoder->global_quality;
     long size = -1;
@@ -254,11 +284,11 @@ static long encode(fake_image *img, uint8_t *dst, size_t capacity, int64_t k) {
     return size;
 }
 
-long fake_image_draw(fake_image *img, uint8_t *dst, size_t capacity, int64_t drawn_k, int64_t k) {
-    if (img->fourcc == V4L2_PIX_FMT_MJPEG) return img->encoder ? encode(img, dst, capacity, k) : -1;
+long fake_image_draw(fake_image *img, uint8_t *dst, size_t capacity, int64_t drawn_k, int64_t k, int32_t phase) {
+    if (img->fourcc == V4L2_PIX_FMT_MJPEG) return img->encoder ? encode(img, dst, capacity, k, phase) : -1;
     if (capacity < img->sizeimage) return -1;
     layout l = layout_of(img->fourcc, img->width, img->height);
     uint8_t *planes[3] = {dst + l.offset[0], dst + l.offset[1], dst + l.offset[2]};
-    draw_planes(img, l, planes, l.stride, drawn_k, k);
+    draw_planes(img, l, planes, l.stride, drawn_k, k, phase);
     return (long)img->sizeimage;
 }

@@ -102,6 +102,64 @@ struct ALSAMicrophoneTests {
         print("overrun: \(lost) frames lost, \(silentFrames) frames of silence put in, timing shift across it \(String(format: "%.2f", shift)) ms")
     }
 
+    /// The fake microphone's A/V-sync mode (`beep 1`) through alsa-lib and the real reader: each
+    /// beep starts at a whole second of the frame's capture time on the plugin's timeline, and the
+    /// reader's chunk timestamps (alsa-lib's status stamp minus the delay and the frames read) must
+    /// put it there too: the fake camera's flash frames (`flash=1`) start at the same whole seconds.
+    /// The onset is the first frame captured at or after the second, and the reader places it within
+    /// a frame of its capture time: under two frames (42 µs) after the second. The plugin's pointer
+    /// and alsa-lib's stamp are two clock reads in user space; 0.5 ms (24 frames) leaves room for a
+    /// preemption between them.
+    @Test("beep 1: each beep's first sample, timestamped by the reader, lies within 0.5 ms of a whole second")
+    func beepAtWholeSeconds() throws {
+        try #require(FileManager.default.fileExists(atPath: TestAudio.fakeMicrophonePlugin), "build the package first (swift build)")
+        let mic = ALSAMicrophone(name: "kiosk_fake_beep", configText: TestAudio.fakeMicrophonePCM(name: "kiosk_fake_beep", beep: true))
+        let recorder = AudioRecorder()
+        try mic.start(chunks: recorder.chunkHandler, events: recorder.eventHandler)
+        let complete = recorder.wait(seconds: 6) { $0.arrivals.reduce(0) { $0 + $1.chunk.frameCount } >= 2_300 * 48 }
+        mic.stop()
+        #expect(complete)
+        #expect(recorder.events.isEmpty && mic.overruns == 0)
+        let rate = Int64(mic.info.sampleRate)
+        try #require(rate == 48_000 && mic.info.channels == 2)
+
+        // A beep begins with a sound sample after at least 10 ms of silence (a 1 kHz sine is never
+        // zero for that long), so a beep already under way when capture began is not counted.
+        let chunks = recorder.arrivals.map(\.chunk)
+        #expect(chunks.allSatisfy { c in (0..<c.frameCount).allSatisfy { c.samples[2 * $0] == c.samples[2 * $0 + 1] } },
+                "both channels carry the beep")
+        struct Beep { var onset: Int64; var frames = 0; var peak: Int16 = 0 }
+        var beeps: [Beep] = []
+        var silent = 0
+        for chunk in chunks {
+            for frame in 0..<chunk.frameCount {
+                let left = chunk.samples[2 * frame]
+                if left == 0 {
+                    silent += 1
+                    continue
+                }
+                if silent >= 480 {
+                    beeps.append(Beep(onset: chunk.timestamp + Int64(frame) * 1_000_000_000 / rate))
+                    silent = 0
+                }
+                if !beeps.isEmpty {
+                    beeps[beeps.count - 1].frames += silent + 1 // a zero sample at a zero crossing counts
+                    beeps[beeps.count - 1].peak = max(beeps[beeps.count - 1].peak, abs(left))
+                }
+                silent = 0
+            }
+        }
+        #expect(beeps.count >= 2, "2.3 s hold two whole seconds")
+        // Each onset against the nearest whole second.
+        let offsets = beeps.map { $0.onset - ($0.onset + 500_000_000) / 1_000_000_000 * 1_000_000_000 }
+        #expect(offsets.allSatisfy { abs($0) <= 500_000 }, "beeps begin \(offsets) ns from the whole second")
+        // 100 ms long (the last one may be cut short by the end of the capture), as loud as TestTone.
+        for beep in beeps.dropLast() {
+            #expect(abs(beep.frames - 4_800) <= 2 && (16_284...16_384).contains(beep.peak), "\(beep)")
+        }
+        print("beep onsets from the whole second: \(offsets.map { String(format: "%+.3f ms", Double($0) / 1e6) })")
+    }
+
     /// The recovery itself on a file PCM: prepare and restart after an overrun, resume (or
     /// prepare) after a suspend, and reading on afterwards.
     @Test("ALSAPCM.recover restarts a PCM after an overrun or a suspend", arguments: [ALSAPCM.Interruption.overrun, .suspended])

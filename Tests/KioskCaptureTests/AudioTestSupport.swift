@@ -109,13 +109,15 @@ enum TestAudio {
         .deletingLastPathComponent().appendingPathComponent(".build/debug/libKioskFakeALSAMicrophone.so").path
 
     /// A PCM on the fake microphone: real-time stereo 48 kHz, each frame carrying its index since
-    /// the open; it stalls at frame `stallAt` for `stallFrames`, then overruns.
-    static func fakeMicrophonePCM(name: String, stallAt: Int? = nil, stallFrames: Int = 0) -> String {
+    /// the open (or with `beep`, a 1 kHz beep for the first 100 ms after each whole second of its
+    /// capture time); it stalls at frame `stallAt` for `stallFrames`, then overruns.
+    static func fakeMicrophonePCM(name: String, stallAt: Int? = nil, stallFrames: Int = 0, beep: Bool = false) -> String {
         """
         pcm_type.kiosk_fake_microphone { lib "\(fakeMicrophonePlugin)" }
         pcm.\(name) {
             type kiosk_fake_microphone
             \(stallAt.map { "stall_at \($0)\n    stall_frames \(stallFrames)" } ?? "")
+            \(beep ? "beep 1" : "")
         }
         """
     }

@@ -31,14 +31,23 @@ struct TestPatternTests {
         #expect(f.luma(x: size.width / 16, y: midY) == later.luma(x: size.width / 16, y: midY))
     }
 
-    @Test("a flash frame is white below the stamp, and the stamp still reads")
+    @Test("a flash frame is white below the stamp but for its phase in the band under it, and the stamp still reads")
     func flash() {
         let pattern = TestPattern(size: Size(width: 640, height: 480), fps: 30)
-        let f = pattern.frame(number: 30, timestamp: 0, flash: true)
-        #expect(FrameStamp.read(f) == 30)
-        for (x, y) in [(10, 100), (600, 300), (320, 240), (15 * 640 / 16, 200)] {
-            #expect(f.luma(x: x, y: y) == FrameStamp.white)
+        // Phase: tenths of a millisecond after the whole second, rounded down.
+        for (timestamp, phase) in [(Int64(0), 0), (7_000_123_456, 1), (3_999_999_999, 9_999), (12_345_678_901, 3_456)] {
+            let f = pattern.frame(number: 30, timestamp: timestamp, flash: true)
+            #expect(FrameStamp.read(f) == 30)
+            #expect(FrameStamp.read(f, band: 1) == phase, "at \(timestamp) ns")
+            #expect(FrameStamp.phase(timestamp: timestamp) == phase)
+            for (x, y) in [(10, 100), (600, 300), (320, 240), (15 * 640 / 16, 200)] {
+                #expect(f.luma(x: x, y: y) == FrameStamp.white)
+            }
         }
+        // An ordinary frame has no phase band: the bars go on under the stamp.
+        let plain = pattern.frame(number: 30, timestamp: 12_345_678_901, flash: false)
+        let row = FrameStamp.bandRows(1, frameHeight: 480).lowerBound + 5
+        #expect(plain.luma(x: 320 + 10, y: row) == TestPattern.bars[4].y)
     }
 
     @Test("paced by the monotonic clock: about fps frames a second, in order, flashing at whole seconds")
@@ -65,7 +74,10 @@ struct TestPatternTests {
             let white = b.luma(x: 300, y: 120) == FrameStamp.white
             #expect(white == crossed, "frame \(b.sequence) at \(b.timestamp)")
             #expect(white || b.luma(x: 300, y: 120) == TestPattern.bars[7].y)
-            if white { flashes += 1 }
+            if white {
+                flashes += 1
+                #expect(FrameStamp.read(b, band: 1) == FrameStamp.phase(timestamp: b.timestamp), "frame \(b.sequence)'s phase")
+            }
         }
         #expect(flashes >= 1)
         // Frames arrive when they are due, not early.

@@ -80,6 +80,53 @@ struct V4L2CameraTests {
         #expect(frames.allSatisfy { $0.size == Size(width: 1280, height: 720) && ($0.format == .yuv422p || $0.format == .yuv420p) })
     }
 
+    /// The fake's A/V-sync mode (`flash=1`) through the real capture code: about 2.2 s of
+    /// 640x480@30 frames. Exactly the first frame due at or after each whole second of
+    /// CLOCK_MONOTONIC is white below the stamp, and carries its phase under the stamp. The buffer's
+    /// timestamp is the due time cut to microseconds, which changes neither which frame is first
+    /// after a whole second nor its phase (a whole second and the phase unit are whole
+    /// microseconds), so both are checked exactly, the JPEG's too (its cells are 40x30 pixels).
+    @Test("flash=1: exactly the first frame after each whole second is white and carries its phase", arguments: [
+        ("YUYV", PixelFormat.yuyv), ("NV12", .nv12), ("YU12", .yuv420p), ("MJPG", .mjpeg),
+    ])
+    func flash(fourcc: String, expected: PixelFormat) throws {
+        let fake = try FakeCamera("flash-\(fourcc)", conf: ["format=\(fourcc) 640x480@30", "flash=1"])
+        defer { fake.remove() }
+        let size = Size(width: 640, height: 480)
+        let camera = V4L2Camera(path: fake.path, size: size, fps: 30, mjpeg: VideoDecoder.mjpeg)
+        let r = Recorder()
+        try camera.start(frames: r.frameSink, events: r.eventSink)
+        #expect(camera.info.deviceFormat == expected)
+        let spanned = r.wait(seconds: 6) {
+            r.frames.withLock { ($0.last?.0.timestamp ?? 0) - ($0.first?.0.timestamp ?? 0) >= 2_200_000_000 }
+        }
+        camera.stop()
+        #expect(spanned)
+        let frames = r.frames.withLock { $0.map(\.0) }
+        try #require(frames.count >= 60)
+        #expect(frames.map { Int($0.sequence) } == Array(0..<frames.count), "none lost, so each frame's predecessor is known")
+        #expect(frames.map(FrameStamp.read) == frames.map { Int($0.sequence) }, "the frame number reads on every frame")
+        // White at three points of the ramp (Y 80..125) far enough apart that the moving bar
+        // (20 pixels wide) covers one at most.
+        func white(_ f: VideoFrame) -> [Bool] {
+            [(80, 240), (160, 360), (320, 160)].map { f.luma(x: $0.0, y: $0.1) >= 200 }
+        }
+        var flashes = 0
+        for (a, b) in zip(frames, frames.dropFirst()) {
+            let crossed = b.timestamp / 1_000_000_000 != a.timestamp / 1_000_000_000
+            let points = white(b)
+            #expect(points.allSatisfy { $0 == crossed } || (!crossed && points.filter { $0 }.count <= 1),
+                    "frame \(b.sequence) at \(b.timestamp): white \(points), after a whole second: \(crossed)")
+            if crossed {
+                flashes += 1
+                #expect(FrameStamp.read(b, band: 1) == FrameStamp.phase(timestamp: b.timestamp),
+                        "frame \(b.sequence) at \(b.timestamp)")
+            }
+        }
+        #expect(flashes >= 2, "2.2 s hold two whole seconds")
+        #expect(r.events.withLock { $0.isEmpty })
+    }
+
     /// A YUYV 320x240@30 fake camera (with `conf`'s lines as well) captured until `done` holds or
     /// `seconds` pass: whether it held, and the stopped camera with what it sent.
     func capture320(_ name: String, _ conf: [String], seconds: Double,
