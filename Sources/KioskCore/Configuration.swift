@@ -56,7 +56,33 @@ public struct Configuration: Equatable, Sendable {
     /// How the camera is mounted: clockwise quarter turns its picture needs to be upright (0–3).
     public var cameraRotation = 0
 
+    // The booth as a service (issue 13).
+    /// `--output-dir`: each take under its own name in this folder (instead of `output`).
+    public var outputDirectory: String?
+    /// `--name-template`: strftime fields plus `{n}` (the folder's take counter); carries the extension.
+    public var nameTemplate = "take-%Y%m%d-%H%M%S-{n}.mov"
+    /// Retention in the output folder: at most this many accepted takes.
+    public var maxTakes: Int?
+    /// Retention: accepted takes older than this (seconds) go, while the wall clock is synchronised.
+    public var maxAge: Double?
+    /// Retention: the oldest accepted takes go while the disk has less than this free.
+    public var keepFree: Int64?
+    /// Seconds the finished screen (or a paused review) may stay untouched; 0: forever.
+    public var idleTimeout: Double = 0
+    public var idleAction: IdleAction = .use
+    /// A Unix stream socket taking commands and sending events, like stdin and stdout.
+    public var controlSocket: String?
+    /// A shell command run after each accepted take (`KIOSK_TAKE_PATH`, `KIOSK_TAKE_DURATION`).
+    public var onTake: String?
+    /// The `--config` file, kept for SIGHUP's reload.
+    public var configFile: String?
+
     public init() {}
+}
+
+/// What an idle finished screen does when its time is up: what a tap on Use Video or Retake would.
+public enum IdleAction: String, CaseIterable, Codable, Sendable {
+    case use, discard
 }
 
 /// What the command line asks for.
@@ -67,6 +93,7 @@ public enum Invocation: Equatable, Sendable {
     case play(file: String, Configuration)
     /// `--list-cameras`: print the cameras as JSON and exit.
     case listCameras(Configuration)
+
     case help
     case version
 }

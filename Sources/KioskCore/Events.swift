@@ -29,6 +29,16 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case recordingFailed
     case playbackFailed
     case screenshotFailed
+    /// SIGHUP's reload found a bad config (or one changing what cannot change while running): the
+    /// old one is kept.
+    case badConfig
+    /// `--on-take`'s command could not be started.
+    case hookFailed
+}
+
+/// Why retention deleted a take.
+public enum DeletionReason: String, CaseIterable, Codable, Sendable {
+    case maxTakes, maxAge, keepFree
 }
 
 /// The outcome of one take, as the writer reports it.
@@ -68,6 +78,12 @@ public enum KioskEvent: Equatable, Sendable {
     case terminated(signal: String)
     /// `--list-cameras`: every capture device with its formats, sizes and rates.
     case cameras([CameraDescription])
+    /// Retention deleted an accepted take in the output folder.
+    case takeDeleted(path: String, reason: DeletionReason)
+    /// The finished screen was left untouched for `--idle-timeout`: what happens next follows.
+    case idleReset(action: IdleAction)
+    /// `--on-take`'s command for a take ended: its exit status, or 128 + the signal that ended it.
+    case hookFinished(path: String, status: Int)
 
     /// The value of the `event` key.
     public var name: String {
@@ -85,6 +101,9 @@ public enum KioskEvent: Equatable, Sendable {
         case .error: "error"
         case .terminated: "terminated"
         case .cameras: "cameras"
+        case .takeDeleted: "takeDeleted"
+        case .idleReset: "idleReset"
+        case .hookFinished: "hookFinished"
         }
     }
 }
@@ -93,6 +112,7 @@ extension KioskEvent: Codable {
     enum Key: String, CodingKey {
         case event, camera, width, height, fps, orientation, outputPath, duration, bytes, reason, success
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
+        case action, status
     }
 
     struct UnknownEvent: Error, CustomStringConvertible {
@@ -133,6 +153,12 @@ extension KioskEvent: Codable {
             f += [(.signal, signal)]
         case let .cameras(list):
             f += [(.cameras, list)]
+        case let .takeDeleted(path, reason):
+            f += [(.path, path), (.reason, reason)]
+        case let .idleReset(action):
+            f += [(.action, action)]
+        case let .hookFinished(path, status):
+            f += [(.path, path), (.status, status)]
         }
         return f
     }
@@ -188,6 +214,13 @@ extension KioskEvent: Codable {
             self = .terminated(signal: try c.decode(String.self, forKey: .signal))
         case "cameras":
             self = .cameras(try c.decode([CameraDescription].self, forKey: .cameras))
+        case "takeDeleted":
+            self = .takeDeleted(path: try c.decode(String.self, forKey: .path),
+                                reason: try c.decode(DeletionReason.self, forKey: .reason))
+        case "idleReset":
+            self = .idleReset(action: try c.decode(IdleAction.self, forKey: .action))
+        case "hookFinished":
+            self = .hookFinished(path: try c.decode(String.self, forKey: .path), status: try c.decode(Int.self, forKey: .status))
         default:
             throw UnknownEvent(name: name)
         }

@@ -102,6 +102,33 @@ public struct OptionParser: Sendable {
         OptionSpec(name: "file-mode", argument: .required("MODE"),
                    help: "permissions of takes and markers, octal, at least 0600 (default 0600: the recorder's user only)",
                    inConfigFile: true) { c, v throws(ValueError) in c.fileMode = try Values.fileMode(v!) },
+        OptionSpec(name: "output-dir", argument: .required("DIR"),
+                   help: "each take under its own name in DIR (made if missing), instead of --output; interrupted takes there are recovered at launch",
+                   inConfigFile: true) { c, v throws(ValueError) in c.outputDirectory = try Values.folder(v!) },
+        OptionSpec(name: "name-template", argument: .required("T"),
+                   help: "take names in --output-dir: strftime fields and {n}, a counter never reused (default take-%Y%m%d-%H%M%S-{n}.mov)",
+                   inConfigFile: true) { c, v throws(ValueError) in c.nameTemplate = try Values.nameTemplate(v!) },
+        OptionSpec(name: "max-takes", argument: .required("N"),
+                   help: "with --output-dir: keep at most N accepted takes, deleting the oldest",
+                   inConfigFile: true) { c, v throws(ValueError) in c.maxTakes = try Values.integer(v!, in: 1...1_000_000) },
+        OptionSpec(name: "max-age", argument: .required("DURATION"),
+                   help: "with --output-dir: delete accepted takes older than DURATION (e.g. 7d, 12h, 90m, 3600s)",
+                   inConfigFile: true) { c, v throws(ValueError) in c.maxAge = try Values.duration(v!) },
+        OptionSpec(name: "keep-free", argument: .required("BYTES"),
+                   help: "with --output-dir: delete the oldest accepted takes while the disk has less free; K, M, G suffixes",
+                   inConfigFile: true) { c, v throws(ValueError) in c.keepFree = try Values.bytes(v!, atLeast: 0) },
+        OptionSpec(name: "idle-timeout", argument: .required("SECONDS"),
+                   help: "the finished screen left untouched this long is used or discarded (--idle-action); 0 = never (default)",
+                   inConfigFile: true) { c, v throws(ValueError) in c.idleTimeout = try Values.idleSeconds(v!) },
+        OptionSpec(name: "idle-action", argument: .required("use|discard"),
+                   help: "what an idle finished screen does: use (default, as Use Video) or discard (as Retake/Cancel)",
+                   inConfigFile: true) { c, v throws(ValueError) in c.idleAction = try Values.idleAction(v!) },
+        OptionSpec(name: "control-socket", argument: .required("PATH"),
+                   help: "a Unix socket (mode 0660) taking stdin's commands and sending every event, for several clients",
+                   inConfigFile: true) { c, v throws(ValueError) in c.controlSocket = try Values.path(v!) },
+        OptionSpec(name: "on-take", argument: .required("COMMAND"),
+                   help: "run COMMAND (sh -c) after each accepted take, with KIOSK_TAKE_PATH and KIOSK_TAKE_DURATION set",
+                   inConfigFile: true) { c, v throws(ValueError) in c.onTake = try Values.command(v!) },
         OptionSpec(name: "config", argument: .required("FILE"),
                    help: "read `key = value` lines (keys are these options' names, # starts a comment); flags win",
                    inConfigFile: false) { _, _ throws(ValueError) in },
@@ -111,6 +138,7 @@ public struct OptionParser: Sendable {
         OptionSpec(name: "list-cameras", argument: .none,
                    help: "print the cameras and their formats as JSON, exit",
                    inConfigFile: false) { _, _ throws(ValueError) in },
+
         OptionSpec(name: "help", argument: .none, help: "show this help, exit", inConfigFile: false) { _, _ throws(ValueError) in },
         OptionSpec(name: "version", argument: .none, help: "show the version, exit", inConfigFile: false) { _, _ throws(ValueError) in },
     ]
@@ -200,24 +228,41 @@ public struct OptionParser: Sendable {
         let names = Set(settings.map(\.spec.name))
         if names.contains("help") { return .help }
         if names.contains("version") { return .version }
-        if names.contains("play") && names.contains("list-cameras") {
-            throw UsageError("--play and --list-cameras cannot be used together")
+        let modes = ["play", "list-cameras", "check", "send"].filter(names.contains)
+        if modes.count > 1 {
+            throw UsageError(modes.map { "--" + $0 }.joined(separator: " and ") + " cannot be used together")
         }
 
         var configuration = Configuration()
         // The config file first, so that flags win.
         for setting in settings where setting.spec.name == "config" {
             try applyFile(setting.value!, to: &configuration)
+            configuration.configFile = setting.value!
         }
         for setting in settings where setting.spec.inConfigFile {
             try apply(setting, to: &configuration)
         }
+        try Self.validate(configuration)
         if let play = settings.last(where: { $0.spec.name == "play" }) {
             guard let file = play.value, !file.isEmpty else { throw UsageError("--play needs a file") }
             return .play(file: file, configuration)
         }
         if names.contains("list-cameras") { return .listCameras(configuration) }
         return .record(configuration)
+    }
+
+    /// What no single option can see: options that exclude or need each other. Also run on a
+    /// configuration reloaded by SIGHUP.
+    public static func validate(_ c: Configuration) throws(UsageError) {
+        if c.output != nil && c.outputDirectory != nil {
+            throw UsageError("--output and --output-dir cannot be used together (one file, or a folder of takes)")
+        }
+        if c.outputDirectory == nil {
+            let retention = [("--max-takes", c.maxTakes != nil), ("--max-age", c.maxAge != nil), ("--keep-free", c.keepFree != nil)]
+            if let (name, _) = retention.first(where: { $0.1 }) {
+                throw UsageError("\(name) needs --output-dir (takes handed to a parent are the parent's)")
+            }
+        }
     }
 
     func apply(_ setting: Setting, to configuration: inout Configuration) throws(UsageError) {
@@ -362,6 +407,59 @@ enum Values {
             throw ValueError("'\(v)' must be a file name ending in .mov or .mp4")
         }
         return v
+    }
+
+    static func folder(_ v: String) throws(ValueError) -> String {
+        guard !v.isEmpty, !v.contains("\0") else { throw ValueError("needs a folder path") }
+        return v
+    }
+
+    static func path(_ v: String) throws(ValueError) -> String {
+        guard !v.isEmpty, !v.hasSuffix("/"), !v.contains("\0") else { throw ValueError("'\(v)' is not a file path") }
+        return v
+    }
+
+    static func command(_ v: String) throws(ValueError) -> String {
+        guard !v.trimmingWhitespace.isEmpty else { throw ValueError("needs a command") }
+        return v
+    }
+
+    /// A take-name template: a file name (no '/') ending in .mov or .mp4, with strftime fields and
+    /// at most one {n}.
+    static func nameTemplate(_ v: String) throws(ValueError) -> String {
+        let lower = v.lowercased()
+        guard !v.isEmpty, !v.contains("/"), !v.hasPrefix("."), lower.hasSuffix(".mov") || lower.hasSuffix(".mp4") else {
+            throw ValueError("'\(v)' must be a file name (no '/', not starting with '.') ending in .mov or .mp4")
+        }
+        guard v.components(separatedBy: "{n}").count <= 2 else { throw ValueError("'\(v)' has {n} more than once") }
+        return v
+    }
+
+    /// 7d, 12h, 90m, 3600s or plain seconds; above zero, at most ten years.
+    static func duration(_ v: String) throws(ValueError) -> Double {
+        let lower = v.lowercased()
+        let units: [(String, Double)] = [("d", 86400), ("h", 3600), ("m", 60), ("s", 1)]
+        var number = Substring(lower), unit = 1.0
+        if let (suffix, seconds) = units.first(where: { lower.hasSuffix($0.0) }) {
+            number = lower.dropLast(suffix.count)
+            unit = seconds
+        }
+        guard let n = Double(number), n.isFinite, n > 0, n * unit <= 10 * 365 * 86400 else {
+            throw ValueError("'\(v)' is not a duration like 7d, 12h, 90m or 3600s")
+        }
+        return n * unit
+    }
+
+    static func idleSeconds(_ v: String) throws(ValueError) -> Double {
+        guard let s = Double(v), s.isFinite, s >= 0, s <= 86400 else {
+            throw ValueError("'\(v)' is not a number of seconds from 0 (never) to 86400")
+        }
+        return s
+    }
+
+    static func idleAction(_ v: String) throws(ValueError) -> IdleAction {
+        guard let a = IdleAction(rawValue: v) else { throw ValueError("'\(v)' is not 'use' or 'discard'") }
+        return a
     }
 
     static func seconds(_ v: String) throws(ValueError) -> Double {
