@@ -18,7 +18,13 @@ import KioskUI
 
 public final class Booth {
     public let config: Configuration
-    public let outputPath: String
+    /// The take's path: `--output`'s, or with an output folder the current (or last) take's; before
+    /// the first take there, a name in the folder with the template's extension.
+    public private(set) var outputPath: String
+    /// `--output-dir`: the folder that names, keeps, recovers and prunes the takes.
+    public let folder: TakeFolder?
+    /// The current take's number in the output folder.
+    private var takeNumber: Int?
     let parts: BoothParts
     var screen: any BoothScreen { parts.screen }
     var events: EventSink { parts.events }
@@ -45,6 +51,10 @@ public final class Booth {
     /// messages and the screen's input wait, so nothing is answered before `ready`.
     private var readySent = false
     private var beforeReady: [BoothMessage] = []
+    /// What `ready` waits for: the camera's first attempt (its failure, if any) and the launch's
+    /// file work (recovered takes are reported before `ready`).
+    private var cameraTried: String??
+    private var launchFilesPending = false
 
     /// The take running now: its writer, its microphone, the camera's drops when it began.
     private struct Take {
@@ -67,9 +77,10 @@ public final class Booth {
     /// The player's controls hide while a take plays untouched.
     private var controls = ControlsVisibility(now: MonotonicClock.now())
 
-    public init(config: Configuration, outputPath: String, parts: BoothParts) {
+    public init(config: Configuration, outputPath: String, parts: BoothParts, folder: TakeFolder? = nil) {
         self.config = config
         self.outputPath = outputPath
+        self.folder = folder
         self.parts = parts
         machine = RecorderMachine(session: config.session, outputPath: outputPath, orientation: parts.screen.orientation)
     }
@@ -79,6 +90,7 @@ public final class Booth {
     public init(playing file: String, config: Configuration, parts: BoothParts) {
         self.config = config
         outputPath = file
+        folder = nil
         self.parts = parts
         machine = RecorderMachine(playing: file, orientation: parts.screen.orientation)
     }
@@ -96,6 +108,18 @@ public final class Booth {
         let inbox = inbox
         events.onReaderGone { inbox.post(.parentGone) }
         if machine.playerFile == nil { parts.audio.prepare() }
+        if let folder {
+            // Takes a dead run left in the folder are reported (and kept) before `ready`; the
+            // retention rules run once over what is there.
+            launchFilesPending = true
+            fileJobs += 1
+            let (inbox, rules) = (inbox, retention)
+            files.async {
+                let recovered = folder.recoverOrphans().map { KioskEvent.recordingRecovered(path: $0.path, duration: $0.duration) }
+                let deleted = folder.enforce(rules).map { KioskEvent.takeDeleted(path: $0.path, reason: $0.reason) }
+                inbox.post(.launchFilesDone(recovered + deleted))
+            }
+        }
         perform(machine.start())
         stats.write("start", mode: machine.mode, renderer: screen.rendererName)
     }
@@ -108,7 +132,7 @@ public final class Booth {
         guard readySent || machine.playerFile != nil else {
             for message in inbox.take() {
                 switch message {
-                case _ where readySent, .cameraStarted: handle(message)
+                case _ where readySent, .cameraStarted, .launchFilesDone: handle(message)
                 default: beforeReady.append(message)
                 }
             }
@@ -181,15 +205,17 @@ public final class Booth {
     func handle(_ message: BoothMessage) {
         switch message {
         case let .cameraStarted(failure):
-            if let failure { events.emit(.error(code: .cameraUnavailable, message: failure)) }
-            guard !readySent else { break }
-            readySent = true
-            let info = camera.info
-            events.emit(.ready(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps,
-                               orientation: screen.orientation))
-            let held = beforeReady
-            beforeReady = []
-            for message in held { handle(message) }
+            if readySent {
+                if let failure { events.emit(.error(code: .cameraUnavailable, message: failure)) }
+            } else {
+                cameraTried = .some(failure)
+                sendReadyWhenDue()
+            }
+        case let .launchFilesDone(done):
+            fileJobs -= 1
+            launchFilesPending = false
+            done.forEach(events.emit)
+            sendReadyWhenDue()
         case let .capture(event):
             switch event {
             case let .cameraLost(reason):
@@ -208,8 +234,10 @@ public final class Booth {
         case let .takeStarted(started):
             fileJobs -= 1
             take = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames)
+            outputPath = started.path
+            takeNumber = started.number
             activeWriter.set(started.writer)
-            perform(machine.handle(.recordingStarted(outputPath: outputPath)))
+            perform(machine.handle(.recordingStarted(outputPath: started.path)))
         case let .takeFailed(code, message):
             fileJobs -= 1
             perform(machine.handle(.recordingFailed(code: code, message: message)))
@@ -248,6 +276,25 @@ public final class Booth {
             }
         }
         needsDraw = true
+    }
+
+    /// `ready` goes out once the camera has tried to open and the launch's file work is done; what
+    /// came in meanwhile is handled after it, in order.
+    private func sendReadyWhenDue() {
+        guard !readySent, let failure = cameraTried, !launchFilesPending else { return }
+        if let failure { events.emit(.error(code: .cameraUnavailable, message: failure)) }
+        readySent = true
+        let info = camera.info
+        events.emit(.ready(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps,
+                           orientation: screen.orientation))
+        let held = beforeReady
+        beforeReady = []
+        for message in held { handle(message) }
+    }
+
+    /// The output folder's retention rules.
+    var retention: TakeFolder.Retention {
+        TakeFolder.Retention(maxTakes: config.maxTakes, maxAge: config.maxAge, keepFree: config.keepFree)
     }
 
     func handle(_ command: Command) {
@@ -299,20 +346,32 @@ public final class Booth {
             let camera = camera
             cameraControl.async { camera.stop() }
         case .discardTake:
-            let (output, own) = (outputPath, ownTakeOnDisk)
+            let (output, own, folder) = (outputPath, ownTakeOnDisk, folder)
             ownTakeOnDisk = false
             onFiles {
                 // Our own take nobody wanted goes; one left by an earlier run is kept, moved aside.
+                // (In an output folder every take has a name of its own, and a dead run's takes
+                // were recovered at launch.)
                 if own { TakeFiles.discard(output); return [] }
+                if folder != nil { return [] }
                 return TakeFiles.discardPrevious(at: output).map { [.recordingRecovered(path: $0.path, duration: $0.duration)] } ?? []
             }
         case .handOverTake:
-            let (output, rename) = (outputPath, config.session == .loop)
+            let (output, rename, folder, number, rules) = (outputPath, config.session == .loop, folder, takeNumber, retention)
             ownTakeOnDisk = false
             onFiles {
-                let (path, failure) = TakeFiles.handOver(output, rename: rename)
-                return (failure.map { [KioskEvent.error(code: .recordingFailed, message: $0)] } ?? [])
-                    + [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: path)]
+                guard let folder else {
+                    let (path, failure) = TakeFiles.handOver(output, rename: rename)
+                    return (failure.map { [KioskEvent.error(code: .recordingFailed, message: $0)] } ?? [])
+                        + [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: path)]
+                }
+                // In the folder the take keeps its own name: its marker goes, it joins the list of
+                // accepted takes, and the retention rules run.
+                let (path, _) = TakeFiles.handOver(output, rename: false)
+                folder.accept(TakeFolder.Entry(number: number ?? 0, name: URL(fileURLWithPath: path).lastPathComponent,
+                                               acceptedAt: WallClock.synchronisedNow()))
+                return [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: path)]
+                    + folder.enforce(rules).map { .takeDeleted(path: $0.path, reason: $0.reason) }
             }
         case let .startRecording(orientation):
             startRecording(orientation: orientation)
@@ -392,17 +451,20 @@ public final class Booth {
         settings.fileMode = config.fileMode
         settings.rotationQuarterTurns = DisplayTransform(physical: screen.outputSize, orientation: orientation)
             .cameraQuarterTurns(mount: config.cameraRotation)
-        let (inbox, activeWriter, makeMicrophone, makeWriter) = (inbox, activeWriter, parts.makeMicrophone, parts.makeWriter)
-        let take = settings
+        let (inbox, activeWriter, makeMicrophone, makeWriter, folder) = (inbox, activeWriter, parts.makeMicrophone, parts.makeWriter, folder)
+        let planned = settings
         fileJobs += 1
         files.async {
-            inbox.post(Booth.openTake(settings: take, inbox: inbox, activeWriter: activeWriter,
+            // In an output folder the take gets its name now: the counter moves on, durably.
+            var take = planned, number: Int?
+            if let folder { (number, take.outputPath) = folder.nextTake() }
+            inbox.post(Booth.openTake(settings: take, number: number, inbox: inbox, activeWriter: activeWriter,
                                       makeMicrophone: makeMicrophone, makeWriter: makeWriter))
         }
     }
 
     /// The file worker's part of a start: the microphone, then the writer. What to post back.
-    private static func openTake(settings: MovieSettings, inbox: Inbox, activeWriter: WriterSlot,
+    private static func openTake(settings: MovieSettings, number: Int?, inbox: Inbox, activeWriter: WriterSlot,
                                  makeMicrophone: @escaping @Sendable () -> (any AudioSource)?,
                                  makeWriter: @escaping TakeWriterFactory) -> BoothMessage {
         var settings = settings
@@ -422,7 +484,7 @@ public final class Booth {
         let writer = makeWriter(settings) { inbox.post(.recordingFinished($0)) }
         do {
             try writer.start()
-            return .takeStarted(StartedTake(writer: writer, microphone: microphone))
+            return .takeStarted(StartedTake(writer: writer, microphone: microphone, path: settings.outputPath, number: number))
         } catch {
             microphone?.stop()
             return .takeFailed(code: error.code, message: error.message)

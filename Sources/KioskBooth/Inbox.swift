@@ -20,6 +20,9 @@ public enum BoothMessage: Sendable {
     case recordingFinished(RecordingResult)
     /// A job of the file worker ended; its events are emitted now, in order.
     case fileJobDone([KioskEvent])
+    /// The launch's file work (recovery and retention in the output folder) is done; its events
+    /// go out before `ready`.
+    case launchFilesDone([KioskEvent])
     /// An event a worker produced, emitted in its turn.
     case emit(KioskEvent)
     /// A screenshot was written off the UI thread; the error, if it failed.
@@ -35,6 +38,9 @@ public enum BoothMessage: Sendable {
 public struct StartedTake: Sendable {
     public let writer: any TakeWriter
     public let microphone: (any AudioSource)?
+    /// Where the take is written, and its number in the output folder (`--output-dir`).
+    public let path: String
+    public let number: Int?
 }
 
 /// Messages from worker threads, taken by the UI loop in order.

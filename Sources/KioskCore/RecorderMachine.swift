@@ -360,7 +360,7 @@ public struct RecorderMachine: Equatable, Sendable {
             outcome(&actions)
         case let (.playVideo, .finished(take)):
             state = .playing(Playing(take: take, duration: take.duration))
-            actions += [.startPlayback(path: outputPath), .emit(.playbackStarted(path: outputPath))]
+            actions += [.startPlayback(path: take.outputPath), .emit(.playbackStarted(path: take.outputPath))]
         case let (.closePlayer, .playing(p)):
             state = .finished(p.take)
             actions += [.stopPlayback, .emit(.playbackFinished(reason: .closed))]

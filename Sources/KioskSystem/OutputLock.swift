@@ -24,8 +24,18 @@ public final class OutputLock: Sendable {
     }
 
     /// Takes the lock beside `output` (`flock(LOCK_EX | LOCK_NB)`) and writes this pid into it.
-    public init(beside output: String) throws(Failure) {
-        path = Self.path(for: output)
+    public convenience init(beside output: String) throws(Failure) {
+        try self.init(file: Self.path(for: output))
+    }
+
+    /// The lock of an output folder (`--output-dir`): `.kiosk-recorder.lock` in it.
+    public convenience init(folder: String) throws(Failure) {
+        try self.init(file: folder + "/.kiosk-recorder.lock")
+    }
+
+    /// Takes the lock in the file at `path` (made if missing) and writes this pid into it.
+    public init(file path: String) throws(Failure) {
+        self.path = path
         let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .failed(SystemError(call: "open(\(path))", errno: errno)) }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {

@@ -106,13 +106,30 @@ case let .play(file, config):
     serve(Booth(playing: file, config: config, parts: parts), context)
 case let .record(config):
     Booth.blockSignals()
-    let output = outputPath(config.output)
-    // One recorder per output, for as long as this process lives.
+    // The take's path (or with --output-dir, a name in the folder until the first take has its own).
+    let output: String
+    var folder: TakeFolder?
+    if let directory = config.outputDirectory {
+        if let problem = TakeFolder.prepare(directory) {
+            Log.write("kiosk-recorder: --output-dir: \(problem)\n")
+            exit(2)
+        }
+        let path = URL(fileURLWithPath: directory).standardizedFileURL.path
+        folder = TakeFolder(path: path, template: config.nameTemplate, fileMode: config.fileMode)
+        output = path + "/" + config.nameTemplate
+    } else {
+        output = outputPath(config.output)
+    }
+    // One recorder per output (file or folder), for as long as this process lives.
     let lock: OutputLock
-    do { lock = try OutputLock(beside: output) } catch {
+    do throws(OutputLock.Failure) {
+        if let folder { lock = try OutputLock(folder: folder.path) } else { lock = try OutputLock(beside: output) }
+    } catch {
+        let option = folder == nil ? "--output" : "--output-dir"
+        let target = folder?.path ?? output
         switch error {
-        case let .held(pid): Log.write("kiosk-recorder: --output: another kiosk-recorder\(pid.map { " (pid \($0))" } ?? "") records to \(output)\n")
-        case let .failed(why): Log.write("kiosk-recorder: --output: cannot lock \(output): \(why)\n")
+        case let .held(pid): Log.write("kiosk-recorder: \(option): another kiosk-recorder\(pid.map { " (pid \($0))" } ?? "") records to \(target)\n")
+        case let .failed(why): Log.write("kiosk-recorder: \(option): cannot lock \(target): \(why)\n")
         }
         exit(2)
     }
@@ -128,5 +145,5 @@ case let .record(config):
             case let .pcm(name): ALSAMicrophone(name: name)
             }
         })
-    withExtendedLifetime(lock) { serve(Booth(config: config, outputPath: output, parts: parts), context) }
+    withExtendedLifetime(lock) { serve(Booth(config: config, outputPath: output, parts: parts, folder: folder), context) }
 }

@@ -85,9 +85,15 @@ struct DeploymentTests {
             let key = body.prefix { $0.isLowercase || $0 == "-" }
             return line.hasPrefix("# ") && !key.isEmpty && body.dropFirst(key.count).hasPrefix(" = ") ? String(body) : String(line)
         }.joined(separator: "\n").replacingOccurrences(of: "/srv/booth/take.mov", with: folder.appendingPathComponent("t.mov").path)
-        let config = text
-        let parser = OptionParser(readFile: { _ in config })
-        guard case .record = try parser.parse(["--config", "kiosk.conf"]) else { Issue.record("not a record invocation"); return }
+        // output and output-dir exclude each other (and retention needs output-dir): each is checked
+        // with the other left out.
+        for excluded in [["output"], ["output-dir", "max-takes", "max-age", "keep-free"]] {
+            let config = text.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { line in !excluded.contains { line.hasPrefix($0 + " = ") } }.joined(separator: "\n")
+            let parser = OptionParser(readFile: { _ in config })
+            guard case let .record(c) = try parser.parse(["--config", "kiosk.conf"]) else { Issue.record("not a record invocation"); return }
+            #expect((c.output == nil) == (excluded[0] == "output") && (c.outputDirectory == nil) == (excluded[0] == "output-dir"))
+        }
     }
 
     @Test("kiosk/install lays out the files under a scratch root and systemd-analyze accepts the unit")

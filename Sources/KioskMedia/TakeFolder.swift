@@ -1,0 +1,252 @@
+// The output folder of a booth run as a service (`--output-dir`): each take under its own name from
+// the name template, a counter kept in the folder that never hands out a number twice, the list of
+// accepted takes in the order they were taken (retention deletes from its front), and the recovery
+// of takes a dead run left behind. A Raspberry Pi has no real-time clock: order comes from the
+// counter, never from file times or names.
+//
+// Files in the folder besides the takes (all hidden, all the recorder's own):
+// - `.kiosk-recorder.lock`: held by the running booth (OutputLock); a marker's owner is gone
+//   exactly when this lock is free, so at launch (lock just taken) every marker is an orphan.
+// - `.kiosk-recorder.counter`: the next take's number, one decimal line, replaced atomically.
+// - `.kiosk-recorder.takes`: accepted takes, one `N<TAB>name<TAB>time` line each, oldest first
+//   (time: Unix seconds when it was accepted, or `-` when the wall clock was not synchronised).
+// - `.NAME.recording`: the marker of a take being written or finished and not yet decided on.
+//
+// Blocking file work: called on the booth's file worker only, never on the UI thread.
+import Foundation
+import KioskCore
+import KioskSystem
+
+public final class TakeFolder: @unchecked Sendable {
+    // @unchecked Sendable: the folder's path, template and mode are constants; every method that
+    // touches files runs on the booth's one serial file worker (never two at once), so the files
+    // are never read and written concurrently by this process.
+    public let path: String
+    public let template: String
+    public let fileMode: Int
+
+    static let counterName = ".kiosk-recorder.counter"
+    static let ledgerName = ".kiosk-recorder.takes"
+
+    /// One accepted take: its counter number and its file name in the folder.
+    public struct Entry: Equatable, Sendable {
+        public var number: Int
+        public var name: String
+        /// When it was accepted (Unix seconds), if the wall clock was synchronised then.
+        public var acceptedAt: Int64?
+
+        public init(number: Int, name: String, acceptedAt: Int64?) {
+            self.number = number
+            self.name = name
+            self.acceptedAt = acceptedAt
+        }
+    }
+
+    public init(path: String, template: String, fileMode: Int) {
+        self.path = path
+        self.template = template
+        self.fileMode = fileMode
+    }
+
+    /// Makes the folder if it is missing (its parent must exist) and checks it is a writable folder;
+    /// the message for the command line otherwise.
+    public static func prepare(_ path: String) -> String? {
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if mkdir(path, 0o750) != 0 && errno != EEXIST {
+                return "cannot make the folder '\(path)': \(String(cString: strerror(errno)))"
+            }
+            Log.info("made the output folder \(path)")
+        } else if !isDirectory.boolValue {
+            return "'\(path)' is not a folder"
+        }
+        guard access(path, W_OK | X_OK) == 0 else {
+            return "the folder '\(path)' is not writable by this user (uid \(getuid())); give it to the booth's user"
+        }
+        return nil
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    // MARK: - Names
+
+    /// The name for take number `n` at `date`: the template with its strftime fields (local time)
+    /// and `{n}`.
+    public func name(number n: Int, at date: Date) -> String {
+        let withNumber = template.replacingOccurrences(of: "{n}", with: String(n))
+        var seconds = time_t(date.timeIntervalSince1970)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 1024)
+        let count = strftime(&buffer, buffer.count, withNumber, &parts)
+        guard count > 0 else { return withNumber }
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The next take: its number (the counter moves on at once, durably, so no number is ever
+    /// handed out twice, even if the take is discarded or the booth dies) and its path: the
+    /// template's name, or with `-2`, `-3`… before the extension if that is taken.
+    public func nextTake(at date: Date = Date()) -> (number: Int, path: String) {
+        let n = readCounter()
+        writeCounter(n + 1)
+        let name = self.name(number: n, at: date)
+        let url = URL(fileURLWithPath: file(name))
+        let stem = url.deletingPathExtension().path, ext = url.pathExtension
+        var candidate = url.path
+        var k = 2
+        while FileManager.default.fileExists(atPath: candidate)
+                || FileManager.default.fileExists(atPath: MovieWriter.markerPath(for: candidate)) {
+            candidate = "\(stem)-\(k).\(ext)"
+            k += 1
+        }
+        return (n, candidate)
+    }
+
+    /// The counter's value: the number the next take gets. A missing or unreadable counter starts
+    /// past every number the list of accepted takes has seen.
+    func readCounter() -> Int {
+        if let text = try? String(contentsOfFile: file(Self.counterName), encoding: .utf8),
+           let n = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), n > 0 {
+            return n
+        }
+        return (accepted().map(\.number).max() ?? 0) + 1
+    }
+
+    func writeCounter(_ n: Int) {
+        if !replace(Self.counterName, with: "\(n)\n") { Log.info("could not write the take counter in \(path)") }
+    }
+
+    /// Replaces a small file atomically and durably: a new temporary file, synced, renamed over.
+    private func replace(_ name: String, with text: String) -> Bool {
+        let target = file(name), temporary = file(name + ".new")
+        unlink(temporary)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        let bytes = Array(text.utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written, synced, rename(temporary, target) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return FileSink.syncFolder(of: target)
+    }
+
+    // MARK: - Accepted takes
+
+    /// The accepted takes, oldest first (by counter), that are still in the folder's list.
+    public func accepted() -> [Entry] {
+        guard let text = try? String(contentsOfFile: file(Self.ledgerName), encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { line in
+            let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard parts.count >= 2, let n = Int(parts[0]), !parts[1].isEmpty, !parts[1].contains("/") else { return nil }
+            return Entry(number: n, name: String(parts[1]), acceptedAt: parts.count > 2 ? Int64(parts[2]) : nil)
+        }.sorted { $0.number < $1.number }
+    }
+
+    /// Adds a take to the list of accepted ones (after Use Video, or recovered at launch).
+    public func accept(_ entry: Entry) {
+        var list = accepted().filter { $0.name != entry.name }
+        list.append(entry)
+        list.sort { $0.number < $1.number }
+        saveList(list)
+    }
+
+    func saveList(_ list: [Entry]) {
+        let text = list.map { "\($0.number)\t\($0.name)\t\($0.acceptedAt.map(String.init) ?? "-")\n" }.joined()
+        if !replace(Self.ledgerName, with: text) { Log.info("could not write the list of takes in \(path)") }
+    }
+
+    // MARK: - Retention
+
+    /// The rules (`--max-takes`, `--max-age`, `--keep-free`); nil: no such rule.
+    public struct Retention: Equatable, Sendable {
+        public var maxTakes: Int?
+        public var maxAge: Double?
+        public var keepFree: Int64?
+
+        public init(maxTakes: Int?, maxAge: Double?, keepFree: Int64?) {
+            self.maxTakes = maxTakes
+            self.maxAge = maxAge
+            self.keepFree = keepFree
+        }
+
+        public var isEmpty: Bool { maxTakes == nil && maxAge == nil && keepFree == nil }
+    }
+
+    /// Deletes the oldest accepted takes (by counter) until the rules hold: first down to
+    /// `maxTakes`, then those older than `maxAge` (only while the wall clock is synchronised, and
+    /// only takes whose acceptance time was), then while the disk has less than `keepFree` free.
+    /// Never the newest accepted take (the guest who just left may still be watching its upload),
+    /// nor a name in `protected` (a hook still running or failed). Returns what went and why.
+    public func enforce(_ rules: Retention, protected: Set<String> = [], now: Int64? = WallClock.synchronisedNow())
+        -> [(path: String, reason: DeletionReason)] {
+        guard !rules.isEmpty else { return [] }
+        var list = accepted()
+        // Entries whose file is gone (deleted by hand) leave the list quietly.
+        list.removeAll { !FileManager.default.fileExists(atPath: file($0.name)) }
+        guard let newest = list.last else { return [] }
+        var deleted: [(path: String, reason: DeletionReason)] = []
+        func deletable(_ e: Entry) -> Bool { e.number != newest.number && !protected.contains(e.name) }
+        func delete(_ e: Entry, _ reason: DeletionReason) -> Bool {
+            let target = file(e.name)
+            guard unlink(target) == 0 || errno == ENOENT else {
+                Log.info("retention: could not delete \(target): \(String(cString: strerror(errno)))")
+                return false
+            }
+            list.removeAll { $0.name == e.name }
+            deleted.append((target, reason))
+            return true
+        }
+        if let maxTakes = rules.maxTakes {
+            for e in list where list.count > maxTakes && deletable(e) { _ = delete(e, .maxTakes) }
+        }
+        if let maxAge = rules.maxAge, let now {
+            for e in list where deletable(e) {
+                if let at = e.acceptedAt, Double(now - at) > maxAge { _ = delete(e, .maxAge) }
+            }
+        }
+        if let keepFree = rules.keepFree {
+            for e in list where deletable(e) {
+                guard let free = DiskSpace.available(at: file(e.name)), free < keepFree else { break }
+                _ = delete(e, .keepFree)
+            }
+        }
+        if !deleted.isEmpty || list.count != accepted().count { saveList(list) }
+        return deleted
+    }
+
+    // MARK: - Recovery at launch
+
+    /// Takes a dead run left behind: every marker in the folder (the caller holds the folder's
+    /// lock, so no live booth owns one). A playable take is kept, its marker removed, and added to
+    /// the accepted list (numbered past every take before it); a marker without a playable take goes
+    /// with whatever is beside it. Returns the recovered takes, oldest first.
+    public func recoverOrphans() -> [TakeFiles.Recovered] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return [] }
+        var recovered: [TakeFiles.Recovered] = []
+        for marker in names.sorted() where marker.hasPrefix(".") && marker.hasSuffix(".recording") {
+            let name = String(marker.dropFirst().dropLast(".recording".count))
+            guard !name.isEmpty, !name.contains("/") else { continue }
+            let take = file(name)
+            if let info = try? MovieProbe.inspect(take), info.videoPackets > 0 {
+                recovered.append(TakeFiles.Recovered(path: take, duration: info.duration))
+            } else if FileManager.default.fileExists(atPath: take) {
+                Log.info("recovery: \(take) holds no playable picture; deleted")
+                unlink(take)
+            }
+            unlink(file(marker))
+        }
+        guard !recovered.isEmpty else { return [] }
+        // Numbered as the newest takes: each gets a counter number of its own.
+        for take in recovered {
+            let n = readCounter()
+            writeCounter(n + 1)
+            accept(Entry(number: n, name: URL(fileURLWithPath: take.path).lastPathComponent, acceptedAt: WallClock.synchronisedNow()))
+        }
+        FileSink.syncFolder(of: file(Self.ledgerName))
+        return recovered
+    }
+}
+

@@ -1,0 +1,21 @@
+// Whether the wall clock can be trusted for ages (retention's --max-age).
+import CLinux
+import Foundation
+
+/// The wall clock, trusted only when the kernel says it is synchronised (NTP, or an RTC the
+/// operator vouches for with `KIOSK_CLOCK_TRUSTED=1`): a Raspberry Pi boots without a real-time
+/// clock, at a date that jumps when the network comes.
+public enum WallClock {
+    /// Unix seconds now, or nil while the clock is not synchronised.
+    public static func synchronisedNow() -> Int64? {
+        guard isSynchronised else { return nil }
+        return Int64(Date().timeIntervalSince1970)
+    }
+
+    public static var isSynchronised: Bool {
+        if ProcessInfo.processInfo.environment["KIOSK_CLOCK_TRUSTED"] == "1" { return true }
+        var t = timex()
+        // adjtimex with no modes reads the state: TIME_ERROR means "not synchronised".
+        return adjtimex(&t) != TIME_ERROR
+    }
+}

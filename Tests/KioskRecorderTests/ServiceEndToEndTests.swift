@@ -1,0 +1,166 @@
+// The booth as a service, through the binary: an output folder with a name per take, recovery at
+// launch, retention, idle reset.
+import Foundation
+import Testing
+import KioskCore
+import KioskTestSupport
+
+@Suite("the booth as a service: output folder, recovery, retention, idle reset", .serialized)
+struct ServiceEndToEndTests {
+    /// One take in a booth already at `ready`: Start, about `seconds`, Stop, `recordingFinished`.
+    /// Its result.
+    static func take(_ r: RecorderProcess, seconds: Double = 1, count: Int = 1) throws -> RecordingResult {
+        r.command("start")
+        let started = try #require(r.wait(for: "recordingStarted", count: count), "\(r.rawLines) \(r.stderr)")
+        Thread.sleep(forTimeInterval: max(0, started + seconds - ProcessInfo.processInfo.systemUptime))
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished", count: count) != nil, "\(r.rawLines)")
+        let results = r.events.compactMap { if case let .recordingFinished(result) = $0 { result } else { nil } }
+        return results[count - 1]
+    }
+
+    static func names(in folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }.sorted()
+    }
+
+    @Test("--output-dir: each take under the template's name with a counter that survives restarts and never collides")
+    func namesAcrossRestarts() throws {
+        let folder = try testFolder("service-names").appendingPathComponent("takes")
+        // A file already holding the second take's name: that take becomes guest-2-2.mp4.
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("someone else's".utf8).write(to: folder.appendingPathComponent("guest-2.mp4"))
+        var paths: [String] = []
+        for _ in 0..<3 {
+            let r = try RecorderProcess(booth + ["--output-dir", folder.path, "--name-template", "guest-{n}.mp4"])
+            try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+            let result = try Self.take(r, seconds: 0.6)
+            #expect(result.success)
+            r.command("useVideo")
+            #expect(r.exitStatus() == 0)
+            guard case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path)? = r.events.last else {
+                Issue.record("\(r.rawLines)"); continue
+            }
+            #expect(path == result.outputPath)
+            paths.append(path)
+        }
+        #expect(paths.map { URL(fileURLWithPath: $0).lastPathComponent } == ["guest-1.mp4", "guest-2-2.mp4", "guest-3.mp4"])
+        #expect(try Data(contentsOf: folder.appendingPathComponent("guest-2.mp4")) == Data("someone else's".utf8))
+        for path in paths { #expect(try decodesCleanly(path), "\(path)") }
+        // No markers left: every take was used.
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".recording") }
+        #expect(hidden.isEmpty, "\(hidden)")
+    }
+
+    @Test("the default template: take-YYYYmmdd-HHMMSS-n.mov, 0600; --output with --output-dir, and retention without it, exit 2")
+    func defaultTemplateAndUsage() throws {
+        let folder = try testFolder("service-default")
+        let r = try RecorderProcess(booth + ["--output-dir", folder.path, "--session", "loop"])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let result = try Self.take(r, seconds: 0.5)
+        let name = URL(fileURLWithPath: result.outputPath).lastPathComponent
+        #expect(name.range(of: #"^take-\d{8}-\d{6}-1\.mov$"#, options: .regularExpression) != nil, "\(name)")
+        let mode = try FileManager.default.attributesOfItem(atPath: result.outputPath)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+        // A second booth on the same folder is refused, naming the first.
+        let second = try run(booth + ["--output-dir", folder.path])
+        #expect(second.status == 2 && second.stderr.contains("pid \(r.process.processIdentifier)"), "\(second.stderr)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+
+        let both = try run(booth + ["--output-dir", folder.path, "--output", folder.appendingPathComponent("x.mov").path])
+        #expect(both.status == 2 && both.stderr.contains("--output and --output-dir"), "\(both.stderr)")
+        let retention = try run(booth + ["--max-takes", "3"])
+        #expect(retention.status == 2 && retention.stderr.contains("--max-takes needs --output-dir"), "\(retention.stderr)")
+        let file = folder.appendingPathComponent("plain-file")
+        try Data().write(to: file)
+        let notFolder = try run(booth + ["--output-dir", file.path])
+        #expect(notFolder.status == 2 && notFolder.stderr.contains("is not a folder"), "\(notFolder.stderr)")
+    }
+
+    @Test("recovery at launch: a take cut by kill -9 is reported (recordingRecovered) before ready, kept, and joins the folder's takes")
+    func recoveryAtLaunch() throws {
+        let folder = try testFolder("service-recovery")
+        let r = try RecorderProcess(booth + ["--output-dir", folder.path])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        let started = try #require(r.wait(for: "recordingStarted"))
+        guard case let .recordingStarted(path)? = r.events.last else { Issue.record("\(r.rawLines)"); return }
+        Thread.sleep(forTimeInterval: max(0, started + 2 - ProcessInfo.processInfo.systemUptime))
+        r.kill(SIGKILL)
+        _ = r.exitStatus()
+        let marker = folder.appendingPathComponent("." + URL(fileURLWithPath: path).lastPathComponent + ".recording").path
+        #expect(FileManager.default.fileExists(atPath: marker))
+
+        let next = try RecorderProcess(booth + ["--output-dir", folder.path, "--max-takes", "1"])
+        try #require(next.wait(for: "ready") != nil, "\(next.stderr)")
+        #expect(next.names.prefix(2) == ["recordingRecovered", "ready"], "\(next.rawLines)")
+        guard case let .recordingRecovered(recovered, duration)? = next.events.first else { return }
+        #expect(recovered == path && duration >= 1.0 && duration <= 2.5, "\(recovered) \(duration)")
+        #expect(try decodesCleanly(recovered))
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        // The next take is numbered after it and, with --max-takes 1, retention deletes the recovered
+        // take only once the new one is accepted.
+        let result = try Self.take(next, seconds: 0.5)
+        #expect(URL(fileURLWithPath: result.outputPath).lastPathComponent.hasSuffix("-3.mov"), "\(result.outputPath)")
+        #expect(FileManager.default.fileExists(atPath: recovered), "not deleted while the new take awaits a decision")
+        next.command("useVideo")
+        #expect(next.exitStatus() == 0)
+        #expect(next.events.contains(.takeDeleted(path: recovered, reason: .maxTakes)), "\(next.rawLines)")
+        #expect(try Self.names(in: folder) == [URL(fileURLWithPath: result.outputPath).lastPathComponent])
+    }
+
+    @Test("retention by --max-takes in a loop session: the oldest accepted take goes after each Use Video, never one awaiting review")
+    func retentionMaxTakes() throws {
+        let folder = try testFolder("service-max-takes")
+        let r = try RecorderProcess(booth + ["--output-dir", folder.path, "--name-template", "t{n}.mov", "--session", "loop",
+                                             "--max-takes", "2"])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        for k in 1...3 {
+            _ = try Self.take(r, seconds: 0.4, count: k)
+            // While the take awaits review nothing is deleted: the folder holds every take so far.
+            let present = try Self.names(in: folder)
+            #expect(present.count == min(k, 3), "take \(k): \(present)")
+            r.command("useVideo")
+            try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath", count: k) != nil)
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        let deleted = r.events.compactMap { if case let .takeDeleted(path, reason) = $0 { (URL(fileURLWithPath: path).lastPathComponent, reason) } else { nil } }
+        #expect(deleted.map(\.0) == ["t1.mov"] && deleted.allSatisfy { $0.1 == .maxTakes }, "\(r.rawLines)")
+        #expect(try Self.names(in: folder) == ["t2.mov", "t3.mov"])
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    @Test("retention by --keep-free (more than the disk has): older accepted takes go, the newest stays; by --max-age at launch with a trusted clock")
+    func retentionKeepFreeAndMaxAge() throws {
+        let folder = try testFolder("service-keep-free")
+        let r = try RecorderProcess(booth + ["--output-dir", folder.path, "--name-template", "k{n}.mov", "--session", "loop",
+                                             "--keep-free", "1000000G"])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        for k in 1...2 {
+            _ = try Self.take(r, seconds: 0.4, count: k)
+            r.command("useVideo")
+            try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath", count: k) != nil)
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(r.events.contains(.takeDeleted(path: folder.appendingPathComponent("k1.mov").path, reason: .keepFree)), "\(r.rawLines)")
+        #expect(try Self.names(in: folder) == ["k2.mov"])
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+
+        // An accepted take from ten days ago (the list says when), and one from now.
+        let old = folder.appendingPathComponent("k2.mov").path
+        let now = Int(Date().timeIntervalSince1970)
+        try FileManager.default.copyItem(atPath: old, toPath: folder.appendingPathComponent("k5.mov").path)
+        try "2\tk2.mov\t\(now - 10 * 86400)\n5\tk5.mov\t\(now)\n"
+            .write(to: folder.appendingPathComponent(".kiosk-recorder.takes"), atomically: true, encoding: .utf8)
+        // The clock vouched for: the old take goes at launch, before ready.
+        let trusted = try RecorderProcess(booth + ["--output-dir", folder.path, "--max-age", "7d"], environment: ["KIOSK_CLOCK_TRUSTED": "1"])
+        try #require(trusted.wait(for: "ready") != nil, "\(trusted.stderr)")
+        #expect(trusted.names.prefix(2) == ["takeDeleted", "ready"], "\(trusted.rawLines)")
+        #expect(trusted.events.first == .takeDeleted(path: old, reason: .maxAge))
+        trusted.command("quit")
+        #expect(trusted.exitStatus() == 0)
+        #expect(try Self.names(in: folder) == ["k5.mov"])
+    }
+}
