@@ -76,6 +76,10 @@ public final class Booth {
     var signalWatcher: SignalWatcher?
     /// The player's controls hide while a take plays untouched.
     private var controls = ControlsVisibility(now: MonotonicClock.now())
+    /// Idle reset (`--idle-timeout`): since when the finished screen (or a paused review) has been
+    /// untouched. Presses and touches restart it, and so does every change of what shows.
+    private var idleSince = MonotonicClock.now()
+    private var idleWatched: (Mode, Bool)?
 
     public init(config: Configuration, outputPath: String, parts: BoothParts, folder: TakeFolder? = nil) {
         self.config = config
@@ -142,9 +146,11 @@ public final class Booth {
         let visible = controlsShown ? machine.visibleButtons : []
         for input in screen.waitEvents(timeoutMs: needsDraw ? 0 : 8, visible: visible) {
             controls.touched(at: MonotonicClock.now())
+            idleSince = MonotonicClock.now()
             handle(input)
         }
         for message in inbox.take() { handle(message) }
+        checkIdle()
         if let take, machine.mode == .recording { perform(machine.handle(.tick(elapsed: take.writer.elapsed))) }
         // The live picture in ready and recording; the last one stays frozen after.
         if machine.mode == .ready || machine.mode == .recording,
@@ -292,12 +298,46 @@ public final class Booth {
         for message in held { handle(message) }
     }
 
+    /// Idle reset: the finished screen (or a paused review) untouched for `--idle-timeout` is used
+    /// or discarded as if the guest had tapped, so the next guest never sees the previous take.
+    private func checkIdle() {
+        guard config.idleTimeout > 0, exitCode == nil else { return }
+        let watched = (machine.mode, machine.playbackPaused)
+        if idleWatched.map({ $0 != watched }) ?? true {
+            idleWatched = watched
+            idleSince = MonotonicClock.now()
+        }
+        let idle = machine.mode == .finished || (machine.mode == .playing && machine.playbackPaused)
+        guard idle, machine.playerFile == nil,
+              Double(MonotonicClock.now() - idleSince) / 1e9 >= config.idleTimeout else { return }
+        // A take that cannot be used (no Use Video after a failed take) can only be discarded.
+        let action: IdleAction = machine.visibleButtons.contains(.useVideo) || machine.mode == .playing ? config.idleAction : .discard
+        Log.info("idle for \(config.idleTimeout) s: \(action == .use ? "using" : "discarding") the take")
+        events.emit(.idleReset(action: action))
+        if machine.mode == .playing { perform(machine.handle(.press(.closePlayer))) }
+        switch action {
+        case .use where machine.visibleButtons.contains(.useVideo):
+            perform(machine.handle(.press(.useVideo)))
+        case .use, .discard:
+            perform(machine.handle(.press(.retake)))
+            // In a once session a discarded take ends the session as Cancel would.
+            if config.session == .once { perform(machine.handle(.press(.cancel))) }
+        }
+        idleSince = MonotonicClock.now()
+        needsDraw = true
+    }
+
     /// The output folder's retention rules.
     var retention: TakeFolder.Retention {
         TakeFolder.Retention(maxTakes: config.maxTakes, maxAge: config.maxAge, keepFree: config.keepFree)
     }
 
     func handle(_ command: Command) {
+        // A guest's press or touch sent as a command keeps the finished screen awake; `state` does not.
+        switch command {
+        case .press, .tap: idleSince = MonotonicClock.now()
+        default: break
+        }
         switch command {
         case let .press(button): perform(machine.handle(.press(button)))
         case let .rotate(o): perform(machine.handle(.rotate(o)))

@@ -163,4 +163,54 @@ struct ServiceEndToEndTests {
         #expect(trusted.exitStatus() == 0)
         #expect(try Self.names(in: folder) == ["k5.mov"])
     }
+
+    @Test("idle reset, use, in a loop session: the finished screen untouched for --idle-timeout is used (state queries do not wake it) and the booth is ready again")
+    func idleUse() throws {
+        let folder = try testFolder("service-idle-use")
+        let r = try RecorderProcess(booth + ["--output-dir", folder.path, "--session", "loop", "--idle-timeout", "1.5"])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let result = try Self.take(r, seconds: 0.5)
+        let finished = try #require(r.wait(for: "recordingFinished"))
+        // `state` every 200 ms is not a guest: the clock runs on.
+        for _ in 0..<5 {
+            Thread.sleep(forTimeInterval: 0.2)
+            r.command("state")
+        }
+        let reset = try #require(r.wait(for: "idleReset", timeout: 4), "\(r.rawLines)")
+        #expect(reset - finished >= 1.4 && reset - finished <= 2.2, "idle reset after \(reset - finished) s")
+        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil)
+        let after = r.events.drop { $0.name != "idleReset" }.map(\.name)
+        #expect(after.prefix(2) == ["idleReset", "videoRecorderDidFinishRecordingVideoWithOutputPath"], "\(after)")
+        #expect(r.events.contains(.idleReset(action: .use)))
+        #expect(FileManager.default.fileExists(atPath: result.outputPath))
+        r.command("state")
+        try #require(r.wait(for: "state", count: 6) != nil)
+        guard case let .state(mode, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return }
+        #expect(mode == "ready")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    @Test("idle reset, discard, in a once session: a paused review is closed, the take deleted, Cancel reported, exit 0; a press restarts the clock")
+    func idleDiscard() throws {
+        let folder = try testFolder("service-idle-discard")
+        let r = try RecorderProcess(booth + ["--output-dir", folder.path, "--idle-timeout", "1.2", "--idle-action", "discard"])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let result = try Self.take(r, seconds: 1.0)
+        try #require(r.wait(for: "recordingFinished") != nil)
+        // At 0.8 s the guest plays the take and pauses it: the clock starts again from the pause.
+        Thread.sleep(forTimeInterval: 0.8)
+        r.command("playVideo")
+        try #require(r.wait(for: "playbackStarted") != nil)
+        Thread.sleep(forTimeInterval: 0.3)
+        r.send(#"{"command":"tap","x":400,"y":100}"#)
+        let paused = ProcessInfo.processInfo.systemUptime
+        let reset = try #require(r.wait(for: "idleReset", timeout: 4), "\(r.rawLines)")
+        #expect(reset - paused >= 1.1 && reset - paused <= 1.9, "idle reset \(reset - paused) s after the pause")
+        #expect(r.exitStatus() == 0)
+        let after = Array(r.names.drop { $0 != "idleReset" })
+        #expect(after == ["idleReset", "playbackFinished", "videoRecorderDidCancelRecordingVideo"], "\(r.rawLines)")
+        #expect(!FileManager.default.fileExists(atPath: result.outputPath))
+        #expect(try Self.names(in: folder).isEmpty)
+    }
 }
