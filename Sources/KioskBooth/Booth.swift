@@ -15,6 +15,7 @@ import KioskCore
 import KioskMedia
 import KioskSystem
 import KioskUI
+import Synchronization
 
 public final class Booth {
     public let config: Configuration
@@ -44,6 +45,17 @@ public final class Booth {
     private let screenshots = DispatchQueue(label: "kiosk-screenshots", qos: .utility)
     /// File-worker jobs posted and not yet reported back: the process leaves only once all have.
     private var fileJobs = 0
+    /// `--on-take`: one command at a time, on a worker of its own (it may take minutes: an upload).
+    private let hooks = DispatchQueue(label: "kiosk-hooks", qos: .utility)
+    /// Hooks started and not yet reported back: the process leaves only once all have.
+    private var hookJobs = 0
+    /// The running hook's pid (its process group), to end it when a signal ends the booth.
+    private let runningHook = RunningHook()
+    private var hooksStopped = false
+    /// Takes retention must not delete: their hook is waiting, running, or did not exit 0.
+    private var protectedTakes: Set<String> = []
+    /// The last take's length, for the hook's environment.
+    private var lastTakeDuration: Double = 0
     /// This process's finished take is on disk (with its marker) and nobody has used it yet: a
     /// Retake or the next Start deletes it rather than recovering it.
     private var ownTakeOnDisk = false
@@ -129,7 +141,7 @@ public final class Booth {
     }
 
     /// True once the machine said exit and every file job has reported back.
-    public var isFinished: Bool { exitCode != nil && fileJobs == 0 }
+    public var isFinished: Bool { exitCode != nil && fileJobs == 0 && hookJobs == 0 }
 
     /// One turn of the loop: input, the inbox, the timer, the newest frame, the player, the screen.
     public func step() {
@@ -151,6 +163,7 @@ public final class Booth {
         }
         for message in inbox.take() { handle(message) }
         checkIdle()
+        if hookJobs > 0 { stopHooksForSignal() }
         if let take, machine.mode == .recording { perform(machine.handle(.tick(elapsed: take.writer.elapsed))) }
         // The live picture in ready and recording; the last one stays frozen after.
         if machine.mode == .ready || machine.mode == .recording,
@@ -255,10 +268,19 @@ public final class Booth {
             activeWriter.set(nil)
             take = nil
             ownTakeOnDisk = true
+            lastTakeDuration = result.duration
             perform(machine.handle(.recordingFinished(result)))
         case let .fileJobDone(done):
             fileJobs -= 1
             done.forEach(events.emit)
+            // An accepted take goes to the hook, after its hand-over was reported.
+            for case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path) in done { runHook(for: path) }
+        case let .hookDone(path, status, failure):
+            hookJobs -= 1
+            if let failure { events.emit(.error(code: .hookFailed, message: failure)) }
+            if let status { events.emit(.hookFinished(path: path, status: status)) }
+            // Only a hook that exited 0 lets retention have the take.
+            if status == 0 { protectedTakes.remove(URL(fileURLWithPath: path).lastPathComponent) }
         case let .emit(event):
             events.emit(event)
         case let .screenshotDone(failure):
@@ -325,6 +347,37 @@ public final class Booth {
         }
         idleSince = MonotonicClock.now()
         needsDraw = true
+    }
+
+    /// `--on-take`: runs the command for an accepted take on the hooks worker, one at a time; its
+    /// end comes back as `hookDone`. The take is kept from retention until it exits 0.
+    private func runHook(for path: String) {
+        guard let command = config.onTake else { return }
+        protectedTakes.insert(URL(fileURLWithPath: path).lastPathComponent)
+        hookJobs += 1
+        let (inbox, running) = (inbox, runningHook)
+        let environment = ["KIOSK_TAKE_PATH": path, "KIOSK_TAKE_DURATION": String(KioskEvent.milliseconds(lastTakeDuration))]
+        hooks.async {
+            switch ShellCommand.spawn(command, environment: environment) {
+            case let .failure(error):
+                inbox.post(.hookDone(path: path, status: nil, failure: "--on-take: \(error)"))
+            case let .success(pid):
+                running.pid.store(pid, ordering: .relaxed)
+                let status = ShellCommand.wait(pid)
+                running.pid.store(0, ordering: .relaxed)
+                if status != 0 { Log.info("--on-take for \(path) exited with \(status)") }
+                inbox.post(.hookDone(path: path, status: status, failure: nil))
+            }
+        }
+    }
+
+    /// A signal ends the booth: a running hook (and what it started) is asked to end too, rather
+    /// than waited for.
+    private func stopHooksForSignal() {
+        guard !hooksStopped, case .leaving(signal: .some, _)? = machine.exit else { return }
+        hooksStopped = true
+        let pid = runningHook.pid.load(ordering: .relaxed)
+        if pid > 0 { kill(-pid, SIGTERM) }
     }
 
     /// The output folder's retention rules.
@@ -398,6 +451,7 @@ public final class Booth {
             }
         case .handOverTake:
             let (output, rename, folder, number, rules) = (outputPath, config.session == .loop, folder, takeNumber, retention)
+            let protected = protectedTakes
             ownTakeOnDisk = false
             onFiles {
                 guard let folder else {
@@ -411,7 +465,7 @@ public final class Booth {
                 folder.accept(TakeFolder.Entry(number: number ?? 0, name: URL(fileURLWithPath: path).lastPathComponent,
                                                acceptedAt: WallClock.synchronisedNow()))
                 return [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: path)]
-                    + folder.enforce(rules).map { .takeDeleted(path: $0.path, reason: $0.reason) }
+                    + folder.enforce(rules, protected: protected).map { .takeDeleted(path: $0.path, reason: $0.reason) }
             }
         case let .startRecording(orientation):
             startRecording(orientation: orientation)
@@ -591,4 +645,9 @@ public final class Booth {
         default: "SIG\(number)"
         }
     }
+}
+
+/// The pid of the hook running now (0: none), shared by the hooks worker and the UI thread.
+final class RunningHook: Sendable {
+    let pid = Atomic<Int32>(0)
 }

@@ -23,6 +23,8 @@ public enum BoothMessage: Sendable {
     /// The launch's file work (recovery and retention in the output folder) is done; its events
     /// go out before `ready`.
     case launchFilesDone([KioskEvent])
+    /// `--on-take`'s command for a take ended (`status`), or could not start (`failure`).
+    case hookDone(path: String, status: Int?, failure: String?)
     /// An event a worker produced, emitted in its turn.
     case emit(KioskEvent)
     /// A screenshot was written off the UI thread; the error, if it failed.

@@ -121,7 +121,7 @@ extension KioskEvent: Codable {
     }
 
     /// Seconds rounded to the millisecond, so 12.4 prints as 12.4 and not as 12.400000000000000355.
-    static func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
+    public static func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 
     /// The fields in the contract's order, `event` first. Both encoders below use this one list.
     var fields: [(key: Key, value: any Encodable & Sendable)] {

@@ -213,4 +213,62 @@ struct ServiceEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: result.outputPath))
         #expect(try Self.names(in: folder).isEmpty)
     }
+
+    @Test("--on-take: runs after each accepted take with its environment, its output on stderr, the booth answering state within 100 ms meanwhile; a failed hook keeps its take from retention")
+    func hook() throws {
+        let folder = try testFolder("service-hook")
+        let log = folder.appendingPathComponent("hook.log").path
+        let takes = folder.appendingPathComponent("takes")
+        // The first take's hook fails (exit 3); every hook takes 1 s and says what it was given.
+        let command = #"echo "hook says hello"; sleep 1; printf '%s %s\n' "$KIOSK_TAKE_PATH" "$KIOSK_TAKE_DURATION" >> "#
+            + log + #"; read line && exit 9; case "$KIOSK_TAKE_PATH" in *t1.mov) exit 3;; esac"#
+        let r = try RecorderProcess(booth + ["--output-dir", takes.path, "--name-template", "t{n}.mov", "--session", "loop",
+                                             "--max-takes", "1", "--on-take", command])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        var results: [RecordingResult] = []
+        for k in 1...3 {
+            results.append(try Self.take(r, seconds: 0.5, count: k))
+            r.command("useVideo")
+            try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath", count: k) != nil)
+            // While the hook runs the booth answers at once.
+            Thread.sleep(forTimeInterval: 0.3)
+            let asked = ProcessInfo.processInfo.systemUptime
+            r.command("state")
+            let answered = try #require(r.wait(for: "state", count: k))
+            #expect(answered - asked < 0.1, "state took \(answered - asked) s while the hook ran")
+            try #require(r.wait(for: "hookFinished", count: k, timeout: 5) != nil, "\(r.rawLines) \(r.stderr)")
+        }
+        let finished = r.events.compactMap { if case let .hookFinished(path, status) = $0 { (URL(fileURLWithPath: path).lastPathComponent, status) } else { nil } }
+        #expect(finished.map(\.0) == ["t1.mov", "t2.mov", "t3.mov"] && finished.map(\.1) == [3, 0, 0], "\(finished)")
+        // Each hook saw its own take and its length; stdin was /dev/null (read found nothing).
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 3)
+        for (line, result) in zip(lines, results) {
+            let parts = line.split(separator: " ")
+            #expect(parts.count == 2 && String(parts[0]) == result.outputPath, "\(line)")
+            #expect(abs((Double(parts.last ?? "") ?? -1) - result.duration) < 0.002, "\(line) vs \(result.duration)")
+        }
+        // Its stdout went to stderr, never among the events.
+        #expect(r.stderr.contains("hook says hello") && !r.rawLines.contains { $0.contains("hook says hello") })
+        // Retention (max 1): t2 went after t3 was accepted; t1's hook failed, so t1 stays.
+        #expect(r.events.contains(.takeDeleted(path: takes.appendingPathComponent("t2.mov").path, reason: .maxTakes)), "\(r.rawLines)")
+        #expect(!r.events.contains { if case let .takeDeleted(path, _) = $0 { path.hasSuffix("t1.mov") } else { false } })
+        #expect(try Self.names(in: takes) == ["t1.mov", "t3.mov"])
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    @Test("--on-take in a once session: the exit waits for the hook")
+    func hookBeforeExit() throws {
+        let folder = try testFolder("service-hook-once")
+        let done = folder.appendingPathComponent("done").path
+        let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("take.mov").path,
+                                             "--on-take", "sleep 0.7; touch '\(done)'"])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        _ = try Self.take(r, seconds: 0.5)
+        r.command("useVideo")
+        #expect(r.exitStatus() == 0)
+        #expect(FileManager.default.fileExists(atPath: done))
+        #expect(Array(r.names.suffix(2)) == ["videoRecorderDidFinishRecordingVideoWithOutputPath", "hookFinished"], "\(r.rawLines)")
+    }
 }
