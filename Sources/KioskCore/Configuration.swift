@@ -93,6 +93,8 @@ public enum Invocation: Equatable, Sendable {
     case play(file: String, Configuration)
     /// `--list-cameras`: print the cameras as JSON and exit.
     case listCameras(Configuration)
+    /// `--check`: try each part of the booth, report, exit 0 when it can run.
+    case check(Configuration)
 
     case help
     case version

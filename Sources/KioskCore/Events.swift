@@ -36,6 +36,24 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case hookFailed
 }
 
+/// One line of `--check`'s report: a part of the booth, whether it is fit, what was found, and the
+/// fix when it is not (or when it only works with a caveat: `warning`).
+public struct CheckItem: Codable, Equatable, Sendable {
+    public var name: String
+    public var ok: Bool
+    public var warning: Bool
+    public var detail: String
+    public var fix: String?
+
+    public init(name: String, ok: Bool, detail: String, fix: String? = nil, warning: Bool = false) {
+        self.name = name
+        self.ok = ok
+        self.warning = warning
+        self.detail = detail
+        self.fix = fix
+    }
+}
+
 /// Why retention deleted a take.
 public enum DeletionReason: String, CaseIterable, Codable, Sendable {
     case maxTakes, maxAge, keepFree
@@ -84,6 +102,8 @@ public enum KioskEvent: Equatable, Sendable {
     case idleReset(action: IdleAction)
     /// `--on-take`'s command for a take ended: its exit status, or 128 + the signal that ended it.
     case hookFinished(path: String, status: Int)
+    /// `--check`: whether the booth can run, and each part checked.
+    case check(ok: Bool, items: [CheckItem])
 
     /// The value of the `event` key.
     public var name: String {
@@ -104,6 +124,7 @@ public enum KioskEvent: Equatable, Sendable {
         case .takeDeleted: "takeDeleted"
         case .idleReset: "idleReset"
         case .hookFinished: "hookFinished"
+        case .check: "check"
         }
     }
 }
@@ -112,7 +133,7 @@ extension KioskEvent: Codable {
     enum Key: String, CodingKey {
         case event, camera, width, height, fps, orientation, outputPath, duration, bytes, reason, success
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
-        case action, status
+        case action, status, ok, items
     }
 
     struct UnknownEvent: Error, CustomStringConvertible {
@@ -159,6 +180,8 @@ extension KioskEvent: Codable {
             f += [(.action, action)]
         case let .hookFinished(path, status):
             f += [(.path, path), (.status, status)]
+        case let .check(ok, items):
+            f += [(.ok, ok), (.items, items)]
         }
         return f
     }
@@ -219,6 +242,8 @@ extension KioskEvent: Codable {
                                 reason: try c.decode(DeletionReason.self, forKey: .reason))
         case "idleReset":
             self = .idleReset(action: try c.decode(IdleAction.self, forKey: .action))
+        case "check":
+            self = .check(ok: try c.decode(Bool.self, forKey: .ok), items: try c.decode([CheckItem].self, forKey: .items))
         case "hookFinished":
             self = .hookFinished(path: try c.decode(String.self, forKey: .path), status: try c.decode(Int.self, forKey: .status))
         default:

@@ -139,6 +139,9 @@ public struct OptionParser: Sendable {
                    help: "print the cameras and their formats as JSON, exit",
                    inConfigFile: false) { _, _ throws(ValueError) in },
 
+        OptionSpec(name: "check", argument: .none,
+                   help: "check the camera (a frame), microphone (a second of sound), display, input, output folder and user; report, exit 0 if the booth can run, else 1",
+                   inConfigFile: false) { _, _ throws(ValueError) in },
         OptionSpec(name: "help", argument: .none, help: "show this help, exit", inConfigFile: false) { _, _ throws(ValueError) in },
         OptionSpec(name: "version", argument: .none, help: "show the version, exit", inConfigFile: false) { _, _ throws(ValueError) in },
     ]
@@ -248,6 +251,7 @@ public struct OptionParser: Sendable {
             return .play(file: file, configuration)
         }
         if names.contains("list-cameras") { return .listCameras(configuration) }
+        if names.contains("check") { return .check(configuration) }
         return .record(configuration)
     }
 

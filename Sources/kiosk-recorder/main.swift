@@ -97,6 +97,12 @@ case .version:
 case .listCameras:
     EventSink().emit(.cameras(CameraDirectory.cameras()))
     exit(0)
+case let .check(config):
+    let items = Preflight.run(config, mjpeg: VideoDecoder.mjpeg)
+    Log.write(Preflight.report(items))
+    let ok = !items.contains { !$0.ok }
+    EventSink().emit(.check(ok: ok, items: items))
+    exit(ok ? 0 : 1)
 case let .play(file, config):
     Booth.blockSignals()
     let (context, screen, assets) = openScreen(config)

@@ -1,0 +1,256 @@
+// `kiosk-recorder --check`: what an operator runs before the event. Each part of the booth is tried
+// the way the booth will use it (the camera streams a frame, the microphone a second of sound, SDL
+// picks a display driver, the output folder takes a file), and every problem comes with its fix in
+// one line. The booth can run when no check failed; warnings (a silent microphone) do not count.
+import Foundation
+import KioskCapture
+import KioskCore
+import KioskMedia
+import KioskSystem
+import KioskUI
+import Synchronization
+
+public enum Preflight {
+    /// Runs every check for `config`. `makeMJPEG` is the camera's MJPEG decoder (KioskMedia's).
+    public static func run(_ config: Configuration, mjpeg: @escaping FrameDecoderFactory) -> [CheckItem] {
+        var items: [CheckItem] = []
+        items.append(contentsOf: camera(config, mjpeg: mjpeg))
+        items.append(microphone(config))
+        items.append(display())
+        items.append(input())
+        items.append(contentsOf: output(config))
+        items.append(user())
+        return items
+    }
+
+    // MARK: - Camera
+
+    static func camera(_ config: Configuration, mjpeg: @escaping FrameDecoderFactory) -> [CheckItem] {
+        let found = CameraDirectory.cameras()
+        let list = found.map { "\($0.path) (\($0.name))" }.joined(separator: ", ")
+        var items = [CheckItem(name: "cameras", ok: true, detail: found.isEmpty ? "no V4L2 camera found" : "found \(list)")]
+        let choice: CameraChoice
+        switch config.camera {
+        case .test:
+            items.append(CheckItem(name: "camera", ok: true, detail: "the built-in test pattern"))
+            return items
+        case .auto:
+            guard let first = found.first else {
+                items.append(CheckItem(name: "camera", ok: false, detail: "--camera auto found no camera (the booth would show the test pattern)",
+                                       fix: "plug in a UVC camera, or name its device with --camera /dev/v4l/by-id/…"))
+                return items
+            }
+            choice = .device(first.path)
+        case let .device(path):
+            guard FileManager.default.fileExists(atPath: path) else {
+                let hint = found.first.map { "; found: \($0.path)" } ?? ""
+                items.append(CheckItem(name: "camera", ok: false, detail: "\(path) does not exist\(hint)",
+                                       fix: "plug the camera in, or set --camera to one of the cameras found (stable names: ls /dev/v4l/by-id/)"))
+                return items
+            }
+            guard access(path, R_OK | W_OK) == 0 else {
+                items.append(CheckItem(name: "camera", ok: false, detail: "\(path) is not readable by this user",
+                                       fix: "add the booth's user to the video group: sudo usermod -aG video \(userName)"))
+                return items
+            }
+            choice = config.camera
+        }
+        let source = CameraFactory.make(choice, size: config.size, fps: Double(config.fps), mjpeg: mjpeg).source
+        let first = Mutex<VideoFrame?>(nil)
+        let got = DispatchSemaphore(value: 0)
+        do {
+            try source.start(frames: { frame in
+                if first.withLock({ f in defer { f = f ?? frame }; return f == nil }) { got.signal() }
+            }, events: { _ in })
+        } catch {
+            items.append(CheckItem(name: "camera", ok: false, detail: "\(error)",
+                                   fix: "check the camera's cable and that no other program (another booth, a browser) holds it"))
+            return items
+        }
+        let streamed = got.wait(timeout: .now() + 5) == .success
+        source.stop()
+        let info = source.info
+        if streamed {
+            items.append(CheckItem(name: "camera", ok: true,
+                                   detail: "\(info.name) streams \(info.size.width)x\(info.size.height) at \(KioskEvent.milliseconds(info.fps)) fps"))
+        } else {
+            items.append(CheckItem(name: "camera", ok: false, detail: "\(info.name) opened but sent no frame in 5 s",
+                                   fix: "try another USB port or cable (a USB 2 port may lack bandwidth), or a smaller --size"))
+        }
+        return items
+    }
+
+    // MARK: - Microphone
+
+    static func microphone(_ config: Configuration) -> CheckItem {
+        let source: any AudioSource
+        switch config.microphone {
+        case .none: return CheckItem(name: "microphone", ok: true, detail: "none (takes have no sound)")
+        case .test: source = TestTone()
+        case let .pcm(name): source = ALSAMicrophone(name: name)
+        }
+        let peak = Mutex<Int>(0)
+        let frames = Mutex<Int>(0)
+        do {
+            try source.start(chunks: { chunk in
+                let loudest = chunk.samples.reduce(0) { max($0, abs(Int($1))) }
+                peak.withLock { $0 = max($0, loudest) }
+                frames.withLock { $0 += chunk.frameCount }
+            }, events: { _ in })
+        } catch {
+            let fix = "name a capture device with --microphone (arecord -L lists them; on a Raspberry Pi use plughw:CARD=…, ALSA's default there is an output), or --microphone none"
+            return CheckItem(name: "microphone", ok: false, detail: "\(error)", fix: fix)
+        }
+        Thread.sleep(forTimeInterval: 1)
+        source.stop()
+        let info = source.info
+        let level = peak.withLock { $0 }
+        let dBFS = level > 0 ? max(-100, 20 * log10(Double(level) / 32768)) : -100
+        let heard = frames.withLock { $0 }
+        guard heard > 0 else {
+            return CheckItem(name: "microphone", ok: false, detail: "\(info.name) opened but delivered no sound in 1 s",
+                             fix: "check the device with: arecord -D \(info.name) -d 2 /tmp/test.wav")
+        }
+        let detail = "\(info.name): \(info.sampleRate) Hz, \(info.channels) channel(s), peak \(Int(dBFS.rounded())) dBFS over 1 s"
+        if dBFS < -60 {
+            return CheckItem(name: "microphone", ok: true, detail: detail + " (silent: muted, or nobody spoke?)",
+                             fix: "unmute and raise the capture level: alsamixer -c CARD (F4: capture)", warning: true)
+        }
+        return CheckItem(name: "microphone", ok: true, detail: detail)
+    }
+
+    // MARK: - Display and input
+
+    static func display() -> CheckItem {
+        do {
+            let context = try SDLContext()
+            let driver = context.videoDriver
+            if ["offscreen", "dummy"].contains(driver), ProcessInfo.processInfo.environment["SDL_VIDEODRIVER"] == nil {
+                return CheckItem(name: "display", ok: false, detail: "no display: SDL fell back to its '\(driver)' driver",
+                                 fix: "run inside the desktop session, or stop the desktop so KMSDRM can have the screen (sudo systemctl stop display-manager)")
+            }
+            return CheckItem(name: "display", ok: true, detail: "SDL video driver \(driver)")
+        } catch {
+            return CheckItem(name: "display", ok: false, detail: "\(error)",
+                             fix: "on a bare device the booth's user needs the video and render groups and nothing else holding the screen")
+        }
+    }
+
+    static func input() -> CheckItem {
+        let folder = "/dev/input"
+        let devices = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("event") }.sorted()
+        guard !devices.isEmpty else {
+            return CheckItem(name: "input", ok: true, detail: "no input devices in \(folder) (a touch screen under a desktop session reaches SDL through it)")
+        }
+        let readable = devices.filter { access(folder + "/" + $0, R_OK) == 0 }
+        if readable.isEmpty {
+            return CheckItem(name: "input", ok: false, detail: "none of the \(devices.count) input devices is readable by this user",
+                             fix: "on a bare device (KMSDRM) touches come through evdev: sudo usermod -aG input \(userName)")
+        }
+        return CheckItem(name: "input", ok: true, detail: "\(readable.count) of \(devices.count) input devices readable")
+    }
+
+    // MARK: - Output
+
+    static func output(_ config: Configuration) -> [CheckItem] {
+        let folder: String, option: String
+        var items: [CheckItem] = []
+        if let directory = config.outputDirectory {
+            (folder, option) = (directory, "--output-dir")
+            if !FileManager.default.fileExists(atPath: directory) {
+                let parent = URL(fileURLWithPath: directory).deletingLastPathComponent().path
+                guard access(parent, W_OK | X_OK) == 0 else {
+                    return [CheckItem(name: "output", ok: false, detail: "\(directory) does not exist and \(parent) is not writable",
+                                      fix: "make it for the booth's user: sudo install -d -o \(userName) \(directory) (the installed service uses StateDirectory)")]
+                }
+                items.append(CheckItem(name: "output", ok: true, detail: "\(directory) will be made at launch"))
+            }
+        } else if let output = config.output {
+            (folder, option) = (URL(fileURLWithPath: output).deletingLastPathComponent().path, "--output")
+        } else {
+            (folder, option) = (NSTemporaryDirectory(), "the temporary folder")
+        }
+        if FileManager.default.fileExists(atPath: folder) {
+            var isDirectory: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory)
+            guard isDirectory.boolValue else {
+                return [CheckItem(name: "output", ok: false, detail: "\(option): \(folder) is not a folder", fix: "name a folder")]
+            }
+            guard access(folder, W_OK | X_OK) == 0 else {
+                let reason = errno == EROFS ? "is on a read-only file system" : "is not writable by this user"
+                return [CheckItem(name: "output", ok: false, detail: "\(option): \(folder) \(reason)",
+                                  fix: "give the folder to the booth's user (sudo chown \(userName) \(folder)) or pick a writable one")]
+            }
+            items.append(CheckItem(name: "output", ok: true, detail: "\(option): \(folder) is writable"))
+        }
+        // How much fits: the free space above the reserve, at the configured quality's rate.
+        let probe = FileManager.default.fileExists(atPath: folder) ? folder : URL(fileURLWithPath: folder).deletingLastPathComponent().path
+        if let free = DiskSpace.available(at: probe + "/x") {
+            let usable = max(free - max(config.minFreeDisk, config.keepFree ?? 0), 0)
+            let minutes = Double(usable) / estimatedBytesPerSecond(config) / 60
+            let detail = "\(free / 1_048_576) MiB free: about \(Int(minutes)) minutes of takes at \(config.size.width)x\(config.size.height)"
+            if minutes < 5 {
+                items.append(CheckItem(name: "disk", ok: false, detail: detail, fix: "free some space or use a larger disk (or a smaller --size)"))
+            } else {
+                items.append(CheckItem(name: "disk", ok: true, detail: detail))
+            }
+        }
+        // Another booth on the same output.
+        let lockPath = config.outputDirectory.map { $0 + "/.kiosk-recorder.lock" } ?? config.output.map(OutputLock.path(for:))
+        if let lockPath, FileManager.default.fileExists(atPath: lockPath) {
+            do {
+                _ = try OutputLock(file: lockPath)
+            } catch {
+                if case let .held(pid) = error {
+                    items.append(CheckItem(name: "running", ok: false, detail: "a booth is running on this output\(pid.map { " (pid \($0))" } ?? "")",
+                                           fix: "stop it first (sudo systemctl stop kiosk-recorder) or check another output"))
+                }
+            }
+        }
+        return items
+    }
+
+    /// A rough rate for the estimate: the bit rate asked for, else what libx264 at crf 23 makes of a
+    /// busy booth picture (about 0.1 bit per pixel), plus 128 kbit/s of sound.
+    static func estimatedBytesPerSecond(_ config: Configuration) -> Double {
+        let video = config.videoBitrate.map(Double.init)
+            ?? Double(config.size.width * config.size.height) * Double(config.fps) * 0.1
+        return (video + 128_000) / 8
+    }
+
+    // MARK: - User
+
+    static var userName: String {
+        if let pw = getpwuid(geteuid()), let name = pw.pointee.pw_name { return String(cString: name) }
+        return "uid \(geteuid())"
+    }
+
+    static func user() -> CheckItem {
+        var count = getgroups(0, nil)
+        var groups = [gid_t](repeating: 0, count: Int(max(count, 0)))
+        count = getgroups(count, &groups)
+        let names = groups.prefix(Int(max(count, 0))).compactMap { gid -> String? in
+            guard let g = getgrgid(gid), let name = g.pointee.gr_name else { return nil }
+            return String(cString: name)
+        }
+        let wanted = ["video", "audio", "input", "render"]
+        let missing = geteuid() == 0 ? [] : wanted.filter { !names.contains($0) }
+        let detail = "running as \(userName); groups: \(names.isEmpty ? "(none besides its own)" : names.sorted().joined(separator: ", "))"
+        if missing.isEmpty { return CheckItem(name: "user", ok: true, detail: detail) }
+        return CheckItem(name: "user", ok: true, detail: detail + "; not in \(missing.joined(separator: ", "))",
+                         fix: "a booth on a bare device needs them: sudo usermod -aG \(missing.joined(separator: ",")) \(userName)", warning: true)
+    }
+
+    /// The readable report for stderr.
+    public static func report(_ items: [CheckItem]) -> String {
+        var lines = items.map { item in
+            let mark = !item.ok ? "FAIL" : item.warning ? "warn" : " ok "
+            var line = "[\(mark)] \(item.name): \(item.detail)"
+            if let fix = item.fix, !item.ok || item.warning { line += "\n       fix: \(fix)" }
+            return line
+        }
+        let failed = items.filter { !$0.ok }.count
+        lines.append(failed == 0 ? "The booth can run." : "\(failed) problem(s): the booth cannot run until they are fixed.")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,80 @@
+// `kiosk-recorder --check` through the binary: passing on the test and fake devices, failing with
+// named problems and their fixes.
+import Foundation
+import Testing
+import KioskCore
+import KioskTestSupport
+
+@Suite("kiosk-recorder --check", .serialized)
+struct CheckEndToEndTests {
+    /// Runs `--check` with `arguments`: its exit status, the `check` event's items, stderr.
+    static func check(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, ok: Bool, items: [CheckItem], stderr: String) {
+        let r = try run(["--check"] + arguments, environment: environment)
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 1, "stdout carries only the check event: \(r.stdout)")
+        guard let line = lines.first, case let .check(ok, items) = try EventEncoder().decode(line: String(line)) else {
+            throw CheckFailure(description: "no check event: \(r.stdout) \(r.stderr)")
+        }
+        return (r.status, ok, items, r.stderr)
+    }
+
+    struct CheckFailure: Error, CustomStringConvertible { let description: String }
+
+    static func item(_ name: String, in items: [CheckItem]) throws -> CheckItem {
+        try #require(items.first { $0.name == name }, "no '\(name)' in \(items.map(\.name))")
+    }
+
+    @Test("passes on the fake V4L2 camera (a frame streamed) and the fake ALSA microphone (a second of sound)", needsFakeCamera)
+    func passesOnFakeDevices() throws {
+        let folder = try testFolder("check-pass")
+        let device = try fakeCamera(in: folder, "card=Booth Cam\nformat=MJPG 640x480@30\n")
+        let plugin = repositoryRoot.appendingPathComponent(".build/debug/libKioskFakeALSAMicrophone.so").path
+        try """
+            pcm_type.kiosk_fake_microphone { lib "\(plugin)" }
+            pcm.kiosk_fake_mic { type kiosk_fake_microphone  beep 1 }
+            """.write(to: folder.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
+        let c = try Self.check(["--camera", device, "--microphone", "kiosk_fake_mic", "--size", "640x480",
+                                "--output-dir", folder.appendingPathComponent("takes").path], environment: ["HOME": folder.path])
+        #expect(c.status == 0 && c.ok, "\(c.stderr)")
+        let failed = c.items.filter { !$0.ok }
+        #expect(failed.isEmpty, "\(failed)")
+        let camera = try Self.item("camera", in: c.items), microphone = try Self.item("microphone", in: c.items)
+        #expect(camera.detail.contains("streams 640x480"))
+        // The beep reaches full scale: the level is measured, not assumed.
+        #expect(microphone.detail.contains("peak -6 dBFS"), "\(c.items)")
+        #expect(c.stderr.contains("The booth can run."))
+    }
+
+    @Test("fails on a missing camera, naming it with the fix; the rest still checked")
+    func missingCamera() throws {
+        let c = try Self.check(["--camera", "/dev/video-missing", "--microphone", "test"])
+        #expect(c.status == 1 && !c.ok)
+        let camera = try Self.item("camera", in: c.items)
+        #expect(!camera.ok && camera.detail.contains("/dev/video-missing does not exist") && camera.fix != nil, "\(camera)")
+        let microphone = try Self.item("microphone", in: c.items)
+        #expect(microphone.ok)
+        #expect(c.stderr.contains("[FAIL] camera") && c.stderr.contains("fix: "), "\(c.stderr)")
+    }
+
+    @Test("fails on an output folder on a read-only file system, and names a booth already running on the output by its pid")
+    func unwritableFolderAndRunningBooth() throws {
+        let folder = try testFolder("check-ro")
+        let mount = try runProgram(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", folder.path], stdout: .inherit, stderr: .inherit)
+        try #require(mount.status == 0, "mounting a read-only tmpfs needs root")
+        defer { _ = try? runProgram(["umount", folder.path], stdout: .inherit, stderr: .inherit) }
+        let c = try Self.check(["--camera", "test", "--microphone", "test", "--output", folder.appendingPathComponent("take.mov").path])
+        #expect(c.status == 1 && !c.ok)
+        let output = try Self.item("output", in: c.items)
+        #expect(!output.ok && output.detail.contains("read-only"), "\(output)")
+
+        let takes = try testFolder("check-running")
+        let r = try RecorderProcess(booth + ["--output-dir", takes.path])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let busy = try Self.check(["--camera", "test", "--microphone", "test", "--output-dir", takes.path])
+        #expect(busy.status == 1)
+        let running = try Self.item("running", in: busy.items)
+        #expect(!running.ok && running.detail.contains("pid \(r.process.processIdentifier)"), "\(running)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+}
