@@ -107,6 +107,15 @@ struct DeploymentTests {
                      "etc/systemd/system/kiosk-recorder.service", "usr/local/share/doc/kiosk-recorder/interface.md"] {
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path), "\(path)")
         }
+        // The service keeps its takes in its state directory: the installed config says so and parses.
+        let conf = try String(contentsOf: root.appendingPathComponent("etc/kiosk-recorder/kiosk.conf"), encoding: .utf8)
+        #expect(conf.contains("\noutput-dir = /var/lib/kiosk-recorder\n") && conf.contains("\nidle-timeout = 60\n"), "\(conf)")
+        guard case let .record(config) = try OptionParser(readFile: { _ in conf }).parse(["--config", "kiosk.conf"]) else {
+            Issue.record("the installed config is not a record invocation"); return
+        }
+        #expect(config.outputDirectory == "/var/lib/kiosk-recorder" && config.output == nil && config.session == .loop)
+        let installedUnit = try String(contentsOf: root.appendingPathComponent("etc/systemd/system/kiosk-recorder.service"), encoding: .utf8)
+        #expect(installedUnit.contains("\nStateDirectory=kiosk-recorder\n"))
         // The installed binary finds its installed assets (not the repository's): it starts.
         let binary = root.appendingPathComponent("usr/local/bin/kiosk-recorder").path
         let version = try runTool([binary, "--version"])
