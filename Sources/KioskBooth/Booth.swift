@@ -17,7 +17,9 @@ import KioskSystem
 import KioskUI
 
 public final class Booth {
-    public let config: Configuration
+    /// The settings in force. Changed only on the UI thread, by a reload the machine applies in
+    /// ready (SIGHUP); everything that reads it per take reads it there too.
+    public private(set) var config: Configuration
     public let outputPath: String
     let parts: BoothParts
     var screen: any BoothScreen { parts.screen }
@@ -332,6 +334,8 @@ public final class Booth {
             stopPlayback()
         case let .applyOrientation(orientation):
             screen.setOrientation(orientation)
+        case let .applyConfiguration(configuration):
+            config = configuration
         case let .emit(event):
             events.emit(event)
         case let .exit(code):
