@@ -38,6 +38,8 @@ public final class Booth {
     private let cameraControl = DispatchQueue(label: "kiosk-camera-control", qos: .userInitiated)
     /// Screenshots: a slow or stuck target (a FIFO nobody reads) holds up nothing else.
     private let screenshots = DispatchQueue(label: "kiosk-screenshots", qos: .utility)
+    /// SIGHUP's reading of the config file (a file on a stuck mount holds up nothing else).
+    private let configReader = DispatchQueue(label: "kiosk-config", qos: .utility)
     /// File-worker jobs posted and not yet reported back: the process leaves only once all have.
     private var fileJobs = 0
     /// This process's finished take is on disk (with its marker) and nobody has used it yet: a
@@ -238,6 +240,8 @@ public final class Booth {
         case .parentGone:
             Log.info("stdout closed: the parent is gone; finishing")
             perform(machine.handle(.parentGone))
+        case let .configurationRead(result):
+            reload(result)
         case let .signal(number):
             switch number {
             case SIGUSR1, SIGTSTP:
@@ -245,6 +249,8 @@ public final class Booth {
                 if number == SIGTSTP { suspendWhenSafe = true }
             case SIGUSR2, SIGCONT:
                 perform(machine.handle(.foreground))
+            case SIGHUP:
+                readConfiguration()
             default:
                 perform(machine.handle(.terminate(signal: Booth.signalName(number))))
             }
@@ -336,6 +342,8 @@ public final class Booth {
             screen.setOrientation(orientation)
         case let .applyConfiguration(configuration):
             config = configuration
+            screen.setPreview(mirror: configuration.mirrorPreview, cameraMount: configuration.cameraRotation)
+            Log.info("reload: the settings of \(configuration.configFile ?? "the command line") are in force")
         case let .emit(event):
             events.emit(event)
         case let .exit(code):
@@ -350,6 +358,46 @@ public final class Booth {
         fileJobs += 1
         let inbox = inbox
         files.async { inbox.post(.fileJobDone(job())) }
+    }
+
+    // MARK: - Reload
+
+    /// SIGHUP: the command line parsed again, its config file read anew, off the UI thread; the
+    /// answer comes back as `configurationRead`. Without `--config` there is nothing to read.
+    func readConfiguration() {
+        guard let file = config.configFile, let source = parts.configurationSource else {
+            Log.info("SIGHUP: no --config file to reload; ignored")
+            return
+        }
+        guard machine.playerFile == nil, !machine.exiting else {
+            Log.info("SIGHUP: \(machine.playerFile == nil ? "on the way out" : "the player alone"); nothing to reload")
+            return
+        }
+        Log.info("SIGHUP: reading \(file) again")
+        let inbox = inbox
+        configReader.async { inbox.post(.configurationRead(Result { () throws(UsageError) in try source.read() })) }
+    }
+
+    /// The configuration read again: refused (`badConfig`, the running one kept), or handed to the
+    /// machine, which applies it in ready.
+    func reload(_ result: Result<Configuration, UsageError>) {
+        let file = config.configFile ?? "the command line"
+        let decision: ReloadDecision
+        switch result {
+        case let .failure(error): decision = .refused(message: error.message)
+        case let .success(reloaded): decision = config.reload(to: reloaded)
+        }
+        switch decision {
+        case let .refused(message):
+            events.emit(.error(code: .badConfig, message: "reload of \(file) refused, the running settings are kept: \(message)"))
+        case let .accepted(configuration, changed, kept):
+            if !kept.isEmpty {
+                Log.info("reload: \(kept.joined(separator: ", ")) changed in \(file) but set up at launch: kept as running until a restart")
+            }
+            let when = machine.mode == .ready ? "now" : "when the booth is back in ready"
+            Log.info("reload: \(changed.isEmpty ? "no setting changed" : "changed " + changed.joined(separator: ", ")); applied \(when)")
+            perform(machine.handle(.reload(configuration)))
+        }
     }
 
     // MARK: - Playback
@@ -397,23 +445,23 @@ public final class Booth {
         settings.rotationQuarterTurns = DisplayTransform(physical: screen.outputSize, orientation: orientation)
             .cameraQuarterTurns(mount: config.cameraRotation)
         let (inbox, activeWriter, makeMicrophone, makeWriter) = (inbox, activeWriter, parts.makeMicrophone, parts.makeWriter)
-        let take = settings
+        let (take, microphone) = (settings, config.microphone)
         fileJobs += 1
         files.async {
             inbox.post(Booth.openTake(settings: take, inbox: inbox, activeWriter: activeWriter,
-                                      makeMicrophone: makeMicrophone, makeWriter: makeWriter))
+                                      microphone: microphone, makeMicrophone: makeMicrophone, makeWriter: makeWriter))
         }
     }
 
     /// The file worker's part of a start: the microphone, then the writer. What to post back.
-    private static func openTake(settings: MovieSettings, inbox: Inbox, activeWriter: WriterSlot,
-                                 makeMicrophone: @escaping @Sendable () -> (any AudioSource)?,
+    private static func openTake(settings: MovieSettings, inbox: Inbox, activeWriter: WriterSlot, microphone choice: MicrophoneChoice,
+                                 makeMicrophone: @escaping @Sendable (MicrophoneChoice) -> (any AudioSource)?,
                                  makeWriter: @escaping TakeWriterFactory) -> BoothMessage {
         var settings = settings
         // The microphone opens first: the file's sound track takes the rate and channels the
         // device negotiated, which an ALSA microphone only knows once open. Its chunks go to
         // the take as soon as the take exists.
-        var microphone = makeMicrophone()
+        var microphone = makeMicrophone(choice)
         if let source = microphone {
             do {
                 try source.start(chunks: { activeWriter.append($0) }, events: { inbox.post(.capture($0)) })
@@ -489,7 +537,6 @@ public final class Booth {
         switch number {
         case SIGTERM: "SIGTERM"
         case SIGINT: "SIGINT"
-        case SIGHUP: "SIGHUP"
         default: "SIG\(number)"
         }
     }
