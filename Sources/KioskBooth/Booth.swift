@@ -9,6 +9,10 @@
 // (microphone, encoders, file syncs), probing and deleting the old take, closing the microphone and
 // handing a take over run on a serial file worker; both report back. Screenshots are written on a
 // worker of their own.
+//
+// Under systemd (`Type=notify`) the booth says READY=1 with `ready`, RELOADING=1 / READY=1 around a
+// reload and STOPPING=1 on its way out, and the loop itself sends WATCHDOG=1: a loop that stops
+// turning gets the service restarted.
 import Foundation
 import KioskCapture
 import KioskCore
@@ -70,6 +74,8 @@ public final class Booth {
     var signalWatcher: SignalWatcher?
     /// The player's controls hide while a take plays untouched.
     private var controls = ControlsVisibility(now: MonotonicClock.now())
+    /// STOPPING=1 went to systemd.
+    private var stoppingTold = false
 
     public init(config: Configuration, outputPath: String, parts: BoothParts) {
         self.config = config
@@ -99,7 +105,7 @@ public final class Booth {
     public func start() {
         let inbox = inbox
         events.onReaderGone { inbox.post(.parentGone) }
-        if machine.playerFile == nil { parts.audio.prepare() }
+        if machine.playerFile == nil { parts.audio.prepare() } else { tellService(.ready) }
         perform(machine.start())
         stats.write("start", mode: machine.mode, renderer: screen.rendererName)
     }
@@ -109,6 +115,7 @@ public final class Booth {
 
     /// One turn of the loop: input, the inbox, the timer, the newest frame, the player, the screen.
     public func step() {
+        if let notifier = parts.notifier, notifier.watchdogDue(now: MonotonicClock.now()) { tellService(.watchdog) }
         guard readySent || machine.playerFile != nil else {
             for message in inbox.take() {
                 switch message {
@@ -191,6 +198,7 @@ public final class Booth {
             let info = camera.info
             events.emit(.ready(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps,
                                orientation: screen.orientation))
+            tellService(.ready)
             let held = beforeReady
             beforeReady = []
             for message in held { handle(message) }
@@ -285,6 +293,10 @@ public final class Booth {
 
     func perform(_ actions: [RecorderAction]) {
         for action in actions { perform(action) }
+        if machine.exiting && !stoppingTold {
+            stoppingTold = true
+            tellService(.stopping)
+        }
     }
 
     func perform(_ action: RecorderAction) {
@@ -374,13 +386,16 @@ public final class Booth {
             return
         }
         Log.info("SIGHUP: reading \(file) again")
+        tellService(.reloading(monotonicUSec: MonotonicClock.now() / 1000))
         let inbox = inbox
         configReader.async { inbox.post(.configurationRead(Result { () throws(UsageError) in try source.read() })) }
     }
 
     /// The configuration read again: refused (`badConfig`, the running one kept), or handed to the
-    /// machine, which applies it in ready.
+    /// machine, which applies it in ready. Either way the reload is done for systemd (READY=1): a
+    /// reload held for the end of a take must not keep the unit "reloading" for as long.
     func reload(_ result: Result<Configuration, UsageError>) {
+        defer { tellService(.ready) }
         let file = config.configFile ?? "the command line"
         let decision: ReloadDecision
         switch result {
@@ -398,6 +413,12 @@ public final class Booth {
             Log.info("reload: \(changed.isEmpty ? "no setting changed" : "changed " + changed.joined(separator: ", ")); applied \(when)")
             perform(machine.handle(.reload(configuration)))
         }
+    }
+
+    /// Tells systemd (when it listens) without waiting; the first message that cannot go is logged.
+    func tellService(_ state: ServiceState) {
+        guard let notifier = parts.notifier, let failure = notifier.notify(state), notifier.failedSends == 1 else { return }
+        Log.info("systemd notify: \(failure) (later failures are not logged)")
     }
 
     // MARK: - Playback

@@ -5,6 +5,7 @@ import Foundation
 import KioskCapture
 import KioskCore
 import KioskMedia
+import KioskSystem
 import KioskUI
 
 /// The screen as the booth uses it (UI thread only). `Screen` is the real one; tests use a twin
@@ -94,13 +95,15 @@ public struct BoothParts {
     public var events: EventSink
     /// Where the settings came from, read again on SIGHUP (nil: nothing to reload).
     public var configurationSource: ConfigurationSource?
+    /// systemd's notify socket, when the booth runs as a `Type=notify` service.
+    public var notifier: ServiceNotifier?
 
     public init(screen: any BoothScreen, audio: any BoothAudio, camera: any VideoSource, cameraNote: String? = nil,
                 makeMicrophone: @escaping @Sendable (MicrophoneChoice) -> (any AudioSource)?,
                 makeWriter: @escaping TakeWriterFactory = { MovieWriter(settings: $0, onFinish: $1) },
-                events: EventSink = EventSink(), configurationSource: ConfigurationSource? = nil) {
+                events: EventSink = EventSink(), configurationSource: ConfigurationSource? = nil, notifier: ServiceNotifier? = nil) {
         (self.screen, self.audio, self.camera, self.cameraNote) = (screen, audio, camera, cameraNote)
         (self.makeMicrophone, self.makeWriter, self.events) = (makeMicrophone, makeWriter, events)
-        self.configurationSource = configurationSource
+        (self.configurationSource, self.notifier) = (configurationSource, notifier)
     }
 }

@@ -8,6 +8,14 @@ import KioskMedia
 import KioskSystem
 import KioskUI
 
+// systemd's notify socket, first: this takes its variables out of the environment, which is safe
+// only before other threads start.
+let notifier: ServiceNotifier?
+do { notifier = try ServiceNotifier.fromEnvironment() } catch {
+    notifier = nil
+    Log.info("systemd notify: \(error); not notifying")
+}
+
 let parser = OptionParser(readFile: { try String(contentsOfFile: $0, encoding: .utf8) })
 // Kept for SIGHUP: the same command line parsed again reads the config file anew, and its flags
 // still win over the file.
@@ -105,7 +113,7 @@ case let .play(file, config):
     let (context, screen, assets) = openScreen(config)
     // The player alone has no camera: the test pattern stands in and is never started.
     let parts = BoothParts(screen: screen, audio: SoundPlayer(assets: assets), camera: TestPattern(size: config.size, fps: 30),
-                           makeMicrophone: { _ in nil })
+                           makeMicrophone: { _ in nil }, notifier: notifier)
     serve(Booth(playing: file, config: config, parts: parts), context)
 case let .record(config):
     Booth.blockSignals()
@@ -130,6 +138,6 @@ case let .record(config):
             case let .pcm(name): ALSAMicrophone(name: name)
             }
         },
-        configurationSource: source)
+        configurationSource: source, notifier: notifier)
     withExtendedLifetime(lock) { serve(Booth(config: config, outputPath: output, parts: parts), context) }
 }
