@@ -327,6 +327,8 @@ public final class Booth {
                 return TakeFiles.discardPrevious(at: output).map { [.recordingRecovered(path: $0.path, duration: $0.duration)] } ?? []
             }
         case .handOverTake:
+            // The session of the take's own settings: a reload the machine applies on this return
+            // to ready comes as the next action, after this one.
             let (output, rename) = (outputPath, config.session == .loop)
             ownTakeOnDisk = false
             onFiles {
@@ -395,8 +397,13 @@ public final class Booth {
     /// machine, which applies it in ready. Either way the reload is done for systemd (READY=1): a
     /// reload held for the end of a take must not keep the unit "reloading" for as long.
     func reload(_ result: Result<Configuration, UsageError>) {
-        defer { tellService(.ready) }
+        // systemd hears READY=1 only while the booth is not on its way out (STOPPING=1 said so).
+        defer { if !stoppingTold { tellService(.ready) } }
         let file = config.configFile ?? "the command line"
+        guard !machine.exiting else {
+            Log.info("reload: \(file) read, but the booth is on its way out; ignored")
+            return
+        }
         let decision: ReloadDecision
         switch result {
         case let .failure(error): decision = .refused(message: error.message)
