@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "KioskTestSupport", dependencies: ["KioskSystem"], path: "Tests/KioskTestSupport"),
 
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
-        .testTarget(name: "KioskSystemTests", dependencies: ["KioskSystem"]),
+        .testTarget(name: "KioskSystemTests", dependencies: ["KioskSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskSystem", "KioskMedia", "KioskTestSupport"],
                     exclude: ["audio"]),
         .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia", "KioskSystem", "KioskTestSupport"]),

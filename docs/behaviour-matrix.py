@@ -10,7 +10,7 @@ for k,a,m in re.findall(r'^\s*"(\w+/[\w()]+)": \.init\(actions: \[(.*?)\], mode:
 fixtures=["ready","readyNoCamera","readyBackground","recordingUnconfirmed","recording","stopping","finished","finishedFailed","playing"]
 visible={"ready":["cancel","start"],"readyNoCamera":["cancel"],"readyBackground":["cancel"],"recordingUnconfirmed":[],"recording":["stop"],"stopping":[],"finished":["retake","useVideo","playVideo"],"finishedFailed":["retake","playVideo"],"playing":["closePlayer"]}
 buttons=["cancel","start","stop","retake","useVideo","playVideo","closePlayer"]
-events=[f"press({b})" for b in buttons]+["tick","recordingStarted","recordingFailed","limitReached","recordingFinished","background","foreground","rotate","cameraLost","cameraBack","playbackProgress","playbackEnded","togglePause","stateQuery","terminate","quit","parentGone"]
+events=[f"press({b})" for b in buttons]+["tick","recordingStarted","recordingFailed","limitReached","recordingFinished","background","foreground","rotate","cameraLost","cameraBack","playbackProgress","playbackEnded","togglePause","stateQuery","terminate","quit","parentGone","reload"]
 fixmode={"ready":"ready","readyNoCamera":"ready","readyBackground":"ready","recordingUnconfirmed":"recording","recording":"recording","stopping":"recording","finished":"finished","finishedFailed":"finished","playing":"playing"}
 def short(a):
     a=re.sub(r'\.emit\(\.(\w+)\(.*?\)\)\)?\)?', r'emit \1', a)
@@ -20,6 +20,7 @@ def short(a):
     a=re.sub(r'\.stopRecording\(\.(\w+)\)', r'stopRecording(\1)', a)
     a=a.replace('.exit(code: 0)','exit 0')
     a=re.sub(r'\.applyOrientation\(\.\w+\)', 'applyOrientation', a)
+    a=a.replace('.applyConfiguration(reloaded)','applyConfiguration')
     a=a.replace('.setPlaybackPaused(true)','pause')
     a=a.replace('.startPlayback(path: out)','startPlayback')
     a=a.replace('.','')

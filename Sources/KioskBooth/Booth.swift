@@ -9,6 +9,10 @@
 // (microphone, encoders, file syncs), probing and deleting the old take, closing the microphone and
 // handing a take over run on a serial file worker; both report back. Screenshots are written on a
 // worker of their own.
+//
+// Under systemd (`Type=notify`) the booth says READY=1 with `ready`, RELOADING=1 / READY=1 around a
+// reload and STOPPING=1 on its way out, and the loop itself sends WATCHDOG=1: a loop that stops
+// turning gets the service restarted.
 import Foundation
 import KioskCapture
 import KioskCore
@@ -18,7 +22,9 @@ import KioskUI
 import Synchronization
 
 public final class Booth {
-    public let config: Configuration
+    /// The settings in force. Changed only on the UI thread, by a reload the machine applies in
+    /// ready (SIGHUP); everything that reads it per take reads it there too.
+    public private(set) var config: Configuration
     /// The take's path: `--output`'s, or with an output folder the current (or last) take's; before
     /// the first take there, a name in the folder with the template's extension.
     public private(set) var outputPath: String
@@ -43,6 +49,8 @@ public final class Booth {
     private let cameraControl = DispatchQueue(label: "kiosk-camera-control", qos: .userInitiated)
     /// Screenshots: a slow or stuck target (a FIFO nobody reads) holds up nothing else.
     private let screenshots = DispatchQueue(label: "kiosk-screenshots", qos: .utility)
+    /// SIGHUP's reading of the config file (a file on a stuck mount holds up nothing else).
+    private let configReader = DispatchQueue(label: "kiosk-config", qos: .utility)
     /// File-worker jobs posted and not yet reported back: the process leaves only once all have.
     private var fileJobs = 0
     /// `--on-take`: one command at a time, on a worker of its own (it may take minutes: an upload).
@@ -92,6 +100,8 @@ public final class Booth {
     /// untouched. Presses and touches restart it, and so does every change of what shows.
     private var idleSince = MonotonicClock.now()
     private var idleWatched: (Mode, Bool)?
+    /// STOPPING=1 went to systemd.
+    private var stoppingTold = false
 
     public init(config: Configuration, outputPath: String, parts: BoothParts, folder: TakeFolder? = nil) {
         self.config = config
@@ -123,7 +133,7 @@ public final class Booth {
     public func start() {
         let inbox = inbox
         events.onReaderGone { inbox.post(.parentGone) }
-        if machine.playerFile == nil { parts.audio.prepare() }
+        if machine.playerFile == nil { parts.audio.prepare() } else { tellService(.ready) }
         if let folder {
             // Takes a dead run left in the folder are reported (and kept) before `ready`; the
             // retention rules run once over what is there.
@@ -145,6 +155,7 @@ public final class Booth {
 
     /// One turn of the loop: input, the inbox, the timer, the newest frame, the player, the screen.
     public func step() {
+        if let notifier = parts.notifier, notifier.watchdogDue(now: MonotonicClock.now()) { tellService(.watchdog) }
         guard readySent || machine.playerFile != nil else {
             for message in inbox.take() {
                 switch message {
@@ -292,6 +303,8 @@ public final class Booth {
         case .parentGone:
             Log.info("stdout closed: the parent is gone; finishing")
             perform(machine.handle(.parentGone))
+        case let .configurationRead(result):
+            reload(result)
         case let .signal(number):
             switch number {
             case SIGUSR1, SIGTSTP:
@@ -299,6 +312,8 @@ public final class Booth {
                 if number == SIGTSTP { suspendWhenSafe = true }
             case SIGUSR2, SIGCONT:
                 perform(machine.handle(.foreground))
+            case SIGHUP:
+                readConfiguration()
             default:
                 perform(machine.handle(.terminate(signal: Booth.signalName(number))))
             }
@@ -315,6 +330,7 @@ public final class Booth {
         let info = camera.info
         events.emit(.ready(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps,
                            orientation: screen.orientation))
+        tellService(.ready)
         let held = beforeReady
         beforeReady = []
         for message in held { handle(message) }
@@ -417,6 +433,10 @@ public final class Booth {
 
     func perform(_ actions: [RecorderAction]) {
         for action in actions { perform(action) }
+        if machine.exiting && !stoppingTold {
+            stoppingTold = true
+            tellService(.stopping)
+        }
     }
 
     func perform(_ action: RecorderAction) {
@@ -450,6 +470,8 @@ public final class Booth {
                 return TakeFiles.discardPrevious(at: output).map { [.recordingRecovered(path: $0.path, duration: $0.duration)] } ?? []
             }
         case .handOverTake:
+            // The session of the take's own settings: a reload the machine applies on this return
+            // to ready comes as the next action, after this one.
             let (output, rename, folder, number, rules) = (outputPath, config.session == .loop, folder, takeNumber, retention)
             let protected = protectedTakes
             ownTakeOnDisk = false
@@ -485,6 +507,10 @@ public final class Booth {
             stopPlayback()
         case let .applyOrientation(orientation):
             screen.setOrientation(orientation)
+        case let .applyConfiguration(configuration):
+            config = configuration
+            screen.setPreview(mirror: configuration.mirrorPreview, cameraMount: configuration.cameraRotation)
+            Log.info("reload: the settings of \(configuration.configFile ?? "the command line") are in force")
         case let .emit(event):
             events.emit(event)
         case let .exit(code):
@@ -499,6 +525,60 @@ public final class Booth {
         fileJobs += 1
         let inbox = inbox
         files.async { inbox.post(.fileJobDone(job())) }
+    }
+
+    // MARK: - Reload
+
+    /// SIGHUP: the command line parsed again, its config file read anew, off the UI thread; the
+    /// answer comes back as `configurationRead`. Without `--config` there is nothing to read.
+    func readConfiguration() {
+        guard let file = config.configFile, let source = parts.configurationSource else {
+            Log.info("SIGHUP: no --config file to reload; ignored")
+            return
+        }
+        guard machine.playerFile == nil, !machine.exiting else {
+            Log.info("SIGHUP: \(machine.playerFile == nil ? "on the way out" : "the player alone"); nothing to reload")
+            return
+        }
+        Log.info("SIGHUP: reading \(file) again")
+        tellService(.reloading(monotonicUSec: MonotonicClock.now() / 1000))
+        let inbox = inbox
+        configReader.async { inbox.post(.configurationRead(Result { () throws(UsageError) in try source.read() })) }
+    }
+
+    /// The configuration read again: refused (`badConfig`, the running one kept), or handed to the
+    /// machine, which applies it in ready. Either way the reload is done for systemd (READY=1): a
+    /// reload held for the end of a take must not keep the unit "reloading" for as long.
+    func reload(_ result: Result<Configuration, UsageError>) {
+        // systemd hears READY=1 only while the booth is not on its way out (STOPPING=1 said so).
+        defer { if !stoppingTold { tellService(.ready) } }
+        let file = config.configFile ?? "the command line"
+        guard !machine.exiting else {
+            Log.info("reload: \(file) read, but the booth is on its way out; ignored")
+            return
+        }
+        let decision: ReloadDecision
+        switch result {
+        case let .failure(error): decision = .refused(message: error.message)
+        case let .success(reloaded): decision = config.reload(to: reloaded)
+        }
+        switch decision {
+        case let .refused(message):
+            events.emit(.error(code: .badConfig, message: "reload of \(file) refused, the running settings are kept: \(message)"))
+        case let .accepted(configuration, changed, kept):
+            if !kept.isEmpty {
+                Log.info("reload: \(kept.joined(separator: ", ")) changed in \(file) but set up at launch: kept as running until a restart")
+            }
+            let when = machine.mode == .ready ? "now" : "when the booth is back in ready"
+            Log.info("reload: \(changed.isEmpty ? "no setting changed" : "changed " + changed.joined(separator: ", ")); applied \(when)")
+            perform(machine.handle(.reload(configuration)))
+        }
+    }
+
+    /// Tells systemd (when it listens) without waiting; the first message that cannot go is logged.
+    func tellService(_ state: ServiceState) {
+        guard let notifier = parts.notifier, let failure = notifier.notify(state), notifier.failedSends == 1 else { return }
+        Log.info("systemd notify: \(failure) (later failures are not logged)")
     }
 
     // MARK: - Playback
@@ -546,26 +626,26 @@ public final class Booth {
         settings.rotationQuarterTurns = DisplayTransform(physical: screen.outputSize, orientation: orientation)
             .cameraQuarterTurns(mount: config.cameraRotation)
         let (inbox, activeWriter, makeMicrophone, makeWriter, folder) = (inbox, activeWriter, parts.makeMicrophone, parts.makeWriter, folder)
-        let planned = settings
+        let (planned, microphone) = (settings, config.microphone)
         fileJobs += 1
         files.async {
             // In an output folder the take gets its name now: the counter moves on, durably.
             var take = planned, number: Int?
             if let folder { (number, take.outputPath) = folder.nextTake() }
             inbox.post(Booth.openTake(settings: take, number: number, inbox: inbox, activeWriter: activeWriter,
-                                      makeMicrophone: makeMicrophone, makeWriter: makeWriter))
+                                      microphone: microphone, makeMicrophone: makeMicrophone, makeWriter: makeWriter))
         }
     }
 
     /// The file worker's part of a start: the microphone, then the writer. What to post back.
-    private static func openTake(settings: MovieSettings, number: Int?, inbox: Inbox, activeWriter: WriterSlot,
-                                 makeMicrophone: @escaping @Sendable () -> (any AudioSource)?,
+    private static func openTake(settings: MovieSettings, number: Int?, inbox: Inbox, activeWriter: WriterSlot, microphone choice: MicrophoneChoice,
+                                 makeMicrophone: @escaping @Sendable (MicrophoneChoice) -> (any AudioSource)?,
                                  makeWriter: @escaping TakeWriterFactory) -> BoothMessage {
         var settings = settings
         // The microphone opens first: the file's sound track takes the rate and channels the
         // device negotiated, which an ALSA microphone only knows once open. Its chunks go to
         // the take as soon as the take exists.
-        var microphone = makeMicrophone()
+        var microphone = makeMicrophone(choice)
         if let source = microphone {
             do {
                 try source.start(chunks: { activeWriter.append($0) }, events: { inbox.post(.capture($0)) })
@@ -641,7 +721,6 @@ public final class Booth {
         switch number {
         case SIGTERM: "SIGTERM"
         case SIGINT: "SIGINT"
-        case SIGHUP: "SIGHUP"
         default: "SIG\(number)"
         }
     }

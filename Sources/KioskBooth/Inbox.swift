@@ -32,6 +32,8 @@ public enum BoothMessage: Sendable {
     case command(Command)
     case badCommand(CommandError)
     case signal(Int32)
+    /// SIGHUP's reading of the configuration again: the new one, or why it is bad.
+    case configurationRead(Result<Configuration, UsageError>)
     /// The parent closed its end of stdout.
     case parentGone
 }

@@ -5,6 +5,7 @@ import Foundation
 import KioskCapture
 import KioskCore
 import KioskMedia
+import KioskSystem
 import KioskUI
 
 /// The screen as the booth uses it (UI thread only). `Screen` is the real one; tests use a twin
@@ -22,6 +23,8 @@ public protocol BoothScreen: AnyObject {
     func show(frame: VideoFrame) throws
     /// No picture (the camera is missing).
     func clearPreview()
+    /// How the preview is drawn: mirrored or not, and the camera's mount (clockwise quarter turns).
+    func setPreview(mirror: Bool, cameraMount: Int)
     /// Draws the picture and `model`'s overlay (nil: none) and presents it.
     func render(_ model: ViewModel?) throws
     /// The screen as it is now (the last model drawn again), for a screenshot.
@@ -36,6 +39,11 @@ public protocol BoothScreen: AnyObject {
 extension Screen: BoothScreen {
     public func showPlayback(_ picture: ScreenPicture, rotation: Double) throws {
         try show(playbackPicture: picture, rotation: rotation)
+    }
+
+    public func setPreview(mirror: Bool, cameraMount: Int) {
+        mirrorPreview = mirror
+        self.cameraMount = cameraMount
     }
 }
 
@@ -80,16 +88,22 @@ public struct BoothParts {
     public var camera: any VideoSource
     /// A note for the ready screen (e.g. `auto` found no camera).
     public var cameraNote: String?
-    /// A fresh microphone for each take, nil for none (called on the file worker).
-    public var makeMicrophone: @Sendable () -> (any AudioSource)?
+    /// A fresh microphone for each take, as the settings in force choose it, nil for none (called
+    /// on the file worker).
+    public var makeMicrophone: @Sendable (MicrophoneChoice) -> (any AudioSource)?
     public var makeWriter: TakeWriterFactory
     public var events: EventSink
+    /// Where the settings came from, read again on SIGHUP (nil: nothing to reload).
+    public var configurationSource: ConfigurationSource?
+    /// systemd's notify socket, when the booth runs as a `Type=notify` service.
+    public var notifier: ServiceNotifier?
 
     public init(screen: any BoothScreen, audio: any BoothAudio, camera: any VideoSource, cameraNote: String? = nil,
-                makeMicrophone: @escaping @Sendable () -> (any AudioSource)?,
+                makeMicrophone: @escaping @Sendable (MicrophoneChoice) -> (any AudioSource)?,
                 makeWriter: @escaping TakeWriterFactory = { MovieWriter(settings: $0, onFinish: $1) },
-                events: EventSink = EventSink()) {
+                events: EventSink = EventSink(), configurationSource: ConfigurationSource? = nil, notifier: ServiceNotifier? = nil) {
         (self.screen, self.audio, self.camera, self.cameraNote) = (screen, audio, camera, cameraNote)
         (self.makeMicrophone, self.makeWriter, self.events) = (makeMicrophone, makeWriter, events)
+        (self.configurationSource, self.notifier) = (configurationSource, notifier)
     }
 }

@@ -43,13 +43,17 @@ public enum RecorderEvent: Equatable, Sendable {
     case togglePause
     /// The `state` command.
     case stateQuery
-    /// SIGTERM, SIGINT or SIGHUP: finish any recording cleanly and exit 0.
+    /// SIGTERM or SIGINT: finish any recording cleanly and exit 0.
     case terminate(signal: String)
     /// The `quit` command: like a signal, without the `terminated` event.
     case quit
     /// The parent closed its end of stdout: like `quit`, and a take in progress ends with reason
     /// `parentGone` (kept with its marker).
     case parentGone
+    /// SIGHUP's new settings, read and accepted by the booth: applied in ready (at once, or on the
+    /// next return to ready), a newer reload replacing one still waiting. Its orientation, when it
+    /// names one, is asked for as a `rotate` would.
+    case reload(Configuration)
 }
 
 /// What the executable must carry out, in order.
@@ -71,6 +75,8 @@ public enum RecorderAction: Equatable, Sendable {
     case stopPlayback
     /// Lay the screen out for this orientation now.
     case applyOrientation(Orientation)
+    /// Put a reloaded configuration in force now (the booth is in ready; nothing records).
+    case applyConfiguration(Configuration)
     case emit(KioskEvent)
     case exit(code: Int32)
 }
@@ -127,7 +133,8 @@ public struct RecorderMachine: Equatable, Sendable {
         case exitSent
     }
 
-    public let session: SessionMode
+    /// `once` or `loop`; a reload may change it (in ready).
+    public private(set) var session: SessionMode
     public let outputPath: String
     /// `--play FILE`: the playing mode alone, on this file. Close or the file's end exits (1 after
     /// an error); no camera, no take.
@@ -143,6 +150,8 @@ public struct RecorderMachine: Equatable, Sendable {
     public private(set) var exit: Exit?
     /// Whether the camera was last told to run; `reconcile` keeps it equal to `cameraWanted`.
     public private(set) var cameraRunning = false
+    /// A reload accepted while not in ready, applied on the next return to ready.
+    public private(set) var pendingConfiguration: Configuration?
 
     public init(session: SessionMode, outputPath: String, orientation: Orientation) {
         self.session = session
@@ -289,15 +298,7 @@ public struct RecorderMachine: Equatable, Sendable {
         case .foreground:
             inBackground = false
         case let .rotate(requested):
-            if rotationAllowed {
-                pendingOrientation = nil
-                if requested != orientation {
-                    orientation = requested
-                    actions += [.applyOrientation(requested), .emit(.orientationChanged(orientation: requested))]
-                }
-            } else {
-                pendingOrientation = requested == orientation ? nil : requested
-            }
+            rotate(to: requested, &actions)
         case .cameraLost:
             cameraAvailable = false
             requestStop(.deviceDisconnected, &actions)
@@ -329,9 +330,27 @@ public struct RecorderMachine: Equatable, Sendable {
             leave(signal: nil, stopping: .user, &actions)
         case .parentGone:
             leave(signal: nil, stopping: .parentGone, &actions)
+        case let .reload(configuration):
+            // The player alone has nothing to reload; a booth on its way out has no next take.
+            guard playerFile == nil, !exiting else { break }
+            pendingConfiguration = configuration
+            if let requested = configuration.orientation { rotate(to: requested, &actions) }
         }
         reconcile(&actions)
         return actions
+    }
+
+    /// Rotates now when allowed, otherwise keeps the request for the next return to ready.
+    private mutating func rotate(to requested: Orientation, _ actions: inout [RecorderAction]) {
+        if rotationAllowed {
+            pendingOrientation = nil
+            if requested != orientation {
+                orientation = requested
+                actions += [.applyOrientation(requested), .emit(.orientationChanged(orientation: requested))]
+            }
+        } else {
+            pendingOrientation = requested == orientation ? nil : requested
+        }
     }
 
     private mutating func press(_ button: Button, _ actions: inout [RecorderAction]) {
@@ -412,8 +431,8 @@ public struct RecorderMachine: Equatable, Sendable {
         if let signal { actions.append(.emit(.terminated(signal: signal))) }
     }
 
-    /// Brings the camera and a pending rotation in line with the state, and ends with `exit` once
-    /// nothing is left in flight.
+    /// Brings the camera, a pending rotation and a pending reload in line with the state, and ends
+    /// with `exit` once nothing is left in flight.
     private mutating func reconcile(_ actions: inout [RecorderAction]) {
         if let pending = pendingOrientation, rotationAllowed {
             pendingOrientation = nil
@@ -421,6 +440,11 @@ public struct RecorderMachine: Equatable, Sendable {
                 orientation = pending
                 actions += [.applyOrientation(pending), .emit(.orientationChanged(orientation: pending))]
             }
+        }
+        if let configuration = pendingConfiguration, mode == .ready, !exiting {
+            pendingConfiguration = nil
+            session = configuration.session
+            actions.append(.applyConfiguration(configuration))
         }
         if cameraWanted != cameraRunning {
             cameraRunning = cameraWanted

@@ -8,10 +8,21 @@ import KioskMedia
 import KioskSystem
 import KioskUI
 
+// systemd's notify socket, first: this takes its variables out of the environment, which is safe
+// only before other threads start.
+let notifier: ServiceNotifier?
+do { notifier = try ServiceNotifier.fromEnvironment() } catch {
+    notifier = nil
+    Log.info("systemd notify: \(error); not notifying")
+}
+
 let parser = OptionParser(readFile: { try String(contentsOfFile: $0, encoding: .utf8) })
+// Kept for SIGHUP: the same command line parsed again reads the config file anew, and its flags
+// still win over the file.
+let source = ConfigurationSource(parser: parser, arguments: Array(CommandLine.arguments.dropFirst()))
 let invocation: Invocation
 do {
-    invocation = try parser.parse(Array(CommandLine.arguments.dropFirst()))
+    invocation = try parser.parse(source.arguments)
 } catch {
     Log.write("kiosk-recorder: \(error.message)\nTry 'kiosk-recorder --help'.\n")
     exit(2)
@@ -108,7 +119,7 @@ case let .play(file, config):
     let (context, screen, assets) = openScreen(config)
     // The player alone has no camera: the test pattern stands in and is never started.
     let parts = BoothParts(screen: screen, audio: SoundPlayer(assets: assets), camera: TestPattern(size: config.size, fps: 30),
-                           makeMicrophone: { nil })
+                           makeMicrophone: { _ in nil }, notifier: notifier)
     serve(Booth(playing: file, config: config, parts: parts), context)
 case let .record(config):
     Booth.blockSignals()
@@ -141,15 +152,15 @@ case let .record(config):
     }
     let (context, screen, assets) = openScreen(config)
     let camera = CameraFactory.make(config.camera, size: config.size, fps: Double(config.fps), mjpeg: VideoDecoder.mjpeg)
-    let microphone = config.microphone
     let parts = BoothParts(
         screen: screen, audio: SoundPlayer(assets: assets), camera: camera.source, cameraNote: camera.note,
-        makeMicrophone: {
-            switch microphone {
+        makeMicrophone: { choice in
+            switch choice {
             case .none: nil
             case .test: TestTone()
             case let .pcm(name): ALSAMicrophone(name: name)
             }
-        })
+        },
+        configurationSource: source, notifier: notifier)
     withExtendedLifetime(lock) { serve(Booth(config: config, outputPath: output, parts: parts, folder: folder), context) }
 }

@@ -115,6 +115,58 @@ struct BoothTests {
         #expect(h.step(until: { h.camera.starts == 2 }))
     }
 
+    @Test("SIGHUP: read off the UI thread; held during a take, then in force for the next: its limits, encoder, microphone and preview")
+    func reload() throws {
+        let h = BoothHarness(configFile: "max-duration = 10\nmicrophone = test\n")
+        #expect(h.startTake())
+        h.configText.withLock { $0 = "max-duration = 1.5\nmicrophone = none\nvideo-crf = 30\nmirror-preview = yes\ncamera-rotation = 90\n" }
+        h.booth.inbox.post(.signal(SIGHUP))
+        #expect(h.step(until: { h.booth.machine.pendingConfiguration != nil }))
+        #expect(h.booth.config.maxDuration == 10, "held while the take runs")
+        try #require(h.writer).finish(.user)
+        #expect(h.step(until: { h.booth.machine.mode == .finished }))
+        h.send(.press(.retake))
+        #expect(h.step(until: { h.booth.machine.mode == .ready && h.booth.config.maxDuration == 1.5 }))
+        #expect(h.screen.preview == (mirror: true, cameraMount: 1))
+        h.send(.press(.start))
+        #expect(h.step(until: { h.events.names.filter { $0 == "recordingStarted" }.count == 2 }))
+        let settings = try #require(h.writer).settings
+        #expect(settings.maxDuration == 1.5 && settings.crf == 30)
+        #expect(h.microphonesChosen == [.test, .none])
+        #expect(!h.events.names.contains("error"))
+    }
+
+    @Test("SIGHUP with a bad config or a changed output: badConfig, the running settings kept, the booth goes on")
+    func reloadRefused() throws {
+        let h = BoothHarness(configFile: "max-duration = 10\n")
+        h.booth.start()
+        #expect(h.step(until: { h.events.names == ["ready"] }))
+        for (text, named) in [("max-duration = 1.5\nfps = many\n", "booth.conf:2: fps: 'many'"),
+                              ("max-duration = 1.5\noutput = /tmp/elsewhere.mov\n", "output cannot change while the booth runs")] {
+            h.configText.withLock { $0 = text }
+            h.booth.inbox.post(.signal(SIGHUP))
+            let count = h.events.names.count
+            #expect(h.step(until: { h.events.names.count > count }))
+            let line = try #require(h.events.received.last)
+            #expect(line.contains(#""code":"badConfig""#) && line.contains(named), "\(line)")
+            #expect(h.booth.config.maxDuration == 10 && h.booth.machine.pendingConfiguration == nil)
+        }
+        h.send(.state)
+        #expect(h.step(until: { h.events.names.last == "state" }))
+        #expect(!h.booth.isFinished)
+    }
+
+    @Test("SIGHUP without --config: ignored, the booth goes on")
+    func reloadWithoutConfig() {
+        let h = BoothHarness()
+        h.booth.start()
+        #expect(h.step(until: { h.events.names == ["ready"] }))
+        h.booth.inbox.post(.signal(SIGHUP))
+        h.send(.state)
+        #expect(h.step(until: { h.events.names.last == "state" }))
+        #expect(h.events.names == ["ready", "state"] && !h.booth.isFinished)
+    }
+
     @Test("a signal while the writer still opens: the stop reaches it once it has started, and the booth exits")
     func signalWhileStarting() throws {
         let h = BoothHarness(start: .waitForRelease)

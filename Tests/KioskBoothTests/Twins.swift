@@ -38,6 +38,8 @@ final class ScreenTwin: BoothScreen {
     func setOrientation(_ orientation: Orientation) { self.orientation = orientation }
     func show(frame: VideoFrame) throws { framesShown += 1 }
     func clearPreview() { cleared += 1 }
+    var preview = (mirror: false, cameraMount: 0)
+    func setPreview(mirror: Bool, cameraMount: Int) { preview = (mirror, cameraMount) }
     func render(_ model: ViewModel?) throws { rendered.append(model) }
     func snapshot() throws -> Pixels { Pixels(size: Size(width: 2, height: 2), words: [0, 0xff0000, 0xff00, 0xff]) }
     func beginPlayback() {}
@@ -261,19 +263,32 @@ final class BoothHarness {
     let folder: String
     private let writers = Locked<[WriterTwin]>([])
     private let microphones = Locked<[MicrophoneTwin]>([])
+    private let microphoneChoices = Locked<[MicrophoneChoice]>([])
+    /// The text of the config file `booth.conf` (with `configFile`), which SIGHUP reads again.
+    let configText = Locked("")
 
+    /// `configFile`: the booth runs with `--config booth.conf` (whose text is `configText`), so
+    /// SIGHUP reloads.
     init(session: SessionMode = .once, start: WriterTwin.StartBehaviour = .succeed, microphoneFails: Bool = false,
-         events: EventPipe = EventPipe(), playing file: String? = nil) {
+         events: EventPipe = EventPipe(), playing file: String? = nil, configFile: String? = nil) {
         let ui = pthread_self()
         folder = NSTemporaryDirectory() + "kiosk-booth-\(getpid())-\(UUID().uuidString.prefix(8))"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         self.events = events
         var config = Configuration()
         config.session = session
-        let (writers, microphones) = (writers, microphones)
-        let parts = BoothParts(
+        let (writers, microphones, microphoneChoices, configText) = (writers, microphones, microphoneChoices, configText)
+        var source: ConfigurationSource?
+        if let configFile {
+            configText.withLock { $0 = configFile }
+            source = ConfigurationSource(parser: OptionParser(readFile: { _ in configText.withLock { $0 } }),
+                                         arguments: ["--config", "booth.conf", "--session", session.rawValue])
+            config = try! source!.read()
+        }
+        var parts = BoothParts(
             screen: screen, audio: audio, camera: camera,
-            makeMicrophone: {
+            makeMicrophone: { choice in
+                microphoneChoices.withLock { $0.append(choice) }
                 let mic = MicrophoneTwin(failsToOpen: microphoneFails, ui: ui)
                 microphones.withLock { $0.append(mic) }
                 return mic
@@ -284,6 +299,7 @@ final class BoothHarness {
                 return writer
             },
             events: events.sink)
+        parts.configurationSource = source
         booth = file.map { Booth(playing: $0, config: config, parts: parts) }
             ?? Booth(config: config, outputPath: folder + "/output.mov", parts: parts)
     }
@@ -293,6 +309,8 @@ final class BoothHarness {
     var writer: WriterTwin? { writers.withLock { $0.last } }
     var writerCount: Int { writers.withLock { $0.count } }
     var microphone: MicrophoneTwin? { microphones.withLock { $0.last } }
+    /// The microphone each take asked for, in order.
+    var microphonesChosen: [MicrophoneChoice] { microphoneChoices.withLock { $0 } }
 
     /// Steps the booth until `condition` holds; false if it did not within `seconds` (a bound
     /// against a hang, not a measurement).

@@ -36,6 +36,15 @@ enum Fixture: String, CaseIterable, CustomStringConvertible {
     }
 }
 
+/// A configuration SIGHUP reloaded: a loop session, in portrait.
+let reloaded: Configuration = {
+    var c = Configuration()
+    c.session = .loop
+    c.orientation = .portrait
+    c.maxDuration = 1.5
+    return c
+}()
+
 /// One sample of each kind of event (every press is listed separately).
 let sampleEvents: [RecorderEvent] = Button.allCases.map { .press($0) } + [
     .tick(elapsed: 1.5),
@@ -50,6 +59,7 @@ let sampleEvents: [RecorderEvent] = Button.allCases.map { .press($0) } + [
     .playbackEnded(.end),
     .togglePause, .stateQuery,
     .terminate(signal: "SIGTERM"), .quit, .parentGone,
+    .reload(reloaded),
 ]
 
 /// The name of an event's kind; the exhaustive switch makes a new event fail to compile here
@@ -74,6 +84,7 @@ func kind(_ e: RecorderEvent) -> String {
     case .terminate: "terminate"
     case .quit: "quit"
     case .parentGone: "parentGone"
+    case .reload: "reload"
     }
 }
 
@@ -100,6 +111,7 @@ let table: [String: Expectation] = [
     "ready/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .stopCamera, .exit(code: 0)], mode: .ready),
     "ready/quit": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
     "ready/parentGone": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
+    "ready/reload": .init(actions: [.applyOrientation(.portrait), .emit(.orientationChanged(orientation: .portrait)), .applyConfiguration(reloaded)], mode: .ready),
     // ready, camera missing: only Cancel shows; a rotation waits for the camera.
     "readyNoCamera/press(cancel)": .init(actions: [.emit(.videoRecorderDidCancelRecordingVideo), .stopCamera, .exit(code: 0)], mode: .ready),
     "readyNoCamera/background": .init(actions: [.stopCamera], mode: .ready),
@@ -107,6 +119,7 @@ let table: [String: Expectation] = [
     "readyNoCamera/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .stopCamera, .exit(code: 0)], mode: .ready),
     "readyNoCamera/quit": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
     "readyNoCamera/parentGone": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
+    "readyNoCamera/reload": .init(actions: [.applyConfiguration(reloaded)], mode: .ready),
     // ready, in the background: the camera is released; it comes back with the foreground.
     "readyBackground/press(cancel)": .init(actions: [.emit(.videoRecorderDidCancelRecordingVideo), .exit(code: 0)], mode: .ready),
     "readyBackground/foreground": .init(actions: [.startCamera], mode: .ready),
@@ -114,6 +127,7 @@ let table: [String: Expectation] = [
     "readyBackground/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .ready),
     "readyBackground/quit": .init(actions: [.exit(code: 0)], mode: .ready),
     "readyBackground/parentGone": .init(actions: [.exit(code: 0)], mode: .ready),
+    "readyBackground/reload": .init(actions: [.applyConfiguration(reloaded)], mode: .ready),
     // recording, before the writer confirmed: no Stop yet (nothing to stop), a failure returns to ready.
     "recordingUnconfirmed/recordingStarted": .init(actions: [.emit(.recordingStarted(outputPath: out)), .playSound(.begin)], mode: .recording),
     "recordingUnconfirmed/recordingFailed": .init(actions: [.emit(.error(code: .diskFull, message: "no space"))], mode: .ready),
@@ -181,7 +195,7 @@ struct RecorderMachinePairTests {
     func samplesCoverEveryKind() {
         let kinds = Set(sampleEvents.map(kind))
         #expect(kinds.count == sampleEvents.count)
-        #expect(kinds.count == Button.allCases.count + 17)
+        #expect(kinds.count == Button.allCases.count + 18)
     }
 
     @Test("the fixtures reach the modes they are named for")
@@ -386,6 +400,62 @@ struct RecorderMachineSeedTests {
         #expect(m.orientation == .landscapeLeft && m.pendingOrientation == nil)
         // Asking for the current orientation in ready is not a change.
         #expect(m.handle(.rotate(.landscapeLeft)) == [])
+    }
+
+    @Test("a reload applies at once in ready; during a take, the review or playback it waits for the next return to ready")
+    func reload() {
+        // In ready: at once (its orientation as a rotate would).
+        var m = Fixture.ready.make()
+        var plain = reloaded
+        plain.orientation = nil
+        #expect(m.handle(.reload(plain)) == [.applyConfiguration(plain)])
+        #expect(m.session == .loop && m.pendingConfiguration == nil)
+        // During a take: held through finished and playing, applied by Retake's return to ready.
+        for fixture in [Fixture.recordingUnconfirmed, .recording, .stopping, .finished, .finishedFailed, .playing] {
+            var m = fixture.make()
+            #expect(m.handle(.reload(reloaded)) == [], "\(fixture)")
+            #expect(m.session == .once && m.pendingConfiguration == reloaded, "\(fixture)")
+        }
+        m = Fixture.recording.make()
+        _ = m.handle(.reload(reloaded))
+        _ = m.handle(.press(.stop))
+        #expect(m.handle(.recordingFinished(Fixture.goodTake)) == [.playSound(.end), .emit(.recordingFinished(Fixture.goodTake)), .stopCamera])
+        _ = m.handle(.press(.playVideo))
+        _ = m.handle(.press(.closePlayer))
+        #expect(m.pendingConfiguration == reloaded)
+        #expect(m.handle(.press(.retake)) == [.discardTake, .applyOrientation(.portrait),
+                                              .emit(.orientationChanged(orientation: .portrait)), .applyConfiguration(reloaded), .startCamera])
+        #expect(m.session == .loop && m.orientation == .portrait)
+        // A newer reload replaces one still waiting; a take that fails to start returns to ready.
+        m = Fixture.recordingUnconfirmed.make()
+        _ = m.handle(.reload(reloaded))
+        _ = m.handle(.reload(plain))
+        #expect(m.handle(.recordingFailed(code: .diskFull, message: "no space")) == [.emit(.error(code: .diskFull, message: "no space")),
+                                                                                    .applyOrientation(.portrait), .emit(.orientationChanged(orientation: .portrait)),
+                                                                                    .applyConfiguration(plain)])
+    }
+
+    @Test("a reload waiting in finished: Use Video in loop applies it in ready, in once the booth leaves without it")
+    func reloadAfterOutcome() {
+        var plain = reloaded
+        plain.orientation = nil
+        plain.session = .once
+        var m = Fixture.finished.make(session: .loop)
+        _ = m.handle(.reload(plain))
+        #expect(m.handle(.press(.useVideo)) == [.handOverTake, .applyConfiguration(plain), .startCamera])
+        #expect(m.session == .once)
+        // Now in once: the next outcome exits.
+        #expect(m.handle(.press(.cancel)) == [.emit(.videoRecorderDidCancelRecordingVideo), .stopCamera, .exit(code: 0)])
+        var n = Fixture.finished.make()
+        _ = n.handle(.reload(reloaded))
+        #expect(n.handle(.press(.useVideo)) == [.handOverTake, .exit(code: 0)])
+        // On the way out a reload is ignored; the player alone has nothing to reload.
+        var leaving = Fixture.recording.make()
+        _ = leaving.handle(.terminate(signal: "SIGTERM"))
+        #expect(leaving.handle(.reload(reloaded)) == [] && leaving.pendingConfiguration == nil)
+        var player = RecorderMachine(playing: "/tmp/x.mov", orientation: .landscapeRight)
+        _ = player.start()
+        #expect(player.handle(.reload(reloaded)) == [] && player.pendingConfiguration == nil)
     }
 
     @Test("a rotation asked for in the background or without a camera waits for it")

@@ -122,6 +122,11 @@ struct DeploymentTests {
         #expect(version.status == 0 && version.stdout.hasPrefix("kiosk-recorder "))
         // systemd-analyze checks that ExecStart exists: point it at the scratch root's binary.
         var unit = try String(contentsOf: root.appendingPathComponent("etc/systemd/system/kiosk-recorder.service"), encoding: .utf8)
+        // Readiness and liveness through the notify protocol, reload by SIGHUP, back after any end.
+        let lines = Set(unit.split(separator: "\n").map(String.init))
+        for line in ["Type=notify", "NotifyAccess=main", "WatchdogSec=10s", "ExecReload=/bin/kill -HUP $MAINPID", "Restart=always"] {
+            #expect(lines.contains(line), "\(line) missing from the unit")
+        }
         unit = unit.replacingOccurrences(of: "/usr/local/bin/kiosk-recorder", with: binary)
         let check = try testFolder("unit")
         try unit.write(to: check.appendingPathComponent("kiosk-recorder.service"), atomically: true, encoding: .utf8)

@@ -1,0 +1,91 @@
+// SIGHUP's reload without a process: the command line read again, and what each change does.
+import Synchronization
+import Testing
+@testable import KioskCore
+
+/// A config file the test rewrites between reads.
+final class ConfigFile: Sendable {
+    private let text: Mutex<String>
+    init(_ text: String) { self.text = Mutex(text) }
+    func write(_ new: String) { text.withLock { $0 = new } }
+    var source: ConfigurationSource {
+        ConfigurationSource(parser: OptionParser(readFile: { [self] path in
+            guard path == "booth.conf" else { throw UsageError("No such file or directory") }
+            return text.withLock { $0 }
+        }), arguments: ["--config", "booth.conf", "--fps", "15"])
+    }
+}
+
+@Suite("ConfigurationReload")
+struct ConfigurationReloadTests {
+    @Test("every setting but the config file's name has its place in the reload table, under its option's name")
+    func everySettingClassified() {
+        let fields = Mirror(reflecting: Configuration()).children.compactMap(\.label).filter { $0 != "configFile" }
+        #expect(fields.count == Configuration.reloadSettings.count)
+        #expect(Set(Configuration.reloadSettings.map(\.option)).count == Configuration.reloadSettings.count)
+        for setting in Configuration.reloadSettings {
+            #expect(OptionParser.spec(named: setting.option)?.inConfigFile == true, "\(setting.option)")
+        }
+    }
+
+    @Test("the file is read again and the command line's flags still win over it")
+    func readAgain() throws {
+        let file = ConfigFile("max-duration = 10\nfps = 60\n")
+        let first = try file.source.read()
+        #expect(first.maxDuration == 10 && first.fps == 15 && first.configFile == "booth.conf")
+        file.write("max-duration = 1.5\nfps = 60\n")
+        let second = try file.source.read()
+        #expect(second.maxDuration == 1.5 && second.fps == 15)
+        // A bad file names its line; a broken combination is refused as at launch.
+        file.write("max-duration = 1.5\nmax-duration = soon\n")
+        #expect(throws: UsageError("booth.conf:2: max-duration: 'soon' is not a number of seconds above 0 and at most 86400")) {
+            try file.source.read()
+        }
+        file.write("max-takes = 5\n")
+        #expect(throws: UsageError("--max-takes needs --output-dir (takes handed to a parent are the parent's)")) {
+            try file.source.read()
+        }
+    }
+
+    @Test("a change to where takes go or to the control socket is refused, naming it", arguments: [
+        ("output = /tmp/other.mov", "output"), ("control-socket = /run/kiosk.sock", "control-socket"),
+    ])
+    func refused(line: String, option: String) throws {
+        let running = try ConfigFile("max-duration = 10\n").source.read()
+        let reloaded = try ConfigFile("max-duration = 2\n\(line)\n").source.read()
+        #expect(running.reload(to: reloaded) == .refused(message: "\(option) cannot change while the booth runs; restart it to change it"))
+    }
+
+    @Test("output and output-dir swapped: both named")
+    func refusedBoth() throws {
+        let running = try ConfigFile("output = /tmp/a.mov\n").source.read()
+        let reloaded = try ConfigFile("output-dir = /tmp/takes\n").source.read()
+        #expect(running.reload(to: reloaded) == .refused(message: "output, output-dir cannot change while the booth runs; restart it to change them"))
+    }
+
+    @Test("the camera, its format and the window are kept until a restart; the rest applies in ready")
+    func accepted() throws {
+        let running = try ConfigFile("camera = test\nsize = 640x480\nmax-duration = 10\n").source.read()
+        let reloaded = try ConfigFile("""
+            camera = /dev/video2
+            size = 1280x720
+            windowed = yes
+            max-duration = 1.5
+            max-file-size = 1M
+            microphone = none
+            session = loop
+            video-crf = 30
+            """).source.read()
+        guard case let .accepted(applied, changed, kept) = running.reload(to: reloaded) else {
+            Issue.record("refused"); return
+        }
+        #expect(kept == ["camera", "size", "windowed"])
+        #expect(changed == ["microphone", "max-duration", "max-file-size", "session", "video-crf"])
+        var expected = reloaded
+        expected.camera = .test
+        expected.size = Size(width: 640, height: 480)
+        expected.window = .fullscreen
+        #expect(applied == expected)
+        #expect(running.reload(to: running) == .accepted(running, changed: [], keptUntilRestart: []))
+    }
+}

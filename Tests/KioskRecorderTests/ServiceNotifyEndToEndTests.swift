@@ -1,0 +1,62 @@
+// systemd's notify protocol through the real binary, against a datagram socket the test owns as
+// NOTIFY_SOCKET: READY=1 with `ready`, WATCHDOG=1 from the loop, RELOADING=1 / READY=1 around a
+// reload, STOPPING=1 on the way out.
+import Foundation
+import Testing
+import KioskCore
+import KioskTestSupport
+
+@Suite("systemd notify end to end", .serialized)
+struct ServiceNotifyEndToEndTests {
+    @Test("READY=1 with ready, WATCHDOG=1 every WATCHDOG_USEC/2, RELOADING=1 then READY=1 around SIGHUP, STOPPING=1 at exit")
+    func notifyProtocol() throws {
+        let folder = try testFolder("notify")
+        let systemd = try NotifySocket(folder.appendingPathComponent("notify.sock").path)
+        let (r, rewrite, _) = try configuredBooth("notify-booth", "max-duration = 10\n",
+                                                  environment: ["NOTIFY_SOCKET": systemd.address, "WATCHDOG_USEC": "200000"])
+        let readyEvent = try #require(r.wait(for: "ready"))
+        let ready = try #require(systemd.wait(for: "READY=1"))
+        #expect(abs(ready - readyEvent) < 0.5, "READY=1 \(ready - readyEvent) s from the ready event")
+        #expect(systemd.received.first { $0.text != "WATCHDOG=1" }?.text == "READY=1", "nothing but the watchdog before READY=1")
+
+        // The watchdog: every 100 ms from the UI loop.
+        Thread.sleep(forTimeInterval: 1.5)
+        let pings = systemd.times(of: "WATCHDOG=1").filter { $0 > ready && $0 <= ready + 1.5 }
+        #expect(pings.count >= 5, "\(pings.count) WATCHDOG=1 in 1.5 s")
+        let gaps = zip(pings.dropFirst(), pings).map { $0 - $1 }
+        #expect((gaps.max() ?? 0) < 0.2, "the longest gap between pings: \(gaps.max() ?? 0) s")
+
+        // A reload: RELOADING=1 with the monotonic clock, then READY=1 once the file is checked.
+        try rewrite("max-duration = 1.5\n")
+        r.kill(SIGHUP)
+        let reloading = try #require(systemd.wait(for: "RELOADING=1\nMONOTONIC_USEC=", prefix: true))
+        let reloaded = try #require(systemd.wait(for: "READY=1", count: 2))
+        #expect(reloaded >= reloading)
+        let usec = try #require(systemd.received.first { $0.text.hasPrefix("RELOADING=1") }.flatMap { Int64($0.text.split(separator: "=").last!) })
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let nowUSec = Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1000
+        #expect(usec <= nowUSec && nowUSec - usec < 5_000_000, "MONOTONIC_USEC on CLOCK_MONOTONIC")
+
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        #expect(systemd.wait(for: "STOPPING=1", timeout: 2) != nil)
+        #expect(systemd.received.filter { $0.text != "WATCHDOG=1" }.map { $0.text.prefix(11) } == ["READY=1", "RELOADING=1", "READY=1", "STOPPING=1"])
+    }
+
+    @Test("WATCHDOG_PID of another process: READY=1 and STOPPING=1 (to an abstract socket), no watchdog")
+    func watchdogForAnotherProcess() throws {
+        let folder = try testFolder("notify-pid")
+        let systemd = try NotifySocket("@kiosk-notify-e2e-\(getpid())")
+        let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("take.mov").path],
+                                    environment: ["NOTIFY_SOCKET": systemd.address, "WATCHDOG_USEC": "200000", "WATCHDOG_PID": "1"])
+        #expect(r.wait(for: "ready") != nil)
+        #expect(systemd.wait(for: "READY=1") != nil)
+        Thread.sleep(forTimeInterval: 0.5)
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        #expect(systemd.wait(for: "STOPPING=1", timeout: 2) != nil)
+        #expect(systemd.received.map(\.text) == ["READY=1", "STOPPING=1"])
+        #expect(!r.stderr.contains("systemd notify"), "\(r.stderr)")
+    }
+}
