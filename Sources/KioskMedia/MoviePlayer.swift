@@ -201,14 +201,78 @@ public final class MoviePlayer {
         }
     }
 
+    /// The file as `open` left it: its demuxer, the decoders of its best streams that opened, and
+    /// what it says about itself.
+    struct Opening {
+        let demuxer: Demuxer
+        var video: VideoDecoder?
+        var audio: AudioDecoder?
+        let info: Info
+        /// The streams whose packets go to `video` and `audio` (the others are discarded unread).
+        let videoIndex: Int32?
+        let audioIndex: Int32?
+        /// The file's start on its streams' clocks, in nanoseconds: placed at 0.
+        let start: Int64
+        /// How long a picture lasts when the file does not say (its frame rate's, else 1/30 s).
+        let frameLength: Int64
+    }
+
     /// The demux thread: opens the file and the decoders, starts the decode threads, reads.
     private static func demux(_ core: PlayerCore) {
+        guard var opening = open(core) else { return }
+        core.status.withLock {
+            $0.opened = Opened(info: opening.info, hasVideo: opening.video != nil, hasAudio: opening.audio != nil)
+        }
+
+        // Each decoder moves to its own thread. The region checker sees them tied to the demuxer,
+        // whose streams they were opened from; they copied the stream's parameters
+        // (avcodec_parameters_to_context) and keep no pointer into it, so no one else holds them.
+        nonisolated(unsafe) let movingVideo = opening.video
+        nonisolated(unsafe) let movingAudio = opening.audio
+        opening.video = nil
+        opening.audio = nil
+        let (start, frameLength) = (opening.start, opening.frameLength)
+        var threads: [WorkerThread] = []
+        defer { for thread in threads { thread.join() } }
+        if movingVideo != nil {
+            do {
+                threads.append(try WorkerThread(name: "kiosk-video") { _ in
+                    Self.decodeVideo(movingVideo!, core, start: start, frameLength: frameLength, show: core.frames.put)
+                })
+            } catch {
+                core.fail("cannot start the player: no thread for the picture (\(error))")
+                core.abortQueues()
+                return
+            }
+        } else {
+            core.frames.finish()
+        }
+        if movingAudio != nil {
+            do {
+                threads.append(try WorkerThread(name: "kiosk-audio") { _ in
+                    Self.decodeAudio(movingAudio!, core, start: start, play: core.ring.write)
+                })
+            } catch {
+                core.fail("cannot start the player: no thread for the sound (\(error))")
+                core.abortQueues()
+                return
+            }
+        } else {
+            core.ring.finish()
+        }
+        readPackets(opening, core)
+    }
+
+    /// Opens the file (`Demuxer`) and the decoders of its best picture and sound streams
+    /// (`av_find_best_stream`), and reads what it says of itself. Nil, with the failure set on
+    /// `core`, when it will not open or holds nothing this player can decode.
+    static func open(_ core: PlayerCore) -> Opening? {
         let demuxer: Demuxer
         do {
             demuxer = try Demuxer(path: core.path, interruption: core.interruption, timeout: Int64(core.options.readTimeout * 1e9))
         } catch {
             core.fail(core.interruption.isAborted ? "closed" : "cannot open \(core.path): \(error.text) (\(error.call))")
-            return
+            return nil
         }
         let videoStream = demuxer.bestStream(AVMEDIA_TYPE_VIDEO)
         let audioStream = demuxer.bestStream(AVMEDIA_TYPE_AUDIO, related: videoStream?.pointee.index ?? -1)
@@ -226,9 +290,8 @@ public final class MoviePlayer {
         }
         guard video != nil || audio != nil else {
             core.fail("\(core.path) has no picture or sound this player can decode")
-            return
+            return nil
         }
-        let start = demuxer.startTime ?? 0
         var info = Info(duration: demuxer.duration.map { Double($0) / 1e9 }, videoSize: nil, rotation: 0, audio: nil,
                         videoCodec: video?.codecName, audioCodec: audio?.codecName)
         var frameLength: Int64 = 1_000_000_000 / 30
@@ -246,44 +309,20 @@ public final class MoviePlayer {
             info.audio = AudioTrack(sampleRate: Int(p.sample_rate), channels: Int(p.ch_layout.nb_channels))
         }
         demuxer.keep(only: [videoStream, audioStream].compactMap { s in s.map { $0.pointee.index } })
-        let videoIndex = video != nil ? videoStream?.pointee.index : nil
-        let audioIndex = audio != nil ? audioStream?.pointee.index : nil
-        core.status.withLock { $0.opened = Opened(info: info, hasVideo: video != nil, hasAudio: audio != nil) }
+        return Opening(demuxer: demuxer, video: video, audio: audio, info: info,
+                       videoIndex: video != nil ? videoStream?.pointee.index : nil,
+                       audioIndex: audio != nil ? audioStream?.pointee.index : nil,
+                       start: demuxer.startTime ?? 0, frameLength: frameLength)
+    }
 
-        // Each decoder moves to its own thread. The region checker sees them tied to the demuxer,
-        // whose streams they were opened from; they copied the stream's parameters
-        // (avcodec_parameters_to_context) and keep no pointer into it, so no one else holds them.
-        nonisolated(unsafe) let movingVideo = video
-        nonisolated(unsafe) let movingAudio = audio
-        video = nil
-        audio = nil
-        var threads: [WorkerThread] = []
-        defer { for thread in threads { thread.join() } }
-        if movingVideo != nil {
-            do {
-                threads.append(try WorkerThread(name: "kiosk-video") { _ in
-                    Self.decodeVideo(movingVideo!, core, start: start, frameLength: frameLength)
-                })
-            } catch {
-                core.fail("cannot start the player: no thread for the picture (\(error))")
-                core.abortQueues()
-                return
-            }
-        } else {
-            core.frames.finish()
+    /// Reads the file's packets into the decoders' queues until its end, a read error or the
+    /// close, then says the end to both queues. `limit` bounds the packets read (the fuzz target's
+    /// bound, so it can decode on the same thread; the player reads to the end).
+    static func readPackets(_ opening: Opening, _ core: PlayerCore, limit: Int = .max) {
+        defer {
+            core.videoPackets.finish()
+            core.audioPackets.finish()
         }
-        if movingAudio != nil {
-            do {
-                threads.append(try WorkerThread(name: "kiosk-audio") { _ in Self.decodeAudio(movingAudio!, core, start: start) })
-            } catch {
-                core.fail("cannot start the player: no thread for the sound (\(error))")
-                core.abortQueues()
-                return
-            }
-        } else {
-            core.ring.finish()
-        }
-
         guard let packet = av_packet_alloc() else {
             core.fail("out of memory")
             core.abortQueues()
@@ -291,11 +330,13 @@ public final class MoviePlayer {
         }
         var p: UnsafeMutablePointer<AVPacket>? = packet
         defer { av_packet_free(&p) }
-        reading: while !core.interruption.isAborted {
-            switch demuxer.read(into: packet) {
+        var read = 0
+        reading: while !core.interruption.isAborted && read < limit {
+            switch opening.demuxer.read(into: packet) {
             case .packet:
+                read += 1
                 let index = packet.pointee.stream_index
-                let queue = index == videoIndex ? core.videoPackets : index == audioIndex ? core.audioPackets : nil
+                let queue = index == opening.videoIndex ? core.videoPackets : index == opening.audioIndex ? core.audioPackets : nil
                 guard let queue, let moved = Packet(moving: packet) else {
                     av_packet_unref(packet)
                     continue
@@ -315,8 +356,6 @@ public final class MoviePlayer {
                 break reading
             }
         }
-        core.videoPackets.finish()
-        core.audioPackets.finish()
     }
 
     /// The stream's display matrix as SDL's clockwise angle (0 when there is none or it is not a rotation).
@@ -330,8 +369,10 @@ public final class MoviePlayer {
         return normal >= 359.999 ? 0 : normal
     }
 
-    /// The video thread: packets → pictures → the frame queue.
-    private static func decodeVideo(_ decoder: VideoDecoder, _ core: PlayerCore, start: Int64, frameLength: Int64) {
+    /// The video thread: packets → pictures → the frame queue through `show` (`FrameQueue.put`,
+    /// which waits for room; the fuzz target takes each picture at once instead).
+    static func decodeVideo(_ decoder: VideoDecoder, _ core: PlayerCore, start: Int64, frameLength: Int64,
+                            show: (FrameQueue.Entry) -> Bool) {
         defer { core.frames.finish() }
         let generation = core.generation.load(ordering: .acquiring)
         var timeline = StreamTimeline(start: start, defaultDuration: frameLength)
@@ -340,12 +381,14 @@ public final class MoviePlayer {
             var (picture, duration) = output
             let span = timeline.place(picture.timestamp, duration: duration)
             picture.timestamp = span.start
-            return core.frames.put(FrameQueue.Entry(picture: picture, end: span.end, generation: generation))
+            return show(FrameQueue.Entry(picture: picture, end: span.end, generation: generation))
         }
     }
 
-    /// The audio thread: waits for the device's format, then packets → samples → the ring.
-    private static func decodeAudio(_ decoder: AudioDecoder, _ core: PlayerCore, start: Int64) {
+    /// The audio thread: waits for the device's format, then packets → samples → the ring through
+    /// `play` (`AudioRing.write`, which waits for room; the fuzz target plays each chunk out at once).
+    static func decodeAudio(_ decoder: AudioDecoder, _ core: PlayerCore, start: Int64,
+                            play: (AudioSamples, _ generation: Int) -> Bool) {
         defer { core.ring.finish() }
         let attachment = core.audioOutput.wait { $0 == .waiting ? nil : $0 }
         guard case let .format(format) = attachment else {
@@ -358,7 +401,7 @@ public final class MoviePlayer {
         var timeline = StreamTimeline(start: start, defaultDuration: 0)
         defer { logRetimed(timeline, outOfRange: decoder.timestampsOutOfRange, kind: "sound chunk") }
         var late = 0
-        let deliver = { (samples: AudioSamples) -> Bool in
+        func deliver(_ samples: AudioSamples) -> Bool {
             guard samples.frames > 0 else { return true }
             let length = Int64(samples.frames) * 1_000_000_000 / Int64(format.sampleRate)
             var placed = samples
@@ -370,7 +413,7 @@ public final class MoviePlayer {
                 late += 1
                 return true
             }
-            return core.ring.write(placed, generation: generation)
+            return play(placed, generation)
         }
         let finished = run(decoder, packets: core.audioPackets, core: core, kind: "sound", deliver: deliver)
         if finished, let rest = decoder.drainResampler() { _ = deliver(rest) }
