@@ -7,16 +7,16 @@ src=open('Tests/KioskCoreTests/RecorderMachineTests.swift').read()
 entries={}; modes={}
 for k,a,m in re.findall(r'^\s*"(\w+/[\w()]+)": \.init\(actions: \[(.*?)\], mode: \.(\w+)\),\s*$', src, re.M):
     entries[k]=a; modes[k]=m
-fixtures=["ready","readyNoCamera","readyBackground","recordingUnconfirmed","recording","stopping","finished","finishedFailed","playing"]
-visible={"ready":["cancel","start"],"readyNoCamera":["cancel"],"readyBackground":["cancel"],"recordingUnconfirmed":[],"recording":["stop"],"stopping":[],"finished":["retake","useVideo","playVideo"],"finishedFailed":["retake","playVideo"],"playing":["closePlayer"]}
+fixtures=["ready","readyNoCamera","readyBackground","countdown","recordingUnconfirmed","recording","stopping","finished","finishedFailed","playing"]
+visible={"ready":["cancel","start"],"readyNoCamera":["cancel"],"readyBackground":["cancel"],"countdown":["cancel"],"recordingUnconfirmed":[],"recording":["stop"],"stopping":[],"finished":["retake","useVideo","playVideo"],"finishedFailed":["retake","playVideo"],"playing":["closePlayer"]}
 buttons=["cancel","start","stop","retake","useVideo","playVideo","closePlayer"]
-events=[f"press({b})" for b in buttons]+["tick","recordingStarted","recordingFailed","limitReached","recordingFinished","background","foreground","rotate","cameraLost","cameraBack","playbackProgress","playbackEnded","togglePause","stateQuery","terminate","quit","parentGone","reload"]
-fixmode={"ready":"ready","readyNoCamera":"ready","readyBackground":"ready","recordingUnconfirmed":"recording","recording":"recording","stopping":"recording","finished":"finished","finishedFailed":"finished","playing":"playing"}
+events=[f"press({b})" for b in buttons]+["start","countdownTick","tick","recordingStarted","recordingFailed","limitReached","recordingFinished","background","foreground","rotate","cameraLost","cameraBack","playbackProgress","playbackEnded","togglePause","stateQuery","terminate","quit","parentGone","reload"]
+fixmode={"ready":"ready","readyNoCamera":"ready","readyBackground":"ready","countdown":"countdown","recordingUnconfirmed":"recording","recording":"recording","stopping":"recording","finished":"finished","finishedFailed":"finished","playing":"playing"}
 def short(a):
     a=re.sub(r'\.emit\(\.(\w+)\(.*?\)\)\)?\)?', r'emit \1', a)
     a=re.sub(r'\.emit\(\.(\w+)\)', r'emit \1', a)
     a=re.sub(r'\.startRecording\(orientation: \.\w+\)','startRecording',a)
-    a=a.replace('.playSound(.begin)','sound begin').replace('.playSound(.end)','sound end')
+    a=a.replace('.playSound(.begin)','sound begin').replace('.playSound(.end)','sound end').replace('.playSound(.tick)','sound tick')
     a=re.sub(r'\.stopRecording\(\.(\w+)\)', r'stopRecording(\1)', a)
     a=a.replace('.exit(code: 0)','exit 0')
     a=re.sub(r'\.applyOrientation\(\.\w+\)', 'applyOrientation', a)
@@ -24,7 +24,7 @@ def short(a):
     a=a.replace('.setPlaybackPaused(true)','pause')
     a=a.replace('.startPlayback(path: out)','startPlayback')
     a=a.replace('.','')
-    parts=[p.strip() for p in a.split(',') if p.strip() and not p.strip().startswith(('reason','outputPath','message','signal','orientation','path','timer','buttons','mode'))]
+    parts=[p.strip() for p in a.split(',') if p.strip() and not p.strip().startswith(('remaining','reason','outputPath','message','signal','orientation','path','timer','buttons','mode'))]
     return ' · '.join(parts)
 soft={"cameraLost":"camera flag off","cameraBack":"camera flag on","tick":"—","rotate":"kept","foreground":"—","playbackProgress":"—","togglePause":"—"}
 lines=["| event | "+" | ".join(fixtures)+" |","|---|"+"---|"*len(fixtures)]
@@ -37,6 +37,7 @@ for e in events:
             if modes[k]!=fixmode[f]: s+=f" → {modes[k]}"
             row.append(s)
         elif e.startswith("press(") and e[6:-1] not in visible[f]: row.append("notAllowed")
+        elif e == "start" and "start" not in visible[f]: row.append("notAllowed")
         else: row.append("—")
     lines.append(f"| `{e}` | "+" | ".join(row)+" |")
 print("\n".join(lines))

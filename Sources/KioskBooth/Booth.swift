@@ -100,6 +100,8 @@ public final class Booth {
     /// untouched. Presses and touches restart it, and so does every change of what shows.
     private var idleSince = MonotonicClock.now()
     private var idleWatched: (Mode, Bool)?
+    /// The countdown's next second (CLOCK_MONOTONIC ns): `countdownTick` is due then.
+    private var countdownNext: Int64 = 0
     /// STOPPING=1 went to systemd.
     private var stoppingTold = false
 
@@ -108,7 +110,8 @@ public final class Booth {
         self.outputPath = outputPath
         self.folder = folder
         self.parts = parts
-        machine = RecorderMachine(session: config.session, outputPath: outputPath, orientation: parts.screen.orientation)
+        machine = RecorderMachine(session: config.session, outputPath: outputPath, orientation: parts.screen.orientation,
+                                  countdown: config.countdown)
     }
 
     /// The player alone (`--play FILE`): the booth's playing mode on `file`, then exit. The camera
@@ -173,11 +176,15 @@ public final class Booth {
             handle(input)
         }
         for message in inbox.take() { handle(message) }
+        if machine.mode == .countdown, MonotonicClock.now() >= countdownNext {
+            countdownNext += 1_000_000_000
+            perform(machine.handle(.countdownTick))
+        }
         checkIdle()
         if hookJobs > 0 { stopHooksForSignal() }
         if let take, machine.mode == .recording { perform(machine.handle(.tick(elapsed: take.writer.elapsed))) }
         // The live picture in ready and recording; the last one stays frozen after.
-        if machine.mode == .ready || machine.mode == .recording,
+        if [.ready, .countdown, .recording].contains(machine.mode),
            let (frame, serial) = frames.take(newerThan: frameSerial) {
             frameSerial = serial
             do { try screen.show(frame: frame) } catch { Log.info("preview: \(error)") }
@@ -252,7 +259,7 @@ public final class Booth {
                 events.emit(.error(code: .cameraUnavailable, message: reason))
                 // No stale picture under the "camera unavailable" note (a finished take's frozen
                 // frame stays).
-                if machine.mode == .ready || machine.mode == .recording { screen.clearPreview() }
+                if [.ready, .countdown, .recording].contains(machine.mode) { screen.clearPreview() }
                 perform(machine.handle(.cameraLost))
             case .cameraBack:
                 perform(machine.handle(.cameraBack))
@@ -404,11 +411,12 @@ public final class Booth {
     func handle(_ command: Command) {
         // A guest's press or touch sent as a command keeps the finished screen awake; `state` does not.
         switch command {
-        case .press, .tap: idleSince = MonotonicClock.now()
+        case .press, .tap, .start: idleSince = MonotonicClock.now()
         default: break
         }
         switch command {
         case let .press(button): perform(machine.handle(.press(button)))
+        case let .start(seconds): perform(machine.handle(.start(countdown: seconds)))
         case let .rotate(o): perform(machine.handle(.rotate(o)))
         case .background: perform(machine.handle(.background))
         case .foreground: perform(machine.handle(.foreground))
@@ -491,6 +499,8 @@ public final class Booth {
             }
         case let .startRecording(orientation):
             startRecording(orientation: orientation)
+        case .startCountdownClock:
+            countdownNext = MonotonicClock.now() + 1_000_000_000
         case let .stopRecording(reason):
             // Before the writer reported its start there is nothing to stop yet: the machine asks
             // again when the start arrives.

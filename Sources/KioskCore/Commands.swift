@@ -5,6 +5,9 @@ import Foundation
 public enum Command: Equatable, Sendable {
     /// Exactly a press of that button; refused with `notAllowed` when it is not on screen.
     case press(Button)
+    /// `{"command":"start","countdown":N}`: Start with its own countdown (0: none) instead of
+    /// `--countdown`'s.
+    case start(countdown: Int)
     case rotate(Orientation)
     case background
     case foreground
@@ -42,6 +45,7 @@ public struct CommandParser: Sendable {
         let x: Double?
         let y: Double?
         let path: String?
+        let countdown: Double?
     }
 
     public func parse(line: String) -> Result<Command, CommandError> {
@@ -53,6 +57,12 @@ public struct CommandParser: Sendable {
         }
         guard let name = raw.command else {
             return .failure(bad("missing \"command\": \(clip(line))"))
+        }
+        if name == Button.start.rawValue, let seconds = raw.countdown {
+            guard seconds >= 0, seconds <= 10, seconds == seconds.rounded() else {
+                return .failure(bad("start: \"countdown\" must be a whole number of seconds from 0 to 10"))
+            }
+            return .success(.start(countdown: Int(seconds)))
         }
         if let button = Button(rawValue: name) { return .success(.press(button)) }
         switch name {

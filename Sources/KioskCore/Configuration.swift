@@ -56,6 +56,9 @@ public struct Configuration: Equatable, Sendable {
     /// How the camera is mounted: clockwise quarter turns its picture needs to be upright (0–3).
     public var cameraRotation = 0
 
+    /// Seconds counted down (3-2-1) between Start and the take; 0: none.
+    public var countdown = 3
+
     // The booth as a service (issue 13).
     /// `--output-dir`: each take under its own name in this folder (instead of `output`).
     public var outputDirectory: String?

@@ -83,6 +83,8 @@ public struct RecordingResult: Equatable, Sendable {
 /// One stdout event. Encoded with `event` first, then the fields in the order documented.
 public enum KioskEvent: Equatable, Sendable {
     case ready(camera: String, width: Int, height: Int, fps: Double, orientation: Orientation)
+    /// The countdown after Start: 3, 2, 1, a second apart; the take starts a second after the 1.
+    case countdown(remaining: Int)
     case recordingStarted(outputPath: String)
     case recordingFinished(RecordingResult)
     case recordingRecovered(path: String, duration: Double)
@@ -109,6 +111,7 @@ public enum KioskEvent: Equatable, Sendable {
     public var name: String {
         switch self {
         case .ready: "ready"
+        case .countdown: "countdown"
         case .recordingStarted: "recordingStarted"
         case .recordingFinished: "recordingFinished"
         case .recordingRecovered: "recordingRecovered"
@@ -133,7 +136,7 @@ extension KioskEvent: Codable {
     enum Key: String, CodingKey {
         case event, camera, width, height, fps, orientation, outputPath, duration, bytes, reason, success
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
-        case action, status, ok, items
+        case action, status, ok, items, remaining
     }
 
     struct UnknownEvent: Error, CustomStringConvertible {
@@ -151,6 +154,8 @@ extension KioskEvent: Codable {
         case let .ready(camera, width, height, fps, orientation):
             f += [(.camera, camera), (.width, width), (.height, height), (.fps, KioskEvent.milliseconds(fps)),
                   (.orientation, orientation)]
+        case let .countdown(remaining):
+            f += [(.remaining, remaining)]
         case let .recordingStarted(outputPath), let .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath):
             f += [(.outputPath, outputPath)]
         case let .recordingFinished(r):
@@ -201,6 +206,8 @@ extension KioskEvent: Codable {
                           height: try c.decode(Int.self, forKey: .height),
                           fps: try c.decode(Double.self, forKey: .fps),
                           orientation: try c.decode(Orientation.self, forKey: .orientation))
+        case "countdown":
+            self = .countdown(remaining: try c.decode(Int.self, forKey: .remaining))
         case "recordingStarted":
             self = .recordingStarted(outputPath: try c.decode(String.self, forKey: .outputPath))
         case "recordingFinished":

@@ -3,7 +3,7 @@
 
 /// The screen's modes.
 public enum Mode: String, CaseIterable, Codable, Sendable {
-    case ready, recording, finished, playing
+    case ready, countdown, recording, finished, playing
 }
 
 /// What to do after an outcome (Use Video or Cancel): exit, or go back to ready for the next guest.
@@ -11,15 +11,19 @@ public enum SessionMode: String, CaseIterable, Codable, Sendable {
     case once, loop
 }
 
-/// The short system-like sounds (iOS 1117 / 1118).
-public enum Sound: String, Sendable {
-    case begin, end
+/// The short system-like sounds (iOS 1117 / 1118), and the countdown's tick.
+public enum Sound: String, CaseIterable, Sendable {
+    case begin, end, tick
 }
 
 /// Everything that can happen to the recorder.
 public enum RecorderEvent: Equatable, Sendable {
     /// A button press, from a touch, a click, a key or a stdin command.
     case press(Button)
+    /// Start with a countdown of its own (`{"command":"start","countdown":N}`; 0: none).
+    case start(countdown: Int)
+    /// A second of the countdown has passed (the booth's clock, once a second after it began).
+    case countdownTick
     /// Seconds recorded so far, from the writer's clock (moves the timer).
     case tick(elapsed: Double)
     /// The writer opened the file and is recording.
@@ -68,6 +72,8 @@ public enum RecorderAction: Equatable, Sendable {
     case handOverTake
     /// Start writing; the orientation is the interface's at the start of the take.
     case startRecording(orientation: Orientation)
+    /// The countdown began: send `countdownTick` once a second from now.
+    case startCountdownClock
     case stopRecording(StopReason)
     case playSound(Sound)
     case startPlayback(path: String)
@@ -96,6 +102,8 @@ public struct ViewModel: Equatable, Sendable {
     /// Playback position as a fraction 0…1 (playing mode only).
     public var progress: Double?
     public var paused: Bool
+    /// The countdown's number (countdown mode only).
+    public var countdown: Int?
 }
 
 /// The recorder's state machine: `handle(_:)` takes an event and returns the actions.
@@ -103,6 +111,8 @@ public struct RecorderMachine: Equatable, Sendable {
     /// What the machine is doing, with what matters only in that mode.
     public enum State: Equatable, Sendable {
         case ready
+        /// Start was pressed: the take begins when `remaining` reaches zero.
+        case countdown(remaining: Int)
         case recording(Recording)
         /// The last take, waiting for Retake, Use Video or Play Video.
         case finished(RecordingResult)
@@ -136,6 +146,8 @@ public struct RecorderMachine: Equatable, Sendable {
     /// `once` or `loop`; a reload may change it (in ready).
     public private(set) var session: SessionMode
     public let outputPath: String
+    /// Seconds counted down before a take (`--countdown`; 0: none); a reload may change it.
+    public private(set) var countdownSeconds: Int
     /// `--play FILE`: the playing mode alone, on this file. Close or the file's end exits (1 after
     /// an error); no camera, no take.
     public let playerFile: String?
@@ -153,9 +165,10 @@ public struct RecorderMachine: Equatable, Sendable {
     /// A reload accepted while not in ready, applied on the next return to ready.
     public private(set) var pendingConfiguration: Configuration?
 
-    public init(session: SessionMode, outputPath: String, orientation: Orientation) {
+    public init(session: SessionMode, outputPath: String, orientation: Orientation, countdown: Int = 0) {
         self.session = session
         self.outputPath = outputPath
+        countdownSeconds = countdown
         self.orientation = orientation
         playerFile = nil
     }
@@ -164,6 +177,7 @@ public struct RecorderMachine: Equatable, Sendable {
     public init(playing file: String, orientation: Orientation) {
         session = .once
         outputPath = file
+        countdownSeconds = 0
         self.orientation = orientation
         playerFile = file
         state = .playing(Playing(take: RecordingResult(outputPath: file, duration: 0, bytes: 0, reason: .user, success: true),
@@ -174,6 +188,7 @@ public struct RecorderMachine: Equatable, Sendable {
     public var mode: Mode {
         switch state {
         case .ready: .ready
+        case .countdown: .countdown
         case .recording: .recording
         case .finished: .finished
         case .playing: .playing
@@ -193,7 +208,7 @@ public struct RecorderMachine: Equatable, Sendable {
 
     /// The camera runs in ready and recording, in the foreground, until the process leaves.
     var cameraWanted: Bool {
-        !exiting && !inBackground && (mode == .ready || mode == .recording)
+        !exiting && !inBackground && (mode == .ready || mode == .countdown || mode == .recording)
     }
 
     /// Rotation is allowed only while the camera runs and nothing records.
@@ -206,6 +221,8 @@ public struct RecorderMachine: Equatable, Sendable {
         switch state {
         case .ready:
             return cameraAvailable && !inBackground ? [.cancel, .start] : [.cancel]
+        case .countdown:
+            return [.cancel]
         case let .recording(r):
             return r.stopRequested == nil && r.confirmed ? [.stop] : []
         case let .finished(take):
@@ -217,7 +234,7 @@ public struct RecorderMachine: Equatable, Sendable {
 
     public var timerText: String {
         switch state {
-        case .ready: TimerText.format(seconds: 0)
+        case .ready, .countdown: TimerText.format(seconds: 0)
         case let .recording(r): TimerText.format(seconds: r.elapsed)
         // The take's length, to the nearest second (a 2.97 s take under a 3 s limit reads 00:03).
         case let .finished(take): TimerText.format(seconds: take.duration.rounded())
@@ -232,7 +249,7 @@ public struct RecorderMachine: Equatable, Sendable {
             return model
         }
         var message: String?
-        if !cameraAvailable && (mode == .ready || mode == .recording) {
+        if !cameraAvailable && (mode == .ready || mode == .countdown || mode == .recording) {
             message = "Camera unavailable. Connect a camera; retrying every second."
         }
         return ViewModel(
@@ -240,7 +257,8 @@ public struct RecorderMachine: Equatable, Sendable {
             bottomPanelBackground: mode != .recording,
             frozenFrame: mode == .finished,
             message: message,
-            progress: nil, paused: false)
+            progress: nil, paused: false,
+            countdown: { if case let .countdown(n) = state { n } else { nil } }())
     }
 
     public var stateEvent: KioskEvent {
@@ -254,6 +272,18 @@ public struct RecorderMachine: Equatable, Sendable {
         var actions: [RecorderAction] = []
         switch event {
         case let .press(button): press(button, &actions)
+        case let .start(seconds):
+            guard visibleButtons.contains(.start) else { press(.start, &actions); break }
+            begin(countdown: seconds, &actions)
+        case .countdownTick:
+            if case let .countdown(remaining) = state {
+                if remaining > 1 {
+                    state = .countdown(remaining: remaining - 1)
+                    actions += [.emit(.countdown(remaining: remaining - 1)), .playSound(.tick)]
+                } else {
+                    beginTake(&actions)
+                }
+            }
         case let .tick(seconds):
             if case var .recording(r) = state, r.stopRequested == nil {
                 r.elapsed = max(r.elapsed, seconds)
@@ -293,6 +323,7 @@ public struct RecorderMachine: Equatable, Sendable {
                     state = .playing(p)
                     actions.append(.setPlaybackPaused(true))
                 }
+            case .countdown: state = .ready // the guest left: no take starts
             case .ready, .finished: break
             }
         case .foreground:
@@ -301,6 +332,7 @@ public struct RecorderMachine: Equatable, Sendable {
             rotate(to: requested, &actions)
         case .cameraLost:
             cameraAvailable = false
+            if case .countdown = state { state = .ready }
             requestStop(.deviceDisconnected, &actions)
         case .cameraBack:
             cameraAvailable = true
@@ -362,13 +394,14 @@ public struct RecorderMachine: Equatable, Sendable {
             return
         }
         switch (button, state) {
+        case (.cancel, .countdown):
+            // Cancel during the count stops the count; the session goes on.
+            state = .ready
         case (.cancel, _):
             actions.append(.emit(.videoRecorderDidCancelRecordingVideo))
             outcome(&actions)
         case (.start, _):
-            state = .recording(Recording())
-            // The begin sound waits for the writer's start: a take that fails to start plays none.
-            actions += [.discardTake, .startRecording(orientation: orientation)]
+            begin(countdown: countdownSeconds, &actions)
         case (.stop, _):
             requestStop(.user, &actions)
         case (.retake, _):
@@ -387,6 +420,19 @@ public struct RecorderMachine: Equatable, Sendable {
         case (.playVideo, _), (.closePlayer, _):
             break // not visible outside finished and playing
         }
+    }
+
+    /// Start: the countdown, or with none the take at once.
+    private mutating func begin(countdown seconds: Int, _ actions: inout [RecorderAction]) {
+        guard seconds > 0 else { return beginTake(&actions) }
+        state = .countdown(remaining: seconds)
+        actions += [.emit(.countdown(remaining: seconds)), .playSound(.tick), .startCountdownClock]
+    }
+
+    private mutating func beginTake(_ actions: inout [RecorderAction]) {
+        state = .recording(Recording())
+        // The begin sound waits for the writer's start: a take that fails to start plays none.
+        actions += [.discardTake, .startRecording(orientation: orientation)]
     }
 
     private mutating func requestStop(_ reason: StopReason, _ actions: inout [RecorderAction]) {
@@ -425,6 +471,8 @@ public struct RecorderMachine: Equatable, Sendable {
             // Every playbackStarted has its playbackFinished.
             state = .finished(p.take)
             actions += [.stopPlayback, .emit(.playbackFinished(reason: .closed))]
+        case .countdown:
+            state = .ready
         case .ready, .finished:
             break
         }
@@ -444,6 +492,7 @@ public struct RecorderMachine: Equatable, Sendable {
         if let configuration = pendingConfiguration, mode == .ready, !exiting {
             pendingConfiguration = nil
             session = configuration.session
+            countdownSeconds = configuration.countdown
             actions.append(.applyConfiguration(configuration))
         }
         if cameraWanted != cameraRunning {

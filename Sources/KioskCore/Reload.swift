@@ -76,6 +76,7 @@ extension Configuration {
         ReloadSetting("fps", .atRestart, \.fps),
         ReloadSetting("windowed", .atRestart, \.window),
         ReloadSetting("microphone", .inReady, \.microphone),
+        ReloadSetting("countdown", .inReady, \.countdown),
         ReloadSetting("max-duration", .inReady, \.maxDuration),
         ReloadSetting("max-file-size", .inReady, \.maxFileSize),
         ReloadSetting("min-free-disk", .inReady, \.minFreeDisk),

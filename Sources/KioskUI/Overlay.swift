@@ -58,7 +58,20 @@ struct Overlay {
         for button in model.buttons {
             try draw(button, pressed: button == held)
         }
+        if let count = model.countdown { try drawCountdown(count) }
         if let message = model.message { try drawMessage(message) }
+    }
+
+    /// The countdown's number, large in the middle of the picture on a dark disc (readable over any
+    /// preview, from across a room).
+    private func drawCountdown(_ count: Int) throws(SDLError) {
+        let area = layout.content
+        let d = Double(min(area.width, area.height)) * 0.5
+        let circle = Painter.centred(diameter: d, in: area)
+        try painter.fillCircle(circle, Style.messageBackground)
+        let size = max(Int(d * 0.62), textSize)
+        let digits = try text.line(String(count), size: size, maxWidth: Int(d))
+        painter.text(digits, centeredAt: circle.center, Style.lightText)
     }
 
     private var textSize: Int { layout.textHeight }

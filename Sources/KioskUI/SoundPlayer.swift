@@ -14,17 +14,19 @@ public final class SoundPlayer {
     private var deviceFailed = false
     private var clipFailed: Set<Sound> = []
 
-    public init(begin: String, end: String) {
-        paths = [.begin: begin, .end: end]
+    public init(begin: String, end: String, tick: String? = nil) {
+        var paths: [Sound: String] = [.begin: begin, .end: end]
+        paths[.tick] = tick
+        self.paths = paths
     }
 
     public convenience init(assets: Assets) {
-        self.init(begin: assets.sound(.begin), end: assets.sound(.end))
+        self.init(begin: assets.sound(.begin), end: assets.sound(.end), tick: assets.sound(.tick))
     }
 
-    /// Opens the device and loads both sounds now, so the first one plays without delay.
+    /// Opens the device and loads the sounds now, so the first one plays without delay.
     public func prepare() {
-        for sound in [Sound.begin, .end] { _ = clip(sound) }
+        for sound in Sound.allCases where paths[sound] != nil { _ = clip(sound) }
     }
 
     /// Plays a sound at once, over the player's sound if one plays, cutting off one still playing.

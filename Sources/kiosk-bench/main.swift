@@ -171,7 +171,7 @@ func stopLatency(_ o: [String: String]) {
     for _ in 0..<rounds {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: recorder)
-        p.arguments = ["--camera", "test", "--microphone", "test", "--size", "\(frameSize)", "--windowed", "\(frameSize)"]
+        p.arguments = ["--camera", "test", "--microphone", "test", "--size", "\(frameSize)", "--windowed", "\(frameSize)", "--countdown", "0"]
         var env = ProcessInfo.processInfo.environment
         env["SDL_VIDEODRIVER"] = env["SDL_VIDEODRIVER"] ?? "dummy"
         env["SDL_AUDIODRIVER"] = env["SDL_AUDIODRIVER"] ?? "dummy"

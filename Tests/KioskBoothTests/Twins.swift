@@ -277,12 +277,14 @@ final class BoothHarness {
         self.events = events
         var config = Configuration()
         config.session = session
+        // The booth's Start begins the take at once (the countdown has its own tests).
+        config.countdown = 0
         let (writers, microphones, microphoneChoices, configText) = (writers, microphones, microphoneChoices, configText)
         var source: ConfigurationSource?
         if let configFile {
             configText.withLock { $0 = configFile }
             source = ConfigurationSource(parser: OptionParser(readFile: { _ in configText.withLock { $0 } }),
-                                         arguments: ["--config", "booth.conf", "--session", session.rawValue])
+                                         arguments: ["--config", "booth.conf", "--session", session.rawValue, "--countdown", "0"])
             config = try! source!.read()
         }
         var parts = BoothParts(

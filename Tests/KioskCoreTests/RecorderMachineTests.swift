@@ -6,7 +6,7 @@ let out = "/tmp/kiosk/output.mov"
 
 /// A machine driven into a named state through the real events.
 enum Fixture: String, CaseIterable, CustomStringConvertible {
-    case ready, readyNoCamera, readyBackground, recordingUnconfirmed, recording, stopping, finished, finishedFailed, playing
+    case ready, readyNoCamera, readyBackground, countdown, recordingUnconfirmed, recording, stopping, finished, finishedFailed, playing
 
     var description: String { rawValue }
 
@@ -14,10 +14,12 @@ enum Fixture: String, CaseIterable, CustomStringConvertible {
     static let badTake = RecordingResult(outputPath: out, duration: 0.4, bytes: 10, reason: .error, success: false)
 
     func make(session: SessionMode = .once) -> RecorderMachine {
-        var m = RecorderMachine(session: session, outputPath: out, orientation: .landscapeRight)
+        // The seed's Start begins the take at once; the countdown fixture counts 3 seconds first.
+        var m = RecorderMachine(session: session, outputPath: out, orientation: .landscapeRight, countdown: self == .countdown ? 3 : 0)
         _ = m.start()
         switch self {
         case .ready: break
+        case .countdown: _ = m.handle(.press(.start))
         case .readyNoCamera: _ = m.handle(.cameraLost)
         case .readyBackground: _ = m.handle(.background)
         case .recordingUnconfirmed: _ = m.handle(.press(.start))
@@ -47,6 +49,8 @@ let reloaded: Configuration = {
 
 /// One sample of each kind of event (every press is listed separately).
 let sampleEvents: [RecorderEvent] = Button.allCases.map { .press($0) } + [
+    .start(countdown: 2),
+    .countdownTick,
     .tick(elapsed: 1.5),
     .recordingStarted(outputPath: out),
     .recordingFailed(code: .diskFull, message: "no space"),
@@ -67,6 +71,8 @@ let sampleEvents: [RecorderEvent] = Button.allCases.map { .press($0) } + [
 func kind(_ e: RecorderEvent) -> String {
     switch e {
     case let .press(b): "press(\(b.rawValue))"
+    case .start: "start"
+    case .countdownTick: "countdownTick"
     case .tick: "tick"
     case .recordingStarted: "recordingStarted"
     case .recordingFailed: "recordingFailed"
@@ -105,6 +111,7 @@ let table: [String: Expectation] = [
     // ready
     "ready/press(cancel)": .init(actions: [.emit(.videoRecorderDidCancelRecordingVideo), .stopCamera, .exit(code: 0)], mode: .ready),
     "ready/press(start)": .init(actions: [.discardTake, .startRecording(orientation: .landscapeRight)], mode: .recording),
+    "ready/start": .init(actions: [.emit(.countdown(remaining: 2)), .playSound(.tick), .startCountdownClock], mode: .countdown),
     "ready/background": .init(actions: [.stopCamera], mode: .ready),
     "ready/rotate": .init(actions: [.applyOrientation(.portrait), .emit(.orientationChanged(orientation: .portrait))], mode: .ready),
     "ready/stateQuery": .init(actions: [.emit(.state(mode: "ready", timer: "00:00", buttons: [.cancel, .start], orientation: .landscapeRight))], mode: .ready),
@@ -128,6 +135,16 @@ let table: [String: Expectation] = [
     "readyBackground/quit": .init(actions: [.exit(code: 0)], mode: .ready),
     "readyBackground/parentGone": .init(actions: [.exit(code: 0)], mode: .ready),
     "readyBackground/reload": .init(actions: [.applyConfiguration(reloaded)], mode: .ready),
+    // countdown (3 s, after Start): only Cancel shows; Cancel goes back to ready without the cancel
+    // event; the guest leaving (background, a lost camera) ends the count; each second ticks.
+    "countdown/press(cancel)": .init(actions: [], mode: .ready),
+    "countdown/countdownTick": .init(actions: [.emit(.countdown(remaining: 2)), .playSound(.tick)], mode: .countdown),
+    "countdown/background": .init(actions: [.stopCamera], mode: .ready),
+    "countdown/cameraLost": .init(actions: [], mode: .ready),
+    "countdown/stateQuery": .init(actions: [.emit(.state(mode: "countdown", timer: "00:00", buttons: [.cancel], orientation: .landscapeRight))], mode: .countdown),
+    "countdown/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .stopCamera, .exit(code: 0)], mode: .ready),
+    "countdown/quit": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
+    "countdown/parentGone": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
     // recording, before the writer confirmed: no Stop yet (nothing to stop), a failure returns to ready.
     "recordingUnconfirmed/recordingStarted": .init(actions: [.emit(.recordingStarted(outputPath: out)), .playSound(.begin)], mode: .recording),
     "recordingUnconfirmed/recordingFailed": .init(actions: [.emit(.error(code: .diskFull, message: "no space"))], mode: .ready),
@@ -195,7 +212,7 @@ struct RecorderMachinePairTests {
     func samplesCoverEveryKind() {
         let kinds = Set(sampleEvents.map(kind))
         #expect(kinds.count == sampleEvents.count)
-        #expect(kinds.count == Button.allCases.count + 18)
+        #expect(kinds.count == Button.allCases.count + 20)
     }
 
     @Test("the fixtures reach the modes they are named for")
@@ -229,6 +246,12 @@ struct RecorderMachinePairTests {
             #expect(actions == [notAllowed(button, before.mode, before.visibleButtons)], "\(fixture)/\(button)")
             #expect(m == before, "\(fixture)/\(button)")
         }
+        // Start with a countdown of its own is a press of Start too.
+        if !before.visibleButtons.contains(.start) {
+            var m = before
+            #expect(m.handle(.start(countdown: 2)) == [notAllowed(.start, before.mode, before.visibleButtons)], "\(fixture)/start")
+            #expect(m == before, "\(fixture)/start")
+        }
     }
 
     @Test("every other pair emits nothing and leaves mode, buttons and timer alone", arguments: Fixture.allCases)
@@ -238,6 +261,7 @@ struct RecorderMachinePairTests {
             let key = "\(fixture)/\(kind(event))"
             if table[key] != nil { continue }
             if case let .press(b) = event, !before.visibleButtons.contains(b) { continue }
+            if case .start = event, !before.visibleButtons.contains(.start) { continue }
             var m = before
             let actions = m.handle(event)
             #expect(actions == [], "\(key)")
@@ -278,6 +302,33 @@ struct RecorderMachineSeedTests {
         #expect(m.handle(.press(.start)) == [.discardTake, .startRecording(orientation: .landscapeRight)])
         #expect(m.timerText == "00:00")
         #expect(m.handle(.recordingStarted(outputPath: out)) == [.emit(.recordingStarted(outputPath: out)), .playSound(.begin)])
+    }
+
+    @Test("the countdown: 3, 2, 1 with a tick each, a second apart (the booth's ticks), then the take; start with countdown 0 skips it")
+    func countdown() {
+        var m = RecorderMachine(session: .once, outputPath: out, orientation: .landscapeRight, countdown: 3)
+        _ = m.start()
+        #expect(m.handle(.press(.start)) == [.emit(.countdown(remaining: 3)), .playSound(.tick), .startCountdownClock])
+        #expect(m.viewModel.countdown == 3 && m.viewModel.buttons == [.cancel] && m.stateEvent.name == "state")
+        #expect(m.handle(.countdownTick) == [.emit(.countdown(remaining: 2)), .playSound(.tick)])
+        #expect(m.handle(.countdownTick) == [.emit(.countdown(remaining: 1)), .playSound(.tick)])
+        #expect(m.viewModel.countdown == 1)
+        #expect(m.handle(.countdownTick) == [.discardTake, .startRecording(orientation: .landscapeRight)])
+        #expect(m.mode == .recording && m.viewModel.countdown == nil)
+        // A tick after the count (a late one) does nothing.
+        #expect(m.handle(.countdownTick) == [])
+
+        var quick = RecorderMachine(session: .once, outputPath: out, orientation: .landscapeRight, countdown: 3)
+        _ = quick.start()
+        #expect(quick.handle(.start(countdown: 0)) == [.discardTake, .startRecording(orientation: .landscapeRight)])
+        // A reload changes the countdown of the next Start.
+        var c = Configuration()
+        c.countdown = 0
+        var reloadedMachine = RecorderMachine(session: .once, outputPath: out, orientation: .landscapeRight, countdown: 3)
+        _ = reloadedMachine.start()
+        _ = reloadedMachine.handle(.reload(c))
+        #expect(reloadedMachine.countdownSeconds == 0)
+        #expect(reloadedMachine.handle(.press(.start)) == [.discardTake, .startRecording(orientation: .landscapeRight)])
     }
 
     @Test("a take that fails to start plays no begin sound and returns to ready")

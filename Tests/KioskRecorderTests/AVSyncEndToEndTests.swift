@@ -53,7 +53,7 @@ struct AVSyncEndToEndTests {
     /// Records a 3.6 s take (three or four flashes) and hands it over.
     static func record(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Take {
         let output = folder.appendingPathComponent("take.mov").path
-        let r = try RecorderProcess(arguments + ["--windowed", "800x480", "--output", output], environment: environment)
+        let r = try RecorderProcess(arguments + ["--windowed", "800x480", "--countdown", "0", "--output", output], environment: environment)
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         guard case let .ready(_, width, height, _, _)? = r.events.first else { throw Failure("no ready: \(r.rawLines)") }
         let startWritten = monotonic()

@@ -41,7 +41,7 @@ struct DeploymentTests {
         let clips = try testFolder("shell-clips")
         let binFolder = URL(fileURLWithPath: recorderPath).deletingLastPathComponent().path
         let path = binFolder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let parent = try RecorderProcess(["bash", "examples/parent.sh", clips.path, "--camera", "test", "--microphone", "test", "--windowed"],
+        let parent = try RecorderProcess(["bash", "examples/parent.sh", clips.path, "--camera", "test", "--microphone", "test", "--windowed", "--countdown", "0"],
                                          environment: ["PATH": path], executable: "/usr/bin/env")
         try #require(parent.wait(for: "ready") != nil, "\(parent.rawLines) \(parent.stderr)")
         parent.command("start")

@@ -4,7 +4,9 @@ import Testing
 import KioskCore
 import KioskTestSupport
 
-let booth = ["--camera", "test", "--microphone", "test", "--windowed", "800x480"]
+/// The booth every e2e test records with: test sources, a window, and no countdown (the tests time
+/// takes from Start; the countdown has its own tests).
+let booth = ["--camera", "test", "--microphone", "test", "--windowed", "800x480", "--countdown", "0"]
 
 @Suite("kiosk-recorder end to end")
 struct EndToEndTests {
@@ -260,7 +262,7 @@ extension EndToEndTests {
             pcm.kiosk_fake_mic { type kiosk_fake_microphone  \(fields) }
             """.write(to: home.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
         let output = home.appendingPathComponent("take.mov").path
-        let r = try RecorderProcess(["--camera", "test", "--microphone", "kiosk_fake_mic", "--windowed", "800x480", "--output", output],
+        let r = try RecorderProcess(["--camera", "test", "--microphone", "kiosk_fake_mic", "--windowed", "800x480", "--countdown", "0", "--output", output],
                                     environment: ["HOME": home.path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
@@ -312,7 +314,7 @@ extension EndToEndTests {
         let folder = try testFolder("default-mic")
         let output = folder.appendingPathComponent("take.mov").path
         // No --microphone: the default, as kiosk/run and the systemd unit start it.
-        let r = try RecorderProcess(["--camera", "test", "--windowed", "800x480", "--output", output])
+        let r = try RecorderProcess(["--camera", "test", "--windowed", "800x480", "--countdown", "0", "--output", output])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         let started = try #require(r.wait(for: "recordingStarted"), "\(r.rawLines) \(r.stderr)")
@@ -333,7 +335,7 @@ extension EndToEndTests {
         let folder = try testFolder("no-mic")
         let output = folder.appendingPathComponent("take.mov").path
         // A PCM name no configuration defines: snd_pcm_open fails, as for an unplugged USB microphone.
-        let r = try RecorderProcess(["--camera", "test", "--microphone", "kiosk_no_such_pcm", "--windowed", "800x480", "--output", output])
+        let r = try RecorderProcess(["--camera", "test", "--microphone", "kiosk_no_such_pcm", "--windowed", "800x480", "--countdown", "0", "--output", output])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines)")
@@ -381,7 +383,7 @@ extension EndToEndTests {
         // What most USB 2 webcams offer at 720p30: MJPEG only.
         let device = try fakeCamera(in: folder, "card=Booth Cam\nformat=YUYV 640x480@30\nformat=MJPG 1280x720@30\n")
         let output = folder.appendingPathComponent("take.mp4").path
-        let r = try RecorderProcess(["--camera", device, "--size", "1280x720", "--microphone", "test", "--windowed", "800x480",
+        let r = try RecorderProcess(["--camera", device, "--size", "1280x720", "--microphone", "test", "--windowed", "800x480", "--countdown", "0",
                                      "--output", output])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         guard case let .ready(camera, width, height, fps, _)? = r.events.first else { Issue.record("\(r.rawLines)"); return }
@@ -410,7 +412,7 @@ extension EndToEndTests {
     func unplugged() throws {
         let folder = try testFolder("unplug")
         let device = try fakeCamera(in: folder, "format=YUYV 352x288@30\nfail_after=75\nunplug_ms=1500\n")
-        let r = try RecorderProcess(["--camera", device, "--microphone", "test", "--windowed", "800x480",
+        let r = try RecorderProcess(["--camera", device, "--microphone", "test", "--windowed", "800x480", "--countdown", "0",
                                      "--output", folder.appendingPathComponent("take.mov").path])
         #expect(r.wait(for: "ready") != nil)
         r.command("start")

@@ -116,7 +116,7 @@ struct NonBlockingEndToEndTests {
         let output = folder.appendingPathComponent("take.mov").path
         // Started with nothing but stdin, stdout and stderr, so every other descriptor is the booth's own.
         let exec = "import os, sys; os.closerange(3, 65536); os.execv(sys.argv[1], sys.argv[1:])"
-        let r = try RecorderProcess(["-c", exec, recorderPath, "--camera", device, "--size", "640x480", "--microphone", "test",
+        let r = try RecorderProcess(["-c", exec, recorderPath, "--camera", device, "--size", "640x480", "--microphone", "test", "--countdown", "0",
                                      "--windowed", "800x480", "--output", output], executable: "/usr/bin/python3")
         #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
         /// What the booth holds a moment after `event`.

@@ -62,6 +62,10 @@ final class RecorderProcess: Sendable {
     var stderr: String { stderrText.withLock { $0 } }
     var rawLines: [String] { lines.withLock { $0.map(\.line) } }
     var events: [KioskEvent] { rawLines.compactMap(Self.event) }
+    /// Every event with the monotonic time its line arrived.
+    var timedEvents: [(event: KioskEvent, at: Double)] {
+        lines.withLock { $0.compactMap { line in Self.event(line.line).map { ($0, line.at) } } }
+    }
 
     /// The event on a stdout line, bare or after "event: ".
     static func event(_ line: String) -> KioskEvent? {

@@ -169,6 +169,38 @@ extension SDLTests {
             }
         }
 
+        @Test("the countdown: a large number on a dark disc in the middle of the picture; 3 and 2 differ only inside the disc; only Cancel shows",
+              arguments: [Orientation.landscapeRight, .portrait])
+        func countdown(orientation: Orientation) throws {
+            let sdl = try makeContext()
+            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480), orientation: orientation)
+            try screen.show(frame: TestFrames.bars(size: Self.frameSize))
+            let three = Models.countdown(3), two = Models.countdown(2)
+            #expect(three.countdown == 3 && three.buttons == [.cancel] && three.mode == .countdown)
+            try screen.draw(three)
+            let a = try screen.readPixels()
+            let check = ScreenCheck(pixels: a, model: three, transform: screen.transform, layout: screen.layout,
+                                    frame: Self.frameSize, label: "countdown \(orientation.rawValue)")
+            // (No hidden-button check: the disc covers the middle, where Play Video would be.)
+            check.visibleButtons()
+            // The disc: half the picture's shorter side, centred; the digit in white inside it.
+            let content = screen.layout.content
+            let d = min(content.width, content.height) / 2
+            let disc = content.centered(Size(width: d, height: d))
+            #expect(check.count(in: disc, near: RGB(255, 255, 255), within: 30) > d * d / 40, "the digit is drawn large")
+            try screen.draw(two)
+            let b = try screen.readPixels()
+            let box = screen.transform.toPhysical(disc)
+            var inside = 0, outside = 0
+            for y in 0..<480 {
+                for x in 0..<800 where a.rgb(x: x, y: y) != b.rgb(x: x, y: y) {
+                    if box.contains(Point(x: Double(x), y: Double(y))) { inside += 1 } else { outside += 1 }
+                }
+            }
+            #expect(inside > d * 2, "3 → 2 changes the digit (\(inside) pixels)")
+            #expect(outside == 0, "and nothing outside the disc (\(outside) pixels)")
+        }
+
         @Test("the timer's text changes the top panel's pixels, and nothing else", arguments: Orientation.allCases)
         func timerChanges(orientation: Orientation) throws {
             let sdl = try makeContext()

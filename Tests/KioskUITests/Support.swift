@@ -210,6 +210,14 @@ enum Models {
 
     static var ready: ViewModel { machine().viewModel }
 
+    /// The countdown after Start, at `remaining`.
+    static func countdown(_ remaining: Int) -> ViewModel {
+        var m = RecorderMachine(session: .once, outputPath: "/tmp/take.mov", orientation: .landscapeRight, countdown: remaining)
+        _ = m.start()
+        _ = m.handle(.press(.start))
+        return m.viewModel
+    }
+
     static func recording(elapsed: Double = 5) -> ViewModel {
         var m = machine()
         _ = m.handle(.press(.start))
