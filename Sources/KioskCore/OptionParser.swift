@@ -125,7 +125,7 @@ public struct OptionParser: Sendable {
                    inConfigFile: true) { c, v throws(ValueError) in c.idleAction = try Values.idleAction(v!) },
         OptionSpec(name: "control-socket", argument: .required("PATH"),
                    help: "a Unix socket (mode 0660) taking stdin's commands and sending every event, for several clients",
-                   inConfigFile: true) { c, v throws(ValueError) in c.controlSocket = try Values.path(v!) },
+                   inConfigFile: true) { c, v throws(ValueError) in c.controlSocket = try Values.socketPath(v!) },
         OptionSpec(name: "on-take", argument: .required("COMMAND"),
                    help: "run COMMAND (sh -c) after each accepted take, with KIOSK_TAKE_PATH and KIOSK_TAKE_DURATION set",
                    inConfigFile: true) { c, v throws(ValueError) in c.onTake = try Values.command(v!) },
@@ -417,6 +417,15 @@ enum Values {
     static func path(_ v: String) throws(ValueError) -> String {
         guard !v.isEmpty, !v.hasSuffix("/"), !v.contains("\0") else { throw ValueError("'\(v)' is not a file path") }
         return v
+    }
+
+    /// A file path that fits a Unix socket's address (`sun_path`: 108 bytes with its NUL).
+    static func socketPath(_ v: String) throws(ValueError) -> String {
+        let path = try path(v)
+        guard path.utf8.count <= 107 else {
+            throw ValueError("'\(v)' is \(path.utf8.count) bytes long; a Unix socket's path may have at most 107")
+        }
+        return path
     }
 
     static func command(_ v: String) throws(ValueError) -> String {

@@ -76,11 +76,28 @@ func openScreen(_ config: Configuration) -> (SDLContext, Screen, Assets) {
     }
 }
 
-/// Runs the booth with its signals and stdin until it is done, then exits with its status.
-func serve(_ booth: Booth, _ context: SDLContext) -> Never {
+/// The control socket (`--control-socket`), listening; or exit 2 naming what is in its way.
+func openControlSocket(_ path: String) -> ControlServer {
+    do { return try ControlServer(path: path, log: { Log.info($0) }) } catch {
+        Log.write("kiosk-recorder: --control-socket: \(error)\n")
+        exit(2)
+    }
+}
+
+/// Runs the booth with its signals, stdin and control socket until it is done, then exits with
+/// its status.
+func serve(_ booth: Booth, _ context: SDLContext, control: ControlServer? = nil) -> Never {
     booth.watchSignals()
     booth.readCommands()
+    if let control {
+        do { try booth.serveControl(control) } catch {
+            Log.write("kiosk-recorder: --control-socket: \(error)\n")
+            exit(1)
+        }
+    }
     let status = booth.run()
+    // The last events (an outcome, `terminated`) go out to the socket's clients; then it is removed.
+    control?.close(flushWithin: 1)
     withExtendedLifetime(context) {}
     exit(status)
 }
@@ -116,9 +133,15 @@ case let .record(config):
         }
         exit(2)
     }
+    // Before the display, so that a path in the way exits 2 at once. (`--play` never listens: a
+    // booth running with the same config owns the socket.)
+    let control = config.controlSocket.map(openControlSocket)
     let (context, screen, assets) = openScreen(config)
     let camera = CameraFactory.make(config.camera, size: config.size, fps: Double(config.fps), mjpeg: VideoDecoder.mjpeg)
     let microphone = config.microphone
+    // Every event also goes to the socket's clients.
+    var copies: (@Sendable (Data) -> Void)?
+    if let control { copies = { line in control.broadcast(line) } }
     let parts = BoothParts(
         screen: screen, audio: SoundPlayer(assets: assets), camera: camera.source, cameraNote: camera.note,
         makeMicrophone: {
@@ -127,6 +150,7 @@ case let .record(config):
             case .test: TestTone()
             case let .pcm(name): ALSAMicrophone(name: name)
             }
-        })
-    withExtendedLifetime(lock) { serve(Booth(config: config, outputPath: output, parts: parts), context) }
+        },
+        events: EventSink(copies: copies))
+    withExtendedLifetime(lock) { serve(Booth(config: config, outputPath: output, parts: parts), context, control: control) }
 }
