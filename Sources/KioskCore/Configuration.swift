@@ -93,6 +93,9 @@ public enum Invocation: Equatable, Sendable {
     case play(file: String, Configuration)
     /// `--list-cameras`: print the cameras as JSON and exit.
     case listCameras(Configuration)
+    /// `--send COMMAND`: hand one command to the booth listening on the control socket at `socket`,
+    /// print the events until its answer, exit.
+    case send(SendRequest, socket: String)
 
     case help
     case version

@@ -138,6 +138,9 @@ public struct OptionParser: Sendable {
         OptionSpec(name: "list-cameras", argument: .none,
                    help: "print the cameras and their formats as JSON, exit",
                    inConfigFile: false) { _, _ throws(ValueError) in },
+        OptionSpec(name: "send", argument: .required("COMMAND"),
+                   help: "give a running booth one command (a name like state, or a JSON line) on --control-socket; print the events until its answer, exit",
+                   inConfigFile: false) { _, _ throws(ValueError) in },
 
         OptionSpec(name: "help", argument: .none, help: "show this help, exit", inConfigFile: false) { _, _ throws(ValueError) in },
         OptionSpec(name: "version", argument: .none, help: "show the version, exit", inConfigFile: false) { _, _ throws(ValueError) in },
@@ -248,6 +251,13 @@ public struct OptionParser: Sendable {
             return .play(file: file, configuration)
         }
         if names.contains("list-cameras") { return .listCameras(configuration) }
+        if let send = settings.last(where: { $0.spec.name == "send" }) {
+            let request = try SendRequest(send.value!)
+            guard let socket = configuration.controlSocket else {
+                throw UsageError("--send needs --control-socket PATH (or control-socket in the --config file): the booth's socket")
+            }
+            return .send(request, socket: socket)
+        }
         return .record(configuration)
     }
 

@@ -114,6 +114,8 @@ case .version:
 case .listCameras:
     EventSink().emit(.cameras(CameraDirectory.cameras()))
     exit(0)
+case let .send(request, socket):
+    exit(ControlSender.run(request, socket: socket))
 case let .play(file, config):
     Booth.blockSignals()
     let (context, screen, assets) = openScreen(config)
