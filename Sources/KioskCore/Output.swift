@@ -22,7 +22,7 @@ public final class EventSink: Sendable {
     private let writer: LineWriter
     private let copies: (@Sendable (Data) -> Void)?
 
-    /// `copies`: given every event's line (with its newline) after stdout's writer queued it.
+    /// `copies`: given every event's line (with its newline) just before stdout's writer queues it.
     public init(writer: LineWriter = .standardOutput, copies: (@Sendable (Data) -> Void)? = nil) {
         self.writer = writer
         self.copies = copies
@@ -36,8 +36,9 @@ public final class EventSink: Sendable {
     public func emit(_ event: KioskEvent) {
         let droppable = if case .state = event { true } else { false }
         let line = Data(encoder.line(for: event).utf8)
-        writer.enqueue(line, droppable: droppable)
+        // The copies first: whoever connects after reading an event on stdout never gets it again.
         copies?(line)
+        writer.enqueue(line, droppable: droppable)
     }
 }
 
