@@ -61,10 +61,10 @@ public final class ControlServer: Sendable {
     /// How long the serving thread may go on writing what is queued once stopped (nanoseconds).
     private let drainNanoseconds = Atomic<Int64>(0)
 
-    /// The lines waiting for one client; the first is written from `offset` on.
+    /// The lines waiting for one client. The serving thread takes them all at once into the
+    /// client's own batch; `bytes` counts them until they are written.
     private struct Queue {
         var lines: [[UInt8]] = []
-        var offset = 0
         var bytes = 0
         /// Passed the limit: emptied, and the client is dropped by the serving thread.
         var overflowed = false
@@ -91,32 +91,12 @@ public final class ControlServer: Sendable {
             case let .failed(error): throw .failed(error)
             }
         }
+        try Self.clear(path)
         do {
-            try Self.clear(path)
             wake = try WakePipe()
-            let fd = try UnixSocket.make(nonBlocking: true)
-            do {
-                // Never wider than 0660, not even before the chmod below: Linux gives the node that
-                // bind makes the socket's own mode, less the umask.
-                _ = fchmod(fd, Self.mode)
-                try UnixSocket.bind(fd, to: path)
-                // Exactly 0660 whatever the umask took away.
-                guard chmod(path, Self.mode) == 0 else { throw SystemError(call: "chmod(\(path))", errno: errno) }
-                guard listen(fd, 16) == 0 else { throw SystemError(call: "listen(\(path))", errno: errno) }
-                guard let made = try UnixSocket.node(at: path) else { throw SystemError(call: "lstat(\(path))", errno: ENOENT) }
-                node = made
-            } catch {
-                Glibc.close(fd)
-                if let made = try? UnixSocket.node(at: path), made.isSocket { unlink(path) }
-                throw error
-            }
-            listenFD = fd
-        } catch let error as ControlSocketError {
-            throw error
-        } catch let error as SystemError {
-            throw .failed(error)
+            (listenFD, node) = try Self.listen(at: path)
         } catch {
-            preconditionFailure("only SystemError and ControlSocketError are thrown here: \(error)")
+            throw .failed(error)
         }
         Self.removeAtExit(path, node)
     }
@@ -142,6 +122,26 @@ public final class ControlServer: Sendable {
             guard unlink(path) == 0 || errno == ENOENT else { throw .failed(SystemError(call: "unlink(\(path))", errno: errno)) }
         case let error:
             throw .failed(SystemError(call: "connect(\(path))", errno: error))
+        }
+    }
+
+    /// A new socket bound at `path` with mode 0660, listening, non-blocking; its node.
+    private static func listen(at path: String) throws(SystemError) -> (Int32, UnixSocket.Node) {
+        let fd = try UnixSocket.make(nonBlocking: true)
+        do throws(SystemError) {
+            // Never wider than 0660, not even before the chmod below: Linux gives the node that
+            // bind makes the socket's own mode, less the umask.
+            _ = fchmod(fd, mode)
+            try UnixSocket.bind(fd, to: path)
+            // Exactly 0660 whatever the umask took away.
+            guard chmod(path, mode) == 0 else { throw SystemError(call: "chmod(\(path))", errno: errno) }
+            guard Glibc.listen(fd, 16) == 0 else { throw SystemError(call: "listen(\(path))", errno: errno) }
+            guard let node = try UnixSocket.node(at: path) else { throw SystemError(call: "lstat(\(path))", errno: ENOENT) }
+            return (fd, node)
+        } catch {
+            Glibc.close(fd)
+            if let made = try? UnixSocket.node(at: path), made.isSocket { unlink(path) }
+            throw error
         }
     }
 
@@ -201,14 +201,24 @@ public final class ControlServer: Sendable {
         Self.remove(path, node)
     }
 
+    /// Why a client goes.
+    private enum Leaving {
+        /// Its end closed, or the connection broke (the reason).
+        case closed(String?)
+        /// Its queue passed the limit.
+        case stoppedReading
+    }
+
     /// One accepted connection, on the serving thread only.
     private final class Client {
         let id: Int
         let fd: Int32
         let pid: Int32?
         let reader: ClientReader
-        /// Why it goes, once it must (nil while it is served).
-        var leaving: String?
+        /// The lines taken from its queue, being written from `offset` on.
+        var batch: [UInt8] = []
+        var offset = 0
+        var leaving: Leaving?
 
         init(id: Int, fd: Int32, reader: @escaping ClientReader) {
             self.id = id
@@ -218,6 +228,7 @@ public final class ControlServer: Sendable {
         }
 
         var name: String { "client \(id)" + (pid.map { " (pid \($0))" } ?? "") }
+        var writing: Bool { offset < batch.count }
     }
 
     private func serve(_ thread: WorkerThread, _ newClient: @Sendable () -> ClientReader) {
@@ -225,12 +236,13 @@ public final class ControlServer: Sendable {
         var nextID = 1
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
         while !thread.isStopping {
-            let waiting = outgoing.withLock { o in Set(o.queues.compactMap { $0.value.lines.isEmpty ? nil : $0.key }) }
+            let queued = queuedClients()
             var fds = [pollfd(fd: thread.wakeFD, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
                        pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)]
             for client in clients {
-                fds.append(pollfd(fd: client.fd, events: Int16(POLLIN) | (waiting.contains(client.id) ? Int16(POLLOUT) : 0), revents: 0))
+                let out = client.writing || queued.contains(client.id) ? Int16(POLLOUT) : 0
+                fds.append(pollfd(fd: client.fd, events: Int16(POLLIN) | out, revents: 0))
             }
             if poll(&fds, nfds_t(fds.count), -1) < 0 {
                 if errno != EINTR {
@@ -251,19 +263,32 @@ public final class ControlServer: Sendable {
                 switch UnixSocket.receive(client.fd, into: &buffer) {
                 case let .bytes(n): client.reader(buffer[0..<n])
                 case .wouldBlock: break
-                case .end: client.leaving = "closed"
-                case let .failed(error): client.leaving = String(cString: strerror(error))
+                case .end: client.leaving = .closed(nil)
+                case let .failed(error): client.leaving = .closed(String(cString: strerror(error)))
                 }
             }
             if fds[2].revents != 0 {
                 accept(into: &clients, nextID: &nextID, newClient)
             }
             for client in clients where client.leaving == nil {
-                if let failure = write(client) { client.leaving = failure }
+                client.leaving = write(client)
             }
-            drop(&clients)
+            clients.removeAll { client in
+                guard let leaving = client.leaving else { return false }
+                if case .stoppedReading = leaving {
+                    let limit = queueLimit >= 1 << 20 ? "\(queueLimit >> 20) MiB" : "\(queueLimit >> 10) KiB"
+                    log("control socket: \(client.name) did not read: more than \(limit) of events waited for it; dropped")
+                }
+                close(client)
+                return true
+            }
         }
         drain(clients)
+    }
+
+    /// The clients with lines in their queue.
+    private func queuedClients() -> Set<Int> {
+        outgoing.withLock { o in Set(o.queues.compactMap { $0.value.lines.isEmpty ? nil : $0.key }) }
     }
 
     /// Takes every waiting connection; past `maxClients` one is closed at once.
@@ -288,52 +313,40 @@ public final class ControlServer: Sendable {
         }
     }
 
-    /// Writes what `client` has queued until the socket's buffer is full; why it must go, if it must.
-    private func write(_ client: Client) -> String? {
+    /// Writes what `client` has, taking its queue's lines as one batch whenever the last batch is
+    /// out, until the socket's buffer is full or nothing is left; why it must go, if it must.
+    private func write(_ client: Client) -> Leaving? {
         while true {
-            let next = outgoing.withLock { o -> (line: [UInt8], offset: Int)? in
-                guard let q = o.queues[client.id] else { return nil }
-                if q.overflowed { return ([], -1) }
-                return q.lines.first.map { ($0, q.offset) }
+            if !client.writing {
+                let lines = outgoing.withLock { o -> [[UInt8]]? in
+                    guard o.queues[client.id]?.overflowed == false else { return nil }
+                    defer { o.queues[client.id]?.lines.removeAll() }
+                    return o.queues[client.id]?.lines
+                }
+                guard let lines else { return .stoppedReading }
+                guard !lines.isEmpty else { return nil }
+                client.batch = Array(lines.joined())
+                client.offset = 0
             }
-            guard let next else { return nil }
-            if next.offset < 0 {
-                let limit = queueLimit >= 1 << 20 ? "\(queueLimit >> 20) MiB" : "\(queueLimit >> 10) KiB"
-                return "did not read: more than \(limit) of events waited for it; dropped"
-            }
-            let sent = next.line.withUnsafeBytes {
-                UnixSocket.send(client.fd, UnsafeRawBufferPointer(rebasing: $0[next.offset...]), wait: false)
+            let sent = client.batch.withUnsafeBytes {
+                UnixSocket.send(client.fd, UnsafeRawBufferPointer(rebasing: $0[client.offset...]), wait: false)
             }
             switch sent {
             case let .bytes(n):
-                outgoing.withLock { o in
-                    // Marked overflowed meanwhile: the queue was emptied; nothing to advance.
-                    guard var q = o.queues[client.id], !q.overflowed else { return }
-                    q.bytes -= n
-                    q.offset += n
-                    if q.offset == q.lines[0].count {
-                        q.lines.removeFirst()
-                        q.offset = 0
-                    }
-                    o.queues[client.id] = q
-                }
+                client.offset += n
+                outgoing.withLock { $0.queues[client.id]?.bytes -= n }
             case .wouldBlock:
-                return nil
+                // A client that stopped reading is found by its queue passing the limit.
+                return outgoing.withLock { $0.queues[client.id]?.overflowed == false } ? nil : .stoppedReading
             case let .failed(error):
-                return String(cString: strerror(error))
+                return .closed(String(cString: strerror(error)))
             }
         }
     }
 
-    /// Closes the clients that must go; a dropped one (it stopped reading) is logged.
-    private func drop(_ clients: inout [Client]) {
-        clients.removeAll { client in
-            guard let why = client.leaving else { return false }
-            if why.hasPrefix("did not read") { log("control socket: \(client.name) \(why)") }
-            Glibc.close(client.fd)
-            outgoing.withLock { _ = $0.queues.removeValue(forKey: client.id) }
-            return true
-        }
+    private func close(_ client: Client) {
+        Glibc.close(client.fd)
+        outgoing.withLock { _ = $0.queues.removeValue(forKey: client.id) }
     }
 
     /// On the way out: what is queued goes out while the clients read, up to the drain time; then
@@ -342,14 +355,11 @@ public final class ControlServer: Sendable {
         let deadline = MonotonicClock.now() + drainNanoseconds.load(ordering: .acquiring)
         var open = clients
         while true {
-            for client in open where client.leaving == nil {
-                if let failure = write(client) { client.leaving = failure }
-            }
-            let waiting = outgoing.withLock { o in Set(o.queues.compactMap { $0.value.lines.isEmpty ? nil : $0.key }) }
+            let queued = queuedClients()
             open.removeAll { client in
-                guard client.leaving != nil || !waiting.contains(client.id) else { return false }
-                Glibc.close(client.fd)
-                outgoing.withLock { _ = $0.queues.removeValue(forKey: client.id) }
+                if client.leaving == nil { client.leaving = write(client) }
+                guard client.leaving != nil || !(client.writing || queued.contains(client.id)) else { return false }
+                close(client)
                 return true
             }
             let remaining = deadline - MonotonicClock.now()
@@ -357,8 +367,7 @@ public final class ControlServer: Sendable {
             var fds = open.map { pollfd(fd: $0.fd, events: Int16(POLLOUT), revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), Int32(clamping: (remaining + 999_999) / 1_000_000))
         }
-        for client in open { Glibc.close(client.fd) }
-        outgoing.withLock { $0.queues.removeAll() }
+        open.forEach(close)
     }
 
     // MARK: - The node's removal
