@@ -51,7 +51,9 @@ public final class ControlServer: Sendable {
     public typealias ClientReader = (ArraySlice<UInt8>) -> Void
 
     private let listenFD: Int32
+    /// The node bind made: removed only if it is still this one.
     private let node: UnixSocket.Node
+    /// Held for as long as the server lives: one booth per socket.
     private let lock: OutputLock
     private let log: @Sendable (String) -> Void
     private let wake: WakePipe
