@@ -87,6 +87,8 @@ public final class ControlServer: Sendable {
         let folder = path.lastIndex(of: "/").map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
         var st = stat()
         guard stat(folder, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else { throw .noFolder(folder) }
+        // Anything but a socket is refused before the lock file is made (and again under it).
+        _ = try Self.existingSocket(at: path)
         do { lock = try OutputLock(beside: path) } catch {
             switch error {
             case let .held(pid): throw .inUse(path: path, pid: pid, byBooth: true)
@@ -108,10 +110,7 @@ public final class ControlServer: Sendable {
     /// Makes room at `path`: nothing there, or a socket nobody listens on (removed). A socket a
     /// process answers on, or anything that is not a socket, is refused.
     private static func clear(_ path: String) throws(ControlSocketError) {
-        let existing: UnixSocket.Node?
-        do { existing = try UnixSocket.node(at: path) } catch { throw .failed(error) }
-        guard let existing else { return }
-        guard existing.isSocket else { throw .notASocket(path: path, what: describe(existing.type)) }
+        guard try existingSocket(at: path) else { return }
         let probe: Int32
         do { probe = try UnixSocket.make(nonBlocking: true) } catch { throw .failed(error) }
         defer { Glibc.close(probe) }
@@ -125,6 +124,15 @@ public final class ControlServer: Sendable {
         case let error:
             throw .failed(SystemError(call: "connect(\(path))", errno: error))
         }
+    }
+
+    /// Whether a socket is at `path` (false: nothing is); anything else there is refused.
+    private static func existingSocket(at path: String) throws(ControlSocketError) -> Bool {
+        let existing: UnixSocket.Node?
+        do { existing = try UnixSocket.node(at: path) } catch { throw .failed(error) }
+        guard let existing else { return false }
+        guard existing.isSocket else { throw .notASocket(path: path, what: describe(existing.type)) }
+        return true
     }
 
     /// A new socket bound at `path` with mode 0660, listening, non-blocking; its node.

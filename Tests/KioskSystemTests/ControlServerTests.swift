@@ -103,6 +103,7 @@ struct ControlServerTests {
             "\(error)".contains("'\(file)' exists and is a regular file, not a socket")
         }
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "keep me")
+        #expect(!FileManager.default.fileExists(atPath: folder + "/.file.sock.lock"), "refused before the lock file is made")
 
         // Another program listening there (no lock beside it): named by the pid the kernel gives.
         let other = folder + "/other.sock"
