@@ -1,9 +1,16 @@
 // CLinux: the GNU parts of glibc that Swift's Glibc module leaves out: it is built without
-// _GNU_SOURCE, so pipe2 (a pipe made close-on-exec in one step) and pthread_setname_np are
-// missing from it. Also adjtimex (sys/timex.h), to ask whether the wall clock is synchronised. This header defines it before its includes, which this module parses afresh.
+// _GNU_SOURCE, so pipe2 (a pipe made close-on-exec in one step), pthread_setname_np and accept4
+// (a connection taken close-on-exec in one step) are missing from it; also adjtimex
+// (sys/timex.h), to ask whether the wall clock is synchronised. This header defines it before its
+// includes, which this module parses afresh.
 #pragma once
 #define _GNU_SOURCE 1
 #include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
 #include <sys/timex.h>
+
+// accept4 under a name of its own, with plain pointer types: <sys/socket.h> parsed with _GNU_SOURCE
+// declares its address argument as a transparent union Swift cannot pass, and its fd_set differs
+// from the Glibc module's, so this module declares the one call instead of including the header.
+extern int clinux_accept4(int fd, void *address, unsigned int *length, int flags) __asm__("accept4");

@@ -1,5 +1,5 @@
-// The booth's inputs from outside the screen: stdin commands and signals, each read on a thread
-// of its own and posted to the inbox.
+// The booth's inputs from outside the screen: stdin commands, the control socket's commands and
+// signals, each read on a thread of its own and posted to the inbox.
 import Foundation
 import KioskCore
 import KioskSystem
@@ -13,31 +13,28 @@ extension Booth {
     public func readCommands() {
         let inbox = inbox
         let thread = Thread {
-            let parser = CommandParser()
-            var splitter = CommandLineSplitter()
+            var reader = CommandReader()
             var buffer = [UInt8](repeating: 0, count: 16 << 10)
             while true {
                 let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
                 // End of stdin (or an error): the parent may still send signals; nothing to do.
                 guard count > 0 else { return }
-                for piece in splitter.feed(buffer.prefix(count)) {
-                    switch piece {
-                    case let .line(line):
-                        if line.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-                        switch parser.parse(line: line) {
-                        case let .success(command): inbox.post(.command(command))
-                        case let .failure(error): inbox.post(.badCommand(error))
-                        }
-                    case .overlong:
-                        inbox.post(.badCommand(CommandError(
-                            code: .badCommand, message: "a command line longer than \(splitter.limit / 1024) KiB; the rest of it is ignored")))
-                    }
-                }
+                reader.feed(buffer.prefix(count)).forEach(inbox.post)
             }
         }
         thread.name = "kiosk-stdin"
         thread.start()
+    }
+
+    /// Serves the control socket's clients: each one's lines are read exactly as stdin's (a
+    /// `CommandReader` of its own) and posted to the same inbox, in the order they arrive.
+    public func serveControl(_ server: ControlServer) throws(SystemError) {
+        let inbox = inbox
+        try server.start {
+            var reader = CommandReader()
+            return { bytes in reader.feed(bytes).forEach(inbox.post) }
+        }
     }
 
     /// Blocks the handled signals in this thread and every thread started after it (call first
@@ -56,6 +53,30 @@ extension Booth {
             signalWatcher = try SignalWatcher(signals: Booth.handledSignals) { inbox.post(.signal($0)) }
         } catch {
             Log.info("signals will not be handled: \(error)")
+        }
+    }
+}
+
+/// Command lines as they arrive in bytes, from stdin or a control socket client, into inbox
+/// messages: each line a command or a `badCommand` error, a line over 64 KiB one `badCommand` with
+/// the rest of it ignored, blank lines skipped.
+struct CommandReader {
+    private let parser = CommandParser()
+    private var splitter = CommandLineSplitter()
+
+    mutating func feed(_ bytes: some Collection<UInt8>) -> [BoothMessage] {
+        splitter.feed(bytes).compactMap { piece -> BoothMessage? in
+            switch piece {
+            case let .line(line):
+                if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return nil }
+                switch parser.parse(line: line) {
+                case let .success(command): return .command(command)
+                case let .failure(error): return .badCommand(error)
+                }
+            case .overlong:
+                return .badCommand(CommandError(
+                    code: .badCommand, message: "a command line longer than \(splitter.limit / 1024) KiB; the rest of it is ignored"))
+            }
         }
     }
 }

@@ -98,6 +98,9 @@ public enum Invocation: Equatable, Sendable {
     case listCameras(Configuration)
     /// `--check`: try each part of the booth, report, exit 0 when it can run.
     case check(Configuration)
+    /// `--send COMMAND`: hand one command to the booth listening on the control socket at `socket`,
+    /// print the events until its answer, exit.
+    case send(SendRequest, socket: String)
 
     case help
     case version

@@ -128,7 +128,7 @@ public struct OptionParser: Sendable {
                    inConfigFile: true) { c, v throws(ValueError) in c.idleAction = try Values.idleAction(v!) },
         OptionSpec(name: "control-socket", argument: .required("PATH"),
                    help: "a Unix socket (mode 0660) taking stdin's commands and sending every event, for several clients",
-                   inConfigFile: true) { c, v throws(ValueError) in c.controlSocket = try Values.path(v!) },
+                   inConfigFile: true) { c, v throws(ValueError) in c.controlSocket = try Values.socketPath(v!) },
         OptionSpec(name: "on-take", argument: .required("COMMAND"),
                    help: "run COMMAND (sh -c) after each accepted take, with KIOSK_TAKE_PATH and KIOSK_TAKE_DURATION set",
                    inConfigFile: true) { c, v throws(ValueError) in c.onTake = try Values.command(v!) },
@@ -140,6 +140,9 @@ public struct OptionParser: Sendable {
                    inConfigFile: false) { _, _ throws(ValueError) in },
         OptionSpec(name: "list-cameras", argument: .none,
                    help: "print the cameras and their formats as JSON, exit",
+                   inConfigFile: false) { _, _ throws(ValueError) in },
+        OptionSpec(name: "send", argument: .required("COMMAND"),
+                   help: "give a running booth one command (a name like state, or a JSON line) on --control-socket; print the events until its answer, exit",
                    inConfigFile: false) { _, _ throws(ValueError) in },
 
         OptionSpec(name: "check", argument: .none,
@@ -255,6 +258,13 @@ public struct OptionParser: Sendable {
         }
         if names.contains("list-cameras") { return .listCameras(configuration) }
         if names.contains("check") { return .check(configuration) }
+        if let send = settings.last(where: { $0.spec.name == "send" }) {
+            let request = try SendRequest(send.value!)
+            guard let socket = configuration.controlSocket else {
+                throw UsageError("--send needs --control-socket PATH (or control-socket in the --config file): the booth's socket")
+            }
+            return .send(request, socket: socket)
+        }
         return .record(configuration)
     }
 
@@ -424,6 +434,15 @@ enum Values {
     static func path(_ v: String) throws(ValueError) -> String {
         guard !v.isEmpty, !v.hasSuffix("/"), !v.contains("\0") else { throw ValueError("'\(v)' is not a file path") }
         return v
+    }
+
+    /// A file path that fits a Unix socket's address (`sun_path`: 108 bytes with its NUL).
+    static func socketPath(_ v: String) throws(ValueError) -> String {
+        let path = try path(v)
+        guard path.utf8.count <= 107 else {
+            throw ValueError("'\(v)' is \(path.utf8.count) bytes long; a Unix socket's path may have at most 107")
+        }
+        return path
     }
 
     static func command(_ v: String) throws(ValueError) -> String {

@@ -15,13 +15,17 @@ public enum Log {
 }
 
 /// Writes events to stdout, one line each, through `LineWriter.standardOutput`: any thread may
-/// emit, the caller never waits, and the lines leave in the order they were emitted.
+/// emit, the caller never waits, and the lines leave in the order they were emitted. Each line also
+/// goes to `copies` (the control socket's clients), which must not wait either.
 public final class EventSink: Sendable {
     private let encoder = EventEncoder()
     private let writer: LineWriter
+    private let copies: (@Sendable (Data) -> Void)?
 
-    public init(writer: LineWriter = .standardOutput) {
+    /// `copies`: given every event's line (with its newline) just before stdout's writer queues it.
+    public init(writer: LineWriter = .standardOutput, copies: (@Sendable (Data) -> Void)? = nil) {
         self.writer = writer
+        self.copies = copies
     }
 
     /// Calls `handler` once when the parent is gone (it closed its end of stdout).
@@ -31,7 +35,10 @@ public final class EventSink: Sendable {
     /// the writer's bound waits for a parent that does not read; every other event is kept.
     public func emit(_ event: KioskEvent) {
         let droppable = if case .state = event { true } else { false }
-        writer.enqueue(Data(encoder.line(for: event).utf8), droppable: droppable)
+        let line = Data(encoder.line(for: event).utf8)
+        // The copies first: whoever connects after reading an event on stdout never gets it again.
+        copies?(line)
+        writer.enqueue(line, droppable: droppable)
     }
 }
 

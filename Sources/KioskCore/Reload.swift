@@ -19,7 +19,7 @@ public struct ConfigurationSource: Sendable {
         switch try parser.parse(arguments) {
         case let .record(configuration), let .play(_, configuration), let .listCameras(configuration), let .check(configuration):
             return configuration
-        case .help, .version:
+        case .help, .version, .send:
             throw UsageError("the command line no longer starts a booth")
         }
     }

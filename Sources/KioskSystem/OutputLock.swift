@@ -1,6 +1,7 @@
 // One recorder per output: a lock file beside the take, held with flock for as long as the process
 // lives (the kernel lets go of it when the process ends, however it ends, so a crash leaves no
-// stale lock), with the holder's pid inside for the message a second instance gives.
+// stale lock), with the holder's pid inside for the message a second instance gives. The control
+// socket takes one beside itself the same way (one booth per socket).
 import Glibc
 
 public final class OutputLock: Sendable {

@@ -11,7 +11,7 @@ public func makePipe(nonBlocking: Bool = false) throws(SystemError) -> (read: In
     return (fds[0], fds[1])
 }
 
-/// A pipe that becomes readable, and stays so, once `wake` was called. Both ends are
+/// A pipe that becomes readable, and stays so until `drain`, once `wake` was called. Both ends are
 /// close-on-exec from the start (pipe2) and non-blocking, so `wake` never waits on a full pipe.
 final class WakePipe: Sendable {
     let readFD: Int32
@@ -30,5 +30,12 @@ final class WakePipe: Sendable {
         var byte: UInt8 = 1
         // EAGAIN: the pipe is full of wake-ups already, which is as awake as it gets.
         _ = write(writeFD, &byte, 1)
+    }
+
+    /// Empties the pipe, for a loop that takes each wake-up and waits again (`wake` after this
+    /// makes it readable anew).
+    func drain() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while read(readFD, &bytes, bytes.count) > 0 {}
     }
 }

@@ -87,11 +87,28 @@ func openScreen(_ config: Configuration) -> (SDLContext, Screen, Assets) {
     }
 }
 
-/// Runs the booth with its signals and stdin until it is done, then exits with its status.
-func serve(_ booth: Booth, _ context: SDLContext) -> Never {
+/// The control socket (`--control-socket`), listening; or exit 2 naming what is in its way.
+func openControlSocket(_ path: String) -> ControlServer {
+    do { return try ControlServer(path: path, log: { Log.info($0) }) } catch {
+        Log.write("kiosk-recorder: --control-socket: \(error)\n")
+        exit(2)
+    }
+}
+
+/// Runs the booth with its signals, stdin and control socket until it is done, then exits with
+/// its status.
+func serve(_ booth: Booth, _ context: SDLContext, control: ControlServer? = nil) -> Never {
     booth.watchSignals()
     booth.readCommands()
+    if let control {
+        do { try booth.serveControl(control) } catch {
+            Log.write("kiosk-recorder: --control-socket: \(error)\n")
+            exit(1)
+        }
+    }
     let status = booth.run()
+    // The last events (an outcome, `terminated`) go out to the socket's clients; then it is removed.
+    control?.close(flushWithin: 1)
     withExtendedLifetime(context) {}
     exit(status)
 }
@@ -114,6 +131,8 @@ case let .check(config):
     let ok = !items.contains { !$0.ok }
     EventSink().emit(.check(ok: ok, items: items))
     exit(ok ? 0 : 1)
+case let .send(request, socket):
+    exit(ControlSender.run(request, socket: socket))
 case let .play(file, config):
     Booth.blockSignals()
     let (context, screen, assets) = openScreen(config)
@@ -150,8 +169,14 @@ case let .record(config):
         }
         exit(2)
     }
+    // Before the display, so that a path in the way exits 2 at once. (`--play` never listens: a
+    // booth running with the same config owns the socket.)
+    let control = config.controlSocket.map(openControlSocket)
     let (context, screen, assets) = openScreen(config)
     let camera = CameraFactory.make(config.camera, size: config.size, fps: Double(config.fps), mjpeg: VideoDecoder.mjpeg)
+    // Every event also goes to the socket's clients.
+    var copies: (@Sendable (Data) -> Void)?
+    if let control { copies = { line in control.broadcast(line) } }
     let parts = BoothParts(
         screen: screen, audio: SoundPlayer(assets: assets), camera: camera.source, cameraNote: camera.note,
         makeMicrophone: { choice in
@@ -161,6 +186,6 @@ case let .record(config):
             case let .pcm(name): ALSAMicrophone(name: name)
             }
         },
-        configurationSource: source, notifier: notifier)
-    withExtendedLifetime(lock) { serve(Booth(config: config, outputPath: output, parts: parts, folder: folder), context) }
+        events: EventSink(copies: copies), configurationSource: source, notifier: notifier)
+    withExtendedLifetime(lock) { serve(Booth(config: config, outputPath: output, parts: parts, folder: folder), context, control: control) }
 }

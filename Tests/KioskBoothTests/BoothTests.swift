@@ -4,6 +4,7 @@ import Foundation
 import KioskBooth
 import KioskCapture
 import KioskCore
+import KioskSystem
 import Testing
 
 @Suite("the booth library, with twins", .serialized)
@@ -17,6 +18,29 @@ struct BoothTests {
         #expect(h.camera.starts == 1)
         #expect(h.screen.rendered.last??.mode == .ready)
         #expect(h.screen.rendered.last??.buttons == [.cancel, .start])
+    }
+
+    @Test("the control socket: a client's lines become commands in the one inbox, read as stdin's; every event goes to it too")
+    func controlSocket() throws {
+        let path = NSTemporaryDirectory() + "kiosk-booth-\(getpid()).sock"
+        let server = try ControlServer(path: path, log: { _ in })
+        defer { server.close() }
+        let h = BoothHarness(events: EventPipe(copies: { server.broadcast($0) }))
+        try h.booth.serveControl(server)
+        let client = try ControlClient(path: path)
+        let deadline = Date().addingTimeInterval(5)
+        while server.clientCount == 0 && Date() < deadline { usleep(1000) }
+        h.booth.start()
+        #expect(h.step(until: { h.events.names == ["ready"] }))
+        try client.send(line: #"{"command":"state"}"#)
+        try client.send(line: "nonsense\n\n" + String(repeating: "x", count: 70_000))
+        try client.send(line: #"{"command":"start"}"#)
+        #expect(h.step(until: { h.events.names == ["ready", "state", "error", "error", "recordingStarted"] }), "\(h.events.names)")
+        var lines: [String] = []
+        while lines.count < 5, case let .line(line) = client.receive(until: MonotonicClock.now() + 5_000_000_000) { lines.append(line) }
+        #expect(lines == h.events.received)
+        #expect(lines.filter { $0.contains(#""code":"badCommand""#) }.count == 2)
+        #expect(h.writerCount == 1)
     }
 
     @Test("a take: opened off the UI thread, the begin sound once it runs, frames to the writer, Stop, the end sound, Use Video, exit")

@@ -206,13 +206,14 @@ final class EventPipe: Sendable {
     private let bytesRead = Locked(0)
     private let reading = Mutex(false)
 
-    init(limit: Int = 16 << 20, reading: Bool = true) {
+    /// `copies`: where the sink also gives each line (a control socket's clients).
+    init(limit: Int = 16 << 20, reading: Bool = true, copies: (@Sendable (Data) -> Void)? = nil) {
         var fds: [Int32] = [-1, -1]
         _ = pipe(&fds)
         for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         readFD = fds[0]
         writer = LineWriter(fd: fds[1], name: "test-stdout", limit: limit, keepsUndroppable: true)
-        sink = EventSink(writer: writer)
+        sink = EventSink(writer: writer, copies: copies)
         if reading { startReading() }
     }
 

@@ -1,0 +1,48 @@
+// `kiosk-recorder --send COMMAND`: the shell's one-shot client of a booth's control socket. It sends
+// one command, prints the event lines that come back until the one that answers it (SendRequest's
+// rule), and exits: 0 once the command was delivered, 1 when the booth could not be reached.
+import Foundation
+import KioskCore
+import KioskSystem
+
+public enum ControlSender {
+    /// Sends `request` to the booth listening at `socket`; returns the exit status.
+    public static func run(_ request: SendRequest, socket: String) -> Int32 {
+        let client: ControlClient
+        do { client = try ControlClient(path: socket) } catch {
+            Log.write("kiosk-recorder: --send: cannot reach a booth at \(socket): \(error)\(hint(error.errno, socket))\n")
+            return 1
+        }
+        do {
+            for line in request.lines { try client.send(line: line) }
+        } catch {
+            Log.write("kiosk-recorder: --send: the booth at \(socket) closed the connection before taking the command: \(error)\n")
+            return 1
+        }
+        let deadline = MonotonicClock.now() + Int64(SendRequest.answerTimeout * 1e9)
+        while true {
+            switch client.receive(until: deadline) {
+            case let .line(line):
+                LineWriter.standardOutput.enqueue(Data((line + "\n").utf8))
+                if request.isAnswer(line: line) { return 0 }
+            case .closed:
+                // `quit` is answered so: the booth exits. Otherwise it ended, or dropped us.
+                if request.command != .quit { Log.write("kiosk-recorder: --send: the booth closed the connection before answering\n") }
+                return 0
+            case .timedOut:
+                Log.write("kiosk-recorder: --send: no answer within \(Int(SendRequest.answerTimeout)) s; the command was delivered\n")
+                return 0
+            }
+        }
+    }
+
+    /// What to do about a socket that cannot be reached, by connect's errno.
+    static func hint(_ errno: Int32, _ socket: String) -> String {
+        switch errno {
+        case ENOENT: "\nIs kiosk-recorder running with --control-socket \(socket)?"
+        case ECONNREFUSED: "\nNobody listens there: a socket left by a booth that has ended, or not a socket at all."
+        case EACCES: "\nThe socket is mode 0660: run as its owner or a member of its group."
+        default: ""
+        }
+    }
+}

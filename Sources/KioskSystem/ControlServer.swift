@@ -1,0 +1,462 @@
+// The control socket (`--control-socket`): a Unix stream socket where several clients send command
+// lines and each receives every event line. One thread serves them all with poll() over the
+// listening socket, the clients and a wake pipe. Lines to send wait in a bounded queue per client,
+// filled by whichever thread emits (it never waits on a socket); a client that stops reading is
+// dropped once its queue passes the bound, like mpv's IPC clients. What a client's bytes mean is
+// the owner's business: the server hands them to a reader made for each client.
+import CLinux
+import Glibc
+import Synchronization
+
+/// Why the control socket could not be opened at launch (the booth exits 2 with this message).
+public enum ControlSocketError: Error, CustomStringConvertible, Sendable {
+    /// Something that is not a socket is at the path: it is never replaced.
+    case notASocket(path: String, what: String)
+    /// A live process listens there: a booth (it holds the lock beside the socket) or another program.
+    case inUse(path: String, pid: Int32?, byBooth: Bool)
+    /// The folder the socket would go in is not there.
+    case noFolder(String)
+    case failed(SystemError)
+
+    public var description: String {
+        switch self {
+        case let .notASocket(path, what):
+            "'\(path)' exists and is \(what), not a socket; it is not replaced: remove it or name another path"
+        case let .inUse(path, pid, byBooth):
+            "another \(byBooth ? "kiosk-recorder" : "program")\(pid.map { " (pid \($0))" } ?? "") listens on \(path)"
+        case let .noFolder(folder):
+            "the folder \(folder) does not exist"
+        case let .failed(error):
+            "\(error)"
+        }
+    }
+}
+
+/// A listening control socket and, once started, the thread that serves its clients.
+///
+/// The node is created fresh with mode 0660 (the owner and the group may connect). A socket left by
+/// a booth that died is replaced; anything else at the path is refused. A lock file beside it
+/// (`.<name>.lock`, as `OutputLock` makes) keeps two booths from both replacing the same stale
+/// socket. The node is removed by `close`, or at exit.
+public final class ControlServer: Sendable {
+    public let path: String
+    /// Bytes that may wait for one client (past what the kernel's socket buffer holds) before it
+    /// is dropped as a client that stopped reading.
+    public let queueLimit: Int
+    /// Clients served at once; one more is refused (and logged).
+    public static let maxClients = 32
+    public static let mode: mode_t = 0o660
+
+    /// Turns a client's bytes into whatever they mean; called on the serving thread only, in order.
+    public typealias ClientReader = (ArraySlice<UInt8>) -> Void
+
+    private let listenFD: Int32
+    /// The node bind made: removed only if it is still this one.
+    private let node: UnixSocket.Node
+    /// Held for as long as the server lives: one booth per socket.
+    private let lock: OutputLock
+    private let log: @Sendable (String) -> Void
+    private let wake: WakePipe
+    private let outgoing = Mutex(Outgoing())
+    private let thread = Mutex<WorkerThread?>(nil)
+    private let closed = Atomic<Bool>(false)
+    /// How long the serving thread may go on writing what is queued once stopped (nanoseconds).
+    private let drainNanoseconds = Atomic<Int64>(0)
+
+    /// The lines waiting for one client. The serving thread takes them all at once into the
+    /// client's own batch; `bytes` counts them until they are written.
+    private struct Queue {
+        var lines: [[UInt8]] = []
+        var bytes = 0
+        /// Passed the limit: emptied, and the client is dropped by the serving thread.
+        var overflowed = false
+    }
+
+    private struct Outgoing {
+        var queues: [Int: Queue] = [:]
+        /// A wake-up is in the pipe and not yet taken: later lines need not write another.
+        var wakePending = false
+    }
+
+    /// Opens the socket at `path` and listens (clients may connect; they are served once `start`
+    /// is called). `log` takes the lines for people (stderr): dropped and refused clients.
+    public init(path: String, queueLimit: Int = 1 << 20, log: @escaping @Sendable (String) -> Void) throws(ControlSocketError) {
+        self.path = path
+        self.queueLimit = queueLimit
+        self.log = log
+        let folder = path.lastIndex(of: "/").map { path[..<$0].isEmpty ? "/" : String(path[..<$0]) } ?? "."
+        var st = stat()
+        guard stat(folder, &st) == 0, st.st_mode & S_IFMT == S_IFDIR else { throw .noFolder(folder) }
+        // Anything but a socket is refused before the lock file is made (and again under it).
+        _ = try Self.existingSocket(at: path)
+        do { lock = try OutputLock(beside: path) } catch {
+            switch error {
+            case let .held(pid): throw .inUse(path: path, pid: pid, byBooth: true)
+            case let .failed(error): throw .failed(error)
+            }
+        }
+        try Self.clear(path)
+        do {
+            wake = try WakePipe()
+            (listenFD, node) = try Self.listen(at: path)
+        } catch {
+            throw .failed(error)
+        }
+        Self.removeAtExit(path, node)
+    }
+
+    deinit { close(flushWithin: 0) }
+
+    /// Makes room at `path`: nothing there, or a socket nobody listens on (removed). A socket a
+    /// process answers on, or anything that is not a socket, is refused.
+    private static func clear(_ path: String) throws(ControlSocketError) {
+        guard try existingSocket(at: path) else { return }
+        let probe: Int32
+        do { probe = try UnixSocket.make(nonBlocking: true) } catch { throw .failed(error) }
+        defer { Glibc.close(probe) }
+        switch UnixSocket.connect(probe, to: path) {
+        case 0: throw .inUse(path: path, pid: UnixSocket.peerPID(probe), byBooth: false)
+        // A listener whose backlog is full is alive all the same.
+        case EAGAIN: throw .inUse(path: path, pid: nil, byBooth: false)
+        case ECONNREFUSED:
+            // Left by a process that died: replaced.
+            guard unlink(path) == 0 || errno == ENOENT else { throw .failed(SystemError(call: "unlink(\(path))", errno: errno)) }
+        case let error:
+            throw .failed(SystemError(call: "connect(\(path))", errno: error))
+        }
+    }
+
+    /// Whether a socket is at `path` (false: nothing is); anything else there is refused.
+    private static func existingSocket(at path: String) throws(ControlSocketError) -> Bool {
+        let existing: UnixSocket.Node?
+        do { existing = try UnixSocket.node(at: path) } catch { throw .failed(error) }
+        guard let existing else { return false }
+        guard existing.isSocket else { throw .notASocket(path: path, what: describe(existing.type)) }
+        return true
+    }
+
+    /// A new socket bound at `path` with mode 0660, listening, non-blocking; its node.
+    private static func listen(at path: String) throws(SystemError) -> (Int32, UnixSocket.Node) {
+        let fd = try UnixSocket.make(nonBlocking: true)
+        do throws(SystemError) {
+            // Never wider than 0660, not even before the chmod below: Linux gives the node that
+            // bind makes the socket's own mode, less the umask.
+            _ = fchmod(fd, mode)
+            try UnixSocket.bind(fd, to: path)
+            // Exactly 0660 whatever the umask took away.
+            guard chmod(path, mode) == 0 else { throw SystemError(call: "chmod(\(path))", errno: errno) }
+            guard Glibc.listen(fd, 16) == 0 else { throw SystemError(call: "listen(\(path))", errno: errno) }
+            guard let node = try UnixSocket.node(at: path) else { throw SystemError(call: "lstat(\(path))", errno: ENOENT) }
+            return (fd, node)
+        } catch {
+            Glibc.close(fd)
+            if let made = try? UnixSocket.node(at: path), made.isSocket { unlink(path) }
+            throw error
+        }
+    }
+
+    private static func describe(_ type: mode_t) -> String {
+        switch type {
+        case S_IFREG: "a regular file"
+        case S_IFDIR: "a folder"
+        case S_IFLNK: "a symbolic link"
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR, S_IFBLK: "a device"
+        default: "something else"
+        }
+    }
+
+    // MARK: - Serving
+
+    /// Starts the serving thread: each client accepted gets a reader from `newClient`, which its
+    /// bytes go to. Call once.
+    public func start(_ newClient: @escaping @Sendable () -> ClientReader) throws(SystemError) {
+        let worker = try WorkerThread(name: "kiosk-control") { [self] thread in serve(thread, newClient) }
+        thread.withLock { $0 = worker }
+    }
+
+    /// Queues `line` for every client (never waits). A client whose queue would pass `queueLimit`
+    /// is marked to be dropped instead.
+    public func broadcast(_ line: some Collection<UInt8>) {
+        let bytes = Array(line)
+        let wakeNow = outgoing.withLock { o -> Bool in
+            guard !o.queues.isEmpty else { return false }
+            for index in o.queues.values.indices where !o.queues.values[index].overflowed {
+                if o.queues.values[index].bytes + bytes.count > queueLimit {
+                    o.queues.values[index] = Queue(overflowed: true)
+                } else {
+                    o.queues.values[index].lines.append(bytes)
+                    o.queues.values[index].bytes += bytes.count
+                }
+            }
+            defer { o.wakePending = true }
+            return !o.wakePending
+        }
+        if wakeNow { wake.wake() }
+    }
+
+    /// The clients being served now.
+    public var clientCount: Int { outgoing.withLock { $0.queues.count } }
+
+    /// Stops serving: no more reading or accepting; what is queued goes out for up to `seconds`
+    /// (a client that does not read is not waited for longer), then every connection closes and
+    /// the socket's node is removed. Later calls do nothing.
+    public func close(flushWithin seconds: Double = 1) {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        if let worker = thread.withLock({ $0.take() }) {
+            drainNanoseconds.store(Int64(max(seconds, 0) * 1e9), ordering: .releasing)
+            worker.stop()
+        }
+        Glibc.close(listenFD)
+        Self.remove(path, node)
+    }
+
+    /// Why a client goes.
+    private enum Leaving {
+        /// Its end closed, or the connection broke (the reason).
+        case closed(String?)
+        /// Its queue passed the limit.
+        case stoppedReading
+    }
+
+    /// One accepted connection, on the serving thread only.
+    private final class Client {
+        let id: Int
+        let fd: Int32
+        let pid: Int32?
+        let reader: ClientReader
+        /// The lines taken from its queue, being written from `offset` on.
+        var batch: [UInt8] = []
+        var offset = 0
+        var leaving: Leaving?
+
+        init(id: Int, fd: Int32, reader: @escaping ClientReader) {
+            self.id = id
+            self.fd = fd
+            pid = UnixSocket.peerPID(fd)
+            self.reader = reader
+        }
+
+        var name: String { "client \(id)" + (pid.map { " (pid \($0))" } ?? "") }
+        var writing: Bool { offset < batch.count }
+    }
+
+    private func serve(_ thread: WorkerThread, _ newClient: @Sendable () -> ClientReader) {
+        var clients: [Client] = []
+        var nextID = 1
+        var buffer = [UInt8](repeating: 0, count: 16 << 10)
+        while !thread.isStopping {
+            let queued = queuedClients()
+            var fds = [pollfd(fd: thread.wakeFD, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: wake.readFD, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0)]
+            for client in clients {
+                let out = client.writing || queued.contains(client.id) ? Int16(POLLOUT) : 0
+                fds.append(pollfd(fd: client.fd, events: Int16(POLLIN) | out, revents: 0))
+            }
+            if poll(&fds, nfds_t(fds.count), -1) < 0 {
+                if errno != EINTR {
+                    log("control socket: poll: \(String(cString: strerror(errno)))")
+                    thread.wait(milliseconds: 100)
+                }
+                continue
+            }
+            if thread.isStopping { break }
+            if fds[1].revents != 0 {
+                // Emptied before the flag is lowered: a line queued in between goes out below, and
+                // one queued after writes a new wake-up.
+                wake.drain()
+                outgoing.withLock { $0.wakePending = false }
+            }
+            // What each client sent: one read each per turn, so one busy client cannot starve the rest.
+            for (client, p) in zip(clients, fds.dropFirst(3)) where p.revents != 0 {
+                switch UnixSocket.receive(client.fd, into: &buffer) {
+                case let .bytes(n): client.reader(buffer[0..<n])
+                case .wouldBlock: break
+                case .end: client.leaving = .closed(nil)
+                case let .failed(error): client.leaving = .closed(String(cString: strerror(error)))
+                }
+            }
+            if fds[2].revents != 0 {
+                accept(into: &clients, nextID: &nextID, newClient)
+            }
+            for client in clients where client.leaving == nil {
+                client.leaving = write(client)
+            }
+            clients.removeAll { client in
+                guard let leaving = client.leaving else { return false }
+                if case .stoppedReading = leaving {
+                    let limit = queueLimit >= 1 << 20 ? "\(queueLimit >> 20) MiB" : "\(queueLimit >> 10) KiB"
+                    log("control socket: \(client.name) did not read: more than \(limit) of events waited for it; dropped")
+                }
+                close(client)
+                return true
+            }
+        }
+        drain(clients)
+    }
+
+    /// The clients with lines in their queue.
+    private func queuedClients() -> Set<Int> {
+        outgoing.withLock { o in Set(o.queues.compactMap { $0.value.lines.isEmpty ? nil : $0.key }) }
+    }
+
+    /// Takes every waiting connection; past `maxClients` one is closed at once.
+    private func accept(into clients: inout [Client], nextID: inout Int, _ newClient: @Sendable () -> ClientReader) {
+        while let accepted = UnixSocket.accept(listenFD) {
+            switch accepted {
+            case let .success(fd):
+                guard clients.count < Self.maxClients else {
+                    log("control socket: \(Self.maxClients) clients already; refused one\(UnixSocket.peerPID(fd).map { " (pid \($0))" } ?? "")")
+                    Glibc.close(fd)
+                    continue
+                }
+                let client = Client(id: nextID, fd: fd, reader: newClient())
+                nextID += 1
+                clients.append(client)
+                outgoing.withLock { $0.queues[client.id] = Queue() }
+            case let .failure(error):
+                // EMFILE and the like: the connection stays in the backlog; try again shortly.
+                log("control socket: \(error)")
+                return
+            }
+        }
+    }
+
+    /// Writes what `client` has, taking its queue's lines as one batch whenever the last batch is
+    /// out, until the socket's buffer is full or nothing is left; why it must go, if it must.
+    private func write(_ client: Client) -> Leaving? {
+        while true {
+            if !client.writing {
+                let lines = outgoing.withLock { o -> [[UInt8]]? in
+                    guard o.queues[client.id]?.overflowed == false else { return nil }
+                    defer { o.queues[client.id]?.lines.removeAll() }
+                    return o.queues[client.id]?.lines
+                }
+                guard let lines else { return .stoppedReading }
+                guard !lines.isEmpty else { return nil }
+                client.batch = Array(lines.joined())
+                client.offset = 0
+            }
+            let sent = client.batch.withUnsafeBytes {
+                UnixSocket.send(client.fd, UnsafeRawBufferPointer(rebasing: $0[client.offset...]), wait: false)
+            }
+            switch sent {
+            case let .bytes(n):
+                client.offset += n
+                outgoing.withLock { $0.queues[client.id]?.bytes -= n }
+            case .wouldBlock:
+                // A client that stopped reading is found by its queue passing the limit.
+                return outgoing.withLock { $0.queues[client.id]?.overflowed == false } ? nil : .stoppedReading
+            case let .failed(error):
+                return .closed(String(cString: strerror(error)))
+            }
+        }
+    }
+
+    private func close(_ client: Client) {
+        Glibc.close(client.fd)
+        outgoing.withLock { _ = $0.queues.removeValue(forKey: client.id) }
+    }
+
+    /// On the way out: what is queued goes out while the clients read, up to the drain time; then
+    /// every connection closes.
+    private func drain(_ clients: [Client]) {
+        let deadline = MonotonicClock.now() + drainNanoseconds.load(ordering: .acquiring)
+        var open = clients
+        while true {
+            let queued = queuedClients()
+            open.removeAll { client in
+                if client.leaving == nil { client.leaving = write(client) }
+                guard client.leaving != nil || !(client.writing || queued.contains(client.id)) else { return false }
+                close(client)
+                return true
+            }
+            let remaining = deadline - MonotonicClock.now()
+            guard !open.isEmpty, remaining > 0 else { break }
+            var fds = open.map { pollfd(fd: $0.fd, events: Int16(POLLOUT), revents: 0) }
+            _ = poll(&fds, nfds_t(fds.count), Int32(clamping: (remaining + 999_999) / 1_000_000))
+        }
+        open.forEach(close)
+    }
+
+    // MARK: - The node's removal
+
+    /// The nodes this process made and has not removed yet: removed at exit, however main leaves.
+    private static let nodes = Mutex<[String: UnixSocket.Node]>([:])
+    private static let registerExitRemoval: Void = { atexit { ControlServer.removeAll() } }()
+
+    private static func removeAtExit(_ path: String, _ node: UnixSocket.Node) {
+        registerExitRemoval
+        nodes.withLock { $0[path] = node }
+    }
+
+    /// Removes the node at `path` if it is still the one this process made.
+    private static func remove(_ path: String, _ node: UnixSocket.Node) {
+        guard nodes.withLock({ $0.removeValue(forKey: path) }) != nil else { return }
+        if (try? UnixSocket.node(at: path)) == node { unlink(path) }
+    }
+
+    private static func removeAll() {
+        for (path, node) in nodes.withLock({ $0 }) { remove(path, node) }
+    }
+}
+
+/// One connection to a booth's control socket, for `--send`: lines out, lines in with a deadline.
+public final class ControlClient {
+    private let fd: Int32
+    private var pending: [UInt8] = []
+    private var ended = false
+
+    /// Connects to the socket at `path` (ENOENT: nothing there; ECONNREFUSED: nobody listens;
+    /// EACCES: not allowed, e.g. not in the socket's group).
+    public init(path: String) throws(SystemError) {
+        fd = try UnixSocket.make(nonBlocking: false)
+        let error = UnixSocket.connect(fd, to: path)
+        guard error == 0 else {
+            Glibc.close(fd)
+            throw SystemError(call: "connect(\(path))", errno: error)
+        }
+    }
+
+    deinit { Glibc.close(fd) }
+
+    /// Sends `line` and a newline, all of it.
+    public func send(line: String) throws(SystemError) {
+        if let error = UnixSocket.sendAll(fd, Array((line + "\n").utf8)) {
+            throw SystemError(call: "send", errno: error)
+        }
+    }
+
+    public enum Received: Equatable, Sendable {
+        /// A line, without its newline.
+        case line(String)
+        case timedOut
+        /// The booth closed the connection (it exited, or dropped this client).
+        case closed
+    }
+
+    /// The next line, waiting until `deadline` on the monotonic clock at most.
+    public func receive(until deadline: Int64) -> Received {
+        var buffer = [UInt8](repeating: 0, count: 16 << 10)
+        while true {
+            if let newline = pending.firstIndex(of: 10) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                return .line(line)
+            }
+            if ended { return .closed }
+            let remaining = deadline - MonotonicClock.now()
+            guard remaining > 0 else { return .timedOut }
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&p, 1, Int32(clamping: (remaining + 999_999) / 1_000_000))
+            if ready < 0 && errno != EINTR { ended = true }
+            guard ready > 0 else { continue }
+            switch UnixSocket.receive(fd, into: &buffer) {
+            case let .bytes(n): pending += buffer[0..<n]
+            case .wouldBlock: break
+            case .end, .failed: ended = true
+            }
+        }
+    }
+}

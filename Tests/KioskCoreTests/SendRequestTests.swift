@@ -1,0 +1,93 @@
+// `--send COMMAND` and `--control-socket PATH` on the command line, the line --send puts on the
+// socket, and its answer rule: every command against the events that do and do not end the wait.
+import Testing
+@testable import KioskCore
+
+@Suite("--send and --control-socket")
+struct SendRequestTests {
+    @Test("a name becomes a JSON command line; a JSON line is sent as it is, on one line")
+    func lines() throws {
+        #expect(try SendRequest("state").lines == [#"{"command":"state"}"#])
+        #expect(try SendRequest(" start ").command == .press(.start))
+        let rotate = try SendRequest(#"{"command":"rotate","orientation":"portrait"}"#)
+        #expect(rotate.command == .rotate(.portrait))
+        #expect(rotate.lines == [#"{"command":"rotate","orientation":"portrait"}"#, #"{"command":"state"}"#])
+        let folded = try SendRequest("{\"command\":\"tap\",\n\"x\":10,\r\n\"y\":20}")
+        #expect(folded.command == .tap(Point(x: 10, y: 20)))
+        #expect(!folded.lines[0].contains("\n") && !folded.lines[0].contains("\r"))
+    }
+
+    @Test("a command the booth would refuse is a usage error here", arguments: [
+        ("fly", "--send: unknown command 'fly'"), ("rotate", "--send: rotate needs \"orientation\""),
+        ("", "--send: '' is neither"), ("start now", "--send: 'start now' is neither"),
+        (#"{"command":"#, "--send: not a JSON object"), (#"{"x":1}"#, "--send: missing \"command\""),
+    ])
+    func refused(argument: String, prefix: String) {
+        #expect {
+            _ = try SendRequest(argument)
+        } throws: { error in
+            (error as? UsageError)?.message.hasPrefix(prefix) == true
+        }
+    }
+
+    /// Event lines as the booth sends them.
+    static let lines: [String: String] = [
+        "state": #"{"event":"state","mode":"ready","timer":"00:00","buttons":["cancel","start"],"orientation":"portrait"}"#,
+        "recordingStarted": #"{"event":"recordingStarted","outputPath":"/tmp/a.mov"}"#,
+        "recordingFinished": #"{"event":"recordingFinished","outputPath":"/tmp/a.mov","duration":1,"bytes":2,"reason":"user","success":true,"droppedFrames":0}"#,
+        "videoRecorderDidCancelRecordingVideo": #"{"event":"videoRecorderDidCancelRecordingVideo"}"#,
+        "videoRecorderDidFinishRecordingVideoWithOutputPath": #"{"event":"videoRecorderDidFinishRecordingVideoWithOutputPath","outputPath":"/tmp/a.mov"}"#,
+        "playbackStarted": #"{"event":"playbackStarted","path":"/tmp/a.mov"}"#,
+        "playbackFinished": #"{"event":"playbackFinished","reason":"closed"}"#,
+        "orientationChanged": #"{"event":"orientationChanged","orientation":"portrait"}"#,
+        "cameraUnavailable": #"{"event":"error","code":"cameraUnavailable","message":"gone"}"#,
+        "notAllowed": #"{"event":"error","code":"notAllowed","message":"no"}"#,
+        "recordingFailed": #"{"event":"error","code":"recordingFailed","message":"no"}"#,
+        "future": #"{"event":"somethingNew","detail":1}"#,
+        "garbage": "not json",
+    ]
+
+    @Test("each command's answer: its own event or a refusal or failure; nothing else ends the wait", arguments: [
+        ("state", "state"), ("start", "recordingStarted"), ("stop", "recordingFinished"),
+        ("cancel", "videoRecorderDidCancelRecordingVideo"), ("useVideo", "videoRecorderDidFinishRecordingVideoWithOutputPath"),
+        ("playVideo", "playbackStarted"), ("closePlayer", "playbackFinished"),
+        // Announce nothing of their own: the state query sent after them answers.
+        ("retake", "state"), (#"{"command":"rotate","orientation":"portrait"}"#, "state"), ("background", "state"),
+        ("foreground", "state"), (#"{"command":"tap","x":1,"y":2}"#, "state"), (#"{"command":"screenshot","path":"/tmp/s.bmp"}"#, "state"),
+        // Only the connection's end (the booth exits).
+        ("quit", nil),
+    ] as [(String, String?)])
+    func answers(command: String, event: String?) throws {
+        let request = try SendRequest(command)
+        for (name, line) in Self.lines {
+            let expected = name == event || name == "notAllowed" || name == "recordingFailed"
+            #expect(request.isAnswer(line: line) == expected, "\(command) ← \(name)")
+        }
+        #expect(request.lines.count == (event == "state" && command != "state" ? 2 : 1))
+    }
+
+    @Test("--send takes the socket from the flag or the config file, needs one, and is a mode of its own")
+    func parsing() throws {
+        #expect(try parser().parse(["--send", "state", "--control-socket", "/run/kiosk/booth.sock"])
+                == .send(try SendRequest("state"), socket: "/run/kiosk/booth.sock"))
+        let files = ["/etc/kiosk.conf": "control-socket = /run/kiosk/booth.sock\ncamera = test\n"]
+        #expect(try parser(files: files).parse(["--config", "/etc/kiosk.conf", "--send", "stop"])
+                == .send(try SendRequest("stop"), socket: "/run/kiosk/booth.sock"))
+        #expect(usageError(["--send", "state"])?.hasPrefix("--send needs --control-socket PATH") == true)
+        #expect(usageError(["--send", "fly", "--control-socket", "/tmp/s"])?.hasPrefix("--send: unknown command 'fly'") == true)
+        #expect(usageError(["--send", "state", "--play", "a.mov", "--control-socket", "/tmp/s"]) == "--play and --send cannot be used together")
+        #expect(usageError(["--list-cameras", "--send", "state"]) == "--list-cameras and --send cannot be used together")
+        #expect(usageError(["--config", "/etc/kiosk.conf"], files: ["/etc/kiosk.conf": "send = state\n"])
+                == "/etc/kiosk.conf:1: 'send' is a command-line option only, not a config key")
+        #expect(OptionParser.helpText.contains("--send COMMAND"))
+    }
+
+    @Test("--control-socket: a path a socket address can hold")
+    func socketPath() throws {
+        #expect(try record(["--control-socket", "/run/kiosk-recorder/control.sock"]).controlSocket == "/run/kiosk-recorder/control.sock")
+        let long = "/tmp/" + String(repeating: "s", count: 102)
+        #expect(try record(["--control-socket", long]).controlSocket == long)
+        #expect(usageError(["--control-socket", long + "s"]) == "--control-socket: '\(long)s' is 108 bytes long; a Unix socket's path may have at most 107")
+        #expect(usageError(["--control-socket", "/tmp/"])?.hasPrefix("--control-socket: '/tmp/' is not a file path") == true)
+    }
+}

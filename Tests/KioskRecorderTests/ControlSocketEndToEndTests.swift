@@ -1,0 +1,316 @@
+// The real kiosk-recorder's control socket (issue 13): several clients commanding and reading at
+// once beside stdin and stdout, a client that stops reading dropped without holding anything up,
+// the socket's file (fresh, 0660, one booth per path, removed at exit), and `--send` from the shell.
+import Foundation
+import Glibc
+import KioskCore
+import Synchronization
+import Testing
+
+/// A client of the booth's control socket written here with plain socket calls, as a parent in
+/// another language would: lines out, every event line in (read on a thread of its own, unless it
+/// is to stop reading).
+final class SocketClient: Sendable {
+    private let fd: Int32
+    /// Each line with its event's name, in arrival order.
+    private let received = Mutex<[(line: String, name: String)]>([])
+    private let ended = Atomic<Bool>(false)
+
+    init(_ path: String, reading: Bool = true) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else {
+            let error = errno
+            close(fd)
+            throw ConnectFailed(message: "connect(\(path)): \(String(cString: strerror(error)))")
+        }
+        if reading { Thread { [self] in readAll() }.start() }
+    }
+
+    struct ConnectFailed: Error, CustomStringConvertible {
+        let message: String
+        var description: String { message }
+    }
+
+    deinit { close(fd) }
+
+    private func readAll() {
+        var pending: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            pending += buffer[0..<n]
+            var lines: [(String, String)] = []
+            while let newline = pending.firstIndex(of: 10) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                lines.append((line, Self.name(line)))
+            }
+            received.withLock { $0 += lines }
+        }
+        ended.store(true, ordering: .releasing)
+    }
+
+    /// The `event` of a line, read alone (a line may carry 60 KB of message).
+    static func name(_ line: String) -> String {
+        struct Head: Decodable { let event: String }
+        return (try? JSONDecoder().decode(Head.self, from: Data(line.utf8)))?.event ?? "?"
+    }
+
+    func send(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            offset += n
+        }
+    }
+
+    func command(_ name: String) { send(#"{"command":"\#(name)"}"#) }
+
+    var names: [String] { received.withLock { $0.map(\.name) } }
+    var events: [KioskEvent] { received.withLock { $0.compactMap { try? EventEncoder().decode(line: $0.line) } } }
+    /// The booth closed the connection.
+    var isClosed: Bool { ended.load(ordering: .acquiring) }
+
+    /// Waits until `count` events named `name` have arrived.
+    @discardableResult
+    func wait(for name: String, count: Int = 1, timeout: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if received.withLock({ $0.lazy.filter { $0.name == name }.count }) >= count { return true }
+            usleep(5000)
+        }
+        return false
+    }
+
+    /// For a client that stopped reading: reads what its socket holds until the booth's end of the
+    /// connection; the bytes read and whether the end came.
+    func drain(timeout: Double) -> (bytes: Int, closed: Bool) {
+        var total = 0
+        var buffer = [UInt8](repeating: 0, count: 64 << 10)
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&p, 1, 100) > 0 else { continue }
+            let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if n == 0 { return (total, true) }
+            if n < 0 { if errno == EAGAIN || errno == EINTR { continue } else { return (total, true) } }
+            total += n
+        }
+        return (total, false)
+    }
+}
+
+/// A socket node left behind by a booth that was killed: bound, then closed without removing it.
+private func staleSocket(at path: String) {
+    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+    _ = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+    close(fd)
+}
+
+/// The socket's type and permissions, nil when nothing is there.
+private func socketMode(_ path: String) -> (isSocket: Bool, permissions: mode_t)? {
+    var st = stat()
+    guard lstat(path, &st) == 0 else { return nil }
+    return (st.st_mode & S_IFMT == S_IFSOCK, st.st_mode & 0o7777)
+}
+
+@Suite("kiosk-recorder --control-socket and --send")
+struct ControlSocketEndToEndTests {
+    /// A booth recording into a fresh folder `name` with its control socket there; the process,
+    /// the socket's path and the folder.
+    func socketBooth(_ name: String, before: (String) -> Void = { _ in }) throws -> (RecorderProcess, String, URL) {
+        let folder = try testFolder(name)
+        let socket = folder.appendingPathComponent("booth.sock").path
+        before(socket)
+        let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("take.mov").path, "--control-socket", socket])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        return (r, socket, folder)
+    }
+
+    @Test("two clients command and read at once while a third stops reading: both and stdout get every event, the third is dropped")
+    func clientsAndAStuckOne() throws {
+        let (r, socket, _) = try socketBooth("control-clients")
+        // Each is served from the moment its own query is answered (the others see the answer too).
+        let a = try SocketClient(socket)
+        a.command("state")
+        #expect(a.wait(for: "state"))
+        let b = try SocketClient(socket)
+        b.command("state")
+        #expect(b.wait(for: "state"))
+        let stuck = try SocketClient(socket, reading: false)
+        stuck.command("state")
+        #expect(a.wait(for: "state", count: 3) && b.wait(for: "state", count: 2))
+
+        // A sends 40 unknown commands, each answered with a 60 KB error (its name is in the
+        // message), one after the other as their answers come: 2.4 MB for every client, more than
+        // the stuck one's socket buffer and 1 MiB queue hold, while A and B read as fast as it comes.
+        let name = String(repeating: "x", count: 60_000)
+        let flood = Thread {
+            for n in 1...40 {
+                a.send(#"{"command":"\#(name)"}"#)
+                guard a.wait(for: "error", count: n) else { return }
+            }
+        }
+        flood.start()
+        // Meanwhile B records a take, and its answers come as they would without the stuck client.
+        b.command("start")
+        #expect(b.wait(for: "recordingStarted"), "\(b.names)")
+        Thread.sleep(forTimeInterval: 1.5)
+        let stopped = Date()
+        b.command("stop")
+        #expect(b.wait(for: "recordingFinished"))
+        #expect(Date().timeIntervalSince(stopped) < 1.5, "Stop answered after \(Date().timeIntervalSince(stopped)) s")
+        #expect(a.wait(for: "error", count: 40, timeout: 20) && b.wait(for: "error", count: 40, timeout: 20))
+        #expect(r.wait(for: "error", count: 40, timeout: 20) != nil)
+
+        // The stuck client was dropped and that is logged; what its buffer held, then the end.
+        let pid = r.process.processIdentifier
+        #expect(r.stderr.contains("kiosk-recorder: control socket: client 3"), "\(r.stderr)")
+        #expect(r.stderr.contains("did not read: more than 1 MiB of events waited for it; dropped"), "\(r.stderr)")
+        let drained = stuck.drain(timeout: 5)
+        #expect(drained.closed && drained.bytes < 40 * 60_000, "\(drained) of pid \(pid)")
+
+        // A and B still command; then A ends the session.
+        b.command("state")
+        #expect(a.wait(for: "state", count: 4) && b.wait(for: "state", count: 3))
+        a.command("useVideo")
+        #expect(r.exitStatus() == 0)
+        // Both saw every event stdout saw since they were served, in order: A all after `ready`, B
+        // all after A's first state.
+        let stdout = r.names
+        #expect(Array(stdout.prefix(2)) == ["ready", "state"])
+        #expect(a.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") && b.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath"))
+        #expect(a.names == Array(stdout.dropFirst()))
+        #expect(b.names == Array(stdout.dropFirst(2)))
+        #expect(stdout.filter { $0 != "error" && $0 != "state" } ==
+                ["ready", "recordingStarted", "recordingFinished", "videoRecorderDidFinishRecordingVideoWithOutputPath"])
+        // The booth closed their connections as it left, and removed the socket.
+        let deadline = Date().addingTimeInterval(5)
+        while !(a.isClosed && b.isClosed) && Date() < deadline { usleep(10_000) }
+        #expect(a.isClosed && b.isClosed)
+        #expect(socketMode(socket) == nil, "the socket is removed at exit")
+    }
+
+    @Test("commands from the socket and stdin are handled in the order they come, and every event reaches both")
+    func orderWithStdin() throws {
+        let (r, socket, _) = try socketBooth("control-order")
+        let s = try SocketClient(socket)
+        s.command("state")
+        #expect(s.wait(for: "state"))
+        // Each step waits for its answer, so the two channels take turns.
+        r.command("start")
+        #expect(s.wait(for: "recordingStarted"))
+        s.command("state")
+        #expect(r.wait(for: "state", count: 2) != nil)
+        r.command("fly")
+        #expect(s.wait(for: "error"))
+        s.send("this is not json")
+        #expect(r.wait(for: "error", count: 2) != nil)
+        s.command("stop")
+        #expect(r.wait(for: "recordingFinished") != nil)
+        r.command("state")
+        #expect(s.wait(for: "state", count: 3))
+        s.command("retake")
+        s.command("state")
+        #expect(r.wait(for: "state", count: 4) != nil)
+        // A line over 64 KiB: one badCommand, as on stdin.
+        s.send(String(repeating: "y", count: 70_000))
+        #expect(r.wait(for: "error", count: 3) != nil)
+        r.command("cancel")
+        #expect(r.exitStatus() == 0)
+        let expected = ["ready", "state", "recordingStarted", "state", "error", "error", "recordingFinished", "state", "state", "error",
+                        "videoRecorderDidCancelRecordingVideo"]
+        #expect(r.names == expected)
+        #expect(s.wait(for: "videoRecorderDidCancelRecordingVideo"))
+        #expect(s.names == Array(expected.dropFirst()))
+        let modes = r.events.compactMap { e -> String? in if case let .state(mode, _, _, _) = e { mode } else { nil } }
+        #expect(modes == ["ready", "recording", "finished", "ready"])
+        let codes = r.events.compactMap { e -> ErrorCode? in if case let .error(code, _) = e { code } else { nil } }
+        #expect(codes == [.unknownCommand, .badCommand, .badCommand])
+    }
+
+    @Test("the socket: a stale one replaced, made 0660, a second booth on it exits 2 naming the first, removed at exit; a file in its way exits 2")
+    func socketFile() throws {
+        let (r, socket, folder) = try socketBooth("control-file", before: { path in staleSocket(at: path) })
+        let mode = try #require(socketMode(socket))
+        #expect(mode.isSocket && mode.permissions == 0o660, "mode \(String(mode.permissions, radix: 8))")
+
+        let second = try run(booth + ["--output", folder.appendingPathComponent("other.mov").path, "--control-socket", socket])
+        #expect(second.status == 2)
+        #expect(second.stderr.contains("kiosk-recorder: --control-socket: another kiosk-recorder (pid \(r.process.processIdentifier)) listens on \(socket)"),
+                "\(second.stderr)")
+        #expect(second.stdout.isEmpty)
+
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        #expect(socketMode(socket) == nil)
+
+        let file = folder.appendingPathComponent("file.sock").path
+        try Data("not a socket".utf8).write(to: URL(fileURLWithPath: file))
+        let blocked = try run(booth + ["--output", folder.appendingPathComponent("third.mov").path, "--control-socket", file])
+        #expect(blocked.status == 2)
+        #expect(blocked.stderr.contains("--control-socket: '\(file)' exists and is a regular file, not a socket"), "\(blocked.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "not a socket")
+    }
+
+    @Test("--send: state prints the state event, a refused press its error, rotate the state after it; quit ends the booth; exit 0 each time")
+    func send() throws {
+        let (r, socket, folder) = try socketBooth("control-send")
+        let state = try run(["--send", "state", "--control-socket", socket])
+        #expect(state.status == 0, "\(state.stderr)")
+        #expect(state.stdout.split(separator: "\n").map(String.init) ==
+                [#"{"event":"state","mode":"ready","timer":"00:00","buttons":["cancel","start"],"orientation":"landscape-right"}"#])
+
+        let stop = try run(["--send", "stop", "--control-socket", socket])
+        #expect(stop.status == 0)
+        #expect(stop.stdout.split(separator: "\n").map { SocketClient.name(String($0)) } == ["error"])
+        #expect(stop.stdout.contains(#""code":"notAllowed""#))
+
+        // The socket from the config file; a JSON command line.
+        let conf = folder.appendingPathComponent("kiosk.conf")
+        try "control-socket = \(socket)\n".write(to: conf, atomically: true, encoding: .utf8)
+        let rotate = try run(["--config", conf.path, "--send", #"{"command":"rotate","orientation":"portrait"}"#])
+        #expect(rotate.status == 0)
+        #expect(rotate.stdout.split(separator: "\n").map { SocketClient.name(String($0)) } == ["orientationChanged", "state"])
+        #expect(rotate.stdout.contains(#""orientation":"portrait""#))
+
+        let quit = try run(["--send", "quit", "--control-socket", socket])
+        #expect(quit.status == 0)
+        #expect(quit.stderr.isEmpty, "\(quit.stderr)")
+        #expect(r.exitStatus() == 0)
+        #expect(r.names == ["ready", "state", "error", "orientationChanged", "state"])
+    }
+
+    @Test("--send to a socket nobody made exits 1 saying so; a command it cannot send exits 2")
+    func sendUnreachable() throws {
+        let socket = try testFolder("control-missing").appendingPathComponent("booth.sock").path
+        let missing = try run(["--send", "state", "--control-socket", socket])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("kiosk-recorder: --send: cannot reach a booth at \(socket): connect(\(socket)): No such file or directory"),
+                "\(missing.stderr)")
+        #expect(missing.stdout.isEmpty)
+        staleSocket(at: socket)
+        let stale = try run(["--send", "state", "--control-socket", socket])
+        #expect(stale.status == 1)
+        #expect(stale.stderr.contains("Connection refused"), "\(stale.stderr)")
+        let bad = try run(["--send", "fly", "--control-socket", socket])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.hasPrefix("kiosk-recorder: --send: unknown command 'fly'"), "\(bad.stderr)")
+    }
+}
