@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <unistd.h>
 #include <sys/timex.h>
+#include <malloc.h>
 
 // accept4 under a name of its own, with plain pointer types: <sys/socket.h> parsed with _GNU_SOURCE
 // declares its address argument as a transparent union Swift cannot pass, and its fd_set differs

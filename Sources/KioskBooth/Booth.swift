@@ -111,7 +111,7 @@ public final class Booth {
         self.folder = folder
         self.parts = parts
         machine = RecorderMachine(session: config.session, outputPath: outputPath, orientation: parts.screen.orientation,
-                                  countdown: config.countdown)
+                                  countdown: config.countdown, warnRemaining: config.warnRemaining)
     }
 
     /// The player alone (`--play FILE`): the booth's playing mode on `file`, then exit. The camera
@@ -182,7 +182,9 @@ public final class Booth {
         }
         checkIdle()
         if hookJobs > 0 { stopHooksForSignal() }
-        if let take, machine.mode == .recording { perform(machine.handle(.tick(elapsed: take.writer.elapsed))) }
+        if let take, machine.mode == .recording {
+            perform(machine.handle(.tick(elapsed: take.writer.elapsed, remaining: remaining(of: take.writer))))
+        }
         // The live picture in ready and recording; the last one stays frozen after.
         if [.ready, .countdown, .recording].contains(machine.mode),
            let (frame, serial) = frames.take(newerThan: frameSerial) {
@@ -341,6 +343,18 @@ public final class Booth {
         let held = beforeReady
         beforeReady = []
         for message in held { handle(message) }
+    }
+
+    /// Seconds left before a limit ends the take: the duration cap, and the bytes the file-size cap
+    /// and the free disk still allow at the take's rate so far (once a second of it shows a rate).
+    func remaining(of writer: any TakeWriter) -> Double {
+        let elapsed = writer.elapsed
+        var left = config.maxDuration - elapsed
+        let written = writer.bytesWritten, room = writer.bytesLeft
+        if elapsed >= 1, written > 0, room < Int64.max {
+            left = min(left, Double(room) / (Double(written) / elapsed))
+        }
+        return max(left, 0)
     }
 
     /// Idle reset: the finished screen (or a paused review) untouched for `--idle-timeout` is used

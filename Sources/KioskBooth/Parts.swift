@@ -74,6 +74,9 @@ public protocol TakeWriter: AnyObject, Sendable {
     func stop(reason: StopReason)
     /// Seconds recorded so far.
     var elapsed: Double { get }
+    /// Bytes of the take so far, and how many more the file-size and free-disk limits allow.
+    var bytesWritten: Int64 { get }
+    var bytesLeft: Int64 { get }
 }
 
 extension MovieWriter: TakeWriter {}

@@ -58,6 +58,8 @@ public struct Configuration: Equatable, Sendable {
 
     /// Seconds counted down (3-2-1) between Start and the take; 0: none.
     public var countdown = 3
+    /// Under this many seconds left before a limit, the timer counts down in red; 0: never.
+    public var warnRemaining: Double = 10
 
     // The booth as a service (issue 13).
     /// `--output-dir`: each take under its own name in this folder (instead of `output`).

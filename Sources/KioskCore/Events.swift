@@ -93,7 +93,8 @@ public enum KioskEvent: Equatable, Sendable {
     case playbackStarted(path: String)
     case playbackFinished(reason: PlaybackEndReason)
     case orientationChanged(orientation: Orientation)
-    case state(mode: String, timer: String, buttons: [Button], orientation: Orientation)
+    /// `remaining`: while recording, the seconds left before a limit (duration, file size, free disk).
+    case state(mode: String, timer: String, buttons: [Button], orientation: Orientation, remaining: Double? = nil)
     case error(code: ErrorCode, message: String)
     case terminated(signal: String)
     /// `--list-cameras`: every capture device with its formats, sizes and rates.
@@ -171,8 +172,9 @@ extension KioskEvent: Codable {
             f += [(.reason, reason)]
         case let .orientationChanged(orientation):
             f += [(.orientation, orientation)]
-        case let .state(mode, timer, buttons, orientation):
+        case let .state(mode, timer, buttons, orientation, remaining):
             f += [(.mode, mode), (.timer, timer), (.buttons, buttons), (.orientation, orientation)]
+            if let remaining { f += [(.remaining, KioskEvent.milliseconds(remaining))] }
         case let .error(code, message):
             f += [(.code, code), (.message, message)]
         case let .terminated(signal):
@@ -236,7 +238,8 @@ extension KioskEvent: Codable {
             self = .state(mode: try c.decode(String.self, forKey: .mode),
                           timer: try c.decode(String.self, forKey: .timer),
                           buttons: try c.decode([Button].self, forKey: .buttons),
-                          orientation: try c.decode(Orientation.self, forKey: .orientation))
+                          orientation: try c.decode(Orientation.self, forKey: .orientation),
+                          remaining: try c.decodeIfPresent(Double.self, forKey: .remaining))
         case "error":
             self = .error(code: try c.decode(ErrorCode.self, forKey: .code),
                           message: try c.decode(String.self, forKey: .message))

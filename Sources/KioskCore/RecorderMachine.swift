@@ -24,8 +24,9 @@ public enum RecorderEvent: Equatable, Sendable {
     case start(countdown: Int)
     /// A second of the countdown has passed (the booth's clock, once a second after it began).
     case countdownTick
-    /// Seconds recorded so far, from the writer's clock (moves the timer).
-    case tick(elapsed: Double)
+    /// Seconds recorded so far, from the writer's clock (moves the timer), and the seconds left
+    /// before a limit stops the take (nil: not known yet).
+    case tick(elapsed: Double, remaining: Double? = nil)
     /// The writer opened the file and is recording.
     case recordingStarted(outputPath: String)
     /// The writer could not start (no disk space, encoder failure, …); nothing was recorded.
@@ -104,6 +105,9 @@ public struct ViewModel: Equatable, Sendable {
     public var paused: Bool
     /// The countdown's number (countdown mode only).
     public var countdown: Int?
+    /// Near a take's limit: the part of the warning time still left (1 → 0); the timer counts
+    /// down in red and a ring around Stop empties with it. nil otherwise.
+    public var remainingFraction: Double?
 }
 
 /// The recorder's state machine: `handle(_:)` takes an event and returns the actions.
@@ -127,6 +131,8 @@ public struct RecorderMachine: Equatable, Sendable {
         public var stopRequested: StopReason?
         /// Seconds recorded, from the writer's clock.
         public var elapsed: Double = 0
+        /// Seconds left before a limit (duration, file size, free disk) ends the take.
+        public var remaining: Double?
     }
 
     /// The take playing.
@@ -148,6 +154,8 @@ public struct RecorderMachine: Equatable, Sendable {
     public let outputPath: String
     /// Seconds counted down before a take (`--countdown`; 0: none); a reload may change it.
     public private(set) var countdownSeconds: Int
+    /// Under this many seconds left, the timer counts down in red (`--warn-remaining`; 0: never).
+    public private(set) var warnRemaining: Double
     /// `--play FILE`: the playing mode alone, on this file. Close or the file's end exits (1 after
     /// an error); no camera, no take.
     public let playerFile: String?
@@ -165,10 +173,11 @@ public struct RecorderMachine: Equatable, Sendable {
     /// A reload accepted while not in ready, applied on the next return to ready.
     public private(set) var pendingConfiguration: Configuration?
 
-    public init(session: SessionMode, outputPath: String, orientation: Orientation, countdown: Int = 0) {
+    public init(session: SessionMode, outputPath: String, orientation: Orientation, countdown: Int = 0, warnRemaining: Double = 10) {
         self.session = session
         self.outputPath = outputPath
         countdownSeconds = countdown
+        self.warnRemaining = warnRemaining
         self.orientation = orientation
         playerFile = nil
     }
@@ -178,6 +187,7 @@ public struct RecorderMachine: Equatable, Sendable {
         session = .once
         outputPath = file
         countdownSeconds = 0
+        warnRemaining = 0
         self.orientation = orientation
         playerFile = file
         state = .playing(Playing(take: RecordingResult(outputPath: file, duration: 0, bytes: 0, reason: .user, success: true),
@@ -235,11 +245,19 @@ public struct RecorderMachine: Equatable, Sendable {
     public var timerText: String {
         switch state {
         case .ready, .countdown: TimerText.format(seconds: 0)
+        // Near a limit the timer counts down what is left, rounded up (00:01 until the very end).
+        case let .recording(r) where timeWarning: TimerText.format(seconds: (r.remaining ?? 0).rounded(.up))
         case let .recording(r): TimerText.format(seconds: r.elapsed)
         // The take's length, to the nearest second (a 2.97 s take under a 3 s limit reads 00:03).
         case let .finished(take): TimerText.format(seconds: take.duration.rounded())
         case let .playing(p): TimerText.playback(position: p.position, duration: p.duration)
         }
+    }
+
+    /// Whether the take is near its end: under `warnRemaining` seconds left, not yet stopping.
+    public var timeWarning: Bool {
+        guard case let .recording(r) = state, r.confirmed, r.stopRequested == nil, let left = r.remaining else { return false }
+        return warnRemaining > 0 && left < warnRemaining
     }
 
     public var viewModel: ViewModel {
@@ -258,11 +276,13 @@ public struct RecorderMachine: Equatable, Sendable {
             frozenFrame: mode == .finished,
             message: message,
             progress: nil, paused: false,
-            countdown: { if case let .countdown(n) = state { n } else { nil } }())
+            countdown: { if case let .countdown(n) = state { n } else { nil } }(),
+            remainingFraction: timeWarning ? { if case let .recording(r) = state { min(max((r.remaining ?? 0) / warnRemaining, 0), 1) } else { nil } }() : nil)
     }
 
     public var stateEvent: KioskEvent {
-        .state(mode: mode.rawValue, timer: timerText, buttons: visibleButtons, orientation: orientation)
+        .state(mode: mode.rawValue, timer: timerText, buttons: visibleButtons, orientation: orientation,
+               remaining: { if case let .recording(r) = state { r.remaining } else { nil } }())
     }
 
     // MARK: - Events
@@ -284,9 +304,10 @@ public struct RecorderMachine: Equatable, Sendable {
                     beginTake(&actions)
                 }
             }
-        case let .tick(seconds):
+        case let .tick(seconds, remaining):
             if case var .recording(r) = state, r.stopRequested == nil {
                 r.elapsed = max(r.elapsed, seconds)
+                if let remaining { r.remaining = max(remaining, 0) }
                 state = .recording(r)
             }
         case let .recordingStarted(path):
@@ -493,6 +514,7 @@ public struct RecorderMachine: Equatable, Sendable {
             pendingConfiguration = nil
             session = configuration.session
             countdownSeconds = configuration.countdown
+            warnRemaining = configuration.warnRemaining
             actions.append(.applyConfiguration(configuration))
         }
         if cameraWanted != cameraRunning {

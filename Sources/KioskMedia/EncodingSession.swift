@@ -95,6 +95,15 @@ final class EncodingSession {
     /// The take's length up to the last fragment that reached the disk: what a file cut there holds.
     private(set) var syncedDuration: Double = 0
     var hasVideo: Bool { videoFramesWritten > 0 && fragments > 0 }
+    /// Bytes of the take so far: the file and what waits in the open fragment.
+    var bytesWritten: Int64 { sink.size + pendingBytes }
+    /// Bytes the take may still grow by before a limit stops it: the file-size cap, or the free
+    /// space above the reserve as the last sync measured it.
+    var bytesLeft: Int64 {
+        let bySize = settings.maxFileSize - bytesWritten
+        let byDisk = freeAtSync.map { $0 - settings.minFreeDisk - pendingBytes } ?? Int64.max
+        return max(min(bySize, byDisk), 0)
+    }
 
     // MARK: - Video
 

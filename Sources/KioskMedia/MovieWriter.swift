@@ -33,6 +33,8 @@ public final class MovieWriter: Sendable {
     private let available = DispatchSemaphore(value: 0)
     /// Nanoseconds of video written so far (for the timer).
     private let elapsedNanoseconds = Atomic<Int64>(0)
+    private let written = Atomic<Int64>(0)
+    private let left = Atomic<Int64>(Int64.max)
     private let encoderNote = Mutex<(name: String, note: String?)>(("", nil))
     private let onFinish: @Sendable (RecordingResult) -> Void
 
@@ -50,6 +52,9 @@ public final class MovieWriter: Sendable {
 
     /// Seconds of video written so far.
     public var elapsed: Double { Double(elapsedNanoseconds.load(ordering: .relaxed)) / 1e9 }
+    /// Bytes of the take so far, and how many more its limits (file size, free disk) allow.
+    public var bytesWritten: Int64 { written.load(ordering: .relaxed) }
+    public var bytesLeft: Int64 { left.load(ordering: .relaxed) }
     public var droppedFrames: Int { queue.withLock { $0.dropped } }
     /// The video encoder in use and, when it is not the one asked for, why.
     public var videoEncoder: (name: String, note: String?) { encoderNote.withLock { $0 } }
@@ -161,6 +166,8 @@ public final class MovieWriter: Sendable {
             case let .video(frame):
                 if case let .stop(r) = session.encode(frame) { reason = r }
                 elapsedNanoseconds.store(Int64(session.videoEnd * 1e9), ordering: .relaxed)
+                written.store(session.bytesWritten, ordering: .relaxed)
+                left.store(session.bytesLeft, ordering: .relaxed)
             case let .audio(chunk):
                 if case let .stop(r) = session.encode(chunk) { reason = r }
             case let .stop(r):

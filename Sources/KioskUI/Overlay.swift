@@ -56,7 +56,7 @@ struct Overlay {
         if model.mode == .playing { try drawProgress(model.progress ?? 0) }
         if model.paused { try drawPausedMark() }
         for button in model.buttons {
-            try draw(button, pressed: button == held)
+            try draw(button, pressed: button == held, timeLeft: model.remainingFraction)
         }
         if let count = model.countdown { try drawCountdown(count) }
         if let message = model.message { try drawMessage(message) }
@@ -81,22 +81,28 @@ struct Overlay {
     private func drawTimer(_ model: ViewModel) throws(SDLError) {
         let label = layout.timerLabel
         let texture = try text.line(model.timer, size: textSize, maxWidth: label.width)
+        let warning = model.remainingFraction != nil
         if model.mode == .recording {
-            // iOS's recording cue: the running time on a red capsule.
+            // iOS's recording cue: the running time on a red capsule; near the limit the time left,
+            // red on white.
             let h = min(texture.size.height * 21 / 20, label.height)
             let pill = label.centered(Size(width: texture.size.width + textSize * 9 / 10, height: h))
-            try painter.fillRounded(pill, radius: Double(h) / 2, Style.red)
+            try painter.fillRounded(pill, radius: Double(h) / 2, warning ? Style.light : Style.red)
         }
-        painter.text(texture, centeredAt: label.center, Style.lightText)
+        painter.text(texture, centeredAt: label.center, warning ? Style.red : Style.lightText)
     }
 
-    private func draw(_ button: Button, pressed: Bool) throws(SDLError) {
+    /// `timeLeft`: near a take's limit, the part of the warning time left (the ring around Stop).
+    private func draw(_ button: Button, pressed: Bool, timeLeft: Double?) throws(SDLError) {
         let frame = layout.frame(of: button)
         switch button {
         case .start, .stop:
             let d = Double(min(frame.width, frame.height))
             let square = Painter.centred(diameter: d, in: frame)
-            try painter.ring(square, thickness: max(d * RecordButtonShape.ringWidth, 2), pressed ? Style.ring.darker(0.2) : Style.ring)
+            let thickness = max(d * RecordButtonShape.ringWidth, 2)
+            try painter.ring(square, thickness: thickness, pressed ? Style.ring.darker(0.2) : Style.ring)
+            // Near the limit a red ring over the white one empties with the time left.
+            if button == .stop, let fraction = timeLeft { try painter.arc(square, thickness: thickness, fraction: fraction, Style.red) }
             let red = pressed ? Style.pressed(Style.red) : Style.red
             if button == .start {
                 try painter.fillCircle(Painter.centred(diameter: 2 * d * RecordButtonShape.discRadius, in: square), red)

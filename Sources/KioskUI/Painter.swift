@@ -71,6 +71,17 @@ struct Painter {
         try copy(.ring(diameter: p.width, eighths: Int((thickness * 8).rounded())), to: p, color)
     }
 
+    /// The part `fraction` (0…1) of a ring whose outside fills a canvas square, clockwise from the
+    /// canvas's up (whatever way the canvas is turned onto the display).
+    func arc(_ square: Rect, thickness: Double, fraction: Double, _ color: RGBA) throws(SDLError) {
+        let sweep = Int((min(max(fraction, 0), 1) * 360).rounded())
+        guard sweep > 0 else { return }
+        let p = transform.toPhysical(square)
+        let c = transform.toPhysical(square.center), top = transform.toPhysical(Point(x: square.center.x, y: Double(square.y)))
+        let start = Int((atan2(top.x - c.x, -(top.y - c.y)) * 180 / .pi).rounded())
+        try copy(.arc(diameter: p.width, eighths: Int((thickness * 8).rounded()), start: start, sweep: sweep), to: p, color)
+    }
+
     /// A triangle (the play mark), its corners anywhere on the canvas.
     func fillTriangle(_ a: Point, _ b: Point, _ c: Point, _ color: RGBA) throws(SDLError) {
         let points: [Point] = [a, b, c].map { transform.toPhysical($0) }

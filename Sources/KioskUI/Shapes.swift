@@ -16,10 +16,12 @@ enum Mask: Hashable {
     case ring(diameter: Int, eighths: Int)
     /// A convex polygon in a `width` x `height` box, corners in 1/8 pixels from the box's top-left.
     case polygon(width: Int, height: Int, corners: [Int])
+    /// Part of a ring: `sweep` degrees clockwise from `start` degrees (0: up, 90: right).
+    case arc(diameter: Int, eighths: Int, start: Int, sweep: Int)
 
     var size: Size {
         switch self {
-        case let .disc(d), let .ring(d, _): Size(width: d, height: d)
+        case let .disc(d), let .ring(d, _), let .arc(d, _, _, _): Size(width: d, height: d)
         case let .polygon(w, h, _): Size(width: w, height: h)
         }
     }
@@ -33,6 +35,14 @@ enum Mask: Hashable {
         case let .ring(d, eighths):
             let r = Double(d) / 2, t = Double(eighths) / 8
             return abs(((x - r) * (x - r) + (y - r) * (y - r)).squareRoot() - (r - t / 2)) - t / 2
+        case let .arc(d, eighths, start, sweep):
+            let ring = Mask.ring(diameter: d, eighths: eighths).distance(x: x, y: y)
+            let r = Double(d) / 2
+            // Clockwise from up, in degrees, measured from where the arc starts.
+            var angle = atan2(x - r, -(y - r)) * 180 / .pi - Double(start)
+            angle = angle.truncatingRemainder(dividingBy: 360)
+            if angle < 0 { angle += 360 }
+            return angle <= Double(sweep) ? ring : max(ring, 1)
         case let .polygon(_, _, corners):
             let points = stride(from: 0, to: corners.count - 1, by: 2).map { (Double(corners[$0]) / 8, Double(corners[$0 + 1]) / 8) }
             let n = points.count

@@ -16,6 +16,8 @@ do { notifier = try ServiceNotifier.fromEnvironment() } catch {
     Log.info("systemd notify: \(error); not notifying")
 }
 
+// Before any thread starts: a long-running booth keeps its heap from spreading over many arenas.
+if ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil { MallocArenas.limit() }
 let parser = OptionParser(readFile: { try String(contentsOfFile: $0, encoding: .utf8) })
 // Kept for SIGHUP: the same command line parsed again reads the config file anew, and its flags
 // still win over the file.

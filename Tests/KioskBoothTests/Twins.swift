@@ -172,6 +172,8 @@ final class WriterTwin: TakeWriter {
     var stops: [StopReason] { state.withLock { $0.stops } }
     var startedOnUIThread: Bool? { state.withLock { $0.startedOnUIThread } }
     var elapsed: Double { Double(frames) / 30 }
+    var bytesWritten: Int64 { Int64(frames) * 1000 }
+    var bytesLeft: Int64 { Int64.max }
 
     func start() throws(RecordingStartError) {
         state.withLock { $0.startedOnUIThread = on(ui) }

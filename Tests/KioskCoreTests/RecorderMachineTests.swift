@@ -331,6 +331,31 @@ struct RecorderMachineSeedTests {
         #expect(reloadedMachine.handle(.press(.start)) == [.discardTake, .startRecording(orientation: .landscapeRight)])
     }
 
+    @Test("time left: remaining in state while recording; under --warn-remaining the timer counts down what is left and the ring's fraction empties")
+    func timeLeft() {
+        var m = RecorderMachine(session: .once, outputPath: out, orientation: .landscapeRight, warnRemaining: 10)
+        _ = m.start()
+        _ = m.handle(.press(.start))
+        _ = m.handle(.recordingStarted(outputPath: out))
+        _ = m.handle(.tick(elapsed: 5, remaining: 15))
+        #expect(!m.timeWarning && m.timerText == "00:05" && m.viewModel.remainingFraction == nil)
+        #expect(m.stateEvent == .state(mode: "recording", timer: "00:05", buttons: [.stop], orientation: .landscapeRight, remaining: 15))
+        _ = m.handle(.tick(elapsed: 12.2, remaining: 7.8))
+        #expect(m.timeWarning && m.timerText == "00:08" && m.viewModel.remainingFraction == 0.78)
+        // Stopping: the warning goes; finished: no remaining in state.
+        _ = m.handle(.press(.stop))
+        #expect(!m.timeWarning)
+        _ = m.handle(.recordingFinished(Fixture.goodTake))
+        #expect(m.stateEvent == .state(mode: "finished", timer: "00:03", buttons: [.retake, .useVideo, .playVideo], orientation: .landscapeRight))
+        // 0: never warned.
+        var quiet = RecorderMachine(session: .once, outputPath: out, orientation: .landscapeRight, warnRemaining: 0)
+        _ = quiet.start()
+        _ = quiet.handle(.press(.start))
+        _ = quiet.handle(.recordingStarted(outputPath: out))
+        _ = quiet.handle(.tick(elapsed: 12, remaining: 1))
+        #expect(!quiet.timeWarning && quiet.timerText == "00:12")
+    }
+
     @Test("a take that fails to start plays no begin sound and returns to ready")
     func failedStartIsSilent() {
         var m = Fixture.ready.make()

@@ -30,7 +30,7 @@ struct CountdownEndToEndTests {
         for (a, b) in zip(marks, marks.dropFirst()) {
             #expect(abs(b - a - 1) <= 0.05, "a second apart: \(marks.map { $0 - marks[0] })")
         }
-        guard case let .state(mode, _, buttons, _)? = r.events.first(where: { $0.name == "state" }) else {
+        guard case let .state(mode, _, buttons, _, _)? = r.events.first(where: { $0.name == "state" }) else {
             Issue.record("no state: \(r.rawLines)"); return
         }
         #expect(mode == "countdown" && buttons == [.cancel])
@@ -51,7 +51,7 @@ struct CountdownEndToEndTests {
         r.command("cancel")
         r.command("state")
         try #require(r.wait(for: "state") != nil)
-        guard case let .state(mode, _, buttons, _)? = r.events.last(where: { $0.name == "state" }) else { return }
+        guard case let .state(mode, _, buttons, _, _)? = r.events.last(where: { $0.name == "state" }) else { return }
         #expect(mode == "ready" && buttons == [.cancel, .start])
         Thread.sleep(forTimeInterval: 1.5)
         #expect(!r.names.contains("recordingStarted") && !r.names.contains("videoRecorderDidCancelRecordingVideo"), "\(r.rawLines)")
@@ -76,5 +76,66 @@ struct CountdownEndToEndTests {
         #expect(bad.events.contains { if case .error(.badCommand, _) = $0 { true } else { false } })
         bad.command("quit")
         #expect(bad.exitStatus() == 0)
+    }
+}
+
+@Suite("time left, end to end", .serialized)
+struct TimeLeftEndToEndTests {
+    /// The `remaining` of each `state` reply while recording, with the reply's arrival time.
+    static func remaining(_ r: RecorderProcess) -> [(value: Double, timer: String, at: Double)] {
+        r.timedEvents.compactMap { e in
+            if case let .state("recording", timer, _, _, remaining?) = e.event { (remaining, timer, e.at) } else { nil }
+        }
+    }
+
+    @Test("under a short max duration: remaining counts down with the clock; under --warn-remaining the timer shows it")
+    func maxDuration() throws {
+        let folder = try testFolder("time-left")
+        let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("take.mov").path, "--max-duration", "4",
+                                             "--warn-remaining", "2.5"])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        let started = try #require(r.wait(for: "recordingStarted"))
+        for _ in 0..<7 {
+            Thread.sleep(forTimeInterval: 0.5)
+            r.command("state")
+        }
+        try #require(r.wait(for: "recordingFinished", timeout: 6) != nil)
+        let samples = Self.remaining(r)
+        #expect(samples.count >= 5, "\(r.rawLines)")
+        for s in samples {
+            // The writer's clock trails the wall clock by the pipeline's latency: within 0.25 s.
+            let expected = 4 - (s.at - started)
+            #expect(abs(s.value - expected) < 0.25, "remaining \(s.value), expected \(expected)")
+            let shown = Int(s.timer.suffix(2)) ?? -1
+            if s.value < 2.5 { #expect(shown == Int(s.value.rounded(.up)), "counting down: \(s.timer) for \(s.value)") }
+            else { #expect(shown == Int(4 - s.value), "counting up: \(s.timer) for \(s.value)") }
+        }
+        guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
+        #expect(result.reason == .maxDuration)
+        r.command("useVideo")
+        #expect(r.exitStatus() == 0)
+    }
+
+    @Test("under a small max file size: remaining is the bytes left at the take's rate, far below the duration's, and the take ends about then")
+    func maxFileSize() throws {
+        let folder = try testFolder("time-left-size")
+        let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("take.mov").path, "--size", "1280x720",
+                                             "--max-file-size", "96K"])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil)
+        Thread.sleep(forTimeInterval: 1.6)
+        r.command("state")
+        try #require(r.wait(for: "state") != nil)
+        let finished = try #require(r.wait(for: "recordingFinished", timeout: 30))
+        let sample = try #require(Self.remaining(r).first, "\(r.rawLines)")
+        guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
+        #expect(result.reason == .maxFileSize)
+        #expect(sample.value < 1200 - 10, "the file size's budget, not the duration's: \(sample.value)")
+        let actual = finished - sample.at
+        #expect(sample.value > actual * 0.5 && sample.value < actual * 2, "predicted \(sample.value) s left, the take ended \(actual) s later")
+        r.command("useVideo")
+        #expect(r.exitStatus() == 0)
     }
 }

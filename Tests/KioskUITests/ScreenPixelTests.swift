@@ -201,6 +201,32 @@ extension SDLTests {
             #expect(outside == 0, "and nothing outside the disc (\(outside) pixels)")
         }
 
+        @Test("time nearly up: the timer red on white, and a red ring around Stop that covers the part of the warning time left, clockwise from the top",
+              arguments: [Orientation.landscapeRight, .portrait])
+        func timeLeft(orientation: Orientation) throws {
+            let sdl = try makeContext()
+            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480), orientation: orientation)
+            try screen.show(frame: TestFrames.bars(size: Self.frameSize))
+            var model = Models.recording(elapsed: 5)
+            model.remainingFraction = 0.5
+            try screen.draw(model)
+            let pixels = try screen.readPixels()
+            let check = ScreenCheck(pixels: pixels, model: model, transform: screen.transform, layout: screen.layout,
+                                    frame: Self.frameSize, label: "time left \(orientation.rawValue)")
+            let red = RGB(255, 59, 48), white = RGB(255, 255, 255)
+            #expect(check.count(in: screen.layout.timerLabel, near: red, within: 40) > 10, "the timer's text is red")
+            #expect(check.count(in: screen.layout.timerLabel, near: white, within: 20) > 40, "on a white capsule")
+            // Points on the ring: the first half (clockwise from up) red, the second white.
+            let frame = screen.layout.recordButton
+            let d = Double(min(frame.width, frame.height))
+            let c = frame.center, r = d / 2 - max(d * 0.08, 2) / 2
+            for (degrees, expected) in [(45.0, red), (135.0, red), (225.0, white), (315.0, white)] {
+                let a = degrees * .pi / 180
+                let p = check.pixel(Point(x: c.x + r * sin(a), y: c.y - r * cos(a)))
+                check.expectColor(p, expected, within: 40, "the ring at \(Int(degrees))°")
+            }
+        }
+
         @Test("the timer's text changes the top panel's pixels, and nothing else", arguments: Orientation.allCases)
         func timerChanges(orientation: Orientation) throws {
             let sdl = try makeContext()
