@@ -31,6 +31,8 @@ let package = Package(
         cModule("CFFmpeg", pkgConfig: "libavformat", apt: [
             "libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev",
         ]),
+        // sd-bus: logind's sleep inhibitor on the system bus (KioskSleep).
+        cModule("CSystemd", pkgConfig: "libsystemd", apt: ["libsystemd-dev"]),
 
         // Pure Swift: state machine, geometry, configuration, JSON contract. Imports no C module.
         .target(name: "KioskCore"),
@@ -39,6 +41,9 @@ let package = Package(
         .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskSystem", "CFFmpeg"]),
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", "CV4L2", "CALSA"]),
         .target(name: "KioskUI", dependencies: ["KioskCore", "KioskSystem", "CSDL2", "CSDL2TTF"]),
+        // The machine's sleep held off while a take is made safe: logind's delay inhibitor over
+        // sd-bus. A target of its own so libsystemd stays out of the small base (KioskSystem).
+        .target(name: "KioskSleep", dependencies: ["KioskCore", "KioskSystem", "CSystemd"]),
 
         // The booth's heart: one inbox, the machine's actions carried out, a UI thread that never waits.
         .target(name: "KioskBooth", dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskMedia", "KioskUI"]),
