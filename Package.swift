@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "KioskSleep", dependencies: ["KioskCore", "KioskSystem", "CSystemd"]),
 
         // The booth's heart: one inbox, the machine's actions carried out, a UI thread that never waits.
-        .target(name: "KioskBooth", dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskMedia", "KioskUI"]),
+        .target(name: "KioskBooth", dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskMedia", "KioskUI", "KioskSleep"]),
         .executableTarget(
             name: "kiosk-recorder",
             dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskMedia", "KioskUI", "KioskBooth"]),

@@ -30,6 +30,8 @@ public enum BoothMessage: Sendable {
     case command(Command)
     case badCommand(CommandError)
     case signal(Int32)
+    /// logind's PrepareForSleep: true, the machine is about to sleep; false, it has resumed.
+    case systemSleep(Bool)
     /// The parent closed its end of stdout.
     case parentGone
 }

@@ -145,5 +145,8 @@ case let .record(config):
             case let .pcm(name): ALSAMicrophone(name: name)
             }
         })
-    withExtendedLifetime(lock) { serve(Booth(config: config, outputPath: output, parts: parts, folder: folder), context) }
+    let booth = Booth(config: config, outputPath: output, parts: parts, folder: folder)
+    // A suspend of the machine waits (logind's delay inhibitor) until a take in progress is safe.
+    booth.watchSystemSleep()
+    withExtendedLifetime(lock) { serve(booth, context) }
 }
