@@ -14,7 +14,7 @@ let package = Package(
         .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
         // Test-only: the fake V4L2 camera, a libv4l2 plugin (Tests/FakeV4L2Camera/README.md).
         .library(name: "KioskFakeV4L2Camera", type: .dynamic, targets: ["KioskFakeV4L2Camera"]),
-        // Test-only: an LD_PRELOAD shim that makes fdatasync and rename fail on demand (Tests/FailingSyscalls).
+        // Test-only: an LD_PRELOAD shim that makes fdatasync and rename fail (fsync and fdatasync slow) on demand (Tests/FailingSyscalls).
         .library(name: "KioskFailingSyscalls", type: .dynamic, targets: ["KioskFailingSyscalls"]),
         // Test-only: a fake microphone as an alsa-lib PCM plugin (Tests/FakeALSAMicrophone).
         .library(name: "KioskFakeALSAMicrophone", type: .dynamic, targets: ["KioskFakeALSAMicrophone"]),
