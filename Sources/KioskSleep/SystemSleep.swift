@@ -88,7 +88,7 @@ public final class SystemSleep: Sendable {
             state.fd = -1
             return true
         }
-        if released == true { Log.info("system sleep: the take is safe; the inhibitor is released") }
+        if released == true { Log.info("system sleep: the inhibitor is released; the machine may sleep") }
     }
 
     /// After the resume: takes the inhibitor again (the bus thread asks logind). Any thread.
@@ -102,9 +102,6 @@ public final class SystemSleep: Sendable {
 
     /// Ends the bus thread and closes the connection; the inhibitor, if held, stays until release.
     public func stop() { thread?.stop() }
-
-    /// Whether an inhibitor is held now (for tests and the log).
-    public var holdsInhibitor: Bool { shared?.inhibitor.withLock { $0.fd >= 0 } ?? false }
 
     /// The bus thread: connect, listen, hold the inhibitor, then process the bus until stopped.
     /// Every failure before the loop is said once and ends the thread: nothing changes then.
