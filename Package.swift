@@ -14,7 +14,7 @@ let package = Package(
         .executable(name: "kiosk-bench", targets: ["kiosk-bench"]),
         // Test-only: the fake V4L2 camera, a libv4l2 plugin (Tests/FakeV4L2Camera/README.md).
         .library(name: "KioskFakeV4L2Camera", type: .dynamic, targets: ["KioskFakeV4L2Camera"]),
-        // Test-only: an LD_PRELOAD shim that makes fdatasync and rename fail on demand (Tests/FailingSyscalls).
+        // Test-only: an LD_PRELOAD shim that makes fdatasync and rename fail (fsync and fdatasync slow) on demand (Tests/FailingSyscalls).
         .library(name: "KioskFailingSyscalls", type: .dynamic, targets: ["KioskFailingSyscalls"]),
         // Test-only: a fake microphone as an alsa-lib PCM plugin (Tests/FakeALSAMicrophone).
         .library(name: "KioskFakeALSAMicrophone", type: .dynamic, targets: ["KioskFakeALSAMicrophone"]),
@@ -31,6 +31,8 @@ let package = Package(
         cModule("CFFmpeg", pkgConfig: "libavformat", apt: [
             "libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev",
         ]),
+        // sd-bus: logind's sleep inhibitor on the system bus (KioskSleep).
+        cModule("CSystemd", pkgConfig: "libsystemd", apt: ["libsystemd-dev"]),
 
         // Pure Swift: state machine, geometry, configuration, JSON contract. Imports no C module.
         .target(name: "KioskCore"),
@@ -39,9 +41,12 @@ let package = Package(
         .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskSystem", "CFFmpeg"]),
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", "CV4L2", "CALSA"]),
         .target(name: "KioskUI", dependencies: ["KioskCore", "KioskSystem", "CSDL2", "CSDL2TTF"]),
+        // The machine's sleep held off while a take is made safe: logind's delay inhibitor over
+        // sd-bus. A target of its own so libsystemd stays out of the small base (KioskSystem).
+        .target(name: "KioskSleep", dependencies: ["KioskCore", "KioskSystem", "CSystemd"]),
 
         // The booth's heart: one inbox, the machine's actions carried out, a UI thread that never waits.
-        .target(name: "KioskBooth", dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskMedia", "KioskUI"]),
+        .target(name: "KioskBooth", dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskMedia", "KioskUI", "KioskSleep"]),
         .executableTarget(
             name: "kiosk-recorder",
             dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskMedia", "KioskUI", "KioskBooth"]),

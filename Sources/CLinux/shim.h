@@ -1,17 +1,23 @@
 // CLinux: the GNU parts of glibc that Swift's Glibc module leaves out: it is built without
 // _GNU_SOURCE, so pipe2 (a pipe made close-on-exec in one step), pthread_setname_np and accept4
-// (a connection taken close-on-exec in one step) are missing from it; also adjtimex
-// (sys/timex.h), to ask whether the wall clock is synchronised. This header defines it before its
-// includes, which this module parses afresh.
+// (a connection taken close-on-exec in one step) are missing from it; so are adjtimex (whether the
+// wall clock is synchronised) and mallopt. This header defines it before its includes, which this
+// module parses afresh.
 #pragma once
 #define _GNU_SOURCE 1
 #include <fcntl.h>
 #include <pthread.h>
 #include <unistd.h>
-#include <sys/timex.h>
-#include <malloc.h>
 
 // accept4 under a name of its own, with plain pointer types: <sys/socket.h> parsed with _GNU_SOURCE
 // declares its address argument as a transparent union Swift cannot pass, and its fd_set differs
 // from the Glibc module's, so this module declares the one call instead of including the header.
 extern int clinux_accept4(int fd, void *address, unsigned int *length, int flags) __asm__("accept4");
+
+// adjtimex and mallopt the same way, without <sys/timex.h> (it brings <sys/select.h>, whose fd_set
+// under _GNU_SOURCE clashes with other modules') and <malloc.h>. adjtimex reads a struct timex
+// (208 bytes on glibc's 64-bit targets): pass a zeroed buffer at least that big; 5 is TIME_ERROR.
+extern int clinux_adjtimex(void *timex) __asm__("adjtimex");
+extern int clinux_mallopt(int parameter, int value) __asm__("mallopt");
+#define CLINUX_TIME_ERROR 5
+#define CLINUX_M_ARENA_MAX (-8)

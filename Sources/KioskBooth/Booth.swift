@@ -89,6 +89,10 @@ public final class Booth {
     private var lastViewModel: ViewModel?
     private var exitCode: Int32?
     private var suspendWhenSafe = false
+    /// Holds the machine's sleep off while a take is made safe (`watchSystemSleep`); nil: none.
+    public var sleepInhibitor: (any SleepInhibitor)?
+    /// logind announced a sleep and waits for our inhibitor: it goes once no take is being written.
+    private var sleepWaiting = false
     lazy var stats = PreviewStats(frames: frames)
     /// The player while the playing mode shows (its picture kept apart from the frozen frame).
     private var playback: Playback?
@@ -163,6 +167,11 @@ public final class Booth {
             for message in inbox.take() {
                 switch message {
                 case _ where readySent, .cameraStarted, .launchFilesDone: handle(message)
+                case .systemSleep(true):
+                    // Nothing records before `ready`: the sleep need not wait for it. The
+                    // background itself is handled after `ready`, in order.
+                    sleepInhibitor?.release()
+                    beforeReady.append(message)
                 default: beforeReady.append(message)
                 }
             }
@@ -326,8 +335,31 @@ public final class Booth {
             default:
                 perform(machine.handle(.terminate(signal: Booth.signalName(number))))
             }
+        case let .systemSleep(sleeping):
+            if sleeping {
+                // As on background: a take is finished and kept; the inhibitor goes once it is
+                // safe on disk (below).
+                Log.info("system sleep: the machine is about to sleep")
+                sleepWaiting = true
+                perform(machine.handle(.background))
+            } else {
+                Log.info("system sleep: the machine has resumed")
+                sleepWaiting = false
+                sleepInhibitor?.reacquire()
+                perform(machine.handle(.foreground))
+            }
         }
+        releaseSleepWhenSafe()
         needsDraw = true
+    }
+
+    /// Lets a sleep logind announced go on once no take is being written: the writer reports
+    /// `recordingFinished` only after the file is finalized and synced (a take that failed to start
+    /// wrote nothing).
+    private func releaseSleepWhenSafe() {
+        guard sleepWaiting, machine.mode != .recording else { return }
+        sleepWaiting = false
+        sleepInhibitor?.release()
     }
 
     /// `ready` goes out once the camera has tried to open and the launch's file work is done; what

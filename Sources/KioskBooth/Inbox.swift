@@ -34,6 +34,8 @@ public enum BoothMessage: Sendable {
     case signal(Int32)
     /// SIGHUP's reading of the configuration again: the new one, or why it is bad.
     case configurationRead(Result<Configuration, UsageError>)
+    /// logind's PrepareForSleep: true, the machine is about to sleep; false, it has resumed.
+    case systemSleep(Bool)
     /// The parent closed its end of stdout.
     case parentGone
 }

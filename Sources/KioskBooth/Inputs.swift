@@ -1,7 +1,8 @@
-// The booth's inputs from outside the screen: stdin commands, the control socket's commands and
-// signals, each read on a thread of its own and posted to the inbox.
+// The booth's inputs from outside the screen: stdin commands, the control socket's commands,
+// signals and the machine's sleep, each read on a thread of its own and posted to the inbox.
 import Foundation
 import KioskCore
+import KioskSleep
 import KioskSystem
 
 extension Booth {
@@ -54,6 +55,14 @@ extension Booth {
         } catch {
             Log.info("signals will not be handled: \(error)")
         }
+    }
+
+    /// Holds the machine's sleep off through logind (`SystemSleep`, a thread of its own) and posts
+    /// each PrepareForSleep to the inbox. Without a system bus or logind nothing changes (said
+    /// once on stderr).
+    public func watchSystemSleep() {
+        let inbox = inbox
+        sleepInhibitor = SystemSleep { inbox.post(.systemSleep($0)) }
     }
 }
 

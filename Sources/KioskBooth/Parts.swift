@@ -1,11 +1,13 @@
 // What the booth is made of, each behind a protocol with a real implementation and a test twin:
 // the screen (KioskUI's SDL `Screen`), the sound out, the camera and microphone (KioskCapture's
-// sources), the take's writer (KioskMedia's `MovieWriter`) and the event channel.
+// sources), the take's writer (KioskMedia's `MovieWriter`), the event channel and the machine's
+// sleep (KioskSleep's `SystemSleep`).
 import Foundation
 import KioskCapture
 import KioskCore
 import KioskMedia
 import KioskSystem
+import KioskSleep
 import KioskUI
 
 /// The screen as the booth uses it (UI thread only). `Screen` is the real one; tests use a twin
@@ -80,6 +82,18 @@ public protocol TakeWriter: AnyObject, Sendable {
 }
 
 extension MovieWriter: TakeWriter {}
+
+/// What holds the machine's sleep off while a take is made safe. `SystemSleep` is the real one
+/// (logind's delay inhibitor); its `PrepareForSleep` signals reach the booth as `systemSleep`
+/// messages.
+public protocol SleepInhibitor: AnyObject, Sendable {
+    /// The take is safe on disk: the sleep may go on.
+    func release()
+    /// After the resume: hold the next sleep off again.
+    func reacquire()
+}
+
+extension SystemSleep: SleepInhibitor {}
 
 /// Makes the writer for a take; `onFinish` is called once, on any thread, when the file is safe.
 public typealias TakeWriterFactory = @Sendable (MovieSettings, @escaping @Sendable (RecordingResult) -> Void) -> any TakeWriter

@@ -9,6 +9,6 @@ public enum MallocArenas {
     /// Limits malloc to `count` arenas (`mallopt(M_ARENA_MAX)`); call first thing in main, before
     /// any thread starts. `MALLOC_ARENA_MAX` in the environment still wins (glibc reads it first).
     public static func limit(to count: Int32 = 2) {
-        _ = mallopt(M_ARENA_MAX, count)
+        _ = clinux_mallopt(CLINUX_M_ARENA_MAX, count)
     }
 }

@@ -14,8 +14,9 @@ public enum WallClock {
 
     public static var isSynchronised: Bool {
         if ProcessInfo.processInfo.environment["KIOSK_CLOCK_TRUSTED"] == "1" { return true }
-        var t = timex()
-        // adjtimex with no modes reads the state: TIME_ERROR means "not synchronised".
-        return adjtimex(&t) != TIME_ERROR
+        // adjtimex with no modes (a zeroed struct timex) reads the state: TIME_ERROR means "not
+        // synchronised".
+        var buffer = [UInt8](repeating: 0, count: 512)
+        return buffer.withUnsafeMutableBytes { clinux_adjtimex($0.baseAddress) } != CLINUX_TIME_ERROR
     }
 }

@@ -189,5 +189,8 @@ case let .record(config):
             }
         },
         events: EventSink(copies: copies), configurationSource: source, notifier: notifier)
-    withExtendedLifetime(lock) { serve(Booth(config: config, outputPath: output, parts: parts, folder: folder), context, control: control) }
+    let booth = Booth(config: config, outputPath: output, parts: parts, folder: folder)
+    // A suspend of the machine waits (logind's delay inhibitor) until a take in progress is safe.
+    booth.watchSystemSleep()
+    withExtendedLifetime(lock) { serve(booth, context, control: control) }
 }

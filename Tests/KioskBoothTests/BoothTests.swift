@@ -287,6 +287,51 @@ struct BoothTests {
         #expect(h.step(until: { h.booth.isFinished }))
         #expect(h.events.names == ["ready", "error", "videoRecorderDidCancelRecordingVideo"])
     }
+
+    @Test("the machine about to sleep mid-take: the take stops as on background and is kept, the inhibitor goes only once the writer reported it safe; the resume takes it again and brings the camera back")
+    func systemSleepMidTake() throws {
+        let h = BoothHarness()
+        let sleep = SleepTwin()
+        h.booth.sleepInhibitor = sleep
+        #expect(h.startTake())
+        h.booth.inbox.post(.systemSleep(true))
+        // One turn: the stop reaches the writer; its report comes back through the inbox next turn.
+        h.booth.step()
+        #expect(try #require(h.writer).stops == [.background])
+        #expect(h.booth.machine.mode == .recording)
+        #expect(sleep.held, "held while the take is being written")
+        #expect(h.step(until: { !sleep.held }))
+        #expect(h.booth.machine.mode == .finished, "released in the turn that took the writer's report")
+        #expect(h.events.received.last?.contains("\"reason\":\"background\"") == true)
+        #expect(h.events.names == ["ready", "recordingStarted", "recordingFinished"])
+        #expect(h.step(until: { h.camera.stops == 1 }), "the camera is released, as on background")
+        h.send(.press(.retake))
+        #expect(h.step(until: { h.booth.machine.mode == .ready }))
+        #expect(h.booth.machine.visibleButtons == [.cancel], "no Start while the machine sleeps")
+        h.booth.inbox.post(.systemSleep(false))
+        #expect(h.step(until: { h.camera.starts == 2 }), "the camera is back")
+        #expect(sleep.held && sleep.calls == ["release", "reacquire"])
+        #expect(h.booth.machine.visibleButtons == [.cancel, .start])
+    }
+
+    @Test("the machine about to sleep with nothing recording (before ready, and in ready): the inhibitor goes at once")
+    func systemSleepIdle() {
+        let h = BoothHarness()
+        let sleep = SleepTwin()
+        h.booth.sleepInhibitor = sleep
+        // Posted before the start: it is in the inbox before the camera's first report.
+        h.booth.inbox.post(.systemSleep(true))
+        h.booth.start()
+        h.booth.step()
+        #expect(!sleep.held)
+        #expect(h.step(until: { h.events.names == ["ready"] }))
+        #expect(h.step(until: { h.booth.machine.visibleButtons == [.cancel] }), "the background follows ready")
+        h.booth.inbox.post(.systemSleep(false))
+        #expect(h.step(until: { sleep.held && h.booth.machine.visibleButtons == [.cancel, .start] }))
+        h.booth.inbox.post(.systemSleep(true))
+        h.booth.step()
+        #expect(!sleep.held, "in ready, in the turn that took the signal")
+    }
 }
 
 @Suite("the booth library: playing and turning, with twins", .serialized)

@@ -199,6 +199,26 @@ final class WriterTwin: TakeWriter {
     }
 }
 
+/// logind's inhibitor as the booth sees it: held until released, held again on reacquire.
+final class SleepTwin: SleepInhibitor {
+    private let state = Mutex((held: true, calls: [String]()))
+    var held: Bool { state.withLock { $0.held } }
+    /// `release` and `reacquire` in order (a release with nothing held is not noted).
+    var calls: [String] { state.withLock { $0.calls } }
+    func release() {
+        state.withLock { s in
+            if s.held { s.calls.append("release") }
+            s.held = false
+        }
+    }
+    func reacquire() {
+        state.withLock { s in
+            s.calls.append("reacquire")
+            s.held = true
+        }
+    }
+}
+
 /// stdout as a pipe: the test reads it line by line, or leaves it unread until it is full.
 final class EventPipe: Sendable {
     let sink: EventSink

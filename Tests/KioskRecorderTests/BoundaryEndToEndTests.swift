@@ -262,8 +262,7 @@ struct BoundaryEndToEndTests {
     /// The environment that loads the test-only shim (Tests/FailingSyscalls): `calls` fail with EIO
     /// while `trigger` exists.
     func failing(_ calls: String, while trigger: String) -> [String: String] {
-        let shim = URL(fileURLWithPath: recorderPath).deletingLastPathComponent().appendingPathComponent("libKioskFailingSyscalls.so").path
-        return ["LD_PRELOAD": shim, "KIOSK_FAIL_CALLS": calls, "KIOSK_FAIL_TRIGGER": trigger]
+        ["LD_PRELOAD": failingSyscallsShim, "KIOSK_FAIL_CALLS": calls, "KIOSK_FAIL_TRIGGER": trigger]
     }
 
     @Test("the disk stops taking syncs near the end of a take: recordingFinished reports the length really on disk, and the file plays")

@@ -117,6 +117,11 @@ func recordingBooth(_ name: String, environment: [String: String] = [:]) throws 
     return (r, output, try #require(r.wait(for: "recordingStarted")))
 }
 
+/// The test-only LD_PRELOAD shim that fails or slows syscalls on demand (Tests/FailingSyscalls),
+/// built beside the recorder.
+let failingSyscallsShim = URL(fileURLWithPath: recorderPath).deletingLastPathComponent()
+    .appendingPathComponent("libKioskFailingSyscalls.so").path
+
 /// Only under Tests/FakeV4L2Camera/with-fake-camera (kiosk/test): the fake camera's plugin and a
 /// private mount namespace.
 let needsFakeCamera: ConditionTrait = .enabled(if: ProcessInfo.processInfo.environment["KIOSK_FAKE_CAMERA"] == "1",

@@ -43,7 +43,11 @@ final class XvfbServer {
         let arguments = [program, "-displayfd", "1", "-screen", "0", "\(screen.width)x\(screen.height)x24",
                          "-fbdir", framebufferFolder.path, "-nolisten", "tcp"]
         let out = Pipe()
-        pid = try XvfbServer.spawn(arguments, stdout: out.fileHandleForWriting.fileDescriptor)
+        do {
+            pid = try startServer(arguments, stdout: out.fileHandleForWriting.fileDescriptor)
+        } catch {
+            throw XvfbFailure(message: "\(error)")
+        }
         try out.fileHandleForWriting.close()
         // Read on a thread so a server that hangs cannot hang the test.
         let number = Mutex<String?>(nil)
@@ -61,7 +65,7 @@ final class XvfbServer {
         }.start()
         _ = done.wait(timeout: .now() + 10)
         guard let n = number.withLock({ $0 }), !n.isEmpty, Int(n) != nil else {
-            XvfbServer.stop(pid)
+            stopServer(pid)
             try? FileManager.default.removeItem(at: framebufferFolder)
             throw XvfbFailure(message: "Xvfb did not start (no display number on -displayfd)")
         }
@@ -69,39 +73,8 @@ final class XvfbServer {
     }
 
     deinit {
-        XvfbServer.stop(pid)
+        stopServer(pid)
         try? FileManager.default.removeItem(at: framebufferFolder)
-    }
-
-    /// posix_spawn with an empty signal mask. Foundation's Process passes on the mask of the thread
-    /// that starts it, and the test runner's threads block SIGTERM: an Xvfb started so ignores
-    /// the SIGTERM that lets it shut down cleanly (removing its lock file and socket).
-    private static func spawn(_ arguments: [String], stdout: Int32) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-        let argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
-        guard result == 0 else { throw XvfbFailure(message: "cannot run \(arguments[0]): \(String(cString: strerror(result)))") }
-        return pid
-    }
-
-    /// SIGTERM, then waits for the server (it removes its lock file and socket on the way out).
-    private static func stop(_ pid: pid_t) {
-        kill(pid, SIGTERM)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
     }
 
     /// The environment that puts kiosk-recorder on this server through SDL's X11 driver.

@@ -60,6 +60,56 @@ public func runProgram(_ command: [String], environment: [String: String]? = nil
     return ProgramRun(status: process.terminationStatus, stdout: outText.text, stderr: errText.text)
 }
 
+/// Starts a server (Xvfb, dbus-daemon, a mock) that the test ends later with `stopServer`:
+/// `arguments[0]` is found on PATH (posix_spawnp), the signal mask is empty. Foundation's Process
+/// passes on the mask of the thread that starts it, and the test runner's threads block SIGTERM:
+/// a server started so ignores the SIGTERM that ends it (and cleans up after it). `environment` is
+/// added to the test's own; stdout and stderr go to these fds (-1: /dev/null), stdin is /dev/null.
+public func startServer(_ arguments: [String], environment: [String: String] = [:],
+                        stdout: Int32 = -1, stderr: Int32 = -1) throws(ServerStartFailure) -> pid_t {
+    precondition(!arguments.isEmpty, "startServer needs a program")
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    for (fd, target) in [(stdout, Int32(1)), (stderr, 2)] {
+        if fd >= 0 {
+            posix_spawn_file_actions_adddup2(&actions, fd, target)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, target, "/dev/null", O_WRONLY, 0)
+        }
+    }
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+    let argv = arguments.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { variables.forEach { free($0) } }
+    var pid: pid_t = 0
+    let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, variables)
+    guard result == 0 else { throw ServerStartFailure(program: arguments[0], errno: result) }
+    return pid
+}
+
+/// A server `startServer` could not start: the program and posix_spawnp's errno.
+public struct ServerStartFailure: Error, CustomStringConvertible {
+    public let program: String
+    public let errno: Int32
+    public var description: String { "cannot run \(program): \(String(cString: strerror(errno)))" }
+}
+
+/// SIGTERM to a server `startServer` started, then waits for it to end.
+public func stopServer(_ pid: pid_t) {
+    kill(pid, SIGTERM)
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+}
+
 /// What a pipe gave until it closed, read on one thread and taken on another.
 private final class TextReader: Sendable {
     private let result = Mutex("")
