@@ -5,6 +5,7 @@ import Synchronization
 @testable import KioskCapture
 import KioskCore
 import KioskSystem
+import KioskTestSupport
 
 /// Collects what a source delivers on its thread, with the monotonic time each chunk arrived.
 final class AudioRecorder: Sendable {
@@ -104,16 +105,12 @@ enum TestAudio {
         """
     }
 
-    /// The fake microphone (Tests/FakeALSAMicrophone), an alsa-lib PCM plugin built with the package.
-    static let fakeMicrophonePlugin = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent(".build/debug/libKioskFakeALSAMicrophone.so").path
-
     /// A PCM on the fake microphone: real-time stereo 48 kHz, each frame carrying its index since
     /// the open (or with `beep`, a 1 kHz beep for the first 100 ms after each whole second of its
     /// capture time); it stalls at frame `stallAt` for `stallFrames`, then overruns.
     static func fakeMicrophonePCM(name: String, stallAt: Int? = nil, stallFrames: Int = 0, beep: Bool = false) -> String {
         """
-        pcm_type.kiosk_fake_microphone { lib "\(fakeMicrophonePlugin)" }
+        pcm_type.kiosk_fake_microphone { lib "\(TestEnvironment.fakeMicrophonePlugin)" }
         pcm.\(name) {
             type kiosk_fake_microphone
             \(stallAt.map { "stall_at \($0)\n    stall_frames \(stallFrames)" } ?? "")

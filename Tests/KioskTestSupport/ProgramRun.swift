@@ -97,4 +97,12 @@ public enum TestEnvironment {
     /// Whether a PulseAudio server answers (kiosk/test starts one: Tests/KioskCaptureTests/audio/start-pulse).
     public static let pulseAnswers: Bool =
         (try? runProgram(["pactl", "info"], stdout: .discard, stderr: .discard).status == 0) ?? false
+
+    /// The build folder of this test run (`.build/debug`, or `.build-thread/debug` for
+    /// `kiosk/test --sanitize thread`): the test runner sits there beside the recorder and the
+    /// test-only plugins built with it, so a sanitized run loads its own build's plugins.
+    public static let buildFolder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+
+    /// The fake microphone (Tests/FakeALSAMicrophone), an alsa-lib PCM plugin built with the package.
+    public static let fakeMicrophonePlugin = buildFolder.appendingPathComponent("libKioskFakeALSAMicrophone.so").path
 }
