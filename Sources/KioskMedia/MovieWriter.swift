@@ -29,11 +29,11 @@ public final class MovieWriter: Sendable {
         var startedAt = Int64.min
     }
 
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
     private let available = DispatchSemaphore(value: 0)
     /// Nanoseconds of video written so far (for the timer).
     private let elapsedNanoseconds = Atomic<Int64>(0)
-    private let encoderNote = Mutex<(name: String, note: String?)>(("", nil))
+    private let encoderNote = Locked<(name: String, note: String?)>(("", nil))
     private let onFinish: @Sendable (RecordingResult) -> Void
 
     /// `onFinish` is called once, on the writer's thread, after the file is finalized and synced.
@@ -61,7 +61,7 @@ public final class MovieWriter: Sendable {
             throw RecordingStartError(code: .diskFull, message: "only \(free / 1024) KiB free at \(settings.outputPath); need \(settings.minFreeDisk / 1024) KiB")
         }
         let opened = DispatchSemaphore(value: 0)
-        let startError = Mutex<RecordingStartError?>(nil)
+        let startError = Locked<RecordingStartError?>(nil)
         let thread = Thread { [self] in
             let session: EncodingSession
             do {

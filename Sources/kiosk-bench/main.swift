@@ -3,7 +3,6 @@ import Foundation
 import KioskCapture
 import KioskCore
 import KioskMedia
-import Synchronization
 
 let usageText = """
     Usage: kiosk-bench COMMAND [options]
@@ -144,7 +143,7 @@ func captureBench(_ o: [String: String]) {
     let seconds = Double(o["seconds"] ?? "") ?? 10
     let choice: CameraChoice = o["camera"] == "test" ? .test : .device(o["camera"] ?? "/dev/video0")
     let source = CameraFactory.make(choice, size: frameSize, fps: fps, mjpeg: VideoDecoder.mjpeg).source
-    let count = Mutex(0)
+    let count = Locked(0)
     let before = usage().cpu
     let wall = Date()
     do {

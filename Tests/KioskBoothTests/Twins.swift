@@ -8,7 +8,6 @@ import KioskCore
 import KioskSystem
 import KioskMedia
 import KioskUI
-import Synchronization
 
 /// Whether the caller runs on `ui`, the thread a test steps its booth on (the booth's UI thread).
 func on(_ ui: pthread_t) -> Bool { pthread_equal(ui, pthread_self()) != 0 }
@@ -89,7 +88,7 @@ final class CameraTwin: VideoSource {
         var starts = 0
         var stops = 0
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let info = VideoSourceInfo(name: "twin", size: Size(width: 64, height: 48), fps: 30, deviceFormat: .yuyv, deliveredFormat: .yuyv)
     var droppedFrames: Int { 0 }
     var starts: Int { state.withLock { $0.starts } }
@@ -114,16 +113,9 @@ final class CameraTwin: VideoSource {
 
 enum TwinError: Error { case noDevice }
 
-/// A value shared with other threads, behind a lock (a class, so closures can capture it).
-final class Locked<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
-    init(_ value: Value) { self.value = Mutex(value) }
-    func withLock<R>(_ body: (inout Value) -> R) -> R { value.withLock { body(&$0) } }
-}
-
 /// A microphone that notes which thread opened and closed it.
 final class MicrophoneTwin: AudioSource {
-    private let calls = Mutex<[(String, Bool)]>([])
+    private let calls = Locked<[(String, Bool)]>([])
     let failsToOpen: Bool
     let ui: pthread_t
     init(failsToOpen: Bool = false, ui: pthread_t) {
@@ -151,7 +143,7 @@ final class WriterTwin: TakeWriter {
         var startedOnUIThread: Bool?
         var settings: MovieSettings?
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let behaviour: StartBehaviour
     private let released = DispatchSemaphore(value: 0)
     private let onFinish: @Sendable (RecordingResult) -> Void
@@ -202,7 +194,7 @@ final class EventPipe: Sendable {
     private let readFD: Int32
     private let lines = Locked<[String]>([])
     private let bytesRead = Locked(0)
-    private let reading = Mutex(false)
+    private let reading = Locked(false)
 
     init(limit: Int = 16 << 20, reading: Bool = true) {
         var fds: [Int32] = [-1, -1]

@@ -1,7 +1,6 @@
 // Helpers for the audio source tests: a thread-safe recorder of chunks and events with their
 // arrival times, ALSA configuration texts for test PCMs, and the known test signal.
 import Foundation
-import Synchronization
 @testable import KioskCapture
 import KioskCore
 import KioskSystem
@@ -16,7 +15,7 @@ final class AudioRecorder: Sendable {
         var eventsBefore: Int
     }
 
-    private let state = Mutex<(arrivals: [Arrival], events: [CaptureEvent], eventTimes: [Int64])>(([], [], []))
+    private let state = Locked<(arrivals: [Arrival], events: [CaptureEvent], eventTimes: [Int64])>(([], [], []))
     /// Stop storing chunks after this many (an unpaced file PCM delivers as fast as it can).
     let limit: Int
 

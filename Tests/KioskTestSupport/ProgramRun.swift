@@ -2,8 +2,8 @@
 // GStreamer, pactl, mount, xdotool, a shell, kiosk-recorder itself) to its end, and what they ask
 // of the machine they run on.
 import Foundation
+import KioskCore
 import KioskSystem
-import Synchronization
 
 /// A program's run to its end.
 public struct ProgramRun: Sendable {
@@ -62,7 +62,7 @@ public func runProgram(_ command: [String], environment: [String: String]? = nil
 
 /// What a pipe gave until it closed, read on one thread and taken on another.
 private final class TextReader: Sendable {
-    private let result = Mutex("")
+    private let result = Locked("")
     func read(_ handle: FileHandle) {
         let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         result.withLock { $0 = text }
