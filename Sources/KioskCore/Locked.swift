@@ -8,9 +8,10 @@ import Glibc
 /// `Synchronization.Mutex`: the value goes in and out as `sending`, so the compiler keeps a
 /// non-Sendable value from being used both inside and outside the lock.
 ///
-/// `@unchecked Sendable` is sound: the value lives in `value`, which nothing outside this class
-/// can reach, and the only access to it is `withLock`'s, between `pthread_mutex_lock` and
-/// `pthread_mutex_unlock` on `mutex`; no two threads ever touch it at once.
+/// `@unchecked Sendable` is sound: the value lives behind `value`, which nothing but `withLock`
+/// uses (it is `@usableFromInline` only so that `withLock` is inlined and specialized where it is
+/// called), and `withLock` touches it only between `pthread_mutex_lock` and `pthread_mutex_unlock`
+/// on `mutex`: no two threads ever access it at once.
 public final class Locked<Value>: @unchecked Sendable {
     // Both on the heap, each at an address of its own: a pthread mutex must never move, and
     // the value behind a pointer has no exclusivity check at run time (the mutex is that check).
