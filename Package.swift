@@ -34,10 +34,11 @@ let package = Package(
         // sd-bus: logind's sleep inhibitor on the system bus (KioskSleep).
         cModule("CSystemd", pkgConfig: "libsystemd", apt: ["libsystemd-dev"]),
 
-        // Pure Swift: state machine, geometry, configuration, JSON contract. Imports no C module.
+        // Pure Swift: state machine, geometry, configuration, JSON contract, the lock (Locked).
+        // Imports no C module of ours and depends on nothing of ours (bench/fuzz builds it alone).
         .target(name: "KioskCore"),
-        // The small base: threads, the monotonic clock, the signal watcher. Depends on nothing of ours.
-        .target(name: "KioskSystem", dependencies: ["CLinux"]),
+        // The small base: threads, the monotonic clock, the signal watcher. Of ours, only KioskCore's lock.
+        .target(name: "KioskSystem", dependencies: ["KioskCore", "CLinux"]),
         .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskSystem", "CFFmpeg"]),
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", "CV4L2", "CALSA"]),
         .target(name: "KioskUI", dependencies: ["KioskCore", "KioskSystem", "CSDL2", "CSDL2TTF"]),
@@ -64,10 +65,10 @@ let package = Package(
         .target(name: "KioskFailingSyscalls", path: "Tests/FailingSyscalls", linkerSettings: [.linkedLibrary("dl")]),
 
         // Test-only: the one program runner the test targets share (Tests/KioskTestSupport).
-        .target(name: "KioskTestSupport", dependencies: ["KioskSystem"], path: "Tests/KioskTestSupport"),
+        .target(name: "KioskTestSupport", dependencies: ["KioskCore", "KioskSystem"], path: "Tests/KioskTestSupport"),
 
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
-        .testTarget(name: "KioskSystemTests", dependencies: ["KioskSystem", "KioskTestSupport"]),
+        .testTarget(name: "KioskSystemTests", dependencies: ["KioskCore", "KioskSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskSystem", "KioskMedia", "KioskTestSupport"],
                     exclude: ["audio"]),
         .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia", "KioskSystem", "KioskTestSupport"]),

@@ -4,7 +4,6 @@ import Foundation
 import KioskCapture
 import KioskCore
 import KioskMedia
-import Synchronization
 
 /// Everything that happens to the booth from outside the UI thread.
 public enum BoothMessage: Sendable {
@@ -51,7 +50,7 @@ public struct StartedTake: Sendable {
 
 /// Messages from worker threads, taken by the UI loop in order.
 public final class Inbox: Sendable {
-    private let messages = Mutex<[BoothMessage]>([])
+    private let messages = Locked<[BoothMessage]>([])
 
     public init() {}
 
@@ -63,7 +62,7 @@ public final class Inbox: Sendable {
 /// The newest camera frame, replaced by each new one: the preview never queues behind the camera.
 /// A frame replaced before the UI took it is a dropped preview frame, and counted.
 final class FrameSlot: Sendable {
-    private let slot = Mutex<(frame: VideoFrame?, serial: Int, taken: Int, dropped: Int)>((nil, 0, 0, 0))
+    private let slot = Locked<(frame: VideoFrame?, serial: Int, taken: Int, dropped: Int)>((nil, 0, 0, 0))
     func put(_ frame: VideoFrame) {
         slot.withLock { s in
             if s.serial > s.taken { s.dropped += 1 }
@@ -84,7 +83,7 @@ final class FrameSlot: Sendable {
 
 /// The writer the camera and microphone threads feed while a take runs (nil between takes).
 final class WriterSlot: Sendable {
-    private let writer = Mutex<(any TakeWriter)?>(nil)
+    private let writer = Locked<(any TakeWriter)?>(nil)
     func set(_ w: (any TakeWriter)?) { writer.withLock { $0 = w } }
     func append(_ frame: VideoFrame) { writer.withLock { $0 }?.append(frame) }
     func append(_ chunk: AudioChunk) { writer.withLock { $0 }?.append(chunk) }

@@ -56,7 +56,7 @@ public enum Preflight {
             choice = config.camera
         }
         let source = CameraFactory.make(choice, size: config.size, fps: Double(config.fps), mjpeg: mjpeg).source
-        let first = Mutex<VideoFrame?>(nil)
+        let first = Locked<VideoFrame?>(nil)
         let got = DispatchSemaphore(value: 0)
         do {
             try source.start(frames: { frame in
@@ -89,8 +89,8 @@ public enum Preflight {
         case .test: source = TestTone()
         case let .pcm(name): source = ALSAMicrophone(name: name)
         }
-        let peak = Mutex<Int>(0)
-        let frames = Mutex<Int>(0)
+        let peak = Locked<Int>(0)
+        let frames = Locked<Int>(0)
         do {
             try source.start(chunks: { chunk in
                 let loudest = chunk.samples.reduce(0) { max($0, abs(Int($1))) }

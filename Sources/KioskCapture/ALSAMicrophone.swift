@@ -29,8 +29,8 @@ public final class ALSAMicrophone: AudioSource {
     private let configText: String?
     private let preferredRate: Int
     /// What the last open negotiated (kept after `stop`), and the running thread.
-    private let negotiated = Mutex<AudioSourceInfo?>(nil)
-    private let thread = Mutex<WorkerThread?>(nil)
+    private let negotiated = Locked<AudioSourceInfo?>(nil)
+    private let thread = Locked<WorkerThread?>(nil)
     private let overrunCount = Atomic<Int>(0)
 
     /// - Parameters:
@@ -91,7 +91,7 @@ public final class ALSAMicrophone: AudioSource {
 
 /// One value handed from one thread to another that waits for it.
 final class Handoff<Value: Sendable>: Sendable {
-    private let value = Mutex<Value?>(nil)
+    private let value = Locked<Value?>(nil)
     private let ready = DispatchSemaphore(value: 0)
 
     func put(_ newValue: Value) {

@@ -5,7 +5,6 @@
 import Foundation
 import KioskCore
 import KioskSystem
-import Synchronization
 
 public final class TestPattern: VideoSource {
     /// The bars, left to right (BT.601 limited-range Y, U, V): white, yellow, cyan, green, magenta,
@@ -17,7 +16,7 @@ public final class TestPattern: VideoSource {
 
     public let info: VideoSourceInfo
     public var droppedFrames: Int { 0 }
-    private let thread = Mutex<WorkerThread?>(nil)
+    private let thread = Locked<WorkerThread?>(nil)
     /// The bars frame, drawn once.
     private let base: [UInt8]
     private let planes: [Plane]

@@ -4,7 +4,6 @@
 import Foundation
 import KioskCore
 import KioskSystem
-import Synchronization
 
 /// A paced `AudioSource` of mono 48 kHz S16: beep when a sample's capture time t has
 /// t mod 1 s < 100 ms, silence otherwise; 10 ms chunks, each stamped with its first sample's time.
@@ -25,7 +24,7 @@ public final class TestTone: AudioSource {
         return Int16((Double(amplitude) * sin(phase)).rounded())
     }
 
-    private let thread = Mutex<WorkerThread?>(nil)
+    private let thread = Locked<WorkerThread?>(nil)
 
     public init() {}
 

@@ -6,7 +6,6 @@ import Dispatch
 import Foundation
 import KioskCore
 import KioskSystem
-import Synchronization
 
 /// A V4L2 camera as a `VideoSource`.
 public final class V4L2Camera: VideoSource {
@@ -23,8 +22,8 @@ public final class V4L2Camera: VideoSource {
         var info: VideoSourceInfo
         var dropped = 0
     }
-    private let shared: Mutex<Shared>
-    private let thread = Mutex<WorkerThread?>(nil)
+    private let shared: Locked<Shared>
+    private let thread = Locked<WorkerThread?>(nil)
 
     /// `mjpeg` makes the decoder for a camera that sends MJPEG (one each time the device opens).
     public init(path: String, size: Size, fps: Double, mjpeg: @escaping FrameDecoderFactory) {
@@ -32,7 +31,7 @@ public final class V4L2Camera: VideoSource {
         requestedSize = size
         requestedFPS = fps
         makeMJPEGDecoder = mjpeg
-        shared = Mutex(Shared(info: VideoSourceInfo(name: path, size: size, fps: fps, deviceFormat: .yuyv, deliveredFormat: .yuyv)))
+        shared = Locked(Shared(info: VideoSourceInfo(name: path, size: size, fps: fps, deviceFormat: .yuyv, deliveredFormat: .yuyv)))
     }
 
     deinit { stop() }

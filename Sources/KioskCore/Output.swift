@@ -2,7 +2,6 @@
 // Neither ever makes the caller wait: lines go into a queue that a writer thread of its own empties
 // into the pipe, so a parent that stops reading (or a full pipe) cannot stall the booth.
 import Foundation
-import Synchronization
 
 /// Writes lines to stderr through `LineWriter.standardError` (a stalled reader never blocks the
 /// caller; lines past its bound are dropped and counted).
@@ -69,7 +68,7 @@ public final class LineWriter: Sendable {
         var onReaderGone: (@Sendable () -> Void)?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let available = DispatchSemaphore(value: 0)
 
     /// The process's stdout: 16 MiB, past which only droppable lines (state replies) are dropped.

@@ -533,7 +533,7 @@ final class PlayerCore: Sendable {
     let clock = PlaybackClock()
     let ring: AudioRing
     let audioOutput = Monitor(AudioAttachment.waiting)
-    let status = Mutex(Status())
+    let status = Locked(Status())
     /// Advanced by `close`: everything decoded before carries the old value and is dropped.
     let generation = Atomic<Int>(0)
 

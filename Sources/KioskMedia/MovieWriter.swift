@@ -29,13 +29,13 @@ public final class MovieWriter: Sendable {
         var startedAt = Int64.min
     }
 
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
     private let available = DispatchSemaphore(value: 0)
     /// Nanoseconds of video written so far (for the timer).
     private let elapsedNanoseconds = Atomic<Int64>(0)
     private let written = Atomic<Int64>(0)
     private let left = Atomic<Int64>(Int64.max)
-    private let encoderNote = Mutex<(name: String, note: String?)>(("", nil))
+    private let encoderNote = Locked<(name: String, note: String?)>(("", nil))
     private let onFinish: @Sendable (RecordingResult) -> Void
 
     /// `onFinish` is called once, on the writer's thread, after the file is finalized and synced.
@@ -66,7 +66,7 @@ public final class MovieWriter: Sendable {
             throw RecordingStartError(code: .diskFull, message: "only \(free / 1024) KiB free at \(settings.outputPath); need \(settings.minFreeDisk / 1024) KiB")
         }
         let opened = DispatchSemaphore(value: 0)
-        let startError = Mutex<RecordingStartError?>(nil)
+        let startError = Locked<RecordingStartError?>(nil)
         let thread = Thread { [self] in
             let session: EncodingSession
             do {

@@ -3,7 +3,7 @@
 // init throws halfway: Swift runs no deinit for a half-built class, but it does release the stored
 // properties that were set.
 import CFFmpeg
-import Synchronization
+import KioskCore
 
 /// The owners alive among those made while a test watched (`LiveOwners.$watching.withValue`), by
 /// kind. Each owner counts itself in once it holds its object and out when it frees it, so a test
@@ -13,7 +13,7 @@ import Synchronization
 final class LiveOwners: Sendable {
     @TaskLocal static var watching: LiveOwners?
 
-    private let counts = Mutex<(live: [String: Int], made: Int)>(([:], 0))
+    private let counts = Locked<(live: [String: Int], made: Int)>(([:], 0))
 
     /// The kinds that have owners alive, with how many.
     var live: [String: Int] { counts.withLock { $0.live.filter { $0.value != 0 } } }

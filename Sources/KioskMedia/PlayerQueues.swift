@@ -4,10 +4,9 @@
 import CFFmpeg
 import Foundation
 import KioskCore
-import Synchronization
 
 /// State behind a lock with a condition variable, for queues whose producer or consumer waits.
-/// `@unchecked Sendable` is sound for the same reason as `Mutex`'s: `state` is only read or written
+/// `@unchecked Sendable` is sound for the same reason as `Locked`'s: `state` is only read or written
 /// with the NSCondition's lock held, inside `update` and `wait`.
 final class Monitor<State: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
@@ -180,7 +179,7 @@ final class PlaybackClock: Sendable {
         var source: Source?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Media time at monotonic time `now`; nil before the clock started.
     func time(at now: Int64) -> Int64? {

@@ -26,7 +26,7 @@ public final class SystemSleep: Sendable {
     private final class Shared: Sendable {
         /// The fd (-1: none) and whether the booth wants the sleep held off; under one lock, so an
         /// inhibitor that arrives after a `release` is closed at once instead of kept.
-        let inhibitor = Mutex<(fd: Int32, wanted: Bool)>((-1, true))
+        let inhibitor = Locked<(fd: Int32, wanted: Bool)>((-1, true))
         let requests: (read: Int32, write: Int32)
 
         init() throws(SystemError) { requests = try makePipe(nonBlocking: true) }

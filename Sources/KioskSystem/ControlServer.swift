@@ -4,6 +4,7 @@
 // filled by whichever thread emits (it never waits on a socket); a client that stops reading is
 // dropped once its queue passes the bound, like mpv's IPC clients. What a client's bytes mean is
 // the owner's business: the server hands them to a reader made for each client.
+import KioskCore
 import CLinux
 import Glibc
 import Synchronization
@@ -57,8 +58,8 @@ public final class ControlServer: Sendable {
     private let lock: OutputLock
     private let log: @Sendable (String) -> Void
     private let wake: WakePipe
-    private let outgoing = Mutex(Outgoing())
-    private let thread = Mutex<WorkerThread?>(nil)
+    private let outgoing = Locked(Outgoing())
+    private let thread = Locked<WorkerThread?>(nil)
     private let closed = Atomic<Bool>(false)
     /// How long the serving thread may go on writing what is queued once stopped (nanoseconds).
     private let drainNanoseconds = Atomic<Int64>(0)
@@ -383,7 +384,7 @@ public final class ControlServer: Sendable {
     // MARK: - The node's removal
 
     /// The nodes this process made and has not removed yet: removed at exit, however main leaves.
-    private static let nodes = Mutex<[String: UnixSocket.Node]>([:])
+    private static let nodes = Locked<[String: UnixSocket.Node]>([:])
     private static let registerExitRemoval: Void = { atexit { ControlServer.removeAll() } }()
 
     private static func removeAtExit(_ path: String, _ node: UnixSocket.Node) {

@@ -4,6 +4,7 @@
 // player's decoders, when their queues close) just `join`.
 import CLinux
 import Glibc
+import KioskCore
 import Synchronization
 
 /// Runs a body on a new pthread. `stop()` raises the flag, wakes the body and joins the thread;
@@ -12,7 +13,7 @@ public final class WorkerThread: Sendable {
     private let stopFlag = Atomic<Bool>(false)
     /// The pthread, until it is joined: the first `join()` takes it, so later ones return at once,
     /// and `signal` never reaches a thread that was joined (its id may be reused by then).
-    private let thread = Mutex<pthread_t?>(nil)
+    private let thread = Locked<pthread_t?>(nil)
     private let wakePipe: WakePipe
 
     /// What the new thread runs, handed over retained through `pthread_create`'s argument and

@@ -12,12 +12,11 @@
 import CSDL2
 import KioskCore
 import KioskSystem
-import Synchronization
 
 /// An SDL audio output device (`SDL_OpenAudioDevice` with a callback, `SDL_CloseAudioDevice` in
 /// deinit), 16-bit, with SDL's audio subsystem held up while it is open. UI thread only.
 public final class AudioOutput {
-    /// What the callback reads: the player's feed and the clip playing. Sendable (a Mutex); passed
+    /// What the callback reads: the player's feed and the clip playing. Sendable (a Locked); passed
     /// to SDL as its userdata, retained by us.
     private final class Mixer: Sendable {
         struct State {
@@ -25,7 +24,7 @@ public final class AudioOutput {
             var clip: [Int16] = []
             var position = 0
         }
-        let state = Mutex(State())
+        let state = Locked(State())
 
         func fill(_ buffer: UnsafeMutableRawBufferPointer, now: Int64) {
             let (feed, clip, range) = state.withLock { s -> ((any AudioFeed)?, [Int16], Range<Int>) in

@@ -2,7 +2,7 @@
 import CSDL2
 import CSDL2TTF
 import Foundation
-import Synchronization
+import KioskCore
 
 /// A font file's bytes, read once and shared by every size of it. SDL_ttf reads a font lazily for
 /// as long as it is open; from memory, the booth holds no descriptor of it (`TTF_OpenFont` keeps the
@@ -10,7 +10,7 @@ import Synchronization
 final class FontFile: Sendable {
     /// Allocated here, freed in deinit, never written after init: SDL_ttf reads it through a pointer.
     nonisolated(unsafe) let bytes: UnsafeMutableRawBufferPointer
-    private static let loaded = Mutex<[String: FontFile]>([:])
+    private static let loaded = Locked<[String: FontFile]>([:])
 
     private init(_ data: Data) {
         bytes = .allocate(byteCount: data.count, alignment: 16)

@@ -4,13 +4,12 @@
 import Foundation
 import KioskCore
 import KioskSystem
-import Synchronization
 
 /// The recorder's stdout events and stderr stats lines, with the monotonic time each arrived.
 private final class RecorderOutput: Sendable {
-    private let events = Mutex<[(event: KioskEvent, at: Double)]>([])
-    private let stats = Mutex<[PreviewStatsLine]>([])
-    private let log = Mutex<[String]>([])
+    private let events = Locked<[(event: KioskEvent, at: Double)]>([])
+    private let stats = Locked<[PreviewStatsLine]>([])
+    private let log = Locked<[String]>([])
 
     /// Reads `handle` line by line on a thread of its own until it closes.
     func read(_ handle: FileHandle, lines: @escaping @Sendable (String) -> Void) {

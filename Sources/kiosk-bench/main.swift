@@ -3,7 +3,6 @@ import Foundation
 import KioskCapture
 import KioskCore
 import KioskMedia
-import Synchronization
 
 let usageText = """
     Usage: kiosk-bench COMMAND [options]
@@ -68,7 +67,9 @@ func encode(_ o: [String: String]) {
     guard let input = o["input"] else { fail("encode needs --input") }
     let frameSize = size(o["size"])
     let output = o["output"] ?? (NSTemporaryDirectory() + "kiosk-bench-\(getpid()).mov")
-    unlink(output) // the writer creates a new file only; a bench round may reuse a name
+    // The writer creates a new file only, and not over a take's marker; a bench round may reuse a name.
+    unlink(output)
+    unlink(MovieWriter.markerPath(for: output))
     let frameBytes = PixelFormat.yuyv.frameBytes(for: frameSize)
     guard let handle = FileHandle(forReadingAtPath: input) else { fail("cannot read \(input)") }
     let limit = Int(o["frames"] ?? "") ?? Int.max
@@ -88,6 +89,8 @@ func encode(_ o: [String: String]) {
     writer.stop(reason: .user)
     done.wait()
     let (cpu, rss) = usage()
+    // A bench take is nobody's to recover: its marker goes.
+    unlink(MovieWriter.markerPath(for: output))
     if o["output"] == nil { try? FileManager.default.removeItem(atPath: output) }
     printLine(["frames": frames, "cpuSeconds": cpu, "wallSeconds": Date().timeIntervalSince(wall), "peakRSSMiB": rss])
 }
@@ -144,7 +147,7 @@ func captureBench(_ o: [String: String]) {
     let seconds = Double(o["seconds"] ?? "") ?? 10
     let choice: CameraChoice = o["camera"] == "test" ? .test : .device(o["camera"] ?? "/dev/video0")
     let source = CameraFactory.make(choice, size: frameSize, fps: fps, mjpeg: VideoDecoder.mjpeg).source
-    let count = Mutex(0)
+    let count = Locked(0)
     let before = usage().cpu
     let wall = Date()
     do {

@@ -8,7 +8,6 @@ import KioskCore
 import KioskSystem
 import KioskMedia
 import KioskUI
-import Synchronization
 
 /// Whether the caller runs on `ui`, the thread a test steps its booth on (the booth's UI thread).
 func on(_ ui: pthread_t) -> Bool { pthread_equal(ui, pthread_self()) != 0 }
@@ -91,7 +90,7 @@ final class CameraTwin: VideoSource {
         var starts = 0
         var stops = 0
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let info = VideoSourceInfo(name: "twin", size: Size(width: 64, height: 48), fps: 30, deviceFormat: .yuyv, deliveredFormat: .yuyv)
     var droppedFrames: Int { 0 }
     var starts: Int { state.withLock { $0.starts } }
@@ -116,16 +115,9 @@ final class CameraTwin: VideoSource {
 
 enum TwinError: Error { case noDevice }
 
-/// A value shared with other threads, behind a lock (a class, so closures can capture it).
-final class Locked<Value: Sendable>: Sendable {
-    private let value: Mutex<Value>
-    init(_ value: Value) { self.value = Mutex(value) }
-    func withLock<R>(_ body: (inout Value) -> R) -> R { value.withLock { body(&$0) } }
-}
-
 /// A microphone that notes which thread opened and closed it.
 final class MicrophoneTwin: AudioSource {
-    private let calls = Mutex<[(String, Bool)]>([])
+    private let calls = Locked<[(String, Bool)]>([])
     let failsToOpen: Bool
     let ui: pthread_t
     init(failsToOpen: Bool = false, ui: pthread_t) {
@@ -153,7 +145,7 @@ final class WriterTwin: TakeWriter {
         var startedOnUIThread: Bool?
         var settings: MovieSettings?
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let behaviour: StartBehaviour
     private let released = DispatchSemaphore(value: 0)
     private let onFinish: @Sendable (RecordingResult) -> Void
@@ -201,7 +193,7 @@ final class WriterTwin: TakeWriter {
 
 /// logind's inhibitor as the booth sees it: held until released, held again on reacquire.
 final class SleepTwin: SleepInhibitor {
-    private let state = Mutex((held: true, calls: [String]()))
+    private let state = Locked((held: true, calls: [String]()))
     var held: Bool { state.withLock { $0.held } }
     /// `release` and `reacquire` in order (a release with nothing held is not noted).
     var calls: [String] { state.withLock { $0.calls } }
@@ -226,7 +218,7 @@ final class EventPipe: Sendable {
     private let readFD: Int32
     private let lines = Locked<[String]>([])
     private let bytesRead = Locked(0)
-    private let reading = Mutex(false)
+    private let reading = Locked(false)
 
     /// `copies`: where the sink also gives each line (a control socket's clients).
     init(limit: Int = 16 << 20, reading: Bool = true, copies: (@Sendable (Data) -> Void)? = nil) {

@@ -55,7 +55,7 @@ struct ALSAMicrophoneTests {
     /// step with its picture across an overrun.
     @Test("a real overrun (alsa-lib's XRUN after a 300 ms stall): counted once, the lost time is silence, every sample after it at its true time")
     func overrunKeepsTime() throws {
-        try #require(FileManager.default.fileExists(atPath: TestAudio.fakeMicrophonePlugin), "build the package first (swift build)")
+        try #require(FileManager.default.fileExists(atPath: TestEnvironment.fakeMicrophonePlugin), "build the package first (swift build)")
         let stall = 14_400 // 300 ms at 48 kHz
         let mic = ALSAMicrophone(name: "kiosk_fake_mic", configText: TestAudio.fakeMicrophonePCM(name: "kiosk_fake_mic", stallAt: 24_000,
                                                                                                   stallFrames: stall))
@@ -112,7 +112,7 @@ struct ALSAMicrophoneTests {
     /// preemption between them.
     @Test("beep 1: each beep's first sample, timestamped by the reader, lies within 0.5 ms of a whole second")
     func beepAtWholeSeconds() throws {
-        try #require(FileManager.default.fileExists(atPath: TestAudio.fakeMicrophonePlugin), "build the package first (swift build)")
+        try #require(FileManager.default.fileExists(atPath: TestEnvironment.fakeMicrophonePlugin), "build the package first (swift build)")
         let mic = ALSAMicrophone(name: "kiosk_fake_beep", configText: TestAudio.fakeMicrophonePCM(name: "kiosk_fake_beep", beep: true))
         let recorder = AudioRecorder()
         try mic.start(chunks: recorder.chunkHandler, events: recorder.eventHandler)

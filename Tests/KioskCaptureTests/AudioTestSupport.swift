@@ -1,10 +1,10 @@
 // Helpers for the audio source tests: a thread-safe recorder of chunks and events with their
 // arrival times, ALSA configuration texts for test PCMs, and the known test signal.
 import Foundation
-import Synchronization
 @testable import KioskCapture
 import KioskCore
 import KioskSystem
+import KioskTestSupport
 
 /// Collects what a source delivers on its thread, with the monotonic time each chunk arrived.
 final class AudioRecorder: Sendable {
@@ -15,7 +15,7 @@ final class AudioRecorder: Sendable {
         var eventsBefore: Int
     }
 
-    private let state = Mutex<(arrivals: [Arrival], events: [CaptureEvent], eventTimes: [Int64])>(([], [], []))
+    private let state = Locked<(arrivals: [Arrival], events: [CaptureEvent], eventTimes: [Int64])>(([], [], []))
     /// Stop storing chunks after this many (an unpaced file PCM delivers as fast as it can).
     let limit: Int
 
@@ -104,16 +104,12 @@ enum TestAudio {
         """
     }
 
-    /// The fake microphone (Tests/FakeALSAMicrophone), an alsa-lib PCM plugin built with the package.
-    static let fakeMicrophonePlugin = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent(".build/debug/libKioskFakeALSAMicrophone.so").path
-
     /// A PCM on the fake microphone: real-time stereo 48 kHz, each frame carrying its index since
     /// the open (or with `beep`, a 1 kHz beep for the first 100 ms after each whole second of its
     /// capture time); it stalls at frame `stallAt` for `stallFrames`, then overruns.
     static func fakeMicrophonePCM(name: String, stallAt: Int? = nil, stallFrames: Int = 0, beep: Bool = false) -> String {
         """
-        pcm_type.kiosk_fake_microphone { lib "\(fakeMicrophonePlugin)" }
+        pcm_type.kiosk_fake_microphone { lib "\(TestEnvironment.fakeMicrophonePlugin)" }
         pcm.\(name) {
             type kiosk_fake_microphone
             \(stallAt.map { "stall_at \($0)\n    stall_frames \(stallFrames)" } ?? "")

@@ -1,6 +1,5 @@
 // The built-in test camera: stamp, bars, flash and pacing.
 import Foundation
-import Synchronization
 import Testing
 @testable import KioskCapture
 import KioskCore
@@ -53,7 +52,7 @@ struct TestPatternTests {
     @Test("paced by the monotonic clock: about fps frames a second, in order, flashing at whole seconds")
     func pacing() throws {
         let pattern = TestPattern(size: Size(width: 320, height: 240), fps: 30)
-        let frames = Mutex<[VideoFrame]>([])
+        let frames = Locked<[VideoFrame]>([])
         let start = MonotonicClock.now()
         try pattern.start(frames: { f in frames.withLock { $0.append(f) } }, events: { _ in })
         Thread.sleep(forTimeInterval: 1.5)
@@ -87,7 +86,7 @@ struct TestPatternTests {
     @Test("stop is quick and a stopped pattern sends nothing more")
     func stop() throws {
         let pattern = TestPattern(size: Size(width: 64, height: 48), fps: 10)
-        let count = Mutex(0)
+        let count = Locked(0)
         try pattern.start(frames: { _ in count.withLock { $0 += 1 } }, events: { _ in })
         Thread.sleep(forTimeInterval: 0.25)
         let before = MonotonicClock.now()

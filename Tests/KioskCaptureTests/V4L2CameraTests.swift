@@ -1,6 +1,5 @@
 // The real V4L2Camera code against the fake V4L2 camera (a libv4l2 plugin answering the ioctls).
 import Foundation
-import Synchronization
 import Testing
 @testable import KioskCapture
 import KioskCore
@@ -9,8 +8,8 @@ import KioskSystem
 
 /// Collects what a source sends, with the monotonic time each thing arrived.
 final class Recorder: Sendable {
-    let frames = Mutex<[(VideoFrame, Int64)]>([])
-    let events = Mutex<[(CaptureEvent, Int64)]>([])
+    let frames = Locked<[(VideoFrame, Int64)]>([])
+    let events = Locked<[(CaptureEvent, Int64)]>([])
 
     var frameSink: @Sendable (VideoFrame) -> Void { { [self] f in frames.withLock { $0.append((f, MonotonicClock.now())) } } }
     var eventSink: @Sendable (CaptureEvent) -> Void { { [self] e in events.withLock { $0.append((e, MonotonicClock.now())) } } }

@@ -5,8 +5,8 @@ import Testing
 
 /// A config file the test rewrites between reads.
 final class ConfigFile: Sendable {
-    private let text: Mutex<String>
-    init(_ text: String) { self.text = Mutex(text) }
+    private let text: Locked<String>
+    init(_ text: String) { self.text = Locked(text) }
     func write(_ new: String) { text.withLock { $0 = new } }
     var source: ConfigurationSource {
         ConfigurationSource(parser: OptionParser(readFile: { [self] path in

@@ -3,8 +3,8 @@
 // played by MoviePlayer. None traps or hangs; each plays to its end (or, with nothing to play, ends
 // with an error) within its length plus 5 s; the probe's duration is no longer than that.
 import Foundation
-import Synchronization
 import Testing
+import KioskCore
 @testable import KioskMedia
 import KioskTestSupport
 
@@ -24,7 +24,7 @@ struct HostileTimestampTests {
             }
         }
         // Three at a time, in real time: the bound is on the playing, as a guest would see it.
-        let results = Mutex<[(HostileMovie, PlayOutcome)]>([])
+        let results = Locked<[(HostileMovie, PlayOutcome)]>([])
         DispatchQueue.concurrentPerform(iterations: 3) { lane in
             for (movie, path) in files.enumerated().filter({ $0.offset % 3 == lane }).map(\.element) {
                 let outcome = play(path, timeout: movie.content + 5, readStamps: false)

@@ -31,7 +31,7 @@ func recordTake(_ name: String, seconds: Double, size: Size = Size(width: 320, h
 final class StandInDevice: Sendable {
     private let running = Atomic<Bool>(true)
     private let done = DispatchSemaphore(value: 0)
-    let pulled = Mutex<Int>(0)
+    let pulled = Locked<Int>(0)
 
     init(feed: any AudioFeed, format: AudioOutputFormat, speed: Double) {
         let period = speed > 0 ? Int64(Double(format.bufferFrames) * 1e9 / Double(format.sampleRate) / speed) : 0
@@ -349,7 +349,7 @@ struct MoviePlayerTests {
             files.append(("huge-\(box)", huge))
         }
         files.append(("noise", Data((0..<100_000).map { _ in UInt8.random(in: 0...255, using: &random) })))
-        let results = Mutex<[(String, PlayOutcome)]>([])
+        let results = Locked<[(String, PlayOutcome)]>([])
         let paths = try files.map { name, data in
             let path = folder.appendingPathComponent("\(name).mov").path
             try data.write(to: URL(fileURLWithPath: path))

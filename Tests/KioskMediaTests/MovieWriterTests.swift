@@ -1,7 +1,6 @@
 // The real writer on frames and audio made here with known timing: what ffprobe, GStreamer and
 // our own demuxer find in the files.
 import Foundation
-import Synchronization
 import Testing
 @testable import KioskMedia
 import KioskCore
@@ -44,7 +43,7 @@ func feed(_ writer: MovieWriter, size: Size, seconds: Double, start: Int64 = 5_0
 }
 
 final class Finished: Sendable {
-    let result = Mutex<RecordingResult?>(nil)
+    let result = Locked<RecordingResult?>(nil)
     let done = DispatchSemaphore(value: 0)
     var callback: @Sendable (RecordingResult) -> Void {
         { [self] r in

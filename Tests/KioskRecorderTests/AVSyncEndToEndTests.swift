@@ -24,7 +24,7 @@ struct AVSyncEndToEndTests {
     func fakeDevices() throws {
         let folder = try testFolder("avsync-fake")
         let device = try fakeCamera(in: folder, "card=Booth Cam\nformat=MJPG 1280x720@30\nflash=1\n")
-        let plugin = repositoryRoot.appendingPathComponent(".build/debug/libKioskFakeALSAMicrophone.so").path
+        let plugin = TestEnvironment.fakeMicrophonePlugin
         try #require(FileManager.default.fileExists(atPath: plugin), "build the package first (swift build)")
         try """
             pcm_type.kiosk_fake_microphone { lib "\(plugin)" }

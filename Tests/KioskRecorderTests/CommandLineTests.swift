@@ -6,8 +6,7 @@ import Testing
 /// The built kiosk-recorder: beside this test binary in the build folder (or $KIOSK_RECORDER).
 let recorderPath: String = {
     if let path = ProcessInfo.processInfo.environment["KIOSK_RECORDER"] { return path }
-    let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    return me.deletingLastPathComponent().appendingPathComponent("kiosk-recorder").path
+    return TestEnvironment.buildFolder.appendingPathComponent("kiosk-recorder").path
 }()
 
 /// Runs kiosk-recorder with these arguments to its end.

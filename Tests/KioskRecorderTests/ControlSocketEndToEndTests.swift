@@ -13,7 +13,7 @@ import Testing
 final class SocketClient: Sendable {
     private let fd: Int32
     /// Each line with its event's name, in arrival order.
-    private let received = Mutex<[(line: String, name: String)]>([])
+    private let received = Locked<[(line: String, name: String)]>([])
     private let ended = Atomic<Bool>(false)
 
     init(_ path: String, reading: Bool = true) throws {

@@ -254,7 +254,7 @@ extension EndToEndTests {
     /// ~/.asoundrc: a private HOME defines the fake there. `whileRecording` runs after the start.
     static func takeWithFakeMicrophone(_ name: String, fields: String, seconds: Double,
                                        whileRecording: (RecorderProcess) -> Void = { _ in }) throws -> (RecorderProcess, String) {
-        let plugin = repositoryRoot.appendingPathComponent(".build/debug/libKioskFakeALSAMicrophone.so").path
+        let plugin = TestEnvironment.fakeMicrophonePlugin
         try #require(FileManager.default.fileExists(atPath: plugin), "build the package first (swift build)")
         let home = try testFolder(name)
         try """

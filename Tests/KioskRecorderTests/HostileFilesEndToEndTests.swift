@@ -3,7 +3,6 @@
 import Foundation
 import KioskCore
 import KioskTestSupport
-import Synchronization
 import Testing
 
 @Suite("kiosk-recorder and hostile files")
@@ -20,7 +19,7 @@ struct HostileFilesEndToEndTests {
     @Test("--play on the hostile-timestamp corpus: each ends by itself within its length + 5 s, exit 0 (1 when there is nothing to play), playbackFinished last; none traps or hangs")
     func playCorpus() throws {
         let files = try HostileMovies.make(in: try testFolder("hostile"))
-        let results = Mutex<[String: Played]>([:])
+        let results = Locked<[String: Played]>([:])
         // Two at a time (one per core).
         DispatchQueue.concurrentPerform(iterations: 2) { lane in
             for (movie, path) in files.enumerated().filter({ $0.offset % 2 == lane }).map(\.element) {

@@ -10,8 +10,8 @@ final class RecorderProcess: Sendable {
     let process: Process
     private let input: FileHandle
     /// Every stdout line, decoded, with the monotonic time it arrived.
-    private let lines = Mutex<[(line: String, at: Double)]>([])
-    private let stderrText = Mutex("")
+    private let lines = Locked<[(line: String, at: Double)]>([])
+    private let stderrText = Locked("")
     private let closed = DispatchSemaphore(value: 0)
     /// While set, stdout is not read: the pipe fills as behind a parent that stopped reading.
     private let readingPaused = Atomic<Bool>(false)

@@ -1,7 +1,6 @@
 // Test helpers for the end-to-end run on a real X server: a private Xvfb, its framebuffer read back
 // as an XWD image (Xvfb's -fbdir, so no screenshot tool is needed), and real clicks with xdotool.
 import Foundation
-import Synchronization
 import Testing
 import KioskCore
 import KioskTestSupport
@@ -50,7 +49,7 @@ final class XvfbServer {
         }
         try out.fileHandleForWriting.close()
         // Read on a thread so a server that hangs cannot hang the test.
-        let number = Mutex<String?>(nil)
+        let number = Locked<String?>(nil)
         let done = DispatchSemaphore(value: 0)
         let reader = out.fileHandleForReading
         Thread {

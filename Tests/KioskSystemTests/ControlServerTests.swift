@@ -1,6 +1,7 @@
 // The control socket's server and client: the node (mode 0660, a stale socket replaced, anything
 // else refused, removed on close), bytes from each client to its own reader, every line to every
 // client, a client that stops reading dropped without holding up the others, and the drain at close.
+import KioskCore
 import Foundation
 import Glibc
 import Synchronization
@@ -49,7 +50,7 @@ private func mode(_ path: String) -> (isSocket: Bool, permissions: mode_t)? {
 
 /// What each client sent, by the order the clients were accepted.
 private final class Received: Sendable {
-    private let bytes = Mutex<[[UInt8]]>([])
+    private let bytes = Locked<[[UInt8]]>([])
     func reader() -> ControlServer.ClientReader {
         let index = bytes.withLock { $0.append([]); return $0.count - 1 }
         return { [self] chunk in bytes.withLock { $0[index] += chunk } }
@@ -152,7 +153,7 @@ struct ControlServerTests {
     @Test("a client that stops reading is dropped past its queue and logged; broadcast never waits, and the others get every line")
     func stuckClientDropped() throws {
         let path = try socketFolder("stuck") + "/booth.sock"
-        let logged = Mutex<[String]>([])
+        let logged = Locked<[String]>([])
         let server = try ControlServer(path: path, queueLimit: 64 << 10, log: { line in logged.withLock { $0.append(line) } })
         defer { server.close() }
         try server.start { { _ in } }

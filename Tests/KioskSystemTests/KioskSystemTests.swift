@@ -3,6 +3,7 @@
 import Foundation
 import Synchronization
 import Testing
+import KioskCore
 import KioskSystem
 
 /// The name of the calling thread, as top -H shows it.
@@ -38,7 +39,7 @@ struct MonotonicClockTests {
 struct WorkerThreadTests {
     @Test("the body runs on a thread of its own with the name given (cut to the kernel's 15 bytes); join waits for it")
     func runsAndJoins() throws {
-        let seen = Mutex<(name: String, stopping: Bool)?>(nil)
+        let seen = Locked<(name: String, stopping: Bool)?>(nil)
         let thread = try WorkerThread(name: "kiosk-test-pattern") { thread in
             usleep(50_000)
             seen.withLock { $0 = (threadName(), thread.isStopping) }
@@ -51,7 +52,7 @@ struct WorkerThreadTests {
 
     @Test("stop wakes a body waiting on the wake pipe or sleeping on the clock at once, and joins it", arguments: [false, true])
     func stopWakes(sleeping: Bool) throws {
-        let returned = Mutex<Bool?>(nil)
+        let returned = Locked<Bool?>(nil)
         let started = Atomic(false)
         let thread = try WorkerThread(name: "kiosk-waiting") { thread in
             started.store(true, ordering: .releasing)
@@ -74,7 +75,7 @@ struct WorkerThreadTests {
 
     @Test("sleep(until:) on a running thread returns true at the deadline")
     func sleepsToDeadline() throws {
-        let result = Mutex<(Bool, Int64)?>(nil)
+        let result = Locked<(Bool, Int64)?>(nil)
         let thread = try WorkerThread(name: "kiosk-sleeper") { thread in
             let deadline = MonotonicClock.now() + 30_000_000
             let slept = thread.sleep(until: deadline)
@@ -110,7 +111,7 @@ struct WorkerThreadTests {
 struct SignalWatcherTests {
     @Test("a blocked signal sent to the watcher reaches the closure on the watcher's thread, each one in order")
     func delivers() throws {
-        let received = Mutex<[(signal: Int32, thread: String)]>([])
+        let received = Locked<[(signal: Int32, thread: String)]>([])
         let watcher = try SignalWatcher(signals: [SIGUSR1, SIGUSR2], name: "kiosk-sigtest") { number in
             received.withLock { $0.append((number, threadName())) }
         }
@@ -137,7 +138,7 @@ struct SignalWatcherTests {
         }
         // On a thread of our own, so the test runner's thread keeps its mask. SIGWINCH (ignored
         // unless handled) is unblocked there first: the runner's threads may block it.
-        let result = Mutex<[Bool]>([])
+        let result = Locked<[Bool]>([])
         let thread = try WorkerThread(name: "kiosk-masks") { _ in
             var winch = sigset_t()
             sigemptyset(&winch)

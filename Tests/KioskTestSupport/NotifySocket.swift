@@ -1,5 +1,6 @@
 // Test-only: systemd's end of the notify protocol, a datagram socket the test owns. Whatever arrives
 // is kept with the time it arrived, read on a thread of its own.
+import KioskCore
 import Foundation
 import Synchronization
 
@@ -15,7 +16,7 @@ public final class NotifySocket: Sendable {
     /// What the reading thread shares with the socket's owner.
     private final class State: Sendable {
         /// Every message, with `ProcessInfo.systemUptime` at its arrival (the clock RecorderProcess uses).
-        let messages = Mutex<[(text: String, at: Double)]>([])
+        let messages = Locked<[(text: String, at: Double)]>([])
         let stopping = Atomic<Bool>(false)
     }
 

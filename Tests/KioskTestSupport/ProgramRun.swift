@@ -2,8 +2,8 @@
 // GStreamer, pactl, mount, xdotool, a shell, kiosk-recorder itself) to its end, and what they ask
 // of the machine they run on.
 import Foundation
+import KioskCore
 import KioskSystem
-import Synchronization
 
 /// A program's run to its end.
 public struct ProgramRun: Sendable {
@@ -112,7 +112,7 @@ public func stopServer(_ pid: pid_t) {
 
 /// What a pipe gave until it closed, read on one thread and taken on another.
 private final class TextReader: Sendable {
-    private let result = Mutex("")
+    private let result = Locked("")
     func read(_ handle: FileHandle) {
         let text = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         result.withLock { $0 = text }
@@ -147,4 +147,12 @@ public enum TestEnvironment {
     /// Whether a PulseAudio server answers (kiosk/test starts one: Tests/KioskCaptureTests/audio/start-pulse).
     public static let pulseAnswers: Bool =
         (try? runProgram(["pactl", "info"], stdout: .discard, stderr: .discard).status == 0) ?? false
+
+    /// The build folder of this test run (`.build/debug`, or `.build-thread/debug` for
+    /// `kiosk/test --sanitize thread`): the test runner sits there beside the recorder and the
+    /// test-only plugins built with it, so a sanitized run loads its own build's plugins.
+    public static let buildFolder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+
+    /// The fake microphone (Tests/FakeALSAMicrophone), an alsa-lib PCM plugin built with the package.
+    public static let fakeMicrophonePlugin = buildFolder.appendingPathComponent("libKioskFakeALSAMicrophone.so").path
 }

@@ -8,7 +8,6 @@ import KioskCore
 import KioskMedia
 import KioskSystem
 import KioskTestSupport
-import Synchronization
 import Testing
 @testable import KioskUI
 
@@ -19,7 +18,7 @@ func recordTake(_ name: String, seconds: Double, size: Size, audio: Bool, rotati
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let output = folder.appendingPathComponent("take.mov").path
     let done = DispatchSemaphore(value: 0)
-    let result = Mutex<RecordingResult?>(nil)
+    let result = Locked<RecordingResult?>(nil)
     var settings = MovieSettings(outputPath: output, videoSize: size, fps: 30, audio: audio ? (48000, 1) : nil)
     settings.rotationQuarterTurns = rotation
     let writer = MovieWriter(settings: settings) { r in
@@ -63,8 +62,8 @@ func recordTake(_ name: String, seconds: Double, size: Size, audio: Bool, rotati
 /// how many bytes it had taken before: the device's own account of what is heard when.
 final class TimedFeed: AudioFeed {
     let inner: any AudioFeed
-    let takes = Mutex<[(at: Int64, before: Int)]>([])
-    private let total = Mutex(0)
+    let takes = Locked<[(at: Int64, before: Int)]>([])
+    private let total = Locked(0)
 
     init(_ inner: any AudioFeed) { self.inner = inner }
 
