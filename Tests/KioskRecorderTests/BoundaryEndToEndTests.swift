@@ -122,7 +122,12 @@ struct BoundaryEndToEndTests {
         r.command("state")
         #expect(r.wait(for: "state", count: 2, timeout: 20) != nil)
         let grown = peakMemory(r.process.processIdentifier) - before
-        #expect(grown < 8 << 10, "peak memory grew \(grown) KiB")
+        // Under AddressSanitizer (kiosk/test --sanitize address) freed memory is quarantined, not
+        // reused, and every allocation is padded: a peak there says nothing about the recorder's own
+        // memory, so the bound is checked in the plain build only.
+        if ProcessInfo.processInfo.environment["ASAN_OPTIONS"] == nil {
+            #expect(grown < 8 << 10, "peak memory grew \(grown) KiB")
+        }
         #expect(r.names == ["ready", "state", "error", "state"])
         guard case let .error(code, message)? = r.events.first(where: { $0.name == "error" }) else { return }
         #expect(code == .badCommand && message.contains("64 KiB"), "\(message)")
