@@ -34,6 +34,8 @@ struct CountdownEndToEndTests {
             Issue.record("no state: \(r.rawLines)"); return
         }
         #expect(mode == "countdown" && buttons == [.cancel])
+        // A take with pictures in it (a Stop at once could leave none, and no Use Video).
+        Thread.sleep(forTimeInterval: 0.6)
         r.command("stop")
         try #require(r.wait(for: "recordingFinished") != nil)
         r.command("useVideo")
@@ -64,6 +66,7 @@ struct CountdownEndToEndTests {
         let started = try #require(r.wait(for: "recordingStarted"))
         #expect(started - asked < 0.5, "no countdown: \(started - asked) s")
         #expect(r.names.filter { $0 == "countdown" }.count == before)
+        Thread.sleep(forTimeInterval: 0.6)
         r.command("stop")
         try #require(r.wait(for: "recordingFinished") != nil)
         r.command("useVideo")
