@@ -233,6 +233,7 @@ public final class Booth {
     var viewModel: ViewModel {
         var model = machine.viewModel
         if model.message == nil, model.mode == .ready, let note = parts.cameraNote { model.message = note }
+        if model.mode == .ready { model.prompt = config.prompt }
         return model
     }
 

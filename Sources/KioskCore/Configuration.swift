@@ -58,6 +58,8 @@ public struct Configuration: Equatable, Sendable {
 
     /// Seconds counted down (3-2-1) between Start and the take; 0: none.
     public var countdown = 3
+    /// Words for the guest shown in ready (`--prompt`), e.g. "Leave a message for Anna & Tom".
+    public var prompt: String?
     /// Under this many seconds left before a limit, the timer counts down in red; 0: never.
     public var warnRemaining: Double = 10
 

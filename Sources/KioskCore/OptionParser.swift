@@ -105,6 +105,9 @@ public struct OptionParser: Sendable {
         OptionSpec(name: "countdown", argument: .required("N"),
                    help: "seconds counted down (3-2-1, with a tick) between Start and the take, 0-10; 0 = none (default 3)",
                    inConfigFile: true) { c, v throws(ValueError) in c.countdown = try Values.integer(v!, in: 0...10) },
+        OptionSpec(name: "prompt", argument: .required("TEXT"),
+                   help: "words for the guest at the top of the picture in ready, e.g. \"Leave a message for Anna & Tom\"",
+                   inConfigFile: true) { c, v throws(ValueError) in c.prompt = try Values.prompt(v!) },
         OptionSpec(name: "warn-remaining", argument: .required("SECONDS"),
                    help: "under this many seconds left before a limit, the timer counts down in red with a ring around Stop; 0 = never (default 10)",
                    inConfigFile: true) { c, v throws(ValueError) in c.warnRemaining = try Values.idleSeconds(v!) },
@@ -477,6 +480,15 @@ enum Values {
             throw ValueError("'\(v)' is not a duration like 7d, 12h, 90m or 3600s")
         }
         return n * unit
+    }
+
+    /// Text for the screen: one paragraph, at most 200 characters, no control characters.
+    static func prompt(_ v: String) throws(ValueError) -> String? {
+        let text = v.trimmingWhitespace
+        guard text.count <= 200, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ValueError("must be one line of at most 200 characters")
+        }
+        return text.isEmpty ? nil : text
     }
 
     static func idleSeconds(_ v: String) throws(ValueError) -> Double {

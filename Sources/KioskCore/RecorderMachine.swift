@@ -108,6 +108,8 @@ public struct ViewModel: Equatable, Sendable {
     /// Near a take's limit: the part of the warning time still left (1 → 0); the timer counts
     /// down in red and a ring around Stop empties with it. nil otherwise.
     public var remainingFraction: Double?
+    /// The operator's words for the guest (`--prompt`), shown at the top of the picture in ready.
+    public var prompt: String?
 }
 
 /// The recorder's state machine: `handle(_:)` takes an event and returns the actions.
@@ -277,7 +279,8 @@ public struct RecorderMachine: Equatable, Sendable {
             message: message,
             progress: nil, paused: false,
             countdown: { if case let .countdown(n) = state { n } else { nil } }(),
-            remainingFraction: timeWarning ? { if case let .recording(r) = state { min(max((r.remaining ?? 0) / warnRemaining, 0), 1) } else { nil } }() : nil)
+            remainingFraction: timeWarning ? { if case let .recording(r) = state { min(max((r.remaining ?? 0) / warnRemaining, 0), 1) } else { nil } }() : nil,
+            prompt: nil)
     }
 
     public var stateEvent: KioskEvent {

@@ -77,6 +77,7 @@ extension Configuration {
         ReloadSetting("windowed", .atRestart, \.window),
         ReloadSetting("microphone", .inReady, \.microphone),
         ReloadSetting("countdown", .inReady, \.countdown),
+        ReloadSetting("prompt", .inReady, \.prompt),
         ReloadSetting("warn-remaining", .inReady, \.warnRemaining),
         ReloadSetting("max-duration", .inReady, \.maxDuration),
         ReloadSetting("max-file-size", .inReady, \.maxFileSize),

@@ -58,8 +58,21 @@ struct Overlay {
         for button in model.buttons {
             try draw(button, pressed: button == held, timeLeft: model.remainingFraction)
         }
+        if let prompt = model.prompt { try drawPrompt(prompt) }
         if let count = model.countdown { try drawCountdown(count) }
         if let message = model.message { try drawMessage(message) }
+    }
+
+    /// The operator's prompt: a paragraph at the top of the picture, on the message's dark box, a
+    /// little larger than the buttons' text.
+    private func drawPrompt(_ prompt: String) throws(SDLError) {
+        let area = layout.content
+        let size = textSize * 5 / 4, padding = textSize * 3 / 4
+        let texture = try text.paragraph(prompt, size: size, width: max(area.width * 4 / 5 - 2 * padding, size))
+        let boxSize = Size(width: texture.size.width + 2 * padding, height: texture.size.height + padding)
+        let box = Rect(x: area.x + (area.width - boxSize.width) / 2, y: area.y + padding, width: boxSize.width, height: boxSize.height)
+        try painter.fillRounded(box, radius: Double(textSize) * 0.6, Style.messageBackground)
+        painter.text(texture, centeredAt: box.center, Style.lightText)
     }
 
     /// The countdown's number, large in the middle of the picture on a dark disc (readable over any

@@ -90,6 +90,31 @@ struct XvfbEndToEndTests {
         #expect(try decodesCleanly(output))
     }
 
+    @Test("physical buttons as keys (a USB button or gpio-keys arrive as key events): Space starts, with the countdown, and stops; Return is Use Video")
+    func keys() throws {
+        try XvfbTools.require()
+        let x = try XvfbServer()
+        let folder = try testFolder("xvfb-keys")
+        let output = folder.appendingPathComponent("take.mov").path
+        // The default countdown: a guest pressing a button gets their 3-2-1.
+        let r = try RecorderProcess(["--camera", "test", "--microphone", "test", "--windowed", "800x480", "--countdown", "2",
+                                     "--output", output], environment: x.recorderEnvironment)
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let s = Screen(try x.window(pid: r.process.processIdentifier, title: "Kiosk Recorder"), .landscapeRight)
+        #expect(try x.waitForScreen { Self.showsRecordCircle($0, s) })
+        try x.key(s.window, "space")
+        let started = try #require(r.wait(for: "recordingStarted", timeout: 6), "Space did not start a take: \(r.rawLines) \(r.stderr)")
+        #expect(r.names.prefix(3) == ["ready", "countdown", "countdown"], "\(r.names)")
+        Thread.sleep(forTimeInterval: max(0, started + 1.5 - ProcessInfo.processInfo.systemUptime))
+        try x.key(s.window, "space")
+        try #require(r.wait(for: "recordingFinished") != nil, "Space did not stop the take: \(r.rawLines)")
+        try x.key(s.window, "Return")
+        #expect(r.exitStatus() == 0)
+        #expect(r.names == ["ready", "countdown", "countdown", "recordingStarted", "recordingFinished",
+                            "videoRecorderDidFinishRecordingVideoWithOutputPath"], "\(r.rawLines)")
+        #expect(try decodesCleanly(output))
+    }
+
     @Test("click Play Video: the take plays aspect-fit through the renderer's own YUV textures, Close returns to finished")
     func clickPlayVideo() throws {
         try XvfbTools.require()

@@ -117,6 +117,13 @@ final class XvfbServer {
         try xdotool(["mousemove", "--window", window.id, "\(Int(p.x))", "\(Int(p.y))", "click", "1"])
     }
 
+    /// A key pressed and released on the window, as a USB button that is a keyboard, or a GPIO key
+    /// the kernel's gpio-keys maps, sends it (`key` as xdotool names it: space, Return, Escape).
+    func key(_ window: XWindow, _ key: String) throws {
+        try xdotool(["windowfocus", "--sync", window.id])
+        try xdotool(["key", "--window", window.id, key])
+    }
+
     /// What the X server shows now.
     func framebuffer() throws -> XWDImage {
         try XWDImage(data: Data(contentsOf: framebufferFolder.appendingPathComponent("Xvfb_screen0")))

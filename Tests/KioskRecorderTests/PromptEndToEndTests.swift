@@ -1,0 +1,80 @@
+// `--prompt` through the binary: the operator's words over the picture in ready, gone while
+// recording, read back from the booth's own screenshots.
+import Foundation
+import Testing
+import KioskCore
+import KioskTestSupport
+
+@Suite("the prompt, end to end", .serialized)
+struct PromptEndToEndTests {
+    /// A 24-bit bottom-up BMP as the booth writes it: (width, height, RGB at x, y).
+    struct Bitmap {
+        let width: Int, height: Int
+        let bytes: [UInt8]
+        init(_ data: Data) throws {
+            let b = [UInt8](data)
+            guard b.count > 54, b[0] == 0x42, b[1] == 0x4D else { throw PromptFailure(description: "not a BMP") }
+            func u32(_ o: Int) -> Int { Int(b[o]) | Int(b[o + 1]) << 8 | Int(b[o + 2]) << 16 | Int(b[o + 3]) << 24 }
+            (bytes, width, height) = (b, u32(18), u32(22))
+        }
+        func brightness(x: Int, y: Int) -> Int {
+            let row = (width * 3 + 3) & ~3
+            let o = 54 + (height - 1 - y) * row + 3 * x
+            return (Int(bytes[o]) + Int(bytes[o + 1]) + Int(bytes[o + 2])) / 3
+        }
+        /// Mean brightness and the count of near-white pixels in a rectangle.
+        func measure(_ r: Rect) -> (mean: Double, white: Int) {
+            var sum = 0, white = 0, n = 0
+            for y in r.y..<r.maxY { for x in r.x..<r.maxX { let b = brightness(x: x, y: y); sum += b; n += 1; if b > 225 { white += 1 } } }
+            return (Double(sum) / Double(max(n, 1)), white)
+        }
+    }
+
+    static func shot(_ r: RecorderProcess, _ path: String) throws -> Bitmap {
+        r.send(#"{"command":"screenshot","path":"\#(path)"}"#)
+        let deadline = ProcessInfo.processInfo.systemUptime + 5
+        while ProcessInfo.processInfo.systemUptime < deadline {
+            if let data = FileManager.default.contents(atPath: path), data.count > 54 + 800 * 480 * 3 - 1 { return try Bitmap(data) }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        throw PromptFailure(description: "no screenshot at \(path): \(r.rawLines)")
+    }
+
+    struct PromptFailure: Error, CustomStringConvertible { let description: String }
+
+    @Test("--prompt: the words in a dark box at the top of the picture in ready (white text), gone while recording")
+    func prompt() throws {
+        let folder = try testFolder("prompt")
+        let layout = Layout(canvas: Size(width: 800, height: 480))
+        // The middle of the prompt's first line.
+        let band = Rect(x: 300, y: layout.content.y + layout.textHeight * 3 / 4 + layout.textHeight / 4,
+                        width: 200, height: layout.textHeight)
+
+        let plain = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("a.mov").path])
+        try #require(plain.wait(for: "ready") != nil, "\(plain.stderr)")
+        Thread.sleep(forTimeInterval: 0.5)
+        let without = try Self.shot(plain, folder.appendingPathComponent("plain.bmp").path).measure(band)
+        plain.command("quit")
+        #expect(plain.exitStatus() == 0)
+
+        let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("b.mov").path,
+                                             "--prompt", "Leave a message for Anna & Tom"])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        Thread.sleep(forTimeInterval: 0.5)
+        let with = try Self.shot(r, folder.appendingPathComponent("prompt.bmp").path).measure(band)
+        #expect(with.mean < without.mean * 0.75, "the dark box: \(with.mean) against \(without.mean)")
+        #expect(with.white > 100, "white letters: \(with.white) pixels")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil)
+        Thread.sleep(forTimeInterval: 0.5)
+        let recording = try Self.shot(r, folder.appendingPathComponent("recording.bmp").path).measure(band)
+        #expect(abs(recording.mean - without.mean) < 25, "no prompt while recording: \(recording.mean) against \(without.mean)")
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        // A prompt that is not one line is refused, named.
+        let bad = try run(booth + ["--prompt", "two\nlines"])
+        #expect(bad.status == 2 && bad.stderr.contains("--prompt"), "\(bad.stderr)")
+    }
+}
