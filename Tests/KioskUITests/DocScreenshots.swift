@@ -18,11 +18,21 @@ extension SDLTests {
                 let screen = try makeScreen(sdl, size: output)
                 // The built-in test camera's bars, at its default size.
                 try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
+                var prompted = Models.ready
+                prompted.prompt = "Leave a message for Anna & Tom"
+                var warning = Models.recording(elapsed: 113)
+                warning.timer = "00:07"
+                warning.remainingFraction = 0.7
                 for (mode, model) in [("ready", Models.ready), ("recording", Models.recording(elapsed: 12)),
                                       ("finished", Models.finished()), ("playing", Models.playing()),
-                                      ("camera-unavailable", Models.cameraUnavailable)] {
-                    // Without a camera there is no picture (the executable clears it).
-                    if model.message != nil { screen.clearPreview() }
+                                      ("camera-unavailable", Models.cameraUnavailable),
+                                      ("countdown", Models.countdown(3)), ("time-left", warning), ("prompt", prompted)] {
+                    // Without a camera there is no picture (the executable clears it); with one, the bars.
+                    if model.message != nil {
+                        screen.clearPreview()
+                    } else {
+                        try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
+                    }
                     try screen.render(model)
                     try screen.screenshot(to: "\(folder)/\(mode)-\(name).bmp")
                 }
