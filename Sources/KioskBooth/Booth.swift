@@ -104,6 +104,9 @@ public final class Booth {
     /// untouched. Presses and touches restart it, and so does every change of what shows.
     private var idleSince = MonotonicClock.now()
     private var idleWatched: (Mode, Bool)?
+    /// The attract screen: ready untouched since `attractSince` for `--attract-after`; a touch wakes it.
+    private var attractSince = MonotonicClock.now()
+    private var attracting = false
     /// The countdown's next second (CLOCK_MONOTONIC ns): `countdownTick` is due then.
     private var countdownNext: Int64 = 0
     /// STOPPING=1 went to systemd.
@@ -182,6 +185,8 @@ public final class Booth {
         for input in screen.waitEvents(timeoutMs: needsDraw ? 0 : 8, visible: visible) {
             controls.touched(at: MonotonicClock.now())
             idleSince = MonotonicClock.now()
+            // A touch (or a key) on the attract screen only wakes it: no take starts by accident.
+            if wakeFromAttract(input.isGuestTouch) { continue }
             handle(input)
         }
         for message in inbox.take() { handle(message) }
@@ -190,6 +195,7 @@ public final class Booth {
             perform(machine.handle(.countdownTick))
         }
         checkIdle()
+        checkAttract()
         if hookJobs > 0 { stopHooksForSignal() }
         if let take, machine.mode == .recording {
             perform(machine.handle(.tick(elapsed: take.writer.elapsed, remaining: remaining(of: take.writer))))
@@ -234,6 +240,11 @@ public final class Booth {
         var model = machine.viewModel
         if model.message == nil, model.mode == .ready, let note = parts.cameraNote { model.message = note }
         if model.mode == .ready { model.prompt = config.prompt }
+        if attracting {
+            // The pulse: a 2 s cycle, in 30 steps a second.
+            let t = Double(MonotonicClock.now() / 33_333_333) / 60
+            model.attract = t - t.rounded(.down)
+        }
         return model
     }
 
@@ -378,6 +389,32 @@ public final class Booth {
         for message in held { handle(message) }
     }
 
+    /// The attract screen comes after `--attract-after` in ready without a touch; any other mode
+    /// (and a reload turning it off) ends it.
+    private func checkAttract() {
+        let now = MonotonicClock.now()
+        guard config.attractAfter > 0, machine.mode == .ready, !machine.exiting, machine.playerFile == nil else {
+            attractSince = now
+            if attracting { attracting = false; needsDraw = true }
+            return
+        }
+        if !attracting, Double(now - attractSince) / 1e9 >= config.attractAfter {
+            attracting = true
+            needsDraw = true
+            Log.info("attract screen: \(config.attractAfter) s without a touch")
+        }
+    }
+
+    /// Restarts the attract clock; if the attract screen shows, ends it and says whether the input
+    /// that woke it is spent (`swallow`: a touch, which must not also press what is under it).
+    private func wakeFromAttract(_ swallow: Bool) -> Bool {
+        attractSince = MonotonicClock.now()
+        guard attracting else { return false }
+        attracting = false
+        needsDraw = true
+        return swallow
+    }
+
     /// Seconds left before a limit ends the take: the duration cap, and the bytes the file-size cap
     /// and the free disk still allow at the take's rate so far (once a second of it shows a rate).
     func remaining(of writer: any TakeWriter) -> Double {
@@ -458,7 +495,11 @@ public final class Booth {
     func handle(_ command: Command) {
         // A guest's press or touch sent as a command keeps the finished screen awake; `state` does not.
         switch command {
-        case .press, .tap, .start: idleSince = MonotonicClock.now()
+        case .press, .start: idleSince = MonotonicClock.now(); _ = wakeFromAttract(false)
+        case .tap:
+            idleSince = MonotonicClock.now()
+            // A tap on the attract screen wakes it, like a finger.
+            if wakeFromAttract(true) { return }
         default: break
         }
         switch command {

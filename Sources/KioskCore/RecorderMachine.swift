@@ -110,6 +110,9 @@ public struct ViewModel: Equatable, Sendable {
     public var remainingFraction: Double?
     /// The operator's words for the guest (`--prompt`), shown at the top of the picture in ready.
     public var prompt: String?
+    /// The attract screen (ready, untouched for `--attract-after`): where the record button's pulse
+    /// is in its cycle, 0…1. nil otherwise.
+    public var attract: Double?
 }
 
 /// The recorder's state machine: `handle(_:)` takes an event and returns the actions.
@@ -280,7 +283,7 @@ public struct RecorderMachine: Equatable, Sendable {
             progress: nil, paused: false,
             countdown: { if case let .countdown(n) = state { n } else { nil } }(),
             remainingFraction: timeWarning ? { if case let .recording(r) = state { min(max((r.remaining ?? 0) / warnRemaining, 0), 1) } else { nil } }() : nil,
-            prompt: nil)
+            prompt: nil, attract: nil)
     }
 
     public var stateEvent: KioskEvent {

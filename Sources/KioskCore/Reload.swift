@@ -78,6 +78,7 @@ extension Configuration {
         ReloadSetting("microphone", .inReady, \.microphone),
         ReloadSetting("countdown", .inReady, \.countdown),
         ReloadSetting("prompt", .inReady, \.prompt),
+        ReloadSetting("attract-after", .inReady, \.attractAfter),
         ReloadSetting("warn-remaining", .inReady, \.warnRemaining),
         ReloadSetting("max-duration", .inReady, \.maxDuration),
         ReloadSetting("max-file-size", .inReady, \.maxFileSize),

@@ -21,6 +21,15 @@ public enum UIInput: Equatable, Sendable {
     /// orientation the interface should now have. The screen has already re-laid out for the new
     /// size; whether to rotate is the recorder's decision (only in ready mode).
     case displayOrientation(Orientation)
+
+    /// Whether a guest's hand made it: a press or a tap (what wakes the attract screen and is spent
+    /// on it), not the window's or the display's doings.
+    public var isGuestTouch: Bool {
+        switch self {
+        case .press, .tapElsewhere, .togglePause: true
+        default: false
+        }
+    }
 }
 
 /// The keyboard shortcuts: each names buttons, and presses the first of them that is visible.

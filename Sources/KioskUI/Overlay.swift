@@ -18,6 +18,8 @@ enum Style {
     static let lightText = RGBA(255, 255, 255)
     static let messageBackground = RGBA(0, 0, 0, 170)
     static let progressTrack = RGBA(255, 255, 255, 90)
+    /// The attract screen's dimming of the picture.
+    static let attractVeil = RGBA(0, 0, 0, 130)
 
     /// The fill of a text button (the record circle has its own colours).
     static func fill(of button: Button) -> RGBA {
@@ -50,6 +52,8 @@ struct Overlay {
     let text: TextCache
 
     func draw(_ model: ViewModel, held: Button?) throws(SDLError) {
+        // The attract screen: the picture dimmed under everything else.
+        if model.attract != nil { painter.fill(Rect(x: 0, y: 0, width: layout.canvas.width, height: layout.canvas.height), Style.attractVeil) }
         painter.fill(layout.topPanel, Style.panel)
         try drawTimer(model)
         if model.bottomPanelBackground { painter.fill(layout.bottomPanel, Style.panel) }
@@ -57,10 +61,20 @@ struct Overlay {
         if model.paused { try drawPausedMark() }
         for button in model.buttons {
             try draw(button, pressed: button == held, timeLeft: model.remainingFraction)
+            if button == .start, let phase = model.attract { try drawPulse(phase) }
         }
         if let prompt = model.prompt { try drawPrompt(prompt) }
         if let count = model.countdown { try drawCountdown(count) }
         if let message = model.message { try drawMessage(message) }
+    }
+
+    /// The attract screen's pulse: a ring that grows out of the record button and fades, every 2 s.
+    private func drawPulse(_ phase: Double) throws(SDLError) {
+        let frame = layout.frame(of: .start)
+        let d = Double(min(frame.width, frame.height)) * (1 + 0.45 * phase)
+        let alpha = UInt8(max(0, min(255, 200 * (1 - phase))))
+        guard alpha > 0 else { return }
+        try painter.ring(Painter.centred(diameter: d, in: frame), thickness: max(d * 0.05, 2), RGBA(255, 255, 255, alpha))
     }
 
     /// The operator's prompt: a paragraph at the top of the picture, on the message's dark box, a

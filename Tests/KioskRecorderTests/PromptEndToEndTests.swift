@@ -77,4 +77,34 @@ struct PromptEndToEndTests {
         let bad = try run(booth + ["--prompt", "two\nlines"])
         #expect(bad.status == 2 && bad.stderr.contains("--prompt"), "\(bad.stderr)")
     }
+
+    @Test("--attract-after: ready untouched dims the picture; a tap on the record button then only wakes it (no take); the next tap starts")
+    func attract() throws {
+        let folder = try testFolder("attract")
+        let layout = Layout(canvas: Size(width: 800, height: 480))
+        // Below the prompt, above the buttons: the picture itself.
+        let picture = Rect(x: 120, y: layout.content.y + layout.content.height / 2, width: 560, height: layout.content.height / 4)
+        let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("take.mov").path, "--attract-after", "1.2",
+                                             "--prompt", "Say hello"])
+        let ready = try #require(r.wait(for: "ready"), "\(r.stderr)")
+        Thread.sleep(forTimeInterval: 0.3)
+        let awake = try Self.shot(r, folder.appendingPathComponent("awake.bmp").path).measure(picture)
+        Thread.sleep(forTimeInterval: max(0, ready + 1.8 - ProcessInfo.processInfo.systemUptime))
+        let dim = try Self.shot(r, folder.appendingPathComponent("attract.bmp").path).measure(picture)
+        #expect(dim.mean < awake.mean * 0.7, "dimmed: \(dim.mean) against \(awake.mean)")
+        // The first tap, right on the record button, only wakes the screen.
+        let record = layout.recordButton.center
+        r.send(#"{"command":"tap","x":\#(record.x),"y":\#(record.y)}"#)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(!r.names.contains("recordingStarted") && !r.names.contains("countdown"), "\(r.rawLines)")
+        let woken = try Self.shot(r, folder.appendingPathComponent("woken.bmp").path).measure(picture)
+        #expect(woken.mean > awake.mean * 0.9, "awake again: \(woken.mean) against \(awake.mean)")
+        r.send(#"{"command":"tap","x":\#(record.x),"y":\#(record.y)}"#)
+        try #require(r.wait(for: "recordingStarted") != nil, "the second tap starts: \(r.rawLines)")
+        Thread.sleep(forTimeInterval: 0.5)
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
 }

@@ -20,13 +20,16 @@ extension SDLTests {
                 try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
                 var prompted = Models.ready
                 prompted.prompt = "Leave a message for Anna & Tom"
+                var attract = prompted
+                attract.attract = 0.35
                 var warning = Models.recording(elapsed: 113)
                 warning.timer = "00:07"
                 warning.remainingFraction = 0.7
                 for (mode, model) in [("ready", Models.ready), ("recording", Models.recording(elapsed: 12)),
                                       ("finished", Models.finished()), ("playing", Models.playing()),
                                       ("camera-unavailable", Models.cameraUnavailable),
-                                      ("countdown", Models.countdown(3)), ("time-left", warning), ("prompt", prompted)] {
+                                      ("countdown", Models.countdown(3)), ("time-left", warning), ("prompt", prompted),
+                                      ("attract", attract)] {
                     // Without a camera there is no picture (the executable clears it); with one, the bars.
                     if model.message != nil {
                         screen.clearPreview()
