@@ -60,6 +60,8 @@ public struct Configuration: Equatable, Sendable {
     public var countdown = 3
     /// Words for the guest shown in ready (`--prompt`), e.g. "Leave a message for Anna & Tom".
     public var prompt: String?
+    /// Opaque panels and light buttons with black titles, for guests who see less.
+    public var highContrast = false
     /// Seconds in ready without a touch before the calm attract screen; 0: never.
     public var attractAfter: Double = 0
     /// Under this many seconds left before a limit, the timer counts down in red; 0: never.

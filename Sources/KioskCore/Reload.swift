@@ -79,6 +79,7 @@ extension Configuration {
         ReloadSetting("countdown", .inReady, \.countdown),
         ReloadSetting("prompt", .inReady, \.prompt),
         ReloadSetting("attract-after", .inReady, \.attractAfter),
+        ReloadSetting("high-contrast", .atRestart, \.highContrast),
         ReloadSetting("warn-remaining", .inReady, \.warnRemaining),
         ReloadSetting("max-duration", .inReady, \.maxDuration),
         ReloadSetting("max-file-size", .inReady, \.maxFileSize),

@@ -18,6 +18,8 @@ enum Style {
     static let lightText = RGBA(255, 255, 255)
     static let messageBackground = RGBA(0, 0, 0, 170)
     static let progressTrack = RGBA(255, 255, 255, 90)
+    /// Use Video in high contrast: yellow under black text (WCAG contrast about 14:1).
+    static let highContrastPrimary = RGBA(255, 214, 10)
     /// The attract screen's dimming of the picture.
     static let attractVeil = RGBA(0, 0, 0, 130)
 
@@ -50,13 +52,26 @@ struct Overlay {
     let painter: Painter
     let layout: Layout
     let text: TextCache
+    /// `--high-contrast`: opaque panels and boxes, light buttons with black titles.
+    var highContrast = false
+
+    private var panel: RGBA { highContrast ? RGBA(0, 0, 0) : Style.panel }
+    private var boxBackground: RGBA { highContrast ? RGBA(0, 0, 0) : Style.messageBackground }
+    /// A button's fill and its title's colour.
+    private func colors(of button: Button) -> (fill: RGBA, title: RGBA) {
+        guard highContrast else { return (Style.fill(of: button), button == .playVideo ? Style.darkText : Style.lightText) }
+        switch button {
+        case .useVideo: return (Style.highContrastPrimary, Style.darkText)
+        default: return (Style.light, Style.darkText)
+        }
+    }
 
     func draw(_ model: ViewModel, held: Button?) throws(SDLError) {
         // The attract screen: the picture dimmed under everything else.
         if model.attract != nil { painter.fill(Rect(x: 0, y: 0, width: layout.canvas.width, height: layout.canvas.height), Style.attractVeil) }
-        painter.fill(layout.topPanel, Style.panel)
+        painter.fill(layout.topPanel, panel)
         try drawTimer(model)
-        if model.bottomPanelBackground { painter.fill(layout.bottomPanel, Style.panel) }
+        if model.bottomPanelBackground { painter.fill(layout.bottomPanel, panel) }
         if model.mode == .playing { try drawProgress(model.progress ?? 0) }
         if model.paused { try drawPausedMark() }
         for button in model.buttons {
@@ -85,7 +100,7 @@ struct Overlay {
         let texture = try text.paragraph(prompt, size: size, width: max(area.width * 4 / 5 - 2 * padding, size))
         let boxSize = Size(width: texture.size.width + 2 * padding, height: texture.size.height + padding)
         let box = Rect(x: area.x + (area.width - boxSize.width) / 2, y: area.y + padding, width: boxSize.width, height: boxSize.height)
-        try painter.fillRounded(box, radius: Double(textSize) * 0.6, Style.messageBackground)
+        try painter.fillRounded(box, radius: Double(textSize) * 0.6, boxBackground)
         painter.text(texture, centeredAt: box.center, Style.lightText)
     }
 
@@ -95,7 +110,7 @@ struct Overlay {
         let area = layout.content
         let d = Double(min(area.width, area.height)) * 0.5
         let circle = Painter.centred(diameter: d, in: area)
-        try painter.fillCircle(circle, Style.messageBackground)
+        try painter.fillCircle(circle, boxBackground)
         let size = max(Int(d * 0.62), textSize)
         let digits = try text.line(String(count), size: size, maxWidth: Int(d))
         painter.text(digits, centeredAt: circle.center, Style.lightText)
@@ -138,7 +153,7 @@ struct Overlay {
                                         radius: d * RecordButtonShape.stopCorner, red)
             }
         case .playVideo:
-            let fill = Style.fill(of: button)
+            let fill = colors(of: button).fill
             try painter.fillRounded(frame, radius: Double(frame.height) / 2, pressed ? Style.pressed(fill) : fill)
             // A play mark before the title, the pair centred.
             let mark = Double(textSize) * 0.8, gap = Double(textSize) * 0.45
@@ -151,13 +166,13 @@ struct Overlay {
                                      Point(x: left, y: c.y + mark / 2), Style.darkText)
             painter.text(title, centeredAt: Point(x: left + mark + gap + Double(title.size.width) / 2, y: c.y), Style.darkText)
         case .cancel, .retake, .closePlayer, .useVideo:
-            let fill = Style.fill(of: button)
+            let (fill, titleColor) = colors(of: button)
             try painter.fillRounded(frame, radius: Double(frame.height) / 2, pressed ? Style.pressed(fill) : fill)
             // The side buttons are the same width: their titles share the size the longest allows.
             let room = frame.width - frame.height / 2
             let size = try text.fittingSize(Overlay.sideTitles, size: textSize, maxWidth: room)
             let title = try text.line(button.title, size: size, maxWidth: room)
-            painter.text(title, centeredAt: frame.center, Style.lightText)
+            painter.text(title, centeredAt: frame.center, titleColor)
         }
     }
 
@@ -176,7 +191,7 @@ struct Overlay {
     private func drawPausedMark() throws(SDLError) {
         let r = Double(min(layout.content.width, layout.content.height)) * 0.18
         let circle = Painter.centred(diameter: 2 * r, in: layout.content)
-        try painter.fillCircle(circle, Style.messageBackground)
+        try painter.fillCircle(circle, boxBackground)
         let c = circle.center, s = r * 0.9
         try painter.fillTriangle(Point(x: c.x - s * 0.35, y: c.y - s / 2), Point(x: c.x + s * 0.52, y: c.y),
                                  Point(x: c.x - s * 0.35, y: c.y + s / 2), Style.lightText)
@@ -187,7 +202,7 @@ struct Overlay {
         let padding = textSize
         let texture = try text.paragraph(message, size: textSize, width: max(area.width * 4 / 5 - 2 * padding, textSize))
         let box = area.centered(Size(width: texture.size.width + 2 * padding, height: texture.size.height + padding))
-        try painter.fillRounded(box, radius: Double(textSize) * 0.6, Style.messageBackground)
+        try painter.fillRounded(box, radius: Double(textSize) * 0.6, boxBackground)
         painter.text(texture, centeredAt: box.center, Style.lightText)
     }
 }

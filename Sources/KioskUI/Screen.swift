@@ -23,6 +23,8 @@ public final class Screen {
     public let rendererName: String
     /// Show the preview mirrored, like a looking glass (the recording stays unmirrored).
     public var mirrorPreview: Bool
+    /// `--high-contrast`: opaque panels, light buttons with black titles.
+    public var highContrast = false
     /// The camera's mount rotation in clockwise quarter turns (see `DisplayTransform.cameraQuarterTurns`).
     public var cameraMount: Int
     public private(set) var transform: DisplayTransform
@@ -169,7 +171,8 @@ public final class Screen {
             preview.draw(transform: transform, mount: cameraMount, mirror: mirrorPreview)
         }
         guard let model else { return }
-        let overlay = Overlay(painter: Painter(renderer: rendererHandle, transform: transform, shapes: shapes), layout: layout, text: text)
+        let overlay = Overlay(painter: Painter(renderer: rendererHandle, transform: transform, shapes: shapes), layout: layout, text: text,
+                              highContrast: highContrast)
         defer {
             text.endFrame()
             shapes.endFrame()

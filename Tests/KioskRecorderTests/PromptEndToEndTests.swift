@@ -30,7 +30,18 @@ struct PromptEndToEndTests {
         }
     }
 
+    /// A screenshot of the booth; taken again when it caught one of the test pattern's flash frames
+    /// (its whole picture white for one frame each second: the black bar at the right shows it).
     static func shot(_ r: RecorderProcess, _ path: String) throws -> Bitmap {
+        for attempt in 0..<4 {
+            let bitmap = try take(r, attempt == 0 ? path : path + ".\(attempt).bmp")
+            if bitmap.measure(Rect(x: 720, y: 240, width: 40, height: 40)).mean < 60 { return bitmap }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw PromptFailure(description: "every screenshot caught a flash")
+    }
+
+    static func take(_ r: RecorderProcess, _ path: String) throws -> Bitmap {
         r.send(#"{"command":"screenshot","path":"\#(path)"}"#)
         let deadline = ProcessInfo.processInfo.systemUptime + 5
         while ProcessInfo.processInfo.systemUptime < deadline {
@@ -106,5 +117,21 @@ struct PromptEndToEndTests {
         try #require(r.wait(for: "recordingFinished") != nil)
         r.command("quit")
         #expect(r.exitStatus() == 0)
+    }
+
+    @Test("--high-contrast through the binary: the top panel is opaque black over the white bar, where it is a translucent grey by default")
+    func highContrast() throws {
+        let folder = try testFolder("high-contrast")
+        var tops: [Int] = []
+        for extra in [[String](), ["--high-contrast"]] {
+            let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("t\(extra.count).mov").path] + extra)
+            try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+            Thread.sleep(forTimeInterval: 0.4)
+            let shot = try Self.shot(r, folder.appendingPathComponent("shot\(extra.count).bmp").path)
+            tops.append(shot.brightness(x: 20, y: 4))
+            r.command("quit")
+            #expect(r.exitStatus() == 0)
+        }
+        #expect(tops[0] > 80 && tops[1] < 5, "top panel over the white bar: \(tops[0]) by default, \(tops[1]) in high contrast")
     }
 }

@@ -227,6 +227,31 @@ extension SDLTests {
             }
         }
 
+        @Test("--high-contrast: opaque black panels over any picture, light side buttons with black titles, Use Video yellow")
+        func highContrast() throws {
+            let sdl = try makeContext()
+            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480))
+            try screen.show(frame: TestFrames.bars(size: Self.frameSize))
+            screen.highContrast = true
+            try screen.draw(Models.ready)
+            let ready = try screen.readPixels()
+            let check = ScreenCheck(pixels: ready, model: Models.ready, transform: screen.transform, layout: screen.layout,
+                                    frame: Self.frameSize, label: "high contrast")
+            // The top panel over the white bar (left) is black, not a translucent grey.
+            let top = screen.layout.topPanel
+            check.expectColor(check.pixel(Point(x: Double(top.x) + 20, y: Double(top.y) + 4)), RGB(0, 0, 0), within: 2, "the top panel")
+            let cancel = screen.layout.frame(of: .cancel)
+            #expect(check.count(in: cancel, near: RGB(255, 255, 255), within: 10) > cancel.width * cancel.height / 2, "Cancel is light")
+            #expect(check.count(in: cancel, near: RGB(0, 0, 0), within: 40) > 50, "with a black title")
+            try screen.draw(Models.finished())
+            let finished = try screen.readPixels()
+            let use = screen.layout.frame(of: .useVideo)
+            let fcheck = ScreenCheck(pixels: finished, model: Models.finished(), transform: screen.transform, layout: screen.layout,
+                                     frame: Self.frameSize, label: "high contrast finished")
+            #expect(fcheck.count(in: use, near: RGB(255, 214, 10), within: 10) > use.width * use.height / 2, "Use Video is yellow")
+            screen.highContrast = false
+        }
+
         @Test("the timer's text changes the top panel's pixels, and nothing else", arguments: Orientation.allCases)
         func timerChanges(orientation: Orientation) throws {
             let sdl = try makeContext()
