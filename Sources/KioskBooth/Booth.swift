@@ -107,6 +107,17 @@ public final class Booth {
     /// The attract screen: ready untouched since `attractSince` for `--attract-after`; a touch wakes it.
     private var attractSince = MonotonicClock.now()
     private var attracting = false
+    /// The microphone's level, from the one listening in ready or the take's.
+    public let meter = LevelMeter()
+    /// Serial: the listening microphone's opens and closes (ready and the countdown).
+    private let microphoneMonitor = DispatchQueue(label: "kiosk-microphone-monitor", qos: .userInitiated)
+    private let listening = MonitorSlot()
+    private var listeningWanted = false
+    /// A take is opening (Start went to the file worker and has not come back).
+    private var takeOpening = false
+    /// Silence while recording: since when, and whether `microphoneSilent` went out for it.
+    private var silentSince: Int64?
+    private var silenceReported = false
     /// The countdown's next second (CLOCK_MONOTONIC ns): `countdownTick` is due then.
     private var countdownNext: Int64 = 0
     /// STOPPING=1 went to systemd.
@@ -196,6 +207,7 @@ public final class Booth {
         }
         checkIdle()
         checkAttract()
+        updateMicrophone()
         if hookJobs > 0 { stopHooksForSignal() }
         if let take, machine.mode == .recording {
             perform(machine.handle(.tick(elapsed: take.writer.elapsed, remaining: remaining(of: take.writer))))
@@ -240,6 +252,12 @@ public final class Booth {
         var model = machine.viewModel
         if model.message == nil, model.mode == .ready, let note = parts.cameraNote { model.message = note }
         if model.mode == .ready { model.prompt = config.prompt }
+        if config.microphone != .none, [.ready, .countdown, .recording].contains(model.mode) {
+            let now = MonotonicClock.now()
+            model.microphoneLevel = ((meter.level(at: now) * 2).rounded() / 2, (meter.level(at: now, window: 1_500_000_000) * 2).rounded() / 2)
+            model.microphoneSilent = silenceReported && model.mode == .recording
+            if model.microphoneSilent, model.message == nil { model.message = "No sound from the microphone. Is it on?" }
+        }
         if attracting {
             // The pulse: a 2 s cycle, in 30 steps a second.
             let t = Double(MonotonicClock.now() / 33_333_333) / 60
@@ -293,6 +311,7 @@ public final class Booth {
             }
         case let .takeStarted(started):
             fileJobs -= 1
+            takeOpening = false
             take = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames)
             outputPath = started.path
             takeNumber = started.number
@@ -300,6 +319,7 @@ public final class Booth {
             perform(machine.handle(.recordingStarted(outputPath: started.path)))
         case let .takeFailed(code, message):
             fileJobs -= 1
+            takeOpening = false
             perform(machine.handle(.recordingFailed(code: code, message: message)))
         case var .recordingFinished(result):
             if let take {
@@ -387,6 +407,53 @@ public final class Booth {
         let held = beforeReady
         beforeReady = []
         for message in held { handle(message) }
+    }
+
+    /// The listening microphone (for the meter) runs in ready and the countdown while the camera
+    /// runs, never while a take opens or records (the take's own microphone feeds the meter then).
+    /// While recording, 3 s under −60 dBFS is `microphoneSilent`, once until sound comes back.
+    private func updateMicrophone() {
+        let mode = machine.mode
+        let wanted = parts.monitorsMicrophone && config.microphone != .none && machine.cameraRunning
+            && (mode == .ready || mode == .countdown) && take == nil && !takeOpening && !machine.exiting
+        if wanted != listeningWanted {
+            listeningWanted = wanted
+            let (slot, meter, make, choice) = (listening, meter, parts.makeMicrophone, config.microphone)
+            if wanted {
+                microphoneMonitor.async {
+                    guard let source = make(choice) else { return }
+                    do {
+                        try source.start(chunks: { meter.feed($0) }, events: { _ in })
+                        slot.set(source)
+                    } catch {
+                        Log.info("microphone (listening for the meter): \(error)")
+                    }
+                }
+            } else {
+                microphoneMonitor.async {
+                    slot.take()?.stop()
+                    meter.reset()
+                }
+            }
+        }
+        guard mode == .recording, config.microphone != .none, take != nil else {
+            silentSince = nil
+            silenceReported = false
+            return
+        }
+        let now = MonotonicClock.now()
+        if meter.level(at: now) < -60 {
+            let since = silentSince ?? now
+            silentSince = since
+            if !silenceReported, now - since >= 3_000_000_000 {
+                silenceReported = true
+                events.emit(.microphoneSilent)
+                Log.info("microphone: no sound for 3 s")
+            }
+        } else {
+            silentSince = nil
+            silenceReported = false
+        }
     }
 
     /// The attract screen comes after `--attract-after` in ready without a touch; any other mode
@@ -610,7 +677,12 @@ public final class Booth {
             screen.setPreview(mirror: configuration.mirrorPreview, cameraMount: configuration.cameraRotation)
             Log.info("reload: the settings of \(configuration.configFile ?? "the command line") are in force")
         case let .emit(event):
-            events.emit(event)
+            if case let .state(mode, timer, buttons, orientation, remaining, _) = event, config.microphone != .none {
+                events.emit(.state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
+                                   microphoneLevel: meter.level()))
+            } else {
+                events.emit(event)
+            }
         case let .exit(code):
             exitCode = code
         }
@@ -724,19 +796,24 @@ public final class Booth {
         settings.rotationQuarterTurns = DisplayTransform(physical: screen.outputSize, orientation: orientation)
             .cameraQuarterTurns(mount: config.cameraRotation)
         let (inbox, activeWriter, makeMicrophone, makeWriter, folder) = (inbox, activeWriter, parts.makeMicrophone, parts.makeWriter, folder)
-        let (planned, microphone) = (settings, config.microphone)
+        let (planned, microphone, meter, monitor) = (settings, config.microphone, meter, microphoneMonitor)
         fileJobs += 1
+        // The listening microphone closes first (the same device opens for the take).
+        takeOpening = true
+        updateMicrophone()
         files.async {
+            monitor.sync {}
             // In an output folder the take gets its name now: the counter moves on, durably.
             var take = planned, number: Int?
             if let folder { (number, take.outputPath) = folder.nextTake() }
-            inbox.post(Booth.openTake(settings: take, number: number, inbox: inbox, activeWriter: activeWriter,
+            inbox.post(Booth.openTake(settings: take, number: number, inbox: inbox, activeWriter: activeWriter, meter: meter,
                                       microphone: microphone, makeMicrophone: makeMicrophone, makeWriter: makeWriter))
         }
     }
 
     /// The file worker's part of a start: the microphone, then the writer. What to post back.
-    private static func openTake(settings: MovieSettings, number: Int?, inbox: Inbox, activeWriter: WriterSlot, microphone choice: MicrophoneChoice,
+    private static func openTake(settings: MovieSettings, number: Int?, inbox: Inbox, activeWriter: WriterSlot, meter: LevelMeter,
+                                 microphone choice: MicrophoneChoice,
                                  makeMicrophone: @escaping @Sendable (MicrophoneChoice) -> (any AudioSource)?,
                                  makeWriter: @escaping TakeWriterFactory) -> BoothMessage {
         var settings = settings
@@ -746,7 +823,7 @@ public final class Booth {
         var microphone = makeMicrophone(choice)
         if let source = microphone {
             do {
-                try source.start(chunks: { activeWriter.append($0) }, events: { inbox.post(.capture($0)) })
+                try source.start(chunks: { activeWriter.append($0); meter.feed($0) }, events: { inbox.post(.capture($0)) })
             } catch {
                 inbox.post(.emit(.error(code: .microphoneUnavailable, message: "\(error); recording without sound")))
                 microphone = nil
@@ -827,4 +904,11 @@ public final class Booth {
 /// The pid of the hook running now (0: none), shared by the hooks worker and the UI thread.
 final class RunningHook: Sendable {
     let pid = Atomic<Int32>(0)
+}
+
+/// The microphone listening in ready, owned by the monitor worker.
+final class MonitorSlot: Sendable {
+    private let source = Locked<(any AudioSource)?>(nil)
+    func set(_ s: any AudioSource) { source.withLock { $0 = s } }
+    func take() -> (any AudioSource)? { source.withLock { s in defer { s = nil }; return s } }
 }

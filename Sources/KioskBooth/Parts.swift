@@ -114,6 +114,9 @@ public struct BoothParts {
     public var configurationSource: ConfigurationSource?
     /// systemd's notify socket, when the booth runs as a `Type=notify` service.
     public var notifier: ServiceNotifier?
+    /// Whether the microphone also listens in ready (and the countdown), for the guest's meter; it
+    /// is closed before each take's own opens. Off in tests that count the takes' microphones.
+    public var monitorsMicrophone = false
 
     public init(screen: any BoothScreen, audio: any BoothAudio, camera: any VideoSource, cameraNote: String? = nil,
                 makeMicrophone: @escaping @Sendable (MicrophoneChoice) -> (any AudioSource)?,

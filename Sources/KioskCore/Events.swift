@@ -94,7 +94,13 @@ public enum KioskEvent: Equatable, Sendable {
     case playbackFinished(reason: PlaybackEndReason)
     case orientationChanged(orientation: Orientation)
     /// `remaining`: while recording, the seconds left before a limit (duration, file size, free disk).
-    case state(mode: String, timer: String, buttons: [Button], orientation: Orientation, remaining: Double? = nil)
+    /// `microphoneLevel`: the microphone's peak over the last 100 ms in dBFS (floor −100); absent
+    /// with `--microphone none`.
+    case state(mode: String, timer: String, buttons: [Button], orientation: Orientation, remaining: Double? = nil,
+               microphoneLevel: Double? = nil)
+    /// While recording, the microphone stayed below −60 dBFS for 3 s (once; again after sound came
+    /// back and went).
+    case microphoneSilent
     case error(code: ErrorCode, message: String)
     case terminated(signal: String)
     /// `--list-cameras`: every capture device with its formats, sizes and rates.
@@ -129,6 +135,7 @@ public enum KioskEvent: Equatable, Sendable {
         case .idleReset: "idleReset"
         case .hookFinished: "hookFinished"
         case .check: "check"
+        case .microphoneSilent: "microphoneSilent"
         }
     }
 }
@@ -137,7 +144,7 @@ extension KioskEvent: Codable {
     enum Key: String, CodingKey {
         case event, camera, width, height, fps, orientation, outputPath, duration, bytes, reason, success
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
-        case action, status, ok, items, remaining
+        case action, status, ok, items, remaining, microphoneLevel
     }
 
     struct UnknownEvent: Error, CustomStringConvertible {
@@ -172,9 +179,12 @@ extension KioskEvent: Codable {
             f += [(.reason, reason)]
         case let .orientationChanged(orientation):
             f += [(.orientation, orientation)]
-        case let .state(mode, timer, buttons, orientation, remaining):
+        case let .state(mode, timer, buttons, orientation, remaining, level):
             f += [(.mode, mode), (.timer, timer), (.buttons, buttons), (.orientation, orientation)]
             if let remaining { f += [(.remaining, KioskEvent.milliseconds(remaining))] }
+            if let level { f += [(.microphoneLevel, (level * 10).rounded() / 10)] }
+        case .microphoneSilent:
+            break
         case let .error(code, message):
             f += [(.code, code), (.message, message)]
         case let .terminated(signal):
@@ -239,7 +249,10 @@ extension KioskEvent: Codable {
                           timer: try c.decode(String.self, forKey: .timer),
                           buttons: try c.decode([Button].self, forKey: .buttons),
                           orientation: try c.decode(Orientation.self, forKey: .orientation),
-                          remaining: try c.decodeIfPresent(Double.self, forKey: .remaining))
+                          remaining: try c.decodeIfPresent(Double.self, forKey: .remaining),
+                          microphoneLevel: try c.decodeIfPresent(Double.self, forKey: .microphoneLevel))
+        case "microphoneSilent":
+            self = .microphoneSilent
         case "error":
             self = .error(code: try c.decode(ErrorCode.self, forKey: .code),
                           message: try c.decode(String.self, forKey: .message))

@@ -113,6 +113,19 @@ public struct ViewModel: Equatable, Sendable {
     /// The attract screen (ready, untouched for `--attract-after`): where the record button's pulse
     /// is in its cycle, 0…1. nil otherwise.
     public var attract: Double?
+    /// The microphone's meter (ready, countdown, recording): the level now and the peak of the last
+    /// 1.5 s, dBFS. nil without a microphone.
+    public var microphoneLevel: (now: Double, peak: Double)?
+    /// While recording: the microphone has heard nothing for 3 s.
+    public var microphoneSilent = false
+
+    public static func == (a: ViewModel, b: ViewModel) -> Bool {
+        a.mode == b.mode && a.timer == b.timer && a.buttons == b.buttons && a.bottomPanelBackground == b.bottomPanelBackground
+            && a.frozenFrame == b.frozenFrame && a.message == b.message && a.progress == b.progress && a.paused == b.paused
+            && a.countdown == b.countdown && a.remainingFraction == b.remainingFraction && a.prompt == b.prompt
+            && a.attract == b.attract && a.microphoneLevel?.now == b.microphoneLevel?.now
+            && a.microphoneLevel?.peak == b.microphoneLevel?.peak && a.microphoneSilent == b.microphoneSilent
+    }
 }
 
 /// The recorder's state machine: `handle(_:)` takes an event and returns the actions.

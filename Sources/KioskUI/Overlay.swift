@@ -20,6 +20,8 @@ enum Style {
     static let progressTrack = RGBA(255, 255, 255, 90)
     /// Use Video in high contrast: yellow under black text (WCAG contrast about 14:1).
     static let highContrastPrimary = RGBA(255, 214, 10)
+    static let meterGreen = RGBA(48, 209, 88)
+    static let meterYellow = RGBA(255, 214, 10)
     /// The attract screen's dimming of the picture.
     static let attractVeil = RGBA(0, 0, 0, 130)
 
@@ -78,9 +80,28 @@ struct Overlay {
             try draw(button, pressed: button == held, timeLeft: model.remainingFraction)
             if button == .start, let phase = model.attract { try drawPulse(phase) }
         }
+        if let level = model.microphoneLevel { try drawMeter(level, silent: model.microphoneSilent) }
         if let prompt = model.prompt { try drawPrompt(prompt) }
         if let count = model.countdown { try drawCountdown(count) }
         if let message = model.message { try drawMessage(message) }
+    }
+
+    /// The microphone's meter: a bar along the left of the picture, filled from the bottom from
+    /// −60 dBFS (empty) to 0 (full), green, yellow from −12, red from −3, with the last 1.5 s's peak
+    /// as a line; grey and empty while the microphone hears nothing in a take.
+    private func drawMeter(_ level: (now: Double, peak: Double), silent: Bool) throws(SDLError) {
+        let area = layout.content
+        let width = max(textSize / 2, 6), height = area.height * 3 / 5
+        let track = Rect(x: area.x + textSize / 2, y: area.y + (area.height - height) / 2, width: width, height: height)
+        try painter.fillRounded(track, radius: Double(width) / 2, silent ? Style.secondary : boxBackground)
+        func fraction(_ dB: Double) -> Double { min(max((dB + 60) / 60, 0), 1) }
+        let filled = Int((Double(height) * fraction(level.now)).rounded())
+        if filled > 0 {
+            let color = level.now >= -3 ? Style.red : level.now >= -12 ? Style.meterYellow : Style.meterGreen
+            painter.fill(Rect(x: track.x, y: track.maxY - filled, width: width, height: filled), color)
+        }
+        let peak = Int((Double(height) * fraction(level.peak)).rounded())
+        if peak > 1 { painter.fill(Rect(x: track.x, y: track.maxY - peak, width: width, height: 2), Style.lightText) }
     }
 
     /// The attract screen's pulse: a ring that grows out of the record button and fades, every 2 s.

@@ -180,7 +180,7 @@ case let .record(config):
     // Every event also goes to the socket's clients.
     var copies: (@Sendable (Data) -> Void)?
     if let control { copies = { line in control.broadcast(line) } }
-    let parts = BoothParts(
+    var parts = BoothParts(
         screen: screen, audio: SoundPlayer(assets: assets), camera: camera.source, cameraNote: camera.note,
         makeMicrophone: { choice in
             switch choice {
@@ -190,6 +190,7 @@ case let .record(config):
             }
         },
         events: EventSink(copies: copies), configurationSource: source, notifier: notifier)
+    parts.monitorsMicrophone = true
     let booth = Booth(config: config, outputPath: output, parts: parts, folder: folder)
     // A suspend of the machine waits (logind's delay inhibitor) until a take in progress is safe.
     booth.watchSystemSleep()

@@ -13,6 +13,7 @@
 // next 15), so a test can tell exactly which samples arrived and when they were captured. With
 // `beep 1` (the A/V-sync mode, the fake camera's `flash=1` for sound) each frame instead carries a
 // 1 kHz beep for the first 100 ms after each whole second of its capture time, silence otherwise.
+// `silent 1`: every frame is silence (a muted microphone, a cable pulled out of an interface).
 //
 //   pcm_type.kiosk_fake_microphone { lib "/path/libKioskFakeALSAMicrophone.so" }
 //   pcm.mic { type kiosk_fake_microphone  stall_at 24000  stall_frames 14400 }
@@ -42,6 +43,7 @@ typedef struct {
     long long vanish_frames;  // how long it stays away, in frames
     int gone;                 // this open's device was unplugged
     int beep;                 // frames carry the beep instead of their index
+    int silent;               // frames are all zero
 } fake_microphone;
 
 enum { BEEP_HZ = 1000, BEEP_AMPLITUDE = 16384 }; // as the built-in test tone (TestTone.swift)
@@ -143,6 +145,7 @@ static snd_pcm_sframes_t fake_transfer(snd_pcm_ioplug_t *io, const snd_pcm_chann
         uint64_t index = m->start_index + m->transferred + i;
         int16_t values[2] = {(int16_t)(index & 0x7fff), (int16_t)((index >> 15) & 0x7fff)};
         if (m->beep) values[0] = values[1] = beep_sample(m, index);
+        if (m->silent) values[0] = values[1] = 0;
         for (unsigned channel = 0; channel < io->channels && channel < 2; channel++) {
             const snd_pcm_channel_area_t *a = &areas[channel];
             char *sample = (char *)a->addr + (a->first + a->step * (offset + i)) / 8;
@@ -193,7 +196,7 @@ static const snd_pcm_ioplug_callback_t callbacks = {
 SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
     (void)root;
     long long stall_at = -1, stall_frames = 0, vanish_at = -1, vanish_frames = 0;
-    int beep = 0;
+    int beep = 0, silent = 0;
     snd_config_iterator_t i, next;
     snd_config_for_each(i, next, conf) {
         snd_config_t *entry = snd_config_iterator_entry(i);
@@ -206,6 +209,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
         if (!strcmp(id, "vanish_at") && snd_config_get_integer(entry, &value) == 0) { vanish_at = value; continue; }
         if (!strcmp(id, "vanish_frames") && snd_config_get_integer(entry, &value) == 0) { vanish_frames = value; continue; }
         if (!strcmp(id, "beep") && (beep = snd_config_get_bool(entry)) >= 0) continue;
+        if (!strcmp(id, "silent") && (silent = snd_config_get_bool(entry)) >= 0) continue;
         SNDERR("kiosk_fake_microphone: unknown field %s", id);
         return -EINVAL;
     }
@@ -225,6 +229,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
     m->vanish_at = vanish_at;
     m->vanish_frames = vanish_frames;
     m->beep = beep;
+    m->silent = silent;
     m->io.version = SND_PCM_IOPLUG_VERSION;
     m->io.name = "KioskRecorder fake microphone";
     m->io.callback = &callbacks;

@@ -28,7 +28,7 @@ struct CheckEndToEndTests {
     func passesOnFakeDevices() throws {
         let folder = try testFolder("check-pass")
         let device = try fakeCamera(in: folder, "card=Booth Cam\nformat=MJPG 640x480@30\n")
-        let plugin = repositoryRoot.appendingPathComponent(".build/debug/libKioskFakeALSAMicrophone.so").path
+        let plugin = TestEnvironment.fakeMicrophonePlugin
         try """
             pcm_type.kiosk_fake_microphone { lib "\(plugin)" }
             pcm.kiosk_fake_mic { type kiosk_fake_microphone  beep 1 }

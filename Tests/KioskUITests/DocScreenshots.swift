@@ -22,6 +22,12 @@ extension SDLTests {
                 prompted.prompt = "Leave a message for Anna & Tom"
                 var attract = prompted
                 attract.attract = 0.35
+                var metered = Models.recording(elapsed: 4)
+                metered.microphoneLevel = (-9, -4)
+                var silent = Models.recording(elapsed: 6)
+                silent.microphoneLevel = (-100, -100)
+                silent.microphoneSilent = true
+                silent.message = "No sound from the microphone. Is it on?"
                 var warning = Models.recording(elapsed: 113)
                 warning.timer = "00:07"
                 warning.remainingFraction = 0.7
@@ -29,9 +35,9 @@ extension SDLTests {
                                       ("finished", Models.finished()), ("playing", Models.playing()),
                                       ("camera-unavailable", Models.cameraUnavailable),
                                       ("countdown", Models.countdown(3)), ("time-left", warning), ("prompt", prompted),
-                                      ("attract", attract)] {
+                                      ("attract", attract), ("meter", metered), ("silent", silent)] {
                     // Without a camera there is no picture (the executable clears it); with one, the bars.
-                    if model.message != nil {
+                    if model.message != nil && model.mode != .recording {
                         screen.clearPreview()
                     } else {
                         try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))

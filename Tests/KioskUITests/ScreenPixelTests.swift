@@ -227,6 +227,28 @@ extension SDLTests {
             }
         }
 
+        @Test("the microphone's meter: a bar along the left of the picture, yellow near the top for −6 dBFS with the peak line above; empty at −100")
+        func meter() throws {
+            let sdl = try makeContext()
+            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480))
+            try screen.show(frame: TestFrames.bars(size: Self.frameSize))
+            var loud = Models.ready
+            loud.microphoneLevel = (-6, -2)
+            var quiet = Models.ready
+            quiet.microphoneLevel = (-100, -100)
+            let area = screen.layout.content, t = screen.layout.textHeight
+            let strip = Rect(x: area.x + t / 2, y: area.y, width: max(t / 2, 6), height: area.height)
+            try screen.draw(loud)
+            let a = try screen.readPixels()
+            let ca = ScreenCheck(pixels: a, model: loud, transform: screen.transform, layout: screen.layout, frame: Self.frameSize, label: "meter loud")
+            #expect(ca.count(in: strip, near: RGB(255, 214, 10), within: 12) > t * 6, "the bar is yellow at −6 dBFS")
+            try screen.draw(quiet)
+            let b = try screen.readPixels()
+            let cb = ScreenCheck(pixels: b, model: quiet, transform: screen.transform, layout: screen.layout, frame: Self.frameSize, label: "meter quiet")
+            #expect(cb.count(in: strip, near: RGB(255, 214, 10), within: 12) == 0 && cb.count(in: strip, near: RGB(48, 209, 88), within: 12) == 0,
+                    "empty at −100")
+        }
+
         @Test("--high-contrast: opaque black panels over any picture, light side buttons with black titles, Use Video yellow")
         func highContrast() throws {
             let sdl = try makeContext()

@@ -1,0 +1,39 @@
+// The microphone's level for the guest's meter and `state.microphoneLevel`: the peak of the sound
+// delivered in the last 100 ms, in dBFS, from whichever microphone runs (the one that listens in
+// ready, or the take's). Fed on the microphone's thread, read on the UI thread.
+import Foundation
+import KioskCore
+import KioskSystem
+
+public final class LevelMeter: Sendable {
+    /// The level reported when nothing was heard: a number, never −∞.
+    public static let floor = -100.0
+    /// Recent chunks: when each arrived and its loudest sample.
+    private let recent = Locked<[(at: Int64, peak: Int)]>([])
+
+    public init() {}
+
+    /// Takes a chunk (any thread): its loudest sample, stamped with its arrival.
+    public func feed(_ chunk: AudioChunk, at now: Int64 = MonotonicClock.now()) {
+        let peak = chunk.samples.reduce(0) { max($0, abs(Int($1))) }
+        recent.withLock { list in
+            list.append((now, peak))
+            // Two seconds are plenty for the peak hold; older ones go.
+            if let first = list.first, now - first.at > 2_000_000_000 { list.removeAll { now - $0.at > 2_000_000_000 } }
+        }
+    }
+
+    /// The peak of the last `window` nanoseconds, in dBFS (`floor` for silence or nothing heard).
+    public func level(at now: Int64 = MonotonicClock.now(), window: Int64 = 100_000_000) -> Double {
+        let peak = recent.withLock { list in list.filter { now - $0.at <= window }.map(\.peak).max() ?? 0 }
+        return Self.dBFS(peak)
+    }
+
+    public static func dBFS(_ peak: Int) -> Double {
+        guard peak > 0 else { return floor }
+        return max(floor, 20 * log10(Double(peak) / 32768))
+    }
+
+    /// Forgets what was heard (a microphone closed).
+    public func reset() { recent.withLock { $0.removeAll() } }
+}

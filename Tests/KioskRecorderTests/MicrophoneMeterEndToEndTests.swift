@@ -1,0 +1,84 @@
+// The microphone's level through the binary: `state.microphoneLevel` moving with the test tone in
+// ready and while recording, absent without a microphone, and `microphoneSilent` from a silent one.
+import Foundation
+import Testing
+import KioskCore
+import KioskTestSupport
+
+@Suite("the microphone's meter, end to end", .serialized)
+struct MicrophoneMeterEndToEndTests {
+    /// `microphoneLevel` of every state reply so far.
+    static func levels(_ r: RecorderProcess) -> [Double?] {
+        r.events.compactMap { if case let .state(_, _, _, _, _, level) = $0 { level } else { nil } }
+    }
+
+    /// Asks `state` every 40 ms for `seconds`; the levels the replies carried.
+    static func poll(_ r: RecorderProcess, seconds: Double) -> [Double] {
+        let before = levels(r).count
+        let end = ProcessInfo.processInfo.systemUptime + seconds
+        var sent = 0
+        while ProcessInfo.processInfo.systemUptime < end {
+            r.command("state")
+            sent += 1
+            Thread.sleep(forTimeInterval: 0.04)
+        }
+        _ = r.wait(for: "state", count: before + sent)
+        return levels(r).dropFirst(before).compactMap { $0 }
+    }
+
+    @Test("the test tone: microphoneLevel reaches the beeps (≥ −12 dBFS) and the silence between (≤ −60) in ready and while recording; no microphoneSilent; absent with --microphone none")
+    func levelMovesWithTheTone() throws {
+        let folder = try testFolder("meter")
+        let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("take.mov").path])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        Thread.sleep(forTimeInterval: 0.3)
+        let ready = Self.poll(r, seconds: 2.2)
+        #expect(ready.count > 20 && (ready.max() ?? -200) >= -12 && (ready.min() ?? 0) <= -60, "ready: \(ready)")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil)
+        let recording = Self.poll(r, seconds: 3.6)
+        #expect((recording.max() ?? -200) >= -12 && (recording.min() ?? 0) <= -60, "recording: \(recording)")
+        #expect(!r.names.contains("microphoneSilent"), "beeps every second are not silence")
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+
+        let none = try RecorderProcess(["--camera", "test", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
+                                        "--output", folder.appendingPathComponent("none.mov").path])
+        try #require(none.wait(for: "ready") != nil)
+        none.command("state")
+        try #require(none.wait(for: "state") != nil)
+        #expect(Self.levels(none) == [nil], "no microphone, no level: \(none.rawLines)")
+        #expect(!(none.rawLines.last ?? "").contains("microphoneLevel"))
+        none.command("quit")
+        #expect(none.exitStatus() == 0)
+    }
+
+    @Test("a silent microphone (the fake ALSA microphone, `silent 1`): microphoneSilent once, about 3 s into the take")
+    func silence() throws {
+        let folder = try testFolder("meter-silent")
+        let plugin = TestEnvironment.fakeMicrophonePlugin
+        try #require(FileManager.default.fileExists(atPath: plugin), "build the package first (swift build)")
+        try """
+            pcm_type.kiosk_fake_microphone { lib "\(plugin)" }
+            pcm.kiosk_fake_mic { type kiosk_fake_microphone  silent 1 }
+            """.write(to: folder.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
+        let r = try RecorderProcess(["--camera", "test", "--microphone", "kiosk_fake_mic", "--windowed", "800x480", "--countdown", "0",
+                                     "--output", folder.appendingPathComponent("take.mov").path], environment: ["HOME": folder.path])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        let started = try #require(r.wait(for: "recordingStarted"), "\(r.rawLines) \(r.stderr)")
+        let silent = try #require(r.wait(for: "microphoneSilent", timeout: 6), "\(r.rawLines) \(r.stderr)")
+        #expect(silent - started >= 2.9 && silent - started <= 4.0, "after \(silent - started) s")
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(r.names.filter { $0 == "microphoneSilent" }.count == 1)
+        r.command("state")
+        try #require(r.wait(for: "state") != nil)
+        #expect((Self.levels(r).last ?? 0) ?? 0 <= -60)
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+}
