@@ -156,3 +156,14 @@ func decodesCleanly(_ path: String) throws -> Bool {
     let r = try runProgram(["ffmpeg", "-v", "error", "-i", path, "-f", "null", "-"], stdout: .discard)
     return r.status == 0 && r.stderr.isEmpty
 }
+
+extension KioskEvent {
+    /// The event with a `state`'s microphone level left out: it moves with the test tone, so tests
+    /// that compare whole state events compare the rest.
+    var withoutMicrophoneLevel: KioskEvent {
+        if case let .state(mode, timer, buttons, orientation, remaining, _) = self {
+            return .state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining)
+        }
+        return self
+    }
+}
