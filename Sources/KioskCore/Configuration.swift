@@ -62,6 +62,8 @@ public struct Configuration: Equatable, Sendable {
     public var prompt: String?
     /// Opaque panels and light buttons with black titles, for guests who see less.
     public var highContrast = false
+    /// Text 1.35 times as large, and buttons wide enough for it.
+    public var largeText = false
     /// Seconds in ready without a touch before the calm attract screen; 0: never.
     public var attractAfter: Double = 0
     /// Under this many seconds left before a limit, the timer counts down in red; 0: never.

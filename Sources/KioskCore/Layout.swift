@@ -54,8 +54,11 @@ public struct Layout: Equatable, Sendable {
     /// The pixel height text should be rendered at for button labels and the timer.
     public let textHeight: Int
 
-    public init(canvas: Size) {
+    /// `textScale` (`--large-text`: 1.35) makes the text that much larger, and the side and middle
+    /// buttons wide enough for it (as far as the room beside the record circle allows).
+    public init(canvas: Size, textScale: Double = 1) {
         self.canvas = canvas
+        let scale = min(max(textScale, 1), 2)
         let w = canvas.width, h = canvas.height
         let short = max(canvas.shortSide, 1)
         func scaled(_ fraction: Double, atLeast minimum: Int) -> Int {
@@ -67,20 +70,20 @@ public struct Layout: Equatable, Sendable {
         topPanel = Rect(x: 0, y: 0, width: w, height: topHeight)
         bottomPanel = Rect(x: 0, y: h - bottomHeight, width: w, height: bottomHeight)
         content = Rect(x: 0, y: topHeight, width: w, height: max(h - topHeight - bottomHeight, 0))
-        textHeight = max(scaled(0.055, atLeast: 12), 12)
+        textHeight = max(scaled(0.055 * scale, atLeast: 12), 12)
 
         let circle = max(min(Int(Double(bottomHeight) * 0.78), bottomHeight - 2 * margin), 1)
         recordButton = bottomPanel.centered(Size(width: circle, height: circle))
 
         // Side buttons fill the room between the circle and the edge, up to a comfortable width.
         let sideRoom = max((w - circle) / 2 - 2 * margin, 1)
-        let sideWidth = min(scaled(0.36, atLeast: Layout.minimumTouch), sideRoom)
+        let sideWidth = min(scaled(0.36 * scale, atLeast: Layout.minimumTouch), sideRoom)
         let sideHeight = min(max(Int(Double(circle) * 0.7), min(Layout.minimumTouch, circle)), bottomHeight)
         let sideY = bottomPanel.y + (bottomHeight - sideHeight) / 2
         leftButton = Rect(x: margin, y: sideY, width: sideWidth, height: sideHeight)
         rightButton = Rect(x: w - margin - sideWidth, y: sideY, width: sideWidth, height: sideHeight)
 
-        let middleSize = Size(width: min(scaled(0.5, atLeast: 2 * Layout.minimumTouch), w - 2 * margin),
+        let middleSize = Size(width: min(scaled(0.5 * scale, atLeast: 2 * Layout.minimumTouch), w - 2 * margin),
                               height: min(scaled(0.15, atLeast: Layout.minimumTouch), max(content.height, 1)))
         middleButton = content.centered(middleSize)
 

@@ -80,6 +80,7 @@ extension Configuration {
         ReloadSetting("prompt", .inReady, \.prompt),
         ReloadSetting("attract-after", .inReady, \.attractAfter),
         ReloadSetting("high-contrast", .atRestart, \.highContrast),
+        ReloadSetting("large-text", .atRestart, \.largeText),
         ReloadSetting("warn-remaining", .inReady, \.warnRemaining),
         ReloadSetting("max-duration", .inReady, \.maxDuration),
         ReloadSetting("max-file-size", .inReady, \.maxFileSize),

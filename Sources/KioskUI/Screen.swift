@@ -25,6 +25,11 @@ public final class Screen {
     public var mirrorPreview: Bool
     /// `--high-contrast`: opaque panels, light buttons with black titles.
     public var highContrast = false
+    /// `--large-text`: text 1.35 times as large, and buttons wide enough for it.
+    public var largeText = false {
+        didSet { layout = Layout(canvas: transform.logical, textScale: textScale) }
+    }
+    private var textScale: Double { largeText ? 1.35 : 1 }
     /// The camera's mount rotation in clockwise quarter turns (see `DisplayTransform.cameraQuarterTurns`).
     public var cameraMount: Int
     public private(set) var transform: DisplayTransform
@@ -97,7 +102,7 @@ public final class Screen {
         let next = DisplayTransform(physical: physical, orientation: orientation)
         guard next != transform else { return }
         transform = next
-        layout = Layout(canvas: next.logical)
+        layout = Layout(canvas: next.logical, textScale: textScale)
         // A finger that went down on the old layout means nothing on the new one.
         pointers.reset()
     }

@@ -82,6 +82,7 @@ func openScreen(_ config: Configuration) -> (SDLContext, Screen, Assets) {
         let screen = try Screen(context: context, window: config.window, orientation: config.orientation, fontPath: assets.boldFont,
                                 mirrorPreview: config.mirrorPreview, cameraMount: config.cameraRotation)
         screen.highContrast = config.highContrast
+        screen.largeText = config.largeText
         Log.info("display: \(driver) \(screen.outputSize), renderer \(screen.rendererName)")
         return (context, screen, assets)
     } catch {

@@ -89,3 +89,21 @@ struct LayoutTests {
         #expect(l.rightButton == Rect(x: 613, y: 392, width: 173, height: 60))
     }
 }
+
+@Suite("Layout: large text")
+struct LargeTextLayoutTests {
+    @Test("--large-text: text 1.35 times as large, side buttons wider, nothing overlapping the record circle or leaving the canvas",
+          arguments: [Size(width: 800, height: 480), Size(width: 480, height: 800), Size(width: 1920, height: 1080), Size(width: 1080, height: 1920)])
+    func largeText(canvas: Size) {
+        let normal = Layout(canvas: canvas), large = Layout(canvas: canvas, textScale: 1.35)
+        #expect(abs(Double(large.textHeight) - Double(normal.textHeight) * 1.35) <= 1, "\(large.textHeight) vs \(normal.textHeight)")
+        #expect(large.leftButton.width >= normal.leftButton.width && large.rightButton.width == large.leftButton.width)
+        #expect(large.leftButton.maxX <= large.recordButton.x && large.rightButton.x >= large.recordButton.maxX)
+        for r in [large.leftButton, large.rightButton, large.middleButton, large.recordButton] {
+            #expect(r.x >= 0 && r.y >= 0 && r.maxX <= canvas.width && r.maxY <= canvas.height, "\(r) in \(canvas)")
+        }
+        // The panels and the record circle are the same: only text and the text buttons grow.
+        #expect(large.recordButton == normal.recordButton && large.topPanel == normal.topPanel && large.bottomPanel == normal.bottomPanel)
+    }
+}
+

@@ -134,4 +134,23 @@ struct PromptEndToEndTests {
         }
         #expect(tops[0] > 80 && tops[1] < 5, "top panel over the white bar: \(tops[0]) by default, \(tops[1]) in high contrast")
     }
+
+    @Test("--large-text through the binary: Cancel's title takes well over 1.5 times the pixels (1.35² at least; the normal one is fitted to the side buttons' width)")
+    func largeText() throws {
+        let folder = try testFolder("large-text")
+        var whites: [Int] = []
+        for (index, extra) in [[String](), ["--large-text"]].enumerated() {
+            let layout = Layout(canvas: Size(width: 800, height: 480), textScale: index == 0 ? 1 : 1.35)
+            let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("t\(index).mov").path] + extra)
+            try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+            Thread.sleep(forTimeInterval: 0.4)
+            let shot = try Self.shot(r, folder.appendingPathComponent("shot\(index).bmp").path)
+            // Cancel's pill is grey; its title is the white in it.
+            whites.append(shot.measure(layout.leftButton).white)
+            r.command("quit")
+            #expect(r.exitStatus() == 0)
+        }
+        let ratio = Double(whites[1]) / Double(max(whites[0], 1))
+        #expect(ratio > 1.5, "title pixels \(whites[0]) → \(whites[1]) (×\(ratio))")
+    }
 }
