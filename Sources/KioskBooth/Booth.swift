@@ -230,7 +230,10 @@ public final class Booth {
         }
         if suspendWhenSafe && machine.mode != .recording {
             suspendWhenSafe = false
-            // The take is safe on disk: now really stop, as the terminal asked (SIGTSTP).
+            // The take is safe on disk: now really stop, as the terminal asked (SIGTSTP). Its
+            // `recordingFinished` goes out first (at most 1 s for a reader that does not read: the
+            // process is about to stop anyway).
+            events.flush(timeout: 1)
             raise(SIGSTOP)
         }
     }

@@ -39,6 +39,11 @@ public final class EventSink: Sendable {
         copies?(line)
         writer.enqueue(line, droppable: droppable)
     }
+
+    /// Waits up to `timeout` seconds for the queued events to reach the reader (before the process
+    /// stops itself: a stopped process writes nothing). True when everything went out.
+    @discardableResult
+    public func flush(timeout: Double) -> Bool { writer.flush(timeout: timeout) }
 }
 
 /// A queue of lines in front of a file descriptor, emptied by a thread of its own.
