@@ -120,10 +120,10 @@ public struct OptionParser: Sendable {
                    accepts: { ["yes", "no", "true", "false", "on", "off"].contains($0.lowercased()) }),
         OptionSpec(name: "attract-after", argument: .required("SECONDS"),
                    help: "seconds in ready without a touch before a calm attract screen (dimmed picture, the prompt, a pulse on record); a touch wakes it; 0 = never (default)",
-                   inConfigFile: true) { c, v throws(ValueError) in c.attractAfter = try Values.idleSeconds(v!) },
+                   inConfigFile: true) { c, v throws(ValueError) in c.attractAfter = try Values.secondsOrNever(v!) },
         OptionSpec(name: "warn-remaining", argument: .required("SECONDS"),
                    help: "under this many seconds left before a limit, the timer counts down in red with a ring around Stop; 0 = never (default 10)",
-                   inConfigFile: true) { c, v throws(ValueError) in c.warnRemaining = try Values.idleSeconds(v!) },
+                   inConfigFile: true) { c, v throws(ValueError) in c.warnRemaining = try Values.secondsOrNever(v!) },
         OptionSpec(name: "output-dir", argument: .required("DIR"),
                    help: "each take under its own name in DIR (made if missing), instead of --output; interrupted takes there are recovered at launch",
                    inConfigFile: true) { c, v throws(ValueError) in c.outputDirectory = try Values.folder(v!) },
@@ -141,7 +141,7 @@ public struct OptionParser: Sendable {
                    inConfigFile: true) { c, v throws(ValueError) in c.keepFree = try Values.bytes(v!, atLeast: 0) },
         OptionSpec(name: "idle-timeout", argument: .required("SECONDS"),
                    help: "the finished screen left untouched this long is used or discarded (--idle-action); 0 = never (default)",
-                   inConfigFile: true) { c, v throws(ValueError) in c.idleTimeout = try Values.idleSeconds(v!) },
+                   inConfigFile: true) { c, v throws(ValueError) in c.idleTimeout = try Values.secondsOrNever(v!) },
         OptionSpec(name: "idle-action", argument: .required("use|discard"),
                    help: "what an idle finished screen does: use (default, as Use Video) or discard (as Retake/Cancel)",
                    inConfigFile: true) { c, v throws(ValueError) in c.idleAction = try Values.idleAction(v!) },
@@ -504,7 +504,8 @@ enum Values {
         return text.isEmpty ? nil : text
     }
 
-    static func idleSeconds(_ v: String) throws(ValueError) -> Double {
+    /// 0 (never) to 86400 seconds: `--idle-timeout`, `--attract-after`, `--warn-remaining`.
+    static func secondsOrNever(_ v: String) throws(ValueError) -> Double {
         guard let s = Double(v), s.isFinite, s >= 0, s <= 86400 else {
             throw ValueError("'\(v)' is not a number of seconds from 0 (never) to 86400")
         }

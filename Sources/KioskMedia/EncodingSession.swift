@@ -36,8 +36,6 @@ final class EncodingSession {
     private var audioSamplesQueued: Int64   // the time line's sample after the last one queued
     private var audioSamplesEncoded: Int64  // the pts of the next AAC frame
     private var pendingAudio: [AudioChunk] = []
-    /// The first packets, held until every stream has one (see FirstPackets).
-    private let start: FirstPackets
     /// Video time at which the current fragment started.
     private var fragmentStartPTS: Int64 = 0
     private var pendingBytes: Int64 = 0
@@ -77,8 +75,6 @@ final class EncodingSession {
         audioStart = audio?.encoder.priming ?? 0
         audioSamplesQueued = audioStart
         audioSamplesEncoded = audioStart
-        start = FirstPackets(streams: audio == nil ? [videoStream] : [videoStream, audio!.stream],
-                             holdingAtMost: max(settings.fps * FirstPackets.longestWaitSeconds, 1))
         try muxer.writeHeader()
         guard sink.sync() else { throw AVError(code: AVError.code(posix: sink.failure ?? EIO), call: "fdatasync") }
         try failure.check(.header)
@@ -257,7 +253,7 @@ final class EncodingSession {
             av_packet_rescale_ts(packet, codec.pointer.pointee.time_base, stream.pointee.time_base)
             packet.pointee.stream_index = stream.pointee.index
             do {
-                try start.write(packet, through: muxer)
+                try muxer.write(packet)
             } catch {
                 return failure(error)
             }
@@ -267,8 +263,6 @@ final class EncodingSession {
     /// Writes the open fragment out and makes it durable; checks the free disk space after it.
     func flushFragment() -> SessionStatus {
         guard pendingPackets > 0 else { return .ok }
-        // No fragment before the streams' first packets are in: it would fix the time line early.
-        guard start.released else { return .ok }
         // Everything the interleaver holds goes into this fragment, then the fragment is cut.
         do {
             try muxer.cutFragment()
@@ -305,8 +299,6 @@ final class EncodingSession {
                 _ = drainAudio(final: true)
                 _ = send(nil, to: audio.encoder.codec, stream: audio.stream)
             }
-            // A stream that never gave a packet (a silent microphone that never opened) waits no more.
-            do { try start.release(through: muxer) } catch { _ = failure(error) }
             if sink.failure == nil { muxer.writeTrailer() }
             if sink.failure == nil, sink.sync() {
                 fragments += 1
@@ -327,62 +319,6 @@ final class EncodingSession {
         }
         sink.syncFileAndFolder()
         return syncedDuration
-    }
-}
-
-/// The muxer shifts every stream by the amount that makes the most negative timestamp zero, but
-/// decides that amount at the first negative packet it sees, and a stream whose packets already went
-/// out keeps its first one unshifted (MOV then stretches each track's first sample back to zero).
-/// Our own time line has no negative times, but an encoder with B-frames starts its decode times
-/// below zero, and its first packet may come after the sound's. So the first packets of every stream
-/// are held until each stream has given one (at most `longestWaitSeconds` of video), then written
-/// earliest first: the muxer sees the most negative start at once and shifts all streams alike.
-final class FirstPackets {
-    static let longestWaitSeconds = 2.0
-    private let streams: [UnsafeMutablePointer<AVStream>]
-    private let limit: Int
-    private var held: [UnsafeMutablePointer<AVPacket>?] = []
-    private var seen: Set<Int32> = []
-    private(set) var released = false
-
-    init(streams: [UnsafeMutablePointer<AVStream>], holdingAtMost limit: Double) {
-        self.streams = streams
-        self.limit = Int(limit)
-    }
-
-    deinit { for var packet in held { av_packet_free(&packet) } }
-
-    /// Writes the packet, or holds it (taking its data: the packet is blank afterwards either way).
-    func write(_ packet: UnsafeMutablePointer<AVPacket>, through muxer: Muxer) throws(AVError) {
-        if released { return try muxer.write(packet) }
-        guard let copy = av_packet_alloc() else {
-            av_packet_unref(packet)
-            throw AVError(code: AVError.code(posix: ENOMEM), call: "av_packet_alloc")
-        }
-        av_packet_move_ref(copy, packet)
-        held.append(copy)
-        seen.insert(copy.pointee.stream_index)
-        if seen.count == streams.count || held.count >= limit { try release(through: muxer) }
-    }
-
-    /// Writes what is held, earliest decode time first (ties: the stream added first), and lets
-    /// every later packet through.
-    func release(through muxer: Muxer) throws(AVError) {
-        guard !released else { return }
-        released = true
-        let order = held.indices.sorted { a, b in
-            let (p, q) = (held[a]!.pointee, held[b]!.pointee)
-            let c = av_compare_ts(p.dts, streams[Int(p.stream_index)].pointee.time_base,
-                                  q.dts, streams[Int(q.stream_index)].pointee.time_base)
-            return c != 0 ? c < 0 : a < b
-        }
-        var firstError: AVError?
-        for i in order {
-            do { try muxer.write(held[i]!) } catch { firstError = firstError ?? error }
-            av_packet_free(&held[i])
-        }
-        held = []
-        if let firstError { throw firstError }
     }
 }
 

@@ -17,13 +17,11 @@ import Foundation
 import KioskCore
 import KioskSystem
 
-public final class TakeFolder: @unchecked Sendable {
-    // @unchecked Sendable: the folder's path, template and mode are constants; every method that
-    // touches files runs on the booth's one serial file worker (never two at once), so the files
-    // are never read and written concurrently by this process.
+public final class TakeFolder: Sendable {
+    // Only constants: every method that touches the folder's files runs on the booth's one serial
+    // file worker, so those files are never read and written by two threads of this process at once.
     public let path: String
     public let template: String
-    public let fileMode: Int
 
     static let counterName = ".kiosk-recorder.counter"
     static let ledgerName = ".kiosk-recorder.takes"
@@ -42,10 +40,9 @@ public final class TakeFolder: @unchecked Sendable {
         }
     }
 
-    public init(path: String, template: String, fileMode: Int) {
+    public init(path: String, template: String) {
         self.path = path
         self.template = template
-        self.fileMode = fileMode
     }
 
     /// Makes the folder if it is missing (its parent must exist) and checks it is a writable folder;

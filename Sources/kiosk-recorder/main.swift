@@ -155,7 +155,7 @@ case let .record(config):
             exit(2)
         }
         let path = URL(fileURLWithPath: directory).standardizedFileURL.path
-        folder = TakeFolder(path: path, template: config.nameTemplate, fileMode: config.fileMode)
+        folder = TakeFolder(path: path, template: config.nameTemplate)
         output = path + "/" + config.nameTemplate
     } else {
         output = outputPath(config.output)

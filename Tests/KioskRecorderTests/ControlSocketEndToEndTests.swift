@@ -6,6 +6,7 @@ import Glibc
 import KioskCore
 import Synchronization
 import Testing
+import KioskTestSupport
 
 /// A client of the booth's control socket written here with plain socket calls, as a parent in
 /// another language would: lines out, every event line in (read on a thread of its own, unless it
@@ -111,17 +112,6 @@ final class SocketClient: Sendable {
     }
 }
 
-/// A socket node left behind by a booth that was killed: bound, then closed without removing it.
-private func staleSocket(at path: String) {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
-    _ = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    close(fd)
-}
 
 /// The socket's type and permissions, nil when nothing is there.
 private func socketMode(_ path: String) -> (isSocket: Bool, permissions: mode_t)? {

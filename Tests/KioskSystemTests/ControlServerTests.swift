@@ -7,6 +7,7 @@ import Glibc
 import Synchronization
 import Testing
 import KioskSystem
+import KioskTestSupport
 
 /// A fresh folder for one test's sockets (short: a socket's path holds 107 bytes).
 private func socketFolder(_ name: String) throws -> String {
@@ -25,22 +26,6 @@ private func eventually(_ seconds: Double = 5, _ done: () -> Bool) -> Bool {
     }
     return done()
 }
-
-/// A socket bound at `path` (listening if asked); its descriptor.
-private func boundSocket(at path: String, listening: Bool) -> Int32 {
-    let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
-    _ = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
-    if listening { listen(fd, 1) }
-    return fd
-}
-
-/// A socket node left behind by a process that ended: bound, never listened on, closed.
-private func staleSocket(at path: String) { close(boundSocket(at: path, listening: false)) }
 
 private func mode(_ path: String) -> (isSocket: Bool, permissions: mode_t)? {
     var st = stat()
