@@ -106,7 +106,8 @@ struct ReloadEndToEndTests {
         r.command("stop")
         #expect(r.wait(for: "recordingFinished") != nil)
         let first = try #require(r.lastResult)
-        #expect(first.reason == .user && first.duration > 2)
+        // Well past the new 1.5 s limit (a loaded machine may make the 2 s wait read 1.97 s of video).
+        #expect(first.reason == .user && first.duration > 1.8, "\(first.duration)")
         #expect(!r.stderr.contains("are in force"), "held in finished")
         r.command("retake")
         #expect(r.waitForLog("are in force"))
