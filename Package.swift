@@ -24,6 +24,8 @@ let package = Package(
         // the shims include <SDL2/...> instead, which needs no flags at all.
         .systemLibrary(name: "CSDL2", path: "Sources/CSDL2", providers: [.apt(["libsdl2-dev"])]),
         .systemLibrary(name: "CSDL2TTF", path: "Sources/CSDL2TTF", providers: [.apt(["libsdl2-ttf-dev"])]),
+        // fontconfig without pkg-config: its flags add FreeType's folders, which fontconfig.h does not need.
+        .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", providers: [.apt(["libfontconfig-dev"])]),
         cModule("CV4L2", pkgConfig: "libv4l2", apt: ["libv4l-dev"]),
         cModule("CALSA", pkgConfig: "alsa", apt: ["libasound2-dev"]),
         // The GNU parts of glibc (pipe2, pthread_setname_np) that Swift's Glibc module leaves out.
@@ -41,7 +43,7 @@ let package = Package(
         .target(name: "KioskSystem", dependencies: ["KioskCore", "CLinux"]),
         .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskSystem", "CFFmpeg"]),
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", "CV4L2", "CALSA"]),
-        .target(name: "KioskUI", dependencies: ["KioskCore", "KioskSystem", "CSDL2", "CSDL2TTF"]),
+        .target(name: "KioskUI", dependencies: ["KioskCore", "KioskSystem", "CSDL2", "CSDL2TTF", "CFontconfig"]),
         // The machine's sleep held off while a take is made safe: logind's delay inhibitor over
         // sd-bus. A target of its own so libsystemd stays out of the small base (KioskSystem).
         .target(name: "KioskSleep", dependencies: ["KioskCore", "KioskSystem", "CSystemd"]),

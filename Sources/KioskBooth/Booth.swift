@@ -253,13 +253,13 @@ public final class Booth {
 
     var viewModel: ViewModel {
         var model = machine.viewModel
-        if model.message == nil, model.mode == .ready, let note = parts.cameraNote { model.message = note }
+        if model.message == nil, model.mode == .ready, parts.cameraNote != nil { model.message = .noCameraFound }
         if model.mode == .ready { model.prompt = config.prompt }
         if config.microphone != .none, [.ready, .countdown, .recording].contains(model.mode) {
             let now = MonotonicClock.now()
             model.microphoneLevel = ((meter.level(at: now) * 2).rounded() / 2, (meter.level(at: now, window: 1_500_000_000) * 2).rounded() / 2)
             model.microphoneSilent = silenceReported && model.mode == .recording
-            if model.microphoneSilent, model.message == nil { model.message = "No sound from the microphone. Is it on?" }
+            if model.microphoneSilent, model.message == nil { model.message = .microphoneSilent }
         }
         if attracting {
             // The pulse: a 2 s cycle, in 30 steps a second.
@@ -676,6 +676,12 @@ public final class Booth {
         case let .applyOrientation(orientation):
             screen.setOrientation(orientation)
         case let .applyConfiguration(configuration):
+            if configuration.words != config.words || configuration.prompt != config.prompt || configuration.font != config.font {
+                // Checked when the reload was accepted; a font file changed on disk since is logged.
+                do { try screen.setWords(configuration.words, prompt: configuration.prompt, font: configuration.font) } catch {
+                    Log.info("reload: the words on screen are kept: \(error)")
+                }
+            }
             config = configuration
             screen.setPreview(mirror: configuration.mirrorPreview, cameraMount: configuration.cameraRotation)
             Log.info("reload: the settings of \(configuration.configFile ?? "the command line") are in force")
@@ -716,7 +722,12 @@ public final class Booth {
         Log.info("SIGHUP: reading \(file) again")
         tellService(.reloading(monotonicUSec: MonotonicClock.now() / 1000))
         let inbox = inbox
-        configReader.async { inbox.post(.configurationRead(Result { () throws(UsageError) in try source.read() })) }
+        configReader.async {
+            let read = Result { () throws(UsageError) in try source.read() }
+            // A new language's font files are read here, not on the UI thread that checks them.
+            if case let .success(configuration) = read { FontLookup.preload(language: configuration.language, font: configuration.font) }
+            inbox.post(.configurationRead(read))
+        }
     }
 
     /// The configuration read again: refused (`badConfig`, the running one kept), or handed to the
@@ -733,7 +744,7 @@ public final class Booth {
         let decision: ReloadDecision
         switch result {
         case let .failure(error): decision = .refused(message: error.message)
-        case let .success(reloaded): decision = config.reload(to: reloaded)
+        case let .success(reloaded): decision = checkedWords(config.reload(to: reloaded))
         }
         switch decision {
         case let .refused(message):
@@ -746,6 +757,17 @@ public final class Booth {
             Log.info("reload: \(changed.isEmpty ? "no setting changed" : "changed " + changed.joined(separator: ", ")); applied \(when)")
             perform(machine.handle(.reload(configuration)))
         }
+    }
+
+    /// A reload that changes the words on screen (language, labels, prompt, font) is accepted only
+    /// when a font has every glyph of them; otherwise it is refused like a bad file.
+    private func checkedWords(_ decision: ReloadDecision) -> ReloadDecision {
+        guard case let .accepted(next, _, _) = decision,
+              next.words != config.words || next.prompt != config.prompt || next.font != config.font else { return decision }
+        do { try screen.checkWords(next.words, prompt: next.prompt, font: next.font) } catch {
+            return .refused(message: "\(error)")
+        }
+        return decision
     }
 
     /// Tells systemd (when it listens) without waiting; the first message that cannot go is logged.

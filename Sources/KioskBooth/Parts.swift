@@ -36,6 +36,11 @@ public protocol BoothScreen: AnyObject {
     func endPlayback()
     /// Whether the player's pictures go up as YUV planes (for the log).
     var playbackYUVUploads: Bool { get }
+    /// The words on screen from the next draw on, once a font has every glyph of each; throws
+    /// what is missing and changes nothing then.
+    func setWords(_ words: ScreenWords, prompt: String?, font: String?) throws
+    /// What `setWords` would throw, changing nothing.
+    func checkWords(_ words: ScreenWords, prompt: String?, font: String?) throws
 }
 
 extension Screen: BoothScreen {

@@ -60,6 +60,14 @@ public struct Configuration: Equatable, Sendable {
     public var countdown = 3
     /// Words for the guest shown in ready (`--prompt`), e.g. "Leave a message for Anna & Tom".
     public var prompt: String?
+    /// The language of the words on screen (`--language`).
+    public var language: Language = .en
+    /// The operator's own words for some of them (`label.useVideo = …` in the config).
+    public var labels: [ScreenText: String] = [:]
+    /// A font for text DejaVu Sans cannot show (`--font`); otherwise fontconfig finds one.
+    public var font: String?
+    /// The words on screen: the language's table with the operator's labels.
+    public var words: ScreenWords { ScreenWords(language: language, overrides: labels) }
     /// Opaque panels and light buttons with black titles, for guests who see less.
     public var highContrast = false
     /// Text 1.35 times as large, and buttons wide enough for it.

@@ -16,18 +16,6 @@ public enum Button: String, CaseIterable, Codable, Sendable {
         }
     }
 
-    /// The label a person reads (the record circle has none: it is a shape).
-    public var title: String {
-        switch self {
-        case .cancel: "Cancel"
-        case .start: "Record"
-        case .stop: "Stop"
-        case .retake: "Retake"
-        case .useVideo: "Use Video"
-        case .playVideo: "Play Video"
-        case .closePlayer: "Close"
-        }
-    }
 }
 
 /// The layout of the canvas. Sizes come from the canvas's short side so the screen reads the same

@@ -108,6 +108,17 @@ public struct OptionParser: Sendable {
         OptionSpec(name: "prompt", argument: .required("TEXT"),
                    help: "words for the guest at the top of the picture in ready, e.g. \"Leave a message for Anna & Tom\"",
                    inConfigFile: true) { c, v throws(ValueError) in c.prompt = try Values.prompt(v!) },
+        OptionSpec(name: "language", argument: .required("LANG"),
+                   help: "the words on screen: " + Language.allCases.map(\.rawValue).joined(separator: ", ") + " (default en)",
+                   inConfigFile: true) { c, v throws(ValueError) in c.language = try Values.language(v!) },
+        OptionSpec(name: "font", argument: .required("PATH"),
+                   help: "a font file (.ttf, .otf, .ttc) for text DejaVu Sans cannot show, e.g. Japanese; default: found through fontconfig (Noto CJK)",
+                   inConfigFile: true) { c, v throws(ValueError) in c.font = try Values.path(v!) },
+    ] + ScreenText.allCases.map { text in
+        OptionSpec(name: text.key, argument: .required("TEXT"),
+                   help: "replaces '\(text.text(in: .en))' on screen, whatever the language",
+                   inConfigFile: true) { c, v throws(ValueError) in c.labels[text] = try Values.label(v!) }
+    } + [
         OptionSpec(name: "high-contrast", argument: .optional("yes|no"),
                    help: "opaque panels and boxes, light buttons with black titles",
                    inConfigFile: true,
@@ -502,6 +513,24 @@ enum Values {
             throw ValueError("must be one line of at most 200 characters")
         }
         return text.isEmpty ? nil : text
+    }
+
+    /// A label on screen: one line of 1 to 80 characters, no control characters.
+    static func label(_ v: String) throws(ValueError) -> String {
+        let text = v.trimmingWhitespace
+        guard !text.isEmpty, text.count <= 80, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ValueError("must be one line of 1 to 80 characters")
+        }
+        return text
+    }
+
+    static func language(_ v: String) throws(ValueError) -> Language {
+        // Accept the usual spellings of the same tag (zh-hans, zh_Hans).
+        let folded = v.replacingOccurrences(of: "_", with: "-").lowercased()
+        guard let language = Language.allCases.first(where: { $0.rawValue.lowercased() == folded }) else {
+            throw ValueError("'\(v)' is not a language of the booth (one of \(Language.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return language
     }
 
     /// 0 (never) to 86400 seconds: `--idle-timeout`, `--attract-after`, `--warn-remaining`.

@@ -98,8 +98,8 @@ public struct ViewModel: Equatable, Sendable {
     public var bottomPanelBackground: Bool
     /// The last captured frame stays on screen instead of the live preview.
     public var frozenFrame: Bool
-    /// A note for the guest, e.g. that the camera is missing.
-    public var message: String?
+    /// A note for the guest, e.g. that the camera is missing (the words come from the strings table).
+    public var message: ScreenText?
     /// Playback position as a fraction 0…1 (playing mode only).
     public var progress: Double?
     public var paused: Bool
@@ -284,9 +284,9 @@ public struct RecorderMachine: Equatable, Sendable {
             model.buttons = visibleButtons // none once the process is on its way out
             return model
         }
-        var message: String?
+        var message: ScreenText?
         if !cameraAvailable && (mode == .ready || mode == .countdown || mode == .recording) {
-            message = "Camera unavailable. Connect a camera; retrying every second."
+            message = .cameraUnavailable
         }
         return ViewModel(
             mode: mode, timer: timerText, buttons: visibleButtons,

@@ -39,11 +39,16 @@ public final class Font {
     /// The bytes SDL_ttf reads from while the font is open.
     private let file: FontFile
 
-    public init(path: String, pointSize: Int32) throws(SDLError) {
-        let file = try FontFile.named(path)
+    public convenience init(path: String, pointSize: Int32) throws(SDLError) {
+        try self.init(face: FaceSource(path: path), pointSize: pointSize)
+    }
+
+    /// One face of a file (a collection's faces are numbered from 0).
+    public init(face: FaceSource, pointSize: Int32) throws(SDLError) {
+        let file = try FontFile.named(face.path)
         // `file` outlives the font (a stored property); freesrc = 1 frees the RWops with the font.
         guard let rw = SDL_RWFromConstMem(file.bytes.baseAddress, Int32(file.bytes.count)),
-              let font = TTF_OpenFontRW(rw, 1, pointSize) else { throw SDLError(call: "TTF_OpenFont(\(path))") }
+              let font = TTF_OpenFontIndexRW(rw, 1, pointSize, face.index) else { throw SDLError(call: "TTF_OpenFont(\(face))") }
         handle = font
         self.pointSize = pointSize
         self.file = file

@@ -54,6 +54,8 @@ struct Overlay {
     let painter: Painter
     let layout: Layout
     let text: TextCache
+    /// The words on screen (`--language`, the operator's labels).
+    let words: ScreenWords
     /// `--high-contrast`: opaque panels and boxes, light buttons with black titles.
     var highContrast = false
 
@@ -83,7 +85,7 @@ struct Overlay {
         if let level = model.microphoneLevel { try drawMeter(level, silent: model.microphoneSilent) }
         if let prompt = model.prompt { try drawPrompt(prompt) }
         if let count = model.countdown { try drawCountdown(count) }
-        if let message = model.message { try drawMessage(message) }
+        if let message = model.message { try drawMessage(words[message]) }
     }
 
     /// The microphone's meter: a bar along the left of the picture, filled from the bottom from
@@ -139,7 +141,8 @@ struct Overlay {
 
     private var textSize: Int { layout.textHeight }
 
-    static let sideTitles = Button.allCases.filter { [.left, .right].contains($0.slot) }.map(\.title)
+    /// The side buttons' titles, which share one size.
+    private var sideTitles: [String] { Button.allCases.filter { [.left, .right].contains($0.slot) }.map { words.title(of: $0) } }
 
     private func drawTimer(_ model: ViewModel) throws(SDLError) {
         let label = layout.timerLabel
@@ -179,7 +182,7 @@ struct Overlay {
             // A play mark before the title, the pair centred.
             let mark = Double(textSize) * 0.8, gap = Double(textSize) * 0.45
             let room = frame.width - frame.height / 2 - Int(mark + gap)
-            let title = try text.line(button.title, size: textSize, maxWidth: room)
+            let title = try text.line(words.title(of: button), size: textSize, maxWidth: room)
             let total = mark + gap + Double(title.size.width)
             let c = frame.center
             let left = c.x - total / 2
@@ -191,8 +194,8 @@ struct Overlay {
             try painter.fillRounded(frame, radius: Double(frame.height) / 2, pressed ? Style.pressed(fill) : fill)
             // The side buttons are the same width: their titles share the size the longest allows.
             let room = frame.width - frame.height / 2
-            let size = try text.fittingSize(Overlay.sideTitles, size: textSize, maxWidth: room)
-            let title = try text.line(button.title, size: size, maxWidth: room)
+            let size = try text.fittingSize(sideTitles, size: textSize, maxWidth: room)
+            let title = try text.line(words.title(of: button), size: size, maxWidth: room)
             painter.text(title, centeredAt: frame.center, titleColor)
         }
     }

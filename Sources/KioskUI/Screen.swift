@@ -41,7 +41,11 @@ public final class Screen {
     private let playback: Preview
     private var playbackRotation = 0.0
     private var playing = false
-    private let text: TextCache
+    let text: TextCache
+    /// DejaVu Sans Bold: the face of every text it can show.
+    private let fontPath: String
+    /// The words on screen; `setWords` changes them.
+    public private(set) var words = ScreenWords()
     private let shapes: ShapeCache
     private var pointers = PointerTracker()
     private var hidden = false
@@ -82,11 +86,52 @@ public final class Screen {
         preview = Preview(renderer: rendererHandle)
         playback = Preview(renderer: rendererHandle)
         shapes = ShapeCache(renderer: rendererHandle)
-        text = try TextCache(renderer: rendererHandle, fontPath: fontPath, probeSize: layout.textHeight)
+        self.fontPath = fontPath
+        text = try TextCache(renderer: rendererHandle, faces: Typefaces(primary: fontPath, language: .en, font: nil),
+                             probeSize: layout.textHeight)
         self.mirrorPreview = mirrorPreview
         self.cameraMount = cameraMount
         // A touch kiosk shows no pointer; a development window keeps it.
         if case .fullscreen = mode { SDL_ShowCursor(SDL_DISABLE) }
+    }
+
+    /// Puts `words` (and the operator's prompt) on screen from the next draw on, once a face is
+    /// found for every text that can show (`ScreenWords.all`): DejaVu Sans Bold, `font`, the
+    /// language's face from fontconfig, or one fontconfig finds for the characters. Throws
+    /// `MissingGlyphs` (nothing changed) when some text has a character no face has; `SDLError`
+    /// when `font` cannot be read.
+    public func setWords(_ words: ScreenWords, prompt: String?, font: String?) throws {
+        let (faces, families) = try typefaces(words, prompt: prompt, font: font)
+        text.faces = faces
+        self.words = words
+        let used = families.keys.sorted().map { "\($0) (\(families[$0]!) texts)" }.joined(separator: ", ")
+        Log.info("text: \(words.language.rawValue) (\(words.language.nativeName)), in \(used)")
+    }
+
+    /// What `setWords` would throw, without changing the screen (a reload's new words, checked
+    /// before they are accepted).
+    public func checkWords(_ words: ScreenWords, prompt: String?, font: String?) throws {
+        _ = try typefaces(words, prompt: prompt, font: font)
+    }
+
+    /// The faces for `words` and how many texts each family shows.
+    private func typefaces(_ words: ScreenWords, prompt: String?, font: String?) throws -> (Typefaces, [String: Int]) {
+        let faces: Typefaces
+        do { faces = try Typefaces(primary: fontPath, language: words.language, font: font) } catch {
+            throw font.map { FontUnreadable(path: $0, reason: error.message) } ?? error
+        }
+        var families: [String: Int] = [:]
+        for shown in words.all(prompt: prompt) {
+            let face = try faces.face(for: shown).get()
+            families[faces.familyName(of: face), default: 0] += 1
+        }
+        return (faces, families)
+    }
+
+    /// The face that shows `text` on screen now, with its family name: for tests and `--check`.
+    public func face(for shown: String) -> (face: FaceSource, family: String)? {
+        guard let face = try? text.faces.face(for: shown).get() else { return nil }
+        return (face, text.faces.familyName(of: face))
     }
 
     /// The display's size in pixels (`SDL_GetRendererOutputSize`).
@@ -177,7 +222,7 @@ public final class Screen {
         }
         guard let model else { return }
         let overlay = Overlay(painter: Painter(renderer: rendererHandle, transform: transform, shapes: shapes), layout: layout, text: text,
-                              highContrast: highContrast)
+                              words: words, highContrast: highContrast)
         defer {
             text.endFrame()
             shapes.endFrame()

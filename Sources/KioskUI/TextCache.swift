@@ -14,6 +14,11 @@ final class TextCache {
         let limit: Limit
     }
 
+    private struct FontKey: Hashable {
+        let face: FaceSource
+        let size: Int
+    }
+
     /// What a width limit does: shrink the text until it fits on one line, or wrap it.
     private enum Limit: Hashable {
         case none
@@ -24,8 +29,14 @@ final class TextCache {
     static let capacity = 48
 
     private let renderer: Renderer
-    private let fontPath: String
-    private var fonts: [Int: Font] = [:]
+    /// Which face shows each text; replaced when the language changes (every texture goes with it).
+    var faces: Typefaces {
+        didSet {
+            textures.removeAll()
+            fits.removeAll()
+        }
+    }
+    private var fonts: [FontKey: Font] = [:]
     private var textures: [Key: Texture] = [:]
     private var used: Set<Key> = []
     private struct FitKey: Hashable {
@@ -36,19 +47,28 @@ final class TextCache {
     /// Sizes found by `fittingSize`: a handful per layout, kept for the process's life.
     private var fits: [FitKey: Int] = [:]
 
-    /// Opens the font once at `probeSize` to fail early (a missing or broken font file).
-    init(renderer: Renderer, fontPath: String, probeSize: Int) throws(SDLError) {
+    /// Opens the primary font once at `probeSize` to fail early (a missing or broken font file).
+    init(renderer: Renderer, faces: Typefaces, probeSize: Int) throws(SDLError) {
         self.renderer = renderer
-        self.fontPath = fontPath
-        _ = try font(size: probeSize)
+        self.faces = faces
+        _ = try font(faces.primary, size: probeSize)
     }
 
-    /// The font at a pixel size (an em of `size` pixels: SDL_ttf's points are pixels at 72 dpi).
-    private func font(size: Int) throws(SDLError) -> Font {
-        if let font = fonts[size] { return font }
-        let font = try Font(path: fontPath, pointSize: Int32(max(size, 1)))
-        fonts[size] = font
+    /// A face at a pixel size (an em of `size` pixels: SDL_ttf's points are pixels at 72 dpi).
+    private func font(_ face: FaceSource, size: Int) throws(SDLError) -> Font {
+        let key = FontKey(face: face, size: max(size, 1))
+        if let font = fonts[key] { return font }
+        let font = try Font(face: face, pointSize: Int32(key.size))
+        fonts[key] = font
         return font
+    }
+
+    /// The face for `text` and the text it can show: all of it once the screen's check passed.
+    private func font(for text: String, size: Int) throws(SDLError) -> (Font, String) {
+        switch faces.face(for: text) {
+        case let .success(face): return (try font(face, size: size), text)
+        case .failure: return (try font(faces.primary, size: size), faces.shown(text, in: faces.primary))
+        }
     }
 
     /// One line of text `size` pixels high, smaller if needed to fit `maxWidth`.
@@ -61,7 +81,8 @@ final class TextCache {
             // Text scales linearly with its size; one step down is enough (plus a pixel for hinting).
             if width > maxWidth { pixels = max(size * maxWidth / max(width, 1) - 1, 6) }
         }
-        return try store(key, surface: try font(size: pixels).render(text))
+        let (font, shown) = try font(for: text, size: pixels)
+        return try store(key, surface: try font.render(shown))
     }
 
     /// The largest size up to `size` at which every one of `texts` fits `maxWidth` on one line:
@@ -82,7 +103,8 @@ final class TextCache {
     func paragraph(_ text: String, size: Int, width: Int) throws(SDLError) -> Texture {
         let key = Key(text: text, size: size, limit: .wrapAt(width))
         if let texture = cached(key) { return texture }
-        return try store(key, surface: try font(size: size).render(text, wrapWidth: width))
+        let (font, shown) = try font(for: text, size: size)
+        return try store(key, surface: try font.render(shown, wrapWidth: width))
     }
 
     /// Call once a frame has been drawn: forgets what that frame did not use, when there is a lot.
@@ -110,7 +132,8 @@ final class TextCache {
     /// The width of a line without rendering it (`TTF_SizeUTF8`).
     private func measure(_ text: String, size: Int) throws(SDLError) -> Int {
         var w: Int32 = 0, h: Int32 = 0
-        guard TTF_SizeUTF8(try font(size: size).handle, text, &w, &h) == 0 else { throw SDLError(call: "TTF_SizeUTF8") }
+        let (font, shown) = try font(for: text, size: size)
+        guard TTF_SizeUTF8(font.handle, shown, &w, &h) == 0 else { throw SDLError(call: "TTF_SizeUTF8") }
         return Int(w)
     }
 }

@@ -83,6 +83,11 @@ func openScreen(_ config: Configuration) -> (SDLContext, Screen, Assets) {
                                 mirrorPreview: config.mirrorPreview, cameraMount: config.cameraRotation)
         screen.highContrast = config.highContrast
         screen.largeText = config.largeText
+        do { try screen.setWords(config.words, prompt: config.prompt, font: config.font) } catch {
+            // A language or a prompt no installed font can show is a configuration to fix.
+            Log.write("kiosk-recorder: \(error)\n")
+            exit(2)
+        }
         Log.info("display: \(driver) \(screen.outputSize), renderer \(screen.rendererName)")
         return (context, screen, assets)
     } catch {

@@ -44,6 +44,9 @@ final class ScreenTwin: BoothScreen {
     func beginPlayback() {}
     func showPlayback(_ picture: ScreenPicture, rotation: Double) throws { playbackPictures += 1 }
     func endPlayback() {}
+    var words = ScreenWords()
+    func setWords(_ words: ScreenWords, prompt: String?, font: String?) throws { self.words = words }
+    func checkWords(_ words: ScreenWords, prompt: String?, font: String?) throws {}
 }
 
 /// Records the sounds played and the player's feed coming and going; pulls an attached feed in

@@ -24,7 +24,9 @@ struct ConfigurationReloadTests {
         #expect(fields.count == Configuration.reloadSettings.count)
         #expect(Set(Configuration.reloadSettings.map(\.option)).count == Configuration.reloadSettings.count)
         for setting in Configuration.reloadSettings {
-            #expect(OptionParser.spec(named: setting.option)?.inConfigFile == true, "\(setting.option)")
+            // label.*: the labels, one config key each.
+            let names = setting.option == "label.*" ? ScreenText.allCases.map(\.key) : [setting.option]
+            for name in names { #expect(OptionParser.spec(named: name)?.inConfigFile == true, "\(name)") }
         }
     }
 

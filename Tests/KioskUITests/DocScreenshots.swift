@@ -27,7 +27,7 @@ extension SDLTests {
                 var silent = Models.recording(elapsed: 6)
                 silent.microphoneLevel = (-100, -100)
                 silent.microphoneSilent = true
-                silent.message = "No sound from the microphone. Is it on?"
+                silent.message = .microphoneSilent
                 var warning = Models.recording(elapsed: 113)
                 warning.timer = "00:07"
                 warning.remainingFraction = 0.7
@@ -42,6 +42,15 @@ extension SDLTests {
                     } else {
                         try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
                     }
+                    try screen.render(model)
+                    try screen.screenshot(to: "\(folder)/\(mode)-\(name).bmp")
+                }
+                // In Japanese (Noto Sans CJK JP through fontconfig): ready with a prompt, the review.
+                var japanese = Models.ready
+                japanese.prompt = "アンナとトムへのメッセージをどうぞ"
+                try screen.setWords(ScreenWords(language: .ja), prompt: japanese.prompt, font: nil)
+                for (mode, model) in [("ja-ready", japanese), ("ja-finished", Models.finished())] {
+                    try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
                     try screen.render(model)
                     try screen.screenshot(to: "\(folder)/\(mode)-\(name).bmp")
                 }

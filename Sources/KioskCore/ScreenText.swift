@@ -1,0 +1,182 @@
+// Every word the guest reads, from one table in six languages; an operator may replace any of them
+// (`label.useVideo = …` in the config). The screen asks for text by key, never by English words.
+
+/// The languages of the table (`--language`): BCP 47 tags.
+public enum Language: String, CaseIterable, Codable, Sendable {
+    case en, ja, zhHans = "zh-Hans", de, fr, es
+
+    /// The language fontconfig is asked for when a text needs a font beyond DejaVu: `zh-cn`
+    /// picks Simplified Chinese shapes (Noto Sans CJK SC), `ja` Japanese ones (Noto Sans CJK JP).
+    public var fontconfigLanguage: String {
+        switch self {
+        case .zhHans: "zh-cn"
+        default: rawValue
+        }
+    }
+
+    /// The language's name in itself, for logs and `--help`.
+    public var nativeName: String {
+        switch self {
+        case .en: "English"
+        case .ja: "日本語"
+        case .zhHans: "简体中文"
+        case .de: "Deutsch"
+        case .fr: "Français"
+        case .es: "Español"
+        }
+    }
+}
+
+/// One string on screen, named by its config key (`label.<rawValue>`). The buttons' keys are their
+/// commands' names.
+public enum ScreenText: String, CaseIterable, Codable, Sendable {
+    case start, stop, cancel, retake, useVideo, playVideo, closePlayer
+    /// The message while no camera gives pictures.
+    case cameraUnavailable
+    /// `--camera auto` found none and shows the test pattern.
+    case noCameraFound
+    /// The warning while recording when the microphone has heard nothing for 3 s.
+    case microphoneSilent
+
+    /// A button's title.
+    public init(_ button: Button) {
+        switch button {
+        case .cancel: self = .cancel
+        case .start: self = .start
+        case .stop: self = .stop
+        case .retake: self = .retake
+        case .useVideo: self = .useVideo
+        case .playVideo: self = .playVideo
+        case .closePlayer: self = .closePlayer
+        }
+    }
+
+    /// The config key that replaces it.
+    public var key: String { "label." + rawValue }
+
+    /// The table. Titles are short enough for the side buttons at the normal text size in
+    /// 800x480; longer ones shrink (all side buttons together) rather than overflow.
+    public func text(in language: Language) -> String {
+        switch language {
+        case .en: english
+        case .ja: japanese
+        case .zhHans: chinese
+        case .de: german
+        case .fr: french
+        case .es: spanish
+        }
+    }
+
+    private var english: String {
+        switch self {
+        case .start: "Record"
+        case .stop: "Stop"
+        case .cancel: "Cancel"
+        case .retake: "Retake"
+        case .useVideo: "Use Video"
+        case .playVideo: "Play Video"
+        case .closePlayer: "Close"
+        case .cameraUnavailable: "Camera unavailable. Connect a camera; retrying every second."
+        case .noCameraFound: "No camera found: showing the test pattern"
+        case .microphoneSilent: "No sound from the microphone. Is it on?"
+        }
+    }
+
+    private var japanese: String {
+        switch self {
+        case .start: "録画"
+        case .stop: "停止"
+        case .cancel: "キャンセル"
+        case .retake: "撮り直す"
+        case .useVideo: "この動画を使う"
+        case .playVideo: "再生"
+        case .closePlayer: "閉じる"
+        case .cameraUnavailable: "カメラが使えません。カメラを接続してください（1秒ごとに再試行します）。"
+        case .noCameraFound: "カメラが見つかりません。テスト映像を表示しています。"
+        case .microphoneSilent: "マイクの音が聞こえません。電源は入っていますか？"
+        }
+    }
+
+    private var chinese: String {
+        switch self {
+        case .start: "录制"
+        case .stop: "停止"
+        case .cancel: "取消"
+        case .retake: "重录"
+        case .useVideo: "使用视频"
+        case .playVideo: "播放视频"
+        case .closePlayer: "关闭"
+        case .cameraUnavailable: "摄像头不可用。请连接摄像头（每秒重试一次）。"
+        case .noCameraFound: "未找到摄像头：正在显示测试画面"
+        case .microphoneSilent: "麦克风没有声音。它打开了吗？"
+        }
+    }
+
+    private var german: String {
+        switch self {
+        case .start: "Aufnehmen"
+        case .stop: "Stopp"
+        case .cancel: "Abbrechen"
+        case .retake: "Neu aufnehmen"
+        case .useVideo: "Video verwenden"
+        case .playVideo: "Video ansehen"
+        case .closePlayer: "Schließen"
+        case .cameraUnavailable: "Kamera nicht verfügbar. Bitte eine Kamera anschließen; neuer Versuch jede Sekunde."
+        case .noCameraFound: "Keine Kamera gefunden: Testbild wird angezeigt"
+        case .microphoneSilent: "Kein Ton vom Mikrofon. Ist es eingeschaltet?"
+        }
+    }
+
+    private var french: String {
+        switch self {
+        case .start: "Enregistrer"
+        case .stop: "Arrêter"
+        case .cancel: "Annuler"
+        case .retake: "Refaire"
+        case .useVideo: "Garder la vidéo"
+        case .playVideo: "Voir la vidéo"
+        case .closePlayer: "Fermer"
+        // French puts a (no-break) space before ; ? : and !
+        case .cameraUnavailable: "Caméra indisponible. Branchez une caméra\u{A0}; nouvel essai chaque seconde."
+        case .noCameraFound: "Aucune caméra trouvée\u{A0}: affichage de la mire"
+        case .microphoneSilent: "Aucun son du micro. Est-il allumé\u{A0}?"
+        }
+    }
+
+    private var spanish: String {
+        switch self {
+        case .start: "Grabar"
+        case .stop: "Detener"
+        case .cancel: "Cancelar"
+        case .retake: "Repetir"
+        case .useVideo: "Usar vídeo"
+        case .playVideo: "Ver vídeo"
+        case .closePlayer: "Cerrar"
+        case .cameraUnavailable: "Cámara no disponible. Conecte una cámara; se reintenta cada segundo."
+        case .noCameraFound: "No se encontró ninguna cámara: se muestra la imagen de prueba"
+        case .microphoneSilent: "No llega sonido del micrófono. ¿Está encendido?"
+        }
+    }
+}
+
+/// The words on screen for one configuration: the language's table with the operator's overrides.
+public struct ScreenWords: Equatable, Sendable {
+    public var language: Language
+    public var overrides: [ScreenText: String]
+
+    public init(language: Language = .en, overrides: [ScreenText: String] = [:]) {
+        self.language = language
+        self.overrides = overrides
+    }
+
+    public subscript(_ text: ScreenText) -> String { overrides[text] ?? text.text(in: language) }
+    /// A button's title.
+    public func title(of button: Button) -> String { self[ScreenText(button)] }
+
+    /// Everything that can be on screen with these words: each string of the table (with the
+    /// overrides), the prompt, and the characters of the timers and the countdown. The screen
+    /// checks at launch that a font has every glyph of each.
+    public func all(prompt: String?) -> [String] {
+        ScreenText.allCases.map { self[$0] } + (prompt.map { [$0] } ?? []) + ["0123456789: /"]
+    }
+}

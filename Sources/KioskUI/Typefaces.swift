@@ -1,0 +1,194 @@
+// Which font shows a text: DejaVu Sans Bold (ours) when it has every glyph, otherwise a face that
+// has them all: the operator's `--font`, then the one fontconfig gives for the language (Noto Sans
+// CJK JP for ja, SC for zh-Hans), then any installed face fontconfig finds for those characters.
+// A text no face can show is an error before it reaches the screen: no missing-glyph boxes.
+import CFontconfig
+import CSDL2TTF
+import Foundation
+import KioskCore
+
+/// One face of a font file: a collection (.ttc) holds several (Noto Sans CJK Bold: JP, KR, SC, TC, HK).
+public struct FaceSource: Hashable, Sendable, CustomStringConvertible {
+    public let path: String
+    public let index: Int
+
+    public init(path: String, index: Int = 0) {
+        self.path = path
+        self.index = index
+    }
+
+    public var description: String { index == 0 ? path : "\(path)#\(index)" }
+}
+
+/// Text that no installed face can show: names it, the characters missing and the fix.
+public struct MissingGlyphs: Error, Equatable, CustomStringConvertible, Sendable {
+    public let text: String
+    public let missing: [UInt32]
+    public let language: Language
+
+    public var description: String {
+        let codes = missing.prefix(8).map { "U+" + String($0, radix: 16, uppercase: true).leftPadded(to: 4) }.joined(separator: " ")
+        return "no installed font can show '\(text)' (\(codes)\(missing.count > 8 ? " …" : "")) for --language \(language.rawValue): "
+            + "install Debian's fonts-noto-cjk (kiosk/setup does) or name a font that has them with --font PATH"
+    }
+}
+
+/// `--font` names a file that is not a font SDL_ttf can open.
+public struct FontUnreadable: Error, Equatable, CustomStringConvertible, Sendable {
+    public let path: String
+    public let reason: String
+    public var description: String { "--font \(path): not a font file SDL_ttf can read (\(reason))" }
+}
+
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(width - count, 0)) + self }
+}
+
+/// fontconfig's answers. Thread-safe: fontconfig locks its own configuration (2.10 on), and the
+/// answers are cached here under a lock, so the UI thread asks fontconfig once per question.
+public enum FontLookup {
+    private static let cache = Locked<[String: FaceSource?]>([:])
+    private static let initialised: Bool = FcInit() != 0
+
+    /// The bold sans-serif face fontconfig picks for `language` (an RFC 3066 tag like ja or zh-cn),
+    /// nil when fontconfig has no configuration or no fonts.
+    public static func face(language: String) -> FaceSource? {
+        match(key: "lang=\(language)", pattern: "sans-serif:weight=bold:lang=\(language)", covering: [])
+    }
+
+    /// A bold sans-serif face with every one of `scalars`, as fontconfig ranks them for `language`.
+    public static func face(covering scalars: [UInt32], language: String) -> FaceSource? {
+        match(key: "chars=\(scalars.map(String.init).joined(separator: ",")) lang=\(language)",
+              pattern: "sans-serif:weight=bold:lang=\(language)", covering: scalars)
+    }
+
+    /// Finds the language's face and reads the font files it needs into memory, so that the UI
+    /// thread does not wait for the disk when it switches to them (a reload's new language). Any
+    /// thread; errors are left for the screen to report.
+    public static func preload(language: Language, font: String?) {
+        if let font { _ = try? FontFile.named(font) }
+        if let face = face(language: language.fontconfigLanguage) { _ = try? FontFile.named(face.path) }
+    }
+
+    private static func match(key: String, pattern text: String, covering scalars: [UInt32]) -> FaceSource? {
+        if let known = cache.withLock({ $0[key] }) { return known }
+        let found = initialised ? ask(pattern: text, covering: scalars) : nil
+        cache.withLock { $0[key] = .some(found) }
+        return found
+    }
+
+    private static func ask(pattern text: String, covering scalars: [UInt32]) -> FaceSource? {
+        let parsed: OpaquePointer? = text.withCString { $0.withMemoryRebound(to: FcChar8.self, capacity: text.utf8.count + 1) { FcNameParse($0) } }
+        guard let pattern = parsed else { return nil }
+        defer { FcPatternDestroy(pattern) }
+        if !scalars.isEmpty, let set = FcCharSetCreate() {
+            for scalar in scalars { FcCharSetAddChar(set, scalar) }
+            FcPatternAddCharSet(pattern, FC_CHARSET, set)
+            FcCharSetDestroy(set)
+        }
+        FcConfigSubstitute(nil, pattern, FcMatchPattern)
+        FcDefaultSubstitute(pattern)
+        var result = FcResultNoMatch
+        guard let matched = FcFontMatch(nil, pattern, &result), result == FcResultMatch else { return nil }
+        defer { FcPatternDestroy(matched) }
+        var file: UnsafeMutablePointer<FcChar8>?
+        var index: Int32 = 0
+        guard FcPatternGetString(matched, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
+        if FcPatternGetInteger(matched, FC_INDEX, 0, &index) != FcResultMatch { index = 0 }
+        return FaceSource(path: String(cString: file), index: Int(index))
+    }
+}
+
+/// The faces the screen may use and which one shows each text. UI thread only (SDL_ttf).
+final class Typefaces {
+    /// DejaVu Sans Bold: every text it can show is shown in it.
+    let primary: FaceSource
+    let language: Language
+    /// For text the primary face lacks glyphs for, in order: `--font`'s face, fontconfig's for the language.
+    let fallbacks: [FaceSource]
+    /// Each face open at one size, to ask which glyphs it has.
+    private var probes: [FaceSource: Font] = [:]
+    private var chosen: [String: FaceSource] = [:]
+
+    /// Opens the primary face (a missing or broken font file fails here) and finds the fallbacks.
+    init(primary: String, language: Language, font: String?) throws(SDLError) {
+        self.primary = FaceSource(path: primary)
+        self.language = language
+        var fallbacks: [FaceSource] = []
+        if let font { fallbacks.append(try Typefaces.face(in: font, for: language)) }
+        if let face = FontLookup.face(language: language.fontconfigLanguage) { fallbacks.append(face) }
+        self.fallbacks = fallbacks.filter { $0 != FaceSource(path: primary) }
+        _ = try probe(self.primary)
+    }
+
+    /// The face that shows every character of `text`, or what is missing from all of them.
+    func face(for text: String) -> Result<FaceSource, MissingGlyphs> {
+        if let known = chosen[text] { return .success(known) }
+        let scalars = text.unicodeScalars.map(\.value)
+        let candidates = [primary] + fallbacks
+        for candidate in candidates where missing(scalars, in: candidate).isEmpty {
+            chosen[text] = candidate
+            return .success(candidate)
+        }
+        // Any installed face fontconfig finds for the characters the others lack (a Korean prompt
+        // under --language en, say).
+        var lacking: [UInt32] = []
+        for scalar in missing(scalars, in: primary) where !lacking.contains(scalar) { lacking.append(scalar) }
+        if let extra = FontLookup.face(covering: lacking, language: language.fontconfigLanguage),
+           !candidates.contains(extra), missing(scalars, in: extra).isEmpty {
+            chosen[text] = extra
+            return .success(extra)
+        }
+        return .failure(MissingGlyphs(text: text, missing: lacking, language: language))
+    }
+
+    /// `text` without the characters `face` lacks (never needed once `check` passed; a last guard
+    /// so that no box is drawn).
+    func shown(_ text: String, in face: FaceSource) -> String {
+        var kept = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars where missing([scalar.value], in: face).isEmpty { kept.append(scalar) }
+        return String(kept)
+    }
+
+    /// The family name of a face ("Noto Sans CJK JP"), for the log and tests.
+    func familyName(of face: FaceSource) -> String {
+        guard let font = try? probe(face), let name = TTF_FontFaceFamilyName(font.handle) else { return face.description }
+        return String(cString: name)
+    }
+
+    /// Whether `face` has a glyph for `scalar` (`TTF_GlyphIsProvided32`).
+    func provides(_ scalar: UInt32, in face: FaceSource) -> Bool {
+        guard let font = try? probe(face) else { return false }
+        return TTF_GlyphIsProvided32(font.handle, scalar) != 0
+    }
+
+    private func missing(_ scalars: [UInt32], in face: FaceSource) -> [UInt32] {
+        scalars.filter { !provides($0, in: face) }
+    }
+
+    private func probe(_ face: FaceSource) throws(SDLError) -> Font {
+        if let font = probes[face] { return font }
+        let font = try Font(face: face, pointSize: 16)
+        probes[face] = font
+        return font
+    }
+
+    /// The face of `path` for `language`: in a collection the one whose family ends in the
+    /// language's region (JP for ja, SC for zh-Hans), else its first.
+    static func face(in path: String, for language: Language) throws(SDLError) -> FaceSource {
+        let first = try Font(face: FaceSource(path: path), pointSize: 16)
+        let count = max(TTF_FontFaces(first.handle), 1)
+        let region = switch language {
+        case .ja: " JP"
+        case .zhHans: " SC"
+        default: ""
+        }
+        guard count > 1, !region.isEmpty else { return FaceSource(path: path) }
+        for index in 0..<Int(count) {
+            let face = FaceSource(path: path, index: index)
+            guard let font = try? Font(face: face, pointSize: 16), let name = TTF_FontFaceFamilyName(font.handle) else { continue }
+            if String(cString: name).hasSuffix(region) { return face }
+        }
+        return FaceSource(path: path)
+    }
+}

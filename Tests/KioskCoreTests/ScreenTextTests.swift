@@ -1,0 +1,67 @@
+// The strings table, `--language` and the operator's `label.*` overrides.
+import Testing
+@testable import KioskCore
+
+@Suite("Screen text")
+struct ScreenTextTests {
+    @Test("every language has every text, translated: no English left in the others' buttons or messages")
+    func tableComplete() {
+        for language in Language.allCases {
+            var seen = Set<String>()
+            for text in ScreenText.allCases {
+                let words = text.text(in: language)
+                #expect(!words.isEmpty && words == words.trimmingWhitespace, "\(language) \(text)")
+                #expect(!words.unicodeScalars.contains { $0.properties.generalCategory == .control }, "\(language) \(text)")
+                // Two buttons with the same words would leave a guest guessing.
+                #expect(seen.insert(words).inserted, "\(language): '\(words)' twice")
+                if language != .en { #expect(words != text.text(in: .en), "\(language) \(text) is English") }
+            }
+        }
+    }
+
+    @Test("each button's key is its command's name; each text's config key is label.<key>")
+    func keys() {
+        for button in Button.allCases {
+            #expect(ScreenText(button).rawValue == button.rawValue)
+        }
+        #expect(ScreenText.useVideo.key == "label.useVideo")
+        #expect(Set(ScreenText.allCases.map(\.key)).count == ScreenText.allCases.count)
+    }
+
+    @Test("--language takes the six tags (and the usual spellings of zh-Hans); anything else names itself")
+    func language() throws {
+        #expect(try record([]).language == .en)
+        #expect(try record(["--language", "ja"]).language == .ja)
+        #expect(try record(["--language", "zh-Hans"]).language == .zhHans)
+        #expect(try record(["--language", "zh_hans"]).language == .zhHans)
+        #expect(try record(["--language=de"]).words[.start] == "Aufnehmen")
+        #expect(try record(["--config", "k.conf"], files: ["k.conf": "language = fr\n"]).words[.retake] == "Refaire")
+        #expect(usageError(["--language", "klingon"])
+            == "--language: 'klingon' is not a language of the booth (one of en, ja, zh-Hans, de, fr, es)")
+    }
+
+    @Test("label.* in the config or on the command line replaces one text, in any language; the flag wins over the file")
+    func labels() throws {
+        let file = "language = ja\nlabel.useVideo = \"Keep it #1\"\nlabel.cameraUnavailable = Kamera?\n"
+        let c = try record(["--config", "k.conf", "--label.useVideo", "Send"], files: ["k.conf": file])
+        #expect(c.words[.useVideo] == "Send")
+        #expect(c.words[.cameraUnavailable] == "Kamera?")
+        #expect(c.words[.retake] == "撮り直す")
+        #expect(c.words.title(of: Button.start) == "録画")
+        #expect(try record(["--config", "k.conf"], files: ["k.conf": file]).words[.useVideo] == "Keep it #1")
+        #expect(usageError(["--config", "k.conf"], files: ["k.conf": "label.bogus = x\n"]) == "k.conf:1: unknown key 'label.bogus'")
+        #expect(usageError(["--label.stop", ""]) == "--label.stop: must be one line of 1 to 80 characters")
+        #expect(usageError(["--label.stop", String(repeating: "x", count: 81)]) == "--label.stop: must be one line of 1 to 80 characters")
+    }
+
+    @Test("everything the screen can show: every text with its overrides, the prompt, the timers' characters")
+    func allTexts() {
+        let words = ScreenWords(language: .de, overrides: [.stop: "Halt"])
+        let all = words.all(prompt: "Hallo")
+        #expect(all.contains("Halt") && !all.contains("Stopp"))
+        #expect(all.contains("Hallo") && all.contains("Aufnehmen"))
+        let timers = TimerText.playback(position: 3723, duration: 3723) + TimerText.format(seconds: 59)
+        #expect(timers.unicodeScalars.allSatisfy { scalar in all.contains { $0.unicodeScalars.contains(scalar) } })
+        #expect(words.all(prompt: nil).count == ScreenText.allCases.count + 1)
+    }
+}

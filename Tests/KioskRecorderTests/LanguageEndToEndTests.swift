@@ -1,0 +1,105 @@
+// `--language`, `--font` and `label.*` through the binary: the faces it picks (its log), the words
+// in its own screenshots, a language no installed font can show refused at launch and on reload.
+import Foundation
+import Testing
+import KioskCore
+import KioskTestSupport
+
+@Suite("languages end to end", .serialized)
+struct LanguageEndToEndTests {
+    typealias Shots = PromptEndToEndTests
+
+    /// fontconfig with no fonts at all: a machine without fonts-noto-cjk, as far as the booth can tell.
+    static func noFonts(_ folder: URL) throws -> [String: String] {
+        let conf = folder.appendingPathComponent("fonts.conf")
+        try """
+            <?xml version="1.0"?>
+            <fontconfig><dir>\(folder.path)/none</dir><cachedir>\(folder.path)/cache</cachedir></fontconfig>
+            """.write(to: conf, atomically: true, encoding: .utf8)
+        return ["FONTCONFIG_FILE": conf.path]
+    }
+
+    /// The near-white pixels of the left button's title (Cancel in ready) in a screenshot.
+    static func leftTitle(_ r: RecorderProcess, _ path: String) throws -> Int {
+        try Shots.shot(r, path).measure(Layout(canvas: Size(width: 800, height: 480)).leftButton).white
+    }
+
+    @Test("ja and zh-Hans: the titles drawn in Noto Sans CJK JP and SC (the booth's log), other words than English on the buttons; de in DejaVu")
+    func faces() throws {
+        let folder = try testFolder("language-faces")
+        var titles: [String: Int] = [:]
+        for (language, family) in [("en", "DejaVu Sans"), ("ja", "Noto Sans CJK JP"), ("zh-Hans", "Noto Sans CJK SC"), ("de", "DejaVu Sans")] {
+            let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("\(language).mov").path, "--language", language])
+            try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+            #expect(r.stderr.contains("text: \(language) ") && r.stderr.contains(family), "\(language): \(r.stderr)")
+            // Only the timers' digits stay in DejaVu: every table text is in the language's face.
+            if language != "en" && language != "de" { #expect(r.stderr.contains("DejaVu Sans (1 texts)"), "\(language): \(r.stderr)") }
+            Thread.sleep(forTimeInterval: 0.3)
+            titles[language] = try Self.leftTitle(r, folder.appendingPathComponent("\(language).bmp").path)
+            r.command("quit")
+            #expect(r.exitStatus() == 0)
+        }
+        let en = Double(try #require(titles["en"]))
+        #expect(en > 50, "\(titles)")
+        for language in ["ja", "zh-Hans", "de"] {
+            let count = Double(try #require(titles[language]))
+            #expect(count > 50 && abs(count / en - 1) > 0.1, "Cancel's title in \(language): \(titles)")
+        }
+    }
+
+    @Test("no installed font with Japanese glyphs: --language ja exits 2 naming a missing text, its code points and the fix; a --font that is not a font exits 2")
+    func missingFont() throws {
+        let folder = try testFolder("language-missing")
+        let missing = try run(booth + ["--language", "ja"], environment: try Self.noFonts(folder))
+        #expect(missing.status == 2, "\(missing.stderr)")
+        #expect(missing.stderr.contains("no installed font can show '録画' (U+9332 U+753B)") && missing.stderr.contains("fonts-noto-cjk"), "\(missing.stderr)")
+        #expect(missing.stdout.isEmpty)
+        // A prompt in Japanese under --language en needs the same.
+        let prompt = try run(booth + ["--prompt", "ようこそ"], environment: try Self.noFonts(folder))
+        #expect(prompt.status == 2 && prompt.stderr.contains("'ようこそ'"), "\(prompt.stderr)")
+        let notFont = folder.appendingPathComponent("not-a-font.ttf")
+        try Data("hello".utf8).write(to: notFont)
+        let bad = try run(booth + ["--language", "ja", "--font", notFont.path])
+        #expect(bad.status == 2 && bad.stderr.contains("--font \(notFont.path)"), "\(bad.stderr)")
+        // Named on the command line, the font is used even where fontconfig has none.
+        let named = try RecorderProcess(booth + ["--language", "ja", "--font", "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
+                                                 "--output", folder.appendingPathComponent("t.mov").path],
+                                        environment: try Self.noFonts(folder))
+        try #require(named.wait(for: "ready") != nil, "\(named.stderr)")
+        #expect(named.stderr.contains("Noto Sans CJK JP"), "\(named.stderr)")
+        named.command("quit")
+        #expect(named.exitStatus() == 0)
+    }
+
+    @Test("label.cancel from the config on the button; SIGHUP to language ja changes the words; to one no font can show: badConfig, the words kept")
+    func labelsAndReload() throws {
+        let (plain, _, plainFolder) = try configuredBooth("language-label-plain", "")
+        Thread.sleep(forTimeInterval: 0.3)
+        let cancel = try Self.leftTitle(plain, plainFolder.appendingPathComponent("plain.bmp").path)
+        plain.command("quit")
+        #expect(plain.exitStatus() == 0)
+
+        let (r, rewrite, folder) = try configuredBooth("language-label", "label.cancel = \"No, thanks — not now\"\n")
+        Thread.sleep(forTimeInterval: 0.3)
+        let labelled = try Self.leftTitle(r, folder.appendingPathComponent("label.bmp").path)
+        #expect(labelled > 50 && abs(Double(labelled) / Double(cancel) - 1) > 0.2, "Cancel \(cancel), the label \(labelled)")
+        try rewrite("language = ja\n")
+        r.kill(SIGHUP)
+        #expect(r.waitForLog("text: ja"), "\(r.stderr)")
+        #expect(r.waitForLog("are in force"), "\(r.stderr)")
+        Thread.sleep(forTimeInterval: 0.2)
+        let japanese = try Self.leftTitle(r, folder.appendingPathComponent("ja.bmp").path)
+        #expect(japanese > 50 && abs(Double(japanese) / Double(labelled) - 1) > 0.1 && abs(Double(japanese) / Double(cancel) - 1) > 0.1,
+                "キャンセル \(japanese), the label \(labelled), Cancel \(cancel)")
+        // A label in a script no face here has (Linear B): refused, the running words stay.
+        try rewrite("language = ja\nlabel.cancel = \"\u{10000}\u{10001}\"\n")
+        r.kill(SIGHUP)
+        #expect(r.wait(for: "error") != nil, "\(r.stderr)")
+        let errors = r.events.compactMap { if case let .error(code, message) = $0 { (code, message) } else { nil } }
+        #expect(errors.first?.0 == .badConfig && errors.first?.1.contains("U+10000") == true, "\(errors)")
+        let after = try Self.leftTitle(r, folder.appendingPathComponent("after.bmp").path)
+        #expect(after == japanese, "after the refused reload \(after), before \(japanese)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+}
