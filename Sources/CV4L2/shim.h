@@ -26,6 +26,10 @@ static inline unsigned long kiosk_VIDIOC_QBUF(void) { return VIDIOC_QBUF; }
 static inline unsigned long kiosk_VIDIOC_DQBUF(void) { return VIDIOC_DQBUF; }
 static inline unsigned long kiosk_VIDIOC_STREAMON(void) { return VIDIOC_STREAMON; }
 static inline unsigned long kiosk_VIDIOC_STREAMOFF(void) { return VIDIOC_STREAMOFF; }
+static inline unsigned long kiosk_VIDIOC_QUERYCTRL(void) { return VIDIOC_QUERYCTRL; }
+static inline unsigned long kiosk_VIDIOC_QUERYMENU(void) { return VIDIOC_QUERYMENU; }
+static inline unsigned long kiosk_VIDIOC_G_CTRL(void) { return VIDIOC_G_CTRL; }
+static inline unsigned long kiosk_VIDIOC_S_EXT_CTRLS(void) { return VIDIOC_S_EXT_CTRLS; }
 
 // V4L2_PIX_FMT_* are v4l2_fourcc(...) expansions: not importable as constants.
 static inline uint32_t kiosk_V4L2_PIX_FMT_YUYV(void) { return V4L2_PIX_FMT_YUYV; }

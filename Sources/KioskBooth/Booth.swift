@@ -107,6 +107,8 @@ public final class Booth {
     /// The attract screen: ready untouched since `attractSince` for `--attract-after`; a touch wakes it.
     private var attractSince = MonotonicClock.now()
     private var attracting = false
+    /// A tap's focus box: where (canvas pixels) and when (monotonic ns); drawn for a second.
+    private var focusBox: (Point, Int64)?
     /// The microphone's level, from the one listening in ready or the take's.
     public let meter = LevelMeter()
     /// Serial: the listening microphone's opens and closes (ready and the countdown).
@@ -261,6 +263,10 @@ public final class Booth {
             model.microphoneSilent = silenceReported && model.mode == .recording
             if model.microphoneSilent, model.message == nil { model.message = .microphoneSilent }
         }
+        if let (point, since) = focusBox, [.ready, .countdown, .recording].contains(model.mode) {
+            let progress = Double(MonotonicClock.now() - since) / 1e9
+            if progress < 1 { model.focusBox = (point, (progress * 30).rounded() / 30) }
+        }
         if attracting {
             // The pulse: a 2 s cycle, in 30 steps a second.
             let t = Double(MonotonicClock.now() / 33_333_333) / 60
@@ -271,10 +277,23 @@ public final class Booth {
 
     // MARK: - Inputs
 
+    /// A tap on the picture (not on a button) in ready, the countdown or a take: the focus box
+    /// there and the camera asked to focus (where it has an auto-focus trigger). The first touch
+    /// of an attract screen only wakes it.
+    func focus(at point: Point) {
+        guard [.ready, .countdown, .recording].contains(machine.mode), !attracting, machine.cameraAvailable else { return }
+        focusBox = (point, MonotonicClock.now())
+        camera.triggerFocus()
+        needsDraw = true
+    }
+
     func handle(_ input: UIInput) {
         switch input {
         case let .press(button): perform(machine.handle(.press(button)))
-        case .tapElsewhere, .togglePause: perform(machine.handle(.togglePause))
+        case let .tapElsewhere(point):
+            focus(at: point)
+            perform(machine.handle(.togglePause))
+        case .togglePause: perform(machine.handle(.togglePause))
         case .quit: perform(machine.handle(.quit))
         case .background: perform(machine.handle(.background))
         case .foreground: perform(machine.handle(.foreground))
@@ -311,6 +330,8 @@ public final class Booth {
                 events.emit(.error(code: .microphoneUnavailable, message: reason + "; recording silence"))
             case .microphoneBack:
                 break
+            case let .controlProblem(message):
+                events.emit(.error(code: .cameraControl, message: message))
             }
         case let .takeStarted(started):
             fileJobs -= 1
@@ -586,8 +607,11 @@ public final class Booth {
             if let button = screen.press(at: point, visible: visible) {
                 perform(machine.handle(.press(button)))
             } else {
+                focus(at: screen.logical(point))
                 perform(machine.handle(.togglePause))
             }
+        case let .focus(point):
+            focus(at: screen.logical(point))
         case let .screenshot(path):
             screenshot(to: path)
         case .state: perform(machine.handle(.stateQuery))
@@ -609,6 +633,7 @@ public final class Booth {
         switch action {
         case .startCamera:
             let (camera, slot, inbox, activeWriter) = (camera, frames, inbox, activeWriter)
+            camera.setControls(config.cameraControls)
             cameraControl.async {
                 var failure: String?
                 do {
@@ -683,6 +708,7 @@ public final class Booth {
                 }
             }
             config = configuration
+            camera.setControls(configuration.cameraControls)
             screen.setPreview(mirror: configuration.mirrorPreview, cameraMount: configuration.cameraRotation)
             Log.info("reload: the settings of \(configuration.configFile ?? "the command line") are in force")
         case let .emit(event):

@@ -20,6 +20,8 @@ public protocol BoothScreen: AnyObject {
     func waitEvents(timeoutMs: Int, visible: [Button]) -> [UIInput]
     /// The visible button under a point on the display.
     func press(at physical: Point, visible: [Button]) -> Button?
+    /// A point on the display as a point of the canvas the overlay is drawn on.
+    func logical(_ physical: Point) -> Point
     func setOrientation(_ orientation: Orientation)
     /// A camera frame for the preview.
     func show(frame: VideoFrame) throws
@@ -44,6 +46,8 @@ public protocol BoothScreen: AnyObject {
 }
 
 extension Screen: BoothScreen {
+    public func logical(_ physical: Point) -> Point { transform.toLogical(physical) }
+
     public func showPlayback(_ picture: ScreenPicture, rotation: Double) throws {
         try show(playbackPicture: picture, rotation: rotation)
     }

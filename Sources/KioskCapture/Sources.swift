@@ -47,6 +47,9 @@ public enum CaptureEvent: Equatable, Sendable {
     /// The microphone failed; silence is recorded instead and the video goes on.
     case microphoneLost(reason: String)
     case microphoneBack(AudioSourceInfo)
+    /// A `camera.*` setting the camera cannot take (it lacks the control, or the value is out of
+    /// range); sent each time the camera opens.
+    case controlProblem(String)
 }
 
 /// A source of video frames running on a thread of its own.
@@ -61,6 +64,16 @@ public protocol VideoSource: AnyObject, Sendable {
                events: @escaping @Sendable (CaptureEvent) -> Void) throws
     /// Stops the thread and releases the device; returns when the thread has finished.
     func stop()
+    /// Camera settings (`camera.*`) for every open from now on, and the camera open now.
+    func setControls(_ settings: [CameraControl: CameraControlValue])
+    /// Asks the camera to focus now (a tap on the preview); false when it cannot.
+    func triggerFocus()
+}
+
+extension VideoSource {
+    /// Sources without controls (the test pattern) take no settings.
+    public func setControls(_ settings: [CameraControl: CameraControlValue]) {}
+    public func triggerFocus() {}
 }
 
 /// A source of audio running on a thread of its own.

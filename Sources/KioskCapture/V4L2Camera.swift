@@ -21,6 +21,10 @@ public final class V4L2Camera: VideoSource {
     private struct Shared {
         var info: VideoSourceInfo
         var dropped = 0
+        /// `camera.*`, set on each open; `controlsChanged` asks the capture thread to set them now.
+        var controls: [CameraControl: CameraControlValue] = [:]
+        var controlsChanged = false
+        var focusAsked = false
     }
     private let shared: Locked<Shared>
     private let thread = Locked<WorkerThread?>(nil)
@@ -54,6 +58,49 @@ public final class V4L2Camera: VideoSource {
 
     public func stop() { thread.withLock { $0.take() }?.stop() }
 
+    public func setControls(_ settings: [CameraControl: CameraControlValue]) {
+        shared.withLock {
+            $0.controlsChanged = $0.controlsChanged || $0.controls != settings
+            $0.controls = settings
+        }
+    }
+
+    public func triggerFocus() { shared.withLock { $0.focusAsked = true } }
+
+    /// Sets the camera settings on the open device (capture thread); each one it cannot take is
+    /// reported.
+    private func applyControls(_ device: V4L2Device, events: @Sendable (CaptureEvent) -> Void) {
+        let settings = shared.withLock { state -> [CameraControl: CameraControlValue] in
+            state.controlsChanged = false
+            return state.controls
+        }
+        guard !settings.isEmpty else { return }
+        let plan = ControlPlan(settings, lookup: device.control)
+        for problem in plan.problems {
+            Log.info("camera \(path): \(problem)")
+            events(.controlProblem(problem))
+        }
+        do { try device.set(plan.values) } catch {
+            // One control the driver refused: set them one by one, so the rest still apply.
+            for value in plan.values {
+                do { try device.set([value]) } catch {
+                    let name = ControlPlan.names[value.id] ?? "control \(value.id)"
+                    events(.controlProblem("\(name) = \(value.value): the camera refused it (\(error))"))
+                }
+            }
+        }
+    }
+
+    /// A tap's focus (capture thread): the auto-focus trigger where the camera has one.
+    private func focus(_ device: V4L2Device) {
+        guard shared.withLock({ state -> Bool in defer { state.focusAsked = false }; return state.focusAsked }) else { return }
+        guard device.control(ControlID.autoFocusStart) != nil else {
+            Log.info("camera \(path): a tap asked for focus, but it has no auto-focus trigger (Auto Focus, Start)")
+            return
+        }
+        do { try device.set([(ControlID.autoFocusStart, 1)]) } catch { Log.info("camera \(path): auto-focus start: \(error)") }
+    }
+
     /// The capture thread: open, stream, and on loss report and retry, until `stop`.
     private func run(on thread: WorkerThread, frames: @escaping @Sendable (VideoFrame) -> Void,
                      events: @escaping @Sendable (CaptureEvent) -> Void,
@@ -67,6 +114,7 @@ public final class V4L2Camera: VideoSource {
                     let opened = try V4L2Session(path: path, size: requestedSize, fps: requestedFPS, mjpeg: makeMJPEGDecoder)
                     session = opened
                     shared.withLock { $0.info = opened.info }
+                    applyControls(opened.device, events: events)
                     if reportedLost { events(.cameraBack(opened.info)) }
                     reportedLost = false
                     Log.info("camera \(path): \(opened.info.size) \(opened.info.deviceFormat.rawValue) at \(opened.info.fps) fps")
@@ -86,6 +134,8 @@ public final class V4L2Camera: VideoSource {
                 }
             }
             guard let current = session else { continue }
+            if shared.withLock({ $0.controlsChanged }) { applyControls(current.device, events: events) }
+            focus(current.device)
             switch current.next(wakeFD: thread.wakeFD, timeoutMilliseconds: Self.silenceTimeoutMilliseconds) {
             case let .frame(frame, dropped):
                 if dropped > 0 { shared.withLock { $0.dropped += dropped } }

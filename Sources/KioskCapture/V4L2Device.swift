@@ -161,8 +161,10 @@ public enum CameraDirectory {
     /// nodes, codecs) and nodes that cannot be opened are left out.
     public static func cameras() -> [CameraDescription] {
         candidatePaths().compactMap { path in
-            guard let device = try? V4L2Device(path: path), (try? device.capabilities())?.canCapture == true else { return nil }
-            return try? device.describe().description
+            guard let device = try? V4L2Device(path: path), (try? device.capabilities())?.canCapture == true,
+                  var description = try? device.describe().description else { return nil }
+            description.controls = device.describeControls()
+            return description
         }
     }
 }

@@ -92,12 +92,76 @@ public struct CameraDescription: Codable, Equatable, Sendable {
     public var driver: String
     public var bus: String
     public var formats: [Format]
+    /// Its V4L2 controls with their ranges and defaults (absent when it could not be asked).
+    public var controls: [CameraControlDescription]?
 
-    public init(path: String, name: String, driver: String, bus: String, formats: [Format]) {
+    public init(path: String, name: String, driver: String, bus: String, formats: [Format], controls: [CameraControlDescription]? = nil) {
         self.path = path
         self.name = name
         self.driver = driver
         self.bus = bus
         self.formats = formats
+        self.controls = controls
+    }
+}
+
+// MARK: - Camera controls
+
+/// A camera setting the booth can make (`camera.exposure = auto`, …), set through V4L2's controls
+/// each time the camera opens.
+public enum CameraControl: String, CaseIterable, Codable, Sendable {
+    case exposure, whiteBalance = "white-balance", brightness, focus, torch
+
+    /// The option's and config key's name.
+    public var key: String { "camera." + rawValue }
+
+    /// What a value means, for `--help`.
+    public var help: String {
+        switch self {
+        case .exposure: "auto, or the exposure time in the camera's units (100 µs on UVC cameras)"
+        case .whiteBalance: "auto, or a colour temperature in kelvin"
+        case .brightness: "auto (the camera's default), or a value in its range"
+        case .focus: "auto (continuous), or a fixed focus position in the camera's range"
+        case .torch: "on or off: the camera's light, where it has one"
+        }
+    }
+}
+
+/// A control's setting: the camera decides, or a value.
+public enum CameraControlValue: Equatable, Hashable, Sendable, CustomStringConvertible {
+    case auto
+    case value(Int)
+
+    public var description: String {
+        switch self {
+        case .auto: "auto"
+        case let .value(n): String(n)
+        }
+    }
+}
+
+/// One control of a camera as `--list-cameras` shows it (`VIDIOC_QUERYCTRL`).
+public struct CameraControlDescription: Codable, Equatable, Sendable {
+    /// The V4L2 control's name, e.g. "Brightness", "Focus, Automatic Continuous".
+    public var name: String
+    /// The V4L2 control id.
+    public var id: UInt32
+    /// integer, boolean, menu, button, …
+    public var type: String
+    public var minimum: Int
+    public var maximum: Int
+    public var step: Int
+    public var `default`: Int
+    /// The value now (absent for write-only controls, such as buttons).
+    public var value: Int?
+    /// For menus: the names of the entries, by index.
+    public var menu: [String: String]?
+    /// The booth's setting that drives it (`camera.focus`, …), when one does.
+    public var setting: String?
+
+    public init(name: String, id: UInt32, type: String, minimum: Int, maximum: Int, step: Int, default: Int,
+                value: Int?, menu: [String: String]?, setting: String?) {
+        (self.name, self.id, self.type, self.minimum, self.maximum, self.step, self.default, self.value, self.menu, self.setting)
+            = (name, id, type, minimum, maximum, step, `default`, value, menu, setting)
     }
 }

@@ -13,13 +13,16 @@ public enum Command: Equatable, Sendable {
     case foreground
     /// A touch at display (physical) coordinates, mapped through the orientation like a real touch.
     case tap(Point)
+    /// `{"command":"focus","x":…,"y":…}`: what a tap on the picture there does in ready, the
+    /// countdown or a take: the focus box, and the camera asked to focus.
+    case focus(Point)
     case screenshot(path: String)
     case state
     case quit
 
     /// Every command name the parser accepts, for messages and docs.
     public static let names: [String] =
-        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "screenshot", "state", "quit"]
+        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "state", "quit"]
 }
 
 /// Why a stdin line was not a command: becomes an `error` event, and nothing changes.
@@ -80,6 +83,11 @@ public struct CommandParser: Sendable {
                 return .failure(bad("tap needs numbers \"x\" and \"y\" (display pixels)"))
             }
             return .success(.tap(Point(x: x, y: y)))
+        case "focus":
+            guard let x = raw.x, let y = raw.y, x.isFinite, y.isFinite else {
+                return .failure(bad("focus needs numbers \"x\" and \"y\" (display pixels)"))
+            }
+            return .success(.focus(Point(x: x, y: y)))
         case "screenshot":
             guard let path = raw.path, !path.isEmpty else { return .failure(bad("screenshot needs \"path\"")) }
             return .success(.screenshot(path: path))

@@ -60,6 +60,8 @@ public struct Configuration: Equatable, Sendable {
     public var countdown = 3
     /// Words for the guest shown in ready (`--prompt`), e.g. "Leave a message for Anna & Tom".
     public var prompt: String?
+    /// Camera settings made through its controls each time it opens (`camera.focus = auto`, …).
+    public var cameraControls: [CameraControl: CameraControlValue] = [:]
     /// The language of the words on screen (`--language`).
     public var language: Language = .en
     /// The operator's own words for some of them (`label.useVideo = …` in the config).

@@ -25,6 +25,9 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     /// Not enough free disk to start, or the disk filled up.
     case diskFull
     case cameraUnavailable
+    /// A `camera.*` setting this camera cannot take (it lacks the control, or the value is out of
+    /// its range); reported each time the camera opens, and the booth runs on.
+    case cameraControl
     case microphoneUnavailable
     case recordingFailed
     case playbackFailed

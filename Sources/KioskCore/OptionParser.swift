@@ -114,7 +114,11 @@ public struct OptionParser: Sendable {
         OptionSpec(name: "font", argument: .required("PATH"),
                    help: "a font file (.ttf, .otf, .ttc) for text DejaVu Sans cannot show, e.g. Japanese; default: found through fontconfig (Noto CJK)",
                    inConfigFile: true) { c, v throws(ValueError) in c.font = try Values.path(v!) },
-    ] + ScreenText.allCases.map { text in
+    ] + CameraControl.allCases.map { control in
+        OptionSpec(name: control.key, argument: .required(control == .torch ? "on|off" : "auto|N"),
+                   help: "the camera's \(control.rawValue) control: \(control.help); a camera without it reports an error and runs on",
+                   inConfigFile: true) { c, v throws(ValueError) in c.cameraControls[control] = try Values.cameraControl(v!, control) }
+    } + ScreenText.allCases.map { text in
         OptionSpec(name: text.key, argument: .required("TEXT"),
                    help: "replaces '\(text.text(in: .en))' on screen, whatever the language",
                    inConfigFile: true) { c, v throws(ValueError) in c.labels[text] = try Values.label(v!) }
@@ -522,6 +526,20 @@ enum Values {
             throw ValueError("must be one line of 1 to 80 characters")
         }
         return text
+    }
+
+    /// `auto` or a whole number (a control's units are the camera's); the torch is on or off.
+    static func cameraControl(_ v: String, _ control: CameraControl) throws(ValueError) -> CameraControlValue {
+        if control == .torch {
+            switch v.lowercased() {
+            case "on", "yes", "true": return .value(1)
+            case "off", "no", "false": return .value(0)
+            default: throw ValueError("'\(v)' is not on or off")
+            }
+        }
+        if v.lowercased() == "auto" { return .auto }
+        guard let n = Int32(v) else { throw ValueError("'\(v)' is not auto or a whole number") }
+        return .value(Int(n))
     }
 
     static func language(_ v: String) throws(ValueError) -> Language {

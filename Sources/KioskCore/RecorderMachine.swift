@@ -118,6 +118,8 @@ public struct ViewModel: Equatable, Sendable {
     public var microphoneLevel: (now: Double, peak: Double)?
     /// While recording: the microphone has heard nothing for 3 s.
     public var microphoneSilent = false
+    /// A tap's focus box: where (canvas pixels) and how far its 1 s animation is (0…1).
+    public var focusBox: (center: Point, progress: Double)?
 
     public static func == (a: ViewModel, b: ViewModel) -> Bool {
         a.mode == b.mode && a.timer == b.timer && a.buttons == b.buttons && a.bottomPanelBackground == b.bottomPanelBackground
@@ -125,6 +127,7 @@ public struct ViewModel: Equatable, Sendable {
             && a.countdown == b.countdown && a.remainingFraction == b.remainingFraction && a.prompt == b.prompt
             && a.attract == b.attract && a.microphoneLevel?.now == b.microphoneLevel?.now
             && a.microphoneLevel?.peak == b.microphoneLevel?.peak && a.microphoneSilent == b.microphoneSilent
+            && a.focusBox?.center == b.focusBox?.center && a.focusBox?.progress == b.focusBox?.progress
     }
 }
 

@@ -78,6 +78,7 @@ extension Configuration {
         ReloadSetting("microphone", .inReady, \.microphone),
         ReloadSetting("countdown", .inReady, \.countdown),
         ReloadSetting("prompt", .inReady, \.prompt),
+        ReloadSetting("camera.*", .inReady, \.cameraControls),
         ReloadSetting("language", .inReady, \.language),
         ReloadSetting("font", .inReady, \.font),
         ReloadSetting("label.*", .inReady, \.labels),

@@ -83,9 +83,24 @@ struct Overlay {
             if button == .start, let phase = model.attract { try drawPulse(phase) }
         }
         if let level = model.microphoneLevel { try drawMeter(level, silent: model.microphoneSilent) }
+        if let box = model.focusBox { drawFocusBox(at: box.center, progress: box.progress) }
         if let prompt = model.prompt { try drawPrompt(prompt) }
         if let count = model.countdown { try drawCountdown(count) }
         if let message = model.message { try drawMessage(words[message]) }
+    }
+
+    /// A tap's focus box (iOS's): a yellow square that shrinks from 1.5 times its size onto the
+    /// point in the first quarter of its second, holds, and fades in the last quarter.
+    private func drawFocusBox(at center: Point, progress: Double) {
+        let side = Double(min(layout.content.width, layout.content.height)) * 0.22
+        let scale = progress < 0.25 ? 1.5 - 2 * progress : 1
+        let alpha = progress > 0.75 ? max(0, (1 - progress) * 4) : 1
+        let s = side * scale, t = max(2.0, side / 40)
+        let color = RGBA(Style.meterYellow.r, Style.meterYellow.g, Style.meterYellow.b, UInt8(255 * alpha))
+        let x = center.x - s / 2, y = center.y - s / 2
+        for edge in [(x, y, s, t), (x, y + s - t, s, t), (x, y, t, s), (x + s - t, y, t, s)] {
+            painter.fill(Painter.snapped(x: edge.0, y: edge.1, width: edge.2, height: edge.3), color)
+        }
     }
 
     /// The microphone's meter: a bar along the left of the picture, filled from the bottom from

@@ -82,6 +82,47 @@ static const char *parse_format(const char *text, fake_format *f) {
     return NULL;
 }
 
+/// The controls a conf may offer, by name.
+static const fake_control known_controls[] = {
+    {V4L2_CID_BRIGHTNESS, V4L2_CTRL_TYPE_INTEGER, "brightness", "Brightness", 0, 0, 0, 1},
+    {V4L2_CID_EXPOSURE_AUTO, V4L2_CTRL_TYPE_MENU, "exposure_auto", "Auto Exposure", 3, 0, 3, 1},
+    {V4L2_CID_EXPOSURE_ABSOLUTE, V4L2_CTRL_TYPE_INTEGER, "exposure_absolute", "Exposure Time, Absolute", 0, 0, 0, 1},
+    {V4L2_CID_AUTO_WHITE_BALANCE, V4L2_CTRL_TYPE_BOOLEAN, "white_balance_auto", "White Balance, Automatic", 1, 0, 1, 1},
+    {V4L2_CID_WHITE_BALANCE_TEMPERATURE, V4L2_CTRL_TYPE_INTEGER, "white_balance_temperature", "White Balance Temperature", 0, 0, 0, 1},
+    {V4L2_CID_FOCUS_AUTO, V4L2_CTRL_TYPE_BOOLEAN, "focus_auto", "Focus, Automatic Continuous", 1, 0, 1, 1},
+    {V4L2_CID_FOCUS_ABSOLUTE, V4L2_CTRL_TYPE_INTEGER, "focus_absolute", "Focus, Absolute", 0, 0, 0, 1},
+    {V4L2_CID_AUTO_FOCUS_START, V4L2_CTRL_TYPE_BUTTON, "auto_focus_start", "Auto Focus, Start", 0, 0, 0, 0},
+    {V4L2_CID_FLASH_LED_MODE, V4L2_CTRL_TYPE_MENU, "flash_led_mode", "LED Mode", 0, 0, 2, 1},
+};
+
+/// `NAME [DEFAULT MIN MAX STEP]`: a known control with the range given (menus, booleans and
+/// buttons keep their own range when none is given).
+static const char *parse_control(char *value, fake_config *cfg) {
+    if (cfg->ncontrols == FAKE_MAX_CONTROLS) return "too many controls";
+    char *name = strtok(value, " \t");
+    if (!name) return "control needs a name";
+    const fake_control *known = NULL;
+    for (size_t i = 0; i < sizeof known_controls / sizeof known_controls[0]; i++)
+        if (strcmp(name, known_controls[i].conf_name) == 0) known = &known_controls[i];
+    if (!known) return "unknown control (brightness, exposure_auto, exposure_absolute, white_balance_auto, "
+                       "white_balance_temperature, focus_auto, focus_absolute, auto_focus_start, flash_led_mode)";
+    fake_control c = *known;
+    long n[4];
+    int count = 0;
+    for (char *word; count < 4 && (word = strtok(NULL, " \t")); count++) {
+        char *end;
+        n[count] = strtol(word, &end, 10);
+        if (end == word || *end) return "control values must be whole numbers: DEFAULT MIN MAX STEP";
+    }
+    if (count != 0 && count != 4) return "control takes NAME or NAME DEFAULT MIN MAX STEP";
+    if (count == 4) {
+        c.def = (int32_t)n[0], c.min = (int32_t)n[1], c.max = (int32_t)n[2], c.step = (int32_t)n[3];
+        if (c.min > c.max || c.def < c.min || c.def > c.max) return "control needs MIN <= DEFAULT <= MAX";
+    }
+    cfg->controls[cfg->ncontrols++] = c;
+    return NULL;
+}
+
 static void set_defaults(fake_config *cfg) {
     memset(cfg, 0, sizeof *cfg);
     snprintf(cfg->card, sizeof cfg->card, "Kiosk Fake Camera");
@@ -90,6 +131,7 @@ static void set_defaults(fake_config *cfg) {
     cfg->unplug_ms = 1500;
     cfg->bad_index_at = -1;
     cfg->bad_stamp_at = -1;
+    cfg->luma = 32;
     for (size_t i = 0; i < sizeof default_formats / sizeof default_formats[0]; i++)
         parse_format(default_formats[i], &cfg->formats[cfg->nformats++]);
 }
@@ -142,10 +184,16 @@ void fake_config_load(const char *conf_path, fake_config *cfg) {
                 if (!parse_long(value, 0, &cfg->bad_stamp_at)) error = "bad_stamp_at must be a number >= 0";
             } else if (strcmp(key, "flash") == 0) {
                 cfg->flash = strcmp(value, "0") != 0;
+            } else if (strcmp(key, "control") == 0) {
+                error = parse_control(value, cfg);
+            } else if (strcmp(key, "luma") == 0) {
+                long luma;
+                if (!parse_long(value, 16, &luma) || luma > 40) error = "luma must be 16..40";
+                else cfg->luma = (int)luma;
             } else if (strcmp(key, "debug") == 0) {
                 cfg->debug = strcmp(value, "0") != 0;
             } else {
-                error = "unknown key (card, bus, format, fail_after, unplug_ms, bad_index_at, bad_stamp_at, flash, debug)";
+                error = "unknown key (card, bus, format, fail_after, unplug_ms, bad_index_at, bad_stamp_at, flash, control, luma, debug)";
             }
         }
         if (error) fprintf(stderr, FAKE_LOG_PREFIX "%s:%d: %s; line ignored\n", conf_path, lineno, error);
@@ -207,4 +255,16 @@ void fake_state_unplug(const char *device_path) {
         fprintf(stderr, FAKE_LOG_PREFIX "cannot write %s: %s\n", path, strerror(errno));
         unlink(tmp);
     }
+}
+
+void fake_controls_log(const char *device_path, const char *name, int32_t value) {
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s.controls", device_path);
+    FILE *file = fopen(path, "ae");
+    if (!file) {
+        fprintf(stderr, FAKE_LOG_PREFIX "cannot write %s: %s\n", path, strerror(errno));
+        return;
+    }
+    fprintf(file, "%s=%d\n", name, (int)value);
+    fclose(file);
 }

@@ -54,6 +54,7 @@ typedef struct {
     int64_t t0;      // STREAMON time: frame k is due at t0 + k / fps
     int64_t next_k;  // the next frame to come due
     long dequeued;   // frames dequeued on this stream
+    int32_t control_values[FAKE_MAX_CONTROLS]; // the controls' current values (from their defaults at open)
 } fake_dev;
 
 static int fail(int err) {
@@ -232,7 +233,7 @@ static int alloc_buffers(fake_dev *d, uint32_t n) {
         (map = mmap(NULL, n * len, PROT_READ | PROT_WRITE, MAP_SHARED, d->fd, 0)) == MAP_FAILED)
         err = errno;
     else
-        err = fake_image_init(&d->img, cur_format(d)->fourcc, cur_size(d)->width, cur_size(d)->height);
+        err = fake_image_init(&d->img, cur_format(d)->fourcc, cur_size(d)->width, cur_size(d)->height, d->cfg.luma);
     if (err) {
         if (map != MAP_FAILED) munmap(map, n * len);
         flock(d->fd, LOCK_UN);
@@ -331,6 +332,79 @@ static int dqbuf(fake_dev *d, struct v4l2_buffer *arg) {
 }
 
 // ---- ioctls ----
+
+// ---- controls ----
+
+static int find_control(const fake_dev *d, uint32_t id) {
+    for (int i = 0; i < d->cfg.ncontrols; i++)
+        if (d->cfg.controls[i].id == id) return i;
+    return -1;
+}
+
+/// QUERYCTRL, with V4L2_CTRL_FLAG_NEXT_CTRL: the control with the next higher id.
+static int queryctrl(const fake_dev *d, struct v4l2_queryctrl *q) {
+    int found = -1;
+    if (q->id & V4L2_CTRL_FLAG_NEXT_CTRL) {
+        uint32_t after = q->id & ~(V4L2_CTRL_FLAG_NEXT_CTRL | V4L2_CTRL_FLAG_NEXT_COMPOUND);
+        for (int i = 0; i < d->cfg.ncontrols; i++)
+            if (d->cfg.controls[i].id > after && (found < 0 || d->cfg.controls[i].id < d->cfg.controls[found].id)) found = i;
+    } else {
+        found = find_control(d, q->id);
+    }
+    if (found < 0) return fail(EINVAL);
+    const fake_control *c = &d->cfg.controls[found];
+    memset(q, 0, sizeof *q);
+    q->id = c->id;
+    q->type = c->type;
+    snprintf((char *)q->name, sizeof q->name, "%s", c->label);
+    q->minimum = c->min;
+    q->maximum = c->max;
+    q->step = c->step;
+    q->default_value = c->def;
+    if (c->type == V4L2_CTRL_TYPE_BUTTON) q->flags = V4L2_CTRL_FLAG_WRITE_ONLY;
+    return 0;
+}
+
+static int querymenu(const fake_dev *d, struct v4l2_querymenu *m) {
+    int i = find_control(d, m->id);
+    if (i < 0 || d->cfg.controls[i].type != V4L2_CTRL_TYPE_MENU) return fail(EINVAL);
+    const fake_control *c = &d->cfg.controls[i];
+    if ((int64_t)m->index < c->min || (int64_t)m->index > c->max) return fail(EINVAL);
+    static const char *exposure[] = {"Auto Mode", "Manual Mode", "Shutter Priority Mode", "Aperture Priority Mode"};
+    static const char *led[] = {"Off", "Flash", "Torch"};
+    const char *name = c->id == V4L2_CID_EXPOSURE_AUTO ? exposure[m->index & 3] : m->index < 3 ? led[m->index] : "?";
+    memset(m->name, 0, sizeof m->name);
+    snprintf((char *)m->name, sizeof m->name, "%s", name);
+    return 0;
+}
+
+/// S/TRY_EXT_CTRLS: every id must exist (else EINVAL with error_idx); integers are clamped to the
+/// range and rounded to the step as the kernel does, a menu index outside it is EINVAL. Set values
+/// are logged to `<device>.controls`, a button's press as NAME=1.
+static int ext_controls(fake_dev *d, struct v4l2_ext_controls *all, bool set) {
+    for (uint32_t n = 0; n < all->count; n++) {
+        int i = find_control(d, all->controls[n].id);
+        if (i < 0) { all->error_idx = n; return fail(EINVAL); }
+        const fake_control *c = &d->cfg.controls[i];
+        int32_t v = all->controls[n].value;
+        if (c->type == V4L2_CTRL_TYPE_MENU && (v < c->min || v > c->max)) { all->error_idx = n; return fail(EINVAL); }
+        if (c->type == V4L2_CTRL_TYPE_INTEGER || c->type == V4L2_CTRL_TYPE_BOOLEAN) {
+            if (v < c->min) v = c->min;
+            if (v > c->max) v = c->max;
+            if (c->step > 1) v = c->min + (v - c->min + c->step / 2) / c->step * c->step;
+            all->controls[n].value = v;
+        }
+    }
+    if (!set) return 0;
+    for (uint32_t n = 0; n < all->count; n++) {
+        int i = find_control(d, all->controls[n].id);
+        const fake_control *c = &d->cfg.controls[i];
+        int32_t v = c->type == V4L2_CTRL_TYPE_BUTTON ? 1 : all->controls[n].value;
+        if (c->type != V4L2_CTRL_TYPE_BUTTON) d->control_values[i] = v;
+        fake_controls_log(d->path, c->conf_name, v);
+    }
+    return 0;
+}
 
 static int do_ioctl(fake_dev *d, unsigned long request, void *arg) {
     if (d->absent || d->dead) return fail(ENODEV);
@@ -491,14 +565,35 @@ static int do_ioctl(fake_dev *d, unsigned long request, void *arg) {
     }
     case VIDIOC_G_INPUT: *(int *)arg = 0; return 0;
     case VIDIOC_S_INPUT: return *(const int *)arg == 0 ? 0 : fail(EINVAL);
-    case VIDIOC_QUERYCTRL:
-    case VIDIOC_QUERY_EXT_CTRL:
-    case VIDIOC_G_CTRL:
-    case VIDIOC_S_CTRL:
-    case VIDIOC_G_EXT_CTRLS:
-    case VIDIOC_S_EXT_CTRLS:
-    case VIDIOC_TRY_EXT_CTRLS:
-    case VIDIOC_QUERYMENU: return fail(EINVAL);
+    case VIDIOC_QUERYCTRL: return queryctrl(d, arg);
+    case VIDIOC_QUERYMENU: return querymenu(d, arg);
+    case VIDIOC_G_CTRL: {
+        struct v4l2_control *c = arg;
+        int i = find_control(d, c->id);
+        if (i < 0) return fail(EINVAL);
+        c->value = d->control_values[i];
+        return 0;
+    }
+    case VIDIOC_S_CTRL: {
+        struct v4l2_control *c = arg;
+        struct v4l2_ext_control one = {.id = c->id, .value = c->value};
+        struct v4l2_ext_controls all = {.count = 1, .controls = &one};
+        int r = ext_controls(d, &all, true);
+        c->value = one.value;
+        return r;
+    }
+    case VIDIOC_G_EXT_CTRLS: {
+        struct v4l2_ext_controls *all = arg;
+        for (uint32_t n = 0; n < all->count; n++) {
+            int i = find_control(d, all->controls[n].id);
+            if (i < 0) { all->error_idx = n; return fail(EINVAL); }
+            all->controls[n].value = d->control_values[i];
+        }
+        return 0;
+    }
+    case VIDIOC_S_EXT_CTRLS: return ext_controls(d, arg, true);
+    case VIDIOC_TRY_EXT_CTRLS: return ext_controls(d, arg, false);
+    case VIDIOC_QUERY_EXT_CTRL: return fail(EINVAL); // QUERYCTRL answers for the camera's simple controls
     default: return fail(ENOTTY);
     }
 }
@@ -553,6 +648,7 @@ static void *fake_init(int fd) {
     pthread_mutex_init(&d->lock, NULL);
     snprintf(d->path, sizeof d->path, "%s", path);
     fake_config_load(conf, &d->cfg);
+    for (int i = 0; i < d->cfg.ncontrols; i++) d->control_values[i] = d->cfg.controls[i].def;
     fake_plug plug = fake_state_check(path, d->cfg.unplug_ms);
     d->absent = plug == FAKE_PLUG_ABSENT;
     d->armed = plug == FAKE_PLUG_ARMED;

@@ -28,6 +28,18 @@ typedef struct {
     int nsizes;
 } fake_format;
 
+enum { FAKE_MAX_CONTROLS = 16 };
+
+/// One control the camera offers (`control=NAME DEFAULT MIN MAX STEP`): a V4L2 control id, its
+/// type and range. Values set are kept per open and logged to `<device>.controls`.
+typedef struct {
+    uint32_t id;
+    uint32_t type;          // V4L2_CTRL_TYPE_*
+    const char *conf_name;  // the conf's name (brightness, focus_auto, …)
+    const char *label;      // QUERYCTRL's name (Brightness, Focus, Automatic Continuous, …)
+    int32_t def, min, max, step;
+} fake_control;
+
 typedef struct {
     char card[32];
     char bus[32];
@@ -39,6 +51,9 @@ typedef struct {
     long bad_stamp_at; // frame whose timestamp does not fit in 64-bit nanoseconds; < 0: none
     bool flash;      // A/V-sync mode: the first frame of each whole second is white and carries its phase
     bool debug;      // log every ioctl to stderr
+    int luma;        // the picture's base luma (32 unless `luma=`): two cameras told apart by their pictures
+    fake_control controls[FAKE_MAX_CONTROLS];
+    int ncontrols;
 } fake_config;
 
 /// Reads `conf_path` (key=value lines) over the defaults. Bad lines are reported on stderr and
@@ -72,6 +87,7 @@ struct AVPacket;
 typedef struct {
     uint32_t fourcc, width, height;
     uint32_t band_height, bar_width, bar_step;
+    int base_luma;      // the ramp's luma at the top left (config `luma`)
     size_t sizeimage;   // bytes of one raw frame (MJPG: the room given to one JPEG)
     uint8_t *base;      // one frame in the raw layout (MJPG: I420 canvas layout)
     uint8_t *rows[3];   // pattern rows: luma white, luma black, neutral chroma (plane 0 width)
@@ -86,8 +102,11 @@ typedef struct {
 uint32_t fake_bytesperline(uint32_t fourcc, uint32_t width);
 uint32_t fake_sizeimage(uint32_t fourcc, uint32_t width, uint32_t height);
 
+/// Logs a control set to `<device>.controls` (`NAME=VALUE` lines), where tests read them.
+void fake_controls_log(const char *device_path, const char *name, int32_t value);
+
 /// Builds the base picture for a mode. Returns 0 or an errno.
-int fake_image_init(fake_image *img, uint32_t fourcc, uint32_t width, uint32_t height);
+int fake_image_init(fake_image *img, uint32_t fourcc, uint32_t width, uint32_t height, int base_luma);
 /// Opens the MJPG encoder (a no-op for raw formats). Returns 0 or an errno.
 int fake_image_start(fake_image *img, uint32_t fps);
 /// Frees the encoder only.

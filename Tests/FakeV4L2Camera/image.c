@@ -61,7 +61,7 @@ uint32_t fake_sizeimage(uint32_t fourcc, uint32_t width, uint32_t height) {
 // The picture below the stamp band: a diagonal luma ramp and a chroma ramp (U across, V down),
 // so flips and swapped planes show.
 static uint8_t ramp_y(const fake_image *img, uint32_t x, uint32_t y) {
-    return (uint8_t)(32 + x * 128 / img->width + y * 64 / img->height);
+    return (uint8_t)(img->base_luma + x * 128 / img->width + y * 64 / img->height);
 }
 static uint8_t ramp_u(const fake_image *img, uint32_t x) { return (uint8_t)(NEUTRAL - 24 + x * 48 / img->width); }
 static uint8_t ramp_v(const fake_image *img, uint32_t y) { return (uint8_t)(NEUTRAL - 24 + y * 48 / img->height); }
@@ -98,8 +98,9 @@ static void build_base(fake_image *img, layout l, uint32_t layout_fourcc) {
     }
 }
 
-int fake_image_init(fake_image *img, uint32_t fourcc, uint32_t width, uint32_t height) {
+int fake_image_init(fake_image *img, uint32_t fourcc, uint32_t width, uint32_t height, int base_luma) {
     memset(img, 0, sizeof *img);
+    img->base_luma = base_luma;
     img->fourcc = fourcc;
     img->width = width;
     img->height = height;

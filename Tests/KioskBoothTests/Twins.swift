@@ -34,6 +34,7 @@ final class ScreenTwin: BoothScreen {
         return queuedInputs
     }
     func press(at physical: Point, visible: [Button]) -> Button? { nil }
+    func logical(_ physical: Point) -> Point { physical }
     func setOrientation(_ orientation: Orientation) { self.orientation = orientation }
     func show(frame: VideoFrame) throws { framesShown += 1 }
     func clearPreview() { cleared += 1 }

@@ -25,7 +25,8 @@ struct ConfigurationReloadTests {
         #expect(Set(Configuration.reloadSettings.map(\.option)).count == Configuration.reloadSettings.count)
         for setting in Configuration.reloadSettings {
             // label.*: the labels, one config key each.
-            let names = setting.option == "label.*" ? ScreenText.allCases.map(\.key) : [setting.option]
+            let names = setting.option == "label.*" ? ScreenText.allCases.map(\.key)
+                : setting.option == "camera.*" ? CameraControl.allCases.map(\.key) : [setting.option]
             for name in names { #expect(OptionParser.spec(named: name)?.inConfigFile == true, "\(name)") }
         }
     }

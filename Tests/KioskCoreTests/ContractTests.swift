@@ -63,6 +63,7 @@ struct ContractTests {
         (#"{"command":"rotate","orientation":"portrait"}"#, .rotate(.portrait)),
         (#"{"command":"background"}"#, .background), (#"{"command":"foreground"}"#, .foreground),
         (#"{"command":"tap","x":12.5,"y":300}"#, .tap(Point(x: 12.5, y: 300))),
+        (#"{"command":"focus","x":40,"y":30}"#, .focus(Point(x: 40, y: 30))),
         (#"{"command":"screenshot","path":"/tmp/s.bmp"}"#, .screenshot(path: "/tmp/s.bmp")),
         (#"{"command":"state"}"#, .state), (#"  {"command":"quit", "extra": 1}  "#, .quit),
     ])
@@ -74,7 +75,7 @@ struct ContractTests {
         ("", ErrorCode.badCommand), ("start", .badCommand), ("[1,2]", .badCommand), (#"{"cmd":"start"}"#, .badCommand),
         (#"{"command":5}"#, .badCommand), (#"{"command":"explode"}"#, .unknownCommand),
         (#"{"command":"rotate"}"#, .badCommand), (#"{"command":"rotate","orientation":"sideways"}"#, .badCommand),
-        (#"{"command":"tap","x":1}"#, .badCommand), (#"{"command":"screenshot"}"#, .badCommand),
+        (#"{"command":"tap","x":1}"#, .badCommand), (#"{"command":"focus","y":1}"#, .badCommand), (#"{"command":"screenshot"}"#, .badCommand),
         (#"{"command":"start""#, .badCommand),
     ])
     func badLines(line: String, code: ErrorCode) {

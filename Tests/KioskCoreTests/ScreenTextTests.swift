@@ -64,4 +64,14 @@ struct ScreenTextTests {
         #expect(timers.unicodeScalars.allSatisfy { scalar in all.contains { $0.unicodeScalars.contains(scalar) } })
         #expect(words.all(prompt: nil).count == ScreenText.allCases.count + 1)
     }
+
+    @Test("camera.* options: auto or a whole number, the torch on or off, in the config and on the command line")
+    func cameraControls() throws {
+        let c = try record(["--camera.focus", "auto", "--camera.exposure=250", "--config", "k.conf"],
+                           files: ["k.conf": "camera.white-balance = 4500\ncamera.torch = on\ncamera.focus = 10\n"])
+        #expect(c.cameraControls == [.focus: .auto, .exposure: .value(250), .whiteBalance: .value(4500), .torch: .value(1)])
+        #expect(usageError(["--camera.torch", "auto"]) == "--camera.torch: 'auto' is not on or off")
+        #expect(usageError(["--camera.brightness", "99999999999"]) == "--camera.brightness: '99999999999' is not auto or a whole number")
+        #expect(usageError(["--camera.zoom", "2"]) == "unknown option '--camera.zoom'")
+    }
 }

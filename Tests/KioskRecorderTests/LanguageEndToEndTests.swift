@@ -31,7 +31,8 @@ struct LanguageEndToEndTests {
         for (language, family) in [("en", "DejaVu Sans"), ("ja", "Noto Sans CJK JP"), ("zh-Hans", "Noto Sans CJK SC"), ("de", "DejaVu Sans")] {
             let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("\(language).mov").path, "--language", language])
             try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-            #expect(r.stderr.contains("text: \(language) ") && r.stderr.contains(family), "\(language): \(r.stderr)")
+            // stderr is read on its own thread: wait for the line rather than trust it is in.
+            #expect(r.waitForLog("text: \(language) ") && r.stderr.contains(family), "\(language): \(r.stderr)")
             // Only the timers' digits stay in DejaVu: every table text is in the language's face.
             if language != "en" && language != "de" { #expect(r.stderr.contains("DejaVu Sans (1 texts)"), "\(language): \(r.stderr)") }
             Thread.sleep(forTimeInterval: 0.3)
@@ -66,7 +67,7 @@ struct LanguageEndToEndTests {
                                                  "--output", folder.appendingPathComponent("t.mov").path],
                                         environment: try Self.noFonts(folder))
         try #require(named.wait(for: "ready") != nil, "\(named.stderr)")
-        #expect(named.stderr.contains("Noto Sans CJK JP"), "\(named.stderr)")
+        #expect(named.waitForLog("Noto Sans CJK JP"), "\(named.stderr)")
         named.command("quit")
         #expect(named.exitStatus() == 0)
     }

@@ -17,6 +17,12 @@ struct PromptEndToEndTests {
             func u32(_ o: Int) -> Int { Int(b[o]) | Int(b[o + 1]) << 8 | Int(b[o + 2]) << 16 | Int(b[o + 3]) << 24 }
             (bytes, width, height) = (b, u32(18), u32(22))
         }
+        /// The pixel at (x, y), top-down.
+        func rgb(x: Int, y: Int) -> (Int, Int, Int) {
+            let row = (width * 3 + 3) & ~3
+            let o = 54 + (height - 1 - y) * row + 3 * x
+            return (Int(bytes[o + 2]), Int(bytes[o + 1]), Int(bytes[o]))
+        }
         func brightness(x: Int, y: Int) -> Int {
             let row = (width * 3 + 3) & ~3
             let o = 54 + (height - 1 - y) * row + 3 * x

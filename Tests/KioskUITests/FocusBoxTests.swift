@@ -1,0 +1,39 @@
+// The tap's focus box in every orientation: a yellow square around the tapped point, 1.5 times its
+// size at the tap, shrinking onto it by a quarter of its second, fading in its last quarter.
+import Foundation
+import KioskCore
+import Testing
+@testable import KioskUI
+
+extension SDLTests {
+    @Suite("Focus box")
+    struct FocusBoxTests {
+        @Test("yellow edges at 1.5x, then 1x the box's side around the point; faded near the end; gone without it",
+              arguments: Orientation.allCases)
+        func animation(orientation: Orientation) throws {
+            let sdl = try makeContext()
+            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480), orientation: orientation)
+            screen.clearPreview()
+            let layout = screen.layout
+            let side = Double(min(layout.content.width, layout.content.height)) * 0.22
+            let center = Point(x: Double(layout.content.x) + Double(layout.content.width) * 0.3,
+                               y: Double(layout.content.y) + Double(layout.content.height) * 0.45)
+            /// The colour just inside the box's left edge, halfway down, on the display.
+            func leftEdge(scale: Double, progress: Double?) throws -> RGB {
+                var model = Models.ready
+                model.focusBox = progress.map { (center, $0) }
+                try screen.render(model)
+                let pixels = try screen.snapshot()
+                let logical = Point(x: (center.x - side * scale / 2).rounded() + 1, y: center.y)
+                return pixels.color(screen.transform.toPhysical(logical))
+            }
+            let yellow = RGB(Style.meterYellow)
+            #expect(try leftEdge(scale: 1.5, progress: 0).close(to: yellow, within: 8), "at the tap")
+            #expect(try leftEdge(scale: 1, progress: 0.5).close(to: yellow, within: 8), "held")
+            #expect(try leftEdge(scale: 1.5, progress: 0.5).brightness < 20, "no edge at 1.5x once it shrank")
+            let faded = try leftEdge(scale: 1, progress: 0.9)
+            #expect(faded.brightness > 15 && faded.distance(to: yellow) > 60, "fading: \(faded)")
+            #expect(try leftEdge(scale: 1, progress: nil).brightness < 20, "gone")
+        }
+    }
+}
