@@ -35,7 +35,14 @@ public final class Booth {
     let parts: BoothParts
     var screen: any BoothScreen { parts.screen }
     var events: EventSink { parts.events }
-    var camera: any VideoSource { parts.camera }
+    /// Every camera, in switch order; `cameraIndex` is the one in use.
+    var cameras: [any VideoSource] { [parts.camera] + parts.moreCameras }
+    var camera: any VideoSource { cameraIndex == 0 ? parts.camera : parts.moreCameras[cameraIndex - 1] }
+    private var cameraIndex = 0
+    /// Only the camera in use may speak: a camera being passed over, or stopped by a switch, is not heard.
+    private let speakingCamera = Locked(0)
+    /// The name of the camera switched to and when (monotonic ns): shown for 2 s.
+    private var switchedTo: (String, Int64)?
     public private(set) var machine: RecorderMachine
     /// Where every worker thread, the stdin reader and the signal watcher post.
     public let inbox = Inbox()
@@ -132,6 +139,7 @@ public final class Booth {
         self.parts = parts
         machine = RecorderMachine(session: config.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                   countdown: config.countdown, warnRemaining: config.warnRemaining)
+        machine.cameraCount = 1 + parts.moreCameras.count
     }
 
     /// The player alone (`--play FILE`): the booth's playing mode on `file`, then exit. The camera
@@ -263,6 +271,9 @@ public final class Booth {
             model.microphoneSilent = silenceReported && model.mode == .recording
             if model.microphoneSilent, model.message == nil { model.message = .microphoneSilent }
         }
+        if let (name, since) = switchedTo, model.mode == .ready, MonotonicClock.now() - since < 2_000_000_000 {
+            model.cameraName = name
+        }
         if let (point, since) = focusBox, [.ready, .countdown, .recording].contains(model.mode) {
             let progress = Double(MonotonicClock.now() - since) / 1e9
             if progress < 1 { model.focusBox = (point, (progress * 30).rounded() / 30) }
@@ -273,6 +284,71 @@ public final class Booth {
             model.attract = t - t.rounded(.down)
         }
         return model
+    }
+
+    // MARK: - Cameras
+
+    /// Starts camera `index` (on the camera-control queue): its frames to the preview and the
+    /// take, its events to the inbox while it is the camera in use.
+    private var startCamera: @Sendable (any VideoSource, Int) throws -> Void {
+        let (slot, inbox, activeWriter, speaking) = (frames, inbox, activeWriter, speakingCamera)
+        return { camera, index in
+            try camera.start(frames: { frame in
+                guard speaking.withLock({ $0 == index }) else { return }
+                slot.put(frame)
+                activeWriter.append(frame)
+            }, events: { event in
+                if speaking.withLock({ $0 == index }) { inbox.post(.capture(event)) }
+            })
+        }
+    }
+
+    /// The switch button: the camera in use stops and the next one that opens takes over (one
+    /// that cannot open now is passed over; with none, the old one comes back). Nothing starts
+    /// meanwhile: the machine shows no Start until it is done.
+    private func switchCamera() {
+        guard !machine.cameraSwitching, cameras.count > 1 else { return }
+        machine.cameraSwitching = true
+        let (all, current, controls, inbox, start, speaking) = (cameras, cameraIndex, config.cameraControls, inbox, startCamera, speakingCamera)
+        cameraControl.async {
+            speaking.withLock { $0 = -1 }
+            all[current].stop()
+            let order = (1..<all.count).map { (current + $0) % all.count } + [current]
+            for index in order {
+                let camera = all[index]
+                camera.setControls(controls)
+                do { try start(camera, index) } catch {
+                    Log.info("camera switch: \(camera.info.name) did not start: \(error)")
+                    continue
+                }
+                if camera.isOpen || index == current {
+                    speaking.withLock { $0 = index }
+                    inbox.post(.cameraSwitched(index: index, open: camera.isOpen))
+                    return
+                }
+                Log.info("camera switch: \(camera.info.name) cannot open now; passed over")
+                camera.stop()
+            }
+        }
+    }
+
+    /// The switch is done: the camera in use, `cameraChanged`, its name on screen for a moment.
+    func cameraSwitched(to index: Int, open: Bool) {
+        machine.cameraSwitching = false
+        let changed = index != cameraIndex
+        cameraIndex = index
+        let info = camera.info
+        if changed {
+            events.emit(.cameraChanged(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps))
+            switchedTo = (info.label, MonotonicClock.now())
+            Log.info("camera switch: now \(info.name) (\(info.label))")
+        } else {
+            Log.info("camera switch: no other camera could open; \(info.name) stays")
+        }
+        // The picture of the camera before stays until the new one's first frame.
+        if open && !machine.cameraAvailable { perform(machine.handle(.cameraBack)) }
+        if !open && machine.cameraAvailable { perform(machine.handle(.cameraLost)) }
+        needsDraw = true
     }
 
     // MARK: - Inputs
@@ -316,6 +392,8 @@ public final class Booth {
             launchFilesPending = false
             done.forEach(events.emit)
             sendReadyWhenDue()
+        case let .cameraSwitched(index, open):
+            cameraSwitched(to: index, open: open)
         case let .capture(event):
             switch event {
             case let .cameraLost(reason):
@@ -632,20 +710,16 @@ public final class Booth {
     func perform(_ action: RecorderAction) {
         switch action {
         case .startCamera:
-            let (camera, slot, inbox, activeWriter) = (camera, frames, inbox, activeWriter)
+            let (camera, inbox, index) = (camera, inbox, cameraIndex)
             camera.setControls(config.cameraControls)
+            let start = startCamera
             cameraControl.async {
                 var failure: String?
-                do {
-                    try camera.start(frames: { frame in
-                        slot.put(frame)
-                        activeWriter.append(frame)
-                    }, events: { inbox.post(.capture($0)) })
-                } catch {
-                    failure = "\(error)"
-                }
+                do { try start(camera, index) } catch { failure = "\(error)" }
                 inbox.post(.cameraStarted(failure: failure))
             }
+        case .switchCamera:
+            switchCamera()
         case .stopCamera:
             let camera = camera
             cameraControl.async { camera.stop() }

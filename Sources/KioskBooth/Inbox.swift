@@ -11,6 +11,8 @@ public enum BoothMessage: Sendable {
     case capture(CaptureEvent)
     /// The camera made its first attempt to open (the error, if its thread could not start).
     case cameraStarted(failure: String?)
+    /// The switch is done: the camera now in use (by index), whether it opened.
+    case cameraSwitched(index: Int, open: Bool)
     /// The take's writer (and microphone) opened: the take runs.
     case takeStarted(StartedTake)
     /// The writer could not start; nothing was recorded.

@@ -112,6 +112,8 @@ public struct BoothParts {
     public var screen: any BoothScreen
     public var audio: any BoothAudio
     public var camera: any VideoSource
+    /// More cameras the switch button goes through after `camera`, in order.
+    public var moreCameras: [any VideoSource] = []
     /// A note for the ready screen (e.g. `auto` found no camera).
     public var cameraNote: String?
     /// A fresh microphone for each take, as the settings in force choose it, nil for none (called

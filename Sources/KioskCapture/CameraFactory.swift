@@ -2,6 +2,34 @@
 import KioskCore
 
 public enum CameraFactory {
+    /// The sources for `--camera` (repeated): each device, the test pattern, and for `auto` every
+    /// camera found (a path named twice is opened once). `auto` with none found is the test
+    /// pattern, with the note for the screen.
+    public static func makeAll(_ choices: [CameraChoice], size: Size, fps: Double,
+                               mjpeg: @escaping FrameDecoderFactory) -> (sources: [any VideoSource], note: String?) {
+        var sources: [any VideoSource] = [], paths: Set<String> = [], note: String?
+        func add(_ path: String) {
+            guard paths.insert(path).inserted else { return }
+            sources.append(V4L2Camera(path: path, size: size, fps: fps, mjpeg: mjpeg))
+        }
+        for choice in choices {
+            switch choice {
+            case let .device(path): add(path)
+            case .test: sources.append(TestPattern(size: size, fps: fps))
+            case .auto:
+                let found = CameraDirectory.cameras()
+                found.forEach { add($0.path) }
+                if found.isEmpty, choices.count == 1 {
+                    let (source, why) = make(.auto, size: size, fps: fps, mjpeg: mjpeg)
+                    sources.append(source)
+                    note = why
+                }
+            }
+        }
+        if sources.isEmpty { sources.append(TestPattern(size: size, fps: fps)) }
+        return (sources, note)
+    }
+
     /// The source for a choice, and a note for the screen when `auto` found no camera. `mjpeg`
     /// makes the decoder a camera that sends MJPEG needs (KioskMedia's `VideoDecoder.mjpeg`).
     public static func make(_ choice: CameraChoice, size: Size, fps: Double,

@@ -7,6 +7,8 @@ import KioskCore
 public struct VideoSourceInfo: Equatable, Sendable {
     /// The device path, or "test".
     public var name: String
+    /// What a person calls it: the camera's card name ("HD Webcam C270"), or "Test pattern".
+    public var label: String
     public var size: Size
     /// Frames per second the device was set to (may be fractional, e.g. 29.97).
     public var fps: Double
@@ -15,8 +17,9 @@ public struct VideoSourceInfo: Equatable, Sendable {
     /// The format of the frames handed to the sink.
     public var deliveredFormat: PixelFormat
 
-    public init(name: String, size: Size, fps: Double, deviceFormat: PixelFormat, deliveredFormat: PixelFormat) {
+    public init(name: String, label: String? = nil, size: Size, fps: Double, deviceFormat: PixelFormat, deliveredFormat: PixelFormat) {
         self.name = name
+        self.label = label ?? name
         self.size = size
         self.fps = fps
         self.deviceFormat = deviceFormat
@@ -66,14 +69,17 @@ public protocol VideoSource: AnyObject, Sendable {
     func stop()
     /// Camera settings (`camera.*`) for every open from now on, and the camera open now.
     func setControls(_ settings: [CameraControl: CameraControlValue])
-    /// Asks the camera to focus now (a tap on the preview); false when it cannot.
+    /// Asks the camera to focus now (a tap on the preview), where it can.
     func triggerFocus()
+    /// Whether it gives pictures now (a V4L2 camera that could not open, or was lost, does not).
+    var isOpen: Bool { get }
 }
 
 extension VideoSource {
     /// Sources without controls (the test pattern) take no settings.
     public func setControls(_ settings: [CameraControl: CameraControlValue]) {}
     public func triggerFocus() {}
+    public var isOpen: Bool { true }
 }
 
 /// A source of audio running on a thread of its own.

@@ -22,7 +22,7 @@ public final class TestPattern: VideoSource {
     private let planes: [Plane]
 
     public init(size: Size, fps: Double) {
-        info = VideoSourceInfo(name: "test", size: size, fps: fps, deviceFormat: .yuv420p, deliveredFormat: .yuv420p)
+        info = VideoSourceInfo(name: "test", label: "Test pattern", size: size, fps: fps, deviceFormat: .yuv420p, deliveredFormat: .yuv420p)
         planes = PixelFormat.yuv420p.planes(for: size)
         base = TestPattern.drawBars(size: size, planes: planes)
     }

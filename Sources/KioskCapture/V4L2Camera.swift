@@ -25,6 +25,8 @@ public final class V4L2Camera: VideoSource {
         var controls: [CameraControl: CameraControlValue] = [:]
         var controlsChanged = false
         var focusAsked = false
+        /// A session is open (frames can come).
+        var open = false
     }
     private let shared: Locked<Shared>
     private let thread = Locked<WorkerThread?>(nil)
@@ -66,6 +68,8 @@ public final class V4L2Camera: VideoSource {
     }
 
     public func triggerFocus() { shared.withLock { $0.focusAsked = true } }
+
+    public var isOpen: Bool { shared.withLock { $0.open } && thread.withLock { $0 != nil } }
 
     /// Sets the camera settings on the open device (capture thread); each one it cannot take is
     /// reported.
@@ -113,7 +117,10 @@ public final class V4L2Camera: VideoSource {
                 do {
                     let opened = try V4L2Session(path: path, size: requestedSize, fps: requestedFPS, mjpeg: makeMJPEGDecoder)
                     session = opened
-                    shared.withLock { $0.info = opened.info }
+                    shared.withLock {
+                        $0.info = opened.info
+                        $0.open = true
+                    }
                     applyControls(opened.device, events: events)
                     if reportedLost { events(.cameraBack(opened.info)) }
                     reportedLost = false
@@ -146,12 +153,14 @@ public final class V4L2Camera: VideoSource {
                 break
             case let .lost(reason):
                 session = nil
+                shared.withLock { $0.open = false }
                 events(.cameraLost(reason: reason))
                 reportedLost = true
                 Log.info("camera \(path) lost: \(reason); trying again every second")
             }
         }
         session = nil
+        shared.withLock { $0.open = false }
     }
 }
 
@@ -242,7 +251,7 @@ final class V4L2Session {
             planes = driverPlanes
             frameBytes = offset
         }
-        info = VideoSourceInfo(name: path, size: actualSize, fps: actualFPS, deviceFormat: actualFormat,
+        info = VideoSourceInfo(name: path, label: caps.card.isEmpty ? path : caps.card, size: actualSize, fps: actualFPS, deviceFormat: actualFormat,
                                deliveredFormat: actualFormat == .mjpeg ? .yuv422p : actualFormat)
 
         var request = v4l2_requestbuffers()

@@ -28,7 +28,14 @@ public enum WindowMode: Equatable, Sendable {
 
 /// Every setting of the command line and the config file.
 public struct Configuration: Equatable, Sendable {
-    public var camera: CameraChoice = .device("/dev/video0")
+    /// The cameras in switch order (`--camera` repeated; the first is the one the booth opens);
+    /// never empty.
+    public var cameras: [CameraChoice] = [.device("/dev/video0")]
+    /// The first camera.
+    public var camera: CameraChoice {
+        get { cameras[0] }
+        set { cameras[0] = newValue }
+    }
     public var microphone: MicrophoneChoice = .pcm("default")
     public var size = Size(width: 352, height: 288)
     public var fps = 30

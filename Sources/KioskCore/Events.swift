@@ -108,6 +108,8 @@ public enum KioskEvent: Equatable, Sendable {
     case terminated(signal: String)
     /// `--list-cameras`: every capture device with its formats, sizes and rates.
     case cameras([CameraDescription])
+    /// The switch button (or `switchCamera`) changed the camera: its path (or `test`), its size and rate.
+    case cameraChanged(camera: String, width: Int, height: Int, fps: Double)
     /// Retention deleted an accepted take in the output folder.
     case takeDeleted(path: String, reason: DeletionReason)
     /// The finished screen was left untouched for `--idle-timeout`: what happens next follows.
@@ -139,6 +141,7 @@ public enum KioskEvent: Equatable, Sendable {
         case .hookFinished: "hookFinished"
         case .check: "check"
         case .microphoneSilent: "microphoneSilent"
+        case .cameraChanged: "cameraChanged"
         }
     }
 }
@@ -194,6 +197,8 @@ extension KioskEvent: Codable {
             f += [(.signal, signal)]
         case let .cameras(list):
             f += [(.cameras, list)]
+        case let .cameraChanged(camera, width, height, fps):
+            f += [(.camera, camera), (.width, width), (.height, height), (.fps, KioskEvent.milliseconds(fps))]
         case let .takeDeleted(path, reason):
             f += [(.path, path), (.reason, reason)]
         case let .idleReset(action):
@@ -256,6 +261,9 @@ extension KioskEvent: Codable {
                           microphoneLevel: try c.decodeIfPresent(Double.self, forKey: .microphoneLevel))
         case "microphoneSilent":
             self = .microphoneSilent
+        case "cameraChanged":
+            self = .cameraChanged(camera: try c.decode(String.self, forKey: .camera), width: try c.decode(Int.self, forKey: .width),
+                                  height: try c.decode(Int.self, forKey: .height), fps: try c.decode(Double.self, forKey: .fps))
         case "error":
             self = .error(code: try c.decode(ErrorCode.self, forKey: .code),
                           message: try c.decode(String.self, forKey: .message))

@@ -3,6 +3,8 @@
 /// The buttons of the screen, named by the stdin command that presses them.
 public enum Button: String, CaseIterable, Codable, Sendable {
     case cancel, start, stop, retake, useVideo, playVideo, closePlayer
+    /// In ready with more than one camera: the next one.
+    case switchCamera
 
     /// The place a button occupies; buttons that never show together share one.
     public enum Slot: Sendable { case left, centre, right, middle }
@@ -11,7 +13,7 @@ public enum Button: String, CaseIterable, Codable, Sendable {
         switch self {
         case .cancel, .retake, .closePlayer: .left
         case .start, .stop: .centre
-        case .useVideo: .right
+        case .useVideo, .switchCamera: .right
         case .playVideo: .middle
         }
     }

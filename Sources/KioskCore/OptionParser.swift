@@ -44,7 +44,7 @@ public struct OptionParser: Sendable {
 
     static let options: [OptionSpec] = [
         OptionSpec(name: "camera", argument: .required("DEVICE|test|auto"),
-                   help: "V4L2 device path (default /dev/video0); test = built-in moving pattern; auto = first camera found, else test",
+                   help: "V4L2 device path (default /dev/video0); test = built-in moving pattern; auto = every camera found (else test); repeat it for a switch button between cameras",
                    inConfigFile: true) { c, v throws(ValueError) in c.camera = try Values.camera(v!) },
         OptionSpec(name: "microphone", argument: .required("PCM|test|none"),
                    help: "ALSA PCM name (default \"default\"); test = built-in tone; none = no audio track",
@@ -278,13 +278,18 @@ public struct OptionParser: Sendable {
 
         var configuration = Configuration()
         // The config file first, so that flags win.
+        // `camera` may come several times (the cameras to switch between): the file's lines make
+        // one list, and the command line's `--camera`s, when there are any, replace it.
+        var fileCameras: [Setting] = []
         for setting in settings where setting.spec.name == "config" {
-            try applyFile(setting.value!, to: &configuration)
+            try applyFile(setting.value!, to: &configuration, cameras: &fileCameras)
             configuration.configFile = setting.value!
         }
-        for setting in settings where setting.spec.inConfigFile {
+        try applyCameras(fileCameras, to: &configuration)
+        for setting in settings where setting.spec.inConfigFile && setting.spec.name != "camera" {
             try apply(setting, to: &configuration)
         }
+        try applyCameras(settings.filter { $0.spec.name == "camera" }, to: &configuration)
         try Self.validate(configuration)
         if let play = settings.last(where: { $0.spec.name == "play" }) {
             guard let file = play.value, !file.isEmpty else { throw UsageError("--play needs a file") }
@@ -325,7 +330,20 @@ public struct OptionParser: Sendable {
     }
 
     /// Applies a config file: `key = value` lines, blank lines and `#` comments.
-    func applyFile(_ path: String, to configuration: inout Configuration) throws(UsageError) {
+    /// `camera` settings in order become `cameras` (none: it is kept).
+    func applyCameras(_ cameras: [Setting], to configuration: inout Configuration) throws(UsageError) {
+        guard !cameras.isEmpty else { return }
+        var choices: [CameraChoice] = []
+        for setting in cameras {
+            var scratch = Configuration()
+            try apply(setting, to: &scratch)
+            if choices.contains(scratch.camera) { throw UsageError("\(setting.origin): '\(setting.value!)' is named twice") }
+            choices.append(scratch.camera)
+        }
+        configuration.cameras = choices
+    }
+
+    func applyFile(_ path: String, to configuration: inout Configuration, cameras: inout [Setting]) throws(UsageError) {
         let text: String
         do {
             text = try readFile(path)
@@ -350,7 +368,8 @@ public struct OptionParser: Sendable {
             } else {
                 fileValue = value
             }
-            try apply(Setting(spec: spec, value: fileValue, origin: "\(location): \(key)"), to: &configuration)
+            let setting = Setting(spec: spec, value: fileValue, origin: "\(location): \(key)")
+            if key == "camera" { cameras.append(setting) } else { try apply(setting, to: &configuration) }
         }
     }
 }

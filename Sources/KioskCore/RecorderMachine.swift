@@ -65,6 +65,8 @@ public enum RecorderEvent: Equatable, Sendable {
 public enum RecorderAction: Equatable, Sendable {
     case startCamera
     case stopCamera
+    /// The switch button: the next camera (one that cannot open now is passed over).
+    case switchCamera
     /// Remove the previous take before a new one (or move an interrupted one aside).
     case discardTake
     /// Use Video: give the take to the parent (in a loop session under a name of its own, so the
@@ -118,6 +120,8 @@ public struct ViewModel: Equatable, Sendable {
     public var microphoneLevel: (now: Double, peak: Double)?
     /// While recording: the microphone has heard nothing for 3 s.
     public var microphoneSilent = false
+    /// The camera just switched to, by name, shown for a moment (ready).
+    public var cameraName: String?
     /// A tap's focus box: where (canvas pixels) and how far its 1 s animation is (0…1).
     public var focusBox: (center: Point, progress: Double)?
 
@@ -127,7 +131,7 @@ public struct ViewModel: Equatable, Sendable {
             && a.countdown == b.countdown && a.remainingFraction == b.remainingFraction && a.prompt == b.prompt
             && a.attract == b.attract && a.microphoneLevel?.now == b.microphoneLevel?.now
             && a.microphoneLevel?.peak == b.microphoneLevel?.peak && a.microphoneSilent == b.microphoneSilent
-            && a.focusBox?.center == b.focusBox?.center && a.focusBox?.progress == b.focusBox?.progress
+            && a.cameraName == b.cameraName && a.focusBox?.center == b.focusBox?.center && a.focusBox?.progress == b.focusBox?.progress
     }
 }
 
@@ -193,6 +197,11 @@ public struct RecorderMachine: Equatable, Sendable {
     public private(set) var cameraRunning = false
     /// A reload accepted while not in ready, applied on the next return to ready.
     public private(set) var pendingConfiguration: Configuration?
+    /// How many cameras the booth may switch between (`--camera` repeated, or `auto` finding
+    /// several); the switch button shows in ready when there is more than one.
+    public var cameraCount = 1
+    /// A camera switch is under way: no Start (and no second switch) until it is done.
+    public var cameraSwitching = false
 
     public init(session: SessionMode, outputPath: String, orientation: Orientation, countdown: Int = 0, warnRemaining: Double = 10) {
         self.session = session
@@ -251,7 +260,10 @@ public struct RecorderMachine: Equatable, Sendable {
         if exiting && mode != .recording { return [] }
         switch state {
         case .ready:
-            return cameraAvailable && !inBackground ? [.cancel, .start] : [.cancel]
+            // The switch stays while the camera is missing: another one may be there.
+            if cameraSwitching { return [.cancel] }
+            let switchable: [Button] = cameraCount > 1 && !inBackground ? [.switchCamera] : []
+            return (cameraAvailable && !inBackground ? [.cancel, .start] : [.cancel]) + switchable
         case .countdown:
             return [.cancel]
         case let .recording(r):
@@ -460,6 +472,8 @@ public struct RecorderMachine: Equatable, Sendable {
             state = .finished(p.take)
             actions += [.stopPlayback, .emit(.playbackFinished(reason: .closed))]
             if playerFile != nil { exit = .leaving(signal: nil, code: 0) }
+        case (.switchCamera, _):
+            actions.append(.switchCamera)
         case (.playVideo, _), (.closePlayer, _):
             break // not visible outside finished and playing
         }

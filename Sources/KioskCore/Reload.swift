@@ -71,7 +71,7 @@ extension Configuration {
         ReloadSetting("output", .refused, \.output),
         ReloadSetting("output-dir", .refused, \.outputDirectory),
         ReloadSetting("control-socket", .refused, \.controlSocket),
-        ReloadSetting("camera", .atRestart, \.camera),
+        ReloadSetting("camera", .atRestart, \.cameras),
         ReloadSetting("size", .atRestart, \.size),
         ReloadSetting("fps", .atRestart, \.fps),
         ReloadSetting("windowed", .atRestart, \.window),

@@ -30,7 +30,7 @@ public enum Language: String, CaseIterable, Codable, Sendable {
 /// One string on screen, named by its config key (`label.<rawValue>`). The buttons' keys are their
 /// commands' names.
 public enum ScreenText: String, CaseIterable, Codable, Sendable {
-    case start, stop, cancel, retake, useVideo, playVideo, closePlayer
+    case start, stop, cancel, retake, useVideo, playVideo, closePlayer, switchCamera
     /// The message while no camera gives pictures.
     case cameraUnavailable
     /// `--camera auto` found none and shows the test pattern.
@@ -48,6 +48,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .useVideo: self = .useVideo
         case .playVideo: self = .playVideo
         case .closePlayer: self = .closePlayer
+        case .switchCamera: self = .switchCamera
         }
     }
 
@@ -76,6 +77,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .useVideo: "Use Video"
         case .playVideo: "Play Video"
         case .closePlayer: "Close"
+        case .switchCamera: "Switch Camera"
         case .cameraUnavailable: "Camera unavailable. Connect a camera; retrying every second."
         case .noCameraFound: "No camera found: showing the test pattern"
         case .microphoneSilent: "No sound from the microphone. Is it on?"
@@ -91,6 +93,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .useVideo: "この動画を使う"
         case .playVideo: "再生"
         case .closePlayer: "閉じる"
+        case .switchCamera: "カメラ切替"
         case .cameraUnavailable: "カメラが使えません。カメラを接続してください（1秒ごとに再試行します）。"
         case .noCameraFound: "カメラが見つかりません。テスト映像を表示しています。"
         case .microphoneSilent: "マイクの音が聞こえません。電源は入っていますか？"
@@ -106,6 +109,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .useVideo: "使用视频"
         case .playVideo: "播放视频"
         case .closePlayer: "关闭"
+        case .switchCamera: "切换摄像头"
         case .cameraUnavailable: "摄像头不可用。请连接摄像头（每秒重试一次）。"
         case .noCameraFound: "未找到摄像头：正在显示测试画面"
         case .microphoneSilent: "麦克风没有声音。它打开了吗？"
@@ -121,6 +125,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .useVideo: "Video verwenden"
         case .playVideo: "Video ansehen"
         case .closePlayer: "Schließen"
+        case .switchCamera: "Kamera wechseln"
         case .cameraUnavailable: "Kamera nicht verfügbar. Bitte eine Kamera anschließen; neuer Versuch jede Sekunde."
         case .noCameraFound: "Keine Kamera gefunden: Testbild wird angezeigt"
         case .microphoneSilent: "Kein Ton vom Mikrofon. Ist es eingeschaltet?"
@@ -136,6 +141,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .useVideo: "Garder la vidéo"
         case .playVideo: "Voir la vidéo"
         case .closePlayer: "Fermer"
+        case .switchCamera: "Changer de caméra"
         // French puts a (no-break) space before ; ? : and !
         case .cameraUnavailable: "Caméra indisponible. Branchez une caméra\u{A0}; nouvel essai chaque seconde."
         case .noCameraFound: "Aucune caméra trouvée\u{A0}: affichage de la mire"
@@ -152,6 +158,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .useVideo: "Usar vídeo"
         case .playVideo: "Ver vídeo"
         case .closePlayer: "Cerrar"
+        case .switchCamera: "Cambiar cámara"
         case .cameraUnavailable: "Cámara no disponible. Conecte una cámara; se reintenta cada segundo."
         case .noCameraFound: "No se encontró ninguna cámara: se muestra la imagen de prueba"
         case .microphoneSilent: "No llega sonido del micrófono. ¿Está encendido?"

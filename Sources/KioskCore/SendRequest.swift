@@ -85,6 +85,7 @@ public struct SendRequest: Equatable, Sendable {
         case .press(.useVideo): return "videoRecorderDidFinishRecordingVideoWithOutputPath"
         case .press(.playVideo): return "playbackStarted"
         case .press(.closePlayer): return "playbackFinished"
+        case .press(.switchCamera): return "cameraChanged"
         default: return nil
         }
     }

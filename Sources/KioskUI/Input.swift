@@ -42,6 +42,7 @@ public enum KeyMap {
         case SDL_Keycode(SDLK_RETURN.rawValue), SDL_Keycode(SDLK_KP_ENTER.rawValue): [.useVideo]
         case SDL_Keycode(SDLK_p.rawValue): [.playVideo]
         case SDL_Keycode(SDLK_r.rawValue): [.retake]
+        case SDL_Keycode(SDLK_c.rawValue), SDL_Keycode(SDLK_TAB.rawValue): [.switchCamera]
         default: []
         }
     }

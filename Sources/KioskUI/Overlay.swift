@@ -30,7 +30,7 @@ enum Style {
         switch button {
         case .useVideo: primary
         case .playVideo: light
-        case .cancel, .retake, .closePlayer, .start, .stop: secondary
+        case .cancel, .retake, .closePlayer, .start, .stop, .switchCamera: secondary
         }
     }
 
@@ -87,6 +87,18 @@ struct Overlay {
         if let prompt = model.prompt { try drawPrompt(prompt) }
         if let count = model.countdown { try drawCountdown(count) }
         if let message = model.message { try drawMessage(words[message]) }
+        if let name = model.cameraName { try drawCameraName(name) }
+    }
+
+    /// The camera just switched to: its name under the top panel, for a moment.
+    private func drawCameraName(_ name: String) throws(SDLError) {
+        let area = layout.content
+        let padding = textSize / 2
+        let texture = try text.line(name, size: textSize, maxWidth: area.width * 4 / 5)
+        let box = Rect(x: area.x + (area.width - texture.size.width - 2 * padding) / 2, y: area.y + padding,
+                       width: texture.size.width + 2 * padding, height: texture.size.height + padding)
+        try painter.fillRounded(box, radius: Double(box.height) / 2, boxBackground)
+        painter.text(texture, centeredAt: box.center, Style.lightText)
     }
 
     /// A tap's focus box (iOS's): a yellow square that shrinks from 1.5 times its size onto the
@@ -204,7 +216,7 @@ struct Overlay {
             try painter.fillTriangle(Point(x: left, y: c.y - mark / 2), Point(x: left + mark * 0.87, y: c.y),
                                      Point(x: left, y: c.y + mark / 2), Style.darkText)
             painter.text(title, centeredAt: Point(x: left + mark + gap + Double(title.size.width) / 2, y: c.y), Style.darkText)
-        case .cancel, .retake, .closePlayer, .useVideo:
+        case .cancel, .retake, .closePlayer, .useVideo, .switchCamera:
             let (fill, titleColor) = colors(of: button)
             try painter.fillRounded(frame, radius: Double(frame.height) / 2, pressed ? Style.pressed(fill) : fill)
             // The side buttons are the same width: their titles share the size the longest allows.

@@ -182,12 +182,13 @@ case let .record(config):
     // booth running with the same config owns the socket.)
     let control = config.controlSocket.map(openControlSocket)
     let (context, screen, assets) = openScreen(config)
-    let camera = CameraFactory.make(config.camera, size: config.size, fps: Double(config.fps), mjpeg: VideoDecoder.mjpeg)
+    let camera = CameraFactory.makeAll(config.cameras, size: config.size, fps: Double(config.fps), mjpeg: VideoDecoder.mjpeg)
+    if camera.sources.count > 1 { Log.info("cameras to switch between: \(camera.sources.map(\.info.name).joined(separator: ", "))") }
     // Every event also goes to the socket's clients.
     var copies: (@Sendable (Data) -> Void)?
     if let control { copies = { line in control.broadcast(line) } }
     var parts = BoothParts(
-        screen: screen, audio: SoundPlayer(assets: assets), camera: camera.source, cameraNote: camera.note,
+        screen: screen, audio: SoundPlayer(assets: assets), camera: camera.sources[0], cameraNote: camera.note,
         makeMicrophone: { choice in
             switch choice {
             case .none: nil
@@ -197,6 +198,7 @@ case let .record(config):
         },
         events: EventSink(copies: copies), configurationSource: source, notifier: notifier)
     parts.monitorsMicrophone = true
+    parts.moreCameras = Array(camera.sources.dropFirst())
     let booth = Booth(config: config, outputPath: output, parts: parts, folder: folder)
     // A suspend of the machine waits (logind's delay inhibitor) until a take in progress is safe.
     booth.watchSystemSleep()

@@ -648,3 +648,31 @@ struct PlayerMachineTests {
     }
 }
 
+
+@Suite("RecorderMachine: camera switch")
+struct RecorderMachineSwitchTests {
+    @Test("with two cameras Switch Camera shows in ready (also with the camera missing), not in the background, a take or a switch; a press asks for the switch and changes nothing else")
+    func switchButton() {
+        var m = RecorderMachine(session: .once, outputPath: out, orientation: .landscapeRight)
+        m.cameraCount = 2
+        _ = m.start()
+        #expect(m.visibleButtons == [.cancel, .start, .switchCamera])
+        let before = m
+        #expect(m.handle(.press(.switchCamera)) == [.switchCamera])
+        #expect(m == before)
+        m.cameraSwitching = true
+        #expect(m.visibleButtons == [.cancel])
+        #expect(m.handle(.press(.start)) == [.emit(.error(code: .notAllowed, message: "'start' is not on screen in ready mode (visible: cancel)"))])
+        m.cameraSwitching = false
+        _ = m.handle(.cameraLost)
+        #expect(m.visibleButtons == [.cancel, .switchCamera])
+        _ = m.handle(.cameraBack)
+        _ = m.handle(.background)
+        #expect(m.visibleButtons == [.cancel])
+        _ = m.handle(.foreground)
+        _ = m.handle(.press(.start))
+        _ = m.handle(.recordingStarted(outputPath: out))
+        #expect(m.visibleButtons == [.stop])
+        #expect(m.handle(.press(.switchCamera)).count == 1 && m.mode == .recording)
+    }
+}

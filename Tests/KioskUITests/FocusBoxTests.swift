@@ -35,5 +35,38 @@ extension SDLTests {
             #expect(faded.brightness > 15 && faded.distance(to: yellow) > 60, "fading: \(faded)")
             #expect(try leftEdge(scale: 1, progress: nil).brightness < 20, "gone")
         }
+
+        @Test("Switch Camera: a grey pill with its title at the right in ready, in every orientation; the new camera's name under the top panel",
+              arguments: Orientation.allCases)
+        func switchButton(orientation: Orientation) throws {
+            let sdl = try makeContext()
+            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480), orientation: orientation)
+            screen.clearPreview()
+            var m = RecorderMachine(session: .once, outputPath: "/tmp/take.mov", orientation: orientation)
+            m.cameraCount = 2
+            _ = m.start()
+            var model = m.viewModel
+            #expect(model.buttons == [.cancel, .start, .switchCamera])
+            model.cameraName = "Right Cam"
+            try screen.render(model)
+            let pixels = try screen.snapshot()
+            let frame = screen.layout.frame(of: .switchCamera)
+            // The pill's fill near its left end, and white title pixels across its middle.
+            let fill = pixels.color(screen.transform.toPhysical(Point(x: Double(frame.x) + Double(frame.height) * 0.6, y: frame.center.y - Double(frame.height) / 3)))
+            #expect(fill.close(to: RGB(Style.secondary), within: 6), "\(fill)")
+            var white = 0
+            for x in stride(from: frame.x + 1, to: frame.maxX - 1, by: 1) {
+                for y in stride(from: frame.y + 1, to: frame.maxY - 1, by: 2) where pixels.color(screen.transform.toPhysical(Point(x: Double(x), y: Double(y)))).brightness > 200 { white += 1 }
+            }
+            #expect(white > 60, "title pixels: \(white)")
+            // The name's box: light text on a dark box at the top of the picture.
+            var light = 0
+            let content = screen.layout.content
+            for x in stride(from: content.x + 1, to: content.maxX - 1, by: 2) {
+                for y in stride(from: content.y + 1, to: content.y + screen.layout.textHeight * 2, by: 2)
+                where pixels.color(screen.transform.toPhysical(Point(x: Double(x), y: Double(y)))).brightness > 200 { light += 1 }
+            }
+            #expect(light > 30, "name pixels: \(light)")
+        }
     }
 }

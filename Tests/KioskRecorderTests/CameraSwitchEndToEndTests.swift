@@ -1,0 +1,95 @@
+// Switching cameras through the binary: two fake cameras whose pictures differ (base luma 16 and
+// 40), one path between them that is no camera; each take from the camera chosen, by its pictures.
+import Foundation
+import Testing
+import KioskCore
+import KioskTestSupport
+
+@Suite("camera switch end to end", .serialized, needsFakeCamera)
+struct CameraSwitchEndToEndTests {
+    /// The mean luma of a take's middle frame below the stamp band, decoded by the ffmpeg CLI.
+    static func meanLuma(_ take: String) throws -> Double {
+        let raw = take + ".gray"
+        let size = try runProgram(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height",
+                                   "-of", "csv=p=0", take]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let wh = size.split(separator: ",").compactMap { Int($0) }
+        try #require(wh.count == 2, "ffprobe: \(size)")
+        let decode = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", take, "-map", "0:v:0", "-frames:v", "10",
+                                     "-f", "rawvideo", "-pix_fmt", "gray", raw])
+        try #require(decode.status == 0, "\(decode.stderr)")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: raw)))
+        let frame = wh[0] * wh[1]
+        try #require(bytes.count >= frame * 5)
+        // Frame 4, from a quarter of its height down (under the stamp band, beside the moving bar's
+        // effect on the mean).
+        let rows = (wh[1] / 4)..<wh[1]
+        var sum = 0
+        for y in rows { for x in 0..<wh[0] { sum += Int(bytes[4 * frame + y * wh[0] + x]) } }
+        return Double(sum) / Double(rows.count * wh[0])
+    }
+
+    static func take(_ r: RecorderProcess, count: Int) throws -> String {
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted", count: count) != nil, "\(r.events)")
+        Thread.sleep(forTimeInterval: 0.6)
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished", count: count) != nil)
+        return try #require(r.lastResult?.outputPath)
+    }
+
+    @Test("Switch Camera in ready (and its command) goes to the next camera that opens, passing over one that cannot; cameraChanged; each take from the camera chosen; a retake keeps it")
+    func switching() throws {
+        let folder = try testFolder("switch")
+        let left = folder.appendingPathComponent("video0").path, right = folder.appendingPathComponent("video1").path
+        let missing = folder.appendingPathComponent("video7").path
+        try Data().write(to: URL(fileURLWithPath: left))
+        try "card=Left Cam\nluma=16\n".write(toFile: left + ".conf", atomically: true, encoding: .utf8)
+        try Data().write(to: URL(fileURLWithPath: right))
+        try "card=Right Cam\nluma=40\nformat=YUYV 640x480@30\n".write(toFile: right + ".conf", atomically: true, encoding: .utf8)
+        let r = try RecorderProcess(["--camera", left, "--camera", missing, "--camera", right, "--microphone", "none",
+                                     "--windowed", "800x480", "--countdown", "0", "--session", "loop",
+                                     "--output-dir", folder.appendingPathComponent("takes").path])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("state")
+        try #require(r.wait(for: "state") != nil)
+        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _) = $0 { buttons == [.cancel, .start, .switchCamera] } else { false } })
+
+        // Use Video keeps each take in the folder (a loop session: back to ready after it).
+        let first = try Self.take(r, count: 1)
+        r.command("useVideo")
+        r.command("switchCamera")
+        try #require(r.wait(for: "cameraChanged") != nil, "\(r.stderr)")
+        let changed = r.events.compactMap { if case let .cameraChanged(camera, width, height, fps) = $0 { (camera, width, height, fps) } else { nil } }
+        #expect(changed.first.map { $0.0 == right && $0.1 == 640 && $0.2 == 480 && $0.3 == 30 } == true, "\(changed)")
+        #expect(r.waitForLog("\(missing) cannot open now; passed over"), "\(r.stderr)")
+        #expect(!r.events.contains { if case .error = $0 { true } else { false } }, "the camera passed over is not an error: \(r.events)")
+        _ = try Self.take(r, count: 2)
+        // A retake keeps the camera chosen.
+        r.command("retake")
+        let second = try Self.take(r, count: 3)
+        r.command("useVideo")
+        // On to the first again: the switch goes round.
+        r.command("switchCamera")
+        #expect(r.wait(for: "cameraChanged", count: 2) != nil)
+        let third = try Self.take(r, count: 4)
+        r.command("useVideo")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+
+        let lumas = try [first, second, third].map(Self.meanLuma)
+        // The right camera's pictures are 24 luma levels brighter all over.
+        #expect(lumas[1] - lumas[0] > 15 && lumas[1] - lumas[2] > 15, "\(lumas)")
+        #expect(abs(lumas[2] - lumas[0]) < 5, "\(lumas)")
+    }
+
+    @Test("one camera: no switch button; switchCamera is refused with notAllowed")
+    func single() throws {
+        let r = try RecorderProcess(booth + ["--output", try testFolder("switch-one").appendingPathComponent("t.mov").path])
+        try #require(r.wait(for: "ready") != nil)
+        r.command("switchCamera")
+        #expect(r.wait(for: "error") != nil)
+        #expect(r.events.contains { if case .error(.notAllowed, _) = $0 { true } else { false } }, "\(r.events)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+}
