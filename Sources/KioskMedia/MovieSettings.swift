@@ -51,3 +51,48 @@ public struct RecordingStartError: Error, CustomStringConvertible, Sendable {
         self.message = message
     }
 }
+
+/// How the H.264 encoder is opened for a take: the fields the writer sets and the encoder's own
+/// options. One place for both the writer and the benchmarks, so that the ffmpeg CLI they compare
+/// with runs exactly the writer's settings.
+public struct VideoTuning: Equatable, Sendable {
+    public struct Option: Equatable, Sendable {
+        public let name: String
+        public let value: String
+    }
+
+    public let encoder: String
+    /// Keyframe interval in frames.
+    public let gop: Int
+    public let bFrames: Int
+    public let threads: Int
+    public let bitrate: Int?
+    /// Options passed to the encoder when it opens (libx264's preset, tune and crf).
+    public let options: [Option]
+
+    /// The ffmpeg CLI's output options for the same encoder with the same settings.
+    public var ffmpegArguments: [String] {
+        ["-c:v", encoder, "-g", "\(gop)", "-bf", "\(bFrames)", "-threads", "\(threads)"]
+            + options.flatMap { ["-\($0.name)", $0.value] }
+            + (bitrate.map { ["-b:v", "\($0)"] } ?? [])
+            + ["-pix_fmt", "yuv420p", "-color_range", "tv"]
+    }
+}
+
+extension MovieSettings {
+    /// The tuning of `encoder` (the one asked for, or libx264 when that could not open).
+    public func videoTuning(encoder: String? = nil) -> VideoTuning {
+        let name = encoder ?? videoEncoder
+        var options: [VideoTuning.Option] = []
+        if name == "libx264" {
+            options.append(.init(name: "preset", value: preset))
+            // zerolatency: no look-ahead, no frame threads (slice threads instead), no B-frames:
+            // nothing waits inside the encoder, so a crash or a stop loses no extra frames.
+            options.append(.init(name: "tune", value: "zerolatency"))
+            if bitrate == nil { options.append(.init(name: "crf", value: "\(crf)")) }
+        }
+        // One keyframe a second: a crash-cut file plays from its first whole second, and seeking
+        // in review is quick. No B-frames: each frame leaves the encoder as soon as it is coded.
+        return VideoTuning(encoder: name, gop: max(Int(fps.rounded()), 1), bFrames: 0, threads: 2, bitrate: bitrate, options: options)
+    }
+}

@@ -50,21 +50,13 @@ final class VideoEncoder {
         c.pointee.framerate = AVRational(num: fps, den: 1)
         c.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
         c.pointee.color_range = AVCOL_RANGE_MPEG
-        // One keyframe a second: a crash-cut file plays from its first whole second, and seeking
-        // in review is quick. No B-frames: each frame leaves the encoder as soon as it is coded.
-        c.pointee.gop_size = fps
-        c.pointee.max_b_frames = 0
-        c.pointee.thread_count = 2
+        let tuning = settings.videoTuning(encoder: name)
+        c.pointee.gop_size = Int32(tuning.gop)
+        c.pointee.max_b_frames = Int32(tuning.bFrames)
+        c.pointee.thread_count = Int32(tuning.threads)
         if globalHeader { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-        if let bitrate = settings.bitrate { c.pointee.bit_rate = Int64(bitrate) }
-        var options: [(name: String, value: String)] = []
-        if name == "libx264" {
-            options.append(("preset", settings.preset))
-            // zerolatency: no look-ahead, no frame threads (slice threads instead), no B-frames:
-            // nothing waits inside the encoder, so a crash or a stop loses no extra frames.
-            options.append(("tune", "zerolatency"))
-            if settings.bitrate == nil { options.append(("crf", "\(settings.crf)")) }
-        }
+        if let bitrate = tuning.bitrate { c.pointee.bit_rate = Int64(bitrate) }
+        let options = tuning.options.map { (name: $0.name, value: $0.value) }
         try codec.open(options: options)
         return codec
     }

@@ -8,9 +8,17 @@ let usageText = """
     Usage: kiosk-bench COMMAND [options]
       encode --input FILE --size WxH [--frames N] [--preset P] [--output PATH]
           feed the real MovieWriter a raw YUYV file as fast as it takes it; prints a JSON line
-      compare-encode [--size WxH] [--frames N] [--rounds N] [--preset P]
-          make a YUYV input with ffmpeg, then run `encode` and the ffmpeg CLI alternately on it and
-          print CPU seconds, peak RSS and the ratio ours/ffmpeg
+      compare-encode [--footage CLIP | --source pattern] [--size WxH] [--frames N] [--rounds N] [--preset P]
+          make a YUYV input (real footage, or ffmpeg's test pattern), then run `encode` and the
+          ffmpeg CLI with the writer's own settings, interleaved, and print median CPU seconds,
+          peak RSS, bytes and the ratio ours/ffmpeg
+      make-clip --footage CLIP --size WxH --frames N --output FILE
+          the clip looped to N frames, each numbered (FrameStamp), as concatenated JPEGs for the
+          fake camera's clip=
+      count-frames --file TAKE [--modulo N]
+          the frame numbers in a take's pictures: how many, first, last, missing, repeated
+      tuning [--size WxH] [--fps N] [--preset P]
+          print the writer's encoder settings as ffmpeg CLI output options, one per line
       capture --camera PATH|test [--size WxH] [--fps N] [--seconds S]
           run a camera alone for S seconds; prints frames, drops and CPU use (% of one core)
       stop-latency [--recorder PATH] [--size WxH] [--rounds N] [--seconds S]
@@ -113,30 +121,63 @@ func measure(_ arguments: [String]) -> (cpu: Double, rssMiB: Double) {
     return (cpu, Double(r.ru_maxrss) / 1024)
 }
 
+/// The input for an encode comparison: `frames` raw YUYV frames of `size`, from real footage
+/// (`footage`: a clip, looped, scaled with the same filter for every size) or ffmpeg's test pattern.
+func makeYUYVInput(_ path: String, size: Size, frames: Int, footage: String?) {
+    var args = ["ffmpeg", "-y", "-v", "error"]
+    if let footage {
+        args += ["-stream_loop", "-1", "-i", footage, "-vf", "scale=\(size.width):\(size.height):flags=bicubic,fps=30"]
+    } else {
+        args += ["-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30"]
+    }
+    _ = measure(args + ["-frames:v", "\(frames)", "-pix_fmt", "yuyv422", "-f", "rawvideo", path])
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+/// The writer against the ffmpeg CLI on the same raw input with the writer's own encoder settings
+/// (`MovieSettings.videoTuning`, read here, not copied), rounds interleaved, medians of CPU (user +
+/// system from wait4) and the peak RSS of each side.
 func compareEncode(_ o: [String: String]) {
     let frameSize = size(o["size"])
-    let frames = Int(o["frames"] ?? "") ?? 300
-    let rounds = Int(o["rounds"] ?? "") ?? 3
+    let frames = Int(o["frames"] ?? "") ?? 150
+    let rounds = max(Int(o["rounds"] ?? "") ?? 5, 1)
     let preset = o["preset"] ?? "veryfast"
+    let footage = o["source"] == "pattern" ? nil : (o["footage"] ?? ProcessInfo.processInfo.environment["KIOSK_FOOTAGE"])
+    if o["source"] != "pattern" && footage == nil { fail("compare-encode needs --footage CLIP (bench/footage fetches one) or --source pattern") }
     let folder = NSTemporaryDirectory() + "kiosk-compare-\(getpid())"
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let input = folder + "/input.yuv"
-    _ = measure(["ffmpeg", "-y", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=\(frameSize):rate=30", "-frames:v", "\(frames)",
-                 "-pix_fmt", "yuyv422", "-f", "rawvideo", input])
+    makeYUYVInput(input, size: frameSize, frames: frames, footage: footage)
+    var settings = MovieSettings(outputPath: folder + "/ours.mov", videoSize: frameSize, fps: 30, audio: nil)
+    settings.preset = preset
+    let tuning = settings.videoTuning(encoder: "libx264")
     let me = CommandLine.arguments[0].contains("/") ? CommandLine.arguments[0] : "kiosk-bench"
-    var ours: [(Double, Double)] = [], theirs: [(Double, Double)] = []
-    for _ in 0..<rounds {
-        ours.append(measure([me, "encode", "--input", input, "--size", "\(frameSize)", "--frames", "\(frames)", "--preset", preset,
-                             "--output", folder + "/ours.mov"]))
-        theirs.append(measure(["ffmpeg", "-y", "-v", "error", "-f", "rawvideo", "-pix_fmt", "yuyv422", "-s", "\(frameSize)", "-r", "30",
-                               "-i", input, "-c:v", "libx264", "-preset", preset, "-pix_fmt", "yuv420p", folder + "/ffmpeg.mov"]))
+    let ffmpeg = ["ffmpeg", "-y", "-v", "error", "-f", "rawvideo", "-pix_fmt", "yuyv422", "-s", "\(frameSize)", "-r", "30",
+                  "-i", input] + tuning.ffmpegArguments + [folder + "/ffmpeg.mov"]
+    var ours: [(cpu: Double, rssMiB: Double)] = [], theirs: [(cpu: Double, rssMiB: Double)] = []
+    for round in 0..<rounds {
+        // Interleaved, each side first in every other round.
+        let oursRun = { measure([me, "encode", "--input", input, "--size", "\(frameSize)", "--frames", "\(frames)", "--preset", preset,
+                                 "--output", folder + "/ours.mov"]) }
+        if round % 2 == 0 {
+            ours.append(oursRun()); theirs.append(measure(ffmpeg))
+        } else {
+            theirs.append(measure(ffmpeg)); ours.append(oursRun())
+        }
     }
-    func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-    let oursCPU = median(ours.map(\.0)), theirCPU = median(theirs.map(\.0))
-    printLine(["size": "\(frameSize)", "frames": frames, "rounds": rounds, "preset": preset,
-               "oursCPUSeconds": oursCPU, "ffmpegCPUSeconds": theirCPU, "ratio": oursCPU / theirCPU,
-               "oursPeakRSSMiB": ours.map(\.1).max() ?? 0, "ffmpegPeakRSSMiB": theirs.map(\.1).max() ?? 0])
+    func bytes(_ path: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
+    let oursCPU = median(ours.map(\.cpu)), theirCPU = median(theirs.map(\.cpu))
+    printLine(["source": footage.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "testsrc2", "size": "\(frameSize)",
+               "frames": frames, "rounds": rounds, "ffmpegArguments": tuning.ffmpegArguments.joined(separator: " "),
+               "oursCPUSeconds": oursCPU, "ffmpegCPUSeconds": theirCPU, "ratio": (oursCPU / theirCPU * 1000).rounded() / 1000,
+               "oursCPUAll": ours.map(\.cpu), "ffmpegCPUAll": theirs.map(\.cpu),
+               "oursPeakRSSMiB": median(ours.map(\.rssMiB)), "ffmpegPeakRSSMiB": median(theirs.map(\.rssMiB)),
+               "oursBytes": bytes(folder + "/ours.mov"), "ffmpegBytes": bytes(folder + "/ffmpeg.mov")])
 }
 
 /// Capture alone: what taking frames costs (everything in this process, including a fake camera's
@@ -221,6 +262,14 @@ case "preview": previewBench(options(arguments.dropFirst()))
 case "encode": encode(options(arguments.dropFirst()))
 case "compare-encode": compareEncode(options(arguments.dropFirst()))
 case "capture": captureBench(options(arguments.dropFirst()))
+case "make-clip": makeClip(options(arguments.dropFirst()))
+case "count-frames": countFrames(options(arguments.dropFirst()))
+case "tuning":
+    // The writer's encoder settings as ffmpeg CLI arguments, one per line (bench/quality reads them).
+    let o = options(arguments.dropFirst())
+    var settings = MovieSettings(outputPath: "/dev/null", videoSize: size(o["size"]), fps: Double(o["fps"] ?? "") ?? 30, audio: nil)
+    settings.preset = o["preset"] ?? settings.preset
+    FileHandle.standardOutput.write(Data((settings.videoTuning(encoder: "libx264").ffmpegArguments.joined(separator: "\n") + "\n").utf8))
 case "stop-latency": stopLatency(options(arguments.dropFirst()))
 case "versions":
     for (name, version) in MediaLibraries.versions.sorted(by: { $0.key < $1.key }) {

@@ -186,6 +186,8 @@ void fake_config_load(const char *conf_path, fake_config *cfg) {
                 cfg->flash = strcmp(value, "0") != 0;
             } else if (strcmp(key, "control") == 0) {
                 error = parse_control(value, cfg);
+            } else if (strcmp(key, "clip") == 0) {
+                snprintf(cfg->clip, sizeof cfg->clip, "%s", value);
             } else if (strcmp(key, "luma") == 0) {
                 long luma;
                 if (!parse_long(value, 16, &luma) || luma > 40) error = "luma must be 16..40";
@@ -193,7 +195,7 @@ void fake_config_load(const char *conf_path, fake_config *cfg) {
             } else if (strcmp(key, "debug") == 0) {
                 cfg->debug = strcmp(value, "0") != 0;
             } else {
-                error = "unknown key (card, bus, format, fail_after, unplug_ms, bad_index_at, bad_stamp_at, flash, control, luma, debug)";
+                error = "unknown key (card, bus, format, fail_after, unplug_ms, bad_index_at, bad_stamp_at, flash, control, luma, clip, debug)";
             }
         }
         if (error) fprintf(stderr, FAKE_LOG_PREFIX "%s:%d: %s; line ignored\n", conf_path, lineno, error);

@@ -234,6 +234,7 @@ static int alloc_buffers(fake_dev *d, uint32_t n) {
         err = errno;
     else
         err = fake_image_init(&d->img, cur_format(d)->fourcc, cur_size(d)->width, cur_size(d)->height, d->cfg.luma);
+    if (!err && d->cfg.clip[0]) err = fake_image_load_clip(&d->img, d->cfg.clip);
     if (err) {
         if (map != MAP_FAILED) munmap(map, n * len);
         flock(d->fd, LOCK_UN);

@@ -52,6 +52,7 @@ typedef struct {
     bool flash;      // A/V-sync mode: the first frame of each whole second is white and carries its phase
     bool debug;      // log every ioctl to stderr
     int luma;        // the picture's base luma (32 unless `luma=`): two cameras told apart by their pictures
+    char clip[4096]; // `clip=PATH`: MJPG frames are this file's JPEGs in turn, copied, not drawn
     fake_control controls[FAKE_MAX_CONTROLS];
     int ncontrols;
 } fake_config;
@@ -96,6 +97,10 @@ typedef struct {
     struct AVFrame *canvas;
     struct AVPacket *packet;
     int64_t canvas_k;   // frame drawn on the canvas, -1 = none or a flash frame
+    // `clip=`: the file's JPEGs, mapped; frame k is JPEG k mod clip_count
+    const uint8_t *clip;
+    size_t clip_bytes;
+    size_t *clip_offsets, *clip_sizes, clip_count;
 } fake_image;
 
 /// Sizes for a mode without building anything (for G_FMT / TRY_FMT).
@@ -109,6 +114,9 @@ void fake_controls_log(const char *device_path, const char *name, int32_t value)
 int fake_image_init(fake_image *img, uint32_t fourcc, uint32_t width, uint32_t height, int base_luma);
 /// Opens the MJPG encoder (a no-op for raw formats). Returns 0 or an errno.
 int fake_image_start(fake_image *img, uint32_t fps);
+/// MJPG only: frames are the JPEGs of `path` (concatenated, as `ffmpeg -f mjpeg` writes them), in
+/// turn, instead of drawn ones. Returns 0 or an errno.
+int fake_image_load_clip(fake_image *img, const char *path);
 /// Frees the encoder only.
 void fake_image_stop(fake_image *img);
 /// Frees everything.

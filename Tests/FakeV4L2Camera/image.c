@@ -5,6 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <linux/videodev2.h>
 #include <libavcodec/avcodec.h>
 #include <libavutil/frame.h>
@@ -129,8 +133,54 @@ int fake_image_init(fake_image *img, uint32_t fourcc, uint32_t width, uint32_t h
     return 0;
 }
 
+int fake_image_load_clip(fake_image *img, const char *path) {
+    if (img->fourcc != V4L2_PIX_FMT_MJPEG) return 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || st.st_size < 4) {
+        int err = errno ? errno : EINVAL;
+        fprintf(stderr, FAKE_LOG_PREFIX "clip %s: %s\n", path, strerror(err));
+        if (fd >= 0) close(fd);
+        return err;
+    }
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED) return errno;
+    const uint8_t *b = map;
+    size_t n = (size_t)st.st_size, count = 0, cap = 256;
+    size_t *offsets = malloc(cap * sizeof *offsets), *sizes = malloc(cap * sizeof *sizes);
+    // SOI .. EOI, one after the other (ffmpeg's mjpeg muxer writes no thumbnails that would nest them).
+    for (size_t i = 0; i + 1 < n;) {
+        if (!(b[i] == 0xFF && b[i + 1] == 0xD8)) { i++; continue; }
+        size_t j = i + 2;
+        while (j + 1 < n && !(b[j] == 0xFF && b[j + 1] == 0xD9)) j++;
+        if (j + 1 >= n) break;
+        if (count == cap) {
+            cap *= 2;
+            offsets = realloc(offsets, cap * sizeof *offsets);
+            sizes = realloc(sizes, cap * sizeof *sizes);
+        }
+        offsets[count] = i;
+        sizes[count++] = j + 2 - i;
+        i = j + 2;
+    }
+    if (count == 0) {
+        fprintf(stderr, FAKE_LOG_PREFIX "clip %s: no JPEG in it\n", path);
+        munmap(map, n);
+        free(offsets);
+        free(sizes);
+        return EINVAL;
+    }
+    img->clip = b;
+    img->clip_bytes = n;
+    img->clip_offsets = offsets;
+    img->clip_sizes = sizes;
+    img->clip_count = count;
+    return 0;
+}
+
 int fake_image_start(fake_image *img, uint32_t fps) {
-    if (img->fourcc != V4L2_PIX_FMT_MJPEG || img->encoder) return 0;
+    if (img->fourcc != V4L2_PIX_FMT_MJPEG || img->encoder || img->clip_count) return 0;
     const AVCodec *codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG);
     if (!codec) {
         fprintf(stderr, FAKE_LOG_PREFIX "libavcodec has no mjpeg encoder\n");
@@ -174,6 +224,9 @@ void fake_image_stop(fake_image *img) {
 
 void fake_image_free(fake_image *img) {
     fake_image_stop(img);
+    if (img->clip) munmap((void *)img->clip, img->clip_bytes);
+    free(img->clip_offsets);
+    free(img->clip_sizes);
     free(img->base);
     for (int i = 0; i < 3; i++) free(img->rows[i]);
     memset(img, 0, sizeof *img);
@@ -286,6 +339,12 @@ static long encode(fake_image *img, uint8_t *dst, size_t capacity, int64_t k, in
 }
 
 long fake_image_draw(fake_image *img, uint8_t *dst, size_t capacity, int64_t drawn_k, int64_t k, int32_t phase) {
+    if (img->fourcc == V4L2_PIX_FMT_MJPEG && img->clip_count) {
+        size_t i = (size_t)(k % (int64_t)img->clip_count);
+        if (img->clip_sizes[i] > capacity) return -1;
+        memcpy(dst, img->clip + img->clip_offsets[i], img->clip_sizes[i]);
+        return (long)img->clip_sizes[i];
+    }
     if (img->fourcc == V4L2_PIX_FMT_MJPEG) return img->encoder ? encode(img, dst, capacity, k, phase) : -1;
     if (capacity < img->sizeimage) return -1;
     layout l = layout_of(img->fourcc, img->width, img->height);

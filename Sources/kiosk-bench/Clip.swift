@@ -1,0 +1,102 @@
+// Real footage as a camera's MJPEG stream, numbered in its pixels (the fake camera's `clip=`), and
+// the frame numbers read back from a take: the benchmarks' realistic input and their drop count.
+import Foundation
+import KioskCore
+
+/// Runs `arguments` with its stdin or stdout as a pipe this process feeds or drains.
+private func spawn(_ arguments: [String], stdin: Pipe? = nil, stdout: Pipe? = nil) -> Process {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = arguments
+    if let stdin { p.standardInput = stdin }
+    if let stdout { p.standardOutput = stdout }
+    do { try p.run() } catch { fail("cannot run \(arguments[0]): \(error)") }
+    return p
+}
+
+/// Reads exactly `count` bytes, nil at the end.
+private func readExactly(_ handle: FileHandle, _ count: Int) -> Data? {
+    var data = Data()
+    while data.count < count {
+        let chunk = handle.readData(ofLength: count - data.count)
+        if chunk.isEmpty { return nil }
+        data += chunk
+    }
+    return data
+}
+
+/// `make-clip --footage CLIP --size WxH --frames N --output FILE`: the clip looped to N frames at
+/// 30 fps and `size`, each frame's number drawn as a FrameStamp over its top band, encoded as
+/// concatenated JPEGs (quality 3, full range) as a UVC camera sends them.
+func makeClip(_ o: [String: String]) {
+    guard let footage = o["footage"], let output = o["output"] else { fail("make-clip needs --footage and --output") }
+    let frameSize = size(o["size"])
+    let frames = Int(o["frames"] ?? "") ?? 300
+    let (w, h) = (frameSize.width, frameSize.height)
+    let decoded = Pipe(), encoded = Pipe()
+    let decoder = spawn(["ffmpeg", "-v", "error", "-stream_loop", "-1", "-i", footage, "-vf", "scale=\(w):\(h):flags=bicubic,fps=30",
+                         "-frames:v", "\(frames)", "-f", "rawvideo", "-pix_fmt", "yuvj420p", "-"], stdout: decoded)
+    let encoder = spawn(["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuvj420p", "-s", "\(frameSize)", "-r", "30",
+                         "-i", "-", "-c:v", "mjpeg", "-q:v", "3", "-f", "mjpeg", output], stdin: encoded)
+    let frameBytes = w * h * 3 / 2
+    let band = FrameStamp.bandRows(0, frameHeight: h)
+    var count = 0
+    while count < frames, let data = readExactly(decoded.fileHandleForReading, frameBytes) {
+        var bytes = [UInt8](data)
+        for y in band {
+            for i in 0..<FrameStamp.bits {
+                let on = count >> (FrameStamp.bits - 1 - i) & 1 == 1
+                for x in FrameStamp.cell(i, width: w) { bytes[y * w + x] = on ? FrameStamp.white : FrameStamp.black }
+            }
+        }
+        // The band's chroma neutral, so the cells decode as plain grey levels.
+        for y in (band.lowerBound / 2)..<((band.upperBound + 1) / 2) {
+            for x in 0..<(w / 2) {
+                bytes[w * h + y * (w / 2) + x] = 128
+                bytes[w * h + (w / 2) * (h / 2) + y * (w / 2) + x] = 128
+            }
+        }
+        encoded.fileHandleForWriting.write(Data(bytes))
+        count += 1
+    }
+    try? encoded.fileHandleForWriting.close()
+    decoder.waitUntilExit()
+    encoder.waitUntilExit()
+    guard encoder.terminationStatus == 0, count == frames else { fail("make-clip: \(count) of \(frames) frames, encoder status \(encoder.terminationStatus)") }
+    let bytes = (try? FileManager.default.attributesOfItem(atPath: output))?[.size] as? Int ?? 0
+    printLine(["output": output, "frames": count, "size": "\(frameSize)", "bytes": bytes])
+}
+
+/// `count-frames --file TAKE [--modulo N]`: the frame numbers the picture carries, in order, from
+/// the ffmpeg CLI's decoding: how many, the first and last, and how many are missing or repeated
+/// between them (numbers going round after N-1, for a clip of N frames).
+func countFrames(_ o: [String: String]) {
+    guard let file = o["file"] else { fail("count-frames needs --file") }
+    let probe = Pipe()
+    let prober = spawn(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", file],
+                       stdout: probe)
+    let dims = String(decoding: probe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        .trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").compactMap { Int($0) }
+    prober.waitUntilExit()
+    guard dims.count == 2 else { fail("count-frames: no picture size in \(file)") }
+    let (w, h) = (dims[0], dims[1])
+    let gray = Pipe()
+    let decoder = spawn(["ffmpeg", "-v", "error", "-i", file, "-map", "0:v:0", "-fps_mode", "passthrough", "-f", "rawvideo",
+                         "-pix_fmt", "gray", "-"], stdout: gray)
+    var numbers: [Int] = []
+    while let data = readExactly(gray.fileHandleForReading, w * h) {
+        let luma = [UInt8](data)
+        numbers.append(FrameStamp.read(width: w, height: h) { luma[$1 * w + $0] })
+    }
+    decoder.waitUntilExit()
+    // A clip of `modulo` frames starts again at 0 after its last.
+    let modulo = Int(o["modulo"] ?? "") ?? Int.max
+    var missing = 0, repeated = 0
+    for (a, b) in zip(numbers, numbers.dropFirst()) {
+        let step = modulo == Int.max ? b - a : ((b - a) % modulo + modulo) % modulo
+        if step > 1 { missing += step - 1 }
+        if step == 0 || (modulo == Int.max && step < 0) { repeated += 1 }
+    }
+    printLine(["file": file, "frames": numbers.count, "first": numbers.first ?? -1, "last": numbers.last ?? -1,
+               "missing": missing, "repeatedOrBackwards": repeated])
+}
