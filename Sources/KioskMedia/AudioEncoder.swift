@@ -33,7 +33,7 @@ final class AudioEncoder {
         c.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
         c.pointee.sample_rate = Int32(sampleRate)
         av_channel_layout_default(&c.pointee.ch_layout, Int32(channels))
-        c.pointee.bit_rate = channels > 1 ? 128_000 : 96_000
+        c.pointee.bit_rate = Int64(MovieSettings.aacBitrate(channels: channels))
         c.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
         if globalHeader { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         try codec.open()

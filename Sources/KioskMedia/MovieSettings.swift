@@ -96,3 +96,13 @@ extension MovieSettings {
         return VideoTuning(encoder: name, gop: max(Int(fps.rounded()), 1), bFrames: 0, threads: 2, bitrate: bitrate, options: options)
     }
 }
+
+extension MovieSettings {
+    /// The AAC encoder's bit rate: 96 kbit/s mono, 128 kbit/s stereo.
+    public static func aacBitrate(channels: Int) -> Int { channels > 1 ? 128_000 : 96_000 }
+
+    /// The ffmpeg CLI's options for the same sound track (FFmpeg's own AAC encoder at that rate).
+    public static func aacFFmpegArguments(sampleRate: Int, channels: Int) -> [String] {
+        ["-c:a", "aac", "-b:a", "\(aacBitrate(channels: channels))", "-ar", "\(sampleRate)", "-ac", "\(channels)"]
+    }
+}

@@ -12,6 +12,10 @@ let usageText = """
           make a YUYV input (real footage, or ffmpeg's test pattern), then run `encode` and the
           ffmpeg CLI with the writer's own settings, interleaved, and print median CPU seconds,
           peak RSS, bytes and the ratio ours/ffmpeg
+      compare-booth --footage CLIP [--size WxH] [--seconds S] [--rounds N] [--recorder PATH] [--clip FILE]
+          (under with-fake-camera) the whole booth recording S seconds from the fake camera serving
+          the clip's numbered JPEGs, with its preview, against the ffmpeg CLI recording the same
+          JPEGs at the same pace with the writer's settings; median CPU, peak RSS, drops
       make-clip --footage CLIP --size WxH --frames N --output FILE
           the clip looped to N frames, each numbered (FrameStamp), as concatenated JPEGs for the
           fake camera's clip=
@@ -263,6 +267,7 @@ case "encode": encode(options(arguments.dropFirst()))
 case "compare-encode": compareEncode(options(arguments.dropFirst()))
 case "capture": captureBench(options(arguments.dropFirst()))
 case "make-clip": makeClip(options(arguments.dropFirst()))
+case "compare-booth": compareBooth(options(arguments.dropFirst()))
 case "count-frames": countFrames(options(arguments.dropFirst()))
 case "tuning":
     // The writer's encoder settings as ffmpeg CLI arguments, one per line (bench/quality reads them).

@@ -1,0 +1,121 @@
+// kiosk-bench compare-booth: the whole booth (the real kiosk-recorder: capture from the fake V4L2
+// camera serving a real clip's JPEGs, MJPEG decoding, the live preview, x264 and AAC, the file)
+// recording N seconds, against the ffmpeg CLI recording the same JPEG stream at the same pace with
+// the writer's own settings and no preview. Interleaved rounds; medians of CPU (user + system from
+// wait4: the whole process, start to exit) and peak RSS; the booth's takes checked for drops by
+// the frame numbers in their pictures.
+import Foundation
+import KioskCore
+import KioskMedia
+import KioskSystem
+
+/// Runs the booth once: ready, start, `seconds` of recording, stop, quit. CPU and peak RSS of the
+/// process from wait4, and its take.
+private func boothRound(recorder: String, device: String, size frameSize: Size, seconds: Double, output: String) -> (cpu: Double, rssMiB: Double, droppedFrames: Int) {
+    unlink(output)
+    var pid: pid_t = 0
+    var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
+    guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { fail("pipe") }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+    posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addclose(&actions, toChild[1])
+    posix_spawn_file_actions_addclose(&actions, fromChild[0])
+    let args = [recorder, "--camera", device, "--microphone", "test", "--size", "\(frameSize)", "--fps", "30", "--countdown", "0",
+                "--video-encoder", "libx264", "--windowed", "\(frameSize)", "--output", output]
+    let argv = args.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    guard posix_spawn(&pid, recorder, &actions, nil, argv, environ) == 0 else { fail("cannot run \(recorder)") }
+    posix_spawn_file_actions_destroy(&actions)
+    close(toChild[0])
+    close(fromChild[1])
+    let input = FileHandle(fileDescriptor: toChild[1], closeOnDealloc: true)
+    let events = FileHandle(fileDescriptor: fromChild[0], closeOnDealloc: true)
+    var buffer = Data()
+    var finished: RecordingResult?
+    func wait(for name: String) {
+        while true {
+            while let newline = buffer.firstIndex(of: 0x0A) {
+                let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer = Data(buffer[(newline + 1)...])
+                if case let .recordingFinished(result)? = try? EventEncoder().decode(line: line) { finished = result }
+                if line.contains("\"event\":\"\(name)\"") { return }
+            }
+            let chunk = events.availableData
+            if chunk.isEmpty { fail("kiosk-recorder ended before \(name)") }
+            buffer += chunk
+        }
+    }
+    wait(for: "ready")
+    input.write(Data("{\"command\":\"start\"}\n".utf8))
+    wait(for: "recordingStarted")
+    Thread.sleep(forTimeInterval: seconds)
+    input.write(Data("{\"command\":\"stop\"}\n".utf8))
+    wait(for: "recordingFinished")
+    input.write(Data("{\"command\":\"quit\"}\n".utf8))
+    var status: Int32 = 0
+    var r = rusage()
+    wait4(pid, &status, 0, &r)
+    let cpu = Double(r.ru_utime.tv_sec) + Double(r.ru_utime.tv_usec) / 1e6 + Double(r.ru_stime.tv_sec) + Double(r.ru_stime.tv_usec) / 1e6
+    return (cpu, Double(r.ru_maxrss) / 1024, finished?.droppedFrames ?? -1)
+}
+
+func compareBooth(_ o: [String: String]) {
+    let frameSize = size(o["size"])
+    let seconds = Double(o["seconds"] ?? "") ?? 10
+    let rounds = max(Int(o["rounds"] ?? "") ?? 5, 1)
+    guard let footage = o["footage"] else { fail("compare-booth needs --footage CLIP (bench/footage fetches one)") }
+    guard ProcessInfo.processInfo.environment["KIOSK_FAKE_CAMERA"] == "1" else {
+        fail("compare-booth runs under Tests/FakeV4L2Camera/with-fake-camera (bench/booth-vs-ffmpeg does that)")
+    }
+    let me = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+    let recorder = o["recorder"] ?? me.deletingLastPathComponent().appendingPathComponent("kiosk-recorder").path
+    // The camera on tmpfs: its buffers live in the file. The clip holds a unique number for every
+    // frame of the longest take (plus the second or so before Start).
+    let folder = "/dev/shm/kiosk-booth-bench-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let clipFrames = Int((seconds + 5) * 30)
+    let clip = o["clip"] ?? folder + "/clip.mjpeg"
+    if o["clip"] == nil {
+        let made = measure([me.path, "make-clip", "--footage", footage, "--size", "\(frameSize)", "--frames", "\(clipFrames)", "--output", clip])
+        Log.write("kiosk-bench: clip of \(clipFrames) frames made (\(made.cpu) s)\n")
+    }
+    let device = folder + "/video0"
+    _ = FileManager.default.createFile(atPath: device, contents: nil)
+    try? "card=Bench Cam\nformat=MJPG \(frameSize)@30\nclip=\(clip)\n".write(toFile: device + ".conf", atomically: true, encoding: .utf8)
+    let settings = MovieSettings(outputPath: "/dev/null", videoSize: frameSize, fps: 30, audio: (48000, 1))
+    let ffmpeg = ["ffmpeg", "-y", "-v", "error", "-re", "-f", "mjpeg", "-framerate", "30", "-i", clip,
+                  "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "\(seconds)", "-map", "0:v", "-map", "1:a"]
+        + settings.videoTuning(encoder: "libx264").ffmpegArguments + MovieSettings.aacFFmpegArguments(sampleRate: 48000, channels: 1)
+        + ["-movflags", "+frag_keyframe", folder + "/ffmpeg.mov"]
+    var booth: [(cpu: Double, rssMiB: Double, droppedFrames: Int)] = [], theirs: [(cpu: Double, rssMiB: Double)] = []
+    var drops: [Int] = []
+    for round in 0..<rounds {
+        let take = folder + "/booth\(round).mov"
+        let ours = { booth.append(boothRound(recorder: recorder, device: device, size: frameSize, seconds: seconds, output: take)) }
+        if round % 2 == 0 { ours(); theirs.append(measure(ffmpeg)) } else { theirs.append(measure(ffmpeg)); ours() }
+        // Drops, by the frame numbers in the take's pictures.
+        let counted = Pipe()
+        let p = Process()
+        p.executableURL = me
+        p.arguments = ["count-frames", "--file", take, "--modulo", "\(clipFrames)"]
+        p.standardOutput = counted
+        try? p.run()
+        let line = counted.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any], let missing = object["missing"] as? Int {
+            drops.append(missing)
+        }
+        unlink(take)
+    }
+    let oursCPU = median(booth.map(\.cpu)), theirCPU = median(theirs.map(\.cpu))
+    printLine(["size": "\(frameSize)", "seconds": seconds, "rounds": rounds, "clipFrames": clipFrames,
+               "boothCPUSeconds": oursCPU, "ffmpegCPUSeconds": theirCPU, "ratio": (oursCPU / theirCPU * 1000).rounded() / 1000,
+               "boothCPUAll": booth.map(\.cpu), "ffmpegCPUAll": theirs.map(\.cpu),
+               "boothPercentOfOneCore": (100 * oursCPU / seconds).rounded(), "ffmpegPercentOfOneCore": (100 * theirCPU / seconds).rounded(),
+               "boothPeakRSSMiB": median(booth.map(\.rssMiB)), "ffmpegPeakRSSMiB": median(theirs.map(\.rssMiB)),
+               "boothDroppedFrames": booth.map(\.droppedFrames), "framesMissingInTakes": drops])
+}
