@@ -14,12 +14,16 @@ public enum Command: Equatable, Sendable {
     /// A touch at display (physical) coordinates, mapped through the orientation like a real touch.
     case tap(Point)
     case screenshot(path: String)
+    /// The player: go to `position` seconds from the start (the progress bar's drag).
+    case seek(position: Double)
+    /// The player: pause (`true`) or resume (`false`).
+    case pause(Bool)
     case state
     case quit
 
     /// Every command name the parser accepts, for messages and docs.
     public static let names: [String] =
-        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "screenshot", "state", "quit"]
+        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "screenshot", "seek", "pause", "state", "quit"]
 }
 
 /// Why a stdin line was not a command: becomes an `error` event, and nothing changes.
@@ -46,6 +50,8 @@ public struct CommandParser: Sendable {
         let y: Double?
         let path: String?
         let countdown: Double?
+        let position: Double?
+        let paused: Bool?
     }
 
     public func parse(line: String) -> Result<Command, CommandError> {
@@ -83,6 +89,12 @@ public struct CommandParser: Sendable {
         case "screenshot":
             guard let path = raw.path, !path.isEmpty else { return .failure(bad("screenshot needs \"path\"")) }
             return .success(.screenshot(path: path))
+        case "seek":
+            guard let position = raw.position, position.isFinite, position >= 0 else {
+                return .failure(bad("seek needs \"position\": seconds from the start, 0 or more"))
+            }
+            return .success(.seek(position: position))
+        case "pause": return .success(.pause(raw.paused ?? true))
         case "state": return .success(.state)
         case "quit": return .success(.quit)
         default:
