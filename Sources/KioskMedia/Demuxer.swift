@@ -105,12 +105,12 @@ final class Demuxer {
         return .failed(Self.error(result, interruption, call: "av_read_frame"))
     }
 
-    /// `avformat_seek_file` to the key frame at or before `microseconds` (AV_TIME_BASE, on the
+    /// `av_seek_frame` (backward) to the key frame at or before `microseconds` (AV_TIME_BASE, on the
     /// file's own clock, its start included), under the read timeout. nil when it went.
     func seek(toMicroseconds microseconds: Int64) -> AVError? {
         interruption.arm(timeout)
-        let result = avformat_seek_file(format, -1, Int64.min, microseconds, microseconds, 0)
-        return result >= 0 ? nil : Self.error(result, interruption, call: "avformat_seek_file")
+        let result = av_seek_frame(format, -1, microseconds, AVSEEK_FLAG_BACKWARD)
+        return result >= 0 ? nil : Self.error(result, interruption, call: "av_seek_frame")
     }
 
     /// A stream's time base (for the loop's length, from the packets' ends).

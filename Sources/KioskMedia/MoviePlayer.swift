@@ -85,6 +85,8 @@ public final class MoviePlayer {
     private var audioAttached = false
     /// The serial of the last seek (0: none yet).
     private var serial = 0
+    /// A picture was shown at some time (a seek forgets `shown`, not that).
+    private var showedAny = false
     /// Pictures that came too late and were skipped.
     public private(set) var droppedFrames = 0
 
@@ -178,6 +180,7 @@ public final class MoviePlayer {
                 fresh = entry.picture
             }
         }
+        if shown != nil { showedAny = true }
         if let shown {
             lastPosition = Double(core.inPlay(shown.picture.timestamp, serial: serial)) / 1e9
         } else if let clock {
@@ -188,7 +191,7 @@ public final class MoviePlayer {
         // Over when every picture was shown for its time and every sample was heard.
         if core.frames.drained && core.ring.drained {
             let heardEnd = core.ring.playedEnd
-            if shown == nil && heardEnd == nil {
+            if shown == nil && heardEnd == nil && !showedAny {
                 ended = .error(status.readError ?? "nothing in \(path) could be decoded")
             } else if let c = clock, c >= max(shown?.end ?? .min, heardEnd ?? .min) {
                 ended = status.readError.map { .error($0) } ?? .end
@@ -373,6 +376,7 @@ public final class MoviePlayer {
         var shift: Int64 = 0
         var serial = 0
         var readThisPlay = 0
+        var seekedTo: Int64?
         func seek(_ request: SeekRequest) {
             let micro = opening.start.saturatingAdding(request.target) / 1000
             if let error = opening.demuxer.seek(toMicroseconds: micro) { Log.info("player: seek to \(request.target / 1_000_000) ms: \(error)") }
@@ -380,6 +384,7 @@ public final class MoviePlayer {
             core.videoPackets.flush(boundary)
             core.audioPackets.flush(boundary)
             (shift, serial, readThisPlay) = (0, request.serial, 0)
+            seekedTo = request.target
         }
         reading: while !core.interruption.isAborted && read < limit {
             if persistent, let request = core.takeSeek() { seek(request); continue }
@@ -402,6 +407,15 @@ public final class MoviePlayer {
                 usleep(5_000)
             case .end:
                 ended = true
+                if persistent && seekedTo != nil && readThisPlay == 0 {
+                    // Driver paranoia: a demuxer that seeks "successfully" past every packet (a
+                    // fragmented file's index) is sent to the start; the decoders drop up to the target.
+                    seekedTo = nil
+                    if opening.demuxer.seek(toMicroseconds: opening.start / 1000) == nil {
+                        Log.info("player: the seek found nothing to read; reading from the start to the target")
+                        continue reading
+                    }
+                }
                 if persistent && core.options.loop && readThisPlay > 0 {
                     // Gapless: the next play's packets follow this one's, its timestamps one file's
                     // length later; the decoders drain at the boundary and carry on.
