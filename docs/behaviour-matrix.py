@@ -10,7 +10,7 @@ for k,a,m in re.findall(r'^\s*"(\w+/[\w()]+)": \.init\(actions: \[(.*?)\], mode:
 fixtures=["ready","readyNoCamera","readyBackground","countdown","recordingUnconfirmed","recording","stopping","finished","finishedFailed","playing"]
 visible={"ready":["cancel","start"],"readyNoCamera":["cancel"],"readyBackground":["cancel"],"countdown":["cancel"],"recordingUnconfirmed":[],"recording":["stop"],"stopping":[],"finished":["retake","useVideo","playVideo"],"finishedFailed":["retake","playVideo"],"playing":["closePlayer"]}
 buttons=["cancel","start","stop","retake","useVideo","playVideo","closePlayer","switchCamera"]
-events=[f"press({b})" for b in buttons]+["start","countdownTick","tick","recordingStarted","recordingFailed","limitReached","recordingFinished","background","foreground","rotate","cameraLost","cameraBack","playbackProgress","playbackEnded","togglePause","stateQuery","terminate","quit","parentGone","reload"]
+events=[f"press({b})" for b in buttons]+["start","countdownTick","tick","recordingStarted","recordingFailed","limitReached","recordingFinished","background","foreground","rotate","cameraLost","cameraBack","playbackProgress","playbackEnded","togglePause","pause","seek","stateQuery","terminate","quit","parentGone","reload"]
 fixmode={"ready":"ready","readyNoCamera":"ready","readyBackground":"ready","countdown":"countdown","recordingUnconfirmed":"recording","recording":"recording","stopping":"recording","finished":"finished","finishedFailed":"finished","playing":"playing"}
 def short(a):
     a=re.sub(r'\.emit\(\.(\w+)\(.*?\)\)\)?\)?', r'emit \1', a)
@@ -22,6 +22,7 @@ def short(a):
     a=re.sub(r'\.applyOrientation\(\.\w+\)', 'applyOrientation', a)
     a=a.replace('.applyConfiguration(reloaded)','applyConfiguration')
     a=a.replace('.setPlaybackPaused(true)','pause')
+    a=re.sub(r'\.seekPlayback\(to: [\d.]+\)','seekPlayback',a)
     a=a.replace('.startPlayback(path: out)','startPlayback')
     a=a.replace('.','')
     parts=[p.strip() for p in a.split(',') if p.strip() and not p.strip().startswith(('remaining','reason','outputPath','message','signal','orientation','path','timer','buttons','mode'))]
@@ -38,6 +39,7 @@ for e in events:
             row.append(s)
         elif e.startswith("press(") and e[6:-1] not in visible[f]: row.append("notAllowed")
         elif e == "start" and "start" not in visible[f]: row.append("notAllowed")
+        elif e in ("seek","pause") and fixmode[f] != "playing": row.append("notAllowed")
         else: row.append("—")
     lines.append(f"| `{e}` | "+" | ".join(row)+" |")
 print("\n".join(lines))

@@ -103,6 +103,8 @@ public final class Booth {
     lazy var stats = PreviewStats(frames: frames)
     /// The player while the playing mode shows (its picture kept apart from the frozen frame).
     private var playback: Playback?
+    /// `--play --loop`: the file begins again at its end.
+    private var loopsPlayback = false
     /// Takes the signals (`watchSignals`) for as long as the booth lives.
     var signalWatcher: SignalWatcher?
     /// The player's controls hide while a take plays untouched.
@@ -143,9 +145,10 @@ public final class Booth {
     }
 
     /// The player alone (`--play FILE`): the booth's playing mode on `file`, then exit. The camera
-    /// in `parts` is never started.
-    public init(playing file: String, config: Configuration, parts: BoothParts) {
+    /// in `parts` is never started. `player.loop`: the file plays again and again (`--loop`).
+    public init(playing file: String, config: Configuration, parts: BoothParts, player: PlayerOptions = PlayerOptions()) {
         self.config = config
+        loopsPlayback = player.loop
         outputPath = file
         folder = nil
         self.parts = parts
@@ -370,6 +373,7 @@ public final class Booth {
             focus(at: point)
             perform(machine.handle(.togglePause))
         case .togglePause: perform(machine.handle(.togglePause))
+        case let .seek(fraction): perform(machine.handle(.seek(position: fraction * machine.playbackDuration)))
         case .quit: perform(machine.handle(.quit))
         case .background: perform(machine.handle(.background))
         case .foreground: perform(machine.handle(.foreground))
@@ -664,7 +668,7 @@ public final class Booth {
     func handle(_ command: Command) {
         // A guest's press or touch sent as a command keeps the finished screen awake; `state` does not.
         switch command {
-        case .press, .start: idleSince = MonotonicClock.now(); _ = wakeFromAttract(false)
+        case .press, .start, .seek, .pause: idleSince = MonotonicClock.now(); _ = wakeFromAttract(false)
         case .tap:
             idleSince = MonotonicClock.now()
             // A tap on the attract screen wakes it, like a finger.
@@ -684,6 +688,8 @@ public final class Booth {
             controls.touched(at: MonotonicClock.now())
             if let button = screen.press(at: point, visible: visible) {
                 perform(machine.handle(.press(button)))
+            } else if let fraction = screen.progressFraction(at: point, visible: visible) {
+                perform(machine.handle(.seek(position: fraction * machine.playbackDuration)))
             } else {
                 focus(at: screen.logical(point))
                 perform(machine.handle(.togglePause))
@@ -692,6 +698,8 @@ public final class Booth {
             focus(at: screen.logical(point))
         case let .screenshot(path):
             screenshot(to: path)
+        case let .seek(position): perform(machine.handle(.seek(position: position)))
+        case let .pause(paused): perform(machine.handle(.pause(paused)))
         case .state: perform(machine.handle(.stateQuery))
         case .quit: perform(machine.handle(.quit))
         }
@@ -767,9 +775,11 @@ public final class Booth {
         case let .startPlayback(path):
             stopPlayback()
             controls.touched(at: MonotonicClock.now())
-            playback = Playback(path: path, screen: screen, audio: parts.audio)
+            playback = Playback(path: path, screen: screen, audio: parts.audio, loop: loopsPlayback)
         case let .setPlaybackPaused(paused):
             playback?.setPaused(paused)
+        case let .seekPlayback(seconds):
+            playback?.seek(to: seconds)
         case .stopPlayback:
             stopPlayback()
         case let .applyOrientation(orientation):
@@ -882,7 +892,10 @@ public final class Booth {
     func stepPlayback() {
         guard let playback else { return }
         let step = playback.step()
-        if step.newPicture { needsDraw = true }
+        if step.newPicture {
+            needsDraw = true
+            stats.picture(position: step.position, play: step.play)
+        }
         perform(machine.handle(.playbackProgress(position: step.position, duration: step.duration)))
         if needsDraw { playback.presented() } // drawn at the end of this loop
         guard let end = step.ended else { return }

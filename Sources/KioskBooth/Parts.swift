@@ -22,6 +22,9 @@ public protocol BoothScreen: AnyObject {
     func press(at physical: Point, visible: [Button]) -> Button?
     /// A point on the display as a point of the canvas the overlay is drawn on.
     func logical(_ physical: Point) -> Point
+    /// Where a point on the display falls along the player's progress bar (0…1), when the bar
+    /// shows and the point is on it.
+    func progressFraction(at physical: Point, visible: [Button]) -> Double?
     func setOrientation(_ orientation: Orientation)
     /// A camera frame for the preview.
     func show(frame: VideoFrame) throws
@@ -43,6 +46,10 @@ public protocol BoothScreen: AnyObject {
     func setWords(_ words: ScreenWords, prompt: String?, font: String?) throws
     /// What `setWords` would throw, changing nothing.
     func checkWords(_ words: ScreenWords, prompt: String?, font: String?) throws
+}
+
+extension BoothScreen {
+    public func progressFraction(at physical: Point, visible: [Button]) -> Double? { nil }
 }
 
 extension Screen: BoothScreen {

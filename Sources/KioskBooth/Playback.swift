@@ -26,14 +26,18 @@ final class Playback {
         var position: Double
         var duration: Double
         var ended: MoviePlayer.End?
+        /// The play the picture belongs to (1, 2, … with `--loop`).
+        var play: Int
     }
 
     /// Starts the player on `path`; the screen shows black until its first picture.
-    init(path: String, screen: any BoothScreen, audio: any BoothAudio) {
+    init(path: String, screen: any BoothScreen, audio: any BoothAudio, loop: Bool = false) {
         self.path = path
         self.screen = screen
         self.audio = audio
-        player = MoviePlayer(path: path)
+        var options = MoviePlayer.Options()
+        options.loop = loop
+        player = MoviePlayer(path: path, options: options)
         screen.beginPlayback()
         Log.info("playback: pictures go to the \(screen.rendererName) renderer as \(screen.playbackYUVUploads ? "YUV planes" : "RGB")")
     }
@@ -68,7 +72,7 @@ final class Playback {
                 if failedPictures <= 3 { Log.info("playback: a picture could not be shown, skipped: \(error)") }
             }
         }
-        return Step(newPicture: newPicture, position: update.position, duration: update.duration, ended: update.ended)
+        return Step(newPicture: newPicture, position: update.position, duration: update.duration, ended: update.ended, play: update.play)
     }
 
     /// Call after the screen was presented: the first time after the first picture, logs how long
@@ -84,6 +88,9 @@ final class Playback {
     var nextPictureDue: Int64? { player.nextFrameDue() }
 
     func setPaused(_ paused: Bool) { player.setPaused(paused) }
+
+    /// Goes to `seconds` from the start; the picture there shows at once, paused or not.
+    func seek(to seconds: Double) { player.seek(to: seconds) }
 
     /// Ends the playback: the threads stop, the device closes, the camera's picture is back.
     func stop() {

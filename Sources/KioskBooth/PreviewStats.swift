@@ -26,6 +26,17 @@ struct PreviewStats {
         Log.write(String(decoding: data, as: UTF8.self) + "\n")
     }
 
+    /// A player's picture put on screen: its position in its play and the play (`--loop`).
+    func picture(position: Double, play: Int) {
+        guard enabled else { return }
+        var line = PreviewStatsLine(stat: "picture", mode: Mode.playing.rawValue, t: Double(MonotonicClock.now()) / 1e9, presents: presents,
+                                    previewFrames: previewFrames, droppedPreviewFrames: frames.dropped)
+        line.position = position
+        line.play = play
+        guard let data = try? JSONEncoder().encode(line) else { return }
+        Log.write(String(decoding: data, as: UTF8.self) + "\n")
+    }
+
     /// Counts a present; reports it when it is the first to show `mode`.
     mutating func presented(mode: Mode) {
         presents += 1

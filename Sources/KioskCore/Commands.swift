@@ -17,12 +17,16 @@ public enum Command: Equatable, Sendable {
     /// countdown or a take: the focus box, and the camera asked to focus.
     case focus(Point)
     case screenshot(path: String)
+    /// The player: go to `position` seconds from the start (the progress bar's drag).
+    case seek(position: Double)
+    /// The player: pause (`true`) or resume (`false`).
+    case pause(Bool)
     case state
     case quit
 
     /// Every command name the parser accepts, for messages and docs.
     public static let names: [String] =
-        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "state", "quit"]
+        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "state", "quit"]
 }
 
 /// Why a stdin line was not a command: becomes an `error` event, and nothing changes.
@@ -49,6 +53,8 @@ public struct CommandParser: Sendable {
         let y: Double?
         let path: String?
         let countdown: Double?
+        let position: Double?
+        let paused: Bool?
     }
 
     public func parse(line: String) -> Result<Command, CommandError> {
@@ -91,6 +97,12 @@ public struct CommandParser: Sendable {
         case "screenshot":
             guard let path = raw.path, !path.isEmpty else { return .failure(bad("screenshot needs \"path\"")) }
             return .success(.screenshot(path: path))
+        case "seek":
+            guard let position = raw.position, position.isFinite, position >= 0 else {
+                return .failure(bad("seek needs \"position\": seconds from the start, 0 or more"))
+            }
+            return .success(.seek(position: position))
+        case "pause": return .success(.pause(raw.paused ?? true))
         case "state": return .success(.state)
         case "quit": return .success(.quit)
         default:

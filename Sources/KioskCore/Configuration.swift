@@ -115,12 +115,33 @@ public enum IdleAction: String, CaseIterable, Codable, Sendable {
     case use, discard
 }
 
+/// How the player puts a picture whose shape differs from the screen's on it.
+public enum PictureFit: String, CaseIterable, Codable, Sendable {
+    /// Aspect-fill: the whole screen covered, the picture's edges cropped.
+    case fill
+    /// Aspect-fit: the whole picture shown, bars on the sides left over (the review's, and `--play`'s default).
+    case fit
+}
+
+/// `--play FILE`'s own options (command line only).
+public struct PlayerOptions: Equatable, Sendable {
+    /// `--loop`: the file plays again and again, without a gap, until Close, `quit` or a signal.
+    public var loop = false
+    /// `--fit`: aspect-fit (default) or aspect-fill.
+    public var fit: PictureFit = .fit
+
+    public init(loop: Bool = false, fit: PictureFit = .fit) {
+        self.loop = loop
+        self.fit = fit
+    }
+}
+
 /// What the command line asks for.
 public enum Invocation: Equatable, Sendable {
     /// Run the booth.
     case record(Configuration)
-    /// `--play FILE`: the player alone.
-    case play(file: String, Configuration)
+    /// `--play FILE`: the player alone, with `--loop` and `--fit`.
+    case play(file: String, Configuration, player: PlayerOptions)
     /// `--list-cameras`: print the cameras as JSON and exit.
     case listCameras(Configuration)
     /// `--check`: try each part of the booth, report, exit 0 when it can run.

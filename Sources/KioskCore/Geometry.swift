@@ -120,5 +120,22 @@ public enum Scaling {
         return area.centered(fit)
     }
 
+    /// Where `content` turned by `quarterTurns` clockwise goes to cover `area` whole: as small as
+    /// covers it, centred, reaching past two of its sides (aspect-fill, the picture's edges cut off
+    /// by the area's).
+    public static func aspectCover(content: Size, in area: Rect, quarterTurns: Int = 0) -> Rect {
+        let shown = quarterTurns.isMultiple(of: 2) ? content : content.transposed
+        guard shown.width > 0, shown.height > 0, !area.isEmpty else {
+            return Rect(x: area.x, y: area.y, width: 0, height: 0)
+        }
+        var cover = area.size
+        if shown.width * area.height > area.width * shown.height {
+            cover.width = roundedDivision(area.height * shown.width, shown.height)
+        } else {
+            cover.height = roundedDivision(area.width * shown.height, shown.width)
+        }
+        return area.centered(cover)
+    }
+
     static func roundedDivision(_ a: Int, _ b: Int) -> Int { (2 * a + b) / (2 * b) }
 }

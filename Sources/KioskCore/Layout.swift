@@ -101,6 +101,23 @@ public struct Layout: Equatable, Sendable {
                         dy: max(0, (Layout.minimumTouch - r.height + 1) / 2))
     }
 
+    /// The rectangle that takes a touch for the progress bar: the bar, grown to the minimum touch
+    /// height (and a little past its ends, so its very start and end can be hit).
+    public var progressHitFrame: Rect {
+        let bar = progressBar
+        let dy = max(0, (Layout.minimumTouch - bar.height + 1) / 2)
+        let dx = min(Layout.minimumTouch / 4, max(0, bar.x - leftButton.maxX) / 2)
+        return bar.outset(dx: dx, dy: dy)
+    }
+
+    /// Where a touch at `point` on the canvas falls along the progress bar, 0 (start) to 1 (end);
+    /// nil when it is not on the bar.
+    public func progressFraction(at point: Point) -> Double? {
+        let bar = progressBar
+        guard !bar.isEmpty, progressHitFrame.contains(point) else { return nil }
+        return min(max((point.x - Double(bar.x)) / Double(bar.width), 0), 1)
+    }
+
     /// The visible button under a point on the canvas, if any.
     public func button(at point: Point, among visible: [Button]) -> Button? {
         visible.first { hitFrame(of: $0).contains(point) }

@@ -172,6 +172,12 @@ public struct OptionParser: Sendable {
         OptionSpec(name: "play", argument: .required("FILE"),
                    help: "play FILE with the built-in player, report on stdout, exit",
                    inConfigFile: false) { _, _ throws(ValueError) in },
+        OptionSpec(name: "loop", argument: .none,
+                   help: "with --play: play the file again and again, without a gap, until closed",
+                   inConfigFile: false) { _, _ throws(ValueError) in },
+        OptionSpec(name: "fit", argument: .required("fill|fit"),
+                   help: "with --play: fit (default) shows the whole picture, bars beside it; fill covers the screen, its edges cropped",
+                   inConfigFile: false) { _, _ throws(ValueError) in },
         OptionSpec(name: "list-cameras", argument: .none,
                    help: "print the cameras and their formats as JSON, exit",
                    inConfigFile: false) { _, _ throws(ValueError) in },
@@ -291,9 +297,19 @@ public struct OptionParser: Sendable {
         }
         try applyCameras(settings.filter { $0.spec.name == "camera" }, to: &configuration)
         try Self.validate(configuration)
+        var player = PlayerOptions(loop: names.contains("loop"))
+        if let fit = settings.last(where: { $0.spec.name == "fit" }) {
+            guard let value = fit.value.flatMap(PictureFit.init(rawValue:)) else {
+                throw UsageError("--fit: '\(fit.value ?? "")' is not 'fill' or 'fit'")
+            }
+            player.fit = value
+        }
         if let play = settings.last(where: { $0.spec.name == "play" }) {
             guard let file = play.value, !file.isEmpty else { throw UsageError("--play needs a file") }
-            return .play(file: file, configuration)
+            return .play(file: file, configuration, player: player)
+        }
+        for option in ["loop", "fit"] where names.contains(option) {
+            throw UsageError("--\(option) is for the player alone: it needs --play FILE")
         }
         if names.contains("list-cameras") { return .listCameras(configuration) }
         if names.contains("check") { return .check(configuration) }

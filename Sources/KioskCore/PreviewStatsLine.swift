@@ -3,7 +3,7 @@
 /// One stderr stats line. `t` is CLOCK_MONOTONIC in seconds, the clock a bench on the same machine
 /// reads, so it can time its own commands against what the booth drew.
 public struct PreviewStatsLine: Codable, Sendable, Equatable {
-    /// start | tap | mode | exit
+    /// start | tap | mode | exit | picture
     public let stat: String
     public let mode: String
     public let t: Double
@@ -15,6 +15,10 @@ public struct PreviewStatsLine: Codable, Sendable, Equatable {
     public let droppedPreviewFrames: Int
     /// The SDL renderer, on the start line.
     public var renderer: String?
+    /// `picture` lines (the player's, one per picture put on screen): its position in its play
+    /// (seconds from the file's start) and the play it belongs to (1, 2, … with `--loop`).
+    public var position: Double?
+    public var play: Int?
 
     public init(stat: String, mode: String, t: Double, presents: Int, previewFrames: Int, droppedPreviewFrames: Int,
                 renderer: String? = nil) {

@@ -46,6 +46,10 @@ public enum RecorderEvent: Equatable, Sendable {
     case playbackEnded(PlaybackEndReason)
     /// A tap on the playing video: pause or resume.
     case togglePause
+    /// The player: pause (`true`) or resume (`false`) (the `pause` command).
+    case pause(Bool)
+    /// The player: go to `position` seconds (the progress bar, the `seek` command). A pause stays.
+    case seek(position: Double)
     /// The `state` command.
     case stateQuery
     /// SIGTERM or SIGINT: finish any recording cleanly and exit 0.
@@ -81,6 +85,8 @@ public enum RecorderAction: Equatable, Sendable {
     case playSound(Sound)
     case startPlayback(path: String)
     case setPlaybackPaused(Bool)
+    /// Go to this position (seconds from the start): the picture there shows, paused or not.
+    case seekPlayback(to: Double)
     case stopPlayback
     /// Lay the screen out for this orientation now.
     case applyOrientation(Orientation)
@@ -237,6 +243,8 @@ public struct RecorderMachine: Equatable, Sendable {
 
     public var exiting: Bool { exit != nil }
     public var playbackPaused: Bool { if case let .playing(p) = state { p.paused } else { false } }
+    /// The playing file's length in seconds (0 while unknown, and outside the playing mode).
+    public var playbackDuration: Double { if case let .playing(p) = state { p.duration } else { 0 } }
 
     /// The actions to start with: the camera, or for the player alone its file.
     public mutating func start() -> [RecorderAction] {
@@ -409,6 +417,20 @@ public struct RecorderMachine: Equatable, Sendable {
                 state = .playing(p)
                 actions.append(.setPlaybackPaused(p.paused))
             }
+        case let .pause(paused):
+            guard case var .playing(p) = state, !exiting else { refuse(paused ? "pause" : "resume", &actions); break }
+            if p.paused != paused {
+                p.paused = paused
+                state = .playing(p)
+                actions.append(.setPlaybackPaused(paused))
+            }
+        case let .seek(position):
+            guard case var .playing(p) = state, !exiting else { refuse("seek", &actions); break }
+            // Within the file (its length once known); the picture there shows, paused or not.
+            let target = min(max(position, 0), p.duration > 0 ? p.duration : .infinity)
+            p.position = target
+            state = .playing(p)
+            actions.append(.seekPlayback(to: target))
         case .stateQuery:
             actions.append(.emit(stateEvent))
         case let .terminate(signal):
@@ -440,14 +462,16 @@ public struct RecorderMachine: Equatable, Sendable {
         }
     }
 
+    /// A control that is not on screen now: `notAllowed`, and nothing changes.
+    private func refuse(_ name: String, _ actions: inout [RecorderAction]) {
+        actions.append(.emit(.error(
+            code: .notAllowed,
+            message: "'\(name)' is not on screen in \(mode.rawValue) mode"
+                + " (visible: \(visibleButtons.map(\.rawValue).joined(separator: ", ")))")))
+    }
+
     private mutating func press(_ button: Button, _ actions: inout [RecorderAction]) {
-        guard visibleButtons.contains(button) else {
-            actions.append(.emit(.error(
-                code: .notAllowed,
-                message: "'\(button.rawValue)' is not on screen in \(mode.rawValue) mode"
-                    + " (visible: \(visibleButtons.map(\.rawValue).joined(separator: ", ")))")))
-            return
-        }
+        guard visibleButtons.contains(button) else { return refuse(button.rawValue, &actions) }
         switch (button, state) {
         case (.cancel, .countdown):
             // Cancel during the count stops the count; the session goes on.

@@ -17,7 +17,7 @@ public struct ConfigurationSource: Sendable {
     /// also runs `validate`). Reads a file: call it off the UI thread.
     public func read() throws(UsageError) -> Configuration {
         switch try parser.parse(arguments) {
-        case let .record(configuration), let .play(_, configuration), let .listCameras(configuration), let .check(configuration):
+        case let .record(configuration), let .play(_, configuration, _), let .listCameras(configuration), let .check(configuration):
             return configuration
         case .help, .version, .send:
             throw UsageError("the command line no longer starts a booth")

@@ -69,6 +69,14 @@ final class AudioDecoder {
         return .output(samples)
     }
 
+    /// A seek or a loop: the decoder forgets what it holds (`avcodec_flush_buffers`), and the
+    /// resampler's held samples go with a new one.
+    func flush() {
+        avcodec_flush_buffers(context.pointer)
+        resampler = nil
+        resamplerInput = nil
+    }
+
     /// What the resampler still holds at the end of the stream.
     func drainResampler() -> AudioSamples? {
         guard let resampler, let output else { return nil }

@@ -105,6 +105,20 @@ final class Demuxer {
         return .failed(Self.error(result, interruption, call: "av_read_frame"))
     }
 
+    /// `av_seek_frame` (backward) to the key frame at or before `microseconds` (AV_TIME_BASE, on the
+    /// file's own clock, its start included), under the read timeout. nil when it went.
+    func seek(toMicroseconds microseconds: Int64) -> AVError? {
+        interruption.arm(timeout)
+        let result = av_seek_frame(format, -1, microseconds, AVSEEK_FLAG_BACKWARD)
+        return result >= 0 ? nil : Self.error(result, interruption, call: "av_seek_frame")
+    }
+
+    /// A stream's time base (for the loop's length, from the packets' ends).
+    func timeBase(of index: Int32) -> AVRational? {
+        guard index >= 0, index < format.pointee.nb_streams else { return nil }
+        return format.pointee.streams[Int(index)]?.pointee.time_base
+    }
+
     /// The file's length in nanoseconds, when its header says (and it is a length at all: a
     /// hostile header can say anything).
     var duration: Int64? {
@@ -149,6 +163,14 @@ struct StreamTimeline {
     init(start: Int64, defaultDuration: Int64) {
         offset = Int64(0).checkedSubtracting(start)
         self.defaultDuration = defaultDuration
+    }
+
+    /// The timeline after a boundary: the file's timestamps moved by `shift` (a loop's later play),
+    /// the next one expected near `expected` (a seek's target, a loop's start).
+    init(start: Int64, defaultDuration: Int64, shift: Int64, expected: Int64) {
+        offset = shift.checkedSubtracting(start)
+        self.defaultDuration = defaultDuration
+        last = Span(start: expected, end: expected)
     }
 
     /// Where a frame stamped `timestamp` (`VideoDecoder.noTimestamp` when it has none) lasting

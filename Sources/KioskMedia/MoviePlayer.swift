@@ -26,6 +26,9 @@ public final class MoviePlayer {
         public var decoderThreads = 0
         /// How long the first picture waits for the sound to start the clock before it runs alone.
         public var audioWait: Double = 0.5
+        /// `--loop`: at the end the file plays again from its start, gaplessly (the demuxer reads on
+        /// from the start and the decoders carry the timeline on), until closed.
+        public var loop = false
 
         public init() {}
     }
@@ -62,6 +65,8 @@ public final class MoviePlayer {
         public var duration: Double
         /// Set once: the playback is over.
         public var ended: End?
+        /// The play the position is in: 1, then 2, 3, … as a looping file begins again.
+        public var play = 1
 
         /// The new picture copied out as a VideoFrame, nil when there is none (tests; the screen
         /// takes `picture` as it is).
@@ -78,6 +83,10 @@ public final class MoviePlayer {
     private var ended: End?
     private var lastPosition = 0.0
     private var audioAttached = false
+    /// The serial of the last seek (0: none yet).
+    private var serial = 0
+    /// A picture was shown at some time (a seek forgets `shown`, not that).
+    private var showedAny = false
     /// Pictures that came too late and were skipped.
     public private(set) var droppedFrames = 0
 
@@ -104,6 +113,29 @@ public final class MoviePlayer {
         audioAttached = true
         if let format { core.ring.configure(format) }
         core.audioOutput.update { $0 = format.map { .format($0) } ?? .none }
+    }
+
+    /// Seeks to `seconds` from the file's start (ffplay's scheme): the serial moves on, so every
+    /// picture and sample decoded before is never shown or heard; the clock waits for the new
+    /// position's sound; the demuxer seeks to the key frame before and the decoders drop what comes
+    /// before the target, so the first picture shown is the one at the target (at once, paused or
+    /// not). The position reads `seconds` until it shows.
+    public func seek(to seconds: Double) {
+        guard !closed, ended == nil, seconds.isFinite else { return }
+        var target = max(seconds, 0)
+        if let duration = info?.duration { target = min(target, duration) }
+        let ns = Int64(target * 1e9)
+        serial = core.generation.add(1, ordering: .acquiringAndReleasing).newValue
+        core.frames.flush(generation: serial)
+        core.ring.flush(generation: serial)
+        core.clock.reset(generation: serial)
+        core.seeks.update { $0.request = SeekRequest(target: ns, serial: serial) }
+        // A demuxer waiting for room wakes and sees the request.
+        core.videoPackets.drop()
+        core.audioPackets.drop()
+        shown = nil
+        firstShownAt = nil
+        lastPosition = target
     }
 
     public func setPaused(_ paused: Bool, now: Int64 = MonotonicClock.now()) {
@@ -148,23 +180,26 @@ public final class MoviePlayer {
                 fresh = entry.picture
             }
         }
+        if shown != nil { showedAny = true }
         if let shown {
-            lastPosition = Double(shown.picture.timestamp) / 1e9
+            lastPosition = Double(core.inPlay(shown.picture.timestamp, serial: serial)) / 1e9
         } else if let clock {
             // Sound alone: the position in tenths, so the screen is not redrawn for every buffer.
-            lastPosition = (Double(clock) / 1e8).rounded(.down) / 10
+            lastPosition = (Double(core.inPlay(clock, serial: serial)) / 1e8).rounded(.down) / 10
         }
         lastPosition = max(lastPosition, 0)
         // Over when every picture was shown for its time and every sample was heard.
         if core.frames.drained && core.ring.drained {
             let heardEnd = core.ring.playedEnd
-            if shown == nil && heardEnd == nil {
+            if shown == nil && heardEnd == nil && !showedAny {
                 ended = .error(status.readError ?? "nothing in \(path) could be decoded")
             } else if let c = clock, c >= max(shown?.end ?? .min, heardEnd ?? .min) {
                 ended = status.readError.map { .error($0) } ?? .end
             }
         }
-        return Update(picture: fresh, position: lastPosition, duration: max(duration, lastPosition), ended: ended)
+        let now = shown?.picture.timestamp ?? clock ?? 0
+        return Update(picture: fresh, position: lastPosition, duration: max(duration, lastPosition), ended: ended,
+                      play: core.play(at: now, serial: serial))
     }
 
     /// Nanoseconds from `now` until the next picture is due (nil: none is waiting, or the clock
@@ -181,6 +216,7 @@ public final class MoviePlayer {
         closed = true
         let generation = core.generation.add(1, ordering: .acquiringAndReleasing).newValue
         core.interruption.abort()
+        core.seeks.update { $0.closed = true }
         core.audioOutput.update { $0 = .closed }
         core.videoPackets.close()
         core.audioPackets.close()
@@ -237,7 +273,7 @@ public final class MoviePlayer {
         if movingVideo != nil {
             do {
                 threads.append(try WorkerThread(name: "kiosk-video") { _ in
-                    Self.decodeVideo(movingVideo!, core, start: start, frameLength: frameLength, show: core.frames.put)
+                    Self.decodeVideo(movingVideo!, core, start: start, frameLength: frameLength, persistent: true, show: core.frames.put)
                 })
             } catch {
                 core.fail("cannot start the player: no thread for the picture (\(error))")
@@ -245,12 +281,12 @@ public final class MoviePlayer {
                 return
             }
         } else {
-            core.frames.finish()
+            core.frames.finishForGood()
         }
         if movingAudio != nil {
             do {
                 threads.append(try WorkerThread(name: "kiosk-audio") { _ in
-                    Self.decodeAudio(movingAudio!, core, start: start, play: core.ring.write)
+                    Self.decodeAudio(movingAudio!, core, start: start, persistent: true, play: core.ring.write)
                 })
             } catch {
                 core.fail("cannot start the player: no thread for the sound (\(error))")
@@ -258,9 +294,9 @@ public final class MoviePlayer {
                 return
             }
         } else {
-            core.ring.finish()
+            core.ring.finishForGood()
         }
-        readPackets(opening, core)
+        readPackets(opening, core, persistent: true)
     }
 
     /// Opens the file (`Demuxer`) and the decoders of its best picture and sound streams
@@ -317,8 +353,10 @@ public final class MoviePlayer {
 
     /// Reads the file's packets into the decoders' queues until its end, a read error or the
     /// close, then says the end to both queues. `limit` bounds the packets read (the fuzz target's
-    /// bound, so it can decode on the same thread; the player reads to the end).
-    static func readPackets(_ opening: Opening, _ core: PlayerCore, limit: Int = .max) {
+    /// bound, so it can decode on the same thread). `persistent` (the player): at the end it waits
+    /// for a seek (or, looping, reads on from the start), until the close; and each seek asked for
+    /// is carried out between two reads.
+    static func readPackets(_ opening: Opening, _ core: PlayerCore, limit: Int = .max, persistent: Bool = false) {
         defer {
             core.videoPackets.finish()
             core.audioPackets.finish()
@@ -331,11 +369,34 @@ public final class MoviePlayer {
         var p: UnsafeMutablePointer<AVPacket>? = packet
         defer { av_packet_free(&p) }
         var read = 0
+        // The loop: the file's length (the latest packet end of its first play), the current play's
+        // shift, and the serial the decoders run on.
+        var latestEnd: Int64?
+        var length: Int64?
+        var shift: Int64 = 0
+        var serial = 0
+        var readThisPlay = 0
+        var seekedTo: Int64?
+        func seek(_ request: SeekRequest) {
+            let micro = opening.start.saturatingAdding(request.target) / 1000
+            if let error = opening.demuxer.seek(toMicroseconds: micro) { Log.info("player: seek to \(request.target / 1_000_000) ms: \(error)") }
+            let boundary = Boundary(serial: request.serial, target: request.target, shift: 0, drainFirst: false)
+            core.videoPackets.flush(boundary)
+            core.audioPackets.flush(boundary)
+            (shift, serial, readThisPlay) = (0, request.serial, 0)
+            seekedTo = request.target
+        }
         reading: while !core.interruption.isAborted && read < limit {
+            if persistent, let request = core.takeSeek() { seek(request); continue }
+            var ended = false
             switch opening.demuxer.read(into: packet) {
             case .packet:
                 read += 1
+                readThisPlay += 1
                 let index = packet.pointee.stream_index
+                if core.options.loop, length == nil, let end = Self.end(of: packet, opening: opening) {
+                    latestEnd = max(latestEnd ?? end, end)
+                }
                 let queue = index == opening.videoIndex ? core.videoPackets : index == opening.audioIndex ? core.audioPackets : nil
                 guard let queue, let moved = Packet(moving: packet) else {
                     av_packet_unref(packet)
@@ -345,17 +406,57 @@ public final class MoviePlayer {
             case .again:
                 usleep(5_000)
             case .end:
-                break reading
+                ended = true
+                if persistent && seekedTo != nil && readThisPlay == 0 {
+                    // Driver paranoia: a demuxer that seeks "successfully" past every packet (a
+                    // fragmented file's index) is sent to the start; the decoders drop up to the target.
+                    seekedTo = nil
+                    if opening.demuxer.seek(toMicroseconds: opening.start / 1000) == nil {
+                        Log.info("player: the seek found nothing to read; reading from the start to the target")
+                        continue reading
+                    }
+                }
+                if persistent && core.options.loop && readThisPlay > 0 {
+                    // Gapless: the next play's packets follow this one's, its timestamps one file's
+                    // length later; the decoders drain at the boundary and carry on.
+                    let played = length ?? max(latestEnd ?? 0, opening.frameLength)
+                    length = played
+                    shift = shift.saturatingAdding(played)
+                    core.loopShifts.withLock { $0.append((serial: serial, shift: shift)) }
+                    let boundary = Boundary(serial: serial, target: nil, shift: shift, drainFirst: true)
+                    core.videoPackets.append(boundary)
+                    core.audioPackets.append(boundary)
+                    readThisPlay = 0
+                    if opening.demuxer.seek(toMicroseconds: opening.start / 1000) == nil { continue reading }
+                    Log.info("player: cannot go back to the start of \(core.path) to loop; ending")
+                }
             case let .failed(error):
+                ended = true
                 // A cut or damaged file: play what came before. A stalled read is a failure.
                 if error.code == AVError.code(posix: ETIMEDOUT) {
                     core.status.withLock { $0.readError = "reading \(core.path) timed out (\(error.call))" }
                 } else {
                     Log.info("player: \(core.path): \(error); playing what was read")
                 }
-                break reading
             }
+            guard ended else { continue }
+            guard persistent else { break reading }
+            // The end: the decoders drain; a seek starts the file anew, the close ends it all.
+            core.videoPackets.finish()
+            core.audioPackets.finish()
+            guard let request = core.waitForSeek() else { break reading }
+            seek(request)
         }
+    }
+
+    /// Where a packet ends on the player's timeline (ns from the file's start), nil when it does
+    /// not say or the sum does not fit.
+    private static func end(of packet: UnsafeMutablePointer<AVPacket>, opening: Opening) -> Int64? {
+        guard let tb = opening.demuxer.timeBase(of: packet.pointee.stream_index) else { return nil }
+        let pts = packet.pointee.pts != kiosk_AV_NOPTS_VALUE() ? packet.pointee.pts : packet.pointee.dts
+        guard pts != kiosk_AV_NOPTS_VALUE(), let stamp = pts.checkedAdding(max(packet.pointee.duration, 0)),
+              let ns = VideoDecoder.nanoseconds(stamp, tb) else { return nil }
+        return ns.checkedSubtracting(opening.start)
     }
 
     /// The stream's display matrix as SDL's clockwise angle (0 when there is none or it is not a rotation).
@@ -370,16 +471,44 @@ public final class MoviePlayer {
     }
 
     /// The video thread: packets → pictures → the frame queue through `show` (`FrameQueue.put`,
-    /// which waits for room; the fuzz target takes each picture at once instead).
-    static func decodeVideo(_ decoder: VideoDecoder, _ core: PlayerCore, start: Int64, frameLength: Int64,
+    /// which waits for room; the fuzz target takes each picture at once instead). At a boundary
+    /// (a seek, a loop) it flushes and takes the new serial; after a seek the pictures that end
+    /// before the target are dropped, so the first shown is the one at the target.
+    static func decodeVideo(_ decoder: VideoDecoder, _ core: PlayerCore, start: Int64, frameLength: Int64, persistent: Bool = false,
                             show: (FrameQueue.Entry) -> Bool) {
         defer { core.frames.finish() }
-        let generation = core.generation.load(ordering: .acquiring)
+        var generation = core.generation.load(ordering: .acquiring)
         var timeline = StreamTimeline(start: start, defaultDuration: frameLength)
-        defer { logRetimed(timeline, outOfRange: decoder.timestampsOutOfRange, kind: "picture") }
-        run(decoder, packets: core.videoPackets, core: core, kind: "picture") { output in
+        var target: Int64?
+        // The last picture dropped before a seek's target: shown after all when the target lies
+        // past the last picture (a seek to the very end).
+        var passed: FrameQueue.Entry?
+        var retimed = 0
+        defer { logRetimed(retimed + timeline.retimed, outOfRange: decoder.timestampsOutOfRange, kind: "picture") }
+        run(decoder, packets: core.videoPackets, core: core, kind: "picture", persistent: persistent, boundary: { boundary in
+            decoder.flush()
+            retimed += timeline.retimed
+            timeline = StreamTimeline(start: start, defaultDuration: frameLength, shift: boundary.shift,
+                                      expected: boundary.target ?? boundary.shift)
+            generation = boundary.serial
+            target = boundary.target
+            passed = nil
+        }, ended: {
+            if target != nil, let last = passed { _ = show(last) }
+            (target, passed) = (nil, nil)
+            core.frames.finish(generation: generation)
+        }) { output in
             var (picture, duration) = output
             let span = timeline.place(picture.timestamp, duration: duration)
+            if let t = target {
+                if span.end <= t {
+                    picture.timestamp = span.start
+                    passed = FrameQueue.Entry(picture: picture, end: span.end, generation: generation)
+                    return true
+                }
+                target = nil
+                passed = nil
+            }
             picture.timestamp = span.start
             return show(FrameQueue.Entry(picture: picture, end: span.end, generation: generation))
         }
@@ -387,25 +516,47 @@ public final class MoviePlayer {
 
     /// The audio thread: waits for the device's format, then packets → samples → the ring through
     /// `play` (`AudioRing.write`, which waits for room; the fuzz target plays each chunk out at once).
-    static func decodeAudio(_ decoder: AudioDecoder, _ core: PlayerCore, start: Int64,
+    /// Boundaries as for the picture; after a seek the samples before the target are cut off.
+    static func decodeAudio(_ decoder: AudioDecoder, _ core: PlayerCore, start: Int64, persistent: Bool = false,
                             play: (AudioSamples, _ generation: Int) -> Bool) {
         defer { core.ring.finish() }
         let attachment = core.audioOutput.wait { $0 == .waiting ? nil : $0 }
         guard case let .format(format) = attachment else {
             // No device: the packets are taken and dropped so the demuxer never waits for them.
-            while case .packet = core.audioPackets.take() {}
-            return
+            core.ring.finishForGood()
+            while true {
+                switch core.audioPackets.take() {
+                case .closed: return
+                case .end where !persistent: return
+                default: continue
+                }
+            }
         }
         decoder.convert(to: format)
-        let generation = core.generation.load(ordering: .acquiring)
+        var generation = core.generation.load(ordering: .acquiring)
         var timeline = StreamTimeline(start: start, defaultDuration: 0)
-        defer { logRetimed(timeline, outOfRange: decoder.timestampsOutOfRange, kind: "sound chunk") }
+        var target: Int64?
+        var retimed = 0
+        defer { logRetimed(retimed + timeline.retimed, outOfRange: decoder.timestampsOutOfRange, kind: "sound chunk") }
         var late = 0
+        let frameBytes = format.bytesPerFrame, rate = Int64(format.sampleRate)
         func deliver(_ samples: AudioSamples) -> Bool {
             guard samples.frames > 0 else { return true }
-            let length = Int64(samples.frames) * 1_000_000_000 / Int64(format.sampleRate)
+            let length = Int64(samples.frames) * 1_000_000_000 / rate
             var placed = samples
-            let span = timeline.place(samples.timestamp, duration: length)
+            var span = timeline.place(samples.timestamp, duration: length)
+            if let t = target {
+                // After a seek: what comes before the target is cut off, to the sample.
+                if span.end <= t { return true }
+                let cut = span.start < t ? Int((t - span.start) * rate / 1_000_000_000) : 0
+                if cut > 0 {
+                    placed.bytes.removeFirst(min(cut * frameBytes, placed.bytes.count))
+                    placed.frames -= cut
+                    span.start = span.start.saturatingAdding(Int64(cut) * 1_000_000_000 / rate)
+                }
+                target = nil
+                guard placed.frames > 0 else { return true }
+            }
             placed.timestamp = span.start
             // Sound whose time has passed (the clock ran on without it) would only pull the
             // picture back: skipped.
@@ -415,16 +566,27 @@ public final class MoviePlayer {
             }
             return play(placed, generation)
         }
-        let finished = run(decoder, packets: core.audioPackets, core: core, kind: "sound", deliver: deliver)
-        if finished, let rest = decoder.drainResampler() { _ = deliver(rest) }
+        let finished = run(decoder, packets: core.audioPackets, core: core, kind: "sound", persistent: persistent, boundary: { boundary in
+            // A loop's boundary drains the resampler first: its last samples belong to this play.
+            if boundary.drainFirst, let rest = decoder.drainResampler() { _ = deliver(rest) }
+            decoder.flush()
+            retimed += timeline.retimed
+            timeline = StreamTimeline(start: start, defaultDuration: 0, shift: boundary.shift, expected: boundary.target ?? boundary.shift)
+            generation = boundary.serial
+            target = boundary.target
+        }, ended: {
+            if let rest = decoder.drainResampler() { _ = deliver(rest) }
+            core.ring.finish(generation: generation)
+        }, deliver: deliver)
+        if finished, !persistent, let rest = decoder.drainResampler() { _ = deliver(rest) }
         if late > 0 { Log.info("player: skipped \(late) late sound chunks") }
     }
 
     /// Says how many of a stream's timestamps were not believed: re-timed by its timeline (a jump
     /// over 10 s, an offset out of range), or out of range in nanoseconds (placed as missing ones).
-    private static func logRetimed(_ timeline: StreamTimeline, outOfRange: Int, kind: String) {
-        guard timeline.retimed + outOfRange > 0 else { return }
-        Log.info("player: \(timeline.retimed) \(kind) timestamps re-timed (a jump over 10 s), \(outOfRange) out of range")
+    private static func logRetimed(_ retimed: Int, outOfRange: Int, kind: String) {
+        guard retimed + outOfRange > 0 else { return }
+        Log.info("player: \(retimed) \(kind) timestamps re-timed (a jump over 10 s), \(outOfRange) out of range")
     }
 
     /// Feeds one decoder until the end of its stream: packets in, outputs to `deliver`. A packet
@@ -432,7 +594,8 @@ public final class MoviePlayer {
     /// when the player closed (or `deliver` said so).
     @discardableResult
     private static func run<D: StreamDecoder>(_ decoder: D, packets: PacketQueue, core: PlayerCore, kind: String,
-                                              deliver: (D.Output) -> Bool) -> Bool {
+                                              persistent: Bool = false, boundary: (Boundary) -> Void = { _ in },
+                                              ended: () -> Void = {}, deliver: (D.Output) -> Bool) -> Bool {
         var errors = 0
         func skip(_ error: AVError) {
             errors += 1
@@ -477,7 +640,13 @@ public final class MoviePlayer {
             case let .packet(packet):
                 if !send(packet.pointer) { return false }
             case .end:
-                return send(nil)
+                guard persistent else { return send(nil) }
+                if !send(nil) { return false }
+                ended()
+            case let .boundary(next):
+                // A loop keeps this play's last pictures (the decoder drained first); a seek does not.
+                if next.drainFirst, !send(nil) { return false }
+                boundary(next)
             case .closed:
                 return false
             }
@@ -488,6 +657,7 @@ public final class MoviePlayer {
 /// The two decoders as `run` drives them.
 protocol StreamDecoder {
     associatedtype Output
+    func flush()
     func send(_ packet: UnsafeMutablePointer<AVPacket>?) throws(AVError) -> DecoderSend
     func receive() throws(AVError) -> DecoderOutput<Output>
 }
@@ -534,14 +704,44 @@ final class PlayerCore: Sendable {
     let ring: AudioRing
     let audioOutput = Monitor(AudioAttachment.waiting)
     let status = Locked(Status())
-    /// Advanced by `close`: everything decoded before carries the old value and is dropped.
+    /// The serial (ffplay's): advanced by each seek and by `close`; everything decoded before
+    /// carries an older value and is dropped.
     let generation = Atomic<Int>(0)
+    /// The seek asked for by the UI and not yet carried out by the demuxer.
+    let seeks = Monitor(SeekState())
+    /// Where each later play of a looping file starts on the timeline, with the serial it belongs to.
+    let loopShifts = Locked<[(serial: Int, shift: Int64)]>([])
 
     init(path: String, options: MoviePlayer.Options) {
         self.path = path
         self.options = options
         frames = FrameQueue(capacity: max(options.frameQueue, 1))
         ring = AudioRing(clock: clock)
+    }
+
+    /// The seek waiting, taken (the demuxer's, between two reads).
+    func takeSeek() -> SeekRequest? { seeks.update { s in defer { s.request = nil }; return s.request } }
+
+    /// Waits at the end of the file for a seek; nil once the player closes.
+    func waitForSeek() -> SeekRequest? {
+        seeks.wait { s -> SeekRequest?? in
+            if s.closed { return .some(nil) }
+            guard let request = s.request else { return nil }
+            s.request = nil
+            return .some(request)
+        }
+    }
+
+    /// A time on the timeline as a position in its play: a looping file's later plays count from
+    /// their own start.
+    func inPlay(_ time: Int64, serial: Int) -> Int64 {
+        let shift = loopShifts.withLock { $0.filter { $0.serial == serial && $0.shift <= time }.map(\.shift).max() } ?? 0
+        return time - shift
+    }
+
+    /// Which play (1, 2, …) a time on the timeline is in.
+    func play(at time: Int64, serial: Int) -> Int {
+        1 + loopShifts.withLock { $0.filter { $0.serial == serial && $0.shift <= time }.count }
     }
 
     func fail(_ message: String) {
@@ -556,5 +756,17 @@ final class PlayerCore: Sendable {
         audioPackets.close()
         frames.close()
         ring.close(generation: generation.load(ordering: .acquiring))
+        seeks.update { $0.closed = true }
     }
+}
+
+/// A seek the UI asked for: the target on the player's timeline (ns) and its serial.
+struct SeekRequest: Sendable, Equatable {
+    var target: Int64
+    var serial: Int
+}
+
+struct SeekState: Sendable {
+    var request: SeekRequest?
+    var closed = false
 }

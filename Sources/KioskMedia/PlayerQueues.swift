@@ -45,20 +45,43 @@ final class Monitor<State: Sendable>: @unchecked Sendable {
     }
 }
 
+/// Where a decoder's stream starts anew (ffplay's flush packet, with its serial): after a seek, or
+/// where a looping file begins again.
+struct Boundary: Sendable, Equatable {
+    /// The player's serial from here on: what the decoder tags its output with.
+    var serial: Int
+    /// Media time (ns, on the player's timeline) of the first picture or sample wanted: a seek's
+    /// target, before which decoded output is dropped. nil: keep everything (a loop).
+    var target: Int64?
+    /// Added to the file's timestamps from here on (a loop's n-th play starts n lengths later).
+    var shift: Int64
+    /// The decoder is drained first, its last pictures kept (a loop); a seek throws them away.
+    var drainFirst: Bool
+}
+
 /// One stream's packets between the demuxer and its decoder, bounded by count and bytes.
 final class PacketQueue: Sendable {
     enum Taken {
         case packet(Packet)
-        /// The demuxer reached the end (or gave up): drain the decoder.
+        /// The demuxer reached the end (or gave up): drain the decoder. Given once per end.
         case end
+        /// The stream starts anew here: flush the decoder (`Boundary`).
+        case boundary(Boundary)
         /// The player is closing.
         case closed
     }
 
+    private enum Item: Sendable {
+        case packet(Packet)
+        case boundary(Boundary)
+    }
+
     private struct State: Sendable {
-        var packets: [Packet] = []
+        var items: [Item] = []
         var bytes = 0
         var ended = false
+        /// The end was handed to the decoder: not again until the stream starts anew.
+        var endTaken = false
         var closed = false
     }
 
@@ -76,33 +99,66 @@ final class PacketQueue: Sendable {
         monitor.wait { s -> Bool? in
             if s.closed { return false }
             // An empty queue takes any packet, however big, so one huge packet cannot stall it.
-            guard s.packets.isEmpty || (s.packets.count < maxPackets && s.bytes + packet.bytes <= maxBytes) else { return nil }
-            s.packets.append(packet)
+            guard s.items.isEmpty || (s.items.count < maxPackets && s.bytes + packet.bytes <= maxBytes) else { return nil }
+            s.items.append(.packet(packet))
             s.bytes += packet.bytes
             return true
         }
     }
 
-    /// No more packets will come.
+    /// No more packets will come (until a boundary starts the stream anew).
     func finish() { monitor.update { $0.ended = true } }
 
-    /// Wakes every waiter for good.
-    func close() { monitor.update { $0.closed = true; $0.packets.removeAll(); $0.bytes = 0 } }
-
-    /// Waits for the next packet, the end, or the close.
-    func take() -> Taken {
-        monitor.wait { s -> Taken? in
-            if s.closed { return .closed }
-            if !s.packets.isEmpty {
-                let packet = s.packets.removeFirst()
-                s.bytes -= packet.bytes
-                return .packet(packet)
-            }
-            return s.ended ? .end : nil
+    /// A seek: every packet waiting is thrown away and the decoder flushes before the next one.
+    func flush(_ boundary: Boundary) {
+        monitor.update { s in
+            s.items = [.boundary(boundary)]
+            s.bytes = 0
+            s.ended = false
+            s.endTaken = false
         }
     }
 
-    var count: Int { monitor.read { $0.packets.count } }
+    /// A loop: after the packets waiting, the decoder drains and starts anew.
+    func append(_ boundary: Boundary) {
+        monitor.update { s in
+            s.items.append(.boundary(boundary))
+            s.ended = false
+        }
+    }
+
+    /// Throws away the packets waiting (a seek was asked for: a demuxer waiting for room wakes).
+    func drop() {
+        monitor.update { s in
+            s.items.removeAll { if case .packet = $0 { true } else { false } }
+            s.bytes = 0
+        }
+    }
+
+    /// Wakes every waiter for good.
+    func close() { monitor.update { $0.closed = true; $0.items.removeAll(); $0.bytes = 0 } }
+
+    /// Waits for the next packet, a boundary, the end (once), or the close.
+    func take() -> Taken {
+        monitor.wait { s -> Taken? in
+            if s.closed { return .closed }
+            if !s.items.isEmpty {
+                switch s.items.removeFirst() {
+                case let .packet(packet):
+                    s.bytes -= packet.bytes
+                    return .packet(packet)
+                case let .boundary(boundary):
+                    s.endTaken = false
+                    return .boundary(boundary)
+                }
+            }
+            guard s.ended, !s.endTaken else { return nil }
+            s.endTaken = true
+            return .end
+        }
+    }
+
+    var count: Int { monitor.read { $0.items.count } }
 }
 
 /// Decoded pictures waiting for their time, oldest first, each tagged with the player's
@@ -119,6 +175,10 @@ final class FrameQueue: Sendable {
         var entries: [Entry] = []
         var finished = false
         var closed = false
+        /// The player's serial now: pictures of another are stale (decoded before a seek).
+        var generation = 0
+        /// The file has no picture to decode: finished whatever the serial.
+        var streamless = false
     }
 
     private let monitor = Monitor(State())
@@ -126,17 +186,35 @@ final class FrameQueue: Sendable {
 
     init(capacity: Int) { self.capacity = capacity }
 
-    /// Waits for room. False when the player is closing.
+    /// Waits for room. False when the player is closing. A stale picture (decoded before the
+    /// last seek) is dropped at once, without waiting.
     func put(_ entry: Entry) -> Bool {
         monitor.wait { s -> Bool? in
             if s.closed { return false }
+            if entry.generation < s.generation { return true }
             guard s.entries.count < capacity else { return nil }
             s.entries.append(entry)
             return true
         }
     }
 
-    func finish() { monitor.update { $0.finished = true } }
+    /// The video thread is done with the stream of `generation` (nil: whichever runs now).
+    func finish(generation: Int? = nil) {
+        monitor.update { s in if generation.map({ $0 == s.generation }) ?? true { s.finished = true } }
+    }
+
+    /// No picture will ever come (the file has none to decode), after a seek too.
+    func finishForGood() { monitor.update { $0.finished = true; $0.streamless = true } }
+
+    /// A seek: every picture waiting is stale; from now on only `generation`'s are taken.
+    func flush(generation: Int) {
+        monitor.update { s in
+            s.generation = max(s.generation, generation)
+            s.entries.removeAll()
+            s.finished = s.streamless
+        }
+    }
+
     func close() { monitor.update { $0.closed = true; $0.entries.removeAll() } }
 
     /// What the UI takes at time `clock` (nil: the clock has not started, so the first picture
@@ -177,6 +255,8 @@ final class PlaybackClock: Sendable {
         var at: Int64 = 0
         var paused = false
         var source: Source?
+        /// The player's serial: samples of an older one (heard before a seek) do not set it.
+        var generation = 0
     }
 
     private let state = Locked(State())
@@ -191,10 +271,18 @@ final class PlaybackClock: Sendable {
     /// The device took samples: the one heard at `now` is at `media`. Ignored while paused (the
     /// device is fed silence then). Sound that comes after the clock started without it takes
     /// over: the picture then follows the sound, as everywhere else.
-    func heard(_ media: Int64, at now: Int64) {
+    func heard(_ media: Int64, at now: Int64, generation: Int = 0) {
         state.withLock { s in
-            guard !s.paused else { return }
-            s = State(media: media, at: now, paused: false, source: .audio)
+            guard !s.paused, generation >= s.generation else { return }
+            s = State(media: media, at: now, paused: false, source: .audio, generation: generation)
+        }
+    }
+
+    /// A seek: the clock stops being set until the new position's first sound is heard (or, without
+    /// sound, its first picture starts it); a pause stays.
+    func reset(generation: Int) {
+        state.withLock { s in
+            s = State(media: nil, at: 0, paused: s.paused, source: nil, generation: max(s.generation, generation))
         }
     }
 
@@ -244,6 +332,8 @@ final class AudioRing: AudioFeed {
         /// Media time just after the last sample handed to the device.
         var playedEnd: Int64?
         var framesPlayed: Int64 = 0
+        /// No sound will ever come (none in the file, or no device): finished whatever the serial.
+        var streamless = false
     }
 
     private let monitor = Monitor(State())
@@ -256,11 +346,13 @@ final class AudioRing: AudioFeed {
     /// The device's format; set before the device starts pulling.
     func configure(_ format: AudioOutputFormat) { monitor.update { $0.format = format } }
 
-    /// Waits for room, then queues the samples. False when the player is closing.
+    /// Waits for room, then queues the samples. False when the player is closing. Stale samples
+    /// (decoded before the last seek) are dropped at once, without waiting.
     func write(_ samples: AudioSamples, generation: Int) -> Bool {
         guard !samples.bytes.isEmpty else { return true }
         return monitor.wait { s -> Bool? in
             if s.closed { return false }
+            if generation < s.generation { return true }
             guard let format = s.format else { return false }
             let capacity = Int(Self.capacitySeconds * Double(format.sampleRate)) * format.bytesPerFrame
             guard s.queuedBytes == 0 || s.queuedBytes + samples.bytes.count <= capacity else { return nil }
@@ -270,7 +362,26 @@ final class AudioRing: AudioFeed {
         }
     }
 
-    func finish() { monitor.update { $0.finished = true } }
+    /// The audio thread is done with the stream of `generation` (nil: whichever runs now).
+    func finish(generation: Int? = nil) {
+        monitor.update { s in if generation.map({ $0 == s.generation }) ?? true { s.finished = true } }
+    }
+
+    /// No sound will ever come (none in the file, or no device to play it), after a seek too.
+    func finishForGood() { monitor.update { $0.finished = true; $0.streamless = true } }
+
+    /// A seek: the sound queued is stale and never heard; the next sample handed over is the new
+    /// position's, and sets the clock anew.
+    func flush(generation: Int) {
+        monitor.update { s in
+            s.generation = max(s.generation, generation)
+            s.chunks.removeAll()
+            s.offset = 0
+            s.queuedBytes = 0
+            s.finished = s.streamless
+            s.playedEnd = nil
+        }
+    }
 
     /// Stops for good: from now on the device gets silence, and a waiting writer wakes.
     func close(generation: Int) {
@@ -297,7 +408,7 @@ final class AudioRing: AudioFeed {
     func fill(_ buffer: UnsafeMutableRawBufferPointer, now: Int64) {
         guard let base = buffer.baseAddress else { return }
         var filled = 0
-        let heard: Int64? = monitor.update { s in
+        let heard: (media: Int64, generation: Int)? = monitor.update { s in
             guard let format = s.format, !s.paused, !s.closed else { return nil }
             let rate = Int64(format.sampleRate), frameBytes = format.bytesPerFrame
             var first: Int64?
@@ -325,9 +436,11 @@ final class AudioRing: AudioFeed {
             s.framesPlayed += Int64(filled / frameBytes)
             // The buffer filled now is heard after the one the device is playing: the sample
             // heard now is about one buffer older than the first one handed over.
-            return first.map { $0.saturatingSubtracting(Int64(format.bufferFrames) * 1_000_000_000 / rate) }
+            return first.map { ($0.saturatingSubtracting(Int64(format.bufferFrames) * 1_000_000_000 / rate), s.generation) }
         }
         if filled < buffer.count { (base + filled).initializeMemory(as: UInt8.self, repeating: 0, count: buffer.count - filled) }
-        if let heard { clock.heard(heard, at: now) }
+        // Set outside the ring's lock: a seek between the copy and here resets the clock to a newer
+        // generation, and this older sample then does not set it.
+        if let heard { clock.heard(heard.media, at: now, generation: heard.generation) }
     }
 }

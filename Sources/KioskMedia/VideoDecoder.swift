@@ -101,6 +101,9 @@ public final class VideoDecoder {
         return .output((DecodedPicture(reference, timestamp: timestamp, sequence: decoded &- 1), duration))
     }
 
+    /// A seek or a loop: the decoder forgets the pictures it holds (`avcodec_flush_buffers`).
+    func flush() { avcodec_flush_buffers(context.pointer) }
+
     /// A frame without a timestamp.
     static let noTimestamp = Int64.min
 

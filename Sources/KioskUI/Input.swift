@@ -11,6 +11,9 @@ public enum UIInput: Equatable, Sendable {
     case tapElsewhere(Point)
     /// Space while the player shows: pause or resume, like a tap on the picture.
     case togglePause
+    /// A finger or the mouse on the player's progress bar (down, dragged, up): go to that
+    /// fraction of the file, 0…1.
+    case seek(Double)
     /// The window was closed (`SDL_QUIT`).
     case quit
     /// The app went to the background (`SDL_APP_WILLENTERBACKGROUND`, the window minimized or hidden).
@@ -26,7 +29,7 @@ public enum UIInput: Equatable, Sendable {
     /// on it), not the window's or the display's doings.
     public var isGuestTouch: Bool {
         switch self {
-        case .press, .tapElsewhere, .togglePause: true
+        case .press, .tapElsewhere, .togglePause, .seek: true
         default: false
         }
     }
@@ -84,6 +87,8 @@ struct PointerTracker {
         var downOn: Button?
         /// The button it is over now.
         var over: Button?
+        /// It went down on the progress bar: it drags the position until it comes up.
+        var scrubbing = false
     }
 
     private var tracks: [Pointer: Track] = [:]
@@ -93,9 +98,12 @@ struct PointerTracker {
         tracks.values.first { $0.downOn != nil && $0.downOn == $0.over }?.downOn
     }
 
-    mutating func down(_ pointer: Pointer, on button: Button?) {
-        tracks[pointer] = Track(downOn: button, over: button)
+    mutating func down(_ pointer: Pointer, on button: Button?, scrubbing: Bool = false) {
+        tracks[pointer] = Track(downOn: scrubbing ? nil : button, over: scrubbing ? nil : button, scrubbing: scrubbing)
     }
+
+    /// Whether the pointer went down on the progress bar (and is still down).
+    func scrubbing(_ pointer: Pointer) -> Bool { tracks[pointer]?.scrubbing ?? false }
 
     mutating func moved(_ pointer: Pointer, over button: Button?) {
         tracks[pointer]?.over = button
@@ -104,7 +112,7 @@ struct PointerTracker {
     /// The end of a tap: a press when it came up on the button it went down on, `tapElsewhere`
     /// when it touched no button at all, nothing when it slid off (how a person cancels a press).
     mutating func up(_ pointer: Pointer, on button: Button?, at logical: Point) -> UIInput? {
-        guard let track = tracks.removeValue(forKey: pointer) else { return nil }
+        guard let track = tracks.removeValue(forKey: pointer), !track.scrubbing else { return nil }
         switch (track.downOn, button) {
         case let (down?, up?) where down == up: return .press(up)
         case (nil, nil): return .tapElsewhere(logical)

@@ -231,12 +231,15 @@ final class Preview {
 
     /// Draws the picture aspect-fit on the canvas (letterboxed, never cropped), turned clockwise by
     /// `degrees` (a movie's display matrix), the canvas turned onto the display like the overlay.
-    func drawFitted(transform: DisplayTransform, degrees: Double) {
+    /// `fill`: aspect-fill instead (the whole canvas covered, the picture's edges beyond it cut off
+    /// by the display's edges).
+    func drawFitted(transform: DisplayTransform, degrees: Double, fill: Bool = false) {
         guard let texture, let format else { return }
         // The fit uses the nearest quarter turn; a file that asks for 30° is fitted as if upright.
         let quarters = ((Int((degrees / 90).rounded()) % 4) + 4) % 4
         let canvas = Rect(x: 0, y: 0, width: transform.logical.width, height: transform.logical.height)
-        let fit = Scaling.aspectFit(content: texture.size, in: canvas, quarterTurns: quarters)
+        let fit = fill ? Scaling.aspectCover(content: texture.size, in: canvas, quarterTurns: quarters)
+            : Scaling.aspectFit(content: texture.size, in: canvas, quarterTurns: quarters)
         guard !fit.isEmpty else { return }
         // SDL turns the destination about its centre: the unturned shape, centred where the
         // fitted picture's centre lands on the display.

@@ -41,6 +41,9 @@ public final class Screen {
     private let playback: Preview
     private var playbackRotation = 0.0
     private var playing = false
+    /// How the player's picture covers the screen: aspect-fit (the review's) or aspect-fill
+    /// (`--play --fit fill`).
+    public var playbackFit: PictureFit = .fit
     let text: TextCache
     /// DejaVu Sans Bold: the face of every text it can show.
     private let fontPath: String
@@ -209,14 +212,14 @@ public final class Screen {
         // a 16:9 display). GPU renderers always clear (cheap there, and tiled GPUs want it).
         // (Not in the frame where the window's size changed before the layout followed.)
         let covered = rendererHandle.isSoftware && (try? rendererHandle.outputSize()) == transform.physical && (playing
-            ? playback.fittedCoversDisplay(transform: transform, degrees: playbackRotation)
+            ? playbackFit == .fit && playback.fittedCoversDisplay(transform: transform, degrees: playbackRotation)
             : preview.coversDisplay(transform: transform, mount: cameraMount, mirror: mirrorPreview))
         if !covered {
             SDL_SetRenderDrawColor(rendererHandle.handle, 0, 0, 0, 255)
             SDL_RenderClear(rendererHandle.handle)
         }
         if playing {
-            playback.drawFitted(transform: transform, degrees: playbackRotation)
+            playback.drawFitted(transform: transform, degrees: playbackRotation, fill: playbackFit == .fill)
         } else {
             preview.draw(transform: transform, mount: cameraMount, mirror: mirrorPreview)
         }
@@ -268,6 +271,15 @@ public final class Screen {
         layout.button(at: transform.toLogical(physical), among: visible)
     }
 
+    /// Where a point on the display falls along the player's progress bar (0…1), when the bar
+    /// shows (Close is visible: the playing mode with its controls) and the point is on it.
+    public func progressFraction(at physical: Point, visible: [Button]) -> Double? {
+        guard visible.contains(.closePlayer) else { return nil }
+        let logical = transform.toLogical(physical)
+        guard layout.button(at: logical, among: visible) == nil else { return nil }
+        return layout.progressFraction(at: logical)
+    }
+
     private func translate(_ event: SDL_Event, visible: [Button], into inputs: inout [UIInput]) {
         let output = transform.physical
         func onDisplay(fingerX x: Float, y: Float) -> Point {
@@ -300,25 +312,22 @@ public final class Screen {
             }
         case SDL_MOUSEBUTTONDOWN:
             guard event.button.which != touchMouse, event.button.button == UInt8(SDL_BUTTON_LEFT) else { return }
-            pointers.down(.mouse, on: button(at: onDisplay(mouseX: event.button.x, y: event.button.y)))
+            pointerDown(.mouse, at: onDisplay(mouseX: event.button.x, y: event.button.y), visible: visible, into: &inputs)
         case SDL_MOUSEMOTION:
             guard event.motion.which != touchMouse else { return }
-            pointers.moved(.mouse, over: button(at: onDisplay(mouseX: event.motion.x, y: event.motion.y)))
+            pointerMoved(.mouse, to: onDisplay(mouseX: event.motion.x, y: event.motion.y), visible: visible, into: &inputs)
         case SDL_MOUSEBUTTONUP:
             guard event.button.which != touchMouse, event.button.button == UInt8(SDL_BUTTON_LEFT) else { return }
-            let p = onDisplay(mouseX: event.button.x, y: event.button.y)
-            if let input = pointers.up(.mouse, on: button(at: p), at: transform.toLogical(p)) { inputs.append(input) }
+            pointerUp(.mouse, at: onDisplay(mouseX: event.button.x, y: event.button.y), visible: visible, into: &inputs)
         case SDL_FINGERDOWN:
-            let p = onDisplay(fingerX: event.tfinger.x, y: event.tfinger.y)
-            pointers.down(.finger(event.tfinger.fingerId), on: button(at: p))
+            pointerDown(.finger(event.tfinger.fingerId), at: onDisplay(fingerX: event.tfinger.x, y: event.tfinger.y), visible: visible,
+                        into: &inputs)
         case SDL_FINGERMOTION:
-            let p = onDisplay(fingerX: event.tfinger.x, y: event.tfinger.y)
-            pointers.moved(.finger(event.tfinger.fingerId), over: button(at: p))
+            pointerMoved(.finger(event.tfinger.fingerId), to: onDisplay(fingerX: event.tfinger.x, y: event.tfinger.y), visible: visible,
+                         into: &inputs)
         case SDL_FINGERUP:
-            let p = onDisplay(fingerX: event.tfinger.x, y: event.tfinger.y)
-            if let input = pointers.up(.finger(event.tfinger.fingerId), on: button(at: p), at: transform.toLogical(p)) {
-                inputs.append(input)
-            }
+            pointerUp(.finger(event.tfinger.fingerId), at: onDisplay(fingerX: event.tfinger.x, y: event.tfinger.y), visible: visible,
+                      into: &inputs)
         case SDL_DISPLAYEVENT:
             guard event.display.event == UInt8(SDL_DISPLAYEVENT_ORIENTATION.rawValue),
                   Int32(event.display.display) == SDL_GetWindowDisplayIndex(rendererHandle.window.handle),
@@ -331,6 +340,36 @@ public final class Screen {
         default:
             break
         }
+    }
+
+    /// A pointer down: on the progress bar it starts a drag (a seek at once), else it may press.
+    private func pointerDown(_ pointer: PointerTracker.Pointer, at p: Point, visible: [Button], into inputs: inout [UIInput]) {
+        if let fraction = progressFraction(at: p, visible: visible) {
+            pointers.down(pointer, on: nil, scrubbing: true)
+            inputs.append(.seek(fraction))
+        } else {
+            pointers.down(pointer, on: press(at: p, visible: visible))
+        }
+    }
+
+    /// A drag on the progress bar follows the pointer along it (clamped to its ends).
+    private func pointerMoved(_ pointer: PointerTracker.Pointer, to p: Point, visible: [Button], into inputs: inout [UIInput]) {
+        if pointers.scrubbing(pointer) {
+            inputs.append(.seek(barFraction(at: p)))
+        } else {
+            pointers.moved(pointer, over: press(at: p, visible: visible))
+        }
+    }
+
+    private func pointerUp(_ pointer: PointerTracker.Pointer, at p: Point, visible: [Button], into inputs: inout [UIInput]) {
+        if pointers.scrubbing(pointer) { inputs.append(.seek(barFraction(at: p))) }
+        if let input = pointers.up(pointer, on: press(at: p, visible: visible), at: transform.toLogical(p)) { inputs.append(input) }
+    }
+
+    /// Where along the bar a dragging pointer is, wherever it strayed (above, below, past its ends).
+    private func barFraction(at physical: Point) -> Double {
+        let bar = layout.progressBar, x = transform.toLogical(physical).x
+        return bar.width > 0 ? min(max((x - Double(bar.x)) / Double(bar.width), 0), 1) : 0
     }
 
     private func translateWindowEvent(_ id: SDL_WindowEventID, into inputs: inout [UIInput]) {

@@ -142,13 +142,14 @@ case let .check(config):
     exit(ok ? 0 : 1)
 case let .send(request, socket):
     exit(ControlSender.run(request, socket: socket))
-case let .play(file, config):
+case let .play(file, config, player):
     Booth.blockSignals()
     let (context, screen, assets) = openScreen(config)
+    screen.playbackFit = player.fit
     // The player alone has no camera: the test pattern stands in and is never started.
     let parts = BoothParts(screen: screen, audio: SoundPlayer(assets: assets), camera: TestPattern(size: config.size, fps: 30),
                            makeMicrophone: { _ in nil }, notifier: notifier)
-    serve(Booth(playing: file, config: config, parts: parts), context)
+    serve(Booth(playing: file, config: config, parts: parts, player: player), context)
 case let .record(config):
     Booth.blockSignals()
     // The take's path (or with --output-dir, a name in the folder until the first take has its own).

@@ -124,7 +124,7 @@ struct OptionParserTests {
         #expect(try parser().parse(["--help"]) == .help)
         #expect(try parser().parse(["--fps", "10", "--version"]) == .version)
         // --help wins even over a bad value later on the line? No: parsing stops at the bad value.
-        guard case let .play(file, c) = try parser().parse(["--play", "/tmp/x.mov", "--windowed"]) else {
+        guard case let .play(file, c, player) = try parser().parse(["--play", "/tmp/x.mov", "--windowed"]), player == PlayerOptions() else {
             Issue.record("not play"); return
         }
         #expect(file == "/tmp/x.mov" && c.window == .windowed(nil))

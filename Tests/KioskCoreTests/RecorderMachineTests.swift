@@ -61,7 +61,7 @@ let sampleEvents: [RecorderEvent] = Button.allCases.map { .press($0) } + [
     .cameraLost, .cameraBack,
     .playbackProgress(position: 2, duration: 3.2),
     .playbackEnded(.end),
-    .togglePause, .stateQuery,
+    .togglePause, .pause(true), .seek(position: 1.5), .stateQuery,
     .terminate(signal: "SIGTERM"), .quit, .parentGone,
     .reload(reloaded),
 ]
@@ -86,6 +86,8 @@ func kind(_ e: RecorderEvent) -> String {
     case .playbackProgress: "playbackProgress"
     case .playbackEnded: "playbackEnded"
     case .togglePause: "togglePause"
+    case .pause: "pause"
+    case .seek: "seek"
     case .stateQuery: "stateQuery"
     case .terminate: "terminate"
     case .quit: "quit"
@@ -100,8 +102,16 @@ struct Expectation {
 }
 
 func notAllowed(_ b: Button, _ mode: Mode, _ visible: [Button]) -> RecorderAction {
-    .emit(.error(code: .notAllowed, message: "'\(b.rawValue)' is not on screen in \(mode.rawValue) mode (visible: \(visible.map(\.rawValue).joined(separator: ", ")))"))
+    notAllowed(b.rawValue, mode, visible)
 }
+
+func notAllowed(_ name: String, _ mode: Mode, _ visible: [Button]) -> RecorderAction {
+    .emit(.error(code: .notAllowed, message: "'\(name)' is not on screen in \(mode.rawValue) mode (visible: \(visible.map(\.rawValue).joined(separator: ", ")))"))
+}
+
+/// The player's controls that are not buttons (the progress bar, the pause): refused outside the
+/// playing mode like a hidden button.
+let playerControls: [(event: RecorderEvent, name: String)] = [(.seek(position: 1.5), "seek"), (.pause(true), "pause")]
 
 let finishedByLimit = RecordingResult(outputPath: out, duration: 5, bytes: 99, reason: .maxDuration, success: true)
 
@@ -193,6 +203,8 @@ let table: [String: Expectation] = [
     "playing/background": .init(actions: [.setPlaybackPaused(true)], mode: .playing),
     "playing/playbackEnded": .init(actions: [.emit(.playbackFinished(reason: .end))], mode: .finished),
     "playing/togglePause": .init(actions: [.setPlaybackPaused(true)], mode: .playing),
+    "playing/pause": .init(actions: [.setPlaybackPaused(true)], mode: .playing),
+    "playing/seek": .init(actions: [.seekPlayback(to: 1.5)], mode: .playing),
     "playing/stateQuery": .init(actions: [.emit(.state(mode: "playing", timer: "00:00 / 00:03", buttons: [.closePlayer], orientation: .landscapeRight))], mode: .playing),
     "playing/terminate": .init(actions: [.stopPlayback, .emit(.playbackFinished(reason: .closed)), .emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .finished),
     "playing/quit": .init(actions: [.stopPlayback, .emit(.playbackFinished(reason: .closed)), .exit(code: 0)], mode: .finished),
@@ -212,7 +224,7 @@ struct RecorderMachinePairTests {
     func samplesCoverEveryKind() {
         let kinds = Set(sampleEvents.map(kind))
         #expect(kinds.count == sampleEvents.count)
-        #expect(kinds.count == Button.allCases.count + 20)
+        #expect(kinds.count == Button.allCases.count + 22)
     }
 
     @Test("the fixtures reach the modes they are named for")
@@ -246,6 +258,14 @@ struct RecorderMachinePairTests {
             #expect(actions == [notAllowed(button, before.mode, before.visibleButtons)], "\(fixture)/\(button)")
             #expect(m == before, "\(fixture)/\(button)")
         }
+        // The progress bar and the pause are on screen only in the player.
+        if before.mode != .playing {
+            for (event, name) in playerControls {
+                var m = before
+                #expect(m.handle(event) == [notAllowed(name, before.mode, before.visibleButtons)], "\(fixture)/\(name)")
+                #expect(m == before, "\(fixture)/\(name)")
+            }
+        }
         // Start with a countdown of its own is a press of Start too.
         if !before.visibleButtons.contains(.start) {
             var m = before
@@ -262,6 +282,7 @@ struct RecorderMachinePairTests {
             if table[key] != nil { continue }
             if case let .press(b) = event, !before.visibleButtons.contains(b) { continue }
             if case .start = event, !before.visibleButtons.contains(.start) { continue }
+            if playerControls.contains(where: { $0.event == event }), before.mode != .playing { continue }
             var m = before
             let actions = m.handle(event)
             #expect(actions == [], "\(key)")

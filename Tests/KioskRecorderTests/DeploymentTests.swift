@@ -65,7 +65,7 @@ struct DeploymentTests {
         #expect(options.count >= 20)
         let interface = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/interface.md"), encoding: .utf8)
         let example = try String(contentsOf: repositoryRoot.appendingPathComponent("kiosk/kiosk.conf.example"), encoding: .utf8)
-        let commandLineOnly: Set = ["--config", "--play", "--list-cameras", "--check", "--send", "--help", "--version"]
+        let commandLineOnly: Set = ["--config", "--play", "--loop", "--fit", "--list-cameras", "--check", "--send", "--help", "--version"]
         for option in options {
             #expect(interface.contains("`\(option)`"), "\(option) missing from docs/interface.md")
             if !commandLineOnly.contains(option) {

@@ -1,0 +1,223 @@
+// Seeking and `--play`'s loop through the real binary: the picture shown after a seek read back by
+// its frame stamp from a screenshot (in the booth's review and in `--play`), the sound after it from
+// SDL's disk audio driver, and `--loop`'s plays timed from the booth's KIOSK_STATS picture lines.
+//
+// The window is portrait (480x960): a landscape picture, aspect-fit, then lies between the panels,
+// so its stamp band (its top sixteenth) is read clear of the overlay.
+import Foundation
+import KioskCore
+import KioskTestSupport
+import Testing
+
+/// A movie by the ffmpeg CLI from frames we stamp: frame k carries k (FrameStamp) and is at k/30 s;
+/// a key frame each second; the sound's frequency tells its second: 300 + 200·s Hz in second s.
+func stampedMovie(_ folder: URL, seconds: Int, size: Size = Size(width: 320, height: 240)) throws -> String {
+    let raw = folder.appendingPathComponent("frames.yuv")
+    var data = Data()
+    for k in 0..<(seconds * 30) {
+        var bytes = [UInt8](repeating: 128, count: size.width * size.height * 3 / 2)
+        for i in 0..<FrameStamp.bits {
+            let value = (k >> (15 - i)) & 1 == 1 ? FrameStamp.white : FrameStamp.black
+            for y in 0..<FrameStamp.bandHeight(frameHeight: size.height) {
+                for x in FrameStamp.cell(i, width: size.width) { bytes[y * size.width + x] = value }
+            }
+        }
+        data.append(contentsOf: bytes)
+    }
+    try data.write(to: raw)
+    let path = folder.appendingPathComponent("stamped.mp4").path
+    let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(size.width)x\(size.height)",
+                               "-r", "30", "-i", raw.path, "-f", "lavfi", "-i", "aevalsrc=0.5*sin(2*PI*(300+200*floor(t))*t):s=48000",
+                               "-t", "\(seconds)", "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-pix_fmt", "yuv420p",
+                               "-c:a", "aac", path], stdout: .inherit, stderr: .inherit)
+    try #require(made.status == 0)
+    return path
+}
+
+/// The frame stamp of the player's picture in a screenshot (BMP) of a `window`-sized display in its
+/// natural orientation, the picture (`picture` pixels, turned `quarterTurns` clockwise by its
+/// display matrix) aspect-fit.
+func stampOnScreen(_ bmpPath: String, window: Size, picture: Size, quarterTurns: Int = 0) throws -> Int {
+    let bmp = try Data(contentsOf: URL(fileURLWithPath: bmpPath))
+    let rowBytes = (window.width * 3 + 3) & ~3
+    try #require(bmp.count >= 54 + rowBytes * window.height, "a \(window) BMP")
+    let fit = Scaling.aspectFit(content: picture, in: Rect(x: 0, y: 0, width: window.width, height: window.height),
+                                quarterTurns: quarterTurns)
+    let (w, h) = (Double(picture.width), Double(picture.height))
+    let scale = Double(quarterTurns % 2 == 0 ? fit.width : fit.height) / w
+    return FrameStamp.read(width: picture.width, height: picture.height) { x, y in
+        // The frame's point in the turned picture, then on the display.
+        let (fx, fy) = (Double(x) + 0.5, Double(y) + 0.5)
+        let (tx, ty): (Double, Double) = switch quarterTurns % 4 {
+        case 1: (h - fy, fx)
+        case 2: (w - fx, h - fy)
+        case 3: (fy, w - fx)
+        default: (fx, fy)
+        }
+        let sx = fit.x + Int(tx * scale), sy = fit.y + Int(ty * scale)
+        let offset = 54 + (window.height - 1 - sy) * rowBytes + 3 * sx // bottom-up rows, BGR
+        return UInt8((Int(bmp[offset]) + Int(bmp[offset + 1]) + Int(bmp[offset + 2])) / 3)
+    }
+}
+
+/// Takes a screenshot and reads the stamp, once it holds still (the seek's picture is decoded off
+/// the UI thread: it may take a moment to show).
+func settledStamp(_ r: RecorderProcess, in folder: URL, window: Size, picture: Size, quarterTurns: Int = 0) throws -> Int {
+    // The same stamp in three screenshots 0.2 s apart, the first 0.5 s after the seek.
+    usleep(500_000)
+    var last: Int?, same = 0
+    for _ in 0..<30 {
+        let shot = folder.appendingPathComponent("shot-\(UUID().uuidString).bmp").path
+        r.send(#"{"command":"screenshot","path":"\#(shot)"}"#)
+        var waited = 0
+        while !FileManager.default.fileExists(atPath: shot) && waited < 200 { usleep(10_000); waited += 1 }
+        usleep(50_000)
+        let stamp = try stampOnScreen(shot, window: window, picture: picture, quarterTurns: quarterTurns)
+        same = stamp == last ? same + 1 : 0
+        if same >= 2 { return stamp }
+        last = stamp
+        usleep(150_000)
+    }
+    return try #require(last)
+}
+
+/// The dominant frequency of a stretch of s16 mono samples, by zero crossings.
+func frequency(_ samples: ArraySlice<Int16>, rate: Double = 48000) -> Double {
+    let crossings = zip(samples, samples.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
+    return Double(crossings) / 2 / (Double(samples.count) / rate)
+}
+
+@Suite("Seeking and looping through the binary", .serialized)
+struct SeekEndToEndTests {
+    static let window = Size(width: 480, height: 960)
+
+    @Test("--play: seeks while paused land within one frame by the picture's stamp; after the resume the sound is the new position's")
+    func playSeek() throws {
+        let folder = try testFolder("seek-play")
+        let movie = try stampedMovie(folder, seconds: 4)
+        let disk = folder.appendingPathComponent("sound.raw").path
+        let r = try RecorderProcess(["--play", movie, "--windowed", "480x960"],
+                                    environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": disk])
+        try #require(r.wait(for: "playbackStarted") != nil, "\(r.stderr)")
+        Thread.sleep(forTimeInterval: 0.4)
+        r.command("pause")
+        Thread.sleep(forTimeInterval: 0.8) // silence on the device while paused
+        var offsets: [Double] = []
+        for target in [2.45, 1.0, 3.51, 0.2, 2.5] {
+            r.send(#"{"command":"seek","position":\#(target)}"#)
+            let stamp = try settledStamp(r, in: folder, window: Self.window, picture: Size(width: 320, height: 240))
+            // Frame k is at k/30 s: the one showing at the target is floor(target·30).
+            let shownAt = Double(stamp) / 30
+            offsets.append(shownAt - target)
+            #expect(shownAt <= target + 0.001 && target - shownAt < 1.0 / 30 + 0.001,
+                    "seek to \(target) s showed frame \(stamp) (\(shownAt) s)")
+        }
+        r.send(#"{"command":"pause","paused":false}"#)
+        Thread.sleep(forTimeInterval: 0.6)
+        r.command("quit")
+        #expect(r.exitStatus(timeout: 10) == 0, "\(r.stderr)")
+        #expect(!r.events.contains { $0.name == "error" }, "\(r.rawLines)")
+        print("--play seek: picture offsets from the targets \(offsets.map { Int(($0 * 1000).rounded()) }) ms (one frame: 33 ms)")
+
+        // The device's sound: what was heard before the pause (second 0: 300 Hz), the pause's
+        // silence, then from 2.5 s on (second 2: 700 Hz), never the old position's queued sound.
+        let samples = try Data(contentsOf: URL(fileURLWithPath: disk)).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        var runs: [(start: Int, end: Int)] = [], runStart: Int?
+        for (i, s) in samples.enumerated() {
+            if s == 0 { runStart = runStart ?? i } else if let begin = runStart { runs.append((begin, i)); runStart = nil }
+        }
+        let pause = try #require(runs.filter { $0.end - $0.start > 48000 / 5 }.last, "a pause's silence in \(samples.count) samples")
+        // Counted in the disk file's own units (the device's rate and channels, interleaved): the
+        // ratio of the two tones says which second each is from, whatever the device took.
+        let before = frequency(samples[max(pause.start - 9600, 0)..<pause.start])
+        let after = frequency(samples[pause.end..<min(pause.end + 9600, samples.count)])
+        print("--play seek: tone after the seek to 2.5 s / tone before the pause = \(after / before) (second 2 / second 0: \(700.0 / 300); second 1 would be \(500.0 / 300))")
+        #expect(abs(after / before - 700.0 / 300) < 0.15, "after the seek: \(after) against \(before) before the pause")
+    }
+
+    @Test("the booth's review: record, Play Video, pause, seek: the picture at the target by its stamp, within one frame; then Close")
+    func reviewSeek() throws {
+        let folder = try testFolder("seek-review")
+        let output = folder.appendingPathComponent("take.mov").path
+        let r = try RecorderProcess(["--camera", "test", "--microphone", "test", "--windowed", "480x960", "--countdown", "0",
+                                     "--output", output])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil)
+        Thread.sleep(forTimeInterval: 3.2)
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        // The truth: each picture's stamp and time in the take, by ffmpeg.
+        let size = Size(width: 352, height: 288)
+        // A portrait booth records the camera turned: the take's display matrix says how far.
+        let rotation = try ffprobe(output, "stream_side_data=rotation", stream: "v")
+        let quarterTurns = ((-(Int(rotation.split(separator: "\n").first ?? "0") ?? 0) / 90) % 4 + 4) % 4
+        let times = try runProgram(["ffprobe", "-v", "error", "-select_streams", "v", "-show_entries", "frame=pts_time",
+                                    "-of", "csv=p=0", output], stderr: .discard).stdout.split(separator: "\n")
+            .compactMap { $0.split(separator: ",").first.flatMap { Double($0) } }
+        let grayPath = folder.appendingPathComponent("take.gray").path
+        _ = try runProgram(["ffmpeg", "-v", "error", "-y", "-noautorotate", "-i", output, "-vsync", "passthrough", "-f", "rawvideo", "-pix_fmt", "gray", grayPath], stderr: .discard)
+        let gray = try Data(contentsOf: URL(fileURLWithPath: grayPath))
+        let frameBytes = size.width * size.height
+        try #require(gray.count == times.count * frameBytes && times.count > 60, "\(times.count) frames, \(gray.count) bytes")
+        var timeOfStamp: [Int: Double] = [:]
+        for (i, t) in times.enumerated() {
+            let base = i * frameBytes
+            let stamp = FrameStamp.read(width: size.width, height: size.height) { x, y in gray[base + y * size.width + x] }
+            timeOfStamp[stamp] = t - times[0]
+        }
+        r.command("playVideo")
+        try #require(r.wait(for: "playbackStarted") != nil)
+        Thread.sleep(forTimeInterval: 0.3)
+        r.command("pause")
+        var offsets: [Double] = []
+        for target in [2.01, 0.72, 2.93] {
+            r.send(#"{"command":"seek","position":\#(target)}"#)
+            let stamp = try settledStamp(r, in: folder, window: Self.window, picture: size, quarterTurns: quarterTurns)
+            let shownAt = try #require(timeOfStamp[stamp], "stamp \(stamp) is no picture of the take")
+            offsets.append(shownAt - target)
+            #expect(abs(shownAt - target) <= 1.0 / 30 + 0.002, "seek to \(target) s showed the picture at \(shownAt) s")
+        }
+        // A seek is refused outside the player, like a hidden button.
+        r.command("closePlayer")
+        #expect(r.wait(for: "playbackFinished") != nil)
+        r.send(#"{"command":"seek","position":1}"#)
+        #expect(r.wait(for: "error") != nil)
+        #expect(r.events.contains { if case let .error(code, message) = $0 { code == .notAllowed && message.contains("'seek'") } else { false } })
+        r.command("useVideo")
+        #expect(r.exitStatus() == 0)
+        print("review seek: picture offsets from the targets \(offsets.map { Int(($0 * 1000).rounded()) }) ms")
+    }
+
+    @Test("--play --loop: three plays in a row, each from its first picture to its last, no gap over one frame between them")
+    func loop() throws {
+        let folder = try testFolder("loop")
+        let movie = try stampedMovie(folder, seconds: 1)
+        let r = try RecorderProcess(["--play", movie, "--loop", "--windowed", "640x480"], environment: ["KIOSK_STATS": "1"])
+        try #require(r.wait(for: "playbackStarted") != nil, "\(r.stderr)")
+        let decoder = JSONDecoder()
+        func pictures() -> [PreviewStatsLine] {
+            r.stderr.split(separator: "\n").compactMap { try? decoder.decode(PreviewStatsLine.self, from: Data($0.utf8)) }
+                .filter { $0.stat == "picture" }
+        }
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline && !pictures().contains(where: { ($0.play ?? 0) >= 4 }) { Thread.sleep(forTimeInterval: 0.1) }
+        r.command("quit")
+        #expect(r.exitStatus(timeout: 10) == 0, "\(r.stderr)")
+        #expect(r.events.map(\.name) == ["playbackStarted", "playbackFinished"], "no end until closed: \(r.names)")
+        let shown = pictures()
+        var gaps: [Double] = []
+        for play in 1...3 {
+            let these = shown.filter { $0.play == play }, next = shown.filter { $0.play == play + 1 }
+            try #require(!these.isEmpty && !next.isEmpty, "play \(play) and the next: \(shown.count) pictures")
+            #expect(these.first!.position! < 0.001, "play \(play) starts at its first picture: \(these.first!.position!)")
+            #expect(abs(these.last!.position! - 29.0 / 30) < 0.001, "play \(play) ends at its last picture: \(these.last!.position!)")
+            #expect(these.count >= 28, "play \(play): \(these.count) of 30 pictures shown")
+            gaps.append(next.first!.t - these.last!.t)
+        }
+        print("--loop: between the last picture of a play and the first of the next \(gaps.map { Int(($0 * 1000).rounded()) }) ms (a frame is 33 ms)")
+        // The last picture is on screen for its frame; anything beyond that is a gap: at most one frame
+        // (+ 10 ms for a loaded machine's loop).
+        for gap in gaps { #expect(gap - 1.0 / 30 <= 1.0 / 30 + 0.010, "a gap of \(Int((gap - 1.0 / 30) * 1000)) ms past the frame") }
+    }
+}
