@@ -110,9 +110,11 @@ public final class MovieWriter: Sendable {
         if taken { available.signal() }
     }
 
-    /// Like `append(_:)` but waits for room instead of dropping (for benchmarks feeding a file).
+    /// Like `append(_:)` but waits for room instead of dropping (for benchmarks and tests feeding a
+    /// file faster than real time). It keeps at most two frames queued, not the live queue's eight:
+    /// a file can wait, and eight raw 720p frames are 14 MiB held for nothing.
     public func appendWaiting(_ frame: VideoFrame) {
-        while queue.withLock({ $0.accepting && $0.videoCount >= Self.videoQueueLimit }) {
+        while queue.withLock({ $0.accepting && $0.videoCount >= 2 }) {
             usleep(500)
         }
         append(frame)

@@ -67,7 +67,9 @@ public enum FontLookup {
     /// thread; errors are left for the screen to report.
     public static func preload(language: Language, font: String?) {
         if let font { _ = try? FontFile.named(font) }
-        if let face = face(language: language.fontconfigLanguage) { _ = try? FontFile.named(face.path) }
+        // Only the languages whose words DejaVu lacks glyphs for send the booth to fontconfig.
+        guard [.ja, .zhHans].contains(language), let face = face(language: language.fontconfigLanguage) else { return }
+        _ = try? FontFile.named(face.path)
     }
 
     private static func match(key: String, pattern text: String, covering scalars: [UInt32]) -> FaceSource? {
@@ -104,8 +106,16 @@ final class Typefaces {
     /// DejaVu Sans Bold: every text it can show is shown in it.
     let primary: FaceSource
     let language: Language
-    /// For text the primary face lacks glyphs for, in order: `--font`'s face, fontconfig's for the language.
-    let fallbacks: [FaceSource]
+    /// For text the primary face lacks glyphs for, in order: `--font`'s face, fontconfig's for the
+    /// language. Found when a text first needs them: a booth whose words DejaVu shows never asks
+    /// fontconfig (whose caches take tens of MiB while it answers).
+    private(set) lazy var fallbacks: [FaceSource] = {
+        var found = configured.map { [$0] } ?? []
+        if let face = FontLookup.face(language: language.fontconfigLanguage) { found.append(face) }
+        return found.filter { $0 != primary }
+    }()
+    /// `--font`'s face for the language, nil without `--font`.
+    private let configured: FaceSource?
     /// Each face open at one size, to ask which glyphs it has.
     private var probes: [FaceSource: Font] = [:]
     private var chosen: [String: FaceSource] = [:]
@@ -114,10 +124,7 @@ final class Typefaces {
     init(primary: String, language: Language, font: String?) throws(SDLError) {
         self.primary = FaceSource(path: primary)
         self.language = language
-        var fallbacks: [FaceSource] = []
-        if let font { fallbacks.append(try Typefaces.face(in: font, for: language)) }
-        if let face = FontLookup.face(language: language.fontconfigLanguage) { fallbacks.append(face) }
-        self.fallbacks = fallbacks.filter { $0 != FaceSource(path: primary) }
+        configured = try font.map { path throws(SDLError) in try Typefaces.face(in: path, for: language) }
         _ = try probe(self.primary)
     }
 
@@ -125,8 +132,12 @@ final class Typefaces {
     func face(for text: String) -> Result<FaceSource, MissingGlyphs> {
         if let known = chosen[text] { return .success(known) }
         let scalars = text.unicodeScalars.map(\.value)
+        if missing(scalars, in: primary).isEmpty {
+            chosen[text] = primary
+            return .success(primary)
+        }
         let candidates = [primary] + fallbacks
-        for candidate in candidates where missing(scalars, in: candidate).isEmpty {
+        for candidate in candidates.dropFirst() where missing(scalars, in: candidate).isEmpty {
             chosen[text] = candidate
             return .success(candidate)
         }

@@ -97,9 +97,8 @@ typedef struct {
     struct AVFrame *canvas;
     struct AVPacket *packet;
     int64_t canvas_k;   // frame drawn on the canvas, -1 = none or a flash frame
-    // `clip=`: the file's JPEGs, mapped; frame k is JPEG k mod clip_count
-    const uint8_t *clip;
-    size_t clip_bytes;
+    // `clip=`: the file's JPEGs, read in turn; frame k is JPEG k mod clip_count
+    int clip_fd;
     size_t *clip_offsets, *clip_sizes, clip_count;
 } fake_image;
 

@@ -143,36 +143,46 @@ int fake_image_load_clip(fake_image *img, const char *path) {
         if (fd >= 0) close(fd);
         return err;
     }
-    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (map == MAP_FAILED) return errno;
-    const uint8_t *b = map;
+    // The JPEGs' places, found once by reading the file through a small buffer; frames are then
+    // read with pread into the camera's buffer, so the clip's pages are the page cache's and never
+    // the app's (its RSS stays what a real camera's would be).
     size_t n = (size_t)st.st_size, count = 0, cap = 256;
     size_t *offsets = malloc(cap * sizeof *offsets), *sizes = malloc(cap * sizeof *sizes);
-    // SOI .. EOI, one after the other (ffmpeg's mjpeg muxer writes no thumbnails that would nest them).
-    for (size_t i = 0; i + 1 < n;) {
-        if (!(b[i] == 0xFF && b[i + 1] == 0xD8)) { i++; continue; }
-        size_t j = i + 2;
-        while (j + 1 < n && !(b[j] == 0xFF && b[j + 1] == 0xD9)) j++;
-        if (j + 1 >= n) break;
-        if (count == cap) {
-            cap *= 2;
-            offsets = realloc(offsets, cap * sizeof *offsets);
-            sizes = realloc(sizes, cap * sizeof *sizes);
+    enum { CHUNK = 1 << 20 };
+    uint8_t *chunk = malloc(CHUNK);
+    int prev = -1;            // the byte before this chunk's first
+    long start = -1;          // where the open JPEG began (SOI), -1 between JPEGs
+    for (size_t at = 0; at < n;) {
+        ssize_t got = pread(fd, chunk, CHUNK, (off_t)at);
+        if (got <= 0) break;
+        for (ssize_t i = 0; i < got; i++) {
+            int b = chunk[i];
+            // SOI .. EOI, one after the other (ffmpeg's mjpeg muxer writes no thumbnails that would nest them).
+            if (prev == 0xFF && b == 0xD8 && start < 0) start = (long)(at + (size_t)i) - 1;
+            else if (prev == 0xFF && b == 0xD9 && start >= 0) {
+                if (count == cap) {
+                    cap *= 2;
+                    offsets = realloc(offsets, cap * sizeof *offsets);
+                    sizes = realloc(sizes, cap * sizeof *sizes);
+                }
+                offsets[count] = (size_t)start;
+                sizes[count++] = at + (size_t)i + 1 - (size_t)start;
+                start = -1;
+                b = -1; // an EOI's D9 starts nothing
+            }
+            prev = b;
         }
-        offsets[count] = i;
-        sizes[count++] = j + 2 - i;
-        i = j + 2;
+        at += (size_t)got;
     }
+    free(chunk);
     if (count == 0) {
         fprintf(stderr, FAKE_LOG_PREFIX "clip %s: no JPEG in it\n", path);
-        munmap(map, n);
+        close(fd);
         free(offsets);
         free(sizes);
         return EINVAL;
     }
-    img->clip = b;
-    img->clip_bytes = n;
+    img->clip_fd = fd;
     img->clip_offsets = offsets;
     img->clip_sizes = sizes;
     img->clip_count = count;
@@ -224,7 +234,7 @@ void fake_image_stop(fake_image *img) {
 
 void fake_image_free(fake_image *img) {
     fake_image_stop(img);
-    if (img->clip) munmap((void *)img->clip, img->clip_bytes);
+    if (img->clip_count) close(img->clip_fd);
     free(img->clip_offsets);
     free(img->clip_sizes);
     free(img->base);
@@ -342,8 +352,8 @@ long fake_image_draw(fake_image *img, uint8_t *dst, size_t capacity, int64_t dra
     if (img->fourcc == V4L2_PIX_FMT_MJPEG && img->clip_count) {
         size_t i = (size_t)(k % (int64_t)img->clip_count);
         if (img->clip_sizes[i] > capacity) return -1;
-        memcpy(dst, img->clip + img->clip_offsets[i], img->clip_sizes[i]);
-        return (long)img->clip_sizes[i];
+        ssize_t got = pread(img->clip_fd, dst, img->clip_sizes[i], (off_t)img->clip_offsets[i]);
+        return got == (ssize_t)img->clip_sizes[i] ? (long)got : -1;
     }
     if (img->fourcc == V4L2_PIX_FMT_MJPEG) return img->encoder ? encode(img, dst, capacity, k, phase) : -1;
     if (capacity < img->sizeimage) return -1;
