@@ -64,6 +64,14 @@ public final class Screen {
         // A kiosk that minimised itself whenever something else took focus would also stop the
         // recording (minimised = background): keep it up.
         SDL_SetHint(SDL_HINT_VIDEO_MINIMIZE_ON_FOCUS_LOSS, "0")
+        // On X11 the software renderer's window surface would otherwise be shown through an OpenGL
+        // texture ("framebuffer acceleration"): on a machine without a GPU that loads Mesa's
+        // llvmpipe (55 MiB of LLVM in RSS) and costs a GL upload per present. X11's own shared-memory
+        // framebuffer shows it directly. (Wayland and KMSDRM have no framebuffer of their own: they
+        // keep SDL's default.) Only when nobody set the hint.
+        if context.videoDriver == "x11", SDL_GetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION) == nil {
+            SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
+        }
         var desktop = SDL_DisplayMode()
         let hasDesktop = SDL_GetDesktopDisplayMode(0, &desktop) == 0 && desktop.w > 0 && desktop.h > 0
         let size: Size, flags: UInt32

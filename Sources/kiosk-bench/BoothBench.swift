@@ -11,7 +11,8 @@ import KioskSystem
 
 /// Runs the booth once: ready, start, `seconds` of recording, stop, quit. CPU and peak RSS of the
 /// process from wait4, and its take.
-private func boothRound(recorder: String, device: String, size frameSize: Size, seconds: Double, output: String) -> (cpu: Double, rssMiB: Double, droppedFrames: Int) {
+private func boothRound(recorder: String, device: String, size frameSize: Size, seconds: Double, output: String,
+                        record: Bool = true) -> (cpu: Double, rssMiB: Double, droppedFrames: Int) {
     unlink(output)
     var pid: pid_t = 0
     var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
@@ -49,11 +50,15 @@ private func boothRound(recorder: String, device: String, size frameSize: Size, 
         }
     }
     wait(for: "ready")
-    input.write(Data("{\"command\":\"start\"}\n".utf8))
-    wait(for: "recordingStarted")
-    Thread.sleep(forTimeInterval: seconds)
-    input.write(Data("{\"command\":\"stop\"}\n".utf8))
-    wait(for: "recordingFinished")
+    if record {
+        input.write(Data("{\"command\":\"start\"}\n".utf8))
+        wait(for: "recordingStarted")
+        Thread.sleep(forTimeInterval: seconds)
+        input.write(Data("{\"command\":\"stop\"}\n".utf8))
+        wait(for: "recordingFinished")
+    } else {
+        Thread.sleep(forTimeInterval: seconds)
+    }
     input.write(Data("{\"command\":\"quit\"}\n".utf8))
     var status: Int32 = 0
     var r = rusage()
@@ -118,4 +123,33 @@ func compareBooth(_ o: [String: String]) {
                "boothPercentOfOneCore": (100 * oursCPU / seconds).rounded(), "ffmpegPercentOfOneCore": (100 * theirCPU / seconds).rounded(),
                "boothPeakRSSMiB": median(booth.map(\.rssMiB)), "ffmpegPeakRSSMiB": median(theirs.map(\.rssMiB)),
                "boothDroppedFrames": booth.map(\.droppedFrames), "framesMissingInTakes": drops])
+}
+
+/// `preview-cost`: the booth in ready (the preview and the microphone's meter, nothing recording)
+/// from the fake camera's clip: CPU of a long stay minus a short one, over the difference, so the
+/// start-up and exit cancel out. Rounds interleaved; medians.
+func previewCost(_ o: [String: String]) {
+    let frameSize = size(o["size"])
+    let seconds = Double(o["seconds"] ?? "") ?? 10
+    let rounds = max(Int(o["rounds"] ?? "") ?? 5, 1)
+    guard let clip = o["clip"] else { fail("preview-cost needs --clip FILE (numbered JPEGs of the size: make-clip)") }
+    guard ProcessInfo.processInfo.environment["KIOSK_FAKE_CAMERA"] == "1" else { fail("preview-cost runs under with-fake-camera") }
+    let me = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+    let recorder = o["recorder"] ?? me.deletingLastPathComponent().appendingPathComponent("kiosk-recorder").path
+    let folder = "/dev/shm/kiosk-preview-bench-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let device = folder + "/video0"
+    _ = FileManager.default.createFile(atPath: device, contents: nil)
+    try? "card=Bench Cam\nformat=MJPG \(frameSize)@30\nclip=\(clip)\n".write(toFile: device + ".conf", atomically: true, encoding: .utf8)
+    var percents: [Double] = [], rss: [Double] = []
+    for _ in 0..<rounds {
+        let short = boothRound(recorder: recorder, device: device, size: frameSize, seconds: 1, output: folder + "/t.mov", record: false)
+        let long = boothRound(recorder: recorder, device: device, size: frameSize, seconds: 1 + seconds, output: folder + "/t.mov", record: false)
+        percents.append(100 * (long.cpu - short.cpu) / seconds)
+        rss.append(long.rssMiB)
+    }
+    printLine(["size": "\(frameSize)", "seconds": seconds, "rounds": rounds, "renderer": ProcessInfo.processInfo.environment["SDL_RENDER_DRIVER"] ?? "default",
+               "previewPercentOfOneCore": (median(percents) * 10).rounded() / 10, "all": percents.map { ($0 * 10).rounded() / 10 },
+               "peakRSSMiB": median(rss)])
 }

@@ -16,6 +16,9 @@ let usageText = """
           (under with-fake-camera) the whole booth recording S seconds from the fake camera serving
           the clip's numbered JPEGs, with its preview, against the ffmpeg CLI recording the same
           JPEGs at the same pace with the writer's settings; median CPU, peak RSS, drops
+      preview-cost --clip FILE [--size WxH] [--seconds S] [--rounds N]
+          (under with-fake-camera) the booth in ready, previewing the clip: % of one core, from the
+          CPU of a stay S seconds longer than another
       make-clip --footage CLIP --size WxH --frames N --output FILE
           the clip looped to N frames, each numbered (FrameStamp), as concatenated JPEGs for the
           fake camera's clip=
@@ -286,6 +289,7 @@ case "compare-encode": compareEncode(options(arguments.dropFirst()))
 case "capture": captureBench(options(arguments.dropFirst()))
 case "make-clip": makeClip(options(arguments.dropFirst()))
 case "compare-booth": compareBooth(options(arguments.dropFirst()))
+case "preview-cost": previewCost(options(arguments.dropFirst()))
 case "count-frames": countFrames(options(arguments.dropFirst()))
 case "tuning":
     // The writer's encoder settings as ffmpeg CLI arguments, one per line (bench/quality reads them).
