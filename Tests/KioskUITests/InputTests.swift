@@ -139,6 +139,9 @@ extension SDLTests {
                 (SDLK_r, Models.finished().buttons, .press(.retake)),
                 (SDLK_r, Models.ready.buttons, nil),
                 (SDLK_x, Models.ready.buttons, nil),
+                (SDLK_c, Models.ready.buttons + [.switchCamera], .press(.switchCamera)),
+                (SDLK_TAB, Models.ready.buttons + [.switchCamera], .press(.switchCamera)),
+                (SDLK_c, Models.ready.buttons, nil),
             ]
             for (key, visible, expected) in cases {
                 pushKey(key)
