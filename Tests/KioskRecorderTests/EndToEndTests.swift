@@ -164,6 +164,8 @@ struct EndToEndTests {
         let folder = try testFolder("kill9")
         let output = folder.appendingPathComponent("output.mov").path
         var generator = SystemRandomNumberGenerator()
+        var losses: [Double] = []
+        defer { print("kill -9: seconds lost per trial \(losses.map { ($0 * 1000).rounded() / 1000 }), worst \(losses.max() ?? 0)") }
         for trial in 0..<10 {
             let r = try RecorderProcess(booth + ["--output", output])
             #expect(r.wait(for: "ready") != nil)
@@ -175,6 +177,7 @@ struct EndToEndTests {
             _ = r.exitStatus()
             let duration = try #require(Double(try ffprobe(output, "format=duration")), "trial \(trial): ffprobe read the file")
             #expect(duration >= t - 1.1, "trial \(trial): killed at \(t) s, file holds \(duration) s")
+            losses.append(max(t - duration, 0))
             #expect(try decodesCleanly(output), "trial \(trial)")
             // The next run, pressing Start, keeps the clip: moved aside and reported.
             let next = try RecorderProcess(booth + ["--output", output])
