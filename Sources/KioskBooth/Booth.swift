@@ -383,6 +383,9 @@ public final class Booth {
         case let .cameraStarted(failure):
             if readySent {
                 if let failure { events.emit(.error(code: .cameraUnavailable, message: failure)) }
+                // A camera lost before it was stopped (in a take that then finished) and open again
+                // now: its thread is new and has no loss to report back from.
+                if failure == nil && camera.isOpen && !machine.cameraAvailable { perform(machine.handle(.cameraBack)) }
             } else {
                 cameraTried = .some(failure)
                 sendReadyWhenDue()

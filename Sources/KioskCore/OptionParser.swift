@@ -43,9 +43,15 @@ public struct OptionParser: Sendable {
     // MARK: - The table
 
     static let options: [OptionSpec] = [
-        OptionSpec(name: "camera", argument: .required("DEVICE|test|auto"),
-                   help: "V4L2 device path (default /dev/video0); test = built-in moving pattern; auto = every camera found (else test); repeat it for a switch button between cameras",
+        OptionSpec(name: "camera", argument: .required("DEVICE|test|auto|exec:COMMAND"),
+                   help: "V4L2 device path (default /dev/video0); test = built-in moving pattern; auto = every camera found (else test); exec:COMMAND = pictures from COMMAND's stdout (run by /bin/sh -c); repeat it for a switch button between cameras",
                    inConfigFile: true) { c, v throws(ValueError) in c.camera = try Values.camera(v!) },
+        OptionSpec(name: "camera-format", argument: .required("mjpeg|i420|nv12|yuyv"),
+                   help: "what an exec: camera's command writes: mjpeg (concatenated JPEGs, default) or raw frames of --size",
+                   inConfigFile: true) { c, v throws(ValueError) in c.cameraFormat = try Values.cameraFormat(v!) },
+        OptionSpec(name: "camera-delay", argument: .required("MS"),
+                   help: "an exec: camera's known delay from sensor to pipe, 0-2000 ms: its pictures' times are moved back by it (default 0)",
+                   inConfigFile: true) { c, v throws(ValueError) in c.cameraDelay = try Values.integer(v!, in: 0...2000) },
         OptionSpec(name: "microphone", argument: .required("PCM|test|none"),
                    help: "ALSA PCM name (default \"default\"); test = built-in tone; none = no audio track",
                    inConfigFile: true) { c, v throws(ValueError) in c.microphone = try Values.microphone(v!) },
@@ -419,12 +425,24 @@ enum Values {
         switch v {
         case "test": return .test
         case "auto": return .auto
+        case _ where v.hasPrefix("exec:"):
+            let command = String(v.dropFirst(5)).trimmingWhitespace
+            guard !command.isEmpty else { throw ValueError("'\(v)': exec: needs a command, e.g. exec:rpicam-vid -t 0 --codec mjpeg -o -") }
+            guard !command.contains(where: { $0 == "\n" || $0 == "\0" }) else { throw ValueError("'exec:': the command must be one line") }
+            return .exec(command)
         default:
             guard v.hasPrefix("/"), v.count > 1 else {
-                throw ValueError("'\(v)' is not a device path like /dev/video0, 'test' or 'auto'")
+                throw ValueError("'\(v)' is not a device path like /dev/video0, 'test', 'auto' or exec:COMMAND")
             }
             return .device(v)
         }
+    }
+
+    static func cameraFormat(_ v: String) throws(ValueError) -> CameraPipeFormat {
+        guard let format = CameraPipeFormat(rawValue: v.lowercased()) else {
+            throw ValueError("'\(v)' is not one of " + CameraPipeFormat.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return format
     }
 
     static func microphone(_ v: String) throws(ValueError) -> MicrophoneChoice {

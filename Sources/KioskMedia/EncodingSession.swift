@@ -38,6 +38,10 @@ final class EncodingSession {
     private var pendingAudio: [AudioChunk] = []
     /// Video time at which the current fragment started.
     private var fragmentStartPTS: Int64 = 0
+    /// After a fragment is cut: the end of its last picture (its pts plus the nominal frame length
+    /// given to the muxer). The next fragment may not start before it: the MOV muxer would refuse
+    /// the negative duration and write that picture without a pts.
+    private var fragmentEndPTS: Int64?
     private var pendingBytes: Int64 = 0
     private var pendingPackets = 0
     private var fragments = 0
@@ -118,6 +122,12 @@ final class EncodingSession {
         if seconds >= settings.maxDuration - 0.0005 { return .stop(.maxDuration) }
         var pts = Int64((seconds * 90000).rounded())
         if pts <= lastVideoPTS { pts = lastVideoPTS + 1 }
+        // A picture that came a little early (a camera's or a pipe's jitter) right after a cut
+        // is placed at the end of the fragment before: at most that jitter late.
+        if let end = fragmentEndPTS {
+            pts = max(pts, end)
+            fragmentEndPTS = nil
+        }
         let picture: UnsafeMutablePointer<AVFrame>
         do {
             picture = try video.picture(holding: frame)
@@ -134,6 +144,7 @@ final class EncodingSession {
         // Cut a fragment every `fragmentSeconds` of video.
         if Double(pts - fragmentStartPTS) / 90000 >= settings.fragmentSeconds {
             fragmentStartPTS = pts
+            fragmentEndPTS = pts + Int64((90000 / max(settings.fps, 1)).rounded())
             return flushFragment()
         }
         return .ok

@@ -182,7 +182,9 @@ case let .record(config):
     // booth running with the same config owns the socket.)
     let control = config.controlSocket.map(openControlSocket)
     let (context, screen, assets) = openScreen(config)
-    let camera = CameraFactory.makeAll(config.cameras, size: config.size, fps: Double(config.fps), mjpeg: VideoDecoder.mjpeg)
+    let camera = CameraFactory.makeAll(config.cameras, size: config.size, fps: Double(config.fps),
+                                       exec: ExecCameraSettings(format: config.cameraFormat, delayMilliseconds: config.cameraDelay),
+                                       mjpeg: VideoDecoder.mjpeg)
     if camera.sources.count > 1 { Log.info("cameras to switch between: \(camera.sources.map(\.info.name).joined(separator: ", "))") }
     // Every event also goes to the socket's clients.
     var copies: (@Sendable (Data) -> Void)?
