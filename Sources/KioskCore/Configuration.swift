@@ -81,8 +81,9 @@ public struct Configuration: Equatable, Sendable {
     public var orientation: Orientation?
     public var window: WindowMode = .fullscreen
     public var session: SessionMode = .once
-    /// An FFmpeg H.264 encoder (e.g. h264_v4l2m2m on a Raspberry Pi); libx264 when it cannot open.
-    public var videoEncoder = "libx264"
+    /// An FFmpeg H.264 encoder (e.g. h264_v4l2m2m on a Raspberry Pi), libx264 when it cannot open;
+    /// `auto` probes h264_vaapi, then h264_v4l2m2m, then takes libx264.
+    public var videoEncoder = "auto"
     public var videoPreset = "veryfast"
     /// libx264's constant quality, 0 (lossless) to 51; used unless `videoBitrate` is set.
     public var videoCRF = 23

@@ -86,7 +86,7 @@ public struct OptionParser: Sendable {
                    help: "once (default): exit 0 after Use Video or Cancel; loop: back to ready for the next guest",
                    inConfigFile: true) { c, v throws(ValueError) in c.session = try Values.session(v!) },
         OptionSpec(name: "video-encoder", argument: .required("NAME"),
-                   help: "FFmpeg H.264 encoder (default libx264; e.g. h264_v4l2m2m); falls back to libx264 when it cannot open",
+                   help: "auto (default: h264_vaapi, then h264_v4l2m2m within its limits, else libx264) or an FFmpeg H.264 encoder (libx264, h264_v4l2m2m, h264_vaapi); falls back to libx264 when it cannot open",
                    inConfigFile: true) { c, v throws(ValueError) in c.videoEncoder = try Values.word(v!) },
         OptionSpec(name: "video-preset", argument: .required("P"),
                    help: "libx264 preset: ultrafast ... veryslow (default veryfast)",

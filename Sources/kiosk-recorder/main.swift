@@ -201,6 +201,12 @@ case let .record(config):
         events: EventSink(copies: copies), configurationSource: source, notifier: notifier)
     parts.monitorsMicrophone = true
     parts.moreCameras = Array(camera.sources.dropFirst())
+    if config.videoEncoder == "auto" {
+        // Opens the hardware encoders once, before the loop turns (nothing on screen waits yet).
+        let choice = EncoderChoice.resolve("auto", size: config.size, fps: Double(config.fps), bitrate: config.videoBitrate)
+        Log.info("video encoder \(choice.reason)")
+        parts.autoEncoder = choice
+    }
     let booth = Booth(config: config, outputPath: output, parts: parts, folder: folder)
     // A suspend of the machine waits (logind's delay inhibitor) until a take in progress is safe.
     booth.watchSystemSleep()

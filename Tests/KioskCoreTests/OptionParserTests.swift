@@ -42,7 +42,7 @@ struct OptionParserTests {
         #expect(c.orientation == nil)
         #expect(c.window == .fullscreen)
         #expect(c.session == .once)
-        #expect(c.videoEncoder == "libx264" && c.videoPreset == "veryfast" && c.videoCRF == 23 && c.videoBitrate == nil)
+        #expect(c.videoEncoder == "auto" && c.videoPreset == "veryfast" && c.videoCRF == 23 && c.videoBitrate == nil)
         #expect(!c.mirrorPreview && c.cameraRotation == 0)
     }
 
