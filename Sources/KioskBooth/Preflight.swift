@@ -146,6 +146,23 @@ public enum Preflight {
         }
     }
 
+    /// What stands between the booth and its touches at start (nil: nothing): no input device it
+    /// can read, naming the group that can.
+    public static func inputProblem(folder: String = "/dev/input") -> String? {
+        let devices = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("event") }.sorted()
+        guard !devices.isEmpty, !devices.contains(where: { access(folder + "/" + $0, R_OK) == 0 }) else { return nil }
+        let group = inputGroup(folder + "/" + devices[0]) ?? "input"
+        return "none of the \(devices.count) devices in \(folder) is readable by this user, so no touch will arrive: "
+            + "add it to the \(group) group (sudo usermod -aG \(group) \(userName)) and restart"
+    }
+
+    /// The group that owns an input device (`stat`, `getgrgid`).
+    static func inputGroup(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, let group = getgrgid(info.st_gid), let name = group.pointee.gr_name else { return nil }
+        return String(cString: name)
+    }
+
     static func input() -> CheckItem {
         let folder = "/dev/input"
         let devices = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("event") }.sorted()
@@ -154,8 +171,9 @@ public enum Preflight {
         }
         let readable = devices.filter { access(folder + "/" + $0, R_OK) == 0 }
         if readable.isEmpty {
+            let group = inputGroup(folder + "/" + devices[0]) ?? "input"
             return CheckItem(name: "input", ok: false, detail: "none of the \(devices.count) input devices is readable by this user",
-                             fix: "on a bare device (KMSDRM) touches come through evdev: sudo usermod -aG input \(userName)")
+                             fix: "on a bare device (KMSDRM) touches come through evdev: sudo usermod -aG \(group) \(userName)")
         }
         return CheckItem(name: "input", ok: true, detail: "\(readable.count) of \(devices.count) input devices readable")
     }

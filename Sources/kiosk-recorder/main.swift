@@ -89,9 +89,14 @@ func openScreen(_ config: Configuration) -> (SDLContext, Screen, Assets) {
             exit(2)
         }
         Log.info("display: \(driver) \(screen.outputSize), renderer \(screen.rendererName)")
+        // Under KMSDRM touches come from evdev: without read access there are none and no error.
+        if driver == "KMSDRM", let problem = Preflight.inputProblem() { Log.info("input: \(problem)") }
         return (context, screen, assets)
     } catch {
-        Log.write("kiosk-recorder: no display: \(error)\n\(Screen.noDisplayHint)\n")
+        let cards = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []).filter { $0.hasPrefix("card") }.sorted()
+        let hint = Screen.noDisplayHint(error: "\(error)", requestedDriver: ProcessInfo.processInfo.environment["SDL_VIDEODRIVER"],
+                                        devices: cards.map { "/dev/dri/" + $0 })
+        Log.write("kiosk-recorder: no display: \(error)\n\(hint)\n")
         exit(3)
     }
 }
