@@ -32,6 +32,8 @@ public final class Booth {
     public let folder: TakeFolder?
     /// The current take's number in the output folder.
     private var takeNumber: Int?
+    /// Encoders that stopped returning packets in a take: libx264 stands in for them from then on.
+    private var stalledEncoders: Set<String> = []
     let parts: BoothParts
     var screen: any BoothScreen { parts.screen }
     var events: EventSink { parts.events }
@@ -387,6 +389,9 @@ public final class Booth {
         case let .cameraStarted(failure):
             if readySent {
                 if let failure { events.emit(.error(code: .cameraUnavailable, message: failure)) }
+                // A camera lost before it was stopped (in a take that then finished) and open again
+                // now: its thread is new and has no loss to report back from.
+                if failure == nil && camera.isOpen && !machine.cameraAvailable { perform(machine.handle(.cameraBack)) }
             } else {
                 cameraTried = .some(failure)
                 sendReadyWhenDue()
@@ -435,6 +440,10 @@ public final class Booth {
             activeWriter.set(nil)
             take = nil
             ownTakeOnDisk = true
+            if result.encoderStalled, let encoder = result.encoder, encoder != "libx264" {
+                stalledEncoders.insert(encoder)
+                Log.info("video encoder \(encoder) stopped returning packets; libx264 from the next take on")
+            }
             lastTakeDuration = result.duration
             perform(machine.handle(.recordingFinished(result)))
         case let .fileJobDone(done):
@@ -508,7 +517,7 @@ public final class Booth {
         readySent = true
         let info = camera.info
         events.emit(.ready(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps,
-                           orientation: screen.orientation))
+                           orientation: screen.orientation, encoder: nextEncoder))
         tellService(.ready)
         let held = beforeReady
         beforeReady = []
@@ -917,13 +926,20 @@ public final class Booth {
 
     // MARK: - The take
 
+    /// The video encoder the next take asks for: `auto` as resolved at launch, unless it stalled in
+    /// a take (then libx264).
+    var nextEncoder: String {
+        let wanted = config.videoEncoder == "auto" ? parts.autoEncoder?.name ?? "libx264" : config.videoEncoder
+        return stalledEncoders.contains(wanted) ? "libx264" : wanted
+    }
+
     /// Opens the microphone and the writer on the file worker (after the old take is gone); the
     /// result comes back as `takeStarted` or `takeFailed`.
     func startRecording(orientation: Orientation) {
         let info = camera.info
         var settings = MovieSettings(outputPath: outputPath, videoSize: info.size, fps: info.fps, audio: nil)
         settings.framesFromLiveClock = true
-        settings.videoEncoder = config.videoEncoder
+        settings.videoEncoder = nextEncoder
         settings.preset = config.videoPreset
         settings.crf = config.videoCRF
         settings.bitrate = config.videoBitrate

@@ -135,6 +135,9 @@ public struct BoothParts {
     /// Whether the microphone also listens in ready (and the countdown), for the guest's meter; it
     /// is closed before each take's own opens. Off in tests that count the takes' microphones.
     public var monitorsMicrophone = false
+    /// What `--video-encoder auto` resolved to at launch (`EncoderChoice.resolve`, which opens
+    /// devices and so runs before the loop); nil: libx264 stands for `auto`.
+    public var autoEncoder: EncoderChoice?
 
     public init(screen: any BoothScreen, audio: any BoothAudio, camera: any VideoSource, cameraNote: String? = nil,
                 makeMicrophone: @escaping @Sendable (MicrophoneChoice) -> (any AudioSource)?,

@@ -26,7 +26,7 @@ public enum Preflight {
     // MARK: - Camera
 
     static func camera(_ config: Configuration, mjpeg: @escaping FrameDecoderFactory) -> [CheckItem] {
-        let found = CameraDirectory.cameras()
+        let found = CameraFactory.usable(CameraDirectory.cameras())
         let list = found.map { "\($0.path) (\($0.name))" }.joined(separator: ", ")
         var items = [CheckItem(name: "cameras", ok: true, detail: found.isEmpty ? "no V4L2 camera found" : "found \(list)")]
         let choice: CameraChoice
@@ -54,14 +54,21 @@ public enum Preflight {
                 return items
             }
             choice = config.camera
+        case .exec:
+            choice = config.camera
         }
-        let source = CameraFactory.make(choice, size: config.size, fps: Double(config.fps), mjpeg: mjpeg).source
+        let exec = ExecCameraSettings(format: config.cameraFormat, delayMilliseconds: config.cameraDelay)
+        let source = CameraFactory.make(choice, size: config.size, fps: Double(config.fps), exec: exec, mjpeg: mjpeg).source
         let first = Locked<VideoFrame?>(nil)
+        let lost = Locked<String?>(nil)
         let got = DispatchSemaphore(value: 0)
         do {
+            // An exec camera's start waits for its first picture (at most 10 s), or its failure.
             try source.start(frames: { frame in
                 if first.withLock({ f in defer { f = f ?? frame }; return f == nil }) { got.signal() }
-            }, events: { _ in })
+            }, events: { event in
+                if case let .cameraLost(reason) = event { lost.withLock { $0 = $0 ?? reason } }
+            })
         } catch {
             items.append(CheckItem(name: "camera", ok: false, detail: "\(error)",
                                    fix: "check the camera's cable and that no other program (another booth, a browser) holds it"))
@@ -73,6 +80,9 @@ public enum Preflight {
         if streamed {
             items.append(CheckItem(name: "camera", ok: true,
                                    detail: "\(info.name) streams \(info.size.width)x\(info.size.height) at \(KioskEvent.milliseconds(info.fps)) fps"))
+        } else if case .exec = choice {
+            items.append(CheckItem(name: "camera", ok: false, detail: lost.withLock { $0 } ?? "\(info.name) sent no picture",
+                                   fix: "run the command by hand and check that it writes \(config.cameraFormat.rawValue) to stdout (docs/deploy.md has recipes)"))
         } else {
             items.append(CheckItem(name: "camera", ok: false, detail: "\(info.name) opened but sent no frame in 5 s",
                                    fix: "try another USB port or cable (a USB 2 port may lack bandwidth), or a smaller --size"))
@@ -136,6 +146,23 @@ public enum Preflight {
         }
     }
 
+    /// What stands between the booth and its touches at start (nil: nothing): no input device it
+    /// can read, naming the group that can.
+    public static func inputProblem(folder: String = "/dev/input") -> String? {
+        let devices = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("event") }.sorted()
+        guard !devices.isEmpty, !devices.contains(where: { access(folder + "/" + $0, R_OK) == 0 }) else { return nil }
+        let group = inputGroup(folder + "/" + devices[0]) ?? "input"
+        return "none of the \(devices.count) devices in \(folder) is readable by this user, so no touch will arrive: "
+            + "add it to the \(group) group (sudo usermod -aG \(group) \(userName)) and restart"
+    }
+
+    /// The group that owns an input device (`stat`, `getgrgid`).
+    static func inputGroup(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0, let group = getgrgid(info.st_gid), let name = group.pointee.gr_name else { return nil }
+        return String(cString: name)
+    }
+
     static func input() -> CheckItem {
         let folder = "/dev/input"
         let devices = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("event") }.sorted()
@@ -144,8 +171,9 @@ public enum Preflight {
         }
         let readable = devices.filter { access(folder + "/" + $0, R_OK) == 0 }
         if readable.isEmpty {
+            let group = inputGroup(folder + "/" + devices[0]) ?? "input"
             return CheckItem(name: "input", ok: false, detail: "none of the \(devices.count) input devices is readable by this user",
-                             fix: "on a bare device (KMSDRM) touches come through evdev: sudo usermod -aG input \(userName)")
+                             fix: "on a bare device (KMSDRM) touches come through evdev: sudo usermod -aG \(group) \(userName)")
         }
         return CheckItem(name: "input", ok: true, detail: "\(readable.count) of \(devices.count) input devices readable")
     }

@@ -5,7 +5,7 @@ public enum CameraFactory {
     /// The sources for `--camera` (repeated): each device, the test pattern, and for `auto` every
     /// camera found (a path named twice is opened once). `auto` with none found is the test
     /// pattern, with the note for the screen.
-    public static func makeAll(_ choices: [CameraChoice], size: Size, fps: Double,
+    public static func makeAll(_ choices: [CameraChoice], size: Size, fps: Double, exec: ExecCameraSettings = ExecCameraSettings(),
                                mjpeg: @escaping FrameDecoderFactory) -> (sources: [any VideoSource], note: String?) {
         var sources: [any VideoSource] = [], paths: Set<String> = [], note: String?
         func add(_ path: String) {
@@ -16,8 +16,10 @@ public enum CameraFactory {
             switch choice {
             case let .device(path): add(path)
             case .test: sources.append(TestPattern(size: size, fps: fps))
+            case let .exec(command):
+                sources.append(ExecCamera(command: command, size: size, fps: fps, settings: exec, mjpeg: mjpeg))
             case .auto:
-                let found = CameraDirectory.cameras()
+                let found = usable(CameraDirectory.cameras())
                 found.forEach { add($0.path) }
                 if found.isEmpty, choices.count == 1 {
                     let (source, why) = make(.auto, size: size, fps: fps, mjpeg: mjpeg)
@@ -32,18 +34,35 @@ public enum CameraFactory {
 
     /// The source for a choice, and a note for the screen when `auto` found no camera. `mjpeg`
     /// makes the decoder a camera that sends MJPEG needs (KioskMedia's `VideoDecoder.mjpeg`).
-    public static func make(_ choice: CameraChoice, size: Size, fps: Double,
+    public static func make(_ choice: CameraChoice, size: Size, fps: Double, exec: ExecCameraSettings = ExecCameraSettings(),
                             mjpeg: @escaping FrameDecoderFactory) -> (source: any VideoSource, note: String?) {
         switch choice {
         case let .device(path):
             return (V4L2Camera(path: path, size: size, fps: fps, mjpeg: mjpeg), nil)
         case .test:
             return (TestPattern(size: size, fps: fps), nil)
+        case let .exec(command):
+            return (ExecCamera(command: command, size: size, fps: fps, settings: exec, mjpeg: mjpeg), nil)
         case .auto:
-            if let first = CameraDirectory.cameras().first {
+            if let first = usable(CameraDirectory.cameras()).first {
                 return (V4L2Camera(path: first.path, size: size, fps: fps, mjpeg: mjpeg), nil)
             }
             return (TestPattern(size: size, fps: fps), "No camera found: showing the test pattern")
+        }
+    }
+
+    /// The capture devices `auto` can use: those with a format the booth reads (YUYV, NV12, YU12,
+    /// MJPEG). A Raspberry Pi's CSI receivers (raw Bayer: pRAA, RG10, …), its ISP's nodes and other
+    /// nodes that capture only what the booth cannot read are passed over, and the log says so
+    /// (a Pi camera module is read through `exec:rpicam-vid …` instead).
+    public static func usable(_ found: [CameraDescription]) -> [CameraDescription] {
+        found.filter { camera in
+            let readable = camera.formats.contains { FourCC.pixelFormats[$0.fourcc] != nil }
+            if !readable {
+                let formats = camera.formats.map(\.fourcc).joined(separator: ", ")
+                Log.info("camera auto: \(camera.path) (\(camera.name), \(camera.driver)) passed over: no format the booth reads (it offers \(formats.isEmpty ? "none" : formats))")
+            }
+            return readable
         }
     }
 }

@@ -8,6 +8,31 @@ public enum CameraChoice: Equatable, Sendable {
     case test
     /// The first camera found, else the test pattern with an on-screen note.
     case auto
+    /// A command run through `/bin/sh -c` whose stdout carries the pictures (`exec:COMMAND`), in
+    /// `Configuration.cameraFormat`: a Pi camera module through rpicam-vid, GStreamer, ffmpeg.
+    case exec(String)
+}
+
+/// What an `exec:` camera's command writes on its stdout (`--camera-format`).
+public enum CameraPipeFormat: String, CaseIterable, Sendable {
+    /// Concatenated JPEGs, each a whole picture (SOI … EOI).
+    case mjpeg
+    /// Raw planar 4:2:0 frames of `--size`: Y, then U, then V (FFmpeg yuv420p, V4L2 YU12).
+    case i420
+    /// Raw 4:2:0 frames of `--size`: Y, then interleaved UV.
+    case nv12
+    /// Raw packed 4:2:2 frames of `--size`: Y0 U Y1 V.
+    case yuyv
+
+    /// The layout of a raw frame (nil for MJPEG, which is decoded).
+    public var rawFormat: PixelFormat? {
+        switch self {
+        case .mjpeg: nil
+        case .i420: .yuv420p
+        case .nv12: .nv12
+        case .yuyv: .yuyv
+        }
+    }
 }
 
 /// Where sound comes from.
@@ -36,6 +61,11 @@ public struct Configuration: Equatable, Sendable {
         get { cameras[0] }
         set { cameras[0] = newValue }
     }
+    /// What an `exec:` camera's command writes (`--camera-format`).
+    public var cameraFormat: CameraPipeFormat = .mjpeg
+    /// How long an `exec:` camera's pictures take from the sensor to our read of the pipe
+    /// (`--camera-delay`, milliseconds): their capture times are moved back by it.
+    public var cameraDelay = 0
     public var microphone: MicrophoneChoice = .pcm("default")
     public var size = Size(width: 352, height: 288)
     public var fps = 30
@@ -51,8 +81,9 @@ public struct Configuration: Equatable, Sendable {
     public var orientation: Orientation?
     public var window: WindowMode = .fullscreen
     public var session: SessionMode = .once
-    /// An FFmpeg H.264 encoder (e.g. h264_v4l2m2m on a Raspberry Pi); libx264 when it cannot open.
-    public var videoEncoder = "libx264"
+    /// An FFmpeg H.264 encoder (e.g. h264_v4l2m2m on a Raspberry Pi), libx264 when it cannot open;
+    /// `auto` probes h264_vaapi, then h264_v4l2m2m, then takes libx264.
+    public var videoEncoder = "auto"
     public var videoPreset = "veryfast"
     /// libx264's constant quality, 0 (lossless) to 51; used unless `videoBitrate` is set.
     public var videoCRF = 23

@@ -71,21 +71,29 @@ public struct RecordingResult: Equatable, Sendable {
     /// Whether the file is complete and playable (Use Video shows only then).
     public var success: Bool
     public var droppedFrames: Int
+    /// The video encoder the take was made with (`libx264`, `h264_vaapi`, …).
+    public var encoder: String?
+    /// The encoder stopped returning packets and ended the take (the booth uses libx264 from the
+    /// next take on). Not in the event: `reason` is `error` and `encoder` names it.
+    public var encoderStalled: Bool
 
     public init(outputPath: String, duration: Double, bytes: Int64, reason: StopReason, success: Bool,
-                droppedFrames: Int = 0) {
+                droppedFrames: Int = 0, encoder: String? = nil, encoderStalled: Bool = false) {
         self.outputPath = outputPath
         self.duration = duration
         self.bytes = bytes
         self.reason = reason
         self.success = success
         self.droppedFrames = droppedFrames
+        self.encoder = encoder
+        self.encoderStalled = encoderStalled
     }
 }
 
 /// One stdout event. Encoded with `event` first, then the fields in the order documented.
 public enum KioskEvent: Equatable, Sendable {
-    case ready(camera: String, width: Int, height: Int, fps: Double, orientation: Orientation)
+    /// `encoder`: the video encoder the next take will use (`--video-encoder auto` resolved).
+    case ready(camera: String, width: Int, height: Int, fps: Double, orientation: Orientation, encoder: String? = nil)
     /// The countdown after Start: 3, 2, 1, a second apart; the take starts a second after the 1.
     case countdown(remaining: Int)
     case recordingStarted(outputPath: String)
@@ -150,7 +158,7 @@ extension KioskEvent: Codable {
     enum Key: String, CodingKey {
         case event, camera, width, height, fps, orientation, outputPath, duration, bytes, reason, success
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
-        case action, status, ok, items, remaining, microphoneLevel
+        case action, status, ok, items, remaining, microphoneLevel, encoder
     }
 
     struct UnknownEvent: Error, CustomStringConvertible {
@@ -165,9 +173,10 @@ extension KioskEvent: Codable {
     var fields: [(key: Key, value: any Encodable & Sendable)] {
         var f: [(key: Key, value: any Encodable & Sendable)] = [(.event, name)]
         switch self {
-        case let .ready(camera, width, height, fps, orientation):
+        case let .ready(camera, width, height, fps, orientation, encoder):
             f += [(.camera, camera), (.width, width), (.height, height), (.fps, KioskEvent.milliseconds(fps)),
                   (.orientation, orientation)]
+            if let encoder { f += [(.encoder, encoder)] }
         case let .countdown(remaining):
             f += [(.remaining, remaining)]
         case let .recordingStarted(outputPath), let .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath):
@@ -175,6 +184,7 @@ extension KioskEvent: Codable {
         case let .recordingFinished(r):
             f += [(.outputPath, r.outputPath), (.duration, KioskEvent.milliseconds(r.duration)), (.bytes, r.bytes),
                   (.reason, r.reason), (.success, r.success), (.droppedFrames, r.droppedFrames)]
+            if let encoder = r.encoder { f += [(.encoder, encoder)] }
         case let .recordingRecovered(path, duration):
             f += [(.path, path), (.duration, KioskEvent.milliseconds(duration))]
         case .videoRecorderDidCancelRecordingVideo:
@@ -225,7 +235,8 @@ extension KioskEvent: Codable {
                           width: try c.decode(Int.self, forKey: .width),
                           height: try c.decode(Int.self, forKey: .height),
                           fps: try c.decode(Double.self, forKey: .fps),
-                          orientation: try c.decode(Orientation.self, forKey: .orientation))
+                          orientation: try c.decode(Orientation.self, forKey: .orientation),
+                          encoder: try c.decodeIfPresent(String.self, forKey: .encoder))
         case "countdown":
             self = .countdown(remaining: try c.decode(Int.self, forKey: .remaining))
         case "recordingStarted":
@@ -237,7 +248,8 @@ extension KioskEvent: Codable {
                 bytes: try c.decode(Int64.self, forKey: .bytes),
                 reason: try c.decode(StopReason.self, forKey: .reason),
                 success: try c.decode(Bool.self, forKey: .success),
-                droppedFrames: try c.decodeIfPresent(Int.self, forKey: .droppedFrames) ?? 0))
+                droppedFrames: try c.decodeIfPresent(Int.self, forKey: .droppedFrames) ?? 0,
+                encoder: try c.decodeIfPresent(String.self, forKey: .encoder)))
         case "recordingRecovered":
             self = .recordingRecovered(path: try c.decode(String.self, forKey: .path),
                                        duration: try c.decode(Double.self, forKey: .duration))

@@ -43,9 +43,15 @@ public struct OptionParser: Sendable {
     // MARK: - The table
 
     static let options: [OptionSpec] = [
-        OptionSpec(name: "camera", argument: .required("DEVICE|test|auto"),
-                   help: "V4L2 device path (default /dev/video0); test = built-in moving pattern; auto = every camera found (else test); repeat it for a switch button between cameras",
+        OptionSpec(name: "camera", argument: .required("DEVICE|test|auto|exec:COMMAND"),
+                   help: "V4L2 device path (default /dev/video0); test = built-in moving pattern; auto = every camera found (else test); exec:COMMAND = pictures from COMMAND's stdout (run by /bin/sh -c); repeat it for a switch button between cameras",
                    inConfigFile: true) { c, v throws(ValueError) in c.camera = try Values.camera(v!) },
+        OptionSpec(name: "camera-format", argument: .required("mjpeg|i420|nv12|yuyv"),
+                   help: "what an exec: camera's command writes: mjpeg (concatenated JPEGs, default) or raw frames of --size",
+                   inConfigFile: true) { c, v throws(ValueError) in c.cameraFormat = try Values.cameraFormat(v!) },
+        OptionSpec(name: "camera-delay", argument: .required("MS"),
+                   help: "an exec: camera's known delay from sensor to pipe, 0-2000 ms: its pictures' times are moved back by it (default 0)",
+                   inConfigFile: true) { c, v throws(ValueError) in c.cameraDelay = try Values.integer(v!, in: 0...2000) },
         OptionSpec(name: "microphone", argument: .required("PCM|test|none"),
                    help: "ALSA PCM name (default \"default\"); test = built-in tone; none = no audio track",
                    inConfigFile: true) { c, v throws(ValueError) in c.microphone = try Values.microphone(v!) },
@@ -80,7 +86,7 @@ public struct OptionParser: Sendable {
                    help: "once (default): exit 0 after Use Video or Cancel; loop: back to ready for the next guest",
                    inConfigFile: true) { c, v throws(ValueError) in c.session = try Values.session(v!) },
         OptionSpec(name: "video-encoder", argument: .required("NAME"),
-                   help: "FFmpeg H.264 encoder (default libx264; e.g. h264_v4l2m2m); falls back to libx264 when it cannot open",
+                   help: "auto (default: h264_vaapi, then h264_v4l2m2m within its limits, else libx264) or an FFmpeg H.264 encoder (libx264, h264_v4l2m2m, h264_vaapi); falls back to libx264 when it cannot open",
                    inConfigFile: true) { c, v throws(ValueError) in c.videoEncoder = try Values.word(v!) },
         OptionSpec(name: "video-preset", argument: .required("P"),
                    help: "libx264 preset: ultrafast ... veryslow (default veryfast)",
@@ -435,12 +441,24 @@ enum Values {
         switch v {
         case "test": return .test
         case "auto": return .auto
+        case _ where v.hasPrefix("exec:"):
+            let command = String(v.dropFirst(5)).trimmingWhitespace
+            guard !command.isEmpty else { throw ValueError("'\(v)': exec: needs a command, e.g. exec:rpicam-vid -t 0 --codec mjpeg -o -") }
+            guard !command.contains(where: { $0 == "\n" || $0 == "\0" }) else { throw ValueError("'exec:': the command must be one line") }
+            return .exec(command)
         default:
             guard v.hasPrefix("/"), v.count > 1 else {
-                throw ValueError("'\(v)' is not a device path like /dev/video0, 'test' or 'auto'")
+                throw ValueError("'\(v)' is not a device path like /dev/video0, 'test', 'auto' or exec:COMMAND")
             }
             return .device(v)
         }
+    }
+
+    static func cameraFormat(_ v: String) throws(ValueError) -> CameraPipeFormat {
+        guard let format = CameraPipeFormat(rawValue: v.lowercased()) else {
+            throw ValueError("'\(v)' is not one of " + CameraPipeFormat.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return format
     }
 
     static func microphone(_ v: String) throws(ValueError) -> MicrophoneChoice {

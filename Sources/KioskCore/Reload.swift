@@ -72,6 +72,8 @@ extension Configuration {
         ReloadSetting("output-dir", .refused, \.outputDirectory),
         ReloadSetting("control-socket", .refused, \.controlSocket),
         ReloadSetting("camera", .atRestart, \.cameras),
+        ReloadSetting("camera-format", .atRestart, \.cameraFormat),
+        ReloadSetting("camera-delay", .atRestart, \.cameraDelay),
         ReloadSetting("size", .atRestart, \.size),
         ReloadSetting("fps", .atRestart, \.fps),
         ReloadSetting("windowed", .atRestart, \.window),

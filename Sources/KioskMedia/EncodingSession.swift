@@ -4,6 +4,7 @@
 import CFFmpeg
 import Foundation
 import KioskCore
+import KioskSystem
 
 /// What the session says after taking a frame or a chunk.
 enum SessionStatus: Equatable {
@@ -38,6 +39,20 @@ final class EncodingSession {
     private var pendingAudio: [AudioChunk] = []
     /// Video time at which the current fragment started.
     private var fragmentStartPTS: Int64 = 0
+    /// After a fragment is cut: the end of its last picture (its pts plus the nominal frame length
+    /// given to the muxer). The next fragment may not start before it: the MOV muxer would refuse
+    /// the negative duration and write that picture without a pts.
+    private var fragmentEndPTS: Int64?
+    /// When the video encoder last gave a packet (or took its first picture), on CLOCK_MONOTONIC.
+    private var lastVideoPacketAt: Int64?
+    /// The video encoder took pictures for `stallNanoseconds` and gave nothing back: the take ended
+    /// (reason `error`) and the encoder is not drained (a hung one may never answer).
+    private(set) var videoEncoderStalled = false
+    /// Where the video packets written so far end, in seconds (the time base is 1/90000 here).
+    private var videoPacketsEnd: Double = 0
+    static let stallNanoseconds: Int64 = 1_000_000_000
+    /// `test_stall_h264` (tests only): pictures after the first second go into the void.
+    private let swallowsAfter: Int?
     private var pendingBytes: Int64 = 0
     private var pendingPackets = 0
     private var fragments = 0
@@ -72,6 +87,7 @@ final class EncodingSession {
         } else {
             audio = nil
         }
+        swallowsAfter = video.name == TestEncoders.stalling ? max(Int(settings.fps.rounded()), 1) : nil
         audioStart = audio?.encoder.priming ?? 0
         audioSamplesQueued = audioStart
         audioSamplesEncoded = audioStart
@@ -118,6 +134,12 @@ final class EncodingSession {
         if seconds >= settings.maxDuration - 0.0005 { return .stop(.maxDuration) }
         var pts = Int64((seconds * 90000).rounded())
         if pts <= lastVideoPTS { pts = lastVideoPTS + 1 }
+        // A picture that came a little early (a camera's or a pipe's jitter) right after a cut
+        // is placed at the end of the fragment before: at most that jitter late.
+        if let end = fragmentEndPTS {
+            pts = max(pts, end)
+            fragmentEndPTS = nil
+        }
         let picture: UnsafeMutablePointer<AVFrame>
         do {
             picture = try video.picture(holding: frame)
@@ -127,13 +149,24 @@ final class EncodingSession {
         }
         picture.pointee.pts = pts
         lastVideoPTS = pts
-        let status = send(picture, to: video.codec, stream: videoStream)
+        let now = MonotonicClock.now()
+        if lastVideoPacketAt == nil { lastVideoPacketAt = now }
+        let status = swallowsAfter.map { videoFramesWritten >= $0 } == true ? .ok : send(picture, to: video.codec, stream: videoStream)
         videoFramesWritten += 1
+        // A hardware encoder that stopped answering: end the take while the file is whole.
+        if status == .ok, let last = lastVideoPacketAt, now - last > Self.stallNanoseconds {
+            videoEncoderStalled = true
+            // The pictures it swallowed are not in the file.
+            videoEnd = videoPacketsEnd
+            Log.info("writer: the video encoder \(video.name) has returned no packet for \((now - last) / 1_000_000) ms; ending the take")
+            return .stop(.error)
+        }
         videoEnd = Double(pts) / 90000 + 1 / max(settings.fps, 1)
         if status != .ok { return status }
         // Cut a fragment every `fragmentSeconds` of video.
         if Double(pts - fragmentStartPTS) / 90000 >= settings.fragmentSeconds {
             fragmentStartPTS = pts
+            fragmentEndPTS = pts + Int64((90000 / max(settings.fps, 1)).rounded())
             return flushFragment()
         }
         return .ok
@@ -246,10 +279,12 @@ final class EncodingSession {
             }
             pendingBytes += Int64(packet.pointee.size)
             pendingPackets += 1
+            if codec === video.codec { lastVideoPacketAt = MonotonicClock.now() }
             // Tell the muxer each video packet's length, so a fragment's last one is not guessed.
             if packet.pointee.duration == 0 && codec === video.codec {
                 packet.pointee.duration = Int64((90000 / max(settings.fps, 1)).rounded())
             }
+            if codec === video.codec { videoPacketsEnd = Double(packet.pointee.pts + packet.pointee.duration) / 90000 }
             av_packet_rescale_ts(packet, codec.pointer.pointee.time_base, stream.pointee.time_base)
             packet.pointee.stream_index = stream.pointee.index
             do {
@@ -294,7 +329,7 @@ final class EncodingSession {
     @discardableResult
     func finish() -> Double {
         if sink.failure == nil {
-            _ = send(nil, to: video.codec, stream: videoStream)
+            if !videoEncoderStalled { _ = send(nil, to: video.codec, stream: videoStream) }
             if let audio {
                 _ = drainAudio(final: true)
                 _ = send(nil, to: audio.encoder.codec, stream: audio.stream)

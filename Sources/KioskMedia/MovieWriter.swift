@@ -191,6 +191,7 @@ public final class MovieWriter: Sendable {
         // away, leaves a take the next Start reports as recovered instead of deleting it.
         FileSink.syncFolder(of: settings.outputPath)
         onFinish(RecordingResult(outputPath: settings.outputPath, duration: duration, bytes: bytes,
-                                 reason: reason ?? .error, success: success, droppedFrames: dropped))
+                                 reason: reason ?? .error, success: success, droppedFrames: dropped,
+                                 encoder: session.videoEncoderName, encoderStalled: session.videoEncoderStalled))
     }
 }

@@ -1,6 +1,7 @@
 // The picture side of a take: the H.264 encoder (libx264, or another FFmpeg encoder the settings
 // name, libx264 when that one cannot open), its reusable picture, and the converter from camera
-// frames into it.
+// frames into it. Hardware encoders run at a bit rate; VA-API takes its pictures as NV12 uploaded
+// into the GPU's frames, V4L2 M2M as yuv420p with 64-byte-aligned rows.
 import CFFmpeg
 import KioskCore
 
@@ -12,6 +13,9 @@ final class VideoEncoder {
     let name: String
     let fallbackNote: String?
     private let picture: Frame
+    /// VA-API's device and frames; the picture is converted to NV12 and uploaded (nil: software
+    /// frames go to the encoder as they are).
+    private let hardware: HardwareFrames?
     private var scaler: Scaler?
     /// The movie's size: a frame of this size is converted, not scaled.
     private let size: Size
@@ -21,15 +25,16 @@ final class VideoEncoder {
     init(settings: MovieSettings, globalHeader: Bool, failure: InjectedFailure) throws(AVError) {
         var chosen = settings.videoEncoder
         var note: String?
-        let codec: CodecContext
+        let opened: (codec: CodecContext, hardware: HardwareFrames?)
         do {
-            codec = try Self.openCodec(chosen, settings: settings, globalHeader: globalHeader)
+            opened = try Self.openCodec(chosen, settings: settings, globalHeader: globalHeader)
         } catch where chosen != "libx264" {
-            note = "video encoder \(chosen) could not open (\(error.text)); using libx264"
+            note = "video encoder \(chosen) could not open (\(error.text)); using libx264 for this take"
             chosen = "libx264"
-            codec = try Self.openCodec(chosen, settings: settings, globalHeader: globalHeader)
+            opened = try Self.openCodec(chosen, settings: settings, globalHeader: globalHeader)
         }
-        self.codec = codec
+        codec = opened.codec
+        hardware = opened.hardware
         name = chosen
         fallbackNote = note
         size = settings.videoSize
@@ -38,9 +43,12 @@ final class VideoEncoder {
         try failure.check(.videoPicture)
     }
 
-    /// The encoder of this name, open for the settings' size, rate and quality.
-    private static func openCodec(_ name: String, settings: MovieSettings, globalHeader: Bool) throws(AVError) -> CodecContext {
-        let codec = try CodecContext(encoderNamed: name)
+    /// The encoder of this name, open for the settings' size, rate and quality; for VA-API with its
+    /// device and frames. `test_stall_h264` (tests only) is libx264 under another name.
+    static func openCodec(_ name: String, settings: MovieSettings, globalHeader: Bool,
+                          lowPower: Bool = false) throws(AVError) -> (CodecContext, HardwareFrames?) {
+        let underlying = name == TestEncoders.stalling && TestEncoders.enabled ? "libx264" : name
+        let codec = try CodecContext(encoderNamed: underlying)
         let c = codec.pointer
         let fps = max(Int32(settings.fps.rounded()), 1)
         c.pointee.width = Int32(settings.videoSize.width)
@@ -50,27 +58,52 @@ final class VideoEncoder {
         c.pointee.framerate = AVRational(num: fps, den: 1)
         c.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
         c.pointee.color_range = AVCOL_RANGE_MPEG
-        let tuning = settings.videoTuning(encoder: name)
+        let tuning = settings.videoTuning(encoder: underlying)
         c.pointee.gop_size = Int32(tuning.gop)
         c.pointee.max_b_frames = Int32(tuning.bFrames)
         c.pointee.thread_count = Int32(tuning.threads)
         if globalHeader { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         if let bitrate = tuning.bitrate { c.pointee.bit_rate = Int64(bitrate) }
-        let options = tuning.options.map { (name: $0.name, value: $0.value) }
-        try codec.open(options: options)
-        return codec
+        // libx264's preset, tune and crf come with the tuning (`MovieSettings.videoTuning`).
+        var options = tuning.options.map { (name: $0.name, value: $0.value) }
+        var hardware: HardwareFrames?
+        if underlying != "libx264" {
+            // Preset and CRF mean nothing to a hardware encoder: it runs at a bit rate.
+            let bitrate = settings.bitrate ?? EncoderChoice.defaultBitrate(size: settings.videoSize, fps: settings.fps)
+            c.pointee.bit_rate = Int64(bitrate)
+            c.pointee.rc_max_rate = Int64(bitrate) * 3 / 2
+            c.pointee.rc_buffer_size = Int32(clamping: bitrate)
+            if underlying == "h264_vaapi" {
+                let frames = try HardwareFrames(vaapiFor: settings.videoSize)
+                c.pointee.pix_fmt = AV_PIX_FMT_VAAPI
+                c.pointee.hw_frames_ctx = av_buffer_ref(frames.frames)
+                hardware = frames
+                if lowPower { options.append(("low_power", "1")) }
+            }
+        }
+        do {
+            try codec.open(options: options)
+        } catch where underlying == "h264_vaapi" && !lowPower {
+            // Some Intel chips encode H.264 only through their low-power (VDEnc) entry point.
+            return try openCodec(name, settings: settings, globalHeader: globalHeader, lowPower: true)
+        }
+        return (codec, hardware)
     }
 
     /// The encoder's own picture holding `frame`, converted (or copied) in one pass with swscale.
     /// Valid until the next call; its `pts` is the caller's to set.
     func picture(holding frame: VideoFrame) throws(AVError) -> UnsafeMutablePointer<AVFrame> {
         let target = picture.pointer, c = codec.pointer
+        // VA-API takes NV12 uploaded into its frames; the others the codec's own format.
+        let format = hardware == nil ? c.pointee.pix_fmt : AV_PIX_FMT_NV12
         if target.pointee.width != c.pointee.width || target.pointee.height != c.pointee.height || target.pointee.buf.0 == nil {
             av_frame_unref(target)
-            target.pointee.format = c.pointee.pix_fmt.rawValue
+            target.pointee.format = format.rawValue
             target.pointee.width = c.pointee.width
             target.pointee.height = c.pointee.height
-            let r = av_frame_get_buffer(target, 0)
+            // Rows aligned to 64 bytes: what the V4L2 M2M encoder (the Pi 4's) needs, harmless to
+            // the others.
+            let r = av_frame_get_buffer(target, 64)
             guard r >= 0 else { throw AVError(code: r, call: "av_frame_get_buffer") }
         }
         // The encoder may still hold the last picture: write into a fresh buffer if it is shared.
@@ -79,7 +112,7 @@ final class VideoEncoder {
         // Full-range camera (MJPEG) pictures become video range, as H.264 players expect. A picture
         // of the movie's size takes the nearest sample (the chroma rows of 4:2:2), others are scaled.
         let key = Scaler.Key(source: frame.format.avPixelFormat, sourceWidth: Int32(frame.size.width), sourceHeight: Int32(frame.size.height),
-                             target: c.pointee.pix_fmt, targetWidth: c.pointee.width, targetHeight: c.pointee.height,
+                             target: format, targetWidth: c.pointee.width, targetHeight: c.pointee.height,
                              sourceFullRange: frame.fullRange, targetFullRange: false, bt709: false,
                              flags: frame.size == size ? SWS_POINT : SWS_BILINEAR)
         let scaler = try Scaler.fitting(&scaler, key)
@@ -88,6 +121,7 @@ final class VideoEncoder {
             try scaler.scale(frame.planes.map { UnsafePointer(bytes.baseAddress! + $0.offset) }, pitches: frame.planes.map(\.stride),
                              into: planes.planePointers, pitches: planes.planePitches)
         }
+        if let hardware { return try hardware.upload(target) }
         return target
     }
 }

@@ -6,13 +6,18 @@
 import Glibc
 
 public enum ShellCommand {
-    /// Starts `command` with `environment` added to ours; its pid, or the error.
-    public static func spawn(_ command: String, environment extra: [String: String]) -> Result<pid_t, SystemError> {
+    /// Starts `command` with `environment` added to ours; its pid (the leader of its new process
+    /// group), or the error. `stdout` is the descriptor its stdout goes to (ours for stderr when
+    /// nil); `fd3` one more descriptor it gets as its fd 3 (every other one of ours is
+    /// close-on-exec). `arguments` follow the command as its $0, $1, ….
+    public static func spawn(_ command: String, environment extra: [String: String], arguments more: [String] = [],
+                             stdout: Int32? = nil, fd3: Int32? = nil) -> Result<pid_t, SystemError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, 2, 1)
+        posix_spawn_file_actions_adddup2(&actions, stdout ?? 2, 1)
+        if let fd3 { posix_spawn_file_actions_adddup2(&actions, fd3, 3) }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -35,7 +40,7 @@ public enum ShellCommand {
         }
         environment += extra.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
 
-        let arguments = ["/bin/sh", "-c", command]
+        let arguments = ["/bin/sh", "-c", command] + more
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
         defer {

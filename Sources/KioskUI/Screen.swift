@@ -16,6 +16,23 @@ public final class Screen {
         --windowed (SDL_VIDEODRIVER=dummy draws to nowhere, for tests).
         """
 
+    /// The hint for a display that would not open, made specific for KMSDRM (asked for with
+    /// `SDL_VIDEODRIVER=KMSDRM`, or named in SDL's error): what it needs and what usually stands in
+    /// its way. `devices`: the `card*` nodes in /dev/dri.
+    public static func noDisplayHint(error: String, requestedDriver: String?, devices: [String]) -> String {
+        guard error.localizedCaseInsensitiveContains("kmsdrm") || requestedDriver?.lowercased() == "kmsdrm" else { return noDisplayHint }
+        guard !devices.isEmpty else {
+            return "KMSDRM could not open the screen: there is no /dev/dri/card*, so the GPU's KMS driver is not loaded "
+                + "(on a Raspberry Pi: dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt)."
+        }
+        return "KMSDRM could not open the screen. It must be DRM master of \(devices.joined(separator: " or ")): nothing else "
+            + "may hold the screen. A desktop session or display manager does (systemctl status display-manager): stop it "
+            + "(sudo systemctl stop display-manager), boot to the console (sudo systemctl set-default multi-user.target), or run "
+            + "the booth inside that desktop (SDL_VIDEODRIVER=x11 or wayland). The booth's user needs the video group (render "
+            + "for the GPU). With several cards (a Raspberry Pi 5 with a DSI panel) pick the panel's with "
+            + "SDL_KMSDRM_DEVICE_INDEX=N (N as in /dev/dri/cardN)."
+    }
+
     /// The window size `--windowed` gets without a size (shrunk to fit a smaller desktop).
     public static let defaultWindowSize = Size(width: 1280, height: 720)
 
@@ -72,6 +89,11 @@ public final class Screen {
         if context.videoDriver == "x11", SDL_GetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION) == nil {
             SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
         }
+        // On the console (KMSDRM) the GPU is reached through EGL and OpenGL ES: ask for SDL's
+        // opengles2 renderer rather than whatever it would try first (desktop OpenGL is not there
+        // on a Pi). Presenting waits for the display's refresh (vsync); nothing else on the UI
+        // thread waits.
+        if context.videoDriver == "KMSDRM" { SDL_SetHint(SDL_HINT_RENDER_DRIVER, "opengles2") }
         var desktop = SDL_DisplayMode()
         let hasDesktop = SDL_GetDesktopDisplayMode(0, &desktop) == 0 && desktop.w > 0 && desktop.h > 0
         let size: Size, flags: UInt32

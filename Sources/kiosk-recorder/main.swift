@@ -89,9 +89,14 @@ func openScreen(_ config: Configuration) -> (SDLContext, Screen, Assets) {
             exit(2)
         }
         Log.info("display: \(driver) \(screen.outputSize), renderer \(screen.rendererName)")
+        // Under KMSDRM touches come from evdev: without read access there are none and no error.
+        if driver == "KMSDRM", let problem = Preflight.inputProblem() { Log.info("input: \(problem)") }
         return (context, screen, assets)
     } catch {
-        Log.write("kiosk-recorder: no display: \(error)\n\(Screen.noDisplayHint)\n")
+        let cards = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []).filter { $0.hasPrefix("card") }.sorted()
+        let hint = Screen.noDisplayHint(error: "\(error)", requestedDriver: ProcessInfo.processInfo.environment["SDL_VIDEODRIVER"],
+                                        devices: cards.map { "/dev/dri/" + $0 })
+        Log.write("kiosk-recorder: no display: \(error)\n\(hint)\n")
         exit(3)
     }
 }
@@ -183,7 +188,9 @@ case let .record(config):
     // booth running with the same config owns the socket.)
     let control = config.controlSocket.map(openControlSocket)
     let (context, screen, assets) = openScreen(config)
-    let camera = CameraFactory.makeAll(config.cameras, size: config.size, fps: Double(config.fps), mjpeg: VideoDecoder.mjpeg)
+    let camera = CameraFactory.makeAll(config.cameras, size: config.size, fps: Double(config.fps),
+                                       exec: ExecCameraSettings(format: config.cameraFormat, delayMilliseconds: config.cameraDelay),
+                                       mjpeg: VideoDecoder.mjpeg)
     if camera.sources.count > 1 { Log.info("cameras to switch between: \(camera.sources.map(\.info.name).joined(separator: ", "))") }
     // Every event also goes to the socket's clients.
     var copies: (@Sendable (Data) -> Void)?
@@ -200,6 +207,12 @@ case let .record(config):
         events: EventSink(copies: copies), configurationSource: source, notifier: notifier)
     parts.monitorsMicrophone = true
     parts.moreCameras = Array(camera.sources.dropFirst())
+    if config.videoEncoder == "auto" {
+        // Opens the hardware encoders once, before the loop turns (nothing on screen waits yet).
+        let choice = EncoderChoice.resolve("auto", size: config.size, fps: Double(config.fps), bitrate: config.videoBitrate)
+        Log.info("video encoder \(choice.reason)")
+        parts.autoEncoder = choice
+    }
     let booth = Booth(config: config, outputPath: output, parts: parts, folder: folder)
     // A suspend of the machine waits (logind's delay inhibitor) until a take in progress is safe.
     booth.watchSystemSleep()

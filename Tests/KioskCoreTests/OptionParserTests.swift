@@ -42,7 +42,7 @@ struct OptionParserTests {
         #expect(c.orientation == nil)
         #expect(c.window == .fullscreen)
         #expect(c.session == .once)
-        #expect(c.videoEncoder == "libx264" && c.videoPreset == "veryfast" && c.videoCRF == 23 && c.videoBitrate == nil)
+        #expect(c.videoEncoder == "auto" && c.videoPreset == "veryfast" && c.videoCRF == 23 && c.videoBitrate == nil)
         #expect(!c.mirrorPreview && c.cameraRotation == 0)
     }
 
@@ -77,6 +77,20 @@ struct OptionParserTests {
         #expect(try record(["--camera", "auto", "--microphone", "none"]).camera == .auto)
         #expect(try record(["--microphone", "test"]).microphone == .test)
         #expect(try record(["--camera", "/dev/video2"]).camera == .device("/dev/video2"))
+    }
+
+    @Test("exec:COMMAND is a camera (the command kept whole, spaces and quotes), with --camera-format and --camera-delay")
+    func execCamera() throws {
+        let c = try record(["--camera", "exec:rpicam-vid -t 0 --codec mjpeg -o - --width 1280 --height 720", "--camera", "/dev/video0",
+                            "--camera-format", "NV12", "--camera-delay=120"])
+        #expect(c.cameras == [.exec("rpicam-vid -t 0 --codec mjpeg -o - --width 1280 --height 720"), .device("/dev/video0")])
+        #expect(c.cameraFormat == .nv12 && c.cameraDelay == 120)
+        let defaults = try record([])
+        #expect(defaults.cameraFormat == .mjpeg && defaults.cameraDelay == 0)
+        #expect(usageError(["--camera", "exec:"])?.hasPrefix("--camera: 'exec:': exec: needs a command") == true)
+        #expect(usageError(["--camera-format", "h264"])?.hasPrefix("--camera-format: 'h264' is not one of mjpeg, i420, nv12, yuyv") == true)
+        #expect(usageError(["--camera-delay", "-3"])?.hasPrefix("--camera-delay: '-3'") == true)
+        #expect(usageError(["--camera-delay", "2001"])?.hasPrefix("--camera-delay: '2001'") == true)
     }
 
     @Test("--windowed takes a size only when one follows")

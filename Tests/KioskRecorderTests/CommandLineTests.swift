@@ -113,4 +113,16 @@ struct NoDisplayTests {
         #expect(r.stdout.isEmpty)
         #expect(r.stderr.contains("no display") && r.stderr.contains("Xvfb"))
     }
+
+    @Test("KMSDRM asked for and not to be had: exit 3 with what KMSDRM needs (the KMS driver, DRM master, SDL_KMSDRM_DEVICE_INDEX)")
+    func kmsdrm() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["SDL_VIDEODRIVER"] = "KMSDRM"
+        let r = try runProgram([recorderPath, "--camera", "test", "--microphone", "none"], environment: environment)
+        #expect(r.status == 3, "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+        // This machine has no /dev/dri: the message says which is missing.
+        let hasCards = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []).contains { $0.hasPrefix("card") }
+        #expect(r.stderr.contains(hasCards ? "DRM master" : "there is no /dev/dri/card*, so the GPU's KMS driver is not loaded"), "\(r.stderr)")
+    }
 }

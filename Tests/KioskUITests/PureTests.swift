@@ -7,6 +7,17 @@ import Testing
 
 @Suite("KioskUI pure helpers")
 struct PureTests {
+    @Test("the no-display hint is KMSDRM's own when KMSDRM was asked for or failed: DRM master, the desktop in the way, the device index")
+    func kmsdrmHint() {
+        let cards = Screen.noDisplayHint(error: "SDL_CreateWindow failed: Could not get DRM master", requestedDriver: "KMSDRM",
+                                         devices: ["/dev/dri/card0", "/dev/dri/card1"])
+        #expect(cards.contains("DRM master of /dev/dri/card0 or /dev/dri/card1") && cards.contains("display-manager")
+                && cards.contains("SDL_KMSDRM_DEVICE_INDEX=N"))
+        let none = Screen.noDisplayHint(error: "SDL_InitSubSystem failed: KMSDRM not available", requestedDriver: nil, devices: [])
+        #expect(none.contains("dtoverlay=vc4-kms-v3d"))
+        #expect(Screen.noDisplayHint(error: "x11 not available", requestedDriver: "x11", devices: []) == Screen.noDisplayHint)
+    }
+
     @Test("a disc mask is solid inside, clear outside, and soft only on its one-pixel rim")
     func disc() {
         let mask = Mask.disc(diameter: 41)

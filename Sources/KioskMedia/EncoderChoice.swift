@@ -1,0 +1,161 @@
+// Which H.264 encoder a take uses: `--video-encoder auto` probes the hardware encoders FFmpeg has
+// (VA-API on a render node, then the V4L2 memory-to-memory encoder of a Raspberry Pi 4 within its
+// limits) by opening each for the configured size and rate, and falls back to libx264, saying why.
+// FFmpeg's hardware encoders never fall back by themselves; this does, at launch and at each Start.
+import CFFmpeg
+import Foundation
+import KioskCore
+
+/// The encoder `auto` settled on, and why (for the log and `ready`).
+public struct EncoderChoice: Equatable, Sendable {
+    public let name: String
+    public let reason: String
+
+    public init(name: String, reason: String) {
+        self.name = name
+        self.reason = reason
+    }
+
+    /// What `--video-encoder NAME` means for this size and rate: `auto` probed, any other name as it
+    /// is (a name that cannot open falls back to libx264 at Start). Opens devices: call it off the
+    /// UI thread (at launch, before the loop, it is).
+    public static func resolve(_ requested: String, size: Size, fps: Double, bitrate: Int?) -> EncoderChoice {
+        guard requested == "auto" else { return EncoderChoice(name: requested, reason: "--video-encoder \(requested)") }
+        var passedOver: [String] = []
+        for candidate in ["h264_vaapi", "h264_v4l2m2m"] {
+            if let problem = problem(with: candidate, size: size, fps: fps, bitrate: bitrate) {
+                passedOver.append("\(candidate): \(problem)")
+            } else {
+                return EncoderChoice(name: candidate, reason: "auto: \(candidate) opened for \(size) at \(KioskEvent.milliseconds(fps)) fps")
+            }
+        }
+        return EncoderChoice(name: "libx264", reason: "auto: libx264 (" + passedOver.joined(separator: "; ") + ")")
+    }
+
+    /// Why this hardware encoder cannot take a size and rate here, or nil when it opened.
+    static func problem(with name: String, size: Size, fps: Double, bitrate: Int?) -> String? {
+        guard avcodec_find_encoder_by_name(name) != nil else { return "not in this FFmpeg build" }
+        switch name {
+        case "h264_vaapi":
+            let nodes = HardwareFrames.renderNodes()
+            guard !nodes.isEmpty else { return "no render node (\(HardwareFrames.renderFolder)/renderD*)" }
+            guard nodes.contains(where: { access($0, R_OK | W_OK) == 0 }) else {
+                return "\(nodes.joined(separator: ", ")) not readable by this user (add it to the render group)"
+            }
+        case "h264_v4l2m2m":
+            if let limit = V4L2M2MLimits.problem(size: size, fps: fps) { return limit }
+        default:
+            break
+        }
+        var settings = MovieSettings(outputPath: "/dev/null", videoSize: size, fps: fps, audio: nil)
+        settings.videoEncoder = name
+        settings.bitrate = bitrate
+        do {
+            _ = try VideoEncoder.openCodec(name, settings: settings, globalHeader: true)
+            return nil
+        } catch {
+            return "could not open (\(error.text))"
+        }
+    }
+
+    /// The average rate a hardware encoder runs at when `--video-bitrate` is not set: 0.1 bit per
+    /// pixel per frame (about what libx264 at crf 23 spends on a booth's picture), at least
+    /// 500 kbit/s, at most 20 Mbit/s: 1280x720 at 30 fps is 2.76 Mbit/s, 1920x1080 at 30 6.22.
+    public static func defaultBitrate(size: Size, fps: Double) -> Int {
+        let bits = Double(size.width * size.height) * max(fps, 1) * 0.1
+        return Int(bits.rounded()).clamped(500_000, 20_000_000)
+    }
+
+    /// Whether `name` is a hardware encoder (runs at a bit rate; preset and CRF mean nothing to it).
+    public static func isHardware(_ name: String) -> Bool { name != "libx264" && name != TestEncoders.stalling }
+}
+
+/// The Raspberry Pi 4's H.264 encoder (bcm2835-codec through V4L2 M2M): level 4.1 at most, so
+/// 8192 macroblocks a frame (1920x1088) and 245760 a second (1080p30); even sizes.
+enum V4L2M2MLimits {
+    static let maxMacroblocks = 8192
+    static let maxMacroblocksPerSecond = 245_760
+
+    static func problem(size: Size, fps: Double) -> String? {
+        let blocks = ((size.width + 15) / 16) * ((size.height + 15) / 16)
+        if size.width > 1920 || size.height > 1920 || blocks > maxMacroblocks {
+            return "\(size) is over its level 4.1 limit (1920x1080)"
+        }
+        if Double(blocks) * fps > Double(maxMacroblocksPerSecond) {
+            return "\(size) at \(KioskEvent.milliseconds(fps)) fps is over its level 4.1 limit (1080p at 30 fps)"
+        }
+        return nil
+    }
+}
+
+/// Test-only encoders, enabled by `KIOSK_TEST_ENCODERS=1` in the environment (documented in
+/// docs/recording.md): `test_stall_h264` is libx264 that stops returning packets after its first
+/// second of pictures, as a hardware encoder that hangs would; it counts as a hardware encoder.
+public enum TestEncoders {
+    public static let stalling = "test_stall_h264"
+    static var enabled: Bool { ProcessInfo.processInfo.environment["KIOSK_TEST_ENCODERS"] == "1" }
+}
+
+/// Owns a VA-API device (`av_hwdevice_ctx_create` on a render node), its pool of NV12 surfaces
+/// (`av_hwframe_ctx_init`) and the frame each picture is uploaded into (`av_hwframe_transfer_data`).
+/// Written to FFmpeg's API; there is no VA-API device on the machine that tests it (docs/deploy.md
+/// says how to check it on one).
+final class HardwareFrames {
+    static var renderFolder: String { ProcessInfo.processInfo.environment["KIOSK_DRI_DIR"] ?? "/dev/dri" }
+
+    /// `renderD*` nodes in numeric order.
+    static func renderNodes() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: renderFolder)) ?? []
+        return names.filter { $0.hasPrefix("renderD") }.sorted().map { renderFolder + "/" + $0 }
+    }
+
+    private var device: UnsafeMutablePointer<AVBufferRef>?
+    private(set) var frames: UnsafeMutablePointer<AVBufferRef>?
+    private let surface: Frame
+
+    /// The first render node that opens as a VA-API device, with a pool of surfaces of `size`.
+    init(vaapiFor size: Size) throws(AVError) {
+        // First, so that every stored property is set and a throw below runs deinit.
+        surface = try Frame()
+        var lastError = AVError(code: AVError.code(posix: ENODEV), call: "no render node in \(Self.renderFolder)")
+        for node in Self.renderNodes() {
+            var made: UnsafeMutablePointer<AVBufferRef>?
+            let r = av_hwdevice_ctx_create(&made, AV_HWDEVICE_TYPE_VAAPI, node, nil, 0)
+            if r >= 0, made != nil {
+                device = made
+                break
+            }
+            lastError = AVError(code: r, call: "av_hwdevice_ctx_create(VAAPI, \(node))")
+        }
+        guard let device else { throw lastError }
+        guard let pool = av_hwframe_ctx_alloc(device) else {
+            throw AVError(code: AVError.code(posix: ENOMEM), call: "av_hwframe_ctx_alloc")
+        }
+        frames = pool
+        let context = UnsafeMutableRawPointer(pool.pointee.data).assumingMemoryBound(to: AVHWFramesContext.self)
+        context.pointee.format = AV_PIX_FMT_VAAPI
+        context.pointee.sw_format = AV_PIX_FMT_NV12
+        context.pointee.width = Int32(size.width)
+        context.pointee.height = Int32(size.height)
+        context.pointee.initial_pool_size = 8
+        let r = av_hwframe_ctx_init(pool)
+        guard r >= 0 else { throw AVError(code: r, call: "av_hwframe_ctx_init(VAAPI NV12 \(size))") }
+    }
+
+    deinit {
+        av_buffer_unref(&frames)
+        av_buffer_unref(&device)
+    }
+
+    /// `software` (NV12) copied into a surface from the pool: the frame to give the encoder,
+    /// valid until the next call.
+    func upload(_ software: UnsafeMutablePointer<AVFrame>) throws(AVError) -> UnsafeMutablePointer<AVFrame> {
+        let target = surface.pointer
+        av_frame_unref(target)
+        var r = av_hwframe_get_buffer(frames, target, 0)
+        guard r >= 0 else { throw AVError(code: r, call: "av_hwframe_get_buffer") }
+        r = av_hwframe_transfer_data(target, software, 0)
+        guard r >= 0 else { throw AVError(code: r, call: "av_hwframe_transfer_data") }
+        return target
+    }
+}
