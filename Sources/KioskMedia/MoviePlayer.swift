@@ -131,8 +131,8 @@ public final class MoviePlayer {
         core.clock.reset(generation: serial)
         core.seeks.update { $0.request = SeekRequest(target: ns, serial: serial) }
         // A demuxer waiting for room wakes and sees the request.
-        core.videoPackets.drop()
-        core.audioPackets.drop()
+        core.videoPackets.drop(before: serial)
+        core.audioPackets.drop(before: serial)
         shown = nil
         firstShownAt = nil
         lastPosition = target

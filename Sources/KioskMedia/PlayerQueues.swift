@@ -127,11 +127,22 @@ final class PacketQueue: Sendable {
         }
     }
 
-    /// Throws away the packets waiting (a seek was asked for: a demuxer waiting for room wakes).
-    func drop() {
+    /// Throws away the packets waiting from before seek `serial` (a seek was asked for: a demuxer
+    /// waiting for room wakes). The demuxer may have taken the seek already, its boundary and the
+    /// new position's first packets queued: from that boundary on nothing goes (dropping them cut
+    /// the new position's stream short, and a paused review showed the picture before the target).
+    func drop(before serial: Int) {
         monitor.update { s in
-            s.items.removeAll { if case .packet = $0 { true } else { false } }
-            s.bytes = 0
+            let cut = s.items.firstIndex { if case let .boundary(b) = $0 { b.serial >= serial } else { false } } ?? s.items.endIndex
+            var kept: [Item] = []
+            for (index, item) in s.items.enumerated() {
+                if index < cut, case let .packet(packet) = item {
+                    s.bytes -= packet.bytes
+                    continue
+                }
+                kept.append(item)
+            }
+            s.items = kept
         }
     }
 

@@ -55,14 +55,16 @@ public final class VideoDecoder {
     }
 
     /// Opens a decoder for a demuxed stream (`avcodec_parameters_to_context`, `avcodec_open2`).
-    /// `threads` 0 lets libavcodec choose (one more than the cores); H.264 then decodes several
-    /// frames at once (frame threading), at the cost of that many frames of delay, which a player
-    /// with a frame queue does not notice. Pictures over `maxPixels` are refused by the decoder, so
-    /// a hostile header cannot make it allocate gigabytes.
+    /// `threads` 0 lets libavcodec choose (one more than the cores), slice threads only: with frame
+    /// threading a decoder flushed for a seek now and then gave back a picture from before the seek
+    /// (about one seek in ten through the binary, caught by SeekEndToEndTests: the picture 3 s on,
+    /// stamped as the new position's first). Our takes carry two slices a picture (x264's sliced
+    /// threads), so their decoding stays parallel. Pictures over `maxPixels` are refused by the
+    /// decoder, so a hostile header cannot make it allocate gigabytes.
     init(stream: UnsafeMutablePointer<AVStream>, threads: Int = 0, maxPixels: Int) throws(AVError) {
         let context = try DecoderContext.make(for: stream)
         context.pointer.pointee.thread_count = Int32(threads)
-        context.pointer.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
+        context.pointer.pointee.thread_type = FF_THREAD_SLICE
         context.pointer.pointee.max_pixels = Int64(maxPixels)
         try context.open()
         self.context = context
