@@ -55,6 +55,27 @@ struct XvfbEndToEndTests {
             && !isRed(image.rgb(s.window, s.recordCircle(at: 1, direction: (diagonal, diagonal))))
     }
 
+    @Test("no renderer chosen, OpenGL only llvmpipe: the booth takes SDL's software renderer, says why, and draws on the X screen; a click still records")
+    func softwareOverLlvmpipe() throws {
+        try XvfbTools.require()
+        let x = try XvfbServer()
+        let output = try testFolder("xvfb-software").appendingPathComponent("take.mov").path
+        var environment = x.recorderEnvironment
+        environment.removeValue(forKey: "SDL_RENDER_DRIVER")
+        let r = try RecorderProcess(booth + ["--output", output], environment: environment)
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        #expect(r.waitForLog("renderer software"), "\(r.stderr)")
+        #expect(r.stderr.contains("a CPU rasteriser; using SDL's software renderer"), "\(r.stderr)")
+        let s = Screen(try x.window(pid: r.process.processIdentifier, title: "Kiosk Recorder"), .landscapeRight)
+        #expect(try x.waitForScreen { Self.showsRecordCircle($0, s) }, "the record circle is not on the X screen")
+        try x.click(s.window, at: s.centre(of: .start))
+        #expect(r.wait(for: "recordingStarted") != nil, "the click did not start a take")
+        r.command("stop")
+        #expect(r.wait(for: "recordingFinished") != nil)
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
     @Test("click record, wait 3 s, click stop, click Use Video: the events in order, the file plays, the screen shows each step")
     func clickRecordStopUse() throws {
         try XvfbTools.require()

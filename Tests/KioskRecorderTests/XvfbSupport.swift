@@ -77,7 +77,9 @@ final class XvfbServer {
     }
 
     /// The environment that puts kiosk-recorder on this server through SDL's X11 driver.
-    var recorderEnvironment: [String: String] { ["SDL_VIDEODRIVER": "x11", "DISPLAY": display] }
+    /// The recorder on this server, with OpenGL (Mesa's llvmpipe here): the GPU renderer's paths.
+    /// Without SDL_RENDER_DRIVER the booth would choose SDL's software renderer over llvmpipe.
+    var recorderEnvironment: [String: String] { ["SDL_VIDEODRIVER": "x11", "DISPLAY": display, "SDL_RENDER_DRIVER": "opengl"] }
 
     /// Runs xdotool on this server; its stdout.
     @discardableResult
