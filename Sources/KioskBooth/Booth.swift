@@ -257,6 +257,9 @@ public final class Booth {
     public func finish() -> Int32 {
         let camera = camera
         cameraControl.sync { camera.stop() }
+        // logind's bus thread ends and is joined (it ends by itself without a system bus: a
+        // finished thread nobody joined was ThreadSanitizer's "thread leak" at every exit).
+        sleepInhibitor?.stop()
         stats.write("exit", mode: machine.mode)
         return exitCode ?? 0
     }

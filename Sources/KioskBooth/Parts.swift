@@ -107,6 +107,8 @@ public protocol SleepInhibitor: AnyObject, Sendable {
     func release()
     /// After the resume: hold the next sleep off again.
     func reacquire()
+    /// The booth is leaving: the watcher's thread ends and is joined.
+    func stop()
 }
 
 extension SystemSleep: SleepInhibitor {}

@@ -213,6 +213,7 @@ final class SleepTwin: SleepInhibitor {
             s.held = true
         }
     }
+    func stop() {}
 }
 
 /// stdout as a pipe: the test reads it line by line, or leaves it unread until it is full.
