@@ -97,7 +97,6 @@ public final class V4L2Camera: VideoSource {
 
     /// A tap's focus (capture thread): the auto-focus trigger where the camera has one.
     private func focus(_ device: V4L2Device) {
-        guard shared.withLock({ state -> Bool in defer { state.focusAsked = false }; return state.focusAsked }) else { return }
         guard device.control(ControlID.autoFocusStart) != nil else {
             Log.info("camera \(path): a tap asked for focus, but it has no auto-focus trigger (Auto Focus, Start)")
             return
@@ -141,8 +140,13 @@ public final class V4L2Camera: VideoSource {
                 }
             }
             guard let current = session else { continue }
-            if shared.withLock({ $0.controlsChanged }) { applyControls(current.device, events: events) }
-            focus(current.device)
+            // What the UI asked for since the last frame, in one look under the lock.
+            let (controlsChanged, focusAsked) = shared.withLock { state in
+                defer { state.focusAsked = false }
+                return (state.controlsChanged, state.focusAsked)
+            }
+            if controlsChanged { applyControls(current.device, events: events) }
+            if focusAsked { focus(current.device) }
             switch current.next(wakeFD: thread.wakeFD, timeoutMilliseconds: Self.silenceTimeoutMilliseconds) {
             case let .frame(frame, dropped):
                 if dropped > 0 { shared.withLock { $0.dropped += dropped } }

@@ -107,34 +107,31 @@ public enum Scaling {
     /// Where `content` turned by `quarterTurns` clockwise goes inside `area`: as large as fits
     /// whole, centred, with bars on the remaining sides (for playback, where nothing is cut).
     public static func aspectFit(content: Size, in area: Rect, quarterTurns: Int = 0) -> Rect {
-        let shown = quarterTurns.isMultiple(of: 2) ? content : content.transposed
-        guard shown.width > 0, shown.height > 0, !area.isEmpty else {
-            return Rect(x: area.x, y: area.y, width: 0, height: 0)
-        }
-        var fit = area.size
-        if shown.width * area.height > area.width * shown.height {
-            fit.height = roundedDivision(area.width * shown.height, shown.width)
-        } else {
-            fit.width = roundedDivision(area.height * shown.width, shown.height)
-        }
-        return area.centered(fit)
+        aspect(content: content, in: area, quarterTurns: quarterTurns, cover: false)
     }
 
     /// Where `content` turned by `quarterTurns` clockwise goes to cover `area` whole: as small as
     /// covers it, centred, reaching past two of its sides (aspect-fill, the picture's edges cut off
     /// by the area's).
     public static func aspectCover(content: Size, in area: Rect, quarterTurns: Int = 0) -> Rect {
+        aspect(content: content, in: area, quarterTurns: quarterTurns, cover: true)
+    }
+
+    /// The content's aspect kept, one side of `area` matched: the one that makes it fit whole, or
+    /// (`cover`) the one that makes it cover the area.
+    private static func aspect(content: Size, in area: Rect, quarterTurns: Int, cover: Bool) -> Rect {
         let shown = quarterTurns.isMultiple(of: 2) ? content : content.transposed
         guard shown.width > 0, shown.height > 0, !area.isEmpty else {
             return Rect(x: area.x, y: area.y, width: 0, height: 0)
         }
-        var cover = area.size
-        if shown.width * area.height > area.width * shown.height {
-            cover.width = roundedDivision(area.height * shown.width, shown.height)
+        var size = area.size
+        // Wider than the area (relative to its shape): fit keeps the width, cover the height.
+        if (shown.width * area.height > area.width * shown.height) != cover {
+            size.height = roundedDivision(area.width * shown.height, shown.width)
         } else {
-            cover.height = roundedDivision(area.width * shown.height, shown.width)
+            size.width = roundedDivision(area.height * shown.width, shown.height)
         }
-        return area.centered(cover)
+        return area.centered(size)
     }
 
     static func roundedDivision(_ a: Int, _ b: Int) -> Int { (2 * a + b) / (2 * b) }

@@ -5,6 +5,7 @@
 // wait4: the whole process, start to exit) and peak RSS; the booth's takes checked for drops by
 // the frame numbers in their pictures.
 import Foundation
+import KioskCapture
 import KioskCore
 import KioskMedia
 import KioskSystem
@@ -91,10 +92,13 @@ func compareBooth(_ o: [String: String]) {
     let device = folder + "/video0"
     _ = FileManager.default.createFile(atPath: device, contents: nil)
     try? "card=Bench Cam\nformat=MJPG \(frameSize)@30\nclip=\(clip)\n".write(toFile: device + ".conf", atomically: true, encoding: .utf8)
-    let settings = MovieSettings(outputPath: "/dev/null", videoSize: frameSize, fps: 30, audio: (48000, 1))
+    let settings = MovieSettings(outputPath: "/dev/null", videoSize: frameSize, fps: 30, audio: (TestTone.sampleRate, 1))
     let ffmpeg = ["ffmpeg", "-y", "-v", "error", "-re", "-f", "mjpeg", "-framerate", "30", "-i", clip,
-                  "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "\(seconds)", "-map", "0:v", "-map", "1:a"]
-        + settings.videoTuning(encoder: "libx264").ffmpegArguments + MovieSettings.aacFFmpegArguments(sampleRate: 48000, channels: 1)
+                  // The booth's own test tone (TestTone: its beep, level and rate), as an expression.
+                  "-f", "lavfi", "-i", "aevalsrc=if(lt(mod(t\\,1)\\,\(Double(TestTone.beepFrames) / Double(TestTone.sampleRate)))\\,"
+                      + "\(Double(TestTone.amplitude) / 32768)*sin(2*PI*\(TestTone.frequency)*t)\\,0):s=\(TestTone.sampleRate):c=mono",
+                  "-t", "\(seconds)", "-map", "0:v", "-map", "1:a"]
+        + settings.videoTuning(encoder: "libx264").ffmpegArguments + MovieSettings.aacFFmpegArguments(sampleRate: TestTone.sampleRate, channels: 1)
         + ["-movflags", "+frag_keyframe", folder + "/ffmpeg.mov"]
     var booth: [(cpu: Double, rssMiB: Double, droppedFrames: Int)] = [], theirs: [(cpu: Double, rssMiB: Double)] = []
     var drops: [Int] = []

@@ -694,6 +694,8 @@ struct RecorderMachineSwitchTests {
         _ = m.handle(.press(.start))
         _ = m.handle(.recordingStarted(outputPath: out))
         #expect(m.visibleButtons == [.stop])
-        #expect(m.handle(.press(.switchCamera)).count == 1 && m.mode == .recording)
+        #expect(m.handle(.press(.switchCamera))
+            == [.emit(.error(code: .notAllowed, message: "'switchCamera' is not on screen in recording mode (visible: stop)"))])
+        #expect(m.mode == .recording)
     }
 }

@@ -42,6 +42,20 @@ extension SDLTests {
             }
         }
 
+        @Test("a prompt in a script neither DejaVu nor the language's face covers (Korean under en) gets a face fontconfig finds for its characters, every glyph in it")
+        func promptInAnotherScript() throws {
+            let sdl = try makeContext()
+            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480))
+            let prompt = "안녕하세요, 여러분"
+            try screen.setWords(ScreenWords(language: .en), prompt: prompt, font: nil)
+            let (face, family) = try #require(screen.face(for: prompt))
+            #expect(family.hasPrefix("Noto Sans CJK"), "\(family)")
+            let font = try Font(face: face, pointSize: 16)
+            #expect(prompt.unicodeScalars.allSatisfy { TTF_GlyphIsProvided32(font.handle, $0.value) != 0 })
+            // The buttons stay in DejaVu.
+            #expect(screen.face(for: ScreenWords(language: .en).title(of: .start))?.family == "DejaVu Sans")
+        }
+
         @Test("the titles, messages and prompt on screen are their language's words in their face, inside their shapes",
               arguments: Language.allCases, [Size(width: 800, height: 480), Size(width: 480, height: 800)])
         func pixels(language: Language, output: Size) throws {
