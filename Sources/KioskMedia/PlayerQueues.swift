@@ -83,6 +83,9 @@ final class PacketQueue: Sendable {
         /// The end was handed to the decoder: not again until the stream starts anew.
         var endTaken = false
         var closed = false
+        /// The serial of the last seek's boundary queued (`flush`): the packets queued since are
+        /// that seek's, whether or not the decoder took its boundary already.
+        var serial = 0
     }
 
     private let monitor = Monitor(State())
@@ -116,6 +119,7 @@ final class PacketQueue: Sendable {
             s.bytes = 0
             s.ended = false
             s.endTaken = false
+            s.serial = max(s.serial, boundary.serial)
         }
     }
 
@@ -128,21 +132,15 @@ final class PacketQueue: Sendable {
     }
 
     /// Throws away the packets waiting from before seek `serial` (a seek was asked for: a demuxer
-    /// waiting for room wakes). The demuxer may have taken the seek already, its boundary and the
-    /// new position's first packets queued: from that boundary on nothing goes (dropping them cut
-    /// the new position's stream short, and a paused review showed the picture before the target).
+    /// waiting for room wakes). Nothing goes once the demuxer has carried that seek out: the packets
+    /// queued since its boundary are the new position's, even when the decoder took the boundary
+    /// already (dropping them lost the pictures from the key frame on, and a paused review showed
+    /// the next key frame's picture instead of the target's).
     func drop(before serial: Int) {
         monitor.update { s in
-            let cut = s.items.firstIndex { if case let .boundary(b) = $0 { b.serial >= serial } else { false } } ?? s.items.endIndex
-            var kept: [Item] = []
-            for (index, item) in s.items.enumerated() {
-                if index < cut, case let .packet(packet) = item {
-                    s.bytes -= packet.bytes
-                    continue
-                }
-                kept.append(item)
-            }
-            s.items = kept
+            guard s.serial < serial else { return }
+            s.items.removeAll { if case .packet = $0 { true } else { false } }
+            s.bytes = 0
         }
     }
 
