@@ -75,7 +75,7 @@ public struct VideoTuning: Equatable, Sendable {
         ["-c:v", encoder, "-g", "\(gop)", "-bf", "\(bFrames)", "-threads", "\(threads)"]
             + options.flatMap { ["-\($0.name)", $0.value] }
             + (bitrate.map { ["-b:v", "\($0)"] } ?? [])
-            + ["-pix_fmt", "yuv420p", "-color_range", "tv"]
+            + ["-pix_fmt", "yuv420p", "-color_range", "tv", "-colorspace", "smpte170m"]
     }
 }
 

@@ -38,10 +38,28 @@ final class Scaler {
         }
     }
 
+    /// The ranges go in before `sws_init_context`, which picks its path by them: told only
+    /// afterwards (`sws_setColorspaceDetails`), a same-size conversion between two layouts of one
+    /// subsampling keeps the plain plane copy it chose, and full-range samples came out unconverted.
     init(_ key: Key) throws(AVError) {
-        guard let context = sws_getContext(key.sourceWidth, key.sourceHeight, key.source, key.targetWidth, key.targetHeight,
-                                           key.target, key.flags, nil, nil, nil)
-        else { throw AVError(code: AVError.code(posix: EINVAL), call: "sws_getContext") }
+        guard let context = sws_alloc_context() else { throw AVError(code: AVError.code(posix: ENOMEM), call: "sws_alloc_context") }
+        let options: [(String, Int64)] = [
+            ("srcw", Int64(key.sourceWidth)), ("srch", Int64(key.sourceHeight)), ("src_format", Int64(key.source.rawValue)),
+            ("dstw", Int64(key.targetWidth)), ("dsth", Int64(key.targetHeight)), ("dst_format", Int64(key.target.rawValue)),
+            ("sws_flags", Int64(key.flags)), ("src_range", key.sourceFullRange ? 1 : 0), ("dst_range", key.targetFullRange ? 1 : 0),
+        ]
+        for (name, value) in options {
+            let r = av_opt_set_int(UnsafeMutableRawPointer(context), name, value, 0)
+            guard r >= 0 else {
+                sws_freeContext(context)
+                throw AVError(code: r, call: "av_opt_set_int(\(name))")
+            }
+        }
+        let r = sws_init_context(context, nil, nil)
+        guard r >= 0 else {
+            sws_freeContext(context)
+            throw AVError(code: r, call: "sws_init_context")
+        }
         self.context = context
         self.key = key
         let coefficients = sws_getCoefficients(key.bt709 ? SWS_CS_ITU709 : SWS_CS_ITU601)

@@ -153,15 +153,44 @@ public final class VideoDecoder {
         return try Self.copy(frame, timestamp: timestamp, sequence: sequence, scaler: &scaler)
     }
 
-    /// Copies a decoded picture into a tightly packed VideoFrame (the one copy of its pixels):
-    /// planar 4:2:0 and 4:2:2 and NV12 as they are, any other layout converted to yuv420p with
+    /// Copies a decoded camera picture into a tightly packed VideoFrame (the one pass over its
+    /// pixels), as the video-range 4:2:0 the encoder takes: planar 4:2:0 and 4:2:2 in our own copy
+    /// loop, full range (an MJPEG camera's) made video range on the way and 4:2:2's chroma rows
+    /// averaged in pairs (`VideoRange`); NV12 as it is; any other layout converted to yuv420p with
     /// swscale (`scaler` is kept for the next frame).
     static func copy(_ frame: UnsafePointer<AVFrame>, timestamp: Int64, sequence: UInt32, scaler: inout Scaler?) throws(AVError) -> VideoFrame {
         let f = frame.pointee
         let size = Size(width: Int(f.width), height: Int(f.height))
-        guard let format = PixelFormat.matching(AVPixelFormat(rawValue: f.format))?.format,
-              format == .yuv420p || format == .yuv422p || format == .nv12 else {
-            // swscale turns the full-range yuvj* layouts into video range on the way: the result is video range.
+        let layout = PixelFormat.matching(AVPixelFormat(rawValue: f.format))?.format
+        let fullRange = DecodedPicture.isFullRange(f)
+        let sources = [(f.data.0, Int(f.linesize.0)), (f.data.1, Int(f.linesize.1)), (f.data.2, Int(f.linesize.2))]
+        if layout == .yuv420p || layout == .yuv422p, sources.allSatisfy({ $0.0 != nil && $0.1 > 0 }) {
+            let planes = PixelFormat.yuv420p.planes(for: size)
+            let halfRows = layout == .yuv422p
+            let bytes = [UInt8](unsafeUninitializedCapacity: PixelFormat.yuv420p.frameBytes(for: size)) { buffer, count in
+                let base = buffer.baseAddress!
+                for row in 0..<planes[0].rows {
+                    VideoRange.lumaRow(sources[0].0! + row * sources[0].1, into: base + planes[0].offset + row * planes[0].stride,
+                                       count: planes[0].stride, fromFull: fullRange)
+                }
+                for (plane, (data, pitch)) in zip(planes.dropFirst(), sources.dropFirst()) {
+                    for row in 0..<plane.rows {
+                        let target = base + plane.offset + row * plane.stride
+                        if halfRows {
+                            // 4:2:2 has a chroma row per picture row: rows 2r and 2r + 1 (the last alone at an odd height).
+                            let a = data! + 2 * row * pitch, b = data! + min(2 * row + 1, size.height - 1) * pitch
+                            VideoRange.chromaRows(a, b, into: target, count: plane.stride, fromFull: fullRange)
+                        } else {
+                            VideoRange.chromaRow(data! + row * pitch, into: target, count: plane.stride, fromFull: fullRange)
+                        }
+                    }
+                }
+                count = buffer.count
+            }
+            return VideoFrame(format: .yuv420p, size: size, planes: planes, bytes: bytes, timestamp: timestamp, sequence: sequence)
+        }
+        guard layout == .nv12 else {
+            // swscale makes video range of full range on the way (the Scaler tells it both ranges).
             let converter = try Scaler.fitting(&scaler, Scaler.Key(f, to: AV_PIX_FMT_YUV420P))
             let planes = PixelFormat.yuv420p.planes(for: size)
             let bytes = try [UInt8](unsafeUninitializedCapacity: PixelFormat.yuv420p.frameBytes(for: size)) { buffer, count throws(AVError) in
@@ -171,20 +200,18 @@ public final class VideoDecoder {
             }
             return VideoFrame(format: .yuv420p, size: size, planes: planes, bytes: bytes, timestamp: timestamp, sequence: sequence)
         }
-        let planes = format.planes(for: size)
-        let sources = [(f.data.0, f.linesize.0), (f.data.1, f.linesize.1), (f.data.2, f.linesize.2)]
-        let bytes = [UInt8](unsafeUninitializedCapacity: format.frameBytes(for: size)) { buffer, count in
+        let planes = PixelFormat.nv12.planes(for: size)
+        let bytes = [UInt8](unsafeUninitializedCapacity: PixelFormat.nv12.frameBytes(for: size)) { buffer, count in
             for (plane, (data, linesize)) in zip(planes, sources) {
                 guard let data else { continue }
                 for row in 0..<plane.rows {
-                    let destination = buffer.baseAddress! + plane.offset + row * plane.stride
-                    destination.update(from: data + row * Int(linesize), count: plane.stride)
+                    (buffer.baseAddress! + plane.offset + row * plane.stride).update(from: data + row * linesize, count: plane.stride)
                 }
             }
             count = buffer.count
         }
-        return VideoFrame(format: format, size: size, planes: planes, bytes: bytes, timestamp: timestamp, sequence: sequence,
-                          fullRange: DecodedPicture.isFullRange(f))
+        return VideoFrame(format: .nv12, size: size, planes: planes, bytes: bytes, timestamp: timestamp, sequence: sequence,
+                          fullRange: fullRange)
     }
 }
 

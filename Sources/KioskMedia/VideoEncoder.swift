@@ -57,7 +57,10 @@ final class VideoEncoder {
         c.pointee.time_base = timeBase
         c.pointee.framerate = AVRational(num: fps, den: 1)
         c.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        // Video range with the BT.601 matrix, said in the stream: what the cameras' samples are (the
+        // MJPEG decoder's copy makes them so). Left unsaid, players guess BT.709 for HD.
         c.pointee.color_range = AVCOL_RANGE_MPEG
+        c.pointee.colorspace = AVCOL_SPC_SMPTE170M
         let tuning = settings.videoTuning(encoder: underlying)
         c.pointee.gop_size = Int32(tuning.gop)
         c.pointee.max_b_frames = Int32(tuning.bFrames)

@@ -10,24 +10,23 @@ struct PreviewFormat: Equatable {
     /// The YUV → RGB matrix and range SDL must use for it.
     let conversion: SDL_YUV_CONVERSION_MODE
 
-    /// nil for MJPEG, which is decoded (to yuv422p) before it reaches the screen.
+    /// nil for MJPEG, which is decoded (to video-range yuv420p) before it reaches the screen.
     ///
     /// - yuyv → YUY2, nv12 → NV12, yuv420p → IYUV, xrgb → RGB888: the same byte layouts.
     /// - yuv422p (planar, chroma at half width and full height) has no SDL texture format. It goes
     ///   into an IYUV (4:2:0) texture with the chroma pitch doubled, so SDL reads every other chroma
     ///   row: vertical chroma decimation for free, no copy and no CPU conversion. The preview loses
-    ///   half the vertical chroma resolution, which nobody sees at preview size; the recording gets
-    ///   the frame untouched.
-    /// - Conversion: the camera formats are BT.601 limited range (the test pattern's bars are drawn
-    ///   so); yuv422p comes from the MJPEG decoder (FFmpeg's yuvj422p), which is full range: SDL's
-    ///   "JPEG" mode. Set explicitly because SDL's automatic mode would switch to BT.709 above 576
-    ///   rows and turn 720p camera colours wrong.
+    ///   half the vertical chroma resolution, which nobody sees at preview size.
+    /// - Conversion: BT.601 limited range, what the cameras give (and the MJPEG decoder's copy
+    ///   makes); a frame that says it is full range gets SDL's "JPEG" mode (`fullRange`). Set
+    ///   explicitly because SDL's automatic mode would switch to BT.709 above 576 rows and turn
+    ///   720p camera colours wrong.
     init?(_ format: PixelFormat) {
         switch format {
         case .yuyv: self.init(sdlFormat: SDL_PIXELFORMAT_YUY2.rawValue, conversion: SDL_YUV_CONVERSION_BT601)
         case .nv12: self.init(sdlFormat: SDL_PIXELFORMAT_NV12.rawValue, conversion: SDL_YUV_CONVERSION_BT601)
         case .yuv420p: self.init(sdlFormat: SDL_PIXELFORMAT_IYUV.rawValue, conversion: SDL_YUV_CONVERSION_BT601)
-        case .yuv422p: self.init(sdlFormat: SDL_PIXELFORMAT_IYUV.rawValue, conversion: SDL_YUV_CONVERSION_JPEG)
+        case .yuv422p: self.init(sdlFormat: SDL_PIXELFORMAT_IYUV.rawValue, conversion: SDL_YUV_CONVERSION_BT601)
         case .mjpeg: return nil
         case .xrgb: self.init(sdlFormat: SDL_PIXELFORMAT_RGB888.rawValue, conversion: SDL_YUV_CONVERSION_BT601)
         }

@@ -1,4 +1,5 @@
 // The MJPEG decoder on real JPEGs made by the ffmpeg CLI (an independent encoder).
+import CFFmpeg
 import Foundation
 import Testing
 @testable import KioskMedia
@@ -25,13 +26,24 @@ struct VideoDecoderTests {
         return url
     }()
 
-    @Test("JPEGs from ffmpeg decode to planar frames whose stamps read back",
-          arguments: [("yuvj422p", PixelFormat.yuv422p), ("yuvj420p", .yuv420p), ("yuvj444p", .yuv420p)])
-    func mjpeg(pixelFormat: String, expected: PixelFormat) throws {
+    @Test("JPEGs from ffmpeg (full range, 4:2:2, 4:2:0, 4:4:4) decode to video-range yuv420p with the source's samples and stamp",
+          arguments: ["yuvj422p", "yuvj420p", "yuvj444p"])
+    func mjpeg(pixelFormat: String) throws {
         let size = Size(width: 640, height: 480)
         let raw = folder.appendingPathComponent("\(pixelFormat).yuv")
         let jpeg = folder.appendingPathComponent("\(pixelFormat).jpg")
-        try Data(stampedFrame(size, number: 0x1234)).write(to: raw)
+        // Video-range yuv420p: the stamp (Y 16 and 235) over grey, the top half's chroma (64, 192),
+        // the bottom half's (192, 64). ffmpeg makes full range of it for the JPEG (16 → 0, 235 → 255).
+        var source = stampedFrame(size, number: 0x1234)
+        let planes = PixelFormat.yuv420p.planes(for: size)
+        for row in 0..<planes[1].rows {
+            let top = row < planes[1].rows / 2
+            for x in 0..<planes[1].stride {
+                source[planes[1].offset + row * planes[1].stride + x] = top ? 64 : 192
+                source[planes[2].offset + row * planes[2].stride + x] = top ? 192 : 64
+            }
+        }
+        try Data(source).write(to: raw)
         let status = try runProgram(["ffmpeg", "-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "640x480",
                                      "-i", raw.path, "-pix_fmt", pixelFormat, "-q:v", "3", "-frames:v", "1", jpeg.path],
                                     stdout: .discard, stderr: .discard).status
@@ -40,10 +52,62 @@ struct VideoDecoderTests {
         let decoder = try VideoDecoder(codec: "mjpeg")
         let frame = try data.withUnsafeBytes { try decoder.decode($0, timestamp: 42, sequence: 7) }
         let f = try #require(frame)
-        #expect(f.format == expected && f.size == size && f.timestamp == 42 && f.sequence == 7)
-        #expect(f.bytes.count == expected.frameBytes(for: size))
+        #expect(f.format == .yuv420p && !f.fullRange && f.size == size && f.timestamp == 42 && f.sequence == 7)
+        #expect(f.planes == planes && f.bytes.count == PixelFormat.yuv420p.frameBytes(for: size))
         #expect(FrameStamp.read(f) == 0x1234)
+        // Back in video range: the stamp's white and black and the grey as they were (JPEG's error
+        // aside); left full range they would read 255, 0 and 130.
+        let band = FrameStamp.bandHeight(frameHeight: size.height)
+        let white = FrameStamp.cell(3, width: size.width), black = FrameStamp.cell(0, width: size.width)
+        #expect(abs(Int(f.luma(x: white.lowerBound + 10, y: band / 2)) - 235) <= 4, "white: \(f.luma(x: white.lowerBound + 10, y: band / 2))")
+        #expect(abs(Int(f.luma(x: black.lowerBound + 10, y: band / 2)) - 16) <= 4, "black: \(f.luma(x: black.lowerBound + 10, y: band / 2))")
         #expect(abs(Int(f.luma(x: 320, y: 300)) - 128) <= 3)
+        // The chroma, each half its own (4:2:2's rows averaged in pairs within a half); full range would read 55 and 201.
+        for (row, u, v) in [(planes[1].rows / 4, 64, 192), (planes[1].rows * 3 / 4, 192, 64)] {
+            let got = (f.bytes[planes[1].offset + row * planes[1].stride + 100], f.bytes[planes[2].offset + row * planes[2].stride + 100])
+            #expect(abs(Int(got.0) - u) <= 4 && abs(Int(got.1) - v) <= 4, "chroma row \(row): \(got), expected (\(u), \(v))")
+        }
+    }
+
+    @Test("full range to video range: every luma and chroma value exactly rounded; 4:2:2 rows averaged, rounding half up")
+    func ranges() {
+        for value in 0...255 {
+            #expect(Int(VideoRange.luma(UInt8(value))) == Int((16 + Double(value) * 219 / 255).rounded(.toNearestOrAwayFromZero)))
+            #expect(Int(VideoRange.chroma(UInt8(value))) == Int((128 + (Double(value) - 128) * 224 / 255 + 0.5).rounded(.down)))
+        }
+        let a: [UInt8] = [0, 255, 10, 11, 128], b: [UInt8] = [0, 255, 11, 11, 255]
+        var out = [UInt8](repeating: 0, count: 5)
+        VideoRange.chromaRows(a, b, into: &out, count: 5, fromFull: false)
+        #expect(out == [0, 255, 11, 11, 192])
+        VideoRange.chromaRows(a, b, into: &out, count: 5, fromFull: true)
+        #expect(out == [16, 240, VideoRange.chroma(11), VideoRange.chroma(11), VideoRange.chroma(192)])
+        var row = [UInt8](repeating: 0, count: 3)
+        VideoRange.lumaRow([0, 128, 255], into: &row, count: 3, fromFull: true)
+        #expect(row == [16, 126, 235])
+        VideoRange.lumaRow([0, 128, 255], into: &row, count: 3, fromFull: false)
+        #expect(row == [0, 128, 255])
+    }
+
+    @Test("swscale between two ranges of one layout and size converts the samples (told the ranges only after its set-up, it copied them)")
+    func scalerRanges() throws {
+        let size = Size(width: 64, height: 32)
+        let planes = PixelFormat.yuv420p.planes(for: size)
+        var source = [UInt8](repeating: 255, count: PixelFormat.yuv420p.frameBytes(for: size))
+        for i in 0..<(size.width * size.height / 2) { source[i] = 0 } // the top half black, the bottom white
+        var target = [UInt8](repeating: 7, count: source.count)
+        for (sourceFull, targetFull, black, white) in [(true, false, 16, 235), (false, true, 0, 255), (false, false, 0, 255)] {
+            let scaler = try Scaler(Scaler.Key(source: AV_PIX_FMT_YUV420P, sourceWidth: 64, sourceHeight: 32, target: AV_PIX_FMT_YUV420P,
+                                               targetWidth: 64, targetHeight: 32, sourceFullRange: sourceFull, targetFullRange: targetFull,
+                                               bt709: false, flags: SWS_POINT))
+            try source.withUnsafeBufferPointer { s in
+                try target.withUnsafeMutableBufferPointer { t in
+                    try scaler.scale(planes.map { UnsafePointer(s.baseAddress! + $0.offset) }, pitches: planes.map(\.stride),
+                                     into: planes.map { t.baseAddress! + $0.offset }, pitches: planes.map(\.stride))
+                }
+            }
+            let (top, bottom) = (Int(target[5 * size.width + 5]), Int(target[25 * size.width + 5]))
+            #expect(abs(top - black) <= 1 && abs(bottom - white) <= 1, "\(sourceFull) → \(targetFull): \(top), \(bottom)")
+        }
     }
 
     @Test("garbage and truncated JPEGs are refused without a crash")

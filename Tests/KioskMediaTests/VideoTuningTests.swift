@@ -14,10 +14,12 @@ struct VideoTuningTests {
         let tuning = settings.videoTuning()
         #expect(tuning.gop == 25 && tuning.bFrames == 0 && tuning.threads == 2)
         #expect(tuning.ffmpegArguments == ["-c:v", "libx264", "-g", "25", "-bf", "0", "-threads", "2", "-preset", "veryfast",
-                                           "-tune", "zerolatency", "-crf", "20", "-pix_fmt", "yuv420p", "-color_range", "tv"])
+                                           "-tune", "zerolatency", "-crf", "20", "-pix_fmt", "yuv420p", "-color_range", "tv",
+                                           "-colorspace", "smpte170m"])
         settings.bitrate = 4_000_000
         #expect(!settings.videoTuning().ffmpegArguments.contains("-crf"))
-        #expect(settings.videoTuning().ffmpegArguments.suffix(6) == ["-b:v", "4000000", "-pix_fmt", "yuv420p", "-color_range", "tv"])
+        #expect(settings.videoTuning().ffmpegArguments.suffix(8) == ["-b:v", "4000000", "-pix_fmt", "yuv420p", "-color_range", "tv",
+                                                                        "-colorspace", "smpte170m"])
         // Other encoders take no x264 options.
         #expect(settings.videoTuning(encoder: "h264_v4l2m2m").options.isEmpty)
     }

@@ -27,8 +27,8 @@ extension SDLTests {
             let sdl = try makeContext()
             let output = Size(width: 800, height: 480)
             let screen = try makeScreen(sdl, size: output)
-            // yuv422p is what the MJPEG decoder gives: full range. The others: limited range.
-            let frame = TestFrames.make(format, size: size) { x, y in
+            // yuv422p full range, and saying so (SDL's JPEG mode); the others limited range.
+            let frame = TestFrames.make(format, size: size, fullRange: format == .yuv422p) { x, y in
                 let c = Self.grid[Self.block(x: x, y: y, size: size)]
                 return format == .yuv422p ? Colour.full(c) : Colour.limited(c)
             }

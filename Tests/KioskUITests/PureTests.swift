@@ -60,7 +60,8 @@ struct PureTests {
         #expect(PreviewFormat(.nv12)?.sdlFormat == SDL_PIXELFORMAT_NV12.rawValue)
         #expect(PreviewFormat(.yuv420p)?.sdlFormat == SDL_PIXELFORMAT_IYUV.rawValue)
         #expect(PreviewFormat(.yuv422p)?.sdlFormat == SDL_PIXELFORMAT_IYUV.rawValue)
-        #expect(PreviewFormat(.yuv422p)?.conversion == SDL_YUV_CONVERSION_JPEG, "MJPEG decodes to full range")
+        #expect(PreviewFormat(.yuv422p)?.conversion == SDL_YUV_CONVERSION_BT601)
+        #expect(PreviewFormat(.yuv422p)?.fullRange.conversion == SDL_YUV_CONVERSION_JPEG)
         #expect(PreviewFormat(.yuyv)?.conversion == SDL_YUV_CONVERSION_BT601)
         #expect(PreviewFormat(.mjpeg) == nil)
     }

@@ -117,8 +117,8 @@ enum TestFrames {
     }
 
     /// A frame in `format` whose colour at (x, y) is `colour(x, y)`; each chroma sample takes the
-    /// colour of the top-left pixel it covers.
-    static func make(_ format: PixelFormat, size: Size, colour: (Int, Int) -> YUV) -> VideoFrame {
+    /// colour of the top-left pixel it covers. `fullRange`: the frame says its samples are full range.
+    static func make(_ format: PixelFormat, size: Size, fullRange: Bool = false, colour: (Int, Int) -> YUV) -> VideoFrame {
         let planes = format.planes(for: size)
         var bytes = [UInt8](repeating: 0, count: format.frameBytes(for: size))
         let w = size.width, h = size.height
@@ -156,7 +156,7 @@ enum TestFrames {
         case .mjpeg:
             preconditionFailure("not a raw format")
         }
-        return VideoFrame(format: format, size: size, planes: planes, bytes: bytes, timestamp: 0, sequence: 0)
+        return VideoFrame(format: format, size: size, planes: planes, bytes: bytes, timestamp: 0, sequence: 0, fullRange: fullRange)
     }
 }
 
