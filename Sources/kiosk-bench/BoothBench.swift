@@ -86,7 +86,8 @@ func compareBooth(_ o: [String: String]) {
     let clipFrames = Int((seconds + 5) * 30)
     let clip = o["clip"] ?? folder + "/clip.mjpeg"
     if o["clip"] == nil {
-        let made = measure([me.path, "make-clip", "--footage", footage, "--size", "\(frameSize)", "--frames", "\(clipFrames)", "--output", clip])
+        let made = measure([me.path, "make-clip", "--footage", footage, "--size", "\(frameSize)", "--frames", "\(clipFrames)", "--output", clip,
+                            "--chroma", o["chroma"] ?? "422"])
         Log.write("kiosk-bench: clip of \(clipFrames) frames made (\(made.cpu) s)\n")
     }
     let device = folder + "/video0"
@@ -121,7 +122,7 @@ func compareBooth(_ o: [String: String]) {
         unlink(take)
     }
     let oursCPU = median(booth.map(\.cpu)), theirCPU = median(theirs.map(\.cpu))
-    printLine(["size": "\(frameSize)", "seconds": seconds, "rounds": rounds, "clipFrames": clipFrames,
+    printLine(["size": "\(frameSize)", "seconds": seconds, "rounds": rounds, "clipFrames": clipFrames, "chroma": o["chroma"] ?? "422",
                "boothCPUSeconds": oursCPU, "ffmpegCPUSeconds": theirCPU, "ratio": (oursCPU / theirCPU * 1000).rounded() / 1000,
                "boothCPUAll": booth.map(\.cpu), "ffmpegCPUAll": theirs.map(\.cpu),
                "boothPercentOfOneCore": (100 * oursCPU / seconds).rounded(), "ffmpegPercentOfOneCore": (100 * theirCPU / seconds).rounded(),

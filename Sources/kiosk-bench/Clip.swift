@@ -25,9 +25,10 @@ private func readExactly(_ handle: FileHandle, _ count: Int) -> Data? {
     return data
 }
 
-/// `make-clip --footage CLIP --size WxH --frames N --output FILE`: the clip looped to N frames at
-/// 30 fps and `size`, each frame's number drawn as a FrameStamp over its top band, encoded as
-/// concatenated JPEGs (quality 3, full range) as a UVC camera sends them.
+/// `make-clip --footage CLIP --size WxH --frames N --output FILE [--chroma 422|420]`: the clip looped
+/// to N frames at 30 fps and `size`, each frame's number drawn as a FrameStamp over its top band,
+/// encoded as concatenated JPEGs (quality 3, full range, 4:2:2 unless told) as a UVC camera sends
+/// them, and FILE.index beside it (where each JPEG lies, for the fake camera).
 func makeClip(_ o: [String: String]) {
     guard let footage = o["footage"], let output = o["output"] else { fail("make-clip needs --footage and --output") }
     let frameSize = size(o["size"])
@@ -36,8 +37,11 @@ func makeClip(_ o: [String: String]) {
     let decoded = Pipe(), encoded = Pipe()
     let decoder = spawn(["ffmpeg", "-v", "error", "-stream_loop", "-1", "-i", footage, "-vf", "scale=\(w):\(h):flags=bicubic,fps=30",
                          "-frames:v", "\(frames)", "-f", "rawvideo", "-pix_fmt", "yuvj420p", "-"], stdout: decoded)
+    // 4:2:2 JPEGs by default, as UVC webcams send them (`--chroma 420` for 4:2:0).
+    let chroma = o["chroma"] ?? "422"
+    guard chroma == "422" || chroma == "420" else { fail("make-clip: --chroma is 422 or 420, not \(chroma)") }
     let encoder = spawn(["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuvj420p", "-s", "\(frameSize)", "-r", "30",
-                         "-i", "-", "-c:v", "mjpeg", "-q:v", "3", "-f", "mjpeg", output], stdin: encoded)
+                         "-i", "-", "-c:v", "mjpeg", "-pix_fmt", "yuvj\(chroma)p", "-q:v", "3", "-f", "mjpeg", output], stdin: encoded)
     let frameBytes = w * h * 3 / 2
     let band = FrameStamp.bandRows(0, frameHeight: h)
     var count = 0
@@ -63,8 +67,36 @@ func makeClip(_ o: [String: String]) {
     decoder.waitUntilExit()
     encoder.waitUntilExit()
     guard encoder.terminationStatus == 0, count == frames else { fail("make-clip: \(count) of \(frames) frames, encoder status \(encoder.terminationStatus)") }
-    let bytes = (try? FileManager.default.attributesOfItem(atPath: output))?[.size] as? Int ?? 0
-    printLine(["output": output, "frames": count, "size": "\(frameSize)", "bytes": bytes])
+    guard let clip = try? Data(contentsOf: URL(fileURLWithPath: output), options: .alwaysMapped) else { fail("make-clip: cannot read \(output)") }
+    let jpegs = clipIndex(clip)
+    guard jpegs.count == frames else { fail("make-clip: \(jpegs.count) JPEGs found in \(output), \(frames) made") }
+    let index = "kiosk-clip \(clip.count) \(jpegs.count)\n" + jpegs.map { "\($0.offset) \($0.size)\n" }.joined()
+    do { try index.write(toFile: output + ".index", atomically: true, encoding: .utf8) } catch { fail("make-clip: \(error)") }
+    printLine(["output": output, "frames": count, "size": "\(frameSize)", "bytes": clip.count])
+}
+
+/// Where each JPEG of a clip lies (SOI to EOI, one after the other), for its `.index`: the fake
+/// camera then need not read the whole file when it opens (a cost the booth's process would carry
+/// and the ffmpeg CLI's, reading the same file at its own pace, would not).
+func clipIndex(_ clip: Data) -> [(offset: Int, size: Int)] {
+    clip.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+        var found: [(offset: Int, size: Int)] = []
+        var start: Int?
+        var i = 1
+        while i < bytes.count {
+            if bytes[i - 1] == 0xFF {
+                if bytes[i] == 0xD8, start == nil {
+                    start = i - 1
+                } else if bytes[i] == 0xD9, let s = start {
+                    found.append((s, i + 1 - s))
+                    start = nil
+                    i += 1 // an EOI's D9 starts nothing
+                }
+            }
+            i += 1
+        }
+        return found
+    }
 }
 
 /// `count-frames --file TAKE [--modulo N]`: the frame numbers the picture carries, in order, from

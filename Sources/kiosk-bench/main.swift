@@ -12,14 +12,14 @@ let usageText = """
           make a YUYV input (real footage, or ffmpeg's test pattern), then run `encode` and the
           ffmpeg CLI with the writer's own settings, interleaved, and print median CPU seconds,
           peak RSS, bytes and the ratio ours/ffmpeg
-      compare-booth --footage CLIP [--size WxH] [--seconds S] [--rounds N] [--recorder PATH] [--clip FILE]
+      compare-booth --footage CLIP [--size WxH] [--seconds S] [--rounds N] [--chroma 422|420] [--recorder PATH] [--clip FILE]
           (under with-fake-camera) the whole booth recording S seconds from the fake camera serving
           the clip's numbered JPEGs, with its preview, against the ffmpeg CLI recording the same
           JPEGs at the same pace with the writer's settings; median CPU, peak RSS, drops
       preview-cost --clip FILE [--size WxH] [--seconds S] [--rounds N]
           (under with-fake-camera) the booth in ready, previewing the clip: % of one core, from the
           CPU of a stay S seconds longer than another
-      make-clip --footage CLIP --size WxH --frames N --output FILE
+      make-clip --footage CLIP --size WxH --frames N --output FILE [--chroma 422|420]
           the clip looped to N frames, each numbered (FrameStamp), as concatenated JPEGs for the
           fake camera's clip=
       count-frames --file TAKE [--modulo N]

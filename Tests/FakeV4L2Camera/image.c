@@ -133,6 +133,36 @@ int fake_image_init(fake_image *img, uint32_t fourcc, uint32_t width, uint32_t h
     return 0;
 }
 
+/// Reads PATH.index: "kiosk-clip <file size> <count>", then one "<offset> <size>" line per JPEG.
+/// 0 when it exists and fits a file of `file_size` bytes (every JPEG inside it); else nonzero, and
+/// the caller scans the file.
+static int load_clip_index(const char *path, size_t file_size, size_t **offsets, size_t **sizes, size_t *cap, size_t *count) {
+    char index_path[4096 + 8];
+    snprintf(index_path, sizeof index_path, "%s.index", path);
+    FILE *f = fopen(index_path, "re");
+    if (!f) return ENOENT;
+    unsigned long long declared = 0, entries = 0;
+    int err = 0;
+    if (fscanf(f, "kiosk-clip %llu %llu", &declared, &entries) != 2 || declared != file_size || entries == 0) err = EINVAL;
+    for (unsigned long long k = 0; !err && k < entries; k++) {
+        unsigned long long offset, size;
+        if (fscanf(f, "%llu %llu", &offset, &size) != 2 || size < 4 || offset > file_size || size > file_size - offset) {
+            err = EINVAL;
+            break;
+        }
+        if (*count == *cap) {
+            *cap *= 2;
+            *offsets = realloc(*offsets, *cap * sizeof **offsets);
+            *sizes = realloc(*sizes, *cap * sizeof **sizes);
+        }
+        (*offsets)[*count] = (size_t)offset;
+        (*sizes)[(*count)++] = (size_t)size;
+    }
+    fclose(f);
+    if (err) fprintf(stderr, FAKE_LOG_PREFIX "clip %s: its index does not describe it; scanning the file\n", path);
+    return err;
+}
+
 int fake_image_load_clip(fake_image *img, const char *path) {
     if (img->fourcc != V4L2_PIX_FMT_MJPEG) return 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -143,38 +173,42 @@ int fake_image_load_clip(fake_image *img, const char *path) {
         if (fd >= 0) close(fd);
         return err;
     }
-    // The JPEGs' places, found once by reading the file through a small buffer; frames are then
-    // read with pread into the camera's buffer, so the clip's pages are the page cache's and never
-    // the app's (its RSS stays what a real camera's would be).
+    // The JPEGs' places: from PATH.index when it describes this file (`kiosk-bench make-clip`
+    // writes one, so opening the camera costs nothing), else found by reading the file through a
+    // small buffer. Frames are then read with pread into the camera's buffer, so the clip's pages
+    // are the page cache's and never the app's (its RSS stays what a real camera's would be).
     size_t n = (size_t)st.st_size, count = 0, cap = 256;
     size_t *offsets = malloc(cap * sizeof *offsets), *sizes = malloc(cap * sizeof *sizes);
-    enum { CHUNK = 1 << 20 };
-    uint8_t *chunk = malloc(CHUNK);
-    int prev = -1;            // the byte before this chunk's first
-    long start = -1;          // where the open JPEG began (SOI), -1 between JPEGs
-    for (size_t at = 0; at < n;) {
-        ssize_t got = pread(fd, chunk, CHUNK, (off_t)at);
-        if (got <= 0) break;
-        for (ssize_t i = 0; i < got; i++) {
-            int b = chunk[i];
-            // SOI .. EOI, one after the other (ffmpeg's mjpeg muxer writes no thumbnails that would nest them).
-            if (prev == 0xFF && b == 0xD8 && start < 0) start = (long)(at + (size_t)i) - 1;
-            else if (prev == 0xFF && b == 0xD9 && start >= 0) {
-                if (count == cap) {
-                    cap *= 2;
-                    offsets = realloc(offsets, cap * sizeof *offsets);
-                    sizes = realloc(sizes, cap * sizeof *sizes);
+    if (load_clip_index(path, n, &offsets, &sizes, &cap, &count) != 0) {
+        count = 0;
+        enum { CHUNK = 1 << 20 };
+        uint8_t *chunk = malloc(CHUNK);
+        int prev = -1;            // the byte before this chunk's first
+        long start = -1;          // where the open JPEG began (SOI), -1 between JPEGs
+        for (size_t at = 0; at < n;) {
+            ssize_t got = pread(fd, chunk, CHUNK, (off_t)at);
+            if (got <= 0) break;
+            for (ssize_t i = 0; i < got; i++) {
+                int b = chunk[i];
+                // SOI .. EOI, one after the other (ffmpeg's mjpeg muxer writes no thumbnails that would nest them).
+                if (prev == 0xFF && b == 0xD8 && start < 0) start = (long)(at + (size_t)i) - 1;
+                else if (prev == 0xFF && b == 0xD9 && start >= 0) {
+                    if (count == cap) {
+                        cap *= 2;
+                        offsets = realloc(offsets, cap * sizeof *offsets);
+                        sizes = realloc(sizes, cap * sizeof *sizes);
+                    }
+                    offsets[count] = (size_t)start;
+                    sizes[count++] = at + (size_t)i + 1 - (size_t)start;
+                    start = -1;
+                    b = -1; // an EOI's D9 starts nothing
                 }
-                offsets[count] = (size_t)start;
-                sizes[count++] = at + (size_t)i + 1 - (size_t)start;
-                start = -1;
-                b = -1; // an EOI's D9 starts nothing
+                prev = b;
             }
-            prev = b;
+            at += (size_t)got;
         }
-        at += (size_t)got;
+        free(chunk);
     }
-    free(chunk);
     if (count == 0) {
         fprintf(stderr, FAKE_LOG_PREFIX "clip %s: no JPEG in it\n", path);
         close(fd);

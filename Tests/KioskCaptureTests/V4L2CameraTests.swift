@@ -5,6 +5,7 @@ import Testing
 import KioskCore
 import KioskMedia
 import KioskSystem
+import KioskTestSupport
 
 /// Collects what a source sends, with the monotonic time each thing arrived.
 final class Recorder: Sendable {
@@ -77,6 +78,52 @@ struct V4L2CameraTests {
         #expect(frames.map(FrameStamp.read) == frames.map { Int($0.sequence) })
         #expect(frames.map { Int($0.sequence) } == Array(0..<frames.count))
         #expect(frames.allSatisfy { $0.size == Size(width: 1280, height: 720) && ($0.format == .yuv422p || $0.format == .yuv420p) })
+    }
+
+    @Test("clip=: the JPEGs of a file in turn, placed by its .index when that describes the file, found by a scan when not (a stale index)",
+          arguments: [true, false])
+    func clip(indexFits: Bool) throws {
+        let fake = try FakeCamera("clip-\(indexFits)", conf: ["format=MJPG 320x240@30"])
+        defer { fake.remove() }
+        // Five JPEGs numbered 100…104 by the ffmpeg CLI; their index as kiosk-bench make-clip writes it.
+        let size = Size(width: 320, height: 240)
+        var raw = Data()
+        for k in 100..<105 {
+            var bytes = [UInt8](repeating: 128, count: PixelFormat.yuv420p.frameBytes(for: size))
+            for y in FrameStamp.bandRows(0, frameHeight: size.height) {
+                for i in 0..<FrameStamp.bits {
+                    for x in FrameStamp.cell(i, width: size.width) { bytes[y * size.width + x] = (k >> (15 - i)) & 1 == 1 ? 235 : 16 }
+                }
+            }
+            raw.append(contentsOf: bytes)
+        }
+        let rawPath = fake.folder.appendingPathComponent("clip.yuv").path, clip = fake.folder.appendingPathComponent("clip.mjpeg").path
+        try raw.write(to: URL(fileURLWithPath: rawPath))
+        let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "320x240", "-i", rawPath,
+                                   "-pix_fmt", "yuvj422p", "-q:v", "3", "-f", "mjpeg", clip])
+        try #require(made.status == 0, "\(made.stderr)")
+        let jpegs = try Data(contentsOf: URL(fileURLWithPath: clip))
+        var offsets: [Int] = [], i = 1
+        while i < jpegs.count {
+            if jpegs[i - 1] == 0xFF && jpegs[i] == 0xD8 { offsets.append(i - 1) }
+            i += 1
+        }
+        try #require(offsets.count == 5)
+        let ends = offsets.dropFirst() + [jpegs.count]
+        // A stale index says another file size (and nonsense places): the camera must not trust it.
+        let declared = indexFits ? jpegs.count : jpegs.count + 1
+        let index = "kiosk-clip \(declared) 5\n" + zip(offsets, ends).map { indexFits ? "\($0) \($1 - $0)\n" : "7 9\n" }.joined()
+        try index.write(toFile: clip + ".index", atomically: true, encoding: .utf8)
+        try (["format=MJPG 320x240@30", "clip=\(clip)"].joined(separator: "\n") + "\n").write(toFile: fake.path + ".conf", atomically: true, encoding: .utf8)
+
+        let camera = V4L2Camera(path: fake.path, size: size, fps: 30, mjpeg: VideoDecoder.mjpeg)
+        let r = Recorder()
+        try camera.start(frames: r.frameSink, events: r.eventSink)
+        #expect(r.wait(seconds: 5) { r.frameCount >= 12 })
+        camera.stop()
+        let stamps = r.frames.withLock { $0.map { FrameStamp.read($0.0) } }
+        #expect(stamps.count >= 12)
+        #expect(stamps.enumerated().allSatisfy { $0.element == 100 + $0.offset % 5 }, "\(stamps)")
     }
 
     /// The fake's A/V-sync mode (`flash=1`) through the real capture code: about 2.2 s of
