@@ -13,6 +13,8 @@ final class VideoEncoder {
     let name: String
     let fallbackNote: String?
     private let picture: Frame
+    /// A camera frame's own bytes, lent to libx264 (`wrapping`).
+    private let wrapper: Frame
     /// VA-API's device and frames; the picture is converted to NV12 and uploaded (nil: software
     /// frames go to the encoder as they are).
     private let hardware: HardwareFrames?
@@ -40,6 +42,7 @@ final class VideoEncoder {
         size = settings.videoSize
         try failure.check(.videoEncoder)
         picture = try Frame()
+        wrapper = try Frame()
         try failure.check(.videoPicture)
     }
 
@@ -93,9 +96,17 @@ final class VideoEncoder {
         return (codec, hardware)
     }
 
-    /// The encoder's own picture holding `frame`, converted (or copied) in one pass with swscale.
-    /// Valid until the next call; its `pts` is the caller's to set.
+    /// A picture holding `frame`, valid until the next call; its `pts` is the caller's to set.
+    /// libx264 is handed the frame's own bytes when they are already what it takes (video-range
+    /// yuv420p of the movie's size: what the MJPEG decoder's copy makes): x264 copies its input into
+    /// its own frames inside the encode call, so another copy of ours would be a pass over every
+    /// pixel for nothing. Otherwise the encoder's own picture, converted (or copied) in one pass with
+    /// swscale.
     func picture(holding frame: VideoFrame) throws(AVError) -> UnsafeMutablePointer<AVFrame> {
+        if name == "libx264", hardware == nil, frame.format == .yuv420p, frame.size == size, !frame.fullRange,
+           frame.planes == PixelFormat.yuv420p.planes(for: size), frame.bytes.count >= PixelFormat.yuv420p.frameBytes(for: size) {
+            return try wrapping(frame)
+        }
         let target = picture.pointer, c = codec.pointer
         // VA-API takes NV12 uploaded into its frames; the others the codec's own format.
         let format = hardware == nil ? c.pointee.pix_fmt : AV_PIX_FMT_NV12
@@ -126,5 +137,44 @@ final class VideoEncoder {
         }
         if let hardware { return try hardware.upload(target) }
         return target
+    }
+
+    /// `frame`'s bytes as a reference-counted AVFrame (`av_buffer_create`), which libavcodec then
+    /// references instead of copying. The buffer's reference holds the frame (its array) until
+    /// libavcodec and `wrapper` let go of it: the last `av_buffer_unref`, on whichever thread, releases it.
+    private func wrapping(_ frame: VideoFrame) throws(AVError) -> UnsafeMutablePointer<AVFrame> {
+        let target = wrapper.pointer
+        av_frame_unref(target)
+        let held = Unmanaged.passRetained(HeldFrame(frame))
+        // The array's storage: it stays where it is while `held` keeps the array alive, and nothing
+        // writes it (a `let` of an immutable frame); libavcodec only reads it (AV_BUFFER_FLAG_READONLY).
+        let base = frame.bytes.withUnsafeBufferPointer { UnsafeMutablePointer(mutating: $0.baseAddress!) }
+        guard let buffer = av_buffer_create(base, frame.bytes.count, { opaque, _ in
+            if let opaque { Unmanaged<HeldFrame>.fromOpaque(opaque).release() }
+        }, held.toOpaque(), Int32(AV_BUFFER_FLAG_READONLY)) else {
+            held.release()
+            throw AVError(code: AVError.code(posix: ENOMEM), call: "av_buffer_create")
+        }
+        let planes = frame.planes
+        target.pointee.buf.0 = buffer
+        target.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        target.pointee.width = Int32(size.width)
+        target.pointee.height = Int32(size.height)
+        (target.pointee.data.0, target.pointee.data.1, target.pointee.data.2) = (base + planes[0].offset, base + planes[1].offset, base + planes[2].offset)
+        (target.pointee.linesize.0, target.pointee.linesize.1, target.pointee.linesize.2) =
+            (Int32(planes[0].stride), Int32(planes[1].stride), Int32(planes[2].stride))
+        target.pointee.color_range = AVCOL_RANGE_MPEG
+        return target
+    }
+}
+
+/// A camera frame kept alive by the AVBufferRef that lends its bytes to the encoder (counted like
+/// the owners, so a test sees each one let go).
+private final class HeldFrame {
+    let frame: VideoFrame
+    private let tally: OwnerTally
+    init(_ frame: VideoFrame) {
+        self.frame = frame
+        tally = OwnerTally(HeldFrame.self)
     }
 }

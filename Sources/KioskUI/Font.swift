@@ -4,28 +4,36 @@ import CSDL2TTF
 import Foundation
 import KioskCore
 
-/// A font file's bytes, read once and shared by every size of it. SDL_ttf reads a font lazily for
-/// as long as it is open; from memory, the booth holds no descriptor of it (`TTF_OpenFont` keeps the
-/// file open without close-on-exec, so a child process would inherit it).
+/// A font file's bytes, mapped once and shared by every size of it. SDL_ttf reads a font lazily
+/// for as long as it is open; from a private read-only mapping, only the pages it reads are
+/// resident (a CJK collection is some 20 MB, of which a screen's words touch little), and the booth
+/// holds no descriptor of it (`TTF_OpenFont` keeps the file open without close-on-exec, so a child
+/// process would inherit it).
 final class FontFile: Sendable {
-    /// Allocated here, freed in deinit, never written after init: SDL_ttf reads it through a pointer.
-    nonisolated(unsafe) let bytes: UnsafeMutableRawBufferPointer
+    /// Mapped in init, unmapped in deinit, never written (PROT_READ): SDL_ttf reads it through a pointer.
+    nonisolated(unsafe) let bytes: UnsafeRawBufferPointer
     private static let loaded = Locked<[String: FontFile]>([:])
 
-    private init(_ data: Data) {
-        bytes = .allocate(byteCount: data.count, alignment: 16)
-        bytes.copyBytes(from: data)
-    }
+    private init(_ bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-    deinit { bytes.deallocate() }
+    deinit { munmap(UnsafeMutableRawPointer(mutating: bytes.baseAddress), bytes.count) }
 
     /// The file at `path`, from the cache after the first time.
     static func named(_ path: String) throws(SDLError) -> FontFile {
         if let file = loaded.withLock({ $0[path] }) { return file }
-        guard let data = FileManager.default.contents(atPath: path), !data.isEmpty else {
-            throw SDLError(call: "TTF_OpenFont(\(path))", message: "cannot read the font file")
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        var info = stat()
+        guard fd >= 0, fstat(fd, &info) == 0, info.st_size > 0 else {
+            let error = String(cString: strerror(errno))
+            if fd >= 0 { close(fd) }
+            throw SDLError(call: "TTF_OpenFont(\(path))", message: "cannot read the font file: \(error)")
         }
-        let file = FontFile(data)
+        let mapped = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0)
+        close(fd)
+        guard let mapped, mapped != MAP_FAILED else {
+            throw SDLError(call: "TTF_OpenFont(\(path))", message: "cannot map the font file: \(String(cString: strerror(errno)))")
+        }
+        let file = FontFile(UnsafeRawBufferPointer(start: mapped, count: Int(info.st_size)))
         loaded.withLock { $0[path] = file }
         return file
     }
