@@ -33,6 +33,8 @@ let package = Package(
         cModule("CFFmpeg", pkgConfig: "libavformat", apt: [
             "libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev",
         ]),
+        // libjpeg-turbo: the cameras' MJPEG pictures (KioskMedia's CameraJPEGDecoder).
+        cModule("CTurboJPEG", pkgConfig: "libturbojpeg", apt: ["libturbojpeg0-dev"]),
         // sd-bus: logind's sleep inhibitor on the system bus (KioskSleep).
         cModule("CSystemd", pkgConfig: "libsystemd", apt: ["libsystemd-dev"]),
 
@@ -41,7 +43,7 @@ let package = Package(
         .target(name: "KioskCore"),
         // The small base: threads, the monotonic clock, the signal watcher. Of ours, only KioskCore's lock.
         .target(name: "KioskSystem", dependencies: ["KioskCore", "CLinux"]),
-        .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskSystem", "CFFmpeg"]),
+        .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskSystem", "CFFmpeg", "CTurboJPEG"]),
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", "CV4L2", "CALSA"]),
         .target(name: "KioskUI", dependencies: ["KioskCore", "KioskSystem", "CSDL2", "CSDL2TTF", "CFontconfig"]),
         // The machine's sleep held off while a take is made safe: logind's delay inhibitor over

@@ -47,3 +47,36 @@ public enum VideoRange {
         }
     }
 }
+
+extension VideoRange {
+    /// A decoded planar 4:2:0 or 4:2:2 picture (`halfRows` false or true: one chroma row per two
+    /// picture rows, or per row) as a tightly packed video-range yuv420p VideoFrame: the one pass
+    /// over its pixels between a decoder's buffers and the frame the preview and the encoder share.
+    /// `planes`: Y, U, V, each a pointer and a pitch in bytes.
+    public static func yuv420pFrame(size: Size, planes sources: [(pointer: UnsafePointer<UInt8>, pitch: Int)], halfRows: Bool,
+                                    fullRange: Bool, timestamp: Int64, sequence: UInt32) -> VideoFrame {
+        precondition(sources.count == 3, "three planes")
+        let planes = PixelFormat.yuv420p.planes(for: size)
+        let bytes = [UInt8](unsafeUninitializedCapacity: PixelFormat.yuv420p.frameBytes(for: size)) { buffer, count in
+            let base = buffer.baseAddress!
+            for row in 0..<planes[0].rows {
+                lumaRow(sources[0].pointer + row * sources[0].pitch, into: base + planes[0].offset + row * planes[0].stride,
+                        count: planes[0].stride, fromFull: fullRange)
+            }
+            for (plane, source) in zip(planes.dropFirst(), sources.dropFirst()) {
+                for row in 0..<plane.rows {
+                    let target = base + plane.offset + row * plane.stride
+                    if halfRows {
+                        // 4:2:2 has a chroma row per picture row: rows 2r and 2r + 1 (the last alone at an odd height).
+                        chromaRows(source.pointer + 2 * row * source.pitch, source.pointer + min(2 * row + 1, size.height - 1) * source.pitch,
+                                   into: target, count: plane.stride, fromFull: fullRange)
+                    } else {
+                        chromaRow(source.pointer + row * source.pitch, into: target, count: plane.stride, fromFull: fullRange)
+                    }
+                }
+            }
+            count = buffer.count
+        }
+        return VideoFrame(format: .yuv420p, size: size, planes: planes, bytes: bytes, timestamp: timestamp, sequence: sequence)
+    }
+}

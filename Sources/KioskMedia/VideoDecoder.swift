@@ -165,29 +165,8 @@ public final class VideoDecoder {
         let fullRange = DecodedPicture.isFullRange(f)
         let sources = [(f.data.0, Int(f.linesize.0)), (f.data.1, Int(f.linesize.1)), (f.data.2, Int(f.linesize.2))]
         if layout == .yuv420p || layout == .yuv422p, sources.allSatisfy({ $0.0 != nil && $0.1 > 0 }) {
-            let planes = PixelFormat.yuv420p.planes(for: size)
-            let halfRows = layout == .yuv422p
-            let bytes = [UInt8](unsafeUninitializedCapacity: PixelFormat.yuv420p.frameBytes(for: size)) { buffer, count in
-                let base = buffer.baseAddress!
-                for row in 0..<planes[0].rows {
-                    VideoRange.lumaRow(sources[0].0! + row * sources[0].1, into: base + planes[0].offset + row * planes[0].stride,
-                                       count: planes[0].stride, fromFull: fullRange)
-                }
-                for (plane, (data, pitch)) in zip(planes.dropFirst(), sources.dropFirst()) {
-                    for row in 0..<plane.rows {
-                        let target = base + plane.offset + row * plane.stride
-                        if halfRows {
-                            // 4:2:2 has a chroma row per picture row: rows 2r and 2r + 1 (the last alone at an odd height).
-                            let a = data! + 2 * row * pitch, b = data! + min(2 * row + 1, size.height - 1) * pitch
-                            VideoRange.chromaRows(a, b, into: target, count: plane.stride, fromFull: fullRange)
-                        } else {
-                            VideoRange.chromaRow(data! + row * pitch, into: target, count: plane.stride, fromFull: fullRange)
-                        }
-                    }
-                }
-                count = buffer.count
-            }
-            return VideoFrame(format: .yuv420p, size: size, planes: planes, bytes: bytes, timestamp: timestamp, sequence: sequence)
+            return VideoRange.yuv420pFrame(size: size, planes: sources.map { (UnsafePointer($0.0!), $0.1) }, halfRows: layout == .yuv422p,
+                                           fullRange: fullRange, timestamp: timestamp, sequence: sequence)
         }
         guard layout == .nv12 else {
             // swscale makes video range of full range on the way (the Scaler tells it both ranges).

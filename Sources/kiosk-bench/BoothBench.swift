@@ -1,9 +1,9 @@
 // kiosk-bench compare-booth: the whole booth (the real kiosk-recorder: capture from the fake V4L2
 // camera serving a real clip's JPEGs, MJPEG decoding, the live preview, x264 and AAC, the file)
 // recording N seconds, against the ffmpeg CLI recording the same JPEG stream at the same pace with
-// the writer's own settings and no preview. Interleaved rounds; medians of CPU (user + system from
-// wait4: the whole process, start to exit) and peak RSS; the booth's takes checked for drops by
-// the frame numbers in their pictures.
+// the writer's own settings and no preview. Interleaved rounds; CPU (user + system from wait4: the
+// whole process, start to exit) and peak RSS, medians; the ratio is the median of each round's pair;
+// the booth's takes checked for drops by the frame numbers in their pictures.
 import Foundation
 import KioskCapture
 import KioskCore
@@ -122,8 +122,12 @@ func compareBooth(_ o: [String: String]) {
         unlink(take)
     }
     let oursCPU = median(booth.map(\.cpu)), theirCPU = median(theirs.map(\.cpu))
+    // The ratio of each round's pair (run one after the other), then their median: the machine's
+    // speed drifts between rounds (one side's CPU varied by 15 % here), and a pair shares it.
+    let pairs = zip(booth, theirs).map { $0.cpu / $1.cpu }
     printLine(["size": "\(frameSize)", "seconds": seconds, "rounds": rounds, "clipFrames": clipFrames, "chroma": o["chroma"] ?? "422",
-               "boothCPUSeconds": oursCPU, "ffmpegCPUSeconds": theirCPU, "ratio": (oursCPU / theirCPU * 1000).rounded() / 1000,
+               "boothCPUSeconds": oursCPU, "ffmpegCPUSeconds": theirCPU, "ratio": (median(pairs) * 1000).rounded() / 1000,
+               "roundRatios": pairs.map { ($0 * 1000).rounded() / 1000 }, "ratioOfMedians": (oursCPU / theirCPU * 1000).rounded() / 1000,
                "boothCPUAll": booth.map(\.cpu), "ffmpegCPUAll": theirs.map(\.cpu),
                "boothPercentOfOneCore": (100 * oursCPU / seconds).rounded(), "ffmpegPercentOfOneCore": (100 * theirCPU / seconds).rounded(),
                "boothPeakRSSMiB": median(booth.map(\.rssMiB)), "ffmpegPeakRSSMiB": median(theirs.map(\.rssMiB)),

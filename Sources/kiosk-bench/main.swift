@@ -212,7 +212,7 @@ func captureBench(_ o: [String: String]) {
     let fps = Double(o["fps"] ?? "") ?? 30
     let seconds = Double(o["seconds"] ?? "") ?? 10
     let choice: CameraChoice = o["camera"] == "test" ? .test : .device(o["camera"] ?? "/dev/video0")
-    let source = CameraFactory.make(choice, size: frameSize, fps: fps, mjpeg: VideoDecoder.mjpeg).source
+    let source = CameraFactory.make(choice, size: frameSize, fps: fps, mjpeg: CameraJPEGDecoder.factory).source
     let count = Locked(0)
     let before = usage().cpu
     let wall = Date()

@@ -140,7 +140,7 @@ case .listCameras:
     EventSink().emit(.cameras(CameraDirectory.cameras()))
     exit(0)
 case let .check(config):
-    let items = Preflight.run(config, mjpeg: VideoDecoder.mjpeg)
+    let items = Preflight.run(config, mjpeg: CameraJPEGDecoder.factory)
     Log.write(Preflight.report(items))
     let ok = !items.contains { !$0.ok }
     EventSink().emit(.check(ok: ok, items: items))
@@ -190,7 +190,7 @@ case let .record(config):
     let (context, screen, assets) = openScreen(config)
     let camera = CameraFactory.makeAll(config.cameras, size: config.size, fps: Double(config.fps),
                                        exec: ExecCameraSettings(format: config.cameraFormat, delayMilliseconds: config.cameraDelay),
-                                       mjpeg: VideoDecoder.mjpeg)
+                                       mjpeg: CameraJPEGDecoder.factory)
     if camera.sources.count > 1 { Log.info("cameras to switch between: \(camera.sources.map(\.info.name).joined(separator: ", "))") }
     // Every event also goes to the socket's clients.
     var copies: (@Sendable (Data) -> Void)?

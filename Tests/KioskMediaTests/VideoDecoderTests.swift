@@ -26,12 +26,17 @@ struct VideoDecoderTests {
         return url
     }()
 
-    @Test("JPEGs from ffmpeg (full range, 4:2:2, 4:2:0, 4:4:4) decode to video-range yuv420p with the source's samples and stamp",
-          arguments: ["yuvj422p", "yuvj420p", "yuvj444p"])
-    func mjpeg(pixelFormat: String) throws {
+    /// The camera's decoder (libjpeg-turbo, libavcodec for the rest) or libavcodec's alone.
+    static func decoder(_ name: String) throws -> any FrameDecoder {
+        name == "camera" ? try CameraJPEGDecoder() : try VideoDecoder(codec: "mjpeg")
+    }
+
+    @Test("JPEGs from ffmpeg (full range, 4:2:2, 4:2:0, 4:4:4) decode to video-range yuv420p with the source's samples and stamp, by either decoder",
+          arguments: ["yuvj422p", "yuvj420p", "yuvj444p"], ["camera", "libavcodec"])
+    func mjpeg(pixelFormat: String, decoderName: String) throws {
         let size = Size(width: 640, height: 480)
-        let raw = folder.appendingPathComponent("\(pixelFormat).yuv")
-        let jpeg = folder.appendingPathComponent("\(pixelFormat).jpg")
+        let raw = folder.appendingPathComponent("\(pixelFormat)-\(decoderName).yuv")
+        let jpeg = folder.appendingPathComponent("\(pixelFormat)-\(decoderName).jpg")
         // Video-range yuv420p: the stamp (Y 16 and 235) over grey, the top half's chroma (64, 192),
         // the bottom half's (192, 64). ffmpeg makes full range of it for the JPEG (16 → 0, 235 → 255).
         var source = stampedFrame(size, number: 0x1234)
@@ -49,9 +54,14 @@ struct VideoDecoderTests {
                                     stdout: .discard, stderr: .discard).status
         try #require(status == 0, "ffmpeg made the JPEG")
         let data = try Data(contentsOf: jpeg)
-        let decoder = try VideoDecoder(codec: "mjpeg")
+        let decoder = try Self.decoder(decoderName)
         let frame = try data.withUnsafeBytes { try decoder.decode($0, timestamp: 42, sequence: 7) }
         let f = try #require(frame)
+        if let camera = decoder as? CameraJPEGDecoder {
+            // libjpeg-turbo takes the samplings webcams send; libavcodec the rest.
+            let turbo = pixelFormat != "yuvj444p"
+            #expect(camera.turboPictures == (turbo ? 1 : 0) && camera.fallbackPictures == (turbo ? 0 : 1))
+        }
         #expect(f.format == .yuv420p && !f.fullRange && f.size == size && f.timestamp == 42 && f.sequence == 7)
         #expect(f.planes == planes && f.bytes.count == PixelFormat.yuv420p.frameBytes(for: size))
         #expect(FrameStamp.read(f) == 0x1234)
@@ -137,6 +147,75 @@ struct VideoDecoderTests {
         // The same decoder still takes a JPEG of a real size.
         let small = try Data(contentsOf: jpeg)
         #expect(try small.withUnsafeBytes { try decoder.decode($0, timestamp: 0, sequence: 1) }?.size == Size(width: 64, height: 64))
+    }
+
+    @Test("the camera's decoder and libavcodec's give the same picture of real content (a test source), to within the IDCTs' rounding")
+    func decodersAgree() throws {
+        for layout in ["yuvj422p", "yuvj420p"] {
+            let jpeg = folder.appendingPathComponent("agree-\(layout).jpg")
+            let made = try runProgram(["ffmpeg", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360", "-frames:v", "1",
+                                       "-pix_fmt", layout, "-q:v", "3", jpeg.path])
+            try #require(made.status == 0, "ffmpeg: \(made.stderr)")
+            let data = try Data(contentsOf: jpeg)
+            let camera = try CameraJPEGDecoder(), avcodec = try VideoDecoder(codec: "mjpeg")
+            let a = try #require(try data.withUnsafeBytes { try camera.decode($0, timestamp: 0, sequence: 0) })
+            let b = try #require(try data.withUnsafeBytes { try avcodec.decode($0, timestamp: 0, sequence: 0) })
+            #expect(camera.turboPictures == 1)
+            #expect(a.format == b.format && a.size == b.size && a.planes == b.planes && a.bytes.count == b.bytes.count)
+            let differences = zip(a.bytes, b.bytes).map { abs(Int($0) - Int($1)) }
+            let mean = Double(differences.reduce(0, +)) / Double(differences.count)
+            #expect(mean < 0.5 && differences.max()! <= 6, "\(layout): mean \(mean), max \(differences.max()!)")
+        }
+    }
+
+    @Test("a webcam's JPEG without Huffman tables (MJPEG's default tables assumed) decodes with libjpeg-turbo")
+    func withoutHuffmanTables() throws {
+        let jpeg = folder.appendingPathComponent("dht.jpg")
+        let raw = folder.appendingPathComponent("dht.yuv")
+        try Data(stampedFrame(Size(width: 640, height: 480), number: 0x0F0F)).write(to: raw)
+        // The default tables written out (huffman=default), then the DHT segments cut, as UVC cameras send them.
+        let encoded = try runProgram(["ffmpeg", "-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "640x480",
+                                      "-i", raw.path, "-frames:v", "1", "-pix_fmt", "yuvj422p", "-huffman", "default", "-q:v", "3", jpeg.path])
+        try #require(encoded.status == 0, "ffmpeg: \(encoded.stderr)")
+        var data = [UInt8](try Data(contentsOf: jpeg))
+        var cut = 0
+        while let dht = data.indices.dropLast().first(where: { data[$0] == 0xFF && data[$0 + 1] == 0xC4 }) {
+            let length = Int(data[dht + 2]) << 8 | Int(data[dht + 3])
+            data.removeSubrange(dht..<(dht + 2 + length))
+            cut += 1
+        }
+        try #require(cut > 0, "the JPEG had Huffman tables to cut")
+        let camera = try CameraJPEGDecoder()
+        let frame = try #require(try data.withUnsafeBytes { try camera.decode($0, timestamp: 0, sequence: 0) })
+        #expect(camera.turboPictures == 1 && camera.fallbackPictures == 0)
+        #expect(FrameStamp.read(frame) == 0x0F0F)
+        #expect(abs(Int(frame.luma(x: 320, y: 300)) - 128) <= 3)
+    }
+
+    @Test("the camera's decoder on hostile pictures: garbage, nothing, a cut JPEG, one claiming 16000x16000; no crash, and good pictures after")
+    func cameraDecoderHostile() throws {
+        let jpeg = folder.appendingPathComponent("hostile.jpg")
+        let made = try runProgram(["ffmpeg", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240", "-frames:v", "1",
+                                   "-pix_fmt", "yuvj422p", jpeg.path])
+        try #require(made.status == 0, "ffmpeg: \(made.stderr)")
+        let good = [UInt8](try Data(contentsOf: jpeg))
+        let camera = try CameraJPEGDecoder()
+        func decode(_ bytes: [UInt8]) -> VideoFrame?? { try? bytes.withUnsafeBytes { try camera.decode($0, timestamp: 0, sequence: 0) } }
+        #expect(decode([UInt8](repeating: 0xAB, count: 5000)).flatMap { $0 } == nil)
+        #expect(decode([]).flatMap { $0 } == nil)
+        // A JPEG cut in half: turbo warns and gives it up; libavcodec decides (it conceals or refuses).
+        let cutResult = decode(Array(good.prefix(good.count / 2)))
+        #expect(camera.turboPictures == 0, "no damaged picture is taken from turbo")
+        if let frame = cutResult.flatMap({ $0 }) { #expect(frame.size == Size(width: 320, height: 240)) }
+        var huge = good
+        let sof = try #require(huge.indices.dropLast().first { huge[$0] == 0xFF && huge[$0 + 1] == 0xC0 })
+        huge.replaceSubrange((sof + 5)..<(sof + 9), with: [0x3E, 0x80, 0x3E, 0x80])
+        huge += [UInt8](repeating: 0, count: 1_100_000)
+        #expect(decode(huge).flatMap { $0 } == nil)
+        #expect(camera.turboPictures == 0)
+        // And the next good picture is decoded by turbo.
+        #expect(decode(good).flatMap { $0 }?.size == Size(width: 320, height: 240))
+        #expect(camera.turboPictures == 1)
     }
 
     @Test("an unknown codec name is an AVError naming the call")
