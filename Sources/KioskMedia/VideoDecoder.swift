@@ -170,14 +170,20 @@ public final class VideoDecoder {
         }
         guard layout == .nv12 else {
             // swscale makes video range of full range on the way (the Scaler tells it both ranges).
+            // It may write past a row's end (12 bytes past a 3x3 picture's last row here; the
+            // fuzzer's odd JPEGs corrupted the heap so), so it writes into a padded picture of its
+            // own (rows aligned to 64 bytes), copied out packed.
             let converter = try Scaler.fitting(&scaler, Scaler.Key(f, to: AV_PIX_FMT_YUV420P))
-            let planes = PixelFormat.yuv420p.planes(for: size)
-            let bytes = try [UInt8](unsafeUninitializedCapacity: PixelFormat.yuv420p.frameBytes(for: size)) { buffer, count throws(AVError) in
-                try converter.scale(f.planePointers.map { UnsafePointer($0) }, pitches: f.planePitches,
-                                    into: planes.map { buffer.baseAddress! + $0.offset }, pitches: planes.map(\.stride))
-                count = buffer.count
-            }
-            return VideoFrame(format: .yuv420p, size: size, planes: planes, bytes: bytes, timestamp: timestamp, sequence: sequence)
+            let padded = try Frame()
+            let p = padded.pointer
+            (p.pointee.format, p.pointee.width, p.pointee.height) = (AV_PIX_FMT_YUV420P.rawValue, f.width, f.height)
+            let r = av_frame_get_buffer(p, 64)
+            guard r >= 0 else { throw AVError(code: r, call: "av_frame_get_buffer") }
+            try converter.scale(f.planePointers.map { UnsafePointer($0) }, pitches: f.planePitches,
+                                into: p.pointee.planePointers, pitches: p.pointee.planePitches)
+            let planes = [(p.pointee.data.0, p.pointee.linesize.0), (p.pointee.data.1, p.pointee.linesize.1), (p.pointee.data.2, p.pointee.linesize.2)]
+            return VideoRange.yuv420pFrame(size: size, planes: planes.map { (UnsafePointer($0.0!), Int($0.1)) }, halfRows: false,
+                                           fullRange: false, timestamp: timestamp, sequence: sequence)
         }
         let planes = PixelFormat.nv12.planes(for: size)
         let bytes = [UInt8](unsafeUninitializedCapacity: PixelFormat.nv12.frameBytes(for: size)) { buffer, count in

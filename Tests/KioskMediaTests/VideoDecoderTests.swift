@@ -218,6 +218,26 @@ struct VideoDecoderTests {
         #expect(camera.turboPictures == 1)
     }
 
+    @Test("tiny pictures in the layouts swscale converts (4:4:4, 4:4:0) come out whole: every sample of every plane as the source's")
+    func tinyConverted() throws {
+        for (layout, size) in [("yuvj444p", "3x3"), ("yuvj444p", "2x3"), ("yuvj444p", "5x7"), ("yuvj440p", "9x5")] {
+            let jpeg = folder.appendingPathComponent("tiny-\(layout)-\(size).jpg")
+            // A flat colour (Y 81, U 90, V 240 in video range), so every sample has one right value.
+            let made = try runProgram(["ffmpeg", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "color=c=0xff0000:size=\(size)", "-frames:v", "1",
+                                       "-pix_fmt", layout, "-q:v", "1", jpeg.path])
+            try #require(made.status == 0, "ffmpeg: \(made.stderr)")
+            let data = try Data(contentsOf: jpeg)
+            let frame = try #require(try data.withUnsafeBytes { try CameraJPEGDecoder().decode($0, timestamp: 0, sequence: 0) })
+            let planes = PixelFormat.yuv420p.planes(for: frame.size)
+            #expect(frame.format == .yuv420p && frame.planes == planes && frame.bytes.count == PixelFormat.yuv420p.frameBytes(for: frame.size))
+            let expected = [81, 90, 240]
+            for (index, plane) in planes.enumerated() {
+                let samples = (0..<plane.rows).flatMap { row in (0..<plane.stride).map { Int(frame.bytes[plane.offset + row * plane.stride + $0]) } }
+                #expect(samples.allSatisfy { abs($0 - expected[index]) <= 3 }, "\(layout) \(size) plane \(index): \(samples)")
+            }
+        }
+    }
+
     @Test("an unknown codec name is an AVError naming the call")
     func unknownCodec() {
         #expect(throws: AVError.self) { try VideoDecoder(codec: "no-such-codec") }
