@@ -80,3 +80,29 @@ extension VideoRange {
         return VideoFrame(format: .yuv420p, size: size, planes: planes, bytes: bytes, timestamp: timestamp, sequence: sequence)
     }
 }
+
+extension VideoRange {
+    /// A YUYV picture (packed 4:2:2, video range, as cameras send it; an even width) into planar
+    /// 4:2:0 planes, in one pass: luma taken out of the pairs, each chroma sample the average of the
+    /// two rows' (rounding half up; the last row alone at an odd height). What the writer gives the
+    /// encoder from a YUYV camera, instead of a general swscale conversion (which takes one of the
+    /// two chroma rows, at more than twice the cost).
+    public static func yuyvTo420(_ source: UnsafePointer<UInt8>, pitch: Int, size: Size,
+                                 y: UnsafeMutablePointer<UInt8>, yPitch: Int, u: UnsafeMutablePointer<UInt8>, uPitch: Int,
+                                 v: UnsafeMutablePointer<UInt8>, vPitch: Int) {
+        precondition(size.width % 2 == 0, "YUYV has an even width")
+        let (w, h) = (size.width, size.height)
+        for row in 0..<h {
+            let line = source + row * pitch, target = y + row * yPitch
+            for x in 0..<w { target[x] = line[2 * x] }
+        }
+        for row in 0..<((h + 1) / 2) {
+            let a = source + 2 * row * pitch, b = source + min(2 * row + 1, h - 1) * pitch
+            let uRow = u + row * uPitch, vRow = v + row * vPitch
+            for i in 0..<(w / 2) {
+                uRow[i] = UInt8(truncatingIfNeeded: (UInt16(a[4 * i + 1]) &+ UInt16(b[4 * i + 1]) &+ 1) >> 1)
+                vRow[i] = UInt8(truncatingIfNeeded: (UInt16(a[4 * i + 3]) &+ UInt16(b[4 * i + 3]) &+ 1) >> 1)
+            }
+        }
+    }
+}

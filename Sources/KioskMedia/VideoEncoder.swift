@@ -123,6 +123,18 @@ final class VideoEncoder {
         // The encoder may still hold the last picture: write into a fresh buffer if it is shared.
         let r = av_frame_make_writable(target)
         guard r >= 0 else { throw AVError(code: r, call: "av_frame_make_writable") }
+        let planes = target.pointee
+        // A YUYV camera's picture of the movie's size (video range already): our one-pass
+        // conversion straight into the picture, chroma rows averaged.
+        if hardware == nil, format == AV_PIX_FMT_YUV420P, frame.format == .yuyv, !frame.fullRange, frame.size == size, size.width % 2 == 0,
+           frame.planes == PixelFormat.yuyv.planes(for: size), frame.bytes.count >= PixelFormat.yuyv.frameBytes(for: size),
+           let y = planes.data.0, let u = planes.data.1, let v = planes.data.2 {
+            frame.bytes.withUnsafeBufferPointer { bytes in
+                VideoRange.yuyvTo420(bytes.baseAddress!, pitch: frame.planes[0].stride, size: size, y: y, yPitch: Int(planes.linesize.0),
+                                     u: u, uPitch: Int(planes.linesize.1), v: v, vPitch: Int(planes.linesize.2))
+            }
+            return target
+        }
         // Full-range camera (MJPEG) pictures become video range, as H.264 players expect. A picture
         // of the movie's size takes the nearest sample (the chroma rows of 4:2:2), others are scaled.
         let key = Scaler.Key(source: frame.format.avPixelFormat, sourceWidth: Int32(frame.size.width), sourceHeight: Int32(frame.size.height),
@@ -130,7 +142,6 @@ final class VideoEncoder {
                              sourceFullRange: frame.fullRange, targetFullRange: false, bt709: false,
                              flags: frame.size == size ? SWS_POINT : SWS_BILINEAR)
         let scaler = try Scaler.fitting(&scaler, key)
-        let planes = target.pointee
         try frame.bytes.withUnsafeBufferPointer { bytes throws(AVError) in
             try scaler.scale(frame.planes.map { UnsafePointer(bytes.baseAddress! + $0.offset) }, pitches: frame.planes.map(\.stride),
                              into: planes.planePointers, pitches: planes.planePitches)

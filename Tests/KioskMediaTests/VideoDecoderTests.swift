@@ -238,6 +238,22 @@ struct VideoDecoderTests {
         }
     }
 
+    @Test("YUYV to 4:2:0: luma as it is, each chroma sample the two rows' average (the last row alone at an odd height)")
+    func yuyv() {
+        // 4x3: row r, pair p holds Y = 10r + 2p (+1 for its second pixel), U = 100 + 10r + p, V = 200 + 10r + p.
+        let size = Size(width: 4, height: 3)
+        var source: [UInt8] = []
+        for r in 0..<3 { for p in 0..<2 { source += [UInt8(10 * r + 2 * p), UInt8(100 + 10 * r + p), UInt8(10 * r + 2 * p + 1), UInt8(200 + 10 * r + p)] } }
+        var y = [UInt8](repeating: 0, count: 12), u = [UInt8](repeating: 0, count: 4), v = [UInt8](repeating: 0, count: 4)
+        source.withUnsafeBufferPointer { s in
+            VideoRange.yuyvTo420(s.baseAddress!, pitch: 8, size: size, y: &y, yPitch: 4, u: &u, uPitch: 2, v: &v, vPitch: 2)
+        }
+        #expect(y == [0, 1, 2, 3, 10, 11, 12, 13, 20, 21, 22, 23])
+        // Rows 0 and 1 averaged (105, 106 rounding half up), then row 2 alone.
+        #expect(u == [105, 106, 120, 121])
+        #expect(v == [205, 206, 220, 221])
+    }
+
     @Test("an unknown codec name is an AVError naming the call")
     func unknownCodec() {
         #expect(throws: AVError.self) { try VideoDecoder(codec: "no-such-codec") }
