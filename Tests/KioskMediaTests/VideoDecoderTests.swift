@@ -26,6 +26,25 @@ struct VideoDecoderTests {
         return url
     }()
 
+    /// One JPEG by the ffmpeg CLI of an lavfi source (`testsrc2`, or `color=c=…`) at `size`, in `layout`.
+    func lavfiJPEG(_ name: String, source: String = "testsrc2", size: String, layout: String, quality: Int = 3) throws -> [UInt8] {
+        let jpeg = folder.appendingPathComponent("\(name).jpg")
+        let made = try runProgram(["ffmpeg", "-y", "-loglevel", "error", "-f", "lavfi", "-i", source + (source.contains("=") ? ":" : "=") + "size=\(size)", "-frames:v", "1",
+                                   "-pix_fmt", layout, "-q:v", "\(quality)", jpeg.path])
+        try #require(made.status == 0, "ffmpeg: \(made.stderr)")
+        return [UInt8](try Data(contentsOf: jpeg))
+    }
+
+    /// The JPEG with its frame header (SOF0: FF C0, length, precision, height, width) claiming
+    /// 16000x16000, and a megabyte more of data (libavcodec believes so big a picture only from a
+    /// packet of over a megabyte).
+    func claiming16000(_ jpeg: [UInt8]) throws -> [UInt8] {
+        var data = jpeg
+        let sof = try #require(data.indices.dropLast().first { data[$0] == 0xFF && data[$0 + 1] == 0xC0 })
+        data.replaceSubrange((sof + 5)..<(sof + 9), with: [0x3E, 0x80, 0x3E, 0x80])
+        return data + [UInt8](repeating: 0, count: 1_100_000)
+    }
+
     /// The camera's decoder (libjpeg-turbo, libavcodec for the rest) or libavcodec's alone.
     static func decoder(_ name: String) throws -> any FrameDecoder {
         name == "camera" ? try CameraJPEGDecoder() : try VideoDecoder(codec: "mjpeg")
@@ -132,31 +151,18 @@ struct VideoDecoderTests {
 
     @Test("a JPEG whose header claims 16000x16000 (with data enough for libavcodec to believe it) is refused by max_pixels before it allocates")
     func hugeHeader() throws {
-        let jpeg = folder.appendingPathComponent("small.jpg")
-        let made = try runProgram(["ffmpeg", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=64x64", "-frames:v", "1",
-                                   "-pix_fmt", "yuvj422p", jpeg.path])
-        try #require(made.status == 0, "ffmpeg: \(made.stderr)")
-        var data = [UInt8](try Data(contentsOf: jpeg))
-        // SOF0: FF C0, length (2), precision (1), height (2), width (2).
-        let sof = try #require(data.indices.dropLast().first { data[$0] == 0xFF && data[$0 + 1] == 0xC0 })
-        data.replaceSubrange((sof + 5)..<(sof + 9), with: [0x3E, 0x80, 0x3E, 0x80])
-        // libavcodec takes a picture that big only from a packet of over a megabyte.
-        data += [UInt8](repeating: 0, count: 1_100_000)
+        let small = try lavfiJPEG("small", size: "64x64", layout: "yuvj422p")
+        let data = try claiming16000(small)
         let decoder = try VideoDecoder(codec: "mjpeg")
         #expect(throws: AVError.self) { _ = try data.withUnsafeBytes { try decoder.decode($0, timestamp: 0, sequence: 0) } }
         // The same decoder still takes a JPEG of a real size.
-        let small = try Data(contentsOf: jpeg)
         #expect(try small.withUnsafeBytes { try decoder.decode($0, timestamp: 0, sequence: 1) }?.size == Size(width: 64, height: 64))
     }
 
     @Test("the camera's decoder and libavcodec's give the same picture of real content (a test source), to within the IDCTs' rounding")
     func decodersAgree() throws {
         for layout in ["yuvj422p", "yuvj420p"] {
-            let jpeg = folder.appendingPathComponent("agree-\(layout).jpg")
-            let made = try runProgram(["ffmpeg", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360", "-frames:v", "1",
-                                       "-pix_fmt", layout, "-q:v", "3", jpeg.path])
-            try #require(made.status == 0, "ffmpeg: \(made.stderr)")
-            let data = try Data(contentsOf: jpeg)
+            let data = try lavfiJPEG("agree-\(layout)", size: "640x360", layout: layout)
             let camera = try CameraJPEGDecoder(), avcodec = try VideoDecoder(codec: "mjpeg")
             let a = try #require(try data.withUnsafeBytes { try camera.decode($0, timestamp: 0, sequence: 0) })
             let b = try #require(try data.withUnsafeBytes { try avcodec.decode($0, timestamp: 0, sequence: 0) })
@@ -194,11 +200,7 @@ struct VideoDecoderTests {
 
     @Test("the camera's decoder on hostile pictures: garbage, nothing, a cut JPEG, one claiming 16000x16000; no crash, and good pictures after")
     func cameraDecoderHostile() throws {
-        let jpeg = folder.appendingPathComponent("hostile.jpg")
-        let made = try runProgram(["ffmpeg", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240", "-frames:v", "1",
-                                   "-pix_fmt", "yuvj422p", jpeg.path])
-        try #require(made.status == 0, "ffmpeg: \(made.stderr)")
-        let good = [UInt8](try Data(contentsOf: jpeg))
+        let good = try lavfiJPEG("hostile", size: "320x240", layout: "yuvj422p")
         let camera = try CameraJPEGDecoder()
         func decode(_ bytes: [UInt8]) -> VideoFrame?? { try? bytes.withUnsafeBytes { try camera.decode($0, timestamp: 0, sequence: 0) } }
         #expect(decode([UInt8](repeating: 0xAB, count: 5000)).flatMap { $0 } == nil)
@@ -207,10 +209,7 @@ struct VideoDecoderTests {
         let cutResult = decode(Array(good.prefix(good.count / 2)))
         #expect(camera.turboPictures == 0, "no damaged picture is taken from turbo")
         if let frame = cutResult.flatMap({ $0 }) { #expect(frame.size == Size(width: 320, height: 240)) }
-        var huge = good
-        let sof = try #require(huge.indices.dropLast().first { huge[$0] == 0xFF && huge[$0 + 1] == 0xC0 })
-        huge.replaceSubrange((sof + 5)..<(sof + 9), with: [0x3E, 0x80, 0x3E, 0x80])
-        huge += [UInt8](repeating: 0, count: 1_100_000)
+        let huge = try claiming16000(good)
         #expect(decode(huge).flatMap { $0 } == nil)
         #expect(camera.turboPictures == 0)
         // And the next good picture is decoded by turbo.
@@ -221,12 +220,8 @@ struct VideoDecoderTests {
     @Test("tiny pictures in the layouts swscale converts (4:4:4, 4:4:0) come out whole: every sample of every plane as the source's")
     func tinyConverted() throws {
         for (layout, size) in [("yuvj444p", "3x3"), ("yuvj444p", "2x3"), ("yuvj444p", "5x7"), ("yuvj440p", "9x5")] {
-            let jpeg = folder.appendingPathComponent("tiny-\(layout)-\(size).jpg")
             // A flat colour (Y 81, U 90, V 240 in video range), so every sample has one right value.
-            let made = try runProgram(["ffmpeg", "-y", "-loglevel", "error", "-f", "lavfi", "-i", "color=c=0xff0000:size=\(size)", "-frames:v", "1",
-                                       "-pix_fmt", layout, "-q:v", "1", jpeg.path])
-            try #require(made.status == 0, "ffmpeg: \(made.stderr)")
-            let data = try Data(contentsOf: jpeg)
+            let data = try lavfiJPEG("tiny-\(layout)-\(size)", source: "color=c=0xff0000", size: size, layout: layout, quality: 1)
             let frame = try #require(try data.withUnsafeBytes { try CameraJPEGDecoder().decode($0, timestamp: 0, sequence: 0) })
             let planes = PixelFormat.yuv420p.planes(for: frame.size)
             #expect(frame.format == .yuv420p && frame.planes == planes && frame.bytes.count == PixelFormat.yuv420p.frameBytes(for: frame.size))
