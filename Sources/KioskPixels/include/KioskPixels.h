@@ -1,0 +1,18 @@
+// KioskPixels: the per-sample loops between a camera's decoded picture and the frame the preview
+// and the encoder share (KioskMedia's VideoRange calls them). In C, built with -O2 in every build,
+// so they run vectorised in debug builds too; and left out of ThreadSanitizer's instrumentation:
+// each call reads and writes only buffers its caller owns alone for the call, and an instrumented
+// byte loop is some fifty times slower, enough for a 720p camera to drop frames in a TSan run.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+
+/// Luma: full range to video range, y' = round(16 + 219 y / 255); or copied when from_full is 0.
+void kiosk_luma_row(const uint8_t *source, uint8_t *target, size_t count, int from_full);
+/// Chroma: c' = round(128 + 224 (c - 128) / 255); or copied when from_full is 0.
+void kiosk_chroma_row(const uint8_t *source, uint8_t *target, size_t count, int from_full);
+/// Two chroma rows averaged (rounding half up), then converted when from_full: 4:2:2 to 4:2:0.
+void kiosk_chroma_rows(const uint8_t *a, const uint8_t *b, uint8_t *target, size_t count, int from_full);
+/// One YUYV row's luma (width samples), and two rows' chroma averaged (width / 2 each of U and V).
+void kiosk_yuyv_luma_row(const uint8_t *source, uint8_t *y, size_t width);
+void kiosk_yuyv_chroma_rows(const uint8_t *a, const uint8_t *b, uint8_t *u, uint8_t *v, size_t pairs);
