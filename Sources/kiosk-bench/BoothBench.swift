@@ -135,8 +135,9 @@ func compareBooth(_ o: [String: String]) {
 }
 
 /// `preview-cost`: the booth in ready (the preview and the microphone's meter, nothing recording)
-/// from the fake camera's clip: CPU of a long stay minus a short one, over the difference, so the
-/// start-up and exit cancel out. Rounds interleaved; medians.
+/// from the fake camera's clip (or, `--camera test`, the built-in test pattern: the preview without
+/// a camera's decoding): CPU of a long stay minus a short one, over the difference, so the start-up
+/// and exit cancel out. Rounds interleaved; medians.
 func previewCost(_ o: [String: String]) {
     let frameSize = size(o["size"])
     let seconds = Double(o["seconds"] ?? "") ?? 10
@@ -153,12 +154,14 @@ func previewCost(_ o: [String: String]) {
     try? "card=Bench Cam\nformat=MJPG \(frameSize)@30\nclip=\(clip)\n".write(toFile: device + ".conf", atomically: true, encoding: .utf8)
     var percents: [Double] = [], rss: [Double] = []
     for _ in 0..<rounds {
-        let short = boothRound(recorder: recorder, device: device, size: frameSize, seconds: 1, output: folder + "/t.mov", record: false)
-        let long = boothRound(recorder: recorder, device: device, size: frameSize, seconds: 1 + seconds, output: folder + "/t.mov", record: false)
+        let camera = o["camera"] == "test" ? "test" : device
+        let short = boothRound(recorder: recorder, device: camera, size: frameSize, seconds: 1, output: folder + "/t.mov", record: false)
+        let long = boothRound(recorder: recorder, device: camera, size: frameSize, seconds: 1 + seconds, output: folder + "/t.mov", record: false)
         percents.append(100 * (long.cpu - short.cpu) / seconds)
         rss.append(long.rssMiB)
     }
-    printLine(["size": "\(frameSize)", "seconds": seconds, "rounds": rounds, "renderer": ProcessInfo.processInfo.environment["SDL_RENDER_DRIVER"] ?? "default",
+    printLine(["size": "\(frameSize)", "seconds": seconds, "rounds": rounds, "camera": o["camera"] ?? "clip",
+               "renderer": ProcessInfo.processInfo.environment["SDL_RENDER_DRIVER"] ?? "default",
                "previewPercentOfOneCore": (median(percents) * 10).rounded() / 10, "all": percents.map { ($0 * 10).rounded() / 10 },
                "peakRSSMiB": median(rss)])
 }
