@@ -32,7 +32,7 @@ struct PreviewFormat: Equatable {
         }
     }
 
-    private init(sdlFormat: UInt32, conversion: SDL_YUV_CONVERSION_MODE) {
+    fileprivate init(sdlFormat: UInt32, conversion: SDL_YUV_CONVERSION_MODE) {
         self.sdlFormat = sdlFormat
         self.conversion = conversion
     }
@@ -84,6 +84,13 @@ final class Preview {
             throw SDLError(call: "Preview.upload", message: "a \(frame.format.rawValue) \(frame.size) frame with planes \(frame.planes) and \(frame.bytes.count) bytes")
         }
         if frame.fullRange { wanted = wanted.fullRange }
+        // The software renderer has no YUV textures: SDL would convert into an ARGB8888 texture of
+        // its own and blit that into the RGB888 window, converting every pixel again. Converted
+        // straight into an RGB888 texture instead (the same SDL conversion code), the blit is a copy:
+        // 0.9 → 0.6 ms a 720p frame here.
+        if !renderer.textureFormats.contains(wanted.sdlFormat), let converted = try uploadConverted(frame, wanted) {
+            return converted
+        }
         let texture = try prepare(wanted, size: frame.size)
         // The software renderer converts to RGB here, inside the update: the mode must be right now.
         SDL_SetYUVConversionMode(wanted.conversion)
@@ -108,6 +115,31 @@ final class Preview {
             }
         }
         guard result == 0 else { throw SDLError(call: "SDL_Update*Texture(\(frame.format.rawValue) \(frame.size))") }
+    }
+
+    /// A frame whose layout SDL_ConvertPixels reads as it lies (one buffer, its planes one after the
+    /// other at their pitches: yuyv, nv12, yuv420p) converted into an RGB888 texture; nil for the others.
+    private func uploadConverted(_ frame: VideoFrame, _ wanted: PreviewFormat) throws(SDLError) -> Void? {
+        let p = frame.planes
+        let contiguous = p.count == 1 || zip(p, p.dropFirst()).allSatisfy { $0.offset + $0.stride * $0.rows == $1.offset }
+        guard frame.format == .yuyv || frame.format == .nv12 || frame.format == .yuv420p, contiguous, p[0].offset == 0,
+              p.dropFirst().allSatisfy({ $0.stride * 2 == p[0].stride || frame.format == .nv12 && $0.stride == p[0].stride })
+        else { return nil }
+        let rgb = PreviewFormat(sdlFormat: SDL_PIXELFORMAT_RGB888.rawValue, conversion: wanted.conversion)
+        let texture = try prepare(rgb, size: frame.size)
+        var pixels: UnsafeMutableRawPointer?
+        var pitch: Int32 = 0
+        guard SDL_LockTexture(texture.handle, nil, &pixels, &pitch) == 0, let pixels else {
+            throw SDLError(call: "SDL_LockTexture(\(frame.size))")
+        }
+        defer { SDL_UnlockTexture(texture.handle) }
+        SDL_SetYUVConversionMode(wanted.conversion)
+        let result = frame.bytes.withUnsafeBytes { bytes in
+            SDL_ConvertPixels(Int32(frame.size.width), Int32(frame.size.height), wanted.sdlFormat, bytes.baseAddress, Int32(p[0].stride),
+                              SDL_PIXELFORMAT_RGB888.rawValue, pixels, pitch)
+        }
+        guard result == 0 else { throw SDLError(call: "SDL_ConvertPixels(\(frame.format.rawValue) \(frame.size))") }
+        return ()
     }
 
     /// A streaming texture of the format and size (the one there when it fits), made current.
