@@ -52,17 +52,28 @@ public enum CameraFactory {
     }
 
     /// The capture devices `auto` can use: those with a format the booth reads (YUYV, NV12, YU12,
-    /// MJPEG). A Raspberry Pi's CSI receivers (raw Bayer: pRAA, RG10, …), its ISP's nodes and other
-    /// nodes that capture only what the booth cannot read are passed over, and the log says so
-    /// (a Pi camera module is read through `exec:rpicam-vid …` instead).
+    /// MJPEG) that are not a picture processor's nodes. A Raspberry Pi's CSI receivers (raw Bayer:
+    /// pRAA, RG10, …) and other nodes that capture only what the booth cannot read are passed over;
+    /// so are the capture nodes of the Pi's ISPs (`bcm2835-isp` on a Pi 4, `pispbe` on a Pi 5),
+    /// which offer YU12 and NV12 but give a picture only when a program feeds them Bayer frames,
+    /// and its codec (`bcm2835-codec`). The log says why for each (a Pi camera module is read
+    /// through `exec:rpicam-vid …` instead).
     public static func usable(_ found: [CameraDescription]) -> [CameraDescription] {
         found.filter { camera in
+            let formats = camera.formats.map(\.fourcc).joined(separator: ", ")
+            if processingDrivers.contains(camera.driver) {
+                Log.info("camera auto: \(camera.path) (\(camera.name), \(camera.driver)) passed over: a picture processor's node, not a camera (it gives pictures only when fed)")
+                return false
+            }
             let readable = camera.formats.contains { FourCC.pixelFormats[$0.fourcc] != nil }
             if !readable {
-                let formats = camera.formats.map(\.fourcc).joined(separator: ", ")
                 Log.info("camera auto: \(camera.path) (\(camera.name), \(camera.driver)) passed over: no format the booth reads (it offers \(formats.isEmpty ? "none" : formats))")
             }
             return readable
         }
     }
+
+    /// The drivers (VIDIOC_QUERYCAP's `driver`) of nodes that look like cameras but are stages of
+    /// a picture pipeline: the Raspberry Pi's ISPs and codec.
+    public static let processingDrivers: Set<String> = ["bcm2835-isp", "pispbe", "bcm2835-codec"]
 }

@@ -126,6 +126,7 @@ static const char *parse_control(char *value, fake_config *cfg) {
 static void set_defaults(fake_config *cfg) {
     memset(cfg, 0, sizeof *cfg);
     snprintf(cfg->card, sizeof cfg->card, "Kiosk Fake Camera");
+    snprintf(cfg->driver, sizeof cfg->driver, "kiosk-fake");
     snprintf(cfg->bus, sizeof cfg->bus, "usb-kiosk-fake-1");
     cfg->fail_after = -1;
     cfg->unplug_ms = 1500;
@@ -169,6 +170,8 @@ void fake_config_load(const char *conf_path, fake_config *cfg) {
             char *key = trim(s), *value = trim(eq + 1);
             if (strcmp(key, "card") == 0) {
                 snprintf(cfg->card, sizeof cfg->card, "%s", value);
+            } else if (strcmp(key, "driver") == 0) {
+                snprintf(cfg->driver, sizeof cfg->driver, "%s", value);
             } else if (strcmp(key, "bus") == 0) {
                 snprintf(cfg->bus, sizeof cfg->bus, "%s", value);
             } else if (strcmp(key, "format") == 0) {
@@ -195,7 +198,7 @@ void fake_config_load(const char *conf_path, fake_config *cfg) {
             } else if (strcmp(key, "debug") == 0) {
                 cfg->debug = strcmp(value, "0") != 0;
             } else {
-                error = "unknown key (card, bus, format, fail_after, unplug_ms, bad_index_at, bad_stamp_at, flash, control, luma, clip, debug)";
+                error = "unknown key (card, driver, bus, format, fail_after, unplug_ms, bad_index_at, bad_stamp_at, flash, control, luma, clip, debug)";
             }
         }
         if (error) fprintf(stderr, FAKE_LOG_PREFIX "%s:%d: %s; line ignored\n", conf_path, lineno, error);

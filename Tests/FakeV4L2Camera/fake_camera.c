@@ -413,7 +413,7 @@ static int do_ioctl(fake_dev *d, unsigned long request, void *arg) {
     case VIDIOC_QUERYCAP: {
         struct v4l2_capability *cap = arg;
         memset(cap, 0, sizeof *cap);
-        snprintf((char *)cap->driver, sizeof cap->driver, "kiosk-fake");
+        snprintf((char *)cap->driver, sizeof cap->driver, "%s", d->cfg.driver);
         snprintf((char *)cap->card, sizeof cap->card, "%s", d->cfg.card);
         snprintf((char *)cap->bus_info, sizeof cap->bus_info, "%s", d->cfg.bus);
         cap->version = (6u << 16) | (1u << 8);

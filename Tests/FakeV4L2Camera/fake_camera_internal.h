@@ -42,6 +42,7 @@ typedef struct {
 
 typedef struct {
     char card[32];
+    char driver[16];
     char bus[32];
     fake_format formats[FAKE_MAX_FORMATS];
     int nformats;

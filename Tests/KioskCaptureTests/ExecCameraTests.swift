@@ -188,14 +188,21 @@ struct ExecCameraTests {
         #expect(jpegs.frames.withLock { $0.isEmpty } && raw.frames.withLock { $0.isEmpty })
     }
 
-    @Test("auto passes over capture nodes without a format the booth reads (a Pi's Bayer receiver, its ISP's nodes)")
+    @Test("auto passes over capture nodes without a format the booth reads (a Pi's Bayer receivers) and the Pi's ISP nodes")
     func autoSkipsUnusable() {
-        func node(_ path: String, _ fourccs: [String]) -> CameraDescription {
-            CameraDescription(path: path, name: path, driver: "d", bus: "b",
+        func node(_ path: String, _ driver: String, _ fourccs: [String]) -> CameraDescription {
+            CameraDescription(path: path, name: path, driver: driver, bus: "b",
                               formats: fourccs.map { .init(fourcc: $0, description: $0, sizes: []) })
         }
-        let found = [node("/dev/video0", ["pRAA", "RG10"]), node("/dev/video1", ["YUYV", "MJPG"]), node("/dev/video13", []),
-                     node("/dev/video14", ["RGB3", "YU12"]), node("/dev/video20", ["BA81"])]
-        #expect(CameraFactory.usable(found).map(\.path) == ["/dev/video1", "/dev/video14"])
+        // A Pi 4 with a camera module and a USB webcam: the CSI receiver (raw Bayer), the webcam,
+        // the ISP's input (no capture format), its two YUV outputs, its statistics, and a node
+        // with a format nobody reads; then a Pi 5's receiver and ISP back end.
+        let found = [node("/dev/video0", "unicam", ["pRAA", "RG10"]), node("/dev/video1", "uvcvideo", ["YUYV", "MJPG"]),
+                     node("/dev/video13", "bcm2835-isp", []), node("/dev/video14", "bcm2835-isp", ["RGB3", "YU12", "NV12"]),
+                     node("/dev/video15", "bcm2835-isp", ["YU12"]), node("/dev/video16", "bcm2835-isp", ["BSTA"]),
+                     node("/dev/video20", "d", ["BA81"]), node("/dev/video3", "unicam", ["YUYV"]),
+                     node("/dev/video0", "rp1-cfe", ["pRAA"]), node("/dev/video21", "pispbe", ["YU12", "NV12", "YUYV"])]
+        // A receiver that gives YUYV (an HDMI-to-CSI bridge) is a camera like any other.
+        #expect(CameraFactory.usable(found).map(\.path) == ["/dev/video1", "/dev/video3"])
     }
 }

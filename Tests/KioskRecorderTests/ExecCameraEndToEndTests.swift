@@ -168,4 +168,35 @@ struct ExecCameraEndToEndTests {
             #expect(!pids.contains { Self.running($0) }, "\(ending): still running: \(pids.filter { Self.running($0) })")
         }
     }
+
+    /// A Raspberry Pi's ISP node as the fake camera stands for it (driver bcm2835-isp, a YU12
+    /// capture format): `auto` passes over it, says so, and opens the USB webcam after it. (The
+    /// fake serves no Bayer formats; the format filter that passes over a CSI receiver is
+    /// ExecCameraTests.autoSkipsUnusable's.)
+    @Test("auto passes over a Pi's ISP node and opens the webcam", needsFakeCamera)
+    func autoPassesOverPiNodes() throws {
+        let folder = try testFolder("exec-auto-pi")
+        let devices = folder.appendingPathComponent("dev")
+        try FileManager.default.createDirectory(at: devices, withIntermediateDirectories: true)
+        let nodes = [("video14", "card=bcm2835-isp-capture0\ndriver=bcm2835-isp\nformat=YU12 640x480@30\n"),
+                     ("video20", "card=USB Webcam\nformat=YUYV 640x480@30\n")]
+        for (name, conf) in nodes {
+            let path = devices.appendingPathComponent(name).path
+            try Data().write(to: URL(fileURLWithPath: path))
+            try conf.write(toFile: path + ".conf", atomically: true, encoding: .utf8)
+        }
+        let r = try RecorderProcess(["--camera", "auto", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
+                                     "--output", folder.appendingPathComponent("t.mov").path],
+                                    environment: ["KIOSK_VIDEO_DEVICE_DIR": devices.path])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let ready = r.events.compactMap { if case let .ready(camera, _, _, _, _, _) = $0 { camera } else { nil } }
+        #expect(ready == [devices.appendingPathComponent("video20").path], "\(r.stderr)")
+        #expect(r.stderr.contains("\(devices.path)/video14 (bcm2835-isp-capture0, bcm2835-isp) passed over: a picture processor's node"), "\(r.stderr)")
+        // Only one camera is left: no Switch Camera button.
+        r.command("state")
+        try #require(r.wait(for: "state") != nil)
+        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _) = $0 { !buttons.contains(.switchCamera) } else { false } })
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
 }
