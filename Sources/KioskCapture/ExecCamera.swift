@@ -34,8 +34,9 @@ public final class ExecCamera: VideoSource {
     let makeMJPEGDecoder: FrameDecoderFactory
     /// How long a command may take to its first picture (rpicam-vid needs a few seconds), and how
     /// long it may then stay silent before it counts as a lost camera.
-    static let firstPictureMilliseconds: Int64 = 10_000
-    static let silenceMilliseconds: Int64 = 10_000
+    /// (10 s each; tests shorten them.)
+    let firstPictureMilliseconds: Int64
+    let silenceMilliseconds: Int64
     /// How often a lost camera's command is started again.
     static let retryMilliseconds: Int32 = 1000
     /// Bytes an MJPEG stream may carry before its first picture (a banner) before it is not MJPEG.
@@ -49,7 +50,14 @@ public final class ExecCamera: VideoSource {
     private let shared: Locked<Shared>
     private let thread = Locked<WorkerThread?>(nil)
 
-    public init(command: String, size: Size, fps: Double, settings: ExecCameraSettings, mjpeg: @escaping FrameDecoderFactory) {
+    public convenience init(command: String, size: Size, fps: Double, settings: ExecCameraSettings, mjpeg: @escaping FrameDecoderFactory) {
+        self.init(command: command, size: size, fps: fps, settings: settings, mjpeg: mjpeg, firstPictureMilliseconds: 10_000, silenceMilliseconds: 10_000)
+    }
+
+    init(command: String, size: Size, fps: Double, settings: ExecCameraSettings, mjpeg: @escaping FrameDecoderFactory,
+         firstPictureMilliseconds: Int64, silenceMilliseconds: Int64) {
+        self.firstPictureMilliseconds = firstPictureMilliseconds
+        self.silenceMilliseconds = silenceMilliseconds
         self.command = command
         requestedSize = size
         requestedFPS = fps
@@ -140,6 +148,11 @@ public final class ExecCamera: VideoSource {
 
     private enum Outcome { case stopped, lost(String) }
 
+    /// Milliseconds as seconds for a message: "10", "0.5".
+    private static func seconds(_ milliseconds: Int64) -> String {
+        milliseconds % 1000 == 0 ? "\(milliseconds / 1000)" : "\(Double(milliseconds) / 1000)"
+    }
+
     /// One run of the command: started, read until it ends, falls silent, writes something else
     /// than declared, or the thread stops; then ended with its process group.
     private func readChild(thread: WorkerThread, quiet: Bool, deliver: (VideoFrame) -> Void,
@@ -155,11 +168,11 @@ public final class ExecCamera: VideoSource {
         func pump() -> Outcome {
             while true {
                 let now = MonotonicClock.now()
-                let deadline = (lastPicture ?? started) + (lastPicture == nil ? Self.firstPictureMilliseconds : Self.silenceMilliseconds) * 1_000_000
+                let deadline = (lastPicture ?? started) + (lastPicture == nil ? firstPictureMilliseconds : silenceMilliseconds) * 1_000_000
                 if now >= deadline {
                     return .lost(lastPicture == nil
-                        ? "no picture within \(Self.firstPictureMilliseconds / 1000) s of starting (is it writing \(settings.format.rawValue) to stdout?)"
-                        : "no picture for \(Self.silenceMilliseconds / 1000) s")
+                        ? "no picture within \(Self.seconds(firstPictureMilliseconds)) s of starting (is it writing \(settings.format.rawValue) to stdout?)"
+                        : "no picture for \(Self.seconds(silenceMilliseconds)) s")
                 }
                 var fds = [pollfd(fd: child.output, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: thread.wakeFD, events: Int16(POLLIN), revents: 0)]

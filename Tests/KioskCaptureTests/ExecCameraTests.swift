@@ -123,8 +123,11 @@ struct ExecCameraTests {
         let camera: ExecCamera
         let frames = Locked<[VideoFrame]>([])
         let events = Locked<[CaptureEvent]>([])
-        init(_ command: String, format: CameraPipeFormat = .i420, size: Size = Size(width: 32, height: 16)) throws {
-            camera = ExecCamera(command: command, size: size, fps: 30, settings: ExecCameraSettings(format: format), mjpeg: VideoDecoder.mjpeg)
+        init(_ command: String, format: CameraPipeFormat = .i420, size: Size = Size(width: 32, height: 16), delayMilliseconds: Int = 0,
+             firstPictureMilliseconds: Int64 = 10_000, silenceMilliseconds: Int64 = 10_000) throws {
+            camera = ExecCamera(command: command, size: size, fps: 30,
+                                settings: ExecCameraSettings(format: format, delayMilliseconds: delayMilliseconds), mjpeg: VideoDecoder.mjpeg,
+                                firstPictureMilliseconds: firstPictureMilliseconds, silenceMilliseconds: silenceMilliseconds)
             try camera.start(frames: { [frames] f in frames.withLock { $0.append(f) } },
                              events: { [events] e in events.withLock { $0.append(e) } })
         }
@@ -154,6 +157,55 @@ struct ExecCameraTests {
         #expect(lost.first?.contains("the command ended (exit status 0) after 3 pictures") == true, "\(lost)")
         // Started again a second later: its pictures come back, announced by cameraBack.
         #expect(run.waitFor({ f, e in f.count >= 6 && e.contains { if case .cameraBack = $0 { true } else { false } } }, timeout: 10))
+    }
+
+    @Test("raw NV12 and YUYV frames of --size come through whole with the bytes sent", arguments: [CameraPipeFormat.nv12, .yuyv])
+    func otherRawFormats(format: CameraPipeFormat) throws {
+        // 32x16: NV12 is 512 luma bytes then 256 of interleaved chroma; YUYV is 1024 bytes with
+        // luma in every other byte. Luma 1, 2, 3 in three frames, chroma 128.
+        let command = format == .nv12
+            ? #"for n in 1 2 3; do head -c 512 /dev/zero | tr '\0' "\00$n"; head -c 256 /dev/zero | tr '\0' '\200'; sleep 0.05; done; sleep 5"#
+            : #"for n in 1 2 3; do for i in $(seq 512); do printf "\00$n\200"; done; sleep 0.05; done; sleep 5"#
+        let run = try Run(command, format: format)
+        defer { run.camera.stop() }
+        #expect(run.waitFor({ f, _ in f.count >= 3 }, timeout: 10))
+        let frames = run.frames.withLock { Array($0.prefix(3)) }
+        let raw = try #require(format.rawFormat)
+        #expect(frames.allSatisfy { $0.format == raw && $0.size == Size(width: 32, height: 16) && $0.bytes.count == raw.frameBytes(for: Size(width: 32, height: 16)) },
+                "\(frames.map { ($0.format, $0.bytes.count) })")
+        #expect(frames.map { $0.luma(x: 5, y: 5) } == [1, 2, 3])
+    }
+
+    @Test("--camera-delay moves each picture's time back by the delay from its arrival")
+    func delayShiftsStamps() throws {
+        let command = #"for n in 1 2 3; do head -c 768 /dev/zero; sleep 0.05; done; sleep 5"#
+        let before = MonotonicClock.now()
+        let run = try Run(command, delayMilliseconds: 2000)
+        defer { run.camera.stop() }
+        #expect(run.waitFor({ f, _ in f.count >= 3 }, timeout: 10))
+        let seen = MonotonicClock.now()
+        let stamps = run.frames.withLock { $0.prefix(3).map(\.timestamp) }
+        // Each arrived after `before` and before `seen`: with the delay its time is 2 s earlier,
+        // which no picture of this command can have been without it.
+        #expect(stamps.allSatisfy { $0 >= before - 2_000_000_000 && $0 <= seen - 2_000_000_000 }, "\(stamps) \(before) \(seen)")
+    }
+
+    @Test("a command that falls silent after its first picture is a lost camera once the silence lasts; a slow starter is waited for")
+    func silenceAndSlowStart() throws {
+        // One picture, then nothing (the program still runs): lost after the silence (0.8 s here).
+        let silent = try Run(#"head -c 768 /dev/zero; sleep 30"#, firstPictureMilliseconds: 3000, silenceMilliseconds: 800)
+        defer { silent.camera.stop() }
+        let start = MonotonicClock.now()
+        #expect(silent.waitFor({ f, e in f.count == 1 && e.contains { if case .cameraLost = $0 { true } else { false } } }, timeout: 10))
+        let lost = silent.events.withLock { $0.compactMap { if case let .cameraLost(r) = $0 { r } else { nil } } }
+        #expect(lost.first?.hasSuffix(": no picture for 0.8 s") == true, "\(lost)")
+        #expect(Double(MonotonicClock.now() - start) / 1e9 >= 0.8)
+        // A program whose first picture takes 1.5 s, within the 3 s it is given: no loss.
+        let slow = try Run(#"sleep 1.5; for n in 1 2 3; do head -c 768 /dev/zero; sleep 0.05; done; sleep 5"#,
+                           firstPictureMilliseconds: 3000, silenceMilliseconds: 800)
+        defer { slow.camera.stop() }
+        #expect(slow.waitFor({ f, _ in f.count >= 3 }, timeout: 10))
+        #expect(slow.events.withLock { $0.allSatisfy { if case .cameraLost = $0 { false } else { true } } }, "\(slow.events.withLock { $0 })")
     }
 
     @Test("stop ends the command's whole process group (a pipeline's programs too) before it returns")
