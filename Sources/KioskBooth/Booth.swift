@@ -144,6 +144,8 @@ public final class Booth {
         machine = RecorderMachine(session: config.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                   countdown: config.countdown, warnRemaining: config.warnRemaining)
         machine.cameraCount = 1 + parts.moreCameras.count
+        inbox.wakes(with: parts.screen.wake)
+        frames.wakes(with: parts.screen.wake)
     }
 
     /// The player alone (`--play FILE`): the booth's playing mode on `file`, then exit. The camera
@@ -155,6 +157,7 @@ public final class Booth {
         folder = nil
         self.parts = parts
         machine = RecorderMachine(playing: file, orientation: parts.screen.orientation)
+        inbox.wakes(with: parts.screen.wake)
     }
 
     /// Runs until an outcome, a quit or a signal; returns the exit status.
@@ -208,7 +211,7 @@ public final class Booth {
             return
         }
         let visible = controlsShown ? machine.visibleButtons : []
-        for input in screen.waitEvents(timeoutMs: needsDraw ? 0 : 8, visible: visible) {
+        for input in screen.waitEvents(timeoutMs: needsDraw ? 0 : idleWaitMilliseconds, visible: visible) {
             controls.touched(at: MonotonicClock.now())
             idleSince = MonotonicClock.now()
             // A touch (or a key) on the attract screen only wakes it: no take starts by accident.
@@ -251,6 +254,15 @@ public final class Booth {
             events.flush(timeout: 1)
             raise(SIGSTOP)
         }
+    }
+
+    /// How long the loop may sleep when nothing wakes it (a new frame and every inbox message
+    /// do): 8 ms while something moves on its own clock (the player, the countdown, the focus
+    /// box, the attract screen's pulse), else 33 ms, a frame at 30 fps, for what changes slowly
+    /// (the meter without a camera, the timer, idle and watchdog clocks).
+    private var idleWaitMilliseconds: Int {
+        if [.playing, .countdown].contains(machine.mode) || focusBox != nil || attracting { return 8 }
+        return 33
     }
 
     /// Stops the camera and returns the exit status.

@@ -16,8 +16,10 @@ public protocol BoothScreen: AnyObject {
     var orientation: Orientation { get }
     var outputSize: Size { get }
     var rendererName: String { get }
-    /// Waits up to `timeoutMs` for input, then takes everything waiting.
+    /// Waits up to `timeoutMs` for input or a `wake`, then takes everything waiting.
     func waitEvents(timeoutMs: Int, visible: [Button]) -> [UIInput]
+    /// Ends the current or next `waitEvents` at once; any thread.
+    var wake: @Sendable () -> Void { get }
     /// The visible button under a point on the display.
     func press(at physical: Point, visible: [Button]) -> Button?
     /// A point on the display as a point of the canvas the overlay is drawn on.
@@ -54,6 +56,11 @@ extension BoothScreen {
 
 extension Screen: BoothScreen {
     public func logical(_ physical: Point) -> Point { transform.toLogical(physical) }
+
+    public var wake: @Sendable () -> Void {
+        let waker = waker
+        return { waker.wake() }
+    }
 
     public func showPlayback(_ picture: ScreenPicture, rotation: Double) throws {
         try show(playbackPicture: picture, rotation: rotation)

@@ -53,6 +53,8 @@ public final class Screen {
     public private(set) var layout: Layout
 
     let rendererHandle: Renderer
+    /// Ends `waitEvents` early from any thread.
+    public let waker: ScreenWaker
     private let preview: Preview
     /// The player's picture, kept apart so the camera's last frame is still there after playback.
     private let playback: Preview
@@ -111,6 +113,7 @@ public final class Screen {
             flags = SDL_WINDOW_RESIZABLE.rawValue | highDPI
         }
         let window = try Window(context: context, title: title, size: size, flags: flags)
+        waker = ScreenWaker(videoDriver: context.videoDriver)
         rendererHandle = try Renderer(window: window)
         rendererName = rendererHandle.name
         let output = try rendererHandle.outputSize()
@@ -285,8 +288,17 @@ public final class Screen {
         return inputs
     }
 
-    /// Waits up to `timeoutMs` for a first event (`SDL_WaitEventTimeout`), then takes all waiting.
+    /// Waits up to `timeoutMs` for a first event or a `waker.wake()`, then takes all waiting.
+    /// Where SDL's wait sleeps in the kernel (X11, Wayland) it is `SDL_WaitEventTimeout`, woken by
+    /// the waker's user event. Elsewhere SDL's wait would poll every millisecond: the thread sleeps
+    /// on the waker instead, at most `Screen.pollingWaitMs` (how late a touch may be seen), and
+    /// then takes SDL's events.
     public func waitEvents(timeoutMs: Int, visible: [Button]) -> [UIInput] {
+        defer { waker.rearm() }
+        guard waker.eventType != nil else {
+            waker.sleep(milliseconds: min(timeoutMs, Screen.pollingWaitMs))
+            return pollEvents(visible: visible)
+        }
         var inputs: [UIInput] = []
         var event = SDL_Event()
         if SDL_WaitEventTimeout(&event, Int32(clamping: max(timeoutMs, 0))) != 0 {
@@ -295,6 +307,10 @@ public final class Screen {
         }
         return inputs
     }
+
+    /// The longest sleep between two looks at SDL's events on a driver that cannot wake the UI
+    /// thread for them (KMSDRM's touches and keys are read when SDL is asked).
+    public static let pollingWaitMs = 8
 
     /// The visible button under a point on the display (the stdin `tap` command, a touch).
     public func press(at physical: Point, visible: [Button]) -> Button? {

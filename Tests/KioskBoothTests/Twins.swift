@@ -33,6 +33,7 @@ final class ScreenTwin: BoothScreen {
         defer { queuedInputs.removeAll() }
         return queuedInputs
     }
+    let wake: @Sendable () -> Void = {}
     func press(at physical: Point, visible: [Button]) -> Button? { nil }
     func logical(_ physical: Point) -> Point { physical }
     func setOrientation(_ orientation: Orientation) { self.orientation = orientation }
