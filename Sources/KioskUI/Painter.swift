@@ -103,8 +103,8 @@ struct Painter {
         guard !p.isEmpty else { return }
         let k = max(min(Int(radius), (min(p.width, p.height) - 1) / 2), 0)
         guard k > 0 else { return fillPhysical(p, color) }
-        let texture = try shapes.texture(.disc(diameter: 2 * k + 1))
-        tint(texture, color)
+        let texture = try shapes.texture(.disc(diameter: 2 * k + 1), color)
+        SDL_SetTextureAlphaMod(texture.handle, color.a)
         let w = p.width, h = p.height
         // (source x, y, w, h) → (destination x, y, w, h), in disc-mask and display pixels.
         let pieces: [(Rect, Rect)] = [
@@ -157,11 +157,11 @@ struct Painter {
         SDL_RenderFillRect(renderer.handle, &r)
     }
 
-    /// A mask drawn 1:1 at a display rectangle of its own size, tinted.
+    /// A shape drawn 1:1 at a display rectangle of its own size, in `color`.
     private func copy(_ mask: Mask, to p: Rect, _ color: RGBA) throws(SDLError) {
         guard !p.isEmpty else { return }
-        let texture = try shapes.texture(mask)
-        tint(texture, color)
+        let texture = try shapes.texture(mask, color)
+        SDL_SetTextureAlphaMod(texture.handle, color.a)
         var d = SDL_Rect(p)
         SDL_RenderCopy(renderer.handle, texture.handle, nil, &d)
     }
