@@ -128,9 +128,8 @@ public final class Booth {
     private var listeningWanted = false
     /// A take is opening (Start went to the file worker and has not come back).
     private var takeOpening = false
-    /// Silence while recording: since when, and whether `microphoneSilent` went out for it.
-    private var silentSince: Int64?
-    private var silenceReported = false
+    /// Silence while recording, and whether `microphoneSilent` went out for it.
+    private var silence = SilenceWatch()
     /// The countdown's next second (CLOCK_MONOTONIC ns): `countdownTick` is due then.
     private var countdownNext: Int64 = 0
     /// STOPPING=1 went to systemd.
@@ -288,7 +287,7 @@ public final class Booth {
         if config.microphone != .none, [.ready, .countdown, .recording].contains(model.mode) {
             let now = MonotonicClock.now()
             model.microphoneLevel = ((meter.level(at: now) * 2).rounded() / 2, (meter.level(at: now, window: 1_500_000_000) * 2).rounded() / 2)
-            model.microphoneSilent = silenceReported && model.mode == .recording
+            model.microphoneSilent = silence.reported && model.mode == .recording
             if model.microphoneSilent, model.message == nil { model.message = .microphoneSilent }
         }
         if let (name, since) = switchedTo, model.mode == .ready, MonotonicClock.now() - since < 2_000_000_000 {
@@ -567,22 +566,13 @@ public final class Booth {
             }
         }
         guard mode == .recording, config.microphone != .none, take != nil else {
-            silentSince = nil
-            silenceReported = false
+            silence.reset()
             return
         }
         let now = MonotonicClock.now()
-        if meter.level(at: now) < -60 {
-            let since = silentSince ?? now
-            silentSince = since
-            if !silenceReported, now - since >= 3_000_000_000 {
-                silenceReported = true
-                events.emit(.microphoneSilent)
-                Log.info("microphone: no sound for 3 s")
-            }
-        } else {
-            silentSince = nil
-            silenceReported = false
+        if silence.heard(meter.level(at: now), at: now) {
+            events.emit(.microphoneSilent)
+            Log.info("microphone: no sound for 3 s")
         }
     }
 

@@ -103,7 +103,8 @@ struct DeploymentTests {
         #expect(r.status == 0, "\(r.stderr)")
         for path in ["usr/local/bin/kiosk-recorder", "usr/local/share/kiosk-recorder/assets/fonts/DejaVuSans-Bold.ttf",
                      "usr/local/share/kiosk-recorder/assets/fonts/LICENSE-DejaVu.txt", "usr/local/share/kiosk-recorder/assets/sounds/begin.wav",
-                     "usr/local/share/kiosk-recorder/assets/sounds/end.wav", "etc/kiosk-recorder/kiosk.conf",
+                     "usr/local/share/kiosk-recorder/assets/sounds/end.wav", "usr/local/share/kiosk-recorder/assets/sounds/tick.wav",
+                     "etc/kiosk-recorder/kiosk.conf",
                      "etc/systemd/system/kiosk-recorder.service", "usr/local/share/doc/kiosk-recorder/interface.md"] {
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path), "\(path)")
         }

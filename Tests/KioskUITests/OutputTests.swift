@@ -38,13 +38,10 @@ extension SDLTests {
             }
         }
 
-        @Test("the begin and end sounds load and play through SDL audio (disk driver)")
+        @Test("each sound (begin, end, the countdown's tick) loads from the assets and plays through SDL audio (disk driver): loud samples come out, the tick's fewer than a chime's")
         func sounds() throws {
-            let file = NSTemporaryDirectory() + "kiosk-sound-\(getpid()).raw"
-            defer { unlink(file) }
             let previous = ProcessInfo.processInfo.environment["SDL_AUDIODRIVER"]
             setenv("SDL_AUDIODRIVER", "disk", 1)
-            setenv("SDL_DISKAUDIOFILE", file, 1)
             setenv("SDL_DISKAUDIODELAY", "0", 1)
             defer {
                 if let previous { setenv("SDL_AUDIODRIVER", previous, 1) } else { unsetenv("SDL_AUDIODRIVER") }
@@ -52,25 +49,31 @@ extension SDLTests {
                 unsetenv("SDL_DISKAUDIODELAY")
             }
             let sdl = try makeContext()
-            do {
-                let assets = Assets(directory: assetsDirectory.path)
-                let player = SoundPlayer(assets: assets)
-                player.play(.begin)
-                #expect(player.queuedBytes > 0, "the begin sound is queued")
-                let deadline = Date().addingTimeInterval(5)
-                while player.queuedBytes > 0 && Date() < deadline { usleep(10_000) }
-                #expect(player.queuedBytes == 0, "and played")
-                player.play(.end)
-                while player.queuedBytes > 0 && Date() < deadline { usleep(10_000) }
-            } // the player closes the device here, flushing the disk driver's file
             _ = sdl
-            let data = try Data(contentsOf: URL(fileURLWithPath: file))
-            #expect(data.count > 48000, "about half a second of audio was written (\(data.count) bytes)")
-            let loud = data.withUnsafeBytes { raw -> Int in
-                // The device format varies; any sample word far from zero proves sound came out.
-                raw.bindMemory(to: Int16.self).filter { abs(Int($0)) > 4000 }.count
+            var loud: [Sound: Int] = [:]
+            for sound in Sound.allCases {
+                // One device (and one file) a sound, so that each file holds that sound alone.
+                let file = NSTemporaryDirectory() + "kiosk-sound-\(getpid())-\(sound.rawValue).raw"
+                defer { unlink(file) }
+                setenv("SDL_DISKAUDIOFILE", file, 1)
+                do {
+                    let player = SoundPlayer(assets: Assets(directory: assetsDirectory.path))
+                    player.play(sound)
+                    #expect(player.queuedBytes > 0, "the \(sound) sound is queued")
+                    let deadline = Date().addingTimeInterval(5)
+                    while player.queuedBytes > 0 && Date() < deadline { usleep(10_000) }
+                    #expect(player.queuedBytes == 0, "and played")
+                } // the player closes the device here, flushing the disk driver's file
+                let data = try Data(contentsOf: URL(fileURLWithPath: file))
+                loud[sound] = data.withUnsafeBytes { raw -> Int in
+                    // The device format varies; any sample word far from zero proves sound came out.
+                    raw.bindMemory(to: Int16.self).filter { abs(Int($0)) > 4000 }.count
+                }
             }
-            #expect(loud > 1000, "it is not silence (\(loud) loud samples)")
+            // The chimes are 0.25 s at −6 dBFS, the tick 0.07 s at −9.
+            #expect(loud[.begin, default: 0] > 1000 && loud[.end, default: 0] > 1000, "the chimes are not silence: \(loud)")
+            #expect(loud[.tick, default: 0] > 200, "nor is the tick: \(loud)")
+            #expect(loud[.tick, default: 0] < loud[.begin, default: 0] / 2, "and the tick is the short one: \(loud)")
         }
 
         @Test("a missing sound file or a broken device is logged, never fatal")
@@ -106,7 +109,7 @@ extension SDLTests {
             // For real: this test runner sits in .build under the repository.
             let real = try Assets.locate(environment: [:])
             #expect(FileManager.default.fileExists(atPath: real.boldFont))
-            #expect(FileManager.default.fileExists(atPath: real.sound(.begin)))
+            for sound in Sound.allCases { #expect(FileManager.default.fileExists(atPath: real.sound(sound)), "\(sound)") }
         }
     }
 }
