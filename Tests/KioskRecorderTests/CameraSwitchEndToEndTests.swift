@@ -1,6 +1,6 @@
 // Switching cameras through the binary: two fake cameras whose pictures differ (base luma 16 and
-// 40), one path between them that is no camera and one camera unplugged after it worked; each
-// take from the camera chosen, by its pictures.
+// 40), one path between them that is no camera, one camera unplugged after it worked, and `auto`
+// finding both; each take from the camera chosen, by its pictures.
 import Foundation
 import Testing
 import KioskCore
@@ -133,6 +133,32 @@ struct CameraSwitchEndToEndTests {
         let lumas = try [before, after].map(Self.meanLuma)
         // Both takes from the left camera (the right one's pictures are 24 levels brighter).
         #expect(abs(lumas[1] - lumas[0]) < 5, "\(lumas)")
+    }
+
+    @Test("--camera auto finding two cameras: the Switch Camera button, and cameraChanged to the second, whose takes then come from it")
+    func auto() throws {
+        let folder = try testFolder("switch-auto")
+        let (left, right) = try Self.twoCameras(in: folder)
+        let r = try RecorderProcess(["--camera", "auto", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
+                                     "--session", "loop", "--output-dir", folder.appendingPathComponent("takes").path],
+                                    environment: ["KIOSK_VIDEO_DEVICE_DIR": folder.path])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        #expect(r.events.contains { if case let .ready(camera, _, _, _, _, _) = $0 { camera == left } else { false } }, "\(r.events)")
+        r.command("state")
+        try #require(r.wait(for: "state") != nil)
+        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _) = $0 { buttons == [.cancel, .start, .switchCamera] } else { false } }, "\(r.events)")
+        let first = try Self.take(r, count: 1)
+        r.command("useVideo")
+        r.command("switchCamera")
+        try #require(r.wait(for: "cameraChanged") != nil, "\(r.stderr)")
+        #expect(r.events.contains(.cameraChanged(camera: right, width: 640, height: 480, fps: 30)), "\(r.events)")
+        let second = try Self.take(r, count: 2)
+        r.command("useVideo")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        #expect(!r.events.contains { if case .error = $0 { true } else { false } }, "\(r.events)")
+        let lumas = try [first, second].map(Self.meanLuma)
+        #expect(lumas[1] - lumas[0] > 15, "the second take from the brighter camera: \(lumas)")
     }
 
     @Test("one camera: no switch button; switchCamera is refused with notAllowed")
