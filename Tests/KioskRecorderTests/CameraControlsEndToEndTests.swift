@@ -34,21 +34,27 @@ struct CameraControlsEndToEndTests {
         r.events.compactMap { if case let .error(.cameraControl, message) = $0 { message } else { nil } }
     }
 
-    @Test("camera.* from the config reach the device when it opens (mode before value); SIGHUP's new value reaches it in ready")
+    @Test("every camera.* from the config reaches the device when it opens (mode before value); SIGHUP's new values reach it in ready")
     func configReachesDevice() throws {
         let folder = try testFolder("controls-config")
-        let device = try fakeCamera(in: folder, Self.controls)
+        // With white balance and a torch (an LED's mode) as well.
+        let device = try fakeCamera(in: folder, Self.controls + "control=white_balance_auto\ncontrol=white_balance_temperature 4600 2800 6500 10\ncontrol=flash_led_mode\n")
         let config = folder.appendingPathComponent("booth.conf")
-        try "camera.focus = 300\ncamera.exposure = 200\ncamera.brightness = -10\n".write(to: config, atomically: true, encoding: .utf8)
+        try "camera.focus = 300\ncamera.exposure = 200\ncamera.brightness = -10\ncamera.white-balance = 5000\ncamera.torch = on\n"
+            .write(to: config, atomically: true, encoding: .utf8)
         let r = try RecorderProcess(["--camera", device, "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
                                      "--config", config.path, "--output", folder.appendingPathComponent("t.mov").path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        #expect(Self.waitForSets(device, count: 5) == ["exposure_auto=1", "exposure_absolute=200", "brightness=-10", "focus_auto=0", "focus_absolute=300"])
+        // flash_led_mode 2 is V4L2_FLASH_LED_MODE_TORCH, 0 _NONE.
+        #expect(Self.waitForSets(device, count: 8) == ["exposure_auto=1", "exposure_absolute=200", "white_balance_auto=0", "white_balance_temperature=5000",
+                                                       "brightness=-10", "focus_auto=0", "focus_absolute=300", "flash_led_mode=2"])
         #expect(Self.controlErrors(r).isEmpty, "\(r.events)")
-        try "camera.focus = auto\ncamera.exposure = 200\ncamera.brightness = 12\n".write(to: config, atomically: true, encoding: .utf8)
+        try "camera.focus = auto\ncamera.exposure = 200\ncamera.brightness = 12\ncamera.white-balance = auto\ncamera.torch = off\n"
+            .write(to: config, atomically: true, encoding: .utf8)
         r.kill(SIGHUP)
         #expect(r.waitForLog("are in force"), "\(r.stderr)")
-        #expect(Self.waitForSets(device, count: 9).suffix(4) == ["exposure_auto=1", "exposure_absolute=200", "brightness=12", "focus_auto=1"])
+        #expect(Self.waitForSets(device, count: 14).suffix(6) == ["exposure_auto=1", "exposure_absolute=200", "white_balance_auto=1", "brightness=12",
+                                                                  "focus_auto=1", "flash_led_mode=0"])
         r.command("quit")
         #expect(r.exitStatus() == 0)
     }

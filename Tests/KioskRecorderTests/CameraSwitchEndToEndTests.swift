@@ -1,5 +1,6 @@
 // Switching cameras through the binary: two fake cameras whose pictures differ (base luma 16 and
-// 40), one path between them that is no camera; each take from the camera chosen, by its pictures.
+// 40), one path between them that is no camera, one camera unplugged after it worked, and `auto`
+// finding both; each take from the camera chosen, by its pictures.
 import Foundation
 import Testing
 import KioskCore
@@ -40,12 +41,8 @@ struct CameraSwitchEndToEndTests {
     @Test("Switch Camera in ready (and its command) goes to the next camera that opens, passing over one that cannot; cameraChanged; each take from the camera chosen; a retake keeps it")
     func switching() throws {
         let folder = try testFolder("switch")
-        let left = folder.appendingPathComponent("video0").path, right = folder.appendingPathComponent("video1").path
+        let (left, right) = try Self.twoCameras(in: folder)
         let missing = folder.appendingPathComponent("video7").path
-        try Data().write(to: URL(fileURLWithPath: left))
-        try "card=Left Cam\nluma=16\n".write(toFile: left + ".conf", atomically: true, encoding: .utf8)
-        try Data().write(to: URL(fileURLWithPath: right))
-        try "card=Right Cam\nluma=40\nformat=YUYV 640x480@30\n".write(toFile: right + ".conf", atomically: true, encoding: .utf8)
         let r = try RecorderProcess(["--camera", left, "--camera", missing, "--camera", right, "--microphone", "none",
                                      "--windowed", "800x480", "--countdown", "0", "--session", "loop",
                                      "--output-dir", folder.appendingPathComponent("takes").path])
@@ -80,6 +77,88 @@ struct CameraSwitchEndToEndTests {
         // The right camera's pictures are 24 luma levels brighter all over.
         #expect(lumas[1] - lumas[0] > 15 && lumas[1] - lumas[2] > 15, "\(lumas)")
         #expect(abs(lumas[2] - lumas[0]) < 5, "\(lumas)")
+    }
+
+    /// Two fake cameras in `folder` as video0 (Left Cam, luma 16) and video1 (Right Cam, luma 40,
+    /// 640x480 only): their paths.
+    static func twoCameras(in folder: URL) throws -> (left: String, right: String) {
+        let left = folder.appendingPathComponent("video0").path, right = folder.appendingPathComponent("video1").path
+        try Data().write(to: URL(fileURLWithPath: left))
+        try "card=Left Cam\nluma=16\n".write(toFile: left + ".conf", atomically: true, encoding: .utf8)
+        try Data().write(to: URL(fileURLWithPath: right))
+        try "card=Right Cam\nluma=40\nformat=YUYV 640x480@30\n".write(toFile: right + ".conf", atomically: true, encoding: .utf8)
+        return (left, right)
+    }
+
+    static func cameraChanges(_ r: RecorderProcess) -> [String] {
+        r.events.compactMap { if case let .cameraChanged(camera, _, _, _) = $0 { camera } else { nil } }
+    }
+
+    @Test("a camera that worked and is then unplugged is passed over by the switch, with no error: the booth keeps the camera it has; plugged back, the switch reaches it again")
+    func unplugged() throws {
+        let folder = try testFolder("switch-unplug")
+        let (left, right) = try Self.twoCameras(in: folder)
+        let r = try RecorderProcess(["--camera", left, "--camera", right, "--microphone", "none",
+                                     "--windowed", "800x480", "--countdown", "0", "--session", "loop",
+                                     "--output-dir", folder.appendingPathComponent("takes").path])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        // Both work: over to the right camera and back.
+        r.command("switchCamera")
+        try #require(r.wait(for: "cameraChanged") != nil, "\(r.stderr)")
+        r.command("switchCamera")
+        try #require(r.wait(for: "cameraChanged", count: 2) != nil, "\(r.stderr)")
+        #expect(Self.cameraChanges(r) == [right, left])
+        let before = try Self.take(r, count: 1)
+        r.command("useVideo")
+        // Unplugged: its device node goes, as udev removes a USB camera's.
+        try FileManager.default.removeItem(atPath: right)
+        r.command("switchCamera")
+        #expect(r.waitForLog("camera switch: no other camera could open; \(left) stays"), "\(r.stderr)")
+        #expect(r.stderr.contains("camera switch: \(right) cannot open now; passed over"), "\(r.stderr)")
+        r.command("state")
+        try #require(r.wait(for: "state") != nil)
+        #expect(r.events.contains { if case let .state(mode, _, buttons, _, _, _) = $0 { mode == "ready" && buttons == [.cancel, .start, .switchCamera] } else { false } },
+                "ready with its camera: \(r.events)")
+        #expect(Self.cameraChanges(r) == [right, left], "the booth keeps the camera it has")
+        #expect(!r.events.contains { if case .error = $0 { true } else { false } }, "the camera passed over is no error: \(r.events)")
+        let after = try Self.take(r, count: 2)
+        r.command("useVideo")
+        // Plugged back in: the next switch reaches it.
+        try Data().write(to: URL(fileURLWithPath: right))
+        r.command("switchCamera")
+        #expect(r.wait(for: "cameraChanged", count: 3) != nil, "\(r.stderr)")
+        #expect(Self.cameraChanges(r) == [right, left, right])
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        let lumas = try [before, after].map(Self.meanLuma)
+        // Both takes from the left camera (the right one's pictures are 24 levels brighter).
+        #expect(abs(lumas[1] - lumas[0]) < 5, "\(lumas)")
+    }
+
+    @Test("--camera auto finding two cameras: the Switch Camera button, and cameraChanged to the second, whose takes then come from it")
+    func auto() throws {
+        let folder = try testFolder("switch-auto")
+        let (left, right) = try Self.twoCameras(in: folder)
+        let r = try RecorderProcess(["--camera", "auto", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
+                                     "--session", "loop", "--output-dir", folder.appendingPathComponent("takes").path],
+                                    environment: ["KIOSK_VIDEO_DEVICE_DIR": folder.path])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        #expect(r.events.contains { if case let .ready(camera, _, _, _, _, _) = $0 { camera == left } else { false } }, "\(r.events)")
+        r.command("state")
+        try #require(r.wait(for: "state") != nil)
+        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _) = $0 { buttons == [.cancel, .start, .switchCamera] } else { false } }, "\(r.events)")
+        let first = try Self.take(r, count: 1)
+        r.command("useVideo")
+        r.command("switchCamera")
+        try #require(r.wait(for: "cameraChanged") != nil, "\(r.stderr)")
+        #expect(r.events.contains(.cameraChanged(camera: right, width: 640, height: 480, fps: 30)), "\(r.events)")
+        let second = try Self.take(r, count: 2)
+        r.command("useVideo")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        #expect(!r.events.contains { if case .error = $0 { true } else { false } }, "\(r.events)")
+        let lumas = try [first, second].map(Self.meanLuma)
+        #expect(lumas[1] - lumas[0] > 15, "the second take from the brighter camera: \(lumas)")
     }
 
     @Test("one camera: no switch button; switchCamera is refused with notAllowed")

@@ -1,5 +1,5 @@
 // The built-in player through the real binary: reviewing a take in the booth, and `--play` on good,
-// damaged and non-movie files.
+// damaged and non-movie files, its stdin commands and `--fit` (by a screenshot's pixels).
 import Foundation
 import Testing
 import KioskCore
@@ -89,6 +89,71 @@ struct PlaybackEndToEndTests {
         r.kill(SIGTERM)
         #expect(r.exitStatus(timeout: 10) == 0, "\(r.stderr)")
         #expect(r.events == [.playbackStarted(path: path), .playbackFinished(reason: .closed), .terminated(signal: "SIGTERM")])
+    }
+
+    @Test("--play's stdin: state is the playing mode's, a booth button is notAllowed, closePlayer ends it (paused: the file cannot end by itself): playbackFinished closed, exit 0")
+    func playClose() throws {
+        let (r, path) = try playing("play-close")
+        r.command("pause") // 1.5 s of file: paused, it cannot end by itself
+        r.command("state")
+        r.command("start")
+        try #require(r.wait(for: "error") != nil, "\(r.rawLines)")
+        Thread.sleep(forTimeInterval: 2)
+        r.command("closePlayer")
+        #expect(r.exitStatus(timeout: 10) == 0, "\(r.stderr)")
+        #expect(r.events.filter { $0.name != "state" && $0.name != "error" } == [.playbackStarted(path: path), .playbackFinished(reason: .closed)], "\(r.rawLines)")
+        #expect(r.events.contains { if case let .state(mode, _, buttons, _, _, _) = $0 { mode == "playing" && buttons == [.closePlayer] } else { false } }, "\(r.rawLines)")
+        #expect(r.events.contains { if case let .error(code, message) = $0 { code == .notAllowed && message.contains("'start'") } else { false } }, "\(r.rawLines)")
+    }
+
+    @Test("--play --fit fit and --fit fill, by the screenshot's pixels: the whole picture between black bars, or the screen covered with the picture's top and bottom cropped")
+    func fit() throws {
+        let folder = try testFolder("play-fit")
+        // 320x240, red with a 40-pixel blue stripe down each side and a green band across rows
+        // 20-35: on 800x480, aspect-fit is 640x480 at x 80 (stripes 80 wide, black bars of 80 beside
+        // them, the band at y 40-71); aspect-fill is 800x600 at y -60 (stripes 100 wide, nothing
+        // black, the band at y -10-29, under the top panel).
+        let movie = folder.appendingPathComponent("stripes.mp4").path
+        let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
+                                   "color=c=red:s=320x240:r=30,drawbox=x=0:y=0:w=40:h=240:color=blue:t=fill,drawbox=x=280:y=0:w=40:h=240:color=blue:t=fill,"
+                                   + "drawbox=x=0:y=20:w=320:h=16:color=lime:t=fill",
+                                   "-t", "3", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", movie], stdout: .inherit, stderr: .inherit)
+        try #require(made.status == 0)
+        enum Colour: String { case black, blue, red, green, other }
+        func colour(_ rgb: (Int, Int, Int)) -> Colour {
+            switch rgb {
+            case let (r, g, b) where r < 30 && g < 30 && b < 30: .black
+            case let (r, g, b) where r < 60 && g < 60 && b > 200: .blue
+            case let (r, g, b) where r > 200 && g < 60 && b < 60: .red
+            case let (r, g, b) where r < 60 && g > 200 && b < 60: .green
+            default: .other
+            }
+        }
+        // Each mode's colour at points of two rows clear of the panels and the play symbol, 3
+        // pixels either side of each edge; and just under the top panel (which ends at y 58), where
+        // only the fitted picture has its band.
+        let expected: [String: (row: [(x: Int, colour: Colour)], underPanel: Colour)] = [
+            "fit": ([(0, .black), (77, .black), (83, .blue), (157, .blue), (163, .red), (637, .red), (643, .blue), (717, .blue), (723, .black), (799, .black)], .green),
+            "fill": ([(0, .blue), (97, .blue), (103, .red), (697, .red), (703, .blue), (799, .blue)], .red),
+        ]
+        for (fit, (points, underPanel)) in expected {
+            let r = try RecorderProcess(["--play", movie, "--windowed", "800x480", "--fit", fit])
+            try #require(r.wait(for: "playbackStarted") != nil, "\(r.stderr)")
+            r.command("pause")
+            // Once the first picture is up (the screen's middle red).
+            var shot = try PromptEndToEndTests.take(r, folder.appendingPathComponent("\(fit)-0.bmp").path)
+            for attempt in 1..<20 where colour(shot.rgb(x: 400, y: 120)) != .red {
+                Thread.sleep(forTimeInterval: 0.1)
+                shot = try PromptEndToEndTests.take(r, folder.appendingPathComponent("\(fit)-\(attempt).bmp").path)
+            }
+            for y in [120, 300] {
+                let seen = points.map { (x: $0.x, colour: colour(shot.rgb(x: $0.x, y: y))) }
+                #expect(seen.map(\.colour) == points.map(\.colour), "--fit \(fit), row \(y): \(seen.map { "\($0.x) \($0.colour)" })")
+            }
+            #expect(colour(shot.rgb(x: 400, y: 66)) == underPanel, "--fit \(fit), at (400, 66): \(shot.rgb(x: 400, y: 66))")
+            r.command("closePlayer")
+            #expect(r.exitStatus(timeout: 10) == 0, "\(r.stderr)")
+        }
     }
 
     @Test("--play on a file that is no movie: an error event, playbackFinished error, exit 1")

@@ -1,6 +1,7 @@
 // Seeking and `--play`'s loop through the real binary: the picture shown after a seek read back by
 // its frame stamp from a screenshot (in the booth's review and in `--play`), the sound after it from
-// SDL's disk audio driver, and `--loop`'s plays timed from the booth's KIOSK_STATS picture lines.
+// SDL's disk audio driver (in `--play` by the tone's frequency, in the review by where the take's
+// beeps fall), and `--loop`'s plays timed from the booth's KIOSK_STATS picture lines.
 //
 // The window is portrait (480x960): a landscape picture, aspect-fit, then lies between the panels,
 // so its stamp band (its top sixteenth) is read clear of the overlay.
@@ -87,6 +88,16 @@ func frequency(_ samples: ArraySlice<Int16>, rate: Double = 48000) -> Double {
     return Double(crossings) / 2 / (Double(samples.count) / rate)
 }
 
+/// The stretches of s16 samples louder than `threshold`, as sample ranges: quiet gaps shorter than
+/// `bridge` samples (a sine's zero crossings) do not end a stretch.
+func loudRuns(_ samples: [Int16], threshold: Int16 = 2000, bridge: Int = 240) -> [Range<Int>] {
+    var runs: [Range<Int>] = []
+    for (i, s) in samples.enumerated() where abs(Int(s)) > Int(threshold) {
+        if let last = runs.last, i - last.upperBound < bridge { runs[runs.count - 1] = last.lowerBound..<(i + 1) } else { runs.append(i..<(i + 1)) }
+    }
+    return runs
+}
+
 @Suite("Seeking and looping through the binary", .serialized)
 struct SeekEndToEndTests {
     static let window = Size(width: 480, height: 960)
@@ -135,12 +146,13 @@ struct SeekEndToEndTests {
         #expect(abs(after / before - 700.0 / 300) < 0.15, "after the seek: \(after) against \(before) before the pause")
     }
 
-    @Test("the booth's review: record, Play Video, pause, seek: the picture at the target by its stamp, within one frame; then Close")
+    @Test("the booth's review: record, Play Video, pause, seek: the picture at the target by its stamp, within one frame; the sound from the target, paused and playing, by the take's beeps")
     func reviewSeek() throws {
         let folder = try testFolder("seek-review")
         let output = folder.appendingPathComponent("take.mov").path
+        let disk = folder.appendingPathComponent("sound.raw").path
         let r = try RecorderProcess(["--camera", "test", "--microphone", "test", "--windowed", "480x960", "--countdown", "0",
-                                     "--output", output])
+                                     "--output", output], environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": disk])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil)
@@ -166,27 +178,76 @@ struct SeekEndToEndTests {
             let stamp = FrameStamp.read(width: size.width, height: size.height) { x, y in gray[base + y * size.width + x] }
             timeOfStamp[stamp] = t - times[0]
         }
+        // The take's sound: the test tone, a 100 ms beep from each whole second of the clock, so at
+        // no fixed place in the take. Where each whole beep starts on the player's timeline (the
+        // file's start at 0), by ffmpeg.
+        let fileStart = Double(try ffprobe(output, "format=start_time")) ?? 0
+        let soundStart = Double(try ffprobe(output, "stream=start_time", stream: "a")) ?? 0
+        let pcmPath = folder.appendingPathComponent("take.pcm").path
+        _ = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", output, "-map", "0:a", "-ac", "1", "-ar", "48000", "-f", "s16le", pcmPath], stderr: .discard)
+        let takeSound = try Data(contentsOf: URL(fileURLWithPath: pcmPath)).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let sounds = loudRuns(takeSound).map { (at: soundStart - fileStart + Double($0.lowerBound) / 48000, length: Double($0.count) / 48000) }
+        let beeps = sounds.filter { $0.at > soundStart - fileStart + 0.005 && $0.length > 0.09 }
+        try #require(beeps.count >= 2, "whole beeps in the take (start, length) \(beeps)")
+        // While the player plays the take, the device has nothing else to play (the end sound is over).
+        Thread.sleep(forTimeInterval: 1)
+        let playedBefore = ((try? Data(contentsOf: URL(fileURLWithPath: disk)))?.count ?? 0) / 4 * 2
         r.command("playVideo")
         try #require(r.wait(for: "playbackStarted") != nil)
         Thread.sleep(forTimeInterval: 0.3)
         r.command("pause")
         var offsets: [Double] = []
-        for target in [2.01, 0.72, 2.93] {
+        // The last target lies inside a beep: its sound queued while paused must not be heard later.
+        for target in [2.01, 0.72, 2.93, beeps.last!.at + 0.05] {
             r.send(#"{"command":"seek","position":\#(target)}"#)
             let stamp = try settledStamp(r, in: folder, window: Self.window, picture: size, quarterTurns: quarterTurns)
             let shownAt = try #require(timeOfStamp[stamp], "stamp \(stamp) is no picture of the take")
             offsets.append(shownAt - target)
             #expect(abs(shownAt - target) <= 1.0 / 30 + 0.002, "seek to \(target) s showed the picture at \(shownAt) s")
         }
+        // The sound: paused, a seek 70 ms into the second beep, then play: its last 30 ms are the
+        // first sound heard. 0.4 s on, playing, a seek 30 ms into the first beep: its last 70 ms,
+        // then each later beep a whole second after the one before, to the end of the take.
+        let paused = beeps[1].at + 0.07, playing = beeps[0].at + 0.03
+        r.send(#"{"command":"seek","position":\#(paused)}"#)
+        Thread.sleep(forTimeInterval: 0.5)
+        r.send(#"{"command":"pause","paused":false}"#)
+        Thread.sleep(forTimeInterval: 0.4)
+        r.send(#"{"command":"seek","position":\#(playing)}"#)
+        #expect(r.wait(for: "playbackFinished", timeout: 10) != nil, "the take plays to its end")
+        #expect(r.events.contains(.playbackFinished(reason: .end)), "\(r.events)")
         // A seek is refused outside the player, like a hidden button.
-        r.command("closePlayer")
-        #expect(r.wait(for: "playbackFinished") != nil)
         r.send(#"{"command":"seek","position":1}"#)
         #expect(r.wait(for: "error") != nil)
         #expect(r.events.contains { if case let .error(code, message) = $0 { code == .notAllowed && message.contains("'seek'") } else { false } })
         r.command("useVideo")
         #expect(r.exitStatus() == 0)
         print("review seek: picture offsets from the targets \(offsets.map { Int(($0 * 1000).rounded()) }) ms")
+
+        // What the device played from Play Video on (16-bit stereo at 48 kHz; the left channel).
+        let played = try Data(contentsOf: URL(fileURLWithPath: disk)).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+        let left = stride(from: playedBefore, to: played.count - 1, by: 2).map { played[$0] }
+        let runs = loudRuns(left)
+        // The pause (with its seeks, seconds long) ends with the first sound after the resume.
+        let resumed = try #require(runs.indices.first { $0 > 0 ? runs[$0].lowerBound - runs[$0 - 1].upperBound > 48000 * 3 / 2 : runs[0].lowerBound > 48000 * 3 / 2 },
+                                   "a pause's silence, then sound, in \(runs.map { ($0.lowerBound, $0.count) })")
+        let heard = runs[resumed...].map { (at: Double($0.lowerBound - runs[resumed].lowerBound) / 48000, length: Double($0.count) / 48000) }
+        // After the playing seek: the take's sounds from its target on, each at its place.
+        let due = [(at: 0.0, length: beeps[0].at + beeps[0].length - playing)] + sounds.filter { $0.at > playing }.map { (at: $0.at - playing, length: $0.length) }
+        let ms = { (x: [(at: Double, length: Double)]) in x.map { "\(Int(($0.at * 1000).rounded()))+\(Int(($0.length * 1000).rounded()))" } }
+        print("review seek: the device's sounds from the resume, ms (start+length) \(ms(heard)); the take's \(ms(sounds)); paused seek to \(paused) s, playing to \(playing) s")
+        try #require(heard.count == 1 + due.count, "\(heard.count) sounds after the resume, 1 + \(due.count) due: \(ms(heard))")
+        // The resumed sound: the rest of the beep the paused seek went into (the last beep's sound,
+        // queued at the seek before, would come first and longer).
+        let rest = beeps[1].at + beeps[1].length - paused
+        #expect(abs(heard[0].length - rest) < 0.006, "after the paused seek \(heard[0].length) s of beep; \(rest) s of it lie after the target")
+        // The playing seek came 0.4 s after the resume (on a loaded machine, later): from there on,
+        // the take's sounds after its target, each where it is due.
+        #expect(heard[1].at > 0.3 && heard[1].at < 1.2, "the playing seek's sound at \(heard[1].at) s after the resume")
+        for (sound, want) in zip(heard.dropFirst(), due) {
+            #expect(abs(sound.at - heard[1].at - want.at) < 0.006 && abs(sound.length - want.length) < 0.006,
+                    "after the playing seek: heard \(ms([sound])) from the resume, due \(ms([want])) after the seek's")
+        }
     }
 
     @Test("--play --loop: three plays in a row, each from its first picture to its last, no gap over one frame between them")
