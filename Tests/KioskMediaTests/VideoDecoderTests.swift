@@ -253,6 +253,34 @@ struct VideoDecoderTests {
         #expect(v == [205, 206, 220, 221])
     }
 
+    @Test("YUYV to 4:2:0 over rows long enough for the vector steps (and their scalar tails): every byte as the plain definition says")
+    func yuyvVectorised() {
+        // 102 pixels: six 16-sample luma steps and a tail of 6; three 16-pair chroma steps and a
+        // tail of 3. 7 rows: three chroma rows of two, the last alone. Every byte value appears.
+        let size = Size(width: 102, height: 7), pitch = 2 * 102 + 12
+        var state: UInt32 = 12345
+        let source = (0..<(pitch * size.height)).map { _ -> UInt8 in
+            state = state &* 1_103_515_245 &+ 12345
+            return UInt8(truncatingIfNeeded: state >> 16)
+        }
+        var y = [UInt8](repeating: 0, count: 102 * 7), u = [UInt8](repeating: 0, count: 51 * 4), v = u
+        source.withUnsafeBufferPointer { s in
+            VideoRange.yuyvTo420(s.baseAddress!, pitch: pitch, size: size, y: &y, yPitch: 102, u: &u, uPitch: 51, v: &v, vPitch: 51)
+        }
+        var wantY: [UInt8] = [], wantU: [UInt8] = [], wantV: [UInt8] = []
+        for row in 0..<7 { for x in 0..<102 { wantY.append(source[row * pitch + 2 * x]) } }
+        for row in 0..<4 {
+            let a = 2 * row * pitch, b = min(2 * row + 1, 6) * pitch
+            for p in 0..<51 {
+                wantU.append(UInt8((Int(source[a + 4 * p + 1]) + Int(source[b + 4 * p + 1]) + 1) >> 1))
+                wantV.append(UInt8((Int(source[a + 4 * p + 3]) + Int(source[b + 4 * p + 3]) + 1) >> 1))
+            }
+        }
+        #expect(y == wantY)
+        #expect(u == wantU)
+        #expect(v == wantV)
+    }
+
     @Test("an unknown codec name is an AVError naming the call")
     func unknownCodec() {
         #expect(throws: AVError.self) { try VideoDecoder(codec: "no-such-codec") }
