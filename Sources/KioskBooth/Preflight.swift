@@ -148,7 +148,7 @@ public enum Preflight {
 
     /// What stands between the booth and its touches at start (nil: nothing): no input device it
     /// can read, naming the group that can.
-    public static func inputProblem(folder: String = "/dev/input") -> String? {
+    public static func inputProblem(folder: String = inputFolder) -> String? {
         let devices = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("event") }.sorted()
         guard !devices.isEmpty, !devices.contains(where: { access(folder + "/" + $0, R_OK) == 0 }) else { return nil }
         let group = inputGroup(folder + "/" + devices[0]) ?? "input"
@@ -163,8 +163,11 @@ public enum Preflight {
         return String(cString: name)
     }
 
+    /// Where the input devices are: /dev/input, or $KIOSK_INPUT_DIR (for tests and unusual systems).
+    public static var inputFolder: String { ProcessInfo.processInfo.environment["KIOSK_INPUT_DIR"] ?? "/dev/input" }
+
     static func input() -> CheckItem {
-        let folder = "/dev/input"
+        let folder = inputFolder
         let devices = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("event") }.sorted()
         guard !devices.isEmpty else {
             return CheckItem(name: "input", ok: true, detail: "no input devices in \(folder) (a touch screen under a desktop session reaches SDL through it)")

@@ -77,4 +77,41 @@ struct CheckEndToEndTests {
         r.command("quit")
         #expect(r.exitStatus() == 0)
     }
+
+    /// Input devices only their group may read (input, as on Debian), checked by a user outside it
+    /// (root reads anything): the item fails naming the group and the user; with one device
+    /// readable by all it passes.
+    @Test("input devices the user cannot read: the input item fails naming the group to join")
+    func unreadableInput() throws {
+        let folder = try testFolder("check-input")
+        let devices = folder.appendingPathComponent("input")
+        try FileManager.default.createDirectory(at: devices, withIntermediateDirectories: true)
+        // Debian's input group where it exists (a container may lack it: video stands in).
+        let group = try #require(getgrnam("input") ?? getgrnam("video"), "no input or video group")
+        let groupName = String(cString: group.pointee.gr_name), gid = group.pointee.gr_gid
+        for name in ["event0", "event1"] {
+            let path = devices.appendingPathComponent(name).path
+            try Data().write(to: URL(fileURLWithPath: path))
+            #expect(chmod(path, 0o660) == 0)
+            #expect(chown(path, 0, gid) == 0)
+        }
+        #expect(chmod(folder.path, 0o755) == 0 && chmod(devices.path, 0o755) == 0)
+        func checkAsNobody() throws -> CheckItem {
+            let r = try runProgram(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", recorderPath, "--check",
+                                    "--camera", "test", "--microphone", "test", "--output", "/tmp/kiosk-check-input-\(getpid()).mov"],
+                                   environment: recorderEnvironment(["KIOSK_INPUT_DIR": devices.path, "HOME": "/nonexistent"]),
+                                   directory: repositoryRoot)
+            let line = try #require(r.stdout.split(separator: "\n").first, "\(r.stderr)")
+            guard case let .check(_, items) = try EventEncoder().decode(line: String(line)) else {
+                throw CheckFailure(description: "no check event: \(r.stdout) \(r.stderr)")
+            }
+            return try Self.item("input", in: items)
+        }
+        let closed = try checkAsNobody()
+        #expect(!closed.ok && closed.detail == "none of the 2 input devices is readable by this user", "\(closed)")
+        #expect(closed.fix?.contains("sudo usermod -aG \(groupName) nobody") == true, "\(closed)")
+        #expect(chmod(devices.appendingPathComponent("event1").path, 0o664) == 0)
+        let open = try checkAsNobody()
+        #expect(open.ok && open.detail == "1 of 2 input devices readable", "\(open)")
+    }
 }
