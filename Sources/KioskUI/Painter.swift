@@ -94,32 +94,47 @@ struct Painter {
         try copy(.polygon(width: box.width, height: box.height, corners: corners), to: box, color)
     }
 
-    /// A rectangle with round corners (a capsule when the radius is half its short side), in nine
-    /// pieces: the four corners of a disc mask, its middle row and column stretched along the
-    /// edges, and a plain fill inside. One small mask per radius serves every size, so a progress
-    /// bar that grows every frame makes no new texture.
+    /// A rectangle with round corners (a capsule when the radius is half its short side): the
+    /// four corners copied from a disc mask (one small texture per radius and colour serves every
+    /// size, so a progress bar that grows every frame makes no new texture), the edges between them
+    /// as fills a row (or column) at a time at the disc's coverage there, and a plain fill inside.
+    /// Fills rather than the mask's middle row stretched: SDL's software renderer blends a
+    /// stretched texture in its generic per-pixel loop, while an edge is mostly opaque rows, which
+    /// it fills as memory.
     func fillRounded(_ r: Rect, radius: Double, _ color: RGBA) throws(SDLError) {
         let p = transform.toPhysical(r)
         guard !p.isEmpty else { return }
         let k = max(min(Int(radius), (min(p.width, p.height) - 1) / 2), 0)
         guard k > 0 else { return fillPhysical(p, color) }
-        let texture = try shapes.texture(.disc(diameter: 2 * k + 1), color)
+        let disc = Mask.disc(diameter: 2 * k + 1)
+        let texture = try shapes.texture(disc, color)
         SDL_SetTextureAlphaMod(texture.handle, color.a)
         let w = p.width, h = p.height
         // (source x, y, w, h) → (destination x, y, w, h), in disc-mask and display pixels.
-        let pieces: [(Rect, Rect)] = [
+        let corners: [(Rect, Rect)] = [
             (Rect(x: 0, y: 0, width: k, height: k), Rect(x: p.x, y: p.y, width: k, height: k)),
             (Rect(x: k + 1, y: 0, width: k, height: k), Rect(x: p.maxX - k, y: p.y, width: k, height: k)),
             (Rect(x: 0, y: k + 1, width: k, height: k), Rect(x: p.x, y: p.maxY - k, width: k, height: k)),
             (Rect(x: k + 1, y: k + 1, width: k, height: k), Rect(x: p.maxX - k, y: p.maxY - k, width: k, height: k)),
-            (Rect(x: k, y: 0, width: 1, height: k), Rect(x: p.x + k, y: p.y, width: w - 2 * k, height: k)),
-            (Rect(x: k, y: k + 1, width: 1, height: k), Rect(x: p.x + k, y: p.maxY - k, width: w - 2 * k, height: k)),
-            (Rect(x: 0, y: k, width: k, height: 1), Rect(x: p.x, y: p.y + k, width: k, height: h - 2 * k)),
-            (Rect(x: k + 1, y: k, width: k, height: 1), Rect(x: p.maxX - k, y: p.y + k, width: k, height: h - 2 * k)),
         ]
-        for (source, destination) in pieces where !destination.isEmpty {
+        for (source, destination) in corners {
             var s = SDL_Rect(source), d = SDL_Rect(destination)
             SDL_RenderCopy(renderer.handle, texture.handle, &s, &d)
+        }
+        // The disc's coverage along its middle column from the top (the same along its middle row
+        // from the left), in runs of equal value: the edges' rows and columns from the outside in.
+        var runs: [(start: Int, count: Int, alpha: UInt8)] = []
+        for i in 0..<k {
+            let coverage = min(max(0.5 - disc.distance(x: Double(k) + 0.5, y: Double(i) + 0.5), 0), 1)
+            let a = UInt8((coverage * Double(color.a)).rounded())
+            if let last = runs.last, last.alpha == a { runs[runs.count - 1].count += 1 } else { runs.append((i, 1, a)) }
+        }
+        for run in runs where run.alpha > 0 {
+            let c = RGBA(color.r, color.g, color.b, run.alpha)
+            fillPhysical(Rect(x: p.x + k, y: p.y + run.start, width: w - 2 * k, height: run.count), c)
+            fillPhysical(Rect(x: p.x + k, y: p.maxY - run.start - run.count, width: w - 2 * k, height: run.count), c)
+            fillPhysical(Rect(x: p.x + run.start, y: p.y + k, width: run.count, height: h - 2 * k), c)
+            fillPhysical(Rect(x: p.maxX - run.start - run.count, y: p.y + k, width: run.count, height: h - 2 * k), c)
         }
         fillPhysical(Rect(x: p.x + k, y: p.y + k, width: w - 2 * k, height: h - 2 * k), color)
     }

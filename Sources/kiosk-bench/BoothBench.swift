@@ -152,16 +152,38 @@ func previewCost(_ o: [String: String]) {
     let device = folder + "/video0"
     _ = FileManager.default.createFile(atPath: device, contents: nil)
     try? "card=Bench Cam\nformat=MJPG \(frameSize)@30\nclip=\(clip)\n".write(toFile: device + ".conf", atomically: true, encoding: .utf8)
-    var percents: [Double] = [], rss: [Double] = []
-    for _ in 0..<rounds {
-        let camera = o["camera"] == "test" ? "test" : device
+    let camera = o["camera"] == "test" ? "test" : device
+    /// One round of one recorder: % of one core for the extra seconds, and peak RSS.
+    func round(_ recorder: String) -> (percent: Double, rssMiB: Double) {
         let short = boothRound(recorder: recorder, device: camera, size: frameSize, seconds: 1, output: folder + "/t.mov", record: false)
         let long = boothRound(recorder: recorder, device: camera, size: frameSize, seconds: 1 + seconds, output: folder + "/t.mov", record: false)
-        percents.append(100 * (long.cpu - short.cpu) / seconds)
-        rss.append(long.rssMiB)
+        return (100 * (long.cpu - short.cpu) / seconds, long.rssMiB)
     }
-    printLine(["size": "\(frameSize)", "seconds": seconds, "rounds": rounds, "camera": o["camera"] ?? "clip",
-               "renderer": ProcessInfo.processInfo.environment["SDL_RENDER_DRIVER"] ?? "default",
-               "previewPercentOfOneCore": (median(percents) * 10).rounded() / 10, "all": percents.map { ($0 * 10).rounded() / 10 },
-               "peakRSSMiB": median(rss)])
+    func tenths(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+    var result: [String: Any] = ["size": "\(frameSize)", "seconds": seconds, "rounds": rounds, "camera": o["camera"] ?? "clip",
+                                 "renderer": ProcessInfo.processInfo.environment["SDL_RENDER_DRIVER"] ?? "default"]
+    var percents: [Double] = [], rss: [Double] = [], others: [Double] = [], otherRSS: [Double] = []
+    for index in 0..<rounds {
+        // --against OLD: another build of the recorder in the same rounds, interleaved (each first
+        // in every other round), so the machine's drift between rounds falls on both alike.
+        if let other = o["against"], index % 2 == 1 {
+            let b = round(other); others.append(b.percent); otherRSS.append(b.rssMiB)
+        }
+        let a = round(recorder); percents.append(a.percent); rss.append(a.rssMiB)
+        if let other = o["against"], index % 2 == 0 {
+            let b = round(other); others.append(b.percent); otherRSS.append(b.rssMiB)
+        }
+    }
+    result["previewPercentOfOneCore"] = tenths(median(percents))
+    result["all"] = percents.map(tenths)
+    result["peakRSSMiB"] = median(rss)
+    if let other = o["against"] {
+        result["against"] = other
+        result["againstPercentOfOneCore"] = tenths(median(others))
+        result["againstAll"] = others.map(tenths)
+        result["againstPeakRSSMiB"] = median(otherRSS)
+        // Each round's pair, then their median: this build's cost as a fraction of the other's.
+        result["ratio"] = (median(zip(percents, others).map { $0 / $1 }) * 1000).rounded() / 1000
+    }
+    printLine(result)
 }

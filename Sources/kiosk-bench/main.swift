@@ -16,9 +16,10 @@ let usageText = """
           (under with-fake-camera) the whole booth recording S seconds from the fake camera serving
           the clip's numbered JPEGs, with its preview, against the ffmpeg CLI recording the same
           JPEGs at the same pace with the writer's settings; median CPU, peak RSS, drops
-      preview-cost --clip FILE [--size WxH] [--seconds S] [--rounds N] [--camera test]
+      preview-cost --clip FILE [--size WxH] [--seconds S] [--rounds N] [--camera test] [--against RECORDER]
           (under with-fake-camera) the booth in ready, previewing the clip: % of one core, from the
-          CPU of a stay S seconds longer than another
+          CPU of a stay S seconds longer than another; --against: another build of kiosk-recorder
+          in the same rounds, interleaved, and the median of the rounds' ratios
       make-clip --footage CLIP --size WxH --frames N --output FILE [--chroma 422|420]
           the clip looped to N frames, each numbered (FrameStamp), as concatenated JPEGs for the
           fake camera's clip=
