@@ -25,12 +25,15 @@ public final class MovieWriter: Sendable {
         var dropped = 0
         var accepting = false
         var stopRequested = false
+        /// `appendWaiting` sleeps on `room` until the writer takes a frame (or stops taking).
+        var waitingForRoom = false
         /// With a live clock: the first moment that belongs to the take (CLOCK_MONOTONIC ns).
         var startedAt = Int64.min
     }
 
     private let queue = Locked(Queue())
     private let available = DispatchSemaphore(value: 0)
+    private let room = DispatchSemaphore(value: 0)
     /// Nanoseconds of video written so far (for the timer).
     private let elapsedNanoseconds = Atomic<Int64>(0)
     private let written = Atomic<Int64>(0)
@@ -112,12 +115,23 @@ public final class MovieWriter: Sendable {
 
     /// Like `append(_:)` but waits for room instead of dropping (for benchmarks and tests feeding a
     /// file faster than real time). It keeps at most two frames queued, not the live queue's eight:
-    /// a file can wait, and eight raw 720p frames are 14 MiB held for nothing.
+    /// a file can wait, and eight raw 720p frames are 14 MiB held for nothing. It sleeps until the
+    /// writer takes a frame (a wait every few milliseconds would cost the caller a thousand wake-ups
+    /// a second, counted in the encode benchmark against the ffmpeg CLI, which blocks).
     public func appendWaiting(_ frame: VideoFrame) {
-        while queue.withLock({ $0.accepting && $0.videoCount >= 2 }) {
-            usleep(500)
+        while queue.withLock({ q -> Bool in
+            q.waitingForRoom = q.accepting && q.videoCount >= 2
+            return q.waitingForRoom
+        }) {
+            _ = room.wait(timeout: .now() + .milliseconds(100))
         }
         append(frame)
+    }
+
+    /// The writer took a frame or stopped taking: a waiting `appendWaiting` goes on.
+    private func roomMade(_ q: inout Queue) -> Bool {
+        defer { q.waitingForRoom = false }
+        return q.waitingForRoom
     }
 
     /// Takes an audio chunk (any thread). Audio is never dropped.
@@ -158,12 +172,17 @@ public final class MovieWriter: Sendable {
         var reason: StopReason?
         while reason == nil {
             available.wait()
+            var wake = false
             guard let item = queue.withLock({ q -> Item? in
                 guard !q.items.isEmpty else { return nil }
                 let item = q.items.removeFirst()
-                if case .video = item { q.videoCount -= 1 }
+                if case .video = item {
+                    q.videoCount -= 1
+                    wake = roomMade(&q)
+                }
                 return item
             }) else { continue }
+            if wake { room.signal() }
             switch item {
             case let .video(frame):
                 if case let .stop(r) = session.encode(frame) { reason = r }
@@ -177,12 +196,13 @@ public final class MovieWriter: Sendable {
             }
         }
         // Nothing more is taken; what is still queued after the stop is not part of the take.
-        let dropped = queue.withLock { q -> Int in
+        let (dropped, wake) = queue.withLock { q -> (Int, Bool) in
             q.accepting = false
             q.items.removeAll()
             q.videoCount = 0
-            return q.dropped
+            return (q.dropped, roomMade(&q))
         }
+        if wake { room.signal() }
         let duration = session.finish()
         let bytes = session.sink.size
         let success = session.hasVideo
