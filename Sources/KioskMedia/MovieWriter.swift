@@ -114,13 +114,14 @@ public final class MovieWriter: Sendable {
     }
 
     /// Like `append(_:)` but waits for room instead of dropping (for benchmarks and tests feeding a
-    /// file faster than real time). It keeps at most two frames queued, not the live queue's eight:
-    /// a file can wait, and eight raw 720p frames are 14 MiB held for nothing. It sleeps until the
-    /// writer takes a frame (a wait every few milliseconds would cost the caller a thousand wake-ups
-    /// a second, counted in the encode benchmark against the ffmpeg CLI, which blocks).
+    /// file faster than real time). It keeps at most one frame queued (the writer encodes one while
+    /// the caller makes the next), not the live queue's eight: a file can wait, and every raw 720p
+    /// frame held is 1.8 MiB. It sleeps until the writer takes a frame (a wait every few
+    /// milliseconds would cost the caller a thousand wake-ups a second, counted in the encode
+    /// benchmark against the ffmpeg CLI, which blocks).
     public func appendWaiting(_ frame: VideoFrame) {
         while queue.withLock({ q -> Bool in
-            q.waitingForRoom = q.accepting && q.videoCount >= 2
+            q.waitingForRoom = q.accepting && q.videoCount >= 1
             return q.waitingForRoom
         }) {
             _ = room.wait(timeout: .now() + .milliseconds(100))

@@ -3,6 +3,7 @@ import Foundation
 import KioskCapture
 import KioskCore
 import KioskMedia
+import KioskSystem
 
 let usageText = """
     Usage: kiosk-bench COMMAND [options]
@@ -80,6 +81,9 @@ func usage() -> (cpu: Double, rssMiB: Double) {
 
 /// Feeds the writer a raw YUYV file, frame by frame, stamped at 30 fps.
 func encode(_ o: [String: String]) {
+    // The writer in a process set up as the booth's: malloc limited to two arenas (kiosk-recorder's
+    // first step), not one per thread that allocates.
+    if ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil { MallocArenas.limit() }
     guard let input = o["input"] else { fail("encode needs --input") }
     let frameSize = size(o["size"])
     let output = o["output"] ?? (NSTemporaryDirectory() + "kiosk-bench-\(getpid()).mov")
