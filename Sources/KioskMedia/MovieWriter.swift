@@ -120,13 +120,20 @@ public final class MovieWriter: Sendable {
     /// milliseconds would cost the caller a thousand wake-ups a second, counted in the encode
     /// benchmark against the ffmpeg CLI, which blocks).
     public func appendWaiting(_ frame: VideoFrame) {
+        waitForRoom()
+        append(frame)
+    }
+
+    /// Returns once `appendWaiting` would not wait (or the writer stopped taking frames): a caller
+    /// that makes its frames (reads them from a file) makes the next one only then, so it never
+    /// holds one the writer cannot take yet.
+    public func waitForRoom() {
         while queue.withLock({ q -> Bool in
             q.waitingForRoom = q.accepting && q.videoCount >= 1
             return q.waitingForRoom
         }) {
             _ = room.wait(timeout: .now() + .milliseconds(100))
         }
-        append(frame)
     }
 
     /// The writer took a frame or stopped taking: a waiting `appendWaiting` goes on.

@@ -118,7 +118,11 @@ func encode(_ o: [String: String]) {
     let wall = Date()
     do { try writer.start() } catch { fail("\(error)") }
     var frames = 0
-    while frames < limit, let bytes = nextFrame() {
+    // Each frame read once the writer can take it (as a camera's is taken when it comes): no raw
+    // frame waits in this process beside the one queued and the one being encoded.
+    while frames < limit {
+        writer.waitForRoom()
+        guard let bytes = nextFrame() else { break }
         let frame = VideoFrame(format: .yuyv, size: frameSize, planes: PixelFormat.yuyv.planes(for: frameSize), bytes: bytes,
                                timestamp: Int64(frames) * 1_000_000_000 / 30, sequence: UInt32(frames))
         writer.appendWaiting(frame)
