@@ -174,7 +174,7 @@ func median(_ values: [Double]) -> Double {
 
 /// The writer against the ffmpeg CLI on the same raw input with the writer's own encoder settings
 /// (`MovieSettings.videoTuning`, read here, not copied), rounds interleaved, medians of CPU (user +
-/// system from wait4) and the peak RSS of each side.
+/// system from wait4) and the peak RSS of each side, and the median of the rounds' CPU ratios.
 func compareEncode(_ o: [String: String]) {
     let frameSize = size(o["size"])
     let frames = Int(o["frames"] ?? "") ?? 150
@@ -208,7 +208,12 @@ func compareEncode(_ o: [String: String]) {
     let oursCPU = median(ours.map(\.cpu)), theirCPU = median(theirs.map(\.cpu))
     printLine(["source": footage.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "testsrc2", "size": "\(frameSize)",
                "frames": frames, "rounds": rounds, "ffmpegArguments": tuning.ffmpegArguments.joined(separator: " "),
-               "oursCPUSeconds": oursCPU, "ffmpegCPUSeconds": theirCPU, "ratio": (oursCPU / theirCPU * 1000).rounded() / 1000,
+               "oursCPUSeconds": oursCPU, "ffmpegCPUSeconds": theirCPU,
+               // Each round's pair shares the machine's speed at the time: the median of the pairs'
+               // ratios (as the booth's benchmark), and the ratio of the medians beside it.
+               "ratio": (median(zip(ours, theirs).map { $0.cpu / $1.cpu }) * 1000).rounded() / 1000,
+               "roundRatios": zip(ours, theirs).map { ($0.cpu / $1.cpu * 1000).rounded() / 1000 },
+               "ratioOfMedians": (oursCPU / theirCPU * 1000).rounded() / 1000,
                "oursCPUAll": ours.map(\.cpu), "ffmpegCPUAll": theirs.map(\.cpu),
                "oursPeakRSSMiB": median(ours.map(\.rssMiB)), "ffmpegPeakRSSMiB": median(theirs.map(\.rssMiB)),
                "oursBytes": bytes(folder + "/ours.mov"), "ffmpegBytes": bytes(folder + "/ffmpeg.mov")])
