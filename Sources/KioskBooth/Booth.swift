@@ -92,6 +92,9 @@ public final class Booth {
         let cameraDropsAtStart: Int
     }
     private var take: Take?
+    /// The take's bytes as the loop last saw them, where its rate counts from, and the rate over
+    /// whole seconds (`remaining`).
+    private var takeBytes: (last: (elapsed: Double, written: Int64)?, base: (elapsed: Double, written: Int64)?, rate: Double?) = (nil, nil, nil)
 
     private var frameSerial = 0
     private var needsDraw = true
@@ -438,6 +441,7 @@ public final class Booth {
             fileJobs -= 1
             takeOpening = false
             take = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames)
+            takeBytes = (nil, nil, nil)
             outputPath = started.path
             takeNumber = started.number
             activeWriter.set(started.writer)
@@ -603,13 +607,29 @@ public final class Booth {
     }
 
     /// Seconds left before a limit ends the take: the duration cap, and the bytes the file-size cap
-    /// and the free disk still allow at the take's rate so far (once a second of it shows a rate).
+    /// and the free disk still allow at the take's rate (from its third second: see below).
     func remaining(of writer: any TakeWriter) -> Double {
         let elapsed = writer.elapsed
         var left = config.maxDuration - elapsed
         let written = writer.bytesWritten, room = writer.bytesLeft
-        if elapsed >= 1, written > 0, room < Int64.max {
-            left = min(left, Double(room) / (Double(written) / elapsed))
+        // The rate over whole seconds of the take: the counts seen last before the video crossed
+        // whole seconds, from the first one on. Each second opens with a key frame (the GOP is a
+        // second), several times a P frame's size: a rate taken mid-second swings with it, and the
+        // time left would rise through each second and then fall by more than one. The first
+        // second is left out: it carries the stream's headers and its first key frame, larger
+        // than the others (counted in, the time left rose by half a second at the next update).
+        if let last = takeBytes.last, Int(elapsed) > Int(last.elapsed), last.elapsed > 0 {
+            if let base = takeBytes.base {
+                if last.elapsed > base.elapsed, last.written > base.written {
+                    takeBytes.rate = Double(last.written - base.written) / (last.elapsed - base.elapsed)
+                }
+            } else {
+                takeBytes.base = last
+            }
+        }
+        takeBytes.last = (elapsed, written)
+        if let rate = takeBytes.rate, room < Int64.max {
+            left = min(left, Double(room) / rate)
         }
         return max(left, 0)
     }
