@@ -136,6 +136,33 @@ struct XvfbEndToEndTests {
         #expect(try decodesCleanly(output))
     }
 
+    @Test("on the attract screen Space only wakes it (a physical button never starts a take by accident); the next Space starts")
+    func keyOnAttractScreen() throws {
+        try XvfbTools.require()
+        let x = try XvfbServer()
+        let folder = try testFolder("xvfb-attract-key")
+        let r = try RecorderProcess(["--camera", "test", "--microphone", "test", "--windowed", "800x480", "--countdown", "0",
+                                     "--attract-after", "1", "--output", folder.appendingPathComponent("take.mov").path],
+                                    environment: x.recorderEnvironment)
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let s = Screen(try x.window(pid: r.process.processIdentifier, title: "Kiosk Recorder"), .landscapeRight)
+        // The test pattern's white bar at the left, in the picture between the panels: dimmed on
+        // the attract screen, white again once awake.
+        let bar = Point(x: 30, y: 240)
+        #expect(try x.waitForScreen { Self.isWhite($0.rgb(s.window, bar)) })
+        #expect(try x.waitForScreen { $0.rgb(s.window, bar).r < 160 }, "no attract screen after --attract-after 1")
+        try x.key(s.window, "space")
+        #expect(try x.waitForScreen { Self.isWhite($0.rgb(s.window, bar)) }, "Space did not wake the attract screen")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(!r.names.contains("recordingStarted"), "Space on the attract screen started a take: \(r.names)")
+        try x.key(s.window, "space")
+        try #require(r.wait(for: "recordingStarted", timeout: 5) != nil, "the second Space did not start a take: \(r.rawLines)")
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        r.command("useVideo")
+        #expect(r.exitStatus() == 0)
+    }
+
     @Test("click Play Video: the take plays aspect-fit through the renderer's own YUV textures, Close returns to finished")
     func clickPlayVideo() throws {
         try XvfbTools.require()
