@@ -97,17 +97,14 @@ struct Painter {
     /// A rectangle with round corners (a capsule when the radius is half its short side): the
     /// four corners copied from a disc mask (one small texture per radius and colour serves every
     /// size, so a progress bar that grows every frame makes no new texture), the edges between them
-    /// as fills a row (or column) at a time at the disc's coverage there, and a plain fill inside.
-    /// Fills rather than the mask's middle row stretched: SDL's software renderer blends a
-    /// stretched texture in its generic per-pixel loop, while an edge is mostly opaque rows, which
-    /// it fills as memory.
+    /// and the inside as fills. Fills rather than the mask's middle row stretched: SDL's software
+    /// renderer blends a stretched texture in its generic per-pixel loop, and fills as memory.
     func fillRounded(_ r: Rect, radius: Double, _ color: RGBA) throws(SDLError) {
         let p = transform.toPhysical(r)
         guard !p.isEmpty else { return }
         let k = max(min(Int(radius), (min(p.width, p.height) - 1) / 2), 0)
         guard k > 0 else { return fillPhysical(p, color) }
-        let disc = Mask.disc(diameter: 2 * k + 1)
-        let texture = try shapes.texture(disc, color)
+        let texture = try shapes.texture(.disc(diameter: 2 * k + 1), color)
         SDL_SetTextureAlphaMod(texture.handle, color.a)
         let w = p.width, h = p.height
         // (source x, y, w, h) → (destination x, y, w, h), in disc-mask and display pixels.
@@ -121,22 +118,12 @@ struct Painter {
             var s = SDL_Rect(source), d = SDL_Rect(destination)
             SDL_RenderCopy(renderer.handle, texture.handle, &s, &d)
         }
-        // The disc's coverage along its middle column from the top (the same along its middle row
-        // from the left), in runs of equal value: the edges' rows and columns from the outside in.
-        var runs: [(start: Int, count: Int, alpha: UInt8)] = []
-        for i in 0..<k {
-            let coverage = min(max(0.5 - disc.distance(x: Double(k) + 0.5, y: Double(i) + 0.5), 0), 1)
-            let a = UInt8((coverage * Double(color.a)).rounded())
-            if let last = runs.last, last.alpha == a { runs[runs.count - 1].count += 1 } else { runs.append((i, 1, a)) }
-        }
-        for run in runs where run.alpha > 0 {
-            let c = RGBA(color.r, color.g, color.b, run.alpha)
-            fillPhysical(Rect(x: p.x + k, y: p.y + run.start, width: w - 2 * k, height: run.count), c)
-            fillPhysical(Rect(x: p.x + k, y: p.maxY - run.start - run.count, width: w - 2 * k, height: run.count), c)
-            fillPhysical(Rect(x: p.x + run.start, y: p.y + k, width: run.count, height: h - 2 * k), c)
-            fillPhysical(Rect(x: p.maxX - run.start - run.count, y: p.y + k, width: run.count, height: h - 2 * k), c)
-        }
-        fillPhysical(Rect(x: p.x + k, y: p.y + k, width: w - 2 * k, height: h - 2 * k), color)
+        // The rest in three disjoint fills (the band between the corners, top to bottom, and the
+        // two sides between them): the disc's middle row and column are wholly covered (each
+        // pixel's centre lies half a pixel or more inside the circle), so the edges are plain fill.
+        fillPhysical(Rect(x: p.x + k, y: p.y, width: w - 2 * k, height: h), color)
+        fillPhysical(Rect(x: p.x, y: p.y + k, width: k, height: h - 2 * k), color)
+        fillPhysical(Rect(x: p.maxX - k, y: p.y + k, width: k, height: h - 2 * k), color)
     }
 
     /// Text centred on a canvas point, turned with the canvas. The top-left corner is put on a
