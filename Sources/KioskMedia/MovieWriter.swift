@@ -136,7 +136,7 @@ public final class MovieWriter: Sendable {
         }
     }
 
-    /// The writer took a frame or stopped taking: a waiting `appendWaiting` goes on.
+    /// The writer took a frame or stopped taking: whether a `waitForRoom` waits to hear it.
     private func roomMade(_ q: inout Queue) -> Bool {
         defer { q.waitingForRoom = false }
         return q.waitingForRoom
