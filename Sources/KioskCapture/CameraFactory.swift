@@ -60,13 +60,13 @@ public enum CameraFactory {
     /// through `exec:rpicam-vid …` instead).
     public static func usable(_ found: [CameraDescription]) -> [CameraDescription] {
         found.filter { camera in
-            let formats = camera.formats.map(\.fourcc).joined(separator: ", ")
             if processingDrivers.contains(camera.driver) {
                 Log.info("camera auto: \(camera.path) (\(camera.name), \(camera.driver)) passed over: a picture processor's node, not a camera (it gives pictures only when fed)")
                 return false
             }
             let readable = camera.formats.contains { FourCC.pixelFormats[$0.fourcc] != nil }
             if !readable {
+                let formats = camera.formats.map(\.fourcc).joined(separator: ", ")
                 Log.info("camera auto: \(camera.path) (\(camera.name), \(camera.driver)) passed over: no format the booth reads (it offers \(formats.isEmpty ? "none" : formats))")
             }
             return readable
