@@ -21,3 +21,5 @@ extern int clinux_adjtimex(void *timex) __asm__("adjtimex");
 extern int clinux_mallopt(int parameter, int value) __asm__("mallopt");
 #define CLINUX_TIME_ERROR 5
 #define CLINUX_M_ARENA_MAX (-8)
+#define CLINUX_M_TRIM_THRESHOLD (-1)
+#define CLINUX_M_MMAP_THRESHOLD (-3)

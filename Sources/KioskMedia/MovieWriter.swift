@@ -25,8 +25,11 @@ public final class MovieWriter: Sendable {
         var dropped = 0
         var accepting = false
         var stopRequested = false
-        /// `appendWaiting` sleeps on `room` until the writer takes a frame (or stops taking).
+        /// `appendWaiting` sleeps on `room` until the writer has encoded the frames it was given
+        /// (or stops taking).
         var waitingForRoom = false
+        /// The writer is encoding a video frame it took from the queue.
+        var encoding = false
         /// With a live clock: the first moment that belongs to the take (CLOCK_MONOTONIC ns).
         var startedAt = Int64.min
     }
@@ -114,9 +117,11 @@ public final class MovieWriter: Sendable {
     }
 
     /// Like `append(_:)` but waits for room instead of dropping (for benchmarks and tests feeding a
-    /// file faster than real time). It keeps at most one frame queued (the writer encodes one while
-    /// the caller makes the next), not the live queue's eight: a file can wait, and every raw 720p
-    /// frame held is 1.8 MiB. It sleeps until the writer takes a frame (a wait every few
+    /// file faster than real time). It hands frames over one at a time: the caller makes the next
+    /// frame once the writer has encoded the last, as the ffmpeg CLI's loop reads, converts and
+    /// encodes in turn. Making it while the encoder's threads fill both cores of a small machine
+    /// bought no time and cost CPU (the copies and the encoder fought for the caches), and every
+    /// raw 720p frame held is 1.8 MiB. It sleeps until the writer is done (a wait every few
     /// milliseconds would cost the caller a thousand wake-ups a second, counted in the encode
     /// benchmark against the ffmpeg CLI, which blocks).
     public func appendWaiting(_ frame: VideoFrame) {
@@ -129,14 +134,14 @@ public final class MovieWriter: Sendable {
     /// holds one the writer cannot take yet.
     public func waitForRoom() {
         while queue.withLock({ q -> Bool in
-            q.waitingForRoom = q.accepting && q.videoCount >= 1
+            q.waitingForRoom = q.accepting && (q.videoCount >= 1 || q.encoding)
             return q.waitingForRoom
         }) {
             _ = room.wait(timeout: .now() + .milliseconds(100))
         }
     }
 
-    /// The writer took a frame or stopped taking: whether a `waitForRoom` waits to hear it.
+    /// The writer encoded a frame or stopped taking: whether a `waitForRoom` waits to hear it.
     private func roomMade(_ q: inout Queue) -> Bool {
         defer { q.waitingForRoom = false }
         return q.waitingForRoom
@@ -180,20 +185,22 @@ public final class MovieWriter: Sendable {
         var reason: StopReason?
         while reason == nil {
             available.wait()
-            var wake = false
             guard let item = queue.withLock({ q -> Item? in
                 guard !q.items.isEmpty else { return nil }
                 let item = q.items.removeFirst()
                 if case .video = item {
                     q.videoCount -= 1
-                    wake = roomMade(&q)
+                    q.encoding = true
                 }
                 return item
             }) else { continue }
-            if wake { room.signal() }
             switch item {
             case let .video(frame):
                 if case let .stop(r) = session.encode(frame) { reason = r }
+                if queue.withLock({ q -> Bool in
+                    q.encoding = false
+                    return roomMade(&q)
+                }) { room.signal() }
                 elapsedNanoseconds.store(Int64(session.videoEnd * 1e9), ordering: .relaxed)
                 written.store(session.bytesWritten, ordering: .relaxed)
                 left.store(session.bytesLeft, ordering: .relaxed)
@@ -208,6 +215,7 @@ public final class MovieWriter: Sendable {
             q.accepting = false
             q.items.removeAll()
             q.videoCount = 0
+            q.encoding = false
             return (q.dropped, roomMade(&q))
         }
         if wake { room.signal() }

@@ -81,9 +81,9 @@ func usage() -> (cpu: Double, rssMiB: Double) {
 
 /// Feeds the writer a raw YUYV file, frame by frame, stamped at 30 fps.
 func encode(_ o: [String: String]) {
-    // The writer in a process set up as the booth's: malloc limited to two arenas (kiosk-recorder's
-    // first step), not one per thread that allocates.
-    if ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil { MallocArenas.limit() }
+    // The writer in a process set up as the booth's: malloc as kiosk-recorder's first step sets it
+    // (two arenas, frames' memory kept for reuse).
+    MallocArenas.configure(environment: ProcessInfo.processInfo.environment)
     guard let input = o["input"] else { fail("encode needs --input") }
     let frameSize = size(o["size"])
     let output = o["output"] ?? (NSTemporaryDirectory() + "kiosk-bench-\(getpid()).mov")
@@ -118,8 +118,8 @@ func encode(_ o: [String: String]) {
     let wall = Date()
     do { try writer.start() } catch { fail("\(error)") }
     var frames = 0
-    // Each frame read once the writer can take it (as a camera's is taken when it comes): no raw
-    // frame waits in this process beside the one queued and the one being encoded.
+    // Each frame read once the writer has encoded the last (as the ffmpeg CLI reads, converts and
+    // encodes in turn): no raw frame waits in this process beside the one being encoded.
     while frames < limit {
         writer.waitForRoom()
         guard let bytes = nextFrame() else { break }

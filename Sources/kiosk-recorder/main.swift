@@ -16,8 +16,9 @@ do { notifier = try ServiceNotifier.fromEnvironment() } catch {
     Log.info("systemd notify: \(error); not notifying")
 }
 
-// Before any thread starts: a long-running booth keeps its heap from spreading over many arenas.
-if ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil { MallocArenas.limit() }
+// Before any thread starts: a long-running booth keeps its heap from spreading over many arenas,
+// and its frames' memory mapped for the next frames.
+MallocArenas.configure(environment: ProcessInfo.processInfo.environment)
 let parser = OptionParser(readFile: { try String(contentsOfFile: $0, encoding: .utf8) })
 // Kept for SIGHUP: the same command line parsed again reads the config file anew, and its flags
 // still win over the file.
