@@ -64,7 +64,7 @@ extension VideoRange {
 
 extension VideoRange {
     /// A YUYV picture (packed 4:2:2, video range, as cameras send it; an even width) into planar
-    /// 4:2:0 planes, in one pass: luma taken out of the pairs, each chroma sample the average of the
+    /// 4:2:0 planes, in one pass over the picture: luma taken out of the pairs, each chroma sample the average of the
     /// two rows' (rounding half up; the last row alone at an odd height). What the writer gives the
     /// encoder from a YUYV camera, instead of a general swscale conversion (which takes one of the
     /// two chroma rows, at more than twice the cost).
@@ -73,9 +73,13 @@ extension VideoRange {
                                  v: UnsafeMutablePointer<UInt8>, vPitch: Int) {
         precondition(size.width % 2 == 0, "YUYV has an even width")
         let (w, h) = (size.width, size.height)
-        for row in 0..<h { kiosk_yuyv_luma_row(source + row * pitch, y + row * yPitch, w) }
+        // A pair of rows at a time: its chroma is read while the pair is still in the cache from
+        // taking out its luma, so the picture comes from memory once (a 720p frame is 1.8 MiB).
         for row in 0..<((h + 1) / 2) {
-            kiosk_yuyv_chroma_rows(source + 2 * row * pitch, source + min(2 * row + 1, h - 1) * pitch, u + row * uPitch, v + row * vPitch, w / 2)
+            let top = source + 2 * row * pitch, bottom = source + min(2 * row + 1, h - 1) * pitch
+            kiosk_yuyv_luma_row(top, y + 2 * row * yPitch, w)
+            if 2 * row + 1 < h { kiosk_yuyv_luma_row(bottom, y + (2 * row + 1) * yPitch, w) }
+            kiosk_yuyv_chroma_rows(top, bottom, u + row * uPitch, v + row * vPitch, w / 2)
         }
     }
 }
