@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskSystem", "KioskPixels", "CFFmpeg", "CTurboJPEG"]),
         // The per-sample loops of the camera's pictures, in C at -O2 in every build (docs/recording.md).
         .target(name: "KioskPixels", cSettings: [.unsafeFlags(["-O2"])]),
-        .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", "CV4L2", "CALSA"]),
+        .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", "KioskPixels", "CV4L2", "CALSA"]),
         .target(name: "KioskUI", dependencies: ["KioskCore", "KioskSystem", "CSDL2", "CSDL2TTF", "CFontconfig"]),
         // The machine's sleep held off while a take is made safe: logind's delay inhibitor over
         // sd-bus. A target of its own so libsystemd stays out of the small base (KioskSystem).

@@ -37,7 +37,7 @@ public final class V4L2Camera: VideoSource {
         requestedSize = size
         requestedFPS = fps
         makeMJPEGDecoder = mjpeg
-        shared = Locked(Shared(info: VideoSourceInfo(name: path, size: size, fps: fps, deviceFormat: .yuyv, deliveredFormat: .yuyv)))
+        shared = Locked(Shared(info: VideoSourceInfo(name: path, size: size, fps: fps, deviceFormat: .yuyv, deliveredFormat: .yuv420p)))
     }
 
     deinit { stop() }
@@ -255,8 +255,14 @@ final class V4L2Session {
             planes = driverPlanes
             frameBytes = offset
         }
+        // MJPEG is decoded to 4:2:2; YUYV is made 4:2:0 as it is copied out (YUYVFrames).
+        let delivered: PixelFormat = switch actualFormat {
+        case .mjpeg: .yuv422p
+        case .yuyv: .yuv420p
+        default: actualFormat
+        }
         info = VideoSourceInfo(name: path, label: caps.card.isEmpty ? path : caps.card, size: actualSize, fps: actualFPS, deviceFormat: actualFormat,
-                               deliveredFormat: actualFormat == .mjpeg ? .yuv422p : actualFormat)
+                               deliveredFormat: delivered)
 
         var request = v4l2_requestbuffers()
         request.count = 4
@@ -345,6 +351,11 @@ final class V4L2Session {
             } catch {
                 outcome = .skipped
             }
+        } else if let timestamp, used >= frameBytes, info.deviceFormat == .yuyv {
+            // The copy out of the buffer is the conversion to 4:2:0.
+            let frame = YUYVFrames.frame(mapped.baseAddress!.assumingMemoryBound(to: UInt8.self), pitch: planes[0].stride, size: info.size,
+                                         timestamp: timestamp, sequence: buffer.sequence)
+            outcome = .frame(frame, dropped: dropped)
         } else if let timestamp, used >= frameBytes {
             let bytes = [UInt8](UnsafeRawBufferPointer(rebasing: mapped[0..<frameBytes]))
             outcome = .frame(VideoFrame(format: info.deliveredFormat, size: info.size, planes: planes, bytes: bytes,

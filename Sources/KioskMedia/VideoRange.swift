@@ -72,14 +72,8 @@ extension VideoRange {
                                  y: UnsafeMutablePointer<UInt8>, yPitch: Int, u: UnsafeMutablePointer<UInt8>, uPitch: Int,
                                  v: UnsafeMutablePointer<UInt8>, vPitch: Int) {
         precondition(size.width % 2 == 0, "YUYV has an even width")
-        let (w, h) = (size.width, size.height)
         // A pair of rows at a time: its chroma is read while the pair is still in the cache from
         // taking out its luma, so the picture comes from memory once (a 720p frame is 1.8 MiB).
-        for row in 0..<((h + 1) / 2) {
-            let top = source + 2 * row * pitch, bottom = source + min(2 * row + 1, h - 1) * pitch
-            kiosk_yuyv_luma_row(top, y + 2 * row * yPitch, w)
-            if 2 * row + 1 < h { kiosk_yuyv_luma_row(bottom, y + (2 * row + 1) * yPitch, w) }
-            kiosk_yuyv_chroma_rows(top, bottom, u + row * uPitch, v + row * vPitch, w / 2)
-        }
+        kiosk_yuyv_to_420(source, pitch, size.width, size.height, y, yPitch, u, uPitch, v, vPitch)
     }
 }

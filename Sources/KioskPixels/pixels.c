@@ -81,3 +81,14 @@ KIOSK_UNINSTRUMENTED void kiosk_yuyv_chroma_rows(const uint8_t *a, const uint8_t
         v[i] = (uint8_t)(((uint32_t)a[4 * i + 3] + b[4 * i + 3] + 1) >> 1);
     }
 }
+
+KIOSK_UNINSTRUMENTED void kiosk_yuyv_to_420(const uint8_t *source, size_t pitch, size_t width, size_t height,
+                                            uint8_t *y, size_t y_pitch, uint8_t *u, size_t u_pitch, uint8_t *v, size_t v_pitch) {
+    for (size_t row = 0; 2 * row < height; row++) {
+        const uint8_t *top = source + 2 * row * pitch;
+        const uint8_t *bottom = 2 * row + 1 < height ? top + pitch : top;
+        kiosk_yuyv_luma_row(top, y + 2 * row * y_pitch, width);
+        if (bottom != top) kiosk_yuyv_luma_row(bottom, y + (2 * row + 1) * y_pitch, width);
+        kiosk_yuyv_chroma_rows(top, bottom, u + row * u_pitch, v + row * v_pitch, width / 2);
+    }
+}

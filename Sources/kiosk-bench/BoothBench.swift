@@ -151,7 +151,10 @@ func previewCost(_ o: [String: String]) {
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let device = folder + "/video0"
     _ = FileManager.default.createFile(atPath: device, contents: nil)
-    try? "card=Bench Cam\nformat=MJPG \(frameSize)@30\nclip=\(clip)\n".write(toFile: device + ".conf", atomically: true, encoding: .utf8)
+    // --camera yuyv: the fake camera as a raw YUYV webcam (its own moving picture, drawn in this
+    // process's plugin: the same work for every build compared).
+    let format = o["camera"] == "yuyv" ? "YUYV \(frameSize)@30" : "MJPG \(frameSize)@30\nclip=\(clip)"
+    try? "card=Bench Cam\nformat=\(format)\n".write(toFile: device + ".conf", atomically: true, encoding: .utf8)
     let camera = o["camera"] == "test" ? "test" : device
     /// One round of one recorder: % of one core for the extra seconds, and peak RSS.
     func round(_ recorder: String) -> (percent: Double, rssMiB: Double) {

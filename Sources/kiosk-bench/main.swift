@@ -17,7 +17,7 @@ let usageText = """
           (under with-fake-camera) the whole booth recording S seconds from the fake camera serving
           the clip's numbered JPEGs, with its preview, against the ffmpeg CLI recording the same
           JPEGs at the same pace with the writer's settings; median CPU, peak RSS, drops
-      preview-cost --clip FILE [--size WxH] [--seconds S] [--rounds N] [--camera test] [--against RECORDER]
+      preview-cost --clip FILE [--size WxH] [--seconds S] [--rounds N] [--camera test|yuyv] [--against RECORDER]
           (under with-fake-camera) the booth in ready, previewing the clip: % of one core, from the
           CPU of a stay S seconds longer than another; --against: another build of kiosk-recorder
           in the same rounds, interleaved, and the median of the rounds' ratios
@@ -90,25 +90,43 @@ func encode(_ o: [String: String]) {
     // The writer creates a new file only, and not over a take's marker; a bench round may reuse a name.
     unlink(output)
     unlink(MovieWriter.markerPath(for: output))
-    let frameBytes = PixelFormat.yuyv.frameBytes(for: frameSize)
     let fd = open(input, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { fail("cannot read \(input)") }
     defer { close(fd) }
-    /// The next frame straight into its own array: one read(2) per frame, as the ffmpeg CLI reads
-    /// in large blocks (FileHandle's reads came in 4 KiB pieces: 450 syscalls a 720p frame).
-    func nextFrame() -> [UInt8]? {
-        var complete = false
-        let bytes = [UInt8](unsafeUninitializedCapacity: frameBytes) { buffer, count in
-            var got = 0
-            while got < frameBytes {
-                let n = read(fd, buffer.baseAddress! + got, frameBytes - got)
-                if n <= 0 { break }
-                got += n
+    // The input as a YUYV camera's frames reach the writer: made 4:2:0 as they are copied in
+    // (YUYVFrames, as V4L2Camera copies them out of the driver's buffer), here a band of rows per
+    // read(2), so the band is converted while it is in the cache. One read a frame into a frame's
+    // buffer and a conversion after it cost 1-3 % more CPU (the bitstream is the same).
+    let pitch = 2 * frameSize.width
+    let bandRows = 16
+    var band = [UInt8](repeating: 0, count: bandRows * pitch)
+    /// The next frame, or nil at the end of the input (a partial frame is not one).
+    func nextFrame(_ number: Int) -> VideoFrame? {
+        var complete = true
+        let count = PixelFormat.yuv420p.frameBytes(for: frameSize)
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            band.withUnsafeMutableBufferPointer { band in
+                var row = 0
+                while complete && row < frameSize.height {
+                    let rows = min(bandRows, frameSize.height - row), wanted = rows * pitch
+                    var got = 0
+                    while got < wanted {
+                        let n = read(fd, band.baseAddress! + got, wanted - got)
+                        if n <= 0 { break }
+                        got += n
+                    }
+                    complete = got == wanted
+                    if complete {
+                        YUYVFrames.convert(band.baseAddress!, pitch: pitch, rows: row..<(row + rows), size: frameSize, into: buffer.baseAddress!)
+                    }
+                    row += rows
+                }
             }
-            count = got
-            complete = got == frameBytes
+            initialized = complete ? count : 0
         }
-        return complete ? bytes : nil
+        guard complete else { return nil }
+        return VideoFrame(format: .yuv420p, size: frameSize, planes: YUYVFrames.planes(for: frameSize), bytes: bytes,
+                          timestamp: Int64(number) * 1_000_000_000 / 30, sequence: UInt32(number))
     }
     let limit = Int(o["frames"] ?? "") ?? Int.max
     var settings = MovieSettings(outputPath: output, videoSize: frameSize, fps: 30, audio: nil)
@@ -122,9 +140,7 @@ func encode(_ o: [String: String]) {
     // encodes in turn): no raw frame waits in this process beside the one being encoded.
     while frames < limit {
         writer.waitForRoom()
-        guard let bytes = nextFrame() else { break }
-        let frame = VideoFrame(format: .yuyv, size: frameSize, planes: PixelFormat.yuyv.planes(for: frameSize), bytes: bytes,
-                               timestamp: Int64(frames) * 1_000_000_000 / 30, sequence: UInt32(frames))
+        guard let frame = nextFrame(frames) else { break }
         writer.appendWaiting(frame)
         frames += 1
     }

@@ -30,8 +30,9 @@ final class Recorder: Sendable {
 
 @Suite("V4L2 camera (fake device)", .enabled(if: fakeCameraActive, "needs Tests/FakeV4L2Camera/with-fake-camera"))
 struct V4L2CameraTests {
-    /// 300 frames at 640x480@30 in a raw format: 10 s ± 0.2 s, numbered 0…299, none lost.
-    func threeHundredFrames(format fourcc: String, expected: PixelFormat) throws {
+    /// 300 frames at 640x480@30 in a raw format: 10 s ± 0.2 s, numbered 0…299, none lost, each
+    /// delivered as `delivered`.
+    func threeHundredFrames(format fourcc: String, expected: PixelFormat, delivered: PixelFormat) throws {
         let fake = try FakeCamera("300-\(fourcc)", conf: ["format=\(fourcc) 640x480@30/15 1280x720@10"])
         defer { fake.remove() }
         let camera = V4L2Camera(path: fake.path, size: Size(width: 640, height: 480), fps: 30, mjpeg: VideoDecoder.mjpeg)
@@ -50,18 +51,19 @@ struct V4L2CameraTests {
         #expect(abs(stampSpan - 10) <= 0.2, "timestamps span \(stampSpan) s")
         #expect(frames.map { Int($0.0.sequence) } == Array(0..<300))
         #expect(frames.map { FrameStamp.read($0.0) } == Array(0..<300))
-        #expect(frames.allSatisfy { $0.0.format == expected && $0.0.size == Size(width: 640, height: 480) })
+        #expect(info.deliveredFormat == delivered)
+        #expect(frames.allSatisfy { $0.0.format == delivered && $0.0.size == Size(width: 640, height: 480) })
         #expect(camera.droppedFrames == 0)
         // Capture time is the buffer's (the due time), never later than its arrival.
         #expect(frames.allSatisfy { $0.0.timestamp <= $0.1 })
         #expect(r.events.withLock { $0.isEmpty })
     }
 
-    @Test("YUYV 640x480@30: 300 frames in 10 s, numbered 0…299, none lost")
-    func yuyv() throws { try threeHundredFrames(format: "YUYV", expected: .yuyv) }
+    @Test("YUYV 640x480@30: 300 frames in 10 s, numbered 0…299, none lost, made 4:2:0 as they are copied out")
+    func yuyv() throws { try threeHundredFrames(format: "YUYV", expected: .yuyv, delivered: .yuv420p) }
 
     @Test("NV12 640x480@30: 300 frames in 10 s, numbered 0…299, none lost")
-    func nv12() throws { try threeHundredFrames(format: "NV12", expected: .nv12) }
+    func nv12() throws { try threeHundredFrames(format: "NV12", expected: .nv12, delivered: .nv12) }
 
     @Test("1280x720@30 from a USB 2 camera takes MJPEG and decodes every frame's number")
     func mjpeg() throws {

@@ -187,9 +187,11 @@ struct MallocArenasTests {
         }
         round()
         let before = faults()
-        for _ in 0..<10 { round() }
+        for _ in 0..<20 { round() }
         let taken = faults() - before
-        // Faulted afresh, each round would take 3 × `pages` (4,608 with 4 KiB pages).
-        #expect(taken < pages, "\(taken) page faults in 10 rounds of \(3 * pages) pages touched")
+        // Faulted afresh, each round takes 3 × `pages` (4,608 with 4 KiB pages; 20 rounds about
+        // 92,000 here without the policy). Kept, none but when this thread is moved to another arena
+        // (glibc does that when its arena is busy with other tests' threads): a few rounds' worth.
+        #expect(taken < 5 * 3 * pages, "\(taken) page faults in 20 rounds of \(3 * pages) pages touched")
     }
 }

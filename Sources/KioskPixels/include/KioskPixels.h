@@ -16,3 +16,8 @@ void kiosk_chroma_rows(const uint8_t *a, const uint8_t *b, uint8_t *target, size
 /// One YUYV row's luma (width samples), and two rows' chroma averaged (width / 2 each of U and V).
 void kiosk_yuyv_luma_row(const uint8_t *source, uint8_t *y, size_t width);
 void kiosk_yuyv_chroma_rows(const uint8_t *a, const uint8_t *b, uint8_t *u, uint8_t *v, size_t pairs);
+/// A YUYV picture (or a band of one starting on an even row) into planar 4:2:0, a pair of rows at a
+/// time: its luma, then its chroma averaged while the pair is still in the cache, so the source is
+/// read from memory once. At an odd height the last row's chroma is its own.
+void kiosk_yuyv_to_420(const uint8_t *source, size_t pitch, size_t width, size_t height,
+                       uint8_t *y, size_t y_pitch, uint8_t *u, size_t u_pitch, uint8_t *v, size_t v_pitch);
