@@ -34,8 +34,10 @@ struct YUYVFramesTests {
         return out
     }
 
+    // Widths for the SSE2 steps and their scalar tails: 50 (luma 3 steps and 2 left, chroma 1 step
+    // and 9 pairs left), 70, 102, 640 (whole steps).
     @Test("a whole picture, with padded rows and an odd height, and rows long enough for the vector steps and their tails",
-          arguments: [Size(width: 70, height: 37), Size(width: 640, height: 480)])
+          arguments: [Size(width: 50, height: 9), Size(width: 70, height: 37), Size(width: 102, height: 11), Size(width: 640, height: 480)])
     func whole(size: Size) {
         let pitch = 2 * size.width + 24
         let source = picture(size, pitch: pitch)
