@@ -220,6 +220,11 @@ final class V4L2Session {
         guard let actualFormat = FourCC.pixelFormats[FourCC.string(format.fmt.pix.pixelformat)] else {
             throw V4L2Error(errno: EINVAL, call: "VIDIOC_S_FMT gave \(FourCC.string(format.fmt.pix.pixelformat))")
         }
+        // Driver paranoia: a raw picture of no pixels, or of an odd width (YUYV's and NV12's pairs of
+        // pixels share their chroma), cannot be read.
+        if actualFormat != .mjpeg && (actualSize.width <= 0 || actualSize.height <= 0 || actualSize.width % 2 != 0) {
+            throw V4L2Error(errno: EINVAL, call: "VIDIOC_S_FMT gave \(FourCC.string(format.fmt.pix.pixelformat)) at an impossible \(actualSize.width)x\(actualSize.height)")
+        }
         let bytesPerLine = Int(format.fmt.pix.bytesperline)
 
         var parm = v4l2_streamparm()

@@ -119,8 +119,8 @@ public final class MovieWriter: Sendable {
     /// Like `append(_:)` but waits for room instead of dropping (for benchmarks and tests feeding a
     /// file faster than real time). It hands frames over one at a time: the caller makes the next
     /// frame once the writer has encoded the last, as the ffmpeg CLI's loop reads, converts and
-    /// encodes in turn. Making it while the encoder's threads fill both cores of a small machine
-    /// bought no time and cost CPU (the copies and the encoder fought for the caches), and every
+    /// encodes in turn. Making it while the encoder works buys no time where the encoder's threads
+    /// fill every core (the encode benchmark's CPU was the same either way on 2 cores), and every
     /// raw 720p frame held is 1.8 MiB. It sleeps until the writer is done (a wait every few
     /// milliseconds would cost the caller a thousand wake-ups a second, counted in the encode
     /// benchmark against the ffmpeg CLI, which blocks).

@@ -132,6 +132,7 @@ static void set_defaults(fake_config *cfg) {
     cfg->unplug_ms = 1500;
     cfg->bad_index_at = -1;
     cfg->bad_stamp_at = -1;
+    cfg->bad_width = -1;
     cfg->luma = 32;
     for (size_t i = 0; i < sizeof default_formats / sizeof default_formats[0]; i++)
         parse_format(default_formats[i], &cfg->formats[cfg->nformats++]);
@@ -185,6 +186,8 @@ void fake_config_load(const char *conf_path, fake_config *cfg) {
                 if (!parse_long(value, 0, &cfg->bad_index_at)) error = "bad_index_at must be a number >= 0";
             } else if (strcmp(key, "bad_stamp_at") == 0) {
                 if (!parse_long(value, 0, &cfg->bad_stamp_at)) error = "bad_stamp_at must be a number >= 0";
+            } else if (strcmp(key, "bad_width") == 0) {
+                if (!parse_long(value, 0, &cfg->bad_width)) error = "bad_width must be a number >= 0";
             } else if (strcmp(key, "flash") == 0) {
                 cfg->flash = strcmp(value, "0") != 0;
             } else if (strcmp(key, "control") == 0) {
@@ -198,7 +201,7 @@ void fake_config_load(const char *conf_path, fake_config *cfg) {
             } else if (strcmp(key, "debug") == 0) {
                 cfg->debug = strcmp(value, "0") != 0;
             } else {
-                error = "unknown key (card, driver, bus, format, fail_after, unplug_ms, bad_index_at, bad_stamp_at, flash, control, luma, clip, debug)";
+                error = "unknown key (card, driver, bus, format, fail_after, unplug_ms, bad_index_at, bad_stamp_at, bad_width, flash, control, luma, clip, debug)";
             }
         }
         if (error) fprintf(stderr, FAKE_LOG_PREFIX "%s:%d: %s; line ignored\n", conf_path, lineno, error);

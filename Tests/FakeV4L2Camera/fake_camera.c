@@ -489,6 +489,7 @@ static int do_ioctl(fake_dev *d, unsigned long request, void *arg) {
         }
         const fake_size *size = &d->cfg.formats[f].sizes[s];
         fill_pix(fmt, d->cfg.formats[f].fourcc, size->width, size->height);
+        if (d->cfg.bad_width >= 0) fmt->fmt.pix.width = (uint32_t)d->cfg.bad_width; // a hostile driver's answer
         return 0;
     }
     case VIDIOC_G_PARM:

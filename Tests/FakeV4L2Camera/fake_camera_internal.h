@@ -50,6 +50,7 @@ typedef struct {
     long unplug_ms;  // how long new opens fail after the unplug
     long bad_index_at; // frame (dequeued on a stream, from 0) whose buffer index is out of range; < 0: none
     long bad_stamp_at; // frame whose timestamp does not fit in 64-bit nanoseconds; < 0: none
+    long bad_width;  // S_FMT and TRY_FMT report this width whatever the mode's; < 0: the mode's
     bool flash;      // A/V-sync mode: the first frame of each whole second is white and carries its phase
     bool debug;      // log every ioctl to stderr
     int luma;        // the picture's base luma (32 unless `luma=`): two cameras told apart by their pictures

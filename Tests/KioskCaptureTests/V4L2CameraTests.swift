@@ -224,6 +224,15 @@ struct V4L2CameraTests {
         #expect(r.events.withLock { $0.isEmpty })
     }
 
+    @Test("a driver that answers S_FMT with YUYV at an odd width is not read: the camera is reported lost, saying why, and no frame comes")
+    func oddWidth() throws {
+        let (_, camera, r) = try capture320("odd", ["bad_width=319"], seconds: 0.5) { _ in false }
+        #expect(r.frameCount == 0 && !camera.isOpen)
+        let events = r.events.withLock { $0.map(\.0) }
+        guard case let .cameraLost(reason)? = events.first else { Issue.record("expected lost, got \(events)"); return }
+        #expect(reason.contains("impossible 319x240"), "\(reason)")
+    }
+
     @Test("a missing camera is reported at start and picked up when it appears")
     func missingThenPlugged() throws {
         let fake = try FakeCamera("late", conf: ["format=YUYV 320x240@30"])
