@@ -19,6 +19,7 @@ extern int clinux_accept4(int fd, void *address, unsigned int *length, int flags
 // (208 bytes on glibc's 64-bit targets): pass a zeroed buffer at least that big; 5 is TIME_ERROR.
 extern int clinux_adjtimex(void *timex) __asm__("adjtimex");
 extern int clinux_mallopt(int parameter, int value) __asm__("mallopt");
+extern int clinux_malloc_trim(size_t pad) __asm__("malloc_trim");
 #define CLINUX_TIME_ERROR 5
 #define CLINUX_M_ARENA_MAX (-8)
 #define CLINUX_M_TRIM_THRESHOLD (-1)

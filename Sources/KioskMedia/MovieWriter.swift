@@ -74,21 +74,9 @@ public final class MovieWriter: Sendable {
         let opened = DispatchSemaphore(value: 0)
         let startError = Locked<RecordingStartError?>(nil)
         let thread = Thread { [self] in
-            let session: EncodingSession
-            do {
-                try writeMarker()
-                session = try EncodingSession(settings: settings)
-            } catch {
-                try? FileManager.default.removeItem(atPath: Self.markerPath(for: settings.outputPath))
-                startError.withLock { $0 = RecordingStartError(code: .recordingFailed, message: "\(error)") }
-                opened.signal()
-                return
-            }
-            encoderNote.withLock { $0 = (session.videoEncoderName, session.fallbackNote) }
-            let now = settings.framesFromLiveClock ? MonotonicClock.now() : Int64.min
-            queue.withLock { $0.accepting = true; $0.startedAt = now }
-            opened.signal()
-            run(session)
+            record(opened: opened, startError: startError)
+            // The take's encoders and muxer are freed: their memory goes back (MallocArenas).
+            MallocArenas.giveBack()
         }
         thread.name = "kiosk-writer"
         thread.qualityOfService = .userInitiated
@@ -96,6 +84,26 @@ public final class MovieWriter: Sendable {
         opened.wait()
         if let error = startError.withLock({ $0 }) { throw error }
         if let note = videoEncoder.note { Log.info(note) }
+    }
+
+    /// The writer's thread: opens the session, says so, and records until the take ends; the
+    /// session is freed when this returns.
+    private func record(opened: DispatchSemaphore, startError: Locked<RecordingStartError?>) {
+        let session: EncodingSession
+        do {
+            try writeMarker()
+            session = try EncodingSession(settings: settings)
+        } catch {
+            try? FileManager.default.removeItem(atPath: Self.markerPath(for: settings.outputPath))
+            startError.withLock { $0 = RecordingStartError(code: .recordingFailed, message: "\(error)") }
+            opened.signal()
+            return
+        }
+        encoderNote.withLock { $0 = (session.videoEncoderName, session.fallbackNote) }
+        let now = settings.framesFromLiveClock ? MonotonicClock.now() : Int64.min
+        queue.withLock { $0.accepting = true; $0.startedAt = now }
+        opened.signal()
+        run(session)
     }
 
     /// Takes a frame (any thread). When the encoder is behind and the queue is full, the frame is
