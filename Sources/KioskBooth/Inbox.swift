@@ -53,17 +53,17 @@ public struct StartedTake: Sendable {
 /// Messages from worker threads, taken by the UI loop in order. A post wakes the loop's wait.
 public final class Inbox: Sendable {
     private let messages = Locked<[BoothMessage]>([])
-    private let waker = Locked<@Sendable () -> Void>({})
+    private let waker = WakeCall()
 
     public init() {}
 
     public func post(_ message: BoothMessage) {
         messages.withLock { $0.append(message) }
-        waker.withLock { $0 }()
+        waker()
     }
 
     /// What ends the UI loop's wait (the screen's waker).
-    func wakes(with wake: @escaping @Sendable () -> Void) { waker.withLock { $0 = wake } }
+    func wakes(with wake: @escaping @Sendable () -> Void) { waker.set(wake) }
 
     func take() -> [BoothMessage] { messages.withLock { m in defer { m.removeAll() }; return m } }
 }
@@ -73,16 +73,16 @@ public final class Inbox: Sendable {
 /// A new frame wakes the UI loop's wait, so the loop sleeps between frames instead of looking.
 final class FrameSlot: Sendable {
     private let slot = Locked<(frame: VideoFrame?, serial: Int, taken: Int, dropped: Int)>((nil, 0, 0, 0))
-    private let waker = Locked<@Sendable () -> Void>({})
+    private let waker = WakeCall()
     func put(_ frame: VideoFrame) {
         slot.withLock { s in
             if s.serial > s.taken { s.dropped += 1 }
             s.frame = frame
             s.serial += 1
         }
-        waker.withLock { $0 }()
+        waker()
     }
-    func wakes(with wake: @escaping @Sendable () -> Void) { waker.withLock { $0 = wake } }
+    func wakes(with wake: @escaping @Sendable () -> Void) { waker.set(wake) }
     /// The frame if it is newer than `serial`.
     func take(newerThan serial: Int) -> (VideoFrame, Int)? {
         slot.withLock { s in

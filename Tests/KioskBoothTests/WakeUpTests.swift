@@ -1,0 +1,44 @@
+// The UI loop's two wake-ups, made from worker threads for as long as the booth runs: a camera frame
+// into the frame slot (30 a second) and a message into the inbox. Each wakes the loop once, and the
+// ten-thousandth runs as deep in the stack as the first: they once held the wake-up directly in
+// `Locked`, which went one thunk deeper on every frame until the camera's thread overflowed its stack
+// (under 7 hours at 30 fps).
+import KioskCore
+import Testing
+@testable import KioskBooth
+
+@inline(never) func stackDepthMarker() -> UInt {
+    var marker = 0
+    return withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
+}
+
+@Suite("The UI loop's wake-ups")
+struct WakeUpTests {
+    @Test("10,000 camera frames into the slot: 10,000 wakes, each at the depth of the first; the newest frame is the one taken")
+    func frameSlot() {
+        let slot = FrameSlot()
+        let depths = Locked<[UInt]>([])
+        slot.wakes { let here = stackDepthMarker(); depths.withLock { $0.append(here) } }
+        for n in 0..<10_000 {
+            slot.put(VideoFrame(format: .yuv420p, size: Size(width: 2, height: 2), planes: [], bytes: [], timestamp: Int64(n), sequence: UInt32(n)))
+        }
+        let seen = depths.withLock { $0 }
+        #expect(seen.count == 10_000)
+        #expect(Set(seen).count == 1, "the wake went \(Int(seen.first ?? 0) - Int(seen.last ?? 0)) bytes deeper")
+        #expect(slot.take(newerThan: 0)?.0.sequence == 9_999)
+        #expect(slot.dropped == 9_999)
+    }
+
+    @Test("10,000 messages into the inbox: 10,000 wakes, each at the depth of the first; all taken in order")
+    func inbox() {
+        let inbox = Inbox()
+        let depths = Locked<[UInt]>([])
+        inbox.wakes { let here = stackDepthMarker(); depths.withLock { $0.append(here) } }
+        for n in 0..<10_000 { inbox.post(.signal(Int32(n))) }
+        let seen = depths.withLock { $0 }
+        #expect(seen.count == 10_000)
+        #expect(Set(seen).count == 1, "the wake went \(Int(seen.first ?? 0) - Int(seen.last ?? 0)) bytes deeper")
+        let taken = inbox.take().map { message -> Int32 in if case .signal(let s) = message { return s } else { return -1 } }
+        #expect(taken == (0..<10_000).map { Int32($0) })
+    }
+}
