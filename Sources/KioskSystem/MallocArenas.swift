@@ -15,8 +15,8 @@
 // blocks kept, and about 7 % more CPU (1.38 against 1.29 s). So blocks up to 32 MiB (a 4K frame is
 // 16.6 MiB) come from the heap, and up to 32 MiB of free heap stays mapped for the next frames: the
 // peak is what a take needs anyway, and it is reused, not refaulted. What a take's encoders leave
-// behind goes back when the take ends (`giveBack`): bench/soak holds RSS at 75-81 MiB over 200 takes
-// (640x480) that way, where keeping blocks alone let it climb from 84 to 126 MiB.
+// behind goes back when the take ends (`giveBack`): bench/soak holds RSS at 73-78 MiB over 500 takes
+// (640x480) that way, where keeping blocks alone let it climb from 84 to 126 MiB over 200.
 import CLinux
 
 public enum MallocArenas {
