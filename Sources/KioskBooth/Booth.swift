@@ -92,9 +92,10 @@ public final class Booth {
         let cameraDropsAtStart: Int
     }
     private var take: Take?
-    /// The take's bytes as the loop last saw them, where its rate counts from, and the rate over
-    /// whole seconds (`remaining`).
-    private var takeBytes: (last: (elapsed: Double, written: Int64)?, base: (elapsed: Double, written: Int64)?, rate: Double?) = (nil, nil, nil)
+    /// The take's bytes as the loop last saw them, where its rate counts from, the rate over whole
+    /// seconds, and the time the bytes left allow as last said (`remaining`).
+    private var takeBytes: (last: (elapsed: Double, written: Int64)?, base: (elapsed: Double, written: Int64)?, rate: Double?,
+                            said: Double?) = (nil, nil, nil, nil)
 
     private var frameSerial = 0
     private var needsDraw = true
@@ -441,7 +442,7 @@ public final class Booth {
             fileJobs -= 1
             takeOpening = false
             take = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames)
-            takeBytes = (nil, nil, nil)
+            takeBytes = (nil, nil, nil, nil)
             outputPath = started.path
             takeNumber = started.number
             activeWriter.set(started.writer)
@@ -629,7 +630,14 @@ public final class Booth {
         }
         takeBytes.last = (elapsed, written)
         if let rate = takeBytes.rate, room < Int64.max {
-            left = min(left, Double(room) / rate)
+            // A countdown does not go back up: when a new second's rate is a little lower, the time
+            // left holds until the bytes catch up (seen in CI under load: 5.86 s, then 6.00 s a
+            // quarter second later). A rise of a second or more is news (the disk has more room
+            // again) and is said.
+            var byBytes = Double(room) / rate
+            if let said = takeBytes.said, byBytes > said, byBytes < said + 1 { byBytes = said }
+            takeBytes.said = byBytes
+            left = min(left, byBytes)
         }
         return max(left, 0)
     }

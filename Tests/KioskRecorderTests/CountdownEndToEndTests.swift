@@ -149,15 +149,16 @@ struct TimeLeftEndToEndTests {
             #expect(s.value > actual * 0.5 - 0.6 && s.value < actual * 2 + 0.6, "predicted \(s.value) s left, the take ended \(actual) s later")
         }
         // It counts down: whatever a sample says, the one two seconds later says less; and from
-        // one sample to the next it does not rise, beyond the rate's once-a-second update. (The
-        // stream comes in bursts, a key frame a second: with the take's average so far as the
-        // rate, the time left rose through each second, by 0.3 s in 0.25 s, then fell by more.)
+        // one sample to the next it never rises. (The stream comes in bursts, a key frame a second:
+        // with the take's average so far as the rate, the time left rose through each second, by
+        // 0.3 s in 0.25 s, then fell by more; with the rate over whole seconds, it still rose by
+        // 0.14 s at one second's update under CI's load, before the booth held it.)
         for a in samples {
             guard let b = samples.first(where: { $0.at >= a.at + 1.95 }) else { break }
             #expect(b.value < a.value, "remaining \(a.value) then \(b.value) two seconds later: \(described)")
         }
         for (a, b) in zip(samples, samples.dropFirst()) {
-            #expect(b.value <= a.value + 0.1, "remaining rose from \(a.value) to \(b.value): \(described)")
+            #expect(b.value <= a.value, "remaining rose from \(a.value) to \(b.value): \(described)")
         }
         let n = Double(samples.count)
         let mt = samples.map(\.at).reduce(0, +) / n, mv = samples.map(\.value).reduce(0, +) / n
