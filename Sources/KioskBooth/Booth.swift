@@ -95,7 +95,7 @@ public final class Booth {
     /// The take's bytes as the loop last saw them, where its rate counts from, the rate over whole
     /// seconds, and the time the bytes left allow as last said (`remaining`).
     private var takeBytes: (last: (elapsed: Double, written: Int64)?, base: (elapsed: Double, written: Int64)?, rate: Double?,
-                            said: Double?) = (nil, nil, nil, nil)
+                            said: (seconds: Double, room: Int64)?) = (nil, nil, nil, nil)
 
     private var frameSerial = 0
     private var needsDraw = true
@@ -632,11 +632,10 @@ public final class Booth {
         if let rate = takeBytes.rate, room < Int64.max {
             // A countdown does not go back up: when a new second's rate is a little lower, the time
             // left holds until the bytes catch up (seen in CI under load: 5.86 s, then 6.00 s a
-            // quarter second later). A rise of a second or more is news (the disk has more room
-            // again) and is said.
+            // quarter second later). Only more room is news (the disk freed): then it is said.
             var byBytes = Double(room) / rate
-            if let said = takeBytes.said, byBytes > said, byBytes < said + 1 { byBytes = said }
-            takeBytes.said = byBytes
+            if let said = takeBytes.said, byBytes > said.seconds, room <= said.room { byBytes = said.seconds }
+            takeBytes.said = (byBytes, room)
             left = min(left, byBytes)
         }
         return max(left, 0)
