@@ -24,3 +24,10 @@ extern int clinux_malloc_trim(size_t pad) __asm__("malloc_trim");
 #define CLINUX_M_ARENA_MAX (-8)
 #define CLINUX_M_TRIM_THRESHOLD (-1)
 #define CLINUX_M_MMAP_THRESHOLD (-3)
+
+// Where the stack stands at a call: this function's own frame (it is never inlined), for tests that
+// check a call runs at the same depth every time. Not the address of a local: AddressSanitizer may
+// keep locals in frames of its own on the heap.
+static inline __attribute__((noinline)) unsigned long clinux_frame_address(void) {
+    return (unsigned long)__builtin_frame_address(0);
+}
