@@ -75,7 +75,7 @@ let package = Package(
 
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
         .testTarget(name: "KioskSystemTests", dependencies: ["KioskCore", "KioskSystem", "KioskTestSupport"]),
-        .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskSystem", "KioskMedia", "KioskTestSupport"],
+        .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskSystem", "KioskMedia", "KioskPixels", "KioskTestSupport"],
                     exclude: ["audio"]),
         .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia", "KioskSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskMedia", "KioskSystem", "KioskTestSupport"]),

@@ -3,6 +3,7 @@
 import Testing
 import KioskCapture
 import KioskCore
+import KioskPixels
 
 @Suite("YUYV frames")
 struct YUYVFramesTests {
@@ -34,8 +35,8 @@ struct YUYVFramesTests {
         return out
     }
 
-    // Widths for the SSE2 steps and their scalar tails: 50 (luma 3 steps and 2 left, chroma 1 step
-    // and 9 pairs left), 70, 102, 640 (whole steps).
+    // Widths for the vector steps and their scalar tails (at the widest steps this CPU has): 50, 70,
+    // 102, 640.
     @Test("a whole picture, with padded rows and an odd height, and rows long enough for the vector steps and their tails",
           arguments: [Size(width: 50, height: 9), Size(width: 70, height: 37), Size(width: 102, height: 11), Size(width: 640, height: 480)])
     func whole(size: Size) {
@@ -45,6 +46,23 @@ struct YUYVFramesTests {
         #expect(frame.format == .yuv420p && frame.size == size && frame.planes == YUYVFrames.planes(for: size))
         #expect(frame.timestamp == 7 && frame.sequence == 3 && !frame.fullRange)
         #expect(frame.bytes == expected(source, pitch: pitch, size: size))
+    }
+
+    // Widths for each step and its tails: 180 (luma 5 AVX2 steps, 1 SSE2, 4 left; chroma 90 pairs:
+    // 2 AVX2, 1 SSE2, 10 left), 50 (luma 1 AVX2, 1 SSE2, 2 left; chroma 1 SSE2, 9 left), 1280.
+    @Test("every path (AVX2, SSE2, scalar), the widest this CPU has down to none, gives every byte as the definition says")
+    func everyPath() {
+        let before = kiosk_pixels_vector_limit(32)
+        defer { kiosk_pixels_vector_limit(before) }
+        for size in [Size(width: 180, height: 5), Size(width: 50, height: 9), Size(width: 1280, height: 4)] {
+            let pitch = 2 * size.width + 8
+            let source = picture(size, pitch: pitch), want = expected(source, pitch: pitch, size: size)
+            for limit: Int32 in [32, 16, 1] {
+                kiosk_pixels_vector_limit(limit)
+                let frame = source.withUnsafeBufferPointer { YUYVFrames.frame($0.baseAddress!, pitch: pitch, size: size, timestamp: 0, sequence: 0) }
+                #expect(frame.bytes == want, "\(size) in steps of up to \(limit)")
+            }
+        }
     }
 
     @Test("band by band (each band from its own buffer, as a file is read) gives the same frame as the whole picture")

@@ -16,6 +16,10 @@ void kiosk_chroma_rows(const uint8_t *a, const uint8_t *b, uint8_t *target, size
 /// One YUYV row's luma (width samples), and two rows' chroma averaged (width / 2 each of U and V).
 void kiosk_yuyv_luma_row(const uint8_t *source, uint8_t *y, size_t width);
 void kiosk_yuyv_chroma_rows(const uint8_t *a, const uint8_t *b, uint8_t *u, uint8_t *v, size_t pairs);
+/// The widest steps the YUYV loops may take: 32 samples (AVX2, where the CPU has it; the default
+/// cap), 16 (SSE2) or 1 (scalar); returns the cap before. Every width gives the same bytes: tests
+/// set it to run each path on one machine.
+int kiosk_pixels_vector_limit(int limit);
 /// A YUYV picture (or a band of one starting on an even row) into planar 4:2:0, a pair of rows at a
 /// time: its luma, then its chroma averaged while the pair is still in the cache, so the source is
 /// read from memory once. At an odd height the last row's chroma is its own.
