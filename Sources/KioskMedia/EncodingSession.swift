@@ -55,8 +55,12 @@ final class EncodingSession {
     private let swallowsAfter: Int?
     private var pendingBytes: Int64 = 0
     private var pendingPackets = 0
+    /// Fragments cut (written out), and of them those the disk holds (synced).
     private var fragments = 0
-    /// Free disk space when the last fragment was synced (statvfs), to keep `minFreeDisk` free.
+    private var syncedFragments = 0
+    /// Syncs each fragment on a thread of its own (the encoder does not wait for the disk).
+    private let syncer: FileSyncer
+    /// Free disk space when the last fragment was cut (statvfs), to keep `minFreeDisk` free.
     private var freeAtSync: Int64?
     private(set) var videoEnd: Double = 0
     private(set) var audioEnd: Double = 0
@@ -95,6 +99,7 @@ final class EncodingSession {
         guard sink.sync() else { throw AVError(code: AVError.code(posix: sink.failure ?? EIO), call: "fdatasync") }
         try failure.check(.header)
         freeAtSync = DiskSpace.available(at: settings.outputPath)
+        syncer = try FileSyncer(fd: sink.fd)
     }
 
     /// The output file.
@@ -106,7 +111,7 @@ final class EncodingSession {
     var duration: Double { max(videoEnd, audioEnd) }
     /// The take's length up to the last fragment that reached the disk: what a file cut there holds.
     private(set) var syncedDuration: Double = 0
-    var hasVideo: Bool { videoFramesWritten > 0 && fragments > 0 }
+    var hasVideo: Bool { videoFramesWritten > 0 && syncedFragments > 0 }
     /// Bytes of the take so far: the file and what waits in the open fragment.
     var bytesWritten: Int64 { sink.size + pendingBytes }
     /// Bytes the take may still grow by before a limit stops it: the file-size cap, or the free
@@ -295,7 +300,9 @@ final class EncodingSession {
         }
     }
 
-    /// Writes the open fragment out and makes it durable; checks the free disk space after it.
+    /// Writes the open fragment out and asks for it to be made durable (`FileSyncer`: the encoder
+    /// goes on meanwhile); checks the free disk space after it. A failed sync of an earlier fragment
+    /// ends the take here.
     func flushFragment() -> SessionStatus {
         guard pendingPackets > 0 else { return .ok }
         // Everything the interleaver holds goes into this fragment, then the fragment is cut.
@@ -305,15 +312,28 @@ final class EncodingSession {
             return failure(error)
         }
         if let error = sink.failure { return failure(AVError(code: AVError.code(posix: error), call: "write")) }
+        if let status = absorb(syncer.progress) { return status }
         muxer.writeDuration(seconds: duration)
-        guard sink.sync() else { return failure(AVError(code: AVError.code(posix: sink.failure ?? EIO), call: "fdatasync")) }
         fragments += 1
-        syncedDuration = duration
+        syncer.request(FileSyncer.Point(end: sink.size, duration: duration, fragments: fragments))
         pendingBytes = 0
         pendingPackets = 0
         freeAtSync = DiskSpace.available(at: settings.outputPath)
         if let free = freeAtSync, free < settings.minFreeDisk { return .stop(.diskFull) }
         return .ok
+    }
+
+    /// Takes in what the fragments' syncs have reached: the synced point moves on; a failed sync is
+    /// the file's failure, and the take's end (`.stop`).
+    private func absorb(_ progress: FileSyncer.Progress) -> SessionStatus? {
+        if let point = progress.synced {
+            sink.synced(upTo: point.end)
+            syncedDuration = point.duration
+            syncedFragments = point.fragments
+        }
+        guard let error = progress.failure else { return nil }
+        sink.failed(error)
+        return failure(AVError(code: AVError.code(posix: error), call: "fdatasync"))
     }
 
     private func failure(_ error: AVError) -> SessionStatus {
@@ -328,6 +348,8 @@ final class EncodingSession {
     /// written or synced, up to its last synced fragment.
     @discardableResult
     func finish() -> Double {
+        // The fragments' syncs end first: one that failed is the take's failure.
+        _ = absorb(syncer.settle())
         if sink.failure == nil {
             if !videoEncoderStalled { _ = send(nil, to: video.codec, stream: videoStream) }
             if let audio {
@@ -337,6 +359,7 @@ final class EncodingSession {
             if sink.failure == nil { muxer.writeTrailer() }
             if sink.failure == nil, sink.sync() {
                 fragments += 1
+                syncedFragments = fragments
                 syncedDuration = duration
                 var tracks = [videoEnd]
                 if audio != nil { tracks.append(audioEnd) }

@@ -70,6 +70,14 @@ final class FileSink {
         return true
     }
 
+    /// A sync made on another descriptor of this file (`FileSyncer`) covered everything before `end`.
+    func synced(upTo end: Int64) { lastSyncedEnd = max(lastSyncedEnd, end) }
+
+    /// A sync made elsewhere failed: the file takes no more (the first failure is the one kept).
+    func failed(_ error: Int32) {
+        if failure == nil { failure = error }
+    }
+
     /// Cuts the file back to the end of the last synced fragment (after a failed write, so the file
     /// ends on a whole fragment and frees what the partial one took).
     func truncateToLastSync() {
@@ -137,6 +145,105 @@ final class FileSink {
         guard target >= 0 else { return Int64(AVError.code(posix: EINVAL)) }
         position = target
         return target
+    }
+}
+
+/// Makes a take's fragments durable on a thread of its own, so the encoder never waits for the disk.
+/// An SD card's fdatasync can take longer than the writer's queue holds frames (eight: 0.27 s at
+/// 30 fps); with the sync on the encoder's thread every frame that came meanwhile was dropped. A
+/// kill -9 loses nothing more for it: what was written is in the page cache either way; only a power
+/// cut may lose the fragment whose sync is still running.
+///
+/// One fdatasync at a time, on a descriptor of its own (a `dup`, closed when its thread ends). A
+/// request made while a sync runs waits for it, then covers everything written before it was made;
+/// requests made meanwhile fold into the latest. After a failed sync none is tried again.
+final class FileSyncer: Sendable {
+    /// A place in the file: everything before `end` holds `duration` seconds of the take in
+    /// `fragments` fragments.
+    struct Point: Sendable, Equatable {
+        var end: Int64
+        var duration: Double
+        var fragments: Int
+    }
+
+    /// What the syncs have reached: the last point made durable (nil before the first), and the
+    /// errno of the sync that failed.
+    struct Progress: Sendable, Equatable {
+        var synced: Point?
+        var failure: Int32?
+    }
+
+    private struct State: Sendable {
+        var wanted: Point?
+        var running = false
+        var progress = Progress()
+        var closing = false
+        /// The thread has closed its descriptor and returned.
+        var ended = false
+    }
+
+    private let state = Monitor(State())
+    private let tally: OwnerTally
+
+    /// Starts the syncing thread on a duplicate of `fd`.
+    init(fd original: Int32) throws(AVError) {
+        let fd = fcntl(original, F_DUPFD_CLOEXEC, 0)
+        guard fd >= 0 else { throw AVError(code: AVError.code(posix: errno), call: "fcntl(F_DUPFD_CLOEXEC)") }
+        tally = OwnerTally(FileSyncer.self)
+        // The thread holds the state and the descriptor, not the syncer: the syncer goes when its
+        // session lets it go, and its deinit ends the thread.
+        let state = self.state
+        let thread = Thread { Self.run(fd: fd, state: state) }
+        thread.name = "kiosk-sync"
+        thread.start()
+    }
+
+    /// Lets the thread end once what was asked for is done, and waits for it (at once after
+    /// `settle`): the descriptor is closed when the syncer is gone.
+    deinit {
+        state.update { $0.closing = true }
+        state.wait { $0.ended ? () : nil }
+    }
+
+    /// Asks for everything written so far, which ends at `point`, to be made durable; returns at once.
+    func request(_ point: Point) {
+        state.update { s in
+            if s.progress.failure == nil { s.wanted = point }
+        }
+    }
+
+    /// What the syncs finished so far have reached (does not wait).
+    var progress: Progress { state.read { $0.progress } }
+
+    /// Waits until no sync is running or asked for, and returns what they reached.
+    func settle() -> Progress {
+        state.wait { s in s.wanted == nil && !s.running ? s.progress : nil }
+    }
+
+    private static func run(fd: Int32, state: Monitor<State>) {
+        while true {
+            let next: Point? = state.wait { s -> Point?? in
+                if let wanted = s.wanted {
+                    s.wanted = nil
+                    s.running = true
+                    return .some(wanted)
+                }
+                return s.closing ? .some(nil) : nil
+            }
+            guard let point = next else { break }
+            let error: Int32? = fdatasync(fd) == 0 ? nil : errno
+            state.update { s in
+                s.running = false
+                if let error {
+                    s.progress.failure = s.progress.failure ?? error
+                    s.wanted = nil
+                } else if s.progress.failure == nil {
+                    s.progress.synced = point
+                }
+            }
+        }
+        close(fd)
+        state.update { $0.ended = true }
     }
 }
 

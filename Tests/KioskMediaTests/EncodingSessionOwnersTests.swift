@@ -59,7 +59,7 @@ struct EncodingSessionOwnersTests {
         }
         // The picture (video-range yuv420p of the movie's size) is lent to libx264, not converted:
         // no Scaler, and the frame it holds is let go.
-        #expect(owners.made == 12, "the eleven of the start and the frame lent: \(owners.made)")
+        #expect(owners.made == 13, "the eleven of the start, the fragments' syncer and the frame lent: \(owners.made)")
         #expect(owners.live.isEmpty, "\(owners.live)")
     }
 

@@ -295,6 +295,38 @@ struct BoundaryEndToEndTests {
         #expect(r.exitStatus() == 0)
     }
 
+    @Test("a slow disk (each fdatasync 0.6 s, longer than the writer's queue of frames lasts): no frame dropped, every picture in the file, the take as long as it was recorded")
+    func slowSyncs() throws {
+        let folder = try testFolder("slow-sync")
+        let slow = folder.appendingPathComponent("slow-now").path
+        let output = folder.appendingPathComponent("take.mov").path
+        let r = try RecorderProcess(booth + ["--output", output], environment: [
+            "LD_PRELOAD": failingSyscallsShim, "KIOSK_SLOW_CALLS": "fdatasync", "KIOSK_SLOW_TRIGGER": slow, "KIOSK_SLOW_MS": "600",
+        ])
+        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        let started = try #require(r.wait(for: "recordingStarted"), "\(r.stderr)")
+        // From here each fragment's sync (every 0.5 s of video) takes 0.6 s longer: a writer that
+        // waited for it would fall 0.6 s behind the camera each time, past its eight queued frames.
+        #expect(FileManager.default.createFile(atPath: slow, contents: Data()))
+        Thread.sleep(forTimeInterval: 4)
+        let stopped = ProcessInfo.processInfo.systemUptime
+        r.command("stop")
+        #expect(r.wait(for: "recordingFinished", timeout: 15) != nil, "\(r.stderr)")
+        try? FileManager.default.removeItem(atPath: slow)
+        guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
+        #expect(result.droppedFrames == 0 && result.success && result.reason == .user, "\(result)")
+        #expect(abs(result.duration - (stopped - started)) < 0.3, "reported \(result.duration) s of \(stopped - started) s recorded")
+        // The test camera's 30 pictures a second, each in the file.
+        let frames = try runProgram(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                                     "stream=nb_read_frames", "-of", "csv=p=0", output]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let expected = Int((result.duration * 30).rounded())
+        #expect(Int(frames).map { abs($0 - expected) <= 2 } == true, "\(frames) pictures in \(result.duration) s")
+        #expect(try decodesCleanly(output))
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
     @Test("a loop session's hand-over rename fails: an error, the take stays with its marker, and the next Start keeps it as recovered")
     func failedHandOver() throws {
         let folder = try testFolder("failed-handover")
