@@ -1,0 +1,51 @@
+// The fragments' syncer on its own: what it reports reached, a failed sync, and a syncer that goes
+// away taking its thread and its descriptor with it.
+import Foundation
+import Testing
+@testable import KioskMedia
+
+@Suite("File syncer")
+struct FileSyncerTests {
+    /// How many of this process's descriptors are open on what `fd` is open on (counted by
+    /// /proc/self/fd's links, so descriptors other tests open meanwhile do not count).
+    func descriptors(sharing fd: Int32) -> Int {
+        func target(_ path: String) -> String? { try? FileManager.default.destinationOfSymbolicLink(atPath: path) }
+        guard let wanted = target("/proc/self/fd/\(fd)"),
+              let all = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd") else { return -1 }
+        return all.filter { target("/proc/self/fd/\($0)") == wanted }.count
+    }
+
+    @Test("requests made in turn: settle returns the last one synced; nothing before the first")
+    func requests() throws {
+        let url = scratch("syncer").appendingPathComponent("file")
+        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let syncer = try FileSyncer(fd: fd)
+        #expect(syncer.settle() == FileSyncer.Progress(synced: nil, failure: nil))
+        for fragment in 1...5 {
+            #expect(write(fd, [UInt8](repeating: UInt8(fragment), count: 4096), 4096) == 4096)
+            syncer.request(FileSyncer.Point(end: Int64(4096 * fragment), duration: 0.5 * Double(fragment), fragments: fragment))
+        }
+        // The last request made is the last point reached, whatever ran or folded before it.
+        #expect(syncer.settle() == FileSyncer.Progress(synced: FileSyncer.Point(end: 20480, duration: 2.5, fragments: 5), failure: nil))
+    }
+
+    @Test("a failed sync (fdatasync on a pipe: EINVAL) is kept, and no sync is tried after it; the syncer's thread and descriptor go with it")
+    func failure() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        #expect(descriptors(sharing: ends[1]) == 2, "the pipe's two ends")
+        do {
+            let syncer = try FileSyncer(fd: ends[1])
+            #expect(descriptors(sharing: ends[1]) == 3, "and the syncer's own")
+            syncer.request(FileSyncer.Point(end: 10, duration: 0.5, fragments: 1))
+            #expect(syncer.settle() == FileSyncer.Progress(synced: nil, failure: EINVAL))
+            syncer.request(FileSyncer.Point(end: 20, duration: 1, fragments: 2))
+            #expect(syncer.settle() == FileSyncer.Progress(synced: nil, failure: EINVAL))
+        }
+        // Its deinit waited for the thread, which closed the descriptor.
+        #expect(descriptors(sharing: ends[1]) == 2)
+    }
+}
