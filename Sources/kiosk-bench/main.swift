@@ -33,6 +33,10 @@ let usageText = """
       stop-latency [--recorder PATH] [--size WxH] [--rounds N] [--seconds S]
           run kiosk-recorder (test camera and tone, SDL dummy driver), record S seconds, stop, and
           time Stop → recordingFinished, and exec → ready
+      kill-loss [--recorder PATH] [--against RECORDER] [--size WxH] [--kills N]
+          run kiosk-recorder (test camera and tone, SDL dummy driver), Start, kill -9 at a random
+          moment 1.3-3.5 s into the take, N times; the seconds of the take each file lost (ffprobe),
+          median and worst; --against: another build killed at the same moments, interleaved
       versions
           print the linked FFmpeg libraries
       preview [--recorder PATH] [--size WxH] [--fps N] [--seconds S]
@@ -328,6 +332,7 @@ case "tuning":
     settings.preset = o["preset"] ?? settings.preset
     FileHandle.standardOutput.write(Data((settings.videoTuning(encoder: "libx264").ffmpegArguments.joined(separator: "\n") + "\n").utf8))
 case "stop-latency": stopLatency(options(arguments.dropFirst()))
+case "kill-loss": killLoss(options(arguments.dropFirst()))
 case "versions":
     for (name, version) in MediaLibraries.versions.sorted(by: { $0.key < $1.key }) {
         FileHandle.standardOutput.write(Data("\(name) \(version)\n".utf8))
