@@ -43,6 +43,9 @@ public struct Layout: Equatable, Sendable {
     public let content: Rect
     /// The pixel height text should be rendered at for button labels and the timer.
     public let textHeight: Int
+    /// The lines a side button's title may take: two in portrait with large text, where the side
+    /// buttons cannot widen for it (the record circle leaves no room beside it) but can grow taller.
+    public let sideTitleLines: Int
 
     /// `textScale` (`--large-text`: 1.35) makes the text that much larger, and the side and middle
     /// buttons wide enough for it (as far as the room beside the record circle allows).
@@ -56,19 +59,25 @@ public struct Layout: Equatable, Sendable {
         }
         let margin = scaled(0.03, atLeast: 4)
         let topHeight = min(scaled(0.12, atLeast: 32), h / 4)
-        let bottomHeight = min(scaled(0.24, atLeast: Layout.minimumTouch + 2 * margin), h / 3)
+        let panelHeight = min(scaled(0.24, atLeast: Layout.minimumTouch + 2 * margin), h / 3)
+        textHeight = max(scaled(0.055 * scale, atLeast: 12), 12)
+        sideTitleLines = h > w && scale > 1 ? 2 : 1
+        // Two lines of side title (a line is about 1.2 of the text's size tall), with room around.
+        let twoLines = Int((Double(textHeight) * 2.6).rounded())
+        let bottomHeight = sideTitleLines == 2 ? min(max(panelHeight, twoLines + 2 * margin), h / 3) : panelHeight
         topPanel = Rect(x: 0, y: 0, width: w, height: topHeight)
         bottomPanel = Rect(x: 0, y: h - bottomHeight, width: w, height: bottomHeight)
         content = Rect(x: 0, y: topHeight, width: w, height: max(h - topHeight - bottomHeight, 0))
-        textHeight = max(scaled(0.055 * scale, atLeast: 12), 12)
 
-        let circle = max(min(Int(Double(bottomHeight) * 0.78), bottomHeight - 2 * margin), 1)
+        // The circle as the usual panel holds it, whatever a taller one does for the side titles.
+        let circle = max(min(Int(Double(panelHeight) * 0.78), panelHeight - 2 * margin), 1)
         recordButton = bottomPanel.centered(Size(width: circle, height: circle))
 
         // Side buttons fill the room between the circle and the edge, up to a comfortable width.
         let sideRoom = max((w - circle) / 2 - 2 * margin, 1)
         let sideWidth = min(scaled(0.36 * scale, atLeast: Layout.minimumTouch), sideRoom)
-        let sideHeight = min(max(Int(Double(circle) * 0.7), min(Layout.minimumTouch, circle)), bottomHeight)
+        let oneLine = min(max(Int(Double(circle) * 0.7), min(Layout.minimumTouch, circle)), bottomHeight)
+        let sideHeight = sideTitleLines == 2 ? min(max(oneLine, twoLines), bottomHeight - 2 * margin) : oneLine
         let sideY = bottomPanel.y + (bottomHeight - sideHeight) / 2
         leftButton = Rect(x: margin, y: sideY, width: sideWidth, height: sideHeight)
         rightButton = Rect(x: w - margin - sideWidth, y: sideY, width: sideWidth, height: sideHeight)

@@ -220,13 +220,44 @@ struct Overlay {
             painter.text(title, centeredAt: Point(x: left + mark + gap + Double(title.size.width) / 2, y: c.y), Style.darkText)
         case .cancel, .retake, .closePlayer, .useVideo, .switchCamera:
             let (fill, titleColor) = colors(of: button)
-            try painter.fillRounded(frame, radius: Double(frame.height) / 2, pressed ? Style.pressed(fill) : fill)
+            // A button tall enough for two lines of title is a rounded rectangle, not a capsule,
+            // so the lines keep the width.
+            let radius = layout.sideTitleLines == 2 ? min(frame.height / 2, textSize * 6 / 10) : frame.height / 2
+            try painter.fillRounded(frame, radius: Double(radius), pressed ? Style.pressed(fill) : fill)
             // The side buttons are the same width: their titles share the size the longest allows.
-            let room = frame.width - frame.height / 2
-            let size = try text.fittingSize(sideTitles, size: textSize, maxWidth: room)
-            let title = try text.line(words.title(of: button), size: size, maxWidth: room)
-            painter.text(title, centeredAt: frame.center, titleColor)
+            let room = frame.width - radius
+            let (size, wrapped) = try sideTitleSize(room: room, height: frame.height)
+            let lines = try (wrapped ? Self.halves(of: words.title(of: button)) : [words.title(of: button)]).map {
+                title throws(SDLError) in try text.line(title, size: size, maxWidth: room)
+            }
+            // The lines stacked, the pair centred in the button.
+            var y = frame.center.y - Double(lines.reduce(0) { $0 + $1.size.height }) / 2
+            for line in lines {
+                painter.text(line, centeredAt: Point(x: frame.center.x, y: y + Double(line.size.height) / 2), titleColor)
+                y += Double(line.size.height)
+            }
         }
+    }
+
+    /// The side titles' shared size, and whether they are on two lines: one line at the largest
+    /// size at which every title fits; where the buttons have room for two lines
+    /// (`Layout.sideTitleLines`, portrait with large text), two when that allows a larger size.
+    private func sideTitleSize(room: Int, height: Int) throws(SDLError) -> (size: Int, wrapped: Bool) {
+        let one = try text.fittingSize(sideTitles, size: textSize, maxWidth: room)
+        guard layout.sideTitleLines == 2, one < textSize else { return (one, false) }
+        // Two lines in the button's height (a line of text is about 1.2 of its size tall).
+        let byHeight = Int(Double(height) / 2.5)
+        let two = min(try text.fittingSize(sideTitles.flatMap { Self.halves(of: $0) }, size: textSize, maxWidth: room), byHeight)
+        return two > one ? (two, true) : (one, false)
+    }
+
+    /// A title broken at its space nearest the middle (a title without one stays whole).
+    static func halves(of title: String) -> [String] {
+        let characters = Array(title)
+        let middle = characters.count / 2
+        let spaces = characters.indices.filter { characters[$0] == " " }
+        guard let cut = spaces.min(by: { abs($0 - middle) < abs($1 - middle) }) else { return [title] }
+        return [String(characters[..<cut]), String(characters[(cut + 1)...])]
     }
 
     private func drawProgress(_ fraction: Double) throws(SDLError) {

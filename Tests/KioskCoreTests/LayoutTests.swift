@@ -102,8 +102,20 @@ struct LargeTextLayoutTests {
         for r in [large.leftButton, large.rightButton, large.middleButton, large.recordButton] {
             #expect(r.x >= 0 && r.y >= 0 && r.maxX <= canvas.width && r.maxY <= canvas.height, "\(r) in \(canvas)")
         }
-        // The panels and the record circle are the same: only text and the text buttons grow.
-        #expect(large.recordButton == normal.recordButton && large.topPanel == normal.topPanel && large.bottomPanel == normal.bottomPanel)
+        #expect(large.recordButton.size == normal.recordButton.size && large.topPanel == normal.topPanel)
+        if canvas.width > canvas.height {
+            // The panels and the record circle are the same: only text and the text buttons grow.
+            #expect(large.bottomPanel == normal.bottomPanel && large.recordButton == normal.recordButton && large.sideTitleLines == 1)
+        } else {
+            // Portrait: no room to widen beside the circle, so the side buttons grow taller, for
+            // two lines of title, and the bottom panel with them; the circle keeps its size.
+            #expect(large.sideTitleLines == 2 && normal.sideTitleLines == 1)
+            #expect(Double(large.leftButton.height) >= 2.4 * Double(large.textHeight), "\(large.leftButton) for text \(large.textHeight) px")
+            #expect(large.bottomPanel.height >= normal.bottomPanel.height && large.bottomPanel.maxY == canvas.height)
+            for r in [large.leftButton, large.rightButton, large.recordButton] {
+                #expect(r.y >= large.bottomPanel.y && r.maxY <= large.bottomPanel.maxY, "\(r) inside the bottom panel \(large.bottomPanel)")
+            }
+        }
     }
 }
 

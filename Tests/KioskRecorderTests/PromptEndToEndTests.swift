@@ -159,4 +159,35 @@ struct PromptEndToEndTests {
         let ratio = Double(whites[1]) / Double(max(whites[0], 1))
         #expect(ratio > 1.5, "title pixels \(whites[0]) → \(whites[1]) (×\(ratio))")
     }
+
+    @Test("--large-text on a portrait screen through the binary: the side buttons cannot widen beside the record circle, so they grow taller and Use Video's title goes on two lines, each as large as Retake's one")
+    func largeTextPortrait() throws {
+        let folder = try testFolder("large-text-portrait")
+        let canvas = Size(width: 480, height: 800)
+        let normal = Layout(canvas: canvas), large = Layout(canvas: canvas, textScale: 1.35)
+        let r = try RecorderProcess(["--camera", "test", "--microphone", "test", "--windowed", "480x800", "--countdown", "0",
+                                     "--large-text", "--output", folder.appendingPathComponent("take.mov").path])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil)
+        Thread.sleep(forTimeInterval: 1)
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        Thread.sleep(forTimeInterval: 0.4)
+        let shot = try Self.take(r, folder.appendingPathComponent("finished.bmp").path)
+        #expect(shot.width == 480 && shot.height == 800)
+        /// The rows of a button with its title's white in them.
+        func inkRows(_ button: Rect) -> Int {
+            let inside = button.outset(dx: -4, dy: -4)
+            return (inside.y..<inside.maxY).filter { y in (inside.x..<inside.maxX).contains { shot.brightness(x: $0, y: y) > 225 } }.count
+        }
+        let retake = inkRows(large.leftButton), use = inkRows(large.rightButton)
+        // Retake's one line at the large size (its capitals about 0.7 of the text's height, not
+        // shrunk back to the normal size), Use Video's two lines of it.
+        #expect(Double(retake) > 0.6 * Double(large.textHeight) && large.textHeight > normal.textHeight, "Retake's title \(retake) rows, text \(large.textHeight) px")
+        #expect(Double(use) > 1.7 * Double(retake), "Use Video's title \(use) rows against Retake's \(retake)")
+        #expect(large.leftButton.height > normal.leftButton.height)
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
 }

@@ -276,7 +276,7 @@ extension SDLTests {
             finished.expectColor(finished.pixel(Point(x: bottom.center.x, y: Double(bottom.y) + 3)), RGB(0, 0, 0), within: 2, "the bottom panel")
         }
 
-        @Test("--large-text: the timer 1.35 times as tall; the side buttons wider in landscape with their titles taller, inside them; in portrait (no room) the titles as they were",
+        @Test("--large-text: the timer 1.35 times as tall; the side titles taller, inside their buttons: the buttons wider in landscape; in portrait (no room beside the circle) taller, a title of two words on two lines",
               arguments: ElementScreen.all)
         func largeText(_ s: ElementScreen) throws {
             let sdl = try makeContext()
@@ -301,16 +301,27 @@ extension SDLTests {
             let timer = Double(height(large.timer)) / Double(height(normal.timer))
             #expect(timer > 1.25 && timer < 1.45, "\(s.testDescription): the timer \(height(normal.timer)) → \(height(large.timer)) px tall")
             // The side titles share the size the longest of them (Switch Camera) allows in the
-            // button's room: they grow where the button grows (landscape), and stay as they were
-            // where it cannot (a portrait canvas has no room beside the record circle).
+            // button's room. In landscape the buttons grow wider; a portrait canvas has no room
+            // beside the record circle, so there they grow taller and a title of two words (the
+            // English ones) goes on two lines. Japanese titles have no space to break at: they keep
+            // at least their size.
+            let landscape = s.orientation == nil && !s.output.isPortrait
             let grew = large.layout.leftButton.width > normal.layout.leftButton.width
-            #expect(grew == (s.orientation == nil && !s.output.isPortrait), "\(s.testDescription): the side buttons grow only in landscape")
+            #expect(grew == landscape, "\(s.testDescription): the side buttons grow wider only in landscape")
+            #expect((large.layout.leftButton.height > normal.layout.leftButton.height) == !landscape,
+                    "\(s.testDescription): and taller only in portrait")
             for (what, a, b, button) in [("Cancel's title", normal.cancel, large.cancel, Button.cancel), ("Use Video's title", normal.use, large.use, .useVideo)] {
                 let ratio = Double(height(b)) / Double(height(a))
-                #expect(grew ? ratio > 1.2 : ratio >= 1, "\(s.testDescription): \(what) \(height(a)) → \(height(b)) px tall (\(ratio))")
+                let wrapping = !landscape && s.language == .en
+                #expect(landscape || wrapping ? ratio > 1.2 : ratio >= 1, "\(s.testDescription): \(what) \(height(a)) → \(height(b)) px tall (\(ratio))")
                 let frame = screen.transform.toPhysical(large.layout.frame(of: button)).outset(dx: -2, dy: -2)
                 #expect(b.x >= frame.x && b.maxX <= frame.maxX && b.y >= frame.y && b.maxY <= frame.maxY,
                         "\(s.testDescription): \(what) \(b) inside its button \(frame)")
+            }
+            if !landscape && s.language == .en {
+                // "Use" over "Video": two lines of ink, about twice as tall as Cancel's one.
+                let lines = Double(height(large.use)) / Double(height(large.cancel))
+                #expect(lines > 1.7, "\(s.testDescription): Use Video's title \(height(large.use)) px tall, Cancel's \(height(large.cancel))")
             }
         }
     }
