@@ -59,7 +59,7 @@ let package = Package(
             dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskMedia", "KioskUI", "KioskBooth"]),
         .executableTarget(
             name: "kiosk-bench",
-            dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskMedia"]),
+            dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskMedia", "KioskPixels"]),
 
         .target(name: "KioskFakeV4L2Camera", dependencies: ["CFFmpeg"], path: "Tests/FakeV4L2Camera",
                 exclude: ["README.md", "with-fake-camera"]),

@@ -37,9 +37,9 @@ KIOSK_UNINSTRUMENTED void kiosk_chroma_rows(const uint8_t *a, const uint8_t *b, 
 
 // YUYV's samples are interleaved (Y0 U Y1 V): compilers do not vectorise the strided loops by
 // themselves, so on x86-64 32 luma samples or 32 chroma pairs go per step with AVX2 when the CPU
-// has it (a third less time than SSE2 for a 1080p frame from memory, 40 % less for a band in the
-// cache), then 16 with SSE2 (part of the baseline), and the scalar loops finish each row (and are
-// the whole of it elsewhere). Luma is the low byte of each 16-bit lane, chroma the high byte;
+// has it (a quarter less time than SSE2 for a 1080p frame from memory, over a third less in bands
+// in the cache: `kiosk-bench convert-yuyv`), then 16 with SSE2 (part of the baseline), and the
+// scalar loops finish each row (and are the whole of it elsewhere). Luma is the low byte of each 16-bit lane, chroma the high byte;
 // avg_epu8 is (a + b + 1) >> 1, the scalar loop's rounding.
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>

@@ -37,6 +37,9 @@ let usageText = """
           run kiosk-recorder (test camera and tone, SDL dummy driver), Start, kill -9 at a random
           moment 1.3-3.5 s into the take, N times; the seconds of the take each file lost (ffprobe),
           median and worst; --against: another build killed at the same moments, interleaved
+      convert-yuyv [--size WxH]
+          a YUYV camera's conversion to 4:2:0 alone (YUYVFrames), microseconds a frame at each
+          vector width (AVX2, SSE2, scalar): the frame from memory, and in cached 16-row bands
       versions
           print the linked FFmpeg libraries
       preview [--recorder PATH] [--size WxH] [--fps N] [--seconds S]
@@ -333,6 +336,7 @@ case "tuning":
     FileHandle.standardOutput.write(Data((settings.videoTuning(encoder: "libx264").ffmpegArguments.joined(separator: "\n") + "\n").utf8))
 case "stop-latency": stopLatency(options(arguments.dropFirst()))
 case "kill-loss": killLoss(options(arguments.dropFirst()))
+case "convert-yuyv": convertYUYV(options(arguments.dropFirst()))
 case "versions":
     for (name, version) in MediaLibraries.versions.sorted(by: { $0.key < $1.key }) {
         FileHandle.standardOutput.write(Data("\(name) \(version)\n".utf8))
