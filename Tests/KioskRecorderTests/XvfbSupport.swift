@@ -79,7 +79,11 @@ final class XvfbServer {
     /// The environment that puts kiosk-recorder on this server through SDL's X11 driver.
     /// The recorder on this server, with OpenGL (Mesa's llvmpipe here): the GPU renderer's paths.
     /// Without SDL_RENDER_DRIVER the booth would choose SDL's software renderer over llvmpipe.
-    var recorderEnvironment: [String: String] { ["SDL_VIDEODRIVER": "x11", "DISPLAY": display, "SDL_RENDER_DRIVER": "opengl"] }
+    /// No session bus (`disabled:`): without one, SDL's X11 driver has libdbus start one through
+    /// dbus-launch for every recorder, and each leaves its socket in /tmp when the server goes.
+    var recorderEnvironment: [String: String] {
+        ["SDL_VIDEODRIVER": "x11", "DISPLAY": display, "SDL_RENDER_DRIVER": "opengl", "DBUS_SESSION_BUS_ADDRESS": "disabled:"]
+    }
 
     /// Runs xdotool on this server; its stdout.
     @discardableResult
