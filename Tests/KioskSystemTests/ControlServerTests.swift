@@ -9,9 +9,11 @@ import Testing
 import KioskSystem
 import KioskTestSupport
 
-/// A fresh folder for one test's sockets (short: a socket's path holds 107 bytes).
+/// A fresh folder for one test's sockets (short: a socket's path holds 107 bytes), in the run's
+/// temporary folder (kiosk/test's own, removed with it) when its path leaves room, else in /tmp.
 private func socketFolder(_ name: String) throws -> String {
-    let folder = "/tmp/kiosk-ctl-\(name)-\(getpid())"
+    let temporary = FileManager.default.temporaryDirectory.path
+    let folder = "\(temporary.utf8.count <= 48 ? temporary : "/tmp")/kiosk-ctl-\(name)-\(getpid())"
     try? FileManager.default.removeItem(atPath: folder)
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     return folder
