@@ -7,38 +7,14 @@ import KioskCore
 /// kills it with SIGKILL `seconds` after `recordingStarted`, and returns the seconds of the take
 /// the file does not hold (what ffprobe reads of it, against `seconds`).
 private func killedTake(_ recorder: String, size frameSize: Size, seconds: Double, output: String) -> Double {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: recorder)
-    p.arguments = ["--camera", "test", "--microphone", "test", "--size", "\(frameSize)", "--windowed", "800x480",
-                   "--countdown", "0", "--output", output]
-    var env = ProcessInfo.processInfo.environment
-    env["SDL_VIDEODRIVER"] = env["SDL_VIDEODRIVER"] ?? "dummy"
-    env["SDL_AUDIODRIVER"] = env["SDL_AUDIODRIVER"] ?? "dummy"
-    p.environment = env
-    let input = Pipe(), events = Pipe()
-    p.standardInput = input
-    p.standardOutput = events
-    p.standardError = FileHandle.nullDevice
-    do { try p.run() } catch { fail("cannot run \(recorder): \(error)") }
-    var buffer = Data()
-    /// Reads stdout until a line holds `"event":"name"`; returns when it came.
-    func wait(for name: String) -> Double {
-        while true {
-            if let range = buffer.range(of: Data("\"event\":\"\(name)\"".utf8)), buffer[range.upperBound...].contains(0x0A) {
-                buffer.removeAll()
-                return ProcessInfo.processInfo.systemUptime
-            }
-            let chunk = events.fileHandleForReading.availableData
-            if chunk.isEmpty { fail("kiosk-recorder ended before \(name)") }
-            buffer += chunk
-        }
-    }
-    _ = wait(for: "ready")
-    input.fileHandleForWriting.write(Data("{\"command\":\"start\"}\n".utf8))
-    let started = wait(for: "recordingStarted")
+    let r = BenchRecorder(recorder, arguments: ["--camera", "test", "--microphone", "test", "--size", "\(frameSize)",
+                                                "--windowed", "800x480", "--countdown", "0", "--output", output])
+    r.wait(for: "ready")
+    r.send("start")
+    let started = r.wait(for: "recordingStarted")
     Thread.sleep(forTimeInterval: max(0, started + seconds - ProcessInfo.processInfo.systemUptime))
-    kill(p.processIdentifier, SIGKILL)
-    p.waitUntilExit()
+    kill(r.process.processIdentifier, SIGKILL)
+    r.process.waitUntilExit()
     let probe = Process()
     probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     probe.arguments = ["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "default=nw=1:nk=1", output]

@@ -275,42 +275,18 @@ func stopLatency(_ o: [String: String]) {
     let seconds = Double(o["seconds"] ?? "") ?? 3
     var stops: [Double] = [], readies: [Double] = []
     for _ in 0..<rounds {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: recorder)
-        p.arguments = ["--camera", "test", "--microphone", "test", "--size", "\(frameSize)", "--windowed", "\(frameSize)", "--countdown", "0"]
-        var env = ProcessInfo.processInfo.environment
-        env["SDL_VIDEODRIVER"] = env["SDL_VIDEODRIVER"] ?? "dummy"
-        env["SDL_AUDIODRIVER"] = env["SDL_AUDIODRIVER"] ?? "dummy"
-        p.environment = env
-        let input = Pipe(), output = Pipe()
-        p.standardInput = input
-        p.standardOutput = output
-        p.standardError = FileHandle.nullDevice
-        let launched = Date()
-        do { try p.run() } catch { fail("cannot run \(recorder): \(error)") }
-        var buffer = Data()
-        /// Reads stdout until a line holds `"event":"name"`; returns when it came.
-        func wait(for name: String) -> Date {
-            while true {
-                if let range = buffer.range(of: Data("\"event\":\"\(name)\"".utf8)),
-                   buffer[range.upperBound...].contains(0x0A) {
-                    buffer.removeAll()
-                    return Date()
-                }
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { fail("kiosk-recorder ended before \(name)") }
-                buffer += chunk
-            }
-        }
-        readies.append(wait(for: "ready").timeIntervalSince(launched) * 1000)
-        input.fileHandleForWriting.write(Data("{\"command\":\"start\"}\n".utf8))
-        _ = wait(for: "recordingStarted")
+        let launched = ProcessInfo.processInfo.systemUptime
+        let r = BenchRecorder(recorder, arguments: ["--camera", "test", "--microphone", "test", "--size", "\(frameSize)",
+                                                    "--windowed", "\(frameSize)", "--countdown", "0"])
+        readies.append((r.wait(for: "ready") - launched) * 1000)
+        r.send("start")
+        r.wait(for: "recordingStarted")
         Thread.sleep(forTimeInterval: seconds)
-        let stop = Date()
-        input.fileHandleForWriting.write(Data("{\"command\":\"stop\"}\n".utf8))
-        stops.append(wait(for: "recordingFinished").timeIntervalSince(stop) * 1000)
-        input.fileHandleForWriting.write(Data("{\"command\":\"quit\"}\n".utf8))
-        p.waitUntilExit()
+        let stop = ProcessInfo.processInfo.systemUptime
+        r.send("stop")
+        stops.append((r.wait(for: "recordingFinished") - stop) * 1000)
+        r.send("quit")
+        r.process.waitUntilExit()
     }
     func median(_ v: [Double]) -> Double { v.sorted()[v.count / 2] }
     printLine(["size": "\(frameSize)", "rounds": rounds, "stopToFinishedMs": stops.map { ($0 * 10).rounded() / 10 },

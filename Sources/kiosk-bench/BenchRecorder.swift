@@ -1,0 +1,42 @@
+// kiosk-recorder as the benchmarks that time it run it: commands on its stdin, events read from its
+// stdout as they come.
+import Foundation
+
+/// A kiosk-recorder process under SDL's dummy drivers (unless the environment names others).
+final class BenchRecorder {
+    let process = Process()
+    private let input = Pipe(), events = Pipe()
+    private var buffer = Data()
+
+    init(_ recorder: String, arguments: [String]) {
+        process.executableURL = URL(fileURLWithPath: recorder)
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["SDL_VIDEODRIVER"] = env["SDL_VIDEODRIVER"] ?? "dummy"
+        env["SDL_AUDIODRIVER"] = env["SDL_AUDIODRIVER"] ?? "dummy"
+        process.environment = env
+        process.standardInput = input
+        process.standardOutput = events
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { fail("cannot run \(recorder): \(error)") }
+    }
+
+    /// Reads stdout until a line holds `"event":"name"`; returns the uptime when it came.
+    @discardableResult
+    func wait(for name: String) -> Double {
+        while true {
+            if let range = buffer.range(of: Data("\"event\":\"\(name)\"".utf8)), buffer[range.upperBound...].contains(0x0A) {
+                buffer.removeAll()
+                return ProcessInfo.processInfo.systemUptime
+            }
+            let chunk = events.fileHandleForReading.availableData
+            if chunk.isEmpty { fail("kiosk-recorder ended before \(name)") }
+            buffer += chunk
+        }
+    }
+
+    /// Sends `{"command":"name"}`.
+    func send(_ command: String) {
+        input.fileHandleForWriting.write(Data("{\"command\":\"\(command)\"}\n".utf8))
+    }
+}
