@@ -48,7 +48,8 @@ public struct Layout: Equatable, Sendable {
     public let sideTitleLines: Int
 
     /// `textScale` (`--large-text`: 1.35) makes the text that much larger, and the side and middle
-    /// buttons wide enough for it (as far as the room beside the record circle allows).
+    /// buttons wide enough for it (as far as the room beside the record circle allows); in portrait,
+    /// where that room is short, the side buttons tall enough for two lines of title.
     public init(canvas: Size, textScale: Double = 1) {
         self.canvas = canvas
         let scale = min(max(textScale, 1), 2)
