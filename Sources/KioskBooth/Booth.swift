@@ -90,7 +90,15 @@ public final class Booth {
         let writer: any TakeWriter
         let microphone: (any AudioSource)?
         let cameraDropsAtStart: Int
+        /// `storageSlow` went out for this take.
+        var storageSlowTold = false
     }
+    /// A sync of a take waiting this long is `storageSlow` (once a take). A healthy SD card's sync takes
+    /// milliseconds; a worn one's can take seconds, and a stuck network mount's never ends.
+    static let storageSlowAfter = 2.0
+    /// A stopped take still being saved after this long shows "Saving your video…": a normal end
+    /// takes a few milliseconds, so the guest never sees the words flash by.
+    static let savingShownAfter = 0.5
     private var take: Take?
     /// The take's bytes as the loop last saw them, where its rate counts from, the rate over whole
     /// seconds, and the time the bytes left allow as last said (`remaining`).
@@ -233,6 +241,7 @@ public final class Booth {
         if let take, machine.mode == .recording {
             perform(machine.handle(.tick(elapsed: take.writer.elapsed, remaining: remaining(of: take.writer))))
         }
+        checkStorage()
         // The live picture in ready and recording; the last one stays frozen after.
         if [.ready, .countdown, .recording].contains(machine.mode),
            let (frame, serial) = frames.take(newerThan: frameSerial) {
@@ -293,6 +302,9 @@ public final class Booth {
             model.microphoneLevel = ((meter.level(at: now) * 2).rounded() / 2, (meter.level(at: now, window: 1_500_000_000) * 2).rounded() / 2)
             model.microphoneSilent = silence.reported && model.mode == .recording
             if model.microphoneSilent, model.message == nil { model.message = .microphoneSilent }
+        }
+        if let take, model.mode == .recording, (take.writer.finishingFor ?? 0) >= Self.savingShownAfter {
+            model.message = .saving
         }
         if let (name, since) = switchedTo, model.mode == .ready, MonotonicClock.now() - since < 2_000_000_000 {
             model.cameraName = name
@@ -579,6 +591,20 @@ public final class Booth {
             events.emit(.microphoneSilent)
             Log.info("microphone: no sound for 3 s")
         }
+    }
+
+    /// A disk keeping the take's sync waiting `storageSlowAfter` is told once a take, while it
+    /// records (the take goes on: a power cut now may lose what is not synced yet) or while it is
+    /// being saved (the take's end waits for the disk).
+    private func checkStorage() {
+        guard let writer = take?.writer, take?.storageSlowTold == false, let waited = writer.syncWaited,
+              waited >= Self.storageSlowAfter else { return }
+        take?.storageSlowTold = true
+        let message = writer.finishingFor == nil
+            ? "the disk has kept a sync of the take waiting \(String(format: "%.1f", waited)) s; the take goes on, but a power cut now may lose its last seconds"
+            : "the disk has kept the take's end waiting \(String(format: "%.1f", waited)) s; it is reported once the disk has it"
+        Log.info("storage: \(message)")
+        events.emit(.error(code: .storageSlow, message: message))
     }
 
     /// The attract screen comes after `--attract-after` in ready without a touch; any other mode

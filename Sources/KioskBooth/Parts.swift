@@ -102,6 +102,11 @@ public protocol TakeWriter: AnyObject, Sendable {
     /// Bytes of the take so far, and how many more the file-size and free-disk limits allow.
     var bytesWritten: Int64 { get }
     var bytesLeft: Int64 { get }
+    /// Seconds since the take stopped taking data while it is being finished and made safe; nil
+    /// while it records and once it has finished.
+    var finishingFor: Double? { get }
+    /// Seconds the take's oldest running sync has waited for the disk; nil when none runs.
+    var syncWaited: Double? { get }
 }
 
 extension MovieWriter: TakeWriter {}

@@ -37,6 +37,9 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case badConfig
     /// `--on-take`'s command could not be started.
     case hookFailed
+    /// The disk has kept a sync of the take waiting 2 s (once a take): while recording, the take
+    /// goes on; after a stop, `recordingFinished` comes once the disk has the take.
+    case storageSlow
 }
 
 /// One line of `--check`'s report: a part of the booth, whether it is fit, what was found, and the

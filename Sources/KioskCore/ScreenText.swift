@@ -37,6 +37,8 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
     case noCameraFound
     /// The warning while recording when the microphone has heard nothing for 3 s.
     case microphoneSilent
+    /// A stopped take the disk is slow to save (after half a second).
+    case saving
 
     /// A button's title.
     public init(_ button: Button) {
@@ -81,6 +83,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .cameraUnavailable: "Camera unavailable. Connect a camera; retrying every second."
         case .noCameraFound: "No camera found: showing the test pattern"
         case .microphoneSilent: "No sound from the microphone. Is it on?"
+        case .saving: "Saving your video…"
         }
     }
 
@@ -97,6 +100,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .cameraUnavailable: "カメラが使えません。カメラを接続してください（1秒ごとに再試行します）。"
         case .noCameraFound: "カメラが見つかりません。テスト映像を表示しています。"
         case .microphoneSilent: "マイクの音が聞こえません。電源は入っていますか？"
+        case .saving: "動画を保存しています…"
         }
     }
 
@@ -113,6 +117,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .cameraUnavailable: "摄像头不可用。请连接摄像头（每秒重试一次）。"
         case .noCameraFound: "未找到摄像头：正在显示测试画面"
         case .microphoneSilent: "麦克风没有声音。它打开了吗？"
+        case .saving: "正在保存视频…"
         }
     }
 
@@ -129,6 +134,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .cameraUnavailable: "Kamera nicht verfügbar. Bitte eine Kamera anschließen; neuer Versuch jede Sekunde."
         case .noCameraFound: "Keine Kamera gefunden: Testbild wird angezeigt"
         case .microphoneSilent: "Kein Ton vom Mikrofon. Ist es eingeschaltet?"
+        case .saving: "Das Video wird gespeichert…"
         }
     }
 
@@ -146,6 +152,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .cameraUnavailable: "Caméra indisponible. Branchez une caméra\u{A0}; nouvel essai chaque seconde."
         case .noCameraFound: "Aucune caméra trouvée\u{A0}: affichage de la mire"
         case .microphoneSilent: "Aucun son du micro. Est-il allumé\u{A0}?"
+        case .saving: "Sauvegarde de la vidéo…"
         }
     }
 
@@ -162,6 +169,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .cameraUnavailable: "Cámara no disponible. Conecte una cámara; se reintenta cada segundo."
         case .noCameraFound: "No se encontró ninguna cámara: se muestra la imagen de prueba"
         case .microphoneSilent: "No llega sonido del micrófono. ¿Está encendido?"
+        case .saving: "Guardando el vídeo…"
         }
     }
 }

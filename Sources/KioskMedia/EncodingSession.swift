@@ -67,11 +67,12 @@ final class EncodingSession {
 
     /// Opens the file, the encoders and the muxer, writes the header and syncs it. `failingAfter` is
     /// for tests: the init throws right after that step, as if the next call had failed.
-    init(settings: MovieSettings, failingAfter step: Step? = nil) throws(AVError) {
+    /// `clock` times the take's syncs.
+    init(settings: MovieSettings, failingAfter step: Step? = nil, clock: SyncClock = SyncClock()) throws(AVError) {
         let failure = InjectedFailure(after: step)
         self.settings = settings
         MediaLibraries.quietLogs()
-        let sink = try FileSink(path: settings.outputPath, mode: settings.fileMode)
+        let sink = try FileSink(path: settings.outputPath, mode: settings.fileMode, clock: clock)
         try failure.check(.file)
         let io = try IOContext(writingTo: sink)
         try failure.check(.ioContext)
@@ -99,7 +100,7 @@ final class EncodingSession {
         guard sink.sync() else { throw AVError(code: AVError.code(posix: sink.failure ?? EIO), call: "fdatasync") }
         try failure.check(.header)
         freeAtSync = DiskSpace.available(at: settings.outputPath)
-        syncer = try FileSyncer(fd: sink.fd)
+        syncer = try FileSyncer(fd: sink.fd, clock: clock)
     }
 
     /// The output file.

@@ -21,17 +21,20 @@ final class FileSink {
     private(set) var lastSyncedEnd: Int64 = 0
     /// The errno of the first failed write, if any.
     private(set) var failure: Int32?
+    /// Times this file's syncs (the booth reads how long the disk keeps them waiting).
+    let clock: SyncClock
 
     /// Creates the file: new (O_EXCL: never over an existing file, never through a symlink), with
     /// exactly `mode` (fchmod, whatever the umask).
-    init(path: String, mode: Int = 0o600) throws(AVError) {
+    init(path: String, mode: Int = 0o600, clock: SyncClock = SyncClock()) throws(AVError) {
         let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode))
         guard fd >= 0 else { throw AVError(code: AVError.code(posix: errno), call: "open(\(path))") }
         fchmod(fd, mode_t(mode))
         // The new name is durable before anything is written under it.
-        Self.syncFolder(of: path)
+        clock.timing(.writer) { Self.syncFolder(of: path) }
         self.path = path
         self.fd = fd
+        self.clock = clock
         tally = OwnerTally(FileSink.self)
     }
 
@@ -62,7 +65,7 @@ final class FileSink {
 
     /// Makes everything written so far durable (`fdatasync`) and remembers the point.
     func sync() -> Bool {
-        guard failure == nil, fdatasync(fd) == 0 else {
+        guard failure == nil, clock.timing(.writer, { fdatasync(fd) }) == 0 else {
             if failure == nil { failure = errno }
             return false
         }
@@ -84,7 +87,7 @@ final class FileSink {
         if ftruncate(fd, off_t(lastSyncedEnd)) == 0 {
             position = lastSyncedEnd - shift
             size = lastSyncedEnd
-            _ = fsync(fd)
+            _ = clock.timing(.writer) { fsync(fd) }
         }
     }
 
@@ -92,9 +95,9 @@ final class FileSink {
     /// failed.
     @discardableResult
     func syncFileAndFolder() -> Bool {
-        let file = fsync(fd) == 0
+        let file = clock.timing(.writer) { fsync(fd) } == 0
         if !file { Log.info("fsync(\(path)): \(String(cString: strerror(errno)))") }
-        return Self.syncFolder(of: path) && file
+        return clock.timing(.writer) { Self.syncFolder(of: path) } && file
     }
 
     /// fsync of the folder a path is in (a name created, renamed or removed there becomes durable);
@@ -186,14 +189,14 @@ final class FileSyncer: Sendable {
     private let tally: OwnerTally
 
     /// Starts the syncing thread on a duplicate of `fd`.
-    init(fd original: Int32) throws(AVError) {
+    init(fd original: Int32, clock: SyncClock = SyncClock()) throws(AVError) {
         let fd = fcntl(original, F_DUPFD_CLOEXEC, 0)
         guard fd >= 0 else { throw AVError(code: AVError.code(posix: errno), call: "fcntl(F_DUPFD_CLOEXEC)") }
         tally = OwnerTally(FileSyncer.self)
         // The thread holds the state and the descriptor, not the syncer: the syncer goes when its
         // session lets it go, and its deinit ends the thread.
         let state = self.state
-        let thread = Thread { Self.run(fd: fd, state: state) }
+        let thread = Thread { Self.run(fd: fd, state: state, clock: clock) }
         thread.name = "kiosk-sync"
         thread.start()
     }
@@ -220,7 +223,7 @@ final class FileSyncer: Sendable {
         state.wait { s in s.wanted == nil && !s.running ? s.progress : nil }
     }
 
-    private static func run(fd: Int32, state: Monitor<State>) {
+    private static func run(fd: Int32, state: Monitor<State>, clock: SyncClock) {
         while true {
             let next: Point? = state.wait { s -> Point?? in
                 if let wanted = s.wanted {
@@ -231,7 +234,7 @@ final class FileSyncer: Sendable {
                 return s.closing ? .some(nil) : nil
             }
             guard let point = next else { break }
-            let error: Int32? = fdatasync(fd) == 0 ? nil : errno
+            let error: Int32? = clock.timing(.fragments, { fdatasync(fd) }) == 0 ? nil : errno
             state.update { s in
                 s.running = false
                 if let error {

@@ -42,6 +42,10 @@ public final class MovieWriter: Sendable {
     private let written = Atomic<Int64>(0)
     private let left = Atomic<Int64>(Int64.max)
     private let encoderNote = Locked<(name: String, note: String?)>(("", nil))
+    /// Times the take's syncs.
+    private let syncs = SyncClock()
+    /// When the take stopped taking data to be finished and made safe (CLOCK_MONOTONIC ns; 0 before).
+    private let finishingSince = Atomic<Int64>(0)
     private let onFinish: @Sendable (RecordingResult) -> Void
 
     /// `onFinish` is called once, on the writer's thread, after the file is finalized and synced.
@@ -64,6 +68,14 @@ public final class MovieWriter: Sendable {
     public var droppedFrames: Int { queue.withLock { $0.dropped } }
     /// The video encoder in use and, when it is not the one asked for, why.
     public var videoEncoder: (name: String, note: String?) { encoderNote.withLock { $0 } }
+    /// Seconds since the take stopped taking data while it is being finished (drained, written out
+    /// and synced); nil while it records, and once `onFinish` has been called.
+    public var finishingFor: Double? {
+        let since = finishingSince.load(ordering: .acquiring)
+        return since > 0 ? Double(max(MonotonicClock.now() - since, 0)) / 1e9 : nil
+    }
+    /// Seconds the take's oldest running sync has kept it waiting for the disk; nil when none runs.
+    public var syncWaited: Double? { syncs.waited() }
 
     /// Opens the file, the encoders and the muxer (on the writer's thread) and starts taking data.
     /// Refuses with `diskFull` when the disk has less than the minimum free.
@@ -92,7 +104,7 @@ public final class MovieWriter: Sendable {
         let session: EncodingSession
         do {
             try writeMarker()
-            session = try EncodingSession(settings: settings)
+            session = try EncodingSession(settings: settings, clock: syncs)
         } catch {
             try? FileManager.default.removeItem(atPath: Self.markerPath(for: settings.outputPath))
             startError.withLock { $0 = RecordingStartError(code: .recordingFailed, message: "\(error)") }
@@ -227,13 +239,15 @@ public final class MovieWriter: Sendable {
             return (q.dropped, roomMade(&q))
         }
         if wake { room.signal() }
+        finishingSince.store(MonotonicClock.now(), ordering: .releasing)
         let duration = session.finish()
         let bytes = session.sink.size
         let success = session.hasVideo
         // The marker stays: the take is nobody's yet. It goes when the take is used, discarded or
         // handed over (TakeFiles), so a crash while the guest reviews it, or a parent that went
         // away, leaves a take the next Start reports as recovered instead of deleting it.
-        FileSink.syncFolder(of: settings.outputPath)
+        syncs.timing(.writer) { FileSink.syncFolder(of: settings.outputPath) }
+        finishingSince.store(0, ordering: .releasing)
         onFinish(RecordingResult(outputPath: settings.outputPath, duration: duration, bytes: bytes,
                                  reason: reason ?? .error, success: success, droppedFrames: dropped,
                                  encoder: session.videoEncoderName, encoderStalled: session.videoEncoderStalled))

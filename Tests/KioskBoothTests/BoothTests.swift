@@ -104,6 +104,46 @@ struct BoothTests {
         #expect(h.audio.played == [.begin, .end])
     }
 
+    @Test("a slow disk: storageSlow once a take when a sync has waited 2 s; after Stop the guest sees Saving only once the take has taken half a second to finish")
+    func slowDisk() throws {
+        let h = BoothHarness()
+        #expect(h.startTake())
+        let writer = try #require(h.writer)
+        writer.finishesOnStop.withLock { $0 = false }
+        // A sync running 1.9 s while recording: not yet slow.
+        writer.disk.withLock { $0 = (nil, 1.9) }
+        for _ in 0..<5 { h.booth.step() }
+        #expect(!h.events.names.contains("error"))
+        writer.disk.withLock { $0 = (nil, 2.0) }
+        #expect(h.step(until: { h.events.names.contains("error") }))
+        #expect(h.events.received.last?.contains(#""code":"storageSlow""#) == true, "\(h.events.received)")
+        #expect(h.events.received.last?.contains("the take goes on") == true)
+        #expect(h.screen.rendered.last??.message == nil, "the guest is not told while recording")
+        h.send(.press(.stop))
+        #expect(h.step(until: { writer.stops == [.user] }))
+        // Stopped, finishing 0.4 s: no words yet (a quick end never flashes them).
+        writer.disk.withLock { $0 = (0.4, 3.0) }
+        for _ in 0..<5 { h.booth.step() }
+        #expect(h.screen.rendered.last??.message == nil && h.booth.machine.mode == .recording)
+        writer.disk.withLock { $0 = (0.5, 3.1) }
+        #expect(h.step(until: { h.screen.rendered.last??.message == .saving }))
+        #expect(h.booth.machine.visibleButtons.isEmpty)
+        // Said once a take.
+        #expect(h.events.names.filter { $0 == "error" }.count == 1)
+        writer.disk.withLock { $0 = (nil, nil) }
+        writer.finish(.user)
+        #expect(h.step(until: { h.booth.machine.mode == .finished }))
+        #expect(h.screen.rendered.last??.message == nil)
+        // The next take is told again.
+        h.send(.press(.retake))
+        #expect(h.step(until: { h.booth.machine.mode == .ready }))
+        h.send(.press(.start))
+        #expect(h.step(until: { h.writerCount == 2 && h.events.names.filter { $0 == "recordingStarted" }.count == 2 }))
+        let next = try #require(h.writer)
+        next.disk.withLock { $0 = (nil, 2.5) }
+        #expect(h.step(until: { h.events.names.filter { $0 == "error" }.count == 2 }))
+    }
+
     @Test("the camera lost while recording: an error, the take stops with deviceDisconnected, the preview cleared")
     func cameraLost() throws {
         let h = BoothHarness()

@@ -171,6 +171,11 @@ final class WriterTwin: TakeWriter {
     var elapsed: Double { Double(frames) / 30 }
     var bytesWritten: Int64 { Int64(frames) * 1000 }
     var bytesLeft: Int64 { Int64.max }
+    /// What the test says the disk is doing: how long the take has been finishing, and how long its
+    /// sync has waited (nil: not finishing, no sync running).
+    let disk = Locked<(finishingFor: Double?, syncWaited: Double?)>((nil, nil))
+    var finishingFor: Double? { disk.withLock { $0.finishingFor } }
+    var syncWaited: Double? { disk.withLock { $0.syncWaited } }
 
     func start() throws(RecordingStartError) {
         state.withLock { $0.startedOnUIThread = on(ui) }
@@ -183,12 +188,15 @@ final class WriterTwin: TakeWriter {
     func release() { released.signal() }
     func append(_ frame: VideoFrame) { state.withLock { $0.frames += 1 } }
     func append(_ chunk: AudioChunk) {}
+    /// Whether a stop finishes the take at once (as a quick disk does), or leaves it to the test
+    /// (`finish`), as a slow disk would.
+    let finishesOnStop = Locked(true)
     func stop(reason: StopReason) {
         let first = state.withLock { s -> Bool in
             s.stops.append(reason)
             return s.stops.count == 1
         }
-        if first { finish(reason) }
+        if first && finishesOnStop.withLock({ $0 }) { finish(reason) }
     }
     /// The writer ends by itself (a limit, a full disk) or after a stop: the file is safe.
     func finish(_ reason: StopReason) {

@@ -2,6 +2,7 @@
 // away taking its thread and its descriptor with it.
 import Foundation
 import Testing
+import KioskSystem
 @testable import KioskMedia
 
 @Suite("File syncer")
@@ -47,5 +48,32 @@ struct FileSyncerTests {
         }
         // Its deinit waited for the thread, which closed the descriptor.
         #expect(descriptors(sharing: ends[1]) == 2)
+    }
+
+    @Test("the sync clock: how long the oldest sync running now has waited, nil when none runs; errno as the sync left it")
+    func clock() throws {
+        let clock = SyncClock()
+        #expect(clock.waited() == nil)
+        let inside = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            clock.timing(.fragments) { inside.signal(); release.wait() }
+            done.signal()
+        }.start()
+        inside.wait()
+        let began = MonotonicClock.now()
+        let later = began + 2_500_000_000
+        // The fragments' sync began before `began`; the writer's, begun now, is the younger one.
+        let writers = clock.timing(.writer) { () -> Int32 in
+            let waited = clock.waited(at: later) ?? 0
+            #expect(waited >= 2.5 && waited < 3.5, "\(waited)")
+            errno = 0
+            return fdatasync(-1)
+        }
+        #expect(writers == -1 && errno == EBADF, "errno as fdatasync left it")
+        #expect((clock.waited(at: later) ?? 0) >= 2.5)
+        release.signal()
+        done.wait()
+        #expect(clock.waited() == nil)
     }
 }

@@ -317,11 +317,54 @@ struct BoundaryEndToEndTests {
         guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
         #expect(result.droppedFrames == 0 && result.success && result.reason == .user, "\(result)")
         #expect(abs(result.duration - (stopped - started)) < 0.3, "reported \(result.duration) s of \(stopped - started) s recorded")
+        #expect(!r.names.contains("error"), "0.6 s syncs are not storageSlow: \(r.rawLines)")
         // The test camera's 30 pictures a second, each in the file.
         let frames = try runProgram(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
                                      "stream=nb_read_frames", "-of", "csv=p=0", output]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let expected = Int((result.duration * 30).rounded())
         #expect(Int(frames).map { abs($0 - expected) <= 2 } == true, "\(frames) pictures in \(result.duration) s")
+        #expect(try decodesCleanly(output))
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    @Test("a disk that stalls at Stop (each sync 2.6 s): storageSlow once, the screen answers and says the take is being saved, then the whole take is reported and plays")
+    func stalledDiskAtStop() throws {
+        let folder = try testFolder("stalled-disk")
+        let slow = folder.appendingPathComponent("slow-now").path
+        let output = folder.appendingPathComponent("take.mov").path
+        let r = try RecorderProcess(booth + ["--output", output], environment: [
+            "LD_PRELOAD": failingSyscallsShim, "KIOSK_SLOW_CALLS": "fdatasync,fsync", "KIOSK_SLOW_TRIGGER": slow, "KIOSK_SLOW_MS": "2600",
+        ])
+        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        let started = try #require(r.wait(for: "recordingStarted"), "\(r.stderr)")
+        Thread.sleep(forTimeInterval: 1.5)
+        // The middle of the picture, where a message's dark box goes, while recording.
+        let middle = Rect(x: 250, y: 200, width: 300, height: 60)
+        let recording = try PromptEndToEndTests.shot(r, folder.appendingPathComponent("recording.bmp").path).measure(middle)
+        #expect(FileManager.default.createFile(atPath: slow, contents: Data()))
+        let stopped = ProcessInfo.processInfo.systemUptime
+        r.command("stop")
+        let told = try #require(r.wait(for: "error", timeout: 8), "\(r.rawLines) \(r.stderr)")
+        guard case let .error(code, message)? = r.events.last(where: { $0.name == "error" }) else { Issue.record("\(r.names)"); return }
+        #expect(code == .storageSlow && message.contains("end"), "\(message)")
+        #expect(told - stopped >= 1.9, "told \(told - stopped) s after Stop, when a sync had waited 2 s")
+        #expect(!r.names.contains("recordingFinished"), "the take's end still waits for the disk")
+        // The screen still answers, shows no button, and says the take is being saved.
+        r.command("state")
+        #expect(r.wait(for: "state") != nil)
+        guard case let .state(mode, _, buttons, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { Issue.record("no state: \(r.rawLines)"); return }
+        #expect(mode == "recording" && buttons.isEmpty, "\(mode) \(buttons)")
+        let saving = try PromptEndToEndTests.shot(r, folder.appendingPathComponent("saving.bmp").path).measure(middle)
+        #expect(saving.mean < recording.mean * 0.75, "the message's dark box: \(saving.mean) against \(recording.mean)")
+        #expect(saving.white > 100, "its white words: \(saving.white) pixels")
+        try FileManager.default.removeItem(atPath: slow)
+        #expect(r.wait(for: "recordingFinished", timeout: 20) != nil, "\(r.stderr)")
+        guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
+        #expect(result.success && result.reason == .user && result.droppedFrames == 0, "\(result)")
+        #expect(abs(result.duration - (stopped - started)) < 0.3, "reported \(result.duration) s of \(stopped - started) s recorded")
+        #expect(r.names.filter { $0 == "error" }.count == 1, "said once: \(r.names)")
         #expect(try decodesCleanly(output))
         r.command("quit")
         #expect(r.exitStatus() == 0)
