@@ -340,8 +340,9 @@ struct BoundaryEndToEndTests {
         r.command("start")
         let started = try #require(r.wait(for: "recordingStarted"), "\(r.stderr)")
         Thread.sleep(forTimeInterval: 1.5)
-        // The middle of the picture, where a message's dark box goes, while recording.
-        let middle = Rect(x: 250, y: 200, width: 300, height: 60)
+        // The middle of the picture, where a message's dark box goes (it is centred on the content).
+        let content = Layout(canvas: Size(width: 800, height: 480)).content
+        let middle = Rect(x: 250, y: Int(content.center.y) - 15, width: 300, height: 30)
         let recording = try PromptEndToEndTests.shot(r, folder.appendingPathComponent("recording.bmp").path).measure(middle)
         #expect(FileManager.default.createFile(atPath: slow, contents: Data()))
         let stopped = ProcessInfo.processInfo.systemUptime
