@@ -93,9 +93,6 @@ public final class Booth {
         /// `storageSlow` went out for this take.
         var storageSlowTold = false
     }
-    /// A sync of a take waiting this long is `storageSlow` (once a take). A healthy SD card's sync takes
-    /// milliseconds; a worn one's can take seconds, and a stuck network mount's never ends.
-    static let storageSlowAfter = 2.0
     /// A stopped take still being saved after this long shows "Saving your video…": a normal end
     /// takes a few milliseconds, so the guest never sees the words flash by.
     static let savingShownAfter = 0.5
@@ -593,12 +590,12 @@ public final class Booth {
         }
     }
 
-    /// A disk keeping the take's sync waiting `storageSlowAfter` is told once a take, while it
+    /// A disk keeping the take's sync waiting `SyncClock.slowAfter` is told once a take, while it
     /// records (the take goes on: a power cut now may lose what is not synced yet) or while it is
     /// being saved (the take's end waits for the disk).
     private func checkStorage() {
         guard let writer = take?.writer, take?.storageSlowTold == false, let waited = writer.syncWaited,
-              waited >= Self.storageSlowAfter else { return }
+              waited >= SyncClock.slowAfter else { return }
         take?.storageSlowTold = true
         let message = writer.finishingFor == nil
             ? "the disk has kept a sync of the take waiting \(String(format: "%.1f", waited)) s; the take goes on, but a power cut now may lose its last seconds"

@@ -213,6 +213,9 @@ public enum Preflight {
                                   fix: "give the folder to the booth's user (sudo chown \(userName) \(folder)) or pick a writable one")]
             }
             items.append(CheckItem(name: "output", ok: true, detail: "\(option): \(folder) is writable"))
+            if let storage = storage(folder, fragmentBytes: Int(estimatedBytesPerSecond(config) * MovieSettings.defaultFragmentSeconds)) {
+                items.append(storage)
+            }
         }
         // How much fits: the free space above the reserve, at the configured quality's rate.
         let probe = FileManager.default.fileExists(atPath: folder) ? folder : URL(fileURLWithPath: folder).deletingLastPathComponent().path
@@ -239,6 +242,49 @@ public enum Preflight {
             }
         }
         return items
+    }
+
+    /// How fast the disk makes a take safe: a probe file in the output folder takes four fragments'
+    /// worth of bytes, each synced as the writer syncs a fragment (fdatasync), and is removed.
+    static func storage(_ folder: String, fragmentBytes: Int) -> CheckItem? {
+        let path = (folder as NSString).appendingPathComponent(".kiosk-check-\(getpid()).probe")
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return nil }
+        defer {
+            close(fd)
+            unlink(path)
+        }
+        let bytes = [UInt8](repeating: 0x5A, count: min(max(fragmentBytes, 64 * 1024), 4 * 1024 * 1024))
+        var syncs: [Double] = []
+        for round in 0..<4 {
+            guard pwrite(fd, bytes, bytes.count, off_t(round * bytes.count)) == bytes.count else {
+                return CheckItem(name: "storage", ok: false, detail: "writing a fragment's \(bytes.count / 1024) KiB into \(folder) failed: \(String(cString: strerror(errno)))",
+                                 fix: "check the disk (dmesg, df) or use another one")
+            }
+            let start = MonotonicClock.now()
+            guard fdatasync(fd) == 0 else {
+                return CheckItem(name: "storage", ok: false, detail: "syncing a fragment into \(folder) failed: \(String(cString: strerror(errno)))",
+                                 fix: "check the disk (dmesg) or use another one")
+            }
+            syncs.append(Double(MonotonicClock.now() - start) / 1e9)
+        }
+        return storageItem(syncs: syncs, bytes: bytes.count)
+    }
+
+    /// The storage item for syncs of `bytes` that took `syncs` seconds: slow (failed) when one
+    /// waited `SyncClock.slowAfter`, as the booth's `storageSlow`; a warning when one took longer
+    /// than a fragment lasts, so the syncs fall behind the take and a power cut may lose more.
+    public static func storageItem(syncs: [Double], bytes: Int) -> CheckItem {
+        let sorted = syncs.sorted()
+        let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2], worst = sorted.last ?? 0
+        func ms(_ s: Double) -> String { s < 0.01 ? String(format: "%.1f ms", s * 1000) : "\(Int((s * 1000).rounded())) ms" }
+        let detail = "\(syncs.count) syncs of a fragment's \(bytes / 1024) KiB: median \(ms(median)), worst \(ms(worst))"
+        let fix = "a faster disk: an A1/A2 SD card, or a USB SSD (each half second of a take is synced as it is recorded)"
+        if worst >= SyncClock.slowAfter { return CheckItem(name: "storage", ok: false, detail: detail + ": too slow for a booth", fix: fix) }
+        if worst > MovieSettings.defaultFragmentSeconds {
+            return CheckItem(name: "storage", ok: true, detail: detail + ": slower than the takes' fragments come", fix: fix, warning: true)
+        }
+        return CheckItem(name: "storage", ok: true, detail: detail)
     }
 
     /// A rough rate for the estimate: the bit rate asked for, else what libx264 at crf 23 makes of a

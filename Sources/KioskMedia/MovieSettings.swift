@@ -23,7 +23,8 @@ public struct MovieSettings: Sendable {
     /// Permissions of the take and its marker, created new (O_EXCL, never through a symlink).
     public var fileMode = 0o600
     /// How much video a fragment holds before it is written and synced: the most a crash loses.
-    public var fragmentSeconds = 0.5
+    public var fragmentSeconds = Self.defaultFragmentSeconds
+    public static let defaultFragmentSeconds = 0.5
     /// Live capture (the booth): frames are stamped by CLOCK_MONOTONIC, and one captured before the
     /// take started (a leftover still on its way through the camera's queue or the MJPEG decoder)
     /// is not part of the take. Off for benchmarks and tests that feed made-up timestamps.

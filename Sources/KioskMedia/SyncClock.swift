@@ -12,6 +12,11 @@ public final class SyncClock: Sendable {
     /// Who waits: the fragments' thread, or the writer's.
     enum Role: Sendable { case fragments, writer }
 
+    /// A sync waiting this long is slow (`storageSlow`, and `--check`'s storage item fails). A
+    /// healthy SD card's sync of a fragment takes milliseconds; a worn one's can take seconds, and a
+    /// stuck network mount's never ends.
+    public static let slowAfter = 2.0
+
     private let starts = Locked<[Role: Int64]>([:])
 
     public init() {}

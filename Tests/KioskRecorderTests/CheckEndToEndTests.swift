@@ -78,6 +78,28 @@ struct CheckEndToEndTests {
         #expect(r.exitStatus() == 0)
     }
 
+    @Test("storage: a fragment's worth of bytes synced four times in the output folder, timed; a disk whose syncs take 0.6 s is a warning with the fix; nothing is left in the folder")
+    func storage() throws {
+        let folder = try testFolder("check-storage")
+        let slow = folder.appendingPathComponent("slow-now").path
+        let arguments = ["--camera", "test", "--microphone", "none", "--size", "1280x720",
+                         "--output", folder.appendingPathComponent("takes/take.mov").path]
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("takes"), withIntermediateDirectories: true)
+        let quick = try Self.item("storage", in: Self.check(arguments).items)
+        // 1280x720 at 30 fps: about 0.1 bit a pixel and 128 kbit/s of sound, half a second of it (180,800 bytes).
+        #expect(quick.ok && !quick.warning && quick.detail.contains("4 syncs of a fragment's 176 KiB"), "\(quick)")
+        #expect(FileManager.default.createFile(atPath: slow, contents: Data()))
+        let c = try Self.check(arguments, environment: [
+            "LD_PRELOAD": failingSyscallsShim, "KIOSK_SLOW_CALLS": "fdatasync", "KIOSK_SLOW_TRIGGER": slow, "KIOSK_SLOW_MS": "600",
+        ])
+        let slowItem = try Self.item("storage", in: c.items)
+        #expect(slowItem.ok && slowItem.warning && slowItem.fix?.contains("SSD") == true, "\(slowItem)")
+        let worst = slowItem.detail.split(separator: " ").firstIndex(of: "worst").map { slowItem.detail.split(separator: " ")[$0 + 1] }
+        #expect(worst.flatMap { Int($0) }.map { $0 >= 600 && $0 < 1500 } == true, "\(slowItem.detail)")
+        #expect(c.stderr.contains("[warn] storage"), "\(c.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("takes").path).isEmpty, "no probe left")
+    }
+
     /// Input devices only their group may read (input, as on Debian), checked by a user outside it
     /// (root reads anything): the item fails naming the group and the user; with one device
     /// readable by all it passes.
