@@ -295,17 +295,24 @@ struct BoundaryEndToEndTests {
         #expect(r.exitStatus() == 0)
     }
 
-    @Test("a slow disk (each fdatasync 0.6 s, longer than the writer's queue of frames lasts): no frame dropped, every picture in the file, the take as long as it was recorded")
-    func slowSyncs() throws {
-        let folder = try testFolder("slow-sync")
+    /// The booth recording in a fresh folder `name` with the syscall shim armed to make `calls` take
+    /// `milliseconds` longer once the returned trigger file exists: the process, the take's path,
+    /// the trigger's path and when `recordingStarted` arrived.
+    func slowDiskBooth(_ name: String, calls: String, milliseconds: Int) throws -> (RecorderProcess, String, String, Double) {
+        let folder = try testFolder(name)
         let slow = folder.appendingPathComponent("slow-now").path
         let output = folder.appendingPathComponent("take.mov").path
         let r = try RecorderProcess(booth + ["--output", output], environment: [
-            "LD_PRELOAD": failingSyscallsShim, "KIOSK_SLOW_CALLS": "fdatasync", "KIOSK_SLOW_TRIGGER": slow, "KIOSK_SLOW_MS": "600",
+            "LD_PRELOAD": failingSyscallsShim, "KIOSK_SLOW_CALLS": calls, "KIOSK_SLOW_TRIGGER": slow, "KIOSK_SLOW_MS": "\(milliseconds)",
         ])
-        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
-        let started = try #require(r.wait(for: "recordingStarted"), "\(r.stderr)")
+        return (r, output, slow, try #require(r.wait(for: "recordingStarted"), "\(r.stderr)"))
+    }
+
+    @Test("a slow disk (each fdatasync 0.6 s, longer than the writer's queue of frames lasts): no frame dropped, every picture in the file, the take as long as it was recorded")
+    func slowSyncs() throws {
+        let (r, output, slow, started) = try slowDiskBooth("slow-sync", calls: "fdatasync", milliseconds: 600)
         // From here each fragment's sync (every 0.5 s of video) takes 0.6 s longer: a writer that
         // waited for it would fall 0.6 s behind the camera each time, past its eight queued frames.
         #expect(FileManager.default.createFile(atPath: slow, contents: Data()))
@@ -330,15 +337,8 @@ struct BoundaryEndToEndTests {
 
     @Test("a disk that stalls at Stop (each sync 2.6 s): storageSlow once, the screen answers and says the take is being saved, then the whole take is reported and plays")
     func stalledDiskAtStop() throws {
-        let folder = try testFolder("stalled-disk")
-        let slow = folder.appendingPathComponent("slow-now").path
-        let output = folder.appendingPathComponent("take.mov").path
-        let r = try RecorderProcess(booth + ["--output", output], environment: [
-            "LD_PRELOAD": failingSyscallsShim, "KIOSK_SLOW_CALLS": "fdatasync,fsync", "KIOSK_SLOW_TRIGGER": slow, "KIOSK_SLOW_MS": "2600",
-        ])
-        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
-        r.command("start")
-        let started = try #require(r.wait(for: "recordingStarted"), "\(r.stderr)")
+        let (r, output, slow, started) = try slowDiskBooth("stalled-disk", calls: "fdatasync,fsync", milliseconds: 2600)
+        let folder = URL(fileURLWithPath: output).deletingLastPathComponent()
         Thread.sleep(forTimeInterval: 1.5)
         // The middle of the picture, where a message's dark box goes (it is centred on the content).
         let content = Layout(canvas: Size(width: 800, height: 480)).content
