@@ -129,6 +129,9 @@ public final class Booth {
     private var attracting = false
     /// A tap's focus box: where (canvas pixels) and when (monotonic ns); drawn for a second.
     private var focusBox: (Point, Int64)?
+    /// What `systemctl status` shows (STATUS=), and the line last sent.
+    private var status = ServiceStatus()
+    private var statusSaid: String?
     /// The microphone's level, from the one listening in ready or the take's.
     public let meter = LevelMeter()
     /// Serial: the listening microphone's opens and closes (ready and the countdown).
@@ -255,6 +258,7 @@ public final class Booth {
             lastViewModel = model
             needsDraw = false
         }
+        tellStatus()
         if suspendWhenSafe && machine.mode != .recording {
             suspendWhenSafe = false
             // The take is safe on disk: now really stop, as the terminal asked (SIGTSTP). Its
@@ -473,6 +477,7 @@ public final class Booth {
                 Log.info("video encoder \(encoder) stopped returning packets; libx264 from the next take on")
             }
             lastTakeDuration = result.duration
+            if result.success { status.takes += 1 }
             perform(machine.handle(.recordingFinished(result)))
         case let .fileJobDone(done):
             fileJobs -= 1
@@ -594,13 +599,17 @@ public final class Booth {
     /// records (the take goes on: a power cut now may lose what is not synced yet) or while it is
     /// being saved (the take's end waits for the disk).
     private func checkStorage() {
-        guard let writer = take?.writer, take?.storageSlowTold == false, let waited = writer.syncWaited,
-              waited >= SyncClock.slowAfter else { return }
+        guard let writer = take?.writer, let waited = writer.syncWaited, waited >= SyncClock.slowAfter else { return }
+        guard take?.storageSlowTold == false else {
+            status.slowSyncGoesOn(waited)
+            return
+        }
         take?.storageSlowTold = true
         let message = writer.finishingFor == nil
             ? "the disk has kept a sync of the take waiting \(String(format: "%.1f", waited)) s; the take goes on, but a power cut now may lose its last seconds"
             : "the disk has kept the take's end waiting \(String(format: "%.1f", waited)) s; it is reported once the disk has it"
         Log.info("storage: \(message)")
+        status.diskWasSlow(waited)
         events.emit(.error(code: .storageSlow, message: message))
     }
 
@@ -807,6 +816,7 @@ public final class Booth {
                 return TakeFiles.discardPrevious(at: output).map { [.recordingRecovered(path: $0.path, duration: $0.duration)] } ?? []
             }
         case .handOverTake:
+            status.used += 1
             // The session of the take's own settings: a reload the machine applies on this return
             // to ready comes as the next action, after this one.
             let (output, rename, folder, number, rules) = (outputPath, config.session == .loop, folder, takeNumber, retention)
@@ -942,6 +952,17 @@ public final class Booth {
             return .refused(message: "\(error)")
         }
         return decision
+    }
+
+    /// Tells systemd what the booth is doing (STATUS=, for `systemctl status`) when that changed:
+    /// from `ready` on, until it is on its way out.
+    private func tellStatus() {
+        guard parts.notifier != nil, readySent, !stoppingTold else { return }
+        let saving = take.map { ($0.writer.finishingFor ?? 0) >= Self.savingShownAfter } ?? false
+        let text = status.text(mode: machine.mode, saving: saving, cameraAvailable: machine.cameraAvailable, player: machine.playerFile != nil)
+        guard text != statusSaid else { return }
+        statusSaid = text
+        tellService(.status(text))
     }
 
     /// Tells systemd (when it listens) without waiting; the first message that cannot go is logged.

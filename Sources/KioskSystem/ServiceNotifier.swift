@@ -16,6 +16,8 @@ public enum ServiceState: Equatable, Sendable {
     case stopping
     /// `WATCHDOG=1`: the loop is alive.
     case watchdog
+    /// `STATUS=…`: what `systemctl status` shows (one line: line breaks become spaces).
+    case status(String)
 
     /// The datagram's text.
     public var message: String {
@@ -24,6 +26,7 @@ public enum ServiceState: Equatable, Sendable {
         case let .reloading(usec): "RELOADING=1\nMONOTONIC_USEC=\(usec)"
         case .stopping: "STOPPING=1"
         case .watchdog: "WATCHDOG=1"
+        case let .status(text): "STATUS=" + text.map { $0.isNewline ? " " : String($0) }.joined()
         }
     }
 }

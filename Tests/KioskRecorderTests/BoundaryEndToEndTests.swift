@@ -298,13 +298,14 @@ struct BoundaryEndToEndTests {
     /// The booth recording in a fresh folder `name` with the syscall shim armed to make `calls` take
     /// `milliseconds` longer once the returned trigger file exists: the process, the take's path,
     /// the trigger's path and when `recordingStarted` arrived.
-    func slowDiskBooth(_ name: String, calls: String, milliseconds: Int) throws -> (RecorderProcess, String, String, Double) {
+    func slowDiskBooth(_ name: String, calls: String, milliseconds: Int, environment: [String: String] = [:]) throws
+        -> (RecorderProcess, String, String, Double) {
         let folder = try testFolder(name)
         let slow = folder.appendingPathComponent("slow-now").path
         let output = folder.appendingPathComponent("take.mov").path
-        let r = try RecorderProcess(booth + ["--output", output], environment: [
+        let r = try RecorderProcess(booth + ["--output", output], environment: environment.merging([
             "LD_PRELOAD": failingSyscallsShim, "KIOSK_SLOW_CALLS": calls, "KIOSK_SLOW_TRIGGER": slow, "KIOSK_SLOW_MS": "\(milliseconds)",
-        ])
+        ]) { $1 })
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         return (r, output, slow, try #require(r.wait(for: "recordingStarted"), "\(r.stderr)"))
@@ -337,7 +338,9 @@ struct BoundaryEndToEndTests {
 
     @Test("a disk that stalls at Stop (each sync 2.6 s): storageSlow once, the screen answers and says the take is being saved, then the whole take is reported and plays")
     func stalledDiskAtStop() throws {
-        let (r, output, slow, started) = try slowDiskBooth("stalled-disk", calls: "fdatasync,fsync", milliseconds: 2600)
+        let systemd = try NotifySocket("@kiosk-notify-stalled-\(getpid())")
+        let (r, output, slow, started) = try slowDiskBooth("stalled-disk", calls: "fdatasync,fsync", milliseconds: 2600,
+                                                           environment: ["NOTIFY_SOCKET": systemd.address])
         let folder = URL(fileURLWithPath: output).deletingLastPathComponent()
         Thread.sleep(forTimeInterval: 1.5)
         // The middle of the picture, where a message's dark box goes (it is centred on the content).
@@ -360,12 +363,17 @@ struct BoundaryEndToEndTests {
         let saving = try PromptEndToEndTests.shot(r, folder.appendingPathComponent("saving.bmp").path).measure(middle)
         #expect(saving.mean < recording.mean * 0.75, "the message's dark box: \(saving.mean) against \(recording.mean)")
         #expect(saving.white > 100, "its white words: \(saving.white) pixels")
+        // And `systemctl status` says it.
+        #expect(systemd.wait(for: "STATUS=Saving a take: the disk is slow. No take yet. The disk was slow once (the longest sync", prefix: true) != nil,
+                "\(systemd.received.map(\.text))")
         try FileManager.default.removeItem(atPath: slow)
         #expect(r.wait(for: "recordingFinished", timeout: 20) != nil, "\(r.stderr)")
         guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
         #expect(result.success && result.reason == .user && result.droppedFrames == 0, "\(result)")
         #expect(abs(result.duration - (stopped - started)) < 0.3, "reported \(result.duration) s of \(stopped - started) s recorded")
         #expect(r.names.filter { $0 == "error" }.count == 1, "said once: \(r.names)")
+        #expect(systemd.wait(for: "STATUS=A take in review. 1 take since launch, 0 used. The disk was slow once (the longest sync", prefix: true) != nil,
+                "\(systemd.received.map(\.text))")
         #expect(try decodesCleanly(output))
         r.command("quit")
         #expect(r.exitStatus() == 0)

@@ -18,6 +18,7 @@ struct ServiceNotifyEndToEndTests {
         let ready = try #require(systemd.wait(for: "READY=1"))
         #expect(abs(ready - readyEvent) < 0.5, "READY=1 \(ready - readyEvent) s from the ready event")
         #expect(systemd.received.first { $0.text != "WATCHDOG=1" }?.text == "READY=1", "nothing but the watchdog before READY=1")
+        #expect(systemd.wait(for: "STATUS=Ready. No take yet.") != nil, "\(systemd.received.map(\.text))")
 
         // The watchdog: every 100 ms from the UI loop.
         Thread.sleep(forTimeInterval: 1.5)
@@ -41,7 +42,8 @@ struct ServiceNotifyEndToEndTests {
         r.command("quit")
         #expect(r.exitStatus() == 0)
         #expect(systemd.wait(for: "STOPPING=1", timeout: 2) != nil)
-        #expect(systemd.received.filter { $0.text != "WATCHDOG=1" }.map { $0.text.prefix(11) } == ["READY=1", "RELOADING=1", "READY=1", "STOPPING=1"])
+        #expect(systemd.received.filter { $0.text != "WATCHDOG=1" && !$0.text.hasPrefix("STATUS=") }.map { $0.text.prefix(11) }
+            == ["READY=1", "RELOADING=1", "READY=1", "STOPPING=1"])
     }
 
     @Test("WATCHDOG_PID of another process: READY=1 and STOPPING=1 (to an abstract socket), no watchdog")
@@ -56,7 +58,35 @@ struct ServiceNotifyEndToEndTests {
         r.command("quit")
         #expect(r.exitStatus() == 0)
         #expect(systemd.wait(for: "STOPPING=1", timeout: 2) != nil)
-        #expect(systemd.received.map(\.text) == ["READY=1", "STOPPING=1"])
+        #expect(systemd.received.map(\.text).filter { !$0.hasPrefix("STATUS=") } == ["READY=1", "STOPPING=1"])
         #expect(!r.stderr.contains("systemd notify"), "\(r.stderr)")
+    }
+
+    @Test("STATUS= follows the booth for systemctl status: ready, recording, the take in review, the takes since launch and those used")
+    func status() throws {
+        let folder = try testFolder("notify-status")
+        let systemd = try NotifySocket(folder.appendingPathComponent("notify.sock").path)
+        let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("take.mov").path, "--session", "loop"],
+                                    environment: ["NOTIFY_SOCKET": systemd.address])
+        #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
+        #expect(systemd.wait(for: "STATUS=Ready. No take yet.") != nil)
+        r.command("start")
+        #expect(r.wait(for: "recordingStarted") != nil)
+        #expect(systemd.wait(for: "STATUS=Recording. No take yet.") != nil, "\(systemd.received.map(\.text))")
+        Thread.sleep(forTimeInterval: 1)
+        r.command("stop")
+        #expect(r.wait(for: "recordingFinished") != nil)
+        #expect(systemd.wait(for: "STATUS=A take in review. 1 take since launch, 0 used.") != nil, "\(systemd.received.map(\.text))")
+        r.command("useVideo")
+        #expect(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil)
+        #expect(systemd.wait(for: "STATUS=Ready. 1 take since launch, 1 used.") != nil, "\(systemd.received.map(\.text))")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        // Each line once, as it changed; none after STOPPING=1.
+        let lines = systemd.received.map(\.text)
+        let statuses = lines.filter { $0.hasPrefix("STATUS=") }
+        #expect(statuses == ["STATUS=Ready. No take yet.", "STATUS=Recording. No take yet.",
+                             "STATUS=A take in review. 1 take since launch, 0 used.", "STATUS=Ready. 1 take since launch, 1 used."], "\(statuses)")
+        #expect(lines.last == "STOPPING=1", "\(lines)")
     }
 }
