@@ -51,6 +51,10 @@ public final class Booth {
     let frames = FrameSlot()
     /// The writer the camera and microphone threads feed while a take runs.
     let activeWriter = WriterSlot()
+    /// The writer of a take being opened on the file worker (its start may wait for the disk).
+    private let openingWriter = Locked<(any TakeWriter)?>(nil)
+    /// `storageSlow` went out for the take being opened.
+    private var openingSlowTold = false
 
     /// Serial: each take's files in order (the old take goes before the new one opens).
     private let files = DispatchQueue(label: "kiosk-files", qos: .userInitiated)
@@ -454,7 +458,8 @@ public final class Booth {
         case let .takeStarted(started):
             fileJobs -= 1
             takeOpening = false
-            take = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames)
+            take = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames,
+                        storageSlowTold: openingSlowTold)
             takeBytes = (nil, nil, nil, nil)
             outputPath = started.path
             takeNumber = started.number
@@ -595,19 +600,25 @@ public final class Booth {
         }
     }
 
-    /// A disk keeping the take's sync waiting `SyncClock.slowAfter` is told once a take, while it
-    /// records (the take goes on: a power cut now may lose what is not synced yet) or while it is
-    /// being saved (the take's end waits for the disk).
+    /// A disk keeping the take's sync waiting `SyncClock.slowAfter` is told once a take: while it
+    /// opens (it begins once the disk has its file), while it records (the take goes on: a power
+    /// cut now may lose what is not synced yet) or while it is being saved (its end waits for the
+    /// disk).
     private func checkStorage() {
-        guard let writer = take?.writer, let waited = writer.syncWaited, waited >= SyncClock.slowAfter else { return }
-        guard take?.storageSlowTold == false else {
+        let opening = take == nil && takeOpening
+        guard let writer = take?.writer ?? (opening ? openingWriter.withLock({ $0 }) : nil), let waited = writer.syncWaited,
+              waited >= SyncClock.slowAfter else { return }
+        guard !(take?.storageSlowTold ?? openingSlowTold) else {
             status.slowSyncGoesOn(waited)
             return
         }
-        take?.storageSlowTold = true
-        let message = writer.finishingFor == nil
-            ? "the disk has kept a sync of the take waiting \(String(format: "%.1f", waited)) s; the take goes on, but a power cut now may lose its last seconds"
-            : "the disk has kept the take's end waiting \(String(format: "%.1f", waited)) s; it is reported once the disk has it"
+        if take == nil { openingSlowTold = true } else { take?.storageSlowTold = true }
+        let seconds = String(format: "%.1f", waited)
+        let message = take == nil
+            ? "the disk has kept the take's start waiting \(seconds) s; it begins once the disk has its file"
+            : writer.finishingFor == nil
+            ? "the disk has kept a sync of the take waiting \(seconds) s; the take goes on, but a power cut now may lose its last seconds"
+            : "the disk has kept the take's end waiting \(seconds) s; it is reported once the disk has it"
         Log.info("storage: \(message)")
         status.diskWasSlow(waited)
         events.emit(.error(code: .storageSlow, message: message))
@@ -1026,6 +1037,8 @@ public final class Booth {
         settings.rotationQuarterTurns = DisplayTransform(physical: screen.outputSize, orientation: orientation)
             .cameraQuarterTurns(mount: config.cameraRotation)
         let (inbox, activeWriter, makeMicrophone, makeWriter, folder) = (inbox, activeWriter, parts.makeMicrophone, parts.makeWriter, folder)
+        let opening = openingWriter
+        openingSlowTold = false
         let (planned, microphone, meter, monitor) = (settings, config.microphone, meter, microphoneMonitor)
         fileJobs += 1
         // The listening microphone closes first (the same device opens for the take).
@@ -1036,13 +1049,14 @@ public final class Booth {
             // In an output folder the take gets its name now: the counter moves on, durably.
             var take = planned, number: Int?
             if let folder { (number, take.outputPath) = folder.nextTake() }
-            inbox.post(Booth.openTake(settings: take, number: number, inbox: inbox, activeWriter: activeWriter, meter: meter,
-                                      microphone: microphone, makeMicrophone: makeMicrophone, makeWriter: makeWriter))
+            inbox.post(Booth.openTake(settings: take, number: number, inbox: inbox, activeWriter: activeWriter, opening: opening,
+                                      meter: meter, microphone: microphone, makeMicrophone: makeMicrophone, makeWriter: makeWriter))
         }
     }
 
     /// The file worker's part of a start: the microphone, then the writer. What to post back.
-    private static func openTake(settings: MovieSettings, number: Int?, inbox: Inbox, activeWriter: WriterSlot, meter: LevelMeter,
+    private static func openTake(settings: MovieSettings, number: Int?, inbox: Inbox, activeWriter: WriterSlot,
+                                 opening: Locked<(any TakeWriter)?>, meter: LevelMeter,
                                  microphone choice: MicrophoneChoice,
                                  makeMicrophone: @escaping @Sendable (MicrophoneChoice) -> (any AudioSource)?,
                                  makeWriter: @escaping TakeWriterFactory) -> BoothMessage {
@@ -1061,6 +1075,9 @@ public final class Booth {
         }
         settings.audio = microphone.map { (sampleRate: $0.info.sampleRate, channels: $0.info.channels) }
         let writer = makeWriter(settings) { inbox.post(.recordingFinished($0)) }
+        // While it opens, the loop reads how long the disk keeps it waiting (`storageSlow`).
+        opening.withLock { $0 = writer }
+        defer { opening.withLock { $0 = nil } }
         do {
             try writer.start()
             return .takeStarted(StartedTake(writer: writer, microphone: microphone, path: settings.outputPath, number: number))

@@ -197,7 +197,7 @@ public final class MovieWriter: Sendable {
         fchmod(fd, mode_t(settings.fileMode))
         let text = Array("\(getpid())\n".utf8)
         guard write(fd, text, text.count) == text.count else { throw AVError(code: AVError.code(posix: errno), call: "write(\(marker))") }
-        FileSink.syncFolder(of: marker)
+        syncs.timing(.writer) { FileSink.syncFolder(of: marker) }
     }
 
     /// The writer's thread: encode until a stop, a limit or a failure, then finalize and report.

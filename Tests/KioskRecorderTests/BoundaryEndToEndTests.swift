@@ -300,6 +300,14 @@ struct BoundaryEndToEndTests {
     /// the trigger's path and when `recordingStarted` arrived.
     func slowDiskBooth(_ name: String, calls: String, milliseconds: Int, environment: [String: String] = [:]) throws
         -> (RecorderProcess, String, String, Double) {
+        let (r, output, slow) = try slowDiskRecorder(name, calls: calls, milliseconds: milliseconds, environment: environment)
+        r.command("start")
+        return (r, output, slow, try #require(r.wait(for: "recordingStarted"), "\(r.stderr)"))
+    }
+
+    /// The same booth in ready, before Start.
+    func slowDiskRecorder(_ name: String, calls: String, milliseconds: Int, environment: [String: String] = [:]) throws
+        -> (RecorderProcess, String, String) {
         let folder = try testFolder(name)
         let slow = folder.appendingPathComponent("slow-now").path
         let output = folder.appendingPathComponent("take.mov").path
@@ -307,8 +315,7 @@ struct BoundaryEndToEndTests {
             "LD_PRELOAD": failingSyscallsShim, "KIOSK_SLOW_CALLS": calls, "KIOSK_SLOW_TRIGGER": slow, "KIOSK_SLOW_MS": "\(milliseconds)",
         ]) { $1 })
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        r.command("start")
-        return (r, output, slow, try #require(r.wait(for: "recordingStarted"), "\(r.stderr)"))
+        return (r, output, slow)
     }
 
     @Test("a slow disk (each fdatasync 0.6 s, longer than the writer's queue of frames lasts): no frame dropped, every picture in the file, the take as long as it was recorded")
@@ -374,6 +381,30 @@ struct BoundaryEndToEndTests {
         #expect(r.names.filter { $0 == "error" }.count == 1, "said once: \(r.names)")
         #expect(systemd.wait(for: "STATUS=A take in review. 1 take since launch, 0 used. The disk was slow once (the longest sync", prefix: true) != nil,
                 "\(systemd.received.map(\.text))")
+        #expect(try decodesCleanly(output))
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    @Test("a disk that stalls as a take opens (each sync 2.6 s): storageSlow before recordingStarted, then the take records and plays")
+    func stalledDiskAtStart() throws {
+        let (r, output, slow) = try slowDiskRecorder("stalled-start", calls: "fdatasync,fsync", milliseconds: 2600)
+        #expect(FileManager.default.createFile(atPath: slow, contents: Data()))
+        let pressed = ProcessInfo.processInfo.systemUptime
+        r.command("start")
+        let told = try #require(r.wait(for: "error", timeout: 8), "\(r.rawLines) \(r.stderr)")
+        guard case let .error(code, message)? = r.events.last(where: { $0.name == "error" }) else { Issue.record("\(r.names)"); return }
+        #expect(code == .storageSlow && message.contains("start"), "\(message)")
+        #expect(told - pressed >= 1.9, "told \(told - pressed) s after Start")
+        #expect(!r.names.contains("recordingStarted"), "the take begins once the disk has its file: \(r.names)")
+        try FileManager.default.removeItem(atPath: slow)
+        #expect(r.wait(for: "recordingStarted", timeout: 10) != nil, "\(r.stderr)")
+        Thread.sleep(forTimeInterval: 1)
+        r.command("stop")
+        #expect(r.wait(for: "recordingFinished") != nil)
+        guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
+        #expect(result.success && result.duration > 0.8, "\(result)")
+        #expect(r.names.filter { $0 == "error" }.count == 1, "said once a take: \(r.names)")
         #expect(try decodesCleanly(output))
         r.command("quit")
         #expect(r.exitStatus() == 0)
