@@ -217,16 +217,26 @@ func compareEncode(_ o: [String: String]) {
     let ffmpeg = ["ffmpeg", "-y", "-v", "error", "-f", "rawvideo", "-pix_fmt", "yuyv422", "-s", "\(frameSize)", "-r", "30",
                   "-i", input] + tuning.ffmpegArguments + [folder + "/ffmpeg.mov"]
     var ours: [(cpu: Double, rssMiB: Double)] = [], theirs: [(cpu: Double, rssMiB: Double)] = []
+    // Each round also encodes one frame on each side: start-up and the first frame, so what the
+    // rest costs a frame is known on each side (the split of the ratio).
+    var oursOne: [Double] = [], theirsOne: [Double] = []
+    let ffmpegOne = Array(ffmpeg.dropLast()) + ["-frames:v", "1", folder + "/ffmpeg-one.mov"]
     for round in 0..<rounds {
         // Interleaved, each side first in every other round.
-        let oursRun = { measure([me, "encode", "--input", input, "--size", "\(frameSize)", "--frames", "\(frames)", "--preset", preset,
-                                 "--output", folder + "/ours.mov"]) }
+        let oursRun = { (count: Int) in
+            measure([me, "encode", "--input", input, "--size", "\(frameSize)", "--frames", "\(count)", "--preset", preset,
+                     "--output", folder + (count == 1 ? "/ours-one.mov" : "/ours.mov")])
+        }
         if round % 2 == 0 {
-            ours.append(oursRun()); theirs.append(measure(ffmpeg))
+            ours.append(oursRun(frames)); theirs.append(measure(ffmpeg))
+            oursOne.append(oursRun(1).cpu); theirsOne.append(measure(ffmpegOne).cpu)
         } else {
-            theirs.append(measure(ffmpeg)); ours.append(oursRun())
+            theirs.append(measure(ffmpeg)); ours.append(oursRun(frames))
+            theirsOne.append(measure(ffmpegOne).cpu); oursOne.append(oursRun(1).cpu)
         }
     }
+    func milliseconds(_ seconds: Double) -> Double { (seconds * 1e5).rounded() / 100 }
+    let oursFirst = median(oursOne), theirFirst = median(theirsOne)
     func bytes(_ path: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0 }
     let oursCPU = median(ours.map(\.cpu)), theirCPU = median(theirs.map(\.cpu))
     printLine(["source": footage.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "testsrc2", "size": "\(frameSize)",
@@ -239,6 +249,10 @@ func compareEncode(_ o: [String: String]) {
                "ratioOfMedians": (oursCPU / theirCPU * 1000).rounded() / 1000,
                "oursCPUAll": ours.map(\.cpu), "ffmpegCPUAll": theirs.map(\.cpu),
                "oursPeakRSSMiB": median(ours.map(\.rssMiB)), "ffmpegPeakRSSMiB": median(theirs.map(\.rssMiB)),
+               // Start-up with the first frame, and each further frame (the medians' difference).
+               "oursFirstFrameMs": milliseconds(oursFirst), "ffmpegFirstFrameMs": milliseconds(theirFirst),
+               "oursPerFrameMs": milliseconds((oursCPU - oursFirst) / Double(max(frames - 1, 1))),
+               "ffmpegPerFrameMs": milliseconds((theirCPU - theirFirst) / Double(max(frames - 1, 1))),
                "oursBytes": bytes(folder + "/ours.mov"), "ffmpegBytes": bytes(folder + "/ffmpeg.mov")])
 }
 
