@@ -22,14 +22,15 @@ public struct ServiceStatus: Sendable {
         if let slow = slowDisk, waited > slow.worst { slowDisk = (slow.count, waited) }
     }
 
-    /// The line for the booth in `mode`: `saving` while a stopped take waits for the disk,
+    /// The line for the booth in `mode`: `saving` while a stopped take is still being saved after
+    /// half a second (waiting for the disk, as a rule: then the slow disk is said too),
     /// `cameraAvailable` as the machine has it, `player` for `--play`.
     public func text(mode: Mode, saving: Bool, cameraAvailable: Bool, player: Bool) -> String {
         let now: String
         switch mode {
         case .ready: now = cameraAvailable ? "Ready." : "Ready, no camera: retrying every second."
         case .countdown: now = "Counting down to a take."
-        case .recording: now = saving ? "Saving a take: the disk is slow." : "Recording."
+        case .recording: now = saving ? "Saving a take." : "Recording."
         case .finished: now = "A take in review."
         case .playing: now = player ? "Playing a file." : "Playing a take in review."
         }

@@ -19,7 +19,7 @@ struct ServiceStatusTests {
         status.used = 2
         status.diskWasSlow(2.04)
         #expect(status.text(mode: .recording, saving: true, cameraAvailable: true, player: false)
-            == "Saving a take: the disk is slow. 3 takes since launch, 2 used. The disk was slow once (the longest sync 2.0 s): check it.")
+            == "Saving a take. 3 takes since launch, 2 used. The disk was slow once (the longest sync 2.0 s): check it.")
         status.slowSyncGoesOn(7.26)
         status.diskWasSlow(3)
         status.slowSyncGoesOn(2.5)
