@@ -308,9 +308,7 @@ public final class Booth {
             model.microphoneSilent = silence.reported && model.mode == .recording
             if model.microphoneSilent, model.message == nil { model.message = .microphoneSilent }
         }
-        if let take, model.mode == .recording, (take.writer.finishingFor ?? 0) >= Self.savingShownAfter {
-            model.message = .saving
-        }
+        if model.mode == .recording, takeSaving { model.message = .saving }
         if let (name, since) = switchedTo, model.mode == .ready, MonotonicClock.now() - since < 2_000_000_000 {
             model.cameraName = name
         }
@@ -599,6 +597,10 @@ public final class Booth {
             Log.info("microphone: no sound for 3 s")
         }
     }
+
+    /// A stopped take has been finishing for `savingShownAfter` and is not safe yet: the guest sees
+    /// "Saving your video…", and `systemctl status` says so.
+    private var takeSaving: Bool { (take?.writer.finishingFor ?? 0) >= Self.savingShownAfter }
 
     /// A disk keeping the take's sync waiting `SyncClock.slowAfter` is told once a take: while it
     /// opens (it begins once the disk has its file), while it records (the take goes on: a power
@@ -969,8 +971,7 @@ public final class Booth {
     /// from `ready` on, until it is on its way out.
     private func tellStatus() {
         guard parts.notifier != nil, readySent, !stoppingTold else { return }
-        let saving = take.map { ($0.writer.finishingFor ?? 0) >= Self.savingShownAfter } ?? false
-        let text = status.text(mode: machine.mode, saving: saving, cameraAvailable: machine.cameraAvailable, player: machine.playerFile != nil)
+        let text = status.text(mode: machine.mode, saving: takeSaving, cameraAvailable: machine.cameraAvailable, player: machine.playerFile != nil)
         guard text != statusSaid else { return }
         statusSaid = text
         tellService(.status(text))
