@@ -39,8 +39,8 @@ public struct ServiceStatus: Sendable {
             line += takes == 0 ? " No take yet." : " \(takes) take\(takes == 1 ? "" : "s") since launch, \(used) used."
         }
         if let slow = slowDisk {
-            let worst = (slow.worst * 10).rounded() / 10
-            line += " The disk was slow \(slow.count == 1 ? "once" : "\(slow.count) times") (the longest sync \(worst) s): check it."
+            // Whole seconds: while a stall lasts, the line changes once a second, not at every look.
+            line += " The disk was slow \(slow.count == 1 ? "once" : "\(slow.count) times") (the longest sync \(Int(slow.worst.rounded())) s): check it."
         }
         return line
     }

@@ -19,12 +19,12 @@ struct ServiceStatusTests {
         status.used = 2
         status.diskWasSlow(2.04)
         #expect(status.text(mode: .recording, saving: true, cameraAvailable: true, player: false)
-            == "Saving a take. 3 takes since launch, 2 used. The disk was slow once (the longest sync 2.0 s): check it.")
+            == "Saving a take. 3 takes since launch, 2 used. The disk was slow once (the longest sync 2 s): check it.")
         status.slowSyncGoesOn(7.26)
         status.diskWasSlow(3)
         status.slowSyncGoesOn(2.5)
         #expect(status.text(mode: .ready, saving: false, cameraAvailable: true, player: false)
-            == "Ready. 3 takes since launch, 2 used. The disk was slow 2 times (the longest sync 7.3 s): check it.")
+            == "Ready. 3 takes since launch, 2 used. The disk was slow 2 times (the longest sync 7 s): check it.")
         // `--play`: the file, and no takes.
         #expect(ServiceStatus().text(mode: .playing, saving: false, cameraAvailable: true, player: true) == "Playing a file.")
     }
