@@ -9,10 +9,12 @@ let usageText = """
     Usage: kiosk-bench COMMAND [options]
       encode --input FILE --size WxH [--frames N] [--preset P] [--output PATH]
           feed the real MovieWriter a raw YUYV file as fast as it takes it; prints a JSON line
-      compare-encode [--footage CLIP | --source pattern] [--size WxH] [--frames N] [--rounds N] [--preset P]
+      compare-encode [--footage CLIP | --source pattern] [--size WxH] [--frames N] [--rounds N] [--preset P] [--instructions yes]
           make a YUYV input (real footage, or ffmpeg's test pattern), then run `encode` and the
           ffmpeg CLI with the writer's own settings, interleaved, and print median CPU seconds,
-          peak RSS, bytes and the ratio ours/ffmpeg
+          peak RSS, bytes and the ratio ours/ffmpeg; with --instructions yes, each side once under
+          callgrind instead: instructions executed (repeatable to the instruction), libx264's own
+          beside everything else's, and the split into start-up and each further frame
       compare-booth --footage CLIP [--size WxH] [--seconds S] [--rounds N] [--chroma 422|420] [--recorder PATH] [--clip FILE]
           (under with-fake-camera) the whole booth recording S seconds from the fake camera serving
           the clip's numbered JPEGs, with its preview, against the ffmpeg CLI recording the same
@@ -195,6 +197,80 @@ func median(_ values: [Double]) -> Double {
     return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
+/// Instructions a command executes, under callgrind (valgrind): the same count for the same binary,
+/// input and settings whatever else the machine does, so a small difference is not noise. Returns
+/// the total and each shared object's own instructions (its functions' self cost).
+func countInstructions(_ arguments: [String], in folder: String) -> (total: Int, objects: [String: Int]) {
+    let out = folder + "/callgrind.out"
+    unlink(out)
+    guard ["/usr/bin/valgrind", "/usr/local/bin/valgrind"].contains(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        fail("--instructions needs valgrind (Debian: apt-get install valgrind)")
+    }
+    _ = measure(["valgrind", "--tool=callgrind", "-q", "--callgrind-out-file=\(out)", "--"] + arguments)
+    let pipe = Pipe()
+    let annotate = Process()
+    annotate.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    annotate.arguments = ["callgrind_annotate", "--inclusive=no", "--threshold=100", out]
+    annotate.standardOutput = pipe
+    do { try annotate.run() } catch { fail("cannot run callgrind_annotate: \(error)") }
+    let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    annotate.waitUntilExit()
+    var total = 0, objects: [String: Int] = [:]
+    // "1,234 (0.5%)  file:function [/path/to/object]" per function, and "1,234 (100.0%)  PROGRAM TOTALS".
+    for line in text.split(separator: "\n") {
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        guard let first = fields.first, let count = Int(first.replacingOccurrences(of: ",", with: "")) else { continue }
+        if line.hasSuffix("PROGRAM TOTALS") { total = count; continue }
+        guard line.hasSuffix("]"), let open = line.lastIndex(of: "[") else { continue }
+        let object = URL(fileURLWithPath: String(line[line.index(after: open)..<line.index(before: line.endIndex)])).lastPathComponent
+        objects[object, default: 0] += count
+    }
+    guard total > 0 else { fail("no instruction count from callgrind for \(arguments[0])") }
+    return (total, objects)
+}
+
+/// `compare-encode --instructions yes`: each side once under callgrind, with `frames` and with one
+/// frame, so the split (start-up with the first frame, each further frame) is in instructions,
+/// and libx264's own share on each side beside everything else's.
+func compareEncodeInstructions(ours: @escaping (Int) -> [String], ffmpeg: @escaping (Int) -> [String], frames: Int,
+                               folder: String) -> [String: Any] {
+    let sides: [(String, (Int) -> [String])] = [("ours", ours), ("ffmpeg", ffmpeg)]
+    var result: [String: Any] = [:]
+    var totals: [String: Int] = [:], perFrame: [String: Double] = [:], x264: [String: Int] = [:]
+    var x264PerFrame: [String: Double] = [:]
+    for (name, command) in sides {
+        let all = countInstructions(command(frames), in: folder), one = countInstructions(command(1), in: folder)
+        func encoderShare(_ objects: [String: Int]) -> Int { objects.filter { $0.key.hasPrefix("libx264") }.values.reduce(0, +) }
+        let encoder = encoderShare(all.objects), encoderOne = encoderShare(one.objects)
+        totals[name] = all.total
+        x264[name] = encoder
+        perFrame[name] = Double(all.total - one.total) / Double(max(frames - 1, 1))
+        result[name + "Instructions"] = all.total
+        result[name + "X264Instructions"] = encoder
+        result[name + "OtherInstructions"] = all.total - encoder
+        result[name + "FirstFrameInstructions"] = one.total
+        result[name + "PerFrameInstructions"] = Int(perFrame[name]!.rounded())
+        // Each further frame: libx264's part and the rest's (reading, converting, muxing, writing).
+        let framesAfter = Double(max(frames - 1, 1))
+        x264PerFrame[name] = Double(encoder - encoderOne) / framesAfter
+        result[name + "X264PerFrameInstructions"] = Int(x264PerFrame[name]!.rounded())
+        result[name + "OtherPerFrameInstructions"] = Int((perFrame[name]! - x264PerFrame[name]!).rounded())
+        // The five objects besides libx264 that cost most, in millions.
+        let others = all.objects.filter { !$0.key.hasPrefix("libx264") }.sorted { $0.value > $1.value }.prefix(5)
+        var top: [String: Double] = [:]
+        for (object, count) in others { top[object] = (Double(count) / 1e4).rounded() / 100 }
+        result[name + "TopOthersMillions"] = top
+    }
+    func ratio(_ a: Double, _ b: Double) -> Double { (a / b * 10000).rounded() / 10000 }
+    result["ratio"] = ratio(Double(totals["ours"]!), Double(totals["ffmpeg"]!))
+    result["x264Ratio"] = ratio(Double(x264["ours"]!), Double(x264["ffmpeg"]!))
+    result["perFrameRatio"] = ratio(perFrame["ours"]!, perFrame["ffmpeg"]!)
+    result["x264ShareOfFFmpeg"] = ratio(Double(x264["ffmpeg"]!), Double(totals["ffmpeg"]!))
+    // The least each further frame could cost against the CLI's if nothing but libx264 ran on our side.
+    result["perFrameRatioFloor"] = ratio(x264PerFrame["ours"]!, perFrame["ffmpeg"]!)
+    return result
+}
+
 /// The writer against the ffmpeg CLI on the same raw input with the writer's own encoder settings
 /// (`MovieSettings.videoTuning`, read here, not copied), rounds interleaved, medians of CPU (user +
 /// system from wait4) and the peak RSS of each side, and the median of the rounds' CPU ratios.
@@ -216,6 +292,21 @@ func compareEncode(_ o: [String: String]) {
     let me = CommandLine.arguments[0].contains("/") ? CommandLine.arguments[0] : "kiosk-bench"
     let ffmpeg = ["ffmpeg", "-y", "-v", "error", "-f", "rawvideo", "-pix_fmt", "yuyv422", "-s", "\(frameSize)", "-r", "30",
                   "-i", input] + tuning.ffmpegArguments + [folder + "/ffmpeg.mov"]
+    if o["instructions"] == "yes" {
+        // Valgrind 3.19 cannot read the DWARF 5 that Swift's clang writes: a copy without it
+        // (the same code and symbols).
+        let plain = folder + "/kiosk-bench"
+        _ = measure(["strip", "--strip-debug", "-o", plain, me])
+        let counts = compareEncodeInstructions(
+            ours: { count in [plain, "encode", "--input", input, "--size", "\(frameSize)", "--frames", "\(count)", "--preset", preset,
+                              "--output", folder + "/ours-\(count).mov"] },
+            ffmpeg: { count in Array(ffmpeg.dropLast()) + ["-frames:v", "\(count)", folder + "/ffmpeg-\(count).mov"] },
+            frames: frames, folder: folder)
+        printLine(counts.merging(["source": footage.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "testsrc2",
+                                  "size": "\(frameSize)", "frames": frames, "counter": "callgrind (instructions executed)",
+                                  "ffmpegArguments": tuning.ffmpegArguments.joined(separator: " ")]) { a, _ in a })
+        return
+    }
     var ours: [(cpu: Double, rssMiB: Double)] = [], theirs: [(cpu: Double, rssMiB: Double)] = []
     // Each round also encodes one frame on each side: start-up and the first frame, so what the
     // rest costs a frame is known on each side (the split of the ratio).

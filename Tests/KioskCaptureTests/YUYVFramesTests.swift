@@ -5,11 +5,12 @@ import KioskCapture
 import KioskCore
 import KioskPixels
 
-@Suite("YUYV frames")
-struct YUYVFramesTests {
+/// YUYV pictures to convert and what each must become, for these tests and the AArch64 ones
+/// (CrossPixelsTests).
+enum YUYVDefinition {
     /// A YUYV picture of `size` with `pitch` bytes a row (padding after each row), bytes from a
     /// fixed pseudo-random sequence.
-    private func picture(_ size: Size, pitch: Int) -> [UInt8] {
+    static func picture(_ size: Size, pitch: Int) -> [UInt8] {
         var state: UInt32 = 0x2545F491
         return (0..<(pitch * size.height)).map { _ in
             state = state &* 1_664_525 &+ 1_013_904_223
@@ -19,7 +20,7 @@ struct YUYVFramesTests {
 
     /// The definition: luma as it is; each chroma sample the average of its two rows' (rounding
     /// half up), the last row alone at an odd height.
-    private func expected(_ source: [UInt8], pitch: Int, size: Size) -> [UInt8] {
+    static func expected(_ source: [UInt8], pitch: Int, size: Size) -> [UInt8] {
         let planes = YUYVFrames.planes(for: size)
         var out = [UInt8](repeating: 0, count: PixelFormat.yuv420p.frameBytes(for: size))
         for y in 0..<size.height {
@@ -34,6 +35,12 @@ struct YUYVFramesTests {
         }
         return out
     }
+}
+
+@Suite("YUYV frames")
+struct YUYVFramesTests {
+    private func picture(_ size: Size, pitch: Int) -> [UInt8] { YUYVDefinition.picture(size, pitch: pitch) }
+    private func expected(_ source: [UInt8], pitch: Int, size: Size) -> [UInt8] { YUYVDefinition.expected(source, pitch: pitch, size: size) }
 
     // Widths for the vector steps and their scalar tails (at the widest steps this CPU has): 50, 70,
     // 102, 640.
