@@ -13,7 +13,7 @@ let usageText = """
           make a YUYV input (real footage, or ffmpeg's test pattern), then run `encode` and the
           ffmpeg CLI with the writer's own settings, interleaved, and print median CPU seconds,
           peak RSS, bytes and the ratio ours/ffmpeg; with --instructions yes, each side once under
-          callgrind instead: instructions executed (repeatable to the instruction), libx264's own
+          callgrind instead: instructions executed (repeatable to a few thousand), libx264's own
           beside everything else's, and the split into start-up and each further frame
       compare-booth --footage CLIP [--size WxH] [--seconds S] [--rounds N] [--chroma 422|420] [--recorder PATH] [--clip FILE]
           (under with-fake-camera) the whole booth recording S seconds from the fake camera serving
@@ -197,8 +197,9 @@ func median(_ values: [Double]) -> Double {
     return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
 }
 
-/// Instructions a command executes, under callgrind (valgrind): the same count for the same binary,
-/// input and settings whatever else the machine does, so a small difference is not noise. Returns
+/// Instructions a command executes, under callgrind (valgrind): for the same binary, input and
+/// settings the count moves by a few thousand in billions (threads interleave differently),
+/// whatever else the machine does, so a small difference is not noise. Returns
 /// the total and each shared object's own instructions (its functions' self cost).
 func countInstructions(_ arguments: [String], in folder: String) -> (total: Int, objects: [String: Int]) {
     let out = folder + "/callgrind.out"
