@@ -151,6 +151,13 @@ func ffprobe(_ path: String, _ entries: String, stream: String? = nil) throws ->
         .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
+/// The pictures ffprobe counts in the file's video stream by decoding it (nil when it reads none).
+func pictureCount(_ path: String) throws -> Int? {
+    Int(try runProgram(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                        "stream=nb_read_frames", "-of", "csv=p=0", path], stderr: .discard)
+        .stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+}
+
 /// Whether ffmpeg decodes the whole file without an error.
 func decodesCleanly(_ path: String) throws -> Bool {
     let r = try runProgram(["ffmpeg", "-v", "error", "-i", path, "-f", "null", "-"], stdout: .discard)
