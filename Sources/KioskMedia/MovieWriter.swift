@@ -66,6 +66,8 @@ public final class MovieWriter: Sendable {
     public var bytesWritten: Int64 { written.load(ordering: .relaxed) }
     public var bytesLeft: Int64 { left.load(ordering: .relaxed) }
     public var droppedFrames: Int { queue.withLock { $0.dropped } }
+    /// Pictures queued for the encoder (at most `videoQueueLimit`; past it they are dropped).
+    public var videoWaiting: Int { queue.withLock { $0.videoCount } }
     /// The video encoder in use and, when it is not the one asked for, why.
     public var videoEncoder: (name: String, note: String?) { encoderNote.withLock { $0 } }
     /// Seconds since the take stopped taking data while it is being finished (drained, written out
@@ -122,7 +124,9 @@ public final class MovieWriter: Sendable {
     /// dropped and counted; the caller never waits.
     public func append(_ frame: VideoFrame) {
         let taken = queue.withLock { q -> Bool in
-            guard q.accepting else { return false }
+            // After a stop is asked for, nothing is the take's: not taken, and not counted dropped
+            // when the queue is full (the file ends with the last picture queued before the stop).
+            guard q.accepting, !q.stopRequested else { return false }
             // Captured before the take started: not the take's first picture, nor any of it.
             guard frame.timestamp >= q.startedAt else { return false }
             guard q.videoCount < Self.videoQueueLimit else {
@@ -170,7 +174,7 @@ public final class MovieWriter: Sendable {
     /// Takes an audio chunk (any thread). Audio is never dropped.
     public func append(_ chunk: AudioChunk) {
         let taken = queue.withLock { q -> Bool in
-            guard q.accepting else { return false }
+            guard q.accepting, !q.stopRequested else { return false }
             q.items.append(.audio(chunk))
             return true
         }
