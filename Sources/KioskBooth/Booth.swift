@@ -96,7 +96,19 @@ public final class Booth {
         let cameraDropsAtStart: Int
         /// `storageSlow` went out for this take.
         var storageSlowTold = false
+        /// The preview's dropped pictures when the take began (`FrameSlot.dropped`).
+        let previewDropsAtStart: Int
+        /// The preview held back for the encoder at least once (`previewYields`).
+        var previewYielded = false
     }
+    /// While a take records and its encoder is behind (this many pictures waiting for it), the
+    /// preview draws at most one picture per `yieldingPreviewInterval` (10 a second): on a machine
+    /// that cannot do both at full rate, the CPU goes to the take first and the guest sees a
+    /// choppier picture for a moment instead of a take with pictures missing. In steady state the
+    /// encoder takes each picture as it comes (none or one waiting).
+    static let previewYieldsAt = 2
+    static let yieldingPreviewInterval: Int64 = 100_000_000
+    private var lastPreviewShown: Int64 = .min
     /// A stopped take still being saved after this long shows "Saving your video…": a normal end
     /// takes a few milliseconds, so the guest never sees the words flash by.
     static let savingShownAfter = 0.5
@@ -247,9 +259,10 @@ public final class Booth {
         }
         checkStorage()
         // The live picture in ready and recording; the last one stays frozen after.
-        if [.ready, .countdown, .recording].contains(machine.mode),
+        if [.ready, .countdown, .recording].contains(machine.mode), !previewYields(),
            let (frame, serial) = frames.take(newerThan: frameSerial) {
             frameSerial = serial
+            lastPreviewShown = MonotonicClock.now()
             do { try screen.show(frame: frame) } catch { Log.info("preview: \(error)") }
             stats.previewFrames += 1
             needsDraw = true
@@ -271,6 +284,19 @@ public final class Booth {
             events.flush(timeout: 1)
             raise(SIGSTOP)
         }
+    }
+
+    /// Whether the preview leaves the newest picture undrawn for now: the take's encoder is behind
+    /// and a picture was drawn less than `yieldingPreviewInterval` ago (see `previewYieldsAt`).
+    /// The picture stays in its slot; a newer one replaces it (a dropped preview frame, counted).
+    private func previewYields() -> Bool {
+        guard machine.mode == .recording, var take, take.writer.videoWaiting >= Self.previewYieldsAt,
+              MonotonicClock.now() - lastPreviewShown < Self.yieldingPreviewInterval else { return false }
+        if !take.previewYielded {
+            take.previewYielded = true
+            self.take = take
+        }
+        return true
     }
 
     /// How long the loop may sleep when nothing wakes it (a new frame and every inbox message
@@ -457,7 +483,7 @@ public final class Booth {
             fileJobs -= 1
             takeOpening = false
             take = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames,
-                        storageSlowTold: openingSlowTold)
+                        storageSlowTold: openingSlowTold, previewDropsAtStart: frames.dropped)
             takeBytes = (nil, nil, nil, nil)
             outputPath = started.path
             takeNumber = started.number
@@ -469,7 +495,17 @@ public final class Booth {
             perform(machine.handle(.recordingFailed(code: code, message: message)))
         case var .recordingFinished(result):
             if let take {
-                result.droppedFrames += max(camera.droppedFrames - take.cameraDropsAtStart, 0)
+                // Where the take's missing pictures went, for whoever reads the log.
+                let byEncoder = result.droppedFrames, byCamera = max(camera.droppedFrames - take.cameraDropsAtStart, 0)
+                if take.previewYielded {
+                    Log.info("take: the encoder fell behind; the preview left \(frames.dropped - take.previewDropsAtStart) of the camera's "
+                             + "pictures undrawn to give it the time")
+                }
+                if byEncoder + byCamera > 0 {
+                    Log.info("take: \(byEncoder + byCamera) pictures dropped: \(byEncoder) while the encoder was behind "
+                             + "(\(MovieWriter.videoQueueLimit) waiting), \(byCamera) the camera delivered too late or not at all")
+                }
+                result.droppedFrames += byCamera
                 if let microphone = take.microphone { onFiles { microphone.stop(); return [] } }
             }
             activeWriter.set(nil)

@@ -107,6 +107,8 @@ public protocol TakeWriter: AnyObject, Sendable {
     var finishingFor: Double? { get }
     /// Seconds the take's oldest running sync has waited for the disk; nil when none runs.
     var syncWaited: Double? { get }
+    /// Pictures taken and waiting for the encoder: more than one means it is falling behind.
+    var videoWaiting: Int { get }
 }
 
 extension MovieWriter: TakeWriter {}

@@ -67,7 +67,7 @@ public struct EncoderChoice: Equatable, Sendable {
     }
 
     /// Whether `name` is a hardware encoder (runs at a bit rate; preset and CRF mean nothing to it).
-    public static func isHardware(_ name: String) -> Bool { name != "libx264" && name != TestEncoders.stalling }
+    public static func isHardware(_ name: String) -> Bool { !["libx264", TestEncoders.stalling, TestEncoders.slow].contains(name) }
 }
 
 /// The Raspberry Pi 4's H.264 encoder (bcm2835-codec through V4L2 M2M): level 4.1 at most, so
@@ -89,10 +89,16 @@ enum V4L2M2MLimits {
 }
 
 /// Test-only encoders, enabled by `KIOSK_TEST_ENCODERS=1` in the environment (documented in
-/// docs/recording.md): `test_stall_h264` is libx264 that stops returning packets after its first
-/// second of pictures, as a hardware encoder that hangs would; it counts as a hardware encoder.
+/// docs/recording.md), each libx264 under another name: `test_stall_h264` stops returning packets
+/// after its first second of pictures, as a hardware encoder that hangs would; `test_slow_h264`
+/// takes `slowPictureMicroseconds` over each picture (20 a second), as libx264 on a machine too
+/// weak for the camera's rate would.
 public enum TestEncoders {
     public static let stalling = "test_stall_h264"
+    public static let slow = "test_slow_h264"
+    static let slowPictureMicroseconds: useconds_t = 50_000
+    /// The encoder a test-only name stands for (the name itself when it is none, or when disabled).
+    static func underlying(_ name: String) -> String { enabled && [stalling, slow].contains(name) ? "libx264" : name }
     static var enabled: Bool { ProcessInfo.processInfo.environment["KIOSK_TEST_ENCODERS"] == "1" }
 }
 

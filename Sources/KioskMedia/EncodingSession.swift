@@ -53,6 +53,8 @@ final class EncodingSession {
     static let stallNanoseconds: Int64 = 1_000_000_000
     /// `test_stall_h264` (tests only): pictures after the first second go into the void.
     private let swallowsAfter: Int?
+    /// `test_slow_h264` (tests only): each picture takes `TestEncoders.slowPictureMicroseconds` more.
+    private let slowsEachPicture: Bool
     private var pendingBytes: Int64 = 0
     private var pendingPackets = 0
     /// Fragments cut (written out), and of them those the disk holds (synced).
@@ -93,6 +95,7 @@ final class EncodingSession {
             audio = nil
         }
         swallowsAfter = video.name == TestEncoders.stalling ? max(Int(settings.fps.rounded()), 1) : nil
+        slowsEachPicture = video.name == TestEncoders.slow
         audioStart = audio?.encoder.priming ?? 0
         audioSamplesQueued = audioStart
         audioSamplesEncoded = audioStart
@@ -157,6 +160,7 @@ final class EncodingSession {
         lastVideoPTS = pts
         let now = MonotonicClock.now()
         if lastVideoPacketAt == nil { lastVideoPacketAt = now }
+        if slowsEachPicture { usleep(TestEncoders.slowPictureMicroseconds) }
         let status = swallowsAfter.map { videoFramesWritten >= $0 } == true ? .ok : send(picture, to: video.codec, stream: videoStream)
         videoFramesWritten += 1
         // A hardware encoder that stopped answering: end the take while the file is whole.

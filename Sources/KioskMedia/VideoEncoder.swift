@@ -47,10 +47,10 @@ final class VideoEncoder {
     }
 
     /// The encoder of this name, open for the settings' size, rate and quality; for VA-API with its
-    /// device and frames. `test_stall_h264` (tests only) is libx264 under another name.
+    /// device and frames. The test-only encoders are libx264 under other names.
     static func openCodec(_ name: String, settings: MovieSettings, globalHeader: Bool,
                           lowPower: Bool = false) throws(AVError) -> (CodecContext, HardwareFrames?) {
-        let underlying = name == TestEncoders.stalling && TestEncoders.enabled ? "libx264" : name
+        let underlying = TestEncoders.underlying(name)
         let codec = try CodecContext(encoderNamed: underlying)
         let c = codec.pointer
         let fps = max(Int32(settings.fps.rounded()), 1)

@@ -144,6 +144,42 @@ struct BoothTests {
         #expect(h.step(until: { h.events.names.filter { $0 == "error" }.count == 2 }))
     }
 
+    @Test("an encoder behind while recording: the preview draws at most 10 pictures a second and every picture still goes to the take; caught up, it draws every picture again")
+    func previewYieldsToEncoder() throws {
+        let h = BoothHarness()
+        #expect(h.startTake())
+        let writer = try #require(h.writer)
+        var sequence: UInt32 = 0
+        /// Sends a picture every 10 ms for `seconds`, a loop turn after each; how many were drawn.
+        func feed(seconds: Double) -> (sent: Int, drawn: Int) {
+            let shown = h.screen.framesShown, end = MonotonicClock.now() + Int64(seconds * 1e9)
+            var sent = 0
+            while MonotonicClock.now() < end {
+                sequence += 1
+                sent += 1
+                h.camera.send(sequence: sequence)
+                h.booth.step()
+                usleep(10_000)
+            }
+            return (sent, h.screen.framesShown - shown)
+        }
+        // Keeping up (one picture waiting at most): every picture drawn.
+        writer.waiting.withLock { $0 = 1 }
+        let keeping = feed(seconds: 0.3)
+        #expect(keeping.drawn == keeping.sent, "\(keeping)")
+        // Behind (two waiting): one picture a tenth of a second, still some (the picture lives).
+        writer.waiting.withLock { $0 = 2 }
+        let behind = feed(seconds: 0.6)
+        #expect(behind.drawn <= 7 && behind.drawn >= 2, "\(behind)")
+        #expect(behind.sent > 2 * behind.drawn, "\(behind)")
+        // Caught up: every picture again.
+        writer.waiting.withLock { $0 = 0 }
+        let again = feed(seconds: 0.2)
+        #expect(again.drawn == again.sent, "\(again)")
+        // The take had every picture all along.
+        #expect(writer.frames == keeping.sent + behind.sent + again.sent)
+    }
+
     @Test("the camera lost while recording: an error, the take stops with deviceDisconnected, the preview cleared")
     func cameraLost() throws {
         let h = BoothHarness()

@@ -176,6 +176,9 @@ final class WriterTwin: TakeWriter {
     let disk = Locked<(finishingFor: Double?, syncWaited: Double?)>((nil, nil))
     var finishingFor: Double? { disk.withLock { $0.finishingFor } }
     var syncWaited: Double? { disk.withLock { $0.syncWaited } }
+    /// What the test says the encoder's queue holds.
+    let waiting = Locked(0)
+    var videoWaiting: Int { waiting.withLock { $0 } }
 
     func start() throws(RecordingStartError) {
         state.withLock { $0.startedOnUIThread = on(ui) }

@@ -76,4 +76,5 @@ struct EncoderEndToEndTests {
 /// The test-only encoders' names (KioskMedia's TestEncoders, which this target cannot import).
 enum TestEncoderName {
     static let stalling = "test_stall_h264"
+    static let slow = "test_slow_h264"
 }

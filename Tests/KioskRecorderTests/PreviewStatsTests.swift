@@ -34,4 +34,41 @@ struct PreviewStatsTests {
         #expect(lines[3].previewFrames > 0)
         #expect(lines.map(\.t) == lines.map(\.t).sorted())
     }
+
+    @Test("an encoder slower than the camera (20 pictures a second of 30): while recording the preview draws at most 10 a second while the encoder is behind, not 30, the log says why and where the dropped pictures went, and the file has every picture not counted dropped")
+    func previewYieldsToEncoder() throws {
+        let output = try testFolder("preview-yields").appendingPathComponent("take.mov").path
+        let r = try RecorderProcess(["--camera", "test", "--microphone", "test", "--size", "640x360", "--windowed", "800x480",
+                                     "--countdown", "0", "--video-encoder", TestEncoderName.slow, "--output", output],
+                                    environment: ["KIOSK_STATS": "1", "KIOSK_TEST_ENCODERS": "1"])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
+        Thread.sleep(forTimeInterval: 3)
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished", timeout: 30) != nil, "\(r.stderr)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        let lines = r.stderr.split(whereSeparator: \.isNewline)
+            .compactMap { try? JSONDecoder().decode(PreviewStatsLine.self, from: Data($0.utf8)) }
+        let recording = try #require(lines.first { $0.stat == "mode" && $0.mode == "recording" })
+        let finished = try #require(lines.first { $0.stat == "mode" && $0.mode == "finished" })
+        // From the first present of recording to the first of finished: the 3 s and the stop. At
+        // most 10 a second while two or more pictures wait for the encoder, all 30 at the start
+        // (before two wait) and as the queue empties after the stop: far under 30, over none.
+        let rate = Double(finished.previewFrames - recording.previewFrames) / (finished.t - recording.t)
+        #expect(rate <= 15 && rate >= 5, "\(rate) pictures a second drawn while recording (\(recording), \(finished))")
+        #expect(r.stderr.contains("the preview left"), "\(r.stderr)")
+        let result = try #require(r.lastResult)
+        #expect(result.success && result.encoder == TestEncoderName.slow, "\(result)")
+        // About a third of the camera's pictures found the encoder's queue full: dropped, counted, said.
+        #expect(result.droppedFrames >= 10, "\(result)")
+        // All of them by the encoder: the test camera misses none.
+        #expect(r.stderr.contains("\(result.droppedFrames) pictures dropped: \(result.droppedFrames) while the encoder was behind"),
+                "\(r.stderr)")
+        // Every picture the camera gave is in the file or counted dropped.
+        let frames = try #require(try pictureCount(output))
+        let sent = Int((result.duration * 30).rounded())
+        #expect(abs(frames + result.droppedFrames - sent) <= 3, "\(frames) in the file, \(result.droppedFrames) dropped, \(sent) sent")
+    }
 }
