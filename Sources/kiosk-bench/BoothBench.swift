@@ -13,7 +13,7 @@ import KioskSystem
 /// Runs the booth once: ready, start, `seconds` of recording, stop, quit. CPU and peak RSS of the
 /// process from wait4, and its take.
 private func boothRound(recorder: String, device: String, size frameSize: Size, seconds: Double, output: String,
-                        record: Bool = true) -> (cpu: Double, rssMiB: Double, droppedFrames: Int) {
+                        record: Bool = true, log: String? = nil) -> (cpu: Double, rssMiB: Double, droppedFrames: Int) {
     unlink(output)
     var pid: pid_t = 0
     var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
@@ -22,7 +22,7 @@ private func boothRound(recorder: String, device: String, size frameSize: Size, 
     posix_spawn_file_actions_init(&actions)
     posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
     posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, log ?? "/dev/null", O_WRONLY | (log == nil ? 0 : O_CREAT | O_APPEND), 0o644)
     posix_spawn_file_actions_addclose(&actions, toChild[1])
     posix_spawn_file_actions_addclose(&actions, fromChild[0])
     let args = [recorder, "--camera", device, "--microphone", "test", "--size", "\(frameSize)", "--fps", "30", "--countdown", "0",
@@ -105,7 +105,7 @@ func compareBooth(_ o: [String: String]) {
     var drops: [Int] = []
     for round in 0..<rounds {
         let take = folder + "/booth\(round).mov"
-        let ours = { booth.append(boothRound(recorder: recorder, device: device, size: frameSize, seconds: seconds, output: take)) }
+        let ours = { booth.append(boothRound(recorder: recorder, device: device, size: frameSize, seconds: seconds, output: take, log: o["log"])) }
         if round % 2 == 0 { ours(); theirs.append(measure(ffmpeg)) } else { theirs.append(measure(ffmpeg)); ours() }
         // Drops, by the frame numbers in the take's pictures.
         let counted = Pipe()
