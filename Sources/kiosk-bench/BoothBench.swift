@@ -101,37 +101,56 @@ func compareBooth(_ o: [String: String]) {
                   "-t", "\(seconds)", "-map", "0:v", "-map", "1:a"]
         + settings.videoTuning(encoder: "libx264").ffmpegArguments + MovieSettings.aacFFmpegArguments(sampleRate: TestTone.sampleRate, channels: 1)
         + ["-movflags", "+frag_keyframe", folder + "/ffmpeg.mov"]
-    var booth: [(cpu: Double, rssMiB: Double, droppedFrames: Int)] = [], theirs: [(cpu: Double, rssMiB: Double)] = []
-    var drops: [Int] = []
+    // The booth, `--against`'s build beside it, and the CLI (unless `--ffmpeg no`), each first in
+    // turn from round to round.
+    let builds = [recorder] + (o["against"].map { [$0] } ?? [])
+    let withFFmpeg = o["ffmpeg"] != "no"
+    var booth = builds.map { _ in [(cpu: Double, rssMiB: Double, droppedFrames: Int, missing: Int)]() }
+    var theirs: [(cpu: Double, rssMiB: Double)] = []
     for round in 0..<rounds {
-        let take = folder + "/booth\(round).mov"
-        let ours = { booth.append(boothRound(recorder: recorder, device: device, size: frameSize, seconds: seconds, output: take, log: o["log"])) }
-        if round % 2 == 0 { ours(); theirs.append(measure(ffmpeg)) } else { theirs.append(measure(ffmpeg)); ours() }
-        // Drops, by the frame numbers in the take's pictures.
-        let counted = Pipe()
-        let p = Process()
-        p.executableURL = me
-        p.arguments = ["count-frames", "--file", take, "--modulo", "\(clipFrames)"]
-        p.standardOutput = counted
-        try? p.run()
-        let line = counted.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any], let missing = object["missing"] as? Int {
-            drops.append(missing)
-        }
-        unlink(take)
+        let runs = builds.indices.map { index in {
+            let take = folder + "/booth\(round)-\(index).mov"
+            let run = boothRound(recorder: builds[index], device: device, size: frameSize, seconds: seconds, output: take, log: o["log"])
+            booth[index].append((run.cpu, run.rssMiB, run.droppedFrames, missingFrames(in: take, clipFrames: clipFrames, counter: me)))
+            unlink(take)
+        } } + (withFFmpeg ? [{ theirs.append(measure(ffmpeg)) }] : [])
+        for step in 0..<runs.count { runs[(step + round) % runs.count]() }
     }
-    let oursCPU = median(booth.map(\.cpu)), theirCPU = median(theirs.map(\.cpu))
-    // The ratio of each round's pair (run one after the other), then their median: the machine's
-    // speed drifts between rounds (one side's CPU varied by 15 % here), and a pair shares it.
-    let pairs = zip(booth, theirs).map { $0.cpu / $1.cpu }
-    printLine(["size": "\(frameSize)", "seconds": seconds, "rounds": rounds, "clipFrames": clipFrames, "chroma": o["chroma"] ?? "422",
-               "boothCPUSeconds": oursCPU, "ffmpegCPUSeconds": theirCPU, "ratio": (median(pairs) * 1000).rounded() / 1000,
-               "roundRatios": pairs.map { ($0 * 1000).rounded() / 1000 }, "ratioOfMedians": (oursCPU / theirCPU * 1000).rounded() / 1000,
-               "boothCPUAll": booth.map(\.cpu), "ffmpegCPUAll": theirs.map(\.cpu),
-               "boothPercentOfOneCore": (100 * oursCPU / seconds).rounded(), "ffmpegPercentOfOneCore": (100 * theirCPU / seconds).rounded(),
-               "boothPeakRSSMiB": median(booth.map(\.rssMiB)), "ffmpegPeakRSSMiB": median(theirs.map(\.rssMiB)),
-               "boothDroppedFrames": booth.map(\.droppedFrames), "framesMissingInTakes": drops])
+    func thousandths(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+    let oursCPU = median(booth[0].map(\.cpu))
+    var result: [String: Any] = ["size": "\(frameSize)", "seconds": seconds, "rounds": rounds, "clipFrames": clipFrames,
+                                 "chroma": o["chroma"] ?? "422", "boothCPUSeconds": oursCPU, "boothCPUAll": booth[0].map(\.cpu),
+                                 "boothPercentOfOneCore": (100 * oursCPU / seconds).rounded(), "boothPeakRSSMiB": median(booth[0].map(\.rssMiB)),
+                                 "boothDroppedFrames": booth[0].map(\.droppedFrames), "framesMissingInTakes": booth[0].map(\.missing)]
+    if withFFmpeg {
+        let theirCPU = median(theirs.map(\.cpu))
+        // The ratio of each round's pair (run one after the other), then their median: the machine's
+        // speed drifts between rounds (one side's CPU varied by 15 % here), and a pair shares it.
+        let pairs = zip(booth[0], theirs).map { $0.cpu / $1.cpu }
+        result.merge(["ffmpegCPUSeconds": theirCPU, "ratio": thousandths(median(pairs)), "roundRatios": pairs.map(thousandths),
+                      "ratioOfMedians": thousandths(oursCPU / theirCPU), "ffmpegCPUAll": theirs.map(\.cpu),
+                      "ffmpegPercentOfOneCore": (100 * theirCPU / seconds).rounded(),
+                      "ffmpegPeakRSSMiB": median(theirs.map(\.rssMiB))]) { a, _ in a }
+    }
+    if let other = o["against"], let runs = booth.last {
+        result.merge(["against": other, "againstCPUSeconds": median(runs.map(\.cpu)), "againstCPUAll": runs.map(\.cpu),
+                      "againstPeakRSSMiB": median(runs.map(\.rssMiB)), "againstDroppedFrames": runs.map(\.droppedFrames),
+                      "againstFramesMissingInTakes": runs.map(\.missing)]) { a, _ in a }
+    }
+    printLine(result)
+}
+
+/// The clip's frame numbers missing from a take's pictures (`count-frames`); -1 when it cannot be read.
+private func missingFrames(in take: String, clipFrames: Int, counter: URL) -> Int {
+    let counted = Pipe()
+    let p = Process()
+    p.executableURL = counter
+    p.arguments = ["count-frames", "--file", take, "--modulo", "\(clipFrames)"]
+    p.standardOutput = counted
+    try? p.run()
+    let line = counted.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return ((try? JSONSerialization.jsonObject(with: line)) as? [String: Any])?["missing"] as? Int ?? -1
 }
 
 /// `preview-cost`: the booth in ready (the preview and the microphone's meter, nothing recording)
