@@ -162,12 +162,19 @@ public final class Booth {
     private var countdownNext: Int64 = 0
     /// STOPPING=1 went to systemd.
     private var stoppingTold = false
+    /// The output's lock (file or folder), held as long as the booth lives: the booth is in use until
+    /// `run` returns, so the lock is too. (A local kept by `withExtendedLifetime` around a call that
+    /// never returns is not: the optimizer ends its life at its last use, and `-c release` let the
+    /// lock go half a millisecond after taking it.)
+    private let outputLock: OutputLock?
 
-    public init(config: Configuration, outputPath: String, parts: BoothParts, folder: TakeFolder? = nil) {
+    /// `outputLock`: the lock of `outputPath` (or of `folder`), kept until the booth is gone.
+    public init(config: Configuration, outputPath: String, parts: BoothParts, folder: TakeFolder? = nil, outputLock: OutputLock? = nil) {
         self.config = config
         self.outputPath = outputPath
         self.folder = folder
         self.parts = parts
+        self.outputLock = outputLock
         machine = RecorderMachine(session: config.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                   countdown: config.countdown, warnRemaining: config.warnRemaining)
         machine.cameraCount = 1 + parts.moreCameras.count
@@ -182,6 +189,7 @@ public final class Booth {
         loopsPlayback = player.loop
         outputPath = file
         folder = nil
+        outputLock = nil
         self.parts = parts
         machine = RecorderMachine(playing: file, orientation: parts.screen.orientation)
         inbox.wakes(with: parts.screen.wake)

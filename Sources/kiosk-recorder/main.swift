@@ -124,7 +124,9 @@ func serve(_ booth: Booth, _ context: SDLContext, control: ControlServer? = nil)
     let status = booth.run()
     // The last events (an outcome, `terminated`) go out to the socket's clients; then it is removed.
     control?.close(flushWithin: 1)
-    withExtendedLifetime(context) {}
+    // Used once more after `run` returned, so both live through it (and the socket's last words):
+    // the booth holds the output's lock, the context keeps SDL up.
+    withExtendedLifetime((booth, context)) {}
     exit(status)
 }
 
@@ -214,8 +216,9 @@ case let .record(config):
         Log.info("video encoder \(choice.reason)")
         parts.autoEncoder = choice
     }
-    let booth = Booth(config: config, outputPath: output, parts: parts, folder: folder)
+    // The booth holds the lock: it lives until `run` returns, which `serve` never does.
+    let booth = Booth(config: config, outputPath: output, parts: parts, folder: folder, outputLock: lock)
     // A suspend of the machine waits (logind's delay inhibitor) until a take in progress is safe.
     booth.watchSystemSleep()
-    withExtendedLifetime(lock) { serve(booth, context, control: control) }
+    serve(booth, context, control: control)
 }

@@ -118,9 +118,8 @@ func recordingBooth(_ name: String, environment: [String: String] = [:]) throws 
 }
 
 /// The test-only LD_PRELOAD shim that fails or slows syscalls on demand (Tests/FailingSyscalls),
-/// built beside the recorder.
-let failingSyscallsShim = URL(fileURLWithPath: recorderPath).deletingLastPathComponent()
-    .appendingPathComponent("libKioskFailingSyscalls.so").path
+/// built beside the tests (the recorder under test may be the release build, which has no shim).
+let failingSyscallsShim = TestEnvironment.buildFolder.appendingPathComponent("libKioskFailingSyscalls.so").path
 
 /// Only under Tests/FakeV4L2Camera/with-fake-camera (kiosk/test): the fake camera's plugin and a
 /// private mount namespace.
