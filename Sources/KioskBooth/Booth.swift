@@ -484,6 +484,8 @@ public final class Booth {
                 events.emit(.error(code: .microphoneUnavailable, message: reason + "; recording silence"))
             case .microphoneBack:
                 break
+            case let .microphoneUnreliable(reason):
+                events.emit(.error(code: .microphoneUnreliable, message: reason))
             case let .controlProblem(message):
                 events.emit(.error(code: .cameraControl, message: message))
             }

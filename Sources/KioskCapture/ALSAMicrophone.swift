@@ -139,6 +139,8 @@ private final class MicrophoneLoop {
     private static let reopenInterval: Int64 = 1_000_000_000
     private var nextReopen: Int64 = 0
     private var lastReopenFailure: String?
+    /// `microphoneUnreliable` went out (once an open of the microphone).
+    private var toldUnreliable = false
 
     init(name: String, configText: String?, preferredRate: Int,
          chunks: @escaping @Sendable (AudioChunk) -> Void,
@@ -175,6 +177,7 @@ private final class MicrophoneLoop {
         while !thread.isStopping {
             if let pcm {
                 capture(from: pcm, wakeFD: thread.wakeFD)
+                holdToClock(on: thread)
             } else {
                 deliverSilenceAndRetry(on: thread)
             }
@@ -226,6 +229,23 @@ private final class MicrophoneLoop {
             if let silence { deliverSilence(silence) }
             chunks(AudioChunk(samples: samples, channels: info.channels, sampleRate: info.sampleRate, timestamp: timestamp))
         }
+    }
+
+    /// A source that delivers more than time allows (ALSA's null device, a file PCM over nothing
+    /// that paces it, a stuck driver returning at once, a clock far off) waits here until the clock
+    /// has caught up, so the sound stays on the picture's time line and nothing piles up behind
+    /// it. Said once an open, on stderr and as `microphoneUnreliable`.
+    private func holdToClock(on thread: WorkerThread) {
+        let now = MonotonicClock.now()
+        guard let until = timeline.pacedUntil(now: now) else { return }
+        if !toldUnreliable {
+            toldUnreliable = true
+            let reason = "the microphone \(name) delivers sound faster than time passes "
+                + "(\(timeline.ahead(now: now) / 1_000_000) ms ahead of the clock); it is held to the clock"
+            Log.info(reason)
+            events(.microphoneUnreliable(reason: reason))
+        }
+        _ = thread.sleep(until: until)
     }
 
     /// The status timestamp to use for this chunk, or 0 for the sample clock. The first stamp of an

@@ -15,12 +15,36 @@ struct CaptureTimeline: Equatable, Sendable {
     private(set) var end: Int64
     /// Set by `restarted`: the next chunk may start later than `end` (frames were lost).
     private var gapPossible = false
+    /// The pace: frames delivered since `paceStart` (the start, or the last restart), whatever
+    /// their stamps say, against the time passed since. A microphone cannot deliver faster than
+    /// time passes; one that does (ALSA's null device makes samples up as fast as they are read, a
+    /// stuck driver returns at once) is held to the clock (`pacedUntil`).
+    private var paceStart: Int64
+    private var paceFrames: Int64 = 0
+    /// How far the sound delivered may run ahead of the time passed: a device's first reads may
+    /// bring what its buffer held, and a clock a little fast (a USB microphone's 0.5 %) gains
+    /// slowly, so `allowedAhead` plus a hundredth of the time passed.
+    static let allowedAhead: Int64 = 250_000_000
 
     init(rate: Int, start: Int64, usesDeviceStamps: Bool) {
         self.rate = rate
         self.usesDeviceStamps = usesDeviceStamps
         anchor = start
         end = start
+        paceStart = start
+    }
+
+    /// How far the sound delivered since the start (or the last restart) runs ahead of the time
+    /// passed by `now`, in nanoseconds (negative: behind, as a real device always is a little).
+    func ahead(now: Int64) -> Int64 { nanoseconds(paceFrames) - (now - paceStart) }
+
+    /// When the source runs further ahead than it may (`allowedAhead` plus 1 % of the time passed),
+    /// the moment it is back within `allowedAhead`: the reader waits until then before it reads
+    /// again, so the sound is paced by the clock and nothing piles up. Nil: in pace.
+    func pacedUntil(now: Int64) -> Int64? {
+        let passed = now - paceStart
+        guard ahead(now: now) > Self.allowedAhead + passed / 100 else { return nil }
+        return paceStart + nanoseconds(paceFrames) - Self.allowedAhead
     }
 
     /// Nanoseconds of `frames` frames, rounded down (as `AudioChunk.duration` is).
@@ -32,6 +56,8 @@ struct CaptureTimeline: Equatable, Sendable {
         anchor = time
         framesSinceAnchor = 0
         gapPossible = true
+        paceStart = time
+        paceFrames = 0
     }
 
     /// Places a chunk of `frames` frames whose read was followed by a status with `stamp` (0: none)
@@ -57,6 +83,7 @@ struct CaptureTimeline: Equatable, Sendable {
             if count > 0 { silence = Silence(start: end, frames: count) }
         }
         framesSinceAnchor += Int64(frames)
+        paceFrames += Int64(frames)
         end = timestamp + nanoseconds(Int64(frames))
         return (timestamp, silence)
     }

@@ -50,6 +50,8 @@ public enum CaptureEvent: Equatable, Sendable {
     /// The microphone failed; silence is recorded instead and the video goes on.
     case microphoneLost(reason: String)
     case microphoneBack(AudioSourceInfo)
+    /// The microphone delivers faster than time passes; it is paced to the clock from now on.
+    case microphoneUnreliable(reason: String)
     /// A `camera.*` setting the camera cannot take (it lacks the control, or the value is out of
     /// range); sent each time the camera opens.
     case controlProblem(String)

@@ -29,6 +29,9 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     /// its range); reported each time the camera opens, and the booth runs on.
     case cameraControl
     case microphoneUnavailable
+    /// The microphone delivers sound faster than time passes (ALSA's null device, a stuck driver, a
+    /// clock far off): it is held to the clock and the excess left out. Said once a run.
+    case microphoneUnreliable
     case recordingFailed
     case playbackFailed
     case screenshotFailed

@@ -9,6 +9,8 @@ final class AudioEncoder {
     private let frame: Frame
     private let resampler: Resampler
     private let fifo: AudioFIFO
+    /// A compensation is in force (`compensate`).
+    private var compensating = false
 
     init(sampleRate: Int, channels: Int, globalHeader: Bool, failure: InjectedFailure) throws(AVError) {
         codec = try Self.openCodec(sampleRate: sampleRate, channels: channels, globalHeader: globalHeader)
@@ -46,14 +48,17 @@ final class AudioEncoder {
     var priming: Int64 { Int64(max(codec.pointer.pointee.initial_padding, 0)) }
 
     /// Converts interleaved S16 samples into the encoder's float planes and queues them. Returns how
-    /// many samples a channel were queued: 0 when the conversion failed.
+    /// many samples a channel were queued (under a compensation a few more or fewer than given; 0
+    /// when the conversion failed).
     func queue(_ samples: ArraySlice<Int16>, channels: Int) -> Int {
         let count = samples.count / channels
         guard count > 0 else { return 0 }
         let audioFrame = frame.pointer, audio = codec.pointer
+        // Room for what a compensation adds (at most 1 % here) and the resampler's filter returns.
+        let capacity = count + count / 16 + 64
         av_frame_unref(audioFrame)
         audioFrame.pointee.format = audio.pointee.sample_fmt.rawValue
-        audioFrame.pointee.nb_samples = Int32(count)
+        audioFrame.pointee.nb_samples = Int32(capacity)
         av_channel_layout_copy(&audioFrame.pointee.ch_layout, &audio.pointee.ch_layout)
         guard av_frame_get_buffer(audioFrame, 0) >= 0 else { return 0 }
         defer { av_frame_unref(audioFrame) }
@@ -61,7 +66,7 @@ final class AudioEncoder {
             var inputPlanes: [UnsafePointer<UInt8>?] = [UnsafeRawPointer(input.baseAddress!).assumingMemoryBound(to: UInt8.self)]
             return withUnsafeMutablePointer(to: &audioFrame.pointee.data) { data in
                 data.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { out in
-                    swr_convert(resampler.pointer, out, Int32(count), &inputPlanes, Int32(count))
+                    swr_convert(resampler.pointer, out, Int32(capacity), &inputPlanes, Int32(count))
                 }
             }
         }
@@ -74,11 +79,52 @@ final class AudioEncoder {
         return Int(converted)
     }
 
+    /// Stretches (`delta` > 0) or squeezes the sound by `delta` samples over the next `distance`
+    /// (`swr_set_compensation`, what ffmpeg's `aresample=async` does): a microphone whose clock
+    /// runs a little fast or slow is followed smoothly, with no sample cut or inserted. The first
+    /// compensation turns swresample's resampling filter on (until then it only converts); 0 ends
+    /// one in force.
+    func compensate(delta: Int, over distance: Int) {
+        guard delta != 0 || compensating else { return }
+        let result = swr_set_compensation(resampler.pointer, Int32(clamping: delta), delta == 0 ? 0 : Int32(clamping: distance))
+        if result >= 0 { compensating = delta != 0 }
+    }
+
+    /// Samples queued and not yet taken as frames.
+    var queued: Int { Int(av_audio_fifo_size(fifo.pointer)) }
+
+    /// Keeps only the first `count` samples of the queue: the sound past the picture's end goes.
+    func keepQueued(_ count: Int) {
+        let queued = self.queued
+        guard count < queued else { return }
+        guard count > 0 else {
+            av_audio_fifo_reset(fifo.pointer)
+            return
+        }
+        let audioFrame = frame.pointer, audio = codec.pointer
+        av_frame_unref(audioFrame)
+        audioFrame.pointee.format = audio.pointee.sample_fmt.rawValue
+        audioFrame.pointee.nb_samples = Int32(count)
+        av_channel_layout_copy(&audioFrame.pointee.ch_layout, &audio.pointee.ch_layout)
+        guard av_frame_get_buffer(audioFrame, 0) >= 0 else { return }
+        defer { av_frame_unref(audioFrame) }
+        withUnsafeMutablePointer(to: &audioFrame.pointee.data) { data in
+            data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) { planes in
+                _ = av_audio_fifo_peek(fifo.pointer, planes, Int32(count))
+                av_audio_fifo_reset(fifo.pointer)
+                _ = av_audio_fifo_write(fifo.pointer, planes, Int32(count))
+            }
+        }
+    }
+
     /// The next whole AAC frame of samples from the queue (with `final`, also a last short one), or
     /// nil when the queue holds too few. Valid until the next call; its `pts` is the caller's to set.
+    /// Samples an AAC frame holds.
+    var frameSize: Int { Int(max(codec.pointer.pointee.frame_size, 1024)) }
+
     func nextFrame(final: Bool) throws(AVError) -> UnsafeMutablePointer<AVFrame>? {
         let audioFrame = frame.pointer, audio = codec.pointer
-        let frameSize = max(audio.pointee.frame_size, 1024)
+        let frameSize = Int32(self.frameSize)
         let queued = av_audio_fifo_size(fifo.pointer)
         guard queued >= frameSize || (final && queued > 0) else { return nil }
         let n = min(frameSize, queued)

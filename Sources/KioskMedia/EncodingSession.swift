@@ -37,6 +37,10 @@ final class EncodingSession {
     private var audioSamplesQueued: Int64   // the time line's sample after the last one queued
     private var audioSamplesEncoded: Int64  // the pts of the next AAC frame
     private var pendingAudio: [AudioChunk] = []
+    /// How far the sound's clock runs from the picture's, smoothed (samples; > 0: the sound is
+    /// behind), and what the resampler is compensating now.
+    private var audioDrift: Double = 0
+    private var compensation = 0
     /// Video time at which the current fragment started.
     private var fragmentStartPTS: Int64 = 0
     /// After a fragment is cut: the end of its last picture (its pts plus the nominal frame length
@@ -173,6 +177,8 @@ final class EncodingSession {
         }
         videoEnd = Double(pts) / 90000 + 1 / max(settings.fps, 1)
         if status != .ok { return status }
+        // The sound that waited for this picture (`drainAudio`) goes into the same fragment.
+        if case let .stop(reason) = drainAudio(final: false) { return .stop(reason) }
         // Cut a fragment every `fragmentSeconds` of video.
         if Double(pts - fragmentStartPTS) / 90000 >= settings.fragmentSeconds {
             fragmentStartPTS = pts
@@ -184,12 +190,21 @@ final class EncodingSession {
 
     // MARK: - Audio
 
-    /// Places a chunk on the video's time line (trimming what came before the first frame, filling
-    /// or trimming drift over 20 ms) and encodes whole AAC frames.
+    /// Drift the resampler follows (`follow`); a larger step (a gap, a jump of the device's stamps)
+    /// is cut or covered by silence at once.
+    static let hardDriftSeconds = 0.05
+
+    /// Places a chunk on the video's time line and encodes whole AAC frames. What came before the
+    /// first frame is trimmed; a step of 50 ms or more is cut or filled with silence; a smaller
+    /// drift (a microphone's clock a little fast or slow against the camera's) is followed by
+    /// stretching or squeezing the sound, so no sample is cut or inserted.
     func encode(_ chunk: AudioChunk) -> SessionStatus {
         guard let audio, let audioSettings = settings.audio else { return .ok }
         guard let origin else {
+            // Before the first picture: at most the last 2 s are kept to be placed against it.
             pendingAudio.append(chunk)
+            var held = pendingAudio.reduce(0) { $0 + $1.frameCount }
+            while held > 2 * audioSettings.sampleRate, pendingAudio.count > 1 { held -= pendingAudio.removeFirst().frameCount }
             return .ok
         }
         let rate = Int64(audioSettings.sampleRate)
@@ -198,29 +213,41 @@ final class EncodingSession {
         var expected = Self.samples(in: chunk.timestamp.saturatingSubtracting(origin), rate: rate)
         var samples = chunk.samples[...]
         let limit = Int64((settings.maxDuration * Double(rate)).rounded(.down))
-        if expected < audioSamplesQueued {
-            // Overlap (before the origin, or the mic's clock ran fast): drop the overlapping part.
-            let drop = Int(min(audioSamplesQueued - expected, Int64(chunk.frameCount)))
-            if audioSamplesQueued > audioStart && audioSamplesQueued - expected < rate / 50 && expected >= 0 {
-                // Under 20 ms of drift: keep the samples, the clock will catch up.
-                expected = audioSamplesQueued
-            } else {
+        let drift = expected - audioSamplesQueued
+        if audioSamplesQueued == audioStart || abs(drift) >= Int64(Double(rate) * Self.hardDriftSeconds) {
+            // The start (together with the picture), or a step: cut the overlap, or cover the gap.
+            audioDrift = 0
+            follow(drift: 0, rate: rate, audio: audio.encoder)
+            if expected < audioSamplesQueued {
+                let drop = Int(min(audioSamplesQueued - expected, Int64(chunk.frameCount)))
                 samples = samples.dropFirst(drop * channels)
                 expected += Int64(drop)
             }
-        }
-        if expected > audioSamplesQueued {
-            let gap = expected - audioSamplesQueued
-            // Start together with the picture, and cover a gap over 20 ms with silence.
-            if audioSamplesQueued == audioStart || gap >= rate / 50 {
+            if expected > audioSamplesQueued {
+                let gap = expected - audioSamplesQueued
                 let silence = [Int16](repeating: 0, count: Int(min(gap, limit - audioSamplesQueued).clamped(0, Int64.max)) * channels)
                 if !silence.isEmpty { audioSamplesQueued += Int64(audio.encoder.queue(silence[...], channels: channels)) }
             }
+        } else {
+            // Smoothed over about eight chunks: a device's stamps jitter by a millisecond or two.
+            audioDrift += (Double(drift) - audioDrift) / 8
+            follow(drift: audioDrift, rate: rate, audio: audio.encoder)
         }
         let room = Int(max(limit - audioSamplesQueued, 0))
         if samples.count / channels > room { samples = samples.prefix(room * channels) }
         if !samples.isEmpty { audioSamplesQueued += Int64(audio.encoder.queue(samples, channels: channels)) }
         return drainAudio(final: false)
+    }
+
+    /// Sets the resampler's compensation for a smoothed drift of `drift` samples: made up over the
+    /// next second, at most 1 % (a microphone's clock is within 0.5 % of the camera's), none under
+    /// 1 ms (the jitter of the stamps).
+    private func follow(drift: Double, rate: Int64, audio: AudioEncoder) {
+        let bound = Double(rate) / 100
+        let delta = abs(drift) < Double(rate) / 1000 ? 0 : Int(drift.clamped(-bound, bound).rounded())
+        guard delta != 0 || compensation != 0 else { return }
+        audio.compensate(delta: delta, over: Int(rate))
+        compensation = delta
     }
 
     /// Samples at `rate` in `nanoseconds`, rounded down; kept within ±2^52 (a chunk that far off the
@@ -234,10 +261,13 @@ final class EncodingSession {
         return total.clamped(-bound, bound)
     }
 
-    /// Encodes every whole AAC frame queued (with `final`, the rest too).
+    /// Encodes every whole AAC frame queued that ends by the picture's end (with `final`, the rest
+    /// too): sound ahead of the picture (a microphone ahead of the camera, or one held only to
+    /// within 0.25 s of the clock) waits in the queue, so a take's sound ends with its picture.
     private func drainAudio(final: Bool) -> SessionStatus {
         guard let audio else { return .ok }
-        while true {
+        let pictureEnd = Int64((videoEnd * Double(audio.encoder.sampleRate)).rounded())
+        while final || audioSamplesEncoded + Int64(audio.encoder.frameSize) <= pictureEnd {
             let frame: UnsafeMutablePointer<AVFrame>?
             do {
                 frame = try audio.encoder.nextFrame(final: final)
@@ -252,6 +282,7 @@ final class EncodingSession {
             let status = send(frame, to: audio.encoder.codec, stream: audio.stream)
             if status != .ok { return status }
         }
+        return .ok
     }
 
     // MARK: - Packets and fragments
@@ -358,6 +389,14 @@ final class EncodingSession {
         if sink.failure == nil {
             if !videoEncoderStalled { _ = send(nil, to: video.codec, stream: videoStream) }
             if let audio {
+                // The sound ends with the picture: a microphone ahead of the camera (its last
+                // chunk, or a source held only to within 0.25 s of the clock) adds nothing after it.
+                let end = Int64((videoEnd * Double(audio.encoder.sampleRate)).rounded())
+                if videoFramesWritten > 0, audioSamplesQueued > end {
+                    let keep = max(end - audioSamplesEncoded, 0)
+                    audio.encoder.keepQueued(Int(keep))
+                    audioSamplesQueued = audioSamplesEncoded + Int64(audio.encoder.queued)
+                }
                 _ = drainAudio(final: true)
                 _ = send(nil, to: audio.encoder.codec, stream: audio.stream)
             }

@@ -14,6 +14,10 @@
 // `beep 1` (the A/V-sync mode, the fake camera's `flash=1` for sound) each frame instead carries a
 // 1 kHz beep for the first 100 ms after each whole second of its capture time, silence otherwise.
 // `silent 1`: every frame is silence (a muted microphone, a cable pulled out of an interface).
+// `skew_ppm N`: its clock runs N millionths fast (or slow, N < 0): it captures rate * (1 + N/1e6)
+// frames a second of CLOCK_MONOTONIC while it says `rate`, as a USB microphone's crystal does.
+// `unpaced 1`: a stuck driver: every wait returns at once with a period to read.
+
 //
 //   pcm_type.kiosk_fake_microphone { lib "/path/libKioskFakeALSAMicrophone.so" }
 //   pcm.mic { type kiosk_fake_microphone  stall_at 24000  stall_frames 14400 }
@@ -44,6 +48,8 @@ typedef struct {
     int gone;                 // this open's device was unplugged
     int beep;                 // frames carry the beep instead of their index
     int silent;               // frames are all zero
+    long long skew_ppm;       // its clock runs this many millionths fast (> 0) or slow (< 0)
+    int unpaced;              // a stuck driver: a period is always there, at once
 } fake_microphone;
 
 enum { BEEP_HZ = 1000, BEEP_AMPLITUDE = 16384 }; // as the built-in test tone (TestTone.swift)
@@ -59,8 +65,11 @@ static uint64_t now_ns(void) {
     return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
+/// Frames per second as the device really captures them: its nominal rate, off by `skew_ppm`.
+/// Frames counted on that clock, with 128-bit products (two minutes at 48 kHz overflow 64 bits).
 static uint64_t index_at(const fake_microphone *m, uint64_t ns) {
-    return (ns - m->origin_ns) * m->io.rate / 1000000000ull;
+    unsigned __int128 scaled = (unsigned __int128)(ns - m->origin_ns) * m->io.rate * (uint64_t)(1000000 + m->skew_ppm);
+    return (uint64_t)(scaled / 1000000000000000ull);
 }
 
 /// When frame `index` was captured on the plugin's timeline: open + index/rate, to the nanosecond
@@ -69,8 +78,8 @@ static uint64_t index_at(const fake_microphone *m, uint64_t ns) {
 /// stamp minus (delay + frames read)/rate, and `delay` counts the frames captured by the moment
 /// just after the stamp.
 static uint64_t capture_ns(const fake_microphone *m, uint64_t index) {
-    uint64_t rate = m->io.rate;
-    return m->origin_ns + index / rate * 1000000000ull + index % rate * 1000000000ull / rate;
+    unsigned __int128 per_second = (unsigned __int128)m->io.rate * (uint64_t)(1000000 + m->skew_ppm);
+    return m->origin_ns + (uint64_t)((unsigned __int128)index * 1000000000000000ull / per_second);
 }
 
 /// The beep mode's sample for frame `index`: a 1 kHz sine from each whole second of its capture
@@ -83,6 +92,8 @@ static int16_t beep_sample(const fake_microphone *m, uint64_t index) {
 
 /// Frames captured since the start, or -EPIPE for an overrun.
 static long long captured(fake_microphone *m) {
+    // Unpaced: a period more than the reader has taken is always there, however fast it reads.
+    if (m->unpaced) return (long long)(m->io.appl_ptr + m->io.period_size);
     uint64_t position = index_at(m, now_ns()) - m->start_index;
     if (m->vanish_at >= 0 && !vanished_once && (long long)(m->start_index + position) >= m->vanish_at) {
         vanished_once = 1;
@@ -113,7 +124,9 @@ static int fake_start(snd_pcm_ioplug_t *io) {
     m->started_ns = now_ns();
     m->start_index = index_at(m, m->started_ns);
     m->transferred = 0;
-    uint64_t period_ns = (uint64_t)io->period_size * 1000000000ull / io->rate;
+    // The period on the device's own clock; unpaced, the timer fires every 10 µs (always ready).
+    uint64_t period_ns = m->unpaced ? 10000
+        : (uint64_t)((unsigned __int128)io->period_size * 1000000000000000ull / ((uint64_t)io->rate * (uint64_t)(1000000 + m->skew_ppm)));
     struct itimerspec every = {
         .it_interval = {(time_t)(period_ns / 1000000000ull), (long)(period_ns % 1000000000ull)},
         .it_value = {(time_t)(period_ns / 1000000000ull), (long)(period_ns % 1000000000ull)},
@@ -195,8 +208,8 @@ static const snd_pcm_ioplug_callback_t callbacks = {
 
 SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
     (void)root;
-    long long stall_at = -1, stall_frames = 0, vanish_at = -1, vanish_frames = 0;
-    int beep = 0, silent = 0;
+    long long stall_at = -1, stall_frames = 0, vanish_at = -1, vanish_frames = 0, skew_ppm = 0;
+    int beep = 0, silent = 0, unpaced = 0;
     snd_config_iterator_t i, next;
     snd_config_for_each(i, next, conf) {
         snd_config_t *entry = snd_config_iterator_entry(i);
@@ -210,6 +223,11 @@ SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
         if (!strcmp(id, "vanish_frames") && snd_config_get_integer(entry, &value) == 0) { vanish_frames = value; continue; }
         if (!strcmp(id, "beep") && (beep = snd_config_get_bool(entry)) >= 0) continue;
         if (!strcmp(id, "silent") && (silent = snd_config_get_bool(entry)) >= 0) continue;
+        if (!strcmp(id, "unpaced") && (unpaced = snd_config_get_bool(entry)) >= 0) continue;
+        if (!strcmp(id, "skew_ppm") && snd_config_get_integer(entry, &value) == 0 && value > -100000 && value < 100000) {
+            skew_ppm = value;
+            continue;
+        }
         SNDERR("kiosk_fake_microphone: unknown field %s", id);
         return -EINVAL;
     }
@@ -230,6 +248,8 @@ SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
     m->vanish_frames = vanish_frames;
     m->beep = beep;
     m->silent = silent;
+    m->skew_ppm = skew_ppm;
+    m->unpaced = unpaced;
     m->io.version = SND_PCM_IOPLUG_VERSION;
     m->io.name = "KioskRecorder fake microphone";
     m->io.callback = &callbacks;

@@ -10,7 +10,7 @@ import KioskTestSupport
 
 @Suite("ALSAMicrophone")
 struct ALSAMicrophoneTests {
-    @Test("a file PCM's infile arrives bit for bit, then silence; timestamps count samples from the start")
+    @Test("a file PCM over nothing that paces it: its infile arrives bit for bit, then silence, held to the clock (never more than 0.25 s ahead), microphoneUnreliable once; timestamps count samples from the start")
     func fileSamplesExact() throws {
         let dir = try TestAudio.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -19,8 +19,8 @@ struct ALSAMicrophoneTests {
         try TestAudio.writeRaw(pattern, to: dir + "/in.raw")
 
         let mic = ALSAMicrophone(name: "kiosk_file", configText: TestAudio.filePCM(name: "kiosk_file", infile: dir + "/in.raw"))
-        // The file PCM is unpaced: keep what covers the infile and a second more.
-        let wanted = frames + 48_000
+        // What covers the infile and half a second more.
+        let wanted = frames + 24_000
         let recorder = AudioRecorder(limit: wanted / 480 + 10)
         let before = MonotonicClock.now()
         try mic.start(chunks: recorder.chunkHandler, events: recorder.eventHandler)
@@ -35,8 +35,17 @@ struct ALSAMicrophoneTests {
         try #require(samples.count >= pattern.count)
         #expect(Array(samples.prefix(pattern.count)) == pattern, "the infile's samples, in order, none lost or repeated")
         #expect(samples.dropFirst(pattern.count).allSatisfy { $0 == 0 }, "past the infile: silence")
-        #expect(recorder.events.isEmpty)
         #expect(mic.overruns == 0)
+        // It delivers as fast as it is read: said once, and held to the clock.
+        try #require(recorder.events.count == 1, "\(recorder.events)")
+        guard case let .microphoneUnreliable(reason) = recorder.events[0] else { Issue.record("\(recorder.events)"); return }
+        #expect(reason.contains("kiosk_file") && reason.contains("faster than time passes"), "\(reason)")
+        for arrival in recorder.arrivals {
+            let ahead = arrival.chunk.timestamp + arrival.chunk.duration - arrival.arrivedAt
+            #expect(ahead <= 300_000_000, "a chunk ending \(ahead / 1_000_000) ms after it arrived")
+        }
+        let last = try #require(recorder.arrivals.last)
+        #expect(Double(last.arrivedAt - before) / 1e9 >= Double(wanted) / 48_000 - 0.3, "3.5 s of sound took \(Double(last.arrivedAt - before) / 1e9) s")
 
         // No status timestamps to trust: start time plus samples/rate, exactly continuous.
         let first = try #require(chunks.first)
@@ -201,7 +210,7 @@ struct ALSAMicrophoneTests {
 
         let mic = ALSAMicrophone(name: "kiosk_vanish",
                                  configText: TestAudio.filePCM(name: "kiosk_vanish", infile: source, file: sink))
-        // Once back, the file PCM is unpaced again: keep enough, drop the rest.
+        // Once back, the file PCM is unpaced again (held to the clock): keep enough, drop the rest.
         let recorder = AudioRecorder(limit: 2_000)
         try mic.start(chunks: recorder.chunkHandler, events: recorder.eventHandler)
         defer { mic.stop() }
@@ -217,8 +226,10 @@ struct ALSAMicrophoneTests {
         mic.stop()
         try #require(back, "no microphoneBack and data within 3 s of the device answering again")
 
+        // Once back, the file PCM delivers as fast as it is read: held to the clock, and said so.
         let events = recorder.events
-        try #require(events.count == 2, "events: \(events)")
+        try #require(events.count >= 2, "events: \(events)")
+        #expect(events.dropFirst(2).allSatisfy { if case .microphoneUnreliable = $0 { true } else { false } }, "events: \(events)")
         guard case .microphoneLost(let reason) = events[0] else { Issue.record("first event \(events[0])"); return }
         #expect(reason == "snd_pcm_readi(kiosk_vanish): Input/output error")
         #expect(events[1] == .microphoneBack(info))

@@ -71,4 +71,30 @@ struct CaptureTimelineTests {
         #expect(timeline.placeSilence(frames: 960) == 60 * Self.ms)
         #expect(timeline.end == 80 * Self.ms)
     }
+
+    @Test("the pace: a source within 0.25 s (plus 1 % of the time passed) of the clock runs free; one further ahead waits until it is back at 0.25 s; a restart counts afresh",
+          arguments: [false, true])
+    func pace(deviceStamps: Bool) {
+        var timeline = CaptureTimeline(rate: 48_000, start: 1_000 * Self.ms, usesDeviceStamps: deviceStamps)
+        // A real device: 10 ms a period, delivered as time passes (a little behind).
+        for k in 1...100 {
+            let now = (1_000 + 10 * Int64(k)) * Self.ms
+            _ = timeline.place(frames: 480, stamp: now - 2 * Self.ms, delay: 0)
+            #expect(timeline.pacedUntil(now: now) == nil)
+        }
+        #expect(timeline.ahead(now: 2_000 * Self.ms) == 0)
+        // A clock 0.5 % fast for 20 minutes is 6 s ahead, within 1 % of the time passed: in pace.
+        var fast = CaptureTimeline(rate: 48_000, start: 0, usesDeviceStamps: deviceStamps)
+        _ = fast.place(frames: 48_000 * 1_206, stamp: 0, delay: 0)
+        #expect(fast.pacedUntil(now: 1_200_000 * Self.ms) == nil)
+        // Then 0.3 s of sound at once (a null device): held until it is 0.25 s ahead again.
+        _ = timeline.place(frames: 14_400 + 480, stamp: 2_000 * Self.ms, delay: 0)
+        let now = 2_000 * Self.ms
+        #expect(timeline.ahead(now: now) == 310 * Self.ms)
+        #expect(timeline.pacedUntil(now: now) == 2_060 * Self.ms)
+        #expect(timeline.pacedUntil(now: 2_060 * Self.ms) == nil)
+        // A restart (an overrun recovered, a reopen) counts from there.
+        timeline.restarted(at: 2_100 * Self.ms)
+        #expect(timeline.ahead(now: 2_100 * Self.ms) == 0)
+    }
 }

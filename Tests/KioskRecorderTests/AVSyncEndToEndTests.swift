@@ -50,8 +50,8 @@ struct AVSyncEndToEndTests {
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
-    /// Records a 3.6 s take (three or four flashes) and hands it over.
-    static func record(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Take {
+    /// Records a take of `seconds` (3.6: three or four flashes) and hands it over.
+    static func record(_ arguments: [String], in folder: URL, environment: [String: String] = [:], seconds: Double = 3.6) throws -> Take {
         let output = folder.appendingPathComponent("take.mov").path
         let r = try RecorderProcess(arguments + ["--windowed", "800x480", "--countdown", "0", "--output", output], environment: environment)
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
@@ -60,7 +60,7 @@ struct AVSyncEndToEndTests {
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines) \(r.stderr)")
         let started = monotonic()
-        Thread.sleep(forTimeInterval: 3.6)
+        Thread.sleep(forTimeInterval: seconds)
         r.command("stop")
         try #require(r.wait(for: "recordingFinished") != nil, "\(r.rawLines)")
         r.command("useVideo")
@@ -111,9 +111,8 @@ struct AVSyncEndToEndTests {
         }
     }
 
-    /// The file time of each beep's first sample (1 kHz from a zero crossing: the first sample over a
-    /// tenth of full scale after 50 ms of quiet).
-    static func beepOnsets(of take: Take) throws -> (onsets: [Double], sound: ClosedRange<Double>) {
+    /// The take's sound, decoded to mono 48 kHz, and where it starts on the file's time line.
+    static func sound(of take: Take) throws -> (samples: [Int16], start: Double) {
         let raw = take.path + ".s16"
         defer { try? FileManager.default.removeItem(atPath: raw) }
         let decode = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", take.path, "-map", "0:a:0", "-ac", "1", "-ar", "48000",
@@ -121,8 +120,13 @@ struct AVSyncEndToEndTests {
         try #require(decode.status == 0, "\(decode.stderr)")
         let data = try Data(contentsOf: URL(fileURLWithPath: raw))
         let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-        // Where the decoded sound starts on the file's time line.
-        let start = Double(try ffprobe(take.path, "stream=start_time", stream: "a:0")) ?? 0
+        return (samples, Double(try ffprobe(take.path, "stream=start_time", stream: "a:0")) ?? 0)
+    }
+
+    /// The file time of each beep's first sample (1 kHz from a zero crossing: the first sample over a
+    /// tenth of full scale after 50 ms of quiet).
+    static func beepOnsets(of take: Take) throws -> (onsets: [Double], sound: ClosedRange<Double>) {
+        let (samples, start) = try sound(of: take)
         var onsets: [Double] = []
         var quiet = 0
         for (i, s) in samples.enumerated() {
@@ -155,6 +159,20 @@ struct AVSyncEndToEndTests {
 
         let flashes = pictures.filter(\.flash)
         try #require(flashes.count >= 3, "flash frames: \(flashes.count) of \(pictures.count)")
+        let errors = try flashErrors(take, pictures: pictures, onsets: onsets, sound: sound, fps: fps)
+        for error in errors {
+            #expect(abs(error) <= 0.033, "A/V error \(Int((error * 1000).rounded())) ms (beep minus truth); all: \(errors)")
+        }
+        print("A/V errors (ms, beep onset minus truth): \(errors.map { (($0 * 10000).rounded() / 10) })")
+    }
+
+    /// For each flash frame whose beep lies within the take's sound: the beep's onset minus where it
+    /// belongs (the frame's time minus its phase), in seconds, in order.
+    static func flashErrors(_ take: Take, pictures: [Picture], onsets: [Double], sound: ClosedRange<Double>, fps: Double) throws -> [Double] {
+        let period = 1 / fps
+        let first = try #require(pictures.first)
+        let flashes = pictures.filter(\.flash)
+        try #require(!flashes.isEmpty)
         // The first frame's capture time, from the first flash: its whole second is the one nearest
         // to where the clock was (Start written, plus the frames before the flash).
         let f = flashes[0]
@@ -180,9 +198,6 @@ struct AVSyncEndToEndTests {
             errors.append(onset - truth)
         }
         #expect(judged >= 2 && errors.count == judged, "beeps \(onsets), flashes \(flashes.map(\.time)), sound \(sound)")
-        for error in errors {
-            #expect(abs(error) <= 0.033, "A/V error \(Int((error * 1000).rounded())) ms (beep minus truth); all: \(errors)")
-        }
-        print("A/V errors (ms, beep onset minus truth): \(errors.map { (($0 * 10000).rounded() / 10) })")
+        return errors
     }
 }

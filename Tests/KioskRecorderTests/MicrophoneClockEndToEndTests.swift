@@ -1,0 +1,162 @@
+// A microphone held to the clock, through the binary (issue 28): a source that delivers faster than
+// time passes (ALSA's null device, a stuck driver) neither grows the booth's memory nor delays Stop
+// nor outlasts the picture; and a microphone whose clock runs 0.3 % fast or slow against the camera's
+// is followed smoothly over two minutes, its beeps staying on their flashes with nothing cut or
+// inserted.
+import Foundation
+import Glibc
+import KioskCore
+import KioskTestSupport
+import Testing
+
+@Suite("a microphone held to the clock, through the binary")
+struct MicrophoneClockEndToEndTests {
+    struct Measured {
+        var take: RecordingResult
+        var errors: [String]
+        /// Peak resident memory (VmHWM) just before Stop, in KiB.
+        var peakKiB: Int
+        /// Stop written → `recordingFinished` read, in seconds.
+        var stopToFinished: Double
+        var video: Double, audio: Double
+    }
+
+    /// The peak resident memory of a running process (VmHWM), in KiB.
+    static func peakMemory(_ pid: Int32) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+    }
+
+    /// A 5 s take with `microphone`, measured.
+    static func take(_ name: String, microphone: String, environment: [String: String] = [:]) throws -> Measured {
+        let folder = try testFolder(name)
+        let output = folder.appendingPathComponent("take.mov").path
+        let r = try RecorderProcess(["--camera", "test", "--microphone", microphone, "--windowed", "800x480", "--countdown", "0",
+                                     "--output", output], environment: environment)
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines) \(r.stderr)")
+        Thread.sleep(forTimeInterval: 5)
+        let peak = peakMemory(r.process.processIdentifier)
+        let stopWritten = ProcessInfo.processInfo.systemUptime
+        r.command("stop")
+        let finished = try #require(r.wait(for: "recordingFinished"), "\(r.rawLines)")
+        guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else {
+            throw TestFailure("no recordingFinished: \(r.rawLines)")
+        }
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        let errors = r.events.compactMap { event -> String? in
+            if case let .error(code, _) = event { return code.rawValue }
+            return nil
+        }
+        let video = try #require(Double(try ffprobe(output, "stream=duration", stream: "v:0")))
+        let audio = try #require(Double(try ffprobe(output, "stream=duration", stream: "a:0")))
+        return Measured(take: result, errors: errors, peakKiB: peak, stopToFinished: finished - stopWritten, video: video, audio: audio)
+    }
+
+    struct TestFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The fake microphone plugin (Tests/FakeALSAMicrophone) as `kiosk_fake_mic` with `fields`, in an
+    /// `.asoundrc` in `folder` (the environment to run the booth with: HOME there).
+    static func fakeMicrophone(in folder: URL, _ fields: String) throws -> [String: String] {
+        let plugin = TestEnvironment.fakeMicrophonePlugin
+        try #require(FileManager.default.fileExists(atPath: plugin), "build the package first (swift build)")
+        try """
+            pcm_type.kiosk_fake_microphone { lib "\(plugin)" }
+            pcm.kiosk_fake_mic { type kiosk_fake_microphone  \(fields) }
+            """.write(to: folder.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
+        return ["HOME": folder.path]
+    }
+
+    @Test("a microphone faster than time (ALSA's null device; a stuck driver that returns at once): microphoneUnreliable once, memory as with the test tone (within 30 MB), Stop → recordingFinished within 150 ms, the sound as long as the picture (±50 ms)",
+          arguments: ["null", "stuck"])
+    func fasterThanTime(_ kind: String) throws {
+        let tone = try Self.take("mic-clock-tone-\(kind)", microphone: "test")
+        let measured: Measured
+        if kind == "null" {
+            measured = try Self.take("mic-clock-null", microphone: "null")
+        } else {
+            let folder = try testFolder("mic-clock-stuck-rc")
+            measured = try Self.take("mic-clock-stuck", microphone: "kiosk_fake_mic",
+                                     environment: try Self.fakeMicrophone(in: folder, "unpaced 1  beep 1"))
+        }
+        #expect(measured.errors == ["microphoneUnreliable"], "\(measured.errors)")
+        #expect(measured.take.success && measured.take.reason == .user)
+        #expect(measured.peakKiB - tone.peakKiB < 30 * 1024, "peak RSS \(measured.peakKiB / 1024) MiB against \(tone.peakKiB / 1024) MiB with the test tone")
+        #expect(measured.stopToFinished <= 0.15, "Stop → recordingFinished took \(Int(measured.stopToFinished * 1000)) ms")
+        // The null device runs on the sample clock: its sound ends with the picture. The stuck driver
+        // stamps each chunk when it is read, two periods back: its last one ends that much early.
+        let tolerance = kind == "null" ? 0.05 : 0.1
+        #expect(abs(measured.audio - measured.video) <= tolerance, "sound \(measured.audio) s, picture \(measured.video) s")
+        #expect(measured.video >= 4.5 && abs(measured.take.duration - measured.video) <= 0.05, "\(measured.take) \(measured.video)")
+        // The test tone, for comparison, is not unreliable, and its take has the same shape.
+        #expect(tone.errors.isEmpty, "\(tone.errors)")
+        #expect(abs(tone.audio - tone.video) <= 0.05, "test tone: sound \(tone.audio) s, picture \(tone.video) s")
+    }
+
+    /// Beeps in the decoded sound: each one's onset (s, on the file's time line), length (s), and the
+    /// longest quiet run inside it (samples): a cut shortens a beep or moves the next, inserted
+    /// silence is a quiet run far longer than a 1 kHz sine's zero crossing (about 3 samples).
+    static func beeps(_ samples: [Int16], start: Double) -> [(onset: Double, length: Double, longestQuiet: Int)] {
+        var found: [(Double, Double, Int)] = []
+        var i = 0, quiet = 0
+        while i < samples.count {
+            if abs(Int(samples[i])) > 1638 && quiet >= 2400 {
+                // A beep: to its last loud sample before 20 ms of quiet.
+                var last = i, run = 0, longest = 0, j = i
+                while j < samples.count && j - last < 960 {
+                    if abs(Int(samples[j])) > 1638 {
+                        longest = max(longest, run)
+                        run = 0
+                        last = j
+                    } else {
+                        run += 1
+                    }
+                    j += 1
+                }
+                found.append((start + Double(i) / 48_000, Double(last - i + 1) / 48_000, longest))
+                i = j
+                quiet = j - last
+                continue
+            }
+            quiet = abs(Int(samples[i])) > 1638 ? 0 : quiet + 1
+            i += 1
+        }
+        return found
+    }
+
+    @Test("a microphone 0.3 % fast, and one 0.3 % slow, for 120 s against the camera: every beep within 15 ms of its flash at the end as at the start, and nothing cut or inserted (each beep whole, a second from the one before)",
+          needsFakeCamera, arguments: [3000, -3000])
+    func skewedClock(ppm: Int) throws {
+        let folder = try testFolder("mic-skew\(ppm)")
+        let device = try fakeCamera(in: folder, "card=Booth Cam\nformat=YUYV 352x288@30\nflash=1\n")
+        let environment = try Self.fakeMicrophone(in: folder, "beep 1  skew_ppm \(ppm)")
+        let take = try AVSyncEndToEndTests.record(["--camera", device, "--microphone", "kiosk_fake_mic", "--size", "352x288"],
+                                                  in: folder, environment: environment, seconds: 120)
+        let pictures = try AVSyncEndToEndTests.pictures(of: take)
+        let (samples, start) = try AVSyncEndToEndTests.sound(of: take)
+        let beeps = Self.beeps(samples, start: start)
+        let sound = (start + 1024.0 / 48_000)...(start + Double(samples.count) / 48_000)
+        let errors = try AVSyncEndToEndTests.flashErrors(take, pictures: pictures, onsets: beeps.map(\.onset), sound: sound, fps: 30)
+        try #require(errors.count >= 110, "\(errors.count) beeps paired with their flashes")
+        let first = errors[0]
+        let worst = errors.map { abs($0 - first) }.max() ?? 0
+        #expect(worst <= 0.015, "beep minus flash moved by up to \(Int(worst * 1000)) ms from the first (\(Int(first * 1000)) ms)")
+        #expect(errors.allSatisfy { abs($0) <= 0.033 }, "\(errors.map { Int(($0 * 1000).rounded()) })")
+        // Nothing cut or inserted: each beep 100 ms (±2 ms) with no silence in it, a second after the
+        // one before (±3 ms; a 20 ms cut or pad is 980 or 1020 ms).
+        let whole = beeps.dropFirst().dropLast()
+        let broken = whole.filter { abs($0.length - 0.1) > 0.002 || $0.longestQuiet > 24 }
+        #expect(broken.isEmpty, "beeps not whole (onset, length, longest quiet run): \(broken.prefix(5))")
+        let spacing = zip(beeps, beeps.dropFirst()).map { $1.onset - $0.onset }
+        let uneven = spacing.enumerated().filter { abs($0.element - 1) > 0.003 }
+        #expect(uneven.isEmpty, "beeps not a second apart (index, spacing): \(uneven.prefix(5))")
+        print("skew \(ppm) ppm: A/V error first \(Int((first * 1000).rounded())) ms, last \(Int(((errors.last ?? 0) * 1000).rounded())) ms, "
+              + "spacing \(String(format: "%.4f", spacing.min() ?? 0))–\(String(format: "%.4f", spacing.max() ?? 0)) s")
+    }
+}
