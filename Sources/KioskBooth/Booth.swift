@@ -166,7 +166,7 @@ public final class Booth {
     /// `run` returns, so the lock is too. (A local kept by `withExtendedLifetime` around a call that
     /// never returns is not: the optimizer ends its life at its last use, and `-c release` let the
     /// lock go half a millisecond after taking it.)
-    private let outputLock: OutputLock?
+    private let outputLock: Locked<OutputLock?>
 
     /// `outputLock`: the lock of `outputPath` (or of `folder`), kept until the booth is gone.
     public init(config: Configuration, outputPath: String, parts: BoothParts, folder: TakeFolder? = nil, outputLock: OutputLock? = nil) {
@@ -174,7 +174,7 @@ public final class Booth {
         self.outputPath = outputPath
         self.folder = folder
         self.parts = parts
-        self.outputLock = outputLock
+        self.outputLock = Locked(outputLock)
         machine = RecorderMachine(session: config.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                   countdown: config.countdown, warnRemaining: config.warnRemaining)
         machine.cameraCount = 1 + parts.moreCameras.count
@@ -189,7 +189,7 @@ public final class Booth {
         loopsPlayback = player.loop
         outputPath = file
         folder = nil
-        outputLock = nil
+        outputLock = Locked(nil)
         self.parts = parts
         machine = RecorderMachine(playing: file, orientation: parts.screen.orientation)
         inbox.wakes(with: parts.screen.wake)
@@ -527,6 +527,8 @@ public final class Booth {
             }
             lastTakeDuration = result.duration
             if result.success { status.takes += 1 }
+            // A file removed mid-take (its folder deleted): said, and never handed over.
+            if let lost = result.lost { events.emit(.error(code: .recordingFailed, message: lost)) }
             perform(machine.handle(.recordingFinished(result)))
         case let .fileJobDone(done):
             fileJobs -= 1
@@ -1084,7 +1086,7 @@ public final class Booth {
         settings.rotationQuarterTurns = DisplayTransform(physical: screen.outputSize, orientation: orientation)
             .cameraQuarterTurns(mount: config.cameraRotation)
         let (inbox, activeWriter, makeMicrophone, makeWriter, folder) = (inbox, activeWriter, parts.makeMicrophone, parts.makeWriter, folder)
-        let opening = openingWriter
+        let (opening, lock) = (openingWriter, outputLock)
         openingSlowTold = false
         let (planned, microphone, meter, monitor) = (settings, config.microphone, meter, microphoneMonitor)
         fileJobs += 1
@@ -1093,12 +1095,34 @@ public final class Booth {
         updateMicrophone()
         files.async {
             monitor.sync {}
+            // An output folder removed while the booth ran is made again, and locked again.
+            if let folder, folder.isGone, let failure = Booth.remake(folder, lock: lock) {
+                inbox.post(.takeFailed(code: .recordingFailed, message: failure))
+                return
+            }
             // In an output folder the take gets its name now: the counter moves on, durably.
             var take = planned, number: Int?
             if let folder { (number, take.outputPath) = folder.nextTake() }
             inbox.post(Booth.openTake(settings: take, number: number, inbox: inbox, activeWriter: activeWriter, opening: opening,
                                       meter: meter, microphone: microphone, makeMicrophone: makeMicrophone, makeWriter: makeWriter))
         }
+    }
+
+    /// Makes the output folder again (it was removed while the booth ran) and takes its lock anew
+    /// (the old one went with the folder); why it cannot, or nil. On the file worker.
+    private static func remake(_ folder: TakeFolder, lock: Locked<OutputLock?>) -> String? {
+        if let problem = TakeFolder.prepare(folder.path) { return "--output-dir was removed, and \(problem)" }
+        do throws(OutputLock.Failure) {
+            let new = try OutputLock(folder: folder.path)
+            lock.withLock { $0 = new }
+        } catch {
+            switch error {
+            case let .held(pid): return "--output-dir was removed and made again, and another kiosk-recorder\(pid.map { " (pid \($0))" } ?? "") took it"
+            case let .failed(why): return "--output-dir was removed and made again, but cannot be locked: \(why)"
+            }
+        }
+        Log.info("the output folder \(folder.path) was removed; made it again")
+        return nil
     }
 
     /// The file worker's part of a start: the microphone, then the writer. What to post back.

@@ -82,9 +82,12 @@ public struct RecordingResult: Equatable, Sendable {
     /// The encoder stopped returning packets and ended the take (the booth uses libx264 from the
     /// next take on). Not in the event: `reason` is `error` and `encoder` names it.
     public var encoderStalled: Bool
+    /// Why the take's file is not there to be used (its folder was removed mid-take): said as an
+    /// `error` before `recordingFinished`. Not in the event.
+    public var lost: String?
 
     public init(outputPath: String, duration: Double, bytes: Int64, reason: StopReason, success: Bool,
-                droppedFrames: Int = 0, encoder: String? = nil, encoderStalled: Bool = false) {
+                droppedFrames: Int = 0, encoder: String? = nil, encoderStalled: Bool = false, lost: String? = nil) {
         self.outputPath = outputPath
         self.duration = duration
         self.bytes = bytes
@@ -93,6 +96,7 @@ public struct RecordingResult: Equatable, Sendable {
         self.droppedFrames = droppedFrames
         self.encoder = encoder
         self.encoderStalled = encoderStalled
+        self.lost = lost
     }
 }
 

@@ -70,6 +70,9 @@ final class EncodingSession {
     private var freeAtSync: Int64?
     private(set) var videoEnd: Double = 0
     private(set) var audioEnd: Double = 0
+    /// The take's file is no longer in any folder (it, or its folder, was removed mid-take): what
+    /// was written is gone with it, and the take has failed. The message says so.
+    private(set) var lost: String?
 
     /// Opens the file, the encoders and the muxer, writes the header and syncs it. `failingAfter` is
     /// for tests: the init throws right after that step, as if the next call had failed.
@@ -355,8 +358,24 @@ final class EncodingSession {
         pendingBytes = 0
         pendingPackets = 0
         freeAtSync = DiskSpace.available(at: settings.outputPath)
+        if checkLost() { return .stop(.error) }
         if let free = freeAtSync, free < settings.minFreeDisk { return .stop(.diskFull) }
         return .ok
+    }
+
+    /// Whether the take's file has gone from its folder (`fstat`'s link count 0: it, or its whole
+    /// folder, was removed), as a fragment is cut and at the end. The writes go on into the
+    /// removed file without an error; a take nobody can open must not be reported as made.
+    private func checkLost() -> Bool {
+        guard lost == nil else { return true }
+        var info = stat()
+        guard fstat(sink.fd, &info) == 0, info.st_nlink == 0 else { return false }
+        let folder = (settings.outputPath as NSString).deletingLastPathComponent
+        lost = FileManager.default.fileExists(atPath: folder)
+            ? "the take's file \(settings.outputPath) was removed while it was recorded"
+            : "the take's folder \(folder) was removed while the take was recorded; the take is lost"
+        Log.info("writer: \(lost!)")
+        return true
     }
 
     /// Takes in what the fragments' syncs have reached: the synced point moves on; a failed sync is
@@ -420,6 +439,7 @@ final class EncodingSession {
             muxer.writeDuration(seconds: syncedDuration)
         }
         sink.syncFileAndFolder()
+        _ = checkLost()
         return syncedDuration
     }
 }

@@ -246,7 +246,7 @@ public final class MovieWriter: Sendable {
         finishingSince.store(MonotonicClock.now(), ordering: .releasing)
         let duration = session.finish()
         let bytes = session.sink.size
-        let success = session.hasVideo
+        let success = session.hasVideo && session.lost == nil
         // The marker stays: the take is nobody's yet. It goes when the take is used, discarded or
         // handed over (TakeFiles), so a crash while the guest reviews it, or a parent that went
         // away, leaves a take the next Start reports as recovered instead of deleting it.
@@ -254,6 +254,6 @@ public final class MovieWriter: Sendable {
         finishingSince.store(0, ordering: .releasing)
         onFinish(RecordingResult(outputPath: settings.outputPath, duration: duration, bytes: bytes,
                                  reason: reason ?? .error, success: success, droppedFrames: dropped,
-                                 encoder: session.videoEncoderName, encoderStalled: session.videoEncoderStalled))
+                                 encoder: session.videoEncoderName, encoderStalled: session.videoEncoderStalled, lost: session.lost))
     }
 }

@@ -65,6 +65,12 @@ public final class TakeFolder: Sendable {
 
     func file(_ name: String) -> String { path + "/" + name }
 
+    /// Whether the folder is gone (removed while the booth ran: its takes, counter and lock with it).
+    public var isGone: Bool {
+        var info = stat()
+        return stat(path, &info) != 0 && errno == ENOENT
+    }
+
     // MARK: - Names
 
     /// The name for take number `n` at `date`: the template with its strftime fields (local time)

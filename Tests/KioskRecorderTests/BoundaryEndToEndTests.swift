@@ -215,6 +215,56 @@ struct BoundaryEndToEndTests {
         #expect(c.exitStatus() == 0)
     }
 
+    @Test("the output folder removed 3 s into a take (loop session, --output-dir): the take fails (success false, reason error) with an error naming it, nothing handed over; the folder is made again and locked, and the next take succeeds")
+    func folderRemovedMidTake() throws {
+        let parent = try testFolder("vanishing")
+        let folder = parent.appendingPathComponent("takes")
+        let r = try RecorderProcess(booth + ["--output-dir", folder.path, "--session", "loop"])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines)")
+        Thread.sleep(forTimeInterval: 3)
+        try FileManager.default.removeItem(at: folder)
+        let removed = ProcessInfo.processInfo.systemUptime
+        // The take notices at its next fragment (half a second) and ends by itself.
+        let finished = try #require(r.wait(for: "recordingFinished"), "\(r.rawLines) \(r.stderr)")
+        #expect(finished - removed < 2, "noticed \(finished - removed) s after the removal")
+        guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
+        #expect(!result.success && result.reason == .error, "\(result)")
+        let errors = r.events.compactMap { event -> String? in
+            if case let .error(.recordingFailed, message) = event { return message }
+            return nil
+        }
+        #expect(errors.count == 1 && errors.first?.contains(folder.path) == true && errors.first?.contains("removed") == true, "\(errors)")
+        r.command("state")
+        #expect(r.wait(for: "state") != nil)
+        guard case let .state(mode, _, buttons, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return }
+        #expect(mode == "finished" && buttons.contains(.retake) && !buttons.contains(.useVideo), "\(mode) \(buttons)")
+        r.command("useVideo")
+        // Refused: not on screen.
+        #expect(r.wait(for: "error", count: 2) != nil)
+        #expect(!r.names.contains("videoRecorderDidFinishRecordingVideoWithOutputPath"))
+
+        // The next take: the folder is there again, locked, and the take is whole.
+        r.command("retake")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted", count: 2) != nil, "\(r.rawLines) \(r.stderr)")
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(".kiosk-recorder.lock").path))
+        let second = try RecorderProcess(booth + ["--output-dir", folder.path])
+        #expect(second.exitStatus(timeout: 5) == 2, "\(second.stderr)")
+        Thread.sleep(forTimeInterval: 1.5)
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished", count: 2) != nil)
+        r.command("useVideo")
+        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil, "\(r.rawLines)")
+        guard case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path)? = r.events.last(where: {
+            $0.name == "videoRecorderDidFinishRecordingVideoWithOutputPath" }) else { return }
+        #expect(path.hasPrefix(folder.path + "/") && FileManager.default.fileExists(atPath: path))
+        #expect(try decodesCleanly(path))
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
     @Test("--output naming a folder, a symbolic link or a FIFO is refused (exit 2, named) and left as it was")
     func outputNotAFile() throws {
         let folder = try testFolder("output-kinds")
