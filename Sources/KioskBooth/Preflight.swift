@@ -208,8 +208,11 @@ public enum Preflight {
                 return [CheckItem(name: "output", ok: false, detail: "\(option): \(folder) is not a folder", fix: "name a folder")]
             }
             guard access(folder, W_OK | X_OK) == 0 else {
-                let reason = errno == EROFS ? "is on a read-only file system" : "is not writable by this user"
-                return [CheckItem(name: "output", ok: false, detail: "\(option): \(folder) \(reason)",
+                if errno == EROFS {
+                    return [CheckItem(name: "output", ok: false, detail: "\(option): \(folder) is on a read-only file system",
+                                      fix: "mount it read-write (sudo mount -o remount,rw on its disk) or pick a folder on a writable disk")]
+                }
+                return [CheckItem(name: "output", ok: false, detail: "\(option): \(folder) is not writable by this user",
                                   fix: "give the folder to the booth's user (sudo chown \(userName) \(folder)) or pick a writable one")]
             }
             items.append(CheckItem(name: "output", ok: true, detail: "\(option): \(folder) is writable"))

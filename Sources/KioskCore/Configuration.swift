@@ -191,3 +191,20 @@ public struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
     public init(_ message: String) { self.message = message }
     public var description: String { message }
 }
+
+/// Why a config file could not be read, as a sentence that names the file (and the line, where
+/// there is one): thrown by the reader the parser is given, said after `--config: `.
+public struct ConfigFileError: Error, Equatable, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+extension String {
+    /// The text as a message may quote it: whole up to `limit` characters, else its start and end
+    /// around how much was left out (a 1 MiB key is named, not printed).
+    public func excerpt(_ limit: Int = 80) -> String {
+        guard count > limit else { return self }
+        let keep = max(limit / 2 - 10, 1)
+        return "\(prefix(keep))… (\(utf8.count) bytes) …\(suffix(keep))"
+    }
+}

@@ -369,6 +369,8 @@ public struct OptionParser: Sendable {
         let text: String
         do {
             text = try readFile(path)
+        } catch let error as ConfigFileError {
+            throw UsageError("--config: \(error)")
         } catch {
             throw UsageError("--config: cannot read '\(path)': \(error)")
         }
@@ -379,7 +381,7 @@ public struct OptionParser: Sendable {
             let location = "\(path):\(offset + 1)"
             guard let (key, value) = try ConfigLine.parse(String(rawLine), location: location) else { continue }
             guard let spec = Self.spec(named: key) else {
-                throw UsageError("\(location): unknown key '\(key)'")
+                throw UsageError("\(location): unknown key '\(key.excerpt())'")
             }
             guard spec.inConfigFile else {
                 throw UsageError("\(location): '\(key)' is a command-line option only, not a config key")
@@ -404,7 +406,7 @@ enum ConfigLine {
         let trimmed = line.trimmingWhitespace
         if trimmed.isEmpty || trimmed.hasPrefix("#") { return nil }
         guard let eq = trimmed.firstIndex(of: "=") else {
-            throw UsageError("\(location): expected 'key = value', got '\(trimmed)'")
+            throw UsageError("\(location): expected 'key = value', got '\(trimmed.excerpt())'")
         }
         let key = String(trimmed[..<eq]).trimmingWhitespace
         var value = String(trimmed[trimmed.index(after: eq)...]).trimmingWhitespace

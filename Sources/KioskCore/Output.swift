@@ -6,10 +6,24 @@ import Foundation
 /// Writes lines to stderr through `LineWriter.standardError` (a stalled reader never blocks the
 /// caller; lines past its bound are dropped and counted).
 public enum Log {
+    /// A message longer than this keeps its start and its end: stderr's writer drops what it cannot
+    /// queue whole (its bound is 1 MiB), and a message that names a 1 MiB config key was lost so.
+    public static let maxMessageBytes = 16 << 10
+
     public static func info(_ message: String) { write("kiosk-recorder: " + message + "\n") }
 
     public static func write(_ text: String) {
-        LineWriter.standardError.enqueue(Data(text.utf8))
+        LineWriter.standardError.enqueue(Data(trimmed(text).utf8))
+    }
+
+    /// `text` whole, or past `maxMessageBytes` its first 12 KiB and last 2 KiB around how much was
+    /// left out (a character cut at either edge shows as U+FFFD).
+    static func trimmed(_ text: String) -> String {
+        let bytes = text.utf8
+        guard bytes.count > maxMessageBytes else { return text }
+        let head = String(decoding: bytes.prefix(12 << 10), as: UTF8.self)
+        let tail = String(decoding: bytes.suffix(2 << 10), as: UTF8.self)
+        return head + " … (\(bytes.count - (14 << 10)) bytes left out) … " + tail
     }
 }
 

@@ -58,6 +58,9 @@ public final class TakeFolder: Sendable {
             return "'\(path)' is not a folder"
         }
         guard access(path, W_OK | X_OK) == 0 else {
+            if errno == EROFS {
+                return "the folder '\(path)' is on a read-only file system; mount it read-write or name a folder on a writable disk"
+            }
             return "the folder '\(path)' is not writable by this user (uid \(getuid())); give it to the booth's user"
         }
         return nil

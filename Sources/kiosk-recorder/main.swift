@@ -19,7 +19,7 @@ do { notifier = try ServiceNotifier.fromEnvironment() } catch {
 // Before any thread starts: a long-running booth keeps its heap from spreading over many arenas,
 // and its frames' memory mapped for the next frames.
 MallocArenas.configure(environment: ProcessInfo.processInfo.environment)
-let parser = OptionParser(readFile: { try String(contentsOfFile: $0, encoding: .utf8) })
+let parser = OptionParser(readFile: { try ConfigFile.read($0) })
 // Kept for SIGHUP: the same command line parsed again reads the config file anew, and its flags
 // still win over the file.
 let source = ConfigurationSource(parser: parser, arguments: Array(CommandLine.arguments.dropFirst()))
@@ -43,7 +43,8 @@ func outputPath(_ configured: String?) -> String {
             exit(2)
         }
         guard access(folder, W_OK) == 0 else {
-            Log.write("kiosk-recorder: --output: the folder \(folder) is not writable\n")
+            let why = errno == EROFS ? "is on a read-only file system; mount it read-write or name a writable disk" : "is not writable"
+            Log.write("kiosk-recorder: --output: the folder \(folder) \(why)\n")
             exit(2)
         }
         // A take replaces only a take: a folder, a link or a device there is refused, not deleted.

@@ -66,6 +66,7 @@ struct CheckEndToEndTests {
         #expect(c.status == 1 && !c.ok)
         let output = try Self.item("output", in: c.items)
         #expect(!output.ok && output.detail.contains("read-only"), "\(output)")
+        #expect(output.fix?.contains("read-write") == true && output.fix?.contains("chown") == false, "\(output)")
 
         let takes = try testFolder("check-running")
         let r = try RecorderProcess(booth + ["--output-dir", takes.path])

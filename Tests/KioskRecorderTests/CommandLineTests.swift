@@ -1,5 +1,6 @@
 // The real kiosk-recorder binary: exit status 2 with a message naming the option, help and version.
 import Foundation
+import KioskCore
 import KioskTestSupport
 import Testing
 
@@ -48,6 +49,52 @@ struct CommandLineTests {
         #expect(r.status == 2)
         #expect(r.stderr.contains("\(file.path):3: unknown key 'colour'"), "\(r.stderr)")
         #expect(r.stdout.isEmpty)
+    }
+
+    @Test("every config file that cannot be read exits 2 with a message naming the file and the real cause (the line where there is one): missing, a folder, a FIFO, /dev/zero, /dev/null, not UTF-8, too big, a 900 KB key")
+    func unreadableConfigs() throws {
+        let dir = try testFolder("cli-configs")
+        let fifo = dir.appendingPathComponent("fifo.conf").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let latin1 = dir.appendingPathComponent("latin1.conf")
+        try Data("fps = 30\n# Café\nprompt = Caf".utf8 + [0xE9] + Data("\n".utf8)).write(to: latin1)
+        let big = dir.appendingPathComponent("big.conf")
+        try Data(repeating: 0x23, count: 2 << 20).write(to: big)
+        let longKey = dir.appendingPathComponent("long-key.conf")
+        try ("fps = 30\n" + String(repeating: "k", count: 900_000) + " = 1\n").write(to: longKey, atomically: true, encoding: .utf8)
+        let missing = dir.appendingPathComponent("missing.conf").path
+        let cases: [(String, String)] = [
+            (missing, "--config: '\(missing)' does not exist"),
+            (dir.path, "--config: '\(dir.path)' is a folder, not a config file"),
+            (fifo, "--config: '\(fifo)' is a named pipe (FIFO), not a config file"),
+            ("/dev/zero", "--config: '/dev/zero' is a device, not a config file"),
+            ("/dev/null", "--config: '/dev/null' is a device, not a config file"),
+            (latin1.path, "--config: \(latin1.path):3: not UTF-8 text (byte 0xE9 at column 13); save the file as UTF-8"),
+            (big.path, "--config: '\(big.path)' has 2097152 bytes; a config file may have at most 1048576 (1 MiB)"),
+            (longKey.path, "\(longKey.path):2: unknown key 'kkk"),
+        ]
+        for (path, message) in cases {
+            let r = try run(["--config", path])
+            #expect(r.status == 2, "\(path)")
+            #expect(r.stderr.hasPrefix("kiosk-recorder: ") && r.stderr.contains(message), "\(path): \(r.stderr.excerpt(400))")
+            #expect(!r.stderr.contains("NSCocoaErrorDomain") && !r.stderr.contains("Permission denied"), "\(r.stderr.excerpt(400))")
+            #expect(r.stderr.utf8.count < 1_000, "\(path): \(r.stderr.utf8.count) bytes on stderr")
+            #expect(r.stdout.isEmpty)
+        }
+    }
+
+    @Test("--output-dir on a read-only file system exits 2 calling it so, with a fix that fits (not a chown)")
+    func readOnlyOutputFolder() throws {
+        let folder = try testFolder("cli-ro")
+        let mount = try runProgram(["mount", "-t", "tmpfs", "-o", "ro,size=1m", "tmpfs", folder.path], stdout: .inherit, stderr: .inherit)
+        try #require(mount.status == 0, "mounting a read-only tmpfs needs root")
+        defer { _ = try? runProgram(["umount", folder.path], stdout: .inherit, stderr: .inherit) }
+        let r = try run(["--camera", "test", "--microphone", "none", "--output-dir", folder.path])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("--output-dir: the folder '\(folder.path)' is on a read-only file system; mount it read-write"), "\(r.stderr)")
+        let file = try run(["--camera", "test", "--microphone", "none", "--output", folder.appendingPathComponent("take.mov").path])
+        #expect(file.status == 2)
+        #expect(file.stderr.contains("--output: the folder \(folder.path) is on a read-only file system"), "\(file.stderr)")
     }
 
     @Test("--help exits 0 and lists every option of the contract")

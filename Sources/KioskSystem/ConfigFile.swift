@@ -1,0 +1,72 @@
+// Reads `--config FILE`: a regular file of UTF-8 text, at most 1 MiB. Every way it can be wrong is
+// said as what it is (a folder, a pipe, a device, not UTF-8 on line N), never as a permission error
+// that is not one or an NSError's dump.
+import Glibc
+import KioskCore
+
+public enum ConfigFile {
+    /// A config is a page of settings; more is not one.
+    public static let maxBytes = 1 << 20
+
+    /// The file's text, or a `ConfigFileError` naming the file (and the line, for text that is not UTF-8).
+    public static func read(_ path: String) throws(ConfigFileError) -> String {
+        // O_NONBLOCK: a FIFO opens at once instead of waiting for a writer (a read would block
+        // forever, or read whatever a writer sends); O_NOCTTY: a terminal does not become ours.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else {
+            let error = errno
+            switch error {
+            case ENOENT: throw ConfigFileError("'\(path)' does not exist")
+            case EACCES: throw ConfigFileError("'\(path)' is not readable by this user (uid \(getuid()))")
+            default: throw ConfigFileError("cannot open '\(path)': \(String(cString: strerror(error)))")
+            }
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw ConfigFileError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw ConfigFileError("'\(path)' is a folder, not a config file")
+        case S_IFIFO: throw ConfigFileError("'\(path)' is a named pipe (FIFO), not a config file")
+        case S_IFCHR, S_IFBLK: throw ConfigFileError("'\(path)' is a device, not a config file")
+        case S_IFSOCK: throw ConfigFileError("'\(path)' is a socket, not a config file")
+        default: throw ConfigFileError("'\(path)' is not a regular file")
+        }
+        guard info.st_size <= maxBytes else {
+            throw ConfigFileError("'\(path)' has \(info.st_size) bytes; a config file may have at most \(maxBytes) (1 MiB)")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { throw ConfigFileError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
+            if n == 0 { break }
+            count += n
+        }
+        // It grew while it was read: more than it said, and maybe more than a config.
+        guard count <= maxBytes else { throw ConfigFileError("'\(path)' has more than \(maxBytes) bytes (1 MiB); a config file may not") }
+        bytes.removeLast(bytes.count - count)
+        if let (offset, byte) = firstInvalidUTF8(bytes) {
+            let line = bytes[..<offset].reduce(1) { $1 == 10 ? $0 + 1 : $0 }
+            let column = offset - (bytes[..<offset].lastIndex(of: 10).map { $0 + 1 } ?? 0) + 1
+            throw ConfigFileError("\(path):\(line): not UTF-8 text (byte 0x\(String(byte, radix: 16, uppercase: true)) at column \(column)); "
+                                  + "save the file as UTF-8")
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Where the first byte that is not part of valid UTF-8 is, and that byte; nil when all is valid.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> (offset: Int, byte: UInt8)? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return nil
+            case .error: return (offset, bytes[offset])
+            }
+        }
+    }
+}
