@@ -640,7 +640,7 @@ public final class Booth {
             return
         }
         let now = MonotonicClock.now()
-        if silence.heard(meter.level(at: now), at: now) {
+        if silence.heard(lastSound: meter.lastSound, at: now) {
             events.emit(.microphoneSilent)
             Log.info("microphone: no sound for 3 s")
         }

@@ -63,8 +63,13 @@ struct LevelMeterTests {
     func silenceAgain() {
         var watch = SilenceWatch()
         var said: [Int64] = []
+        var lastSound: Int64?
+        // A chunk of `level` every 10 ms, and a look after each.
         func hear(_ level: Double, from start: Int64, to end: Int64) {
-            for t in stride(from: start, to: end, by: 10_000_000) where watch.heard(level, at: Self.t0 + t) { said.append(t) }
+            for t in stride(from: start, to: end, by: 10_000_000) {
+                if level >= SilenceWatch.threshold { lastSound = Self.t0 + t }
+                if watch.heard(lastSound: lastSound, at: Self.t0 + t) { said.append(t) }
+            }
         }
         hear(-100, from: 0, to: 2_990 * Self.ms)
         #expect(said.isEmpty && !watch.reported, "not before 3 s")
@@ -77,14 +82,14 @@ struct LevelMeterTests {
         hear(-100, from: 10_010 * Self.ms, to: 13_000 * Self.ms)
         #expect(said.count == 1, "1.9 s and 2.99 s of silence are not said")
         hear(-100, from: 13_000 * Self.ms, to: 14_000 * Self.ms)
-        #expect(said == [3_000 * Self.ms, 13_010 * Self.ms] && watch.reported, "again, 3 s into the silence after the sound: \(said)")
+        #expect(said == [3_000 * Self.ms, 13_000 * Self.ms] && watch.reported, "again, 3 s after the last sound: \(said)")
         watch.reset()
         #expect(!watch.reported)
         hear(-100, from: 14_000 * Self.ms, to: 16_990 * Self.ms)
         #expect(said.count == 2, "a reset (the take ended) starts the 3 s afresh")
     }
 
-    @Test("the meter and the rule together, as the booth runs them: silence, a 0.5 s tone, silence: microphoneSilent 3 s into each silence, counted from when the tone left the 100 ms window")
+    @Test("the meter and the rule together, as the booth runs them: silence, a 0.5 s tone, silence: microphoneSilent 3 s into each silence, counted from the last chunk of the tone")
     func silenceToneSilence() {
         let meter = LevelMeter()
         var watch = SilenceWatch()
@@ -94,9 +99,30 @@ struct LevelMeterTests {
             let t = Int64(i) * 10 * Self.ms
             let tone = t >= 4_000 * Self.ms && t < 4_500 * Self.ms
             meter.feed(Self.chunk(tone ? 8000 : 0), at: Self.t0 + t)
-            if watch.heard(meter.level(at: Self.t0 + t), at: Self.t0 + t) { said.append(t / Self.ms) }
+            if watch.heard(lastSound: meter.lastSound, at: Self.t0 + t) { said.append(t / Self.ms) }
         }
-        // The last tone chunk arrives at 4490 ms and counts until 4590 ms: silence from 4600 ms.
-        #expect(said == [3_000, 7_600], "\(said)")
+        // The last tone chunk arrives at 4490 ms: 3 s after it.
+        #expect(said == [3_000, 7_490], "\(said)")
+    }
+
+    @Test("a busy loop that looks seldom (every 730 ms) and always between the test tone's beeps (100 ms a second) never calls it silent; the same loop on a silent microphone does, at its first look 3 s after its first")
+    func busyLoop() {
+        for silent in [false, true] {
+            let meter = LevelMeter()
+            var watch = SilenceWatch()
+            var said: [Int64] = []
+            var nextLook: Int64 = 150 * Self.ms
+            for i in 0..<2_000 {
+                let t = Int64(i) * 10 * Self.ms
+                let beep = !silent && t % (1_000 * Self.ms) < 100 * Self.ms
+                meter.feed(Self.chunk(beep ? 16384 : 0), at: Self.t0 + t)
+                // The loop's turns come between beeps: the level in the last 100 ms is silence there.
+                guard t >= nextLook else { continue }
+                nextLook += 730 * Self.ms
+                if t % (1_000 * Self.ms) >= 200 * Self.ms { #expect(silent || meter.level(at: Self.t0 + t) == LevelMeter.floor) }
+                if watch.heard(lastSound: meter.lastSound, at: Self.t0 + t) { said.append(t / Self.ms) }
+            }
+            #expect(silent ? said == [3_800] : said.isEmpty, "silent \(silent): said at \(said)")
+        }
     }
 }
