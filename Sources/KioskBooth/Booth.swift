@@ -100,6 +100,8 @@ public final class Booth {
         let previewDropsAtStart: Int
         /// The preview held back for the encoder at least once (`previewYields`).
         var previewYielded = false
+        /// When it began (CLOCK_MONOTONIC ns): the stalls of the whole process since are its.
+        let startedAt = MonotonicClock.now()
     }
     /// While a take records and its encoder is behind (this many pictures waiting for it), the
     /// preview draws at most one picture per `yieldingPreviewInterval` (10 a second): on a machine
@@ -506,14 +508,23 @@ public final class Booth {
         case var .recordingFinished(result):
             if let take {
                 // Where the take's missing pictures went, for whoever reads the log.
-                let byEncoder = result.droppedFrames, byCamera = max(camera.droppedFrames - take.cameraDropsAtStart, 0)
+                let byStall = result.droppedAfterStall, byEncoder = result.droppedFrames - byStall
+                let byCamera = max(camera.droppedFrames - take.cameraDropsAtStart, 0)
+                let stalls = ProcessStalls.shared.lengths(since: take.startedAt)
+                if !stalls.isEmpty {
+                    Log.info("take: the whole process stood still \(stalls.count) time(s), for "
+                             + stalls.map { ProcessStalls.seconds($0) + " s" }.joined(separator: ", ")
+                             + " (SIGSTOP, or the machine or VM suspended or starved): nothing was captured meanwhile")
+                }
                 if take.previewYielded {
-                    Log.info("take: the encoder fell behind; the preview left \(frames.dropped - take.previewDropsAtStart) of the camera's "
+                    let why = stalls.isEmpty ? "the encoder fell behind" : "the encoder had the backlog after the stall to catch up on"
+                    Log.info("take: \(why); the preview left \(frames.dropped - take.previewDropsAtStart) of the camera's "
                              + "pictures undrawn to give it the time")
                 }
-                if byEncoder + byCamera > 0 {
-                    Log.info("take: \(byEncoder + byCamera) pictures dropped: \(byEncoder) while the encoder was behind "
-                             + "(\(MovieWriter.videoQueueLimit) waiting), \(byCamera) the camera delivered too late or not at all")
+                if byStall + byEncoder + byCamera > 0 {
+                    Log.info("take: \(byStall + byEncoder + byCamera) pictures dropped: \(byEncoder) while the encoder was behind "
+                             + "(\(MovieWriter.videoQueueLimit) waiting), \(byStall) in the backlog just after the process stood still, "
+                             + "\(byCamera) the camera delivered too late or not at all")
                 }
                 result.droppedFrames += byCamera
                 if let microphone = take.microphone { onFiles { microphone.stop(); return [] } }
@@ -640,6 +651,8 @@ public final class Booth {
             return
         }
         let now = MonotonicClock.now()
+        // Just after the whole process stood still nothing could be heard, or said: not silence.
+        if ProcessStalls.shared.inAftermath(at: now) { return }
         if silence.heard(lastSound: meter.lastSound, at: now) {
             events.emit(.microphoneSilent)
             Log.info("microphone: no sound for 3 s")

@@ -85,9 +85,13 @@ public struct RecordingResult: Equatable, Sendable {
     /// Why the take's file is not there to be used (its folder was removed mid-take): said as an
     /// `error` before `recordingFinished`. Not in the event.
     public var lost: String?
+    /// Of `droppedFrames`, those dropped in the backlog just after the whole process stood still
+    /// (SIGSTOP, a suspended machine): not the encoder's doing. Not in the event.
+    public var droppedAfterStall: Int
 
     public init(outputPath: String, duration: Double, bytes: Int64, reason: StopReason, success: Bool,
-                droppedFrames: Int = 0, encoder: String? = nil, encoderStalled: Bool = false, lost: String? = nil) {
+                droppedFrames: Int = 0, encoder: String? = nil, encoderStalled: Bool = false, lost: String? = nil,
+                droppedAfterStall: Int = 0) {
         self.outputPath = outputPath
         self.duration = duration
         self.bytes = bytes
@@ -97,6 +101,7 @@ public struct RecordingResult: Equatable, Sendable {
         self.encoder = encoder
         self.encoderStalled = encoderStalled
         self.lost = lost
+        self.droppedAfterStall = droppedAfterStall
     }
 }
 

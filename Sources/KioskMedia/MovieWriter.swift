@@ -23,6 +23,8 @@ public final class MovieWriter: Sendable {
         var items: [Item] = []
         var videoCount = 0
         var dropped = 0
+        /// Of `dropped`, those just after the whole process stood still (`ProcessStalls`).
+        var droppedAfterStall = 0
         var accepting = false
         var stopRequested = false
         /// `appendWaiting` sleeps on `room` until the writer has encoded the frames it was given
@@ -131,6 +133,7 @@ public final class MovieWriter: Sendable {
             guard frame.timestamp >= q.startedAt else { return false }
             guard q.videoCount < Self.videoQueueLimit else {
                 q.dropped += 1
+                if ProcessStalls.shared.inAftermath() { q.droppedAfterStall += 1 }
                 return false
             }
             q.items.append(.video(frame))
@@ -235,12 +238,12 @@ public final class MovieWriter: Sendable {
             }
         }
         // Nothing more is taken; what is still queued after the stop is not part of the take.
-        let (dropped, wake) = queue.withLock { q -> (Int, Bool) in
+        let (dropped, afterStall, wake) = queue.withLock { q -> (Int, Int, Bool) in
             q.accepting = false
             q.items.removeAll()
             q.videoCount = 0
             q.encoding = false
-            return (q.dropped, roomMade(&q))
+            return (q.dropped, q.droppedAfterStall, roomMade(&q))
         }
         if wake { room.signal() }
         finishingSince.store(MonotonicClock.now(), ordering: .releasing)
@@ -254,6 +257,7 @@ public final class MovieWriter: Sendable {
         finishingSince.store(0, ordering: .releasing)
         onFinish(RecordingResult(outputPath: settings.outputPath, duration: duration, bytes: bytes,
                                  reason: reason ?? .error, success: success, droppedFrames: dropped,
-                                 encoder: session.videoEncoderName, encoderStalled: session.videoEncoderStalled, lost: session.lost))
+                                 encoder: session.videoEncoderName, encoderStalled: session.videoEncoderStalled, lost: session.lost,
+                                 droppedAfterStall: afterStall))
     }
 }

@@ -19,6 +19,8 @@ do { notifier = try ServiceNotifier.fromEnvironment() } catch {
 // Before any thread starts: a long-running booth keeps its heap from spreading over many arenas,
 // and its frames' memory mapped for the next frames.
 MallocArenas.configure(environment: ProcessInfo.processInfo.environment)
+// The watch that tells a stall of the whole process (SIGSTOP, a suspended VM) from a slow encoder.
+ProcessStalls.shared.start()
 let parser = OptionParser(readFile: { try ConfigFile.read($0) })
 // Kept for SIGHUP: the same command line parsed again reads the config file anew, and its flags
 // still win over the file.

@@ -265,6 +265,30 @@ struct BoundaryEndToEndTests {
         #expect(r.exitStatus() == 0)
     }
 
+    @Test("the whole process stopped 3 s mid-take (SIGSTOP, as a suspended VM): the take's log names the stall and counts the pictures lost in its backlog apart from the encoder's, and the test tone is not called silent")
+    func processStopped() throws {
+        let (r, _, _) = try recordingBooth("sigstop", arguments: ["--size", "1280x720"])
+        Thread.sleep(forTimeInterval: 1.5)
+        r.kill(SIGSTOP)
+        Thread.sleep(forTimeInterval: 3)
+        r.kill(SIGCONT)
+        Thread.sleep(forTimeInterval: 2)
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil, "\(r.rawLines)")
+        guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
+        #expect(result.success)
+        #expect(!r.names.contains("microphoneSilent"), "\(r.names)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        let log = r.stderr
+        #expect(log.contains("take: the whole process stood still 1 time(s), for 2.") || log.contains("take: the whole process stood still 1 time(s), for 3."), "\(log)")
+        #expect(!log.contains("the encoder fell behind"), "\(log)")
+        if result.droppedFrames > 0 {
+            #expect(log.contains("pictures dropped: 0 while the encoder was behind"), "\(log)")
+            #expect(log.contains("\(result.droppedFrames) pictures dropped"), "\(log)")
+        }
+    }
+
     @Test("--output naming a folder, a symbolic link or a FIFO is refused (exit 2, named) and left as it was")
     func outputNotAFile() throws {
         let folder = try testFolder("output-kinds")

@@ -109,9 +109,10 @@ final class RecorderProcess: Sendable {
 
 /// The booth (test camera and tone) recording into a fresh folder `name`: started, `ready`, Start,
 /// `recordingStarted`. The process, the take's path and when `recordingStarted` arrived.
-func recordingBooth(_ name: String, environment: [String: String] = [:]) throws -> (r: RecorderProcess, output: String, started: Double) {
+func recordingBooth(_ name: String, arguments: [String] = [], environment: [String: String] = [:]) throws
+    -> (r: RecorderProcess, output: String, started: Double) {
     let output = try testFolder(name).appendingPathComponent("take.mov").path
-    let r = try RecorderProcess(booth + ["--output", output], environment: environment)
+    let r = try RecorderProcess(booth + arguments + ["--output", output], environment: environment)
     try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
     r.command("start")
     return (r, output, try #require(r.wait(for: "recordingStarted")))
