@@ -84,9 +84,6 @@ final class Playback {
         Log.info("playback: first picture on screen \(Int(ms.rounded())) ms after the request")
     }
 
-    /// Nanoseconds until the next picture is due, when one is waiting.
-    var nextPictureDue: Int64? { player.nextFrameDue() }
-
     func setPaused(_ paused: Bool) { player.setPaused(paused) }
 
     /// Goes to `seconds` from the start; the picture there shows at once, paused or not.

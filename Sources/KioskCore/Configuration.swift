@@ -45,10 +45,14 @@ public enum MicrophoneChoice: Equatable, Sendable {
     case none
 }
 
-/// Full screen, or a window of a size (nil: a default size for development).
+/// Full screen, or a window of a size (nil: `defaultSize`, for development).
 public enum WindowMode: Equatable, Sendable {
     case fullscreen
     case windowed(Size?)
+
+    /// The window `--windowed` gets without a size (shrunk to fit a smaller desktop); `--help` and
+    /// docs/interface.md say it from here.
+    public static let defaultSize = Size(width: 1280, height: 720)
 }
 
 /// Every setting of the command line and the config file.

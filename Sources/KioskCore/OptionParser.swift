@@ -78,7 +78,7 @@ public struct OptionParser: Sendable {
                    help: "portrait | portrait-upside-down | landscape-left | landscape-right (default: the display's own)",
                    inConfigFile: true) { c, v throws(ValueError) in c.orientation = try Values.orientation(v!) },
         OptionSpec(name: "windowed", argument: .optional("WxH"),
-                   help: "a window (of WxH, default 800x480) instead of full screen; in a config file: yes, no or WxH",
+                   help: "a window (of WxH, default \(WindowMode.defaultSize.width)x\(WindowMode.defaultSize.height)) instead of full screen; in a config file: yes, no or WxH",
                    inConfigFile: true,
                    apply: { c, v throws(ValueError) in c.window = try Values.window(v) },
                    accepts: { Values.looksLikeSize($0) }),

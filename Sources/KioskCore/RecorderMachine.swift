@@ -31,9 +31,6 @@ public enum RecorderEvent: Equatable, Sendable {
     case recordingStarted(outputPath: String)
     /// The writer could not start (no disk space, encoder failure, …); nothing was recorded.
     case recordingFailed(code: ErrorCode, message: String)
-    /// A limit noticed outside the writer (the writer also stops on its own limits and reports
-    /// them through `recordingFinished`).
-    case limitReached(StopReason)
     /// The writer finalized the file (after a stop asked for, or on its own: a limit, a full disk).
     case recordingFinished(RecordingResult)
     case background
@@ -371,8 +368,6 @@ public struct RecorderMachine: Equatable, Sendable {
                 state = .ready
                 actions.append(.emit(.error(code: code, message: message)))
             }
-        case let .limitReached(reason):
-            requestStop(reason, &actions)
         case let .recordingFinished(result):
             finishRecording(result, &actions)
         case .background:

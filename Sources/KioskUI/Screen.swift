@@ -34,7 +34,7 @@ public final class Screen {
     }
 
     /// The window size `--windowed` gets without a size (shrunk to fit a smaller desktop).
-    public static let defaultWindowSize = Size(width: 1280, height: 720)
+    public static let defaultWindowSize = WindowMode.defaultSize
 
     /// The SDL render backend in use ("opengl", "opengles2", "software", …), for the log.
     public let rendererName: String

@@ -1,4 +1,5 @@
 // SIGHUP's reload without a process: the command line read again, and what each change does.
+import Foundation
 import Synchronization
 import Testing
 @testable import KioskCore
@@ -90,5 +91,36 @@ struct ConfigurationReloadTests {
         expected.window = .fullscreen
         #expect(applied == expected)
         #expect(running.reload(to: running) == .accepted(running, changed: [], keptUntilRestart: []))
+    }
+    /// docs/interface.md, beside the sources.
+    static let interface: String = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return (try? String(contentsOf: root.appendingPathComponent("docs/interface.md"), encoding: .utf8)) ?? ""
+    }()
+
+    /// The options a bullet of docs/interface.md's "Reload" names in backquotes, up to its first
+    /// sentence's end.
+    static func named(inBulletStarting start: String) -> Set<String> {
+        guard let from = interface.range(of: start) else { return [] }
+        let rest = interface[from.upperBound...]
+        let end = ["are set up once", "(where takes go"].compactMap { rest.range(of: $0)?.lowerBound }.min() ?? rest.endIndex
+        let text = rest[..<end]
+        return Set(text.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) })
+    }
+
+    @Test("docs/interface.md's reload rules name exactly the settings the code keeps until a restart and refuses")
+    func docsMatchTheTable() {
+        let atRestart = Set(Configuration.reloadSettings.filter { $0.effect == .atRestart }.map(\.option))
+        let refused = Set(Configuration.reloadSettings.filter { $0.effect == .refused }.map(\.option))
+        #expect(Self.named(inBulletStarting: "- **Kept until a restart**:") == atRestart)
+        #expect(Self.named(inBulletStarting: "changes `output`") .union(["output"]) == refused)
+    }
+
+    @Test("--windowed's default size is the one --help and docs/interface.md give")
+    func windowedDefault() {
+        let size = "\(WindowMode.defaultSize.width)x\(WindowMode.defaultSize.height)"
+        #expect(OptionParser.helpText.contains("default \(size)"))
+        let row = Self.interface.split(separator: "\n").first { $0.hasPrefix("| `--windowed` |") } ?? ""
+        #expect(row.contains("`\(size)` when no size is given"), "\(row)")
     }
 }

@@ -54,7 +54,6 @@ let sampleEvents: [RecorderEvent] = Button.allCases.map { .press($0) } + [
     .tick(elapsed: 1.5),
     .recordingStarted(outputPath: out),
     .recordingFailed(code: .diskFull, message: "no space"),
-    .limitReached(.maxFileSize),
     .recordingFinished(RecordingResult(outputPath: out, duration: 5, bytes: 99, reason: .maxDuration, success: true)),
     .background, .foreground,
     .rotate(.portrait),
@@ -76,7 +75,6 @@ func kind(_ e: RecorderEvent) -> String {
     case .tick: "tick"
     case .recordingStarted: "recordingStarted"
     case .recordingFailed: "recordingFailed"
-    case .limitReached: "limitReached"
     case .recordingFinished: "recordingFinished"
     case .background: "background"
     case .foreground: "foreground"
@@ -158,7 +156,6 @@ let table: [String: Expectation] = [
     // recording, before the writer confirmed: no Stop yet (nothing to stop), a failure returns to ready.
     "recordingUnconfirmed/recordingStarted": .init(actions: [.emit(.recordingStarted(outputPath: out)), .playSound(.begin)], mode: .recording),
     "recordingUnconfirmed/recordingFailed": .init(actions: [.emit(.error(code: .diskFull, message: "no space"))], mode: .ready),
-    "recordingUnconfirmed/limitReached": .init(actions: [.stopRecording(.maxFileSize)], mode: .recording),
     "recordingUnconfirmed/recordingFinished": .init(actions: [.playSound(.end), .emit(.recordingFinished(finishedByLimit)), .stopCamera], mode: .finished),
     "recordingUnconfirmed/background": .init(actions: [.stopRecording(.background), .stopCamera], mode: .recording),
     "recordingUnconfirmed/cameraLost": .init(actions: [.stopRecording(.deviceDisconnected)], mode: .recording),
@@ -168,7 +165,6 @@ let table: [String: Expectation] = [
     "recordingUnconfirmed/parentGone": .init(actions: [.stopRecording(.parentGone), .stopCamera], mode: .recording),
     // recording
     "recording/press(stop)": .init(actions: [.stopRecording(.user)], mode: .recording),
-    "recording/limitReached": .init(actions: [.stopRecording(.maxFileSize)], mode: .recording),
     "recording/recordingFinished": .init(actions: [.playSound(.end), .emit(.recordingFinished(finishedByLimit)), .stopCamera], mode: .finished),
     "recording/background": .init(actions: [.stopRecording(.background), .stopCamera], mode: .recording),
     "recording/cameraLost": .init(actions: [.stopRecording(.deviceDisconnected)], mode: .recording),
@@ -224,7 +220,7 @@ struct RecorderMachinePairTests {
     func samplesCoverEveryKind() {
         let kinds = Set(sampleEvents.map(kind))
         #expect(kinds.count == sampleEvents.count)
-        #expect(kinds.count == Button.allCases.count + 22)
+        #expect(kinds.count == Button.allCases.count + 21)
     }
 
     @Test("the fixtures reach the modes they are named for")
@@ -412,9 +408,7 @@ struct RecorderMachineSeedTests {
 
     @Test("each stop cause stops with its reason, then the end sound and the frozen frame",
           arguments: [
-            (RecorderEvent.press(.stop), StopReason.user), (.limitReached(.maxDuration), .maxDuration),
-            (.limitReached(.maxFileSize), .maxFileSize), (.limitReached(.diskFull), .diskFull),
-            (.background, .background), (.cameraLost, .deviceDisconnected),
+            (RecorderEvent.press(.stop), StopReason.user), (.background, .background), (.cameraLost, .deviceDisconnected),
           ])
     func stopCauses(event: RecorderEvent, reason: StopReason) {
         var m = Fixture.recording.make()

@@ -104,13 +104,6 @@ struct BoundaryEndToEndTests {
         #expect(child.end(within: 10)?.status == 0)
     }
 
-    /// The peak resident memory of a running process (VmHWM), in KiB.
-    func peakMemory(_ pid: Int32) -> Int {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-    }
-
     @Test("a 32 MiB stdin line: one badCommand, the rest of it ignored, memory not grown by it; the next command answers")
     func hugeLine() throws {
         let r = try RecorderProcess(booth)

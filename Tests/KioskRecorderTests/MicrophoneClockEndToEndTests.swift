@@ -21,13 +21,6 @@ struct MicrophoneClockEndToEndTests {
         var video: Double, audio: Double
     }
 
-    /// The peak resident memory of a running process (VmHWM), in KiB.
-    static func peakMemory(_ pid: Int32) -> Int {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
-        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
-    }
-
     /// A 5 s take with `microphone`, measured.
     static func take(_ name: String, microphone: String, environment: [String: String] = [:]) throws -> Measured {
         let folder = try testFolder(name)

@@ -158,6 +158,13 @@ func pictureCount(_ path: String) throws -> Int? {
         .stdout.trimmingCharacters(in: .whitespacesAndNewlines))
 }
 
+/// The peak resident memory of a running process (VmHWM), in KiB.
+func peakMemory(_ pid: Int32) -> Int {
+    let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+}
+
 /// Whether ffmpeg decodes the whole file without an error.
 func decodesCleanly(_ path: String) throws -> Bool {
     let r = try runProgram(["ffmpeg", "-v", "error", "-i", path, "-f", "null", "-"], stdout: .discard)
