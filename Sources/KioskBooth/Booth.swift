@@ -1208,8 +1208,8 @@ public final class Booth {
     /// Writes `data` to `path`, a new file (O_EXCL: never over an existing one, a FIFO or a
     /// symlink; O_NOFOLLOW), 0600, close-on-exec; the error's text, or nil.
     static func writeFile(_ data: Data, to path: String) -> String? {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return "open(\(path)): \(String(cString: strerror(errno)))" }
+        let fd: Int32
+        do { fd = try NewFile.create(path) } catch { return error.description }
         defer { close(fd) }
         var written = 0
         while written < data.count {

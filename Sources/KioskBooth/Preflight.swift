@@ -251,8 +251,7 @@ public enum Preflight {
     /// worth of bytes, each synced as the writer syncs a fragment (fdatasync), and is removed.
     static func storage(_ folder: String, fragmentBytes: Int) -> CheckItem? {
         let path = (folder as NSString).appendingPathComponent(".kiosk-check-\(getpid()).probe")
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return nil }
+        guard let fd = try? NewFile.create(path) else { return nil }
         defer {
             close(fd)
             unlink(path)

@@ -4,6 +4,7 @@
 import CFFmpeg
 import Foundation
 import KioskCore
+import KioskSystem
 
 /// Owns the output file descriptor. Used by the encoder thread only.
 final class FileSink {
@@ -27,9 +28,8 @@ final class FileSink {
     /// Creates the file: new (O_EXCL: never over an existing file, never through a symlink), with
     /// exactly `mode` (fchmod, whatever the umask).
     init(path: String, mode: Int = 0o600, clock: SyncClock = SyncClock()) throws(AVError) {
-        let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode))
-        guard fd >= 0 else { throw AVError(code: AVError.code(posix: errno), call: "open(\(path))") }
-        fchmod(fd, mode_t(mode))
+        let fd: Int32
+        do { fd = try NewFile.create(path, mode: mode, readable: true) } catch { throw AVError(code: AVError.code(posix: error.errno), call: error.call) }
         // The new name is durable before anything is written under it.
         clock.timing(.writer) { Self.syncFolder(of: path) }
         self.path = path

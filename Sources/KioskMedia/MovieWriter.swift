@@ -198,10 +198,9 @@ public final class MovieWriter: Sendable {
     /// The marker: a new file (O_EXCL, never through a symlink) with the take's mode, holding the pid.
     private func writeMarker() throws {
         let marker = Self.markerPath(for: settings.outputPath)
-        let fd = open(marker, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(settings.fileMode))
-        guard fd >= 0 else { throw AVError(code: AVError.code(posix: errno), call: "open(\(marker))") }
+        let fd: Int32
+        do { fd = try NewFile.create(marker, mode: settings.fileMode) } catch { throw AVError(code: AVError.code(posix: error.errno), call: error.call) }
         defer { close(fd) }
-        fchmod(fd, mode_t(settings.fileMode))
         let text = Array("\(getpid())\n".utf8)
         guard write(fd, text, text.count) == text.count else { throw AVError(code: AVError.code(posix: errno), call: "write(\(marker))") }
         syncs.timing(.writer) { FileSink.syncFolder(of: marker) }

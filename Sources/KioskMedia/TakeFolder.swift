@@ -126,8 +126,7 @@ public final class TakeFolder: Sendable {
     private func replace(_ name: String, with text: String) -> Bool {
         let target = file(name), temporary = file(name + ".new")
         unlink(temporary)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return false }
+        guard let fd = try? NewFile.create(temporary) else { return false }
         let bytes = Array(text.utf8)
         let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count
         let synced = fsync(fd) == 0

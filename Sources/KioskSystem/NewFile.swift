@@ -1,0 +1,16 @@
+// The one way the booth makes a file: new (O_EXCL: never over an existing file, a FIFO or a device,
+// and with O_NOFOLLOW never through a symbolic link), close-on-exec (a hook or a camera program
+// inherits none of them), and with exactly the mode asked for whatever the umask (fchmod). The take,
+// its marker, the folder's counter and list, a screenshot and `--check`'s probe all use it.
+import Glibc
+
+public enum NewFile {
+    /// Creates `path` and returns its descriptor (the caller closes it); `readable` opens it for
+    /// reading too (the take's file, which the muxer reads back).
+    public static func create(_ path: String, mode: Int = 0o600, readable: Bool = false) throws(SystemError) -> Int32 {
+        let fd = open(path, (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode))
+        guard fd >= 0 else { throw SystemError(call: "open(\(path))", errno: errno) }
+        _ = fchmod(fd, mode_t(mode))
+        return fd
+    }
+}
