@@ -203,7 +203,12 @@ public struct OptionParser: Sendable {
     /// The --help text, made from the table.
     public static var helpText: String {
         var lines = [
-            "Usage: kiosk-recorder [options]",
+            "Usage: kiosk-recorder [options]                 the booth",
+            "       kiosk-recorder play FILE [--loop] [--fit fill|fit] [options]",
+            "       kiosk-recorder check [options]           try each part of the booth, report, exit",
+            "       kiosk-recorder send COMMAND [options]    hand a command to a running booth (--control-socket)",
+            "       kiosk-recorder list-cameras              print the cameras as JSON, exit",
+            "(The modes' old spellings, --play FILE, --check, --send COMMAND and --list-cameras, work the same.)",
             "A fullscreen touchscreen video booth. Events go to stdout as JSON lines; commands come on stdin.",
             "",
         ]
@@ -236,8 +241,27 @@ public struct OptionParser: Sendable {
         let origin: String
     }
 
+    /// The modes as subcommands, first on the command line, with the operand each takes; each is
+    /// the same as its old flag (`play FILE` is `--play FILE`).
+    static let modes: [(name: String, operand: String?)] = [("play", "FILE"), ("check", nil), ("send", "COMMAND"), ("list-cameras", nil)]
+
+    /// The command line with a leading subcommand written as its flag (`play FILE` → `--play FILE`).
+    static func flagsForMode(_ arguments: [String]) throws(UsageError) -> [String] {
+        guard let first = arguments.first, !first.hasPrefix("-") else { return arguments }
+        guard let mode = modes.first(where: { $0.name == first }) else {
+            throw UsageError("unexpected argument '\(first)' (a mode is one of " + modes.map(\.name).joined(separator: ", ")
+                             + "; options start with --)")
+        }
+        guard mode.operand != nil else { return ["--" + mode.name] + arguments.dropFirst() }
+        guard arguments.count > 1, !arguments[1].hasPrefix("--") else {
+            throw UsageError("\(mode.name) needs a \(mode.operand!.lowercased()): kiosk-recorder \(mode.name) \(mode.operand!)")
+        }
+        return ["--" + mode.name, arguments[1]] + arguments.dropFirst(2)
+    }
+
     /// Parses the arguments (without the program name).
     public func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+        let arguments = try Self.flagsForMode(arguments)
         var settings: [Setting] = []
         var index = 0
         while index < arguments.count {
@@ -315,7 +339,7 @@ public struct OptionParser: Sendable {
             return .play(file: file, configuration, player: player)
         }
         for option in ["loop", "fit"] where names.contains(option) {
-            throw UsageError("--\(option) is for the player alone: it needs --play FILE")
+            throw UsageError("--\(option) belongs to the play mode: kiosk-recorder play FILE --\(option)\(option == "fit" ? " fill|fit" : "") (or --play FILE)")
         }
         if names.contains("list-cameras") { return .listCameras(configuration) }
         if names.contains("check") { return .check(configuration) }

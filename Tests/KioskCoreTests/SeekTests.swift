@@ -85,8 +85,10 @@ struct SeekTests {
         guard case let .play(_, _, plain) = try parser().parse(["--play", "/tmp/x.mov"]) else { Issue.record("not play"); return }
         #expect(plain.fit == .fit && !plain.loop)
         #expect(throws: UsageError("--fit: 'stretch' is not 'fill' or 'fit'")) { try parser().parse(["--play", "x.mov", "--fit", "stretch"]) }
-        #expect(throws: UsageError("--loop is for the player alone: it needs --play FILE")) { try parser().parse(["--loop"]) }
-        #expect(throws: UsageError("--fit is for the player alone: it needs --play FILE")) { try parser().parse(["--fit", "fit"]) }
+        #expect(throws: UsageError("--loop belongs to the play mode: kiosk-recorder play FILE --loop (or --play FILE)")) { try parser().parse(["--loop"]) }
+        #expect(throws: UsageError("--fit belongs to the play mode: kiosk-recorder play FILE --fit fill|fit (or --play FILE)")) {
+            try parser().parse(["--fit", "fit"])
+        }
         #expect(throws: UsageError("/c:1: 'loop' is a command-line option only, not a config key")) {
             try parser(files: ["/c": "loop = yes\n"]).parse(["--config", "/c", "--play", "x.mov"])
         }

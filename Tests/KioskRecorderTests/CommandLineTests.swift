@@ -97,6 +97,43 @@ struct CommandLineTests {
         #expect(file.stderr.contains("--output: the folder \(folder.path) is on a read-only file system"), "\(file.stderr)")
     }
 
+    @Test("the modes as subcommands (play FILE, check, send COMMAND, list-cameras) do what their old flags do; a player's flag without play, a mode without its operand or an unknown word exits 2 naming what it needs")
+    func subcommands() throws {
+        let (booth, take, _) = try recordingBooth("cli-modes", arguments: ["--control-socket", "/tmp/kiosk-modes-\(getpid()).sock"])
+        let socket = "/tmp/kiosk-modes-\(getpid()).sock"
+        Thread.sleep(forTimeInterval: 1)
+        // send: the booth answers through its socket.
+        let stop = try run(["send", "stop", "--control-socket", socket])
+        #expect(stop.status == 0 && stop.stdout.contains(#""event":"recordingFinished""#), "\(stop.stdout) \(stop.stderr)")
+        let state = try run(["send", "state", "--control-socket", socket])
+        #expect(state.status == 0 && state.stdout.hasPrefix(#"{"event":"state","mode":"finished""#), "\(state.stdout)")
+        #expect(try run(["send", "quit", "--control-socket", socket]).status == 0)
+        #expect(booth.exitStatus() == 0)
+        // play: the player alone, with its own flags after it.
+        let player = try RecorderProcess(["play", take, "--fit", "fit", "--windowed", "640x480"])
+        #expect(player.wait(for: "playbackStarted") != nil, "\(player.stderr)")
+        player.command("closePlayer")
+        #expect(player.exitStatus() == 0)
+        #expect(player.names.contains("playbackFinished"), "\(player.names)")
+        // check and list-cameras.
+        let check = try run(["check", "--camera", "test", "--microphone", "test", "--output", take + ".check.mov"])
+        #expect(check.status == 0 && check.stdout.hasPrefix(#"{"event":"check","ok":true"#), "\(check.stdout) \(check.stderr)")
+        let cameras = try run(["list-cameras"])
+        #expect(cameras.status == 0 && cameras.stdout.hasPrefix(#"{"event":"cameras""#), "\(cameras.stdout)")
+        // Misuse.
+        for (arguments, message) in [
+            (["--loop"], "--loop belongs to the play mode: kiosk-recorder play FILE --loop"),
+            (["play"], "play needs a file: kiosk-recorder play FILE"),
+            (["send", "--control-socket", socket], "send needs a command: kiosk-recorder send COMMAND"),
+            (["record"], "unexpected argument 'record' (a mode is one of play, check, send, list-cameras"),
+            (["play", take, "--check"], "--play and --check cannot be used together"),
+        ] {
+            let r = try run(arguments)
+            #expect(r.status == 2 && r.stderr.contains(message), "\(arguments): \(r.stderr)")
+            #expect(r.stdout.isEmpty)
+        }
+    }
+
     @Test("--help exits 0 and lists every option of the contract")
     func help() throws {
         let r = try run(["--help"])
