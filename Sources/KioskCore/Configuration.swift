@@ -106,7 +106,7 @@ public struct Configuration: Equatable, Sendable {
     public var cameraControls: [CameraControl: CameraControlValue] = [:]
     /// The language of the words on screen (`--language`).
     public var language: Language = .en
-    /// The operator's own words for some of them (`label.useVideo = …` in the config).
+    /// The operator's own words for some of them (`label.use-video = …` in the config).
     public var labels: [ScreenText: String] = [:]
     /// A font for text DejaVu Sans cannot show (`--font`); otherwise fontconfig finds one.
     public var font: String?

@@ -198,7 +198,13 @@ public struct OptionParser: Sendable {
         OptionSpec(name: "version", argument: .none, help: "show the version, exit", inConfigFile: false) { _, _ throws(ValueError) in },
     ]
 
-    static func spec(named name: String) -> OptionSpec? { options.first { $0.name == name } }
+    static func spec(named name: String) -> OptionSpec? {
+        if let spec = options.first(where: { $0.name == name }) { return spec }
+        // An old spelling (label.useVideo): read, and the new one said.
+        guard let text = ScreenText.allCases.first(where: { $0.oldKey == name }) else { return nil }
+        Log.info("'\(name)' is spelled '\(text.key)' now; the old spelling still works")
+        return options.first { $0.name == text.key }
+    }
 
     /// The --help text, made from the table.
     public static var helpText: String {
@@ -574,19 +580,27 @@ enum Values {
         return v
     }
 
+    /// A time in seconds: a number of seconds, or a number with its unit, `ms`, `s`, `min` (or
+    /// `m`), `h` or `d` (90s, 1.5min, 12h, 7d). Every time setting reads this way (`--camera-delay`,
+    /// a bare number of milliseconds, is the one exception). Nil when it is not one.
+    static func time(_ v: String) -> Double? {
+        let lower = v.lowercased()
+        // `ms` before `s`, which it ends with.
+        let units: [(String, Double)] = [("ms", 0.001), ("min", 60), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400)]
+        let (number, unit) = units.first { lower.hasSuffix($0.0) }.map { (lower.dropLast($0.0.count), $0.1) } ?? (Substring(lower), 1)
+        guard let n = Double(number), n.isFinite else { return nil }
+        return n * unit
+    }
+
+    /// What a time setting accepts, for its messages.
+    static let timeHint = "(seconds, or with a unit: 500ms, 90s, 2min, 12h, 7d)"
+
     /// 7d, 12h, 90m, 3600s or plain seconds; above zero, at most ten years.
     static func duration(_ v: String) throws(ValueError) -> Double {
-        let lower = v.lowercased()
-        let units: [(String, Double)] = [("d", 86400), ("h", 3600), ("m", 60), ("s", 1)]
-        var number = Substring(lower), unit = 1.0
-        if let (suffix, seconds) = units.first(where: { lower.hasSuffix($0.0) }) {
-            number = lower.dropLast(suffix.count)
-            unit = seconds
-        }
-        guard let n = Double(number), n.isFinite, n > 0, n * unit <= 10 * 365 * 86400 else {
+        guard let s = time(v), s > 0, s <= 10 * 365 * 86400 else {
             throw ValueError("'\(v)' is not a duration like 7d, 12h, 90m or 3600s")
         }
-        return n * unit
+        return s
     }
 
     /// Text for the screen: one paragraph, at most 200 characters, no control characters.
@@ -632,8 +646,8 @@ enum Values {
 
     /// 0 (never) to 86400 seconds: `--idle-timeout`, `--attract-after`, `--warn-remaining`.
     static func secondsOrNever(_ v: String) throws(ValueError) -> Double {
-        guard let s = Double(v), s.isFinite, s >= 0, s <= 86400 else {
-            throw ValueError("'\(v)' is not a number of seconds from 0 (never) to 86400")
+        guard let s = time(v), s >= 0, s <= 86400 else {
+            throw ValueError("'\(v)' is not a number of seconds from 0 (never) to 86400 \(timeHint)")
         }
         return s
     }
@@ -644,8 +658,8 @@ enum Values {
     }
 
     static func seconds(_ v: String) throws(ValueError) -> Double {
-        guard let s = Double(v), s.isFinite, s > 0, s <= 86400 else {
-            throw ValueError("'\(v)' is not a number of seconds above 0 and at most 86400")
+        guard let s = time(v), s > 0, s <= 86400 else {
+            throw ValueError("'\(v)' is not a number of seconds above 0 and at most 86400 \(timeHint)")
         }
         return s
     }

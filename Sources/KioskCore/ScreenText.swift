@@ -1,5 +1,5 @@
 // Every word the guest reads, from one table in six languages; an operator may replace any of them
-// (`label.useVideo = …` in the config). The screen asks for text by key, never by English words.
+// (`label.use-video = …` in the config). The screen asks for text by key, never by English words.
 
 /// The languages of the table (`--language`): BCP 47 tags.
 public enum Language: String, CaseIterable, Codable, Sendable {
@@ -54,8 +54,14 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         }
     }
 
-    /// The config key that replaces it.
-    public var key: String { "label." + rawValue }
+    /// The config key that replaces it, kebab-case as every other key (`label.use-video`).
+    public var key: String {
+        "label." + rawValue.unicodeScalars.map { $0.properties.isUppercase ? "-" + String($0).lowercased() : String($0) }.joined()
+    }
+
+    /// The key as it was first spelled (`label.useVideo`, the command's name), still read with a
+    /// warning; nil where it is the same.
+    public var oldKey: String? { "label." + rawValue == key ? nil : "label." + rawValue }
 
     /// The table. Titles are short enough for the side buttons at the normal text size in
     /// 800x480; longer ones shrink (all side buttons together) rather than overflow.

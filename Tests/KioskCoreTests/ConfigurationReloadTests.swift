@@ -42,7 +42,7 @@ struct ConfigurationReloadTests {
         #expect(second.maxDuration == 1.5 && second.fps == 15)
         // A bad file names its line; a broken combination is refused as at launch.
         file.write("max-duration = 1.5\nmax-duration = soon\n")
-        #expect(throws: UsageError("booth.conf:2: max-duration: 'soon' is not a number of seconds above 0 and at most 86400")) {
+        #expect(throws: UsageError("booth.conf:2: max-duration: 'soon' is not a number of seconds above 0 and at most 86400 (seconds, or with a unit: 500ms, 90s, 2min, 12h, 7d)")) {
             try file.source.read()
         }
         file.write("max-takes = 5\n")

@@ -199,3 +199,35 @@ struct OptionParserTests {
         #expect(usageError(["--config", "/nope.conf"])?.hasPrefix("--config: cannot read '/nope.conf'") == true)
     }
 }
+
+@Suite("time settings")
+struct TimeUnitTests {
+    @Test("every time setting takes seconds or a unit (ms, s, min or m, h, d); --camera-delay stays milliseconds",
+          arguments: [("--max-duration", "90s", 90.0), ("--max-duration", "1.5min", 90), ("--warn-remaining", "500ms", 0.5),
+                      ("--idle-timeout", "2m", 120), ("--attract-after", "1h", 3600), ("--max-age", "7d", 604_800),
+                      ("--max-duration", "12", 12)])
+    func units(option: String, value: String, seconds: Double) throws {
+        let parser = OptionParser(readFile: { _ in "" })
+        let extra = option == "--max-age" ? ["--output-dir", "/tmp/takes"] : []
+        guard case let .record(c) = try parser.parse([option, value] + extra) else { Issue.record("not a booth"); return }
+        let read: Double? = switch option {
+        case "--max-duration": c.maxDuration
+        case "--warn-remaining": c.warnRemaining
+        case "--idle-timeout": c.idleTimeout
+        case "--attract-after": c.attractAfter
+        default: c.maxAge
+        }
+        #expect(read == seconds)
+    }
+
+    @Test("a time that is not one names its units")
+    func bad() {
+        let parser = OptionParser(readFile: { _ in "" })
+        #expect(throws: UsageError("--idle-timeout: '5 parsecs' is not a number of seconds from 0 (never) to 86400 (seconds, or with a unit: 500ms, 90s, 2min, 12h, 7d)")) {
+            try parser.parse(["--idle-timeout", "5 parsecs"])
+        }
+        #expect(throws: UsageError("--max-duration: '2d' is not a number of seconds above 0 and at most 86400 (seconds, or with a unit: 500ms, 90s, 2min, 12h, 7d)")) {
+            try parser.parse(["--max-duration", "2d"])
+        }
+    }
+}

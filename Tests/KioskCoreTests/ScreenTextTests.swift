@@ -19,13 +19,16 @@ struct ScreenTextTests {
         }
     }
 
-    @Test("each button's key is its command's name; each text's config key is label.<key>")
+    @Test("each button's text is named as its command; each text's config key is label.<name in kebab-case>, the old camelCase spelling kept beside it")
     func keys() {
         for button in Button.allCases {
             #expect(ScreenText(button).rawValue == button.rawValue)
         }
-        #expect(ScreenText.useVideo.key == "label.useVideo")
+        #expect(ScreenText.useVideo.key == "label.use-video" && ScreenText.useVideo.oldKey == "label.useVideo")
+        #expect(ScreenText.noCameraFound.key == "label.no-camera-found")
+        #expect(ScreenText.stop.key == "label.stop" && ScreenText.stop.oldKey == nil)
         #expect(Set(ScreenText.allCases.map(\.key)).count == ScreenText.allCases.count)
+        #expect(ScreenText.allCases.allSatisfy { $0.key == $0.key.lowercased() })
     }
 
     @Test("--language takes the six tags (and the usual spellings of zh-Hans); anything else names itself")
@@ -40,10 +43,12 @@ struct ScreenTextTests {
             == "--language: 'klingon' is not a language of the booth (one of en, ja, zh-Hans, de, fr, es)")
     }
 
-    @Test("label.* in the config or on the command line replaces one text, in any language; the flag wins over the file")
+    @Test("label.* in the config or on the command line replaces one text, in any language; the flag wins over the file; the old camelCase keys still work")
     func labels() throws {
-        let file = "language = ja\nlabel.useVideo = \"Keep it #1\"\nlabel.cameraUnavailable = Kamera?\n"
-        let c = try record(["--config", "k.conf", "--label.useVideo", "Send"], files: ["k.conf": file])
+        let file = "language = ja\nlabel.use-video = \"Keep it #1\"\nlabel.camera-unavailable = Kamera?\n"
+        let c = try record(["--config", "k.conf", "--label.use-video", "Send"], files: ["k.conf": file])
+        let old = "language = ja\nlabel.useVideo = \"Keep it #1\"\nlabel.cameraUnavailable = Kamera?\n"
+        #expect(try record(["--config", "k.conf", "--label.useVideo", "Send"], files: ["k.conf": old]) == c)
         #expect(c.words[.useVideo] == "Send")
         #expect(c.words[.cameraUnavailable] == "Kamera?")
         #expect(c.words[.retake] == "撮り直す")
