@@ -10,7 +10,7 @@ for k,a,m in re.findall(r'^\s*"(\w+/[\w()]+)": \.init\(actions: \[(.*?)\], mode:
 fixtures=["ready","readyNoCamera","readyBackground","countdown","recordingUnconfirmed","recording","stopping","finished","finishedFailed","playing"]
 visible={"ready":["cancel","start"],"readyNoCamera":["cancel"],"readyBackground":["cancel"],"countdown":["cancel"],"recordingUnconfirmed":[],"recording":["stop"],"stopping":[],"finished":["retake","useVideo","playVideo"],"finishedFailed":["retake","playVideo"],"playing":["closePlayer"]}
 buttons=["cancel","start","stop","retake","useVideo","playVideo","closePlayer","switchCamera"]
-events=[f"press({b})" for b in buttons]+["start","countdownTick","tick","recordingStarted","recordingFailed","recordingFinished","background","foreground","rotate","cameraLost","cameraBack","playbackProgress","playbackEnded","togglePause","pause","seek","stateQuery","terminate","quit","parentGone","reload"]
+events=[f"press({b})" for b in buttons]+["start","countdownTick","tick","recordingStarted","recordingFailed","recordingFinished","background","foreground","rotate","cameraLost","cameraBack","playbackProgress","playbackEnded","togglePause","pause","seek","stateQuery","terminate","quit","parentGone","reload","cameraSwitched","idleReset"]
 fixmode={"ready":"ready","readyNoCamera":"ready","readyBackground":"ready","countdown":"countdown","recordingUnconfirmed":"recording","recording":"recording","stopping":"recording","finished":"finished","finishedFailed":"finished","playing":"playing"}
 def short(a):
     a=re.sub(r'\.emit\(\.(\w+)\(.*?\)\)\)?\)?', r'emit \1', a)

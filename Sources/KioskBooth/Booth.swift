@@ -178,8 +178,7 @@ public final class Booth {
         self.parts = parts
         self.outputLock = Locked(outputLock)
         machine = RecorderMachine(session: config.session, outputPath: outputPath, orientation: parts.screen.orientation,
-                                  countdown: config.countdown, warnRemaining: config.warnRemaining)
-        machine.cameraCount = 1 + parts.moreCameras.count
+                                  countdown: config.countdown, warnRemaining: config.warnRemaining, cameraCount: 1 + parts.moreCameras.count)
         inbox.wakes(with: parts.screen.wake)
         frames.wakes(with: parts.screen.wake)
     }
@@ -381,8 +380,10 @@ public final class Booth {
     /// that cannot open now is passed over; with none, the old one comes back). Nothing starts
     /// meanwhile: the machine shows no Start until it is done.
     private func switchCamera() {
-        guard !machine.cameraSwitching, cameras.count > 1 else { return }
-        machine.cameraSwitching = true
+        guard cameras.count > 1 else {
+            perform(machine.handle(.cameraSwitched))
+            return
+        }
         let (all, current, controls, inbox, start, speaking) = (cameras, cameraIndex, config.cameraControls, inbox, startCamera, speakingCamera)
         cameraControl.async {
             speaking.withLock { $0 = -1 }
@@ -408,7 +409,7 @@ public final class Booth {
 
     /// The switch is done: the camera in use, `cameraChanged`, its name on screen for a moment.
     func cameraSwitched(to index: Int, open: Bool) {
-        machine.cameraSwitching = false
+        perform(machine.handle(.cameraSwitched))
         let changed = index != cameraIndex
         cameraIndex = index
         let info = camera.info
@@ -759,19 +760,8 @@ public final class Booth {
         let idle = machine.mode == .finished || (machine.mode == .playing && machine.playbackPaused)
         guard idle, machine.playerFile == nil,
               Double(MonotonicClock.now() - idleSince) / 1e9 >= config.idleTimeout else { return }
-        // A take that cannot be used (no Use Video after a failed take) can only be discarded.
-        let action: IdleAction = machine.visibleButtons.contains(.useVideo) || machine.mode == .playing ? config.idleAction : .discard
-        Log.info("idle for \(config.idleTimeout) s: \(action == .use ? "using" : "discarding") the take")
-        events.emit(.idleReset(action: action))
-        if machine.mode == .playing { perform(machine.handle(.press(.closePlayer))) }
-        switch action {
-        case .use where machine.visibleButtons.contains(.useVideo):
-            perform(machine.handle(.press(.useVideo)))
-        case .use, .discard:
-            perform(machine.handle(.press(.retake)))
-            // In a once session a discarded take ends the session as Cancel would.
-            if config.session == .once { perform(machine.handle(.press(.cancel))) }
-        }
+        Log.info("idle for \(config.idleTimeout) s: the take is reset (idle-action \(config.idleAction.rawValue))")
+        perform(machine.handle(.idleReset(config.idleAction)))
         idleSince = MonotonicClock.now()
         needsDraw = true
     }

@@ -60,6 +60,12 @@ public enum RecorderEvent: Equatable, Sendable {
     /// next return to ready), a newer reload replacing one still waiting. Its orientation, when it
     /// names one, is asked for as a `rotate` would.
     case reload(Configuration)
+    /// The camera switch the machine asked for (`switchCamera`) is done, or came to nothing.
+    case cameraSwitched
+    /// The finished screen (or the review) was left untouched for `--idle-timeout`: the take is
+    /// used (when it can be, and `use` is asked) or discarded (in a once session, then Cancel), as
+    /// the presses would, after the `idleReset` event that says which. Elsewhere: nothing.
+    case idleReset(IdleAction)
 }
 
 /// What the executable must carry out, in order.
@@ -202,11 +208,14 @@ public struct RecorderMachine: Equatable, Sendable {
     public private(set) var pendingConfiguration: Configuration?
     /// How many cameras the booth may switch between (`--camera` repeated, or `auto` finding
     /// several); the switch button shows in ready when there is more than one.
-    public var cameraCount = 1
-    /// A camera switch is under way: no Start (and no second switch) until it is done.
-    public var cameraSwitching = false
+    public let cameraCount: Int
+    /// A camera switch is under way (from the press to `cameraSwitched`): no Start, and no second
+    /// switch, until it is done.
+    public private(set) var cameraSwitching = false
 
-    public init(session: SessionMode, outputPath: String, orientation: Orientation, countdown: Int = 0, warnRemaining: Double = 10) {
+    public init(session: SessionMode, outputPath: String, orientation: Orientation, countdown: Int = 0, warnRemaining: Double = 10,
+                cameraCount: Int = 1) {
+        self.cameraCount = cameraCount
         self.session = session
         self.outputPath = outputPath
         countdownSeconds = countdown
@@ -217,6 +226,7 @@ public struct RecorderMachine: Equatable, Sendable {
 
     /// The player alone (`--play FILE`): the same playing mode as the booth's, which begins at once.
     public init(playing file: String, orientation: Orientation) {
+        cameraCount = 1
         session = .once
         outputPath = file
         countdownSeconds = 0
@@ -327,6 +337,7 @@ public struct RecorderMachine: Equatable, Sendable {
     // MARK: - Events
 
     public mutating func handle(_ event: RecorderEvent) -> [RecorderAction] {
+        if case let .idleReset(asked) = event { return idleReset(asked) }
         if exit == .exitSent { return [] }
         var actions: [RecorderAction] = []
         switch event {
@@ -439,8 +450,30 @@ public struct RecorderMachine: Equatable, Sendable {
             guard playerFile == nil, !exiting else { break }
             pendingConfiguration = configuration
             if let requested = configuration.orientation { rotate(to: requested, &actions) }
+        case .cameraSwitched:
+            cameraSwitching = false
+        case .idleReset:
+            break // handled above
         }
         reconcile(&actions)
+        return actions
+    }
+
+    /// `idleReset`: the paused review closed, then the take used or discarded as the presses do.
+    private mutating func idleReset(_ asked: IdleAction) -> [RecorderAction] {
+        guard playerFile == nil, !exiting, mode == .finished || mode == .playing else { return [] }
+        var actions: [RecorderAction] = []
+        if mode == .playing { actions += handle(.press(.closePlayer)) }
+        // A take that cannot be used (no Use Video after a failed take) can only be discarded.
+        let action: IdleAction = asked == .use && visibleButtons.contains(.useVideo) ? .use : .discard
+        actions.insert(.emit(.idleReset(action: action)), at: 0)
+        if action == .use {
+            actions += handle(.press(.useVideo))
+        } else {
+            actions += handle(.press(.retake))
+            // In a once session a discarded take ends the session as Cancel would.
+            if session == .once { actions += handle(.press(.cancel)) }
+        }
         return actions
     }
 
@@ -492,6 +525,7 @@ public struct RecorderMachine: Equatable, Sendable {
             actions += [.stopPlayback, .emit(.playbackFinished(reason: .closed))]
             if playerFile != nil { exit = .leaving(signal: nil, code: 0) }
         case (.switchCamera, _):
+            cameraSwitching = true
             actions.append(.switchCamera)
         case (.playVideo, _), (.closePlayer, _):
             break // not visible outside finished and playing

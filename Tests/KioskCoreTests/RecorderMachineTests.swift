@@ -63,6 +63,8 @@ let sampleEvents: [RecorderEvent] = Button.allCases.map { .press($0) } + [
     .togglePause, .pause(true), .seek(position: 1.5), .stateQuery,
     .terminate(signal: "SIGTERM"), .quit, .parentGone,
     .reload(reloaded),
+    .cameraSwitched,
+    .idleReset(.use),
 ]
 
 /// The name of an event's kind; the exhaustive switch makes a new event fail to compile here
@@ -91,6 +93,8 @@ func kind(_ e: RecorderEvent) -> String {
     case .quit: "quit"
     case .parentGone: "parentGone"
     case .reload: "reload"
+    case .cameraSwitched: "cameraSwitched"
+    case .idleReset: "idleReset"
     }
 }
 
@@ -182,6 +186,7 @@ let table: [String: Expectation] = [
     // finished
     "finished/press(retake)": .init(actions: [.discardTake, .startCamera], mode: .ready),
     "finished/press(useVideo)": .init(actions: [.handOverTake, .exit(code: 0)], mode: .finished),
+    "finished/idleReset": .init(actions: [.emit(.idleReset(action: .use)), .handOverTake, .exit(code: 0)], mode: .finished),
     "finished/press(playVideo)": .init(actions: [.startPlayback(path: out), .emit(.playbackStarted(path: out))], mode: .playing),
     "finished/stateQuery": .init(actions: [.emit(.state(mode: "finished", timer: "00:03", buttons: [.retake, .useVideo, .playVideo], orientation: .landscapeRight))], mode: .finished),
     "finished/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .finished),
@@ -189,6 +194,7 @@ let table: [String: Expectation] = [
     "finished/parentGone": .init(actions: [.exit(code: 0)], mode: .finished),
     // finished after a failed take: no Use Video.
     "finishedFailed/press(retake)": .init(actions: [.discardTake, .startCamera], mode: .ready),
+    "finishedFailed/idleReset": .init(actions: [.emit(.idleReset(action: .discard)), .discardTake, .startCamera, .emit(.videoRecorderDidCancelRecordingVideo), .stopCamera, .exit(code: 0)], mode: .ready),
     "finishedFailed/press(playVideo)": .init(actions: [.startPlayback(path: out), .emit(.playbackStarted(path: out))], mode: .playing),
     "finishedFailed/stateQuery": .init(actions: [.emit(.state(mode: "finished", timer: "00:00", buttons: [.retake, .playVideo], orientation: .landscapeRight))], mode: .finished),
     "finishedFailed/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .finished),
@@ -196,6 +202,7 @@ let table: [String: Expectation] = [
     "finishedFailed/parentGone": .init(actions: [.exit(code: 0)], mode: .finished),
     // playing
     "playing/press(closePlayer)": .init(actions: [.stopPlayback, .emit(.playbackFinished(reason: .closed))], mode: .finished),
+    "playing/idleReset": .init(actions: [.emit(.idleReset(action: .use)), .stopPlayback, .emit(.playbackFinished(reason: .closed)), .handOverTake, .exit(code: 0)], mode: .finished),
     "playing/background": .init(actions: [.setPlaybackPaused(true)], mode: .playing),
     "playing/playbackEnded": .init(actions: [.emit(.playbackFinished(reason: .end))], mode: .finished),
     "playing/togglePause": .init(actions: [.setPlaybackPaused(true)], mode: .playing),
@@ -220,7 +227,7 @@ struct RecorderMachinePairTests {
     func samplesCoverEveryKind() {
         let kinds = Set(sampleEvents.map(kind))
         #expect(kinds.count == sampleEvents.count)
-        #expect(kinds.count == Button.allCases.count + 21)
+        #expect(kinds.count == Button.allCases.count + 23)
     }
 
     @Test("the fixtures reach the modes they are named for")
@@ -666,19 +673,18 @@ struct PlayerMachineTests {
 
 @Suite("RecorderMachine: camera switch")
 struct RecorderMachineSwitchTests {
-    @Test("with two cameras Switch Camera shows in ready (also with the camera missing), not in the background, a take or a switch; a press asks for the switch and changes nothing else")
+    @Test("with two cameras Switch Camera shows in ready (also with the camera missing), not in the background, a take or a switch; a press asks for the switch, which holds Start back until the booth says it is done")
     func switchButton() {
-        var m = RecorderMachine(session: .once, outputPath: out, orientation: .landscapeRight)
-        m.cameraCount = 2
+        var m = RecorderMachine(session: .once, outputPath: out, orientation: .landscapeRight, cameraCount: 2)
         _ = m.start()
         #expect(m.visibleButtons == [.cancel, .start, .switchCamera])
-        let before = m
         #expect(m.handle(.press(.switchCamera)) == [.switchCamera])
-        #expect(m == before)
-        m.cameraSwitching = true
+        // Until the booth says the switch is done: no Start, no second switch.
+        #expect(m.cameraSwitching && m.mode == .ready)
         #expect(m.visibleButtons == [.cancel])
         #expect(m.handle(.press(.start)) == [.emit(.error(code: .notAllowed, message: "'start' is not on screen in ready mode (visible: cancel)"))])
-        m.cameraSwitching = false
+        #expect(m.handle(.cameraSwitched) == [])
+        #expect(!m.cameraSwitching && m.visibleButtons == [.cancel, .start, .switchCamera])
         _ = m.handle(.cameraLost)
         #expect(m.visibleButtons == [.cancel, .switchCamera])
         _ = m.handle(.cameraBack)

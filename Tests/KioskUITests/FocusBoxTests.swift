@@ -42,8 +42,7 @@ extension SDLTests {
             let sdl = try makeContext()
             let screen = try makeScreen(sdl, size: Size(width: 800, height: 480), orientation: orientation)
             screen.clearPreview()
-            var m = RecorderMachine(session: .once, outputPath: "/tmp/take.mov", orientation: orientation)
-            m.cameraCount = 2
+            var m = RecorderMachine(session: .once, outputPath: "/tmp/take.mov", orientation: orientation, cameraCount: 2)
             _ = m.start()
             var model = m.viewModel
             #expect(model.buttons == [.cancel, .start, .switchCamera])
