@@ -138,10 +138,8 @@ public final class Booth {
     var signalWatcher: SignalWatcher?
     /// The player's controls hide while a take plays untouched.
     private var controls = ControlsVisibility(now: MonotonicClock.now())
-    /// Idle reset (`--idle-timeout`): since when the finished screen (or a paused review) has been
-    /// untouched. Presses and touches restart it, and so does every change of what shows.
-    private var idleSince = MonotonicClock.now()
-    private var idleWatched: (Mode, Bool)?
+    /// Idle reset (`--idle-timeout`): the finished screen (or a paused review) untouched.
+    private var idle = IdleRule(timeout: 0, now: MonotonicClock.now())
     /// The attract screen: ready untouched since `attractSince` for `--attract-after`; a touch wakes it.
     private var attractSince = MonotonicClock.now()
     private var attracting = false
@@ -249,7 +247,7 @@ public final class Booth {
         let visible = controlsShown ? machine.visibleButtons : []
         for input in screen.waitEvents(timeoutMs: needsDraw ? 0 : idleWaitMilliseconds, visible: visible) {
             controls.touched(at: MonotonicClock.now())
-            idleSince = MonotonicClock.now()
+            idle.touched(at: MonotonicClock.now())
             // A touch (or a key) on the attract screen only wakes it: no take starts by accident.
             if wakeFromAttract(input.isGuestTouch) { continue }
             handle(input)
@@ -751,18 +749,12 @@ public final class Booth {
     /// Idle reset: the finished screen (or a paused review) untouched for `--idle-timeout` is used
     /// or discarded as if the guest had tapped, so the next guest never sees the previous take.
     private func checkIdle() {
-        guard config.idleTimeout > 0, exitCode == nil else { return }
-        let watched = (machine.mode, machine.playbackPaused)
-        if idleWatched.map({ $0 != watched }) ?? true {
-            idleWatched = watched
-            idleSince = MonotonicClock.now()
-        }
-        let idle = machine.mode == .finished || (machine.mode == .playing && machine.playbackPaused)
-        guard idle, machine.playerFile == nil,
-              Double(MonotonicClock.now() - idleSince) / 1e9 >= config.idleTimeout else { return }
+        guard exitCode == nil else { return }
+        idle.timeout = config.idleTimeout
+        guard idle.isDue(mode: machine.mode, paused: machine.playbackPaused, playerAlone: machine.playerFile != nil,
+                         at: MonotonicClock.now()) else { return }
         Log.info("idle for \(config.idleTimeout) s: the take is reset (idle-action \(config.idleAction.rawValue))")
         perform(machine.handle(.idleReset(config.idleAction)))
-        idleSince = MonotonicClock.now()
         needsDraw = true
     }
 
@@ -805,9 +797,9 @@ public final class Booth {
     func handle(_ command: Command) {
         // A guest's press or touch sent as a command keeps the finished screen awake; `state` does not.
         switch command {
-        case .press, .start, .seek, .pause: idleSince = MonotonicClock.now(); _ = wakeFromAttract(false)
+        case .press, .start, .seek, .pause: idle.touched(at: MonotonicClock.now()); _ = wakeFromAttract(false)
         case .tap:
-            idleSince = MonotonicClock.now()
+            idle.touched(at: MonotonicClock.now())
             // A tap on the attract screen wakes it, like a finger.
             if wakeFromAttract(true) { return }
         default: break

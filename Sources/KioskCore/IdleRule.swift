@@ -1,0 +1,41 @@
+// Idle reset (`--idle-timeout`) as a value with time passed in: the finished screen, or a paused
+// review, left untouched for the timeout is reset (the machine's `idleReset`), so the next guest
+// never sees the last one's take. Touches and presses restart the clock, and so does every change of
+// what shows (a new mode, a pause); a `state` query does not.
+
+public struct IdleRule: Equatable, Sendable {
+    /// Seconds untouched before the reset; 0: never.
+    public var timeout: Double
+    /// Since when (monotonic ns) what shows has been untouched, and what showed then.
+    private var since: Int64
+    private var showing: Showing?
+
+    /// What the rule watches: the mode, and whether the review is paused.
+    struct Showing: Equatable, Sendable {
+        var mode: Mode
+        var paused: Bool
+    }
+
+    public init(timeout: Double, now: Int64) {
+        self.timeout = timeout
+        since = now
+    }
+
+    /// A touch, a press or a command that presses: the clock starts again.
+    public mutating func touched(at now: Int64) { since = now }
+
+    /// A look at `now` with the machine as it is: true when the take is to be reset now (the clock
+    /// then starts again). The player alone never resets.
+    public mutating func isDue(mode: Mode, paused: Bool, playerAlone: Bool, at now: Int64) -> Bool {
+        guard timeout > 0 else { return false }
+        let current = Showing(mode: mode, paused: paused)
+        if current != showing {
+            showing = current
+            since = now
+        }
+        let idle = mode == .finished || (mode == .playing && paused)
+        guard idle, !playerAlone, Double(now - since) / 1e9 >= timeout else { return false }
+        since = now
+        return true
+    }
+}
