@@ -115,10 +115,8 @@ public final class Booth {
     /// takes a few milliseconds, so the guest never sees the words flash by.
     static let savingShownAfter = 0.5
     private var take: Take?
-    /// The take's bytes as the loop last saw them, where its rate counts from, the rate over whole
-    /// seconds, and the time the bytes left allow as last said (`remaining`).
-    private var takeBytes: (last: (elapsed: Double, written: Int64)?, base: (elapsed: Double, written: Int64)?, rate: Double?,
-                            said: (seconds: Double, room: Int64)?) = (nil, nil, nil, nil)
+    /// The take's time left (`remaining`), from its bytes and its rate.
+    private var timeLeft = TimeLeft(maxDuration: 0)
 
     private var frameSerial = 0
     private var needsDraw = true
@@ -495,7 +493,7 @@ public final class Booth {
             takeOpening = false
             take = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames,
                         storageSlowTold: openingSlowTold, previewDropsAtStart: frames.dropped)
-            takeBytes = (nil, nil, nil, nil)
+            timeLeft = TimeLeft(maxDuration: config.maxDuration)
             outputPath = started.path
             takeNumber = started.number
             activeWriter.set(started.writer)
@@ -712,38 +710,10 @@ public final class Booth {
         return swallow
     }
 
-    /// Seconds left before a limit ends the take: the duration cap, and the bytes the file-size cap
-    /// and the free disk still allow at the take's rate (from its third second: see below).
+    /// Seconds left before a limit ends the take (`TimeLeft`: the duration cap, and the bytes the
+    /// file-size cap and the free disk still allow at the take's rate).
     func remaining(of writer: any TakeWriter) -> Double {
-        let elapsed = writer.elapsed
-        var left = config.maxDuration - elapsed
-        let written = writer.bytesWritten, room = writer.bytesLeft
-        // The rate over whole seconds of the take: the counts seen last before the video crossed
-        // whole seconds, from the first one on. Each second opens with a key frame (the GOP is a
-        // second), several times a P frame's size: a rate taken mid-second swings with it, and the
-        // time left would rise through each second and then fall by more than one. The first
-        // second is left out: it carries the stream's headers and its first key frame, larger
-        // than the others (counted in, the time left rose by half a second at the next update).
-        if let last = takeBytes.last, Int(elapsed) > Int(last.elapsed), last.elapsed > 0 {
-            if let base = takeBytes.base {
-                if last.elapsed > base.elapsed, last.written > base.written {
-                    takeBytes.rate = Double(last.written - base.written) / (last.elapsed - base.elapsed)
-                }
-            } else {
-                takeBytes.base = last
-            }
-        }
-        takeBytes.last = (elapsed, written)
-        if let rate = takeBytes.rate, room < Int64.max {
-            // A countdown does not go back up: when a new second's rate is a little lower, the time
-            // left holds until the bytes catch up (seen in CI under load: 5.86 s, then 6.00 s a
-            // quarter second later). Only more room is news (the disk freed): then it is said.
-            var byBytes = Double(room) / rate
-            if let said = takeBytes.said, byBytes > said.seconds, room <= said.room { byBytes = said.seconds }
-            takeBytes.said = (byBytes, room)
-            left = min(left, byBytes)
-        }
-        return max(left, 0)
+        timeLeft.seconds(elapsed: writer.elapsed, written: writer.bytesWritten, room: writer.bytesLeft)
     }
 
     /// Idle reset: the finished screen (or a paused review) untouched for `--idle-timeout` is used
