@@ -138,9 +138,9 @@ public final class Booth {
     private var controls = ControlsVisibility(now: MonotonicClock.now())
     /// Idle reset (`--idle-timeout`): the finished screen (or a paused review) untouched.
     private var idle = IdleRule(timeout: 0, now: MonotonicClock.now())
-    /// The attract screen: ready untouched since `attractSince` for `--attract-after`; a touch wakes it.
-    private var attractSince = MonotonicClock.now()
-    private var attracting = false
+    /// The attract screen: ready untouched for `--attract-after`; a touch wakes it.
+    private var attract = AttractRule(after: 0, now: MonotonicClock.now())
+    private var attracting: Bool { attract.showing }
     /// A tap's focus box: where (canvas pixels) and when (monotonic ns); drawn for a second.
     private var focusBox: (Point, Int64)?
     /// What `systemctl status` shows (STATUS=), and the line last sent.
@@ -687,25 +687,17 @@ public final class Booth {
     /// The attract screen comes after `--attract-after` in ready without a touch; any other mode
     /// (and a reload turning it off) ends it.
     private func checkAttract() {
-        let now = MonotonicClock.now()
-        guard config.attractAfter > 0, machine.mode == .ready, !machine.exiting, machine.playerFile == nil else {
-            attractSince = now
-            if attracting { attracting = false; needsDraw = true }
-            return
-        }
-        if !attracting, Double(now - attractSince) / 1e9 >= config.attractAfter {
-            attracting = true
-            needsDraw = true
-            Log.info("attract screen: \(config.attractAfter) s without a touch")
-        }
+        attract.after = config.attractAfter
+        guard attract.look(eligible: machine.mode == .ready && !machine.exiting && machine.playerFile == nil,
+                           at: MonotonicClock.now()) else { return }
+        needsDraw = true
+        if attracting { Log.info("attract screen: \(config.attractAfter) s without a touch") }
     }
 
     /// Restarts the attract clock; if the attract screen shows, ends it and says whether the input
     /// that woke it is spent (`swallow`: a touch, which must not also press what is under it).
     private func wakeFromAttract(_ swallow: Bool) -> Bool {
-        attractSince = MonotonicClock.now()
-        guard attracting else { return false }
-        attracting = false
+        guard attract.touched(at: MonotonicClock.now()) else { return false }
         needsDraw = true
         return swallow
     }

@@ -87,6 +87,8 @@ struct MicrophoneClockEndToEndTests {
         let tolerance = kind == "null" ? 0.05 : 0.1
         #expect(abs(measured.audio - measured.video) <= tolerance, "sound \(measured.audio) s, picture \(measured.video) s")
         #expect(measured.video >= 4.5 && abs(measured.take.duration - measured.video) <= 0.05, "\(measured.take) \(measured.video)")
+        print("\(kind): peak RSS \(measured.peakKiB / 1024) MiB (test tone \(tone.peakKiB / 1024) MiB), Stop → recordingFinished "
+              + "\(Int(measured.stopToFinished * 1000)) ms (test tone \(Int(tone.stopToFinished * 1000)) ms), sound \(measured.audio) s, picture \(measured.video) s")
         // The test tone, for comparison, is not unreliable, and its take has the same shape.
         #expect(tone.errors.isEmpty, "\(tone.errors)")
         #expect(abs(tone.audio - tone.video) <= 0.05, "test tone: sound \(tone.audio) s, picture \(tone.video) s")
