@@ -239,7 +239,7 @@ public final class Booth {
                 default: beforeReady.append(message)
                 }
             }
-            if !readySent { usleep(1000) }
+            if !readySent { inbox.wait(milliseconds: 100) }
             return
         }
         let visible = controlsShown ? machine.visibleButtons : []

@@ -4,6 +4,7 @@ import Foundation
 import KioskCapture
 import KioskCore
 import KioskMedia
+import Synchronization
 
 /// Everything that happens to the booth from outside the UI thread.
 public enum BoothMessage: Sendable {
@@ -54,12 +55,26 @@ public struct StartedTake: Sendable {
 public final class Inbox: Sendable {
     private let messages = Locked<[BoothMessage]>([])
     private let waker = WakeCall()
+    /// `wait` is waiting: a post signals `arrived` too.
+    private let waiting = Atomic<Bool>(false)
+    private let arrived = DispatchSemaphore(value: 0)
 
     public init() {}
 
     public func post(_ message: BoothMessage) {
         messages.withLock { $0.append(message) }
         waker()
+        if waiting.load(ordering: .sequentiallyConsistent) { arrived.signal() }
+    }
+
+    /// Sleeps until a message is posted (at once if one waits) or `milliseconds` pass: the loop
+    /// before `ready`, which does not read the screen's queue yet (a touch then waits there), sleeps
+    /// here instead of looking a thousand times a second. A wake-up may come early; never late.
+    func wait(milliseconds: Int) {
+        waiting.store(true, ordering: .sequentiallyConsistent)
+        defer { waiting.store(false, ordering: .sequentiallyConsistent) }
+        if messages.withLock({ !$0.isEmpty }) { return }
+        _ = arrived.wait(timeout: .now() + .milliseconds(milliseconds))
     }
 
     /// What ends the UI loop's wait (the screen's waker).

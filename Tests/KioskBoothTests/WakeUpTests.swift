@@ -4,6 +4,7 @@
 // the wake-up directly in `Locked`, which went one thunk deeper on every call: a program making the
 // same call overflowed an 8 MiB stack after 738,000 calls, under 7 hours of a 30 fps camera.
 import CLinux
+import Dispatch
 import KioskCore
 import Testing
 @testable import KioskBooth
@@ -51,5 +52,22 @@ struct WakeUpTests {
         #expect(Set(seen).count == 1, "the wake went \(Int(seen.first ?? 0) - Int(seen.last ?? 0)) bytes deeper")
         let taken = inbox.take().map { message -> Int32 in if case .signal(let s) = message { return s } else { return -1 } }
         #expect(taken == (0..<10_000).map { Int32($0) })
+    }
+
+    @Test("before ready the loop sleeps on the inbox: a post from another thread ends the wait at once; with nothing posted it waits its time; a message already there does not wait")
+    func inboxWait() {
+        let inbox = Inbox()
+        let start = DispatchTime.now()
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { inbox.post(.parentGone) }
+        inbox.wait(milliseconds: 5_000)
+        let woke = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        #expect(woke >= 0.045 && woke < 2, "woke after \(woke) s")
+        let again = DispatchTime.now()
+        inbox.wait(milliseconds: 5_000)
+        #expect(Double(DispatchTime.now().uptimeNanoseconds - again.uptimeNanoseconds) / 1e9 < 0.5, "a message waits: no sleep")
+        _ = inbox.take()
+        let empty = DispatchTime.now()
+        inbox.wait(milliseconds: 100)
+        #expect(Double(DispatchTime.now().uptimeNanoseconds - empty.uptimeNanoseconds) / 1e9 >= 0.095)
     }
 }
