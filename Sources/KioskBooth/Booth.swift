@@ -53,8 +53,8 @@ public final class Booth {
     let activeWriter = WriterSlot()
     /// The writer of a take being opened on the file worker (its start may wait for the disk).
     private let openingWriter = Locked<(any TakeWriter)?>(nil)
-    /// `storageSlow` went out for the take being opened.
-    private var openingSlowTold = false
+    /// The slow-disk warning of the take being opened or made (once a take, from its opening on).
+    private var slowDisk = SlowDisk()
 
     /// Serial: each take's files in order (the old take goes before the new one opens).
     private let files = DispatchQueue(label: "kiosk-files", qos: .userInitiated)
@@ -94,8 +94,6 @@ public final class Booth {
         let writer: any TakeWriter
         let microphone: (any AudioSource)?
         let cameraDropsAtStart: Int
-        /// `storageSlow` went out for this take.
-        var storageSlowTold = false
         /// The preview's dropped pictures when the take began (`FrameSlot.dropped`).
         let previewDropsAtStart: Int
         /// The preview held back for the encoder at least once (`previewYields`).
@@ -492,7 +490,7 @@ public final class Booth {
             fileJobs -= 1
             takeOpening = false
             take = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames,
-                        storageSlowTold: openingSlowTold, previewDropsAtStart: frames.dropped)
+                        previewDropsAtStart: frames.dropped)
             timeLeft = TimeLeft(maxDuration: config.maxDuration)
             outputPath = started.path
             takeNumber = started.number
@@ -666,22 +664,16 @@ public final class Booth {
     /// disk).
     private func checkStorage() {
         let opening = take == nil && takeOpening
-        guard let writer = take?.writer ?? (opening ? openingWriter.withLock({ $0 }) : nil), let waited = writer.syncWaited,
-              waited >= SyncClock.slowAfter else { return }
-        guard !(take?.storageSlowTold ?? openingSlowTold) else {
-            status.slowSyncGoesOn(waited)
-            return
+        guard let writer = take?.writer ?? (opening ? openingWriter.withLock({ $0 }) : nil) else { return }
+        let phase: SlowDisk.Phase = take == nil ? .opening : writer.finishingFor == nil ? .recording : .finishing
+        switch slowDisk.look(waited: writer.syncWaited, phase: phase) {
+        case .nothing: break
+        case let .stillWaiting(waited): status.slowSyncGoesOn(waited)
+        case let .say(message, waited):
+            Log.info("storage: \(message)")
+            status.diskWasSlow(waited)
+            events.emit(.error(code: .storageSlow, message: message))
         }
-        if take == nil { openingSlowTold = true } else { take?.storageSlowTold = true }
-        let seconds = String(format: "%.1f", waited)
-        let message = take == nil
-            ? "the disk has kept the take's start waiting \(seconds) s; it begins once the disk has its file"
-            : writer.finishingFor == nil
-            ? "the disk has kept a sync of the take waiting \(seconds) s; the take goes on, but a power cut now may lose its last seconds"
-            : "the disk has kept the take's end waiting \(seconds) s; it is reported once the disk has it"
-        Log.info("storage: \(message)")
-        status.diskWasSlow(waited)
-        events.emit(.error(code: .storageSlow, message: message))
     }
 
     /// The attract screen comes after `--attract-after` in ready without a touch; any other mode
@@ -1044,7 +1036,7 @@ public final class Booth {
             .cameraQuarterTurns(mount: config.cameraRotation)
         let (inbox, activeWriter, makeMicrophone, makeWriter, folder) = (inbox, activeWriter, parts.makeMicrophone, parts.makeWriter, folder)
         let (opening, lock) = (openingWriter, outputLock)
-        openingSlowTold = false
+        slowDisk = SlowDisk()
         let (planned, microphone, meter, monitor) = (settings, config.microphone, meter, microphoneMonitor)
         fileJobs += 1
         // The listening microphone closes first (the same device opens for the take).
