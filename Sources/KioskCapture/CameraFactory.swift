@@ -1,5 +1,6 @@
 // Turns `--camera` into a video source: a V4L2 device, the test pattern, or the first camera found.
 import KioskCore
+import KioskSystem
 
 public enum CameraFactory {
     /// The sources for `--camera` (repeated): each device, the test pattern, and for `auto` every

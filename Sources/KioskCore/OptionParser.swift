@@ -35,9 +35,13 @@ public struct OptionParser: Sendable {
     public typealias ReadFile = @Sendable (String) throws -> String
 
     let readFile: ReadFile
+    /// Told what the person should know but that is no error (an old spelling read); the recorder
+    /// passes its log.
+    let warn: @Sendable (String) -> Void
 
-    public init(readFile: @escaping ReadFile) {
+    public init(readFile: @escaping ReadFile, warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.readFile = readFile
+        self.warn = warn
     }
 
     // MARK: - The table
@@ -200,10 +204,16 @@ public struct OptionParser: Sendable {
 
     static func spec(named name: String) -> OptionSpec? {
         if let spec = options.first(where: { $0.name == name }) { return spec }
-        // An old spelling (label.useVideo): read, and the new one said.
+        // An old spelling (label.useVideo) is read as the new one.
         guard let text = ScreenText.allCases.first(where: { $0.oldKey == name }) else { return nil }
-        Log.info("'\(name)' is spelled '\(text.key)' now; the old spelling still works")
         return options.first { $0.name == text.key }
+    }
+
+    /// `spec(named:)`, saying so when `name` is an old spelling.
+    func lookUp(_ name: String) -> OptionSpec? {
+        let spec = Self.spec(named: name)
+        if let spec, spec.name != name { warn("'\(name)' is spelled '\(spec.name)' now; the old spelling still works") }
+        return spec
     }
 
     /// The --help text, made from the table.
@@ -282,7 +292,7 @@ public struct OptionParser: Sendable {
                 inlineValue = String(name[name.index(after: eq)...])
                 name = String(name[..<eq])
             }
-            guard let spec = Self.spec(named: name) else {
+            guard let spec = lookUp(name) else {
                 throw UsageError("unknown option '--\(name)'")
             }
             let origin = "--" + name
@@ -410,7 +420,7 @@ public struct OptionParser: Sendable {
         for (offset, rawLine) in lines.enumerated() {
             let location = "\(path):\(offset + 1)"
             guard let (key, value) = try ConfigLine.parse(String(rawLine), location: location) else { continue }
-            guard let spec = Self.spec(named: key) else {
+            guard let spec = lookUp(key) else {
                 throw UsageError("\(location): unknown key '\(key.excerpt())'")
             }
             guard spec.inConfigFile else {

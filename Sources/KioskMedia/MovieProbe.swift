@@ -3,6 +3,7 @@
 import CFFmpeg
 import Foundation
 import KioskCore
+import KioskSystem
 
 public struct MovieInfo: Sendable, Equatable {
     /// Seconds from the first to the end of the last packet, over all streams, each stream's

@@ -3,6 +3,7 @@
 // we cut ourselves, the trailer. What to write when is EncodingSession's business.
 import CFFmpeg
 import KioskCore
+import KioskSystem
 
 /// Owns the AVFormatContext (`avformat_alloc_output_context2`, `avformat_free_context`) and keeps
 /// the IOContext it writes through. Used on the writer's thread only.

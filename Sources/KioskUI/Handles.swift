@@ -3,6 +3,7 @@
 // SDL itself), so no handle can outlive the one it belongs to, whatever order Swift frees them in.
 import CSDL2
 import KioskCore
+import KioskSystem
 
 /// An `SDL_Window`, destroyed with `SDL_DestroyWindow`.
 final class Window {

@@ -3,6 +3,7 @@
 import CSDL2
 import Foundation
 import KioskCore
+import KioskSystem
 
 /// The whole screen. Not Sendable: SDL is single-threaded, so the screen lives and dies on the
 /// thread that made it (the UI thread). Worker threads hand it frames through the executable.

@@ -2,6 +2,7 @@
 // through one `AudioOutput`. A booth without a sound card still records: any failure here is
 // logged once and the sound is skipped.
 import KioskCore
+import KioskSystem
 
 /// Plays the recorder's sounds and carries the player's. The device opens on the first use (or
 /// `prepare`), so a run that never records or plays never touches audio. UI thread only, like the

@@ -21,7 +21,7 @@ do { notifier = try ServiceNotifier.fromEnvironment() } catch {
 MallocArenas.configure(environment: ProcessInfo.processInfo.environment)
 // The watch that tells a stall of the whole process (SIGSTOP, a suspended VM) from a slow encoder.
 ProcessStalls.shared.start()
-let parser = OptionParser(readFile: { try ConfigFile.read($0) })
+let parser = OptionParser(readFile: { try ConfigFile.read($0) }, warn: { Log.info($0) })
 // Kept for SIGHUP: the same command line parsed again reads the config file anew, and its flags
 // still win over the file.
 let source = ConfigurationSource(parser: parser, arguments: Array(CommandLine.arguments.dropFirst()))

@@ -49,6 +49,11 @@ struct ScreenTextTests {
         let c = try record(["--config", "k.conf", "--label.use-video", "Send"], files: ["k.conf": file])
         let old = "language = ja\nlabel.useVideo = \"Keep it #1\"\nlabel.cameraUnavailable = Kamera?\n"
         #expect(try record(["--config", "k.conf", "--label.useVideo", "Send"], files: ["k.conf": old]) == c)
+        let warnings = Locked<[String]>([])
+        let warned = OptionParser(readFile: { _ in old }, warn: { line in warnings.withLock { $0.append(line) } })
+        _ = try warned.parse(["--config", "k.conf"])
+        #expect(warnings.withLock { $0 } == ["'label.useVideo' is spelled 'label.use-video' now; the old spelling still works",
+                                              "'label.cameraUnavailable' is spelled 'label.camera-unavailable' now; the old spelling still works"])
         #expect(c.words[.useVideo] == "Send")
         #expect(c.words[.cameraUnavailable] == "Kamera?")
         #expect(c.words[.retake] == "撮り直す")

@@ -1,6 +1,6 @@
 // What a person reads of a message too long for stderr's writer, and of a long value quoted in one.
 import Testing
-@testable import KioskCore
+@testable import KioskSystem
 
 @Suite("Log and excerpts")
 struct LogTests {

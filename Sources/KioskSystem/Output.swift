@@ -2,6 +2,7 @@
 // Neither ever makes the caller wait: lines go into a queue that a writer thread of its own empties
 // into the pipe, so a parent that stops reading (or a full pipe) cannot stall the booth.
 import Foundation
+import KioskCore
 
 /// Writes lines to stderr through `LineWriter.standardError` (a stalled reader never blocks the
 /// caller; lines past its bound are dropped and counted).
