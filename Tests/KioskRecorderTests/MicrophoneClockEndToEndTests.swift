@@ -66,7 +66,7 @@ struct MicrophoneClockEndToEndTests {
         return ["HOME": folder.path]
     }
 
-    @Test("a microphone faster than time (ALSA's null device; a stuck driver that returns at once): microphoneUnreliable once, memory as with the test tone (within 30 MB), Stop → recordingFinished within 150 ms, the sound as long as the picture (±50 ms)",
+    @Test("a microphone faster than time (ALSA's null device; a stuck driver that returns at once): microphoneUnreliable once, memory as with the test tone (within 30 MB), Stop → recordingFinished within 1 s (the backlog it once had took 37 s), the sound as long as the picture (±50 ms)",
           arguments: ["null", "stuck"])
     func fasterThanTime(_ kind: String) throws {
         let tone = try Self.take("mic-clock-tone-\(kind)", microphone: "test")
@@ -81,7 +81,10 @@ struct MicrophoneClockEndToEndTests {
         #expect(measured.errors == ["microphoneUnreliable"], "\(measured.errors)")
         #expect(measured.take.success && measured.take.reason == .user)
         #expect(measured.peakKiB - tone.peakKiB < 30 * 1024, "peak RSS \(measured.peakKiB / 1024) MiB against \(tone.peakKiB / 1024) MiB with the test tone")
-        #expect(measured.stopToFinished <= 0.15, "Stop → recordingFinished took \(Int(measured.stopToFinished * 1000)) ms")
+        // Unloaded, Stop → recordingFinished takes a few ms with either microphone; on a loaded
+        // machine (CI runs several recorders on two cores) the test tone's own took 271 ms. A
+        // backlog of sound (what this guards against) held the booth 37 s.
+        #expect(measured.stopToFinished <= 1, "Stop → recordingFinished took \(Int(measured.stopToFinished * 1000)) ms")
         // The null device runs on the sample clock: its sound ends with the picture. The stuck driver
         // stamps each chunk when it is read, two periods back: its last one ends that much early.
         let tolerance = kind == "null" ? 0.05 : 0.1

@@ -214,7 +214,7 @@ struct ServiceEndToEndTests {
         #expect(try Self.names(in: folder).isEmpty)
     }
 
-    @Test("--on-take: runs after each accepted take with its environment, its output on stderr, the booth answering state within 100 ms meanwhile; a failed hook keeps its take from retention")
+    @Test("--on-take: runs after each accepted take with its environment, its output on stderr, the booth answering state meanwhile (well before the hook ends); a failed hook keeps its take from retention")
     func hook() throws {
         let folder = try testFolder("service-hook")
         let log = folder.appendingPathComponent("hook.log").path
@@ -235,7 +235,9 @@ struct ServiceEndToEndTests {
             let asked = ProcessInfo.processInfo.systemUptime
             r.command("state")
             let answered = try #require(r.wait(for: "state", count: k))
-            #expect(answered - asked < 0.1, "state took \(answered - asked) s while the hook ran")
+            // The hook has 0.7 s to go: a booth that waited on it would answer after that. A few
+            // hundred ms is what a loaded machine (CI: several recorders on two cores) may add.
+            #expect(answered - asked < 0.5, "state took \(answered - asked) s while the hook ran")
             try #require(r.wait(for: "hookFinished", count: k, timeout: 5) != nil, "\(r.rawLines) \(r.stderr)")
         }
         let finished = r.events.compactMap { if case let .hookFinished(path, status) = $0 { (URL(fileURLWithPath: path).lastPathComponent, status) } else { nil } }
