@@ -1,0 +1,124 @@
+// The machine's actions, carried out: each starts work on a worker (the camera's queue, the file
+// worker) or changes what the UI thread owns; what the work leads to comes back through the inbox.
+import Foundation
+import KioskCore
+import KioskMedia
+import KioskSystem
+
+extension Booth {
+    func perform(_ actions: [RecorderAction]) {
+        for action in actions { perform(action) }
+        if machine.exiting && !service.stoppingTold {
+            service.stoppingTold = true
+            tellService(.stopping)
+        }
+    }
+
+    func perform(_ action: RecorderAction) {
+        switch action {
+        case .startCamera:
+            let (camera, inbox, index) = (camera, inbox, ring.index)
+            camera.setControls(config.cameraControls)
+            let start = startCamera
+            shared.cameraControl.async {
+                var failure: String?
+                do { try start(camera, index) } catch { failure = "\(error)" }
+                inbox.post(.cameraStarted(failure: failure))
+            }
+        case .switchCamera:
+            switchCamera()
+        case .stopCamera:
+            let camera = camera
+            shared.cameraControl.async { camera.stop() }
+        case .discardTake:
+            discardTake()
+        case .handOverTake:
+            handOverTake()
+        case let .startRecording(orientation):
+            startRecording(orientation: orientation)
+        case .startCountdownClock:
+            clocks.countdownNext = MonotonicClock.now() + GuestClocks.second
+        case let .stopRecording(reason):
+            // Before the writer reported its start there is nothing to stop yet: the machine asks
+            // again when the start arrives.
+            takes.current?.writer.stop(reason: reason)
+        case let .playSound(sound):
+            parts.audio.play(sound)
+        case let .startPlayback(path):
+            stopPlayback()
+            draw.controls.touched(at: MonotonicClock.now())
+            player.playback = Playback(path: path, screen: screen, audio: parts.audio, loop: player.loops)
+        case let .setPlaybackPaused(paused):
+            player.playback?.setPaused(paused)
+        case let .seekPlayback(seconds):
+            player.playback?.seek(to: seconds)
+        case .stopPlayback:
+            stopPlayback()
+        case let .applyOrientation(orientation):
+            screen.setOrientation(orientation)
+        case let .applyConfiguration(configuration):
+            apply(configuration)
+        case let .emit(event):
+            if case let .state(mode, timer, buttons, orientation, remaining, _) = event, config.microphone != .none {
+                events.emit(.state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
+                                   microphoneLevel: meter.level()))
+            } else {
+                events.emit(event)
+            }
+        case let .exit(code):
+            jobs.exitCode = code
+        }
+        needsDraw = true
+    }
+
+    /// Retake or a new Start: our own take nobody wanted goes; one left by an earlier run is kept,
+    /// moved aside. (In an output folder every take has a name of its own, and a dead run's takes
+    /// were recovered at launch.)
+    private func discardTake() {
+        let (output, own, folder) = (outputPath, takes.ownOnDisk, folder)
+        takes.ownOnDisk = false
+        onFiles {
+            if own { TakeFiles.discard(output); return [] }
+            if folder != nil { return [] }
+            return TakeFiles.discardPrevious(at: output).map { [.recordingRecovered(path: $0.path, duration: $0.duration)] } ?? []
+        }
+    }
+
+    /// Use Video: the take is handed over (renamed in a loop session; in an output folder it keeps
+    /// its name and joins the accepted takes, and retention runs).
+    private func handOverTake() {
+        service.status.used += 1
+        // The session of the take's own settings: a reload the machine applies on this return
+        // to ready comes as the next action, after this one.
+        let (output, rename, folder, number, rules) = (outputPath, config.session == .loop, folder, takes.number, retention)
+        let protected = jobs.protectedTakes
+        takes.ownOnDisk = false
+        onFiles {
+            guard let folder else {
+                let (path, failure) = TakeFiles.handOver(output, rename: rename)
+                return (failure.map { [KioskEvent.error(code: .recordingFailed, message: $0)] } ?? [])
+                    + [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: path)]
+            }
+            // In the folder the take keeps its own name: its marker goes, it joins the list of
+            // accepted takes, and the retention rules run.
+            let (path, _) = TakeFiles.handOver(output, rename: false)
+            folder.accept(TakeFolder.Entry(number: number ?? 0, name: URL(fileURLWithPath: path).lastPathComponent,
+                                           acceptedAt: WallClock.synchronisedNow()))
+            return [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: path)]
+                + folder.enforce(rules, protected: protected).map { .takeDeleted(path: $0.path, reason: $0.reason) }
+        }
+    }
+
+    /// Runs `job` on the file worker, in order with the jobs before it; the events it returns are
+    /// emitted on the UI thread when it reports back.
+    func onFiles(_ job: @escaping @Sendable () -> [KioskEvent]) {
+        jobs.filePosted()
+        let inbox = inbox
+        shared.files.async { inbox.post(.fileJobDone(job())) }
+    }
+
+    /// The output folder's retention rules.
+    var retention: TakeFolder.Retention {
+        TakeFolder.Retention(maxTakes: config.maxTakes, maxAge: config.maxAge, keepFree: config.keepFree)
+    }
+}

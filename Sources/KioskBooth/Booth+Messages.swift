@@ -1,0 +1,167 @@
+// The booth's inputs, in the order they come: the screen's (touches, keys, the display turned),
+// the inbox's (workers' reports, commands from stdin and the socket, signals, the machine's sleep)
+// and the commands themselves. Each becomes a machine event or a room's; `ready` opens the gate
+// that held them.
+import Foundation
+import KioskCapture
+import KioskCore
+import KioskMedia
+import KioskSystem
+import KioskUI
+
+extension Booth {
+    /// A tap on the picture (not on a button) in ready, the countdown or a take: the focus box
+    /// there and the camera asked to focus (where it has an auto-focus trigger). The first touch
+    /// of an attract screen only wakes it.
+    func focus(at point: Point) {
+        guard [.ready, .countdown, .recording].contains(machine.mode), !attracting, machine.cameraAvailable else { return }
+        draw.focusBox = (point, MonotonicClock.now())
+        camera.triggerFocus()
+        needsDraw = true
+    }
+
+    func handle(_ input: UIInput) {
+        switch input {
+        case let .press(button): perform(machine.handle(.press(button)))
+        case let .tapElsewhere(point):
+            focus(at: point)
+            perform(machine.handle(.togglePause))
+        case .togglePause: perform(machine.handle(.togglePause))
+        case let .seek(fraction): perform(machine.handle(.seek(position: fraction * machine.playbackDuration)))
+        case .quit: perform(machine.handle(.quit))
+        case .background: perform(machine.handle(.background))
+        case .foreground: perform(machine.handle(.foreground))
+        case let .displayOrientation(o): perform(machine.handle(.rotate(o)))
+        }
+        needsDraw = true
+    }
+
+    func handle(_ message: BoothMessage) {
+        switch message {
+        case let .cameraStarted(failure):
+            if gate.isOpen {
+                if let failure { events.emit(.error(code: .cameraUnavailable, message: failure)) }
+                // A camera lost before it was stopped (in a take that then finished) and open again
+                // now: its thread is new and has no loss to report back from.
+                if failure == nil && camera.isOpen && !machine.cameraAvailable { perform(machine.handle(.cameraBack)) }
+            } else if let opening = gate.cameraTried(failure: failure) {
+                sendReady(opening)
+            }
+        case let .launchFilesDone(done):
+            jobs.fileDone()
+            done.forEach(events.emit)
+            if let opening = gate.launchFilesDone() { sendReady(opening) }
+        case let .cameraSwitched(index, open):
+            cameraSwitched(to: index, open: open)
+        case let .capture(event):
+            handle(event)
+        case let .takeStarted(started):
+            takeStarted(started)
+        case let .takeFailed(code, message):
+            jobs.fileDone()
+            takes.opening = false
+            perform(machine.handle(.recordingFailed(code: code, message: message)))
+        case let .recordingFinished(result):
+            recordingFinished(result)
+        case let .fileJobDone(done):
+            jobs.fileDone()
+            done.forEach(events.emit)
+            // An accepted take goes to the hook, after its hand-over was reported.
+            for case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path) in done { runHook(for: path) }
+        case let .hookDone(path, status, failure):
+            jobs.hookEnded(path: path, status: status, failure: failure).forEach(events.emit)
+        case let .emit(event):
+            events.emit(event)
+        case let .screenshotDone(failure):
+            if let failure { events.emit(.error(code: .screenshotFailed, message: failure)) }
+        case let .command(command):
+            handle(command)
+        case let .badCommand(error):
+            events.emit(error.event)
+        case .parentGone:
+            Log.info("stdout closed: the parent is gone; finishing")
+            perform(machine.handle(.parentGone))
+        case let .configurationRead(result):
+            reload(result)
+        case let .signal(number):
+            handle(signal: number)
+        case let .systemSleep(sleeping):
+            systemSleep(sleeping)
+        }
+        releaseSleepWhenSafe()
+        needsDraw = true
+    }
+
+    /// What a capture thread said about its device.
+    private func handle(_ event: CaptureEvent) {
+        switch event {
+        case let .cameraLost(reason):
+            events.emit(.error(code: .cameraUnavailable, message: reason))
+            // No stale picture under the "camera unavailable" note (a finished take's frozen
+            // frame stays).
+            if [.ready, .countdown, .recording].contains(machine.mode) { screen.clearPreview() }
+            perform(machine.handle(.cameraLost))
+        case .cameraBack:
+            perform(machine.handle(.cameraBack))
+        case let .microphoneLost(reason):
+            events.emit(.error(code: .microphoneUnavailable, message: reason + "; recording silence"))
+        case .microphoneBack:
+            break
+        case let .microphoneUnreliable(reason):
+            events.emit(.error(code: .microphoneUnreliable, message: reason))
+        case let .controlProblem(message):
+            events.emit(.error(code: .cameraControl, message: message))
+        }
+    }
+
+    /// `ready` goes out (the camera's failure said first); what came in meanwhile is handled after
+    /// it, in order.
+    private func sendReady(_ opening: ReadyGate<BoothMessage>.Opening) {
+        if let failure = opening.cameraFailure { events.emit(.error(code: .cameraUnavailable, message: failure)) }
+        let info = camera.info
+        events.emit(.ready(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps,
+                           orientation: screen.orientation, encoder: nextEncoder))
+        tellService(.ready)
+        for message in opening.held { handle(message) }
+    }
+
+    func handle(_ command: Command) {
+        // A guest's press or touch sent as a command keeps the finished screen awake; `state` does not.
+        switch command {
+        case .press, .start, .seek, .pause: clocks.idle.touched(at: MonotonicClock.now()); _ = wakeFromAttract(false)
+        case .tap:
+            clocks.idle.touched(at: MonotonicClock.now())
+            // A tap on the attract screen wakes it, like a finger.
+            if wakeFromAttract(true) { return }
+        default: break
+        }
+        switch command {
+        case let .press(button): perform(machine.handle(.press(button)))
+        case let .start(seconds): perform(machine.handle(.start(countdown: seconds)))
+        case let .rotate(o): perform(machine.handle(.rotate(o)))
+        case .background: perform(machine.handle(.background))
+        case .foreground: perform(machine.handle(.foreground))
+        case let .tap(point):
+            stats.write("tap", mode: machine.mode)
+            // A tap on hidden controls presses nothing: it pauses and brings them back.
+            let visible = controlsShown ? machine.visibleButtons : []
+            draw.controls.touched(at: MonotonicClock.now())
+            if let button = screen.press(at: point, visible: visible) {
+                perform(machine.handle(.press(button)))
+            } else if let fraction = screen.progressFraction(at: point, visible: visible) {
+                perform(machine.handle(.seek(position: fraction * machine.playbackDuration)))
+            } else {
+                focus(at: screen.logical(point))
+                perform(machine.handle(.togglePause))
+            }
+        case let .focus(point):
+            focus(at: screen.logical(point))
+        case let .screenshot(path):
+            screenshot(to: path)
+        case let .seek(position): perform(machine.handle(.seek(position: position)))
+        case let .pause(paused): perform(machine.handle(.pause(paused)))
+        case .state: perform(machine.handle(.stateQuery))
+        case .quit: perform(machine.handle(.quit))
+        }
+    }
+}

@@ -1,0 +1,104 @@
+// The rules the loop looks at every turn, each a value that decides (IdleRule, AttractRule,
+// SilenceWatch, BoothJobs' hooks) and this file carries out: idle reset, the attract screen, the
+// listening microphone and silence, and the `--on-take` hooks.
+import Foundation
+import KioskCore
+import KioskSystem
+
+extension Booth {
+    /// Idle reset: the finished screen (or a paused review) untouched for `--idle-timeout` is used
+    /// or discarded as if the guest had tapped, so the next guest never sees the previous take.
+    func checkIdle() {
+        guard jobs.exitCode == nil else { return }
+        clocks.idle.timeout = config.idleTimeout
+        guard clocks.idle.isDue(mode: machine.mode, paused: machine.playbackPaused, playerAlone: machine.playerFile != nil,
+                                at: MonotonicClock.now()) else { return }
+        Log.info("idle for \(config.idleTimeout) s: the take is reset (idle-action \(config.idleAction.rawValue))")
+        perform(machine.handle(.idleReset(config.idleAction)))
+        needsDraw = true
+    }
+
+    /// The attract screen comes after `--attract-after` in ready without a touch; any other mode
+    /// (and a reload turning it off) ends it.
+    func checkAttract() {
+        clocks.attract.after = config.attractAfter
+        guard clocks.attract.look(eligible: machine.mode == .ready && !machine.exiting && machine.playerFile == nil,
+                                  at: MonotonicClock.now()) else { return }
+        needsDraw = true
+        if attracting { Log.info("attract screen: \(config.attractAfter) s without a touch") }
+    }
+
+    /// Restarts the attract clock; if the attract screen shows, ends it and says whether the input
+    /// that woke it is spent (`swallow`: a touch, which must not also press what is under it).
+    func wakeFromAttract(_ swallow: Bool) -> Bool {
+        guard clocks.attract.touched(at: MonotonicClock.now()) else { return false }
+        needsDraw = true
+        return swallow
+    }
+
+    /// The listening microphone (for the meter) runs in ready and the countdown while the camera
+    /// runs, never while a take opens or records (the take's own microphone feeds the meter then).
+    /// While recording, 3 s under −60 dBFS is `microphoneSilent`, once until sound comes back.
+    func updateMicrophone() {
+        let mode = machine.mode
+        let wanted = parts.monitorsMicrophone && config.microphone != .none && machine.cameraRunning
+            && (mode == .ready || mode == .countdown) && takes.current == nil && !takes.opening && !machine.exiting
+        if wanted != microphone.listeningWanted {
+            microphone.listeningWanted = wanted
+            let (slot, meter, make, choice) = (shared.listening, meter, parts.makeMicrophone, config.microphone)
+            if wanted {
+                shared.microphoneMonitor.async {
+                    guard let source = make(choice) else { return }
+                    do {
+                        try source.start(chunks: { meter.feed($0) }, events: { _ in })
+                        slot.set(source)
+                    } catch {
+                        Log.info("microphone (listening for the meter): \(error)")
+                    }
+                }
+            } else {
+                shared.microphoneMonitor.async {
+                    slot.take()?.stop()
+                    meter.reset()
+                }
+            }
+        }
+        guard mode == .recording, config.microphone != .none, takes.current != nil else {
+            microphone.silence.reset()
+            return
+        }
+        let now = MonotonicClock.now()
+        // Just after the whole process stood still nothing could be heard, or said: not silence.
+        if ProcessStalls.shared.inAftermath(at: now) { return }
+        if microphone.silence.heard(lastSound: meter.lastSound, at: now) {
+            events.emit(.microphoneSilent)
+            Log.info("microphone: no sound for 3 s")
+        }
+    }
+
+    /// `--on-take`: runs the command for an accepted take on the hooks worker, one at a time; its
+    /// end comes back as `hookDone`. The take is kept from retention until it exits 0.
+    func runHook(for path: String) {
+        guard let run = jobs.accepted(path: path, duration: takes.lastDuration, command: config.onTake) else { return }
+        let (inbox, running) = (inbox, shared.runningHook)
+        shared.hooks.async {
+            switch ShellCommand.spawn(run.command, environment: run.environment) {
+            case let .failure(error):
+                inbox.post(.hookDone(path: path, status: nil, failure: "--on-take: \(error)"))
+            case let .success(pid):
+                running.pid.store(pid, ordering: .relaxed)
+                let status = ShellCommand.wait(pid)
+                running.pid.store(0, ordering: .relaxed)
+                if status != 0 { Log.info("--on-take for \(path) exited with \(status)") }
+                inbox.post(.hookDone(path: path, status: status, failure: nil))
+            }
+        }
+    }
+
+    /// A signal ends the booth: the running hook (and what it started) is asked to end too, rather
+    /// than waited for.
+    func stopRunningHook() {
+        let pid = shared.runningHook.pid.load(ordering: .relaxed)
+        if pid > 0 { kill(-pid, SIGTERM) }
+    }
+}

@@ -1,0 +1,169 @@
+// The booth and its service manager: signals, the machine's sleep, SIGTSTP, SIGHUP's reload and
+// what systemd is told (READY, RELOADING, STOPPING, STATUS).
+import Foundation
+import KioskCore
+import KioskSystem
+import KioskUI
+
+extension Booth {
+    /// A signal the watcher took.
+    func handle(signal number: Int32) {
+        switch number {
+        case SIGUSR1, SIGTSTP:
+            perform(machine.handle(.background))
+            if number == SIGTSTP { service.suspendWhenSafe = true }
+        case SIGUSR2, SIGCONT:
+            perform(machine.handle(.foreground))
+        case SIGHUP:
+            readConfiguration()
+        default:
+            perform(machine.handle(.terminate(signal: Booth.signalName(number))))
+        }
+    }
+
+    static func signalName(_ number: Int32) -> String {
+        switch number {
+        case SIGTERM: "SIGTERM"
+        case SIGINT: "SIGINT"
+        default: "SIG\(number)"
+        }
+    }
+
+    /// The machine ends because a signal said so (a running hook is then asked to end too).
+    var endedBySignal: Bool {
+        if case .leaving(signal: .some, _)? = machine.exit { return true }
+        return false
+    }
+
+    /// logind's PrepareForSleep: as on background, a take is finished and kept; the inhibitor goes
+    /// once it is safe on disk (`releaseSleepWhenSafe`).
+    func systemSleep(_ sleeping: Bool) {
+        if sleeping {
+            Log.info("system sleep: the machine is about to sleep")
+            service.sleepWaiting = true
+            perform(machine.handle(.background))
+        } else {
+            Log.info("system sleep: the machine has resumed")
+            service.sleepWaiting = false
+            sleepInhibitor?.reacquire()
+            perform(machine.handle(.foreground))
+        }
+    }
+
+    /// Lets a sleep logind announced go on once no take is being written: the writer reports
+    /// `recordingFinished` only after the file is finalized and synced (a take that failed to start
+    /// wrote nothing).
+    func releaseSleepWhenSafe() {
+        guard service.sleepWaiting, machine.mode != .recording else { return }
+        service.sleepWaiting = false
+        sleepInhibitor?.release()
+    }
+
+    /// SIGTSTP: once the take is safe on disk, really stop, as the terminal asked. Its
+    /// `recordingFinished` goes out first (at most 1 s for a reader that does not read: the process
+    /// is about to stop anyway).
+    func suspendIfAsked() {
+        guard service.suspendWhenSafe, machine.mode != .recording else { return }
+        service.suspendWhenSafe = false
+        events.flush(timeout: 1)
+        raise(SIGSTOP)
+    }
+
+    // MARK: - Reload
+
+    /// SIGHUP: the command line parsed again, its config file read anew, off the UI thread; the
+    /// answer comes back as `configurationRead`. Without `--config` there is nothing to read.
+    func readConfiguration() {
+        guard let file = config.configFile, let source = parts.configurationSource else {
+            Log.info("SIGHUP: no --config file to reload; ignored")
+            return
+        }
+        guard machine.playerFile == nil, !machine.exiting else {
+            Log.info("SIGHUP: \(machine.playerFile == nil ? "on the way out" : "the player alone"); nothing to reload")
+            return
+        }
+        Log.info("SIGHUP: reading \(file) again")
+        tellService(.reloading(monotonicUSec: MonotonicClock.now() / 1000))
+        let inbox = inbox
+        shared.configReader.async {
+            let read = Result { () throws(UsageError) in try source.read() }
+            // A new language's font files are read here, not on the UI thread that checks them.
+            if case let .success(configuration) = read { FontLookup.preload(language: configuration.language, font: configuration.font) }
+            inbox.post(.configurationRead(read))
+        }
+    }
+
+    /// The configuration read again: refused (`badConfig`, the running one kept), or handed to the
+    /// machine, which applies it in ready. Either way the reload is done for systemd (READY=1): a
+    /// reload held for the end of a take must not keep the unit "reloading" for as long.
+    func reload(_ result: Result<Configuration, UsageError>) {
+        // systemd hears READY=1 only while the booth is not on its way out (STOPPING=1 said so).
+        defer { if !service.stoppingTold { tellService(.ready) } }
+        let file = config.configFile ?? "the command line"
+        guard !machine.exiting else {
+            Log.info("reload: \(file) read, but the booth is on its way out; ignored")
+            return
+        }
+        let decision: ReloadDecision
+        switch result {
+        case let .failure(error): decision = .refused(message: error.message)
+        case let .success(reloaded): decision = checkedWords(config.reload(to: reloaded))
+        }
+        switch decision {
+        case let .refused(message):
+            events.emit(.error(code: .badConfig, message: "reload of \(file) refused, the running settings are kept: \(message)"))
+        case let .accepted(configuration, changed, kept):
+            if !kept.isEmpty {
+                Log.info("reload: \(kept.joined(separator: ", ")) changed in \(file) but set up at launch: kept as running until a restart")
+            }
+            let when = machine.mode == .ready ? "now" : "when the booth is back in ready"
+            Log.info("reload: \(changed.isEmpty ? "no setting changed" : "changed " + changed.joined(separator: ", ")); applied \(when)")
+            perform(machine.handle(.reload(configuration)))
+        }
+    }
+
+    /// A reload that changes the words on screen (language, labels, prompt, font) is accepted only
+    /// when a font has every glyph of them; otherwise it is refused like a bad file.
+    private func checkedWords(_ decision: ReloadDecision) -> ReloadDecision {
+        guard case let .accepted(next, _, _) = decision,
+              next.words != config.words || next.prompt != config.prompt || next.font != config.font else { return decision }
+        do { try screen.checkWords(next.words, prompt: next.prompt, font: next.font) } catch {
+            return .refused(message: "\(error)")
+        }
+        return decision
+    }
+
+    /// The machine applies a reloaded configuration (in ready): the words on screen, the camera's
+    /// controls, the preview; the rest is read where it is used.
+    func apply(_ configuration: Configuration) {
+        if configuration.words != config.words || configuration.prompt != config.prompt || configuration.font != config.font {
+            // Checked when the reload was accepted; a font file changed on disk since is logged.
+            do { try screen.setWords(configuration.words, prompt: configuration.prompt, font: configuration.font) } catch {
+                Log.info("reload: the words on screen are kept: \(error)")
+            }
+        }
+        config = configuration
+        camera.setControls(configuration.cameraControls)
+        screen.setPreview(mirror: configuration.mirrorPreview, cameraMount: configuration.cameraRotation)
+        Log.info("reload: the settings of \(configuration.configFile ?? "the command line") are in force")
+    }
+
+    // MARK: - systemd
+
+    /// Tells systemd what the booth is doing (STATUS=, for `systemctl status`) when that changed:
+    /// from `ready` on, until it is on its way out.
+    func tellStatus() {
+        guard parts.notifier != nil, gate.isOpen, !service.stoppingTold else { return }
+        let text = service.status.text(mode: machine.mode, saving: takeSaving, cameraAvailable: machine.cameraAvailable,
+                                       player: machine.playerFile != nil)
+        guard text != service.statusSaid else { return }
+        service.statusSaid = text
+        tellService(.status(text))
+    }
+
+    /// Tells systemd (when it listens) without waiting; the first message that cannot go is logged.
+    func tellService(_ state: ServiceState) {
+        guard let notifier = parts.notifier, let failure = notifier.notify(state), notifier.failedSends == 1 else { return }
+        Log.info("systemd notify: \(failure) (later failures are not logged)")
+    }
+}

@@ -1,0 +1,210 @@
+// The take: opening it on the file worker (the microphone, then the writer), its start and its end
+// as the writer reports them, what its end says about lost pictures, and what the loop watches
+// while it runs (time left, the slow disk, the preview yielding to the encoder).
+import Foundation
+import KioskCapture
+import KioskCore
+import KioskMedia
+import KioskSystem
+
+extension Booth {
+    /// The video encoder the next take asks for: `auto` as resolved at launch, unless it stalled in
+    /// a take (then libx264).
+    var nextEncoder: String { takes.encoders.next(configured: config.videoEncoder, auto: parts.autoEncoder?.name) }
+
+    /// Opens the microphone and the writer on the file worker (after the old take is gone); the
+    /// result comes back as `takeStarted` or `takeFailed`.
+    func startRecording(orientation: Orientation) {
+        let info = camera.info
+        var settings = MovieSettings(outputPath: outputPath, videoSize: info.size, fps: info.fps, audio: nil)
+        settings.framesFromLiveClock = true
+        settings.videoEncoder = nextEncoder
+        settings.preset = config.videoPreset
+        settings.crf = config.videoCRF
+        settings.bitrate = config.videoBitrate
+        settings.maxDuration = config.maxDuration
+        settings.maxFileSize = config.maxFileSize
+        settings.minFreeDisk = config.minFreeDisk
+        settings.fileMode = config.fileMode
+        settings.rotationQuarterTurns = DisplayTransform(physical: screen.outputSize, orientation: orientation)
+            .cameraQuarterTurns(mount: config.cameraRotation)
+        let (inbox, activeWriter, makeMicrophone, makeWriter, folder) = (inbox, activeWriter, parts.makeMicrophone, parts.makeWriter, folder)
+        let (opening, lock) = (shared.openingWriter, shared.outputLock)
+        takes.slowDisk = SlowDisk()
+        let (planned, microphone, meter, monitor) = (settings, config.microphone, meter, shared.microphoneMonitor)
+        jobs.filePosted()
+        // The listening microphone closes first (the same device opens for the take).
+        takes.opening = true
+        updateMicrophone()
+        shared.files.async {
+            monitor.sync {}
+            // An output folder removed while the booth ran is made again, and locked again.
+            if let folder, folder.isGone, let failure = Booth.remake(folder, lock: lock) {
+                inbox.post(.takeFailed(code: .recordingFailed, message: failure))
+                return
+            }
+            // In an output folder the take gets its name now: the counter moves on, durably.
+            var take = planned, number: Int?
+            if let folder { (number, take.outputPath) = folder.nextTake() }
+            inbox.post(Booth.openTake(settings: take, number: number, inbox: inbox, activeWriter: activeWriter, opening: opening,
+                                      meter: meter, microphone: microphone, makeMicrophone: makeMicrophone, makeWriter: makeWriter))
+        }
+    }
+
+    /// The writer began: the take runs, fed by the camera and the microphone.
+    func takeStarted(_ started: StartedTake) {
+        jobs.fileDone()
+        takes.opening = false
+        takes.current = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames,
+                             previewDropsAtStart: frames.dropped)
+        takes.timeLeft = TimeLeft(maxDuration: config.maxDuration)
+        outputPath = started.path
+        takes.number = started.number
+        activeWriter.set(started.writer)
+        perform(machine.handle(.recordingStarted(outputPath: started.path)))
+    }
+
+    /// The writer finished the take (it is safe on disk, or failed): where its missing pictures
+    /// went is logged, its microphone closes, and the machine hears of it.
+    func recordingFinished(_ result: RecordingResult) {
+        var result = result
+        if let take = takes.current {
+            let report = DropReport(result: result, cameraDropped: max(camera.droppedFrames - take.cameraDropsAtStart, 0),
+                                    stalls: ProcessStalls.shared.lengths(since: take.startedAt),
+                                    previewLeft: take.previewYielded ? frames.dropped - take.previewDropsAtStart : nil)
+            report.lines.forEach { Log.info("take: " + $0) }
+            result.droppedFrames = report.total
+            if let microphone = take.microphone { onFiles { microphone.stop(); return [] } }
+        }
+        activeWriter.set(nil)
+        takes.current = nil
+        takes.ownOnDisk = true
+        if let note = takes.encoders.takeEnded(encoder: result.encoder, stalled: result.encoderStalled) { Log.info(note) }
+        takes.lastDuration = result.duration
+        if result.success { service.status.takes += 1 }
+        // A file removed mid-take (its folder deleted): said, and never handed over.
+        if let lost = result.lost { events.emit(.error(code: .recordingFailed, message: lost)) }
+        perform(machine.handle(.recordingFinished(result)))
+    }
+
+    /// Whether the preview leaves the newest picture undrawn for now: the take's encoder is behind
+    /// and a picture was drawn less than `yieldingPreviewInterval` ago (see `previewYieldsAt`).
+    /// The picture stays in its slot; a newer one replaces it (a dropped preview frame, counted).
+    func previewYields() -> Bool {
+        guard machine.mode == .recording, let take = takes.current, take.writer.videoWaiting >= Self.previewYieldsAt,
+              MonotonicClock.now() - takes.lastPreviewShown < Self.yieldingPreviewInterval else { return false }
+        takes.current?.previewYielded = true
+        return true
+    }
+
+    /// A stopped take has been finishing for `savingShownAfter` and is not safe yet: the guest sees
+    /// "Saving your video…", and `systemctl status` says so.
+    var takeSaving: Bool { (takes.current?.writer.finishingFor ?? 0) >= Self.savingShownAfter }
+
+    /// A disk keeping the take's sync waiting `SyncClock.slowAfter` is told once a take: while it
+    /// opens (it begins once the disk has its file), while it records (the take goes on: a power
+    /// cut now may lose what is not synced yet) or while it is being saved (its end waits for the
+    /// disk).
+    func checkStorage() {
+        let opening = takes.current == nil && takes.opening
+        guard let writer = takes.current?.writer ?? (opening ? shared.openingWriter.withLock({ $0 }) : nil) else { return }
+        let phase: SlowDisk.Phase = takes.current == nil ? .opening : writer.finishingFor == nil ? .recording : .finishing
+        switch takes.slowDisk.look(waited: writer.syncWaited, phase: phase) {
+        case .nothing: break
+        case let .stillWaiting(waited): service.status.slowSyncGoesOn(waited)
+        case let .say(message, waited):
+            Log.info("storage: \(message)")
+            service.status.diskWasSlow(waited)
+            events.emit(.error(code: .storageSlow, message: message))
+        }
+    }
+
+    /// Seconds left before a limit ends the take (`TimeLeft`: the duration cap, and the bytes the
+    /// file-size cap and the free disk still allow at the take's rate).
+    func remaining(of writer: any TakeWriter) -> Double {
+        takes.timeLeft.seconds(elapsed: writer.elapsed, written: writer.bytesWritten, room: writer.bytesLeft)
+    }
+
+    /// Makes the output folder again (it was removed while the booth ran) and takes its lock anew
+    /// (the old one went with the folder); why it cannot, or nil. On the file worker.
+    private static func remake(_ folder: TakeFolder, lock: Locked<OutputLock?>) -> String? {
+        if let problem = TakeFolder.prepare(folder.path) { return "--output-dir was removed, and \(problem)" }
+        do throws(OutputLock.Failure) {
+            let new = try OutputLock(folder: folder.path)
+            lock.withLock { $0 = new }
+        } catch {
+            switch error {
+            case let .held(pid): return "--output-dir was removed and made again, and another kiosk-recorder\(pid.map { " (pid \($0))" } ?? "") took it"
+            case let .failed(why): return "--output-dir was removed and made again, but cannot be locked: \(why)"
+            }
+        }
+        Log.info("the output folder \(folder.path) was removed; made it again")
+        return nil
+    }
+
+    /// The file worker's part of a start: the microphone, then the writer. What to post back.
+    private static func openTake(settings: MovieSettings, number: Int?, inbox: Inbox, activeWriter: WriterSlot,
+                                 opening: Locked<(any TakeWriter)?>, meter: LevelMeter,
+                                 microphone choice: MicrophoneChoice,
+                                 makeMicrophone: @escaping @Sendable (MicrophoneChoice) -> (any AudioSource)?,
+                                 makeWriter: @escaping TakeWriterFactory) -> BoothMessage {
+        var settings = settings
+        // The microphone opens first: the file's sound track takes the rate and channels the
+        // device negotiated, which an ALSA microphone only knows once open. Its chunks go to
+        // the take as soon as the take exists.
+        var microphone = makeMicrophone(choice)
+        if let source = microphone {
+            do {
+                try source.start(chunks: { activeWriter.append($0); meter.feed($0) }, events: { inbox.post(.capture($0)) })
+            } catch {
+                inbox.post(.emit(.error(code: .microphoneUnavailable, message: "\(error); recording without sound")))
+                microphone = nil
+            }
+        }
+        settings.audio = microphone.map { (sampleRate: $0.info.sampleRate, channels: $0.info.channels) }
+        let writer = makeWriter(settings) { inbox.post(.recordingFinished($0)) }
+        // While it opens, the loop reads how long the disk keeps it waiting (`storageSlow`).
+        opening.withLock { $0 = writer }
+        defer { opening.withLock { $0 = nil } }
+        do {
+            try writer.start()
+            return .takeStarted(StartedTake(writer: writer, microphone: microphone, path: settings.outputPath, number: number))
+        } catch {
+            microphone?.stop()
+            return .takeFailed(code: error.code, message: error.message)
+        }
+    }
+}
+
+/// Where a finished take's missing pictures went, for whoever reads the log: the encoder behind,
+/// the backlog just after the whole process stood still, the camera; and the preview's pictures
+/// left undrawn to give the encoder the time.
+struct DropReport: Equatable {
+    /// Every picture the take lost, the camera's included (the take's `droppedFrames`).
+    let total: Int
+    let lines: [String]
+
+    /// `result`: the writer's account; `cameraDropped`: what the camera delivered too late or not
+    /// at all during the take; `stalls`: the lengths (ns) of the process's stalls in the take;
+    /// `previewLeft`: the preview's pictures undrawn (nil: the preview never yielded).
+    init(result: RecordingResult, cameraDropped: Int, stalls: [Int64], previewLeft: Int?) {
+        let byStall = result.droppedAfterStall, byEncoder = result.droppedFrames - byStall
+        var lines: [String] = []
+        if !stalls.isEmpty {
+            lines.append("the whole process stood still \(stalls.count) time(s), for "
+                         + stalls.map { ProcessStalls.seconds($0) + " s" }.joined(separator: ", ")
+                         + " (SIGSTOP, or the machine or VM suspended or starved): nothing was captured meanwhile")
+        }
+        if let previewLeft {
+            let why = stalls.isEmpty ? "the encoder fell behind" : "the encoder had the backlog after the stall to catch up on"
+            lines.append("\(why); the preview left \(previewLeft) of the camera's pictures undrawn to give it the time")
+        }
+        total = byStall + byEncoder + cameraDropped
+        if total > 0 {
+            lines.append("\(total) pictures dropped: \(byEncoder) while the encoder was behind "
+                         + "(\(MovieWriter.videoQueueLimit) waiting), \(byStall) in the backlog just after the process stood still, "
+                         + "\(cameraDropped) the camera delivered too late or not at all")
+        }
+        self.lines = lines
+    }
+}

@@ -1,0 +1,147 @@
+// The booth's state, in rooms: what its workers share with the UI thread, the take's, the drawing's,
+// the clocks of the guest-facing rules, the service link's, the microphone's and the player's. Each
+// is owned by the booth and changed on the UI thread only, except `BoothWorkers`, whose parts are
+// built for the threads that share them.
+import Dispatch
+import Foundation
+import KioskCapture
+import KioskCore
+import KioskMedia
+import KioskSystem
+import Synchronization
+
+/// What the booth shares with its worker queues: the queues, and the slots they and the UI thread
+/// both touch (each safe to share: a lock or an atomic inside).
+struct BoothWorkers: Sendable {
+    /// Serial: each take's files in order (the old take goes before the new one opens).
+    let files = DispatchQueue(label: "kiosk-files", qos: .userInitiated)
+    /// Serial: the camera's starts and stops in the order the machine asked for them.
+    let cameraControl = DispatchQueue(label: "kiosk-camera-control", qos: .userInitiated)
+    /// Screenshots: a slow or stuck target (a FIFO nobody reads) holds up nothing else.
+    let screenshots = DispatchQueue(label: "kiosk-screenshots", qos: .utility)
+    /// SIGHUP's reading of the config file (a file on a stuck mount holds up nothing else).
+    let configReader = DispatchQueue(label: "kiosk-config", qos: .utility)
+    /// `--on-take`: one command at a time (it may take minutes: an upload).
+    let hooks = DispatchQueue(label: "kiosk-hooks", qos: .utility)
+    /// Serial: the listening microphone's opens and closes (ready and the countdown).
+    let microphoneMonitor = DispatchQueue(label: "kiosk-microphone-monitor", qos: .userInitiated)
+    /// The running hook's pid (its process group), to end it when a signal ends the booth.
+    let runningHook = RunningHook()
+    /// The writer of a take being opened on the file worker (its start may wait for the disk).
+    let openingWriter = Locked<(any TakeWriter)?>(nil)
+    /// The microphone listening in ready, owned by the monitor worker.
+    let listening = MonitorSlot()
+    /// The microphone's level, from the one listening in ready or the take's.
+    let meter = LevelMeter()
+    /// Only the camera in use may speak: a camera being passed over, or stopped by a switch, is not heard.
+    let speakingCamera = Locked(0)
+    /// The output's lock (file or folder), held as long as the booth lives: the booth is in use until
+    /// `run` returns, so the lock is too. (A local kept by `withExtendedLifetime` around a call that
+    /// never returns is not: the optimizer ends its life at its last use, and `-c release` let the
+    /// lock go half a millisecond after taking it.) The file worker takes a new one when the
+    /// output folder was removed and made again.
+    let outputLock: Locked<OutputLock?>
+}
+
+/// The take running now: its writer, its microphone, the camera's drops when it began.
+struct Take {
+    let writer: any TakeWriter
+    let microphone: (any AudioSource)?
+    let cameraDropsAtStart: Int
+    /// The preview's dropped pictures when the take began (`FrameSlot.dropped`).
+    let previewDropsAtStart: Int
+    /// The preview held back for the encoder at least once (`previewYields`).
+    var previewYielded = false
+    /// When it began (CLOCK_MONOTONIC ns): the stalls of the whole process since are its.
+    let startedAt = MonotonicClock.now()
+}
+
+/// The take's room: the one running, the one opening, and what outlives a take.
+struct TakeState {
+    var current: Take?
+    /// A take is opening (Start went to the file worker and has not come back).
+    var opening = false
+    /// The current take's number in the output folder.
+    var number: Int?
+    /// This process's finished take is on disk (with its marker) and nobody has used it yet: a
+    /// Retake or the next Start deletes it rather than recovering it.
+    var ownOnDisk = false
+    /// The last take's length, for the hook's environment.
+    var lastDuration: Double = 0
+    /// The take's time left (`remaining`), from its bytes and its rate.
+    var timeLeft = TimeLeft(maxDuration: 0)
+    /// The slow-disk warning of the take being opened or made (once a take, from its opening on).
+    var slowDisk = SlowDisk()
+    /// The encoder each take asks for, and those that stalled.
+    var encoders = EncoderFallback()
+    /// When the preview last drew a picture during the take (`previewYields`).
+    var lastPreviewShown: Int64 = .min
+}
+
+/// What the screen shows and when it must be drawn again.
+struct DrawState {
+    var frameSerial = 0
+    var needsDraw = true
+    var lastViewModel: ViewModel?
+    /// A tap's focus box: where (canvas pixels) and when (monotonic ns); drawn for a second.
+    var focusBox: (Point, Int64)?
+    /// The player's controls hide while a take plays untouched.
+    var controls: ControlsVisibility
+}
+
+/// The clocks of the rules the guest meets without touching anything.
+struct GuestClocks {
+    /// Idle reset (`--idle-timeout`): the finished screen (or a paused review) untouched.
+    var idle: IdleRule
+    /// The attract screen: ready untouched for `--attract-after`; a touch wakes it.
+    var attract: AttractRule
+    /// The countdown's next second (CLOCK_MONOTONIC ns): `countdownTick` is due then.
+    var countdownNext: Int64 = 0
+    static let second: Int64 = 1_000_000_000
+
+    init(now: Int64) {
+        idle = IdleRule(timeout: 0, now: now)
+        attract = AttractRule(after: 0, now: now)
+    }
+}
+
+/// The link to the service manager and the machine's sleep.
+struct ServiceLink {
+    /// What `systemctl status` shows (STATUS=), and the line last sent.
+    var status = ServiceStatus()
+    var statusSaid: String?
+    /// STOPPING=1 went to systemd.
+    var stoppingTold = false
+    /// Holds the machine's sleep off while a take is made safe (`watchSystemSleep`); nil: none.
+    var sleepInhibitor: (any SleepInhibitor)?
+    /// logind announced a sleep and waits for our inhibitor: it goes once no take is being written.
+    var sleepWaiting = false
+    /// SIGTSTP came: the process stops itself once the take is safe.
+    var suspendWhenSafe = false
+}
+
+/// The microphone between takes: the listening one for the meter, and silence in a take.
+struct MicrophoneState {
+    var listeningWanted = false
+    /// Silence while recording, and whether `microphoneSilent` went out for it.
+    var silence = SilenceWatch()
+}
+
+/// The player while the playing mode shows (its picture kept apart from the frozen frame).
+struct PlayerState {
+    var playback: Playback?
+    /// `--play --loop`: the file begins again at its end.
+    var loops = false
+}
+
+/// The pid of the hook running now (0: none), shared by the hooks worker and the UI thread.
+final class RunningHook: Sendable {
+    let pid = Atomic<Int32>(0)
+}
+
+/// The microphone listening in ready, owned by the monitor worker.
+final class MonitorSlot: Sendable {
+    private let source = Locked<(any AudioSource)?>(nil)
+    func set(_ s: any AudioSource) { source.withLock { $0 = s } }
+    func take() -> (any AudioSource)? { source.withLock { s in defer { s = nil }; return s } }
+}
