@@ -71,42 +71,23 @@ extension Booth {
         needsDraw = true
     }
 
-    /// Retake or a new Start: our own take nobody wanted goes; one left by an earlier run is kept,
-    /// moved aside. (In an output folder every take has a name of its own, and a dead run's takes
-    /// were recovered at launch.)
+    /// Retake or a new Start: our own take nobody wanted goes; one left by an earlier run is kept
+    /// (`TakeStorage.discard`).
     private func discardTake() {
-        let (output, own, folder) = (outputPath, takes.ownOnDisk, folder)
+        let (output, own, storage) = (outputPath, takes.ownOnDisk, storage)
         takes.ownOnDisk = false
-        onFiles {
-            if own { TakeFiles.discard(output); return [] }
-            if folder != nil { return [] }
-            return TakeFiles.discardPrevious(at: output).map { [.recordingRecovered(path: $0.path, duration: $0.duration)] } ?? []
-        }
+        onFiles { storage.discard(output, own: own) }
     }
 
-    /// Use Video: the take is handed over (renamed in a loop session; in an output folder it keeps
-    /// its name and joins the accepted takes, and retention runs).
+    /// Use Video: the take is handed over (`TakeStorage.handOver`).
     private func handOverTake() {
         service.status.used += 1
         // The session of the take's own settings: a reload the machine applies on this return
         // to ready comes as the next action, after this one.
-        let (output, rename, folder, number, rules) = (outputPath, config.session == .loop, folder, takes.number, retention)
+        let (output, rename, storage, number, rules) = (outputPath, config.session == .loop, storage, takes.number, retention)
         let protected = jobs.protectedTakes
         takes.ownOnDisk = false
-        onFiles {
-            guard let folder else {
-                let (path, failure) = TakeFiles.handOver(output, rename: rename)
-                return (failure.map { [KioskEvent.error(code: .recordingFailed, message: $0)] } ?? [])
-                    + [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: path)]
-            }
-            // In the folder the take keeps its own name: its marker goes, it joins the list of
-            // accepted takes, and the retention rules run.
-            let (path, _) = TakeFiles.handOver(output, rename: false)
-            folder.accept(TakeFolder.Entry(number: number ?? 0, name: URL(fileURLWithPath: path).lastPathComponent,
-                                           acceptedAt: WallClock.synchronisedNow()))
-            return [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: path)]
-                + folder.enforce(rules, protected: protected).map { .takeDeleted(path: $0.path, reason: $0.reason) }
-        }
+        onFiles { storage.handOver(output, number: number, rename: rename, rules: rules, protected: protected) }
     }
 
     /// Runs `job` on the file worker, in order with the jobs before it; the events it returns are

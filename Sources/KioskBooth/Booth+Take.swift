@@ -28,7 +28,7 @@ extension Booth {
         settings.fileMode = config.fileMode
         settings.rotationQuarterTurns = DisplayTransform(physical: screen.outputSize, orientation: orientation)
             .cameraQuarterTurns(mount: config.cameraRotation)
-        let (inbox, activeWriter, makeMicrophone, makeWriter, folder) = (inbox, activeWriter, parts.makeMicrophone, parts.makeWriter, folder)
+        let (inbox, activeWriter, makeMicrophone, makeWriter, storage) = (inbox, activeWriter, parts.makeMicrophone, parts.makeWriter, storage)
         let (opening, lock) = (shared.openingWriter, shared.outputLock)
         takes.slowDisk = SlowDisk()
         let (planned, microphone, meter, monitor) = (settings, config.microphone, meter, shared.microphoneMonitor)
@@ -38,16 +38,15 @@ extension Booth {
         updateMicrophone()
         shared.files.async {
             monitor.sync {}
-            // An output folder removed while the booth ran is made again, and locked again.
-            if let folder, folder.isGone, let failure = Booth.remake(folder, lock: lock) {
-                inbox.post(.takeFailed(code: .recordingFailed, message: failure))
-                return
+            switch storage.nextTake(planned: planned.outputPath, lock: lock) {
+            case let .failure(refusal):
+                inbox.post(.takeFailed(code: .recordingFailed, message: refusal.message))
+            case let .success((number, path)):
+                var take = planned
+                take.outputPath = path
+                inbox.post(Booth.openTake(settings: take, number: number, inbox: inbox, activeWriter: activeWriter, opening: opening,
+                                          meter: meter, microphone: microphone, makeMicrophone: makeMicrophone, makeWriter: makeWriter))
             }
-            // In an output folder the take gets its name now: the counter moves on, durably.
-            var take = planned, number: Int?
-            if let folder { (number, take.outputPath) = folder.nextTake() }
-            inbox.post(Booth.openTake(settings: take, number: number, inbox: inbox, activeWriter: activeWriter, opening: opening,
-                                      meter: meter, microphone: microphone, makeMicrophone: makeMicrophone, makeWriter: makeWriter))
         }
     }
 
@@ -123,23 +122,6 @@ extension Booth {
     /// file-size cap and the free disk still allow at the take's rate).
     func remaining(of writer: any TakeWriter) -> Double {
         takes.timeLeft.seconds(elapsed: writer.elapsed, written: writer.bytesWritten, room: writer.bytesLeft)
-    }
-
-    /// Makes the output folder again (it was removed while the booth ran) and takes its lock anew
-    /// (the old one went with the folder); why it cannot, or nil. On the file worker.
-    private static func remake(_ folder: TakeFolder, lock: Locked<OutputLock?>) -> String? {
-        if let problem = TakeFolder.prepare(folder.path) { return "--output-dir was removed, and \(problem)" }
-        do throws(OutputLock.Failure) {
-            let new = try OutputLock(folder: folder.path)
-            lock.withLock { $0 = new }
-        } catch {
-            switch error {
-            case let .held(pid): return "--output-dir was removed and made again, and another kiosk-recorder\(pid.map { " (pid \($0))" } ?? "") took it"
-            case let .failed(why): return "--output-dir was removed and made again, but cannot be locked: \(why)"
-            }
-        }
-        Log.info("the output folder \(folder.path) was removed; made it again")
-        return nil
     }
 
     /// The file worker's part of a start: the microphone, then the writer. What to post back.

@@ -34,8 +34,8 @@ public final class Booth {
     /// The take's path: `--output`'s, or with an output folder the current (or last) take's; before
     /// the first take there, a name in the folder with the template's extension.
     public internal(set) var outputPath: String
-    /// `--output-dir`: the folder that names, keeps, recovers and prunes the takes.
-    public let folder: TakeFolder?
+    /// Where the takes go: one file (`--output`) or a folder of takes (`--output-dir`).
+    let storage: any TakeStorage
     let parts: BoothParts
     public internal(set) var machine: RecorderMachine
     /// Where every worker thread, the stdin reader and the signal watcher post.
@@ -94,11 +94,11 @@ public final class Booth {
     public init(config: Configuration, outputPath: String, parts: BoothParts, folder: TakeFolder? = nil, outputLock: OutputLock? = nil) {
         self.config = config
         self.outputPath = outputPath
-        self.folder = folder
+        storage = folder.map { FolderStorage(folder: $0) } ?? SingleFileStorage()
         self.parts = parts
         shared = BoothWorkers(outputLock: Locked(outputLock))
         ring = CameraRing(count: 1 + parts.moreCameras.count)
-        gate = ReadyGate(launchFiles: folder != nil)
+        gate = ReadyGate(launchFiles: storage.hasLaunchWork)
         machine = RecorderMachine(session: config.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                   countdown: config.countdown, warnRemaining: config.warnRemaining, cameraCount: ring.count)
         inbox.wakes(with: parts.screen.wake)
@@ -111,7 +111,7 @@ public final class Booth {
         self.config = config
         self.player.loops = player.loop
         outputPath = file
-        folder = nil
+        storage = SingleFileStorage()
         shared = BoothWorkers(outputLock: Locked(nil))
         ring = CameraRing(count: 1)
         gate = ReadyGate(launchFiles: false)
@@ -133,16 +133,12 @@ public final class Booth {
         let inbox = inbox
         events.onReaderGone { inbox.post(.parentGone) }
         if machine.playerFile == nil { parts.audio.prepare() } else { tellService(.ready) }
-        if let folder {
+        if storage.hasLaunchWork {
             // Takes a dead run left in the folder are reported (and kept) before `ready`; the
             // retention rules run once over what is there.
             jobs.filePosted()
-            let (inbox, rules) = (inbox, retention)
-            shared.files.async {
-                let recovered = folder.recoverOrphans().map { KioskEvent.recordingRecovered(path: $0.path, duration: $0.duration) }
-                let deleted = folder.enforce(rules).map { KioskEvent.takeDeleted(path: $0.path, reason: $0.reason) }
-                inbox.post(.launchFilesDone(recovered + deleted))
-            }
+            let (inbox, rules, storage) = (inbox, retention, storage)
+            shared.files.async { inbox.post(.launchFilesDone(storage.launchWork(rules))) }
         }
         perform(machine.start())
         stats.write("start", mode: machine.mode, renderer: screen.rendererName)

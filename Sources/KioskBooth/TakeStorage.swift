@@ -1,0 +1,111 @@
+// Where the takes go, behind one protocol: a single file (`--output`), replaced take by take, or a
+// folder of takes (`--output-dir`) that names, keeps, recovers and prunes them. The booth asks the
+// same questions of both; each answers for its own kind. Every call but `hasLaunchWork` runs on the
+// file worker.
+import Foundation
+import KioskCore
+import KioskMedia
+import KioskSystem
+
+protocol TakeStorage: Sendable {
+    /// The launch has file work that `ready` waits for (recovering and pruning a folder).
+    var hasLaunchWork: Bool { get }
+    /// That work: the takes a dead run left (kept, reported) and those the retention rules delete.
+    func launchWork(_ rules: TakeFolder.Retention) -> [KioskEvent]
+    /// Where the next take goes, given the path it would have (`planned`): its number and path, or
+    /// why it cannot be made. `lock` is the output's lock, taken anew if the storage had to be
+    /// made again.
+    func nextTake(planned: String, lock: Locked<OutputLock?>) -> Result<(number: Int?, path: String), TakeRefusal>
+    /// A take nobody wanted (Retake, or the next Start): `own` when this process made it.
+    func discard(_ path: String, own: Bool) -> [KioskEvent]
+    /// Use Video: the take handed over. `rename` (a loop session) gives it a name of its own;
+    /// `protected` are the takes retention must not delete.
+    func handOver(_ path: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent]
+}
+
+/// Why a take cannot be made where it goes.
+struct TakeRefusal: Error {
+    let message: String
+}
+
+/// `--output`: one file, the take's marker beside it.
+struct SingleFileStorage: TakeStorage {
+    var hasLaunchWork: Bool { false }
+
+    func launchWork(_ rules: TakeFolder.Retention) -> [KioskEvent] { [] }
+
+    func nextTake(planned: String, lock: Locked<OutputLock?>) -> Result<(number: Int?, path: String), TakeRefusal> {
+        .success((nil, planned))
+    }
+
+    /// Our own take goes; one an earlier run left is kept, moved aside and reported.
+    func discard(_ path: String, own: Bool) -> [KioskEvent] {
+        if own {
+            TakeFiles.discard(path)
+            return []
+        }
+        return TakeFiles.discardPrevious(at: path).map { [.recordingRecovered(path: $0.path, duration: $0.duration)] } ?? []
+    }
+
+    func handOver(_ path: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] {
+        let (handed, failure) = TakeFiles.handOver(path, rename: rename)
+        return (failure.map { [KioskEvent.error(code: .recordingFailed, message: $0)] } ?? [])
+            + [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: handed)]
+    }
+}
+
+/// `--output-dir`: every take a name of its own from the template and a counter that survives
+/// restarts; a dead run's takes recovered at launch; retention after each accepted take.
+struct FolderStorage: TakeStorage {
+    let folder: TakeFolder
+
+    var hasLaunchWork: Bool { true }
+
+    func launchWork(_ rules: TakeFolder.Retention) -> [KioskEvent] {
+        let recovered = folder.recoverOrphans().map { KioskEvent.recordingRecovered(path: $0.path, duration: $0.duration) }
+        let deleted = folder.enforce(rules).map { KioskEvent.takeDeleted(path: $0.path, reason: $0.reason) }
+        return recovered + deleted
+    }
+
+    /// The take gets its name now (the counter moves on, durably); a folder removed while the booth
+    /// ran is made again, and locked again.
+    func nextTake(planned: String, lock: Locked<OutputLock?>) -> Result<(number: Int?, path: String), TakeRefusal> {
+        if folder.isGone, let failure = remake(lock: lock) { return .failure(TakeRefusal(message: failure)) }
+        let (number, path) = folder.nextTake()
+        return .success((number, path))
+    }
+
+    /// Only our own take goes: every take here has a name of its own, and a dead run's were
+    /// recovered at launch.
+    func discard(_ path: String, own: Bool) -> [KioskEvent] {
+        if own { TakeFiles.discard(path) }
+        return []
+    }
+
+    /// The take keeps its own name: its marker goes, it joins the list of accepted takes, and the
+    /// retention rules run.
+    func handOver(_ path: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] {
+        let (handed, _) = TakeFiles.handOver(path, rename: false)
+        folder.accept(TakeFolder.Entry(number: number ?? 0, name: URL(fileURLWithPath: handed).lastPathComponent,
+                                       acceptedAt: WallClock.synchronisedNow()))
+        return [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: handed)]
+            + folder.enforce(rules, protected: protected).map { .takeDeleted(path: $0.path, reason: $0.reason) }
+    }
+
+    /// Makes the folder again (it was removed while the booth ran) and takes its lock anew (the old
+    /// one went with the folder); why it cannot, or nil.
+    private func remake(lock: Locked<OutputLock?>) -> String? {
+        if let problem = TakeFolder.prepare(folder.path) { return "--output-dir was removed, and \(problem)" }
+        do throws(OutputLock.Failure) {
+            let new = try OutputLock(folder: folder.path)
+            lock.withLock { $0 = new }
+        } catch {
+            switch error {
+            case let .held(pid): return "--output-dir was removed and made again, and another kiosk-recorder\(pid.map { " (pid \($0))" } ?? "") took it"
+            case let .failed(why): return "--output-dir was removed and made again, but cannot be locked: \(why)"
+            }
+        }
+        Log.info("the output folder \(folder.path) was removed; made it again")
+        return nil
+    }
+}
