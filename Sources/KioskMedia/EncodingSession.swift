@@ -26,48 +26,23 @@ final class EncodingSession {
     private let audio: (encoder: AudioEncoder, stream: UnsafeMutablePointer<AVStream>)?
 
     // Timing: everything is relative to the first video frame's capture time, which is pts 0. The
-    // sound's clock counts samples on the same time line, from `audioStart` on: AAC's priming fills
-    // the file's first `audioStart` samples (a decoder plays the encoder's delay there), so the sound
+    // sound's clock counts samples on the same time line, from `sound.start` on: AAC's priming fills
+    // the file's first `sound.start` samples (a decoder plays the encoder's delay there), so the sound
     // captured before that is not kept and no packet of either stream has a negative time. That
     // keeps the muxer from shifting anything: every frame is at its own capture time.
-    private var origin: Int64?
-    private var lastVideoPTS: Int64 = -1
-    private var videoFramesWritten = 0
-    private let audioStart: Int64
-    private var audioSamplesQueued: Int64   // the time line's sample after the last one queued
-    private var audioSamplesEncoded: Int64  // the pts of the next AAC frame
-    private var pendingAudio: [AudioChunk] = []
-    /// How far the sound's clock runs from the picture's, smoothed (samples; > 0: the sound is
-    /// behind), and what the resampler is compensating now.
-    private var audioDrift: Double = 0
-    private var compensation = 0
-    /// Video time at which the current fragment started.
-    private var fragmentStartPTS: Int64 = 0
-    /// After a fragment is cut: the end of its last picture (its pts plus the nominal frame length
-    /// given to the muxer). The next fragment may not start before it: the MOV muxer would refuse
-    /// the negative duration and write that picture without a pts.
-    private var fragmentEndPTS: Int64?
-    /// When the video encoder last gave a packet (or took its first picture), on CLOCK_MONOTONIC.
-    private var lastVideoPacketAt: Int64?
+    private var pictures = PictureLine()
+    private var sound: SoundLine
+    private var cuts = Fragmenting()
     /// The video encoder took pictures for `stallNanoseconds` and gave nothing back: the take ended
     /// (reason `error`) and the encoder is not drained (a hung one may never answer).
-    private(set) var videoEncoderStalled = false
-    /// Where the video packets written so far end, in seconds (the time base is 1/90000 here).
-    private var videoPacketsEnd: Double = 0
+    var videoEncoderStalled: Bool { pictures.stalled }
     static let stallNanoseconds: Int64 = 1_000_000_000
     /// `test_stall_h264` (tests only): pictures after the first second go into the void.
     private let swallowsAfter: Int?
     /// `test_slow_h264` (tests only): each picture takes `TestEncoders.slowPictureMicroseconds` more.
     private let slowsEachPicture: Bool
-    private var pendingBytes: Int64 = 0
-    private var pendingPackets = 0
-    /// Fragments cut (written out), and of them those the disk holds (synced).
-    private var fragments = 0
-    private var syncedFragments = 0
     /// Syncs each fragment on a thread of its own (the encoder does not wait for the disk).
     private let syncer: FileSyncer
-    /// Free disk space when the last fragment was cut (statvfs), to keep `minFreeDisk` free.
-    private var freeAtSync: Int64?
     private(set) var videoEnd: Double = 0
     private(set) var audioEnd: Double = 0
     /// The take's file is no longer in any folder (it, or its folder, was removed mid-take): what
@@ -103,13 +78,11 @@ final class EncodingSession {
         }
         swallowsAfter = video.name == TestEncoders.stalling ? max(Int(settings.fps.rounded()), 1) : nil
         slowsEachPicture = video.name == TestEncoders.slow
-        audioStart = audio?.encoder.priming ?? 0
-        audioSamplesQueued = audioStart
-        audioSamplesEncoded = audioStart
+        sound = SoundLine(start: audio?.encoder.priming ?? 0)
         try muxer.writeHeader()
         guard sink.sync() else { throw AVError(code: AVError.code(posix: sink.failure ?? EIO), call: "fdatasync") }
         try failure.check(.header)
-        freeAtSync = DiskSpace.available(at: settings.outputPath)
+        cuts.freeAtSync = DiskSpace.available(at: settings.outputPath)
         syncer = try FileSyncer(fd: sink.fd, clock: clock)
     }
 
@@ -122,14 +95,14 @@ final class EncodingSession {
     var duration: Double { max(videoEnd, audioEnd) }
     /// The take's length up to the last fragment that reached the disk: what a file cut there holds.
     private(set) var syncedDuration: Double = 0
-    var hasVideo: Bool { videoFramesWritten > 0 && syncedFragments > 0 }
+    var hasVideo: Bool { pictures.written > 0 && cuts.synced > 0 }
     /// Bytes of the take so far: the file and what waits in the open fragment.
-    var bytesWritten: Int64 { sink.size + pendingBytes }
+    var bytesWritten: Int64 { sink.size + cuts.pendingBytes }
     /// Bytes the take may still grow by before a limit stops it: the file-size cap, or the free
     /// space above the reserve as the last sync measured it.
     var bytesLeft: Int64 {
         let bySize = settings.maxFileSize - bytesWritten
-        let byDisk = freeAtSync.map { $0 - settings.minFreeDisk - pendingBytes } ?? Int64.max
+        let byDisk = cuts.freeAtSync.map { $0 - settings.minFreeDisk - cuts.pendingBytes } ?? Int64.max
         return max(min(bySize, byDisk), 0)
     }
 
@@ -137,24 +110,24 @@ final class EncodingSession {
 
     /// Encodes a frame; says when the take must end (a limit reached, a failure).
     func encode(_ frame: VideoFrame) -> SessionStatus {
-        let start = origin ?? frame.timestamp
-        if origin == nil {
-            origin = start
+        let start = pictures.origin ?? frame.timestamp
+        if pictures.origin == nil {
+            pictures.origin = start
             // Audio that came before the first frame is now placed (or trimmed) against it.
-            let early = pendingAudio
-            pendingAudio = []
+            let early = sound.early
+            sound.early = []
             for chunk in early { if case .stop(let r) = encode(chunk) { return .stop(r) } }
         }
         let seconds = Double(frame.timestamp.saturatingSubtracting(start)) / 1e9
         // Max duration, exact: a frame that would start at or after the limit is not taken.
         if seconds >= settings.maxDuration - 0.0005 { return .stop(.maxDuration) }
         var pts = Int64((seconds * 90000).rounded())
-        if pts <= lastVideoPTS { pts = lastVideoPTS + 1 }
+        if pts <= pictures.lastPTS { pts = pictures.lastPTS + 1 }
         // A picture that came a little early (a camera's or a pipe's jitter) right after a cut
         // is placed at the end of the fragment before: at most that jitter late.
-        if let end = fragmentEndPTS {
+        if let end = cuts.endPTS {
             pts = max(pts, end)
-            fragmentEndPTS = nil
+            cuts.endPTS = nil
         }
         let picture: UnsafeMutablePointer<AVFrame>
         do {
@@ -164,17 +137,17 @@ final class EncodingSession {
             return .stop(.error)
         }
         picture.pointee.pts = pts
-        lastVideoPTS = pts
+        pictures.lastPTS = pts
         let now = MonotonicClock.now()
-        if lastVideoPacketAt == nil { lastVideoPacketAt = now }
+        if pictures.lastPacketAt == nil { pictures.lastPacketAt = now }
         if slowsEachPicture { usleep(TestEncoders.slowPictureMicroseconds) }
-        let status = swallowsAfter.map { videoFramesWritten >= $0 } == true ? .ok : send(picture, to: video.codec, stream: videoStream)
-        videoFramesWritten += 1
+        let status = swallowsAfter.map { pictures.written >= $0 } == true ? .ok : send(picture, to: video.codec, stream: videoStream)
+        pictures.written += 1
         // A hardware encoder that stopped answering: end the take while the file is whole.
-        if status == .ok, let last = lastVideoPacketAt, now - last > Self.stallNanoseconds {
-            videoEncoderStalled = true
+        if status == .ok, let last = pictures.lastPacketAt, now - last > Self.stallNanoseconds {
+            pictures.stalled = true
             // The pictures it swallowed are not in the file.
-            videoEnd = videoPacketsEnd
+            videoEnd = pictures.packetsEnd
             Log.info("writer: the video encoder \(video.name) has returned no packet for \((now - last) / 1_000_000) ms; ending the take")
             return .stop(.error)
         }
@@ -183,9 +156,9 @@ final class EncodingSession {
         // The sound that waited for this picture (`drainAudio`) goes into the same fragment.
         if case let .stop(reason) = drainAudio(final: false) { return .stop(reason) }
         // Cut a fragment every `fragmentSeconds` of video.
-        if Double(pts - fragmentStartPTS) / 90000 >= settings.fragmentSeconds {
-            fragmentStartPTS = pts
-            fragmentEndPTS = pts + Int64((90000 / max(settings.fps, 1)).rounded())
+        if Double(pts - cuts.startPTS) / 90000 >= settings.fragmentSeconds {
+            cuts.startPTS = pts
+            cuts.endPTS = pts + Int64((90000 / max(settings.fps, 1)).rounded())
             return flushFragment()
         }
         return .ok
@@ -203,11 +176,11 @@ final class EncodingSession {
     /// stretching or squeezing the sound, so no sample is cut or inserted.
     func encode(_ chunk: AudioChunk) -> SessionStatus {
         guard let audio, let audioSettings = settings.audio else { return .ok }
-        guard let origin else {
+        guard let origin = pictures.origin else {
             // Before the first picture: at most the last 2 s are kept to be placed against it.
-            pendingAudio.append(chunk)
-            var held = pendingAudio.reduce(0) { $0 + $1.frameCount }
-            while held > 2 * audioSettings.sampleRate, pendingAudio.count > 1 { held -= pendingAudio.removeFirst().frameCount }
+            sound.early.append(chunk)
+            var held = sound.early.reduce(0) { $0 + $1.frameCount }
+            while held > 2 * audioSettings.sampleRate, sound.early.count > 1 { held -= sound.early.removeFirst().frameCount }
             return .ok
         }
         let rate = Int64(audioSettings.sampleRate)
@@ -216,29 +189,29 @@ final class EncodingSession {
         var expected = Self.samples(in: chunk.timestamp.saturatingSubtracting(origin), rate: rate)
         var samples = chunk.samples[...]
         let limit = Int64((settings.maxDuration * Double(rate)).rounded(.down))
-        let drift = expected - audioSamplesQueued
-        if audioSamplesQueued == audioStart || abs(drift) >= Int64(Double(rate) * Self.hardDriftSeconds) {
+        let drift = expected - sound.queued
+        if sound.queued == sound.start || abs(drift) >= Int64(Double(rate) * Self.hardDriftSeconds) {
             // The start (together with the picture), or a step: cut the overlap, or cover the gap.
-            audioDrift = 0
+            sound.drift = 0
             follow(drift: 0, rate: rate, audio: audio.encoder)
-            if expected < audioSamplesQueued {
-                let drop = Int(min(audioSamplesQueued - expected, Int64(chunk.frameCount)))
+            if expected < sound.queued {
+                let drop = Int(min(sound.queued - expected, Int64(chunk.frameCount)))
                 samples = samples.dropFirst(drop * channels)
                 expected += Int64(drop)
             }
-            if expected > audioSamplesQueued {
-                let gap = expected - audioSamplesQueued
-                let silence = [Int16](repeating: 0, count: Int(min(gap, limit - audioSamplesQueued).clamped(0, Int64.max)) * channels)
-                if !silence.isEmpty { audioSamplesQueued += Int64(audio.encoder.queue(silence[...], channels: channels)) }
+            if expected > sound.queued {
+                let gap = expected - sound.queued
+                let silence = [Int16](repeating: 0, count: Int(min(gap, limit - sound.queued).clamped(0, Int64.max)) * channels)
+                if !silence.isEmpty { sound.queued += Int64(audio.encoder.queue(silence[...], channels: channels)) }
             }
         } else {
             // Smoothed over about eight chunks: a device's stamps jitter by a millisecond or two.
-            audioDrift += (Double(drift) - audioDrift) / 8
-            follow(drift: audioDrift, rate: rate, audio: audio.encoder)
+            sound.drift += (Double(drift) - sound.drift) / 8
+            follow(drift: sound.drift, rate: rate, audio: audio.encoder)
         }
-        let room = Int(max(limit - audioSamplesQueued, 0))
+        let room = Int(max(limit - sound.queued, 0))
         if samples.count / channels > room { samples = samples.prefix(room * channels) }
-        if !samples.isEmpty { audioSamplesQueued += Int64(audio.encoder.queue(samples, channels: channels)) }
+        if !samples.isEmpty { sound.queued += Int64(audio.encoder.queue(samples, channels: channels)) }
         return drainAudio(final: false)
     }
 
@@ -248,9 +221,9 @@ final class EncodingSession {
     private func follow(drift: Double, rate: Int64, audio: AudioEncoder) {
         let bound = Double(rate) / 100
         let delta = abs(drift) < Double(rate) / 1000 ? 0 : Int(drift.clamped(-bound, bound).rounded())
-        guard delta != 0 || compensation != 0 else { return }
+        guard delta != 0 || sound.compensation != 0 else { return }
         audio.compensate(delta: delta, over: Int(rate))
-        compensation = delta
+        sound.compensation = delta
     }
 
     /// Samples at `rate` in `nanoseconds`, rounded down; kept within ±2^52 (a chunk that far off the
@@ -270,7 +243,7 @@ final class EncodingSession {
     private func drainAudio(final: Bool) -> SessionStatus {
         guard let audio else { return .ok }
         let pictureEnd = Int64((videoEnd * Double(audio.encoder.sampleRate)).rounded())
-        while final || audioSamplesEncoded + Int64(audio.encoder.frameSize) <= pictureEnd {
+        while final || sound.encoded + Int64(audio.encoder.frameSize) <= pictureEnd {
             let frame: UnsafeMutablePointer<AVFrame>?
             do {
                 frame = try audio.encoder.nextFrame(final: final)
@@ -279,9 +252,9 @@ final class EncodingSession {
                 return .stop(.error)
             }
             guard let frame else { return .ok }
-            frame.pointee.pts = audioSamplesEncoded
-            audioSamplesEncoded += Int64(frame.pointee.nb_samples)
-            audioEnd = Double(audioSamplesEncoded) / Double(audio.encoder.sampleRate)
+            frame.pointee.pts = sound.encoded
+            sound.encoded += Int64(frame.pointee.nb_samples)
+            audioEnd = Double(sound.encoded) / Double(audio.encoder.sampleRate)
             let status = send(frame, to: audio.encoder.codec, stream: audio.stream)
             if status != .ok { return status }
         }
@@ -308,27 +281,27 @@ final class EncodingSession {
             }
             // Max file size, exact: the file as it stands, the fragment waiting in the muxer, this
             // packet, the fragment's own boxes and the trailer must all fit under the cap.
-            let boxes = Int64(512 + 16 * (pendingPackets + 1))
-            let trailer = Int64(256 + 48 * (fragments + 1))
-            let needed = pendingBytes + Int64(packet.pointee.size) + boxes + trailer
+            let boxes = Int64(512 + 16 * (cuts.pendingPackets + 1))
+            let trailer = Int64(256 + 48 * (cuts.written + 1))
+            let needed = cuts.pendingBytes + Int64(packet.pointee.size) + boxes + trailer
             if sink.size + needed > settings.maxFileSize {
                 av_packet_unref(packet)
                 return .stop(.maxFileSize)
             }
             // Min free disk, the same way: stop before the fragment would eat into the reserve, so
             // the take ends on a whole fragment rather than on a failed write.
-            if let free = freeAtSync, free - needed < settings.minFreeDisk {
+            if let free = cuts.freeAtSync, free - needed < settings.minFreeDisk {
                 av_packet_unref(packet)
                 return .stop(.diskFull)
             }
-            pendingBytes += Int64(packet.pointee.size)
-            pendingPackets += 1
-            if codec === video.codec { lastVideoPacketAt = MonotonicClock.now() }
+            cuts.pendingBytes += Int64(packet.pointee.size)
+            cuts.pendingPackets += 1
+            if codec === video.codec { pictures.lastPacketAt = MonotonicClock.now() }
             // Tell the muxer each video packet's length, so a fragment's last one is not guessed.
             if packet.pointee.duration == 0 && codec === video.codec {
                 packet.pointee.duration = Int64((90000 / max(settings.fps, 1)).rounded())
             }
-            if codec === video.codec { videoPacketsEnd = Double(packet.pointee.pts + packet.pointee.duration) / 90000 }
+            if codec === video.codec { pictures.packetsEnd = Double(packet.pointee.pts + packet.pointee.duration) / 90000 }
             av_packet_rescale_ts(packet, codec.pointer.pointee.time_base, stream.pointee.time_base)
             packet.pointee.stream_index = stream.pointee.index
             do {
@@ -343,7 +316,7 @@ final class EncodingSession {
     /// goes on meanwhile); checks the free disk space after it. A failed sync of an earlier fragment
     /// ends the take here.
     func flushFragment() -> SessionStatus {
-        guard pendingPackets > 0 else { return .ok }
+        guard cuts.pendingPackets > 0 else { return .ok }
         // Everything the interleaver holds goes into this fragment, then the fragment is cut.
         do {
             try muxer.cutFragment()
@@ -353,13 +326,13 @@ final class EncodingSession {
         if let error = sink.failure { return failure(AVError(code: AVError.code(posix: error), call: "write")) }
         if let status = absorb(syncer.progress) { return status }
         muxer.writeDuration(seconds: duration)
-        fragments += 1
-        syncer.request(FileSyncer.Point(end: sink.size, duration: duration, fragments: fragments))
-        pendingBytes = 0
-        pendingPackets = 0
-        freeAtSync = DiskSpace.available(at: settings.outputPath)
+        cuts.written += 1
+        syncer.request(FileSyncer.Point(end: sink.size, duration: duration, fragments: cuts.written))
+        cuts.pendingBytes = 0
+        cuts.pendingPackets = 0
+        cuts.freeAtSync = DiskSpace.available(at: settings.outputPath)
         if checkLost() { return .stop(.error) }
-        if let free = freeAtSync, free < settings.minFreeDisk { return .stop(.diskFull) }
+        if let free = cuts.freeAtSync, free < settings.minFreeDisk { return .stop(.diskFull) }
         return .ok
     }
 
@@ -384,7 +357,7 @@ final class EncodingSession {
         if let point = progress.synced {
             sink.synced(upTo: point.end)
             syncedDuration = point.duration
-            syncedFragments = point.fragments
+            cuts.synced = point.fragments
         }
         guard let error = progress.failure else { return nil }
         sink.failed(error)
@@ -411,24 +384,24 @@ final class EncodingSession {
                 // The sound ends with the picture: a microphone ahead of the camera (its last
                 // chunk, or a source held only to within 0.25 s of the clock) adds nothing after it.
                 let end = Int64((videoEnd * Double(audio.encoder.sampleRate)).rounded())
-                if videoFramesWritten > 0, audioSamplesQueued > end {
-                    let keep = max(end - audioSamplesEncoded, 0)
+                if pictures.written > 0, sound.queued > end {
+                    let keep = max(end - sound.encoded, 0)
                     audio.encoder.keepQueued(Int(keep))
-                    audioSamplesQueued = audioSamplesEncoded + Int64(audio.encoder.queued)
+                    sound.queued = sound.encoded + Int64(audio.encoder.queued)
                 }
                 _ = drainAudio(final: true)
                 _ = send(nil, to: audio.encoder.codec, stream: audio.stream)
             }
             if sink.failure == nil { muxer.writeTrailer() }
             if sink.failure == nil, sink.sync() {
-                fragments += 1
-                syncedFragments = fragments
+                cuts.written += 1
+                cuts.synced = cuts.written
                 syncedDuration = duration
                 var tracks = [videoEnd]
                 if audio != nil { tracks.append(audioEnd) }
                 muxer.writeDuration(seconds: duration)
                 if !MoovDurations.patch(fd: sink.fd, movieSeconds: duration, trackSeconds: tracks) {
-                    Log.info("writer: the take's length could not be written into its header; players count it from the fragments")
+                    Log.info("writer: the take's length could not be written into its header; players count it from the cuts.written")
                 }
             }
         }
@@ -477,4 +450,58 @@ public enum DiskSpace {
         guard statvfs(folder, &s) == 0 else { return nil }
         return Int64(s.f_bavail) * Int64(s.f_frsize)
     }
+}
+
+/// The picture's side of the time line: where it starts, the last picture placed, and whether the
+/// encoder still answers.
+private struct PictureLine {
+    /// The first picture's capture time (CLOCK_MONOTONIC ns): pts 0.
+    var origin: Int64?
+    var lastPTS: Int64 = -1
+    var written = 0
+    /// When the video encoder last gave a packet (or took its first picture), on CLOCK_MONOTONIC.
+    var lastPacketAt: Int64?
+    /// Where the video packets written so far end, in seconds (the time base is 1/90000 here).
+    var packetsEnd: Double = 0
+    var stalled = false
+}
+
+/// The sound's side: its samples on the picture's time line, and how its clock drifts from it.
+private struct SoundLine {
+    /// AAC's priming: the time line's first sample kept.
+    let start: Int64
+    /// The time line's sample after the last one queued.
+    var queued: Int64
+    /// The pts of the next AAC frame.
+    var encoded: Int64
+    /// Sound that came before the first picture, placed (or trimmed) against it when it comes.
+    var early: [AudioChunk] = []
+    /// How far the sound's clock runs from the picture's, smoothed (samples; > 0: the sound is
+    /// behind), and what the resampler is compensating now.
+    var drift: Double = 0
+    var compensation = 0
+
+    init(start: Int64) {
+        self.start = start
+        queued = start
+        encoded = start
+    }
+}
+
+/// The fragments: the open one, those cut and those the disk holds.
+private struct Fragmenting {
+    /// Video time at which the current fragment started.
+    var startPTS: Int64 = 0
+    /// After a fragment is cut: the end of its last picture (its pts plus the nominal frame length
+    /// given to the muxer). The next fragment may not start before it: the MOV muxer would refuse
+    /// the negative duration and write that picture without a pts.
+    var endPTS: Int64?
+    /// Bytes and packets waiting in the open fragment.
+    var pendingBytes: Int64 = 0
+    var pendingPackets = 0
+    /// Fragments cut (written out), and of them those the disk holds (synced).
+    var written = 0
+    var synced = 0
+    /// Free disk space when the last fragment was cut (statvfs), to keep `minFreeDisk` free.
+    var freeAtSync: Int64?
 }
