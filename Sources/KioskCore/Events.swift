@@ -141,32 +141,6 @@ public enum KioskEvent: Equatable, Sendable {
     case hookFinished(path: String, status: Int)
     /// `--check`: whether the booth can run, and each part checked.
     case check(ok: Bool, items: [CheckItem])
-
-    /// The value of the `event` key.
-    public var name: String {
-        switch self {
-        case .ready: "ready"
-        case .countdown: "countdown"
-        case .recordingStarted: "recordingStarted"
-        case .recordingFinished: "recordingFinished"
-        case .recordingRecovered: "recordingRecovered"
-        case .videoRecorderDidFinishRecordingVideoWithOutputPath: "videoRecorderDidFinishRecordingVideoWithOutputPath"
-        case .videoRecorderDidCancelRecordingVideo: "videoRecorderDidCancelRecordingVideo"
-        case .playbackStarted: "playbackStarted"
-        case .playbackFinished: "playbackFinished"
-        case .orientationChanged: "orientationChanged"
-        case .state: "state"
-        case .error: "error"
-        case .terminated: "terminated"
-        case .cameras: "cameras"
-        case .takeDeleted: "takeDeleted"
-        case .idleReset: "idleReset"
-        case .hookFinished: "hookFinished"
-        case .check: "check"
-        case .microphoneSilent: "microphoneSilent"
-        case .cameraChanged: "cameraChanged"
-        }
-    }
 }
 
 extension KioskEvent: Codable {
@@ -184,57 +158,13 @@ extension KioskEvent: Codable {
     /// Seconds rounded to the millisecond, so 12.4 prints as 12.4 and not as 12.400000000000000355.
     public static func milliseconds(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 
+    typealias Field = (key: Key, value: any Encodable & Sendable)
+
+    /// The value of the `event` key.
+    public var name: String { Self.kind(of: self).name }
+
     /// The fields in the contract's order, `event` first. Both encoders below use this one list.
-    var fields: [(key: Key, value: any Encodable & Sendable)] {
-        var f: [(key: Key, value: any Encodable & Sendable)] = [(.event, name)]
-        switch self {
-        case let .ready(camera, width, height, fps, orientation, encoder):
-            f += [(.camera, camera), (.width, width), (.height, height), (.fps, KioskEvent.milliseconds(fps)),
-                  (.orientation, orientation)]
-            if let encoder { f += [(.encoder, encoder)] }
-        case let .countdown(remaining):
-            f += [(.remaining, remaining)]
-        case let .recordingStarted(outputPath), let .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath):
-            f += [(.outputPath, outputPath)]
-        case let .recordingFinished(r):
-            f += [(.outputPath, r.outputPath), (.duration, KioskEvent.milliseconds(r.duration)), (.bytes, r.bytes),
-                  (.reason, r.reason), (.success, r.success), (.droppedFrames, r.droppedFrames)]
-            if let encoder = r.encoder { f += [(.encoder, encoder)] }
-        case let .recordingRecovered(path, duration):
-            f += [(.path, path), (.duration, KioskEvent.milliseconds(duration))]
-        case .videoRecorderDidCancelRecordingVideo:
-            break
-        case let .playbackStarted(path):
-            f += [(.path, path)]
-        case let .playbackFinished(reason):
-            f += [(.reason, reason)]
-        case let .orientationChanged(orientation):
-            f += [(.orientation, orientation)]
-        case let .state(mode, timer, buttons, orientation, remaining, level):
-            f += [(.mode, mode), (.timer, timer), (.buttons, buttons), (.orientation, orientation)]
-            if let remaining { f += [(.remaining, KioskEvent.milliseconds(remaining))] }
-            if let level { f += [(.microphoneLevel, (level * 10).rounded() / 10)] }
-        case .microphoneSilent:
-            break
-        case let .error(code, message):
-            f += [(.code, code), (.message, message)]
-        case let .terminated(signal):
-            f += [(.signal, signal)]
-        case let .cameras(list):
-            f += [(.cameras, list)]
-        case let .cameraChanged(camera, width, height, fps):
-            f += [(.camera, camera), (.width, width), (.height, height), (.fps, KioskEvent.milliseconds(fps))]
-        case let .takeDeleted(path, reason):
-            f += [(.path, path), (.reason, reason)]
-        case let .idleReset(action):
-            f += [(.action, action)]
-        case let .hookFinished(path, status):
-            f += [(.path, path), (.status, status)]
-        case let .check(ok, items):
-            f += [(.ok, ok), (.items, items)]
-        }
-        return f
-    }
+    var fields: [Field] { [(.event, name)] + (Self.kind(of: self).fields(self) ?? []) }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
@@ -244,73 +174,137 @@ extension KioskEvent: Codable {
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Key.self)
         let name = try c.decode(String.self, forKey: .event)
-        switch name {
-        case "ready":
-            self = .ready(camera: try c.decode(String.self, forKey: .camera),
-                          width: try c.decode(Int.self, forKey: .width),
-                          height: try c.decode(Int.self, forKey: .height),
-                          fps: try c.decode(Double.self, forKey: .fps),
-                          orientation: try c.decode(Orientation.self, forKey: .orientation),
-                          encoder: try c.decodeIfPresent(String.self, forKey: .encoder))
-        case "countdown":
-            self = .countdown(remaining: try c.decode(Int.self, forKey: .remaining))
-        case "recordingStarted":
-            self = .recordingStarted(outputPath: try c.decode(String.self, forKey: .outputPath))
-        case "recordingFinished":
-            self = .recordingFinished(RecordingResult(
-                outputPath: try c.decode(String.self, forKey: .outputPath),
-                duration: try c.decode(Double.self, forKey: .duration),
-                bytes: try c.decode(Int64.self, forKey: .bytes),
-                reason: try c.decode(StopReason.self, forKey: .reason),
+        guard let kind = Self.kinds.first(where: { $0.name == name }) else { throw UnknownEvent(name: name) }
+        self = try kind.decode(c)
+    }
+
+    /// One kind of event, declared once: its name, its fields in the contract's order (nil for an
+    /// event of another kind), and how a line of it is read back.
+    struct Kind: Sendable {
+        let name: String
+        let fields: @Sendable (KioskEvent) -> [Field]?
+        let decode: @Sendable (KeyedDecodingContainer<Key>) throws -> KioskEvent
+    }
+
+    static func kind(of event: KioskEvent) -> Kind {
+        guard let kind = kinds.first(where: { $0.fields(event) != nil }) else {
+            preconditionFailure("KioskEvent \(event): no kind declares it")
+        }
+        return kind
+    }
+
+    /// Every event of the contract (docs/interface.md), each declared once.
+    static let kinds: [Kind] = [
+        Kind(name: "ready", fields: {
+            guard case let .ready(camera, width, height, fps, orientation, encoder) = $0 else { return nil }
+            return [(.camera, camera), (.width, width), (.height, height), (.fps, milliseconds(fps)), (.orientation, orientation)]
+                + (encoder.map { [(.encoder, $0)] } ?? [])
+        }, decode: { c in
+            .ready(camera: try c.decode(String.self, forKey: .camera), width: try c.decode(Int.self, forKey: .width),
+                   height: try c.decode(Int.self, forKey: .height), fps: try c.decode(Double.self, forKey: .fps),
+                   orientation: try c.decode(Orientation.self, forKey: .orientation),
+                   encoder: try c.decodeIfPresent(String.self, forKey: .encoder))
+        }),
+        Kind(name: "countdown", fields: {
+            guard case let .countdown(remaining) = $0 else { return nil }
+            return [(.remaining, remaining)]
+        }, decode: { c in .countdown(remaining: try c.decode(Int.self, forKey: .remaining)) }),
+        Kind(name: "recordingStarted", fields: {
+            guard case let .recordingStarted(outputPath) = $0 else { return nil }
+            return [(.outputPath, outputPath)]
+        }, decode: { c in .recordingStarted(outputPath: try c.decode(String.self, forKey: .outputPath)) }),
+        Kind(name: "recordingFinished", fields: {
+            guard case let .recordingFinished(r) = $0 else { return nil }
+            return [(.outputPath, r.outputPath), (.duration, milliseconds(r.duration)), (.bytes, r.bytes),
+                    (.reason, r.reason), (.success, r.success), (.droppedFrames, r.droppedFrames)]
+                + (r.encoder.map { [(.encoder, $0)] } ?? [])
+        }, decode: { c in
+            .recordingFinished(RecordingResult(
+                outputPath: try c.decode(String.self, forKey: .outputPath), duration: try c.decode(Double.self, forKey: .duration),
+                bytes: try c.decode(Int64.self, forKey: .bytes), reason: try c.decode(StopReason.self, forKey: .reason),
                 success: try c.decode(Bool.self, forKey: .success),
                 droppedFrames: try c.decodeIfPresent(Int.self, forKey: .droppedFrames) ?? 0,
                 encoder: try c.decodeIfPresent(String.self, forKey: .encoder)))
-        case "recordingRecovered":
-            self = .recordingRecovered(path: try c.decode(String.self, forKey: .path),
-                                       duration: try c.decode(Double.self, forKey: .duration))
-        case "videoRecorderDidFinishRecordingVideoWithOutputPath":
-            self = .videoRecorderDidFinishRecordingVideoWithOutputPath(
-                outputPath: try c.decode(String.self, forKey: .outputPath))
-        case "videoRecorderDidCancelRecordingVideo":
-            self = .videoRecorderDidCancelRecordingVideo
-        case "playbackStarted":
-            self = .playbackStarted(path: try c.decode(String.self, forKey: .path))
-        case "playbackFinished":
-            self = .playbackFinished(reason: try c.decode(PlaybackEndReason.self, forKey: .reason))
-        case "orientationChanged":
-            self = .orientationChanged(orientation: try c.decode(Orientation.self, forKey: .orientation))
-        case "state":
-            self = .state(mode: try c.decode(String.self, forKey: .mode),
-                          timer: try c.decode(String.self, forKey: .timer),
-                          buttons: try c.decode([Button].self, forKey: .buttons),
-                          orientation: try c.decode(Orientation.self, forKey: .orientation),
-                          remaining: try c.decodeIfPresent(Double.self, forKey: .remaining),
-                          microphoneLevel: try c.decodeIfPresent(Double.self, forKey: .microphoneLevel))
-        case "microphoneSilent":
-            self = .microphoneSilent
-        case "cameraChanged":
-            self = .cameraChanged(camera: try c.decode(String.self, forKey: .camera), width: try c.decode(Int.self, forKey: .width),
-                                  height: try c.decode(Int.self, forKey: .height), fps: try c.decode(Double.self, forKey: .fps))
-        case "error":
-            self = .error(code: try c.decode(ErrorCode.self, forKey: .code),
-                          message: try c.decode(String.self, forKey: .message))
-        case "terminated":
-            self = .terminated(signal: try c.decode(String.self, forKey: .signal))
-        case "cameras":
-            self = .cameras(try c.decode([CameraDescription].self, forKey: .cameras))
-        case "takeDeleted":
-            self = .takeDeleted(path: try c.decode(String.self, forKey: .path),
-                                reason: try c.decode(DeletionReason.self, forKey: .reason))
-        case "idleReset":
-            self = .idleReset(action: try c.decode(IdleAction.self, forKey: .action))
-        case "check":
-            self = .check(ok: try c.decode(Bool.self, forKey: .ok), items: try c.decode([CheckItem].self, forKey: .items))
-        case "hookFinished":
-            self = .hookFinished(path: try c.decode(String.self, forKey: .path), status: try c.decode(Int.self, forKey: .status))
-        default:
-            throw UnknownEvent(name: name)
-        }
-    }
+        }),
+        Kind(name: "recordingRecovered", fields: {
+            guard case let .recordingRecovered(path, duration) = $0 else { return nil }
+            return [(.path, path), (.duration, milliseconds(duration))]
+        }, decode: { c in
+            .recordingRecovered(path: try c.decode(String.self, forKey: .path), duration: try c.decode(Double.self, forKey: .duration))
+        }),
+        Kind(name: "videoRecorderDidFinishRecordingVideoWithOutputPath", fields: {
+            guard case let .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath) = $0 else { return nil }
+            return [(.outputPath, outputPath)]
+        }, decode: { c in .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: try c.decode(String.self, forKey: .outputPath)) }),
+        Kind(name: "videoRecorderDidCancelRecordingVideo", fields: {
+            guard case .videoRecorderDidCancelRecordingVideo = $0 else { return nil }
+            return []
+        }, decode: { _ in .videoRecorderDidCancelRecordingVideo }),
+        Kind(name: "playbackStarted", fields: {
+            guard case let .playbackStarted(path) = $0 else { return nil }
+            return [(.path, path)]
+        }, decode: { c in .playbackStarted(path: try c.decode(String.self, forKey: .path)) }),
+        Kind(name: "playbackFinished", fields: {
+            guard case let .playbackFinished(reason) = $0 else { return nil }
+            return [(.reason, reason)]
+        }, decode: { c in .playbackFinished(reason: try c.decode(PlaybackEndReason.self, forKey: .reason)) }),
+        Kind(name: "orientationChanged", fields: {
+            guard case let .orientationChanged(orientation) = $0 else { return nil }
+            return [(.orientation, orientation)]
+        }, decode: { c in .orientationChanged(orientation: try c.decode(Orientation.self, forKey: .orientation)) }),
+        Kind(name: "state", fields: {
+            guard case let .state(mode, timer, buttons, orientation, remaining, level) = $0 else { return nil }
+            return [(.mode, mode), (.timer, timer), (.buttons, buttons), (.orientation, orientation)]
+                + (remaining.map { [(.remaining, milliseconds($0))] } ?? [])
+                + (level.map { [(.microphoneLevel, ($0 * 10).rounded() / 10)] } ?? [])
+        }, decode: { c in
+            .state(mode: try c.decode(String.self, forKey: .mode), timer: try c.decode(String.self, forKey: .timer),
+                   buttons: try c.decode([Button].self, forKey: .buttons), orientation: try c.decode(Orientation.self, forKey: .orientation),
+                   remaining: try c.decodeIfPresent(Double.self, forKey: .remaining),
+                   microphoneLevel: try c.decodeIfPresent(Double.self, forKey: .microphoneLevel))
+        }),
+        Kind(name: "microphoneSilent", fields: {
+            guard case .microphoneSilent = $0 else { return nil }
+            return []
+        }, decode: { _ in .microphoneSilent }),
+        Kind(name: "error", fields: {
+            guard case let .error(code, message) = $0 else { return nil }
+            return [(.code, code), (.message, message)]
+        }, decode: { c in .error(code: try c.decode(ErrorCode.self, forKey: .code), message: try c.decode(String.self, forKey: .message)) }),
+        Kind(name: "terminated", fields: {
+            guard case let .terminated(signal) = $0 else { return nil }
+            return [(.signal, signal)]
+        }, decode: { c in .terminated(signal: try c.decode(String.self, forKey: .signal)) }),
+        Kind(name: "cameras", fields: {
+            guard case let .cameras(list) = $0 else { return nil }
+            return [(.cameras, list)]
+        }, decode: { c in .cameras(try c.decode([CameraDescription].self, forKey: .cameras)) }),
+        Kind(name: "cameraChanged", fields: {
+            guard case let .cameraChanged(camera, width, height, fps) = $0 else { return nil }
+            return [(.camera, camera), (.width, width), (.height, height), (.fps, milliseconds(fps))]
+        }, decode: { c in
+            .cameraChanged(camera: try c.decode(String.self, forKey: .camera), width: try c.decode(Int.self, forKey: .width),
+                           height: try c.decode(Int.self, forKey: .height), fps: try c.decode(Double.self, forKey: .fps))
+        }),
+        Kind(name: "takeDeleted", fields: {
+            guard case let .takeDeleted(path, reason) = $0 else { return nil }
+            return [(.path, path), (.reason, reason)]
+        }, decode: { c in
+            .takeDeleted(path: try c.decode(String.self, forKey: .path), reason: try c.decode(DeletionReason.self, forKey: .reason))
+        }),
+        Kind(name: "idleReset", fields: {
+            guard case let .idleReset(action) = $0 else { return nil }
+            return [(.action, action)]
+        }, decode: { c in .idleReset(action: try c.decode(IdleAction.self, forKey: .action)) }),
+        Kind(name: "hookFinished", fields: {
+            guard case let .hookFinished(path, status) = $0 else { return nil }
+            return [(.path, path), (.status, status)]
+        }, decode: { c in .hookFinished(path: try c.decode(String.self, forKey: .path), status: try c.decode(Int.self, forKey: .status)) }),
+        Kind(name: "check", fields: {
+            guard case let .check(ok, items) = $0 else { return nil }
+            return [(.ok, ok), (.items, items)]
+        }, decode: { c in .check(ok: try c.decode(Bool.self, forKey: .ok), items: try c.decode([CheckItem].self, forKey: .items)) }),
+    ]
 }
 
 /// Turns events into stdout lines: minified JSON, `event` first, slashes unescaped, one `\n`.

@@ -36,6 +36,32 @@ struct ContractTests {
         }
     }
 
+    /// One event of every kind the contract has.
+    static let oneOfEach: [KioskEvent] = [
+        .ready(camera: "test", width: 352, height: 288, fps: 30, orientation: .portrait, encoder: "libx264"),
+        .countdown(remaining: 3), .recordingStarted(outputPath: "/o.mov"),
+        .recordingFinished(RecordingResult(outputPath: "/o.mov", duration: 1, bytes: 2, reason: .user, success: true, encoder: "libx264")),
+        .recordingRecovered(path: "/r.mov", duration: 1.5), .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: "/o.mov"),
+        .videoRecorderDidCancelRecordingVideo, .playbackStarted(path: "/o.mov"), .playbackFinished(reason: .end),
+        .orientationChanged(orientation: .landscapeLeft),
+        .state(mode: "recording", timer: "00:01", buttons: [.stop], orientation: .portrait, remaining: 3.5, microphoneLevel: -20.5),
+        .microphoneSilent, .error(code: .badCommand, message: "x"), .terminated(signal: "SIGTERM"), .cameras([]),
+        .cameraChanged(camera: "/dev/video1", width: 640, height: 480, fps: 25), .takeDeleted(path: "/t.mov", reason: .maxTakes),
+        .idleReset(action: .use), .hookFinished(path: "/t.mov", status: 3),
+        .check(ok: false, items: [CheckItem(name: "camera", ok: false, detail: "none", fix: "plug one in")]),
+    ]
+
+    @Test("each event is declared once: every kind has a name of its own, every event belongs to exactly one kind and reads back as itself")
+    func declaredOnce() throws {
+        let names = KioskEvent.kinds.map(\.name)
+        #expect(Set(names).count == names.count, "\(names)")
+        #expect(Set(Self.oneOfEach.map(\.name)) == Set(names), "a kind without an example, or an example without a kind")
+        for event in Self.oneOfEach {
+            #expect(KioskEvent.kinds.filter { $0.fields(event) != nil }.count == 1, "\(event)")
+            #expect(try encoder.decode(line: encoder.line(for: event)) == event)
+        }
+    }
+
     @Test("awkward paths survive the round trip on one line", arguments: [
         "/tmp/with \"quotes\"/out.mov", "/tmp/new\nline/out.mov", "/tmp/Ünïcødé/ビデオ.mov", "/tmp/back\\slash/tab\t.mov",
         "/tmp/\u{1}control.mov",
