@@ -90,13 +90,15 @@ public final class Booth {
     /// How long a tap's focus box shows.
     static let focusBoxNanoseconds: Int64 = 1_000_000_000
 
-    /// `outputLock`: the lock of `outputPath` (or of `folder`), kept until the booth is gone.
-    public init(config: Configuration, outputPath: String, parts: BoothParts, folder: TakeFolder? = nil, outputLock: OutputLock? = nil) {
+    /// `outputLock`: the lock of `outputPath` (or of `folder`), kept until the booth is gone. Throws
+    /// when the system has no thread to give the booth's workers.
+    public init(config: Configuration, outputPath: String, parts: BoothParts, folder: TakeFolder? = nil,
+                outputLock: OutputLock? = nil) throws(SystemError) {
         self.config = config
         self.outputPath = outputPath
         storage = folder.map { FolderStorage(folder: $0) } ?? SingleFileStorage()
         self.parts = parts
-        shared = BoothWorkers(outputLock: Locked(outputLock))
+        shared = try BoothWorkers(outputLock: Locked(outputLock))
         ring = CameraRing(count: 1 + parts.moreCameras.count)
         gate = ReadyGate(launchFiles: storage.hasLaunchWork)
         machine = RecorderMachine(session: config.session, outputPath: outputPath, orientation: parts.screen.orientation,
@@ -107,12 +109,12 @@ public final class Booth {
 
     /// The player alone (`--play FILE`): the booth's playing mode on `file`, then exit. The camera
     /// in `parts` is never started. `player.loop`: the file plays again and again (`--loop`).
-    public init(playing file: String, config: Configuration, parts: BoothParts, player: PlayerOptions = PlayerOptions()) {
+    public init(playing file: String, config: Configuration, parts: BoothParts, player: PlayerOptions = PlayerOptions()) throws(SystemError) {
         self.config = config
         self.player.loops = player.loop
         outputPath = file
         storage = SingleFileStorage()
-        shared = BoothWorkers(outputLock: Locked(nil))
+        shared = try BoothWorkers(outputLock: Locked(nil))
         ring = CameraRing(count: 1)
         gate = ReadyGate(launchFiles: false)
         self.parts = parts

@@ -1,8 +1,7 @@
 // The booth's state, in rooms: what its workers share with the UI thread, the take's, the drawing's,
 // the clocks of the guest-facing rules, the service link's, the microphone's and the player's. Each
 // is owned by the booth and changed on the UI thread only, except `BoothWorkers`, whose parts are
-// built for the threads that share them.
-import Dispatch
+// built for the threads that share them (its queues are SerialQueues: WorkerThreads of their own).
 import Foundation
 import KioskCapture
 import KioskCore
@@ -14,17 +13,17 @@ import Synchronization
 /// both touch (each safe to share: a lock or an atomic inside).
 struct BoothWorkers: Sendable {
     /// Serial: each take's files in order (the old take goes before the new one opens).
-    let files = DispatchQueue(label: "kiosk-files", qos: .userInitiated)
+    let files: SerialQueue
     /// Serial: the camera's starts and stops in the order the machine asked for them.
-    let cameraControl = DispatchQueue(label: "kiosk-camera-control", qos: .userInitiated)
+    let cameraControl: SerialQueue
     /// Screenshots: a slow or stuck target (a FIFO nobody reads) holds up nothing else.
-    let screenshots = DispatchQueue(label: "kiosk-screenshots", qos: .utility)
+    let screenshots: SerialQueue
     /// SIGHUP's reading of the config file (a file on a stuck mount holds up nothing else).
-    let configReader = DispatchQueue(label: "kiosk-config", qos: .utility)
+    let configReader: SerialQueue
     /// `--on-take`: one command at a time (it may take minutes: an upload).
-    let hooks = DispatchQueue(label: "kiosk-hooks", qos: .utility)
+    let hooks: SerialQueue
     /// Serial: the listening microphone's opens and closes (ready and the countdown).
-    let microphoneMonitor = DispatchQueue(label: "kiosk-microphone-monitor", qos: .userInitiated)
+    let microphoneMonitor: SerialQueue
     /// The running hook's pid (its process group), to end it when a signal ends the booth.
     let runningHook = RunningHook()
     /// The writer of a take being opened on the file worker (its start may wait for the disk).
@@ -41,6 +40,17 @@ struct BoothWorkers: Sendable {
     /// lock go half a millisecond after taking it.) The file worker takes a new one when the
     /// output folder was removed and made again.
     let outputLock: Locked<OutputLock?>
+
+    /// Starts the workers' threads; throws when the system has no thread (or descriptor) to give.
+    init(outputLock: Locked<OutputLock?>) throws(SystemError) {
+        files = try SerialQueue(name: "kiosk-files")
+        cameraControl = try SerialQueue(name: "kiosk-camera-ctl")
+        screenshots = try SerialQueue(name: "kiosk-screenshot")
+        configReader = try SerialQueue(name: "kiosk-config")
+        hooks = try SerialQueue(name: "kiosk-hooks")
+        microphoneMonitor = try SerialQueue(name: "kiosk-mic-meter")
+        self.outputLock = outputLock
+    }
 }
 
 /// The take running now: its writer, its microphone, the camera's drops when it began.

@@ -13,7 +13,7 @@ extension Booth {
     /// and a line over 64 KiB is a `badCommand` with the rest of it discarded.
     public func readCommands() {
         let inbox = inbox
-        let thread = Thread {
+        let started = Result { () throws(SystemError) in try WorkerThread(name: "kiosk-stdin") { _ in
             var reader = CommandReader()
             var buffer = [UInt8](repeating: 0, count: 16 << 10)
             while true {
@@ -23,9 +23,8 @@ extension Booth {
                 guard count > 0 else { return }
                 reader.feed(buffer.prefix(count)).forEach(inbox.post)
             }
-        }
-        thread.name = "kiosk-stdin"
-        thread.start()
+        } }
+        if case let .failure(error) = started { Log.info("stdin will not be read: \(error)") }
     }
 
     /// Serves the control socket's clients: each one's lines are read exactly as stdin's (a

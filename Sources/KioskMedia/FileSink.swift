@@ -196,9 +196,10 @@ final class FileSyncer: Sendable {
         // The thread holds the state and the descriptor, not the syncer: the syncer goes when its
         // session lets it go, and its deinit ends the thread.
         let state = self.state
-        let thread = Thread { Self.run(fd: fd, state: state, clock: clock) }
-        thread.name = "kiosk-sync"
-        thread.start()
+        do { _ = try WorkerThread(name: "kiosk-sync") { _ in Self.run(fd: fd, state: state, clock: clock) } } catch {
+            close(fd)
+            throw AVError(code: AVError.code(posix: error.errno), call: error.call)
+        }
     }
 
     /// Lets the thread end once what was asked for is done, and waits for it (at once after

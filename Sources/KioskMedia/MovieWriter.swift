@@ -89,14 +89,15 @@ public final class MovieWriter: Sendable {
         }
         let opened = DispatchSemaphore(value: 0)
         let startError = Locked<RecordingStartError?>(nil)
-        let thread = Thread { [self] in
-            record(opened: opened, startError: startError)
-            // The take's encoders and muxer are freed: their memory goes back (MallocArenas).
-            MallocArenas.giveBack()
+        do {
+            _ = try WorkerThread(name: "kiosk-writer") { [self] _ in
+                record(opened: opened, startError: startError)
+                // The take's encoders and muxer are freed: their memory goes back (MallocArenas).
+                MallocArenas.giveBack()
+            }
+        } catch {
+            throw RecordingStartError(code: .recordingFailed, message: "the writer's thread: \(error)")
         }
-        thread.name = "kiosk-writer"
-        thread.qualityOfService = .userInitiated
-        thread.start()
         opened.wait()
         if let error = startError.withLock({ $0 }) { throw error }
         if let note = videoEncoder.note { Log.info(note) }

@@ -103,9 +103,11 @@ public final class LineWriter: Sendable {
         self.limit = limit
         self.keepsUndroppable = keepsUndroppable
         Self.registerExitFlush
-        let thread = Thread { [self] in run() }
-        thread.name = "kiosk-\(name)"
-        thread.start()
+        // Runs for the life of the process (the standard writers are never released). Without a
+        // thread the line could never go out: a process that cannot start one at launch ends here.
+        do { _ = try WorkerThread(name: "kiosk-\(name)") { [self] _ in run() } } catch {
+            preconditionFailure("the \(name) writer's thread: \(error)")
+        }
     }
 
     /// Queues `line` (never waits). See the type's overflow rule.

@@ -113,6 +113,14 @@ func openControlSocket(_ path: String) -> ControlServer {
     }
 }
 
+/// The booth `make` builds; a system with no thread to give its workers exits 1, saying so.
+func makeBooth(_ make: () throws(SystemError) -> Booth) -> Booth {
+    do { return try make() } catch {
+        Log.write("kiosk-recorder: cannot start the booth's workers: \(error)\n")
+        exit(1)
+    }
+}
+
 /// Runs the booth with its signals, stdin and control socket until it is done, then exits with
 /// its status.
 func serve(_ booth: Booth, _ context: SDLContext, control: ControlServer? = nil) -> Never {
@@ -160,7 +168,7 @@ case let .play(file, config, player):
     // The player alone has no camera: the test pattern stands in and is never started.
     let parts = BoothParts(screen: screen, audio: SoundPlayer(assets: assets), camera: TestPattern(size: config.size, fps: 30),
                            makeMicrophone: { _ in nil }, notifier: notifier)
-    serve(Booth(playing: file, config: config, parts: parts, player: player), context)
+    serve(makeBooth { () throws(SystemError) in try Booth(playing: file, config: config, parts: parts, player: player) }, context)
 case let .record(config):
     Booth.blockSignals()
     // The take's path (or with --output-dir, a name in the folder until the first take has its own).
@@ -220,7 +228,7 @@ case let .record(config):
         parts.autoEncoder = choice
     }
     // The booth holds the lock: it lives until `run` returns, which `serve` never does.
-    let booth = Booth(config: config, outputPath: output, parts: parts, folder: folder, outputLock: lock)
+    let booth = makeBooth { () throws(SystemError) in try Booth(config: config, outputPath: output, parts: parts, folder: folder, outputLock: lock) }
     // A suspend of the machine waits (logind's delay inhibitor) until a take in progress is safe.
     booth.watchSystemSleep()
     serve(booth, context, control: control)
