@@ -1,4 +1,17 @@
-// What the option table says to people: the --help text.
+// What the option table says to people: the --help text, each option's help with its declared default.
+
+extension OptionSpec {
+    /// The default as --help and the example config say it after the help: ` (default 30)`,
+    /// ` (default 1200 s)`, ` (default: the display's own)`; empty for an option without one.
+    var defaultPhrase: String {
+        switch defaultValue {
+        case nil: ""
+        // `(default default)` would read as a slip.
+        case let .value(value): " (default \(value == "default" ? "\"default\"" : value)\(unit.map { " " + $0 } ?? ""))"
+        case let .unset(meaning): " (default: \(meaning))"
+        }
+    }
+}
 
 extension OptionParser {
     /// The --help text, made from the table.
@@ -22,7 +35,7 @@ extension OptionParser {
             }
             let left = "  --" + option.name + argument
             let pad = left.count < 32 ? String(repeating: " ", count: 32 - left.count) : "\n" + String(repeating: " ", count: 32)
-            lines.append(left + pad + option.help)
+            lines.append(left + pad + option.help + option.defaultPhrase)
         }
         lines += [
             "",
