@@ -1,4 +1,5 @@
-// What the option table says to people: the --help text, each option's help with its declared default.
+// What the option table says to people: the --help text and the example config
+// (kiosk/kiosk.conf.example), each option's help with its declared default.
 
 extension OptionSpec {
     /// The default as --help and the example config say it after the help: ` (default 30)`,
@@ -43,5 +44,60 @@ extension OptionParser {
             "The full contract (commands, events, signals): docs/interface.md",
         ]
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+/// kiosk/kiosk.conf.example, made from the table: every setting with its help and default, its line
+/// commented out but for the example's own choices. A test compares the checked-in file with it.
+enum ExampleConfig {
+    /// The example's own choices, set (not commented out): a booth running on its own. kiosk/install
+    /// installs the example as the service's config and switches on a few of its lines as well
+    /// (`output-dir`, `keep-free`, `idle-timeout`), so their example values are part of that.
+    static let chosen: KeyValuePairs<String, String> = ["camera": "auto", "session": "loop"]
+
+    static let header = """
+        # KioskRecorder configuration: one `key = value` per line; keys are the command-line options
+        # without the leading --; a flag on the command line wins over this file. Values in double quotes
+        # keep spaces and '#'. Every key is listed with its help and default; uncomment to change.
+        # Installed as /etc/kiosk-recorder/kiosk.conf by kiosk/install. Reference: docs/interface.md.
+        # Made from the option table (Sources/KioskCore/OptionTable.swift); to write it anew:
+        # KIOSK_REGENERATE=1 swift test --skip-build --filter KioskCoreTests.OptionTextsTests
+        """
+
+    /// The file's text from `options` (a test may pass a changed copy of the table).
+    static func text(_ options: [OptionSpec] = OptionParser.options) -> String {
+        var lines = header.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for spec in options where spec.inConfigFile {
+            lines.append("")
+            lines += wrapped(spec.help + spec.defaultPhrase, width: 100).map { "# " + $0 }
+            if let value = chosen.first(where: { $0.key == spec.name })?.value {
+                lines.append("\(spec.name) = \(quoted(value))")
+            }
+            var values = spec.examples
+            if values.isEmpty, case let .value(value) = spec.defaultValue { values = [value] }
+            lines += values.map { "# \(spec.name) = \(quoted($0))" }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A value as a config line must write it: in double quotes when a ' #' would end it early or
+    /// spaces at its ends would be trimmed (`ConfigLine.parse`).
+    static func quoted(_ value: String) -> String {
+        value.contains("#") || value.trimmingWhitespace != value ? "\"\(value)\"" : value
+    }
+
+    /// `text` in lines of about `width` characters, broken at spaces. A line never starts with
+    /// `word = ` (`test = built-in pattern`): it would read as a setting commented out, so no line
+    /// breaks before such a word or its `=`, even where that makes the line a word longer.
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        let words = text.split(separator: " ").map(String.init)
+        var lines: [[String]] = [[]]
+        for (index, word) in words.enumerated() {
+            let length = lines[lines.count - 1].reduce(0) { $0 + $1.count + 1 } + word.count
+            let keyLike = word == "=" || words.dropFirst(index + 1).first == "="
+            if length > width, !lines[lines.count - 1].isEmpty, !keyLike { lines.append([]) }
+            lines[lines.count - 1].append(word)
+        }
+        return lines.map { $0.joined(separator: " ") }
     }
 }
