@@ -1,5 +1,6 @@
 // What the option table says to people: the --help text and the example config
-// (kiosk/kiosk.conf.example), each option's help with its declared default.
+// (kiosk/kiosk.conf.example), each option's help with its declared default; and the check that
+// docs/interface.md's options table says the same names, defaults and reload rules.
 
 extension OptionSpec {
     /// The default as --help and the example config say it after the help: ` (default 30)`,
@@ -99,5 +100,75 @@ enum ExampleConfig {
             lines[lines.count - 1].append(word)
         }
         return lines.map { $0.joined(separator: " ") }
+    }
+}
+
+extension ReloadEffect {
+    /// How docs/interface.md's options table says it, in its `reload` column.
+    var words: String {
+        switch self {
+        case .inReady: "in ready"
+        case .atRestart: "at restart"
+        case .refused: "refused"
+        }
+    }
+}
+
+/// docs/interface.md's options table against the option table.
+enum OptionDocs {
+    /// Where the options table of `docs` (rows `| `--name` | value | default | reload | checked |`,
+    /// a row may name several options) and `options` differ: an option only in one of them, a
+    /// default, a reload rule. Empty when they agree. A default cell agrees when, its backquotes
+    /// dropped, it starts with the declared default (a value or what happens when unset; `—` for
+    /// none), followed by its end or an explanation (` (167772160)`, `; …`, `: …`).
+    static func differences(_ options: [OptionSpec], docs: String) -> [String] {
+        var rows: [String: (defaultCell: String, reload: String)] = [:]
+        for line in docs.split(separator: "\n") where line.hasPrefix("| `--") {
+            let cells = self.cells(String(line))
+            guard cells.count >= 4 else { continue }
+            let names = cells[0].split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+            for name in names where name.hasPrefix("--") {
+                rows[String(name.dropFirst(2))] = (cells[2].replacingOccurrences(of: "`", with: ""), cells[3])
+            }
+        }
+        var differences: [String] = []
+        for spec in options {
+            guard let row = rows.removeValue(forKey: spec.name) else {
+                differences.append("--\(spec.name) is not in the docs' options table")
+                continue
+            }
+            let shown = switch spec.defaultValue {
+            case nil: "—"
+            case let .value(value): value
+            case let .unset(meaning): meaning
+            }
+            let rest = row.defaultCell.hasPrefix(shown) ? row.defaultCell.dropFirst(shown.count) : nil
+            if rest.map({ rest in !(rest.isEmpty || [" ", ";", ",", ":"].contains { rest.hasPrefix($0) }) }) ?? true {
+                differences.append("--\(spec.name): the table's default is '\(shown)', the docs say '\(row.defaultCell)'")
+            }
+            let reload = spec.setting?.effect.words ?? "—"
+            if row.reload != reload {
+                differences.append("--\(spec.name): the table's reload rule is '\(reload)', the docs say '\(row.reload)'")
+            }
+        }
+        differences += rows.keys.sorted().map { "--\($0) is in the docs' options table but not in the option table" }
+        return differences
+    }
+
+    /// A Markdown table row's cells, trimmed; `\|` is a `|` inside a cell.
+    static func cells(_ row: String) -> [String] {
+        var cells: [String] = []
+        var cell = ""
+        var previous: Character = " "
+        for character in row.dropFirst() {
+            if character == "|", previous != "\\" {
+                cells.append(cell.trimmingWhitespace)
+                cell = ""
+            } else {
+                cell.append(character)
+            }
+            previous = character
+        }
+        return cells
     }
 }

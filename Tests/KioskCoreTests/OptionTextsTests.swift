@@ -1,4 +1,5 @@
-// What the option table says to people, against the files that say it: kiosk/kiosk.conf.example.
+// What the option table says to people, against the files that say it: kiosk/kiosk.conf.example
+// and docs/interface.md's options table.
 import Foundation
 import Testing
 @testable import KioskCore
@@ -75,5 +76,45 @@ struct OptionTextsTests {
         let text = ExampleConfig.text(options)
         #expect(text.contains("\n# fps = 25\n") && text.contains("(default 25)\n"))
         #expect(text != ExampleConfig.text())
+    }
+
+    /// docs/interface.md.
+    static var interface: String {
+        get throws { try String(contentsOf: root.appendingPathComponent("docs/interface.md"), encoding: .utf8) }
+    }
+
+    @Test("docs/interface.md's options table has every option, and each default and reload rule, of the option table")
+    func docsAgree() throws {
+        #expect(OptionDocs.differences(OptionParser.options, docs: try Self.interface) == [])
+    }
+
+    @Test("a default, a reload rule or a name changed in a copy of the table makes the docs check fail, naming it")
+    func docsCheckSeesAChange() throws {
+        let docs = try Self.interface
+        var options = OptionParser.options
+        let fps = try #require(options.firstIndex { $0.name == "fps" })
+        options[fps].defaultValue = .value("25")
+        #expect(OptionDocs.differences(options, docs: docs) == ["--fps: the table's default is '25', the docs say '30'"])
+
+        options = OptionParser.options
+        options[fps].setting = ReloadSetting("fps", .inReady, \.fps)
+        #expect(OptionDocs.differences(options, docs: docs) == ["--fps: the table's reload rule is 'in ready', the docs say 'at restart'"])
+
+        // A default that only starts like the documented one is another default.
+        options = OptionParser.options
+        let mode = try #require(options.firstIndex { $0.name == "file-mode" })
+        options[mode].defaultValue = .value("06")
+        #expect(OptionDocs.differences(options, docs: docs) == ["--file-mode: the table's default is '06', the docs say '0600'"])
+
+        options = OptionParser.options
+        options.removeAll { $0.name == "fps" }
+        #expect(OptionDocs.differences(options, docs: docs) == ["--fps is in the docs' options table but not in the option table"])
+        #expect(OptionDocs.differences(OptionParser.options, docs: docs.replacingOccurrences(of: "| `--fps` |", with: "| `--frames` |"))
+                == ["--fps is not in the docs' options table", "--frames is in the docs' options table but not in the option table"])
+    }
+
+    @Test("a table row's cells: '\\|' stays inside its cell")
+    func cells() {
+        #expect(OptionDocs.cells("| `--a` | `x` \\| `y` | `1` | in ready | text |") == ["`--a`", "`x` \\| `y`", "`1`", "in ready", "text"])
     }
 }
