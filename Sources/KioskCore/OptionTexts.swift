@@ -81,8 +81,8 @@ enum ExampleConfig {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A value as a config line must write it: in double quotes when a ' #' would end it early or
-    /// spaces at its ends would be trimmed (`ConfigLine.parse`).
+    /// A value as a config line must write it: in double quotes when it holds a '#' (unquoted, a
+    /// ' #' starts a comment) or spaces at its ends, which would be trimmed (`ConfigLine.parse`).
     static func quoted(_ value: String) -> String {
         value.contains("#") || value.trimmingWhitespace != value ? "\"\(value)\"" : value
     }
