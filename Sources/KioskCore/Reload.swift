@@ -38,13 +38,16 @@ public enum ReloadEffect: Sendable {
 }
 
 /// One setting as a reload sees it: its option's name, when a change takes effect, and how to
-/// compare it and (for `atRestart`) keep the running value.
+/// compare it and (for `atRestart`) keep the running value. Each option of the table that is a
+/// setting carries one (`OptionSpec.setting`).
 struct ReloadSetting: Sendable {
     let option: String
     let effect: ReloadEffect
     let differs: @Sendable (Configuration, Configuration) -> Bool
     /// Puts the running value back into a reloaded configuration.
     let keep: @Sendable (inout Configuration, Configuration) -> Void
+    /// The field's value, for the test that a default declared unset is nil or empty.
+    let read: @Sendable (Configuration) -> any Sendable
 
     init<Value: Equatable & Sendable>(_ option: String, _ effect: ReloadEffect,
                                       _ path: WritableKeyPath<Configuration, Value> & Sendable) {
@@ -52,6 +55,7 @@ struct ReloadSetting: Sendable {
         self.effect = effect
         differs = { $0[keyPath: path] != $1[keyPath: path] }
         keep = { $0[keyPath: path] = $1[keyPath: path] }
+        read = { $0[keyPath: path] }
     }
 }
 
@@ -66,48 +70,12 @@ public enum ReloadDecision: Equatable, Sendable {
 
 extension Configuration {
     /// Every setting of the configuration but `configFile` (the same command line names the same
-    /// file), by its option's name. A test checks that none is missing.
-    static let reloadSettings: [ReloadSetting] = [
-        ReloadSetting("output", .refused, \.output),
-        ReloadSetting("output-dir", .refused, \.outputDirectory),
-        ReloadSetting("control-socket", .refused, \.controlSocket),
-        ReloadSetting("camera", .atRestart, \.cameras),
-        ReloadSetting("camera-format", .atRestart, \.cameraFormat),
-        ReloadSetting("camera-delay", .atRestart, \.cameraDelay),
-        ReloadSetting("size", .atRestart, \.size),
-        ReloadSetting("fps", .atRestart, \.fps),
-        ReloadSetting("windowed", .atRestart, \.window),
-        ReloadSetting("microphone", .inReady, \.microphone),
-        ReloadSetting("countdown", .inReady, \.countdown),
-        ReloadSetting("prompt", .inReady, \.prompt),
-        ReloadSetting("camera.*", .inReady, \.cameraControls),
-        ReloadSetting("language", .inReady, \.language),
-        ReloadSetting("font", .inReady, \.font),
-        ReloadSetting("label.*", .inReady, \.labels),
-        ReloadSetting("attract-after", .inReady, \.attractAfter),
-        ReloadSetting("high-contrast", .atRestart, \.highContrast),
-        ReloadSetting("large-text", .atRestart, \.largeText),
-        ReloadSetting("warn-remaining", .inReady, \.warnRemaining),
-        ReloadSetting("max-duration", .inReady, \.maxDuration),
-        ReloadSetting("max-file-size", .inReady, \.maxFileSize),
-        ReloadSetting("min-free-disk", .inReady, \.minFreeDisk),
-        ReloadSetting("file-mode", .inReady, \.fileMode),
-        ReloadSetting("orientation", .inReady, \.orientation),
-        ReloadSetting("session", .inReady, \.session),
-        ReloadSetting("video-encoder", .inReady, \.videoEncoder),
-        ReloadSetting("video-preset", .inReady, \.videoPreset),
-        ReloadSetting("video-crf", .inReady, \.videoCRF),
-        ReloadSetting("video-bitrate", .inReady, \.videoBitrate),
-        ReloadSetting("mirror-preview", .inReady, \.mirrorPreview),
-        ReloadSetting("camera-rotation", .inReady, \.cameraRotation),
-        ReloadSetting("name-template", .inReady, \.nameTemplate),
-        ReloadSetting("max-takes", .inReady, \.maxTakes),
-        ReloadSetting("max-age", .inReady, \.maxAge),
-        ReloadSetting("keep-free", .inReady, \.keepFree),
-        ReloadSetting("idle-timeout", .inReady, \.idleTimeout),
-        ReloadSetting("idle-action", .inReady, \.idleAction),
-        ReloadSetting("on-take", .inReady, \.onTake),
-    ]
+    /// file), by its option's name, as the option table declares them; a family of options on one
+    /// field (`camera.*`, `label.*`) once. A test checks that none is missing.
+    static let reloadSettings: [ReloadSetting] = {
+        var named: Set<String> = []
+        return OptionParser.options.compactMap(\.setting).filter { named.insert($0.option).inserted }
+    }()
 
     /// What replacing this running configuration with `reloaded` (already parsed and validated)
     /// does: refused when it changes a setting that cannot change while running, otherwise

@@ -1,0 +1,244 @@
+// The options of the contract as one table: each option declared once, with how it takes its value,
+// its default as people see it, its unit, the field it sets, what a reload does with it and its
+// help. The parser (OptionParser.swift), the reload (Reload.swift), --help and the example config
+// (OptionTexts.swift) all read it; docs/interface.md's options table is checked against it.
+
+/// How an option takes its value.
+enum OptionArgument: Equatable {
+    /// A flag: `--list-cameras`.
+    case none
+    /// `--fps N` or `--fps=N`.
+    case required(String)
+    /// `--windowed` or `--windowed WxH`: the next word is taken only when `accepts` says so.
+    case optional(String)
+}
+
+/// What an option is when it is not given, as --help, the example config and docs/interface.md
+/// show it.
+enum OptionDefault: Equatable, Sendable {
+    /// A value, written as on the command line: `--fps 30` is the same as no `--fps` (a test parses
+    /// each one and compares).
+    case value(String)
+    /// Nothing is set unless the option is given; what happens then ("none", "the display's own").
+    case unset(String)
+}
+
+/// One option of the contract.
+struct OptionSpec: Sendable {
+    let name: String
+    let argument: OptionArgument
+    let help: String
+    /// nil for an option with nothing to show (a mode, a flag of the command line alone). A `var`
+    /// so that a test can change it in a copy of the table.
+    var defaultValue: OptionDefault?
+    /// The unit of a bare number (`s`, `ms`, `bytes`, `bits/s`), said after the default.
+    let unit: String?
+    /// The field of `Configuration` the option sets and what a reload does with a change to it;
+    /// nil for an option that is no setting (a mode, `--config`, `--help`).
+    var setting: ReloadSetting?
+    /// Values the example config shows instead of the default: for a setting that has none, or
+    /// where an example tells more.
+    let examples: [String]
+    /// Sets the value; throws a message saying what was expected (the caller adds where).
+    let apply: @Sendable (inout Configuration, String?) throws(ValueError) -> Void
+    /// For optional arguments: whether the next command-line word is this option's value.
+    let accepts: @Sendable (String) -> Bool
+
+    /// Whether `name = value` may appear in a config file: every setting may, no other option.
+    var inConfigFile: Bool { setting != nil }
+
+    /// A setting: an option that sets `field`, on the command line or in a config file.
+    /// `reloadName` names a family of options sharing one field (`camera.*`) for the reload.
+    init<Value: Equatable & Sendable>(
+        _ name: String, _ argument: OptionArgument, default shown: OptionDefault, unit: String? = nil, help: String,
+        sets field: WritableKeyPath<Configuration, Value> & Sendable, reload: ReloadEffect, reloadName: String? = nil,
+        examples: [String] = [],
+        apply: @escaping @Sendable (inout Configuration, String?) throws(ValueError) -> Void,
+        accepts: @escaping @Sendable (String) -> Bool = { _ in false }
+    ) {
+        self.name = name
+        self.argument = argument
+        self.help = help
+        defaultValue = shown
+        self.unit = unit
+        setting = ReloadSetting(reloadName ?? name, reload, field)
+        self.examples = examples
+        self.apply = apply
+        self.accepts = accepts
+    }
+
+    /// An option of the command line alone that sets no setting: a mode, its own flags, `--config`,
+    /// `--help`. The parser reads it by name.
+    init(commandLine name: String, _ argument: OptionArgument, default shown: OptionDefault? = nil, help: String) {
+        self.name = name
+        self.argument = argument
+        self.help = help
+        defaultValue = shown
+        unit = nil
+        setting = nil
+        examples = []
+        apply = { _, _ throws(ValueError) in }
+        accepts = { _ in false }
+    }
+}
+
+extension OptionParser {
+    /// The words `--mirror-preview` and the other optional yes/no flags take as their value.
+    private static let yesNo: @Sendable (String) -> Bool = { ["yes", "no", "true", "false", "on", "off"].contains($0.lowercased()) }
+
+    static let options: [OptionSpec] = [
+        OptionSpec("camera", .required("DEVICE|test|auto|exec:COMMAND"), default: .value("/dev/video0"),
+                   help: "V4L2 device path; test = built-in moving pattern; auto = every camera found (else test); exec:COMMAND = pictures from COMMAND's stdout (run by /bin/sh -c); repeat it for a switch button between cameras",
+                   sets: \.cameras, reload: .atRestart,
+                   examples: ["/dev/v4l/by-id/usb-Front_Cam-video-index0",
+                              "exec:rpicam-vid -t 0 -n --codec mjpeg --width 1280 --height 720 --framerate 30 --flush -o -"]) { c, v throws(ValueError) in
+            c.camera = try Values.camera(v!) },
+        OptionSpec("camera-format", .required("mjpeg|i420|nv12|yuyv"), default: .value("mjpeg"),
+                   help: "what an exec: camera's command writes: mjpeg (concatenated JPEGs) or raw frames of --size",
+                   sets: \.cameraFormat, reload: .atRestart) { c, v throws(ValueError) in c.cameraFormat = try Values.cameraFormat(v!) },
+        OptionSpec("camera-delay", .required("MS"), default: .value("0"), unit: "ms",
+                   help: "an exec: camera's known delay from sensor to pipe, 0-2000 ms: its pictures' times are moved back by it",
+                   sets: \.cameraDelay, reload: .atRestart) { c, v throws(ValueError) in c.cameraDelay = try Values.integer(v!, in: 0...2000) },
+        OptionSpec("microphone", .required("PCM|test|none"), default: .value("default"),
+                   help: "ALSA PCM name; test = built-in tone; none = no audio track",
+                   sets: \.microphone, reload: .inReady) { c, v throws(ValueError) in c.microphone = try Values.microphone(v!) },
+        OptionSpec("size", .required("WxH"), default: .value("352x288"),
+                   help: "capture size; the nearest supported is used",
+                   sets: \.size, reload: .atRestart) { c, v throws(ValueError) in c.size = try Values.size(v!) },
+        OptionSpec("fps", .required("N"), default: .value("30"),
+                   help: "frames per second, 1-240",
+                   sets: \.fps, reload: .atRestart) { c, v throws(ValueError) in c.fps = try Values.integer(v!, in: 1...240) },
+        OptionSpec("output", .required("PATH"), default: .unset("output.mov in a private temporary folder"),
+                   help: "where the take goes; .mov or .mp4 picks the container",
+                   sets: \.output, reload: .refused, examples: ["/srv/booth/take.mov"]) { c, v throws(ValueError) in c.output = try Values.output(v!) },
+        OptionSpec("max-duration", .required("SECONDS"), default: .value("1200"), unit: "s",
+                   help: "longest take, 0 < SECONDS <= 86400",
+                   sets: \.maxDuration, reload: .inReady) { c, v throws(ValueError) in c.maxDuration = try Values.seconds(v!) },
+        OptionSpec("max-file-size", .required("BYTES"), default: .value("160M"), unit: "bytes",
+                   help: "largest file, at least 64K; K, M, G suffixes are powers of 1024",
+                   sets: \.maxFileSize, reload: .inReady) { c, v throws(ValueError) in c.maxFileSize = try Values.bytes(v!, atLeast: 64 * 1024) },
+        OptionSpec("min-free-disk", .required("BYTES"), default: .value("1M"), unit: "bytes",
+                   help: "free space to keep on the output's disk; K, M, G suffixes",
+                   sets: \.minFreeDisk, reload: .inReady) { c, v throws(ValueError) in c.minFreeDisk = try Values.bytes(v!, atLeast: 0) },
+        OptionSpec("orientation", .required("O"), default: .unset("the display's own"),
+                   help: "portrait | portrait-upside-down | landscape-left | landscape-right",
+                   sets: \.orientation, reload: .inReady, examples: ["portrait"]) { c, v throws(ValueError) in c.orientation = try Values.orientation(v!) },
+        OptionSpec("windowed", .optional("WxH"), default: .value("no"),
+                   help: "a window instead of full screen: of WxH, or \(WindowMode.defaultSize.width)x\(WindowMode.defaultSize.height) (shrunk to fit) without one; in a config file: yes, no or WxH",
+                   sets: \.window, reload: .atRestart,
+                   apply: { c, v throws(ValueError) in c.window = try Values.window(v) },
+                   accepts: { Values.looksLikeSize($0) }),
+        OptionSpec("session", .required("once|loop"), default: .value("once"),
+                   help: "once: exit 0 after Use Video or Cancel; loop: back to ready for the next guest",
+                   sets: \.session, reload: .inReady) { c, v throws(ValueError) in c.session = try Values.session(v!) },
+        OptionSpec("video-encoder", .required("NAME"), default: .value("auto"),
+                   help: "auto (h264_vaapi, then h264_v4l2m2m within its limits, else libx264) or an FFmpeg H.264 encoder (libx264, h264_v4l2m2m, h264_vaapi); falls back to libx264 when it cannot open",
+                   sets: \.videoEncoder, reload: .inReady) { c, v throws(ValueError) in c.videoEncoder = try Values.word(v!) },
+        OptionSpec("video-preset", .required("P"), default: .value("veryfast"),
+                   help: "libx264 preset: ultrafast ... veryslow",
+                   sets: \.videoPreset, reload: .inReady) { c, v throws(ValueError) in c.videoPreset = try Values.preset(v!) },
+        OptionSpec("video-crf", .required("N"), default: .value("23"),
+                   help: "constant quality 0-51, lower is better",
+                   sets: \.videoCRF, reload: .inReady) { c, v throws(ValueError) in c.videoCRF = try Values.integer(v!, in: 0...51) },
+        OptionSpec("video-bitrate", .required("BITS"), default: .unset("none, constant quality"), unit: "bits/s",
+                   help: "average bits per second instead of constant quality; k and M suffixes are powers of 1000, e.g. 4M",
+                   sets: \.videoBitrate, reload: .inReady, examples: ["4M"]) { c, v throws(ValueError) in c.videoBitrate = try Values.bitrate(v!) },
+        OptionSpec("mirror-preview", .optional("yes|no"), default: .value("no"),
+                   help: "show the preview mirrored (the recording is not)",
+                   sets: \.mirrorPreview, reload: .inReady,
+                   apply: { c, v throws(ValueError) in c.mirrorPreview = try Values.flag(v) }, accepts: yesNo),
+        OptionSpec("camera-rotation", .required("DEGREES"), default: .value("0"),
+                   help: "how the camera is mounted: 0, 90, 180 or 270 clockwise to make its picture upright",
+                   sets: \.cameraRotation, reload: .inReady) { c, v throws(ValueError) in c.cameraRotation = try Values.quarterTurns(v!) },
+        OptionSpec("file-mode", .required("MODE"), default: .value("0600"),
+                   help: "permissions of takes and markers, octal, 0600 (the recorder's user only) to 0666; 0640 lets the group read them",
+                   sets: \.fileMode, reload: .inReady) { c, v throws(ValueError) in c.fileMode = try Values.fileMode(v!) },
+        OptionSpec("countdown", .required("N"), default: .value("3"), unit: "s",
+                   help: "seconds counted down (3-2-1, with a tick) between Start and the take, 0-10; 0 = none",
+                   sets: \.countdown, reload: .inReady) { c, v throws(ValueError) in c.countdown = try Values.integer(v!, in: 0...10) },
+        OptionSpec("prompt", .required("TEXT"), default: .unset("none"),
+                   help: "words for the guest at the top of the picture in ready, e.g. \"Leave a message for Anna & Tom\"",
+                   sets: \.prompt, reload: .inReady, examples: ["Leave a message for Anna & Tom"]) { c, v throws(ValueError) in c.prompt = try Values.prompt(v!) },
+        OptionSpec("language", .required("LANG"), default: .value("en"),
+                   help: "the words on screen: " + Language.allCases.map(\.rawValue).joined(separator: ", "),
+                   sets: \.language, reload: .inReady) { c, v throws(ValueError) in c.language = try Values.language(v!) },
+        OptionSpec("font", .required("PATH"), default: .unset("the one fontconfig finds, e.g. Noto CJK"),
+                   help: "a font file (.ttf, .otf, .ttc) for text DejaVu Sans cannot show, e.g. Japanese",
+                   sets: \.font, reload: .inReady, examples: ["/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc"]) { c, v throws(ValueError) in c.font = try Values.path(v!) },
+    ] + CameraControl.allCases.map { control in
+        OptionSpec(control.key, .required(control == .torch ? "on|off" : "auto|N"), default: .unset("the camera's own"),
+                   help: "the camera's \(control.rawValue) control: \(control.help); a camera without it reports an error and runs on",
+                   sets: \.cameraControls, reload: .inReady, reloadName: "camera.*", examples: [control == .torch ? "off" : "auto"]) { c, v throws(ValueError) in
+            c.cameraControls[control] = try Values.cameraControl(v!, control) }
+    } + ScreenText.allCases.map { text in
+        OptionSpec(text.key, .required("TEXT"), default: .unset("the language's words"),
+                   help: "replaces '\(text.text(in: .en))' on screen, whatever the language",
+                   sets: \.labels, reload: .inReady, reloadName: "label.*", examples: [text.text(in: .en)]) { c, v throws(ValueError) in
+            c.labels[text] = try Values.label(v!) }
+    } + [
+        OptionSpec("high-contrast", .optional("yes|no"), default: .value("no"),
+                   help: "opaque panels and boxes, light buttons with black titles",
+                   sets: \.highContrast, reload: .atRestart,
+                   apply: { c, v throws(ValueError) in c.highContrast = try Values.flag(v) }, accepts: yesNo),
+        OptionSpec("large-text", .optional("yes|no"), default: .value("no"),
+                   help: "text 1.35 times as large, and buttons wide enough for it",
+                   sets: \.largeText, reload: .atRestart,
+                   apply: { c, v throws(ValueError) in c.largeText = try Values.flag(v) }, accepts: yesNo),
+        OptionSpec("attract-after", .required("SECONDS"), default: .value("0"), unit: "s",
+                   help: "seconds in ready without a touch before a calm attract screen (dimmed picture, the prompt, a pulse on record); a touch wakes it; 0 = never",
+                   sets: \.attractAfter, reload: .inReady) { c, v throws(ValueError) in c.attractAfter = try Values.secondsOrNever(v!) },
+        OptionSpec("warn-remaining", .required("SECONDS"), default: .value("10"), unit: "s",
+                   help: "under this many seconds left before a limit, the timer counts down in red with a ring around Stop; 0 = never",
+                   sets: \.warnRemaining, reload: .inReady) { c, v throws(ValueError) in c.warnRemaining = try Values.secondsOrNever(v!) },
+        OptionSpec("output-dir", .required("DIR"), default: .unset("none"),
+                   help: "each take under its own name in DIR (made if missing), instead of --output; interrupted takes there are recovered at launch",
+                   sets: \.outputDirectory, reload: .refused, examples: ["/var/lib/kiosk-recorder"]) { c, v throws(ValueError) in c.outputDirectory = try Values.folder(v!) },
+        OptionSpec("name-template", .required("T"), default: .value("take-%Y%m%d-%H%M%S-{n}.mov"),
+                   help: "take names in --output-dir: strftime fields and {n}, a counter never reused",
+                   sets: \.nameTemplate, reload: .inReady) { c, v throws(ValueError) in c.nameTemplate = try Values.nameTemplate(v!) },
+        OptionSpec("max-takes", .required("N"), default: .unset("none"),
+                   help: "with --output-dir: keep at most N accepted takes, deleting the oldest",
+                   sets: \.maxTakes, reload: .inReady, examples: ["500"]) { c, v throws(ValueError) in c.maxTakes = try Values.integer(v!, in: 1...1_000_000) },
+        OptionSpec("max-age", .required("DURATION"), default: .unset("none"), unit: "s",
+                   help: "with --output-dir: delete accepted takes older than DURATION (e.g. 7d, 12h, 90m, 3600s)",
+                   sets: \.maxAge, reload: .inReady, examples: ["30d"]) { c, v throws(ValueError) in c.maxAge = try Values.duration(v!) },
+        OptionSpec("keep-free", .required("BYTES"), default: .unset("none"), unit: "bytes",
+                   help: "with --output-dir: delete the oldest accepted takes while the disk has less free; K, M, G suffixes",
+                   sets: \.keepFree, reload: .inReady, examples: ["2G"]) { c, v throws(ValueError) in c.keepFree = try Values.bytes(v!, atLeast: 0) },
+        OptionSpec("idle-timeout", .required("SECONDS"), default: .value("0"), unit: "s",
+                   help: "the finished screen left untouched this long is used or discarded (--idle-action); 0 = never",
+                   sets: \.idleTimeout, reload: .inReady, examples: ["60"]) { c, v throws(ValueError) in c.idleTimeout = try Values.secondsOrNever(v!) },
+        OptionSpec("idle-action", .required("use|discard"), default: .value("use"),
+                   help: "what an idle finished screen does: use (as Use Video) or discard (as Retake/Cancel)",
+                   sets: \.idleAction, reload: .inReady) { c, v throws(ValueError) in c.idleAction = try Values.idleAction(v!) },
+        OptionSpec("control-socket", .required("PATH"), default: .unset("none"),
+                   help: "a Unix socket (mode 0660) taking stdin's commands and sending every event, for several clients",
+                   sets: \.controlSocket, reload: .refused, examples: ["/run/kiosk-recorder/control"]) { c, v throws(ValueError) in c.controlSocket = try Values.socketPath(v!) },
+        OptionSpec("on-take", .required("COMMAND"), default: .unset("none"),
+                   help: "run COMMAND (sh -c) after each accepted take, with KIOSK_TAKE_PATH and KIOSK_TAKE_DURATION set",
+                   sets: \.onTake, reload: .inReady, examples: ["rclone copy \"$KIOSK_TAKE_PATH\" booth-s3:guestbook/"]) { c, v throws(ValueError) in c.onTake = try Values.command(v!) },
+        OptionSpec(commandLine: "config", .required("FILE"),
+                   help: "read `key = value` lines (keys are these options' names, # starts a comment); flags win"),
+        OptionSpec(commandLine: "play", .required("FILE"),
+                   help: "play FILE with the built-in player, report on stdout, exit"),
+        OptionSpec(commandLine: "loop", .none,
+                   help: "with --play: play the file again and again, without a gap, until closed"),
+        OptionSpec(commandLine: "fit", .required("fill|fit"), default: .value("fit"),
+                   help: "with --play: fit shows the whole picture, bars beside it; fill covers the screen, its edges cropped"),
+        OptionSpec(commandLine: "list-cameras", .none,
+                   help: "print the cameras and their formats as JSON, exit"),
+        OptionSpec(commandLine: "send", .required("COMMAND"),
+                   help: "give a running booth one command (a name like state, or a JSON line) on --control-socket; print the events until its answer, exit"),
+        OptionSpec(commandLine: "check", .none,
+                   help: "check the camera (a frame), microphone (a second of sound), display, input, output folder and user; report, exit 0 if the booth can run, else 1"),
+        OptionSpec(commandLine: "help", .none, help: "show this help, exit"),
+        OptionSpec(commandLine: "version", .none, help: "show the version, exit"),
+    ]
+
+    static func spec(named name: String) -> OptionSpec? {
+        if let spec = options.first(where: { $0.name == name }) { return spec }
+        // An old spelling (label.useVideo) is read as the new one.
+        guard let text = ScreenText.allCases.first(where: { $0.oldKey == name }) else { return nil }
+        return options.first { $0.name == text.key }
+    }
+}

@@ -1,0 +1,289 @@
+// The values of the options: each parser reads one option's text into its value, or says what it
+// expected. The option table (OptionTable.swift) names which one each option uses.
+
+/// A value that does not fit its option; the parser prefixes the option (and file:line).
+struct ValueError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// Value parsers: each returns the value or says what it expected.
+enum Values {
+    static func camera(_ v: String) throws(ValueError) -> CameraChoice {
+        switch v {
+        case "test": return .test
+        case "auto": return .auto
+        case _ where v.hasPrefix("exec:"):
+            let command = String(v.dropFirst(5)).trimmingWhitespace
+            guard !command.isEmpty else { throw ValueError("'\(v)': exec: needs a command, e.g. exec:rpicam-vid -t 0 --codec mjpeg -o -") }
+            guard !command.contains(where: { $0 == "\n" || $0 == "\0" }) else { throw ValueError("'exec:': the command must be one line") }
+            return .exec(command)
+        default:
+            guard v.hasPrefix("/"), v.count > 1 else {
+                throw ValueError("'\(v)' is not a device path like /dev/video0, 'test', 'auto' or exec:COMMAND")
+            }
+            return .device(v)
+        }
+    }
+
+    static func cameraFormat(_ v: String) throws(ValueError) -> CameraPipeFormat {
+        guard let format = CameraPipeFormat(rawValue: v.lowercased()) else {
+            throw ValueError("'\(v)' is not one of " + CameraPipeFormat.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return format
+    }
+
+    static func microphone(_ v: String) throws(ValueError) -> MicrophoneChoice {
+        switch v {
+        case "test": return .test
+        case "none": return .none
+        default:
+            guard !v.isEmpty, !v.contains(where: { $0 == " " || $0 == "\t" }) else {
+                throw ValueError("'\(v)' is not an ALSA PCM name (like default or hw:1,0), 'test' or 'none'")
+            }
+            return .pcm(v)
+        }
+    }
+
+    static func looksLikeSize(_ v: String) -> Bool { (try? size(v)) != nil }
+
+    static func size(_ v: String) throws(ValueError) -> Size {
+        let parts = v.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
+            throw ValueError("'\(v)' is not a size like 1280x720")
+        }
+        guard (16...8192).contains(w), (16...8192).contains(h) else {
+            throw ValueError("'\(v)': width and height must each be 16 to 8192")
+        }
+        guard w.isMultiple(of: 2), h.isMultiple(of: 2) else {
+            throw ValueError("'\(v)': width and height must be even (4:2:0 video)")
+        }
+        return Size(width: w, height: h)
+    }
+
+    /// An octal mode for the take's files: read and write for the owner (the recorder must write
+    /// them), no execute bits, nothing beyond 0666.
+    static func fileMode(_ v: String) throws(ValueError) -> Int {
+        guard (3...4).contains(v.count), let mode = Int(v, radix: 8), mode & 0o600 == 0o600, mode & ~0o666 == 0 else {
+            throw ValueError("'\(v)' is not an octal mode from 0600 to 0666 without execute bits (e.g. 0640)")
+        }
+        return mode
+    }
+
+    static func integer(_ v: String, in range: ClosedRange<Int>) throws(ValueError) -> Int {
+        guard let n = Int(v), range.contains(n) else {
+            throw ValueError("'\(v)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return n
+    }
+
+    static func output(_ v: String) throws(ValueError) -> String {
+        let lower = v.lowercased()
+        guard !v.isEmpty, lower.hasSuffix(".mov") || lower.hasSuffix(".mp4"), !v.hasSuffix("/.mov"), !v.hasSuffix("/.mp4") else {
+            throw ValueError("'\(v)' must be a file name ending in .mov or .mp4")
+        }
+        return v
+    }
+
+    static func folder(_ v: String) throws(ValueError) -> String {
+        guard !v.isEmpty, !v.contains("\0") else { throw ValueError("needs a folder path") }
+        return v
+    }
+
+    static func path(_ v: String) throws(ValueError) -> String {
+        guard !v.isEmpty, !v.hasSuffix("/"), !v.contains("\0") else { throw ValueError("'\(v)' is not a file path") }
+        return v
+    }
+
+    /// A file path that fits a Unix socket's address (`sun_path`: 108 bytes with its NUL).
+    static func socketPath(_ v: String) throws(ValueError) -> String {
+        let path = try path(v)
+        guard path.utf8.count <= 107 else {
+            throw ValueError("'\(v)' is \(path.utf8.count) bytes long; a Unix socket's path may have at most 107")
+        }
+        return path
+    }
+
+    static func command(_ v: String) throws(ValueError) -> String {
+        guard !v.trimmingWhitespace.isEmpty else { throw ValueError("needs a command") }
+        return v
+    }
+
+    /// A take-name template: a file name (no '/') ending in .mov or .mp4, with strftime fields and
+    /// at most one {n}.
+    static func nameTemplate(_ v: String) throws(ValueError) -> String {
+        let lower = v.lowercased()
+        guard !v.isEmpty, !v.contains("/"), !v.hasPrefix("."), lower.hasSuffix(".mov") || lower.hasSuffix(".mp4") else {
+            throw ValueError("'\(v)' must be a file name (no '/', not starting with '.') ending in .mov or .mp4")
+        }
+        guard v.components(separatedBy: "{n}").count <= 2 else { throw ValueError("'\(v)' has {n} more than once") }
+        return v
+    }
+
+    /// A time in seconds: a number of seconds, or a number with its unit, `ms`, `s`, `min` (or
+    /// `m`), `h` or `d` (90s, 1.5min, 12h, 7d). Every time setting reads this way (`--camera-delay`,
+    /// a bare number of milliseconds, is the one exception). Nil when it is not one.
+    static func time(_ v: String) -> Double? {
+        let lower = v.lowercased()
+        // `ms` before `s`, which it ends with.
+        let units: [(String, Double)] = [("ms", 0.001), ("min", 60), ("s", 1), ("m", 60), ("h", 3600), ("d", 86400)]
+        let (number, unit) = units.first { lower.hasSuffix($0.0) }.map { (lower.dropLast($0.0.count), $0.1) } ?? (Substring(lower), 1)
+        guard let n = Double(number), n.isFinite else { return nil }
+        return n * unit
+    }
+
+    /// What a time setting accepts, for its messages.
+    static let timeHint = "(seconds, or with a unit: 500ms, 90s, 2min, 12h, 7d)"
+
+    /// 7d, 12h, 90m, 3600s or plain seconds; above zero, at most ten years.
+    static func duration(_ v: String) throws(ValueError) -> Double {
+        guard let s = time(v), s > 0, s <= 10 * 365 * 86400 else {
+            throw ValueError("'\(v)' is not a duration like 7d, 12h, 90m or 3600s")
+        }
+        return s
+    }
+
+    /// Text for the screen: one paragraph, at most 200 characters, no control characters.
+    static func prompt(_ v: String) throws(ValueError) -> String? {
+        let text = v.trimmingWhitespace
+        guard text.count <= 200, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ValueError("must be one line of at most 200 characters")
+        }
+        return text.isEmpty ? nil : text
+    }
+
+    /// A label on screen: one line of 1 to 80 characters, no control characters.
+    static func label(_ v: String) throws(ValueError) -> String {
+        let text = v.trimmingWhitespace
+        guard !text.isEmpty, text.count <= 80, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ValueError("must be one line of 1 to 80 characters")
+        }
+        return text
+    }
+
+    /// `auto` or a whole number (a control's units are the camera's); the torch is on or off.
+    static func cameraControl(_ v: String, _ control: CameraControl) throws(ValueError) -> CameraControlValue {
+        if control == .torch {
+            switch v.lowercased() {
+            case "on", "yes", "true": return .value(1)
+            case "off", "no", "false": return .value(0)
+            default: throw ValueError("'\(v)' is not on or off")
+            }
+        }
+        if v.lowercased() == "auto" { return .auto }
+        guard let n = Int32(v) else { throw ValueError("'\(v)' is not auto or a whole number") }
+        return .value(Int(n))
+    }
+
+    static func language(_ v: String) throws(ValueError) -> Language {
+        // Accept the usual spellings of the same tag (zh-hans, zh_Hans).
+        let folded = v.replacingOccurrences(of: "_", with: "-").lowercased()
+        guard let language = Language.allCases.first(where: { $0.rawValue.lowercased() == folded }) else {
+            throw ValueError("'\(v)' is not a language of the booth (one of \(Language.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return language
+    }
+
+    /// 0 (never) to 86400 seconds: `--idle-timeout`, `--attract-after`, `--warn-remaining`.
+    static func secondsOrNever(_ v: String) throws(ValueError) -> Double {
+        guard let s = time(v), s >= 0, s <= 86400 else {
+            throw ValueError("'\(v)' is not a number of seconds from 0 (never) to 86400 \(timeHint)")
+        }
+        return s
+    }
+
+    static func idleAction(_ v: String) throws(ValueError) -> IdleAction {
+        guard let a = IdleAction(rawValue: v) else { throw ValueError("'\(v)' is not 'use' or 'discard'") }
+        return a
+    }
+
+    static func seconds(_ v: String) throws(ValueError) -> Double {
+        guard let s = time(v), s > 0, s <= 86400 else {
+            throw ValueError("'\(v)' is not a number of seconds above 0 and at most 86400 \(timeHint)")
+        }
+        return s
+    }
+
+    static func bytes(_ v: String, atLeast minimum: Int64) throws(ValueError) -> Int64 {
+        let multipliers: [(String, Double)] = [
+            ("kib", 1024), ("mib", 1_048_576), ("gib", 1_073_741_824),
+            ("k", 1024), ("m", 1_048_576), ("g", 1_073_741_824),
+        ]
+        let lower = v.lowercased()
+        var number = Substring(lower)
+        var multiplier = 1.0
+        for (suffix, m) in multipliers where lower.hasSuffix(suffix) {
+            number = lower.dropLast(suffix.count)
+            multiplier = m
+            break
+        }
+        guard let n = Double(number), n.isFinite, n >= 0, n * multiplier < 9.0e18 else {
+            throw ValueError("'\(v)' is not a byte count like 1048576, 512K, 160M or 2G")
+        }
+        let bytes = Int64((n * multiplier).rounded(.down))
+        guard bytes >= minimum else {
+            throw ValueError("'\(v)' is below the minimum of \(minimum) bytes")
+        }
+        return bytes
+    }
+
+    static func orientation(_ v: String) throws(ValueError) -> Orientation {
+        guard let o = Orientation(argument: v) else {
+            let valid = Orientation.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValueError("'\(v)' is not an orientation (one of \(valid))")
+        }
+        return o
+    }
+
+    static func window(_ v: String?) throws(ValueError) -> WindowMode {
+        guard let v else { return .windowed(nil) }
+        switch v.lowercased() {
+        case "no", "false", "off": return .fullscreen
+        default: return .windowed(try size(v))
+        }
+    }
+
+    static func word(_ v: String) throws(ValueError) -> String {
+        guard !v.isEmpty, v.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }) else {
+            throw ValueError("'\(v)' is not an FFmpeg encoder name like libx264 or h264_v4l2m2m")
+        }
+        return v
+    }
+
+    static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
+
+    static func preset(_ v: String) throws(ValueError) -> String {
+        guard presets.contains(v) else { throw ValueError("'\(v)' is not a preset (one of \(presets.joined(separator: ", ")))") }
+        return v
+    }
+
+    static func bitrate(_ v: String) throws(ValueError) -> Int {
+        let lower = v.lowercased()
+        let (number, multiplier): (Substring, Double) =
+            lower.hasSuffix("k") ? (lower.dropLast(), 1000) : lower.hasSuffix("m") ? (lower.dropLast(), 1_000_000) : (Substring(lower), 1)
+        guard let n = Double(number), n.isFinite, n * multiplier >= 10_000, n * multiplier <= 200_000_000 else {
+            throw ValueError("'\(v)' is not a bit rate from 10k to 200M bits per second")
+        }
+        return Int(n * multiplier)
+    }
+
+    static func flag(_ v: String?) throws(ValueError) -> Bool {
+        switch v?.lowercased() {
+        case nil, "yes", "true", "on": return true
+        case "no", "false", "off": return false
+        default: throw ValueError("'\(v!)' is not yes or no")
+        }
+    }
+
+    static func quarterTurns(_ v: String) throws(ValueError) -> Int {
+        guard let degrees = Int(v), [0, 90, 180, 270].contains(degrees) else {
+            throw ValueError("'\(v)' is not 0, 90, 180 or 270")
+        }
+        return degrees / 90
+    }
+
+    static func session(_ v: String) throws(ValueError) -> SessionMode {
+        guard let s = SessionMode(rawValue: v) else { throw ValueError("'\(v)' is not 'once' or 'loop'") }
+        return s
+    }
+}
