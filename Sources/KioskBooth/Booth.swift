@@ -57,7 +57,7 @@ public final class Booth {
     var player = PlayerState()
     /// Takes the signals (`watchSignals`) for as long as the booth lives.
     var signalWatcher: SignalWatcher?
-    lazy var stats = PreviewStats(frames: frames)
+    lazy var stats = PreviewStats(frames: frames, enabled: parts.environment.stats)
 
     var screen: any BoothScreen { parts.screen }
     var events: EventSink { parts.events }

@@ -154,13 +154,23 @@ public struct BoothParts {
     /// What `--video-encoder auto` resolved to at launch (`EncoderChoice.resolve`, which opens
     /// devices and so runs before the loop); nil: libx264 stands for `auto`.
     public var autoEncoder: EncoderChoice?
+    /// The process's `KIOSK_*` variables, as the executable read them at launch. The default
+    /// writers take their encoder devices from it, the booth its `stats` (`KIOSK_STATS`).
+    public var environment: KioskEnvironment
 
+    /// `makeWriter` nil: `MovieWriter`s, their encoders set up as `environment` says.
     public init(screen: any BoothScreen, audio: any BoothAudio, camera: any VideoSource, cameraNote: String? = nil,
                 makeMicrophone: @escaping @Sendable (MicrophoneChoice) -> (any AudioSource)?,
-                makeWriter: @escaping TakeWriterFactory = { MovieWriter(settings: $0, onFinish: $1) },
-                events: EventSink = EventSink(), configurationSource: ConfigurationSource? = nil, notifier: ServiceNotifier? = nil) {
+                makeWriter: TakeWriterFactory? = nil,
+                events: EventSink = EventSink(), configurationSource: ConfigurationSource? = nil, notifier: ServiceNotifier? = nil,
+                environment: KioskEnvironment = KioskEnvironment()) {
         (self.screen, self.audio, self.camera, self.cameraNote) = (screen, audio, camera, cameraNote)
-        (self.makeMicrophone, self.makeWriter, self.events) = (makeMicrophone, makeWriter, events)
+        (self.makeMicrophone, self.events, self.environment) = (makeMicrophone, events, environment)
         (self.configurationSource, self.notifier) = (configurationSource, notifier)
+        self.makeWriter = makeWriter ?? { settings, onFinish in
+            var settings = settings
+            (settings.renderFolder, settings.testEncoders) = (environment.renderFolder, environment.testEncoders)
+            return MovieWriter(settings: settings, onFinish: onFinish)
+        }
     }
 }

@@ -12,12 +12,13 @@ import Synchronization
 
 public enum Preflight {
     /// Runs every check for `config`. `makeMJPEG` is the camera's MJPEG decoder (KioskMedia's).
-    public static func run(_ config: Configuration, mjpeg: @escaping FrameDecoderFactory) -> [CheckItem] {
+    /// `environment` says where the cameras and input devices are and whether SDL's driver was chosen.
+    public static func run(_ config: Configuration, mjpeg: @escaping FrameDecoderFactory, environment: KioskEnvironment) -> [CheckItem] {
         var items: [CheckItem] = []
-        items.append(contentsOf: camera(config, mjpeg: mjpeg))
+        items.append(contentsOf: camera(config, mjpeg: mjpeg, videoDevices: environment.videoDeviceFolder))
         items.append(microphone(config))
-        items.append(display())
-        items.append(input())
+        items.append(display(requestedDriver: environment.videoDriver))
+        items.append(input(folder: environment.inputFolder))
         items.append(contentsOf: output(config))
         items.append(user())
         return items
@@ -25,8 +26,8 @@ public enum Preflight {
 
     // MARK: - Camera
 
-    static func camera(_ config: Configuration, mjpeg: @escaping FrameDecoderFactory) -> [CheckItem] {
-        let found = CameraFactory.usable(CameraDirectory.cameras())
+    static func camera(_ config: Configuration, mjpeg: @escaping FrameDecoderFactory, videoDevices: String) -> [CheckItem] {
+        let found = CameraFactory.usable(CameraDirectory.cameras(in: videoDevices))
         let list = found.map { "\($0.path) (\($0.name))" }.joined(separator: ", ")
         var items = [CheckItem(name: "cameras", ok: true, detail: found.isEmpty ? "no V4L2 camera found" : "found \(list)")]
         let choice: CameraChoice
@@ -58,7 +59,8 @@ public enum Preflight {
             choice = config.camera
         }
         let exec = ExecCameraSettings(format: config.cameraFormat, delayMilliseconds: config.cameraDelay)
-        let source = CameraFactory.make(choice, size: config.size, fps: Double(config.fps), exec: exec, mjpeg: mjpeg).source
+        let source = CameraFactory.make(choice, size: config.size, fps: Double(config.fps), exec: exec, mjpeg: mjpeg,
+                                        videoDevices: videoDevices).source
         let first = Locked<VideoFrame?>(nil)
         let lost = Locked<String?>(nil)
         let got = DispatchSemaphore(value: 0)
@@ -131,11 +133,12 @@ public enum Preflight {
 
     // MARK: - Display and input
 
-    static func display() -> CheckItem {
+    /// `requestedDriver`: `SDL_VIDEODRIVER`, when the operator set it.
+    static func display(requestedDriver: String?) -> CheckItem {
         do {
             let context = try SDLContext()
             let driver = context.videoDriver
-            if ["offscreen", "dummy"].contains(driver), ProcessInfo.processInfo.environment["SDL_VIDEODRIVER"] == nil {
+            if ["offscreen", "dummy"].contains(driver), requestedDriver == nil {
                 return CheckItem(name: "display", ok: false, detail: "no display: SDL fell back to its '\(driver)' driver",
                                  fix: "run inside the desktop session, or stop the desktop so KMSDRM can have the screen (sudo systemctl stop display-manager)")
             }
@@ -147,8 +150,9 @@ public enum Preflight {
     }
 
     /// What stands between the booth and its touches at start (nil: nothing): no input device it
-    /// can read, naming the group that can.
-    public static func inputProblem(folder: String = inputFolder) -> String? {
+    /// can read, naming the group that can. `folder`: /dev/input, or `KIOSK_INPUT_DIR`
+    /// (`KioskEnvironment.inputFolder`).
+    public static func inputProblem(folder: String) -> String? {
         let devices = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("event") }.sorted()
         guard !devices.isEmpty, !devices.contains(where: { access(folder + "/" + $0, R_OK) == 0 }) else { return nil }
         let group = inputGroup(folder + "/" + devices[0]) ?? "input"
@@ -163,11 +167,8 @@ public enum Preflight {
         return String(cString: name)
     }
 
-    /// Where the input devices are: /dev/input, or $KIOSK_INPUT_DIR (for tests and unusual systems).
-    public static var inputFolder: String { ProcessInfo.processInfo.environment["KIOSK_INPUT_DIR"] ?? "/dev/input" }
-
-    static func input() -> CheckItem {
-        let folder = inputFolder
+    /// The input devices in `folder` (as for `inputProblem`).
+    static func input(folder: String) -> CheckItem {
         let devices = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix("event") }.sorted()
         guard !devices.isEmpty else {
             return CheckItem(name: "input", ok: true, detail: "no input devices in \(folder) (a touch screen under a desktop session reaches SDL through it)")

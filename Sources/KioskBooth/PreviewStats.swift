@@ -8,14 +8,19 @@ import KioskSystem
 
 /// Counters kept by the UI loop (UI thread only), and the lines that report them.
 struct PreviewStats {
-    let enabled = ProcessInfo.processInfo.environment["KIOSK_STATS"] == "1"
+    /// `KioskEnvironment.stats` (`KIOSK_STATS=1`).
+    let enabled: Bool
     /// The slot the camera fills; it counts the frames it drops.
     let frames: FrameSlot
     var presents = 0
     var previewFrames = 0
     private var shownMode: Mode?
 
-    init(frames: FrameSlot) { self.frames = frames }
+    /// `enabled`: `KIOSK_STATS` (the booth's `parts.environment.stats`).
+    init(frames: FrameSlot, enabled: Bool) {
+        self.frames = frames
+        self.enabled = enabled
+    }
 
     /// Writes a line (when enabled).
     func write(_ stat: String, mode: Mode, renderer: String? = nil) {

@@ -87,7 +87,7 @@ struct FolderStorage: TakeStorage {
     func handOver(_ path: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] {
         let (handed, _) = TakeFiles.handOver(path, rename: false)
         folder.accept(TakeFolder.Entry(number: number ?? 0, name: URL(fileURLWithPath: handed).lastPathComponent,
-                                       acceptedAt: WallClock.synchronisedNow()))
+                                       acceptedAt: WallClock.synchronisedNow(trusted: folder.clockTrusted)))
         return [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: handed)]
             + folder.enforce(rules, protected: protected).map { .takeDeleted(path: $0.path, reason: $0.reason) }
     }

@@ -5,9 +5,9 @@ import KioskSystem
 public enum CameraFactory {
     /// The sources for `--camera` (repeated): each device, the test pattern, and for `auto` every
     /// camera found (a path named twice is opened once). `auto` with none found is the test
-    /// pattern, with the note for the screen.
+    /// pattern, with the note for the screen. `auto` looks in `videoDevices` (`CameraDirectory`).
     public static func makeAll(_ choices: [CameraChoice], size: Size, fps: Double, exec: ExecCameraSettings = ExecCameraSettings(),
-                               mjpeg: @escaping FrameDecoderFactory) -> (sources: [any VideoSource], note: String?) {
+                               mjpeg: @escaping FrameDecoderFactory, videoDevices: String) -> (sources: [any VideoSource], note: String?) {
         var sources: [any VideoSource] = [], paths: Set<String> = [], note: String?
         func add(_ path: String) {
             guard paths.insert(path).inserted else { return }
@@ -20,10 +20,10 @@ public enum CameraFactory {
             case let .exec(command):
                 sources.append(ExecCamera(command: command, size: size, fps: fps, settings: exec, mjpeg: mjpeg))
             case .auto:
-                let found = usable(CameraDirectory.cameras())
+                let found = usable(CameraDirectory.cameras(in: videoDevices))
                 found.forEach { add($0.path) }
                 if found.isEmpty, choices.count == 1 {
-                    let (source, why) = make(.auto, size: size, fps: fps, mjpeg: mjpeg)
+                    let (source, why) = make(.auto, size: size, fps: fps, mjpeg: mjpeg, videoDevices: videoDevices)
                     sources.append(source)
                     note = why
                 }
@@ -34,9 +34,10 @@ public enum CameraFactory {
     }
 
     /// The source for a choice, and a note for the screen when `auto` found no camera. `mjpeg`
-    /// makes the decoder a camera that sends MJPEG needs (KioskMedia's `VideoDecoder.mjpeg`).
+    /// makes the decoder a camera that sends MJPEG needs (KioskMedia's `VideoDecoder.mjpeg`). `auto`
+    /// looks in `videoDevices` (`CameraDirectory`).
     public static func make(_ choice: CameraChoice, size: Size, fps: Double, exec: ExecCameraSettings = ExecCameraSettings(),
-                            mjpeg: @escaping FrameDecoderFactory) -> (source: any VideoSource, note: String?) {
+                            mjpeg: @escaping FrameDecoderFactory, videoDevices: String) -> (source: any VideoSource, note: String?) {
         switch choice {
         case let .device(path):
             return (V4L2Camera(path: path, size: size, fps: fps, mjpeg: mjpeg), nil)
@@ -45,7 +46,7 @@ public enum CameraFactory {
         case let .exec(command):
             return (ExecCamera(command: command, size: size, fps: fps, settings: exec, mjpeg: mjpeg), nil)
         case .auto:
-            if let first = usable(CameraDirectory.cameras()).first {
+            if let first = usable(CameraDirectory.cameras(in: videoDevices)).first {
                 return (V4L2Camera(path: first.path, size: size, fps: fps, mjpeg: mjpeg), nil)
             }
             return (TestPattern(size: size, fps: fps), "No camera found: showing the test pattern")

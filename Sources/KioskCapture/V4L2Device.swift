@@ -144,13 +144,12 @@ func cString<Tuple>(_ tuple: Tuple) -> String {
     withUnsafeBytes(of: tuple) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
 }
 
-/// The capture devices on this machine: /dev/video* nodes that can capture and stream.
+/// The capture devices on this machine: `video*` nodes that can capture and stream, in a folder
+/// that is /dev, or `KIOSK_VIDEO_DEVICE_DIR` for tests and unusual systems
+/// (`KioskEnvironment.videoDeviceFolder`).
 public enum CameraDirectory {
-    /// The folder to look in: /dev, or $KIOSK_VIDEO_DEVICE_DIR (for tests and unusual systems).
-    public static var folder: String { ProcessInfo.processInfo.environment["KIOSK_VIDEO_DEVICE_DIR"] ?? "/dev" }
-
-    /// `video*` paths in the folder in numeric order (video2 before video10).
-    public static func candidatePaths() -> [String] {
+    /// `video*` paths in `folder` in numeric order (video2 before video10).
+    public static func candidatePaths(in folder: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { $0.hasPrefix("video") }
             .sorted { (Int($0.dropFirst(5)) ?? Int.max, $0) < (Int($1.dropFirst(5)) ?? Int.max, $1) }
@@ -159,8 +158,8 @@ public enum CameraDirectory {
 
     /// Every capture device with its formats. Nodes that are not capture devices (UVC metadata
     /// nodes, codecs) and nodes that cannot be opened are left out.
-    public static func cameras() -> [CameraDescription] {
-        candidatePaths().compactMap { path in
+    public static func cameras(in folder: String) -> [CameraDescription] {
+        candidatePaths(in: folder).compactMap { path in
             guard let device = try? V4L2Device(path: path), (try? device.capabilities())?.canCapture == true,
                   var description = try? device.describe().description else { return nil }
             description.controls = device.describeControls()

@@ -17,13 +17,14 @@ public struct EncoderChoice: Equatable, Sendable {
     }
 
     /// What `--video-encoder NAME` means for this size and rate: `auto` probed, any other name as it
-    /// is (a name that cannot open falls back to libx264 at Start). Opens devices: call it off the
-    /// UI thread (at launch, before the loop, it is).
-    public static func resolve(_ requested: String, size: Size, fps: Double, bitrate: Int?) -> EncoderChoice {
+    /// is (a name that cannot open falls back to libx264 at Start). Opens devices (VA-API's render
+    /// nodes in `renderFolder`, `KioskEnvironment.renderFolder`): call it off the UI thread (at
+    /// launch, before the loop, it is).
+    public static func resolve(_ requested: String, size: Size, fps: Double, bitrate: Int?, renderFolder: String) -> EncoderChoice {
         guard requested == "auto" else { return EncoderChoice(name: requested, reason: "--video-encoder \(requested)") }
         var passedOver: [String] = []
         for candidate in ["h264_vaapi", "h264_v4l2m2m"] {
-            if let problem = problem(with: candidate, size: size, fps: fps, bitrate: bitrate) {
+            if let problem = problem(with: candidate, size: size, fps: fps, bitrate: bitrate, renderFolder: renderFolder) {
                 passedOver.append("\(candidate): \(problem)")
             } else {
                 return EncoderChoice(name: candidate, reason: "auto: \(candidate) opened for \(size) at \(KioskEvent.milliseconds(fps)) fps")
@@ -33,12 +34,12 @@ public struct EncoderChoice: Equatable, Sendable {
     }
 
     /// Why this hardware encoder cannot take a size and rate here, or nil when it opened.
-    static func problem(with name: String, size: Size, fps: Double, bitrate: Int?) -> String? {
+    static func problem(with name: String, size: Size, fps: Double, bitrate: Int?, renderFolder: String) -> String? {
         guard avcodec_find_encoder_by_name(name) != nil else { return "not in this FFmpeg build" }
         switch name {
         case "h264_vaapi":
-            let nodes = HardwareFrames.renderNodes()
-            guard !nodes.isEmpty else { return "no render node (\(HardwareFrames.renderFolder)/renderD*)" }
+            let nodes = HardwareFrames.renderNodes(in: renderFolder)
+            guard !nodes.isEmpty else { return "no render node (\(renderFolder)/renderD*)" }
             guard nodes.contains(where: { access($0, R_OK | W_OK) == 0 }) else {
                 return "\(nodes.joined(separator: ", ")) not readable by this user (add it to the render group)"
             }
@@ -50,6 +51,7 @@ public struct EncoderChoice: Equatable, Sendable {
         var settings = MovieSettings(outputPath: "/dev/null", videoSize: size, fps: fps, audio: nil)
         settings.videoEncoder = name
         settings.bitrate = bitrate
+        settings.renderFolder = renderFolder
         do {
             _ = try VideoEncoder.openCodec(name, settings: settings, globalHeader: true)
             return nil
@@ -89,17 +91,16 @@ enum V4L2M2MLimits {
 }
 
 /// Test-only encoders, enabled by `KIOSK_TEST_ENCODERS=1` in the environment (documented in
-/// docs/recording.md), each libx264 under another name: `test_stall_h264` stops returning packets
-/// after its first second of pictures, as a hardware encoder that hangs would; `test_slow_h264`
-/// takes `slowPictureMicroseconds` over each picture (20 a second), as libx264 on a machine too
-/// weak for the camera's rate would.
+/// docs/recording.md; it reaches a take as `MovieSettings.testEncoders`), each libx264 under another
+/// name: `test_stall_h264` stops returning packets after its first second of pictures, as a hardware
+/// encoder that hangs would; `test_slow_h264` takes `slowPictureMicroseconds` over each picture (20
+/// a second), as libx264 on a machine too weak for the camera's rate would.
 public enum TestEncoders {
     public static let stalling = "test_stall_h264"
     public static let slow = "test_slow_h264"
     static let slowPictureMicroseconds: useconds_t = 50_000
     /// The encoder a test-only name stands for (the name itself when it is none, or when disabled).
-    static func underlying(_ name: String) -> String { enabled && [stalling, slow].contains(name) ? "libx264" : name }
-    static var enabled: Bool { ProcessInfo.processInfo.environment["KIOSK_TEST_ENCODERS"] == "1" }
+    static func underlying(_ name: String, enabled: Bool) -> String { enabled && [stalling, slow].contains(name) ? "libx264" : name }
 }
 
 /// Owns a VA-API device (`av_hwdevice_ctx_create` on a render node), its pool of NV12 surfaces
@@ -107,24 +108,23 @@ public enum TestEncoders {
 /// Written to FFmpeg's API; there is no VA-API device on the machine that tests it (docs/deploy.md
 /// says how to check it on one).
 final class HardwareFrames {
-    static var renderFolder: String { ProcessInfo.processInfo.environment["KIOSK_DRI_DIR"] ?? "/dev/dri" }
-
-    /// `renderD*` nodes in numeric order.
-    static func renderNodes() -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: renderFolder)) ?? []
-        return names.filter { $0.hasPrefix("renderD") }.sorted().map { renderFolder + "/" + $0 }
+    /// `renderD*` nodes in `folder` (/dev/dri, or `KIOSK_DRI_DIR`), in numeric order.
+    static func renderNodes(in folder: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasPrefix("renderD") }.sorted().map { folder + "/" + $0 }
     }
 
     private var device: UnsafeMutablePointer<AVBufferRef>?
     private(set) var frames: UnsafeMutablePointer<AVBufferRef>?
     private let surface: Frame
 
-    /// The first render node that opens as a VA-API device, with a pool of surfaces of `size`.
-    init(vaapiFor size: Size) throws(AVError) {
+    /// The first render node in `renderFolder` that opens as a VA-API device, with a pool of
+    /// surfaces of `size`.
+    init(vaapiFor size: Size, renderFolder: String) throws(AVError) {
         // First, so that every stored property is set and a throw below runs deinit.
         surface = try Frame()
-        var lastError = AVError(code: AVError.code(posix: ENODEV), call: "no render node in \(Self.renderFolder)")
-        for node in Self.renderNodes() {
+        var lastError = AVError(code: AVError.code(posix: ENODEV), call: "no render node in \(renderFolder)")
+        for node in Self.renderNodes(in: renderFolder) {
             var made: UnsafeMutablePointer<AVBufferRef>?
             let r = av_hwdevice_ctx_create(&made, AV_HWDEVICE_TYPE_VAAPI, node, nil, 0)
             if r >= 0, made != nil {

@@ -1,5 +1,6 @@
 // What a take is written as: container, codecs, tuning, limits and orientation.
 import KioskCore
+import KioskSystem
 
 public struct MovieSettings: Sendable {
     public var outputPath: String
@@ -29,6 +30,10 @@ public struct MovieSettings: Sendable {
     /// take started (a leftover still on its way through the camera's queue or the MJPEG decoder)
     /// is not part of the take. Off for benchmarks and tests that feed made-up timestamps.
     public var framesFromLiveClock = false
+    /// Where the VA-API encoder looks for render nodes (`renderD*`): `KioskEnvironment.renderFolder`.
+    public var renderFolder = KioskEnvironment().renderFolder
+    /// The test-only encoders answer to their names (`TestEncoders`; `KioskEnvironment.testEncoders`).
+    public var testEncoders = false
 
     public init(outputPath: String, videoSize: Size, fps: Double, audio: (sampleRate: Int, channels: Int)?) {
         self.outputPath = outputPath

@@ -22,6 +22,9 @@ public final class TakeFolder: Sendable {
     // file worker, so those files are never read and written by two threads of this process at once.
     public let path: String
     public let template: String
+    /// The operator vouches for the wall clock (`KioskEnvironment.clockTrusted`): ages count by it
+    /// although the kernel does not call it synchronised.
+    public let clockTrusted: Bool
 
     static let counterName = ".kiosk-recorder.counter"
     static let ledgerName = ".kiosk-recorder.takes"
@@ -40,9 +43,10 @@ public final class TakeFolder: Sendable {
         }
     }
 
-    public init(path: String, template: String) {
+    public init(path: String, template: String, clockTrusted: Bool) {
         self.path = path
         self.template = template
+        self.clockTrusted = clockTrusted
     }
 
     /// Makes the folder if it is missing (its parent must exist) and checks it is a writable folder;
@@ -185,8 +189,12 @@ public final class TakeFolder: Sendable {
     /// only takes whose acceptance time was), then while the disk has less than `keepFree` free.
     /// Never the newest accepted take (the guest who just left may still be watching its upload),
     /// nor a name in `protected` (a hook still running or failed). Returns what went and why.
-    public func enforce(_ rules: Retention, protected: Set<String> = [], now: Int64? = WallClock.synchronisedNow())
-        -> [(path: String, reason: DeletionReason)] {
+    public func enforce(_ rules: Retention, protected: Set<String> = []) -> [(path: String, reason: DeletionReason)] {
+        enforce(rules, protected: protected, now: WallClock.synchronisedNow(trusted: clockTrusted))
+    }
+
+    /// `enforce` with the wall clock's time given (Unix seconds; nil: not synchronised).
+    public func enforce(_ rules: Retention, protected: Set<String> = [], now: Int64?) -> [(path: String, reason: DeletionReason)] {
         guard !rules.isEmpty else { return [] }
         var list = accepted()
         // Entries whose file is gone (deleted by hand) leave the list quietly.
@@ -248,7 +256,8 @@ public final class TakeFolder: Sendable {
         for take in recovered {
             let n = readCounter()
             writeCounter(n + 1)
-            accept(Entry(number: n, name: URL(fileURLWithPath: take.path).lastPathComponent, acceptedAt: WallClock.synchronisedNow()))
+            accept(Entry(number: n, name: URL(fileURLWithPath: take.path).lastPathComponent,
+                         acceptedAt: WallClock.synchronisedNow(trusted: clockTrusted)))
         }
         FileSink.syncFolder(of: file(Self.ledgerName))
         return recovered

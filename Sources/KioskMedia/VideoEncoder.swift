@@ -50,7 +50,7 @@ final class VideoEncoder {
     /// device and frames. The test-only encoders are libx264 under other names.
     static func openCodec(_ name: String, settings: MovieSettings, globalHeader: Bool,
                           lowPower: Bool = false) throws(AVError) -> (CodecContext, HardwareFrames?) {
-        let underlying = TestEncoders.underlying(name)
+        let underlying = TestEncoders.underlying(name, enabled: settings.testEncoders)
         let codec = try CodecContext(encoderNamed: underlying)
         let c = codec.pointer
         let fps = max(Int32(settings.fps.rounded()), 1)
@@ -80,7 +80,7 @@ final class VideoEncoder {
             c.pointee.rc_max_rate = Int64(bitrate) * 3 / 2
             c.pointee.rc_buffer_size = Int32(clamping: bitrate)
             if underlying == "h264_vaapi" {
-                let frames = try HardwareFrames(vaapiFor: settings.videoSize)
+                let frames = try HardwareFrames(vaapiFor: settings.videoSize, renderFolder: settings.renderFolder)
                 c.pointee.pix_fmt = AV_PIX_FMT_VAAPI
                 c.pointee.hw_frames_ctx = av_buffer_ref(frames.frames)
                 hardware = frames

@@ -6,14 +6,15 @@ import Foundation
 /// operator vouches for with `KIOSK_CLOCK_TRUSTED=1`): a Raspberry Pi boots without a real-time
 /// clock, at a date that jumps when the network comes.
 public enum WallClock {
-    /// Unix seconds now, or nil while the clock is not synchronised.
-    public static func synchronisedNow() -> Int64? {
-        guard isSynchronised else { return nil }
+    /// Unix seconds now, or nil while the clock is not synchronised. `trusted`: the operator's
+    /// word (`KioskEnvironment.clockTrusted`).
+    public static func synchronisedNow(trusted: Bool) -> Int64? {
+        guard isSynchronised(trusted: trusted) else { return nil }
         return Int64(Date().timeIntervalSince1970)
     }
 
-    public static var isSynchronised: Bool {
-        if ProcessInfo.processInfo.environment["KIOSK_CLOCK_TRUSTED"] == "1" { return true }
+    public static func isSynchronised(trusted: Bool) -> Bool {
+        if trusted { return true }
         // adjtimex with no modes (a zeroed struct timex) reads the state: TIME_ERROR means "not
         // synchronised".
         var buffer = [UInt8](repeating: 0, count: 512)

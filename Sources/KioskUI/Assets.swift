@@ -1,6 +1,7 @@
 // Finds the assets folder (font, sounds) at run time, wherever the program was installed or built.
 import Foundation
 import KioskCore
+import KioskSystem
 
 /// The assets folder and the files the screen uses from it.
 public struct Assets: Equatable, Sendable {
@@ -28,10 +29,9 @@ public struct Assets: Equatable, Sendable {
     /// 2. `<executable dir>/../share/kiosk-recorder/assets` (an installed copy);
     /// 3. `assets/` in the executable's folder or any folder above it (so `.build/debug/kiosk-recorder`
     ///    finds the repository's own).
-    public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment,
-                              executable: String = Assets.executablePath(),
+    public static func locate(environment: KioskEnvironment, executable: String = Assets.executablePath(),
                               hasFonts: (String) -> Bool = Assets.hasFonts) throws(NotFound) -> Assets {
-        if let forced = environment["KIOSK_ASSETS"], !forced.isEmpty {
+        if let forced = environment.assets {
             guard hasFonts(forced) else { throw NotFound(searched: ["$KIOSK_ASSETS=\(forced)"]) }
             return Assets(directory: forced)
         }

@@ -1,5 +1,7 @@
-// The kiosk's screen: the window and renderer, the preview, the overlay turned for the interface
-// orientation, input mapped back through the same turn, screenshots. UI thread only.
+// The kiosk's screen: the window and renderer, the preview and the player's picture, the overlay
+// turned for the interface orientation. Its input (ScreenInput.swift), its hints for a display that
+// will not open (ScreenHints.swift) and its pixels read back (ScreenPixels.swift) are beside it.
+// UI thread only.
 import CSDL2
 import Foundation
 import KioskCore
@@ -8,32 +10,6 @@ import KioskSystem
 /// The whole screen. Not Sendable: SDL is single-threaded, so the screen lives and dies on the
 /// thread that made it (the UI thread). Worker threads hand it frames through the executable.
 public final class Screen {
-    /// What to tell a person when no display can be opened (printed with the `SDLError`, exit 3).
-    public static let noDisplayHint = """
-        kiosk-recorder needs a display. On a desktop, start it inside the graphical session (DISPLAY or \
-        WAYLAND_DISPLAY set); on a bare device SDL's KMSDRM driver needs /dev/dri (the video and render \
-        groups) and no other program holding the screen. SDL_VIDEODRIVER=x11, wayland or KMSDRM picks the \
-        driver. Without any display, run it under Xvfb: xvfb-run -s '-screen 0 1280x720x24' kiosk-recorder \
-        --windowed (SDL_VIDEODRIVER=dummy draws to nowhere, for tests).
-        """
-
-    /// The hint for a display that would not open, made specific for KMSDRM (asked for with
-    /// `SDL_VIDEODRIVER=KMSDRM`, or named in SDL's error): what it needs and what usually stands in
-    /// its way. `devices`: the `card*` nodes in /dev/dri.
-    public static func noDisplayHint(error: String, requestedDriver: String?, devices: [String]) -> String {
-        guard error.localizedCaseInsensitiveContains("kmsdrm") || requestedDriver?.lowercased() == "kmsdrm" else { return noDisplayHint }
-        guard !devices.isEmpty else {
-            return "KMSDRM could not open the screen: there is no /dev/dri/card*, so the GPU's KMS driver is not loaded "
-                + "(on a Raspberry Pi: dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt)."
-        }
-        return "KMSDRM could not open the screen. It must be DRM master of \(devices.joined(separator: " or ")): nothing else "
-            + "may hold the screen. A desktop session or display manager does (systemctl status display-manager): stop it "
-            + "(sudo systemctl stop display-manager), boot to the console (sudo systemctl set-default multi-user.target), or run "
-            + "the booth inside that desktop (SDL_VIDEODRIVER=x11 or wayland). The booth's user needs the video group (render "
-            + "for the GPU). With several cards (a Raspberry Pi 5 with a DSI panel) pick the panel's with "
-            + "SDL_KMSDRM_DEVICE_INDEX=N (N as in /dev/dri/cardN)."
-    }
-
     /// The window size `--windowed` gets without a size (shrunk to fit a smaller desktop).
     public static let defaultWindowSize = WindowMode.defaultSize
 
@@ -70,12 +46,15 @@ public final class Screen {
     /// The words on screen; `setWords` changes them.
     public private(set) var words = ScreenWords()
     private let shapes: ShapeCache
-    private var pointers = PointerTracker()
-    private var hidden = false
+    /// Fingers and the mouse held down (ScreenInput.swift), and what each is on.
+    var pointers = PointerTracker()
+    /// The window is minimised or hidden (the app is in the background).
+    var hidden = false
     /// Set by the first present: a window manager may hide and show a window while it first maps
     /// it, which is not the app going to the background.
-    private var presentedOnce = false
-    private var lastModel: ViewModel?
+    private(set) var presentedOnce = false
+    /// The model last drawn: a snapshot draws it again (ScreenPixels.swift).
+    private(set) var lastModel: ViewModel?
 
     /// Opens the window (`SDL_CreateWindow`: fullscreen at the desktop's mode, or a window) and
     /// its renderer. `orientation` nil: the display's natural one.
@@ -180,7 +159,7 @@ public final class Screen {
         relayout(physical: transform.physical, orientation: orientation)
     }
 
-    private func relayout(physical: Size, orientation: Orientation) {
+    func relayout(physical: Size, orientation: Orientation) {
         let next = DisplayTransform(physical: physical, orientation: orientation)
         guard next != transform else { return }
         transform = next
@@ -277,242 +256,5 @@ public final class Screen {
     public func render(_ model: ViewModel?) throws(SDLError) {
         try draw(model)
         present()
-    }
-
-    // MARK: - Input
-
-    /// The inputs waiting now (`SDL_PollEvent`), without blocking.
-    public func pollEvents(visible: [Button]) -> [UIInput] {
-        var inputs: [UIInput] = []
-        var event = SDL_Event()
-        while SDL_PollEvent(&event) != 0 { translate(event, visible: visible, into: &inputs) }
-        return inputs
-    }
-
-    /// Waits up to `timeoutMs` for a first event or a `waker.wake()`, then takes all waiting.
-    /// Where SDL's wait sleeps in the kernel (X11, Wayland) it is `SDL_WaitEventTimeout`, woken by
-    /// the waker's user event. Elsewhere SDL's wait would poll every millisecond: the thread sleeps
-    /// on the waker instead, at most `Screen.pollingWaitMs` (how late a touch may be seen), and
-    /// then takes SDL's events.
-    public func waitEvents(timeoutMs: Int, visible: [Button]) -> [UIInput] {
-        defer { waker.rearm() }
-        guard waker.eventType != nil else {
-            waker.sleep(milliseconds: min(timeoutMs, Screen.pollingWaitMs))
-            return pollEvents(visible: visible)
-        }
-        var inputs: [UIInput] = []
-        var event = SDL_Event()
-        if SDL_WaitEventTimeout(&event, Int32(clamping: max(timeoutMs, 0))) != 0 {
-            translate(event, visible: visible, into: &inputs)
-            inputs += pollEvents(visible: visible)
-        }
-        return inputs
-    }
-
-    /// The longest sleep between two looks at SDL's events on a driver that cannot wake the UI
-    /// thread for them (KMSDRM's touches and keys are read when SDL is asked).
-    public static let pollingWaitMs = 8
-
-    /// The visible button under a point on the display (the stdin `tap` command, a touch).
-    public func press(at physical: Point, visible: [Button]) -> Button? {
-        layout.button(at: transform.toLogical(physical), among: visible)
-    }
-
-    /// Where a point on the display falls along the player's progress bar (0…1), when the bar
-    /// shows (Close is visible: the playing mode with its controls) and the point is on it.
-    public func progressFraction(at physical: Point, visible: [Button]) -> Double? {
-        guard visible.contains(.closePlayer) else { return nil }
-        let logical = transform.toLogical(physical)
-        guard layout.button(at: logical, among: visible) == nil else { return nil }
-        return layout.progressFraction(at: logical)
-    }
-
-    private func translate(_ event: SDL_Event, visible: [Button], into inputs: inout [UIInput]) {
-        let output = transform.physical
-        func onDisplay(fingerX x: Float, y: Float) -> Point {
-            Point(x: Double(x) * Double(output.width), y: Double(y) * Double(output.height))
-        }
-        // Mouse positions are in window coordinates: scale them to pixels for high-DPI displays.
-        func onDisplay(mouseX x: Int32, y: Int32) -> Point {
-            let window = rendererHandle.window.size
-            let sx = window.width > 0 ? Double(output.width) / Double(window.width) : 1
-            let sy = window.height > 0 ? Double(output.height) / Double(window.height) : 1
-            return Point(x: (Double(x) + 0.5) * sx, y: (Double(y) + 0.5) * sy)
-        }
-        func button(at p: Point) -> Button? { press(at: p, visible: visible) }
-        // SDL also sends every touch as a mouse event from SDL_TOUCH_MOUSEID: taken once, as a touch.
-        let touchMouse = kiosk_SDL_TOUCH_MOUSEID()
-
-        switch SDL_EventType(event.type) {
-        case SDL_QUIT:
-            inputs.append(.quit)
-        case SDL_APP_WILLENTERBACKGROUND:
-            inputs.append(.background)
-        case SDL_APP_DIDENTERFOREGROUND:
-            inputs.append(.foreground)
-        case SDL_KEYDOWN:
-            guard event.key.repeat == 0 else { return }
-            if let b = KeyMap.button(forKey: event.key.keysym.sym, visible: visible) {
-                inputs.append(.press(b))
-            } else if KeyMap.togglesPause(event.key.keysym.sym, visible: visible) {
-                inputs.append(.togglePause)
-            }
-        case SDL_MOUSEBUTTONDOWN:
-            guard event.button.which != touchMouse, event.button.button == UInt8(SDL_BUTTON_LEFT) else { return }
-            pointerDown(.mouse, at: onDisplay(mouseX: event.button.x, y: event.button.y), visible: visible, into: &inputs)
-        case SDL_MOUSEMOTION:
-            guard event.motion.which != touchMouse else { return }
-            pointerMoved(.mouse, to: onDisplay(mouseX: event.motion.x, y: event.motion.y), visible: visible, into: &inputs)
-        case SDL_MOUSEBUTTONUP:
-            guard event.button.which != touchMouse, event.button.button == UInt8(SDL_BUTTON_LEFT) else { return }
-            pointerUp(.mouse, at: onDisplay(mouseX: event.button.x, y: event.button.y), visible: visible, into: &inputs)
-        case SDL_FINGERDOWN:
-            pointerDown(.finger(event.tfinger.fingerId), at: onDisplay(fingerX: event.tfinger.x, y: event.tfinger.y), visible: visible,
-                        into: &inputs)
-        case SDL_FINGERMOTION:
-            pointerMoved(.finger(event.tfinger.fingerId), to: onDisplay(fingerX: event.tfinger.x, y: event.tfinger.y), visible: visible,
-                         into: &inputs)
-        case SDL_FINGERUP:
-            pointerUp(.finger(event.tfinger.fingerId), at: onDisplay(fingerX: event.tfinger.x, y: event.tfinger.y), visible: visible,
-                      into: &inputs)
-        case SDL_DISPLAYEVENT:
-            guard event.display.event == UInt8(SDL_DISPLAYEVENT_ORIENTATION.rawValue),
-                  Int32(event.display.display) == SDL_GetWindowDisplayIndex(rendererHandle.window.handle),
-                  let turned = Orientation(sdl: SDL_DisplayOrientation(UInt32(bitPattern: event.display.data1)))
-            else { return }
-            inputs.append(.displayOrientation(turned))
-        case SDL_WINDOWEVENT:
-            guard event.window.windowID == rendererHandle.window.id else { return }
-            translateWindowEvent(SDL_WindowEventID(UInt32(event.window.event)), into: &inputs)
-        default:
-            break
-        }
-    }
-
-    /// A pointer down: on the progress bar it starts a drag (a seek at once), else it may press.
-    private func pointerDown(_ pointer: PointerTracker.Pointer, at p: Point, visible: [Button], into inputs: inout [UIInput]) {
-        if let fraction = progressFraction(at: p, visible: visible) {
-            pointers.down(pointer, on: nil, scrubbing: true)
-            inputs.append(.seek(fraction))
-        } else {
-            pointers.down(pointer, on: press(at: p, visible: visible))
-        }
-    }
-
-    /// A drag on the progress bar follows the pointer along it (clamped to its ends).
-    private func pointerMoved(_ pointer: PointerTracker.Pointer, to p: Point, visible: [Button], into inputs: inout [UIInput]) {
-        if pointers.scrubbing(pointer) {
-            inputs.append(.seek(barFraction(at: p)))
-        } else {
-            pointers.moved(pointer, over: press(at: p, visible: visible))
-        }
-    }
-
-    private func pointerUp(_ pointer: PointerTracker.Pointer, at p: Point, visible: [Button], into inputs: inout [UIInput]) {
-        if pointers.scrubbing(pointer) { inputs.append(.seek(barFraction(at: p))) }
-        if let input = pointers.up(pointer, on: press(at: p, visible: visible), at: transform.toLogical(p)) { inputs.append(input) }
-    }
-
-    /// Where along the bar a dragging pointer is, wherever it strayed (above, below, past its ends).
-    private func barFraction(at physical: Point) -> Double {
-        let bar = layout.progressBar, x = transform.toLogical(physical).x
-        return bar.width > 0 ? min(max((x - Double(bar.x)) / Double(bar.width), 0), 1) : 0
-    }
-
-    private func translateWindowEvent(_ id: SDL_WindowEventID, into inputs: inout [UIInput]) {
-        switch id {
-        case SDL_WINDOWEVENT_SIZE_CHANGED:
-            guard let output = try? rendererHandle.outputSize(), output != transform.physical, output.width > 0, output.height > 0
-            else { return }
-            let flipped = output.isPortrait != transform.physical.isPortrait
-            // Re-laid out at once for the new size, in the orientation it has; turning it to the
-            // new aspect's natural orientation is the recorder's call (allowed only in ready).
-            relayout(physical: output, orientation: transform.orientation)
-            if flipped { inputs.append(.displayOrientation(.natural(for: output))) }
-        case SDL_WINDOWEVENT_MINIMIZED, SDL_WINDOWEVENT_HIDDEN:
-            if !hidden && presentedOnce {
-                hidden = true
-                pointers.reset()
-                inputs.append(.background)
-            }
-        case SDL_WINDOWEVENT_RESTORED, SDL_WINDOWEVENT_SHOWN, SDL_WINDOWEVENT_MAXIMIZED:
-            if hidden {
-                hidden = false
-                inputs.append(.foreground)
-            }
-        case SDL_WINDOWEVENT_LEAVE:
-            // The mouse left the window: whatever it held is let go without a press.
-            pointers.reset()
-        default:
-            break
-        }
-    }
-
-    // MARK: - Pixels
-
-    /// What is drawn now in the back buffer (`SDL_RenderReadPixels` as XRGB8888). Call after
-    /// `draw` and before `present`: after a present the back buffer's content is undefined.
-    public func readPixels() throws(SDLError) -> Pixels {
-        let size = transform.physical
-        var words = [UInt32](repeating: 0, count: size.width * size.height)
-        let result = words.withUnsafeMutableBytes { buffer in
-            SDL_RenderReadPixels(rendererHandle.handle, nil, SDL_PIXELFORMAT_RGB888.rawValue, buffer.baseAddress, Int32(size.width * 4))
-        }
-        guard result == 0 else { throw SDLError(call: "SDL_RenderReadPixels") }
-        return Pixels(size: size, words: words)
-    }
-
-    /// The screen as it is now, read back: the last view model is drawn again first, since the back
-    /// buffer holds nothing reliable after a present.
-    public func snapshot() throws(SDLError) -> Pixels {
-        try draw(lastModel)
-        return try readPixels()
-    }
-
-    /// Writes the current screen to a BMP file.
-    public func screenshot(to path: String) throws {
-        try snapshot().bmp.write(to: URL(fileURLWithPath: path))
-    }
-}
-
-/// A copy of the screen's pixels, row by row, XRGB8888.
-public struct Pixels: Sendable {
-    public let size: Size
-    public let words: [UInt32]
-
-    public init(size: Size, words: [UInt32]) {
-        self.size = size
-        self.words = words
-    }
-
-    /// The colour at (x, y) on the display.
-    public func rgb(x: Int, y: Int) -> (r: UInt8, g: UInt8, b: UInt8) {
-        let word = words[y * size.width + x]
-        return (UInt8(truncatingIfNeeded: word >> 16), UInt8(truncatingIfNeeded: word >> 8), UInt8(truncatingIfNeeded: word))
-    }
-
-    /// The pixels as a 24-bit BMP file (bottom-up rows, BGR, each row padded to 4 bytes). Pure
-    /// Swift, so a worker thread can make it without touching SDL.
-    public var bmp: Data {
-        let rowBytes = (size.width * 3 + 3) & ~3
-        let imageBytes = rowBytes * size.height
-        var data = Data(capacity: 54 + imageBytes)
-        func u16(_ v: Int) { data.append(contentsOf: [UInt8(v & 0xff), UInt8((v >> 8) & 0xff)]) }
-        func u32(_ v: Int) { u16(v & 0xffff); u16((v >> 16) & 0xffff) }
-        data.append(contentsOf: Array("BM".utf8))
-        u32(54 + imageBytes); u32(0); u32(54)                  // BITMAPFILEHEADER
-        u32(40); u32(size.width); u32(size.height); u16(1); u16(24) // BITMAPINFOHEADER
-        u32(0); u32(imageBytes); u32(2835); u32(2835); u32(0); u32(0)
-        var row = [UInt8](repeating: 0, count: rowBytes)
-        for y in stride(from: size.height - 1, through: 0, by: -1) {
-            for x in 0..<size.width {
-                let word = words[y * size.width + x]
-                row[3 * x] = UInt8(truncatingIfNeeded: word)
-                row[3 * x + 1] = UInt8(truncatingIfNeeded: word >> 8)
-                row[3 * x + 2] = UInt8(truncatingIfNeeded: word >> 16)
-            }
-            data.append(contentsOf: row)
-        }
-        return data
     }
 }

@@ -352,13 +352,15 @@ func compareEncode(_ o: [String: String]) {
 }
 
 /// Capture alone: what taking frames costs (everything in this process, including a fake camera's
-/// plugin when it is one, so the figure is an upper bound for our code).
-func captureBench(_ o: [String: String]) {
+/// plugin when it is one, so the figure is an upper bound for our code). `environment`: as the booth
+/// reads it (where `auto` would look for cameras).
+func captureBench(_ o: [String: String], environment: KioskEnvironment) {
     let frameSize = size(o["size"])
     let fps = Double(o["fps"] ?? "") ?? 30
     let seconds = Double(o["seconds"] ?? "") ?? 10
     let choice: CameraChoice = o["camera"] == "test" ? .test : .device(o["camera"] ?? "/dev/video0")
-    let source = CameraFactory.make(choice, size: frameSize, fps: fps, mjpeg: CameraJPEGDecoder.factory).source
+    let source = CameraFactory.make(choice, size: frameSize, fps: fps, mjpeg: CameraJPEGDecoder.factory,
+                                    videoDevices: environment.videoDeviceFolder).source
     let count = Locked(0)
     let before = usage().cpu
     let wall = Date()
@@ -404,11 +406,13 @@ func stopLatency(_ o: [String: String]) {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+// The KIOSK_* variables the libraries are handed, read once.
+let environment = KioskEnvironment(ProcessInfo.processInfo.environment)
 switch arguments.first {
 case "preview": previewBench(options(arguments.dropFirst()))
 case "encode": encode(options(arguments.dropFirst()))
 case "compare-encode": compareEncode(options(arguments.dropFirst()))
-case "capture": captureBench(options(arguments.dropFirst()))
+case "capture": captureBench(options(arguments.dropFirst()), environment: environment)
 case "make-clip": makeClip(options(arguments.dropFirst()))
 case "compare-booth": compareBooth(options(arguments.dropFirst()))
 case "preview-cost": previewCost(options(arguments.dropFirst()))

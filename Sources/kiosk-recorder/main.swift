@@ -19,6 +19,8 @@ do { notifier = try ServiceNotifier.fromEnvironment() } catch {
 // Before any thread starts: a long-running booth keeps its heap from spreading over many arenas,
 // and its frames' memory mapped for the next frames.
 MallocArenas.configure(environment: ProcessInfo.processInfo.environment)
+// The KIOSK_* variables, read here once and handed to each part that needs one.
+let environment = KioskEnvironment(ProcessInfo.processInfo.environment)
 // The watch that tells a stall of the whole process (SIGSTOP, a suspended VM) from a slow encoder.
 ProcessStalls.shared.start()
 let parser = OptionParser(readFile: { try ConfigFile.read($0) }, warn: { Log.info($0) })
@@ -69,7 +71,7 @@ func outputPath(_ configured: String?) -> String {
 /// SDL and the window, or exit 3 with a hint.
 func openScreen(_ config: Configuration) -> (SDLContext, Screen, Assets) {
     let assets: Assets
-    do { assets = try Assets.locate() } catch {
+    do { assets = try Assets.locate(environment: environment) } catch {
         Log.write("kiosk-recorder: \(error)\n")
         exit(1)
     }
@@ -79,7 +81,7 @@ func openScreen(_ config: Configuration) -> (SDLContext, Screen, Assets) {
         // nobody can see is no booth. Only an explicit SDL_VIDEODRIVER (tests, benchmarks) may
         // choose it.
         let driver = context.videoDriver
-        if ["offscreen", "dummy"].contains(driver), ProcessInfo.processInfo.environment["SDL_VIDEODRIVER"] == nil {
+        if ["offscreen", "dummy"].contains(driver), environment.videoDriver == nil {
             Log.write("kiosk-recorder: no display: SDL found none and fell back to its '\(driver)' driver\n\(Screen.noDisplayHint)\n")
             exit(3)
         }
@@ -94,11 +96,11 @@ func openScreen(_ config: Configuration) -> (SDLContext, Screen, Assets) {
         }
         Log.info("display: \(driver) \(screen.outputSize), renderer \(screen.rendererName)")
         // Under KMSDRM touches come from evdev: without read access there are none and no error.
-        if driver == "KMSDRM", let problem = Preflight.inputProblem() { Log.info("input: \(problem)") }
+        if driver == "KMSDRM", let problem = Preflight.inputProblem(folder: environment.inputFolder) { Log.info("input: \(problem)") }
         return (context, screen, assets)
     } catch {
         let cards = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []).filter { $0.hasPrefix("card") }.sorted()
-        let hint = Screen.noDisplayHint(error: "\(error)", requestedDriver: ProcessInfo.processInfo.environment["SDL_VIDEODRIVER"],
+        let hint = Screen.noDisplayHint(error: "\(error)", requestedDriver: environment.videoDriver,
                                         devices: cards.map { "/dev/dri/" + $0 })
         Log.write("kiosk-recorder: no display: \(error)\n\(hint)\n")
         exit(3)
@@ -151,10 +153,10 @@ case .version:
     FileHandle.standardOutput.write(Data((text + "\n").utf8))
     exit(0)
 case .listCameras:
-    EventSink().emit(.cameras(CameraDirectory.cameras()))
+    EventSink().emit(.cameras(CameraDirectory.cameras(in: environment.videoDeviceFolder)))
     exit(0)
 case let .check(config):
-    let items = Preflight.run(config, mjpeg: CameraJPEGDecoder.factory)
+    let items = Preflight.run(config, mjpeg: CameraJPEGDecoder.factory, environment: environment)
     Log.write(Preflight.report(items))
     let ok = !items.contains { !$0.ok }
     EventSink().emit(.check(ok: ok, items: items))
@@ -167,7 +169,7 @@ case let .play(file, config, player):
     screen.playbackFit = player.fit
     // The player alone has no camera: the test pattern stands in and is never started.
     let parts = BoothParts(screen: screen, audio: SoundPlayer(assets: assets), camera: TestPattern(size: config.size, fps: 30),
-                           makeMicrophone: { _ in nil }, notifier: notifier)
+                           makeMicrophone: { _ in nil }, notifier: notifier, environment: environment)
     serve(makeBooth { () throws(SystemError) in try Booth(playing: file, config: config, parts: parts, player: player) }, context)
 case let .record(config):
     Booth.blockSignals()
@@ -180,7 +182,7 @@ case let .record(config):
             exit(2)
         }
         let path = URL(fileURLWithPath: directory).standardizedFileURL.path
-        folder = TakeFolder(path: path, template: config.nameTemplate)
+        folder = TakeFolder(path: path, template: config.nameTemplate, clockTrusted: environment.clockTrusted)
         output = path + "/" + config.nameTemplate
     } else {
         output = outputPath(config.output)
@@ -204,7 +206,7 @@ case let .record(config):
     let (context, screen, assets) = openScreen(config)
     let camera = CameraFactory.makeAll(config.cameras, size: config.size, fps: Double(config.fps),
                                        exec: ExecCameraSettings(format: config.cameraFormat, delayMilliseconds: config.cameraDelay),
-                                       mjpeg: CameraJPEGDecoder.factory)
+                                       mjpeg: CameraJPEGDecoder.factory, videoDevices: environment.videoDeviceFolder)
     if camera.sources.count > 1 { Log.info("cameras to switch between: \(camera.sources.map(\.info.name).joined(separator: ", "))") }
     // Every event also goes to the socket's clients.
     var copies: (@Sendable (Data) -> Void)?
@@ -218,12 +220,13 @@ case let .record(config):
             case let .pcm(name): ALSAMicrophone(name: name)
             }
         },
-        events: EventSink(copies: copies), configurationSource: source, notifier: notifier)
+        events: EventSink(copies: copies), configurationSource: source, notifier: notifier, environment: environment)
     parts.monitorsMicrophone = true
     parts.moreCameras = Array(camera.sources.dropFirst())
     if config.videoEncoder == "auto" {
         // Opens the hardware encoders once, before the loop turns (nothing on screen waits yet).
-        let choice = EncoderChoice.resolve("auto", size: config.size, fps: Double(config.fps), bitrate: config.videoBitrate)
+        let choice = EncoderChoice.resolve("auto", size: config.size, fps: Double(config.fps), bitrate: config.videoBitrate,
+                                           renderFolder: environment.renderFolder)
         Log.info("video encoder \(choice.reason)")
         parts.autoEncoder = choice
     }

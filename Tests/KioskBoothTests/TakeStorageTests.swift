@@ -67,7 +67,7 @@ struct TakeStorageTests {
     @Test("a folder: each take numbered under the template; a discarded take goes only if it is ours; Use Video keeps its name and prunes by the rules, protected takes kept")
     func folder() throws {
         let dir = try Self.folder("folder")
-        let storage = FolderStorage(folder: TakeFolder(path: dir, template: "t{n}.mov"))
+        let storage = FolderStorage(folder: TakeFolder(path: dir, template: "t{n}.mov", clockTrusted: false))
         #expect(storage.hasLaunchWork && storage.launchWork(Self.rules).isEmpty)
         var paths: [String] = []
         for _ in 1...3 {
@@ -96,7 +96,7 @@ struct TakeStorageTests {
     @Test("a folder removed while the booth runs is made again and locked again before the next take")
     func folderRemoved() throws {
         let dir = try Self.folder("removed")
-        let storage = FolderStorage(folder: TakeFolder(path: dir, template: "t{n}.mov"))
+        let storage = FolderStorage(folder: TakeFolder(path: dir, template: "t{n}.mov", clockTrusted: false))
         let lock = Locked<OutputLock?>(try OutputLock(folder: dir))
         try FileManager.default.removeItem(atPath: dir)
         guard case let .success((_, path)) = storage.nextTake(planned: dir + "/x.mov", lock: lock) else {

@@ -4,17 +4,20 @@ import Foundation
 import Testing
 @testable import KioskMedia
 import KioskCore
+import KioskSystem
 
 @Suite("Encoder choice")
 struct EncoderChoiceTests {
     @Test("auto here (no render node, no M2M encoder) is libx264, saying why each hardware encoder was passed over")
     func autoHere() {
-        let choice = EncoderChoice.resolve("auto", size: Size(width: 1280, height: 720), fps: 30, bitrate: nil)
+        let here = KioskEnvironment().renderFolder
+        let choice = EncoderChoice.resolve("auto", size: Size(width: 1280, height: 720), fps: 30, bitrate: nil, renderFolder: here)
         #expect(choice.name == "libx264")
         #expect(choice.reason.hasPrefix("auto: libx264 (h264_vaapi: "), "\(choice.reason)")
         #expect(choice.reason.contains("; h264_v4l2m2m: "), "\(choice.reason)")
         // A name other than auto is taken as it is.
-        #expect(EncoderChoice.resolve("h264_v4l2m2m", size: Size(width: 640, height: 480), fps: 30, bitrate: nil).name == "h264_v4l2m2m")
+        #expect(EncoderChoice.resolve("h264_v4l2m2m", size: Size(width: 640, height: 480), fps: 30, bitrate: nil, renderFolder: here).name
+                == "h264_v4l2m2m")
     }
 
     @Test("the Pi 4's encoder only within level 4.1: 1080p at 30 fps at most", arguments: [

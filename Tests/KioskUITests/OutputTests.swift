@@ -3,6 +3,7 @@
 import CSDL2
 import Foundation
 import KioskCore
+import KioskSystem
 import Testing
 @testable import KioskUI
 
@@ -90,24 +91,26 @@ extension SDLTests {
         func assets() throws {
             let exists: Set<String> = ["/opt/kiosk/share/kiosk-recorder/assets", "/src/repo/assets", "/env/assets"]
             let has = { (dir: String) in exists.contains(dir) }
-            #expect(try Assets.locate(environment: ["KIOSK_ASSETS": "/env/assets"], executable: "/src/repo/.build/debug/kiosk-recorder",
-                                      hasFonts: has).directory == "/env/assets")
+            #expect(try Assets.locate(environment: KioskEnvironment(["KIOSK_ASSETS": "/env/assets"]),
+                                      executable: "/src/repo/.build/debug/kiosk-recorder", hasFonts: has).directory == "/env/assets")
             #expect(throws: Assets.NotFound.self) {
-                try Assets.locate(environment: ["KIOSK_ASSETS": "/wrong"], executable: "/src/repo/.build/debug/kiosk-recorder", hasFonts: has)
+                try Assets.locate(environment: KioskEnvironment(["KIOSK_ASSETS": "/wrong"]),
+                                  executable: "/src/repo/.build/debug/kiosk-recorder", hasFonts: has)
             }
-            #expect(try Assets.locate(environment: [:], executable: "/opt/kiosk/bin/kiosk-recorder", hasFonts: has).directory
+            #expect(try Assets.locate(environment: KioskEnvironment(), executable: "/opt/kiosk/bin/kiosk-recorder", hasFonts: has).directory
                     == "/opt/kiosk/share/kiosk-recorder/assets")
-            #expect(try Assets.locate(environment: [:], executable: "/src/repo/.build/x86_64-unknown-linux-gnu/debug/kiosk-recorder",
+            #expect(try Assets.locate(environment: KioskEnvironment(),
+                                      executable: "/src/repo/.build/x86_64-unknown-linux-gnu/debug/kiosk-recorder",
                                       hasFonts: has).directory == "/src/repo/assets")
             do {
-                _ = try Assets.locate(environment: [:], executable: "/elsewhere/bin/kiosk-recorder", hasFonts: has)
+                _ = try Assets.locate(environment: KioskEnvironment(), executable: "/elsewhere/bin/kiosk-recorder", hasFonts: has)
                 Issue.record("found assets where there are none")
             } catch {
                 #expect(error.searched.contains("/elsewhere/share/kiosk-recorder/assets"))
                 #expect(error.searched.contains("/assets"))
             }
             // For real: this test runner sits in .build under the repository.
-            let real = try Assets.locate(environment: [:])
+            let real = try Assets.locate(environment: KioskEnvironment())
             #expect(FileManager.default.fileExists(atPath: real.boldFont))
             for sound in Sound.allCases { #expect(FileManager.default.fileExists(atPath: real.sound(sound)), "\(sound)") }
         }

@@ -1,0 +1,100 @@
+// What goes into the recorder's machine and what comes out of it (RecorderMachine.swift): the
+// events it takes, the actions it returns, and the modes, sessions and sounds they name.
+
+/// The screen's modes.
+public enum Mode: String, CaseIterable, Codable, Sendable {
+    case ready, countdown, recording, finished, playing
+}
+
+/// What to do after an outcome (Use Video or Cancel): exit, or go back to ready for the next guest.
+public enum SessionMode: String, CaseIterable, Codable, Sendable {
+    case once, loop
+}
+
+/// The short system-like sounds (iOS 1117 / 1118), and the countdown's tick.
+public enum Sound: String, CaseIterable, Sendable {
+    case begin, end, tick
+}
+
+/// Everything that can happen to the recorder.
+public enum RecorderEvent: Equatable, Sendable {
+    /// A button press, from a touch, a click, a key or a stdin command.
+    case press(Button)
+    /// Start with a countdown of its own (`{"command":"start","countdown":N}`; 0: none).
+    case start(countdown: Int)
+    /// A second of the countdown has passed (the booth's clock, once a second after it began).
+    case countdownTick
+    /// Seconds recorded so far, from the writer's clock (moves the timer), and the seconds left
+    /// before a limit stops the take (nil: not known yet).
+    case tick(elapsed: Double, remaining: Double? = nil)
+    /// The writer opened the file and is recording.
+    case recordingStarted(outputPath: String)
+    /// The writer could not start (no disk space, encoder failure, …); nothing was recorded.
+    case recordingFailed(code: ErrorCode, message: String)
+    /// The writer finalized the file (after a stop asked for, or on its own: a limit, a full disk).
+    case recordingFinished(RecordingResult)
+    case background
+    case foreground
+    case rotate(Orientation)
+    case cameraLost
+    case cameraBack
+    case playbackProgress(position: Double, duration: Double)
+    /// The player stopped by itself: the end of the file, or an error.
+    case playbackEnded(PlaybackEndReason)
+    /// A tap on the playing video: pause or resume.
+    case togglePause
+    /// The player: pause (`true`) or resume (`false`) (the `pause` command).
+    case pause(Bool)
+    /// The player: go to `position` seconds (the progress bar, the `seek` command). A pause stays.
+    case seek(position: Double)
+    /// The `state` command.
+    case stateQuery
+    /// SIGTERM or SIGINT: finish any recording cleanly and exit 0.
+    case terminate(signal: String)
+    /// The `quit` command: like a signal, without the `terminated` event.
+    case quit
+    /// The parent closed its end of stdout: like `quit`, and a take in progress ends with reason
+    /// `parentGone` (kept with its marker).
+    case parentGone
+    /// SIGHUP's new settings, read and accepted by the booth: applied in ready (at once, or on the
+    /// next return to ready), a newer reload replacing one still waiting. Its orientation, when it
+    /// names one, is asked for as a `rotate` would.
+    case reload(Configuration)
+    /// The camera switch the machine asked for (`switchCamera`) is done, or came to nothing.
+    case cameraSwitched
+    /// The finished screen (or the review) was left untouched for `--idle-timeout`: the take is
+    /// used (when it can be, and `use` is asked) or discarded (in a once session, then Cancel), as
+    /// the presses would, after the `idleReset` event that says which. Elsewhere: nothing.
+    case idleReset(IdleAction)
+}
+
+/// What the executable must carry out, in order.
+public enum RecorderAction: Equatable, Sendable {
+    case startCamera
+    case stopCamera
+    /// The switch button: the next camera (one that cannot open now is passed over).
+    case switchCamera
+    /// Remove the previous take before a new one (or move an interrupted one aside).
+    case discardTake
+    /// Use Video: give the take to the parent (in a loop session under a name of its own, so the
+    /// next guest's Start cannot delete it) and report its path with
+    /// `videoRecorderDidFinishRecordingVideoWithOutputPath`. The parent then owns the file.
+    case handOverTake
+    /// Start writing; the orientation is the interface's at the start of the take.
+    case startRecording(orientation: Orientation)
+    /// The countdown began: send `countdownTick` once a second from now.
+    case startCountdownClock
+    case stopRecording(StopReason)
+    case playSound(Sound)
+    case startPlayback(path: String)
+    case setPlaybackPaused(Bool)
+    /// Go to this position (seconds from the start): the picture there shows, paused or not.
+    case seekPlayback(to: Double)
+    case stopPlayback
+    /// Lay the screen out for this orientation now.
+    case applyOrientation(Orientation)
+    /// Put a reloaded configuration in force now (the booth is in ready; nothing records).
+    case applyConfiguration(Configuration)
+    case emit(KioskEvent)
+    case exit(code: Int32)
+}

@@ -1,0 +1,112 @@
+// What the recorder's machine shows (RecorderMachine.swift): the screen's view model, the visible
+// buttons and the timer derived from its state, and the `state` event that reports it.
+
+/// What the screen shows, derived from the state.
+public struct ViewModel: Equatable, Sendable {
+    public var mode: Mode
+    public var timer: String
+    /// The visible buttons, by their command names, in the contract's order.
+    public var buttons: [Button]
+    /// The bottom panel's dark background (hidden while recording, as in the seed).
+    public var bottomPanelBackground: Bool
+    /// The last captured frame stays on screen instead of the live preview.
+    public var frozenFrame: Bool
+    /// A note for the guest, e.g. that the camera is missing (the words come from the strings table).
+    public var message: ScreenText?
+    /// Playback position as a fraction 0…1 (playing mode only).
+    public var progress: Double?
+    public var paused: Bool
+    /// The countdown's number (countdown mode only).
+    public var countdown: Int?
+    /// Near a take's limit: the part of the warning time still left (1 → 0); the timer counts
+    /// down in red and a ring around Stop empties with it. nil otherwise.
+    public var remainingFraction: Double?
+    /// The operator's words for the guest (`--prompt`), shown at the top of the picture in ready.
+    public var prompt: String?
+    /// The attract screen (ready, untouched for `--attract-after`): where the record button's pulse
+    /// is in its cycle, 0…1. nil otherwise.
+    public var attract: Double?
+    /// The microphone's meter (ready, countdown, recording): the level now and the peak of the last
+    /// 1.5 s, dBFS. nil without a microphone.
+    public var microphoneLevel: (now: Double, peak: Double)?
+    /// While recording: the microphone has heard nothing for 3 s.
+    public var microphoneSilent = false
+    /// The camera just switched to, by name, shown for a moment (ready).
+    public var cameraName: String?
+    /// A tap's focus box: where (canvas pixels) and how far its 1 s animation is (0…1).
+    public var focusBox: (center: Point, progress: Double)?
+
+    public static func == (a: ViewModel, b: ViewModel) -> Bool {
+        a.mode == b.mode && a.timer == b.timer && a.buttons == b.buttons && a.bottomPanelBackground == b.bottomPanelBackground
+            && a.frozenFrame == b.frozenFrame && a.message == b.message && a.progress == b.progress && a.paused == b.paused
+            && a.countdown == b.countdown && a.remainingFraction == b.remainingFraction && a.prompt == b.prompt
+            && a.attract == b.attract && a.microphoneLevel?.now == b.microphoneLevel?.now
+            && a.microphoneLevel?.peak == b.microphoneLevel?.peak && a.microphoneSilent == b.microphoneSilent
+            && a.cameraName == b.cameraName && a.focusBox?.center == b.focusBox?.center && a.focusBox?.progress == b.focusBox?.progress
+    }
+}
+
+extension RecorderMachine {
+    public var visibleButtons: [Button] {
+        if exiting && mode != .recording { return [] }
+        switch state {
+        case .ready:
+            // The switch stays while the camera is missing: another one may be there.
+            if cameraSwitching { return [.cancel] }
+            let switchable: [Button] = cameraCount > 1 && !inBackground ? [.switchCamera] : []
+            return (cameraAvailable && !inBackground ? [.cancel, .start] : [.cancel]) + switchable
+        case .countdown:
+            return [.cancel]
+        case let .recording(r):
+            return r.stopRequested == nil && r.confirmed ? [.stop] : []
+        case let .finished(take):
+            return take.success ? [.retake, .useVideo, .playVideo] : [.retake, .playVideo]
+        case .playing:
+            return [.closePlayer]
+        }
+    }
+
+    public var timerText: String {
+        switch state {
+        case .ready, .countdown: TimerText.format(seconds: 0)
+        // Near a limit the timer counts down what is left, rounded up (00:01 until the very end).
+        case let .recording(r) where timeWarning: TimerText.format(seconds: (r.remaining ?? 0).rounded(.up))
+        case let .recording(r): TimerText.format(seconds: r.elapsed)
+        // The take's length, to the nearest second (a 2.97 s take under a 3 s limit reads 00:03).
+        case let .finished(take): TimerText.format(seconds: take.duration.rounded())
+        case let .playing(p): TimerText.playback(position: p.position, duration: p.duration)
+        }
+    }
+
+    /// Whether the take is near its end: under `warnRemaining` seconds left, not yet stopping.
+    public var timeWarning: Bool {
+        guard case let .recording(r) = state, r.confirmed, r.stopRequested == nil, let left = r.remaining else { return false }
+        return warnRemaining > 0 && left < warnRemaining
+    }
+
+    public var viewModel: ViewModel {
+        if case let .playing(p) = state {
+            var model = ViewModel.playback(position: p.position, duration: p.duration, paused: p.paused)
+            model.buttons = visibleButtons // none once the process is on its way out
+            return model
+        }
+        var message: ScreenText?
+        if !cameraAvailable && (mode == .ready || mode == .countdown || mode == .recording) {
+            message = .cameraUnavailable
+        }
+        return ViewModel(
+            mode: mode, timer: timerText, buttons: visibleButtons,
+            bottomPanelBackground: mode != .recording,
+            frozenFrame: mode == .finished,
+            message: message,
+            progress: nil, paused: false,
+            countdown: { if case let .countdown(n) = state { n } else { nil } }(),
+            remainingFraction: timeWarning ? { if case let .recording(r) = state { min(max((r.remaining ?? 0) / warnRemaining, 0), 1) } else { nil } }() : nil,
+            prompt: nil, attract: nil)
+    }
+
+    public var stateEvent: KioskEvent {
+        .state(mode: mode.rawValue, timer: timerText, buttons: visibleButtons, orientation: orientation,
+               remaining: { if case let .recording(r) = state { r.remaining } else { nil } }())
+    }
+}

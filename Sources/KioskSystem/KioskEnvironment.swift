@@ -1,0 +1,48 @@
+// The environment variables the recorder reads, read once: the executables (kiosk-recorder,
+// kiosk-bench) make a `KioskEnvironment` from their environment at launch and hand each library the
+// part it needs, so no library reads the environment itself (kiosk/test checks that).
+import Foundation
+
+/// What the `KIOSK_*` variables (and `SDL_VIDEODRIVER`) say, each with its meaning when unset.
+public struct KioskEnvironment: Equatable, Sendable {
+    /// `KIOSK_ASSETS`: the assets folder (fonts, sounds). When set it must be right: a wrong one is
+    /// an error, not passed over (`Assets.locate`). nil: unset or empty, the folder is looked for.
+    public var assets: String?
+    /// `KIOSK_CLOCK_TRUSTED=1`: the operator vouches for the wall clock (a battery RTC without NTP),
+    /// so `--max-age` counts ages by it although the kernel does not call it synchronised.
+    public var clockTrusted: Bool
+    /// `KIOSK_VIDEO_DEVICE_DIR`: where `video*` capture devices are looked for (`auto`,
+    /// `--list-cameras`, `--check`); /dev when unset. For tests and unusual systems.
+    public var videoDeviceFolder: String
+    /// `KIOSK_INPUT_DIR`: where the input devices are (`--check`, the KMSDRM touch warning);
+    /// /dev/input when unset. For tests and unusual systems.
+    public var inputFolder: String
+    /// `KIOSK_DRI_DIR`: where the VA-API encoder's render nodes (`renderD*`) are; /dev/dri when unset.
+    public var renderFolder: String
+    /// `KIOSK_TEST_ENCODERS=1`: the test-only encoders (`test_stall_h264`, `test_slow_h264`, libx264
+    /// under other names; docs/recording.md) answer to their names. Never set in production.
+    public var testEncoders: Bool
+    /// `KIOSK_STATS=1`: the booth writes its preview statistics lines to stderr (bench/preview).
+    public var stats: Bool
+    /// `SDL_VIDEODRIVER` as the operator set it (SDL reads it itself): only an explicit choice may
+    /// land on SDL's `offscreen` or `dummy` driver, where a fallback to it means "no display".
+    public var videoDriver: String?
+
+    /// Nothing set: every variable's meaning when unset.
+    public init() {
+        self.init([:])
+    }
+
+    /// The variables as `variables` (an environment, e.g. `ProcessInfo.processInfo.environment`)
+    /// holds them.
+    public init(_ variables: [String: String]) {
+        assets = variables["KIOSK_ASSETS"].flatMap { $0.isEmpty ? nil : $0 }
+        clockTrusted = variables["KIOSK_CLOCK_TRUSTED"] == "1"
+        videoDeviceFolder = variables["KIOSK_VIDEO_DEVICE_DIR"] ?? "/dev"
+        inputFolder = variables["KIOSK_INPUT_DIR"] ?? "/dev/input"
+        renderFolder = variables["KIOSK_DRI_DIR"] ?? "/dev/dri"
+        testEncoders = variables["KIOSK_TEST_ENCODERS"] == "1"
+        stats = variables["KIOSK_STATS"] == "1"
+        videoDriver = variables["SDL_VIDEODRIVER"]
+    }
+}
