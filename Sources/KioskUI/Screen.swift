@@ -34,12 +34,13 @@ public final class Screen {
     public let waker: ScreenWaker
     private let preview: Preview
     /// The player's picture, kept apart so the camera's last frame is still there after playback.
-    private let playback: Preview
-    private var playbackRotation = 0.0
-    private var playing = false
+    private var player: PlayerSurface
     /// How the player's picture covers the screen: aspect-fit (the review's) or aspect-fill
     /// (`--play --fit fill`).
-    public var playbackFit: PictureFit = .fit
+    public var playbackFit: PictureFit {
+        get { player.fit }
+        set { player.fit = newValue }
+    }
     let text: TextCache
     /// DejaVu Sans Bold: the face of every text it can show.
     private let fontPath: String
@@ -100,7 +101,7 @@ public final class Screen {
         transform = DisplayTransform(physical: output, orientation: orientation ?? .natural(for: output))
         layout = Layout(canvas: transform.logical)
         preview = Preview(renderer: rendererHandle)
-        playback = Preview(renderer: rendererHandle)
+        player = PlayerSurface(picture: Preview(renderer: rendererHandle))
         shapes = ShapeCache(renderer: rendererHandle)
         self.fontPath = fontPath
         text = try TextCache(renderer: rendererHandle, faces: Typefaces(primary: fontPath, language: .en, font: nil),
@@ -178,40 +179,40 @@ public final class Screen {
 
     /// Playback begins: black until its first picture; the camera's picture is kept aside.
     public func beginPlayback() {
-        playback.clear()
-        playing = true
+        player.picture.clear()
+        player.playing = true
     }
 
     /// Puts a picture of the player on screen from the next `draw` on: aspect-fit, turned
     /// clockwise by `rotation` degrees (SDL's angle, −av_display_rotation_get of the file).
     public func show(playbackFrame frame: VideoFrame, rotation: Double) throws(SDLError) {
-        playing = true
-        playbackRotation = rotation
-        try playback.upload(frame)
+        player.playing = true
+        player.rotation = rotation
+        try player.picture.upload(frame)
     }
 
     /// The same for a player's picture taken without a copy (see `PlaybackPicture`).
     public func show(playbackPicture picture: some PlaybackPicture, rotation: Double) throws(SDLError) {
-        playing = true
-        playbackRotation = rotation
-        try playback.upload(picture)
+        player.playing = true
+        player.rotation = rotation
+        try player.picture.upload(picture)
     }
 
     /// Whether player pictures in 4:2:0 go up as YUV planes (see `Preview.yuvUploads`); tests
     /// set it to drive that path on the software renderer.
     public internal(set) var playbackYUVUploads: Bool {
-        get { playback.yuvUploads }
-        set { playback.yuvUploads = newValue }
+        get { player.picture.yuvUploads }
+        set { player.picture.yuvUploads = newValue }
     }
 
     /// Playback is over: the camera's picture (the frozen last frame) is back.
     public func endPlayback() {
-        playing = false
-        playback.clear()
+        player.playing = false
+        player.picture.clear()
     }
 
     /// The size of the player's picture on screen, nil when there is none.
-    public var playbackFrameSize: Size? { playing ? playback.frameSize : nil }
+    public var playbackFrameSize: Size? { player.playing ? player.picture.frameSize : nil }
 
     /// The size of the frame on screen, nil when there is none.
     public var previewSize: Size? { preview.frameSize }
@@ -224,15 +225,15 @@ public final class Screen {
         // cover them all anyway (the preview always does on a landscape display, a 16:9 movie on
         // a 16:9 display). GPU renderers always clear (cheap there, and tiled GPUs want it).
         // (Not in the frame where the window's size changed before the layout followed.)
-        let covered = rendererHandle.isSoftware && (try? rendererHandle.outputSize()) == transform.physical && (playing
-            ? playbackFit == .fit && playback.fittedCoversDisplay(transform: transform, degrees: playbackRotation)
+        let covered = rendererHandle.isSoftware && (try? rendererHandle.outputSize()) == transform.physical && (player.playing
+            ? player.fit == .fit && player.picture.fittedCoversDisplay(transform: transform, degrees: player.rotation)
             : preview.coversDisplay(transform: transform, mount: cameraMount, mirror: mirrorPreview))
         if !covered {
             SDL_SetRenderDrawColor(rendererHandle.handle, 0, 0, 0, 255)
             SDL_RenderClear(rendererHandle.handle)
         }
-        if playing {
-            playback.drawFitted(transform: transform, degrees: playbackRotation, fill: playbackFit == .fill)
+        if player.playing {
+            player.picture.drawFitted(transform: transform, degrees: player.rotation, fill: player.fit == .fill)
         } else {
             preview.draw(transform: transform, mount: cameraMount, mirror: mirrorPreview)
         }
@@ -257,4 +258,13 @@ public final class Screen {
         try draw(model)
         present()
     }
+}
+
+/// The player's side of the screen: its picture (a preview of its own), how it is turned, whether it
+/// shows, and how it covers the screen.
+struct PlayerSurface {
+    let picture: Preview
+    var rotation = 0.0
+    var playing = false
+    var fit: PictureFit = .fit
 }
