@@ -12,18 +12,14 @@ import Synchronization
 /// What the booth shares with its worker queues: the queues, and the slots they and the UI thread
 /// both touch (each safe to share: a lock or an atomic inside).
 struct BoothWorkers: Sendable {
-    /// Serial: each take's files in order (the old take goes before the new one opens).
-    let files: SerialQueue
-    /// Serial: the camera's starts and stops in the order the machine asked for them.
-    let cameraControl: SerialQueue
-    /// Screenshots: a slow or stuck target (a FIFO nobody reads) holds up nothing else.
-    let screenshots: SerialQueue
-    /// SIGHUP's reading of the config file (a file on a stuck mount holds up nothing else).
-    let configReader: SerialQueue
-    /// `--on-take`: one command at a time (it may take minutes: an upload).
-    let hooks: SerialQueue
-    /// Serial: the listening microphone's opens and closes (ready and the countdown).
-    let microphoneMonitor: SerialQueue
+    /// The serial workers, each a thread of its own running its jobs in order: `files`, each
+    /// take's files (the old take goes before the new one opens); `cameraControl`, the camera's
+    /// starts and stops in the order the machine asked for them; `screenshots` (a slow or stuck
+    /// target, a FIFO nobody reads, holds up nothing else); `configReader`, SIGHUP's reading of the
+    /// config file (a file on a stuck mount holds up nothing else); `hooks`, `--on-take` one at a
+    /// time (it may take minutes: an upload); `microphoneMonitor`, the listening microphone's opens
+    /// and closes (ready and the countdown).
+    let files, cameraControl, screenshots, configReader, hooks, microphoneMonitor: SerialQueue
     /// The running hook's pid (its process group), to end it when a signal ends the booth.
     let runningHook = RunningHook()
     /// The writer of a take being opened on the file worker (its start may wait for the disk).
