@@ -18,7 +18,7 @@ extension Booth {
         switch action {
         case .startCamera:
             let (camera, inbox, index) = (camera, inbox, ring.index)
-            camera.setControls(config.cameraControls)
+            camera.setControls(config.capture.cameraControls)
             let start = startCamera
             shared.cameraControl.async {
                 var failure: String?
@@ -59,7 +59,7 @@ extension Booth {
         case let .applyConfiguration(configuration):
             apply(configuration)
         case let .emit(event):
-            if case let .state(mode, timer, buttons, orientation, remaining, _) = event, config.microphone != .none {
+            if case let .state(mode, timer, buttons, orientation, remaining, _) = event, config.capture.microphone != .none {
                 events.emit(.state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
                                    microphoneLevel: meter.level()))
             } else {
@@ -84,7 +84,7 @@ extension Booth {
         service.status.used += 1
         // The session of the take's own settings: a reload the machine applies on this return
         // to ready comes as the next action, after this one.
-        let (output, rename, storage, number, rules) = (outputPath, config.session == .loop, storage, takes.number, retention)
+        let (output, rename, storage, number, rules) = (outputPath, config.guest.session == .loop, storage, takes.number, retention)
         let protected = jobs.protectedTakes
         takes.ownOnDisk = false
         onFiles { storage.handOver(output, number: number, rename: rename, rules: rules, protected: protected) }
@@ -100,6 +100,6 @@ extension Booth {
 
     /// The output folder's retention rules.
     var retention: TakeFolder.Retention {
-        TakeFolder.Retention(maxTakes: config.maxTakes, maxAge: config.maxAge, keepFree: config.keepFree)
+        TakeFolder.Retention(maxTakes: config.storage.maxTakes, maxAge: config.storage.maxAge, keepFree: config.storage.keepFree)
     }
 }

@@ -29,7 +29,8 @@ extension Booth {
             perform(machine.handle(.cameraSwitched))
             return
         }
-        let (all, current, controls, inbox, start, speaking) = (cameras, ring.index, config.cameraControls, inbox, startCamera, shared.speakingCamera)
+        let controls = config.capture.cameraControls
+        let (all, current, inbox, start, speaking) = (cameras, ring.index, inbox, startCamera, shared.speakingCamera)
         shared.cameraControl.async {
             speaking.withLock { $0 = -1 }
             all[current].stop()

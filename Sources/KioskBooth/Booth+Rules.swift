@@ -10,22 +10,22 @@ extension Booth {
     /// or discarded as if the guest had tapped, so the next guest never sees the previous take.
     func checkIdle() {
         guard jobs.exitCode == nil else { return }
-        clocks.idle.timeout = config.idleTimeout
+        clocks.idle.timeout = config.guest.idleTimeout
         guard clocks.idle.isDue(mode: machine.mode, paused: machine.playbackPaused, playerAlone: machine.playerFile != nil,
                                 at: MonotonicClock.now()) else { return }
-        Log.info("idle for \(config.idleTimeout) s: the take is reset (idle-action \(config.idleAction.rawValue))")
-        perform(machine.handle(.idleReset(config.idleAction)))
+        Log.info("idle for \(config.guest.idleTimeout) s: the take is reset (idle-action \(config.guest.idleAction.rawValue))")
+        perform(machine.handle(.idleReset(config.guest.idleAction)))
         needsDraw = true
     }
 
     /// The attract screen comes after `--attract-after` in ready without a touch; any other mode
     /// (and a reload turning it off) ends it.
     func checkAttract() {
-        clocks.attract.after = config.attractAfter
+        clocks.attract.after = config.guest.attractAfter
         guard clocks.attract.look(eligible: machine.mode == .ready && !machine.exiting && machine.playerFile == nil,
                                   at: MonotonicClock.now()) else { return }
         needsDraw = true
-        if attracting { Log.info("attract screen: \(config.attractAfter) s without a touch") }
+        if attracting { Log.info("attract screen: \(config.guest.attractAfter) s without a touch") }
     }
 
     /// Restarts the attract clock; if the attract screen shows, ends it and says whether the input
@@ -41,11 +41,11 @@ extension Booth {
     /// While recording, 3 s under −60 dBFS is `microphoneSilent`, once until sound comes back.
     func updateMicrophone() {
         let mode = machine.mode
-        let wanted = parts.monitorsMicrophone && config.microphone != .none && machine.cameraRunning
+        let wanted = parts.monitorsMicrophone && config.capture.microphone != .none && machine.cameraRunning
             && (mode == .ready || mode == .countdown) && takes.current == nil && !takes.opening && !machine.exiting
         if wanted != microphone.listeningWanted {
             microphone.listeningWanted = wanted
-            let (slot, meter, make, choice) = (shared.listening, meter, parts.makeMicrophone, config.microphone)
+            let (slot, meter, make, choice) = (shared.listening, meter, parts.makeMicrophone, config.capture.microphone)
             if wanted {
                 shared.microphoneMonitor.async {
                     guard let source = make(choice) else { return }
@@ -63,7 +63,7 @@ extension Booth {
                 }
             }
         }
-        guard mode == .recording, config.microphone != .none, takes.current != nil else {
+        guard mode == .recording, config.capture.microphone != .none, takes.current != nil else {
             microphone.silence.reset()
             return
         }
@@ -79,7 +79,7 @@ extension Booth {
     /// `--on-take`: runs the command for an accepted take on the hooks worker, one at a time; its
     /// end comes back as `hookDone`. The take is kept from retention until it exits 0.
     func runHook(for path: String) {
-        guard let run = jobs.accepted(path: path, duration: takes.lastDuration, command: config.onTake) else { return }
+        guard let run = jobs.accepted(path: path, duration: takes.lastDuration, command: config.service.onTake) else { return }
         let (inbox, running) = (inbox, shared.runningHook)
         shared.hooks.async {
             switch ShellCommand.spawn(run.command, environment: run.environment) {

@@ -88,7 +88,9 @@ extension Booth {
         shared.configReader.async {
             let read = Result { () throws(UsageError) in try source.read() }
             // A new language's font files are read here, not on the UI thread that checks them.
-            if case let .success(configuration) = read { FontLookup.preload(language: configuration.language, font: configuration.font) }
+            if case let .success(configuration) = read {
+                FontLookup.preload(language: configuration.screen.language, font: configuration.screen.font)
+            }
             inbox.post(.configurationRead(read))
         }
     }
@@ -125,9 +127,9 @@ extension Booth {
     /// A reload that changes the words on screen (language, labels, prompt, font) is accepted only
     /// when a font has every glyph of them; otherwise it is refused like a bad file.
     private func checkedWords(_ decision: ReloadDecision) -> ReloadDecision {
-        guard case let .accepted(next, _, _) = decision,
-              next.words != config.words || next.prompt != config.prompt || next.font != config.font else { return decision }
-        do { try screen.checkWords(next.words, prompt: next.prompt, font: next.font) } catch {
+        guard case let .accepted(next, _, _) = decision, next.screen.textDiffers(from: config.screen) else { return decision }
+        let shown = next.screen
+        do { try screen.checkWords(shown.words, prompt: shown.prompt, font: shown.font) } catch {
             return .refused(message: "\(error)")
         }
         return decision
@@ -136,15 +138,16 @@ extension Booth {
     /// The machine applies a reloaded configuration (in ready): the words on screen, the camera's
     /// controls, the preview; the rest is read where it is used.
     func apply(_ configuration: Configuration) {
-        if configuration.words != config.words || configuration.prompt != config.prompt || configuration.font != config.font {
+        let shown = configuration.screen
+        if shown.textDiffers(from: config.screen) {
             // Checked when the reload was accepted; a font file changed on disk since is logged.
-            do { try screen.setWords(configuration.words, prompt: configuration.prompt, font: configuration.font) } catch {
+            do { try screen.setWords(shown.words, prompt: shown.prompt, font: shown.font) } catch {
                 Log.info("reload: the words on screen are kept: \(error)")
             }
         }
         config = configuration
-        camera.setControls(configuration.cameraControls)
-        screen.setPreview(mirror: configuration.mirrorPreview, cameraMount: configuration.cameraRotation)
+        camera.setControls(configuration.capture.cameraControls)
+        screen.setPreview(mirror: shown.mirrorPreview, cameraMount: configuration.capture.cameraRotation)
         Log.info("reload: the settings of \(configuration.configFile ?? "the command line") are in force")
     }
 

@@ -10,7 +10,7 @@ import KioskSystem
 extension Booth {
     /// The video encoder the next take asks for: `auto` as resolved at launch, unless it stalled in
     /// a take (then libx264).
-    var nextEncoder: String { takes.encoders.next(configured: config.videoEncoder, auto: parts.autoEncoder?.name) }
+    var nextEncoder: String { takes.encoders.next(configured: config.video.encoder, auto: parts.autoEncoder?.name) }
 
     /// Opens the microphone and the writer on the file worker (after the old take is gone); the
     /// result comes back as `takeStarted` or `takeFailed`.
@@ -19,19 +19,19 @@ extension Booth {
         var settings = MovieSettings(outputPath: outputPath, videoSize: info.size, fps: info.fps, audio: nil)
         settings.framesFromLiveClock = true
         settings.videoEncoder = nextEncoder
-        settings.preset = config.videoPreset
-        settings.crf = config.videoCRF
-        settings.bitrate = config.videoBitrate
-        settings.maxDuration = config.maxDuration
-        settings.maxFileSize = config.maxFileSize
-        settings.minFreeDisk = config.minFreeDisk
-        settings.fileMode = config.fileMode
+        settings.preset = config.video.preset
+        settings.crf = config.video.crf
+        settings.bitrate = config.video.bitrate
+        settings.maxDuration = config.limits.maxDuration
+        settings.maxFileSize = config.limits.maxFileSize
+        settings.minFreeDisk = config.limits.minFreeDisk
+        settings.fileMode = config.storage.fileMode
         settings.rotationQuarterTurns = DisplayTransform(physical: screen.outputSize, orientation: orientation)
-            .cameraQuarterTurns(mount: config.cameraRotation)
+            .cameraQuarterTurns(mount: config.capture.cameraRotation)
         let (inbox, activeWriter, makeMicrophone, makeWriter, storage) = (inbox, activeWriter, parts.makeMicrophone, parts.makeWriter, storage)
         let (opening, lock) = (shared.openingWriter, shared.outputLock)
         takes.slowDisk = SlowDisk()
-        let (planned, microphone, meter, monitor) = (settings, config.microphone, meter, shared.microphoneMonitor)
+        let (planned, microphone, meter, monitor) = (settings, config.capture.microphone, meter, shared.microphoneMonitor)
         jobs.filePosted()
         // The listening microphone closes first (the same device opens for the take).
         takes.opening = true
@@ -56,7 +56,7 @@ extension Booth {
         takes.opening = false
         takes.current = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames,
                              previewDropsAtStart: frames.dropped)
-        takes.timeLeft = TimeLeft(maxDuration: config.maxDuration)
+        takes.timeLeft = TimeLeft(maxDuration: config.limits.maxDuration)
         outputPath = started.path
         takes.number = started.number
         activeWriter.set(started.writer)

@@ -101,8 +101,8 @@ public final class Booth {
         shared = try BoothWorkers(outputLock: Locked(outputLock))
         ring = CameraRing(count: 1 + parts.moreCameras.count)
         gate = ReadyGate(launchFiles: storage.hasLaunchWork)
-        machine = RecorderMachine(session: config.session, outputPath: outputPath, orientation: parts.screen.orientation,
-                                  countdown: config.countdown, warnRemaining: config.warnRemaining, cameraCount: ring.count)
+        machine = RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
+                                  countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining, cameraCount: ring.count)
         inbox.wakes(with: parts.screen.wake)
         frames.wakes(with: parts.screen.wake)
     }
@@ -244,8 +244,8 @@ public final class Booth {
         var model = machine.viewModel
         let now = MonotonicClock.now()
         if model.message == nil, model.mode == .ready, parts.cameraNote != nil { model.message = .noCameraFound }
-        if model.mode == .ready { model.prompt = config.prompt }
-        if config.microphone != .none, [.ready, .countdown, .recording].contains(model.mode) {
+        if model.mode == .ready { model.prompt = config.screen.prompt }
+        if config.capture.microphone != .none, [.ready, .countdown, .recording].contains(model.mode) {
             model.microphoneLevel = ((meter.level(at: now) * 2).rounded() / 2, (meter.level(at: now, window: 1_500_000_000) * 2).rounded() / 2)
             model.microphoneSilent = microphone.silence.reported && model.mode == .recording
             if model.microphoneSilent, model.message == nil { model.message = .microphoneSilent }

@@ -31,7 +31,7 @@ public enum Preflight {
         let list = found.map { "\($0.path) (\($0.name))" }.joined(separator: ", ")
         var items = [CheckItem(name: "cameras", ok: true, detail: found.isEmpty ? "no V4L2 camera found" : "found \(list)")]
         let choice: CameraChoice
-        switch config.camera {
+        switch config.capture.camera {
         case .test:
             items.append(CheckItem(name: "camera", ok: true, detail: "the built-in test pattern"))
             return items
@@ -54,12 +54,12 @@ public enum Preflight {
                                        fix: "add the booth's user to the video group: sudo usermod -aG video \(userName)"))
                 return items
             }
-            choice = config.camera
+            choice = config.capture.camera
         case .exec:
-            choice = config.camera
+            choice = config.capture.camera
         }
-        let exec = ExecCameraSettings(format: config.cameraFormat, delayMilliseconds: config.cameraDelay)
-        let source = CameraFactory.make(choice, size: config.size, fps: Double(config.fps), exec: exec, mjpeg: mjpeg,
+        let exec = ExecCameraSettings(format: config.capture.cameraFormat, delayMilliseconds: config.capture.cameraDelay)
+        let source = CameraFactory.make(choice, size: config.capture.size, fps: Double(config.capture.fps), exec: exec, mjpeg: mjpeg,
                                         videoDevices: videoDevices).source
         let first = Locked<VideoFrame?>(nil)
         let lost = Locked<String?>(nil)
@@ -84,7 +84,7 @@ public enum Preflight {
                                    detail: "\(info.name) streams \(info.size.width)x\(info.size.height) at \(KioskEvent.milliseconds(info.fps)) fps"))
         } else if case .exec = choice {
             items.append(CheckItem(name: "camera", ok: false, detail: lost.withLock { $0 } ?? "\(info.name) sent no picture",
-                                   fix: "run the command by hand and check that it writes \(config.cameraFormat.rawValue) to stdout (docs/deploy.md has recipes)"))
+                                   fix: "run the command by hand and check that it writes \(config.capture.cameraFormat.rawValue) to stdout (docs/deploy.md has recipes)"))
         } else {
             items.append(CheckItem(name: "camera", ok: false, detail: "\(info.name) opened but sent no frame in 5 s",
                                    fix: "try another USB port or cable (a USB 2 port may lack bandwidth), or a smaller --size"))
@@ -96,7 +96,7 @@ public enum Preflight {
 
     static func microphone(_ config: Configuration) -> CheckItem {
         let source: any AudioSource
-        switch config.microphone {
+        switch config.capture.microphone {
         case .none: return CheckItem(name: "microphone", ok: true, detail: "none (takes have no sound)")
         case .test: source = TestTone()
         case let .pcm(name): source = ALSAMicrophone(name: name)
@@ -187,7 +187,7 @@ public enum Preflight {
     static func output(_ config: Configuration) -> [CheckItem] {
         let folder: String, option: String
         var items: [CheckItem] = []
-        if let directory = config.outputDirectory {
+        if let directory = config.storage.outputDirectory {
             (folder, option) = (directory, "--output-dir")
             if !FileManager.default.fileExists(atPath: directory) {
                 let parent = URL(fileURLWithPath: directory).deletingLastPathComponent().path
@@ -197,7 +197,7 @@ public enum Preflight {
                 }
                 items.append(CheckItem(name: "output", ok: true, detail: "\(directory) will be made at launch"))
             }
-        } else if let output = config.output {
+        } else if let output = config.storage.output {
             (folder, option) = (URL(fileURLWithPath: output).deletingLastPathComponent().path, "--output")
         } else {
             (folder, option) = (NSTemporaryDirectory(), "the temporary folder")
@@ -224,9 +224,10 @@ public enum Preflight {
         // How much fits: the free space above the reserve, at the configured quality's rate.
         let probe = FileManager.default.fileExists(atPath: folder) ? folder : URL(fileURLWithPath: folder).deletingLastPathComponent().path
         if let free = DiskSpace.available(at: probe + "/x") {
-            let usable = max(free - max(config.minFreeDisk, config.keepFree ?? 0), 0)
+            let usable = max(free - max(config.limits.minFreeDisk, config.storage.keepFree ?? 0), 0)
             let minutes = Double(usable) / estimatedBytesPerSecond(config) / 60
-            let detail = "\(free / 1_048_576) MiB free: about \(Int(minutes)) minutes of takes at \(config.size.width)x\(config.size.height)"
+            let size = config.capture.size
+            let detail = "\(free / 1_048_576) MiB free: about \(Int(minutes)) minutes of takes at \(size.width)x\(size.height)"
             if minutes < 5 {
                 items.append(CheckItem(name: "disk", ok: false, detail: detail, fix: "free some space or use a larger disk (or a smaller --size)"))
             } else {
@@ -234,7 +235,7 @@ public enum Preflight {
             }
         }
         // Another booth on the same output.
-        let lockPath = config.outputDirectory.map { $0 + "/.kiosk-recorder.lock" } ?? config.output.map(OutputLock.path(for:))
+        let lockPath = config.storage.outputDirectory.map { $0 + "/.kiosk-recorder.lock" } ?? config.storage.output.map(OutputLock.path(for:))
         if let lockPath, FileManager.default.fileExists(atPath: lockPath) {
             do {
                 _ = try OutputLock(file: lockPath)
@@ -293,8 +294,8 @@ public enum Preflight {
     /// A rough rate for the estimate: the bit rate asked for, else what libx264 at crf 23 makes of a
     /// busy booth picture (about 0.1 bit per pixel), plus 128 kbit/s of sound.
     static func estimatedBytesPerSecond(_ config: Configuration) -> Double {
-        let video = config.videoBitrate.map(Double.init)
-            ?? Double(config.size.width * config.size.height) * Double(config.fps) * 0.1
+        let capture = config.capture
+        let video = config.video.bitrate.map(Double.init) ?? Double(capture.size.width * capture.size.height) * Double(capture.fps) * 0.1
         return (video + 128_000) / 8
     }
 

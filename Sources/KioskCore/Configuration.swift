@@ -9,7 +9,7 @@ public enum CameraChoice: Equatable, Sendable {
     /// The first camera found, else the test pattern with an on-screen note.
     case auto
     /// A command run through `/bin/sh -c` whose stdout carries the pictures (`exec:COMMAND`), in
-    /// `Configuration.cameraFormat`: a Pi camera module through rpicam-vid, GStreamer, ffmpeg.
+    /// `Configuration.Capture.cameraFormat`: a Pi camera module through rpicam-vid, GStreamer, ffmpeg.
     case exec(String)
 }
 
@@ -55,94 +55,164 @@ public enum WindowMode: Equatable, Sendable {
     public static let defaultSize = Size(width: 1280, height: 720)
 }
 
-/// Every setting of the command line and the config file.
+/// Every setting of the command line and the config file, grouped by what it is about (the capture,
+/// the video, the limits, …) so that no one type holds them all. The option table
+/// (OptionTable.swift) names each setting's field by its key path through its group.
 public struct Configuration: Equatable, Sendable {
-    /// The cameras in switch order (`--camera` repeated; the first is the one the booth opens);
-    /// never empty.
-    public var cameras: [CameraChoice] = [.device("/dev/video0")]
-    /// The first camera.
-    public var camera: CameraChoice {
-        get { cameras[0] }
-        set { cameras[0] = newValue }
-    }
-    /// What an `exec:` camera's command writes (`--camera-format`).
-    public var cameraFormat: CameraPipeFormat = .mjpeg
-    /// How long an `exec:` camera's pictures take from the sensor to our read of the pipe
-    /// (`--camera-delay`, milliseconds): their capture times are moved back by it.
-    public var cameraDelay = 0
-    public var microphone: MicrophoneChoice = .pcm("default")
-    public var size = Size(width: 352, height: 288)
-    public var fps = 30
-    /// nil: output.mov in a private temporary folder made at start.
-    public var output: String?
-    public var maxDuration: Double = 1200
-    public var maxFileSize: Int64 = 160 * 1024 * 1024
-    public var minFreeDisk: Int64 = 1024 * 1024
-    /// Permissions of the takes and their markers (`--file-mode`): the recorder's user only.
-    public var fileMode = 0o600
-    /// nil: the display's natural orientation (landscape-right on a landscape panel, portrait on a
-    /// portrait one).
-    public var orientation: Orientation?
-    public var window: WindowMode = .fullscreen
-    public var session: SessionMode = .once
-    /// An FFmpeg H.264 encoder (e.g. h264_v4l2m2m on a Raspberry Pi), libx264 when it cannot open;
-    /// `auto` probes h264_vaapi, then h264_v4l2m2m, then takes libx264.
-    public var videoEncoder = "auto"
-    public var videoPreset = "veryfast"
-    /// libx264's constant quality, 0 (lossless) to 51; used unless `videoBitrate` is set.
-    public var videoCRF = 23
-    /// Average bits per second instead of constant quality.
-    public var videoBitrate: Int?
-    /// Show the preview mirrored, like a mirror (the recording is never mirrored).
-    public var mirrorPreview = false
-    /// How the camera is mounted: clockwise quarter turns its picture needs to be upright (0–3).
-    public var cameraRotation = 0
-
-    /// Seconds counted down (3-2-1) between Start and the take; 0: none.
-    public var countdown = 3
-    /// Words for the guest shown in ready (`--prompt`), e.g. "Leave a message for Anna & Tom".
-    public var prompt: String?
-    /// Camera settings made through its controls each time it opens (`camera.focus = auto`, …).
-    public var cameraControls: [CameraControl: CameraControlValue] = [:]
-    /// The language of the words on screen (`--language`).
-    public var language: Language = .en
-    /// The operator's own words for some of them (`label.use-video = …` in the config).
-    public var labels: [ScreenText: String] = [:]
-    /// A font for text DejaVu Sans cannot show (`--font`); otherwise fontconfig finds one.
-    public var font: String?
-    /// The words on screen: the language's table with the operator's labels.
-    public var words: ScreenWords { ScreenWords(language: language, overrides: labels) }
-    /// Opaque panels and light buttons with black titles, for guests who see less.
-    public var highContrast = false
-    /// Text 1.35 times as large, and buttons wide enough for it.
-    public var largeText = false
-    /// Seconds in ready without a touch before the calm attract screen; 0: never.
-    public var attractAfter: Double = 0
-    /// Under this many seconds left before a limit, the timer counts down in red; 0: never.
-    public var warnRemaining: Double = 10
-
-    // The booth as a service (issue 13).
-    /// `--output-dir`: each take under its own name in this folder (instead of `output`).
-    public var outputDirectory: String?
-    /// `--name-template`: strftime fields plus `{n}` (the folder's take counter); carries the extension.
-    public var nameTemplate = "take-%Y%m%d-%H%M%S-{n}.mov"
-    /// Retention in the output folder: at most this many accepted takes.
-    public var maxTakes: Int?
-    /// Retention: accepted takes older than this (seconds) go, while the wall clock is synchronised.
-    public var maxAge: Double?
-    /// Retention: the oldest accepted takes go while the disk has less than this free.
-    public var keepFree: Int64?
-    /// Seconds the finished screen (or a paused review) may stay untouched; 0: forever.
-    public var idleTimeout: Double = 0
-    public var idleAction: IdleAction = .use
-    /// A Unix stream socket taking commands and sending events, like stdin and stdout.
-    public var controlSocket: String?
-    /// A shell command run after each accepted take (`KIOSK_TAKE_PATH`, `KIOSK_TAKE_DURATION`).
-    public var onTake: String?
+    /// What the booth records from: the cameras and how they are read, the microphone.
+    public var capture = Capture()
+    /// How the picture is encoded.
+    public var video = Video()
+    /// When a take stops by itself, and when the timer warns of it.
+    public var limits = Limits()
+    /// Where takes go, with what permissions, and which of them a folder keeps.
+    public var storage = Storage()
+    /// What the screen shows and how: its orientation, the window, the words and how they look.
+    public var screen = Screen()
+    /// The guest's turn: whether the booth waits for the next one, the countdown, what an untouched
+    /// booth does.
+    public var guest = Guest()
+    /// The booth as a service on its machine: the control socket, the command after each take.
+    public var service = Service()
     /// The `--config` file, kept for SIGHUP's reload.
     public var configFile: String?
 
     public init() {}
+
+    /// What the booth records from (`--camera`, `--microphone`, …).
+    public struct Capture: Equatable, Sendable {
+        /// The cameras in switch order (`--camera` repeated; the first is the one the booth
+        /// opens); never empty.
+        public var cameras: [CameraChoice] = [.device("/dev/video0")]
+        /// The first camera.
+        public var camera: CameraChoice {
+            get { cameras[0] }
+            set { cameras[0] = newValue }
+        }
+        /// What an `exec:` camera's command writes (`--camera-format`).
+        public var cameraFormat: CameraPipeFormat = .mjpeg
+        /// How long an `exec:` camera's pictures take from the sensor to our read of the pipe
+        /// (`--camera-delay`, milliseconds): their capture times are moved back by it.
+        public var cameraDelay = 0
+        /// Camera settings made through its controls each time it opens (`camera.focus = auto`, …).
+        public var cameraControls: [CameraControl: CameraControlValue] = [:]
+        /// How the camera is mounted: clockwise quarter turns its picture needs to be upright (0–3).
+        public var cameraRotation = 0
+        /// The size asked of the camera (the nearest it has is used).
+        public var size = Size(width: 352, height: 288)
+        public var fps = 30
+        public var microphone: MicrophoneChoice = .pcm("default")
+
+        public init() {}
+    }
+
+    /// How the picture is encoded (`--video-encoder`, `--video-preset`, `--video-crf`,
+    /// `--video-bitrate`).
+    public struct Video: Equatable, Sendable {
+        /// An FFmpeg H.264 encoder (e.g. h264_v4l2m2m on a Raspberry Pi), libx264 when it cannot
+        /// open; `auto` probes h264_vaapi, then h264_v4l2m2m, then takes libx264.
+        public var encoder = "auto"
+        public var preset = "veryfast"
+        /// libx264's constant quality, 0 (lossless) to 51; used unless `bitrate` is set.
+        public var crf = 23
+        /// Average bits per second instead of constant quality.
+        public var bitrate: Int?
+
+        public init() {}
+    }
+
+    /// When a take stops by itself, and when the timer warns of it.
+    public struct Limits: Equatable, Sendable {
+        /// The longest take, in seconds.
+        public var maxDuration: Double = 1200
+        /// The largest file, in bytes.
+        public var maxFileSize: Int64 = 160 * 1024 * 1024
+        /// Bytes to leave free on the output's disk.
+        public var minFreeDisk: Int64 = 1024 * 1024
+        /// Under this many seconds left before a limit, the timer counts down in red; 0: never.
+        public var warnRemaining: Double = 10
+
+        public init() {}
+    }
+
+    /// Where takes go, with what permissions, and which of them an output folder keeps.
+    public struct Storage: Equatable, Sendable {
+        /// nil: output.mov in a private temporary folder made at start.
+        public var output: String?
+        /// `--output-dir`: each take under its own name in this folder (instead of `output`).
+        public var outputDirectory: String?
+        /// `--name-template`: strftime fields plus `{n}` (the folder's take counter); carries the
+        /// extension.
+        public var nameTemplate = "take-%Y%m%d-%H%M%S-{n}.mov"
+        /// Permissions of the takes and their markers (`--file-mode`): the recorder's user only.
+        public var fileMode = 0o600
+        /// Retention in the output folder: at most this many accepted takes.
+        public var maxTakes: Int?
+        /// Retention: accepted takes older than this (seconds) go, while the wall clock is
+        /// synchronised.
+        public var maxAge: Double?
+        /// Retention: the oldest accepted takes go while the disk has less than this free.
+        public var keepFree: Int64?
+
+        public init() {}
+    }
+
+    /// What the screen shows and how.
+    public struct Screen: Equatable, Sendable {
+        /// nil: the display's natural orientation (landscape-right on a landscape panel, portrait
+        /// on a portrait one).
+        public var orientation: Orientation?
+        public var window: WindowMode = .fullscreen
+        /// Show the preview mirrored, like a mirror (the recording is never mirrored).
+        public var mirrorPreview = false
+        /// Words for the guest shown in ready (`--prompt`), e.g. "Leave a message for Anna & Tom".
+        public var prompt: String?
+        /// The language of the words on screen (`--language`).
+        public var language: Language = .en
+        /// The operator's own words for some of them (`label.use-video = …` in the config).
+        public var labels: [ScreenText: String] = [:]
+        /// The words on screen: the language's table with the operator's labels.
+        public var words: ScreenWords { ScreenWords(language: language, overrides: labels) }
+        /// A font for text DejaVu Sans cannot show (`--font`); otherwise fontconfig finds one.
+        public var font: String?
+        /// Opaque panels and light buttons with black titles, for guests who see less.
+        public var highContrast = false
+        /// Text 1.35 times as large, and buttons wide enough for it.
+        public var largeText = false
+
+        public init() {}
+
+        /// Whether this screen's text differs from `other`'s: its words, its prompt or the font
+        /// drawing them. A reload that changes it is accepted only when a font has every glyph.
+        public func textDiffers(from other: Screen) -> Bool {
+            words != other.words || prompt != other.prompt || font != other.font
+        }
+    }
+
+    /// The guest's turn: whether the booth waits for the next guest, the countdown before a take,
+    /// and what a booth nobody touches does.
+    public struct Guest: Equatable, Sendable {
+        public var session: SessionMode = .once
+        /// Seconds counted down (3-2-1) between Start and the take; 0: none.
+        public var countdown = 3
+        /// Seconds in ready without a touch before the calm attract screen; 0: never.
+        public var attractAfter: Double = 0
+        /// Seconds the finished screen (or a paused review) may stay untouched; 0: forever.
+        public var idleTimeout: Double = 0
+        public var idleAction: IdleAction = .use
+
+        public init() {}
+    }
+
+    /// The booth as a service on its machine (issue 13).
+    public struct Service: Equatable, Sendable {
+        /// A Unix stream socket taking commands and sending events, like stdin and stdout.
+        public var controlSocket: String?
+        /// A shell command run after each accepted take (`KIOSK_TAKE_PATH`, `KIOSK_TAKE_DURATION`).
+        public var onTake: String?
+
+        public init() {}
+    }
 }
 
 /// What an idle finished screen does when its time is up: what a tap on Use Video or Retake would.

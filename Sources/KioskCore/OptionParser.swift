@@ -135,7 +135,7 @@ public struct OptionParser: Sendable {
         if names.contains("check") { return .check(configuration) }
         if let send = settings.last(where: { $0.spec.name == "send" }) {
             let request = try SendRequest(send.value!)
-            guard let socket = configuration.controlSocket else {
+            guard let socket = configuration.service.controlSocket else {
                 throw UsageError("--send needs --control-socket PATH (or control-socket in the --config file): the booth's socket")
             }
             return .send(request, socket: socket)
@@ -146,11 +146,13 @@ public struct OptionParser: Sendable {
     /// What no single option can see: options that exclude or need each other. Also run on a
     /// configuration reloaded by SIGHUP.
     public static func validate(_ c: Configuration) throws(UsageError) {
-        if c.output != nil && c.outputDirectory != nil {
+        let storage = c.storage
+        if storage.output != nil && storage.outputDirectory != nil {
             throw UsageError("--output and --output-dir cannot be used together (one file, or a folder of takes)")
         }
-        if c.outputDirectory == nil {
-            let retention = [("--max-takes", c.maxTakes != nil), ("--max-age", c.maxAge != nil), ("--keep-free", c.keepFree != nil)]
+        if storage.outputDirectory == nil {
+            let retention = [("--max-takes", storage.maxTakes != nil), ("--max-age", storage.maxAge != nil),
+                             ("--keep-free", storage.keepFree != nil)]
             if let (name, _) = retention.first(where: { $0.1 }) {
                 throw UsageError("\(name) needs --output-dir (takes handed to a parent are the parent's)")
             }
@@ -165,17 +167,17 @@ public struct OptionParser: Sendable {
         }
     }
 
-    /// `camera` settings in order become `cameras` (none: it is kept).
+    /// `camera` settings in order become `capture.cameras` (none: it is kept).
     func applyCameras(_ cameras: [Setting], to configuration: inout Configuration) throws(UsageError) {
         guard !cameras.isEmpty else { return }
         var choices: [CameraChoice] = []
         for setting in cameras {
             var scratch = Configuration()
             try apply(setting, to: &scratch)
-            if choices.contains(scratch.camera) { throw UsageError("\(setting.origin): '\(setting.value!)' is named twice") }
-            choices.append(scratch.camera)
+            if choices.contains(scratch.capture.camera) { throw UsageError("\(setting.origin): '\(setting.value!)' is named twice") }
+            choices.append(scratch.capture.camera)
         }
-        configuration.cameras = choices
+        configuration.capture.cameras = choices
     }
 
     /// Applies a config file: `key = value` lines, blank lines and `#` comments.

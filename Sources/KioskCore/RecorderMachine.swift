@@ -243,7 +243,7 @@ public struct RecorderMachine: Equatable, Sendable {
             // The player alone has nothing to reload; a booth on its way out has no next take.
             guard playerFile == nil, !exiting else { break }
             pendingConfiguration = configuration
-            if let requested = configuration.orientation { rotate(to: requested, &actions) }
+            if let requested = configuration.screen.orientation { rotate(to: requested, &actions) }
         case .cameraSwitched:
             cameraSwitching = false
         case .idleReset:
@@ -395,9 +395,9 @@ public struct RecorderMachine: Equatable, Sendable {
         }
         if let configuration = pendingConfiguration, mode == .ready, !exiting {
             pendingConfiguration = nil
-            session = configuration.session
-            countdownSeconds = configuration.countdown
-            warnRemaining = configuration.warnRemaining
+            session = configuration.guest.session
+            countdownSeconds = configuration.guest.countdown
+            warnRemaining = configuration.limits.warnRemaining
             actions.append(.applyConfiguration(configuration))
         }
         if cameraWanted != cameraRunning {

@@ -85,11 +85,12 @@ func openScreen(_ config: Configuration) -> (SDLContext, Screen, Assets) {
             Log.write("kiosk-recorder: no display: SDL found none and fell back to its '\(driver)' driver\n\(Screen.noDisplayHint)\n")
             exit(3)
         }
-        let screen = try Screen(context: context, window: config.window, orientation: config.orientation, fontPath: assets.boldFont,
-                                mirrorPreview: config.mirrorPreview, cameraMount: config.cameraRotation)
-        screen.highContrast = config.highContrast
-        screen.largeText = config.largeText
-        do { try screen.setWords(config.words, prompt: config.prompt, font: config.font) } catch {
+        let shown = config.screen
+        let screen = try Screen(context: context, window: shown.window, orientation: shown.orientation, fontPath: assets.boldFont,
+                                mirrorPreview: shown.mirrorPreview, cameraMount: config.capture.cameraRotation)
+        screen.highContrast = shown.highContrast
+        screen.largeText = shown.largeText
+        do { try screen.setWords(shown.words, prompt: shown.prompt, font: shown.font) } catch {
             // A language or a prompt no installed font can show is a configuration to fix.
             Log.write("kiosk-recorder: \(error)\n")
             exit(2)
@@ -168,7 +169,7 @@ case let .play(file, config, player):
     let (context, screen, assets) = openScreen(config)
     screen.playbackFit = player.fit
     // The player alone has no camera: the test pattern stands in and is never started.
-    let parts = BoothParts(screen: screen, audio: SoundPlayer(assets: assets), camera: TestPattern(size: config.size, fps: 30),
+    let parts = BoothParts(screen: screen, audio: SoundPlayer(assets: assets), camera: TestPattern(size: config.capture.size, fps: 30),
                            makeMicrophone: { _ in nil }, notifier: notifier, environment: environment)
     serve(makeBooth { () throws(SystemError) in try Booth(playing: file, config: config, parts: parts, player: player) }, context)
 case let .record(config):
@@ -176,16 +177,16 @@ case let .record(config):
     // The take's path (or with --output-dir, a name in the folder until the first take has its own).
     let output: String
     var folder: TakeFolder?
-    if let directory = config.outputDirectory {
+    if let directory = config.storage.outputDirectory {
         if let problem = TakeFolder.prepare(directory) {
             Log.write("kiosk-recorder: --output-dir: \(problem)\n")
             exit(2)
         }
         let path = URL(fileURLWithPath: directory).standardizedFileURL.path
-        folder = TakeFolder(path: path, template: config.nameTemplate, clockTrusted: environment.clockTrusted)
-        output = path + "/" + config.nameTemplate
+        folder = TakeFolder(path: path, template: config.storage.nameTemplate, clockTrusted: environment.clockTrusted)
+        output = path + "/" + config.storage.nameTemplate
     } else {
-        output = outputPath(config.output)
+        output = outputPath(config.storage.output)
     }
     // One recorder per output (file or folder), for as long as this process lives.
     let lock: OutputLock
@@ -202,10 +203,11 @@ case let .record(config):
     }
     // Before the display, so that a path in the way exits 2 at once. (`--play` never listens: a
     // booth running with the same config owns the socket.)
-    let control = config.controlSocket.map(openControlSocket)
+    let control = config.service.controlSocket.map(openControlSocket)
     let (context, screen, assets) = openScreen(config)
-    let camera = CameraFactory.makeAll(config.cameras, size: config.size, fps: Double(config.fps),
-                                       exec: ExecCameraSettings(format: config.cameraFormat, delayMilliseconds: config.cameraDelay),
+    let capture = config.capture
+    let camera = CameraFactory.makeAll(capture.cameras, size: capture.size, fps: Double(capture.fps),
+                                       exec: ExecCameraSettings(format: capture.cameraFormat, delayMilliseconds: capture.cameraDelay),
                                        mjpeg: CameraJPEGDecoder.factory, videoDevices: environment.videoDeviceFolder)
     if camera.sources.count > 1 { Log.info("cameras to switch between: \(camera.sources.map(\.info.name).joined(separator: ", "))") }
     // Every event also goes to the socket's clients.
@@ -223,9 +225,9 @@ case let .record(config):
         events: EventSink(copies: copies), configurationSource: source, notifier: notifier, environment: environment)
     parts.monitorsMicrophone = true
     parts.moreCameras = Array(camera.sources.dropFirst())
-    if config.videoEncoder == "auto" {
+    if config.video.encoder == "auto" {
         // Opens the hardware encoders once, before the loop turns (nothing on screen waits yet).
-        let choice = EncoderChoice.resolve("auto", size: config.size, fps: Double(config.fps), bitrate: config.videoBitrate,
+        let choice = EncoderChoice.resolve("auto", size: capture.size, fps: Double(capture.fps), bitrate: config.video.bitrate,
                                            renderFolder: environment.renderFolder)
         Log.info("video encoder \(choice.reason)")
         parts.autoEncoder = choice

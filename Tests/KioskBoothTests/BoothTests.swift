@@ -222,11 +222,11 @@ struct BoothTests {
         h.configText.withLock { $0 = "max-duration = 1.5\nmicrophone = none\nvideo-crf = 30\nmirror-preview = yes\ncamera-rotation = 90\n" }
         h.booth.inbox.post(.signal(SIGHUP))
         #expect(h.step(until: { h.booth.machine.pendingConfiguration != nil }))
-        #expect(h.booth.config.maxDuration == 10, "held while the take runs")
+        #expect(h.booth.config.limits.maxDuration == 10, "held while the take runs")
         try #require(h.writer).finish(.user)
         #expect(h.step(until: { h.booth.machine.mode == .finished }))
         h.send(.press(.retake))
-        #expect(h.step(until: { h.booth.machine.mode == .ready && h.booth.config.maxDuration == 1.5 }))
+        #expect(h.step(until: { h.booth.machine.mode == .ready && h.booth.config.limits.maxDuration == 1.5 }))
         #expect(h.screen.preview == (mirror: true, cameraMount: 1))
         h.send(.press(.start))
         #expect(h.step(until: { h.events.names.filter { $0 == "recordingStarted" }.count == 2 }))
@@ -249,7 +249,7 @@ struct BoothTests {
             #expect(h.step(until: { h.events.names.count > count }))
             let line = try #require(h.events.received.last)
             #expect(line.contains(#""code":"badConfig""#) && line.contains(named), "\(line)")
-            #expect(h.booth.config.maxDuration == 10 && h.booth.machine.pendingConfiguration == nil)
+            #expect(h.booth.config.limits.maxDuration == 10 && h.booth.machine.pendingConfiguration == nil)
         }
         h.send(.state)
         #expect(h.step(until: { h.events.names.last == "state" }))

@@ -308,9 +308,9 @@ final class BoothHarness {
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         self.events = events
         var config = Configuration()
-        config.session = session
+        config.guest.session = session
         // The booth's Start begins the take at once (the countdown has its own tests).
-        config.countdown = 0
+        config.guest.countdown = 0
         let (writers, microphones, microphoneChoices, configText) = (writers, microphones, microphoneChoices, configText)
         var source: ConfigurationSource?
         if let configFile {

@@ -21,7 +21,10 @@ final class ConfigFile: Sendable {
 struct ConfigurationReloadTests {
     @Test("every setting but the config file's name has its place in the reload table, under its option's name")
     func everySettingClassified() {
-        let fields = Mirror(reflecting: Configuration()).children.compactMap(\.label).filter { $0 != "configFile" }
+        // The settings are the fields of the groups (capture, video, …); configFile is the one
+        // field outside them.
+        let groups = Mirror(reflecting: Configuration()).children.filter { $0.label != "configFile" }
+        let fields = groups.flatMap { group in Mirror(reflecting: group.value).children.compactMap(\.label) }
         #expect(fields.count == Configuration.reloadSettings.count)
         #expect(Set(Configuration.reloadSettings.map(\.option)).count == Configuration.reloadSettings.count)
         for setting in Configuration.reloadSettings {
@@ -32,14 +35,23 @@ struct ConfigurationReloadTests {
         }
     }
 
+    @Test("the settings stay in groups: neither the configuration nor a group holds more than 20 fields (issue 29)")
+    func groupsStaySmall() {
+        let configuration = Mirror(reflecting: Configuration())
+        #expect(configuration.children.count <= 20)
+        for group in configuration.children where group.label != "configFile" {
+            #expect(Mirror(reflecting: group.value).children.count <= 20, "\(group.label ?? "?")")
+        }
+    }
+
     @Test("the file is read again and the command line's flags still win over it")
     func readAgain() throws {
         let file = ConfigFile("max-duration = 10\nfps = 60\n")
         let first = try file.source.read()
-        #expect(first.maxDuration == 10 && first.fps == 15 && first.configFile == "booth.conf")
+        #expect(first.limits.maxDuration == 10 && first.capture.fps == 15 && first.configFile == "booth.conf")
         file.write("max-duration = 1.5\nfps = 60\n")
         let second = try file.source.read()
-        #expect(second.maxDuration == 1.5 && second.fps == 15)
+        #expect(second.limits.maxDuration == 1.5 && second.capture.fps == 15)
         // A bad file names its line; a broken combination is refused as at launch.
         file.write("max-duration = 1.5\nmax-duration = soon\n")
         #expect(throws: UsageError("booth.conf:2: max-duration: 'soon' is not a number of seconds above 0 and at most 86400 (seconds, or with a unit: 500ms, 90s, 2min, 12h, 7d)")) {
@@ -86,9 +98,9 @@ struct ConfigurationReloadTests {
         #expect(kept == ["camera", "size", "windowed"])
         #expect(changed == ["microphone", "max-duration", "max-file-size", "session", "video-crf"])
         var expected = reloaded
-        expected.camera = .test
-        expected.size = Size(width: 640, height: 480)
-        expected.window = .fullscreen
+        expected.capture.camera = .test
+        expected.capture.size = Size(width: 640, height: 480)
+        expected.screen.window = .fullscreen
         #expect(applied == expected)
         #expect(running.reload(to: running) == .accepted(running, changed: [], keptUntilRestart: []))
     }

@@ -31,29 +31,29 @@ struct OptionParserTests {
     @Test("defaults are the seed's")
     func defaults() throws {
         let c = try record([])
-        #expect(c.camera == .device("/dev/video0"))
-        #expect(c.microphone == .pcm("default"))
-        #expect(c.size == Size(width: 352, height: 288))
-        #expect(c.fps == 30)
-        #expect(c.output == nil)
-        #expect(c.maxDuration == 1200)
-        #expect(c.maxFileSize == 167_772_160)
-        #expect(c.minFreeDisk == 1_048_576)
-        #expect(c.orientation == nil)
-        #expect(c.window == .fullscreen)
-        #expect(c.session == .once)
-        #expect(c.videoEncoder == "auto" && c.videoPreset == "veryfast" && c.videoCRF == 23 && c.videoBitrate == nil)
-        #expect(!c.mirrorPreview && c.cameraRotation == 0)
+        #expect(c.capture.camera == .device("/dev/video0"))
+        #expect(c.capture.microphone == .pcm("default"))
+        #expect(c.capture.size == Size(width: 352, height: 288))
+        #expect(c.capture.fps == 30)
+        #expect(c.storage.output == nil)
+        #expect(c.limits.maxDuration == 1200)
+        #expect(c.limits.maxFileSize == 167_772_160)
+        #expect(c.limits.minFreeDisk == 1_048_576)
+        #expect(c.screen.orientation == nil)
+        #expect(c.screen.window == .fullscreen)
+        #expect(c.guest.session == .once)
+        #expect(c.video.encoder == "auto" && c.video.preset == "veryfast" && c.video.crf == 23 && c.video.bitrate == nil)
+        #expect(!c.screen.mirrorPreview && c.capture.cameraRotation == 0)
     }
 
     @Test("encoder, preview and mount options")
     func encoderOptions() throws {
         let c = try record(["--video-encoder", "h264_v4l2m2m", "--video-preset", "ultrafast", "--video-crf", "30",
                             "--video-bitrate", "4M", "--mirror-preview", "--camera-rotation", "270"])
-        #expect(c.videoEncoder == "h264_v4l2m2m" && c.videoPreset == "ultrafast" && c.videoCRF == 30)
-        #expect(c.videoBitrate == 4_000_000 && c.mirrorPreview && c.cameraRotation == 3)
-        #expect(try record(["--mirror-preview", "no"]).mirrorPreview == false)
-        #expect(try record(["--config", "/c"], files: ["/c": "mirror-preview = yes\nvideo-bitrate = 2500k"]).videoBitrate == 2_500_000)
+        #expect(c.video.encoder == "h264_v4l2m2m" && c.video.preset == "ultrafast" && c.video.crf == 30)
+        #expect(c.video.bitrate == 4_000_000 && c.screen.mirrorPreview && c.capture.cameraRotation == 3)
+        #expect(try record(["--mirror-preview", "no"]).screen.mirrorPreview == false)
+        #expect(try record(["--config", "/c"], files: ["/c": "mirror-preview = yes\nvideo-bitrate = 2500k"]).video.bitrate == 2_500_000)
     }
 
     @Test("every option sets its value")
@@ -63,30 +63,30 @@ struct OptionParserTests {
             "--max-duration", "2.5", "--max-file-size", "2M", "--min-free-disk", "10k", "--orientation", "portrait",
             "--windowed", "1024x600", "--session", "loop",
         ])
-        #expect(c.camera == .test)
-        #expect(c.microphone == .pcm("hw:1,0"))
-        #expect(c.size == Size(width: 1280, height: 720))
-        #expect(c.fps == 25)
-        #expect(c.output == "/tmp/a b/x.MP4")
-        #expect(c.maxDuration == 2.5)
-        #expect(c.maxFileSize == 2 * 1_048_576)
-        #expect(c.minFreeDisk == 10 * 1024)
-        #expect(c.orientation == .portrait)
-        #expect(c.window == .windowed(Size(width: 1024, height: 600)))
-        #expect(c.session == .loop)
-        #expect(try record(["--camera", "auto", "--microphone", "none"]).camera == .auto)
-        #expect(try record(["--microphone", "test"]).microphone == .test)
-        #expect(try record(["--camera", "/dev/video2"]).camera == .device("/dev/video2"))
+        #expect(c.capture.camera == .test)
+        #expect(c.capture.microphone == .pcm("hw:1,0"))
+        #expect(c.capture.size == Size(width: 1280, height: 720))
+        #expect(c.capture.fps == 25)
+        #expect(c.storage.output == "/tmp/a b/x.MP4")
+        #expect(c.limits.maxDuration == 2.5)
+        #expect(c.limits.maxFileSize == 2 * 1_048_576)
+        #expect(c.limits.minFreeDisk == 10 * 1024)
+        #expect(c.screen.orientation == .portrait)
+        #expect(c.screen.window == .windowed(Size(width: 1024, height: 600)))
+        #expect(c.guest.session == .loop)
+        #expect(try record(["--camera", "auto", "--microphone", "none"]).capture.camera == .auto)
+        #expect(try record(["--microphone", "test"]).capture.microphone == .test)
+        #expect(try record(["--camera", "/dev/video2"]).capture.camera == .device("/dev/video2"))
     }
 
     @Test("exec:COMMAND is a camera (the command kept whole, spaces and quotes), with --camera-format and --camera-delay")
     func execCamera() throws {
         let c = try record(["--camera", "exec:rpicam-vid -t 0 --codec mjpeg -o - --width 1280 --height 720", "--camera", "/dev/video0",
                             "--camera-format", "NV12", "--camera-delay=120"])
-        #expect(c.cameras == [.exec("rpicam-vid -t 0 --codec mjpeg -o - --width 1280 --height 720"), .device("/dev/video0")])
-        #expect(c.cameraFormat == .nv12 && c.cameraDelay == 120)
+        #expect(c.capture.cameras == [.exec("rpicam-vid -t 0 --codec mjpeg -o - --width 1280 --height 720"), .device("/dev/video0")])
+        #expect(c.capture.cameraFormat == .nv12 && c.capture.cameraDelay == 120)
         let defaults = try record([])
-        #expect(defaults.cameraFormat == .mjpeg && defaults.cameraDelay == 0)
+        #expect(defaults.capture.cameraFormat == .mjpeg && defaults.capture.cameraDelay == 0)
         #expect(usageError(["--camera", "exec:"])?.hasPrefix("--camera: 'exec:': exec: needs a command") == true)
         #expect(usageError(["--camera-format", "h264"])?.hasPrefix("--camera-format: 'h264' is not one of mjpeg, i420, nv12, yuyv") == true)
         #expect(usageError(["--camera-delay", "-3"])?.hasPrefix("--camera-delay: '-3'") == true)
@@ -95,10 +95,10 @@ struct OptionParserTests {
 
     @Test("--windowed takes a size only when one follows")
     func windowed() throws {
-        #expect(try record(["--windowed"]).window == .windowed(nil))
-        #expect(try record(["--windowed", "--fps", "15"]).window == .windowed(nil))
-        #expect(try record(["--windowed", "--fps", "15"]).fps == 15)
-        #expect(try record(["--windowed=640x480"]).window == .windowed(Size(width: 640, height: 480)))
+        #expect(try record(["--windowed"]).screen.window == .windowed(nil))
+        #expect(try record(["--windowed", "--fps", "15"]).screen.window == .windowed(nil))
+        #expect(try record(["--windowed", "--fps", "15"]).capture.fps == 15)
+        #expect(try record(["--windowed=640x480"]).screen.window == .windowed(Size(width: 640, height: 480)))
         #expect(usageError(["--windowed=big"])?.hasPrefix("--windowed: 'big'") == true)
     }
 
@@ -107,7 +107,7 @@ struct OptionParserTests {
         ("1.5M", 1_572_864), ("512KiB", 524_288),
     ])
     func byteCounts(text: String, bytes: Int64) throws {
-        #expect(try record(["--max-file-size", text]).maxFileSize == bytes)
+        #expect(try record(["--max-file-size", text]).limits.maxFileSize == bytes)
     }
 
     @Test("a bad value exits naming the option", arguments: [
@@ -141,7 +141,7 @@ struct OptionParserTests {
         guard case let .play(file, c, player) = try parser().parse(["--play", "/tmp/x.mov", "--windowed"]), player == PlayerOptions() else {
             Issue.record("not play"); return
         }
-        #expect(file == "/tmp/x.mov" && c.window == .windowed(nil))
+        #expect(file == "/tmp/x.mov" && c.screen.window == .windowed(nil))
         guard case .listCameras = try parser().parse(["--list-cameras"]) else { Issue.record("not list"); return }
         #expect(OptionParser.helpText.contains("--max-file-size BYTES"))
         for option in OptionParser.options { #expect(OptionParser.helpText.contains("--" + option.name)) }
@@ -161,21 +161,21 @@ struct OptionParserTests {
             max-file-size = 50M\r
             """
         let c = try record(["--config", "/etc/k.conf", "--fps", "15"], files: ["/etc/k.conf": conf])
-        #expect(c.camera == .test)
-        #expect(c.size == Size(width: 1280, height: 720))
-        #expect(c.fps == 15)
-        #expect(c.output == "/srv/clips/guest #1.mov")
-        #expect(c.window == .windowed(nil))
-        #expect(c.session == .loop)
-        #expect(c.maxFileSize == 50 * 1_048_576)
-        #expect(try record(["--config", "/c"], files: ["/c": "windowed = no"]).window == .fullscreen)
+        #expect(c.capture.camera == .test)
+        #expect(c.capture.size == Size(width: 1280, height: 720))
+        #expect(c.capture.fps == 15)
+        #expect(c.storage.output == "/srv/clips/guest #1.mov")
+        #expect(c.screen.window == .windowed(nil))
+        #expect(c.guest.session == .loop)
+        #expect(c.limits.maxFileSize == 50 * 1_048_576)
+        #expect(try record(["--config", "/c"], files: ["/c": "windowed = no"]).screen.window == .fullscreen)
         // Saved on Windows: CRLF line ends, and an error names the right line.
         let windows = try record(["--config", "/c"], files: ["/c": "# booth\r\ncamera = test\r\nfps = 20\r\n"])
-        #expect(windows.camera == .test && windows.fps == 20)
+        #expect(windows.capture.camera == .test && windows.capture.fps == 20)
         #expect(throws: UsageError("/c:2: unknown key 'colour'")) {
             try record(["--config", "/c"], files: ["/c": "fps = 20\r\ncolour = red\r\n"])
         }
-        #expect(try record(["--config", "/c"], files: ["/c": "windowed = 640x480"]).window == .windowed(Size(width: 640, height: 480)))
+        #expect(try record(["--config", "/c"], files: ["/c": "windowed = 640x480"]).screen.window == .windowed(Size(width: 640, height: 480)))
     }
 
     @Test("config errors name the file and line", arguments: [
@@ -211,11 +211,11 @@ struct TimeUnitTests {
         let extra = option == "--max-age" ? ["--output-dir", "/tmp/takes"] : []
         guard case let .record(c) = try parser.parse([option, value] + extra) else { Issue.record("not a booth"); return }
         let read: Double? = switch option {
-        case "--max-duration": c.maxDuration
-        case "--warn-remaining": c.warnRemaining
-        case "--idle-timeout": c.idleTimeout
-        case "--attract-after": c.attractAfter
-        default: c.maxAge
+        case "--max-duration": c.limits.maxDuration
+        case "--warn-remaining": c.limits.warnRemaining
+        case "--idle-timeout": c.guest.idleTimeout
+        case "--attract-after": c.guest.attractAfter
+        default: c.storage.maxAge
         }
         #expect(read == seconds)
     }

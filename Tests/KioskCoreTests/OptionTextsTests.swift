@@ -54,7 +54,7 @@ struct OptionTextsTests {
         for value in ["plain words", "take #1.mov", " padded "] {
             let line = "prompt = \(ExampleConfig.quoted(value))"
             let c = try record(["--config", "/k.conf"], files: ["/k.conf": line])
-            #expect(c.prompt == value.trimmingWhitespace, "\(line)")
+            #expect(c.screen.prompt == value.trimmingWhitespace, "\(line)")
         }
     }
 
@@ -97,7 +97,7 @@ struct OptionTextsTests {
         #expect(OptionDocs.differences(options, docs: docs) == ["--fps: the table's default is '25', the docs say '30'"])
 
         options = OptionParser.options
-        options[fps].setting = ReloadSetting("fps", .inReady, \.fps)
+        options[fps].setting = ReloadSetting("fps", .inReady, \.capture.fps)
         #expect(OptionDocs.differences(options, docs: docs) == ["--fps: the table's reload rule is 'in ready', the docs say 'at restart'"])
 
         // A default that only starts like the documented one is another default.

@@ -41,9 +41,9 @@ enum Fixture: String, CaseIterable, CustomStringConvertible {
 /// A configuration SIGHUP reloaded: a loop session, in portrait.
 let reloaded: Configuration = {
     var c = Configuration()
-    c.session = .loop
-    c.orientation = .portrait
-    c.maxDuration = 1.5
+    c.guest.session = .loop
+    c.screen.orientation = .portrait
+    c.limits.maxDuration = 1.5
     return c
 }()
 
@@ -347,7 +347,7 @@ struct RecorderMachineSeedTests {
         #expect(quick.handle(.start(countdown: 0)) == [.discardTake, .startRecording(orientation: .landscapeRight)])
         // A reload changes the countdown of the next Start.
         var c = Configuration()
-        c.countdown = 0
+        c.guest.countdown = 0
         var reloadedMachine = RecorderMachine(session: .once, outputPath: out, orientation: .landscapeRight, countdown: 3)
         _ = reloadedMachine.start()
         _ = reloadedMachine.handle(.reload(c))
@@ -505,7 +505,7 @@ struct RecorderMachineSeedTests {
         // In ready: at once (its orientation as a rotate would).
         var m = Fixture.ready.make()
         var plain = reloaded
-        plain.orientation = nil
+        plain.screen.orientation = nil
         #expect(m.handle(.reload(plain)) == [.applyConfiguration(plain)])
         #expect(m.session == .loop && m.pendingConfiguration == nil)
         // During a take: held through finished and playing, applied by Retake's return to ready.
@@ -536,8 +536,8 @@ struct RecorderMachineSeedTests {
     @Test("a reload waiting in finished: Use Video in loop applies it in ready, in once the booth leaves without it")
     func reloadAfterOutcome() {
         var plain = reloaded
-        plain.orientation = nil
-        plain.session = .once
+        plain.screen.orientation = nil
+        plain.guest.session = .once
         var m = Fixture.finished.make(session: .loop)
         _ = m.handle(.reload(plain))
         #expect(m.handle(.press(.useVideo)) == [.handOverTake, .applyConfiguration(plain), .startCamera])

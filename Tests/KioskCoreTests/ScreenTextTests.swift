@@ -33,12 +33,12 @@ struct ScreenTextTests {
 
     @Test("--language takes the six tags (and the usual spellings of zh-Hans); anything else names itself")
     func language() throws {
-        #expect(try record([]).language == .en)
-        #expect(try record(["--language", "ja"]).language == .ja)
-        #expect(try record(["--language", "zh-Hans"]).language == .zhHans)
-        #expect(try record(["--language", "zh_hans"]).language == .zhHans)
-        #expect(try record(["--language=de"]).words[.start] == "Aufnehmen")
-        #expect(try record(["--config", "k.conf"], files: ["k.conf": "language = fr\n"]).words[.retake] == "Refaire")
+        #expect(try record([]).screen.language == .en)
+        #expect(try record(["--language", "ja"]).screen.language == .ja)
+        #expect(try record(["--language", "zh-Hans"]).screen.language == .zhHans)
+        #expect(try record(["--language", "zh_hans"]).screen.language == .zhHans)
+        #expect(try record(["--language=de"]).screen.words[.start] == "Aufnehmen")
+        #expect(try record(["--config", "k.conf"], files: ["k.conf": "language = fr\n"]).screen.words[.retake] == "Refaire")
         #expect(usageError(["--language", "klingon"])
             == "--language: 'klingon' is not a language of the booth (one of en, ja, zh-Hans, de, fr, es)")
     }
@@ -54,11 +54,11 @@ struct ScreenTextTests {
         _ = try warned.parse(["--config", "k.conf"])
         #expect(warnings.withLock { $0 } == ["'label.useVideo' is spelled 'label.use-video' now; the old spelling still works",
                                               "'label.cameraUnavailable' is spelled 'label.camera-unavailable' now; the old spelling still works"])
-        #expect(c.words[.useVideo] == "Send")
-        #expect(c.words[.cameraUnavailable] == "Kamera?")
-        #expect(c.words[.retake] == "撮り直す")
-        #expect(c.words.title(of: Button.start) == "録画")
-        #expect(try record(["--config", "k.conf"], files: ["k.conf": file]).words[.useVideo] == "Keep it #1")
+        #expect(c.screen.words[.useVideo] == "Send")
+        #expect(c.screen.words[.cameraUnavailable] == "Kamera?")
+        #expect(c.screen.words[.retake] == "撮り直す")
+        #expect(c.screen.words.title(of: Button.start) == "録画")
+        #expect(try record(["--config", "k.conf"], files: ["k.conf": file]).screen.words[.useVideo] == "Keep it #1")
         #expect(usageError(["--config", "k.conf"], files: ["k.conf": "label.bogus = x\n"]) == "k.conf:1: unknown key 'label.bogus'")
         #expect(usageError(["--label.stop", ""]) == "--label.stop: must be one line of 1 to 80 characters")
         #expect(usageError(["--label.stop", String(repeating: "x", count: 81)]) == "--label.stop: must be one line of 1 to 80 characters")
@@ -79,7 +79,7 @@ struct ScreenTextTests {
     func cameraControls() throws {
         let c = try record(["--camera.focus", "auto", "--camera.exposure=250", "--config", "k.conf"],
                            files: ["k.conf": "camera.white-balance = 4500\ncamera.torch = on\ncamera.focus = 10\n"])
-        #expect(c.cameraControls == [.focus: .auto, .exposure: .value(250), .whiteBalance: .value(4500), .torch: .value(1)])
+        #expect(c.capture.cameraControls == [.focus: .auto, .exposure: .value(250), .whiteBalance: .value(4500), .torch: .value(1)])
         #expect(usageError(["--camera.torch", "auto"]) == "--camera.torch: 'auto' is not on or off")
         #expect(usageError(["--camera.brightness", "99999999999"]) == "--camera.brightness: '99999999999' is not auto or a whole number")
         #expect(usageError(["--camera.zoom", "2"]) == "unknown option '--camera.zoom'")

@@ -84,9 +84,9 @@ struct SendRequestTests {
 
     @Test("--control-socket: a path a socket address can hold")
     func socketPath() throws {
-        #expect(try record(["--control-socket", "/run/kiosk-recorder/control.sock"]).controlSocket == "/run/kiosk-recorder/control.sock")
+        #expect(try record(["--control-socket", "/run/kiosk-recorder/control.sock"]).service.controlSocket == "/run/kiosk-recorder/control.sock")
         let long = "/tmp/" + String(repeating: "s", count: 102)
-        #expect(try record(["--control-socket", long]).controlSocket == long)
+        #expect(try record(["--control-socket", long]).service.controlSocket == long)
         #expect(usageError(["--control-socket", long + "s"]) == "--control-socket: '\(long)s' is 108 bytes long; a Unix socket's path may have at most 107")
         #expect(usageError(["--control-socket", "/tmp/"])?.hasPrefix("--control-socket: '/tmp/' is not a file path") == true)
     }

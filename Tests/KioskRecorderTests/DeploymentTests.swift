@@ -92,7 +92,7 @@ struct DeploymentTests {
                 .filter { line in !excluded.contains { line.hasPrefix($0 + " = ") } }.joined(separator: "\n")
             let parser = OptionParser(readFile: { _ in config })
             guard case let .record(c) = try parser.parse(["--config", "kiosk.conf"]) else { Issue.record("not a record invocation"); return }
-            #expect((c.output == nil) == (excluded[0] == "output") && (c.outputDirectory == nil) == (excluded[0] == "output-dir"))
+            #expect((c.storage.output == nil) == (excluded[0] == "output") && (c.storage.outputDirectory == nil) == (excluded[0] == "output-dir"))
         }
     }
 
@@ -114,7 +114,7 @@ struct DeploymentTests {
         guard case let .record(config) = try OptionParser(readFile: { _ in conf }).parse(["--config", "kiosk.conf"]) else {
             Issue.record("the installed config is not a record invocation"); return
         }
-        #expect(config.outputDirectory == "/var/lib/kiosk-recorder" && config.output == nil && config.session == .loop)
+        #expect(config.storage.outputDirectory == "/var/lib/kiosk-recorder" && config.storage.output == nil && config.guest.session == .loop)
         let installedUnit = try String(contentsOf: root.appendingPathComponent("etc/systemd/system/kiosk-recorder.service"), encoding: .utf8)
         #expect(installedUnit.contains("\nStateDirectory=kiosk-recorder\n"))
         // The installed binary finds its installed assets (not the repository's): it starts.
