@@ -120,7 +120,7 @@ extension Booth {
         if let failure = opening.cameraFailure { events.emit(.error(code: .cameraUnavailable, message: failure)) }
         let info = camera.info
         events.emit(.ready(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps,
-                           orientation: screen.orientation, encoder: nextEncoder))
+                           orientation: screen.orientation, encoder: nextEncoder.rawValue))
         tellService(.ready)
         for message in opening.held { handle(message) }
     }

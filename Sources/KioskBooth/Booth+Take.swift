@@ -10,7 +10,7 @@ import KioskSystem
 extension Booth {
     /// The video encoder the next take asks for: `auto` as resolved at launch, unless it stalled in
     /// a take (then libx264).
-    var nextEncoder: String { takes.encoders.next(configured: config.video.encoder, auto: parts.autoEncoder?.name) }
+    var nextEncoder: VideoEncoderName { takes.encoders.next(configured: config.video.encoder, auto: parts.autoEncoder?.name) }
 
     /// Opens the microphone and the writer on the file worker (after the old take is gone); the
     /// result comes back as `takeStarted` or `takeFailed`.
@@ -78,7 +78,7 @@ extension Booth {
         activeWriter.set(nil)
         takes.current = nil
         takes.ownOnDisk = true
-        if let note = takes.encoders.takeEnded(encoder: result.encoder, stalled: result.encoderStalled) { Log.info(note) }
+        if let note = takes.encoders.takeEnded(encoder: result.encoder.map(VideoEncoderName.init(rawValue:)), stalled: result.encoderStalled) { Log.info(note) }
         takes.lastDuration = result.duration
         if result.success { service.status.takes += 1 }
         // A file removed mid-take (its folder deleted): said, and never handed over.

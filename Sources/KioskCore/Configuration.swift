@@ -111,7 +111,7 @@ public struct Configuration: Equatable, Sendable {
     public struct Video: Equatable, Sendable {
         /// An FFmpeg H.264 encoder (e.g. h264_v4l2m2m on a Raspberry Pi), libx264 when it cannot
         /// open; `auto` probes h264_vaapi, then h264_v4l2m2m, then takes libx264.
-        public var encoder = "auto"
+        public var encoder = VideoEncoderName.auto
         public var preset = "veryfast"
         /// libx264's constant quality, 0 (lossless) to 51; used unless `bitrate` is set.
         public var crf = 23

@@ -133,7 +133,7 @@ extension OptionParser {
                    sets: \.guest.session, reload: .inReady) { c, v throws(ValueError) in c.guest.session = try Values.session(v!) },
         OptionSpec("video-encoder", .required("NAME"), default: .value("auto"),
                    help: "auto (h264_vaapi, then h264_v4l2m2m within its limits, else libx264) or an FFmpeg H.264 encoder (libx264, h264_v4l2m2m, h264_vaapi); falls back to libx264 when it cannot open",
-                   sets: \.video.encoder, reload: .inReady) { c, v throws(ValueError) in c.video.encoder = try Values.word(v!) },
+                   sets: \.video.encoder, reload: .inReady) { c, v throws(ValueError) in c.video.encoder = VideoEncoderName(rawValue: try Values.word(v!)) },
         OptionSpec("video-preset", .required("P"), default: .value("veryfast"),
                    help: "libx264 preset: ultrafast ... veryslow",
                    sets: \.video.preset, reload: .inReady) { c, v throws(ValueError) in c.video.preset = try Values.preset(v!) },

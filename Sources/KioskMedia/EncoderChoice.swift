@@ -8,10 +8,10 @@ import KioskCore
 
 /// The encoder `auto` settled on, and why (for the log and `ready`).
 public struct EncoderChoice: Equatable, Sendable {
-    public let name: String
+    public let name: VideoEncoderName
     public let reason: String
 
-    public init(name: String, reason: String) {
+    public init(name: VideoEncoderName, reason: String) {
         self.name = name
         self.reason = reason
     }
@@ -20,30 +20,30 @@ public struct EncoderChoice: Equatable, Sendable {
     /// is (a name that cannot open falls back to libx264 at Start). Opens devices (VA-API's render
     /// nodes in `renderFolder`, `KioskEnvironment.renderFolder`): call it off the UI thread (at
     /// launch, before the loop, it is).
-    public static func resolve(_ requested: String, size: Size, fps: Double, bitrate: Int?, renderFolder: String) -> EncoderChoice {
-        guard requested == "auto" else { return EncoderChoice(name: requested, reason: "--video-encoder \(requested)") }
+    public static func resolve(_ requested: VideoEncoderName, size: Size, fps: Double, bitrate: Int?, renderFolder: String) -> EncoderChoice {
+        guard requested == .auto else { return EncoderChoice(name: requested, reason: "--video-encoder \(requested)") }
         var passedOver: [String] = []
-        for candidate in ["h264_vaapi", "h264_v4l2m2m"] {
+        for candidate in VideoEncoderName.hardwareCandidates {
             if let problem = problem(with: candidate, size: size, fps: fps, bitrate: bitrate, renderFolder: renderFolder) {
                 passedOver.append("\(candidate): \(problem)")
             } else {
                 return EncoderChoice(name: candidate, reason: "auto: \(candidate) opened for \(size) at \(KioskEvent.milliseconds(fps)) fps")
             }
         }
-        return EncoderChoice(name: "libx264", reason: "auto: libx264 (" + passedOver.joined(separator: "; ") + ")")
+        return EncoderChoice(name: .libx264, reason: "auto: libx264 (" + passedOver.joined(separator: "; ") + ")")
     }
 
     /// Why this hardware encoder cannot take a size and rate here, or nil when it opened.
-    static func problem(with name: String, size: Size, fps: Double, bitrate: Int?, renderFolder: String) -> String? {
-        guard avcodec_find_encoder_by_name(name) != nil else { return "not in this FFmpeg build" }
+    static func problem(with name: VideoEncoderName, size: Size, fps: Double, bitrate: Int?, renderFolder: String) -> String? {
+        guard avcodec_find_encoder_by_name(name.rawValue) != nil else { return "not in this FFmpeg build" }
         switch name {
-        case "h264_vaapi":
+        case .vaapi:
             let nodes = HardwareFrames.renderNodes(in: renderFolder)
             guard !nodes.isEmpty else { return "no render node (\(renderFolder)/renderD*)" }
             guard nodes.contains(where: { access($0, R_OK | W_OK) == 0 }) else {
                 return "\(nodes.joined(separator: ", ")) not readable by this user (add it to the render group)"
             }
-        case "h264_v4l2m2m":
+        case .v4l2m2m:
             if let limit = V4L2M2MLimits.problem(size: size, fps: fps) { return limit }
         default:
             break
@@ -69,7 +69,7 @@ public struct EncoderChoice: Equatable, Sendable {
     }
 
     /// Whether `name` is a hardware encoder (runs at a bit rate; preset and CRF mean nothing to it).
-    public static func isHardware(_ name: String) -> Bool { !["libx264", TestEncoders.stalling, TestEncoders.slow].contains(name) }
+    public static func isHardware(_ name: VideoEncoderName) -> Bool { ![.libx264, TestEncoders.stalling, TestEncoders.slow].contains(name) }
 }
 
 /// The Raspberry Pi 4's H.264 encoder (bcm2835-codec through V4L2 M2M): level 4.1 at most, so
@@ -96,11 +96,11 @@ enum V4L2M2MLimits {
 /// encoder that hangs would; `test_slow_h264` takes `slowPictureMicroseconds` over each picture (20
 /// a second), as libx264 on a machine too weak for the camera's rate would.
 public enum TestEncoders {
-    public static let stalling = "test_stall_h264"
-    public static let slow = "test_slow_h264"
+    public static let stalling = VideoEncoderName.testStalling
+    public static let slow = VideoEncoderName.testSlow
     static let slowPictureMicroseconds: useconds_t = 50_000
     /// The encoder a test-only name stands for (the name itself when it is none, or when disabled).
-    static func underlying(_ name: String, enabled: Bool) -> String { enabled && [stalling, slow].contains(name) ? "libx264" : name }
+    static func underlying(_ name: VideoEncoderName, enabled: Bool) -> VideoEncoderName { enabled && [stalling, slow].contains(name) ? .libx264 : name }
 }
 
 /// Owns a VA-API device (`av_hwdevice_ctx_create` on a render node), its pool of NV12 surfaces

@@ -89,7 +89,7 @@ final class EncodingSession {
     /// The output file.
     var sink: FileSink { muxer.sink }
     /// The video encoder actually used, and why it is not the one asked for (if it is not).
-    var videoEncoderName: String { video.name }
+    var videoEncoderName: VideoEncoderName { video.name }
     var fallbackNote: String? { video.fallbackNote }
 
     var duration: Double { max(videoEnd, audioEnd) }

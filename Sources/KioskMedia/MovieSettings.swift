@@ -9,7 +9,7 @@ public struct MovieSettings: Sendable {
     /// nil: no audio track (`--microphone none`).
     public var audio: (sampleRate: Int, channels: Int)?
     /// An FFmpeg encoder name; libx264 when it cannot open.
-    public var videoEncoder = "libx264"
+    public var videoEncoder = VideoEncoderName.libx264
     /// libx264's preset (also passed to encoders that know the option).
     public var preset = "veryfast"
     /// Constant quality (libx264's crf) unless `bitrate` is set.
@@ -67,7 +67,7 @@ public struct VideoTuning: Equatable, Sendable {
         public let value: String
     }
 
-    public let encoder: String
+    public let encoder: VideoEncoderName
     /// Keyframe interval in frames.
     public let gop: Int
     public let bFrames: Int
@@ -78,7 +78,7 @@ public struct VideoTuning: Equatable, Sendable {
 
     /// The ffmpeg CLI's output options for the same encoder with the same settings.
     public var ffmpegArguments: [String] {
-        ["-c:v", encoder, "-g", "\(gop)", "-bf", "\(bFrames)", "-threads", "\(threads)"]
+        ["-c:v", encoder.rawValue, "-g", "\(gop)", "-bf", "\(bFrames)", "-threads", "\(threads)"]
             + options.flatMap { ["-\($0.name)", $0.value] }
             + (bitrate.map { ["-b:v", "\($0)"] } ?? [])
             + ["-pix_fmt", "yuv420p", "-color_range", "tv", "-colorspace", "smpte170m"]
@@ -87,10 +87,10 @@ public struct VideoTuning: Equatable, Sendable {
 
 extension MovieSettings {
     /// The tuning of `encoder` (the one asked for, or libx264 when that could not open).
-    public func videoTuning(encoder: String? = nil) -> VideoTuning {
+    public func videoTuning(encoder: VideoEncoderName? = nil) -> VideoTuning {
         let name = encoder ?? videoEncoder
         var options: [VideoTuning.Option] = []
-        if name == "libx264" {
+        if name == .libx264 {
             options.append(.init(name: "preset", value: preset))
             // zerolatency: no look-ahead, no frame threads (slice threads instead), no B-frames:
             // nothing waits inside the encoder, so a crash or a stop loses no extra frames.

@@ -43,7 +43,7 @@ public final class MovieWriter: Sendable {
     private let elapsedNanoseconds = Atomic<Int64>(0)
     private let written = Atomic<Int64>(0)
     private let left = Atomic<Int64>(Int64.max)
-    private let encoderNote = Locked<(name: String, note: String?)>(("", nil))
+    private let encoderNote = Locked<(name: VideoEncoderName, note: String?)>(("", nil))
     /// Times the take's syncs.
     private let syncs = SyncClock()
     /// When the take stopped taking data to be finished and made safe (CLOCK_MONOTONIC ns; 0 before).
@@ -71,7 +71,7 @@ public final class MovieWriter: Sendable {
     /// Pictures queued for the encoder (at most `videoQueueLimit`; past it they are dropped).
     public var videoWaiting: Int { queue.withLock { $0.videoCount } }
     /// The video encoder in use and, when it is not the one asked for, why.
-    public var videoEncoder: (name: String, note: String?) { encoderNote.withLock { $0 } }
+    public var videoEncoder: (name: VideoEncoderName, note: String?) { encoderNote.withLock { $0 } }
     /// Seconds since the take stopped taking data while it is being finished (drained, written out
     /// and synced); nil while it records, and once `onFinish` has been called.
     public var finishingFor: Double? {
@@ -257,7 +257,7 @@ public final class MovieWriter: Sendable {
         finishingSince.store(0, ordering: .releasing)
         onFinish(RecordingResult(outputPath: settings.outputPath, duration: duration, bytes: bytes,
                                  reason: reason ?? .error, success: success, droppedFrames: dropped,
-                                 encoder: session.videoEncoderName, encoderStalled: session.videoEncoderStalled, lost: session.lost,
+                                 encoder: session.videoEncoderName.rawValue, encoderStalled: session.videoEncoderStalled, lost: session.lost,
                                  droppedAfterStall: afterStall))
     }
 }

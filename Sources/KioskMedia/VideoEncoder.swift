@@ -10,7 +10,7 @@ import KioskCore
 final class VideoEncoder {
     let codec: CodecContext
     /// The encoder actually used, and why it is not the one asked for (if it is not).
-    let name: String
+    let name: VideoEncoderName
     let fallbackNote: String?
     private let picture: Frame
     /// A camera frame's own bytes, lent to libx264 (`wrapping`).
@@ -30,9 +30,9 @@ final class VideoEncoder {
         let opened: (codec: CodecContext, hardware: HardwareFrames?)
         do {
             opened = try Self.openCodec(chosen, settings: settings, globalHeader: globalHeader)
-        } catch where chosen != "libx264" {
+        } catch where chosen != .libx264 {
             note = "video encoder \(chosen) could not open (\(error.text)); using libx264 for this take"
-            chosen = "libx264"
+            chosen = .libx264
             opened = try Self.openCodec(chosen, settings: settings, globalHeader: globalHeader)
         }
         codec = opened.codec
@@ -48,10 +48,10 @@ final class VideoEncoder {
 
     /// The encoder of this name, open for the settings' size, rate and quality; for VA-API with its
     /// device and frames. The test-only encoders are libx264 under other names.
-    static func openCodec(_ name: String, settings: MovieSettings, globalHeader: Bool,
+    static func openCodec(_ name: VideoEncoderName, settings: MovieSettings, globalHeader: Bool,
                           lowPower: Bool = false) throws(AVError) -> (CodecContext, HardwareFrames?) {
         let underlying = TestEncoders.underlying(name, enabled: settings.testEncoders)
-        let codec = try CodecContext(encoderNamed: underlying)
+        let codec = try CodecContext(encoderNamed: underlying.rawValue)
         let c = codec.pointer
         let fps = max(Int32(settings.fps.rounded()), 1)
         c.pointee.width = Int32(settings.videoSize.width)
@@ -73,13 +73,13 @@ final class VideoEncoder {
         // libx264's preset, tune and crf come with the tuning (`MovieSettings.videoTuning`).
         var options = tuning.options.map { (name: $0.name, value: $0.value) }
         var hardware: HardwareFrames?
-        if underlying != "libx264" {
+        if underlying != .libx264 {
             // Preset and CRF mean nothing to a hardware encoder: it runs at a bit rate.
             let bitrate = settings.bitrate ?? EncoderChoice.defaultBitrate(size: settings.videoSize, fps: settings.fps)
             c.pointee.bit_rate = Int64(bitrate)
             c.pointee.rc_max_rate = Int64(bitrate) * 3 / 2
             c.pointee.rc_buffer_size = Int32(clamping: bitrate)
-            if underlying == "h264_vaapi" {
+            if underlying == .vaapi {
                 let frames = try HardwareFrames(vaapiFor: settings.videoSize, renderFolder: settings.renderFolder)
                 c.pointee.pix_fmt = AV_PIX_FMT_VAAPI
                 c.pointee.hw_frames_ctx = av_buffer_ref(frames.frames)
@@ -89,7 +89,7 @@ final class VideoEncoder {
         }
         do {
             try codec.open(options: options)
-        } catch where underlying == "h264_vaapi" && !lowPower {
+        } catch where underlying == .vaapi && !lowPower {
             // Some Intel chips encode H.264 only through their low-power (VDEnc) entry point.
             return try openCodec(name, settings: settings, globalHeader: globalHeader, lowPower: true)
         }
@@ -103,7 +103,7 @@ final class VideoEncoder {
     /// pixel for nothing. Otherwise the encoder's own picture, converted (or copied) in one pass with
     /// swscale.
     func picture(holding frame: VideoFrame) throws(AVError) -> UnsafeMutablePointer<AVFrame> {
-        if name == "libx264", hardware == nil, frame.format == .yuv420p, frame.size == size, !frame.fullRange,
+        if name == .libx264, hardware == nil, frame.format == .yuv420p, frame.size == size, !frame.fullRange,
            frame.planes == PixelFormat.yuv420p.planes(for: size), frame.bytes.count >= PixelFormat.yuv420p.frameBytes(for: size) {
             return try wrapping(frame)
         }

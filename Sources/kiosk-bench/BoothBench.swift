@@ -26,7 +26,7 @@ private func boothRound(recorder: String, device: String, size frameSize: Size, 
     posix_spawn_file_actions_addclose(&actions, toChild[1])
     posix_spawn_file_actions_addclose(&actions, fromChild[0])
     let args = [recorder, "--camera", device, "--microphone", "test", "--size", "\(frameSize)", "--fps", "30", "--countdown", "0",
-                "--video-encoder", "libx264", "--windowed", "\(frameSize)", "--output", output]
+                "--video-encoder", VideoEncoderName.libx264.rawValue, "--windowed", "\(frameSize)", "--output", output]
     let argv = args.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     guard posix_spawn(&pid, recorder, &actions, nil, argv, environ) == 0 else { fail("cannot run \(recorder)") }
@@ -99,7 +99,7 @@ func compareBooth(_ o: [String: String]) {
                   "-f", "lavfi", "-i", "aevalsrc=if(lt(mod(t\\,1)\\,\(Double(TestTone.beepFrames) / Double(TestTone.sampleRate)))\\,"
                       + "\(Double(TestTone.amplitude) / 32768)*sin(2*PI*\(TestTone.frequency)*t)\\,0):s=\(TestTone.sampleRate):c=mono",
                   "-t", "\(seconds)", "-map", "0:v", "-map", "1:a"]
-        + settings.videoTuning(encoder: "libx264").ffmpegArguments + MovieSettings.aacFFmpegArguments(sampleRate: TestTone.sampleRate, channels: 1)
+        + settings.videoTuning(encoder: .libx264).ffmpegArguments + MovieSettings.aacFFmpegArguments(sampleRate: TestTone.sampleRate, channels: 1)
         + ["-movflags", "+frag_keyframe", folder + "/ffmpeg.mov"]
     // The booth, `--against`'s build beside it, and the CLI (unless `--ffmpeg no`), each first in
     // turn from round to round.

@@ -244,7 +244,7 @@ func compareEncodeInstructions(ours: @escaping (Int) -> [String], ffmpeg: @escap
     var x264PerFrame: [String: Double] = [:]
     for (name, command) in sides {
         let all = countInstructions(command(frames), in: folder), one = countInstructions(command(1), in: folder)
-        func encoderShare(_ objects: [String: Int]) -> Int { objects.filter { $0.key.hasPrefix("libx264") }.values.reduce(0, +) }
+        func encoderShare(_ objects: [String: Int]) -> Int { objects.filter { $0.key.hasPrefix(VideoEncoderName.libx264.rawValue) }.values.reduce(0, +) }
         let encoder = encoderShare(all.objects), encoderOne = encoderShare(one.objects)
         totals[name] = all.total
         x264[name] = encoder
@@ -260,7 +260,7 @@ func compareEncodeInstructions(ours: @escaping (Int) -> [String], ffmpeg: @escap
         result[name + "X264PerFrameInstructions"] = Int(x264PerFrame[name]!.rounded())
         result[name + "OtherPerFrameInstructions"] = Int((perFrame[name]! - x264PerFrame[name]!).rounded())
         // The five objects besides libx264 that cost most, in millions.
-        let others = all.objects.filter { !$0.key.hasPrefix("libx264") }.sorted { $0.value > $1.value }.prefix(5)
+        let others = all.objects.filter { !$0.key.hasPrefix(VideoEncoderName.libx264.rawValue) }.sorted { $0.value > $1.value }.prefix(5)
         var top: [String: Double] = [:]
         for (object, count) in others { top[object] = (Double(count) / 1e4).rounded() / 100 }
         result[name + "TopOthersMillions"] = top
@@ -292,7 +292,7 @@ func compareEncode(_ o: [String: String]) {
     makeYUYVInput(input, size: frameSize, frames: frames, footage: footage)
     var settings = MovieSettings(outputPath: folder + "/ours.mov", videoSize: frameSize, fps: 30, audio: nil)
     settings.preset = preset
-    let tuning = settings.videoTuning(encoder: "libx264")
+    let tuning = settings.videoTuning(encoder: .libx264)
     let me = CommandLine.arguments[0].contains("/") ? CommandLine.arguments[0] : "kiosk-bench"
     let ffmpeg = ["ffmpeg", "-y", "-v", "error", "-f", "rawvideo", "-pix_fmt", "yuyv422", "-s", "\(frameSize)", "-r", "30",
                   "-i", input] + tuning.ffmpegArguments + [folder + "/ffmpeg.mov"]
@@ -422,7 +422,7 @@ case "tuning":
     let o = options(arguments.dropFirst())
     var settings = MovieSettings(outputPath: "/dev/null", videoSize: size(o["size"]), fps: Double(o["fps"] ?? "") ?? 30, audio: nil)
     settings.preset = o["preset"] ?? settings.preset
-    FileHandle.standardOutput.write(Data((settings.videoTuning(encoder: "libx264").ffmpegArguments.joined(separator: "\n") + "\n").utf8))
+    FileHandle.standardOutput.write(Data((settings.videoTuning(encoder: .libx264).ffmpegArguments.joined(separator: "\n") + "\n").utf8))
 case "stop-latency": stopLatency(options(arguments.dropFirst()))
 case "kill-loss": killLoss(options(arguments.dropFirst()))
 case "convert-yuyv": convertYUYV(options(arguments.dropFirst()))

@@ -225,9 +225,9 @@ case let .record(config):
         events: EventSink(copies: copies), configurationSource: source, notifier: notifier, environment: environment)
     parts.monitorsMicrophone = true
     parts.moreCameras = Array(camera.sources.dropFirst())
-    if config.video.encoder == "auto" {
+    if config.video.encoder == .auto {
         // Opens the hardware encoders once, before the loop turns (nothing on screen waits yet).
-        let choice = EncoderChoice.resolve("auto", size: capture.size, fps: Double(capture.fps), bitrate: config.video.bitrate,
+        let choice = EncoderChoice.resolve(.auto, size: capture.size, fps: Double(capture.fps), bitrate: config.video.bitrate,
                                            renderFolder: environment.renderFolder)
         Log.info("video encoder \(choice.reason)")
         parts.autoEncoder = choice

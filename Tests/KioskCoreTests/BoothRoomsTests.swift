@@ -108,14 +108,14 @@ struct BoothRoomsTests {
 
     @Test("the encoder each take asks for: auto as resolved (libx264 when nothing was), a name as given; libx264 for one that stalled",
           arguments: [
-            ("auto", "h264_vaapi", [String](), "h264_vaapi"),
+            ("auto", "h264_vaapi", [], "h264_vaapi"),
             ("auto", nil, [], "libx264"),
             ("h264_v4l2m2m", "h264_vaapi", [], "h264_v4l2m2m"),
             ("auto", "h264_vaapi", ["h264_vaapi"], "libx264"),
             ("h264_v4l2m2m", nil, ["h264_v4l2m2m"], "libx264"),
             ("h264_v4l2m2m", nil, ["h264_vaapi"], "h264_v4l2m2m"),
-          ] as [(String, String?, [String], String)])
-    func encoder(configured: String, auto: String?, stalled: [String], expected: String) {
+          ] as [(VideoEncoderName, VideoEncoderName?, [VideoEncoderName], VideoEncoderName)])
+    func encoder(configured: VideoEncoderName, auto: VideoEncoderName?, stalled: [VideoEncoderName], expected: VideoEncoderName) {
         var fallback = EncoderFallback()
         for name in stalled { _ = fallback.takeEnded(encoder: name, stalled: true) }
         #expect(fallback.next(configured: configured, auto: auto) == expected)
