@@ -243,7 +243,8 @@ public final class Booth {
     var viewModel: ViewModel {
         var model = machine.viewModel
         let now = MonotonicClock.now()
-        if model.message == nil, model.mode == .ready, parts.cameraNote != nil { model.message = .noCameraFound }
+        // `--camera auto` that has found no camera yet says so rather than "camera unavailable".
+        if model.message == .cameraUnavailable, parts.cameraNote != nil, !camera.isOpen { model.message = .noCameraFound }
         if model.mode == .ready { model.prompt = config.screen.prompt }
         if config.capture.microphone != .none, [.ready, .countdown, .recording].contains(model.mode) {
             model.microphoneLevel = ((meter.level(at: now) * 2).rounded() / 2, (meter.level(at: now, window: 1_500_000_000) * 2).rounded() / 2)

@@ -4,8 +4,10 @@ import KioskSystem
 
 public enum CameraFactory {
     /// The sources for `--camera` (repeated): each device, the test pattern, and for `auto` every
-    /// camera found (a path named twice is opened once). `auto` with none found is the test
-    /// pattern, with the note for the screen. `auto` looks in `videoDevices` (`CameraDirectory`).
+    /// camera found (a path named twice is opened once). `auto` with none found (and nothing else
+    /// asked for) is a camera still to be found: the booth shows "No camera found" (the note) and
+    /// offers no Record until one is plugged in; never the test pattern, which only `--camera test`
+    /// shows. `auto` looks in `videoDevices` (`CameraDirectory`).
     public static func makeAll(_ choices: [CameraChoice], size: Size, fps: Double, exec: ExecCameraSettings = ExecCameraSettings(),
                                mjpeg: @escaping FrameDecoderFactory, videoDevices: String) -> (sources: [any VideoSource], note: String?) {
         var sources: [any VideoSource] = [], paths: Set<String> = [], note: String?
@@ -29,7 +31,11 @@ public enum CameraFactory {
                 }
             }
         }
-        if sources.isEmpty { sources.append(TestPattern(size: size, fps: fps)) }
+        if sources.isEmpty {
+            let (source, why) = make(.auto, size: size, fps: fps, mjpeg: mjpeg, videoDevices: videoDevices)
+            sources.append(source)
+            note = why
+        }
         return (sources, note)
     }
 
@@ -49,7 +55,9 @@ public enum CameraFactory {
             if let first = usable(CameraDirectory.cameras(in: videoDevices)).first {
                 return (V4L2Camera(path: first.path, size: size, fps: fps, mjpeg: mjpeg), nil)
             }
-            return (TestPattern(size: size, fps: fps), "No camera found: showing the test pattern")
+            Log.info("camera auto: no camera found in \(videoDevices); looking again every second")
+            let search: @Sendable () -> String? = { usable(CameraDirectory.cameras(in: videoDevices), quiet: true).first?.path }
+            return (V4L2Camera(searching: search, size: size, fps: fps, mjpeg: mjpeg), "No camera found")
         }
     }
 
@@ -59,15 +67,16 @@ public enum CameraFactory {
     /// so are the capture nodes of the Pi's ISPs (`bcm2835-isp` on a Pi 4, `pispbe` on a Pi 5),
     /// which offer YU12 and NV12 but give a picture only when a program feeds them Bayer frames,
     /// and its codec (`bcm2835-codec`). The log says why for each (a Pi camera module is read
-    /// through `exec:rpicam-vid …` instead).
-    public static func usable(_ found: [CameraDescription]) -> [CameraDescription] {
+    /// through `exec:rpicam-vid …` instead). `quiet`: the search every second of a camera still to
+    /// be found says nothing (the first look said why each was passed over).
+    public static func usable(_ found: [CameraDescription], quiet: Bool = false) -> [CameraDescription] {
         found.filter { camera in
             if processingDrivers.contains(camera.driver) {
-                Log.info("camera auto: \(camera.path) (\(camera.name), \(camera.driver)) passed over: a picture processor's node, not a camera (it gives pictures only when fed)")
+                if !quiet { Log.info("camera auto: \(camera.path) (\(camera.name), \(camera.driver)) passed over: a picture processor's node, not a camera (it gives pictures only when fed)") }
                 return false
             }
             let readable = camera.formats.contains { FourCC.pixelFormats[$0.fourcc] != nil }
-            if !readable {
+            if !readable && !quiet {
                 let formats = camera.formats.map(\.fourcc).joined(separator: ", ")
                 Log.info("camera auto: \(camera.path) (\(camera.name), \(camera.driver)) passed over: no format the booth reads (it offers \(formats.isEmpty ? "none" : formats))")
             }

@@ -30,6 +30,9 @@ public final class V4L2Camera: VideoSource {
     }
     private let shared: Locked<Shared>
     private let thread = Locked<WorkerThread?>(nil)
+    /// `--camera auto` that found no camera at launch: each attempt to open (every second) looks
+    /// for one again (the path it returns), until one is plugged in. Nil: `path` itself.
+    private let search: (@Sendable () -> String?)?
 
     /// `mjpeg` makes the decoder for a camera that sends MJPEG (one each time the device opens).
     public init(path: String, size: Size, fps: Double, mjpeg: @escaping FrameDecoderFactory) {
@@ -37,7 +40,22 @@ public final class V4L2Camera: VideoSource {
         requestedSize = size
         requestedFPS = fps
         makeMJPEGDecoder = mjpeg
+        search = nil
         shared = Locked(Shared(info: VideoSourceInfo(name: path, size: size, fps: fps, deviceFormat: .yuyv, deliveredFormat: .yuv420p)))
+    }
+
+    /// A camera still to be found (`--camera auto` with none plugged in): named `auto` until then,
+    /// reported lost (the booth shows "No camera found" and offers no Record), and looked for with
+    /// `search` at each attempt, every second; the first it finds opens, and the booth hears
+    /// `cameraBack`.
+    public init(searching search: @escaping @Sendable () -> String?, size: Size, fps: Double, mjpeg: @escaping FrameDecoderFactory) {
+        path = "auto"
+        requestedSize = size
+        requestedFPS = fps
+        makeMJPEGDecoder = mjpeg
+        self.search = search
+        shared = Locked(Shared(info: VideoSourceInfo(name: "auto", label: "No camera", size: size, fps: fps, deviceFormat: .yuyv,
+                                                     deliveredFormat: .yuv420p)))
     }
 
     deinit { stop() }
@@ -104,6 +122,18 @@ public final class V4L2Camera: VideoSource {
         do { try device.set([(ControlID.autoFocusStart, 1)]) } catch { Log.info("camera \(path): auto-focus start: \(error)") }
     }
 
+    /// The device to open now: `path`, or the camera `search` finds (none: an error saying so).
+    private func target() throws(NoCameraFound) -> String {
+        guard let search else { return path }
+        guard let found = search() else { throw NoCameraFound() }
+        return found
+    }
+
+    /// `--camera auto` found nothing to open (yet).
+    struct NoCameraFound: Error, CustomStringConvertible {
+        var description: String { "--camera auto: no camera found; plug one in (looking again every second)" }
+    }
+
     /// The capture thread: open, stream, and on loss report and retry, until `stop`.
     private func run(on thread: WorkerThread, frames: @escaping @Sendable (VideoFrame) -> Void,
                      events: @escaping @Sendable (CaptureEvent) -> Void,
@@ -114,7 +144,7 @@ public final class V4L2Camera: VideoSource {
         while !thread.isStopping {
             if session == nil {
                 do {
-                    let opened = try V4L2Session(path: path, size: requestedSize, fps: requestedFPS, mjpeg: makeMJPEGDecoder)
+                    let opened = try V4L2Session(path: try target(), size: requestedSize, fps: requestedFPS, mjpeg: makeMJPEGDecoder)
                     session = opened
                     shared.withLock {
                         $0.info = opened.info
@@ -123,7 +153,7 @@ public final class V4L2Camera: VideoSource {
                     applyControls(opened.device, events: events)
                     if reportedLost { events(.cameraBack(opened.info)) }
                     reportedLost = false
-                    Log.info("camera \(path): \(opened.info.size) \(opened.info.deviceFormat.rawValue) at \(opened.info.fps) fps")
+                    Log.info("camera \(opened.info.name): \(opened.info.size) \(opened.info.deviceFormat.rawValue) at \(opened.info.fps) fps")
                 } catch {
                     if !reportedLost {
                         events(.cameraLost(reason: "\(error)"))

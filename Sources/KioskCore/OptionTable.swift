@@ -88,7 +88,7 @@ extension OptionParser {
 
     static let options: [OptionSpec] = [
         OptionSpec("camera", .required("DEVICE|test|auto|exec:COMMAND"), default: .value("/dev/video0"),
-                   help: "V4L2 device path; test = built-in moving pattern; auto = every camera found (else test); exec:COMMAND = pictures from COMMAND's stdout (run by /bin/sh -c); repeat it for a switch button between cameras",
+                   help: "V4L2 device path; test = built-in moving pattern; auto = every camera found (none: \"No camera found\", Record held back, looking again every second); exec:COMMAND = pictures from COMMAND's stdout (run by /bin/sh -c); repeat it for a switch button between cameras",
                    sets: \.capture.cameras, reload: .atRestart,
                    examples: ["/dev/v4l/by-id/usb-Front_Cam-video-index0",
                               "exec:rpicam-vid -t 0 -n --codec mjpeg --width 1280 --height 720 --framerate 30 --flush -o -"]) { c, v throws(ValueError) in

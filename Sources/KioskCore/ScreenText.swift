@@ -87,7 +87,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .closePlayer: "Close"
         case .switchCamera: "Switch Camera"
         case .cameraUnavailable: "Camera unavailable. Connect a camera; retrying every second."
-        case .noCameraFound: "No camera found: showing the test pattern"
+        case .noCameraFound: "No camera found. Connect a camera; looking again every second."
         case .microphoneSilent: "No sound from the microphone. Is it on?"
         case .saving: "Saving your video…"
         }
@@ -104,7 +104,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .closePlayer: "閉じる"
         case .switchCamera: "カメラ切替"
         case .cameraUnavailable: "カメラが使えません。カメラを接続してください（1秒ごとに再試行します）。"
-        case .noCameraFound: "カメラが見つかりません。テスト映像を表示しています。"
+        case .noCameraFound: "カメラが見つかりません。カメラを接続してください（1秒ごとに探します）。"
         case .microphoneSilent: "マイクの音が聞こえません。電源は入っていますか？"
         case .saving: "動画を保存しています…"
         }
@@ -121,7 +121,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .closePlayer: "关闭"
         case .switchCamera: "切换摄像头"
         case .cameraUnavailable: "摄像头不可用。请连接摄像头（每秒重试一次）。"
-        case .noCameraFound: "未找到摄像头：正在显示测试画面"
+        case .noCameraFound: "未找到摄像头。请连接摄像头（每秒查找一次）。"
         case .microphoneSilent: "麦克风没有声音。它打开了吗？"
         case .saving: "正在保存视频…"
         }
@@ -138,7 +138,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .closePlayer: "Schließen"
         case .switchCamera: "Kamera wechseln"
         case .cameraUnavailable: "Kamera nicht verfügbar. Bitte eine Kamera anschließen; neuer Versuch jede Sekunde."
-        case .noCameraFound: "Keine Kamera gefunden: Testbild wird angezeigt"
+        case .noCameraFound: "Keine Kamera gefunden. Bitte eine Kamera anschließen; Suche jede Sekunde."
         case .microphoneSilent: "Kein Ton vom Mikrofon. Ist es eingeschaltet?"
         case .saving: "Das Video wird gespeichert…"
         }
@@ -156,7 +156,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .switchCamera: "Changer de caméra"
         // French puts a (no-break) space before ; ? : and !
         case .cameraUnavailable: "Caméra indisponible. Branchez une caméra\u{A0}; nouvel essai chaque seconde."
-        case .noCameraFound: "Aucune caméra trouvée\u{A0}: affichage de la mire"
+        case .noCameraFound: "Aucune caméra trouvée. Branchez une caméra\u{A0}; recherche chaque seconde."
         case .microphoneSilent: "Aucun son du micro. Est-il allumé\u{A0}?"
         case .saving: "Sauvegarde de la vidéo…"
         }
@@ -173,7 +173,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .closePlayer: "Cerrar"
         case .switchCamera: "Cambiar cámara"
         case .cameraUnavailable: "Cámara no disponible. Conecte una cámara; se reintenta cada segundo."
-        case .noCameraFound: "No se encontró ninguna cámara: se muestra la imagen de prueba"
+        case .noCameraFound: "No se encontró ninguna cámara. Conecte una cámara; se busca cada segundo."
         case .microphoneSilent: "No llega sonido del micrófono. ¿Está encendido?"
         case .saving: "Guardando el vídeo…"
         }

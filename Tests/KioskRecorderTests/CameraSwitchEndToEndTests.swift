@@ -161,6 +161,46 @@ struct CameraSwitchEndToEndTests {
         #expect(lumas[1] - lumas[0] > 15, "the second take from the brighter camera: \(lumas)")
     }
 
+    @Test("--camera auto with no camera: cameraUnavailable before ready, which names no camera (auto), no Record on offer (never the test pattern); a camera plugged in later is found within seconds, Record comes back, and its take records")
+    func autoWithoutCamera() throws {
+        let folder = try testFolder("auto-none")
+        let devices = folder.appendingPathComponent("dev")
+        try FileManager.default.createDirectory(at: devices, withIntermediateDirectories: true)
+        let r = try RecorderProcess(["--camera", "auto", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
+                                     "--output", folder.appendingPathComponent("take.mov").path],
+                                    environment: ["KIOSK_VIDEO_DEVICE_DIR": devices.path])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let unavailable = r.events.contains { if case let .error(.cameraUnavailable, message) = $0 { message.contains("no camera found") } else { false } }
+        #expect(unavailable, "\(r.events)")
+        #expect(r.events.contains { if case let .ready(camera, _, _, _, _, _) = $0 { camera == "auto" } else { false } }, "\(r.events)")
+        r.command("state")
+        try #require(r.wait(for: "state") != nil)
+        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _) = $0 { buttons == [.cancel] } else { false } }, "\(r.events)")
+        r.command("start")
+        try #require(r.wait(for: "error", count: 2) != nil, "Start without a camera is refused")
+        // Plugged in: found at the next look (each second).
+        let device = devices.appendingPathComponent("video0").path
+        try Data().write(to: URL(fileURLWithPath: device))
+        try "card=Late Cam\n".write(toFile: device + ".conf", atomically: true, encoding: .utf8)
+        var offered = false
+        for k in 2...40 where !offered {
+            Thread.sleep(forTimeInterval: 0.25)
+            r.command("state")
+            guard r.wait(for: "state", count: k) != nil else { break }
+            offered = r.events.contains { if case let .state(_, _, buttons, _, _, _) = $0 { buttons.contains(.start) } else { false } }
+        }
+        #expect(offered, "\(r.events) \(r.stderr)")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines)")
+        Thread.sleep(forTimeInterval: 1)
+        r.command("stop")
+        let finished = try #require(r.wait(for: "recordingFinished") != nil ? r.events.compactMap { if case let .recordingFinished(f) = $0 { f } else { nil } }.first : nil)
+        #expect(finished.success && finished.duration > 0.5, "\(finished)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        #expect(!r.stderr.contains("test pattern"), "\(r.stderr)")
+    }
+
     @Test("one camera: no switch button; switchCamera is refused with notAllowed")
     func single() throws {
         let r = try RecorderProcess(booth + ["--output", try testFolder("switch-one").appendingPathComponent("t.mov").path])
