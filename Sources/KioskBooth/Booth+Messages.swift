@@ -47,6 +47,10 @@ extension Booth {
             } else if let opening = gate.cameraTried(failure: failure) {
                 sendReady(opening)
             }
+        case let .microphoneTried(name, failure):
+            microphone.name = name
+            microphone.missing = failure != nil
+            if let opening = gate.microphoneTried(failure: failure) { sendReady(opening) }
         case let .launchFilesDone(done):
             jobs.fileDone()
             done.forEach(events.emit)
@@ -118,9 +122,14 @@ extension Booth {
     /// it, in order.
     private func sendReady(_ opening: ReadyGate<BoothMessage>.Opening) {
         if let failure = opening.cameraFailure { events.emit(.error(code: .cameraUnavailable, message: failure)) }
+        if let failure = opening.microphoneFailure {
+            events.emit(.error(code: .microphoneUnavailable,
+                               message: "\(failure); takes are recorded without sound until it opens (it is tried again at each Start)"))
+        }
         let info = camera.info
+        let microphoneName = config.capture.microphone == .none || microphone.missing ? "none" : microphone.name
         events.emit(.ready(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps,
-                           orientation: screen.orientation, encoder: nextEncoder.rawValue))
+                           orientation: screen.orientation, encoder: nextEncoder.rawValue, microphone: microphoneName))
         tellService(.ready)
         for message in opening.held { handle(message) }
     }

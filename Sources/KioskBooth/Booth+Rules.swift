@@ -36,6 +36,27 @@ extension Booth {
         return swallow
     }
 
+    /// The launch's look at the microphone (on its worker): opened and closed again, so `ready` can
+    /// say which one the takes will have, or that none opened and why.
+    func lookAtMicrophone() {
+        let (inbox, make, choice) = (inbox, parts.makeMicrophone, config.capture.microphone)
+        shared.microphoneMonitor.async {
+            guard let source = make(choice) else {
+                inbox.post(.microphoneTried(name: nil, failure: nil))
+                return
+            }
+            do {
+                try source.start(chunks: { _ in }, events: { _ in })
+                let name = source.info.name
+                source.stop()
+                inbox.post(.microphoneTried(name: name, failure: nil))
+            } catch {
+                Log.info("microphone at launch: \(error)")
+                inbox.post(.microphoneTried(name: nil, failure: "\(error)"))
+            }
+        }
+    }
+
     /// The listening microphone (for the meter) runs in ready and the countdown while the camera
     /// runs, never while a take opens or records (the take's own microphone feeds the meter then).
     /// While recording, 3 s under −60 dBFS is `microphoneSilent`, once until sound comes back.

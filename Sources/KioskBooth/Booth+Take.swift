@@ -57,6 +57,8 @@ extension Booth {
         takes.current = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames,
                              previewDropsAtStart: frames.dropped)
         takes.timeLeft = TimeLeft(maxDuration: config.limits.maxDuration)
+        // A microphone missing at launch that opened for this take is there again.
+        if started.microphone != nil { microphone.missing = false }
         outputPath = started.path
         takes.number = started.number
         activeWriter.set(started.writer)

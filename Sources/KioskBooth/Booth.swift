@@ -100,7 +100,7 @@ public final class Booth {
         self.parts = parts
         shared = try BoothWorkers(outputLock: Locked(outputLock))
         ring = CameraRing(count: 1 + parts.moreCameras.count)
-        gate = ReadyGate(launchFiles: storage.hasLaunchWork)
+        gate = ReadyGate(launchFiles: storage.hasLaunchWork, microphone: parts.monitorsMicrophone && config.capture.microphone != .none)
         machine = RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                   countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining, cameraCount: ring.count)
         inbox.wakes(with: parts.screen.wake)
@@ -142,6 +142,7 @@ public final class Booth {
             let (inbox, rules, storage) = (inbox, retention, storage)
             shared.files.async { inbox.post(.launchFilesDone(storage.launchWork(rules))) }
         }
+        if machine.playerFile == nil, parts.monitorsMicrophone, config.capture.microphone != .none { lookAtMicrophone() }
         perform(machine.start())
         stats.write("start", mode: machine.mode, renderer: screen.rendererName)
     }
@@ -203,7 +204,7 @@ public final class Booth {
     private func stepBeforeReady() {
         for message in inbox.take() {
             switch message {
-            case _ where gate.isOpen, .cameraStarted, .launchFilesDone: handle(message)
+            case _ where gate.isOpen, .cameraStarted, .microphoneTried, .launchFilesDone: handle(message)
             case .systemSleep(true):
                 // Nothing records before `ready`: the sleep need not wait for it. The
                 // background itself is handled after `ready`, in order.
@@ -246,6 +247,7 @@ public final class Booth {
         // `--camera auto` that has found no camera yet says so rather than "camera unavailable".
         if model.message == .cameraUnavailable, parts.cameraNote != nil, !camera.isOpen { model.message = .noCameraFound }
         if model.mode == .ready { model.prompt = config.screen.prompt }
+        if model.message == nil, model.mode == .ready, microphone.missing { model.message = .noMicrophone }
         if config.capture.microphone != .none, [.ready, .countdown, .recording].contains(model.mode) {
             model.microphoneLevel = ((meter.level(at: now) * 2).rounded() / 2, (meter.level(at: now, window: 1_500_000_000) * 2).rounded() / 2)
             model.microphoneSilent = microphone.silence.reported && model.mode == .recording

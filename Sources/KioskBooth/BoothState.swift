@@ -128,6 +128,11 @@ struct ServiceLink {
 
 /// The microphone between takes: the listening one for the meter, and silence in a take.
 struct MicrophoneState {
+    /// The microphone the launch's look opened (its ALSA name, or `test`), for `ready`.
+    var name: String?
+    /// The microphone asked for did not open at launch (nor since, at a Start): the guest is told
+    /// the video will have no sound.
+    var missing = false
     var listeningWanted = false
     /// Silence while recording, and whether `microphoneSilent` went out for it.
     var silence = SilenceWatch()

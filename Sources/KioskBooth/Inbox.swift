@@ -12,6 +12,8 @@ public enum BoothMessage: Sendable {
     case capture(CaptureEvent)
     /// The camera made its first attempt to open (the error, if its thread could not start).
     case cameraStarted(failure: String?)
+    /// The microphone was opened (and closed) at launch: its name, or why it did not open.
+    case microphoneTried(name: String?, failure: String?)
     /// The switch is done: the camera now in use (by index), whether it opened.
     case cameraSwitched(index: Int, open: Bool)
     /// The take's writer (and microphone) opened: the take runs.

@@ -96,9 +96,15 @@ public final class ALSAPCM {
         let config = try configText.map { text throws(ALSAError) in try ALSAConfig(text: text) }
         var pcm: OpaquePointer?
         let stream = direction == .capture ? SND_PCM_STREAM_CAPTURE : SND_PCM_STREAM_PLAYBACK
-        let result = config.map { snd_pcm_open_lconf(&pcm, name, stream, 0, $0.handle) }
-            ?? snd_pcm_open(&pcm, name, stream, 0)
-        guard result >= 0, let pcm else { throw ALSAError(code: result, call: "snd_pcm_open(\(name))") }
+        // What alsa-lib says while it opens goes into this one error (or one log line), not raw to
+        // stderr (ALSAMessages).
+        let (opened, said) = ALSAMessages.collected { () -> Int32 in
+            config.map { snd_pcm_open_lconf(&pcm, name, stream, 0, $0.handle) } ?? snd_pcm_open(&pcm, name, stream, 0)
+        }
+        let result = (try? opened.get()) ?? -EINVAL
+        let told = said.isEmpty ? "" : " (ALSA: " + said.joined(separator: "; ") + ")"
+        guard result >= 0, let pcm else { throw ALSAError(code: result, call: "snd_pcm_open(\(name))" + told) }
+        if !said.isEmpty { Log.info("ALSA, opening \(name):\(told)") }
         self.name = name
         self.handle = pcm
         self.config = config

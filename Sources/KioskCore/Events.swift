@@ -108,7 +108,11 @@ public struct RecordingResult: Equatable, Sendable {
 /// One stdout event. Encoded with `event` first, then the fields in the order documented.
 public enum KioskEvent: Equatable, Sendable {
     /// `encoder`: the video encoder the next take will use (`--video-encoder auto` resolved).
-    case ready(camera: String, width: Int, height: Int, fps: Double, orientation: Orientation, encoder: String? = nil)
+    /// `microphone`: the microphone the takes will have (its ALSA name, or `test`), or `none` (asked
+    /// for none, or the one asked for did not open at launch: an `error` `microphoneUnavailable`
+    /// before `ready` said why).
+    case ready(camera: String, width: Int, height: Int, fps: Double, orientation: Orientation, encoder: String? = nil,
+               microphone: String? = nil)
     /// The countdown after Start: 3, 2, 1, a second apart; the take starts a second after the 1.
     case countdown(remaining: Int)
     case recordingStarted(outputPath: String)
@@ -147,7 +151,7 @@ extension KioskEvent: Codable {
     enum Key: String, CodingKey {
         case event, camera, width, height, fps, orientation, outputPath, duration, bytes, reason, success
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
-        case action, status, ok, items, remaining, microphoneLevel, encoder
+        case action, status, ok, items, remaining, microphoneLevel, encoder, microphone
     }
 
     struct UnknownEvent: Error, CustomStringConvertible {
@@ -196,14 +200,15 @@ extension KioskEvent: Codable {
     /// Every event of the contract (docs/interface.md), each declared once.
     static let kinds: [Kind] = [
         Kind(name: "ready", fields: {
-            guard case let .ready(camera, width, height, fps, orientation, encoder) = $0 else { return nil }
+            guard case let .ready(camera, width, height, fps, orientation, encoder, microphone) = $0 else { return nil }
             return [(.camera, camera), (.width, width), (.height, height), (.fps, milliseconds(fps)), (.orientation, orientation)]
-                + (encoder.map { [(.encoder, $0)] } ?? [])
+                + (encoder.map { [(.encoder, $0)] } ?? []) + (microphone.map { [(.microphone, $0)] } ?? [])
         }, decode: { c in
             .ready(camera: try c.decode(String.self, forKey: .camera), width: try c.decode(Int.self, forKey: .width),
                    height: try c.decode(Int.self, forKey: .height), fps: try c.decode(Double.self, forKey: .fps),
                    orientation: try c.decode(Orientation.self, forKey: .orientation),
-                   encoder: try c.decodeIfPresent(String.self, forKey: .encoder))
+                   encoder: try c.decodeIfPresent(String.self, forKey: .encoder),
+                   microphone: try c.decodeIfPresent(String.self, forKey: .microphone))
         }),
         Kind(name: "countdown", fields: {
             guard case let .countdown(remaining) = $0 else { return nil }

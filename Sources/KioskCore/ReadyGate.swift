@@ -1,13 +1,14 @@
 // Holding messages until `ready`, as a value: nothing is answered before `ready`, and `ready` goes
-// out once the camera has tried to open (its failure said just before) and the launch's file work
-// (recovered takes, retention) has reported back. What came meanwhile is released after it, in the
-// order it came.
+// out once the camera has tried to open (its failure said just before), the microphone has been
+// looked at (the same) and the launch's file work (recovered takes, retention) has reported back.
+// What came meanwhile is released after it, in the order it came.
 
 public struct ReadyGate<Message> {
-    /// What opening the gate hands back: the camera's failure to say before `ready` (if any), and
-    /// the messages held until then, in order.
+    /// What opening the gate hands back: the camera's and the microphone's failures to say before
+    /// `ready` (if any), and the messages held until then, in order.
     public struct Opening {
         public let cameraFailure: String?
+        public let microphoneFailure: String?
         public let held: [Message]
     }
 
@@ -17,10 +18,15 @@ public struct ReadyGate<Message> {
     /// The camera's first attempt: nil until it came, then its failure (nil inside: it opened).
     private var cameraTried: String??
     private var launchFilesPending: Bool
+    /// The microphone's look at launch: nil until it came (or when none is asked for), then its
+    /// failure (nil inside: it opened).
+    private var microphoneTried: String??
 
-    /// `launchFiles`: the launch has file work (an output folder) that `ready` waits for.
-    public init(launchFiles: Bool) {
+    /// `launchFiles`: the launch has file work (an output folder) that `ready` waits for;
+    /// `microphone`: a microphone is asked for, and `ready` waits for the look at it.
+    public init(launchFiles: Bool, microphone: Bool = false) {
         launchFilesPending = launchFiles
+        if !microphone { microphoneTried = .some(nil) }
     }
 
     /// Keeps `message` until the gate opens (only while it is closed).
@@ -35,6 +41,12 @@ public struct ReadyGate<Message> {
         return openIfDue()
     }
 
+    /// The microphone was opened and closed again at launch (`failure`: why it did not open).
+    public mutating func microphoneTried(failure: String?) -> Opening? {
+        microphoneTried = .some(failure)
+        return openIfDue()
+    }
+
     /// The launch's file work reported back.
     public mutating func launchFilesDone() -> Opening? {
         launchFilesPending = false
@@ -42,9 +54,9 @@ public struct ReadyGate<Message> {
     }
 
     private mutating func openIfDue() -> Opening? {
-        guard !isOpen, let failure = cameraTried, !launchFilesPending else { return nil }
+        guard !isOpen, let failure = cameraTried, let microphoneFailure = microphoneTried, !launchFilesPending else { return nil }
         isOpen = true
         defer { held = [] }
-        return Opening(cameraFailure: failure, held: held)
+        return Opening(cameraFailure: failure, microphoneFailure: microphoneFailure, held: held)
     }
 }

@@ -33,8 +33,10 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
     case start, stop, cancel, retake, useVideo, playVideo, closePlayer, switchCamera
     /// The message while no camera gives pictures.
     case cameraUnavailable
-    /// `--camera auto` found none and shows the test pattern.
+    /// `--camera auto` has found no camera yet (and looks again every second).
     case noCameraFound
+    /// The microphone asked for did not open at launch: the video will have no sound.
+    case noMicrophone
     /// The warning while recording when the microphone has heard nothing for 3 s.
     case microphoneSilent
     /// A stopped take the disk is slow to save (after half a second).
@@ -88,6 +90,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .switchCamera: "Switch Camera"
         case .cameraUnavailable: "Camera unavailable. Connect a camera; retrying every second."
         case .noCameraFound: "No camera found. Connect a camera; looking again every second."
+        case .noMicrophone: "No microphone found: the video will have no sound."
         case .microphoneSilent: "No sound from the microphone. Is it on?"
         case .saving: "Saving your video…"
         }
@@ -105,6 +108,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .switchCamera: "カメラ切替"
         case .cameraUnavailable: "カメラが使えません。カメラを接続してください（1秒ごとに再試行します）。"
         case .noCameraFound: "カメラが見つかりません。カメラを接続してください（1秒ごとに探します）。"
+        case .noMicrophone: "マイクが見つかりません。動画に音声は入りません。"
         case .microphoneSilent: "マイクの音が聞こえません。電源は入っていますか？"
         case .saving: "動画を保存しています…"
         }
@@ -122,6 +126,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .switchCamera: "切换摄像头"
         case .cameraUnavailable: "摄像头不可用。请连接摄像头（每秒重试一次）。"
         case .noCameraFound: "未找到摄像头。请连接摄像头（每秒查找一次）。"
+        case .noMicrophone: "未找到麦克风：视频将没有声音。"
         case .microphoneSilent: "麦克风没有声音。它打开了吗？"
         case .saving: "正在保存视频…"
         }
@@ -139,6 +144,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .switchCamera: "Kamera wechseln"
         case .cameraUnavailable: "Kamera nicht verfügbar. Bitte eine Kamera anschließen; neuer Versuch jede Sekunde."
         case .noCameraFound: "Keine Kamera gefunden. Bitte eine Kamera anschließen; Suche jede Sekunde."
+        case .noMicrophone: "Kein Mikrofon gefunden: Das Video hat keinen Ton."
         case .microphoneSilent: "Kein Ton vom Mikrofon. Ist es eingeschaltet?"
         case .saving: "Das Video wird gespeichert…"
         }
@@ -157,6 +163,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         // French puts a (no-break) space before ; ? : and !
         case .cameraUnavailable: "Caméra indisponible. Branchez une caméra\u{A0}; nouvel essai chaque seconde."
         case .noCameraFound: "Aucune caméra trouvée. Branchez une caméra\u{A0}; recherche chaque seconde."
+        case .noMicrophone: "Aucun micro trouvé\u{A0}: la vidéo n’aura pas de son."
         case .microphoneSilent: "Aucun son du micro. Est-il allumé\u{A0}?"
         case .saving: "Sauvegarde de la vidéo…"
         }
@@ -174,6 +181,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .switchCamera: "Cambiar cámara"
         case .cameraUnavailable: "Cámara no disponible. Conecte una cámara; se reintenta cada segundo."
         case .noCameraFound: "No se encontró ninguna cámara. Conecte una cámara; se busca cada segundo."
+        case .noMicrophone: "No se encontró ningún micrófono: el vídeo no tendrá sonido."
         case .microphoneSilent: "No llega sonido del micrófono. ¿Está encendido?"
         case .saving: "Guardando el vídeo…"
         }

@@ -111,7 +111,7 @@ func previewBench(_ o: [String: String]) {
         fail("\(what)\n\(out.stderrText)")
     }
 
-    guard let (ready, readyAt) = out.wait(for: "ready"), case let .ready(_, _, _, _, orientation, _) = ready else { give(up: "no ready event") }
+    guard let (ready, readyAt) = out.wait(for: "ready"), case let .ready(_, _, _, _, orientation, _, _) = ready else { give(up: "no ready event") }
     guard let start = out.waitStats(timeout: 5, { $0.stat == "start" }) else { give(up: "no stats lines: is this kiosk-recorder too old for KIOSK_STATS?") }
     // The camera's first frames and the first presents are start-up, not the steady state.
     Thread.sleep(forTimeInterval: 1)

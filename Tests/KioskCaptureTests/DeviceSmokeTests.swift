@@ -29,14 +29,16 @@ struct DeviceSmokeTests {
         #expect(pcm.typeName == "NULL")
     }
 
-    @Test("an unknown PCM name fails with ALSA's error text")
+    @Test("an unknown PCM name fails with ALSA's error text, and alsa-lib's own words in it (not raw on stderr)")
     func unknownPCM() {
         do {
             _ = try ALSAPCM(name: "kiosk_no_such_pcm", direction: .capture)
             Issue.record("opened a PCM that does not exist")
         } catch {
             #expect(error.code < 0)
-            #expect(error.description.hasPrefix("snd_pcm_open(kiosk_no_such_pcm): "))
+            #expect(error.description.hasPrefix("snd_pcm_open(kiosk_no_such_pcm) (ALSA: "), "\(error)")
+            #expect(error.description.contains("Unknown PCM kiosk_no_such_pcm") && error.description.hasSuffix(": No such file or directory"),
+                    "\(error)")
         }
     }
 }

@@ -8,16 +8,16 @@ import Testing
 struct BoothRoomsTests {
     // MARK: ReadyGate
 
-    enum Step { case message(String), camera(String?), launchDone }
+    enum Step { case message(String), camera(String?), microphone(String?), launchDone }
 
     /// Runs `steps` through a gate; what each step released (`ready` as "READY" or "READY!why",
     /// then the held messages) and what passed because the gate was open.
-    static func run(_ steps: [Step], launchFiles: Bool) -> [String] {
-        var gate = ReadyGate<String>(launchFiles: launchFiles)
+    static func run(_ steps: [Step], launchFiles: Bool, microphone: Bool = false) -> [String] {
+        var gate = ReadyGate<String>(launchFiles: launchFiles, microphone: microphone)
         var out: [String] = []
         func opened(_ opening: ReadyGate<String>.Opening?) {
             guard let opening else { return }
-            out.append("READY" + (opening.cameraFailure.map { "!" + $0 } ?? ""))
+            out.append("READY" + (opening.cameraFailure.map { "!" + $0 } ?? "") + (opening.microphoneFailure.map { "?" + $0 } ?? ""))
             out += opening.held
         }
         for step in steps {
@@ -25,6 +25,7 @@ struct BoothRoomsTests {
             case let .message(m):
                 if gate.isOpen { out.append(m) } else { gate.hold(m) }
             case let .camera(failure): opened(gate.cameraTried(failure: failure))
+            case let .microphone(failure): opened(gate.microphoneTried(failure: failure))
             case .launchDone: opened(gate.launchFilesDone())
             }
         }
@@ -41,6 +42,16 @@ struct BoothRoomsTests {
           ] as [([Step], Bool, [String])])
     func readyGate(steps: [Step], launchFiles: Bool, expected: [String]) {
         #expect(Self.run(steps, launchFiles: launchFiles) == expected)
+    }
+
+    @Test("with a microphone asked for, ready also waits for the look at it, in any order, and carries its failure",
+          arguments: [
+            ([Step.camera(nil), .message("a"), .microphone(nil)], ["READY", "a"]),
+            ([.microphone("no such device"), .message("a"), .camera(nil)], ["READY?no such device", "a"]),
+            ([.camera("gone"), .message("a")], []),
+          ] as [([Step], [String])])
+    func readyWaitsForMicrophone(steps: [Step], expected: [String]) {
+        #expect(Self.run(steps, launchFiles: false, microphone: true) == expected)
     }
 
     @Test("ready goes out once: a second camera report or launch report opens nothing")

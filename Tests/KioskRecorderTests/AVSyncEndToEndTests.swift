@@ -55,7 +55,7 @@ struct AVSyncEndToEndTests {
         let output = folder.appendingPathComponent("take.mov").path
         let r = try RecorderProcess(arguments + ["--windowed", "800x480", "--countdown", "0", "--output", output], environment: environment)
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        guard case let .ready(_, width, height, _, _, _)? = r.events.first else { throw Failure("no ready: \(r.rawLines)") }
+        guard case let .ready(_, width, height, _, _, _, _)? = r.events.first else { throw Failure("no ready: \(r.rawLines)") }
         let startWritten = monotonic()
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines) \(r.stderr)")

@@ -134,7 +134,8 @@ struct BoundaryEndToEndTests {
         try "# booth\r\ncamera = test\r\nmicrophone = none\r\nfps = 15\r\nsize = 320x240\r\n".write(to: config, atomically: true, encoding: .utf8)
         let r = try RecorderProcess(["--config", config.path, "--windowed", "640x480", "--countdown", "0"])
         #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
-        #expect(r.events.first == .ready(camera: "test", width: 320, height: 240, fps: 15, orientation: .landscapeRight, encoder: "libx264"))
+        #expect(r.events.first == .ready(camera: "test", width: 320, height: 240, fps: 15, orientation: .landscapeRight, encoder: "libx264",
+                                        microphone: "none"))
         r.command("quit")
         #expect(r.exitStatus() == 0)
     }

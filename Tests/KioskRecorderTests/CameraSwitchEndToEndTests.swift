@@ -143,7 +143,7 @@ struct CameraSwitchEndToEndTests {
                                      "--session", "loop", "--output-dir", folder.appendingPathComponent("takes").path],
                                     environment: ["KIOSK_VIDEO_DEVICE_DIR": folder.path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        #expect(r.events.contains { if case let .ready(camera, _, _, _, _, _) = $0 { camera == left } else { false } }, "\(r.events)")
+        #expect(r.events.contains { if case let .ready(camera, _, _, _, _, _, _) = $0 { camera == left } else { false } }, "\(r.events)")
         r.command("state")
         try #require(r.wait(for: "state") != nil)
         #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _) = $0 { buttons == [.cancel, .start, .switchCamera] } else { false } }, "\(r.events)")
@@ -172,7 +172,7 @@ struct CameraSwitchEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         let unavailable = r.events.contains { if case let .error(.cameraUnavailable, message) = $0 { message.contains("no camera found") } else { false } }
         #expect(unavailable, "\(r.events)")
-        #expect(r.events.contains { if case let .ready(camera, _, _, _, _, _) = $0 { camera == "auto" } else { false } }, "\(r.events)")
+        #expect(r.events.contains { if case let .ready(camera, _, _, _, _, _, _) = $0 { camera == "auto" } else { false } }, "\(r.events)")
         r.command("state")
         try #require(r.wait(for: "state") != nil)
         #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _) = $0 { buttons == [.cancel] } else { false } }, "\(r.events)")

@@ -23,7 +23,7 @@ struct EncoderEndToEndTests {
         let output = try testFolder("encoder-auto").appendingPathComponent("t.mov").path
         let r = try RecorderProcess(booth + ["--output", output])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        #expect(r.rawLines.first?.hasSuffix(#","encoder":"libx264"}"#) == true, "\(r.rawLines)")
+        #expect(r.rawLines.first?.contains(#","encoder":"libx264""#) == true, "\(r.rawLines)")
         #expect(r.waitForLog("video encoder auto: libx264 (h264_vaapi: "), "\(r.stderr)")
         #expect(r.stderr.contains("; h264_v4l2m2m: "), "\(r.stderr)")
         let result = try Self.take(r, count: 1, seconds: 0.8)

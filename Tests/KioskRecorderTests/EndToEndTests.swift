@@ -389,7 +389,7 @@ extension EndToEndTests {
         let r = try RecorderProcess(["--camera", device, "--size", "1280x720", "--microphone", "test", "--windowed", "800x480", "--countdown", "0",
                                      "--output", output])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        guard case let .ready(camera, width, height, fps, _, _)? = r.events.first else { Issue.record("\(r.rawLines)"); return }
+        guard case let .ready(camera, width, height, fps, _, _, _)? = r.events.first else { Issue.record("\(r.rawLines)"); return }
         #expect(camera == device && width == 1280 && height == 720 && fps == 30)
         r.command("start")
         let started = try #require(r.wait(for: "recordingStarted"))

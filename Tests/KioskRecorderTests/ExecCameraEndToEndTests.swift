@@ -59,7 +59,7 @@ struct ExecCameraEndToEndTests {
         let output = try testFolder("exec-\(format.rawValue)").appendingPathComponent("take.mov").path
         let r = try RecorderProcess(Self.booth(Self.source(format), format: format, output: output))
         try #require(r.wait(for: "ready", timeout: 15) != nil, "\(r.stderr)")
-        guard case let .ready(camera, width, height, _, _, _) = try #require(r.events.first { $0.name == "ready" }) else { return }
+        guard case let .ready(camera, width, height, _, _, _, _) = try #require(r.events.first { $0.name == "ready" }) else { return }
         #expect(camera.hasPrefix("exec:ffmpeg") && width == 320 && height == 240)
         #expect(!r.events.contains { $0.name == "error" }, "\(r.events)")
         r.command("start")
@@ -189,7 +189,7 @@ struct ExecCameraEndToEndTests {
                                      "--output", folder.appendingPathComponent("t.mov").path],
                                     environment: ["KIOSK_VIDEO_DEVICE_DIR": devices.path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        let ready = r.events.compactMap { if case let .ready(camera, _, _, _, _, _) = $0 { camera } else { nil } }
+        let ready = r.events.compactMap { if case let .ready(camera, _, _, _, _, _, _) = $0 { camera } else { nil } }
         #expect(ready == [devices.appendingPathComponent("video20").path], "\(r.stderr)")
         #expect(r.stderr.contains("\(devices.path)/video14 (bcm2835-isp-capture0, bcm2835-isp) passed over: a picture processor's node"), "\(r.stderr)")
         // Only one camera is left: no Switch Camera button.

@@ -82,3 +82,49 @@ struct MicrophoneMeterEndToEndTests {
         #expect(r.exitStatus() == 0)
     }
 }
+
+@Suite("the microphone at launch, through the binary")
+struct MicrophoneAtLaunchEndToEndTests {
+    static func ready(_ r: RecorderProcess) -> String?? {
+        for case let .ready(_, _, _, _, _, _, microphone) in r.events { return .some(microphone) }
+        return nil
+    }
+
+    @Test("a microphone that is not there: microphoneUnavailable (with ALSA's own words, none raw on stderr) before ready, ready says none, and a take still records (without sound)")
+    func missing() throws {
+        let folder = try testFolder("mic-missing")
+        let output = folder.appendingPathComponent("take.mov").path
+        let r = try RecorderProcess(["--camera", "test", "--microphone", "kiosk_no_such_pcm", "--windowed", "800x480", "--countdown", "0",
+                                     "--output", output])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let names = r.events.map(\.name)
+        let error = try #require(names.firstIndex(of: "error"), "\(r.rawLines)")
+        #expect(error < names.firstIndex(of: "ready")!, "the error comes before ready: \(names)")
+        #expect(r.events.contains { if case let .error(.microphoneUnavailable, message) = $0 { message.contains("kiosk_no_such_pcm") } else { false } },
+                "\(r.events)")
+        #expect(Self.ready(r) == .some("none"), "\(r.rawLines)")
+        // ALSA's own words are in that one error, not raw lines on stderr.
+        #expect(r.events.contains { if case let .error(.microphoneUnavailable, message) = $0 { message.contains("Unknown PCM") } else { false } })
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines)")
+        Thread.sleep(forTimeInterval: 1)
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        #expect(try ffprobe(output, "stream=codec_type") == "video", "a picture, no sound track")
+        #expect(!r.stderr.contains("ALSA lib "), "\(r.stderr)")
+    }
+
+    @Test("ready names the microphone the takes will have: test, or none when none is asked for (and no error then)",
+          arguments: [("test", "test"), ("none", "none")])
+    func named(choice: String, expected: String) throws {
+        let r = try RecorderProcess(["--camera", "test", "--microphone", choice, "--windowed", "800x480",
+                                     "--output", try testFolder("mic-named-\(choice)").appendingPathComponent("t.mov").path])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        #expect(Self.ready(r) == .some(expected), "\(r.rawLines)")
+        #expect(!r.events.contains { $0.name == "error" }, "\(r.rawLines)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+}

@@ -10,7 +10,7 @@ struct PreviewStatsTests {
     func statsLines() throws {
         let r = try RecorderProcess(booth, environment: ["KIOSK_STATS": "1"])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        guard case let .ready(_, _, _, _, orientation, _) = r.events[0] else { Issue.record("no ready"); return }
+        guard case let .ready(_, _, _, _, orientation, _, _) = r.events[0] else { Issue.record("no ready"); return }
         let transform = DisplayTransform(physical: Size(width: 800, height: 480), orientation: orientation)
         let circle = transform.toPhysical(Layout(canvas: transform.logical).recordButton.center)
         Thread.sleep(forTimeInterval: 0.5)
