@@ -23,7 +23,12 @@ MallocArenas.configure(environment: ProcessInfo.processInfo.environment)
 let environment = KioskEnvironment(ProcessInfo.processInfo.environment)
 // The watch that tells a stall of the whole process (SIGSTOP, a suspended VM) from a slow encoder.
 ProcessStalls.shared.start()
-let parser = OptionParser(readFile: { try ConfigFile.read($0) }, warn: { Log.info($0) })
+// What values are checked against here: a folder named as --output, the encoders this FFmpeg has.
+let host = HostFacts(isFolder: { path in
+    var folder: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
+}, videoEncoders: EncoderChoice.offered(testEncoders: environment.testEncoders))
+let parser = OptionParser(readFile: { try ConfigFile.read($0) }, host: host, warn: { Log.info($0) })
 // Kept for SIGHUP: the same command line parsed again reads the config file anew, and its flags
 // still win over the file.
 let source = ConfigurationSource(parser: parser, arguments: Array(CommandLine.arguments.dropFirst()))
