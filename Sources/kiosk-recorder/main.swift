@@ -170,6 +170,13 @@ case let .check(config):
 case let .send(request, socket):
     exit(ControlSender.run(request, socket: socket))
 case let .play(file, config, player):
+    // A file that is missing or no movie is said before anything opens: its `error`, exit 1, no
+    // `playbackStarted` first.
+    if let problem = MoviePlayer.openingProblem(file) {
+        Log.write("kiosk-recorder: --play: \(problem)\n")
+        EventSink().emit(.error(code: .playbackFailed, message: problem))
+        exit(1)
+    }
     Booth.blockSignals()
     let (context, screen, assets) = openScreen(config)
     screen.playbackFit = player.fit
