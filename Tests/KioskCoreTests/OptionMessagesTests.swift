@@ -98,6 +98,9 @@ struct OptionMessagesTests {
                 == "--video-encoder: 'libx246' is not an H.264 encoder of this FFmpeg (did you mean libx264? auto or one of libx264, h264_vaapi, h264_v4l2m2m)")
         #expect(usageError(["--config", "k.conf"], host: host, files: ["k.conf": "video-encoder = hevc_vaapi\n"])?
             .hasPrefix("k.conf:1: video-encoder: 'hevc_vaapi' is not an H.264 encoder of this FFmpeg") == true)
+        // A reload (SIGHUP) reads the file with the same parser: it is refused, not found out at Start.
+        let reload = ConfigurationSource(parser: parser(host: host, files: ["k.conf": "video-encoder = h265\n"]), arguments: ["--config", "k.conf"])
+        #expect(throws: UsageError.self) { try reload.read() }
         // The syntax's own message still comes for a name that is no word; unchecked, any word is taken.
         #expect(usageError(["--video-encoder", "x264; rm"])?.hasPrefix("--video-encoder: 'x264; rm'") == true)
         #expect(usageError(["--video-encoder", "h265"]) == nil)
