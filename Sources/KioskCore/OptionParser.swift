@@ -7,12 +7,15 @@ public struct OptionParser: Sendable {
     public typealias ReadFile = @Sendable (String) throws -> String
 
     let readFile: ReadFile
+    /// What values are checked against on this machine (the table's `check`s).
+    let host: HostFacts
     /// Told what the person should know but that is no error (an old spelling read); the recorder
     /// passes its log.
     let warn: @Sendable (String) -> Void
 
-    public init(readFile: @escaping ReadFile, warn: @escaping @Sendable (String) -> Void = { _ in }) {
+    public init(readFile: @escaping ReadFile, host: HostFacts = HostFacts(), warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.readFile = readFile
+        self.host = host
         self.warn = warn
     }
 
@@ -39,7 +42,8 @@ public struct OptionParser: Sendable {
     static func flagsForMode(_ arguments: [String]) throws(UsageError) -> [String] {
         guard let first = arguments.first, !first.hasPrefix("-") else { return arguments }
         guard let mode = modes.first(where: { $0.name == first }) else {
-            throw UsageError("unexpected argument '\(first)' (a mode is one of " + modes.map(\.name).joined(separator: ", ")
+            let near = NearestName.suggestion(for: first, among: modes.map(\.name)).map { ": did you mean \($0)?" } ?? ""
+            throw UsageError("unexpected argument '\(first)'\(near) (a mode is one of " + modes.map(\.name).joined(separator: ", ")
                              + "; options start with --)")
         }
         guard mode.operand != nil else { return ["--" + mode.name] + arguments.dropFirst() }
@@ -55,10 +59,13 @@ public struct OptionParser: Sendable {
         var settings: [Setting] = []
         var index = 0
         while index < arguments.count {
-            let word = arguments[index]
+            // -h, the short spelling most programs take, is the one short option.
+            let word = arguments[index] == "-h" ? "--help" : arguments[index]
             index += 1
             guard word.hasPrefix("--"), word.count > 2 else {
-                throw UsageError("unexpected argument '\(word)' (options start with --)")
+                // `-fps 30`: one dash short of an option.
+                let near = word.hasPrefix("-") && Self.spec(named: String(word.dropFirst())) != nil ? ": did you mean -\(word)?" : ""
+                throw UsageError("unexpected argument '\(word)' (options start with --\(near))")
             }
             var name = String(word.dropFirst(2))
             var inlineValue: String?
@@ -67,7 +74,7 @@ public struct OptionParser: Sendable {
                 name = String(name[..<eq])
             }
             guard let spec = lookUp(name) else {
-                throw UsageError("unknown option '--\(name)'")
+                throw UsageError("unknown option '--\(name.excerpt())'" + NearestName.hint(for: name, among: Self.options.map(\.name), prefix: "--"))
             }
             let origin = "--" + name
             switch spec.argument {
@@ -86,7 +93,9 @@ public struct OptionParser: Sendable {
                 }
             case .optional:
                 var value = inlineValue
-                if value == nil, index < arguments.count, spec.accepts(arguments[index]) {
+                // The next word is the value unless it is an option, so that a bad one
+                // (`--windowed 800x480x`) is named as this option's, not as a stray argument.
+                if value == nil, index < arguments.count, !arguments[index].hasPrefix("-") {
                     value = arguments[index]
                     index += 1
                 }
@@ -161,6 +170,7 @@ public struct OptionParser: Sendable {
 
     func apply(_ setting: Setting, to configuration: inout Configuration) throws(UsageError) {
         do {
+            if let check = setting.spec.check, let value = setting.value { try check(host, value) }
             try setting.spec.apply(&configuration, setting.value)
         } catch {
             throw UsageError("\(setting.origin): \(error.message)")
@@ -197,7 +207,8 @@ public struct OptionParser: Sendable {
             let location = "\(path):\(offset + 1)"
             guard let (key, value) = try ConfigLine.parse(String(rawLine), location: location) else { continue }
             guard let spec = lookUp(key) else {
-                throw UsageError("\(location): unknown key '\(key.excerpt())'")
+                let keys = Self.options.filter(\.inConfigFile).map(\.name)
+                throw UsageError("\(location): unknown key '\(key.excerpt())'" + NearestName.hint(for: key, among: keys))
             }
             guard spec.inConfigFile else {
                 throw UsageError("\(location): '\(key)' is a command-line option only, not a config key")
@@ -211,6 +222,21 @@ public struct OptionParser: Sendable {
             let setting = Setting(spec: spec, value: fileValue, origin: "\(location): \(key)")
             if key == "camera" { cameras.append(setting) } else { try apply(setting, to: &configuration) }
         }
+    }
+}
+
+/// What an option's value is checked against on the machine the recorder runs on, beyond its
+/// syntax: the recorder passes the real facts; the default checks nothing, for tests of the syntax.
+public struct HostFacts: Sendable {
+    /// Whether a path names a folder (`--output` naming one is pointed to `--output-dir`).
+    public var isFolder: @Sendable (String) -> Bool
+    /// The names `--video-encoder` takes besides `auto`: the H.264 encoders the FFmpeg libraries
+    /// offer (and the test-only ones when they are enabled). Nil: any name.
+    public var videoEncoders: [VideoEncoderName]?
+
+    public init(isFolder: @escaping @Sendable (String) -> Bool = { _ in false }, videoEncoders: [VideoEncoderName]? = nil) {
+        self.isFolder = isFolder
+        self.videoEncoders = videoEncoders
     }
 }
 

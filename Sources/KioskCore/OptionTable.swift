@@ -9,7 +9,7 @@ enum OptionArgument: Equatable {
     case none
     /// `--fps N` or `--fps=N`.
     case required(String)
-    /// `--windowed` or `--windowed WxH`: the next word is taken only when `accepts` says so.
+    /// `--windowed` or `--windowed WxH`: the next word is its value unless it is an option.
     case optional(String)
 }
 
@@ -41,8 +41,9 @@ struct OptionSpec: Sendable {
     let examples: [String]
     /// Sets the value; throws a message saying what was expected (the caller adds where).
     let apply: @Sendable (inout Configuration, String?) throws(ValueError) -> Void
-    /// For optional arguments: whether the next command-line word is this option's value.
-    let accepts: @Sendable (String) -> Bool
+    /// Checks a value against the machine before `apply` (a folder where a file is asked for, an
+    /// encoder FFmpeg lacks); nil for most options, whose values mean the same everywhere.
+    let check: (@Sendable (HostFacts, String) throws(ValueError) -> Void)?
 
     /// Whether `name = value` may appear in a config file: every setting may, no other option.
     var inConfigFile: Bool { setting != nil }
@@ -52,9 +53,8 @@ struct OptionSpec: Sendable {
     init<Value: Equatable & Sendable>(
         _ name: String, _ argument: OptionArgument, default shown: OptionDefault, unit: String? = nil, help: String,
         sets field: WritableKeyPath<Configuration, Value> & Sendable, reload: ReloadEffect, reloadName: String? = nil,
-        examples: [String] = [],
-        apply: @escaping @Sendable (inout Configuration, String?) throws(ValueError) -> Void,
-        accepts: @escaping @Sendable (String) -> Bool = { _ in false }
+        examples: [String] = [], check: (@Sendable (HostFacts, String) throws(ValueError) -> Void)? = nil,
+        apply: @escaping @Sendable (inout Configuration, String?) throws(ValueError) -> Void
     ) {
         self.name = name
         self.argument = argument
@@ -64,7 +64,7 @@ struct OptionSpec: Sendable {
         setting = ReloadSetting(reloadName ?? name, reload, field)
         self.examples = examples
         self.apply = apply
-        self.accepts = accepts
+        self.check = check
     }
 
     /// An option of the command line alone that sets no setting: a mode, its own flags, `--config`,
@@ -78,14 +78,11 @@ struct OptionSpec: Sendable {
         setting = nil
         examples = []
         apply = { _, _ throws(ValueError) in }
-        accepts = { _ in false }
+        check = nil
     }
 }
 
 extension OptionParser {
-    /// The words `--mirror-preview` and the other optional yes/no flags take as their value.
-    private static let yesNo: @Sendable (String) -> Bool = { ["yes", "no", "true", "false", "on", "off"].contains($0.lowercased()) }
-
     static let options: [OptionSpec] = [
         OptionSpec("camera", .required("DEVICE|test|auto|exec:COMMAND"), default: .value("/dev/video0"),
                    help: "V4L2 device path; test = built-in moving pattern; auto = every camera found (none: \"No camera found\", Record held back, looking again every second); exec:COMMAND = pictures from COMMAND's stdout (run by /bin/sh -c); repeat it for a switch button between cameras",
@@ -110,7 +107,8 @@ extension OptionParser {
                    sets: \.capture.fps, reload: .atRestart) { c, v throws(ValueError) in c.capture.fps = try Values.integer(v!, in: 1...240) },
         OptionSpec("output", .required("PATH"), default: .unset("output.mov in a private temporary folder"),
                    help: "where the take goes; .mov or .mp4 picks the container",
-                   sets: \.storage.output, reload: .refused, examples: ["/srv/booth/take.mov"]) { c, v throws(ValueError) in c.storage.output = try Values.output(v!) },
+                   sets: \.storage.output, reload: .refused, examples: ["/srv/booth/take.mov"],
+                   check: { host, v throws(ValueError) in try Values.notAFolder(v, host) }) { c, v throws(ValueError) in c.storage.output = try Values.output(v!) },
         OptionSpec("max-duration", .required("SECONDS"), default: .value("1200"), unit: "s",
                    help: "longest take, 0 < SECONDS <= 86400",
                    sets: \.limits.maxDuration, reload: .inReady) { c, v throws(ValueError) in c.limits.maxDuration = try Values.seconds(v!) },
@@ -126,14 +124,15 @@ extension OptionParser {
         OptionSpec("windowed", .optional("WxH"), default: .value("no"),
                    help: "a window instead of full screen: of WxH, or \(WindowMode.defaultSize.width)x\(WindowMode.defaultSize.height) (shrunk to fit) without one; in a config file: yes, no or WxH",
                    sets: \.screen.window, reload: .atRestart,
-                   apply: { c, v throws(ValueError) in c.screen.window = try Values.window(v) },
-                   accepts: { Values.looksLikeSize($0) }),
+                   apply: { c, v throws(ValueError) in c.screen.window = try Values.window(v) }),
         OptionSpec("session", .required("once|loop"), default: .value("once"),
                    help: "once: exit 0 after Use Video or Cancel; loop: back to ready for the next guest",
                    sets: \.guest.session, reload: .inReady) { c, v throws(ValueError) in c.guest.session = try Values.session(v!) },
         OptionSpec("video-encoder", .required("NAME"), default: .value("auto"),
-                   help: "auto (h264_vaapi, then h264_v4l2m2m within its limits, else libx264) or an FFmpeg H.264 encoder (libx264, h264_v4l2m2m, h264_vaapi); falls back to libx264 when it cannot open",
-                   sets: \.video.encoder, reload: .inReady) { c, v throws(ValueError) in c.video.encoder = VideoEncoderName(rawValue: try Values.word(v!)) },
+                   help: "auto (h264_vaapi, then h264_v4l2m2m within its limits, else libx264) or an H.264 encoder of this FFmpeg (libx264, h264_v4l2m2m, h264_vaapi; another name exits 2 listing them); falls back to libx264 when it cannot open",
+                   sets: \.video.encoder, reload: .inReady,
+                   check: { host, v throws(ValueError) in try Values.offeredEncoder(v, host) }) { c, v throws(ValueError) in
+            c.video.encoder = VideoEncoderName(rawValue: try Values.word(v!)) },
         OptionSpec("video-preset", .required("P"), default: .value("veryfast"),
                    help: "libx264 preset: ultrafast ... veryslow",
                    sets: \.video.preset, reload: .inReady) { c, v throws(ValueError) in c.video.preset = try Values.preset(v!) },
@@ -146,7 +145,7 @@ extension OptionParser {
         OptionSpec("mirror-preview", .optional("yes|no"), default: .value("no"),
                    help: "show the preview mirrored (the recording is not)",
                    sets: \.screen.mirrorPreview, reload: .inReady,
-                   apply: { c, v throws(ValueError) in c.screen.mirrorPreview = try Values.flag(v) }, accepts: yesNo),
+                   apply: { c, v throws(ValueError) in c.screen.mirrorPreview = try Values.flag(v) }),
         OptionSpec("camera-rotation", .required("DEGREES"), default: .value("0"),
                    help: "how the camera is mounted: 0, 90, 180 or 270 clockwise to make its picture upright",
                    sets: \.capture.cameraRotation, reload: .inReady) { c, v throws(ValueError) in c.capture.cameraRotation = try Values.quarterTurns(v!) },
@@ -179,11 +178,11 @@ extension OptionParser {
         OptionSpec("high-contrast", .optional("yes|no"), default: .value("no"),
                    help: "opaque panels and boxes, light buttons with black titles",
                    sets: \.screen.highContrast, reload: .atRestart,
-                   apply: { c, v throws(ValueError) in c.screen.highContrast = try Values.flag(v) }, accepts: yesNo),
+                   apply: { c, v throws(ValueError) in c.screen.highContrast = try Values.flag(v) }),
         OptionSpec("large-text", .optional("yes|no"), default: .value("no"),
                    help: "text 1.35 times as large, and buttons wide enough for it",
                    sets: \.screen.largeText, reload: .atRestart,
-                   apply: { c, v throws(ValueError) in c.screen.largeText = try Values.flag(v) }, accepts: yesNo),
+                   apply: { c, v throws(ValueError) in c.screen.largeText = try Values.flag(v) }),
         OptionSpec("attract-after", .required("SECONDS"), default: .value("0"), unit: "s",
                    help: "seconds in ready without a touch before a calm attract screen (dimmed picture, the prompt, a pulse on record); a touch wakes it; 0 = never",
                    sets: \.guest.attractAfter, reload: .inReady) { c, v throws(ValueError) in c.guest.attractAfter = try Values.secondsOrNever(v!) },
@@ -231,7 +230,7 @@ extension OptionParser {
                    help: "give a running booth one command (a name like state, or a JSON line) on --control-socket; print the events until its answer, exit"),
         OptionSpec(commandLine: "check", .none,
                    help: "check the camera (a frame), microphone (a second of sound), display, input, output folder and user; report, exit 0 if the booth can run, else 1"),
-        OptionSpec(commandLine: "help", .none, help: "show this help, exit"),
+        OptionSpec(commandLine: "help", .none, help: "show this help (also -h), exit"),
         OptionSpec(commandLine: "version", .none, help: "show the version, exit"),
     ]
 

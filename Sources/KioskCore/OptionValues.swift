@@ -45,12 +45,10 @@ enum Values {
         }
     }
 
-    static func looksLikeSize(_ v: String) -> Bool { (try? size(v)) != nil }
-
     static func size(_ v: String) throws(ValueError) -> Size {
         let parts = v.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
-            throw ValueError("'\(v)' is not a size like 1280x720")
+            throw ValueError("'\(v)' is not a size WxH, like 1280x720")
         }
         guard (16...8192).contains(w), (16...8192).contains(h) else {
             throw ValueError("'\(v)': width and height must each be 16 to 8192")
@@ -83,6 +81,13 @@ enum Values {
             throw ValueError("'\(v)' must be a file name ending in .mov or .mp4")
         }
         return v
+    }
+
+    /// A take is a file: a folder named for one is pointed to `--output-dir`, which takes a folder.
+    static func notAFolder(_ v: String, _ host: HostFacts) throws(ValueError) {
+        guard host.isFolder(v) else { return }
+        let folder = v.count > 1 && v.hasSuffix("/") ? String(v.dropLast()) : v
+        throw ValueError("'\(v)' is a folder; name a file in it (like \(folder == "/" ? "" : folder)/take.mov), or use --output-dir \(folder) for a folder of takes each under its own name")
     }
 
     static func folder(_ v: String) throws(ValueError) -> String {
@@ -248,6 +253,14 @@ enum Values {
             throw ValueError("'\(v)' is not an FFmpeg encoder name like libx264 or h264_v4l2m2m")
         }
         return v
+    }
+
+    /// `auto`, or an encoder this machine's FFmpeg has (`HostFacts.videoEncoders`): any other name
+    /// is refused with the list, not found out at the first Start.
+    static func offeredEncoder(_ v: String, _ host: HostFacts) throws(ValueError) {
+        guard let offered = host.videoEncoders, v != VideoEncoderName.auto.rawValue, !offered.contains(VideoEncoderName(rawValue: v)) else { return }
+        let near = NearestName.suggestion(for: v, among: offered.map(\.rawValue)).map { "did you mean \($0)? " } ?? ""
+        throw ValueError("'\(v)' is not an H.264 encoder of this FFmpeg (\(near)auto or one of \(offered.map(\.rawValue).joined(separator: ", ")))")
     }
 
     static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]

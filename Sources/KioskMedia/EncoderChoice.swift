@@ -33,6 +33,20 @@ public struct EncoderChoice: Equatable, Sendable {
         return EncoderChoice(name: .libx264, reason: "auto: libx264 (" + passedOver.joined(separator: "; ") + ")")
     }
 
+    /// The names `--video-encoder` takes besides `auto`: the H.264 encoders this FFmpeg's
+    /// libavcodec has (`av_codec_iterate`, the encoders of `AV_CODEC_ID_H264`, in its order), and
+    /// the test-only ones after them when `testEncoders` (KIOSK_TEST_ENCODERS=1).
+    public static func offered(testEncoders: Bool) -> [VideoEncoderName] {
+        var names: [VideoEncoderName] = []
+        var iteration: UnsafeMutableRawPointer?
+        while let codec = av_codec_iterate(&iteration) {
+            if av_codec_is_encoder(codec) != 0, codec.pointee.id == AV_CODEC_ID_H264, let name = codec.pointee.name {
+                names.append(VideoEncoderName(rawValue: String(cString: name)))
+            }
+        }
+        return names + (testEncoders ? [TestEncoders.stalling, TestEncoders.slow] : [])
+    }
+
     /// Why this hardware encoder cannot take a size and rate here, or nil when it opened.
     static func problem(with name: VideoEncoderName, size: Size, fps: Double, bitrate: Int?, renderFolder: String) -> String? {
         guard avcodec_find_encoder_by_name(name.rawValue) != nil else { return "not in this FFmpeg build" }

@@ -30,7 +30,7 @@ extension MoviePlayer {
         do {
             demuxer = try Demuxer(path: core.path, interruption: core.interruption, timeout: Int64(core.options.readTimeout * 1e9))
         } catch {
-            core.fail(core.interruption.isAborted ? "closed" : "cannot open \(core.path): \(error.text) (\(error.call))")
+            core.fail(core.interruption.isAborted ? "closed" : cannotOpen(core.path, error))
             return nil
         }
         let videoStream = demuxer.bestStream(AVMEDIA_TYPE_VIDEO)
@@ -73,6 +73,21 @@ extension MoviePlayer {
                        audioIndex: audio != nil ? audioStream?.pointee.index : nil,
                        start: demuxer.startTime ?? 0, frameLength: frameLength)
     }
+
+    /// Why `path` does not open as a movie (`Demuxer`: the file, its container, its streams' info),
+    /// said as the player says it; nil when it opens. `--play` asks before it starts, so that a file
+    /// that is missing or no movie is an error without a `playbackStarted` before it; the player
+    /// opens the file again (its header twice: milliseconds).
+    public static func openingProblem(_ path: String) -> String? {
+        do {
+            _ = try Demuxer(path: path, interruption: Interruption(), timeout: Int64(Options().readTimeout * 1e9))
+            return nil
+        } catch {
+            return cannotOpen(path, error)
+        }
+    }
+
+    static func cannotOpen(_ path: String, _ error: AVError) -> String { "cannot open \(path): \(error.text) (\(error.call))" }
 
     /// The stream's display matrix as SDL's clockwise angle (0 when there is none or it is not a rotation).
     private static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Double {

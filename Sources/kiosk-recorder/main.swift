@@ -23,7 +23,12 @@ MallocArenas.configure(environment: ProcessInfo.processInfo.environment)
 let environment = KioskEnvironment(ProcessInfo.processInfo.environment)
 // The watch that tells a stall of the whole process (SIGSTOP, a suspended VM) from a slow encoder.
 ProcessStalls.shared.start()
-let parser = OptionParser(readFile: { try ConfigFile.read($0) }, warn: { Log.info($0) })
+// What values are checked against here: a folder named as --output, the encoders this FFmpeg has.
+let host = HostFacts(isFolder: { path in
+    var folder: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
+}, videoEncoders: EncoderChoice.offered(testEncoders: environment.testEncoders))
+let parser = OptionParser(readFile: { try ConfigFile.read($0) }, host: host, warn: { Log.info($0) })
 // Kept for SIGHUP: the same command line parsed again reads the config file anew, and its flags
 // still win over the file.
 let source = ConfigurationSource(parser: parser, arguments: Array(CommandLine.arguments.dropFirst()))
@@ -165,6 +170,13 @@ case let .check(config):
 case let .send(request, socket):
     exit(ControlSender.run(request, socket: socket))
 case let .play(file, config, player):
+    // A file that is missing or no movie is said before anything opens: its `error`, exit 1, no
+    // `playbackStarted` first.
+    if let problem = MoviePlayer.openingProblem(file) {
+        Log.write("kiosk-recorder: --play: \(problem)\n")
+        EventSink().emit(.error(code: .playbackFailed, message: problem))
+        exit(1)
+    }
     Booth.blockSignals()
     let (context, screen, assets) = openScreen(config)
     screen.playbackFit = player.fit
