@@ -10,6 +10,8 @@ enum Style {
     static let panel = RGBA(0, 0, 0, 128)
     static let red = RGBA(255, 59, 48)
     static let ring = RGBA(255, 255, 255)
+    /// The dark edge on both sides of the white ring, so it shows over a white picture too.
+    static let ringOutline = RGBA(0, 0, 0, 180)
     /// Cancel, Retake, Close.
     static let secondary = RGBA(72, 72, 74)
     /// Use Video: the one action that ends the session with a take.
@@ -46,6 +48,8 @@ enum Style {
 /// Proportions of the record circle, as fractions of its diameter (close to iOS's camera button).
 enum RecordButtonShape {
     static let ringWidth = 0.08
+    /// The dark edge each side of the ring (at least 2 px).
+    static let outlineWidth = 0.035
     static let discRadius = 0.37
     static let stopSide = 0.40
     static let stopCorner = 0.08
@@ -195,6 +199,9 @@ struct Overlay {
             let d = Double(min(frame.width, frame.height))
             let square = Painter.centred(diameter: d, in: frame)
             let thickness = max(d * RecordButtonShape.ringWidth, 2)
+            // A dark edge outside and inside the white ring: it vanished over a white picture.
+            let edge = max(d * RecordButtonShape.outlineWidth, 2)
+            try painter.ring(Painter.centred(diameter: d + 2 * edge, in: frame), thickness: thickness + 2 * edge, Style.ringOutline)
             try painter.ring(square, thickness: thickness, pressed ? Style.ring.darker(0.2) : Style.ring)
             // Near the limit a red ring over the white one empties with the time left.
             if button == .stop, let fraction = timeLeft { try painter.arc(square, thickness: thickness, fraction: fraction, Style.red) }

@@ -144,6 +144,34 @@ extension SDLTests {
             }
         }
 
+        @Test("the record and stop rings have a dark edge outside and inside the white ring, so they show over a white or yellow picture: darker there than the picture under it, all round",
+              arguments: ElementScreen.all)
+        func ringEdge(_ s: ElementScreen) throws {
+            let sdl = try makeContext()
+            let screen = try s.open(sdl)
+            for model in [Models.ready, Models.recording(elapsed: 5)] {
+                try screen.draw(model)
+                let check = try s.check(screen, model, "\(model.mode) ring edge")
+                let frame = screen.layout.recordButton
+                let d = Double(min(frame.width, frame.height)), c = frame.center
+                let thickness = max(d * RecordButtonShape.ringWidth, 2), edge = max(d * RecordButtonShape.outlineWidth, 2)
+                func luma(_ c: RGB) -> Double { 0.299 * c.r + 0.587 * c.g + 0.114 * c.b }
+                var darker = 0, looked = 0
+                for degrees in stride(from: 10.0, to: 360, by: 20) {
+                    let a = degrees * .pi / 180
+                    for r in [d / 2 + edge / 2, d / 2 - thickness - edge / 2] {
+                        let p = Point(x: c.x + r * sin(a), y: c.y - r * cos(a))
+                        // The picture under that point (none near a bar's edge).
+                        guard let bar = check.bar(at: p) else { continue }
+                        looked += 1
+                        let shown = check.pixels.color(check.pixel(p))
+                        if luma(shown) < luma(bar) - 40 || luma(shown) < 60 { darker += 1 }
+                    }
+                }
+                #expect(looked > 10 && darker == looked, "\(check.label): \(darker) of \(looked) points at the ring's edges darker than the picture")
+            }
+        }
+
         @Test("the microphone's meter along the left of the picture: green, yellow from −12, red from −3, filled from −60 up, the 1.5 s peak a white line; the silent take's track grey and empty",
               arguments: ElementScreen.all)
         func meter(_ s: ElementScreen) throws {
