@@ -172,6 +172,7 @@ public struct OptionParser: Sendable {
         do {
             if let check = setting.spec.check, let value = setting.value { try check(host, value) }
             try setting.spec.apply(&configuration, setting.value)
+            if let warning = setting.spec.unlistedWarning { warn("\(setting.origin): \(warning)") }
         } catch {
             throw UsageError("\(setting.origin): \(error.message)")
         }

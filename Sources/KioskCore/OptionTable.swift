@@ -36,6 +36,10 @@ struct OptionSpec: Sendable {
     /// The field of `Configuration` the option sets and what a reload does with a change to it;
     /// nil for an option that is no setting (a mode, `--config`, `--help`).
     var setting: ReloadSetting?
+    /// Offered in --help, the example config and the docs' table; an unlisted option is still read
+    /// (old configs name it), with a warning (`unlistedWarning`).
+    var unlistedWarning: String?
+    var listed: Bool { unlistedWarning == nil }
     /// Values the example config shows instead of the default: for a setting that has none, or
     /// where an example tells more.
     let examples: [String]
@@ -65,6 +69,13 @@ struct OptionSpec: Sendable {
         self.examples = examples
         self.apply = apply
         self.check = check
+    }
+
+    /// This option, read but not offered (`unlistedWarning` says why when it is used).
+    func unlisted(_ warning: String?) -> OptionSpec {
+        var spec = self
+        spec.unlistedWarning = warning
+        return spec
     }
 
     /// An option of the command line alone that sets no setting: a mode, its own flags, `--config`,
@@ -174,6 +185,7 @@ extension OptionParser {
                    help: "replaces '\(text.text(in: .en))' on screen, whatever the language",
                    sets: \.screen.labels, reload: .inReady, reloadName: "label.*", examples: [text.text(in: .en)]) { c, v throws(ValueError) in
             c.screen.labels[text] = try Values.label(v!) }
+            .unlisted(text.isShown ? nil : "\(text.key) changes nothing: the \(text == .start ? "record" : "stop") button is a circle without words")
     } + [
         OptionSpec("high-contrast", .optional("yes|no"), default: .value("no"),
                    help: "opaque panels and boxes, light buttons with black titles",

@@ -28,7 +28,7 @@ extension OptionParser {
             "A fullscreen touchscreen video booth. Events go to stdout as JSON lines; commands come on stdin.",
             "",
         ]
-        for option in options {
+        for option in options where option.listed {
             let argument: String
             switch option.argument {
             case .none: argument = ""
@@ -70,7 +70,7 @@ enum ExampleConfig {
     /// The file's text from `options` (a test may pass a changed copy of the table).
     static func text(_ options: [OptionSpec] = OptionParser.options) -> String {
         var lines = header.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        for spec in options where spec.inConfigFile {
+        for spec in options where spec.inConfigFile && spec.listed {
             lines.append("")
             lines += wrapped(spec.help + spec.defaultPhrase, width: 100).map { "# " + $0 }
             if let value = chosen.first(where: { $0.key == spec.name })?.value {
@@ -134,7 +134,7 @@ enum OptionDocs {
             }
         }
         var differences: [String] = []
-        for spec in options {
+        for spec in options where spec.listed {
             guard let row = rows.removeValue(forKey: spec.name) else {
                 differences.append("--\(spec.name) is not in the docs' options table")
                 continue

@@ -56,6 +56,12 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         }
     }
 
+    /// Whether the screen shows these words anywhere. The record and stop buttons are circles
+    /// without a title, so `label.start` and `label.stop` change nothing: they are still read (old
+    /// configs name them), with a warning, and no longer offered in --help, the example config or
+    /// the docs.
+    public var isShown: Bool { self != .start && self != .stop }
+
     /// The config key that replaces it, kebab-case as every other key (`label.use-video`).
     public var key: String {
         "label." + rawValue.unicodeScalars.map { $0.properties.isUppercase ? "-" + String($0).lowercased() : String($0) }.joined()

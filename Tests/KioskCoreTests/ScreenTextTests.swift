@@ -43,6 +43,25 @@ struct ScreenTextTests {
             == "--language: 'klingon' is not a language of the booth (one of en, ja, zh-Hans, de, fr, es)")
     }
 
+    @Test("label.start and label.stop (the record and stop circles show no words) are still read, with a warning naming where, and offered nowhere: not in --help, the example config or the docs' table")
+    func unlistedLabels() throws {
+        let warnings = Locked<[String]>([])
+        let parser = OptionParser(readFile: { _ in "label.stop = Halt\n" }, warn: { line in warnings.withLock { $0.append(line) } })
+        _ = try parser.parse(["--label.start", "Go", "--config", "k.conf"])
+        let said = warnings.withLock { $0 }
+        #expect(said.count == 2 && said.allSatisfy { $0.contains("changes nothing") }, "\(said)")
+        #expect(said.contains { $0.hasPrefix("--label.start: label.start changes nothing: the record button is a circle") }, "\(said)")
+        #expect(said.contains { $0.contains("k.conf:1") && $0.contains("label.stop changes nothing") }, "\(said)")
+        #expect(!OptionParser.helpText.contains("--label.start") && !OptionParser.helpText.contains("--label.stop"))
+        #expect(OptionParser.helpText.contains("--label.cancel"))
+        let example = ExampleConfig.text()
+        #expect(!example.contains("label.start") && !example.contains("label.stop") && example.contains("label.cancel"))
+        // The other labels warn of nothing.
+        warnings.withLock { $0 = [] }
+        _ = try parser.parse(["--label.cancel", "Back"])
+        #expect(warnings.withLock { $0 }.isEmpty)
+    }
+
     @Test("label.* in the config or on the command line replaces one text, in any language; the flag wins over the file; the old camelCase keys still work")
     func labels() throws {
         let file = "language = ja\nlabel.use-video = \"Keep it #1\"\nlabel.camera-unavailable = Kamera?\n"

@@ -27,6 +27,16 @@ struct MessagesEndToEndTests {
         #expect(try Self.refused(["chek"]).hasPrefix("kiosk-recorder: unexpected argument 'chek': did you mean check?"))
     }
 
+    @Test("--label.start (the record circle shows no words) still starts a booth, saying on stderr that it changes nothing")
+    func labelStartWarns() throws {
+        let r = try RecorderProcess(["--camera", "test", "--microphone", "none", "--windowed", "800x480", "--label.start", "Go",
+                                     "--output", try testFolder("label-start").appendingPathComponent("t.mov").path])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        #expect(r.stderr.contains("--label.start: label.start changes nothing: the record button is a circle without words"), "\(r.stderr)")
+    }
+
     @Test("-h is --help")
     func shortHelp() throws {
         let short = try run(["-h"]), long = try run(["--help"])
