@@ -153,7 +153,10 @@ struct Overlay {
     private func drawPrompt(_ prompt: String) throws(SDLError) {
         let area = layout.content
         let size = textSize * 5 / 4, padding = textSize * 3 / 4
-        let texture = try text.paragraph(prompt, size: size, width: max(area.width * 4 / 5 - 2 * padding, size))
+        let width = max(area.width * 4 / 5 - 2 * padding, size)
+        // Balanced lines, broken where the script allows (LineBreaks); SDL_ttf then only stacks them.
+        let lines = try LineBreaks.balanced(prompt, maxWidth: width) { piece throws(SDLError) in try text.width(of: piece, size: size) }
+        let texture = try text.paragraph(lines.joined(separator: "\n"), size: size, width: width)
         let boxSize = Size(width: texture.size.width + 2 * padding, height: texture.size.height + padding)
         let box = Rect(x: area.x + (area.width - boxSize.width) / 2, y: area.y + padding, width: boxSize.width, height: boxSize.height)
         try painter.fillRounded(box, radius: Double(textSize) * 0.6, boxBackground)

@@ -130,6 +130,9 @@ final class TextCache {
     }
 
     /// The width of a line without rendering it (`TTF_SizeUTF8`).
+    /// The width of `text` on one line at `size`, in pixels.
+    func width(of text: String, size: Int) throws(SDLError) -> Int { try measure(text, size: size) }
+
     private func measure(_ text: String, size: Int) throws(SDLError) -> Int {
         var w: Int32 = 0, h: Int32 = 0
         let (font, shown) = try font(for: text, size: size)

@@ -131,7 +131,8 @@ final class Typefaces {
     /// The face that shows every character of `text`, or what is missing from all of them.
     func face(for text: String) -> Result<FaceSource, MissingGlyphs> {
         if let known = chosen[text] { return .success(known) }
-        let scalars = text.unicodeScalars.map(\.value)
+        // A paragraph's line breaks are no glyph any face must have.
+        let scalars = text.unicodeScalars.map(\.value).filter { $0 != 0x0A }
         if missing(scalars, in: primary).isEmpty {
             chosen[text] = primary
             return .success(primary)

@@ -88,7 +88,12 @@ extension SDLTests {
                     // The shape of the ink is the text's in its face (a box for a missing glyph, or
                     // another face, would not keep the proportions): rendered apart at 48 px.
                     let face = try #require(try Self.expectedFace(for: text, in: language))
-                    let reference = try Font(face: face, pointSize: 48).render(text, wrapWidth: Self.wrap(text, words: words, layout: layout, prompt: text == prompt))
+                    let font = try Font(face: face, pointSize: 48), wrap = Self.wrap(text, words: words, layout: layout, prompt: text == prompt)
+                    // The prompt's lines are balanced (LineBreaks) before SDL_ttf stacks them.
+                    let shown = text == prompt
+                        ? try LineBreaks.balanced(text, maxWidth: wrap) { piece throws(SDLError) in try font.render(piece).width }.joined(separator: "\n")
+                        : text
+                    let reference = try font.render(shown, wrapWidth: wrap)
                     let expected = try #require(Self.ink(in: reference))
                     let aspect = Double(ink.width) / Double(ink.height), expectedAspect = Double(expected.width) / Double(expected.height)
                     #expect(abs(aspect / expectedAspect - 1) < 0.15,
