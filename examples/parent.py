@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """A parent program for kiosk-recorder, with the standard library only.
 
-It starts the recorder as a child, prints every event it reports (`event: ` and its JSON line), and when a guest taps Use Video
-(the `videoRecorderDidFinishRecordingVideoWithOutputPath` event) copies the clip into a folder of
-its own. Cancel, the end of a `once` session or a signal end it.
+It starts the recorder as a child, prints every event it reports (`event: ` and its JSON line),
+and when a guest taps Use Video (the `videoRecorderDidFinishRecordingVideoWithOutputPath` event)
+copies the clip into a folder of its own. Cancel, the end of a `once` session or a signal end it.
 
     examples/parent.py --copy-to ~/clips -- --camera auto --windowed
     examples/parent.py --auto 3 --copy-to /tmp/clips -- --camera test --microphone test
