@@ -37,21 +37,47 @@ public final class OutputLock: Sendable {
     /// Takes the lock in the file at `path` (made if missing) and writes this pid into it.
     public init(file path: String) throws(Failure) {
         self.path = path
-        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw .failed(SystemError(call: "open(\(path))", errno: errno)) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
-            let error = errno
-            defer { close(fd) }
-            guard error == EWOULDBLOCK else { throw .failed(SystemError(call: "flock(\(path))", errno: error)) }
-            var bytes = [UInt8](repeating: 0, count: 32)
-            let count = pread(fd, &bytes, bytes.count, 0)
-            let text = count > 0 ? String(decoding: bytes.prefix(count), as: UTF8.self) : ""
-            throw .held(pid: Int32(text.split(separator: "\n").first ?? ""))
-        }
+        fd = try Self.lockedFile(path)
         let text = Array("\(getpid())\n".utf8)
         _ = ftruncate(fd, 0)
         _ = pwrite(fd, text, text.count, 0)
-        self.fd = fd
+    }
+
+    /// The file at `path` opened (made if missing) and locked.
+    private static func lockedFile(_ path: String) throws(Failure) -> Int32 {
+        while true {
+            let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw .failed(SystemError(call: "open(\(path))", errno: errno)) }
+            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+                let error = errno
+                defer { close(fd) }
+                guard error == EWOULDBLOCK else { throw .failed(SystemError(call: "flock(\(path))", errno: error)) }
+                var bytes = [UInt8](repeating: 0, count: 32)
+                let count = pread(fd, &bytes, bytes.count, 0)
+                let text = count > 0 ? String(decoding: bytes.prefix(count), as: UTF8.self) : ""
+                throw .held(pid: Int32(text.split(separator: "\n").first ?? ""))
+            }
+            // The holder before may have removed the file as it left (`removeFile`) between our open
+            // and our flock: a lock on a file no longer at `path` keeps nobody out, so the file
+            // there now (made anew) is locked instead. Each turn needs another holder to have come
+            // and gone in that instant.
+            if isFile(fd, at: path) { return fd }
+            close(fd)
+        }
+    }
+
+    /// Whether `fd` is the file at `path` now (not one removed, or replaced, since it was opened).
+    private static func isFile(_ fd: Int32, at path: String) -> Bool {
+        var opened = stat(), there = stat()
+        return fstat(fd, &opened) == 0 && lstat(path, &there) == 0 && opened.st_dev == there.st_dev && opened.st_ino == there.st_ino
+    }
+
+    /// Removes the lock file, still holding its lock (the kernel lets go of it when the process
+    /// ends): for a process on its way out whose output's folder goes too (`PrivateFolder`). Only
+    /// while the file at `path` is the one this lock holds; a recorder that opened it just before
+    /// finds it gone once it has the lock, and locks a new one (`init`), so two never share it.
+    public func removeFile() {
+        if Self.isFile(fd, at: path) { unlink(path) }
     }
 
     deinit { close(fd) }

@@ -41,7 +41,7 @@ do {
 }
 
 /// The take's path: --output (its folder must exist and be writable), or output.mov in a private
-/// temporary folder made now.
+/// temporary folder made now, which goes at exit unless a take is kept in it.
 func outputPath(_ configured: String?) -> String {
     if let configured {
         let url = URL(fileURLWithPath: configured)
@@ -65,12 +65,11 @@ func outputPath(_ configured: String?) -> String {
         }
         return url.path
     }
-    var template = Array((NSTemporaryDirectory() + "kiosk-recorder-XXXXXX").utf8CString)
-    guard let made = mkdtemp(&template) else {
-        Log.write("kiosk-recorder: cannot make a temporary folder: \(String(cString: strerror(errno)))\n")
+    // Removed again at exit unless a take is kept in it (PrivateFolder).
+    do throws(SystemError) { return try PrivateFolder.make(in: NSTemporaryDirectory(), take: "output.mov") } catch {
+        Log.write("kiosk-recorder: cannot make a temporary folder: \(error)\n")
         exit(1)
     }
-    return String(cString: made) + "/output.mov"
 }
 
 /// SDL and the window, or exit 3 with a hint.
@@ -213,6 +212,8 @@ case let .record(config):
         }
         exit(2)
     }
+    // A private folder's lock file goes with it, removed by its holder.
+    PrivateFolder.holds(lock)
     // Before the display, so that a path in the way exits 2 at once. (`--play` never listens: a
     // booth running with the same config owns the socket.)
     let control = config.service.controlSocket.map(openControlSocket)

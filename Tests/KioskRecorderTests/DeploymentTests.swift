@@ -22,15 +22,138 @@ func helpOptions() throws -> [String] {
     }
 }
 
+/// The lines of README.md's shell blocks (```sh) that run an example parent, as a reader copies them.
+let readmeParentCommands: [String] = {
+    let readme = (try? String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    var block: Substring?
+    var commands: [String] = []
+    for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+        if line.hasPrefix("```") {
+            block = block == nil ? line.dropFirst(3) : nil
+        } else if block == "sh", line.hasPrefix("examples/") {
+            commands.append(String(line))
+        }
+    }
+    return commands
+}()
+
+/// The test's PATH without the folders that hold a kiosk-recorder: a machine where it is not installed.
+let pathWithoutRecorder = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+    .filter { !FileManager.default.isExecutableFile(atPath: "\($0)/kiosk-recorder") }.joined(separator: ":")
+
+/// A checkout in `folder` as a user has one: the examples, and `recorders` (`release`, `debug`) as
+/// `.build/<kind>/kiosk-recorder`, each a link to the given file. Its root.
+func scratchCheckout(in folder: URL, recorders: [String: String]) throws -> URL {
+    let checkout = folder.appendingPathComponent("checkout")
+    let fm = FileManager.default
+    try fm.createDirectory(at: checkout, withIntermediateDirectories: true)
+    try fm.copyItem(at: repositoryRoot.appendingPathComponent("examples"), to: checkout.appendingPathComponent("examples"))
+    for (kind, target) in recorders {
+        let build = checkout.appendingPathComponent(".build/\(kind)")
+        try fm.createDirectory(at: build, withIntermediateDirectories: true)
+        try fm.createSymbolicLink(atPath: build.appendingPathComponent("kiosk-recorder").path, withDestinationPath: target)
+    }
+    return checkout
+}
+
 @Suite("Deployment and examples")
 struct DeploymentTests {
+    @Test("README's parent examples, run as written in a checkout kiosk/run built (kiosk-recorder not on PATH): each takes a take to its end, driven through its stdin or by --auto, and copies the clip",
+          needsFakeCamera, arguments: readmeParentCommands)
+    func readmeParents(command: String) throws {
+        let folder = try testFolder("readme-" + String(command.unicodeScalars.filter(CharacterSet.alphanumerics.contains).map(Character.init)).prefix(40))
+        let checkout = try scratchCheckout(in: folder, recorders: ["release": recorderPath])
+        // The user's home (for ~/clips), where ALSA's default microphone is the fake one.
+        let home = folder.appendingPathComponent("home")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try """
+            pcm_type.kiosk_fake_microphone { lib "\(TestEnvironment.fakeMicrophonePlugin)" }
+            pcm.!default { type kiosk_fake_microphone }
+            """.write(to: home.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
+        // The camera `auto` finds.
+        let devices = folder.appendingPathComponent("dev")
+        try FileManager.default.createDirectory(at: devices, withIntermediateDirectories: true)
+        _ = try fakeCamera(in: devices, "card=Booth Cam\n")
+        let parent = try RecorderProcess(["bash", "-c", command], environment: ["HOME": home.path, "PATH": pathWithoutRecorder,
+                                                                                "KIOSK_VIDEO_DEVICE_DIR": devices.path],
+                                         executable: "/usr/bin/env", directory: checkout)
+        try #require(parent.wait(for: "ready", timeout: 20) != nil, "\(parent.rawLines) \(parent.stderr)")
+        if !command.contains(" --auto ") {
+            // The guest, here through the parent's stdin: Record, Stop after 1.5 s, Use Video.
+            parent.command("start")
+            try #require(parent.wait(for: "recordingStarted") != nil, "\(parent.rawLines) \(parent.stderr)")
+            Thread.sleep(forTimeInterval: 1.5)
+            parent.command("stop")
+            try #require(parent.wait(for: "recordingFinished") != nil)
+            parent.command("useVideo")
+        }
+        #expect(parent.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath", timeout: 20) != nil, "\(parent.rawLines) \(parent.stderr)")
+        #expect(parent.exitStatus() == 0, "\(parent.stderr)")
+        #expect(parent.events.contains { if case let .recordingFinished(result) = $0 { result.success } else { false } }, "\(parent.rawLines)")
+        let clips = home.appendingPathComponent("clips")
+        let copied = try FileManager.default.contentsOfDirectory(atPath: clips.path)
+        #expect(copied.count == 1 && copied[0].hasPrefix("clip-") && copied[0].hasSuffix(".mov"), "\(copied)")
+        if let name = copied.first { #expect(try decodesCleanly(clips.appendingPathComponent(name).path)) }
+    }
+
+    @Test("README shows the example parents and names --recorder")
+    func readmeNamesParents() throws {
+        #expect(readmeParentCommands.contains { $0.hasPrefix("examples/parent.py ") } && readmeParentCommands.contains { $0.hasPrefix("examples/parent.sh ") },
+                "\(readmeParentCommands)")
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("--recorder PATH"))
+    }
+
+    @Test("the example parents find the recorder as a user has it: on PATH, else the checkout's .build/release, else .build/debug; --recorder over all; none found is said, with where it looked",
+          arguments: ["parent.py", "parent.sh"])
+    func parentFindsRecorder(example: String) throws {
+        let folder = try testFolder("find-recorder-" + example)
+        /// A recorder standing in for the real one: its one event names it.
+        func standIn(_ name: String) throws -> String {
+            let path = folder.appendingPathComponent("stand-ins/\(name)/kiosk-recorder").path
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try "#!/bin/sh\necho '{\"event\":\"videoRecorderDidCancelRecordingVideo\",\"from\":\"\(name)\"}'\n"
+                .write(toFile: path, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+            return path
+        }
+        let checkout = try scratchCheckout(in: folder, recorders: ["release": try standIn("release"), "debug": try standIn("debug")])
+        let onPath = (try standIn("path") as NSString).deletingLastPathComponent
+        let given = try standIn("given")
+        let clips = folder.appendingPathComponent("clips").path
+        func run(path: String, recorder: String? = nil) throws -> ProgramRun {
+            let options = recorder.map { ["--recorder", $0] } ?? []
+            let arguments = example == "parent.py" ? options + ["--copy-to", clips] : options + [clips]
+            return try runTool([example == "parent.py" ? "python3" : "bash", checkout.appendingPathComponent("examples/\(example)").path] + arguments,
+                               environment: ["PATH": path])
+        }
+        /// Which stand-in the parent ran: the `from` of the event it printed.
+        func ran(_ r: ProgramRun) -> String? {
+            guard r.status == 0, let line = r.stdout.split(separator: "\n").first(where: { $0.hasPrefix("event: ") }) else { return nil }
+            return (try? JSONSerialization.jsonObject(with: Data(line.dropFirst(7).utf8)) as? [String: Any])?["from"] as? String
+        }
+        #expect(ran(try run(path: onPath + ":" + pathWithoutRecorder)) == "path")
+        #expect(ran(try run(path: onPath + ":" + pathWithoutRecorder, recorder: given)) == "given")
+        #expect(ran(try run(path: pathWithoutRecorder)) == "release")
+        try FileManager.default.removeItem(at: checkout.appendingPathComponent(".build/release"))
+        #expect(ran(try run(path: pathWithoutRecorder)) == "debug")
+        try FileManager.default.removeItem(at: checkout.appendingPathComponent(".build/debug"))
+        let none = try run(path: pathWithoutRecorder)
+        #expect(none.status == 1 && none.stdout.isEmpty, "\(none)")
+        #expect(none.stderr.contains("kiosk-recorder not found") && none.stderr.contains(".build/release/kiosk-recorder")
+                && none.stderr.contains(".build/debug/kiosk-recorder") && none.stderr.contains("--recorder PATH"), "\(none.stderr)")
+        let missing = try run(path: pathWithoutRecorder, recorder: folder.appendingPathComponent("nowhere").path)
+        #expect(missing.status == 1 && missing.stderr.contains("nowhere"), "\(missing.stderr)")
+    }
+
     @Test("examples/parent.py records a take through the real binary and copies the clip")
     func parentExample() throws {
         let clips = try testFolder("parent-clips")
         let r = try runTool(["python3", "examples/parent.py", "--recorder", recorderPath, "--auto", "1.5", "--copy-to", clips.path,
                              "--", "--camera", "test", "--microphone", "test", "--windowed"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("event: ready") && r.stdout.contains("event: videoRecorderDidFinishRecordingVideoWithOutputPath"))
+        let events = r.stdout.split(separator: "\n").compactMap { RecorderProcess.event(String($0))?.name }
+        #expect(events.first == "ready" && events.contains("videoRecorderDidFinishRecordingVideoWithOutputPath"), "\(r.stdout)")
         let copied = try FileManager.default.contentsOfDirectory(atPath: clips.path)
         #expect(copied.count == 1 && copied[0].hasPrefix("clip-") && copied[0].hasSuffix(".mov"))
         if let name = copied.first { #expect(try decodesCleanly(clips.appendingPathComponent(name).path)) }

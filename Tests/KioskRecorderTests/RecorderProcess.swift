@@ -17,11 +17,12 @@ final class RecorderProcess: Sendable {
     private let readingPaused = Atomic<Bool>(false)
 
     /// `executable` another program than the recorder (a parent example that runs it): its stdout
-    /// lines may then carry each event after an "event: " prefix.
-    init(_ arguments: [String], environment extra: [String: String] = [:], executable: String = recorderPath) throws {
+    /// lines may then carry each event after an "event: " prefix. It runs in `directory`.
+    init(_ arguments: [String], environment extra: [String: String] = [:], executable: String = recorderPath,
+         directory: URL = repositoryRoot) throws {
         process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.currentDirectoryURL = repositoryRoot
+        process.currentDirectoryURL = directory
         process.arguments = arguments
         process.environment = recorderEnvironment(extra)
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
