@@ -101,7 +101,7 @@ public final class ALSAPCM {
         let (opened, said) = ALSAMessages.collected { () -> Int32 in
             config.map { snd_pcm_open_lconf(&pcm, name, stream, 0, $0.handle) } ?? snd_pcm_open(&pcm, name, stream, 0)
         }
-        let result = (try? opened.get()) ?? -EINVAL
+        let result = switch opened { case let .success(code): code }
         let told = said.isEmpty ? "" : " (ALSA: " + said.joined(separator: "; ") + ")"
         guard result >= 0, let pcm else { throw ALSAError(code: result, call: "snd_pcm_open(\(name))" + told) }
         if !said.isEmpty { Log.info("ALSA, opening \(name):\(told)") }
