@@ -49,7 +49,9 @@ struct NonBlockingEndToEndTests {
         #expect(took <= stopWritten - started + 0.15, "the take is \(took) s; stop was written \(stopWritten - started) s after recordingStarted")
         r.command("useVideo")
         #expect(r.exitStatus() == 0)
-        let errors = r.events.compactMap { e -> ErrorCode? in if case let .error(code, _) = e { code } else { nil } }
+        // storageSlow is the disk's warning, not the screenshot's (a loaded CI machine's syncs
+        // can take 2 s); every other error would be a fault.
+        let errors = r.events.compactMap { e -> ErrorCode? in if case let .error(code, _) = e, code != .storageSlow { code } else { nil } }
         #expect(errors == [.screenshotFailed])
     }
 
