@@ -34,6 +34,9 @@ extension Booth {
             discardTake()
         case .handOverTake:
             handOverTake()
+        case .shareTake, .startShareClock:
+            // No option turns sharing on yet (issue 31 lands in steps): the machine never asks.
+            break
         case let .startRecording(orientation):
             startRecording(orientation: orientation)
         case .startCountdownClock:

@@ -33,6 +33,7 @@ public struct ServiceStatus: Sendable {
         case .recording: now = saving ? "Saving a take." : "Recording."
         case .finished: now = "A take in review."
         case .playing: now = player ? "Playing a file." : "Playing a take in review."
+        case .sharing: now = "Showing a take's QR code."
         }
         var line = now
         if !player {

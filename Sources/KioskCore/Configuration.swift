@@ -74,6 +74,8 @@ public struct Configuration: Equatable, Sendable {
     public var guest = Guest()
     /// The booth as a service on its machine: the control socket, the command after each take.
     public var service = Service()
+    /// The guest's take on their phone: the share folder, its address and the share screen.
+    public var share = Share()
     /// The `--config` file, kept for SIGHUP's reload.
     public var configFile: String?
 
@@ -210,6 +212,28 @@ public struct Configuration: Equatable, Sendable {
         public var controlSocket: String?
         /// A shell command run after each accepted take (`KIOSK_TAKE_PATH`, `KIOSK_TAKE_DURATION`).
         public var onTake: String?
+
+        public init() {}
+    }
+
+    /// The guest takes the video home (issue 31): each accepted take gets a folder a web server
+    /// serves, and the screen shows its address as a QR code.
+    public struct Share: Equatable, Sendable {
+        /// `--share-dir`: where each accepted take's share folder (`<token>/`) is written; nil: no sharing.
+        public var folder: String?
+        /// `--share-url`: the address of a share folder, `{token}` standing for its token.
+        public var urlTemplate: String?
+        /// `--share-title`: the operator's title on the share page.
+        public var title: String?
+        /// `--share-seconds`: how long the share screen shows before the booth moves on.
+        public var seconds: Double = 60
+        /// `--share-wifi-ssid` and `--share-wifi-password`: the hotspot a first QR code joins.
+        public var wifiSSID: String?
+        public var wifiPassword: String?
+        /// `--share-file-mode`: the share files' permissions (folders get search rights too).
+        public var fileMode = 0o644
+        /// `--share-max-age`: share folders older than this many seconds are removed.
+        public var maxAge: Double = 7 * 86400
 
         public init() {}
     }

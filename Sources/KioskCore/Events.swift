@@ -43,6 +43,9 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     /// The disk has kept a sync of the take waiting 2 s (once a take): while recording, the take
     /// goes on; after a stop, `recordingFinished` comes once the disk has the take.
     case storageSlow
+    /// `--share-dir`: the share folder of an accepted take could not be written (a full disk, a
+    /// take that cannot be remuxed); the take itself was handed over as always.
+    case shareFailed
 }
 
 /// One line of `--check`'s report: a part of the booth, whether it is fit, what was found, and the
@@ -143,6 +146,9 @@ public enum KioskEvent: Equatable, Sendable {
     case idleReset(action: IdleAction)
     /// `--on-take`'s command for a take ended: its exit status, or 128 + the signal that ended it.
     case hookFinished(path: String, status: Int)
+    /// `--share-dir`: the accepted take's share folder is written whole; `url` is what the QR code
+    /// on the screen says (`--share-url` with the token), `folder` the folder's path.
+    case takeShared(url: String, token: String, folder: String)
     /// `--check`: whether the booth can run, and each part checked.
     case check(ok: Bool, items: [CheckItem])
 }
@@ -151,7 +157,7 @@ extension KioskEvent: Codable {
     enum Key: String, CodingKey {
         case event, camera, width, height, fps, orientation, outputPath, duration, bytes, reason, success
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
-        case action, status, ok, items, remaining, microphoneLevel, encoder, microphone
+        case action, status, ok, items, remaining, microphoneLevel, encoder, microphone, url, token, folder
     }
 
     struct UnknownEvent: Error, CustomStringConvertible {
@@ -305,6 +311,13 @@ extension KioskEvent: Codable {
             guard case let .hookFinished(path, status) = $0 else { return nil }
             return [(.path, path), (.status, status)]
         }, decode: { c in .hookFinished(path: try c.decode(String.self, forKey: .path), status: try c.decode(Int.self, forKey: .status)) }),
+        Kind(name: "takeShared", fields: {
+            guard case let .takeShared(url, token, folder) = $0 else { return nil }
+            return [(.url, url), (.token, token), (.folder, folder)]
+        }, decode: { c in
+            .takeShared(url: try c.decode(String.self, forKey: .url), token: try c.decode(String.self, forKey: .token),
+                        folder: try c.decode(String.self, forKey: .folder))
+        }),
         Kind(name: "check", fields: {
             guard case let .check(ok, items) = $0 else { return nil }
             return [(.ok, ok), (.items, items)]

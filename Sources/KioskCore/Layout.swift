@@ -5,6 +5,8 @@ public enum Button: String, CaseIterable, Codable, Sendable {
     case cancel, start, stop, retake, useVideo, playVideo, closePlayer
     /// In ready with more than one camera: the next one.
     case switchCamera
+    /// The share screen: back to ready (a loop session) or the end (once).
+    case done
 
     /// The place a button occupies; buttons that never show together share one.
     public enum Slot: Sendable { case left, centre, right, middle }
@@ -13,7 +15,7 @@ public enum Button: String, CaseIterable, Codable, Sendable {
         switch self {
         case .cancel, .retake, .closePlayer: .left
         case .start, .stop: .centre
-        case .useVideo, .switchCamera: .right
+        case .useVideo, .switchCamera, .done: .right
         case .playVideo: .middle
         }
     }
@@ -25,6 +27,16 @@ public enum Button: String, CaseIterable, Codable, Sendable {
 public struct Layout: Equatable, Sendable {
     /// Apple's and Android's smallest comfortable touch target, in pixels at ~160 dpi.
     public static let minimumTouch = 44
+    /// The least room between the edges of two buttons shown side by side (a finger meant for one
+    /// must not land on the other).
+    public static let buttonGap = 24
+    /// The smallest size a button's title is drawn at where the canvas allows (about 10.5 pt at
+    /// ~96 dpi): a title that would be smaller on one line goes on two, and the buttons grow taller
+    /// for it (`sideTitleLines`).
+    public static let smallestTitle = 14
+    /// The dark edge each side of the record circle's ring, as a fraction of the circle (at least
+    /// 2 px): it is drawn outside `recordButton`, so the room beside the circle leaves it out.
+    public static let recordOutline = 0.035
 
     public let canvas: Size
     public let topPanel: Rect
@@ -44,13 +56,17 @@ public struct Layout: Equatable, Sendable {
     /// The pixel height text should be rendered at for button labels and the timer.
     public let textHeight: Int
     /// The lines a side button's title may take: two in portrait with large text, where the side
-    /// buttons cannot widen for it (the record circle leaves no room beside it) but can grow taller.
+    /// buttons cannot widen for it (the record circle leaves no room beside it) but can grow taller,
+    /// and wherever the screen finds its titles would be smaller than `smallestTitle` on one line.
     public let sideTitleLines: Int
 
     /// `textScale` (`--large-text`: 1.35) makes the text that much larger, and the side and middle
     /// buttons wide enough for it (as far as the room beside the record circle allows); in portrait,
     /// where that room is short, the side buttons tall enough for two lines of title.
-    public init(canvas: Size, textScale: Double = 1) {
+    /// `sideTitleLines` 2 makes the side buttons tall enough for two lines of title whatever the
+    /// canvas (the screen asks for it when its words are too long for one); nil leaves it to the rule
+    /// above.
+    public init(canvas: Size, textScale: Double = 1, sideTitleLines lines: Int? = nil) {
         self.canvas = canvas
         let scale = min(max(textScale, 1), 2)
         let w = canvas.width, h = canvas.height
@@ -62,7 +78,7 @@ public struct Layout: Equatable, Sendable {
         let topHeight = min(scaled(0.12, atLeast: 32), h / 4)
         let panelHeight = min(scaled(0.24, atLeast: Layout.minimumTouch + 2 * margin), h / 3)
         textHeight = max(scaled(0.055 * scale, atLeast: 12), 12)
-        sideTitleLines = h > w && scale > 1 ? 2 : 1
+        sideTitleLines = min(max(lines ?? (h > w && scale > 1 ? 2 : 1), 1), 2)
         // Two lines of side title (a line is about 1.2 of the text's size tall), with room around.
         let twoLines = Int((Double(textHeight) * 2.6).rounded())
         let bottomHeight = sideTitleLines == 2 ? min(max(panelHeight, twoLines + 2 * margin), h / 3) : panelHeight
@@ -74,8 +90,10 @@ public struct Layout: Equatable, Sendable {
         let circle = max(min(Int(Double(panelHeight) * 0.78), panelHeight - 2 * margin), 1)
         recordButton = bottomPanel.centered(Size(width: circle, height: circle))
 
-        // Side buttons fill the room between the circle and the edge, up to a comfortable width.
-        let sideRoom = max((w - circle) / 2 - 2 * margin, 1)
+        // Side buttons fill the room between the circle (with its outline) and the edge, a
+        // finger's gap from the circle, up to a comfortable width.
+        let outline = Layout.outline(ofCircle: circle)
+        let sideRoom = max((w - circle) / 2 - outline - max(Layout.buttonGap, margin) - margin, 1)
         let sideWidth = min(scaled(0.36 * scale, atLeast: Layout.minimumTouch), sideRoom)
         let oneLine = min(max(Int(Double(circle) * 0.7), min(Layout.minimumTouch, circle)), bottomHeight)
         let sideHeight = sideTitleLines == 2 ? min(max(oneLine, twoLines), bottomHeight - 2 * margin) : oneLine
@@ -92,6 +110,17 @@ public struct Layout: Equatable, Sendable {
         let barX = leftButton.maxX + margin
         progressBar = Rect(x: barX, y: bottomPanel.y + (bottomHeight - barHeight) / 2,
                            width: max(w - margin - barX, 0), height: barHeight)
+    }
+
+    /// The dark edge drawn around a record circle `diameter` wide, in pixels.
+    public static func outline(ofCircle diameter: Int) -> Int {
+        max(Int((Double(diameter) * recordOutline).rounded(.up)), 2)
+    }
+
+    /// What the record circle covers on screen: its square and the outline around it.
+    public var recordButtonDrawn: Rect {
+        let edge = Layout.outline(ofCircle: recordButton.width)
+        return recordButton.outset(dx: edge, dy: edge)
     }
 
     /// The rectangle a button is drawn in.

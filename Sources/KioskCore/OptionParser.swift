@@ -166,6 +166,18 @@ public struct OptionParser: Sendable {
                 throw UsageError("\(name) needs --output-dir (takes handed to a parent are the parent's)")
             }
         }
+        let share = c.share
+        if share.folder != nil && share.urlTemplate == nil {
+            throw UsageError("--share-dir needs --share-url, the address the QR code gives (e.g. http://10.42.0.1/s/{token}/)")
+        }
+        if share.folder == nil {
+            let satellites = [("--share-url", share.urlTemplate != nil), ("--share-title", share.title != nil),
+                              ("--share-wifi-ssid", share.wifiSSID != nil), ("--share-wifi-password", share.wifiPassword != nil)]
+            if let (name, _) = satellites.first(where: { $0.1 }) { throw UsageError("\(name) needs --share-dir (sharing is off without it)") }
+        }
+        if share.wifiPassword != nil && share.wifiSSID == nil {
+            throw UsageError("--share-wifi-password needs --share-wifi-ssid, the network it opens")
+        }
     }
 
     func apply(_ setting: Setting, to configuration: inout Configuration) throws(UsageError) {

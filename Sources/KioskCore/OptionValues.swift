@@ -59,6 +59,47 @@ enum Values {
         return Size(width: w, height: h)
     }
 
+    /// The share files' mode: readable by the web server's user (the others' read bit), written by
+    /// the owner, no execute bits. Folders get the matching search bits.
+    static func shareFileMode(_ v: String) throws(ValueError) -> Int {
+        guard (3...4).contains(v.count), let mode = Int(v, radix: 8), mode & 0o604 == 0o604, mode & ~0o666 == 0 else {
+            throw ValueError("'\(v)' is not an octal mode from 0604 to 0666 without execute bits: the web server must read the files (e.g. 0644)")
+        }
+        return mode
+    }
+
+    /// A share address: an http or https URL with `{token}` (once) where the token goes, nothing a
+    /// QR code or a browser would trip over (no spaces, no control characters).
+    static func shareURL(_ v: String) throws(ValueError) -> String {
+        let lower = v.lowercased()
+        guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else {
+            throw ValueError("'\(v)' must be an http:// or https:// address, e.g. http://10.42.0.1/s/{token}/")
+        }
+        guard v.components(separatedBy: "{token}").count == 2 else {
+            throw ValueError("'\(v)' must contain {token} once, where each take's token goes, e.g. http://10.42.0.1/s/{token}/")
+        }
+        guard !v.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }), v.utf8.count <= 500 else {
+            throw ValueError("'\(v)' has a space or a control character (or is over 500 bytes)")
+        }
+        return v
+    }
+
+    /// A Wi-Fi network's name: 1 to 32 bytes (802.11's limit), no control characters.
+    static func wifiSSID(_ v: String) throws(ValueError) -> String {
+        guard (1...32).contains(v.utf8.count), !v.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ValueError("'\(v)' is not a Wi-Fi name: 1 to 32 bytes, no control characters")
+        }
+        return v
+    }
+
+    /// A WPA passphrase: 8 to 63 printable ASCII characters.
+    static func wifiPassword(_ v: String) throws(ValueError) -> String {
+        guard (8...63).contains(v.utf8.count), v.unicodeScalars.allSatisfy({ (0x20...0x7E).contains($0.value) }) else {
+            throw ValueError("a WPA password is 8 to 63 printable ASCII characters")
+        }
+        return v
+    }
+
     /// An octal mode for the take's files: read and write for the owner (the recorder must write
     /// them), no execute bits, nothing beyond 0666.
     static func fileMode(_ v: String) throws(ValueError) -> Int {

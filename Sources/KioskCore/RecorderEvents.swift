@@ -4,6 +4,8 @@
 /// The screen's modes.
 public enum Mode: String, CaseIterable, Codable, Sendable {
     case ready, countdown, recording, finished, playing
+    /// `--share-dir`: after Use Video, the QR code for the guest's phone (Done, or `--share-seconds`, ends it).
+    case sharing
 }
 
 /// What to do after an outcome (Use Video or Cancel): exit, or go back to ready for the next guest.
@@ -66,6 +68,26 @@ public enum RecorderEvent: Equatable, Sendable {
     /// used (when it can be, and `use` is asked) or discarded (in a once session, then Cancel), as
     /// the presses would, after the `idleReset` event that says which. Elsewhere: nothing.
     case idleReset(IdleAction)
+    /// The share folder of the take just used is written (`takeShared` follows; the QR code shows).
+    case takeShared(ShareLink)
+    /// The share folder could not be written: an `error` `shareFailed`, and the session goes on
+    /// as after Use Video without sharing.
+    case shareFailed(message: String)
+    /// The share screen was shown for `--share-seconds`: as Done.
+    case shareTimedOut
+}
+
+/// Where an accepted take can be fetched: the address in its QR code, its token and its folder.
+public struct ShareLink: Equatable, Sendable {
+    public var url: String
+    public var token: String
+    public var folder: String
+
+    public init(url: String, token: String, folder: String) {
+        self.url = url
+        self.token = token
+        self.folder = folder
+    }
 }
 
 /// What the executable must carry out, in order.
@@ -80,6 +102,11 @@ public enum RecorderAction: Equatable, Sendable {
     /// next guest's Start cannot delete it) and report its path with
     /// `videoRecorderDidFinishRecordingVideoWithOutputPath`. The parent then owns the file.
     case handOverTake
+    /// `--share-dir`: after the hand-over, write the take's share folder (on the file worker) and
+    /// answer with `takeShared` or `shareFailed`.
+    case shareTake
+    /// The share screen is up: send `shareTimedOut` after `--share-seconds` (a new one replaces it).
+    case startShareClock
     /// Start writing; the orientation is the interface's at the start of the take.
     case startRecording(orientation: Orientation)
     /// The countdown began: send `countdownTick` once a second from now.

@@ -14,6 +14,9 @@ public struct RecorderMachine: Equatable, Sendable {
         /// The last take, waiting for Retake, Use Video or Play Video.
         case finished(RecordingResult)
         case playing(Playing)
+        /// `--share-dir`: the take was used; its share folder is being written (`link` nil) or its
+        /// QR code is on screen.
+        case sharing(link: ShareLink?)
     }
 
     /// A take in progress.
@@ -71,10 +74,13 @@ public struct RecorderMachine: Equatable, Sendable {
     /// A camera switch is under way (from the press to `cameraSwitched`): no Start, and no second
     /// switch, until it is done.
     public private(set) var cameraSwitching = false
+    /// `--share-dir`: Use Video leads to the share screen; a reload may change it.
+    public private(set) var shares: Bool
 
     public init(session: SessionMode, outputPath: String, orientation: Orientation, countdown: Int = 0, warnRemaining: Double = 10,
-                cameraCount: Int = 1) {
+                cameraCount: Int = 1, shares: Bool = false) {
         self.cameraCount = cameraCount
+        self.shares = shares
         self.session = session
         self.outputPath = outputPath
         countdownSeconds = countdown
@@ -86,6 +92,7 @@ public struct RecorderMachine: Equatable, Sendable {
     /// The player alone (`--play FILE`): the same playing mode as the booth's, which begins at once.
     public init(playing file: String, orientation: Orientation) {
         cameraCount = 1
+        shares = false
         session = .once
         outputPath = file
         countdownSeconds = 0
@@ -104,6 +111,7 @@ public struct RecorderMachine: Equatable, Sendable {
         case .recording: .recording
         case .finished: .finished
         case .playing: .playing
+        case .sharing: .sharing
         }
     }
 
@@ -187,7 +195,7 @@ public struct RecorderMachine: Equatable, Sendable {
                     actions.append(.setPlaybackPaused(true))
                 }
             case .countdown: state = .ready // the guest left: no take starts
-            case .ready, .finished: break
+            case .ready, .finished, .sharing: break
             }
         case .foreground:
             inBackground = false
@@ -248,6 +256,17 @@ public struct RecorderMachine: Equatable, Sendable {
             cameraSwitching = false
         case .idleReset:
             break // handled above
+        case let .takeShared(link):
+            guard case .sharing(nil) = state, !exiting else { break }
+            state = .sharing(link: link)
+            actions += [.emit(.takeShared(url: link.url, token: link.token, folder: link.folder)), .startShareClock]
+        case let .shareFailed(message):
+            guard case .sharing(nil) = state else { break }
+            actions.append(.emit(.error(code: .shareFailed, message: message)))
+            if !exiting { outcome(&actions) }
+        case .shareTimedOut:
+            // The clock starts with the QR code on screen; one from an earlier share means nothing.
+            if case .sharing(_?) = state, !exiting { outcome(&actions) }
         }
         reconcile(&actions)
         return actions
@@ -310,6 +329,14 @@ public struct RecorderMachine: Equatable, Sendable {
             actions.append(.discardTake)
         case (.useVideo, _):
             actions.append(.handOverTake)
+            // With sharing the session's end waits for the share screen's.
+            if shares {
+                state = .sharing(link: nil)
+                actions.append(.shareTake)
+            } else {
+                outcome(&actions)
+            }
+        case (.done, _):
             outcome(&actions)
         case let (.playVideo, .finished(take)):
             state = .playing(Playing(take: take, duration: take.duration))
@@ -377,7 +404,7 @@ public struct RecorderMachine: Equatable, Sendable {
             actions += [.stopPlayback, .emit(.playbackFinished(reason: .closed))]
         case .countdown:
             state = .ready
-        case .ready, .finished:
+        case .ready, .finished, .sharing:
             break
         }
         if let signal { actions.append(.emit(.terminated(signal: signal))) }
@@ -396,6 +423,7 @@ public struct RecorderMachine: Equatable, Sendable {
         if let configuration = pendingConfiguration, mode == .ready, !exiting {
             pendingConfiguration = nil
             session = configuration.guest.session
+            shares = configuration.share.folder != nil
             countdownSeconds = configuration.guest.countdown
             warnRemaining = configuration.limits.warnRemaining
             actions.append(.applyConfiguration(configuration))

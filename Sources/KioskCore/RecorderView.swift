@@ -35,6 +35,9 @@ public struct ViewModel: Equatable, Sendable {
     public var cameraName: String?
     /// A tap's focus box: where (canvas pixels) and how far its 1 s animation is (0…1).
     public var focusBox: (center: Point, progress: Double)?
+    /// The share screen (sharing mode): the take's address for its QR code (nil while its folder
+    /// is written), and the booth's Wi-Fi to join first (a `WIFI:` payload) when it has one.
+    public var share: ShareScreen?
 
     public static func == (a: ViewModel, b: ViewModel) -> Bool {
         a.mode == b.mode && a.timer == b.timer && a.buttons == b.buttons && a.bottomPanelBackground == b.bottomPanelBackground
@@ -43,6 +46,20 @@ public struct ViewModel: Equatable, Sendable {
             && a.attract == b.attract && a.microphoneLevel?.now == b.microphoneLevel?.now
             && a.microphoneLevel?.peak == b.microphoneLevel?.peak && a.microphoneSilent == b.microphoneSilent
             && a.cameraName == b.cameraName && a.focusBox?.center == b.focusBox?.center && a.focusBox?.progress == b.focusBox?.progress
+            && a.share == b.share
+    }
+}
+
+/// What the share screen shows.
+public struct ShareScreen: Equatable, Sendable {
+    /// The take's address (its QR code); nil while the share folder is written.
+    public var url: String?
+    /// `--share-wifi-ssid`: a `WIFI:` payload (`WiFiPayload`) for a first QR code that joins the booth's hotspot.
+    public var wifi: String?
+
+    public init(url: String?, wifi: String? = nil) {
+        self.url = url
+        self.wifi = wifi
     }
 }
 
@@ -63,6 +80,8 @@ extension RecorderMachine {
             return take.success ? [.retake, .useVideo, .playVideo] : [.retake, .playVideo]
         case .playing:
             return [.closePlayer]
+        case .sharing:
+            return [.done]
         }
     }
 
@@ -75,6 +94,7 @@ extension RecorderMachine {
         // The take's length, to the nearest second (a 2.97 s take under a 3 s limit reads 00:03).
         case let .finished(take): TimerText.format(seconds: take.duration.rounded())
         case let .playing(p): TimerText.playback(position: p.position, duration: p.duration)
+        case .sharing: TimerText.format(seconds: 0)
         }
     }
 
@@ -102,7 +122,8 @@ extension RecorderMachine {
             progress: nil, paused: false,
             countdown: { if case let .countdown(n) = state { n } else { nil } }(),
             remainingFraction: timeWarning ? { if case let .recording(r) = state { min(max((r.remaining ?? 0) / warnRemaining, 0), 1) } else { nil } }() : nil,
-            prompt: nil, attract: nil)
+            prompt: nil, attract: nil,
+            share: { if case let .sharing(link) = state { ShareScreen(url: link?.url) } else { nil } }())
     }
 
     public var stateEvent: KioskEvent {

@@ -31,6 +31,8 @@ public enum Language: String, CaseIterable, Codable, Sendable {
 /// commands' names.
 public enum ScreenText: String, CaseIterable, Codable, Sendable {
     case start, stop, cancel, retake, useVideo, playVideo, closePlayer, switchCamera
+    /// The share screen's button.
+    case done
     /// The message while no camera gives pictures.
     case cameraUnavailable
     /// `--camera auto` has found no camera yet (and looks again every second).
@@ -53,6 +55,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .playVideo: self = .playVideo
         case .closePlayer: self = .closePlayer
         case .switchCamera: self = .switchCamera
+        case .done: self = .done
         }
     }
 
@@ -94,6 +97,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .playVideo: "Play Video"
         case .closePlayer: "Close"
         case .switchCamera: "Switch Camera"
+        case .done: "Done"
         case .cameraUnavailable: "Camera unavailable. Connect a camera; retrying every second."
         case .noCameraFound: "No camera found. Connect a camera; looking again every second."
         case .noMicrophone: "No microphone found: the video will have no sound."
@@ -112,6 +116,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .playVideo: "再生"
         case .closePlayer: "閉じる"
         case .switchCamera: "カメラ切替"
+        case .done: "完了"
         case .cameraUnavailable: "カメラが使えません。カメラを接続してください（1秒ごとに再試行します）。"
         case .noCameraFound: "カメラが見つかりません。カメラを接続してください（1秒ごとに探します）。"
         case .noMicrophone: "マイクが見つかりません。動画に音声は入りません。"
@@ -130,6 +135,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .playVideo: "播放视频"
         case .closePlayer: "关闭"
         case .switchCamera: "切换摄像头"
+        case .done: "完成"
         case .cameraUnavailable: "摄像头不可用。请连接摄像头（每秒重试一次）。"
         case .noCameraFound: "未找到摄像头。请连接摄像头（每秒查找一次）。"
         case .noMicrophone: "未找到麦克风：视频将没有声音。"
@@ -148,6 +154,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .playVideo: "Video ansehen"
         case .closePlayer: "Schließen"
         case .switchCamera: "Kamera wechseln"
+        case .done: "Fertig"
         case .cameraUnavailable: "Kamera nicht verfügbar. Bitte eine Kamera anschließen; neuer Versuch jede Sekunde."
         case .noCameraFound: "Keine Kamera gefunden. Bitte eine Kamera anschließen; Suche jede Sekunde."
         case .noMicrophone: "Kein Mikrofon gefunden: Das Video hat keinen Ton."
@@ -166,6 +173,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .playVideo: "Voir la vidéo"
         case .closePlayer: "Fermer"
         case .switchCamera: "Changer de caméra"
+        case .done: "Terminé"
         // French puts a (no-break) space before ; ? : and !
         case .cameraUnavailable: "Caméra indisponible. Branchez une caméra\u{A0}; nouvel essai chaque seconde."
         case .noCameraFound: "Aucune caméra trouvée. Branchez une caméra\u{A0}; recherche chaque seconde."
@@ -185,6 +193,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .playVideo: "Ver vídeo"
         case .closePlayer: "Cerrar"
         case .switchCamera: "Cambiar cámara"
+        case .done: "Listo"
         case .cameraUnavailable: "Cámara no disponible. Conecte una cámara; se reintenta cada segundo."
         case .noCameraFound: "No se encontró ninguna cámara. Conecte una cámara; se busca cada segundo."
         case .noMicrophone: "No se encontró ningún micrófono: el vídeo no tendrá sonido."

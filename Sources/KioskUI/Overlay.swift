@@ -32,7 +32,7 @@ enum Style {
     /// The fill of a text button (the record circle has its own colours).
     static func fill(of button: Button) -> RGBA {
         switch button {
-        case .useVideo: primary
+        case .useVideo, .done: primary
         case .playVideo: light
         case .cancel, .retake, .closePlayer, .start, .stop, .switchCamera: secondary
         }
@@ -49,7 +49,7 @@ enum Style {
 enum RecordButtonShape {
     static let ringWidth = 0.08
     /// The dark edge each side of the ring (at least 2 px).
-    static let outlineWidth = 0.035
+    static let outlineWidth = Layout.recordOutline
     static let discRadius = 0.37
     static let stopSide = 0.40
     static let stopCorner = 0.08
@@ -178,7 +178,21 @@ struct Overlay {
     private var textSize: Int { layout.textHeight }
 
     /// The side buttons' titles, which share one size.
-    private var sideTitles: [String] { Button.allCases.filter { [.left, .right].contains($0.slot) }.map { words.title(of: $0) } }
+    private var sideTitles: [String] { Self.sideTitles(words) }
+
+    static func sideTitles(_ words: ScreenWords) -> [String] {
+        Button.allCases.filter { [.left, .right].contains($0.slot) }.map { words.title(of: $0) }
+    }
+
+    /// A side button's corner radius: a capsule, or, tall enough for two lines of title, a rounded
+    /// rectangle (so the lines keep the width).
+    static func sideRadius(_ layout: Layout) -> Int {
+        let height = layout.leftButton.height
+        return layout.sideTitleLines == 2 ? min(height / 2, layout.textHeight * 6 / 10) : height / 2
+    }
+
+    /// The width a side button's title may take: the button less its rounded ends.
+    static func sideTitleRoom(_ layout: Layout) -> Int { layout.leftButton.width - sideRadius(layout) }
 
     private func drawTimer(_ model: ViewModel) throws(SDLError) {
         let label = layout.timerLabel
@@ -228,14 +242,12 @@ struct Overlay {
             try painter.fillTriangle(Point(x: left, y: c.y - mark / 2), Point(x: left + mark * 0.87, y: c.y),
                                      Point(x: left, y: c.y + mark / 2), Style.darkText)
             painter.text(title, centeredAt: Point(x: left + mark + gap + Double(title.size.width) / 2, y: c.y), Style.darkText)
-        case .cancel, .retake, .closePlayer, .useVideo, .switchCamera:
+        case .cancel, .retake, .closePlayer, .useVideo, .switchCamera, .done:
             let (fill, titleColor) = colors(of: button)
-            // A button tall enough for two lines of title is a rounded rectangle, not a capsule,
-            // so the lines keep the width.
-            let radius = layout.sideTitleLines == 2 ? min(frame.height / 2, textSize * 6 / 10) : frame.height / 2
+            let radius = Self.sideRadius(layout)
             try painter.fillRounded(frame, radius: Double(radius), pressed ? Style.pressed(fill) : fill)
             // The side buttons are the same width: their titles share the size the longest allows.
-            let room = frame.width - radius
+            let room = Self.sideTitleRoom(layout)
             let (size, wrapped) = try sideTitleSize(room: room, height: frame.height)
             let lines = try (wrapped ? Self.halves(of: words.title(of: button)) : [words.title(of: button)]).map {
                 title throws(SDLError) in try text.line(title, size: size, maxWidth: room)

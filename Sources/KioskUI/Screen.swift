@@ -21,7 +21,7 @@ public final class Screen {
     public var highContrast = false
     /// `--large-text`: text 1.35 times as large, and buttons wide enough for it.
     public var largeText = false {
-        didSet { layout = Layout(canvas: transform.logical, textScale: textScale) }
+        didSet { layout = fittedLayout(for: transform.logical) }
     }
     private var textScale: Double { largeText ? 1.35 : 1 }
     /// The camera's mount rotation in clockwise quarter turns (see `DisplayTransform.cameraQuarterTurns`).
@@ -121,6 +121,7 @@ public final class Screen {
         let (faces, families) = try typefaces(words, prompt: prompt, font: font)
         text.faces = faces
         self.words = words
+        layout = fittedLayout(for: transform.logical)
         let used = families.keys.sorted().map { "\($0) (\(families[$0]!) texts)" }.joined(separator: ", ")
         Log.info("text: \(words.language.rawValue) (\(words.language.nativeName)), in \(used)")
     }
@@ -160,11 +161,22 @@ public final class Screen {
         relayout(physical: transform.physical, orientation: orientation)
     }
 
+    /// The layout of `canvas` for the screen's text size and words: the side buttons tall enough
+    /// for two lines of title where one line would draw the titles smaller than
+    /// `Layout.smallestTitle` (German and French on a 480-wide panel).
+    private func fittedLayout(for canvas: Size) -> Layout {
+        let base = Layout(canvas: canvas, textScale: textScale)
+        guard base.sideTitleLines == 1,
+              let one = try? text.fittingSize(Overlay.sideTitles(words), size: base.textHeight, maxWidth: Overlay.sideTitleRoom(base)),
+              one < Layout.smallestTitle else { return base }
+        return Layout(canvas: canvas, textScale: textScale, sideTitleLines: 2)
+    }
+
     func relayout(physical: Size, orientation: Orientation) {
         let next = DisplayTransform(physical: physical, orientation: orientation)
         guard next != transform else { return }
         transform = next
-        layout = Layout(canvas: next.logical, textScale: textScale)
+        layout = fittedLayout(for: next.logical)
         // A finger that went down on the old layout means nothing on the new one.
         pointers.reset()
     }

@@ -48,6 +48,7 @@ struct ContractTests {
         .microphoneSilent, .error(code: .badCommand, message: "x"), .terminated(signal: "SIGTERM"), .cameras([]),
         .cameraChanged(camera: "/dev/video1", width: 640, height: 480, fps: 25), .takeDeleted(path: "/t.mov", reason: .maxTakes),
         .idleReset(action: .use), .hookFinished(path: "/t.mov", status: 3),
+        .takeShared(url: "http://10.42.0.1/s/Ab-9_x/", token: "Ab-9_x", folder: "/srv/share/Ab-9_x"),
         .check(ok: false, items: [CheckItem(name: "camera", ok: false, detail: "none", fix: "plug one in")]),
     ]
 

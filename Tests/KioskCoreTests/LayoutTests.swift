@@ -79,6 +79,27 @@ struct LayoutTests {
         }
     }
 
+    @Test("a finger's gap (24 px) between the record circle as drawn (its dark edge included) and each side button, and between Play Video and the panel's buttons, with one or two lines of title and large text",
+          arguments: layoutSizes)
+    func gaps(size: Size) {
+        for scale in [1, 1.35] {
+            for lines in [nil, 2] {
+                let l = Layout(canvas: size, textScale: scale, sideTitleLines: lines)
+                let what = "\(size) text ×\(scale) lines \(lines.map(String.init) ?? "auto")"
+                let circle = l.recordButtonDrawn
+                #expect(circle.x - l.leftButton.maxX >= Layout.buttonGap && l.rightButton.x - circle.maxX >= Layout.buttonGap,
+                        "\(what): \(l.leftButton) \(circle) \(l.rightButton)")
+                #expect(l.leftButton.y - l.middleButton.maxY >= Layout.buttonGap, "\(what): \(l.middleButton) above \(l.leftButton)")
+                #expect(l.leftButton.width >= Layout.minimumTouch && l.leftButton.height >= Layout.minimumTouch, "\(what): \(l.leftButton)")
+                #expect(l.leftButton.isInside(l.bottomPanel) && l.recordButton.isInside(l.bottomPanel), "\(what)")
+                if lines == 2 {
+                    // Tall enough for two lines of title (a line is about 1.2 of the text's size).
+                    #expect(l.sideTitleLines == 2 && Double(l.leftButton.height) >= 2.4 * Double(l.textHeight), "\(what): \(l.leftButton)")
+                }
+            }
+        }
+    }
+
     @Test("known rectangles at 800x480")
     func known800x480() {
         let l = Layout(canvas: Size(width: 800, height: 480))
@@ -87,6 +108,10 @@ struct LayoutTests {
         #expect(l.recordButton == Rect(x: 356, y: 379, width: 87, height: 87))
         #expect(l.leftButton == Rect(x: 14, y: 392, width: 173, height: 60))
         #expect(l.rightButton == Rect(x: 613, y: 392, width: 173, height: 60))
+        // Portrait: the side buttons give way to the gap beside the circle (they once came 15 px from it).
+        let p = Layout(canvas: Size(width: 480, height: 800))
+        #expect(p.recordButton == Rect(x: 196, y: 699, width: 87, height: 87))
+        #expect(p.leftButton == Rect(x: 14, y: 712, width: 154, height: 60), "\(p.leftButton)")
     }
 }
 

@@ -7,6 +7,8 @@ let out = "/tmp/kiosk/output.mov"
 /// A machine driven into a named state through the real events.
 enum Fixture: String, CaseIterable, CustomStringConvertible {
     case ready, readyNoCamera, readyBackground, countdown, recordingUnconfirmed, recording, stopping, finished, finishedFailed, playing
+    /// `--share-dir`: Use Video pressed, the share folder being written; then its QR code on screen.
+    case sharingPending, sharing
 
     var description: String { rawValue }
 
@@ -15,7 +17,8 @@ enum Fixture: String, CaseIterable, CustomStringConvertible {
 
     func make(session: SessionMode = .once) -> RecorderMachine {
         // The seed's Start begins the take at once; the countdown fixture counts 3 seconds first.
-        var m = RecorderMachine(session: session, outputPath: out, orientation: .landscapeRight, countdown: self == .countdown ? 3 : 0)
+        var m = RecorderMachine(session: session, outputPath: out, orientation: .landscapeRight, countdown: self == .countdown ? 3 : 0,
+                                shares: self == .sharingPending || self == .sharing)
         _ = m.start()
         switch self {
         case .ready: break
@@ -33,10 +36,18 @@ enum Fixture: String, CaseIterable, CustomStringConvertible {
             m = Fixture.stopping.make(session: session); _ = m.handle(.recordingFinished(Fixture.badTake))
         case .playing:
             m = Fixture.finished.make(session: session); _ = m.handle(.press(.playVideo))
+        case .sharingPending:
+            _ = m.handle(.press(.start)); _ = m.handle(.recordingStarted(outputPath: out)); _ = m.handle(.press(.stop))
+            _ = m.handle(.recordingFinished(Fixture.goodTake)); _ = m.handle(.press(.useVideo))
+        case .sharing:
+            m = Fixture.sharingPending.make(session: session); _ = m.handle(.takeShared(sharedLink))
         }
         return m
     }
 }
+
+/// Where the sharing fixtures' take went.
+let sharedLink = ShareLink(url: "http://10.42.0.1/s/abc/", token: "abc", folder: "/srv/share/abc")
 
 /// A configuration SIGHUP reloaded: a loop session, in portrait.
 let reloaded: Configuration = {
@@ -65,6 +76,7 @@ let sampleEvents: [RecorderEvent] = Button.allCases.map { .press($0) } + [
     .reload(reloaded),
     .cameraSwitched,
     .idleReset(.use),
+    .takeShared(sharedLink), .shareFailed(message: "no space"), .shareTimedOut,
 ]
 
 /// The name of an event's kind; the exhaustive switch makes a new event fail to compile here
@@ -95,6 +107,9 @@ func kind(_ e: RecorderEvent) -> String {
     case .reload: "reload"
     case .cameraSwitched: "cameraSwitched"
     case .idleReset: "idleReset"
+    case .takeShared: "takeShared"
+    case .shareFailed: "shareFailed"
+    case .shareTimedOut: "shareTimedOut"
     }
 }
 
@@ -212,6 +227,21 @@ let table: [String: Expectation] = [
     "playing/terminate": .init(actions: [.stopPlayback, .emit(.playbackFinished(reason: .closed)), .emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .finished),
     "playing/quit": .init(actions: [.stopPlayback, .emit(.playbackFinished(reason: .closed)), .exit(code: 0)], mode: .finished),
     "playing/parentGone": .init(actions: [.stopPlayback, .emit(.playbackFinished(reason: .closed)), .exit(code: 0)], mode: .finished),
+    // sharing (a once session): the share folder being written, then its QR code until Done or
+    // --share-seconds; the session ends with the share screen. A failed share says so and ends it.
+    "sharingPending/press(done)": .init(actions: [.exit(code: 0)], mode: .sharing),
+    "sharingPending/takeShared": .init(actions: [.emit(.takeShared(url: sharedLink.url, token: "abc", folder: sharedLink.folder)), .startShareClock], mode: .sharing),
+    "sharingPending/shareFailed": .init(actions: [.emit(.error(code: .shareFailed, message: "no space")), .exit(code: 0)], mode: .sharing),
+    "sharingPending/stateQuery": .init(actions: [.emit(.state(mode: "sharing", timer: "00:00", buttons: [.done], orientation: .landscapeRight))], mode: .sharing),
+    "sharingPending/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .sharing),
+    "sharingPending/quit": .init(actions: [.exit(code: 0)], mode: .sharing),
+    "sharingPending/parentGone": .init(actions: [.exit(code: 0)], mode: .sharing),
+    "sharing/press(done)": .init(actions: [.exit(code: 0)], mode: .sharing),
+    "sharing/shareTimedOut": .init(actions: [.exit(code: 0)], mode: .sharing),
+    "sharing/stateQuery": .init(actions: [.emit(.state(mode: "sharing", timer: "00:00", buttons: [.done], orientation: .landscapeRight))], mode: .sharing),
+    "sharing/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .sharing),
+    "sharing/quit": .init(actions: [.exit(code: 0)], mode: .sharing),
+    "sharing/parentGone": .init(actions: [.exit(code: 0)], mode: .sharing),
 ]
 
 /// The recording fixture is taken at 1.5 s so the timer shows 00:01.
@@ -227,7 +257,7 @@ struct RecorderMachinePairTests {
     func samplesCoverEveryKind() {
         let kinds = Set(sampleEvents.map(kind))
         #expect(kinds.count == sampleEvents.count)
-        #expect(kinds.count == Button.allCases.count + 23)
+        #expect(kinds.count == Button.allCases.count + 26)
     }
 
     @Test("the fixtures reach the modes they are named for")
@@ -306,6 +336,49 @@ struct RecorderMachinePairTests {
                 #expect(table["\(fixture)/press(\(button.rawValue))"] != nil, "\(fixture)/\(button)")
             }
         }
+    }
+}
+
+@Suite("RecorderMachine: sharing (--share-dir)")
+struct RecorderMachineShareTests {
+    @Test("Use Video hands the take over, then asks for its share folder; the share screen shows Done and, once written, the QR code's address")
+    func useVideoShares() {
+        var m = Fixture.finished.make(session: .loop)
+        #expect(m.handle(.press(.useVideo)) == [.handOverTake, .startCamera])  // not sharing: no share screen
+        var s = RecorderMachine(session: .loop, outputPath: out, orientation: .landscapeRight, shares: true)
+        _ = s.start()
+        for event: RecorderEvent in [.press(.start), .recordingStarted(outputPath: out), .press(.stop), .recordingFinished(Fixture.goodTake)] { _ = s.handle(event) }
+        #expect(s.handle(.press(.useVideo)) == [.handOverTake, .shareTake])
+        #expect(s.mode == .sharing && s.visibleButtons == [.done] && s.viewModel.share == ShareScreen(url: nil))
+        _ = s.handle(.takeShared(sharedLink))
+        #expect(s.viewModel.share == ShareScreen(url: sharedLink.url))
+        // A loop session goes back to ready, the camera with it, at Done or when the time is up.
+        var done = s
+        #expect(done.handle(.press(.done)) == [.startCamera] && done.mode == .ready)
+        #expect(s.handle(.shareTimedOut) == [.startCamera] && s.mode == .ready)
+    }
+
+    @Test("an idle finished screen used shares too; a failed share goes on as Use Video would; a reload turns sharing on in ready")
+    func idleFailedReload() {
+        var s = Fixture.finished.make(session: .loop)
+        var c = Configuration()
+        c.guest.session = .loop
+        c.share.folder = "/srv/share"
+        c.share.urlTemplate = "http://10.42.0.1/s/{token}/"
+        var r = Fixture.ready.make(session: .loop)
+        _ = r.handle(.reload(c))
+        #expect(r.shares)
+        #expect(!s.shares)
+        _ = s.handle(.reload(c))
+        #expect(!s.shares, "a reload waits for ready")
+        var idle = Fixture.sharingPending.make(session: .loop)
+        #expect(idle.handle(.shareFailed(message: "disk full")) == [.emit(.error(code: .shareFailed, message: "disk full")), .startCamera])
+        #expect(idle.mode == .ready)
+        var used = RecorderMachine(session: .once, outputPath: out, orientation: .landscapeRight, shares: true)
+        _ = used.start()
+        for event: RecorderEvent in [.press(.start), .recordingStarted(outputPath: out), .press(.stop), .recordingFinished(Fixture.goodTake)] { _ = used.handle(event) }
+        #expect(used.handle(.idleReset(.use)) == [.emit(.idleReset(action: .use)), .handOverTake, .shareTake])
+        #expect(used.mode == .sharing && !used.exiting)
     }
 }
 

@@ -1,0 +1,28 @@
+// The share flow's pure parts (issue 31): the address a share folder gets, and the standard `WIFI:`
+// payload a phone's camera reads to join the booth's hotspot.
+
+/// The address of a take's share folder: `--share-url` with its token in place of `{token}`.
+public enum ShareAddress {
+    public static func url(template: String, token: String) -> String {
+        template.replacingOccurrences(of: "{token}", with: token)
+    }
+}
+
+/// The `WIFI:` payload of a QR code that joins a network (ZXing's format, which iOS's and Android's
+/// cameras read): `WIFI:T:WPA;S:<ssid>;P:<password>;;`, or `T:nopass` for an open network, with
+/// `\`, `;`, `,`, `:` and `"` escaped by a backslash in the name and the password.
+public enum WiFiPayload {
+    public static func make(ssid: String, password: String?) -> String {
+        guard let password else { return "WIFI:T:nopass;S:\(escape(ssid));;" }
+        return "WIFI:T:WPA;S:\(escape(ssid));P:\(escape(password));;"
+    }
+
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        for c in text {
+            if "\\;,:\"".contains(c) { escaped.append("\\") }
+            escaped.append(c)
+        }
+        return escaped
+    }
+}
