@@ -45,14 +45,17 @@ extension SDLTests {
                     try screen.render(model)
                     try screen.screenshot(to: "\(folder)/\(mode)-\(name).bmp")
                 }
-                // In Japanese (Noto Sans CJK JP through fontconfig): ready with a prompt, the review.
-                var japanese = Models.ready
-                japanese.prompt = "アンナとトムへのメッセージをどうぞ"
-                try screen.setWords(ScreenWords(language: .ja), prompt: japanese.prompt, font: nil)
-                for (mode, model) in [("ja-ready", japanese), ("ja-finished", Models.finished())] {
-                    try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
-                    try screen.render(model)
-                    try screen.screenshot(to: "\(folder)/\(mode)-\(name).bmp")
+                // In German (the long titles on two lines at 480 wide) and Japanese (Noto Sans CJK JP
+                // through fontconfig): ready with a prompt, the review.
+                for (language, prompt) in [(Language.de, "Eine Nachricht für Anna & Tom"), (.ja, "アンナとトムへのメッセージをどうぞ")] {
+                    var ready = Models.ready
+                    ready.prompt = prompt
+                    try screen.setWords(ScreenWords(language: language), prompt: prompt, font: nil)
+                    for (mode, model) in [("ready", ready), ("finished", Models.finished())] {
+                        try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
+                        try screen.render(model)
+                        try screen.screenshot(to: "\(folder)/\(language.rawValue)-\(mode)-\(name).bmp")
+                    }
                 }
             }
             if ProcessInfo.processInfo.environment["KIOSK_SCREENSHOTS_TURNED"] != nil {
