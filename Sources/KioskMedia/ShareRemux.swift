@@ -94,6 +94,8 @@ enum ShareRemux {
 
     struct Result {
         var bytes: Int64
+        /// Seconds its fsync took (part of the remux's time).
+        var syncSeconds: Double
         /// A reference to the poster's key frame, on the take's video stream's clock; nil: no video.
         var poster: Packet?
         var videoStream: UnsafeMutablePointer<AVStream>?
@@ -175,7 +177,8 @@ enum ShareRemux {
         let sink = output.sink
         // A write that failed after the muxer's last look at its IOContext (run names its errno).
         if let failure = sink.failure { throw AVError(code: AVError.code(posix: failure), call: "write") }
+        let syncStart = MonotonicClock.now()
         guard fsync(sink.fd) == 0 else { throw ShareError(step: "syncing " + name, errno: errno) }
-        return Result(bytes: sink.size, poster: poster, videoStream: video >= 0 ? input.pointee.streams[Int(video)] : nil)
+        return Result(bytes: sink.size, syncSeconds: Double(MonotonicClock.now() - syncStart) / 1e9, poster: poster, videoStream: video >= 0 ? input.pointee.streams[Int(video)] : nil)
     }
 }

@@ -43,6 +43,8 @@ public struct ShareWritten: Sendable, Equatable {
     /// Seconds each step took: the remux (with its sync), the poster, the page, and making the
     /// folder durable and visible (its sync, the rename, DIR's sync).
     public var remuxSeconds: Double
+    /// The part of `remuxSeconds` that video.mp4's fsync took.
+    public var videoSyncSeconds: Double
     public var posterSeconds: Double
     public var pageSeconds: Double
     public var publishSeconds: Double
@@ -50,7 +52,7 @@ public struct ShareWritten: Sendable, Equatable {
     /// One line for the log.
     public var summary: String {
         func ms(_ s: Double) -> String { String(format: "%.0f ms", s * 1000) }
-        return "share folder \(folder): video.mp4 \(videoBytes) bytes (\(ms(remuxSeconds))), poster.jpg \(posterSize.width)x\(posterSize.height) "
+        return "share folder \(folder): video.mp4 \(videoBytes) bytes (\(ms(remuxSeconds)), its sync \(ms(videoSyncSeconds))), poster.jpg \(posterSize.width)x\(posterSize.height) "
             + "\(posterBytes) bytes (\(ms(posterSeconds))), index.html \(pageBytes) bytes (\(ms(pageSeconds))), published in \(ms(publishSeconds))"
     }
 }
@@ -90,6 +92,8 @@ public enum ShareRendition {
     /// Writes `DIR/<token>/` whole. On failure nothing of it is left (the partial folder goes) and
     /// the error names the step.
     public static func write(_ request: ShareRequest) throws(ShareError) -> ShareWritten {
+        // A name of another shape could reach outside DIR, and retention would never remove it.
+        guard ShareToken.isToken(request.token) else { throw ShareError(step: "naming the share folder", reason: "\(request.token) is not a token") }
         let folderMode = folderMode(for: request.fileMode)
         try makeFolder(request.folder, mode: folderMode)
         let final = request.folder + "/" + request.token
@@ -136,7 +140,7 @@ public enum ShareRendition {
                                         downloadName: "video-" + downloadStamp.string(from: request.now) + ".mp4").utf8)
         try writeFile(partial + "/index.html", page, mode: request.fileMode)
         return ShareWritten(folder: partial, videoBytes: remux.bytes, posterBytes: poster.bytes.count, pageBytes: page.count,
-                            posterSize: poster.size, remuxSeconds: remuxSeconds, posterSeconds: posterSeconds,
+                            posterSize: poster.size, remuxSeconds: remuxSeconds, videoSyncSeconds: remux.syncSeconds, posterSeconds: posterSeconds,
                             pageSeconds: seconds(since: start), publishSeconds: 0)
     }
 

@@ -216,6 +216,11 @@ struct ShareRenditionTests {
             #expect(error.step.hasPrefix("opening the take") && error.description.contains("No such file"), "\(error)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == [])
+        // A name that is not a token (it could reach outside DIR) is refused before anything is made.
+        #expect(throws: ShareError.self) {
+            try ShareRendition.write(ShareRequest(take: dir + "/nothing.mov", folder: dir + "/share", token: "../../etc", title: nil, language: .en))
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/share"))
     }
 
     @Test("a full disk while video.mp4 is written: an error naming the step and the cause, no folder left, the take untouched",
