@@ -98,6 +98,7 @@ enum ShareRemux {
         var syncSeconds: Double
         /// A reference to the poster's key frame, on the take's video stream's clock; nil: no video.
         var poster: Packet?
+        /// The take's video stream, which lives as long as its Demuxer.
         var videoStream: UnsafeMutablePointer<AVStream>?
     }
 
@@ -144,7 +145,9 @@ enum ShareRemux {
         reading: while true {
             switch take.read(into: packet.pointer) {
             case .packet: break
-            case .again: continue reading
+            case .again:
+                usleep(5_000)
+                continue reading
             case .end: break reading
             case .failed(let error): throw ShareError(step: "reading the take", error)
             }

@@ -131,7 +131,8 @@ public enum ShareRendition {
         guard let packet = remux.poster, let stream = remux.videoStream else {
             throw ShareError(step: "making poster.jpg", reason: "the take has no key frame")
         }
-        let poster = try SharePoster.jpeg(of: packet, in: stream)
+        // The stream is the demuxer's: it must outlive the decoding (ARC may end it after its last use).
+        let poster = try withExtendedLifetime(take) { () throws(ShareError) in try SharePoster.jpeg(of: packet, in: stream) }
         try writeFile(partial + "/" + SharePage.poster, poster.bytes, mode: request.fileMode)
         let posterSeconds = seconds(since: start)
 
