@@ -20,6 +20,9 @@ extern int clinux_accept4(int fd, void *address, unsigned int *length, int flags
 extern int clinux_adjtimex(void *timex) __asm__("adjtimex");
 extern int clinux_mallopt(int parameter, int value) __asm__("mallopt");
 extern int clinux_malloc_trim(size_t pad) __asm__("malloc_trim");
+// getrandom(2) the same way: <sys/random.h> is not in the Glibc module. The share folders' tokens
+// (KioskSystem's ShareToken) come from it.
+extern ssize_t clinux_getrandom(void *buffer, size_t length, unsigned int flags) __asm__("getrandom");
 #define CLINUX_TIME_ERROR 5
 #define CLINUX_M_ARENA_MAX (-8)
 #define CLINUX_M_TRIM_THRESHOLD (-1)

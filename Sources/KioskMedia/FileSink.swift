@@ -26,12 +26,13 @@ final class FileSink {
     let clock: SyncClock
 
     /// Creates the file: new (O_EXCL: never over an existing file, never through a symlink), with
-    /// exactly `mode` (fchmod, whatever the umask).
-    init(path: String, mode: Int = 0o600, clock: SyncClock = SyncClock()) throws(AVError) {
+    /// exactly `mode` (fchmod, whatever the umask). `syncingFolder`: its name is made durable at
+    /// once (a take's); a share folder's files are synced with their folder when it is complete.
+    init(path: String, mode: Int = 0o600, clock: SyncClock = SyncClock(), syncingFolder: Bool = true) throws(AVError) {
         let fd: Int32
         do { fd = try NewFile.create(path, mode: mode, readable: true) } catch { throw AVError(code: AVError.code(posix: error.errno), call: error.call) }
         // The new name is durable before anything is written under it.
-        clock.timing(.writer) { Self.syncFolder(of: path) }
+        if syncingFolder { clock.timing(.writer) { Self.syncFolder(of: path) } }
         self.path = path
         self.fd = fd
         self.clock = clock

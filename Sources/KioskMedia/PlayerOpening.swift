@@ -89,8 +89,9 @@ extension MoviePlayer {
 
     static func cannotOpen(_ path: String, _ error: AVError) -> String { "cannot open \(path): \(error.text) (\(error.call))" }
 
-    /// The stream's display matrix as SDL's clockwise angle (0 when there is none or it is not a rotation).
-    private static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Double {
+    /// The stream's display matrix as SDL's clockwise angle (0 when there is none or it is not a rotation);
+    /// the share poster is turned by it too.
+    static func rotation(of stream: UnsafeMutablePointer<AVStream>) -> Double {
         var size: Int = 0
         guard let side = av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 9 * 4 else { return 0 }
         let angle = side.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }

@@ -45,6 +45,11 @@ let usageText = """
       convert-yuyv [--size WxH]
           a YUYV camera's conversion to 4:2:0 alone (YUYVFrames), microseconds a frame at each
           vector width (AVX2, SSE2, scalar): the frame from memory, and in cached 16-row bands
+      share [--take FILE] [--footage CLIP [--size WxH] [--seconds S]] [--rounds N] [--dir D]
+          the share folder (issue 31) of a take (made first from the clip by the real writer, with a
+          tone, when FILE is missing): our remux (ShareRendition, in this process) against `ffmpeg
+          -c copy -movflags +faststart` on the same take, rounds interleaved, medians and the
+          ratio; and the whole folder's steps (poster, page, publish)
       versions
           print the linked FFmpeg libraries
       preview [--recorder PATH] [--size WxH] [--fps N] [--seconds S]
@@ -426,6 +431,7 @@ case "tuning":
 case "stop-latency": stopLatency(options(arguments.dropFirst()))
 case "kill-loss": killLoss(options(arguments.dropFirst()))
 case "convert-yuyv": convertYUYV(options(arguments.dropFirst()))
+case "share": shareBench(options(arguments.dropFirst()))
 case "versions":
     for (name, version) in MediaLibraries.versions.sorted(by: { $0.key < $1.key }) {
         FileHandle.standardOutput.write(Data("\(name) \(version)\n".utf8))

@@ -1,0 +1,187 @@
+// The share folder's video (issue 31): the take's packets copied, not re-encoded, into a progressive
+// MP4 whose index (`moov`) comes before its samples (`mdat`), so a phone's browser plays it at once.
+// The streams keep their codecs, timestamps and side data (the display matrix: the take's rotation).
+import CFFmpeg
+import Glibc
+import KioskCore
+import KioskSystem
+
+/// Owns the MP4's AVFormatContext (`avformat_alloc_output_context2`, `avformat_free_context`) and
+/// the IOContext it writes through into a FileSink (the file made by `NewFile.create`).
+final class ShareMP4 {
+    private let context: UnsafeMutablePointer<AVFormatContext>
+    /// Kept as long as the context, which writes through it (custom IO, not the muxer's to close).
+    private let io: IOContext
+    private let tally: OwnerTally
+
+    /// Creates `path` with exactly `mode`. The context's url is the file's too, with "file:" before
+    /// it (a colon in the path is then no protocol): faststart opens it again, read-only, to move the
+    /// samples along behind the index it writes last.
+    init(path: String, mode: Int) throws(AVError) {
+        let io = try IOContext(writingTo: FileSink(path: path, mode: mode, syncingFolder: false))
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        let result = avformat_alloc_output_context2(&context, nil, "mp4", "file:" + path)
+        guard result >= 0, let context else { throw AVError(code: result, call: "avformat_alloc_output_context2(mp4)") }
+        context.pointee.pb = io.pointer
+        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        self.context = context
+        self.io = io
+        tally = OwnerTally(ShareMP4.self)
+    }
+
+    deinit {
+        context.pointee.pb = nil
+        avformat_free_context(context)
+    }
+
+    var sink: FileSink { io.sink }
+
+    /// A stream with `input`'s codec parameters and side data (`avcodec_parameters_copy`,
+    /// `av_stream_new_side_data`): the display matrix goes across as it is, so the share turns the
+    /// picture as the take does.
+    func addStream(copying input: UnsafeMutablePointer<AVStream>) throws(AVError) -> UnsafeMutablePointer<AVStream> {
+        guard let stream = avformat_new_stream(context, nil) else {
+            throw AVError(code: AVError.code(posix: ENOMEM), call: "avformat_new_stream")
+        }
+        let result = avcodec_parameters_copy(stream.pointee.codecpar, input.pointee.codecpar)
+        guard result >= 0 else { throw AVError(code: result, call: "avcodec_parameters_copy") }
+        // The MOV's sample entry tag is not the MP4 muxer's to keep: it picks its own ('avc1', 'mp4a').
+        stream.pointee.codecpar.pointee.codec_tag = 0
+        stream.pointee.time_base = input.pointee.time_base
+        stream.pointee.avg_frame_rate = input.pointee.avg_frame_rate
+        for i in 0..<Int(max(input.pointee.nb_side_data, 0)) {
+            let side = input.pointee.side_data[i]
+            guard let data = side.data, side.size > 0 else { continue }
+            guard let copy = av_stream_new_side_data(stream, side.type, side.size) else {
+                throw AVError(code: AVError.code(posix: ENOMEM), call: "av_stream_new_side_data")
+            }
+            copy.update(from: data, count: side.size)
+        }
+        return stream
+    }
+
+    /// `avformat_write_header` with `movflags=+faststart`; only the `file` protocol may be opened
+    /// (the read-back of faststart).
+    func writeHeader() throws(AVError) {
+        var options: OpaquePointer?
+        av_dict_set(&options, "movflags", "+faststart", 0)
+        av_dict_set(&options, "protocol_whitelist", "file", 0)
+        let result = avformat_write_header(context, &options)
+        av_dict_free(&options)
+        guard result >= 0 else { throw AVError(code: result, call: "avformat_write_header") }
+    }
+
+    /// `av_interleaved_write_frame`, which takes the packet's data: it is blank afterwards.
+    func write(_ packet: UnsafeMutablePointer<AVPacket>) throws(AVError) {
+        let result = av_interleaved_write_frame(context, packet)
+        av_packet_unref(packet)
+        guard result >= 0 else { throw AVError(code: result, call: "av_interleaved_write_frame") }
+    }
+
+    /// `av_write_trailer`: the index, then (faststart) the samples moved along behind it.
+    func writeTrailer() throws(AVError) {
+        let result = av_write_trailer(context)
+        guard result >= 0 else { throw AVError(code: result, call: "av_write_trailer") }
+        avio_flush(context.pointee.pb)
+    }
+}
+
+/// The remux itself, and the packet the poster is decoded from, picked on the way.
+enum ShareRemux {
+    /// The poster's picture: the first key frame at least this far into the take (nanoseconds), or
+    /// the first key frame when there is none that late.
+    static let posterTime: Int64 = 1_000_000_000
+
+    struct Result {
+        var bytes: Int64
+        /// Seconds its fsync took (part of the remux's time).
+        var syncSeconds: Double
+        /// A reference to the poster's key frame, on the take's video stream's clock; nil: no video.
+        var poster: Packet?
+        /// The take's video stream, which lives as long as its Demuxer.
+        var videoStream: UnsafeMutablePointer<AVStream>?
+    }
+
+    /// Copies the take's video and audio packets into a new MP4 at `folder/name` (mode `mode`),
+    /// synced (fsync) before it returns. Other streams are left out. Throws a `ShareError` naming the
+    /// step; a write that failed is named by its errno (ENOSPC: the disk is full).
+    static func run(from take: Demuxer, into folder: String, name: String, mode: Int) throws(ShareError) -> Result {
+        let step = "writing " + name
+        let output: ShareMP4
+        do { output = try ShareMP4(path: folder + "/" + name, mode: mode) } catch { throw ShareError(step: step, error) }
+        do {
+            return try copy(from: take, to: output, name: name)
+        } catch let error as ShareError {
+            throw error
+        } catch {
+            // The write that failed first says why better than what libavformat made of it.
+            if let failure = output.sink.failure { throw ShareError(step: step, errno: failure) }
+            if let error = error as? AVError { throw ShareError(step: step, error) }
+            throw ShareError(step: step, reason: "\(error)")
+        }
+    }
+
+    private static func copy(from take: Demuxer, to output: ShareMP4, name: String) throws -> Result {
+        let input = take.format
+        var map = [Int32](repeating: -1, count: Int(input.pointee.nb_streams))
+        var outputs: [UnsafeMutablePointer<AVStream>] = []
+        var video: Int32 = -1
+        for i in 0..<Int(input.pointee.nb_streams) {
+            let stream = input.pointee.streams[i]!
+            let type = stream.pointee.codecpar.pointee.codec_type
+            guard type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO else { continue }
+            if type == AVMEDIA_TYPE_VIDEO {
+                // One picture stream: a second one (none of our takes has it) stays behind.
+                guard video < 0 else { continue }
+                video = Int32(i)
+            }
+            map[i] = Int32(outputs.count)
+            outputs.append(try output.addStream(copying: stream))
+        }
+        try output.writeHeader()
+        let packet = try Packet()
+        var poster: Packet?, posterLate = false
+        var videoStart: Int64?
+        reading: while true {
+            switch take.read(into: packet.pointer) {
+            case .packet: break
+            case .again:
+                usleep(5_000)
+                continue reading
+            case .end: break reading
+            case .failed(let error): throw ShareError(step: "reading the take", error)
+            }
+            let p = packet.pointer
+            let index = Int(p.pointee.stream_index)
+            guard index >= 0, index < map.count, map[index] >= 0, let stream = input.pointee.streams[index] else {
+                av_packet_unref(p)
+                continue
+            }
+            if index == video, p.pointee.flags & AV_PKT_FLAG_KEY != 0, !posterLate {
+                let pts = p.pointee.pts == kiosk_AV_NOPTS_VALUE() ? p.pointee.dts : p.pointee.pts
+                let time = VideoDecoder.nanoseconds(pts, stream.pointee.time_base) ?? 0
+                let start = videoStart ?? time
+                videoStart = start
+                posterLate = time.saturatingSubtracting(start) >= posterTime
+                if poster == nil || posterLate {
+                    let reference = try Packet()
+                    let r = av_packet_ref(reference.pointer, p)
+                    guard r >= 0 else { throw AVError(code: r, call: "av_packet_ref") }
+                    poster = reference
+                }
+            }
+            let target = outputs[Int(map[index])]
+            av_packet_rescale_ts(p, stream.pointee.time_base, target.pointee.time_base)
+            p.pointee.stream_index = map[index]
+            p.pointee.pos = -1
+            try output.write(p)
+        }
+        try output.writeTrailer()
+        let sink = output.sink
+        // A write that failed after the muxer's last look at its IOContext (run names its errno).
+        if let failure = sink.failure { throw AVError(code: AVError.code(posix: failure), call: "write") }
+        let syncStart = MonotonicClock.now()
+        guard fsync(sink.fd) == 0 else { throw ShareError(step: "syncing " + name, errno: errno) }
+        return Result(bytes: sink.size, syncSeconds: Double(MonotonicClock.now() - syncStart) / 1e9, poster: poster, videoStream: video >= 0 ? input.pointee.streams[Int(video)] : nil)
+    }
+}

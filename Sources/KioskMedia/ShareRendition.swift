@@ -1,0 +1,206 @@
+// A take's share folder (issue 31): `DIR/<token>/` with video.mp4 (the take remuxed, ShareRemux),
+// poster.jpg (SharePoster) and index.html (KioskCore's SharePage), which a web server serves. It
+// appears whole or not at all: written into `DIR/.partial-<token>/` (a dot-name the server refuses),
+// each file synced, the folder synced, renamed, DIR synced. The take is only read.
+import CFFmpeg
+import Foundation
+import Glibc
+import KioskCore
+import KioskSystem
+
+/// What to write: which take, where, under which token, with what words.
+public struct ShareRequest: Sendable {
+    /// The take's file (opened read-only).
+    public var take: String
+    /// The share folder (`--share-dir`), made when missing.
+    public var folder: String
+    /// The new folder's name (`ShareToken.make()`).
+    public var token: String
+    /// `--share-title`; nil: the page's heading in `language`.
+    public var title: String?
+    public var language: Language
+    /// `--share-file-mode`: the files' mode; the folders get search rights where read is set.
+    public var fileMode: Int
+    /// When the take was made: the name the Save button downloads it as (`video-YYYYMMDD-HHMM.mp4`, local time).
+    public var now: Date
+
+    public init(take: String, folder: String, token: String, title: String?, language: Language, fileMode: Int = 0o644,
+                now: Date = Date()) {
+        (self.take, self.folder, self.token, self.title, self.language) = (take, folder, token, title, language)
+        (self.fileMode, self.now) = (fileMode, now)
+    }
+}
+
+/// What was written, for the log and the bench.
+public struct ShareWritten: Sendable, Equatable {
+    /// `DIR/<token>`.
+    public var folder: String
+    public var videoBytes: Int64
+    public var posterBytes: Int
+    public var pageBytes: Int
+    /// The poster's size (upright).
+    public var posterSize: Size
+    /// Seconds each step took: the remux (with its sync), the poster, the page, and making the
+    /// folder durable and visible (its sync, the rename, DIR's sync).
+    public var remuxSeconds: Double
+    /// The part of `remuxSeconds` that video.mp4's fsync took.
+    public var videoSyncSeconds: Double
+    public var posterSeconds: Double
+    public var pageSeconds: Double
+    public var publishSeconds: Double
+
+    /// One line for the log.
+    public var summary: String {
+        func ms(_ s: Double) -> String { String(format: "%.0f ms", s * 1000) }
+        return "share folder \(folder): video.mp4 \(videoBytes) bytes (\(ms(remuxSeconds)), its sync \(ms(videoSyncSeconds))), poster.jpg \(posterSize.width)x\(posterSize.height) "
+            + "\(posterBytes) bytes (\(ms(posterSeconds))), index.html \(pageBytes) bytes (\(ms(pageSeconds))), published in \(ms(publishSeconds))"
+    }
+}
+
+/// A share folder that could not be written: the step and why, e.g. "writing video.mp4 failed: No
+/// space left on device".
+public struct ShareError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// What was being done, e.g. "writing video.mp4", "renaming .partial-… to …".
+    public let step: String
+    public let reason: String
+
+    public init(step: String, reason: String) {
+        self.step = step
+        self.reason = reason
+    }
+
+    init(step: String, errno: Int32) {
+        self.init(step: step, reason: String(cString: strerror(errno)))
+    }
+
+    init(step: String, _ error: AVError) {
+        self.init(step: step, reason: "\(error.text) (\(error.call))")
+    }
+
+    public var description: String { "\(step) failed: \(reason)" }
+}
+
+public enum ShareRendition {
+    /// The prefix of a folder being written.
+    public static let partialPrefix = ".partial-"
+
+    /// A folder's mode for files of `fileMode`: search (x) wherever read (r) is set, 0644 → 0755.
+    public static func folderMode(for fileMode: Int) -> Int {
+        (fileMode & 0o777) | ((fileMode & 0o444) >> 2)
+    }
+
+    /// Writes `DIR/<token>/` whole. On failure nothing of it is left (the partial folder goes) and
+    /// the error names the step.
+    public static func write(_ request: ShareRequest) throws(ShareError) -> ShareWritten {
+        // A name of another shape could reach outside DIR, and retention would never remove it.
+        guard ShareToken.isToken(request.token) else { throw ShareError(step: "naming the share folder", reason: "\(request.token) is not a token") }
+        let folderMode = folderMode(for: request.fileMode)
+        try makeFolder(request.folder, mode: folderMode)
+        let final = request.folder + "/" + request.token
+        let partial = request.folder + "/" + partialPrefix + request.token
+        guard access(final, F_OK) != 0 else { throw ShareError(step: "making \(final)", reason: "it exists already") }
+        guard mkdir(partial, 0o700) == 0 else { throw ShareError(step: "making \(partial)", errno: errno) }
+        do throws(ShareError) {
+            var written = try fill(partial, request)
+            let start = MonotonicClock.now()
+            guard chmod(partial, mode_t(folderMode)) == 0 else { throw ShareError(step: "setting the mode of \(partial)", errno: errno) }
+            try syncFolder(partial)
+            guard rename(partial, final) == 0 else { throw ShareError(step: "renaming \(partial) to \(final)", errno: errno) }
+            // Renamed: the folder is whole and visible. A failed sync of DIR now cannot take it back.
+            do throws(ShareError) { try syncFolder(request.folder) } catch { Log.info("share: \(error) after \(final) was renamed") }
+            written.publishSeconds = seconds(since: start)
+            written.folder = final
+            return written
+        } catch {
+            remove(partial)
+            throw error
+        }
+    }
+
+    /// The three files, each synced, into `partial`.
+    private static func fill(_ partial: String, _ request: ShareRequest) throws(ShareError) -> ShareWritten {
+        var start = MonotonicClock.now()
+        let take: Demuxer
+        do { take = try Demuxer(path: request.take, interruption: Interruption(), timeout: MovieProbe.readTimeout) } catch {
+            throw ShareError(step: "opening the take \(request.take)", error)
+        }
+        let remux = try ShareRemux.run(from: take, into: partial, name: SharePage.video, mode: request.fileMode)
+        let remuxSeconds = seconds(since: start)
+
+        start = MonotonicClock.now()
+        guard let packet = remux.poster, let stream = remux.videoStream else {
+            throw ShareError(step: "making poster.jpg", reason: "the take has no key frame")
+        }
+        // The stream is the demuxer's: it must outlive the decoding (ARC may end it after its last use).
+        let poster = try withExtendedLifetime(take) { () throws(ShareError) in try SharePoster.jpeg(of: packet, in: stream) }
+        try writeFile(partial + "/" + SharePage.poster, poster.bytes, mode: request.fileMode)
+        let posterSeconds = seconds(since: start)
+
+        start = MonotonicClock.now()
+        let page = Array(SharePage.html(title: request.title, language: request.language,
+                                        downloadName: "video-" + downloadStamp.string(from: request.now) + ".mp4").utf8)
+        try writeFile(partial + "/index.html", page, mode: request.fileMode)
+        return ShareWritten(folder: partial, videoBytes: remux.bytes, posterBytes: poster.bytes.count, pageBytes: page.count,
+                            posterSize: poster.size, remuxSeconds: remuxSeconds, videoSyncSeconds: remux.syncSeconds, posterSeconds: posterSeconds,
+                            pageSeconds: seconds(since: start), publishSeconds: 0)
+    }
+
+    /// "20261202-0714" in local time, for the downloaded file's name.
+    static let downloadStamp: DateFormatter = {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.dateFormat = "yyyyMMdd-HHmm"
+        return f
+    }()
+
+    private static func seconds(since start: Int64) -> Double { Double(MonotonicClock.now() - start) / 1e9 }
+
+    /// DIR, made with `mode` when missing (its parent must exist); an existing one is left as it is.
+    private static func makeFolder(_ path: String, mode: Int) throws(ShareError) {
+        if mkdir(path, 0o700) != 0 {
+            guard errno == EEXIST else { throw ShareError(step: "making the share folder \(path)", errno: errno) }
+            var info = stat()
+            guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
+                throw ShareError(step: "opening the share folder \(path)", reason: "not a folder")
+            }
+            return
+        }
+        guard chmod(path, mode_t(mode)) == 0 else { throw ShareError(step: "setting the mode of \(path)", errno: errno) }
+        let parent = (path as NSString).deletingLastPathComponent
+        try? syncFolder(parent.isEmpty ? "." : parent)
+    }
+
+    /// A new file (`NewFile.create`: exclusive, no symlink followed, close-on-exec) with `bytes`,
+    /// synced (fsync).
+    static func writeFile(_ path: String, _ bytes: [UInt8], mode: Int) throws(ShareError) {
+        let name = (path as NSString).lastPathComponent
+        let fd: Int32
+        do { fd = try NewFile.create(path, mode: mode) } catch { throw ShareError(step: "creating \(name)", errno: error.errno) }
+        defer { close(fd) }
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ShareError(step: "writing \(name)", errno: errno)
+            }
+            done += n
+        }
+        guard fsync(fd) == 0 else { throw ShareError(step: "syncing \(name)", errno: errno) }
+    }
+
+    /// fsync of a folder: the names made, renamed or removed in it are durable.
+    static func syncFolder(_ path: String) throws(ShareError) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw ShareError(step: "syncing \(path)", errno: errno) }
+        defer { close(fd) }
+        guard fsync(fd) == 0 else { throw ShareError(step: "syncing \(path)", errno: errno) }
+    }
+
+    /// Removes a folder the booth wrote, and what is in it (nothing is followed through a link).
+    static func remove(_ path: String) {
+        do { try FileManager.default.removeItem(atPath: path) } catch {
+            Log.info("share: could not remove \(path): \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+// The share page: its words in each language, the title escaped, nothing outside its folder.
+import KioskCore
+import Testing
+
+/// What every share page must hold and must not: shared with KioskMediaTests' written pages.
+enum SharePageChecks {
+    /// The values of every `src=`, `href=` and `poster=` attribute in the page.
+    static func references(in html: String) -> [String] {
+        var found: [String] = []
+        for name in ["src=\"", "href=\"", "poster=\""] {
+            var rest = html[...]
+            while let start = rest.range(of: name) {
+                let value = rest[start.upperBound...].prefix { $0 != "\"" }
+                found.append(String(value))
+                rest = rest[start.upperBound...]
+            }
+        }
+        return found
+    }
+}
+
+@Suite("Share page")
+struct SharePageTests {
+    @Test("each language's page carries its words and its lang attribute", arguments: Language.allCases)
+    func words(language: Language) {
+        let page = SharePage.html(title: nil, language: language, downloadName: "video-20261202-0714.mp4")
+        #expect(page.contains("<html lang=\"\(language.rawValue)\">"))
+        for text in SharePageText.allCases {
+            #expect(page.contains(SharePage.escape(text.text(in: language))), "\(text) in \(language)")
+        }
+        #expect(page.contains("<h1>\(SharePage.escape(SharePageText.heading.text(in: language)))</h1>"))
+        #expect(page.contains("<meta name=\"viewport\""))
+        #expect(page.contains("<meta name=\"robots\" content=\"noindex\">"))
+        #expect(page.contains("<video controls playsinline preload=\"metadata\" poster=\"poster.jpg\" src=\"video.mp4\">"))
+        #expect(page.contains("<a class=\"save\" href=\"video.mp4\" download=\"video-20261202-0714.mp4\">"))
+    }
+
+    @Test("the words differ from one language to the next (none left in English)")
+    func translated() {
+        for text in SharePageText.allCases {
+            let all = Language.allCases.map { text.text(in: $0) }
+            #expect(Set(all).count == all.count, "\(text): \(all)")
+        }
+    }
+
+    @Test("the operator's title replaces the heading, escaped; an empty one is no title")
+    func title() {
+        let page = SharePage.html(title: "<script>alert(\"x\") & 'y'</script>", language: .en, downloadName: "video.mp4")
+        #expect(!page.contains("<script>") && !page.contains("alert(\"x\")"))
+        #expect(page.contains("<h1>&lt;script&gt;alert(&quot;x&quot;) &amp; &#39;y&#39;&lt;/script&gt;</h1>"))
+        #expect(page.contains("<title>&lt;script&gt;"))
+        #expect(!page.contains(SharePageText.heading.text(in: .en)))
+        #expect(SharePage.html(title: "", language: .de, downloadName: "v.mp4").contains("<h1>Dein Video</h1>"))
+    }
+
+    @Test("no outside address: no http:, https: or //, and every src and href is the video or the poster",
+          arguments: Language.allCases)
+    func selfContained(language: Language) {
+        let page = SharePage.html(title: "Anna & Ben's wedding", language: language, downloadName: "video-20261202-0714.mp4")
+        for bad in ["http:", "https:", "//", "<script", "<link", "@import", "url("] {
+            #expect(!page.lowercased().contains(bad), "\(bad)")
+        }
+        let references = SharePageChecks.references(in: page)
+        #expect(references.sorted() == ["poster.jpg", "video.mp4", "video.mp4"], "\(references)")
+    }
+}
