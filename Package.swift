@@ -37,6 +37,8 @@ let package = Package(
         cModule("CTurboJPEG", pkgConfig: "libturbojpeg", apt: ["libturbojpeg0-dev"]),
         // sd-bus: logind's sleep inhibitor on the system bus (KioskSleep).
         cModule("CSystemd", pkgConfig: "libsystemd", apt: ["libsystemd-dev"]),
+        // libqrencode: the share screen's QR codes (KioskUI's QRCode).
+        cModule("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
 
         // Pure Swift: state machine, geometry, configuration, JSON contract, the lock (Locked).
         // Imports no C module of ours and depends on nothing of ours (bench/fuzz builds it alone).
@@ -47,7 +49,7 @@ let package = Package(
         // The per-sample loops of the camera's pictures, in C at -O2 in every build (docs/recording.md).
         .target(name: "KioskPixels", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", "KioskPixels", "CV4L2", "CALSA"]),
-        .target(name: "KioskUI", dependencies: ["KioskCore", "KioskSystem", "CSDL2", "CSDL2TTF", "CFontconfig"]),
+        .target(name: "KioskUI", dependencies: ["KioskCore", "KioskSystem", "CSDL2", "CSDL2TTF", "CFontconfig", "CQRencode"]),
         // The machine's sleep held off while a take is made safe: logind's delay inhibitor over
         // sd-bus. A target of its own so libsystemd stays out of the small base (KioskSystem).
         .target(name: "KioskSleep", dependencies: ["KioskCore", "KioskSystem", "CSystemd"]),

@@ -43,6 +43,14 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
     case microphoneSilent
     /// A stopped take the disk is slow to save (after half a second).
     case saving
+    /// The share screen's words under the take's QR code.
+    case shareScan
+    /// With `--share-wifi-ssid`: under the first QR code, the one that joins the booth's Wi-Fi.
+    case shareJoinWifi
+    /// With `--share-wifi-ssid`: under the second QR code, the take's.
+    case shareScanVideo
+    /// In place of the take's QR code while its share folder is still written.
+    case sharePreparing
 
     /// A button's title.
     public init(_ button: Button) {
@@ -103,6 +111,10 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .noMicrophone: "No microphone found: the video will have no sound."
         case .microphoneSilent: "No sound from the microphone. Is it on?"
         case .saving: "Saving your video…"
+        case .shareScan: "Scan to get your video"
+        case .shareJoinWifi: "1. Join the Wi-Fi"
+        case .shareScanVideo: "2. Scan for your video"
+        case .sharePreparing: "Getting your video ready…"
         }
     }
 
@@ -122,6 +134,10 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .noMicrophone: "マイクが見つかりません。動画に音声は入りません。"
         case .microphoneSilent: "マイクの音が聞こえません。電源は入っていますか？"
         case .saving: "動画を保存しています…"
+        case .shareScan: "スキャンして動画を受け取る"
+        case .shareJoinWifi: "1. Wi-Fiに接続"
+        case .shareScanVideo: "2. スキャンして動画を受け取る"
+        case .sharePreparing: "動画を準備しています…"
         }
     }
 
@@ -141,6 +157,10 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .noMicrophone: "未找到麦克风：视频将没有声音。"
         case .microphoneSilent: "麦克风没有声音。它打开了吗？"
         case .saving: "正在保存视频…"
+        case .shareScan: "扫码获取你的视频"
+        case .shareJoinWifi: "1. 连接 Wi-Fi"
+        case .shareScanVideo: "2. 扫码获取视频"
+        case .sharePreparing: "正在准备你的视频…"
         }
     }
 
@@ -160,6 +180,10 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .noMicrophone: "Kein Mikrofon gefunden: Das Video hat keinen Ton."
         case .microphoneSilent: "Kein Ton vom Mikrofon. Ist es eingeschaltet?"
         case .saving: "Das Video wird gespeichert…"
+        case .shareScan: "Scannen und Video mitnehmen"
+        case .shareJoinWifi: "1. Mit dem WLAN verbinden"
+        case .shareScanVideo: "2. Für das Video scannen"
+        case .sharePreparing: "Das Video wird vorbereitet…"
         }
     }
 
@@ -180,6 +204,10 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .noMicrophone: "Aucun micro trouvé\u{A0}: la vidéo n’aura pas de son."
         case .microphoneSilent: "Aucun son du micro. Est-il allumé\u{A0}?"
         case .saving: "Sauvegarde de la vidéo…"
+        case .shareScan: "Scannez pour récupérer votre vidéo"
+        case .shareJoinWifi: "1. Connectez-vous au Wi-Fi"
+        case .shareScanVideo: "2. Scannez pour votre vidéo"
+        case .sharePreparing: "Préparation de votre vidéo…"
         }
     }
 
@@ -199,6 +227,10 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .noMicrophone: "No se encontró ningún micrófono: el vídeo no tendrá sonido."
         case .microphoneSilent: "No llega sonido del micrófono. ¿Está encendido?"
         case .saving: "Guardando el vídeo…"
+        case .shareScan: "Escanee para llevarse su vídeo"
+        case .shareJoinWifi: "1. Conéctese al wifi"
+        case .shareScanVideo: "2. Escanee para su vídeo"
+        case .sharePreparing: "Preparando su vídeo…"
         }
     }
 }

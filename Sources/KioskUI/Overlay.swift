@@ -60,6 +60,8 @@ struct Overlay {
     let painter: Painter
     let layout: Layout
     let text: TextCache
+    /// The share screen's QR codes.
+    let codes: QRCodeCache
     /// The words on screen (`--language`, the operator's labels).
     let words: ScreenWords
     /// `--high-contrast`: opaque panels and boxes, light buttons with black titles.
@@ -80,8 +82,10 @@ struct Overlay {
         // The attract screen: the picture dimmed under everything else.
         if model.attract != nil { painter.fill(Rect(x: 0, y: 0, width: layout.canvas.width, height: layout.canvas.height), Style.attractVeil) }
         painter.fill(layout.topPanel, panel)
-        try drawTimer(model)
+        // The share screen's cards cover the top panel's middle: its timer has nothing to count.
+        if model.share == nil { try drawTimer(model) }
         if model.bottomPanelBackground { painter.fill(layout.bottomPanel, panel) }
+        if let share = model.share { try drawShare(share) }
         if model.mode == .playing { try drawProgress(model.progress ?? 0) }
         if model.paused { try drawPausedMark() }
         for button in model.buttons {
@@ -175,7 +179,7 @@ struct Overlay {
         painter.text(digits, centeredAt: circle.center, Style.lightText)
     }
 
-    private var textSize: Int { layout.textHeight }
+    var textSize: Int { layout.textHeight }
 
     /// The side buttons' titles, which share one size.
     private var sideTitles: [String] { Self.sideTitles(words) }

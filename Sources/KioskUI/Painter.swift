@@ -141,6 +141,14 @@ struct Painter {
         }
     }
 
+    /// A picture copied 1:1 onto a canvas square of its size (`SDL_RenderCopy`), not turned with
+    /// the canvas: a QR code reads the same at any quarter turn, and an unturned copy is never
+    /// resampled.
+    func image(_ texture: Texture, at square: Rect) {
+        var d = SDL_Rect(transform.toPhysical(square))
+        SDL_RenderCopy(renderer.handle, texture.handle, nil, &d)
+    }
+
     // MARK: - Plumbing
 
     private func fillPhysical(_ p: Rect, _ color: RGBA) {

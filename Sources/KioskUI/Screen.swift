@@ -47,6 +47,8 @@ public final class Screen {
     /// The words on screen; `setWords` changes them.
     public private(set) var words = ScreenWords()
     private let shapes: ShapeCache
+    /// The share screen's QR codes, each made once.
+    private let codes: QRCodeCache
     /// Fingers and the mouse held down (ScreenInput.swift), and what each is on.
     var pointers = PointerTracker()
     /// The window is minimised or hidden (the app is in the background).
@@ -103,6 +105,7 @@ public final class Screen {
         preview = Preview(renderer: rendererHandle)
         player = PlayerSurface(picture: Preview(renderer: rendererHandle))
         shapes = ShapeCache(renderer: rendererHandle)
+        codes = QRCodeCache(renderer: rendererHandle)
         self.fontPath = fontPath
         text = try TextCache(renderer: rendererHandle, faces: Typefaces(primary: fontPath, language: .en, font: nil),
                              probeSize: layout.textHeight)
@@ -250,13 +253,19 @@ public final class Screen {
             preview.draw(transform: transform, mount: cameraMount, mirror: mirrorPreview)
         }
         guard let model else { return }
-        let overlay = Overlay(painter: Painter(renderer: rendererHandle, transform: transform, shapes: shapes), layout: layout, text: text,
-                              words: words, highContrast: highContrast)
+        let overlay = makeOverlay()
         defer {
             text.endFrame()
             shapes.endFrame()
+            codes.endFrame()
         }
         try overlay.draw(model, held: pointers.held)
+    }
+
+    /// The overlay for the next frame, as `draw` uses it (tests ask it for its geometry: the share cards).
+    func makeOverlay() -> Overlay {
+        Overlay(painter: Painter(renderer: rendererHandle, transform: transform, shapes: shapes), layout: layout, text: text,
+                codes: codes, words: words, highContrast: highContrast)
     }
 
     /// Shows what was drawn (`SDL_RenderPresent`, waits for vsync).

@@ -340,7 +340,9 @@ extension SDLTests {
                     "\(s.testDescription): and taller only in portrait")
             for (what, a, b, button) in [("Cancel's title", normal.cancel, large.cancel, Button.cancel), ("Use Video's title", normal.use, large.use, .useVideo)] {
                 let ratio = Double(height(b)) / Double(height(a))
-                let wrapping = !landscape && s.language == .en
+                // (Where the normal size is on two lines already, issue 30's rule for words too
+                // long for one line at 480 wide, the large size only has to be no smaller.)
+                let wrapping = !landscape && s.language == .en && normal.layout.sideTitleLines == 1
                 #expect(landscape || wrapping ? ratio > 1.2 : ratio >= 1, "\(s.testDescription): \(what) \(height(a)) → \(height(b)) px tall (\(ratio))")
                 let frame = screen.transform.toPhysical(large.layout.frame(of: button)).outset(dx: -2, dy: -2)
                 #expect(b.x >= frame.x && b.maxX <= frame.maxX && b.y >= frame.y && b.maxY <= frame.maxY,

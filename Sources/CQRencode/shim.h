@@ -1,0 +1,3 @@
+// CQRencode: libqrencode, the share screen's QR codes (KioskUI's QRCode).
+#pragma once
+#include <qrencode.h>
