@@ -7,11 +7,11 @@ src=open('Tests/KioskCoreTests/RecorderMachineTests.swift').read()
 entries={}; modes={}
 for k,a,m in re.findall(r'^\s*"(\w+/[\w()]+)": \.init\(actions: \[(.*?)\], mode: \.(\w+)\),\s*$', src, re.M):
     entries[k]=a; modes[k]=m
-fixtures=["ready","readyNoCamera","readyBackground","countdown","recordingUnconfirmed","recording","stopping","finished","finishedFailed","playing"]
-visible={"ready":["cancel","start"],"readyNoCamera":["cancel"],"readyBackground":["cancel"],"countdown":["cancel"],"recordingUnconfirmed":[],"recording":["stop"],"stopping":[],"finished":["retake","useVideo","playVideo"],"finishedFailed":["retake","playVideo"],"playing":["closePlayer"]}
-buttons=["cancel","start","stop","retake","useVideo","playVideo","closePlayer","switchCamera"]
-events=[f"press({b})" for b in buttons]+["start","countdownTick","tick","recordingStarted","recordingFailed","recordingFinished","background","foreground","rotate","cameraLost","cameraBack","playbackProgress","playbackEnded","togglePause","pause","seek","stateQuery","terminate","quit","parentGone","reload","cameraSwitched","idleReset"]
-fixmode={"ready":"ready","readyNoCamera":"ready","readyBackground":"ready","countdown":"countdown","recordingUnconfirmed":"recording","recording":"recording","stopping":"recording","finished":"finished","finishedFailed":"finished","playing":"playing"}
+fixtures=["ready","readyNoCamera","readyBackground","countdown","recordingUnconfirmed","recording","stopping","finished","finishedFailed","playing","sharingPending","sharing"]
+visible={"ready":["cancel","start"],"readyNoCamera":["cancel"],"readyBackground":["cancel"],"countdown":["cancel"],"recordingUnconfirmed":[],"recording":["stop"],"stopping":[],"finished":["retake","useVideo","playVideo"],"finishedFailed":["retake","playVideo"],"playing":["closePlayer"],"sharingPending":["done"],"sharing":["done"]}
+buttons=["cancel","start","stop","retake","useVideo","playVideo","closePlayer","switchCamera","done"]
+events=[f"press({b})" for b in buttons]+["start","countdownTick","tick","recordingStarted","recordingFailed","recordingFinished","background","foreground","rotate","cameraLost","cameraBack","playbackProgress","playbackEnded","togglePause","pause","seek","stateQuery","terminate","quit","parentGone","reload","cameraSwitched","idleReset","takeShared","shareFailed","shareTimedOut"]
+fixmode={"ready":"ready","readyNoCamera":"ready","readyBackground":"ready","countdown":"countdown","recordingUnconfirmed":"recording","recording":"recording","stopping":"recording","finished":"finished","finishedFailed":"finished","playing":"playing","sharingPending":"sharing","sharing":"sharing"}
 def short(a):
     a=re.sub(r'\.emit\(\.(\w+)\(.*?\)\)\)?\)?', r'emit \1', a)
     a=re.sub(r'\.emit\(\.(\w+)\)', r'emit \1', a)
@@ -22,6 +22,7 @@ def short(a):
     a=re.sub(r'\.applyOrientation\(\.\w+\)', 'applyOrientation', a)
     a=a.replace('.applyConfiguration(reloaded)','applyConfiguration')
     a=a.replace('.setPlaybackPaused(true)','pause')
+    a=a.replace('.startShareClock','startShareClock')
     a=re.sub(r'\.seekPlayback\(to: [\d.]+\)','seekPlayback',a)
     a=a.replace('.startPlayback(path: out)','startPlayback')
     a=a.replace('.','')

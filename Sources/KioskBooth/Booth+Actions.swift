@@ -34,9 +34,10 @@ extension Booth {
             discardTake()
         case .handOverTake:
             handOverTake()
-        case .shareTake, .startShareClock:
-            // No option turns sharing on yet (issue 31 lands in steps): the machine never asks.
-            break
+        case .shareTake:
+            shareWanted()
+        case .startShareClock:
+            startShareClock()
         case let .startRecording(orientation):
             startRecording(orientation: orientation)
         case .startCountdownClock:

@@ -72,6 +72,9 @@ extension Booth {
             done.forEach(events.emit)
             // An accepted take goes to the hook, after its hand-over was reported.
             for case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path) in done { runHook(for: path) }
+            handedOver(done)
+        case let .shareDone(result):
+            shareDone(result)
         case let .hookDone(path, status, failure):
             jobs.hookEnded(path: path, status: status, failure: failure).forEach(events.emit)
         case let .emit(event):

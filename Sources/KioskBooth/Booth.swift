@@ -102,7 +102,8 @@ public final class Booth {
         ring = CameraRing(count: 1 + parts.moreCameras.count)
         gate = ReadyGate(launchFiles: storage.hasLaunchWork, microphone: parts.monitorsMicrophone && config.capture.microphone != .none)
         machine = RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
-                                  countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining, cameraCount: ring.count)
+                                  countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining, cameraCount: ring.count,
+                                  shares: config.share.folder != nil)
         inbox.wakes(with: parts.screen.wake)
         frames.wakes(with: parts.screen.wake)
     }
@@ -143,6 +144,7 @@ public final class Booth {
             shared.files.async { inbox.post(.launchFilesDone(storage.launchWork(rules))) }
         }
         if machine.playerFile == nil, parts.monitorsMicrophone, config.capture.microphone != .none { lookAtMicrophone() }
+        if machine.playerFile == nil { tidyShares() }
         perform(machine.start())
         stats.write("start", mode: machine.mode, renderer: screen.rendererName)
     }
@@ -172,6 +174,7 @@ public final class Booth {
         }
         checkIdle()
         checkAttract()
+        checkShareClock()
         updateMicrophone()
         if jobs.stopHooks(signalled: endedBySignal) { stopRunningHook() }
         if let take = takes.current, machine.mode == .recording {
@@ -255,6 +258,9 @@ public final class Booth {
         }
         if model.mode == .recording, takeSaving { model.message = .saving }
         if model.mode == .ready, let name = ring.bannerName(at: now) { model.cameraName = name }
+        if model.share != nil, let ssid = config.share.wifiSSID {
+            model.share?.wifi = WiFiPayload.make(ssid: ssid, password: config.share.wifiPassword)
+        }
         if let (point, since) = draw.focusBox, [.ready, .countdown, .recording].contains(model.mode) {
             let progress = Double(now - since) / Double(Self.focusBoxNanoseconds)
             if progress < 1 { model.focusBox = (point, (progress * 30).rounded() / 30) }

@@ -82,6 +82,8 @@ struct TakeState {
     var encoders = EncoderFallback()
     /// When the preview last drew a picture during the take (`previewYields`).
     var lastPreviewShown: Int64 = .min
+    /// The accepted take's share folder and share screen (`--share-dir`).
+    var share = ShareState()
 }
 
 /// What the screen shows and when it must be drawn again.

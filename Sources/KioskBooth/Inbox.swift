@@ -24,6 +24,8 @@ public enum BoothMessage: Sendable {
     case recordingFinished(RecordingResult)
     /// A job of the file worker ended; its events are emitted now, in order.
     case fileJobDone([KioskEvent])
+    /// The share folder of the take just used (`--share-dir`) is written, or why not.
+    case shareDone(Result<ShareLink, ShareFailure>)
     /// The launch's file work (recovery and retention in the output folder) is done; its events
     /// go out before `ready`.
     case launchFilesDone([KioskEvent])

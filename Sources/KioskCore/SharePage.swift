@@ -52,6 +52,7 @@ public enum SharePage {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="robots" content="noindex">
+            <link rel="icon" href="data:,">
             <title>\(heading)</title>
             <style>
             body { margin: 0; padding: 16px; font-family: system-ui, sans-serif; background: #111; color: #eee; text-align: center; }

@@ -184,11 +184,6 @@ case let .play(file, config, player):
                            makeMicrophone: { _ in nil }, notifier: notifier, environment: environment)
     serve(makeBooth { () throws(SystemError) in try Booth(playing: file, config: config, parts: parts, player: player) }, context)
 case let .record(config):
-    if config.share.folder != nil {
-        // Issue 31 lands in steps: this build has the share screen's rules, not yet the share folder's writer.
-        Log.write("kiosk-recorder: --share-dir: sharing is not in this build yet\n")
-        exit(2)
-    }
     Booth.blockSignals()
     // The take's path (or with --output-dir, a name in the folder until the first take has its own).
     let output: String

@@ -257,4 +257,28 @@ struct DeploymentTests {
         let verify = try runTool(["systemd-analyze", "verify", check.appendingPathComponent("kiosk-recorder.service").path])
         #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
     }
+
+    @Test("kiosk/install --share lays out nginx's share site (enabled, Debian's default site disabled, said) and the share folder; nginx -t accepts the site; a wrong option exits 2")
+    func installShare() throws {
+        let root = try testFolder("install-share-root")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("etc/nginx/sites-enabled"), withIntermediateDirectories: true)
+        try Data().write(to: root.appendingPathComponent("etc/nginx/sites-enabled/default"))
+        let r = try runTool(["kiosk/install", "--share"], environment: ["DESTDIR": root.path, "KIOSK_BINARY": recorderPath])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("disabled nginx's default site"), "\(r.stderr)")
+        let site = root.appendingPathComponent("etc/nginx/sites-available/kiosk-recorder-share")
+        #expect(try String(contentsOf: site, encoding: .utf8) == String(contentsOf: repositoryRoot.appendingPathComponent("kiosk/share/nginx-site.conf"), encoding: .utf8))
+        let link = try FileManager.default.destinationOfSymbolicLink(atPath: root.appendingPathComponent("etc/nginx/sites-enabled/kiosk-recorder-share").path)
+        #expect(link == "../sites-available/kiosk-recorder-share")
+        #expect(!FileManager.default.fileExists(atPath: root.appendingPathComponent("etc/nginx/sites-enabled/default").path))
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: root.appendingPathComponent("srv/kiosk-recorder/share").path)[.posixPermissions] as? Int)
+        #expect(mode == 0o755)
+        // nginx itself checks the site as installed (inside a minimal main config).
+        let conf = try testFolder("install-share-nginx").appendingPathComponent("nginx.conf")
+        try "events {}\nhttp { include \(site.path); }\n".write(to: conf, atomically: true, encoding: .utf8)
+        let test = try runTool(["/usr/sbin/nginx", "-t", "-c", conf.path, "-e", "/dev/stderr"])
+        #expect(test.status == 0, "\(test.stderr)")
+        let wrong = try runTool(["kiosk/install", "--shared"], environment: ["DESTDIR": root.path, "KIOSK_BINARY": recorderPath])
+        #expect(wrong.status == 2 && wrong.stderr.contains("--shared"), "\(wrong.stderr)")
+    }
 }

@@ -1,0 +1,109 @@
+// The share room (issue 31, `--share-dir`): after Use Video the take's share folder is written on the
+// file worker, once the hand-over has reported where the take now is; the machine then shows its QR
+// code until Done or `--share-seconds`. Old share folders go by `--share-max-age`; folders a kill
+// left half written go at launch.
+import Foundation
+import KioskCore
+import KioskMedia
+import KioskSystem
+
+/// The share flow's state.
+struct ShareState {
+    /// Use Video asked for a share: it starts once the hand-over reports the take's path.
+    var wanted = false
+    /// When the share screen ends by itself (CLOCK_MONOTONIC ns); nil: no share screen up.
+    var endsAt: Int64?
+}
+
+/// Why a share folder was not written, for the `error` event.
+public struct ShareFailure: Error {
+    let message: String
+}
+
+extension Booth {
+    /// `.shareTake`: the share waits for the hand-over's path (the take moves in a loop session).
+    func shareWanted() {
+        takes.share.wanted = true
+    }
+
+    /// A file job reported back: when it was the hand-over a share waits for, the share starts
+    /// from the path it gives (a hand-over that failed has none: the share fails with it).
+    func handedOver(_ done: [KioskEvent]) {
+        guard takes.share.wanted else { return }
+        takes.share.wanted = false
+        let path = done.lazy.compactMap { event -> String? in
+            if case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path) = event { path } else { nil }
+        }.first
+        guard let path else {
+            return perform(machine.handle(.shareFailed(message: "the take was not handed over, so it has no share folder")))
+        }
+        writeShare(of: path)
+    }
+
+    /// The share folder of `take`, written on the file worker; `shareDone` follows.
+    private func writeShare(of take: String) {
+        let settings = config.share
+        guard let folder = settings.folder, let template = settings.urlTemplate else {
+            return perform(machine.handle(.shareFailed(message: "sharing was turned off before the take was shared")))
+        }
+        let (inbox, language, trusted) = (inbox, config.screen.language, parts.environment.clockTrusted)
+        jobs.filePosted()
+        shared.files.async {
+            let result: Result<ShareLink, ShareFailure>
+            do {
+                let token = try ShareToken.make()
+                let request = ShareRequest(take: take, folder: folder, token: token, title: settings.title, language: language,
+                                           fileMode: settings.fileMode, now: Date())
+                let written = try ShareRendition.write(request)
+                Log.info("share: \(written.folder) written in \(written.summary)")
+                result = .success(ShareLink(url: ShareAddress.url(template: template, token: token), token: token, folder: written.folder))
+            } catch {
+                result = .failure(ShareFailure(message: "the share folder of \(take) was not written: \(error)"))
+            }
+            Booth.expireShares(in: folder, maxAge: settings.maxAge, trusted: trusted)
+            inbox.post(.shareDone(result))
+        }
+    }
+
+    /// The share folder is written (or not): the machine shows its QR code, or says why not.
+    func shareDone(_ result: Result<ShareLink, ShareFailure>) {
+        jobs.fileDone()
+        switch result {
+        case let .success(link): perform(machine.handle(.takeShared(link)))
+        case let .failure(failure): perform(machine.handle(.shareFailed(message: failure.message)))
+        }
+    }
+
+    /// `.startShareClock`: the share screen ends by itself after `--share-seconds`.
+    func startShareClock() {
+        takes.share.endsAt = MonotonicClock.now() + Int64(config.share.seconds * 1e9)
+    }
+
+    /// Each turn of the loop: the share screen's time up is `shareTimedOut`.
+    func checkShareClock() {
+        guard let end = takes.share.endsAt else { return }
+        guard machine.mode == .sharing else { takes.share.endsAt = nil; return }
+        if MonotonicClock.now() >= end {
+            takes.share.endsAt = nil
+            perform(machine.handle(.shareTimedOut))
+        }
+    }
+
+    /// At launch, on the file worker: folders a kill left half written are removed, old ones expire.
+    func tidyShares() {
+        guard let folder = config.share.folder else { return }
+        let (maxAge, trusted) = (config.share.maxAge, parts.environment.clockTrusted)
+        onFiles {
+            for line in ShareFolders.recover(in: folder) { Log.info("share: \(line)") }
+            Booth.expireShares(in: folder, maxAge: maxAge, trusted: trusted)
+            return []
+        }
+    }
+
+    /// Share folders past `maxAge`, by a clock that can be trusted (as `--max-age`'s takes): none
+    /// while it cannot.
+    static func expireShares(in folder: String, maxAge: Double, trusted: Bool) {
+        guard let now = WallClock.synchronisedNow(trusted: trusted) else { return }
+        for line in ShareFolders.expire(in: folder, maxAge: maxAge, now: Double(now)) { Log.info("share: \(line)") }
+    }
+}

@@ -1,0 +1,118 @@
+// Test helper: Debian's nginx on a loopback port, serving a share folder with the very site file
+// `kiosk/install --share` installs (kiosk/share/nginx-site.conf), its address and path swapped in;
+// and Debian's headless Chromium loading pages from it.
+import Foundation
+import Testing
+import KioskTestSupport
+
+/// nginx serving `shares` at `http://127.0.0.1:<port>/s/`. Stopped by `stop()` (and at deinit).
+final class ShareServer: Sendable {
+    let port: Int
+    let folder: URL
+    private let process: Process
+
+    var base: String { "http://127.0.0.1:\(port)" }
+    var accessLog: String { (try? String(contentsOf: folder.appendingPathComponent("access.log"), encoding: .utf8)) ?? "" }
+    var errorLog: String { (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? "" }
+
+    /// The site file as installed, for `shares` on `port` (loopback only).
+    static func site(shares: String, port: Int) throws -> String {
+        let site = try String(contentsOf: repositoryRoot.appendingPathComponent("kiosk/share/nginx-site.conf"), encoding: .utf8)
+        let lines = site.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("listen [::]:80") }
+        let text = lines.joined(separator: "\n")
+        try #require(text.contains("listen 80 default_server;") && text.contains("alias /srv/kiosk-recorder/share/;"))
+        return text.replacingOccurrences(of: "listen 80 default_server;", with: "listen 127.0.0.1:\(port);")
+            .replacingOccurrences(of: "alias /srv/kiosk-recorder/share/;", with: "alias \(shares)/;")
+    }
+
+    init(shares: String, folder: URL) throws {
+        self.folder = folder
+        var started: (Process, Int)?
+        // A free port: nginx says so at once when the one tried is taken.
+        for attempt in 0..<20 {
+            let port = 20000 + Int(getpid() % 20000) + attempt * 7
+            try Self.site(shares: shares, port: port).write(to: folder.appendingPathComponent("site.conf"), atomically: true, encoding: .utf8)
+            let temp = folder.appendingPathComponent("temp").path
+            try FileManager.default.createDirectory(atPath: temp, withIntermediateDirectories: true)
+            try """
+                daemon off;
+                worker_processes 1;
+                pid \(folder.path)/nginx.pid;
+                error_log \(folder.path)/error.log;
+                events { worker_connections 64; }
+                http {
+                    access_log \(folder.path)/access.log;
+                    client_body_temp_path \(temp)/body;
+                    proxy_temp_path \(temp)/proxy;
+                    fastcgi_temp_path \(temp)/fastcgi;
+                    uwsgi_temp_path \(temp)/uwsgi;
+                    scgi_temp_path \(temp)/scgi;
+                    include \(folder.path)/site.conf;
+                }
+                """.write(to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+            p.arguments = ["-c", folder.appendingPathComponent("nginx.conf").path, "-e", folder.appendingPathComponent("error.log").path]
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            // Up once it answers; gone at once when the port was taken.
+            let deadline = ProcessInfo.processInfo.systemUptime + 5
+            var up = false
+            while p.isRunning && ProcessInfo.processInfo.systemUptime < deadline {
+                if let r = try? runProgram(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/"]), r.stdout == "404" {
+                    up = true
+                    break
+                }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            if up { started = (p, port); break }
+            if p.isRunning { p.terminate() }
+        }
+        let (process, port) = try #require(started, "nginx did not start: \((try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? "")")
+        self.process = process
+        self.port = port
+    }
+
+    /// `curl` the path: the status, the body's bytes and the headers.
+    func get(_ path: String, range: String? = nil) throws -> (status: Int, body: Data, headers: String) {
+        let body = folder.appendingPathComponent("body-\(UUID().uuidString)")
+        let headers = folder.appendingPathComponent("headers-\(UUID().uuidString)")
+        let r = try runProgram(["curl", "-s", "-o", body.path, "-D", headers.path, "-w", "%{http_code}"] + (range.map { ["-r", $0] } ?? []) + [base + path])
+        return (Int(r.stdout) ?? 0, (try? Data(contentsOf: body)) ?? Data(), (try? String(contentsOf: headers, encoding: .utf8)) ?? "")
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    deinit { stop() }
+}
+
+/// Debian's Chromium, headless, on `url` until `done` says the access log has what the test waits
+/// for (or `timeout`); killed then. Its own profile in `folder`.
+func chromium(_ url: String, folder: URL, timeout: Double = 60, done: () -> Bool) throws -> Bool {
+    let profile = folder.appendingPathComponent("chromium-\(UUID().uuidString)").path
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/chromium")
+    // As root (the tests), Chromium needs --no-sandbox; no GPU here.
+    p.arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--mute-audio",
+                   "--autoplay-policy=no-user-gesture-required", "--user-data-dir=\(profile)", url]
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = FileHandle.nullDevice
+    try p.run()
+    defer {
+        if p.isRunning { p.terminate() }
+        p.waitUntilExit()
+        try? FileManager.default.removeItem(atPath: profile)
+    }
+    let deadline = ProcessInfo.processInfo.systemUptime + timeout
+    while ProcessInfo.processInfo.systemUptime < deadline {
+        if done() { return true }
+        Thread.sleep(forTimeInterval: 0.1)
+    }
+    return done()
+}
