@@ -23,11 +23,17 @@ final class BenchRecorder {
 
     /// Reads stdout until a line holds `"event":"name"`; returns the uptime when it came.
     @discardableResult
-    func wait(for name: String) -> Double {
+    func wait(for name: String) -> Double { line(of: name).at }
+
+    /// Reads stdout until a line holds `"event":"name"`; that line, and the uptime when it came.
+    func line(of name: String) -> (line: String, at: Double) {
         while true {
-            if let range = buffer.range(of: Data("\"event\":\"\(name)\"".utf8)), buffer[range.upperBound...].contains(0x0A) {
+            if let range = buffer.range(of: Data("\"event\":\"\(name)\"".utf8)),
+               let end = buffer[range.upperBound...].firstIndex(of: 0x0A) {
+                let start = buffer[..<range.lowerBound].lastIndex(of: 0x0A).map { $0 + 1 } ?? buffer.startIndex
+                let line = String(decoding: buffer[start..<end], as: UTF8.self)
                 buffer.removeAll()
-                return ProcessInfo.processInfo.systemUptime
+                return (line, ProcessInfo.processInfo.systemUptime)
             }
             let chunk = events.fileHandleForReading.availableData
             if chunk.isEmpty { fail("kiosk-recorder ended before \(name)") }

@@ -36,6 +36,7 @@ let usageText = """
       capture --camera PATH|test [--size WxH] [--fps N] [--seconds S]
           run a camera alone for S seconds; prints frames, drops and CPU use (% of one core)
       stop-latency [--recorder PATH] [--size WxH] [--rounds N] [--seconds S]
+      share-step [--recorder PATH] [--size WxH] [--rounds N] [--seconds S] [--dir FOLDER]
           run kiosk-recorder (test camera and tone, SDL dummy driver), record S seconds, stop, and
           time Stop → recordingFinished, and exec → ready
       kill-loss [--recorder PATH] [--against RECORDER] [--size WxH] [--kills N]
@@ -429,6 +430,7 @@ case "tuning":
     settings.preset = o["preset"] ?? settings.preset
     FileHandle.standardOutput.write(Data((settings.videoTuning(encoder: .libx264).ffmpegArguments.joined(separator: "\n") + "\n").utf8))
 case "stop-latency": stopLatency(options(arguments.dropFirst()))
+case "share-step": shareStep(options(arguments.dropFirst()))
 case "kill-loss": killLoss(options(arguments.dropFirst()))
 case "convert-yuyv": convertYUYV(options(arguments.dropFirst()))
 case "share": shareBench(options(arguments.dropFirst()))

@@ -274,6 +274,50 @@ struct ShareEndToEndTests {
         #expect(reported.map { abs($0 - duration) <= 0.1 } == true, "\(report), the take \(duration) s")
     }
 
+    @Test("kill -9 while the share folder is written (each fsync made 2.5 s long): no share folder is visible, only its .partial- one; the next launch removes it and says so; the take was handed over and plays")
+    func killWhileSharing() throws {
+        let folder = try testFolder("share-kill")
+        let shares = folder.appendingPathComponent("share").path, takes = folder.appendingPathComponent("takes").path
+        let slow = folder.appendingPathComponent("slow").path
+        let arguments = booth + ["--output-dir", takes, "--session", "loop", "--share-dir", shares, "--share-url", Self.template]
+        let environment = ["LD_PRELOAD": failingSyscallsShim, "KIOSK_SLOW_CALLS": "fsync", "KIOSK_SLOW_TRIGGER": slow, "KIOSK_SLOW_MS": "2500"]
+        let r = try RecorderProcess(arguments, environment: environment)
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil)
+        Thread.sleep(forTimeInterval: 1.5)
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        try Data().write(to: URL(fileURLWithPath: slow))
+        r.command("useVideo")
+        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath", timeout: 15) != nil, "\(r.names)")
+        // The share's first fsync holds it in its .partial- folder: killed there.
+        let deadline = ProcessInfo.processInfo.systemUptime + 15
+        var partial: String?
+        while partial == nil && ProcessInfo.processInfo.systemUptime < deadline {
+            partial = (try? FileManager.default.contentsOfDirectory(atPath: shares))?.first { $0.hasPrefix(".partial-") }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let name = try #require(partial, "no share folder was being written: \(r.names) \(r.stderr)")
+        Thread.sleep(forTimeInterval: 0.3)
+        r.kill(SIGKILL)
+        _ = r.exitStatus()
+        #expect(!r.names.contains("takeShared"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shares) == [name], "only the half-written folder, hidden")
+        try FileManager.default.removeItem(atPath: slow)
+        let next = try RecorderProcess(arguments)
+        try #require(next.wait(for: "ready") != nil, "\(next.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shares).isEmpty)
+        #expect(next.stderr.contains(name), "\(next.stderr)")
+        let handed = r.events.compactMap { e -> String? in
+            if case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path) = e { path } else { nil }
+        }
+        try #require(handed.count == 1)
+        #expect(try decodesCleanly(handed[0]))
+        next.command("quit")
+        #expect(next.exitStatus() == 0)
+    }
+
     @Test("bad share options exit 2 naming themselves")
     func badOptions() throws {
         for (arguments, words) in [(["--share-dir", "/tmp/s"], "--share-dir needs --share-url"),

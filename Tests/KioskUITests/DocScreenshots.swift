@@ -45,6 +45,22 @@ extension SDLTests {
                     try screen.render(model)
                     try screen.screenshot(to: "\(folder)/\(mode)-\(name).bmp")
                 }
+                // The share screen (issue 31): the video's code, and with the booth's Wi-Fi two codes.
+                var sharing = RecorderMachine(session: .loop, outputPath: "/tmp/take.mov", orientation: .landscapeRight, shares: true)
+                _ = sharing.start()
+                for event: RecorderEvent in [.press(.start), .recordingStarted(outputPath: "/tmp/take.mov"), .press(.stop),
+                                             .recordingFinished(Models.result), .press(.useVideo),
+                                             .takeShared(ShareLink(url: "http://10.42.0.1/s/q3Vb0dJx4nT8WmK2aP9sLz1c/", token: "q3Vb0dJx4nT8WmK2aP9sLz1c",
+                                                                   folder: "/srv/kiosk-recorder/share/q3Vb0dJx4nT8WmK2aP9sLz1c"))] {
+                    _ = sharing.handle(event)
+                }
+                var wifi = sharing.viewModel
+                wifi.share?.wifi = WiFiPayload.make(ssid: "Booth", password: "guests-2026")
+                for (mode, model) in [("share", sharing.viewModel), ("share-wifi", wifi)] {
+                    try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
+                    try screen.render(model)
+                    try screen.screenshot(to: "\(folder)/\(mode)-\(name).bmp")
+                }
                 // In German (the long titles on two lines at 480 wide) and Japanese (Noto Sans CJK JP
                 // through fontconfig): ready with a prompt, the review.
                 for (language, prompt) in [(Language.de, "Eine Nachricht für Anna & Tom"), (.ja, "アンナとトムへのメッセージをどうぞ")] {
