@@ -40,11 +40,15 @@ struct ShareCards: Equatable {
         let codeRoom = min(slot.width, slot.height - captionHeight - padding)
         let fitting = modules.map { codeRoom / max($0, 1) }.min() ?? 0
         let module = max(fitting, QRCode.smallestModule)
-        // Each card as wide as its code, or as its caption (with padding) where the slot allows.
-        let sizes = zip(modules, captions).map { modules, caption in
+        // Each card as wide as its code, or as its caption (with padding) where the slot allows; the
+        // cards of a pair the same size (a shorter payload's code is smaller: it sits centred in its
+        // card, the captions on one line), so they read as a pair.
+        let own = zip(modules, captions).map { modules, caption in
             let side = modules * module
             return Size(width: max(side, min(caption.width + 2 * padding, slot.width)), height: side + captionHeight + padding)
         }
+        let even = Size(width: own.map(\.width).max() ?? 0, height: own.map(\.height).max() ?? 0)
+        let sizes = own.map { _ in even }
         // The cards as a group centred on the room; each centred across the other way.
         let total = sizes.reduce(0) { $0 + (sideBySide ? $1.width : $1.height) } + gap * (sizes.count - 1)
         var along = sideBySide ? room.x + (room.width - total) / 2 : room.y + (room.height - total) / 2
@@ -55,8 +59,9 @@ struct ShareCards: Equatable {
                 : Rect(x: room.x + (room.width - size.width) / 2, y: along, width: size.width, height: size.height)
             along += (sideBySide ? size.width : size.height) + gap
             let side = modules * module
-            let code = Rect(x: frame.x + (frame.width - side) / 2, y: frame.y, width: side, height: side)
-            let caption = Rect(x: frame.x + padding, y: code.maxY, width: max(frame.width - 2 * padding, 1), height: captionHeight)
+            let captionY = frame.maxY - padding - captionHeight
+            let code = Rect(x: frame.x + (frame.width - side) / 2, y: frame.y + (captionY - frame.y - side) / 2, width: side, height: side)
+            let caption = Rect(x: frame.x + padding, y: captionY, width: max(frame.width - 2 * padding, 1), height: captionHeight)
             cards.append(Card(frame: frame, code: code, caption: caption))
         }
         return ShareCards(module: module, cards: cards)
