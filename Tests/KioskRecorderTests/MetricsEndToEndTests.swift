@@ -98,7 +98,7 @@ struct MetricsEndToEndTests {
         return samples
     }
 
-    @Test("node_exporter serves the booth's figures as stdout reported them: takes recorded, used, discarded, dropped pictures, the camera up, the level, the disk's seconds, a hook pending then done, the last take's time, the version")
+    @Test("node_exporter serves the booth's figures as stdout reported them: takes recorded, used, discarded, dropped pictures, the camera up, the level, the disk's seconds, a hook pending then done, takes shared, the last take's time, the version")
     func nodeExporter() throws {
         let folder = try testFolder("metrics-exporter")
         let metrics = folder.appendingPathComponent("metrics")
@@ -106,36 +106,44 @@ struct MetricsEndToEndTests {
         let exporter = try NodeExporter(directory: metrics.path)
         defer { exporter.stop() }
         let r = try RecorderProcess(booth + ["--output-dir", folder.appendingPathComponent("takes").path, "--session", "loop",
-                                             "--metrics-file", metrics.appendingPathComponent("kiosk.prom").path, "--on-take", "sleep 3"])
+                                             "--metrics-file", metrics.appendingPathComponent("kiosk.prom").path, "--on-take", "sleep 3",
+                                             "--share-dir", folder.appendingPathComponent("shares").path, "--share-url", "http://127.0.0.1/s/{token}/"])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         var samples = try Self.scrape(exporter) { $0[Self.version] == 1 }
         #expect(samples["kiosk_takes_total"] == 0 && samples["kiosk_camera_up"] == 1, "\(samples)")
         #expect(samples["kiosk_last_take_timestamp_seconds"] == nil && samples["kiosk_disk_remaining_seconds"] == nil, "\(samples)")
 
-        // A take long enough for a rate, used (its hook runs 3 s); a short one retaken; a short one used.
+        // A take long enough for a rate, used (its hook runs 3 s) and shared; a short one retaken; a
+        // short one used and shared.
         _ = try ServiceEndToEndTests.take(r, seconds: 1.5, count: 1)
         r.command("useVideo")
         samples = try Self.scrape(exporter) { $0["kiosk_hooks_pending"] == 1 }
         #expect(samples["kiosk_hooks_pending"] == 1 && samples["kiosk_takes_used_total"] == 1, "\(samples)")
         #expect(r.events.allSatisfy { $0.name != "hookFinished" }, "the hook ended before the scrape saw it pending: \(r.rawLines)")
+        try #require(r.wait(for: "takeShared", count: 1) != nil, "\(r.rawLines) \(r.stderr)")
+        r.command("done")
         _ = try ServiceEndToEndTests.take(r, seconds: 0.5, count: 2)
         r.command("retake")
         _ = try ServiceEndToEndTests.take(r, seconds: 0.5, count: 3)
         r.command("useVideo")
+        try #require(r.wait(for: "takeShared", count: 2) != nil, "\(r.rawLines) \(r.stderr)")
+        r.command("done")
         try #require(r.wait(for: "hookFinished", count: 2, timeout: 15) != nil, "\(r.rawLines)")
 
         let results = Self.results(r)
         let recorded = Double(results.filter(\.success).count)
         let used = Double(r.names.filter { $0 == "videoRecorderDidFinishRecordingVideoWithOutputPath" }.count)
         let dropped = Double(results.map(\.droppedFrames).reduce(0, +))
-        #expect(recorded == 3 && used == 2, "\(r.rawLines)")
+        let shared = Double(r.names.filter { $0 == "takeShared" }.count)
+        #expect(recorded == 3 && used == 2 && shared == 2, "\(r.rawLines)")
         samples = try Self.scrape(exporter) {
-            $0["kiosk_takes_total"] == recorded && $0["kiosk_takes_used_total"] == used && $0["kiosk_hooks_pending"] == 0
+            $0["kiosk_takes_total"] == recorded && $0["kiosk_takes_used_total"] == used && $0["kiosk_takes_shared_total"] == shared
+                && $0["kiosk_hooks_pending"] == 0
         }
         #expect(samples["kiosk_takes_total"] == recorded, "\(samples)")
         #expect(samples["kiosk_takes_used_total"] == used, "\(samples)")
         #expect(samples["kiosk_takes_discarded_total"] == 1, "\(samples)")
-        #expect(samples["kiosk_takes_shared_total"] == 0, "\(samples)")
+        #expect(samples["kiosk_takes_shared_total"] == shared, "\(samples)")
         #expect(samples["kiosk_frames_dropped_total"] == dropped, "\(samples)")
         #expect(samples["kiosk_camera_up"] == 1, "\(samples)")
         #expect(samples["kiosk_hooks_pending"] == 0, "\(samples)")
