@@ -80,12 +80,14 @@ extension Booth {
     private func discardTake() {
         let (output, own, storage) = (outputPath, takes.ownOnDisk, storage)
         takes.ownOnDisk = false
+        if own { countDiscardedTake() }
         onFiles { storage.discard(output, own: own) }
     }
 
     /// Use Video: the take is handed over (`TakeStorage.handOver`).
     private func handOverTake() {
         service.status.used += 1
+        service.metrics.takeCounted = false
         // The session of the take's own settings: a reload the machine applies on this return
         // to ready comes as the next action, after this one.
         let (output, rename, storage, number, rules) = (outputPath, config.guest.session == .loop, storage, takes.number, retention)

@@ -69,7 +69,9 @@ extension Booth {
     func shareDone(_ result: Result<ShareLink, ShareFailure>) {
         jobs.fileDone()
         switch result {
-        case let .success(link): perform(machine.handle(.takeShared(link)))
+        case let .success(link):
+            service.metrics.shared += 1
+            perform(machine.handle(.takeShared(link)))
         case let .failure(failure): perform(machine.handle(.shareFailed(message: failure.message)))
         }
     }

@@ -83,6 +83,7 @@ extension Booth {
         if let note = takes.encoders.takeEnded(encoder: result.encoder.map(VideoEncoderName.init(rawValue:)), stalled: result.encoderStalled) { Log.info(note) }
         takes.lastDuration = result.duration
         if result.success { service.status.takes += 1 }
+        countFinishedTake(result)
         // A file removed mid-take (its folder deleted): said, and never handed over.
         if let lost = result.lost { events.emit(.error(code: .recordingFailed, message: lost)) }
         perform(machine.handle(.recordingFinished(result)))

@@ -98,7 +98,7 @@ public final class Booth {
         self.outputPath = outputPath
         storage = folder.map { FolderStorage(folder: $0) } ?? SingleFileStorage()
         self.parts = parts
-        shared = try BoothWorkers(outputLock: Locked(outputLock))
+        shared = try BoothWorkers(outputLock: Locked(outputLock), metricsFile: config.service.metricsFile)
         ring = CameraRing(count: 1 + parts.moreCameras.count)
         gate = ReadyGate(launchFiles: storage.hasLaunchWork, microphone: parts.monitorsMicrophone && config.capture.microphone != .none)
         machine = RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
@@ -199,6 +199,7 @@ public final class Booth {
             needsDraw = false
         }
         tellStatus()
+        writeMetrics()
         suspendIfAsked()
     }
 
@@ -235,6 +236,8 @@ public final class Booth {
         // logind's bus thread ends and is joined (it ends by itself without a system bus: a
         // finished thread nobody joined was ThreadSanitizer's "thread leak" at every exit).
         sleepInhibitor?.stop()
+        // The figures as they end (every take and hook reported), whatever the pace.
+        writeMetrics(final: true)
         stats.write("exit", mode: machine.mode)
         return jobs.exitCode ?? 0
     }

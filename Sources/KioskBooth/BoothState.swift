@@ -36,9 +36,11 @@ struct BoothWorkers: Sendable {
     /// lock go half a millisecond after taking it.) The file worker takes a new one when the
     /// output folder was removed and made again.
     let outputLock: Locked<OutputLock?>
+    /// `--metrics-file`'s worker (Booth+Metrics); nil without one.
+    let metrics: MetricsWriter?
 
     /// Starts the workers' threads; throws when the system has no thread (or descriptor) to give.
-    init(outputLock: Locked<OutputLock?>) throws(SystemError) {
+    init(outputLock: Locked<OutputLock?>, metricsFile: String? = nil) throws(SystemError) {
         files = try SerialQueue(name: "kiosk-files")
         cameraControl = try SerialQueue(name: "kiosk-camera-ctl")
         screenshots = try SerialQueue(name: "kiosk-screenshot")
@@ -46,6 +48,7 @@ struct BoothWorkers: Sendable {
         hooks = try SerialQueue(name: "kiosk-hooks")
         microphoneMonitor = try SerialQueue(name: "kiosk-mic-meter")
         self.outputLock = outputLock
+        metrics = try metricsFile.map { path throws(SystemError) in try MetricsWriter(path: path) }
     }
 }
 
@@ -113,7 +116,7 @@ struct GuestClocks {
     }
 }
 
-/// The link to the service manager and the machine's sleep.
+/// The link to the service manager, the machine's sleep and the metrics file.
 struct ServiceLink {
     /// What `systemctl status` shows (STATUS=), and the line last sent.
     var status = ServiceStatus()
@@ -126,6 +129,8 @@ struct ServiceLink {
     var sleepWaiting = false
     /// SIGTSTP came: the process stops itself once the take is safe.
     var suspendWhenSafe = false
+    /// What `--metrics-file` counts beyond the status line, and its pace (Booth+Metrics).
+    var metrics = MetricsRoom()
 }
 
 /// The microphone between takes: the listening one for the meter, and silence in a take.

@@ -210,6 +210,8 @@ public struct Configuration: Equatable, Sendable {
     public struct Service: Equatable, Sendable {
         /// A Unix stream socket taking commands and sending events, like stdin and stdout.
         public var controlSocket: String?
+        /// `--metrics-file`: the booth's figures in Prometheus' text format, for node_exporter.
+        public var metricsFile: String?
         /// A shell command run after each accepted take (`KIOSK_TAKE_PATH`, `KIOSK_TAKE_DURATION`).
         public var onTake: String?
 

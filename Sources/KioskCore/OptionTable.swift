@@ -225,6 +225,12 @@ extension OptionParser {
         OptionSpec("control-socket", .required("PATH"), default: .unset("none"),
                    help: "a Unix socket (mode 0660) taking stdin's commands and sending every event, for several clients",
                    sets: \.service.controlSocket, reload: .refused, examples: ["/run/kiosk-recorder/control"]) { c, v throws(ValueError) in c.service.controlSocket = try Values.socketPath(v!) },
+        OptionSpec("metrics-file", .required("PATH"), default: .unset("none"),
+                   help: "the booth's figures in Prometheus' text format (takes, dropped pictures, camera, microphone, disk, hooks), replaced whole at each change and at most once a second, for node_exporter's textfile collector; PATH ends in .prom",
+                   sets: \.service.metricsFile, reload: .atRestart, examples: ["/var/lib/prometheus/node-exporter/kiosk.prom"]) { c, v throws(ValueError) in
+            let path = try Values.path(v!)
+            guard path.hasSuffix(".prom") else { throw ValueError("'\(path)' must end in .prom: node_exporter's textfile collector reads only *.prom files") }
+            c.service.metricsFile = path },
         OptionSpec("on-take", .required("COMMAND"), default: .unset("none"),
                    help: "run COMMAND (sh -c) after each accepted take, with KIOSK_TAKE_PATH and KIOSK_TAKE_DURATION set",
                    sets: \.service.onTake, reload: .inReady, examples: ["rclone copy \"$KIOSK_TAKE_PATH\" booth-s3:guestbook/"]) { c, v throws(ValueError) in c.service.onTake = try Values.command(v!) },
