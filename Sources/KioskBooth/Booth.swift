@@ -100,7 +100,8 @@ public final class Booth {
         self.parts = parts
         shared = try BoothWorkers(outputLock: Locked(outputLock))
         ring = CameraRing(count: 1 + parts.moreCameras.count)
-        gate = ReadyGate(launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil), microphone: parts.monitorsMicrophone && config.capture.microphone != .none)
+        gate = ReadyGate(launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
+                         microphone: parts.monitorsMicrophone && config.capture.microphone != .none)
         machine = RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                   countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining, cameraCount: ring.count,
                                   shares: config.share.folder != nil)

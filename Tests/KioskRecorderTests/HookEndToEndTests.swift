@@ -154,13 +154,16 @@ struct HookEndToEndTests {
         r.command("done")
         #expect(r.exitStatus(timeout: 30) == 0, "\(r.rawLines) \(r.stderr)")
         #expect(Self.finished(r).map { [String($0.status), String($0.attempt)] } == [["0", "1"]], "\(r.rawLines) \(r.stderr)")
-        // The take under takes/<host>/, the share folder under s/<token>/, byte for byte.
+        // In the bucket (the first folder of the remote's paths): the take under takes/<host>/, the
+        // share folder under s/<token>/, byte for byte.
+        let bucket = try #require(hook.components(separatedBy: "\(remote):").dropFirst().first?.split(separator: "/").first.map(String.init), "\(hook)")
+        let host = try runProgram(["hostname"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let files = FileManager.default.enumerator(atPath: root.path)?.allObjects.compactMap { $0 as? String } ?? []
-        let copied = try #require(files.first { $0.hasPrefix("takes/") && $0.hasSuffix("/" + URL(fileURLWithPath: take).lastPathComponent) },
-                                  "\(files)")
-        #expect(FileManager.default.contents(atPath: root.appendingPathComponent(copied).path) == FileManager.default.contents(atPath: take))
+        let copied = root.appendingPathComponent("\(bucket)/takes/\(host)/\(URL(fileURLWithPath: take).lastPathComponent)").path
+        #expect(FileManager.default.contents(atPath: copied) == FileManager.default.contents(atPath: take), "\(files)")
+        #expect(FileManager.default.contents(atPath: take)?.isEmpty == false)
         for name in ["video.mp4", "poster.jpg", "index.html"] {
-            let there = root.appendingPathComponent("s/\(token)/\(name)").path
+            let there = root.appendingPathComponent("\(bucket)/s/\(token)/\(name)").path
             #expect(FileManager.default.contents(atPath: there) == FileManager.default.contents(atPath: shareFolder + "/" + name), "\(name): \(files)")
         }
     }
