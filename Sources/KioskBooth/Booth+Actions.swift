@@ -63,9 +63,10 @@ extension Booth {
         case let .applyConfiguration(configuration):
             apply(configuration)
         case let .emit(event):
-            if case let .state(mode, timer, buttons, orientation, remaining, _) = event, config.capture.microphone != .none {
+            if case let .state(mode, timer, buttons, orientation, remaining, _, _) = event {
                 events.emit(.state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
-                                   microphoneLevel: meter.level()))
+                                   microphoneLevel: config.capture.microphone != .none ? meter.level() : nil,
+                                   hooksPending: config.service.onTake != nil ? jobs.owed.pending : nil))
             } else {
                 events.emit(event)
             }

@@ -51,9 +51,10 @@ extension Booth {
             microphone.name = name
             microphone.missing = failure != nil
             if let opening = gate.microphoneTried(failure: failure) { sendReady(opening) }
-        case let .launchFilesDone(done):
+        case let .launchFilesDone(done, owed):
             jobs.fileDone()
             done.forEach(events.emit)
+            jobs.owed.load(owed, now: MonotonicClock.now())
             if let opening = gate.launchFilesDone() { sendReady(opening) }
         case let .cameraSwitched(index, open):
             cameraSwitched(to: index, open: open)
@@ -70,13 +71,19 @@ extension Booth {
         case let .fileJobDone(done):
             jobs.fileDone()
             done.forEach(events.emit)
-            // An accepted take goes to the hook, after its hand-over was reported.
-            for case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path) in done { runHook(for: path) }
+            // An accepted take owes its hook once its hand-over was reported (a shared one once its
+            // share folder is written, or failed).
+            if !takes.share.wanted {
+                for case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path) in done { hookOwed(path, share: nil) }
+            }
             handedOver(done)
         case let .shareDone(result):
             shareDone(result)
-        case let .hookDone(path, status, failure):
-            jobs.hookEnded(path: path, status: status, failure: failure).forEach(events.emit)
+        case let .hookDone(path, outcome):
+            hookDone(path, outcome)
+        case let .hookFilesDone(done):
+            jobs.fileDone()
+            done.forEach(events.emit)
         case let .emit(event):
             events.emit(event)
         case let .screenshotDone(failure):

@@ -1,6 +1,6 @@
 // The rules the loop looks at every turn, each a value that decides (IdleRule, AttractRule,
-// SilenceWatch, BoothJobs' hooks) and this file carries out: idle reset, the attract screen, the
-// listening microphone and silence, and the `--on-take` hooks.
+// SilenceWatch) and this file carries out: idle reset, the attract screen, the listening microphone
+// and silence. (The `--on-take` hooks are Booth+Hooks'.)
 import Foundation
 import KioskCore
 import KioskSystem
@@ -95,31 +95,5 @@ extension Booth {
             events.emit(.microphoneSilent)
             Log.info("microphone: no sound for 3 s")
         }
-    }
-
-    /// `--on-take`: runs the command for an accepted take on the hooks worker, one at a time; its
-    /// end comes back as `hookDone`. The take is kept from retention until it exits 0.
-    func runHook(for path: String) {
-        guard let run = jobs.accepted(path: path, duration: takes.lastDuration, command: config.service.onTake) else { return }
-        let (inbox, running) = (inbox, shared.runningHook)
-        shared.hooks.async {
-            switch ShellCommand.spawn(run.command, environment: run.environment) {
-            case let .failure(error):
-                inbox.post(.hookDone(path: path, status: nil, failure: "--on-take: \(error)"))
-            case let .success(pid):
-                running.pid.store(pid, ordering: .relaxed)
-                let status = ShellCommand.wait(pid)
-                running.pid.store(0, ordering: .relaxed)
-                if status != 0 { Log.info("--on-take for \(path) exited with \(status)") }
-                inbox.post(.hookDone(path: path, status: status, failure: nil))
-            }
-        }
-    }
-
-    /// A signal ends the booth: the running hook (and what it started) is asked to end too, rather
-    /// than waited for.
-    func stopRunningHook() {
-        let pid = shared.runningHook.pid.load(ordering: .relaxed)
-        if pid > 0 { kill(-pid, SIGTERM) }
     }
 }

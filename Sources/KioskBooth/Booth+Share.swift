@@ -13,6 +13,8 @@ struct ShareState {
     var wanted = false
     /// When the share screen ends by itself (CLOCK_MONOTONIC ns); nil: no share screen up.
     var endsAt: Int64?
+    /// The take being shared: it owes its `--on-take` hook once its share folder is written (or failed).
+    var take: String?
 }
 
 /// Why a share folder was not written, for the `error` event.
@@ -37,6 +39,7 @@ extension Booth {
         guard let path else {
             return perform(machine.handle(.shareFailed(message: "the take was not handed over, so it has no share folder")))
         }
+        takes.share.take = path
         writeShare(of: path)
     }
 
@@ -44,6 +47,7 @@ extension Booth {
     private func writeShare(of take: String) {
         let settings = config.share
         guard let folder = settings.folder, let template = settings.urlTemplate else {
+            hookAfterShare(nil)
             return perform(machine.handle(.shareFailed(message: "sharing was turned off before the take was shared")))
         }
         let (inbox, language, trusted) = (inbox, config.screen.language, parts.environment.clockTrusted)
@@ -68,12 +72,20 @@ extension Booth {
     /// The share folder is written (or not): the machine shows its QR code, or says why not.
     func shareDone(_ result: Result<ShareLink, ShareFailure>) {
         jobs.fileDone()
+        hookAfterShare(try? result.get())
         switch result {
         case let .success(link):
             service.metrics.shared += 1
             perform(machine.handle(.takeShared(link)))
         case let .failure(failure): perform(machine.handle(.shareFailed(message: failure.message)))
         }
+    }
+
+    /// The shared take owes its hook now, with its share folder (`link`) when one was written.
+    private func hookAfterShare(_ link: ShareLink?) {
+        guard let take = takes.share.take else { return }
+        takes.share.take = nil
+        hookOwed(take, share: link)
     }
 
     /// `.startShareClock`: the share screen ends by itself after `--share-seconds`.

@@ -96,16 +96,18 @@ public final class Booth {
                 outputLock: OutputLock? = nil) throws(SystemError) {
         self.config = config
         self.outputPath = outputPath
-        storage = folder.map { FolderStorage(folder: $0) } ?? SingleFileStorage()
+        storage = folder.map { FolderStorage(folder: $0) } ?? SingleFileStorage(output: outputPath)
         self.parts = parts
         shared = try BoothWorkers(outputLock: Locked(outputLock), metricsFile: config.service.metricsFile)
         ring = CameraRing(count: 1 + parts.moreCameras.count)
-        gate = ReadyGate(launchFiles: storage.hasLaunchWork, microphone: parts.monitorsMicrophone && config.capture.microphone != .none)
+        gate = ReadyGate(launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
+                         microphone: parts.monitorsMicrophone && config.capture.microphone != .none)
         machine = RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                   countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining, cameraCount: ring.count,
                                   shares: config.share.folder != nil)
         inbox.wakes(with: parts.screen.wake)
         frames.wakes(with: parts.screen.wake)
+        jobs.owed.backoff = HookBackoff(first: parts.environment.hookBackoff ?? 10)
     }
 
     /// The player alone (`--play FILE`): the booth's playing mode on `file`, then exit. The camera
@@ -136,12 +138,16 @@ public final class Booth {
         let inbox = inbox
         events.onReaderGone { inbox.post(.parentGone) }
         if machine.playerFile == nil { parts.audio.prepare() } else { tellService(.ready) }
-        if storage.hasLaunchWork {
-            // Takes a dead run left in the folder are reported (and kept) before `ready`; the
-            // retention rules run once over what is there.
+        if storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil) {
+            // Takes a dead run left in the folder are reported (and kept) before `ready`; the hooks
+            // it still owed are read back; the retention rules run once over what is there, never
+            // deleting a take whose hook is owed.
             jobs.filePosted()
             let (inbox, rules, storage) = (inbox, retention, storage)
-            shared.files.async { inbox.post(.launchFilesDone(storage.launchWork(rules))) }
+            shared.files.async {
+                let owed = storage.hookQueueFile.map(HookQueueFile.load) ?? []
+                inbox.post(.launchFilesDone(storage.launchWork(rules, protected: Set(owed.map(\.name))), owed: owed))
+            }
         }
         if machine.playerFile == nil, parts.monitorsMicrophone, config.capture.microphone != .none { lookAtMicrophone() }
         if machine.playerFile == nil { tidyShares() }
@@ -175,6 +181,7 @@ public final class Booth {
         checkIdle()
         checkAttract()
         checkShareClock()
+        checkHooks()
         updateMicrophone()
         if jobs.stopHooks(signalled: endedBySignal) { stopRunningHook() }
         if let take = takes.current, machine.mode == .recording {

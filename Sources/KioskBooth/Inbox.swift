@@ -27,10 +27,12 @@ public enum BoothMessage: Sendable {
     /// The share folder of the take just used (`--share-dir`) is written, or why not.
     case shareDone(Result<ShareLink, ShareFailure>)
     /// The launch's file work (recovery and retention in the output folder) is done; its events
-    /// go out before `ready`.
-    case launchFilesDone([KioskEvent])
-    /// `--on-take`'s command for a take ended (`status`), or could not start (`failure`).
-    case hookDone(path: String, status: Int?, failure: String?)
+    /// go out before `ready`; `owed`: the hooks a previous run still owed.
+    case launchFilesDone([KioskEvent], owed: [HookQueue.Entry])
+    /// A try of `--on-take`'s command for a take ended.
+    case hookDone(path: String, outcome: HookOutcome)
+    /// The file worker saved the hooks owed (and ran retention after a hook's success: its events).
+    case hookFilesDone([KioskEvent])
     /// An event a worker produced, emitted in its turn.
     case emit(KioskEvent)
     /// A screenshot was written off the UI thread; the error, if it failed.

@@ -20,6 +20,7 @@ public enum Preflight {
         items.append(display(requestedDriver: environment.videoDriver))
         items.append(input(folder: environment.inputFolder))
         items.append(contentsOf: output(config))
+        if let hooks = hooks(config) { items.append(hooks) }
         items.append(user())
         return items
     }
@@ -247,6 +248,21 @@ public enum Preflight {
             }
         }
         return items
+    }
+
+    /// The `--on-take` hooks still owed in the output (HookQueueFile), a warning when there are
+    /// some: with a hook set, or when a run left some.
+    static func hooks(_ config: Configuration) -> CheckItem? {
+        let file = config.storage.outputDirectory.map(HookQueueFile.path(folder:)) ?? config.storage.output.map(HookQueueFile.path(output:))
+        let owed = file.map(HookQueueFile.read) ?? []
+        guard config.service.onTake != nil || !owed.isEmpty else { return nil }
+        guard let oldest = owed.first, let file else { return CheckItem(name: "hooks", ok: true, detail: "no --on-take hook pending") }
+        let spent = config.service.hookAttempts.map { limit in owed.filter { $0.attempts >= limit }.count } ?? 0
+        let detail = "\(owed.count) hook\(owed.count == 1 ? "" : "s") pending (the oldest for \(oldest.path), tried \(oldest.attempts) times)"
+            + (spent > 0 ? "; \(spent) out of tries (--hook-attempts)" : "")
+        let fix = config.service.onTake == nil ? "set --on-take to run them, or remove \(file) to give them up"
+            : "they run when the booth starts; check the hook's network and command (its output is in the booth's log)"
+        return CheckItem(name: "hooks", ok: true, detail: detail, fix: fix, warning: true)
     }
 
     /// How fast the disk makes a take safe: a probe file in the output folder takes four fragments'

@@ -10,8 +10,13 @@ import KioskSystem
 protocol TakeStorage: Sendable {
     /// The launch has file work that `ready` waits for (recovering and pruning a folder).
     var hasLaunchWork: Bool { get }
-    /// That work: the takes a dead run left (kept, reported) and those the retention rules delete.
-    func launchWork(_ rules: TakeFolder.Retention) -> [KioskEvent]
+    /// That work: the takes a dead run left (kept, reported) and those the retention rules delete
+    /// (never one in `protected`: its hook is owed).
+    func launchWork(_ rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent]
+    /// Where the `--on-take` hooks still owed are saved (HookQueueFile); nil: nowhere (the player).
+    var hookQueueFile: String? { get }
+    /// The retention rules once more (a hook succeeded, so its take may go now).
+    func enforce(_ rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent]
     /// Where the next take goes, given the path it would have (`planned`): its number and path, or
     /// why it cannot be made. `lock` is the output's lock, taken anew if the storage had to be
     /// made again.
@@ -30,9 +35,16 @@ struct TakeRefusal: Error {
 
 /// `--output`: one file, the take's marker beside it.
 struct SingleFileStorage: TakeStorage {
+    /// `--output`'s path; nil for the player alone.
+    var output: String?
+
     var hasLaunchWork: Bool { false }
 
-    func launchWork(_ rules: TakeFolder.Retention) -> [KioskEvent] { [] }
+    func launchWork(_ rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] { [] }
+
+    var hookQueueFile: String? { output.map(HookQueueFile.path(output:)) }
+
+    func enforce(_ rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] { [] }
 
     func nextTake(planned: String, lock: Locked<OutputLock?>) -> Result<(number: Int?, path: String), TakeRefusal> {
         .success((nil, planned))
@@ -61,10 +73,15 @@ struct FolderStorage: TakeStorage {
 
     var hasLaunchWork: Bool { true }
 
-    func launchWork(_ rules: TakeFolder.Retention) -> [KioskEvent] {
+    func launchWork(_ rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] {
         let recovered = folder.recoverOrphans().map { KioskEvent.recordingRecovered(path: $0.path, duration: $0.duration) }
-        let deleted = folder.enforce(rules).map { KioskEvent.takeDeleted(path: $0.path, reason: $0.reason) }
-        return recovered + deleted
+        return recovered + enforce(rules, protected: protected)
+    }
+
+    var hookQueueFile: String? { HookQueueFile.path(folder: folder.path) }
+
+    func enforce(_ rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] {
+        folder.enforce(rules, protected: protected).map { .takeDeleted(path: $0.path, reason: $0.reason) }
     }
 
     /// The take gets its name now (the counter moves on, durably); a folder removed while the booth
@@ -88,8 +105,7 @@ struct FolderStorage: TakeStorage {
         let (handed, _) = TakeFiles.handOver(path, rename: false)
         folder.accept(TakeFolder.Entry(number: number ?? 0, name: URL(fileURLWithPath: handed).lastPathComponent,
                                        acceptedAt: WallClock.synchronisedNow(trusted: folder.clockTrusted)))
-        return [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: handed)]
-            + folder.enforce(rules, protected: protected).map { .takeDeleted(path: $0.path, reason: $0.reason) }
+        return [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: handed)] + enforce(rules, protected: protected)
     }
 
     /// Makes the folder again (it was removed while the booth ran) and takes its lock anew (the old

@@ -214,6 +214,8 @@ public struct Configuration: Equatable, Sendable {
         public var metricsFile: String?
         /// A shell command run after each accepted take (`KIOSK_TAKE_PATH`, `KIOSK_TAKE_DURATION`).
         public var onTake: String?
+        /// `--hook-attempts`: tries of a take's hook before it is given up; nil: no limit.
+        public var hookAttempts: Int?
 
         public init() {}
     }

@@ -128,9 +128,9 @@ public enum KioskEvent: Equatable, Sendable {
     case orientationChanged(orientation: Orientation)
     /// `remaining`: while recording, the seconds left before a limit (duration, file size, free disk).
     /// `microphoneLevel`: the microphone's peak over the last 100 ms in dBFS (floor −100); absent
-    /// with `--microphone none`.
+    /// with `--microphone none`. `hooksPending`: with `--on-take`, how many takes still owe their hook.
     case state(mode: String, timer: String, buttons: [Button], orientation: Orientation, remaining: Double? = nil,
-               microphoneLevel: Double? = nil)
+               microphoneLevel: Double? = nil, hooksPending: Int? = nil)
     /// While recording, the microphone stayed below −60 dBFS for 3 s (once; again after sound came
     /// back and went).
     case microphoneSilent
@@ -144,8 +144,9 @@ public enum KioskEvent: Equatable, Sendable {
     case takeDeleted(path: String, reason: DeletionReason)
     /// The finished screen was left untouched for `--idle-timeout`: what happens next follows.
     case idleReset(action: IdleAction)
-    /// `--on-take`'s command for a take ended: its exit status, or 128 + the signal that ended it.
-    case hookFinished(path: String, status: Int)
+    /// `--on-take`'s command for a take ended: its exit status, or 128 + the signal that ended it;
+    /// `attempt`: which try for this take it was (1, 2, …; counted across restarts).
+    case hookFinished(path: String, status: Int, attempt: Int)
     /// `--share-dir`: the accepted take's share folder is written whole; `url` is what the QR code
     /// on the screen says (`--share-url` with the token), `folder` the folder's path.
     case takeShared(url: String, token: String, folder: String)
@@ -157,7 +158,7 @@ extension KioskEvent: Codable {
     enum Key: String, CodingKey {
         case event, camera, width, height, fps, orientation, outputPath, duration, bytes, reason, success
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
-        case action, status, ok, items, remaining, microphoneLevel, encoder, microphone, url, token, folder
+        case action, status, ok, items, remaining, microphoneLevel, encoder, microphone, url, token, folder, attempt, hooksPending
     }
 
     struct UnknownEvent: Error, CustomStringConvertible {
@@ -264,15 +265,17 @@ extension KioskEvent: Codable {
             return [(.orientation, orientation)]
         }, decode: { c in .orientationChanged(orientation: try c.decode(Orientation.self, forKey: .orientation)) }),
         Kind(name: "state", fields: {
-            guard case let .state(mode, timer, buttons, orientation, remaining, level) = $0 else { return nil }
+            guard case let .state(mode, timer, buttons, orientation, remaining, level, hooks) = $0 else { return nil }
             return [(.mode, mode), (.timer, timer), (.buttons, buttons), (.orientation, orientation)]
                 + (remaining.map { [(.remaining, milliseconds($0))] } ?? [])
                 + (level.map { [(.microphoneLevel, ($0 * 10).rounded() / 10)] } ?? [])
+                + (hooks.map { [(.hooksPending, $0)] } ?? [])
         }, decode: { c in
             .state(mode: try c.decode(String.self, forKey: .mode), timer: try c.decode(String.self, forKey: .timer),
                    buttons: try c.decode([Button].self, forKey: .buttons), orientation: try c.decode(Orientation.self, forKey: .orientation),
                    remaining: try c.decodeIfPresent(Double.self, forKey: .remaining),
-                   microphoneLevel: try c.decodeIfPresent(Double.self, forKey: .microphoneLevel))
+                   microphoneLevel: try c.decodeIfPresent(Double.self, forKey: .microphoneLevel),
+                   hooksPending: try c.decodeIfPresent(Int.self, forKey: .hooksPending))
         }),
         Kind(name: "microphoneSilent", fields: {
             guard case .microphoneSilent = $0 else { return nil }
@@ -308,9 +311,12 @@ extension KioskEvent: Codable {
             return [(.action, action)]
         }, decode: { c in .idleReset(action: try c.decode(IdleAction.self, forKey: .action)) }),
         Kind(name: "hookFinished", fields: {
-            guard case let .hookFinished(path, status) = $0 else { return nil }
-            return [(.path, path), (.status, status)]
-        }, decode: { c in .hookFinished(path: try c.decode(String.self, forKey: .path), status: try c.decode(Int.self, forKey: .status)) }),
+            guard case let .hookFinished(path, status, attempt) = $0 else { return nil }
+            return [(.path, path), (.status, status), (.attempt, attempt)]
+        }, decode: { c in
+            .hookFinished(path: try c.decode(String.self, forKey: .path), status: try c.decode(Int.self, forKey: .status),
+                          attempt: try c.decode(Int.self, forKey: .attempt))
+        }),
         Kind(name: "takeShared", fields: {
             guard case let .takeShared(url, token, folder) = $0 else { return nil }
             return [(.url, url), (.token, token), (.folder, folder)]

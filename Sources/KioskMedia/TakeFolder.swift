@@ -10,6 +10,7 @@
 // - `.kiosk-recorder.counter`: the next take's number, one decimal line, replaced atomically.
 // - `.kiosk-recorder.takes`: accepted takes, one `N<TAB>name<TAB>time` line each, oldest first
 //   (time: Unix seconds when it was accepted, or `-` when the wall clock was not synchronised).
+// - `.kiosk-recorder.hooks`: the `--on-take` hooks still owed (HookQueueFile).
 // - `.NAME.recording`: the marker of a take being written or finished and not yet decided on.
 //
 // Blocking file work: called on the booth's file worker only, never on the UI thread.
@@ -126,9 +127,14 @@ public final class TakeFolder: Sendable {
         if !replace(Self.counterName, with: "\(n)\n") { Log.info("could not write the take counter in \(path)") }
     }
 
-    /// Replaces a small file atomically and durably: a new temporary file, synced, renamed over.
     private func replace(_ name: String, with text: String) -> Bool {
-        let target = file(name), temporary = file(name + ".new")
+        Self.replace(file(name), with: text)
+    }
+
+    /// Replaces a small file atomically and durably: a new temporary file beside it (`.new`), synced,
+    /// renamed over, the folder synced.
+    static func replace(_ target: String, with text: String) -> Bool {
+        let temporary = target + ".new"
         unlink(temporary)
         guard let fd = try? NewFile.create(temporary) else { return false }
         let bytes = Array(text.utf8)

@@ -24,6 +24,9 @@ public struct KioskEnvironment: Equatable, Sendable {
     public var testEncoders: Bool
     /// `KIOSK_STATS=1`: the booth writes its preview statistics lines to stderr (bench/preview).
     public var stats: Bool
+    /// `KIOSK_HOOK_BACKOFF=SECONDS`: the wait after a hook's first failed try (10 s when unset),
+    /// doubling as ever. Test-only: the tests of the retried hook would otherwise wait 10 s and more.
+    public var hookBackoff: Double?
     /// `SDL_VIDEODRIVER` as the operator set it (SDL reads it itself): only an explicit choice may
     /// land on SDL's `offscreen` or `dummy` driver, where a fallback to it means "no display".
     public var videoDriver: String?
@@ -43,6 +46,7 @@ public struct KioskEnvironment: Equatable, Sendable {
         renderFolder = variables["KIOSK_DRI_DIR"] ?? "/dev/dri"
         testEncoders = variables["KIOSK_TEST_ENCODERS"] == "1"
         stats = variables["KIOSK_STATS"] == "1"
+        hookBackoff = variables["KIOSK_HOOK_BACKOFF"].flatMap(Double.init).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         videoDriver = variables["SDL_VIDEODRIVER"]
     }
 }

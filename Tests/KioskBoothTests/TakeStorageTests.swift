@@ -32,7 +32,9 @@ struct TakeStorageTests {
         let dir = try Self.folder("single")
         let output = dir + "/take.mov"
         let storage = SingleFileStorage()
-        #expect(!storage.hasLaunchWork && storage.launchWork(Self.rules).isEmpty)
+        #expect(!storage.hasLaunchWork && storage.launchWork(Self.rules, protected: []).isEmpty)
+        // The hooks owed: a dot-file beside the take; the player alone has none.
+        #expect(storage.hookQueueFile == nil && SingleFileStorage(output: output).hookQueueFile == dir + "/.take.mov.hooks")
         guard case let .success((number, path)) = storage.nextTake(planned: output, lock: Locked(nil)) else {
             Issue.record("refused")
             return
@@ -68,7 +70,8 @@ struct TakeStorageTests {
     func folder() throws {
         let dir = try Self.folder("folder")
         let storage = FolderStorage(folder: TakeFolder(path: dir, template: "t{n}.mov", clockTrusted: false))
-        #expect(storage.hasLaunchWork && storage.launchWork(Self.rules).isEmpty)
+        #expect(storage.hasLaunchWork && storage.launchWork(Self.rules, protected: []).isEmpty)
+        #expect(storage.hookQueueFile == dir + "/.kiosk-recorder.hooks")
         var paths: [String] = []
         for _ in 1...3 {
             guard case let .success((number, path)) = storage.nextTake(planned: dir + "/x.mov", lock: Locked(nil)) else {

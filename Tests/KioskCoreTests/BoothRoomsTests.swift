@@ -150,44 +150,25 @@ struct BoothRoomsTests {
 
     // MARK: BoothJobs
 
-    @Test("the exit waits for every file job and hook to report back")
+    @Test("the exit waits for every file job and the running hook to report back, not for a try still to come")
     func exitWaits() {
         var jobs = BoothJobs()
         jobs.filePosted()
-        let run = jobs.accepted(path: "/t/take-1.mov", duration: 1.5, command: "upload")
+        jobs.owed.add(HookQueue.Entry(path: "/t/take-1.mov", duration: 1.5), now: 0)
+        let run = jobs.owed.next(command: "upload", limit: nil, now: 0)
         jobs.exitCode = 0
         #expect(!jobs.isFinished)
         jobs.fileDone()
         #expect(!jobs.isFinished, "a hook still runs")
-        _ = jobs.hookEnded(path: "/t/take-1.mov", status: 0, failure: nil)
-        #expect(jobs.isFinished)
-        #expect(run == BoothJobs.HookRun(command: "upload", environment: ["KIOSK_TAKE_PATH": "/t/take-1.mov", "KIOSK_TAKE_DURATION": "1.5"]))
+        _ = jobs.owed.ended(path: "/t/take-1.mov", outcome: .exited(1), now: 5)
+        #expect(jobs.isFinished, "the next try waits for the next launch")
+        #expect(jobs.protectedTakes == ["take-1.mov"])
+        #expect(run == HookQueue.Run(path: "/t/take-1.mov", command: "upload",
+                                     environment: ["KIOSK_TAKE_PATH": "/t/take-1.mov", "KIOSK_TAKE_DURATION": "1.5"], attempt: 1))
         var idle = BoothJobs()
         #expect(!idle.isFinished, "no exit asked")
         idle.exitCode = 3
         #expect(idle.isFinished)
-    }
-
-    @Test("a hook's take is protected from retention until the hook exits 0: a failure, a hook that could not run, keep it",
-          arguments: [
-            (Int?.some(0), String?.none, false, ["hookFinished"]),
-            (3, nil, true, ["hookFinished"]),
-            (nil, "--on-take: fork failed", true, ["error"]),
-          ] as [(Int?, String?, Bool, [String])])
-    func protection(status: Int?, failure: String?, stillProtected: Bool, events: [String]) {
-        var jobs = BoothJobs()
-        _ = jobs.accepted(path: "/t/take-1.mov", duration: 2, command: "upload")
-        #expect(jobs.protectedTakes == ["take-1.mov"])
-        let said = jobs.hookEnded(path: "/t/take-1.mov", status: status, failure: failure)
-        #expect(said.map(\.name) == events)
-        #expect(jobs.protectedTakes.contains("take-1.mov") == stillProtected)
-    }
-
-    @Test("without --on-take nothing runs and nothing is protected")
-    func noHook() {
-        var jobs = BoothJobs()
-        #expect(jobs.accepted(path: "/t/take-1.mov", duration: 2, command: nil) == nil)
-        #expect(jobs.protectedTakes.isEmpty && jobs.hooks == 0)
     }
 
     @Test("a signal asks the running hook to end, once; without a hook running, or without a signal, never")
@@ -195,7 +176,8 @@ struct BoothRoomsTests {
         var jobs = BoothJobs()
         let r11 = jobs.stopHooks(signalled: true)
         #expect(!r11, "no hook runs")
-        _ = jobs.accepted(path: "/t/a.mov", duration: 1, command: "upload")
+        jobs.owed.add(HookQueue.Entry(path: "/t/a.mov", duration: 1), now: 0)
+        _ = jobs.owed.next(command: "upload", limit: nil, now: 0)
         let r12 = jobs.stopHooks(signalled: false)
         #expect(!r12)
         let r13 = jobs.stopHooks(signalled: true)

@@ -26,6 +26,9 @@ struct ContractTests {
             (.orientationChanged(orientation: .portraitUpsideDown), #"{"event":"orientationChanged","orientation":"portrait-upside-down"}"#),
             (.state(mode: "finished", timer: "00:03", buttons: [.retake, .useVideo, .playVideo], orientation: .portrait),
              #"{"event":"state","mode":"finished","timer":"00:03","buttons":["retake","useVideo","playVideo"],"orientation":"portrait"}"#),
+            (.state(mode: "ready", timer: "00:00", buttons: [.cancel, .start], orientation: .portrait, microphoneLevel: -40, hooksPending: 2),
+             #"{"event":"state","mode":"ready","timer":"00:00","buttons":["cancel","start"],"orientation":"portrait","microphoneLevel":-40,"hooksPending":2}"#),
+            (.hookFinished(path: "/t.mov", status: 1, attempt: 2), #"{"event":"hookFinished","path":"/t.mov","status":1,"attempt":2}"#),
             (.error(code: .notAllowed, message: "no"), #"{"event":"error","code":"notAllowed","message":"no"}"#),
             (.terminated(signal: "SIGTERM"), #"{"event":"terminated","signal":"SIGTERM"}"#),
         ]
@@ -44,10 +47,11 @@ struct ContractTests {
         .recordingRecovered(path: "/r.mov", duration: 1.5), .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: "/o.mov"),
         .videoRecorderDidCancelRecordingVideo, .playbackStarted(path: "/o.mov"), .playbackFinished(reason: .end),
         .orientationChanged(orientation: .landscapeLeft),
-        .state(mode: "recording", timer: "00:01", buttons: [.stop], orientation: .portrait, remaining: 3.5, microphoneLevel: -20.5),
+        .state(mode: "recording", timer: "00:01", buttons: [.stop], orientation: .portrait, remaining: 3.5, microphoneLevel: -20.5,
+               hooksPending: 0),
         .microphoneSilent, .error(code: .badCommand, message: "x"), .terminated(signal: "SIGTERM"), .cameras([]),
         .cameraChanged(camera: "/dev/video1", width: 640, height: 480, fps: 25), .takeDeleted(path: "/t.mov", reason: .maxTakes),
-        .idleReset(action: .use), .hookFinished(path: "/t.mov", status: 3),
+        .idleReset(action: .use), .hookFinished(path: "/t.mov", status: 3, attempt: 1),
         .takeShared(url: "http://10.42.0.1/s/Ab-9_x/", token: "Ab-9_x", folder: "/srv/share/Ab-9_x"),
         .check(ok: false, items: [CheckItem(name: "camera", ok: false, detail: "none", fix: "plug one in")]),
     ]

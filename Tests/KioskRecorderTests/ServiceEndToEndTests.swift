@@ -185,7 +185,7 @@ struct ServiceEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: result.outputPath))
         r.command("state")
         try #require(r.wait(for: "state", count: 6) != nil)
-        guard case let .state(mode, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return }
+        guard case let .state(mode, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return }
         #expect(mode == "ready")
         r.command("quit")
         #expect(r.exitStatus() == 0)
@@ -214,7 +214,7 @@ struct ServiceEndToEndTests {
         #expect(try Self.names(in: folder).isEmpty)
     }
 
-    @Test("--on-take: runs after each accepted take with its environment, its output on stderr, the booth answering state meanwhile (well before the hook ends); a failed hook keeps its take from retention")
+    @Test("--on-take: runs after each accepted take with its environment, its output on stderr, the booth answering state meanwhile (well before the hook ends); a failed hook (one try: --hook-attempts 1) keeps its take from retention")
     func hook() throws {
         let folder = try testFolder("service-hook")
         let log = folder.appendingPathComponent("hook.log").path
@@ -223,7 +223,7 @@ struct ServiceEndToEndTests {
         let command = #"echo "hook says hello"; sleep 1; printf '%s %s\n' "$KIOSK_TAKE_PATH" "$KIOSK_TAKE_DURATION" >> "#
             + log + #"; read line && exit 9; case "$KIOSK_TAKE_PATH" in *t1.mov) exit 3;; esac"#
         let r = try RecorderProcess(booth + ["--output-dir", takes.path, "--name-template", "t{n}.mov", "--session", "loop",
-                                             "--max-takes", "1", "--on-take", command])
+                                             "--max-takes", "1", "--on-take", command, "--hook-attempts", "1"])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         var results: [RecordingResult] = []
         for k in 1...3 {
@@ -240,7 +240,7 @@ struct ServiceEndToEndTests {
             #expect(answered - asked < 0.5, "state took \(answered - asked) s while the hook ran")
             try #require(r.wait(for: "hookFinished", count: k, timeout: 5) != nil, "\(r.rawLines) \(r.stderr)")
         }
-        let finished = r.events.compactMap { if case let .hookFinished(path, status) = $0 { (URL(fileURLWithPath: path).lastPathComponent, status) } else { nil } }
+        let finished = r.events.compactMap { if case let .hookFinished(path, status, 1) = $0 { (URL(fileURLWithPath: path).lastPathComponent, status) } else { nil } }
         #expect(finished.map(\.0) == ["t1.mov", "t2.mov", "t3.mov"] && finished.map(\.1) == [3, 0, 0], "\(finished)")
         // Each hook saw its own take and its length; stdin was /dev/null (read found nothing).
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")

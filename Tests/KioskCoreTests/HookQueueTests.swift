@@ -1,0 +1,124 @@
+// The `--on-take` hooks owed, with a virtual clock: the back-off between tries (10 s doubling, at
+// most 15 min), `--hook-attempts`, one hook at a time in the order the takes came, the takes kept
+// from retention until their hook exits 0, and the saved copy a restart reads back.
+import Foundation
+import KioskCore
+import Testing
+
+@Suite("HookQueue: --on-take tried again with back-off, time passed in")
+struct HookQueueTests {
+    static let s: Int64 = 1_000_000_000
+
+    @Test("the back-off: 10 s after the first failure, doubling, never more than 15 min", arguments: [
+        (1, 10.0), (2, 20), (3, 40), (4, 80), (5, 160), (6, 320), (7, 640), (8, 900), (9, 900), (60, 900), (Int.max, 900),
+    ] as [(Int, Double)])
+    func backoff(attempt: Int, seconds: Double) {
+        #expect(HookBackoff().delay(after: attempt) == seconds)
+    }
+
+    @Test("a shorter first wait (the tests' KIOSK_HOOK_BACKOFF) doubles the same way, under the same cap")
+    func shorterBackoff() {
+        #expect([1, 2, 3, 11, 12, 13].map { HookBackoff(first: 0.5).delay(after: $0) } == [0.5, 1, 2, 512, 900, 900])
+    }
+
+    /// A hook that fails `failures` times, driven by a clock that looks every second: the seconds at
+    /// which each try starts.
+    static func tries(failures: Int, limit: Int?, until end: Int64) -> (starts: [Int64], events: [KioskEvent], owed: Int) {
+        var queue = HookQueue()
+        queue.add(HookQueue.Entry(path: "/t/a.mov", duration: 2), now: 0)
+        var starts: [Int64] = [], events: [KioskEvent] = []
+        for second in 0...end {
+            guard let run = queue.next(command: "upload", limit: limit, now: second * s) else { continue }
+            starts.append(second)
+            events += queue.ended(path: run.path, outcome: .exited(run.attempt <= failures ? 1 : 0), now: second * s)
+        }
+        return (starts, events, queue.pending)
+    }
+
+    @Test("a hook that fails twice runs three times: at once, 10 s later, 20 s after that; then it is no longer owed")
+    func failsTwice() {
+        let (starts, events, owed) = Self.tries(failures: 2, limit: nil, until: 3600)
+        #expect(starts == [0, 10, 30])
+        #expect(events == [.hookFinished(path: "/t/a.mov", status: 1, attempt: 1), .hookFinished(path: "/t/a.mov", status: 1, attempt: 2),
+                           .hookFinished(path: "/t/a.mov", status: 0, attempt: 3)])
+        #expect(owed == 0)
+    }
+
+    @Test("a hook that never succeeds: tries every 15 min once the doubling reaches it; --hook-attempts stops it, the take still owed")
+    func neverSucceeds() {
+        let (starts, _, owed) = Self.tries(failures: .max, limit: nil, until: 4 * 3600)
+        #expect(Array(starts.prefix(9)) == [0, 10, 30, 70, 150, 310, 630, 1270, 2170])
+        #expect(zip(starts.dropFirst(8), starts.dropFirst(9)).allSatisfy { $1 - $0 == 900 })
+        #expect(owed == 1)
+        let limited = Self.tries(failures: .max, limit: 3, until: 3600)
+        #expect(limited.starts == [0, 10, 30] && limited.owed == 1)
+        let once = Self.tries(failures: .max, limit: 1, until: 3600)
+        #expect(once.starts == [0], "--hook-attempts 1: today's single try")
+    }
+
+    @Test("one hook at a time, the oldest due take first; a take waiting for its back-off lets the next one run")
+    func oneAtATime() {
+        var queue = HookQueue()
+        queue.add(HookQueue.Entry(path: "/t/a.mov", duration: 1), now: 0)
+        queue.add(HookQueue.Entry(path: "/t/b.mov", duration: 1), now: 0)
+        let a = queue.next(command: "c", limit: nil, now: 0)
+        #expect(a?.path == "/t/a.mov")
+        #expect(queue.next(command: "c", limit: nil, now: 0) == nil, "a hook runs")
+        _ = queue.ended(path: "/t/a.mov", outcome: .exited(7), now: 1 * Self.s)
+        #expect(queue.next(command: "c", limit: nil, now: 1 * Self.s)?.path == "/t/b.mov")
+        _ = queue.ended(path: "/t/b.mov", outcome: .exited(0), now: 2 * Self.s)
+        #expect(queue.next(command: "c", limit: nil, now: 10 * Self.s) == nil, "a's next try is due at 11 s")
+        #expect(queue.wait(for: "/t/a.mov", now: 10 * Self.s) == 1)
+        let again = queue.next(command: "c", limit: nil, now: 11 * Self.s)
+        #expect(again?.path == "/t/a.mov" && again?.attempt == 2)
+    }
+
+    @Test("retention keeps a take until its hook exits 0: a failure, a hook that could not start, a hook out of tries keep it; a take gone is dropped",
+          arguments: [
+            (HookOutcome.exited(0), false, ["hookFinished"]),
+            (.exited(3), true, ["hookFinished"]),
+            (.notStarted("--on-take: fork failed"), true, ["error"]),
+            (.takeGone, false, []),
+          ] as [(HookOutcome, Bool, [String])])
+    func protection(outcome: HookOutcome, stillProtected: Bool, events: [String]) {
+        var queue = HookQueue()
+        queue.add(HookQueue.Entry(path: "/t/take-1.mov", duration: 2), now: 0)
+        #expect(queue.protectedTakes == ["take-1.mov"])
+        _ = queue.next(command: "upload", limit: 1, now: 0)
+        #expect(queue.protectedTakes == ["take-1.mov"], "running")
+        let said = queue.ended(path: "/t/take-1.mov", outcome: outcome, now: 0)
+        #expect(said.map(\.name) == events)
+        #expect(queue.protectedTakes.contains("take-1.mov") == stillProtected)
+        #expect(queue.pending == (stillProtected ? 1 : 0))
+    }
+
+    @Test("a shared take's hook gets its share token and folder")
+    func shareEnvironment() {
+        var queue = HookQueue()
+        queue.add(HookQueue.Entry(path: "/t/a.mov", duration: 3.25, shareToken: "Ab-9_x", shareFolder: "/srv/share/Ab-9_x"), now: 0)
+        let run = queue.next(command: "upload", limit: nil, now: 0)
+        #expect(run?.environment == ["KIOSK_TAKE_PATH": "/t/a.mov", "KIOSK_TAKE_DURATION": "3.25",
+                                     "KIOSK_SHARE_TOKEN": "Ab-9_x", "KIOSK_SHARE_DIR": "/srv/share/Ab-9_x"])
+    }
+
+    @Test("the saved copy reads back after a restart: the attempt of the try that was running is counted, what is owed runs at once")
+    func restart() {
+        var before = HookQueue()
+        before.add(HookQueue.Entry(path: "/t/a.mov", duration: 1), now: 0)
+        before.add(HookQueue.Entry(path: "/t/b c\t\"d\".mov", duration: 2, shareToken: "tok", shareFolder: "/s/tok"), now: 0)
+        _ = before.next(command: "c", limit: nil, now: 0)
+        _ = before.ended(path: "/t/a.mov", outcome: .exited(1), now: 0)
+        _ = before.next(command: "c", limit: nil, now: 1 * Self.s)
+        // Killed here, b's first try running: the copy saved before that try says so.
+        let saved = before.text
+        let read = HookQueue.entries(from: saved + "not json\n{\"path\":\"relative.mov\",\"duration\":1,\"attempts\":0}\n")
+        #expect(read == before.entries, "the lines that do not read are left out")
+        #expect(read.map(\.attempts) == [1, 1])
+        var after = HookQueue()
+        after.load(read, now: 500 * Self.s)
+        let first = after.next(command: "c", limit: nil, now: 500 * Self.s)
+        #expect(first?.path == "/t/a.mov" && first?.attempt == 2, "at once: the back-off's clock did not survive the restart")
+        #expect(after.protectedTakes == ["a.mov", "b c\t\"d\".mov"])
+        #expect(HookQueue().text.isEmpty)
+    }
+}
