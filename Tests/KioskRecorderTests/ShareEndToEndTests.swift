@@ -307,6 +307,12 @@ struct ShareEndToEndTests {
         try FileManager.default.removeItem(atPath: slow)
         let next = try RecorderProcess(arguments)
         try #require(next.wait(for: "ready") != nil, "\(next.stderr)")
+        // The launch's tidying runs on the file worker beside the camera's start: not ordered with `ready`.
+        let tidied = ProcessInfo.processInfo.systemUptime + 5
+        while ProcessInfo.processInfo.systemUptime < tidied,
+              !((try? FileManager.default.contentsOfDirectory(atPath: shares).isEmpty) ?? false) || !next.stderr.contains(name) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         #expect(try FileManager.default.contentsOfDirectory(atPath: shares).isEmpty)
         #expect(next.stderr.contains(name), "\(next.stderr)")
         let handed = r.events.compactMap { e -> String? in
