@@ -15,29 +15,11 @@ final class NodeExporter: Sendable {
     static let binary = "/usr/bin/prometheus-node-exporter"
 
     init(directory: String) throws {
-        var started: (Process, Int)?
         // A free port: node_exporter exits at once when the one tried is taken.
-        for attempt in 0..<20 {
-            let port = 30000 + Int(getpid() % 20000) + attempt * 11
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: Self.binary)
-            p.arguments = ["--collector.disable-defaults", "--collector.textfile", "--collector.textfile.directory", directory,
-                           "--web.listen-address", "127.0.0.1:\(port)"]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            let deadline = ProcessInfo.processInfo.systemUptime + 5
-            var up = false
-            while p.isRunning && ProcessInfo.processInfo.systemUptime < deadline {
-                if let r = try? runProgram(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/metrics"]), r.stdout == "200" {
-                    up = true
-                    break
-                }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            if up { started = (p, port); break }
-            if p.isRunning { p.terminate() }
-        }
+        let started = try startOnLoopback(Self.binary, base: 30000, step: 11, arguments: { port in
+            ["--collector.disable-defaults", "--collector.textfile", "--collector.textfile.directory", directory,
+             "--web.listen-address", "127.0.0.1:\(port)"]
+        }, answers: { port in httpStatus("http://127.0.0.1:\(port)/metrics") == "200" })
         let (process, port) = try #require(started, "node_exporter did not start")
         self.process = process
         self.port = port

@@ -5,6 +5,34 @@ import Foundation
 import Testing
 import KioskTestSupport
 
+/// A server program started on a free loopback port: tries up to 20 ports from `base`, running
+/// `executable` with `arguments(port)` and waiting up to 5 s for `answers(port)`; one that exits at
+/// once (its port taken) is passed over. The running process and its port, or nil.
+func startOnLoopback(_ executable: String, base: Int, step: Int, arguments: (Int) throws -> [String],
+                     answers: (Int) -> Bool) throws -> (process: Process, port: Int)? {
+    for attempt in 0..<20 {
+        let port = base + Int(getpid() % 20000) + attempt * step
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = try arguments(port)
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let deadline = ProcessInfo.processInfo.systemUptime + 5
+        while p.isRunning && ProcessInfo.processInfo.systemUptime < deadline {
+            if answers(port) { return (p, port) }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        if p.isRunning { p.terminate() }
+    }
+    return nil
+}
+
+/// The HTTP status `curl` gets for a URL ("000" when nothing answers).
+func httpStatus(_ url: String) -> String {
+    (try? runProgram(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", url]))?.stdout ?? "000"
+}
+
 /// nginx serving `shares` at `http://127.0.0.1:<port>/s/`. Stopped by `stop()` (and at deinit).
 final class ShareServer: Sendable {
     let port: Int
@@ -27,13 +55,11 @@ final class ShareServer: Sendable {
 
     init(shares: String, folder: URL) throws {
         self.folder = folder
-        var started: (Process, Int)?
+        let temp = folder.appendingPathComponent("temp").path
+        try FileManager.default.createDirectory(atPath: temp, withIntermediateDirectories: true)
         // A free port: nginx says so at once when the one tried is taken.
-        for attempt in 0..<20 {
-            let port = 20000 + Int(getpid() % 20000) + attempt * 7
+        let started = try startOnLoopback("/usr/sbin/nginx", base: 20000, step: 7, arguments: { port in
             try Self.site(shares: shares, port: port).write(to: folder.appendingPathComponent("site.conf"), atomically: true, encoding: .utf8)
-            let temp = folder.appendingPathComponent("temp").path
-            try FileManager.default.createDirectory(atPath: temp, withIntermediateDirectories: true)
             try """
                 daemon off;
                 worker_processes 1;
@@ -50,25 +76,8 @@ final class ShareServer: Sendable {
                     include \(folder.path)/site.conf;
                 }
                 """.write(to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-            p.arguments = ["-c", folder.appendingPathComponent("nginx.conf").path, "-e", folder.appendingPathComponent("error.log").path]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            // Up once it answers; gone at once when the port was taken.
-            let deadline = ProcessInfo.processInfo.systemUptime + 5
-            var up = false
-            while p.isRunning && ProcessInfo.processInfo.systemUptime < deadline {
-                if let r = try? runProgram(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/"]), r.stdout == "404" {
-                    up = true
-                    break
-                }
-                Thread.sleep(forTimeInterval: 0.05)
-            }
-            if up { started = (p, port); break }
-            if p.isRunning { p.terminate() }
-        }
+            return ["-c", folder.appendingPathComponent("nginx.conf").path, "-e", folder.appendingPathComponent("error.log").path]
+        }, answers: { port in httpStatus("http://127.0.0.1:\(port)/") == "404" })
         let (process, port) = try #require(started, "nginx did not start: \((try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? "")")
         self.process = process
         self.port = port
