@@ -15,6 +15,16 @@ extension Booth {
         guard config.service.onTake != nil else { return }
         jobs.owed.add(HookQueue.Entry(path: path, duration: takes.lastDuration, shareToken: share?.token, shareFolder: share?.folder),
                       now: MonotonicClock.now())
+        // Saved at once, whether its try starts now or waits behind another hook's: a kill -9 while
+        // another hook runs must not lose what this take owes.
+        let (inbox, file, text) = (inbox, storage.hookQueueFile, jobs.owed.text)
+        if let file {
+            jobs.filePosted()
+            shared.files.async {
+                HookQueueFile.save(text, to: file)
+                inbox.post(.hookFilesDone([]))
+            }
+        }
         startDueHook()
     }
 

@@ -123,6 +123,45 @@ struct HookEndToEndTests {
     // a WebDAV one: `rclone serve webdav` on loopback serving a folder. The doc's `config create`
     // line runs as written into a config of its own (it only writes the remote down); the hook runs
     // exactly as the doc's `on-take` line says, from a config file, through the booth.
+    @Test("a take used while another take's hook runs owes its hook at once: the booth killed (-9) then, the next launch runs both")
+    func owedBehindRunningHook() throws {
+        let folder = try testFolder("hook-behind")
+        let takes = folder.appendingPathComponent("takes")
+        let log = folder.appendingPathComponent("hook.log").path, group = folder.appendingPathComponent("hook.pgid").path
+        // t1's first run holds on (its process group written down, to end it with the booth); every
+        // other run ends at once.
+        let command = #"echo "$KIOSK_TAKE_PATH" >> '"# + log + #"'; case "$KIOSK_TAKE_PATH" in */t1.mov) [ "$(grep -c '/t1.mov$' '"# + log + #"')" -ge 2 ] || { ps -o pgid= $$ > '"# + group + #"'; sleep 30; };; esac"#
+        let arguments = booth + ["--output-dir", takes.path, "--name-template", "t{n}.mov", "--session", "loop", "--on-take", command]
+        let queueFile = takes.appendingPathComponent(".kiosk-recorder.hooks").path
+        let first = try RecorderProcess(arguments, environment: Self.fastBackoff)
+        try #require(first.wait(for: "ready") != nil, "\(first.stderr)")
+        _ = try ServiceEndToEndTests.take(first, seconds: 0.5)
+        first.command("useVideo")
+        _ = try ServiceEndToEndTests.take(first, seconds: 0.5, count: 2)
+        first.command("useVideo")
+        try #require(first.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath", count: 2) != nil, "\(first.rawLines)")
+        // Both owed in the saved queue while t1's hook still runs.
+        let deadline = ProcessInfo.processInfo.systemUptime + 5
+        while ProcessInfo.processInfo.systemUptime < deadline,
+              HookQueue.entries(from: (try? String(contentsOfFile: queueFile, encoding: .utf8)) ?? "").count != 2 {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        first.kill(SIGKILL)
+        _ = first.exitStatus()
+        if let pgid = Int32((try? String(contentsOfFile: group, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") {
+            kill(-pgid, SIGKILL)
+        }
+        #expect(!first.names.contains("hookFinished"), "\(first.rawLines)")
+        let saved = HookQueue.entries(from: (try? String(contentsOfFile: queueFile, encoding: .utf8)) ?? "").map { URL(fileURLWithPath: $0.path).lastPathComponent }
+        #expect(saved.sorted() == ["t1.mov", "t2.mov"], "\(saved)")
+        let second = try RecorderProcess(arguments, environment: Self.fastBackoff)
+        try #require(second.wait(for: "ready") != nil, "\(second.stderr)")
+        try #require(second.wait(for: "hookFinished", count: 2, timeout: 10) != nil, "\(second.rawLines) \(second.stderr)")
+        #expect(Set(Self.finished(second).map { "\($0.name) \($0.status)" }) == ["t1.mov 0", "t2.mov 0"], "\(second.rawLines)")
+        second.command("quit")
+        #expect(second.exitStatus() == 0)
+    }
+
     @Test("docs/deploy.md's rclone recipe: its config create runs as written; its on-take line copies the take and its share folder to the remote (rclone serve webdav on loopback)")
     func rcloneRecipe() throws {
         let folder = try testFolder("hook-rclone")
