@@ -324,6 +324,36 @@ struct ShareEndToEndTests {
         #expect(next.exitStatus() == 0)
     }
 
+    @Test("--share-max-age at launch, by a clock that can be trusted: a share folder older than it goes (said on stderr), a younger one and other names stay")
+    func maxAge() throws {
+        let folder = try testFolder("share-age")
+        let shares = folder.appendingPathComponent("share")
+        let old = shares.appendingPathComponent("OLDxOLDxOLDxOLDxOLDxOLDx"), young = shares.appendingPathComponent("NEWxNEWxNEWxNEWxNEWxNEWx")
+        let other = shares.appendingPathComponent("operator-notes")
+        for made in [old, young, other] {
+            try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
+            try Data("x".utf8).write(to: made.appendingPathComponent("index.html"))
+        }
+        for aged in [old, other] {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -3 * 86400)], ofItemAtPath: aged.path)
+        }
+        let arguments = booth + ["--output", folder.appendingPathComponent("take.mov").path, "--share-dir", shares.path,
+                                 "--share-url", Self.template, "--share-max-age", "2d"]
+        // (Without KIOSK_CLOCK_TRUSTED the booth asks the kernel whether the clock is synchronised,
+        // which this machine may or may not be: only the operator's word is sure here.)
+        let trusted = try RecorderProcess(arguments, environment: ["KIOSK_CLOCK_TRUSTED": "1"])
+        try #require(trusted.wait(for: "ready") != nil, "\(trusted.stderr)")
+        let deadline = ProcessInfo.processInfo.systemUptime + 5
+        while ProcessInfo.processInfo.systemUptime < deadline, FileManager.default.fileExists(atPath: old.path) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(!FileManager.default.fileExists(atPath: old.path), "\(trusted.stderr)")
+        #expect(trusted.stderr.contains("OLDxOLDxOLDxOLDxOLDxOLDx"), "\(trusted.stderr)")
+        #expect(FileManager.default.fileExists(atPath: young.path) && FileManager.default.fileExists(atPath: other.path))
+        trusted.command("quit")
+        #expect(trusted.exitStatus() == 0)
+    }
+
     @Test("bad share options exit 2 naming themselves")
     func badOptions() throws {
         for (arguments, words) in [(["--share-dir", "/tmp/s"], "--share-dir needs --share-url"),
