@@ -147,7 +147,8 @@ extension Booth {
         }
         config = configuration
         camera.setControls(configuration.capture.cameraControls)
-        screen.setPreview(mirror: shown.mirrorPreview, cameraMount: configuration.capture.cameraRotation)
+        screen.setPreview(mirror: shown.mirrorPreview, cameraMount: configuration.capture.cameraRotation,
+                          fit: shown.shownPreviewFit(overlay: false))
         Log.info("reload: the settings of \(configuration.configFile ?? "the command line") are in force")
     }
 

@@ -32,8 +32,9 @@ public protocol BoothScreen: AnyObject {
     func show(frame: VideoFrame) throws
     /// No picture (the camera is missing).
     func clearPreview()
-    /// How the preview is drawn: mirrored or not, and the camera's mount (clockwise quarter turns).
-    func setPreview(mirror: Bool, cameraMount: Int)
+    /// How the preview is drawn: mirrored or not, the camera's mount (clockwise quarter turns), and
+    /// whether it crops the picture or shows all of it (`--preview-fit`).
+    func setPreview(mirror: Bool, cameraMount: Int, fit: PictureFit)
     /// Draws the picture and `model`'s overlay (nil: none) and presents it.
     func render(_ model: ViewModel?) throws
     /// The screen as it is now (the last model drawn again), for a screenshot.
@@ -66,9 +67,10 @@ extension Screen: BoothScreen {
         try show(playbackPicture: picture, rotation: rotation)
     }
 
-    public func setPreview(mirror: Bool, cameraMount: Int) {
+    public func setPreview(mirror: Bool, cameraMount: Int, fit: PictureFit) {
         mirrorPreview = mirror
         self.cameraMount = cameraMount
+        previewFit = fit
     }
 }
 

@@ -167,6 +167,9 @@ public struct Configuration: Equatable, Sendable {
         public var window: WindowMode = .fullscreen
         /// Show the preview mirrored, like a mirror (the recording is never mirrored).
         public var mirrorPreview = false
+        /// `--preview-fit`: whether the live preview crops the picture or shows all of it; nil: the
+        /// default, `shownPreviewFit(overlay:)`.
+        public var previewFit: PictureFit?
         /// Words for the guest shown in ready (`--prompt`), e.g. "Leave a message for Anna & Tom".
         public var prompt: String?
         /// The language of the words on screen (`--language`).
@@ -183,6 +186,12 @@ public struct Configuration: Equatable, Sendable {
         public var largeText = false
 
         public init() {}
+
+        /// How the preview covers the screen: as asked, else aspect-fill, or aspect-fit with an
+        /// overlay (so that the frame's edges show where the take has them).
+        public func shownPreviewFit(overlay: Bool) -> PictureFit {
+            previewFit ?? (overlay ? .fit : .fill)
+        }
 
         /// Whether this screen's text differs from `other`'s: its words, its prompt or the font
         /// drawing them. A reload that changes it is accepted only when a font has every glyph.
@@ -248,7 +257,8 @@ public enum IdleAction: String, CaseIterable, Codable, Sendable {
     case use, discard
 }
 
-/// How the player puts a picture whose shape differs from the screen's on it.
+/// How the player (and the live preview, `--preview-fit`) puts a picture whose shape differs from
+/// the screen's on it.
 public enum PictureFit: String, CaseIterable, Codable, Sendable {
     /// Aspect-fill: the whole screen covered, the picture's edges cropped.
     case fill

@@ -238,6 +238,11 @@ enum Values {
         return s
     }
 
+    static func pictureFit(_ v: String) throws(ValueError) -> PictureFit {
+        guard let f = PictureFit(rawValue: v) else { throw ValueError("'\(v)' is not 'fill' or 'fit'") }
+        return f
+    }
+
     static func idleAction(_ v: String) throws(ValueError) -> IdleAction {
         guard let a = IdleAction(rawValue: v) else { throw ValueError("'\(v)' is not 'use' or 'discard'") }
         return a

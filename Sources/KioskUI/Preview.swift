@@ -211,12 +211,15 @@ final class Preview {
     }
 
     /// Whether `draw` covers every display pixel with a plain opaque copy (a picture there, not
-    /// turned on the display, not mirrored): the screen then need not clear first.
-    func coversDisplay(transform: DisplayTransform, mount: Int, mirror: Bool) -> Bool {
+    /// turned on the display, not mirrored, and filling the canvas): the screen then need not clear first.
+    func coversDisplay(transform: DisplayTransform, mount: Int, mirror: Bool, fit: PictureFit) -> Bool {
         guard let texture, format != nil else { return false }
         let onCanvas = transform.cameraQuarterTurns(mount: mount)
-        let crop = Scaling.aspectFillCrop(source: texture.size, destination: transform.logical, quarterTurns: onCanvas)
-        return !crop.isEmpty && (onCanvas + transform.quarterTurns) % 4 == 0 && !mirror
+        guard (onCanvas + transform.quarterTurns) % 4 == 0, !mirror else { return false }
+        if fit == .fill {
+            return !Scaling.aspectFillCrop(source: texture.size, destination: transform.logical, quarterTurns: onCanvas).isEmpty
+        }
+        return transform.previewRect(frame: texture.size, mount: mount, fit: .fit) == Rect(origin: 0, 0, size: transform.logical)
     }
 
     /// Whether `drawFitted` covers every display pixel with a plain copy: the picture has the
@@ -227,25 +230,40 @@ final class Preview {
         return Scaling.aspectFit(content: texture.size, in: canvas, quarterTurns: 0) == canvas
     }
 
-    /// Draws the picture over the whole display, aspect-fill (edges cropped, never letterboxed).
+    /// Draws the picture over the whole display, aspect-fill (`fill`: edges cropped, never
+    /// letterboxed), or whole inside it (`fit`: bars beside it), where `previewRect` puts it.
     ///
     /// The camera is fixed to the display, so the frame is turned on the canvas by
     /// `cameraQuarterTurns(mount:)` and the canvas by the transform's own turn: on the display the
     /// picture keeps its place whatever the interface orientation (turned only by the mount), while
-    /// the overlay turns. Mirroring flips it left-right as the guest sees the canvas.
-    func draw(transform: DisplayTransform, mount: Int, mirror: Bool) {
+    /// the overlay turns. Mirroring flips it left-right as the guest sees the canvas (about the
+    /// canvas's centre, which is the picture's own either way).
+    func draw(transform: DisplayTransform, mount: Int, mirror: Bool, fit: PictureFit) {
         guard let texture, let format else { return }
         let onCanvas = transform.cameraQuarterTurns(mount: mount)
-        let crop = Scaling.aspectFillCrop(source: texture.size, destination: transform.logical, quarterTurns: onCanvas)
-        guard !crop.isEmpty else { return }
         let onDisplay = (onCanvas + transform.quarterTurns) % 4
-        // SDL turns the destination rectangle about its centre: give it the unturned shape, centred
-        // on the display, so that once turned it covers the display exactly.
-        let display = transform.physical
-        let unturned = onDisplay.isMultiple(of: 2) ? display : display.transposed
-        var destination = SDL_FRect(x: Float(display.width - unturned.width) / 2, y: Float(display.height - unturned.height) / 2,
+        var destination: SDL_FRect
+        var source: SDL_Rect
+        if fit == .fill {
+            let crop = Scaling.aspectFillCrop(source: texture.size, destination: transform.logical, quarterTurns: onCanvas)
+            guard !crop.isEmpty else { return }
+            // SDL turns the destination rectangle about its centre: give it the unturned shape, centred
+            // on the display, so that once turned it covers the display exactly.
+            let display = transform.physical
+            let unturned = onDisplay.isMultiple(of: 2) ? display : display.transposed
+            destination = SDL_FRect(x: Float(display.width - unturned.width) / 2, y: Float(display.height - unturned.height) / 2,
                                     w: Float(unturned.width), h: Float(unturned.height))
-        var source = SDL_Rect(x: Int32(crop.x), y: Int32(crop.y), w: Int32(crop.width), h: Int32(crop.height))
+            source = SDL_Rect(x: Int32(crop.x), y: Int32(crop.y), w: Int32(crop.width), h: Int32(crop.height))
+        } else {
+            let shown = transform.previewRect(frame: texture.size, mount: mount, fit: .fit)
+            guard !shown.isEmpty else { return }
+            // The whole frame, its unturned shape centred where the fitted picture's centre lands.
+            let centre = transform.toPhysical(shown.center)
+            let unturned = onCanvas.isMultiple(of: 2) ? shown.size : shown.size.transposed
+            destination = SDL_FRect(x: Float(centre.x - Double(unturned.width) / 2), y: Float(centre.y - Double(unturned.height) / 2),
+                                    w: Float(unturned.width), h: Float(unturned.height))
+            source = SDL_Rect(x: 0, y: 0, w: Int32(texture.size.width), h: Int32(texture.size.height))
+        }
         // The canvas's x axis is the texture's x axis when the frame is turned an even number of
         // quarters on the canvas, its y axis otherwise.
         let flip = !mirror ? SDL_FLIP_NONE : onCanvas.isMultiple(of: 2) ? SDL_FLIP_HORIZONTAL : SDL_FLIP_VERTICAL

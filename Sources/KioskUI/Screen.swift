@@ -26,6 +26,9 @@ public final class Screen {
     private var textScale: Double { largeText ? 1.35 : 1 }
     /// The camera's mount rotation in clockwise quarter turns (see `DisplayTransform.cameraQuarterTurns`).
     public var cameraMount: Int
+    /// How the live preview covers the screen (`--preview-fit`): its edges cropped, or the whole
+    /// picture with bars beside it.
+    public var previewFit: PictureFit = .fill
     public private(set) var transform: DisplayTransform
     public private(set) var layout: Layout
 
@@ -33,6 +36,8 @@ public final class Screen {
     /// Ends `waitEvents` early from any thread.
     public let waker: ScreenWaker
     private let preview: Preview
+    /// The operator's overlay over the live preview (`setOverlay`).
+    private let overlay: PreviewOverlay
     /// The player's picture, kept apart so the camera's last frame is still there after playback.
     private var player: PlayerSurface
     /// How the player's picture covers the screen: aspect-fit (the review's) or aspect-fill
@@ -103,6 +108,7 @@ public final class Screen {
         transform = DisplayTransform(physical: output, orientation: orientation ?? .natural(for: output))
         layout = Layout(canvas: transform.logical)
         preview = Preview(renderer: rendererHandle)
+        overlay = PreviewOverlay(renderer: rendererHandle)
         player = PlayerSurface(picture: Preview(renderer: rendererHandle))
         shapes = ShapeCache(renderer: rendererHandle)
         codes = QRCodeCache(renderer: rendererHandle)
@@ -192,6 +198,16 @@ public final class Screen {
     /// Removes the picture (black behind the overlay), e.g. while the camera is missing.
     public func clearPreview() { preview.clear() }
 
+    /// The operator's overlay (`--overlay`, `--overlay-portrait`; nil: none), drawn over the live
+    /// preview's picture (ready, countdown, recording) from the next `draw` on, exactly where the
+    /// take has it: scaled to cover the picture, centred, upright for the guest, never mirrored.
+    /// The portrait one shows while the interface is portrait, else the landscape one. Each is
+    /// uploaded once, as a texture; the review and the player show the file, which has it already.
+    /// On a failure (a picture larger than the renderer's textures may be) no overlay shows.
+    public func setOverlay(_ picture: OverlayPicture?, portrait: OverlayPicture?) throws(SDLError) {
+        try overlay.set(picture, portrait: portrait)
+    }
+
     /// Playback begins: black until its first picture; the camera's picture is kept aside.
     public func beginPlayback() {
         player.picture.clear()
@@ -233,7 +249,8 @@ public final class Screen {
     public var previewSize: Size? { preview.frameSize }
 
     /// Draws the picture and the overlay for `model` into the back buffer (not yet visible).
-    /// nil: the picture alone, without any overlay.
+    /// nil: the picture alone (with the operator's overlay over it, as the take has it), without
+    /// the controls.
     public func draw(_ model: ViewModel?) throws(SDLError) {
         lastModel = model
         // The software renderer clears by writing every pixel: not when the picture is about to
@@ -242,7 +259,7 @@ public final class Screen {
         // (Not in the frame where the window's size changed before the layout followed.)
         let covered = rendererHandle.isSoftware && (try? rendererHandle.outputSize()) == transform.physical && (player.playing
             ? player.fit == .fit && player.picture.fittedCoversDisplay(transform: transform, degrees: player.rotation)
-            : preview.coversDisplay(transform: transform, mount: cameraMount, mirror: mirrorPreview))
+            : preview.coversDisplay(transform: transform, mount: cameraMount, mirror: mirrorPreview, fit: previewFit))
         if !covered {
             SDL_SetRenderDrawColor(rendererHandle.handle, 0, 0, 0, 255)
             SDL_RenderClear(rendererHandle.handle)
@@ -250,7 +267,14 @@ public final class Screen {
         if player.playing {
             player.picture.drawFitted(transform: transform, degrees: player.rotation, fill: player.fit == .fill)
         } else {
-            preview.draw(transform: transform, mount: cameraMount, mirror: mirrorPreview)
+            preview.draw(transform: transform, mount: cameraMount, mirror: mirrorPreview, fit: previewFit)
+            // Over the live picture; not over the review's frozen frame (the file has the overlay). No
+            // model: the picture alone, as the take has it.
+            let live = model.map { [.ready, .countdown, .recording].contains($0.mode) } ?? true
+            if live, let frame = preview.frameSize, !overlay.isEmpty {
+                overlay.draw(over: transform.previewRect(frame: frame, mount: cameraMount, fit: previewFit),
+                             upright: transform.uprightPicture(frame: frame, mount: cameraMount), transform: transform)
+            }
         }
         guard let model else { return }
         let overlay = makeOverlay()

@@ -219,7 +219,7 @@ struct BoothTests {
     func reload() throws {
         let h = BoothHarness(configFile: "max-duration = 10\nmicrophone = test\n")
         #expect(h.startTake())
-        h.configText.withLock { $0 = "max-duration = 1.5\nmicrophone = none\nvideo-crf = 30\nmirror-preview = yes\ncamera-rotation = 90\n" }
+        h.configText.withLock { $0 = "max-duration = 1.5\nmicrophone = none\nvideo-crf = 30\nmirror-preview = yes\ncamera-rotation = 90\npreview-fit = fit\n" }
         h.booth.inbox.post(.signal(SIGHUP))
         #expect(h.step(until: { h.booth.machine.pendingConfiguration != nil }))
         #expect(h.booth.config.limits.maxDuration == 10, "held while the take runs")
@@ -227,7 +227,7 @@ struct BoothTests {
         #expect(h.step(until: { h.booth.machine.mode == .finished }))
         h.send(.press(.retake))
         #expect(h.step(until: { h.booth.machine.mode == .ready && h.booth.config.limits.maxDuration == 1.5 }))
-        #expect(h.screen.preview == (mirror: true, cameraMount: 1))
+        #expect(h.screen.preview == (mirror: true, cameraMount: 1, fit: .fit))
         h.send(.press(.start))
         #expect(h.step(until: { h.events.names.filter { $0 == "recordingStarted" }.count == 2 }))
         let settings = try #require(h.writer).settings

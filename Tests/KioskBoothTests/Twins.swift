@@ -39,8 +39,8 @@ final class ScreenTwin: BoothScreen {
     func setOrientation(_ orientation: Orientation) { self.orientation = orientation }
     func show(frame: VideoFrame) throws { framesShown += 1 }
     func clearPreview() { cleared += 1 }
-    var preview = (mirror: false, cameraMount: 0)
-    func setPreview(mirror: Bool, cameraMount: Int) { preview = (mirror, cameraMount) }
+    var preview = (mirror: false, cameraMount: 0, fit: PictureFit.fill)
+    func setPreview(mirror: Bool, cameraMount: Int, fit: PictureFit) { preview = (mirror, cameraMount, fit) }
     func render(_ model: ViewModel?) throws { rendered.append(model) }
     func snapshot() throws -> Pixels { Pixels(size: Size(width: 2, height: 2), words: [0, 0xff0000, 0xff00, 0xff]) }
     func beginPlayback() {}

@@ -109,6 +109,32 @@ struct GeometryTests {
         #expect(DisplayTransform(physical: landscape, orientation: .portrait).cameraQuarterTurns(mount: 3) == 0)
     }
 
+    @Test("the preview's picture on the canvas: the frame turned upright, covering it or inside it, centred")
+    func previewRect() {
+        let landscape = DisplayTransform(physical: Size(width: 800, height: 480), orientation: .landscapeRight)
+        let frame = Size(width: 640, height: 480)
+        #expect(landscape.uprightPicture(frame: frame, mount: 0) == frame)
+        #expect(landscape.previewRect(frame: frame, mount: 0, fit: .fill) == Rect(x: 0, y: -60, width: 800, height: 600))
+        #expect(landscape.previewRect(frame: frame, mount: 0, fit: .fit) == Rect(x: 80, y: 0, width: 640, height: 480))
+        // A camera mounted a quarter turn: a portrait picture on the landscape canvas.
+        #expect(landscape.uprightPicture(frame: frame, mount: 1) == Size(width: 480, height: 640))
+        #expect(landscape.previewRect(frame: frame, mount: 1, fit: .fit) == Rect(x: 220, y: 0, width: 360, height: 480))
+        // The landscape panel turned portrait: the camera's picture turns back, portrait on a portrait canvas.
+        let turned = DisplayTransform(physical: Size(width: 800, height: 480), orientation: .portrait)
+        #expect(turned.uprightPicture(frame: frame, mount: 0) == Size(width: 480, height: 640))
+        #expect(turned.previewRect(frame: frame, mount: 0, fit: .fit) == Rect(x: 0, y: 80, width: 480, height: 640))
+        #expect(turned.usesPortraitOverlay(hasPortrait: true) && !turned.usesPortraitOverlay(hasPortrait: false))
+        #expect(!landscape.usesPortraitOverlay(hasPortrait: true))
+    }
+
+    @Test("the overlay's part over a take: the overlay covering it, centred")
+    func overlayCrop() {
+        let overlay = OverlayPicture(size: Size(width: 320, height: 240), rgba: [UInt8](repeating: 0, count: 320 * 240 * 4))
+        #expect(overlay.crop(covering: Size(width: 640, height: 480)) == Rect(x: 0, y: 0, width: 320, height: 240))
+        #expect(overlay.crop(covering: Size(width: 1280, height: 720)) == Rect(x: 0, y: 30, width: 320, height: 180))
+        #expect(overlay.crop(covering: Size(width: 480, height: 640)) == Rect(x: 70, y: 0, width: 180, height: 240))
+    }
+
     @Test("the timer text", arguments: [
         (0.0, "00:00"), (0.99, "00:00"), (7, "00:07"), (59.999, "00:59"), (60, "01:00"), (754, "12:34"),
         (3599, "59:59"), (3600, "1:00:00"), (3723, "1:02:03"), (36000, "10:00:00"), (-4, "00:00"), (.nan, "00:00"),

@@ -56,6 +56,18 @@ struct OptionParserTests {
         #expect(try record(["--config", "/c"], files: ["/c": "mirror-preview = yes\nvideo-bitrate = 2500k"]).video.bitrate == 2_500_000)
     }
 
+    @Test("--preview-fit: fill or fit as asked; unset, fill without an overlay and fit with one")
+    func previewFit() throws {
+        let unset = try record([]).screen
+        #expect(unset.previewFit == nil)
+        #expect(unset.shownPreviewFit(overlay: false) == .fill && unset.shownPreviewFit(overlay: true) == .fit)
+        let fill = try record(["--preview-fit", "fill"]).screen
+        #expect(fill.previewFit == .fill && fill.shownPreviewFit(overlay: true) == .fill)
+        let fit = try record(["--config", "/c"], files: ["/c": "preview-fit = fit"]).screen
+        #expect(fit.previewFit == .fit && fit.shownPreviewFit(overlay: false) == .fit)
+        #expect(usageError(["--preview-fit", "stretch"]) == "--preview-fit: 'stretch' is not 'fill' or 'fit'")
+    }
+
     @Test("every option sets its value")
     func everyOption() throws {
         let c = try record([

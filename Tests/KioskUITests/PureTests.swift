@@ -91,6 +91,20 @@ struct PureTests {
         #expect(Orientation(sdl: SDL_ORIENTATION_PORTRAIT_FLIPPED) == .portraitUpsideDown)
         #expect(Orientation(sdl: SDL_ORIENTATION_UNKNOWN) == nil)
     }
+
+    @Test("an overlay's transparent pixels beside visible ones take their colour, still transparent; the rest is untouched")
+    func overlayBleed() {
+        // 3x2: a red opaque pixel, a half-transparent blue one, and transparent black ones.
+        var rgba = [UInt8](repeating: 0, count: 3 * 2 * 4)
+        rgba.replaceSubrange(0..<4, with: [255, 0, 0, 255])
+        rgba.replaceSubrange(8..<12, with: [0, 0, 200, 128])
+        let bled = PreviewOverlay.bled(OverlayPicture(size: Size(width: 3, height: 2), rgba: rgba))
+        func px(_ x: Int, _ y: Int) -> [UInt8] { Array(bled[4 * (y * 3 + x)..<4 * (y * 3 + x) + 4]) }
+        #expect(px(0, 0) == [255, 0, 0, 255] && px(2, 0) == [0, 0, 200, 128], "visible pixels untouched")
+        #expect(px(1, 0) == [127, 0, 100, 0], "between red and blue: their mean, alpha 0")
+        #expect(px(0, 1) == [255, 0, 0, 0] && px(2, 1) == [0, 0, 200, 0], "below each: its colour, alpha 0")
+        #expect(px(1, 1) == [0, 0, 0, 0], "no visible neighbour: unchanged")
+    }
 }
 
 extension SDLTests {

@@ -1,0 +1,36 @@
+// `--preview-fit` through the binary: the booth's own screenshot shows the test pattern covering
+// the screen by default, and whole with black bars beside it with `--preview-fit fit`.
+import Foundation
+import Testing
+import KioskCore
+import KioskTestSupport
+
+@Suite("the preview's fit, end to end", .serialized)
+struct PreviewFitEndToEndTests {
+    @Test("--preview-fit fit: the whole 352x288 picture, black bars beside it; by default it covers the screen (its white left bar at the edge)")
+    func previewFit() throws {
+        let folder = try testFolder("preview-fit")
+        // The 352x288 pattern fitted to 800x480 is 587 wide: 106 pixels of bar on each side.
+        let leftBar = Rect(x: 10, y: 150, width: 80, height: 180)
+        let pictureEdge = Rect(x: 115, y: 150, width: 20, height: 180)
+        for fit in [nil, "fill", "fit"] {
+            let name = fit ?? "default"
+            let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("\(name).mov").path]
+                                        + (fit.map { ["--preview-fit", $0] } ?? []))
+            try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+            Thread.sleep(forTimeInterval: 0.4)
+            let shot = try PromptEndToEndTests.shot(r, folder.appendingPathComponent("\(name).bmp").path)
+            let bar = shot.measure(leftBar), edge = shot.measure(pictureEdge)
+            if fit == "fit" {
+                #expect(bar.mean < 8, "\(name): black beside the picture, \(bar.mean)")
+                #expect(edge.mean > 150, "\(name): the picture's white left bar just inside, \(edge.mean)")
+            } else {
+                #expect(bar.mean > 150, "\(name): the picture's white bar at the screen's edge, \(bar.mean)")
+            }
+            r.command("quit")
+            #expect(r.exitStatus() == 0)
+        }
+        let bad = try run(booth + ["--preview-fit", "stretch"])
+        #expect(bad.status == 2 && bad.stderr.contains("--preview-fit"), "\(bad.stderr)")
+    }
+}
