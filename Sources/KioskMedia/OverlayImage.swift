@@ -54,7 +54,8 @@ public enum OverlayImage {
             }
             let size = Size(width: header.width, height: header.height)
             var rgba = [UInt8](repeating: 0, count: size.width * size.height * 4)
-            let key = Scaler.Key(source: AVPixelFormat(rawValue: f.format), sourceWidth: f.width, sourceHeight: f.height,
+            let format = AVPixelFormat(rawValue: f.format)
+            let key = Scaler.Key(source: format, sourceWidth: f.width, sourceHeight: f.height,
                                  target: AV_PIX_FMT_RGBA, targetWidth: f.width, targetHeight: f.height,
                                  sourceFullRange: true, targetFullRange: true, bt709: false, flags: SWS_POINT)
             let scaler = try Scaler(key)
