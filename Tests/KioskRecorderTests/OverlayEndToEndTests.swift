@@ -113,6 +113,33 @@ struct OverlayEndToEndTests {
         }
     }
 
+    @Test("SIGHUP: a reload naming a file that is no PNG is refused (badConfig naming it); one naming a PNG puts it on the next take")
+    func reload() throws {
+        let (r, rewrite, folder) = try configuredBooth("overlay-reload", "size = \(Self.size)\nmax-duration = 1.5\n")
+        let jpeg = try Self.makeHostile("a JPEG renamed", in: folder)
+        try rewrite("size = \(Self.size)\nmax-duration = 1.5\noverlay = \(jpeg)\n")
+        r.kill(SIGHUP)
+        #expect(r.wait(for: "error") != nil)
+        let errors = r.events.compactMap { if case let .error(code, message) = $0 { (code, message) } else { nil } }
+        #expect(errors.map(\.0) == [.badConfig] && errors.first?.1.contains("overlay: '\(jpeg)' is not a PNG") == true, "\(errors)")
+        let png = try Self.makePNG(Self.size, in: folder, name: "landscape")
+        try rewrite("size = \(Self.size)\nmax-duration = 1.5\noverlay = \(png)\n")
+        r.kill(SIGHUP)
+        #expect(r.waitForLog("are in force"), "\(r.stderr)")
+        r.command("start")
+        #expect(r.wait(for: "recordingFinished", timeout: 6) != nil)
+        let take = try #require(r.lastResult).outputPath
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        // The red square at the top left, where the PNG has it.
+        let rgbPath = folder.appendingPathComponent("corner.rgb").path
+        let decoded = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", take, "-frames:v", "1", "-vf", "crop=2:2:28:28", "-f", "rawvideo",
+                                      "-pix_fmt", "rgb24", rgbPath], stdout: .discard)
+        let rgb = try [UInt8](Data(contentsOf: URL(fileURLWithPath: rgbPath)))
+        try #require(decoded.status == 0 && rgb.count == 12, "\(decoded.stderr)")
+        #expect(rgb[0] > 230 && rgb[1] < 25 && rgb[2] < 25, "\(rgb)")
+    }
+
     // MARK: - Files that cannot be overlays
 
     /// The hostile files: how each is made in `folder`, and the words its refusal must say.
