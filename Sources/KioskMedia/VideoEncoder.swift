@@ -45,7 +45,7 @@ final class VideoEncoder {
         size = settings.videoSize
         try failure.check(.videoEncoder)
         overlay = try settings.overlay.map { overlay throws(AVError) in
-            try OverlayPlanes(overlay, size: settings.videoSize, quarterTurns: settings.rotationQuarterTurns, interleaved: opened.hardware != nil)
+            try OverlayPlanes.made(overlay, size: settings.videoSize, quarterTurns: settings.rotationQuarterTurns, interleaved: opened.hardware != nil)
         }
         picture = try Frame()
         wrapper = try Frame()

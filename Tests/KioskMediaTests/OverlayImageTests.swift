@@ -75,4 +75,15 @@ struct OverlayImageTests {
         #expect(y[16 * 32 + 16] == 145 && y[16 * 32] == 41 && y[16 * 32 + 31] == 41, "\(Array(y[(16 * 32)..<(17 * 32)]))")
         #expect(!y.contains(81))
     }
+
+    @Test("the next take with the same overlay, size and turn takes the planes made for the last; another turn gets its own")
+    func madeOnce() throws {
+        let picture = OverlayPicture(size: Size(width: 8, height: 6), rgba: [UInt8](repeating: 200, count: 8 * 6 * 4))
+        let overlay = TakeOverlay(landscape: picture)
+        let first = try OverlayPlanes.made(overlay, size: Size(width: 16, height: 12), quarterTurns: 0, interleaved: false)
+        let again = try OverlayPlanes.made(overlay, size: Size(width: 16, height: 12), quarterTurns: 0, interleaved: false)
+        let turned = try OverlayPlanes.made(overlay, size: Size(width: 16, height: 12), quarterTurns: 1, interleaved: false)
+        #expect(first === again)
+        #expect(first !== turned)
+    }
 }
