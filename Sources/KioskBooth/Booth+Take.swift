@@ -29,6 +29,7 @@ extension Booth {
         settings.rotationQuarterTurns = DisplayTransform(physical: screen.outputSize, orientation: orientation)
             .cameraQuarterTurns(mount: config.capture.cameraRotation)
         let (inbox, activeWriter, makeMicrophone, makeWriter, storage) = (inbox, activeWriter, parts.makeMicrophone, parts.makeWriter, storage)
+        let (overlays, overlayFiles) = (parts.overlays, config.video)
         let (opening, lock) = (shared.openingWriter, shared.outputLock)
         takes.slowDisk = SlowDisk()
         let (planned, microphone, meter, monitor) = (settings, config.capture.microphone, meter, shared.microphoneMonitor)
@@ -44,6 +45,8 @@ extension Booth {
             case let .success((number, path)):
                 var take = planned
                 take.outputPath = path
+                // Decoded at launch (or by the reload): taken as they are unless a file changed.
+                take.overlay = overlays.take(overlayFiles)
                 inbox.post(Booth.openTake(settings: take, number: number, inbox: inbox, activeWriter: activeWriter, opening: opening,
                                           meter: meter, microphone: microphone, makeMicrophone: makeMicrophone, makeWriter: makeWriter))
             }

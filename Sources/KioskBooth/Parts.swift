@@ -156,6 +156,9 @@ public struct BoothParts {
     /// What `--video-encoder auto` resolved to at launch (`EncoderChoice.resolve`, which opens
     /// devices and so runs before the loop); nil: libx264 stands for `auto`.
     public var autoEncoder: EncoderChoice?
+    /// The overlay PNGs as decoded (`--overlay`): the executable's option check decoded them into
+    /// it at launch (and a reload's into it again); each take takes its pictures from it.
+    public var overlays = OverlayFiles()
     /// The process's `KIOSK_*` variables, as the executable read them at launch. The default
     /// writers take their encoder devices from it, the booth its `stats` (`KIOSK_STATS`).
     public var environment: KioskEnvironment

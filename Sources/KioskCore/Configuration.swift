@@ -119,6 +119,13 @@ public struct Configuration: Equatable, Sendable {
         public var crf = 23
         /// Average bits per second instead of constant quality.
         public var bitrate: Int?
+        /// `--overlay`: a PNG with alpha burnt into every picture of a take (issue 33); nil: none.
+        public var overlay: String?
+        /// `--overlay-portrait`: the one for a portrait take; nil: `overlay`, scaled to cover it.
+        public var overlayPortrait: String?
+        /// The largest width and height of an overlay PNG: past any camera the booth records, and
+        /// a 16384x16384 PNG of one colour (kilobytes on disk) would want a gigabyte decoded.
+        public static let overlayMaxSide = 8192
 
         public init() {}
     }

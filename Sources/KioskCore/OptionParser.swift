@@ -175,6 +175,9 @@ public struct OptionParser: Sendable {
                               ("--share-wifi-ssid", share.wifiSSID != nil), ("--share-wifi-password", share.wifiPassword != nil)]
             if let (name, _) = satellites.first(where: { $0.1 }) { throw UsageError("\(name) needs --share-dir (sharing is off without it)") }
         }
+        if c.video.overlayPortrait != nil && c.video.overlay == nil {
+            throw UsageError("--overlay-portrait needs --overlay, the overlay of a landscape take")
+        }
         if share.wifiPassword != nil && share.wifiSSID == nil {
             throw UsageError("--share-wifi-password needs --share-wifi-ssid, the network it opens")
         }
@@ -246,10 +249,15 @@ public struct HostFacts: Sendable {
     /// The names `--video-encoder` takes besides `auto`: the H.264 encoders the FFmpeg libraries
     /// offer (and the test-only ones when they are enabled). Nil: any name.
     public var videoEncoders: [VideoEncoderName]?
+    /// Why a file cannot be an overlay (`--overlay`), or nil when it can: the recorder decodes it
+    /// (KioskMedia's `OverlayFiles`). The default finds nothing wrong.
+    public var overlayProblem: @Sendable (String) -> String?
 
-    public init(isFolder: @escaping @Sendable (String) -> Bool = { _ in false }, videoEncoders: [VideoEncoderName]? = nil) {
+    public init(isFolder: @escaping @Sendable (String) -> Bool = { _ in false }, videoEncoders: [VideoEncoderName]? = nil,
+                overlayProblem: @escaping @Sendable (String) -> String? = { _ in nil }) {
         self.isFolder = isFolder
         self.videoEncoders = videoEncoders
+        self.overlayProblem = overlayProblem
     }
 }
 

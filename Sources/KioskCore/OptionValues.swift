@@ -124,6 +124,11 @@ enum Values {
         return v
     }
 
+    /// An overlay PNG this machine can decode (`HostFacts.overlayProblem` says why not).
+    static func overlay(_ v: String, _ host: HostFacts) throws(ValueError) {
+        if let problem = host.overlayProblem(v) { throw ValueError(problem) }
+    }
+
     /// A take is a file: a folder named for one is pointed to `--output-dir`, which takes a folder.
     static func notAFolder(_ v: String, _ host: HostFacts) throws(ValueError) {
         guard host.isFolder(v) else { return }

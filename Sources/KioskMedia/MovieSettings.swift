@@ -21,6 +21,9 @@ public struct MovieSettings: Sendable {
     public var minFreeDisk: Int64 = 1024 * 1024
     /// Clockwise quarter turns a player must apply (DisplayTransform.cameraQuarterTurns).
     public var rotationQuarterTurns = 0
+    /// The operator's overlay, burnt into every picture before it is encoded (`OverlayPlanes`,
+    /// made once for the take on the writer's thread); nil: none.
+    public var overlay: TakeOverlay?
     /// Permissions of the take and its marker, created new (O_EXCL, never through a symlink).
     public var fileMode = 0o600
     /// How much video a fragment holds before it is written and synced: the most a crash loses.

@@ -21,6 +21,9 @@ final class VideoEncoder {
     private var scaler: Scaler?
     /// The movie's size: a frame of this size is converted, not scaled.
     private let size: Size
+    /// The operator's overlay, blended into `picture` (never into a camera frame's bytes, which the
+    /// preview may still be showing).
+    private let overlay: OverlayPlanes?
 
     static let timeBase = AVRational(num: 1, den: 90000)
 
@@ -41,6 +44,9 @@ final class VideoEncoder {
         fallbackNote = note
         size = settings.videoSize
         try failure.check(.videoEncoder)
+        overlay = try settings.overlay.map { overlay throws(AVError) in
+            try OverlayPlanes.made(overlay, size: settings.videoSize, quarterTurns: settings.rotationQuarterTurns, interleaved: opened.hardware != nil)
+        }
         picture = try Frame()
         wrapper = try Frame()
         try failure.check(.videoPicture)
@@ -101,9 +107,9 @@ final class VideoEncoder {
     /// yuv420p of the movie's size: what the MJPEG decoder's copy makes): x264 copies its input into
     /// its own frames inside the encode call, so another copy of ours would be a pass over every
     /// pixel for nothing. Otherwise the encoder's own picture, converted (or copied) in one pass with
-    /// swscale.
+    /// swscale. With an overlay, always the encoder's own picture, blended after the conversion.
     func picture(holding frame: VideoFrame) throws(AVError) -> UnsafeMutablePointer<AVFrame> {
-        if name == .libx264, hardware == nil, frame.format == .yuv420p, frame.size == size, !frame.fullRange,
+        if name == .libx264, hardware == nil, overlay == nil, frame.format == .yuv420p, frame.size == size, !frame.fullRange,
            frame.planes == PixelFormat.yuv420p.planes(for: size), frame.bytes.count >= PixelFormat.yuv420p.frameBytes(for: size) {
             return try wrapping(frame)
         }
@@ -133,6 +139,7 @@ final class VideoEncoder {
                 VideoRange.yuyvTo420(bytes.baseAddress!, pitch: frame.planes[0].stride, size: size, y: y, yPitch: Int(planes.linesize.0),
                                      u: u, uPitch: Int(planes.linesize.1), v: v, vPitch: Int(planes.linesize.2))
             }
+            overlay?.blend(into: target)
             return target
         }
         // Full-range camera (MJPEG) pictures become video range, as H.264 players expect. A picture
@@ -146,6 +153,7 @@ final class VideoEncoder {
             try scaler.scale(frame.planes.map { UnsafePointer(bytes.baseAddress! + $0.offset) }, pitches: frame.planes.map(\.stride),
                              into: planes.planePointers, pitches: planes.planePitches)
         }
+        overlay?.blend(into: target)
         if let hardware { return try hardware.upload(target) }
         return target
     }

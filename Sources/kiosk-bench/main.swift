@@ -46,6 +46,10 @@ let usageText = """
       convert-yuyv [--size WxH]
           a YUYV camera's conversion to 4:2:0 alone (YUYVFrames), microseconds a frame at each
           vector width (AVX2, SSE2, scalar): the frame from memory, and in cached 16-row bands
+      overlay-blend [--sizes 1280x720,1920x1080]
+          the overlay's blend alone (OverlayPlanes, as the writer burns --overlay into each picture):
+          microseconds a picture for a booth's frame and for a picture covered all over, at each
+          vector width, against a plain copy of the same planes
       share [--take FILE] [--footage CLIP [--size WxH] [--seconds S]] [--rounds N] [--dir D]
           the share folder (issue 31) of a take (made first from the clip by the real writer, with a
           tone, when FILE is missing): our remux (ShareRendition, in this process) against `ffmpeg
@@ -433,6 +437,7 @@ case "stop-latency": stopLatency(options(arguments.dropFirst()))
 case "share-step": shareStep(options(arguments.dropFirst()))
 case "kill-loss": killLoss(options(arguments.dropFirst()))
 case "convert-yuyv": convertYUYV(options(arguments.dropFirst()))
+case "overlay-blend": overlayBlend(options(arguments.dropFirst()))
 case "share": shareBench(options(arguments.dropFirst()))
 case "versions":
     for (name, version) in MediaLibraries.versions.sorted(by: { $0.key < $1.key }) {

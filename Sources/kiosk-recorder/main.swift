@@ -23,11 +23,13 @@ MallocArenas.configure(environment: ProcessInfo.processInfo.environment)
 let environment = KioskEnvironment(ProcessInfo.processInfo.environment)
 // The watch that tells a stall of the whole process (SIGSTOP, a suspended VM) from a slow encoder.
 ProcessStalls.shared.start()
-// What values are checked against here: a folder named as --output, the encoders this FFmpeg has.
+// What values are checked against here: a folder named as --output, the encoders this FFmpeg has,
+// an overlay PNG (decoded once, here, and kept for the takes in `overlays`).
+let overlays = OverlayFiles()
 let host = HostFacts(isFolder: { path in
     var folder: ObjCBool = false
     return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
-}, videoEncoders: EncoderChoice.offered(testEncoders: environment.testEncoders))
+}, videoEncoders: EncoderChoice.offered(testEncoders: environment.testEncoders), overlayProblem: { overlays.problem($0) })
 let parser = OptionParser(readFile: { try ConfigFile.read($0) }, host: host, warn: { Log.info($0) })
 // Kept for SIGHUP: the same command line parsed again reads the config file anew, and its flags
 // still win over the file.
@@ -240,6 +242,7 @@ case let .record(config):
         events: EventSink(copies: copies), configurationSource: source, notifier: notifier, environment: environment)
     parts.monitorsMicrophone = true
     parts.moreCameras = Array(camera.sources.dropFirst())
+    parts.overlays = overlays
     if config.video.encoder == .auto {
         // Opens the hardware encoders once, before the loop turns (nothing on screen waits yet).
         let choice = EncoderChoice.resolve(.auto, size: capture.size, fps: Double(capture.fps), bitrate: config.video.bitrate,

@@ -5,6 +5,8 @@
 //   harness rows COUNT IN OUT                two rows (COUNT bytes each) through every VideoRange
 //                                            loop: luma and chroma rows full to video range, and the
 //                                            two rows averaged, with and without the range change
+//   harness blend COUNT IN OUT               an overlay's blend over one run: IN holds the picture's,
+//                                            the overlay's and the alpha's COUNT samples; OUT the picture
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +52,14 @@ int main(int argc, char **argv) {
         save(argv[4], out, 5 * count);
         return 0;
     }
-    fprintf(stderr, "usage: harness yuyv WIDTH HEIGHT PITCH IN OUT | harness rows COUNT IN OUT\n");
+    if (argc == 5 && strcmp(argv[1], "blend") == 0) {
+        size_t count = strtoul(argv[2], NULL, 10);
+        unsigned char *in = load(argv[3], 3 * count);
+        kiosk_span span = {0, 0, (uint32_t)count};
+        kiosk_blend_plane(in, count, in + count, in + 2 * count, count, &span, 1);
+        save(argv[4], in, count);
+        return 0;
+    }
+    fprintf(stderr, "usage: harness yuyv WIDTH HEIGHT PITCH IN OUT | harness rows COUNT IN OUT | harness blend COUNT IN OUT\n");
     return 2;
 }

@@ -133,4 +133,12 @@ struct CrossPixelsTests {
             #expect(CrossPixels.difference(Array(out[range]), Array(want[range])) == nil, "\(name), \(count) samples")
         }
     }
+
+    @Test("an overlay's blend on AArch64 (NEON) gives every byte the definition gives", arguments: [15, 16, 33, 4096])
+    func blend(count: Int) throws {
+        try #require(CrossPixels.missing.isEmpty, "CI is set, so this does not skip: \(CrossPixels.missing.joined(separator: ", "))")
+        let (picture, over, alpha) = BlendDefinition.samples(count)
+        let out = try CrossPixels.run(["blend", "\(count)"], input: picture + over + alpha)
+        #expect(CrossPixels.difference(out, BlendDefinition.expected(picture, over, alpha)) == nil, "\(count) samples")
+    }
 }

@@ -25,3 +25,31 @@ int kiosk_pixels_vector_limit(int limit);
 /// read from memory once. At an odd height the last row's chroma is its own.
 void kiosk_yuyv_to_420(const uint8_t *source, size_t pitch, size_t width, size_t height,
                        uint8_t *y, size_t y_pitch, uint8_t *u, size_t u_pitch, uint8_t *v, size_t v_pitch);
+
+/// One run of an overlay's plane that is not fully transparent: `count` samples from `start` in
+/// row `row` of that plane (its own sample units: an NV12 chroma row counts Cb and Cr apart).
+typedef struct {
+    uint32_t row, start, count;
+} kiosk_span;
+
+/// An overlay burnt into one plane of a picture, over `span_count` spans: t = o + round((255 - a) t / 255),
+/// saturated at 255, where `over` holds the overlay's premultiplied samples and `alpha` its
+/// coverage, both with pitch `over_pitch`. AVX2, SSE2 or NEON where there is one (the vector limit
+/// applies), else the scalar loop, which gives the same bytes.
+void kiosk_blend_plane(uint8_t *target, size_t pitch, const uint8_t *over, const uint8_t *alpha, size_t over_pitch,
+                       const kiosk_span *spans, size_t span_count);
+/// Straight RGBA made premultiplied in place: each colour times its alpha / 255, rounded.
+void kiosk_premultiply(uint8_t *rgba, size_t count);
+/// An RGBA picture (width x height, tight) turned into `target` as a player must turn it
+/// `quarter_turns` times clockwise to show it as `source` (tight, its size swapped for odd turns).
+void kiosk_turn_rgba(const uint8_t *source, size_t width, size_t height, uint8_t *target, int quarter_turns);
+/// The runs of each row of a tight alpha plane that hold a non-zero sample, into `spans` (room for
+/// height * (width / 2 + 1)); runs nearer than `gap` samples make one. Returns how many.
+size_t kiosk_alpha_spans(const uint8_t *alpha, size_t width, size_t height, size_t gap, kiosk_span *spans);
+/// An overlay's premultiplied RGBA picture (already the picture's size and orientation) as premultiplied
+/// video-range BT.601 planes: luma and its alpha (width x height, pitch width), and chroma and its
+/// alpha averaged over each 2x2 block ((width + 1) / 2 x (height + 1) / 2, pitch (width + 1) / 2).
+void kiosk_overlay_planes(const uint8_t *rgba, size_t pitch, size_t width, size_t height,
+                          uint8_t *y, uint8_t *y_alpha, uint8_t *cb, uint8_t *cr, uint8_t *c_alpha);
+/// Two planes' samples interleaved, a b a b …: planar chroma made NV12's (`count` of each).
+void kiosk_interleave(const uint8_t *a, const uint8_t *b, uint8_t *target, size_t count);
