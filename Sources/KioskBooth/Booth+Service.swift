@@ -148,7 +148,7 @@ extension Booth {
         config = configuration
         camera.setControls(configuration.capture.cameraControls)
         screen.setPreview(mirror: shown.mirrorPreview, cameraMount: configuration.capture.cameraRotation,
-                          fit: shown.shownPreviewFit(overlay: false))
+                          fit: shown.shownPreviewFit(overlay: configuration.video.overlay != nil))
         Log.info("reload: the settings of \(configuration.configFile ?? "the command line") are in force")
     }
 

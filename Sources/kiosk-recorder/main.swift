@@ -96,8 +96,8 @@ func openScreen(_ config: Configuration) -> (SDLContext, Screen, Assets) {
                                 mirrorPreview: shown.mirrorPreview, cameraMount: config.capture.cameraRotation)
         screen.highContrast = shown.highContrast
         screen.largeText = shown.largeText
-        // (`overlay: false` until the take's overlay is wired in: then whether one is set.)
-        screen.previewFit = shown.shownPreviewFit(overlay: false)
+        // With an overlay the preview shows the whole picture by default: the frame's edges where the take has them.
+        screen.previewFit = shown.shownPreviewFit(overlay: config.video.overlay != nil)
         do { try screen.setWords(shown.words, prompt: shown.prompt, font: shown.font) } catch {
             // A language or a prompt no installed font can show is a configuration to fix.
             Log.write("kiosk-recorder: \(error)\n")
