@@ -2,6 +2,7 @@
 // what systemd is told (READY, RELOADING, STOPPING, STATUS).
 import Foundation
 import KioskCore
+import KioskMedia
 import KioskSystem
 import KioskUI
 
@@ -149,7 +150,17 @@ extension Booth {
         camera.setControls(configuration.capture.cameraControls)
         screen.setPreview(mirror: shown.mirrorPreview, cameraMount: configuration.capture.cameraRotation,
                           fit: shown.shownPreviewFit(overlay: configuration.video.overlay != nil))
+        showOverlay(configuration.video)
         Log.info("reload: the settings of \(configuration.configFile ?? "the command line") are in force")
+    }
+
+    /// The operator's overlay over the live preview, the pictures the takes get (`OverlayFiles`:
+    /// decoded by the launch's or the reload's option check, so taken here without decoding).
+    func showOverlay(_ video: Configuration.Video) {
+        let overlay = parts.overlays.take(video)
+        do { try screen.setOverlay(overlay?.landscape, portrait: overlay?.portrait) } catch {
+            Log.info("overlay: the preview shows none: \(error)")
+        }
     }
 
     // MARK: - systemd

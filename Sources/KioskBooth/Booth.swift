@@ -150,7 +150,10 @@ public final class Booth {
             }
         }
         if machine.playerFile == nil, parts.monitorsMicrophone, config.capture.microphone != .none { lookAtMicrophone() }
-        if machine.playerFile == nil { tidyShares() }
+        if machine.playerFile == nil {
+            tidyShares()
+            showOverlay(config.video)
+        }
         perform(machine.start())
         stats.write("start", mode: machine.mode, renderer: screen.rendererName)
     }

@@ -35,6 +35,9 @@ public protocol BoothScreen: AnyObject {
     /// How the preview is drawn: mirrored or not, the camera's mount (clockwise quarter turns), and
     /// whether it crops the picture or shows all of it (`--preview-fit`).
     func setPreview(mirror: Bool, cameraMount: Int, fit: PictureFit)
+    /// The operator's overlay over the live preview (`--overlay`; nil: none), where the take has it;
+    /// the portrait one while the interface is portrait. Throws when it cannot be shown (then none is).
+    func setOverlay(_ picture: OverlayPicture?, portrait: OverlayPicture?) throws
     /// Draws the picture and `model`'s overlay (nil: none) and presents it.
     func render(_ model: ViewModel?) throws
     /// The screen as it is now (the last model drawn again), for a screenshot.

@@ -41,6 +41,8 @@ final class ScreenTwin: BoothScreen {
     func clearPreview() { cleared += 1 }
     var preview = (mirror: false, cameraMount: 0, fit: PictureFit.fill)
     func setPreview(mirror: Bool, cameraMount: Int, fit: PictureFit) { preview = (mirror, cameraMount, fit) }
+    var overlays: [(landscape: OverlayPicture?, portrait: OverlayPicture?)] = []
+    func setOverlay(_ picture: OverlayPicture?, portrait: OverlayPicture?) throws { overlays.append((picture, portrait)) }
     func render(_ model: ViewModel?) throws { rendered.append(model) }
     func snapshot() throws -> Pixels { Pixels(size: Size(width: 2, height: 2), words: [0, 0xff0000, 0xff00, 0xff]) }
     func beginPlayback() {}

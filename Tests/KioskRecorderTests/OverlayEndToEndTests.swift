@@ -113,6 +113,58 @@ struct OverlayEndToEndTests {
         }
     }
 
+    /// Where a point of the shown picture (the overlay's own pixels) lands on a `canvas` the preview
+    /// fills (`fill`: covering it, cropped) or fits (`fit`: whole, bars beside), centred.
+    static func onScreen(_ point: (x: Int, y: Int), shown: Size, canvas: Size, fill: Bool) -> (x: Int, y: Int) {
+        let (sx, sy) = (Double(canvas.width) / Double(shown.width), Double(canvas.height) / Double(shown.height))
+        let scale = fill ? max(sx, sy) : min(sx, sy)
+        let origin = ((Double(canvas.width) - Double(shown.width) * scale) / 2, (Double(canvas.height) - Double(shown.height) * scale) / 2)
+        return (Int(origin.0 + (Double(point.x) + 0.5) * scale), Int(origin.1 + (Double(point.y) + 0.5) * scale))
+    }
+
+    /// The booth's screenshot in ready shows each square where the take has it, mapped through the
+    /// preview's fit and the canvas's turn on the 800x480 display: the square's colour at its centre,
+    /// or that colour at half where a panel (black at alpha 128, at the canvas's top and bottom) lies
+    /// over it. The overlay is drawn over the picture, so the test pattern's flash does not change it.
+    /// `covered`: squares a button lies over (not looked at).
+    static func expectSquaresOnScreen(_ r: RecorderProcess, _ path: String, orientation: Orientation, fill: Bool, covered: [Int] = [],
+                                      _ name: String) throws {
+        let display = DisplayTransform(physical: Size(width: 800, height: 480), orientation: orientation)
+        let canvas = display.logical, shown = canvas.width > canvas.height ? size : size.transposed
+        let shot = try PromptEndToEndTests.take(r, path)
+        try #require(shot.width == 800 && shot.height == 480, "\(name): a \(shot.width)x\(shot.height) screenshot")
+        for (i, corner) in corners.enumerated() where !covered.contains(i) {
+            let origin = squareOrigin(i, shown)
+            let at = onScreen((origin.x + square / 2, origin.y + square / 2), shown: shown, canvas: canvas, fill: fill)
+            let physical = display.toPhysical(Point(x: Double(at.x), y: Double(at.y)))
+            let got = shot.rgb(x: Int(physical.x), y: Int(physical.y))
+            let matches = [1.0, 127.0 / 255].contains { shade in
+                zip([got.0, got.1, got.2], corner.rgb).allSatisfy { abs(Double($0) - shade * Double($1)) <= 12 }
+            }
+            #expect(matches, "\(name): the \(corner.name) square on screen at \(physical) (\(at) on the canvas) is \(got), not \(corner.rgb)")
+        }
+    }
+
+    @Test("the live preview shows the overlay's squares where the take has them, mapped through --preview-fit (fit by default with an overlay, and fill) and the canvas's turn, landscape and portrait",
+          arguments: [("landscape", Orientation.landscapeRight, [String](), false, [2]),
+                      ("landscape, fill", .landscapeRight, ["--preview-fit", "fill"], true, []),
+                      ("portrait", .portrait, ["--orientation", "portrait"], false, [])])
+    func overlayInPreview(name: String, orientation: Orientation, arguments: [String], fill: Bool, covered: [Int]) throws {
+        // Fitted in landscape, the bottom left square lies under Cancel.
+        let folder = try testFolder("overlay-preview-\(name.replacingOccurrences(of: ", ", with: "-"))")
+        let landscape = try Self.makePNG(Self.size, in: folder, name: "landscape")
+        let portrait = try Self.makePNG(Self.size.transposed, in: folder, name: "portrait")
+        let r = try RecorderProcess(["--camera", "test", "--microphone", "none", "--size", "\(Self.size)", "--countdown", "0",
+                                     "--windowed", "800x480", "--overlay", landscape, "--overlay-portrait", portrait,
+                                     "--output", folder.appendingPathComponent("take.mov").path] + arguments)
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        Thread.sleep(forTimeInterval: 0.4)
+        try Self.expectSquaresOnScreen(r, folder.appendingPathComponent("ready.bmp").path, orientation: orientation, fill: fill,
+                                       covered: covered, name)
+        r.command("quit")
+        #expect(r.exitStatus() == 0, "\(r.stderr)")
+    }
+
     @Test("SIGHUP: a reload naming a file that is no PNG is refused (badConfig naming it); one naming a PNG puts it on the next take")
     func reload() throws {
         let (r, rewrite, folder) = try configuredBooth("overlay-reload", "size = \(Self.size)\nmax-duration = 1.5\n")
@@ -126,6 +178,10 @@ struct OverlayEndToEndTests {
         try rewrite("size = \(Self.size)\nmax-duration = 1.5\noverlay = \(png)\n")
         r.kill(SIGHUP)
         #expect(r.waitForLog("are in force"), "\(r.stderr)")
+        // The preview has it from now on too (fit, the default with an overlay).
+        Thread.sleep(forTimeInterval: 0.3)
+        try Self.expectSquaresOnScreen(r, folder.appendingPathComponent("reloaded.bmp").path, orientation: .landscapeRight, fill: false,
+                                       covered: [2], "after the reload")
         r.command("start")
         #expect(r.wait(for: "recordingFinished", timeout: 6) != nil)
         let take = try #require(r.lastResult).outputPath
