@@ -165,6 +165,29 @@ struct OverlayEndToEndTests {
         #expect(r.exitStatus() == 0, "\(r.stderr)")
     }
 
+    @Test("docs/screenshots/make-overlay, as the README runs it, into a scratch folder: the example frames, the booth's screenshots and the takes' pictures, each take framed in the PNG's yellow at its sides, upright (640x360 and 360x640)")
+    func readmeOverlayScript() throws {
+        let folder = try testFolder("overlay-readme")
+        let made = try runTool(["docs/screenshots/make-overlay", folder.path])
+        try #require(made.status == 0, "\(made.stderr)")
+        for (name, size) in [("landscape", Size(width: 640, height: 360)), ("portrait", Size(width: 360, height: 640))] {
+            for picture in ["frame", "ready"] {
+                #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("overlay-\(picture)-\(name).png").path))
+            }
+            let rgbPath = folder.appendingPathComponent("\(name).rgb").path
+            let decoded = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", folder.appendingPathComponent("overlay-take-\(name).png").path,
+                                          "-f", "rawvideo", "-pix_fmt", "rgb24", rgbPath], stdout: .discard)
+            let rgb = try [UInt8](Data(contentsOf: URL(fileURLWithPath: rgbPath)))
+            try #require(decoded.status == 0 && rgb.count == size.width * size.height * 3, "\(name): \(rgb.count) bytes, not \(size)")
+            // The border (24 of 1280 or 720 pixels, 12 of 640 or 360 here) at the middle of the left and right sides.
+            for x in [4, size.width - 5] {
+                let at = (size.height / 2 * size.width + x) * 3
+                let got = [Int(rgb[at]), Int(rgb[at + 1]), Int(rgb[at + 2])]
+                #expect(zip(got, [0xF2, 0xB7, 0x05]).allSatisfy { abs($0 - $1) <= 16 }, "\(name): the side at x \(x) is \(got), not the frame's yellow")
+            }
+        }
+    }
+
     @Test("SIGHUP: a reload naming a file that is no PNG is refused (badConfig naming it); one naming a PNG puts it on the next take")
     func reload() throws {
         let (r, rewrite, folder) = try configuredBooth("overlay-reload", "size = \(Self.size)\nmax-duration = 1.5\n")
