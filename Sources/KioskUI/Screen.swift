@@ -198,11 +198,11 @@ public final class Screen {
     /// Removes the picture (black behind the overlay), e.g. while the camera is missing.
     public func clearPreview() { preview.clear() }
 
-    /// The operator's overlay (`--overlay`, `--overlay-portrait`; nil: none), drawn over the live
-    /// preview's picture (ready, countdown, recording) from the next `draw` on, exactly where the
+    /// The operator's overlay (`--overlay`, `--overlay-portrait`; nil: none), drawn over the
+    /// preview's picture (live, or frozen after a take) from the next `draw` on, exactly where the
     /// take has it: scaled to cover the picture, centred, upright for the guest, never mirrored.
     /// The portrait one shows while the interface is portrait, else the landscape one. Each is
-    /// uploaded once, as a texture; the review and the player show the file, which has it already.
+    /// uploaded once, as a texture; the player shows the file, which has it already.
     /// On a failure (a picture larger than the renderer's textures may be) no overlay shows.
     public func setOverlay(_ picture: OverlayPicture?, portrait: OverlayPicture?) throws(SDLError) {
         try overlay.set(picture, portrait: portrait)
@@ -268,10 +268,9 @@ public final class Screen {
             player.picture.drawFitted(transform: transform, degrees: player.rotation, fill: player.fit == .fill)
         } else {
             preview.draw(transform: transform, mount: cameraMount, mirror: mirrorPreview, fit: previewFit)
-            // Over the live picture; not over the review's frozen frame (the file has the overlay). No
-            // model: the picture alone, as the take has it.
-            let live = model.map { [.ready, .countdown, .recording].contains($0.mode) } ?? true
-            if live, let frame = preview.frameSize, !overlay.isEmpty {
+            // Over the live picture and over the review's frozen frame (the take's last picture, which
+            // the file has with the overlay); the player's pictures are the file's own, overlay and all.
+            if let frame = preview.frameSize, !overlay.isEmpty {
                 overlay.draw(over: transform.previewRect(frame: frame, mount: cameraMount, fit: previewFit),
                              upright: transform.uprightPicture(frame: frame, mount: cameraMount), transform: transform)
             }

@@ -145,7 +145,7 @@ struct OverlayEndToEndTests {
         }
     }
 
-    @Test("the live preview shows the overlay's squares where the take has them, mapped through --preview-fit (fit by default with an overlay, and fill) and the canvas's turn, landscape and portrait",
+    @Test("the live preview and the review's frozen frame show the overlay's squares where the take has them, mapped through --preview-fit (fit by default with an overlay, and fill) and the canvas's turn, landscape and portrait",
           arguments: [("landscape", Orientation.landscapeRight, [String](), false, [2]),
                       ("landscape, fill", .landscapeRight, ["--preview-fit", "fill"], true, []),
                       ("portrait", .portrait, ["--orientation", "portrait"], false, [])])
@@ -161,6 +161,15 @@ struct OverlayEndToEndTests {
         Thread.sleep(forTimeInterval: 0.4)
         try Self.expectSquaresOnScreen(r, folder.appendingPathComponent("ready.bmp").path, orientation: orientation, fill: fill,
                                        covered: covered, name)
+        // The review's frozen frame is the take's last picture: it has them too (Retake lies over the bottom left).
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
+        Thread.sleep(forTimeInterval: 0.5)
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil, "\(r.stderr)")
+        Thread.sleep(forTimeInterval: 0.3)
+        try Self.expectSquaresOnScreen(r, folder.appendingPathComponent("finished.bmp").path, orientation: orientation, fill: fill,
+                                       covered: [2], name + ", finished")
         r.command("quit")
         #expect(r.exitStatus() == 0, "\(r.stderr)")
     }
