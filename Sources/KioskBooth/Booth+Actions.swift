@@ -34,6 +34,8 @@ extension Booth {
             discardTake()
         case .handOverTake:
             handOverTake()
+        case let .trimTake(range):
+            takes.trim = range
         case .shareTake:
             shareWanted()
         case .startShareClock:
@@ -63,10 +65,10 @@ extension Booth {
         case let .applyConfiguration(configuration):
             apply(configuration)
         case let .emit(event):
-            if case let .state(mode, timer, buttons, orientation, remaining, _, _) = event {
+            if case let .state(mode, timer, buttons, orientation, remaining, _, _, trim) = event {
                 events.emit(.state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
                                    microphoneLevel: config.capture.microphone != .none ? meter.level() : nil,
-                                   hooksPending: config.service.onTake != nil ? jobs.owed.pending : nil))
+                                   hooksPending: config.service.onTake != nil ? jobs.owed.pending : nil, trim: trim))
             } else {
                 events.emit(event)
             }
@@ -94,7 +96,14 @@ extension Booth {
         let (output, rename, storage, number, rules) = (outputPath, config.guest.session == .loop, storage, takes.number, retention)
         let protected = jobs.protectedTakes
         takes.ownOnDisk = false
-        onFiles { storage.handOver(output, number: number, rename: rename, rules: rules, protected: protected) }
+        let trim = takes.trim
+        takes.trim = nil
+        onFiles {
+            // The cut first, while the take still has its marker: a kill during it leaves the whole take.
+            let cut = trim.map { Booth.cut(output, to: $0) }
+            return (cut?.failure.map { [$0] } ?? []) + storage.handOver(output, number: number, rename: rename, rules: rules, protected: protected)
+                .map { cut?.done.map($0.trimmed) ?? $0 }
+        }
     }
 
     /// Runs `job` on the file worker, in order with the jobs before it; the events it returns are

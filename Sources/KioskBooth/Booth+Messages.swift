@@ -74,7 +74,7 @@ extension Booth {
             // An accepted take owes its hook once its hand-over was reported (a shared one once its
             // share folder is written, or failed).
             if !takes.share.wanted {
-                for case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path) in done { hookOwed(path, share: nil) }
+                for path in done.compactMap(\.handedOverPath) { hookOwed(path, share: nil) }
             }
             handedOver(done)
         case let .shareDone(result):
@@ -178,6 +178,7 @@ extension Booth {
         case let .screenshot(path):
             screenshot(to: path)
         case let .seek(position): perform(machine.handle(.seek(position: position)))
+        case let .trim(range): perform(machine.handle(.trim(range)))
         case let .pause(paused): perform(machine.handle(.pause(paused)))
         case .state: perform(machine.handle(.stateQuery))
         case .quit: perform(machine.handle(.quit))

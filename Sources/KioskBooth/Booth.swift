@@ -104,7 +104,7 @@ public final class Booth {
                          microphone: parts.monitorsMicrophone && config.capture.microphone != .none)
         machine = RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                   countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining, cameraCount: ring.count,
-                                  shares: config.share.folder != nil)
+                                  shares: config.share.folder != nil, trims: config.guest.trim)
         inbox.wakes(with: parts.screen.wake)
         frames.wakes(with: parts.screen.wake)
         jobs.owed.backoff = HookBackoff(first: parts.environment.hookBackoff ?? 10)

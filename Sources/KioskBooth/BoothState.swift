@@ -87,6 +87,8 @@ struct TakeState {
     var lastPreviewShown: Int64 = .min
     /// The accepted take's share folder and share screen (`--share-dir`).
     var share = ShareState()
+    /// `--trim`: the part the next hand-over cuts the take to (`trimTake`, just before it).
+    var trim: TrimRange?
 }
 
 /// What the screen shows and when it must be drawn again.

@@ -46,6 +46,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     /// `--share-dir`: the share folder of an accepted take could not be written (a full disk, a
     /// take that cannot be remuxed); the take itself was handed over as always.
     case shareFailed
+    /// `--trim`: the take could not be cut to its trim (a full disk); it was handed over whole.
+    case trimFailed
 }
 
 /// One line of `--check`'s report: a part of the booth, whether it is fit, what was found, and the
@@ -122,6 +124,10 @@ public enum KioskEvent: Equatable, Sendable {
     case recordingFinished(RecordingResult)
     case recordingRecovered(path: String, duration: Double)
     case videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: String)
+    /// `--trim`: the same event on stdout, for a take cut before it was handed over: the part kept
+    /// (`trimmed`, on the take's time line) and the delivered take's length. A case of its own so that
+    /// a match of the plain one keeps its one value; `handedOverPath` answers for both.
+    case videoRecorderDidFinishRecordingTrimmedVideo(outputPath: String, trimmed: TrimRange, duration: Double)
     case videoRecorderDidCancelRecordingVideo
     case playbackStarted(path: String)
     case playbackFinished(reason: PlaybackEndReason)
@@ -129,8 +135,9 @@ public enum KioskEvent: Equatable, Sendable {
     /// `remaining`: while recording, the seconds left before a limit (duration, file size, free disk).
     /// `microphoneLevel`: the microphone's peak over the last 100 ms in dBFS (floor −100); absent
     /// with `--microphone none`. `hooksPending`: with `--on-take`, how many takes still owe their hook.
+    /// `trim`: with `--trim`, in finished, the part Use Video delivers when one is set.
     case state(mode: String, timer: String, buttons: [Button], orientation: Orientation, remaining: Double? = nil,
-               microphoneLevel: Double? = nil, hooksPending: Int? = nil)
+               microphoneLevel: Double? = nil, hooksPending: Int? = nil, trim: TrimRange? = nil)
     /// While recording, the microphone stayed below −60 dBFS for 3 s (once; again after sound came
     /// back and went).
     case microphoneSilent
@@ -159,6 +166,15 @@ extension KioskEvent: Codable {
         case event, camera, width, height, fps, orientation, outputPath, duration, bytes, reason, success
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
         case action, status, ok, items, remaining, microphoneLevel, encoder, microphone, url, token, folder, attempt, hooksPending
+        case trim, trimmed
+    }
+
+    /// The path a Use Video outcome delivered (trimmed or not); nil for other events.
+    public var handedOverPath: String? {
+        switch self {
+        case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path), let .videoRecorderDidFinishRecordingTrimmedVideo(path, _, _): path
+        default: nil
+        }
     }
 
     struct UnknownEvent: Error, CustomStringConvertible {
@@ -247,6 +263,18 @@ extension KioskEvent: Codable {
         Kind(name: "videoRecorderDidFinishRecordingVideoWithOutputPath", fields: {
             guard case let .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath) = $0 else { return nil }
             return [(.outputPath, outputPath)]
+        }, decode: { c in
+            let path = try c.decode(String.self, forKey: .outputPath)
+            guard let trimmed = try c.decodeIfPresent(TrimRange.self, forKey: .trimmed) else {
+                return .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: path)
+            }
+            return .videoRecorderDidFinishRecordingTrimmedVideo(outputPath: path, trimmed: trimmed, duration: try c.decode(Double.self, forKey: .duration))
+        }),
+        // Read back by the kind above (the same name): this one only writes.
+        Kind(name: "videoRecorderDidFinishRecordingVideoWithOutputPath", fields: {
+            guard case let .videoRecorderDidFinishRecordingTrimmedVideo(outputPath, trimmed, duration) = $0 else { return nil }
+            return [(.outputPath, outputPath), (.trimmed, TrimRange(start: milliseconds(trimmed.start), end: milliseconds(trimmed.end))),
+                    (.duration, milliseconds(duration))]
         }, decode: { c in .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: try c.decode(String.self, forKey: .outputPath)) }),
         Kind(name: "videoRecorderDidCancelRecordingVideo", fields: {
             guard case .videoRecorderDidCancelRecordingVideo = $0 else { return nil }
@@ -265,17 +293,19 @@ extension KioskEvent: Codable {
             return [(.orientation, orientation)]
         }, decode: { c in .orientationChanged(orientation: try c.decode(Orientation.self, forKey: .orientation)) }),
         Kind(name: "state", fields: {
-            guard case let .state(mode, timer, buttons, orientation, remaining, level, hooks) = $0 else { return nil }
+            guard case let .state(mode, timer, buttons, orientation, remaining, level, hooks, trim) = $0 else { return nil }
             return [(.mode, mode), (.timer, timer), (.buttons, buttons), (.orientation, orientation)]
                 + (remaining.map { [(.remaining, milliseconds($0))] } ?? [])
                 + (level.map { [(.microphoneLevel, ($0 * 10).rounded() / 10)] } ?? [])
                 + (hooks.map { [(.hooksPending, $0)] } ?? [])
+                + (trim.map { [(.trim, TrimRange(start: milliseconds($0.start), end: milliseconds($0.end)))] } ?? [])
         }, decode: { c in
             .state(mode: try c.decode(String.self, forKey: .mode), timer: try c.decode(String.self, forKey: .timer),
                    buttons: try c.decode([Button].self, forKey: .buttons), orientation: try c.decode(Orientation.self, forKey: .orientation),
                    remaining: try c.decodeIfPresent(Double.self, forKey: .remaining),
                    microphoneLevel: try c.decodeIfPresent(Double.self, forKey: .microphoneLevel),
-                   hooksPending: try c.decodeIfPresent(Int.self, forKey: .hooksPending))
+                   hooksPending: try c.decodeIfPresent(Int.self, forKey: .hooksPending),
+                   trim: try c.decodeIfPresent(TrimRange.self, forKey: .trim))
         }),
         Kind(name: "microphoneSilent", fields: {
             guard case .microphoneSilent = $0 else { return nil }

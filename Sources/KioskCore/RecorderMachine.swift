@@ -76,10 +76,16 @@ public struct RecorderMachine: Equatable, Sendable {
     public private(set) var cameraSwitching = false
     /// `--share-dir`: Use Video leads to the share screen; a reload may change it.
     public private(set) var shares: Bool
+    /// `--trim`: the review has a trimmer and takes `trim`; a reload may change it.
+    public private(set) var trims: Bool
+    /// The finished take's trim (`--trim`): Use Video delivers only this part. Set in finished,
+    /// gone with the take.
+    public private(set) var trim: TrimRange?
 
     public init(session: SessionMode, outputPath: String, orientation: Orientation, countdown: Int = 0, warnRemaining: Double = 10,
-                cameraCount: Int = 1, shares: Bool = false) {
+                cameraCount: Int = 1, shares: Bool = false, trims: Bool = false) {
         self.cameraCount = cameraCount
+        self.trims = trims
         self.shares = shares
         self.session = session
         self.outputPath = outputPath
@@ -93,6 +99,7 @@ public struct RecorderMachine: Equatable, Sendable {
     public init(playing file: String, orientation: Orientation) {
         cameraCount = 1
         shares = false
+        trims = false
         session = .once
         outputPath = file
         countdownSeconds = 0
@@ -239,6 +246,8 @@ public struct RecorderMachine: Equatable, Sendable {
             p.position = target
             state = .playing(p)
             actions.append(.seekPlayback(to: target))
+        case let .trim(range):
+            setTrim(range, &actions)
         case .stateQuery:
             actions.append(.emit(stateEvent))
         case let .terminate(signal):
@@ -326,8 +335,10 @@ public struct RecorderMachine: Equatable, Sendable {
             requestStop(.user, &actions)
         case (.retake, _):
             state = .ready
+            trim = nil
             actions.append(.discardTake)
         case (.useVideo, _):
+            if let trim { actions.append(.trimTake(trim)) }
             actions.append(.handOverTake)
             // With sharing the session's end waits for the share screen's.
             if shares {
@@ -362,6 +373,7 @@ public struct RecorderMachine: Equatable, Sendable {
 
     private mutating func beginTake(_ actions: inout [RecorderAction]) {
         state = .recording(Recording())
+        trim = nil
         // The begin sound waits for the writer's start: a take that fails to start plays none.
         actions += [.discardTake, .startRecording(orientation: orientation)]
     }
@@ -381,8 +393,22 @@ public struct RecorderMachine: Equatable, Sendable {
         if case let .leaving(signal?, _) = exit { actions.append(.emit(.terminated(signal: signal))) }
     }
 
+    /// `trim`: only in finished with `--trim`; one that keeps under 0.5 s or leaves the take is
+    /// refused (`badCommand`) and the trim stays as it was. The whole take is no trim at all.
+    private mutating func setTrim(_ range: TrimRange, _ actions: inout [RecorderAction]) {
+        guard trims, case let .finished(take) = state, take.success, !exiting else {
+            let why = trims ? "'trim' is for a finished take (now \(mode.rawValue))" : "'trim' needs --trim"
+            return actions.append(.emit(.error(code: .notAllowed, message: why)))
+        }
+        if let refusal = range.refusal(takeDuration: take.duration) {
+            return actions.append(.emit(.error(code: .badCommand, message: refusal)))
+        }
+        trim = range.isWhole(takeDuration: take.duration) ? nil : range
+    }
+
     /// After Use Video or Cancel: exit (`once`) or back to ready for the next guest (`loop`).
     private mutating func outcome(_ actions: inout [RecorderAction]) {
+        trim = nil
         switch session {
         case .once: exit = .leaving(signal: nil, code: 0)
         case .loop: state = .ready
@@ -424,6 +450,7 @@ public struct RecorderMachine: Equatable, Sendable {
             pendingConfiguration = nil
             session = configuration.guest.session
             shares = configuration.share.folder != nil
+            trims = configuration.guest.trim
             countdownSeconds = configuration.guest.countdown
             warnRemaining = configuration.limits.warnRemaining
             actions.append(.applyConfiguration(configuration))

@@ -128,6 +128,7 @@ extension RecorderMachine {
 
     public var stateEvent: KioskEvent {
         .state(mode: mode.rawValue, timer: timerText, buttons: visibleButtons, orientation: orientation,
-               remaining: { if case let .recording(r) = state { r.remaining } else { nil } }())
+               remaining: { if case let .recording(r) = state { r.remaining } else { nil } }(),
+               trim: mode == .finished ? trim : nil)
     }
 }

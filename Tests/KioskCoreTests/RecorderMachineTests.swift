@@ -101,6 +101,7 @@ func kind(_ e: RecorderEvent) -> String {
     case .pause: "pause"
     case .seek: "seek"
     case .stateQuery: "stateQuery"
+    case .trim: "trim" // TrimMachineTests
     case .terminate: "terminate"
     case .quit: "quit"
     case .parentGone: "parentGone"
