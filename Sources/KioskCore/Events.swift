@@ -261,8 +261,13 @@ extension KioskEvent: Codable {
             .recordingRecovered(path: try c.decode(String.self, forKey: .path), duration: try c.decode(Double.self, forKey: .duration))
         }),
         Kind(name: "videoRecorderDidFinishRecordingVideoWithOutputPath", fields: {
-            guard case let .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath) = $0 else { return nil }
-            return [(.outputPath, outputPath)]
+            switch $0 {
+            case let .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath): [(.outputPath, outputPath)]
+            case let .videoRecorderDidFinishRecordingTrimmedVideo(outputPath, trimmed, duration):
+                [(.outputPath, outputPath), (.trimmed, TrimRange(start: milliseconds(trimmed.start), end: milliseconds(trimmed.end))),
+                 (.duration, milliseconds(duration))]
+            default: nil
+            }
         }, decode: { c in
             let path = try c.decode(String.self, forKey: .outputPath)
             guard let trimmed = try c.decodeIfPresent(TrimRange.self, forKey: .trimmed) else {
@@ -270,12 +275,6 @@ extension KioskEvent: Codable {
             }
             return .videoRecorderDidFinishRecordingTrimmedVideo(outputPath: path, trimmed: trimmed, duration: try c.decode(Double.self, forKey: .duration))
         }),
-        // Read back by the kind above (the same name): this one only writes.
-        Kind(name: "videoRecorderDidFinishRecordingVideoWithOutputPath", fields: {
-            guard case let .videoRecorderDidFinishRecordingTrimmedVideo(outputPath, trimmed, duration) = $0 else { return nil }
-            return [(.outputPath, outputPath), (.trimmed, TrimRange(start: milliseconds(trimmed.start), end: milliseconds(trimmed.end))),
-                    (.duration, milliseconds(duration))]
-        }, decode: { c in .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: try c.decode(String.self, forKey: .outputPath)) }),
         Kind(name: "videoRecorderDidCancelRecordingVideo", fields: {
             guard case .videoRecorderDidCancelRecordingVideo = $0 else { return nil }
             return []

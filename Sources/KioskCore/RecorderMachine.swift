@@ -393,13 +393,11 @@ public struct RecorderMachine: Equatable, Sendable {
         if case let .leaving(signal?, _) = exit { actions.append(.emit(.terminated(signal: signal))) }
     }
 
-    /// `trim`: only in finished with `--trim`; one that keeps under 0.5 s or leaves the take is
+    /// `trim`: only in finished with `--trim` (else `notAllowed`); one that keeps under 0.5 s or leaves the take is
     /// refused (`badCommand`) and the trim stays as it was. The whole take is no trim at all.
     private mutating func setTrim(_ range: TrimRange, _ actions: inout [RecorderAction]) {
-        guard trims, case let .finished(take) = state, take.success, !exiting else {
-            let why = trims ? "'trim' is for a finished take (now \(mode.rawValue))" : "'trim' needs --trim"
-            return actions.append(.emit(.error(code: .notAllowed, message: why)))
-        }
+        // The trimmer is on screen only there, like a button.
+        guard trims, case let .finished(take) = state, take.success, !exiting else { return refuse("trim", &actions) }
         if let refusal = range.refusal(takeDuration: take.duration) {
             return actions.append(.emit(.error(code: .badCommand, message: refusal)))
         }
