@@ -53,7 +53,9 @@ extension Booth {
         case let .startPlayback(path):
             stopPlayback()
             draw.controls.touched(at: MonotonicClock.now())
-            player.playback = Playback(path: path, screen: screen, audio: parts.audio, loop: player.loops)
+            // The review of a trimmed take plays only the part kept (`--trim`).
+            player.playback = Playback(path: path, screen: screen, audio: parts.audio, loop: player.loops,
+                                       range: machine.mode == .playing ? machine.trim : nil)
         case let .setPlaybackPaused(paused):
             player.playback?.setPaused(paused)
         case let .seekPlayback(seconds):

@@ -52,6 +52,8 @@ final class ShareMP4 {
         stream.pointee.codecpar.pointee.codec_tag = 0
         stream.pointee.time_base = input.pointee.time_base
         stream.pointee.avg_frame_rate = input.pointee.avg_frame_rate
+        // Its tags (language, handler) as the take has them.
+        av_dict_copy(&stream.pointee.metadata, input.pointee.metadata, 0)
         for i in 0..<Int(max(input.pointee.nb_side_data, 0)) {
             let side = input.pointee.side_data[i]
             guard let data = side.data, side.size > 0 else { continue }
@@ -63,11 +65,13 @@ final class ShareMP4 {
         return stream
     }
 
-    /// The streams of `input` this file copies: its audio and its first video stream (a second one,
+    /// The streams of `input` this file copies, with the file's tags: its audio and its first video stream (a second one,
     /// which none of our takes has, stays behind; so do other kinds). `map[i]`: the output stream
     /// of the input's stream i, -1 for none; `video`: the input's video stream's index, -1 for none.
     func addStreams(copying input: UnsafeMutablePointer<AVFormatContext>) throws(AVError)
         -> (map: [Int32], outputs: [UnsafeMutablePointer<AVStream>], video: Int32) {
+        // The file's tags too (a title or a date a take may carry); the muxer writes its own brand.
+        av_dict_copy(&context.pointee.metadata, input.pointee.metadata, 0)
         var map = [Int32](repeating: -1, count: Int(input.pointee.nb_streams))
         var outputs: [UnsafeMutablePointer<AVStream>] = []
         var video: Int32 = -1

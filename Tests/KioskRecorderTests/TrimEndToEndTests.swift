@@ -116,16 +116,18 @@ struct TrimEndToEndTests {
         print("trimmed take: \(streams.split(whereSeparator: \.isNewline))")
     }
 
-    @Test("--trim with an MP4 take: headless Chromium plays the trimmed take as 3.0 ± 0.05 s long")
+    @Test("--trim with an MP4 take of a camera mounted turned: the cut keeps the display matrix; headless Chromium plays it as 3.0 ± 0.05 s long")
     func chromiumDuration() throws {
         let folder = try testFolder("trim-chromium")
         let takes = folder.appendingPathComponent("takes").path, site = folder.appendingPathComponent("site").path
-        let r = try RecorderProcess(Self.arguments + ["--output-dir", takes, "--name-template", "take-{n}.mp4"])
+        // A camera mounted turned: the take's display matrix goes with the cut.
+        let r = try RecorderProcess(Self.arguments + ["--output-dir", takes, "--name-template", "take-{n}.mp4", "--camera-rotation", "90"])
         let take = try Self.record(r)
         r.send(#"{"command":"trim","start":1.0,"end":4.0}"#)
         r.command("useVideo")
         try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil, "\(r.rawLines) \(r.stderr)")
         #expect(r.exitStatus() == 0)
+        #expect(try ffprobe(take, "stream_side_data=rotation", stream: "v:0") == "-90")
         try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: take, toPath: site + "/take.mp4")
         try """
@@ -156,6 +158,30 @@ struct TrimEndToEndTests {
         let reported = report.components(separatedBy: "duration=").last.flatMap { Double($0) }
         #expect(reported.map { abs($0 - 3) <= 0.05 } == true, "\(report)")
         print("Chromium: \(report)")
+    }
+
+    @Test("--trim: the review plays only the part kept: from its start (the timer past 00:02 at once), ending by itself about 1.5 s later, not 6 s")
+    func reviewBetweenHandles() throws {
+        let folder = try testFolder("trim-review")
+        let r = try RecorderProcess(Self.arguments + ["--output", folder.appendingPathComponent("take.mov").path])
+        _ = try Self.record(r)
+        r.send(#"{"command":"trim","start":2.0,"end":3.5}"#)
+        r.command("playVideo")
+        try #require(r.wait(for: "playbackStarted") != nil, "\(r.rawLines)")
+        let started = ProcessInfo.processInfo.systemUptime
+        Thread.sleep(forTimeInterval: 0.5)
+        r.command("state")
+        try #require(r.wait(for: "state") != nil)
+        if case let .state(mode, timer, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) {
+            #expect(mode == "playing" && timer.hasPrefix("00:02"), "\(timer)")
+        }
+        try #require(r.wait(for: "playbackFinished", timeout: 10) != nil, "\(r.rawLines)")
+        let played = ProcessInfo.processInfo.systemUptime - started
+        #expect(r.events.contains(.playbackFinished(reason: .end)), "\(r.rawLines)")
+        #expect(played > 1.0 && played < 3.5, "played \(played) s of a 1.5 s trim")
+        #expect(try Self.reportedTrim(r, count: 2) == TrimRange(start: 2, end: 3.5), "the trim stays after the review")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
     }
 
     @Test("kill -9 during the cut (each fsync made 2.5 s long): the take is whole, recovered at the next launch (recordingRecovered, 6 s), the half-written cut gone")
