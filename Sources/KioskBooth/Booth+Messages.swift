@@ -28,6 +28,11 @@ extension Booth {
             perform(machine.handle(.togglePause))
         case .togglePause: perform(machine.handle(.togglePause))
         case let .seek(fraction): perform(machine.handle(.seek(position: fraction * machine.playbackDuration)))
+        case let .trim(handle, seconds):
+            // The handle stops at the take's ends and 0.5 s from the other: the trim stays one.
+            if let view = machine.trimmerView {
+                perform(machine.handle(.trim(view.range.moving(handle, to: seconds, takeDuration: view.duration))))
+            }
         case .quit: perform(machine.handle(.quit))
         case .background: perform(machine.handle(.background))
         case .foreground: perform(machine.handle(.foreground))

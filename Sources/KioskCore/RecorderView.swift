@@ -38,6 +38,8 @@ public struct ViewModel: Equatable, Sendable {
     /// The share screen (sharing mode): the take's address for its QR code (nil while its folder
     /// is written), and the booth's Wi-Fi to join first (a `WIFI:` payload) when it has one.
     public var share: ShareScreen?
+    /// `--trim`, in finished after a successful take: the trimmer over the take's pictures.
+    public var trimmer: TrimmerView?
 
     public static func == (a: ViewModel, b: ViewModel) -> Bool {
         a.mode == b.mode && a.timer == b.timer && a.buttons == b.buttons && a.bottomPanelBackground == b.bottomPanelBackground
@@ -46,7 +48,18 @@ public struct ViewModel: Equatable, Sendable {
             && a.attract == b.attract && a.microphoneLevel?.now == b.microphoneLevel?.now
             && a.microphoneLevel?.peak == b.microphoneLevel?.peak && a.microphoneSilent == b.microphoneSilent
             && a.cameraName == b.cameraName && a.focusBox?.center == b.focusBox?.center && a.focusBox?.progress == b.focusBox?.progress
-            && a.share == b.share
+            && a.share == b.share && a.trimmer == b.trimmer
+    }
+}
+
+/// What the trimmer shows: the take's length and the part kept (the whole take until a trim is set).
+public struct TrimmerView: Equatable, Sendable {
+    public var duration: Double
+    public var range: TrimRange
+
+    public init(duration: Double, range: TrimRange) {
+        self.duration = duration
+        self.range = range
     }
 }
 
@@ -123,7 +136,14 @@ extension RecorderMachine {
             countdown: { if case let .countdown(n) = state { n } else { nil } }(),
             remainingFraction: timeWarning ? { if case let .recording(r) = state { min(max((r.remaining ?? 0) / warnRemaining, 0), 1) } else { nil } }() : nil,
             prompt: nil, attract: nil,
-            share: { if case let .sharing(link) = state { ShareScreen(url: link?.url) } else { nil } }())
+            share: { if case let .sharing(link) = state { ShareScreen(url: link?.url) } else { nil } }(),
+            trimmer: trimmerView)
+    }
+
+    /// The trimmer on the finished screen (`--trim`, a successful take, not on the way out).
+    public var trimmerView: TrimmerView? {
+        guard trims, !exiting, case let .finished(take) = state, take.success else { return nil }
+        return TrimmerView(duration: take.duration, range: trim ?? TrimRange(start: 0, end: take.duration))
     }
 
     public var stateEvent: KioskEvent {

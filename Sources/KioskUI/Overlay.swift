@@ -87,6 +87,7 @@ struct Overlay {
         if model.bottomPanelBackground { painter.fill(layout.bottomPanel, panel) }
         if let share = model.share { try drawShare(share) }
         if model.mode == .playing { try drawProgress(model.progress ?? 0) }
+        if let trimmer = model.trimmer { try drawTrimmer(trimmer) }
         if model.paused { try drawPausedMark() }
         for button in model.buttons {
             try draw(button, pressed: button == held, timeLeft: model.remainingFraction)

@@ -133,3 +133,46 @@ struct TrimTests {
         #expect(try encoder.decode(line: encoder.line(for: state)) == state)
     }
 }
+
+@Suite("the trimmer's geometry")
+struct TrimmerLayoutTests {
+    @Test("on every canvas: the band above the bottom panel and clear of Play Video, the handles at the trim's times and 48 px or more to touch, the labels on the canvas and apart",
+          arguments: [Size(width: 800, height: 480), Size(width: 480, height: 800), Size(width: 1280, height: 720), Size(width: 352, height: 288),
+                      Size(width: 1080, height: 1920)])
+    func places(canvas: Size) {
+        let layout = Layout(canvas: canvas)
+        for range in [TrimRange(start: 1, end: 4), TrimRange(start: 0, end: 6), TrimRange(start: 3, end: 3.5), TrimRange(start: 5.5, end: 6)] {
+            let t = TrimmerLayout(layout: layout, duration: 6, range: range)
+            let what = "\(canvas.width)x\(canvas.height) \(range)"
+            #expect(t.strip.x > 0 && t.strip.maxX < canvas.width && t.strip.maxY <= layout.bottomPanel.y, "\(what): \(t.strip)")
+            #expect(t.strip.height >= TrimmerLayout.handleTouch, "\(what)")
+            #expect(abs(t.x(of: range.start) - Double(t.startHandle.maxX)) <= 1 && abs(t.x(of: range.end) - Double(t.endHandle.x)) <= 1, "\(what)")
+            for handle in TrimHandle.allCases {
+                let hit = t.hitFrame(of: handle)
+                #expect(hit.width >= 48 && hit.height >= 48 && hit.x >= 0 && hit.maxX <= canvas.width, "\(what): \(handle) \(hit)")
+                #expect(t.handle(at: (handle == .start ? t.startHandle : t.endHandle).center) == handle, "\(what): \(handle)")
+            }
+            #expect(t.startLabel.maxX <= t.endLabel.x && t.startLabel.x >= 0 && t.endLabel.maxX <= canvas.width, "\(what): \(t.startLabel) \(t.endLabel)")
+            #expect(t.startLabel.maxY <= t.strip.y, "\(what)")
+            for seconds in [0.0, 1.3, 6.0] { #expect(abs(t.seconds(atX: t.x(of: seconds)) - seconds) < 0.02, "\(what): \(seconds)") }
+        }
+        if canvas.width >= 480 {
+            #expect(!TrimmerLayout(layout: layout, duration: 6, range: TrimRange(start: 1, end: 4)).strip.intersects(layout.middleButton))
+        }
+    }
+
+    @Test("the times above the handles", arguments: [(0.0, "0:00.0"), (1.04, "0:01.0"), (4.96, "0:05.0"), (59.94, "0:59.9"), (61.25, "1:01.3")]
+          as [(Double, String)])
+    func timeText(seconds: Double, text: String) {
+        #expect(TrimmerLayout.timeText(seconds) == text)
+    }
+
+    @Test("the band's pictures fill it side by side")
+    func thumbnails() {
+        let t = TrimmerLayout(layout: Layout(canvas: Size(width: 800, height: 480)), duration: 6, range: TrimRange(start: 1, end: 4))
+        let count = t.thumbnailCount(aspect: 4.0 / 3)
+        let boxes = t.thumbnails(count: count)
+        #expect(boxes.count == count && boxes.first?.x == t.strip.x && boxes.last?.maxX == t.strip.maxX)
+        #expect(zip(boxes, boxes.dropFirst()).allSatisfy { $0.maxX == $1.x })
+    }
+}
