@@ -83,6 +83,7 @@ extension Booth {
     /// Retake or a new Start: our own take nobody wanted goes; one left by an earlier run is kept
     /// (`TakeStorage.discard`).
     private func discardTake() {
+        dropTrimPictures()
         let (output, own, storage) = (outputPath, takes.ownOnDisk, storage)
         takes.ownOnDisk = false
         if own { countDiscardedTake() }
@@ -100,6 +101,7 @@ extension Booth {
         takes.ownOnDisk = false
         let trim = takes.trim
         takes.trim = nil
+        dropTrimPictures()
         onFiles {
             // The cut first, while the take still has its marker: a kill during it leaves the whole take.
             let cut = trim.map { Booth.cut(output, to: $0) }

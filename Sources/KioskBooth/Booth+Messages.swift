@@ -82,6 +82,8 @@ extension Booth {
                 for path in done.compactMap(\.handedOverPath) { hookOwed(path, share: nil) }
             }
             handedOver(done)
+        case let .trimPictures(serial, pictures):
+            trimPicturesDone(serial: serial, pictures)
         case let .shareDone(result):
             shareDone(result)
         case let .hookDone(path, outcome):

@@ -90,6 +90,7 @@ extension Booth {
         // A file removed mid-take (its folder deleted): said, and never handed over.
         if let lost = result.lost { events.emit(.error(code: .recordingFailed, message: lost)) }
         perform(machine.handle(.recordingFinished(result)))
+        if machine.trimmerView != nil { askTrimPictures(of: result.outputPath) }
     }
 
     /// Whether the preview leaves the newest picture undrawn for now: the take's encoder is behind

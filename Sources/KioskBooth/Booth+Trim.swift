@@ -22,6 +22,36 @@ extension Booth {
     }
 }
 
+extension Booth {
+    /// The trimmer's pictures: how many along its band, and their long side in pixels (small: a
+    /// band is about 60 px tall).
+    static let trimPictureCount = 12
+    static let trimPictureSide = 160
+
+    /// The finished take's pictures for the trimmer, decoded on the file worker (never the UI
+    /// thread), in order with the take's other file work; `trimPictures` brings them back.
+    func askTrimPictures(of path: String) {
+        takes.trimPictures += 1
+        let (serial, inbox) = (takes.trimPictures, inbox)
+        shared.files.async {
+            inbox.post(.trimPictures(serial: serial, TakeThumbnails.pictures(of: path, count: Booth.trimPictureCount, longSide: Booth.trimPictureSide)))
+        }
+    }
+
+    /// The pictures came: shown while the trimmer that asked for them is still up.
+    func trimPicturesDone(serial: Int, _ pictures: [RGBPicture]) {
+        guard serial == takes.trimPictures, machine.trimmerView != nil else { return }
+        do { try screen.setTrimPictures(pictures) } catch { Log.info("trimmer: its pictures cannot be shown: \(error)") }
+        needsDraw = true
+    }
+
+    /// The take left the review (Retake, Use Video): its pictures go, and any still coming are dropped.
+    func dropTrimPictures() {
+        takes.trimPictures += 1
+        try? screen.setTrimPictures([])
+    }
+}
+
 extension KioskEvent {
     /// The hand-over's outcome for a take cut as `cut` says; other events as they are.
     func trimmed(_ cut: TakeTrim.Cut) -> KioskEvent {

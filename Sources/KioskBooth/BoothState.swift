@@ -89,6 +89,8 @@ struct TakeState {
     var share = ShareState()
     /// `--trim`: the part the next hand-over cuts the take to (`trimTake`, just before it).
     var trim: TrimRange?
+    /// The trimmer's pictures asked for last (a serial): those of an older request are dropped.
+    var trimPictures = 0
 }
 
 /// What the screen shows and when it must be drawn again.

@@ -32,6 +32,8 @@ public protocol BoothScreen: AnyObject {
     func show(frame: VideoFrame) throws
     /// No picture (the camera is missing).
     func clearPreview()
+    /// The review trimmer's pictures of the take (`--trim`); none clears them.
+    func setTrimPictures(_ pictures: [RGBPicture]) throws
     /// How the preview is drawn: mirrored or not, the camera's mount (clockwise quarter turns), and
     /// whether it crops the picture or shows all of it (`--preview-fit`).
     func setPreview(mirror: Bool, cameraMount: Int, fit: PictureFit)
@@ -55,6 +57,8 @@ public protocol BoothScreen: AnyObject {
 }
 
 extension BoothScreen {
+    /// Twins that show no trimmer take its pictures and drop them.
+    public func setTrimPictures(_ pictures: [RGBPicture]) throws {}
     public func progressFraction(at physical: Point, visible: [Button]) -> Double? { nil }
 }
 

@@ -1,5 +1,5 @@
-// The review's trimmer (issue 34, `--trim`), drawn where TrimmerLayout puts it: a band along the
-// take's length, the part kept framed in yellow between two handles (iOS's trimmer), the rest
+// The review's trimmer (issue 34, `--trim`), drawn where TrimmerLayout puts it: a band of the take's
+// pictures along its length, the part kept framed in yellow between two handles (iOS's trimmer), the rest
 // dimmed, and the start's and end's times above the handles.
 import KioskCore
 
@@ -19,8 +19,11 @@ extension Overlay {
         let trimmer = TrimmerLayout(layout: layout, duration: view.duration, range: view.range)
         let strip = trimmer.strip
         painter.fill(strip, Style.trimBand)
-        // The time line's seconds, as ticks along the band.
-        if view.duration > 0 {
+        for (picture, box) in zip(trimPictures, trimmer.thumbnails(count: trimPictures.count)) {
+            painter.picture(picture, filling: box)
+        }
+        // Until the pictures come (and under them), the time line's seconds as ticks along the band.
+        if trimPictures.isEmpty, view.duration > 0 {
             var second = 1.0
             while second < view.duration {
                 let x = Int(trimmer.x(of: second).rounded())

@@ -66,6 +66,8 @@ struct Overlay {
     let words: ScreenWords
     /// `--high-contrast`: opaque panels and boxes, light buttons with black titles.
     var highContrast = false
+    /// The review trimmer's pictures of the take, in order along it (`--trim`; none yet: ticks).
+    var trimPictures: [Texture] = []
 
     private var panel: RGBA { highContrast ? RGBA(0, 0, 0) : Style.panel }
     private var boxBackground: RGBA { highContrast ? RGBA(0, 0, 0) : Style.messageBackground }

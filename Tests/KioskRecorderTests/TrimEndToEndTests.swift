@@ -160,11 +160,23 @@ struct TrimEndToEndTests {
         print("Chromium: \(report)")
     }
 
-    @Test("--trim: the review plays only the part kept: from its start (the timer past 00:02 at once), ending by itself about 1.5 s later, not 6 s")
+    @Test("--trim: the trimmer's band shows the take's pictures; the review plays only the part kept: from its start (the timer past 00:02 at once), ending by itself about 1.5 s later, not 6 s")
     func reviewBetweenHandles() throws {
         let folder = try testFolder("trim-review")
         let r = try RecorderProcess(Self.arguments + ["--output", folder.appendingPathComponent("take.mov").path])
         _ = try Self.record(r)
+        // The trimmer's band fills with the take's pictures (decoded on the file worker): the test
+        // pattern's bright bars where the band was dark.
+        let trimmer = TrimmerLayout(layout: Layout(canvas: Size(width: 800, height: 480)), duration: 6, range: TrimRange(start: 0, end: 6))
+        let inside = Rect(x: trimmer.strip.x + 20, y: trimmer.strip.y + 8, width: trimmer.strip.width - 40, height: trimmer.strip.height - 16)
+        var bright = 0
+        for attempt in 0..<10 where bright < inside.width * inside.height / 4 {
+            let shot = try PromptEndToEndTests.take(r, folder.appendingPathComponent("finished-\(attempt).bmp").path)
+            bright = 0
+            for y in inside.y..<inside.maxY { for x in inside.x..<inside.maxX where shot.brightness(x: x, y: y) > 100 { bright += 1 } }
+            if bright < inside.width * inside.height / 4 { Thread.sleep(forTimeInterval: 0.3) }
+        }
+        #expect(bright >= inside.width * inside.height / 4, "the band shows no pictures: \(bright) bright pixels of \(inside.width * inside.height)")
         r.send(#"{"command":"trim","start":2.0,"end":3.5}"#)
         r.command("playVideo")
         try #require(r.wait(for: "playbackStarted") != nil, "\(r.rawLines)")

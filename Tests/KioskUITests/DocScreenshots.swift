@@ -45,9 +45,11 @@ extension SDLTests {
                     } else {
                         try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
                     }
+                    try screen.setTrimPictures(mode == "trim" ? trimBars() : [])
                     try screen.render(model)
                     try screen.screenshot(to: "\(folder)/\(mode)-\(name).bmp")
                 }
+                try screen.setTrimPictures([])
                 // The share screen (issue 31): the video's code, and with the booth's Wi-Fi two codes.
                 var sharing = RecorderMachine(session: .loop, outputPath: "/tmp/take.mov", orientation: .landscapeRight, shares: true)
                 _ = sharing.start()
@@ -72,6 +74,7 @@ extension SDLTests {
                     try screen.setWords(ScreenWords(language: language), prompt: prompt, font: nil)
                     for (mode, model) in [("ready", ready), ("finished", Models.finished())] + (language == .ja ? [("trim", trimmed)] : []) {
                         try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
+                        try screen.setTrimPictures(mode == "trim" ? trimBars() : [])
                         try screen.render(model)
                         try screen.screenshot(to: "\(folder)/\(language.rawValue)-\(mode)-\(name).bmp")
                     }

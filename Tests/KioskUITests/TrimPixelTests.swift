@@ -8,6 +8,26 @@ import KioskCore
 import Testing
 @testable import KioskUI
 
+/// Pictures for the trimmer's band as a take's would be: colour bars, 160x120, each its own
+/// brightness (`shade`), so neighbours differ.
+func trimBars(count: Int = 12) -> [RGBPicture] {
+    let colours: [(UInt8, UInt8, UInt8)] = [(255, 255, 255), (255, 255, 0), (0, 255, 255), (0, 255, 0), (255, 0, 255), (255, 0, 0), (0, 0, 255), (0, 0, 0)]
+    return (0..<count).map { i in
+        let size = Size(width: 160, height: 120), shade = 1 - Double(i) / Double(2 * count)
+        var pixels = [UInt8](repeating: 0, count: size.width * size.height * 3)
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                let c = colours[x * colours.count / size.width]
+                let o = (y * size.width + x) * 3
+                pixels[o] = UInt8(Double(c.0) * shade)
+                pixels[o + 1] = UInt8(Double(c.1) * shade)
+                pixels[o + 2] = UInt8(Double(c.2) * shade)
+            }
+        }
+        return RGBPicture(pixels: pixels, size: size, pitch: size.width * 3)
+    }
+}
+
 extension SDLTests {
     @Suite("Issue 34's trimmer in pixels: landscape and portrait")
     struct TrimPixelTests {
@@ -47,6 +67,25 @@ extension SDLTests {
                 #expect(!trimmer.strip.intersects(screen.layout.middleButton) && trimmer.strip.maxY <= screen.layout.bottomPanel.y,
                         "\(check.label): the band clears Play Video and the bottom panel")
             }
+            // The take's pictures in the band, each filling its box (its middle: the bars' green one among
+            // them); none once cleared.
+            try screen.setTrimPictures(trimBars())
+            try screen.draw(model)
+            let check = try s.check(screen, model, "pictures")
+            let trimmer = TrimmerLayout(layout: screen.layout, duration: 6, range: TrimRange(start: 1, end: 5))
+            let boxes = trimmer.thumbnails(count: 12)
+            let keptBox = try #require(boxes.first { Double($0.x) > trimmer.x(of: 2) && Double($0.maxX) < trimmer.x(of: 4.5) })
+            func green(_ c: ScreenCheck) -> Int {
+                let d = c.transform.toPhysical(keptBox)
+                var n = 0
+                for y in d.y..<d.maxY { for x in d.x..<d.maxX { let p = RGB(c.pixels.rgb(x: x, y: y)); if p.g > 150 && p.r < 90 && p.b < 90 { n += 1 } } }
+                return n
+            }
+            #expect(green(check) > keptBox.height * 3, "\(check.label): the picture's green bar in \(keptBox): \(green(check)) pixels")
+            try screen.setTrimPictures([])
+            try screen.draw(model)
+            let cleared = try s.check(screen, model, "pictures cleared")
+            #expect(green(cleared) == 0, "\(check.label): no picture once cleared")
         }
     }
 }
