@@ -7,9 +7,11 @@ public enum Button: String, CaseIterable, Codable, Sendable {
     case switchCamera
     /// The share screen: back to ready (a loop session) or the end (once).
     case done
+    /// `--photo-button`: the shutter beside the record button, in ready and while recording.
+    case photo
 
     /// The place a button occupies; buttons that never show together share one.
-    public enum Slot: Sendable { case left, centre, right, middle }
+    public enum Slot: Sendable { case left, centre, right, middle, shutter }
 
     public var slot: Slot {
         switch self {
@@ -17,6 +19,7 @@ public enum Button: String, CaseIterable, Codable, Sendable {
         case .start, .stop: .centre
         case .useVideo, .switchCamera, .done: .right
         case .playVideo: .middle
+        case .photo: .shutter
         }
     }
 
@@ -47,6 +50,10 @@ public struct Layout: Equatable, Sendable {
     public let rightButton: Rect
     /// The Play Video button, centred between the panels.
     public let middleButton: Rect
+    /// The shutter (`--photo-button`): a round button right of the record circle, a finger's gap
+    /// from it and from the right button (which is narrower for it, and the left one with it: the
+    /// side buttons share one width); empty without one.
+    public let shutterButton: Rect
     /// The timer (or position / duration) label's box inside the top panel.
     public let timerLabel: Rect
     /// The playback progress bar, in the bottom panel right of Close.
@@ -66,7 +73,8 @@ public struct Layout: Equatable, Sendable {
     /// `sideTitleLines` 2 makes the side buttons tall enough for two lines of title whatever the
     /// canvas (the screen asks for it when its words are too long for one); nil leaves it to the rule
     /// above.
-    public init(canvas: Size, textScale: Double = 1, sideTitleLines lines: Int? = nil) {
+    /// `shutter`: room for the shutter button beside the record circle (`--photo-button`).
+    public init(canvas: Size, textScale: Double = 1, sideTitleLines lines: Int? = nil, shutter: Bool = false) {
         self.canvas = canvas
         let scale = min(max(textScale, 1), 2)
         let w = canvas.width, h = canvas.height
@@ -93,13 +101,21 @@ public struct Layout: Equatable, Sendable {
         // Side buttons fill the room between the circle (with its outline) and the edge, a
         // finger's gap from the circle, up to a comfortable width.
         let outline = Layout.outline(ofCircle: circle)
-        let sideRoom = max((w - circle) / 2 - outline - max(Layout.buttonGap, margin) - margin, 1)
+        // The shutter: smaller than the circle (a photo is the lesser action), never below a touch.
+        let shutterSide = shutter ? min(max(Int(Double(circle) * 0.6), Layout.minimumTouch), circle) : 0
+        let shutterRoom = shutter ? shutterSide + max(Layout.buttonGap, margin) : 0
+        let sideRoom = max((w - circle) / 2 - outline - max(Layout.buttonGap, margin) - margin - shutterRoom, 1)
         let sideWidth = min(scaled(0.36 * scale, atLeast: Layout.minimumTouch), sideRoom)
         let oneLine = min(max(Int(Double(circle) * 0.7), min(Layout.minimumTouch, circle)), bottomHeight)
         let sideHeight = sideTitleLines == 2 ? min(max(oneLine, twoLines), bottomHeight - 2 * margin) : oneLine
         let sideY = bottomPanel.y + (bottomHeight - sideHeight) / 2
         leftButton = Rect(x: margin, y: sideY, width: sideWidth, height: sideHeight)
         rightButton = Rect(x: w - margin - sideWidth, y: sideY, width: sideWidth, height: sideHeight)
+
+        shutterButton = shutter
+            ? Rect(x: recordButton.maxX + outline + max(Layout.buttonGap, margin), y: bottomPanel.y + (bottomHeight - shutterSide) / 2,
+                   width: shutterSide, height: shutterSide)
+            : Rect(x: 0, y: 0, width: 0, height: 0)
 
         let middleSize = Size(width: min(scaled(0.5 * scale, atLeast: 2 * Layout.minimumTouch), w - 2 * margin),
                               height: min(scaled(0.15, atLeast: Layout.minimumTouch), max(content.height, 1)))
@@ -130,6 +146,7 @@ public struct Layout: Equatable, Sendable {
         case .centre: recordButton
         case .right: rightButton
         case .middle: middleButton
+        case .shutter: shutterButton
         }
     }
 

@@ -34,7 +34,7 @@ enum Style {
         switch button {
         case .useVideo, .done: primary
         case .playVideo: light
-        case .cancel, .retake, .closePlayer, .start, .stop, .switchCamera: secondary
+        case .cancel, .retake, .closePlayer, .start, .stop, .switchCamera, .photo: secondary
         }
     }
 
@@ -98,6 +98,11 @@ struct Overlay {
         if let count = model.countdown { try drawCountdown(count) }
         if let message = model.message { try drawMessage(words[message]) }
         if let name = model.cameraName { try drawCameraName(name) }
+        // A photo's flash: white over everything, fading.
+        if let flash = model.flash {
+            painter.fill(Rect(x: 0, y: 0, width: layout.canvas.width, height: layout.canvas.height),
+                         RGBA(255, 255, 255, UInt8((255 * min(max(flash, 0), 1)).rounded())))
+        }
     }
 
     /// The camera just switched to: its name under the top panel, for a moment.
@@ -233,6 +238,18 @@ struct Overlay {
                 try painter.fillRounded(Painter.centred(diameter: d * RecordButtonShape.stopSide, in: square),
                                         radius: d * RecordButtonShape.stopCorner, red)
             }
+        case .photo:
+            // iOS's photo shutter: a white disc inside a white ring, with the record circle's dark
+            // edges (it shows over a white picture too); no red: it records nothing.
+            let d = Double(min(frame.width, frame.height))
+            let edge = max(d * RecordButtonShape.outlineWidth, 2)
+            let square = Painter.centred(diameter: d - 2 * edge, in: frame)
+            let inner = d - 2 * edge
+            let thickness = max(inner * RecordButtonShape.ringWidth, 2)
+            try painter.ring(Painter.centred(diameter: d, in: frame), thickness: thickness + 2 * edge, Style.ringOutline)
+            let white = pressed ? Style.ring.darker(0.2) : Style.ring
+            try painter.ring(square, thickness: thickness, white)
+            try painter.fillCircle(Painter.centred(diameter: 2 * inner * RecordButtonShape.discRadius, in: square), white)
         case .playVideo:
             let fill = colors(of: button).fill
             try painter.fillRounded(frame, radius: Double(frame.height) / 2, pressed ? Style.pressed(fill) : fill)
