@@ -204,7 +204,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .playVideo: "Voir la vidéo"
         case .closePlayer: "Fermer"
         case .switchCamera: "Changer de caméra"
-        case .photo: "Photo"
+        case .photo: "Prendre une photo"
         case .done: "Terminé"
         // French puts a (no-break) space before ; ? : and !
         case .cameraUnavailable: "Caméra indisponible. Branchez une caméra\u{A0}; nouvel essai chaque seconde."

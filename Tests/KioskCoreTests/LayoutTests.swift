@@ -142,5 +142,28 @@ struct LargeTextLayoutTests {
             }
         }
     }
-}
 
+    @Test("the shutter (--photo-button): right of the record circle, a finger's gap (24 px) from it as drawn and from the right button, round, finger-sized, in the bottom panel; the side buttons keep one width",
+          arguments: layoutSizes)
+    func shutter(size: Size) {
+        #expect(Layout(canvas: size).shutterButton.isEmpty, "no shutter without --photo-button")
+        for scale in [1, 1.35] {
+            for lines in [nil, 2] {
+                let l = Layout(canvas: size, textScale: scale, sideTitleLines: lines, shutter: true)
+                let what = "\(size) text ×\(scale) lines \(lines.map(String.init) ?? "auto")"
+                let shutter = l.frame(of: .photo), circle = l.recordButtonDrawn
+                #expect(shutter == l.shutterButton && shutter.width == shutter.height, "\(what): \(shutter)")
+                #expect(shutter.width >= Layout.minimumTouch && shutter.width <= l.recordButton.width, "\(what): \(shutter)")
+                #expect(shutter.isInside(l.bottomPanel), "\(what): \(shutter) in \(l.bottomPanel)")
+                #expect(shutter.x - circle.maxX >= Layout.buttonGap, "\(what): \(circle) \(shutter)")
+                #expect(l.rightButton.x - shutter.maxX >= Layout.buttonGap, "\(what): \(shutter) \(l.rightButton)")
+                #expect(circle.x - l.leftButton.maxX >= Layout.buttonGap, "\(what): \(l.leftButton) \(circle)")
+                #expect(l.leftButton.size == l.rightButton.size && l.leftButton.width >= Layout.minimumTouch, "\(what): \(l.leftButton)")
+                // Its touch frame takes no touch meant for the circle or the right button.
+                #expect(!l.hitFrame(of: .photo).intersects(l.hitFrame(of: .start)) && !l.hitFrame(of: .photo).intersects(l.hitFrame(of: .switchCamera)),
+                        "\(what)")
+                #expect(l.button(at: shutter.center, among: [.cancel, .start, .switchCamera, .photo]) == .photo, "\(what)")
+            }
+        }
+    }
+}
