@@ -51,9 +51,12 @@ public struct Layout: Equatable, Sendable {
     /// The Play Video button, centred between the panels.
     public let middleButton: Rect
     /// The shutter (`--photo-button`): a round button right of the record circle, a finger's gap
-    /// from it and from the right button (which is narrower for it, and the left one with it: the
-    /// side buttons share one width); empty without one.
+    /// from it; empty without one.
     public let shutterButton: Rect
+    /// The camera switch, the one right button shown beside the shutter (in ready): the right
+    /// button, narrowed to start a finger's gap past the shutter. Retake's, Use Video's and Done's
+    /// modes have no shutter, so those keep the side buttons' one width.
+    public let switchButton: Rect
     /// The timer (or position / duration) label's box inside the top panel.
     public let timerLabel: Rect
     /// The playback progress bar, in the bottom panel right of Close.
@@ -101,10 +104,7 @@ public struct Layout: Equatable, Sendable {
         // Side buttons fill the room between the circle (with its outline) and the edge, a
         // finger's gap from the circle, up to a comfortable width.
         let outline = Layout.outline(ofCircle: circle)
-        // The shutter: smaller than the circle (a photo is the lesser action), never below a touch.
-        let shutterSide = shutter ? min(max(Int(Double(circle) * 0.6), Layout.minimumTouch), circle) : 0
-        let shutterRoom = shutter ? shutterSide + max(Layout.buttonGap, margin) : 0
-        let sideRoom = max((w - circle) / 2 - outline - max(Layout.buttonGap, margin) - margin - shutterRoom, 1)
+        let sideRoom = max((w - circle) / 2 - outline - max(Layout.buttonGap, margin) - margin, 1)
         let sideWidth = min(scaled(0.36 * scale, atLeast: Layout.minimumTouch), sideRoom)
         let oneLine = min(max(Int(Double(circle) * 0.7), min(Layout.minimumTouch, circle)), bottomHeight)
         let sideHeight = sideTitleLines == 2 ? min(max(oneLine, twoLines), bottomHeight - 2 * margin) : oneLine
@@ -112,10 +112,16 @@ public struct Layout: Equatable, Sendable {
         leftButton = Rect(x: margin, y: sideY, width: sideWidth, height: sideHeight)
         rightButton = Rect(x: w - margin - sideWidth, y: sideY, width: sideWidth, height: sideHeight)
 
+        // The shutter: smaller than the circle (a photo is the lesser action), never below a touch
+        // where the canvas has the room.
+        let gap = max(Layout.buttonGap, margin)
+        let shutterRoom = w - margin - (recordButton.maxX + outline + gap) - gap - Layout.minimumTouch
+        let shutterSide = shutter ? max(min(Int(Double(circle) * 0.6), shutterRoom), min(Layout.minimumTouch, circle)) : 0
         shutterButton = shutter
-            ? Rect(x: recordButton.maxX + outline + max(Layout.buttonGap, margin), y: bottomPanel.y + (bottomHeight - shutterSide) / 2,
-                   width: shutterSide, height: shutterSide)
+            ? Rect(x: recordButton.maxX + outline + gap, y: bottomPanel.y + (bottomHeight - shutterSide) / 2, width: shutterSide, height: shutterSide)
             : Rect(x: 0, y: 0, width: 0, height: 0)
+        let switchX = shutter ? max(rightButton.x, shutterButton.maxX + gap) : rightButton.x
+        switchButton = Rect(x: switchX, y: rightButton.y, width: max(rightButton.maxX - switchX, 1), height: rightButton.height)
 
         let middleSize = Size(width: min(scaled(0.5 * scale, atLeast: 2 * Layout.minimumTouch), w - 2 * margin),
                               height: min(scaled(0.15, atLeast: Layout.minimumTouch), max(content.height, 1)))
@@ -141,7 +147,8 @@ public struct Layout: Equatable, Sendable {
 
     /// The rectangle a button is drawn in.
     public func frame(of button: Button) -> Rect {
-        switch button.slot {
+        if button == .switchCamera { return switchButton }
+        return switch button.slot {
         case .left: leftButton
         case .centre: recordButton
         case .right: rightButton

@@ -53,6 +53,8 @@ enum RecordButtonShape {
     static let discRadius = 0.37
     static let stopSide = 0.40
     static let stopCorner = 0.08
+    /// The shutter's white disc (`--photo-button`), inside its ring with the picture between.
+    static let shutterDiscRadius = 0.30
 }
 
 /// Draws one frame's overlay.
@@ -249,7 +251,7 @@ struct Overlay {
             try painter.ring(Painter.centred(diameter: d, in: frame), thickness: thickness + 2 * edge, Style.ringOutline)
             let white = pressed ? Style.ring.darker(0.2) : Style.ring
             try painter.ring(square, thickness: thickness, white)
-            try painter.fillCircle(Painter.centred(diameter: 2 * inner * RecordButtonShape.discRadius, in: square), white)
+            try painter.fillCircle(Painter.centred(diameter: 2 * inner * RecordButtonShape.shutterDiscRadius, in: square), white)
         case .playVideo:
             let fill = colors(of: button).fill
             try painter.fillRounded(frame, radius: Double(frame.height) / 2, pressed ? Style.pressed(fill) : fill)
@@ -267,8 +269,9 @@ struct Overlay {
             let (fill, titleColor) = colors(of: button)
             let radius = Self.sideRadius(layout)
             try painter.fillRounded(frame, radius: Double(radius), pressed ? Style.pressed(fill) : fill)
-            // The side buttons are the same width: their titles share the size the longest allows.
-            let room = Self.sideTitleRoom(layout)
+            // The side buttons are the same width: their titles share the size the longest allows
+            // (the camera switch beside the shutter is narrower: smaller there if it must).
+            let room = min(Self.sideTitleRoom(layout), frame.width - Self.sideRadius(layout))
             let (size, wrapped) = try sideTitleSize(room: room, height: frame.height)
             let lines = try (wrapped ? Self.halves(of: words.title(of: button)) : [words.title(of: button)]).map {
                 title throws(SDLError) in try text.line(title, size: size, maxWidth: room)

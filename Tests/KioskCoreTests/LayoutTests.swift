@@ -143,7 +143,7 @@ struct LargeTextLayoutTests {
         }
     }
 
-    @Test("the shutter (--photo-button): right of the record circle, a finger's gap (24 px) from it as drawn and from the right button, round, finger-sized, in the bottom panel; the side buttons keep one width",
+    @Test("the shutter (--photo-button): right of the record circle, a finger's gap (24 px) from it as drawn and from the camera switch, round, finger-sized, in the bottom panel; the side buttons keep their width",
           arguments: layoutSizes)
     func shutter(size: Size) {
         #expect(Layout(canvas: size).shutterButton.isEmpty, "no shutter without --photo-button")
@@ -156,9 +156,12 @@ struct LargeTextLayoutTests {
                 #expect(shutter.width >= Layout.minimumTouch && shutter.width <= l.recordButton.width, "\(what): \(shutter)")
                 #expect(shutter.isInside(l.bottomPanel), "\(what): \(shutter) in \(l.bottomPanel)")
                 #expect(shutter.x - circle.maxX >= Layout.buttonGap, "\(what): \(circle) \(shutter)")
-                #expect(l.rightButton.x - shutter.maxX >= Layout.buttonGap, "\(what): \(shutter) \(l.rightButton)")
-                #expect(circle.x - l.leftButton.maxX >= Layout.buttonGap, "\(what): \(l.leftButton) \(circle)")
-                #expect(l.leftButton.size == l.rightButton.size && l.leftButton.width >= Layout.minimumTouch, "\(what): \(l.leftButton)")
+                let switcher = l.frame(of: .switchCamera)
+                #expect(switcher.x - shutter.maxX >= Layout.buttonGap && switcher.maxX == l.rightButton.maxX, "\(what): \(shutter) \(switcher)")
+                #expect(switcher.width >= Layout.minimumTouch && switcher.height == l.rightButton.height, "\(what): \(switcher)")
+                // Cancel, Retake, Use Video, Done: as without the shutter.
+                let plain = Layout(canvas: size, textScale: scale, sideTitleLines: lines)
+                #expect(l.leftButton == plain.leftButton && l.rightButton == plain.rightButton && l.recordButton == plain.recordButton, "\(what)")
                 // Its touch frame takes no touch meant for the circle or the right button.
                 #expect(!l.hitFrame(of: .photo).intersects(l.hitFrame(of: .start)) && !l.hitFrame(of: .photo).intersects(l.hitFrame(of: .switchCamera)),
                         "\(what)")
