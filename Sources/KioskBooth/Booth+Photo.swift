@@ -7,7 +7,6 @@
 // worker, which names and writes it (`TakeStorage.photo`: in an output folder it joins the accepted
 // takes and retention runs) and reports back. Its hook is then owed like an accepted take's.
 import Foundation
-import KioskCapture
 import KioskCore
 import KioskMedia
 import KioskSystem
@@ -61,10 +60,13 @@ extension Booth {
         takes.photo.waitingSince = MonotonicClock.now()
         shared.photoSlot.set { frame in
             photos.async {
+                let began = MonotonicClock.now()
                 let made: PhotoJPEG.Photo
                 do throws(PhotoError) { made = try PhotoJPEG.make(frame, quarterTurns: turns, overlay: overlays.take(video)) } catch {
                     return inbox.post(.photoDone(PhotoOutcome(result: .failure(error))))
                 }
+                Log.info("photo: \(made.size.width)x\(made.size.height) JPEG of \(made.bytes.count) bytes made in "
+                         + "\((MonotonicClock.now() - began) / 1_000_000) ms")
                 files.async {
                     let written = storage.photo(made.bytes, template: template, count: count, mode: mode, rules: rules, protected: protected)
                     inbox.post(.photoDone(PhotoOutcome(result: written.map { ($0.path, made.size, $0.events) })))
