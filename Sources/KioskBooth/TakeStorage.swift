@@ -113,12 +113,13 @@ struct FolderStorage: TakeStorage {
     }
 
     /// The take keeps its own name: its marker goes, it joins the list of accepted takes, and the
-    /// retention rules run.
+    /// retention rules run, never over the take just handed over: a photo taken during it has the
+    /// newer number, and `--max-takes 1` must not delete the guest's video for their photo.
     func handOver(_ path: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] {
         let (handed, _) = TakeFiles.handOver(path, rename: false)
-        folder.accept(TakeFolder.Entry(number: number ?? 0, name: URL(fileURLWithPath: handed).lastPathComponent,
-                                       acceptedAt: WallClock.synchronisedNow(trusted: folder.clockTrusted)))
-        return [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: handed)] + enforce(rules, protected: protected)
+        let name = URL(fileURLWithPath: handed).lastPathComponent
+        folder.accept(TakeFolder.Entry(number: number ?? 0, name: name, acceptedAt: WallClock.synchronisedNow(trusted: folder.clockTrusted)))
+        return [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: handed)] + enforce(rules, protected: protected.union([name]))
     }
 
     /// The counter's next number, the file, then the photo joins the accepted takes and the
