@@ -17,9 +17,9 @@ struct PhotoEndToEndTests {
     /// Pictures in the camera's clip: picture k carries stamp k, and the camera serves them in turn.
     static let pictures = 24
 
-    /// A fake MJPEG camera at 1280x720@30 serving the stamped clip, in `folder`; its device path and
-    /// the clip's pictures as RGB (what the camera's JPEGs decode to), one after another.
-    static func camera(in folder: URL) throws -> (device: String, rgb: [UInt8]) {
+    /// A fake MJPEG camera at 1280x720 (`fps` a second) serving the stamped clip, in `folder`; its
+    /// device path and the clip's pictures as RGB (what the camera's JPEGs decode to), one after another.
+    static func camera(in folder: URL, fps: Int = 30) throws -> (device: String, rgb: [UInt8]) {
         let raw = folder.appendingPathComponent("source.yuv").path
         let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30",
                                    "-frames:v", "\(pictures)", "-f", "rawvideo", "-pix_fmt", "yuv420p", raw], stdout: .discard)
@@ -41,14 +41,16 @@ struct PhotoEndToEndTests {
         let jpegs = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(size)", "-i", stamped,
                                     "-pix_fmt", "yuvj422p", "-q:v", "2", "-f", "mjpeg", clip], stdout: .discard)
         try #require(jpegs.status == 0, "\(jpegs.stderr)")
-        let device = try fakeCamera(in: folder, "card=Clip Cam\nformat=MJPG \(size)@30\nclip=\(clip)\n")
+        let device = try fakeCamera(in: folder, "card=Clip Cam\nformat=MJPG \(size)@\(fps)\nclip=\(clip)\n")
         return (device, try decode(clip, format: "rgb24", bytes: pictures * size.width * size.height * 3))
     }
 
-    /// A picture file decoded by the ffmpeg CLI (as stored: no turn), `bytes` long.
-    static func decode(_ path: String, format: String, bytes: Int, arguments: [String] = []) throws -> [UInt8] {
+    /// A picture file decoded by the ffmpeg CLI (as stored: no turn; every picture once, none
+    /// repeated to fill a gap), `bytes` long.
+    static func decode(_ path: String, format: String, bytes: Int) throws -> [UInt8] {
         let out = path + "." + format
-        let r = try runProgram(["ffmpeg", "-v", "error", "-y", "-noautorotate", "-i", path] + arguments + ["-f", "rawvideo", "-pix_fmt", format, out],
+        let r = try runProgram(["ffmpeg", "-v", "error", "-y", "-noautorotate", "-i", path, "-fps_mode", "passthrough",
+                                "-f", "rawvideo", "-pix_fmt", format, out],
                                stdout: .discard)
         try #require(r.status == 0 && r.stderr.isEmpty, "ffmpeg on \(path): \(r.stderr)")
         let data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: out)))
@@ -85,11 +87,11 @@ struct PhotoEndToEndTests {
         return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
     }
 
-    /// A booth on the clip camera with the shutter, ready.
-    static func booth(_ name: String, _ arguments: [String] = []) throws -> (r: RecorderProcess, folder: URL, rgb: [UInt8]) {
+    /// A booth on the clip camera (`fps` a second) with the shutter, ready.
+    static func booth(_ name: String, _ arguments: [String] = [], fps: Int = 30) throws -> (r: RecorderProcess, folder: URL, rgb: [UInt8]) {
         let folder = try testFolder("photo-\(name)")
-        let (device, rgb) = try camera(in: folder)
-        let r = try RecorderProcess(["--camera", device, "--microphone", "none", "--size", "\(size)", "--countdown", "0", "--windowed", "800x480",
+        let (device, rgb) = try camera(in: folder, fps: fps)
+        let r = try RecorderProcess(["--camera", device, "--microphone", "none", "--size", "\(size)", "--fps", "\(fps)", "--countdown", "0", "--windowed", "800x480",
                                      "--photo-button", "--output", folder.appendingPathComponent("take.mov").path] + arguments)
         try #require(r.wait(for: "ready", timeout: 20) != nil, "\(r.stderr)")
         return (r, folder, rgb)
@@ -133,7 +135,9 @@ struct PhotoEndToEndTests {
 
     @Test("photo mid-take: photoTaken, and the take's pictures follow each other without a break in their stamps, none dropped")
     func photoMidTake() throws {
-        let (r, folder, rgb) = try Self.booth("take")
+        // 15 pictures a second: a debug build decoding, previewing and encoding 720p on two shared
+        // cores keeps up with slack, so a picture missing would be the photo's doing.
+        let (r, folder, rgb) = try Self.booth("take", fps: 15)
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
         Thread.sleep(forTimeInterval: 1.5)
@@ -160,7 +164,7 @@ struct PhotoEndToEndTests {
         let stamps = (0..<count).map { f in FrameStamp.read(width: Self.size.width, height: Self.size.height) { x, y in grey[f * frameBytes + y * Self.size.width + x] } }
         let breaks = zip(stamps, stamps.dropFirst()).filter { ($0 + 1) % Self.pictures != $1 }
         print("photo mid-take: \(count) pictures in the take, breaks \(breaks)")
-        #expect(count >= 60, "\(count) pictures")
+        #expect(count >= 30, "\(count) pictures")
         #expect(breaks.isEmpty, "the take's stamps break at \(breaks)")
     }
 
