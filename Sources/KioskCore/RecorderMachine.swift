@@ -76,6 +76,8 @@ public struct RecorderMachine: Equatable, Sendable {
     public private(set) var cameraSwitching = false
     /// `--share-dir`: Use Video leads to the share screen; a reload may change it.
     public private(set) var shares: Bool
+    /// `--photo-button`: the shutter shows beside the record button in ready and while recording.
+    public var photoButton = false
 
     public init(session: SessionMode, outputPath: String, orientation: Orientation, countdown: Int = 0, warnRemaining: Double = 10,
                 cameraCount: Int = 1, shares: Bool = false) {
@@ -348,6 +350,8 @@ public struct RecorderMachine: Equatable, Sendable {
         case (.switchCamera, _):
             cameraSwitching = true
             actions.append(.switchCamera)
+        case (.photo, _):
+            actions.append(.takePhoto(orientation: orientation))
         case (.playVideo, _), (.closePlayer, _):
             break // not visible outside finished and playing
         }
