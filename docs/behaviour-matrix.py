@@ -9,7 +9,7 @@ for k,a,m in re.findall(r'^\s*"(\w+/[\w()]+)": \.init\(actions: \[(.*?)\], mode:
     entries[k]=a; modes[k]=m
 fixtures=["ready","readyNoCamera","readyBackground","countdown","recordingUnconfirmed","recording","stopping","finished","finishedFailed","playing","sharingPending","sharing"]
 visible={"ready":["cancel","start"],"readyNoCamera":["cancel"],"readyBackground":["cancel"],"countdown":["cancel"],"recordingUnconfirmed":[],"recording":["stop"],"stopping":[],"finished":["retake","useVideo","playVideo"],"finishedFailed":["retake","playVideo"],"playing":["closePlayer"],"sharingPending":["done"],"sharing":["done"]}
-buttons=["cancel","start","stop","retake","useVideo","playVideo","closePlayer","switchCamera","done"]
+buttons=["cancel","start","stop","retake","useVideo","playVideo","closePlayer","switchCamera","done","photo"]
 events=[f"press({b})" for b in buttons]+["start","countdownTick","tick","recordingStarted","recordingFailed","recordingFinished","background","foreground","rotate","cameraLost","cameraBack","playbackProgress","playbackEnded","togglePause","pause","seek","trim","stateQuery","terminate","quit","parentGone","reload","cameraSwitched","idleReset","takeShared","shareFailed","shareTimedOut"]
 fixmode={"ready":"ready","readyNoCamera":"ready","readyBackground":"ready","countdown":"countdown","recordingUnconfirmed":"recording","recording":"recording","stopping":"recording","finished":"finished","finishedFailed":"finished","playing":"playing","sharingPending":"sharing","sharing":"sharing"}
 def short(a):

@@ -40,6 +40,8 @@ extension Booth {
             shareWanted()
         case .startShareClock:
             startShareClock()
+        case let .takePhoto(orientation):
+            takePhoto(orientation: orientation)
         case let .startRecording(orientation):
             startRecording(orientation: orientation)
         case .startCountdownClock:

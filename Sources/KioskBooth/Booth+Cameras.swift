@@ -9,12 +9,13 @@ extension Booth {
     /// Starts camera `index` (on the camera-control queue): its frames to the preview and the
     /// take, its events to the inbox while it is the camera in use.
     var startCamera: @Sendable (any VideoSource, Int) throws -> Void {
-        let (slot, inbox, activeWriter, speaking) = (frames, inbox, activeWriter, shared.speakingCamera)
+        let (slot, inbox, activeWriter, speaking, photo) = (frames, inbox, activeWriter, shared.speakingCamera, shared.photoSlot)
         return { camera, index in
             try camera.start(frames: { frame in
                 guard speaking.withLock({ $0 == index }) else { return }
                 slot.put(frame)
                 activeWriter.append(frame)
+                photo.offer(frame)
             }, events: { event in
                 if speaking.withLock({ $0 == index }) { inbox.post(.capture(event)) }
             })

@@ -9,11 +9,12 @@ import KioskMedia
 import KioskSystem
 
 extension Booth {
-    /// The accepted take at `path` owes its hook (`share`: its share folder, when it was shared);
-    /// its first try starts now unless another hook runs.
-    func hookOwed(_ path: String, share: ShareLink?) {
+    /// The accepted take at `path` owes its hook (`share`: its share folder, when it was shared;
+    /// `duration`: its length when not the last take's, a photo's 0); its first try starts now
+    /// unless another hook runs.
+    func hookOwed(_ path: String, share: ShareLink?, duration: Double? = nil) {
         guard config.service.onTake != nil else { return }
-        jobs.owed.add(HookQueue.Entry(path: path, duration: takes.lastDuration, shareToken: share?.token, shareFolder: share?.folder),
+        jobs.owed.add(HookQueue.Entry(path: path, duration: duration ?? takes.lastDuration, shareToken: share?.token, shareFolder: share?.folder),
                       now: MonotonicClock.now())
         // Saved at once, whether its try starts now or waits behind another hook's: a kill -9 while
         // another hook runs must not lose what this take owes.

@@ -93,6 +93,8 @@ extension Booth {
             done.forEach(events.emit)
         case let .emit(event):
             events.emit(event)
+        case let .photoDone(outcome):
+            photoDone(outcome)
         case let .screenshotDone(failure):
             if let failure { events.emit(.error(code: .screenshotFailed, message: failure)) }
         case let .command(command):

@@ -105,6 +105,7 @@ public final class Booth {
         machine = RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                   countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining, cameraCount: ring.count,
                                   shares: config.share.folder != nil, trims: config.guest.trim)
+        machine.photoButton = config.screen.photoButton
         inbox.wakes(with: parts.screen.wake)
         frames.wakes(with: parts.screen.wake)
         jobs.owed.backoff = HookBackoff(first: parts.environment.hookBackoff ?? 10)
@@ -185,6 +186,7 @@ public final class Booth {
         checkAttract()
         checkShareClock()
         checkHooks()
+        checkPhoto()
         updateMicrophone()
         if jobs.stopHooks(signalled: endedBySignal) { stopRunningHook() }
         if let take = takes.current, machine.mode == .recording {
@@ -235,7 +237,8 @@ public final class Booth {
     /// box, the attract screen's pulse), else 33 ms, a frame at 30 fps, for what changes slowly
     /// (the meter without a camera, the timer, idle and watchdog clocks).
     private var idleWaitMilliseconds: Int {
-        if [.playing, .countdown].contains(machine.mode) || draw.focusBox != nil || attracting { return 8 }
+        if [.playing, .countdown].contains(machine.mode) || draw.focusBox != nil || attracting
+            || photoFlash(at: MonotonicClock.now()) != nil { return 8 }
         return 33
     }
 
@@ -278,6 +281,7 @@ public final class Booth {
             let progress = Double(now - since) / Double(Self.focusBoxNanoseconds)
             if progress < 1 { model.focusBox = (point, (progress * 30).rounded() / 30) }
         }
+        model.flash = photoFlash(at: now)
         if attracting {
             // The pulse: a 2 s cycle, in 30 steps a second.
             let t = Double(now / 33_333_333) / 60

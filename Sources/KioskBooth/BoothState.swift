@@ -20,6 +20,10 @@ struct BoothWorkers: Sendable {
     /// time (it may take minutes: an upload); `microphoneMonitor`, the listening microphone's opens
     /// and closes (ready and the countdown).
     let files, cameraControl, screenshots, configReader, hooks, microphoneMonitor: SerialQueue
+    /// `photos`: each photo's JPEG made (Booth+Photo), off the UI thread and off the file worker.
+    let photos: SerialQueue
+    /// The next camera frame's taker when a photo is asked for.
+    let photoSlot = PhotoSlot()
     /// The running hook's pid (its process group), to end it when a signal ends the booth.
     let runningHook = RunningHook()
     /// The writer of a take being opened on the file worker (its start may wait for the disk).
@@ -47,6 +51,7 @@ struct BoothWorkers: Sendable {
         configReader = try SerialQueue(name: "kiosk-config")
         hooks = try SerialQueue(name: "kiosk-hooks")
         microphoneMonitor = try SerialQueue(name: "kiosk-mic-meter")
+        photos = try SerialQueue(name: "kiosk-photo")
         self.outputLock = outputLock
         metrics = try metricsFile.map { path throws(SystemError) in try MetricsWriter(path: path) }
     }
@@ -87,6 +92,8 @@ struct TakeState {
     var lastPreviewShown: Int64 = .min
     /// The accepted take's share folder and share screen (`--share-dir`).
     var share = ShareState()
+    /// The photo being taken and the flash (`--photo-button`).
+    var photo = PhotoState()
     /// `--trim`: the part the next hand-over cuts the take to (`trimTake`, just before it).
     var trim: TrimRange?
     /// The trimmer's pictures asked for last (a serial): those of an older request are dropped.

@@ -37,6 +37,8 @@ public enum BoothMessage: Sendable {
     case hookFilesDone([KioskEvent])
     /// An event a worker produced, emitted in its turn.
     case emit(KioskEvent)
+    /// A photo was made and written, or failed (Booth+Photo).
+    case photoDone(PhotoOutcome)
     /// A screenshot was written off the UI thread; the error, if it failed.
     case screenshotDone(failure: String?)
     case command(Command)

@@ -26,6 +26,11 @@ protocol TakeStorage: Sendable {
     /// Use Video: the take handed over. `rename` (a loop session) gives it a name of its own;
     /// `protected` are the takes retention must not delete.
     func handOver(_ path: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent]
+    /// A photo's JPEG written as a new file named by `template` (`count`: this run's photos so far,
+    /// for `{n}` where there is no counter); in a folder it counts as an accepted take (numbered,
+    /// listed, and subject to the retention rules, whose events come back with its path).
+    func photo(_ bytes: [UInt8], template: String, count: Int, mode: Int, rules: TakeFolder.Retention,
+               protected: Set<String>) -> Result<(path: String, events: [KioskEvent]), PhotoError>
 }
 
 /// Why a take cannot be made where it goes.
@@ -64,6 +69,14 @@ struct SingleFileStorage: TakeStorage {
         return (failure.map { [KioskEvent.error(code: .recordingFailed, message: $0)] } ?? [])
             + [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: handed)]
     }
+
+    /// Beside `--output`: no counter and no retention there.
+    func photo(_ bytes: [UInt8], template: String, count: Int, mode: Int, rules: TakeFolder.Retention,
+               protected: Set<String>) -> Result<(path: String, events: [KioskEvent]), PhotoError> {
+        let folder = ((output ?? ".") as NSString).deletingLastPathComponent
+        return PhotoFiles.write(bytes, folder: folder.isEmpty ? "." : folder, template: template, number: count + 1, mode: mode)
+            .map { ($0, []) }
+    }
 }
 
 /// `--output-dir`: every take a name of its own from the template and a counter that survives
@@ -100,12 +113,25 @@ struct FolderStorage: TakeStorage {
     }
 
     /// The take keeps its own name: its marker goes, it joins the list of accepted takes, and the
-    /// retention rules run.
+    /// retention rules run, never over the take just handed over: a photo taken during it has the
+    /// newer number, and `--max-takes 1` must not delete the guest's video for their photo.
     func handOver(_ path: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] {
         let (handed, _) = TakeFiles.handOver(path, rename: false)
-        folder.accept(TakeFolder.Entry(number: number ?? 0, name: URL(fileURLWithPath: handed).lastPathComponent,
-                                       acceptedAt: WallClock.synchronisedNow(trusted: folder.clockTrusted)))
-        return [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: handed)] + enforce(rules, protected: protected)
+        let name = URL(fileURLWithPath: handed).lastPathComponent
+        folder.accept(TakeFolder.Entry(number: number ?? 0, name: name, acceptedAt: WallClock.synchronisedNow(trusted: folder.clockTrusted)))
+        return [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: handed)] + enforce(rules, protected: protected.union([name]))
+    }
+
+    /// The counter's next number, the file, then the photo joins the accepted takes and the
+    /// retention rules run (it may be what they keep, and an older take what they delete).
+    func photo(_ bytes: [UInt8], template: String, count: Int, mode: Int, rules: TakeFolder.Retention,
+               protected: Set<String>) -> Result<(path: String, events: [KioskEvent]), PhotoError> {
+        let number = folder.nextNumber()
+        return PhotoFiles.write(bytes, folder: folder.path, template: template, number: number, mode: mode).map { path in
+            folder.accept(TakeFolder.Entry(number: number, name: URL(fileURLWithPath: path).lastPathComponent,
+                                           acceptedAt: WallClock.synchronisedNow(trusted: folder.clockTrusted)))
+            return (path, enforce(rules, protected: protected))
+        }
     }
 
     /// Makes the folder again (it was removed while the booth ran) and takes its lock anew (the old

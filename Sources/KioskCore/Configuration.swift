@@ -153,6 +153,9 @@ public struct Configuration: Equatable, Sendable {
         /// `--name-template`: strftime fields plus `{n}` (the folder's take counter); carries the
         /// extension.
         public var nameTemplate = "take-%Y%m%d-%H%M%S-{n}.mov"
+        /// `--photo-template`: the photos' names (strftime fields and `{n}`), in the output folder or
+        /// beside `--output`.
+        public var photoTemplate = "photo-%Y%m%d-%H%M%S-{n}.jpg"
         /// Permissions of the takes and their markers (`--file-mode`): the recorder's user only.
         public var fileMode = 0o600
         /// Retention in the output folder: at most this many accepted takes.
@@ -191,6 +194,8 @@ public struct Configuration: Equatable, Sendable {
         public var highContrast = false
         /// Text 1.35 times as large, and buttons wide enough for it.
         public var largeText = false
+        /// `--photo-button`: a shutter button beside the record button in ready and while recording.
+        public var photoButton = false
 
         public init() {}
 

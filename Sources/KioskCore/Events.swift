@@ -46,6 +46,9 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     /// `--share-dir`: the share folder of an accepted take could not be written (a full disk, a
     /// take that cannot be remuxed); the take itself was handed over as always.
     case shareFailed
+    /// `photo`: the picture could not be taken or written (no picture from the camera within 2 s,
+    /// a full disk); the booth goes on.
+    case photoFailed
     /// `--trim`: the take could not be cut to its trim (a full disk); it was handed over whole.
     case trimFailed
 }
@@ -157,6 +160,9 @@ public enum KioskEvent: Equatable, Sendable {
     /// `--share-dir`: the accepted take's share folder is written whole; `url` is what the QR code
     /// on the screen says (`--share-url` with the token), `folder` the folder's path.
     case takeShared(url: String, token: String, folder: String)
+    /// `photo` (`--photo-button`): the camera's next picture is written as a JPEG at `path`, upright,
+    /// `width` x `height` pixels.
+    case photoTaken(path: String, width: Int, height: Int)
     /// `--check`: whether the booth can run, and each part checked.
     case check(ok: Bool, items: [CheckItem])
 }
@@ -352,6 +358,13 @@ extension KioskEvent: Codable {
         }, decode: { c in
             .takeShared(url: try c.decode(String.self, forKey: .url), token: try c.decode(String.self, forKey: .token),
                         folder: try c.decode(String.self, forKey: .folder))
+        }),
+        Kind(name: "photoTaken", fields: {
+            guard case let .photoTaken(path, width, height) = $0 else { return nil }
+            return [(.path, path), (.width, width), (.height, height)]
+        }, decode: { c in
+            .photoTaken(path: try c.decode(String.self, forKey: .path), width: try c.decode(Int.self, forKey: .width),
+                        height: try c.decode(Int.self, forKey: .height))
         }),
         Kind(name: "check", fields: {
             guard case let .check(ok, items) = $0 else { return nil }

@@ -7,9 +7,11 @@ public enum Button: String, CaseIterable, Codable, Sendable {
     case switchCamera
     /// The share screen: back to ready (a loop session) or the end (once).
     case done
+    /// `--photo-button`: the shutter beside the record button, in ready and while recording.
+    case photo
 
     /// The place a button occupies; buttons that never show together share one.
-    public enum Slot: Sendable { case left, centre, right, middle }
+    public enum Slot: Sendable { case left, centre, right, middle, shutter }
 
     public var slot: Slot {
         switch self {
@@ -17,6 +19,7 @@ public enum Button: String, CaseIterable, Codable, Sendable {
         case .start, .stop: .centre
         case .useVideo, .switchCamera, .done: .right
         case .playVideo: .middle
+        case .photo: .shutter
         }
     }
 
@@ -47,6 +50,13 @@ public struct Layout: Equatable, Sendable {
     public let rightButton: Rect
     /// The Play Video button, centred between the panels.
     public let middleButton: Rect
+    /// The shutter (`--photo-button`): a round button right of the record circle, a finger's gap
+    /// from it; empty without one.
+    public let shutterButton: Rect
+    /// The camera switch, the one right button shown beside the shutter (in ready): the right
+    /// button, narrowed to start a finger's gap past the shutter. Retake's, Use Video's and Done's
+    /// modes have no shutter, so those keep the side buttons' one width.
+    public let switchButton: Rect
     /// The timer (or position / duration) label's box inside the top panel.
     public let timerLabel: Rect
     /// The playback progress bar, in the bottom panel right of Close.
@@ -66,7 +76,8 @@ public struct Layout: Equatable, Sendable {
     /// `sideTitleLines` 2 makes the side buttons tall enough for two lines of title whatever the
     /// canvas (the screen asks for it when its words are too long for one); nil leaves it to the rule
     /// above.
-    public init(canvas: Size, textScale: Double = 1, sideTitleLines lines: Int? = nil) {
+    /// `shutter`: room for the shutter button beside the record circle (`--photo-button`).
+    public init(canvas: Size, textScale: Double = 1, sideTitleLines lines: Int? = nil, shutter: Bool = false) {
         self.canvas = canvas
         let scale = min(max(textScale, 1), 2)
         let w = canvas.width, h = canvas.height
@@ -101,6 +112,17 @@ public struct Layout: Equatable, Sendable {
         leftButton = Rect(x: margin, y: sideY, width: sideWidth, height: sideHeight)
         rightButton = Rect(x: w - margin - sideWidth, y: sideY, width: sideWidth, height: sideHeight)
 
+        // The shutter: smaller than the circle (a photo is the lesser action), never below a touch
+        // where the canvas has the room.
+        let gap = max(Layout.buttonGap, margin)
+        let shutterRoom = w - margin - (recordButton.maxX + outline + gap) - gap - Layout.minimumTouch
+        let shutterSide = shutter ? max(min(Int(Double(circle) * 0.6), shutterRoom), min(Layout.minimumTouch, circle)) : 0
+        shutterButton = shutter
+            ? Rect(x: recordButton.maxX + outline + gap, y: bottomPanel.y + (bottomHeight - shutterSide) / 2, width: shutterSide, height: shutterSide)
+            : Rect(x: 0, y: 0, width: 0, height: 0)
+        let switchX = shutter ? max(rightButton.x, shutterButton.maxX + gap) : rightButton.x
+        switchButton = Rect(x: switchX, y: rightButton.y, width: max(rightButton.maxX - switchX, 1), height: rightButton.height)
+
         let middleSize = Size(width: min(scaled(0.5 * scale, atLeast: 2 * Layout.minimumTouch), w - 2 * margin),
                               height: min(scaled(0.15, atLeast: Layout.minimumTouch), max(content.height, 1)))
         middleButton = content.centered(middleSize)
@@ -125,11 +147,13 @@ public struct Layout: Equatable, Sendable {
 
     /// The rectangle a button is drawn in.
     public func frame(of button: Button) -> Rect {
-        switch button.slot {
+        if button == .switchCamera { return switchButton }
+        return switch button.slot {
         case .left: leftButton
         case .centre: recordButton
         case .right: rightButton
         case .middle: middleButton
+        case .shutter: shutterButton
         }
     }
 

@@ -196,7 +196,7 @@ extension OptionParser {
                    help: "replaces '\(text.text(in: .en))' on screen, whatever the language",
                    sets: \.screen.labels, reload: .inReady, reloadName: "label.*", examples: [text.text(in: .en)]) { c, v throws(ValueError) in
             c.screen.labels[text] = try Values.label(v!) }
-            .unlisted(text.isShown ? nil : "\(text.key) changes nothing: the \(text == .start ? "record" : "stop") button is a circle without words")
+            .unlisted(text.isShown ? nil : "\(text.key) changes nothing: the \(text == .start ? "record" : text == .photo ? "shutter" : "stop") button is a circle without words")
     } + [
         OptionSpec("high-contrast", .optional("yes|no"), default: .value("no"),
                    help: "opaque panels and boxes, light buttons with black titles",
@@ -206,6 +206,10 @@ extension OptionParser {
                    help: "text 1.35 times as large, and buttons wide enough for it",
                    sets: \.screen.largeText, reload: .atRestart,
                    apply: { c, v throws(ValueError) in c.screen.largeText = try Values.flag(v) }),
+        OptionSpec("photo-button", .optional("yes|no"), default: .value("no"),
+                   help: "a shutter button beside the record button in ready and while recording (and the command photo): a JPEG of the camera's next picture, upright, with the overlay",
+                   sets: \.screen.photoButton, reload: .atRestart,
+                   apply: { c, v throws(ValueError) in c.screen.photoButton = try Values.flag(v) }),
         OptionSpec("attract-after", .required("SECONDS"), default: .value("0"), unit: "s",
                    help: "seconds in ready without a touch before a calm attract screen (dimmed picture, the prompt, a pulse on record); a touch wakes it; 0 = never",
                    sets: \.guest.attractAfter, reload: .inReady) { c, v throws(ValueError) in c.guest.attractAfter = try Values.secondsOrNever(v!) },
@@ -218,6 +222,9 @@ extension OptionParser {
         OptionSpec("name-template", .required("T"), default: .value("take-%Y%m%d-%H%M%S-{n}.mov"),
                    help: "take names in --output-dir: strftime fields and {n}, a counter never reused",
                    sets: \.storage.nameTemplate, reload: .inReady) { c, v throws(ValueError) in c.storage.nameTemplate = try Values.nameTemplate(v!) },
+        OptionSpec("photo-template", .required("T"), default: .value("photo-%Y%m%d-%H%M%S-{n}.jpg"),
+                   help: "photo names (--photo-button), in --output-dir or beside --output: strftime fields and {n}, ending in .jpg",
+                   sets: \.storage.photoTemplate, reload: .inReady) { c, v throws(ValueError) in c.storage.photoTemplate = try Values.photoTemplate(v!) },
         OptionSpec("max-takes", .required("N"), default: .unset("none"),
                    help: "with --output-dir: keep at most N accepted takes, deleting the oldest",
                    sets: \.storage.maxTakes, reload: .inReady, examples: ["500"]) { c, v throws(ValueError) in c.storage.maxTakes = try Values.integer(v!, in: 1...1_000_000) },

@@ -171,6 +171,16 @@ enum Values {
         return v
     }
 
+    /// `--photo-template`: a file name ending in .jpg or .jpeg, `{n}` at most once.
+    static func photoTemplate(_ v: String) throws(ValueError) -> String {
+        let lower = v.lowercased()
+        guard !v.isEmpty, !v.contains("/"), !v.hasPrefix("."), lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") else {
+            throw ValueError("'\(v)' must be a file name (no '/', not starting with '.') ending in .jpg or .jpeg")
+        }
+        guard v.components(separatedBy: "{n}").count <= 2 else { throw ValueError("'\(v)' has {n} more than once") }
+        return v
+    }
+
     /// A time in seconds: a number of seconds, or a number with its unit, `ms`, `s`, `min` (or
     /// `m`), `h` or `d` (90s, 1.5min, 12h, 7d). Every time setting reads this way (`--camera-delay`,
     /// a bare number of milliseconds, is the one exception). Nil when it is not one.

@@ -16,6 +16,8 @@ public enum SessionMode: String, CaseIterable, Codable, Sendable {
 /// The short system-like sounds (iOS 1117 / 1118), and the countdown's tick.
 public enum Sound: String, CaseIterable, Sendable {
     case begin, end, tick
+    /// The camera's shutter, when a photo is taken.
+    case shutter
 }
 
 /// Everything that can happen to the recorder.
@@ -113,6 +115,9 @@ public enum RecorderAction: Equatable, Sendable {
     case shareTake
     /// The share screen is up: send `shareTimedOut` after `--share-seconds` (a new one replaces it).
     case startShareClock
+    /// The shutter (`photo`): the camera's next picture becomes a JPEG, turned upright for this
+    /// orientation; the screen flashes and the shutter sounds. Not a change of mode.
+    case takePhoto(orientation: Orientation)
     /// Start writing; the orientation is the interface's at the start of the take.
     case startRecording(orientation: Orientation)
     /// The countdown began: send `countdownTick` once a second from now.

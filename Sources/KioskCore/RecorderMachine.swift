@@ -76,6 +76,8 @@ public struct RecorderMachine: Equatable, Sendable {
     public private(set) var cameraSwitching = false
     /// `--share-dir`: Use Video leads to the share screen; a reload may change it.
     public private(set) var shares: Bool
+    /// `--photo-button`: the shutter shows beside the record button in ready and while recording.
+    public var photoButton = false
     /// `--trim`: the review has a trimmer and takes `trim`; a reload may change it.
     public private(set) var trims: Bool
     /// The finished take's trim (`--trim`): Use Video delivers only this part. Set in finished,
@@ -359,6 +361,8 @@ public struct RecorderMachine: Equatable, Sendable {
         case (.switchCamera, _):
             cameraSwitching = true
             actions.append(.switchCamera)
+        case (.photo, _):
+            actions.append(.takePhoto(orientation: orientation))
         case (.playVideo, _), (.closePlayer, _):
             break // not visible outside finished and playing
         }

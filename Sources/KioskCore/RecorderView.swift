@@ -38,6 +38,8 @@ public struct ViewModel: Equatable, Sendable {
     /// The share screen (sharing mode): the take's address for its QR code (nil while its folder
     /// is written), and the booth's Wi-Fi to join first (a `WIFI:` payload) when it has one.
     public var share: ShareScreen?
+    /// A photo was just taken: the white flash over the screen, its opacity (1 → 0).
+    public var flash: Double?
     /// `--trim`, in finished after a successful take: the trimmer over the take's pictures.
     public var trimmer: TrimmerView?
 
@@ -48,7 +50,7 @@ public struct ViewModel: Equatable, Sendable {
             && a.attract == b.attract && a.microphoneLevel?.now == b.microphoneLevel?.now
             && a.microphoneLevel?.peak == b.microphoneLevel?.peak && a.microphoneSilent == b.microphoneSilent
             && a.cameraName == b.cameraName && a.focusBox?.center == b.focusBox?.center && a.focusBox?.progress == b.focusBox?.progress
-            && a.share == b.share && a.trimmer == b.trimmer
+            && a.share == b.share && a.flash == b.flash && a.trimmer == b.trimmer
     }
 }
 
@@ -84,11 +86,13 @@ extension RecorderMachine {
             // The switch stays while the camera is missing: another one may be there.
             if cameraSwitching { return [.cancel] }
             let switchable: [Button] = cameraCount > 1 && !inBackground ? [.switchCamera] : []
-            return (cameraAvailable && !inBackground ? [.cancel, .start] : [.cancel]) + switchable
+            let live = cameraAvailable && !inBackground
+            return (live ? [.cancel, .start] : [.cancel]) + switchable + (live && photoButton ? [.photo] : [])
         case .countdown:
             return [.cancel]
         case let .recording(r):
-            return r.stopRequested == nil && r.confirmed ? [.stop] : []
+            guard r.stopRequested == nil && r.confirmed else { return [] }
+            return cameraAvailable && photoButton ? [.stop, .photo] : [.stop]
         case let .finished(take):
             return take.success ? [.retake, .useVideo, .playVideo] : [.retake, .playVideo]
         case .playing:

@@ -33,6 +33,8 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
     case start, stop, cancel, retake, useVideo, playVideo, closePlayer, switchCamera
     /// The share screen's button.
     case done
+    /// The shutter (`--photo-button`): a circle without a title, like the record button.
+    case photo
     /// The message while no camera gives pictures.
     case cameraUnavailable
     /// `--camera auto` has found no camera yet (and looks again every second).
@@ -64,6 +66,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .closePlayer: self = .closePlayer
         case .switchCamera: self = .switchCamera
         case .done: self = .done
+        case .photo: self = .photo
         }
     }
 
@@ -71,7 +74,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
     /// without a title, so `label.start` and `label.stop` change nothing: they are still read (old
     /// configs name them), with a warning, and no longer offered in --help, the example config or
     /// the docs.
-    public var isShown: Bool { self != .start && self != .stop }
+    public var isShown: Bool { self != .start && self != .stop && self != .photo }
 
     /// The config key that replaces it, kebab-case as every other key (`label.use-video`).
     public var key: String {
@@ -105,6 +108,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .playVideo: "Play Video"
         case .closePlayer: "Close"
         case .switchCamera: "Switch Camera"
+        case .photo: "Photo"
         case .done: "Done"
         case .cameraUnavailable: "Camera unavailable. Connect a camera; retrying every second."
         case .noCameraFound: "No camera found. Connect a camera; looking again every second."
@@ -128,6 +132,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .playVideo: "再生"
         case .closePlayer: "閉じる"
         case .switchCamera: "カメラ切替"
+        case .photo: "写真"
         case .done: "完了"
         case .cameraUnavailable: "カメラが使えません。カメラを接続してください（1秒ごとに再試行します）。"
         case .noCameraFound: "カメラが見つかりません。カメラを接続してください（1秒ごとに探します）。"
@@ -151,6 +156,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .playVideo: "播放视频"
         case .closePlayer: "关闭"
         case .switchCamera: "切换摄像头"
+        case .photo: "拍照"
         case .done: "完成"
         case .cameraUnavailable: "摄像头不可用。请连接摄像头（每秒重试一次）。"
         case .noCameraFound: "未找到摄像头。请连接摄像头（每秒查找一次）。"
@@ -174,6 +180,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .playVideo: "Video ansehen"
         case .closePlayer: "Schließen"
         case .switchCamera: "Kamera wechseln"
+        case .photo: "Foto"
         case .done: "Fertig"
         case .cameraUnavailable: "Kamera nicht verfügbar. Bitte eine Kamera anschließen; neuer Versuch jede Sekunde."
         case .noCameraFound: "Keine Kamera gefunden. Bitte eine Kamera anschließen; Suche jede Sekunde."
@@ -197,6 +204,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .playVideo: "Voir la vidéo"
         case .closePlayer: "Fermer"
         case .switchCamera: "Changer de caméra"
+        case .photo: "Prendre une photo"
         case .done: "Terminé"
         // French puts a (no-break) space before ; ? : and !
         case .cameraUnavailable: "Caméra indisponible. Branchez une caméra\u{A0}; nouvel essai chaque seconde."
@@ -221,6 +229,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .playVideo: "Ver vídeo"
         case .closePlayer: "Cerrar"
         case .switchCamera: "Cambiar cámara"
+        case .photo: "Foto"
         case .done: "Listo"
         case .cameraUnavailable: "Cámara no disponible. Conecte una cámara; se reintenta cada segundo."
         case .noCameraFound: "No se encontró ninguna cámara. Conecte una cámara; se busca cada segundo."

@@ -7,11 +7,12 @@ import Foundation
 /// The answer rule: the sender prints every event line it receives and stops after the first line
 /// that answers the command:
 /// - an `error` whose code is one a command is refused or fails with (`notAllowed`, `badCommand`,
-///   `unknownCommand`, `recordingFailed`, `diskFull`, `playbackFailed`, `screenshotFailed`);
+///   `unknownCommand`, `recordingFailed`, `diskFull`, `playbackFailed`, `screenshotFailed`, `photoFailed`);
 /// - otherwise the event the command leads to: `state` → `state`; `start` → `recordingStarted`;
 ///   `stop` → `recordingFinished`; `cancel` → `videoRecorderDidCancelRecordingVideo`; `useVideo` →
 ///   `videoRecorderDidFinishRecordingVideoWithOutputPath`; `playVideo` → `playbackStarted`;
-///   `closePlayer` → `playbackFinished`; `quit` → the booth closing the connection as it exits;
+///   `closePlayer` → `playbackFinished`; `photo` → `photoTaken`; `quit` → the booth closing the
+///   connection as it exits;
 /// - the commands that announce nothing of their own (`retake`, `rotate`, `background`,
 ///   `foreground`, `tap`, `screenshot`) are followed by a `state` query, and its `state` reply is
 ///   the answer: the booth's state once the command was handled (commands of one client are
@@ -30,6 +31,7 @@ public struct SendRequest: Equatable, Sendable {
     /// The error codes that answer a command: it was refused, or failed.
     static let answeringErrors: Set<String> = [
         ErrorCode.notAllowed, .badCommand, .unknownCommand, .recordingFailed, .diskFull, .playbackFailed, .screenshotFailed,
+        .photoFailed,
     ].reduce(into: []) { $0.insert($1.rawValue) }
 
     /// `argument` is a JSON command line (`{"command":"rotate","orientation":"portrait"}`) or just a
@@ -86,6 +88,7 @@ public struct SendRequest: Equatable, Sendable {
         case .press(.playVideo): return "playbackStarted"
         case .press(.closePlayer): return "playbackFinished"
         case .press(.switchCamera): return "cameraChanged"
+        case .press(.photo): return "photoTaken"
         default: return nil
         }
     }

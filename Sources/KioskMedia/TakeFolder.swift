@@ -83,7 +83,10 @@ public final class TakeFolder: Sendable {
 
     /// The name for take number `n` at `date`: the template with its strftime fields (local time)
     /// and `{n}`.
-    public func name(number n: Int, at date: Date) -> String {
+    public func name(number n: Int, at date: Date) -> String { Self.name(template: template, number: n, at: date) }
+
+    /// The name `template` gives number `n` at `date` (a take's, or a photo's: `--photo-template`).
+    public static func name(template: String, number n: Int, at date: Date) -> String {
         let withNumber = template.replacingOccurrences(of: "{n}", with: String(n))
         var seconds = time_t(date.timeIntervalSince1970)
         var parts = tm()
@@ -111,6 +114,13 @@ public final class TakeFolder: Sendable {
             k += 1
         }
         return (n, candidate)
+    }
+
+    /// The next number of the counter, for a photo (it moves on at once, durably, as a take's).
+    public func nextNumber() -> Int {
+        let n = readCounter()
+        writeCounter(n + 1)
+        return n
     }
 
     /// The counter's value: the number the next take gets. A missing or unreadable counter starts

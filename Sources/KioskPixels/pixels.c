@@ -266,6 +266,35 @@ void kiosk_turn_rgba(const uint8_t *source, size_t width, size_t height, uint8_t
     }
 }
 
+void kiosk_turn_plane(const uint8_t *source, size_t pitch, size_t width, size_t height,
+                      uint8_t *target, size_t target_pitch, int quarter_turns, const uint8_t *lut) {
+    int k = ((quarter_turns % 4) + 4) % 4;
+    uint8_t identity[256];
+    if (!lut) {
+        for (int i = 0; i < 256; i++) identity[i] = (uint8_t)i;
+        lut = identity;
+    }
+    // In 32x32 tiles (a quarter turn writes the source's rows as the target's columns: a tile's
+    // rows and columns both stay in the cache); source (x, y) lands at the target's (tx, ty).
+    const size_t tile = 32;
+    for (size_t by = 0; by < height; by += tile) {
+        size_t ey = by + tile < height ? by + tile : height;
+        for (size_t bx = 0; bx < width; bx += tile) {
+            size_t ex = bx + tile < width ? bx + tile : width;
+            for (size_t y = by; y < ey; y++) {
+                const uint8_t *row = source + y * pitch;
+                for (size_t x = bx; x < ex; x++) {
+                    size_t tx = x, ty = y;
+                    if (k == 1) { tx = height - 1 - y; ty = x; }
+                    else if (k == 2) { tx = width - 1 - x; ty = height - 1 - y; }
+                    else if (k == 3) { tx = y; ty = width - 1 - x; }
+                    target[ty * target_pitch + tx] = lut[row[x]];
+                }
+            }
+        }
+    }
+}
+
 // BT.601 in video range, premultiplied: a sample at coverage a is a/255 of the colour's own sample,
 // so that t = o + (1 - a) t is the straight blend a c + (1 - a) t. The input is premultiplied RGBA.
 void kiosk_overlay_planes(const uint8_t *rgba, size_t pitch, size_t width, size_t height,

@@ -34,7 +34,7 @@ enum Style {
         switch button {
         case .useVideo, .done: primary
         case .playVideo: light
-        case .cancel, .retake, .closePlayer, .start, .stop, .switchCamera: secondary
+        case .cancel, .retake, .closePlayer, .start, .stop, .switchCamera, .photo: secondary
         }
     }
 
@@ -53,6 +53,8 @@ enum RecordButtonShape {
     static let discRadius = 0.37
     static let stopSide = 0.40
     static let stopCorner = 0.08
+    /// The shutter's white disc (`--photo-button`), inside its ring with the picture between.
+    static let shutterDiscRadius = 0.30
 }
 
 /// Draws one frame's overlay.
@@ -101,6 +103,11 @@ struct Overlay {
         if let count = model.countdown { try drawCountdown(count) }
         if let message = model.message { try drawMessage(words[message]) }
         if let name = model.cameraName { try drawCameraName(name) }
+        // A photo's flash: white over everything, fading.
+        if let flash = model.flash {
+            painter.fill(Rect(x: 0, y: 0, width: layout.canvas.width, height: layout.canvas.height),
+                         RGBA(255, 255, 255, UInt8((255 * min(max(flash, 0), 1)).rounded())))
+        }
     }
 
     /// The camera just switched to: its name under the top panel, for a moment.
@@ -236,6 +243,18 @@ struct Overlay {
                 try painter.fillRounded(Painter.centred(diameter: d * RecordButtonShape.stopSide, in: square),
                                         radius: d * RecordButtonShape.stopCorner, red)
             }
+        case .photo:
+            // iOS's photo shutter: a white disc inside a white ring, with the record circle's dark
+            // edges (it shows over a white picture too); no red: it records nothing.
+            let d = Double(min(frame.width, frame.height))
+            let edge = max(d * RecordButtonShape.outlineWidth, 2)
+            let square = Painter.centred(diameter: d - 2 * edge, in: frame)
+            let inner = d - 2 * edge
+            let thickness = max(inner * RecordButtonShape.ringWidth, 2)
+            try painter.ring(Painter.centred(diameter: d, in: frame), thickness: thickness + 2 * edge, Style.ringOutline)
+            let white = pressed ? Style.ring.darker(0.2) : Style.ring
+            try painter.ring(square, thickness: thickness, white)
+            try painter.fillCircle(Painter.centred(diameter: 2 * inner * RecordButtonShape.shutterDiscRadius, in: square), white)
         case .playVideo:
             let fill = colors(of: button).fill
             try painter.fillRounded(frame, radius: Double(frame.height) / 2, pressed ? Style.pressed(fill) : fill)
@@ -253,8 +272,9 @@ struct Overlay {
             let (fill, titleColor) = colors(of: button)
             let radius = Self.sideRadius(layout)
             try painter.fillRounded(frame, radius: Double(radius), pressed ? Style.pressed(fill) : fill)
-            // The side buttons are the same width: their titles share the size the longest allows.
-            let room = Self.sideTitleRoom(layout)
+            // The side buttons are the same width: their titles share the size the longest allows
+            // (the camera switch beside the shutter is narrower: smaller there if it must).
+            let room = min(Self.sideTitleRoom(layout), frame.width - Self.sideRadius(layout))
             let (size, wrapped) = try sideTitleSize(room: room, height: frame.height)
             let lines = try (wrapped ? Self.halves(of: words.title(of: button)) : [words.title(of: button)]).map {
                 title throws(SDLError) in try text.line(title, size: size, maxWidth: room)

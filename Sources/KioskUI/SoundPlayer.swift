@@ -15,14 +15,15 @@ public final class SoundPlayer {
     private var deviceFailed = false
     private var clipFailed: Set<Sound> = []
 
-    public init(begin: String, end: String, tick: String? = nil) {
+    public init(begin: String, end: String, tick: String? = nil, shutter: String? = nil) {
         var paths: [Sound: String] = [.begin: begin, .end: end]
         paths[.tick] = tick
+        paths[.shutter] = shutter
         self.paths = paths
     }
 
     public convenience init(assets: Assets) {
-        self.init(begin: assets.sound(.begin), end: assets.sound(.end), tick: assets.sound(.tick))
+        self.init(begin: assets.sound(.begin), end: assets.sound(.end), tick: assets.sound(.tick), shutter: assets.sound(.shutter))
     }
 
     /// Opens the device and loads the sounds now, so the first one plays without delay.

@@ -96,6 +96,7 @@ func openScreen(_ config: Configuration) -> (SDLContext, Screen, Assets) {
                                 mirrorPreview: shown.mirrorPreview, cameraMount: config.capture.cameraRotation)
         screen.highContrast = shown.highContrast
         screen.largeText = shown.largeText
+        screen.photoButton = shown.photoButton
         // With an overlay the preview shows the whole picture by default: the frame's edges where the take has them.
         screen.previewFit = shown.shownPreviewFit(overlay: config.video.overlay != nil)
         do { try screen.setWords(shown.words, prompt: shown.prompt, font: shown.font) } catch {

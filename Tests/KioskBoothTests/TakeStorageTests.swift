@@ -111,4 +111,44 @@ struct TakeStorageTests {
         // Locked again: a second lock on the folder is refused.
         #expect(throws: OutputLock.Failure.self) { _ = try OutputLock(folder: dir) }
     }
+
+    @Test("photos: beside --output named by the template and the run's count; in a folder numbered by the counter, listed as accepted takes and pruned by retention, never the take handed over after a photo taken during it")
+    func photos() throws {
+        let dir = try Self.folder("photos")
+        let single = SingleFileStorage(output: dir + "/take.mov")
+        guard case let .success((beside, none)) = single.photo([0xFF, 0xD8], template: "p-{n}.jpg", count: 0, mode: 0o600, rules: Self.rules, protected: []),
+              case let .success((again, _)) = single.photo([0xFF, 0xD8], template: "p-{n}.jpg", count: 0, mode: 0o600, rules: Self.rules, protected: []) else {
+            Issue.record("refused")
+            return
+        }
+        // The same name asked twice: the second is made beside the first, never over it.
+        #expect(beside == dir + "/p-1.jpg" && again == dir + "/p-1-2.jpg" && none.isEmpty)
+        let takes = dir + "/takes"
+        try FileManager.default.createDirectory(atPath: takes, withIntermediateDirectories: true)
+        let storage = FolderStorage(folder: TakeFolder(path: takes, template: "t{n}.mov", clockTrusted: false))
+        let keepOne = TakeFolder.Retention(maxTakes: 1, maxAge: nil, keepFree: nil)
+        guard case let .success((number, take)) = storage.nextTake(planned: takes + "/x.mov", lock: Locked(nil)) else {
+            Issue.record("refused")
+            return
+        }
+        try Self.take(take)
+        // A photo during the take: the next number.
+        guard case let .success((photo, pruned)) = storage.photo([0xFF, 0xD8], template: "p-{n}.jpg", count: 0, mode: 0o640, rules: keepOne, protected: []) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(photo == takes + "/p-\(number! + 1).jpg" && pruned.isEmpty)
+        #expect((try FileManager.default.attributesOfItem(atPath: photo)[.posixPermissions] as? Int) == 0o640)
+        // Use Video after it: the take stays, though the photo is the newer.
+        let handed = storage.handOver(take, number: number, rename: false, rules: keepOne, protected: [])
+        #expect(handed == [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: take)] && Self.exists(take) && Self.exists(photo))
+        // The next photo: both older ones go.
+        guard case let .success((next, deleted)) = storage.photo([0xFF, 0xD8], template: "p-{n}.jpg", count: 0, mode: 0o600, rules: keepOne, protected: []) else {
+            Issue.record("refused")
+            return
+        }
+        #expect(deleted.count == 2 && deleted.contains(.takeDeleted(path: take, reason: .maxTakes))
+                && deleted.contains(.takeDeleted(path: photo, reason: .maxTakes)), "\(deleted)")
+        #expect(Self.exists(next) && !Self.exists(take) && !Self.exists(photo))
+    }
 }

@@ -142,5 +142,36 @@ struct LargeTextLayoutTests {
             }
         }
     }
-}
 
+    @Test("the shutter (--photo-button): right of the record circle, a finger's gap (24 px) from it as drawn and from the camera switch, round, finger-sized, in the bottom panel; the side buttons keep their width",
+          arguments: layoutSizes)
+    func shutter(size: Size) {
+        #expect(Layout(canvas: size).shutterButton.isEmpty, "no shutter without --photo-button")
+        for scale in [1, 1.35] {
+            for lines in [nil, 2] {
+                let l = Layout(canvas: size, textScale: scale, sideTitleLines: lines, shutter: true)
+                let what = "\(size) text ×\(scale) lines \(lines.map(String.init) ?? "auto")"
+                let shutter = l.frame(of: .photo), circle = l.recordButtonDrawn
+                #expect(shutter == l.shutterButton && shutter.width == shutter.height, "\(what): \(shutter)")
+                #expect(shutter.width >= Layout.minimumTouch && shutter.width <= l.recordButton.width, "\(what): \(shutter)")
+                #expect(shutter.isInside(l.bottomPanel), "\(what): \(shutter) in \(l.bottomPanel)")
+                #expect(shutter.x - circle.maxX >= Layout.buttonGap, "\(what): \(circle) \(shutter)")
+                let switcher = l.frame(of: .switchCamera)
+                #expect(switcher.x - shutter.maxX >= Layout.buttonGap && switcher.maxX == l.rightButton.maxX, "\(what): \(shutter) \(switcher)")
+                // A canvas 288 px wide has no room for the circle, the shutter and a finger-wide camera
+                // switch side by side with their gaps (a known limit: several cameras and the shutter on
+                // so small a portrait screen).
+                let roomy = size.width >= 320
+                #expect(!roomy || switcher.width >= Layout.minimumTouch, "\(what): \(switcher)")
+                #expect(switcher.height == l.rightButton.height, "\(what): \(switcher)")
+                // Cancel, Retake, Use Video, Done: as without the shutter.
+                let plain = Layout(canvas: size, textScale: scale, sideTitleLines: lines)
+                #expect(l.leftButton == plain.leftButton && l.rightButton == plain.rightButton && l.recordButton == plain.recordButton, "\(what)")
+                // Its touch frame takes no touch meant for the circle or the right button.
+                #expect(!l.hitFrame(of: .photo).intersects(l.hitFrame(of: .start)), "\(what)")
+                #expect(!roomy || !l.hitFrame(of: .photo).intersects(l.hitFrame(of: .switchCamera)), "\(what)")
+                #expect(l.button(at: shutter.center, among: [.cancel, .start, .switchCamera, .photo]) == .photo, "\(what)")
+            }
+        }
+    }
+}

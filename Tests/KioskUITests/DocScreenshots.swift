@@ -66,6 +66,14 @@ extension SDLTests {
                     try screen.render(model)
                     try screen.screenshot(to: "\(folder)/\(mode)-\(name).bmp")
                 }
+                // The shutter (issue 34, `--photo-button`): ready and a take.
+                screen.photoButton = true
+                for (mode, model) in ShutterPixelTests.models() {
+                    try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
+                    try screen.render(model)
+                    try screen.screenshot(to: "\(folder)/photo-\(mode)-\(name).bmp")
+                }
+                screen.photoButton = false
                 // In German (the long titles on two lines at 480 wide) and Japanese (Noto Sans CJK JP
                 // through fontconfig): ready with a prompt, the review.
                 for (language, prompt) in [(Language.de, "Eine Nachricht für Anna & Tom"), (.ja, "アンナとトムへのメッセージをどうぞ")] {
@@ -79,6 +87,12 @@ extension SDLTests {
                         try screen.screenshot(to: "\(folder)/\(language.rawValue)-\(mode)-\(name).bmp")
                     }
                 }
+                // The shutter's ready in Japanese (the words of the last language above).
+                screen.photoButton = true
+                try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
+                try screen.render(try #require(ShutterPixelTests.models().first).1)
+                try screen.screenshot(to: "\(folder)/ja-photo-ready-\(name).bmp")
+                screen.photoButton = false
             }
             if ProcessInfo.processInfo.environment["KIOSK_SCREENSHOTS_TURNED"] != nil {
                 // Not for the docs: the portrait canvas turned onto a landscape panel, to look at.

@@ -79,6 +79,22 @@ struct ScreenCheck {
                         expectColor(diagonal, picture, within: 14, "the picture between the stop square and the ring")
                     }
                 }
+            case .photo:
+                // The shutter: a white disc inside a white ring, the picture between them.
+                let edge = max(Double(f.width) * RecordButtonShape.outlineWidth, 2)
+                let inner = Double(f.width) - 2 * edge
+                let thickness = max(inner * RecordButtonShape.ringWidth, 2)
+                expectColor(pixel(c), RGB(Style.ring), within: 8, "the shutter's disc")
+                for (dx, dy) in [(0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)] {
+                    expectColor(pixel(Point(x: c.x + dx * (inner / 2 - thickness / 2), y: c.y + dy * (inner / 2 - thickness / 2))),
+                                RGB(Style.ring), within: 8, "the shutter's ring")
+                    // Between the disc and the ring's inner dark edge.
+                    let between = (inner * RecordButtonShape.shutterDiscRadius + inner / 2 - thickness - edge) / 2
+                    let gap = pixel(Point(x: c.x + dx * between, y: c.y + dy * between))
+                    if let picture = expectedPicture(display: gap) {
+                        expectColor(gap, picture, within: 14, "the picture between the shutter's disc and ring")
+                    }
+                }
             default:
                 // The fill above the title (the title sits on the button's middle).
                 let fill = RGB(Style.fill(of: button))
@@ -101,6 +117,8 @@ struct ScreenCheck {
                       Point(x: Double(f.x) + 0.25 * Double(f.width), y: f.center.y), Point(x: Double(f.x) + 0.75 * Double(f.width), y: f.center.y)] {
                 // The progress bar runs through the bottom panel while playing.
                 if model.mode == .playing && layout.progressBar.outset(dx: 2, dy: 2).contains(p) { continue }
+                // The shutter may stand on part of the right button's place (its modes have none).
+                if model.buttons.contains(where: { layout.frame(of: $0).outset(dx: 2, dy: 2).contains(p) }) { continue }
                 let d = pixel(p)
                 guard let picture = expectedPicture(display: d) else { continue }
                 expectColor(d, picture, within: 14, "hidden \(button)'s place shows the picture")

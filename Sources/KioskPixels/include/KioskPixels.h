@@ -43,6 +43,11 @@ void kiosk_premultiply(uint8_t *rgba, size_t count);
 /// An RGBA picture (width x height, tight) turned into `target` as a player must turn it
 /// `quarter_turns` times clockwise to show it as `source` (tight, its size swapped for odd turns).
 void kiosk_turn_rgba(const uint8_t *source, size_t width, size_t height, uint8_t *target, int quarter_turns);
+/// One plane of samples turned `quarter_turns` times clockwise into `target` (its width and height
+/// swapped for odd turns), each sample mapped through `lut` (256 entries; NULL: copied): a photo's
+/// stored picture made upright, and video range made full range on the way.
+void kiosk_turn_plane(const uint8_t *source, size_t pitch, size_t width, size_t height,
+                      uint8_t *target, size_t target_pitch, int quarter_turns, const uint8_t *lut);
 /// The runs of each row of a tight alpha plane that hold a non-zero sample, into `spans` (room for
 /// height * (width / 2 + 1)); runs nearer than `gap` samples make one. Returns how many.
 size_t kiosk_alpha_spans(const uint8_t *alpha, size_t width, size_t height, size_t gap, kiosk_span *spans);

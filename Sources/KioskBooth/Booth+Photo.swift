@@ -1,0 +1,113 @@
+// The photo (`--photo-button`, the command `photo`; issue 34): the camera's next picture at its
+// capture size, upright, with the overlay, as a JPEG. The machine says `takePhoto` (no change of
+// mode); the UI thread leaves a request in the photo slot and flashes the screen with the shutter's
+// sound. The camera's thread hands its next frame to the photo worker (the frame's bytes are shared,
+// not copied: the preview and the take's encoder get the same frame as ever, so a photo mid-take
+// costs the take no picture); the worker makes the JPEG (`PhotoJPEG`) and gives it to the file
+// worker, which names and writes it (`TakeStorage.photo`: in an output folder it joins the accepted
+// takes and retention runs) and reports back. Its hook is then owed like an accepted take's.
+import Foundation
+import KioskCore
+import KioskMedia
+import KioskSystem
+
+/// The next camera frame's taker, set by the UI thread when a photo is asked for and taken (once)
+/// by the camera's thread.
+final class PhotoSlot: Sendable {
+    private let job = Locked<(@Sendable (VideoFrame) -> Void)?>(nil)
+    func set(_ j: @escaping @Sendable (VideoFrame) -> Void) { job.withLock { $0 = j } }
+    /// The job waiting for a frame (it is no longer waiting after this), or nil.
+    func take() -> (@Sendable (VideoFrame) -> Void)? { job.withLock { j in defer { j = nil }; return j } }
+    /// Called on the camera's thread with each frame: hands it to the waiting job, if any.
+    func offer(_ frame: VideoFrame) { take()?(frame) }
+}
+
+/// The photo's room on the UI thread.
+struct PhotoState {
+    /// A photo is asked for and has not reported back: a second one waits for it.
+    var busy = false
+    /// When the request was left in the slot (CLOCK_MONOTONIC ns), until a frame takes it.
+    var waitingSince: Int64?
+    /// When the last photo's flash began.
+    var flashAt: Int64?
+    /// Photos written in this run (`{n}` beside `--output`, where there is no counter).
+    var count = 0
+}
+
+/// A photo made and written, or why not.
+public struct PhotoOutcome: Sendable {
+    let result: Result<(path: String, size: Size, events: [KioskEvent]), PhotoError>
+}
+
+extension Booth {
+    /// How long a photo waits for the camera's next picture before it is given up.
+    static let photoWaitLimit: Int64 = 2_000_000_000
+    /// The white flash: full at once, fading out over this long.
+    static let flashNanoseconds: Int64 = 300_000_000
+
+    /// The shutter: the next frame goes to the photo worker; the screen flashes, the shutter sounds.
+    func takePhoto(orientation: Orientation) {
+        guard !takes.photo.busy else {
+            return events.emit(.error(code: .notAllowed, message: "'photo': the last photo is still being taken"))
+        }
+        let turns = DisplayTransform(physical: screen.outputSize, orientation: orientation)
+            .cameraQuarterTurns(mount: config.capture.cameraRotation)
+        let (inbox, files, photos, storage, overlays, video) = (inbox, shared.files, shared.photos, storage, parts.overlays, config.video)
+        let (template, count, mode, rules, protected) = (config.storage.photoTemplate, takes.photo.count, config.storage.fileMode,
+                                                        retention, jobs.protectedTakes)
+        jobs.filePosted()
+        takes.photo.busy = true
+        takes.photo.waitingSince = MonotonicClock.now()
+        shared.photoSlot.set { frame in
+            photos.async {
+                let began = MonotonicClock.now()
+                let made: PhotoJPEG.Photo
+                do throws(PhotoError) { made = try PhotoJPEG.make(frame, quarterTurns: turns, overlay: overlays.take(video)) } catch {
+                    return inbox.post(.photoDone(PhotoOutcome(result: .failure(error))))
+                }
+                Log.info("photo: \(made.size.width)x\(made.size.height) JPEG of \(made.bytes.count) bytes made in "
+                         + "\((MonotonicClock.now() - began) / 1_000_000) ms")
+                files.async {
+                    let written = storage.photo(made.bytes, template: template, count: count, mode: mode, rules: rules, protected: protected)
+                    inbox.post(.photoDone(PhotoOutcome(result: written.map { ($0.path, made.size, $0.events) })))
+                }
+            }
+        }
+        takes.photo.flashAt = MonotonicClock.now()
+        parts.audio.play(.shutter)
+    }
+
+    /// Each turn: a request no frame took within `photoWaitLimit` (the camera stopped or was lost)
+    /// is withdrawn and said.
+    func checkPhoto() {
+        guard let since = takes.photo.waitingSince, MonotonicClock.now() - since > Self.photoWaitLimit else { return }
+        takes.photo.waitingSince = nil
+        // Taken meanwhile: the photo is on its way.
+        guard shared.photoSlot.take() != nil else { return }
+        photoDone(PhotoOutcome(result: .failure(PhotoError("no picture from the camera within \(Self.photoWaitLimit / 1_000_000_000) s"))))
+    }
+
+    /// The photo is written (`photoTaken`, then what retention did, and its hook is owed) or failed.
+    func photoDone(_ outcome: PhotoOutcome) {
+        jobs.fileDone()
+        takes.photo.busy = false
+        takes.photo.waitingSince = nil
+        switch outcome.result {
+        case let .success((path, size, retained)):
+            takes.photo.count += 1
+            Log.info("photo: \(path) (\(size.width)x\(size.height))")
+            events.emit(.photoTaken(path: path, width: size.width, height: size.height))
+            retained.forEach(events.emit)
+            hookOwed(path, share: nil, duration: 0)
+        case let .failure(error):
+            Log.info("photo: \(error.message)")
+            events.emit(.error(code: .photoFailed, message: error.message))
+        }
+    }
+
+    /// The flash's opacity now (1 → 0 in `flashNanoseconds`, in steps of a 30th), nil when none shows.
+    func photoFlash(at now: Int64) -> Double? {
+        guard let at = takes.photo.flashAt, now - at < Self.flashNanoseconds else { return nil }
+        return ((1 - Double(now - at) / Double(Self.flashNanoseconds)) * 30).rounded() / 30
+    }
+}
