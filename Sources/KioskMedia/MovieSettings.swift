@@ -89,12 +89,15 @@ public struct VideoTuning: Equatable, Sendable {
 }
 
 extension MovieSettings {
-    /// The tuning of `encoder` (the one asked for, or libx264 when that could not open).
-    public func videoTuning(encoder: VideoEncoderName? = nil) -> VideoTuning {
+    /// The tuning of `encoder` (the one asked for, or libx264 when that could not open), at a step
+    /// of `effortLadder` (0: the configured preset, as every take has it with the CPU to spare).
+    public func videoTuning(encoder: VideoEncoderName? = nil, effort: Int = 0) -> VideoTuning {
         let name = encoder ?? videoEncoder
         var options: [VideoTuning.Option] = []
         if name == .libx264 {
-            options.append(.init(name: "preset", value: preset))
+            let step = effortLadder[min(max(effort, 0), effortLadder.count - 1)]
+            options.append(.init(name: "preset", value: step.preset))
+            if let params = step.params { options.append(.init(name: "x264-params", value: params)) }
             // zerolatency: no look-ahead, no frame threads (slice threads instead), no B-frames:
             // nothing waits inside the encoder, so a crash or a stop loses no extra frames.
             options.append(.init(name: "tune", value: "zerolatency"))
@@ -103,6 +106,35 @@ extension MovieSettings {
         // One keyframe a second: a crash-cut file plays from its first whole second, and seeking
         // in review is quick. No B-frames: each frame leaves the encoder as soon as it is coded.
         return VideoTuning(encoder: name, gop: max(Int(fps.rounded()), 1), bFrames: 0, threads: 2, bitrate: bitrate, options: options)
+    }
+}
+
+/// One step of libx264's effort: a preset and x264's own options on top of it.
+public struct VideoEffort: Equatable, Sendable {
+    public let preset: String
+    public let params: String?
+    public var description: String { params.map { "\(preset) with \($0)" } ?? preset }
+}
+
+extension MovieSettings {
+    /// libx264's presets, the fastest first.
+    static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+    /// What x264 does on top of superfast at the last step: ultrafast's searches (no sub-pixel
+    /// refinement, the diamond search, no partitions, no adaptive quantisation, no trellis, no
+    /// deblocking), but keeping CABAC and the 8x8 transform, which ultrafast drops: those are in
+    /// the stream's parameter sets (the profile becomes Constrained Baseline), the rest is not.
+    public static let cheapestParams = "subme=0:me=dia:partitions=none:aq-mode=0:trellis=0:no-deblock=1"
+
+    /// The steps of effort a take may go down when the CPU runs short (`EffortRule`), the
+    /// configured preset first: superfast (when the preset is slower), then superfast with
+    /// `cheapestParams`. Each step is taken only where the stream's SPS and PPS stay what they are
+    /// (`VideoEncoder.reopened`), so the take stays one stream: at veryfast (the default) they do;
+    /// from a slower preset with more reference frames they do not, and the step is refused.
+    public var effortLadder: [VideoEffort] {
+        let configured = VideoEffort(preset: preset, params: nil)
+        guard let index = Self.presets.firstIndex(of: preset), index >= 1 else { return [configured] }
+        let superfast = VideoEffort(preset: "superfast", params: nil), cheapest = VideoEffort(preset: "superfast", params: Self.cheapestParams)
+        return index == 1 ? [configured, cheapest] : [configured, superfast, cheapest]
     }
 }
 
