@@ -95,9 +95,7 @@ extension MovieSettings {
         let name = encoder ?? videoEncoder
         var options: [VideoTuning.Option] = []
         if name == .libx264 {
-            let step = effortLadder[min(max(effort, 0), effortLadder.count - 1)]
-            options.append(.init(name: "preset", value: step.preset))
-            if let params = step.params { options.append(.init(name: "x264-params", value: params)) }
+            options.append(.init(name: "preset", value: effortLadder[min(max(effort, 0), effortLadder.count - 1)].preset))
             // zerolatency: no look-ahead, no frame threads (slice threads instead), no B-frames:
             // nothing waits inside the encoder, so a crash or a stop loses no extra frames.
             options.append(.init(name: "tune", value: "zerolatency"))
@@ -109,32 +107,29 @@ extension MovieSettings {
     }
 }
 
-/// One step of libx264's effort: a preset and x264's own options on top of it.
+/// One step of libx264's effort: its preset.
 public struct VideoEffort: Equatable, Sendable {
     public let preset: String
-    public let params: String?
-    public var description: String { params.map { "\(preset) with \($0)" } ?? preset }
+    public var description: String { preset }
 }
 
 extension MovieSettings {
     /// libx264's presets, the fastest first.
     static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
-    /// What x264 does on top of superfast at the last step: ultrafast's searches (no sub-pixel
-    /// refinement, the diamond search, no partitions, no adaptive quantisation, no trellis, no
-    /// deblocking), but keeping CABAC and the 8x8 transform, which ultrafast drops: those are in
-    /// the stream's parameter sets (the profile becomes Constrained Baseline), the rest is not.
-    public static let cheapestParams = "subme=0:me=dia:partitions=none:aq-mode=0:trellis=0:no-deblock=1"
 
-    /// The steps of effort a take may go down when the CPU runs short (`EffortRule`), the
-    /// configured preset first: superfast (when the preset is slower), then superfast with
-    /// `cheapestParams`. Each step is taken only where the stream's SPS and PPS stay what they are
-    /// (`VideoEncoder.reopened`), so the take stays one stream: at veryfast (the default) they do;
-    /// from a slower preset with more reference frames they do not, and the step is refused.
+    /// The steps of effort a take may go down when the CPU runs short (`EffortRule`): the
+    /// configured preset, then superfast when the preset is slower. Nothing below it: ultrafast
+    /// drops CABAC and the 8x8 transform, which are in the stream's PPS (its profile becomes
+    /// Constrained Baseline); x264's cheaper searches on top of superfast (subme 0, no partitions,
+    /// no AQ, no deblocking) saved no CPU on real footage and cost up to twice the bytes
+    /// (docs/recording.md); a higher CRF changes the PPS's initial QP. Each step is taken only where
+    /// the stream's SPS and PPS stay byte for byte what they are (`VideoEncoder.opened`): from
+    /// veryfast (the default) they do; from a slower preset with more reference frames they do
+    /// not, and the step is refused (said), leaving the rate to step.
     public var effortLadder: [VideoEffort] {
-        let configured = VideoEffort(preset: preset, params: nil)
-        guard let index = Self.presets.firstIndex(of: preset), index >= 1 else { return [configured] }
-        let superfast = VideoEffort(preset: "superfast", params: nil), cheapest = VideoEffort(preset: "superfast", params: Self.cheapestParams)
-        return index == 1 ? [configured, cheapest] : [configured, superfast, cheapest]
+        let configured = VideoEffort(preset: preset)
+        guard let index = Self.presets.firstIndex(of: preset), index >= 2 else { return [configured] }
+        return [configured, VideoEffort(preset: "superfast")]
     }
 }
 
