@@ -155,3 +155,17 @@ public struct EffortRule: Equatable, Sendable {
         since = now
     }
 }
+
+extension EffortRule {
+    /// What a machine sustains, from the seconds a picture takes at each step of effort (the
+    /// configured one first) at `fps`: the first effort that keeps each picture under `fits` of the
+    /// interval, at every picture, or else at every 2nd or 3rd picture at the cheapest effort; nil
+    /// when not even that fits (`--check`: then a smaller size).
+    public static func sustains(secondsPerPicture costs: [Double], fps: Double, fits: Double) -> (effort: Int, keepEvery: Int)? {
+        let interval = 1 / max(fps, 1)
+        if let effort = costs.firstIndex(where: { $0 <= fits * interval }) { return (effort, 1) }
+        guard let cheapest = costs.last else { return nil }
+        for keep in 2...maxKeepEvery where cheapest <= fits * interval * Double(keep) { return (costs.count - 1, keep) }
+        return nil
+    }
+}

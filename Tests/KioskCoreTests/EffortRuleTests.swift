@@ -184,4 +184,20 @@ struct EffortRuleTests {
         }
         #expect(steps == [.effort(from: 0, to: 1), .keepEvery(from: 1, to: 2)])
     }
+
+    @Test("what a machine sustains (--check): the first effort that fits at every picture, else every 2nd or 3rd at the cheapest, else nothing", arguments: [
+        ([0.010, 0.006], 1, 0),      // 10 ms at veryfast: every picture, the configured effort
+        ([0.025, 0.015], 1, 1),      // only superfast fits in 0.6 of 33 ms
+        ([0.040, 0.030], 2, 1),      // superfast at every 2nd picture (30 ms under 40)
+        ([0.080, 0.055], 3, 1),      // every 3rd (55 ms under 60)
+        ([0.090, 0.070], 0, 0),      // nothing: a smaller size
+    ])
+    func sustains(costs: [Double], keepEvery: Int, effort: Int) {
+        let verdict = EffortRule.sustains(secondsPerPicture: costs, fps: 30, fits: 0.6)
+        if keepEvery == 0 {
+            #expect(verdict == nil)
+        } else {
+            #expect(verdict?.effort == effort && verdict?.keepEvery == keepEvery, "\(String(describing: verdict))")
+        }
+    }
 }
