@@ -150,6 +150,12 @@ public final class MovieWriter: Sendable {
                 q.skipping += 1
                 return false
             }
+            // Nearly full (the writer has not had its say yet: a slow first second, a sudden load):
+            // every 2nd picture is left out, by plan, rather than a burst lost when it fills.
+            if q.videoCount >= Self.videoQueueLimit - 2, q.skipping == 0 {
+                q.skipping += 1
+                return false
+            }
             guard q.videoCount < Self.videoQueueLimit else {
                 q.dropped += 1
                 if ProcessStalls.shared.inAftermath() { q.droppedAfterStall += 1 }

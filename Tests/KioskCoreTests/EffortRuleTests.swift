@@ -105,10 +105,10 @@ struct EffortRuleTests {
         #expect(run.rule.effort == 2 && run.steps.count == 3, "\(run.steps)")
     }
 
-    @Test("effort that makes the full rate fit again (40, 30, 24 ms): down to every 2nd picture at once, the cheapest effort, then the full rate back, and no more steps")
+    @Test("effort that makes the full rate fit again (40, 30, 20 ms): down to every 2nd picture at once, the cheapest effort, then the full rate back, and no more steps")
     func effortBringsTheRateBack() {
         var run = Run()
-        run.run(seconds: 30) { effort, _ in [40, 30, 24][effort] * Self.ms }
+        run.run(seconds: 30) { effort, _ in [40, 30, 20][effort] * Self.ms }
         #expect(run.steps.map(\.step) == [.keepEvery(from: 1, to: 2), .effort(from: 0, to: 1), .effort(from: 1, to: 2), .keepEvery(from: 2, to: 1)],
                 "\(run.steps)")
         #expect(run.rule.effort == 2 && run.rule.keepEvery == 1)
