@@ -151,8 +151,10 @@ public final class MovieWriter: Sendable {
                 return false
             }
             // Nearly full (the writer has not had its say yet: a slow first second, a sudden load):
-            // every 2nd picture is left out, by plan, rather than a burst lost when it fills.
-            if q.videoCount >= Self.videoQueueLimit - 2, q.skipping == 0 {
+            // every 2nd picture is left out by plan (6 waiting), every 2nd and 3rd (7 waiting),
+            // rather than a burst lost when it fills.
+            let guardKeep = q.videoCount >= Self.videoQueueLimit - 1 ? 3 : q.videoCount >= Self.videoQueueLimit - 2 ? 2 : 1
+            if q.skipping < guardKeep - 1 {
                 q.skipping += 1
                 return false
             }
