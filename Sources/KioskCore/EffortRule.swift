@@ -33,8 +33,9 @@ public struct EffortRule: Equatable, Sendable {
     /// An effort step waits for the writer's next key frame (`effortApplied`).
     public private(set) var effortPending = false
 
-    /// The writer's time per picture over the last `window`, and since when the present level is
-    /// measured (nothing is judged on less than a full window of it).
+    /// The writer's time per picture over the last `upHold` (2 s; the load is the last `window`'s),
+    /// and since when the present level is measured (nothing is judged on less than a full window
+    /// of it).
     private var samples: [Sample] = []
     private var since: Int64?
     /// The last urgent step and the pictures waiting then (in `busy`): another only if more wait.
@@ -79,10 +80,15 @@ public struct EffortRule: Equatable, Sendable {
     /// between the pictures it keeps (1: it just keeps up); nil before a full second of the
     /// present level. A backlog does not count here (the writer is busy all the time it drains
     /// one, at no greater cost per picture); the pictures waiting do, in `picture`.
-    public func load(at now: Int64) -> Double? {
-        guard let since, now - since >= Self.window, !samples.isEmpty else { return nil }
-        let busy = samples.reduce(Int64(0)) { $0 + $1.busy }
-        return Double(busy) / Double(samples.count) / Double(interval * Int64(keepEvery))
+    public func load(at now: Int64) -> Double? { load(at: now, over: Self.window) }
+
+    /// The same over the last `span` (at most `upHold`'s first value: the samples kept).
+    func load(at now: Int64, over span: Int64) -> Double? {
+        guard let since, now - since >= span else { return nil }
+        let recent = samples.filter { $0.at > now - span }
+        guard !recent.isEmpty else { return nil }
+        let busy = recent.reduce(Int64(0)) { $0 + $1.busy }
+        return Double(busy) / Double(recent.count) / Double(interval * Int64(keepEvery))
     }
 
     /// The writer spent `busy` ns on a picture it finished at `now`, with `waiting` pictures queued
@@ -90,7 +96,7 @@ public struct EffortRule: Equatable, Sendable {
     public mutating func picture(at now: Int64, busy: Int64, waiting: Int) -> [Step] {
         if since == nil { since = now }
         samples.append(Sample(at: now, busy: max(busy, 0)))
-        samples.removeAll { $0.at <= now - Self.window }
+        samples.removeAll { $0.at <= now - Self.upHold }
         var taken: [Step] = []
         // Past half the queue, and more than at the last urgent step: the rate steps now; the
         // effort follows at the next key frame.
@@ -109,11 +115,14 @@ public struct EffortRule: Equatable, Sendable {
         } else if load >= Self.behindLoad, keepEvery < Self.maxKeepEvery {
             taken.append(setKeep(keepEvery + 1))
             restart(at: now, down: true, steps: 1)
-        } else if waiting == 0, let since, now - since >= upHold, load < Self.behindLoad {
-            // The way back: the rate first, then the effort, each when it is predicted to fit.
-            if keepEvery > 1, load * Double(keepEvery) / Double(keepEvery - 1) <= Self.upLoad {
+        } else if waiting == 0, let since, now - since >= upHold, load < Self.behindLoad,
+                  let held = self.load(at: now, over: Self.upHold).map({ max($0, load) }) {
+            // The way back: the rate first, then the effort, each when it is predicted to fit, by
+            // the last second and by the last two, whichever is heavier (a CPU whose share swings,
+            // a cgroup's throttling, does not lift the take on one light second).
+            if keepEvery > 1, held * Double(keepEvery) / Double(keepEvery - 1) <= Self.upLoad {
                 taken.append(setKeep(keepEvery - 1))
-            } else if keepEvery == 1, effort > 0, load * Self.effortCost <= Self.upLoad {
+            } else if keepEvery == 1, effort > 0, held * Self.effortCost <= Self.upLoad {
                 taken.append(setEffort(effort - 1))
             }
             restart(at: now, down: false, steps: taken.count)

@@ -144,6 +144,17 @@ struct EffortRuleTests {
         #expect(run.steps.count == before, "\(run.steps.dropFirst(before).map(\.step))")
     }
 
+    @Test("a CPU share that swings second by second (a cgroup's throttling: 8 ms, then 45 ms a picture): no step up on a light second")
+    func swingingShare() {
+        var run = Run(efforts: 1)
+        run.run(seconds: 5) { _, _ in 50 * Self.ms }
+        #expect(run.rule.keepEvery == 2)
+        let before = run.steps.count
+        let start = run.now
+        run.run(seconds: 20) { _, t in (t - start) / 1_000_000_000 % 2 == 0 ? 8 * Self.ms : 45 * Self.ms }
+        #expect(run.steps.count == before, "\(run.steps.dropFirst(before).map(\.step))")
+    }
+
     @Test("a step up that does not hold (the load comes back) doubles the hold before the next one")
     func holdDoubles() {
         var run = Run(efforts: 1)
