@@ -118,6 +118,12 @@ public protocol TakeWriter: AnyObject, Sendable {
     var syncWaited: Double? { get }
     /// Pictures taken and waiting for the encoder: more than one means it is falling behind.
     var videoWaiting: Int { get }
+    /// The take stepped its effort or rate down for want of CPU (`EffortRule`).
+    var steppedDown: Bool { get }
+}
+
+extension TakeWriter {
+    public var steppedDown: Bool { false }
 }
 
 extension MovieWriter: TakeWriter {}

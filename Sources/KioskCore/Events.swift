@@ -96,10 +96,17 @@ public struct RecordingResult: Equatable, Sendable {
     /// Of `droppedFrames`, those dropped in the backlog just after the whole process stood still
     /// (SIGSTOP, a suspended machine): not the encoder's doing. Not in the event.
     public var droppedAfterStall: Int
+    /// The camera's pictures the booth chose to leave out, evenly, when the CPU ran short
+    /// (`EffortRule`); not in `droppedFrames`, which counts only the unplanned losses.
+    public var skippedFrames: Int
+    /// The pictures a second the take really has (its pictures over its length).
+    public var frameRate: Double
+    /// The steps of effort and rate the take took, down and up (0 with the CPU to spare).
+    public var effortSteps: Int
 
     public init(outputPath: String, duration: Double, bytes: Int64, reason: StopReason, success: Bool,
                 droppedFrames: Int = 0, encoder: String? = nil, encoderStalled: Bool = false, lost: String? = nil,
-                droppedAfterStall: Int = 0) {
+                droppedAfterStall: Int = 0, skippedFrames: Int = 0, frameRate: Double = 0, effortSteps: Int = 0) {
         self.outputPath = outputPath
         self.duration = duration
         self.bytes = bytes
@@ -110,6 +117,9 @@ public struct RecordingResult: Equatable, Sendable {
         self.encoderStalled = encoderStalled
         self.lost = lost
         self.droppedAfterStall = droppedAfterStall
+        self.skippedFrames = skippedFrames
+        self.frameRate = frameRate
+        self.effortSteps = effortSteps
     }
 }
 
@@ -173,6 +183,7 @@ extension KioskEvent: Codable {
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
         case action, status, ok, items, remaining, microphoneLevel, encoder, microphone, url, token, folder, attempt, hooksPending
         case trim, trimmed
+        case skippedFrames, frameRate, effortSteps
     }
 
     /// The path a Use Video outcome delivered (trimmed or not); nil for other events.
@@ -250,7 +261,8 @@ extension KioskEvent: Codable {
         Kind(name: "recordingFinished", fields: {
             guard case let .recordingFinished(r) = $0 else { return nil }
             return [(.outputPath, r.outputPath), (.duration, milliseconds(r.duration)), (.bytes, r.bytes),
-                    (.reason, r.reason), (.success, r.success), (.droppedFrames, r.droppedFrames)]
+                    (.reason, r.reason), (.success, r.success), (.droppedFrames, r.droppedFrames), (.skippedFrames, r.skippedFrames),
+                    (.frameRate, milliseconds(r.frameRate)), (.effortSteps, r.effortSteps)]
                 + (r.encoder.map { [(.encoder, $0)] } ?? [])
         }, decode: { c in
             .recordingFinished(RecordingResult(
@@ -258,7 +270,10 @@ extension KioskEvent: Codable {
                 bytes: try c.decode(Int64.self, forKey: .bytes), reason: try c.decode(StopReason.self, forKey: .reason),
                 success: try c.decode(Bool.self, forKey: .success),
                 droppedFrames: try c.decodeIfPresent(Int.self, forKey: .droppedFrames) ?? 0,
-                encoder: try c.decodeIfPresent(String.self, forKey: .encoder)))
+                encoder: try c.decodeIfPresent(String.self, forKey: .encoder),
+                skippedFrames: try c.decodeIfPresent(Int.self, forKey: .skippedFrames) ?? 0,
+                frameRate: try c.decodeIfPresent(Double.self, forKey: .frameRate) ?? 0,
+                effortSteps: try c.decodeIfPresent(Int.self, forKey: .effortSteps) ?? 0))
         }),
         Kind(name: "recordingRecovered", fields: {
             guard case let .recordingRecovered(path, duration) = $0 else { return nil }
