@@ -13,11 +13,14 @@ import KioskSystem
 
 /// The next camera frame's taker, set by the UI thread when a photo is asked for and taken (once)
 /// by the camera's thread.
+/// The job is kept in a struct, never as `Locked`'s value itself (see WakeCall: a closure held
+/// directly is rewrapped in a thunk on every access).
 final class PhotoSlot: Sendable {
-    private let job = Locked<(@Sendable (VideoFrame) -> Void)?>(nil)
-    func set(_ j: @escaping @Sendable (VideoFrame) -> Void) { job.withLock { $0 = j } }
+    private struct Job: Sendable { let run: @Sendable (VideoFrame) -> Void }
+    private let job = Locked<Job?>(nil)
+    func set(_ j: @escaping @Sendable (VideoFrame) -> Void) { job.withLock { $0 = Job(run: j) } }
     /// The job waiting for a frame (it is no longer waiting after this), or nil.
-    func take() -> (@Sendable (VideoFrame) -> Void)? { job.withLock { j in defer { j = nil }; return j } }
+    func take() -> (@Sendable (VideoFrame) -> Void)? { job.withLock { j in defer { j = nil }; return j?.run } }
     /// Called on the camera's thread with each frame: hands it to the waiting job, if any.
     func offer(_ frame: VideoFrame) { take()?(frame) }
 }

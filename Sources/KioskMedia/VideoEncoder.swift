@@ -227,5 +227,5 @@ extension CodecContext {
         return Array(UnsafeBufferPointer(start: data, count: Int(pointer.pointee.extradata_size)))
     }
 
-    var isLibx264: Bool { String(cString: codec.pointee.name) == "libx264" }
+    var isLibx264: Bool { String(cString: codec.pointee.name) == VideoEncoderName.libx264.rawValue }
 }
