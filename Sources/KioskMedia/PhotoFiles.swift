@@ -1,7 +1,7 @@
 // A photo's file (`--photo-button`): named by `--photo-template` (strftime fields and `{n}`, as the
-// takes' names), made with the project's one way to make a new file (NewFile: O_EXCL, O_NOFOLLOW,
+// takes' names), made with the project's one way to make a new file (NewFile: exclusive, no symbolic link followed,
 // close-on-exec, the mode asked for), written whole and synced with its folder. A name already
-// taken gets -2, -3… before its extension, as a take's does; O_EXCL decides, so nothing is ever
+// taken gets -2, -3… before its extension, as a take's does; the exclusive create decides, so nothing is ever
 // written over.
 import Foundation
 import KioskSystem
