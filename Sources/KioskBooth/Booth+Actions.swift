@@ -40,6 +40,8 @@ extension Booth {
             startShareClock()
         case let .takePhoto(orientation):
             takePhoto(orientation: orientation)
+        case .listLibrary:
+            listLibrary()
         case let .startRecording(orientation):
             startRecording(orientation: orientation)
         case .startCountdownClock:
@@ -65,10 +67,10 @@ extension Booth {
         case let .applyConfiguration(configuration):
             apply(configuration)
         case let .emit(event):
-            if case let .state(mode, timer, buttons, orientation, remaining, _, _) = event {
+            if case let .state(mode, timer, buttons, orientation, remaining, _, _, library) = event {
                 events.emit(.state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
                                    microphoneLevel: config.capture.microphone != .none ? meter.level() : nil,
-                                   hooksPending: config.service.onTake != nil ? jobs.owed.pending : nil))
+                                   hooksPending: config.service.onTake != nil ? jobs.owed.pending : nil, library: library))
             } else {
                 events.emit(event)
             }

@@ -88,6 +88,8 @@ extension Booth {
             events.emit(event)
         case let .photoDone(outcome):
             photoDone(outcome)
+        case let .libraryListed(entries):
+            libraryListed(entries)
         case let .screenshotDone(failure):
             if let failure { events.emit(.error(code: .screenshotFailed, message: failure)) }
         case let .command(command):
@@ -149,7 +151,7 @@ extension Booth {
     func handle(_ command: Command) {
         // A guest's press or touch sent as a command keeps the finished screen awake; `state` does not.
         switch command {
-        case .press, .start, .seek, .pause: clocks.idle.touched(at: MonotonicClock.now()); _ = wakeFromAttract(false)
+        case .press, .start, .seek, .pause, .pick: clocks.idle.touched(at: MonotonicClock.now()); _ = wakeFromAttract(false)
         case .tap:
             clocks.idle.touched(at: MonotonicClock.now())
             // A tap on the attract screen wakes it, like a finger.
@@ -183,6 +185,7 @@ extension Booth {
         case let .pause(paused): perform(machine.handle(.pause(paused)))
         case .state: perform(machine.handle(.stateQuery))
         case .quit: perform(machine.handle(.quit))
+        case let .pick(path): perform(machine.handle(.pick(path: path)))
         }
     }
 }

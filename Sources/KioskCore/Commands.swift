@@ -23,10 +23,12 @@ public enum Command: Equatable, Sendable {
     case pause(Bool)
     case state
     case quit
+    /// `{"command":"pick","path":P}` (`--library`): that take's review, as a tap on its cell.
+    case pick(path: String)
 
     /// Every command name the parser accepts, for messages and docs.
     public static let names: [String] =
-        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "state", "quit"]
+        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "state", "quit", "pick"]
 }
 
 /// Why a stdin line was not a command: becomes an `error` event, and nothing changes.
@@ -105,6 +107,9 @@ public struct CommandParser: Sendable {
         case "pause": return .success(.pause(raw.paused ?? true))
         case "state": return .success(.state)
         case "quit": return .success(.quit)
+        case "pick":
+            guard let path = raw.path, !path.isEmpty else { return .failure(bad("pick needs \"path\"")) }
+            return .success(.pick(path: path))
         default:
             return .failure(CommandError(
                 code: .unknownCommand,

@@ -133,7 +133,7 @@ public enum KioskEvent: Equatable, Sendable {
     /// `microphoneLevel`: the microphone's peak over the last 100 ms in dBFS (floor −100); absent
     /// with `--microphone none`. `hooksPending`: with `--on-take`, how many takes still owe their hook.
     case state(mode: String, timer: String, buttons: [Button], orientation: Orientation, remaining: Double? = nil,
-               microphoneLevel: Double? = nil, hooksPending: Int? = nil)
+               microphoneLevel: Double? = nil, hooksPending: Int? = nil, library: [LibraryEntry]? = nil)
     /// While recording, the microphone stayed below −60 dBFS for 3 s (once; again after sound came
     /// back and went).
     case microphoneSilent
@@ -164,7 +164,7 @@ extension KioskEvent: Codable {
     enum Key: String, CodingKey {
         case event, camera, width, height, fps, orientation, outputPath, duration, bytes, reason, success
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
-        case action, status, ok, items, remaining, microphoneLevel, encoder, microphone, url, token, folder, attempt, hooksPending
+        case action, status, ok, items, remaining, microphoneLevel, encoder, microphone, url, token, folder, attempt, hooksPending, library
     }
 
     struct UnknownEvent: Error, CustomStringConvertible {
@@ -271,17 +271,19 @@ extension KioskEvent: Codable {
             return [(.orientation, orientation)]
         }, decode: { c in .orientationChanged(orientation: try c.decode(Orientation.self, forKey: .orientation)) }),
         Kind(name: "state", fields: {
-            guard case let .state(mode, timer, buttons, orientation, remaining, level, hooks) = $0 else { return nil }
+            guard case let .state(mode, timer, buttons, orientation, remaining, level, hooks, library) = $0 else { return nil }
             return [(.mode, mode), (.timer, timer), (.buttons, buttons), (.orientation, orientation)]
                 + (remaining.map { [(.remaining, milliseconds($0))] } ?? [])
                 + (level.map { [(.microphoneLevel, ($0 * 10).rounded() / 10)] } ?? [])
                 + (hooks.map { [(.hooksPending, $0)] } ?? [])
+                + (library.map { [(.library, $0)] } ?? [])
         }, decode: { c in
             .state(mode: try c.decode(String.self, forKey: .mode), timer: try c.decode(String.self, forKey: .timer),
                    buttons: try c.decode([Button].self, forKey: .buttons), orientation: try c.decode(Orientation.self, forKey: .orientation),
                    remaining: try c.decodeIfPresent(Double.self, forKey: .remaining),
                    microphoneLevel: try c.decodeIfPresent(Double.self, forKey: .microphoneLevel),
-                   hooksPending: try c.decodeIfPresent(Int.self, forKey: .hooksPending))
+                   hooksPending: try c.decodeIfPresent(Int.self, forKey: .hooksPending),
+                   library: try c.decodeIfPresent([LibraryEntry].self, forKey: .library))
         }),
         Kind(name: "microphoneSilent", fields: {
             guard case .microphoneSilent = $0 else { return nil }

@@ -17,6 +17,8 @@ public struct RecorderMachine: Equatable, Sendable {
         /// `--share-dir`: the take was used; its share folder is being written (`link` nil) or its
         /// QR code is on screen.
         case sharing(link: ShareLink?)
+        /// `--library`: the takes already made, or one's review (LibraryRoom).
+        case library(LibraryRoom)
     }
 
     /// A take in progress.
@@ -37,6 +39,8 @@ public struct RecorderMachine: Equatable, Sendable {
         public var position: Double = 0
         public var duration: Double
         public var paused = false
+        /// A take from the library: the player closes back to its review, not to finished.
+        public var library: LibraryRoom?
     }
 
     /// On the way out: `leaving` until nothing is in flight, then `exitSent`.
@@ -78,6 +82,8 @@ public struct RecorderMachine: Equatable, Sendable {
     public private(set) var shares: Bool
     /// `--photo-button`: the shutter shows beside the record button in ready and while recording.
     public var photoButton = false
+    /// `--library`: the Library button shows in ready (LibraryRoom).
+    public var library = false
 
     public init(session: SessionMode, outputPath: String, orientation: Orientation, countdown: Int = 0, warnRemaining: Double = 10,
                 cameraCount: Int = 1, shares: Bool = false) {
@@ -114,6 +120,7 @@ public struct RecorderMachine: Equatable, Sendable {
         case .finished: .finished
         case .playing: .playing
         case .sharing: .sharing
+        case .library: .library
         }
     }
 
@@ -197,7 +204,7 @@ public struct RecorderMachine: Equatable, Sendable {
                     actions.append(.setPlaybackPaused(true))
                 }
             case .countdown: state = .ready // the guest left: no take starts
-            case .ready, .finished, .sharing: break
+            case .ready, .finished, .sharing, .library: break
             }
         case .foreground:
             inBackground = false
@@ -217,7 +224,7 @@ public struct RecorderMachine: Equatable, Sendable {
             }
         case let .playbackEnded(reason):
             if case let .playing(p) = state {
-                state = .finished(p.take)
+                state = p.library.map(State.library) ?? .finished(p.take)
                 actions.append(.emit(.playbackFinished(reason: reason)))
                 if playerFile != nil, !exiting { exit = .leaving(signal: nil, code: reason == .error ? 1 : 0) }
             }
@@ -269,6 +276,13 @@ public struct RecorderMachine: Equatable, Sendable {
         case .shareTimedOut:
             // The clock starts with the QR code on screen; one from an earlier share means nothing.
             if case .sharing(_?) = state, !exiting { outcome(&actions) }
+        case let .pick(path):
+            pick(path, &actions)
+        case let .libraryListed(entries):
+            if case var .library(room) = state, room.entries == nil {
+                room.entries = entries
+                state = .library(room)
+            }
         }
         reconcile(&actions)
         return actions
@@ -276,9 +290,10 @@ public struct RecorderMachine: Equatable, Sendable {
 
     /// `idleReset`: the paused review closed, then the take used or discarded as the presses do.
     private mutating func idleReset(_ asked: IdleAction) -> [RecorderAction] {
-        guard playerFile == nil, !exiting, mode == .finished || mode == .playing else { return [] }
+        guard playerFile == nil, !exiting, mode == .finished || mode == .playing || mode == .library else { return [] }
         var actions: [RecorderAction] = []
         if mode == .playing { actions += handle(.press(.closePlayer)) }
+        if mode == .library { return actions + leaveLibrary() }
         // A take that cannot be used (no Use Video after a failed take) can only be discarded.
         let action: IdleAction = asked == .use && visibleButtons.contains(.useVideo) ? .use : .discard
         actions.insert(.emit(.idleReset(action: action)), at: 0)
@@ -315,6 +330,7 @@ public struct RecorderMachine: Equatable, Sendable {
 
     private mutating func press(_ button: Button, _ actions: inout [RecorderAction]) {
         guard visibleButtons.contains(button) else { return refuse(button.rawValue, &actions) }
+        if case .library = state { return pressInLibrary(button, &actions) }
         switch (button, state) {
         case (.cancel, .countdown):
             // Cancel during the count stops the count; the session goes on.
@@ -344,7 +360,7 @@ public struct RecorderMachine: Equatable, Sendable {
             state = .playing(Playing(take: take, duration: take.duration))
             actions += [.startPlayback(path: take.outputPath), .emit(.playbackStarted(path: take.outputPath))]
         case let (.closePlayer, .playing(p)):
-            state = .finished(p.take)
+            state = p.library.map(State.library) ?? .finished(p.take)
             actions += [.stopPlayback, .emit(.playbackFinished(reason: .closed))]
             if playerFile != nil { exit = .leaving(signal: nil, code: 0) }
         case (.switchCamera, _):
@@ -352,9 +368,47 @@ public struct RecorderMachine: Equatable, Sendable {
             actions.append(.switchCamera)
         case (.photo, _):
             actions.append(.takePhoto(orientation: orientation))
-        case (.playVideo, _), (.closePlayer, _):
-            break // not visible outside finished and playing
+        case (.openLibrary, _):
+            state = .library(LibraryRoom())
+            actions.append(.listLibrary)
+        case (.playVideo, _), (.closePlayer, _), (.back, _):
+            break // not visible outside finished, playing and the library
         }
+    }
+
+    /// The library's presses and `pick`, as its room decides (LibraryRoom).
+    private mutating func pressInLibrary(_ button: Button, _ actions: inout [RecorderAction]) {
+        guard case var .library(room) = state else { return }
+        libraryDecided(room.press(button, session: session), room, &actions)
+    }
+
+    private mutating func pick(_ path: String, _ actions: inout [RecorderAction]) {
+        guard case var .library(room) = state, !exiting else { return refuse("pick", &actions) }
+        libraryDecided(room.pick(path), room, &actions)
+    }
+
+    private mutating func libraryDecided(_ decision: LibraryRoom.Decision, _ room: LibraryRoom, _ actions: inout [RecorderAction]) {
+        switch decision {
+        case .stay: state = .library(room)
+        case .leave: state = .ready
+        case let .play(entry):
+            let take = RecordingResult(outputPath: entry.path, duration: entry.duration, bytes: 0, reason: .user, success: true)
+            state = .playing(Playing(take: take, duration: entry.duration, library: room))
+            actions += [.startPlayback(path: entry.path), .emit(.playbackStarted(path: entry.path))]
+        case let .use(entry):
+            // The iOS picker's "Video library": the outcome names the take; its file stays as it is.
+            actions.append(.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: entry.path)))
+            outcome(&actions)
+        case let .refuse(message): actions.append(.emit(.error(code: .badCommand, message: message)))
+        }
+    }
+
+    /// An untouched library (`idleReset`): back to ready, with no outcome and no event.
+    private mutating func leaveLibrary() -> [RecorderAction] {
+        state = .ready
+        var actions: [RecorderAction] = []
+        reconcile(&actions)
+        return actions
     }
 
     /// Start: the countdown, or with none the take at once.
@@ -404,11 +458,11 @@ public struct RecorderMachine: Equatable, Sendable {
             return // `terminated` follows the recording's end
         case let .playing(p):
             // Every playbackStarted has its playbackFinished.
-            state = .finished(p.take)
+            state = p.library.map(State.library) ?? .finished(p.take)
             actions += [.stopPlayback, .emit(.playbackFinished(reason: .closed))]
         case .countdown:
             state = .ready
-        case .ready, .finished, .sharing:
+        case .ready, .finished, .sharing, .library:
             break
         }
         if let signal { actions.append(.emit(.terminated(signal: signal))) }

@@ -40,6 +40,8 @@ public struct ViewModel: Equatable, Sendable {
     public var share: ShareScreen?
     /// A photo was just taken: the white flash over the screen, its opacity (1 → 0).
     public var flash: Double?
+    /// `--library`: its takes (nil while listed) and the picked one's review (library mode only).
+    public var library: LibraryRoom?
 
     public static func == (a: ViewModel, b: ViewModel) -> Bool {
         a.mode == b.mode && a.timer == b.timer && a.buttons == b.buttons && a.bottomPanelBackground == b.bottomPanelBackground
@@ -48,7 +50,7 @@ public struct ViewModel: Equatable, Sendable {
             && a.attract == b.attract && a.microphoneLevel?.now == b.microphoneLevel?.now
             && a.microphoneLevel?.peak == b.microphoneLevel?.peak && a.microphoneSilent == b.microphoneSilent
             && a.cameraName == b.cameraName && a.focusBox?.center == b.focusBox?.center && a.focusBox?.progress == b.focusBox?.progress
-            && a.share == b.share && a.flash == b.flash
+            && a.share == b.share && a.flash == b.flash && a.library == b.library
     }
 }
 
@@ -75,6 +77,7 @@ extension RecorderMachine {
             let switchable: [Button] = cameraCount > 1 && !inBackground ? [.switchCamera] : []
             let live = cameraAvailable && !inBackground
             return (live ? [.cancel, .start] : [.cancel]) + switchable + (live && photoButton ? [.photo] : [])
+                + (library && !inBackground ? [.openLibrary] : [])
         case .countdown:
             return [.cancel]
         case let .recording(r):
@@ -86,6 +89,8 @@ extension RecorderMachine {
             return [.closePlayer]
         case .sharing:
             return [.done]
+        case let .library(room):
+            return room.buttons(session: session)
         }
     }
 
@@ -99,6 +104,7 @@ extension RecorderMachine {
         case let .finished(take): TimerText.format(seconds: take.duration.rounded())
         case let .playing(p): TimerText.playback(position: p.position, duration: p.duration)
         case .sharing: TimerText.format(seconds: 0)
+        case let .library(room): TimerText.format(seconds: (room.picked?.duration ?? 0).rounded())
         }
     }
 
@@ -127,11 +133,13 @@ extension RecorderMachine {
             countdown: { if case let .countdown(n) = state { n } else { nil } }(),
             remainingFraction: timeWarning ? { if case let .recording(r) = state { min(max((r.remaining ?? 0) / warnRemaining, 0), 1) } else { nil } }() : nil,
             prompt: nil, attract: nil,
-            share: { if case let .sharing(link) = state { ShareScreen(url: link?.url) } else { nil } }())
+            share: { if case let .sharing(link) = state { ShareScreen(url: link?.url) } else { nil } }(),
+            library: { if case let .library(room) = state { room } else { nil } }())
     }
 
     public var stateEvent: KioskEvent {
         .state(mode: mode.rawValue, timer: timerText, buttons: visibleButtons, orientation: orientation,
-               remaining: { if case let .recording(r) = state { r.remaining } else { nil } }())
+               remaining: { if case let .recording(r) = state { r.remaining } else { nil } }(),
+               library: { if case let .library(room) = state { room.entries ?? [] } else { nil } }())
     }
 }

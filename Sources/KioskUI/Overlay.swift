@@ -34,7 +34,7 @@ enum Style {
         switch button {
         case .useVideo, .done: primary
         case .playVideo: light
-        case .cancel, .retake, .closePlayer, .start, .stop, .switchCamera, .photo: secondary
+        case .cancel, .retake, .closePlayer, .start, .stop, .switchCamera, .photo, .openLibrary, .back: secondary
         }
     }
 
@@ -265,7 +265,7 @@ struct Overlay {
             try painter.fillTriangle(Point(x: left, y: c.y - mark / 2), Point(x: left + mark * 0.87, y: c.y),
                                      Point(x: left, y: c.y + mark / 2), Style.darkText)
             painter.text(title, centeredAt: Point(x: left + mark + gap + Double(title.size.width) / 2, y: c.y), Style.darkText)
-        case .cancel, .retake, .closePlayer, .useVideo, .switchCamera, .done:
+        case .cancel, .retake, .closePlayer, .useVideo, .switchCamera, .done, .openLibrary, .back:
             let (fill, titleColor) = colors(of: button)
             let radius = Self.sideRadius(layout)
             try painter.fillRounded(frame, radius: Double(radius), pressed ? Style.pressed(fill) : fill)
