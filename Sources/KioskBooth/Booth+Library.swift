@@ -25,6 +25,20 @@ extension Booth {
     /// The file worker's listing, to the machine.
     func libraryListed(_ listed: [TakeLibrary.Take]) {
         jobs.fileDone()
+        var pictures: [String: LibraryPicture] = [:]
+        for take in listed { pictures[take.path] = take.picture }
+        screen.setLibraryPictures(pictures)
         perform(machine.handle(.libraryListed(listed.map { LibraryEntry(path: $0.path, duration: $0.duration) })))
+    }
+
+    /// A tap on the library's grid (a finger, or the `tap` command): the take under it, picked.
+    /// Returns false when the library's grid is not on screen (the tap is then the usual one).
+    func tapLibrary(at logical: Point) -> Bool {
+        guard case let .library(room) = machine.state, room.picked == nil else { return false }
+        let entries = room.entries ?? []
+        if let index = screen.libraryIndex(atLogical: logical, count: entries.count), index < entries.count {
+            perform(machine.handle(.pick(path: entries[index].path)))
+        }
+        return true
     }
 }

@@ -24,6 +24,7 @@ extension Booth {
         switch input {
         case let .press(button): perform(machine.handle(.press(button)))
         case let .tapElsewhere(point):
+            if tapLibrary(at: point) { break }
             focus(at: point)
             perform(machine.handle(.togglePause))
         case .togglePause: perform(machine.handle(.togglePause))
@@ -32,6 +33,7 @@ extension Booth {
         case .background: perform(machine.handle(.background))
         case .foreground: perform(machine.handle(.foreground))
         case let .displayOrientation(o): perform(machine.handle(.rotate(o)))
+        case .libraryScrolled: break // drawn again below
         }
         needsDraw = true
     }
@@ -173,6 +175,8 @@ extension Booth {
                 perform(machine.handle(.press(button)))
             } else if let fraction = screen.progressFraction(at: point, visible: visible) {
                 perform(machine.handle(.seek(position: fraction * machine.playbackDuration)))
+            } else if tapLibrary(at: screen.logical(point)) {
+                break
             } else {
                 focus(at: screen.logical(point))
                 perform(machine.handle(.togglePause))

@@ -8,6 +8,7 @@
 //
 // Blocking file work: called on the booth's file worker only, never on the UI thread.
 import CFFmpeg
+import CTurboJPEG
 import Foundation
 import KioskCore
 import KioskSystem
@@ -25,6 +26,8 @@ public enum TakeLibrary {
         public var path: String
         public var duration: Double
         public var thumbnail: String
+        /// The thumbnail's pixels for the screen (nil when it could not be read back).
+        public var picture: LibraryPicture?
     }
 
     /// Where a take's thumbnail is kept: beside it, hidden.
@@ -73,7 +76,24 @@ public enum TakeLibrary {
                 Log.info("library: thumbnail of \(path) not written: \(error)")
             }
         }
-        return Take(path: path, duration: (info.duration * 1000).rounded() / 1000, thumbnail: thumbnail)
+        return Take(path: path, duration: (info.duration * 1000).rounded() / 1000, thumbnail: thumbnail, picture: picture(of: thumbnail))
+    }
+
+    /// A thumbnail's pixels (`tjDecompress2` to packed RGB), or nil when it does not decode (or is
+    /// larger than a thumbnail can be).
+    public static func picture(of thumbnail: String) -> LibraryPicture? {
+        guard let data = FileManager.default.contents(atPath: thumbnail), !data.isEmpty,
+              let handle = tjInitDecompress() else { return nil }
+        defer { tjDestroy(handle) }
+        let bytes = [UInt8](data)
+        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        guard tjDecompressHeader3(handle, bytes, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0,
+              width > 0, height > 0, width <= 4 * Int32(thumbnailLongSide), height <= 4 * Int32(thumbnailLongSide) else { return nil }
+        var rgb = [UInt8](repeating: 0, count: Int(width) * Int(height) * 3)
+        guard tjDecompress2(handle, bytes, UInt(bytes.count), &rgb, width, width * 3, height, Int32(TJPF_RGB.rawValue), 0) == 0 else {
+            return nil
+        }
+        return LibraryPicture(size: Size(width: Int(width), height: Int(height)), rgb: rgb)
     }
 
     /// The JPEG of the take's first key frame, upright, at most `thumbnailLongSide` on its long side.

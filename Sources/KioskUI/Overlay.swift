@@ -68,6 +68,9 @@ struct Overlay {
     let words: ScreenWords
     /// `--high-contrast`: opaque panels and boxes, light buttons with black titles.
     var highContrast = false
+    /// The library's thumbnails and its grid's scroll (Overlay+Library.swift).
+    var library: LibraryTextures?
+    var libraryScroll = 0
 
     private var panel: RGBA { highContrast ? RGBA(0, 0, 0) : Style.panel }
     private var boxBackground: RGBA { highContrast ? RGBA(0, 0, 0) : Style.messageBackground }
@@ -81,6 +84,7 @@ struct Overlay {
     }
 
     func draw(_ model: ViewModel, held: Button?) throws(SDLError) {
+        if let room = model.library { try drawLibrary(room, scroll: libraryScroll) }
         // The attract screen: the picture dimmed under everything else.
         if model.attract != nil { painter.fill(Rect(x: 0, y: 0, width: layout.canvas.width, height: layout.canvas.height), Style.attractVeil) }
         painter.fill(layout.topPanel, panel)

@@ -141,6 +141,18 @@ struct Painter {
         }
     }
 
+    /// A picture scaled into a canvas rectangle, turned with the canvas (the library's thumbnails).
+    func picture(_ texture: Texture, in r: Rect) {
+        let centre = transform.toPhysical(r.center)
+        let w = Double(r.width), h = Double(r.height)
+        var destination = SDL_FRect(x: Float(centre.x - w / 2), y: Float(centre.y - h / 2), w: Float(w), h: Float(h))
+        if transform.quarterTurns == 0 {
+            SDL_RenderCopyF(renderer.handle, texture.handle, nil, &destination)
+        } else {
+            SDL_RenderCopyExF(renderer.handle, texture.handle, nil, &destination, transform.degrees, nil, SDL_FLIP_NONE)
+        }
+    }
+
     /// A picture copied 1:1 onto a canvas square of its size (`SDL_RenderCopy`), not turned with
     /// the canvas: a QR code reads the same at any quarter turn, and an unturned copy is never
     /// resampled.

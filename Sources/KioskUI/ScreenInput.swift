@@ -114,6 +114,7 @@ extension Screen {
 
     /// A pointer down: on the progress bar it starts a drag (a seek at once), else it may press.
     private func pointerDown(_ pointer: PointerTracker.Pointer, at p: Point, visible: [Button], into inputs: inout [UIInput]) {
+        libraryDragBegins(pointer, at: p, visible: visible)
         if let fraction = progressFraction(at: p, visible: visible) {
             pointers.down(pointer, on: nil, scrubbing: true)
             inputs.append(.seek(fraction))
@@ -124,6 +125,7 @@ extension Screen {
 
     /// A drag on the progress bar follows the pointer along it (clamped to its ends).
     private func pointerMoved(_ pointer: PointerTracker.Pointer, to p: Point, visible: [Button], into inputs: inout [UIInput]) {
+        if libraryDragMoves(pointer, to: p) { inputs.append(.libraryScrolled) }
         if pointers.scrubbing(pointer) {
             inputs.append(.seek(barFraction(at: p)))
         } else {
@@ -133,6 +135,11 @@ extension Screen {
 
     private func pointerUp(_ pointer: PointerTracker.Pointer, at p: Point, visible: [Button], into inputs: inout [UIInput]) {
         if pointers.scrubbing(pointer) { inputs.append(.seek(barFraction(at: p))) }
+        // A drag that scrolled the library is not a tap on the take it ended on.
+        if libraryDragEnds(pointer) {
+            _ = pointers.up(pointer, on: nil, at: transform.toLogical(p))
+            return
+        }
         if let input = pointers.up(pointer, on: press(at: p, visible: visible), at: transform.toLogical(p)) { inputs.append(input) }
     }
 

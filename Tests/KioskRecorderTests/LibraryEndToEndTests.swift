@@ -26,8 +26,8 @@ struct LibraryEndToEndTests {
     }
 
     static func lastState(_ r: RecorderProcess) -> (mode: String, buttons: [Button])? {
-        r.command("state")
         let count = r.events.filter { $0.name == "state" }.count + 1
+        r.command("state")
         guard r.wait(for: "state", count: count) != nil,
               case let .state(mode, _, buttons, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return nil }
         return (mode, buttons)
@@ -113,6 +113,66 @@ struct LibraryEndToEndTests {
         #expect(once.events.last == .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: older), "\(once.rawLines)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: older)) == olderBytes)
         #expect(!once.stderr.contains("Fatal error"))
+    }
+
+    @Test("the grid on screen through the binary: each take's thumbnail (the camera's picture, not black) in its cell, landscape and portrait; a tap on a cell opens that take's review",
+          arguments: [Size(width: 800, height: 480), Size(width: 480, height: 800)])
+    func gridOnScreen(window: Size) throws {
+        let folder = try testFolder("library-grid-\(window.width)").appendingPathComponent("takes")
+        let options = ["--camera", "test", "--microphone", "test", "--windowed", "\(window.width)x\(window.height)", "--countdown", "0"]
+        let r = try RecorderProcess(options + ["--output-dir", folder.path, "--session", "loop", "--library"])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        var used: [String] = []
+        for n in 1...2 {
+            _ = try ServiceEndToEndTests.take(r, seconds: 0.6, count: n)
+            r.command("useVideo")
+            try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath", count: n) != nil, "\(r.rawLines)")
+            if case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path)? = r.events.last(where: {
+                $0.name == "videoRecorderDidFinishRecordingVideoWithOutputPath" }) { used.append(path) }
+        }
+        r.command("openLibrary")
+        let entries = try #require(Self.listed(r, count: 2), "\(r.rawLines)")
+        #expect(entries.map(\.path) == used.reversed())
+        let shot = folder.deletingLastPathComponent().appendingPathComponent("grid.bmp").path
+        r.send(#"{"command":"screenshot","path":"\#(shot)"}"#)
+        var waited = 0
+        while (try? Data(contentsOf: URL(fileURLWithPath: shot)).count) ?? 0 < 54 + window.width * window.height * 3 && waited < 300 {
+            usleep(10_000)
+            waited += 1
+        }
+        let bmp = try Data(contentsOf: URL(fileURLWithPath: shot))
+        let rowBytes = (window.width * 3 + 3) & ~3
+        try #require(bmp.count >= 54 + rowBytes * window.height)
+        func brightness(_ p: Point) -> Int {
+            let x = min(max(Int(p.x), 0), window.width - 1), y = min(max(Int(p.y), 0), window.height - 1)
+            let offset = 54 + (window.height - 1 - y) * rowBytes + 3 * x // bottom-up rows, BGR
+            return Int(bmp[offset]) + Int(bmp[offset + 1]) + Int(bmp[offset + 2])
+        }
+        let layout = Layout(canvas: window)
+        let grid = LibraryGrid(room: layout.content, count: 2, textHeight: layout.textHeight)
+        for index in 0..<2 {
+            let box = grid.thumbnail(in: grid.cell(index, scroll: 0))
+            // Most of the thumbnail's middle is the camera's picture, not the dark background.
+            var lit = 0, all = 0
+            for dy in stride(from: -0.3, through: 0.3, by: 0.1) {
+                for dx in stride(from: -0.3, through: 0.3, by: 0.1) {
+                    all += 1
+                    if brightness(Point(x: box.center.x + dx * Double(box.width), y: box.center.y + dy * Double(box.height))) > 90 { lit += 1 }
+                }
+            }
+            #expect(lit * 2 > all, "\(window): take \(index)'s thumbnail at \(box) is dark (\(lit) of \(all) lit)")
+        }
+        // Between the cells: the library's dark background, not the camera's picture.
+        #expect(brightness(Point(x: Double(layout.content.x) + 6, y: Double(layout.content.y) + 6)) < 90)
+        // A tap on the older take's cell opens its review.
+        let older = grid.cell(1, scroll: 0).center
+        r.send(#"{"command":"tap","x":\#(older.x),"y":\#(older.y)}"#)
+        #expect(Self.lastState(r)?.buttons == [.back, .playVideo], "\(r.rawLines)")
+        r.command("playVideo")
+        #expect(r.wait(for: "playbackStarted") != nil)
+        #expect(r.events.contains(.playbackStarted(path: used[0])), "\(r.rawLines)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
     }
 
     @Test("--library without --output-dir exits 2 naming both")
