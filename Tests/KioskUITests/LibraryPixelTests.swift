@@ -28,6 +28,25 @@ extension SDLTests {
             return pictures
         }
 
+        /// For the README: each take's thumbnail colour bars (the test camera's), darker take by take.
+        static func barPictures() -> [String: LibraryPicture] {
+            let bars: [(UInt8, UInt8, UInt8)] = [(235, 235, 235), (235, 235, 16), (16, 235, 235), (16, 235, 16), (235, 16, 235),
+                                                 (235, 16, 16), (16, 16, 235), (16, 16, 16)]
+            var pictures: [String: LibraryPicture] = [:]
+            for (i, entry) in entries.enumerated() {
+                var rgb: [UInt8] = []
+                for _ in 0..<90 {
+                    for x in 0..<160 {
+                        let (r, g, b) = bars[x * bars.count / 160]
+                        let k = 1 - Double(i) * 0.07
+                        rgb += [UInt8(Double(r) * k), UInt8(Double(g) * k), UInt8(Double(b) * k)]
+                    }
+                }
+                pictures[entry.path] = LibraryPicture(size: Size(width: 160, height: 90), rgb: rgb)
+            }
+            return pictures
+        }
+
         static func grid() -> RecorderMachine {
             var m = Models.machine()
             m.library = true
