@@ -34,6 +34,8 @@ extension Booth {
             discardTake()
         case .handOverTake:
             handOverTake()
+        case let .trimTake(range):
+            takes.trim = range
         case .shareTake:
             shareWanted()
         case .startShareClock:
@@ -55,7 +57,9 @@ extension Booth {
         case let .startPlayback(path):
             stopPlayback()
             draw.controls.touched(at: MonotonicClock.now())
-            player.playback = Playback(path: path, screen: screen, audio: parts.audio, loop: player.loops)
+            // The review of a trimmed take plays only the part kept (`--trim`).
+            player.playback = Playback(path: path, screen: screen, audio: parts.audio, loop: player.loops,
+                                       range: machine.mode == .playing ? machine.trim : nil)
         case let .setPlaybackPaused(paused):
             player.playback?.setPaused(paused)
         case let .seekPlayback(seconds):
@@ -67,10 +71,10 @@ extension Booth {
         case let .applyConfiguration(configuration):
             apply(configuration)
         case let .emit(event):
-            if case let .state(mode, timer, buttons, orientation, remaining, _, _, library) = event {
+            if case let .state(mode, timer, buttons, orientation, remaining, _, _, trim, library) = event {
                 events.emit(.state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
                                    microphoneLevel: config.capture.microphone != .none ? meter.level() : nil,
-                                   hooksPending: config.service.onTake != nil ? jobs.owed.pending : nil, library: library))
+                                   hooksPending: config.service.onTake != nil ? jobs.owed.pending : nil, trim: trim, library: library))
             } else {
                 events.emit(event)
             }
@@ -83,6 +87,7 @@ extension Booth {
     /// Retake or a new Start: our own take nobody wanted goes; one left by an earlier run is kept
     /// (`TakeStorage.discard`).
     private func discardTake() {
+        dropTrimPictures()
         let (output, own, storage) = (outputPath, takes.ownOnDisk, storage)
         takes.ownOnDisk = false
         if own { countDiscardedTake() }
@@ -98,7 +103,15 @@ extension Booth {
         let (output, rename, storage, number, rules) = (outputPath, config.guest.session == .loop, storage, takes.number, retention)
         let protected = jobs.protectedTakes
         takes.ownOnDisk = false
-        onFiles { storage.handOver(output, number: number, rename: rename, rules: rules, protected: protected) }
+        let trim = takes.trim
+        takes.trim = nil
+        dropTrimPictures()
+        onFiles {
+            // The cut first, while the take still has its marker: a kill during it leaves the whole take.
+            let cut = trim.map { Booth.cut(output, to: $0) }
+            return (cut?.failure.map { [$0] } ?? []) + storage.handOver(output, number: number, rename: rename, rules: rules, protected: protected)
+                .map { cut?.done.map($0.trimmed) ?? $0 }
+        }
     }
 
     /// Runs `job` on the file worker, in order with the jobs before it; the events it returns are

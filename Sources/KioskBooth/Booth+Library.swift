@@ -25,7 +25,7 @@ extension Booth {
     /// The file worker's listing, to the machine.
     func libraryListed(_ listed: [TakeLibrary.Take]) {
         jobs.fileDone()
-        var pictures: [String: LibraryPicture] = [:]
+        var pictures: [String: RGBPicture] = [:]
         for take in listed { pictures[take.path] = take.picture }
         screen.setLibraryPictures(pictures)
         perform(machine.handle(.libraryListed(listed.map { LibraryEntry(path: $0.path, duration: $0.duration) })))

@@ -29,6 +29,11 @@ extension Booth {
             perform(machine.handle(.togglePause))
         case .togglePause: perform(machine.handle(.togglePause))
         case let .seek(fraction): perform(machine.handle(.seek(position: fraction * machine.playbackDuration)))
+        case let .trim(handle, seconds):
+            // The handle stops at the take's ends and 0.5 s from the other: the trim stays one.
+            if let view = machine.trimmerView {
+                perform(machine.handle(.trim(view.range.moving(handle, to: seconds, takeDuration: view.duration))))
+            }
         case .quit: perform(machine.handle(.quit))
         case .background: perform(machine.handle(.background))
         case .foreground: perform(machine.handle(.foreground))
@@ -76,9 +81,11 @@ extension Booth {
             // An accepted take owes its hook once its hand-over was reported (a shared one once its
             // share folder is written, or failed).
             if !takes.share.wanted {
-                for case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path) in done { hookOwed(path, share: nil) }
+                for path in done.compactMap(\.handedOverPath) { hookOwed(path, share: nil) }
             }
             handedOver(done)
+        case let .trimPictures(serial, pictures):
+            trimPicturesDone(serial: serial, pictures)
         case let .shareDone(result):
             shareDone(result)
         case let .hookDone(path, outcome):
@@ -186,6 +193,7 @@ extension Booth {
         case let .screenshot(path):
             screenshot(to: path)
         case let .seek(position): perform(machine.handle(.seek(position: position)))
+        case let .trim(range): perform(machine.handle(.trim(range)))
         case let .pause(paused): perform(machine.handle(.pause(paused)))
         case .state: perform(machine.handle(.stateQuery))
         case .quit: perform(machine.handle(.quit))

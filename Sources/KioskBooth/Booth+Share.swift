@@ -33,9 +33,7 @@ extension Booth {
     func handedOver(_ done: [KioskEvent]) {
         guard takes.share.wanted else { return }
         takes.share.wanted = false
-        let path = done.lazy.compactMap { event -> String? in
-            if case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path) = event { path } else { nil }
-        }.first
+        let path = done.lazy.compactMap(\.handedOverPath).first
         guard let path else {
             return perform(machine.handle(.shareFailed(message: "the take was not handed over, so it has no share folder")))
         }

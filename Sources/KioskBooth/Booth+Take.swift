@@ -90,13 +90,17 @@ extension Booth {
         // A file removed mid-take (its folder deleted): said, and never handed over.
         if let lost = result.lost { events.emit(.error(code: .recordingFailed, message: lost)) }
         perform(machine.handle(.recordingFinished(result)))
+        if machine.trimmerView != nil { askTrimPictures(of: result.outputPath) }
     }
 
     /// Whether the preview leaves the newest picture undrawn for now: the take's encoder is behind
-    /// and a picture was drawn less than `yieldingPreviewInterval` ago (see `previewYieldsAt`).
-    /// The picture stays in its slot; a newer one replaces it (a dropped preview frame, counted).
+    /// (pictures wait, or the take stepped its effort or rate down for want of CPU: drawing at the
+    /// full rate again would take back the time the step freed) and a picture was drawn less than
+    /// `yieldingPreviewInterval` ago (see `previewYieldsAt`). The picture stays in its slot; a newer
+    /// one replaces it (a dropped preview frame, counted).
     func previewYields() -> Bool {
-        guard machine.mode == .recording, let take = takes.current, take.writer.videoWaiting >= Self.previewYieldsAt,
+        guard machine.mode == .recording, let take = takes.current,
+              take.writer.videoWaiting >= Self.previewYieldsAt || take.writer.steppedDown,
               MonotonicClock.now() - takes.lastPreviewShown < Self.yieldingPreviewInterval else { return false }
         takes.current?.previewYielded = true
         return true

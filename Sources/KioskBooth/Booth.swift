@@ -104,7 +104,7 @@ public final class Booth {
                          microphone: parts.monitorsMicrophone && config.capture.microphone != .none)
         machine = RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                   countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining, cameraCount: ring.count,
-                                  shares: config.share.folder != nil)
+                                  shares: config.share.folder != nil, trims: config.guest.trim)
         machine.photoButton = config.screen.photoButton
         machine.library = config.screen.library
         inbox.wakes(with: parts.screen.wake)

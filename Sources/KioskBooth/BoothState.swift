@@ -94,6 +94,10 @@ struct TakeState {
     var share = ShareState()
     /// The photo being taken and the flash (`--photo-button`).
     var photo = PhotoState()
+    /// `--trim`: the part the next hand-over cuts the take to (`trimTake`, just before it).
+    var trim: TrimRange?
+    /// The trimmer's pictures asked for last (a serial): those of an older request are dropped.
+    var trimPictures = 0
 }
 
 /// What the screen shows and when it must be drawn again.

@@ -26,6 +26,8 @@ public enum BoothMessage: Sendable {
     case fileJobDone([KioskEvent])
     /// The share folder of the take just used (`--share-dir`) is written, or why not.
     case shareDone(Result<ShareLink, ShareFailure>)
+    /// The review trimmer's pictures of the take (`--trim`), for the request `serial`.
+    case trimPictures(serial: Int, [RGBPicture])
     /// The launch's file work (recovery and retention in the output folder) is done; its events
     /// go out before `ready`; `owed`: the hooks a previous run still owed.
     case launchFilesDone([KioskEvent], owed: [HookQueue.Entry])

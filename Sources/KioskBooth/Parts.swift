@@ -32,6 +32,8 @@ public protocol BoothScreen: AnyObject {
     func show(frame: VideoFrame) throws
     /// No picture (the camera is missing).
     func clearPreview()
+    /// The review trimmer's pictures of the take (`--trim`); none clears them.
+    func setTrimPictures(_ pictures: [RGBPicture]) throws
     /// How the preview is drawn: mirrored or not, the camera's mount (clockwise quarter turns), and
     /// whether it crops the picture or shows all of it (`--preview-fit`).
     func setPreview(mirror: Bool, cameraMount: Int, fit: PictureFit)
@@ -53,14 +55,16 @@ public protocol BoothScreen: AnyObject {
     /// What `setWords` would throw, changing nothing.
     func checkWords(_ words: ScreenWords, prompt: String?, font: String?) throws
     /// `--library`: the listed takes' thumbnails, by path (uploaded when first drawn).
-    func setLibraryPictures(_ pictures: [String: LibraryPicture])
+    func setLibraryPictures(_ pictures: [String: RGBPicture])
     /// The library's take under a canvas point, by its index in the grid of `count` takes.
     func libraryIndex(atLogical point: Point, count: Int) -> Int?
 }
 
 extension BoothScreen {
+    /// Twins that show no trimmer take its pictures and drop them.
+    public func setTrimPictures(_ pictures: [RGBPicture]) throws {}
     public func progressFraction(at physical: Point, visible: [Button]) -> Double? { nil }
-    public func setLibraryPictures(_ pictures: [String: LibraryPicture]) {}
+    public func setLibraryPictures(_ pictures: [String: RGBPicture]) {}
     public func libraryIndex(atLogical point: Point, count: Int) -> Int? { nil }
 }
 
@@ -120,6 +124,12 @@ public protocol TakeWriter: AnyObject, Sendable {
     var syncWaited: Double? { get }
     /// Pictures taken and waiting for the encoder: more than one means it is falling behind.
     var videoWaiting: Int { get }
+    /// The take stepped its effort or rate down for want of CPU (`EffortRule`).
+    var steppedDown: Bool { get }
+}
+
+extension TakeWriter {
+    public var steppedDown: Bool { false }
 }
 
 extension MovieWriter: TakeWriter {}

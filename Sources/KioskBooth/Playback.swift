@@ -18,6 +18,8 @@ final class Playback {
     private var firstPictureAt: Int64?
     private var firstPictureLogged = false
     private var failedPictures = 0
+    /// `--trim`: the review plays only this part of the take (seconds on the player's time line).
+    private let range: TrimRange?
 
     /// What one step of the loop found.
     struct Step {
@@ -31,14 +33,16 @@ final class Playback {
     }
 
     /// Starts the player on `path`; the screen shows black until its first picture.
-    init(path: String, screen: any BoothScreen, audio: any BoothAudio, loop: Bool = false) {
+    init(path: String, screen: any BoothScreen, audio: any BoothAudio, loop: Bool = false, range: TrimRange? = nil) {
         self.path = path
+        self.range = range
         self.screen = screen
         self.audio = audio
         var options = MoviePlayer.Options()
         options.loop = loop
         player = MoviePlayer(path: path, options: options)
         screen.beginPlayback()
+        if let range { player.seek(to: range.start) }
         Log.info("playback: pictures go to the \(screen.rendererName) renderer as \(screen.playbackYUVUploads ? "YUV planes" : "RGB")")
     }
 
@@ -72,7 +76,9 @@ final class Playback {
                 if failedPictures <= 3 { Log.info("playback: a picture could not be shown, skipped: \(error)") }
             }
         }
-        return Step(newPicture: newPicture, position: update.position, duration: update.duration, ended: update.ended, play: update.play)
+        // A trimmed review ends at the trim's end, as the delivered take will.
+        let ended = update.ended ?? range.flatMap { update.position >= $0.end ? .end : nil }
+        return Step(newPicture: newPicture, position: update.position, duration: update.duration, ended: ended, play: update.play)
     }
 
     /// Call after the screen was presented: the first time after the first picture, logs how long
@@ -86,8 +92,9 @@ final class Playback {
 
     func setPaused(_ paused: Bool) { player.setPaused(paused) }
 
-    /// Goes to `seconds` from the start; the picture there shows at once, paused or not.
-    func seek(to seconds: Double) { player.seek(to: seconds) }
+    /// Goes to `seconds` from the start (within the trim, with one); the picture there shows at
+    /// once, paused or not.
+    func seek(to seconds: Double) { player.seek(to: range.map { min(max(seconds, $0.start), $0.end) } ?? seconds) }
 
     /// Ends the playback: the threads stop, the device closes, the camera's picture is back.
     func stop() {

@@ -20,6 +20,7 @@ public enum Preflight {
         items.append(display(requestedDriver: environment.videoDriver))
         items.append(input(folder: environment.inputFolder))
         items.append(contentsOf: output(config))
+        items.append(encoding(config))
         if let hooks = hooks(config) { items.append(hooks) }
         items.append(user())
         return items

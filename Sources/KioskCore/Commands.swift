@@ -21,6 +21,8 @@ public enum Command: Equatable, Sendable {
     case seek(position: Double)
     /// The player: pause (`true`) or resume (`false`).
     case pause(Bool)
+    /// `--trim`, in finished: Use Video delivers only [start, end] seconds of the take.
+    case trim(TrimRange)
     case state
     case quit
     /// `{"command":"pick","path":P}` (`--library`): that take's review, as a tap on its cell.
@@ -28,7 +30,7 @@ public enum Command: Equatable, Sendable {
 
     /// Every command name the parser accepts, for messages and docs.
     public static let names: [String] =
-        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "state", "quit", "pick"]
+        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "trim", "state", "quit", "pick"]
 }
 
 /// Why a stdin line was not a command: becomes an `error` event, and nothing changes.
@@ -57,6 +59,8 @@ public struct CommandParser: Sendable {
         let countdown: Double?
         let position: Double?
         let paused: Bool?
+        let start: Double?
+        let end: Double?
     }
 
     public func parse(line: String) -> Result<Command, CommandError> {
@@ -105,6 +109,11 @@ public struct CommandParser: Sendable {
             }
             return .success(.seek(position: position))
         case "pause": return .success(.pause(raw.paused ?? true))
+        case "trim":
+            guard let start = raw.start, let end = raw.end, start.isFinite, end.isFinite else {
+                return .failure(bad("trim needs numbers \"start\" and \"end\": seconds from the take's start"))
+            }
+            return .success(.trim(TrimRange(start: start, end: end)))
         case "state": return .success(.state)
         case "quit": return .success(.quit)
         case "pick":

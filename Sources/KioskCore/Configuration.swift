@@ -226,6 +226,8 @@ public struct Configuration: Equatable, Sendable {
         /// Seconds the finished screen (or a paused review) may stay untouched; 0: forever.
         public var idleTimeout: Double = 0
         public var idleAction: IdleAction = .use
+        /// `--trim`: a trimmer on the review; Use Video delivers the part kept.
+        public var trim = false
 
         public init() {}
     }

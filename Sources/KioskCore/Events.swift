@@ -49,6 +49,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     /// `photo`: the picture could not be taken or written (no picture from the camera within 2 s,
     /// a full disk); the booth goes on.
     case photoFailed
+    /// `--trim`: the take could not be cut to its trim (a full disk); it was handed over whole.
+    case trimFailed
 }
 
 /// One line of `--check`'s report: a part of the booth, whether it is fit, what was found, and the
@@ -94,10 +96,17 @@ public struct RecordingResult: Equatable, Sendable {
     /// Of `droppedFrames`, those dropped in the backlog just after the whole process stood still
     /// (SIGSTOP, a suspended machine): not the encoder's doing. Not in the event.
     public var droppedAfterStall: Int
+    /// The camera's pictures the booth chose to leave out, evenly, when the CPU ran short
+    /// (`EffortRule`); not in `droppedFrames`, which counts only the unplanned losses.
+    public var skippedFrames: Int
+    /// The pictures a second the take really has (its pictures over its length).
+    public var frameRate: Double
+    /// The steps of effort and rate the take took, down and up (0 with the CPU to spare).
+    public var effortSteps: Int
 
     public init(outputPath: String, duration: Double, bytes: Int64, reason: StopReason, success: Bool,
                 droppedFrames: Int = 0, encoder: String? = nil, encoderStalled: Bool = false, lost: String? = nil,
-                droppedAfterStall: Int = 0) {
+                droppedAfterStall: Int = 0, skippedFrames: Int = 0, frameRate: Double = 0, effortSteps: Int = 0) {
         self.outputPath = outputPath
         self.duration = duration
         self.bytes = bytes
@@ -108,6 +117,9 @@ public struct RecordingResult: Equatable, Sendable {
         self.encoderStalled = encoderStalled
         self.lost = lost
         self.droppedAfterStall = droppedAfterStall
+        self.skippedFrames = skippedFrames
+        self.frameRate = frameRate
+        self.effortSteps = effortSteps
     }
 }
 
@@ -125,6 +137,10 @@ public enum KioskEvent: Equatable, Sendable {
     case recordingFinished(RecordingResult)
     case recordingRecovered(path: String, duration: Double)
     case videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: String)
+    /// `--trim`: the same event on stdout, for a take cut before it was handed over: the part kept
+    /// (`trimmed`, on the take's time line) and the delivered take's length. A case of its own so that
+    /// a match of the plain one keeps its one value; `handedOverPath` answers for both.
+    case videoRecorderDidFinishRecordingTrimmedVideo(outputPath: String, trimmed: TrimRange, duration: Double)
     case videoRecorderDidCancelRecordingVideo
     case playbackStarted(path: String)
     case playbackFinished(reason: PlaybackEndReason)
@@ -132,8 +148,10 @@ public enum KioskEvent: Equatable, Sendable {
     /// `remaining`: while recording, the seconds left before a limit (duration, file size, free disk).
     /// `microphoneLevel`: the microphone's peak over the last 100 ms in dBFS (floor −100); absent
     /// with `--microphone none`. `hooksPending`: with `--on-take`, how many takes still owe their hook.
+    /// `trim`: with `--trim`, in finished, the part Use Video delivers when one is set.
     case state(mode: String, timer: String, buttons: [Button], orientation: Orientation, remaining: Double? = nil,
-               microphoneLevel: Double? = nil, hooksPending: Int? = nil, library: [LibraryEntry]? = nil)
+               microphoneLevel: Double? = nil, hooksPending: Int? = nil, trim: TrimRange? = nil,
+               library: [LibraryEntry]? = nil)
     /// While recording, the microphone stayed below −60 dBFS for 3 s (once; again after sound came
     /// back and went).
     case microphoneSilent
@@ -164,7 +182,17 @@ extension KioskEvent: Codable {
     enum Key: String, CodingKey {
         case event, camera, width, height, fps, orientation, outputPath, duration, bytes, reason, success
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
-        case action, status, ok, items, remaining, microphoneLevel, encoder, microphone, url, token, folder, attempt, hooksPending, library
+        case action, status, ok, items, remaining, microphoneLevel, encoder, microphone, url, token, folder, attempt, hooksPending
+        case trim, trimmed, library
+        case skippedFrames, frameRate, effortSteps
+    }
+
+    /// The path a Use Video outcome delivered (trimmed or not); nil for other events.
+    public var handedOverPath: String? {
+        switch self {
+        case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path), let .videoRecorderDidFinishRecordingTrimmedVideo(path, _, _): path
+        default: nil
+        }
     }
 
     struct UnknownEvent: Error, CustomStringConvertible {
@@ -234,7 +262,8 @@ extension KioskEvent: Codable {
         Kind(name: "recordingFinished", fields: {
             guard case let .recordingFinished(r) = $0 else { return nil }
             return [(.outputPath, r.outputPath), (.duration, milliseconds(r.duration)), (.bytes, r.bytes),
-                    (.reason, r.reason), (.success, r.success), (.droppedFrames, r.droppedFrames)]
+                    (.reason, r.reason), (.success, r.success), (.droppedFrames, r.droppedFrames), (.skippedFrames, r.skippedFrames),
+                    (.frameRate, milliseconds(r.frameRate)), (.effortSteps, r.effortSteps)]
                 + (r.encoder.map { [(.encoder, $0)] } ?? [])
         }, decode: { c in
             .recordingFinished(RecordingResult(
@@ -242,7 +271,10 @@ extension KioskEvent: Codable {
                 bytes: try c.decode(Int64.self, forKey: .bytes), reason: try c.decode(StopReason.self, forKey: .reason),
                 success: try c.decode(Bool.self, forKey: .success),
                 droppedFrames: try c.decodeIfPresent(Int.self, forKey: .droppedFrames) ?? 0,
-                encoder: try c.decodeIfPresent(String.self, forKey: .encoder)))
+                encoder: try c.decodeIfPresent(String.self, forKey: .encoder),
+                skippedFrames: try c.decodeIfPresent(Int.self, forKey: .skippedFrames) ?? 0,
+                frameRate: try c.decodeIfPresent(Double.self, forKey: .frameRate) ?? 0,
+                effortSteps: try c.decodeIfPresent(Int.self, forKey: .effortSteps) ?? 0))
         }),
         Kind(name: "recordingRecovered", fields: {
             guard case let .recordingRecovered(path, duration) = $0 else { return nil }
@@ -251,9 +283,20 @@ extension KioskEvent: Codable {
             .recordingRecovered(path: try c.decode(String.self, forKey: .path), duration: try c.decode(Double.self, forKey: .duration))
         }),
         Kind(name: "videoRecorderDidFinishRecordingVideoWithOutputPath", fields: {
-            guard case let .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath) = $0 else { return nil }
-            return [(.outputPath, outputPath)]
-        }, decode: { c in .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: try c.decode(String.self, forKey: .outputPath)) }),
+            switch $0 {
+            case let .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath): [(.outputPath, outputPath)]
+            case let .videoRecorderDidFinishRecordingTrimmedVideo(outputPath, trimmed, duration):
+                [(.outputPath, outputPath), (.trimmed, TrimRange(start: milliseconds(trimmed.start), end: milliseconds(trimmed.end))),
+                 (.duration, milliseconds(duration))]
+            default: nil
+            }
+        }, decode: { c in
+            let path = try c.decode(String.self, forKey: .outputPath)
+            guard let trimmed = try c.decodeIfPresent(TrimRange.self, forKey: .trimmed) else {
+                return .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: path)
+            }
+            return .videoRecorderDidFinishRecordingTrimmedVideo(outputPath: path, trimmed: trimmed, duration: try c.decode(Double.self, forKey: .duration))
+        }),
         Kind(name: "videoRecorderDidCancelRecordingVideo", fields: {
             guard case .videoRecorderDidCancelRecordingVideo = $0 else { return nil }
             return []
@@ -271,11 +314,12 @@ extension KioskEvent: Codable {
             return [(.orientation, orientation)]
         }, decode: { c in .orientationChanged(orientation: try c.decode(Orientation.self, forKey: .orientation)) }),
         Kind(name: "state", fields: {
-            guard case let .state(mode, timer, buttons, orientation, remaining, level, hooks, library) = $0 else { return nil }
+            guard case let .state(mode, timer, buttons, orientation, remaining, level, hooks, trim, library) = $0 else { return nil }
             return [(.mode, mode), (.timer, timer), (.buttons, buttons), (.orientation, orientation)]
                 + (remaining.map { [(.remaining, milliseconds($0))] } ?? [])
                 + (level.map { [(.microphoneLevel, ($0 * 10).rounded() / 10)] } ?? [])
                 + (hooks.map { [(.hooksPending, $0)] } ?? [])
+                + (trim.map { [(.trim, TrimRange(start: milliseconds($0.start), end: milliseconds($0.end)))] } ?? [])
                 + (library.map { [(.library, $0)] } ?? [])
         }, decode: { c in
             .state(mode: try c.decode(String.self, forKey: .mode), timer: try c.decode(String.self, forKey: .timer),
@@ -283,6 +327,8 @@ extension KioskEvent: Codable {
                    remaining: try c.decodeIfPresent(Double.self, forKey: .remaining),
                    microphoneLevel: try c.decodeIfPresent(Double.self, forKey: .microphoneLevel),
                    hooksPending: try c.decodeIfPresent(Int.self, forKey: .hooksPending),
+                   trim: try c.decodeIfPresent(TrimRange.self, forKey: .trim),
+
                    library: try c.decodeIfPresent([LibraryEntry].self, forKey: .library))
         }),
         Kind(name: "microphoneSilent", fields: {

@@ -2,18 +2,6 @@
 // first, row by row, each a thumbnail with its length under it; a finger's gap (24 px) between
 // cells and around them, every cell at least a touch target (48 px), scrolled by a vertical offset.
 
-/// A thumbnail's pixels, packed RGB (3 bytes a pixel, rows `width * 3` long), made on the file
-/// worker and uploaded by the screen once.
-public struct LibraryPicture: Equatable, Sendable {
-    public var size: Size
-    public var rgb: [UInt8]
-
-    public init(size: Size, rgb: [UInt8]) {
-        self.size = size
-        self.rgb = rgb
-    }
-}
-
 public struct LibraryGrid: Equatable, Sendable {
     /// The room between cells and around them.
     public static let gap = 24

@@ -53,6 +53,9 @@ public enum RecorderEvent: Equatable, Sendable {
     case pause(Bool)
     /// The player: go to `position` seconds (the progress bar, the `seek` command). A pause stays.
     case seek(position: Double)
+    /// `--trim`, in finished: the part of the take Use Video delivers (the `trim` command, the
+    /// trimmer's handles). Refused with `badCommand` when shorter than 0.5 s or outside the take.
+    case trim(TrimRange)
     /// The `state` command.
     case stateQuery
     /// SIGTERM or SIGINT: finish any recording cleanly and exit 0.
@@ -110,6 +113,9 @@ public enum RecorderAction: Equatable, Sendable {
     /// next guest's Start cannot delete it) and report its path with
     /// `videoRecorderDidFinishRecordingVideoWithOutputPath`. The parent then owns the file.
     case handOverTake
+    /// `--trim`: the hand-over that follows cuts the take to this part first (TakeTrim, on the
+    /// file worker); its outcome event says `trimmed` and the delivered `duration`.
+    case trimTake(TrimRange)
     /// `--share-dir`: after the hand-over, write the take's share folder (on the file worker) and
     /// answer with `takeShared` or `shareFailed`.
     case shareTake

@@ -60,7 +60,8 @@ public struct RecorderMachine: Equatable, Sendable {
     /// an error); no camera, no take.
     public let playerFile: String?
 
-    public private(set) var state: State = .ready
+    /// Set here and by the library's rules (RecorderMachine+Library.swift).
+    public internal(set) var state: State = .ready
     public private(set) var orientation: Orientation
     /// A rotation asked for while rotating is not allowed, applied on the next return to ready.
     public private(set) var pendingOrientation: Orientation?
@@ -82,12 +83,18 @@ public struct RecorderMachine: Equatable, Sendable {
     public private(set) var shares: Bool
     /// `--photo-button`: the shutter shows beside the record button in ready and while recording.
     public var photoButton = false
+    /// `--trim`: the review has a trimmer and takes `trim`; a reload may change it.
+    public private(set) var trims: Bool
+    /// The finished take's trim (`--trim`): Use Video delivers only this part. Set in finished,
+    /// gone with the take.
+    public private(set) var trim: TrimRange?
     /// `--library`: the Library button shows in ready (LibraryRoom).
     public var library = false
 
     public init(session: SessionMode, outputPath: String, orientation: Orientation, countdown: Int = 0, warnRemaining: Double = 10,
-                cameraCount: Int = 1, shares: Bool = false) {
+                cameraCount: Int = 1, shares: Bool = false, trims: Bool = false) {
         self.cameraCount = cameraCount
+        self.trims = trims
         self.shares = shares
         self.session = session
         self.outputPath = outputPath
@@ -101,6 +108,7 @@ public struct RecorderMachine: Equatable, Sendable {
     public init(playing file: String, orientation: Orientation) {
         cameraCount = 1
         shares = false
+        trims = false
         session = .once
         outputPath = file
         countdownSeconds = 0
@@ -248,6 +256,8 @@ public struct RecorderMachine: Equatable, Sendable {
             p.position = target
             state = .playing(p)
             actions.append(.seekPlayback(to: target))
+        case let .trim(range):
+            setTrim(range, &actions)
         case .stateQuery:
             actions.append(.emit(stateEvent))
         case let .terminate(signal):
@@ -321,7 +331,7 @@ public struct RecorderMachine: Equatable, Sendable {
     }
 
     /// A control that is not on screen now: `notAllowed`, and nothing changes.
-    private func refuse(_ name: String, _ actions: inout [RecorderAction]) {
+    func refuse(_ name: String, _ actions: inout [RecorderAction]) {
         actions.append(.emit(.error(
             code: .notAllowed,
             message: "'\(name)' is not on screen in \(mode.rawValue) mode"
@@ -344,8 +354,10 @@ public struct RecorderMachine: Equatable, Sendable {
             requestStop(.user, &actions)
         case (.retake, _):
             state = .ready
+            trim = nil
             actions.append(.discardTake)
         case (.useVideo, _):
+            if let trim { actions.append(.trimTake(trim)) }
             actions.append(.handOverTake)
             // With sharing the session's end waits for the share screen's.
             if shares {
@@ -376,41 +388,6 @@ public struct RecorderMachine: Equatable, Sendable {
         }
     }
 
-    /// The library's presses and `pick`, as its room decides (LibraryRoom).
-    private mutating func pressInLibrary(_ button: Button, _ actions: inout [RecorderAction]) {
-        guard case var .library(room) = state else { return }
-        libraryDecided(room.press(button, session: session), room, &actions)
-    }
-
-    private mutating func pick(_ path: String, _ actions: inout [RecorderAction]) {
-        guard case var .library(room) = state, !exiting else { return refuse("pick", &actions) }
-        libraryDecided(room.pick(path), room, &actions)
-    }
-
-    private mutating func libraryDecided(_ decision: LibraryRoom.Decision, _ room: LibraryRoom, _ actions: inout [RecorderAction]) {
-        switch decision {
-        case .stay: state = .library(room)
-        case .leave: state = .ready
-        case let .play(entry):
-            let take = RecordingResult(outputPath: entry.path, duration: entry.duration, bytes: 0, reason: .user, success: true)
-            state = .playing(Playing(take: take, duration: entry.duration, library: room))
-            actions += [.startPlayback(path: entry.path), .emit(.playbackStarted(path: entry.path))]
-        case let .use(entry):
-            // The iOS picker's "Video library": the outcome names the take; its file stays as it is.
-            actions.append(.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: entry.path)))
-            outcome(&actions)
-        case let .refuse(message): actions.append(.emit(.error(code: .badCommand, message: message)))
-        }
-    }
-
-    /// An untouched library (`idleReset`): back to ready, with no outcome and no event.
-    private mutating func leaveLibrary() -> [RecorderAction] {
-        state = .ready
-        var actions: [RecorderAction] = []
-        reconcile(&actions)
-        return actions
-    }
-
     /// Start: the countdown, or with none the take at once.
     private mutating func begin(countdown seconds: Int, _ actions: inout [RecorderAction]) {
         guard seconds > 0 else { return beginTake(&actions) }
@@ -420,6 +397,7 @@ public struct RecorderMachine: Equatable, Sendable {
 
     private mutating func beginTake(_ actions: inout [RecorderAction]) {
         state = .recording(Recording())
+        trim = nil
         // The begin sound waits for the writer's start: a take that fails to start plays none.
         actions += [.discardTake, .startRecording(orientation: orientation)]
     }
@@ -439,8 +417,20 @@ public struct RecorderMachine: Equatable, Sendable {
         if case let .leaving(signal?, _) = exit { actions.append(.emit(.terminated(signal: signal))) }
     }
 
+    /// `trim`: only in finished with `--trim` (else `notAllowed`); one that keeps under 0.5 s or leaves the take is
+    /// refused (`badCommand`) and the trim stays as it was. The whole take is no trim at all.
+    private mutating func setTrim(_ range: TrimRange, _ actions: inout [RecorderAction]) {
+        // The trimmer is on screen only there, like a button.
+        guard trims, case let .finished(take) = state, take.success, !exiting else { return refuse("trim", &actions) }
+        if let refusal = range.refusal(takeDuration: take.duration) {
+            return actions.append(.emit(.error(code: .badCommand, message: refusal)))
+        }
+        trim = range.isWhole(takeDuration: take.duration) ? nil : range
+    }
+
     /// After Use Video or Cancel: exit (`once`) or back to ready for the next guest (`loop`).
-    private mutating func outcome(_ actions: inout [RecorderAction]) {
+    mutating func outcome(_ actions: inout [RecorderAction]) {
+        trim = nil
         switch session {
         case .once: exit = .leaving(signal: nil, code: 0)
         case .loop: state = .ready
@@ -470,7 +460,7 @@ public struct RecorderMachine: Equatable, Sendable {
 
     /// Brings the camera, a pending rotation and a pending reload in line with the state, and ends
     /// with `exit` once nothing is left in flight.
-    private mutating func reconcile(_ actions: inout [RecorderAction]) {
+    mutating func reconcile(_ actions: inout [RecorderAction]) {
         if let pending = pendingOrientation, rotationAllowed {
             pendingOrientation = nil
             if pending != orientation {
@@ -482,6 +472,7 @@ public struct RecorderMachine: Equatable, Sendable {
             pendingConfiguration = nil
             session = configuration.guest.session
             shares = configuration.share.folder != nil
+            trims = configuration.guest.trim
             countdownSeconds = configuration.guest.countdown
             warnRemaining = configuration.limits.warnRemaining
             actions.append(.applyConfiguration(configuration))

@@ -40,6 +40,8 @@ public struct ViewModel: Equatable, Sendable {
     public var share: ShareScreen?
     /// A photo was just taken: the white flash over the screen, its opacity (1 → 0).
     public var flash: Double?
+    /// `--trim`, in finished after a successful take: the trimmer over the take's pictures.
+    public var trimmer: TrimmerView?
     /// `--library`: its takes (nil while listed) and the picked one's review (library mode only).
     public var library: LibraryRoom?
 
@@ -50,7 +52,18 @@ public struct ViewModel: Equatable, Sendable {
             && a.attract == b.attract && a.microphoneLevel?.now == b.microphoneLevel?.now
             && a.microphoneLevel?.peak == b.microphoneLevel?.peak && a.microphoneSilent == b.microphoneSilent
             && a.cameraName == b.cameraName && a.focusBox?.center == b.focusBox?.center && a.focusBox?.progress == b.focusBox?.progress
-            && a.share == b.share && a.flash == b.flash && a.library == b.library
+            && a.share == b.share && a.flash == b.flash && a.trimmer == b.trimmer && a.library == b.library
+    }
+}
+
+/// What the trimmer shows: the take's length and the part kept (the whole take until a trim is set).
+public struct TrimmerView: Equatable, Sendable {
+    public var duration: Double
+    public var range: TrimRange
+
+    public init(duration: Double, range: TrimRange) {
+        self.duration = duration
+        self.range = range
     }
 }
 
@@ -134,12 +147,20 @@ extension RecorderMachine {
             remainingFraction: timeWarning ? { if case let .recording(r) = state { min(max((r.remaining ?? 0) / warnRemaining, 0), 1) } else { nil } }() : nil,
             prompt: nil, attract: nil,
             share: { if case let .sharing(link) = state { ShareScreen(url: link?.url) } else { nil } }(),
+            trimmer: trimmerView,
             library: { if case let .library(room) = state { room } else { nil } }())
+    }
+
+    /// The trimmer on the finished screen (`--trim`, a successful take, not on the way out).
+    public var trimmerView: TrimmerView? {
+        guard trims, !exiting, case let .finished(take) = state, take.success else { return nil }
+        return TrimmerView(duration: take.duration, range: trim ?? TrimRange(start: 0, end: take.duration))
     }
 
     public var stateEvent: KioskEvent {
         .state(mode: mode.rawValue, timer: timerText, buttons: visibleButtons, orientation: orientation,
                remaining: { if case let .recording(r) = state { r.remaining } else { nil } }(),
+               trim: mode == .finished ? trim : nil,
                library: { if case let .library(room) = state { room.entries ?? [] } else { nil } }())
     }
 }

@@ -72,7 +72,7 @@ public struct SendRequest: Equatable, Sendable {
     static func needsStateQuery(_ command: Command) -> Bool {
         switch command {
         case .press(.retake), .press(.openLibrary), .press(.back), .pick, .rotate, .background, .foreground, .tap, .focus, .screenshot, .seek,
-             .pause: true
+             .pause, .trim: true
         case .press, .start, .state, .quit: false
         }
     }

@@ -56,3 +56,22 @@ struct Fragmenting {
     /// Free disk space when the last fragment was cut (statvfs), to keep `minFreeDisk` free.
     var freeAtSync: Int64?
 }
+
+/// The encoder's effort: the step it works at, and the one the writer asked for (taken at the next
+/// key frame).
+struct EffortLine {
+    var current = 0
+    var wanted = 0
+    /// Pictures encoded since the last key frame came out: the next one is a key frame at the GOP.
+    var sinceKey = 0
+    /// Pictures encoded since `wanted` differs from `current`.
+    var waited = 0
+    /// What the last change at a key frame came to, for the writer (`EncodingSession.effortNews`).
+    var news: EffortNews?
+}
+
+/// A change of effort at a key frame: taken, or refused (the effort stays) and why.
+enum EffortNews: Equatable {
+    case applied(Int)
+    case refused(Int, String)
+}

@@ -33,6 +33,7 @@ final class EncodingSession {
     private var pictures = PictureLine()
     private var sound: SoundLine
     private var cuts = Fragmenting()
+    private var effort = EffortLine()
     /// The video encoder took pictures for `stallNanoseconds` and gave nothing back: the take ended
     /// (reason `error`) and the encoder is not drained (a hung one may never answer).
     var videoEncoderStalled: Bool { pictures.stalled }
@@ -78,6 +79,7 @@ final class EncodingSession {
         }
         swallowsAfter = video.name == TestEncoders.stalling ? max(Int(settings.fps.rounded()), 1) : nil
         slowsEachPicture = video.name == TestEncoders.slow
+        effortLevels = video.effortLevels(settings)
         sound = SoundLine(start: audio?.encoder.priming ?? 0)
         try muxer.writeHeader()
         guard sink.sync() else { throw AVError(code: AVError.code(posix: sink.failure ?? EIO), call: "fdatasync") }
@@ -91,6 +93,26 @@ final class EncodingSession {
     /// The video encoder actually used, and why it is not the one asked for (if it is not).
     var videoEncoderName: VideoEncoderName { video.name }
     var fallbackNote: String? { video.fallbackNote }
+    /// Steps of effort the encoder has (`MovieSettings.effortLadder`; 1 for a hardware encoder).
+    let effortLevels: Int
+    /// The step of effort the writer wants: taken at the next key frame (`effortNews` says how it went).
+    var wantedEffort: Int {
+        get { effort.wanted }
+        set { effort.wanted = min(max(newValue, 0), effortLevels - 1) }
+    }
+    /// What the last change of effort came to, once (nil: none since the last call).
+    func effortNews() -> EffortNews? {
+        defer { effort.news = nil }
+        return effort.news
+    }
+    /// The pictures a second the take has: its pictures over its length.
+    var frameRate: Double { videoEnd > 0 ? Double(pictures.written) / videoEnd : 0 }
+    /// One picture's length, in the time base (1/90000), at the camera's rate: the length a packet
+    /// is given (what the muxer takes for a fragment's last picture). Also when the take keeps every
+    /// 2nd or 3rd picture: the pictures still queued when the rate stepped are one interval apart,
+    /// and a fragment's last picture may not run past the next one's start; the pictures' own
+    /// times (their capture times) make the track's variable rate.
+    private var pictureLength: Int64 { Int64((90000 / max(settings.fps, 1)).rounded()) }
 
     var duration: Double { max(videoEnd, audioEnd) }
     /// The take's length up to the last fragment that reached the disk: what a file cut there holds.
@@ -129,6 +151,14 @@ final class EncodingSession {
             pts = max(pts, end)
             cuts.endPTS = nil
         }
+        // A step of effort waits for the next key frame (a new encoder begins with one): the GOP's
+        // end, or at most a GOP's worth of pictures (x264's own key frames at scene cuts restart
+        // its count; a flash each second would put the GOP's end off for ever).
+        if effort.wanted != effort.current {
+            let gop = settings.videoTuning().gop
+            if effort.sinceKey >= gop || effort.waited >= gop, case let .stop(r) = changeEffort() { return .stop(r) }
+            effort.waited += 1
+        }
         let picture: UnsafeMutablePointer<AVFrame>
         do {
             picture = try video.picture(holding: frame)
@@ -143,6 +173,7 @@ final class EncodingSession {
         if slowsEachPicture { usleep(TestEncoders.slowPictureMicroseconds) }
         let status = swallowsAfter.map { pictures.written >= $0 } == true ? .ok : send(picture, to: video.codec, stream: videoStream)
         pictures.written += 1
+        effort.sinceKey += 1
         // A hardware encoder that stopped answering: end the take while the file is whole.
         if status == .ok, let last = pictures.lastPacketAt, now - last > Self.stallNanoseconds {
             pictures.stalled = true
@@ -151,14 +182,14 @@ final class EncodingSession {
             Log.info("writer: the video encoder \(video.name) has returned no packet for \((now - last) / 1_000_000) ms; ending the take")
             return .stop(.error)
         }
-        videoEnd = Double(pts) / 90000 + 1 / max(settings.fps, 1)
+        videoEnd = Double(pts + pictureLength) / 90000
         if status != .ok { return status }
         // The sound that waited for this picture (`drainAudio`) goes into the same fragment.
         if case let .stop(reason) = drainAudio(final: false) { return .stop(reason) }
         // Cut a fragment every `fragmentSeconds` of video.
         if Double(pts - cuts.startPTS) / 90000 >= settings.fragmentSeconds {
             cuts.startPTS = pts
-            cuts.endPTS = pts + Int64((90000 / max(settings.fps, 1)).rounded())
+            cuts.endPTS = pts + pictureLength
             return flushFragment()
         }
         return .ok
@@ -296,11 +327,12 @@ final class EncodingSession {
             }
             cuts.pendingBytes += Int64(packet.pointee.size)
             cuts.pendingPackets += 1
-            if codec === video.codec { pictures.lastPacketAt = MonotonicClock.now() }
-            // Tell the muxer each video packet's length, so a fragment's last one is not guessed.
-            if packet.pointee.duration == 0 && codec === video.codec {
-                packet.pointee.duration = Int64((90000 / max(settings.fps, 1)).rounded())
+            if codec === video.codec {
+                pictures.lastPacketAt = MonotonicClock.now()
+                if packet.pointee.flags & AV_PKT_FLAG_KEY != 0 { effort.sinceKey = 0 }
             }
+            // Tell the muxer each video packet's length, so a fragment's last one is not guessed.
+            if packet.pointee.duration == 0 && codec === video.codec { packet.pointee.duration = pictureLength }
             if codec === video.codec { pictures.packetsEnd = Double(packet.pointee.pts + packet.pointee.duration) / 90000 }
             av_packet_rescale_ts(packet, codec.pointer.pointee.time_base, stream.pointee.time_base)
             packet.pointee.stream_index = stream.pointee.index
@@ -310,6 +342,33 @@ final class EncodingSession {
                 return failure(error)
             }
         }
+    }
+
+    /// The encoder opened again at the wanted effort, before a key frame, when the stream stays one
+    /// (`VideoEncoder.opened`): the old one drained (it holds nothing: no B-frames, no look-ahead),
+    /// then replaced. Refused (the effort stays) when the new one's parameter sets would differ or it
+    /// does not open.
+    private func changeEffort() -> SessionStatus {
+        let target = effort.wanted
+        do {
+            guard let fresh = try video.opened(effort: target, settings: settings, globalHeader: muxer.globalHeader) else {
+                effort.news = .refused(target, "its SPS/PPS would differ from the take's")
+                effort.wanted = effort.current
+                effort.waited = 0
+                return .ok
+            }
+            let status = send(nil, to: video.codec, stream: videoStream)
+            if status != .ok { return status }
+            video.use(fresh)
+            effort.current = target
+            effort.waited = 0
+            effort.news = .applied(target)
+        } catch {
+            effort.news = .refused(target, "\(error)")
+            effort.wanted = effort.current
+            effort.waited = 0
+        }
+        return .ok
     }
 
     /// Writes the open fragment out and asks for it to be made durable (`FileSyncer`: the encoder
@@ -434,20 +493,5 @@ struct InjectedFailure {
 
     func check(_ step: EncodingSession.Step) throws(AVError) {
         if step == after { throw AVError(code: AVError.code(posix: ECANCELED), call: "the step after \(step) (a failure injected by a test)") }
-    }
-}
-
-extension Comparable {
-    func clamped(_ low: Self, _ high: Self) -> Self { min(max(self, low), high) }
-}
-
-/// Free space for the user on the disk holding a path (`statvfs`).
-public enum DiskSpace {
-    public static func available(at path: String) -> Int64? {
-        var folder = (path as NSString).deletingLastPathComponent
-        if folder.isEmpty { folder = "." }
-        var s = statvfs()
-        guard statvfs(folder, &s) == 0 else { return nil }
-        return Int64(s.f_bavail) * Int64(s.f_frsize)
     }
 }

@@ -127,6 +127,8 @@ public enum TakeFiles {
         let marker = MovieWriter.markerPath(for: output)
         let fm = FileManager.default
         defer { try? fm.removeItem(atPath: marker) }
+        // A cut a kill stopped (`--trim`): the take is whole without it.
+        unlink(TakeTrim.partialPath(for: output))
         guard fm.fileExists(atPath: marker) else {
             try? fm.removeItem(atPath: output)
             return nil

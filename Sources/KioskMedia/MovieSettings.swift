@@ -89,12 +89,13 @@ public struct VideoTuning: Equatable, Sendable {
 }
 
 extension MovieSettings {
-    /// The tuning of `encoder` (the one asked for, or libx264 when that could not open).
-    public func videoTuning(encoder: VideoEncoderName? = nil) -> VideoTuning {
+    /// The tuning of `encoder` (the one asked for, or libx264 when that could not open), at a step
+    /// of `effortLadder` (0: the configured preset, as every take has it with the CPU to spare).
+    public func videoTuning(encoder: VideoEncoderName? = nil, effort: Int = 0) -> VideoTuning {
         let name = encoder ?? videoEncoder
         var options: [VideoTuning.Option] = []
         if name == .libx264 {
-            options.append(.init(name: "preset", value: preset))
+            options.append(.init(name: "preset", value: effortLadder[min(max(effort, 0), effortLadder.count - 1)].preset))
             // zerolatency: no look-ahead, no frame threads (slice threads instead), no B-frames:
             // nothing waits inside the encoder, so a crash or a stop loses no extra frames.
             options.append(.init(name: "tune", value: "zerolatency"))
@@ -103,6 +104,32 @@ extension MovieSettings {
         // One keyframe a second: a crash-cut file plays from its first whole second, and seeking
         // in review is quick. No B-frames: each frame leaves the encoder as soon as it is coded.
         return VideoTuning(encoder: name, gop: max(Int(fps.rounded()), 1), bFrames: 0, threads: 2, bitrate: bitrate, options: options)
+    }
+}
+
+/// One step of libx264's effort: its preset.
+public struct VideoEffort: Equatable, Sendable {
+    public let preset: String
+    public var description: String { preset }
+}
+
+extension MovieSettings {
+    /// libx264's presets, the fastest first.
+    static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"]
+
+    /// The steps of effort a take may go down when the CPU runs short (`EffortRule`): the
+    /// configured preset, then superfast when the preset is slower. Nothing below it: ultrafast
+    /// drops CABAC and the 8x8 transform, which are in the stream's PPS (its profile becomes
+    /// Constrained Baseline); x264's cheaper searches on top of superfast (subme 0, no partitions,
+    /// no AQ, no deblocking) saved no CPU on real footage and cost up to twice the bytes
+    /// (docs/recording.md); a higher CRF changes the PPS's initial QP. Each step is taken only where
+    /// the stream's SPS and PPS stay byte for byte what they are (`VideoEncoder.opened`): from
+    /// veryfast (the default) they do; from a slower preset with more reference frames they do
+    /// not, and the step is refused (said), leaving the rate to step.
+    public var effortLadder: [VideoEffort] {
+        let configured = VideoEffort(preset: preset)
+        guard let index = Self.presets.firstIndex(of: preset), index >= 2 else { return [configured] }
+        return [configured, VideoEffort(preset: "superfast")]
     }
 }
 

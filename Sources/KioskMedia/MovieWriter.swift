@@ -14,7 +14,8 @@ public final class MovieWriter: Sendable {
     public static let videoQueueLimit = 8
 
     private enum Item {
-        case video(VideoFrame)
+        /// A picture, and how many the plan left out just before it (`Queue.toSkip`).
+        case video(VideoFrame, skippedBefore: Int)
         case audio(AudioChunk)
         case stop(StopReason)
     }
@@ -34,6 +35,13 @@ public final class MovieWriter: Sendable {
         var encoding = false
         /// With a live clock: the first moment that belongs to the take (CLOCK_MONOTONIC ns).
         var startedAt = Int64.min
+        /// The take keeps one picture in `keepEvery` (`EffortRule`): after a picture kept, the next
+        /// `toSkip` are left out, evenly; `skipping` of them since the last picture queued (the
+        /// next one queued carries the count: the skipped pictures of a take are those between
+        /// its pictures, not those after its last).
+        var keepEvery = 1
+        var toSkip = 0
+        var skipping = 0
     }
 
     private let queue = Locked(Queue())
@@ -49,6 +57,7 @@ public final class MovieWriter: Sendable {
     /// When the take stopped taking data to be finished and made safe (CLOCK_MONOTONIC ns; 0 before).
     private let finishingSince = Atomic<Int64>(0)
     private let onFinish: @Sendable (RecordingResult) -> Void
+    private let stepped = Atomic<Bool>(false)
 
     /// `onFinish` is called once, on the writer's thread, after the file is finalized and synced.
     public init(settings: MovieSettings, onFinish: @escaping @Sendable (RecordingResult) -> Void) {
@@ -68,6 +77,9 @@ public final class MovieWriter: Sendable {
     public var bytesWritten: Int64 { written.load(ordering: .relaxed) }
     public var bytesLeft: Int64 { left.load(ordering: .relaxed) }
     public var droppedFrames: Int { queue.withLock { $0.dropped } }
+    /// The take has stepped its effort or rate down for want of CPU (`EffortRule`): the preview
+    /// leaves pictures undrawn to give it the time, as when pictures wait.
+    public var steppedDown: Bool { stepped.load(ordering: .relaxed) }
     /// Pictures queued for the encoder (at most `videoQueueLimit`; past it they are dropped).
     public var videoWaiting: Int { queue.withLock { $0.videoCount } }
     /// The video encoder in use and, when it is not the one asked for, why.
@@ -132,13 +144,29 @@ public final class MovieWriter: Sendable {
             guard q.accepting, !q.stopRequested else { return false }
             // Captured before the take started: not the take's first picture, nor any of it.
             guard frame.timestamp >= q.startedAt else { return false }
+            // Left out by plan: the take keeps one picture in `keepEvery`.
+            if q.toSkip > 0 {
+                q.toSkip -= 1
+                q.skipping += 1
+                return false
+            }
+            // Nearly full (the writer has not had its say yet: a slow first second, a sudden load):
+            // every 2nd picture is left out by plan (6 waiting), every 2nd and 3rd (7 waiting),
+            // rather than a burst lost when it fills.
+            let guardKeep = q.videoCount >= Self.videoQueueLimit - 1 ? 3 : q.videoCount >= Self.videoQueueLimit - 2 ? 2 : 1
+            if q.skipping < guardKeep - 1 {
+                q.skipping += 1
+                return false
+            }
             guard q.videoCount < Self.videoQueueLimit else {
                 q.dropped += 1
                 if ProcessStalls.shared.inAftermath() { q.droppedAfterStall += 1 }
                 return false
             }
-            q.items.append(.video(frame))
+            q.items.append(.video(frame, skippedBefore: q.skipping))
             q.videoCount += 1
+            q.skipping = 0
+            q.toSkip = q.keepEvery - 1
             return true
         }
         if taken { available.signal() }
@@ -210,20 +238,25 @@ public final class MovieWriter: Sendable {
     /// The writer's thread: encode until a stop, a limit or a failure, then finalize and report.
     private func run(_ session: EncodingSession) {
         var reason: StopReason?
+        // A live take adapts to the CPU it has; a file fed faster than real time (a benchmark) waits.
+        var rule = settings.framesFromLiveClock ? EffortRule(efforts: session.effortLevels, fps: settings.fps) : nil
+        var skipped = 0
         while reason == nil {
             available.wait()
-            guard let item = queue.withLock({ q -> Item? in
+            guard let (item, waiting) = queue.withLock({ q -> (Item, Int)? in
                 guard !q.items.isEmpty else { return nil }
                 let item = q.items.removeFirst()
                 if case .video = item {
                     q.videoCount -= 1
                     q.encoding = true
                 }
-                return item
+                return (item, q.videoCount)
             }) else { continue }
             switch item {
-            case let .video(frame):
-                if case let .stop(r) = session.encode(frame) { reason = r }
+            case let .video(frame, skippedBefore):
+                let began = MonotonicClock.now()
+                if case let .stop(r) = session.encode(frame) { reason = r } else { skipped += skippedBefore }
+                if rule != nil { adapt(&rule!, session: session, began: began, waiting: waiting) }
                 if queue.withLock({ q -> Bool in
                     q.encoding = false
                     return roomMade(&q)
@@ -258,6 +291,44 @@ public final class MovieWriter: Sendable {
         onFinish(RecordingResult(outputPath: settings.outputPath, duration: duration, bytes: bytes,
                                  reason: reason ?? .error, success: success, droppedFrames: dropped,
                                  encoder: session.videoEncoderName.rawValue, encoderStalled: session.videoEncoderStalled, lost: session.lost,
-                                 droppedAfterStall: afterStall))
+                                 droppedAfterStall: afterStall, skippedFrames: skipped, frameRate: session.frameRate,
+                                 effortSteps: rule?.steps ?? 0))
+    }
+
+    /// After a picture: the rule hears what it cost (the writer's time from taking it to its packet
+    /// written, and the pictures waiting then), and its steps are carried out and said: the rate at
+    /// once (the queue's `keepEvery`), the effort at the next key frame (the session's).
+    private func adapt(_ rule: inout EffortRule, session: EncodingSession, began: Int64, waiting: Int) {
+        let now = MonotonicClock.now()
+        let ladder = settings.effortLadder
+        switch session.effortNews() {
+        case let .applied(effort)?:
+            rule.effortApplied(at: now)
+            Log.info("take: effort now \(ladder[effort].description), from this key frame on")
+        case let .refused(effort, why)?:
+            rule.effortRefused(at: now, kept: session.wantedEffort)
+            Log.info("take: effort \(ladder[effort].description) refused (\(why)); staying at \(ladder[session.wantedEffort].description)")
+        case nil:
+            break
+        }
+        let load = rule.load(at: now)
+        for step in rule.picture(at: now, busy: now - began, waiting: waiting) {
+            let cost = load.map { "each picture took \(Int(($0 * 100).rounded())) % of the time between pictures kept over the last second, " } ?? ""
+            let why = cost + "\(waiting) waiting"
+            switch step {
+            case let .effort(from, to):
+                session.wantedEffort = to
+                Log.info("take: effort \(to > from ? "down" : "up") from \(ladder[from].description) to \(ladder[to].description) at the next key frame (\(why))")
+            case let .keepEvery(from, to):
+                queue.withLock { q in
+                    q.keepEvery = to
+                    q.toSkip = min(q.toSkip, to - 1)
+                }
+                let rate = String(format: "%g", KioskEvent.milliseconds(settings.fps / Double(to)))
+                let every = to == 1 ? "every picture" : "every \(to == 2 ? "2nd" : to == 3 ? "3rd" : "\(to)th") picture"
+                Log.info("take: rate \(to > from ? "down" : "up") to \(every), \(rate) a second (\(why))")
+            }
+        }
+        stepped.store(rule.stepped, ordering: .relaxed)
     }
 }

@@ -42,7 +42,7 @@ enum SharePoster {
     }
 
     /// The picture as packed RGB (swscale, bicubic), scaled so that once turned its long side is at
-    /// most `longSide`. Rows are padded to 64 bytes, and 64 bytes follow the last: swscale may write
+    /// most `longSide` (the poster's; the trimmer's pictures ask for less). Rows are padded to 64 bytes, and 64 bytes follow the last: swscale may write
     /// a little past a row's end.
     static func scaledRGB(_ picture: DecodedPicture, turns: Int, longSide: Int = longSide) throws(AVError) -> (pixels: [UInt8], size: Size, pitch: Int) {
         try withExtendedLifetime(picture.reference) { () throws(AVError) -> (pixels: [UInt8], size: Size, pitch: Int) in

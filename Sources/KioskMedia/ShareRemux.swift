@@ -7,7 +7,9 @@ import KioskCore
 import KioskSystem
 
 /// Owns the MP4's AVFormatContext (`avformat_alloc_output_context2`, `avformat_free_context`) and
-/// the IOContext it writes through into a FileSink (the file made by `NewFile.create`).
+/// the IOContext it writes through into a FileSink (the file made by `NewFile.create`). A take's
+/// packets copied as they are: the share's video, and a trimmed take (TakeTrim, in the take's own
+/// container).
 final class ShareMP4 {
     private let context: UnsafeMutablePointer<AVFormatContext>
     /// Kept as long as the context, which writes through it (custom IO, not the muxer's to close).
@@ -17,11 +19,12 @@ final class ShareMP4 {
     /// Creates `path` with exactly `mode`. The context's url is the file's too, with "file:" before
     /// it (a colon in the path is then no protocol): faststart opens it again, read-only, to move the
     /// samples along behind the index it writes last.
-    init(path: String, mode: Int) throws(AVError) {
+    /// `container`: "mp4" (the share's) or "mov" (a take's, `MovieSettings.container`).
+    init(path: String, mode: Int, container: String = "mp4") throws(AVError) {
         let io = try IOContext(writingTo: FileSink(path: path, mode: mode, syncingFolder: false))
         var context: UnsafeMutablePointer<AVFormatContext>?
-        let result = avformat_alloc_output_context2(&context, nil, "mp4", "file:" + path)
-        guard result >= 0, let context else { throw AVError(code: result, call: "avformat_alloc_output_context2(mp4)") }
+        let result = avformat_alloc_output_context2(&context, nil, container, "file:" + path)
+        guard result >= 0, let context else { throw AVError(code: result, call: "avformat_alloc_output_context2(\(container))") }
         context.pointee.pb = io.pointer
         context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         self.context = context
@@ -49,6 +52,8 @@ final class ShareMP4 {
         stream.pointee.codecpar.pointee.codec_tag = 0
         stream.pointee.time_base = input.pointee.time_base
         stream.pointee.avg_frame_rate = input.pointee.avg_frame_rate
+        // Its tags (language, handler) as the take has them.
+        av_dict_copy(&stream.pointee.metadata, input.pointee.metadata, 0)
         for i in 0..<Int(max(input.pointee.nb_side_data, 0)) {
             let side = input.pointee.side_data[i]
             guard let data = side.data, side.size > 0 else { continue }
@@ -60,8 +65,33 @@ final class ShareMP4 {
         return stream
     }
 
+    /// The streams of `input` this file copies, with the file's tags: its audio and its first video stream (a second one,
+    /// which none of our takes has, stays behind; so do other kinds). `map[i]`: the output stream
+    /// of the input's stream i, -1 for none; `video`: the input's video stream's index, -1 for none.
+    func addStreams(copying input: UnsafeMutablePointer<AVFormatContext>) throws(AVError)
+        -> (map: [Int32], outputs: [UnsafeMutablePointer<AVStream>], video: Int32) {
+        // The file's tags too (a title or a date a take may carry); the muxer writes its own brand.
+        av_dict_copy(&context.pointee.metadata, input.pointee.metadata, 0)
+        var map = [Int32](repeating: -1, count: Int(input.pointee.nb_streams))
+        var outputs: [UnsafeMutablePointer<AVStream>] = []
+        var video: Int32 = -1
+        for i in 0..<Int(input.pointee.nb_streams) {
+            let stream = input.pointee.streams[i]!
+            let type = stream.pointee.codecpar.pointee.codec_type
+            guard type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO else { continue }
+            if type == AVMEDIA_TYPE_VIDEO {
+                guard video < 0 else { continue }
+                video = Int32(i)
+            }
+            map[i] = Int32(outputs.count)
+            outputs.append(try addStream(copying: stream))
+        }
+        return (map, outputs, video)
+    }
+
     /// `avformat_write_header` with `movflags=+faststart`; only the `file` protocol may be opened
-    /// (the read-back of faststart).
+    /// (the read-back of faststart). The muxer writes an edit list where a track's first packet is
+    /// not at 0 (`use_editlist`'s default for a file that is not fragmented): TakeTrim's cut.
     func writeHeader() throws(AVError) {
         var options: OpaquePointer?
         av_dict_set(&options, "movflags", "+faststart", 0)
@@ -78,11 +108,39 @@ final class ShareMP4 {
         guard result >= 0 else { throw AVError(code: result, call: "av_interleaved_write_frame") }
     }
 
+    /// A packet of the input's `stream` written as `target`'s (its times rescaled, its place in the
+    /// input forgotten).
+    func write(_ p: UnsafeMutablePointer<AVPacket>, from stream: UnsafeMutablePointer<AVStream>, to target: UnsafeMutablePointer<AVStream>) throws(AVError) {
+        av_packet_rescale_ts(p, stream.pointee.time_base, target.pointee.time_base)
+        p.pointee.stream_index = target.pointee.index
+        p.pointee.pos = -1
+        try write(p)
+    }
+
+    /// What went wrong at `step` as a ShareError: the write that failed first says why better than
+    /// what libavformat made of it.
+    func failure(at step: String, _ error: any Error) -> ShareError {
+        if let error = error as? ShareError { return error }
+        if let failure = sink.failure { return ShareError(step: step, errno: failure) }
+        if let error = error as? AVError { return ShareError(step: step, error) }
+        return ShareError(step: step, reason: "\(error)")
+    }
+
     /// `av_write_trailer`: the index, then (faststart) the samples moved along behind it.
     func writeTrailer() throws(AVError) {
         let result = av_write_trailer(context)
         guard result >= 0 else { throw AVError(code: result, call: "av_write_trailer") }
         avio_flush(context.pointee.pb)
+    }
+
+    /// The trailer, then the file made durable (`fsync`): its size and the seconds the sync took.
+    /// A write that failed after the muxer's last look at its IOContext throws its errno.
+    func finish(name: String) throws -> (bytes: Int64, syncSeconds: Double) {
+        try writeTrailer()
+        if let failure = sink.failure { throw AVError(code: AVError.code(posix: failure), call: "write") }
+        let syncStart = MonotonicClock.now()
+        guard fsync(sink.fd) == 0 else { throw ShareError(step: "syncing " + name, errno: errno) }
+        return (sink.size, Double(MonotonicClock.now() - syncStart) / 1e9)
     }
 }
 
@@ -109,35 +167,12 @@ enum ShareRemux {
         let step = "writing " + name
         let output: ShareMP4
         do { output = try ShareMP4(path: folder + "/" + name, mode: mode) } catch { throw ShareError(step: step, error) }
-        do {
-            return try copy(from: take, to: output, name: name)
-        } catch let error as ShareError {
-            throw error
-        } catch {
-            // The write that failed first says why better than what libavformat made of it.
-            if let failure = output.sink.failure { throw ShareError(step: step, errno: failure) }
-            if let error = error as? AVError { throw ShareError(step: step, error) }
-            throw ShareError(step: step, reason: "\(error)")
-        }
+        do { return try copy(from: take, to: output, name: name) } catch { throw output.failure(at: step, error) }
     }
 
     private static func copy(from take: Demuxer, to output: ShareMP4, name: String) throws -> Result {
         let input = take.format
-        var map = [Int32](repeating: -1, count: Int(input.pointee.nb_streams))
-        var outputs: [UnsafeMutablePointer<AVStream>] = []
-        var video: Int32 = -1
-        for i in 0..<Int(input.pointee.nb_streams) {
-            let stream = input.pointee.streams[i]!
-            let type = stream.pointee.codecpar.pointee.codec_type
-            guard type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO else { continue }
-            if type == AVMEDIA_TYPE_VIDEO {
-                // One picture stream: a second one (none of our takes has it) stays behind.
-                guard video < 0 else { continue }
-                video = Int32(i)
-            }
-            map[i] = Int32(outputs.count)
-            outputs.append(try output.addStream(copying: stream))
-        }
+        let (map, outputs, video) = try output.addStreams(copying: input)
         try output.writeHeader()
         let packet = try Packet()
         var poster: Packet?, posterLate = false
@@ -170,18 +205,9 @@ enum ShareRemux {
                     poster = reference
                 }
             }
-            let target = outputs[Int(map[index])]
-            av_packet_rescale_ts(p, stream.pointee.time_base, target.pointee.time_base)
-            p.pointee.stream_index = map[index]
-            p.pointee.pos = -1
-            try output.write(p)
+            try output.write(p, from: stream, to: outputs[Int(map[index])])
         }
-        try output.writeTrailer()
-        let sink = output.sink
-        // A write that failed after the muxer's last look at its IOContext (run names its errno).
-        if let failure = sink.failure { throw AVError(code: AVError.code(posix: failure), call: "write") }
-        let syncStart = MonotonicClock.now()
-        guard fsync(sink.fd) == 0 else { throw ShareError(step: "syncing " + name, errno: errno) }
-        return Result(bytes: sink.size, syncSeconds: Double(MonotonicClock.now() - syncStart) / 1e9, poster: poster, videoStream: video >= 0 ? input.pointee.streams[Int(video)] : nil)
+        let (bytes, syncSeconds) = try output.finish(name: name)
+        return Result(bytes: bytes, syncSeconds: syncSeconds, poster: poster, videoStream: video >= 0 ? input.pointee.streams[Int(video)] : nil)
     }
 }

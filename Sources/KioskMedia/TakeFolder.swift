@@ -268,6 +268,8 @@ public final class TakeFolder: Sendable {
                 unlink(take)
             }
             unlink(file(marker))
+            // A cut a kill stopped (`--trim`): the take above is whole.
+            unlink(TakeTrim.partialPath(for: take))
         }
         guard !recovered.isEmpty else { return [] }
         // Numbered as the newest takes: each gets a counter number of its own.

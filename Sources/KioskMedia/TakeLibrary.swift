@@ -27,7 +27,7 @@ public enum TakeLibrary {
         public var duration: Double
         public var thumbnail: String
         /// The thumbnail's pixels for the screen (nil when it could not be read back).
-        public var picture: LibraryPicture?
+        public var picture: RGBPicture?
     }
 
     /// Where a take's thumbnail is kept: beside it, hidden.
@@ -81,7 +81,7 @@ public enum TakeLibrary {
 
     /// A thumbnail's pixels (`tjDecompress2` to packed RGB), or nil when it does not decode (or is
     /// larger than a thumbnail can be).
-    public static func picture(of thumbnail: String) -> LibraryPicture? {
+    public static func picture(of thumbnail: String) -> RGBPicture? {
         guard let data = FileManager.default.contents(atPath: thumbnail), !data.isEmpty,
               let handle = tjInitDecompress() else { return nil }
         defer { tjDestroy(handle) }
@@ -93,7 +93,7 @@ public enum TakeLibrary {
         guard tjDecompress2(handle, bytes, UInt(bytes.count), &rgb, width, width * 3, height, Int32(TJPF_RGB.rawValue), 0) == 0 else {
             return nil
         }
-        return LibraryPicture(size: Size(width: Int(width), height: Int(height)), rgb: rgb)
+        return RGBPicture(pixels: rgb, size: Size(width: Int(width), height: Int(height)), pitch: Int(width) * 3)
     }
 
     /// The JPEG of the take's first key frame, upright, at most `thumbnailLongSide` on its long side.

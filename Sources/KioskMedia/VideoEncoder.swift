@@ -8,7 +8,8 @@ import KioskCore
 /// Made of owners (codec context, picture, converter): a throw halfway through `init` frees what was
 /// made. Used on the writer's thread only.
 final class VideoEncoder {
-    let codec: CodecContext
+    /// The open encoder; replaced at a key frame by one of another effort (`reopened`).
+    private(set) var codec: CodecContext
     /// The encoder actually used, and why it is not the one asked for (if it is not).
     let name: VideoEncoderName
     let fallbackNote: String?
@@ -55,7 +56,7 @@ final class VideoEncoder {
     /// The encoder of this name, open for the settings' size, rate and quality; for VA-API with its
     /// device and frames. The test-only encoders are libx264 under other names.
     static func openCodec(_ name: VideoEncoderName, settings: MovieSettings, globalHeader: Bool,
-                          lowPower: Bool = false) throws(AVError) -> (CodecContext, HardwareFrames?) {
+                          lowPower: Bool = false, effort: Int = 0) throws(AVError) -> (CodecContext, HardwareFrames?) {
         let underlying = TestEncoders.underlying(name, enabled: settings.testEncoders)
         let codec = try CodecContext(encoderNamed: underlying.rawValue)
         let c = codec.pointer
@@ -70,7 +71,7 @@ final class VideoEncoder {
         // MJPEG decoder's copy makes them so). Left unsaid, players guess BT.709 for HD.
         c.pointee.color_range = AVCOL_RANGE_MPEG
         c.pointee.colorspace = AVCOL_SPC_SMPTE170M
-        let tuning = settings.videoTuning(encoder: underlying)
+        let tuning = settings.videoTuning(encoder: underlying, effort: effort)
         c.pointee.gop_size = Int32(tuning.gop)
         c.pointee.max_b_frames = Int32(tuning.bFrames)
         c.pointee.thread_count = Int32(tuning.threads)
@@ -101,6 +102,26 @@ final class VideoEncoder {
         }
         return (codec, hardware)
     }
+
+    /// Steps of effort this encoder has (`MovieSettings.effortLadder`): libx264's; a hardware
+    /// encoder has one.
+    func effortLevels(_ settings: MovieSettings) -> Int { hardware == nil && codec.isLibx264 ? settings.effortLadder.count : 1 }
+
+    /// libx264 opened again at step `effort`, to take the next picture (a key frame: a new encoder
+    /// begins with an IDR picture), when its parameter sets (the extradata: SPS and PPS, what the
+    /// file's `avcC` holds once for the whole track) are byte for byte the ones the take began with;
+    /// otherwise nil, and the encoder is kept. The caller drains the old encoder first
+    /// (`EncodingSession.changeEffort`): with no B-frames and no look-ahead it holds nothing.
+    /// libavcodec's libx264 wrapper changes only the rate control mid-stream (`reconfig_encoder`:
+    /// bit rate, CRF, QP, the VBV; x264's search settings only at open), so a new instance is the
+    /// way to a cheaper search.
+    func opened(effort: Int, settings: MovieSettings, globalHeader: Bool) throws(AVError) -> CodecContext? {
+        let (fresh, _) = try Self.openCodec(name, settings: settings, globalHeader: globalHeader, effort: effort)
+        return fresh.extradata == codec.extradata ? fresh : nil
+    }
+
+    /// Takes `fresh` (from `opened`) as the encoder; the old one is freed.
+    func use(_ fresh: CodecContext) { codec = fresh }
 
     /// A picture holding `frame`, valid until the next call; its `pts` is the caller's to set.
     /// libx264 is handed the frame's own bytes when they are already what it takes (video-range
@@ -196,4 +217,15 @@ private final class HeldFrame {
         self.frame = frame
         tally = OwnerTally(HeldFrame.self)
     }
+}
+
+extension CodecContext {
+    /// The codec's extradata once open: with a global header, H.264's SPS and PPS, as the muxer
+    /// writes them into the track's `avcC`.
+    var extradata: [UInt8] {
+        guard let data = pointer.pointee.extradata, pointer.pointee.extradata_size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(pointer.pointee.extradata_size)))
+    }
+
+    var isLibx264: Bool { String(cString: codec.pointee.name) == "libx264" }
 }

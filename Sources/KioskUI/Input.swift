@@ -16,6 +16,10 @@ public enum UIInput: Equatable, Sendable {
     /// A finger or the mouse on the player's progress bar (down, dragged, up): go to that
     /// fraction of the file, 0…1.
     case seek(Double)
+    /// A finger or the mouse dragging a handle of the review's trimmer (`--trim`): that handle
+    /// to that time of the take, in seconds (the trim's rule stops it at the take's ends and 0.5 s
+    /// from the other).
+    case trim(TrimHandle, seconds: Double)
     /// The window was closed (`SDL_QUIT`).
     case quit
     /// The app went to the background (`SDL_APP_WILLENTERBACKGROUND`, the window minimized or hidden).
@@ -31,7 +35,7 @@ public enum UIInput: Equatable, Sendable {
     /// on it), not the window's or the display's doings.
     public var isGuestTouch: Bool {
         switch self {
-        case .press, .tapElsewhere, .togglePause, .seek, .libraryScrolled: true
+        case .press, .tapElsewhere, .togglePause, .seek, .trim, .libraryScrolled: true
         default: false
         }
     }
@@ -91,6 +95,9 @@ struct PointerTracker {
         var over: Button?
         /// It went down on the progress bar: it drags the position until it comes up.
         var scrubbing = false
+        /// It went down on a trimmer's handle: it drags it until it comes up, `offset` (canvas
+        /// pixels) from the handle's edge at the part kept.
+        var trimming: (handle: TrimHandle, offset: Double)?
     }
 
     private var tracks: [Pointer: Track] = [:]
@@ -104,6 +111,14 @@ struct PointerTracker {
         tracks[pointer] = Track(downOn: scrubbing ? nil : button, over: scrubbing ? nil : button, scrubbing: scrubbing)
     }
 
+    /// It went down on a trimmer's handle, `offset` pixels from the handle's edge at the part kept.
+    mutating func down(_ pointer: Pointer, trimming handle: TrimHandle, offset: Double) {
+        tracks[pointer] = Track(downOn: nil, over: nil, scrubbing: false, trimming: (handle, offset))
+    }
+
+    /// The handle the pointer drags, if it went down on one (and is still down).
+    func trimming(_ pointer: Pointer) -> (handle: TrimHandle, offset: Double)? { tracks[pointer]?.trimming }
+
     /// Whether the pointer went down on the progress bar (and is still down).
     func scrubbing(_ pointer: Pointer) -> Bool { tracks[pointer]?.scrubbing ?? false }
 
@@ -114,7 +129,7 @@ struct PointerTracker {
     /// The end of a tap: a press when it came up on the button it went down on, `tapElsewhere`
     /// when it touched no button at all, nothing when it slid off (how a person cancels a press).
     mutating func up(_ pointer: Pointer, on button: Button?, at logical: Point) -> UIInput? {
-        guard let track = tracks.removeValue(forKey: pointer), !track.scrubbing else { return nil }
+        guard let track = tracks.removeValue(forKey: pointer), !track.scrubbing, track.trimming == nil else { return nil }
         switch (track.downOn, button) {
         case let (down?, up?) where down == up: return .press(up)
         case (nil, nil): return .tapElsewhere(logical)

@@ -8,14 +8,14 @@ import KioskCore
 /// The thumbnails' pixels by take path, and each one's texture once it was first drawn.
 final class LibraryTextures {
     private let renderer: Renderer
-    private var pictures: [String: LibraryPicture] = [:]
+    private var pictures: [String: RGBPicture] = [:]
     private var textures: [String: Texture] = [:]
 
     init(renderer: Renderer) { self.renderer = renderer }
 
     /// A new listing: pictures no longer listed go with their textures; a path listed before keeps
     /// its texture (a take's thumbnail never changes).
-    func set(_ new: [String: LibraryPicture]) {
+    func set(_ new: [String: RGBPicture]) {
         textures = textures.filter { new[$0.key] != nil }
         pictures = new
     }
@@ -23,17 +23,17 @@ final class LibraryTextures {
     /// The texture of a take's thumbnail, uploaded on first use (`SDL_UpdateTexture`); nil: none.
     func texture(_ path: String) throws(SDLError) -> Texture? {
         if let texture = textures[path] { return texture }
-        guard let picture = pictures[path], picture.rgb.count >= picture.size.width * picture.size.height * 3 else { return nil }
+        guard let picture = pictures[path], picture.pitch >= picture.size.width * 3,
+              picture.pixels.count >= picture.pitch * picture.size.height else { return nil }
         let texture = try Texture(renderer: renderer, format: SDL_PIXELFORMAT_RGB24.rawValue, access: SDL_TEXTUREACCESS_STATIC,
                                   size: picture.size)
-        guard SDL_UpdateTexture(texture.handle, nil, picture.rgb, Int32(picture.size.width * 3)) == 0 else {
+        guard SDL_UpdateTexture(texture.handle, nil, picture.pixels, Int32(picture.pitch)) == 0 else {
             throw SDLError(call: "SDL_UpdateTexture(library thumbnail \(picture.size))")
         }
         SDL_SetTextureBlendMode(texture.handle, SDL_BLENDMODE_NONE)
         textures[path] = texture
         // Its pixels are on the texture now.
-        pictures[path]?.rgb = []
-        pictures[path]?.size = picture.size
+        pictures[path]?.pixels = []
         return texture
     }
 }
@@ -89,7 +89,7 @@ extension Screen {
 
     /// The library's thumbnails, by take path (from the file worker's listing); the grid goes back
     /// to its top.
-    public func setLibraryPictures(_ pictures: [String: LibraryPicture]) {
+    public func setLibraryPictures(_ pictures: [String: RGBPicture]) {
         libraryTextures.set(pictures)
         libraryScroll = 0
         libraryDrag = nil

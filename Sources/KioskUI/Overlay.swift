@@ -68,6 +68,8 @@ struct Overlay {
     let words: ScreenWords
     /// `--high-contrast`: opaque panels and boxes, light buttons with black titles.
     var highContrast = false
+    /// The review trimmer's pictures of the take, in order along it (`--trim`; none yet: ticks).
+    var trimPictures: [Texture] = []
     /// The library's thumbnails and its grid's scroll (Overlay+Library.swift).
     var library: LibraryTextures?
     var libraryScroll = 0
@@ -93,6 +95,7 @@ struct Overlay {
         if model.bottomPanelBackground { painter.fill(layout.bottomPanel, panel) }
         if let share = model.share { try drawShare(share) }
         if model.mode == .playing { try drawProgress(model.progress ?? 0) }
+        if let trimmer = model.trimmer { try drawTrimmer(trimmer) }
         if model.paused { try drawPausedMark() }
         for button in model.buttons {
             try draw(button, pressed: button == held, timeLeft: model.remainingFraction)

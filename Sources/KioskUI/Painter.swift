@@ -153,6 +153,20 @@ struct Painter {
         }
     }
 
+    /// A picture filling a canvas rectangle, turned with the canvas, its middle cropped to the
+    /// rectangle's shape (aspect-fill): the trimmer's pictures of the take.
+    func picture(_ texture: Texture, filling r: Rect) {
+        guard !r.isEmpty, texture.size.width > 0, texture.size.height > 0 else { return }
+        let scale = max(Double(r.width) / Double(texture.size.width), Double(r.height) / Double(texture.size.height))
+        let cw = min(Double(r.width) / scale, Double(texture.size.width)), ch = min(Double(r.height) / scale, Double(texture.size.height))
+        var source = SDL_Rect(x: Int32((Double(texture.size.width) - cw) / 2), y: Int32((Double(texture.size.height) - ch) / 2),
+                              w: Int32(cw.rounded()), h: Int32(ch.rounded()))
+        let centre = transform.toPhysical(r.center)
+        var destination = SDL_FRect(x: Float(centre.x - Double(r.width) / 2), y: Float(centre.y - Double(r.height) / 2),
+                                    w: Float(r.width), h: Float(r.height))
+        SDL_RenderCopyExF(renderer.handle, texture.handle, &source, &destination, transform.degrees, nil, SDL_FLIP_NONE)
+    }
+
     /// A picture copied 1:1 onto a canvas square of its size (`SDL_RenderCopy`), not turned with
     /// the canvas: a QR code reads the same at any quarter turn, and an unturned copy is never
     /// resampled.

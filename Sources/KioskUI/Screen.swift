@@ -58,6 +58,8 @@ public final class Screen {
     private let shapes: ShapeCache
     /// The share screen's QR codes, each made once.
     private let codes: QRCodeCache
+    /// The review trimmer's pictures of the take (`--trim`), uploaded once a take.
+    private var trimPictures: [Texture] = []
     /// Fingers and the mouse held down (ScreenInput.swift), and what each is on.
     var pointers = PointerTracker()
     /// The library's thumbnails (Overlay+Library.swift), how far its grid is scrolled, and the
@@ -208,6 +210,20 @@ public final class Screen {
     /// Removes the picture (black behind the overlay), e.g. while the camera is missing.
     public func clearPreview() { preview.clear() }
 
+    /// The review trimmer's pictures (`--trim`), decoded on a worker: uploaded now (RGB24 textures,
+    /// `SDL_UpdateTexture`), shown in its band from the next frame; none clears them.
+    public func setTrimPictures(_ pictures: [RGBPicture]) throws(SDLError) {
+        var textures: [Texture] = []
+        for picture in pictures {
+            let texture = try Texture(renderer: rendererHandle, format: SDL_PIXELFORMAT_RGB24.rawValue, access: SDL_TEXTUREACCESS_STATIC,
+                                      size: picture.size)
+            let result = picture.pixels.withUnsafeBytes { SDL_UpdateTexture(texture.handle, nil, $0.baseAddress, Int32(picture.pitch)) }
+            guard result == 0 else { throw SDLError(call: "SDL_UpdateTexture(trimmer picture \(picture.size))") }
+            textures.append(texture)
+        }
+        trimPictures = textures
+    }
+
     /// The operator's overlay (`--overlay`, `--overlay-portrait`; nil: none), drawn over the
     /// preview's picture (live, or frozen after a take) from the next `draw` on, exactly where the
     /// take has it: scaled to cover the picture, centred, upright for the guest, never mirrored.
@@ -298,7 +314,8 @@ public final class Screen {
     /// The overlay for the next frame, as `draw` uses it (tests ask it for its geometry: the share cards).
     func makeOverlay() -> Overlay {
         Overlay(painter: Painter(renderer: rendererHandle, transform: transform, shapes: shapes), layout: layout, text: text,
-                codes: codes, words: words, highContrast: highContrast, library: libraryTextures, libraryScroll: libraryScroll)
+                codes: codes, words: words, highContrast: highContrast, trimPictures: trimPictures, library: libraryTextures,
+                libraryScroll: libraryScroll)
     }
 
     /// Shows what was drawn (`SDL_RenderPresent`, waits for vsync).

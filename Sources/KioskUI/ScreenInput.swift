@@ -115,7 +115,12 @@ extension Screen {
     /// A pointer down: on the progress bar it starts a drag (a seek at once), else it may press.
     private func pointerDown(_ pointer: PointerTracker.Pointer, at p: Point, visible: [Button], into inputs: inout [UIInput]) {
         libraryDragBegins(pointer, at: p, visible: visible)
-        if let fraction = progressFraction(at: p, visible: visible) {
+        let logical = transform.toLogical(p)
+        if let trimmer = shownTrimmer, layout.button(at: logical, among: visible) == nil, let handle = trimmer.handle(at: logical) {
+            // Held where it was taken: the handle does not jump to the finger.
+            let edge = trimmer.x(of: handle == .start ? trimmer.range.start : trimmer.range.end)
+            pointers.down(pointer, trimming: handle, offset: edge - logical.x)
+        } else if let fraction = progressFraction(at: p, visible: visible) {
             pointers.down(pointer, on: nil, scrubbing: true)
             inputs.append(.seek(fraction))
         } else {
@@ -126,7 +131,9 @@ extension Screen {
     /// A drag on the progress bar follows the pointer along it (clamped to its ends).
     private func pointerMoved(_ pointer: PointerTracker.Pointer, to p: Point, visible: [Button], into inputs: inout [UIInput]) {
         if libraryDragMoves(pointer, to: p) { inputs.append(.libraryScrolled) }
-        if pointers.scrubbing(pointer) {
+        if let (handle, offset) = pointers.trimming(pointer), let trimmer = shownTrimmer {
+            inputs.append(.trim(handle, seconds: trimmer.seconds(atX: transform.toLogical(p).x + offset)))
+        } else if pointers.scrubbing(pointer) {
             inputs.append(.seek(barFraction(at: p)))
         } else {
             pointers.moved(pointer, over: press(at: p, visible: visible))
@@ -141,6 +148,11 @@ extension Screen {
             return
         }
         if let input = pointers.up(pointer, on: press(at: p, visible: visible), at: transform.toLogical(p)) { inputs.append(input) }
+    }
+
+    /// The trimmer as last drawn (`--trim`, the finished screen), for its handles' touches.
+    var shownTrimmer: TrimmerLayout? {
+        lastModel?.trimmer.map { TrimmerLayout(layout: layout, duration: $0.duration, range: $0.range) }
     }
 
     /// Where along the bar a dragging pointer is, wherever it strayed (above, below, past its ends).

@@ -13,7 +13,7 @@ import KioskSystem
 /// Runs the booth once: ready, start, `seconds` of recording, stop, quit. CPU and peak RSS of the
 /// process from wait4, and its take.
 private func boothRound(recorder: String, device: String, size frameSize: Size, seconds: Double, output: String,
-                        record: Bool = true, log: String? = nil) -> (cpu: Double, rssMiB: Double, droppedFrames: Int) {
+                        record: Bool = true, log: String? = nil) -> (cpu: Double, rssMiB: Double, result: RecordingResult?) {
     unlink(output)
     var pid: pid_t = 0
     var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
@@ -65,7 +65,7 @@ private func boothRound(recorder: String, device: String, size frameSize: Size, 
     var r = rusage()
     wait4(pid, &status, 0, &r)
     let cpu = Double(r.ru_utime.tv_sec) + Double(r.ru_utime.tv_usec) / 1e6 + Double(r.ru_stime.tv_sec) + Double(r.ru_stime.tv_usec) / 1e6
-    return (cpu, Double(r.ru_maxrss) / 1024, finished?.droppedFrames ?? -1)
+    return (cpu, Double(r.ru_maxrss) / 1024, finished)
 }
 
 func compareBooth(_ o: [String: String]) {
@@ -105,13 +105,13 @@ func compareBooth(_ o: [String: String]) {
     // turn from round to round.
     let builds = [recorder] + (o["against"].map { [$0] } ?? [])
     let withFFmpeg = o["ffmpeg"] != "no"
-    var booth = builds.map { _ in [(cpu: Double, rssMiB: Double, droppedFrames: Int, missing: Int)]() }
+    var booth = builds.map { _ in [(cpu: Double, rssMiB: Double, result: RecordingResult?, frames: TakeFrames)]() }
     var theirs: [(cpu: Double, rssMiB: Double)] = []
     for round in 0..<rounds {
         let runs = builds.indices.map { index in {
             let take = folder + "/booth\(round)-\(index).mov"
             let run = boothRound(recorder: builds[index], device: device, size: frameSize, seconds: seconds, output: take, log: o["log"])
-            booth[index].append((run.cpu, run.rssMiB, run.droppedFrames, missingFrames(in: take, clipFrames: clipFrames, counter: me)))
+            booth[index].append((run.cpu, run.rssMiB, run.result, takeFrames(in: take, clipFrames: clipFrames, counter: me)))
             unlink(take)
         } } + (withFFmpeg ? [{ theirs.append(measure(ffmpeg)) }] : [])
         for step in 0..<runs.count { runs[(step + round) % runs.count]() }
@@ -121,7 +121,13 @@ func compareBooth(_ o: [String: String]) {
     var result: [String: Any] = ["size": "\(frameSize)", "seconds": seconds, "rounds": rounds, "clipFrames": clipFrames,
                                  "chroma": o["chroma"] ?? "422", "boothCPUSeconds": oursCPU, "boothCPUAll": booth[0].map(\.cpu),
                                  "boothPercentOfOneCore": (100 * oursCPU / seconds).rounded(), "boothPeakRSSMiB": median(booth[0].map(\.rssMiB)),
-                                 "boothDroppedFrames": booth[0].map(\.droppedFrames), "framesMissingInTakes": booth[0].map(\.missing)]
+                                 "boothDroppedFrames": booth[0].map { $0.result?.droppedFrames ?? -1 }, "framesMissingInTakes": booth[0].map(\.frames.missing),
+                                 // Issue 35: the pictures each take kept, its longest gap (frame
+                                 // intervals, from the pictures' numbers), the pictures the booth
+                                 // skipped by plan, its pictures a second and its steps.
+                                 "picturesKept": booth[0].map(\.frames.kept), "longestGap": booth[0].map(\.frames.longestGap),
+                                 "boothSkippedFrames": booth[0].map { $0.result?.skippedFrames ?? -1 },
+                                 "boothFrameRate": booth[0].map { $0.result?.frameRate ?? -1 }, "boothEffortSteps": booth[0].map { $0.result?.effortSteps ?? -1 }]
     if withFFmpeg {
         let theirCPU = median(theirs.map(\.cpu))
         // The ratio of each round's pair (run one after the other), then their median: the machine's
@@ -134,14 +140,21 @@ func compareBooth(_ o: [String: String]) {
     }
     if let other = o["against"], let runs = booth.last {
         result.merge(["against": other, "againstCPUSeconds": median(runs.map(\.cpu)), "againstCPUAll": runs.map(\.cpu),
-                      "againstPeakRSSMiB": median(runs.map(\.rssMiB)), "againstDroppedFrames": runs.map(\.droppedFrames),
-                      "againstFramesMissingInTakes": runs.map(\.missing)]) { a, _ in a }
+                      "againstPeakRSSMiB": median(runs.map(\.rssMiB)), "againstDroppedFrames": runs.map { $0.result?.droppedFrames ?? -1 },
+                      "againstFramesMissingInTakes": runs.map(\.frames.missing), "againstPicturesKept": runs.map(\.frames.kept),
+                      "againstLongestGap": runs.map(\.frames.longestGap),
+                      "againstSkippedFrames": runs.map { $0.result?.skippedFrames ?? -1 }]) { a, _ in a }
     }
     printLine(result)
 }
 
-/// The clip's frame numbers missing from a take's pictures (`count-frames`); -1 when it cannot be read.
-private func missingFrames(in take: String, clipFrames: Int, counter: URL) -> Int {
+/// A take's pictures by their numbers (`count-frames`): how many, how many of the clip's are
+/// missing between its first and last, and the longest step between two (-1 each when unread).
+struct TakeFrames {
+    var kept = -1, missing = -1, longestGap = -1
+}
+
+private func takeFrames(in take: String, clipFrames: Int, counter: URL) -> TakeFrames {
     let counted = Pipe()
     let p = Process()
     p.executableURL = counter
@@ -150,7 +163,8 @@ private func missingFrames(in take: String, clipFrames: Int, counter: URL) -> In
     try? p.run()
     let line = counted.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
-    return ((try? JSONSerialization.jsonObject(with: line)) as? [String: Any])?["missing"] as? Int ?? -1
+    let counts = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any]
+    return TakeFrames(kept: counts?["frames"] as? Int ?? -1, missing: counts?["missing"] as? Int ?? -1, longestGap: counts?["longestGap"] as? Int ?? -1)
 }
 
 /// `preview-cost`: the booth in ready (the preview and the microphone's meter, nothing recording)

@@ -123,12 +123,14 @@ func countFrames(_ o: [String: String]) {
     decoder.waitUntilExit()
     // A clip of `modulo` frames starts again at 0 after its last.
     let modulo = Int(o["modulo"] ?? "") ?? Int.max
-    var missing = 0, repeated = 0
+    var missing = 0, repeated = 0, longest = 0
     for (a, b) in zip(numbers, numbers.dropFirst()) {
         let step = modulo == Int.max ? b - a : ((b - a) % modulo + modulo) % modulo
         if step > 1 { missing += step - 1 }
         if step == 0 || (modulo == Int.max && step < 0) { repeated += 1 }
+        longest = max(longest, step)
     }
+    // `longestGap`: the longest step between two pictures, in frame intervals (1: none missing).
     printLine(["file": file, "frames": numbers.count, "first": numbers.first ?? -1, "last": numbers.last ?? -1,
-               "missing": missing, "repeatedOrBackwards": repeated])
+               "missing": missing, "repeatedOrBackwards": repeated, "longestGap": longest])
 }

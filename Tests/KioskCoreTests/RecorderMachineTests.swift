@@ -81,7 +81,7 @@ let sampleEvents: [RecorderEvent] = Button.allCases.map { .press($0) } + [
     .cameraLost, .cameraBack,
     .playbackProgress(position: 2, duration: 3.2),
     .playbackEnded(.end),
-    .togglePause, .pause(true), .seek(position: 1.5), .stateQuery,
+    .togglePause, .pause(true), .seek(position: 1.5), .trim(TrimRange(start: 1, end: 3)), .stateQuery,
     .terminate(signal: "SIGTERM"), .quit, .parentGone,
     .reload(reloaded),
     .cameraSwitched,
@@ -112,6 +112,7 @@ func kind(_ e: RecorderEvent) -> String {
     case .pause: "pause"
     case .seek: "seek"
     case .stateQuery: "stateQuery"
+    case .trim: "trim"
     case .terminate: "terminate"
     case .quit: "quit"
     case .parentGone: "parentGone"
@@ -142,6 +143,10 @@ func notAllowed(_ name: String, _ mode: Mode, _ visible: [Button]) -> RecorderAc
 /// The player's controls that are not buttons (the progress bar, the pause): refused outside the
 /// playing mode like a hidden button.
 let playerControls: [(event: RecorderEvent, name: String)] = [(.seek(position: 1.5), "seek"), (.pause(true), "pause")]
+
+/// The trimmer (`--trim`, which no fixture has: TrimMachineTests has it): refused everywhere like a
+/// hidden button.
+let trimControl: (event: RecorderEvent, name: String) = (.trim(TrimRange(start: 1, end: 3)), "trim")
 
 /// `pick`: refused outside the library like a hidden button.
 let libraryPick: RecorderEvent = .pick(path: libraryEntries[1].path)
@@ -290,7 +295,7 @@ struct RecorderMachinePairTests {
     func samplesCoverEveryKind() {
         let kinds = Set(sampleEvents.map(kind))
         #expect(kinds.count == sampleEvents.count)
-        #expect(kinds.count == Button.allCases.count + 28)
+        #expect(kinds.count == Button.allCases.count + 29)
     }
 
     @Test("the fixtures reach the modes they are named for")
@@ -332,6 +337,9 @@ struct RecorderMachinePairTests {
                 #expect(m == before, "\(fixture)/\(name)")
             }
         }
+        var trimmed = before
+        #expect(trimmed.handle(trimControl.event) == [notAllowed(trimControl.name, before.mode, before.visibleButtons)], "\(fixture)/trim")
+        #expect(trimmed == before, "\(fixture)/trim")
         if before.mode != .library {
             var m = before
             #expect(m.handle(libraryPick) == [notAllowed("pick", before.mode, before.visibleButtons)], "\(fixture)/pick")
@@ -354,6 +362,7 @@ struct RecorderMachinePairTests {
             if case let .press(b) = event, !before.visibleButtons.contains(b) { continue }
             if case .start = event, !before.visibleButtons.contains(.start) { continue }
             if playerControls.contains(where: { $0.event == event }), before.mode != .playing { continue }
+            if event == trimControl.event { continue }
             if event == libraryPick, before.mode != .library { continue }
             var m = before
             let actions = m.handle(event)

@@ -45,6 +45,15 @@ struct CheckEndToEndTests {
         #expect(c.stderr.contains("The booth can run."))
     }
 
+    @Test("encodes a second of the test pattern at the configured size and rate through libx264 and says this machine sustains it, at which effort, with each effort's time a picture (issue 35)")
+    func encodingTrial() throws {
+        let c = try Self.check(["--camera", "test", "--microphone", "test", "--size", "352x288", "--fps", "30"])
+        let encoding = try Self.item("encoding", in: c.items)
+        #expect(encoding.ok && !encoding.warning, "\(encoding)")
+        #expect(encoding.detail.hasPrefix("this machine sustains 352x288 at 30 fps at veryfast"), "\(encoding.detail)")
+        #expect(encoding.detail.contains("veryfast ") && encoding.detail.contains("superfast ") && encoding.detail.contains(" ms"), "\(encoding.detail)")
+    }
+
     @Test("fails on a missing camera, naming it with the fix; the rest still checked")
     func missingCamera() throws {
         let c = try Self.check(["--camera", "/dev/video-missing", "--microphone", "test"])

@@ -40,7 +40,7 @@ struct ExecCameraEndToEndTests {
     }
 
     /// The frame numbers of a take's pictures, in order, read by the ffmpeg CLI.
-    static func numbers(_ take: String) throws -> [Int] {
+    static func numbers(_ take: String, width: Int = 320, height: Int = 240) throws -> [Int] {
         let raw = take + ".gray"
         // Each picture once, as it is in the file (the CLI's default would make the output
         // constant-rate, repeating or dropping pictures around the pipe's jitter).
@@ -48,9 +48,9 @@ struct ExecCameraEndToEndTests {
                                      "-f", "rawvideo", "-pix_fmt", "gray", raw])
         try #require(decode.status == 0, "\(decode.stderr)")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: raw)))
-        let size = 320 * 240
+        let size = width * height
         return stride(from: 0, to: bytes.count - size + 1, by: size).map { start in
-            FrameStamp.read(width: 320, height: 240, band: 0) { x, y in bytes[start + y * 320 + x] }
+            FrameStamp.read(width: width, height: height, band: 0) { x, y in bytes[start + y * width + x] }
         }
     }
 
@@ -195,7 +195,7 @@ struct ExecCameraEndToEndTests {
         // Only one camera is left: no Switch Camera button.
         r.command("state")
         try #require(r.wait(for: "state") != nil)
-        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _) = $0 { !buttons.contains(.switchCamera) } else { false } })
+        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _) = $0 { !buttons.contains(.switchCamera) } else { false } })
         r.command("quit")
         #expect(r.exitStatus() == 0)
     }

@@ -28,6 +28,9 @@ extension SDLTests {
                 silent.microphoneLevel = (-100, -100)
                 silent.microphoneSilent = true
                 silent.message = .microphoneSilent
+                // The review's trimmer (issue 34, --trim): a 7 s take trimmed to [1.5, 5.2].
+                var trimmed = Models.finished()
+                trimmed.trimmer = TrimmerView(duration: Models.result.duration, range: TrimRange(start: 1.5, end: 5.2))
                 var warning = Models.recording(elapsed: 113)
                 warning.timer = "00:07"
                 warning.remainingFraction = 0.7
@@ -35,16 +38,18 @@ extension SDLTests {
                                       ("finished", Models.finished()), ("playing", Models.playing()),
                                       ("camera-unavailable", Models.cameraUnavailable),
                                       ("countdown", Models.countdown(3)), ("time-left", warning), ("prompt", prompted),
-                                      ("attract", attract), ("meter", metered), ("silent", silent)] {
+                                      ("attract", attract), ("meter", metered), ("silent", silent), ("trim", trimmed)] {
                     // Without a camera there is no picture (the executable clears it); with one, the bars.
                     if model.message != nil && model.mode != .recording {
                         screen.clearPreview()
                     } else {
                         try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
                     }
+                    try screen.setTrimPictures(mode == "trim" ? trimBars() : [])
                     try screen.render(model)
                     try screen.screenshot(to: "\(folder)/\(mode)-\(name).bmp")
                 }
+                try screen.setTrimPictures([])
                 // The share screen (issue 31): the video's code, and with the booth's Wi-Fi two codes.
                 var sharing = RecorderMachine(session: .loop, outputPath: "/tmp/take.mov", orientation: .landscapeRight, shares: true)
                 _ = sharing.start()
@@ -75,8 +80,9 @@ extension SDLTests {
                     var ready = Models.ready
                     ready.prompt = prompt
                     try screen.setWords(ScreenWords(language: language), prompt: prompt, font: nil)
-                    for (mode, model) in [("ready", ready), ("finished", Models.finished())] {
+                    for (mode, model) in [("ready", ready), ("finished", Models.finished())] + (language == .ja ? [("trim", trimmed)] : []) {
                         try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
+                        try screen.setTrimPictures(mode == "trim" ? trimBars() : [])
                         try screen.render(model)
                         try screen.screenshot(to: "\(folder)/\(language.rawValue)-\(mode)-\(name).bmp")
                     }

@@ -18,21 +18,21 @@ extension SDLTests {
         }
         static let entries = (0..<10).map { LibraryEntry(path: "/takes/take-\(10 - $0).mov", duration: Double(3 + 7 * $0) + 0.2) }
 
-        static func pictures() -> [String: LibraryPicture] {
-            var pictures: [String: LibraryPicture] = [:]
+        static func pictures() -> [String: RGBPicture] {
+            var pictures: [String: RGBPicture] = [:]
             for (entry, c) in zip(entries, colours) {
                 var rgb: [UInt8] = []
                 for _ in 0..<160 * 90 { rgb += [UInt8(c.r), UInt8(c.g), UInt8(c.b)] }
-                pictures[entry.path] = LibraryPicture(size: Size(width: 160, height: 90), rgb: rgb)
+                pictures[entry.path] = RGBPicture(pixels: rgb, size: Size(width: 160, height: 90), pitch: 160 * 3)
             }
             return pictures
         }
 
         /// For the README: each take's thumbnail colour bars (the test camera's), darker take by take.
-        static func barPictures() -> [String: LibraryPicture] {
+        static func barPictures() -> [String: RGBPicture] {
             let bars: [(UInt8, UInt8, UInt8)] = [(235, 235, 235), (235, 235, 16), (16, 235, 235), (16, 235, 16), (235, 16, 235),
                                                  (235, 16, 16), (16, 16, 235), (16, 16, 16)]
-            var pictures: [String: LibraryPicture] = [:]
+            var pictures: [String: RGBPicture] = [:]
             for (i, entry) in entries.enumerated() {
                 var rgb: [UInt8] = []
                 for _ in 0..<90 {
@@ -42,7 +42,7 @@ extension SDLTests {
                         rgb += [UInt8(Double(r) * k), UInt8(Double(g) * k), UInt8(Double(b) * k)]
                     }
                 }
-                pictures[entry.path] = LibraryPicture(size: Size(width: 160, height: 90), rgb: rgb)
+                pictures[entry.path] = RGBPicture(pixels: rgb, size: Size(width: 160, height: 90), pitch: 160 * 3)
             }
             return pictures
         }

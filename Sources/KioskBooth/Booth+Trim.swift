@@ -1,0 +1,62 @@
+// The trim's file work (issue 34, `--trim`): on Use Video the take is cut to the part kept
+// (TakeTrim) on the file worker, before the hand-over removes its marker, so a kill -9 during the cut
+// leaves the whole take for the recovery at the next launch. The outcome then says what was kept.
+import Foundation
+import KioskCore
+import KioskMedia
+import KioskSystem
+
+extension Booth {
+    /// The take at `path` cut to `range`, on the file worker: what was delivered, or the `error`
+    /// event saying why the whole take goes instead (it is untouched then).
+    static func cut(_ path: String, to range: TrimRange) -> (done: TakeTrim.Cut?, failure: KioskEvent?) {
+        let start = MonotonicClock.now()
+        do {
+            let cut = try TakeTrim.cut(path, start: range.start, end: range.end)
+            Log.info("trim: \(path) cut to [\(cut.start), \(cut.end)] s in \(Double(MonotonicClock.now() - start) / 1e9) s"
+                + " (\(cut.videoPackets) video and \(cut.audioPackets) audio packets, \(cut.bytes) bytes, sync \(cut.syncSeconds) s)")
+            return (cut, nil)
+        } catch {
+            return (nil, .error(code: .trimFailed, message: "the take was not trimmed, so it is handed over whole: \(error)"))
+        }
+    }
+}
+
+extension Booth {
+    /// The trimmer's pictures: how many along its band, and their long side in pixels (small: a
+    /// band is about 60 px tall).
+    static let trimPictureCount = 12
+    static let trimPictureSide = 160
+
+    /// The finished take's pictures for the trimmer, decoded on the file worker (never the UI
+    /// thread), in order with the take's other file work; `trimPictures` brings them back.
+    func askTrimPictures(of path: String) {
+        takes.trimPictures += 1
+        let (serial, inbox) = (takes.trimPictures, inbox)
+        shared.files.async {
+            inbox.post(.trimPictures(serial: serial, TakeThumbnails.pictures(of: path, count: Booth.trimPictureCount, longSide: Booth.trimPictureSide)))
+        }
+    }
+
+    /// The pictures came: shown while the trimmer that asked for them is still up.
+    func trimPicturesDone(serial: Int, _ pictures: [RGBPicture]) {
+        guard serial == takes.trimPictures, machine.trimmerView != nil else { return }
+        do { try screen.setTrimPictures(pictures) } catch { Log.info("trimmer: its pictures cannot be shown: \(error)") }
+        needsDraw = true
+    }
+
+    /// The take left the review (Retake, Use Video): its pictures go, and any still coming are dropped.
+    func dropTrimPictures() {
+        takes.trimPictures += 1
+        try? screen.setTrimPictures([])
+    }
+}
+
+extension KioskEvent {
+    /// The hand-over's outcome for a take cut as `cut` says; other events as they are.
+    func trimmed(_ cut: TakeTrim.Cut) -> KioskEvent {
+        guard case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path) = self else { return self }
+        return .videoRecorderDidFinishRecordingTrimmedVideo(outputPath: path, trimmed: TrimRange(start: cut.start, end: cut.end),
+                                                            duration: cut.duration)
+    }
+}

@@ -1,0 +1,183 @@
+// How hard a take's encoder works and how many of the camera's pictures it keeps, as a value fed
+// what the writer measures after each picture: the time it spent on it and how many pictures wait
+// behind it. Pure: the time comes in as a number (CLOCK_MONOTONIC ns in the writer, a virtual clock
+// in the tests).
+//
+// The way down: first the encoder's effort, a step at a time (each at the next key frame, where the
+// writer can change it without a new stream), then the rate, evenly (every 2nd picture, then every
+// 3rd). A queue half full cannot wait for a key frame: the rate steps at once, and the effort
+// follows at the key frame. The way up is the way down in reverse: the rate comes back first, as
+// soon as the full rate is measured to fit, then the effort. A guest sees a lost picture (a jerk in
+// the motion); a step of effort costs bits, not pictures. So the pictures are the last thing given
+// up and the first taken back; a step of effort comes back only once the full rate has held.
+// (The "step back up, effort first" read as: undo the steps in the reverse order.)
+
+public struct EffortRule: Equatable, Sendable {
+    /// One change, for the log: the new effort (0: the configured one) or the new rate (1: every
+    /// picture, 2: every second one, …).
+    public enum Step: Equatable, Sendable {
+        case effort(from: Int, to: Int)
+        case keepEvery(from: Int, to: Int)
+    }
+
+    /// Effort levels the encoder has (1: only the configured one; a hardware encoder's case).
+    public private(set) var efforts: Int
+    /// The camera's frame interval, ns.
+    public let interval: Int64
+    /// The effort the encoder should work at (0: the configured one) and every how many pictures
+    /// the take keeps one.
+    public private(set) var effort = 0
+    public private(set) var keepEvery = 1
+    /// Steps taken, both ways.
+    public private(set) var steps = 0
+    /// An effort step waits for the writer's next key frame (`effortApplied`).
+    public private(set) var effortPending = false
+
+    /// The writer's time per picture over the last `upHold` (2 s; the load is the last `window`'s),
+    /// and since when the present level is measured (nothing is judged on less than a full window
+    /// of it).
+    private var samples: [Sample] = []
+    private var since: Int64?
+    /// The last urgent step and the pictures waiting then (in `busy`): another only if more wait.
+    private var lastUrgent: Sample?
+    private var lastUp: Int64?
+    /// How long a level must hold with room to spare before a step up; doubled each time a step
+    /// down follows a step up within `flapWindow` (no flapping), up to `maxUpHold`.
+    public private(set) var upHold = Self.upHold
+
+    struct Sample: Equatable, Sendable {
+        var at: Int64
+        var busy: Int64
+    }
+
+    public static let window: Int64 = 1_000_000_000
+    /// Behind: each picture kept takes this share of the time between the pictures kept.
+    public static let behindLoad = 0.85
+    /// Past half the writer's queue of 8: the rate steps at once, before a burst is dropped.
+    public static let urgentWaiting = 5
+    public static let urgentEvery: Int64 = 500_000_000
+    /// A step up is taken when its predicted load fits under this (a margin under `behindLoad`:
+    /// the camera's decoding goes on at the full rate whatever the take keeps, so the load does
+    /// not fall quite in proportion; on 0.3 of a core at 720p, 49 % at every 3rd picture became
+    /// 85 % at every 2nd, not 73 %).
+    public static let upLoad = 0.65
+    /// A step of effort up costs about half again (superfast to veryfast, measured at 720p).
+    public static let effortCost = 1.5
+    public static let upHold: Int64 = 2_000_000_000
+    public static let maxUpHold: Int64 = 32_000_000_000
+    public static let flapWindow: Int64 = 10_000_000_000
+    public static let maxKeepEvery = 3
+
+    public init(efforts: Int, fps: Double) {
+        self.efforts = max(efforts, 1)
+        interval = Int64((1e9 / max(fps, 1)).rounded())
+    }
+
+    /// Whether anything is stepped down now.
+    public var stepped: Bool { effort > 0 || keepEvery > 1 }
+
+    /// The headroom: the writer's mean time per picture over the last second against the time
+    /// between the pictures it keeps (1: it just keeps up); nil before a full second of the
+    /// present level. A backlog does not count here (the writer is busy all the time it drains
+    /// one, at no greater cost per picture); the pictures waiting do, in `picture`.
+    public func load(at now: Int64) -> Double? { load(at: now, over: Self.window) }
+
+    /// The same over the last `span` (at most `upHold`'s first value: the samples kept).
+    func load(at now: Int64, over span: Int64) -> Double? {
+        guard let since, now - since >= span else { return nil }
+        let recent = samples.filter { $0.at > now - span }
+        guard !recent.isEmpty else { return nil }
+        let busy = recent.reduce(Int64(0)) { $0 + $1.busy }
+        return Double(busy) / Double(recent.count) / Double(interval * Int64(keepEvery))
+    }
+
+    /// The writer spent `busy` ns on a picture it finished at `now`, with `waiting` pictures queued
+    /// behind it: the steps to take (none most of the time).
+    public mutating func picture(at now: Int64, busy: Int64, waiting: Int) -> [Step] {
+        if since == nil { since = now }
+        samples.append(Sample(at: now, busy: max(busy, 0)))
+        samples.removeAll { $0.at <= now - Self.upHold }
+        var taken: [Step] = []
+        // Past half the queue, and more than at the last urgent step: the rate steps now; the
+        // effort follows at the next key frame.
+        if waiting >= Self.urgentWaiting, lastUrgent.map({ now - $0.at >= Self.urgentEvery && Int64(waiting) > $0.busy }) ?? true {
+            lastUrgent = Sample(at: now, busy: Int64(waiting))
+            if keepEvery < Self.maxKeepEvery { taken.append(setKeep(keepEvery + 1)) }
+            if effort + 1 < efforts, !effortPending { taken.append(setEffort(effort + 1)) }
+            restart(at: now, down: true, steps: taken.count)
+            return taken
+        }
+        guard let load = load(at: now), !effortPending else { return [] }
+        if effort + 1 < efforts, load >= Self.behindLoad || keepEvery > 1 {
+            // Behind, or pictures left out while a cheaper effort is still to be had: effort first.
+            taken.append(setEffort(effort + 1))
+            restart(at: now, down: true, steps: 1)
+        } else if load >= Self.behindLoad, keepEvery < Self.maxKeepEvery {
+            taken.append(setKeep(keepEvery + 1))
+            restart(at: now, down: true, steps: 1)
+        } else if waiting == 0, let since, now - since >= upHold, load < Self.behindLoad,
+                  let held = self.load(at: now, over: Self.upHold).map({ max($0, load) }) {
+            // The way back: the rate first, then the effort, each when it is predicted to fit, by
+            // the last second and by the last two, whichever is heavier (a CPU whose share swings,
+            // a cgroup's throttling, does not lift the take on one light second).
+            if keepEvery > 1, held * Double(keepEvery) / Double(keepEvery - 1) <= Self.upLoad {
+                taken.append(setKeep(keepEvery - 1))
+            } else if keepEvery == 1, effort > 0, held * Self.effortCost <= Self.upLoad {
+                taken.append(setEffort(effort - 1))
+            }
+            restart(at: now, down: false, steps: taken.count)
+        }
+        return taken
+    }
+
+    /// The writer changed the encoder's effort at a key frame: the new effort is measured from now.
+    public mutating func effortApplied(at now: Int64) {
+        effortPending = false
+        samples.removeAll()
+        since = now
+    }
+
+    /// The writer could not take that effort (the stream would not stay one): it stays where it
+    /// was, and no effort below it is tried again in this take.
+    public mutating func effortRefused(at now: Int64, kept: Int) {
+        effortPending = false
+        effort = kept
+        efforts = kept + 1
+        samples.removeAll()
+        since = now
+    }
+
+    private mutating func setKeep(_ value: Int) -> Step {
+        defer { keepEvery = value }
+        return .keepEvery(from: keepEvery, to: value)
+    }
+
+    private mutating func setEffort(_ value: Int) -> Step {
+        effortPending = true
+        defer { effort = value }
+        return .effort(from: effort, to: value)
+    }
+
+    private mutating func restart(at now: Int64, down: Bool, steps count: Int) {
+        guard count > 0 else { return }
+        if down, let lastUp, now - lastUp < Self.flapWindow { upHold = min(upHold * 2, Self.maxUpHold) }
+        if !down { lastUp = now }
+        steps += count
+        samples.removeAll()
+        since = now
+    }
+}
+
+extension EffortRule {
+    /// What a machine sustains, from the seconds a picture takes at each step of effort (the
+    /// configured one first) at `fps`: the first effort that keeps each picture under `fits` of the
+    /// interval, at every picture, or else at every 2nd or 3rd picture at the cheapest effort; nil
+    /// when not even that fits (`--check`: then a smaller size).
+    public static func sustains(secondsPerPicture costs: [Double], fps: Double, fits: Double) -> (effort: Int, keepEvery: Int)? {
+        let interval = 1 / max(fps, 1)
+        if let effort = costs.firstIndex(where: { $0 <= fits * interval }) { return (effort, 1) }
+        guard let cheapest = costs.last else { return nil }
+        for keep in 2...maxKeepEvery where cheapest <= fits * interval * Double(keep) { return (costs.count - 1, keep) }
+        return nil
+    }
+}

@@ -1,0 +1,214 @@
+// The effort rule on a virtual clock: a camera at 30 fps, a writer whose time per picture depends
+// on the effort it works at, and the queue behind it; when it steps down (effort at the key frame,
+// then the rate), when it steps back up (the rate first), and that it does not flap.
+import Testing
+import KioskCore
+
+@Suite("EffortRule: stepping the take's effort and rate to the CPU it has")
+struct EffortRuleTests {
+    static let ms: Int64 = 1_000_000
+
+    /// A take at 30 fps for `seconds`: each picture kept costs `cost(effort, t)` ns of the writer's
+    /// time; pictures wait in a queue when the writer is behind (it drains at the writer's pace, up
+    /// to 8; what does not fit is dropped). The effort changes at the writer's key frames (every 30
+    /// pictures encoded). Returns the steps with their times, and the pictures dropped.
+    struct Run {
+        var rule: EffortRule
+        var now: Int64 = 0
+        var steps: [(at: Double, step: EffortRule.Step)] = []
+        var dropped = 0
+        var encoded = 0
+        private var busyUntil: Int64 = 0
+        private var queue: [Int64] = []
+        private var toSkip = 0
+
+        init(efforts: Int = 3) { rule = EffortRule(efforts: efforts, fps: 30) }
+
+        mutating func run(seconds: Double, cost: (Int, Int64) -> Int64) {
+            let end = now + Int64(seconds * 1e9)
+            var next = now
+            while next < end {
+                // The writer works through the queue until the next picture arrives.
+                while let first = queue.first, max(busyUntil, first) <= next {
+                    let start = max(busyUntil, first)
+                    queue.removeFirst()
+                    let done = start + cost(rule.effort, start)
+                    busyUntil = done
+                    encoded += 1
+                    if rule.effortPending, encoded % 30 == 0 { rule.effortApplied(at: done) }
+                    for step in rule.picture(at: done, busy: done - start, waiting: queue.count) {
+                        steps.append((Double(done) / 1e9, step))
+                    }
+                }
+                // A picture arrives: kept (one in `keepEvery`), queued or dropped.
+                if toSkip > 0 {
+                    toSkip -= 1
+                } else {
+                    toSkip = rule.keepEvery - 1
+                    if queue.count < 8 { queue.append(next) } else { dropped += 1 }
+                }
+                next += rule.interval
+            }
+            now = end
+        }
+    }
+
+    @Test("with CPU to spare (a third of each frame interval): no step in a minute, the configured effort at every picture")
+    func spareCPU() {
+        var run = Run()
+        run.run(seconds: 60) { _, _ in 11 * Self.ms }
+        #expect(run.steps.isEmpty)
+        #expect(run.rule.effort == 0 && run.rule.keepEvery == 1 && run.rule.steps == 0 && run.dropped == 0)
+    }
+
+    @Test("a short hiccup (one picture of 120 ms) steps nothing")
+    func hiccup() {
+        var run = Run()
+        run.run(seconds: 5) { _, t in t >= 2_000 * Self.ms && t < 2_033 * Self.ms ? 120 * Self.ms : 10 * Self.ms }
+        #expect(run.steps.isEmpty, "\(run.steps)")
+    }
+
+    @Test("behind by a little (0.9 of the time at the configured effort): the effort steps down once, at a key frame, and the rate stays")
+    func effortFirst() throws {
+        var run = Run()
+        run.run(seconds: 20) { effort, _ in effort == 0 ? 30 * Self.ms : 22 * Self.ms }
+        let first = try #require(run.steps.first)
+        #expect(first.step == .effort(from: 0, to: 1))
+        #expect(first.at >= 1 && first.at < 2, "after a full second measured: \(first.at)")
+        #expect(run.steps.count == 1, "\(run.steps)")
+        #expect(run.rule.effort == 1 && run.rule.keepEvery == 1 && !run.rule.effortPending && run.dropped == 0)
+    }
+
+    @Test("behind at every effort (40, 36, 33 ms a picture at 30 fps): every 2nd picture and the effort down to the cheapest, and it holds there without a drop after the steps")
+    func thenTheRate() {
+        var run = Run()
+        run.run(seconds: 30) { effort, _ in [40, 36, 33][effort] * Self.ms }
+        let kinds = run.steps.map(\.step)
+        #expect(kinds == [.keepEvery(from: 1, to: 2), .effort(from: 0, to: 1), .effort(from: 1, to: 2)], "\(kinds)")
+        #expect(run.rule.effort == 2 && run.rule.keepEvery == 2, "\(kinds)")
+        // No step up: at every 2nd picture the writer is busy 0.5, 1.0 at the full rate.
+        #expect(!kinds.contains { if case let .keepEvery(from, to) = $0 { return to < from } else { return false } }, "\(kinds)")
+        let dropsAfter = run.dropped
+        run.run(seconds: 30) { effort, _ in [40, 36, 33][effort] * Self.ms }
+        #expect(run.dropped == dropsAfter && run.rule.keepEvery == 2, "\(run.steps.map(\.step))")
+    }
+
+    @Test("a queue past half full steps the rate at once (and the effort at the key frame): a writer at 20 pictures a second loses none of 30")
+    func urgent() throws {
+        var run = Run()
+        run.run(seconds: 20) { _, _ in 50 * Self.ms }
+        let first = try #require(run.steps.first)
+        #expect(first.step == .keepEvery(from: 1, to: 2) && first.at < 0.7, "\(run.steps)")
+        #expect(run.dropped == 0)
+        #expect(run.rule.keepEvery == 2, "\(run.steps)")
+        // The effort steps (they do not help this writer) are all taken, and nothing more.
+        #expect(run.rule.effort == 2 && run.steps.count == 3, "\(run.steps)")
+    }
+
+    @Test("effort that makes the full rate fit again (40, 30, 20 ms): down to every 2nd picture at once, the cheapest effort, then the full rate back, and no more steps")
+    func effortBringsTheRateBack() {
+        var run = Run()
+        run.run(seconds: 30) { effort, _ in [40, 30, 20][effort] * Self.ms }
+        #expect(run.steps.map(\.step) == [.keepEvery(from: 1, to: 2), .effort(from: 0, to: 1), .effort(from: 1, to: 2), .keepEvery(from: 2, to: 1)],
+                "\(run.steps)")
+        #expect(run.rule.effort == 2 && run.rule.keepEvery == 1)
+    }
+
+    @Test("a writer at 12 pictures a second: every 3rd picture, no drop")
+    func everyThird() {
+        var run = Run()
+        run.run(seconds: 20) { _, _ in 83 * Self.ms }
+        #expect(run.rule.keepEvery == 3, "\(run.steps)")
+        #expect(run.dropped == 0, "\(run.steps)")
+    }
+
+    @Test("the headroom comes back: the rate comes back first, then the effort, step by step, and then nothing moves")
+    func backUp() {
+        var run = Run()
+        run.run(seconds: 10) { effort, _ in [40, 36, 33][effort] * Self.ms }
+        #expect(run.rule.effort == 2 && run.rule.keepEvery == 2)
+        let before = run.steps.count
+        run.run(seconds: 40) { _, _ in 8 * Self.ms }
+        let ups = run.steps.dropFirst(before).map(\.step)
+        #expect(ups == [.keepEvery(from: 2, to: 1), .effort(from: 2, to: 1), .effort(from: 1, to: 0)], "\(ups)")
+        #expect(!run.rule.stepped)
+    }
+
+    @Test("room for the full rate but not with margin (0.4 of the time at every 2nd picture, 0.81 predicted): it stays down, no flapping")
+    func noFlap() {
+        var run = Run(efforts: 1)
+        run.run(seconds: 5) { _, _ in 50 * Self.ms }
+        #expect(run.rule.keepEvery == 2)
+        let before = run.steps.count
+        run.run(seconds: 60) { _, _ in 27 * Self.ms }
+        #expect(run.steps.count == before, "\(run.steps.dropFirst(before).map(\.step))")
+    }
+
+    @Test("a CPU share that swings second by second (a cgroup's throttling: 8 ms, then 45 ms a picture): no step up on a light second")
+    func swingingShare() {
+        var run = Run(efforts: 1)
+        run.run(seconds: 5) { _, _ in 50 * Self.ms }
+        #expect(run.rule.keepEvery == 2)
+        let before = run.steps.count
+        let start = run.now
+        run.run(seconds: 20) { _, t in (t - start) / 1_000_000_000 % 2 == 0 ? 8 * Self.ms : 45 * Self.ms }
+        #expect(run.steps.count == before, "\(run.steps.dropFirst(before).map(\.step))")
+    }
+
+    @Test("a step up that does not hold (the load comes back) doubles the hold before the next one")
+    func holdDoubles() {
+        var run = Run(efforts: 1)
+        run.run(seconds: 5) { _, _ in 50 * Self.ms }
+        #expect(run.rule.keepEvery == 2 && run.rule.upHold == EffortRule.upHold)
+        // Light for a while: back to the full rate; then heavy again at once.
+        run.run(seconds: 5) { _, _ in 10 * Self.ms }
+        #expect(run.rule.keepEvery == 1)
+        run.run(seconds: 3) { _, _ in 50 * Self.ms }
+        #expect(run.rule.keepEvery == 2)
+        #expect(run.rule.upHold == 2 * EffortRule.upHold)
+        // Light again: the step up now waits the doubled hold after the step down.
+        let down = run.steps.count - 1
+        run.run(seconds: 6) { _, _ in 10 * Self.ms }
+        #expect(run.rule.keepEvery == 1)
+        #expect(run.steps.count == down + 2, "\(run.steps)")
+        if run.steps.count == down + 2 { #expect(run.steps[down + 1].at - run.steps[down].at >= 4, "\(run.steps)") }
+    }
+
+    @Test("one effort only (a hardware encoder): behind, the rate steps; an effort the writer refuses is not tried again")
+    func effortsLimited() {
+        var run = Run(efforts: 1)
+        run.run(seconds: 10) { _, _ in 40 * Self.ms }
+        #expect(run.steps.map(\.step) == [.keepEvery(from: 1, to: 2)])
+        var rule = EffortRule(efforts: 3, fps: 30)
+        var t: Int64 = 0
+        var steps: [EffortRule.Step] = []
+        while t < 1_100 * Self.ms {
+            t += 33 * Self.ms
+            steps += rule.picture(at: t, busy: 32 * Self.ms, waiting: 0)
+        }
+        #expect(steps == [.effort(from: 0, to: 1)] && rule.effortPending)
+        rule.effortRefused(at: t, kept: 0)
+        #expect(rule.effort == 0 && rule.efforts == 1 && !rule.effortPending)
+        while t < 2_300 * Self.ms {
+            t += 33 * Self.ms
+            steps += rule.picture(at: t, busy: 32 * Self.ms, waiting: 0)
+        }
+        #expect(steps == [.effort(from: 0, to: 1), .keepEvery(from: 1, to: 2)])
+    }
+
+    @Test("what a machine sustains (--check): the first effort that fits at every picture, else every 2nd or 3rd at the cheapest, else nothing", arguments: [
+        ([0.010, 0.006], 1, 0),      // 10 ms at veryfast: every picture, the configured effort
+        ([0.025, 0.015], 1, 1),      // only superfast fits in 0.6 of 33 ms
+        ([0.040, 0.030], 2, 1),      // superfast at every 2nd picture (30 ms under 40)
+        ([0.080, 0.055], 3, 1),      // every 3rd (55 ms under 60)
+        ([0.090, 0.070], 0, 0),      // nothing: a smaller size
+    ])
+    func sustains(costs: [Double], keepEvery: Int, effort: Int) {
+        let verdict = EffortRule.sustains(secondsPerPicture: costs, fps: 30, fits: 0.6)
+        if keepEvery == 0 {
+            #expect(verdict == nil)
+        } else {
+            #expect(verdict?.effort == effort && verdict?.keepEvery == keepEvery, "\(String(describing: verdict))")
+        }
+    }
+}

@@ -1,0 +1,77 @@
+// Issue 35 through the binary: a take whose encoder cannot keep up with the camera steps its effort
+// down at a key frame and its rate down evenly (every 2nd picture), loses nothing unplanned, says
+// each step, and stays one stream; with the CPU to spare nothing steps.
+import Foundation
+import Testing
+import KioskCore
+import KioskTestSupport
+
+/// Serialized: the two takes measure the CPU they get; run beside each other they share it.
+@Suite("kiosk-recorder on a CPU too weak for the camera (issue 35)", .serialized)
+struct EffortEndToEndTests {
+    static func booth(encoder: String, size: Size, output: String) -> [String] {
+        ["--camera", "test", "--microphone", "test", "--size", "\(size)", "--windowed", "800x480", "--countdown", "0",
+         "--video-encoder", encoder, "--output", output]
+    }
+
+    /// One take of `seconds` with `encoder`: its outcome, the booth's stderr, and its pictures' own numbers.
+    static func take(_ name: String, encoder: String, size: Size = Size(width: 640, height: 360),
+                     seconds: Double) throws -> (result: RecordingResult, stderr: String, numbers: [Int], path: String) {
+        let output = try testFolder(name).appendingPathComponent("take.mov").path
+        let r = try RecorderProcess(booth(encoder: encoder, size: size, output: output), environment: ["KIOSK_TEST_ENCODERS": "1"])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
+        Thread.sleep(forTimeInterval: seconds)
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished", timeout: 30) != nil, "\(r.stderr)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        let result = try #require(r.lastResult)
+        return (result, r.stderr, try ExecCameraEndToEndTests.numbers(output, width: size.width, height: size.height), output)
+    }
+
+    /// The video stream's extradata (its SPS and PPS, the `avcC`), as ffprobe hashes it, and how many video streams there are.
+    static func videoStreams(_ path: String) throws -> [String] {
+        try runProgram(["ffprobe", "-v", "error", "-select_streams", "v", "-show_data_hash", "MD5", "-show_entries", "stream=extradata_hash",
+                        "-of", "csv=p=0", path], stderr: .discard).stdout.split(whereSeparator: \.isNewline).map(String.init)
+    }
+
+    @Test("an encoder at 20 pictures a second against the camera's 30: the take keeps every 2nd picture evenly (no gap over two intervals), drops none, counts the skipped as the pictures missing, says each step, and stays one stream with the full-CPU take's SPS/PPS")
+    func stepsEvenly() throws {
+        let slow = try Self.take("effort-slow", encoder: TestEncoderName.slow, seconds: 6)
+        let result = slow.result, numbers = slow.numbers
+        #expect(result.success && result.encoder == TestEncoderName.slow, "\(result)")
+        #expect(result.droppedFrames == 0, "\(result)\n\(slow.stderr)")
+        try #require(numbers.count > 30, "\(numbers.count) pictures")
+        let steps = zip(numbers, numbers.dropFirst()).map { $1 - $0 }
+        #expect(steps.allSatisfy { $0 >= 1 && $0 <= 2 }, "gaps: \(steps.enumerated().filter { $0.element < 1 || $0.element > 2 }.prefix(5))")
+        let missing = steps.reduce(0) { $0 + $1 - 1 }
+        #expect(result.skippedFrames == missing && missing > 0, "\(result.skippedFrames) skipped, \(missing) missing")
+        // About 15 a second once stepped (the first half second at the full rate).
+        let rate = Double(numbers.count) / result.duration
+        #expect(abs(result.frameRate - rate) < 0.5 && result.frameRate >= 14 && result.frameRate <= 20, "\(result.frameRate), \(rate) counted")
+        #expect(result.effortSteps >= 2, "\(result)")
+        // Each step said: the rate at once, the effort at the next key frame.
+        #expect(slow.stderr.contains("take: rate down to every 2nd picture, 15 a second"), "\(slow.stderr)")
+        #expect(slow.stderr.contains("take: effort down from veryfast to superfast at the next key frame"), "\(slow.stderr)")
+        #expect(slow.stderr.contains("take: effort now superfast, from this key frame on"), "\(slow.stderr)")
+        #expect(!slow.stderr.contains("refused"), "\(slow.stderr)")
+        // One stream that ffmpeg decodes without a word, with the SPS/PPS a take at full CPU has.
+        #expect(try decodesCleanly(slow.path))
+        let full = try Self.take("effort-full-reference", encoder: "libx264", seconds: 1.5)
+        let (stepped, reference) = (try Self.videoStreams(slow.path), try Self.videoStreams(full.path))
+        #expect(stepped.count == 1 && stepped == reference, "\(stepped) against \(reference)")
+    }
+
+    @Test("with the CPU to spare (352x288 on libx264, a millisecond or two a picture): no step, nothing skipped or dropped, every picture in the file, the full rate")
+    func noStepAtFullCPU() throws {
+        let take = try Self.take("effort-full", encoder: "libx264", size: Size(width: 352, height: 288), seconds: 3)
+        let result = take.result
+        #expect(result.success && result.droppedFrames == 0 && result.skippedFrames == 0 && result.effortSteps == 0, "\(result)\n\(take.stderr)")
+        #expect(!take.stderr.contains("take: effort") && !take.stderr.contains("take: rate"), "\(take.stderr)")
+        let steps = zip(take.numbers, take.numbers.dropFirst()).map { $1 - $0 }
+        #expect(steps.allSatisfy { $0 == 1 }, "\(steps)")
+        #expect(abs(result.frameRate - 30) < 1.5, "\(result.frameRate)")
+    }
+}
