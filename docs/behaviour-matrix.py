@@ -7,11 +7,11 @@ src=open('Tests/KioskCoreTests/RecorderMachineTests.swift').read()
 entries={}; modes={}
 for k,a,m in re.findall(r'^\s*"(\w+/[\w()]+)": \.init\(actions: \[(.*?)\], mode: \.(\w+)\),\s*$', src, re.M):
     entries[k]=a; modes[k]=m
-fixtures=["ready","readyNoCamera","readyBackground","countdown","recordingUnconfirmed","recording","stopping","finished","finishedFailed","playing","sharingPending","sharing"]
-visible={"ready":["cancel","start"],"readyNoCamera":["cancel"],"readyBackground":["cancel"],"countdown":["cancel"],"recordingUnconfirmed":[],"recording":["stop"],"stopping":[],"finished":["retake","useVideo","playVideo"],"finishedFailed":["retake","playVideo"],"playing":["closePlayer"],"sharingPending":["done"],"sharing":["done"]}
-buttons=["cancel","start","stop","retake","useVideo","playVideo","closePlayer","switchCamera","done","photo"]
-events=[f"press({b})" for b in buttons]+["start","countdownTick","tick","recordingStarted","recordingFailed","recordingFinished","background","foreground","rotate","cameraLost","cameraBack","playbackProgress","playbackEnded","togglePause","pause","seek","trim","stateQuery","terminate","quit","parentGone","reload","cameraSwitched","idleReset","takeShared","shareFailed","shareTimedOut"]
-fixmode={"ready":"ready","readyNoCamera":"ready","readyBackground":"ready","countdown":"countdown","recordingUnconfirmed":"recording","recording":"recording","stopping":"recording","finished":"finished","finishedFailed":"finished","playing":"playing","sharingPending":"sharing","sharing":"sharing"}
+fixtures=["ready","readyNoCamera","readyBackground","countdown","recordingUnconfirmed","recording","stopping","finished","finishedFailed","playing","sharingPending","sharing","libraryGrid","libraryReview"]
+visible={"ready":["cancel","start"],"readyNoCamera":["cancel"],"readyBackground":["cancel"],"countdown":["cancel"],"recordingUnconfirmed":[],"recording":["stop"],"stopping":[],"finished":["retake","useVideo","playVideo"],"finishedFailed":["retake","playVideo"],"playing":["closePlayer"],"sharingPending":["done"],"sharing":["done"],"libraryGrid":["back"],"libraryReview":["back","useVideo","playVideo"]}
+buttons=["cancel","start","stop","retake","useVideo","playVideo","closePlayer","switchCamera","done","photo","openLibrary","back"]
+events=[f"press({b})" for b in buttons]+["start","countdownTick","tick","recordingStarted","recordingFailed","recordingFinished","background","foreground","rotate","cameraLost","cameraBack","playbackProgress","playbackEnded","togglePause","pause","seek","trim","stateQuery","terminate","quit","parentGone","reload","cameraSwitched","idleReset","takeShared","shareFailed","shareTimedOut","pick","libraryListed"]
+fixmode={"ready":"ready","readyNoCamera":"ready","readyBackground":"ready","countdown":"countdown","recordingUnconfirmed":"recording","recording":"recording","stopping":"recording","finished":"finished","finishedFailed":"finished","playing":"playing","sharingPending":"sharing","sharing":"sharing","libraryGrid":"library","libraryReview":"library"}
 def short(a):
     a=re.sub(r'\.emit\(\.(\w+)\(.*?\)\)\)?\)?', r'emit \1', a)
     a=re.sub(r'\.emit\(\.(\w+)\)', r'emit \1', a)
@@ -25,6 +25,7 @@ def short(a):
     a=a.replace('.startShareClock','startShareClock')
     a=re.sub(r'\.seekPlayback\(to: [\d.]+\)','seekPlayback',a)
     a=a.replace('.startPlayback(path: out)','startPlayback')
+    a=re.sub(r'\.startPlayback\(path: libraryEntries\[\d\]\.path\)','startPlayback',a)
     a=a.replace('.','')
     parts=[p.strip() for p in a.split(',') if p.strip() and not p.strip().startswith(('remaining','reason','outputPath','message','signal','orientation','path','timer','buttons','mode'))]
     return ' · '.join(parts)
@@ -41,6 +42,7 @@ for e in events:
         elif e.startswith("press(") and e[6:-1] not in visible[f]: row.append("notAllowed")
         elif e == "start" and "start" not in visible[f]: row.append("notAllowed")
         elif e in ("seek","pause") and fixmode[f] != "playing": row.append("notAllowed")
+        elif e == "pick" and fixmode[f] != "library": row.append("notAllowed")
         elif e == "trim": row.append("notAllowed")
         else: row.append("—")
     lines.append(f"| `{e}` | "+" | ".join(row)+" |")

@@ -42,6 +42,8 @@ extension Booth {
             startShareClock()
         case let .takePhoto(orientation):
             takePhoto(orientation: orientation)
+        case .listLibrary:
+            listLibrary()
         case let .startRecording(orientation):
             startRecording(orientation: orientation)
         case .startCountdownClock:
@@ -69,10 +71,10 @@ extension Booth {
         case let .applyConfiguration(configuration):
             apply(configuration)
         case let .emit(event):
-            if case let .state(mode, timer, buttons, orientation, remaining, _, _, trim) = event {
+            if case let .state(mode, timer, buttons, orientation, remaining, _, _, trim, library) = event {
                 events.emit(.state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
                                    microphoneLevel: config.capture.microphone != .none ? meter.level() : nil,
-                                   hooksPending: config.service.onTake != nil ? jobs.owed.pending : nil, trim: trim))
+                                   hooksPending: config.service.onTake != nil ? jobs.owed.pending : nil, trim: trim, library: library))
             } else {
                 events.emit(event)
             }

@@ -24,6 +24,7 @@ extension Booth {
         switch input {
         case let .press(button): perform(machine.handle(.press(button)))
         case let .tapElsewhere(point):
+            if tapLibrary(at: point) { break }
             focus(at: point)
             perform(machine.handle(.togglePause))
         case .togglePause: perform(machine.handle(.togglePause))
@@ -37,6 +38,7 @@ extension Booth {
         case .background: perform(machine.handle(.background))
         case .foreground: perform(machine.handle(.foreground))
         case let .displayOrientation(o): perform(machine.handle(.rotate(o)))
+        case .libraryScrolled: break // drawn again below
         }
         needsDraw = true
     }
@@ -95,6 +97,8 @@ extension Booth {
             events.emit(event)
         case let .photoDone(outcome):
             photoDone(outcome)
+        case let .libraryListed(entries):
+            libraryListed(entries)
         case let .screenshotDone(failure):
             if let failure { events.emit(.error(code: .screenshotFailed, message: failure)) }
         case let .command(command):
@@ -156,7 +160,7 @@ extension Booth {
     func handle(_ command: Command) {
         // A guest's press or touch sent as a command keeps the finished screen awake; `state` does not.
         switch command {
-        case .press, .start, .seek, .pause: clocks.idle.touched(at: MonotonicClock.now()); _ = wakeFromAttract(false)
+        case .press, .start, .seek, .pause, .pick: clocks.idle.touched(at: MonotonicClock.now()); _ = wakeFromAttract(false)
         case .tap:
             clocks.idle.touched(at: MonotonicClock.now())
             // A tap on the attract screen wakes it, like a finger.
@@ -178,6 +182,8 @@ extension Booth {
                 perform(machine.handle(.press(button)))
             } else if let fraction = screen.progressFraction(at: point, visible: visible) {
                 perform(machine.handle(.seek(position: fraction * machine.playbackDuration)))
+            } else if tapLibrary(at: screen.logical(point)) {
+                break
             } else {
                 focus(at: screen.logical(point))
                 perform(machine.handle(.togglePause))
@@ -191,6 +197,7 @@ extension Booth {
         case let .pause(paused): perform(machine.handle(.pause(paused)))
         case .state: perform(machine.handle(.stateQuery))
         case .quit: perform(machine.handle(.quit))
+        case let .pick(path): perform(machine.handle(.pick(path: path)))
         }
     }
 }

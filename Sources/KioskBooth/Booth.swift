@@ -106,6 +106,7 @@ public final class Booth {
                                   countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining, cameraCount: ring.count,
                                   shares: config.share.folder != nil, trims: config.guest.trim)
         machine.photoButton = config.screen.photoButton
+        machine.library = config.screen.library
         inbox.wakes(with: parts.screen.wake)
         frames.wakes(with: parts.screen.wake)
         jobs.owed.backoff = HookBackoff(first: parts.environment.hookBackoff ?? 10)

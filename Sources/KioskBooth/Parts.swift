@@ -54,12 +54,18 @@ public protocol BoothScreen: AnyObject {
     func setWords(_ words: ScreenWords, prompt: String?, font: String?) throws
     /// What `setWords` would throw, changing nothing.
     func checkWords(_ words: ScreenWords, prompt: String?, font: String?) throws
+    /// `--library`: the listed takes' thumbnails, by path (uploaded when first drawn).
+    func setLibraryPictures(_ pictures: [String: RGBPicture])
+    /// The library's take under a canvas point, by its index in the grid of `count` takes.
+    func libraryIndex(atLogical point: Point, count: Int) -> Int?
 }
 
 extension BoothScreen {
     /// Twins that show no trimmer take its pictures and drop them.
     public func setTrimPictures(_ pictures: [RGBPicture]) throws {}
     public func progressFraction(at physical: Point, visible: [Button]) -> Double? { nil }
+    public func setLibraryPictures(_ pictures: [String: RGBPicture]) {}
+    public func libraryIndex(atLogical point: Point, count: Int) -> Int? { nil }
 }
 
 extension Screen: BoothScreen {

@@ -25,10 +25,12 @@ public enum Command: Equatable, Sendable {
     case trim(TrimRange)
     case state
     case quit
+    /// `{"command":"pick","path":P}` (`--library`): that take's review, as a tap on its cell.
+    case pick(path: String)
 
     /// Every command name the parser accepts, for messages and docs.
     public static let names: [String] =
-        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "trim", "state", "quit"]
+        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "trim", "state", "quit", "pick"]
 }
 
 /// Why a stdin line was not a command: becomes an `error` event, and nothing changes.
@@ -114,6 +116,9 @@ public struct CommandParser: Sendable {
             return .success(.trim(TrimRange(start: start, end: end)))
         case "state": return .success(.state)
         case "quit": return .success(.quit)
+        case "pick":
+            guard let path = raw.path, !path.isEmpty else { return .failure(bad("pick needs \"path\"")) }
+            return .success(.pick(path: path))
         default:
             return .failure(CommandError(
                 code: .unknownCommand,

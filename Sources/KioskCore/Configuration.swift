@@ -196,6 +196,9 @@ public struct Configuration: Equatable, Sendable {
         public var largeText = false
         /// `--photo-button`: a shutter button beside the record button in ready and while recording.
         public var photoButton = false
+        /// `--library`: a Library button in ready (and the command `openLibrary`): the output
+        /// folder's accepted takes to look at again, or to use (LibraryRoom).
+        public var library = false
 
         public init() {}
 

@@ -33,7 +33,8 @@ public struct IdleRule: Equatable, Sendable {
             showing = current
             since = now
         }
-        let idle = mode == .finished || (mode == .playing && paused)
+        // The library (grid or review) left untouched goes back to ready (RecorderMachine.idleReset).
+        let idle = mode == .finished || mode == .library || (mode == .playing && paused)
         guard idle, !playerAlone, Double(now - since) / 1e9 >= timeout else { return false }
         since = now
         return true

@@ -9,17 +9,22 @@ public enum Button: String, CaseIterable, Codable, Sendable {
     case done
     /// `--photo-button`: the shutter beside the record button, in ready and while recording.
     case photo
+    /// `--library`: in ready, the way to the takes already made (LibraryRoom).
+    case openLibrary
+    /// The library: from a take's review back to the grid, from the grid back to ready.
+    case back
 
     /// The place a button occupies; buttons that never show together share one.
-    public enum Slot: Sendable { case left, centre, right, middle, shutter }
+    public enum Slot: Sendable { case left, centre, right, middle, shutter, top }
 
     public var slot: Slot {
         switch self {
-        case .cancel, .retake, .closePlayer: .left
+        case .cancel, .retake, .closePlayer, .back: .left
         case .start, .stop: .centre
         case .useVideo, .switchCamera, .done: .right
         case .playVideo: .middle
         case .photo: .shutter
+        case .openLibrary: .top
         }
     }
 
@@ -57,6 +62,9 @@ public struct Layout: Equatable, Sendable {
     /// button, narrowed to start a finger's gap past the shutter. Retake's, Use Video's and Done's
     /// modes have no shutter, so those keep the side buttons' one width.
     public let switchButton: Rect
+    /// `--library`: ready's Library button, at the top panel's left, as wide as a side button and
+    /// at least a touch tall (it may reach a little below a short top panel).
+    public let libraryButton: Rect
     /// The timer (or position / duration) label's box inside the top panel.
     public let timerLabel: Rect
     /// The playback progress bar, in the bottom panel right of Close.
@@ -127,6 +135,8 @@ public struct Layout: Equatable, Sendable {
                               height: min(scaled(0.15, atLeast: Layout.minimumTouch), max(content.height, 1)))
         middleButton = content.centered(middleSize)
 
+        libraryButton = Rect(x: margin, y: max(margin / 2, 2), width: min(sideWidth, max(w / 3 - margin, 1)),
+                             height: max(topHeight - 2 * max(margin / 2, 2), Layout.minimumTouch))
         timerLabel = topPanel.outset(dx: -margin, dy: -max(margin / 2, 2))
         let barHeight = scaled(0.02, atLeast: 4)
         let barX = leftButton.maxX + margin
@@ -154,6 +164,7 @@ public struct Layout: Equatable, Sendable {
         case .right: rightButton
         case .middle: middleButton
         case .shutter: shutterButton
+        case .top: libraryButton
         }
     }
 

@@ -165,6 +165,7 @@ public struct OptionParser: Sendable {
             if let (name, _) = retention.first(where: { $0.1 }) {
                 throw UsageError("\(name) needs --output-dir (takes handed to a parent are the parent's)")
             }
+            if c.screen.library { throw UsageError("--library needs --output-dir (the library is that folder's accepted takes)") }
         }
         let share = c.share
         if share.folder != nil && share.urlTemplate == nil {

@@ -6,6 +6,8 @@ public enum Mode: String, CaseIterable, Codable, Sendable {
     case ready, countdown, recording, finished, playing
     /// `--share-dir`: after Use Video, the QR code for the guest's phone (Done, or `--share-seconds`, ends it).
     case sharing
+    /// `--library`: the output folder's takes, or one's review (LibraryRoom).
+    case library
 }
 
 /// What to do after an outcome (Use Video or Cancel): exit, or go back to ready for the next guest.
@@ -80,6 +82,10 @@ public enum RecorderEvent: Equatable, Sendable {
     case shareFailed(message: String)
     /// The share screen was shown for `--share-seconds`: as Done.
     case shareTimedOut
+    /// `{"command":"pick","path":P}` or a tap on a cell of the library: that take's review.
+    case pick(path: String)
+    /// The file worker listed the library's takes (newest first, those that decode).
+    case libraryListed([LibraryEntry])
 }
 
 /// Where an accepted take can be fetched: the address in its QR code, its token and its folder.
@@ -133,6 +139,8 @@ public enum RecorderAction: Equatable, Sendable {
     case applyOrientation(Orientation)
     /// Put a reloaded configuration in force now (the booth is in ready; nothing records).
     case applyConfiguration(Configuration)
+    /// `openLibrary`: list the output folder's takes on the file worker (`libraryListed` follows).
+    case listLibrary
     case emit(KioskEvent)
     case exit(code: Int32)
 }

@@ -17,6 +17,8 @@ public struct RecorderMachine: Equatable, Sendable {
         /// `--share-dir`: the take was used; its share folder is being written (`link` nil) or its
         /// QR code is on screen.
         case sharing(link: ShareLink?)
+        /// `--library`: the takes already made, or one's review (LibraryRoom).
+        case library(LibraryRoom)
     }
 
     /// A take in progress.
@@ -37,6 +39,8 @@ public struct RecorderMachine: Equatable, Sendable {
         public var position: Double = 0
         public var duration: Double
         public var paused = false
+        /// A take from the library: the player closes back to its review, not to finished.
+        public var library: LibraryRoom?
     }
 
     /// On the way out: `leaving` until nothing is in flight, then `exitSent`.
@@ -56,7 +60,8 @@ public struct RecorderMachine: Equatable, Sendable {
     /// an error); no camera, no take.
     public let playerFile: String?
 
-    public private(set) var state: State = .ready
+    /// Set here and by the library's rules (RecorderMachine+Library.swift).
+    public internal(set) var state: State = .ready
     public private(set) var orientation: Orientation
     /// A rotation asked for while rotating is not allowed, applied on the next return to ready.
     public private(set) var pendingOrientation: Orientation?
@@ -83,6 +88,8 @@ public struct RecorderMachine: Equatable, Sendable {
     /// The finished take's trim (`--trim`): Use Video delivers only this part. Set in finished,
     /// gone with the take.
     public private(set) var trim: TrimRange?
+    /// `--library`: the Library button shows in ready (LibraryRoom).
+    public var library = false
 
     public init(session: SessionMode, outputPath: String, orientation: Orientation, countdown: Int = 0, warnRemaining: Double = 10,
                 cameraCount: Int = 1, shares: Bool = false, trims: Bool = false) {
@@ -121,6 +128,7 @@ public struct RecorderMachine: Equatable, Sendable {
         case .finished: .finished
         case .playing: .playing
         case .sharing: .sharing
+        case .library: .library
         }
     }
 
@@ -204,7 +212,7 @@ public struct RecorderMachine: Equatable, Sendable {
                     actions.append(.setPlaybackPaused(true))
                 }
             case .countdown: state = .ready // the guest left: no take starts
-            case .ready, .finished, .sharing: break
+            case .ready, .finished, .sharing, .library: break
             }
         case .foreground:
             inBackground = false
@@ -224,7 +232,7 @@ public struct RecorderMachine: Equatable, Sendable {
             }
         case let .playbackEnded(reason):
             if case let .playing(p) = state {
-                state = .finished(p.take)
+                state = p.library.map(State.library) ?? .finished(p.take)
                 actions.append(.emit(.playbackFinished(reason: reason)))
                 if playerFile != nil, !exiting { exit = .leaving(signal: nil, code: reason == .error ? 1 : 0) }
             }
@@ -278,6 +286,13 @@ public struct RecorderMachine: Equatable, Sendable {
         case .shareTimedOut:
             // The clock starts with the QR code on screen; one from an earlier share means nothing.
             if case .sharing(_?) = state, !exiting { outcome(&actions) }
+        case let .pick(path):
+            pick(path, &actions)
+        case let .libraryListed(entries):
+            if case var .library(room) = state, room.entries == nil {
+                room.entries = entries
+                state = .library(room)
+            }
         }
         reconcile(&actions)
         return actions
@@ -285,9 +300,10 @@ public struct RecorderMachine: Equatable, Sendable {
 
     /// `idleReset`: the paused review closed, then the take used or discarded as the presses do.
     private mutating func idleReset(_ asked: IdleAction) -> [RecorderAction] {
-        guard playerFile == nil, !exiting, mode == .finished || mode == .playing else { return [] }
+        guard playerFile == nil, !exiting, mode == .finished || mode == .playing || mode == .library else { return [] }
         var actions: [RecorderAction] = []
         if mode == .playing { actions += handle(.press(.closePlayer)) }
+        if mode == .library { return actions + leaveLibrary() }
         // A take that cannot be used (no Use Video after a failed take) can only be discarded.
         let action: IdleAction = asked == .use && visibleButtons.contains(.useVideo) ? .use : .discard
         actions.insert(.emit(.idleReset(action: action)), at: 0)
@@ -315,7 +331,7 @@ public struct RecorderMachine: Equatable, Sendable {
     }
 
     /// A control that is not on screen now: `notAllowed`, and nothing changes.
-    private func refuse(_ name: String, _ actions: inout [RecorderAction]) {
+    func refuse(_ name: String, _ actions: inout [RecorderAction]) {
         actions.append(.emit(.error(
             code: .notAllowed,
             message: "'\(name)' is not on screen in \(mode.rawValue) mode"
@@ -324,6 +340,7 @@ public struct RecorderMachine: Equatable, Sendable {
 
     private mutating func press(_ button: Button, _ actions: inout [RecorderAction]) {
         guard visibleButtons.contains(button) else { return refuse(button.rawValue, &actions) }
+        if case .library = state { return pressInLibrary(button, &actions) }
         switch (button, state) {
         case (.cancel, .countdown):
             // Cancel during the count stops the count; the session goes on.
@@ -355,7 +372,7 @@ public struct RecorderMachine: Equatable, Sendable {
             state = .playing(Playing(take: take, duration: take.duration))
             actions += [.startPlayback(path: take.outputPath), .emit(.playbackStarted(path: take.outputPath))]
         case let (.closePlayer, .playing(p)):
-            state = .finished(p.take)
+            state = p.library.map(State.library) ?? .finished(p.take)
             actions += [.stopPlayback, .emit(.playbackFinished(reason: .closed))]
             if playerFile != nil { exit = .leaving(signal: nil, code: 0) }
         case (.switchCamera, _):
@@ -363,8 +380,11 @@ public struct RecorderMachine: Equatable, Sendable {
             actions.append(.switchCamera)
         case (.photo, _):
             actions.append(.takePhoto(orientation: orientation))
-        case (.playVideo, _), (.closePlayer, _):
-            break // not visible outside finished and playing
+        case (.openLibrary, _):
+            state = .library(LibraryRoom())
+            actions.append(.listLibrary)
+        case (.playVideo, _), (.closePlayer, _), (.back, _):
+            break // not visible outside finished, playing and the library
         }
     }
 
@@ -409,7 +429,7 @@ public struct RecorderMachine: Equatable, Sendable {
     }
 
     /// After Use Video or Cancel: exit (`once`) or back to ready for the next guest (`loop`).
-    private mutating func outcome(_ actions: inout [RecorderAction]) {
+    mutating func outcome(_ actions: inout [RecorderAction]) {
         trim = nil
         switch session {
         case .once: exit = .leaving(signal: nil, code: 0)
@@ -428,11 +448,11 @@ public struct RecorderMachine: Equatable, Sendable {
             return // `terminated` follows the recording's end
         case let .playing(p):
             // Every playbackStarted has its playbackFinished.
-            state = .finished(p.take)
+            state = p.library.map(State.library) ?? .finished(p.take)
             actions += [.stopPlayback, .emit(.playbackFinished(reason: .closed))]
         case .countdown:
             state = .ready
-        case .ready, .finished, .sharing:
+        case .ready, .finished, .sharing, .library:
             break
         }
         if let signal { actions.append(.emit(.terminated(signal: signal))) }
@@ -440,7 +460,7 @@ public struct RecorderMachine: Equatable, Sendable {
 
     /// Brings the camera, a pending rotation and a pending reload in line with the state, and ends
     /// with `exit` once nothing is left in flight.
-    private mutating func reconcile(_ actions: inout [RecorderAction]) {
+    mutating func reconcile(_ actions: inout [RecorderAction]) {
         if let pending = pendingOrientation, rotationAllowed {
             pendingOrientation = nil
             if pending != orientation {

@@ -42,6 +42,8 @@ public struct ViewModel: Equatable, Sendable {
     public var flash: Double?
     /// `--trim`, in finished after a successful take: the trimmer over the take's pictures.
     public var trimmer: TrimmerView?
+    /// `--library`: its takes (nil while listed) and the picked one's review (library mode only).
+    public var library: LibraryRoom?
 
     public static func == (a: ViewModel, b: ViewModel) -> Bool {
         a.mode == b.mode && a.timer == b.timer && a.buttons == b.buttons && a.bottomPanelBackground == b.bottomPanelBackground
@@ -50,7 +52,7 @@ public struct ViewModel: Equatable, Sendable {
             && a.attract == b.attract && a.microphoneLevel?.now == b.microphoneLevel?.now
             && a.microphoneLevel?.peak == b.microphoneLevel?.peak && a.microphoneSilent == b.microphoneSilent
             && a.cameraName == b.cameraName && a.focusBox?.center == b.focusBox?.center && a.focusBox?.progress == b.focusBox?.progress
-            && a.share == b.share && a.flash == b.flash && a.trimmer == b.trimmer
+            && a.share == b.share && a.flash == b.flash && a.trimmer == b.trimmer && a.library == b.library
     }
 }
 
@@ -88,6 +90,7 @@ extension RecorderMachine {
             let switchable: [Button] = cameraCount > 1 && !inBackground ? [.switchCamera] : []
             let live = cameraAvailable && !inBackground
             return (live ? [.cancel, .start] : [.cancel]) + switchable + (live && photoButton ? [.photo] : [])
+                + (library && !inBackground ? [.openLibrary] : [])
         case .countdown:
             return [.cancel]
         case let .recording(r):
@@ -99,6 +102,8 @@ extension RecorderMachine {
             return [.closePlayer]
         case .sharing:
             return [.done]
+        case let .library(room):
+            return room.buttons(session: session)
         }
     }
 
@@ -112,6 +117,7 @@ extension RecorderMachine {
         case let .finished(take): TimerText.format(seconds: take.duration.rounded())
         case let .playing(p): TimerText.playback(position: p.position, duration: p.duration)
         case .sharing: TimerText.format(seconds: 0)
+        case let .library(room): TimerText.format(seconds: (room.picked?.duration ?? 0).rounded())
         }
     }
 
@@ -141,7 +147,8 @@ extension RecorderMachine {
             remainingFraction: timeWarning ? { if case let .recording(r) = state { min(max((r.remaining ?? 0) / warnRemaining, 0), 1) } else { nil } }() : nil,
             prompt: nil, attract: nil,
             share: { if case let .sharing(link) = state { ShareScreen(url: link?.url) } else { nil } }(),
-            trimmer: trimmerView)
+            trimmer: trimmerView,
+            library: { if case let .library(room) = state { room } else { nil } }())
     }
 
     /// The trimmer on the finished screen (`--trim`, a successful take, not on the way out).
@@ -153,6 +160,7 @@ extension RecorderMachine {
     public var stateEvent: KioskEvent {
         .state(mode: mode.rawValue, timer: timerText, buttons: visibleButtons, orientation: orientation,
                remaining: { if case let .recording(r) = state { r.remaining } else { nil } }(),
-               trim: mode == .finished ? trim : nil)
+               trim: mode == .finished ? trim : nil,
+               library: { if case let .library(room) = state { room.entries ?? [] } else { nil } }())
     }
 }

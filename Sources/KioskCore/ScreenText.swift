@@ -35,6 +35,8 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
     case done
     /// The shutter (`--photo-button`): a circle without a title, like the record button.
     case photo
+    /// `--library`: ready's button to the takes already made, and the library's way back.
+    case openLibrary, back
     /// The message while no camera gives pictures.
     case cameraUnavailable
     /// `--camera auto` has found no camera yet (and looks again every second).
@@ -67,6 +69,8 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .switchCamera: self = .switchCamera
         case .done: self = .done
         case .photo: self = .photo
+        case .openLibrary: self = .openLibrary
+        case .back: self = .back
         }
     }
 
@@ -110,6 +114,8 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .switchCamera: "Switch Camera"
         case .photo: "Photo"
         case .done: "Done"
+        case .openLibrary: "Library"
+        case .back: "Back"
         case .cameraUnavailable: "Camera unavailable. Connect a camera; retrying every second."
         case .noCameraFound: "No camera found. Connect a camera; looking again every second."
         case .noMicrophone: "No microphone found: the video will have no sound."
@@ -134,6 +140,8 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .switchCamera: "カメラ切替"
         case .photo: "写真"
         case .done: "完了"
+        case .openLibrary: "ライブラリ"
+        case .back: "戻る"
         case .cameraUnavailable: "カメラが使えません。カメラを接続してください（1秒ごとに再試行します）。"
         case .noCameraFound: "カメラが見つかりません。カメラを接続してください（1秒ごとに探します）。"
         case .noMicrophone: "マイクが見つかりません。動画に音声は入りません。"
@@ -158,6 +166,8 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .switchCamera: "切换摄像头"
         case .photo: "拍照"
         case .done: "完成"
+        case .openLibrary: "视频库"
+        case .back: "返回"
         case .cameraUnavailable: "摄像头不可用。请连接摄像头（每秒重试一次）。"
         case .noCameraFound: "未找到摄像头。请连接摄像头（每秒查找一次）。"
         case .noMicrophone: "未找到麦克风：视频将没有声音。"
@@ -182,6 +192,8 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .switchCamera: "Kamera wechseln"
         case .photo: "Foto"
         case .done: "Fertig"
+        case .openLibrary: "Mediathek"
+        case .back: "Zurück"
         case .cameraUnavailable: "Kamera nicht verfügbar. Bitte eine Kamera anschließen; neuer Versuch jede Sekunde."
         case .noCameraFound: "Keine Kamera gefunden. Bitte eine Kamera anschließen; Suche jede Sekunde."
         case .noMicrophone: "Kein Mikrofon gefunden: Das Video hat keinen Ton."
@@ -206,6 +218,8 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .switchCamera: "Changer de caméra"
         case .photo: "Prendre une photo"
         case .done: "Terminé"
+        case .openLibrary: "Vidéothèque"
+        case .back: "Retour"
         // French puts a (no-break) space before ; ? : and !
         case .cameraUnavailable: "Caméra indisponible. Branchez une caméra\u{A0}; nouvel essai chaque seconde."
         case .noCameraFound: "Aucune caméra trouvée. Branchez une caméra\u{A0}; recherche chaque seconde."
@@ -231,6 +245,8 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .switchCamera: "Cambiar cámara"
         case .photo: "Foto"
         case .done: "Listo"
+        case .openLibrary: "Biblioteca"
+        case .back: "Atrás"
         case .cameraUnavailable: "Cámara no disponible. Conecte una cámara; se reintenta cada segundo."
         case .noCameraFound: "No se encontró ninguna cámara. Conecte una cámara; se busca cada segundo."
         case .noMicrophone: "No se encontró ningún micrófono: el vídeo no tendrá sonido."

@@ -71,7 +71,8 @@ public struct SendRequest: Equatable, Sendable {
     /// Whether the command announces nothing of its own, so that a `state` query follows it.
     static func needsStateQuery(_ command: Command) -> Bool {
         switch command {
-        case .press(.retake), .rotate, .background, .foreground, .tap, .focus, .screenshot, .seek, .pause, .trim: true
+        case .press(.retake), .press(.openLibrary), .press(.back), .pick, .rotate, .background, .foreground, .tap, .focus, .screenshot, .seek,
+             .pause, .trim: true
         case .press, .start, .state, .quit: false
         }
     }

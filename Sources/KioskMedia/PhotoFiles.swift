@@ -20,23 +20,44 @@ public enum PhotoFiles {
         var path = url.path
         for k in 1...tries {
             if k > 1 { path = "\(stem)-\(k).\(ext)" }
-            let fd: Int32
-            do { fd = try NewFile.create(path, mode: mode) } catch {
-                if error.errno == EEXIST { continue }
-                return .failure(PhotoError("\(error)"))
+            switch writeExclusive(bytes, at: path, mode: mode) {
+            case .written: return .success(path)
+            case .exists: continue
+            case let .failed(error): return .failure(error)
             }
-            if let failure = writeAll(bytes, to: fd, path: path) {
-                close(fd)
-                unlink(path)
-                return .failure(failure)
-            }
-            let synced = fsync(fd) == 0
-            close(fd)
-            if !synced { Log.info("fsync(\(path)): \(String(cString: strerror(errno)))") }
-            FileSink.syncFolder(of: path)
-            return .success(path)
         }
         return .failure(PhotoError("every name like \(url.path) is taken"))
+    }
+
+    /// Writes `bytes` as the new file `path` (never over one that exists: that is a failure too),
+    /// with `mode`, synced with its folder (the library's thumbnails).
+    public static func writeNew(_ bytes: [UInt8], at path: String, mode: Int) -> Result<Void, PhotoError> {
+        switch writeExclusive(bytes, at: path, mode: mode) {
+        case .written: .success(())
+        case .exists: .failure(PhotoError("\(path) exists"))
+        case let .failed(error): .failure(error)
+        }
+    }
+
+    enum Written { case written, exists, failed(PhotoError) }
+
+    /// One try at a new file: written whole and synced, the name taken, or why not (nothing is left
+    /// behind then).
+    static func writeExclusive(_ bytes: [UInt8], at path: String, mode: Int) -> Written {
+        let fd: Int32
+        do { fd = try NewFile.create(path, mode: mode) } catch {
+            return error.errno == EEXIST ? .exists : .failed(PhotoError("\(error)"))
+        }
+        if let failure = writeAll(bytes, to: fd, path: path) {
+            close(fd)
+            unlink(path)
+            return .failed(failure)
+        }
+        let synced = fsync(fd) == 0
+        close(fd)
+        if !synced { Log.info("fsync(\(path)): \(String(cString: strerror(errno)))") }
+        FileSink.syncFolder(of: path)
+        return .written
     }
 
     /// `bytes` written whole to `fd` (EINTR retried); the failure, or nil.

@@ -12,15 +12,16 @@ enum SharePoster {
     static let quality: Int32 = 85
 
     /// The JPEG of the picture in `packet` (a key frame of `stream`) and its upright size.
-    static func jpeg(of packet: Packet, in stream: UnsafeMutablePointer<AVStream>) throws(ShareError) -> (bytes: [UInt8], size: Size) {
-        let step = "making poster.jpg"
+    /// `longSide`: at most this many pixels on its long side (the library's thumbnails are smaller).
+    static func jpeg(of packet: Packet, in stream: UnsafeMutablePointer<AVStream>, longSide: Int = longSide,
+                     step: String = "making poster.jpg") throws(ShareError) -> (bytes: [UInt8], size: Size) {
         let picture: DecodedPicture
         do { picture = try decode(packet, in: stream) } catch { throw ShareError(step: step, error) }
         let turns = Int((MoviePlayer.rotation(of: stream) / 90).rounded()) % 4
         let rgb: (pixels: [UInt8], size: Size, pitch: Int)
-        do { rgb = try scaledRGB(picture, turns: turns) } catch { throw ShareError(step: step, error) }
+        do { rgb = try scaledRGB(picture, turns: turns, longSide: longSide) } catch { throw ShareError(step: step, error) }
         let upright = turns == 0 ? rgb : turn(rgb.pixels, size: rgb.size, pitch: rgb.pitch, quarterTurns: turns)
-        return (try compress(upright.pixels, size: upright.size, pitch: upright.pitch), upright.size)
+        return (try compress(upright.pixels, size: upright.size, pitch: upright.pitch, step: step), upright.size)
     }
 
     /// The key frame's picture (`avcodec_send_packet`, the end of the stream, `avcodec_receive_frame`).
@@ -102,8 +103,8 @@ enum SharePoster {
     }
 
     /// A baseline JPEG of packed RGB, 4:2:0, at `quality` (`tjCompress2`).
-    static func compress(_ pixels: [UInt8], size: Size, pitch: Int) throws(ShareError) -> [UInt8] {
-        guard let handle = tjInitCompress() else { throw ShareError(step: "making poster.jpg", reason: "tjInitCompress failed") }
+    static func compress(_ pixels: [UInt8], size: Size, pitch: Int, step: String = "making poster.jpg") throws(ShareError) -> [UInt8] {
+        guard let handle = tjInitCompress() else { throw ShareError(step: step, reason: "tjInitCompress failed") }
         defer { tjDestroy(handle) }
         var jpeg: UnsafeMutablePointer<UInt8>?
         var length: UInt = 0
@@ -111,7 +112,7 @@ enum SharePoster {
                                  &jpeg, &length, Int32(TJSAMP_420.rawValue), quality, 0)
         defer { tjFree(jpeg) }
         guard result == 0, let jpeg else {
-            throw ShareError(step: "making poster.jpg", reason: "tjCompress2: " + String(cString: tjGetErrorStr2(handle)))
+            throw ShareError(step: step, reason: "tjCompress2: " + String(cString: tjGetErrorStr2(handle)))
         }
         return Array(UnsafeBufferPointer(start: jpeg, count: Int(length)))
     }

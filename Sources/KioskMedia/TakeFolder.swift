@@ -224,6 +224,8 @@ public final class TakeFolder: Sendable {
                 Log.info("retention: could not delete \(target): \(String(cString: strerror(errno)))")
                 return false
             }
+            // Its library thumbnail (TakeLibrary) goes with it.
+            unlink(TakeLibrary.thumbnailPath(of: target))
             list.removeAll { $0.name == e.name }
             deleted.append((target, reason))
             return true

@@ -9,6 +9,8 @@ public enum UIInput: Equatable, Sendable {
     case press(Button)
     /// A tap that began and ended on no button (the player pauses on it), in canvas coordinates.
     case tapElsewhere(Point)
+    /// A finger dragged the library's grid (the screen scrolled it): only a redraw.
+    case libraryScrolled
     /// Space while the player shows: pause or resume, like a tap on the picture.
     case togglePause
     /// A finger or the mouse on the player's progress bar (down, dragged, up): go to that
@@ -33,7 +35,7 @@ public enum UIInput: Equatable, Sendable {
     /// on it), not the window's or the display's doings.
     public var isGuestTouch: Bool {
         switch self {
-        case .press, .tapElsewhere, .togglePause, .seek, .trim: true
+        case .press, .tapElsewhere, .togglePause, .seek, .trim, .libraryScrolled: true
         default: false
         }
     }

@@ -34,7 +34,7 @@ enum Style {
         switch button {
         case .useVideo, .done: primary
         case .playVideo: light
-        case .cancel, .retake, .closePlayer, .start, .stop, .switchCamera, .photo: secondary
+        case .cancel, .retake, .closePlayer, .start, .stop, .switchCamera, .photo, .openLibrary, .back: secondary
         }
     }
 
@@ -70,6 +70,9 @@ struct Overlay {
     var highContrast = false
     /// The review trimmer's pictures of the take, in order along it (`--trim`; none yet: ticks).
     var trimPictures: [Texture] = []
+    /// The library's thumbnails and its grid's scroll (Overlay+Library.swift).
+    var library: LibraryTextures?
+    var libraryScroll = 0
 
     private var panel: RGBA { highContrast ? RGBA(0, 0, 0) : Style.panel }
     private var boxBackground: RGBA { highContrast ? RGBA(0, 0, 0) : Style.messageBackground }
@@ -83,6 +86,7 @@ struct Overlay {
     }
 
     func draw(_ model: ViewModel, held: Button?) throws(SDLError) {
+        if let room = model.library { try drawLibrary(room, scroll: libraryScroll) }
         // The attract screen: the picture dimmed under everything else.
         if model.attract != nil { painter.fill(Rect(x: 0, y: 0, width: layout.canvas.width, height: layout.canvas.height), Style.attractVeil) }
         painter.fill(layout.topPanel, panel)
@@ -268,7 +272,7 @@ struct Overlay {
             try painter.fillTriangle(Point(x: left, y: c.y - mark / 2), Point(x: left + mark * 0.87, y: c.y),
                                      Point(x: left, y: c.y + mark / 2), Style.darkText)
             painter.text(title, centeredAt: Point(x: left + mark + gap + Double(title.size.width) / 2, y: c.y), Style.darkText)
-        case .cancel, .retake, .closePlayer, .useVideo, .switchCamera, .done:
+        case .cancel, .retake, .closePlayer, .useVideo, .switchCamera, .done, .openLibrary, .back:
             let (fill, titleColor) = colors(of: button)
             let radius = Self.sideRadius(layout)
             try painter.fillRounded(frame, radius: Double(radius), pressed ? Style.pressed(fill) : fill)

@@ -141,6 +141,18 @@ struct Painter {
         }
     }
 
+    /// A picture scaled into a canvas rectangle, turned with the canvas (the library's thumbnails).
+    func picture(_ texture: Texture, in r: Rect) {
+        let centre = transform.toPhysical(r.center)
+        let w = Double(r.width), h = Double(r.height)
+        var destination = SDL_FRect(x: Float(centre.x - w / 2), y: Float(centre.y - h / 2), w: Float(w), h: Float(h))
+        if transform.quarterTurns == 0 {
+            SDL_RenderCopyF(renderer.handle, texture.handle, nil, &destination)
+        } else {
+            SDL_RenderCopyExF(renderer.handle, texture.handle, nil, &destination, transform.degrees, nil, SDL_FLIP_NONE)
+        }
+    }
+
     /// A picture filling a canvas rectangle, turned with the canvas, its middle cropped to the
     /// rectangle's shape (aspect-fill): the trimmer's pictures of the take.
     func picture(_ texture: Texture, filling r: Rect) {

@@ -62,6 +62,11 @@ public final class Screen {
     private var trimPictures: [Texture] = []
     /// Fingers and the mouse held down (ScreenInput.swift), and what each is on.
     var pointers = PointerTracker()
+    /// The library's thumbnails (Overlay+Library.swift), how far its grid is scrolled, and the
+    /// finger dragging it.
+    let libraryTextures: LibraryTextures
+    var libraryScroll = 0
+    var libraryDrag: LibraryDrag?
     /// The window is minimised or hidden (the app is in the background).
     var hidden = false
     /// Set by the first present: a window manager may hide and show a window while it first maps
@@ -118,6 +123,7 @@ public final class Screen {
         player = PlayerSurface(picture: Preview(renderer: rendererHandle))
         shapes = ShapeCache(renderer: rendererHandle)
         codes = QRCodeCache(renderer: rendererHandle)
+        libraryTextures = LibraryTextures(renderer: rendererHandle)
         self.fontPath = fontPath
         text = try TextCache(renderer: rendererHandle, faces: Typefaces(primary: fontPath, language: .en, font: nil),
                              probeSize: layout.textHeight)
@@ -308,7 +314,8 @@ public final class Screen {
     /// The overlay for the next frame, as `draw` uses it (tests ask it for its geometry: the share cards).
     func makeOverlay() -> Overlay {
         Overlay(painter: Painter(renderer: rendererHandle, transform: transform, shapes: shapes), layout: layout, text: text,
-                codes: codes, words: words, highContrast: highContrast, trimPictures: trimPictures)
+                codes: codes, words: words, highContrast: highContrast, trimPictures: trimPictures, library: libraryTextures,
+                libraryScroll: libraryScroll)
     }
 
     /// Shows what was drawn (`SDL_RenderPresent`, waits for vsync).

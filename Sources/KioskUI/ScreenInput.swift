@@ -114,6 +114,7 @@ extension Screen {
 
     /// A pointer down: on the progress bar it starts a drag (a seek at once), else it may press.
     private func pointerDown(_ pointer: PointerTracker.Pointer, at p: Point, visible: [Button], into inputs: inout [UIInput]) {
+        libraryDragBegins(pointer, at: p, visible: visible)
         let logical = transform.toLogical(p)
         if let trimmer = shownTrimmer, layout.button(at: logical, among: visible) == nil, let handle = trimmer.handle(at: logical) {
             // Held where it was taken: the handle does not jump to the finger.
@@ -129,6 +130,7 @@ extension Screen {
 
     /// A drag on the progress bar follows the pointer along it (clamped to its ends).
     private func pointerMoved(_ pointer: PointerTracker.Pointer, to p: Point, visible: [Button], into inputs: inout [UIInput]) {
+        if libraryDragMoves(pointer, to: p) { inputs.append(.libraryScrolled) }
         if let (handle, offset) = pointers.trimming(pointer), let trimmer = shownTrimmer {
             inputs.append(.trim(handle, seconds: trimmer.seconds(atX: transform.toLogical(p).x + offset)))
         } else if pointers.scrubbing(pointer) {
@@ -140,6 +142,11 @@ extension Screen {
 
     private func pointerUp(_ pointer: PointerTracker.Pointer, at p: Point, visible: [Button], into inputs: inout [UIInput]) {
         if pointers.scrubbing(pointer) { inputs.append(.seek(barFraction(at: p))) }
+        // A drag that scrolled the library is not a tap on the take it ended on.
+        if libraryDragEnds(pointer) {
+            _ = pointers.up(pointer, on: nil, at: transform.toLogical(p))
+            return
+        }
         if let input = pointers.up(pointer, on: press(at: p, visible: visible), at: transform.toLogical(p)) { inputs.append(input) }
     }
 

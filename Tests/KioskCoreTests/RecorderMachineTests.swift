@@ -9,6 +9,8 @@ enum Fixture: String, CaseIterable, CustomStringConvertible {
     case ready, readyNoCamera, readyBackground, countdown, recordingUnconfirmed, recording, stopping, finished, finishedFailed, playing
     /// `--share-dir`: Use Video pressed, the share folder being written; then its QR code on screen.
     case sharingPending, sharing
+    /// `--library`: the grid of takes (listed), then one's review.
+    case libraryGrid, libraryReview
 
     var description: String { rawValue }
 
@@ -19,6 +21,7 @@ enum Fixture: String, CaseIterable, CustomStringConvertible {
         // The seed's Start begins the take at once; the countdown fixture counts 3 seconds first.
         var m = RecorderMachine(session: session, outputPath: out, orientation: .landscapeRight, countdown: self == .countdown ? 3 : 0,
                                 shares: self == .sharingPending || self == .sharing)
+        m.library = self == .libraryGrid || self == .libraryReview
         _ = m.start()
         switch self {
         case .ready: break
@@ -41,6 +44,10 @@ enum Fixture: String, CaseIterable, CustomStringConvertible {
             _ = m.handle(.recordingFinished(Fixture.goodTake)); _ = m.handle(.press(.useVideo))
         case .sharing:
             m = Fixture.sharingPending.make(session: session); _ = m.handle(.takeShared(sharedLink))
+        case .libraryGrid:
+            _ = m.handle(.press(.openLibrary)); _ = m.handle(.libraryListed(libraryEntries))
+        case .libraryReview:
+            m = Fixture.libraryGrid.make(session: session); _ = m.handle(.pick(path: libraryEntries[1].path))
         }
         return m
     }
@@ -48,6 +55,9 @@ enum Fixture: String, CaseIterable, CustomStringConvertible {
 
 /// Where the sharing fixtures' take went.
 let sharedLink = ShareLink(url: "http://10.42.0.1/s/abc/", token: "abc", folder: "/srv/share/abc")
+
+/// The library fixtures' takes, newest first.
+let libraryEntries = [LibraryEntry(path: "/takes/take-2.mov", duration: 2.5), LibraryEntry(path: "/takes/take-1.mov", duration: 4.2)]
 
 /// A configuration SIGHUP reloaded: a loop session, in portrait.
 let reloaded: Configuration = {
@@ -77,6 +87,7 @@ let sampleEvents: [RecorderEvent] = Button.allCases.map { .press($0) } + [
     .cameraSwitched,
     .idleReset(.use),
     .takeShared(sharedLink), .shareFailed(message: "no space"), .shareTimedOut,
+    .pick(path: libraryEntries[1].path), .libraryListed(libraryEntries),
 ]
 
 /// The name of an event's kind; the exhaustive switch makes a new event fail to compile here
@@ -111,6 +122,8 @@ func kind(_ e: RecorderEvent) -> String {
     case .takeShared: "takeShared"
     case .shareFailed: "shareFailed"
     case .shareTimedOut: "shareTimedOut"
+    case .pick: "pick"
+    case .libraryListed: "libraryListed"
     }
 }
 
@@ -135,11 +148,31 @@ let playerControls: [(event: RecorderEvent, name: String)] = [(.seek(position: 1
 /// hidden button.
 let trimControl: (event: RecorderEvent, name: String) = (.trim(TrimRange(start: 1, end: 3)), "trim")
 
+/// `pick`: refused outside the library like a hidden button.
+let libraryPick: RecorderEvent = .pick(path: libraryEntries[1].path)
+
 let finishedByLimit = RecordingResult(outputPath: out, duration: 5, bytes: 99, reason: .maxDuration, success: true)
 
 /// Every pair that does something. A pair not listed must emit nothing and change nothing but
 /// the flags its event names (checked in `unlistedPairsAreNoOps`).
 let table: [String: Expectation] = [
+    // library (grid: Back; a take's review in a once session: Back, Use Video, Play Video)
+    "libraryGrid/press(back)": .init(actions: [.startCamera], mode: .ready),
+    "libraryGrid/pick": .init(actions: [], mode: .library),
+    "libraryGrid/stateQuery": .init(actions: [.emit(.state(mode: "library", timer: "00:00", buttons: [.back], orientation: .landscapeRight, library: libraryEntries))], mode: .library),
+    "libraryGrid/idleReset": .init(actions: [.startCamera], mode: .ready),
+    "libraryGrid/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .library),
+    "libraryGrid/quit": .init(actions: [.exit(code: 0)], mode: .library),
+    "libraryGrid/parentGone": .init(actions: [.exit(code: 0)], mode: .library),
+    "libraryReview/press(back)": .init(actions: [], mode: .library),
+    "libraryReview/press(playVideo)": .init(actions: [.startPlayback(path: libraryEntries[1].path), .emit(.playbackStarted(path: libraryEntries[1].path))], mode: .playing),
+    "libraryReview/press(useVideo)": .init(actions: [.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: libraryEntries[1].path)), .exit(code: 0)], mode: .library),
+    "libraryReview/pick": .init(actions: [.emit(.error(code: .badCommand, message: "pick: a take's review is open (Back first)"))], mode: .library),
+    "libraryReview/stateQuery": .init(actions: [.emit(.state(mode: "library", timer: "00:04", buttons: [.back, .useVideo, .playVideo], orientation: .landscapeRight, library: libraryEntries))], mode: .library),
+    "libraryReview/idleReset": .init(actions: [.startCamera], mode: .ready),
+    "libraryReview/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .library),
+    "libraryReview/quit": .init(actions: [.exit(code: 0)], mode: .library),
+    "libraryReview/parentGone": .init(actions: [.exit(code: 0)], mode: .library),
     // ready
     "ready/press(cancel)": .init(actions: [.emit(.videoRecorderDidCancelRecordingVideo), .stopCamera, .exit(code: 0)], mode: .ready),
     "ready/press(start)": .init(actions: [.discardTake, .startRecording(orientation: .landscapeRight)], mode: .recording),
@@ -262,7 +295,7 @@ struct RecorderMachinePairTests {
     func samplesCoverEveryKind() {
         let kinds = Set(sampleEvents.map(kind))
         #expect(kinds.count == sampleEvents.count)
-        #expect(kinds.count == Button.allCases.count + 27)
+        #expect(kinds.count == Button.allCases.count + 29)
     }
 
     @Test("the fixtures reach the modes they are named for")
@@ -307,6 +340,11 @@ struct RecorderMachinePairTests {
         var trimmed = before
         #expect(trimmed.handle(trimControl.event) == [notAllowed(trimControl.name, before.mode, before.visibleButtons)], "\(fixture)/trim")
         #expect(trimmed == before, "\(fixture)/trim")
+        if before.mode != .library {
+            var m = before
+            #expect(m.handle(libraryPick) == [notAllowed("pick", before.mode, before.visibleButtons)], "\(fixture)/pick")
+            #expect(m == before, "\(fixture)/pick")
+        }
         // Start with a countdown of its own is a press of Start too.
         if !before.visibleButtons.contains(.start) {
             var m = before
@@ -325,6 +363,7 @@ struct RecorderMachinePairTests {
             if case .start = event, !before.visibleButtons.contains(.start) { continue }
             if playerControls.contains(where: { $0.event == event }), before.mode != .playing { continue }
             if event == trimControl.event { continue }
+            if event == libraryPick, before.mode != .library { continue }
             var m = before
             let actions = m.handle(event)
             #expect(actions == [], "\(key)")

@@ -93,6 +93,14 @@ extension SDLTests {
                 try screen.render(try #require(ShutterPixelTests.models().first).1)
                 try screen.screenshot(to: "\(folder)/ja-photo-ready-\(name).bmp")
                 screen.photoButton = false
+                // The library (issue 34, `--library`): its grid, in Japanese (the words above), then in English.
+                screen.setLibraryPictures(LibraryPixelTests.barPictures())
+                let grid = LibraryPixelTests.grid().viewModel
+                try screen.render(grid)
+                try screen.screenshot(to: "\(folder)/ja-library-\(name).bmp")
+                try screen.setWords(ScreenWords(language: .en), prompt: nil, font: nil)
+                try screen.render(grid)
+                try screen.screenshot(to: "\(folder)/library-\(name).bmp")
             }
             if ProcessInfo.processInfo.environment["KIOSK_SCREENSHOTS_TURNED"] != nil {
                 // Not for the docs: the portrait canvas turned onto a landscape panel, to look at.

@@ -1,0 +1,44 @@
+// The library (`--library`, issue 34): the machine says `listLibrary` on `openLibrary`; the file
+// worker lists the output folder's accepted takes that decode, newest first, making each one's
+// thumbnail once beside it (KioskMedia's TakeLibrary), and posts them back; the machine's library
+// room (LibraryRoom) then shows them. The UI thread never reads a take itself.
+import Foundation
+import KioskCore
+import KioskMedia
+import KioskSystem
+
+extension Booth {
+    /// Lists the library on the file worker (`libraryListed` follows).
+    func listLibrary() {
+        jobs.filePosted()
+        // `--library` needs `--output-dir` (OptionParser.validate): without a folder, an empty library.
+        let folder = (storage as? FolderStorage)?.folder
+        let (inbox, mode) = (inbox, config.storage.fileMode)
+        shared.files.async {
+            let began = MonotonicClock.now()
+            let listed = folder.map { TakeLibrary.list($0, mode: mode) } ?? []
+            Log.info("library: \(listed.count) takes listed in \((MonotonicClock.now() - began) / 1_000_000) ms")
+            inbox.post(.libraryListed(listed))
+        }
+    }
+
+    /// The file worker's listing, to the machine.
+    func libraryListed(_ listed: [TakeLibrary.Take]) {
+        jobs.fileDone()
+        var pictures: [String: RGBPicture] = [:]
+        for take in listed { pictures[take.path] = take.picture }
+        screen.setLibraryPictures(pictures)
+        perform(machine.handle(.libraryListed(listed.map { LibraryEntry(path: $0.path, duration: $0.duration) })))
+    }
+
+    /// A tap on the library's grid (a finger, or the `tap` command): the take under it, picked.
+    /// Returns false when the library's grid is not on screen (the tap is then the usual one).
+    func tapLibrary(at logical: Point) -> Bool {
+        guard case let .library(room) = machine.state, room.picked == nil else { return false }
+        let entries = room.entries ?? []
+        if let index = screen.libraryIndex(atLogical: logical, count: entries.count), index < entries.count {
+            perform(machine.handle(.pick(path: entries[index].path)))
+        }
+        return true
+    }
+}

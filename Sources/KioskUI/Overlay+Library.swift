@@ -1,0 +1,138 @@
+// The library on screen (`--library`, issue 34): the grid of the takes' thumbnails, newest first,
+// each with its length ("0:07") under it, laid out by KioskCore's LibraryGrid between the panels
+// and scrolled by a finger's drag; a picked take's review shows its thumbnail large. The thumbnails
+// arrive as pixels from the file worker (`setLibraryPictures`) and are uploaded as textures once.
+import CSDL2
+import KioskCore
+
+/// The thumbnails' pixels by take path, and each one's texture once it was first drawn.
+final class LibraryTextures {
+    private let renderer: Renderer
+    private var pictures: [String: RGBPicture] = [:]
+    private var textures: [String: Texture] = [:]
+
+    init(renderer: Renderer) { self.renderer = renderer }
+
+    /// A new listing: pictures no longer listed go with their textures; a path listed before keeps
+    /// its texture (a take's thumbnail never changes).
+    func set(_ new: [String: RGBPicture]) {
+        textures = textures.filter { new[$0.key] != nil }
+        pictures = new
+    }
+
+    /// The texture of a take's thumbnail, uploaded on first use (`SDL_UpdateTexture`); nil: none.
+    func texture(_ path: String) throws(SDLError) -> Texture? {
+        if let texture = textures[path] { return texture }
+        guard let picture = pictures[path], picture.pitch >= picture.size.width * 3,
+              picture.pixels.count >= picture.pitch * picture.size.height else { return nil }
+        let texture = try Texture(renderer: renderer, format: SDL_PIXELFORMAT_RGB24.rawValue, access: SDL_TEXTUREACCESS_STATIC,
+                                  size: picture.size)
+        guard SDL_UpdateTexture(texture.handle, nil, picture.pixels, Int32(picture.pitch)) == 0 else {
+            throw SDLError(call: "SDL_UpdateTexture(library thumbnail \(picture.size))")
+        }
+        SDL_SetTextureBlendMode(texture.handle, SDL_BLENDMODE_NONE)
+        textures[path] = texture
+        // Its pixels are on the texture now.
+        pictures[path]?.pixels = []
+        return texture
+    }
+}
+
+extension Overlay {
+    /// The library's grid geometry on this layout.
+    static func libraryGrid(_ layout: Layout, count: Int) -> LibraryGrid {
+        LibraryGrid(room: layout.content, count: count, textHeight: layout.textHeight)
+    }
+
+    /// The library: a dark screen, then the grid (or a review's thumbnail), under the panels.
+    func drawLibrary(_ room: LibraryRoom, scroll: Int) throws(SDLError) {
+        painter.fill(Rect(x: 0, y: 0, width: layout.canvas.width, height: layout.canvas.height), RGBA(16, 16, 18))
+        guard let entries = room.entries, let library else { return }
+        if let picked = room.picked {
+            let area = layout.content.outset(dx: -LibraryGrid.gap, dy: -LibraryGrid.gap)
+            if let texture = try library.texture(picked.path) { painter.picture(texture, in: Self.fitted(texture.size, in: area)) }
+            return
+        }
+        let grid = Self.libraryGrid(layout, count: entries.count)
+        for (index, cell) in grid.visibleCells(scroll: scroll) {
+            let entry = entries[index]
+            let box = grid.thumbnail(in: cell)
+            painter.fill(box, RGBA(44, 44, 46))
+            if let texture = try library.texture(entry.path) { painter.picture(texture, in: Self.fitted(texture.size, in: box)) }
+            let label = grid.label(in: cell)
+            let words = try text.line(LibraryGrid.length(entry.duration), size: textSize, maxWidth: label.width)
+            painter.text(words, centeredAt: label.center, Style.lightText)
+        }
+    }
+
+    /// `size` scaled to fit inside `box`, centred (aspect-fit).
+    static func fitted(_ size: Size, in box: Rect) -> Rect {
+        guard size.width > 0, size.height > 0 else { return box }
+        let scale = min(Double(box.width) / Double(size.width), Double(box.height) / Double(size.height))
+        let w = Int((Double(size.width) * scale).rounded()), h = Int((Double(size.height) * scale).rounded())
+        return Rect(x: box.x + (box.width - w) / 2, y: box.y + (box.height - h) / 2, width: w, height: h)
+    }
+}
+
+/// A finger (or the mouse) on the library's grid: where it went down and the scroll then; past
+/// `Screen.librarySlop` it scrolls, and its lifting is then no tap.
+struct LibraryDrag {
+    let pointer: PointerTracker.Pointer
+    let startY: Double
+    let startScroll: Int
+    var moved = false
+}
+
+extension Screen {
+    /// How far a finger moves before a touch on the grid is a drag, not a tap (canvas pixels).
+    static let librarySlop = 12.0
+
+    /// The library's thumbnails, by take path (from the file worker's listing); the grid goes back
+    /// to its top.
+    public func setLibraryPictures(_ pictures: [String: RGBPicture]) {
+        libraryTextures.set(pictures)
+        libraryScroll = 0
+        libraryDrag = nil
+    }
+
+    /// The library's take under a canvas point (its index in the grid of `count`), if any.
+    public func libraryIndex(atLogical point: Point, count: Int) -> Int? {
+        Overlay.libraryGrid(layout, count: count).index(at: point, scroll: libraryScroll)
+    }
+
+    /// The grid as last drawn, when the library's grid (not a review) shows.
+    private var libraryGridShowing: LibraryGrid? {
+        guard let room = lastModel?.library, room.picked == nil, let count = room.entries?.count else { return nil }
+        return Overlay.libraryGrid(layout, count: count)
+    }
+
+    /// A pointer down on the grid (not on a button) may become a drag.
+    func libraryDragBegins(_ pointer: PointerTracker.Pointer, at physical: Point, visible: [Button]) {
+        let logical = transform.toLogical(physical)
+        guard let grid = libraryGridShowing, grid.room.contains(logical), layout.button(at: logical, among: visible) == nil else {
+            if libraryDrag?.pointer == pointer { libraryDrag = nil }
+            return
+        }
+        libraryDrag = LibraryDrag(pointer: pointer, startY: logical.y, startScroll: libraryScroll)
+    }
+
+    /// The drag follows the finger (the grid moves with it, within its ends); true when it scrolled.
+    func libraryDragMoves(_ pointer: PointerTracker.Pointer, to physical: Point) -> Bool {
+        guard var drag = libraryDrag, drag.pointer == pointer, let grid = libraryGridShowing else { return false }
+        let dy = transform.toLogical(physical).y - drag.startY
+        if abs(dy) >= Self.librarySlop { drag.moved = true }
+        libraryDrag = drag
+        guard drag.moved else { return false }
+        let scroll = grid.clamped(drag.startScroll - Int(dy.rounded()))
+        guard scroll != libraryScroll else { return false }
+        libraryScroll = scroll
+        return true
+    }
+
+    /// The pointer lifted: whether it had dragged (then it taps nothing).
+    func libraryDragEnds(_ pointer: PointerTracker.Pointer) -> Bool {
+        guard let drag = libraryDrag, drag.pointer == pointer else { return false }
+        libraryDrag = nil
+        return drag.moved
+    }
+}
