@@ -70,9 +70,14 @@ func settledStamp(_ r: RecorderProcess, in folder: URL, window: Size, picture: S
     for _ in 0..<30 {
         let shot = folder.appendingPathComponent("shot-\(UUID().uuidString).bmp").path
         r.send(#"{"command":"screenshot","path":"\#(shot)"}"#)
+        // Until the whole BMP is there: the booth writes it on a worker of its own, and a loaded
+        // machine may find it half written.
+        let whole = 54 + (window.width * 3 + 3) / 4 * 4 * window.height
         var waited = 0
-        while !FileManager.default.fileExists(atPath: shot) && waited < 200 { usleep(10_000); waited += 1 }
-        usleep(50_000)
+        while ((try? FileManager.default.attributesOfItem(atPath: shot)[.size] as? Int) ?? 0) < whole && waited < 500 {
+            usleep(10_000)
+            waited += 1
+        }
         let stamp = try stampOnScreen(shot, window: window, picture: picture, quarterTurns: quarterTurns)
         same = stamp == last ? same + 1 : 0
         if same >= 2 { return stamp }
