@@ -178,7 +178,8 @@ public final class Booth {
             if wakeFromAttract(input.isGuestTouch) { continue }
             handle(input)
         }
-        for message in inbox.take() { handle(message) }
+        // A photo's code waiting shows as soon as a message brings the machine to ready, before the next one is handled.
+        for message in inbox.take() { handle(message); offerPhotoShare() }
         if machine.mode == .countdown, MonotonicClock.now() >= clocks.countdownNext {
             clocks.countdownNext += GuestClocks.second
             perform(machine.handle(.countdownTick))
@@ -186,6 +187,7 @@ public final class Booth {
         checkIdle()
         checkAttract()
         checkShareClock()
+        offerPhotoShare()
         checkHooks()
         checkPhoto()
         updateMicrophone()
