@@ -4,7 +4,7 @@
 // booth's own screenshot; Done goes back to ready, a once session going on. Served by Debian's nginx
 // with the installed site file, headless Chromium shows the picture at the photo's size. A photo
 // mid-take is announced at once and leaves the take whole; its code shows once the take's share
-// screen is done.
+// screen is done. A folder that cannot be written is shareFailed, the photo kept.
 import Foundation
 import Testing
 import KioskCore
@@ -78,6 +78,25 @@ struct PhotoShareEndToEndTests {
         #expect(try Self.state(r, count: 2).mode == "ready")
         // A photo is no outcome: the once session is still there.
         #expect(!r.names.contains("videoRecorderDidCancelRecordingVideo") && !r.names.contains("videoRecorderDidFinishRecordingVideoWithOutputPath"))
+        r.command("cancel")
+        #expect(r.exitStatus() == 0)
+    }
+
+    @Test("a photo's share folder that cannot be written (DIR is a file): an error shareFailed naming the photo, no takeShared, the photo kept, the booth in ready")
+    func shareFails() throws {
+        let folder = try testFolder("photo-share-fails")
+        let (r, shares) = try Self.sharingBooth(folder)
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: shares))
+        r.command("photo")
+        try #require(r.wait(for: "photoTaken") != nil, "\(r.stderr)")
+        try #require(r.wait(for: "error") != nil, "\(r.names) \(r.stderr)")
+        let photo = try #require(Self.photos(r).first)
+        let errors = r.events.compactMap { e -> (ErrorCode, String)? in if case let .error(code, message) = e { (code, message) } else { nil } }
+        #expect(errors.map(\.0) == [.shareFailed] && errors[0].1.contains(photo.path), "\(errors)")
+        #expect(!r.names.contains("takeShared"))
+        let decodes = try decodesCleanly(photo.path)
+        #expect(FileManager.default.fileExists(atPath: photo.path) && decodes)
+        #expect(try Self.state(r, count: 1).mode == "ready")
         r.command("cancel")
         #expect(r.exitStatus() == 0)
     }
