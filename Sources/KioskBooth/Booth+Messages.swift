@@ -97,6 +97,8 @@ extension Booth {
             events.emit(event)
         case let .photoDone(outcome):
             photoDone(outcome)
+        case let .photoShareDone(photo, result):
+            photoShareDone(photo, result)
         case let .libraryListed(entries):
             libraryListed(entries)
         case let .screenshotDone(failure):

@@ -101,7 +101,8 @@ extension Booth {
             Log.info("photo: \(path) (\(size.width)x\(size.height))")
             events.emit(.photoTaken(path: path, width: size.width, height: size.height))
             retained.forEach(events.emit)
-            hookOwed(path, share: nil, duration: 0)
+            // With `--share-dir` its hook waits for its share folder, as a take's does.
+            if config.share.folder != nil { sharePhoto(path, size: size) } else { hookOwed(path, share: nil, duration: 0) }
         case let .failure(error):
             Log.info("photo: \(error.message)")
             events.emit(.error(code: .photoFailed, message: error.message))

@@ -186,12 +186,15 @@ public final class Booth {
             if core.touched(at: now, swallow: input.isGuestTouch) { continue }
             handle(input)
         }
-        for message in inbox.take() { handle(message) }
+        // A photo's code waiting shows as soon as a message brings the machine to ready, before the next one is handled.
+        for message in inbox.take() { handle(message); offerPhotoShare() }
         // The countdown's second, idle reset, the attract screen, the share screen's time, the take's tick.
         core.settings = BoothCore.Settings(idleTimeout: config.guest.idleTimeout, idleAction: config.guest.idleAction,
                                            attractAfter: config.guest.attractAfter)
         let take = takes.current.map { (elapsed: $0.writer.elapsed, remaining: remaining(of: $0.writer)) }
         carryOut(core.turn(at: MonotonicClock.now(), BoothCore.Turn(take: take, exitDecided: jobs.exitCode != nil)))
+        // A photo's share screen timed out (or the turn otherwise reached ready): the next photo's code.
+        offerPhotoShare()
         checkHooks()
         checkPhoto()
         updateMicrophone()

@@ -39,6 +39,8 @@ public enum BoothMessage: Sendable {
     case emit(KioskEvent)
     /// A photo was made and written, or failed (Booth+Photo).
     case photoDone(PhotoOutcome)
+    /// A photo's share folder (`--share-dir`) is written, or why not (Booth+PhotoShare).
+    case photoShareDone(photo: String, Result<ShareLink, ShareFailure>)
     /// The library's takes are listed (Booth+Library).
     case libraryListed([TakeLibrary.Take])
     /// A screenshot was written off the UI thread; the error, if it failed.

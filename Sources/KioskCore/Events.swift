@@ -169,8 +169,9 @@ public enum KioskEvent: Equatable, Sendable {
     /// `attempt`: which try for this take it was (1, 2, …; counted across restarts).
     case hookFinished(path: String, status: Int, attempt: Int)
     /// `--share-dir`: the accepted take's share folder is written whole; `url` is what the QR code
-    /// on the screen says (`--share-url` with the token), `folder` the folder's path.
-    case takeShared(url: String, token: String, folder: String)
+    /// on the screen says (`--share-url` with the token), `folder` the folder's path. A photo's share
+    /// folder (`--photo-button` with `--share-dir`) names the photo as `path`; a take's has none.
+    case takeShared(url: String, token: String, folder: String, path: String? = nil)
     /// `photo` (`--photo-button`): the camera's next picture is written as a JPEG at `path`, upright,
     /// `width` x `height` pixels.
     case photoTaken(path: String, width: Int, height: Int)
@@ -372,11 +373,11 @@ extension KioskEvent: Codable {
                           attempt: try c.decode(Int.self, forKey: .attempt))
         }),
         Kind(name: "takeShared", fields: {
-            guard case let .takeShared(url, token, folder) = $0 else { return nil }
-            return [(.url, url), (.token, token), (.folder, folder)]
+            guard case let .takeShared(url, token, folder, path) = $0 else { return nil }
+            return [(.url, url), (.token, token), (.folder, folder)] + (path.map { [(.path, $0)] } ?? [])
         }, decode: { c in
             .takeShared(url: try c.decode(String.self, forKey: .url), token: try c.decode(String.self, forKey: .token),
-                        folder: try c.decode(String.self, forKey: .folder))
+                        folder: try c.decode(String.self, forKey: .folder), path: try c.decodeIfPresent(String.self, forKey: .path))
         }),
         Kind(name: "photoTaken", fields: {
             guard case let .photoTaken(path, width, height) = $0 else { return nil }

@@ -76,6 +76,8 @@ public enum RecorderEvent: Equatable, Sendable {
     /// the presses would, after the `idleReset` event that says which. Elsewhere: nothing.
     case idleReset(IdleAction)
     /// The share folder of the take just used is written (`takeShared` follows; the QR code shows).
+    /// A photo's link (`photo` set; its `takeShared` was said when its folder was written) shows its
+    /// QR code only in ready (RecorderMachine+PhotoShare.swift); its Done goes back to ready.
     case takeShared(ShareLink)
     /// The share folder could not be written: an `error` `shareFailed`, and the session goes on
     /// as after Use Video without sharing.
@@ -88,16 +90,19 @@ public enum RecorderEvent: Equatable, Sendable {
     case libraryListed([LibraryEntry])
 }
 
-/// Where an accepted take can be fetched: the address in its QR code, its token and its folder.
+/// Where an accepted take (or a photo) can be fetched: the address in its QR code, its token and its folder.
 public struct ShareLink: Equatable, Sendable {
     public var url: String
     public var token: String
     public var folder: String
+    /// A photo's share folder (`photo.jpg`): the photo's path. nil: the take's (`video.mp4`).
+    public var photo: String?
 
-    public init(url: String, token: String, folder: String) {
+    public init(url: String, token: String, folder: String, photo: String? = nil) {
         self.url = url
         self.token = token
         self.folder = folder
+        self.photo = photo
     }
 }
 

@@ -276,6 +276,7 @@ public struct RecorderMachine: Equatable, Sendable {
         case .idleReset:
             break // handled above
         case let .takeShared(link):
+            if link.photo != nil { showPhotoShare(link, &actions); break }
             guard case .sharing(nil) = state, !exiting else { break }
             state = .sharing(link: link)
             actions += [.emit(.takeShared(url: link.url, token: link.token, folder: link.folder)), .startShareClock]
@@ -285,7 +286,7 @@ public struct RecorderMachine: Equatable, Sendable {
             if !exiting { outcome(&actions) }
         case .shareTimedOut:
             // The clock starts with the QR code on screen; one from an earlier share means nothing.
-            if case .sharing(_?) = state, !exiting { outcome(&actions) }
+            if case .sharing(_?) = state, !exiting { endShare(&actions) }
         case let .pick(path):
             pick(path, &actions)
         case let .libraryListed(entries):
@@ -367,7 +368,7 @@ public struct RecorderMachine: Equatable, Sendable {
                 outcome(&actions)
             }
         case (.done, _):
-            outcome(&actions)
+            endShare(&actions)
         case let (.playVideo, .finished(take)):
             state = .playing(Playing(take: take, duration: take.duration))
             actions += [.startPlayback(path: take.outputPath), .emit(.playbackStarted(path: take.outputPath))]

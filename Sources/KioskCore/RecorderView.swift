@@ -73,10 +73,13 @@ public struct ShareScreen: Equatable, Sendable {
     public var url: String?
     /// `--share-wifi-ssid`: a `WIFI:` payload (`WiFiPayload`) for a first QR code that joins the booth's hotspot.
     public var wifi: String?
+    /// A photo's share screen: its captions say photo, not video.
+    public var photo: Bool
 
-    public init(url: String?, wifi: String? = nil) {
+    public init(url: String?, wifi: String? = nil, photo: Bool = false) {
         self.url = url
         self.wifi = wifi
+        self.photo = photo
     }
 }
 
@@ -146,7 +149,7 @@ extension RecorderMachine {
             countdown: { if case let .countdown(n) = state { n } else { nil } }(),
             remainingFraction: timeWarning ? { if case let .recording(r) = state { min(max((r.remaining ?? 0) / warnRemaining, 0), 1) } else { nil } }() : nil,
             prompt: nil, attract: nil,
-            share: { if case let .sharing(link) = state { ShareScreen(url: link?.url) } else { nil } }(),
+            share: { if case let .sharing(link) = state { ShareScreen(url: link?.url, photo: link?.photo != nil) } else { nil } }(),
             trimmer: trimmerView,
             library: { if case let .library(room) = state { room } else { nil } }())
     }

@@ -55,6 +55,10 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
     case shareScanVideo
     /// In place of the take's QR code while its share folder is still written.
     case sharePreparing
+    /// A photo's share screen: the words under its QR code (`shareScan`'s for a photo).
+    case sharePhotoScan
+    /// A photo's share screen with `--share-wifi-ssid`: under the second QR code, the photo's.
+    case shareScanPhoto
 
     /// A button's title.
     public init(_ button: Button) {
@@ -125,6 +129,8 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .shareJoinWifi: "1. Join the Wi-Fi"
         case .shareScanVideo: "2. Scan for your video"
         case .sharePreparing: "Getting your video ready…"
+        case .sharePhotoScan: "Scan to get your photo"
+        case .shareScanPhoto: "2. Scan for your photo"
         }
     }
 
@@ -151,6 +157,8 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .shareJoinWifi: "1. Wi-Fiに接続"
         case .shareScanVideo: "2. スキャンして動画を受け取る"
         case .sharePreparing: "動画を準備しています…"
+        case .sharePhotoScan: "スキャンして写真を受け取る"
+        case .shareScanPhoto: "2. スキャンして写真を受け取る"
         }
     }
 
@@ -177,6 +185,8 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .shareJoinWifi: "1. 连接 Wi-Fi"
         case .shareScanVideo: "2. 扫码获取视频"
         case .sharePreparing: "正在准备你的视频…"
+        case .sharePhotoScan: "扫码获取你的照片"
+        case .shareScanPhoto: "2. 扫码获取照片"
         }
     }
 
@@ -203,6 +213,8 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .shareJoinWifi: "1. Mit dem WLAN verbinden"
         case .shareScanVideo: "2. Für das Video scannen"
         case .sharePreparing: "Das Video wird vorbereitet…"
+        case .sharePhotoScan: "Scannen und Foto mitnehmen"
+        case .shareScanPhoto: "2. Für das Foto scannen"
         }
     }
 
@@ -230,6 +242,8 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .shareJoinWifi: "1. Connectez-vous au Wi-Fi"
         case .shareScanVideo: "2. Scannez pour votre vidéo"
         case .sharePreparing: "Préparation de votre vidéo…"
+        case .sharePhotoScan: "Scannez pour récupérer votre photo"
+        case .shareScanPhoto: "2. Scannez pour votre photo"
         }
     }
 
@@ -256,6 +270,8 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .shareJoinWifi: "1. Conéctese al wifi"
         case .shareScanVideo: "2. Escanee para su vídeo"
         case .sharePreparing: "Preparando su vídeo…"
+        case .sharePhotoScan: "Escanee para llevarse su foto"
+        case .shareScanPhoto: "2. Escanee para su foto"
         }
     }
 }

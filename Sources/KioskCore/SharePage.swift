@@ -1,6 +1,7 @@
 // The share folder's page (issue 31): what a guest's phone shows after scanning the booth's QR code.
 // One self-contained file: the booth may have no internet, so the page asks for nothing outside its
-// folder (inline CSS, no scripts, no fonts, no address anywhere), only `video.mp4` and `poster.jpg`.
+// folder (inline CSS, no scripts, no fonts, no address anywhere), only `video.mp4` and `poster.jpg`
+// (a photo's page, issue 34: only `photo.jpg`).
 
 /// The words of the share page, in the booth's language.
 public enum SharePageText: CaseIterable, Sendable {
@@ -10,6 +11,8 @@ public enum SharePageText: CaseIterable, Sendable {
     case save
     /// How to put the video into the iPhone's Photos (Safari saves a download into Files).
     case iPhoneHint
+    /// A photo's page: its heading without `--share-title`, its Save button, and how to keep it on an iPhone.
+    case photoHeading, savePhoto, photoIPhoneHint
 
     public func text(in language: Language) -> String {
         switch (self, language) {
@@ -31,6 +34,24 @@ public enum SharePageText: CaseIterable, Sendable {
         case (.iPhoneHint, .de): "Auf dem iPhone: Auf „Speichern“ tippen, den Download öffnen, dann „Teilen“ und „Video sichern“ wählen."
         case (.iPhoneHint, .fr): "Sur iPhone\u{A0}: touchez Enregistrer, ouvrez le téléchargement, puis touchez Partager et choisissez «\u{A0}Enregistrer la vidéo\u{A0}»."
         case (.iPhoneHint, .es): "En iPhone: toca Guardar, abre la descarga, toca Compartir y elige «Guardar vídeo»."
+        case (.photoHeading, .en): "Your photo"
+        case (.photoHeading, .ja): "あなたの写真"
+        case (.photoHeading, .zhHans): "你的照片"
+        case (.photoHeading, .de): "Dein Foto"
+        case (.photoHeading, .fr): "Ta photo"
+        case (.photoHeading, .es): "Tu foto"
+        case (.savePhoto, .en): "Save photo"
+        case (.savePhoto, .ja): "写真を保存"
+        case (.savePhoto, .zhHans): "保存照片"
+        case (.savePhoto, .de): "Foto speichern"
+        case (.savePhoto, .fr): "Enregistrer la photo"
+        case (.savePhoto, .es): "Guardar foto"
+        case (.photoIPhoneHint, .en): "On iPhone: touch and hold the photo, then choose Save to Photos."
+        case (.photoIPhoneHint, .ja): "iPhoneの場合：写真を長押しして「“写真”に保存」を選んでください。"
+        case (.photoIPhoneHint, .zhHans): "iPhone 用户：按住照片，然后选择“存储到‘照片’”。"
+        case (.photoIPhoneHint, .de): "Auf dem iPhone: Das Foto gedrückt halten und „In Fotos sichern“ wählen."
+        case (.photoIPhoneHint, .fr): "Sur iPhone\u{A0}: touchez longuement la photo, puis choisissez «\u{A0}Enregistrer dans Photos\u{A0}»."
+        case (.photoIPhoneHint, .es): "En iPhone: mantén pulsada la foto y elige «Guardar en Fotos»."
         }
     }
 }
@@ -40,11 +61,32 @@ public enum SharePage {
     /// The folder's video and poster, the only files the page names.
     public static let video = "video.mp4"
     public static let poster = "poster.jpg"
+    /// A photo's folder: its one picture, the only file its page names.
+    public static let photo = "photo.jpg"
 
     /// The page: the operator's `title` (or the language's heading), the video with its poster, and a
     /// large Save link that downloads the video as `downloadName` (e.g. `video-20261202-0714.mp4`).
     public static func html(title: String?, language: Language, downloadName: String) -> String {
-        let heading = escape(title.flatMap { $0.isEmpty ? nil : $0 } ?? SharePageText.heading.text(in: language))
+        page(title: title, heading: .heading, language: language, body: """
+            <video controls playsinline preload="metadata" poster="\(poster)" src="\(video)"></video>
+            <a class="save" href="\(video)" download="\(escape(downloadName))">\(escape(SharePageText.save.text(in: language)))</a>
+            <p>\(escape(SharePageText.iPhoneHint.text(in: language)))</p>
+            """)
+    }
+
+    /// A photo's page: the same look, the picture (`photo.jpg`, `width` x `height`) and a Save link
+    /// that downloads it as `downloadName` (e.g. `photo-20261202-0714.jpg`).
+    public static func photoHTML(title: String?, language: Language, downloadName: String, width: Int, height: Int) -> String {
+        page(title: title, heading: .photoHeading, language: language, body: """
+            <img src="\(photo)" width="\(width)" height="\(height)" alt="\(escape(SharePageText.photoHeading.text(in: language)))">
+            <a class="save" href="\(photo)" download="\(escape(downloadName))">\(escape(SharePageText.savePhoto.text(in: language)))</a>
+            <p>\(escape(SharePageText.photoIPhoneHint.text(in: language)))</p>
+            """)
+    }
+
+    /// The page around `body`: its heading (the operator's `title`, or `heading` in the language) and the one style.
+    private static func page(title: String?, heading fallback: SharePageText, language: Language, body: String) -> String {
+        let heading = escape(title.flatMap { $0.isEmpty ? nil : $0 } ?? fallback.text(in: language))
         return """
             <!DOCTYPE html>
             <html lang="\(language.rawValue)">
@@ -58,6 +100,7 @@ public enum SharePage {
             body { margin: 0; padding: 16px; font-family: system-ui, sans-serif; background: #111; color: #eee; text-align: center; }
             h1 { font-size: 1.5em; margin: 0.3em 0 0.6em; overflow-wrap: anywhere; }
             video { display: block; width: 100%; max-height: 70vh; margin: 0 auto; background: #000; border-radius: 8px; }
+            img { display: block; max-width: 100%; max-height: 70vh; width: auto; height: auto; margin: 0 auto; border-radius: 8px; }
             .save { display: block; margin: 20px auto 12px; max-width: 420px; padding: 18px; border-radius: 12px; background: #1a73e8;
                     color: #fff; font-size: 1.4em; font-weight: bold; text-decoration: none; }
             p { margin: 0 auto; max-width: 420px; font-size: 0.95em; color: #bbb; line-height: 1.4; }
@@ -65,9 +108,7 @@ public enum SharePage {
             </head>
             <body>
             <h1>\(heading)</h1>
-            <video controls playsinline preload="metadata" poster="\(poster)" src="\(video)"></video>
-            <a class="save" href="\(video)" download="\(escape(downloadName))">\(escape(SharePageText.save.text(in: language)))</a>
-            <p>\(escape(SharePageText.iPhoneHint.text(in: language)))</p>
+            \(body)
             </body>
             </html>
 

@@ -92,6 +92,13 @@ public enum ShareRendition {
     /// Writes `DIR/<token>/` whole. On failure nothing of it is left (the partial folder goes) and
     /// the error names the step.
     public static func write(_ request: ShareRequest) throws(ShareError) -> ShareWritten {
+        try publish(request) { partial throws(ShareError) in try fill(partial, request) }
+    }
+
+    /// `DIR/<token>/` made whole from what `fill` writes into its `.partial-<token>` folder (each
+    /// file synced): the folder's mode set, synced, renamed, DIR synced. On failure nothing of it is
+    /// left. Takes and photos (SharePhoto) alike.
+    static func publish(_ request: ShareRequest, fill: (String) throws(ShareError) -> ShareWritten) throws(ShareError) -> ShareWritten {
         // A name of another shape could reach outside DIR, and retention would never remove it.
         guard ShareToken.isToken(request.token) else { throw ShareError(step: "naming the share folder", reason: "\(request.token) is not a token") }
         let folderMode = folderMode(for: request.fileMode)
@@ -101,7 +108,7 @@ public enum ShareRendition {
         guard access(final, F_OK) != 0 else { throw ShareError(step: "making \(final)", reason: "it exists already") }
         guard mkdir(partial, 0o700) == 0 else { throw ShareError(step: "making \(partial)", errno: errno) }
         do throws(ShareError) {
-            var written = try fill(partial, request)
+            var written = try fill(partial)
             let start = MonotonicClock.now()
             guard chmod(partial, mode_t(folderMode)) == 0 else { throw ShareError(step: "setting the mode of \(partial)", errno: errno) }
             try syncFolder(partial)
@@ -153,7 +160,7 @@ public enum ShareRendition {
         return f
     }()
 
-    private static func seconds(since start: Int64) -> Double { Double(MonotonicClock.now() - start) / 1e9 }
+    static func seconds(since start: Int64) -> Double { Double(MonotonicClock.now() - start) / 1e9 }
 
     /// DIR, made with `mode` when missing (its parent must exist); an existing one is left as it is.
     private static func makeFolder(_ path: String, mode: Int) throws(ShareError) {

@@ -20,14 +20,24 @@ public enum TakeTrim {
         /// picture): the start is the picture showing at the asked-for start.
         public var start: Double
         public var end: Double
-        /// The delivered take's length (`end - start`).
-        public var duration: Double { end - start }
+        /// The delivered take's length as its file says it (libavformat's duration of the cut, edit
+        /// lists applied: what ffprobe and a browser report, a few milliseconds over `end - start`
+        /// where a track's last packet reaches past the end); `end - start` when the file says none.
+        public var duration: Double
         public var bytes: Int64
         /// Packets copied (the video's from the key frame, the audio's priming included).
         public var videoPackets: Int
         public var audioPackets: Int
         /// Seconds its fsync took.
         public var syncSeconds: Double
+    }
+
+    /// The length the delivered file's header gives (seconds), read back as any player opens it; nil
+    /// when it cannot be opened or says none.
+    static func deliveredDuration(of path: String) -> Double? {
+        guard let file = try? Demuxer(path: path, interruption: Interruption(), timeout: MovieProbe.readTimeout),
+              let nanoseconds = file.duration else { return nil }
+        return Double(nanoseconds) / 1e9
     }
 
     /// Where the cut is written before it replaces the take: hidden, beside it, with its extension.
@@ -61,6 +71,7 @@ public enum TakeTrim {
             FileSink.syncFolder(of: take)
             cut.start = Double(plan.cutStart - plan.origin) / 1e9
             cut.end = Double(plan.cutEnd - plan.origin) / 1e9
+            cut.duration = deliveredDuration(of: take) ?? cut.end - cut.start
             return cut
         } catch {
             unlink(partial)
@@ -186,7 +197,7 @@ public enum TakeTrim {
                 try output.write(p, from: stream, to: outputs[Int(map[index])])
             }
             let (bytes, syncSeconds) = try output.finish(name: path)
-            return Cut(start: 0, end: 0, bytes: bytes, videoPackets: videoPackets, audioPackets: audioPackets, syncSeconds: syncSeconds)
+            return Cut(start: 0, end: 0, duration: 0, bytes: bytes, videoPackets: videoPackets, audioPackets: audioPackets, syncSeconds: syncSeconds)
         } catch { throw output.failure(at: step, error) }
     }
 }

@@ -79,8 +79,8 @@ extension Overlay {
     /// The cards for `share`, with what each shows: a code's text (nil while the take's address is
     /// not known) and its caption.
     func shareCards(_ share: ShareScreen) throws(SDLError) -> (ShareCards, [(text: String?, caption: ScreenText)]) {
-        let shown: [(text: String?, caption: ScreenText)] = share.wifi.map { [($0, .shareJoinWifi), (share.url, .shareScanVideo)] }
-            ?? [(share.url, .shareScan)]
+        let shown: [(text: String?, caption: ScreenText)] = share.wifi.map { [($0, .shareJoinWifi), (share.url, share.photo ? .shareScanPhoto : .shareScanVideo)] }
+            ?? [(share.url, share.photo ? .sharePhotoScan : .shareScan)]
         let known = shown.map { item in item.text.flatMap { try? codes.code($0).get().sizeWithQuietZone } }
         // A card still without its code matches the other's size (the pair stays even).
         let modules = known.map { $0 ?? known.compactMap { $0 }.max() ?? ShareCards.placeholderModules }

@@ -25,7 +25,7 @@ struct SharePageTests {
     func words(language: Language) {
         let page = SharePage.html(title: nil, language: language, downloadName: "video-20261202-0714.mp4")
         #expect(page.contains("<html lang=\"\(language.rawValue)\">"))
-        for text in SharePageText.allCases {
+        for text: SharePageText in [.heading, .save, .iPhoneHint] {
             #expect(page.contains(SharePage.escape(text.text(in: language))), "\(text) in \(language)")
         }
         #expect(page.contains("<h1>\(SharePage.escape(SharePageText.heading.text(in: language)))</h1>"))
@@ -65,5 +65,31 @@ struct SharePageTests {
         #expect(page.components(separatedBy: "<link").count == 2 && page.contains("<link rel=\"icon\" href=\"data:,\">"))
         let references = SharePageChecks.references(in: page)
         #expect(references.sorted() == ["data:,", "poster.jpg", "video.mp4", "video.mp4"], "\(references)")
+    }
+
+    @Test("a photo's page: its words in each language, the picture at its size and a Save link to photo.jpg, the same look, nothing of a video",
+          arguments: Language.allCases)
+    func photo(language: Language) {
+        let page = SharePage.photoHTML(title: nil, language: language, downloadName: "photo-20261202-0714.jpg", width: 1280, height: 720)
+        #expect(page.contains("<html lang=\"\(language.rawValue)\">"))
+        for text: SharePageText in [.photoHeading, .savePhoto, .photoIPhoneHint] {
+            #expect(page.contains(SharePage.escape(text.text(in: language))), "\(text) in \(language)")
+        }
+        for text: SharePageText in [.heading, .save, .iPhoneHint] {
+            #expect(!page.contains(SharePage.escape(text.text(in: language))), "\(text) in \(language)")
+        }
+        #expect(page.contains("<h1>\(SharePage.escape(SharePageText.photoHeading.text(in: language)))</h1>"))
+        #expect(page.contains("<img src=\"photo.jpg\" width=\"1280\" height=\"720\""))
+        #expect(page.contains("<a class=\"save\" href=\"photo.jpg\" download=\"photo-20261202-0714.jpg\">"))
+        // The same head and style as the video's page.
+        let video = SharePage.html(title: nil, language: language, downloadName: "v.mp4")
+        let style = { (html: String) in html.components(separatedBy: "<style>").last?.components(separatedBy: "</style>").first }
+        #expect(style(page) != nil && style(page) == style(video))
+        for bad in ["http:", "https:", "//", "<script", "<video", "video.mp4"] {
+            #expect(!page.lowercased().contains(bad), "\(bad)")
+        }
+        #expect(SharePageChecks.references(in: page).sorted() == ["data:,", "photo.jpg", "photo.jpg"])
+        let titled = SharePage.photoHTML(title: "Anna & Tom", language: language, downloadName: "p.jpg", width: 2, height: 2)
+        #expect(titled.contains("<h1>Anna &amp; Tom</h1>"))
     }
 }

