@@ -99,6 +99,8 @@ extension Booth {
             photoDone(outcome)
         case let .libraryListed(entries):
             libraryListed(entries)
+        case let .slideshowListed(serial, paths):
+            slideshowListed(paths, serial: serial)
         case let .screenshotDone(failure):
             if let failure { events.emit(.error(code: .screenshotFailed, message: failure)) }
         case let .command(command):

@@ -32,6 +32,7 @@ extension Booth {
     /// that woke it is spent (`swallow`: a touch, which must not also press what is under it).
     func wakeFromAttract(_ swallow: Bool) -> Bool {
         guard clocks.attract.touched(at: MonotonicClock.now()) else { return false }
+        endSlideshow()
         needsDraw = true
         return swallow
     }

@@ -13,9 +13,10 @@
 // The booth's rules live in rooms of their own, each a value with its own tests: the machine
 // (RecorderMachine), holding messages until ready (ReadyGate), the cameras (CameraRing), the
 // encoder (EncoderFallback), the outstanding work and hooks (BoothJobs), time left (TimeLeft), the
-// slow disk (SlowDisk), idle reset (IdleRule), the attract screen (AttractRule), the service's
-// status line (ServiceStatus), silence (SilenceWatch). This file holds the loop; the booth's other
-// files (Booth+…) carry out what each room decides. docs/behaviour.md maps them.
+// slow disk (SlowDisk), idle reset (IdleRule), the attract screen (AttractRule) and its slideshow
+// (SlideshowRule), the service's status line (ServiceStatus), silence (SilenceWatch). This file
+// holds the loop; the booth's other files (Booth+…) carry out what each room decides.
+// docs/behaviour.md maps them.
 //
 // Under systemd (`Type=notify`) the booth says READY=1 with `ready`, RELOADING=1 / READY=1 around a
 // reload and STOPPING=1 on its way out, and the loop itself sends WATCHDOG=1: a loop that stops
@@ -185,6 +186,7 @@ public final class Booth {
         }
         checkIdle()
         checkAttract()
+        stepSlideshow()
         checkShareClock()
         checkHooks()
         checkPhoto()
@@ -194,8 +196,9 @@ public final class Booth {
             perform(machine.handle(.tick(elapsed: take.writer.elapsed, remaining: remaining(of: take.writer))))
         }
         checkStorage()
-        // The live picture in ready and recording; the last one stays frozen after.
-        if [.ready, .countdown, .recording].contains(machine.mode), !previewYields(),
+        // The live picture in ready and recording; the last one stays frozen after. (Not under the
+        // attract screen's slideshow, whose take's picture covers it.)
+        if [.ready, .countdown, .recording].contains(machine.mode), !previewYields(), !player.slideshowOnScreen,
            let (frame, serial) = frames.take(newerThan: draw.frameSerial) {
             draw.frameSerial = serial
             takes.lastPreviewShown = MonotonicClock.now()
