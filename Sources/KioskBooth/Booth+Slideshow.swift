@@ -17,8 +17,9 @@ extension Booth {
     func stepSlideshow() {
         player.slideshow.enabled = config.guest.attractSlideshow
         let now = MonotonicClock.now()
-        // The review's player has the screen's player surface to itself.
-        carryOut(player.slideshow.look(attract: attracting && player.playback == nil, at: now))
+        // The review's player has the screen's player surface to itself; in the background nobody
+        // sees the screen.
+        carryOut(player.slideshow.look(attract: attracting && player.playback == nil && !machine.inBackground, at: now))
         guard let show = player.slideshowPlayback else { return }
         let step = show.step()
         if step.newPicture {
