@@ -68,8 +68,9 @@ extension Booth {
                 player.slideshowOnScreen = false
                 // The review shows the whole take.
                 screen.setPlaybackFit(.fit)
-                // The camera's picture is back; the newest frame goes up at once.
-                draw.frameSerial = 0
+                // The camera's picture is back: its newest frame goes up at once (not one from before
+                // a camera that was lost meanwhile).
+                if machine.cameraAvailable { draw.frameSerial = 0 }
                 needsDraw = true
                 Log.info("slideshow: stopped")
             }

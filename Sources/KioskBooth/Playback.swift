@@ -101,9 +101,6 @@ final class Playback {
     /// once, paused or not.
     func seek(to seconds: Double) { player.seek(to: range.map { min(max(seconds, $0.start), $0.end) } ?? seconds) }
 
-    /// Whether one of its pictures went to the screen.
-    var showedPicture: Bool { firstPictureAt != nil }
-
     /// Ends the playback: the threads stop, the device closes, the camera's picture is back (or,
     /// `keepingPicture`, its last picture stays until the next playback's first).
     func stop(keepingPicture: Bool = false) {
