@@ -5,7 +5,8 @@
 // the camera's picture), filling the screen as the preview does, the prompt stays readable, the log names each take as it plays, the
 // damaged take is never played, a take damaged while the slideshow runs is skipped, the sound
 // device gets nothing but silence (while the same take's review, later in the same run, is heard),
-// and a tap wakes the booth with the camera's picture back at once.
+// a tap wakes the booth with the camera's picture back at once, the next attract screen lists the
+// takes again (a take accepted since plays first), and nothing plays while a take records.
 import Foundation
 import Testing
 import KioskCore
@@ -68,7 +69,17 @@ struct SlideshowEndToEndTests {
         r.stderr.split(separator: "\n").map(String.init).filter { $0.contains(prefix) }
     }
 
-    @Test("the attract screen plays the accepted takes one after another under the prompt, silent (the device gets only zeros; the review of the same take is heard); a damaged take is never played, one damaged meanwhile is skipped; a tap stops it at once, the camera back",
+    /// Waits (10 s at most) until the log has `count` lines with `text`.
+    static func waitFor(_ r: RecorderProcess, _ text: String, count: Int) -> Bool {
+        let deadline = ProcessInfo.processInfo.systemUptime + 10
+        while lines(r, text).count < count {
+            guard ProcessInfo.processInfo.systemUptime < deadline else { return false }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return true
+    }
+
+    @Test("the attract screen plays the accepted takes one after another under the prompt, silent (the device gets only zeros; the review of the same take is heard); a damaged take is never played, one damaged meanwhile is skipped; a tap stops it at once, the camera back; listed again at the next attract screen (a take accepted since first); a parent's start stops it and nothing plays during the take",
           needsFakeCamera)
     func slideshow() throws {
         let root = try testFolder("slideshow")
@@ -167,6 +178,30 @@ struct SlideshowEndToEndTests {
         Thread.sleep(forTimeInterval: 0.3)
         let review = Array(Self.played(disk).dropFirst(silent.count))
         #expect(!loudRuns(review).isEmpty, "the review's beeps: \(review.map { abs(Int($0)) }.max() ?? 0) at most")
+
+        // Back in ready, the next attract screen lists the takes again and plays; a parent's start
+        // both wakes it and starts the take, and nothing plays while it records.
+        let played = Self.lines(r, "slideshow: playing").count
+        r.command("back")
+        r.command("back")
+        try #require(Self.waitFor(r, "slideshow: playing", count: played + 1), "\(r.stderr)")
+        #expect(Self.lines(r, "takes to play").count == 2, "listed again: \(Self.lines(r, "slideshow:"))")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines)")
+        #expect(Self.lines(r, "slideshow: stopped").count == 2, "\(Self.lines(r, "slideshow:"))")
+        let whileRecording = Self.lines(r, "slideshow: playing").count
+        Thread.sleep(forTimeInterval: 1.5)
+        #expect(Self.lines(r, "slideshow: playing").count == whileRecording, "nothing plays during a take")
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        r.command("useVideo")
+        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil, "\(r.rawLines)")
+        guard case let .videoRecorderDidFinishRecordingVideoWithOutputPath(newest)? = r.events.last(where: {
+            $0.name == "videoRecorderDidFinishRecordingVideoWithOutputPath" }) else { Issue.record("no outcome"); return }
+        // The take accepted since is in the next attract screen's slideshow, first.
+        try #require(Self.waitFor(r, "slideshow: 3 takes to play", count: 1), "\(Self.lines(r, "slideshow:"))")
+        try #require(Self.waitFor(r, "slideshow: playing", count: whileRecording + 1))
+        #expect(Self.lines(r, "slideshow: playing").last?.contains(newest) == true, "\(Self.lines(r, "slideshow:"))")
         r.command("quit")
         #expect(r.exitStatus() == 0, "\(r.stderr)")
         #expect(!r.stderr.contains("Fatal error"))
