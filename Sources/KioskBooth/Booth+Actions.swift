@@ -6,6 +6,22 @@ import KioskMedia
 import KioskSystem
 
 extension Booth {
+    /// What the core said to do, in its order: the machine's actions, the log's lines, a new drawing.
+    func carryOut(_ effects: [BoothCore.Effect]) {
+        var actions: [RecorderAction] = []
+        for effect in effects {
+            switch effect {
+            case let .machine(action): actions.append(action)
+            case let .log(line):
+                perform(actions)
+                actions = []
+                Log.info(line)
+            case .redraw: needsDraw = true
+            }
+        }
+        perform(actions)
+    }
+
     func perform(_ actions: [RecorderAction]) {
         for action in actions { perform(action) }
         if machine.exiting && !service.stoppingTold {
@@ -47,7 +63,7 @@ extension Booth {
         case let .startRecording(orientation):
             startRecording(orientation: orientation)
         case .startCountdownClock:
-            clocks.countdownNext = MonotonicClock.now() + GuestClocks.second
+            core.countdownStarted(at: MonotonicClock.now())
         case let .stopRecording(reason):
             // Before the writer reported its start there is nothing to stop yet: the machine asks
             // again when the start arrives.

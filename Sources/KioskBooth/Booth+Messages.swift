@@ -162,11 +162,10 @@ extension Booth {
     func handle(_ command: Command) {
         // A guest's press or touch sent as a command keeps the finished screen awake; `state` does not.
         switch command {
-        case .press, .start, .seek, .pause, .pick: clocks.idle.touched(at: MonotonicClock.now()); _ = wakeFromAttract(false)
+        case .press, .start, .seek, .pause, .pick: _ = core.touched(at: MonotonicClock.now(), swallow: false)
         case .tap:
-            clocks.idle.touched(at: MonotonicClock.now())
             // A tap on the attract screen wakes it, like a finger.
-            if wakeFromAttract(true) { return }
+            if core.touched(at: MonotonicClock.now(), swallow: true) { return }
         default: break
         }
         switch command {

@@ -1,42 +1,11 @@
-// The rules the loop looks at every turn, each a value that decides (IdleRule, AttractRule,
-// SilenceWatch) and this file carries out: idle reset, the attract screen, the listening microphone
-// and silence. (The `--on-take` hooks are Booth+Hooks'.)
+// The microphone's rules the loop looks at every turn: the launch's look at it, the listening
+// microphone (for the meter) and silence (SilenceWatch). (Idle reset, the attract screen and the
+// other clocks are BoothCore's; the `--on-take` hooks are Booth+Hooks'.)
 import Foundation
 import KioskCore
 import KioskSystem
 
 extension Booth {
-    /// Idle reset: the finished screen (or a paused review) untouched for `--idle-timeout` is used
-    /// or discarded as if the guest had tapped, so the next guest never sees the previous take.
-    func checkIdle() {
-        guard jobs.exitCode == nil else { return }
-        clocks.idle.timeout = config.guest.idleTimeout
-        guard clocks.idle.isDue(mode: machine.mode, paused: machine.playbackPaused, playerAlone: machine.playerFile != nil,
-                                at: MonotonicClock.now()) else { return }
-        Log.info("idle for \(config.guest.idleTimeout) s: the take is reset (idle-action \(config.guest.idleAction.rawValue))")
-        perform(machine.handle(.idleReset(config.guest.idleAction)))
-        needsDraw = true
-    }
-
-    /// The attract screen comes after `--attract-after` in ready without a touch; any other mode
-    /// (and a reload turning it off) ends it.
-    func checkAttract() {
-        clocks.attract.after = config.guest.attractAfter
-        guard clocks.attract.look(eligible: machine.mode == .ready && !machine.exiting && machine.playerFile == nil,
-                                  at: MonotonicClock.now()) else { return }
-        needsDraw = true
-        if attracting { Log.info("attract screen: \(config.guest.attractAfter) s without a touch") }
-    }
-
-    /// Restarts the attract clock; if the attract screen shows, ends it and says whether the input
-    /// that woke it is spent (`swallow`: a touch, which must not also press what is under it).
-    func wakeFromAttract(_ swallow: Bool) -> Bool {
-        guard clocks.attract.touched(at: MonotonicClock.now()) else { return false }
-        endSlideshow()
-        needsDraw = true
-        return swallow
-    }
-
     /// The launch's look at the microphone (on its worker): opened and closed again, so `ready` can
     /// say which one the takes will have, or that none opened and why.
     func lookAtMicrophone() {

@@ -11,8 +11,6 @@ import KioskSystem
 struct ShareState {
     /// Use Video asked for a share: it starts once the hand-over reports the take's path.
     var wanted = false
-    /// When the share screen ends by itself (CLOCK_MONOTONIC ns); nil: no share screen up.
-    var endsAt: Int64?
     /// The take being shared: it owes its `--on-take` hook once its share folder is written (or failed).
     var take: String?
 }
@@ -88,17 +86,7 @@ extension Booth {
 
     /// `.startShareClock`: the share screen ends by itself after `--share-seconds`.
     func startShareClock() {
-        takes.share.endsAt = MonotonicClock.now() + Int64(config.share.seconds * 1e9)
-    }
-
-    /// Each turn of the loop: the share screen's time up is `shareTimedOut`.
-    func checkShareClock() {
-        guard let end = takes.share.endsAt else { return }
-        guard machine.mode == .sharing else { takes.share.endsAt = nil; return }
-        if MonotonicClock.now() >= end {
-            takes.share.endsAt = nil
-            perform(machine.handle(.shareTimedOut))
-        }
+        core.shareStarted(at: MonotonicClock.now(), seconds: config.share.seconds)
     }
 
     /// At launch, on the file worker: folders a kill left half written are removed, old ones expire.

@@ -4,22 +4,23 @@
 // decodes left out); each then plays through the booth's own player (Playback) with no sound at all
 // (no audio device is asked for, the player decodes none), its pictures on the player's surface of
 // the screen under the attract screen's veil and prompt. The player opens and decodes on its own
-// threads; the UI thread only takes the picture due. A touch that wakes the attract screen stops it
-// at once (wakeFromAttract), and so does any other way out of the attract screen.
+// threads; the UI thread only takes the picture due. A touch that wakes the attract screen (BoothCore)
+// stops it in that turn of the loop, before the screen is drawn, and so does any other way out of
+// the attract screen; a review taking the player's surface stops it first (`endSlideshow`).
 import Foundation
 import KioskCore
 import KioskMedia
 import KioskSystem
 
 extension Booth {
-    /// Each turn, after `checkAttract`: what the rule says for the attract screen as it is now, and
+    /// Each turn, after the core's turn (the attract screen): what the rule says for the attract screen as it is now, and
     /// the playing take's picture due now.
     func stepSlideshow() {
         player.slideshow.enabled = config.guest.attractSlideshow
         let now = MonotonicClock.now()
         // The review's player has the screen's player surface to itself; in the background nobody
         // sees the screen.
-        carryOut(player.slideshow.look(attract: attracting && player.playback == nil && !machine.inBackground, at: now))
+        carryOutSlideshow(player.slideshow.look(attract: attracting && player.playback == nil && !machine.inBackground, at: now))
         guard let show = player.slideshowPlayback else { return }
         let step = show.step()
         if step.newPicture {
@@ -29,28 +30,27 @@ extension Booth {
         guard let end = step.ended else { return }
         switch end {
         case .end:
-            carryOut(player.slideshow.ended(failed: false, at: now))
+            carryOutSlideshow(player.slideshow.ended(failed: false, at: now))
         case let .error(message):
             // Never shown broken: skipped, and not tried again on this attract screen.
             Log.info("slideshow: \(show.path) skipped: \(message)")
-            carryOut(player.slideshow.ended(failed: true, at: now))
+            carryOutSlideshow(player.slideshow.ended(failed: true, at: now))
         }
     }
 
-    /// The attract screen ended (a touch woke it): the slideshow stops now, before anything else
-    /// uses the screen.
+    /// The slideshow stops now, before the review's player uses the screen's player surface.
     func endSlideshow() {
-        carryOut(player.slideshow.look(attract: false, at: MonotonicClock.now()))
+        carryOutSlideshow(player.slideshow.look(attract: false, at: MonotonicClock.now()))
     }
 
     /// The file worker's listing for the attract screen that asked with `serial`.
     func slideshowListed(_ paths: [String], serial: Int) {
         jobs.fileDone()
         Log.info("slideshow: \(paths.count) takes to play")
-        carryOut(player.slideshow.listed(paths, serial: serial, at: MonotonicClock.now()))
+        carryOutSlideshow(player.slideshow.listed(paths, serial: serial, at: MonotonicClock.now()))
     }
 
-    private func carryOut(_ actions: [SlideshowRule.Action]) {
+    private func carryOutSlideshow(_ actions: [SlideshowRule.Action]) {
         for action in actions {
             switch action {
             case let .list(serial):

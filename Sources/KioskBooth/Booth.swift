@@ -10,13 +10,14 @@
 // handing a take over run on a serial file worker; both report back. Screenshots are written on a
 // worker of their own.
 //
-// The booth's rules live in rooms of their own, each a value with its own tests: the machine
-// (RecorderMachine), holding messages until ready (ReadyGate), the cameras (CameraRing), the
-// encoder (EncoderFallback), the outstanding work and hooks (BoothJobs), time left (TimeLeft), the
-// slow disk (SlowDisk), idle reset (IdleRule), the attract screen (AttractRule) and its slideshow
-// (SlideshowRule), the service's status line (ServiceStatus), silence (SilenceWatch). This file
-// holds the loop; the booth's other files (Booth+…) carry out what each room decides.
-// docs/behaviour.md maps them.
+// The booth's rules live in rooms of their own, each a value with its own tests: the machine and
+// the guest's clocks (BoothCore: the countdown, idle reset, the attract screen, the share screen's
+// time, the take's tick; fed the time, it returns effects), the attract screen's slideshow
+// (SlideshowRule), holding messages until ready (ReadyGate), the cameras (CameraRing), the encoder
+// (EncoderFallback), the outstanding work and hooks (BoothJobs), time left (TimeLeft), the slow disk
+// (SlowDisk), the service's status line (ServiceStatus), silence (SilenceWatch). This file holds the
+// loop; the booth's other files (Booth+…) carry out what each room decides. docs/behaviour.md maps
+// them.
 //
 // Under systemd (`Type=notify`) the booth says READY=1 with `ready`, RELOADING=1 / READY=1 around a
 // reload and STOPPING=1 on its way out, and the loop itself sends WATCHDOG=1: a loop that stops
@@ -38,7 +39,13 @@ public final class Booth {
     /// Where the takes go: one file (`--output`) or a folder of takes (`--output-dir`).
     let storage: any TakeStorage
     let parts: BoothParts
-    public internal(set) var machine: RecorderMachine
+    /// The machine and the clocks of the rules the guest meets (BoothCore: fed the time, it says
+    /// what to do).
+    var core: BoothCore
+    public internal(set) var machine: RecorderMachine {
+        get { core.machine }
+        _modify { yield &core.machine }
+    }
     /// Where every worker thread, the stdin reader and the signal watcher post.
     public let inbox = Inbox()
     let frames = FrameSlot()
@@ -52,7 +59,6 @@ public final class Booth {
     /// Until `ready`, the inbox's other messages and the screen's input wait.
     var gate: ReadyGate<BoothMessage>
     var draw = DrawState(controls: ControlsVisibility(now: MonotonicClock.now()))
-    var clocks = GuestClocks(now: MonotonicClock.now())
     var service = ServiceLink()
     var microphone = MicrophoneState()
     var player = PlayerState()
@@ -76,7 +82,7 @@ public final class Booth {
         get { draw.needsDraw }
         set { draw.needsDraw = newValue }
     }
-    var attracting: Bool { clocks.attract.showing }
+    var attracting: Bool { core.attracting }
 
     /// While a take records and its encoder is behind (this many pictures waiting for it), the
     /// preview draws at most one picture per `yieldingPreviewInterval` (10 a second): on a machine
@@ -103,9 +109,10 @@ public final class Booth {
         ring = CameraRing(count: 1 + parts.moreCameras.count)
         gate = ReadyGate(launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
                          microphone: parts.monitorsMicrophone && config.capture.microphone != .none)
-        machine = RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
-                                  countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining, cameraCount: ring.count,
-                                  shares: config.share.folder != nil, trims: config.guest.trim)
+        core = BoothCore(machine: RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
+                                                  countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining,
+                                                  cameraCount: ring.count, shares: config.share.folder != nil, trims: config.guest.trim),
+                         now: MonotonicClock.now())
         machine.photoButton = config.screen.photoButton
         machine.library = config.screen.library
         inbox.wakes(with: parts.screen.wake)
@@ -124,7 +131,7 @@ public final class Booth {
         ring = CameraRing(count: 1)
         gate = ReadyGate(launchFiles: false)
         self.parts = parts
-        machine = RecorderMachine(playing: file, orientation: parts.screen.orientation)
+        core = BoothCore(machine: RecorderMachine(playing: file, orientation: parts.screen.orientation), now: MonotonicClock.now())
         inbox.wakes(with: parts.screen.wake)
     }
 
@@ -173,28 +180,26 @@ public final class Booth {
         }
         let visible = controlsShown ? machine.visibleButtons : []
         for input in screen.waitEvents(timeoutMs: needsDraw ? 0 : idleWaitMilliseconds, visible: visible) {
-            draw.controls.touched(at: MonotonicClock.now())
-            clocks.idle.touched(at: MonotonicClock.now())
+            let now = MonotonicClock.now()
+            draw.controls.touched(at: now)
+            needsDraw = true
             // A touch (or a key) on the attract screen only wakes it: no take starts by accident.
-            if wakeFromAttract(input.isGuestTouch) { continue }
+            if core.touched(at: now, swallow: input.isGuestTouch) { continue }
             handle(input)
         }
         for message in inbox.take() { handle(message) }
-        if machine.mode == .countdown, MonotonicClock.now() >= clocks.countdownNext {
-            clocks.countdownNext += GuestClocks.second
-            perform(machine.handle(.countdownTick))
-        }
-        checkIdle()
-        checkAttract()
+        // The countdown's second, idle reset, the attract screen, the share screen's time, the take's tick.
+        core.settings = BoothCore.Settings(idleTimeout: config.guest.idleTimeout, idleAction: config.guest.idleAction,
+                                           attractAfter: config.guest.attractAfter)
+        let take = takes.current.map { (elapsed: $0.writer.elapsed, remaining: remaining(of: $0.writer)) }
+        carryOut(core.turn(at: MonotonicClock.now(), BoothCore.Turn(take: take, exitDecided: jobs.exitCode != nil)))
+        // The attract screen's slideshow as the attract screen now is (a touch above ended it: it
+        // stops in this turn, before the screen is drawn).
         stepSlideshow()
-        checkShareClock()
         checkHooks()
         checkPhoto()
         updateMicrophone()
         if jobs.stopHooks(signalled: endedBySignal) { stopRunningHook() }
-        if let take = takes.current, machine.mode == .recording {
-            perform(machine.handle(.tick(elapsed: take.writer.elapsed, remaining: remaining(of: take.writer))))
-        }
         checkStorage()
         // The live picture in ready and recording; the last one stays frozen after. (Not under the
         // attract screen's slideshow, whose take's picture covers it.)

@@ -1,5 +1,5 @@
 // The booth's state, in rooms: what its workers share with the UI thread, the take's, the drawing's,
-// the clocks of the guest-facing rules, the service link's, the microphone's and the player's. Each
+// the service link's, the microphone's and the player's. Each
 // is owned by the booth and changed on the UI thread only, except `BoothWorkers`, whose parts are
 // built for the threads that share them (its queues are SerialQueues: WorkerThreads of their own).
 import Foundation
@@ -109,22 +109,6 @@ struct DrawState {
     var focusBox: (Point, Int64)?
     /// The player's controls hide while a take plays untouched.
     var controls: ControlsVisibility
-}
-
-/// The clocks of the rules the guest meets without touching anything.
-struct GuestClocks {
-    /// Idle reset (`--idle-timeout`): the finished screen (or a paused review) untouched.
-    var idle: IdleRule
-    /// The attract screen: ready untouched for `--attract-after`; a touch wakes it.
-    var attract: AttractRule
-    /// The countdown's next second (CLOCK_MONOTONIC ns): `countdownTick` is due then.
-    var countdownNext: Int64 = 0
-    static let second: Int64 = 1_000_000_000
-
-    init(now: Int64) {
-        idle = IdleRule(timeout: 0, now: now)
-        attract = AttractRule(after: 0, now: now)
-    }
 }
 
 /// The link to the service manager, the machine's sleep and the metrics file.

@@ -90,19 +90,19 @@ extension Screen {
     /// The library's thumbnails, by take path (from the file worker's listing); the grid goes back
     /// to its top.
     public func setLibraryPictures(_ pictures: [String: RGBPicture]) {
-        libraryTextures.set(pictures)
-        libraryScroll = 0
-        libraryDrag = nil
+        library.textures.set(pictures)
+        library.scroll = 0
+        library.drag = nil
     }
 
     /// The library's take under a canvas point (its index in the grid of `count`), if any.
     public func libraryIndex(atLogical point: Point, count: Int) -> Int? {
-        Overlay.libraryGrid(layout, count: count).index(at: point, scroll: libraryScroll)
+        Overlay.libraryGrid(layout, count: count).index(at: point, scroll: library.scroll)
     }
 
     /// The grid as last drawn, when the library's grid (not a review) shows.
     private var libraryGridShowing: LibraryGrid? {
-        guard let room = lastModel?.library, room.picked == nil, let count = room.entries?.count else { return nil }
+        guard let room = window.lastModel?.library, room.picked == nil, let count = room.entries?.count else { return nil }
         return Overlay.libraryGrid(layout, count: count)
     }
 
@@ -110,29 +110,37 @@ extension Screen {
     func libraryDragBegins(_ pointer: PointerTracker.Pointer, at physical: Point, visible: [Button]) {
         let logical = transform.toLogical(physical)
         guard let grid = libraryGridShowing, grid.room.contains(logical), layout.button(at: logical, among: visible) == nil else {
-            if libraryDrag?.pointer == pointer { libraryDrag = nil }
+            if library.drag?.pointer == pointer { library.drag = nil }
             return
         }
-        libraryDrag = LibraryDrag(pointer: pointer, startY: logical.y, startScroll: libraryScroll)
+        library.drag = LibraryDrag(pointer: pointer, startY: logical.y, startScroll: library.scroll)
     }
 
     /// The drag follows the finger (the grid moves with it, within its ends); true when it scrolled.
     func libraryDragMoves(_ pointer: PointerTracker.Pointer, to physical: Point) -> Bool {
-        guard var drag = libraryDrag, drag.pointer == pointer, let grid = libraryGridShowing else { return false }
+        guard var drag = library.drag, drag.pointer == pointer, let grid = libraryGridShowing else { return false }
         let dy = transform.toLogical(physical).y - drag.startY
         if abs(dy) >= Self.librarySlop { drag.moved = true }
-        libraryDrag = drag
+        library.drag = drag
         guard drag.moved else { return false }
         let scroll = grid.clamped(drag.startScroll - Int(dy.rounded()))
-        guard scroll != libraryScroll else { return false }
-        libraryScroll = scroll
+        guard scroll != library.scroll else { return false }
+        library.scroll = scroll
         return true
     }
 
     /// The pointer lifted: whether it had dragged (then it taps nothing).
     func libraryDragEnds(_ pointer: PointerTracker.Pointer) -> Bool {
-        guard let drag = libraryDrag, drag.pointer == pointer else { return false }
-        libraryDrag = nil
+        guard let drag = library.drag, drag.pointer == pointer else { return false }
+        library.drag = nil
         return drag.moved
     }
+}
+
+/// The library's grid on screen: the thumbnails uploaded for it, how far it is scrolled (canvas
+/// pixels), and the finger dragging it.
+struct LibraryView {
+    let textures: LibraryTextures
+    var scroll = 0
+    var drag: LibraryDrag?
 }

@@ -50,30 +50,18 @@ public final class Screen {
         get { player.fit }
         set { player.fit = newValue }
     }
+    /// The texts' fonts (DejaVu Sans Bold, `text.faces.primary`, for every text it can show).
     let text: TextCache
-    /// DejaVu Sans Bold: the face of every text it can show.
-    private let fontPath: String
     /// The words on screen; `setWords` changes them.
     public private(set) var words = ScreenWords()
-    private let shapes: ShapeCache
-    /// The share screen's QR codes, each made once.
-    private let codes: QRCodeCache
-    /// The review trimmer's pictures of the take (`--trim`), uploaded once a take.
-    private var trimPictures: [Texture] = []
+    /// The shapes, QR codes and trimmer pictures the overlay draws, each uploaded once.
+    private var caches: DrawingCaches
     /// Fingers and the mouse held down (ScreenInput.swift), and what each is on.
     var pointers = PointerTracker()
-    /// The library's thumbnails (Overlay+Library.swift), how far its grid is scrolled, and the
-    /// finger dragging it.
-    let libraryTextures: LibraryTextures
-    var libraryScroll = 0
-    var libraryDrag: LibraryDrag?
-    /// The window is minimised or hidden (the app is in the background).
-    var hidden = false
-    /// Set by the first present: a window manager may hide and show a window while it first maps
-    /// it, which is not the app going to the background.
-    private(set) var presentedOnce = false
-    /// The model last drawn: a snapshot draws it again (ScreenPixels.swift).
-    private(set) var lastModel: ViewModel?
+    /// The library's grid (Overlay+Library.swift): its thumbnails, scroll and drag.
+    var library: LibraryView
+    /// The window's state: hidden, presented, the model last drawn.
+    var window = WindowState()
 
     /// Opens the window (`SDL_CreateWindow`: fullscreen at the desktop's mode, or a window) and
     /// its renderer. `orientation` nil: the display's natural one.
@@ -121,10 +109,8 @@ public final class Screen {
         preview = Preview(renderer: rendererHandle)
         overlay = PreviewOverlay(renderer: rendererHandle)
         player = PlayerSurface(picture: Preview(renderer: rendererHandle))
-        shapes = ShapeCache(renderer: rendererHandle)
-        codes = QRCodeCache(renderer: rendererHandle)
-        libraryTextures = LibraryTextures(renderer: rendererHandle)
-        self.fontPath = fontPath
+        caches = DrawingCaches(shapes: ShapeCache(renderer: rendererHandle), codes: QRCodeCache(renderer: rendererHandle))
+        library = LibraryView(textures: LibraryTextures(renderer: rendererHandle))
         text = try TextCache(renderer: rendererHandle, faces: Typefaces(primary: fontPath, language: .en, font: nil),
                              probeSize: layout.textHeight)
         self.mirrorPreview = mirrorPreview
@@ -156,7 +142,7 @@ public final class Screen {
     /// The faces for `words` and how many texts each family shows.
     private func typefaces(_ words: ScreenWords, prompt: String?, font: String?) throws -> (Typefaces, [String: Int]) {
         let faces: Typefaces
-        do { faces = try Typefaces(primary: fontPath, language: words.language, font: font) } catch {
+        do { faces = try Typefaces(primary: text.faces.primary.path, language: words.language, font: font) } catch {
             throw font.map { FontUnreadable(path: $0, reason: error.message) } ?? error
         }
         var families: [String: Int] = [:]
@@ -221,7 +207,7 @@ public final class Screen {
             guard result == 0 else { throw SDLError(call: "SDL_UpdateTexture(trimmer picture \(picture.size))") }
             textures.append(texture)
         }
-        trimPictures = textures
+        caches.trimPictures = textures
     }
 
     /// The operator's overlay (`--overlay`, `--overlay-portrait`; nil: none), drawn over the
@@ -278,7 +264,7 @@ public final class Screen {
     /// nil: the picture alone (with the operator's overlay over it, as the take has it), without
     /// the controls.
     public func draw(_ model: ViewModel?) throws(SDLError) {
-        lastModel = model
+        window.lastModel = model
         // The software renderer clears by writing every pixel: not when the picture is about to
         // cover them all anyway (the preview always does on a landscape display, a 16:9 movie on
         // a 16:9 display). GPU renderers always clear (cheap there, and tiled GPUs want it).
@@ -305,23 +291,23 @@ public final class Screen {
         let overlay = makeOverlay()
         defer {
             text.endFrame()
-            shapes.endFrame()
-            codes.endFrame()
+            caches.shapes.endFrame()
+            caches.codes.endFrame()
         }
         try overlay.draw(model, held: pointers.held)
     }
 
     /// The overlay for the next frame, as `draw` uses it (tests ask it for its geometry: the share cards).
     func makeOverlay() -> Overlay {
-        Overlay(painter: Painter(renderer: rendererHandle, transform: transform, shapes: shapes), layout: layout, text: text,
-                codes: codes, words: words, highContrast: highContrast, trimPictures: trimPictures, library: libraryTextures,
-                libraryScroll: libraryScroll)
+        Overlay(painter: Painter(renderer: rendererHandle, transform: transform, shapes: caches.shapes), layout: layout, text: text,
+                codes: caches.codes, words: words, highContrast: highContrast, trimPictures: caches.trimPictures,
+                library: library.textures, libraryScroll: library.scroll)
     }
 
     /// Shows what was drawn (`SDL_RenderPresent`, waits for vsync).
     public func present() {
         SDL_RenderPresent(rendererHandle.handle)
-        presentedOnce = true
+        window.presentedOnce = true
     }
 
     /// `draw` then `present`.
@@ -338,4 +324,23 @@ struct PlayerSurface {
     var rotation = 0.0
     var playing = false
     var fit: PictureFit = .fit
+}
+
+/// What the overlay draws from that is made once and kept: the shapes' and the QR codes' textures,
+/// and the review trimmer's pictures of the take (`--trim`), uploaded once a take.
+struct DrawingCaches {
+    let shapes: ShapeCache
+    let codes: QRCodeCache
+    var trimPictures: [Texture] = []
+}
+
+/// The window as the app knows it.
+struct WindowState {
+    /// The window is minimised or hidden (the app is in the background).
+    var hidden = false
+    /// Set by the first present: a window manager may hide and show a window while it first maps
+    /// it, which is not the app going to the background.
+    var presentedOnce = false
+    /// The model last drawn: a snapshot draws it again (ScreenPixels.swift).
+    var lastModel: ViewModel?
 }

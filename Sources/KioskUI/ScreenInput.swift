@@ -152,7 +152,7 @@ extension Screen {
 
     /// The trimmer as last drawn (`--trim`, the finished screen), for its handles' touches.
     var shownTrimmer: TrimmerLayout? {
-        lastModel?.trimmer.map { TrimmerLayout(layout: layout, duration: $0.duration, range: $0.range) }
+        window.lastModel?.trimmer.map { TrimmerLayout(layout: layout, duration: $0.duration, range: $0.range) }
     }
 
     /// Where along the bar a dragging pointer is, wherever it strayed (above, below, past its ends).
@@ -172,14 +172,14 @@ extension Screen {
             relayout(physical: output, orientation: transform.orientation)
             if flipped { inputs.append(.displayOrientation(.natural(for: output))) }
         case SDL_WINDOWEVENT_MINIMIZED, SDL_WINDOWEVENT_HIDDEN:
-            if !hidden && presentedOnce {
-                hidden = true
+            if !window.hidden && window.presentedOnce {
+                window.hidden = true
                 pointers.reset()
                 inputs.append(.background)
             }
         case SDL_WINDOWEVENT_RESTORED, SDL_WINDOWEVENT_SHOWN, SDL_WINDOWEVENT_MAXIMIZED:
-            if hidden {
-                hidden = false
+            if window.hidden {
+                window.hidden = false
                 inputs.append(.foreground)
             }
         case SDL_WINDOWEVENT_LEAVE:

@@ -20,7 +20,7 @@ extension Screen {
     /// The screen as it is now, read back: the last view model is drawn again first, since the back
     /// buffer holds nothing reliable after a present.
     public func snapshot() throws(SDLError) -> Pixels {
-        try draw(lastModel)
+        try draw(window.lastModel)
         return try readPixels()
     }
 

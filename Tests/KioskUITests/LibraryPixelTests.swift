@@ -108,16 +108,16 @@ extension SDLTests {
             let dragged = screen.pollEvents(visible: visible)
             #expect(dragged.contains(.libraryScrolled), "\(dragged)")
             #expect(!dragged.contains { if case .tapElsewhere = $0 { true } else { false } }, "\(dragged)")
-            #expect(screen.libraryScroll == min(80, grid.maxScroll))
+            #expect(screen.library.scroll == min(80, grid.maxScroll))
             try screen.draw(model)
             let check = try s.check(screen, model, "scrolled")
-            let moved = grid.cell(1, scroll: screen.libraryScroll)
+            let moved = grid.cell(1, scroll: screen.library.scroll)
             if moved.isInside(screen.layout.content) {
                 let box = Overlay.fitted(Size(width: 160, height: 90), in: grid.thumbnail(in: moved))
                 check.expectColor(check.pixel(box.center), Self.colours[1], within: 6, "take 1 after the scroll")
             }
             // A tap that does not move: the take under it.
-            let target = grid.cell(1, scroll: screen.libraryScroll)
+            let target = grid.cell(1, scroll: screen.library.scroll)
             let tap = screen.transform.toPhysical(grid.thumbnail(in: target).center)
             pushMouse(SDL_MOUSEBUTTONDOWN, at: tap)
             pushMouse(SDL_MOUSEBUTTONUP, at: tap)

@@ -1,0 +1,132 @@
+// The booth's core (the machine and the guest's clocks) by table on a virtual clock: each turn of
+// the loop is a value of time, so a minute of idle screen takes no time at all. The end-to-end tests
+// (IdleEndToEndTests, ServiceEndToEndTests' attract and share tests) keep one run each through the
+// binary.
+import KioskCore
+import Testing
+
+@Suite("BoothCore: the machine and the guest's clocks, on a virtual clock")
+struct BoothCoreTests {
+    static let s: Int64 = 1_000_000_000
+
+    /// What came out, and at which second (to the tenth).
+    struct Said: Equatable, CustomStringConvertible {
+        let at: Double
+        let effect: BoothCore.Effect
+        var description: String { "\(at): \(effect)" }
+    }
+
+    /// The booth's part: the clock actions carried out at the second they came (as Booth does).
+    static func carryOut(_ effects: [BoothCore.Effect], _ core: inout BoothCore, at t: Double, shareSeconds: Double,
+                         into said: inout [Said]) {
+        for effect in effects {
+            said.append(Said(at: t, effect: effect))
+            if case .machine(.startCountdownClock) = effect { core.countdownStarted(at: Self.ns(t)) }
+            if case .machine(.startShareClock) = effect { core.shareStarted(at: Self.ns(t), seconds: shareSeconds) }
+        }
+    }
+
+    static func ns(_ t: Double) -> Int64 { Int64((t * 1e9).rounded()) }
+
+    /// Turns every 100 ms from `from` to `to` seconds; `touches`: a guest's touch (spent on waking
+    /// the attract screen if it shows) at those seconds, before that turn; `press`: events at seconds.
+    static func run(_ core: inout BoothCore, from: Double, to: Double, touches: [Double] = [],
+                    events: [Double: RecorderEvent] = [:], take: (elapsed: Double, remaining: Double)? = nil,
+                    exitDecided: Bool = false, shareSeconds: Double = 30) -> [Said] {
+        var said: [Said] = []
+        var t = from
+        while t < to - 1e-9 {
+            if touches.contains(where: { abs($0 - t) < 1e-6 }), core.touched(at: ns(t), swallow: true) {
+                said.append(Said(at: t, effect: .log("woken")))
+            }
+            if let event = events.first(where: { abs($0.key - t) < 1e-6 })?.value {
+                carryOut(core.handle(event), &core, at: t, shareSeconds: shareSeconds, into: &said)
+            }
+            carryOut(core.turn(at: ns(t), BoothCore.Turn(take: take, exitDecided: exitDecided)), &core, at: t,
+                     shareSeconds: shareSeconds, into: &said)
+            t = ((t + 0.1) * 10).rounded() / 10
+        }
+        return said
+    }
+
+    static func machine(countdown: Int = 0, session: SessionMode = .loop, shares: Bool = false) -> RecorderMachine {
+        var m = RecorderMachine(session: session, outputPath: "/takes/take.mov", orientation: .landscapeRight,
+                                countdown: countdown, shares: shares)
+        _ = m.start()
+        return m
+    }
+
+    @Test("the countdown: Start at 0.5 s counts 3, 2, 1 a second apart and starts the take at 3.5 s, not a turn before")
+    func countdown() {
+        var core = BoothCore(machine: Self.machine(countdown: 3), now: 0)
+        let said = Self.run(&core, from: 0, to: 5, events: [0.5: .press(.start)])
+        let counts = said.compactMap { s -> String? in
+            if case let .machine(.emit(.countdown(remaining))) = s.effect { return "\(s.at):\(remaining)" }
+            return nil
+        }
+        #expect(counts == ["0.5:3", "1.5:2", "2.5:1"])
+        let starts = said.filter { if case .machine(.startRecording) = $0.effect { true } else { false } }.map(\.at)
+        #expect(starts == [3.5])
+        #expect(core.machine.mode == .recording)
+    }
+
+    @Test("idle reset: the finished screen untouched for the timeout is reset then, with its log line; a touch restarts the clock; an exit already decided never resets",
+          arguments: [IdleAction.use, .discard])
+    func idle(action: IdleAction) {
+        let settings = BoothCore.Settings(idleTimeout: 60, idleAction: action)
+        var core = BoothCore(machine: Fixture.finished.make(session: .loop), settings: settings, now: 0)
+        let said = Self.run(&core, from: 0, to: 130, touches: [30])
+        let resets = said.filter { $0.effect == .machine(.emit(.idleReset(action: action))) }.map(\.at)
+        #expect(resets == [90])
+        #expect(said.contains(Said(at: 90, effect: .log("idle for 60.0 s: the take is reset (idle-action \(action.rawValue))"))))
+        #expect(core.machine.mode == .ready)
+        var leaving = BoothCore(machine: Fixture.finished.make(session: .loop), settings: settings, now: 0)
+        #expect(Self.run(&leaving, from: 0, to: 200, exitDecided: true).isEmpty)
+    }
+
+    @Test("the attract screen: ready untouched for --attract-after shows it (drawn, logged); a touch only wakes it, once; it comes back a full wait later; never in a countdown")
+    func attract() {
+        var core = BoothCore(machine: Self.machine(), settings: BoothCore.Settings(attractAfter: 5), now: 0)
+        var said = Self.run(&core, from: 0, to: 7)
+        #expect(said == [Said(at: 5, effect: .log("attract screen: 5.0 s without a touch")), Said(at: 5, effect: .redraw)])
+        #expect(core.attracting)
+        said = Self.run(&core, from: 7, to: 12.5, touches: [7, 8])
+        // The first touch is spent on waking it; the second presses as usual; no turn says more.
+        #expect(said == [Said(at: 7, effect: .log("woken"))])
+        #expect(!core.attracting)
+        said = Self.run(&core, from: 12.5, to: 14)
+        #expect(said.map(\.at) == [13, 13], "5 s after the touch at 8 s")
+        var counting = BoothCore(machine: Self.machine(countdown: 30), settings: BoothCore.Settings(attractAfter: 5), now: 0)
+        _ = Self.run(&counting, from: 0, to: 20, events: [0: .press(.start)])
+        #expect(!counting.attracting)
+    }
+
+    @Test("the share screen ends by itself --share-seconds after it began; left before (Done), its clock is dropped")
+    func shareClock() {
+        var core = BoothCore(machine: Fixture.sharing.make(session: .loop), now: 0)
+        core.shareStarted(at: Self.ns(1), seconds: 10)
+        let said = Self.run(&core, from: 1, to: 15)
+        #expect(Set(said.map(\.at)) == [11])
+        #expect(core.machine.mode != .sharing)
+        #expect(core.shareEndsAt == nil)
+        var done = BoothCore(machine: Fixture.sharing.make(session: .loop), now: 0)
+        done.shareStarted(at: Self.ns(1), seconds: 10)
+        _ = Self.run(&done, from: 1, to: 3, events: [2: .press(.done)])
+        #expect(done.shareEndsAt == nil)
+        #expect(Self.run(&done, from: 3, to: 15).allSatisfy { $0.effect != .machine(.emit(.idleReset(action: .use))) })
+    }
+
+    @Test("the take's tick carries the writer's time and time left into the machine while recording, and nothing otherwise")
+    func takeTick() {
+        var core = BoothCore(machine: Fixture.recording.make(session: .loop), now: 0)
+        _ = core.turn(at: Self.s, BoothCore.Turn(take: (elapsed: 2.5, remaining: 7.25)))
+        guard case let .recording(r) = core.machine.state else {
+            Issue.record("not recording: \(core.machine.state)")
+            return
+        }
+        #expect(r.elapsed == 2.5)
+        #expect(r.remaining == 7.25)
+        var ready = BoothCore(machine: Self.machine(), now: 0)
+        #expect(ready.turn(at: Self.s, BoothCore.Turn(take: (elapsed: 2.5, remaining: 7.25))).isEmpty)
+    }
+}
