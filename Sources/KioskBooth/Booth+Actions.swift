@@ -72,6 +72,8 @@ extension Booth {
             parts.audio.play(sound)
         case let .startPlayback(path):
             stopPlayback()
+            // The review's player takes the screen's player surface from the attract slideshow.
+            endSlideshow()
             draw.controls.touched(at: MonotonicClock.now())
             // The review of a trimmed take plays only the part kept (`--trim`).
             player.playback = Playback(path: path, screen: screen, audio: parts.audio, loop: player.loops,

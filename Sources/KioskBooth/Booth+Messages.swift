@@ -101,6 +101,8 @@ extension Booth {
             photoShareDone(photo, result)
         case let .libraryListed(entries):
             libraryListed(entries)
+        case let .slideshowListed(serial, paths):
+            slideshowListed(paths, serial: serial)
         case let .screenshotDone(failure):
             if let failure { events.emit(.error(code: .screenshotFailed, message: failure)) }
         case let .command(command):

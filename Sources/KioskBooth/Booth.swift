@@ -12,11 +12,12 @@
 //
 // The booth's rules live in rooms of their own, each a value with its own tests: the machine and
 // the guest's clocks (BoothCore: the countdown, idle reset, the attract screen, the share screen's
-// time, the take's tick; fed the time, it returns effects), holding messages until ready
-// (ReadyGate), the cameras (CameraRing), the encoder (EncoderFallback), the outstanding work and
-// hooks (BoothJobs), time left (TimeLeft), the slow disk (SlowDisk), the service's status line
-// (ServiceStatus), silence (SilenceWatch). This file holds the loop; the booth's other files
-// (Booth+…) carry out what each room decides. docs/behaviour.md maps them.
+// time, the take's tick; fed the time, it returns effects), the attract screen's slideshow
+// (SlideshowRule), holding messages until ready (ReadyGate), the cameras (CameraRing), the encoder
+// (EncoderFallback), the outstanding work and hooks (BoothJobs), time left (TimeLeft), the slow disk
+// (SlowDisk), the service's status line (ServiceStatus), silence (SilenceWatch). This file holds the
+// loop; the booth's other files (Booth+…) carry out what each room decides. docs/behaviour.md maps
+// them.
 //
 // Under systemd (`Type=notify`) the booth says READY=1 with `ready`, RELOADING=1 / READY=1 around a
 // reload and STOPPING=1 on its way out, and the loop itself sends WATCHDOG=1: a loop that stops
@@ -195,13 +196,17 @@ public final class Booth {
         carryOut(core.turn(at: MonotonicClock.now(), BoothCore.Turn(take: take, exitDecided: jobs.exitCode != nil)))
         // A photo's share screen timed out (or the turn otherwise reached ready): the next photo's code.
         offerPhotoShare()
+        // The attract screen's slideshow as the attract screen now is (a touch above ended it: it
+        // stops in this turn, before the screen is drawn).
+        stepSlideshow()
         checkHooks()
         checkPhoto()
         updateMicrophone()
         if jobs.stopHooks(signalled: endedBySignal) { stopRunningHook() }
         checkStorage()
-        // The live picture in ready and recording; the last one stays frozen after.
-        if [.ready, .countdown, .recording].contains(machine.mode), !previewYields(),
+        // The live picture in ready and recording; the last one stays frozen after. (Not under the
+        // attract screen's slideshow, whose take's picture covers it.)
+        if [.ready, .countdown, .recording].contains(machine.mode), !previewYields(), !player.slideshowOnScreen,
            let (frame, serial) = frames.take(newerThan: draw.frameSerial) {
             draw.frameSerial = serial
             takes.lastPreviewShown = MonotonicClock.now()

@@ -140,11 +140,17 @@ struct MicrophoneState {
     var silence = SilenceWatch()
 }
 
-/// The player while the playing mode shows (its picture kept apart from the frozen frame).
+/// The player while the playing mode shows (its picture kept apart from the frozen frame), and the
+/// attract screen's slideshow (`--attract-slideshow`), which plays through the same screen surface.
 struct PlayerState {
     var playback: Playback?
     /// `--play --loop`: the file begins again at its end.
     var loops = false
+    /// What the slideshow plays (SlideshowRule), and its silent playback of the take playing now.
+    var slideshow = SlideshowRule(enabled: false)
+    var slideshowPlayback: Playback?
+    /// A slideshow picture is on screen (in place of the camera's): the preview waits.
+    var slideshowOnScreen = false
 }
 
 /// The pid of the hook running now (0: none), shared by the hooks worker and the UI thread.

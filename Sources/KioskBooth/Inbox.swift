@@ -43,6 +43,9 @@ public enum BoothMessage: Sendable {
     case photoShareDone(photo: String, Result<ShareLink, ShareFailure>)
     /// The library's takes are listed (Booth+Library).
     case libraryListed([TakeLibrary.Take])
+    /// The attract screen's slideshow: the newest accepted takes that decode, newest first, for the
+    /// listing asked for with `serial` (Booth+Slideshow).
+    case slideshowListed(serial: Int, paths: [String])
     /// A screenshot was written off the UI thread; the error, if it failed.
     case screenshotDone(failure: String?)
     case command(Command)

@@ -46,6 +46,9 @@ public protocol BoothScreen: AnyObject {
     func snapshot() throws -> Pixels
     func beginPlayback()
     func showPlayback(_ picture: ScreenPicture, rotation: Double) throws
+    /// How the player's pictures cover the screen: the whole picture (the review's), or cropped to
+    /// fill it (the attract slideshow's, as the preview does).
+    func setPlaybackFit(_ fit: PictureFit)
     func endPlayback()
     /// Whether the player's pictures go up as YUV planes (for the log).
     var playbackYUVUploads: Bool { get }
@@ -66,6 +69,7 @@ extension BoothScreen {
     public func progressFraction(at physical: Point, visible: [Button]) -> Double? { nil }
     public func setLibraryPictures(_ pictures: [String: RGBPicture]) {}
     public func libraryIndex(atLogical point: Point, count: Int) -> Int? { nil }
+    public func setPlaybackFit(_ fit: PictureFit) {}
 }
 
 extension Screen: BoothScreen {
@@ -79,6 +83,8 @@ extension Screen: BoothScreen {
     public func showPlayback(_ picture: ScreenPicture, rotation: Double) throws {
         try show(playbackPicture: picture, rotation: rotation)
     }
+
+    public func setPlaybackFit(_ fit: PictureFit) { playbackFit = fit }
 
     public func setPreview(mirror: Bool, cameraMount: Int, fit: PictureFit) {
         mirrorPreview = mirror

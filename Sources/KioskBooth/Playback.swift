@@ -1,5 +1,6 @@
-// One playback on the UI thread, shared by the booth's playing mode and `--play`: the MoviePlayer,
-// its sound joined to the booth's one audio output, and its pictures on the screen.
+// One playback on the UI thread, shared by the booth's playing mode, `--play` and the attract
+// screen's slideshow: the MoviePlayer, its sound joined to the booth's one audio output (none for
+// the slideshow: it never opens the device), and its pictures on the screen.
 import KioskCore
 import KioskMedia
 import KioskSystem
@@ -9,7 +10,8 @@ final class Playback {
     let path: String
     private let player: MoviePlayer
     private let screen: any BoothScreen
-    private let audio: any BoothAudio
+    /// The booth's sound out; nil: silent (the player decodes no sound and no device is opened).
+    private let audio: (any BoothAudio)?
     private var audioAttached = false
     private var audioDecided = false
     private let requestedAt = MonotonicClock.now()
@@ -32,8 +34,11 @@ final class Playback {
         var play: Int
     }
 
-    /// Starts the player on `path`; the screen shows black until its first picture.
-    init(path: String, screen: any BoothScreen, audio: any BoothAudio, loop: Bool = false, range: TrimRange? = nil) {
+    /// Starts the player on `path`; the screen shows black until its first picture (`blackFirst`),
+    /// or what it shows now (the camera, the slideshow's take before) until then. `audio` nil:
+    /// silent.
+    init(path: String, screen: any BoothScreen, audio: (any BoothAudio)?, loop: Bool = false, range: TrimRange? = nil,
+         blackFirst: Bool = true) {
         self.path = path
         self.range = range
         self.screen = screen
@@ -41,7 +46,7 @@ final class Playback {
         var options = MoviePlayer.Options()
         options.loop = loop
         player = MoviePlayer(path: path, options: options)
-        screen.beginPlayback()
+        if blackFirst { screen.beginPlayback() }
         if let range { player.seek(to: range.start) }
         Log.info("playback: pictures go to the \(screen.rendererName) renderer as \(screen.playbackYUVUploads ? "YUV planes" : "RGB")")
     }
@@ -51,7 +56,7 @@ final class Playback {
     func step() -> Step {
         if !audioDecided, let info = player.info {
             audioDecided = true
-            if info.audio != nil {
+            if info.audio != nil, let audio {
                 let format = audio.playerFormat()
                 if format == nil { Log.info("playback without sound: no audio output") }
                 player.attachAudio(format)
@@ -96,12 +101,13 @@ final class Playback {
     /// once, paused or not.
     func seek(to seconds: Double) { player.seek(to: range.map { min(max(seconds, $0.start), $0.end) } ?? seconds) }
 
-    /// Ends the playback: the threads stop, the device closes, the camera's picture is back.
-    func stop() {
-        if audioAttached { audio.detach() }
+    /// Ends the playback: the threads stop, the device closes, the camera's picture is back (or,
+    /// `keepingPicture`, its last picture stays until the next playback's first).
+    func stop(keepingPicture: Bool = false) {
+        if audioAttached { audio?.detach() }
         audioAttached = false
         player.close()
-        screen.endPlayback()
+        if !keepingPicture { screen.endPlayback() }
         if player.droppedFrames > 0 { Log.info("playback: \(player.droppedFrames) late pictures skipped") }
         if failedPictures > 3 { Log.info("playback: \(failedPictures) pictures could not be shown in all") }
     }

@@ -223,6 +223,9 @@ public struct Configuration: Equatable, Sendable {
         public var countdown = 3
         /// Seconds in ready without a touch before the calm attract screen; 0: never.
         public var attractAfter: Double = 0
+        /// `--attract-slideshow`: the attract screen plays the newest accepted takes, silent, under
+        /// its prompt (SlideshowRule).
+        public var attractSlideshow = false
         /// Seconds the finished screen (or a paused review) may stay untouched; 0: forever.
         public var idleTimeout: Double = 0
         public var idleAction: IdleAction = .use

@@ -166,6 +166,12 @@ public struct OptionParser: Sendable {
                 throw UsageError("\(name) needs --output-dir (takes handed to a parent are the parent's)")
             }
             if c.screen.library { throw UsageError("--library needs --output-dir (the library is that folder's accepted takes)") }
+            if c.guest.attractSlideshow {
+                throw UsageError("--attract-slideshow needs --output-dir (the slideshow plays that folder's accepted takes)")
+            }
+        }
+        if c.guest.attractSlideshow && c.guest.attractAfter == 0 {
+            throw UsageError("--attract-slideshow needs --attract-after SECONDS (the slideshow plays on the attract screen)")
         }
         let share = c.share
         if share.folder != nil && share.urlTemplate == nil {

@@ -50,6 +50,14 @@ extension SDLTests {
                     try screen.screenshot(to: "\(folder)/\(mode)-\(name).bmp")
                 }
                 try screen.setTrimPictures([])
+                // The attract slideshow (issue 34, `--attract-slideshow`): a take's picture under the
+                // attract screen, covering the screen as the preview does.
+                screen.playbackFit = .fill
+                try screen.show(playbackFrame: Self.takePicture(), rotation: 0)
+                try screen.render(attract)
+                try screen.screenshot(to: "\(folder)/attract-slideshow-\(name).bmp")
+                screen.endPlayback()
+                screen.playbackFit = .fit
                 // The share screen (issue 31): the video's code, and with the booth's Wi-Fi two codes.
                 var sharing = RecorderMachine(session: .loop, outputPath: "/tmp/take.mov", orientation: .landscapeRight, shares: true)
                 _ = sharing.start()
@@ -108,6 +116,22 @@ extension SDLTests {
                 try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
                 try screen.render(Models.finished())
                 try screen.screenshot(to: "\(folder)/turned.bmp")
+            }
+        }
+
+        /// A stand-in for a guest's take (4:3): a warm evening sky over a dark lawn, a lamp's round
+        /// glow in the middle; told apart from the camera's bars at a glance.
+        static func takePicture() -> VideoFrame {
+            let size = Size(width: 640, height: 480)
+            return TestFrames.make(.yuv420p, size: size) { x, y in
+                let (fx, fy) = (Double(x) / Double(size.width), Double(y) / Double(size.height))
+                let glow = max(0, 1 - hypot(fx - 0.5, fy - 0.45) / 0.22)
+                var (r, g, b) = fy < 0.7 ? (250 - 90 * fy, 150 - 120 * fy, 90 + 100 * fy) : (40 + 30 * fx, 80, 50)
+                (r, g, b) = (r + (255 - r) * glow, g + (240 - g) * glow, b + (200 - b) * glow)
+                // BT.601 limited range.
+                let luma = 16 + (65.5 * r + 128.5 * g + 25 * b) / 255
+                let u = 128 + (-37.8 * r - 74.2 * g + 112 * b) / 255, v = 128 + (112 * r - 93.8 * g - 18.2 * b) / 255
+                return YUV(y: UInt8(luma.rounded()), u: UInt8(u.rounded()), v: UInt8(v.rounded()))
             }
         }
     }
