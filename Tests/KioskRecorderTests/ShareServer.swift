@@ -2,6 +2,7 @@
 // `kiosk/install --share` installs (kiosk/share/nginx-site.conf), its address and path swapped in;
 // and Debian's headless Chromium loading pages from it.
 import Foundation
+import Synchronization
 import Testing
 import KioskTestSupport
 
@@ -10,7 +11,11 @@ import KioskTestSupport
 /// once (its port taken) is passed over. The running process and its port, or nil.
 func startOnLoopback(_ executable: String, base: Int, step: Int, arguments: (Int) throws -> [String],
                      answers: (Int) -> Bool) throws -> (process: Process, port: Int)? {
-    for attempt in 0..<20 {
+    // Each start in this process from a port of its own: two tests starting servers at the same
+    // moment would otherwise try the same port, and the one whose server lost the race would find
+    // the other's answering there.
+    let first = loopbackStarts.add(1, ordering: .relaxed).oldValue * 20
+    for attempt in first..<first + 20 {
         let port = base + Int(getpid() % 20000) + attempt * step
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
@@ -27,6 +32,9 @@ func startOnLoopback(_ executable: String, base: Int, step: Int, arguments: (Int
     }
     return nil
 }
+
+/// How many servers this process has started (`startOnLoopback`).
+private let loopbackStarts = Atomic<Int>(0)
 
 /// The HTTP status `curl` gets for a URL ("000" when nothing answers).
 func httpStatus(_ url: String) -> String {
