@@ -47,6 +47,29 @@ public final class MovieWriter: Sendable {
         var skipping = 0
         /// Pictures left out when the camera asked (`wants`), before it decoded them.
         var undecoded = 0
+
+        /// The rate stepped down to one in `every` while pictures wait at the full rate: those the
+        /// new rate leaves out are taken out of the queue too (counted skipped: their count goes to
+        /// the next picture kept), so the backlog halves at once instead of filling the queue
+        /// (its every-3rd at 7 waiting, a drop at 8). `last`: the picture just encoded.
+        mutating func thin(every: Int, after last: UInt32) {
+            var previous = last, carried = 0
+            items = items.compactMap { item in
+                guard case let .video(frame, before) = item else { return item }
+                let distance = frame.sequence &- previous
+                if distance < UInt32(every), distance < UInt32.max / 2 {
+                    carried += before + 1
+                    videoCount -= 1
+                    return nil
+                }
+                previous = frame.sequence
+                defer { carried = 0 }
+                return .video(frame, skippedBefore: before + carried)
+            }
+            skipping += carried
+            // A picture said yes to while it is decoded is newer than any queued: it stays the last.
+            if approved == nil { lastKept = previous }
+        }
     }
 
     private let queue = Locked(Queue())
@@ -285,7 +308,7 @@ public final class MovieWriter: Sendable {
             case let .video(frame, skippedBefore):
                 let began = MonotonicClock.now()
                 if case let .stop(r) = session.encode(frame) { reason = r } else { skipped += skippedBefore }
-                if rule != nil { adapt(&rule!, session: session, began: began, waiting: waiting) }
+                if rule != nil { adapt(&rule!, session: session, began: began, waiting: waiting, after: frame.sequence) }
                 if queue.withLock({ q -> Bool in
                     q.encoding = false
                     return roomMade(&q)
@@ -328,7 +351,7 @@ public final class MovieWriter: Sendable {
     /// After a picture: the rule hears what it cost (the writer's time from taking it to its packet
     /// written, and the pictures waiting then), and its steps are carried out and said: the rate at
     /// once (the queue's `keepEvery`), the effort at the next key frame (the session's).
-    private func adapt(_ rule: inout EffortRule, session: EncodingSession, began: Int64, waiting: Int) {
+    private func adapt(_ rule: inout EffortRule, session: EncodingSession, began: Int64, waiting: Int, after picture: UInt32) {
         let now = MonotonicClock.now()
         let ladder = settings.effortLadder
         switch session.effortNews() {
@@ -354,7 +377,10 @@ public final class MovieWriter: Sendable {
                 session.want(effort: to, soon: waiting >= EffortRule.urgentWaiting)
                 Log.info("take: effort \(to > from ? "down" : "up") from \(ladder[from].description) to \(ladder[to].description) at the next key frame (\(why))")
             case let .keepEvery(from, to):
-                queue.withLock { $0.keepEvery = to }
+                queue.withLock { q in
+                    q.keepEvery = to
+                    if to > from { q.thin(every: to, after: picture) }
+                }
                 let rate = String(format: "%g", KioskEvent.milliseconds(settings.fps / Double(to)))
                 let every = to == 1 ? "every picture" : "every \(to == 2 ? "2nd" : to == 3 ? "3rd" : "\(to)th") picture"
                 Log.info("take: rate \(to > from ? "down" : "up") to \(every), \(rate) a second (\(why))")

@@ -80,12 +80,13 @@ struct EffortEndToEndTests {
         #expect(steps.allSatisfy { $0 >= 1 && $0 <= 2 }, "gaps: \(steps.enumerated().filter { $0.element < 1 || $0.element > 2 }.prefix(5))")
         let missing = steps.reduce(0) { $0 + $1 - 1 }
         #expect(result.skippedFrames == missing && missing > 0, "\(result.skippedFrames) skipped, \(missing) missing")
-        // The pictures left out before the camera decoded them, said at the take's end: all of them.
+        // The pictures left out before the camera decoded them, said at the take's end: all but
+        // those already queued when the rate stepped (taken out of the queue: at most its 8).
         let undecoded = slow.stderr.split(separator: "\n").compactMap { line -> Int? in
             guard let range = line.range(of: "take: left ") else { return nil }
             return Int(line[range.upperBound...].prefix { $0.isNumber })
         }.last
-        #expect(undecoded == missing, "\(String(describing: undecoded)) undecoded, \(missing) missing\n\(slow.stderr)")
+        #expect(undecoded.map { $0 <= missing && $0 >= missing - 8 } == true, "\(String(describing: undecoded)) undecoded, \(missing) missing\n\(slow.stderr)")
         #expect(try decodesCleanly(slow.path))
     }
 
