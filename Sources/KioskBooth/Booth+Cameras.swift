@@ -16,6 +16,10 @@ extension Booth {
                 slot.put(frame)
                 activeWriter.append(frame)
                 photo.offer(frame)
+            }, wanted: { sequence in
+                // A picture the take leaves out while short of CPU is not decoded: the preview
+                // then shows only the take's pictures (it draws at most 10 a second then anyway).
+                speaking.withLock({ $0 == index }) && activeWriter.wants(sequence: sequence)
             }, events: { event in
                 if speaking.withLock({ $0 == index }) { inbox.post(.capture(event)) }
             })

@@ -132,4 +132,6 @@ final class WriterSlot: Sendable {
     func set(_ w: (any TakeWriter)?) { writer.withLock { $0 = w } }
     func append(_ frame: VideoFrame) { writer.withLock { $0 }?.append(frame) }
     func append(_ chunk: AudioChunk) { writer.withLock { $0 }?.append(chunk) }
+    /// Whether the take keeps the camera's picture `sequence` (yes without a take).
+    func wants(sequence: UInt32) -> Bool { writer.withLock { $0 }?.wants(sequence: sequence) ?? true }
 }

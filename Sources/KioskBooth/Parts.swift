@@ -132,10 +132,14 @@ public protocol TakeWriter: AnyObject, Sendable {
     var videoWaiting: Int { get }
     /// The take stepped its effort or rate down for want of CPU (`EffortRule`).
     var steppedDown: Bool { get }
+    /// Whether the take keeps the camera's picture `sequence`, asked before it is decoded (a
+    /// picture it leaves out by plan is counted skipped, and is not decoded).
+    func wants(sequence: UInt32) -> Bool
 }
 
 extension TakeWriter {
     public var steppedDown: Bool { false }
+    public func wants(sequence: UInt32) -> Bool { true }
 }
 
 extension MovieWriter: TakeWriter {}

@@ -67,6 +67,11 @@ public protocol VideoSource: AnyObject, Sendable {
     /// the capture thread: they must hand over and return quickly, and never call SDL.
     func start(frames: @escaping @Sendable (VideoFrame) -> Void,
                events: @escaping @Sendable (CaptureEvent) -> Void) throws
+    /// The same, asking `wanted` with each picture's number before decoding it: a picture nobody
+    /// wants (the take leaves it out while it is short of CPU) costs no decoding and is not sent.
+    func start(frames: @escaping @Sendable (VideoFrame) -> Void,
+               wanted: @escaping @Sendable (UInt32) -> Bool,
+               events: @escaping @Sendable (CaptureEvent) -> Void) throws
     /// Stops the thread and releases the device; returns when the thread has finished.
     func stop()
     /// Camera settings (`camera.*`) for every open from now on, and the camera open now.
@@ -80,6 +85,13 @@ public protocol VideoSource: AnyObject, Sendable {
 extension VideoSource {
     /// Sources without controls (the test pattern) take no settings.
     public func setControls(_ settings: [CameraControl: CameraControlValue]) {}
+    /// A source whose pictures cost nothing to skip sends each one (the take leaves out what it
+    /// does not keep).
+    public func start(frames: @escaping @Sendable (VideoFrame) -> Void,
+                      wanted: @escaping @Sendable (UInt32) -> Bool,
+                      events: @escaping @Sendable (CaptureEvent) -> Void) throws {
+        try start(frames: frames, events: events)
+    }
     public func triggerFocus() {}
     public var isOpen: Bool { true }
 }

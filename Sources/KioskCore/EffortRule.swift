@@ -3,6 +3,12 @@
 // behind it. Pure: the time comes in as a number (CLOCK_MONOTONIC ns in the writer, a virtual clock
 // in the tests).
 //
+// Under a CPU quota (a cgroup's cpu.max: the process runs its share of each 100 ms, then stands
+// still for the rest), the wall time a picture takes swings with where the freeze falls: at every
+// 2nd picture on 0.3 of a core it read 85 % one second and 12 % the next. There the load is the
+// process's CPU time against the quota's share instead (`quota`, the `cpu` of each picture), which
+// does not swing; a machine without a quota is judged by the wall time, as before.
+//
 // The way down: first the encoder's effort, a step at a time (each at the next key frame, where the
 // writer can change it without a new stream), then the rate, evenly (every 2nd picture, then every
 // 3rd). A queue half full cannot wait for a key frame: the rate steps at once, and the effort
@@ -24,6 +30,8 @@ public struct EffortRule: Equatable, Sendable {
     public private(set) var efforts: Int
     /// The camera's frame interval, ns.
     public let interval: Int64
+    /// The cores' worth of CPU a quota allows the process (nil: none; `CPUQuota`).
+    public let quota: Double?
     /// The effort the encoder should work at (0: the configured one) and every how many pictures
     /// the take keeps one.
     public private(set) var effort = 0
@@ -48,6 +56,10 @@ public struct EffortRule: Equatable, Sendable {
     struct Sample: Equatable, Sendable {
         var at: Int64
         var busy: Int64
+        /// The process's CPU time so far (under a quota), ns.
+        var cpu: Int64 = 0
+        /// Pictures waiting behind this one.
+        var waiting = 0
     }
 
     public static let window: Int64 = 1_000_000_000
@@ -67,17 +79,31 @@ public struct EffortRule: Equatable, Sendable {
     public static let maxUpHold: Int64 = 32_000_000_000
     public static let flapWindow: Int64 = 10_000_000_000
     public static let maxKeepEvery = 3
+    /// Under a quota the load is the share of it used: the process is behind when it uses nearly
+    /// all of it (the rest of each period it stands still, the camera's pictures waiting in the
+    /// driver's buffers), and a step up is taken when its prediction leaves a little of it.
+    /// Nearly all of it used is not yet behind: a booth that keeps up at 95 % of its share does
+    /// (measured: 720p at every 2nd picture on 0.3 of a core, nothing waiting). It is behind when
+    /// pictures also wait, on average over the second, as they do once it falls behind.
+    public static let quotaBehindLoad = 0.92
+    public static let quotaBehindWaiting = 2.0
+    public static let quotaUpLoad = 0.85
 
-    public init(efforts: Int, fps: Double) {
+    public init(efforts: Int, fps: Double, quota: Double? = nil) {
         self.efforts = max(efforts, 1)
         interval = Int64((1e9 / max(fps, 1)).rounded())
+        self.quota = quota.flatMap { $0 > 0 ? $0 : nil }
     }
+
+    private var behindLoad: Double { quota == nil ? Self.behindLoad : Self.quotaBehindLoad }
+    private var upLoad: Double { quota == nil ? Self.upLoad : Self.quotaUpLoad }
 
     /// Whether anything is stepped down now.
     public var stepped: Bool { effort > 0 || keepEvery > 1 }
 
     /// The headroom: the writer's mean time per picture over the last second against the time
-    /// between the pictures it keeps (1: it just keeps up); nil before a full second of the
+    /// between the pictures it keeps (1: it just keeps up); under a quota, the process's CPU time
+    /// over the last second against the quota's (1: all of it); nil before a full second of the
     /// present level. A backlog does not count here (the writer is busy all the time it drains
     /// one, at no greater cost per picture); the pictures waiting do, in `picture`.
     public func load(at now: Int64) -> Double? { load(at: now, over: Self.window) }
@@ -87,47 +113,63 @@ public struct EffortRule: Equatable, Sendable {
         guard let since, now - since >= span else { return nil }
         let recent = samples.filter { $0.at > now - span }
         guard !recent.isEmpty else { return nil }
+        if let quota {
+            guard let first = recent.first, let last = recent.last, last.at - first.at >= span / 2 else { return nil }
+            return Double(last.cpu - first.cpu) / Double(last.at - first.at) / quota
+        }
         let busy = recent.reduce(Int64(0)) { $0 + $1.busy }
         return Double(busy) / Double(recent.count) / Double(interval * Int64(keepEvery))
     }
 
     /// The writer spent `busy` ns on a picture it finished at `now`, with `waiting` pictures queued
-    /// behind it: the steps to take (none most of the time).
-    public mutating func picture(at now: Int64, busy: Int64, waiting: Int) -> [Step] {
+    /// behind it, and the process had used `cpu` ns of CPU time by then (under a quota): the steps
+    /// to take (none most of the time).
+    public mutating func picture(at now: Int64, busy: Int64, waiting: Int, cpu: Int64 = 0) -> [Step] {
         if since == nil { since = now }
-        samples.append(Sample(at: now, busy: max(busy, 0)))
+        samples.append(Sample(at: now, busy: max(busy, 0), cpu: cpu, waiting: waiting))
         samples.removeAll { $0.at <= now - Self.upHold }
         var taken: [Step] = []
         // Past half the queue, and more than at the last urgent step: the rate steps now; the
-        // effort follows at the next key frame.
+        // effort follows at the next key frame. Past every 2nd picture (gaps of 3 intervals) only
+        // once no cheaper effort is left to wait for: every 2nd at the cheapest effort is tried
+        // first.
         if waiting >= Self.urgentWaiting, lastUrgent.map({ now - $0.at >= Self.urgentEvery && Int64(waiting) > $0.busy }) ?? true {
             lastUrgent = Sample(at: now, busy: Int64(waiting))
-            if keepEvery < Self.maxKeepEvery { taken.append(setKeep(keepEvery + 1)) }
+            if keepEvery < Self.maxKeepEvery, keepEvery == 1 || (effort + 1 >= efforts && !effortPending) {
+                taken.append(setKeep(keepEvery + 1))
+            }
             if effort + 1 < efforts, !effortPending { taken.append(setEffort(effort + 1)) }
             restart(at: now, down: true, steps: taken.count)
             return taken
         }
         guard let load = load(at: now), !effortPending else { return [] }
-        if effort + 1 < efforts, load >= Self.behindLoad || keepEvery > 1 {
+        let behind = load >= behindLoad && (quota == nil || meanWaiting(at: now) >= Self.quotaBehindWaiting)
+        if effort + 1 < efforts, behind || keepEvery > 1 {
             // Behind, or pictures left out while a cheaper effort is still to be had: effort first.
             taken.append(setEffort(effort + 1))
             restart(at: now, down: true, steps: 1)
-        } else if load >= Self.behindLoad, keepEvery < Self.maxKeepEvery {
+        } else if behind, keepEvery < Self.maxKeepEvery {
             taken.append(setKeep(keepEvery + 1))
             restart(at: now, down: true, steps: 1)
-        } else if waiting == 0, let since, now - since >= upHold, load < Self.behindLoad,
+        } else if waiting == 0, let since, now - since >= upHold, load < behindLoad,
                   let held = self.load(at: now, over: Self.upHold).map({ max($0, load) }) {
             // The way back: the rate first, then the effort, each when it is predicted to fit, by
             // the last second and by the last two, whichever is heavier (a CPU whose share swings,
             // a cgroup's throttling, does not lift the take on one light second).
-            if keepEvery > 1, held * Double(keepEvery) / Double(keepEvery - 1) <= Self.upLoad {
+            if keepEvery > 1, held * Double(keepEvery) / Double(keepEvery - 1) <= upLoad {
                 taken.append(setKeep(keepEvery - 1))
-            } else if keepEvery == 1, effort > 0, held * Self.effortCost <= Self.upLoad {
+            } else if keepEvery == 1, effort > 0, held * Self.effortCost <= upLoad {
                 taken.append(setEffort(effort - 1))
             }
             restart(at: now, down: false, steps: taken.count)
         }
         return taken
+    }
+
+    /// The pictures waiting behind each picture over the last second, on average.
+    private func meanWaiting(at now: Int64) -> Double {
+        let recent = samples.filter { $0.at > now - Self.window }
+        return recent.isEmpty ? 0 : Double(recent.reduce(0) { $0 + $1.waiting }) / Double(recent.count)
     }
 
     /// The writer changed the encoder's effort at a key frame: the new effort is measured from now.

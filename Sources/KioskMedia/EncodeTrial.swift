@@ -14,6 +14,7 @@ public enum EncodeTrial {
         settings.videoEncoder = .libx264
         let encoder = try VideoEncoder(settings: settings, globalHeader: true, failure: InjectedFailure(after: nil))
         if effort > 0 { encoder.use(try VideoEncoder.openCodec(.libx264, settings: settings, globalHeader: true, effort: effort).0) }
+        if let raise = settings.effortLadder[checked: effort]?.crfRaise, raise > 0 { try encoder.setCRF(settings.crf + raise) }
         let packet = try Packet()
         let length = Int64((90000 / max(settings.fps, 1)).rounded())
         var spent: Int64 = 0

@@ -66,6 +66,8 @@ struct EffortLine {
     var sinceKey = 0
     /// Pictures encoded since `wanted` differs from `current`.
     var waited = 0
+    /// The change is taken at the next picture, not at the GOP's end (pictures pile up).
+    var soon = false
     /// What the last change at a key frame came to, for the writer (`EncodingSession.effortNews`).
     var news: EffortNews?
 }

@@ -95,10 +95,12 @@ final class EncodingSession {
     var fallbackNote: String? { video.fallbackNote }
     /// Steps of effort the encoder has (`MovieSettings.effortLadder`; 1 for a hardware encoder).
     let effortLevels: Int
-    /// The step of effort the writer wants: taken at the next key frame (`effortNews` says how it went).
-    var wantedEffort: Int {
-        get { effort.wanted }
-        set { effort.wanted = min(max(newValue, 0), effortLevels - 1) }
+    /// The step of effort the writer wants: taken at the next key frame (`effortNews` says how it
+    /// went); with `soon`, at the next picture (a key frame of the new encoder's own).
+    var wantedEffort: Int { effort.wanted }
+    func want(effort wanted: Int, soon: Bool) {
+        effort.wanted = min(max(wanted, 0), effortLevels - 1)
+        effort.soon = soon
     }
     /// What the last change of effort came to, once (nil: none since the last call).
     func effortNews() -> EffortNews? {
@@ -156,7 +158,7 @@ final class EncodingSession {
         // its count; a flash each second would put the GOP's end off for ever).
         if effort.wanted != effort.current {
             let gop = settings.videoTuning().gop
-            if effort.sinceKey >= gop || effort.waited >= gop, case let .stop(r) = changeEffort() { return .stop(r) }
+            if effort.sinceKey >= gop || effort.waited >= gop || effort.soon, case let .stop(r) = changeEffort() { return .stop(r) }
             effort.waited += 1
         }
         let picture: UnsafeMutablePointer<AVFrame>
@@ -350,23 +352,31 @@ final class EncodingSession {
     /// does not open.
     private func changeEffort() -> SessionStatus {
         let target = effort.wanted
+        effort.waited = 0
+        effort.soon = false
+        let (from, to) = (settings.effortLadder[effort.current], settings.effortLadder[target])
         do {
+            // The same preset: only the CRF changes, in the encoder as it is.
+            if from.preset == to.preset {
+                try video.setCRF(settings.crf + to.crfRaise)
+                effort.current = target
+                effort.news = .applied(target)
+                return .ok
+            }
             guard let fresh = try video.opened(effort: target, settings: settings, globalHeader: muxer.globalHeader) else {
                 effort.news = .refused(target, "its SPS/PPS would differ from the take's")
                 effort.wanted = effort.current
-                effort.waited = 0
                 return .ok
             }
             let status = send(nil, to: video.codec, stream: videoStream)
             if status != .ok { return status }
             video.use(fresh)
+            if to.crfRaise > 0 { try video.setCRF(settings.crf + to.crfRaise) }
             effort.current = target
-            effort.waited = 0
             effort.news = .applied(target)
         } catch {
             effort.news = .refused(target, "\(error)")
             effort.wanted = effort.current
-            effort.waited = 0
         }
         return .ok
     }
@@ -473,25 +483,5 @@ final class EncodingSession {
         sink.syncFileAndFolder()
         _ = checkLost()
         return syncedDuration
-    }
-}
-
-extension EncodingSession {
-    /// The steps of `init`, in order: an owner made, a stream added, the header written. A test names
-    /// one (`init(settings:failingAfter:)`) to make the init throw right after it, as the next call
-    /// failing would, and checks that everything made so far was freed.
-    enum Step: CaseIterable, Sendable {
-        case file, ioContext, muxer, packet, videoEncoder, videoPicture, videoStream
-        case audioEncoder, audioFrame, resampler, audioFIFO, audioStream, header
-    }
-}
-
-/// Where a test makes `EncodingSession.init` fail: right after one step. The booth names none; then
-/// a step costs one comparison.
-struct InjectedFailure {
-    let after: EncodingSession.Step?
-
-    func check(_ step: EncodingSession.Step) throws(AVError) {
-        if step == after { throw AVError(code: AVError.code(posix: ECANCELED), call: "the step after \(step) (a failure injected by a test)") }
     }
 }

@@ -37,6 +37,11 @@ public struct MovieSettings: Sendable {
     public var renderFolder = KioskEnvironment().renderFolder
     /// The test-only encoders answer to their names (`TestEncoders`; `KioskEnvironment.testEncoders`).
     public var testEncoders = false
+    /// libx264's threads at a step of effort below the configured one (`effortLadder`); nil: the
+    /// configured two. The writer makes it 1 under a CPU quota of less than a core, where a second
+    /// thread buys no time and costs a switch at every picture (x264's slices; the SPS and PPS are
+    /// the same either way).
+    public var steppedThreads: Int?
 
     public init(outputPath: String, videoSize: Size, fps: Double, audio: (sampleRate: Int, channels: Int)?) {
         self.outputPath = outputPath
@@ -103,14 +108,17 @@ extension MovieSettings {
         }
         // One keyframe a second: a crash-cut file plays from its first whole second, and seeking
         // in review is quick. No B-frames: each frame leaves the encoder as soon as it is coded.
-        return VideoTuning(encoder: name, gop: max(Int(fps.rounded()), 1), bFrames: 0, threads: 2, bitrate: bitrate, options: options)
+        return VideoTuning(encoder: name, gop: max(Int(fps.rounded()), 1), bFrames: 0, threads: effort > 0 ? steppedThreads ?? 2 : 2,
+                           bitrate: bitrate, options: options)
     }
 }
 
-/// One step of libx264's effort: its preset.
+/// One step of libx264's effort: its preset, and how far its CRF is raised above the take's (a
+/// change libx264 takes mid-stream, in the same instance: `VideoEncoder.setCRF`).
 public struct VideoEffort: Equatable, Sendable {
     public let preset: String
-    public var description: String { preset }
+    public var crfRaise = 0
+    public var description: String { crfRaise > 0 ? "\(preset) at crf +\(crfRaise)" : preset }
 }
 
 extension MovieSettings {
@@ -129,7 +137,10 @@ extension MovieSettings {
     public var effortLadder: [VideoEffort] {
         let configured = VideoEffort(preset: preset)
         guard let index = Self.presets.firstIndex(of: preset), index >= 2 else { return [configured] }
-        return [configured, VideoEffort(preset: "superfast")]
+        // Last, under CRF, superfast at a CRF 3 higher: the same encoder told a new CRF
+        // (libavcodec's `reconfig_encoder`), so the PPS, written once at open, stays; about a
+        // seventh less CPU for some SSIM (docs/recording.md).
+        return [configured, VideoEffort(preset: "superfast")] + (bitrate == nil ? [VideoEffort(preset: "superfast", crfRaise: 3)] : [])
     }
 }
 

@@ -35,13 +35,41 @@ public final class MovieWriter: Sendable {
         var encoding = false
         /// With a live clock: the first moment that belongs to the take (CLOCK_MONOTONIC ns).
         var startedAt = Int64.min
-        /// The take keeps one picture in `keepEvery` (`EffortRule`): after a picture kept, the next
-        /// `toSkip` are left out, evenly; `skipping` of them since the last picture queued (the
-        /// next one queued carries the count: the skipped pictures of a take are those between
-        /// its pictures, not those after its last).
+        /// The take keeps one picture in `keepEvery` (`EffortRule`), by the camera's numbers: a
+        /// picture is kept when it is `keepEvery` or more after the last one kept (`lastKept`), so
+        /// the gaps are exactly `keepEvery` (one more only after a picture the camera lost);
+        /// `skipping` left out since the last picture queued (the next one queued carries the
+        /// count: the skipped pictures of a take are those between its pictures, not those after
+        /// its last). `approved`: the picture `wants` said yes to, which `append` then takes.
         var keepEvery = 1
-        var toSkip = 0
+        var lastKept: UInt32?
+        var approved: UInt32?
         var skipping = 0
+        /// Pictures left out when the camera asked (`wants`), before it decoded them.
+        var undecoded = 0
+
+        /// The rate stepped down to one in `every` while pictures wait at the full rate: those the
+        /// new rate leaves out are taken out of the queue too (counted skipped: their count goes to
+        /// the next picture kept), so the backlog halves at once instead of filling the queue
+        /// (its every-3rd at 7 waiting, a drop at 8). `last`: the picture just encoded.
+        mutating func thin(every: Int, after last: UInt32) {
+            var previous = last, carried = 0
+            items = items.compactMap { item in
+                guard case let .video(frame, before) = item else { return item }
+                let distance = frame.sequence &- previous
+                if distance < UInt32(every), distance < UInt32.max / 2 {
+                    carried += before + 1
+                    videoCount -= 1
+                    return nil
+                }
+                previous = frame.sequence
+                defer { carried = 0 }
+                return .video(frame, skippedBefore: before + carried)
+            }
+            skipping += carried
+            // A picture said yes to while it is decoded is newer than any queued: it stays the last.
+            if approved == nil { lastKept = previous }
+        }
     }
 
     private let queue = Locked(Queue())
@@ -119,6 +147,11 @@ public final class MovieWriter: Sendable {
     /// session is freed when this returns.
     private func record(opened: DispatchSemaphore, startError: Locked<RecordingStartError?>) {
         let session: EncodingSession
+        // Under a CPU quota the headroom is the process's CPU time against it (`CPUQuota`), and a
+        // step of effort encodes on one thread when it is under a core.
+        let quota = settings.framesFromLiveClock ? CPUQuota.current() : nil
+        var settings = settings
+        if let quota, quota.cores < 1 { settings.steppedThreads = 1 }
         do {
             try writeMarker()
             session = try EncodingSession(settings: settings, clock: syncs)
@@ -132,7 +165,7 @@ public final class MovieWriter: Sendable {
         let now = settings.framesFromLiveClock ? MonotonicClock.now() : Int64.min
         queue.withLock { $0.accepting = true; $0.startedAt = now }
         opened.signal()
-        run(session)
+        run(session, quota: quota)
     }
 
     /// Takes a frame (any thread). When the encoder is behind and the queue is full, the frame is
@@ -144,20 +177,7 @@ public final class MovieWriter: Sendable {
             guard q.accepting, !q.stopRequested else { return false }
             // Captured before the take started: not the take's first picture, nor any of it.
             guard frame.timestamp >= q.startedAt else { return false }
-            // Left out by plan: the take keeps one picture in `keepEvery`.
-            if q.toSkip > 0 {
-                q.toSkip -= 1
-                q.skipping += 1
-                return false
-            }
-            // Nearly full (the writer has not had its say yet: a slow first second, a sudden load):
-            // every 2nd picture is left out by plan (6 waiting), every 2nd and 3rd (7 waiting),
-            // rather than a burst lost when it fills.
-            let guardKeep = q.videoCount >= Self.videoQueueLimit - 1 ? 3 : q.videoCount >= Self.videoQueueLimit - 2 ? 2 : 1
-            if q.skipping < guardKeep - 1 {
-                q.skipping += 1
-                return false
-            }
+            guard Self.keeps(frame.sequence, &q) else { return false }
             guard q.videoCount < Self.videoQueueLimit else {
                 q.dropped += 1
                 if ProcessStalls.shared.inAftermath() { q.droppedAfterStall += 1 }
@@ -166,10 +186,41 @@ public final class MovieWriter: Sendable {
             q.items.append(.video(frame, skippedBefore: q.skipping))
             q.videoCount += 1
             q.skipping = 0
-            q.toSkip = q.keepEvery - 1
             return true
         }
         if taken { available.signal() }
+    }
+
+    /// Whether the take will keep the camera's picture `sequence` (any thread; the camera asks
+    /// before decoding it): a picture the take leaves out by plan is not decoded at all (counted
+    /// skipped here), and `append` then takes the one said yes to. Outside a take, yes.
+    public func wants(sequence: UInt32) -> Bool {
+        queue.withLock { q in
+            guard q.accepting, !q.stopRequested else { return true }
+            let keeps = Self.keeps(sequence, &q)
+            if !keeps { q.undecoded += 1 }
+            return keeps
+        }
+    }
+
+    /// The plan for picture `sequence`: kept when it is `keepEvery` or more after the last picture
+    /// kept. Nearly full (the writer has not had its say yet: a slow first second, a sudden load),
+    /// the queue keeps every 2nd picture (6 waiting) or every 3rd (7 waiting), rather than losing a
+    /// burst when it fills. A number that goes back (a camera opened again) starts afresh.
+    private static func keeps(_ sequence: UInt32, _ q: inout Queue) -> Bool {
+        if q.approved == sequence {
+            q.approved = nil
+            return true
+        }
+        let guardKeep = q.videoCount >= videoQueueLimit - 1 ? 3 : q.videoCount >= videoQueueLimit - 2 ? 2 : 1
+        let every = UInt32(max(q.keepEvery, guardKeep))
+        if every > 1, let last = q.lastKept, sequence &- last < every, sequence &- last < UInt32.max / 2 {
+            q.skipping += 1
+            return false
+        }
+        q.lastKept = sequence
+        q.approved = sequence
+        return true
     }
 
     /// Like `append(_:)` but waits for room instead of dropping (for benchmarks and tests feeding a
@@ -236,10 +287,11 @@ public final class MovieWriter: Sendable {
     }
 
     /// The writer's thread: encode until a stop, a limit or a failure, then finalize and report.
-    private func run(_ session: EncodingSession) {
+    private func run(_ session: EncodingSession, quota: CPUQuota?) {
         var reason: StopReason?
         // A live take adapts to the CPU it has; a file fed faster than real time (a benchmark) waits.
-        var rule = settings.framesFromLiveClock ? EffortRule(efforts: session.effortLevels, fps: settings.fps) : nil
+        if let quota { Log.info("take: a CPU quota of \(String(format: "%.2f", quota.cores)) of a core holds this process; the take's headroom is judged by its CPU time against it") }
+        var rule = settings.framesFromLiveClock ? EffortRule(efforts: session.effortLevels, fps: settings.fps, quota: quota?.cores) : nil
         var skipped = 0
         while reason == nil {
             available.wait()
@@ -256,7 +308,7 @@ public final class MovieWriter: Sendable {
             case let .video(frame, skippedBefore):
                 let began = MonotonicClock.now()
                 if case let .stop(r) = session.encode(frame) { reason = r } else { skipped += skippedBefore }
-                if rule != nil { adapt(&rule!, session: session, began: began, waiting: waiting) }
+                if rule != nil { adapt(&rule!, session: session, began: began, waiting: waiting, after: frame.sequence) }
                 if queue.withLock({ q -> Bool in
                     q.encoding = false
                     return roomMade(&q)
@@ -271,14 +323,15 @@ public final class MovieWriter: Sendable {
             }
         }
         // Nothing more is taken; what is still queued after the stop is not part of the take.
-        let (dropped, afterStall, wake) = queue.withLock { q -> (Int, Int, Bool) in
+        let (dropped, afterStall, undecoded, wake) = queue.withLock { q -> (Int, Int, Int, Bool) in
             q.accepting = false
             q.items.removeAll()
             q.videoCount = 0
             q.encoding = false
-            return (q.dropped, q.droppedAfterStall, roomMade(&q))
+            return (q.dropped, q.droppedAfterStall, q.undecoded - q.skipping, roomMade(&q))
         }
         if wake { room.signal() }
+        if skipped > 0 { Log.info("take: left \(min(max(undecoded, 0), skipped)) of its \(skipped) pictures skipped out before the camera decoded them") }
         finishingSince.store(MonotonicClock.now(), ordering: .releasing)
         let duration = session.finish()
         let bytes = session.sink.size
@@ -298,7 +351,7 @@ public final class MovieWriter: Sendable {
     /// After a picture: the rule hears what it cost (the writer's time from taking it to its packet
     /// written, and the pictures waiting then), and its steps are carried out and said: the rate at
     /// once (the queue's `keepEvery`), the effort at the next key frame (the session's).
-    private func adapt(_ rule: inout EffortRule, session: EncodingSession, began: Int64, waiting: Int) {
+    private func adapt(_ rule: inout EffortRule, session: EncodingSession, began: Int64, waiting: Int, after picture: UInt32) {
         let now = MonotonicClock.now()
         let ladder = settings.effortLadder
         switch session.effortNews() {
@@ -312,17 +365,21 @@ public final class MovieWriter: Sendable {
             break
         }
         let load = rule.load(at: now)
-        for step in rule.picture(at: now, busy: now - began, waiting: waiting) {
-            let cost = load.map { "each picture took \(Int(($0 * 100).rounded())) % of the time between pictures kept over the last second, " } ?? ""
+        let cpu = rule.quota == nil ? 0 : CPUQuota.processNanoseconds()
+        for step in rule.picture(at: now, busy: now - began, waiting: waiting, cpu: cpu) {
+            let share = rule.quota == nil ? "each picture took %d %% of the time between pictures kept" : "the booth used %d %% of its CPU quota"
+            let cost = load.map { String(format: share, Int(($0 * 100).rounded())) + " over the last second, " } ?? ""
             let why = cost + "\(waiting) waiting"
             switch step {
             case let .effort(from, to):
-                session.wantedEffort = to
+                // Pictures piling up cannot wait for the GOP's end: the new effort starts with the
+                // next picture (a key frame of its own).
+                session.want(effort: to, soon: waiting >= EffortRule.urgentWaiting)
                 Log.info("take: effort \(to > from ? "down" : "up") from \(ladder[from].description) to \(ladder[to].description) at the next key frame (\(why))")
             case let .keepEvery(from, to):
                 queue.withLock { q in
                     q.keepEvery = to
-                    q.toSkip = min(q.toSkip, to - 1)
+                    if to > from { q.thin(every: to, after: picture) }
                 }
                 let rate = String(format: "%g", KioskEvent.milliseconds(settings.fps / Double(to)))
                 let every = to == 1 ? "every picture" : "every \(to == 2 ? "2nd" : to == 3 ? "3rd" : "\(to)th") picture"

@@ -123,6 +123,14 @@ final class VideoEncoder {
     /// Takes `fresh` (from `opened`) as the encoder; the old one is freed.
     func use(_ fresh: CodecContext) { codec = fresh }
 
+    /// libx264's CRF from the next picture on (`av_opt_set` on its private options; the wrapper's
+    /// `reconfig_encoder` hands it to `x264_encoder_reconfig` before that picture is encoded). No
+    /// new parameter sets: the slices carry their QP against the PPS's.
+    func setCRF(_ crf: Int) throws(AVError) {
+        let result = av_opt_set(codec.pointer.pointee.priv_data, "crf", "\(crf)", 0)
+        guard result >= 0 else { throw AVError(code: result, call: "av_opt_set(crf)") }
+    }
+
     /// A picture holding `frame`, valid until the next call; its `pts` is the caller's to set.
     /// libx264 is handed the frame's own bytes when they are already what it takes (video-range
     /// yuv420p of the movie's size: what the MJPEG decoder's copy makes): x264 copies its input into

@@ -11,7 +11,8 @@ struct EffortRuleTests {
     /// A take at 30 fps for `seconds`: each picture kept costs `cost(effort, t)` ns of the writer's
     /// time; pictures wait in a queue when the writer is behind (it drains at the writer's pace, up
     /// to 8; what does not fit is dropped). The effort changes at the writer's key frames (every 30
-    /// pictures encoded). Returns the steps with their times, and the pictures dropped.
+    /// pictures encoded), or at the next picture when it was asked for with the queue past half
+    /// full (as the writer does). Returns the steps with their times, and the pictures dropped.
     struct Run {
         var rule: EffortRule
         var now: Int64 = 0
@@ -20,7 +21,9 @@ struct EffortRuleTests {
         var encoded = 0
         private var busyUntil: Int64 = 0
         private var queue: [Int64] = []
-        private var toSkip = 0
+        private var number = 0
+        private var lastKept = Int.min / 2
+        private var soon = false
 
         init(efforts: Int = 3) { rule = EffortRule(efforts: efforts, fps: 30) }
 
@@ -35,18 +38,23 @@ struct EffortRuleTests {
                     let done = start + cost(rule.effort, start)
                     busyUntil = done
                     encoded += 1
-                    if rule.effortPending, encoded % 30 == 0 { rule.effortApplied(at: done) }
+                    if rule.effortPending, soon || encoded % 30 == 0 {
+                        rule.effortApplied(at: done)
+                        soon = false
+                    }
                     for step in rule.picture(at: done, busy: done - start, waiting: queue.count) {
                         steps.append((Double(done) / 1e9, step))
+                        if case .effort = step, queue.count >= EffortRule.urgentWaiting { soon = true }
                     }
                 }
-                // A picture arrives: kept (one in `keepEvery`), queued or dropped.
-                if toSkip > 0 {
-                    toSkip -= 1
-                } else {
-                    toSkip = rule.keepEvery - 1
+                // A picture arrives: kept when `keepEvery` after the last kept (every 2nd with 6
+                // waiting, every 3rd with 7, as the writer's queue does), queued or dropped.
+                let every = max(rule.keepEvery, queue.count >= 7 ? 3 : queue.count >= 6 ? 2 : 1)
+                if number - lastKept >= every {
+                    lastKept = number
                     if queue.count < 8 { queue.append(next) } else { dropped += 1 }
                 }
+                number += 1
                 next += rule.interval
             }
             now = end
@@ -194,6 +202,81 @@ struct EffortRuleTests {
             steps += rule.picture(at: t, busy: 32 * Self.ms, waiting: 0)
         }
         #expect(steps == [.effort(from: 0, to: 1), .keepEvery(from: 1, to: 2)])
+    }
+
+    /// Under a quota of `quota` cores: pictures kept at the rule's rate, each taking `busy(n)` ns
+    /// of wall time (what a quota's freezes make of it) with none waiting, the process using
+    /// `share(keepEvery, effort)` of the quota; the effort applied at once. The steps taken.
+    static func underQuota(_ rule: inout EffortRule, from start: Int64, seconds: Double, quota: Double, waiting: Int = 0,
+                           busy: (Int) -> Int64, share: (Int, Int) -> Double) -> (steps: [EffortRule.Step], end: Int64) {
+        var t = start, cpu = Int64(Double(start) * quota * share(rule.keepEvery, rule.effort)), n = 0
+        var steps: [EffortRule.Step] = []
+        while t < start + Int64(seconds * 1e9) {
+            let gap = rule.interval * Int64(rule.keepEvery)
+            t += gap
+            cpu += Int64(Double(gap) * quota * share(rule.keepEvery, rule.effort))
+            n += 1
+            steps += rule.picture(at: t, busy: busy(n), waiting: waiting, cpu: cpu)
+            if rule.effortPending { rule.effortApplied(at: t) }
+        }
+        return (steps, t)
+    }
+
+    /// A rule stepped to every 2nd picture at the cheapest effort by a queue past half full.
+    static func steppedUnderQuota(_ quota: Double) -> EffortRule {
+        var rule = EffortRule(efforts: 2, fps: 30, quota: quota)
+        let steps = rule.picture(at: 33 * ms, busy: 100 * ms, waiting: 6, cpu: 10 * ms)
+        rule.effortApplied(at: 34 * ms)
+        #expect(steps == [.keepEvery(from: 1, to: 2), .effort(from: 0, to: 1)])
+        return rule
+    }
+
+    @Test("under a quota, every 2nd picture using 80 % of it, each picture's wall time swinging with the quota's freezes (12 ms, then 62 ms, 93 % of the time between pictures kept): it stays at every 2nd for a minute, no flapping")
+    func quotaHoldsEverySecond() {
+        var rule = Self.steppedUnderQuota(0.3)
+        let (steps, _) = Self.underQuota(&rule, from: 34 * Self.ms, seconds: 60, quota: 0.3,
+                                         busy: { $0 / 15 % 2 == 0 ? 12 * Self.ms : 62 * Self.ms }, share: { _, _ in 0.8 })
+        #expect(steps.isEmpty, "\(steps)")
+        #expect(rule.keepEvery == 2 && rule.effort == 1)
+        // The same wall times without a quota: the heavy seconds step it to every 3rd.
+        var wall = EffortRule(efforts: 2, fps: 30)
+        _ = wall.picture(at: 33 * Self.ms, busy: 100 * Self.ms, waiting: 6)
+        wall.effortApplied(at: 34 * Self.ms)
+        let (wallSteps, _) = Self.underQuota(&wall, from: 34 * Self.ms, seconds: 60, quota: 0.3,
+                                             busy: { $0 / 15 % 2 == 0 ? 12 * Self.ms : 62 * Self.ms }, share: { _, _ in 0.8 })
+        #expect(wallSteps.contains(.keepEvery(from: 2, to: 3)), "\(wallSteps)")
+    }
+
+    @Test("under a quota, every 2nd picture at the cheapest effort using 95 % of it: with nothing waiting it keeps up, and stays; with 3 waiting on average, every 3rd after a full second; at 55 % there, back to every 2nd (predicted 83 %), and it holds")
+    func quotaEveryThirdAndBack() throws {
+        var rule = Self.steppedUnderQuota(0.3)
+        let (keepsUp, start) = Self.underQuota(&rule, from: 34 * Self.ms, seconds: 20, quota: 0.3, busy: { _ in 60 * Self.ms }, share: { _, _ in 0.95 })
+        #expect(keepsUp.isEmpty && rule.keepEvery == 2, "\(keepsUp)")
+        let (down, t) = Self.underQuota(&rule, from: start, seconds: 3, quota: 0.3, waiting: 3, busy: { _ in 60 * Self.ms }, share: { _, _ in 0.95 })
+        #expect(down == [.keepEvery(from: 2, to: 3)], "\(down)")
+        let (up, _) = Self.underQuota(&rule, from: t, seconds: 30, quota: 0.3, busy: { _ in 20 * Self.ms },
+                                      share: { keep, _ in keep == 3 ? 0.55 : 0.82 })
+        #expect(up == [.keepEvery(from: 3, to: 2)], "\(up)")
+        #expect(rule.keepEvery == 2)
+    }
+
+    @Test("under a quota, every 2nd picture using 30 % of it: back to every picture (60 % predicted), then the configured effort only if 1.5 times the load fits")
+    func quotaBackUp() {
+        var rule = Self.steppedUnderQuota(0.3)
+        let (up, _) = Self.underQuota(&rule, from: 34 * Self.ms, seconds: 30, quota: 0.3, busy: { _ in 10 * Self.ms },
+                                      share: { keep, effort in keep == 2 ? 0.3 : effort == 1 ? 0.62 : 0.95 })
+        #expect(up.first == .keepEvery(from: 2, to: 1), "\(up)")
+        // At every picture 62 % of the quota: 93 % predicted at the configured effort, so it stays.
+        #expect(rule.keepEvery == 1 && rule.effort == 1, "\(up)")
+    }
+
+    @Test("a queue past half full again while every 2nd picture waits for its cheaper effort: it stays at every 2nd (gaps of 2) until that effort is in")
+    func everySecondBeforeThird() {
+        var rule = EffortRule(efforts: 2, fps: 30)
+        #expect(rule.picture(at: 33 * Self.ms, busy: 100 * Self.ms, waiting: 5) == [.keepEvery(from: 1, to: 2), .effort(from: 0, to: 1)])
+        #expect(rule.picture(at: 600 * Self.ms, busy: 100 * Self.ms, waiting: 6).isEmpty)
+        rule.effortApplied(at: 700 * Self.ms)
+        #expect(rule.picture(at: 1_300 * Self.ms, busy: 100 * Self.ms, waiting: 7) == [.keepEvery(from: 2, to: 3)])
     }
 
     @Test("what a machine sustains (--check): the first effort that fits at every picture, else every 2nd or 3rd at the cheapest, else nothing", arguments: [

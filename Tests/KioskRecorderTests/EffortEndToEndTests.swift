@@ -15,10 +15,14 @@ struct EffortEndToEndTests {
     }
 
     /// One take of `seconds` with `encoder`: its outcome, the booth's stderr, and its pictures' own numbers.
-    static func take(_ name: String, encoder: String, size: Size = Size(width: 640, height: 360),
+    /// `camera`: a fake V4L2 camera's configuration (its pictures MJPEG, decoded by the booth) instead of the test pattern.
+    static func take(_ name: String, encoder: String, size: Size = Size(width: 640, height: 360), camera: String? = nil,
                      seconds: Double) throws -> (result: RecordingResult, stderr: String, numbers: [Int], path: String) {
-        let output = try testFolder(name).appendingPathComponent("take.mov").path
-        let r = try RecorderProcess(booth(encoder: encoder, size: size, output: output), environment: ["KIOSK_TEST_ENCODERS": "1"])
+        let folder = try testFolder(name)
+        let output = folder.appendingPathComponent("take.mov").path
+        var arguments = booth(encoder: encoder, size: size, output: output)
+        if let camera { arguments[1] = try fakeCamera(in: folder, camera) }
+        let r = try RecorderProcess(arguments, environment: ["KIOSK_TEST_ENCODERS": "1"])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
@@ -62,6 +66,28 @@ struct EffortEndToEndTests {
         let full = try Self.take("effort-full-reference", encoder: "libx264", seconds: 1.5)
         let (stepped, reference) = (try Self.videoStreams(slow.path), try Self.videoStreams(full.path))
         #expect(stepped.count == 1 && stepped == reference, "\(stepped) against \(reference)")
+    }
+
+    @Test("the same from a USB camera's MJPEG (the fake camera): the pictures the take leaves out are not decoded, and the take keeps every 2nd picture by the camera's numbers (no gap over two), drops none, and counts the skipped as the pictures missing",
+          needsFakeCamera)
+    func stepsEvenlyFromMJPEG() throws {
+        let size = Size(width: 640, height: 480)
+        let slow = try Self.take("effort-mjpeg", encoder: TestEncoderName.slow, size: size, camera: "card=Booth Cam\nformat=MJPG 640x480@30\n", seconds: 5)
+        let result = slow.result, numbers = slow.numbers
+        #expect(result.success && result.droppedFrames == 0, "\(result)\n\(slow.stderr)")
+        try #require(numbers.count > 30, "\(numbers.count) pictures")
+        let steps = zip(numbers, numbers.dropFirst()).map { $1 - $0 }
+        #expect(steps.allSatisfy { $0 >= 1 && $0 <= 2 }, "gaps: \(steps.enumerated().filter { $0.element < 1 || $0.element > 2 }.prefix(5))")
+        let missing = steps.reduce(0) { $0 + $1 - 1 }
+        #expect(result.skippedFrames == missing && missing > 0, "\(result.skippedFrames) skipped, \(missing) missing")
+        // The pictures left out before the camera decoded them, said at the take's end: all but
+        // those already queued when the rate stepped (taken out of the queue: at most its 8).
+        let undecoded = slow.stderr.split(separator: "\n").compactMap { line -> Int? in
+            guard let range = line.range(of: "take: left ") else { return nil }
+            return Int(line[range.upperBound...].prefix { $0.isNumber })
+        }.last
+        #expect(undecoded.map { $0 <= missing && $0 >= missing - 8 } == true, "\(String(describing: undecoded)) undecoded, \(missing) missing\n\(slow.stderr)")
+        #expect(try decodesCleanly(slow.path))
     }
 
     @Test("with the CPU to spare (352x288 on libx264, a millisecond or two a picture): no step, nothing skipped or dropped, every picture in the file, the full rate")
