@@ -177,15 +177,10 @@ enum ShareRemux {
         let packet = try Packet()
         var poster: Packet?, posterLate = false
         var videoStart: Int64?
-        reading: while true {
-            switch take.read(into: packet.pointer) {
-            case .packet: break
-            case .again:
-                usleep(5_000)
-                continue reading
-            case .end: break reading
-            case .failed(let error): throw ShareError(step: "reading the take", error)
-            }
+        while true {
+            let read: Bool
+            do { read = try take.nextPacket(into: packet.pointer) } catch { throw ShareError(step: "reading the take", error) }
+            guard read else { break }
             let p = packet.pointer
             let index = Int(p.pointee.stream_index)
             guard index >= 0, index < map.count, map[index] >= 0, let stream = input.pointee.streams[index] else {
