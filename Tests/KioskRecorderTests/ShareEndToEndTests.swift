@@ -153,11 +153,7 @@ struct ShareEndToEndTests {
         }())
         while (try? other.write(contentsOf: Data(count: 4096))) != nil {}
         try? other.close()
-        r.command("start")
-        try #require(r.wait(for: "recordingStarted") != nil)
-        Thread.sleep(forTimeInterval: 2)
-        r.command("stop")
-        try #require(r.wait(for: "recordingFinished") != nil)
+        try r.recordTake(seconds: 2)
         r.command("useVideo")
         #expect(r.wait(for: "error") != nil, "\(r.names)")
         let errors = r.events.compactMap { e -> (ErrorCode, String)? in if case let .error(code, message) = e { (code, message) } else { nil } }
@@ -283,11 +279,7 @@ struct ShareEndToEndTests {
         let environment = ["LD_PRELOAD": failingSyscallsShim, "KIOSK_SLOW_CALLS": "fsync", "KIOSK_SLOW_TRIGGER": slow, "KIOSK_SLOW_MS": "2500"]
         let r = try RecorderProcess(arguments, environment: environment)
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        r.command("start")
-        try #require(r.wait(for: "recordingStarted") != nil)
-        Thread.sleep(forTimeInterval: 1.5)
-        r.command("stop")
-        try #require(r.wait(for: "recordingFinished") != nil)
+        try r.recordTake(seconds: 1.5)
         try Data().write(to: URL(fileURLWithPath: slow))
         r.command("useVideo")
         try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath", timeout: 15) != nil, "\(r.names)")
