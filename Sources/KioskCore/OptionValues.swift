@@ -162,20 +162,17 @@ enum Values {
 
     /// A take-name template: a file name (no '/') ending in .mov or .mp4, with strftime fields and
     /// at most one {n}.
-    static func nameTemplate(_ v: String) throws(ValueError) -> String {
-        let lower = v.lowercased()
-        guard !v.isEmpty, !v.contains("/"), !v.hasPrefix("."), lower.hasSuffix(".mov") || lower.hasSuffix(".mp4") else {
-            throw ValueError("'\(v)' must be a file name (no '/', not starting with '.') ending in .mov or .mp4")
-        }
-        guard v.components(separatedBy: "{n}").count <= 2 else { throw ValueError("'\(v)' has {n} more than once") }
-        return v
-    }
+    static func nameTemplate(_ v: String) throws(ValueError) -> String { try fileTemplate(v, endings: [".mov", ".mp4"]) }
 
     /// `--photo-template`: a file name ending in .jpg or .jpeg, `{n}` at most once.
-    static func photoTemplate(_ v: String) throws(ValueError) -> String {
+    static func photoTemplate(_ v: String) throws(ValueError) -> String { try fileTemplate(v, endings: [".jpg", ".jpeg"]) }
+
+    /// A file-name template: no '/', not hidden, ending in one of `endings` (any case), `{n}` at
+    /// most once.
+    private static func fileTemplate(_ v: String, endings: [String]) throws(ValueError) -> String {
         let lower = v.lowercased()
-        guard !v.isEmpty, !v.contains("/"), !v.hasPrefix("."), lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") else {
-            throw ValueError("'\(v)' must be a file name (no '/', not starting with '.') ending in .jpg or .jpeg")
+        guard !v.isEmpty, !v.contains("/"), !v.hasPrefix("."), endings.contains(where: { lower.hasSuffix($0) }) else {
+            throw ValueError("'\(v)' must be a file name (no '/', not starting with '.') ending in \(endings.joined(separator: " or "))")
         }
         guard v.components(separatedBy: "{n}").count <= 2 else { throw ValueError("'\(v)' has {n} more than once") }
         return v

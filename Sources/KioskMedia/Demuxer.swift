@@ -105,6 +105,19 @@ final class Demuxer {
         return .failed(Self.error(result, interruption, call: "av_read_frame"))
     }
 
+    /// `read` for a reader with nothing else to do meanwhile (a thumbnail, a cut, a remux, a probe):
+    /// true with a packet, false at the end; EAGAIN is waited out 5 ms at a time.
+    func nextPacket(into packet: UnsafeMutablePointer<AVPacket>) throws(AVError) -> Bool {
+        while true {
+            switch read(into: packet) {
+            case .packet: return true
+            case .again: usleep(5_000)
+            case .end: return false
+            case .failed(let error): throw error
+            }
+        }
+    }
+
     /// `av_seek_frame` (backward) to the key frame at or before `microseconds` (AV_TIME_BASE, on the
     /// file's own clock, its start included), under the read timeout. nil when it went.
     func seek(toMicroseconds microseconds: Int64) -> AVError? {

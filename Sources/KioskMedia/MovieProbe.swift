@@ -43,14 +43,7 @@ public enum MovieProbe {
         let start = demuxer.startTime ?? 0
         var timelines: [Int32: StreamTimeline] = [:]
         var first: Int64?, last: Int64?
-        reading: while true {
-            switch demuxer.read(into: packet) {
-            case .packet: break
-            case .again:
-                usleep(5_000)
-                continue reading
-            case .end, .failed: break reading
-            }
+        while (try? demuxer.nextPacket(into: packet)) == true {
             defer { av_packet_unref(packet) }
             let index = packet.pointee.stream_index
             guard index >= 0, index < format.pointee.nb_streams, let stream = format.pointee.streams[Int(index)] else { continue }

@@ -5,34 +5,21 @@ import CFFmpeg
 import KioskCore
 import KioskSystem
 
-/// Owns the AVFormatContext (`avformat_alloc_output_context2`, `avformat_free_context`) and keeps
-/// the IOContext it writes through. Used on the writer's thread only.
+/// Owns the take's AVFormatContext (an `OutputFormat`, writing through the take's IOContext). Used
+/// on the writer's thread only.
 final class Muxer {
-    private let context: UnsafeMutablePointer<AVFormatContext>
-    /// Kept as long as the context, which writes through it (`pb`: custom IO, not the muxer's to close).
-    private let io: IOContext
+    private let output: OutputFormat
+    private var context: UnsafeMutablePointer<AVFormatContext> { output.pointer }
     private let tally: OwnerTally
     /// The mehd duration field (file offset) and the movie timescale, once the header has one.
     private var mehd: (offset: Int, timescale: UInt64)?
 
     init(settings: MovieSettings, io: IOContext) throws(AVError) {
-        var context: UnsafeMutablePointer<AVFormatContext>?
-        let result = avformat_alloc_output_context2(&context, nil, settings.container, settings.outputPath)
-        guard result >= 0, let context else { throw AVError(code: result, call: "avformat_alloc_output_context2") }
-        context.pointee.pb = io.pointer
-        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-        self.context = context
-        self.io = io
+        output = try OutputFormat(container: settings.container, url: settings.outputPath, io: io)
         tally = OwnerTally(Muxer.self)
     }
 
-    deinit {
-        // Custom IO: the IOContext frees itself; only detached here.
-        context.pointee.pb = nil
-        avformat_free_context(context)
-    }
-
-    var sink: FileSink { io.sink }
+    var sink: FileSink { output.io.sink }
 
     /// Whether the container wants the codecs' headers once, in its own header (MOV and MP4 do).
     var globalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
@@ -40,9 +27,7 @@ final class Muxer {
     /// A stream for an opened encoder (`avformat_new_stream`, `avcodec_parameters_from_context`), its
     /// picture to be turned `quarterTurns` clockwise. The context owns it.
     func addStream(for codec: CodecContext, quarterTurns: Int = 0) throws(AVError) -> UnsafeMutablePointer<AVStream> {
-        guard let stream = avformat_new_stream(context, nil) else {
-            throw AVError(code: AVError.code(posix: ENOMEM), call: "avformat_new_stream")
-        }
+        let stream = try output.newStream()
         let result = avcodec_parameters_from_context(stream.pointee.codecpar, codec.pointer)
         guard result >= 0 else { throw AVError(code: result, call: "avcodec_parameters_from_context") }
         stream.pointee.time_base = codec.pointer.pointee.time_base

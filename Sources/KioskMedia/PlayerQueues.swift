@@ -172,7 +172,49 @@ final class PacketQueue: Sendable {
 
 /// Decoded pictures waiting for their time, oldest first, each tagged with the player's
 /// generation when it was decoded. The UI takes the one due now; the video thread waits for room.
-final class FrameQueue: Sendable {
+/// Where one decoded stream stands across seeks, as the frame queue and the audio ring both keep
+/// it: the player's serial now, whether that serial's stream has ended, and whether the stream
+/// will never carry anything (then it counts as ended whatever the serial).
+struct StreamSerial: Sendable {
+    /// The player's serial now: what was decoded for another is stale (decoded before a seek).
+    var generation = 0
+    var finished = false
+    var streamless = false
+
+    /// The stream of `generation` (nil: whichever runs now) is done.
+    mutating func finish(generation: Int?) {
+        if generation.map({ $0 == self.generation }) ?? true { finished = true }
+    }
+
+    /// Nothing will ever come, after a seek too.
+    mutating func finishForGood() {
+        finished = true
+        streamless = true
+    }
+
+    /// A seek: from now on only `generation`'s (or a later one's) count; a stream that can still
+    /// carry something is not finished.
+    mutating func flush(to generation: Int) {
+        self.generation = max(self.generation, generation)
+        finished = streamless
+    }
+}
+
+/// A queue of one decoded stream (pictures, sound) that ends and seeks by its `StreamSerial`.
+protocol SerialQueue: AnyObject {
+    /// Changes the serial under the queue's lock, waking its waiters.
+    func updateSerial(_ body: (inout StreamSerial) -> Void)
+}
+
+extension SerialQueue {
+    /// The decoding thread is done with the stream of `generation` (nil: whichever runs now).
+    func finish(generation: Int? = nil) { updateSerial { $0.finish(generation: generation) } }
+
+    /// Nothing will ever come (the file has no such stream, or no device plays it), after a seek too.
+    func finishForGood() { updateSerial { $0.finishForGood() } }
+}
+
+final class FrameQueue: SerialQueue, Sendable {
     struct Entry: Sendable {
         var picture: DecodedPicture
         /// Nanoseconds on the media timeline when it stops being the current picture.
@@ -182,12 +224,9 @@ final class FrameQueue: Sendable {
 
     private struct State: Sendable {
         var entries: [Entry] = []
-        var finished = false
         var closed = false
-        /// The player's serial now: pictures of another are stale (decoded before a seek).
-        var generation = 0
-        /// The file has no picture to decode: finished whatever the serial.
-        var streamless = false
+        /// Streamless when the file has no picture to decode.
+        var serial = StreamSerial()
     }
 
     private let monitor = Monitor(State())
@@ -200,27 +239,20 @@ final class FrameQueue: Sendable {
     func put(_ entry: Entry) -> Bool {
         monitor.wait { s -> Bool? in
             if s.closed { return false }
-            if entry.generation < s.generation { return true }
+            if entry.generation < s.serial.generation { return true }
             guard s.entries.count < capacity else { return nil }
             s.entries.append(entry)
             return true
         }
     }
 
-    /// The video thread is done with the stream of `generation` (nil: whichever runs now).
-    func finish(generation: Int? = nil) {
-        monitor.update { s in if generation.map({ $0 == s.generation }) ?? true { s.finished = true } }
-    }
-
-    /// No picture will ever come (the file has none to decode), after a seek too.
-    func finishForGood() { monitor.update { $0.finished = true; $0.streamless = true } }
+    func updateSerial(_ body: (inout StreamSerial) -> Void) { monitor.update { body(&$0.serial) } }
 
     /// A seek: every picture waiting is stale; from now on only `generation`'s are taken.
     func flush(generation: Int) {
         monitor.update { s in
-            s.generation = max(s.generation, generation)
+            s.serial.flush(to: generation)
             s.entries.removeAll()
-            s.finished = s.streamless
         }
     }
 
@@ -244,7 +276,7 @@ final class FrameQueue: Sendable {
     var nextTimestamp: Int64? { monitor.read { $0.entries.first?.picture.timestamp } }
 
     /// The video thread is done and nothing is left to show.
-    var drained: Bool { monitor.read { $0.finished && $0.entries.isEmpty } }
+    var drained: Bool { monitor.read { $0.serial.finished && $0.entries.isEmpty } }
     var isEmpty: Bool { monitor.read { $0.entries.isEmpty } }
     var count: Int { monitor.read { $0.entries.count } }
 }
@@ -320,7 +352,7 @@ final class PlaybackClock: Sendable {
 /// own thread (an SDL audio callback) through `fill`. Bounded: the audio thread waits when about
 /// half a second is queued. While paused, closed or empty it gives silence; each fill of real
 /// samples sets the clock.
-final class AudioRing: AudioFeed {
+final class AudioRing: AudioFeed, SerialQueue {
     private struct Chunk: Sendable {
         var bytes: [UInt8]
         /// Media time of the first frame in `bytes`.
@@ -335,14 +367,12 @@ final class AudioRing: AudioFeed {
         var offset = 0
         var queuedBytes = 0
         var paused = false
-        var finished = false
         var closed = false
-        var generation = 0
         /// Media time just after the last sample handed to the device.
         var playedEnd: Int64?
         var framesPlayed: Int64 = 0
-        /// No sound will ever come (none in the file, or no device): finished whatever the serial.
-        var streamless = false
+        /// Streamless when no sound will ever come (none in the file, or no device).
+        var serial = StreamSerial()
     }
 
     private let monitor = Monitor(State())
@@ -361,7 +391,7 @@ final class AudioRing: AudioFeed {
         guard !samples.bytes.isEmpty else { return true }
         return monitor.wait { s -> Bool? in
             if s.closed { return false }
-            if generation < s.generation { return true }
+            if generation < s.serial.generation { return true }
             guard let format = s.format else { return false }
             let capacity = Int(Self.capacitySeconds * Double(format.sampleRate)) * format.bytesPerFrame
             guard s.queuedBytes == 0 || s.queuedBytes + samples.bytes.count <= capacity else { return nil }
@@ -371,23 +401,16 @@ final class AudioRing: AudioFeed {
         }
     }
 
-    /// The audio thread is done with the stream of `generation` (nil: whichever runs now).
-    func finish(generation: Int? = nil) {
-        monitor.update { s in if generation.map({ $0 == s.generation }) ?? true { s.finished = true } }
-    }
-
-    /// No sound will ever come (none in the file, or no device to play it), after a seek too.
-    func finishForGood() { monitor.update { $0.finished = true; $0.streamless = true } }
+    func updateSerial(_ body: (inout StreamSerial) -> Void) { monitor.update { body(&$0.serial) } }
 
     /// A seek: the sound queued is stale and never heard; the next sample handed over is the new
     /// position's, and sets the clock anew.
     func flush(generation: Int) {
         monitor.update { s in
-            s.generation = max(s.generation, generation)
+            s.serial.flush(to: generation)
             s.chunks.removeAll()
             s.offset = 0
             s.queuedBytes = 0
-            s.finished = s.streamless
             s.playedEnd = nil
         }
     }
@@ -396,7 +419,7 @@ final class AudioRing: AudioFeed {
     func close(generation: Int) {
         monitor.update { s in
             s.closed = true
-            s.generation = generation
+            s.serial.generation = generation
             s.chunks.removeAll()
             s.queuedBytes = 0
         }
@@ -405,9 +428,9 @@ final class AudioRing: AudioFeed {
     func setPaused(_ paused: Bool) { monitor.update { $0.paused = paused } }
 
     /// Everything written was played out (or there is nothing to play).
-    var drained: Bool { monitor.read { $0.finished && $0.queuedBytes == 0 } }
+    var drained: Bool { monitor.read { $0.serial.finished && $0.queuedBytes == 0 } }
     /// Bytes written and not yet played, and whether the audio thread is done.
-    var queued: (bytes: Int, finished: Bool) { monitor.read { ($0.queuedBytes, $0.finished) } }
+    var queued: (bytes: Int, finished: Bool) { monitor.read { ($0.queuedBytes, $0.serial.finished) } }
     /// Media time just after the last sample handed to the device, nil before the first one.
     var playedEnd: Int64? { monitor.read { $0.playedEnd } }
     var framesPlayed: Int64 { monitor.read { $0.framesPlayed } }
@@ -423,7 +446,7 @@ final class AudioRing: AudioFeed {
             var first: Int64?
             while filled < buffer.count, !s.chunks.isEmpty {
                 let chunk = s.chunks[0]
-                guard chunk.generation == s.generation else {
+                guard chunk.generation == s.serial.generation else {
                     // Decoded before the player closed: never played.
                     s.queuedBytes -= chunk.bytes.count - s.offset
                     s.chunks.removeFirst()
@@ -445,7 +468,7 @@ final class AudioRing: AudioFeed {
             s.framesPlayed += Int64(filled / frameBytes)
             // The buffer filled now is heard after the one the device is playing: the sample
             // heard now is about one buffer older than the first one handed over.
-            return first.map { ($0.saturatingSubtracting(Int64(format.bufferFrames) * 1_000_000_000 / rate), s.generation) }
+            return first.map { ($0.saturatingSubtracting(Int64(format.bufferFrames) * 1_000_000_000 / rate), s.serial.generation) }
         }
         if filled < buffer.count { (base + filled).initializeMemory(as: UInt8.self, repeating: 0, count: buffer.count - filled) }
         // Set outside the ring's lock: a seek between the copy and here resets the clock to a newer

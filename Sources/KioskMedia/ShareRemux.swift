@@ -6,14 +6,13 @@ import Glibc
 import KioskCore
 import KioskSystem
 
-/// Owns the MP4's AVFormatContext (`avformat_alloc_output_context2`, `avformat_free_context`) and
-/// the IOContext it writes through into a FileSink (the file made by `NewFile.create`). A take's
+/// Owns the MP4's AVFormatContext (an `OutputFormat`) writing through an IOContext into a FileSink
+/// (the file made by `NewFile.create`). A take's
 /// packets copied as they are: the share's video, and a trimmed take (TakeTrim, in the take's own
 /// container).
 final class ShareMP4 {
-    private let context: UnsafeMutablePointer<AVFormatContext>
-    /// Kept as long as the context, which writes through it (custom IO, not the muxer's to close).
-    private let io: IOContext
+    private let output: OutputFormat
+    private var context: UnsafeMutablePointer<AVFormatContext> { output.pointer }
     private let tally: OwnerTally
 
     /// Creates `path` with exactly `mode`. The context's url is the file's too, with "file:" before
@@ -22,30 +21,17 @@ final class ShareMP4 {
     /// `container`: "mp4" (the share's) or "mov" (a take's, `MovieSettings.container`).
     init(path: String, mode: Int, container: String = "mp4") throws(AVError) {
         let io = try IOContext(writingTo: FileSink(path: path, mode: mode, syncingFolder: false))
-        var context: UnsafeMutablePointer<AVFormatContext>?
-        let result = avformat_alloc_output_context2(&context, nil, container, "file:" + path)
-        guard result >= 0, let context else { throw AVError(code: result, call: "avformat_alloc_output_context2(\(container))") }
-        context.pointee.pb = io.pointer
-        context.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-        self.context = context
-        self.io = io
+        output = try OutputFormat(container: container, url: "file:" + path, io: io)
         tally = OwnerTally(ShareMP4.self)
     }
 
-    deinit {
-        context.pointee.pb = nil
-        avformat_free_context(context)
-    }
-
-    var sink: FileSink { io.sink }
+    var sink: FileSink { output.io.sink }
 
     /// A stream with `input`'s codec parameters and side data (`avcodec_parameters_copy`,
     /// `av_stream_new_side_data`): the display matrix goes across as it is, so the share turns the
     /// picture as the take does.
     func addStream(copying input: UnsafeMutablePointer<AVStream>) throws(AVError) -> UnsafeMutablePointer<AVStream> {
-        guard let stream = avformat_new_stream(context, nil) else {
-            throw AVError(code: AVError.code(posix: ENOMEM), call: "avformat_new_stream")
-        }
+        let stream = try output.newStream()
         let result = avcodec_parameters_copy(stream.pointee.codecpar, input.pointee.codecpar)
         guard result >= 0 else { throw AVError(code: result, call: "avcodec_parameters_copy") }
         // The MOV's sample entry tag is not the MP4 muxer's to keep: it picks its own ('avc1', 'mp4a').
@@ -177,15 +163,10 @@ enum ShareRemux {
         let packet = try Packet()
         var poster: Packet?, posterLate = false
         var videoStart: Int64?
-        reading: while true {
-            switch take.read(into: packet.pointer) {
-            case .packet: break
-            case .again:
-                usleep(5_000)
-                continue reading
-            case .end: break reading
-            case .failed(let error): throw ShareError(step: "reading the take", error)
-            }
+        while true {
+            let read: Bool
+            do { read = try take.nextPacket(into: packet.pointer) } catch { throw ShareError(step: "reading the take", error) }
+            guard read else { break }
             let p = packet.pointer
             let index = Int(p.pointee.stream_index)
             guard index >= 0, index < map.count, map[index] >= 0, let stream = input.pointee.streams[index] else {

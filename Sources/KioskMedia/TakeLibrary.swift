@@ -109,14 +109,9 @@ public enum TakeLibrary {
         let packet: Packet
         do { packet = try Packet() } catch { throw ShareError(step: step, error) }
         while true {
-            switch demuxer.read(into: packet.pointer) {
-            case .packet: break
-            case .again:
-                usleep(5_000)
-                continue
-            case .end: throw ShareError(step: step, reason: "no key frame")
-            case .failed(let error): throw ShareError(step: step, error)
-            }
+            let read: Bool
+            do { read = try demuxer.nextPacket(into: packet.pointer) } catch { throw ShareError(step: step, error) }
+            guard read else { throw ShareError(step: step, reason: "no key frame") }
             if packet.pointer.pointee.stream_index == video, packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 {
                 return try withExtendedLifetime(demuxer) { () throws(ShareError) in
                     try SharePoster.jpeg(of: packet, in: stream, longSide: thumbnailLongSide, step: step).bytes

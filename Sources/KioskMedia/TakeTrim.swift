@@ -152,14 +152,9 @@ public enum TakeTrim {
         let packet: Packet
         do { packet = try Packet() } catch { throw ShareError(step: "reading the take", error) }
         while true {
-            switch demuxer.read(into: packet.pointer) {
-            case .packet: break
-            case .again:
-                usleep(5_000)
-                continue
-            case .end: return
-            case .failed(let error): throw ShareError(step: "reading the take", error)
-            }
+            let read: Bool
+            do { read = try demuxer.nextPacket(into: packet.pointer) } catch { throw ShareError(step: "reading the take", error) }
+            guard read else { return }
             let p = packet.pointer
             defer { av_packet_unref(p) }
             let index = Int(p.pointee.stream_index)

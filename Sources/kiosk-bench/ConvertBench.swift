@@ -20,23 +20,14 @@ func convertYUYV(_ o: [String: String]) {
     var target = [UInt8](repeating: 0, count: PixelFormat.yuv420p.frameBytes(for: frameSize))
     let before = kiosk_pixels_vector_limit(32)
     defer { kiosk_pixels_vector_limit(before) }
-    func best(_ body: () -> Void) -> Double {
-        var fastest = Double.infinity
-        for _ in 0..<5 {
-            let start = MonotonicClock.now()
-            for _ in 0..<100 { body() }
-            fastest = min(fastest, Double(MonotonicClock.now() - start) / 100 / 1000)
-        }
-        return (fastest * 10).rounded() / 10
-    }
     var whole: [String: Double] = [:], bands: [String: Double] = [:]
     source.withUnsafeBufferPointer { s in
         target.withUnsafeMutableBufferPointer { t in
             for (name, limit) in [("avx2", Int32(32)), ("sse2", 16), ("scalar", 1)] {
                 kiosk_pixels_vector_limit(limit)
-                whole[name] = best { YUYVFrames.convert(s.baseAddress!, pitch: pitch, rows: 0..<frameSize.height, size: frameSize, into: t.baseAddress!) }
+                whole[name] = fastestMicroseconds { YUYVFrames.convert(s.baseAddress!, pitch: pitch, rows: 0..<frameSize.height, size: frameSize, into: t.baseAddress!) }
                 // A 16-row band of the frame, the same one each time: in the cache after the first.
-                let band = best { YUYVFrames.convert(s.baseAddress!, pitch: pitch, rows: 0..<16, size: frameSize, into: t.baseAddress!) }
+                let band = fastestMicroseconds { YUYVFrames.convert(s.baseAddress!, pitch: pitch, rows: 0..<16, size: frameSize, into: t.baseAddress!) }
                 bands[name] = (band * Double(frameSize.height) / 16 * 10).rounded() / 10
             }
         }

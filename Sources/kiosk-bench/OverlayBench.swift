@@ -41,20 +41,11 @@ func overlayBlend(_ o: [String: String]) {
         let everywhere = overlay { _, _ in 128 }
         let planes = PixelFormat.yuv420p.planes(for: frameSize)
         var target = picture
-        func best(_ body: () -> Void) -> Double {
-            var fastest = Double.infinity
-            for _ in 0..<5 {
-                let start = MonotonicClock.now()
-                for _ in 0..<100 { body() }
-                fastest = min(fastest, Double(MonotonicClock.now() - start) / 100 / 1000)
-            }
-            return (fastest * 10).rounded() / 10
-        }
         var copy = 0.0
         var results: [String: Any] = [:]
         target.withUnsafeMutableBufferPointer { t in
             picture.withUnsafeBufferPointer { p in
-                copy = best { t.baseAddress!.update(from: p.baseAddress!, count: p.count) }
+                copy = fastestMicroseconds { t.baseAddress!.update(from: p.baseAddress!, count: p.count) }
             }
             let pointers = planes.map { t.baseAddress! + $0.offset }, pitches = planes.map(\.stride)
             for (name, picture) in [("frame", frame), ("everywhere", everywhere)] {
@@ -66,7 +57,7 @@ func overlayBlend(_ o: [String: String]) {
                 var widths: [String: Double] = [:]
                 for (vector, limit) in [("avx2", Int32(32)), ("sse2", 16), ("scalar", 1)] {
                     kiosk_pixels_vector_limit(limit)
-                    widths[vector] = best { prepared.blend(planes: pointers, pitches: pitches) }
+                    widths[vector] = fastestMicroseconds { prepared.blend(planes: pointers, pitches: pitches) }
                 }
                 kiosk_pixels_vector_limit(32)
                 results[name] = ["blendMicroseconds": widths, "samplesBlended": prepared.blendedSamples,

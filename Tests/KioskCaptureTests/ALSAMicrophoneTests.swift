@@ -288,13 +288,19 @@ struct ALSAMicrophonePulseTests {
             """)
     }
 
-    @Test("a paced PulseAudio monitor: length, monotonic timestamps from the PCM status, and the clock",
-          .enabled(if: TestAudio.pulseAvailable || TestEnvironment.isCI, Self.skipNote))
-    func pulseTiming() throws {
-        try Self.requirePulse()
+    /// The PulseAudio monitor's microphone (after `requirePulse`), started into a recorder.
+    static func startPulseMonitor() throws -> (ALSAMicrophone, AudioRecorder) {
+        try requirePulse()
         let mic = ALSAMicrophone(name: "kiosk_pulse_monitor", configText: TestAudio.pulseMonitorPCM)
         let recorder = AudioRecorder()
         try mic.start(chunks: recorder.chunkHandler, events: recorder.eventHandler)
+        return (mic, recorder)
+    }
+
+    @Test("a paced PulseAudio monitor: length, monotonic timestamps from the PCM status, and the clock",
+          .enabled(if: TestAudio.pulseAvailable || TestEnvironment.isCI, Self.skipNote))
+    func pulseTiming() throws {
+        let (mic, recorder) = try Self.startPulseMonitor()
         let rate = mic.info.sampleRate
         Thread.sleep(forTimeInterval: 3)
         let end = MonotonicClock.now()
@@ -341,10 +347,7 @@ struct ALSAMicrophonePulseTests {
     @Test("the sound server drops the stream: lost once, paced silence, back after a reopen, one timeline",
           .enabled(if: TestAudio.pulseAvailable || TestEnvironment.isCI, Self.skipNote))
     func streamKilled() throws {
-        try Self.requirePulse()
-        let mic = ALSAMicrophone(name: "kiosk_pulse_monitor", configText: TestAudio.pulseMonitorPCM)
-        let recorder = AudioRecorder()
-        try mic.start(chunks: recorder.chunkHandler, events: recorder.eventHandler)
+        let (mic, recorder) = try Self.startPulseMonitor()
         defer { mic.stop() }
         let info = mic.info
         Thread.sleep(forTimeInterval: 0.5)

@@ -42,12 +42,10 @@ struct DiskAndRecoveryTests {
         try #require(mount.status == 0, "mount: \(mount.stderr)")
         defer { _ = try? runProgram(["umount", folder.path]) }
         let output = folder.appendingPathComponent("take.mov").path
-        let finished = Finished()
         let size = Size(width: 1280, height: 720)
-        var settings = MovieSettings(outputPath: output, videoSize: size, fps: 30, audio: (48000, 1))
+        var settings = takeSettings(output, size: size)
         settings.minFreeDisk = minFreeDisk
-        let writer = MovieWriter(settings: settings, onFinish: finished.callback)
-        try writer.start()
+        let (writer, finished) = try startedWriter(settings)
         var k = 0
         while finished.result.withLock({ $0 }) == nil && k < 3000 {
             if let filler, k == 30, let free = DiskSpace.available(at: output) {
@@ -89,10 +87,7 @@ struct DiskAndRecoveryTests {
     func recovery() throws {
         let folder = scratch("recover")
         let output = folder.appendingPathComponent("output.mov").path
-        let finished = Finished()
-        let writer = MovieWriter(settings: MovieSettings(outputPath: output, videoSize: Size(width: 320, height: 240), fps: 30,
-                                                        audio: (48000, 1)), onFinish: finished.callback)
-        try writer.start()
+        let (writer, finished) = try startedWriter(takeSettings(output, size: Size(width: 320, height: 240)))
         feed(writer, size: Size(width: 320, height: 240), seconds: 2)
         writer.stop(reason: .user)
         _ = try #require(finished.wait())
@@ -105,10 +100,7 @@ struct DiskAndRecoveryTests {
         #expect(!FileManager.default.fileExists(atPath: output))
 
         // The same take, as a crash leaves it: file and marker.
-        let again = Finished()
-        let second = MovieWriter(settings: MovieSettings(outputPath: output, videoSize: Size(width: 320, height: 240), fps: 30,
-                                                        audio: (48000, 1)), onFinish: again.callback)
-        try second.start()
+        let (second, again) = try startedWriter(takeSettings(output, size: Size(width: 320, height: 240)))
         feed(second, size: Size(width: 320, height: 240), seconds: 2)
         second.stop(reason: .user)
         _ = try #require(again.wait())

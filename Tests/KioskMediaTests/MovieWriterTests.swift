@@ -57,6 +57,19 @@ final class Finished: Sendable {
     }
 }
 
+/// A writer started with `settings`, and what its end says.
+func startedWriter(_ settings: MovieSettings) throws -> (writer: MovieWriter, finished: Finished) {
+    let finished = Finished()
+    let writer = MovieWriter(settings: settings, onFinish: finished.callback)
+    try writer.start()
+    return (writer, finished)
+}
+
+/// A 30 fps take at `output` of `size` with mono 48 kHz sound: the tests' usual settings.
+func takeSettings(_ output: String, size: Size) -> MovieSettings {
+    MovieSettings(outputPath: output, videoSize: size, fps: 30, audio: (48000, 1))
+}
+
 func scratch(_ name: String) -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-writer-\(name)-\(getpid())")
     try? FileManager.default.removeItem(at: url)
@@ -70,10 +83,7 @@ struct MovieWriterTests {
     func basicTake() throws {
         let folder = scratch("basic")
         let output = folder.appendingPathComponent("output.mov").path
-        let finished = Finished()
-        let writer = MovieWriter(settings: MovieSettings(outputPath: output, videoSize: Size(width: 640, height: 480), fps: 30,
-                                                        audio: (48000, 1)), onFinish: finished.callback)
-        try writer.start()
+        let (writer, finished) = try startedWriter(takeSettings(output, size: Size(width: 640, height: 480)))
         #expect(FileManager.default.fileExists(atPath: MovieWriter.markerPath(for: output)))
         feed(writer, size: Size(width: 640, height: 480), seconds: 4)
         writer.stop(reason: .user)
@@ -120,11 +130,9 @@ extension MovieWriterTests {
     @Test("max duration 3 s: the file is 3 s within one frame, reason maxDuration, still a good take")
     func maxDuration() throws {
         let output = scratch("maxdur").appendingPathComponent("take.mp4").path
-        let finished = Finished()
         var settings = MovieSettings(outputPath: output, videoSize: Size(width: 320, height: 240), fps: 30, audio: (48000, 1))
         settings.maxDuration = 3
-        let writer = MovieWriter(settings: settings, onFinish: finished.callback)
-        try writer.start()
+        let (writer, finished) = try startedWriter(settings)
         feed(writer, size: Size(width: 320, height: 240), seconds: 4)
         writer.stop(reason: .user) // too late: the limit came first
         let result = try #require(finished.wait())
@@ -141,12 +149,10 @@ extension MovieWriterTests {
     @Test("max file size 2 MiB at 1280x720: the file never exceeds it and plays")
     func maxFileSize() throws {
         let output = scratch("maxsize").appendingPathComponent("take.mov").path
-        let finished = Finished()
         let size = Size(width: 1280, height: 720)
-        var settings = MovieSettings(outputPath: output, videoSize: size, fps: 30, audio: (48000, 1))
+        var settings = takeSettings(output, size: size)
         settings.maxFileSize = 2 * 1024 * 1024
-        let writer = MovieWriter(settings: settings, onFinish: finished.callback)
-        try writer.start()
+        let (writer, finished) = try startedWriter(settings)
         for k in 0..<150 {
             let t = 1_000_000_000 + Int64(k) * 33_333_333
             writer.append(tone(at: t))
@@ -167,11 +173,9 @@ extension MovieWriterTests {
           arguments: [(0, 0.0), (1, -90.0), (2, 180.0), (3, 90.0)])
     func rotation(quarterTurns: Int, ffprobeRotation: Double) throws {
         let output = scratch("rot\(quarterTurns)").appendingPathComponent("take.mov").path
-        let finished = Finished()
         var settings = MovieSettings(outputPath: output, videoSize: Size(width: 320, height: 240), fps: 30, audio: nil)
         settings.rotationQuarterTurns = quarterTurns
-        let writer = MovieWriter(settings: settings, onFinish: finished.callback)
-        try writer.start()
+        let (writer, finished) = try startedWriter(settings)
         feed(writer, size: Size(width: 320, height: 240), seconds: 1, audio: false)
         writer.stop(reason: .user)
         _ = try #require(finished.wait())
@@ -186,10 +190,7 @@ extension MovieWriterTests {
     @Test("A/V offset measured from the file: the flash frame and the beep onset within 40 ms")
     func avOffset() throws {
         let output = scratch("sync").appendingPathComponent("take.mov").path
-        let finished = Finished()
-        let writer = MovieWriter(settings: MovieSettings(outputPath: output, videoSize: Size(width: 320, height: 240), fps: 30,
-                                                        audio: (48000, 1)), onFinish: finished.callback)
-        try writer.start()
+        let (writer, finished) = try startedWriter(takeSettings(output, size: Size(width: 320, height: 240)))
         feed(writer, size: Size(width: 320, height: 240), seconds: 3.5, start: 7_300_000_000)
         writer.stop(reason: .user)
         _ = try #require(finished.wait())

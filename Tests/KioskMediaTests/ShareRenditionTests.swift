@@ -13,12 +13,10 @@ import Testing
 /// `noisy`: of noise, which takes a few hundred kilobytes a second.
 func shareTake(_ name: String, quarterTurns: Int = 0, seconds: Double = 3, noisy: Bool = false) throws -> String {
     let output = scratch(name).appendingPathComponent("take.mov").path
-    let finished = Finished()
     let size = Size(width: 320, height: 240)
-    var settings = MovieSettings(outputPath: output, videoSize: size, fps: 30, audio: (48000, 1))
+    var settings = takeSettings(output, size: size)
     settings.rotationQuarterTurns = quarterTurns
-    let writer = MovieWriter(settings: settings, onFinish: finished.callback)
-    try writer.start()
+    let (writer, finished) = try startedWriter(settings)
     if noisy {
         for k in 0..<Int(seconds * 30) {
             let t = 5_000_000_000 + Int64(k) * 33_333_333
@@ -174,11 +172,9 @@ struct ShareRenditionTests {
     func posterPicture() throws {
         // 1280x720 turned a quarter: a portrait 720x1280 poster, unscaled; the long side caps at 1280.
         let output = scratch("share-hd").appendingPathComponent("take.mov").path
-        let finished = Finished()
         var settings = MovieSettings(outputPath: output, videoSize: Size(width: 1280, height: 720), fps: 30, audio: nil)
         settings.rotationQuarterTurns = 1
-        let writer = MovieWriter(settings: settings, onFinish: finished.callback)
-        try writer.start()
+        let (writer, finished) = try startedWriter(settings)
         feed(writer, size: Size(width: 1280, height: 720), seconds: 2.5, audio: false)
         writer.stop(reason: .user)
         _ = try #require(finished.wait())

@@ -505,11 +505,7 @@ struct BoundaryEndToEndTests {
         #expect(FileManager.default.createFile(atPath: trigger, contents: Data()))
         let r = try RecorderProcess(booth + ["--output", output, "--session", "loop"], environment: failing("rename", while: trigger))
         #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
-        r.command("start")
-        #expect(r.wait(for: "recordingStarted") != nil)
-        Thread.sleep(forTimeInterval: 1)
-        r.command("stop")
-        #expect(r.wait(for: "recordingFinished") != nil)
+        _ = try ServiceEndToEndTests.take(r, seconds: 1)
         r.command("useVideo")
         #expect(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil)
         guard case let .error(code, message)? = r.events.last(where: { $0.name == "error" }) else { Issue.record("no error: \(r.names)"); return }

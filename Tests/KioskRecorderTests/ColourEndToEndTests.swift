@@ -51,11 +51,7 @@ struct ColourEndToEndTests {
         let r = try RecorderProcess(["--camera", device, "--microphone", "none", "--size", "\(Self.size)", "--countdown", "0",
                                      "--windowed", "640x480", "--output", output])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        r.command("start")
-        try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
-        Thread.sleep(forTimeInterval: 1)
-        r.command("stop")
-        try #require(r.wait(for: "recordingFinished") != nil, "\(r.stderr)")
+        _ = try ServiceEndToEndTests.take(r, seconds: 1)
         r.command("useVideo")
         #expect(r.exitStatus() == 0, "\(r.stderr)")
 

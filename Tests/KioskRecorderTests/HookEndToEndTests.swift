@@ -12,6 +12,19 @@ import KioskTestSupport
 struct HookEndToEndTests {
     static let fastBackoff = ["KIOSK_HOOK_BACKOFF": "1"]
 
+    /// The hooks owed in the saved queue `file` (none while it is missing or unreadable).
+    static func saved(_ file: String) -> [HookQueue.Entry] {
+        HookQueue.entries(from: (try? String(contentsOfFile: file, encoding: .utf8)) ?? "")
+    }
+
+    /// Waits up to `seconds` for the saved queue `file` to hold `count` hooks.
+    static func waitForSaved(_ count: Int, in file: String, seconds: Double) {
+        let deadline = ProcessInfo.processInfo.systemUptime + seconds
+        while ProcessInfo.processInfo.systemUptime < deadline, saved(file).count != count {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+    }
+
     static func finished(_ r: RecorderProcess) -> [(name: String, status: Int, attempt: Int)] {
         r.events.compactMap { if case let .hookFinished(path, status, attempt) = $0 { (URL(fileURLWithPath: path).lastPathComponent, status, attempt) } else { nil } }
     }
@@ -40,11 +53,7 @@ struct HookEndToEndTests {
         first.command("state")
         try #require(first.wait(for: "state") != nil)
         // The queue saved after t2's success (the file worker writes it just after the event).
-        let deadline = ProcessInfo.processInfo.systemUptime + 3
-        while ProcessInfo.processInfo.systemUptime < deadline,
-              HookQueue.entries(from: (try? String(contentsOfFile: queueFile, encoding: .utf8)) ?? "").count != 1 {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        Self.waitForSaved(1, in: queueFile, seconds: 3)
         first.kill(SIGKILL)
         _ = first.exitStatus()
         let before = Self.finished(first)
@@ -141,18 +150,14 @@ struct HookEndToEndTests {
         first.command("useVideo")
         try #require(first.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath", count: 2) != nil, "\(first.rawLines)")
         // Both owed in the saved queue while t1's hook still runs.
-        let deadline = ProcessInfo.processInfo.systemUptime + 5
-        while ProcessInfo.processInfo.systemUptime < deadline,
-              HookQueue.entries(from: (try? String(contentsOfFile: queueFile, encoding: .utf8)) ?? "").count != 2 {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        Self.waitForSaved(2, in: queueFile, seconds: 5)
         first.kill(SIGKILL)
         _ = first.exitStatus()
         if let pgid = Int32((try? String(contentsOfFile: group, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") {
             kill(-pgid, SIGKILL)
         }
         #expect(!first.names.contains("hookFinished"), "\(first.rawLines)")
-        let saved = HookQueue.entries(from: (try? String(contentsOfFile: queueFile, encoding: .utf8)) ?? "").map { URL(fileURLWithPath: $0.path).lastPathComponent }
+        let saved = Self.saved(queueFile).map { URL(fileURLWithPath: $0.path).lastPathComponent }
         #expect(saved.sorted() == ["t1.mov", "t2.mov"], "\(saved)")
         let second = try RecorderProcess(arguments, environment: Self.fastBackoff)
         try #require(second.wait(for: "ready") != nil, "\(second.stderr)")

@@ -45,11 +45,7 @@ struct LeftoversEndToEndTests {
         case .sigterm: r.kill(SIGTERM)
         case .sigint: r.kill(SIGINT)
         case .retakeThenCancel, .idleReset:
-            r.command("start")
-            try #require(r.wait(for: "recordingStarted") != nil)
-            Thread.sleep(forTimeInterval: 1)
-            r.command("stop")
-            try #require(r.wait(for: "recordingFinished") != nil)
+            _ = try ServiceEndToEndTests.take(r, seconds: 1)
             // The idle reset discards the take a second later, and the session ends as on Cancel.
             if leave == .retakeThenCancel {
                 r.command("retake")
@@ -71,11 +67,7 @@ struct LeftoversEndToEndTests {
     func usedTakeStays() throws {
         let (r, temporary) = try Self.launch("used")
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        r.command("start")
-        try #require(r.wait(for: "recordingStarted") != nil)
-        Thread.sleep(forTimeInterval: 1.5)
-        r.command("stop")
-        try #require(r.wait(for: "recordingFinished") != nil)
+        _ = try ServiceEndToEndTests.take(r, seconds: 1.5)
         r.command("useVideo")
         #expect(r.exitStatus() == 0, "\(r.stderr)")
         let folder = try Self.privateFolder(temporary)

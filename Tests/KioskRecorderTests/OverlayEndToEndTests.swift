@@ -69,11 +69,7 @@ struct OverlayEndToEndTests {
                                      "--windowed", "800x480", "--video-crf", "10", "--overlay", landscape, "--overlay-portrait", portrait,
                                      "--output", output] + arguments)
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        r.command("start")
-        try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
-        Thread.sleep(forTimeInterval: 1)
-        r.command("stop")
-        try #require(r.wait(for: "recordingFinished") != nil, "\(r.stderr)")
+        _ = try ServiceEndToEndTests.take(r, seconds: 1)
         r.command("useVideo")
         #expect(r.exitStatus() == 0, "\(r.stderr)")
 
@@ -162,11 +158,7 @@ struct OverlayEndToEndTests {
         try Self.expectSquaresOnScreen(r, folder.appendingPathComponent("ready.bmp").path, orientation: orientation, fill: fill,
                                        covered: covered, name)
         // The review's frozen frame is the take's last picture: it has them too (Retake lies over the bottom left).
-        r.command("start")
-        try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
-        Thread.sleep(forTimeInterval: 0.5)
-        r.command("stop")
-        try #require(r.wait(for: "recordingFinished") != nil, "\(r.stderr)")
+        _ = try ServiceEndToEndTests.take(r, seconds: 0.5)
         Thread.sleep(forTimeInterval: 0.3)
         try Self.expectSquaresOnScreen(r, folder.appendingPathComponent("finished.bmp").path, orientation: orientation, fill: fill,
                                        covered: [2], name + ", finished")

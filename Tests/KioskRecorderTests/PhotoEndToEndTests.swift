@@ -121,6 +121,17 @@ struct PhotoEndToEndTests {
         r.events.compactMap { if case let .photoTaken(path, width, height) = $0 { (path, width, height) } else { nil } }
     }
 
+    /// Photo in ready, its `photoTaken`, then Cancel and a clean exit: the photo the event named
+    /// (each step required or expected, failures reported at the caller's line).
+    static func photoThenQuit(_ r: RecorderProcess, sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> (path: String, width: Int, height: Int) {
+        r.command("photo")
+        try #require(r.wait(for: "photoTaken") != nil, "\(r.stderr)", sourceLocation: sourceLocation)
+        r.command("cancel")
+        #expect(r.exitStatus() == 0, "\(r.stderr)", sourceLocation: sourceLocation)
+        return try #require(photos(r).first, sourceLocation: sourceLocation)
+    }
+
     /// The photo's picture compared with the camera's: its luma's stamp read once turned back by
     /// `quarterTurns`, and the PSNR against the clip's picture of that number.
     static func compare(_ path: String, shown: Size, quarterTurns: Int, rgb: [UInt8]) throws -> (stamp: Int, psnr: Double) {
@@ -137,11 +148,7 @@ struct PhotoEndToEndTests {
     @Test("photo in ready: photoTaken at the camera's 1280x720, a JPEG ffmpeg decodes, 0600, the camera's very picture (its stamp, PSNR above 30 dB)")
     func photoInReady() throws {
         let (r, folder, rgb) = try Self.booth("ready")
-        r.command("photo")
-        try #require(r.wait(for: "photoTaken") != nil, "\(r.stderr)")
-        r.command("cancel")
-        #expect(r.exitStatus() == 0, "\(r.stderr)")
-        let photo = try #require(Self.photos(r).first)
+        let photo = try Self.photoThenQuit(r)
         #expect(photo.width == 1280 && photo.height == 720)
         #expect(photo.path.hasPrefix(folder.path + "/photo-") && photo.path.hasSuffix("-1.jpg"), "\(photo.path)")
         #expect(try ffprobe(photo.path, "stream=codec_name,width,height") == "mjpeg\n1280\n720")
@@ -157,11 +164,7 @@ struct PhotoEndToEndTests {
     func photoOfRealFootage() throws {
         let footage = try #require(Self.footage, "CI is set and bench/.cache has no footage: kiosk/setup --test fetches it (bench/footage)")
         let (r, _, rgb) = try Self.booth("footage", footage: footage)
-        r.command("photo")
-        try #require(r.wait(for: "photoTaken") != nil, "\(r.stderr)")
-        r.command("cancel")
-        #expect(r.exitStatus() == 0, "\(r.stderr)")
-        let photo = try #require(Self.photos(r).first)
+        let photo = try Self.photoThenQuit(r)
         #expect(photo.width == 1280 && photo.height == 720)
         let (stamp, psnr) = try Self.compare(photo.path, shown: Self.size, quarterTurns: 0, rgb: rgb)
         print("photo of real footage: picture \(stamp), PSNR \(String(format: "%.1f", psnr)) dB against the camera's")
@@ -207,11 +210,7 @@ struct PhotoEndToEndTests {
           arguments: [("portrait", ["--orientation", "portrait"]), ("camera-mounted-turned", ["--camera-rotation", "90"])])
     func portrait(name: String, arguments: [String]) throws {
         let (r, _, rgb) = try Self.booth(name, arguments)
-        r.command("photo")
-        try #require(r.wait(for: "photoTaken") != nil, "\(r.stderr)")
-        r.command("cancel")
-        #expect(r.exitStatus() == 0, "\(r.stderr)")
-        let photo = try #require(Self.photos(r).first)
+        let photo = try Self.photoThenQuit(r)
         #expect(photo.width == 720 && photo.height == 1280, "\(photo)")
         // The turn the take's display matrix carries, here applied to the pixels.
         let orientation: Orientation = arguments.contains("portrait") ? .portrait : .natural(for: Size(width: 800, height: 480))
@@ -231,11 +230,7 @@ struct PhotoEndToEndTests {
         let landscape = try OverlayEndToEndTests.makePNG(Self.size, in: folder, name: "landscape")
         let portrait = try OverlayEndToEndTests.makePNG(shown, in: folder, name: "portrait")
         let (r, _, _) = try Self.booth("overlay", ["--orientation", "portrait", "--overlay", landscape, "--overlay-portrait", portrait])
-        r.command("photo")
-        try #require(r.wait(for: "photoTaken") != nil, "\(r.stderr)")
-        r.command("cancel")
-        #expect(r.exitStatus() == 0, "\(r.stderr)")
-        let photo = try #require(Self.photos(r).first)
+        let photo = try Self.photoThenQuit(r)
         let rgb = try Self.decode(photo.path, format: "rgb24", bytes: shown.width * shown.height * 3)
         for (i, corner) in OverlayEndToEndTests.corners.enumerated() {
             let origin = OverlayEndToEndTests.squareOrigin(i, shown)

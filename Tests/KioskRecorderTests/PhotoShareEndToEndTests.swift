@@ -137,12 +137,9 @@ struct PhotoShareEndToEndTests {
         let photoBytes = try Data(contentsOf: URL(fileURLWithPath: photo.path))
         #expect(saved.status == 200 && saved.body == photoBytes && saved.headers.lowercased().contains("content-type: image/jpeg"), "\(saved.headers)")
         // The page in a frame of a probe page beside the folders, which reports its picture's size in a request nginx logs.
-        try """
-            <!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
-            <iframe id="f" src="\(shared.token)/"></iframe>
-            <script>
+        let before = ShareEndToEndTests.requests(server.accessLog).count
+        let report = try browserReport(server, site: shares, body: #"<iframe id="f" src="\#(shared.token)/"></iframe>"#, script: """
             const f = document.getElementById('f');
-            function report(s) { new Image().src = '/s/probe-result?' + s; }
             function look() {
               const i = f.contentDocument && f.contentDocument.querySelector('img');
               if (i && i.complete && i.naturalWidth > 0) return report('width=' + i.naturalWidth + '&height=' + i.naturalHeight);
@@ -150,15 +147,7 @@ struct PhotoShareEndToEndTests {
               setTimeout(look, 100);
             }
             f.onload = look;
-            </script>
-            """.write(toFile: shares + "/probe.html", atomically: true, encoding: .utf8)
-        var result: String?
-        let before = ShareEndToEndTests.requests(server.accessLog).count
-        _ = try chromium(server.base + "/s/probe.html", folder: folder) {
-            result = ShareEndToEndTests.requests(server.accessLog).first { $0.hasPrefix("/s/probe-result?") }
-            return result != nil
-        }
-        let report = try #require(result, "no report from the browser: \(server.accessLog) \(server.errorLog)")
+            """, folder: folder)
         #expect(report == "/s/probe-result?width=\(photo.width)&height=\(photo.height)", "\(report)")
         // Every request the browser made but the probe's own is in the photo's folder.
         let asked = ShareEndToEndTests.requests(server.accessLog).dropFirst(before).filter { !$0.hasPrefix("/s/probe") }

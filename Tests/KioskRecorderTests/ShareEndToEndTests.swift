@@ -153,11 +153,7 @@ struct ShareEndToEndTests {
         }())
         while (try? other.write(contentsOf: Data(count: 4096))) != nil {}
         try? other.close()
-        r.command("start")
-        try #require(r.wait(for: "recordingStarted") != nil)
-        Thread.sleep(forTimeInterval: 2)
-        r.command("stop")
-        try #require(r.wait(for: "recordingFinished") != nil)
+        _ = try ServiceEndToEndTests.take(r, seconds: 2)
         r.command("useVideo")
         #expect(r.wait(for: "error") != nil, "\(r.names)")
         let errors = r.events.compactMap { e -> (ErrorCode, String)? in if case let .error(code, message) = e { (code, message) } else { nil } }
@@ -248,12 +244,8 @@ struct ShareEndToEndTests {
 
         // The video in the browser: a probe page beside the folders loads the page in a frame and
         // reports its video's state in a request nginx logs.
-        try """
-            <!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
-            <iframe id="f" src="\(shared.token)/"></iframe>
-            <script>
+        let report = try browserReport(server, site: shares, body: #"<iframe id="f" src="\#(shared.token)/"></iframe>"#, script: """
             const f = document.getElementById('f');
-            function report(s) { new Image().src = '/s/probe-result?' + s; }
             function look() {
               const v = f.contentDocument && f.contentDocument.querySelector('video');
               if (v && v.error) return report('error=' + v.error.code);
@@ -261,14 +253,7 @@ struct ShareEndToEndTests {
               setTimeout(look, 100);
             }
             f.onload = () => { const v = f.contentDocument.querySelector('video'); v.muted = true; v.preload = 'auto'; v.load(); look(); };
-            </script>
-            """.write(toFile: shares + "/probe.html", atomically: true, encoding: .utf8)
-        var result: String?
-        _ = try chromium(server.base + "/s/probe.html", folder: folder) {
-            result = Self.requests(server.accessLog).first { $0.hasPrefix("/s/probe-result?") }
-            return result != nil
-        }
-        let report = try #require(result, "no report from the browser: \(server.accessLog) \(server.errorLog)")
+            """, folder: folder)
         #expect(report.contains("ready=4"), "\(report)")
         let reported = report.components(separatedBy: "duration=").last.flatMap { Double($0) }
         #expect(reported.map { abs($0 - duration) <= 0.1 } == true, "\(report), the take \(duration) s")
@@ -283,11 +268,7 @@ struct ShareEndToEndTests {
         let environment = ["LD_PRELOAD": failingSyscallsShim, "KIOSK_SLOW_CALLS": "fsync", "KIOSK_SLOW_TRIGGER": slow, "KIOSK_SLOW_MS": "2500"]
         let r = try RecorderProcess(arguments, environment: environment)
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        r.command("start")
-        try #require(r.wait(for: "recordingStarted") != nil)
-        Thread.sleep(forTimeInterval: 1.5)
-        r.command("stop")
-        try #require(r.wait(for: "recordingFinished") != nil)
+        _ = try ServiceEndToEndTests.take(r, seconds: 1.5)
         try Data().write(to: URL(fileURLWithPath: slow))
         r.command("useVideo")
         try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath", timeout: 15) != nil, "\(r.names)")

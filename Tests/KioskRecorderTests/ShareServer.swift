@@ -109,6 +109,28 @@ final class ShareServer: Sendable {
     deinit { stop() }
 }
 
+/// What a page served by `server` saw in Chromium: the probe page (written at `site`/probe.html,
+/// readable by nginx) holds `body` and runs `script`, which calls `report(s)` once with what it
+/// saw; the report is the request `/s/probe-result?s` nginx logged. Chromium's profile in `folder`.
+func browserReport(_ server: ShareServer, site: String, body: String, script: String, folder: URL,
+                   sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+    try """
+        <!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
+        \(body)
+        <script>
+        function report(s) { new Image().src = '/s/probe-result?' + s; }
+        \(script)
+        </script>
+        """.write(toFile: site + "/probe.html", atomically: true, encoding: .utf8)
+    chmod(site + "/probe.html", 0o644)
+    var result: String?
+    _ = try chromium(server.base + "/s/probe.html", folder: folder) {
+        result = ShareEndToEndTests.requests(server.accessLog).first { $0.hasPrefix("/s/probe-result?") }
+        return result != nil
+    }
+    return try #require(result, "no report from the browser: \(server.accessLog) \(server.errorLog)", sourceLocation: sourceLocation)
+}
+
 /// Debian's Chromium, headless, on `url` until `done` says the access log has what the test waits
 /// for (or `timeout`); killed then. Its own profile in `folder`.
 func chromium(_ url: String, folder: URL, timeout: Double = 60, done: () -> Bool) throws -> Bool {

@@ -135,31 +135,19 @@ struct TrimEndToEndTests {
         #expect(try ffprobe(take, "stream_side_data=rotation", stream: "v:0") == "-90")
         try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: take, toPath: site + "/take.mp4")
-        try """
-            <!doctype html><meta charset="utf-8"><link rel="icon" href="data:,">
-            <video id="v" muted preload="auto" src="take.mp4"></video>
-            <script>
+        chmod(site, 0o755)
+        chmod(site + "/take.mp4", 0o644)
+        let server = try ShareServer(shares: site, folder: folder)
+        defer { server.stop() }
+        let report = try browserReport(server, site: site, body: #"<video id="v" muted preload="auto" src="take.mp4"></video>"#, script: """
             const v = document.getElementById('v');
-            function report(s) { new Image().src = '/s/probe-result?' + s; }
             function look() {
               if (v.error) return report('error=' + v.error.code);
               if (v.readyState >= 4) return report('ready=' + v.readyState + '&duration=' + v.duration);
               setTimeout(look, 100);
             }
             v.load(); look();
-            </script>
-            """.write(toFile: site + "/probe.html", atomically: true, encoding: .utf8)
-        chmod(site, 0o755)
-        chmod(site + "/take.mp4", 0o644)
-        chmod(site + "/probe.html", 0o644)
-        let server = try ShareServer(shares: site, folder: folder)
-        defer { server.stop() }
-        var result: String?
-        _ = try chromium(server.base + "/s/probe.html", folder: folder) {
-            result = ShareEndToEndTests.requests(server.accessLog).first { $0.hasPrefix("/s/probe-result?") }
-            return result != nil
-        }
-        let report = try #require(result, "no report from the browser: \(server.accessLog) \(server.errorLog)")
+            """, folder: folder)
         let reported = report.components(separatedBy: "duration=").last.flatMap { Double($0) }
         #expect(reported.map { abs($0 - 3) <= 0.05 } == true, "\(report)")
         print("Chromium: \(report)")

@@ -19,16 +19,6 @@ private func socketFolder(_ name: String) throws -> String {
     return folder
 }
 
-/// Polls until `done` holds, up to `seconds`.
-private func eventually(_ seconds: Double = 5, _ done: () -> Bool) -> Bool {
-    let deadline = MonotonicClock.now() + Int64(seconds * 1e9)
-    while MonotonicClock.now() < deadline {
-        if done() { return true }
-        usleep(1000)
-    }
-    return done()
-}
-
 private func mode(_ path: String) -> (isSocket: Bool, permissions: mode_t)? {
     var st = stat()
     guard lstat(path, &st) == 0 else { return nil }

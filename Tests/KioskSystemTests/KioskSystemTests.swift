@@ -11,8 +11,8 @@ private func threadName() -> String {
     ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .newlines)
 }
 
-/// Polls until `done` holds, up to `seconds`.
-private func eventually(_ seconds: Double = 5, _ done: () -> Bool) -> Bool {
+/// Polls until `done` holds, up to `seconds` (this test target's suites share it).
+func eventually(_ seconds: Double = 5, _ done: () -> Bool) -> Bool {
     let deadline = MonotonicClock.now() + Int64(seconds * 1e9)
     while MonotonicClock.now() < deadline {
         if done() { return true }
