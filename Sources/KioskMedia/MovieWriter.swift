@@ -205,14 +205,16 @@ public final class MovieWriter: Sendable {
 
     /// The plan for picture `sequence`: kept when it is `keepEvery` or more after the last picture
     /// kept. Nearly full (the writer has not had its say yet: a slow first second, a sudden load),
-    /// the queue keeps every 2nd picture (6 waiting) or every 3rd (7 waiting), rather than losing a
-    /// burst when it fills. A number that goes back (a camera opened again) starts afresh.
+    /// the queue keeps every 2nd picture (6 waiting), rather than losing a burst when it fills; every
+    /// 3rd (7 waiting) only once the take already keeps every 2nd (at the full rate a burst at the
+    /// take's start left a gap of 3 where every 2nd lets the encoder catch up). A number that goes
+    /// back (a camera opened again) starts afresh.
     private static func keeps(_ sequence: UInt32, _ q: inout Queue) -> Bool {
         if q.approved == sequence {
             q.approved = nil
             return true
         }
-        let guardKeep = q.videoCount >= videoQueueLimit - 1 ? 3 : q.videoCount >= videoQueueLimit - 2 ? 2 : 1
+        let guardKeep = q.videoCount >= videoQueueLimit - 1 && q.keepEvery >= 2 ? 3 : q.videoCount >= videoQueueLimit - 2 ? 2 : 1
         let every = UInt32(max(q.keepEvery, guardKeep))
         if every > 1, let last = q.lastKept, sequence &- last < every, sequence &- last < UInt32.max / 2 {
             q.skipping += 1
