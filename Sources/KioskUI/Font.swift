@@ -73,7 +73,15 @@ public final class Font {
         return Surface(owning: surface)
     }
 
+    /// The width of `text` on one line, in pixels, without rendering it (`TTF_SizeUTF8`).
+    public func width(of text: String) throws(SDLError) -> Int {
+        var w: Int32 = 0, h: Int32 = 0
+        guard TTF_SizeUTF8(handle, text, &w, &h) == 0 else { throw SDLError(call: "TTF_SizeUTF8") }
+        return Int(w)
+    }
+
     /// Renders text wrapped at `width` pixels, lines centred (`TTF_RenderUTF8_Blended_Wrapped`).
+    /// The surface is `width` wide, however short the lines.
     public func render(_ text: String, wrapWidth width: Int) throws(SDLError) -> Surface {
         TTF_SetFontWrappedAlign(handle, TTF_WRAPPED_ALIGN_CENTER)
         let white = SDL_Color(r: 255, g: 255, b: 255, a: 255)
@@ -108,5 +116,32 @@ public final class Surface {
         var r: UInt8 = 0, g: UInt8 = 0, b: UInt8 = 0, a: UInt8 = 0
         SDL_GetRGBA(value, surface.format, &r, &g, &b, &a)
         return a
+    }
+
+    /// Every pixel's alpha (0…255), row after row, read under one lock through the surface's format:
+    /// for scanning a whole rendering, where `alpha(x:y:)` a pixel at a time is slow.
+    public func alphaPlane() -> [UInt8] {
+        let locked = kiosk_SDL_MUSTLOCK(pointer) != 0
+        if locked { SDL_LockSurface(pointer) }
+        defer { if locked { SDL_UnlockSurface(pointer) } }
+        let surface = pointer.pointee
+        let format = surface.format
+        let bytesPerPixel = Int(format!.pointee.BytesPerPixel)
+        let (width, height, pitch) = (Int(surface.w), Int(surface.h), Int(surface.pitch))
+        let base = UnsafeRawPointer(surface.pixels!)
+        var plane = [UInt8](repeating: 0, count: width * height)
+        plane.withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                for x in 0..<width {
+                    var value: UInt32 = 0
+                    withUnsafeMutableBytes(of: &value) {
+                        $0.copyMemory(from: UnsafeRawBufferPointer(start: base + y * pitch + x * bytesPerPixel, count: bytesPerPixel))
+                    }
+                    var r: UInt8 = 0, g: UInt8 = 0, b: UInt8 = 0
+                    SDL_GetRGBA(value, format, &r, &g, &b, &out[y * width + x])
+                }
+            }
+        }
+        return plane
     }
 }

@@ -129,8 +129,7 @@ final class TextCache {
         return texture
     }
 
-    /// The width of a line without rendering it (`TTF_SizeUTF8`).
-    /// The width of `text` on one line at `size`, in pixels.
+    /// The width of `text` on one line at `size`, in pixels, without rendering it (`TTF_SizeUTF8`).
     func width(of text: String, size: Int) throws(SDLError) -> Int { try measure(text, size: size) }
 
     private func measure(_ text: String, size: Int) throws(SDLError) -> Int {

@@ -29,7 +29,9 @@ extension SDLTests {
             let face = try #require(try LanguageTests.expectedFace(for: title, in: language))
             let font = try Font(face: face, pointSize: 48)
             let candidates = try [[title], Overlay.halves(of: title)].map { lines in
-                try #require(LanguageTests.ink(in: try font.render(lines.joined(separator: "\n"), wrapWidth: 100_000)))
+                // Room to spare for its longest line, so that only the line break breaks it.
+                let wide = 2 * (try lines.map { try font.width(of: $0) }.max()!) + 64
+                return try #require(LanguageTests.ink(in: try font.render(lines.joined(separator: "\n"), wrapWidth: wide)))
             }
             let aspect = Double(ink.width) / Double(ink.height)
             let best = candidates.indices.min { a, b in

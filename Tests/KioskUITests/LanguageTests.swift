@@ -97,7 +97,11 @@ extension SDLTests {
                         ? [try LineBreaks.balanced(text, maxWidth: wrap) { piece throws(SDLError) in try font.render(piece).width }.joined(separator: "\n")]
                         : side && layout.sideTitleLines == 2 ? [text, Overlay.halves(of: text).joined(separator: "\n")] : [text]
                     let aspect = Double(ink.width) / Double(ink.height)
-                    let candidates = try shapes.map { shown in try #require(Self.ink(in: try font.render(shown, wrapWidth: wrap))) }
+                    let candidates = try shapes.map { shown in
+                        // Room to spare for its longest line, and no more: the surface is as wide as the wrap.
+                        let lines = try shown.split(separator: "\n").map { try font.width(of: String($0)) }
+                        return try #require(Self.ink(in: try font.render(shown, wrapWidth: min(wrap, 2 * lines.max()! + 64))))
+                    }
                     let expected = try #require(candidates.min { a, b in
                         abs(aspect * Double(a.height) / Double(a.width) - 1) < abs(aspect * Double(b.height) / Double(b.width) - 1)
                     })
@@ -156,8 +160,9 @@ extension SDLTests {
         /// The bounding box of a rendering's opaque pixels.
         static func ink(in surface: Surface) -> Rect? {
             var box: (Int, Int, Int, Int)?
+            let alpha = surface.alphaPlane(), width = surface.width
             for y in 0..<surface.height {
-                for x in 0..<surface.width where surface.alpha(x: x, y: y) > 110 {
+                for x in 0..<width where alpha[y * width + x] > 110 {
                     box = box.map { (min($0.0, x), min($0.1, y), max($0.2, x), max($0.3, y)) } ?? (x, y, x, y)
                 }
             }
