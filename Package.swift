@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "KioskFakeV4L2Camera", type: .dynamic, targets: ["KioskFakeV4L2Camera"]),
         // Test-only: an LD_PRELOAD shim that makes fdatasync and rename fail (fsync and fdatasync slow) on demand (Tests/FailingSyscalls).
         .library(name: "KioskFailingSyscalls", type: .dynamic, targets: ["KioskFailingSyscalls"]),
+        // Test-only: an LD_PRELOAD shim that widens the test runner's cooperative pool (Tests/WidePool).
+        .library(name: "KioskWidePool", type: .dynamic, targets: ["KioskWidePool"]),
         // Test-only: a fake microphone as an alsa-lib PCM plugin (Tests/FakeALSAMicrophone).
         .library(name: "KioskFakeALSAMicrophone", type: .dynamic, targets: ["KioskFakeALSAMicrophone"]),
     ],
@@ -71,6 +73,7 @@ let package = Package(
                 cSettings: [.define("PIC")], linkerSettings: [.linkedLibrary("asound"), .linkedLibrary("m")]),
 
         .target(name: "KioskFailingSyscalls", path: "Tests/FailingSyscalls", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "KioskWidePool", path: "Tests/WidePool", linkerSettings: [.linkedLibrary("dl")]),
 
         // Test-only: the one program runner the test targets share (Tests/KioskTestSupport).
         .target(name: "KioskTestSupport", dependencies: ["KioskCore", "KioskSystem"], path: "Tests/KioskTestSupport"),
