@@ -60,8 +60,7 @@ extension SDLTests {
         @Test("the grid: each visible take's thumbnail in its colour (not black) at its cell, newest first, its length under it; a tap on a cell is that take",
               arguments: screens)
         func grid(_ s: ElementScreen) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
+            let screen = try s.open()
             screen.setLibraryPictures(Self.pictures())
             let model = Self.grid().viewModel
             try screen.draw(model)
@@ -90,8 +89,7 @@ extension SDLTests {
         @Test("a drag scrolls the grid (the cells move with the finger, within its ends) and lifting it taps nothing; a tap without moving is the take under it",
               arguments: screens)
         func dragAndTap(_ s: ElementScreen) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
+            let screen = try s.open()
             screen.setLibraryPictures(Self.pictures())
             let model = Self.grid().viewModel
             try screen.draw(model)
@@ -129,8 +127,7 @@ extension SDLTests {
         @Test("a picked take's review: its thumbnail large between the panels, Back, Use Video and Play Video",
               arguments: screens)
         func review(_ s: ElementScreen) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
+            let screen = try s.open()
             screen.setLibraryPictures(Self.pictures())
             var m = Self.grid()
             _ = m.handle(.pick(path: Self.entries[2].path))
