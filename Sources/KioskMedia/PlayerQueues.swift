@@ -172,48 +172,6 @@ final class PacketQueue: Sendable {
 
 /// Decoded pictures waiting for their time, oldest first, each tagged with the player's
 /// generation when it was decoded. The UI takes the one due now; the video thread waits for room.
-/// Where one decoded stream stands across seeks, as the frame queue and the audio ring both keep
-/// it: the player's serial now, whether that serial's stream has ended, and whether the stream
-/// will never carry anything (then it counts as ended whatever the serial).
-struct StreamSerial: Sendable {
-    /// The player's serial now: what was decoded for another is stale (decoded before a seek).
-    var generation = 0
-    var finished = false
-    var streamless = false
-
-    /// The stream of `generation` (nil: whichever runs now) is done.
-    mutating func finish(generation: Int?) {
-        if generation.map({ $0 == self.generation }) ?? true { finished = true }
-    }
-
-    /// Nothing will ever come, after a seek too.
-    mutating func finishForGood() {
-        finished = true
-        streamless = true
-    }
-
-    /// A seek: from now on only `generation`'s (or a later one's) count; a stream that can still
-    /// carry something is not finished.
-    mutating func flush(to generation: Int) {
-        self.generation = max(self.generation, generation)
-        finished = streamless
-    }
-}
-
-/// A queue of one decoded stream (pictures, sound) that ends and seeks by its `StreamSerial`.
-protocol SerialQueue: AnyObject {
-    /// Changes the serial under the queue's lock, waking its waiters.
-    func updateSerial(_ body: (inout StreamSerial) -> Void)
-}
-
-extension SerialQueue {
-    /// The decoding thread is done with the stream of `generation` (nil: whichever runs now).
-    func finish(generation: Int? = nil) { updateSerial { $0.finish(generation: generation) } }
-
-    /// Nothing will ever come (the file has no such stream, or no device plays it), after a seek too.
-    func finishForGood() { updateSerial { $0.finishForGood() } }
-}
-
 final class FrameQueue: SerialQueue, Sendable {
     struct Entry: Sendable {
         var picture: DecodedPicture
@@ -222,11 +180,13 @@ final class FrameQueue: SerialQueue, Sendable {
         var generation: Int
     }
 
-    private struct State: Sendable {
+    private struct State: SerialQueueState {
         var entries: [Entry] = []
         var closed = false
         /// Streamless when the file has no picture to decode.
         var serial = StreamSerial()
+
+        mutating func removeWaiting() { entries.removeAll() }
     }
 
     private let monitor = Monitor(State())
@@ -237,9 +197,7 @@ final class FrameQueue: SerialQueue, Sendable {
     /// Waits for room. False when the player is closing. A stale picture (decoded before the
     /// last seek) is dropped at once, without waiting.
     func put(_ entry: Entry) -> Bool {
-        monitor.wait { s -> Bool? in
-            if s.closed { return false }
-            if entry.generation < s.serial.generation { return true }
+        monitor.queue(generation: entry.generation) { s in
             guard s.entries.count < capacity else { return nil }
             s.entries.append(entry)
             return true
@@ -249,12 +207,7 @@ final class FrameQueue: SerialQueue, Sendable {
     func updateSerial(_ body: (inout StreamSerial) -> Void) { monitor.update { body(&$0.serial) } }
 
     /// A seek: every picture waiting is stale; from now on only `generation`'s are taken.
-    func flush(generation: Int) {
-        monitor.update { s in
-            s.serial.flush(to: generation)
-            s.entries.removeAll()
-        }
-    }
+    func flush(generation: Int) { monitor.flush(generation: generation) }
 
     func close() { monitor.update { $0.closed = true; $0.entries.removeAll() } }
 
@@ -360,7 +313,7 @@ final class AudioRing: AudioFeed, SerialQueue {
         var generation: Int
     }
 
-    private struct State: Sendable {
+    private struct State: SerialQueueState {
         var format: AudioOutputFormat?
         var chunks: [Chunk] = []
         /// Bytes of the first chunk already played.
@@ -373,6 +326,14 @@ final class AudioRing: AudioFeed, SerialQueue {
         var framesPlayed: Int64 = 0
         /// Streamless when no sound will ever come (none in the file, or no device).
         var serial = StreamSerial()
+
+        /// The sound queued, and where the device's copy stood in it.
+        mutating func removeWaiting() {
+            chunks.removeAll()
+            offset = 0
+            queuedBytes = 0
+            playedEnd = nil
+        }
     }
 
     private let monitor = Monitor(State())
@@ -389,9 +350,7 @@ final class AudioRing: AudioFeed, SerialQueue {
     /// (decoded before the last seek) are dropped at once, without waiting.
     func write(_ samples: AudioSamples, generation: Int) -> Bool {
         guard !samples.bytes.isEmpty else { return true }
-        return monitor.wait { s -> Bool? in
-            if s.closed { return false }
-            if generation < s.serial.generation { return true }
+        return monitor.queue(generation: generation) { s in
             guard let format = s.format else { return false }
             let capacity = Int(Self.capacitySeconds * Double(format.sampleRate)) * format.bytesPerFrame
             guard s.queuedBytes == 0 || s.queuedBytes + samples.bytes.count <= capacity else { return nil }
@@ -405,15 +364,7 @@ final class AudioRing: AudioFeed, SerialQueue {
 
     /// A seek: the sound queued is stale and never heard; the next sample handed over is the new
     /// position's, and sets the clock anew.
-    func flush(generation: Int) {
-        monitor.update { s in
-            s.serial.flush(to: generation)
-            s.chunks.removeAll()
-            s.offset = 0
-            s.queuedBytes = 0
-            s.playedEnd = nil
-        }
-    }
+    func flush(generation: Int) { monitor.flush(generation: generation) }
 
     /// Stops for good: from now on the device gets silence, and a waiting writer wakes.
     func close(generation: Int) {

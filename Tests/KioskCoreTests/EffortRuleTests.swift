@@ -12,7 +12,7 @@ struct EffortRuleTests {
     /// time; pictures wait in a queue when the writer is behind (it drains at the writer's pace, up
     /// to 8; what does not fit is dropped). The effort changes at the writer's key frames (every 30
     /// pictures encoded), or at the next picture when it was asked for with the queue past half
-    /// full (as the writer does). Returns the steps with their times, and the pictures dropped.
+    /// full (as the writer does). Keeps the steps with their times, and the pictures dropped.
     struct Run {
         var rule: EffortRule
         var now: Int64 = 0
@@ -27,7 +27,10 @@ struct EffortRuleTests {
 
         init(efforts: Int = 3) { rule = EffortRule(efforts: efforts, fps: 30) }
 
-        mutating func run(seconds: Double, cost: (Int, Int64) -> Int64) {
+        /// Runs on for `seconds`; returns the steps taken in them.
+        @discardableResult
+        mutating func run(seconds: Double, cost: (Int, Int64) -> Int64) -> [EffortRule.Step] {
+            let before = steps.count
             let end = now + Int64(seconds * 1e9)
             var next = now
             while next < end {
@@ -58,7 +61,17 @@ struct EffortRuleTests {
                 next += rule.interval
             }
             now = end
+            return steps.dropFirst(before).map(\.step)
         }
+    }
+
+    /// One effort, and a writer at 20 pictures a second (50 ms each) for 5 s: stepped down to every
+    /// 2nd picture.
+    static func everySecond(sourceLocation: SourceLocation = #_sourceLocation) -> Run {
+        var run = Run(efforts: 1)
+        run.run(seconds: 5) { _, _ in 50 * ms }
+        #expect(run.rule.keepEvery == 2, "\(run.steps)", sourceLocation: sourceLocation)
+        return run
     }
 
     @Test("with CPU to spare (a third of each frame interval): no step in a minute, the configured effort at every picture")
@@ -135,39 +148,30 @@ struct EffortRuleTests {
         var run = Run()
         run.run(seconds: 10) { effort, _ in [40, 36, 33][effort] * Self.ms }
         #expect(run.rule.effort == 2 && run.rule.keepEvery == 2)
-        let before = run.steps.count
-        run.run(seconds: 40) { _, _ in 8 * Self.ms }
-        let ups = run.steps.dropFirst(before).map(\.step)
+        let ups = run.run(seconds: 40) { _, _ in 8 * Self.ms }
         #expect(ups == [.keepEvery(from: 2, to: 1), .effort(from: 2, to: 1), .effort(from: 1, to: 0)], "\(ups)")
         #expect(!run.rule.stepped)
     }
 
     @Test("room for the full rate but not with margin (0.4 of the time at every 2nd picture, 0.81 predicted): it stays down, no flapping")
     func noFlap() {
-        var run = Run(efforts: 1)
-        run.run(seconds: 5) { _, _ in 50 * Self.ms }
-        #expect(run.rule.keepEvery == 2)
-        let before = run.steps.count
-        run.run(seconds: 60) { _, _ in 27 * Self.ms }
-        #expect(run.steps.count == before, "\(run.steps.dropFirst(before).map(\.step))")
+        var run = Self.everySecond()
+        let later = run.run(seconds: 60) { _, _ in 27 * Self.ms }
+        #expect(later.isEmpty, "\(later)")
     }
 
     @Test("a CPU share that swings second by second (a cgroup's throttling: 8 ms, then 45 ms a picture): no step up on a light second")
     func swingingShare() {
-        var run = Run(efforts: 1)
-        run.run(seconds: 5) { _, _ in 50 * Self.ms }
-        #expect(run.rule.keepEvery == 2)
-        let before = run.steps.count
+        var run = Self.everySecond()
         let start = run.now
-        run.run(seconds: 20) { _, t in (t - start) / 1_000_000_000 % 2 == 0 ? 8 * Self.ms : 45 * Self.ms }
-        #expect(run.steps.count == before, "\(run.steps.dropFirst(before).map(\.step))")
+        let later = run.run(seconds: 20) { _, t in (t - start) / 1_000_000_000 % 2 == 0 ? 8 * Self.ms : 45 * Self.ms }
+        #expect(later.isEmpty, "\(later)")
     }
 
     @Test("a step up that does not hold (the load comes back) doubles the hold before the next one")
     func holdDoubles() {
-        var run = Run(efforts: 1)
-        run.run(seconds: 5) { _, _ in 50 * Self.ms }
-        #expect(run.rule.keepEvery == 2 && run.rule.upHold == EffortRule.upHold)
+        var run = Self.everySecond()
+        #expect(run.rule.upHold == EffortRule.upHold)
         // Light for a while: back to the full rate; then heavy again at once.
         run.run(seconds: 5) { _, _ in 10 * Self.ms }
         #expect(run.rule.keepEvery == 1)

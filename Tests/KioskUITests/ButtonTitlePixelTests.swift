@@ -44,8 +44,7 @@ extension SDLTests {
         @Test("every side title at least 14 px tall (two lines in a taller button where one would be smaller), inside its button",
               arguments: languages, outputs)
         func titles(language: Language, output: Size) throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: output)
+            let screen = try makeScreen(size: output)
             let words = ScreenWords(language: language)
             try screen.setWords(words, prompt: nil, font: nil)
             // Over no picture (black), so that only the titles are light.
@@ -91,8 +90,7 @@ extension SDLTests {
         @Test("at least 24 px between neighbouring buttons as drawn (the record circle's dark edge included), over a white picture",
               arguments: languages, outputs)
         func gaps(language: Language, output: Size) throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: output)
+            let screen = try makeScreen(size: output)
             try screen.setWords(ScreenWords(language: language), prompt: nil, font: nil)
             try screen.show(frame: TestFrames.make(.yuv420p, size: Size(width: 640, height: 360)) { _, _ in Colour.limited(RGB(255, 255, 255)) })
             let layout = screen.layout

@@ -29,8 +29,8 @@ struct ElementScreen: CustomTestStringConvertible, Sendable {
     var prompt: String { SDLTests.LanguageTests.prompt[language]! }
 
     /// The screen in this size, orientation and language, showing the test bars.
-    func open(_ sdl: SDLContext) throws -> Screen {
-        let screen = try makeScreen(sdl, size: output, orientation: orientation)
+    func open() throws -> Screen {
+        let screen = try makeScreen(size: output, orientation: orientation)
         try screen.setWords(ScreenWords(language: language), prompt: prompt, font: nil)
         try screen.show(frame: TestFrames.bars(size: Self.frameSize))
         return screen
@@ -75,8 +75,7 @@ extension SDLTests {
         @Test("the countdown: a large white number centred on a dark disc in the middle of the picture, only Cancel (in the language) shows; 3 → 2 changes nothing outside the disc",
               arguments: ElementScreen.all)
         func countdown(_ s: ElementScreen) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
+            let screen = try s.open()
             let three = Models.countdown(3), two = Models.countdown(2)
             #expect(three.countdown == 3 && three.buttons == [.cancel] && three.mode == .countdown)
             try screen.draw(three)
@@ -118,8 +117,7 @@ extension SDLTests {
         @Test("time nearly up: the timer red on a white capsule, the stop square red, and a red ring around Stop that covers the part of the warning time left, clockwise from the canvas's top",
               arguments: ElementScreen.all)
         func timeLeft(_ s: ElementScreen) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
+            let screen = try s.open()
             for fraction in [0.5, 0.25] {
                 var model = Models.recording(elapsed: 5)
                 model.remainingFraction = fraction
@@ -147,8 +145,7 @@ extension SDLTests {
         @Test("the record and stop rings have a dark edge outside and inside the white ring, so they show over a white or yellow picture: darker there than the picture under it, all round",
               arguments: ElementScreen.all)
         func ringEdge(_ s: ElementScreen) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
+            let screen = try s.open()
             for model in [Models.ready, Models.recording(elapsed: 5)] {
                 try screen.draw(model)
                 let check = try s.check(screen, model, "\(model.mode) ring edge")
@@ -175,8 +172,7 @@ extension SDLTests {
         @Test("the microphone's meter along the left of the picture: green, yellow from −12, red from −3, filled from −60 up, the 1.5 s peak a white line; the silent take's track grey and empty",
               arguments: ElementScreen.all)
         func meter(_ s: ElementScreen) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
+            let screen = try s.open()
             let content = screen.layout.content, t = screen.layout.textHeight
             let width = max(t / 2, 6), height = content.height * 3 / 5
             let track = Rect(x: content.x + t / 2, y: content.y + (content.height - height) / 2, width: width, height: height)
@@ -232,8 +228,7 @@ extension SDLTests {
         @Test("the attract screen: the picture dimmed everywhere, the record button and Cancel drawn over it, a translucent ring pulsing out of the record button, the prompt at the top; none of it once awake",
               arguments: ElementScreen.all)
         func attract(_ s: ElementScreen) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
+            let screen = try s.open()
             let layout = screen.layout, content = layout.content
             var model = Models.ready
             model.prompt = s.prompt
@@ -279,8 +274,7 @@ extension SDLTests {
         @Test("--high-contrast: opaque black panels over any picture, light side buttons with black titles, Use Video yellow",
               arguments: ElementScreen.all)
         func highContrast(_ s: ElementScreen) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
+            let screen = try s.open()
             screen.highContrast = true
             try screen.draw(Models.ready)
             let check = try s.check(screen, Models.ready, "high contrast")
@@ -307,8 +301,7 @@ extension SDLTests {
         @Test("--large-text: the timer 1.35 times as tall; the side titles taller, inside their buttons: the buttons wider in landscape; in portrait (no room beside the circle) taller, a title of two words on two lines",
               arguments: ElementScreen.all)
         func largeText(_ s: ElementScreen) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
+            let screen = try s.open()
             // Over no picture, so that only the titles and the timer are light (and the ring).
             screen.clearPreview()
             func measure() throws -> (layout: Layout, timer: Rect, cancel: Rect, use: Rect) {

@@ -11,8 +11,7 @@ extension SDLTests {
         @Test("yellow edges at 1.5x, then 1x the box's side around the point; faded near the end; gone without it",
               arguments: Orientation.allCases)
         func animation(orientation: Orientation) throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480), orientation: orientation)
+            let screen = try makeScreen(size: Size(width: 800, height: 480), orientation: orientation)
             screen.clearPreview()
             let layout = screen.layout
             let side = Double(min(layout.content.width, layout.content.height)) * 0.22
@@ -39,8 +38,7 @@ extension SDLTests {
         @Test("Switch Camera: a grey pill with its title at the right in ready, in every orientation; the new camera's name under the top panel",
               arguments: Orientation.allCases)
         func switchButton(orientation: Orientation) throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480), orientation: orientation)
+            let screen = try makeScreen(size: Size(width: 800, height: 480), orientation: orientation)
             screen.clearPreview()
             var m = RecorderMachine(session: .once, outputPath: "/tmp/take.mov", orientation: orientation, cameraCount: 2)
             _ = m.start()

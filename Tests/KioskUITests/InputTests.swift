@@ -53,8 +53,7 @@ extension SDLTests {
         @Test("a finger tap and a mouse click at a button's place on the display press it, in every orientation",
               arguments: [Size(width: 800, height: 480), Size(width: 1080, height: 1920)])
         func tapsAndClicks(output: Size) throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: output)
+            let screen = try makeScreen(size: output)
             for orientation in Orientation.allCases {
                 screen.setOrientation(orientation)
                 for visible in visibleSets {
@@ -74,9 +73,8 @@ extension SDLTests {
 
         @Test("SDL's touch-synthesized mouse events are ignored, so one tap is one press")
         func touchMouseIgnored() throws {
-            let sdl = try makeContext()
             let output = Size(width: 800, height: 480)
-            let screen = try makeScreen(sdl, size: output)
+            let screen = try makeScreen(size: output)
             let visible = Models.ready.buttons
             let p = screen.transform.toPhysical(screen.layout.frame(of: .start).center)
             pushFinger(SDL_FINGERDOWN, at: p, on: output)
@@ -91,9 +89,8 @@ extension SDLTests {
 
         @Test("a press needs down and up on the same visible button; a tap on no button is tapElsewhere")
         func pressRules() throws {
-            let sdl = try makeContext()
             let output = Size(width: 800, height: 480)
-            let screen = try makeScreen(sdl, size: output, orientation: .portrait)
+            let screen = try makeScreen(size: output, orientation: .portrait)
             let t = screen.transform, l = screen.layout
             let cancel = t.toPhysical(l.frame(of: .cancel).center), start = t.toPhysical(l.frame(of: .start).center)
             // Slid from Cancel to the record button: nothing.
@@ -122,8 +119,7 @@ extension SDLTests {
 
         @Test("keys press the visible button they name, and only a visible one")
         func keys() throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480))
+            let screen = try makeScreen(size: Size(width: 800, height: 480))
             let cases: [(SDL_KeyCode, [Button], UIInput?)] = [
                 (SDLK_SPACE, Models.ready.buttons, .press(.start)),
                 (SDLK_SPACE, Models.recording().buttons, .press(.stop)),
@@ -153,8 +149,7 @@ extension SDLTests {
 
         @Test("quit, background and foreground, display orientation")
         func appEvents() throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480))
+            let screen = try makeScreen(size: Size(width: 800, height: 480))
             let window = screen.rendererHandle.window
             func send(_ type: SDL_EventType) {
                 var e = SDL_Event()
@@ -195,8 +190,7 @@ extension SDLTests {
 
         @Test("the window turning portrait re-lays out at once and asks for portrait")
         func windowAspectFlips() throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480))
+            let screen = try makeScreen(size: Size(width: 800, height: 480))
             #expect(screen.orientation == .landscapeRight)
             SDL_SetWindowSize(screen.rendererHandle.window.handle, 480, 800)
             let inputs = screen.waitEvents(timeoutMs: 100, visible: [])

@@ -28,8 +28,7 @@ extension SDLTests {
         @Test("every code point of every text the screen can show passes TTF_GlyphIsProvided32 in the face drawing it",
               arguments: Language.allCases)
         func glyphs(language: Language) throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480))
+            let screen = try makeScreen(size: Size(width: 800, height: 480))
             let words = ScreenWords(language: language)
             try screen.setWords(words, prompt: Self.prompt[language], font: nil)
             for text in words.all(prompt: Self.prompt[language]) {
@@ -44,8 +43,7 @@ extension SDLTests {
 
         @Test("a prompt in a script neither DejaVu nor the language's face covers (Korean under en) gets a face fontconfig finds for its characters, every glyph in it")
         func promptInAnotherScript() throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480))
+            let screen = try makeScreen(size: Size(width: 800, height: 480))
             let prompt = "안녕하세요, 여러분"
             try screen.setWords(ScreenWords(language: .en), prompt: prompt, font: nil)
             let (face, family) = try #require(screen.face(for: prompt))
@@ -59,8 +57,7 @@ extension SDLTests {
         @Test("the titles, messages and prompt on screen are their language's words in their face, inside their shapes",
               arguments: Language.allCases, [Size(width: 800, height: 480), Size(width: 480, height: 800)])
         func pixels(language: Language, output: Size) throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: output)
+            let screen = try makeScreen(size: output)
             let words = ScreenWords(language: language)
             let prompt = try #require(Self.prompt[language])
             try screen.setWords(words, prompt: prompt, font: nil)

@@ -55,16 +55,21 @@ extension SDLTests {
             return m
         }
 
+        /// The screen with the takes' thumbnails, showing `machine`'s view (drawn once), and that view.
+        static func open(_ s: ElementScreen, showing machine: RecorderMachine) throws -> (Screen, ViewModel) {
+            let screen = try s.open()
+            screen.setLibraryPictures(pictures())
+            let model = machine.viewModel
+            try screen.draw(model)
+            return (screen, model)
+        }
+
         static let screens: [ElementScreen] = ElementScreen.all.filter { $0.language == .en }
 
         @Test("the grid: each visible take's thumbnail in its colour (not black) at its cell, newest first, its length under it; a tap on a cell is that take",
               arguments: screens)
         func grid(_ s: ElementScreen) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
-            screen.setLibraryPictures(Self.pictures())
-            let model = Self.grid().viewModel
-            try screen.draw(model)
+            let (screen, model) = try Self.open(s, showing: Self.grid())
             let check = try s.check(screen, model, "grid")
             let grid = Overlay.libraryGrid(screen.layout, count: Self.entries.count)
             let shown = grid.visibleCells(scroll: 0).filter { $0.frame.isInside(screen.layout.content) }
@@ -90,11 +95,7 @@ extension SDLTests {
         @Test("a drag scrolls the grid (the cells move with the finger, within its ends) and lifting it taps nothing; a tap without moving is the take under it",
               arguments: screens)
         func dragAndTap(_ s: ElementScreen) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
-            screen.setLibraryPictures(Self.pictures())
-            let model = Self.grid().viewModel
-            try screen.draw(model)
+            let (screen, model) = try Self.open(s, showing: Self.grid())
             let grid = Overlay.libraryGrid(screen.layout, count: Self.entries.count)
             #expect(grid.maxScroll > 0, "ten takes overflow \(grid.room)")
             let visible = model.buttons
@@ -129,14 +130,10 @@ extension SDLTests {
         @Test("a picked take's review: its thumbnail large between the panels, Back, Use Video and Play Video",
               arguments: screens)
         func review(_ s: ElementScreen) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
-            screen.setLibraryPictures(Self.pictures())
             var m = Self.grid()
             _ = m.handle(.pick(path: Self.entries[2].path))
-            let model = m.viewModel
+            let (screen, model) = try Self.open(s, showing: m)
             #expect(model.buttons == [.back, .useVideo, .playVideo])
-            try screen.draw(model)
             let check = try s.check(screen, model, "review")
             let area = screen.layout.content.outset(dx: -LibraryGrid.gap, dy: -LibraryGrid.gap)
             let box = Overlay.fitted(Size(width: 160, height: 90), in: area)

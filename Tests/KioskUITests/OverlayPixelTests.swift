@@ -159,8 +159,7 @@ extension SDLTests {
         @Test("the squares where the take has those corners, the band the blend at its alpha, bars beside a fitted picture, none when it fills; mirroring moves nothing",
               arguments: cases)
         func overlayOverPreview(_ c: Case) throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: c.output, orientation: c.orientation)
+            let screen = try makeScreen(size: c.output, orientation: c.orientation)
             screen.cameraMount = c.mount
             try screen.show(frame: TestFrames.make(.yuv420p, size: Self.frameSize) { _, _ in Self.frameColour })
             try screen.setOverlay(TestOverlay.landscape.picture, portrait: c.portraitOverlay ? TestOverlay.portrait.picture : nil)
@@ -225,8 +224,7 @@ extension SDLTests {
 
         @Test("shown over the live picture (ready, countdown, recording) and the review's frozen frame (the take's last picture); none once removed")
         func onlyOverTheLivePreview() throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480))
+            let screen = try makeScreen(size: Size(width: 800, height: 480))
             try screen.show(frame: TestFrames.make(.yuv420p, size: Self.frameSize) { _, _ in Self.frameColour })
             try screen.setOverlay(TestOverlay.landscape.picture, portrait: nil)
             screen.previewFit = .fit

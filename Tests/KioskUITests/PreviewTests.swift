@@ -24,9 +24,8 @@ extension SDLTests {
             (.yuyv, Size(width: 1280, height: 720)), (.yuv422p, Size(width: 1280, height: 720)),
         ])
         func formats(format: PixelFormat, size: Size) throws {
-            let sdl = try makeContext()
             let output = Size(width: 800, height: 480)
-            let screen = try makeScreen(sdl, size: output)
+            let screen = try makeScreen(size: output)
             // yuv422p full range, and saying so (SDL's JPEG mode); the others limited range.
             let frame = TestFrames.make(format, size: size, fullRange: format == .yuv422p) { x, y in
                 let c = Self.grid[Self.block(x: x, y: y, size: size)]
@@ -56,8 +55,7 @@ extension SDLTests {
 
         @Test("a new format or size replaces the texture; the last frame stays until then")
         func replaceAndFreeze() throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480))
+            let screen = try makeScreen(size: Size(width: 800, height: 480))
             let centre = Point(x: 400, y: 240)
             let red = RGB(220, 40, 40), blue = RGB(50, 70, 220)
             try screen.show(frame: TestFrames.make(.yuyv, size: Size(width: 320, height: 240)) { _, _ in Colour.limited(red) })
@@ -77,8 +75,7 @@ extension SDLTests {
 
         @Test("an MJPEG frame or one with too few bytes is refused with an SDLError")
         func refused() throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: Size(width: 320, height: 240))
+            let screen = try makeScreen(size: Size(width: 320, height: 240))
             let jpeg = VideoFrame(format: .mjpeg, size: Size(width: 64, height: 48), planes: [], bytes: [0xFF, 0xD8], timestamp: 0, sequence: 0)
             #expect(throws: SDLError.self) { try screen.show(frame: jpeg) }
             let size = Size(width: 64, height: 48)

@@ -163,8 +163,7 @@ extension SDLTests {
         @Test("every mode in every orientation: buttons where the layout says, hidden ones absent, picture aspect-filled",
               arguments: [Size(width: 800, height: 480), Size(width: 1080, height: 1920)])
         func modesAndOrientations(output: Size) throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: output)
+            let screen = try makeScreen(size: output)
             #expect(screen.outputSize == output)
             try screen.show(frame: TestFrames.bars(size: Self.frameSize))
             for orientation in Orientation.allCases {
@@ -189,8 +188,7 @@ extension SDLTests {
 
         @Test("the timer's text changes the top panel's pixels, and nothing else", arguments: Orientation.allCases)
         func timerChanges(orientation: Orientation) throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480), orientation: orientation)
+            let screen = try makeScreen(size: Size(width: 800, height: 480), orientation: orientation)
             try screen.show(frame: TestFrames.bars(size: Self.frameSize))
             try screen.draw(Models.recording(elapsed: 5))
             let five = try screen.readPixels()
@@ -211,9 +209,8 @@ extension SDLTests {
         @Test("the picture stays fixed to the display in every orientation, turned by the camera's mount and mirrored when asked",
               arguments: [(0, false), (0, true), (1, false), (3, true)])
         func mountAndMirror(mount: Int, mirror: Bool) throws {
-            let sdl = try makeContext()
             let output = Size(width: 800, height: 480)
-            let screen = try makeScreen(sdl, size: output, mirror: mirror)
+            let screen = try makeScreen(size: output, mirror: mirror)
             screen.cameraMount = mount
             try screen.show(frame: TestFrames.bars(size: Self.frameSize))
             for orientation in Orientation.allCases {
@@ -238,8 +235,7 @@ extension SDLTests {
 
         @Test("turned onto a landscape panel, a portrait canvas has its bottom panel along the display's right edge")
         func portraitOnLandscapePanel() throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480), orientation: .portrait)
+            let screen = try makeScreen(size: Size(width: 800, height: 480), orientation: .portrait)
             #expect(screen.layout.canvas == Size(width: 480, height: 800))
             try screen.draw(Models.ready)
             let pixels = try screen.readPixels()
@@ -254,8 +250,7 @@ extension SDLTests {
 
         @Test("a button held down is drawn pressed until it is released")
         func pressedFeedback() throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480))
+            let screen = try makeScreen(size: Size(width: 800, height: 480))
             let frame = screen.layout.frame(of: .cancel)
             let sample = screen.transform.toPhysical(Point(x: frame.center.x, y: Double(frame.y) + 0.15 * Double(frame.height)))
             let centre = screen.transform.toPhysical(frame.center)

@@ -20,9 +20,7 @@ extension SDLTests {
 
         @Test("the progress bar is drawn along the bottom panel, white up to the position, the track after it", arguments: orientations)
         func drawn(orientation: Orientation) throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480), orientation: orientation)
-            _ = sdl
+            let screen = try makeScreen(size: Size(width: 800, height: 480), orientation: orientation)
             // 3 s of 7.2: 42 % played.
             try screen.draw(Models.playing(paused: true))
             let pixels = try screen.readPixels()
@@ -43,9 +41,7 @@ extension SDLTests {
         @Test("a finger down on the bar seeks there, dragging follows it (clamped to the ends), up seeks where it lifts; a tap beside the bar is a tap",
               arguments: orientations)
         func dragged(orientation: Orientation) throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480), orientation: orientation)
-            _ = sdl
+            let screen = try makeScreen(size: Size(width: 800, height: 480), orientation: orientation)
             func finger(_ type: SDL_EventType, _ p: Point) {
                 var event = SDL_Event()
                 event.type = type.rawValue
@@ -74,9 +70,7 @@ extension SDLTests {
 
         @Test("--fit fit shows the whole picture with bars beside it; --fit fill covers the screen, cropping top and bottom")
         func fit() throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: Size(width: 800, height: 480))
-            _ = sdl
+            let screen = try makeScreen(size: Size(width: 800, height: 480))
             // 320x240: its left quarter blue, its top eighth red, the rest white.
             let frame = TestFrames.make(.yuv420p, size: Size(width: 320, height: 240)) { x, y in
                 x < 80 ? Colour.limited(RGB(0, 0, 255)) : y < 30 ? Colour.limited(RGB(255, 0, 0)) : YUV(y: 235, u: 128, v: 128)

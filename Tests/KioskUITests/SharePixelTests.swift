@@ -37,8 +37,8 @@ struct ShareScreenCase: CustomTestStringConvertible, Sendable {
 
     /// The screen in this size, orientation, language and theme, showing the test bars (the take's
     /// frozen last frame).
-    func open(_ sdl: SDLContext) throws -> Screen {
-        let screen = try makeScreen(sdl, size: output, orientation: orientation)
+    func open() throws -> Screen {
+        let screen = try makeScreen(size: output, orientation: orientation)
         screen.largeText = largeText
         screen.highContrast = highContrast
         try screen.setWords(ScreenWords(language: language), prompt: nil, font: nil)
@@ -87,8 +87,7 @@ extension SDLTests {
         @Test("the take's code decodes to its address exactly, over the frozen frame; the words 'Scan to get your video' in the language; Done at the right slot with its title",
               arguments: ShareScreenCase.all)
         func videoCode(_ s: ShareScreenCase) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
+            let screen = try s.open()
             let model = Models.sharing(url: Self.url)
             #expect(model.mode == .sharing && model.buttons == [.done] && model.share?.url == Self.url)
             try screen.render(model)
@@ -105,8 +104,7 @@ extension SDLTests {
         @Test("with the booth's Wi-Fi: two codes (side by side in landscape, stacked in portrait), one the WIFI: payload with its escapes, the other the address; zbarimg reads both",
               arguments: ShareScreenCase.all)
         func wifiAndVideo(_ s: ShareScreenCase) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
+            let screen = try s.open()
             var model = Models.sharing(url: Self.url)
             model.share?.wifi = Self.wifi
             try screen.render(model)
@@ -129,8 +127,7 @@ extension SDLTests {
         @Test("over a black picture, each code is libqrencode's modules pixel for pixel: one square of a whole number (>= 6) of pixels each, black or white, inside 4 modules of white",
               arguments: ShareScreenCase.all)
         func modules(_ s: ShareScreenCase) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
+            let screen = try s.open()
             screen.clearPreview()
             var model = Models.sharing(url: Self.url)
             try screen.render(model)
@@ -143,8 +140,7 @@ extension SDLTests {
         @Test("while the share folder is written: no code for the take (zbarimg finds none, or only the Wi-Fi's), its card says so in dark words; then its address's code shows",
               arguments: [ShareScreenCase(output: ShareScreenCase.landscape, language: .en), ShareScreenCase(output: ShareScreenCase.portrait, language: .ja)])
         func preparing(_ s: ShareScreenCase) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
+            let screen = try s.open()
             var model = Models.sharing(url: nil)
             #expect(model.mode == .sharing && model.share == ShareScreen(url: nil))
             try screen.render(model)

@@ -24,8 +24,7 @@ extension SDLTests {
         @Test("ready and recording: the shutter right of the record circle (24 px from it and from the camera switch), white disc in a white ring, the rest of the screen as without it",
               arguments: ElementScreen.all)
         func shutter(_ s: ElementScreen) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
+            let screen = try s.open()
             screen.photoButton = true
             for (name, model) in Self.models() {
                 #expect(model.buttons.contains(.photo), "\(name): \(model.buttons)")
@@ -48,8 +47,7 @@ extension SDLTests {
         @Test("a photo's flash: the whole screen white at its start, the picture half showing through halfway, gone after",
               arguments: ElementScreen.all)
         func flash(_ s: ElementScreen) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
+            let screen = try s.open()
             screen.photoButton = true
             var model = try #require(Self.models().first).1
             model.flash = 1

@@ -25,6 +25,13 @@ func makeContext(audio: Bool = false) throws -> SDLContext {
     return try SDLContext(audio: audio)
 }
 
+/// A windowed screen in SDL of its own (`makeContext`): its window keeps SDL up as long as the screen
+/// lives, so a test that needs no more of SDL holds only the screen.
+func makeScreen(size: Size, orientation: Orientation? = nil, mirror: Bool = false) throws -> Screen {
+    try makeScreen(try makeContext(), size: size, orientation: orientation, mirror: mirror)
+}
+
+/// A windowed screen in `context` (a test that also plays sound through it, or opens several screens).
 func makeScreen(_ context: SDLContext, size: Size, orientation: Orientation? = nil, mirror: Bool = false) throws -> Screen {
     let screen = try Screen(context: context, window: .windowed(size), orientation: orientation, fontPath: fontPath,
                             mirrorPreview: mirror)

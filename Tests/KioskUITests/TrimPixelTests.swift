@@ -35,8 +35,7 @@ extension SDLTests {
 
         @Test("the trimmer on the finished screen: yellow handles at 1.0 s and 4.0 s of a 6 s take, 48 px or more to touch, the part kept darker than the picture and the part left out darker still, the times in light text above; the end moved to 5.0 s moves its handle", arguments: screens)
         func trimmer(_ s: ElementScreen) throws {
-            let sdl = try makeContext()
-            let screen = try s.open(sdl)
+            let screen = try s.open()
             var model = Models.finished()
             for end in [4.0, 5.0] {
                 model.trimmer = TrimmerView(duration: 6, range: TrimRange(start: 1, end: end))
@@ -96,8 +95,7 @@ extension SDLTests {
         @Test("a finger down on a handle and moved drags it: the times follow the finger from where it took hold, through the orientation; up ends it without a press or a tap; a finger down elsewhere on the band does nothing",
               arguments: [(Size(width: 800, height: 480), Orientation?.none), (Size(width: 800, height: 480), Orientation.portrait)])
         func drag(output: Size, orientation: Orientation?) throws {
-            let sdl = try makeContext()
-            let screen = try makeScreen(sdl, size: output, orientation: orientation)
+            let screen = try makeScreen(size: output, orientation: orientation)
             var model = Models.finished()
             model.trimmer = TrimmerView(duration: 6, range: TrimRange(start: 1, end: 4))
             try screen.draw(model)
