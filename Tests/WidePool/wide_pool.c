@@ -1,6 +1,6 @@
 // Test-only LD_PRELOAD shim for the test runner alone (kiosk/test): it tells the process it has
-// KIOSK_TEST_POOL_WIDTH processors (default 6), so that Swift's cooperative pool, which libdispatch
-// makes as wide as the processors it sees, runs that many tests at once.
+// KIOSK_TEST_POOL_WIDTH processors (kiosk/test sets 4; 6 without it), so that Swift's cooperative
+// pool, which libdispatch makes as wide as the processors it sees, runs that many tests at once.
 //
 // Why: most end-to-end tests spend their time waiting for a kiosk-recorder in real time (a 3 s take
 // takes 3 s), blocked in their waits. With a pool as wide as this machine's 2 cores, two such waits
