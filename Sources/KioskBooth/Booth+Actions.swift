@@ -6,24 +6,28 @@ import KioskMedia
 import KioskSystem
 
 extension Booth {
-    /// What the core said to do, in its order: the machine's actions, the log's lines, a new drawing.
+    /// What the core said to do, in its order: the machine's actions, the log's lines, a new
+    /// drawing, its own events, `ready`.
     func carryOut(_ effects: [BoothCore.Effect]) {
-        var actions: [RecorderAction] = []
         for effect in effects {
             switch effect {
-            case let .machine(action): actions.append(action)
-            case let .log(line):
-                perform(actions)
-                actions = []
-                Log.info(line)
+            case let .machine(action): perform(action)
+            case let .log(line): Log.info(line)
             case .redraw: needsDraw = true
+            case let .emit(event): events.emit(event)
+            case .ready: sayReady()
             }
         }
-        perform(actions)
+        tellStoppingOnce()
     }
 
     func perform(_ actions: [RecorderAction]) {
         for action in actions { perform(action) }
+        tellStoppingOnce()
+    }
+
+    /// systemd hears STOPPING=1 once the machine is on its way out.
+    private func tellStoppingOnce() {
         if machine.exiting && !service.stoppingTold {
             service.stoppingTold = true
             tellService(.stopping)

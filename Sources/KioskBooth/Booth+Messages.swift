@@ -46,23 +46,16 @@ extension Booth {
     func handle(_ message: BoothMessage) {
         switch message {
         case let .cameraStarted(failure):
-            if gate.isOpen {
-                if let failure { events.emit(.error(code: .cameraUnavailable, message: failure)) }
-                // A camera lost before it was stopped (in a take that then finished) and open again
-                // now: its thread is new and has no loss to report back from.
-                if failure == nil && camera.isOpen && !machine.cameraAvailable { perform(machine.handle(.cameraBack)) }
-            } else if let opening = gate.cameraTried(failure: failure) {
-                sendReady(opening)
-            }
+            carryOut(core.cameraStarted(failure: failure, open: camera.isOpen))
         case let .microphoneTried(name, failure):
             microphone.name = name
             microphone.missing = failure != nil
-            if let opening = gate.microphoneTried(failure: failure) { sendReady(opening) }
+            carryOut(core.microphoneTried(failure: failure))
         case let .launchFilesDone(done, owed):
             jobs.fileDone()
             done.forEach(events.emit)
             jobs.owed.load(owed, now: MonotonicClock.now())
-            if let opening = gate.launchFilesDone() { sendReady(opening) }
+            carryOut(core.launchFilesDone())
         case let .cameraSwitched(index, open):
             cameraSwitched(to: index, open: open)
         case let .capture(event):
@@ -145,20 +138,17 @@ extension Booth {
         }
     }
 
-    /// `ready` goes out (the camera's failure said first); what came in meanwhile is handled after
-    /// it, in order.
-    private func sendReady(_ opening: ReadyGate<BoothMessage>.Opening) {
-        if let failure = opening.cameraFailure { events.emit(.error(code: .cameraUnavailable, message: failure)) }
-        if let failure = opening.microphoneFailure {
-            events.emit(.error(code: .microphoneUnavailable,
-                               message: "\(failure); takes are recorded without sound until it opens (it is tried again at each Start)"))
-        }
+    /// The core said `ready` (the devices' failures went out just before): it goes out with what the
+    /// devices are, systemd hears READY=1, and what came in meanwhile is handled after it, in order.
+    func sayReady() {
         let info = camera.info
         let microphoneName = config.capture.microphone == .none || microphone.missing ? "none" : microphone.name
         events.emit(.ready(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps,
                            orientation: screen.orientation, encoder: nextEncoder.rawValue, microphone: microphoneName))
         tellService(.ready)
-        for message in opening.held { handle(message) }
+        let held = heldUntilReady
+        heldUntilReady = []
+        for message in held { handle(message) }
     }
 
     func handle(_ command: Command) {

@@ -168,7 +168,7 @@ extension Booth {
     /// Tells systemd what the booth is doing (STATUS=, for `systemctl status`) when that changed:
     /// from `ready` on, until it is on its way out.
     func tellStatus() {
-        guard parts.notifier != nil, gate.isOpen, !service.stoppingTold else { return }
+        guard parts.notifier != nil, core.readyOut, !service.stoppingTold else { return }
         let text = service.status.text(mode: machine.mode, saving: takeSaving, cameraAvailable: machine.cameraAvailable,
                                        player: machine.playerFile != nil)
         guard text != service.statusSaid else { return }

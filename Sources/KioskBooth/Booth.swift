@@ -12,8 +12,9 @@
 //
 // The booth's rules live in rooms of their own, each a value with its own tests: the machine and
 // the guest's clocks (BoothCore: the countdown, idle reset, the attract screen, the share screen's
-// time, the take's tick; fed the time, it returns effects), the attract screen's slideshow
-// (SlideshowRule), holding messages until ready (ReadyGate), the cameras (CameraRing), the encoder
+// time, the take's tick, and the gate before ready (ReadyGate): fed the time, it returns effects; the
+// booth holds its messages until the core says ready), the attract screen's slideshow
+// (SlideshowRule), the cameras (CameraRing), the encoder
 // (EncoderFallback), the outstanding work and hooks (BoothJobs), time left (TimeLeft), the slow disk
 // (SlowDisk), the service's status line (ServiceStatus), silence (SilenceWatch). This file holds the
 // loop; the booth's other files (Booth+…) carry out what each room decides. docs/behaviour.md maps
@@ -56,8 +57,9 @@ public final class Booth {
     var ring: CameraRing
     var takes = TakeState()
     var jobs = BoothJobs()
-    /// Until `ready`, the inbox's other messages and the screen's input wait.
-    var gate: ReadyGate<BoothMessage>
+    /// Until `ready` (the core's gate), the inbox's other messages wait here, and the screen's input
+    /// in its own queue.
+    var heldUntilReady: [BoothMessage] = []
     var draw = DrawState(controls: ControlsVisibility(now: MonotonicClock.now()))
     var service = ServiceLink()
     var microphone = MicrophoneState()
@@ -107,12 +109,11 @@ public final class Booth {
         self.parts = parts
         shared = try BoothWorkers(outputLock: Locked(outputLock), metricsFile: config.service.metricsFile)
         ring = CameraRing(count: 1 + parts.moreCameras.count)
-        gate = ReadyGate(launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
-                         microphone: parts.monitorsMicrophone && config.capture.microphone != .none)
         core = BoothCore(machine: RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                                   countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining,
                                                   cameraCount: ring.count, shares: config.share.folder != nil, trims: config.guest.trim),
-                         now: MonotonicClock.now())
+                         now: MonotonicClock.now(), launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
+                         microphone: parts.monitorsMicrophone && config.capture.microphone != .none)
         machine.photoButton = config.screen.photoButton
         machine.library = config.screen.library
         inbox.wakes(with: parts.screen.wake)
@@ -129,7 +130,6 @@ public final class Booth {
         storage = SingleFileStorage()
         shared = try BoothWorkers(outputLock: Locked(nil))
         ring = CameraRing(count: 1)
-        gate = ReadyGate(launchFiles: false)
         self.parts = parts
         core = BoothCore(machine: RecorderMachine(playing: file, orientation: parts.screen.orientation), now: MonotonicClock.now())
         inbox.wakes(with: parts.screen.wake)
@@ -174,7 +174,7 @@ public final class Booth {
     /// One turn of the loop: input, the inbox, the timer, the newest frame, the player, the screen.
     public func step() {
         if let notifier = parts.notifier, notifier.watchdogDue(now: MonotonicClock.now()) { tellService(.watchdog) }
-        guard gate.isOpen || machine.playerFile != nil else {
+        guard core.readyOut || machine.playerFile != nil else {
             stepBeforeReady()
             return
         }
@@ -227,21 +227,22 @@ public final class Booth {
         suspendIfAsked()
     }
 
-    /// Before `ready`: only the camera's first attempt and the launch's file work are handled; the
-    /// rest waits in the gate (a sleep need not wait for a booth that records nothing yet).
+    /// Before `ready`: only what the core's gate waits for (the camera's first attempt, the look at
+    /// the microphone, the launch's file work) is handled; the rest is held until the core says
+    /// `.ready` (a sleep need not wait for a booth that records nothing yet).
     private func stepBeforeReady() {
         for message in inbox.take() {
             switch message {
-            case _ where gate.isOpen, .cameraStarted, .microphoneTried, .launchFilesDone: handle(message)
+            case _ where core.readyOut, .cameraStarted, .microphoneTried, .launchFilesDone: handle(message)
             case .systemSleep(true):
                 // Nothing records before `ready`: the sleep need not wait for it. The
                 // background itself is handled after `ready`, in order.
                 sleepInhibitor?.release()
-                gate.hold(message)
-            default: gate.hold(message)
+                heldUntilReady.append(message)
+            default: heldUntilReady.append(message)
             }
         }
-        if !gate.isOpen { inbox.wait(milliseconds: 100) }
+        if !core.readyOut { inbox.wait(milliseconds: 100) }
     }
 
     /// How long the loop may sleep when nothing wakes it (a new frame and every inbox message

@@ -1,8 +1,9 @@
 // The booth's guest-facing rules as one value: the machine, and the clocks the guest meets without
 // touching anything (the countdown's seconds, idle reset, the attract screen, the share screen's
-// time, the take's time left). It is fed inputs with the time as a value (a touch, a command that
-// presses, a turn of the loop carrying what the take measured) and returns what to do: the
-// machine's actions, lines for the log, a new drawing. The booth carries them out; the core never
+// time, the take's time left), and the gate before `ready` (BoothCore+Ready). It is fed inputs with
+// the time as a value (a touch, a command that presses, a turn of the loop carrying what the take
+// measured, a device's first report) and returns what to do: the machine's actions, lines for the
+// log, a new drawing, its own events, `ready`. The booth carries them out; the core never
 // reads a clock, so every rule here is tested by table on a virtual clock (BoothCoreTests).
 
 public struct BoothCore: Sendable {
@@ -14,6 +15,11 @@ public struct BoothCore: Sendable {
         case log(String)
         /// What shows changed without a machine action (the attract screen began or ended).
         case redraw
+        /// An event the core says itself (a device's failure before `ready`, a camera failing later).
+        case emit(KioskEvent)
+        /// `ready` goes out: the booth says it (with its devices' names and sizes, the encoder),
+        /// tells systemd, then handles what it held meanwhile, in the order it came.
+        case ready
     }
 
     /// The settings the turn's rules read, as the configuration has them now (a reload changes them).
@@ -60,10 +66,18 @@ public struct BoothCore: Sendable {
     public private(set) var countdownNext: Int64 = 0
     /// When the share screen ends by itself (monotonic ns); nil: it does not.
     public private(set) var shareEndsAt: Int64?
+    /// What `ready` waits for (BoothCore+Ready). The gate holds no messages itself: the booth
+    /// keeps what comes before `ready` in its own queue and handles it at `.ready`.
+    var gate: ReadyGate<Never>
 
-    public init(machine: RecorderMachine, settings: Settings = Settings(), now: Int64) {
+    /// `launchFiles`: `ready` waits for the launch's file work (`launchFilesDone`); `microphone`:
+    /// for the look at the microphone (`microphoneTried`). It always waits for the camera's first
+    /// attempt (`cameraStarted`).
+    public init(machine: RecorderMachine, settings: Settings = Settings(), now: Int64, launchFiles: Bool = false,
+                microphone: Bool = false) {
         self.machine = machine
         self.settings = settings
+        gate = ReadyGate(launchFiles: launchFiles, microphone: microphone)
         idle = IdleRule(timeout: settings.idleTimeout, now: now)
         attract = AttractRule(after: settings.attractAfter, now: now)
     }

@@ -129,4 +129,62 @@ struct BoothCoreTests {
         var ready = BoothCore(machine: Self.machine(), now: 0)
         #expect(ready.turn(at: Self.s, BoothCore.Turn(take: (elapsed: 2.5, remaining: 7.25))).isEmpty)
     }
+
+    // MARK: ready (the gate)
+
+    enum Launch { case message(String), camera(String?), microphone(String?), launchDone, cameraLost }
+
+    /// The booth's part before `ready`: it holds each message until the core says `.ready`, then
+    /// handles them in order; what the core said, as text ("READY", "error:code:message"), and the
+    /// camera lost and back for the machine.
+    static func launch(_ steps: [Launch], launchFiles: Bool, microphone: Bool = false) -> [String] {
+        var core = BoothCore(machine: Self.machine(), now: 0, launchFiles: launchFiles, microphone: microphone)
+        var held: [String] = []
+        var out: [String] = []
+        func carryOut(_ effects: [BoothCore.Effect]) {
+            for effect in effects {
+                switch effect {
+                case .ready:
+                    out.append("READY")
+                    out += held
+                    held = []
+                case let .emit(.error(code, message)): out.append("error:\(code.rawValue):\(message)")
+                default: break
+                }
+            }
+        }
+        for step in steps {
+            switch step {
+            case let .message(m): if core.readyOut { out.append(m) } else { held.append(m) }
+            case let .camera(failure):
+                let lost = !core.machine.cameraAvailable
+                carryOut(core.cameraStarted(failure: failure, open: failure == nil))
+                if lost && core.machine.cameraAvailable { out.append("cameraBack") }
+            case let .microphone(failure): carryOut(core.microphoneTried(failure: failure))
+            case .launchDone: carryOut(core.launchFilesDone())
+            case .cameraLost:
+                carryOut(core.handle(.cameraLost))
+                out.append("cameraLost")
+            }
+        }
+        return out
+    }
+
+    static let noSound = "; takes are recorded without sound until it opens (it is tried again at each Start)"
+
+    @Test("ready: the core says it once the camera has tried to open, the microphone has been looked at and the launch's file work is back, in any order, the failures just before it; held messages after it, in order; a camera report after it is a failure said or a lost camera back",
+          arguments: [
+            ([Launch.message("a"), .camera(nil), .message("b")], false, false, ["READY", "a", "b"]),
+            ([.message("a"), .camera(nil), .message("b"), .launchDone, .message("c")], true, false, ["READY", "a", "b", "c"]),
+            ([.launchDone, .message("a"), .camera("no /dev/video0")], true, false,
+             ["error:cameraUnavailable:no /dev/video0", "READY", "a"]),
+            ([.message("a"), .launchDone, .microphone("busy"), .camera(nil)], true, true,
+             ["error:microphoneUnavailable:busy" + noSound, "READY", "a"]),
+            ([.camera(nil), .message("a"), .launchDone], false, true, []),
+            ([.camera(nil), .camera("gone again"), .cameraLost, .camera(nil), .camera(nil)], false, false,
+             ["READY", "error:cameraUnavailable:gone again", "cameraLost", "cameraBack"]),
+          ] as [([Launch], Bool, Bool, [String])])
+    func ready(steps: [Launch], launchFiles: Bool, microphone: Bool, expected: [String]) {
+        #expect(Self.launch(steps, launchFiles: launchFiles, microphone: microphone) == expected)
+    }
 }
