@@ -16,6 +16,8 @@ extension Booth {
             case .redraw: needsDraw = true
             case let .emit(event): events.emit(event)
             case .ready: sayReady()
+            case .stopHook: stopRunningHook()
+            case let .exit(code): exitStatus = code
             }
         }
         tellStoppingOnce()
@@ -96,12 +98,14 @@ extension Booth {
             if case let .state(mode, timer, buttons, orientation, remaining, _, _, trim, library) = event {
                 events.emit(.state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
                                    microphoneLevel: config.capture.microphone != .none ? meter.level() : nil,
-                                   hooksPending: config.service.onTake != nil ? jobs.owed.pending : nil, trim: trim, library: library))
+                                   hooksPending: config.service.onTake != nil ? core.jobs.owed.pending : nil, trim: trim, library: library))
             } else {
                 events.emit(event)
             }
-        case let .exit(code):
-            jobs.exitCode = code
+        case .exit:
+            // Every machine event goes through the core, which keeps the exit and says `.exit` once
+            // the outstanding work is back.
+            assertionFailure("the machine's exit reached the booth past the core")
         }
         needsDraw = true
     }
@@ -123,7 +127,7 @@ extension Booth {
         // The session of the take's own settings: a reload the machine applies on this return
         // to ready comes as the next action, after this one.
         let (output, rename, storage, number, rules) = (outputPath, config.guest.session == .loop, storage, takes.number, retention)
-        let protected = jobs.protectedTakes
+        let protected = core.jobs.protectedTakes
         takes.ownOnDisk = false
         let trim = takes.trim
         takes.trim = nil
@@ -139,7 +143,7 @@ extension Booth {
     /// Runs `job` on the file worker, in order with the jobs before it; the events it returns are
     /// emitted on the UI thread when it reports back.
     func onFiles(_ job: @escaping @Sendable () -> [KioskEvent]) {
-        jobs.filePosted()
+        core.filePosted()
         let inbox = inbox
         shared.files.async { inbox.post(.fileJobDone(job())) }
     }

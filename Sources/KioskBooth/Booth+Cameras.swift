@@ -31,7 +31,7 @@ extension Booth {
     /// meanwhile: the machine shows no Start until it is done.
     func switchCamera() {
         guard ring.count > 1 else {
-            perform(machine.handle(.cameraSwitched))
+            carryOut(core.handle(.cameraSwitched))
             return
         }
         let controls = config.capture.cameraControls
@@ -62,7 +62,7 @@ extension Booth {
 
     /// The switch is done: the camera in use, `cameraChanged`, its name on screen for a moment.
     func cameraSwitched(to index: Int, open: Bool) {
-        perform(machine.handle(.cameraSwitched))
+        carryOut(core.handle(.cameraSwitched))
         let info = cameras[index].info
         if ring.switched(to: index, name: info.label, at: MonotonicClock.now()) {
             events.emit(.cameraChanged(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps))
@@ -71,8 +71,8 @@ extension Booth {
             Log.info("camera switch: no other camera could open; \(info.name) stays")
         }
         // The picture of the camera before stays until the new one's first frame.
-        if open && !machine.cameraAvailable { perform(machine.handle(.cameraBack)) }
-        if !open && machine.cameraAvailable { perform(machine.handle(.cameraLost)) }
+        if open && !machine.cameraAvailable { carryOut(core.handle(.cameraBack)) }
+        if !open && machine.cameraAvailable { carryOut(core.handle(.cameraLost)) }
         needsDraw = true
     }
 }

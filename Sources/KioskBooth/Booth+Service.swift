@@ -11,14 +11,14 @@ extension Booth {
     func handle(signal number: Int32) {
         switch number {
         case SIGUSR1, SIGTSTP:
-            perform(machine.handle(.background))
+            carryOut(core.handle(.background))
             if number == SIGTSTP { service.suspendWhenSafe = true }
         case SIGUSR2, SIGCONT:
-            perform(machine.handle(.foreground))
+            carryOut(core.handle(.foreground))
         case SIGHUP:
             readConfiguration()
         default:
-            perform(machine.handle(.terminate(signal: Booth.signalName(number))))
+            carryOut(core.handle(.terminate(signal: Booth.signalName(number))))
         }
     }
 
@@ -30,24 +30,18 @@ extension Booth {
         }
     }
 
-    /// The machine ends because a signal said so (a running hook is then asked to end too).
-    var endedBySignal: Bool {
-        if case .leaving(signal: .some, _)? = machine.exit { return true }
-        return false
-    }
-
     /// logind's PrepareForSleep: as on background, a take is finished and kept; the inhibitor goes
     /// once it is safe on disk (`releaseSleepWhenSafe`).
     func systemSleep(_ sleeping: Bool) {
         if sleeping {
             Log.info("system sleep: the machine is about to sleep")
             service.sleepWaiting = true
-            perform(machine.handle(.background))
+            carryOut(core.handle(.background))
         } else {
             Log.info("system sleep: the machine has resumed")
             service.sleepWaiting = false
             sleepInhibitor?.reacquire()
-            perform(machine.handle(.foreground))
+            carryOut(core.handle(.foreground))
         }
     }
 
@@ -121,7 +115,7 @@ extension Booth {
             }
             let when = machine.mode == .ready ? "now" : "when the booth is back in ready"
             Log.info("reload: \(changed.isEmpty ? "no setting changed" : "changed " + changed.joined(separator: ", ")); applied \(when)")
-            perform(machine.handle(.reload(configuration)))
+            carryOut(core.handle(.reload(configuration)))
         }
     }
 

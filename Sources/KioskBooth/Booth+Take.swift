@@ -33,7 +33,7 @@ extension Booth {
         let (opening, lock) = (shared.openingWriter, shared.outputLock)
         takes.slowDisk = SlowDisk()
         let (planned, microphone, meter, monitor) = (settings, config.capture.microphone, meter, shared.microphoneMonitor)
-        jobs.filePosted()
+        core.filePosted()
         // The listening microphone closes first (the same device opens for the take).
         takes.opening = true
         updateMicrophone()
@@ -55,7 +55,7 @@ extension Booth {
 
     /// The writer began: the take runs, fed by the camera and the microphone.
     func takeStarted(_ started: StartedTake) {
-        jobs.fileDone()
+        core.fileDone()
         takes.opening = false
         takes.current = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames,
                              previewDropsAtStart: frames.dropped)
@@ -65,7 +65,7 @@ extension Booth {
         outputPath = started.path
         takes.number = started.number
         activeWriter.set(started.writer)
-        perform(machine.handle(.recordingStarted(outputPath: started.path)))
+        carryOut(core.handle(.recordingStarted(outputPath: started.path)))
     }
 
     /// The writer finished the take (it is safe on disk, or failed): where its missing pictures
@@ -89,7 +89,7 @@ extension Booth {
         countFinishedTake(result)
         // A file removed mid-take (its folder deleted): said, and never handed over.
         if let lost = result.lost { events.emit(.error(code: .recordingFailed, message: lost)) }
-        perform(machine.handle(.recordingFinished(result)))
+        carryOut(core.handle(.recordingFinished(result)))
         if machine.trimmerView != nil { askTrimPictures(of: result.outputPath) }
     }
 

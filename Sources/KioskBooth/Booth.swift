@@ -12,10 +12,10 @@
 //
 // The booth's rules live in rooms of their own, each a value with its own tests: the machine and
 // the guest's clocks (BoothCore: the countdown, idle reset, the attract screen, the share screen's
-// time, the take's tick, and the gate before ready (ReadyGate): fed the time, it returns effects; the
-// booth holds its messages until the core says ready), the attract screen's slideshow
-// (SlideshowRule), the cameras (CameraRing), the encoder
-// (EncoderFallback), the outstanding work and hooks (BoothJobs), time left (TimeLeft), the slow disk
+// time, the take's tick, the gate before ready (ReadyGate), the outstanding work and hooks the exit
+// waits for (BoothJobs): fed the time, it returns effects; the booth holds its messages until the
+// core says ready, and leaves when it says exit), the attract screen's slideshow (SlideshowRule), the
+// cameras (CameraRing), the encoder (EncoderFallback), time left (TimeLeft), the slow disk
 // (SlowDisk), the service's status line (ServiceStatus), silence (SilenceWatch). This file holds the
 // loop; the booth's other files (Booth+…) carry out what each room decides. docs/behaviour.md maps
 // them.
@@ -56,7 +56,8 @@ public final class Booth {
     let shared: BoothWorkers
     var ring: CameraRing
     var takes = TakeState()
-    var jobs = BoothJobs()
+    /// The exit status once the core said `.exit` (every job and hook back): the loop ends.
+    var exitStatus: Int32?
     /// Until `ready` (the core's gate), the inbox's other messages wait here, and the screen's input
     /// in its own queue.
     var heldUntilReady: [BoothMessage] = []
@@ -113,12 +114,12 @@ public final class Booth {
                                                   countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining,
                                                   cameraCount: ring.count, shares: config.share.folder != nil, trims: config.guest.trim),
                          now: MonotonicClock.now(), launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
-                         microphone: parts.monitorsMicrophone && config.capture.microphone != .none)
+                         microphone: parts.monitorsMicrophone && config.capture.microphone != .none,
+                         hookBackoff: HookBackoff(first: parts.environment.hookBackoff ?? 10))
         machine.photoButton = config.screen.photoButton
         machine.library = config.screen.library
         inbox.wakes(with: parts.screen.wake)
         frames.wakes(with: parts.screen.wake)
-        jobs.owed.backoff = HookBackoff(first: parts.environment.hookBackoff ?? 10)
     }
 
     /// The player alone (`--play FILE`): the booth's playing mode on `file`, then exit. The camera
@@ -152,7 +153,7 @@ public final class Booth {
             // Takes a dead run left in the folder are reported (and kept) before `ready`; the hooks
             // it still owed are read back; the retention rules run once over what is there, never
             // deleting a take whose hook is owed.
-            jobs.filePosted()
+            core.filePosted()
             let (inbox, rules, storage) = (inbox, retention, storage)
             shared.files.async {
                 let owed = storage.hookQueueFile.map(HookQueueFile.load) ?? []
@@ -164,12 +165,13 @@ public final class Booth {
             tidyShares()
             showOverlay(config.video)
         }
-        perform(machine.start())
+        carryOut(core.start())
         stats.write("start", mode: machine.mode, renderer: screen.rendererName)
     }
 
-    /// True once the machine said exit and every file job and hook has reported back.
-    public var isFinished: Bool { jobs.isFinished }
+    /// True once the core said `.exit`: the machine said exit and every file job and hook has
+    /// reported back.
+    public var isFinished: Bool { exitStatus != nil }
 
     /// One turn of the loop: input, the inbox, the timer, the newest frame, the player, the screen.
     public func step() {
@@ -193,7 +195,8 @@ public final class Booth {
         core.settings = BoothCore.Settings(idleTimeout: config.guest.idleTimeout, idleAction: config.guest.idleAction,
                                            attractAfter: config.guest.attractAfter)
         let take = takes.current.map { (elapsed: $0.writer.elapsed, remaining: remaining(of: $0.writer)) }
-        carryOut(core.turn(at: MonotonicClock.now(), BoothCore.Turn(take: take, exitDecided: jobs.exitCode != nil)))
+        // (And a running hook asked to end when a signal ends the booth; the exit once all is back.)
+        carryOut(core.turn(at: MonotonicClock.now(), BoothCore.Turn(take: take)))
         // A photo's share screen timed out (or the turn otherwise reached ready): the next photo's code.
         offerPhotoShare()
         // The attract screen's slideshow as the attract screen now is (a touch above ended it: it
@@ -202,7 +205,6 @@ public final class Booth {
         checkHooks()
         checkPhoto()
         updateMicrophone()
-        if jobs.stopHooks(signalled: endedBySignal) { stopRunningHook() }
         checkStorage()
         // The live picture in ready and recording; the last one stays frozen after. (Not under the
         // attract screen's slideshow, whose take's picture covers it.)
@@ -265,7 +267,7 @@ public final class Booth {
         // The figures as they end (every take and hook reported), whatever the pace.
         writeMetrics(final: true)
         stats.write("exit", mode: machine.mode)
-        return jobs.exitCode ?? 0
+        return exitStatus ?? 0
     }
 
     /// Whether the overlay shows: always, except while a take plays untouched.

@@ -26,9 +26,12 @@ extension BoothCore {
         opening(gate.microphoneTried(failure: failure))
     }
 
-    /// The launch's file work (recovered takes, retention, the saved hook queue) reported back.
-    public mutating func launchFilesDone() -> [Effect] {
-        opening(gate.launchFilesDone())
+    /// The launch's file work reported back (a file job): the events it found (takes recovered or
+    /// deleted by retention) and the hooks a previous run still owed (`owed`, due now).
+    public mutating func launchFilesDone(_ found: [KioskEvent], owed: [HookQueue.Entry], at now: Int64) -> [Effect] {
+        jobs.fileDone()
+        jobs.owed.load(owed, now: now)
+        return found.map(Effect.emit) + opening(gate.launchFilesDone())
     }
 
     /// The gate opened: the camera's and the microphone's failures, then `ready`.

@@ -1,6 +1,7 @@
 // The booth's guest-facing rules as one value: the machine, and the clocks the guest meets without
 // touching anything (the countdown's seconds, idle reset, the attract screen, the share screen's
-// time, the take's time left), and the gate before `ready` (BoothCore+Ready). It is fed inputs with
+// time, the take's time left), the gate before `ready` (BoothCore+Ready) and the outstanding work the
+// exit waits for (BoothCore+Jobs). It is fed inputs with
 // the time as a value (a touch, a command that presses, a turn of the loop carrying what the take
 // measured, a device's first report) and returns what to do: the machine's actions, lines for the
 // log, a new drawing, its own events, `ready`. The booth carries them out; the core never
@@ -20,6 +21,11 @@ public struct BoothCore: Sendable {
         /// `ready` goes out: the booth says it (with its devices' names and sizes, the encoder),
         /// tells systemd, then handles what it held meanwhile, in the order it came.
         case ready
+        /// A signal is ending the booth while a hook runs: the booth asks the hook to end (once).
+        case stopHook
+        /// The machine said exit and every file job and the running hook have reported back: the
+        /// process leaves with this status (said once).
+        case exit(Int32)
     }
 
     /// The settings the turn's rules read, as the configuration has them now (a reload changes them).
@@ -38,18 +44,16 @@ public struct BoothCore: Sendable {
     }
 
     /// What the booth measured for this turn: the running take's elapsed time and its time left
-    /// (nil: no take is running), and whether the exit is already decided.
+    /// (nil: no take is running).
     public struct Turn: Equatable, Sendable {
         public var take: (elapsed: Double, remaining: Double)?
-        public var exitDecided: Bool
 
-        public init(take: (elapsed: Double, remaining: Double)? = nil, exitDecided: Bool = false) {
+        public init(take: (elapsed: Double, remaining: Double)? = nil) {
             self.take = take
-            self.exitDecided = exitDecided
         }
 
         public static func == (a: Turn, b: Turn) -> Bool {
-            a.take?.elapsed == b.take?.elapsed && a.take?.remaining == b.take?.remaining && a.exitDecided == b.exitDecided
+            a.take?.elapsed == b.take?.elapsed && a.take?.remaining == b.take?.remaining
         }
     }
 
@@ -69,15 +73,23 @@ public struct BoothCore: Sendable {
     /// What `ready` waits for (BoothCore+Ready). The gate holds no messages itself: the booth
     /// keeps what comes before `ready` in its own queue and handles it at `.ready`.
     var gate: ReadyGate<Never>
+    /// The outstanding work the exit waits for: file jobs, the hooks owed and the one running
+    /// (BoothCore+Jobs); the exit the machine asked for.
+    public internal(set) var jobs = BoothJobs()
+    /// The machine's exit came from a signal (`terminated`): a running hook is asked to end.
+    var endedBySignal = false
+    /// `.exit` was said.
+    var exitSaid = false
 
     /// `launchFiles`: `ready` waits for the launch's file work (`launchFilesDone`); `microphone`:
     /// for the look at the microphone (`microphoneTried`). It always waits for the camera's first
-    /// attempt (`cameraStarted`).
+    /// attempt (`cameraStarted`). `hookBackoff`: the wait between a hook's tries.
     public init(machine: RecorderMachine, settings: Settings = Settings(), now: Int64, launchFiles: Bool = false,
-                microphone: Bool = false) {
+                microphone: Bool = false, hookBackoff: HookBackoff = HookBackoff()) {
         self.machine = machine
         self.settings = settings
         gate = ReadyGate(launchFiles: launchFiles, microphone: microphone)
+        jobs.owed.backoff = hookBackoff
         idle = IdleRule(timeout: settings.idleTimeout, now: now)
         attract = AttractRule(after: settings.attractAfter, now: now)
     }
@@ -85,9 +97,30 @@ public struct BoothCore: Sendable {
     /// The attract screen shows.
     public var attracting: Bool { attract.showing }
 
-    /// An event for the machine; its actions as effects.
+    /// An event for the machine; its actions as effects. Its exit is kept (`jobs.exitCode`): the
+    /// core says `.exit` once the outstanding work has reported back (`turn`).
     public mutating func handle(_ event: RecorderEvent) -> [Effect] {
-        machine.handle(event).map(Effect.machine)
+        effects(of: machine.handle(event))
+    }
+
+    /// The machine starts (the camera asked for, the first state); its actions as effects.
+    public mutating func start() -> [Effect] {
+        effects(of: machine.start())
+    }
+
+    private mutating func effects(of actions: [RecorderAction]) -> [Effect] {
+        actions.compactMap { action in
+            switch action {
+            case let .exit(code):
+                jobs.exitCode = code
+                return nil
+            case .emit(.terminated):
+                endedBySignal = true
+                return .machine(action)
+            default:
+                return .machine(action)
+            }
+        }
     }
 
     /// A guest's touch or key on the screen, or a command that presses (`swallow`: a touch, which
@@ -109,14 +142,15 @@ public struct BoothCore: Sendable {
     }
 
     /// One turn of the loop at `now`: the countdown's second, idle reset, the attract screen, the
-    /// share screen's time up and the take's tick, each when it is due.
+    /// share screen's time up and the take's tick, each when it is due; a running hook asked to end
+    /// when a signal ends the booth; the exit once every file job and the running hook are back.
     public mutating func turn(at now: Int64, _ facts: Turn = Turn()) -> [Effect] {
         var effects: [Effect] = []
         if machine.mode == .countdown, now >= countdownNext {
             countdownNext += Self.second
             effects += handle(.countdownTick)
         }
-        if !facts.exitDecided {
+        if jobs.exitCode == nil {
             idle.timeout = settings.idleTimeout
             if idle.isDue(mode: machine.mode, paused: machine.playbackPaused, playerAlone: machine.playerFile != nil, at: now) {
                 effects.append(.log("idle for \(settings.idleTimeout) s: the take is reset (idle-action \(settings.idleAction.rawValue))"))
@@ -139,6 +173,11 @@ public struct BoothCore: Sendable {
         }
         if let take = facts.take, machine.mode == .recording {
             effects += handle(.tick(elapsed: take.elapsed, remaining: take.remaining))
+        }
+        if jobs.stopHooks(signalled: endedBySignal) { effects.append(.stopHook) }
+        if !exitSaid, let code = jobs.exitCode, jobs.isFinished {
+            exitSaid = true
+            effects.append(.exit(code))
         }
         return effects
     }

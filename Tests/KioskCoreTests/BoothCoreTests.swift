@@ -32,7 +32,7 @@ struct BoothCoreTests {
     /// the attract screen if it shows) at those seconds, before that turn; `press`: events at seconds.
     static func run(_ core: inout BoothCore, from: Double, to: Double, touches: [Double] = [],
                     events: [Double: RecorderEvent] = [:], take: (elapsed: Double, remaining: Double)? = nil,
-                    exitDecided: Bool = false, shareSeconds: Double = 30) -> [Said] {
+                    shareSeconds: Double = 30) -> [Said] {
         var said: [Said] = []
         var t = from
         while t < to - 1e-9 {
@@ -42,7 +42,7 @@ struct BoothCoreTests {
             if let event = events.first(where: { abs($0.key - t) < 1e-6 })?.value {
                 carryOut(core.handle(event), &core, at: t, shareSeconds: shareSeconds, into: &said)
             }
-            carryOut(core.turn(at: ns(t), BoothCore.Turn(take: take, exitDecided: exitDecided)), &core, at: t,
+            carryOut(core.turn(at: ns(t), BoothCore.Turn(take: take)), &core, at: t,
                      shareSeconds: shareSeconds, into: &said)
             t = ((t + 0.1) * 10).rounded() / 10
         }
@@ -80,8 +80,11 @@ struct BoothCoreTests {
         #expect(resets == [90])
         #expect(said.contains(Said(at: 90, effect: .log("idle for 60.0 s: the take is reset (idle-action \(action.rawValue))"))))
         #expect(core.machine.mode == .ready)
+        // `quit` with a file job still out: the exit is decided (and waits for the job).
         var leaving = BoothCore(machine: Fixture.finished.make(session: .loop), settings: settings, now: 0)
-        #expect(Self.run(&leaving, from: 0, to: 200, exitDecided: true).isEmpty)
+        leaving.filePosted()
+        _ = leaving.handle(.quit)
+        #expect(Self.run(&leaving, from: 0, to: 200).isEmpty)
     }
 
     @Test("the attract screen: ready untouched for --attract-after shows it (drawn, logged); a touch only wakes it, once; it comes back a full wait later; never in a countdown")
@@ -161,7 +164,9 @@ struct BoothCoreTests {
                 carryOut(core.cameraStarted(failure: failure, open: failure == nil))
                 if lost && core.machine.cameraAvailable { out.append("cameraBack") }
             case let .microphone(failure): carryOut(core.microphoneTried(failure: failure))
-            case .launchDone: carryOut(core.launchFilesDone())
+            case .launchDone:
+                core.filePosted()
+                carryOut(core.launchFilesDone([], owed: [], at: 0))
             case .cameraLost:
                 carryOut(core.handle(.cameraLost))
                 out.append("cameraLost")
@@ -186,5 +191,83 @@ struct BoothCoreTests {
           ] as [([Launch], Bool, Bool, [String])])
     func ready(steps: [Launch], launchFiles: Bool, microphone: Bool, expected: [String]) {
         #expect(Self.launch(steps, launchFiles: launchFiles, microphone: microphone) == expected)
+    }
+
+    // MARK: the outstanding work and the exit
+
+    enum Work: CustomStringConvertible {
+        /// A file job posted, or one reported back.
+        case post, done
+        /// An event for the machine.
+        case event(RecorderEvent)
+        /// A take owes its hook; the due try starts; the running try ends with this status.
+        case owe(String), startHook, hookExits(Int)
+
+        var description: String {
+            switch self {
+            case .post: "post"
+            case .done: "done"
+            case let .event(e): "\(e)"
+            case let .owe(path): "owe \(path)"
+            case .startHook: "startHook"
+            case let .hookExits(status): "hookExits \(status)"
+            }
+        }
+    }
+
+    /// `steps` at whole seconds (a turn of the loop after each, and one a second after the last);
+    /// the core's `.exit`, `.stopHook` and hook events, as "second:what".
+    static func work(_ machine: RecorderMachine, _ steps: [Work]) -> [String] {
+        var core = BoothCore(machine: machine, now: 0)
+        var running: String?
+        var said: [String] = []
+        func note(_ effects: [BoothCore.Effect], at t: Int) {
+            for effect in effects {
+                switch effect {
+                case let .exit(code): said.append("\(t):exit \(code)")
+                case .stopHook: said.append("\(t):stopHook")
+                case let .emit(.hookFinished(_, status, _)): said.append("\(t):hookFinished \(status)")
+                case .machine(.exit): said.append("\(t):the machine's exit passed through")
+                default: break
+                }
+            }
+        }
+        for (i, step) in (steps + [.event(.stateQuery)]).enumerated() {
+            let now = Int64(i) * s
+            switch step {
+            case .post: core.filePosted()
+            case .done: core.fileDone()
+            case let .event(event): note(core.handle(event), at: i)
+            case let .owe(path): core.hookOwed(HookQueue.Entry(path: path, duration: 1), at: now)
+            case .startHook: running = core.nextHook(command: "upload", limit: nil, at: now)?.path
+            case let .hookExits(status):
+                if let path = running { note(core.hookEnded(path: path, outcome: .exited(status), at: now), at: i) }
+                running = nil
+            }
+            note(core.turn(at: now), at: i)
+        }
+        return said
+    }
+
+    @Test("the exit: the machine's exit is kept and said once, at the turn after every file job and the running hook reported back (not for a try still to come); a signal asks the running hook to end, once",
+          arguments: [
+            // Use Video in a once session: the hand-over's job holds the exit until it is back.
+            ([Work.post, .event(.press(.useVideo)), .done], Fixture.finished, ["2:exit 0"]),
+            // Nothing out: the exit at the same turn.
+            ([.event(.press(.useVideo))], .finished, ["0:exit 0"]),
+            // The take's hook runs after the hand-over: the exit waits for it, not for its next try.
+            ([.post, .event(.press(.useVideo)), .owe("/t/1.mov"), .startHook, .done, .hookExits(1)], .finished,
+             ["5:hookFinished 1", "5:exit 0"]),
+            // Two jobs out: only the last one back lets it go.
+            ([.post, .post, .event(.quit), .done, .done], .ready, ["4:exit 0"]),
+            // SIGTERM while a hook runs: the hook is asked to end at once (once), the exit follows it.
+            ([.owe("/t/1.mov"), .startHook, .event(.terminate(signal: "SIGTERM")), .event(.stateQuery), .hookExits(143)], .ready,
+             ["2:stopHook", "4:hookFinished 143", "4:exit 0"]),
+            // A signal with no hook running asks nothing to end; `quit` with a hook running never does.
+            ([.event(.terminate(signal: "SIGINT"))], .ready, ["0:exit 0"]),
+            ([.owe("/t/1.mov"), .startHook, .event(.quit), .hookExits(0)], .ready, ["3:hookFinished 0", "3:exit 0"]),
+          ] as [([Work], Fixture, [String])])
+    func exit(steps: [Work], fixture: Fixture, expected: [String]) {
+        #expect(Self.work(fixture.make(session: .once), steps) == expected)
     }
 }
