@@ -76,7 +76,8 @@ public struct BoothCore: Sendable {
     /// The outstanding work the exit waits for: file jobs, the hooks owed and the one running
     /// (BoothCore+Jobs); the exit the machine asked for.
     public internal(set) var jobs = BoothJobs()
-    /// The machine's exit came from a signal (`terminated`): a running hook is asked to end.
+    /// A signal ended the booth (the machine took `terminate` as its reason to leave): a running
+    /// hook is asked to end.
     var endedBySignal = false
     /// `.exit` was said.
     var exitSaid = false
@@ -100,7 +101,12 @@ public struct BoothCore: Sendable {
     /// An event for the machine; its actions as effects. Its exit is kept (`jobs.exitCode`): the
     /// core says `.exit` once the outstanding work has reported back (`turn`).
     public mutating func handle(_ event: RecorderEvent) -> [Effect] {
-        effects(of: machine.handle(event))
+        let leaving = machine.exiting
+        let actions = machine.handle(event)
+        // A signal is why the booth ends (not a `quit` or an outcome before it): from now on, even
+        // while a take is still being finished.
+        if case .terminate = event, !leaving, machine.exiting { endedBySignal = true }
+        return effects(of: actions)
     }
 
     /// The machine starts (the camera asked for, the first state); its actions as effects.
@@ -114,9 +120,6 @@ public struct BoothCore: Sendable {
             case let .exit(code):
                 jobs.exitCode = code
                 return nil
-            case .emit(.terminated):
-                endedBySignal = true
-                return .machine(action)
             default:
                 return .machine(action)
             }

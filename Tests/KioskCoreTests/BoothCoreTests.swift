@@ -263,9 +263,13 @@ struct BoothCoreTests {
             // SIGTERM while a hook runs: the hook is asked to end at once (once), the exit follows it.
             ([.owe("/t/1.mov"), .startHook, .event(.terminate(signal: "SIGTERM")), .event(.stateQuery), .hookExits(143)], .ready,
              ["2:stopHook", "4:hookFinished 143", "4:exit 0"]),
-            // A signal with no hook running asks nothing to end; `quit` with a hook running never does.
+            // SIGTERM in a take: the hook is asked to end at once, before the take is finished.
+            ([.owe("/t/1.mov"), .startHook, .event(.terminate(signal: "SIGTERM")), .event(.recordingFinished(Fixture.goodTake)),
+              .hookExits(143)], .recording, ["2:stopHook", "4:hookFinished 143", "4:exit 0"]),
+            // A signal with no hook running asks nothing to end; `quit` (then a signal after it) never does.
             ([.event(.terminate(signal: "SIGINT"))], .ready, ["0:exit 0"]),
-            ([.owe("/t/1.mov"), .startHook, .event(.quit), .hookExits(0)], .ready, ["3:hookFinished 0", "3:exit 0"]),
+            ([.owe("/t/1.mov"), .startHook, .event(.quit), .event(.terminate(signal: "SIGTERM")), .hookExits(0)], .ready,
+             ["4:hookFinished 0", "4:exit 0"]),
           ] as [([Work], Fixture, [String])])
     func exit(steps: [Work], fixture: Fixture, expected: [String]) {
         #expect(Self.work(fixture.make(session: .once), steps) == expected)
