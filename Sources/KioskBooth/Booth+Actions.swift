@@ -16,6 +16,8 @@ extension Booth {
             case .redraw: needsDraw = true
             case let .emit(event): events.emit(event)
             case .ready: sayReady()
+            case let .tryCamera(index, stop): tryCamera(index, stopping: stop)
+            case let .cameraInUse(index, changed): cameraInUse(index, changed: changed)
             case .stopHook: stopRunningHook()
             case let .exit(code): exitStatus = code
             }
@@ -39,7 +41,7 @@ extension Booth {
     func perform(_ action: RecorderAction) {
         switch action {
         case .startCamera:
-            let (camera, inbox, index) = (camera, inbox, ring.index)
+            let (camera, inbox, index) = (camera, inbox, core.ring.index)
             camera.setControls(config.capture.cameraControls)
             let start = startCamera
             shared.cameraControl.async {
@@ -48,7 +50,8 @@ extension Booth {
                 inbox.post(.cameraStarted(failure: failure))
             }
         case .switchCamera:
-            switchCamera()
+            // Every machine event goes through the core, which runs the switch (`.tryCamera`).
+            assertionFailure("the machine's camera switch reached the booth past the core")
         case .stopCamera:
             let camera = camera
             shared.cameraControl.async { camera.stop() }

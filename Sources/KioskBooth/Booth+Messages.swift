@@ -53,8 +53,8 @@ extension Booth {
             carryOut(core.microphoneTried(failure: failure))
         case let .launchFilesDone(done, owed):
             carryOut(core.launchFilesDone(done, owed: owed, at: MonotonicClock.now()))
-        case let .cameraSwitched(index, open):
-            cameraSwitched(to: index, open: open)
+        case let .cameraTried(index, attempt, name, label):
+            carryOut(core.cameraTried(index, attempt, name: name, label: label, at: MonotonicClock.now()))
         case let .capture(event):
             handle(event)
         case let .takeStarted(started):

@@ -15,7 +15,7 @@
 // time, the take's tick, the gate before ready (ReadyGate), the outstanding work and hooks the exit
 // waits for (BoothJobs): fed the time, it returns effects; the booth holds its messages until the
 // core says ready, and leaves when it says exit), the attract screen's slideshow (SlideshowRule), the
-// cameras (CameraRing), the encoder (EncoderFallback), time left (TimeLeft), the slow disk
+// camera switch (CameraRing), the encoder (EncoderFallback), time left (TimeLeft), the slow disk
 // (SlowDisk), the service's status line (ServiceStatus), silence (SilenceWatch). This file holds the
 // loop; the booth's other files (Booth+…) carry out what each room decides. docs/behaviour.md maps
 // them.
@@ -54,7 +54,6 @@ public final class Booth {
     let activeWriter = WriterSlot()
     /// The queues and the slots the workers share with the UI thread.
     let shared: BoothWorkers
-    var ring: CameraRing
     var takes = TakeState()
     /// The exit status once the core said `.exit` (every job and hook back): the loop ends.
     var exitStatus: Int32?
@@ -71,9 +70,9 @@ public final class Booth {
 
     var screen: any BoothScreen { parts.screen }
     var events: EventSink { parts.events }
-    /// Every camera, in switch order; `ring.index` is the one in use.
+    /// Every camera, in switch order; the core's `ring.index` is the one in use.
     var cameras: [any VideoSource] { [parts.camera] + parts.moreCameras }
-    var camera: any VideoSource { ring.index == 0 ? parts.camera : parts.moreCameras[ring.index - 1] }
+    var camera: any VideoSource { core.ring.index == 0 ? parts.camera : parts.moreCameras[core.ring.index - 1] }
     /// The microphone's level, from the one listening in ready or the take's.
     var meter: LevelMeter { shared.meter }
     /// Holds the machine's sleep off while a take is made safe (`watchSystemSleep`); nil: none.
@@ -109,13 +108,13 @@ public final class Booth {
         storage = folder.map { FolderStorage(folder: $0) } ?? SingleFileStorage(output: outputPath)
         self.parts = parts
         shared = try BoothWorkers(outputLock: Locked(outputLock), metricsFile: config.service.metricsFile)
-        ring = CameraRing(count: 1 + parts.moreCameras.count)
+        let cameraCount = 1 + parts.moreCameras.count
         core = BoothCore(machine: RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                                   countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining,
-                                                  cameraCount: ring.count, shares: config.share.folder != nil, trims: config.guest.trim),
+                                                  cameraCount: cameraCount, shares: config.share.folder != nil, trims: config.guest.trim),
                          now: MonotonicClock.now(), launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
                          microphone: parts.monitorsMicrophone && config.capture.microphone != .none,
-                         hookBackoff: HookBackoff(first: parts.environment.hookBackoff ?? 10))
+                         hookBackoff: HookBackoff(first: parts.environment.hookBackoff ?? 10), cameras: cameraCount)
         machine.photoButton = config.screen.photoButton
         machine.library = config.screen.library
         inbox.wakes(with: parts.screen.wake)
@@ -130,7 +129,6 @@ public final class Booth {
         outputPath = file
         storage = SingleFileStorage()
         shared = try BoothWorkers(outputLock: Locked(nil))
-        ring = CameraRing(count: 1)
         self.parts = parts
         core = BoothCore(machine: RecorderMachine(playing: file, orientation: parts.screen.orientation), now: MonotonicClock.now())
         inbox.wakes(with: parts.screen.wake)
@@ -288,7 +286,7 @@ public final class Booth {
             if model.microphoneSilent, model.message == nil { model.message = .microphoneSilent }
         }
         if model.mode == .recording, takeSaving { model.message = .saving }
-        if model.mode == .ready, let name = ring.bannerName(at: now) { model.cameraName = name }
+        if model.mode == .ready, let name = core.ring.bannerName(at: now) { model.cameraName = name }
         if model.share != nil, let ssid = config.share.wifiSSID {
             model.share?.wifi = WiFiPayload.make(ssid: ssid, password: config.share.wifiPassword)
         }

@@ -21,6 +21,13 @@ public struct BoothCore: Sendable {
         /// `ready` goes out: the booth says it (with its devices' names and sizes, the encoder),
         /// tells systemd, then handles what it held meanwhile, in the order it came.
         case ready
+        /// The camera switch tries camera `index` (BoothCore+Cameras): the booth, on its camera
+        /// queue, stops camera `stop` first (the one in use, or one passed over), starts `index`
+        /// (nothing heard from any camera meanwhile) and reports back (`cameraTried`).
+        case tryCamera(index: Int, stop: Int?)
+        /// The switch ended on camera `index`, now the one heard; `changed`: another than before
+        /// (the booth says `cameraChanged` with what it is).
+        case cameraInUse(index: Int, changed: Bool)
         /// A signal is ending the booth while a hook runs: the booth asks the hook to end (once).
         case stopHook
         /// The machine said exit and every file job and the running hook have reported back: the
@@ -81,13 +88,19 @@ public struct BoothCore: Sendable {
     var endedBySignal = false
     /// `.exit` was said.
     var exitSaid = false
+    /// The cameras: the one in use, the switch's order and the new one's name (BoothCore+Cameras).
+    public internal(set) var ring: CameraRing
+    /// The switch under way: from which camera (the one in use when it began); nil: none.
+    var switchingFrom: Int?
 
     /// `launchFiles`: `ready` waits for the launch's file work (`launchFilesDone`); `microphone`:
     /// for the look at the microphone (`microphoneTried`). It always waits for the camera's first
-    /// attempt (`cameraStarted`). `hookBackoff`: the wait between a hook's tries.
+    /// attempt (`cameraStarted`). `hookBackoff`: the wait between a hook's tries. `cameras`: how
+    /// many the switch goes round.
     public init(machine: RecorderMachine, settings: Settings = Settings(), now: Int64, launchFiles: Bool = false,
-                microphone: Bool = false, hookBackoff: HookBackoff = HookBackoff()) {
+                microphone: Bool = false, hookBackoff: HookBackoff = HookBackoff(), cameras: Int = 1) {
         self.machine = machine
+        ring = CameraRing(count: cameras)
         self.settings = settings
         gate = ReadyGate(launchFiles: launchFiles, microphone: microphone)
         jobs.owed.backoff = hookBackoff
@@ -115,13 +128,15 @@ public struct BoothCore: Sendable {
     }
 
     private mutating func effects(of actions: [RecorderAction]) -> [Effect] {
-        actions.compactMap { action in
+        actions.flatMap { action -> [Effect] in
             switch action {
             case let .exit(code):
                 jobs.exitCode = code
-                return nil
+                return []
+            case .switchCamera:
+                return switchBegins()
             default:
-                return .machine(action)
+                return [.machine(action)]
             }
         }
     }

@@ -274,4 +274,67 @@ struct BoothCoreTests {
     func exit(steps: [Work], fixture: Fixture, expected: [String]) {
         #expect(Self.work(fixture.make(session: .once), steps) == expected)
     }
+
+    // MARK: the camera switch
+
+    /// Three cameras, the one in use `current`; Switch pressed at 1 s and each camera tried
+    /// answering as `attempts` says (the booth's part: the attempt reported back a tenth of a
+    /// second after each `.tryCamera`). What the core said, and whether Start shows meanwhile.
+    static func switching(from current: Int, _ attempts: [CameraRing.Attempt]) -> (said: [String], core: BoothCore) {
+        var machine = RecorderMachine(session: .loop, outputPath: "/takes/take.mov", orientation: .landscapeRight, cameraCount: 3)
+        _ = machine.start()
+        var core = BoothCore(machine: machine, now: 0, cameras: 3)
+        var said: [String] = []
+        var t: Int64 = s
+        // Get to `current` first, with every camera opening.
+        var pending = core.handle(.press(.switchCamera))
+        while core.ring.index != current || !pending.isEmpty {
+            guard let effect = pending.first else { pending = core.handle(.press(.switchCamera)); continue }
+            pending.removeFirst()
+            if case let .tryCamera(index, _) = effect {
+                pending += core.cameraTried(index, .opened, name: "/dev/video\(index)", label: "cam\(index)", at: 0)
+            }
+        }
+        pending = core.handle(.press(.switchCamera))
+        while !pending.isEmpty {
+            let effect = pending.removeFirst()
+            switch effect {
+            case let .tryCamera(index, stop):
+                said.append("try \(index)" + (stop.map { ", stop \($0)" } ?? ""))
+                #expect(!core.machine.visibleButtons.contains(.start), "no Start while the switch runs")
+                t += s / 10
+                pending += core.cameraTried(index, attempts[index], name: "/dev/video\(index)", label: "cam\(index)", at: t)
+            case let .cameraInUse(index, changed): said.append("in use \(index)\(changed ? ", changed" : "")")
+            case let .log(line): said.append(line)
+            case .machine(.emit), .machine(.startCamera), .machine(.stopCamera): break
+            default: said.append("\(effect)")
+            }
+        }
+        if !core.machine.cameraAvailable { said.append("lost") }
+        return (said, core)
+    }
+
+    @Test("the camera switch through the core: each camera tried in turn after the one in use, one passed over when it fails or waits for its device (stopped then), back to the one in use when none opens (lost if it does not open either); Start back at the end; the new camera's name for 2 s",
+          arguments: [
+            (0, [CameraRing.Attempt.opened, .opened, .opened], ["try 1, stop 0", "in use 1, changed", "camera switch: now /dev/video1 (cam1)"]),
+            (0, [.opened, .waiting, .opened],
+             ["try 1, stop 0", "camera switch: /dev/video1 cannot open now; passed over", "try 2, stop 1", "in use 2, changed",
+              "camera switch: now /dev/video2 (cam2)"]),
+            (0, [.opened, .failed, .waiting],
+             ["try 1, stop 0", "try 2", "camera switch: /dev/video2 cannot open now; passed over", "try 0, stop 2", "in use 0",
+              "camera switch: no other camera could open; /dev/video0 stays"]),
+            (1, [.failed, .failed, .failed],
+             ["try 2, stop 1", "try 0", "try 1", "in use 1", "camera switch: no other camera could open; /dev/video1 stays", "lost"]),
+            (2, [.opened, .waiting, .waiting],
+             ["try 0, stop 2", "in use 0, changed", "camera switch: now /dev/video0 (cam0)"]),
+          ] as [(Int, [CameraRing.Attempt], [String])])
+    func cameraSwitch(current: Int, attempts: [CameraRing.Attempt], expected: [String]) {
+        let (said, core) = Self.switching(from: current, attempts)
+        #expect(said == expected)
+        #expect(core.machine.visibleButtons.contains(.start) || !core.machine.cameraAvailable)
+        let changed = expected.contains { $0.hasSuffix("changed") }
+        let chosen = core.ring.index
+        #expect(core.ring.bannerName(at: 2 * Self.s) == (changed ? "cam\(chosen)" : nil))
+        #expect(core.ring.bannerName(at: 4 * Self.s) == nil)
+    }
 }
