@@ -141,7 +141,7 @@ extension Booth {
         let info = camera.info
         let microphoneName = config.capture.microphone == .none || microphone.missing ? "none" : microphone.name
         events.emit(.ready(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps,
-                           orientation: screen.orientation, encoder: nextEncoder.rawValue, microphone: microphoneName))
+                           orientation: screen.orientation, encoder: core.nextEncoder.rawValue, microphone: microphoneName))
         tellService(.ready)
         let held = heldUntilReady
         heldUntilReady = []

@@ -141,6 +141,8 @@ extension Booth {
             }
         }
         config = configuration
+        // The core's rules read it from now on (a Start in this same turn asks for the new encoder).
+        core.settings = Self.coreSettings(configuration, parts: parts)
         camera.setControls(configuration.capture.cameraControls)
         screen.setPreview(mirror: shown.mirrorPreview, cameraMount: configuration.capture.cameraRotation,
                           fit: shown.shownPreviewFit(overlay: configuration.video.overlay != nil))

@@ -8,17 +8,13 @@ import KioskMedia
 import KioskSystem
 
 extension Booth {
-    /// The video encoder the next take asks for: `auto` as resolved at launch, unless it stalled in
-    /// a take (then libx264).
-    var nextEncoder: VideoEncoderName { takes.encoders.next(configured: config.video.encoder, auto: parts.autoEncoder?.name) }
-
     /// Opens the microphone and the writer on the file worker (after the old take is gone); the
     /// result comes back as `takeStarted` or `takeFailed`.
     func startRecording(orientation: Orientation) {
         let info = camera.info
         var settings = MovieSettings(outputPath: outputPath, videoSize: info.size, fps: info.fps, audio: nil)
         settings.framesFromLiveClock = true
-        settings.videoEncoder = nextEncoder
+        settings.videoEncoder = core.nextEncoder
         settings.preset = config.video.preset
         settings.crf = config.video.crf
         settings.bitrate = config.video.bitrate
@@ -83,12 +79,12 @@ extension Booth {
         activeWriter.set(nil)
         takes.current = nil
         takes.ownOnDisk = true
-        if let note = takes.encoders.takeEnded(encoder: result.encoder.map(VideoEncoderName.init(rawValue:)), stalled: result.encoderStalled) { Log.info(note) }
         takes.lastDuration = result.duration
         if result.success { service.status.takes += 1 }
         countFinishedTake(result)
         // A file removed mid-take (its folder deleted): said, and never handed over.
         if let lost = result.lost { events.emit(.error(code: .recordingFailed, message: lost)) }
+        // (The core takes the encoder's stall from it: libx264 from the next take on.)
         carryOut(core.handle(.recordingFinished(result)))
         if machine.trimmerView != nil { askTrimPictures(of: result.outputPath) }
     }

@@ -10,12 +10,14 @@
 // handing a take over run on a serial file worker; both report back. Screenshots are written on a
 // worker of their own.
 //
-// The booth's rules live in rooms of their own, each a value with its own tests: the machine and
-// the guest's clocks (BoothCore: the countdown, idle reset, the attract screen, the share screen's
-// time, the take's tick, the gate before ready (ReadyGate), the outstanding work and hooks the exit
-// waits for (BoothJobs): fed the time, it returns effects; the booth holds its messages until the
-// core says ready, and leaves when it says exit), the attract screen's slideshow (SlideshowRule), the
-// camera switch (CameraRing), the encoder (EncoderFallback), time left (TimeLeft), the slow disk
+// The booth's rules live in rooms of their own, each a value with its own tests. BoothCore holds
+// the machine and the rules that decide for the booth as a whole, fed inputs with the time as a value
+// and returning effects: the guest's clocks (the countdown, idle reset, the attract screen, the share
+// screen's time, the take's tick), the gate before ready (ReadyGate: the booth holds its messages
+// until the core says ready), the camera switch (CameraRing: the core says which camera to try next),
+// the outstanding work and hooks the exit waits for (BoothJobs: the booth leaves when the core says
+// exit) and the encoder each take asks for (EncoderFallback). The booth still consults the others
+// itself: the attract screen's slideshow (SlideshowRule), time left (TimeLeft), the slow disk
 // (SlowDisk), the service's status line (ServiceStatus), silence (SilenceWatch). This file holds the
 // loop; the booth's other files (Booth+…) carry out what each room decides. docs/behaviour.md maps
 // them.
@@ -112,7 +114,7 @@ public final class Booth {
         core = BoothCore(machine: RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                                   countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining,
                                                   cameraCount: cameraCount, shares: config.share.folder != nil, trims: config.guest.trim),
-                         now: MonotonicClock.now(), launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
+                         settings: Self.coreSettings(config, parts: parts), now: MonotonicClock.now(), launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
                          microphone: parts.monitorsMicrophone && config.capture.microphone != .none,
                          hookBackoff: HookBackoff(first: parts.environment.hookBackoff ?? 10), cameras: cameraCount)
         machine.photoButton = config.screen.photoButton
@@ -190,8 +192,7 @@ public final class Booth {
         // A photo's code waiting shows as soon as a message brings the machine to ready, before the next one is handled.
         for message in inbox.take() { handle(message); offerPhotoShare() }
         // The countdown's second, idle reset, the attract screen, the share screen's time, the take's tick.
-        core.settings = BoothCore.Settings(idleTimeout: config.guest.idleTimeout, idleAction: config.guest.idleAction,
-                                           attractAfter: config.guest.attractAfter)
+        core.settings = Self.coreSettings(config, parts: parts)
         let take = takes.current.map { (elapsed: $0.writer.elapsed, remaining: remaining(of: $0.writer)) }
         // (And a running hook asked to end when a signal ends the booth; the exit once all is back.)
         carryOut(core.turn(at: MonotonicClock.now(), BoothCore.Turn(take: take)))
@@ -243,6 +244,12 @@ public final class Booth {
             }
         }
         if !core.readyOut { inbox.wait(milliseconds: 100) }
+    }
+
+    /// The settings the core's rules read, from the configuration in force (a reload changes it).
+    static func coreSettings(_ config: Configuration, parts: BoothParts) -> BoothCore.Settings {
+        BoothCore.Settings(idleTimeout: config.guest.idleTimeout, idleAction: config.guest.idleAction, attractAfter: config.guest.attractAfter,
+                           encoder: config.video.encoder, autoEncoder: parts.autoEncoder?.name)
     }
 
     /// How long the loop may sleep when nothing wakes it (a new frame and every inbox message

@@ -42,11 +42,17 @@ public struct BoothCore: Sendable {
         public var idleAction: IdleAction
         /// `--attract-after` (seconds, 0: never).
         public var attractAfter: Double
+        /// `--video-encoder` (`auto` or a name), and what `auto` resolved to at launch (nil: nothing).
+        public var encoder: VideoEncoderName
+        public var autoEncoder: VideoEncoderName?
 
-        public init(idleTimeout: Double = 0, idleAction: IdleAction = .discard, attractAfter: Double = 0) {
+        public init(idleTimeout: Double = 0, idleAction: IdleAction = .discard, attractAfter: Double = 0,
+                    encoder: VideoEncoderName = .auto, autoEncoder: VideoEncoderName? = nil) {
             self.idleTimeout = idleTimeout
             self.idleAction = idleAction
             self.attractAfter = attractAfter
+            self.encoder = encoder
+            self.autoEncoder = autoEncoder
         }
     }
 
@@ -92,6 +98,9 @@ public struct BoothCore: Sendable {
     public internal(set) var ring: CameraRing
     /// The switch under way: from which camera (the one in use when it began); nil: none.
     var switchingFrom: Int?
+    /// The encoders that stalled in a take (EncoderFallback): the next take asks for libx264
+    /// in their place.
+    public private(set) var encoders = EncoderFallback()
 
     /// `launchFiles`: `ready` waits for the launch's file work (`launchFilesDone`); `microphone`:
     /// for the look at the microphone (`microphoneTried`). It always waits for the camera's first
@@ -111,15 +120,25 @@ public struct BoothCore: Sendable {
     /// The attract screen shows.
     public var attracting: Bool { attract.showing }
 
+    /// The video encoder the next take asks for (and `ready` names): `auto` as resolved at launch,
+    /// a name as given, libx264 in place of one that stalled in an earlier take.
+    public var nextEncoder: VideoEncoderName { encoders.next(configured: settings.encoder, auto: settings.autoEncoder) }
+
     /// An event for the machine; its actions as effects. Its exit is kept (`jobs.exitCode`): the
-    /// core says `.exit` once the outstanding work has reported back (`turn`).
+    /// core says `.exit` once the outstanding work has reported back (`turn`). A take that ended
+    /// with its encoder stalled makes the next take ask for libx264 (said once an encoder).
     public mutating func handle(_ event: RecorderEvent) -> [Effect] {
+        var said: [Effect] = []
+        if case let .recordingFinished(result) = event,
+           let note = encoders.takeEnded(encoder: result.encoder.map(VideoEncoderName.init(rawValue:)), stalled: result.encoderStalled) {
+            said.append(.log(note))
+        }
         let leaving = machine.exiting
         let actions = machine.handle(event)
         // A signal is why the booth ends (not a `quit` or an outcome before it): from now on, even
         // while a take is still being finished.
         if case .terminate = event, !leaving, machine.exiting { endedBySignal = true }
-        return effects(of: actions)
+        return said + effects(of: actions)
     }
 
     /// The machine starts (the camera asked for, the first state); its actions as effects.

@@ -337,4 +337,35 @@ struct BoothCoreTests {
         #expect(core.ring.bannerName(at: 2 * Self.s) == (changed ? "cam\(chosen)" : nil))
         #expect(core.ring.bannerName(at: 4 * Self.s) == nil)
     }
+
+    // MARK: the encoder
+
+    @Test("the encoder each take asks for, through the core: auto as resolved or a name as given; a take ended with its encoder stalled (the machine's recordingFinished) logs once and makes libx264 the next; libx264's own stall and a take without one change nothing",
+          arguments: [
+            ("auto", "h264_vaapi", [], "h264_vaapi", 0),
+            ("auto", nil, [], "libx264", 0),
+            ("auto", "h264_vaapi", [("h264_vaapi", true)], "libx264", 1),
+            ("auto", "h264_vaapi", [("h264_vaapi", true), ("h264_vaapi", true)], "libx264", 1),
+            ("auto", "h264_vaapi", [("h264_vaapi", false)], "h264_vaapi", 0),
+            ("h264_v4l2m2m", nil, [("h264_vaapi", true)], "h264_v4l2m2m", 1),
+            ("h264_v4l2m2m", nil, [("h264_v4l2m2m", true)], "libx264", 1),
+            ("libx264", nil, [("libx264", true)], "libx264", 0),
+          ] as [(VideoEncoderName, VideoEncoderName?, [(String, Bool)], VideoEncoderName, Int)])
+    func encoder(configured: VideoEncoderName, auto: VideoEncoderName?, takes: [(String, Bool)], next: VideoEncoderName, notes: Int) {
+        var core = BoothCore(machine: Fixture.ready.make(session: .loop), settings: BoothCore.Settings(encoder: configured, autoEncoder: auto), now: 0)
+        var said: [String] = []
+        for (encoder, stalled) in takes {
+            _ = core.handle(.press(.start))
+            _ = core.handle(.recordingStarted(outputPath: "/takes/take.mov"))
+            let result = RecordingResult(outputPath: "/takes/take.mov", duration: 1, bytes: 100, reason: stalled ? .error : .user,
+                                         success: true, encoder: encoder, encoderStalled: stalled)
+            let effects = core.handle(.recordingFinished(result))
+            said += effects.compactMap { if case let .log(line) = $0 { line } else { nil } }
+            #expect(core.machine.mode == .finished)
+            _ = core.handle(.press(.retake))
+        }
+        #expect(core.nextEncoder == next)
+        #expect(said.count == notes, "\(said)")
+        #expect(said.allSatisfy { $0.hasSuffix("stopped returning packets; libx264 from the next take on") })
+    }
 }
