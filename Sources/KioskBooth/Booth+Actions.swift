@@ -1,5 +1,6 @@
-// The machine's actions, carried out: each starts work on a worker (the camera's queue, the file
-// worker) or changes what the UI thread owns; what the work leads to comes back through the inbox.
+// The core's effects and the machine's actions among them, carried out: each starts work on a worker
+// (the camera's queue, the file worker) or changes what the UI thread owns; what the work leads to
+// comes back through the inbox.
 import Foundation
 import KioskCore
 import KioskMedia
@@ -22,23 +23,14 @@ extension Booth {
             case let .exit(code): exitStatus = code
             }
         }
-        tellStoppingOnce()
-    }
-
-    func perform(_ actions: [RecorderAction]) {
-        for action in actions { perform(action) }
-        tellStoppingOnce()
-    }
-
-    /// systemd hears STOPPING=1 once the machine is on its way out.
-    private func tellStoppingOnce() {
+        // systemd hears STOPPING=1 once the machine is on its way out.
         if machine.exiting && !service.stoppingTold {
             service.stoppingTold = true
             tellService(.stopping)
         }
     }
 
-    func perform(_ action: RecorderAction) {
+    private func perform(_ action: RecorderAction) {
         switch action {
         case .startCamera:
             let (camera, inbox, index) = (camera, inbox, core.ring.index)

@@ -1,8 +1,9 @@
 // The `--on-take` hooks (issue 32): each accepted take owes its hook until the hook exits 0. The
-// queue (HookQueue, in the core's BoothJobs) decides which try runs when; this file carries it out. Before each
-// try the queue is saved on the file worker (its attempt counted), and the file worker hands the try
-// to the hooks worker only then, so a kill -9 during a try still counts it at the next launch. After
-// a success the queue is saved without the take and retention runs again: the take may go now.
+// queue (HookQueue, in the core's BoothJobs) decides which try runs when; this file carries it out.
+// Before each try the queue is saved on the file worker (its attempt counted), and the file worker
+// hands the try to the hooks worker only then, so a kill -9 during a try still counts it at the next
+// launch. After a success the queue is saved without the take and retention runs again: the take may
+// go now.
 import Foundation
 import KioskCore
 import KioskMedia

@@ -114,7 +114,8 @@ public final class Booth {
         core = BoothCore(machine: RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                                   countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining,
                                                   cameraCount: cameraCount, shares: config.share.folder != nil, trims: config.guest.trim),
-                         settings: Self.coreSettings(config, parts: parts), now: MonotonicClock.now(), launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
+                         settings: Self.coreSettings(config, parts: parts), now: MonotonicClock.now(),
+                         launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
                          microphone: parts.monitorsMicrophone && config.capture.microphone != .none,
                          hookBackoff: HookBackoff(first: parts.environment.hookBackoff ?? 10), cameras: cameraCount)
         machine.photoButton = config.screen.photoButton

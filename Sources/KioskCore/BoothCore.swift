@@ -1,11 +1,13 @@
-// The booth's guest-facing rules as one value: the machine, and the clocks the guest meets without
-// touching anything (the countdown's seconds, idle reset, the attract screen, the share screen's
-// time, the take's time left), the gate before `ready` (BoothCore+Ready) and the outstanding work the
-// exit waits for (BoothCore+Jobs). It is fed inputs with
-// the time as a value (a touch, a command that presses, a turn of the loop carrying what the take
-// measured, a device's first report) and returns what to do: the machine's actions, lines for the
-// log, a new drawing, its own events, `ready`. The booth carries them out; the core never
-// reads a clock, so every rule here is tested by table on a virtual clock (BoothCoreTests).
+// The booth's rules as one value: the machine, the clocks the guest meets without touching anything
+// (the countdown's seconds, idle reset, the attract screen, the share screen's time, the take's time
+// left), the gate before `ready` (BoothCore+Ready), the outstanding work the exit waits for
+// (BoothCore+Jobs), the camera switch (BoothCore+Cameras) and the encoder each take asks for. Every
+// machine event goes through it. It is fed inputs with the time as a value (a touch, a command that
+// presses, a turn of the loop carrying what the take measured, a worker's report) and returns what
+// to do: the machine's actions, lines for the log, a new drawing, its own events, `ready`, a camera
+// to try, the exit. The booth carries them out (its queues, its devices, SDL); the core never reads
+// a clock and touches no device, so every rule here is tested by table on a virtual clock
+// (BoothCoreTests).
 
 public struct BoothCore: Sendable {
     /// What the booth does for the core.
