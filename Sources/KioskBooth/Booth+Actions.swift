@@ -1,39 +1,39 @@
-// The machine's actions, carried out: each starts work on a worker (the camera's queue, the file
-// worker) or changes what the UI thread owns; what the work leads to comes back through the inbox.
+// The core's effects and the machine's actions among them, carried out: each starts work on a worker
+// (the camera's queue, the file worker) or changes what the UI thread owns; what the work leads to
+// comes back through the inbox.
 import Foundation
 import KioskCore
 import KioskMedia
 import KioskSystem
 
 extension Booth {
-    /// What the core said to do, in its order: the machine's actions, the log's lines, a new drawing.
+    /// What the core said to do, in its order: the machine's actions, the log's lines, a new
+    /// drawing, its own events, `ready`.
     func carryOut(_ effects: [BoothCore.Effect]) {
-        var actions: [RecorderAction] = []
         for effect in effects {
             switch effect {
-            case let .machine(action): actions.append(action)
-            case let .log(line):
-                perform(actions)
-                actions = []
-                Log.info(line)
+            case let .machine(action): perform(action)
+            case let .log(line): Log.info(line)
             case .redraw: needsDraw = true
+            case let .emit(event): events.emit(event)
+            case .ready: sayReady()
+            case let .tryCamera(index, stop): tryCamera(index, stopping: stop)
+            case let .cameraInUse(index, changed): cameraInUse(index, changed: changed)
+            case .stopHook: stopRunningHook()
+            case let .exit(code): exitStatus = code
             }
         }
-        perform(actions)
-    }
-
-    func perform(_ actions: [RecorderAction]) {
-        for action in actions { perform(action) }
+        // systemd hears STOPPING=1 once the machine is on its way out.
         if machine.exiting && !service.stoppingTold {
             service.stoppingTold = true
             tellService(.stopping)
         }
     }
 
-    func perform(_ action: RecorderAction) {
+    private func perform(_ action: RecorderAction) {
         switch action {
         case .startCamera:
-            let (camera, inbox, index) = (camera, inbox, ring.index)
+            let (camera, inbox, index) = (camera, inbox, core.ring.index)
             camera.setControls(config.capture.cameraControls)
             let start = startCamera
             shared.cameraControl.async {
@@ -42,7 +42,8 @@ extension Booth {
                 inbox.post(.cameraStarted(failure: failure))
             }
         case .switchCamera:
-            switchCamera()
+            // Every machine event goes through the core, which runs the switch (`.tryCamera`).
+            assertionFailure("the machine's camera switch reached the booth past the core")
         case .stopCamera:
             let camera = camera
             shared.cameraControl.async { camera.stop() }
@@ -92,12 +93,14 @@ extension Booth {
             if case let .state(mode, timer, buttons, orientation, remaining, _, _, trim, library) = event {
                 events.emit(.state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
                                    microphoneLevel: config.capture.microphone != .none ? meter.level() : nil,
-                                   hooksPending: config.service.onTake != nil ? jobs.owed.pending : nil, trim: trim, library: library))
+                                   hooksPending: config.service.onTake != nil ? core.jobs.owed.pending : nil, trim: trim, library: library))
             } else {
                 events.emit(event)
             }
-        case let .exit(code):
-            jobs.exitCode = code
+        case .exit:
+            // Every machine event goes through the core, which keeps the exit and says `.exit` once
+            // the outstanding work is back.
+            assertionFailure("the machine's exit reached the booth past the core")
         }
         needsDraw = true
     }
@@ -119,7 +122,7 @@ extension Booth {
         // The session of the take's own settings: a reload the machine applies on this return
         // to ready comes as the next action, after this one.
         let (output, rename, storage, number, rules) = (outputPath, config.guest.session == .loop, storage, takes.number, retention)
-        let protected = jobs.protectedTakes
+        let protected = core.jobs.protectedTakes
         takes.ownOnDisk = false
         let trim = takes.trim
         takes.trim = nil
@@ -135,7 +138,7 @@ extension Booth {
     /// Runs `job` on the file worker, in order with the jobs before it; the events it returns are
     /// emitted on the UI thread when it reports back.
     func onFiles(_ job: @escaping @Sendable () -> [KioskEvent]) {
-        jobs.filePosted()
+        core.filePosted()
         let inbox = inbox
         shared.files.async { inbox.post(.fileJobDone(job())) }
     }

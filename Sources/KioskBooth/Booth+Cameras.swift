@@ -1,5 +1,5 @@
-// The cameras: starting the one in use, and the switch button (which camera comes next is the
-// ring's rule, `CameraRing.pick`; the starts and stops run on the camera-control queue).
+// The cameras: starting the one in use, and carrying out the switch the core runs (which camera is
+// tried next is the core's, BoothCore+Cameras; the starts and stops run on the camera-control queue).
 import Foundation
 import KioskCapture
 import KioskCore
@@ -26,53 +26,37 @@ extension Booth {
         }
     }
 
-    /// The switch button: the camera in use stops and the next one that opens takes over (one
-    /// that cannot open now is passed over; with none, the old one comes back). Nothing starts
-    /// meanwhile: the machine shows no Start until it is done.
-    func switchCamera() {
-        guard ring.count > 1 else {
-            perform(machine.handle(.cameraSwitched))
-            return
-        }
+    /// The core's switch tries camera `index` (`.tryCamera`), on the camera-control queue: nothing
+    /// is heard from any camera meanwhile; `stop` (the one in use, or one passed over) stops first.
+    /// How it went comes back as `cameraTried`.
+    func tryCamera(_ index: Int, stopping stop: Int?) {
         let controls = config.capture.cameraControls
-        let (all, current, inbox, start, speaking) = (cameras, ring.index, inbox, startCamera, shared.speakingCamera)
+        let (all, inbox, start, speaking) = (cameras, inbox, startCamera, shared.speakingCamera)
         shared.cameraControl.async {
             speaking.withLock { $0 = -1 }
-            all[current].stop()
-            let picked = CameraRing.pick(from: current, count: all.count) { index in
-                let camera = all[index]
-                camera.setControls(controls)
-                do { try start(camera, index) } catch {
-                    Log.info("camera switch: \(camera.info.name) did not start: \(error)")
-                    return .failed
-                }
-                if camera.isOpen { return .opened }
-                if index != current {
-                    Log.info("camera switch: \(camera.info.name) cannot open now; passed over")
-                    camera.stop()
-                }
-                return .waiting
+            if let stop { all[stop].stop() }
+            let camera = all[index]
+            camera.setControls(controls)
+            var attempt = CameraRing.Attempt.failed
+            do {
+                try start(camera, index)
+                attempt = camera.isOpen ? .opened : .waiting
+            } catch {
+                Log.info("camera switch: \(camera.info.name) did not start: \(error)")
             }
-            // Even the camera in use did not start again: it stays the one in use, lost.
-            let (index, open) = picked ?? (current, false)
-            speaking.withLock { $0 = index }
-            inbox.post(.cameraSwitched(index: index, open: open))
+            inbox.post(.cameraTried(index: index, attempt: attempt, name: camera.info.name, label: camera.info.label))
         }
     }
 
-    /// The switch is done: the camera in use, `cameraChanged`, its name on screen for a moment.
-    func cameraSwitched(to index: Int, open: Bool) {
-        perform(machine.handle(.cameraSwitched))
-        let info = cameras[index].info
-        if ring.switched(to: index, name: info.label, at: MonotonicClock.now()) {
+    /// The switch ended on camera `index` (`.cameraInUse`): it is the one heard (after the
+    /// attempts, on the same queue); `changed`: `cameraChanged` says what it is. The picture of the
+    /// camera before stays until the new one's first frame.
+    func cameraInUse(_ index: Int, changed: Bool) {
+        let speaking = shared.speakingCamera
+        shared.cameraControl.async { speaking.withLock { $0 = index } }
+        if changed {
+            let info = cameras[index].info
             events.emit(.cameraChanged(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps))
-            Log.info("camera switch: now \(info.name) (\(info.label))")
-        } else {
-            Log.info("camera switch: no other camera could open; \(info.name) stays")
         }
-        // The picture of the camera before stays until the new one's first frame.
-        if open && !machine.cameraAvailable { perform(machine.handle(.cameraBack)) }
-        if !open && machine.cameraAvailable { perform(machine.handle(.cameraLost)) }
-        needsDraw = true
     }
 }

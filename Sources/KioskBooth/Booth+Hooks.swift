@@ -1,8 +1,9 @@
 // The `--on-take` hooks (issue 32): each accepted take owes its hook until the hook exits 0. The
-// queue (HookQueue, in BoothJobs) decides which try runs when; this file carries it out. Before each
-// try the queue is saved on the file worker (its attempt counted), and the file worker hands the try
-// to the hooks worker only then, so a kill -9 during a try still counts it at the next launch. After
-// a success the queue is saved without the take and retention runs again: the take may go now.
+// queue (HookQueue, in the core's BoothJobs) decides which try runs when; this file carries it out.
+// Before each try the queue is saved on the file worker (its attempt counted), and the file worker
+// hands the try to the hooks worker only then, so a kill -9 during a try still counts it at the next
+// launch. After a success the queue is saved without the take and retention runs again: the take may
+// go now.
 import Foundation
 import KioskCore
 import KioskMedia
@@ -14,13 +15,13 @@ extension Booth {
     /// unless another hook runs.
     func hookOwed(_ path: String, share: ShareLink?, duration: Double? = nil) {
         guard config.service.onTake != nil else { return }
-        jobs.owed.add(HookQueue.Entry(path: path, duration: duration ?? takes.lastDuration, shareToken: share?.token, shareFolder: share?.folder),
-                      now: MonotonicClock.now())
+        core.hookOwed(HookQueue.Entry(path: path, duration: duration ?? takes.lastDuration, shareToken: share?.token, shareFolder: share?.folder),
+                      at: MonotonicClock.now())
         // Saved at once, whether its try starts now or waits behind another hook's: a kill -9 while
         // another hook runs must not lose what this take owes.
-        let (inbox, file, text) = (inbox, storage.hookQueueFile, jobs.owed.text)
+        let (inbox, file, text) = (inbox, storage.hookQueueFile, core.jobs.owed.text)
         if let file {
-            jobs.filePosted()
+            core.filePosted()
             shared.files.async {
                 HookQueueFile.save(text, to: file)
                 inbox.post(.hookFilesDone([]))
@@ -40,9 +41,9 @@ extension Booth {
     /// its end comes back as `hookDone`.
     private func startDueHook() {
         guard let command = config.service.onTake,
-              let run = jobs.owed.next(command: command, limit: config.service.hookAttempts, now: MonotonicClock.now()) else { return }
-        let (inbox, running, hooks, file, text) = (inbox, shared.runningHook, shared.hooks, storage.hookQueueFile, jobs.owed.text)
-        jobs.filePosted()
+              let run = core.nextHook(command: command, limit: config.service.hookAttempts, at: MonotonicClock.now()) else { return }
+        let (inbox, running, hooks, file, text) = (inbox, shared.runningHook, shared.hooks, storage.hookQueueFile, core.jobs.owed.text)
+        core.filePosted()
         shared.files.async {
             if let file { HookQueueFile.save(text, to: file) }
             inbox.post(.hookFilesDone([]))
@@ -72,14 +73,14 @@ extension Booth {
     /// hook is given up after `--hook-attempts` tries (its take still kept).
     func hookDone(_ path: String, _ outcome: HookOutcome) {
         let now = MonotonicClock.now()
-        let attempts = jobs.owed.entries.first { $0.path == path }?.attempts ?? 0
-        jobs.owed.ended(path: path, outcome: outcome, now: now).forEach(events.emit)
+        let attempts = core.jobs.owed.entries.first { $0.path == path }?.attempts ?? 0
+        carryOut(core.hookEnded(path: path, outcome: outcome, at: now))
         switch outcome {
         case .exited(0), .takeGone:
             if outcome == .takeGone { Log.info("--on-take: \(path) is gone; its hook is dropped") }
-            let (inbox, storage, file, text) = (inbox, storage, storage.hookQueueFile, jobs.owed.text)
-            let (rules, protected) = (retention, jobs.protectedTakes)
-            jobs.filePosted()
+            let (inbox, storage, file, text) = (inbox, storage, storage.hookQueueFile, core.jobs.owed.text)
+            let (rules, protected) = (retention, core.jobs.protectedTakes)
+            core.filePosted()
             shared.files.async {
                 if let file { HookQueueFile.save(text, to: file) }
                 inbox.post(.hookFilesDone(storage.enforce(rules, protected: protected)))
@@ -88,7 +89,7 @@ extension Booth {
             let said = if case let .exited(status) = outcome { "exited with \(status)" } else { "could not start" }
             if let limit = config.service.hookAttempts, attempts >= limit {
                 Log.info("--on-take for \(path) \(said) (try \(attempts)): given up after \(limit) tries; the take is kept")
-            } else if let wait = jobs.owed.wait(for: path, now: now) {
+            } else if let wait = core.jobs.owed.wait(for: path, now: now) {
                 Log.info("--on-take for \(path) \(said) (try \(attempts)): tried again in \(Int(wait.rounded())) s")
             }
         }

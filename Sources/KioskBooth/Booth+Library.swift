@@ -10,7 +10,7 @@ import KioskSystem
 extension Booth {
     /// Lists the library on the file worker (`libraryListed` follows).
     func listLibrary() {
-        jobs.filePosted()
+        core.filePosted()
         // `--library` needs `--output-dir` (OptionParser.validate): without a folder, an empty library.
         let folder = (storage as? FolderStorage)?.folder
         let (inbox, mode) = (inbox, config.storage.fileMode)
@@ -24,11 +24,11 @@ extension Booth {
 
     /// The file worker's listing, to the machine.
     func libraryListed(_ listed: [TakeLibrary.Take]) {
-        jobs.fileDone()
+        core.fileDone()
         var pictures: [String: RGBPicture] = [:]
         for take in listed { pictures[take.path] = take.picture }
         screen.setLibraryPictures(pictures)
-        perform(machine.handle(.libraryListed(listed.map { LibraryEntry(path: $0.path, duration: $0.duration) })))
+        carryOut(core.handle(.libraryListed(listed.map { LibraryEntry(path: $0.path, duration: $0.duration) })))
     }
 
     /// A tap on the library's grid (a finger, or the `tap` command): the take under it, picked.
@@ -37,7 +37,7 @@ extension Booth {
         guard case let .library(room) = machine.state, room.picked == nil else { return false }
         let entries = room.entries ?? []
         if let index = screen.libraryIndex(atLogical: logical, count: entries.count), index < entries.count {
-            perform(machine.handle(.pick(path: entries[index].path)))
+            carryOut(core.handle(.pick(path: entries[index].path)))
         }
         return true
     }

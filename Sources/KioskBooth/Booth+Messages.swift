@@ -22,22 +22,22 @@ extension Booth {
 
     func handle(_ input: UIInput) {
         switch input {
-        case let .press(button): perform(machine.handle(.press(button)))
+        case let .press(button): carryOut(core.handle(.press(button)))
         case let .tapElsewhere(point):
             if tapLibrary(at: point) { break }
             focus(at: point)
-            perform(machine.handle(.togglePause))
-        case .togglePause: perform(machine.handle(.togglePause))
-        case let .seek(fraction): perform(machine.handle(.seek(position: fraction * machine.playbackDuration)))
+            carryOut(core.handle(.togglePause))
+        case .togglePause: carryOut(core.handle(.togglePause))
+        case let .seek(fraction): carryOut(core.handle(.seek(position: fraction * machine.playbackDuration)))
         case let .trim(handle, seconds):
             // The handle stops at the take's ends and 0.5 s from the other: the trim stays one.
             if let view = machine.trimmerView {
-                perform(machine.handle(.trim(view.range.moving(handle, to: seconds, takeDuration: view.duration))))
+                carryOut(core.handle(.trim(view.range.moving(handle, to: seconds, takeDuration: view.duration))))
             }
-        case .quit: perform(machine.handle(.quit))
-        case .background: perform(machine.handle(.background))
-        case .foreground: perform(machine.handle(.foreground))
-        case let .displayOrientation(o): perform(machine.handle(.rotate(o)))
+        case .quit: carryOut(core.handle(.quit))
+        case .background: carryOut(core.handle(.background))
+        case .foreground: carryOut(core.handle(.foreground))
+        case let .displayOrientation(o): carryOut(core.handle(.rotate(o)))
         case .libraryScrolled: break // drawn again below
         }
         needsDraw = true
@@ -46,37 +46,27 @@ extension Booth {
     func handle(_ message: BoothMessage) {
         switch message {
         case let .cameraStarted(failure):
-            if gate.isOpen {
-                if let failure { events.emit(.error(code: .cameraUnavailable, message: failure)) }
-                // A camera lost before it was stopped (in a take that then finished) and open again
-                // now: its thread is new and has no loss to report back from.
-                if failure == nil && camera.isOpen && !machine.cameraAvailable { perform(machine.handle(.cameraBack)) }
-            } else if let opening = gate.cameraTried(failure: failure) {
-                sendReady(opening)
-            }
+            carryOut(core.cameraStarted(failure: failure, open: camera.isOpen))
         case let .microphoneTried(name, failure):
             microphone.name = name
             microphone.missing = failure != nil
-            if let opening = gate.microphoneTried(failure: failure) { sendReady(opening) }
+            carryOut(core.microphoneTried(failure: failure))
         case let .launchFilesDone(done, owed):
-            jobs.fileDone()
-            done.forEach(events.emit)
-            jobs.owed.load(owed, now: MonotonicClock.now())
-            if let opening = gate.launchFilesDone() { sendReady(opening) }
-        case let .cameraSwitched(index, open):
-            cameraSwitched(to: index, open: open)
+            carryOut(core.launchFilesDone(done, owed: owed, at: MonotonicClock.now()))
+        case let .cameraTried(index, attempt, name, label):
+            carryOut(core.cameraTried(index, attempt, name: name, label: label, at: MonotonicClock.now()))
         case let .capture(event):
             handle(event)
         case let .takeStarted(started):
             takeStarted(started)
         case let .takeFailed(code, message):
-            jobs.fileDone()
+            core.fileDone()
             takes.opening = false
-            perform(machine.handle(.recordingFailed(code: code, message: message)))
+            carryOut(core.handle(.recordingFailed(code: code, message: message)))
         case let .recordingFinished(result):
             recordingFinished(result)
         case let .fileJobDone(done):
-            jobs.fileDone()
+            core.fileDone()
             done.forEach(events.emit)
             // An accepted take owes its hook once its hand-over was reported (a shared one once its
             // share folder is written, or failed).
@@ -91,7 +81,7 @@ extension Booth {
         case let .hookDone(path, outcome):
             hookDone(path, outcome)
         case let .hookFilesDone(done):
-            jobs.fileDone()
+            core.fileDone()
             done.forEach(events.emit)
         case let .emit(event):
             events.emit(event)
@@ -111,7 +101,7 @@ extension Booth {
             events.emit(error.event)
         case .parentGone:
             Log.info("stdout closed: the parent is gone; finishing")
-            perform(machine.handle(.parentGone))
+            carryOut(core.handle(.parentGone))
         case let .configurationRead(result):
             reload(result)
         case let .signal(number):
@@ -131,9 +121,9 @@ extension Booth {
             // No stale picture under the "camera unavailable" note (a finished take's frozen
             // frame stays).
             if [.ready, .countdown, .recording].contains(machine.mode) { screen.clearPreview() }
-            perform(machine.handle(.cameraLost))
+            carryOut(core.handle(.cameraLost))
         case .cameraBack:
-            perform(machine.handle(.cameraBack))
+            carryOut(core.handle(.cameraBack))
         case let .microphoneLost(reason):
             events.emit(.error(code: .microphoneUnavailable, message: reason + "; recording silence"))
         case .microphoneBack:
@@ -145,20 +135,17 @@ extension Booth {
         }
     }
 
-    /// `ready` goes out (the camera's failure said first); what came in meanwhile is handled after
-    /// it, in order.
-    private func sendReady(_ opening: ReadyGate<BoothMessage>.Opening) {
-        if let failure = opening.cameraFailure { events.emit(.error(code: .cameraUnavailable, message: failure)) }
-        if let failure = opening.microphoneFailure {
-            events.emit(.error(code: .microphoneUnavailable,
-                               message: "\(failure); takes are recorded without sound until it opens (it is tried again at each Start)"))
-        }
+    /// The core said `ready` (the devices' failures went out just before): it goes out with what the
+    /// devices are, systemd hears READY=1, and what came in meanwhile is handled after it, in order.
+    func sayReady() {
         let info = camera.info
         let microphoneName = config.capture.microphone == .none || microphone.missing ? "none" : microphone.name
         events.emit(.ready(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps,
-                           orientation: screen.orientation, encoder: nextEncoder.rawValue, microphone: microphoneName))
+                           orientation: screen.orientation, encoder: core.nextEncoder.rawValue, microphone: microphoneName))
         tellService(.ready)
-        for message in opening.held { handle(message) }
+        let held = heldUntilReady
+        heldUntilReady = []
+        for message in held { handle(message) }
     }
 
     func handle(_ command: Command) {
@@ -171,36 +158,36 @@ extension Booth {
         default: break
         }
         switch command {
-        case let .press(button): perform(machine.handle(.press(button)))
-        case let .start(seconds): perform(machine.handle(.start(countdown: seconds)))
-        case let .rotate(o): perform(machine.handle(.rotate(o)))
-        case .background: perform(machine.handle(.background))
-        case .foreground: perform(machine.handle(.foreground))
+        case let .press(button): carryOut(core.handle(.press(button)))
+        case let .start(seconds): carryOut(core.handle(.start(countdown: seconds)))
+        case let .rotate(o): carryOut(core.handle(.rotate(o)))
+        case .background: carryOut(core.handle(.background))
+        case .foreground: carryOut(core.handle(.foreground))
         case let .tap(point):
             stats.write("tap", mode: machine.mode)
             // A tap on hidden controls presses nothing: it pauses and brings them back.
             let visible = controlsShown ? machine.visibleButtons : []
             draw.controls.touched(at: MonotonicClock.now())
             if let button = screen.press(at: point, visible: visible) {
-                perform(machine.handle(.press(button)))
+                carryOut(core.handle(.press(button)))
             } else if let fraction = screen.progressFraction(at: point, visible: visible) {
-                perform(machine.handle(.seek(position: fraction * machine.playbackDuration)))
+                carryOut(core.handle(.seek(position: fraction * machine.playbackDuration)))
             } else if tapLibrary(at: screen.logical(point)) {
                 break
             } else {
                 focus(at: screen.logical(point))
-                perform(machine.handle(.togglePause))
+                carryOut(core.handle(.togglePause))
             }
         case let .focus(point):
             focus(at: screen.logical(point))
         case let .screenshot(path):
             screenshot(to: path)
-        case let .seek(position): perform(machine.handle(.seek(position: position)))
-        case let .trim(range): perform(machine.handle(.trim(range)))
-        case let .pause(paused): perform(machine.handle(.pause(paused)))
-        case .state: perform(machine.handle(.stateQuery))
-        case .quit: perform(machine.handle(.quit))
-        case let .pick(path): perform(machine.handle(.pick(path: path)))
+        case let .seek(position): carryOut(core.handle(.seek(position: position)))
+        case let .trim(range): carryOut(core.handle(.trim(range)))
+        case let .pause(paused): carryOut(core.handle(.pause(paused)))
+        case .state: carryOut(core.handle(.stateQuery))
+        case .quit: carryOut(core.handle(.quit))
+        case let .pick(path): carryOut(core.handle(.pick(path: path)))
         }
     }
 }

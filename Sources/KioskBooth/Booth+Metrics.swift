@@ -100,7 +100,7 @@ extension Booth {
         f.cameraUp = machine.cameraAvailable
         // Whole dB: the file changes with the level, not with its noise.
         if config.capture.microphone != .none { f.microphoneLevel = meter.level().rounded() }
-        f.hooksPending = jobs.owed.pending
+        f.hooksPending = core.jobs.owed.pending
         f.lastTake = service.metrics.lastTake
         return f
     }

@@ -57,8 +57,8 @@ extension Booth {
             .cameraQuarterTurns(mount: config.capture.cameraRotation)
         let (inbox, files, photos, storage, overlays, video) = (inbox, shared.files, shared.photos, storage, parts.overlays, config.video)
         let (template, count, mode, rules, protected) = (config.storage.photoTemplate, takes.photo.count, config.storage.fileMode,
-                                                        retention, jobs.protectedTakes)
-        jobs.filePosted()
+                                                        retention, core.jobs.protectedTakes)
+        core.filePosted()
         takes.photo.busy = true
         takes.photo.waitingSince = MonotonicClock.now()
         shared.photoSlot.set { frame in
@@ -92,7 +92,7 @@ extension Booth {
 
     /// The photo is written (`photoTaken`, then what retention did, and its hook is owed) or failed.
     func photoDone(_ outcome: PhotoOutcome) {
-        jobs.fileDone()
+        core.fileDone()
         takes.photo.busy = false
         takes.photo.waitingSince = nil
         switch outcome.result {

@@ -17,7 +17,7 @@ extension Booth {
         let settings = config.share
         guard let folder = settings.folder, let template = settings.urlTemplate else { return hookOwed(path, share: nil, duration: 0) }
         let (inbox, language, trusted) = (inbox, config.screen.language, parts.environment.clockTrusted)
-        jobs.filePosted()
+        core.filePosted()
         shared.files.async {
             let result: Result<ShareLink, ShareFailure>
             do {
@@ -42,7 +42,7 @@ extension Booth {
     /// The photo's share folder is written (`takeShared` with its path; its code waits for ready) or
     /// not (`shareFailed`); its hook is owed now either way.
     func photoShareDone(_ photo: String, _ result: Result<ShareLink, ShareFailure>) {
-        jobs.fileDone()
+        core.fileDone()
         hookOwed(photo, share: try? result.get(), duration: 0)
         switch result {
         case let .success(link):
@@ -60,6 +60,6 @@ extension Booth {
     func offerPhotoShare() {
         guard let link = takes.share.photos.first, machine.photoShareAllowed else { return }
         takes.share.photos.removeFirst()
-        perform(machine.handle(.takeShared(link)))
+        carryOut(core.handle(.takeShared(link)))
     }
 }

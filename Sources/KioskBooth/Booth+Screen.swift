@@ -17,16 +17,16 @@ extension Booth {
             needsDraw = true
             stats.picture(position: step.position, play: step.play)
         }
-        perform(machine.handle(.playbackProgress(position: step.position, duration: step.duration)))
+        carryOut(core.handle(.playbackProgress(position: step.position, duration: step.duration)))
         if needsDraw { playback.presented() } // drawn at the end of this loop
         guard let end = step.ended else { return }
         stopPlayback()
         switch end {
         case .end:
-            perform(machine.handle(.playbackEnded(.end)))
+            carryOut(core.handle(.playbackEnded(.end)))
         case let .error(message):
             events.emit(.error(code: .playbackFailed, message: message))
-            perform(machine.handle(.playbackEnded(.error)))
+            carryOut(core.handle(.playbackEnded(.error)))
         }
     }
 

@@ -11,14 +11,14 @@ extension Booth {
     func handle(signal number: Int32) {
         switch number {
         case SIGUSR1, SIGTSTP:
-            perform(machine.handle(.background))
+            carryOut(core.handle(.background))
             if number == SIGTSTP { service.suspendWhenSafe = true }
         case SIGUSR2, SIGCONT:
-            perform(machine.handle(.foreground))
+            carryOut(core.handle(.foreground))
         case SIGHUP:
             readConfiguration()
         default:
-            perform(machine.handle(.terminate(signal: Booth.signalName(number))))
+            carryOut(core.handle(.terminate(signal: Booth.signalName(number))))
         }
     }
 
@@ -30,24 +30,18 @@ extension Booth {
         }
     }
 
-    /// The machine ends because a signal said so (a running hook is then asked to end too).
-    var endedBySignal: Bool {
-        if case .leaving(signal: .some, _)? = machine.exit { return true }
-        return false
-    }
-
     /// logind's PrepareForSleep: as on background, a take is finished and kept; the inhibitor goes
     /// once it is safe on disk (`releaseSleepWhenSafe`).
     func systemSleep(_ sleeping: Bool) {
         if sleeping {
             Log.info("system sleep: the machine is about to sleep")
             service.sleepWaiting = true
-            perform(machine.handle(.background))
+            carryOut(core.handle(.background))
         } else {
             Log.info("system sleep: the machine has resumed")
             service.sleepWaiting = false
             sleepInhibitor?.reacquire()
-            perform(machine.handle(.foreground))
+            carryOut(core.handle(.foreground))
         }
     }
 
@@ -121,7 +115,7 @@ extension Booth {
             }
             let when = machine.mode == .ready ? "now" : "when the booth is back in ready"
             Log.info("reload: \(changed.isEmpty ? "no setting changed" : "changed " + changed.joined(separator: ", ")); applied \(when)")
-            perform(machine.handle(.reload(configuration)))
+            carryOut(core.handle(.reload(configuration)))
         }
     }
 
@@ -147,6 +141,8 @@ extension Booth {
             }
         }
         config = configuration
+        // The core's rules read it from now on (a Start in this same turn asks for the new encoder).
+        core.settings = Self.coreSettings(configuration, parts: parts)
         camera.setControls(configuration.capture.cameraControls)
         screen.setPreview(mirror: shown.mirrorPreview, cameraMount: configuration.capture.cameraRotation,
                           fit: shown.shownPreviewFit(overlay: configuration.video.overlay != nil))
@@ -168,7 +164,7 @@ extension Booth {
     /// Tells systemd what the booth is doing (STATUS=, for `systemctl status`) when that changed:
     /// from `ready` on, until it is on its way out.
     func tellStatus() {
-        guard parts.notifier != nil, gate.isOpen, !service.stoppingTold else { return }
+        guard parts.notifier != nil, core.readyOut, !service.stoppingTold else { return }
         let text = service.status.text(mode: machine.mode, saving: takeSaving, cameraAvailable: machine.cameraAvailable,
                                        player: machine.playerFile != nil)
         guard text != service.statusSaid else { return }

@@ -35,7 +35,7 @@ extension Booth {
         takes.share.wanted = false
         let path = done.lazy.compactMap(\.handedOverPath).first
         guard let path else {
-            return perform(machine.handle(.shareFailed(message: "the take was not handed over, so it has no share folder")))
+            return carryOut(core.handle(.shareFailed(message: "the take was not handed over, so it has no share folder")))
         }
         takes.share.take = path
         writeShare(of: path)
@@ -46,10 +46,10 @@ extension Booth {
         let settings = config.share
         guard let folder = settings.folder, let template = settings.urlTemplate else {
             hookAfterShare(nil)
-            return perform(machine.handle(.shareFailed(message: "sharing was turned off before the take was shared")))
+            return carryOut(core.handle(.shareFailed(message: "sharing was turned off before the take was shared")))
         }
         let (inbox, language, trusted) = (inbox, config.screen.language, parts.environment.clockTrusted)
-        jobs.filePosted()
+        core.filePosted()
         shared.files.async {
             let result: Result<ShareLink, ShareFailure>
             do {
@@ -69,13 +69,13 @@ extension Booth {
 
     /// The share folder is written (or not): the machine shows its QR code, or says why not.
     func shareDone(_ result: Result<ShareLink, ShareFailure>) {
-        jobs.fileDone()
+        core.fileDone()
         hookAfterShare(try? result.get())
         switch result {
         case let .success(link):
             service.metrics.shared += 1
-            perform(machine.handle(.takeShared(link)))
-        case let .failure(failure): perform(machine.handle(.shareFailed(message: failure.message)))
+            carryOut(core.handle(.takeShared(link)))
+        case let .failure(failure): carryOut(core.handle(.shareFailed(message: failure.message)))
         }
     }
 

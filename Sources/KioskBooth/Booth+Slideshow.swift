@@ -45,7 +45,7 @@ extension Booth {
 
     /// The file worker's listing for the attract screen that asked with `serial`.
     func slideshowListed(_ paths: [String], serial: Int) {
-        jobs.fileDone()
+        core.fileDone()
         Log.info("slideshow: \(paths.count) takes to play")
         carryOutSlideshow(player.slideshow.listed(paths, serial: serial, at: MonotonicClock.now()))
     }
@@ -81,7 +81,7 @@ extension Booth {
     private func listSlideshow(serial: Int) {
         // `--attract-slideshow` needs `--output-dir` (OptionParser.validate): without a folder, none.
         guard let folder = (storage as? FolderStorage)?.folder else { return }
-        jobs.filePosted()
+        core.filePosted()
         let (inbox, mode) = (inbox, config.storage.fileMode)
         shared.files.async {
             let listed = TakeLibrary.list(folder, mode: mode, limit: SlideshowRule.newest)

@@ -8,17 +8,13 @@ import KioskMedia
 import KioskSystem
 
 extension Booth {
-    /// The video encoder the next take asks for: `auto` as resolved at launch, unless it stalled in
-    /// a take (then libx264).
-    var nextEncoder: VideoEncoderName { takes.encoders.next(configured: config.video.encoder, auto: parts.autoEncoder?.name) }
-
     /// Opens the microphone and the writer on the file worker (after the old take is gone); the
     /// result comes back as `takeStarted` or `takeFailed`.
     func startRecording(orientation: Orientation) {
         let info = camera.info
         var settings = MovieSettings(outputPath: outputPath, videoSize: info.size, fps: info.fps, audio: nil)
         settings.framesFromLiveClock = true
-        settings.videoEncoder = nextEncoder
+        settings.videoEncoder = core.nextEncoder
         settings.preset = config.video.preset
         settings.crf = config.video.crf
         settings.bitrate = config.video.bitrate
@@ -33,7 +29,7 @@ extension Booth {
         let (opening, lock) = (shared.openingWriter, shared.outputLock)
         takes.slowDisk = SlowDisk()
         let (planned, microphone, meter, monitor) = (settings, config.capture.microphone, meter, shared.microphoneMonitor)
-        jobs.filePosted()
+        core.filePosted()
         // The listening microphone closes first (the same device opens for the take).
         takes.opening = true
         updateMicrophone()
@@ -55,7 +51,7 @@ extension Booth {
 
     /// The writer began: the take runs, fed by the camera and the microphone.
     func takeStarted(_ started: StartedTake) {
-        jobs.fileDone()
+        core.fileDone()
         takes.opening = false
         takes.current = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames,
                              previewDropsAtStart: frames.dropped)
@@ -65,7 +61,7 @@ extension Booth {
         outputPath = started.path
         takes.number = started.number
         activeWriter.set(started.writer)
-        perform(machine.handle(.recordingStarted(outputPath: started.path)))
+        carryOut(core.handle(.recordingStarted(outputPath: started.path)))
     }
 
     /// The writer finished the take (it is safe on disk, or failed): where its missing pictures
@@ -83,13 +79,13 @@ extension Booth {
         activeWriter.set(nil)
         takes.current = nil
         takes.ownOnDisk = true
-        if let note = takes.encoders.takeEnded(encoder: result.encoder.map(VideoEncoderName.init(rawValue:)), stalled: result.encoderStalled) { Log.info(note) }
         takes.lastDuration = result.duration
         if result.success { service.status.takes += 1 }
         countFinishedTake(result)
         // A file removed mid-take (its folder deleted): said, and never handed over.
         if let lost = result.lost { events.emit(.error(code: .recordingFailed, message: lost)) }
-        perform(machine.handle(.recordingFinished(result)))
+        // (The core takes the encoder's stall from it: libx264 from the next take on.)
+        carryOut(core.handle(.recordingFinished(result)))
         if machine.trimmerView != nil { askTrimPictures(of: result.outputPath) }
     }
 

@@ -10,11 +10,14 @@
 // handing a take over run on a serial file worker; both report back. Screenshots are written on a
 // worker of their own.
 //
-// The booth's rules live in rooms of their own, each a value with its own tests: the machine and
-// the guest's clocks (BoothCore: the countdown, idle reset, the attract screen, the share screen's
-// time, the take's tick; fed the time, it returns effects), the attract screen's slideshow
-// (SlideshowRule), holding messages until ready (ReadyGate), the cameras (CameraRing), the encoder
-// (EncoderFallback), the outstanding work and hooks (BoothJobs), time left (TimeLeft), the slow disk
+// The booth's rules live in rooms of their own, each a value with its own tests. BoothCore holds
+// the machine and the rules that decide for the booth as a whole, fed inputs with the time as a value
+// and returning effects: the guest's clocks (the countdown, idle reset, the attract screen, the share
+// screen's time, the take's tick), the gate before ready (ReadyGate: the booth holds its messages
+// until the core says ready), the camera switch (CameraRing: the core says which camera to try next),
+// the outstanding work and hooks the exit waits for (BoothJobs: the booth leaves when the core says
+// exit) and the encoder each take asks for (EncoderFallback). The booth still consults the others
+// itself: the attract screen's slideshow (SlideshowRule), time left (TimeLeft), the slow disk
 // (SlowDisk), the service's status line (ServiceStatus), silence (SilenceWatch). This file holds the
 // loop; the booth's other files (Booth+…) carry out what each room decides. docs/behaviour.md maps
 // them.
@@ -53,11 +56,12 @@ public final class Booth {
     let activeWriter = WriterSlot()
     /// The queues and the slots the workers share with the UI thread.
     let shared: BoothWorkers
-    var ring: CameraRing
     var takes = TakeState()
-    var jobs = BoothJobs()
-    /// Until `ready`, the inbox's other messages and the screen's input wait.
-    var gate: ReadyGate<BoothMessage>
+    /// The exit status once the core said `.exit` (every job and hook back): the loop ends.
+    var exitStatus: Int32?
+    /// Until `ready` (the core's gate), the inbox's other messages wait here, and the screen's input
+    /// in its own queue.
+    var heldUntilReady: [BoothMessage] = []
     var draw = DrawState(controls: ControlsVisibility(now: MonotonicClock.now()))
     var service = ServiceLink()
     var microphone = MicrophoneState()
@@ -68,9 +72,9 @@ public final class Booth {
 
     var screen: any BoothScreen { parts.screen }
     var events: EventSink { parts.events }
-    /// Every camera, in switch order; `ring.index` is the one in use.
+    /// Every camera, in switch order; the core's `ring.index` is the one in use.
     var cameras: [any VideoSource] { [parts.camera] + parts.moreCameras }
-    var camera: any VideoSource { ring.index == 0 ? parts.camera : parts.moreCameras[ring.index - 1] }
+    var camera: any VideoSource { core.ring.index == 0 ? parts.camera : parts.moreCameras[core.ring.index - 1] }
     /// The microphone's level, from the one listening in ready or the take's.
     var meter: LevelMeter { shared.meter }
     /// Holds the machine's sleep off while a take is made safe (`watchSystemSleep`); nil: none.
@@ -106,18 +110,18 @@ public final class Booth {
         storage = folder.map { FolderStorage(folder: $0) } ?? SingleFileStorage(output: outputPath)
         self.parts = parts
         shared = try BoothWorkers(outputLock: Locked(outputLock), metricsFile: config.service.metricsFile)
-        ring = CameraRing(count: 1 + parts.moreCameras.count)
-        gate = ReadyGate(launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
-                         microphone: parts.monitorsMicrophone && config.capture.microphone != .none)
+        let cameraCount = 1 + parts.moreCameras.count
         core = BoothCore(machine: RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                                   countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining,
-                                                  cameraCount: ring.count, shares: config.share.folder != nil, trims: config.guest.trim),
-                         now: MonotonicClock.now())
+                                                  cameraCount: cameraCount, shares: config.share.folder != nil, trims: config.guest.trim),
+                         settings: Self.coreSettings(config, parts: parts), now: MonotonicClock.now(),
+                         launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
+                         microphone: parts.monitorsMicrophone && config.capture.microphone != .none,
+                         hookBackoff: HookBackoff(first: parts.environment.hookBackoff ?? 10), cameras: cameraCount)
         machine.photoButton = config.screen.photoButton
         machine.library = config.screen.library
         inbox.wakes(with: parts.screen.wake)
         frames.wakes(with: parts.screen.wake)
-        jobs.owed.backoff = HookBackoff(first: parts.environment.hookBackoff ?? 10)
     }
 
     /// The player alone (`--play FILE`): the booth's playing mode on `file`, then exit. The camera
@@ -128,8 +132,6 @@ public final class Booth {
         outputPath = file
         storage = SingleFileStorage()
         shared = try BoothWorkers(outputLock: Locked(nil))
-        ring = CameraRing(count: 1)
-        gate = ReadyGate(launchFiles: false)
         self.parts = parts
         core = BoothCore(machine: RecorderMachine(playing: file, orientation: parts.screen.orientation), now: MonotonicClock.now())
         inbox.wakes(with: parts.screen.wake)
@@ -152,7 +154,7 @@ public final class Booth {
             // Takes a dead run left in the folder are reported (and kept) before `ready`; the hooks
             // it still owed are read back; the retention rules run once over what is there, never
             // deleting a take whose hook is owed.
-            jobs.filePosted()
+            core.filePosted()
             let (inbox, rules, storage) = (inbox, retention, storage)
             shared.files.async {
                 let owed = storage.hookQueueFile.map(HookQueueFile.load) ?? []
@@ -164,17 +166,18 @@ public final class Booth {
             tidyShares()
             showOverlay(config.video)
         }
-        perform(machine.start())
+        carryOut(core.start())
         stats.write("start", mode: machine.mode, renderer: screen.rendererName)
     }
 
-    /// True once the machine said exit and every file job and hook has reported back.
-    public var isFinished: Bool { jobs.isFinished }
+    /// True once the core said `.exit`: the machine said exit and every file job and hook has
+    /// reported back.
+    public var isFinished: Bool { exitStatus != nil }
 
     /// One turn of the loop: input, the inbox, the timer, the newest frame, the player, the screen.
     public func step() {
         if let notifier = parts.notifier, notifier.watchdogDue(now: MonotonicClock.now()) { tellService(.watchdog) }
-        guard gate.isOpen || machine.playerFile != nil else {
+        guard core.readyOut || machine.playerFile != nil else {
             stepBeforeReady()
             return
         }
@@ -190,10 +193,10 @@ public final class Booth {
         // A photo's code waiting shows as soon as a message brings the machine to ready, before the next one is handled.
         for message in inbox.take() { handle(message); offerPhotoShare() }
         // The countdown's second, idle reset, the attract screen, the share screen's time, the take's tick.
-        core.settings = BoothCore.Settings(idleTimeout: config.guest.idleTimeout, idleAction: config.guest.idleAction,
-                                           attractAfter: config.guest.attractAfter)
+        core.settings = Self.coreSettings(config, parts: parts)
         let take = takes.current.map { (elapsed: $0.writer.elapsed, remaining: remaining(of: $0.writer)) }
-        carryOut(core.turn(at: MonotonicClock.now(), BoothCore.Turn(take: take, exitDecided: jobs.exitCode != nil)))
+        // (And a running hook asked to end when a signal ends the booth; the exit once all is back.)
+        carryOut(core.turn(at: MonotonicClock.now(), BoothCore.Turn(take: take)))
         // A photo's share screen timed out (or the turn otherwise reached ready): the next photo's code.
         offerPhotoShare()
         // The attract screen's slideshow as the attract screen now is (a touch above ended it: it
@@ -202,7 +205,6 @@ public final class Booth {
         checkHooks()
         checkPhoto()
         updateMicrophone()
-        if jobs.stopHooks(signalled: endedBySignal) { stopRunningHook() }
         checkStorage()
         // The live picture in ready and recording; the last one stays frozen after. (Not under the
         // attract screen's slideshow, whose take's picture covers it.)
@@ -227,21 +229,28 @@ public final class Booth {
         suspendIfAsked()
     }
 
-    /// Before `ready`: only the camera's first attempt and the launch's file work are handled; the
-    /// rest waits in the gate (a sleep need not wait for a booth that records nothing yet).
+    /// Before `ready`: only what the core's gate waits for (the camera's first attempt, the look at
+    /// the microphone, the launch's file work) is handled; the rest is held until the core says
+    /// `.ready` (a sleep need not wait for a booth that records nothing yet).
     private func stepBeforeReady() {
         for message in inbox.take() {
             switch message {
-            case _ where gate.isOpen, .cameraStarted, .microphoneTried, .launchFilesDone: handle(message)
+            case _ where core.readyOut, .cameraStarted, .microphoneTried, .launchFilesDone: handle(message)
             case .systemSleep(true):
                 // Nothing records before `ready`: the sleep need not wait for it. The
                 // background itself is handled after `ready`, in order.
                 sleepInhibitor?.release()
-                gate.hold(message)
-            default: gate.hold(message)
+                heldUntilReady.append(message)
+            default: heldUntilReady.append(message)
             }
         }
-        if !gate.isOpen { inbox.wait(milliseconds: 100) }
+        if !core.readyOut { inbox.wait(milliseconds: 100) }
+    }
+
+    /// The settings the core's rules read, from the configuration in force (a reload changes it).
+    static func coreSettings(_ config: Configuration, parts: BoothParts) -> BoothCore.Settings {
+        BoothCore.Settings(idleTimeout: config.guest.idleTimeout, idleAction: config.guest.idleAction, attractAfter: config.guest.attractAfter,
+                           encoder: config.video.encoder, autoEncoder: parts.autoEncoder?.name)
     }
 
     /// How long the loop may sleep when nothing wakes it (a new frame and every inbox message
@@ -264,7 +273,7 @@ public final class Booth {
         // The figures as they end (every take and hook reported), whatever the pace.
         writeMetrics(final: true)
         stats.write("exit", mode: machine.mode)
-        return jobs.exitCode ?? 0
+        return exitStatus ?? 0
     }
 
     /// Whether the overlay shows: always, except while a take plays untouched.
@@ -285,7 +294,7 @@ public final class Booth {
             if model.microphoneSilent, model.message == nil { model.message = .microphoneSilent }
         }
         if model.mode == .recording, takeSaving { model.message = .saving }
-        if model.mode == .ready, let name = ring.bannerName(at: now) { model.cameraName = name }
+        if model.mode == .ready, let name = core.ring.bannerName(at: now) { model.cameraName = name }
         if model.share != nil, let ssid = config.share.wifiSSID {
             model.share?.wifi = WiFiPayload.make(ssid: ssid, password: config.share.wifiPassword)
         }

@@ -86,8 +86,6 @@ struct TakeState {
     var timeLeft = TimeLeft(maxDuration: 0)
     /// The slow-disk warning of the take being opened or made (once a take, from its opening on).
     var slowDisk = SlowDisk()
-    /// The encoder each take asks for, and those that stalled.
-    var encoders = EncoderFallback()
     /// When the preview last drew a picture during the take (`previewYields`).
     var lastPreviewShown: Int64 = .min
     /// The accepted take's share folder and share screen (`--share-dir`).

@@ -14,8 +14,8 @@ public enum BoothMessage: Sendable {
     case cameraStarted(failure: String?)
     /// The microphone was opened (and closed) at launch: its name, or why it did not open.
     case microphoneTried(name: String?, failure: String?)
-    /// The switch is done: the camera now in use (by index), whether it opened.
-    case cameraSwitched(index: Int, open: Bool)
+    /// A camera of the switch was tried (`.tryCamera`): how it went; its device's name and label.
+    case cameraTried(index: Int, attempt: CameraRing.Attempt, name: String, label: String)
     /// The take's writer (and microphone) opened: the take runs.
     case takeStarted(StartedTake)
     /// The writer could not start; nothing was recorded.

@@ -1,9 +1,13 @@
-// The booth's guest-facing rules as one value: the machine, and the clocks the guest meets without
-// touching anything (the countdown's seconds, idle reset, the attract screen, the share screen's
-// time, the take's time left). It is fed inputs with the time as a value (a touch, a command that
-// presses, a turn of the loop carrying what the take measured) and returns what to do: the
-// machine's actions, lines for the log, a new drawing. The booth carries them out; the core never
-// reads a clock, so every rule here is tested by table on a virtual clock (BoothCoreTests).
+// The booth's rules as one value: the machine, the clocks the guest meets without touching anything
+// (the countdown's seconds, idle reset, the attract screen, the share screen's time, the take's time
+// left), the gate before `ready` (BoothCore+Ready), the outstanding work the exit waits for
+// (BoothCore+Jobs), the camera switch (BoothCore+Cameras) and the encoder each take asks for. Every
+// machine event goes through it. It is fed inputs with the time as a value (a touch, a command that
+// presses, a turn of the loop carrying what the take measured, a worker's report) and returns what
+// to do: the machine's actions, lines for the log, a new drawing, its own events, `ready`, a camera
+// to try, the exit. The booth carries them out (its queues, its devices, SDL); the core never reads
+// a clock and touches no device, so every rule here is tested by table on a virtual clock
+// (BoothCoreTests).
 
 public struct BoothCore: Sendable {
     /// What the booth does for the core.
@@ -14,6 +18,23 @@ public struct BoothCore: Sendable {
         case log(String)
         /// What shows changed without a machine action (the attract screen began or ended).
         case redraw
+        /// An event the core says itself (a device's failure before `ready`, a camera failing later).
+        case emit(KioskEvent)
+        /// `ready` goes out: the booth says it (with its devices' names and sizes, the encoder),
+        /// tells systemd, then handles what it held meanwhile, in the order it came.
+        case ready
+        /// The camera switch tries camera `index` (BoothCore+Cameras): the booth, on its camera
+        /// queue, stops camera `stop` first (the one in use, or one passed over), starts `index`
+        /// (nothing heard from any camera meanwhile) and reports back (`cameraTried`).
+        case tryCamera(index: Int, stop: Int?)
+        /// The switch ended on camera `index`, now the one heard; `changed`: another than before
+        /// (the booth says `cameraChanged` with what it is).
+        case cameraInUse(index: Int, changed: Bool)
+        /// A signal is ending the booth while a hook runs: the booth asks the hook to end (once).
+        case stopHook
+        /// The machine said exit and every file job and the running hook have reported back: the
+        /// process leaves with this status (said once).
+        case exit(Int32)
     }
 
     /// The settings the turn's rules read, as the configuration has them now (a reload changes them).
@@ -23,27 +44,31 @@ public struct BoothCore: Sendable {
         public var idleAction: IdleAction
         /// `--attract-after` (seconds, 0: never).
         public var attractAfter: Double
+        /// `--video-encoder` (`auto` or a name), and what `auto` resolved to at launch (nil: nothing).
+        public var encoder: VideoEncoderName
+        public var autoEncoder: VideoEncoderName?
 
-        public init(idleTimeout: Double = 0, idleAction: IdleAction = .discard, attractAfter: Double = 0) {
+        public init(idleTimeout: Double = 0, idleAction: IdleAction = .discard, attractAfter: Double = 0,
+                    encoder: VideoEncoderName = .auto, autoEncoder: VideoEncoderName? = nil) {
             self.idleTimeout = idleTimeout
             self.idleAction = idleAction
             self.attractAfter = attractAfter
+            self.encoder = encoder
+            self.autoEncoder = autoEncoder
         }
     }
 
     /// What the booth measured for this turn: the running take's elapsed time and its time left
-    /// (nil: no take is running), and whether the exit is already decided.
+    /// (nil: no take is running).
     public struct Turn: Equatable, Sendable {
         public var take: (elapsed: Double, remaining: Double)?
-        public var exitDecided: Bool
 
-        public init(take: (elapsed: Double, remaining: Double)? = nil, exitDecided: Bool = false) {
+        public init(take: (elapsed: Double, remaining: Double)? = nil) {
             self.take = take
-            self.exitDecided = exitDecided
         }
 
         public static func == (a: Turn, b: Turn) -> Bool {
-            a.take?.elapsed == b.take?.elapsed && a.take?.remaining == b.take?.remaining && a.exitDecided == b.exitDecided
+            a.take?.elapsed == b.take?.elapsed && a.take?.remaining == b.take?.remaining
         }
     }
 
@@ -60,10 +85,36 @@ public struct BoothCore: Sendable {
     public private(set) var countdownNext: Int64 = 0
     /// When the share screen ends by itself (monotonic ns); nil: it does not.
     public private(set) var shareEndsAt: Int64?
+    /// What `ready` waits for (BoothCore+Ready). The gate holds no messages itself: the booth
+    /// keeps what comes before `ready` in its own queue and handles it at `.ready`.
+    var gate: ReadyGate<Never>
+    /// The outstanding work the exit waits for: file jobs, the hooks owed and the one running
+    /// (BoothCore+Jobs); the exit the machine asked for.
+    public internal(set) var jobs = BoothJobs()
+    /// A signal ended the booth (the machine took `terminate` as its reason to leave): a running
+    /// hook is asked to end.
+    var endedBySignal = false
+    /// `.exit` was said.
+    var exitSaid = false
+    /// The cameras: the one in use, the switch's order and the new one's name (BoothCore+Cameras).
+    public internal(set) var ring: CameraRing
+    /// The switch under way: from which camera (the one in use when it began); nil: none.
+    var switchingFrom: Int?
+    /// The encoders that stalled in a take (EncoderFallback): the next take asks for libx264
+    /// in their place.
+    public private(set) var encoders = EncoderFallback()
 
-    public init(machine: RecorderMachine, settings: Settings = Settings(), now: Int64) {
+    /// `launchFiles`: `ready` waits for the launch's file work (`launchFilesDone`); `microphone`:
+    /// for the look at the microphone (`microphoneTried`). It always waits for the camera's first
+    /// attempt (`cameraStarted`). `hookBackoff`: the wait between a hook's tries. `cameras`: how
+    /// many the switch goes round.
+    public init(machine: RecorderMachine, settings: Settings = Settings(), now: Int64, launchFiles: Bool = false,
+                microphone: Bool = false, hookBackoff: HookBackoff = HookBackoff(), cameras: Int = 1) {
         self.machine = machine
+        ring = CameraRing(count: cameras)
         self.settings = settings
+        gate = ReadyGate(launchFiles: launchFiles, microphone: microphone)
+        jobs.owed.backoff = hookBackoff
         idle = IdleRule(timeout: settings.idleTimeout, now: now)
         attract = AttractRule(after: settings.attractAfter, now: now)
     }
@@ -71,9 +122,44 @@ public struct BoothCore: Sendable {
     /// The attract screen shows.
     public var attracting: Bool { attract.showing }
 
-    /// An event for the machine; its actions as effects.
+    /// The video encoder the next take asks for (and `ready` names): `auto` as resolved at launch,
+    /// a name as given, libx264 in place of one that stalled in an earlier take.
+    public var nextEncoder: VideoEncoderName { encoders.next(configured: settings.encoder, auto: settings.autoEncoder) }
+
+    /// An event for the machine; its actions as effects. Its exit is kept (`jobs.exitCode`): the
+    /// core says `.exit` once the outstanding work has reported back (`turn`). A take that ended
+    /// with its encoder stalled makes the next take ask for libx264 (said once an encoder).
     public mutating func handle(_ event: RecorderEvent) -> [Effect] {
-        machine.handle(event).map(Effect.machine)
+        var said: [Effect] = []
+        if case let .recordingFinished(result) = event,
+           let note = encoders.takeEnded(encoder: result.encoder.map(VideoEncoderName.init(rawValue:)), stalled: result.encoderStalled) {
+            said.append(.log(note))
+        }
+        let leaving = machine.exiting
+        let actions = machine.handle(event)
+        // A signal is why the booth ends (not a `quit` or an outcome before it): from now on, even
+        // while a take is still being finished.
+        if case .terminate = event, !leaving, machine.exiting { endedBySignal = true }
+        return said + effects(of: actions)
+    }
+
+    /// The machine starts (the camera asked for, the first state); its actions as effects.
+    public mutating func start() -> [Effect] {
+        effects(of: machine.start())
+    }
+
+    private mutating func effects(of actions: [RecorderAction]) -> [Effect] {
+        actions.flatMap { action -> [Effect] in
+            switch action {
+            case let .exit(code):
+                jobs.exitCode = code
+                return []
+            case .switchCamera:
+                return switchBegins()
+            default:
+                return [.machine(action)]
+            }
+        }
     }
 
     /// A guest's touch or key on the screen, or a command that presses (`swallow`: a touch, which
@@ -95,14 +181,15 @@ public struct BoothCore: Sendable {
     }
 
     /// One turn of the loop at `now`: the countdown's second, idle reset, the attract screen, the
-    /// share screen's time up and the take's tick, each when it is due.
+    /// share screen's time up and the take's tick, each when it is due; a running hook asked to end
+    /// when a signal ends the booth; the exit once every file job and the running hook are back.
     public mutating func turn(at now: Int64, _ facts: Turn = Turn()) -> [Effect] {
         var effects: [Effect] = []
         if machine.mode == .countdown, now >= countdownNext {
             countdownNext += Self.second
             effects += handle(.countdownTick)
         }
-        if !facts.exitDecided {
+        if jobs.exitCode == nil {
             idle.timeout = settings.idleTimeout
             if idle.isDue(mode: machine.mode, paused: machine.playbackPaused, playerAlone: machine.playerFile != nil, at: now) {
                 effects.append(.log("idle for \(settings.idleTimeout) s: the take is reset (idle-action \(settings.idleAction.rawValue))"))
@@ -125,6 +212,11 @@ public struct BoothCore: Sendable {
         }
         if let take = facts.take, machine.mode == .recording {
             effects += handle(.tick(elapsed: take.elapsed, remaining: take.remaining))
+        }
+        if jobs.stopHooks(signalled: endedBySignal) { effects.append(.stopHook) }
+        if !exitSaid, let code = jobs.exitCode, jobs.isFinished {
+            exitSaid = true
+            effects.append(.exit(code))
         }
         return effects
     }

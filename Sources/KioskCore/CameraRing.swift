@@ -33,18 +33,44 @@ public struct CameraRing: Equatable, Sendable {
         case waiting
     }
 
-    /// The switch from `current`: tries the cameras in `order` with `attempt` until one opens; the
-    /// one in use comes last and is kept whatever its attempt says. The camera chosen, and whether
-    /// it is open; nil only when even the one in use failed to start.
+    /// What the switch does after one camera was tried.
+    public enum Step: Equatable, Sendable {
+        /// Try camera `index` next; `stop`: the camera just passed over, which started but waits
+        /// for its device, is stopped first (nil: it did not start).
+        case next(index: Int, stop: Int?)
+        /// The switch ends on camera `index` (the one in use when no other opened: kept, whatever
+        /// its attempt said), open or not.
+        case chosen(index: Int, open: Bool)
+    }
+
+    /// The switch from `current` tried camera `index` (the first is `order(from:count:)[0]`) and
+    /// it went as `attempt` says: the next camera in `order`, or the end of the switch. The one in
+    /// use comes last, so the camera chosen is always the one tried last.
+    public static func step(from current: Int, count: Int, tried index: Int, _ attempt: Attempt) -> Step {
+        switch attempt {
+        case .opened: return .chosen(index: index, open: true)
+        case _ where index == current: return .chosen(index: current, open: false)
+        case .waiting, .failed:
+            let order = order(from: current, count: count)
+            guard let tried = order.firstIndex(of: index) else { preconditionFailure("camera \(index) is not one of \(count)") }
+            // The one in use is last and ends the switch above: one tried before it has a next.
+            let next = order[tried + 1]
+            return .next(index: next, stop: attempt == .waiting ? index : nil)
+        }
+    }
+
+    /// The switch from `current` all at once: tries the cameras with `attempt`, step by step, until
+    /// one opens; the one in use comes last and is kept whatever its attempt says. The camera
+    /// chosen, and whether it is open; nil only when even the one in use failed to start.
     public static func pick(from current: Int, count: Int, attempt: (Int) -> Attempt) -> (index: Int, open: Bool)? {
-        for index in order(from: current, count: count) {
-            switch attempt(index) {
-            case .opened: return (index, true)
-            case .waiting where index == current: return (index, false)
-            case .waiting, .failed: continue
+        var index = order(from: current, count: count)[0]
+        while true {
+            let tried = attempt(index)
+            switch step(from: current, count: count, tried: index, tried) {
+            case let .chosen(chosen, open): return tried == .failed ? nil : (chosen, open)
+            case let .next(next, _): index = next
             }
         }
-        return nil
     }
 
     /// The switch ended on `index` (`name`, for the banner) at `now`; whether the camera changed.

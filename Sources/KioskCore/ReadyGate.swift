@@ -60,3 +60,5 @@ public struct ReadyGate<Message> {
         return Opening(cameraFailure: failure, microphoneFailure: microphoneFailure, held: held)
     }
 }
+
+extension ReadyGate: Sendable where Message: Sendable {}

@@ -32,7 +32,7 @@ struct BoothCoreTests {
     /// the attract screen if it shows) at those seconds, before that turn; `press`: events at seconds.
     static func run(_ core: inout BoothCore, from: Double, to: Double, touches: [Double] = [],
                     events: [Double: RecorderEvent] = [:], take: (elapsed: Double, remaining: Double)? = nil,
-                    exitDecided: Bool = false, shareSeconds: Double = 30) -> [Said] {
+                    shareSeconds: Double = 30) -> [Said] {
         var said: [Said] = []
         var t = from
         while t < to - 1e-9 {
@@ -42,7 +42,7 @@ struct BoothCoreTests {
             if let event = events.first(where: { abs($0.key - t) < 1e-6 })?.value {
                 carryOut(core.handle(event), &core, at: t, shareSeconds: shareSeconds, into: &said)
             }
-            carryOut(core.turn(at: ns(t), BoothCore.Turn(take: take, exitDecided: exitDecided)), &core, at: t,
+            carryOut(core.turn(at: ns(t), BoothCore.Turn(take: take)), &core, at: t,
                      shareSeconds: shareSeconds, into: &said)
             t = ((t + 0.1) * 10).rounded() / 10
         }
@@ -80,8 +80,11 @@ struct BoothCoreTests {
         #expect(resets == [90])
         #expect(said.contains(Said(at: 90, effect: .log("idle for 60.0 s: the take is reset (idle-action \(action.rawValue))"))))
         #expect(core.machine.mode == .ready)
+        // `quit` with a file job still out: the exit is decided (and waits for the job).
         var leaving = BoothCore(machine: Fixture.finished.make(session: .loop), settings: settings, now: 0)
-        #expect(Self.run(&leaving, from: 0, to: 200, exitDecided: true).isEmpty)
+        leaving.filePosted()
+        _ = leaving.handle(.quit)
+        #expect(Self.run(&leaving, from: 0, to: 200).isEmpty)
     }
 
     @Test("the attract screen: ready untouched for --attract-after shows it (drawn, logged); a touch only wakes it, once; it comes back a full wait later; never in a countdown")
@@ -128,5 +131,241 @@ struct BoothCoreTests {
         #expect(r.remaining == 7.25)
         var ready = BoothCore(machine: Self.machine(), now: 0)
         #expect(ready.turn(at: Self.s, BoothCore.Turn(take: (elapsed: 2.5, remaining: 7.25))).isEmpty)
+    }
+
+    // MARK: ready (the gate)
+
+    enum Launch { case message(String), camera(String?), microphone(String?), launchDone, cameraLost }
+
+    /// The booth's part before `ready`: it holds each message until the core says `.ready`, then
+    /// handles them in order; what the core said, as text ("READY", "error:code:message"), and the
+    /// camera lost and back for the machine.
+    static func launch(_ steps: [Launch], launchFiles: Bool, microphone: Bool = false) -> [String] {
+        var core = BoothCore(machine: Self.machine(), now: 0, launchFiles: launchFiles, microphone: microphone)
+        var held: [String] = []
+        var out: [String] = []
+        func carryOut(_ effects: [BoothCore.Effect]) {
+            for effect in effects {
+                switch effect {
+                case .ready:
+                    out.append("READY")
+                    out += held
+                    held = []
+                case let .emit(.error(code, message)): out.append("error:\(code.rawValue):\(message)")
+                default: break
+                }
+            }
+        }
+        for step in steps {
+            switch step {
+            case let .message(m): if core.readyOut { out.append(m) } else { held.append(m) }
+            case let .camera(failure):
+                let lost = !core.machine.cameraAvailable
+                carryOut(core.cameraStarted(failure: failure, open: failure == nil))
+                if lost && core.machine.cameraAvailable { out.append("cameraBack") }
+            case let .microphone(failure): carryOut(core.microphoneTried(failure: failure))
+            case .launchDone:
+                core.filePosted()
+                carryOut(core.launchFilesDone([], owed: [], at: 0))
+            case .cameraLost:
+                carryOut(core.handle(.cameraLost))
+                out.append("cameraLost")
+            }
+        }
+        return out
+    }
+
+    static let noSound = "; takes are recorded without sound until it opens (it is tried again at each Start)"
+
+    @Test("ready: the core says it once the camera has tried to open, the microphone has been looked at and the launch's file work is back, in any order, the failures just before it; held messages after it, in order; a camera report after it is a failure said or a lost camera back",
+          arguments: [
+            ([Launch.message("a"), .camera(nil), .message("b")], false, false, ["READY", "a", "b"]),
+            ([.message("a"), .camera(nil), .message("b"), .launchDone, .message("c")], true, false, ["READY", "a", "b", "c"]),
+            ([.launchDone, .message("a"), .camera("no /dev/video0")], true, false,
+             ["error:cameraUnavailable:no /dev/video0", "READY", "a"]),
+            ([.message("a"), .launchDone, .microphone("busy"), .camera(nil)], true, true,
+             ["error:microphoneUnavailable:busy" + noSound, "READY", "a"]),
+            ([.camera(nil), .message("a"), .launchDone], false, true, []),
+            ([.camera(nil), .camera("gone again"), .cameraLost, .camera(nil), .camera(nil)], false, false,
+             ["READY", "error:cameraUnavailable:gone again", "cameraLost", "cameraBack"]),
+          ] as [([Launch], Bool, Bool, [String])])
+    func ready(steps: [Launch], launchFiles: Bool, microphone: Bool, expected: [String]) {
+        #expect(Self.launch(steps, launchFiles: launchFiles, microphone: microphone) == expected)
+    }
+
+    // MARK: the outstanding work and the exit
+
+    enum Work: CustomStringConvertible {
+        /// A file job posted, or one reported back.
+        case post, done
+        /// An event for the machine.
+        case event(RecorderEvent)
+        /// A take owes its hook; the due try starts; the running try ends with this status.
+        case owe(String), startHook, hookExits(Int)
+
+        var description: String {
+            switch self {
+            case .post: "post"
+            case .done: "done"
+            case let .event(e): "\(e)"
+            case let .owe(path): "owe \(path)"
+            case .startHook: "startHook"
+            case let .hookExits(status): "hookExits \(status)"
+            }
+        }
+    }
+
+    /// `steps` at whole seconds (a turn of the loop after each, and one a second after the last);
+    /// the core's `.exit`, `.stopHook` and hook events, as "second:what".
+    static func work(_ machine: RecorderMachine, _ steps: [Work]) -> [String] {
+        var core = BoothCore(machine: machine, now: 0)
+        var running: String?
+        var said: [String] = []
+        func note(_ effects: [BoothCore.Effect], at t: Int) {
+            for effect in effects {
+                switch effect {
+                case let .exit(code): said.append("\(t):exit \(code)")
+                case .stopHook: said.append("\(t):stopHook")
+                case let .emit(.hookFinished(_, status, _)): said.append("\(t):hookFinished \(status)")
+                case .machine(.exit): said.append("\(t):the machine's exit passed through")
+                default: break
+                }
+            }
+        }
+        for (i, step) in (steps + [.event(.stateQuery)]).enumerated() {
+            let now = Int64(i) * s
+            switch step {
+            case .post: core.filePosted()
+            case .done: core.fileDone()
+            case let .event(event): note(core.handle(event), at: i)
+            case let .owe(path): core.hookOwed(HookQueue.Entry(path: path, duration: 1), at: now)
+            case .startHook: running = core.nextHook(command: "upload", limit: nil, at: now)?.path
+            case let .hookExits(status):
+                if let path = running { note(core.hookEnded(path: path, outcome: .exited(status), at: now), at: i) }
+                running = nil
+            }
+            note(core.turn(at: now), at: i)
+        }
+        return said
+    }
+
+    @Test("the exit: the machine's exit is kept and said once, at the turn after every file job and the running hook reported back (not for a try still to come); a signal asks the running hook to end, once",
+          arguments: [
+            // Use Video in a once session: the hand-over's job holds the exit until it is back.
+            ([Work.post, .event(.press(.useVideo)), .done], Fixture.finished, ["2:exit 0"]),
+            // Nothing out: the exit at the same turn.
+            ([.event(.press(.useVideo))], .finished, ["0:exit 0"]),
+            // The take's hook runs after the hand-over: the exit waits for it, not for its next try.
+            ([.post, .event(.press(.useVideo)), .owe("/t/1.mov"), .startHook, .done, .hookExits(1)], .finished,
+             ["5:hookFinished 1", "5:exit 0"]),
+            // Two jobs out: only the last one back lets it go.
+            ([.post, .post, .event(.quit), .done, .done], .ready, ["4:exit 0"]),
+            // SIGTERM while a hook runs: the hook is asked to end at once (once), the exit follows it.
+            ([.owe("/t/1.mov"), .startHook, .event(.terminate(signal: "SIGTERM")), .event(.stateQuery), .hookExits(143)], .ready,
+             ["2:stopHook", "4:hookFinished 143", "4:exit 0"]),
+            // SIGTERM in a take: the hook is asked to end at once, before the take is finished.
+            ([.owe("/t/1.mov"), .startHook, .event(.terminate(signal: "SIGTERM")), .event(.recordingFinished(Fixture.goodTake)),
+              .hookExits(143)], .recording, ["2:stopHook", "4:hookFinished 143", "4:exit 0"]),
+            // A signal with no hook running asks nothing to end; `quit` (then a signal after it) never does.
+            ([.event(.terminate(signal: "SIGINT"))], .ready, ["0:exit 0"]),
+            ([.owe("/t/1.mov"), .startHook, .event(.quit), .event(.terminate(signal: "SIGTERM")), .hookExits(0)], .ready,
+             ["4:hookFinished 0", "4:exit 0"]),
+          ] as [([Work], Fixture, [String])])
+    func exit(steps: [Work], fixture: Fixture, expected: [String]) {
+        #expect(Self.work(fixture.make(session: .once), steps) == expected)
+    }
+
+    // MARK: the camera switch
+
+    /// Three cameras, the one in use `current`; Switch pressed at 1 s and each camera tried
+    /// answering as `attempts` says (the booth's part: the attempt reported back a tenth of a
+    /// second after each `.tryCamera`). What the core said, and whether Start shows meanwhile.
+    static func switching(from current: Int, _ attempts: [CameraRing.Attempt]) -> (said: [String], core: BoothCore) {
+        var machine = RecorderMachine(session: .loop, outputPath: "/takes/take.mov", orientation: .landscapeRight, cameraCount: 3)
+        _ = machine.start()
+        var core = BoothCore(machine: machine, now: 0, cameras: 3)
+        var said: [String] = []
+        var t: Int64 = s
+        // Get to `current` first, with every camera opening.
+        var pending = core.handle(.press(.switchCamera))
+        while core.ring.index != current || !pending.isEmpty {
+            guard let effect = pending.first else { pending = core.handle(.press(.switchCamera)); continue }
+            pending.removeFirst()
+            if case let .tryCamera(index, _) = effect {
+                pending += core.cameraTried(index, .opened, name: "/dev/video\(index)", label: "cam\(index)", at: 0)
+            }
+        }
+        pending = core.handle(.press(.switchCamera))
+        while !pending.isEmpty {
+            let effect = pending.removeFirst()
+            switch effect {
+            case let .tryCamera(index, stop):
+                said.append("try \(index)" + (stop.map { ", stop \($0)" } ?? ""))
+                #expect(!core.machine.visibleButtons.contains(.start), "no Start while the switch runs")
+                t += s / 10
+                pending += core.cameraTried(index, attempts[index], name: "/dev/video\(index)", label: "cam\(index)", at: t)
+            case let .cameraInUse(index, changed): said.append("in use \(index)\(changed ? ", changed" : "")")
+            case let .log(line): said.append(line)
+            case .machine(.emit), .machine(.startCamera), .machine(.stopCamera): break
+            default: said.append("\(effect)")
+            }
+        }
+        if !core.machine.cameraAvailable { said.append("lost") }
+        return (said, core)
+    }
+
+    @Test("the camera switch through the core: each camera tried in turn after the one in use, one passed over when it fails or waits for its device (stopped then), back to the one in use when none opens (lost if it does not open either); Start back at the end; the new camera's name for 2 s",
+          arguments: [
+            (0, [CameraRing.Attempt.opened, .opened, .opened], ["try 1, stop 0", "in use 1, changed", "camera switch: now /dev/video1 (cam1)"]),
+            (0, [.opened, .waiting, .opened],
+             ["try 1, stop 0", "camera switch: /dev/video1 cannot open now; passed over", "try 2, stop 1", "in use 2, changed",
+              "camera switch: now /dev/video2 (cam2)"]),
+            (0, [.opened, .failed, .waiting],
+             ["try 1, stop 0", "try 2", "camera switch: /dev/video2 cannot open now; passed over", "try 0, stop 2", "in use 0",
+              "camera switch: no other camera could open; /dev/video0 stays"]),
+            (1, [.failed, .failed, .failed],
+             ["try 2, stop 1", "try 0", "try 1", "in use 1", "camera switch: no other camera could open; /dev/video1 stays", "lost"]),
+            (2, [.opened, .waiting, .waiting],
+             ["try 0, stop 2", "in use 0, changed", "camera switch: now /dev/video0 (cam0)"]),
+          ] as [(Int, [CameraRing.Attempt], [String])])
+    func cameraSwitch(current: Int, attempts: [CameraRing.Attempt], expected: [String]) {
+        let (said, core) = Self.switching(from: current, attempts)
+        #expect(said == expected)
+        #expect(core.machine.visibleButtons.contains(.start) || !core.machine.cameraAvailable)
+        let changed = expected.contains { $0.hasSuffix("changed") }
+        let chosen = core.ring.index
+        #expect(core.ring.bannerName(at: 2 * Self.s) == (changed ? "cam\(chosen)" : nil))
+        #expect(core.ring.bannerName(at: 4 * Self.s) == nil)
+    }
+
+    // MARK: the encoder
+
+    @Test("the encoder each take asks for, through the core: auto as resolved or a name as given; a take ended with its encoder stalled (the machine's recordingFinished) logs once and makes libx264 the next; libx264's own stall and a take without one change nothing",
+          arguments: [
+            ("auto", "h264_vaapi", [], "h264_vaapi", 0),
+            ("auto", nil, [], "libx264", 0),
+            ("auto", "h264_vaapi", [("h264_vaapi", true)], "libx264", 1),
+            ("auto", "h264_vaapi", [("h264_vaapi", true), ("h264_vaapi", true)], "libx264", 1),
+            ("auto", "h264_vaapi", [("h264_vaapi", false)], "h264_vaapi", 0),
+            ("h264_v4l2m2m", nil, [("h264_vaapi", true)], "h264_v4l2m2m", 1),
+            ("h264_v4l2m2m", nil, [("h264_v4l2m2m", true)], "libx264", 1),
+            ("libx264", nil, [("libx264", true)], "libx264", 0),
+          ] as [(VideoEncoderName, VideoEncoderName?, [(String, Bool)], VideoEncoderName, Int)])
+    func encoder(configured: VideoEncoderName, auto: VideoEncoderName?, takes: [(String, Bool)], next: VideoEncoderName, notes: Int) {
+        var core = BoothCore(machine: Fixture.ready.make(session: .loop), settings: BoothCore.Settings(encoder: configured, autoEncoder: auto), now: 0)
+        var said: [String] = []
+        for (encoder, stalled) in takes {
+            _ = core.handle(.press(.start))
+            _ = core.handle(.recordingStarted(outputPath: "/takes/take.mov"))
+            let result = RecordingResult(outputPath: "/takes/take.mov", duration: 1, bytes: 100, reason: stalled ? .error : .user,
+                                         success: true, encoder: encoder, encoderStalled: stalled)
+            let effects = core.handle(.recordingFinished(result))
+            said += effects.compactMap { if case let .log(line) = $0 { line } else { nil } }
+            #expect(core.machine.mode == .finished)
+            _ = core.handle(.press(.retake))
+        }
+        #expect(core.nextEncoder == next)
+        #expect(said.count == notes, "\(said)")
+        #expect(said.allSatisfy { $0.hasSuffix("stopped returning packets; libx264 from the next take on") })
     }
 }

@@ -273,4 +273,28 @@ struct ServiceEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: done))
         #expect(Array(r.names.suffix(2)) == ["videoRecorderDidFinishRecordingVideoWithOutputPath", "hookFinished"], "\(r.rawLines)")
     }
+
+    @Test("--on-take and SIGTERM in ready while the hook runs: the hook is asked to end (its process group gets SIGTERM, its end said with 143) and the booth exits 0 then, without waiting for the hook's own end")
+    func hookEndedBySignal() throws {
+        let folder = try testFolder("service-hook-signal")
+        let started = folder.appendingPathComponent("started").path
+        let r = try RecorderProcess(booth + ["--output-dir", folder.appendingPathComponent("takes").path, "--session", "loop",
+                                             "--on-take", "touch '\(started)'; sleep 30"])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        _ = try Self.take(r, seconds: 0.5)
+        r.command("useVideo")
+        let deadline = ProcessInfo.processInfo.systemUptime + 10
+        while !FileManager.default.fileExists(atPath: started) && ProcessInfo.processInfo.systemUptime < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        try #require(FileManager.default.fileExists(atPath: started), "the hook never ran: \(r.stderr)")
+        let signalled = ProcessInfo.processInfo.systemUptime
+        r.kill(SIGTERM)
+        #expect(r.exitStatus(timeout: 15) == 0, "\(r.stderr)")
+        // The hook would run 30 s: a booth that waited for it would still be there.
+        #expect(ProcessInfo.processInfo.systemUptime - signalled < 10)
+        let ends = r.events.compactMap { if case let .hookFinished(_, status, _) = $0 { status } else { nil } }
+        #expect(ends == [128 + Int(SIGTERM)], "\(r.rawLines)")
+    }
 }
+

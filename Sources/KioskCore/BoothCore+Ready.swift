@@ -1,0 +1,48 @@
+// The booth core's gate before `ready` (ReadyGate's rule): `ready` goes out once the camera has
+// tried to open, the microphone has been looked at (when one is asked for) and the launch's file
+// work has reported back, in any order, the failures said just before it. The booth holds every
+// other message until the core says `.ready` (its queue, not the core's: the messages are the
+// booth's) and handles them after it, in order; a camera report after `ready` is a failure said,
+// or a camera lost earlier that is back.
+
+extension BoothCore {
+    /// `ready` went out: messages are handled as they come.
+    public var readyOut: Bool { gate.isOpen }
+
+    /// A start of the camera in use ended (`failure`: why it did not; `open`: the camera is open
+    /// now). Before `ready` it is the first attempt the gate waits for; after it, a failure is
+    /// said, and a camera lost before (in a take that then finished) and open again now is back
+    /// for the machine: its thread is new and has no loss to report back from.
+    public mutating func cameraStarted(failure: String?, open: Bool) -> [Effect] {
+        guard gate.isOpen else { return opening(gate.cameraTried(failure: failure)) }
+        var effects: [Effect] = []
+        if let failure { effects.append(.emit(.error(code: .cameraUnavailable, message: failure))) }
+        if failure == nil && open && !machine.cameraAvailable { effects += handle(.cameraBack) }
+        return effects
+    }
+
+    /// The microphone was opened and closed again at launch (`failure`: why it did not open).
+    public mutating func microphoneTried(failure: String?) -> [Effect] {
+        opening(gate.microphoneTried(failure: failure))
+    }
+
+    /// The launch's file work reported back (a file job): the events it found (takes recovered or
+    /// deleted by retention) and the hooks a previous run still owed (`owed`, due now).
+    public mutating func launchFilesDone(_ found: [KioskEvent], owed: [HookQueue.Entry], at now: Int64) -> [Effect] {
+        jobs.fileDone()
+        jobs.owed.load(owed, now: now)
+        return found.map(Effect.emit) + opening(gate.launchFilesDone())
+    }
+
+    /// The gate opened: the camera's and the microphone's failures, then `ready`.
+    private func opening(_ opening: ReadyGate<Never>.Opening?) -> [Effect] {
+        guard let opening else { return [] }
+        var effects: [Effect] = []
+        if let failure = opening.cameraFailure { effects.append(.emit(.error(code: .cameraUnavailable, message: failure))) }
+        if let failure = opening.microphoneFailure {
+            effects.append(.emit(.error(code: .microphoneUnavailable,
+                                        message: "\(failure); takes are recorded without sound until it opens (it is tried again at each Start)")))
+        }
+        return effects + [.ready]
+    }
+}
