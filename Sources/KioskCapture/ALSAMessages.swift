@@ -8,12 +8,9 @@ import KioskCore
 import KioskSystem
 
 enum ALSAMessages {
-    private struct Collecting {
-        /// The thread opening a PCM, whose messages are kept for its error.
-        var thread: pthread_t?
-        var said: [String] = []
-    }
-    private static let collecting = Locked(Collecting())
+    /// What each thread opening a PCM has heard so far, kept for its error: by thread, so that two
+    /// opens at once (two microphones, or tests side by side) each keep their own words.
+    private static let collecting = Locked([pthread_t: [String]]())
 
     /// Sets the handler, once for the process.
     static let installed: Void = {
@@ -26,9 +23,10 @@ enum ALSAMessages {
 
     private static func heard(_ text: String) {
         let kept = collecting.withLock { c -> Bool in
-            guard let thread = c.thread, pthread_equal(thread, pthread_self()) != 0 else { return false }
+            guard var said = c[pthread_self()] else { return false }
             // At most 8 distinct messages: an open that fails says the same thing several times.
-            if c.said.count < 8 && !c.said.contains(text) { c.said.append(text) }
+            if said.count < 8 && !said.contains(text) { said.append(text) }
+            c[pthread_self()] = said
             return true
         }
         if !kept { Log.info("ALSA: \(text)") }
@@ -38,12 +36,9 @@ enum ALSAMessages {
     /// the distinct messages, in order.
     static func collected<T, E: Error>(_ open: () throws(E) -> T) -> (Result<T, E>, [String]) {
         _ = installed
-        collecting.withLock { $0 = Collecting(thread: pthread_self()) }
+        collecting.withLock { $0[pthread_self()] = [] }
         let result = Result { () throws(E) in try open() }
-        let said = collecting.withLock { c -> [String] in
-            defer { c = Collecting() }
-            return c.said
-        }
+        let said = collecting.withLock { $0.removeValue(forKey: pthread_self()) ?? [] }
         return (result, said)
     }
 }

@@ -41,4 +41,30 @@ struct DeviceSmokeTests {
                     "\(error)")
         }
     }
+
+    @Test("opens on several threads at once each keep alsa-lib's words about their own PCM")
+    func unknownPCMsAtOnce() async {
+        let words = await withTaskGroup(of: [String].self) { group in
+            for n in 0..<4 {
+                group.addTask {
+                    // A thread of its own (not the cooperative pool's, where tasks share threads).
+                    await withCheckedContinuation { (done: CheckedContinuation<[String], Never>) in
+                        Thread.detachNewThread {
+                            done.resume(returning: (0..<20).map { _ in
+                                do {
+                                    _ = try ALSAPCM(name: "kiosk_no_such_pcm_\(n)", direction: .capture)
+                                    return "opened"
+                                } catch {
+                                    let said = String(describing: error)
+                                    return said.contains("Unknown PCM kiosk_no_such_pcm_\(n)") ? "" : said
+                                }
+                            })
+                        }
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(words.count == 80 && words.allSatisfy { $0.isEmpty }, "\(words.filter { !$0.isEmpty }.prefix(3))")
+    }
 }
