@@ -4,7 +4,7 @@ import Foundation
 import KioskCore
 
 /// Runs `arguments` with its stdin or stdout as a pipe this process feeds or drains.
-private func spawn(_ arguments: [String], stdin: Pipe? = nil, stdout: Pipe? = nil) -> Process {
+func spawn(_ arguments: [String], stdin: Pipe? = nil, stdout: Pipe? = nil) -> Process {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     p.arguments = arguments
@@ -15,7 +15,7 @@ private func spawn(_ arguments: [String], stdin: Pipe? = nil, stdout: Pipe? = ni
 }
 
 /// Reads exactly `count` bytes, nil at the end.
-private func readExactly(_ handle: FileHandle, _ count: Int) -> Data? {
+func readExactly(_ handle: FileHandle, _ count: Int) -> Data? {
     var data = Data()
     while data.count < count {
         let chunk = handle.readData(ofLength: count - data.count)
