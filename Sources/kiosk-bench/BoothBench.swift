@@ -126,6 +126,7 @@ func compareBooth(_ o: [String: String]) {
                                  // intervals, from the pictures' numbers), the pictures the booth
                                  // skipped by plan, its pictures a second and its steps.
                                  "picturesKept": booth[0].map(\.frames.kept), "longestGap": booth[0].map(\.frames.longestGap),
+                                 "gapsOver2": booth[0].map(\.frames.gapsOver2),
                                  "boothSkippedFrames": booth[0].map { $0.result?.skippedFrames ?? -1 },
                                  "boothFrameRate": booth[0].map { $0.result?.frameRate ?? -1 }, "boothEffortSteps": booth[0].map { $0.result?.effortSteps ?? -1 }]
     if withFFmpeg {
@@ -142,7 +143,7 @@ func compareBooth(_ o: [String: String]) {
         result.merge(["against": other, "againstCPUSeconds": median(runs.map(\.cpu)), "againstCPUAll": runs.map(\.cpu),
                       "againstPeakRSSMiB": median(runs.map(\.rssMiB)), "againstDroppedFrames": runs.map { $0.result?.droppedFrames ?? -1 },
                       "againstFramesMissingInTakes": runs.map(\.frames.missing), "againstPicturesKept": runs.map(\.frames.kept),
-                      "againstLongestGap": runs.map(\.frames.longestGap),
+                      "againstLongestGap": runs.map(\.frames.longestGap), "againstGapsOver2": runs.map(\.frames.gapsOver2),
                       "againstSkippedFrames": runs.map { $0.result?.skippedFrames ?? -1 }]) { a, _ in a }
     }
     printLine(result)
@@ -152,6 +153,8 @@ func compareBooth(_ o: [String: String]) {
 /// missing between its first and last, and the longest step between two (-1 each when unread).
 struct TakeFrames {
     var kept = -1, missing = -1, longestGap = -1
+    /// Where the steps over 2 intervals are: [the picture after it, the step].
+    var gapsOver2: [[Int]] = []
 }
 
 private func takeFrames(in take: String, clipFrames: Int, counter: URL) -> TakeFrames {
@@ -164,7 +167,8 @@ private func takeFrames(in take: String, clipFrames: Int, counter: URL) -> TakeF
     let line = counted.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
     let counts = (try? JSONSerialization.jsonObject(with: line)) as? [String: Any]
-    return TakeFrames(kept: counts?["frames"] as? Int ?? -1, missing: counts?["missing"] as? Int ?? -1, longestGap: counts?["longestGap"] as? Int ?? -1)
+    return TakeFrames(kept: counts?["frames"] as? Int ?? -1, missing: counts?["missing"] as? Int ?? -1, longestGap: counts?["longestGap"] as? Int ?? -1,
+                      gapsOver2: counts?["gapsOver2"] as? [[Int]] ?? [])
 }
 
 /// `preview-cost`: the booth in ready (the preview and the microphone's meter, nothing recording)

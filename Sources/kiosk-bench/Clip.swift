@@ -4,7 +4,7 @@ import Foundation
 import KioskCore
 
 /// Runs `arguments` with its stdin or stdout as a pipe this process feeds or drains.
-private func spawn(_ arguments: [String], stdin: Pipe? = nil, stdout: Pipe? = nil) -> Process {
+func spawn(_ arguments: [String], stdin: Pipe? = nil, stdout: Pipe? = nil) -> Process {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     p.arguments = arguments
@@ -15,7 +15,7 @@ private func spawn(_ arguments: [String], stdin: Pipe? = nil, stdout: Pipe? = ni
 }
 
 /// Reads exactly `count` bytes, nil at the end.
-private func readExactly(_ handle: FileHandle, _ count: Int) -> Data? {
+func readExactly(_ handle: FileHandle, _ count: Int) -> Data? {
     var data = Data()
     while data.count < count {
         let chunk = handle.readData(ofLength: count - data.count)
@@ -123,14 +123,16 @@ func countFrames(_ o: [String: String]) {
     decoder.waitUntilExit()
     // A clip of `modulo` frames starts again at 0 after its last.
     let modulo = Int(o["modulo"] ?? "") ?? Int.max
-    var missing = 0, repeated = 0, longest = 0
-    for (a, b) in zip(numbers, numbers.dropFirst()) {
+    var missing = 0, repeated = 0, longest = 0, over2: [[Int]] = []
+    for (index, (a, b)) in zip(numbers, numbers.dropFirst()).enumerated() {
         let step = modulo == Int.max ? b - a : ((b - a) % modulo + modulo) % modulo
         if step > 1 { missing += step - 1 }
+        if step > 2 { over2.append([index + 1, step]) }
         if step == 0 || (modulo == Int.max && step < 0) { repeated += 1 }
         longest = max(longest, step)
     }
-    // `longestGap`: the longest step between two pictures, in frame intervals (1: none missing).
+    // `longestGap`: the longest step between two pictures, in frame intervals (1: none missing);
+    // `gapsOver2`: [the picture after it (from 0), the step] for each step over 2 (issue 35).
     printLine(["file": file, "frames": numbers.count, "first": numbers.first ?? -1, "last": numbers.last ?? -1,
-               "missing": missing, "repeatedOrBackwards": repeated, "longestGap": longest])
+               "missing": missing, "repeatedOrBackwards": repeated, "longestGap": longest, "gapsOver2": over2])
 }

@@ -26,6 +26,10 @@ let usageText = """
           (under with-fake-camera) the booth in ready, previewing the clip: % of one core, from the
           CPU of a stay S seconds longer than another; --against: another build of kiosk-recorder
           in the same rounds, interleaved, and the median of the rounds' ratios
+      trial-cost --footage CLIP [--size WxH] [--frames N] [--rounds N] [--grain G] [--stepped-threads N]
+          libx264 as `--check` opens it, CPU ms a picture at each effort, on the trial's own pictures
+          (TrialFootage), the test pattern and the footage through a webcam's JPEGs, rounds
+          interleaved; medians and each against the footage's
       make-clip --footage CLIP --size WxH --frames N --output FILE [--chroma 422|420]
           the clip looped to N frames, each numbered (FrameStamp), as concatenated JPEGs for the
           fake camera's clip=
@@ -426,6 +430,7 @@ case "capture": captureBench(options(arguments.dropFirst()), environment: enviro
 case "make-clip": makeClip(options(arguments.dropFirst()))
 case "compare-booth": compareBooth(options(arguments.dropFirst()))
 case "preview-cost": previewCost(options(arguments.dropFirst()))
+case "trial-cost": trialCost(options(arguments.dropFirst()))
 case "count-frames": countFrames(options(arguments.dropFirst()))
 case "tuning":
     // The writer's encoder settings as ffmpeg CLI arguments, one per line (bench/quality reads them).

@@ -8,8 +8,12 @@ import KioskTestSupport
 @Suite("kiosk-recorder --check", .serialized)
 struct CheckEndToEndTests {
     /// Runs `--check` with `arguments`: its exit status, the `check` event's items, stderr.
-    static func check(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, ok: Bool, items: [CheckItem], stderr: String) {
-        let r = try run(["--check"] + arguments, environment: environment)
+    /// `group`: a CPU cgroup's folder (`cpuGroup`) the recorder runs in.
+    static func check(_ arguments: [String], environment: [String: String] = [:], group: String? = nil) throws -> (status: Int32, ok: Bool, items: [CheckItem], stderr: String) {
+        let r = try group.map {
+            try runProgram(["sh", "-c", "echo $$ > '\($0)/cgroup.procs' && exec \"$0\" \"$@\"", recorderPath, "--check"] + arguments,
+                           environment: recorderEnvironment(environment), directory: repositoryRoot)
+        } ?? run(["--check"] + arguments, environment: environment)
         let lines = r.stdout.split(separator: "\n")
         #expect(lines.count == 1, "stdout carries only the check event: \(r.stdout)")
         guard let line = lines.first, case let .check(ok, items) = try EventEncoder().decode(line: String(line)) else {
@@ -45,13 +49,63 @@ struct CheckEndToEndTests {
         #expect(c.stderr.contains("The booth can run."))
     }
 
-    @Test("encodes a second of the test pattern at the configured size and rate through libx264 and says this machine sustains it, at which effort, with each effort's time a picture (issue 35)")
+    @Test("encodes a second of pictures with a camera's detail at the configured size and rate through libx264 and says this machine sustains it, at which effort, with each effort's time a picture (issue 35)")
     func encodingTrial() throws {
         let c = try Self.check(["--camera", "test", "--microphone", "test", "--size", "352x288", "--fps", "30"])
         let encoding = try Self.item("encoding", in: c.items)
         #expect(encoding.ok && !encoding.warning, "\(encoding)")
         #expect(encoding.detail.hasPrefix("this machine sustains 352x288 at 30 fps at veryfast"), "\(encoding.detail)")
-        #expect(encoding.detail.contains("veryfast ") && encoding.detail.contains("superfast ") && encoding.detail.contains(" ms"), "\(encoding.detail)")
+        #expect(encoding.detail.contains("with a camera's detail"), "\(encoding.detail)")
+        #expect(encoding.detail.contains("veryfast ") && encoding.detail.contains("superfast ") && encoding.detail.contains("superfast at crf +3 ")
+                && encoding.detail.contains(" ms"), "\(encoding.detail)")
+    }
+
+    /// A CPU cgroup holding what runs in it to `cores` of one core (v1's cpu.cfs_quota_us, v2's
+    /// cpu.max, as bench/weak-machine makes it), removed after `body`; nil when this machine does
+    /// not let the test make one (not root, no CPU controller).
+    static func cpuGroup<T>(cores: Double, _ body: (String) throws -> T) throws -> T? {
+        let manager = FileManager.default
+        let (v1, v2) = ("/sys/fs/cgroup/cpu", "/sys/fs/cgroup")
+        let group: String
+        if manager.fileExists(atPath: v1 + "/cpu.cfs_quota_us") {
+            group = v1 + "/kiosk-check-\(getpid())"
+            guard (try? manager.createDirectory(atPath: group, withIntermediateDirectories: false)) != nil else { return nil }
+            try "100000".write(toFile: group + "/cpu.cfs_period_us", atomically: false, encoding: .utf8)
+            try "\(Int(cores * 100_000))".write(toFile: group + "/cpu.cfs_quota_us", atomically: false, encoding: .utf8)
+        } else if let controllers = try? String(contentsOfFile: v2 + "/cgroup.subtree_control", encoding: .utf8), controllers.contains("cpu") {
+            group = v2 + "/kiosk-check-\(getpid())"
+            guard (try? manager.createDirectory(atPath: group, withIntermediateDirectories: false)) != nil else { return nil }
+            try "\(Int(cores * 100_000)) 100000".write(toFile: group + "/cpu.max", atomically: false, encoding: .utf8)
+        } else {
+            return nil
+        }
+        // The recorder has exited by then: its group is empty.
+        defer { rmdir(group) }
+        return try body(group)
+    }
+
+    /// The encoding item's ms a picture at each effort, in its order.
+    static func milliseconds(_ detail: String) -> [Int] {
+        detail.split(separator: ",").compactMap { part in
+            part.range(of: " ms").flatMap { Int(part[..<$0.lowerBound].split(separator: " ").last ?? "") }
+        }
+    }
+
+    @Test("under a CPU quota (a cgroup of 0.2 of a core, when this machine lets the test make one) the trial judges a picture by the CPU time against the quota, says so, and finds a picture at each effort at least twice as dear as with the machine to itself")
+    func encodingTrialUnderQuota() throws {
+        let arguments = ["--camera", "test", "--microphone", "none", "--size", "640x360", "--fps", "30"]
+        let free = try Self.item("encoding", in: try Self.check(arguments).items)
+        guard let held = try Self.cpuGroup(cores: 0.2, { try Self.check(arguments, group: $0) }) else {
+            // This machine lets no test make a CPU cgroup (bench/weak-machine needs the same).
+            print("EncodingTrialUnderQuota: no CPU cgroup could be made here; skipped")
+            return
+        }
+        let encoding = try Self.item("encoding", in: held.items)
+        #expect(encoding.detail.contains("(CPU time against a quota of 0.20 of a core)"), "\(encoding.detail)")
+        #expect(!free.detail.contains("quota"), "\(free.detail)")
+        let (heldCosts, freeCosts) = (Self.milliseconds(encoding.detail), Self.milliseconds(free.detail))
+        #expect(heldCosts.count == 3 && freeCosts.count == 3, "\(encoding.detail)\n\(free.detail)")
+        #expect(zip(heldCosts, freeCosts).allSatisfy { $0 >= 2 * max($1, 1) }, "under the quota \(heldCosts) ms, free \(freeCosts) ms")
     }
 
     @Test("fails on a missing camera, naming it with the fix; the rest still checked")

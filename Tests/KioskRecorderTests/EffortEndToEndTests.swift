@@ -68,6 +68,42 @@ struct EffortEndToEndTests {
         #expect(stepped.count == 1 && stepped == reference, "\(stepped) against \(reference)")
     }
 
+    /// GStreamer (an independent demuxer and decoder: qtdemux, h264parse, avdec_h264; aacparse,
+    /// avdec_aac) plays `path` to its end: its exit status and stderr, the pictures it decoded
+    /// and the sound's samples (each picture scaled to 8x8 grey and the sound to mono S16 into
+    /// files, so a count is their size over a picture's or a sample's).
+    static func gstreamerPlays(_ path: String, in folder: URL) throws -> (status: Int32, stderr: String, pictures: Int, samples: Int) {
+        let (video, audio) = (folder.appendingPathComponent("gst-video.raw").path, folder.appendingPathComponent("gst-audio.raw").path)
+        let r = try runProgram(["gst-launch-1.0", "-q", "filesrc", "location=\(path)", "!", "qtdemux", "name=d",
+                                "d.video_0", "!", "queue", "!", "h264parse", "!", "avdec_h264", "!", "videoconvert", "!", "videoscale", "!",
+                                "video/x-raw,format=GRAY8,width=8,height=8", "!", "filesink", "location=\(video)",
+                                "d.audio_0", "!", "queue", "!", "aacparse", "!", "avdec_aac", "!", "audioconvert", "!",
+                                "audio/x-raw,format=S16LE,channels=1", "!", "filesink", "location=\(audio)"])
+        return (r.status, r.stderr + r.stdout, Self.bytes(video) / 64, Self.bytes(audio) / 2)
+    }
+
+    /// A file's size in bytes (-1 when it is not there).
+    static func bytes(_ path: String) -> Int { ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? -1 }
+
+    @Test("a stepped take (every 2nd picture, a new encoder at superfast mid-stream) plays in GStreamer to its end without a word, every picture ffprobe decodes decoded there too, and its sound as long as ffmpeg's")
+    func steppedTakePlaysInGStreamer() throws {
+        let slow = try Self.take("effort-gstreamer", encoder: TestEncoderName.slow, seconds: 4)
+        #expect(slow.result.success && slow.result.droppedFrames == 0 && slow.result.skippedFrames > 0, "\(slow.result)\n\(slow.stderr)")
+        #expect(slow.stderr.contains("take: effort now superfast"), "\(slow.stderr)")
+        let gst = try Self.gstreamerPlays(slow.path, in: URL(fileURLWithPath: slow.path).deletingLastPathComponent())
+        #expect(gst.status == 0 && gst.stderr.isEmpty, "\(gst.status): \(gst.stderr)")
+        let pictures = try #require(try pictureCount(slow.path))
+        #expect(pictures == slow.numbers.count && pictures > 30, "ffprobe \(pictures), the take's numbers \(slow.numbers.count)")
+        #expect(gst.pictures == pictures, "GStreamer decoded \(gst.pictures) pictures, ffprobe \(pictures)")
+        // The sound: ffmpeg's decoded samples, against GStreamer's (which leaves out one AAC frame of
+        // priming more or less: two frames of 1024 allowed).
+        let decoded = URL(fileURLWithPath: slow.path).deletingLastPathComponent().appendingPathComponent("ffmpeg-audio.raw").path
+        #expect(try runProgram(["ffmpeg", "-v", "error", "-i", slow.path, "-map", "0:a", "-f", "s16le", "-ac", "1", "-y", decoded]).status == 0)
+        let samples = Self.bytes(decoded) / 2
+        // The test tone is 48 kHz: more than 3 s of it in a 4 s take.
+        #expect(samples > 48_000 * 3 && abs(gst.samples - samples) <= 2048, "GStreamer \(gst.samples) samples, ffmpeg \(samples)")
+    }
+
     @Test("the same from a USB camera's MJPEG (the fake camera): the pictures the take leaves out are not decoded, and the take keeps every 2nd picture by the camera's numbers (no gap over two), drops none, and counts the skipped as the pictures missing",
           needsFakeCamera)
     func stepsEvenlyFromMJPEG() throws {
