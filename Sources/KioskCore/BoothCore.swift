@@ -185,6 +185,10 @@ public struct BoothCore: Sendable {
     /// when a signal ends the booth; the exit once every file job and the running hook are back.
     public mutating func turn(at now: Int64, _ facts: Turn = Turn()) -> [Effect] {
         var effects: [Effect] = []
+        // An exit the machine decides in this turn (an idle reset ending a once session) comes with
+        // the work it still posts (the discard), carried out after this turn's effects: only a
+        // turn after it may say `.exit`.
+        let exitDecidedBefore = jobs.exitCode != nil
         if machine.mode == .countdown, now >= countdownNext {
             countdownNext += Self.second
             effects += handle(.countdownTick)
@@ -214,7 +218,7 @@ public struct BoothCore: Sendable {
             effects += handle(.tick(elapsed: take.elapsed, remaining: take.remaining))
         }
         if jobs.stopHooks(signalled: endedBySignal) { effects.append(.stopHook) }
-        if !exitSaid, let code = jobs.exitCode, jobs.isFinished {
+        if !exitSaid, exitDecidedBefore, let code = jobs.exitCode, jobs.isFinished {
             exitSaid = true
             effects.append(.exit(code))
         }

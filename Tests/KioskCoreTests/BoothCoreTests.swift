@@ -87,6 +87,21 @@ struct BoothCoreTests {
         #expect(Self.run(&leaving, from: 0, to: 200).isEmpty)
     }
 
+    @Test("an idle reset that ends a once session: no exit in the turn that reset (its discard is still to be posted); the exit at the first turn after the discard's job is back")
+    func idleResetExitWaitsForItsDiscard() {
+        let settings = BoothCore.Settings(idleTimeout: 60, idleAction: .discard)
+        var core = BoothCore(machine: Fixture.finished.make(session: .once), settings: settings, now: 0)
+        #expect(core.turn(at: 0).isEmpty)
+        let reset = core.turn(at: Self.ns(61))
+        #expect(reset.contains(.machine(.discardTake)), "\(reset)")
+        #expect(!reset.contains { if case .exit = $0 { true } else { false } }, "\(reset)")
+        // The booth carries out the discard: a file job on its worker.
+        core.filePosted()
+        #expect(core.turn(at: Self.ns(61.1)).isEmpty)
+        core.fileDone()
+        #expect(core.turn(at: Self.ns(61.2)).contains { if case .exit = $0 { true } else { false } })
+    }
+
     @Test("the attract screen: ready untouched for --attract-after shows it (drawn, logged); a touch only wakes it, once; it comes back a full wait later; never in a countdown")
     func attract() {
         var core = BoothCore(machine: Self.machine(), settings: BoothCore.Settings(attractAfter: 5), now: 0)
