@@ -142,7 +142,10 @@ struct XvfbEndToEndTests {
         let x = try XvfbServer()
         let folder = try testFolder("xvfb-attract-key")
         let r = try RecorderProcess(["--camera", "test", "--microphone", "test", "--windowed", "800x480", "--countdown", "0",
-                                     "--attract-after", "1", "--output", folder.appendingPathComponent("take.mov").path],
+                                     // Awake, the screen dims again --attract-after after the touch: 3 s
+                                     // leaves the second Space room under load (at 1 s it came after
+                                     // the screen grab and the half second, and only woke it again).
+                                     "--attract-after", "3", "--output", folder.appendingPathComponent("take.mov").path],
                                     environment: x.recorderEnvironment)
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         let s = Screen(try x.window(pid: r.process.processIdentifier, title: "Kiosk Recorder"), .landscapeRight)
@@ -150,7 +153,7 @@ struct XvfbEndToEndTests {
         // the attract screen, white again once awake.
         let bar = Point(x: 30, y: 240)
         #expect(try x.waitForScreen { Self.isWhite($0.rgb(s.window, bar)) })
-        #expect(try x.waitForScreen { $0.rgb(s.window, bar).r < 160 }, "no attract screen after --attract-after 1")
+        #expect(try x.waitForScreen(timeout: 8) { $0.rgb(s.window, bar).r < 160 }, "no attract screen after --attract-after 3")
         try x.key(s.window, "space")
         #expect(try x.waitForScreen { Self.isWhite($0.rgb(s.window, bar)) }, "Space did not wake the attract screen")
         Thread.sleep(forTimeInterval: 0.5)
