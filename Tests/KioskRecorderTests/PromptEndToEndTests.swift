@@ -101,12 +101,14 @@ struct PromptEndToEndTests {
         let layout = Layout(canvas: Size(width: 800, height: 480))
         // Below the prompt, above the buttons: the picture itself.
         let picture = Rect(x: 120, y: layout.content.y + layout.content.height / 2, width: 560, height: layout.content.height / 4)
-        let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("take.mov").path, "--attract-after", "1.2",
+        // Awake, the screen dims again --attract-after after the wake: 2.5 s leaves the second tap
+        // room under load, after the half second and the screenshot between them.
+        let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("take.mov").path, "--attract-after", "2.5",
                                              "--prompt", "Say hello"])
         let ready = try #require(r.wait(for: "ready"), "\(r.stderr)")
         Thread.sleep(forTimeInterval: 0.3)
         let awake = try Self.shot(r, folder.appendingPathComponent("awake.bmp").path).measure(picture)
-        Thread.sleep(forTimeInterval: max(0, ready + 1.8 - ProcessInfo.processInfo.systemUptime))
+        Thread.sleep(forTimeInterval: max(0, ready + 3.1 - ProcessInfo.processInfo.systemUptime))
         let dim = try Self.shot(r, folder.appendingPathComponent("attract.bmp").path).measure(picture)
         #expect(dim.mean < awake.mean * 0.7, "dimmed: \(dim.mean) against \(awake.mean)")
         // The first tap, right on the record button, only wakes the screen.
