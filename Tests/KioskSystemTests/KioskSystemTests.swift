@@ -5,20 +5,11 @@ import Synchronization
 import Testing
 import KioskCore
 import KioskSystem
+import KioskTestSupport
 
 /// The name of the calling thread, as top -H shows it.
 private func threadName() -> String {
     ((try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "").trimmingCharacters(in: .newlines)
-}
-
-/// Polls until `done` holds, up to `seconds` (this test target's suites share it).
-func eventually(_ seconds: Double = 5, _ done: () -> Bool) -> Bool {
-    let deadline = MonotonicClock.now() + Int64(seconds * 1e9)
-    while MonotonicClock.now() < deadline {
-        if done() { return true }
-        usleep(1000)
-    }
-    return done()
 }
 
 @Suite("MonotonicClock")

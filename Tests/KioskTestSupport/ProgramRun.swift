@@ -156,3 +156,15 @@ public enum TestEnvironment {
     /// The fake microphone (Tests/FakeALSAMicrophone), an alsa-lib PCM plugin built with the package.
     public static let fakeMicrophonePlugin = buildFolder.appendingPathComponent("libKioskFakeALSAMicrophone.so").path
 }
+
+/// Whether `done` holds within `seconds`, looked at every millisecond: for what a program or a worker
+/// does after the event that asked for it (a retaken take is deleted on the booth's file worker, after
+/// `orientationChanged` went out).
+public func eventually(_ seconds: Double = 5, _ done: () -> Bool) -> Bool {
+    let deadline = ProcessInfo.processInfo.systemUptime + seconds
+    while ProcessInfo.processInfo.systemUptime < deadline {
+        if done() { return true }
+        usleep(1000)
+    }
+    return done()
+}
