@@ -190,7 +190,7 @@ struct DropReport: Equatable {
         total = byStall + byEncoder + cameraDropped
         if total > 0 {
             lines.append("\(total) pictures dropped: \(byEncoder) while the encoder was behind "
-                         + "(\(MovieWriter.videoQueueLimit) waiting), \(byStall) in the backlog just after the process stood still, "
+                         + "(its queue full), \(byStall) in the backlog just after the process stood still, "
                          + "\(cameraDropped) the camera delivered too late or not at all")
         }
         self.lines = lines

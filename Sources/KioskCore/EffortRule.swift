@@ -84,7 +84,8 @@ public struct EffortRule: Equatable, Sendable {
     /// driver's buffers), and a step up is taken when its prediction leaves a little of it.
     /// Nearly all of it used is not yet behind: a booth that keeps up at 95 % of its share does
     /// (measured: 720p at every 2nd picture on 0.3 of a core, nothing waiting). It is behind when
-    /// pictures also wait, on average over the second, as they do once it falls behind.
+    /// pictures also wait, on average over the second, as they do once it falls behind, and their
+    /// number does not fall (`backlogFalling`).
     public static let quotaBehindLoad = 0.92
     public static let quotaBehindWaiting = 2.0
     public static let quotaUpLoad = 0.85
@@ -143,7 +144,7 @@ public struct EffortRule: Equatable, Sendable {
             return taken
         }
         guard let load = load(at: now), !effortPending else { return [] }
-        let behind = load >= behindLoad && (quota == nil || meanWaiting(at: now) >= Self.quotaBehindWaiting)
+        let behind = load >= behindLoad && (quota == nil || (meanWaiting(at: now) >= Self.quotaBehindWaiting && !backlogFalling(at: now)))
         if effort + 1 < efforts, behind || keepEvery > 1 {
             // Behind, or pictures left out while a cheaper effort is still to be had: effort first.
             taken.append(setEffort(effort + 1))
@@ -164,6 +165,20 @@ public struct EffortRule: Equatable, Sendable {
             restart(at: now, down: false, steps: taken.count)
         }
         return taken
+    }
+
+    /// The pictures waiting fell over the last second (its second half against its first, by
+    /// more than half a picture on average): a backlog being worked off, not a booth falling behind. Under
+    /// a quota the share is all used while a backlog drains (a take's slow first pictures left 9
+    /// waiting at 720p on 0.3 of a core, worked off at every 2nd picture using 99 % of the quota);
+    /// stepping the rate down for it left gaps of 3 for the rest of the take (bench/weak-machine).
+    private func backlogFalling(at now: Int64) -> Bool {
+        let recent = samples.filter { $0.at > now - Self.window }
+        guard recent.count >= 4 else { return false }
+        let half = recent.count / 2
+        let first = Double(recent[..<half].reduce(0) { $0 + $1.waiting }) / Double(half)
+        let second = Double(recent[half...].reduce(0) { $0 + $1.waiting }) / Double(recent.count - half)
+        return second < first - 0.5
     }
 
     /// The pictures waiting behind each picture over the last second, on average.

@@ -9,12 +9,34 @@ struct PictureLine {
     /// The first picture's capture time (CLOCK_MONOTONIC ns): pts 0.
     var origin: Int64?
     var lastPTS: Int64 = -1
+    /// The last few steps between the pictures placed (the time base's units).
+    var steps: [Int64] = []
     var written = 0
     /// When the video encoder last gave a packet (or took its first picture), on CLOCK_MONOTONIC.
     var lastPacketAt: Int64?
     /// Where the video packets written so far end, in seconds (the time base is 1/90000 here).
     var packetsEnd: Double = 0
     var stalled = false
+
+    /// A picture placed at `pts`.
+    mutating func place(_ pts: Int64) {
+        if lastPTS >= 0 {
+            steps.append(pts - lastPTS)
+            if steps.count > 3 { steps.removeFirst() }
+        }
+        lastPTS = pts
+    }
+
+    /// How long the last picture placed lasts, before the next one is in: the shortest of the last
+    /// three steps in whole frame intervals (1 to 3; `interval` before there are any). The muxer
+    /// must be told at a fragment's cut: its last sample ends the fragment, and the next fragment's
+    /// first picture is placed there, whatever its own time. At one interval a take that keeps every
+    /// 2nd picture had the first picture of each fragment a frame interval early (33 ms off its
+    /// sound); a camera's jitter rounds away, so at the full rate it is one interval, as before.
+    func spacing(interval: Int64) -> Int64 {
+        guard let shortest = steps.min(), interval > 0 else { return interval }
+        return interval * min(max((shortest + interval / 2) / interval, 1), 3)
+    }
 }
 
 /// The sound's side: its samples on the picture's time line, and how its clock drifts from it.

@@ -169,7 +169,7 @@ final class EncodingSession {
             return .stop(.error)
         }
         picture.pointee.pts = pts
-        pictures.lastPTS = pts
+        pictures.place(pts)
         let now = MonotonicClock.now()
         if pictures.lastPacketAt == nil { pictures.lastPacketAt = now }
         if slowsEachPicture { usleep(TestEncoders.slowPictureMicroseconds) }
@@ -184,14 +184,14 @@ final class EncodingSession {
             Log.info("writer: the video encoder \(video.name) has returned no packet for \((now - last) / 1_000_000) ms; ending the take")
             return .stop(.error)
         }
-        videoEnd = Double(pts + pictureLength) / 90000
+        videoEnd = Double(pts + pictures.spacing(interval: pictureLength)) / 90000
         if status != .ok { return status }
         // The sound that waited for this picture (`drainAudio`) goes into the same fragment.
         if case let .stop(reason) = drainAudio(final: false) { return .stop(reason) }
         // Cut a fragment every `fragmentSeconds` of video.
         if Double(pts - cuts.startPTS) / 90000 >= settings.fragmentSeconds {
             cuts.startPTS = pts
-            cuts.endPTS = pts + pictureLength
+            cuts.endPTS = pts + pictures.spacing(interval: pictureLength)
             return flushFragment()
         }
         return .ok
@@ -333,8 +333,9 @@ final class EncodingSession {
                 pictures.lastPacketAt = MonotonicClock.now()
                 if packet.pointee.flags & AV_PKT_FLAG_KEY != 0 { effort.sinceKey = 0 }
             }
-            // Tell the muxer each video packet's length, so a fragment's last one is not guessed.
-            if packet.pointee.duration == 0 && codec === video.codec { packet.pointee.duration = pictureLength }
+            // Tell the muxer each video packet's length, so a fragment's last one is not guessed
+            // (nor cut short when the take keeps every 2nd or 3rd picture).
+            if packet.pointee.duration == 0 && codec === video.codec { packet.pointee.duration = pictures.spacing(interval: pictureLength) }
             if codec === video.codec { pictures.packetsEnd = Double(packet.pointee.pts + packet.pointee.duration) / 90000 }
             av_packet_rescale_ts(packet, codec.pointer.pointee.time_base, stream.pointee.time_base)
             packet.pointee.stream_index = stream.pointee.index

@@ -12,6 +12,14 @@ public final class MovieWriter: Sendable {
     public let settings: MovieSettings
     /// Video frames the queue may hold before new ones are dropped (counted). Audio is never dropped.
     public static let videoQueueLimit = 8
+    /// The same while a live take is young (`Queue.limit`): its first pictures (a key frame at the
+    /// configured effort, the encoder's first use) can take several intervals each on a weak CPU,
+    /// and the queue of 8 filled before the writer's rule had a second of measurements: the
+    /// queue's own every 3rd then left a gap of 3 intervals, or a drop one of 6, in the take's
+    /// first half second (720p on 0.3 of a core, bench/weak-machine). Twice as deep there, the
+    /// burst waits at every 2nd picture while the rule steps down (16 pictures of 1080p at 4:2:2
+    /// are 66 MB, held only while the take starts behind).
+    public static let startQueueLimit = 16
 
     enum Item {
         /// A picture, and how many the plan left out just before it (`Queue.toSkip`).
@@ -47,6 +55,59 @@ public final class MovieWriter: Sendable {
         var skipping = 0
         /// Pictures left out when the camera asked (`wants`), before it decoded them.
         var undecoded = 0
+        /// The pictures the queue holds before it drops: `startQueueLimit` from a live take's start
+        /// until the writer's rule has measured a whole second and the queue is back under the
+        /// usual limit's every-2nd (`settle`), `videoQueueLimit` from then on.
+        var limit = MovieWriter.startQueueLimit
+        /// The young take's deeper queue gives way to the usual one: once its backlog is under the
+        /// usual limit's own every 2nd (so no burst of drops follows).
+        mutating func settle() {
+            if limit > MovieWriter.videoQueueLimit, videoCount < MovieWriter.videoQueueLimit - 2 { limit = MovieWriter.videoQueueLimit }
+        }
+
+        /// The plan for picture `sequence`: kept when it is `keepEvery` or more after the last picture
+        /// kept. Nearly full (the writer has not had its say yet: a slow first second, a sudden load),
+        /// the queue keeps every 2nd picture (6 waiting), rather than losing a burst when it fills; every
+        /// 3rd (one short of its limit: 7 waiting, 15 while the take is young) only once the take
+        /// already keeps every 2nd (at the full rate a burst at the take's start left a gap of 3 where
+        /// every 2nd lets the encoder catch up). A number that goes back (a camera opened again) starts
+        /// afresh.
+        mutating func keeps(_ sequence: UInt32) -> Bool {
+            if approved == sequence {
+                approved = nil
+                return true
+            }
+            let guardKeep = videoCount >= limit - 1 && keepEvery >= 2 ? 3 : videoCount >= MovieWriter.videoQueueLimit - 2 ? 2 : 1
+            let every = UInt32(max(keepEvery, guardKeep))
+            if every > 1, let last = lastKept, sequence &- last < every, sequence &- last < UInt32.max / 2 {
+                skipping += 1
+                return false
+            }
+            lastKept = sequence
+            approved = sequence
+            return true
+        }
+
+        /// `append`'s decision on a picture: queued (true), or not the take's, left out by plan
+        /// (`keeps`) or dropped with the queue full (counted; `afterStall`: just after the whole
+        /// process stood still).
+        mutating func offer(_ frame: VideoFrame, afterStall: @autoclosure () -> Bool) -> Bool {
+            // After a stop is asked for, nothing is the take's: not taken, and not counted dropped
+            // when the queue is full (the file ends with the last picture queued before the stop).
+            guard accepting, !stopRequested else { return false }
+            // Captured before the take started: not the take's first picture, nor any of it.
+            guard frame.timestamp >= startedAt else { return false }
+            guard keeps(frame.sequence) else { return false }
+            guard videoCount < limit else {
+                dropped += 1
+                if afterStall() { droppedAfterStall += 1 }
+                return false
+            }
+            items.append(.video(frame, skippedBefore: skipping))
+            videoCount += 1
+            skipping = 0
+            return true
+        }
 
         /// The rate stepped down to one in `every` while pictures wait at the full rate: those the
         /// new rate leaves out are taken out of the queue too (counted skipped: their count goes to
@@ -120,7 +181,8 @@ public final class MovieWriter: Sendable {
     /// The take has stepped its effort or rate down for want of CPU (`EffortRule`): the preview
     /// leaves pictures undrawn to give it the time, as when pictures wait.
     public var steppedDown: Bool { stepped.load(ordering: .relaxed) }
-    /// Pictures queued for the encoder (at most `videoQueueLimit`; past it they are dropped).
+    /// Pictures queued for the encoder (at most `videoQueueLimit`, `startQueueLimit` while a take is
+    /// young; past it they are dropped).
     public var videoWaiting: Int { queue.withLock { $0.videoCount } }
     /// The video encoder in use and, when it is not the one asked for, why.
     public var videoEncoder: (name: VideoEncoderName, note: String?) { encoderNote.withLock { $0 } }
@@ -175,7 +237,12 @@ public final class MovieWriter: Sendable {
         }
         encoderNote.withLock { $0 = (session.videoEncoderName, session.fallbackNote) }
         let now = settings.framesFromLiveClock ? MonotonicClock.now() : Int64.min
-        queue.withLock { $0.accepting = true; $0.startedAt = now }
+        queue.withLock { q in
+            q.accepting = true
+            q.startedAt = now
+            // A file fed faster than real time waits for room instead (`appendWaiting`).
+            if !settings.framesFromLiveClock { q.limit = Self.videoQueueLimit }
+        }
         opened.signal()
         run(session, quota: quota)
     }
@@ -183,23 +250,7 @@ public final class MovieWriter: Sendable {
     /// Takes a frame (any thread). When the encoder is behind and the queue is full, the frame is
     /// dropped and counted; the caller never waits.
     public func append(_ frame: VideoFrame) {
-        let taken = queue.withLock { q -> Bool in
-            // After a stop is asked for, nothing is the take's: not taken, and not counted dropped
-            // when the queue is full (the file ends with the last picture queued before the stop).
-            guard q.accepting, !q.stopRequested else { return false }
-            // Captured before the take started: not the take's first picture, nor any of it.
-            guard frame.timestamp >= q.startedAt else { return false }
-            guard Self.keeps(frame.sequence, &q) else { return false }
-            guard q.videoCount < Self.videoQueueLimit else {
-                q.dropped += 1
-                if ProcessStalls.shared.inAftermath() { q.droppedAfterStall += 1 }
-                return false
-            }
-            q.items.append(.video(frame, skippedBefore: q.skipping))
-            q.videoCount += 1
-            q.skipping = 0
-            return true
-        }
+        let taken = queue.withLock { $0.offer(frame, afterStall: ProcessStalls.shared.inAftermath()) }
         if taken { available.signal() }
     }
 
@@ -209,32 +260,10 @@ public final class MovieWriter: Sendable {
     public func wants(sequence: UInt32) -> Bool {
         queue.withLock { q in
             guard q.accepting, !q.stopRequested else { return true }
-            let keeps = Self.keeps(sequence, &q)
+            let keeps = q.keeps(sequence)
             if !keeps { q.undecoded += 1 }
             return keeps
         }
-    }
-
-    /// The plan for picture `sequence`: kept when it is `keepEvery` or more after the last picture
-    /// kept. Nearly full (the writer has not had its say yet: a slow first second, a sudden load),
-    /// the queue keeps every 2nd picture (6 waiting), rather than losing a burst when it fills; every
-    /// 3rd (7 waiting) only once the take already keeps every 2nd (at the full rate a burst at the
-    /// take's start left a gap of 3 where every 2nd lets the encoder catch up). A number that goes
-    /// back (a camera opened again) starts afresh.
-    private static func keeps(_ sequence: UInt32, _ q: inout Queue) -> Bool {
-        if q.approved == sequence {
-            q.approved = nil
-            return true
-        }
-        let guardKeep = q.videoCount >= videoQueueLimit - 1 && q.keepEvery >= 2 ? 3 : q.videoCount >= videoQueueLimit - 2 ? 2 : 1
-        let every = UInt32(max(q.keepEvery, guardKeep))
-        if every > 1, let last = q.lastKept, sequence &- last < every, sequence &- last < UInt32.max / 2 {
-            q.skipping += 1
-            return false
-        }
-        q.lastKept = sequence
-        q.approved = sequence
-        return true
     }
 
     /// Like `append(_:)` but waits for room instead of dropping (for benchmarks and tests feeding a
@@ -401,5 +430,8 @@ public final class MovieWriter: Sendable {
             }
         }
         stepped.store(rule.stepped, ordering: .relaxed)
+        // The rule has measured a whole second at its present level: the young take's deeper
+        // queue gives way to the usual one.
+        if rule.load(at: now) != nil { queue.withLock { $0.settle() } }
     }
 }

@@ -19,9 +19,9 @@ struct DropReportTests {
 
     @Test("the encoder's, the stall's and the camera's drops are counted apart and together", arguments: [
         (5, 0, 0, 5, "5 pictures dropped: 5 while the encoder was behind"),
-        (5, 3, 0, 5, "5 pictures dropped: 2 while the encoder was behind (8 waiting), 3 in the backlog"),
-        (0, 0, 4, 4, "4 pictures dropped: 0 while the encoder was behind (8 waiting), 0 in the backlog just after the process stood still, 4 the camera"),
-        (2, 1, 3, 5, "5 pictures dropped: 1 while the encoder was behind (8 waiting), 1 in the backlog just after the process stood still, 3 the camera"),
+        (5, 3, 0, 5, "5 pictures dropped: 2 while the encoder was behind (its queue full), 3 in the backlog"),
+        (0, 0, 4, 4, "4 pictures dropped: 0 while the encoder was behind (its queue full), 0 in the backlog just after the process stood still, 4 the camera"),
+        (2, 1, 3, 5, "5 pictures dropped: 1 while the encoder was behind (its queue full), 1 in the backlog just after the process stood still, 3 the camera"),
     ])
     func counts(dropped: Int, afterStall: Int, camera: Int, total: Int, line: String) {
         let report = DropReport(result: Self.result(dropped: dropped, afterStall: afterStall), cameraDropped: camera, stalls: [], previewLeft: nil)

@@ -211,7 +211,7 @@ struct EffortRuleTests {
     /// Under a quota of `quota` cores: pictures kept at the rule's rate, each taking `busy(n)` ns
     /// of wall time (what a quota's freezes make of it) with none waiting, the process using
     /// `share(keepEvery, effort)` of the quota; the effort applied at once. The steps taken.
-    static func underQuota(_ rule: inout EffortRule, from start: Int64, seconds: Double, quota: Double, waiting: Int = 0,
+    static func underQuota(_ rule: inout EffortRule, from start: Int64, seconds: Double, quota: Double, waiting: (Int) -> Int = { _ in 0 },
                            busy: (Int) -> Int64, share: (Int, Int) -> Double) -> (steps: [EffortRule.Step], end: Int64) {
         var t = start, cpu = Int64(Double(start) * quota * share(rule.keepEvery, rule.effort)), n = 0
         var steps: [EffortRule.Step] = []
@@ -220,7 +220,7 @@ struct EffortRuleTests {
             t += gap
             cpu += Int64(Double(gap) * quota * share(rule.keepEvery, rule.effort))
             n += 1
-            steps += rule.picture(at: t, busy: busy(n), waiting: waiting, cpu: cpu)
+            steps += rule.picture(at: t, busy: busy(n), waiting: waiting(n), cpu: cpu)
             if rule.effortPending { rule.effortApplied(at: t) }
         }
         return (steps, t)
@@ -256,12 +256,23 @@ struct EffortRuleTests {
         var rule = Self.steppedUnderQuota(0.3)
         let (keepsUp, start) = Self.underQuota(&rule, from: 34 * Self.ms, seconds: 20, quota: 0.3, busy: { _ in 60 * Self.ms }, share: { _, _ in 0.95 })
         #expect(keepsUp.isEmpty && rule.keepEvery == 2, "\(keepsUp)")
-        let (down, t) = Self.underQuota(&rule, from: start, seconds: 3, quota: 0.3, waiting: 3, busy: { _ in 60 * Self.ms }, share: { _, _ in 0.95 })
+        let (down, t) = Self.underQuota(&rule, from: start, seconds: 3, quota: 0.3, waiting: { _ in 3 }, busy: { _ in 60 * Self.ms }, share: { _, _ in 0.95 })
         #expect(down == [.keepEvery(from: 2, to: 3)], "\(down)")
         let (up, _) = Self.underQuota(&rule, from: t, seconds: 30, quota: 0.3, busy: { _ in 20 * Self.ms },
                                       share: { keep, _ in keep == 3 ? 0.55 : 0.82 })
         #expect(up == [.keepEvery(from: 3, to: 2)], "\(up)")
         #expect(rule.keepEvery == 2)
+    }
+
+    @Test("under a quota, every 2nd picture at the cheapest effort using 99 % of it while a backlog of 6 is worked off (a picture less every 5): no step to every 3rd; with the backlog then steady at 3 or 4, every 3rd")
+    func quotaBacklogDraining() {
+        var rule = Self.steppedUnderQuota(0.3)
+        let (draining, t) = Self.underQuota(&rule, from: 34 * Self.ms, seconds: 3, quota: 0.3, waiting: { max(6 - $0 / 5, 1) },
+                                            busy: { _ in 60 * Self.ms }, share: { _, _ in 0.99 })
+        #expect(draining.isEmpty && rule.keepEvery == 2, "\(draining)")
+        let (steady, _) = Self.underQuota(&rule, from: t, seconds: 3, quota: 0.3, waiting: { 3 + $0 % 2 },
+                                          busy: { _ in 60 * Self.ms }, share: { _, _ in 0.99 })
+        #expect(steady == [.keepEvery(from: 2, to: 3)], "\(steady)")
     }
 
     @Test("under a quota, every 2nd picture using 30 % of it: back to every picture (60 % predicted), then the configured effort only if 1.5 times the load fits")

@@ -53,4 +53,57 @@ struct QueueThinTests {
         let take = [last] + result.map(\.0) + (approved.map { [$0] } ?? [])
         #expect(zip(take, take.dropFirst()).allSatisfy { $1 - $0 <= UInt32(every) }, "\(take)")
     }
+
+    /// A take's first pictures through the queue at the camera's pace (one a tick): the writer
+    /// takes the next picture when it is done with the last, each costing the ticks in `costs` (the
+    /// last cost for the rest); after a picture with 5 or more waiting the rule steps the rate to
+    /// every 2nd (the writer's `adapt`, thinning the queue); the rule's first whole second (tick 30)
+    /// lets the queue settle. The longest gap between the pictures the writer encoded, and the drops.
+    static func burst(costs: [Int], young: Bool, ticks: UInt32 = 90) -> (longestGap: UInt32, dropped: Int, encoded: Int) {
+        var q = MovieWriter.Queue()
+        q.accepting = true
+        if !young { q.limit = MovieWriter.videoQueueLimit }
+        var encoded: [UInt32] = [], current: UInt32?, busyUntil: UInt32 = 0
+        let size = Size(width: 2, height: 2)
+        for tick in UInt32(1)...ticks {
+            if let picture = current, tick >= busyUntil {
+                encoded.append(picture)
+                current = nil
+                if q.videoCount >= EffortRule.urgentWaiting, q.keepEvery == 1 {
+                    q.keepEvery = 2
+                    q.thin(every: 2, after: picture)
+                }
+            }
+            if tick >= 30 { q.settle() }
+            if current == nil, !q.items.isEmpty, case let .video(frame, _) = q.items.removeFirst() {
+                q.videoCount -= 1
+                current = frame.sequence
+                busyUntil = tick + UInt32(costs[min(encoded.count, costs.count - 1)])
+            }
+            let frame = VideoFrame(format: .yuv420p, size: size, planes: PixelFormat.yuv420p.planes(for: size), bytes: [UInt8](repeating: 0, count: 6),
+                                   timestamp: Int64(tick) * 33_333_333, sequence: tick)
+            _ = q.offer(frame, afterStall: false)
+        }
+        return (zip(encoded, encoded.dropFirst()).map { $1 - $0 }.max() ?? 0, q.dropped, encoded.count)
+    }
+
+    @Test("a young take's slow first pictures (a key frame, then the new encoder's after the step of effort: 7 to 10 intervals each on 0.3 of a core) wait in the deeper queue at every 2nd picture: no gap over 2, nothing dropped; the usual queue of 8 from the start left a gap of 3 (bench/weak-machine's first half second)",
+          arguments: [[8, 8, 3, 3, 2], [7, 12, 3, 2], [9, 9, 4, 4, 3, 2], [8, 10, 4, 3, 2]])
+    func youngBurst(costs: [Int]) {
+        let young = Self.burst(costs: costs, young: true)
+        #expect(young.longestGap == 2 && young.dropped == 0 && young.encoded >= 30, "\(young)")
+        let usual = Self.burst(costs: costs, young: false)
+        #expect(usual.longestGap >= 3, "\(usual)")
+    }
+
+    @Test("the deeper queue gives way to the usual one only below the usual every 2nd (5 or fewer waiting), so no burst of drops follows")
+    func settles() {
+        var q = MovieWriter.Queue()
+        q.videoCount = 6
+        q.settle()
+        #expect(q.limit == MovieWriter.startQueueLimit)
+        q.videoCount = 5
+        q.settle()
+        #expect(q.limit == MovieWriter.videoQueueLimit)
+    }
 }
