@@ -127,7 +127,7 @@ extension Booth {
         let trim = takes.trim
         takes.trim = nil
         dropTrimPictures()
-        onFiles {
+        onFiles(handOver: true) {
             // The cut first, while the take still has its marker: a kill during it leaves the whole take.
             let cut = trim.map { Booth.cut(output, to: $0) }
             return (cut?.failure.map { [$0] } ?? []) + storage.handOver(output, number: number, rename: rename, rules: rules, protected: protected)
@@ -136,11 +136,11 @@ extension Booth {
     }
 
     /// Runs `job` on the file worker, in order with the jobs before it; the events it returns are
-    /// emitted on the UI thread when it reports back.
-    func onFiles(_ job: @escaping @Sendable () -> [KioskEvent]) {
+    /// emitted on the UI thread when it reports back. `handOver`: Use Video's hand-over.
+    func onFiles(handOver: Bool = false, _ job: @escaping @Sendable () -> [KioskEvent]) {
         core.filePosted()
         let inbox = inbox
-        shared.files.async { inbox.post(.fileJobDone(job())) }
+        shared.files.async { inbox.post(.fileJobDone(job(), handOver: handOver)) }
     }
 
     /// The output folder's retention rules.

@@ -65,15 +65,12 @@ extension Booth {
             carryOut(core.handle(.recordingFailed(code: code, message: message)))
         case let .recordingFinished(result):
             recordingFinished(result)
-        case let .fileJobDone(done):
+        case let .fileJobDone(done, handOver):
             core.fileDone()
             done.forEach(events.emit)
             // An accepted take owes its hook once its hand-over was reported (a shared one once its
             // share folder is written, or failed).
-            if !takes.share.wanted {
-                for path in done.compactMap(\.handedOverPath) { hookOwed(path, share: nil) }
-            }
-            handedOver(done)
+            if handOver { handedOver(done) }
         case let .trimPictures(serial, pictures):
             trimPicturesDone(serial: serial, pictures)
         case let .shareDone(result):

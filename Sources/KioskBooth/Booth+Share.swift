@@ -28,12 +28,17 @@ extension Booth {
         takes.share.wanted = true
     }
 
-    /// A file job reported back: when it was the hand-over a share waits for, the share starts
-    /// from the path it gives (a hand-over that failed has none: the share fails with it).
+    /// Use Video's hand-over reported back. Without a share its take owes its hook now; with one, the
+    /// share starts from the path it gives (a hand-over that failed has none: the share fails with
+    /// it) and the hook waits for the share folder. Only the hand-over's own report counts: a job
+    /// posted before it (a microphone's close at the take's end) may report back after Use Video.
     func handedOver(_ done: [KioskEvent]) {
-        guard takes.share.wanted else { return }
-        takes.share.wanted = false
         let path = done.lazy.compactMap(\.handedOverPath).first
+        guard takes.share.wanted else {
+            if let path { hookOwed(path, share: nil) }
+            return
+        }
+        takes.share.wanted = false
         guard let path else {
             return carryOut(core.handle(.shareFailed(message: "the take was not handed over, so it has no share folder")))
         }

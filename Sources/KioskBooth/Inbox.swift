@@ -22,8 +22,10 @@ public enum BoothMessage: Sendable {
     case takeFailed(code: ErrorCode, message: String)
     /// The writer finalized the file (after a stop, or by itself: a limit, a full disk).
     case recordingFinished(RecordingResult)
-    /// A job of the file worker ended; its events are emitted now, in order.
-    case fileJobDone([KioskEvent])
+    /// A job of the file worker ended; its events are emitted now, in order. `handOver`: it was Use
+    /// Video's hand-over, which a share waits for (other jobs may report back first: a microphone's
+    /// slow close, a discarded take).
+    case fileJobDone([KioskEvent], handOver: Bool)
     /// The share folder of the take just used (`--share-dir`) is written, or why not.
     case shareDone(Result<ShareLink, ShareFailure>)
     /// The review trimmer's pictures of the take (`--trim`), for the request `serial`.

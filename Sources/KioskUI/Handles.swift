@@ -50,6 +50,9 @@ final class Renderer {
     init(window: Window) throws(SDLError) {
         let vsync = UInt32(SDL_RENDERER_PRESENTVSYNC.rawValue)
         var accelerated = SDL_CreateRenderer(window.handle, -1, UInt32(SDL_RENDERER_ACCELERATED.rawValue) | vsync)
+        if accelerated == nil {
+            Log.info("display: no accelerated renderer (\(String(cString: SDL_GetError()))); using SDL's software renderer")
+        }
         // An "accelerated" OpenGL renderer whose GL is Mesa's CPU rasteriser (llvmpipe: a machine
         // or a VM without a GPU driver, Xvfb) costs four times SDL's own software renderer:
         // bench/preview-cost measured 58 % of a core against 13.5 % at 720p30. Unless someone chose

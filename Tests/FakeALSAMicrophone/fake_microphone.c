@@ -50,6 +50,7 @@ typedef struct {
     int silent;               // frames are all zero
     long long skew_ppm;       // its clock runs this many millionths fast (> 0) or slow (< 0)
     int unpaced;              // a stuck driver: a period is always there, at once
+    long long close_ms;       // a slow driver: closing takes this long
 } fake_microphone;
 
 enum { BEEP_HZ = 1000, BEEP_AMPLITUDE = 16384 }; // as the built-in test tone (TestTone.swift)
@@ -190,6 +191,10 @@ static int fake_poll_revents(snd_pcm_ioplug_t *io, struct pollfd *pfd, unsigned 
 
 static int fake_close(snd_pcm_ioplug_t *io) {
     fake_microphone *m = io->private_data;
+    if (m->close_ms > 0) {
+        struct timespec pause = {m->close_ms / 1000, (m->close_ms % 1000) * 1000000};
+        while (nanosleep(&pause, &pause) < 0 && errno == EINTR) {}
+    }
     close(m->timer);
     free(m);
     return 0;
@@ -208,7 +213,7 @@ static const snd_pcm_ioplug_callback_t callbacks = {
 
 SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
     (void)root;
-    long long stall_at = -1, stall_frames = 0, vanish_at = -1, vanish_frames = 0, skew_ppm = 0;
+    long long stall_at = -1, stall_frames = 0, vanish_at = -1, vanish_frames = 0, skew_ppm = 0, close_ms = 0;
     int beep = 0, silent = 0, unpaced = 0;
     snd_config_iterator_t i, next;
     snd_config_for_each(i, next, conf) {
@@ -221,6 +226,10 @@ SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
         if (!strcmp(id, "stall_frames") && snd_config_get_integer(entry, &value) == 0) { stall_frames = value; continue; }
         if (!strcmp(id, "vanish_at") && snd_config_get_integer(entry, &value) == 0) { vanish_at = value; continue; }
         if (!strcmp(id, "vanish_frames") && snd_config_get_integer(entry, &value) == 0) { vanish_frames = value; continue; }
+        if (!strcmp(id, "close_ms") && snd_config_get_integer(entry, &value) == 0 && value >= 0 && value <= 60000) {
+            close_ms = value;
+            continue;
+        }
         if (!strcmp(id, "beep") && (beep = snd_config_get_bool(entry)) >= 0) continue;
         if (!strcmp(id, "silent") && (silent = snd_config_get_bool(entry)) >= 0) continue;
         if (!strcmp(id, "unpaced") && (unpaced = snd_config_get_bool(entry)) >= 0) continue;
@@ -250,6 +259,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
     m->silent = silent;
     m->skew_ppm = skew_ppm;
     m->unpaced = unpaced;
+    m->close_ms = close_ms;
     m->io.version = SND_PCM_IOPLUG_VERSION;
     m->io.name = "KioskRecorder fake microphone";
     m->io.callback = &callbacks;

@@ -82,7 +82,7 @@ final class RecorderProcess: Sendable {
 
     /// Waits until an event with this name has arrived (`count` of them); returns its arrival time.
     @discardableResult
-    func wait(for name: String, count: Int = 1, timeout: Double = 10) -> Double? {
+    func wait(for name: String, count: Int = 1, timeout: Double = 20) -> Double? {
         let deadline = ProcessInfo.processInfo.systemUptime + timeout
         while ProcessInfo.processInfo.systemUptime < deadline {
             let matches = lines.withLock { all in all.filter { Self.event($0.line)?.name == name } }
@@ -93,7 +93,7 @@ final class RecorderProcess: Sendable {
     }
 
     /// Waits for the process to end; its exit status, or nil on timeout.
-    func exitStatus(timeout: Double = 10) -> Int32? {
+    func exitStatus(timeout: Double = 20) -> Int32? {
         let deadline = ProcessInfo.processInfo.systemUptime + timeout
         while process.isRunning && ProcessInfo.processInfo.systemUptime < deadline { Thread.sleep(forTimeInterval: 0.02) }
         guard !process.isRunning else { return nil }

@@ -21,7 +21,7 @@ func configuredBooth(_ name: String, _ text: String, environment: [String: Strin
 
 extension RecorderProcess {
     /// Waits until stderr holds `text` `count` times; false on timeout.
-    func waitForLog(_ text: String, count: Int = 1, timeout: Double = 10) -> Bool {
+    func waitForLog(_ text: String, count: Int = 1, timeout: Double = 20) -> Bool {
         let deadline = ProcessInfo.processInfo.systemUptime + timeout
         while ProcessInfo.processInfo.systemUptime < deadline {
             if stderr.components(separatedBy: text).count - 1 >= count { return true }

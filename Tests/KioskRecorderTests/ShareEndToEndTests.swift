@@ -129,6 +129,31 @@ struct ShareEndToEndTests {
         #expect(r.names.firstIndex(of: "videoRecorderDidFinishRecordingVideoWithOutputPath")! < r.names.firstIndex(of: "takeShared")!)
     }
 
+    @Test("a microphone slow to close (2 s, the fake plugin's close_ms): Use Video right after the stop still shares the take, the hook gets its share folder; the close's report coming back after Use Video is not taken for the hand-over's")
+    func slowMicrophoneClose() throws {
+        let plugin = TestEnvironment.fakeMicrophonePlugin
+        try #require(FileManager.default.fileExists(atPath: plugin), "build the package first (swift build)")
+        let home = try testFolder("share-slow-microphone")
+        try """
+            pcm_type.kiosk_fake_microphone { lib "\(plugin)" }
+            pcm.kiosk_fake_mic { type kiosk_fake_microphone  close_ms 2000 }
+            """.write(to: home.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
+        let shares = home.appendingPathComponent("share").path, seen = home.appendingPathComponent("hook.txt").path
+        let r = try RecorderProcess(["--camera", "test", "--microphone", "kiosk_fake_mic", "--windowed", "800x480", "--countdown", "0",
+                                     "--output", home.appendingPathComponent("take.mov").path, "--share-dir", shares,
+                                     "--share-url", Self.template, "--share-seconds", "2",
+                                     "--on-take", #"echo "$KIOSK_TAKE_PATH $KIOSK_SHARE_DIR" > \#(seen)"#],
+                                    environment: ["HOME": home.path])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let shared = try Self.takeAndUse(r)
+        #expect(!r.names.contains("shareFailed") && !r.names.contains("error"), "\(r.rawLines)")
+        // The once session ends after the share screen, once the close and the hook are back.
+        #expect(r.exitStatus(timeout: 30) == 0, "\(r.stderr)")
+        let hook = try String(contentsOfFile: seen, encoding: .utf8)
+        #expect(hook == "\(shared.take) \(shared.folder)\n", "\(hook)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shared.folder).sorted() == ["index.html", "poster.jpg", "video.mp4"])
+    }
+
     @Test("a share folder a kill left half written (.partial-…) is removed at launch, said on stderr; a full share disk is an error (shareFailed), the take handed over all the same and the booth goes on", needsFakeCamera)
     func leftoversAndFullDisk() throws {
         let folder = try testFolder("share-full")
