@@ -2,6 +2,9 @@
 // macros Swift cannot import from them.
 #pragma once
 #include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/audio_fifo.h>
@@ -29,3 +32,34 @@ static inline int kiosk_AVERROR_INVALIDDATA(void) { return AVERROR_INVALIDDATA; 
 static inline int64_t kiosk_AV_NOPTS_VALUE(void) { return AV_NOPTS_VALUE; }
 // LIBAVCODEC_VERSION_INT (AV_VERSION_INT expansion) names the headers we built against.
 static inline unsigned kiosk_LIBAVCODEC_VERSION_INT(void) { return LIBAVCODEC_VERSION_INT; }
+
+// FFmpeg's own log callback writes a line's "[h264_v4l2m2m @ 0x…] " prefix and its text in separate
+// writes, so another thread's line could land between them: CI's log once read
+// "[h264_v4l2m2m @ 0x555e…] kiosk-recorder: text: en (English)…". These format the whole line first
+// (av_log_format_line2, its prefix state per thread as FFmpeg keeps it) and write it with one write(2).
+// Control characters become '?' as in FFmpeg's own callback: a hostile file's metadata cannot
+// steer the terminal or the journal.
+static inline int kiosk_av_log_line(char *line, int size, void *object, int level, const char *format, va_list arguments,
+                                    int *printPrefix) {
+    av_log_format_line2(object, level, format, arguments, line, size, printPrefix);
+    int length = 0;
+    for (char *c = line; *c; c++, length++) {
+        if ((unsigned char)*c < 0x08 || ((unsigned char)*c > 0x0D && (unsigned char)*c < 0x20)) *c = '?';
+    }
+    return length;
+}
+
+static void kiosk_av_log_whole_line(void *object, int level, const char *format, va_list arguments) {
+    if (level > av_log_get_level()) return;
+    static _Thread_local int printPrefix = 1;
+    char line[2048];
+    int length = kiosk_av_log_line(line, (int)sizeof line, object, level, format, arguments, &printPrefix);
+    for (int done = 0; done < length;) {
+        ssize_t n = write(2, line + done, (size_t)(length - done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        done += (int)n;
+    }
+}
+
+static inline void kiosk_av_log_whole_lines(void) { av_log_set_callback(kiosk_av_log_whole_line); }

@@ -33,9 +33,12 @@ public enum MediaLibraries {
     }
 
     /// Keeps FFmpeg's own log (stderr) to warnings and errors: libx264's banner and options are
-    /// noise in a kiosk's journal. Global in libavutil; harmless to call again.
+    /// noise in a kiosk's journal. Each of its lines is written whole, at once, so no other
+    /// thread's line lands inside it (`kiosk_av_log_whole_line`). Global in libavutil; harmless to
+    /// call again.
     public static func quietLogs() {
         if av_log_get_level() > AV_LOG_WARNING { av_log_set_level(AV_LOG_WARNING) }
+        kiosk_av_log_whole_lines()
     }
 
     /// Whether libavformat can write this container (`av_guess_format`), e.g. "mov" or "mp4".

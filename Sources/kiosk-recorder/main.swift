@@ -19,6 +19,8 @@ do { notifier = try ServiceNotifier.fromEnvironment() } catch {
 // Before any thread starts: a long-running booth keeps its heap from spreading over many arenas,
 // and its frames' memory mapped for the next frames.
 MallocArenas.configure(environment: ProcessInfo.processInfo.environment)
+// FFmpeg's own lines: warnings and errors only, each written whole (before any thread can log).
+MediaLibraries.quietLogs()
 // The KIOSK_* variables, read here once and handed to each part that needs one.
 let environment = KioskEnvironment(ProcessInfo.processInfo.environment)
 // The watch that tells a stall of the whole process (SIGSTOP, a suspended VM) from a slow encoder.

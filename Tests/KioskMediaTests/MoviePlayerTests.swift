@@ -364,8 +364,22 @@ struct MoviePlayerTests {
         }
         let all = results.withLock { $0 }
         #expect(all.count == files.count)
+        // A file that fails the test is kept for a look (the folder is emptied by the next run).
+        func keep(_ name: String) -> String {
+            let kept = NSTemporaryDirectory() + "kiosk-corpus-\(name).mov"
+            try? FileManager.default.removeItem(atPath: kept)
+            try? FileManager.default.copyItem(atPath: folder.appendingPathComponent("\(name).mov").path, toPath: kept)
+            return kept
+        }
         var ends = 0, errors = 0, slow = 0
-        for (name, outcome) in all {
+        for (name, first) in all {
+            // One that showed no second picture in its 8 s beside two others is played again alone
+            // for 30 s before it counts as stuck: with the machine loaded (a real-time test pass
+            // beside the niced wide one, and another busy process) the whole corpus once took 232 s
+            // and one file showed nothing in its 8 s, where it plays at once on its own.
+            let moved = { (o: PlayOutcome) in o.shown.count > 1 && o.shown.last!.time > o.shown.first!.time }
+            let outcome = first.ended == nil && !moved(first) ? play(folder.appendingPathComponent("\(name).mov").path, speed: 8, timeout: 30,
+                                                                    readStamps: false) : first
             switch outcome.ended {
             case .end?: ends += 1
             case .error?: errors += 1
@@ -374,8 +388,7 @@ struct MoviePlayerTests {
                 // pictures seconds apart (each gap kept under StreamTimeline.maxJump), and only while
                 // it moves on: a picture after the first, and a close that ends it at once.
                 slow += 1
-                #expect(outcome.shown.count > 1 && outcome.shown.last!.time > outcome.shown.first!.time,
-                        "\(name) is stuck: \(outcome.shown.map(\.time))")
+                #expect(moved(outcome), "\(name) is stuck: \(outcome.shown.map(\.time)), opened: \(outcome.info != nil), kept as \(keep(name))")
                 #expect(outcome.closeSeconds < 0.5, "\(name): close took \(outcome.closeSeconds) s")
             }
         }
