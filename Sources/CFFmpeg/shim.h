@@ -34,11 +34,12 @@ static inline int64_t kiosk_AV_NOPTS_VALUE(void) { return AV_NOPTS_VALUE; }
 static inline unsigned kiosk_LIBAVCODEC_VERSION_INT(void) { return LIBAVCODEC_VERSION_INT; }
 
 // FFmpeg's own log callback writes a line's "[h264_v4l2m2m @ 0x…] " prefix and its text in separate
-// writes, so another thread's line could land between them: CI's log once read
-// "[h264_v4l2m2m @ 0x555e…] kiosk-recorder: text: en (English)…". These format the whole line first
-// (av_log_format_line2, its prefix state per thread as FFmpeg keeps it) and write it with one write(2).
-// Control characters become '?' as in FFmpeg's own callback: a hostile file's metadata cannot
-// steer the terminal or the journal.
+// writes, straight to stderr: another thread's line could land between them (CI's log once read
+// "[h264_v4l2m2m @ 0x555e…] kiosk-recorder: text: en (English)…"), and a stderr nobody reads would
+// block the caller. This callback formats the text (av_log_format_line2, its prefix state per thread
+// as FFmpeg keeps it), gathers a line given in parts per thread, and hands each whole line to `sink`
+// (the booth's own stderr writer, which never blocks). Control characters become '?' as in
+// FFmpeg's own callback: a hostile file's metadata cannot steer the terminal or the journal.
 static inline int kiosk_av_log_line(char *line, int size, void *object, int level, const char *format, va_list arguments,
                                     int *printPrefix) {
     av_log_format_line2(object, level, format, arguments, line, size, printPrefix);
@@ -49,17 +50,29 @@ static inline int kiosk_av_log_line(char *line, int size, void *object, int leve
     return length;
 }
 
-static void kiosk_av_log_whole_line(void *object, int level, const char *format, va_list arguments) {
-    if (level > av_log_get_level()) return;
-    static _Thread_local int printPrefix = 1;
-    char line[2048];
-    int length = kiosk_av_log_line(line, (int)sizeof line, object, level, format, arguments, &printPrefix);
-    for (int done = 0; done < length;) {
-        ssize_t n = write(2, line + done, (size_t)(length - done));
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        done += (int)n;
-    }
+typedef void (*kiosk_av_log_sink_t)(const char *line, int length);
+// (A function's static: a header's own static variable is not emitted for Swift's importer.)
+static inline kiosk_av_log_sink_t *kiosk_av_log_sink(void) {
+    static kiosk_av_log_sink_t sink;
+    return &sink;
 }
 
-static inline void kiosk_av_log_whole_lines(void) { av_log_set_callback(kiosk_av_log_whole_line); }
+static void kiosk_av_log_whole_line(void *object, int level, const char *format, va_list arguments) {
+    kiosk_av_log_sink_t sink = *kiosk_av_log_sink();
+    if (level > av_log_get_level() || !sink) return;
+    static _Thread_local int printPrefix = 1;
+    static _Thread_local char line[2048];
+    static _Thread_local int held;
+    held += kiosk_av_log_line(line + held, (int)sizeof line - held, object, level, format, arguments, &printPrefix);
+    if (held == 0) return;
+    // A line goes out at its newline, or when the buffer is full (its end cut, a newline added).
+    if (line[held - 1] != '\n' && held < (int)sizeof line - 2) return;
+    if (line[held - 1] != '\n') line[held++] = '\n';
+    sink(line, held);
+    held = 0;
+}
+
+static inline void kiosk_av_log_whole_lines(kiosk_av_log_sink_t sink) {
+    *kiosk_av_log_sink() = sink;
+    av_log_set_callback(kiosk_av_log_whole_line);
+}

@@ -1,5 +1,6 @@
 // What FFmpeg we run on: library versions and whether the codecs the recorder needs are present.
 import CFFmpeg
+import KioskSystem
 
 /// Facts about the linked FFmpeg libraries, for `--version`, logs and start-up checks.
 public enum MediaLibraries {
@@ -33,12 +34,15 @@ public enum MediaLibraries {
     }
 
     /// Keeps FFmpeg's own log (stderr) to warnings and errors: libx264's banner and options are
-    /// noise in a kiosk's journal. Each of its lines is written whole, at once, so no other
-    /// thread's line lands inside it (`kiosk_av_log_whole_line`). Global in libavutil; harmless to
-    /// call again.
+    /// noise in a kiosk's journal. Each of its lines goes whole through our stderr writer
+    /// (`kiosk_av_log_whole_line`), so no other thread's line lands inside it and a stderr nobody
+    /// reads holds no FFmpeg call up. Global in libavutil; harmless to call again.
     public static func quietLogs() {
         if av_log_get_level() > AV_LOG_WARNING { av_log_set_level(AV_LOG_WARNING) }
-        kiosk_av_log_whole_lines()
+        kiosk_av_log_whole_lines { line, length in
+            guard let line, length > 0 else { return }
+            Log.write(String(decoding: UnsafeRawBufferPointer(start: line, count: Int(length)), as: UTF8.self))
+        }
     }
 
     /// Whether libavformat can write this container (`av_guess_format`), e.g. "mov" or "mp4".
