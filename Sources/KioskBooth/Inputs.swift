@@ -37,13 +37,19 @@ extension Booth {
         }
     }
 
-    /// Blocks the handled signals in this thread and every thread started after it (call first
-    /// thing in main), so that only the signal watcher's thread takes them, with sigwait: nothing
-    /// runs in an asynchronous handler at all.
-    public static func blockSignals() {
-        // A parent that closes its end of a pipe is an EPIPE where we write, handled there.
-        signal(SIGPIPE, SIG_IGN)
-        do { try SignalWatcher.block(handledSignals) } catch { Log.info("signals: \(error)") }
+    /// Takes the handled signals over from the parent (call first thing in main, before any
+    /// thread starts, whatever the mode): their default actions back, and blocked in this thread
+    /// and every thread started after it, so that only the signal watcher's thread takes them,
+    /// with sigwait: nothing runs in an asynchronous handler at all. A parent's mask and SIG_IGN
+    /// (systemd resets both; a shell, nohup or a Python parent may not) change nothing.
+    public static func takeOverSignals() {
+        do { try SignalWatcher.takeOver(handledSignals) } catch { Log.info("signals: \(error)") }
+    }
+
+    /// For the modes that run no booth (`send`, `check`, `--help`): the handled signals act as
+    /// their defaults again (Ctrl-C ends them).
+    public static func releaseSignals() {
+        do { try SignalWatcher.release(handledSignals) } catch { Log.info("signals: \(error)") }
     }
 
     /// A thread that takes the blocked signals and posts each to the inbox.

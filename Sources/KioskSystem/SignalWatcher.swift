@@ -4,7 +4,7 @@ import Glibc
 
 /// A thread that waits for a set of blocked signals (`sigwait`) and hands each to a closure.
 ///
-/// Call `SignalWatcher.block` first thing in main, before any thread starts: threads inherit the
+/// Call `SignalWatcher.takeOver` first thing in main, before any thread starts: threads inherit the
 /// mask of the thread that starts them, and a signal a thread does not block gets its default
 /// action there (SIGTERM ends the process) instead of reaching the watcher.
 public final class SignalWatcher: Sendable {
@@ -12,12 +12,36 @@ public final class SignalWatcher: Sendable {
     /// Sent to the watcher's own thread to wake its sigwait on `stop`.
     private let wakeSignal: Int32
 
-    /// Blocks `signals` in the calling thread (`pthread_sigmask`), and so in every thread it
-    /// starts from now on.
-    public static func block(_ signals: [Int32]) throws(SystemError) {
+    /// Takes the process's signals over from whatever the parent passed on (call first thing in
+    /// main, before any thread starts): `signals` get their default action back (a parent's SIG_IGN
+    /// would make the kernel discard them before sigwait could take them, and `nohup` ignores
+    /// SIGHUP) and become the calling thread's whole mask, so every thread started from now on
+    /// blocks exactly them, and a signal the parent had blocked (SIGSEGV, SIGALRM) is blocked no
+    /// more. SIGCHLD gets its default too (ignored, the kernel reaps a hook before we can read its
+    /// status); SIGPIPE is ignored (a closed pipe is an EPIPE where we write, handled there).
+    public static func takeOver(_ signals: [Int32]) throws(SystemError) {
         var set = try signalSet(signals)
-        let result = pthread_sigmask(SIG_BLOCK, &set, nil)
+        // signal() fails only for a number that is no signal, which `signalSet` refused already.
+        for number in signals + [SIGCHLD] { _ = signal(number, SIG_DFL) }
+        _ = signal(SIGPIPE, SIG_IGN)
+        let result = pthread_sigmask(SIG_SETMASK, &set, nil)
         guard result == 0 else { throw SystemError(call: "pthread_sigmask", errno: result) }
+    }
+
+    /// Lets `signals` act as their defaults again in the calling thread (a subcommand that runs no
+    /// watcher: Ctrl-C ends `send` or `check`). Threads started before keep blocking them, so the
+    /// kernel gives such a signal to this thread.
+    public static func release(_ signals: [Int32]) throws(SystemError) {
+        var set = try signalSet(signals)
+        let result = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+        guard result == 0 else { throw SystemError(call: "pthread_sigmask", errno: result) }
+    }
+
+    /// The signals the calling thread blocks, of `signals`.
+    public static func blocked(of signals: [Int32]) -> [Int32] {
+        var mask = sigset_t()
+        pthread_sigmask(SIG_BLOCK, nil, &mask)
+        return signals.filter { sigismember(&mask, $0) == 1 }
     }
 
     /// Starts the thread that takes `signals` and calls `handler` with each, in order, on that

@@ -9,6 +9,9 @@ public final class SDLContext {
 
     /// Initialises the video and events subsystems, plus audio when asked, and SDL_ttf.
     public init(audio: Bool = false) throws(SDLError) {
+        // SIGINT and SIGTERM are the booth's (its signal watcher's, with sigwait), never SDL's
+        // handler, which would turn them into an SDL_QUIT the booth takes for a closed window.
+        SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
         var flags = UInt32(SDL_INIT_VIDEO | SDL_INIT_EVENTS)
         if audio { flags |= UInt32(SDL_INIT_AUDIO) }
         guard SDL_InitSubSystem(flags) == 0 else { throw SDLError(call: "SDL_InitSubSystem") }

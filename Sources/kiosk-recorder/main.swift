@@ -8,7 +8,11 @@ import KioskMedia
 import KioskSystem
 import KioskUI
 
-// systemd's notify socket, first: this takes its variables out of the environment, which is safe
+// The handled signals, before anything else: blocked here, and so in every thread started after
+// (one that does not block them would take them with their default action, ending the booth on a
+// SIGHUP), with their default actions back whatever the parent passed on.
+Booth.takeOverSignals()
+// systemd's notify socket, next: this takes its variables out of the environment, which is safe
 // only before other threads start.
 let notifier: ServiceNotifier?
 do { notifier = try ServiceNotifier.fromEnvironment() } catch {
@@ -157,23 +161,28 @@ func serve(_ booth: Booth, _ context: SDLContext, control: ControlServer? = nil)
 
 switch invocation {
 case .help:
+    Booth.releaseSignals()
     FileHandle.standardOutput.write(Data(OptionParser.helpText.utf8))
     exit(0)
 case .version:
+    Booth.releaseSignals()
     let ffmpeg = MediaLibraries.versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
     let text = (["kiosk-recorder \(KioskVersion.string)", "SDL \(SDLContext.version)"] + ffmpeg).joined(separator: "\n")
     FileHandle.standardOutput.write(Data((text + "\n").utf8))
     exit(0)
 case .listCameras:
+    Booth.releaseSignals()
     EventSink().emit(.cameras(CameraDirectory.cameras(in: environment.videoDeviceFolder)))
     exit(0)
 case let .check(config):
+    Booth.releaseSignals()
     let items = Preflight.run(config, mjpeg: CameraJPEGDecoder.factory, environment: environment)
     Log.write(Preflight.report(items))
     let ok = !items.contains { !$0.ok }
     EventSink().emit(.check(ok: ok, items: items))
     exit(ok ? 0 : 1)
 case let .send(request, socket):
+    Booth.releaseSignals()
     exit(ControlSender.run(request, socket: socket))
 case let .play(file, config, player):
     // A file that is missing or no movie is said before anything opens: its `error`, exit 1, no
@@ -183,7 +192,6 @@ case let .play(file, config, player):
         EventSink().emit(.error(code: .playbackFailed, message: problem))
         exit(1)
     }
-    Booth.blockSignals()
     let (context, screen, assets) = openScreen(config)
     screen.playbackFit = player.fit
     // The player alone has no camera: the test pattern stands in and is never started.
@@ -191,7 +199,6 @@ case let .play(file, config, player):
                            makeMicrophone: { _ in nil }, notifier: notifier, environment: environment)
     serve(makeBooth { () throws(SystemError) in try Booth(playing: file, config: config, parts: parts, player: player) }, context)
 case let .record(config):
-    Booth.blockSignals()
     // The take's path (or with --output-dir, a name in the folder until the first take has its own).
     let output: String
     var folder: TakeFolder?

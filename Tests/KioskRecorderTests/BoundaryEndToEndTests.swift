@@ -8,19 +8,21 @@ import Testing
 struct BoundaryEndToEndTests {
     /// The recorder with its stdin, stdout and stderr as pipes this test holds, read by hand.
     final class Child {
-        let process = Process()
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        let process: ChildProcess
+        let stdin: ChildPipe, stdout: ChildPipe, stderr: ChildPipe
         private var pending = Data()
 
         init(_ arguments: [String]) throws {
-            process.executableURL = URL(fileURLWithPath: recorderPath)
-            process.arguments = arguments
-            process.environment = recorderEnvironment()
-            (process.standardInput, process.standardOutput, process.standardError) = (stdin, stdout, stderr)
-            try process.run()
+            (stdin, stdout, stderr) = (try ChildPipe(), try ChildPipe(), try ChildPipe())
+            process = try ChildProcess([recorderPath] + arguments, environment: recorderEnvironment(),
+                                       stdin: .descriptor(stdin.read.fileDescriptor), stdout: .descriptor(stdout.write.fileDescriptor),
+                                       stderr: .descriptor(stderr.write.fileDescriptor))
+            try stdin.read.close()
+            try stdout.write.close()
+            try stderr.write.close()
         }
 
-        func send(_ command: String) { stdin.fileHandleForWriting.write(Data(#"{"command":"\#(command)"}"#.utf8 + [10])) }
+        func send(_ command: String) { stdin.write.write(Data(#"{"command":"\#(command)"}"#.utf8 + [10])) }
 
         /// Reads stdout up to the event named `name`; the events read on the way.
         func read(until name: String) -> [String] {
@@ -33,18 +35,16 @@ struct BoundaryEndToEndTests {
                     names.append(event ?? "?")
                     if event == name { return names }
                 }
-                let chunk = stdout.fileHandleForReading.availableData
+                let chunk = stdout.read.availableData
                 if chunk.isEmpty { return names }
                 pending += chunk
             }
         }
 
         /// Waits for the process to end (at most `seconds`): how it ended, or nil if it did not.
-        func end(within seconds: Double) -> (reason: Process.TerminationReason, status: Int32)? {
-            let deadline = Date().addingTimeInterval(seconds)
-            while process.isRunning && Date() < deadline { usleep(20_000) }
-            if process.isRunning { process.terminate(); return nil }
-            return (process.terminationReason, process.terminationStatus)
+        func end(within seconds: Double) -> ChildProcess.Termination? {
+            guard process.wait(within: seconds) else { process.terminate(); return nil }
+            return process.termination
         }
     }
 
@@ -72,14 +72,14 @@ struct BoundaryEndToEndTests {
         let output = folder.appendingPathComponent("take.mov").path
         let child = try Child(booth + ["--output", output])
         // A parent that never reads stderr and closed it: logs must not kill the booth.
-        try child.stderr.fileHandleForReading.close()
+        try child.stderr.read.close()
         #expect(child.read(until: "ready").last == "ready")
         child.send("start")
         #expect(child.read(until: "recordingStarted").last == "recordingStarted")
         Thread.sleep(forTimeInterval: 1.5)
-        try child.stdout.fileHandleForReading.close()
+        try child.stdout.read.close()
         let ended = child.end(within: 10)
-        #expect(ended?.reason == .exit && ended?.status == 0, "ended: \(String(describing: ended))")
+        #expect(ended == .exit(0), "ended: \(String(describing: ended))")
         // Finished, playable, and still marked as not taken by anyone.
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(".take.mov.recording").path))
         #expect(try decodesCleanly(output))
@@ -96,12 +96,12 @@ struct BoundaryEndToEndTests {
     func stdinClosed() throws {
         let child = try Child(booth)
         #expect(child.read(until: "ready").last == "ready")
-        try child.stdin.fileHandleForWriting.close()
+        try child.stdin.write.close()
         Thread.sleep(forTimeInterval: 1.5)
         #expect(child.process.isRunning)
         child.process.terminate()
         #expect(child.read(until: "terminated").last == "terminated")
-        #expect(child.end(within: 10)?.status == 0)
+        #expect(child.end(within: 10) == .exit(0))
     }
 
     @Test("a 32 MiB stdin line: one badCommand, the rest of it ignored, memory not grown by it; the next command answers")

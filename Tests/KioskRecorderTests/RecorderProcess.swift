@@ -7,7 +7,10 @@ import KioskTestSupport
 
 /// A running kiosk-recorder with the SDL dummy drivers.
 final class RecorderProcess: Sendable {
-    let process: Process
+    /// Started by the one launcher, as systemd starts the booth (an empty signal mask, default
+    /// dispositions, a process group of its own), or from a parent that blocked and ignored the
+    /// booth's signals (`parent`).
+    let process: ChildProcess
     private let input: FileHandle
     /// Every stdout line, decoded, with the monotonic time it arrived.
     private let lines = Locked<[(line: String, at: Double)]>([])
@@ -19,19 +22,17 @@ final class RecorderProcess: Sendable {
     /// `executable` another program than the recorder (a parent example that runs it): its stdout
     /// lines may then carry each event after an "event: " prefix. It runs in `directory`.
     init(_ arguments: [String], environment extra: [String: String] = [:], executable: String = recorderPath,
-         directory: URL = repositoryRoot) throws {
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.currentDirectoryURL = directory
-        process.arguments = arguments
-        process.environment = recorderEnvironment(extra)
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-        input = stdin.fileHandleForWriting
-        try process.run()
-        let out = stdout.fileHandleForReading, err = stderr.fileHandleForReading
+         directory: URL = repositoryRoot, parent: ParentSignals = .standard) throws {
+        let stdin = try ChildPipe(), stdout = try ChildPipe(), stderr = try ChildPipe()
+        process = try ChildProcess([executable] + arguments, environment: recorderEnvironment(extra), directory: directory,
+                                   stdin: .descriptor(stdin.read.fileDescriptor), stdout: .descriptor(stdout.write.fileDescriptor),
+                                   stderr: .descriptor(stderr.write.fileDescriptor), parent: parent)
+        // The child has its own copies: the reads end when it does.
+        try stdin.read.close()
+        try stdout.write.close()
+        try stderr.write.close()
+        input = stdin.write
+        let out = stdout.read, err = stderr.read
         Thread { [self] in
             var buffer = Data()
             while true {
@@ -94,14 +95,12 @@ final class RecorderProcess: Sendable {
 
     /// Waits for the process to end; its exit status, or nil on timeout.
     func exitStatus(timeout: Double = 20) -> Int32? {
-        let deadline = ProcessInfo.processInfo.systemUptime + timeout
-        while process.isRunning && ProcessInfo.processInfo.systemUptime < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        guard !process.isRunning else { return nil }
+        guard process.wait(within: timeout) else { return nil }
         _ = closed.wait(timeout: .now() + 2)
         return process.terminationStatus
     }
 
-    func kill(_ signal: Int32) { Foundation.kill(process.processIdentifier, signal) }
+    func kill(_ signal: Int32) { process.signal(signal) }
 
     deinit {
         if process.isRunning { process.terminate() }

@@ -140,12 +140,17 @@ struct SignalWatcherTests {
                 answers.append(blocked(SIGWINCH))
                 watcher.stop()
             }
-            answers.append((try? SignalWatcher.block([SIGWINCH])) != nil)
+            // takeOver makes the handled signals the whole mask (SIGWINCH's default action is to
+            // ignore it, so the test runner's disposition for it stays harmless).
+            answers.append((try? SignalWatcher.takeOver([SIGWINCH])) != nil)
+            answers.append(blocked(SIGWINCH))
+            answers.append(SignalWatcher.blocked(of: [SIGWINCH, SIGUSR2]) == [SIGWINCH])
+            answers.append((try? SignalWatcher.release([SIGWINCH])) != nil)
             answers.append(blocked(SIGWINCH))
             result.withLock { $0 = answers }
         }
         thread.join()
-        #expect(result.withLock { $0 } == [false, false, true, true])
+        #expect(result.withLock { $0 } == [false, false, true, true, true, true, false])
     }
 
     @Test("a number that is no signal is refused")

@@ -14,7 +14,7 @@ public struct ProgramRun: Sendable {
 }
 
 /// Where a program's stdout or stderr goes.
-public enum ProgramOutput: Sendable {
+public enum ProgramOutput: Sendable, Equatable {
     /// Read into the result.
     case capture
     /// To /dev/null.
@@ -23,28 +23,29 @@ public enum ProgramOutput: Sendable {
     case inherit
 }
 
-/// Runs `command` to its end: its first element is the program (an absolute path, or else found
-/// by env(1): on PATH, or a relative path from `directory`), the rest its arguments; stdin is
-/// /dev/null. `environment` is the whole environment
-/// (nil: the test's own), `directory` where it runs (nil: here). Captured stdout and stderr are
-/// read at the same time, so a program that fills one pipe while we wait on the other cannot stall.
+/// Runs `command` to its end, started by the one launcher (`ChildProcess`: an empty signal mask,
+/// default dispositions, as systemd starts a program): its first element is the program (an
+/// absolute path, or else found by env(1): on PATH, or a relative path from `directory`), the rest
+/// its arguments; stdin is /dev/null. `environment` is the whole environment (nil: the test's own),
+/// `directory` where it runs (nil: here), `parent` how the signals are left to it. Captured stdout
+/// and stderr are read at the same time, so a program that fills one pipe while we wait on the
+/// other cannot stall.
 public func runProgram(_ command: [String], environment: [String: String]? = nil, directory: URL? = nil,
-                       stdout: ProgramOutput = .capture, stderr: ProgramOutput = .capture) throws -> ProgramRun {
+                       stdout: ProgramOutput = .capture, stderr: ProgramOutput = .capture,
+                       parent: ParentSignals = .standard) throws -> ProgramRun {
     precondition(!command.isEmpty, "runProgram needs a program")
-    let process = Process()
-    if command[0].hasPrefix("/") {
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
-    } else {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
+    let out = try connect(stdout)
+    let err = try connect(stderr)
+    let child: ChildProcess
+    do {
+        child = try ChildProcess(command, environment: environment ?? ProcessInfo.processInfo.environment, directory: directory,
+                                 stdout: out?.child ?? (stdout == .inherit ? .inherit : .null),
+                                 stderr: err?.child ?? (stderr == .inherit ? .inherit : .null), parent: parent)
+    } catch {
+        try out?.write.close()
+        try err?.write.close()
+        throw error
     }
-    if let environment { process.environment = environment }
-    if let directory { process.currentDirectoryURL = directory }
-    process.standardInput = FileHandle.nullDevice
-    let out = try connect(stdout) { process.standardOutput = $0 }
-    let err = try connect(stderr) { process.standardError = $0 }
-    try process.run()
     // The child has its own copies of the write ends: the reads end when it does.
     try out?.write.close()
     try err?.write.close()
@@ -56,8 +57,8 @@ public func runProgram(_ command: [String], environment: [String: String]? = nil
     let outText = TextReader()
     if let out { outText.read(out.read) }
     errReader?.join()
-    process.waitUntilExit()
-    return ProgramRun(status: process.terminationStatus, stdout: outText.text, stderr: errText.text)
+    child.waitUntilExit()
+    return ProgramRun(status: child.terminationStatus, stdout: outText.text, stderr: errText.text)
 }
 
 /// Starts a server (Xvfb, dbus-daemon, a mock) that the test ends later with `stopServer`:
@@ -120,22 +121,11 @@ private final class TextReader: Sendable {
     var text: String { result.withLock { $0 } }
 }
 
-/// Sets an output of the process as asked; the pipe when it is captured. The pipe is close-on-exec
-/// (KioskSystem's makePipe): a program a parallel test starts cannot hold its write end open.
-private func connect(_ output: ProgramOutput, _ set: (FileHandle) -> Void) throws -> (read: FileHandle, write: FileHandle)? {
-    switch output {
-    case .capture:
-        let fds = try makePipe()
-        let pipe = (read: FileHandle(fileDescriptor: fds.read, closeOnDealloc: true),
-                    write: FileHandle(fileDescriptor: fds.write, closeOnDealloc: true))
-        set(pipe.write)
-        return pipe
-    case .discard:
-        set(FileHandle.nullDevice)
-        return nil
-    case .inherit:
-        return nil
-    }
+/// The pipe for an output that is captured (nil otherwise); the child gets its write end.
+private func connect(_ output: ProgramOutput) throws -> (read: FileHandle, write: FileHandle, child: ChildDescriptor)? {
+    guard output == .capture else { return nil }
+    let pipe = try ChildPipe()
+    return (pipe.read, pipe.write, .descriptor(pipe.write.fileDescriptor))
 }
 
 /// What the machine the tests run on offers.
