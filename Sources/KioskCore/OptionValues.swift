@@ -175,6 +175,10 @@ enum Values {
             throw ValueError("'\(v)' must be a file name (no '/', not starting with '.') ending in \(endings.joined(separator: " or "))")
         }
         guard v.components(separatedBy: "{n}").count <= 2 else { throw ValueError("'\(v)' has {n} more than once") }
+        if let problem = TakeName.templateProblem(v) {
+            // A control character is not printed as it is (a newline would split the message).
+            throw ValueError("'\(TakeName.sanitized(v))' \(problem)")
+        }
         return v
     }
 

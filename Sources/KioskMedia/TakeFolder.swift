@@ -93,8 +93,15 @@ public final class TakeFolder: Sendable {
         localtime_r(&seconds, &parts)
         var buffer = [CChar](repeating: 0, count: 1024)
         let count = strftime(&buffer, buffer.count, withNumber, &parts)
-        guard count > 0 else { return withNumber }
-        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let name = count > 0 ? String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) : withNumber
+        // A field that made a '/' or a control character (a locale's date, a time zone's name):
+        // replaced, so the name stays one file in the folder and one line of its lists.
+        guard TakeName.isSafe(name) else {
+            let safe = TakeName.sanitized(name)
+            Log.info("the name template '\(TakeName.sanitized(template))' made a name with a '/' or a control character; named '\(safe)' instead")
+            return safe
+        }
+        return name
     }
 
     /// The next take: its number (the counter moves on at once, durably, so no number is ever
@@ -125,12 +132,22 @@ public final class TakeFolder: Sendable {
 
     /// The counter's value: the number the next take gets. A missing or unreadable counter starts
     /// past every number the list of accepted takes has seen.
+    /// A missing, unreadable or stale counter (behind the list, or behind a take's number in the
+    /// folder, restored from a backup say) never hands out a number that is taken: it starts past
+    /// the highest number the list or a name in the folder carries.
     func readCounter() -> Int {
-        if let text = try? String(contentsOfFile: file(Self.counterName), encoding: .utf8),
-           let n = Int(text.trimmingCharacters(in: .whitespacesAndNewlines)), n > 0 {
+        let saved = (try? String(contentsOfFile: file(Self.counterName), encoding: .utf8))
+            .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+        let listed = accepted().map(\.number).max() ?? 0
+        // A take on disk beyond them (a file named so that is no take, a stranger's, does not count).
+        let floor = max(saved - 1, listed)
+        let onDisk = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).compactMap { name -> Int? in
+            guard let n = TakeName.number(in: name, template: template), n > floor, Self.notATake(file(name)) == nil else { return nil }
             return n
-        }
-        return (accepted().map(\.number).max() ?? 0) + 1
+        }.max() ?? 0
+        let next = max(saved, listed + 1, onDisk + 1, 1)
+        if saved > 0 && next > saved { Log.info("the take counter in \(path) stood at \(saved), behind the takes there; it goes on from \(next)") }
+        return next
     }
 
     func writeCounter(_ n: Int) {
@@ -165,13 +182,18 @@ public final class TakeFolder: Sendable {
         guard let text = try? String(contentsOfFile: file(Self.ledgerName), encoding: .utf8) else { return [] }
         return text.split(separator: "\n").compactMap { line in
             let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
-            guard parts.count >= 2, let n = Int(parts[0]), !parts[1].isEmpty, !parts[1].contains("/") else { return nil }
+            guard parts.count >= 2, let n = Int(parts[0]), TakeName.isSafe(String(parts[1])) else { return nil }
             return Entry(number: n, name: String(parts[1]), acceptedAt: parts.count > 2 ? Int64(parts[2]) : nil)
         }.sorted { $0.number < $1.number }
     }
 
     /// Adds a take to the list of accepted ones (after Use Video, or recovered at launch).
     public func accept(_ entry: Entry) {
+        // Never reached by a name the booth made (TakeFolder.name): a line per take stays one line.
+        guard TakeName.isSafe(entry.name) else {
+            Log.info("not listing '\(TakeName.sanitized(entry.name))' among the takes: its name has a '/' or a control character")
+            return
+        }
         var list = accepted().filter { $0.name != entry.name }
         list.append(entry)
         list.sort { $0.number < $1.number }
@@ -220,6 +242,13 @@ public final class TakeFolder: Sendable {
         func deletable(_ e: Entry) -> Bool { e.number != newest.number && !protected.contains(e.name) }
         func delete(_ e: Entry, _ reason: DeletionReason) -> Bool {
             let target = file(e.name)
+            // Only a take the booth made: a list entry alone (a damaged or hand-edited list) is
+            // not enough to delete a file.
+            if let problem = Self.notATake(target) {
+                Log.info("retention: \(target) \(problem), so it is no take of the booth's; left alone and taken off the list")
+                list.removeAll { $0.name == e.name }
+                return false
+            }
             guard unlink(target) == 0 || errno == ENOENT else {
                 Log.info("retention: could not delete \(target): \(String(cString: strerror(errno)))")
                 return false
@@ -248,6 +277,25 @@ public final class TakeFolder: Sendable {
         return deleted
     }
 
+    /// Why the file at `path` is not a take the booth made (nil: it is one): it must be a regular
+    /// file (not a link), this user's, named as a take (.mov or .mp4, a safe name), and begin as
+    /// every take the booth writes does, with an `ftyp` box.
+    static func notATake(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return "cannot be looked at (\(String(cString: strerror(errno))))" }
+        guard info.st_mode & S_IFMT == S_IFREG else { return "is not a regular file" }
+        guard info.st_uid == geteuid() else { return "belongs to uid \(info.st_uid), not this booth's user" }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        guard TakeName.isSafe(name), [".mov", ".mp4"].contains(where: name.lowercased().hasSuffix) else { return "is not named as a take" }
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return "cannot be read (\(String(cString: strerror(errno))))" }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 8)
+        let count = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 8) }
+        guard count == 8, Array(head[4..<8]) == Array("ftyp".utf8) else { return "does not begin as a movie the booth writes (no ftyp box)" }
+        return nil
+    }
+
     // MARK: - Recovery at launch
 
     /// Takes a dead run left behind: every marker in the folder (the caller holds the folder's
@@ -259,7 +307,7 @@ public final class TakeFolder: Sendable {
         var recovered: [TakeFiles.Recovered] = []
         for marker in names.sorted() where marker.hasPrefix(".") && marker.hasSuffix(".recording") {
             let name = String(marker.dropFirst().dropLast(".recording".count))
-            guard !name.isEmpty, !name.contains("/") else { continue }
+            guard TakeName.isSafe(name) else { continue }
             let take = file(name)
             if let info = try? MovieProbe.inspect(take), info.videoPackets > 0 {
                 recovered.append(TakeFiles.Recovered(path: take, duration: info.duration))
