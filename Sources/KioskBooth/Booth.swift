@@ -155,9 +155,9 @@ public final class Booth {
             // it still owed are read back; the retention rules run once over what is there, never
             // deleting a take whose hook is owed.
             core.filePosted()
-            let (inbox, rules, storage) = (inbox, retention, storage)
+            let (inbox, rules, storage, shareFolder) = (inbox, retention, storage, config.share.folder)
             shared.files.async {
-                let owed = storage.hookQueueFile.map(HookQueueFile.load) ?? []
+                let owed = storage.hookQueueFile.map { HookQueueFile.load($0, shareFolder: shareFolder) } ?? []
                 inbox.post(.launchFilesDone(storage.launchWork(rules, protected: Set(owed.map(\.name))), owed: owed))
             }
         }

@@ -255,8 +255,21 @@ public enum Preflight {
     /// some: with a hook set, or when a run left some.
     static func hooks(_ config: Configuration) -> CheckItem? {
         let file = config.storage.outputDirectory.map(HookQueueFile.path(folder:)) ?? config.storage.output.map(HookQueueFile.path(output:))
-        let owed = file.map(HookQueueFile.read) ?? []
-        guard config.service.onTake != nil || !owed.isEmpty else { return nil }
+        let (saved, unreadable) = file.map(HookQueueFile.read) ?? ([], 0)
+        let aside = file.map(HookQueueFile.keptAside) ?? []
+        guard config.service.onTake != nil || !saved.isEmpty || unreadable > 0 || !aside.isEmpty else { return nil }
+        // What the booth will refuse to run, and what it found damaged, said before anything else.
+        let takeFolder = file.map { ($0 as NSString).deletingLastPathComponent } ?? ""
+        let refused = saved.compactMap { $0.problem(takeFolder: takeFolder, shareFolder: config.share.folder) }
+        let owed = saved.filter { $0.problem(takeFolder: takeFolder, shareFolder: config.share.folder) == nil }
+        if let file, unreadable > 0 || !refused.isEmpty || !aside.isEmpty {
+            var said: [String] = []
+            if unreadable > 0 { said.append("\(unreadable) line\(unreadable == 1 ? "" : "s") of \(file) cannot be read (the booth keeps the file aside and runs the \(owed.count) that can)") }
+            said += refused.map { "the booth refuses a hook in \(file): \($0)" }
+            if let last = aside.last { said.append("a damaged queue was kept aside as \(last)\(aside.count > 1 ? " (and \(aside.count - 1) older)" : "")") }
+            return CheckItem(name: "hooks", ok: true, detail: said.joined(separator: "; "),
+                             fix: "look there for uploads owed that were lost and run them by hand, then remove the copies", warning: true)
+        }
         guard let oldest = owed.first, let file else { return CheckItem(name: "hooks", ok: true, detail: "no --on-take hook pending") }
         let spent = config.service.hookAttempts.map { limit in owed.filter { $0.attempts >= limit }.count } ?? 0
         let detail = "\(owed.count) hook\(owed.count == 1 ? "" : "s") pending (the oldest for \(oldest.path), tried \(oldest.attempts) times)"

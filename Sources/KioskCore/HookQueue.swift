@@ -165,12 +165,43 @@ public struct HookQueue: Equatable, Sendable {
 
     /// The entries a saved copy holds; a line that does not read (a copy from a newer booth, a
     /// hand edit) is left out.
-    public static func entries(from text: String) -> [Entry] {
+    public static func entries(from text: String) -> [Entry] { parse(text).entries }
+
+    /// The entries a saved copy holds, and how many of its lines did not read (damage, a hand
+    /// edit, a copy from a newer booth).
+    public static func parse(_ text: String) -> (entries: [Entry], unreadable: Int) {
         let decoder = JSONDecoder()
-        return text.split(separator: "\n").compactMap { line in
+        var unreadable = 0
+        let entries = text.split(separator: "\n").compactMap { line -> Entry? in
             guard let entry = try? decoder.decode(Entry.self, from: Data(line.utf8)), entry.path.hasPrefix("/"),
-                  entry.attempts >= 0 else { return nil }
+                  entry.attempts >= 0 else {
+                if !line.allSatisfy(\.isWhitespace) { unreadable += 1 }
+                return nil
+            }
             return entry
         }
+        return (entries, unreadable)
+    }
+}
+
+extension HookQueue.Entry {
+    /// Why this entry may not run its hook (nil: it may): its take must be a file directly in
+    /// `takeFolder` (the booth's output folder) and its share folder, if it names one, directly in
+    /// `shareFolder` (`--share-dir`). Anyone who can write the queue file must not be able to hand
+    /// the hook (an upload, say) any other file the booth's user can read.
+    public func problem(takeFolder: String, shareFolder: String?) -> String? {
+        func directlyIn(_ folder: String, _ path: String) -> Bool {
+            let standard = URL(fileURLWithPath: folder).standardizedFileURL.path
+            let parent = standard.hasSuffix("/") ? standard : standard + "/"
+            guard path.hasPrefix(parent) else { return false }
+            return TakeName.isSafe(String(path.dropFirst(parent.count)))
+        }
+        guard directlyIn(takeFolder, path) else { return "its take \(TakeName.printable(path)) is not in the output folder \(takeFolder)" }
+        if let folder = self.shareFolder {
+            guard let shareFolder, directlyIn(shareFolder, folder) else {
+                return "its share folder \(TakeName.printable(folder)) is not in --share-dir\(shareFolder.map { " \($0)" } ?? " (none is set)")"
+            }
+        }
+        return nil
     }
 }

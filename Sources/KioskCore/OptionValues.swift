@@ -177,7 +177,7 @@ enum Values {
         guard v.components(separatedBy: "{n}").count <= 2 else { throw ValueError("'\(v)' has {n} more than once") }
         if let problem = TakeName.templateProblem(v) {
             // A control character is not printed as it is (a newline would split the message).
-            throw ValueError("'\(TakeName.sanitized(v))' \(problem)")
+            throw ValueError("'\(TakeName.printable(v))' \(problem)")
         }
         return v
     }

@@ -36,6 +36,11 @@ public enum TakeName {
         return String(out)
     }
 
+    /// `text` for a message: each control character as '?' (a newline would split a log line).
+    public static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.map { isControl($0) ? "?" : $0 }))
+    }
+
     /// Why `template` can never make a safe name: a control character of its own, or a strftime
     /// field that makes a '/' or one (nil: it is fine).
     public static func templateProblem(_ template: String) -> String? {

@@ -22,27 +22,68 @@ public enum HookQueueFile {
         return folder + "." + name + ".hooks"
     }
 
-    /// The entries saved at `path` (none when there is no file).
-    public static func read(_ path: String) -> [HookQueue.Entry] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [] }
-        return HookQueue.entries(from: text)
+    /// The entries saved at `path` (none when there is no file), and how many lines did not read
+    /// (a file that is not UTF-8 at all counts as one).
+    public static func read(_ path: String) -> (entries: [HookQueue.Entry], unreadable: Int) {
+        guard let data = FileManager.default.contents(atPath: path) else { return ([], 0) }
+        guard let text = String(data: data, encoding: .utf8) else {
+            // Damage that is not UTF-8: the lines that still are may read.
+            let parsed = HookQueue.parse(String(decoding: data, as: UTF8.self))
+            return (parsed.entries, max(parsed.unreadable, 1))
+        }
+        return HookQueue.parse(text)
     }
 
-    /// At launch: the entries saved at `path` whose take is still there; one whose take is gone is
-    /// dropped, said in the log, and the file saved without it.
-    public static func load(_ path: String) -> [HookQueue.Entry] {
-        let saved = read(path)
+    /// At launch: the entries saved at `path` the booth may run. A file with lines that do not read
+    /// is kept aside (renamed `…hooks.damaged-YYYYmmdd-HHMMSS`, for a person to look at) and
+    /// rebuilt from those that do; an entry whose take is not directly in the output folder (or
+    /// whose share folder is not in `shareFolder`) is refused; one whose take is gone is dropped.
+    /// Each is said in the log; the file is saved with what is kept.
+    public static func load(_ path: String, shareFolder: String?) -> [HookQueue.Entry] {
+        let (saved, unreadable) = read(path)
+        if unreadable > 0 {
+            let aside = path + ".damaged-" + Self.stamp()
+            if rename(path, aside) == 0 {
+                Log.info("--on-take: \(unreadable) line\(unreadable == 1 ? "" : "s") of \(path) could not be read; the file is kept as \(aside) "
+                         + "and the queue rebuilt from the \(saved.count) that could; look there for hooks owed that were lost")
+            } else {
+                Log.info("--on-take: \(unreadable) line\(unreadable == 1 ? "" : "s") of \(path) could not be read, and it could not be kept aside "
+                         + "(\(String(cString: strerror(errno)))); the queue is rebuilt from the \(saved.count) that could")
+            }
+        }
+        let takeFolder = (path as NSString).deletingLastPathComponent
         let kept = saved.filter { entry in
+            if let problem = entry.problem(takeFolder: takeFolder, shareFolder: shareFolder) {
+                Log.info("--on-take: \(path) names a hook the booth refuses to run: \(problem)")
+                return false
+            }
             if FileManager.default.fileExists(atPath: entry.path) { return true }
             Log.info("--on-take: \(entry.path) is gone; its hook (\(entry.attempts) tries so far) is dropped")
             return false
         }
-        if kept.count != saved.count {
+        if kept.count != saved.count || unreadable > 0 {
             var queue = HookQueue()
             queue.load(kept, now: 0)
             save(queue.text, to: path)
         }
         return kept
+    }
+
+    /// Copies of a damaged queue kept aside beside `path` (their paths, oldest first).
+    public static func keptAside(_ path: String) -> [String] {
+        let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasPrefix(name + ".damaged-") }.sorted().map { folder + "/" + $0 }
+    }
+
+    /// The local time now as YYYYmmdd-HHMMSS.
+    static func stamp() -> String {
+        var seconds = time(nil)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y%m%d-%H%M%S", &parts)
+        return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Replaces the file at `path` with `text` (the queue's `text`); an empty queue removes it.

@@ -98,7 +98,7 @@ public final class TakeFolder: Sendable {
         // replaced, so the name stays one file in the folder and one line of its lists.
         guard TakeName.isSafe(name) else {
             let safe = TakeName.sanitized(name)
-            Log.info("the name template '\(TakeName.sanitized(template))' made a name with a '/' or a control character; named '\(safe)' instead")
+            Log.info("the name template '\(TakeName.printable(template))' made a name with a '/' or a control character; named '\(safe)' instead")
             return safe
         }
         return name
@@ -191,7 +191,7 @@ public final class TakeFolder: Sendable {
     public func accept(_ entry: Entry) {
         // Never reached by a name the booth made (TakeFolder.name): a line per take stays one line.
         guard TakeName.isSafe(entry.name) else {
-            Log.info("not listing '\(TakeName.sanitized(entry.name))' among the takes: its name has a '/' or a control character")
+            Log.info("not listing '\(TakeName.printable(entry.name))' among the takes: its name has a '/' or a control character")
             return
         }
         var list = accepted().filter { $0.name != entry.name }

@@ -109,4 +109,87 @@ struct HostileFolderEndToEndTests {
         third.command("quit")
         #expect(third.exitStatus() == 0)
     }
+
+    /// The saved queue's text for `entries`.
+    static func queueText(_ entries: [HookQueue.Entry]) -> String {
+        var queue = HookQueue()
+        queue.load(entries, now: 0)
+        return queue.text
+    }
+
+    /// Takes t1 and t2, used, in `folder` (no hook yet); their paths.
+    static func twoTakes(_ folder: URL) throws -> [String] {
+        let first = try folderBooth(folder)
+        let names = try usedTakes(first, count: 2)
+        first.command("quit")
+        #expect(first.exitStatus() == 0)
+        return names.map { folder.appendingPathComponent($0).path }
+    }
+
+    @Test("4 KB of garbage among the hooks owed: the file kept aside and said (stderr and check), the queue rebuilt from what reads, every readable hook run")
+    func damagedHookQueue() throws {
+        let root = try testFolder("hostile-hooks")
+        let folder = root.appendingPathComponent("takes")
+        let takes = try Self.twoTakes(folder)
+        let queue = folder.appendingPathComponent(".kiosk-recorder.hooks")
+        var garbage = Data(Self.queueText([HookQueue.Entry(path: takes[0], duration: 0.3, attempts: 1)]).utf8)
+        garbage += Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
+        garbage += Data(("\n" + Self.queueText([HookQueue.Entry(path: takes[1], duration: 0.3, attempts: 2)])).utf8)
+        try garbage.write(to: queue)
+        let log = root.appendingPathComponent("hook.log").path
+        let hook = ["--on-take", "echo \"$KIOSK_TAKE_PATH\" >> '\(log)'"]
+
+        // check, before the booth runs, says the queue is damaged.
+        let checked = try run(["check", "--camera", "test", "--microphone", "none", "--output-dir", folder.path] + hook)
+        guard case let .check(_, items)? = checked.stdout.split(separator: "\n").compactMap({ RecorderProcess.event(String($0)) }).first,
+              let item = items.first(where: { $0.name == "hooks" }) else { Issue.record("no hooks item: \(checked.stdout) \(checked.stderr)"); return }
+        #expect(item.warning && item.detail.contains("cannot be read"), "\(item)")
+
+        let r = try Self.folderBooth(folder, hook)
+        #expect(r.wait(for: "hookFinished", count: 2) != nil, "\(r.rawLines) \(r.stderr)")
+        #expect(r.stderr.contains("could not be read; the file is kept as \(queue.path).damaged-"), "\(r.stderr)")
+        let aside = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".kiosk-recorder.hooks.damaged-") }
+        #expect(aside.count == 1, "\(aside)")
+        if let name = aside.first { #expect(try Data(contentsOf: folder.appendingPathComponent(name)) == garbage, "kept as it was") }
+        #expect(eventually { Set(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)) == Set(takes) },
+                "both owed hooks ran")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        // check after: the copy kept aside is still said.
+        let after = try run(["check", "--camera", "test", "--microphone", "none", "--output-dir", folder.path] + hook)
+        #expect(after.stderr.contains("a damaged queue was kept aside as"), "\(after.stderr)")
+    }
+
+    @Test("a hook queue naming a path outside the output folder (/etc/shadow, a '..' way out, a share folder outside --share-dir): refused and said, the hook never run on it")
+    func outsidePaths() throws {
+        let root = try testFolder("hostile-hook-paths")
+        let folder = root.appendingPathComponent("takes")
+        let takes = try Self.twoTakes(folder)
+        let secret = root.appendingPathComponent("secret.mov")
+        try FileManager.default.copyItem(atPath: takes[0], toPath: secret.path)
+        let queue = folder.appendingPathComponent(".kiosk-recorder.hooks")
+        try Self.queueText([
+            HookQueue.Entry(path: "/etc/shadow", duration: 1),
+            HookQueue.Entry(path: folder.path + "/../secret.mov", duration: 1),
+            HookQueue.Entry(path: takes[0], duration: 1, shareToken: "abc", shareFolder: "/etc"),
+            HookQueue.Entry(path: takes[1], duration: 1),
+        ]).write(to: queue, atomically: true, encoding: .utf8)
+        let log = root.appendingPathComponent("hook.log").path
+        let hook = ["--on-take", "echo \"$KIOSK_TAKE_PATH $KIOSK_SHARE_DIR\" >> '\(log)'"]
+
+        let checked = try run(["check", "--camera", "test", "--microphone", "none", "--output-dir", folder.path] + hook)
+        #expect(checked.stderr.components(separatedBy: "the booth refuses a hook").count - 1 == 3, "\(checked.stderr)")
+
+        let r = try Self.folderBooth(folder, hook)
+        #expect(r.wait(for: "hookFinished") != nil, "\(r.rawLines) \(r.stderr)")
+        r.command("state")
+        #expect(r.wait(for: "state") != nil)
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        let ran = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        #expect(ran == ["\(takes[1]) "], "only the take in the folder: \(ran)")
+        #expect(r.stderr.components(separatedBy: "names a hook the booth refuses to run").count - 1 == 3, "\(r.stderr)")
+        #expect(r.stderr.contains("/etc/shadow is not in the output folder"), "\(r.stderr)")
+        #expect(HookEndToEndTests.saved(queue.path).isEmpty, "the refused entries are not kept")
+    }
 }
