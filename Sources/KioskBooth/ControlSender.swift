@@ -1,6 +1,8 @@
 // `kiosk-recorder --send COMMAND`: the shell's one-shot client of a booth's control socket. It sends
 // one command, prints the event lines that come back until the one that answers it (SendRequest's
-// rule), and exits: 0 once the command was delivered, 1 when the booth could not be reached.
+// rule), and exits: 0 once the command was answered, 1 when the booth could not be reached or the
+// command got no answer (the connection closed first, or nothing answered in time): a script must
+// not take a command that was dropped for one that was done.
 import Foundation
 import KioskCore
 import KioskSystem
@@ -27,11 +29,12 @@ public enum ControlSender {
                 if request.isAnswer(line: line) { return 0 }
             case .closed:
                 // `quit` is answered so: the booth exits. Otherwise it ended, or dropped us.
-                if request.command != .quit { Log.write("kiosk-recorder: --send: the booth closed the connection before answering\n") }
-                return 0
+                if request.command == .quit { return 0 }
+                Log.write("kiosk-recorder: --send: the booth at \(socket) closed the connection before answering; the command may not have been carried out\n")
+                return 1
             case .timedOut:
-                Log.write("kiosk-recorder: --send: no answer within \(Int(SendRequest.answerTimeout)) s; the command was delivered\n")
-                return 0
+                Log.write("kiosk-recorder: --send: no answer within \(Int(SendRequest.answerTimeout)) s; the command may not have been carried out\n")
+                return 1
             }
         }
     }

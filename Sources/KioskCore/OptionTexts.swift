@@ -42,8 +42,8 @@ extension OptionParser {
         lines += [
             "",
             "Exit status: 0 after an outcome, quit or signal; 1 a file play cannot play, a problem check found, a booth send",
-            "cannot reach, or a booth that could not start (its assets, a temporary folder, threads); 2 bad usage or",
-            "configuration; 3 no display.",
+            "cannot reach or that did not answer send's command, or a booth that could not start (its assets, a temporary",
+            "folder, threads); 2 bad usage or configuration; 3 no display.",
             "The full contract (commands, events, signals): docs/interface.md",
         ]
         return lines.joined(separator: "\n") + "\n"

@@ -25,7 +25,7 @@ public struct SendRequest: Equatable, Sendable {
     /// The lines to send, without their newlines: the command, then the `state` query if it needs one.
     public let lines: [String]
 
-    /// How long `--send` waits for the answer before it gives up (the command was delivered: exit 0).
+    /// How long `--send` waits for the answer before it gives up (no answer: exit 1).
     public static let answerTimeout: Double = 5
 
     /// The error codes that answer a command: it was refused, or failed.

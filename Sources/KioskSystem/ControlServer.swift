@@ -46,6 +46,9 @@ public final class ControlServer: Sendable {
     public let queueLimit: Int
     /// Clients served at once; one more is refused (and logged).
     public static let maxClients = 32
+    /// How long a client must have sent nothing to be dropped for a new one when the socket is full
+    /// (ns): long enough that a client about to send its command keeps its place.
+    static let idleBeforeDrop: Int64 = 2_000_000_000
     public static let mode: mode_t = 0o660
 
     /// Turns a client's bytes into whatever they mean; called on the serving thread only, in order.
@@ -226,6 +229,9 @@ public final class ControlServer: Sendable {
         let fd: Int32
         let pid: Int32?
         let reader: ClientReader
+        /// When it last sent something (or connected), monotonic ns: the one silent longest makes
+        /// room when the socket is full.
+        var lastHeard = MonotonicClock.now()
         /// The lines taken from its queue, being written from `offset` on.
         var batch: [UInt8] = []
         var offset = 0
@@ -272,7 +278,9 @@ public final class ControlServer: Sendable {
             // What each client sent: one read each per turn, so one busy client cannot starve the rest.
             for (client, p) in zip(clients, fds.dropFirst(3)) where p.revents != 0 {
                 switch UnixSocket.receive(client.fd, into: &buffer) {
-                case let .bytes(n): client.reader(buffer[0..<n])
+                case let .bytes(n):
+                    client.lastHeard = MonotonicClock.now()
+                    client.reader(buffer[0..<n])
                 case .wouldBlock: break
                 case .end: client.leaving = .closed(nil)
                 case let .failed(error): client.leaving = .closed(String(cString: strerror(error)))
@@ -302,15 +310,25 @@ public final class ControlServer: Sendable {
         outgoing.withLock { o in Set(o.queues.compactMap { $0.value.lines.isEmpty ? nil : $0.key }) }
     }
 
-    /// Takes every waiting connection; past `maxClients` one is closed at once.
+    /// Takes every waiting connection. With `maxClients` already, the client silent longest (one
+    /// that sent nothing for `idleBeforeDrop` at least) is dropped to make room, so idle clients
+    /// cannot lock everyone out; when every client spoke lately, the new one is refused.
     private func accept(into clients: inout [Client], nextID: inout Int, _ newClient: @Sendable () -> ClientReader) {
         while let accepted = UnixSocket.accept(listenFD) {
             switch accepted {
             case let .success(fd):
-                guard clients.count < Self.maxClients else {
-                    log("control socket: \(Self.maxClients) clients already; refused one\(UnixSocket.peerPID(fd).map { " (pid \($0))" } ?? "")")
-                    Glibc.close(fd)
-                    continue
+                if clients.count >= Self.maxClients {
+                    let now = MonotonicClock.now()
+                    let quietest = clients.filter { $0.leaving == nil }.min { $0.lastHeard < $1.lastHeard }
+                    guard let quietest, now - quietest.lastHeard >= Self.idleBeforeDrop else {
+                        log("control socket: \(Self.maxClients) clients, all heard from lately; refused one\(UnixSocket.peerPID(fd).map { " (pid \($0))" } ?? "")")
+                        Glibc.close(fd)
+                        continue
+                    }
+                    log("control socket: \(Self.maxClients) clients already; dropped \(quietest.name), silent for "
+                        + "\((now - quietest.lastHeard) / 1_000_000_000) s, to make room for a new one")
+                    close(quietest)
+                    clients.removeAll { $0 === quietest }
                 }
                 let client = Client(id: nextID, fd: fd, reader: newClient())
                 nextID += 1

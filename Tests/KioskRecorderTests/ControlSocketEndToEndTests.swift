@@ -304,4 +304,50 @@ struct ControlSocketEndToEndTests {
         #expect(bad.status == 2)
         #expect(bad.stderr.hasPrefix("kiosk-recorder: --send: unknown command 'fly'"), "\(bad.stderr)")
     }
+
+    @Test("32 idle clients fill the socket: the one silent longest is dropped for a new one, and `send start` starts a take (exit 0)")
+    func idleClientsCannotStarve() throws {
+        let (r, socket, _) = try socketBooth("control-idle")
+        let idle = try (0..<ControlSocketEndToEndTests.maxClients).map { _ in try SocketClient(socket, reading: false) }
+        // Silent longer than the booth waits before dropping one for a newcomer.
+        Thread.sleep(forTimeInterval: 2.5)
+        let start = try run(["send", "start", "--control-socket", socket])
+        #expect(start.status == 0, "\(start.stderr)")
+        #expect(start.stdout.contains(#""event":"recordingStarted""#), "\(start.stdout)")
+        #expect(r.wait(for: "recordingStarted") != nil)
+        #expect(r.waitForLog("clients already; dropped client 1"), "\(r.stderr)")
+        let state = try run(["send", "stop", "--control-socket", socket])
+        #expect(state.status == 0 && state.stdout.contains(#""event":"recordingFinished""#), "\(state.stderr)")
+        withExtendedLifetime(idle) {}
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    static let maxClients = 32
+
+    @Test("`send` whose command gets no answer exits 1 saying so: a socket that closes the connection at once, one that never answers")
+    func sendUnanswered() throws {
+        let folder = try testFolder("control-unanswered")
+        for (name, answers) in [("closes", false), ("silent", true)] {
+            let socket = folder.appendingPathComponent("\(name).sock").path
+            let server = boundSocket(at: socket, listening: true)
+            defer { close(server) }
+            // A stand-in booth: takes the connection and the command, then closes it, or holds it
+            // saying nothing.
+            let held = Locked<Int32>(-1)
+            let thread = Thread {
+                let client = accept(server, nil, nil)
+                var line = [UInt8](repeating: 0, count: 256)
+                _ = recv(client, &line, line.count, 0)
+                if answers { held.withLock { $0 = client } } else { close(client) }
+            }
+            thread.start()
+            let sent = try run(["send", "state", "--control-socket", socket])
+            #expect(sent.status == 1, "\(name): \(sent.stderr)")
+            #expect(sent.stderr.contains(answers ? "no answer within 5 s" : "closed the connection before answering"), "\(name): \(sent.stderr)")
+            #expect(sent.stderr.contains("may not have been carried out"), "\(sent.stderr)")
+            let fd = held.withLock { $0 }
+            if fd >= 0 { close(fd) }
+        }
+    }
 }
