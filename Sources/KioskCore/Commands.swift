@@ -63,11 +63,32 @@ public struct CommandParser: Sendable {
         let end: Double?
     }
 
+    /// `NaN`, `Infinity` or `-Infinity` where `line` has one outside its strings (what JavaScript's
+    /// and Python's encoders write for such a float), which JSON does not allow.
+    static func nonFiniteWord(in line: String) -> String? {
+        var inString = false, escaped = false
+        var outside = ""
+        for c in line {
+            if inString {
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false }
+                outside.append(" ")
+            } else {
+                if c == "\"" { inString = true }
+                outside.append(c)
+            }
+        }
+        let words = outside.split { !($0.isLetter || $0 == "-") }
+        return words.first { ["NaN", "Infinity", "-Infinity", "-NaN"].contains($0) }.map(String.init)
+    }
+
     public func parse(line: String) -> Result<Command, CommandError> {
         let raw: Raw
         do {
             raw = try JSONDecoder().decode(Raw.self, from: Data(line.utf8))
         } catch {
+            if let word = Self.nonFiniteWord(in: line) {
+                return .failure(bad("\(word) is no number in JSON (every number in a command is finite): \(clip(line))"))
+            }
             return .failure(bad("not a JSON object with a \"command\" string: \(clip(line))"))
         }
         guard let name = raw.command else {

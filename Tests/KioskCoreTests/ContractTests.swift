@@ -120,6 +120,16 @@ struct ContractTests {
             #expect(EventEncoder().line(for: e.event).hasPrefix(#"{"event":"error","code":"\#(code.rawValue)""#))
         }
     }
+
+    @Test("NaN and Infinity are named as what they are; the words inside a string are no number", arguments: [
+        (#"{"command":"seek","position":NaN}"#, "NaN is no number in JSON"), (#"{"command":"tap","x":Infinity,"y":1}"#, "Infinity is no number"),
+        (#"{"command":"trim","start":-Infinity,"end":2}"#, "-Infinity is no number"),
+        (#"{"command":"NaN" ,"x":}"#, "not a JSON object"), (#"{"command":"tap","note":"Infinity\"NaN","x":}"#, "not a JSON object"),
+    ])
+    func nonFinite(line: String, message: String) {
+        guard case let .failure(e) = CommandParser().parse(line: line) else { Issue.record("parsed \(line)"); return }
+        #expect(e.code == .badCommand && e.message.hasPrefix(message), "\(e.message)")
+    }
 }
 
 @Suite("Command lines from stdin")
