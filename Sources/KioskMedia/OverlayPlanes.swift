@@ -111,6 +111,38 @@ public final class OverlayPlanes: Sendable {
         return Array(spans.prefix(count))
     }
 
+    /// `picture` (straight RGBA) scaled whole to `size` with swscale's area filter, premultiplied
+    /// while it is scaled and straight again after: the overlay kept smaller (OverlayFiles).
+    static func scaledStraight(_ picture: OverlayPicture, to size: Size) throws(AVError) -> [UInt8] {
+        var source = picture.rgba
+        source.withUnsafeMutableBufferPointer { kiosk_premultiply($0.baseAddress!, picture.size.width * picture.size.height) }
+        var out = [UInt8](repeating: 0, count: size.width * size.height * 4)
+        let key = Scaler.Key(source: AV_PIX_FMT_RGBA, sourceWidth: Int32(picture.size.width), sourceHeight: Int32(picture.size.height),
+                             target: AV_PIX_FMT_RGBA, targetWidth: Int32(size.width), targetHeight: Int32(size.height),
+                             sourceFullRange: true, targetFullRange: true, bt709: false, flags: SWS_AREA | SWS_ACCURATE_RND)
+        let scaler = try Scaler(key)
+        try source.withUnsafeBufferPointer { bytes throws(AVError) in
+            try out.withUnsafeMutableBufferPointer { target throws(AVError) in
+                try scaler.scale([bytes.baseAddress!], pitches: [picture.size.width * 4], into: [target.baseAddress!], pitches: [size.width * 4])
+            }
+        }
+        source = []
+        // Straight again: each colour divided by its alpha (rounded), a transparent pixel black.
+        out.withUnsafeMutableBufferPointer { p in
+            var i = 0
+            while i < p.count {
+                let a = Int(p[i + 3])
+                if a == 0 {
+                    p[i] = 0; p[i + 1] = 0; p[i + 2] = 0
+                } else if a < 255 {
+                    for c in 0..<3 { p[i + c] = UInt8(min(255, (Int(p[i + c]) * 255 + a / 2) / a)) }
+                }
+                i += 4
+            }
+        }
+        return out
+    }
+
     /// `picture` (straight RGBA) premultiplied, cropped centred to `shown`'s shape and scaled to
     /// it with swscale's bicubic filter: the overlay covers the picture.
     private static func cover(_ picture: OverlayPicture, to shown: Size) throws(AVError) -> [UInt8] {
