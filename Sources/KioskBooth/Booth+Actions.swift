@@ -61,6 +61,8 @@ extension Booth {
             takePhoto(orientation: orientation)
         case .listLibrary:
             listLibrary()
+        case .releaseLibrary:
+            releaseLibrary()
         case let .startRecording(orientation):
             startRecording(orientation: orientation)
         case .startCountdownClock:
@@ -90,10 +92,11 @@ extension Booth {
         case let .applyConfiguration(configuration):
             apply(configuration)
         case let .emit(event):
-            if case let .state(mode, timer, buttons, orientation, remaining, _, _, trim, library) = event {
+            if case let .state(mode, timer, buttons, orientation, remaining, _, _, trim, library, leftOut) = event {
                 events.emit(.state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
                                    microphoneLevel: config.capture.microphone != .none ? meter.level() : nil,
-                                   hooksPending: config.service.onTake != nil ? core.jobs.owed.pending : nil, trim: trim, library: library))
+                                   hooksPending: config.service.onTake != nil ? core.jobs.owed.pending : nil, trim: trim, library: library,
+                                   libraryLeftOut: leftOut))
             } else {
                 events.emit(event)
             }

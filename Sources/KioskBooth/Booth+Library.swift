@@ -16,19 +16,27 @@ extension Booth {
         let (inbox, mode) = (inbox, config.storage.fileMode)
         shared.files.async {
             let began = MonotonicClock.now()
-            let listed = folder.map { TakeLibrary.list($0, mode: mode) } ?? []
-            Log.info("library: \(listed.count) takes listed in \((MonotonicClock.now() - began) / 1_000_000) ms")
-            inbox.post(.libraryListed(listed))
+            let (listed, leftOut) = folder.map { TakeLibrary.list($0, mode: mode) } ?? ([], 0)
+            Log.info("library: \(listed.count) takes listed in \((MonotonicClock.now() - began) / 1_000_000) ms"
+                     + (leftOut > 0 ? "; \(leftOut) older ones left out (it shows the newest \(TakeLibrary.shown))" : ""))
+            inbox.post(.libraryListed(listed, leftOut: leftOut))
         }
     }
 
+    /// The library closed: its thumbnails (pixels and textures) go, and the heap gives the memory
+    /// back on the file worker (`malloc_trim` takes the arenas' locks: never on the UI thread).
+    func releaseLibrary() {
+        screen.setLibraryPictures([:])
+        shared.files.async { MallocArenas.giveBack() }
+    }
+
     /// The file worker's listing, to the machine.
-    func libraryListed(_ listed: [TakeLibrary.Take]) {
+    func libraryListed(_ listed: [TakeLibrary.Take], leftOut: Int) {
         core.fileDone()
         var pictures: [String: RGBPicture] = [:]
         for take in listed { pictures[take.path] = take.picture }
         screen.setLibraryPictures(pictures)
-        carryOut(core.handle(.libraryListed(listed.map { LibraryEntry(path: $0.path, duration: $0.duration) })))
+        carryOut(core.handle(.libraryListed(listed.map { LibraryEntry(path: $0.path, duration: $0.duration) }, leftOut: leftOut)))
     }
 
     /// A tap on the library's grid (a finger, or the `tap` command): the take under it, picked.

@@ -86,8 +86,8 @@ extension Booth {
             photoDone(outcome)
         case let .photoShareDone(photo, result):
             photoShareDone(photo, result)
-        case let .libraryListed(entries):
-            libraryListed(entries)
+        case let .libraryListed(entries, leftOut):
+            libraryListed(entries, leftOut: leftOut)
         case let .slideshowListed(serial, paths):
             slideshowListed(paths, serial: serial)
         case let .screenshotDone(failure):

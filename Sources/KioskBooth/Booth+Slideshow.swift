@@ -84,7 +84,7 @@ extension Booth {
         core.filePosted()
         let (inbox, mode) = (inbox, config.storage.fileMode)
         shared.files.async {
-            let listed = TakeLibrary.list(folder, mode: mode, limit: SlideshowRule.newest)
+            let listed = TakeLibrary.list(folder, mode: mode, limit: SlideshowRule.newest).takes
             inbox.post(.slideshowListed(serial: serial, paths: listed.map(\.path)))
         }
     }

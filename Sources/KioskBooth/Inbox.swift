@@ -44,7 +44,7 @@ public enum BoothMessage: Sendable {
     /// A photo's share folder (`--share-dir`) is written, or why not (Booth+PhotoShare).
     case photoShareDone(photo: String, Result<ShareLink, ShareFailure>)
     /// The library's takes are listed (Booth+Library).
-    case libraryListed([TakeLibrary.Take])
+    case libraryListed([TakeLibrary.Take], leftOut: Int)
     /// The attract screen's slideshow: the newest accepted takes that decode, newest first, for the
     /// listing asked for with `serial` (Booth+Slideshow).
     case slideshowListed(serial: Int, paths: [String])

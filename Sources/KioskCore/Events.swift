@@ -149,9 +149,11 @@ public enum KioskEvent: Equatable, Sendable {
     /// `microphoneLevel`: the microphone's peak over the last 100 ms in dBFS (floor −100); absent
     /// with `--microphone none`. `hooksPending`: with `--on-take`, how many takes still owe their hook.
     /// `trim`: with `--trim`, in finished, the part Use Video delivers when one is set.
+    /// `library`: in the library, the takes it shows; `libraryLeftOut`: how many older takes it
+    /// leaves out (it shows the newest `TakeLibrary.shown`), absent when none.
     case state(mode: String, timer: String, buttons: [Button], orientation: Orientation, remaining: Double? = nil,
                microphoneLevel: Double? = nil, hooksPending: Int? = nil, trim: TrimRange? = nil,
-               library: [LibraryEntry]? = nil)
+               library: [LibraryEntry]? = nil, libraryLeftOut: Int? = nil)
     /// While recording, the microphone stayed below −60 dBFS for 3 s (once; again after sound came
     /// back and went).
     case microphoneSilent
@@ -184,7 +186,7 @@ extension KioskEvent: Codable {
         case event, camera, width, height, fps, orientation, outputPath, duration, bytes, reason, success
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
         case action, status, ok, items, remaining, microphoneLevel, encoder, microphone, url, token, folder, attempt, hooksPending
-        case trim, trimmed, library
+        case trim, trimmed, library, libraryLeftOut
         case skippedFrames, frameRate, effortSteps
     }
 
@@ -315,13 +317,14 @@ extension KioskEvent: Codable {
             return [(.orientation, orientation)]
         }, decode: { c in .orientationChanged(orientation: try c.decode(Orientation.self, forKey: .orientation)) }),
         Kind(name: "state", fields: {
-            guard case let .state(mode, timer, buttons, orientation, remaining, level, hooks, trim, library) = $0 else { return nil }
+            guard case let .state(mode, timer, buttons, orientation, remaining, level, hooks, trim, library, leftOut) = $0 else { return nil }
             return [(.mode, mode), (.timer, timer), (.buttons, buttons), (.orientation, orientation)]
                 + (remaining.map { [(.remaining, milliseconds($0))] } ?? [])
                 + (level.map { [(.microphoneLevel, ($0 * 10).rounded() / 10)] } ?? [])
                 + (hooks.map { [(.hooksPending, $0)] } ?? [])
                 + (trim.map { [(.trim, TrimRange(start: milliseconds($0.start), end: milliseconds($0.end)))] } ?? [])
                 + (library.map { [(.library, $0)] } ?? [])
+                + (leftOut.map { [(.libraryLeftOut, $0)] } ?? [])
         }, decode: { c in
             .state(mode: try c.decode(String.self, forKey: .mode), timer: try c.decode(String.self, forKey: .timer),
                    buttons: try c.decode([Button].self, forKey: .buttons), orientation: try c.decode(Orientation.self, forKey: .orientation),
@@ -329,8 +332,8 @@ extension KioskEvent: Codable {
                    microphoneLevel: try c.decodeIfPresent(Double.self, forKey: .microphoneLevel),
                    hooksPending: try c.decodeIfPresent(Int.self, forKey: .hooksPending),
                    trim: try c.decodeIfPresent(TrimRange.self, forKey: .trim),
-
-                   library: try c.decodeIfPresent([LibraryEntry].self, forKey: .library))
+                   library: try c.decodeIfPresent([LibraryEntry].self, forKey: .library),
+                   libraryLeftOut: try c.decodeIfPresent(Int.self, forKey: .libraryLeftOut))
         }),
         Kind(name: "microphoneSilent", fields: {
             guard case .microphoneSilent = $0 else { return nil }

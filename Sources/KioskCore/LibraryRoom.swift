@@ -22,6 +22,8 @@ public struct LibraryRoom: Equatable, Sendable {
     public var entries: [LibraryEntry]?
     /// The take whose review shows (Play Video, Use Video, Back); nil: the grid.
     public var picked: LibraryEntry?
+    /// How many older takes the listing left out (it lists the newest few hundred).
+    public var leftOut = 0
 
     public init(entries: [LibraryEntry]? = nil, picked: LibraryEntry? = nil) {
         self.entries = entries
@@ -54,7 +56,8 @@ public struct LibraryRoom: Equatable, Sendable {
     public mutating func pick(_ path: String) -> Decision {
         guard picked == nil else { return .refuse("pick: a take's review is open (Back first)") }
         guard let entry = entries?.first(where: { $0.path == path }) else {
-            return .refuse("pick: '\(path)' is not in the library")
+            let older = leftOut > 0 ? " (it shows the newest \(entries?.count ?? 0) takes and leaves \(leftOut) older ones out)" : ""
+            return .refuse("pick: '\(path)' is not in the library\(older)")
         }
         picked = entry
         return .stay

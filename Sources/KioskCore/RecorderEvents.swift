@@ -87,7 +87,8 @@ public enum RecorderEvent: Equatable, Sendable {
     /// `{"command":"pick","path":P}` or a tap on a cell of the library: that take's review.
     case pick(path: String)
     /// The file worker listed the library's takes (newest first, those that decode).
-    case libraryListed([LibraryEntry])
+    /// The library's takes (the newest that decode) and how many older ones it leaves out.
+    case libraryListed([LibraryEntry], leftOut: Int = 0)
 }
 
 /// Where an accepted take (or a photo) can be fetched: the address in its QR code, its token and its folder.
@@ -146,6 +147,8 @@ public enum RecorderAction: Equatable, Sendable {
     case applyConfiguration(Configuration)
     /// `openLibrary`: list the output folder's takes on the file worker (`libraryListed` follows).
     case listLibrary
+    /// The library closed (back to ready, or its take used): its thumbnails' memory goes.
+    case releaseLibrary
     case emit(KioskEvent)
     case exit(code: Int32)
 }

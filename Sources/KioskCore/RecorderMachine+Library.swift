@@ -17,7 +17,9 @@ extension RecorderMachine {
     private mutating func libraryDecided(_ decision: LibraryRoom.Decision, _ room: LibraryRoom, _ actions: inout [RecorderAction]) {
         switch decision {
         case .stay: state = .library(room)
-        case .leave: state = .ready
+        case .leave:
+            state = .ready
+            actions.append(.releaseLibrary)
         case let .play(entry):
             let take = RecordingResult(outputPath: entry.path, duration: entry.duration, bytes: 0, reason: .user, success: true)
             state = .playing(Playing(take: take, duration: entry.duration, library: room))
@@ -25,6 +27,7 @@ extension RecorderMachine {
         case let .use(entry):
             // The iOS picker's "Video library": the outcome names the take; its file stays as it is.
             actions.append(.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: entry.path)))
+            actions.append(.releaseLibrary)
             outcome(&actions)
         case let .refuse(message): actions.append(.emit(.error(code: .badCommand, message: message)))
         }
@@ -33,7 +36,7 @@ extension RecorderMachine {
     /// An untouched library (`idleReset`): back to ready, with no outcome and no event.
     mutating func leaveLibrary() -> [RecorderAction] {
         state = .ready
-        var actions: [RecorderAction] = []
+        var actions: [RecorderAction] = [.releaseLibrary]
         reconcile(&actions)
         return actions
     }

@@ -289,9 +289,10 @@ public struct RecorderMachine: Equatable, Sendable {
             if case .sharing(_?) = state, !exiting { endShare(&actions) }
         case let .pick(path):
             pick(path, &actions)
-        case let .libraryListed(entries):
+        case let .libraryListed(entries, leftOut):
             if case var .library(room) = state, room.entries == nil {
                 room.entries = entries
+                room.leftOut = leftOut
                 state = .library(room)
             }
         }

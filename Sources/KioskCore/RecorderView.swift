@@ -164,6 +164,7 @@ extension RecorderMachine {
         .state(mode: mode.rawValue, timer: timerText, buttons: visibleButtons, orientation: orientation,
                remaining: { if case let .recording(r) = state { r.remaining } else { nil } }(),
                trim: mode == .finished ? trim : nil,
-               library: { if case let .library(room) = state { room.entries ?? [] } else { nil } }())
+               library: { if case let .library(room) = state { room.entries ?? [] } else { nil } }(),
+               libraryLeftOut: { if case let .library(room) = state, room.leftOut > 0 { room.leftOut } else { nil } }())
     }
 }

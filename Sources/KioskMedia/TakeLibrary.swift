@@ -36,15 +36,24 @@ public enum TakeLibrary {
         return url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".thumb.jpg").path
     }
 
+    /// How many takes the library shows at most: the newest.
+    public static let shown = 500
+
     /// The accepted takes of `folder` that decode, newest first, each with its thumbnail (made now
-    /// if it is missing, with `mode`); at most `limit` of them.
-    public static func list(_ folder: TakeFolder, mode: Int, limit: Int = 500) -> [Take] {
+    /// if it is missing, with `mode`); at most `limit` of them, and how many older takes that
+    /// leaves out (said, never silent).
+    public static func list(_ folder: TakeFolder, mode: Int, limit: Int = shown) -> (takes: [Take], leftOut: Int) {
         var listed: [Take] = []
-        for entry in folder.accepted().reversed() where listed.count < limit && isMovie(entry.name) {
+        var leftOut = 0
+        for entry in folder.accepted().reversed() where isMovie(entry.name) {
+            guard listed.count < limit else {
+                leftOut += 1
+                continue
+            }
             let path = folder.file(entry.name)
             if let take = look(at: path, mode: mode) { listed.append(take) }
         }
-        return listed
+        return (listed, leftOut)
     }
 
     /// Whether the name is a movie's (.mov, .mp4), not a photo's.

@@ -32,7 +32,7 @@ struct TakeLibraryTests {
         for (n, name) in ["t1.mov", "t2.mov", "p3.jpg", "t4.mov", "t5.mov"].enumerated() {
             folder.accept(TakeFolder.Entry(number: n + 1, name: name, acceptedAt: nil))
         }
-        let listed = TakeLibrary.list(folder, mode: 0o600)
+        let listed = TakeLibrary.list(folder, mode: 0o600).takes
         #expect(listed.map(\.path) == [dir + "/t2.mov", dir + "/t1.mov"])
         #expect(abs(listed[0].duration - 2) < 0.1 && abs(listed[1].duration - 1) < 0.1, "\(listed.map(\.duration))")
         #expect(listed.map(\.thumbnail) == [dir + "/.t2.mov.thumb.jpg", dir + "/.t1.mov.thumb.jpg"])
@@ -46,12 +46,12 @@ struct TakeLibraryTests {
         #expect(!FileManager.default.fileExists(atPath: dir + "/.t4.mov.thumb.jpg") && !FileManager.default.fileExists(atPath: dir + "/.t5.mov.thumb.jpg"))
         // Listed again: the thumbnails are the ones made before (never written again).
         let inode = try FileManager.default.attributesOfItem(atPath: listed[1].thumbnail)[.systemFileNumber] as? Int
-        #expect(TakeLibrary.list(folder, mode: 0o600).map(\.path) == listed.map(\.path))
+        #expect(TakeLibrary.list(folder, mode: 0o600).takes.map(\.path) == listed.map(\.path))
         #expect(try FileManager.default.attributesOfItem(atPath: listed[1].thumbnail)[.systemFileNumber] as? Int == inode)
         // Retention deletes the oldest take, and its thumbnail with it.
         let deleted = folder.enforce(TakeFolder.Retention(maxTakes: 4, maxAge: nil, keepFree: nil), now: nil)
         #expect(deleted.map(\.path) == [dir + "/t1.mov"])
         #expect(!FileManager.default.fileExists(atPath: dir + "/.t1.mov.thumb.jpg") && FileManager.default.fileExists(atPath: dir + "/.t2.mov.thumb.jpg"))
-        #expect(TakeLibrary.list(folder, mode: 0o600).map(\.path) == [dir + "/t2.mov"])
+        #expect(TakeLibrary.list(folder, mode: 0o600).takes.map(\.path) == [dir + "/t2.mov"])
     }
 }

@@ -49,7 +49,7 @@ struct CameraSwitchEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("state")
         try #require(r.wait(for: "state") != nil)
-        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _) = $0 { buttons == [.cancel, .start, .switchCamera] } else { false } })
+        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _, _) = $0 { buttons == [.cancel, .start, .switchCamera] } else { false } })
 
         // Use Video keeps each take in the folder (a loop session: back to ready after it).
         let first = try Self.take(r, count: 1)
@@ -117,7 +117,7 @@ struct CameraSwitchEndToEndTests {
         #expect(r.stderr.contains("camera switch: \(right) cannot open now; passed over"), "\(r.stderr)")
         r.command("state")
         try #require(r.wait(for: "state") != nil)
-        #expect(r.events.contains { if case let .state(mode, _, buttons, _, _, _, _, _, _) = $0 { mode == "ready" && buttons == [.cancel, .start, .switchCamera] } else { false } },
+        #expect(r.events.contains { if case let .state(mode, _, buttons, _, _, _, _, _, _, _) = $0 { mode == "ready" && buttons == [.cancel, .start, .switchCamera] } else { false } },
                 "ready with its camera: \(r.events)")
         #expect(Self.cameraChanges(r) == [right, left], "the booth keeps the camera it has")
         #expect(!r.events.contains { if case .error = $0 { true } else { false } }, "the camera passed over is no error: \(r.events)")
@@ -146,7 +146,7 @@ struct CameraSwitchEndToEndTests {
         #expect(r.events.contains { if case let .ready(camera, _, _, _, _, _, _) = $0 { camera == left } else { false } }, "\(r.events)")
         r.command("state")
         try #require(r.wait(for: "state") != nil)
-        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _) = $0 { buttons == [.cancel, .start, .switchCamera] } else { false } }, "\(r.events)")
+        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _, _) = $0 { buttons == [.cancel, .start, .switchCamera] } else { false } }, "\(r.events)")
         let first = try Self.take(r, count: 1)
         r.command("useVideo")
         r.command("switchCamera")
@@ -175,7 +175,7 @@ struct CameraSwitchEndToEndTests {
         #expect(r.events.contains { if case let .ready(camera, _, _, _, _, _, _) = $0 { camera == "auto" } else { false } }, "\(r.events)")
         r.command("state")
         try #require(r.wait(for: "state") != nil)
-        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _) = $0 { buttons == [.cancel] } else { false } }, "\(r.events)")
+        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _, _) = $0 { buttons == [.cancel] } else { false } }, "\(r.events)")
         r.command("start")
         try #require(r.wait(for: "error", count: 2) != nil, "Start without a camera is refused")
         // Plugged in: found at the next look (each second).
@@ -187,7 +187,7 @@ struct CameraSwitchEndToEndTests {
             Thread.sleep(forTimeInterval: 0.25)
             r.command("state")
             guard r.wait(for: "state", count: k) != nil else { break }
-            offered = r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _) = $0 { buttons.contains(.start) } else { false } }
+            offered = r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _, _) = $0 { buttons.contains(.start) } else { false } }
         }
         #expect(offered, "\(r.events) \(r.stderr)")
         r.command("start")

@@ -192,4 +192,47 @@ struct HostileFolderEndToEndTests {
         #expect(r.stderr.contains("/etc/shadow is not in the output folder"), "\(r.stderr)")
         #expect(HookEndToEndTests.saved(queue.path).isEmpty, "the refused entries are not kept")
     }
+
+    @Test("520 takes: the library lists the newest 500 and says it leaves 20 out (state and a pick of an older one); its thumbnails' memory is given back when it closes")
+    func libraryPast500() throws {
+        let folder = try testFolder("hostile-library").appendingPathComponent("takes")
+        let first = try Self.folderBooth(folder)
+        #expect(try Self.usedTakes(first, count: 1) == ["t1.mov"])
+        first.command("quit")
+        #expect(first.exitStatus() == 0)
+        // 519 more: copies of the first, listed as the booth lists its takes.
+        let total = 520
+        for n in 2...total {
+            try FileManager.default.copyItem(at: folder.appendingPathComponent("t1.mov"), to: folder.appendingPathComponent("t\(n).mov"))
+        }
+        try (1...total).map { "\($0)\tt\($0).mov\t-\n" }.joined()
+            .write(to: folder.appendingPathComponent(".kiosk-recorder.takes"), atomically: true, encoding: .utf8)
+        try "\(total + 1)\n".write(to: folder.appendingPathComponent(".kiosk-recorder.counter"), atomically: true, encoding: .utf8)
+
+        let r = try Self.folderBooth(folder, ["--library"])
+        Thread.sleep(forTimeInterval: 1)
+        let pid = r.process.processIdentifier
+        let atReady = HostileInputEndToEndTests.residentMemory(pid)
+        r.command("openLibrary")
+        let listed = try #require(LibraryEndToEndTests.listed(r, count: 500, timeout: 120), "\(r.stderr)")
+        #expect(listed.first?.path == folder.appendingPathComponent("t520.mov").path && listed.last?.path == folder.appendingPathComponent("t21.mov").path)
+        guard case let .state(_, _, _, _, _, _, _, _, _, leftOut)? = r.events.last(where: { $0.name == "state" }) else { Issue.record("no state"); return }
+        #expect(leftOut == 20, "\(r.rawLines.last ?? "")")
+        #expect(r.stderr.contains("20 older ones left out"), "\(r.stderr)")
+        // Every cell drawn once (a scroll through the grid uploads each thumbnail as a texture).
+        let open = HostileInputEndToEndTests.residentMemory(pid)
+        r.send(#"{"command":"pick","path":"\#(folder.appendingPathComponent("t1.mov").path)"}"#)
+        #expect(r.wait(for: "error") != nil)
+        if case let .error(code, message)? = r.events.last(where: { $0.name == "error" }) {
+            #expect(code == .badCommand && message.contains("leaves 20 older ones out"), "\(message)")
+        }
+        r.command("back")
+        #expect(LibraryEndToEndTests.lastState(r)?.mode == "ready")
+        Thread.sleep(forTimeInterval: 1)
+        let closed = HostileInputEndToEndTests.residentMemory(pid)
+        #expect((closed - atReady) / 1024 < 50,
+                "resident: \(atReady / 1024) MiB at ready, \(open / 1024) MiB with the library open, \(closed / 1024) MiB after it closed")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
 }

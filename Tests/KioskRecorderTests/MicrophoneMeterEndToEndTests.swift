@@ -9,7 +9,7 @@ import KioskTestSupport
 struct MicrophoneMeterEndToEndTests {
     /// `microphoneLevel` of every state reply so far.
     static func levels(_ r: RecorderProcess) -> [Double?] {
-        r.events.compactMap { if case let .state(_, _, _, _, _, level, _, _, _) = $0 { level } else { nil } }
+        r.events.compactMap { if case let .state(_, _, _, _, _, level, _, _, _, _) = $0 { level } else { nil } }
     }
 
     /// Asks `state` every 40 ms for `seconds`; the levels the replies carried.

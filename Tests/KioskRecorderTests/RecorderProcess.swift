@@ -175,7 +175,7 @@ extension KioskEvent {
     /// The event with a `state`'s microphone level left out: it moves with the test tone, so tests
     /// that compare whole state events compare the rest.
     var withoutMicrophoneLevel: KioskEvent {
-        if case let .state(mode, timer, buttons, orientation, remaining, _, _, _, _) = self {
+        if case let .state(mode, timer, buttons, orientation, remaining, _, _, _, _, _) = self {
             return .state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining)
         }
         return self

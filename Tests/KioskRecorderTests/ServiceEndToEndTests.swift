@@ -185,7 +185,7 @@ struct ServiceEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: result.outputPath))
         r.command("state")
         try #require(r.wait(for: "state", count: 6) != nil)
-        guard case let .state(mode, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return }
+        guard case let .state(mode, _, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return }
         #expect(mode == "ready")
         r.command("quit")
         #expect(r.exitStatus() == 0)
