@@ -278,21 +278,24 @@ public final class TakeFolder: Sendable {
     }
 
     /// Why the file at `path` is not a take the booth made (nil: it is one): it must be a regular
-    /// file (not a link), this user's, named as a take (.mov or .mp4, a safe name), and begin as
-    /// every take the booth writes does, with an `ftyp` box.
+    /// file (not a link), this user's, named as a take or a photo (.mov or .mp4, .jpg or .jpeg, a
+    /// safe name), and begin as every one the booth writes does: a movie with an `ftyp` box, a
+    /// photo with JPEG's start of image.
     static func notATake(_ path: String) -> String? {
         var info = stat()
         guard lstat(path, &info) == 0 else { return "cannot be looked at (\(String(cString: strerror(errno))))" }
         guard info.st_mode & S_IFMT == S_IFREG else { return "is not a regular file" }
         guard info.st_uid == geteuid() else { return "belongs to uid \(info.st_uid), not this booth's user" }
-        let name = URL(fileURLWithPath: path).lastPathComponent
-        guard TakeName.isSafe(name), [".mov", ".mp4"].contains(where: name.lowercased().hasSuffix) else { return "is not named as a take" }
+        let name = URL(fileURLWithPath: path).lastPathComponent, lower = name.lowercased()
+        let movie = [".mov", ".mp4"].contains(where: lower.hasSuffix), photo = [".jpg", ".jpeg"].contains(where: lower.hasSuffix)
+        guard TakeName.isSafe(name), movie || photo else { return "is not named as a take or a photo" }
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return "cannot be read (\(String(cString: strerror(errno))))" }
         defer { close(fd) }
         var head = [UInt8](repeating: 0, count: 8)
-        let count = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 8) }
-        guard count == 8, Array(head[4..<8]) == Array("ftyp".utf8) else { return "does not begin as a movie the booth writes (no ftyp box)" }
+        let count = max(0, head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 8) })
+        if movie, count < 8 || Array(head[4..<8]) != Array("ftyp".utf8) { return "does not begin as a movie the booth writes (no ftyp box)" }
+        if photo, count < 2 || head[0] != 0xFF || head[1] != 0xD8 { return "does not begin as a JPEG the booth writes" }
         return nil
     }
 

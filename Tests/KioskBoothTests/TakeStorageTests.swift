@@ -19,7 +19,8 @@ struct TakeStorageTests {
     }
 
     static func take(_ path: String) throws {
-        try Data("take".utf8).write(to: URL(fileURLWithPath: path))
+        // As a take begins: its ftyp box (retention deletes only what begins as the booth's takes).
+        try Data([0, 0, 0, 20] + Array("ftypqt  ".utf8) + [0, 0, 2, 0] + Array("qt  ".utf8)).write(to: URL(fileURLWithPath: path))
         try Data().write(to: URL(fileURLWithPath: MovieWriter.markerPath(for: path)))
     }
 

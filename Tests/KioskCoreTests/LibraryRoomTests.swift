@@ -67,7 +67,7 @@ struct LibraryRoomTests {
         #expect(m.mode == .library && m.visibleButtons == [.back, .useVideo, .playVideo])
         #expect(m.handle(.press(.back)) == [])
         #expect(m.visibleButtons == [.back])
-        #expect(m.handle(.press(.back)) == [.startCamera])
+        #expect(m.handle(.press(.back)) == [.releaseLibrary, .startCamera])
         #expect(m.mode == .ready)
     }
 
@@ -84,7 +84,7 @@ struct LibraryRoomTests {
         var m = Fixture.libraryReview.make()
         _ = m.handle(.press(.playVideo))
         _ = m.handle(.pause(true))
-        #expect(m.handle(.idleReset(.use)) == [.stopPlayback, .emit(.playbackFinished(reason: .closed)), .startCamera])
+        #expect(m.handle(.idleReset(.use)) == [.stopPlayback, .emit(.playbackFinished(reason: .closed)), .releaseLibrary, .startCamera])
         #expect(m.mode == .ready && !m.exiting)
         var rule = IdleRule(timeout: 30, now: 0)
         let looks = [0, 29_000_000_000, 30_000_000_000].map { rule.isDue(mode: .library, paused: false, playerAlone: false, at: $0) }

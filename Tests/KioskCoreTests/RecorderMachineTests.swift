@@ -157,19 +157,19 @@ let finishedByLimit = RecordingResult(outputPath: out, duration: 5, bytes: 99, r
 /// the flags its event names (checked in `unlistedPairsAreNoOps`).
 let table: [String: Expectation] = [
     // library (grid: Back; a take's review in a once session: Back, Use Video, Play Video)
-    "libraryGrid/press(back)": .init(actions: [.startCamera], mode: .ready),
+    "libraryGrid/press(back)": .init(actions: [.releaseLibrary, .startCamera], mode: .ready),
     "libraryGrid/pick": .init(actions: [], mode: .library),
     "libraryGrid/stateQuery": .init(actions: [.emit(.state(mode: "library", timer: "00:00", buttons: [.back], orientation: .landscapeRight, library: libraryEntries))], mode: .library),
-    "libraryGrid/idleReset": .init(actions: [.startCamera], mode: .ready),
+    "libraryGrid/idleReset": .init(actions: [.releaseLibrary, .startCamera], mode: .ready),
     "libraryGrid/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .library),
     "libraryGrid/quit": .init(actions: [.exit(code: 0)], mode: .library),
     "libraryGrid/parentGone": .init(actions: [.exit(code: 0)], mode: .library),
     "libraryReview/press(back)": .init(actions: [], mode: .library),
     "libraryReview/press(playVideo)": .init(actions: [.startPlayback(path: libraryEntries[1].path), .emit(.playbackStarted(path: libraryEntries[1].path))], mode: .playing),
-    "libraryReview/press(useVideo)": .init(actions: [.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: libraryEntries[1].path)), .exit(code: 0)], mode: .library),
+    "libraryReview/press(useVideo)": .init(actions: [.emit(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: libraryEntries[1].path)), .releaseLibrary, .exit(code: 0)], mode: .library),
     "libraryReview/pick": .init(actions: [.emit(.error(code: .badCommand, message: "pick: a take's review is open (Back first)"))], mode: .library),
     "libraryReview/stateQuery": .init(actions: [.emit(.state(mode: "library", timer: "00:04", buttons: [.back, .useVideo, .playVideo], orientation: .landscapeRight, library: libraryEntries))], mode: .library),
-    "libraryReview/idleReset": .init(actions: [.startCamera], mode: .ready),
+    "libraryReview/idleReset": .init(actions: [.releaseLibrary, .startCamera], mode: .ready),
     "libraryReview/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .library),
     "libraryReview/quit": .init(actions: [.exit(code: 0)], mode: .library),
     "libraryReview/parentGone": .init(actions: [.exit(code: 0)], mode: .library),
