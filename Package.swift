@@ -45,8 +45,8 @@ let package = Package(
         // Pure Swift: state machine, geometry, configuration, JSON contract, the lock (Locked).
         // Imports no C module of ours and depends on nothing of ours (bench/fuzz builds it alone).
         .target(name: "KioskCore"),
-        // The small base: threads, the monotonic clock, the signal watcher. Of ours, only KioskCore's lock.
-        .target(name: "KioskSystem", dependencies: ["KioskCore", "CLinux"]),
+        // The small base: threads, the lock, the monotonic clock, the signal watcher, the output lines; no module of ours.
+        .target(name: "KioskSystem", dependencies: ["CLinux"]),
         .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskSystem", "KioskPixels", "CFFmpeg", "CTurboJPEG"]),
         // The per-sample loops of the camera's pictures, in C at -O2 in every build (docs/recording.md).
         .target(name: "KioskPixels", cSettings: [.unsafeFlags(["-O2"])]),
@@ -78,13 +78,13 @@ let package = Package(
         // Test-only: the one program runner the test targets share (Tests/KioskTestSupport).
         .target(name: "KioskTestSupport", dependencies: ["KioskCore", "KioskSystem"], path: "Tests/KioskTestSupport"),
 
-        .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore"]),
+        .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore", "KioskSystem"]),
         .testTarget(name: "KioskSystemTests", dependencies: ["KioskCore", "KioskSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskSystem", "KioskMedia", "KioskPixels", "KioskTestSupport"],
                     exclude: ["audio"]),
         .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia", "KioskSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskMedia", "KioskSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskBoothTests", dependencies: ["KioskBooth", "KioskSystem"]),
-        .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore", "KioskTestSupport"]),
+        .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore", "KioskSystem", "KioskTestSupport"]),
     ]
 )

@@ -3,6 +3,7 @@
 import Foundation
 import KioskCapture
 import KioskCore
+import KioskSystem
 import KioskMedia
 import Synchronization
 

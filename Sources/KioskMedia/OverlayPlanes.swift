@@ -7,6 +7,7 @@
 // in KioskPixels' vector loops, in the writer's own picture.
 import CFFmpeg
 import KioskCore
+import KioskSystem
 import KioskPixels
 
 /// The operator's overlays for a take: one for a landscape picture and, when given, one for a

@@ -4,6 +4,7 @@
 // properties that were set.
 import CFFmpeg
 import KioskCore
+import KioskSystem
 
 /// The owners alive among those made while a test watched (`LiveOwners.$watching.withValue`), by
 /// kind. Each owner counts itself in once it holds its object and out when it frees it, so a test

@@ -4,6 +4,7 @@
 import CFFmpeg
 import Foundation
 import KioskCore
+import KioskSystem
 
 /// State behind a lock with a condition variable, for queues whose producer or consumer waits.
 /// `@unchecked Sendable` is sound for the same reason as `Locked`'s: `state` is only read or written

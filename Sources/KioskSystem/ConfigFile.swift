@@ -2,55 +2,60 @@
 // said as what it is (a folder, a pipe, a device, not UTF-8 on line N), never as a permission error
 // that is not one or an NSError's dump.
 import Glibc
-import KioskCore
 
 public enum ConfigFile {
+    /// Why the file could not be read, as a sentence naming it (and the line, where there is one).
+    public struct ReadError: Error, Equatable, CustomStringConvertible, Sendable {
+        public let description: String
+        public init(_ description: String) { self.description = description }
+    }
+
     /// A config is a page of settings; more is not one.
     public static let maxBytes = 1 << 20
 
-    /// The file's text, or a `ConfigFileError` naming the file (and the line, for text that is not UTF-8).
-    public static func read(_ path: String) throws(ConfigFileError) -> String {
+    /// The file's text, or a `ReadError` naming the file (and the line, for text that is not UTF-8).
+    public static func read(_ path: String) throws(ConfigFile.ReadError) -> String {
         // O_NONBLOCK: a FIFO opens at once instead of waiting for a writer (a read would block
         // forever, or read whatever a writer sends); O_NOCTTY: a terminal does not become ours.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard fd >= 0 else {
             let error = errno
             switch error {
-            case ENOENT: throw ConfigFileError("'\(path)' does not exist")
-            case EACCES: throw ConfigFileError("'\(path)' is not readable by this user (uid \(getuid()))")
-            default: throw ConfigFileError("cannot open '\(path)': \(String(cString: strerror(error)))")
+            case ENOENT: throw ReadError("'\(path)' does not exist")
+            case EACCES: throw ReadError("'\(path)' is not readable by this user (uid \(getuid()))")
+            default: throw ReadError("cannot open '\(path)': \(String(cString: strerror(error)))")
             }
         }
         defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw ConfigFileError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
+        guard fstat(fd, &info) == 0 else { throw ReadError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
         switch info.st_mode & S_IFMT {
         case S_IFREG: break
-        case S_IFDIR: throw ConfigFileError("'\(path)' is a folder, not a config file")
-        case S_IFIFO: throw ConfigFileError("'\(path)' is a named pipe (FIFO), not a config file")
-        case S_IFCHR, S_IFBLK: throw ConfigFileError("'\(path)' is a device, not a config file")
-        case S_IFSOCK: throw ConfigFileError("'\(path)' is a socket, not a config file")
-        default: throw ConfigFileError("'\(path)' is not a regular file")
+        case S_IFDIR: throw ReadError("'\(path)' is a folder, not a config file")
+        case S_IFIFO: throw ReadError("'\(path)' is a named pipe (FIFO), not a config file")
+        case S_IFCHR, S_IFBLK: throw ReadError("'\(path)' is a device, not a config file")
+        case S_IFSOCK: throw ReadError("'\(path)' is a socket, not a config file")
+        default: throw ReadError("'\(path)' is not a regular file")
         }
         guard info.st_size <= maxBytes else {
-            throw ConfigFileError("'\(path)' has \(info.st_size) bytes; a config file may have at most \(maxBytes) (1 MiB)")
+            throw ReadError("'\(path)' has \(info.st_size) bytes; a config file may have at most \(maxBytes) (1 MiB)")
         }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
         var count = 0
         while count < bytes.count {
             let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + count, $0.count - count) }
             if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw ConfigFileError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
+            guard n >= 0 else { throw ReadError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
             if n == 0 { break }
             count += n
         }
         // It grew while it was read: more than it said, and maybe more than a config.
-        guard count <= maxBytes else { throw ConfigFileError("'\(path)' has more than \(maxBytes) bytes (1 MiB); a config file may not") }
+        guard count <= maxBytes else { throw ReadError("'\(path)' has more than \(maxBytes) bytes (1 MiB); a config file may not") }
         bytes.removeLast(bytes.count - count)
         if let (offset, byte) = firstInvalidUTF8(bytes) {
             let line = bytes[..<offset].reduce(1) { $1 == 10 ? $0 + 1 : $0 }
             let column = offset - (bytes[..<offset].lastIndex(of: 10).map { $0 + 1 } ?? 0) + 1
-            throw ConfigFileError("\(path):\(line): not UTF-8 text (byte 0x\(String(byte, radix: 16, uppercase: true)) at column \(column)); "
+            throw ReadError("\(path):\(line): not UTF-8 text (byte 0x\(String(byte, radix: 16, uppercase: true)) at column \(column)); "
                                   + "save the file as UTF-8")
         }
         return String(decoding: bytes, as: UTF8.self)

@@ -4,7 +4,6 @@
 // filled by whichever thread emits (it never waits on a socket); a client that stops reading is
 // dropped once its queue passes the bound, like mpv's IPC clients. What a client's bytes mean is
 // the owner's business: the server hands them to a reader made for each client.
-import KioskCore
 import CLinux
 import Glibc
 import Synchronization

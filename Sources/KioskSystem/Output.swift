@@ -2,7 +2,6 @@
 // Neither ever makes the caller wait: lines go into a queue that a writer thread of its own empties
 // into the pipe, so a parent that stops reading (or a full pipe) cannot stall the booth.
 import Foundation
-import KioskCore
 
 /// Writes lines to stderr through `LineWriter.standardError` (a stalled reader never blocks the
 /// caller; lines past its bound are dropped and counted).
@@ -26,39 +25,6 @@ public enum Log {
         let tail = String(decoding: bytes.suffix(2 << 10), as: UTF8.self)
         return head + " … (\(bytes.count - (14 << 10)) bytes left out) … " + tail
     }
-}
-
-/// Writes events to stdout, one line each, through `LineWriter.standardOutput`: any thread may
-/// emit, the caller never waits, and the lines leave in the order they were emitted. Each line also
-/// goes to `copies` (the control socket's clients), which must not wait either.
-public final class EventSink: Sendable {
-    private let encoder = EventEncoder()
-    private let writer: LineWriter
-    private let copies: (@Sendable (Data) -> Void)?
-
-    /// `copies`: given every event's line (with its newline) just before stdout's writer queues it.
-    public init(writer: LineWriter = .standardOutput, copies: (@Sendable (Data) -> Void)? = nil) {
-        self.writer = writer
-        self.copies = copies
-    }
-
-    /// Calls `handler` once when the parent is gone (it closed its end of stdout).
-    public func onReaderGone(_ handler: @escaping @Sendable () -> Void) { writer.onReaderGone(handler) }
-
-    /// Queues the event's line. A `state` reply may be dropped (counted on stderr) while more than
-    /// the writer's bound waits for a parent that does not read; every other event is kept.
-    public func emit(_ event: KioskEvent) {
-        let droppable = if case .state = event { true } else { false }
-        let line = Data(encoder.line(for: event).utf8)
-        // The copies first: whoever connects after reading an event on stdout never gets it again.
-        copies?(line)
-        writer.enqueue(line, droppable: droppable)
-    }
-
-    /// Waits up to `timeout` seconds for the queued events to reach the reader (before the process
-    /// stops itself: a stopped process writes nothing). True when everything went out.
-    @discardableResult
-    public func flush(timeout: Double) -> Bool { writer.flush(timeout: timeout) }
 }
 
 /// A queue of lines in front of a file descriptor, emptied by a thread of its own.

@@ -6,7 +6,6 @@
 // the parent, who was told its path; only the lock file goes. A kill -9 or a crash runs no exit:
 // everything stays as it was, the take with its marker and the lock file.
 import Glibc
-import KioskCore
 
 public enum PrivateFolder {
     /// The folder made, and once taken the lock of the take in it.

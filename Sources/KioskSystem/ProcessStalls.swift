@@ -4,7 +4,6 @@
 // and the silence rule saw three silent seconds. A thread of its own notes the monotonic time ten
 // times a second; a gap of a second or more between two notes was a stall of the whole process.
 import Glibc
-import KioskCore
 import Synchronization
 
 public final class ProcessStalls: Sendable {

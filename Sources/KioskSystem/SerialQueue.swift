@@ -4,7 +4,6 @@
 // except where it must (`sync`, at exit). The project's one thread type stays WorkerThread: these
 // are long-lived threads like the others, with a name in top -H.
 import Dispatch
-import KioskCore
 
 public final class SerialQueue: Sendable {
     /// One posted job (a struct: a closure held directly in Locked is rewrapped on every access).

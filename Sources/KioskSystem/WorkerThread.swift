@@ -4,7 +4,6 @@
 // player's decoders, when their queues close) just `join`.
 import CLinux
 import Glibc
-import KioskCore
 import Synchronization
 
 /// Runs a body on a new pthread. `stop()` raises the flag, wakes the body and joins the thread;

@@ -3,6 +3,7 @@ import CSDL2
 import CSDL2TTF
 import Foundation
 import KioskCore
+import KioskSystem
 
 /// A font file's bytes, mapped once and shared by every size of it. SDL_ttf reads a font lazily
 /// for as long as it is open; from a private read-only mapping, only the pages it reads are

@@ -6,6 +6,7 @@ import CFontconfig
 import CSDL2TTF
 import Foundation
 import KioskCore
+import KioskSystem
 
 /// One face of a font file: a collection (.ttc) holds several (Noto Sans CJK Bold: JP, KR, SC, TC, HK).
 public struct FaceSource: Hashable, Sendable, CustomStringConvertible {

@@ -36,7 +36,10 @@ let host = HostFacts(isFolder: { path in
     var folder: ObjCBool = false
     return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
 }, videoEncoders: EncoderChoice.offered(testEncoders: environment.testEncoders), overlayProblem: { overlays.problem($0) })
-let parser = OptionParser(readFile: { try ConfigFile.read($0) }, host: host, warn: { Log.info($0) })
+// The file's reader (KioskSystem's, whose error the parser says as a config file's).
+let parser = OptionParser(readFile: { path in
+    do throws(ConfigFile.ReadError) { return try ConfigFile.read(path) } catch { throw ConfigFileError(error.description) }
+}, host: host, warn: { Log.info($0) })
 // Kept for SIGHUP: the same command line parsed again reads the config file anew, and its flags
 // still win over the file.
 let source = ConfigurationSource(parser: parser, arguments: Array(CommandLine.arguments.dropFirst()))

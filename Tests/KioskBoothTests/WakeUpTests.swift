@@ -6,6 +6,7 @@
 import CLinux
 import Dispatch
 import KioskCore
+import KioskSystem
 import Testing
 @testable import KioskBooth
 

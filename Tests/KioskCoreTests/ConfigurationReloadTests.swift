@@ -1,4 +1,5 @@
 // SIGHUP's reload without a process: the command line read again, and what each change does.
+import KioskSystem
 import Foundation
 import Synchronization
 import Testing

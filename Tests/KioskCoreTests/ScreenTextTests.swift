@@ -1,4 +1,5 @@
 // The strings table, `--language` and the operator's `label.*` overrides.
+import KioskSystem
 import Testing
 @testable import KioskCore
 

@@ -4,6 +4,7 @@
 import CFFmpeg
 import Foundation
 import KioskCore
+import KioskSystem
 @testable import KioskMedia
 import Testing
 

@@ -5,6 +5,7 @@
 import Foundation
 import Testing
 import KioskCore
+import KioskSystem
 @testable import KioskMedia
 import KioskTestSupport
 

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 @testable import KioskMedia
 import KioskCore
+import KioskSystem
 import KioskTestSupport
 
 /// A yuv420p picture at `size`: grey with the frame-number stamp, all white when `flash`.

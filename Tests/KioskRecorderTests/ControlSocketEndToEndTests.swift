@@ -4,6 +4,7 @@
 import Foundation
 import Glibc
 import KioskCore
+import KioskSystem
 import Synchronization
 import Testing
 import KioskTestSupport

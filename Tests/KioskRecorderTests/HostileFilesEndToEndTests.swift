@@ -2,6 +2,7 @@
 // real binary: `--play` on each file, and Start over one left beside a take's marker (MovieProbe).
 import Foundation
 import KioskCore
+import KioskSystem
 import KioskTestSupport
 import Testing
 

@@ -5,6 +5,7 @@
 import Foundation
 import Testing
 import KioskCore
+import KioskSystem
 import KioskTestSupport
 
 /// Debian's node_exporter on a loopback port, only its textfile collector, reading `directory`.

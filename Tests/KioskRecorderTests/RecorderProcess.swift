@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import KioskCore
+import KioskSystem
 import KioskTestSupport
 
 /// A running kiosk-recorder with the SDL dummy drivers.

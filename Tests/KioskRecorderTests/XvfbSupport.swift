@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 import KioskCore
+import KioskSystem
 import KioskTestSupport
 
 /// The programs the Xvfb tests run. With CI set (`TestEnvironment.isCI`) a missing one fails the

@@ -1,6 +1,7 @@
 // Test-only: systemd's end of the notify protocol, a datagram socket the test owns. Whatever arrives
 // is kept with the time it arrived, read on a thread of its own.
 import KioskCore
+import KioskSystem
 import Foundation
 import Synchronization
 

@@ -2,6 +2,7 @@
 // calls run at one depth however many are made is checked with the booth's own wake-ups, in
 // Tests/KioskBoothTests/WakeUpTests.swift.)
 import KioskCore
+import KioskSystem
 import Testing
 
 @Suite("WakeCall")

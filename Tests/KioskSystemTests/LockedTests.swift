@@ -4,6 +4,7 @@
 import Dispatch
 import Testing
 import KioskCore
+import KioskSystem
 
 @Suite("Locked")
 struct LockedTests {
