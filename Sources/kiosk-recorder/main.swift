@@ -162,30 +162,31 @@ func serve(_ booth: Booth, _ context: SDLContext, control: ControlServer? = nil)
     exit(status)
 }
 
+// The modes that run no booth take no signal: Ctrl-C and SIGTERM end them as usual.
+switch invocation {
+case .record, .play: break
+default: Booth.releaseSignals()
+}
+
 switch invocation {
 case .help:
-    Booth.releaseSignals()
     FileHandle.standardOutput.write(Data(OptionParser.helpText.utf8))
     exit(0)
 case .version:
-    Booth.releaseSignals()
     let ffmpeg = MediaLibraries.versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
     let text = (["kiosk-recorder \(KioskVersion.string)", "SDL \(SDLContext.version)"] + ffmpeg).joined(separator: "\n")
     FileHandle.standardOutput.write(Data((text + "\n").utf8))
     exit(0)
 case .listCameras:
-    Booth.releaseSignals()
     EventSink().emit(.cameras(CameraDirectory.cameras(in: environment.videoDeviceFolder)))
     exit(0)
 case let .check(config):
-    Booth.releaseSignals()
     let items = Preflight.run(config, mjpeg: CameraJPEGDecoder.factory, environment: environment)
     Log.write(Preflight.report(items))
     let ok = !items.contains { !$0.ok }
     EventSink().emit(.check(ok: ok, items: items))
     exit(ok ? 0 : 1)
 case let .send(request, socket):
-    Booth.releaseSignals()
     exit(ControlSender.run(request, socket: socket))
 case let .play(file, config, player):
     // A file that is missing or no movie is said before anything opens: its `error`, exit 1, no
