@@ -15,7 +15,7 @@ public final class SyncClock: Sendable {
     /// A sync waiting this long is slow (`storageSlow`, and `--check`'s storage item fails). A
     /// healthy SD card's sync of a fragment takes milliseconds; a worn one's can take seconds, and a
     /// stuck network mount's never ends.
-    public static let slowAfter = 2.0
+    public static let slowAfter = SlowDisk.slowAfter
 
     private let starts = Locked<[Role: Int64]>([:])
 

@@ -1,5 +1,4 @@
 // The line `systemctl status` shows for the booth (STATUS=).
-import KioskBooth
 import KioskCore
 import Testing
 

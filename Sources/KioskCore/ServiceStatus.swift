@@ -1,7 +1,6 @@
 // What `systemctl status kiosk-recorder` shows of a booth left running for days (systemd's STATUS=):
 // what it is doing now, and what happened since it started, so an operator reads the state of a
 // booth at a glance, without reading its journal.
-import KioskCore
 
 /// The booth's status line: the mode in words, the takes since launch, a slow disk.
 public struct ServiceStatus: Sendable {

@@ -1,12 +1,15 @@
 // The slow-disk warning of one take, from its opening to its end, as a value: a sync that has kept
-// the take waiting `SyncClock.slowAfter` is said once (`error` `storageSlow`), in the words that fit
+// the take waiting `SlowDisk.slowAfter` is said once (`error` `storageSlow`), in the words that fit
 // where the take is; while it goes on, systemd's status line follows it.
 import Foundation
-import KioskMedia
 
-struct SlowDisk: Equatable, Sendable {
+public struct SlowDisk: Equatable, Sendable {
+    /// A sync (a fragment made safe) that keeps the take waiting this long (s) is a slow disk:
+    /// the writer's `SyncClock`, the booth's `storageSlow` and `check`'s storage item all go by it.
+    public static let slowAfter = 2.0
+
     /// Where the take is when the disk keeps it waiting.
-    enum Phase: Equatable, Sendable {
+    public enum Phase: Equatable, Sendable {
         /// Its file is being made: it begins once the disk has it.
         case opening
         /// It records: it goes on, but what is not synced yet may be lost to a power cut.
@@ -16,7 +19,7 @@ struct SlowDisk: Equatable, Sendable {
     }
 
     /// What to do after a look.
-    enum Outcome: Equatable, Sendable {
+    public enum Outcome: Equatable, Sendable {
         case nothing
         /// Say it (once a take): the message, and how long the sync has waited.
         case say(String, waited: Double)
@@ -24,11 +27,13 @@ struct SlowDisk: Equatable, Sendable {
         case stillWaiting(Double)
     }
 
-    private(set) var told = false
+    public private(set) var told = false
+
+    public init() {}
 
     /// A look at the take's oldest sync still waiting (`waited` seconds; nil: none waits).
-    mutating func look(waited: Double?, phase: Phase) -> Outcome {
-        guard let waited, waited >= SyncClock.slowAfter else { return .nothing }
+    public mutating func look(waited: Double?, phase: Phase) -> Outcome {
+        guard let waited, waited >= Self.slowAfter else { return .nothing }
         guard !told else { return .stillWaiting(waited) }
         told = true
         let seconds = String(format: "%.1f", waited)

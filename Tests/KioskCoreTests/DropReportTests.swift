@@ -2,7 +2,6 @@
 // whole process stood still, the camera; the take's `droppedFrames` counts all three.
 import KioskCore
 import Testing
-@testable import KioskBooth
 
 @Suite("DropReport: a take's lost pictures, told apart")
 struct DropReportTests {

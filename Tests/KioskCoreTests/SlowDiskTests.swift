@@ -1,7 +1,7 @@
 // The slow-disk warning by table: nothing under 2 s, said once a take in the words of where the take
 // is, then only followed; a new take says it again.
 import Testing
-@testable import KioskBooth
+import KioskCore
 
 @Suite("SlowDisk: storageSlow once a take")
 struct SlowDiskTests {
