@@ -51,38 +51,6 @@ do {
     exit(2)
 }
 
-/// The take's path: --output (its folder must exist and be writable), or output.mov in a private
-/// temporary folder made now, which goes at exit unless a take is kept in it.
-func outputPath(_ configured: String?) -> String {
-    if let configured {
-        let url = URL(fileURLWithPath: configured)
-        let folder = url.deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
-            Log.write("kiosk-recorder: --output: the folder \(folder) does not exist\n")
-            exit(2)
-        }
-        guard access(folder, W_OK) == 0 else {
-            let why = errno == EROFS ? "is on a read-only file system; mount it read-write or name a writable disk" : "is not writable"
-            Log.write("kiosk-recorder: --output: the folder \(folder) \(why)\n")
-            exit(2)
-        }
-        // A take replaces only a take: a folder, a link or a device there is refused, not deleted.
-        if let type = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.type] as? FileAttributeType,
-           type != .typeRegular {
-            let what = type == .typeDirectory ? "a folder" : type == .typeSymbolicLink ? "a symbolic link" : "not a regular file"
-            Log.write("kiosk-recorder: --output: '\(url.path)' is \(what); name a file that is new or a take\n")
-            exit(2)
-        }
-        return url.path
-    }
-    // Removed again at exit unless a take is kept in it (PrivateFolder).
-    do throws(SystemError) { return try PrivateFolder.make(in: NSTemporaryDirectory(), take: "output.mov") } catch {
-        Log.write("kiosk-recorder: cannot make a temporary folder: \(error)\n")
-        exit(1)
-    }
-}
-
 /// SDL and the window, or exit 3 with a hint.
 func openScreen(_ config: Configuration) -> (SDLContext, Screen, Assets) {
     let assets: Assets
@@ -215,7 +183,12 @@ case let .record(config):
         folder = TakeFolder(path: path, template: config.storage.nameTemplate, clockTrusted: environment.clockTrusted)
         output = path + "/" + config.storage.nameTemplate
     } else {
-        output = outputPath(config.storage.output)
+        switch TakeOutput.path(config.storage.output) {
+        case let .success(path): output = path
+        case let .failure(problem):
+            Log.write("kiosk-recorder: \(problem.message)\n")
+            exit(problem.status)
+        }
     }
     // One recorder per output (file or folder), for as long as this process lives.
     let lock: OutputLock
