@@ -141,9 +141,18 @@ extension Booth {
     /// Runs `job` on the file worker, in order with the jobs before it; the events it returns are
     /// emitted on the UI thread when it reports back. `handOver`: Use Video's hand-over.
     func onFiles(handOver: Bool = false, _ job: @escaping @Sendable () -> [KioskEvent]) {
+        fileJob { .fileJobDone(job(), handOver: handOver) }
+    }
+
+    /// Runs `work` on the file worker, in order with the jobs before it, as one of the jobs the exit
+    /// waits for. What it returns is its report: posted as `fileJobReported`, counted done as the
+    /// loop takes it, then handled. The one place a file job meets its report (a report taken for
+    /// another job's lost a guest's share: a microphone's close counted as Use Video's hand-over).
+    /// The photo is the one job counted apart: it starts on the camera's next frame (Booth+Photo).
+    func fileJob(_ work: @escaping @Sendable () -> BoothMessage) {
         core.filePosted()
         let inbox = inbox
-        shared.files.async { inbox.post(.fileJobDone(job(), handOver: handOver)) }
+        shared.files.async { inbox.post(.fileJobReported(work())) }
     }
 
     /// The output folder's retention rules.

@@ -19,12 +19,11 @@ extension Booth {
                       at: MonotonicClock.now())
         // Saved at once, whether its try starts now or waits behind another hook's: a kill -9 while
         // another hook runs must not lose what this take owes.
-        let (inbox, file, text) = (inbox, storage.hookQueueFile, core.jobs.owed.text)
+        let (file, text) = (storage.hookQueueFile, core.jobs.owed.text)
         if let file {
-            core.filePosted()
-            shared.files.async {
+            fileJob {
                 HookQueueFile.save(text, to: file)
-                inbox.post(.hookFilesDone([]))
+                return .hookFilesDone([])
             }
         }
         startDueHook()
@@ -43,10 +42,12 @@ extension Booth {
         guard let command = config.service.onTake,
               let run = core.nextHook(command: command, limit: config.service.hookAttempts, at: MonotonicClock.now()) else { return }
         let (inbox, running, hooks, file, text) = (inbox, shared.runningHook, shared.hooks, storage.hookQueueFile, core.jobs.owed.text)
-        core.filePosted()
-        shared.files.async {
+        fileJob {
             if let file { HookQueueFile.save(text, to: file) }
-            inbox.post(.hookFilesDone([]))
+            return .hookFilesDone([])
+        }
+        // After the save (the file worker is serial), the command on the hooks worker.
+        shared.files.async {
             hooks.async { Booth.runHook(run, inbox: inbox, running: running) }
         }
     }
@@ -78,12 +79,11 @@ extension Booth {
         switch outcome {
         case .exited(0), .takeGone:
             if outcome == .takeGone { Log.info("--on-take: \(path) is gone; its hook is dropped") }
-            let (inbox, storage, file, text) = (inbox, storage, storage.hookQueueFile, core.jobs.owed.text)
+            let (storage, file, text) = (storage, storage.hookQueueFile, core.jobs.owed.text)
             let (rules, protected) = (retention, core.jobs.protectedTakes)
-            core.filePosted()
-            shared.files.async {
+            fileJob {
                 if let file { HookQueueFile.save(text, to: file) }
-                inbox.post(.hookFilesDone(storage.enforce(rules, protected: protected)))
+                return .hookFilesDone(storage.enforce(rules, protected: protected))
             }
         case .exited, .notStarted:
             let said = if case let .exited(status) = outcome { "exited with \(status)" } else { "could not start" }

@@ -10,16 +10,15 @@ import KioskSystem
 extension Booth {
     /// Lists the library on the file worker (`libraryListed` follows).
     func listLibrary() {
-        core.filePosted()
         // `--library` needs `--output-dir` (OptionParser.validate): without a folder, an empty library.
         let folder = (storage as? FolderStorage)?.folder
-        let (inbox, mode) = (inbox, config.storage.fileMode)
-        shared.files.async {
+        let mode = config.storage.fileMode
+        fileJob {
             let began = MonotonicClock.now()
             let (listed, leftOut) = folder.map { TakeLibrary.list($0, mode: mode) } ?? ([], 0)
             Log.info("library: \(listed.count) takes listed in \((MonotonicClock.now() - began) / 1_000_000) ms"
                      + (leftOut > 0 ? "; \(leftOut) older ones left out (it shows the newest \(TakeLibrary.shown))" : ""))
-            inbox.post(.libraryListed(listed, leftOut: leftOut))
+            return .libraryListed(listed, leftOut: leftOut)
         }
     }
 
@@ -32,7 +31,6 @@ extension Booth {
 
     /// The file worker's listing, to the machine.
     func libraryListed(_ listed: [TakeLibrary.Take], leftOut: Int) {
-        core.fileDone()
         var pictures: [String: RGBPicture] = [:]
         for take in listed { pictures[take.path] = take.picture }
         screen.setLibraryPictures(pictures)

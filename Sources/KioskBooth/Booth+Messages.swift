@@ -45,6 +45,9 @@ extension Booth {
 
     func handle(_ message: BoothMessage) {
         switch message {
+        case let .fileJobReported(report):
+            core.fileDone()
+            handle(report)
         case let .cameraStarted(failure):
             carryOut(core.cameraStarted(failure: failure, open: camera.isOpen))
         case let .microphoneTried(name, failure):
@@ -60,13 +63,11 @@ extension Booth {
         case let .takeStarted(started):
             takeStarted(started)
         case let .takeFailed(code, message):
-            core.fileDone()
             takes.opening = false
             carryOut(core.handle(.recordingFailed(code: code, message: message)))
         case let .recordingFinished(result):
             recordingFinished(result)
         case let .fileJobDone(done, handOver):
-            core.fileDone()
             done.forEach(events.emit)
             // An accepted take owes its hook once its hand-over was reported (a shared one once its
             // share folder is written, or failed).
@@ -78,7 +79,6 @@ extension Booth {
         case let .hookDone(path, outcome):
             hookDone(path, outcome)
         case let .hookFilesDone(done):
-            core.fileDone()
             done.forEach(events.emit)
         case let .emit(event):
             events.emit(event)

@@ -16,9 +16,8 @@ extension Booth {
     func sharePhoto(_ path: String, size: Size) {
         let settings = config.share
         guard let folder = settings.folder, let template = settings.urlTemplate else { return hookOwed(path, share: nil, duration: 0) }
-        let (inbox, language, trusted) = (inbox, config.screen.language, parts.environment.clockTrusted)
-        core.filePosted()
-        shared.files.async {
+        let (language, trusted) = (config.screen.language, parts.environment.clockTrusted)
+        fileJob {
             let result: Result<ShareLink, ShareFailure>
             do {
                 // The photo as written (the file worker wrote it just before): photo.jpg is its copy.
@@ -35,14 +34,13 @@ extension Booth {
                 result = .failure(ShareFailure(message: "the share folder of the photo \(path) was not written: \(error)"))
             }
             Booth.expireShares(in: folder, maxAge: settings.maxAge, trusted: trusted)
-            inbox.post(.photoShareDone(photo: path, result))
+            return .photoShareDone(photo: path, result)
         }
     }
 
     /// The photo's share folder is written (`takeShared` with its path; its code waits for ready) or
     /// not (`shareFailed`); its hook is owed now either way.
     func photoShareDone(_ photo: String, _ result: Result<ShareLink, ShareFailure>) {
-        core.fileDone()
         hookOwed(photo, share: try? result.get(), duration: 0)
         switch result {
         case let .success(link):

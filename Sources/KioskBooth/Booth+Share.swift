@@ -53,9 +53,8 @@ extension Booth {
             hookAfterShare(nil)
             return carryOut(core.handle(.shareFailed(message: "sharing was turned off before the take was shared")))
         }
-        let (inbox, language, trusted) = (inbox, config.screen.language, parts.environment.clockTrusted)
-        core.filePosted()
-        shared.files.async {
+        let (language, trusted) = (config.screen.language, parts.environment.clockTrusted)
+        fileJob {
             let result: Result<ShareLink, ShareFailure>
             do {
                 let token = try ShareToken.make()
@@ -68,13 +67,12 @@ extension Booth {
                 result = .failure(ShareFailure(message: "the share folder of \(take) was not written: \(error)"))
             }
             Booth.expireShares(in: folder, maxAge: settings.maxAge, trusted: trusted)
-            inbox.post(.shareDone(result))
+            return .shareDone(result)
         }
     }
 
     /// The share folder is written (or not): the machine shows its QR code, or says why not.
     func shareDone(_ result: Result<ShareLink, ShareFailure>) {
-        core.fileDone()
         hookAfterShare(try? result.get())
         switch result {
         case let .success(link):

@@ -45,7 +45,6 @@ extension Booth {
 
     /// The file worker's listing for the attract screen that asked with `serial`.
     func slideshowListed(_ paths: [String], serial: Int) {
-        core.fileDone()
         Log.info("slideshow: \(paths.count) takes to play")
         carryOutSlideshow(player.slideshow.listed(paths, serial: serial, at: MonotonicClock.now()))
     }
@@ -81,11 +80,10 @@ extension Booth {
     private func listSlideshow(serial: Int) {
         // `--attract-slideshow` needs `--output-dir` (OptionParser.validate): without a folder, none.
         guard let folder = (storage as? FolderStorage)?.folder else { return }
-        core.filePosted()
-        let (inbox, mode) = (inbox, config.storage.fileMode)
-        shared.files.async {
+        let mode = config.storage.fileMode
+        fileJob {
             let listed = TakeLibrary.list(folder, mode: mode, limit: SlideshowRule.newest).takes
-            inbox.post(.slideshowListed(serial: serial, paths: listed.map(\.path)))
+            return .slideshowListed(serial: serial, paths: listed.map(\.path))
         }
     }
 }

@@ -29,29 +29,27 @@ extension Booth {
         let (opening, lock) = (shared.openingWriter, shared.outputLock)
         takes.slowDisk = SlowDisk()
         let (planned, microphone, meter, monitor) = (settings, config.capture.microphone, meter, shared.microphoneMonitor)
-        core.filePosted()
         // The listening microphone closes first (the same device opens for the take).
         takes.opening = true
         updateMicrophone()
-        shared.files.async {
+        fileJob {
             monitor.sync {}
             switch storage.nextTake(planned: planned.outputPath, lock: lock) {
             case let .failure(refusal):
-                inbox.post(.takeFailed(code: .recordingFailed, message: refusal.message))
+                return .takeFailed(code: .recordingFailed, message: refusal.message)
             case let .success((number, path)):
                 var take = planned
                 take.outputPath = path
                 // Decoded at launch (or by the reload): taken as they are unless a file changed.
                 take.overlay = overlays.take(overlayFiles)
-                inbox.post(Booth.openTake(settings: take, number: number, inbox: inbox, activeWriter: activeWriter, opening: opening,
-                                          meter: meter, microphone: microphone, makeMicrophone: makeMicrophone, makeWriter: makeWriter))
+                return Booth.openTake(settings: take, number: number, inbox: inbox, activeWriter: activeWriter, opening: opening,
+                                      meter: meter, microphone: microphone, makeMicrophone: makeMicrophone, makeWriter: makeWriter)
             }
         }
     }
 
     /// The writer began: the take runs, fed by the camera and the microphone.
     func takeStarted(_ started: StartedTake) {
-        core.fileDone()
         takes.opening = false
         takes.current = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames,
                              previewDropsAtStart: frames.dropped)

@@ -154,11 +154,10 @@ public final class Booth {
             // Takes a dead run left in the folder are reported (and kept) before `ready`; the hooks
             // it still owed are read back; the retention rules run once over what is there, never
             // deleting a take whose hook is owed.
-            core.filePosted()
-            let (inbox, rules, storage, shareFolder) = (inbox, retention, storage, config.share.folder)
-            shared.files.async {
+            let (rules, storage, shareFolder) = (retention, storage, config.share.folder)
+            fileJob {
                 let owed = storage.hookQueueFile.map { HookQueueFile.load($0, shareFolder: shareFolder) } ?? []
-                inbox.post(.launchFilesDone(storage.launchWork(rules, protected: Set(owed.map(\.name))), owed: owed))
+                return .launchFilesDone(storage.launchWork(rules, protected: Set(owed.map(\.name))), owed: owed)
             }
         }
         if machine.playerFile == nil, parts.monitorsMicrophone, config.capture.microphone != .none { lookAtMicrophone() }
@@ -235,7 +234,7 @@ public final class Booth {
     private func stepBeforeReady() {
         for message in inbox.take() {
             switch message {
-            case _ where core.readyOut, .cameraStarted, .microphoneTried, .launchFilesDone: handle(message)
+            case _ where core.readyOut, .cameraStarted, .microphoneTried, .fileJobReported(.launchFilesDone): handle(message)
             case .systemSleep(true):
                 // Nothing records before `ready`: the sleep need not wait for it. The
                 // background itself is handled after `ready`, in order.

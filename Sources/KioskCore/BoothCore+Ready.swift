@@ -28,8 +28,8 @@ extension BoothCore {
 
     /// The launch's file work reported back (a file job): the events it found (takes recovered or
     /// deleted by retention) and the hooks a previous run still owed (`owed`, due now).
+    /// (The job itself is counted done as its report is taken, as every file job's is.)
     public mutating func launchFilesDone(_ found: [KioskEvent], owed: [HookQueue.Entry], at now: Int64) -> [Effect] {
-        jobs.fileDone()
         jobs.owed.load(owed, now: now)
         return found.map(Effect.emit) + opening(gate.launchFilesDone())
     }

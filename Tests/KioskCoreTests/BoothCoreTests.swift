@@ -180,7 +180,9 @@ struct BoothCoreTests {
                 if lost && core.machine.cameraAvailable { out.append("cameraBack") }
             case let .microphone(failure): carryOut(core.microphoneTried(failure: failure))
             case .launchDone:
+                // As the booth's file job: posted, its report counted done as it is taken.
                 core.filePosted()
+                core.fileDone()
                 carryOut(core.launchFilesDone([], owed: [], at: 0))
             case .cameraLost:
                 carryOut(core.handle(.cameraLost))
