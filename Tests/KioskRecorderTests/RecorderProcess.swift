@@ -76,8 +76,11 @@ final class RecorderProcess: Sendable {
     }
     var names: [String] { events.map(\.name) }
 
+    /// Writes a command line to its stdin. A recorder that died has closed it: the write fails
+    /// (EPIPE, SIGPIPE being ignored by the launcher's process) and the test goes on to fail on
+    /// what it expects, instead of the whole test run dying of SIGPIPE.
     func send(_ json: String) {
-        input.write(Data((json + "\n").utf8))
+        try? input.write(contentsOf: Data((json + "\n").utf8))
     }
 
     func command(_ name: String) { send(#"{"command":"\#(name)"}"#) }

@@ -13,14 +13,21 @@ public enum ParentSignals: Sendable {
     /// A careless parent: every signal the booth handles blocked and ignored (SIG_IGN survives
     /// exec), as `nohup` does to SIGHUP. The booth must behave the same.
     case blockedAndIgnored
+    /// `nohup`'s way, for every handled signal: ignored (SIG_IGN), not blocked. A thread that
+    /// does not block such a signal lets the kernel discard it.
+    case ignored
 
     /// The signals the booth handles (Booth.handledSignals).
     public static let handled = [SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGUSR2, SIGTSTP, SIGCONT]
 
-    /// `.clean`, unless KIOSK_TEST_PARENT=blocked-ignored asks for the whole run from a careless
-    /// parent.
+    /// `.clean`, unless KIOSK_TEST_PARENT asks for the whole run from another parent
+    /// (`blocked-ignored`, `ignored`).
     public static var standard: ParentSignals {
-        ProcessInfo.processInfo.environment["KIOSK_TEST_PARENT"] == "blocked-ignored" ? .blockedAndIgnored : .clean
+        switch ProcessInfo.processInfo.environment["KIOSK_TEST_PARENT"] {
+        case "blocked-ignored": .blockedAndIgnored
+        case "ignored": .ignored
+        default: .clean
+        }
     }
 }
 
@@ -48,6 +55,7 @@ public final class ChildProcess: Sendable {
                 stdin: ChildDescriptor = .null, stdout: ChildDescriptor = .null, stderr: ChildDescriptor = .null,
                 parent: ParentSignals = .standard) throws(ChildStartFailure) {
         precondition(!arguments.isEmpty, "a child needs a program")
+        ChildProcess.ignoreBrokenPipes
         // env(1) finds a bare name on the child's PATH, and with -C runs it in `directory` (a
         // relative path found from there).
         var command = arguments
@@ -56,12 +64,13 @@ public final class ChildProcess: Sendable {
         } else if !arguments[0].hasPrefix("/") {
             command = ["/usr/bin/env"] + arguments
         }
-        if parent == .blockedAndIgnored {
-            // A Python parent that ignored and blocked them, then exec'd: exec keeps both SIG_IGN
+        if parent != .clean {
+            // A Python parent that ignored (and blocked) them, then exec'd: exec keeps both SIG_IGN
             // and the mask. (Not sh: dash clears its mask as it starts.)
             let numbers = ParentSignals.handled.map(String.init).joined(separator: ",")
+            let block = parent == .blockedAndIgnored ? "signal.pthread_sigmask(signal.SIG_BLOCK, (\(numbers)))\n" : ""
             let script = "import os, signal, sys\nfor n in (\(numbers)): signal.signal(n, signal.SIG_IGN)\n"
-                + "signal.pthread_sigmask(signal.SIG_BLOCK, (\(numbers)))\nos.execv(sys.argv[1], sys.argv[1:])\n"
+                + block + "os.execv(sys.argv[1], sys.argv[1:])\n"
             command = ["/usr/bin/python3", "-c", script] + command
         }
         var actions = posix_spawn_file_actions_t()
@@ -106,6 +115,11 @@ public final class ChildProcess: Sendable {
             throw ChildStartFailure(program: arguments[0], errno: error.errno)
         }
     }
+
+    /// A child that died leaves its stdin's pipe without a reader: writing to it must be an EPIPE
+    /// the test sees, not a SIGPIPE that ends the whole test run (it did, with a booth that died
+    /// on SIGHUP). Set once, before the first child starts.
+    private static let ignoreBrokenPipes: Void = { _ = Glibc.signal(SIGPIPE, SIG_IGN) }()
 
     /// The test's own environment with `extra` added.
     public static func environment(adding extra: [String: String]) -> [String: String] {
