@@ -423,6 +423,9 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 // The KIOSK_* variables the libraries are handed, read once.
 let environment = KioskEnvironment(ProcessInfo.processInfo.environment)
 switch arguments.first {
+case "man-page":
+    // The manual page made from the option table (docs/kiosk-recorder.1 is this output).
+    FileHandle.standardOutput.write(Data(OptionParser.manPage.utf8))
 case "preview": previewBench(options(arguments.dropFirst()))
 case "encode": encode(options(arguments.dropFirst()))
 case "compare-encode": compareEncode(options(arguments.dropFirst()))

@@ -1,0 +1,87 @@
+// The manual page, kiosk-recorder(1), made from the option table as --help and the example config
+// are: every listed option with its argument, help and default, the modes, the exit statuses, the
+// signals, the files and examples. `kiosk-bench man-page` writes it; docs/kiosk-recorder.1 is that
+// output, and a test fails when the two drift apart.
+
+extension OptionParser {
+    /// The page in man(7) roff.
+    public static var manPage: String {
+        var page: [String] = [
+            #".\" kiosk-recorder(1): made from the option table by `kiosk-bench man-page`; edit Sources/KioskCore/OptionTable.swift, not this file."#,
+            ".TH KIOSK-RECORDER 1 \"\" \"kiosk-recorder \(KioskVersion.string)\" \"User Commands\"",
+            ".SH NAME",
+            #"kiosk-recorder \- a fullscreen touchscreen video booth"#,
+            ".SH SYNOPSIS",
+            #".B kiosk-recorder"#, #"[\fIoptions\fR]"#, ".br",
+            #".B kiosk-recorder play"#, #"\fIFILE\fR [\fB\-\-loop\fR] [\fB\-\-fit\fR \fIfill\fR|\fIfit\fR] [\fIoptions\fR]"#, ".br",
+            #".B kiosk-recorder check"#, #"[\fIoptions\fR]"#, ".br",
+            #".B kiosk-recorder send"#, #"\fICOMMAND\fR [\fIoptions\fR]"#, ".br",
+            #".B kiosk-recorder list-cameras"#,
+            ".SH DESCRIPTION",
+            "A fullscreen SDL2 video booth for Linux touchscreens: it shows the camera live, lets a guest record, "
+                + "review, retake and accept a clip, and tells the program that started it what happened, as one JSON "
+                + "object a line on standard output. Commands come as JSON lines on standard input (and on "
+                + optionName("--control-socket") + "). Logs go to standard error.",
+            ".SH MODES",
+            ".TP", bold("play") + #" \fIFILE\fR"#, "Play a movie with the built-in player and exit (old spelling " + optionName("--play") + ").",
+            ".TP", bold("check"), "Try each part of the booth (display, camera, microphone, encoder, disk, hooks), report, exit 0 or 1 (" + optionName("--check") + ").",
+            ".TP", bold("send") + #" \fICOMMAND\fR"#, "Hand one command to the booth listening on " + optionName("--control-socket") + ", print the events until its answer, exit (" + optionName("--send") + ").",
+            ".TP", bold("list-cameras"), "Print the cameras and their formats as JSON, exit (" + optionName("--list-cameras") + ").",
+            ".SH OPTIONS",
+            "Every option can also be set as " + #"\fIkey\fR = \fIvalue\fR"# + " in the file " + optionName("--config") + " names; a flag wins over the file.",
+        ]
+        for option in options where option.listed {
+            let argument: String = switch option.argument {
+            case .none: ""
+            case let .required(placeholder): #" \fI"# + escape(placeholder) + #"\fR"#
+            case let .optional(placeholder): #" [\fI"# + escape(placeholder) + #"\fR]"#
+            }
+            page += [".TP", bold("--" + option.name) + argument, escape(option.help + option.defaultPhrase)]
+        }
+        page += [
+            ".SH EXIT STATUS",
+            ".TP", "0", "After an outcome (Use Video or Cancel in a once session), a quit, or a handled signal.",
+            ".TP", "1", "A file play cannot play; a problem check found; a booth send cannot reach, or whose command got no answer; "
+                + "a booth that could not start (its assets, a temporary folder, threads).",
+            ".TP", "2", "Bad usage or configuration: the message names the option, or the file and line.",
+            ".TP", "3", "No display could be opened.",
+            ".SH SIGNALS",
+            "Whatever the parent passed on (a blocked mask, SIG_IGN), the booth takes these signals itself:",
+            ".TP", "SIGUSR1, SIGTSTP", "The app goes to the background: a recording stops and is kept (reason background); on SIGTSTP the process then stops.",
+            ".TP", "SIGCONT, SIGUSR2", "Back to the foreground.",
+            ".TP", "SIGTERM, SIGINT", "Finish any recording cleanly (reason signal), then the event terminated, exit 0.",
+            ".TP", "SIGHUP", "Reload the " + optionName("--config") + " file; the booth goes on.",
+            ".SH FILES",
+            ".TP", #"\fI/etc/kiosk-recorder/kiosk.conf\fR"#, "The configuration a service reads (" + optionName("--config") + ").",
+            ".TP", #"\fIDIR\fB/.kiosk-recorder.takes\fR, \fB.kiosk-recorder.counter\fR, \fB.kiosk-recorder.hooks\fR"#,
+            "In " + optionName("--output-dir") + ": the accepted takes, the take counter and the hooks still owed.",
+            ".SH EXAMPLES",
+            "Record one take with the test pattern and tone, in a window:",
+            ".PP", ".nf", ".RS",
+            #"kiosk-recorder \-\-camera test \-\-microphone test \-\-windowed"#,
+            ".RE", ".fi", ".PP",
+            "A booth as a service, its takes kept in a folder, each uploaded by a hook:",
+            ".PP", ".nf", ".RS",
+            #"kiosk-recorder \-\-output\-dir /var/lib/kiosk-recorder/takes \-\-session loop \e"#,
+            #"    \-\-max\-takes 500 \-\-on\-take 'rclone copy "$KIOSK_TAKE_PATH" remote:booth'"#,
+            ".RE", ".fi", ".PP",
+            "Ask a running booth for its state:",
+            ".PP", ".nf", ".RS",
+            #"kiosk-recorder send state \-\-control\-socket /run/kiosk-recorder/control.sock"#,
+            ".RE", ".fi",
+            ".SH SEE ALSO",
+            "The full contract (commands, events, signals): docs/interface.md; deployment: docs/deploy.md.",
+        ]
+        return page.joined(separator: "\n") + "\n"
+    }
+
+    /// `text` safe in roff: backslashes as `\e`, hyphens as `\-` (so a copied option is an ASCII
+    /// hyphen), a leading dot or quote kept from reading as a request.
+    static func escape(_ text: String) -> String {
+        let body = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        return body.hasPrefix(".") || body.hasPrefix("'") ? "\\&" + body : body
+    }
+
+    private static func bold(_ text: String) -> String { "\\fB" + escape(text) + "\\fR" }
+    private static func optionName(_ text: String) -> String { "\\fB" + escape(text) + "\\fR" }
+}
