@@ -43,7 +43,7 @@ public final class ControlServer: Sendable {
     /// Bytes that may wait for one client (past what the kernel's socket buffer holds) before it
     /// is dropped as a client that stopped reading.
     public let queueLimit: Int
-    /// Clients served at once; one more is refused (and logged).
+    /// Clients served at once; one more takes the place of the one silent longest (`accept`).
     public static let maxClients = 32
     /// How long a client must have sent nothing to be dropped for a new one when the socket is full
     /// (ns): long enough that a client about to send its command keeps its place.
