@@ -18,6 +18,9 @@ extension Booth {
             let (listed, leftOut) = folder.map { TakeLibrary.list($0, mode: mode) } ?? ([], 0)
             Log.info("library: \(listed.count) takes listed in \((MonotonicClock.now() - began) / 1_000_000) ms"
                      + (leftOut > 0 ? "; \(leftOut) older ones left out (it shows the newest \(TakeLibrary.shown))" : ""))
+            // Probing and thumbnailing hundreds of takes leaves freed blocks in the worker's arena
+            // (large blocks are kept: MallocArenas); given back now, not only when the library closes.
+            MallocArenas.giveBack()
             return .libraryListed(listed, leftOut: leftOut)
         }
     }
@@ -31,9 +34,9 @@ extension Booth {
 
     /// The file worker's listing, to the machine.
     func libraryListed(_ listed: [TakeLibrary.Take], leftOut: Int) {
-        var pictures: [String: RGBPicture] = [:]
-        for take in listed { pictures[take.path] = take.picture }
-        screen.setLibraryPictures(pictures)
+        var jpegs: [String: [UInt8]] = [:]
+        for take in listed { jpegs[take.path] = take.jpeg }
+        screen.setLibraryThumbnails(jpegs, decode: TakeLibrary.picture(ofJPEG:))
         carryOut(core.handle(.libraryListed(listed.map { LibraryEntry(path: $0.path, duration: $0.duration) }, leftOut: leftOut)))
     }
 

@@ -59,6 +59,9 @@ public protocol BoothScreen: AnyObject {
     func checkWords(_ words: ScreenWords, prompt: String?, font: String?) throws
     /// `--library`: the listed takes' thumbnails, by path (uploaded when first drawn).
     func setLibraryPictures(_ pictures: [String: RGBPicture])
+    /// `--library`: the listed takes' thumbnails as JPEGs, by path, decoded with `decode` when a
+    /// cell is drawn; only so many are kept as textures at once.
+    func setLibraryThumbnails(_ jpegs: [String: [UInt8]], decode: @escaping ([UInt8]) -> RGBPicture?)
     /// The library's take under a canvas point, by its index in the grid of `count` takes.
     func libraryIndex(atLogical point: Point, count: Int) -> Int?
 }
@@ -68,6 +71,7 @@ extension BoothScreen {
     public func setTrimPictures(_ pictures: [RGBPicture]) throws {}
     public func progressFraction(at physical: Point, visible: [Button]) -> Double? { nil }
     public func setLibraryPictures(_ pictures: [String: RGBPicture]) {}
+    public func setLibraryThumbnails(_ jpegs: [String: [UInt8]], decode: @escaping ([UInt8]) -> RGBPicture?) {}
     public func libraryIndex(atLogical point: Point, count: Int) -> Int? { nil }
     public func setPlaybackFit(_ fit: PictureFit) {}
 }

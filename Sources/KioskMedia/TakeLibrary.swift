@@ -26,8 +26,13 @@ public enum TakeLibrary {
         public var path: String
         public var duration: Double
         public var thumbnail: String
-        /// The thumbnail's pixels for the screen (nil when it could not be read back).
-        public var picture: RGBPicture?
+        /// The thumbnail's JPEG as kept beside the take (nil when it could not be read back): the
+        /// screen decodes it when its cell is first drawn (`picture(ofJPEG:)`), so 500 listed takes
+        /// hold their JPEGs (a few KB each), not their pixels.
+        public var jpeg: [UInt8]?
+
+        /// The thumbnail's pixels (decoded now), or nil.
+        public var picture: RGBPicture? { jpeg.flatMap(TakeLibrary.picture(ofJPEG:)) }
     }
 
     /// Where a take's thumbnail is kept: beside it, hidden.
@@ -85,16 +90,20 @@ public enum TakeLibrary {
                 Log.info("library: thumbnail of \(path) not written: \(error)")
             }
         }
-        return Take(path: path, duration: (info.duration * 1000).rounded() / 1000, thumbnail: thumbnail, picture: picture(of: thumbnail))
+        let jpeg = FileManager.default.contents(atPath: thumbnail).map { [UInt8]($0) }
+        return Take(path: path, duration: (info.duration * 1000).rounded() / 1000, thumbnail: thumbnail, jpeg: jpeg)
     }
 
     /// A thumbnail's pixels (`tjDecompress2` to packed RGB), or nil when it does not decode (or is
     /// larger than a thumbnail can be).
     public static func picture(of thumbnail: String) -> RGBPicture? {
-        guard let data = FileManager.default.contents(atPath: thumbnail), !data.isEmpty,
-              let handle = tjInitDecompress() else { return nil }
+        FileManager.default.contents(atPath: thumbnail).flatMap { picture(ofJPEG: [UInt8]($0)) }
+    }
+
+    /// A thumbnail's pixels from its JPEG's bytes, or nil (see `picture(of:)`).
+    public static func picture(ofJPEG bytes: [UInt8]) -> RGBPicture? {
+        guard !bytes.isEmpty, let handle = tjInitDecompress() else { return nil }
         defer { tjDestroy(handle) }
-        let bytes = [UInt8](data)
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         guard tjDecompressHeader3(handle, bytes, UInt(bytes.count), &width, &height, &subsampling, &colorspace) == 0,
               width > 0, height > 0, width <= 4 * Int32(thumbnailLongSide), height <= 4 * Int32(thumbnailLongSide) else { return nil }

@@ -1,29 +1,53 @@
 // The library on screen (`--library`, issue 34): the grid of the takes' thumbnails, newest first,
 // each with its length ("0:07") under it, laid out by KioskCore's LibraryGrid between the panels
 // and scrolled by a finger's drag; a picked take's review shows its thumbnail large. The thumbnails
-// arrive as pixels from the file worker (`setLibraryPictures`) and are uploaded as textures once.
+// arrive as JPEGs from the file worker (`setLibraryThumbnails`; pixels, `setLibraryPictures`, in
+// tests) and become textures as their cells are drawn.
 import CSDL2
 import KioskCore
 
-/// The thumbnails' pixels by take path, and each one's texture once it was first drawn.
+/// The thumbnails by take path, and the textures of those drawn lately. A listing's thumbnails come
+/// as JPEGs, decoded when a cell is first drawn; only `keptTextures` textures are kept (the least
+/// lately drawn go), so 500 takes hold their JPEGs and a screenful of textures, not 500 pictures.
+/// Pixels handed over as they are (`set(_:)`) are uploaded once and kept.
 final class LibraryTextures {
     private let renderer: Renderer
     private var pictures: [String: RGBPicture] = [:]
+    private var jpegs: [String: [UInt8]] = [:]
+    private var decode: (([UInt8]) -> RGBPicture?)?
     private var textures: [String: Texture] = [:]
+    /// Paths with a texture that a JPEG can make again, least lately drawn first.
+    private var recent: [String] = []
+    /// Textures kept at once: a few screenfuls of cells.
+    static let keptTextures = 64
 
     init(renderer: Renderer) { self.renderer = renderer }
 
-    /// A new listing: pictures no longer listed go with their textures; a path listed before keeps
-    /// its texture (a take's thumbnail never changes).
+    /// A new listing as pixels: pictures no longer listed go with their textures; a path listed
+    /// before keeps its texture (a take's thumbnail never changes).
     func set(_ new: [String: RGBPicture]) {
         textures = textures.filter { new[$0.key] != nil }
         pictures = new
+        jpegs = [:]
+        recent = []
+    }
+
+    /// A new listing as JPEGs, decoded with `decode` when first drawn.
+    func set(jpegs new: [String: [UInt8]], decode: @escaping ([UInt8]) -> RGBPicture?) {
+        textures = textures.filter { new[$0.key] != nil }
+        recent = recent.filter { new[$0] != nil }
+        pictures = [:]
+        jpegs = new
+        self.decode = decode
     }
 
     /// The texture of a take's thumbnail, uploaded on first use (`SDL_UpdateTexture`); nil: none.
     func texture(_ path: String) throws(SDLError) -> Texture? {
-        if let texture = textures[path] { return texture }
-        guard let picture = pictures[path], picture.pitch >= picture.size.width * 3,
+        if let texture = textures[path] {
+            drawn(path)
+            return texture
+        }
+        guard let picture = pictures[path] ?? jpegs[path].flatMap({ decode?($0) }), picture.pitch >= picture.size.width * 3,
               picture.pixels.count >= picture.pitch * picture.size.height else { return nil }
         let texture = try Texture(renderer: renderer, format: SDL_PIXELFORMAT_RGB24.rawValue, access: SDL_TEXTUREACCESS_STATIC,
                                   size: picture.size)
@@ -34,7 +58,17 @@ final class LibraryTextures {
         textures[path] = texture
         // Its pixels are on the texture now.
         pictures[path]?.pixels = []
+        drawn(path)
         return texture
+    }
+
+    /// `path` was drawn: the least lately drawn of the textures a JPEG can make again go past
+    /// `keptTextures`.
+    private func drawn(_ path: String) {
+        guard jpegs[path] != nil else { return }
+        recent.removeAll { $0 == path }
+        recent.append(path)
+        while recent.count > Self.keptTextures { textures[recent.removeFirst()] = nil }
     }
 }
 
@@ -91,6 +125,14 @@ extension Screen {
     /// to its top.
     public func setLibraryPictures(_ pictures: [String: RGBPicture]) {
         library.textures.set(pictures)
+        library.scroll = 0
+        library.drag = nil
+    }
+
+    /// The library's thumbnails as JPEGs, by take path, decoded with `decode` as their cells are
+    /// drawn; the grid goes back to its top.
+    public func setLibraryThumbnails(_ jpegs: [String: [UInt8]], decode: @escaping ([UInt8]) -> RGBPicture?) {
+        library.textures.set(jpegs: jpegs, decode: decode)
         library.scroll = 0
         library.drag = nil
     }
