@@ -117,21 +117,21 @@ struct HostileFolderEndToEndTests {
         return queue.text
     }
 
-    /// Takes t1 and t2, used, in `folder` (no hook yet); their paths.
-    static func twoTakes(_ folder: URL) throws -> [String] {
+    /// A fresh test folder `name` whose `takes` folder holds t1 and t2, used (no hook yet): the
+    /// test folder, the takes' folder, their paths and where their hook queue is saved.
+    static func twoTakes(_ name: String) throws -> (root: URL, folder: URL, takes: [String], queue: URL) {
+        let root = try testFolder(name)
+        let folder = root.appendingPathComponent("takes")
         let first = try folderBooth(folder)
         let names = try usedTakes(first, count: 2)
         first.command("quit")
         #expect(first.exitStatus() == 0)
-        return names.map { folder.appendingPathComponent($0).path }
+        return (root, folder, names.map { folder.appendingPathComponent($0).path }, folder.appendingPathComponent(".kiosk-recorder.hooks"))
     }
 
     @Test("4 KB of garbage among the hooks owed: the file kept aside and said (stderr and check), the queue rebuilt from what reads, every readable hook run")
     func damagedHookQueue() throws {
-        let root = try testFolder("hostile-hooks")
-        let folder = root.appendingPathComponent("takes")
-        let takes = try Self.twoTakes(folder)
-        let queue = folder.appendingPathComponent(".kiosk-recorder.hooks")
+        let (root, folder, takes, queue) = try Self.twoTakes("hostile-hooks")
         var garbage = Data(Self.queueText([HookQueue.Entry(path: takes[0], duration: 0.3, attempts: 1)]).utf8)
         garbage += Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 7919 &+ 13) })
         garbage += Data(("\n" + Self.queueText([HookQueue.Entry(path: takes[1], duration: 0.3, attempts: 2)])).utf8)
@@ -162,12 +162,9 @@ struct HostileFolderEndToEndTests {
 
     @Test("a hook queue naming a path outside the output folder (/etc/shadow, a '..' way out, a share folder outside --share-dir): refused and said, the hook never run on it")
     func outsidePaths() throws {
-        let root = try testFolder("hostile-hook-paths")
-        let folder = root.appendingPathComponent("takes")
-        let takes = try Self.twoTakes(folder)
+        let (root, folder, takes, queue) = try Self.twoTakes("hostile-hook-paths")
         let secret = root.appendingPathComponent("secret.mov")
         try FileManager.default.copyItem(atPath: takes[0], toPath: secret.path)
-        let queue = folder.appendingPathComponent(".kiosk-recorder.hooks")
         try Self.queueText([
             HookQueue.Entry(path: "/etc/shadow", duration: 1),
             HookQueue.Entry(path: folder.path + "/../secret.mov", duration: 1),
