@@ -76,7 +76,7 @@ let package = Package(
         .target(name: "KioskWidePool", path: "Tests/WidePool", linkerSettings: [.linkedLibrary("dl")]),
 
         // Test-only: the one program runner the test targets share (Tests/KioskTestSupport).
-        .target(name: "KioskTestSupport", dependencies: ["KioskCore", "KioskSystem"], path: "Tests/KioskTestSupport"),
+        .target(name: "KioskTestSupport", dependencies: ["KioskCore", "KioskSystem", "CLinux"], path: "Tests/KioskTestSupport"),
 
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore", "KioskSystem"]),
         .testTarget(name: "KioskSystemTests", dependencies: ["KioskCore", "KioskSystem", "KioskTestSupport"]),

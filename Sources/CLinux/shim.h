@@ -23,6 +23,10 @@ extern int clinux_malloc_trim(size_t pad) __asm__("malloc_trim");
 // getrandom(2) the same way: <sys/random.h> is not in the Glibc module. The share folders' tokens
 // (KioskSystem's ShareToken) come from it.
 extern ssize_t clinux_getrandom(void *buffer, size_t length, unsigned int flags) __asm__("getrandom");
+// posix_spawn_file_actions_addclosefrom_np (glibc 2.34) the same way: a child started by the tests'
+// launcher gets no descriptor of the test runner's beyond its first three (Foundation's Process
+// closed them; a file another test was writing, held open by a child, made its exec ETXTBSY).
+extern int clinux_spawn_addclosefrom(void *actions, int from) __asm__("posix_spawn_file_actions_addclosefrom_np");
 #define CLINUX_TIME_ERROR 5
 #define CLINUX_M_ARENA_MAX (-8)
 #define CLINUX_M_TRIM_THRESHOLD (-1)

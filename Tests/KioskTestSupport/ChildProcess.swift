@@ -2,6 +2,7 @@
 // as systemd does: an empty signal mask, every signal's default action, a process group of its own.
 // Foundation's Process passes on the test runner's mask, in which SIGHUP, SIGTERM and the rest are
 // blocked: a recorder started so behaved as documented while the one users start died on SIGHUP.
+import CLinux
 import Foundation
 import KioskCore
 import KioskSystem
@@ -83,6 +84,9 @@ public final class ChildProcess: Sendable {
             case let .descriptor(fd): posix_spawn_file_actions_adddup2(&actions, fd, target)
             }
         }
+        // Nothing else of the test runner's: a descriptor another test opened without
+        // close-on-exec (a file being written, a pipe) must not live on in this child.
+        clinux_spawn_addclosefrom(&actions, 3)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
