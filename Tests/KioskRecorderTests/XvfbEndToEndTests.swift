@@ -69,7 +69,9 @@ struct XvfbEndToEndTests {
             environment.removeValue(forKey: "SDL_RENDER_DRIVER")
             let r = try RecorderProcess(booth + ["--output", output], environment: environment)
             try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-            #expect(r.waitForLog("renderer "), "\(r.stderr)")
+            // Under CI's wide pass (two cores, every suite at once) the line once came more than 20 s
+            // after `ready` was read: the wait is as long as the load may make it.
+            #expect(r.waitForLog("renderer ", timeout: 60), "\(r.stderr)")
             if attempt < 3 && r.stderr.contains("no accelerated renderer") {
                 print("XvfbEndToEndTests.softwareOverLlvmpipe: no OpenGL renderer on launch \(attempt), tried again: \(r.stderr)")
                 r.command("quit")
@@ -80,7 +82,7 @@ struct XvfbEndToEndTests {
             break
         }
         let (x, r) = try #require(launch)
-        #expect(r.waitForLog("renderer software"), "\(r.stderr)")
+        #expect(r.waitForLog("renderer software", timeout: 60), "\(r.stderr)")
         #expect(r.stderr.contains("a CPU rasteriser; using SDL's software renderer"), "\(r.stderr)")
         let s = Screen(try x.window(pid: r.process.processIdentifier, title: "Kiosk Recorder"), .landscapeRight)
         #expect(try x.waitForScreen { Self.showsRecordCircle($0, s) }, "the record circle is not on the X screen")
@@ -134,7 +136,7 @@ struct XvfbEndToEndTests {
         let folder = try testFolder("xvfb-keys")
         let output = folder.appendingPathComponent("take.mov").path
         // The default countdown: a guest pressing a button gets their 3-2-1.
-        let r = try RecorderProcess(["--camera", "test", "--microphone", "test", "--windowed", "800x480", "--countdown", "2",
+        let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--microphone", "test", "--windowed", "800x480", "--countdown", "2",
                                      "--output", output], environment: x.recorderEnvironment)
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         let s = Screen(try x.window(pid: r.process.processIdentifier, title: "Kiosk Recorder"), .landscapeRight)
@@ -157,7 +159,7 @@ struct XvfbEndToEndTests {
         try XvfbTools.require()
         let x = try XvfbServer()
         let folder = try testFolder("xvfb-attract-key")
-        let r = try RecorderProcess(["--camera", "test", "--microphone", "test", "--windowed", "800x480", "--countdown", "0",
+        let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--microphone", "test", "--windowed", "800x480", "--countdown", "0",
                                      // Awake, the screen dims again --attract-after after the touch: 3 s
                                      // leaves the second Space room under load (at 1 s it came after
                                      // the screen grab and the half second, and only woke it again).
