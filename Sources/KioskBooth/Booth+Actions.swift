@@ -1,7 +1,7 @@
 // The core's effects and the machine's actions among them, carried out: each starts work on a worker
 // (the camera's queue, the file worker) or changes what the UI thread owns; what the work leads to
 // comes back through the inbox.
-import Foundation
+import FoundationEssentials
 import KioskCore
 import KioskMedia
 import KioskSystem

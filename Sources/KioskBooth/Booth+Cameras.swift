@@ -1,6 +1,6 @@
 // The cameras: starting the one in use, and carrying out the switch the core runs (which camera is
 // tried next is the core's, BoothCore+Cameras; the starts and stops run on the camera-control queue).
-import Foundation
+import FoundationEssentials
 import KioskCapture
 import KioskCore
 import KioskSystem

@@ -4,7 +4,8 @@
 // hands the try to the hooks worker only then, so a kill -9 during a try still counts it at the next
 // launch. After a success the queue is saved without the take and retention runs again: the take may
 // go now.
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskMedia
 import KioskSystem

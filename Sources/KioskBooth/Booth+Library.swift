@@ -2,7 +2,7 @@
 // worker lists the output folder's accepted takes that decode, newest first, making each one's
 // thumbnail once beside it (KioskMedia's TakeLibrary), and posts them back; the machine's library
 // room (LibraryRoom) then shows them. The UI thread never reads a take itself.
-import Foundation
+import FoundationEssentials
 import KioskCore
 import KioskMedia
 import KioskSystem

@@ -2,7 +2,7 @@
 // the inbox's (workers' reports, commands from stdin and the socket, signals, the machine's sleep)
 // and the commands themselves. Each becomes a machine event or a room's; `ready` opens the gate
 // that held them.
-import Foundation
+import FoundationEssentials
 import KioskCapture
 import KioskCore
 import KioskMedia

@@ -3,7 +3,7 @@
 // `MetricsPace` (each change, at most once a second), formatted by `MetricsText` and written on a
 // worker of their own: the file replaced whole (a new file beside it, renamed over it), so
 // node_exporter's textfile collector never reads half of one.
-import Foundation
+import FoundationEssentials
 import Glibc
 import KioskCore
 import KioskMedia

@@ -6,7 +6,7 @@
 // costs the take no picture); the worker makes the JPEG (`PhotoJPEG`) and gives it to the file
 // worker, which names and writes it (`TakeStorage.photo`: in an output folder it joins the accepted
 // takes and retention runs) and reports back. Its hook is then owed like an accepted take's.
-import Foundation
+import FoundationEssentials
 import KioskCore
 import KioskMedia
 import KioskSystem

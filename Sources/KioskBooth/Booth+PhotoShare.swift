@@ -5,7 +5,7 @@
 // waits here until the machine is in ready (RecorderMachine+PhotoShare.swift), then shows on the share
 // screen with the take's Done and `--share-seconds`. A folder that cannot be written is an `error`
 // `shareFailed`; the photo stays. Its `--on-take` hook waits for the folder, as a take's does.
-import Foundation
+import FoundationEssentials
 import KioskCore
 import KioskMedia
 import KioskSystem

@@ -1,7 +1,7 @@
 // The microphone's rules the loop looks at every turn: the launch's look at it, the listening
 // microphone (for the meter) and silence (SilenceWatch). (Idle reset, the attract screen and the
 // other clocks are BoothCore's; the `--on-take` hooks are Booth+Hooks'.)
-import Foundation
+import FoundationEssentials
 import KioskCore
 import KioskSystem
 

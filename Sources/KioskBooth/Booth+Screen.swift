@@ -1,6 +1,7 @@
 // What the booth shows besides the live picture: the player's pictures while a take plays back,
 // and screenshots of the screen (read back on the UI thread, written on a worker of their own).
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskMedia
 import KioskSystem

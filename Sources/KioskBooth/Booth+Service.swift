@@ -1,6 +1,7 @@
 // The booth and its service manager: signals, the machine's sleep, SIGTSTP, SIGHUP's reload and
 // what systemd is told (READY, RELOADING, STOPPING, STATUS).
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskMedia
 import KioskSystem

@@ -2,7 +2,7 @@
 // file worker, once the hand-over has reported where the take now is; the machine then shows its QR
 // code until Done or `--share-seconds`. Old share folders go by `--share-max-age`; folders a kill
 // left half written go at launch.
-import Foundation
+import FoundationEssentials
 import KioskCore
 import KioskMedia
 import KioskSystem

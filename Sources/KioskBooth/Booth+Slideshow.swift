@@ -7,7 +7,7 @@
 // threads; the UI thread only takes the picture due. A touch that wakes the attract screen (BoothCore)
 // stops it in that turn of the loop, before the screen is drawn, and so does any other way out of
 // the attract screen; a review taking the player's surface stops it first (`endSlideshow`).
-import Foundation
+import FoundationEssentials
 import KioskCore
 import KioskMedia
 import KioskSystem

@@ -1,7 +1,7 @@
 // The take: opening it on the file worker (the microphone, then the writer), its start and its end
 // as the writer reports them, what its end says about lost pictures, and what the loop watches
 // while it runs (time left, the slow disk, the preview yielding to the encoder).
-import Foundation
+import FoundationEssentials
 import KioskCapture
 import KioskCore
 import KioskMedia

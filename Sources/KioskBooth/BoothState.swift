@@ -2,7 +2,7 @@
 // the service link's, the microphone's and the player's. Each
 // is owned by the booth and changed on the UI thread only, except `BoothWorkers`, whose parts are
 // built for the threads that share them (its queues are SerialQueues: WorkerThreads of their own).
-import Foundation
+import FoundationEssentials
 import KioskCapture
 import KioskCore
 import KioskMedia

@@ -3,7 +3,8 @@
 // rule), and exits: 0 once the command was answered, 1 when the booth could not be reached or the
 // command got no answer (the connection closed first, or nothing answered in time): a script must
 // not take a command that was dropped for one that was done.
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskSystem
 

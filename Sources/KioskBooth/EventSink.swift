@@ -1,6 +1,6 @@
 // The booth's events on stdout: each encoded as one JSON line (KioskCore's EventEncoder) and queued
 // on stdout's line writer (KioskSystem's LineWriter, which knows lines, not events).
-import Foundation
+import FoundationEssentials
 import KioskCore
 import KioskSystem
 

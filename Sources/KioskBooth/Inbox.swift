@@ -1,6 +1,7 @@
 // The booth's one inbox and the two slots the capture threads fill. Worker threads never call
 // SDL: they post here, and the UI loop takes everything in order.
-import Foundation
+import Dispatch
+import FoundationEssentials
 import KioskCapture
 import KioskCore
 import KioskSystem

@@ -1,6 +1,7 @@
 // The booth's inputs from outside the screen: stdin commands, the control socket's commands,
 // signals and the machine's sleep, each read on a thread of its own and posted to the inbox.
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskSleep
 import KioskSystem

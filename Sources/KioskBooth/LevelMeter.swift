@@ -2,7 +2,8 @@
 // delivered in the last 100 ms, in dBFS, from whichever microphone runs (the one that listens in
 // ready, or the take's). Fed on the microphone's thread, read on the UI thread. And the rule that
 // turns a silent take's level into `microphoneSilent`.
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskSystem
 

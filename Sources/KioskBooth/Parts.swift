@@ -2,7 +2,7 @@
 // the screen (KioskUI's SDL `Screen`), the sound out, the camera and microphone (KioskCapture's
 // sources), the take's writer (KioskMedia's `MovieWriter`), the event channel and the machine's
 // sleep (KioskSleep's `SystemSleep`).
-import Foundation
+import FoundationEssentials
 import KioskCapture
 import KioskCore
 import KioskMedia

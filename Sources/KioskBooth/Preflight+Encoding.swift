@@ -1,7 +1,7 @@
 // `--check`'s encoding item (issue 35): a second of pictures with a camera's detail (TrialFootage)
 // at the configured size and rate through libx264 as a take opens it, at each step of effort;
 // whether this machine sustains it, at which effort, or at which rate or smaller size it would.
-import Foundation
+import FoundationEssentials
 import KioskCapture
 import KioskCore
 import KioskMedia
@@ -22,7 +22,7 @@ extension Preflight {
                                Size(width: 352, height: 288)]
 
     static func encoding(_ config: Configuration) -> CheckItem {
-        let size = config.capture.size, fps = Double(config.capture.fps)
+        let size = config.capture.size.planned, fps = Double(config.capture.fps)
         var settings = MovieSettings(outputPath: "/dev/null", videoSize: size, fps: fps, audio: nil)
         settings.preset = config.video.preset
         settings.crf = config.video.crf
@@ -48,9 +48,9 @@ extension Preflight {
             return CheckItem(name: "encoding", ok: false, detail: "libx264 could not encode \(size): \(error)", fix: "check the FFmpeg install (libavcodec with libx264)")
         }
         let each = zip(ladder, costs).map { "\($0.description) \(Int(($1 * 1000).rounded())) ms" }.joined(separator: ", ")
-        let under = quota.map { String(format: " (CPU time against a quota of %.2f of a core)", $0.cores) } ?? ""
+        let under = quota.map { String(printf: " (CPU time against a quota of %.2f of a core)", $0.cores) } ?? ""
         let measured = "a second of \(size) at \(config.capture.fps) fps with a camera's detail through libx264: \(each) a picture\(under)"
-        let rate = { (keep: Int) in String(format: "%g", KioskEvent.milliseconds(fps / Double(keep))) }
+        let rate = { (keep: Int) in String(printf: "%g", KioskEvent.milliseconds(fps / Double(keep))) }
         switch EffortRule.sustains(secondsPerPicture: costs, fps: fps, fits: trialFits) {
         case let (effort, 1)?:
             return CheckItem(name: "encoding", ok: true, detail: "this machine sustains \(size) at \(config.capture.fps) fps at \(ladder[effort].description) (\(measured))")

@@ -2,7 +2,9 @@
 // the way the booth will use it (the camera streams a frame, the microphone a second of sound, SDL
 // picks a display driver, the output folder takes a file), and every problem comes with its fix in
 // one line. The booth can run when no check failed; warnings (a silent microphone) do not count.
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import KioskCapture
 import KioskCore
 import KioskMedia
@@ -115,7 +117,7 @@ public enum Preflight {
             let fix = "name a capture device with --microphone (arecord -L lists them; on a Raspberry Pi use plughw:CARD=…, ALSA's default there is an output), or --microphone none"
             return CheckItem(name: "microphone", ok: false, detail: "\(error)", fix: fix)
         }
-        Thread.sleep(forTimeInterval: 1)
+        usleep(1_000_000)
         source.stop()
         let info = source.info
         let level = peak.withLock { $0 }
@@ -202,12 +204,12 @@ public enum Preflight {
         } else if let output = config.storage.output {
             (folder, option) = (URL(fileURLWithPath: output).deletingLastPathComponent().path, "--output")
         } else {
-            (folder, option) = (NSTemporaryDirectory(), "the temporary folder")
+            (folder, option) = (PathText.temporaryFolder, "the temporary folder")
         }
         if FileManager.default.fileExists(atPath: folder) {
-            var isDirectory: ObjCBool = false
+            var isDirectory = false
             _ = FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory)
-            guard isDirectory.boolValue else {
+            guard isDirectory else {
                 return [CheckItem(name: "output", ok: false, detail: "\(option): \(folder) is not a folder", fix: "name a folder")]
             }
             guard access(folder, W_OK | X_OK) == 0 else {
@@ -228,7 +230,7 @@ public enum Preflight {
         if let free = DiskSpace.available(at: probe + "/x") {
             let usable = max(free - max(config.limits.minFreeDisk, config.storage.keepFree ?? 0), 0)
             let minutes = Double(usable) / estimatedBytesPerSecond(config) / 60
-            let size = config.capture.size
+            let size = config.capture.size.planned
             let detail = "\(free / 1_048_576) MiB free: about \(Int(minutes)) minutes of takes at \(size.width)x\(size.height)"
             if minutes < 5 {
                 items.append(CheckItem(name: "disk", ok: false, detail: detail, fix: "free some space or use a larger disk (or a smaller --size)"))
@@ -259,7 +261,7 @@ public enum Preflight {
         let aside = file.map(HookQueueFile.keptAside) ?? []
         guard config.service.onTake != nil || !saved.isEmpty || unreadable > 0 || !aside.isEmpty else { return nil }
         // What the booth will refuse to run, and what it found damaged, said before anything else.
-        let takeFolder = file.map { ($0 as NSString).deletingLastPathComponent } ?? ""
+        let takeFolder = file.map { PathText.folder(of: $0) } ?? ""
         let refused = saved.compactMap { $0.problem(takeFolder: takeFolder, shareFolder: config.share.folder) }
         let owed = saved.filter { $0.problem(takeFolder: takeFolder, shareFolder: config.share.folder) == nil }
         if let file, unreadable > 0 || !refused.isEmpty || !aside.isEmpty {
@@ -282,7 +284,7 @@ public enum Preflight {
     /// How fast the disk makes a take safe: a probe file in the output folder takes four fragments'
     /// worth of bytes, each synced as the writer syncs a fragment (fdatasync), and is removed.
     static func storage(_ folder: String, fragmentBytes: Int) -> CheckItem? {
-        let path = (folder as NSString).appendingPathComponent(".kiosk-check-\(getpid()).probe")
+        let path = PathText.joining(folder, ".kiosk-check-\(getpid()).probe")
         guard let fd = try? NewFile.create(path) else { return nil }
         defer {
             close(fd)
@@ -311,7 +313,7 @@ public enum Preflight {
     public static func storageItem(syncs: [Double], bytes: Int) -> CheckItem {
         let sorted = syncs.sorted()
         let median = sorted.isEmpty ? 0 : sorted[sorted.count / 2], worst = sorted.last ?? 0
-        func ms(_ s: Double) -> String { s < 0.01 ? String(format: "%.1f ms", s * 1000) : "\(Int((s * 1000).rounded())) ms" }
+        func ms(_ s: Double) -> String { s < 0.01 ? String(printf: "%.1f ms", s * 1000) : "\(Int((s * 1000).rounded())) ms" }
         let detail = "\(syncs.count) syncs of a fragment's \(bytes / 1024) KiB: median \(ms(median)), worst \(ms(worst))"
         let fix = "a faster disk: an A1/A2 SD card, or a USB SSD (each half second of a take is synced as it is recorded)"
         if worst >= SyncClock.slowAfter { return CheckItem(name: "storage", ok: false, detail: detail + ": too slow for a booth", fix: fix) }
@@ -325,7 +327,7 @@ public enum Preflight {
     /// busy booth picture (about 0.1 bit per pixel), plus 128 kbit/s of sound.
     static func estimatedBytesPerSecond(_ config: Configuration) -> Double {
         let capture = config.capture
-        let video = config.video.bitrate.map(Double.init) ?? Double(capture.size.width * capture.size.height) * Double(capture.fps) * 0.1
+        let video = config.video.bitrate.map(Double.init) ?? Double(capture.size.planned.width * capture.size.planned.height) * Double(capture.fps) * 0.1
         return (video + 128_000) / 8
     }
 

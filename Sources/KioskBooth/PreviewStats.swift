@@ -1,7 +1,7 @@
 // Preview statistics for bench/preview: with KIOSK_STATS=1 in the environment, the booth writes a
 // JSON line to stderr at start, on each tap command, on each present that shows a new mode, and
 // at exit. Stderr, and only when asked, so the stdout contract (events only) is untouched.
-import Foundation
+import FoundationEssentials
 import KioskCapture
 import KioskCore
 import KioskSystem

@@ -1,6 +1,7 @@
 // Where a booth without `--output-dir` puts its take: `--output` (checked as a user would want it
 // checked before anything opens), or output.mov in a private temporary folder made now.
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskSystem
 
 public enum TakeOutput {
@@ -16,14 +17,14 @@ public enum TakeOutput {
     /// made).
     public static func path(_ configured: String?) -> Result<String, Problem> {
         guard let configured else {
-            do throws(SystemError) { return .success(try PrivateFolder.make(in: NSTemporaryDirectory(), take: "output.mov")) } catch {
+            do throws(SystemError) { return .success(try PrivateFolder.make(in: PathText.temporaryFolder, take: "output.mov")) } catch {
                 return .failure(Problem(message: "cannot make a temporary folder: \(error)", status: 1))
             }
         }
         let url = URL(fileURLWithPath: configured)
         let folder = url.deletingLastPathComponent().path
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory.boolValue else {
+        var isDirectory = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isDirectory), isDirectory else {
             return .failure(Problem(message: "--output: the folder \(folder) does not exist", status: 2))
         }
         guard access(folder, W_OK) == 0 else {

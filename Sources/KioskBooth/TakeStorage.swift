@@ -2,7 +2,7 @@
 // folder of takes (`--output-dir`) that names, keeps, recovers and prunes them. The booth asks the
 // same questions of both; each answers for its own kind. Every call but `hasLaunchWork` runs on the
 // file worker.
-import Foundation
+import FoundationEssentials
 import KioskCore
 import KioskMedia
 import KioskSystem
@@ -73,7 +73,7 @@ struct SingleFileStorage: TakeStorage {
     /// Beside `--output`: no counter and no retention there.
     func photo(_ bytes: [UInt8], template: String, count: Int, mode: Int, rules: TakeFolder.Retention,
                protected: Set<String>) -> Result<(path: String, events: [KioskEvent]), PhotoError> {
-        let folder = ((output ?? ".") as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: output ?? ".")
         return PhotoFiles.write(bytes, folder: folder.isEmpty ? "." : folder, template: template, number: count + 1, mode: mode)
             .map { ($0, []) }
     }

@@ -2,7 +2,8 @@
 // the capture time of its first sample on CLOCK_MONOTONIC. Overruns and suspends are recovered
 // and covered by silence; a microphone that vanishes is replaced by silence until it comes back.
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskSystem
 import Synchronization

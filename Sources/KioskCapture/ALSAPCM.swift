@@ -1,7 +1,8 @@
 // Owns one ALSA PCM handle (`snd_pcm_t`), closed with the object. Every raw snd_pcm_* call the
 // capture side makes sits in this file, so the unsafe surface is one page to review.
 import CALSA
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskSystem
 
 /// A parsed ALSA configuration tree (`snd_config_t`), deleted with the object.

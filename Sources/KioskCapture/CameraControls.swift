@@ -2,7 +2,7 @@
 // what each needs of the camera, checked against what it offers (VIDIOC_QUERYCTRL), set in one
 // VIDIOC_S_EXT_CTRLS; the controls listed for `--list-cameras`; a focus trigger for a tap.
 import CV4L2
-import Foundation
+import FoundationEssentials
 import KioskCore
 
 /// What V4L2 says of one control.

@@ -8,7 +8,7 @@ public enum CameraFactory {
     /// asked for) is a camera still to be found: the booth shows "No camera found" (the note) and
     /// offers no Record until one is plugged in; never the test pattern, which only `--camera test`
     /// shows. `auto` looks in `videoDevices` (`CameraDirectory`).
-    public static func makeAll(_ choices: [CameraChoice], size: Size, fps: Double, exec: ExecCameraSettings = ExecCameraSettings(),
+    public static func makeAll(_ choices: [CameraChoice], size: CaptureSize, fps: Double, exec: ExecCameraSettings = ExecCameraSettings(),
                                mjpeg: @escaping FrameDecoderFactory, videoDevices: String) -> (sources: [any VideoSource], note: String?) {
         var sources: [any VideoSource] = [], paths: Set<String> = [], note: String?
         func add(_ path: String) {
@@ -18,9 +18,9 @@ public enum CameraFactory {
         for choice in choices {
             switch choice {
             case let .device(path): add(path)
-            case .test: sources.append(TestPattern(size: size, fps: fps))
+            case .test: sources.append(TestPattern(size: size.planned, fps: fps))
             case let .exec(command):
-                sources.append(ExecCamera(command: command, size: size, fps: fps, settings: exec, mjpeg: mjpeg))
+                sources.append(ExecCamera(command: command, size: size.planned, fps: fps, settings: exec, mjpeg: mjpeg))
             case .auto:
                 let found = usable(CameraDirectory.cameras(in: videoDevices))
                 found.forEach { add($0.path) }
@@ -42,15 +42,15 @@ public enum CameraFactory {
     /// The source for a choice, and a note for the screen when `auto` found no camera. `mjpeg`
     /// makes the decoder a camera that sends MJPEG needs (KioskMedia's `VideoDecoder.mjpeg`). `auto`
     /// looks in `videoDevices` (`CameraDirectory`).
-    public static func make(_ choice: CameraChoice, size: Size, fps: Double, exec: ExecCameraSettings = ExecCameraSettings(),
+    public static func make(_ choice: CameraChoice, size: CaptureSize, fps: Double, exec: ExecCameraSettings = ExecCameraSettings(),
                             mjpeg: @escaping FrameDecoderFactory, videoDevices: String) -> (source: any VideoSource, note: String?) {
         switch choice {
         case let .device(path):
             return (V4L2Camera(path: path, size: size, fps: fps, mjpeg: mjpeg), nil)
         case .test:
-            return (TestPattern(size: size, fps: fps), nil)
+            return (TestPattern(size: size.planned, fps: fps), nil)
         case let .exec(command):
-            return (ExecCamera(command: command, size: size, fps: fps, settings: exec, mjpeg: mjpeg), nil)
+            return (ExecCamera(command: command, size: size.planned, fps: fps, settings: exec, mjpeg: mjpeg), nil)
         case .auto:
             if let first = usable(CameraDirectory.cameras(in: videoDevices)).first {
                 return (V4L2Camera(path: first.path, size: size, fps: fps, mjpeg: mjpeg), nil)

@@ -4,7 +4,8 @@
 // libcamerasrc), or anything ffmpeg can read. It behaves as a V4L2 camera that can be unplugged:
 // the command's end, or its silence, is a lost camera, and it is started again every second.
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskSystem
 

@@ -1,6 +1,6 @@
 // The two kinds of capture device, each with a real implementation and a test twin behind one
 // protocol: VideoSource (V4L2Camera, TestPattern) and AudioSource (ALSAMicrophone, TestTone).
-import Foundation
+import FoundationEssentials
 import KioskCore
 
 /// What a video source really delivers, after negotiation with the device.

@@ -2,7 +2,7 @@
 // the top, and a white flash on the first frame of every second of the monotonic clock (when the
 // test tone beeps) with its phase stamped under the number, paced by that clock. Cheap: the bars
 // are drawn once; a frame is one copy plus the stamp and the box.
-import Foundation
+import FoundationEssentials
 import KioskCore
 import KioskSystem
 

@@ -1,7 +1,8 @@
 // The microphone's test twin (`--microphone test`): a 1 kHz beep for the first 100 ms of every whole
 // second of CLOCK_MONOTONIC, silence otherwise, paced like a real device. The test video pattern
 // flashes white on the first frame of each whole second, so a recording shows its A/V offset.
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskSystem
 

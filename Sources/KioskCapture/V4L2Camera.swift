@@ -3,14 +3,15 @@
 // and reopened when it comes back.
 import CV4L2
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskSystem
 
 /// A V4L2 camera as a `VideoSource`.
 public final class V4L2Camera: VideoSource {
     public let path: String
-    let requestedSize: Size
+    let requestedSize: CaptureSize
     let requestedFPS: Double
     let makeMJPEGDecoder: FrameDecoderFactory
     /// How long a streaming camera may stay silent before it counts as lost.
@@ -35,26 +36,26 @@ public final class V4L2Camera: VideoSource {
     private let search: (@Sendable () -> String?)?
 
     /// `mjpeg` makes the decoder for a camera that sends MJPEG (one each time the device opens).
-    public init(path: String, size: Size, fps: Double, mjpeg: @escaping FrameDecoderFactory) {
+    public init(path: String, size: CaptureSize, fps: Double, mjpeg: @escaping FrameDecoderFactory) {
         self.path = path
         requestedSize = size
         requestedFPS = fps
         makeMJPEGDecoder = mjpeg
         search = nil
-        shared = Locked(Shared(info: VideoSourceInfo(name: path, size: size, fps: fps, deviceFormat: .yuyv, deliveredFormat: .yuv420p)))
+        shared = Locked(Shared(info: VideoSourceInfo(name: path, size: size.planned, fps: fps, deviceFormat: .yuyv, deliveredFormat: .yuv420p)))
     }
 
     /// A camera still to be found (`--camera auto` with none plugged in): named `auto` until then,
     /// reported lost (the booth shows "No camera found" and offers no Record), and looked for with
     /// `search` at each attempt, every second; the first it finds opens, and the booth hears
     /// `cameraBack`.
-    public init(searching search: @escaping @Sendable () -> String?, size: Size, fps: Double, mjpeg: @escaping FrameDecoderFactory) {
+    public init(searching search: @escaping @Sendable () -> String?, size: CaptureSize, fps: Double, mjpeg: @escaping FrameDecoderFactory) {
         path = "auto"
         requestedSize = size
         requestedFPS = fps
         makeMJPEGDecoder = mjpeg
         self.search = search
-        shared = Locked(Shared(info: VideoSourceInfo(name: "auto", label: "No camera", size: size, fps: fps, deviceFormat: .yuyv,
+        shared = Locked(Shared(info: VideoSourceInfo(name: "auto", label: "No camera", size: size.planned, fps: fps, deviceFormat: .yuyv,
                                                      deliveredFormat: .yuv420p)))
     }
 
@@ -241,7 +242,7 @@ final class V4L2Session {
         case lost(String)
     }
 
-    init(path: String, size: Size, fps: Double, mjpeg: FrameDecoderFactory) throws {
+    init(path: String, size: CaptureSize, fps: Double, mjpeg: FrameDecoderFactory) throws {
         device = try V4L2Device(path: path)
         let caps = try device.capabilities()
         guard caps.canCapture else {
@@ -327,7 +328,7 @@ final class V4L2Session {
             buffer.memory = V4L2_MEMORY_MMAP.rawValue
             try device.ioctl(kiosk_VIDIOC_QUERYBUF(), "VIDIOC_QUERYBUF", &buffer)
             let mapped = v4l2_mmap(nil, Int(buffer.length), PROT_READ | PROT_WRITE, MAP_SHARED, device.fd, Int64(buffer.m.offset))
-            guard let mapped, mapped != kiosk_MAP_FAILED() else { throw V4L2Error(errno: Foundation.errno, call: "v4l2_mmap") }
+            guard let mapped, mapped != kiosk_MAP_FAILED() else { throw V4L2Error(errno: Glibc.errno, call: "v4l2_mmap") }
             buffers.append(UnsafeMutableRawBufferPointer(start: mapped, count: Int(buffer.length)))
             try device.ioctl(kiosk_VIDIOC_QBUF(), "VIDIOC_QBUF", &buffer)
         }
@@ -352,7 +353,7 @@ final class V4L2Session {
     func next(wakeFD: Int32, timeoutMilliseconds: Int32, wanted: (UInt32) -> Bool = { _ in true }) -> Next {
         var fds = [pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)]
         let ready = poll(&fds, 2, timeoutMilliseconds)
-        if ready < 0 { return Foundation.errno == EINTR ? .notYet : .lost("poll: \(String(cString: strerror(Foundation.errno)))") }
+        if ready < 0 { return Glibc.errno == EINTR ? .notYet : .lost("poll: \(String(cString: strerror(Glibc.errno)))") }
         if ready == 0 { return .lost("no frame for \(timeoutMilliseconds / 1000) s") }
         if fds[1].revents != 0 { return .woken }
         if fds[0].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 && fds[0].revents & Int16(POLLIN) == 0 {

@@ -1,7 +1,8 @@
 // Owns one V4L2 device file descriptor opened through libv4l2 (so format emulation and plugins
 // apply), and the queries every user of a camera needs: capabilities, formats, sizes, rates.
 import CV4L2
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 
 /// An open V4L2 device. The fd is closed with `v4l2_close` when the object goes away.
@@ -15,10 +16,10 @@ public final class V4L2Device {
     /// format and decoding MJPEG ourselves.
     public init(path: String) throws(V4L2Error) {
         let raw = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard raw >= 0 else { throw V4L2Error(errno: Foundation.errno, call: "open(\(path))") }
+        guard raw >= 0 else { throw V4L2Error(errno: Glibc.errno, call: "open(\(path))") }
         let fd = v4l2_fd_open(raw, Int32(V4L2_DISABLE_CONVERSION))
         guard fd >= 0 else {
-            let error = Foundation.errno
+            let error = Glibc.errno
             close(raw)
             throw V4L2Error(errno: error, call: "v4l2_fd_open(\(path))")
         }
@@ -33,7 +34,7 @@ public final class V4L2Device {
         while true {
             let result = withUnsafeMutablePointer(to: &argument) { kiosk_v4l2_ioctl(fd, request, $0) }
             if result >= 0 { return }
-            let error = Foundation.errno
+            let error = Glibc.errno
             if error == EINTR { continue }
             throw V4L2Error(errno: error, call: name)
         }

@@ -1,6 +1,7 @@
 // The one error type for libv4l2 calls: errno and the call (an ioctl is named by its request).
 import CV4L2
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskSystem
 
 /// strerror's words, with what a person can do about the common ones.

@@ -1,5 +1,5 @@
 // The stdin contract: one JSON object per line, each command exactly a press or a request.
-import Foundation
+import FoundationEssentials
 
 /// A command read from stdin.
 public enum Command: Equatable, Sendable {

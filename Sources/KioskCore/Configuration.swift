@@ -1,4 +1,5 @@
-// The recorder's settings: defaults are the seed's (352x288 at 30 fps, 1200 s, 160 MiB, 1 MiB).
+// The recorder's settings: defaults are the seed's (30 fps, 1200 s, 160 MiB, 1 MiB) but for the size,
+// which is HD (`auto`: the camera's largest mode up to 1280x720).
 
 /// Where frames come from.
 public enum CameraChoice: Equatable, Sendable {
@@ -100,8 +101,9 @@ public struct Configuration: Equatable, Sendable {
         public var cameraControls: [CameraControl: CameraControlValue] = [:]
         /// How the camera is mounted: clockwise quarter turns its picture needs to be upright (0–3).
         public var cameraRotation = 0
-        /// The size asked of the camera (the nearest it has is used).
-        public var size = Size(width: 352, height: 288)
+        /// The size asked of the camera (`auto`: its largest up to 1280x720 at the rate; a size: the
+        /// nearest it has).
+        public var size = CaptureSize.auto
         public var fps = 30
         public var microphone: MicrophoneChoice = .pcm("default")
 

@@ -1,5 +1,5 @@
 // The stdout contract: one minified JSON object per line, key "event" first (docs/interface.md).
-import Foundation
+import FoundationEssentials
 
 /// Why a recording stopped.
 public enum StopReason: String, CaseIterable, Codable, Sendable {

@@ -4,7 +4,7 @@
 // they were accepted. The booth keeps a copy in the output folder (`text`, read back with `entries`)
 // written before each try, so a restart, a power cut or a kill -9 continues the queue: at launch
 // what is owed runs at once. A take whose hook is owed is kept from retention (`protectedTakes`).
-import Foundation
+import FoundationEssentials
 
 /// The wait between tries: `first` seconds after the first failure, doubling, never more than 15 min.
 public struct HookBackoff: Equatable, Sendable {

@@ -78,7 +78,7 @@ extension OptionParser {
     /// `text` safe in roff: backslashes as `\e`, hyphens as `\-` (so a copied option is an ASCII
     /// hyphen), a leading dot or quote kept from reading as a request.
     static func escape(_ text: String) -> String {
-        let body = text.replacingOccurrences(of: "\\", with: "\\e").replacingOccurrences(of: "-", with: "\\-")
+        let body = text.replacing("\\", with: "\\e").replacing("-", with: "\\-")
         return body.hasPrefix(".") || body.hasPrefix("'") ? "\\&" + body : body
     }
 

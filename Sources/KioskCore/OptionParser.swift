@@ -291,7 +291,7 @@ enum ConfigLine {
                 throw UsageError("\(location): \(key): unexpected text after the closing quote")
             }
             value = String(body[..<close])
-        } else if let hash = value.range(of: " #") ?? value.range(of: "\t#") {
+        } else if let hash = value.firstRange(of: " #") ?? value.firstRange(of: "\t#") {
             value = String(value[..<hash.lowerBound]).trimmingWhitespace
         }
         return (key, value)

@@ -130,7 +130,7 @@ enum OptionDocs {
             guard cells.count >= 4 else { continue }
             let names = cells[0].split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
             for name in names where name.hasPrefix("--") {
-                rows[String(name.dropFirst(2))] = (cells[2].replacingOccurrences(of: "`", with: ""), cells[3])
+                rows[String(name.dropFirst(2))] = (cells[2].replacing("`", with: ""), cells[3])
             }
         }
         var differences: [String] = []

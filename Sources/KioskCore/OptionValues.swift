@@ -45,6 +45,11 @@ enum Values {
         }
     }
 
+    /// `auto`, or a size as `size` reads it.
+    static func captureSize(_ v: String) throws(ValueError) -> CaptureSize {
+        v.lowercased() == "auto" ? .auto : .exactly(try size(v))
+    }
+
     static func size(_ v: String) throws(ValueError) -> Size {
         let parts = v.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]) else {
@@ -239,7 +244,7 @@ enum Values {
 
     static func language(_ v: String) throws(ValueError) -> Language {
         // Accept the usual spellings of the same tag (zh-hans, zh_Hans).
-        let folded = v.replacingOccurrences(of: "_", with: "-").lowercased()
+        let folded = v.replacing("_", with: "-").lowercased()
         guard let language = Language.allCases.first(where: { $0.rawValue.lowercased() == folded }) else {
             throw ValueError("'\(v)' is not a language of the booth (one of \(Language.allCases.map(\.rawValue).joined(separator: ", ")))")
         }

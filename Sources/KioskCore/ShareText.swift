@@ -4,7 +4,7 @@
 /// The address of a take's share folder: `--share-url` with its token in place of `{token}`.
 public enum ShareAddress {
     public static func url(template: String, token: String) -> String {
-        template.replacingOccurrences(of: "{token}", with: token)
+        template.replacing("{token}", with: token)
     }
 }
 

@@ -1,7 +1,7 @@
 // The slow-disk warning of one take, from its opening to its end, as a value: a sync that has kept
 // the take waiting `SlowDisk.slowAfter` is said once (`error` `storageSlow`), in the words that fit
 // where the take is; while it goes on, systemd's status line follows it.
-import Foundation
+import FoundationEssentials
 
 public struct SlowDisk: Equatable, Sendable {
     /// A sync (a fragment made safe) that keeps the take waiting this long (s) is a slow disk:
@@ -36,7 +36,7 @@ public struct SlowDisk: Equatable, Sendable {
         guard let waited, waited >= Self.slowAfter else { return .nothing }
         guard !told else { return .stillWaiting(waited) }
         told = true
-        let seconds = String(format: "%.1f", waited)
+        let seconds = String(printf: "%.1f", waited)
         let message = switch phase {
         case .opening: "the disk has kept the take's start waiting \(seconds) s; it begins once the disk has its file"
         case .recording: "the disk has kept a sync of the take waiting \(seconds) s; the take goes on, but a power cut now may lose its last seconds"

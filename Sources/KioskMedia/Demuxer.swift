@@ -1,7 +1,7 @@
 // The player's input: a movie file opened with libavformat, read packet by packet, with a read
 // timeout and an abort through AVIOInterruptCB, and the timestamps of each stream kept sane.
 import CFFmpeg
-import Foundation
+import FoundationEssentials
 import KioskCore
 import KioskSystem
 import Synchronization

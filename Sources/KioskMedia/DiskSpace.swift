@@ -1,5 +1,7 @@
 // Small helpers of the writer: the free space on a disk, and clamping a value.
-import Foundation
+import FoundationEssentials
+import Glibc
+import KioskSystem
 
 extension Comparable {
     func clamped(_ low: Self, _ high: Self) -> Self { min(max(self, low), high) }
@@ -8,7 +10,7 @@ extension Comparable {
 /// Free space for the user on the disk holding a path (`statvfs`).
 public enum DiskSpace {
     public static func available(at path: String) -> Int64? {
-        var folder = (path as NSString).deletingLastPathComponent
+        var folder = PathText.folder(of: path)
         if folder.isEmpty { folder = "." }
         var s = statvfs()
         guard statvfs(folder, &s) == 0 else { return nil }

@@ -3,7 +3,7 @@
 // limits) by opening each for the configured size and rate, and falls back to libx264, saying why.
 // FFmpeg's hardware encoders never fall back by themselves; this does, at launch and at each Start.
 import CFFmpeg
-import Foundation
+import FoundationEssentials
 import KioskCore
 
 /// The encoder `auto` settled on, and why (for the log and `ready`).

@@ -2,7 +2,8 @@
 // through a FileSink, and what ties them together: the time line, the fragments, the limits. Lives
 // on the writer's thread only.
 import CFFmpeg
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskSystem
 
@@ -413,7 +414,7 @@ final class EncodingSession {
         guard lost == nil else { return true }
         var info = stat()
         guard fstat(sink.fd, &info) == 0, info.st_nlink == 0 else { return false }
-        let folder = (settings.outputPath as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: settings.outputPath)
         lost = FileManager.default.fileExists(atPath: folder)
             ? "the take's file \(settings.outputPath) was removed while it was recorded"
             : "the take's folder \(folder) was removed while the take was recorded; the take is lost"

@@ -1,5 +1,6 @@
 // The steps of opening a take's `EncodingSession`, and where a test makes one of them fail.
-import Foundation
+import FoundationEssentials
+import Glibc
 extension EncodingSession {
     /// The steps of `init`, in order: an owner made, a stream added, the header written. A test names
     /// one (`init(settings:failingAfter:)`) to make the init throw right after it, as the next call

@@ -2,7 +2,8 @@
 // so that every byte's fate is known: how much is on disk, where the last whole fragment ended, and
 // which write failed with which errno.
 import CFFmpeg
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskSystem
 
@@ -105,7 +106,7 @@ final class FileSink {
     /// false, logged, if it failed.
     @discardableResult
     static func syncFolder(of path: String) -> Bool {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = PathText.folder(of: path)
         let dfd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard dfd >= 0, fsync(dfd) == 0 else {
             Log.info("fsync of the folder of \(path): \(String(cString: strerror(errno)))")

@@ -4,7 +4,8 @@
 // and when a hook succeeds, so a restart, a power cut or a kill -9 finds what is owed.
 //
 // Blocking file work: called on the booth's file worker (and by `--check`), never on the UI thread.
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskSystem
 
@@ -51,7 +52,7 @@ public enum HookQueueFile {
                          + "(\(String(cString: strerror(errno)))); the queue is rebuilt from the \(saved.count) that could")
             }
         }
-        let takeFolder = (path as NSString).deletingLastPathComponent
+        let takeFolder = PathText.folder(of: path)
         let kept = saved.filter { entry in
             if let problem = entry.problem(takeFolder: takeFolder, shareFolder: shareFolder) {
                 Log.info("--on-take: \(path) names a hook the booth refuses to run: \(problem)")
@@ -71,7 +72,7 @@ public enum HookQueueFile {
 
     /// Copies of a damaged queue kept aside beside `path` (their paths, oldest first).
     public static func keptAside(_ path: String) -> [String] {
-        let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
+        let folder = PathText.folder(of: path), name = PathText.name(of: path)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { $0.hasPrefix(name + ".damaged-") }.sorted().map { folder + "/" + $0 }
     }

@@ -4,7 +4,8 @@
 // fragment is written (`insertMehd`), kept current at every fragment (so a crash-cut take says how
 // long it is), and mvhd/tkhd/mdhd get the final lengths at a clean stop. The fields are fixed-size
 // and patched in place: a crash during a patch leaves a wrong length, never a broken file.
-import Foundation
+import FoundationEssentials
+import Glibc
 
 enum MoovDurations {
     /// The header (ftyp + moov) with an empty 64-bit mehd added at the front of mvex, the box

@@ -11,7 +11,7 @@
 // (PlayerOpening.swift) and reading (PlayerDemux.swift), the decode threads (PlayerDecoding.swift)
 // and the queues between them (PlayerQueues.swift) are beside it.
 import CFFmpeg
-import Foundation
+import FoundationEssentials
 import KioskCore
 import KioskSystem
 import Synchronization

@@ -1,7 +1,8 @@
 // Reads what a movie file holds with libavformat: its streams and how long it really is (by its
 // packets, since a take cut by a crash has no trailer to say so).
 import CFFmpeg
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskSystem
 
@@ -85,7 +86,7 @@ public enum TakeFiles {
         var path = output
         if rename {
             let url = URL(fileURLWithPath: output)
-            let stem = url.deletingPathExtension().path + "-" + DateFormatter.recovered.string(from: now)
+            let stem = url.deletingPathExtension().path + "-" + LocalTime.stamp("%Y%m%d-%H%M%S", at: now)
             var target = stem + "." + url.pathExtension
             var n = 2
             while FileManager.default.fileExists(atPath: target) {
@@ -132,7 +133,7 @@ public enum TakeFiles {
             return nil
         }
         let url = URL(fileURLWithPath: output)
-        let stamp = DateFormatter.recovered.string(from: now)
+        let stamp = LocalTime.stamp("%Y%m%d-%H%M%S", at: now)
         var target = url.deletingPathExtension().path + ".recovered-" + stamp + "." + url.pathExtension
         var n = 2
         while fm.fileExists(atPath: target) {
@@ -143,14 +144,4 @@ public enum TakeFiles {
         FileSink.syncFolder(of: target)
         return Recovered(path: target, duration: info.duration)
     }
-}
-
-extension DateFormatter {
-    /// "20261129-231500" in local time, for recovered clips' names.
-    static let recovered: DateFormatter = {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.dateFormat = "yyyyMMdd-HHmmss"
-        return f
-    }()
 }

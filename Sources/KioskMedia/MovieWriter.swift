@@ -3,7 +3,8 @@
 // limit or on a full disk. A marker beside the file says "a take is being written" until it is
 // finalized, so an interrupted take is recovered at the next start, not deleted.
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskSystem
 import Synchronization
@@ -333,7 +334,7 @@ public final class MovieWriter: Sendable {
     private func run(_ session: EncodingSession, quota: CPUQuota?) {
         var reason: StopReason?
         // A live take adapts to the CPU it has; a file fed faster than real time (a benchmark) waits.
-        if let quota { Log.info("take: a CPU quota of \(String(format: "%.2f", quota.cores)) of a core holds this process; the take's headroom is judged by its CPU time against it") }
+        if let quota { Log.info("take: a CPU quota of \(String(printf: "%.2f", quota.cores)) of a core holds this process; the take's headroom is judged by its CPU time against it") }
         var rule = settings.framesFromLiveClock ? EffortRule(efforts: session.effortLevels, fps: settings.fps, quota: quota?.cores) : nil
         var skipped = 0
         while reason == nil {
@@ -410,8 +411,8 @@ public final class MovieWriter: Sendable {
         let load = rule.load(at: now)
         let cpu = rule.quota == nil ? 0 : CPUQuota.processNanoseconds()
         for step in rule.picture(at: now, busy: now - began, waiting: waiting, cpu: cpu) {
-            let share = rule.quota == nil ? "each picture took %d %% of the time between pictures kept" : "the booth used %d %% of its CPU quota"
-            let cost = load.map { String(format: share, Int(($0 * 100).rounded())) + " over the last second, " } ?? ""
+            let share = rule.quota == nil ? "each picture took %ld %% of the time between pictures kept" : "the booth used %ld %% of its CPU quota"
+            let cost = load.map { String(printf: share, Int(($0 * 100).rounded())) + " over the last second, " } ?? ""
             let why = cost + "\(waiting) waiting"
             switch step {
             case let .effort(from, to):
@@ -424,7 +425,7 @@ public final class MovieWriter: Sendable {
                     q.keepEvery = to
                     if to > from { q.thin(every: to, after: picture) }
                 }
-                let rate = String(format: "%g", KioskEvent.milliseconds(settings.fps / Double(to)))
+                let rate = String(printf: "%g", KioskEvent.milliseconds(settings.fps / Double(to)))
                 let every = to == 1 ? "every picture" : "every \(to == 2 ? "2nd" : to == 3 ? "3rd" : "\(to)th") picture"
                 Log.info("take: rate \(to > from ? "down" : "up") to \(every), \(rate) a second (\(why))")
             }

@@ -1,7 +1,8 @@
 // The overlay PNGs as decoded, kept while their files stay the same: the launch's option check
 // decodes each once (a bad one exits 2), and every take after that takes the same pictures without
 // decoding again; a reload that names a file anew, or a file replaced on disk, is decoded again.
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskSystem
 

@@ -3,7 +3,8 @@
 // transparent), then decoded once with libavcodec's PNG decoder and made straight RGBA with swscale.
 // A file refused says why in words an operator can act on.
 import CFFmpeg
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 
 public enum OverlayImage {

@@ -3,7 +3,8 @@
 // close-on-exec, the mode asked for), written whole and synced with its folder. A name already
 // taken gets -2, -3… before its extension, as a take's does; the exclusive create decides, so nothing is ever
 // written over.
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskSystem
 
 public enum PhotoFiles {
@@ -60,15 +61,8 @@ public enum PhotoFiles {
         return .written
     }
 
-    /// `bytes` written whole to `fd` (EINTR retried); the failure, or nil.
+    /// `bytes` written whole to `fd`; the failure, or nil.
     private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) -> PhotoError? {
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return PhotoError("write(\(path)): \(String(cString: strerror(errno)))") }
-            done += n
-        }
-        return nil
+        KioskSystem.writeAll(bytes, to: fd).map { PhotoError("write(\(path)): \(String(cString: strerror($0)))") }
     }
 }

@@ -2,7 +2,7 @@
 // ring), each through one loop (`run`) that skips what cannot be decoded, flushes at a seek or a
 // loop, and places every timestamp on the player's timeline.
 import CFFmpeg
-import Foundation
+import FoundationEssentials
 import KioskCore
 import KioskSystem
 import Synchronization

@@ -1,7 +1,7 @@
 // The player's demux thread at work: the file's packets read into the decoders' queues, the seeks
 // asked for carried out between two reads, and a looping file read on from its start (gapless).
 import CFFmpeg
-import Foundation
+import FoundationEssentials
 import KioskSystem
 
 extension MoviePlayer {

@@ -2,46 +2,67 @@
 // decoded-frame queue the UI takes the frame due now from, the audio ring the output device pulls,
 // and the clock they all read. Every wait ends when the player closes.
 import CFFmpeg
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskSystem
 
 /// State behind a lock with a condition variable, for queues whose producer or consumer waits.
 /// `@unchecked Sendable` is sound for the same reason as `Locked`'s: `state` is only read or written
-/// with the NSCondition's lock held, inside `update` and `wait`.
+/// with `mutex` held, inside `update`, `read` and `wait` (pthread_cond_wait gives it back only while
+/// it sleeps, and holds it again before `body` looks).
 final class Monitor<State: Sendable>: @unchecked Sendable {
-    private let condition = NSCondition()
+    // On the heap, each at an address of its own: a pthread mutex or condition must never move.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
     private var state: State
 
-    init(_ state: State) { self.state = state }
+    init(_ state: State) {
+        self.state = state
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+        condition = .allocate(capacity: 1)
+        condition.initialize(to: pthread_cond_t())
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        condition.deinitialize(count: 1)
+        condition.deallocate()
+        pthread_mutex_destroy(mutex)
+        mutex.deinitialize(count: 1)
+        mutex.deallocate()
+    }
 
     /// Changes the state and wakes every waiter to look at it again.
     func update<R>(_ body: (inout State) -> R) -> R {
-        condition.lock()
+        pthread_mutex_lock(mutex)
         defer {
-            condition.broadcast()
-            condition.unlock()
+            pthread_cond_broadcast(condition)
+            pthread_mutex_unlock(mutex)
         }
         return body(&state)
     }
 
     /// Reads the state without waking anyone.
     func read<R>(_ body: (State) -> R) -> R {
-        condition.lock()
-        defer { condition.unlock() }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         return body(state)
     }
 
     /// Waits until `body` returns a value (it may change the state; waiters are then woken).
     func wait<R>(_ body: (inout State) -> R?) -> R {
-        condition.lock()
-        defer { condition.unlock() }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         while true {
             if let result = body(&state) {
-                condition.broadcast()
+                pthread_cond_broadcast(condition)
                 return result
             }
-            condition.wait()
+            pthread_cond_wait(condition, mutex)
         }
     }
 }

@@ -4,7 +4,7 @@
 // of the photo's bytes, never a hard link: the share file must be readable by the web server
 // (`--share-file-mode`, 0644) while the photo keeps its own mode (0600, `--file-mode`), and one
 // inode has one mode; a copy also leaves retention of the photo and `--share-max-age` apart.
-import Foundation
+import FoundationEssentials
 import KioskCore
 import KioskSystem
 
@@ -18,7 +18,7 @@ public enum SharePhoto {
             let photoSeconds = ShareRendition.seconds(since: start)
             start = MonotonicClock.now()
             let page = Array(SharePage.photoHTML(title: request.title, language: request.language,
-                                                 downloadName: "photo-" + ShareRendition.downloadStamp.string(from: request.now) + ".jpg",
+                                                 downloadName: "photo-" + ShareRendition.downloadStamp(request.now) + ".jpg",
                                                  width: size.width, height: size.height).utf8)
             try ShareRendition.writeFile(partial + "/index.html", page, mode: request.fileMode)
             // The picture stands where the poster is in a take's summary; no video.

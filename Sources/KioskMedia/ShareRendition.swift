@@ -3,7 +3,7 @@
 // appears whole or not at all: written into `DIR/.partial-<token>/` (a dot-name the server refuses),
 // each file synced, the folder synced, renamed, DIR synced. The take is only read.
 import CFFmpeg
-import Foundation
+import FoundationEssentials
 import Glibc
 import KioskCore
 import KioskSystem
@@ -51,7 +51,7 @@ public struct ShareWritten: Sendable, Equatable {
 
     /// One line for the log.
     public var summary: String {
-        func ms(_ s: Double) -> String { String(format: "%.0f ms", s * 1000) }
+        func ms(_ s: Double) -> String { String(printf: "%.0f ms", s * 1000) }
         return "share folder \(folder): video.mp4 \(videoBytes) bytes (\(ms(remuxSeconds)), its sync \(ms(videoSyncSeconds))), poster.jpg \(posterSize.width)x\(posterSize.height) "
             + "\(posterBytes) bytes (\(ms(posterSeconds))), index.html \(pageBytes) bytes (\(ms(pageSeconds))), published in \(ms(publishSeconds))"
     }
@@ -145,7 +145,7 @@ public enum ShareRendition {
 
         start = MonotonicClock.now()
         let page = Array(SharePage.html(title: request.title, language: request.language,
-                                        downloadName: "video-" + downloadStamp.string(from: request.now) + ".mp4").utf8)
+                                        downloadName: "video-" + downloadStamp(request.now) + ".mp4").utf8)
         try writeFile(partial + "/index.html", page, mode: request.fileMode)
         return ShareWritten(folder: partial, videoBytes: remux.bytes, posterBytes: poster.bytes.count, pageBytes: page.count,
                             posterSize: poster.size, remuxSeconds: remuxSeconds, videoSyncSeconds: remux.syncSeconds, posterSeconds: posterSeconds,
@@ -153,12 +153,7 @@ public enum ShareRendition {
     }
 
     /// "20261202-0714" in local time, for the downloaded file's name.
-    static let downloadStamp: DateFormatter = {
-        let f = DateFormatter()
-        f.locale = Locale(identifier: "en_US_POSIX")
-        f.dateFormat = "yyyyMMdd-HHmm"
-        return f
-    }()
+    static func downloadStamp(_ date: Date) -> String { LocalTime.stamp("%Y%m%d-%H%M", at: date) }
 
     static func seconds(since start: Int64) -> Double { Double(MonotonicClock.now() - start) / 1e9 }
 
@@ -173,14 +168,14 @@ public enum ShareRendition {
             return
         }
         guard chmod(path, mode_t(mode)) == 0 else { throw ShareError(step: "setting the mode of \(path)", errno: errno) }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = PathText.folder(of: path)
         try? syncFolder(parent.isEmpty ? "." : parent)
     }
 
     /// A new file (`NewFile.create`: exclusive, no symlink followed, close-on-exec) with `bytes`,
     /// synced (fsync).
     static func writeFile(_ path: String, _ bytes: [UInt8], mode: Int) throws(ShareError) {
-        let name = (path as NSString).lastPathComponent
+        let name = PathText.name(of: path)
         let fd: Int32
         do { fd = try NewFile.create(path, mode: mode) } catch { throw ShareError(step: "creating \(name)", errno: error.errno) }
         defer { close(fd) }
@@ -207,7 +202,7 @@ public enum ShareRendition {
     /// Removes a folder the booth wrote, and what is in it (nothing is followed through a link).
     static func remove(_ path: String) {
         do { try FileManager.default.removeItem(atPath: path) } catch {
-            Log.info("share: could not remove \(path): \(error.localizedDescription)")
+            Log.info("share: could not remove \(path): \(error)")
         }
     }
 }

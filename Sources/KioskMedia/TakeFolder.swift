@@ -14,7 +14,8 @@
 // - `.NAME.recording`: the marker of a take being written or finished and not yet decided on.
 //
 // Blocking file work: called on the booth's file worker only, never on the UI thread.
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskSystem
 
@@ -53,13 +54,13 @@ public final class TakeFolder: Sendable {
     /// Makes the folder if it is missing (its parent must exist) and checks it is a writable folder;
     /// the message for the command line otherwise.
     public static func prepare(_ path: String) -> String? {
-        var isDirectory: ObjCBool = false
+        var isDirectory = false
         if !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if mkdir(path, 0o750) != 0 && errno != EEXIST {
                 return "cannot make the folder '\(path)': \(String(cString: strerror(errno)))"
             }
             Log.info("made the output folder \(path)")
-        } else if !isDirectory.boolValue {
+        } else if !isDirectory {
             return "'\(path)' is not a folder"
         }
         guard access(path, W_OK | X_OK) == 0 else {
@@ -87,7 +88,7 @@ public final class TakeFolder: Sendable {
 
     /// The name `template` gives number `n` at `date` (a take's, or a photo's: `--photo-template`).
     public static func name(template: String, number n: Int, at date: Date) -> String {
-        let withNumber = template.replacingOccurrences(of: "{n}", with: String(n))
+        let withNumber = template.replacing("{n}", with: String(n))
         var seconds = time_t(date.timeIntervalSince1970)
         var parts = tm()
         localtime_r(&seconds, &parts)
@@ -137,7 +138,7 @@ public final class TakeFolder: Sendable {
     /// the highest number the list or a name in the folder carries.
     func readCounter() -> Int {
         let saved = (try? String(contentsOfFile: file(Self.counterName), encoding: .utf8))
-            .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 0
+            .flatMap { Int($0.filter { !$0.isWhitespace }) } ?? 0
         let listed = accepted().map(\.number).max() ?? 0
         // A take on disk beyond them (a file named so that is no take, a stranger's, does not count).
         let floor = max(saved - 1, listed)

@@ -9,7 +9,7 @@
 // Blocking file work: called on the booth's file worker only, never on the UI thread.
 import CFFmpeg
 import CTurboJPEG
-import Foundation
+import FoundationEssentials
 import KioskCore
 import KioskSystem
 

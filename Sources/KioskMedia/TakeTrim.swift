@@ -8,7 +8,7 @@
 // The cut is written beside the take under a hidden name, synced, and only then renamed over the
 // take: a kill -9 during the cut leaves the whole take, with its marker, for the recovery at launch.
 import CFFmpeg
-import Foundation
+import FoundationEssentials
 import Glibc
 import KioskCore
 import KioskSystem

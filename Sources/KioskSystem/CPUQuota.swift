@@ -3,7 +3,7 @@
 // scheduler lets the process run for its share of each period, then freezes it for the rest, so
 // the wall time a piece of work takes swings with where the period's freeze falls. The CPU time
 // used against the share does not (issue 35's `EffortRule` judges the headroom by it).
-import Foundation
+import FoundationEssentials
 import Glibc
 
 public struct CPUQuota: Equatable, Sendable {
@@ -72,7 +72,7 @@ public struct CPUQuota: Equatable, Sendable {
 
     /// v1's `cpu.cfs_quota_us` and `cpu.cfs_period_us` (a quota of -1 is none) as cores.
     static func cores(quotaMicroseconds quota: String, period: String) -> Double? {
-        let trim = { (s: String) in s.trimmingCharacters(in: .whitespacesAndNewlines) }
+        let trim = { (s: String) in String(s.filter { !$0.isWhitespace }) }
         guard let q = Double(trim(quota)), let p = Double(trim(period)), q > 0, p > 0 else { return nil }
         return q / p
     }

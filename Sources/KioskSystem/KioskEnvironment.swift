@@ -1,7 +1,7 @@
 // The environment variables the recorder reads, read once: the executables (kiosk-recorder,
 // kiosk-bench) make a `KioskEnvironment` from their environment at launch and hand each library the
 // part it needs, so no library reads the environment itself (kiosk/test checks that).
-import Foundation
+import FoundationEssentials
 
 /// What the `KIOSK_*` variables (and `SDL_VIDEODRIVER`) say, each with its meaning when unset.
 public struct KioskEnvironment: Equatable, Sendable {

@@ -1,7 +1,9 @@
 // The two output channels: stdout carries only JSON events; everything for people goes to stderr.
 // Neither ever makes the caller wait: lines go into a queue that a writer thread of its own empties
 // into the pipe, so a parent that stops reading (or a full pipe) cannot stall the booth.
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 
 /// Writes lines to stderr through `LineWriter.standardError` (a stalled reader never blocks the
 /// caller; lines past its bound are dropped and counted).
@@ -156,7 +158,6 @@ public final class LineWriter: Sendable {
     private static let registerExitFlush: Void = { atexit { LineWriter.flushStandard() } }()
 
     private func run() {
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
         while true {
             if available.wait(timeout: .now() + 0.5) == .timedOut {
                 if readEndClosed() { readerLeft() }
@@ -172,7 +173,7 @@ public final class LineWriter: Sendable {
             chunk.reserveCapacity(batch.reduce(0) { $0 + $1.count })
             for line in batch { chunk.append(line) }
             let failed: Bool
-            do { try handle.write(contentsOf: chunk); failed = false } catch { failed = true }
+            failed = writeAll(chunk, to: fd) != nil
             if failed { readerLeft() }
             let dropped = state.withLock { s -> Int in
                 s.bytes = max(s.bytes - chunk.count, 0)

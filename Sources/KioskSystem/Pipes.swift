@@ -1,5 +1,6 @@
 // Pipes made close-on-exec in one step, and the wake pipe a worker thread polls beside its device.
 import CLinux
+import FoundationEssentials
 import Glibc
 
 /// Makes a pipe whose ends are close-on-exec from the start (`pipe2` with O_CLOEXEC): a program
@@ -37,5 +38,20 @@ final class WakePipe: Sendable {
     func drain() {
         var bytes = [UInt8](repeating: 0, count: 64)
         while read(readFD, &bytes, bytes.count) > 0 {}
+    }
+}
+
+/// `bytes` written whole to `fd`, EINTR retried and short writes continued (write(2) for a pipe,
+/// a socket or a file); nil, or the errno of the write that failed.
+public func writeAll<Bytes: ContiguousBytes>(_ bytes: Bytes, to fd: Int32) -> Int32? {
+    bytes.withUnsafeBytes { raw -> Int32? in
+        var done = 0
+        while done < raw.count {
+            let n = Glibc.write(fd, raw.baseAddress! + done, raw.count - done)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return n < 0 ? errno : EIO }
+            done += n
+        }
+        return nil
     }
 }

@@ -1,6 +1,6 @@
 // Whether the wall clock can be trusted for ages (retention's --max-age).
 import CLinux
-import Foundation
+import FoundationEssentials
 
 /// The wall clock, trusted only when the kernel says it is synchronised (NTP, or an RTC the
 /// operator vouches for with `KIOSK_CLOCK_TRUSTED=1`): a Raspberry Pi boots without a real-time

@@ -1,5 +1,5 @@
 // Finds the assets folder (font, sounds) at run time, wherever the program was installed or built.
-import Foundation
+import FoundationEssentials
 import KioskCore
 import KioskSystem
 
@@ -50,8 +50,8 @@ public struct Assets: Equatable, Sendable {
 
     /// Whether `directory/fonts` exists.
     public static func hasFonts(_ directory: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: directory + "/fonts", isDirectory: &isDirectory) && isDirectory.boolValue
+        var isDirectory = false
+        return FileManager.default.fileExists(atPath: directory + "/fonts", isDirectory: &isDirectory) && isDirectory
     }
 
     /// This program's own file, from /proc/self/exe (argv[0] may be a bare name found on PATH).

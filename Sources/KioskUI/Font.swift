@@ -1,7 +1,8 @@
 // Owns one TTF_Font from SDL2_ttf and renders text to ARGB surfaces for the overlay.
 import CSDL2
 import CSDL2TTF
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskSystem
 

@@ -3,7 +3,8 @@
 // per module, made once per text and size.
 import CQRencode
 import CSDL2
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskSystem
 

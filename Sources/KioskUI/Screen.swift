@@ -3,7 +3,7 @@
 // will not open (ScreenHints.swift) and its pixels read back (ScreenPixels.swift) are beside it.
 // UI thread only.
 import CSDL2
-import Foundation
+import FoundationEssentials
 import KioskCore
 import KioskSystem
 

@@ -15,7 +15,7 @@ extension Screen {
     /// `SDL_VIDEODRIVER=KMSDRM`, or named in SDL's error): what it needs and what usually stands in
     /// its way. `devices`: the `card*` nodes in /dev/dri.
     public static func noDisplayHint(error: String, requestedDriver: String?, devices: [String]) -> String {
-        guard error.localizedCaseInsensitiveContains("kmsdrm") || requestedDriver?.lowercased() == "kmsdrm" else { return noDisplayHint }
+        guard error.lowercased().contains("kmsdrm") || requestedDriver?.lowercased() == "kmsdrm" else { return noDisplayHint }
         guard !devices.isEmpty else {
             return "KMSDRM could not open the screen: there is no /dev/dri/card*, so the GPU's KMS driver is not loaded "
                 + "(on a Raspberry Pi: dtoverlay=vc4-kms-v3d in /boot/firmware/config.txt)."

@@ -1,7 +1,7 @@
 // The screen read back: what is drawn now, or the last view model drawn again, as pixels; and those
 // pixels as a BMP file (screenshots, tests).
 import CSDL2
-import Foundation
+import FoundationEssentials
 import KioskCore
 
 extension Screen {

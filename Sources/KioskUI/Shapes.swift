@@ -5,7 +5,7 @@
 // sub-pixel edge feathering is lost there and circles come out faceted. Masks look the same on
 // every renderer and cost one copy per shape per frame.
 import CSDL2
-import Foundation
+import FoundationEssentials
 import KioskCore
 
 /// A shape's alpha mask, in display pixels. Hashable: the cache key.

@@ -4,7 +4,7 @@
 // A text no face can show is an error before it reaches the screen: no missing-glyph boxes.
 import CFontconfig
 import CSDL2TTF
-import Foundation
+import FoundationEssentials
 import KioskCore
 import KioskSystem
 

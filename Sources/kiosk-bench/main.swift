@@ -373,7 +373,7 @@ func captureBench(_ o: [String: String], environment: KioskEnvironment) {
     let fps = Double(o["fps"] ?? "") ?? 30
     let seconds = Double(o["seconds"] ?? "") ?? 10
     let choice: CameraChoice = o["camera"] == "test" ? .test : .device(o["camera"] ?? "/dev/video0")
-    let source = CameraFactory.make(choice, size: frameSize, fps: fps, mjpeg: CameraJPEGDecoder.factory,
+    let source = CameraFactory.make(choice, size: .exactly(frameSize), fps: fps, mjpeg: CameraJPEGDecoder.factory,
                                     videoDevices: environment.videoDeviceFolder).source
     let count = Locked(0)
     let before = usage().cpu

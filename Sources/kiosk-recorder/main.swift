@@ -1,6 +1,7 @@
 // kiosk-recorder: parses the command line and wires the parts together. Logic lives in the libraries;
 // KioskBooth's Booth is the UI thread's loop that joins them.
-import Foundation
+import FoundationEssentials
+import Glibc
 import KioskBooth
 import KioskCapture
 import KioskCore
@@ -33,8 +34,8 @@ ProcessStalls.shared.start()
 // an overlay PNG (decoded once, here, and kept for the takes in `overlays`).
 let overlays = OverlayFiles()
 let host = HostFacts(isFolder: { path in
-    var folder: ObjCBool = false
-    return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder.boolValue
+    var folder = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder
 }, videoEncoders: EncoderChoice.offered(testEncoders: environment.testEncoders), overlayProblem: { overlays.problem($0) })
 // The file's reader (KioskSystem's, whose error the parser says as a config file's).
 let parser = OptionParser(readFile: { path in
@@ -138,12 +139,12 @@ default: Booth.releaseSignals()
 
 switch invocation {
 case .help:
-    FileHandle.standardOutput.write(Data(OptionParser.helpText.utf8))
+    _ = writeAll(Data(OptionParser.helpText.utf8), to: 1)
     exit(0)
 case .version:
     let ffmpeg = MediaLibraries.versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
     let text = (["kiosk-recorder \(KioskVersion.string)", "SDL \(SDLContext.version)"] + ffmpeg).joined(separator: "\n")
-    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    _ = writeAll(Data((text + "\n").utf8), to: 1)
     exit(0)
 case .listCameras:
     EventSink().emit(.cameras(CameraDirectory.cameras(in: environment.videoDeviceFolder)))
@@ -167,7 +168,7 @@ case let .play(file, config, player):
     let (context, screen, assets) = openScreen(config)
     screen.playbackFit = player.fit
     // The player alone has no camera: the test pattern stands in and is never started.
-    let parts = BoothParts(screen: screen, audio: SoundPlayer(assets: assets), camera: TestPattern(size: config.capture.size, fps: 30),
+    let parts = BoothParts(screen: screen, audio: SoundPlayer(assets: assets), camera: TestPattern(size: config.capture.size.planned, fps: 30),
                            makeMicrophone: { _ in nil }, notifier: notifier, environment: environment)
     serve(makeBooth { () throws(SystemError) in try Booth(playing: file, config: config, parts: parts, player: player) }, context)
 case let .record(config):
@@ -232,7 +233,7 @@ case let .record(config):
     parts.overlays = overlays
     if config.video.encoder == .auto {
         // Opens the hardware encoders once, before the loop turns (nothing on screen waits yet).
-        let choice = EncoderChoice.resolve(.auto, size: capture.size, fps: Double(capture.fps), bitrate: config.video.bitrate,
+        let choice = EncoderChoice.resolve(.auto, size: capture.size.planned, fps: Double(capture.fps), bitrate: config.video.bitrate,
                                            renderFolder: environment.renderFolder)
         Log.info("video encoder \(choice.reason)")
         parts.autoEncoder = choice

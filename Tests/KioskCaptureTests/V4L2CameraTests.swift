@@ -35,7 +35,7 @@ struct V4L2CameraTests {
     func threeHundredFrames(format fourcc: String, expected: PixelFormat, delivered: PixelFormat) throws {
         let fake = try FakeCamera("300-\(fourcc)", conf: ["format=\(fourcc) 640x480@30/15 1280x720@10"])
         defer { fake.remove() }
-        let camera = V4L2Camera(path: fake.path, size: Size(width: 640, height: 480), fps: 30, mjpeg: VideoDecoder.mjpeg)
+        let camera = V4L2Camera(path: fake.path, size: .exactly(Size(width: 640, height: 480)), fps: 30, mjpeg: VideoDecoder.mjpeg)
         let r = Recorder()
         let start = MonotonicClock.now()
         try camera.start(frames: r.frameSink, events: r.eventSink)
@@ -69,7 +69,7 @@ struct V4L2CameraTests {
     func mjpeg() throws {
         let fake = try FakeCamera("mjpeg", conf: ["format=YUYV 640x480@30 1280x720@10", "format=MJPG 640x480@30 1280x720@30"])
         defer { fake.remove() }
-        let camera = V4L2Camera(path: fake.path, size: Size(width: 1280, height: 720), fps: 30, mjpeg: VideoDecoder.mjpeg)
+        let camera = V4L2Camera(path: fake.path, size: .exactly(Size(width: 1280, height: 720)), fps: 30, mjpeg: VideoDecoder.mjpeg)
         let r = Recorder()
         try camera.start(frames: r.frameSink, events: r.eventSink)
         #expect(camera.info.deviceFormat == .mjpeg && camera.info.size == Size(width: 1280, height: 720) && camera.info.fps == 30)
@@ -118,7 +118,7 @@ struct V4L2CameraTests {
         try index.write(toFile: clip + ".index", atomically: true, encoding: .utf8)
         try (["format=MJPG 320x240@30", "clip=\(clip)"].joined(separator: "\n") + "\n").write(toFile: fake.path + ".conf", atomically: true, encoding: .utf8)
 
-        let camera = V4L2Camera(path: fake.path, size: size, fps: 30, mjpeg: VideoDecoder.mjpeg)
+        let camera = V4L2Camera(path: fake.path, size: .exactly(size), fps: 30, mjpeg: VideoDecoder.mjpeg)
         let r = Recorder()
         try camera.start(frames: r.frameSink, events: r.eventSink)
         #expect(r.wait(seconds: 5) { r.frameCount >= 12 })
@@ -141,7 +141,7 @@ struct V4L2CameraTests {
         let fake = try FakeCamera("flash-\(fourcc)", conf: ["format=\(fourcc) 640x480@30", "flash=1"])
         defer { fake.remove() }
         let size = Size(width: 640, height: 480)
-        let camera = V4L2Camera(path: fake.path, size: size, fps: 30, mjpeg: VideoDecoder.mjpeg)
+        let camera = V4L2Camera(path: fake.path, size: .exactly(size), fps: 30, mjpeg: VideoDecoder.mjpeg)
         let r = Recorder()
         try camera.start(frames: r.frameSink, events: r.eventSink)
         #expect(camera.info.deviceFormat == expected)
@@ -181,7 +181,7 @@ struct V4L2CameraTests {
                     until done: (Recorder) -> Bool) throws -> (held: Bool, camera: V4L2Camera, r: Recorder) {
         let fake = try FakeCamera(name, conf: ["format=YUYV 320x240@30"] + conf)
         defer { fake.remove() }
-        let camera = V4L2Camera(path: fake.path, size: Size(width: 320, height: 240), fps: 30, mjpeg: VideoDecoder.mjpeg)
+        let camera = V4L2Camera(path: fake.path, size: .exactly(Size(width: 320, height: 240)), fps: 30, mjpeg: VideoDecoder.mjpeg)
         let r = Recorder()
         try camera.start(frames: r.frameSink, events: r.eventSink)
         let held = r.wait(seconds: seconds) { done(r) }
@@ -238,7 +238,7 @@ struct V4L2CameraTests {
         let fake = try FakeCamera("late", conf: ["format=YUYV 320x240@30"])
         defer { fake.remove() }
         let latePath = fake.folder.appendingPathComponent("video1").path
-        let camera = V4L2Camera(path: latePath, size: Size(width: 320, height: 240), fps: 30, mjpeg: VideoDecoder.mjpeg)
+        let camera = V4L2Camera(path: latePath, size: .exactly(Size(width: 320, height: 240)), fps: 30, mjpeg: VideoDecoder.mjpeg)
         let r = Recorder()
         try camera.start(frames: r.frameSink, events: r.eventSink)
         #expect(r.events.withLock { $0.count } == 1, "the first attempt is done when start returns")

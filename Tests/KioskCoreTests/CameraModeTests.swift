@@ -33,6 +33,41 @@ struct CameraModeTests {
         #expect(c.fps == chosenFPS)
     }
 
+    /// A camera's modes, each "FORMAT WxH@fps".
+    static func modes(_ list: [(PixelFormat, Int, Int, [Double])]) -> [CameraMode] {
+        list.map { CameraMode(format: $0.0, size: Size(width: $0.1, height: $0.2), rates: $0.3) }
+    }
+
+    @Test("auto: the largest mode up to 1280x720 that keeps the rate, at the least cost there", arguments: [
+        // The USB 2 webcam: raw 720p only at 10 fps, so MJPEG 720p at 30; at 10 fps raw 720p does.
+        (usb2Camera, 30.0, PixelFormat.mjpeg, Size(width: 1280, height: 720), 30.0),
+        (usb2Camera, 10, .yuyv, Size(width: 1280, height: 720), 10),
+        // 640x480, 720p and 1080p all at 30: 720p, never the 1080p.
+        (modes([(.yuyv, 640, 480, [30]), (.yuyv, 1280, 720, [30]), (.yuyv, 1920, 1080, [30])]), 30, .yuyv, Size(width: 1280, height: 720), 30),
+        // No format keeps 30 at 720p: the largest that does.
+        (modes([(.yuyv, 640, 480, [30]), (.yuyv, 1280, 720, [10]), (.mjpeg, 1280, 720, [15])]), 30, .yuyv, Size(width: 640, height: 480), 30),
+        // Wider than 720p but not taller (1280x800's 800 rows) is passed over; 960x540 fits.
+        (modes([(.yuyv, 1280, 800, [30]), (.yuyv, 960, 540, [30])]), 30, .yuyv, Size(width: 960, height: 540), 30),
+        // Nothing at or under 720p: as if 1280x720 were asked (the nearest).
+        (modes([(.mjpeg, 1920, 1080, [30]), (.mjpeg, 3840, 2160, [30])]), 30, .mjpeg, Size(width: 1920, height: 1080), 30),
+        // Nothing keeps the rate anywhere: the largest fitting, at its fastest.
+        (modes([(.yuyv, 640, 480, [15]), (.yuyv, 1280, 720, [5])]), 30, .yuyv, Size(width: 640, height: 480), 15),
+    ] as [([CameraMode], Double, PixelFormat, Size, Double)])
+    func chooseAuto(modes: [CameraMode], fps: Double, format: PixelFormat, chosenSize: Size, chosenFPS: Double) throws {
+        let c = try #require(CameraModeChooser.choose(from: modes, size: .auto, fps: fps))
+        #expect(c.format == format)
+        #expect(c.size == chosenSize)
+        #expect(c.fps == chosenFPS)
+    }
+
+    @Test("a size given is the chooser's nearest, as before; auto plans 1280x720 where there are no modes")
+    func exactlyAndPlanned() {
+        let asked = Size(width: 800, height: 600)
+        #expect(CameraModeChooser.choose(from: usb2Camera, size: .exactly(asked), fps: 30) == CameraModeChooser.choose(from: usb2Camera, size: asked, fps: 30))
+        #expect(CaptureSize.auto.planned == Size(width: 1280, height: 720) && CaptureSize.exactly(asked).planned == asked)
+        #expect(CaptureSize.auto.description == "auto" && CaptureSize.exactly(asked).description == "800x600")
+    }
+
     @Test("at equal size and rate, planar 4:2:0 beats NV12 beats YUYV beats MJPEG")
     func cheapest() throws {
         let size = Size(width: 640, height: 480)

@@ -100,7 +100,7 @@ struct ConfigurationReloadTests {
         #expect(changed == ["microphone", "max-duration", "max-file-size", "session", "video-crf"])
         var expected = reloaded
         expected.capture.camera = .test
-        expected.capture.size = Size(width: 640, height: 480)
+        expected.capture.size = .exactly(Size(width: 640, height: 480))
         expected.screen.window = .fullscreen
         #expect(applied == expected)
         #expect(running.reload(to: running) == .accepted(running, changed: [], keptUntilRestart: []))

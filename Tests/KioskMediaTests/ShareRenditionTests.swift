@@ -148,7 +148,7 @@ struct ShareRenditionTests {
         // The page: what SharePage makes, and all it names is in the folder.
         let page = try String(contentsOfFile: folder + "/index.html", encoding: .utf8)
         #expect(page == SharePage.html(title: "Anna & Ben", language: .fr,
-                                       downloadName: "video-\(ShareRendition.downloadStamp.string(from: now)).mp4"))
+                                       downloadName: "video-\(ShareRendition.downloadStamp(now)).mp4"))
         #expect(page.contains("<html lang=\"fr\">") && page.contains("Anna &amp; Ben") && !page.contains("http"))
         for name in ["src=\"", "href=\"", "poster=\""] {
             for piece in page.components(separatedBy: name).dropFirst() {

@@ -42,7 +42,7 @@ struct CameraControlsEndToEndTests {
         let config = folder.appendingPathComponent("booth.conf")
         try "camera.focus = 300\ncamera.exposure = 200\ncamera.brightness = -10\ncamera.white-balance = 5000\ncamera.torch = on\n"
             .write(to: config, atomically: true, encoding: .utf8)
-        let r = try RecorderProcess(["--camera", device, "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
+        let r = try RecorderProcess(["--camera", device, "--size", "352x288", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
                                      "--config", config.path, "--output", folder.appendingPathComponent("t.mov").path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         // flash_led_mode 2 is V4L2_FLASH_LED_MODE_TORCH, 0 _NONE.
@@ -79,7 +79,7 @@ struct CameraControlsEndToEndTests {
         // Unplugged after 45 frames, back 0.5 s later: the camera opens twice.
         let device = try fakeCamera(in: folder, Self.controls + "fail_after=45\nunplug_ms=500\n")
         let output = folder.appendingPathComponent("t.mov").path
-        let r = try RecorderProcess(["--camera", device, "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
+        let r = try RecorderProcess(["--camera", device, "--size", "352x288", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
                                      "--camera.white-balance", "auto", "--camera.brightness", "900", "--camera.focus", "40",
                                      "--output", output])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
@@ -127,7 +127,7 @@ struct CameraControlsEndToEndTests {
     func tapToFocus() throws {
         let folder = try testFolder("controls-focus")
         let device = try fakeCamera(in: folder, Self.controls)
-        let r = try RecorderProcess(["--camera", device, "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
+        let r = try RecorderProcess(["--camera", device, "--size", "352x288", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
                                      "--output", folder.appendingPathComponent("t.mov").path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         Thread.sleep(forTimeInterval: 0.3)

@@ -43,7 +43,7 @@ struct CameraSwitchEndToEndTests {
         let folder = try testFolder("switch")
         let (left, right) = try Self.twoCameras(in: folder)
         let missing = folder.appendingPathComponent("video7").path
-        let r = try RecorderProcess(["--camera", left, "--camera", missing, "--camera", right, "--microphone", "none",
+        let r = try RecorderProcess(["--camera", left, "--camera", missing, "--camera", right, "--microphone", "none", "--size", "352x288",
                                      "--windowed", "800x480", "--countdown", "0", "--session", "loop",
                                      "--output-dir", folder.appendingPathComponent("takes").path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
@@ -98,7 +98,7 @@ struct CameraSwitchEndToEndTests {
     func unplugged() throws {
         let folder = try testFolder("switch-unplug")
         let (left, right) = try Self.twoCameras(in: folder)
-        let r = try RecorderProcess(["--camera", left, "--camera", right, "--microphone", "none",
+        let r = try RecorderProcess(["--camera", left, "--camera", right, "--microphone", "none", "--size", "352x288",
                                      "--windowed", "800x480", "--countdown", "0", "--session", "loop",
                                      "--output-dir", folder.appendingPathComponent("takes").path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
@@ -139,7 +139,7 @@ struct CameraSwitchEndToEndTests {
     func auto() throws {
         let folder = try testFolder("switch-auto")
         let (left, right) = try Self.twoCameras(in: folder)
-        let r = try RecorderProcess(["--camera", "auto", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
+        let r = try RecorderProcess(["--camera", "auto", "--size", "352x288", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
                                      "--session", "loop", "--output-dir", folder.appendingPathComponent("takes").path],
                                     environment: ["KIOSK_VIDEO_DEVICE_DIR": folder.path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
@@ -166,7 +166,7 @@ struct CameraSwitchEndToEndTests {
         let folder = try testFolder("auto-none")
         let devices = folder.appendingPathComponent("dev")
         try FileManager.default.createDirectory(at: devices, withIntermediateDirectories: true)
-        let r = try RecorderProcess(["--camera", "auto", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
+        let r = try RecorderProcess(["--camera", "auto", "--size", "352x288", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
                                      "--output", folder.appendingPathComponent("take.mov").path],
                                     environment: ["KIOSK_VIDEO_DEVICE_DIR": devices.path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")

@@ -7,7 +7,7 @@ import KioskTestSupport
 
 @Suite("the countdown, end to end", .serialized)
 struct CountdownEndToEndTests {
-    static let base = ["--camera", "test", "--microphone", "test", "--windowed", "800x480"]
+    static let base = ["--camera", "test", "--size", "352x288", "--microphone", "test", "--windowed", "800x480"]
 
     /// When each event named `name` arrived.
     static func times(_ r: RecorderProcess, _ name: String) -> [Double] {

@@ -4,9 +4,10 @@ import Testing
 import KioskCore
 import KioskTestSupport
 
-/// The booth every e2e test records with: test sources, a window, and no countdown (the tests time
+/// The booth every e2e test records with: test sources at the seed's 352x288 (HD, the default, costs nine
+/// times the CPU; HDEndToEndTests records it), a window, and no countdown (the tests time
 /// takes from Start; the countdown has its own tests).
-let booth = ["--camera", "test", "--microphone", "test", "--windowed", "800x480", "--countdown", "0"]
+let booth = ["--camera", "test", "--size", "352x288", "--microphone", "test", "--windowed", "800x480", "--countdown", "0"]
 
 @Suite("kiosk-recorder end to end")
 struct EndToEndTests {
@@ -266,7 +267,7 @@ extension EndToEndTests {
             pcm.kiosk_fake_mic { type kiosk_fake_microphone  \(fields) }
             """.write(to: home.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
         let output = home.appendingPathComponent("take.mov").path
-        let r = try RecorderProcess(["--camera", "test", "--microphone", "kiosk_fake_mic", "--windowed", "800x480", "--countdown", "0", "--output", output],
+        let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--microphone", "kiosk_fake_mic", "--windowed", "800x480", "--countdown", "0", "--output", output],
                                     environment: ["HOME": home.path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
@@ -318,7 +319,7 @@ extension EndToEndTests {
         let folder = try testFolder("default-mic")
         let output = folder.appendingPathComponent("take.mov").path
         // No --microphone: the default, as kiosk/run and the systemd unit start it.
-        let r = try RecorderProcess(["--camera", "test", "--windowed", "800x480", "--countdown", "0", "--output", output])
+        let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--windowed", "800x480", "--countdown", "0", "--output", output])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         let started = try #require(r.wait(for: "recordingStarted"), "\(r.rawLines) \(r.stderr)")
@@ -339,7 +340,7 @@ extension EndToEndTests {
         let folder = try testFolder("no-mic")
         let output = folder.appendingPathComponent("take.mov").path
         // A PCM name no configuration defines: snd_pcm_open fails, as for an unplugged USB microphone.
-        let r = try RecorderProcess(["--camera", "test", "--microphone", "kiosk_no_such_pcm", "--windowed", "800x480", "--countdown", "0", "--output", output])
+        let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--microphone", "kiosk_no_such_pcm", "--windowed", "800x480", "--countdown", "0", "--output", output])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines)")
@@ -418,7 +419,7 @@ extension EndToEndTests {
     func unplugged() throws {
         let folder = try testFolder("unplug")
         let device = try fakeCamera(in: folder, "format=YUYV 352x288@30\nfail_after=75\nunplug_ms=1500\n")
-        let r = try RecorderProcess(["--camera", device, "--microphone", "test", "--windowed", "800x480", "--countdown", "0",
+        let r = try RecorderProcess(["--camera", device, "--size", "352x288", "--microphone", "test", "--windowed", "800x480", "--countdown", "0",
                                      "--output", folder.appendingPathComponent("take.mov").path])
         #expect(r.wait(for: "ready") != nil)
         r.command("start")

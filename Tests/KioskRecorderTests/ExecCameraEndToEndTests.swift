@@ -185,7 +185,7 @@ struct ExecCameraEndToEndTests {
             try Data().write(to: URL(fileURLWithPath: path))
             try conf.write(toFile: path + ".conf", atomically: true, encoding: .utf8)
         }
-        let r = try RecorderProcess(["--camera", "auto", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
+        let r = try RecorderProcess(["--camera", "auto", "--size", "352x288", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
                                      "--output", folder.appendingPathComponent("t.mov").path],
                                     environment: ["KIOSK_VIDEO_DEVICE_DIR": devices.path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")

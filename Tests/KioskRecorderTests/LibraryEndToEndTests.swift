@@ -119,7 +119,7 @@ struct LibraryEndToEndTests {
           arguments: [Size(width: 800, height: 480), Size(width: 480, height: 800)])
     func gridOnScreen(window: Size) throws {
         let folder = try testFolder("library-grid-\(window.width)").appendingPathComponent("takes")
-        let options = ["--camera", "test", "--microphone", "test", "--windowed", "\(window.width)x\(window.height)", "--countdown", "0"]
+        let options = ["--camera", "test", "--size", "352x288", "--microphone", "test", "--windowed", "\(window.width)x\(window.height)", "--countdown", "0"]
         let r = try RecorderProcess(options + ["--output-dir", folder.path, "--session", "loop", "--library"])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         var used: [String] = []

@@ -31,7 +31,7 @@ struct LibraryUprightEndToEndTests {
         let window = Size(width: 800, height: 480)
         let root = try testFolder("library-upright")
         let takes = root.appendingPathComponent("takes")
-        let r = try RecorderProcess(["--camera", "test", "--microphone", "none", "--windowed", "\(window.width)x\(window.height)", "--countdown", "0",
+        let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--microphone", "none", "--windowed", "\(window.width)x\(window.height)", "--countdown", "0",
                                      "--camera-rotation", "90", "--output-dir", takes.path, "--session", "loop", "--library"])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         _ = try ServiceEndToEndTests.take(r, seconds: 0.6)

@@ -29,7 +29,7 @@ struct MessagesEndToEndTests {
 
     @Test("--label.start (the record circle shows no words) still starts a booth, saying on stderr that it changes nothing")
     func labelStartWarns() throws {
-        let r = try RecorderProcess(["--camera", "test", "--microphone", "none", "--windowed", "800x480", "--label.start", "Go",
+        let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--microphone", "none", "--windowed", "800x480", "--label.start", "Go",
                                      "--output", try testFolder("label-start").appendingPathComponent("t.mov").path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("quit")

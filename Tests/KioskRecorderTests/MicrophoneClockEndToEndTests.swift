@@ -25,7 +25,7 @@ struct MicrophoneClockEndToEndTests {
     static func take(_ name: String, microphone: String, environment: [String: String] = [:]) throws -> Measured {
         let folder = try testFolder(name)
         let output = folder.appendingPathComponent("take.mov").path
-        let r = try RecorderProcess(["--camera", "test", "--microphone", microphone, "--windowed", "800x480", "--countdown", "0",
+        let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--microphone", microphone, "--windowed", "800x480", "--countdown", "0",
                                      "--output", output], environment: environment)
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")

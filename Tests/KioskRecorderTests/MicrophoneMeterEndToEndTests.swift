@@ -44,7 +44,7 @@ struct MicrophoneMeterEndToEndTests {
         r.command("quit")
         #expect(r.exitStatus() == 0)
 
-        let none = try RecorderProcess(["--camera", "test", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
+        let none = try RecorderProcess(["--camera", "test", "--size", "352x288", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
                                         "--output", folder.appendingPathComponent("none.mov").path])
         try #require(none.wait(for: "ready") != nil)
         none.command("state")
@@ -64,7 +64,7 @@ struct MicrophoneMeterEndToEndTests {
             pcm_type.kiosk_fake_microphone { lib "\(plugin)" }
             pcm.kiosk_fake_mic { type kiosk_fake_microphone  silent 1 }
             """.write(to: folder.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
-        let r = try RecorderProcess(["--camera", "test", "--microphone", "kiosk_fake_mic", "--windowed", "800x480", "--countdown", "0",
+        let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--microphone", "kiosk_fake_mic", "--windowed", "800x480", "--countdown", "0",
                                      "--output", folder.appendingPathComponent("take.mov").path], environment: ["HOME": folder.path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
@@ -94,7 +94,7 @@ struct MicrophoneAtLaunchEndToEndTests {
     func missing() throws {
         let folder = try testFolder("mic-missing")
         let output = folder.appendingPathComponent("take.mov").path
-        let r = try RecorderProcess(["--camera", "test", "--microphone", "kiosk_no_such_pcm", "--windowed", "800x480", "--countdown", "0",
+        let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--microphone", "kiosk_no_such_pcm", "--windowed", "800x480", "--countdown", "0",
                                      "--output", output])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         let names = r.events.map(\.name)
@@ -119,7 +119,7 @@ struct MicrophoneAtLaunchEndToEndTests {
     @Test("ready names the microphone the takes will have: test, or none when none is asked for (and no error then)",
           arguments: [("test", "test"), ("none", "none")])
     func named(choice: String, expected: String) throws {
-        let r = try RecorderProcess(["--camera", "test", "--microphone", choice, "--windowed", "800x480",
+        let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--microphone", choice, "--windowed", "800x480",
                                      "--output", try testFolder("mic-named-\(choice)").appendingPathComponent("t.mov").path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         #expect(Self.ready(r) == .some(expected), "\(r.rawLines)")

@@ -167,7 +167,7 @@ struct PromptEndToEndTests {
         let folder = try testFolder("large-text-portrait")
         let canvas = Size(width: 480, height: 800)
         let normal = Layout(canvas: canvas), large = Layout(canvas: canvas, textScale: 1.35)
-        let r = try RecorderProcess(["--camera", "test", "--microphone", "test", "--windowed", "480x800", "--countdown", "0",
+        let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--microphone", "test", "--windowed", "480x800", "--countdown", "0",
                                      "--large-text", "--output", folder.appendingPathComponent("take.mov").path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")

@@ -156,7 +156,7 @@ struct SeekEndToEndTests {
         let folder = try testFolder("seek-review")
         let output = folder.appendingPathComponent("take.mov").path
         let disk = folder.appendingPathComponent("sound.raw").path
-        let r = try RecorderProcess(["--camera", "test", "--microphone", "test", "--windowed", "480x960", "--countdown", "0",
+        let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--microphone", "test", "--windowed", "480x960", "--countdown", "0",
                                      "--output", output], environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": disk])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")

@@ -139,7 +139,7 @@ struct ShareEndToEndTests {
             pcm.kiosk_fake_mic { type kiosk_fake_microphone  close_ms 2000 }
             """.write(to: home.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
         let shares = home.appendingPathComponent("share").path, seen = home.appendingPathComponent("hook.txt").path
-        let r = try RecorderProcess(["--camera", "test", "--microphone", "kiosk_fake_mic", "--windowed", "800x480", "--countdown", "0",
+        let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--microphone", "kiosk_fake_mic", "--windowed", "800x480", "--countdown", "0",
                                      "--output", home.appendingPathComponent("take.mov").path, "--share-dir", shares,
                                      "--share-url", Self.template, "--share-seconds", "2",
                                      "--on-take", #"echo "$KIOSK_TAKE_PATH $KIOSK_SHARE_DIR" > \#(seen)"#],

@@ -92,7 +92,7 @@ struct SlideshowEndToEndTests {
 
         let device = try fakeCamera(in: root, "card=Booth Cam\n")
         let disk = root.appendingPathComponent("sound.raw").path
-        let r = try RecorderProcess(["--camera", device, "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
+        let r = try RecorderProcess(["--camera", device, "--size", "352x288", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
                                      "--output-dir", takes.path, "--session", "loop", "--library", "--prompt", "Say hello",
                                      "--attract-after", "2", "--attract-slideshow"],
                                     environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": disk])
