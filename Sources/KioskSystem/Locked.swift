@@ -1,7 +1,7 @@
 // The one lock the project uses around shared state: a pthread mutex, which ThreadSanitizer
 // understands. Synchronization.Mutex is not used: on Linux, when it is contended, it waits on a
 // futex and takes the lock inside the Swift runtime, which is not instrumented, so TSan misses
-// that acquisition and reports what the Mutex guards as a race (see README.md, Testing).
+// that acquisition and reports what the Mutex guards as a race (see CONTRIBUTING.md, Sanitizers).
 import Glibc
 
 /// A value that one thread at a time reads or writes, through `withLock`. The same shape as
