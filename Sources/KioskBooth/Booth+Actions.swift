@@ -145,14 +145,13 @@ extension Booth {
     }
 
     /// Runs `work` on the file worker, in order with the jobs before it, as one of the jobs the exit
-    /// waits for. What it returns is its report: posted as `fileJobReported`, counted done as the
-    /// loop takes it, then handled. The one place a file job meets its report (a report taken for
+    /// waits for. What it returns is its report: posted as `fileJobReported` with the job the core
+    /// gave it, that job counted done as the loop takes it, then handled. The one place a file job meets its report (a report taken for
     /// another job's lost a guest's share: a microphone's close counted as Use Video's hand-over).
     /// The photo is the one job counted apart: it starts on the camera's next frame (Booth+Photo).
     func fileJob(_ work: @escaping @Sendable () -> BoothMessage) {
-        core.filePosted()
-        let inbox = inbox
-        shared.files.async { inbox.post(.fileJobReported(work())) }
+        let (job, inbox) = (core.filePosted(), inbox)
+        shared.files.async { inbox.post(.fileJobReported(job, work())) }
     }
 
     /// The output folder's retention rules.

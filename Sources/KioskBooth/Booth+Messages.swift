@@ -45,8 +45,8 @@ extension Booth {
 
     func handle(_ message: BoothMessage) {
         switch message {
-        case let .fileJobReported(report):
-            core.fileDone()
+        case let .fileJobReported(job, report):
+            core.fileDone(job)
             handle(report)
         case let .cameraStarted(failure):
             carryOut(core.cameraStarted(failure: failure, open: camera.isOpen))

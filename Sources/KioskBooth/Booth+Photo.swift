@@ -31,14 +31,17 @@ struct PhotoState {
     var busy = false
     /// When the request was left in the slot (CLOCK_MONOTONIC ns), until a frame takes it.
     var waitingSince: Int64?
+    /// The file job the core counted out for the photo being taken (its outcome brings it back).
+    var job: FileJob?
     /// When the last photo's flash began.
     var flashAt: Int64?
     /// Photos written in this run (`{n}` beside `--output`, where there is no counter).
     var count = 0
 }
 
-/// A photo made and written, or why not.
+/// A photo made and written, or why not, with the file job the core counted out for it.
 public struct PhotoOutcome: Sendable {
+    let job: FileJob
     let result: Result<(path: String, size: Size, events: [KioskEvent]), PhotoError>
 }
 
@@ -58,7 +61,8 @@ extension Booth {
         let (inbox, files, photos, storage, overlays, video) = (inbox, shared.files, shared.photos, storage, parts.overlays, config.video)
         let (template, count, mode, rules, protected) = (config.storage.photoTemplate, takes.photo.count, config.storage.fileMode,
                                                         retention, core.jobs.protectedTakes)
-        core.filePosted()
+        let job = core.filePosted()
+        takes.photo.job = job
         takes.photo.busy = true
         takes.photo.waitingSince = MonotonicClock.now()
         shared.photoSlot.set { frame in
@@ -66,13 +70,13 @@ extension Booth {
                 let began = MonotonicClock.now()
                 let made: PhotoJPEG.Photo
                 do throws(PhotoError) { made = try PhotoJPEG.make(frame, quarterTurns: turns, overlay: overlays.take(video)) } catch {
-                    return inbox.post(.photoDone(PhotoOutcome(result: .failure(error))))
+                    return inbox.post(.photoDone(PhotoOutcome(job: job, result: .failure(error))))
                 }
                 Log.info("photo: \(made.size.width)x\(made.size.height) JPEG of \(made.bytes.count) bytes made in "
                          + "\((MonotonicClock.now() - began) / 1_000_000) ms")
                 files.async {
                     let written = storage.photo(made.bytes, template: template, count: count, mode: mode, rules: rules, protected: protected)
-                    inbox.post(.photoDone(PhotoOutcome(result: written.map { ($0.path, made.size, $0.events) })))
+                    inbox.post(.photoDone(PhotoOutcome(job: job, result: written.map { ($0.path, made.size, $0.events) })))
                 }
             }
         }
@@ -86,13 +90,14 @@ extension Booth {
         guard let since = takes.photo.waitingSince, MonotonicClock.now() - since > Self.photoWaitLimit else { return }
         takes.photo.waitingSince = nil
         // Taken meanwhile: the photo is on its way.
-        guard shared.photoSlot.take() != nil else { return }
-        photoDone(PhotoOutcome(result: .failure(PhotoError("no picture from the camera within \(Self.photoWaitLimit / 1_000_000_000) s"))))
+        guard shared.photoSlot.take() != nil, let job = takes.photo.job else { return }
+        photoDone(PhotoOutcome(job: job, result: .failure(PhotoError("no picture from the camera within \(Self.photoWaitLimit / 1_000_000_000) s"))))
     }
 
     /// The photo is written (`photoTaken`, then what retention did, and its hook is owed) or failed.
     func photoDone(_ outcome: PhotoOutcome) {
-        core.fileDone()
+        core.fileDone(outcome.job)
+        takes.photo.job = nil
         takes.photo.busy = false
         takes.photo.waitingSince = nil
         switch outcome.result {

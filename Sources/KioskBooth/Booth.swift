@@ -234,7 +234,7 @@ public final class Booth {
     private func stepBeforeReady() {
         for message in inbox.take() {
             switch message {
-            case _ where core.readyOut, .cameraStarted, .microphoneTried, .fileJobReported(.launchFilesDone): handle(message)
+            case _ where core.readyOut, .cameraStarted, .microphoneTried, .fileJobReported(_, .launchFilesDone): handle(message)
             case .systemSleep(true):
                 // Nothing records before `ready`: the sleep need not wait for it. The
                 // background itself is handled after `ready`, in order.

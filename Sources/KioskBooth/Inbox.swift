@@ -10,8 +10,9 @@ import Synchronization
 
 /// Everything that happens to the booth from outside the UI thread.
 public indirect enum BoothMessage: Sendable {
-    /// A file job's report (`Booth.fileJob`): the job is counted done, then its report handled.
-    case fileJobReported(BoothMessage)
+    /// A file job's report (`Booth.fileJob`) with the job the core gave it: that job is counted
+    /// done, then its report handled.
+    case fileJobReported(FileJob, BoothMessage)
     /// The camera or microphone lost or found its device.
     case capture(CaptureEvent)
     /// The camera made its first attempt to open (the error, if its thread could not start).

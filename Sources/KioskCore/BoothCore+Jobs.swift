@@ -7,14 +7,15 @@
 // launch). A signal that ends the booth while a hook runs makes the turn say `.stopHook`, once.
 
 extension BoothCore {
-    /// A job was posted to the file worker: the exit waits for it.
-    public mutating func filePosted() {
+    /// A job is posted to the file worker: the exit waits for it until its report brings the job
+    /// back (`fileDone`).
+    public mutating func filePosted() -> FileJob {
         jobs.filePosted()
     }
 
-    /// A file job reported back.
-    public mutating func fileDone() {
-        jobs.fileDone()
+    /// `job` reported back.
+    public mutating func fileDone(_ job: FileJob) {
+        jobs.fileDone(job)
     }
 
     /// An accepted take owes its hook, due at `now`.

@@ -5,11 +5,19 @@
 // exit. A hook waiting for its next try does not hold the exit: the saved queue continues it at the
 // next launch.
 
+/// A file-worker job the core counted out (`BoothJobs.filePosted`): its report comes back with it,
+/// so a report is matched to its own job, never to another's.
+public struct FileJob: Hashable, Sendable {
+    public let id: Int
+}
+
 public struct BoothJobs: Equatable, Sendable {
     /// The exit status the machine asked for; nil: not leaving.
     public var exitCode: Int32?
-    /// File-worker jobs posted and not yet reported back.
-    public private(set) var fileJobs = 0
+    /// File-worker jobs posted and not yet reported back, by id.
+    public private(set) var outstanding: Set<Int> = []
+    /// The last id given out.
+    private var lastJob = 0
     /// The `--on-take` hooks still owed, and the one running (HookQueue).
     public var owed = HookQueue()
     /// A signal ended the booth and the running hook was asked to end (once).
@@ -18,13 +26,18 @@ public struct BoothJobs: Equatable, Sendable {
     public init() {}
 
     /// True once the machine said exit and every file job and the running hook have reported back.
-    public var isFinished: Bool { exitCode != nil && fileJobs == 0 && owed.running == nil }
+    public var isFinished: Bool { exitCode != nil && outstanding.isEmpty && owed.running == nil }
 
-    public mutating func filePosted() { fileJobs += 1 }
+    /// A job is posted: the exit waits for it until its report brings this back.
+    public mutating func filePosted() -> FileJob {
+        lastJob += 1
+        outstanding.insert(lastJob)
+        return FileJob(id: lastJob)
+    }
 
-    public mutating func fileDone() {
-        precondition(fileJobs > 0, "a file job reported back twice")
-        fileJobs -= 1
+    /// `job`'s report is back (in any order with the others).
+    public mutating func fileDone(_ job: FileJob) {
+        precondition(outstanding.remove(job.id) != nil, "file job \(job.id) reported back twice, or was never posted")
     }
 
     /// Takes (file names) retention must not delete: their hook is owed (waiting, running, or out

@@ -82,7 +82,7 @@ struct BoothCoreTests {
         #expect(core.machine.mode == .ready)
         // `quit` with a file job still out: the exit is decided (and waits for the job).
         var leaving = BoothCore(machine: Fixture.finished.make(session: .loop), settings: settings, now: 0)
-        leaving.filePosted()
+        _ = leaving.filePosted()
         _ = leaving.handle(.quit)
         #expect(Self.run(&leaving, from: 0, to: 200).isEmpty)
     }
@@ -96,9 +96,9 @@ struct BoothCoreTests {
         #expect(reset.contains(.machine(.discardTake)), "\(reset)")
         #expect(!reset.contains { if case .exit = $0 { true } else { false } }, "\(reset)")
         // The booth carries out the discard: a file job on its worker.
-        core.filePosted()
+        let discard = core.filePosted()
         #expect(core.turn(at: Self.ns(61.1)).isEmpty)
-        core.fileDone()
+        core.fileDone(discard)
         #expect(core.turn(at: Self.ns(61.2)).contains { if case .exit = $0 { true } else { false } })
     }
 
@@ -181,8 +181,8 @@ struct BoothCoreTests {
             case let .microphone(failure): carryOut(core.microphoneTried(failure: failure))
             case .launchDone:
                 // As the booth's file job: posted, its report counted done as it is taken.
-                core.filePosted()
-                core.fileDone()
+                let job = core.filePosted()
+                core.fileDone(job)
                 carryOut(core.launchFilesDone([], owed: [], at: 0))
             case .cameraLost:
                 carryOut(core.handle(.cameraLost))
@@ -238,6 +238,8 @@ struct BoothCoreTests {
         var core = BoothCore(machine: machine, now: 0)
         var running: String?
         var said: [String] = []
+        // The jobs out, oldest first: each `.done` brings back the oldest.
+        var out: [FileJob] = []
         func note(_ effects: [BoothCore.Effect], at t: Int) {
             for effect in effects {
                 switch effect {
@@ -252,8 +254,8 @@ struct BoothCoreTests {
         for (i, step) in (steps + [.event(.stateQuery)]).enumerated() {
             let now = Int64(i) * s
             switch step {
-            case .post: core.filePosted()
-            case .done: core.fileDone()
+            case .post: out.append(core.filePosted())
+            case .done: core.fileDone(out.removeFirst())
             case let .event(event): note(core.handle(event), at: i)
             case let .owe(path): core.hookOwed(HookQueue.Entry(path: path, duration: 1), at: now)
             case .startHook: running = core.nextHook(command: "upload", limit: nil, at: now)?.path

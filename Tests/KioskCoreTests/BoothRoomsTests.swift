@@ -153,12 +153,12 @@ struct BoothRoomsTests {
     @Test("the exit waits for every file job and the running hook to report back, not for a try still to come")
     func exitWaits() {
         var jobs = BoothJobs()
-        jobs.filePosted()
+        let job = jobs.filePosted()
         jobs.owed.add(HookQueue.Entry(path: "/t/take-1.mov", duration: 1.5), now: 0)
         let run = jobs.owed.next(command: "upload", limit: nil, now: 0)
         jobs.exitCode = 0
         #expect(!jobs.isFinished)
-        jobs.fileDone()
+        jobs.fileDone(job)
         #expect(!jobs.isFinished, "a hook still runs")
         _ = jobs.owed.ended(path: "/t/take-1.mov", outcome: .exited(1), now: 5)
         #expect(jobs.isFinished, "the next try waits for the next launch")
@@ -169,6 +169,23 @@ struct BoothRoomsTests {
         #expect(!idle.isFinished, "no exit asked")
         idle.exitCode = 3
         #expect(idle.isFinished)
+    }
+
+    @Test("file jobs come back in any order, each by the id it was given: the exit waits for exactly those still out")
+    func outOfOrder() {
+        var jobs = BoothJobs()
+        // Use Video's hand-over, the microphone's close, a discarded take: posted in that order.
+        let handOver = jobs.filePosted(), close = jobs.filePosted(), discard = jobs.filePosted()
+        #expect(Set([handOver, close, discard]).count == 3)
+        jobs.exitCode = 0
+        jobs.fileDone(discard)
+        jobs.fileDone(handOver)
+        #expect(!jobs.isFinished && jobs.outstanding == [close.id], "the microphone's close is still out")
+        let late = jobs.filePosted()
+        jobs.fileDone(close)
+        #expect(!jobs.isFinished && jobs.outstanding == [late.id])
+        jobs.fileDone(late)
+        #expect(jobs.isFinished)
     }
 
     @Test("a signal asks the running hook to end, once; without a hook running, or without a signal, never")
