@@ -66,7 +66,7 @@ extension Booth {
         case let .startRecording(orientation):
             startRecording(orientation: orientation)
         case .startCountdownClock:
-            core.countdownStarted(at: MonotonicClock.now())
+            core.countdownStarted(at: now)
         case let .stopRecording(reason):
             // Before the writer reported its start there is nothing to stop yet: the machine asks
             // again when the start arrives.
@@ -77,7 +77,7 @@ extension Booth {
             stopPlayback()
             // The review's player takes the screen's player surface from the attract slideshow.
             endSlideshow()
-            draw.controls.touched(at: MonotonicClock.now())
+            draw.controls.touched(at: now)
             // The review of a trimmed take plays only the part kept (`--trim`).
             player.playback = Playback(path: path, screen: screen, audio: parts.audio, loop: player.loops,
                                        range: machine.mode == .playing ? machine.trim : nil)
@@ -94,7 +94,7 @@ extension Booth {
         case let .emit(event):
             if case let .state(mode, timer, buttons, orientation, remaining, _, _, trim, library, leftOut) = event {
                 events.emit(.state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
-                                   microphoneLevel: config.capture.microphone != .none ? meter.level() : nil,
+                                   microphoneLevel: config.capture.microphone != .none ? meter.level(at: now) : nil,
                                    hooksPending: config.service.onTake != nil ? core.jobs.owed.pending : nil, trim: trim, library: library,
                                    libraryLeftOut: leftOut))
             } else {

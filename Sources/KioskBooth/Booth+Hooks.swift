@@ -17,7 +17,7 @@ extension Booth {
     func hookOwed(_ path: String, share: ShareLink?, duration: Double? = nil) {
         guard config.service.onTake != nil else { return }
         core.hookOwed(HookQueue.Entry(path: path, duration: duration ?? takes.lastDuration, shareToken: share?.token, shareFolder: share?.folder),
-                      at: MonotonicClock.now())
+                      at: now)
         // Saved at once, whether its try starts now or waits behind another hook's: a kill -9 while
         // another hook runs must not lose what this take owes.
         let (file, text) = (storage.hookQueueFile, core.jobs.owed.text)
@@ -41,7 +41,7 @@ extension Booth {
     /// its end comes back as `hookDone`.
     private func startDueHook() {
         guard let command = config.service.onTake,
-              let run = core.nextHook(command: command, limit: config.service.hookAttempts, at: MonotonicClock.now()) else { return }
+              let run = core.nextHook(command: command, limit: config.service.hookAttempts, at: now) else { return }
         let (inbox, running, hooks, file, text) = (inbox, shared.runningHook, shared.hooks, storage.hookQueueFile, core.jobs.owed.text)
         fileJob {
             if let file { HookQueueFile.save(text, to: file) }
@@ -74,7 +74,6 @@ extension Booth {
     /// it and retention runs again; after a failure the next try waits for the back-off, or the
     /// hook is given up after `--hook-attempts` tries (its take still kept).
     func hookDone(_ path: String, _ outcome: HookOutcome) {
-        let now = MonotonicClock.now()
         let attempts = core.jobs.owed.entries.first { $0.path == path }?.attempts ?? 0
         carryOut(core.hookEnded(path: path, outcome: outcome, at: now))
         switch outcome {

@@ -14,9 +14,9 @@ extension Booth {
         let folder = (storage as? FolderStorage)?.folder
         let mode = config.storage.fileMode
         fileJob {
-            let began = MonotonicClock.now()
+            let took = Stopwatch()
             let (listed, leftOut) = folder.map { TakeLibrary.list($0, mode: mode) } ?? ([], 0)
-            Log.info("library: \(listed.count) takes listed in \((MonotonicClock.now() - began) / 1_000_000) ms"
+            Log.info("library: \(listed.count) takes listed in \(took.milliseconds) ms"
                      + (leftOut > 0 ? "; \(leftOut) older ones left out (it shows the newest \(TakeLibrary.shown))" : ""))
             // Probing and thumbnailing hundreds of takes leaves freed blocks in the worker's arena
             // (large blocks are kept: MallocArenas); given back now, not only when the library closes.

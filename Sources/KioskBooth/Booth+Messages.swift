@@ -15,7 +15,7 @@ extension Booth {
     /// of an attract screen only wakes it.
     func focus(at point: Point) {
         guard [.ready, .countdown, .recording].contains(machine.mode), !attracting, machine.cameraAvailable else { return }
-        draw.focusBox = (point, MonotonicClock.now())
+        draw.focusBox = (point, now)
         camera.triggerFocus()
         needsDraw = true
     }
@@ -55,9 +55,9 @@ extension Booth {
             microphone.missing = failure != nil
             carryOut(core.microphoneTried(failure: failure))
         case let .launchFilesDone(done, owed):
-            carryOut(core.launchFilesDone(done, owed: owed, at: MonotonicClock.now()))
+            carryOut(core.launchFilesDone(done, owed: owed, at: now))
         case let .cameraTried(index, attempt, name, label):
-            carryOut(core.cameraTried(index, attempt, name: name, label: label, at: MonotonicClock.now()))
+            carryOut(core.cameraTried(index, attempt, name: name, label: label, at: now))
         case let .capture(event):
             handle(event)
         case let .takeStarted(started):
@@ -148,10 +148,10 @@ extension Booth {
     func handle(_ command: Command) {
         // A guest's press or touch sent as a command keeps the finished screen awake; `state` does not.
         switch command {
-        case .press, .start, .seek, .pause, .pick: _ = core.touched(at: MonotonicClock.now(), swallow: false)
+        case .press, .start, .seek, .pause, .pick: _ = core.touched(at: now, swallow: false)
         case .tap:
             // A tap on the attract screen wakes it, like a finger.
-            if core.touched(at: MonotonicClock.now(), swallow: true) { return }
+            if core.touched(at: now, swallow: true) { return }
         default: break
         }
         switch command {
@@ -161,10 +161,10 @@ extension Booth {
         case .background: carryOut(core.handle(.background))
         case .foreground: carryOut(core.handle(.foreground))
         case let .tap(point):
-            stats.write("tap", mode: machine.mode)
+            stats.write("tap", mode: machine.mode, at: now)
             // A tap on hidden controls presses nothing: it pauses and brings them back.
             let visible = controlsShown ? machine.visibleButtons : []
-            draw.controls.touched(at: MonotonicClock.now())
+            draw.controls.touched(at: now)
             if let button = screen.press(at: point, visible: visible) {
                 carryOut(core.handle(.press(button)))
             } else if let fraction = screen.progressFraction(at: point, visible: visible) {

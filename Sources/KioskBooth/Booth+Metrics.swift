@@ -99,7 +99,7 @@ extension Booth {
         f.framesDropped = service.metrics.framesDropped
         f.cameraUp = machine.cameraAvailable
         // Whole dB: the file changes with the level, not with its noise.
-        if config.capture.microphone != .none { f.microphoneLevel = meter.level().rounded() }
+        if config.capture.microphone != .none { f.microphoneLevel = meter.level(at: now).rounded() }
         f.hooksPending = core.jobs.owed.pending
         f.lastTake = service.metrics.lastTake
         return f
@@ -110,7 +110,7 @@ extension Booth {
     func writeMetrics(final: Bool = false) {
         guard let writer = shared.metrics else { return }
         let figures = figures
-        guard service.metrics.pace.due(figures, now: MonotonicClock.now()) || final else { return }
+        guard service.metrics.pace.due(figures, now: now) || final else { return }
         writer.write(figures, output: outputPath, keepFree: config.limits.minFreeDisk, bytesPerSecond: service.metrics.bytesPerSecond)
         if final { writer.flush() }
     }

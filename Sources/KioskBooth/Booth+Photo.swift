@@ -64,30 +64,30 @@ extension Booth {
         let job = core.filePosted()
         takes.photo.job = job
         takes.photo.busy = true
-        takes.photo.waitingSince = MonotonicClock.now()
+        takes.photo.waitingSince = now
         shared.photoSlot.set { frame in
             photos.async {
-                let began = MonotonicClock.now()
+                let took = Stopwatch()
                 let made: PhotoJPEG.Photo
                 do throws(PhotoError) { made = try PhotoJPEG.make(frame, quarterTurns: turns, overlay: overlays.take(video)) } catch {
                     return inbox.post(.photoDone(PhotoOutcome(job: job, result: .failure(error))))
                 }
                 Log.info("photo: \(made.size.width)x\(made.size.height) JPEG of \(made.bytes.count) bytes made in "
-                         + "\((MonotonicClock.now() - began) / 1_000_000) ms")
+                         + "\(took.milliseconds) ms")
                 files.async {
                     let written = storage.photo(made.bytes, template: template, count: count, mode: mode, rules: rules, protected: protected)
                     inbox.post(.photoDone(PhotoOutcome(job: job, result: written.map { ($0.path, made.size, $0.events) })))
                 }
             }
         }
-        takes.photo.flashAt = MonotonicClock.now()
+        takes.photo.flashAt = now
         parts.audio.play(.shutter)
     }
 
     /// Each turn: a request no frame took within `photoWaitLimit` (the camera stopped or was lost)
     /// is withdrawn and said.
     func checkPhoto() {
-        guard let since = takes.photo.waitingSince, MonotonicClock.now() - since > Self.photoWaitLimit else { return }
+        guard let since = takes.photo.waitingSince, now - since > Self.photoWaitLimit else { return }
         takes.photo.waitingSince = nil
         // Taken meanwhile: the photo is on its way.
         guard shared.photoSlot.take() != nil, let job = takes.photo.job else { return }

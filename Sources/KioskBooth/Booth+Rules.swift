@@ -58,7 +58,6 @@ extension Booth {
             microphone.silence.reset()
             return
         }
-        let now = MonotonicClock.now()
         // Just after the whole process stood still nothing could be heard, or said: not silence.
         if ProcessStalls.shared.inAftermath(at: now) { return }
         if microphone.silence.heard(lastSound: meter.lastSound, at: now) {

@@ -16,7 +16,7 @@ extension Booth {
         let step = playback.step()
         if step.newPicture {
             needsDraw = true
-            stats.picture(position: step.position, play: step.play)
+            stats.picture(position: step.position, play: step.play, at: now)
         }
         carryOut(core.handle(.playbackProgress(position: step.position, duration: step.duration)))
         if needsDraw { playback.presented() } // drawn at the end of this loop

@@ -79,7 +79,7 @@ extension Booth {
             return
         }
         Log.info("SIGHUP: reading \(file) again")
-        tellService(.reloading(monotonicUSec: MonotonicClock.now() / 1000))
+        tellService(.reloading(monotonicUSec: now / 1000))
         let inbox = inbox
         shared.configReader.async {
             let read = Result { () throws(UsageError) in try source.read() }

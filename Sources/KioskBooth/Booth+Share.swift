@@ -91,7 +91,7 @@ extension Booth {
 
     /// `.startShareClock`: the share screen ends by itself after `--share-seconds`.
     func startShareClock() {
-        core.shareStarted(at: MonotonicClock.now(), seconds: config.share.seconds)
+        core.shareStarted(at: now, seconds: config.share.seconds)
     }
 
     /// At launch, on the file worker: folders a kill left half written are removed, old ones expire.

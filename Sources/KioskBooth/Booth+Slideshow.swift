@@ -17,7 +17,6 @@ extension Booth {
     /// the playing take's picture due now.
     func stepSlideshow() {
         player.slideshow.enabled = config.guest.attractSlideshow
-        let now = MonotonicClock.now()
         // The review's player has the screen's player surface to itself; in the background nobody
         // sees the screen.
         carryOutSlideshow(player.slideshow.look(attract: attracting && player.playback == nil && !machine.inBackground, at: now))
@@ -40,13 +39,13 @@ extension Booth {
 
     /// The slideshow stops now, before the review's player uses the screen's player surface.
     func endSlideshow() {
-        carryOutSlideshow(player.slideshow.look(attract: false, at: MonotonicClock.now()))
+        carryOutSlideshow(player.slideshow.look(attract: false, at: now))
     }
 
     /// The file worker's listing for the attract screen that asked with `serial`.
     func slideshowListed(_ paths: [String], serial: Int) {
         Log.info("slideshow: \(paths.count) takes to play")
-        carryOutSlideshow(player.slideshow.listed(paths, serial: serial, at: MonotonicClock.now()))
+        carryOutSlideshow(player.slideshow.listed(paths, serial: serial, at: now))
     }
 
     private func carryOutSlideshow(_ actions: [SlideshowRule.Action]) {

@@ -52,7 +52,7 @@ extension Booth {
     func takeStarted(_ started: StartedTake) {
         takes.opening = false
         takes.current = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames,
-                             previewDropsAtStart: frames.dropped)
+                             previewDropsAtStart: frames.dropped, startedAt: now)
         takes.timeLeft = TimeLeft(maxDuration: config.limits.maxDuration)
         // A microphone missing at launch that opened for this take is there again.
         if started.microphone != nil { microphone.missing = false }
@@ -95,7 +95,7 @@ extension Booth {
     func previewYields() -> Bool {
         guard machine.mode == .recording, let take = takes.current,
               take.writer.videoWaiting >= Self.previewYieldsAt || take.writer.steppedDown,
-              MonotonicClock.now() - takes.lastPreviewShown < Self.yieldingPreviewInterval else { return false }
+              now - takes.lastPreviewShown < Self.yieldingPreviewInterval else { return false }
         takes.current?.previewYielded = true
         return true
     }

@@ -10,10 +10,10 @@ extension Booth {
     /// The take at `path` cut to `range`, on the file worker: what was delivered, or the `error`
     /// event saying why the whole take goes instead (it is untouched then).
     static func cut(_ path: String, to range: TrimRange) -> (done: TakeTrim.Cut?, failure: KioskEvent?) {
-        let start = MonotonicClock.now()
+        let took = Stopwatch()
         do {
             let cut = try TakeTrim.cut(path, start: range.start, end: range.end)
-            Log.info("trim: \(path) cut to [\(cut.start), \(cut.end)] s in \(Double(MonotonicClock.now() - start) / 1e9) s"
+            Log.info("trim: \(path) cut to [\(cut.start), \(cut.end)] s in \(took.seconds) s"
                 + " (\(cut.videoPackets) video and \(cut.audioPackets) audio packets, \(cut.bytes) bytes, sync \(cut.syncSeconds) s)")
             return (cut, nil)
         } catch {

@@ -62,7 +62,10 @@ public final class Booth {
     /// Until `ready` (the core's gate), the inbox's other messages wait here, and the screen's input
     /// in its own queue.
     var heldUntilReady: [BoothMessage] = []
-    var draw = DrawState(controls: ControlsVisibility(now: MonotonicClock.now()))
+    /// The loop's time (CLOCK_MONOTONIC ns, from `parts.clock`), read once a turn, as the turn's
+    /// input arrives: every rule of the turn takes it as a value.
+    var now: Int64
+    var draw: DrawState
     var service = ServiceLink()
     var microphone = MicrophoneState()
     var player = PlayerState()
@@ -109,12 +112,14 @@ public final class Booth {
         self.outputPath = outputPath
         storage = folder.map { FolderStorage(folder: $0) } ?? SingleFileStorage(output: outputPath)
         self.parts = parts
+        now = parts.clock()
+        draw = DrawState(controls: ControlsVisibility(now: now))
         shared = try BoothWorkers(outputLock: Locked(outputLock), metricsFile: config.service.metricsFile)
         let cameraCount = 1 + parts.moreCameras.count
         core = BoothCore(machine: RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                                   countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining,
                                                   cameraCount: cameraCount, shares: config.share.folder != nil, trims: config.guest.trim),
-                         settings: Self.coreSettings(config, parts: parts), now: MonotonicClock.now(),
+                         settings: Self.coreSettings(config, parts: parts), now: now,
                          launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
                          microphone: parts.monitorsMicrophone && config.capture.microphone != .none,
                          hookBackoff: HookBackoff(first: parts.environment.hookBackoff ?? 10), cameras: cameraCount)
@@ -133,7 +138,9 @@ public final class Booth {
         storage = SingleFileStorage()
         shared = try BoothWorkers(outputLock: Locked(nil))
         self.parts = parts
-        core = BoothCore(machine: RecorderMachine(playing: file, orientation: parts.screen.orientation), now: MonotonicClock.now())
+        now = parts.clock()
+        draw = DrawState(controls: ControlsVisibility(now: now))
+        core = BoothCore(machine: RecorderMachine(playing: file, orientation: parts.screen.orientation), now: now)
         inbox.wakes(with: parts.screen.wake)
     }
 
@@ -166,7 +173,7 @@ public final class Booth {
             showOverlay(config.video)
         }
         carryOut(core.start())
-        stats.write("start", mode: machine.mode, renderer: screen.rendererName)
+        stats.write("start", mode: machine.mode, renderer: screen.rendererName, at: now)
     }
 
     /// True once the core said `.exit`: the machine said exit and every file job and hook has
@@ -175,14 +182,18 @@ public final class Booth {
 
     /// One turn of the loop: input, the inbox, the timer, the newest frame, the player, the screen.
     public func step() {
-        if let notifier = parts.notifier, notifier.watchdogDue(now: MonotonicClock.now()) { tellService(.watchdog) }
         guard core.readyOut || machine.playerFile != nil else {
+            now = parts.clock()
+            watchdog()
             stepBeforeReady()
             return
         }
         let visible = controlsShown ? machine.visibleButtons : []
-        for input in screen.waitEvents(timeoutMs: needsDraw ? 0 : idleWaitMilliseconds, visible: visible) {
-            let now = MonotonicClock.now()
+        let inputs = screen.waitEvents(timeoutMs: needsDraw ? 0 : idleWaitMilliseconds, visible: visible)
+        // The turn's one reading of the clock, as its input arrives.
+        now = parts.clock()
+        watchdog()
+        for input in inputs {
             draw.controls.touched(at: now)
             needsDraw = true
             // A touch (or a key) on the attract screen only wakes it: no take starts by accident.
@@ -195,7 +206,7 @@ public final class Booth {
         core.settings = Self.coreSettings(config, parts: parts)
         let take = takes.current.map { (elapsed: $0.writer.elapsed, remaining: remaining(of: $0.writer)) }
         // (And a running hook asked to end when a signal ends the booth; the exit once all is back.)
-        carryOut(core.turn(at: MonotonicClock.now(), BoothCore.Turn(take: take)))
+        carryOut(core.turn(at: now, BoothCore.Turn(take: take)))
         // A photo's share screen timed out (or the turn otherwise reached ready): the next photo's code.
         offerPhotoShare()
         // The attract screen's slideshow as the attract screen now is (a touch above ended it: it
@@ -210,7 +221,7 @@ public final class Booth {
         if [.ready, .countdown, .recording].contains(machine.mode), !previewYields(), !player.slideshowOnScreen,
            let (frame, serial) = frames.take(newerThan: draw.frameSerial) {
             draw.frameSerial = serial
-            takes.lastPreviewShown = MonotonicClock.now()
+            takes.lastPreviewShown = now
             do { try screen.show(frame: frame) } catch { Log.info("preview: \(error)") }
             stats.previewFrames += 1
             needsDraw = true
@@ -219,13 +230,18 @@ public final class Booth {
         let model: ViewModel? = controlsShown ? viewModel : nil
         if needsDraw || model != draw.lastViewModel {
             do { try screen.render(model) } catch { Log.info("screen: \(error)") }
-            stats.presented(mode: machine.mode)
+            stats.presented(mode: machine.mode, at: now)
             draw.lastViewModel = model
             needsDraw = false
         }
         tellStatus()
         writeMetrics()
         suspendIfAsked()
+    }
+
+    /// systemd's watchdog, pinged when due.
+    private func watchdog() {
+        if let notifier = parts.notifier, notifier.watchdogDue(now: now) { tellService(.watchdog) }
     }
 
     /// Before `ready`: only what the core's gate waits for (the camera's first attempt, the look at
@@ -258,7 +274,7 @@ public final class Booth {
     /// (the meter without a camera, the timer, idle and watchdog clocks).
     private var idleWaitMilliseconds: Int {
         if [.playing, .countdown].contains(machine.mode) || draw.focusBox != nil || attracting
-            || photoFlash(at: MonotonicClock.now()) != nil { return 8 }
+            || photoFlash(at: now) != nil { return 8 }
         return 33
     }
 
@@ -271,18 +287,17 @@ public final class Booth {
         sleepInhibitor?.stop()
         // The figures as they end (every take and hook reported), whatever the pace.
         writeMetrics(final: true)
-        stats.write("exit", mode: machine.mode)
+        stats.write("exit", mode: machine.mode, at: now)
         return exitStatus ?? 0
     }
 
     /// Whether the overlay shows: always, except while a take plays untouched.
     var controlsShown: Bool {
-        machine.mode != .playing || draw.controls.visible(at: MonotonicClock.now(), paused: machine.playbackPaused)
+        machine.mode != .playing || draw.controls.visible(at: now, paused: machine.playbackPaused)
     }
 
     var viewModel: ViewModel {
         var model = machine.viewModel
-        let now = MonotonicClock.now()
         // `--camera auto` that has found no camera yet says so rather than "camera unavailable".
         if model.message == .cameraUnavailable, parts.cameraNote != nil, !camera.isOpen { model.message = .noCameraFound }
         if model.mode == .ready { model.prompt = config.screen.prompt }

@@ -67,7 +67,7 @@ struct Take {
     /// The preview held back for the encoder at least once (`previewYields`).
     var previewYielded = false
     /// When it began (CLOCK_MONOTONIC ns): the stalls of the whole process since are its.
-    let startedAt = MonotonicClock.now()
+    let startedAt: Int64
 }
 
 /// The take's room: the one running, the one opening, and what outlives a take.

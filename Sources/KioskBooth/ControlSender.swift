@@ -22,7 +22,7 @@ public enum ControlSender {
             Log.write("kiosk-recorder: --send: the booth at \(socket) closed the connection before taking the command: \(error)\n")
             return 1
         }
-        let deadline = MonotonicClock.now() + Int64(SendRequest.answerTimeout * 1e9)
+        let deadline = MonotonicClock.after(seconds: SendRequest.answerTimeout)
         while true {
             switch client.receive(until: deadline) {
             case let .line(line):

@@ -30,7 +30,7 @@ public final class LevelMeter: Sendable {
     }
 
     /// The peak of the last `window` nanoseconds, in dBFS (`floor` for silence or nothing heard).
-    public func level(at now: Int64 = MonotonicClock.now(), window: Int64 = 100_000_000) -> Double {
+    public func level(at now: Int64, window: Int64 = 100_000_000) -> Double {
         let peak = recent.withLock { list in list.filter { now - $0.at <= window }.map(\.peak).max() ?? 0 }
         return Self.dBFS(peak)
     }

@@ -192,6 +192,9 @@ public struct BoothParts {
     /// The overlay PNGs as decoded (`--overlay`): the executable's option check decoded them into
     /// it at launch (and a reload's into it again); each take takes its pictures from it.
     public var overlays = OverlayFiles()
+    /// The clock the booth's loop reads once a turn (and once as it starts): CLOCK_MONOTONIC in
+    /// nanoseconds. A test's booth may run on a clock of its own.
+    public var clock: @Sendable () -> Int64 = { MonotonicClock.now() }
     /// The process's `KIOSK_*` variables, as the executable read them at launch. The default
     /// writers take their encoder devices from it, the booth its `stats` (`KIOSK_STATS`).
     public var environment: KioskEnvironment

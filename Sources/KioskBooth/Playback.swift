@@ -14,10 +14,11 @@ final class Playback {
     private let audio: (any BoothAudio)?
     private var audioAttached = false
     private var audioDecided = false
-    private let requestedAt = MonotonicClock.now()
+    /// Since the request: the figure the first picture's log line gives.
+    private let requested = Stopwatch()
     /// Writes pictures as RGB into the texture where the renderer has no YUV textures.
     private let scaler = PictureScaler()
-    private var firstPictureAt: Int64?
+    private var firstPictureShown = false
     private var firstPictureLogged = false
     private var failedPictures = 0
     /// `--trim`: the review plays only this part of the take (seconds on the player's time line).
@@ -74,7 +75,7 @@ final class Playback {
             do {
                 try screen.showPlayback(ScreenPicture(picture, scaler: scaler), rotation: player.info?.rotation ?? 0)
                 newPicture = true
-                if firstPictureAt == nil { firstPictureAt = MonotonicClock.now() }
+                firstPictureShown = true
             } catch {
                 // A picture the screen cannot take is skipped; the first few are logged.
                 failedPictures += 1
@@ -89,9 +90,9 @@ final class Playback {
     /// Call after the screen was presented: the first time after the first picture, logs how long
     /// it took from the request (the figure bench/play-vs-ffplay reads).
     func presented() {
-        guard !firstPictureLogged, firstPictureAt != nil else { return }
+        guard !firstPictureLogged, firstPictureShown else { return }
         firstPictureLogged = true
-        let ms = Double(MonotonicClock.now() - requestedAt) / 1e6
+        let ms = Double(requested.nanoseconds) / 1e6
         Log.info("playback: first picture on screen \(Int(ms.rounded())) ms after the request")
     }
 

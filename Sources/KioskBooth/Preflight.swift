@@ -297,12 +297,12 @@ public enum Preflight {
                 return CheckItem(name: "storage", ok: false, detail: "writing a fragment's \(bytes.count / 1024) KiB into \(folder) failed: \(String(cString: strerror(errno)))",
                                  fix: "check the disk (dmesg, df) or use another one")
             }
-            let start = MonotonicClock.now()
+            let took = Stopwatch()
             guard fdatasync(fd) == 0 else {
                 return CheckItem(name: "storage", ok: false, detail: "syncing a fragment into \(folder) failed: \(String(cString: strerror(errno)))",
                                  fix: "check the disk (dmesg) or use another one")
             }
-            syncs.append(Double(MonotonicClock.now() - start) / 1e9)
+            syncs.append(took.seconds)
         }
         return storageItem(syncs: syncs, bytes: bytes.count)
     }

@@ -23,18 +23,18 @@ struct PreviewStats {
     }
 
     /// Writes a line (when enabled).
-    func write(_ stat: String, mode: Mode, renderer: String? = nil) {
+    func write(_ stat: String, mode: Mode, renderer: String? = nil, at now: Int64) {
         guard enabled else { return }
-        let line = PreviewStatsLine(stat: stat, mode: mode.rawValue, t: Double(MonotonicClock.now()) / 1e9, presents: presents,
+        let line = PreviewStatsLine(stat: stat, mode: mode.rawValue, t: Double(now) / 1e9, presents: presents,
                         previewFrames: previewFrames, droppedPreviewFrames: frames.dropped, renderer: renderer)
         guard let data = try? JSONEncoder().encode(line) else { return }
         Log.write(String(decoding: data, as: UTF8.self) + "\n")
     }
 
     /// A player's picture put on screen: its position in its play and the play (`--loop`).
-    func picture(position: Double, play: Int) {
+    func picture(position: Double, play: Int, at now: Int64) {
         guard enabled else { return }
-        var line = PreviewStatsLine(stat: "picture", mode: Mode.playing.rawValue, t: Double(MonotonicClock.now()) / 1e9, presents: presents,
+        var line = PreviewStatsLine(stat: "picture", mode: Mode.playing.rawValue, t: Double(now) / 1e9, presents: presents,
                                     previewFrames: previewFrames, droppedPreviewFrames: frames.dropped)
         line.position = position
         line.play = play
@@ -43,10 +43,10 @@ struct PreviewStats {
     }
 
     /// Counts a present; reports it when it is the first to show `mode`.
-    mutating func presented(mode: Mode) {
+    mutating func presented(mode: Mode, at now: Int64) {
         presents += 1
         guard mode != shownMode else { return }
         shownMode = mode
-        write("mode", mode: mode)
+        write("mode", mode: mode, at: now)
     }
 }

@@ -3,6 +3,11 @@
 import Glibc
 
 public enum MonotonicClock {
+    /// The clock's time `seconds` from now: a deadline.
+    public static func after(seconds: Double) -> Int64 {
+        now() + Int64(seconds * 1e9)
+    }
+
     /// Now, in nanoseconds (`clock_gettime(CLOCK_MONOTONIC)`).
     public static func now() -> Int64 {
         var ts = timespec()
@@ -16,4 +21,17 @@ public enum MonotonicClock {
         var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
         while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
     }
+}
+
+/// How long something took, for a log line or a figure (never for a rule: the booth's rules take
+/// the loop's time as a value). Started when made.
+public struct Stopwatch: Sendable {
+    public let started = MonotonicClock.now()
+
+    public init() {}
+
+    /// Nanoseconds since it started.
+    public var nanoseconds: Int64 { MonotonicClock.now() - started }
+    public var milliseconds: Int64 { nanoseconds / 1_000_000 }
+    public var seconds: Double { Double(nanoseconds) / 1e9 }
 }

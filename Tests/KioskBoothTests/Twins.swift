@@ -303,8 +303,11 @@ final class BoothHarness {
 
     /// `configFile`: the booth runs with `--config booth.conf` (whose text is `configText`), so
     /// SIGHUP reloads.
+    /// `clock`: the booth's loop reads this clock instead of CLOCK_MONOTONIC (a `VirtualClock`'s).
+    /// `configure`: changes to the configuration the booth starts with.
     init(session: SessionMode = .once, start: WriterTwin.StartBehaviour = .succeed, microphoneFails: Bool = false,
-         events: EventPipe = EventPipe(), playing file: String? = nil, configFile: String? = nil) {
+         events: EventPipe = EventPipe(), playing file: String? = nil, configFile: String? = nil,
+         clock: (@Sendable () -> Int64)? = nil, configure: (inout Configuration) -> Void = { _ in }) {
         let ui = pthread_self()
         folder = NSTemporaryDirectory() + "kiosk-booth-\(getpid())-\(UUID().uuidString.prefix(8))"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -313,6 +316,7 @@ final class BoothHarness {
         config.guest.session = session
         // The booth's Start begins the take at once (the countdown has its own tests).
         config.guest.countdown = 0
+        configure(&config)
         let (writers, microphones, microphoneChoices, configText) = (writers, microphones, microphoneChoices, configText)
         var source: ConfigurationSource?
         if let configFile {
@@ -336,6 +340,7 @@ final class BoothHarness {
             },
             events: events.sink)
         parts.configurationSource = source
+        if let clock { parts.clock = clock }
         // The booth's workers are threads; a machine that cannot give them fails the test here.
         booth = try! file.map { path throws(SystemError) in try Booth(playing: path, config: config, parts: parts) }
             ?? Booth(config: config, outputPath: folder + "/output.mov", parts: parts)
@@ -370,4 +375,11 @@ final class BoothHarness {
         send(.press(.start))
         return step(until: { events.names.contains("recordingStarted") })
     }
+}
+
+/// A clock a test moves: the booth's loop reads it (`BoothParts.clock`) instead of CLOCK_MONOTONIC.
+final class VirtualClock: Sendable {
+    private let nanoseconds = Locked<Int64>(1_000_000_000)
+    var read: @Sendable () -> Int64 { { [nanoseconds] in nanoseconds.withLock { $0 } } }
+    func advance(seconds: Double) { nanoseconds.withLock { $0 += Int64(seconds * 1e9) } }
 }
