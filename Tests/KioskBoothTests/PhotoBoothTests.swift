@@ -36,9 +36,10 @@ struct PhotoBoothTests {
         #expect(h.booth.machine.mode == .recording)
     }
 
-    @Test("no frame comes (the camera stopped): photoFailed after 2 s, and the next photo is taken")
+    @Test("no frame comes (the camera stopped): photoFailed after 2 s (virtual: VirtualTimeTests.photoWait times it), and the next photo is taken")
     func noFrame() throws {
-        let h = BoothHarness(configFile: "photo-button = yes\n")
+        let clock = VirtualClock()
+        let h = BoothHarness(configFile: "photo-button = yes\n", clock: clock.read)
         h.booth.start()
         #expect(h.step(until: { h.events.names == ["ready"] }))
         h.send(.press(.photo))
@@ -47,6 +48,7 @@ struct PhotoBoothTests {
         h.send(.press(.photo))
         #expect(h.step(until: { h.events.names.count == 2 }))
         #expect(h.events.names == ["ready", "error"])
+        clock.advance(seconds: 2.1)
         #expect(h.step(until: { h.events.names.count == 3 }, seconds: 10))
         guard case let .error(code, message)? = decoded(h).last else {
             Issue.record("\(h.events.names)")

@@ -50,3 +50,57 @@ struct VirtualTimeTests {
         #expect(h.step(until: { h.events.names.contains("recordingStarted") }, seconds: 5), "\(h.events.names)")
     }
 }
+
+extension VirtualTimeTests {
+    /// The events emitted so far, read back.
+    static func decoded(_ h: BoothHarness) -> [KioskEvent] { h.events.received.compactMap { try? EventEncoder().decode(line: $0) } }
+
+    @Test("a failing --on-take hook backs off on virtual time: tried again 10 s after the first failure, then 20, 40, … s later, never before, across 21 virtual minutes")
+    func hookBacksOff() {
+        let clock = VirtualClock()
+        let h = BoothHarness(session: .loop, clock: clock.read) { $0.service.onTake = "exit 3" }
+        #expect(h.startTake())
+        // The twin writes nothing: the take's file, as a writer leaves it (the hook runs only for a take that is there).
+        if let path = h.writer?.settings.outputPath { _ = FileManager.default.createFile(atPath: path, contents: Data("take".utf8)) }
+        h.send(.press(.stop))
+        #expect(h.step(until: { h.events.names.contains("recordingFinished") }))
+        h.send(.press(.useVideo))
+        var tries: [Int] {
+            Self.decoded(h).compactMap { if case let .hookFinished(_, status, attempt) = $0, status == 3 { attempt } else { nil } }
+        }
+        #expect(h.step(until: { tries == [1] }), "\(h.events.names)")
+        // The waits after each failure: 10 s doubling (HookBackoff), the first tries' due times.
+        for (attempt, wait) in zip(2...8, [10.0, 20, 40, 80, 160, 320, 640]) {
+            clock.advance(seconds: wait - 0.5)
+            for _ in 0..<10 { h.booth.step() }
+            #expect(tries.count == attempt - 1, "try \(attempt) came before its \(wait) s")
+            clock.advance(seconds: 1)
+            #expect(h.step(until: { tries.count == attempt }, seconds: 5), "try \(attempt) \(wait) s after the last: \(tries)")
+        }
+        #expect(tries == Array(1...8))
+    }
+
+    @Test("a photo no frame comes for is given up 2 virtual seconds after the press, not before; the flash fades in 0.3 s")
+    func photoWait() {
+        let clock = VirtualClock()
+        let h = BoothHarness(configFile: "photo-button = yes\n", clock: clock.read)
+        h.booth.start()
+        #expect(h.step(until: { h.events.names == ["ready"] }))
+        h.send(.press(.photo))
+        h.booth.step()
+        #expect(h.screen.rendered.last??.flash != nil, "the flash is drawn at the press")
+        clock.advance(seconds: 0.31)
+        h.booth.step()
+        #expect(h.screen.rendered.last??.flash == nil, "the flash is gone after 0.3 s")
+        clock.advance(seconds: 1.6)
+        for _ in 0..<20 { h.booth.step() }
+        #expect(h.events.names == ["ready"], "still waiting at 1.9 s")
+        clock.advance(seconds: 0.2)
+        #expect(h.step(until: { h.events.names.count == 2 }, seconds: 5))
+        guard case let .error(code, _)? = Self.decoded(h).last else {
+            Issue.record("\(h.events.names)")
+            return
+        }
+        #expect(code == .photoFailed)
+    }
+}
