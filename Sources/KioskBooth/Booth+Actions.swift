@@ -41,9 +41,11 @@ extension Booth {
                 do { try start(camera, index) } catch { failure = "\(error)" }
                 inbox.post(.cameraStarted(failure: failure))
             }
-        case .switchCamera:
-            // Every machine event goes through the core, which runs the switch (`.tryCamera`).
-            assertionFailure("the machine's camera switch reached the booth past the core")
+        case .switchCamera, .exit, .startCountdownClock, .startShareClock:
+            // The core keeps these (it runs the switch with `.tryCamera`, keeps the exit until the
+            // outstanding work is back, and starts the countdown's and the share screen's clocks at
+            // its turn): they never reach the booth.
+            assertionFailure("the machine's \(action) reached the booth past the core")
         case .stopCamera:
             let camera = camera
             shared.cameraControl.async { camera.stop() }
@@ -55,8 +57,6 @@ extension Booth {
             takes.trim = range
         case .shareTake:
             shareWanted()
-        case .startShareClock:
-            startShareClock()
         case let .takePhoto(orientation):
             takePhoto(orientation: orientation)
         case .listLibrary:
@@ -65,8 +65,6 @@ extension Booth {
             releaseLibrary()
         case let .startRecording(orientation):
             startRecording(orientation: orientation)
-        case .startCountdownClock:
-            core.countdownStarted(at: now)
         case let .stopRecording(reason):
             // Before the writer reported its start there is nothing to stop yet: the machine asks
             // again when the start arrives.
@@ -100,10 +98,6 @@ extension Booth {
             } else {
                 events.emit(event)
             }
-        case .exit:
-            // Every machine event goes through the core, which keeps the exit and says `.exit` once
-            // the outstanding work is back.
-            assertionFailure("the machine's exit reached the booth past the core")
         }
         needsDraw = true
     }

@@ -89,11 +89,6 @@ extension Booth {
         hookOwed(take, share: link)
     }
 
-    /// `.startShareClock`: the share screen ends by itself after `--share-seconds`.
-    func startShareClock() {
-        core.shareStarted(at: now, seconds: config.share.seconds)
-    }
-
     /// At launch, on the file worker: folders a kill left half written are removed, old ones expire.
     func tidyShares() {
         guard let folder = config.share.folder else { return }

@@ -265,7 +265,7 @@ public final class Booth {
     /// The settings the core's rules read, from the configuration in force (a reload changes it).
     static func coreSettings(_ config: Configuration, parts: BoothParts) -> BoothCore.Settings {
         BoothCore.Settings(idleTimeout: config.guest.idleTimeout, idleAction: config.guest.idleAction, attractAfter: config.guest.attractAfter,
-                           encoder: config.video.encoder, autoEncoder: parts.autoEncoder?.name)
+                           encoder: config.video.encoder, autoEncoder: parts.autoEncoder?.name, shareSeconds: config.share.seconds)
     }
 
     /// How long the loop may sleep when nothing wakes it (a new frame and every inbox message

@@ -47,9 +47,12 @@ public struct BoothCore: Sendable {
         /// `--video-encoder` (`auto` or a name), and what `auto` resolved to at launch (nil: nothing).
         public var encoder: VideoEncoderName
         public var autoEncoder: VideoEncoderName?
+        /// `--share-seconds`: how long the share screen shows before it ends by itself.
+        public var shareSeconds: Double
 
         public init(idleTimeout: Double = 0, idleAction: IdleAction = .discard, attractAfter: Double = 0,
-                    encoder: VideoEncoderName = .auto, autoEncoder: VideoEncoderName? = nil) {
+                    encoder: VideoEncoderName = .auto, autoEncoder: VideoEncoderName? = nil, shareSeconds: Double = 30) {
+            self.shareSeconds = shareSeconds
             self.idleTimeout = idleTimeout
             self.idleAction = idleAction
             self.attractAfter = attractAfter
@@ -85,6 +88,10 @@ public struct BoothCore: Sendable {
     public private(set) var countdownNext: Int64 = 0
     /// When the share screen ends by itself (monotonic ns); nil: it does not.
     public private(set) var shareEndsAt: Int64?
+    /// The machine asked for its countdown's or its share screen's clock since the last turn: each
+    /// starts at the next turn's time (the same turn of the booth's loop). The clocks never leave
+    /// the core.
+    private var clocksAsked: (countdown: Bool, share: Bool) = (false, false)
     /// What `ready` waits for (BoothCore+Ready). The gate holds no messages itself: the booth
     /// keeps what comes before `ready` in its own queue and handles it at `.ready`.
     var gate: ReadyGate<Never>
@@ -156,6 +163,12 @@ public struct BoothCore: Sendable {
                 return []
             case .switchCamera:
                 return switchBegins()
+            case .startCountdownClock:
+                clocksAsked.countdown = true
+                return []
+            case .startShareClock:
+                clocksAsked.share = true
+                return []
             default:
                 return [.machine(action)]
             }
@@ -170,14 +183,12 @@ public struct BoothCore: Sendable {
         return attract.touched(at: now) && swallow
     }
 
-    /// The machine asked for its countdown clock (`startCountdownClock`): the first tick a second on.
-    public mutating func countdownStarted(at now: Int64) {
-        countdownNext = now + Self.second
-    }
-
-    /// The machine asked for the share screen's clock (`startShareClock`): it ends `seconds` on.
-    public mutating func shareStarted(at now: Int64, seconds: Double) {
-        shareEndsAt = now + Int64(seconds * 1e9)
+    /// The clocks the machine asked for since the last turn start at `now`: the countdown's first
+    /// tick a second on, the share screen's end `--share-seconds` on.
+    private mutating func startAskedClocks(at now: Int64) {
+        if clocksAsked.countdown { countdownNext = now + Self.second }
+        if clocksAsked.share { shareEndsAt = now + Int64(settings.shareSeconds * 1e9) }
+        clocksAsked = (false, false)
     }
 
     /// One turn of the loop at `now`: the countdown's second, idle reset, the attract screen, the
@@ -189,6 +200,7 @@ public struct BoothCore: Sendable {
         // the work it still posts (the discard), carried out after this turn's effects: only a
         // turn after it may say `.exit`.
         let exitDecidedBefore = jobs.exitCode != nil
+        startAskedClocks(at: now)
         if machine.mode == .countdown, now >= countdownNext {
             countdownNext += Self.second
             effects += handle(.countdownTick)

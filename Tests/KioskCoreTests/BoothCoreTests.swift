@@ -16,14 +16,10 @@ struct BoothCoreTests {
         var description: String { "\(at): \(effect)" }
     }
 
-    /// The booth's part: the clock actions carried out at the second they came (as Booth does).
-    static func carryOut(_ effects: [BoothCore.Effect], _ core: inout BoothCore, at t: Double, shareSeconds: Double,
-                         into said: inout [Said]) {
-        for effect in effects {
-            said.append(Said(at: t, effect: effect))
-            if case .machine(.startCountdownClock) = effect { core.countdownStarted(at: Self.ns(t)) }
-            if case .machine(.startShareClock) = effect { core.shareStarted(at: Self.ns(t), seconds: shareSeconds) }
-        }
+    /// What came out at second `t`. (The clocks the machine asks for never come out: the core
+    /// starts them at its turn.)
+    static func carryOut(_ effects: [BoothCore.Effect], at t: Double, into said: inout [Said]) {
+        said += effects.map { Said(at: t, effect: $0) }
     }
 
     static func ns(_ t: Double) -> Int64 { Int64((t * 1e9).rounded()) }
@@ -31,8 +27,7 @@ struct BoothCoreTests {
     /// Turns every 100 ms from `from` to `to` seconds; `touches`: a guest's touch (spent on waking
     /// the attract screen if it shows) at those seconds, before that turn; `press`: events at seconds.
     static func run(_ core: inout BoothCore, from: Double, to: Double, touches: [Double] = [],
-                    events: [Double: RecorderEvent] = [:], take: (elapsed: Double, remaining: Double)? = nil,
-                    shareSeconds: Double = 30) -> [Said] {
+                    events: [Double: RecorderEvent] = [:], take: (elapsed: Double, remaining: Double)? = nil) -> [Said] {
         var said: [Said] = []
         var t = from
         while t < to - 1e-9 {
@@ -40,10 +35,9 @@ struct BoothCoreTests {
                 said.append(Said(at: t, effect: .log("woken")))
             }
             if let event = events.first(where: { abs($0.key - t) < 1e-6 })?.value {
-                carryOut(core.handle(event), &core, at: t, shareSeconds: shareSeconds, into: &said)
+                carryOut(core.handle(event), at: t, into: &said)
             }
-            carryOut(core.turn(at: ns(t), BoothCore.Turn(take: take)), &core, at: t,
-                     shareSeconds: shareSeconds, into: &said)
+            carryOut(core.turn(at: ns(t), BoothCore.Turn(take: take)), at: t, into: &said)
             t = ((t + 0.1) * 10).rounded() / 10
         }
         return said
@@ -119,17 +113,17 @@ struct BoothCoreTests {
         #expect(!counting.attracting)
     }
 
-    @Test("the share screen ends by itself --share-seconds after it began; left before (Done), its clock is dropped")
+    @Test("the share screen ends by itself --share-seconds after it began (its clock started by the core at the turn that took the link; no clock leaves the core); left before (Done), its clock is dropped")
     func shareClock() {
-        var core = BoothCore(machine: Fixture.sharing.make(session: .loop), now: 0)
-        core.shareStarted(at: Self.ns(1), seconds: 10)
-        let said = Self.run(&core, from: 1, to: 15)
-        #expect(Set(said.map(\.at)) == [11])
+        let settings = BoothCore.Settings(shareSeconds: 10)
+        var core = BoothCore(machine: Fixture.sharingPending.make(session: .loop), settings: settings, now: 0)
+        let said = Self.run(&core, from: 1, to: 15, events: [1: .takeShared(sharedLink)])
+        #expect(!said.contains { if case .machine(.startShareClock) = $0.effect { true } else { false } }, "\(said)")
         #expect(core.machine.mode != .sharing)
+        #expect(Set(said.filter { $0.at > 1 }.map(\.at)) == [11], "\(said)")
         #expect(core.shareEndsAt == nil)
-        var done = BoothCore(machine: Fixture.sharing.make(session: .loop), now: 0)
-        done.shareStarted(at: Self.ns(1), seconds: 10)
-        _ = Self.run(&done, from: 1, to: 3, events: [2: .press(.done)])
+        var done = BoothCore(machine: Fixture.sharingPending.make(session: .loop), settings: settings, now: 0)
+        _ = Self.run(&done, from: 1, to: 3, events: [1: .takeShared(sharedLink), 2: .press(.done)])
         #expect(done.shareEndsAt == nil)
         #expect(Self.run(&done, from: 3, to: 15).allSatisfy { $0.effect != .machine(.emit(.idleReset(action: .use))) })
     }
