@@ -39,11 +39,7 @@ struct PhotoBoothTests {
     @Test("no frame comes (the camera stopped): photoFailed after 2 s (virtual: VirtualTimeTests.photoWait times it), and the next photo is taken")
     func noFrame() throws {
         let clock = VirtualClock()
-        let h = BoothHarness(configFile: "photo-button = yes\n", clock: clock.read)
-        h.booth.start()
-        #expect(h.step(until: { h.events.names == ["ready"] }))
-        h.send(.press(.photo))
-        h.booth.step()
+        let h = BoothHarness.photoPressed(clock: clock)
         // A second press while the first waits is refused.
         h.send(.press(.photo))
         #expect(h.step(until: { h.events.names.count == 2 }))

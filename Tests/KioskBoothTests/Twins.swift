@@ -8,6 +8,7 @@ import KioskCore
 import KioskSystem
 import KioskMedia
 import KioskUI
+import Testing
 
 /// Whether the caller runs on `ui`, the thread a test steps its booth on (the booth's UI thread).
 func on(_ ui: pthread_t) -> Bool { pthread_equal(ui, pthread_self()) != 0 }
@@ -382,4 +383,17 @@ final class VirtualClock: Sendable {
     private let nanoseconds = Locked<Int64>(1_000_000_000)
     var read: @Sendable () -> Int64 { { [nanoseconds] in nanoseconds.withLock { $0 } } }
     func advance(seconds: Double) { nanoseconds.withLock { $0 += Int64(seconds * 1e9) } }
+}
+
+extension BoothHarness {
+    /// A booth with the photo button on `clock`, in ready, its Photo just pressed and a turn taken
+    /// (no frame sent: the photo waits for one).
+    static func photoPressed(clock: VirtualClock) -> BoothHarness {
+        let h = BoothHarness(configFile: "photo-button = yes\n", clock: clock.read)
+        h.booth.start()
+        #expect(h.step(until: { h.events.names == ["ready"] }))
+        h.send(.press(.photo))
+        h.booth.step()
+        return h
+    }
 }

@@ -83,11 +83,7 @@ extension VirtualTimeTests {
     @Test("a photo no frame comes for is given up 2 virtual seconds after the press, not before; the flash fades in 0.3 s")
     func photoWait() {
         let clock = VirtualClock()
-        let h = BoothHarness(configFile: "photo-button = yes\n", clock: clock.read)
-        h.booth.start()
-        #expect(h.step(until: { h.events.names == ["ready"] }))
-        h.send(.press(.photo))
-        h.booth.step()
+        let h = BoothHarness.photoPressed(clock: clock)
         #expect(h.screen.rendered.last??.flash != nil, "the flash is drawn at the press")
         clock.advance(seconds: 0.31)
         h.booth.step()
