@@ -72,7 +72,9 @@ struct XvfbEndToEndTests {
             // Under CI's wide pass (two cores, every suite at once) the line once came more than 20 s
             // after `ready` was read: the wait is as long as the load may make it.
             #expect(r.waitForLog("renderer ", timeout: 60), "\(r.stderr)")
-            if attempt < 3 && r.stderr.contains("no accelerated renderer") {
+            // A CI run also saw SDL hand over its software renderer with no OpenGL tried (no line
+            // about OpenGL at all): that launch, too, does not test this case.
+            if attempt < 3 && (r.stderr.contains("no accelerated renderer") || !r.stderr.contains("OpenGL here is")) {
                 print("XvfbEndToEndTests.softwareOverLlvmpipe: no OpenGL renderer on launch \(attempt), tried again: \(r.stderr)")
                 r.command("quit")
                 _ = r.exitStatus()
