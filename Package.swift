@@ -47,7 +47,10 @@ let package = Package(
         .target(name: "KioskCore"),
         // The small base: threads, the lock, the monotonic clock, the signal watcher, the output lines; no module of ours.
         .target(name: "KioskSystem", dependencies: ["CLinux"]),
-        .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskSystem", "KioskPixels", "CFFmpeg", "CTurboJPEG"]),
+        // Files, folders and their rules: the takes' folder and list, a take's marker and cut, photos,
+        // share folders, the hook queue, the disk's space and syncs. No codec: KioskMedia speaks to FFmpeg.
+        .target(name: "KioskStorage", dependencies: ["KioskCore", "KioskSystem"]),
+        .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskSystem", "KioskStorage", "KioskPixels", "CFFmpeg", "CTurboJPEG"]),
         // The per-sample loops of the camera's pictures, in C at -O2 in every build (docs/recording.md).
         .target(name: "KioskPixels", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", "KioskPixels", "CV4L2", "CALSA"]),
@@ -57,13 +60,13 @@ let package = Package(
         .target(name: "KioskSleep", dependencies: ["KioskCore", "KioskSystem", "CSystemd"]),
 
         // The booth's heart: one inbox, the machine's actions carried out, a UI thread that never waits.
-        .target(name: "KioskBooth", dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskMedia", "KioskUI", "KioskSleep"]),
+        .target(name: "KioskBooth", dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskSleep"]),
         .executableTarget(
             name: "kiosk-recorder",
-            dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskMedia", "KioskUI", "KioskBooth"]),
+            dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskBooth"]),
         .executableTarget(
             name: "kiosk-bench",
-            dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskMedia", "KioskPixels"]),
+            dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskPixels"]),
 
         .target(name: "KioskFakeV4L2Camera", dependencies: ["CFFmpeg"], path: "Tests/FakeV4L2Camera",
                 exclude: ["README.md", "with-fake-camera"]),
@@ -82,9 +85,9 @@ let package = Package(
         .testTarget(name: "KioskSystemTests", dependencies: ["KioskCore", "KioskSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskSystem", "KioskMedia", "KioskPixels", "KioskTestSupport"],
                     exclude: ["audio"]),
-        .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia", "KioskSystem", "KioskTestSupport"]),
+        .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia", "KioskStorage", "KioskSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskMedia", "KioskSystem", "KioskTestSupport"]),
-        .testTarget(name: "KioskBoothTests", dependencies: ["KioskBooth", "KioskSystem"]),
+        .testTarget(name: "KioskBoothTests", dependencies: ["KioskBooth", "KioskStorage", "KioskSystem"]),
         .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore", "KioskSystem", "KioskTestSupport"]),
     ]
 )

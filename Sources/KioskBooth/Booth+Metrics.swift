@@ -7,6 +7,7 @@ import FoundationEssentials
 import Glibc
 import KioskCore
 import KioskMedia
+import KioskStorage
 import KioskSystem
 
 /// What the metrics count that no other room does, and the pace of the file.

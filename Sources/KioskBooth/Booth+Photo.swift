@@ -9,6 +9,7 @@
 import FoundationEssentials
 import KioskCore
 import KioskMedia
+import KioskStorage
 import KioskSystem
 
 /// The next camera frame's taker, set by the UI thread when a photo is asked for and taken (once)

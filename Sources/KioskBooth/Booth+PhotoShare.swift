@@ -8,6 +8,7 @@
 import FoundationEssentials
 import KioskCore
 import KioskMedia
+import KioskStorage
 import KioskSystem
 
 extension Booth {

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import KioskCore
 import KioskMedia
+import KioskStorage
 import KioskSystem
 import KioskUI
 
@@ -64,7 +65,7 @@ extension Booth {
         let target = URL(fileURLWithPath: path).standardizedFileURL
         let take = URL(fileURLWithPath: output).standardizedFileURL
         let sameFolder = target.deletingLastPathComponent().path == take.deletingLastPathComponent().path
-        if target.path == take.path || target.path == MovieWriter.markerPath(for: take.path)
+        if target.path == take.path || target.path == TakeFiles.markerPath(for: take.path)
             || (sameFolder && target.pathExtension.lowercased() == take.pathExtension.lowercased()) {
             return "screenshot: '\(path)' is the take or a take's name; pick another file"
         }

@@ -5,6 +5,7 @@
 import FoundationEssentials
 import KioskCore
 import KioskMedia
+import KioskStorage
 import KioskSystem
 
 /// The share flow's state.

@@ -5,6 +5,7 @@ import FoundationEssentials
 import KioskCapture
 import KioskCore
 import KioskMedia
+import KioskStorage
 import KioskSystem
 
 extension Booth {

@@ -29,6 +29,7 @@ import FoundationEssentials
 import KioskCapture
 import KioskCore
 import KioskMedia
+import KioskStorage
 import KioskSystem
 import KioskUI
 

@@ -8,6 +8,7 @@ import Glibc
 import KioskCapture
 import KioskCore
 import KioskMedia
+import KioskStorage
 import KioskSystem
 import KioskUI
 import Synchronization

@@ -5,6 +5,7 @@
 import FoundationEssentials
 import KioskCore
 import KioskMedia
+import KioskStorage
 import KioskSystem
 
 protocol TakeStorage: Sendable {
@@ -61,7 +62,7 @@ struct SingleFileStorage: TakeStorage {
             TakeFiles.discard(path)
             return []
         }
-        return TakeFiles.discardPrevious(at: path).map { [.recordingRecovered(path: $0.path, duration: $0.duration)] } ?? []
+        return TakeFiles.discardPrevious(at: path, playable: MovieProbe.playableDuration).map { [.recordingRecovered(path: $0.path, duration: $0.duration)] } ?? []
     }
 
     func handOver(_ path: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] {
@@ -87,7 +88,7 @@ struct FolderStorage: TakeStorage {
     var hasLaunchWork: Bool { true }
 
     func launchWork(_ rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] {
-        let recovered = folder.recoverOrphans().map { KioskEvent.recordingRecovered(path: $0.path, duration: $0.duration) }
+        let recovered = folder.recoverOrphans(playable: MovieProbe.playableDuration).map { KioskEvent.recordingRecovered(path: $0.path, duration: $0.duration) }
         return recovered + enforce(rules, protected: protected)
     }
 

@@ -179,3 +179,7 @@ final class HardwareFrames {
         return target
     }
 }
+
+extension Comparable {
+    func clamped(_ low: Self, _ high: Self) -> Self { min(max(self, low), high) }
+}

@@ -5,6 +5,7 @@ import CFFmpeg
 import FoundationEssentials
 import Glibc
 import KioskCore
+import KioskStorage
 import KioskSystem
 
 /// What the session says after taking a frame or a chunk.

@@ -5,6 +5,7 @@ import CFFmpeg
 import FoundationEssentials
 import Glibc
 import KioskCore
+import KioskStorage
 import KioskSystem
 
 /// Owns the output file descriptor. Used by the encoder thread only.
@@ -33,7 +34,7 @@ final class FileSink {
         let fd: Int32
         do { fd = try NewFile.create(path, mode: mode, readable: true) } catch { throw AVError(code: AVError.code(posix: error.errno), call: error.call) }
         // The new name is durable before anything is written under it.
-        if syncingFolder { clock.timing(.writer) { Self.syncFolder(of: path) } }
+        if syncingFolder { clock.timing(.writer) { FolderSync.sync(of: path) } }
         self.path = path
         self.fd = fd
         self.clock = clock
@@ -99,22 +100,7 @@ final class FileSink {
     func syncFileAndFolder() -> Bool {
         let file = clock.timing(.writer) { fsync(fd) } == 0
         if !file { Log.info("fsync(\(path)): \(String(cString: strerror(errno)))") }
-        return clock.timing(.writer) { Self.syncFolder(of: path) } && file
-    }
-
-    /// fsync of the folder a path is in (a name created, renamed or removed there becomes durable);
-    /// false, logged, if it failed.
-    @discardableResult
-    static func syncFolder(of path: String) -> Bool {
-        let folder = PathText.folder(of: path)
-        let dfd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dfd >= 0, fsync(dfd) == 0 else {
-            Log.info("fsync of the folder of \(path): \(String(cString: strerror(errno)))")
-            if dfd >= 0 { close(dfd) }
-            return false
-        }
-        close(dfd)
-        return true
+        return clock.timing(.writer) { FolderSync.sync(of: path) } && file
     }
 
     /// Replaces the first `size` bytes of the file (the header the muxer wrote, nothing after it yet)

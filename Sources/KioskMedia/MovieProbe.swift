@@ -68,80 +68,11 @@ public enum MovieProbe {
     }
 }
 
-/// The files of a take: deleting the previous one before a new take, as the seed does, unless the
-/// previous run was cut off mid-take, in which case that clip is moved aside and reported.
-public enum TakeFiles {
-    /// A clip that was moved aside.
-    public struct Recovered: Sendable, Equatable {
-        public var path: String
-        public var duration: Double
-    }
-
-    /// The take is used (Use Video): the parent owns it from now on, so its marker goes. In a loop
-    /// session it is first renamed `<name>-YYYYMMDD-HHMMSS.<ext>` beside the output, so the next
-    /// guest's take cannot replace it. The path the parent gets, and what went wrong if the rename
-    /// failed: the take then stays where it is with its marker, so the next Start moves it aside as
-    /// recovered rather than deleting it.
-    public static func handOver(_ output: String, rename: Bool, now: Date = Date()) -> (path: String, failure: String?) {
-        var path = output
-        if rename {
-            let url = URL(fileURLWithPath: output)
-            let stem = url.deletingPathExtension().path + "-" + LocalTime.stamp("%Y%m%d-%H%M%S", at: now)
-            var target = stem + "." + url.pathExtension
-            var n = 2
-            while FileManager.default.fileExists(atPath: target) {
-                target = stem + "-\(n)." + url.pathExtension
-                n += 1
-            }
-            guard Glibc.rename(output, target) == 0 else {
-                let failure = "could not hand over \(output) as \(target): \(String(cString: strerror(errno))); it stays where it is and the next Start keeps it as recovered"
-                Log.info(failure)
-                return (output, failure)
-            }
-            path = target
-        }
-        if unlink(MovieWriter.markerPath(for: output)) != 0 && errno != ENOENT {
-            Log.info("could not remove the marker of \(output): \(String(cString: strerror(errno)))")
-        }
-        FileSink.syncFolder(of: path)
-        return (path, nil)
-    }
-
-    /// Retake, or a new take after this process's own finished one (nobody wanted it): the take and
-    /// its marker go.
-    public static func discard(_ output: String) {
-        for path in [output, MovieWriter.markerPath(for: output)] where unlink(path) != 0 && errno != ENOENT {
-            Log.info("could not delete \(path): \(String(cString: strerror(errno)))")
-        }
-        FileSink.syncFolder(of: output)
-    }
-
-    /// Before a take (and on Retake): recover an interrupted take, or delete the old file.
-    public static func discardPrevious(at output: String, now: Date = Date()) -> Recovered? {
-        let marker = MovieWriter.markerPath(for: output)
-        let fm = FileManager.default
-        defer { try? fm.removeItem(atPath: marker) }
-        // A cut a kill stopped (`--trim`): the take is whole without it.
-        unlink(TakeTrim.partialPath(for: output))
-        guard fm.fileExists(atPath: marker) else {
-            try? fm.removeItem(atPath: output)
-            return nil
-        }
-        guard fm.fileExists(atPath: output), let info = try? MovieProbe.inspect(output), info.videoPackets > 0 else {
-            // The marker without a playable file: nothing worth keeping.
-            try? fm.removeItem(atPath: output)
-            return nil
-        }
-        let url = URL(fileURLWithPath: output)
-        let stamp = LocalTime.stamp("%Y%m%d-%H%M%S", at: now)
-        var target = url.deletingPathExtension().path + ".recovered-" + stamp + "." + url.pathExtension
-        var n = 2
-        while fm.fileExists(atPath: target) {
-            target = url.deletingPathExtension().path + ".recovered-" + stamp + "-\(n)." + url.pathExtension
-            n += 1
-        }
-        guard (try? fm.moveItem(atPath: output, toPath: target)) != nil else { return nil }
-        FileSink.syncFolder(of: target)
-        return Recovered(path: target, duration: info.duration)
+extension MovieProbe {
+    /// The seconds of a file that holds at least one playable picture; nil otherwise (no file, no
+    /// picture, not a movie): how storage tells a take worth keeping after a crash.
+    public static func playableDuration(_ path: String) -> Double? {
+        guard let info = try? inspect(path), info.videoPackets > 0 else { return nil }
+        return info.duration
     }
 }

@@ -6,6 +6,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import KioskCore
+import KioskStorage
 import KioskSystem
 import Synchronization
 
@@ -167,12 +168,6 @@ public final class MovieWriter: Sendable {
         self.onFinish = onFinish
     }
 
-    /// The marker that sits beside the output while a take is being written.
-    public static func markerPath(for output: String) -> String {
-        let url = URL(fileURLWithPath: output)
-        return url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".recording").path
-    }
-
     /// Seconds of video written so far.
     public var elapsed: Double { Double(elapsedNanoseconds.load(ordering: .relaxed)) / 1e9 }
     /// Bytes of the take so far, and how many more its limits (file size, free disk) allow.
@@ -231,7 +226,7 @@ public final class MovieWriter: Sendable {
             try writeMarker()
             session = try EncodingSession(settings: settings, clock: syncs)
         } catch {
-            try? FileManager.default.removeItem(atPath: Self.markerPath(for: settings.outputPath))
+            try? FileManager.default.removeItem(atPath: TakeFiles.markerPath(for: settings.outputPath))
             startError.withLock { $0 = RecordingStartError(code: .recordingFailed, message: "\(error)") }
             opened.signal()
             return
@@ -321,13 +316,13 @@ public final class MovieWriter: Sendable {
 
     /// The marker: a new file (O_EXCL, never through a symlink) with the take's mode, holding the pid.
     private func writeMarker() throws {
-        let marker = Self.markerPath(for: settings.outputPath)
+        let marker = TakeFiles.markerPath(for: settings.outputPath)
         let fd: Int32
         do { fd = try NewFile.create(marker, mode: settings.fileMode) } catch { throw AVError(code: AVError.code(posix: error.errno), call: error.call) }
         defer { close(fd) }
         let text = Array("\(getpid())\n".utf8)
         guard write(fd, text, text.count) == text.count else { throw AVError(code: AVError.code(posix: errno), call: "write(\(marker))") }
-        syncs.timing(.writer) { FileSink.syncFolder(of: marker) }
+        syncs.timing(.writer) { FolderSync.sync(of: marker) }
     }
 
     /// The writer's thread: encode until a stop, a limit or a failure, then finalize and report.
@@ -383,7 +378,7 @@ public final class MovieWriter: Sendable {
         // The marker stays: the take is nobody's yet. It goes when the take is used, discarded or
         // handed over (TakeFiles), so a crash while the guest reviews it, or a parent that went
         // away, leaves a take the next Start reports as recovered instead of deleting it.
-        syncs.timing(.writer) { FileSink.syncFolder(of: settings.outputPath) }
+        syncs.timing(.writer) { FolderSync.sync(of: settings.outputPath) }
         finishingSince.store(0, ordering: .releasing)
         onFinish(RecordingResult(outputPath: settings.outputPath, duration: duration, bytes: bytes,
                                  reason: reason ?? .error, success: success, droppedFrames: dropped,

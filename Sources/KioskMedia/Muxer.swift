@@ -3,6 +3,7 @@
 // we cut ourselves, the trailer. What to write when is EncodingSession's business.
 import CFFmpeg
 import KioskCore
+import KioskStorage
 import KioskSystem
 
 /// Owns the take's AVFormatContext (an `OutputFormat`, writing through the take's IOContext). Used

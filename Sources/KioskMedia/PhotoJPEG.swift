@@ -8,6 +8,7 @@
 import CFFmpeg
 import CTurboJPEG
 import KioskCore
+import KioskStorage
 import KioskPixels
 
 public enum PhotoJPEG {
@@ -136,11 +137,4 @@ public enum PhotoJPEG {
         guard result == 0, let jpeg else { throw PhotoError("tjCompressFromYUVPlanes: " + String(cString: tjGetErrorStr2(handle))) }
         return Array(UnsafeBufferPointer(start: jpeg, count: Int(length)))
     }
-}
-
-/// Why a photo could not be made: `message` says what failed.
-public struct PhotoError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
 }

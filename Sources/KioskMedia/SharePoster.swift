@@ -4,6 +4,7 @@
 import CFFmpeg
 import CTurboJPEG
 import KioskCore
+import KioskStorage
 
 enum SharePoster {
     /// The poster's long side at most, in pixels.

@@ -1,9 +1,13 @@
 // The share folder's video (issue 31): the take's packets copied, not re-encoded, into a progressive
 // MP4 whose index (`moov`) comes before its samples (`mdat`), so a phone's browser plays it at once.
 // The streams keep their codecs, timestamps and side data (the display matrix: the take's rotation).
+// ShareRendition fills a take's share folder: video.mp4 remuxed here, poster.jpg (SharePoster) and
+// index.html (KioskCore's SharePage), published whole by KioskStorage's ShareFiles.
 import CFFmpeg
+import FoundationEssentials
 import Glibc
 import KioskCore
+import KioskStorage
 import KioskSystem
 
 /// Owns the MP4's AVFormatContext (an `OutputFormat`) writing through an IOContext into a FileSink
@@ -191,4 +195,47 @@ enum ShareRemux {
         let (bytes, syncSeconds) = try output.finish(name: name)
         return Result(bytes: bytes, syncSeconds: syncSeconds, poster: poster, videoStream: video >= 0 ? input.pointee.streams[Int(video)] : nil)
     }
+}
+
+extension ShareError {
+    init(step: String, _ error: AVError) {
+        self.init(step: step, reason: "\(error.text) (\(error.call))")
+    }
+}
+
+public enum ShareRendition {
+    /// Writes `DIR/<token>/` whole. On failure nothing of it is left (the partial folder goes) and
+    /// the error names the step.
+    public static func write(_ request: ShareRequest) throws(ShareError) -> ShareWritten {
+        try ShareFiles.publish(request) { partial throws(ShareError) in try fill(partial, request) }
+    }
+
+    /// The three files, each synced, into `partial`.
+    private static func fill(_ partial: String, _ request: ShareRequest) throws(ShareError) -> ShareWritten {
+        var start = MonotonicClock.now()
+        let take: Demuxer
+        do { take = try Demuxer(path: request.take, interruption: Interruption(), timeout: MovieProbe.readTimeout) } catch {
+            throw ShareError(step: "opening the take \(request.take)", error)
+        }
+        let remux = try ShareRemux.run(from: take, into: partial, name: SharePage.video, mode: request.fileMode)
+        let remuxSeconds = ShareFiles.seconds(since: start)
+
+        start = MonotonicClock.now()
+        guard let packet = remux.poster, let stream = remux.videoStream else {
+            throw ShareError(step: "making poster.jpg", reason: "the take has no key frame")
+        }
+        // The stream is the demuxer's: it must outlive the decoding (ARC may end it after its last use).
+        let poster = try withExtendedLifetime(take) { () throws(ShareError) in try SharePoster.jpeg(of: packet, in: stream) }
+        try ShareFiles.writeFile(partial + "/" + SharePage.poster, poster.bytes, mode: request.fileMode)
+        let posterSeconds = ShareFiles.seconds(since: start)
+
+        start = MonotonicClock.now()
+        let page = Array(SharePage.html(title: request.title, language: request.language,
+                                        downloadName: "video-" + ShareFiles.downloadStamp(request.now) + ".mp4").utf8)
+        try ShareFiles.writeFile(partial + "/index.html", page, mode: request.fileMode)
+        return ShareWritten(folder: partial, videoBytes: remux.bytes, posterBytes: poster.bytes.count, pageBytes: page.count,
+                            posterSize: poster.size, remuxSeconds: remuxSeconds, videoSyncSeconds: remux.syncSeconds, posterSeconds: posterSeconds,
+                            pageSeconds: ShareFiles.seconds(since: start), publishSeconds: 0)
+    }
+
 }

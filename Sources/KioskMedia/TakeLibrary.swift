@@ -11,6 +11,7 @@ import CFFmpeg
 import CTurboJPEG
 import FoundationEssentials
 import KioskCore
+import KioskStorage
 import KioskSystem
 
 public enum TakeLibrary {
@@ -33,12 +34,6 @@ public enum TakeLibrary {
 
         /// The thumbnail's pixels (decoded now), or nil.
         public var picture: RGBPicture? { jpeg.flatMap(TakeLibrary.picture(ofJPEG:)) }
-    }
-
-    /// Where a take's thumbnail is kept: beside it, hidden.
-    public static func thumbnailPath(of take: String) -> String {
-        let url = URL(fileURLWithPath: take)
-        return url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".thumb.jpg").path
     }
 
     /// How many takes the library shows at most: the newest.
@@ -78,7 +73,7 @@ public enum TakeLibrary {
             Log.info("library: \(path) left out: \(info.videoPackets) pictures, \(info.duration) s")
             return nil
         }
-        let thumbnail = thumbnailPath(of: path)
+        let thumbnail = TakeFiles.thumbnailPath(of: path)
         if !FileManager.default.fileExists(atPath: thumbnail) {
             // Its first key frame must decode, or the take is not shown.
             let made: [UInt8]

@@ -11,6 +11,7 @@ import CFFmpeg
 import FoundationEssentials
 import Glibc
 import KioskCore
+import KioskStorage
 import KioskSystem
 
 public enum TakeTrim {
@@ -40,19 +41,12 @@ public enum TakeTrim {
         return Double(nanoseconds) / 1e9
     }
 
-    /// Where the cut is written before it replaces the take: hidden, beside it, with its extension.
-    public static func partialPath(for take: String) -> String {
-        let url = URL(fileURLWithPath: take)
-        return url.deletingLastPathComponent().appendingPathComponent("." + url.deletingPathExtension().lastPathComponent + ".trimming."
-            + url.pathExtension).path
-    }
-
     /// A timestamp within a tick of a picture's is that picture's (the take's clock and the time
     /// asked for need not round alike).
     static let tolerance: Int64 = 1_000_000
 
     /// Cuts `take` to [start, end] seconds of its time line, in place: the cut is written to
-    /// `partialPath(for:)` with the take's own mode, synced, renamed over the take, and the folder
+    /// `TakeFiles.trimmingPath(for:)` with the take's own mode, synced, renamed over the take, and the folder
     /// synced. Throws a `ShareError` naming the step; the take is then untouched and the partial
     /// file gone.
     public static func cut(_ take: String, start: Double, end: Double) throws(ShareError) -> Cut {
@@ -61,14 +55,14 @@ public enum TakeTrim {
         }
         var info = stat()
         guard stat(take, &info) == 0 else { throw ShareError(step: "reading \(take)", errno: errno) }
-        let partial = partialPath(for: take)
+        let partial = TakeFiles.trimmingPath(for: take)
         // One a kill left behind.
         unlink(partial)
         do throws(ShareError) {
             let plan = try Plan.make(take, start: start, end: end)
             var cut = try write(plan, from: take, to: partial, mode: Int(info.st_mode & 0o7777))
             guard rename(partial, take) == 0 else { throw ShareError(step: "renaming the cut over \(take)", errno: errno) }
-            FileSink.syncFolder(of: take)
+            FolderSync.sync(of: take)
             cut.start = Double(plan.cutStart - plan.origin) / 1e9
             cut.end = Double(plan.cutEnd - plan.origin) / 1e9
             cut.duration = deliveredDuration(of: take) ?? cut.end - cut.start

@@ -4,6 +4,7 @@
 import Foundation
 import KioskCore
 import KioskMedia
+import KioskStorage
 import KioskSystem
 
 /// A take made by our MovieWriter from real footage (`--footage`, looped and scaled by ffmpeg to
@@ -19,7 +20,7 @@ func makeShareTake(_ path: String, footage: String, size: Size, seconds: Double)
     ffmpeg.standardOutput = pipe
     do { try ffmpeg.run() } catch { fail("cannot run ffmpeg: \(error)") }
     unlink(path)
-    unlink(MovieWriter.markerPath(for: path))
+    unlink(TakeFiles.markerPath(for: path))
     let done = DispatchSemaphore(value: 0)
     let writer = MovieWriter(settings: MovieSettings(outputPath: path, videoSize: size, fps: 30, audio: (48000, 1))) { _ in done.signal() }
     do { try writer.start() } catch { fail("\(error)") }
@@ -44,7 +45,7 @@ func makeShareTake(_ path: String, footage: String, size: Size, seconds: Double)
     done.wait()
     ffmpeg.waitUntilExit()
     // A bench take is nobody's to recover: its marker goes.
-    unlink(MovieWriter.markerPath(for: path))
+    unlink(TakeFiles.markerPath(for: path))
 }
 
 /// `share [--take FILE] [--footage CLIP [--size WxH] [--seconds S]] [--rounds N] [--dir D]`.

@@ -3,6 +3,7 @@ import Foundation
 import KioskCapture
 import KioskCore
 import KioskMedia
+import KioskStorage
 import KioskSystem
 
 let usageText = """
@@ -115,7 +116,7 @@ func encode(_ o: [String: String]) {
     let output = o["output"] ?? (NSTemporaryDirectory() + "kiosk-bench-\(getpid()).mov")
     // The writer creates a new file only, and not over a take's marker; a bench round may reuse a name.
     unlink(output)
-    unlink(MovieWriter.markerPath(for: output))
+    unlink(TakeFiles.markerPath(for: output))
     let fd = open(input, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { fail("cannot read \(input)") }
     defer { close(fd) }
@@ -174,7 +175,7 @@ func encode(_ o: [String: String]) {
     done.wait()
     let (cpu, rss) = usage()
     // A bench take is nobody's to recover: its marker goes.
-    unlink(MovieWriter.markerPath(for: output))
+    unlink(TakeFiles.markerPath(for: output))
     if o["output"] == nil { try? FileManager.default.removeItem(atPath: output) }
     printLine(["frames": frames, "cpuSeconds": cpu, "wallSeconds": Date().timeIntervalSince(wall), "peakRSSMiB": rss])
 }

@@ -3,6 +3,7 @@
 import KioskBooth
 import KioskCore
 import KioskMedia
+import KioskStorage
 import Testing
 
 @Suite("--check's storage item")

@@ -5,6 +5,7 @@
 import Foundation
 import KioskCore
 import KioskMedia
+@testable import KioskStorage
 import KioskSystem
 import Testing
 @testable import KioskBooth
@@ -21,7 +22,7 @@ struct TakeStorageTests {
     static func take(_ path: String) throws {
         // As a take begins: its ftyp box (retention deletes only what begins as the booth's takes).
         try Data([0, 0, 0, 20] + Array("ftypqt  ".utf8) + [0, 0, 2, 0] + Array("qt  ".utf8)).write(to: URL(fileURLWithPath: path))
-        try Data().write(to: URL(fileURLWithPath: MovieWriter.markerPath(for: path)))
+        try Data().write(to: URL(fileURLWithPath: TakeFiles.markerPath(for: path)))
     }
 
     static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
@@ -43,10 +44,10 @@ struct TakeStorageTests {
         #expect(number == nil && path == output)
         try Self.take(output)
         #expect(storage.discard(output, own: true).isEmpty)
-        #expect(!Self.exists(output) && !Self.exists(MovieWriter.markerPath(for: output)))
+        #expect(!Self.exists(output) && !Self.exists(TakeFiles.markerPath(for: output)))
         try Self.take(output)
         let recovered = storage.discard(output, own: false)
-        #expect(recovered.isEmpty && !Self.exists(output) && !Self.exists(MovieWriter.markerPath(for: output)), "\(recovered)")
+        #expect(recovered.isEmpty && !Self.exists(output) && !Self.exists(TakeFiles.markerPath(for: output)), "\(recovered)")
     }
 
     @Test("one file: Use Video removes the marker (once) or renames the take beside it (loop)")
@@ -57,7 +58,7 @@ struct TakeStorageTests {
         try Self.take(output)
         #expect(storage.handOver(output, number: nil, rename: false, rules: Self.rules, protected: [])
             == [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: output)])
-        #expect(Self.exists(output) && !Self.exists(MovieWriter.markerPath(for: output)))
+        #expect(Self.exists(output) && !Self.exists(TakeFiles.markerPath(for: output)))
         try Self.take(output)
         let events = storage.handOver(output, number: nil, rename: true, rules: Self.rules, protected: [])
         guard case let .videoRecorderDidFinishRecordingVideoWithOutputPath(renamed)? = events.last else {

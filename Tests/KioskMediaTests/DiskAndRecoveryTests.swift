@@ -1,5 +1,6 @@
 // A full disk, a refused start, and a take interrupted by a crash being kept at the next start.
 import Foundation
+@testable import KioskStorage
 import Testing
 @testable import KioskMedia
 import KioskCore
@@ -24,7 +25,7 @@ struct DiskAndRecoveryTests {
             #expect(error.message.contains("free"))
         }
         #expect(!FileManager.default.fileExists(atPath: output))
-        #expect(!FileManager.default.fileExists(atPath: MovieWriter.markerPath(for: output)))
+        #expect(!FileManager.default.fileExists(atPath: TakeFiles.markerPath(for: output)))
     }
 
     @Test("a folder that does not exist is a recordingFailed error naming the file")
@@ -93,10 +94,10 @@ struct DiskAndRecoveryTests {
         _ = try #require(finished.wait())
         // A finished take keeps its marker until it is used; a used one has none, and the next
         // start deletes it, as the seed does.
-        #expect(FileManager.default.fileExists(atPath: MovieWriter.markerPath(for: output)))
+        #expect(FileManager.default.fileExists(atPath: TakeFiles.markerPath(for: output)))
         #expect(TakeFiles.handOver(output, rename: false) == (output, nil))
-        #expect(!FileManager.default.fileExists(atPath: MovieWriter.markerPath(for: output)))
-        #expect(TakeFiles.discardPrevious(at: output) == nil)
+        #expect(!FileManager.default.fileExists(atPath: TakeFiles.markerPath(for: output)))
+        #expect(TakeFiles.discardPrevious(at: output, playable: MovieProbe.playableDuration) == nil)
         #expect(!FileManager.default.fileExists(atPath: output))
 
         // The same take, as a crash leaves it: file and marker.
@@ -104,24 +105,24 @@ struct DiskAndRecoveryTests {
         feed(second, size: Size(width: 320, height: 240), seconds: 2)
         second.stop(reason: .user)
         _ = try #require(again.wait())
-        try Data("4242\n".utf8).write(to: URL(fileURLWithPath: MovieWriter.markerPath(for: output)))
+        try Data("4242\n".utf8).write(to: URL(fileURLWithPath: TakeFiles.markerPath(for: output)))
         let when = Date(timeIntervalSince1970: 1_800_000_000)
-        let recovered = try #require(TakeFiles.discardPrevious(at: output, now: when))
+        let recovered = try #require(TakeFiles.discardPrevious(at: output, now: when, playable: MovieProbe.playableDuration))
         #expect(recovered.path.hasPrefix(folder.appendingPathComponent("output.recovered-").path))
         #expect(recovered.path.hasSuffix(".mov"))
         #expect(abs(recovered.duration - 2) < 0.05)
         #expect(FileManager.default.fileExists(atPath: recovered.path))
         #expect(!FileManager.default.fileExists(atPath: output))
-        #expect(!FileManager.default.fileExists(atPath: MovieWriter.markerPath(for: output)))
+        #expect(!FileManager.default.fileExists(atPath: TakeFiles.markerPath(for: output)))
         // A second recovery in the same second gets its own name.
         try Data(contentsOf: URL(fileURLWithPath: recovered.path)).write(to: URL(fileURLWithPath: output))
-        try Data().write(to: URL(fileURLWithPath: MovieWriter.markerPath(for: output)))
-        let other = try #require(TakeFiles.discardPrevious(at: output, now: when))
+        try Data().write(to: URL(fileURLWithPath: TakeFiles.markerPath(for: output)))
+        let other = try #require(TakeFiles.discardPrevious(at: output, now: when, playable: MovieProbe.playableDuration))
         #expect(other.path != recovered.path)
         // A marker with a file that holds nothing playable: nothing to keep.
         try Data("junk".utf8).write(to: URL(fileURLWithPath: output))
-        try Data().write(to: URL(fileURLWithPath: MovieWriter.markerPath(for: output)))
-        #expect(TakeFiles.discardPrevious(at: output) == nil)
+        try Data().write(to: URL(fileURLWithPath: TakeFiles.markerPath(for: output)))
+        #expect(TakeFiles.discardPrevious(at: output, playable: MovieProbe.playableDuration) == nil)
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 }

@@ -1,6 +1,7 @@
 // The fragments' syncer on its own: what it reports reached, a failed sync, and a syncer that goes
 // away taking its thread and its descriptor with it.
 import Foundation
+@testable import KioskStorage
 import Testing
 import KioskSystem
 @testable import KioskMedia

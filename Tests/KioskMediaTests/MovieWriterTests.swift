@@ -1,6 +1,7 @@
 // The real writer on frames and audio made here with known timing: what ffprobe, GStreamer and
 // our own demuxer find in the files.
 import Foundation
+@testable import KioskStorage
 import Testing
 @testable import KioskMedia
 import KioskCore
@@ -85,7 +86,7 @@ struct MovieWriterTests {
         let folder = scratch("basic")
         let output = folder.appendingPathComponent("output.mov").path
         let (writer, finished) = try startedWriter(takeSettings(output, size: Size(width: 640, height: 480)))
-        #expect(FileManager.default.fileExists(atPath: MovieWriter.markerPath(for: output)))
+        #expect(FileManager.default.fileExists(atPath: TakeFiles.markerPath(for: output)))
         feed(writer, size: Size(width: 640, height: 480), seconds: 4)
         writer.stop(reason: .user)
         let result = try #require(finished.wait())
@@ -93,7 +94,7 @@ struct MovieWriterTests {
         #expect(abs(result.duration - 4) <= 1.0 / 30 + 0.001, "duration \(result.duration)")
         #expect(result.bytes == (try FileManager.default.attributesOfItem(atPath: output)[.size] as? Int64))
         // The marker stays until the take is used, discarded or handed over (TakeFiles).
-        #expect(FileManager.default.fileExists(atPath: MovieWriter.markerPath(for: output)))
+        #expect(FileManager.default.fileExists(atPath: TakeFiles.markerPath(for: output)))
 
         let probe = try runProgram(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name,codec_type,nb_read_frames",
                                     "-count_frames", "-show_entries", "format=duration", "-of", "json", output])

@@ -5,6 +5,7 @@ import Foundation
 import KioskCore
 import Testing
 @testable import KioskMedia
+import KioskStorage
 
 @Suite("Photo JPEG")
 struct PhotoJPEGTests {

@@ -4,6 +4,7 @@
 import Foundation
 import KioskCore
 @testable import KioskMedia
+@testable import KioskStorage
 import KioskSystem
 import KioskTestSupport
 import Testing

@@ -5,6 +5,7 @@ import Foundation
 import Glibc
 import KioskCore
 @testable import KioskMedia
+@testable import KioskStorage
 import KioskSystem
 import KioskTestSupport
 import Testing
@@ -148,7 +149,7 @@ struct ShareRenditionTests {
         // The page: what SharePage makes, and all it names is in the folder.
         let page = try String(contentsOfFile: folder + "/index.html", encoding: .utf8)
         #expect(page == SharePage.html(title: "Anna & Ben", language: .fr,
-                                       downloadName: "video-\(ShareRendition.downloadStamp(now)).mp4"))
+                                       downloadName: "video-\(ShareFiles.downloadStamp(now)).mp4"))
         #expect(page.contains("<html lang=\"fr\">") && page.contains("Anna &amp; Ben") && !page.contains("http"))
         for name in ["src=\"", "href=\"", "poster=\""] {
             for piece in page.components(separatedBy: name).dropFirst() {
@@ -161,7 +162,7 @@ struct ShareRenditionTests {
 
         // The modes, and nothing in DIR but the folder (no index that lists the tokens).
         for file in ["video.mp4", "poster.jpg", "index.html"] { #expect(fileMode(folder + "/" + file) == mode, "\(file)") }
-        #expect(fileMode(folder) == ShareRendition.folderMode(for: mode))
+        #expect(fileMode(folder) == ShareFiles.folderMode(for: mode))
         #expect(fileMode(folder) == (mode == 0o644 ? 0o755 : 0o750))
         #expect(fileMode(dir) == (mode == 0o644 ? 0o755 : 0o750), "DIR made with the same rule")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == [token])

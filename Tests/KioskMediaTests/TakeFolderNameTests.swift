@@ -2,6 +2,7 @@
 // (a template that got past the launch check, a locale's date) is replaced, never a path or a line
 // break in the list of takes.
 import Foundation
+@testable import KioskStorage
 import Testing
 import KioskCore
 @testable import KioskMedia

@@ -3,6 +3,7 @@
 // 0600) and read back as pixels, and retention taking a take's thumbnail with it.
 import Foundation
 import KioskCore
+@testable import KioskStorage
 import KioskSystem
 import KioskTestSupport
 import Testing

@@ -90,7 +90,7 @@ public enum HookQueueFile {
     /// Replaces the file at `path` with `text` (the queue's `text`); an empty queue removes it.
     public static func save(_ text: String, to path: String) {
         if text.isEmpty {
-            if unlink(path) == 0 { FileSink.syncFolder(of: path) }
+            if unlink(path) == 0 { FolderSync.sync(of: path) }
             return
         }
         if !TakeFolder.replace(path, with: text) { Log.info("--on-take: could not save the hooks owed in \(path)") }

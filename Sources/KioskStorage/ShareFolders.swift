@@ -10,9 +10,9 @@ public enum ShareFolders {
     /// visible: the web server refuses dot-names). One line per folder, for the log.
     public static func recover(in dir: String) -> [String] {
         entries(in: dir).compactMap { name, info in
-            guard name.hasPrefix(ShareRendition.partialPrefix), info.st_mode & S_IFMT == S_IFDIR else { return nil }
+            guard name.hasPrefix(ShareFiles.partialPrefix), info.st_mode & S_IFMT == S_IFDIR else { return nil }
             let path = dir + "/" + name
-            ShareRendition.remove(path)
+            ShareFiles.remove(path)
             return "removed the unfinished share folder \(path) (its writing was cut off)"
         }
     }
@@ -27,7 +27,7 @@ public enum ShareFolders {
             let changed = Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9
             guard now - changed > maxAge else { return nil }
             let path = dir + "/" + name
-            ShareRendition.remove(path)
+            ShareFiles.remove(path)
             return "removed the share folder \(path) (older than \(Int(maxAge)) s)"
         }
     }

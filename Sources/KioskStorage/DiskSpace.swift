@@ -1,11 +1,7 @@
-// Small helpers of the writer: the free space on a disk, and clamping a value.
+// The free space on a disk.
 import FoundationEssentials
 import Glibc
 import KioskSystem
-
-extension Comparable {
-    func clamped(_ low: Self, _ high: Self) -> Self { min(max(self, low), high) }
-}
 
 /// Free space for the user on the disk holding a path (`statvfs`).
 public enum DiskSpace {

@@ -72,7 +72,7 @@ public final class TakeFolder: Sendable {
         return nil
     }
 
-    func file(_ name: String) -> String { path + "/" + name }
+    public func file(_ name: String) -> String { path + "/" + name }
 
     /// Whether the folder is gone (removed while the booth ran: its takes, counter and lock with it).
     public var isGone: Bool {
@@ -117,7 +117,7 @@ public final class TakeFolder: Sendable {
         var candidate = url.path
         var k = 2
         while FileManager.default.fileExists(atPath: candidate)
-                || FileManager.default.fileExists(atPath: MovieWriter.markerPath(for: candidate)) {
+                || FileManager.default.fileExists(atPath: TakeFiles.markerPath(for: candidate)) {
             candidate = "\(stem)-\(k).\(ext)"
             k += 1
         }
@@ -173,7 +173,7 @@ public final class TakeFolder: Sendable {
             unlink(temporary)
             return false
         }
-        return FileSink.syncFolder(of: target)
+        return FolderSync.sync(of: target)
     }
 
     // MARK: - Accepted takes
@@ -255,7 +255,7 @@ public final class TakeFolder: Sendable {
                 return false
             }
             // Its library thumbnail (TakeLibrary) goes with it.
-            unlink(TakeLibrary.thumbnailPath(of: target))
+            unlink(TakeFiles.thumbnailPath(of: target))
             list.removeAll { $0.name == e.name }
             deleted.append((target, reason))
             return true
@@ -306,22 +306,22 @@ public final class TakeFolder: Sendable {
     /// lock, so no live booth owns one). A playable take is kept, its marker removed, and added to
     /// the accepted list (numbered past every take before it); a marker without a playable take goes
     /// with whatever is beside it. Returns the recovered takes, oldest first.
-    public func recoverOrphans() -> [TakeFiles.Recovered] {
+    public func recoverOrphans(playable: (String) -> Double?) -> [TakeFiles.Recovered] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return [] }
         var recovered: [TakeFiles.Recovered] = []
         for marker in names.sorted() where marker.hasPrefix(".") && marker.hasSuffix(".recording") {
             let name = String(marker.dropFirst().dropLast(".recording".count))
             guard TakeName.isSafe(name) else { continue }
             let take = file(name)
-            if let info = try? MovieProbe.inspect(take), info.videoPackets > 0 {
-                recovered.append(TakeFiles.Recovered(path: take, duration: info.duration))
+            if let duration = playable(take) {
+                recovered.append(TakeFiles.Recovered(path: take, duration: duration))
             } else if FileManager.default.fileExists(atPath: take) {
                 Log.info("recovery: \(take) holds no playable picture; deleted")
                 unlink(take)
             }
             unlink(file(marker))
             // A cut a kill stopped (`--trim`): the take above is whole.
-            unlink(TakeTrim.partialPath(for: take))
+            unlink(TakeFiles.trimmingPath(for: take))
         }
         guard !recovered.isEmpty else { return [] }
         // Numbered as the newest takes: each gets a counter number of its own.
@@ -331,7 +331,7 @@ public final class TakeFolder: Sendable {
             accept(Entry(number: n, name: URL(fileURLWithPath: take.path).lastPathComponent,
                          acceptedAt: WallClock.synchronisedNow(trusted: clockTrusted)))
         }
-        FileSink.syncFolder(of: file(Self.ledgerName))
+        FolderSync.sync(of: file(Self.ledgerName))
         return recovered
     }
 }

@@ -57,7 +57,7 @@ public enum PhotoFiles {
         let synced = fsync(fd) == 0
         close(fd)
         if !synced { Log.info("fsync(\(path)): \(String(cString: strerror(errno)))") }
-        FileSink.syncFolder(of: path)
+        FolderSync.sync(of: path)
         return .written
     }
 
@@ -65,4 +65,11 @@ public enum PhotoFiles {
     private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) -> PhotoError? {
         KioskSystem.writeAll(bytes, to: fd).map { PhotoError("write(\(path)): \(String(cString: strerror($0)))") }
     }
+}
+
+/// Why a photo could not be made: `message` says what failed.
+public struct PhotoError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
 }

@@ -1,8 +1,6 @@
-// A take's share folder (issue 31): `DIR/<token>/` with video.mp4 (the take remuxed, ShareRemux),
-// poster.jpg (SharePoster) and index.html (KioskCore's SharePage), which a web server serves. It
-// appears whole or not at all: written into `DIR/.partial-<token>/` (a dot-name the server refuses),
-// each file synced, the folder synced, renamed, DIR synced. The take is only read.
-import CFFmpeg
+// A share folder made whole (issue 31): written into `DIR/.partial-<token>/` (a dot-name the web
+// server refuses), each file synced, the folder synced, renamed, DIR synced. What a take's share
+// folder holds is ShareRendition's (KioskMedia); a photo's is SharePhoto's.
 import FoundationEssentials
 import Glibc
 import KioskCore
@@ -49,6 +47,13 @@ public struct ShareWritten: Sendable, Equatable {
     public var pageSeconds: Double
     public var publishSeconds: Double
 
+    public init(folder: String, videoBytes: Int64, posterBytes: Int, pageBytes: Int, posterSize: Size, remuxSeconds: Double,
+                videoSyncSeconds: Double, posterSeconds: Double, pageSeconds: Double, publishSeconds: Double) {
+        (self.folder, self.videoBytes, self.posterBytes, self.pageBytes, self.posterSize) = (folder, videoBytes, posterBytes, pageBytes, posterSize)
+        (self.remuxSeconds, self.videoSyncSeconds, self.posterSeconds) = (remuxSeconds, videoSyncSeconds, posterSeconds)
+        (self.pageSeconds, self.publishSeconds) = (pageSeconds, publishSeconds)
+    }
+
     /// One line for the log.
     public var summary: String {
         func ms(_ s: Double) -> String { String(printf: "%.0f ms", s * 1000) }
@@ -69,36 +74,24 @@ public struct ShareError: Error, Equatable, Sendable, CustomStringConvertible {
         self.reason = reason
     }
 
-    init(step: String, errno: Int32) {
+    public init(step: String, errno: Int32) {
         self.init(step: step, reason: String(cString: strerror(errno)))
-    }
-
-    init(step: String, _ error: AVError) {
-        self.init(step: step, reason: "\(error.text) (\(error.call))")
     }
 
     public var description: String { "\(step) failed: \(reason)" }
 }
 
-public enum ShareRendition {
+public enum ShareFiles {
     /// The prefix of a folder being written.
     public static let partialPrefix = ".partial-"
-
     /// A folder's mode for files of `fileMode`: search (x) wherever read (r) is set, 0644 → 0755.
     public static func folderMode(for fileMode: Int) -> Int {
         (fileMode & 0o777) | ((fileMode & 0o444) >> 2)
     }
-
-    /// Writes `DIR/<token>/` whole. On failure nothing of it is left (the partial folder goes) and
-    /// the error names the step.
-    public static func write(_ request: ShareRequest) throws(ShareError) -> ShareWritten {
-        try publish(request) { partial throws(ShareError) in try fill(partial, request) }
-    }
-
     /// `DIR/<token>/` made whole from what `fill` writes into its `.partial-<token>` folder (each
     /// file synced): the folder's mode set, synced, renamed, DIR synced. On failure nothing of it is
-    /// left. Takes and photos (SharePhoto) alike.
-    static func publish(_ request: ShareRequest, fill: (String) throws(ShareError) -> ShareWritten) throws(ShareError) -> ShareWritten {
+    /// left. Takes (ShareRendition) and photos (SharePhoto) alike.
+    public static func publish(_ request: ShareRequest, fill: (String) throws(ShareError) -> ShareWritten) throws(ShareError) -> ShareWritten {
         // A name of another shape could reach outside DIR, and retention would never remove it.
         guard ShareToken.isToken(request.token) else { throw ShareError(step: "naming the share folder", reason: "\(request.token) is not a token") }
         let folderMode = folderMode(for: request.fileMode)
@@ -123,40 +116,9 @@ public enum ShareRendition {
             throw error
         }
     }
-
-    /// The three files, each synced, into `partial`.
-    private static func fill(_ partial: String, _ request: ShareRequest) throws(ShareError) -> ShareWritten {
-        var start = MonotonicClock.now()
-        let take: Demuxer
-        do { take = try Demuxer(path: request.take, interruption: Interruption(), timeout: MovieProbe.readTimeout) } catch {
-            throw ShareError(step: "opening the take \(request.take)", error)
-        }
-        let remux = try ShareRemux.run(from: take, into: partial, name: SharePage.video, mode: request.fileMode)
-        let remuxSeconds = seconds(since: start)
-
-        start = MonotonicClock.now()
-        guard let packet = remux.poster, let stream = remux.videoStream else {
-            throw ShareError(step: "making poster.jpg", reason: "the take has no key frame")
-        }
-        // The stream is the demuxer's: it must outlive the decoding (ARC may end it after its last use).
-        let poster = try withExtendedLifetime(take) { () throws(ShareError) in try SharePoster.jpeg(of: packet, in: stream) }
-        try writeFile(partial + "/" + SharePage.poster, poster.bytes, mode: request.fileMode)
-        let posterSeconds = seconds(since: start)
-
-        start = MonotonicClock.now()
-        let page = Array(SharePage.html(title: request.title, language: request.language,
-                                        downloadName: "video-" + downloadStamp(request.now) + ".mp4").utf8)
-        try writeFile(partial + "/index.html", page, mode: request.fileMode)
-        return ShareWritten(folder: partial, videoBytes: remux.bytes, posterBytes: poster.bytes.count, pageBytes: page.count,
-                            posterSize: poster.size, remuxSeconds: remuxSeconds, videoSyncSeconds: remux.syncSeconds, posterSeconds: posterSeconds,
-                            pageSeconds: seconds(since: start), publishSeconds: 0)
-    }
-
     /// "20261202-0714" in local time, for the downloaded file's name.
-    static func downloadStamp(_ date: Date) -> String { LocalTime.stamp("%Y%m%d-%H%M", at: date) }
-
-    static func seconds(since start: Int64) -> Double { Double(MonotonicClock.now() - start) / 1e9 }
-
+    public static func downloadStamp(_ date: Date) -> String { LocalTime.stamp("%Y%m%d-%H%M", at: date) }
+    public static func seconds(since start: Int64) -> Double { Double(MonotonicClock.now() - start) / 1e9 }
     /// DIR, made with `mode` when missing (its parent must exist); an existing one is left as it is.
     private static func makeFolder(_ path: String, mode: Int) throws(ShareError) {
         if mkdir(path, 0o700) != 0 {
@@ -171,10 +133,9 @@ public enum ShareRendition {
         let parent = PathText.folder(of: path)
         try? syncFolder(parent.isEmpty ? "." : parent)
     }
-
     /// A new file (`NewFile.create`: exclusive, no symlink followed, close-on-exec) with `bytes`,
     /// synced (fsync).
-    static func writeFile(_ path: String, _ bytes: [UInt8], mode: Int) throws(ShareError) {
+    public static func writeFile(_ path: String, _ bytes: [UInt8], mode: Int) throws(ShareError) {
         let name = PathText.name(of: path)
         let fd: Int32
         do { fd = try NewFile.create(path, mode: mode) } catch { throw ShareError(step: "creating \(name)", errno: error.errno) }
@@ -190,17 +151,15 @@ public enum ShareRendition {
         }
         guard fsync(fd) == 0 else { throw ShareError(step: "syncing \(name)", errno: errno) }
     }
-
     /// fsync of a folder: the names made, renamed or removed in it are durable.
-    static func syncFolder(_ path: String) throws(ShareError) {
+    public static func syncFolder(_ path: String) throws(ShareError) {
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw ShareError(step: "syncing \(path)", errno: errno) }
         defer { close(fd) }
         guard fsync(fd) == 0 else { throw ShareError(step: "syncing \(path)", errno: errno) }
     }
-
     /// Removes a folder the booth wrote, and what is in it (nothing is followed through a link).
-    static func remove(_ path: String) {
+    public static func remove(_ path: String) {
         do { try FileManager.default.removeItem(atPath: path) } catch {
             Log.info("share: could not remove \(path): \(error)")
         }

@@ -7,10 +7,10 @@
 import FoundationEssentials
 import Glibc
 
-enum MoovDurations {
+public enum MoovDurations {
     /// The header (ftyp + moov) with an empty 64-bit mehd added at the front of mvex, the box
     /// sizes around it grown to match; nil when the header is not laid out as the muxer writes it.
-    static func insertMehd(into header: [UInt8]) -> [UInt8]? {
+    public static func insertMehd(into header: [UInt8]) -> [UInt8]? {
         guard let moov = child(named: "moov", in: header, from: 0, to: header.count), moov.body == moov.start + 8,
               let mvex = child(named: "mvex", in: header, from: moov.body, to: moov.end), mvex.body == mvex.start + 8,
               child(named: "mehd", in: header, from: mvex.body, to: mvex.end) == nil else { return nil }
@@ -25,7 +25,7 @@ enum MoovDurations {
     }
 
     /// Where the mehd's duration field is and the movie timescale, to keep it current.
-    static func mehdField(in header: [UInt8]) -> (offset: Int, timescale: UInt64)? {
+    public static func mehdField(in header: [UInt8]) -> (offset: Int, timescale: UInt64)? {
         guard let moov = child(named: "moov", in: header, from: 0, to: header.count),
               let mvhd = child(named: "mvhd", in: header, from: moov.body, to: moov.end),
               let scale = field(header, box: mvhd, v0: 12, v1: 20, wide: false), scale > 0,
@@ -36,7 +36,7 @@ enum MoovDurations {
     }
 
     /// Writes a 64-bit big-endian duration at `offset` (the caller syncs).
-    static func writeMehd(fd: Int32, offset: Int, seconds: Double, timescale: UInt64) {
+    public static func writeMehd(fd: Int32, offset: Int, seconds: Double, timescale: UInt64) {
         let value = UInt64(max(seconds, 0) * Double(timescale))
         let bytes = (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * UInt64(7 - $0))) }
         _ = pwrite(fd, bytes, 8, off_t(offset))
@@ -46,7 +46,7 @@ enum MoovDurations {
     /// timescale, and each track's in tkhd (movie timescale) and mdhd (its own timescale).
     /// `trackSeconds` is in track order. Returns false when the layout is not what the muxer writes.
     @discardableResult
-    static func patch(fd: Int32, movieSeconds: Double, trackSeconds: [Double]) -> Bool {
+    public static func patch(fd: Int32, movieSeconds: Double, trackSeconds: [Double]) -> Bool {
         var header = [UInt8](repeating: 0, count: 64 * 1024)
         let count = pread(fd, &header, header.count, 0)
         guard count > 16 else { return false }

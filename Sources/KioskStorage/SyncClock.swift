@@ -10,7 +10,7 @@ import KioskSystem
 /// `FileSyncer`'s thread) and the writer's own (the header's, the end's). Any thread may read it.
 public final class SyncClock: Sendable {
     /// Who waits: the fragments' thread, or the writer's.
-    enum Role: Sendable { case fragments, writer }
+    public enum Role: Sendable { case fragments, writer }
 
     /// A sync waiting this long is slow (`storageSlow`, and `--check`'s storage item fails). A
     /// healthy SD card's sync of a fragment takes milliseconds; a worn one's can take seconds, and a
@@ -23,7 +23,7 @@ public final class SyncClock: Sendable {
 
     /// Runs `sync` (a call that waits for the disk) timed as `role`'s; errno is as `sync` left it.
     @discardableResult
-    func timing<T>(_ role: Role, _ sync: () -> T) -> T {
+    public func timing<T>(_ role: Role, _ sync: () -> T) -> T {
         starts.withLock { $0[role] = MonotonicClock.now() }
         let result = sync()
         let error = errno
