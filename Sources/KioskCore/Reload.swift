@@ -70,19 +70,21 @@ public enum ReloadDecision: Equatable, Sendable {
 
 extension Configuration {
     /// Every setting of the configuration but `configFile` (the same command line names the same
-    /// file), by its option's name, as the option table declares them; a family of options on one
-    /// field (`camera.*`, `label.*`) once. A test checks that none is missing.
-    static let reloadSettings: [ReloadSetting] = {
-        var named: Set<String> = []
-        return OptionParser.options.compactMap(\.setting).filter { named.insert($0.option).inserted }
-    }()
+    /// file), as the option table declares them; each member of a family (`camera.*`, `label.*`: one
+    /// entry of a dictionary each) under the family's name. A test checks that none is missing.
+    static let reloadSettings: [ReloadSetting] = OptionParser.options.compactMap(\.setting)
 
     /// What replacing this running configuration with `reloaded` (already parsed and validated)
     /// does: refused when it changes a setting that cannot change while running, otherwise
     /// accepted with the settings set up at launch kept as they run.
     public func reload(to reloaded: Configuration) -> ReloadDecision {
         let changed = Self.reloadSettings.filter { $0.differs(self, reloaded) }
-        let refused = changed.filter { $0.effect == .refused }.map(\.option)
+        // A family is said once, however many of its members changed.
+        func names(_ settings: [ReloadSetting]) -> [String] {
+            var said: Set<String> = []
+            return settings.map(\.option).filter { said.insert($0).inserted }
+        }
+        let refused = names(changed.filter { $0.effect == .refused })
         if !refused.isEmpty {
             let names = refused.joined(separator: ", ")
             return .refused(message: "\(names) cannot change while the booth runs; restart it to change \(refused.count == 1 ? "it" : "them")")
@@ -90,7 +92,6 @@ extension Configuration {
         var applied = reloaded
         let kept = changed.filter { $0.effect == .atRestart }
         for setting in kept { setting.keep(&applied, self) }
-        return .accepted(applied, changed: changed.filter { $0.effect == .inReady }.map(\.option),
-                         keptUntilRestart: kept.map(\.option))
+        return .accepted(applied, changed: names(changed.filter { $0.effect == .inReady }), keptUntilRestart: names(kept))
     }
 }

@@ -26,14 +26,34 @@ struct ConfigurationReloadTests {
         // field outside them.
         let groups = Mirror(reflecting: Configuration()).children.filter { $0.label != "configFile" }
         let fields = groups.flatMap { group in Mirror(reflecting: group.value).children.compactMap(\.label) }
-        #expect(fields.count == Configuration.reloadSettings.count)
-        #expect(Set(Configuration.reloadSettings.map(\.option)).count == Configuration.reloadSettings.count)
+        // A family (camera.*, label.*) is one field: a dictionary, an entry per option.
+        let named = Set(Configuration.reloadSettings.map(\.option))
+        #expect(fields.count == named.count)
+        #expect(Configuration.reloadSettings.count == named.count - 2 + CameraControl.allCases.count + ScreenText.allCases.count)
         for setting in Configuration.reloadSettings {
             // label.*: the labels, one config key each.
             let names = setting.option == "label.*" ? ScreenText.allCases.map(\.key)
                 : setting.option == "camera.*" ? CameraControl.allCases.map(\.key) : [setting.option]
             for name in names { #expect(OptionParser.spec(named: name)?.inConfigFile == true, "\(name)") }
         }
+    }
+
+    @Test("a family's members each reloaded on their own: two labels changed are said once as label.*, a camera control alone is seen, an atRestart family member kept as it runs")
+    func familyMembers() throws {
+        var running = Configuration()
+        running.screen.labels[.start] = "Go"
+        var reloaded = running
+        reloaded.screen.labels[.start] = "Los"
+        reloaded.screen.labels[.stop] = "Halt"
+        guard case let .accepted(applied, changed, kept) = running.reload(to: reloaded) else { Issue.record("refused"); return }
+        #expect(changed == ["label.*"] && kept.isEmpty)
+        #expect(applied.screen.labels[.start] == "Los" && applied.screen.labels[.stop] == "Halt")
+        var controls = running
+        controls.capture.cameraControls[.torch] = try Values.cameraControl("on", .torch)
+        guard case let .accepted(_, changedControls, _) = running.reload(to: controls) else { Issue.record("refused"); return }
+        #expect(changedControls == ["camera.*"])
+        guard case let .accepted(_, none, _) = running.reload(to: running) else { Issue.record("refused"); return }
+        #expect(none.isEmpty)
     }
 
     @Test("the settings stay in groups: neither the configuration nor a group holds more than 20 fields (issue 29)")
