@@ -165,16 +165,8 @@ extension Booth {
             // A tap on hidden controls presses nothing: it pauses and brings them back.
             let visible = controlsShown ? machine.visibleButtons : []
             draw.controls.touched(at: now)
-            if let button = screen.press(at: point, visible: visible) {
-                carryOut(core.handle(.press(button)))
-            } else if let fraction = screen.progressFraction(at: point, visible: visible) {
-                carryOut(core.handle(.seek(position: fraction * machine.playbackDuration)))
-            } else if tapLibrary(at: screen.logical(point)) {
-                break
-            } else {
-                focus(at: screen.logical(point))
-                carryOut(core.handle(.togglePause))
-            }
+            // Routed as a finger's touch is, by the screen; handled as one.
+            for input in screen.tap(at: point, visible: visible) { handle(input) }
         case let .focus(point):
             focus(at: screen.logical(point))
         case let .screenshot(path):

@@ -20,13 +20,11 @@ public protocol BoothScreen: AnyObject {
     func waitEvents(timeoutMs: Int, visible: [Button]) -> [UIInput]
     /// Ends the current or next `waitEvents` at once; any thread.
     var wake: @Sendable () -> Void { get }
-    /// The visible button under a point on the display.
-    func press(at physical: Point, visible: [Button]) -> Button?
+    /// The `tap` command at a point on the display: the inputs a finger put down and lifted there
+    /// gives (a touch's routing, decided once: KioskUI's pointer).
+    func tap(at physical: Point, visible: [Button]) -> [UIInput]
     /// A point on the display as a point of the canvas the overlay is drawn on.
     func logical(_ physical: Point) -> Point
-    /// Where a point on the display falls along the player's progress bar (0…1), when the bar
-    /// shows and the point is on it.
-    func progressFraction(at physical: Point, visible: [Button]) -> Double?
     func setOrientation(_ orientation: Orientation)
     /// A camera frame for the preview.
     func show(frame: VideoFrame) throws
@@ -69,7 +67,6 @@ public protocol BoothScreen: AnyObject {
 extension BoothScreen {
     /// Twins that show no trimmer take its pictures and drop them.
     public func setTrimPictures(_ pictures: [RGBPicture]) throws {}
-    public func progressFraction(at physical: Point, visible: [Button]) -> Double? { nil }
     public func setLibraryPictures(_ pictures: [String: RGBPicture]) {}
     public func setLibraryThumbnails(_ jpegs: [String: [UInt8]], decode: @escaping ([UInt8]) -> RGBPicture?) {}
     public func libraryIndex(atLogical point: Point, count: Int) -> Int? { nil }

@@ -86,6 +86,8 @@ struct PointerTracker {
     enum Pointer: Hashable {
         case mouse
         case finger(SDL_FingerID)
+        /// The `tap` command's: down and up at once, at one point.
+        case command
     }
 
     private struct Track {

@@ -36,14 +36,26 @@ extension Screen {
     /// thread for them (KMSDRM's touches and keys are read when SDL is asked).
     public static let pollingWaitMs = 8
 
-    /// The visible button under a point on the display (the stdin `tap` command, a touch).
-    public func press(at physical: Point, visible: [Button]) -> Button? {
+    /// The `tap` command at a point on the display: what a finger put down and lifted there gives
+    /// (a press of the button under it, a seek on the progress bar, nothing on a trimmer's handle,
+    /// `tapElsewhere` on the picture or the library's grid), through the same routing as a touch.
+    public func tap(at physical: Point, visible: [Button]) -> [UIInput] {
+        var inputs: [UIInput] = []
+        pointerDown(.command, at: physical, visible: visible, into: &inputs)
+        pointerUp(.command, at: physical, visible: visible, into: &inputs)
+        // A seek is said on the way down and again on the way up: once is the tap's.
+        if inputs.count == 2, case .seek = inputs[0], case .seek = inputs[1] { inputs.removeLast() }
+        return inputs
+    }
+
+    /// The visible button under a point on the display (a touch).
+    func press(at physical: Point, visible: [Button]) -> Button? {
         layout.button(at: transform.toLogical(physical), among: visible)
     }
 
     /// Where a point on the display falls along the player's progress bar (0…1), when the bar
     /// shows (Close is visible: the playing mode with its controls) and the point is on it.
-    public func progressFraction(at physical: Point, visible: [Button]) -> Double? {
+    func progressFraction(at physical: Point, visible: [Button]) -> Double? {
         guard visible.contains(.closePlayer) else { return nil }
         let logical = transform.toLogical(physical)
         guard layout.button(at: logical, among: visible) == nil else { return nil }

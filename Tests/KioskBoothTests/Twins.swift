@@ -35,7 +35,8 @@ final class ScreenTwin: BoothScreen {
         return queuedInputs
     }
     let wake: @Sendable () -> Void = {}
-    func press(at physical: Point, visible: [Button]) -> Button? { nil }
+    /// Nothing is drawn, so no button is under any point: a tap is on the picture.
+    func tap(at physical: Point, visible: [Button]) -> [UIInput] { [.tapElsewhere(physical)] }
     func logical(_ physical: Point) -> Point { physical }
     func setOrientation(_ orientation: Orientation) { self.orientation = orientation }
     func show(frame: VideoFrame) throws { framesShown += 1 }

@@ -64,8 +64,13 @@ extension SDLTests {
             let hidden = screen.pollEvents(visible: [])
             #expect(hidden.count == 1 && { if case .tapElsewhere = hidden[0] { true } else { false } }(), "\(orientation): \(hidden)")
             // The stdin tap on the bar, through the same geometry.
-            #expect(abs((screen.progressFraction(at: Self.barPoint(screen, 0.6), visible: [.closePlayer]) ?? -1) - 0.6) < 0.01)
-            #expect(screen.progressFraction(at: Self.barPoint(screen, 0.6), visible: [.retake]) == nil)
+            let tapped = screen.tap(at: Self.barPoint(screen, 0.6), visible: [.closePlayer])
+            if tapped.count == 1, case let .seek(fraction) = tapped[0] {
+                #expect(abs(fraction - 0.6) < 0.01, "\(orientation): \(fraction)")
+            } else {
+                Issue.record("\(orientation): the tap command on the bar gave \(tapped), not one seek")
+            }
+            #expect(!screen.tap(at: Self.barPoint(screen, 0.6), visible: [.retake]).contains { if case .seek = $0 { true } else { false } })
         }
 
         @Test("--fit fit shows the whole picture with bars beside it; --fit fill covers the screen, cropping top and bottom")
