@@ -247,11 +247,14 @@ public final class Booth {
 
     /// Before `ready`: only what the core's gate waits for (the camera's first attempt, the look at
     /// the microphone, the launch's file work) is handled; the rest is held until the core says
-    /// `.ready` (a sleep need not wait for a booth that records nothing yet).
+    /// `.ready` (a sleep need not wait for a booth that records nothing yet). A camera that says it
+    /// is lost (or back) in its first attempt is part of that attempt: its thread says so before
+    /// the start returns, so `cameraUnavailable` goes out before `ready`, never after it.
     private func stepBeforeReady() {
         for message in inbox.take() {
             switch message {
-            case _ where core.readyOut, .cameraStarted, .microphoneTried, .fileJobReported(_, .launchFilesDone): handle(message)
+            case _ where core.readyOut, .cameraStarted, .microphoneTried, .fileJobReported(_, .launchFilesDone),
+                 .capture(.cameraLost), .capture(.cameraBack): handle(message)
             case .systemSleep(true):
                 // Nothing records before `ready`: the sleep need not wait for it. The
                 // background itself is handled after `ready`, in order.

@@ -176,6 +176,11 @@ struct CameraSwitchEndToEndTests {
         r.command("state")
         try #require(r.wait(for: "state") != nil)
         #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _, _) = $0 { buttons == [.cancel] } else { false } }, "\(r.events)")
+        // Before ready in the stream itself, not only read by the time ready was (the booth once
+        // held the camera's report of its first attempt and said it just after ready).
+        let errorAt = r.events.firstIndex { if case .error(.cameraUnavailable, _) = $0 { true } else { false } }
+        let readyAt = r.events.firstIndex { if case .ready = $0 { true } else { false } }
+        #expect(errorAt != nil && readyAt != nil && errorAt! < readyAt!, "\(r.events)")
         r.command("start")
         try #require(r.wait(for: "error", count: 2) != nil, "Start without a camera is refused")
         // Plugged in: found at the next look (each second).
