@@ -31,7 +31,7 @@ extension Booth {
         }
     }
 
-    private func perform(_ action: RecorderAction) {
+    private func perform(_ action: BoothAction) {
         switch action {
         case .startCamera:
             let (camera, inbox, index) = (camera, inbox, core.ring.index)
@@ -42,11 +42,6 @@ extension Booth {
                 do { try start(camera, index) } catch { failure = "\(error)" }
                 inbox.post(.cameraStarted(failure: failure))
             }
-        case .switchCamera, .exit, .startCountdownClock, .startShareClock:
-            // The core keeps these (it runs the switch with `.tryCamera`, keeps the exit until the
-            // outstanding work is back, and starts the countdown's and the share screen's clocks at
-            // its turn): they never reach the booth.
-            assertionFailure("the machine's \(action) reached the booth past the core")
         case .stopCamera:
             let camera = camera
             shared.cameraControl.async { camera.stop() }

@@ -12,8 +12,9 @@
 public struct BoothCore: Sendable {
     /// What the booth does for the core.
     public enum Effect: Equatable, Sendable {
-        /// One of the machine's actions, in the order the machine gave them.
-        case machine(RecorderAction)
+        /// One of the machine's actions, in the order the machine gave them (never one the core
+        /// keeps: BoothAction has none of them).
+        case machine(BoothAction)
         /// A line for the log (stderr).
         case log(String)
         /// What shows changed without a machine action (the attract screen began or ended).
@@ -170,7 +171,7 @@ public struct BoothCore: Sendable {
                 clocksAsked.share = true
                 return []
             default:
-                return [.machine(action)]
+                return BoothAction(action).map { [.machine($0)] } ?? []
             }
         }
     }

@@ -113,12 +113,11 @@ struct BoothCoreTests {
         #expect(!counting.attracting)
     }
 
-    @Test("the share screen ends by itself --share-seconds after it began (its clock started by the core at the turn that took the link; no clock leaves the core); left before (Done), its clock is dropped")
+    @Test("the share screen ends by itself --share-seconds after it began (its clock started by the core at the turn that took the link; BoothAction has no clock to leave it); left before (Done), its clock is dropped")
     func shareClock() {
         let settings = BoothCore.Settings(shareSeconds: 10)
         var core = BoothCore(machine: Fixture.sharingPending.make(session: .loop), settings: settings, now: 0)
         let said = Self.run(&core, from: 1, to: 15, events: [1: .takeShared(sharedLink)])
-        #expect(!said.contains { if case .machine(.startShareClock) = $0.effect { true } else { false } }, "\(said)")
         #expect(core.machine.mode != .sharing)
         #expect(Set(said.filter { $0.at > 1 }.map(\.at)) == [11], "\(said)")
         #expect(core.shareEndsAt == nil)
@@ -240,7 +239,6 @@ struct BoothCoreTests {
                 case let .exit(code): said.append("\(t):exit \(code)")
                 case .stopHook: said.append("\(t):stopHook")
                 case let .emit(.hookFinished(_, status, _)): said.append("\(t):hookFinished \(status)")
-                case .machine(.exit): said.append("\(t):the machine's exit passed through")
                 default: break
                 }
             }
