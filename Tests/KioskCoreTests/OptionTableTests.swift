@@ -1,5 +1,6 @@
-// The option table is the one place a setting is declared: its declared defaults are what the booth
-// runs with, and the reload's rules are the table's.
+// The option table is the one place a setting is declared, and `Configuration()` the one place its
+// default is written: the table shows that default as the command line writes it, and the reload's
+// rules are the table's.
 import Testing
 @testable import KioskCore
 
@@ -16,6 +17,23 @@ struct OptionTableTests {
         var fromFile = Configuration()
         fromFile.configFile = "/k.conf"
         #expect(try record(["--config", "/k.conf"], files: ["/k.conf": "\(name) = \(value)\n"]) == fromFile, "\(name) = \(value)")
+    }
+
+    @Test("a setting's default is said from the configuration, as the command line writes it: the seed's values, each unit's largest whole suffix")
+    func shownFromTheConfiguration() throws {
+        let shown = Dictionary(uniqueKeysWithValues: Self.settings.compactMap { spec in
+            if case let .value(value) = spec.defaultValue { (spec.name, value) } else { nil }
+        })
+        #expect(shown["fps"] == "30" && shown["max-duration"] == "1200" && shown["camera"] == "/dev/video0")
+        #expect(shown["max-file-size"] == "160M" && shown["min-free-disk"] == "1M" && shown["file-mode"] == "0600")
+        #expect(shown["share-max-age"] == "7d" && shown["windowed"] == "no" && shown["trim"] == "no" && shown["size"] == "auto")
+        #expect(OptionText.bytes(1536) == "1536" && OptionText.bytes(3 << 30) == "3G" && OptionText.bytes(0) == "0")
+        #expect(OptionText.duration(90) == "90s" && OptionText.duration(5400) == "90min" && OptionText.duration(0.5) == "0.5s")
+        for (text, seconds) in [(OptionText.duration(90), 90.0), (OptionText.duration(5400), 5400), (OptionText.duration(0.5), 0.5)] {
+            #expect(try Values.duration(text) == seconds, "\(text)")
+        }
+        #expect(try Values.bytes(OptionText.bytes(1536), atLeast: 0) == 1536)
+        #expect(OptionText.window(.windowed(Size(width: 800, height: 480))) == "800x480")
     }
 
     @Test("a default declared unset is a field the configuration leaves nil or empty",
