@@ -21,6 +21,8 @@ extension Booth {
             case let .tryCamera(index, stop): tryCamera(index, stopping: stop)
             case let .cameraInUse(index, changed): cameraInUse(index, changed: changed)
             case .stopHook: stopRunningHook()
+            case let .saveHooks(text, thenRetention): saveHooks(text, thenRetention: thenRetention)
+            case let .runHook(run, queue): runHook(run, queue: queue)
             case let .exit(code): exitStatus = code
             }
         }

@@ -206,14 +206,14 @@ public final class Booth {
         // The countdown's second, idle reset, the attract screen, the share screen's time, the take's tick.
         core.settings = Self.coreSettings(config, parts: parts)
         let take = takes.current.map { (elapsed: $0.writer.elapsed, remaining: remaining(of: $0.writer)) }
-        // (And a running hook asked to end when a signal ends the booth; the exit once all is back.)
+        // (And a hook's try that is due, a running hook asked to end when a signal ends the booth;
+        // the exit once all is back.)
         carryOut(core.turn(at: now, BoothCore.Turn(take: take)))
         // A photo's share screen timed out (or the turn otherwise reached ready): the next photo's code.
         offerPhotoShare()
         // The attract screen's slideshow as the attract screen now is (a touch above ended it: it
         // stops in this turn, before the screen is drawn).
         stepSlideshow()
-        checkHooks()
         checkPhoto()
         updateMicrophone()
         checkStorage()
@@ -269,7 +269,8 @@ public final class Booth {
     /// The settings the core's rules read, from the configuration in force (a reload changes it).
     static func coreSettings(_ config: Configuration, parts: BoothParts) -> BoothCore.Settings {
         BoothCore.Settings(idleTimeout: config.guest.idleTimeout, idleAction: config.guest.idleAction, attractAfter: config.guest.attractAfter,
-                           encoder: config.video.encoder, autoEncoder: parts.autoEncoder?.name, shareSeconds: config.share.seconds)
+                           encoder: config.video.encoder, autoEncoder: parts.autoEncoder?.name, shareSeconds: config.share.seconds,
+                           onTake: config.service.onTake, hookAttempts: config.service.hookAttempts)
     }
 
     /// How long the loop may sleep when nothing wakes it (a new frame and every inbox message

@@ -19,19 +19,42 @@ extension BoothCore {
     }
 
     /// An accepted take owes its hook, due at `now`.
-    public mutating func hookOwed(_ entry: HookQueue.Entry, at now: Int64) {
+    /// The accepted take of `entry` owes its hook: the queue is saved at once (a kill -9 while another
+    /// hook runs must not lose it), and its first try starts now unless another hook runs, even on
+    /// the way out (a once session's Use Video: the exit waits for that try).
+    public mutating func hookOwed(_ entry: HookQueue.Entry, at now: Int64) -> [Effect] {
+        guard settings.onTake != nil else { return [] }
         jobs.owed.add(entry, now: now)
+        return [.saveHooks(jobs.owed.text, thenRetention: false)] + dueHook(at: now, leaving: true)
     }
 
-    /// The hook try to start at `now`, if one is due and none runs (HookQueue.next); it runs until
-    /// `hookEnded`, and the exit waits for it.
-    public mutating func nextHook(command: String, limit: Int?, at now: Int64) -> HookQueue.Run? {
-        jobs.owed.next(command: command, limit: limit, now: now)
+    /// The try that is due, if none runs: the queue saved with its attempt counted, then the command
+    /// run (`.runHook`). A turn starts none once the booth is on its way out (`leaving` false): what
+    /// is owed then waits for the next launch, and the running hook is waited for.
+    mutating func dueHook(at now: Int64, leaving: Bool = false) -> [Effect] {
+        guard leaving || !machine.exiting, let command = settings.onTake,
+              let run = jobs.owed.next(command: command, limit: settings.hookAttempts, now: now) else { return [] }
+        return [.runHook(run, queue: jobs.owed.text)]
     }
 
-    /// The running try of `path` ended at `now`: its event (`hookFinished`, or `hookFailed` when it
-    /// did not start).
+    /// A try ended: its event; after a success (or a take that is gone) the queue is saved without
+    /// it and retention runs again (the take may go now); after a failure the next try waits for the
+    /// back-off, or the hook is given up after `--hook-attempts` tries (its take still kept).
     public mutating func hookEnded(path: String, outcome: HookOutcome, at now: Int64) -> [Effect] {
-        jobs.owed.ended(path: path, outcome: outcome, now: now).map(Effect.emit)
+        let attempts = jobs.owed.entries.first { $0.path == path }?.attempts ?? 0
+        var effects = jobs.owed.ended(path: path, outcome: outcome, now: now).map(Effect.emit)
+        switch outcome {
+        case .exited(0), .takeGone:
+            if outcome == .takeGone { effects.append(.log("--on-take: \(path) is gone; its hook is dropped")) }
+            effects.append(.saveHooks(jobs.owed.text, thenRetention: true))
+        case .exited, .notStarted:
+            let said = if case let .exited(status) = outcome { "exited with \(status)" } else { "could not start" }
+            if let limit = settings.hookAttempts, attempts >= limit {
+                effects.append(.log("--on-take for \(path) \(said) (try \(attempts)): given up after \(limit) tries; the take is kept"))
+            } else if let wait = jobs.owed.wait(for: path, now: now) {
+                effects.append(.log("--on-take for \(path) \(said) (try \(attempts)): tried again in \(Int(wait.rounded())) s"))
+            }
+        }
+        return effects
     }
 }

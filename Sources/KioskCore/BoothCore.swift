@@ -33,6 +33,12 @@ public struct BoothCore: Sendable {
         case cameraInUse(index: Int, changed: Bool)
         /// A signal is ending the booth while a hook runs: the booth asks the hook to end (once).
         case stopHook
+        /// The hook queue as it is now, to be saved (on the file worker); `thenRetention`: a hook
+        /// succeeded or its take is gone, so retention runs again after the save.
+        case saveHooks(String, thenRetention: Bool)
+        /// A hook's try is due: the queue (its attempt counted) saved first, then `run` (its end comes
+        /// back as `hookEnded`).
+        case runHook(HookQueue.Run, queue: String)
         /// The machine said exit and every file job and the running hook have reported back: the
         /// process leaves with this status (said once).
         case exit(Int32)
@@ -50,10 +56,16 @@ public struct BoothCore: Sendable {
         public var autoEncoder: VideoEncoderName?
         /// `--share-seconds`: how long the share screen shows before it ends by itself.
         public var shareSeconds: Double
+        /// `--on-take` (nil: no hook) and `--hook-attempts` (nil: no limit).
+        public var onTake: String?
+        public var hookAttempts: Int?
 
         public init(idleTimeout: Double = 0, idleAction: IdleAction = .discard, attractAfter: Double = 0,
-                    encoder: VideoEncoderName = .auto, autoEncoder: VideoEncoderName? = nil, shareSeconds: Double = 30) {
+                    encoder: VideoEncoderName = .auto, autoEncoder: VideoEncoderName? = nil, shareSeconds: Double = 30,
+                    onTake: String? = nil, hookAttempts: Int? = nil) {
             self.shareSeconds = shareSeconds
+            self.onTake = onTake
+            self.hookAttempts = hookAttempts
             self.idleTimeout = idleTimeout
             self.idleAction = idleAction
             self.attractAfter = attractAfter
@@ -230,6 +242,7 @@ public struct BoothCore: Sendable {
         if let take = facts.take, machine.mode == .recording {
             effects += handle(.tick(elapsed: take.elapsed, remaining: take.remaining))
         }
+        effects += dueHook(at: now)
         if jobs.stopHooks(signalled: endedBySignal) { effects.append(.stopHook) }
         if !exitSaid, exitDecidedBefore, let code = jobs.exitCode, jobs.isFinished {
             exitSaid = true

@@ -228,7 +228,9 @@ struct BoothCoreTests {
     /// `steps` at whole seconds (a turn of the loop after each, and one a second after the last);
     /// the core's `.exit`, `.stopHook` and hook events, as "second:what".
     static func work(_ machine: RecorderMachine, _ steps: [Work]) -> [String] {
-        var core = BoothCore(machine: machine, now: 0)
+        var core = BoothCore(machine: machine, settings: BoothCore.Settings(onTake: "upload"), now: 0)
+        // The try the core said to run (`.runHook`), and the one the hooks worker runs (`.startHook`).
+        var due: String?
         var running: String?
         var said: [String] = []
         // The jobs out, oldest first: each `.done` brings back the oldest.
@@ -238,6 +240,7 @@ struct BoothCoreTests {
                 switch effect {
                 case let .exit(code): said.append("\(t):exit \(code)")
                 case .stopHook: said.append("\(t):stopHook")
+                case let .runHook(run, _): due = run.path
                 case let .emit(.hookFinished(_, status, _)): said.append("\(t):hookFinished \(status)")
                 default: break
                 }
@@ -249,8 +252,8 @@ struct BoothCoreTests {
             case .post: out.append(core.filePosted())
             case .done: core.fileDone(out.removeFirst())
             case let .event(event): note(core.handle(event), at: i)
-            case let .owe(path): core.hookOwed(HookQueue.Entry(path: path, duration: 1), at: now)
-            case .startHook: running = core.nextHook(command: "upload", limit: nil, at: now)?.path
+            case let .owe(path): note(core.hookOwed(HookQueue.Entry(path: path, duration: 1), at: now), at: i)
+            case .startHook: (running, due) = (due, nil)
             case let .hookExits(status):
                 if let path = running { note(core.hookEnded(path: path, outcome: .exited(status), at: now), at: i) }
                 running = nil
@@ -284,6 +287,39 @@ struct BoothCoreTests {
           ] as [([Work], Fixture, [String])])
     func exit(steps: [Work], fixture: Fixture, expected: [String]) {
         #expect(Self.work(fixture.make(session: .once), steps) == expected)
+    }
+
+    @Test("the hooks' rule in the core: an owed take's queue saved and its first try said at once; a failed try said again by the turn at its back-off (10 s, then 20 s), given up after --hook-attempts with a line; a success saves the queue and asks for retention; none started by a turn on the way out")
+    func hookTries() {
+        let s = Self.s
+        var core = BoothCore(machine: Fixture.finished.make(session: .loop), settings: BoothCore.Settings(onTake: "upload", hookAttempts: 3), now: 0)
+        func runs(_ effects: [BoothCore.Effect]) -> [String] {
+            effects.compactMap { if case let .runHook(run, _) = $0 { run.path } else { nil } }
+        }
+        let owed = core.hookOwed(HookQueue.Entry(path: "/t/1.mov", duration: 1), at: 0)
+        // Saved before its try is counted, then saved again with it (`.runHook`'s queue).
+        #expect({ if case let .saveHooks(text, false) = owed.first { text.contains("/t/1.mov") } else { false } }(), "\(owed)")
+        #expect(runs(owed) == ["/t/1.mov"])
+        var ended = core.hookEnded(path: "/t/1.mov", outcome: .exited(1), at: s)
+        #expect(ended.contains(.log("--on-take for /t/1.mov exited with 1 (try 1): tried again in 10 s")), "\(ended)")
+        #expect(runs(core.turn(at: 10 * s)).isEmpty, "not before the back-off")
+        #expect(runs(core.turn(at: 11 * s)) == ["/t/1.mov"])
+        ended = core.hookEnded(path: "/t/1.mov", outcome: .exited(1), at: 12 * s)
+        #expect(ended.contains(.log("--on-take for /t/1.mov exited with 1 (try 2): tried again in 20 s")), "\(ended)")
+        #expect(runs(core.turn(at: 32 * s)) == ["/t/1.mov"])
+        ended = core.hookEnded(path: "/t/1.mov", outcome: .exited(1), at: 33 * s)
+        #expect(ended.contains(.log("--on-take for /t/1.mov exited with 1 (try 3): given up after 3 tries; the take is kept")), "\(ended)")
+        #expect(runs(core.turn(at: 3600 * s)).isEmpty)
+        // A success: the queue saved without the take, and retention asked for.
+        _ = core.hookOwed(HookQueue.Entry(path: "/t/2.mov", duration: 1), at: 3601 * s)
+        ended = core.hookEnded(path: "/t/2.mov", outcome: .exited(0), at: 3602 * s)
+        #expect(ended.contains { if case .saveHooks(_, true) = $0 { true } else { false } }, "\(ended)")
+        // On the way out a turn starts no try; the owed take waits for the next launch.
+        var leaving = BoothCore(machine: Fixture.finished.make(session: .loop), settings: BoothCore.Settings(onTake: "upload"), now: 0)
+        _ = leaving.hookOwed(HookQueue.Entry(path: "/t/3.mov", duration: 1), at: 0)
+        _ = leaving.hookEnded(path: "/t/3.mov", outcome: .exited(1), at: s)
+        _ = leaving.handle(.quit)
+        #expect(runs(leaving.turn(at: 60 * s)).isEmpty)
     }
 
     // MARK: the camera switch
