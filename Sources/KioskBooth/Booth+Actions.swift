@@ -8,6 +8,16 @@ import KioskStorage
 import KioskSystem
 
 extension Booth {
+    /// `input` to the core, at this turn's time, and what it says carried out.
+    func feed(_ input: BoothCore.Input) {
+        carryOut(core.handle(input, at: now))
+    }
+
+    /// An event for the machine, through the core.
+    func tell(_ event: RecorderEvent) {
+        feed(.event(event))
+    }
+
     /// What the core said to do, in its order: the machine's actions, the log's lines, a new
     /// drawing, its own events, `ready`.
     func carryOut(_ effects: [BoothCore.Effect]) {
@@ -21,6 +31,7 @@ extension Booth {
             case let .tryCamera(index, stop): tryCamera(index, stopping: stop)
             case let .cameraInUse(index, changed): cameraInUse(index, changed: changed)
             case .stopHook: stopRunningHook()
+            case .touchSpent: break
             case let .saveHooks(text, thenRetention): saveHooks(text, thenRetention: thenRetention)
             case let .runHook(run, queue): runHook(run, queue: queue)
             case let .exit(code): exitStatus = code

@@ -16,7 +16,7 @@ extension Booth {
     /// `duration`: its length when not the last take's, a photo's 0).
     func hookOwed(_ path: String, share: ShareLink?, duration: Double? = nil) {
         let entry = HookQueue.Entry(path: path, duration: duration ?? takes.lastDuration, shareToken: share?.token, shareFolder: share?.folder)
-        carryOut(core.hookOwed(entry, at: now))
+        feed(.hookOwed(entry))
     }
 
     /// The core's `.saveHooks`: the queue saved on the file worker, then (`thenRetention`) the
@@ -63,7 +63,7 @@ extension Booth {
 
     /// A try ended: the core says what follows (BoothCore+Jobs' hookEnded).
     func hookDone(_ path: String, _ outcome: HookOutcome) {
-        carryOut(core.hookEnded(path: path, outcome: outcome, at: now))
+        feed(.hookEnded(path: path, outcome: outcome))
     }
 
     /// A signal ends the booth: the running hook (and what it started) is asked to end too, rather

@@ -37,7 +37,7 @@ extension Booth {
         var jpegs: [String: [UInt8]] = [:]
         for take in listed { jpegs[take.path] = take.jpeg }
         screen.setLibraryThumbnails(jpegs, decode: TakeLibrary.picture(ofJPEG:))
-        carryOut(core.handle(.libraryListed(listed.map { LibraryEntry(path: $0.path, duration: $0.duration) }, leftOut: leftOut)))
+        tell(.libraryListed(listed.map { LibraryEntry(path: $0.path, duration: $0.duration) }, leftOut: leftOut))
     }
 
     /// A tap on the library's grid (a finger, or the `tap` command): the take under it, picked.
@@ -46,7 +46,7 @@ extension Booth {
         guard case let .library(room) = machine.state, room.picked == nil else { return false }
         let entries = room.entries ?? []
         if let index = screen.libraryIndex(atLogical: logical, count: entries.count), index < entries.count {
-            carryOut(core.handle(.pick(path: entries[index].path)))
+            tell(.pick(path: entries[index].path))
         }
         return true
     }

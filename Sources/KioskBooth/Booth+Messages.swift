@@ -22,22 +22,22 @@ extension Booth {
 
     func handle(_ input: UIInput) {
         switch input {
-        case let .press(button): carryOut(core.handle(.press(button)))
+        case let .press(button): tell(.press(button))
         case let .tapElsewhere(point):
             if tapLibrary(at: point) { break }
             focus(at: point)
-            carryOut(core.handle(.togglePause))
-        case .togglePause: carryOut(core.handle(.togglePause))
-        case let .seek(fraction): carryOut(core.handle(.seek(position: fraction * machine.playbackDuration)))
+            tell(.togglePause)
+        case .togglePause: tell(.togglePause)
+        case let .seek(fraction): tell(.seek(position: fraction * machine.playbackDuration))
         case let .trim(handle, seconds):
             // The handle stops at the take's ends and 0.5 s from the other: the trim stays one.
             if let view = machine.trimmerView {
-                carryOut(core.handle(.trim(view.range.moving(handle, to: seconds, takeDuration: view.duration))))
+                tell(.trim(view.range.moving(handle, to: seconds, takeDuration: view.duration)))
             }
-        case .quit: carryOut(core.handle(.quit))
-        case .background: carryOut(core.handle(.background))
-        case .foreground: carryOut(core.handle(.foreground))
-        case let .displayOrientation(o): carryOut(core.handle(.rotate(o)))
+        case .quit: tell(.quit)
+        case .background: tell(.background)
+        case .foreground: tell(.foreground)
+        case let .displayOrientation(o): tell(.rotate(o))
         case .libraryScrolled: break // drawn again below
         }
         needsDraw = true
@@ -46,25 +46,25 @@ extension Booth {
     func handle(_ message: BoothMessage) {
         switch message {
         case let .fileJobReported(job, report):
-            core.fileDone(job)
+            feed(.fileDone(job))
             handle(report)
         case let .cameraStarted(failure):
-            carryOut(core.cameraStarted(failure: failure, open: camera.isOpen))
+            feed(.cameraStarted(failure: failure, open: camera.isOpen))
         case let .microphoneTried(name, failure):
             microphone.name = name
             microphone.missing = failure != nil
-            carryOut(core.microphoneTried(failure: failure))
+            feed(.microphoneTried(failure: failure))
         case let .launchFilesDone(done, owed):
-            carryOut(core.launchFilesDone(done, owed: owed, at: now))
+            feed(.launchFilesDone(done, owed: owed))
         case let .cameraTried(index, attempt, name, label):
-            carryOut(core.cameraTried(index, attempt, name: name, label: label, at: now))
+            feed(.cameraTried(index: index, attempt, name: name, label: label))
         case let .capture(event):
             handle(event)
         case let .takeStarted(started):
             takeStarted(started)
         case let .takeFailed(code, message):
             takes.opening = false
-            carryOut(core.handle(.recordingFailed(code: code, message: message)))
+            tell(.recordingFailed(code: code, message: message))
         case let .recordingFinished(result):
             recordingFinished(result)
         case let .fileJobDone(done, handOver):
@@ -98,7 +98,7 @@ extension Booth {
             events.emit(error.event)
         case .parentGone:
             Log.info("stdout closed: the parent is gone; finishing")
-            carryOut(core.handle(.parentGone))
+            tell(.parentGone)
         case let .configurationRead(result):
             reload(result)
         case let .signal(number):
@@ -118,9 +118,9 @@ extension Booth {
             // No stale picture under the "camera unavailable" note (a finished take's frozen
             // frame stays).
             if [.ready, .countdown, .recording].contains(machine.mode) { screen.clearPreview() }
-            carryOut(core.handle(.cameraLost))
+            tell(.cameraLost)
         case .cameraBack:
-            carryOut(core.handle(.cameraBack))
+            tell(.cameraBack)
         case let .microphoneLost(reason):
             events.emit(.error(code: .microphoneUnavailable, message: reason + "; recording silence"))
         case .microphoneBack:
@@ -148,18 +148,18 @@ extension Booth {
     func handle(_ command: Command) {
         // A guest's press or touch sent as a command keeps the finished screen awake; `state` does not.
         switch command {
-        case .press, .start, .seek, .pause, .pick: _ = core.touched(at: now, swallow: false)
+        case .press, .start, .seek, .pause, .pick: feed(.touch(swallow: false))
         case .tap:
             // A tap on the attract screen wakes it, like a finger.
-            if core.touched(at: now, swallow: true) { return }
+            if core.handle(.touch(swallow: true), at: now).contains(.touchSpent) { return }
         default: break
         }
         switch command {
-        case let .press(button): carryOut(core.handle(.press(button)))
-        case let .start(seconds): carryOut(core.handle(.start(countdown: seconds)))
-        case let .rotate(o): carryOut(core.handle(.rotate(o)))
-        case .background: carryOut(core.handle(.background))
-        case .foreground: carryOut(core.handle(.foreground))
+        case let .press(button): tell(.press(button))
+        case let .start(seconds): tell(.start(countdown: seconds))
+        case let .rotate(o): tell(.rotate(o))
+        case .background: tell(.background)
+        case .foreground: tell(.foreground)
         case let .tap(point):
             stats.write("tap", mode: machine.mode, at: now)
             // A tap on hidden controls presses nothing: it pauses and brings them back.
@@ -171,12 +171,12 @@ extension Booth {
             focus(at: screen.logical(point))
         case let .screenshot(path):
             screenshot(to: path)
-        case let .seek(position): carryOut(core.handle(.seek(position: position)))
-        case let .trim(range): carryOut(core.handle(.trim(range)))
-        case let .pause(paused): carryOut(core.handle(.pause(paused)))
-        case .state: carryOut(core.handle(.stateQuery))
-        case .quit: carryOut(core.handle(.quit))
-        case let .pick(path): carryOut(core.handle(.pick(path: path)))
+        case let .seek(position): tell(.seek(position: position))
+        case let .trim(range): tell(.trim(range))
+        case let .pause(paused): tell(.pause(paused))
+        case .state: tell(.stateQuery)
+        case .quit: tell(.quit)
+        case let .pick(path): tell(.pick(path: path))
         }
     }
 }

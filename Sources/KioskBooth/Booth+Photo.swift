@@ -97,7 +97,7 @@ extension Booth {
 
     /// The photo is written (`photoTaken`, then what retention did, and its hook is owed) or failed.
     func photoDone(_ outcome: PhotoOutcome) {
-        core.fileDone(outcome.job)
+        feed(.fileDone(outcome.job))
         takes.photo.job = nil
         takes.photo.busy = false
         takes.photo.waitingSince = nil

@@ -59,6 +59,6 @@ extension Booth {
     func offerPhotoShare() {
         guard let link = takes.share.photos.first, machine.photoShareAllowed else { return }
         takes.share.photos.removeFirst()
-        carryOut(core.handle(.takeShared(link)))
+        tell(.takeShared(link))
     }
 }

@@ -19,16 +19,16 @@ extension Booth {
             needsDraw = true
             stats.picture(position: step.position, play: step.play, at: now)
         }
-        carryOut(core.handle(.playbackProgress(position: step.position, duration: step.duration)))
+        tell(.playbackProgress(position: step.position, duration: step.duration))
         if needsDraw { playback.presented() } // drawn at the end of this loop
         guard let end = step.ended else { return }
         stopPlayback()
         switch end {
         case .end:
-            carryOut(core.handle(.playbackEnded(.end)))
+            tell(.playbackEnded(.end))
         case let .error(message):
             events.emit(.error(code: .playbackFailed, message: message))
-            carryOut(core.handle(.playbackEnded(.error)))
+            tell(.playbackEnded(.error))
         }
     }
 

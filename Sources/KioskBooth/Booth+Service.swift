@@ -12,14 +12,14 @@ extension Booth {
     func handle(signal number: Int32) {
         switch number {
         case SIGUSR1, SIGTSTP:
-            carryOut(core.handle(.background))
+            tell(.background)
             if number == SIGTSTP { service.suspendWhenSafe = true }
         case SIGUSR2, SIGCONT:
-            carryOut(core.handle(.foreground))
+            tell(.foreground)
         case SIGHUP:
             readConfiguration()
         default:
-            carryOut(core.handle(.terminate(signal: Booth.signalName(number))))
+            tell(.terminate(signal: Booth.signalName(number)))
         }
     }
 
@@ -37,12 +37,12 @@ extension Booth {
         if sleeping {
             Log.info("system sleep: the machine is about to sleep")
             service.sleepWaiting = true
-            carryOut(core.handle(.background))
+            tell(.background)
         } else {
             Log.info("system sleep: the machine has resumed")
             service.sleepWaiting = false
             sleepInhibitor?.reacquire()
-            carryOut(core.handle(.foreground))
+            tell(.foreground)
         }
     }
 
@@ -116,7 +116,7 @@ extension Booth {
             }
             let when = machine.mode == .ready ? "now" : "when the booth is back in ready"
             Log.info("reload: \(changed.isEmpty ? "no setting changed" : "changed " + changed.joined(separator: ", ")); applied \(when)")
-            carryOut(core.handle(.reload(configuration)))
+            tell(.reload(configuration))
         }
     }
 

@@ -41,7 +41,7 @@ extension Booth {
         }
         takes.share.wanted = false
         guard let path else {
-            return carryOut(core.handle(.shareFailed(message: "the take was not handed over, so it has no share folder")))
+            return tell(.shareFailed(message: "the take was not handed over, so it has no share folder"))
         }
         takes.share.take = path
         writeShare(of: path)
@@ -52,7 +52,7 @@ extension Booth {
         let settings = config.share
         guard let folder = settings.folder, let template = settings.urlTemplate else {
             hookAfterShare(nil)
-            return carryOut(core.handle(.shareFailed(message: "sharing was turned off before the take was shared")))
+            return tell(.shareFailed(message: "sharing was turned off before the take was shared"))
         }
         let (language, trusted) = (config.screen.language, parts.environment.clockTrusted)
         fileJob {
@@ -78,8 +78,8 @@ extension Booth {
         switch result {
         case let .success(link):
             service.metrics.shared += 1
-            carryOut(core.handle(.takeShared(link)))
-        case let .failure(failure): carryOut(core.handle(.shareFailed(message: failure.message)))
+            tell(.takeShared(link))
+        case let .failure(failure): tell(.shareFailed(message: failure.message))
         }
     }
 

@@ -60,7 +60,7 @@ extension Booth {
         outputPath = started.path
         takes.number = started.number
         activeWriter.set(started.writer)
-        carryOut(core.handle(.recordingStarted(outputPath: started.path)))
+        tell(.recordingStarted(outputPath: started.path))
     }
 
     /// The writer finished the take (it is safe on disk, or failed): where its missing pictures
@@ -84,7 +84,7 @@ extension Booth {
         // A file removed mid-take (its folder deleted): said, and never handed over.
         if let lost = result.lost { events.emit(.error(code: .recordingFailed, message: lost)) }
         // (The core takes the encoder's stall from it: libx264 from the next take on.)
-        carryOut(core.handle(.recordingFinished(result)))
+        tell(.recordingFinished(result))
         if machine.trimmerView != nil { askTrimPictures(of: result.outputPath) }
     }
 

@@ -173,7 +173,7 @@ public final class Booth {
             tidyShares()
             showOverlay(config.video)
         }
-        carryOut(core.start())
+        feed(.start)
         stats.write("start", mode: machine.mode, renderer: screen.rendererName, at: now)
     }
 
@@ -198,7 +198,7 @@ public final class Booth {
             draw.controls.touched(at: now)
             needsDraw = true
             // A touch (or a key) on the attract screen only wakes it: no take starts by accident.
-            if core.touched(at: now, swallow: input.isGuestTouch) { continue }
+            if core.handle(.touch(swallow: input.isGuestTouch), at: now).contains(.touchSpent) { continue }
             handle(input)
         }
         // A photo's code waiting shows as soon as a message brings the machine to ready, before the next one is handled.
@@ -208,7 +208,7 @@ public final class Booth {
         let take = takes.current.map { (elapsed: $0.writer.elapsed, remaining: remaining(of: $0.writer)) }
         // (And a hook's try that is due, a running hook asked to end when a signal ends the booth;
         // the exit once all is back.)
-        carryOut(core.turn(at: now, BoothCore.Turn(take: take)))
+        feed(.turn(BoothCore.Turn(take: take)))
         // A photo's share screen timed out (or the turn otherwise reached ready): the next photo's code.
         offerPhotoShare()
         // The attract screen's slideshow as the attract screen now is (a touch above ended it: it

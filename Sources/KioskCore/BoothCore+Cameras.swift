@@ -18,7 +18,7 @@ extension BoothCore {
 
     /// Camera `index` of the switch was tried at `now` and went as `attempt` says; `name` (its
     /// device) and `label` (what the guest reads) are for the log and the banner.
-    public mutating func cameraTried(_ index: Int, _ attempt: CameraRing.Attempt, name: String, label: String, at now: Int64) -> [Effect] {
+    mutating func cameraTried(_ index: Int, _ attempt: CameraRing.Attempt, name: String, label: String, at now: Int64) -> [Effect] {
         guard let from = switchingFrom else { return [] }
         switch CameraRing.step(from: from, count: ring.count, tried: index, attempt) {
         case let .next(next, stop):

@@ -14,7 +14,7 @@ extension BoothCore {
     }
 
     /// `job` reported back.
-    public mutating func fileDone(_ job: FileJob) {
+    mutating func fileDone(_ job: FileJob) {
         jobs.fileDone(job)
     }
 
@@ -22,7 +22,7 @@ extension BoothCore {
     /// The accepted take of `entry` owes its hook: the queue is saved at once (a kill -9 while another
     /// hook runs must not lose it), and its first try starts now unless another hook runs, even on
     /// the way out (a once session's Use Video: the exit waits for that try).
-    public mutating func hookOwed(_ entry: HookQueue.Entry, at now: Int64) -> [Effect] {
+    mutating func hookOwed(_ entry: HookQueue.Entry, at now: Int64) -> [Effect] {
         guard settings.onTake != nil else { return [] }
         jobs.owed.add(entry, now: now)
         return [.saveHooks(jobs.owed.text, thenRetention: false)] + dueHook(at: now, leaving: true)
@@ -40,7 +40,7 @@ extension BoothCore {
     /// A try ended: its event; after a success (or a take that is gone) the queue is saved without
     /// it and retention runs again (the take may go now); after a failure the next try waits for the
     /// back-off, or the hook is given up after `--hook-attempts` tries (its take still kept).
-    public mutating func hookEnded(path: String, outcome: HookOutcome, at now: Int64) -> [Effect] {
+    mutating func hookEnded(path: String, outcome: HookOutcome, at now: Int64) -> [Effect] {
         let attempts = jobs.owed.entries.first { $0.path == path }?.attempts ?? 0
         var effects = jobs.owed.ended(path: path, outcome: outcome, now: now).map(Effect.emit)
         switch outcome {

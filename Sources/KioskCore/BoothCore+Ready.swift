@@ -13,7 +13,7 @@ extension BoothCore {
     /// now). Before `ready` it is the first attempt the gate waits for; after it, a failure is
     /// said, and a camera lost before (in a take that then finished) and open again now is back
     /// for the machine: its thread is new and has no loss to report back from.
-    public mutating func cameraStarted(failure: String?, open: Bool) -> [Effect] {
+    mutating func cameraStarted(failure: String?, open: Bool) -> [Effect] {
         guard gate.isOpen else { return opening(gate.cameraTried(failure: failure)) }
         var effects: [Effect] = []
         if let failure { effects.append(.emit(.error(code: .cameraUnavailable, message: failure))) }
@@ -22,14 +22,14 @@ extension BoothCore {
     }
 
     /// The microphone was opened and closed again at launch (`failure`: why it did not open).
-    public mutating func microphoneTried(failure: String?) -> [Effect] {
+    mutating func microphoneTried(failure: String?) -> [Effect] {
         opening(gate.microphoneTried(failure: failure))
     }
 
     /// The launch's file work reported back (a file job): the events it found (takes recovered or
     /// deleted by retention) and the hooks a previous run still owed (`owed`, due now).
     /// (The job itself is counted done as its report is taken, as every file job's is.)
-    public mutating func launchFilesDone(_ found: [KioskEvent], owed: [HookQueue.Entry], at now: Int64) -> [Effect] {
+    mutating func launchFilesDone(_ found: [KioskEvent], owed: [HookQueue.Entry], at now: Int64) -> [Effect] {
         jobs.owed.load(owed, now: now)
         return found.map(Effect.emit) + opening(gate.launchFilesDone())
     }

@@ -33,6 +33,8 @@ public struct BoothCore: Sendable {
         case cameraInUse(index: Int, changed: Bool)
         /// A signal is ending the booth while a hook runs: the booth asks the hook to end (once).
         case stopHook
+        /// The touch only woke the attract screen: it presses nothing.
+        case touchSpent
         /// The hook queue as it is now, to be saved (on the file worker); `thenRetention`: a hook
         /// succeeded or its take is gone, so retention runs again after the save.
         case saveHooks(String, thenRetention: Bool)
@@ -149,7 +151,7 @@ public struct BoothCore: Sendable {
     /// An event for the machine; its actions as effects. Its exit is kept (`jobs.exitCode`): the
     /// core says `.exit` once the outstanding work has reported back (`turn`). A take that ended
     /// with its encoder stalled makes the next take ask for libx264 (said once an encoder).
-    public mutating func handle(_ event: RecorderEvent) -> [Effect] {
+    mutating func handle(_ event: RecorderEvent) -> [Effect] {
         var said: [Effect] = []
         if case let .recordingFinished(result) = event,
            let note = encoders.takeEnded(encoder: result.encoder.map(VideoEncoderName.init(rawValue:)), stalled: result.encoderStalled) {
@@ -164,7 +166,7 @@ public struct BoothCore: Sendable {
     }
 
     /// The machine starts (the camera asked for, the first state); its actions as effects.
-    public mutating func start() -> [Effect] {
+    mutating func start() -> [Effect] {
         effects(of: machine.start())
     }
 
@@ -191,7 +193,7 @@ public struct BoothCore: Sendable {
     /// A guest's touch or key on the screen, or a command that presses (`swallow`: a touch, which
     /// must not also press what lies under it). True when it only woke the attract screen and is
     /// spent on that.
-    public mutating func touched(at now: Int64, swallow: Bool) -> Bool {
+    mutating func touched(at now: Int64, swallow: Bool) -> Bool {
         idle.touched(at: now)
         return attract.touched(at: now) && swallow
     }
@@ -207,7 +209,7 @@ public struct BoothCore: Sendable {
     /// One turn of the loop at `now`: the countdown's second, idle reset, the attract screen, the
     /// share screen's time up and the take's tick, each when it is due; a running hook asked to end
     /// when a signal ends the booth; the exit once every file job and the running hook are back.
-    public mutating func turn(at now: Int64, _ facts: Turn = Turn()) -> [Effect] {
+    mutating func turn(at now: Int64, _ facts: Turn = Turn()) -> [Effect] {
         var effects: [Effect] = []
         // An exit the machine decides in this turn (an idle reset ending a once session) comes with
         // the work it still posts (the discard), carried out after this turn's effects: only a

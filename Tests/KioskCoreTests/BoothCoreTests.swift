@@ -2,7 +2,7 @@
 // the loop is a value of time, so a minute of idle screen takes no time at all. The end-to-end tests
 // (IdleEndToEndTests, ServiceEndToEndTests' attract and share tests) keep one run each through the
 // binary.
-import KioskCore
+@testable import KioskCore
 import Testing
 
 @Suite("BoothCore: the machine and the guest's clocks, on a virtual clock")

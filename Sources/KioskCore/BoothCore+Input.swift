@@ -1,0 +1,54 @@
+// The booth core's one way in: everything that happens to the booth, as one input with the time as a
+// value, and everything the booth does about it, as effects. The booth reads the clock once a turn
+// and hands each input in with that time; it keeps no rule of its own about what an input means.
+// (`filePosted` is the one other call: the core gives a file job its id as the booth posts it.)
+
+extension BoothCore {
+    /// What happens to the booth.
+    public enum Input: Sendable {
+        /// The booth is up: the machine starts (the camera asked for, the first state).
+        case start
+        /// An event for the machine: a press, a command, a signal, a worker's report of a take.
+        case event(RecorderEvent)
+        /// A guest's touch or key on the screen, or a command that presses (`swallow`: a touch,
+        /// which must not also press what lies under it; the core says `.touchSpent` when it only
+        /// woke the attract screen).
+        case touch(swallow: Bool)
+        /// One turn of the loop, with what the take measured.
+        case turn(Turn)
+        /// A file job the core gave an id reported back (its report itself comes as its own input).
+        case fileDone(FileJob)
+        /// A start of the camera in use ended (`failure`: why not; `open`: it is open now).
+        case cameraStarted(failure: String?, open: Bool)
+        /// The microphone was looked at, at launch.
+        case microphoneTried(failure: String?)
+        /// The launch's file work: what it found, and the hooks a previous run still owed.
+        case launchFilesDone([KioskEvent], owed: [HookQueue.Entry])
+        /// The camera switch's try of camera `index` ended.
+        case cameraTried(index: Int, CameraRing.Attempt, name: String, label: String)
+        /// An accepted take (or photo) owes its `--on-take` hook.
+        case hookOwed(HookQueue.Entry)
+        /// A hook's try ended.
+        case hookEnded(path: String, outcome: HookOutcome)
+    }
+
+    /// `input`, happening at `now` (the monotonic clock's nanoseconds, read once a turn): what the
+    /// booth does about it, in order.
+    public mutating func handle(_ input: Input, at now: Int64) -> [Effect] {
+        switch input {
+        case .start: return start()
+        case let .event(event): return handle(event)
+        case let .touch(swallow): return touched(at: now, swallow: swallow) ? [.touchSpent] : []
+        case let .turn(facts): return turn(at: now, facts)
+        case let .fileDone(job):
+            fileDone(job)
+            return []
+        case let .cameraStarted(failure, open): return cameraStarted(failure: failure, open: open)
+        case let .microphoneTried(failure): return microphoneTried(failure: failure)
+        case let .launchFilesDone(found, owed): return launchFilesDone(found, owed: owed, at: now)
+        case let .cameraTried(index, attempt, name, label): return cameraTried(index, attempt, name: name, label: label, at: now)
+        case let .hookOwed(entry): return hookOwed(entry, at: now)
+        case let .hookEnded(path, outcome): return hookEnded(path: path, outcome: outcome, at: now)
+        }
+    }
+}
