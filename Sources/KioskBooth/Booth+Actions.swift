@@ -32,6 +32,7 @@ extension Booth {
             case let .cameraInUse(index, changed): cameraInUse(index, changed: changed)
             case .stopHook: stopRunningHook()
             case .touchSpent: break
+            case let .withdrawPhoto(job): withdrawPhoto(job)
             case let .saveHooks(text, thenRetention): saveHooks(text, thenRetention: thenRetention)
             case let .runHook(run, queue): runHook(run, queue: queue)
             case let .exit(code): exitStatus = code
@@ -66,8 +67,8 @@ extension Booth {
             takes.trim = range
         case .shareTake:
             shareWanted()
-        case let .takePhoto(orientation):
-            takePhoto(orientation: orientation)
+        case let .takePhoto(orientation, job):
+            takePhoto(orientation: orientation, job: job)
         case .listLibrary:
             listLibrary()
         case .releaseLibrary:

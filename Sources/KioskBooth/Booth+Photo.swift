@@ -26,16 +26,8 @@ final class PhotoSlot: Sendable {
     func offer(_ frame: VideoFrame) { take()?(frame) }
 }
 
-/// The photo's room on the UI thread.
+/// The photo's room on the UI thread (its timing is the core's: PhotoWait).
 struct PhotoState {
-    /// A photo is asked for and has not reported back: a second one waits for it.
-    var busy = false
-    /// When the request was left in the slot (CLOCK_MONOTONIC ns), until a frame takes it.
-    var waitingSince: Int64?
-    /// The file job the core counted out for the photo being taken (its outcome brings it back).
-    var job: FileJob?
-    /// When the last photo's flash began.
-    var flashAt: Int64?
     /// Photos written in this run (`{n}` beside `--output`, where there is no counter).
     var count = 0
 }
@@ -47,25 +39,14 @@ public struct PhotoOutcome: Sendable {
 }
 
 extension Booth {
-    /// How long a photo waits for the camera's next picture before it is given up.
-    static let photoWaitLimit: Int64 = 2_000_000_000
-    /// The white flash: full at once, fading out over this long.
-    static let flashNanoseconds: Int64 = 300_000_000
-
-    /// The shutter: the next frame goes to the photo worker; the screen flashes, the shutter sounds.
-    func takePhoto(orientation: Orientation) {
-        guard !takes.photo.busy else {
-            return events.emit(.error(code: .notAllowed, message: "'photo': the last photo is still being taken"))
-        }
+    /// The shutter (the core let it through, one at a time, and counted it out as `job`): the next
+    /// frame goes to the photo worker; the screen flashes (the core's PhotoWait), the shutter sounds.
+    func takePhoto(orientation: Orientation, job: FileJob) {
         let turns = DisplayTransform(physical: screen.outputSize, orientation: orientation)
             .cameraQuarterTurns(mount: config.capture.cameraRotation)
         let (inbox, files, photos, storage, overlays, video) = (inbox, shared.files, shared.photos, storage, parts.overlays, config.video)
         let (template, count, mode, rules, protected) = (config.storage.photoTemplate, takes.photo.count, config.storage.fileMode,
                                                         retention, core.jobs.protectedTakes)
-        let job = core.filePosted()
-        takes.photo.job = job
-        takes.photo.busy = true
-        takes.photo.waitingSince = now
         shared.photoSlot.set { frame in
             photos.async {
                 let took = Stopwatch()
@@ -81,26 +62,19 @@ extension Booth {
                 }
             }
         }
-        takes.photo.flashAt = now
         parts.audio.play(.shutter)
     }
 
-    /// Each turn: a request no frame took within `photoWaitLimit` (the camera stopped or was lost)
-    /// is withdrawn and said.
-    func checkPhoto() {
-        guard let since = takes.photo.waitingSince, now - since > Self.photoWaitLimit else { return }
-        takes.photo.waitingSince = nil
-        // Taken meanwhile: the photo is on its way.
-        guard shared.photoSlot.take() != nil, let job = takes.photo.job else { return }
-        photoDone(PhotoOutcome(job: job, result: .failure(PhotoError("no picture from the camera within \(Self.photoWaitLimit / 1_000_000_000) s"))))
+    /// The core's `.withdrawPhoto`: no frame took the request in time (the camera stopped or was
+    /// lost); unless one took it meanwhile (the photo is then on its way), it is withdrawn and said.
+    func withdrawPhoto(_ job: FileJob) {
+        guard shared.photoSlot.take() != nil else { return }
+        photoDone(PhotoOutcome(job: job, result: .failure(PhotoError("no picture from the camera within \(PhotoWait.waitLimit / 1_000_000_000) s"))))
     }
 
     /// The photo is written (`photoTaken`, then what retention did, and its hook is owed) or failed.
     func photoDone(_ outcome: PhotoOutcome) {
-        feed(.fileDone(outcome.job))
-        takes.photo.job = nil
-        takes.photo.busy = false
-        takes.photo.waitingSince = nil
+        feed(.photoDone(outcome.job))
         switch outcome.result {
         case let .success((path, size, retained)):
             takes.photo.count += 1
@@ -113,11 +87,5 @@ extension Booth {
             Log.info("photo: \(error.message)")
             events.emit(.error(code: .photoFailed, message: error.message))
         }
-    }
-
-    /// The flash's opacity now (1 → 0 in `flashNanoseconds`, in steps of a 30th), nil when none shows.
-    func photoFlash(at now: Int64) -> Double? {
-        guard let at = takes.photo.flashAt, now - at < Self.flashNanoseconds else { return nil }
-        return ((1 - Double(now - at) / Double(Self.flashNanoseconds)) * 30).rounded() / 30
     }
 }

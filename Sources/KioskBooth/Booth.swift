@@ -214,7 +214,6 @@ public final class Booth {
         // The attract screen's slideshow as the attract screen now is (a touch above ended it: it
         // stops in this turn, before the screen is drawn).
         stepSlideshow()
-        checkPhoto()
         updateMicrophone()
         checkStorage()
         // The live picture in ready and recording; the last one stays frozen after. (Not under the
@@ -279,7 +278,7 @@ public final class Booth {
     /// (the meter without a camera, the timer, idle and watchdog clocks).
     private var idleWaitMilliseconds: Int {
         if [.playing, .countdown].contains(machine.mode) || draw.focusBox != nil || attracting
-            || photoFlash(at: now) != nil { return 8 }
+            || core.photo.flash(at: now) != nil { return 8 }
         return 33
     }
 
@@ -321,7 +320,7 @@ public final class Booth {
             let progress = Double(now - since) / Double(Self.focusBoxNanoseconds)
             if progress < 1 { model.focusBox = (point, (progress * 30).rounded() / 30) }
         }
-        model.flash = photoFlash(at: now)
+        model.flash = core.photo.flash(at: now)
         if attracting {
             // The pulse: a 2 s cycle, in 30 steps a second.
             let t = Double(now / 33_333_333) / 60

@@ -30,11 +30,14 @@ extension BoothCore {
         case hookOwed(HookQueue.Entry)
         /// A hook's try ended.
         case hookEnded(path: String, outcome: HookOutcome)
+        /// The photo of `job` reported back (written, or failed).
+        case photoDone(FileJob)
     }
 
     /// `input`, happening at `now` (the monotonic clock's nanoseconds, read once a turn): what the
     /// booth does about it, in order.
     public mutating func handle(_ input: Input, at now: Int64) -> [Effect] {
+        self.now = now
         switch input {
         case .start: return start()
         case let .event(event): return handle(event)
@@ -49,6 +52,10 @@ extension BoothCore {
         case let .cameraTried(index, attempt, name, label): return cameraTried(index, attempt, name: name, label: label, at: now)
         case let .hookOwed(entry): return hookOwed(entry, at: now)
         case let .hookEnded(path, outcome): return hookEnded(path: path, outcome: outcome, at: now)
+        case let .photoDone(job):
+            photo.done(job)
+            fileDone(job)
+            return []
         }
     }
 }

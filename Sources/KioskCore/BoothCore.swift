@@ -35,6 +35,9 @@ public struct BoothCore: Sendable {
         case stopHook
         /// The touch only woke the attract screen: it presses nothing.
         case touchSpent
+        /// The photo of `job` had no picture within `PhotoWait.waitLimit`: its request is withdrawn
+        /// and it is said as failed, unless a picture took it meanwhile (then it is on its way).
+        case withdrawPhoto(FileJob)
         /// The hook queue as it is now, to be saved (on the file worker); `thenRetention`: a hook
         /// succeeded or its take is gone, so retention runs again after the save.
         case saveHooks(String, thenRetention: Bool)
@@ -125,6 +128,10 @@ public struct BoothCore: Sendable {
     /// The encoders that stalled in a take (EncoderFallback): the next take asks for libx264
     /// in their place.
     public private(set) var encoders = EncoderFallback()
+    /// The photo being taken and the flash (PhotoWait).
+    public internal(set) var photo = PhotoWait()
+    /// The time of the input being handled (`handle(_:at:)`), for the rules its actions start.
+    var now: Int64
 
     /// `launchFiles`: `ready` waits for the launch's file work (`launchFilesDone`); `microphone`:
     /// for the look at the microphone (`microphoneTried`). It always waits for the camera's first
@@ -133,6 +140,7 @@ public struct BoothCore: Sendable {
     public init(machine: RecorderMachine, settings: Settings = Settings(), now: Int64, launchFiles: Bool = false,
                 microphone: Bool = false, hookBackoff: HookBackoff = HookBackoff(), cameras: Int = 1) {
         self.machine = machine
+        self.now = now
         ring = CameraRing(count: cameras)
         self.settings = settings
         gate = ReadyGate(launchFiles: launchFiles, microphone: microphone)
@@ -184,6 +192,13 @@ public struct BoothCore: Sendable {
             case .startShareClock:
                 clocksAsked.share = true
                 return []
+            case let .takePhoto(orientation):
+                guard !photo.busy else {
+                    return [.emit(.error(code: .notAllowed, message: "'photo': the last photo is still being taken"))]
+                }
+                let job = jobs.filePosted()
+                photo.asked(job, at: now)
+                return [.machine(.takePhoto(orientation: orientation, job: job))]
             default:
                 return BoothAction(action).map { [.machine($0)] } ?? []
             }
@@ -210,6 +225,7 @@ public struct BoothCore: Sendable {
     /// share screen's time up and the take's tick, each when it is due; a running hook asked to end
     /// when a signal ends the booth; the exit once every file job and the running hook are back.
     mutating func turn(at now: Int64, _ facts: Turn = Turn()) -> [Effect] {
+        self.now = now
         var effects: [Effect] = []
         // An exit the machine decides in this turn (an idle reset ending a once session) comes with
         // the work it still posts (the discard), carried out after this turn's effects: only a
@@ -244,6 +260,7 @@ public struct BoothCore: Sendable {
         if let take = facts.take, machine.mode == .recording {
             effects += handle(.tick(elapsed: take.elapsed, remaining: take.remaining))
         }
+        if let job = photo.givenUp(at: now) { effects.append(.withdrawPhoto(job)) }
         effects += dueHook(at: now)
         if jobs.stopHooks(signalled: endedBySignal) { effects.append(.stopHook) }
         if !exitSaid, exitDecidedBefore, let code = jobs.exitCode, jobs.isFinished {
