@@ -33,6 +33,7 @@ extension Booth {
             case .stopHook: stopRunningHook()
             case .touchSpent: break
             case let .withdrawPhoto(job): withdrawPhoto(job)
+            case let .listen(wanted): listen(wanted)
             case let .saveHooks(text, thenRetention): saveHooks(text, thenRetention: thenRetention)
             case let .runHook(run, queue): runHook(run, queue: queue)
             case let .exit(code): exitStatus = code

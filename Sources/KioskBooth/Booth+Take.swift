@@ -30,9 +30,8 @@ extension Booth {
         let (opening, lock) = (shared.openingWriter, shared.outputLock)
         takes.slowDisk = SlowDisk()
         let (planned, microphone, meter, monitor) = (settings, config.capture.microphone, meter, shared.microphoneMonitor)
-        // The listening microphone closes first (the same device opens for the take).
+        // (The core closed the listening microphone just before: the same device opens for the take.)
         takes.opening = true
-        updateMicrophone()
         fileJob {
             monitor.sync {}
             switch storage.nextTake(planned: planned.outputPath, lock: lock) {

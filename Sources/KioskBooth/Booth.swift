@@ -208,13 +208,13 @@ public final class Booth {
         let take = takes.current.map { (elapsed: $0.writer.elapsed, remaining: remaining(of: $0.writer)) }
         // (And a hook's try that is due, a running hook asked to end when a signal ends the booth;
         // the exit once all is back.)
-        feed(.turn(BoothCore.Turn(take: take)))
+        feed(.turn(BoothCore.Turn(take: take, opening: takes.current == nil && takes.opening, lastSound: meter.lastSound,
+                                  stallAftermath: ProcessStalls.shared.inAftermath(at: now))))
         // A photo's share screen timed out (or the turn otherwise reached ready): the next photo's code.
         offerPhotoShare()
         // The attract screen's slideshow as the attract screen now is (a touch above ended it: it
         // stops in this turn, before the screen is drawn).
         stepSlideshow()
-        updateMicrophone()
         checkStorage()
         // The live picture in ready and recording; the last one stays frozen after. (Not under the
         // attract screen's slideshow, whose take's picture covers it.)
@@ -269,7 +269,8 @@ public final class Booth {
     static func coreSettings(_ config: Configuration, parts: BoothParts) -> BoothCore.Settings {
         BoothCore.Settings(idleTimeout: config.guest.idleTimeout, idleAction: config.guest.idleAction, attractAfter: config.guest.attractAfter,
                            encoder: config.video.encoder, autoEncoder: parts.autoEncoder?.name, shareSeconds: config.share.seconds,
-                           onTake: config.service.onTake, hookAttempts: config.service.hookAttempts)
+                           onTake: config.service.onTake, hookAttempts: config.service.hookAttempts,
+                           microphone: config.capture.microphone != .none, listensBetweenTakes: parts.monitorsMicrophone)
     }
 
     /// How long the loop may sleep when nothing wakes it (a new frame and every inbox message
@@ -308,7 +309,7 @@ public final class Booth {
         if model.message == nil, model.mode == .ready, microphone.missing { model.message = .noMicrophone }
         if config.capture.microphone != .none, [.ready, .countdown, .recording].contains(model.mode) {
             model.microphoneLevel = ((meter.level(at: now) * 2).rounded() / 2, (meter.level(at: now, window: 1_500_000_000) * 2).rounded() / 2)
-            model.microphoneSilent = microphone.silence.reported && model.mode == .recording
+            model.microphoneSilent = core.listener.silence.reported && model.mode == .recording
             if model.microphoneSilent, model.message == nil { model.message = .microphoneSilent }
         }
         if model.mode == .recording, takeSaving { model.message = .saving }

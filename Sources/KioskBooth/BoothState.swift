@@ -126,16 +126,13 @@ struct ServiceLink {
     var metrics = MetricsRoom()
 }
 
-/// The microphone between takes: the listening one for the meter, and silence in a take.
+/// The microphone as the launch found it (whether it listens and silence are the core's: MicrophoneRule).
 struct MicrophoneState {
     /// The microphone the launch's look opened (its ALSA name, or `test`), for `ready`.
     var name: String?
     /// The microphone asked for did not open at launch (nor since, at a Start): the guest is told
     /// the video will have no sound.
     var missing = false
-    var listeningWanted = false
-    /// Silence while recording, and whether `microphoneSilent` went out for it.
-    var silence = SilenceWatch()
 }
 
 /// The player while the playing mode shows (its picture kept apart from the frozen frame), and the

@@ -35,6 +35,8 @@ public struct BoothCore: Sendable {
         case stopHook
         /// The touch only woke the attract screen: it presses nothing.
         case touchSpent
+        /// The listening microphone (for the meter in ready and the countdown) is to run, or not.
+        case listen(Bool)
         /// The photo of `job` had no picture within `PhotoWait.waitLimit`: its request is withdrawn
         /// and it is said as failed, unless a picture took it meanwhile (then it is on its way).
         case withdrawPhoto(FileJob)
@@ -64,11 +66,17 @@ public struct BoothCore: Sendable {
         /// `--on-take` (nil: no hook) and `--hook-attempts` (nil: no limit).
         public var onTake: String?
         public var hookAttempts: Int?
+        /// A microphone is asked for (`--microphone` is not `none`), and the booth listens to it for the
+        /// meter between takes (a screen that shows the meter).
+        public var microphone: Bool
+        public var listensBetweenTakes: Bool
 
         public init(idleTimeout: Double = 0, idleAction: IdleAction = .discard, attractAfter: Double = 0,
                     encoder: VideoEncoderName = .auto, autoEncoder: VideoEncoderName? = nil, shareSeconds: Double = 30,
-                    onTake: String? = nil, hookAttempts: Int? = nil) {
+                    onTake: String? = nil, hookAttempts: Int? = nil, microphone: Bool = false, listensBetweenTakes: Bool = false) {
             self.shareSeconds = shareSeconds
+            self.microphone = microphone
+            self.listensBetweenTakes = listensBetweenTakes
             self.onTake = onTake
             self.hookAttempts = hookAttempts
             self.idleTimeout = idleTimeout
@@ -80,16 +88,25 @@ public struct BoothCore: Sendable {
     }
 
     /// What the booth measured for this turn: the running take's elapsed time and its time left
-    /// (nil: no take is running).
+    /// (nil: no take is running); a take being opened; when the microphone last gave sound (the
+    /// meter's time of it); the whole process just stood still (nothing could be heard meanwhile).
     public struct Turn: Equatable, Sendable {
         public var take: (elapsed: Double, remaining: Double)?
+        public var opening: Bool
+        public var lastSound: Int64?
+        public var stallAftermath: Bool
 
-        public init(take: (elapsed: Double, remaining: Double)? = nil) {
+        public init(take: (elapsed: Double, remaining: Double)? = nil, opening: Bool = false, lastSound: Int64? = nil,
+                    stallAftermath: Bool = false) {
             self.take = take
+            self.opening = opening
+            self.lastSound = lastSound
+            self.stallAftermath = stallAftermath
         }
 
         public static func == (a: Turn, b: Turn) -> Bool {
-            a.take?.elapsed == b.take?.elapsed && a.take?.remaining == b.take?.remaining
+            a.take?.elapsed == b.take?.elapsed && a.take?.remaining == b.take?.remaining && a.opening == b.opening
+                && a.lastSound == b.lastSound && a.stallAftermath == b.stallAftermath
         }
     }
 
@@ -130,6 +147,8 @@ public struct BoothCore: Sendable {
     public private(set) var encoders = EncoderFallback()
     /// The photo being taken and the flash (PhotoWait).
     public internal(set) var photo = PhotoWait()
+    /// The microphone between and during takes: listening for the meter, silence in a take.
+    public internal(set) var listener = MicrophoneRule()
     /// The time of the input being handled (`handle(_:at:)`), for the rules its actions start.
     var now: Int64
 
@@ -192,6 +211,9 @@ public struct BoothCore: Sendable {
             case .startShareClock:
                 clocksAsked.share = true
                 return []
+            case .startRecording:
+                // The listening microphone closes first: the take opens the same device.
+                return listener.takeBegins() + BoothAction(action).map { [.machine($0)] }!
             case let .takePhoto(orientation):
                 guard !photo.busy else {
                     return [.emit(.error(code: .notAllowed, message: "'photo': the last photo is still being taken"))]
@@ -261,6 +283,7 @@ public struct BoothCore: Sendable {
             effects += handle(.tick(elapsed: take.elapsed, remaining: take.remaining))
         }
         if let job = photo.givenUp(at: now) { effects.append(.withdrawPhoto(job)) }
+        effects += listener.look(machine: machine, settings: settings, facts, at: now)
         effects += dueHook(at: now)
         if jobs.stopHooks(signalled: endedBySignal) { effects.append(.stopHook) }
         if !exitSaid, exitDecidedBefore, let code = jobs.exitCode, jobs.isFinished {

@@ -1,0 +1,41 @@
+// The microphone's rule between and during takes, a rule of the booth core: the listening microphone
+// (for the meter) runs in ready and the countdown while the camera runs, never while a take opens or
+// records (the take's own microphone feeds the meter then) nor on the way out; while recording, 3 s
+// under -60 dBFS is `microphoneSilent`, once until sound comes back (SilenceWatch), but not just
+// after the whole process stood still (nothing could be heard meanwhile).
+
+public struct MicrophoneRule: Sendable {
+    /// The listening microphone runs (as last said with `.listen`).
+    public private(set) var listening = false
+    /// Silence in the take, and whether it was said.
+    public private(set) var silence = SilenceWatch()
+
+    public init() {}
+
+    /// A take begins: the listening microphone closes first, at once.
+    mutating func takeBegins() -> [BoothCore.Effect] {
+        guard listening else { return [] }
+        listening = false
+        return [.listen(false)]
+    }
+
+    /// The turn's look at `now`: the listening microphone started or stopped, silence said.
+    mutating func look(machine: RecorderMachine, settings: BoothCore.Settings, _ facts: BoothCore.Turn, at now: Int64) -> [BoothCore.Effect] {
+        var effects: [BoothCore.Effect] = []
+        let mode = machine.mode
+        let wanted = settings.listensBetweenTakes && settings.microphone && machine.cameraRunning
+            && (mode == .ready || mode == .countdown) && facts.take == nil && !facts.opening && !machine.exiting
+        if wanted != listening {
+            listening = wanted
+            effects.append(.listen(wanted))
+        }
+        guard mode == .recording, settings.microphone, facts.take != nil else {
+            silence.reset()
+            return effects
+        }
+        if !facts.stallAftermath, silence.heard(lastSound: facts.lastSound, at: now) {
+            effects += [.emit(.microphoneSilent), .log("microphone: no sound for 3 s")]
+        }
+        return effects
+    }
+}
