@@ -34,6 +34,8 @@ extension Booth {
             case .touchSpent: break
             case let .withdrawPhoto(job): withdrawPhoto(job)
             case let .listen(wanted): listen(wanted)
+            case let .diskSlow(waited, said):
+                if said { service.status.diskWasSlow(waited) } else { service.status.slowSyncGoesOn(waited) }
             case let .saveHooks(text, thenRetention): saveHooks(text, thenRetention: thenRetention)
             case let .runHook(run, queue): runHook(run, queue: queue)
             case let .exit(code): exitStatus = code

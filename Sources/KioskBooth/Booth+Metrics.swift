@@ -124,7 +124,7 @@ extension Booth {
         service.metrics.lastTake = Date().timeIntervalSince1970
         // TimeLeft's rate leaves the first second out (headers, the first key frame); a take too
         // short for one counts whole, a little dearer than the next long one will be.
-        if let rate = takes.timeLeft.rate ?? (result.duration >= 1 ? Double(result.bytes) / result.duration : nil) {
+        if let rate = core.take.timeLeft.rate ?? (result.duration >= 1 ? Double(result.bytes) / result.duration : nil) {
             service.metrics.bytesPerSecond = rate
         }
     }

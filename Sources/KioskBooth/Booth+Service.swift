@@ -166,7 +166,7 @@ extension Booth {
     /// from `ready` on, until it is on its way out.
     func tellStatus() {
         guard parts.notifier != nil, core.readyOut, !service.stoppingTold else { return }
-        let text = service.status.text(mode: machine.mode, saving: takeSaving, cameraAvailable: machine.cameraAvailable,
+        let text = service.status.text(mode: machine.mode, saving: core.take.saving, cameraAvailable: machine.cameraAvailable,
                                        player: machine.playerFile != nil)
         guard text != service.statusSaid else { return }
         service.statusSaid = text

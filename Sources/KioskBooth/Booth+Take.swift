@@ -28,7 +28,6 @@ extension Booth {
         let (inbox, activeWriter, makeMicrophone, makeWriter, storage) = (inbox, activeWriter, parts.makeMicrophone, parts.makeWriter, storage)
         let (overlays, overlayFiles) = (parts.overlays, config.video)
         let (opening, lock) = (shared.openingWriter, shared.outputLock)
-        takes.slowDisk = SlowDisk()
         let (planned, microphone, meter, monitor) = (settings, config.capture.microphone, meter, shared.microphoneMonitor)
         // (The core closed the listening microphone just before: the same device opens for the take.)
         takes.opening = true
@@ -53,7 +52,6 @@ extension Booth {
         takes.opening = false
         takes.current = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames,
                              previewDropsAtStart: frames.dropped, startedAt: now)
-        takes.timeLeft = TimeLeft(maxDuration: config.limits.maxDuration)
         // A microphone missing at launch that opened for this take is there again.
         if started.microphone != nil { microphone.missing = false }
         outputPath = started.path
@@ -100,32 +98,14 @@ extension Booth {
         return true
     }
 
-    /// A stopped take has been finishing for `savingShownAfter` and is not safe yet: the guest sees
-    /// "Saving your video…", and `systemctl status` says so.
-    var takeSaving: Bool { (takes.current?.writer.finishingFor ?? 0) >= Self.savingShownAfter }
-
-    /// A disk keeping the take's sync waiting `SyncClock.slowAfter` is told once a take: while it
-    /// opens (it begins once the disk has its file), while it records (the take goes on: a power
-    /// cut now may lose what is not synced yet) or while it is being saved (its end waits for the
-    /// disk).
-    func checkStorage() {
-        let opening = takes.current == nil && takes.opening
-        guard let writer = takes.current?.writer ?? (opening ? shared.openingWriter.withLock({ $0 }) : nil) else { return }
-        let phase: SlowDisk.Phase = takes.current == nil ? .opening : writer.finishingFor == nil ? .recording : .finishing
-        switch takes.slowDisk.look(waited: writer.syncWaited, phase: phase) {
-        case .nothing: break
-        case let .stillWaiting(waited): service.status.slowSyncGoesOn(waited)
-        case let .say(message, waited):
-            Log.info("storage: \(message)")
-            service.status.diskWasSlow(waited)
-            events.emit(.error(code: .storageSlow, message: message))
+    /// What the take's writer measured, for the core's turn (its time left, the slow disk, saving).
+    func takeMeasures() -> (take: TakeMeasures?, opening: Bool, openingWait: Double?) {
+        let take = takes.current.map { take in
+            let w = take.writer
+            return TakeMeasures(elapsed: w.elapsed, written: w.bytesWritten, room: w.bytesLeft, finishingFor: w.finishingFor, syncWaited: w.syncWaited)
         }
-    }
-
-    /// Seconds left before a limit ends the take (`TimeLeft`: the duration cap, and the bytes the
-    /// file-size cap and the free disk still allow at the take's rate).
-    func remaining(of writer: any TakeWriter) -> Double {
-        takes.timeLeft.seconds(elapsed: writer.elapsed, written: writer.bytesWritten, room: writer.bytesLeft)
+        let opening = takes.current == nil && takes.opening
+        return (take, opening, opening ? shared.openingWriter.withLock({ $0 })?.syncWaited : nil)
     }
 
     /// The file worker's part of a start: the microphone, then the writer. What to post back.

@@ -99,9 +99,6 @@ public final class Booth {
     /// encoder takes each picture as it comes (none or one waiting).
     static let previewYieldsAt = 2
     static let yieldingPreviewInterval: Int64 = 100_000_000
-    /// A stopped take still being saved after this long shows "Saving your video…": a normal end
-    /// takes a few milliseconds, so the guest never sees the words flash by.
-    static let savingShownAfter = 0.5
     /// How long a tap's focus box shows.
     static let focusBoxNanoseconds: Int64 = 1_000_000_000
 
@@ -205,17 +202,16 @@ public final class Booth {
         for message in inbox.take() { handle(message); offerPhotoShare() }
         // The countdown's second, idle reset, the attract screen, the share screen's time, the take's tick.
         core.settings = Self.coreSettings(config, parts: parts)
-        let take = takes.current.map { (elapsed: $0.writer.elapsed, remaining: remaining(of: $0.writer)) }
+        let measured = takeMeasures()
         // (And a hook's try that is due, a running hook asked to end when a signal ends the booth;
         // the exit once all is back.)
-        feed(.turn(BoothCore.Turn(take: take, opening: takes.current == nil && takes.opening, lastSound: meter.lastSound,
-                                  stallAftermath: ProcessStalls.shared.inAftermath(at: now))))
+        feed(.turn(BoothCore.Turn(take: measured.take, opening: measured.opening, openingWait: measured.openingWait,
+                                  lastSound: meter.lastSound, stallAftermath: ProcessStalls.shared.inAftermath(at: now))))
         // A photo's share screen timed out (or the turn otherwise reached ready): the next photo's code.
         offerPhotoShare()
         // The attract screen's slideshow as the attract screen now is (a touch above ended it: it
         // stops in this turn, before the screen is drawn).
         stepSlideshow()
-        checkStorage()
         // The live picture in ready and recording; the last one stays frozen after. (Not under the
         // attract screen's slideshow, whose take's picture covers it.)
         if [.ready, .countdown, .recording].contains(machine.mode), !previewYields(), !player.slideshowOnScreen,
@@ -270,7 +266,8 @@ public final class Booth {
         BoothCore.Settings(idleTimeout: config.guest.idleTimeout, idleAction: config.guest.idleAction, attractAfter: config.guest.attractAfter,
                            encoder: config.video.encoder, autoEncoder: parts.autoEncoder?.name, shareSeconds: config.share.seconds,
                            onTake: config.service.onTake, hookAttempts: config.service.hookAttempts,
-                           microphone: config.capture.microphone != .none, listensBetweenTakes: parts.monitorsMicrophone)
+                           microphone: config.capture.microphone != .none, listensBetweenTakes: parts.monitorsMicrophone,
+                           maxDuration: config.limits.maxDuration)
     }
 
     /// How long the loop may sleep when nothing wakes it (a new frame and every inbox message
@@ -312,7 +309,7 @@ public final class Booth {
             model.microphoneSilent = core.listener.silence.reported && model.mode == .recording
             if model.microphoneSilent, model.message == nil { model.message = .microphoneSilent }
         }
-        if model.mode == .recording, takeSaving { model.message = .saving }
+        if model.mode == .recording, core.take.saving { model.message = .saving }
         if model.mode == .ready, let name = core.ring.bannerName(at: now) { model.cameraName = name }
         if model.share != nil, let ssid = config.share.wifiSSID {
             model.share?.wifi = WiFiPayload.make(ssid: ssid, password: config.share.wifiPassword)

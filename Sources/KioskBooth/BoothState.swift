@@ -82,10 +82,6 @@ struct TakeState {
     var ownOnDisk = false
     /// The last take's length, for the hook's environment.
     var lastDuration: Double = 0
-    /// The take's time left (`remaining`), from its bytes and its rate.
-    var timeLeft = TimeLeft(maxDuration: 0)
-    /// The slow-disk warning of the take being opened or made (once a take, from its opening on).
-    var slowDisk = SlowDisk()
     /// When the preview last drew a picture during the take (`previewYields`).
     var lastPreviewShown: Int64 = .min
     /// The accepted take's share folder and share screen (`--share-dir`).

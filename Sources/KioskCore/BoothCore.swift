@@ -37,6 +37,9 @@ public struct BoothCore: Sendable {
         case touchSpent
         /// The listening microphone (for the meter in ready and the countdown) is to run, or not.
         case listen(Bool)
+        /// The disk keeps the take's sync waiting this long (s) past `SlowDisk.slowAfter`; `said`: the
+        /// first time this take (the `storageSlow` error goes out just before). For the status line.
+        case diskSlow(waited: Double, said: Bool)
         /// The photo of `job` had no picture within `PhotoWait.waitLimit`: its request is withdrawn
         /// and it is said as failed, unless a picture took it meanwhile (then it is on its way).
         case withdrawPhoto(FileJob)
@@ -63,6 +66,8 @@ public struct BoothCore: Sendable {
         public var autoEncoder: VideoEncoderName?
         /// `--share-seconds`: how long the share screen shows before it ends by itself.
         public var shareSeconds: Double
+        /// `--max-duration`: a take's time left counts from it.
+        public var maxDuration: Double
         /// `--on-take` (nil: no hook) and `--hook-attempts` (nil: no limit).
         public var onTake: String?
         public var hookAttempts: Int?
@@ -73,8 +78,10 @@ public struct BoothCore: Sendable {
 
         public init(idleTimeout: Double = 0, idleAction: IdleAction = .discard, attractAfter: Double = 0,
                     encoder: VideoEncoderName = .auto, autoEncoder: VideoEncoderName? = nil, shareSeconds: Double = 30,
-                    onTake: String? = nil, hookAttempts: Int? = nil, microphone: Bool = false, listensBetweenTakes: Bool = false) {
+                    onTake: String? = nil, hookAttempts: Int? = nil, microphone: Bool = false, listensBetweenTakes: Bool = false,
+                    maxDuration: Double = 1200) {
             self.shareSeconds = shareSeconds
+            self.maxDuration = maxDuration
             self.microphone = microphone
             self.listensBetweenTakes = listensBetweenTakes
             self.onTake = onTake
@@ -87,26 +94,23 @@ public struct BoothCore: Sendable {
         }
     }
 
-    /// What the booth measured for this turn: the running take's elapsed time and its time left
-    /// (nil: no take is running); a take being opened; when the microphone last gave sound (the
-    /// meter's time of it); the whole process just stood still (nothing could be heard meanwhile).
+    /// What the booth measured for this turn: the running take's writer (nil: no take is running);
+    /// a take being opened, and its sync's wait; when the microphone last gave sound (the meter's
+    /// time of it); the whole process just stood still (nothing could be heard meanwhile).
     public struct Turn: Equatable, Sendable {
-        public var take: (elapsed: Double, remaining: Double)?
+        public var take: TakeMeasures?
         public var opening: Bool
+        public var openingWait: Double?
         public var lastSound: Int64?
         public var stallAftermath: Bool
 
-        public init(take: (elapsed: Double, remaining: Double)? = nil, opening: Bool = false, lastSound: Int64? = nil,
+        public init(take: TakeMeasures? = nil, opening: Bool = false, openingWait: Double? = nil, lastSound: Int64? = nil,
                     stallAftermath: Bool = false) {
             self.take = take
             self.opening = opening
+            self.openingWait = openingWait
             self.lastSound = lastSound
             self.stallAftermath = stallAftermath
-        }
-
-        public static func == (a: Turn, b: Turn) -> Bool {
-            a.take?.elapsed == b.take?.elapsed && a.take?.remaining == b.take?.remaining && a.opening == b.opening
-                && a.lastSound == b.lastSound && a.stallAftermath == b.stallAftermath
         }
     }
 
@@ -149,6 +153,8 @@ public struct BoothCore: Sendable {
     public internal(set) var photo = PhotoWait()
     /// The microphone between and during takes: listening for the meter, silence in a take.
     public internal(set) var listener = MicrophoneRule()
+    /// The running take's time left, slow disk and saving (TakeWatch).
+    public internal(set) var take = TakeWatch()
     /// The time of the input being handled (`handle(_:at:)`), for the rules its actions start.
     var now: Int64
 
@@ -184,6 +190,7 @@ public struct BoothCore: Sendable {
            let note = encoders.takeEnded(encoder: result.encoder.map(VideoEncoderName.init(rawValue:)), stalled: result.encoderStalled) {
             said.append(.log(note))
         }
+        if case .recordingStarted = event { take.started(maxDuration: settings.maxDuration) }
         let leaving = machine.exiting
         let actions = machine.handle(event)
         // A signal is why the booth ends (not a `quit` or an outcome before it): from now on, even
@@ -212,6 +219,7 @@ public struct BoothCore: Sendable {
                 clocksAsked.share = true
                 return []
             case .startRecording:
+                take.opening()
                 // The listening microphone closes first: the take opens the same device.
                 return listener.takeBegins() + BoothAction(action).map { [.machine($0)] }!
             case let .takePhoto(orientation):
@@ -279,8 +287,15 @@ public struct BoothCore: Sendable {
                 effects += handle(.shareTimedOut)
             }
         }
-        if let take = facts.take, machine.mode == .recording {
-            effects += handle(.tick(elapsed: take.elapsed, remaining: take.remaining))
+        let (remaining, disk) = take.look(facts.take, opening: facts.opening, openingWait: facts.openingWait)
+        if let measured = facts.take, let remaining, machine.mode == .recording {
+            effects += handle(.tick(elapsed: measured.elapsed, remaining: remaining))
+        }
+        switch disk {
+        case .nothing: break
+        case let .stillWaiting(waited): effects.append(.diskSlow(waited: waited, said: false))
+        case let .say(message, waited):
+            effects += [.log("storage: \(message)"), .emit(.error(code: .storageSlow, message: message)), .diskSlow(waited: waited, said: true)]
         }
         if let job = photo.givenUp(at: now) { effects.append(.withdrawPhoto(job)) }
         effects += listener.look(machine: machine, settings: settings, facts, at: now)

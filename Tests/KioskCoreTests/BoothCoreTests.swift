@@ -27,7 +27,7 @@ struct BoothCoreTests {
     /// Turns every 100 ms from `from` to `to` seconds; `touches`: a guest's touch (spent on waking
     /// the attract screen if it shows) at those seconds, before that turn; `press`: events at seconds.
     static func run(_ core: inout BoothCore, from: Double, to: Double, touches: [Double] = [],
-                    events: [Double: RecorderEvent] = [:], take: (elapsed: Double, remaining: Double)? = nil) -> [Said] {
+                    events: [Double: RecorderEvent] = [:], take: TakeMeasures? = nil) -> [Said] {
         var said: [Said] = []
         var t = from
         while t < to - 1e-9 {
@@ -127,10 +127,12 @@ struct BoothCoreTests {
         #expect(Self.run(&done, from: 3, to: 15).allSatisfy { $0.effect != .machine(.emit(.idleReset(action: .use))) })
     }
 
-    @Test("the take's tick carries the writer's time and time left into the machine while recording, and nothing otherwise")
+    @Test("the take's tick carries the writer's time and the time left (from --max-duration as the take began: TakeWatch) into the machine while recording, and nothing otherwise")
     func takeTick() {
-        var core = BoothCore(machine: Fixture.recording.make(session: .loop), now: 0)
-        _ = core.turn(at: Self.s, BoothCore.Turn(take: (elapsed: 2.5, remaining: 7.25)))
+        var core = BoothCore(machine: Self.machine(), settings: BoothCore.Settings(maxDuration: 9.75), now: 0)
+        _ = core.handle(.press(.start))
+        _ = core.handle(.recordingStarted(outputPath: "/takes/take.mov"))
+        _ = core.turn(at: Self.s, BoothCore.Turn(take: TakeMeasures(elapsed: 2.5)))
         guard case let .recording(r) = core.machine.state else {
             Issue.record("not recording: \(core.machine.state)")
             return
@@ -138,7 +140,36 @@ struct BoothCoreTests {
         #expect(r.elapsed == 2.5)
         #expect(r.remaining == 7.25)
         var ready = BoothCore(machine: Self.machine(), now: 0)
-        #expect(ready.turn(at: Self.s, BoothCore.Turn(take: (elapsed: 2.5, remaining: 7.25))).isEmpty)
+        #expect(ready.turn(at: Self.s, BoothCore.Turn(take: TakeMeasures(elapsed: 2.5))).isEmpty)
+    }
+
+    @Test("the slow disk said once a take in the words of where it is (opening, recording, finishing), the status line told as it goes on; Saving… once a stopped take has been finishing 0.5 s")
+    func diskAndSaving() {
+        var core = BoothCore(machine: Self.machine(), settings: BoothCore.Settings(maxDuration: 60), now: 0)
+        func disk(_ facts: BoothCore.Turn) -> [BoothCore.Effect] {
+            core.turn(at: Self.s, facts).filter { if case .diskSlow = $0 { true } else if case .emit(.error) = $0 { true } else { false } }
+        }
+        _ = core.handle(.press(.start))
+        #expect(disk(BoothCore.Turn(opening: true, openingWait: 1.9)).isEmpty)
+        let opening = disk(BoothCore.Turn(opening: true, openingWait: 2.5))
+        #expect(opening.contains(.diskSlow(waited: 2.5, said: true)), "\(opening)")
+        #expect(opening.contains { if case let .emit(.error(.storageSlow, message)) = $0 { message.contains("start waiting 2.5 s") } else { false } })
+        _ = core.handle(.recordingStarted(outputPath: "/takes/take.mov"))
+        #expect(disk(BoothCore.Turn(take: TakeMeasures(elapsed: 1, syncWaited: 3))) == [.diskSlow(waited: 3, said: false)], "said once a take")
+        // The next take may say it again, while it records.
+        _ = core.handle(.press(.stop))
+        _ = core.turn(at: Self.s, BoothCore.Turn(take: TakeMeasures(elapsed: 2, finishingFor: 0.4)))
+        #expect(!core.take.saving)
+        _ = core.turn(at: Self.s, BoothCore.Turn(take: TakeMeasures(elapsed: 2, finishingFor: 0.5)))
+        #expect(core.take.saving)
+        _ = core.handle(.recordingFinished(Fixture.goodTake))
+        _ = core.turn(at: Self.s, BoothCore.Turn())
+        #expect(!core.take.saving)
+        _ = core.handle(.press(.retake))
+        _ = core.handle(.press(.start))
+        _ = core.handle(.recordingStarted(outputPath: "/takes/take.mov"))
+        let again = disk(BoothCore.Turn(take: TakeMeasures(elapsed: 1, syncWaited: 2)))
+        #expect(again.contains { if case let .emit(.error(.storageSlow, message)) = $0 { message.contains("a power cut") } else { false } }, "\(again)")
     }
 
     // MARK: ready (the gate)

@@ -22,7 +22,7 @@ struct MicrophoneRuleTests {
         let closes = start.firstIndex(of: .listen(false)), asks = start.firstIndex { if case .machine(.startRecording) = $0 { true } else { false } }
         #expect(closes != nil && asks != nil && closes! < asks!, "\(start)")
         // The take runs: no listening; it ends and is retaken: listening again in ready.
-        #expect(Self.listens(core.handle(.turn(BoothCore.Turn(take: (1, 100))), at: 3 * Self.s)).isEmpty)
+        #expect(Self.listens(core.handle(.turn(BoothCore.Turn(take: TakeMeasures(elapsed: 1))), at: 3 * Self.s)).isEmpty)
         _ = core.handle(.event(.recordingStarted(outputPath: "/takes/take.mov")), at: 3 * Self.s)
         _ = core.handle(.event(.press(.stop)), at: 4 * Self.s)
         _ = core.handle(.event(.recordingFinished(Fixture.goodTake)), at: 4 * Self.s)
@@ -43,7 +43,7 @@ struct MicrophoneRuleTests {
         _ = core.handle(.event(.press(.start)), at: 0)
         _ = core.handle(.event(.recordingStarted(outputPath: "/takes/take.mov")), at: 0)
         func said(at t: Int64, sound: Int64?, stalled: Bool = false) -> Bool {
-            core.handle(.turn(BoothCore.Turn(take: (Double(t / Self.s), 100), lastSound: sound, stallAftermath: stalled)), at: t)
+            core.handle(.turn(BoothCore.Turn(take: TakeMeasures(elapsed: Double(t / Self.s)), lastSound: sound, stallAftermath: stalled)), at: t)
                 .contains(.emit(.microphoneSilent))
         }
         #expect(!said(at: 0, sound: nil))

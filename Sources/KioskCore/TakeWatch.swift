@@ -1,0 +1,53 @@
+// The running take as the booth core watches it, each turn, from what the writer measured: its time
+// left before a limit (TimeLeft: the duration cap, and the bytes the file-size cap and the free disk
+// still allow at the take's rate), the disk keeping its syncs waiting (SlowDisk: said once a take, in
+// the words of where the take is), and "Saving your video…" once a stopped take has been finishing
+// for half a second.
+
+/// What the writer measured this turn (`BoothCore.Turn.take`).
+public struct TakeMeasures: Equatable, Sendable {
+    /// Seconds of video written, bytes written, and bytes the limits still allow.
+    public var elapsed: Double
+    public var written: Int64
+    public var room: Int64
+    /// How long the stopped take has been finishing (nil: not stopped).
+    public var finishingFor: Double?
+    /// How long its oldest sync still running has waited (nil: none waits).
+    public var syncWaited: Double?
+
+    public init(elapsed: Double, written: Int64 = 0, room: Int64 = .max, finishingFor: Double? = nil, syncWaited: Double? = nil) {
+        (self.elapsed, self.written, self.room, self.finishingFor, self.syncWaited) = (elapsed, written, room, finishingFor, syncWaited)
+    }
+}
+
+public struct TakeWatch: Equatable, Sendable {
+    /// A stopped take finishing this long (s) shows "Saving your video…" (and says so to systemd): a
+    /// normal end takes a few milliseconds, so the guest never sees the words flash by.
+    public static let savingShownAfter = 0.5
+
+    /// The take's time left, and its rate once known (the metrics' bytes a second).
+    public private(set) var timeLeft = TimeLeft(maxDuration: 0)
+    public private(set) var slowDisk = SlowDisk()
+    /// The take is being saved (stopped, finishing for `savingShownAfter`, not safe yet).
+    public private(set) var saving = false
+
+    public init() {}
+
+    /// A take is asked for: the disk's warning may be said again.
+    mutating func opening() { slowDisk = SlowDisk() }
+
+    /// The writer began: time left counts from the cap in force.
+    mutating func started(maxDuration: Double) { timeLeft = TimeLeft(maxDuration: maxDuration) }
+
+    /// The turn's look: the take's time left (nil: no take runs), and what the disk's wait says.
+    /// `openingWait`: a take being opened, its sync's wait (nil: none waits).
+    mutating func look(_ take: TakeMeasures?, opening: Bool, openingWait: Double?) -> (remaining: Double?, disk: SlowDisk.Outcome) {
+        saving = (take?.finishingFor ?? 0) >= Self.savingShownAfter
+        if let take {
+            let phase: SlowDisk.Phase = take.finishingFor == nil ? .recording : .finishing
+            let remaining = timeLeft.seconds(elapsed: take.elapsed, written: take.written, room: take.room)
+            return (remaining, slowDisk.look(waited: take.syncWaited, phase: phase))
+        }
+        return (nil, opening ? slowDisk.look(waited: openingWait, phase: .opening) : .nothing)
+    }
+}
