@@ -39,6 +39,9 @@ extension Booth {
             case let .saveHooks(text, thenRetention): saveHooks(text, thenRetention: thenRetention)
             case let .runHook(run, queue): runHook(run, queue: queue)
             case let .exit(code): exitStatus = code
+            case .releaseSleep: sleepInhibitor?.release()
+            case .reacquireSleep: sleepInhibitor?.reacquire()
+            case .stopProcess: stopProcess()
             }
         }
         // systemd hears STOPPING=1 once the machine is on its way out.

@@ -104,9 +104,8 @@ extension Booth {
         case let .signal(number):
             handle(signal: number)
         case let .systemSleep(sleeping):
-            systemSleep(sleeping)
+            feed(.systemSleep(sleeping))
         }
-        releaseSleepWhenSafe()
         needsDraw = true
     }
 

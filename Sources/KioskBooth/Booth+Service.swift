@@ -11,9 +11,10 @@ extension Booth {
     /// A signal the watcher took.
     func handle(signal number: Int32) {
         switch number {
-        case SIGUSR1, SIGTSTP:
+        case SIGUSR1:
             tell(.background)
-            if number == SIGTSTP { service.suspendWhenSafe = true }
+        case SIGTSTP:
+            feed(.terminalStop)
         case SIGUSR2, SIGCONT:
             tell(.foreground)
         case SIGHUP:
@@ -31,38 +32,11 @@ extension Booth {
         }
     }
 
-    /// logind's PrepareForSleep: as on background, a take is finished and kept; the inhibitor goes
-    /// once it is safe on disk (`releaseSleepWhenSafe`).
-    func systemSleep(_ sleeping: Bool) {
-        if sleeping {
-            Log.info("system sleep: the machine is about to sleep")
-            service.sleepWaiting = true
-            tell(.background)
-        } else {
-            Log.info("system sleep: the machine has resumed")
-            service.sleepWaiting = false
-            sleepInhibitor?.reacquire()
-            tell(.foreground)
-        }
-    }
-
-    /// Lets a sleep logind announced go on once no take is being written: the writer reports
-    /// `recordingFinished` only after the file is finalized and synced (a take that failed to start
-    /// wrote nothing).
-    func releaseSleepWhenSafe() {
-        guard service.sleepWaiting, machine.mode != .recording else { return }
-        service.sleepWaiting = false
-        sleepInhibitor?.release()
-    }
-
-    /// SIGTSTP: once the take is safe on disk, really stop, as the terminal asked. Its
-    /// `recordingFinished` goes out first (at most 1 s for a reader that does not read: the process
-    /// is about to stop anyway).
-    func suspendIfAsked() {
-        guard service.suspendWhenSafe, machine.mode != .recording else { return }
-        service.suspendWhenSafe = false
+    /// SIGTSTP's stop, the take safe (the core's SafeStop): its `recordingFinished` goes out first
+    /// (at most 1 s for a reader that does not read: the process is about to stop anyway).
+    func stopProcess() {
         events.flush(timeout: 1)
-        raise(SIGSTOP)
+        parts.stopProcess()
     }
 
     // MARK: - Reload

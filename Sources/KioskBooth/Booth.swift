@@ -112,7 +112,7 @@ public final class Booth {
         self.parts = parts
         now = parts.clock()
         draw = DrawState(controls: ControlsVisibility(now: now))
-        shared = try BoothWorkers(outputLock: Locked(outputLock), metricsFile: config.service.metricsFile)
+        shared = try BoothWorkers(outputLock: Locked(outputLock), metricsFile: config.service.metricsFile, clock: parts.clock)
         let cameraCount = 1 + parts.moreCameras.count
         core = BoothCore(machine: RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                                   countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining,
@@ -134,7 +134,7 @@ public final class Booth {
         self.player.loops = player.loop
         outputPath = file
         storage = SingleFileStorage()
-        shared = try BoothWorkers(outputLock: Locked(nil))
+        shared = try BoothWorkers(outputLock: Locked(nil), clock: parts.clock)
         self.parts = parts
         now = parts.clock()
         draw = DrawState(controls: ControlsVisibility(now: now))
@@ -232,7 +232,6 @@ public final class Booth {
         }
         tellStatus()
         writeMetrics()
-        suspendIfAsked()
     }
 
     /// systemd's watchdog, pinged when due.
@@ -250,10 +249,10 @@ public final class Booth {
             switch message {
             case _ where core.readyOut, .cameraStarted, .microphoneTried, .fileJobReported(_, .launchFilesDone),
                  .capture(.cameraLost), .capture(.cameraBack): handle(message)
-            case .systemSleep(true):
-                // Nothing records before `ready`: the sleep need not wait for it. The
-                // background itself is handled after `ready`, in order.
-                sleepInhibitor?.release()
+            case let .systemSleep(sleeping):
+                // Nothing records before `ready`: the sleep need not wait for it (the core lets it
+                // go). The background itself is handled after `ready`, in order.
+                feed(.systemSleep(sleeping))
                 heldUntilReady.append(message)
             default: heldUntilReady.append(message)
             }

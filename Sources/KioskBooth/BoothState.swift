@@ -31,7 +31,7 @@ struct BoothWorkers: Sendable {
     /// The microphone listening in ready, owned by the monitor worker.
     let listening = MonitorSlot()
     /// The microphone's level, from the one listening in ready or the take's.
-    let meter = LevelMeter()
+    let meter: LevelMeter
     /// Only the camera in use may speak: a camera being passed over, or stopped by a switch, is not heard.
     let speakingCamera = Locked(0)
     /// The output's lock (file or folder), held as long as the booth lives: the booth is in use until
@@ -44,7 +44,8 @@ struct BoothWorkers: Sendable {
     let metrics: MetricsWriter?
 
     /// Starts the workers' threads; throws when the system has no thread (or descriptor) to give.
-    init(outputLock: Locked<OutputLock?>, metricsFile: String? = nil) throws(SystemError) {
+    init(outputLock: Locked<OutputLock?>, metricsFile: String? = nil, clock: @escaping @Sendable () -> Int64) throws(SystemError) {
+        meter = LevelMeter(clock: clock)
         files = try SerialQueue(name: "kiosk-files")
         cameraControl = try SerialQueue(name: "kiosk-camera-ctl")
         screenshots = try SerialQueue(name: "kiosk-screenshot")
@@ -114,10 +115,6 @@ struct ServiceLink {
     var stoppingTold = false
     /// Holds the machine's sleep off while a take is made safe (`watchSystemSleep`); nil: none.
     var sleepInhibitor: (any SleepInhibitor)?
-    /// logind announced a sleep and waits for our inhibitor: it goes once no take is being written.
-    var sleepWaiting = false
-    /// SIGTSTP came: the process stops itself once the take is safe.
-    var suspendWhenSafe = false
     /// What `--metrics-file` counts beyond the status line, and its pace (Booth+Metrics).
     var metrics = MetricsRoom()
 }

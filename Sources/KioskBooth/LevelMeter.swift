@@ -16,10 +16,17 @@ public final class LevelMeter: Sendable {
     /// chunk is looked at here, however seldom the loop looks at the level.
     private let soundAt = Locked<Int64?>(nil)
 
-    public init() {}
+    /// The booth's clock (`BoothParts.clock`), which stamps each chunk's arrival: the loop reads
+    /// the level and the last sound on the same clock.
+    private let clock: @Sendable () -> Int64
 
-    /// Takes a chunk (any thread): its loudest sample, stamped with its arrival.
-    public func feed(_ chunk: AudioChunk, at now: Int64 = MonotonicClock.now()) {
+    public init(clock: @escaping @Sendable () -> Int64) { self.clock = clock }
+
+    /// Takes a chunk (any thread), stamped with its arrival on the booth's clock.
+    public func feed(_ chunk: AudioChunk) { feed(chunk, at: clock()) }
+
+    /// Takes a chunk that arrived at `now`: its loudest sample.
+    public func feed(_ chunk: AudioChunk, at now: Int64) {
         let peak = chunk.samples.reduce(0) { max($0, abs(Int($1))) }
         if Self.dBFS(peak) >= SilenceWatch.threshold { soundAt.withLock { $0 = now } }
         recent.withLock { list in

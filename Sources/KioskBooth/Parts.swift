@@ -3,6 +3,7 @@
 // sources), the take's writer (KioskMedia's `MovieWriter`), the event channel and the machine's
 // sleep (KioskSleep's `SystemSleep`).
 import FoundationEssentials
+import Glibc
 import KioskCapture
 import KioskCore
 import KioskMedia
@@ -192,6 +193,9 @@ public struct BoothParts {
     /// The clock the booth's loop reads once a turn (and once as it starts): CLOCK_MONOTONIC in
     /// nanoseconds. A test's booth may run on a clock of its own.
     public var clock: @Sendable () -> Int64 = { MonotonicClock.now() }
+    /// SIGTSTP's stop once the take is safe: the process stops itself until SIGCONT. A test's
+    /// booth notes it instead.
+    public var stopProcess: @Sendable () -> Void = { _ = raise(SIGSTOP) }
     /// The process's `KIOSK_*` variables, as the executable read them at launch. The default
     /// writers take their encoder devices from it, the booth its `stats` (`KIOSK_STATS`).
     public var environment: KioskEnvironment

@@ -32,12 +32,22 @@ extension BoothCore {
         case hookEnded(path: String, outcome: HookOutcome)
         /// The photo of `job` reported back (written, or failed).
         case photoDone(FileJob)
+        /// logind's PrepareForSleep (`true`: about to sleep, `false`: resumed): a take ends as on
+        /// background, and the sleep goes on once it is safe (SafeStop).
+        case systemSleep(Bool)
+        /// SIGTSTP: as on background, and the process stops once the take is safe (SafeStop).
+        case terminalStop
     }
 
     /// `input`, happening at `now` (the monotonic clock's nanoseconds, read once a turn): what the
     /// booth does about it, in order.
     public mutating func handle(_ input: Input, at now: Int64) -> [Effect] {
         self.now = now
+        // After whatever it is, a sleep or a stop that waited for the take may go on.
+        return effects(of: input) + safeStop.look(writing: machine.mode == .recording)
+    }
+
+    private mutating func effects(of input: Input) -> [Effect] {
         switch input {
         case .start: return start()
         case let .event(event): return handle(event)
@@ -56,6 +66,17 @@ extension BoothCore {
             photo.done(job)
             fileDone(job)
             return []
+        case let .systemSleep(sleeping):
+            // Before `ready` nothing records: a sleep is let go at once; the booth holds the message
+            // and hands it in again after `ready`, where it is said and the background is in order.
+            guard readyOut else {
+                safeStop.beforeReady(sleeping: sleeping)
+                return []
+            }
+            return safeStop.systemSleep(sleeping) + handle(sleeping ? .background : .foreground)
+        case .terminalStop:
+            safeStop.terminalStop()
+            return handle(.background)
         }
     }
 }

@@ -52,6 +52,13 @@ public struct BoothCore: Sendable {
         /// The machine said exit and every file job and the running hook have reported back: the
         /// process leaves with this status (said once).
         case exit(Int32)
+        /// A sleep logind announced may go on (SafeStop): the inhibitor is released.
+        case releaseSleep
+        /// The machine resumed: the inhibitor is taken again.
+        case reacquireSleep
+        /// SIGTSTP's stop, now that the take is safe: the events said so far go out (at most 1 s),
+        /// then the process stops itself (SIGSTOP) until SIGCONT.
+        case stopProcess
     }
 
     /// The settings the turn's rules read, as the configuration has them now (a reload changes them).
@@ -155,6 +162,8 @@ public struct BoothCore: Sendable {
     public internal(set) var listener = MicrophoneRule()
     /// The running take's time left, slow disk and saving (TakeWatch).
     public internal(set) var take = TakeWatch()
+    /// The machine's sleep and SIGTSTP, waiting for the take to be safe.
+    public internal(set) var safeStop = SafeStop()
     /// The time of the input being handled (`handle(_:at:)`), for the rules its actions start.
     var now: Int64
 

@@ -20,7 +20,7 @@ struct LevelMeterTests {
 
     @Test("nothing heard, or digital silence, is −100 dBFS, a number (never −∞); the quietest sample is above it; full scale, either sign, is 0")
     func floor() {
-        let meter = LevelMeter()
+        let meter = LevelMeter(clock: { 0 })
         #expect(meter.level(at: Self.t0) == -100)
         meter.feed(Self.chunk(0), at: Self.t0)
         let silence = meter.level(at: Self.t0)
@@ -37,7 +37,7 @@ struct LevelMeterTests {
 
     @Test("the level is the peak of the chunks of the last 100 ms: a loud one counts until 100 ms after it arrived, a quieter one after it does not hide it")
     func window() {
-        let meter = LevelMeter()
+        let meter = LevelMeter(clock: { 0 })
         meter.feed(Self.chunk(16384), at: Self.t0)                   // −6 dBFS
         meter.feed(Self.chunk(1638), at: Self.t0 + 50 * Self.ms)     // −26 dBFS
         let loud = LevelMeter.dBFS(16384), quiet = LevelMeter.dBFS(1638)
@@ -49,7 +49,7 @@ struct LevelMeterTests {
 
     @Test("the peak hold the meter draws (1.5 s window): a loud chunk stays the peak for 1.5 s, whatever comes after, then goes")
     func peakHold() {
-        let meter = LevelMeter()
+        let meter = LevelMeter(clock: { 0 })
         let hold: Int64 = 1_500 * Self.ms
         meter.feed(Self.chunk(29204), at: Self.t0)                   // −1 dBFS
         for i in 1...200 { meter.feed(Self.chunk(100), at: Self.t0 + Int64(i) * 10 * Self.ms) }
@@ -91,7 +91,7 @@ struct LevelMeterTests {
 
     @Test("the meter and the rule together, as the booth runs them: silence, a 0.5 s tone, silence: microphoneSilent 3 s into each silence, counted from the last chunk of the tone")
     func silenceToneSilence() {
-        let meter = LevelMeter()
+        let meter = LevelMeter(clock: { 0 })
         var watch = SilenceWatch()
         var said: [Int64] = []
         // 10 ms chunks arrive; the booth looks once a frame (every 10 ms here) after the chunk.
@@ -108,7 +108,7 @@ struct LevelMeterTests {
     @Test("a busy loop that looks seldom (every 730 ms) and always between the test tone's beeps (100 ms a second) never calls it silent; the same loop on a silent microphone does, at its first look 3 s after its first")
     func busyLoop() {
         for silent in [false, true] {
-            let meter = LevelMeter()
+            let meter = LevelMeter(clock: { 0 })
             var watch = SilenceWatch()
             var said: [Int64] = []
             var nextLook: Int64 = 150 * Self.ms

@@ -100,12 +100,18 @@ final class CameraTwin: VideoSource {
         var stops = 0
     }
     private let state = Locked(State())
-    let info = VideoSourceInfo(name: "twin", size: Size(width: 64, height: 48), fps: 30, deviceFormat: .yuyv, deliveredFormat: .yuyv)
+    let info: VideoSourceInfo
+    /// Whether a start fails (a camera unplugged, or not there at all).
+    let failsToStart = Locked(false)
+    init(name: String = "twin") {
+        info = VideoSourceInfo(name: name, size: Size(width: 64, height: 48), fps: 30, deviceFormat: .yuyv, deliveredFormat: .yuyv)
+    }
     var droppedFrames: Int { 0 }
     var starts: Int { state.withLock { $0.starts } }
     var stops: Int { state.withLock { $0.stops } }
 
     func start(frames: @escaping @Sendable (VideoFrame) -> Void, events: @escaping @Sendable (CaptureEvent) -> Void) throws {
+        if failsToStart.withLock({ $0 }) { throw TwinError.noDevice }
         state.withLock {
             $0.frames = frames
             $0.events = events
@@ -124,9 +130,10 @@ final class CameraTwin: VideoSource {
 
 enum TwinError: Error { case noDevice }
 
-/// A microphone that notes which thread opened and closed it.
+/// A microphone that notes which thread opened and closed it, and whose sound the test sends.
 final class MicrophoneTwin: AudioSource {
     private let calls = Locked<[(String, Bool)]>([])
+    private let chunks = Locked<(@Sendable (AudioChunk) -> Void)?>(nil)
     let failsToOpen: Bool
     let ui: pthread_t
     init(failsToOpen: Bool = false, ui: pthread_t) {
@@ -140,8 +147,17 @@ final class MicrophoneTwin: AudioSource {
     func start(chunks: @escaping @Sendable (AudioChunk) -> Void, events: @escaping @Sendable (CaptureEvent) -> Void) throws {
         calls.withLock { $0.append(("start", on(ui))) }
         if failsToOpen { throw TwinError.noDevice }
+        self.chunks.withLock { $0 = chunks }
     }
-    func stop() { calls.withLock { $0.append(("stop", on(ui))) } }
+    func stop() {
+        calls.withLock { $0.append(("stop", on(ui))) }
+        chunks.withLock { $0 = nil }
+    }
+    /// 10 ms of sound at `peak` (0: silence), as the capture thread would hand it over.
+    func send(peak: Int16) {
+        let chunk = AudioChunk(samples: [Int16](repeating: peak, count: 480), channels: 1, sampleRate: 48000, timestamp: 0)
+        chunks.withLock { $0 }?(chunk)
+    }
 }
 
 /// A writer the test controls: it may fail to start, hold its start until released, and it finishes
@@ -172,9 +188,11 @@ final class WriterTwin: TakeWriter {
     var frames: Int { state.withLock { $0.frames } }
     var stops: [StopReason] { state.withLock { $0.stops } }
     var startedOnUIThread: Bool? { state.withLock { $0.startedOnUIThread } }
-    var elapsed: Double { Double(frames) / 30 }
-    var bytesWritten: Int64 { Int64(frames) * 1000 }
-    var bytesLeft: Int64 { Int64.max }
+    /// What the test says the take measures (nil: a frame is 1/30 s and 1000 bytes, no limit near).
+    let measured = Locked<(elapsed: Double, written: Int64, room: Int64)?>(nil)
+    var elapsed: Double { measured.withLock { $0?.elapsed } ?? Double(frames) / 30 }
+    var bytesWritten: Int64 { measured.withLock { $0?.written } ?? Int64(frames) * 1000 }
+    var bytesLeft: Int64 { measured.withLock { $0?.room } ?? Int64.max }
     /// What the test says the disk is doing: how long the take has been finishing, and how long its
     /// sync has waited (nil: not finishing, no sync running).
     let disk = Locked<(finishingFor: Double?, syncWaited: Double?)>((nil, nil))
@@ -294,6 +312,8 @@ final class BoothHarness {
     let screen = ScreenTwin()
     let audio = AudioTwin()
     let camera = CameraTwin()
+    /// The cameras the switch goes through after `camera` (`cameras`).
+    let moreCameras: [CameraTwin]
     let events: EventPipe
     let booth: Booth
     let folder: String
@@ -302,6 +322,8 @@ final class BoothHarness {
     private let microphoneChoices = Locked<[MicrophoneChoice]>([])
     /// The text of the config file `booth.conf` (with `configFile`), which SIGHUP reads again.
     let configText = Locked("")
+    /// How many times the booth stopped its process (SIGTSTP's stop, `BoothParts.stopProcess`).
+    let processStops = Locked(0)
 
     /// `configFile`: the booth runs with `--config booth.conf` (whose text is `configText`), so
     /// SIGHUP reloads.
@@ -309,7 +331,9 @@ final class BoothHarness {
     /// `configure`: changes to the configuration the booth starts with.
     init(session: SessionMode = .once, start: WriterTwin.StartBehaviour = .succeed, microphoneFails: Bool = false,
          events: EventPipe = EventPipe(), playing file: String? = nil, configFile: String? = nil,
-         clock: (@Sendable () -> Int64)? = nil, configure: (inout Configuration) -> Void = { _ in }) {
+         clock: (@Sendable () -> Int64)? = nil, cameras: Int = 1, monitorsMicrophone: Bool = false,
+         configure: (inout Configuration) -> Void = { _ in }) {
+        moreCameras = (1..<max(cameras, 1)).map { CameraTwin(name: "twin\($0)") }
         let ui = pthread_self()
         folder = NSTemporaryDirectory() + "kiosk-booth-\(getpid())-\(UUID().uuidString.prefix(8))"
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -342,6 +366,10 @@ final class BoothHarness {
             },
             events: events.sink)
         parts.configurationSource = source
+        parts.moreCameras = moreCameras
+        parts.monitorsMicrophone = monitorsMicrophone
+        let processStops = processStops
+        parts.stopProcess = { processStops.withLock { $0 += 1 } }
         if let clock { parts.clock = clock }
         // The booth's workers are threads; a machine that cannot give them fails the test here.
         booth = try! file.map { path throws(SystemError) in try Booth(playing: path, config: config, parts: parts) }
