@@ -136,9 +136,12 @@ final class MicrophoneTwin: AudioSource {
     private let chunks = Locked<(@Sendable (AudioChunk) -> Void)?>(nil)
     let failsToOpen: Bool
     let ui: pthread_t
-    init(failsToOpen: Bool = false, ui: pthread_t) {
+    /// When set, a stop waits for it (a device slow to close, its report late).
+    let closeGate: DispatchSemaphore?
+    init(failsToOpen: Bool = false, ui: pthread_t, closeGate: DispatchSemaphore? = nil) {
         self.failsToOpen = failsToOpen
         self.ui = ui
+        self.closeGate = closeGate
     }
     var info: AudioSourceInfo { AudioSourceInfo(name: "twin", sampleRate: 48000, channels: 1) }
     var overruns: Int { 0 }
@@ -150,6 +153,7 @@ final class MicrophoneTwin: AudioSource {
         self.chunks.withLock { $0 = chunks }
     }
     func stop() {
+        closeGate?.wait()
         calls.withLock { $0.append(("stop", on(ui))) }
         chunks.withLock { $0 = nil }
     }
@@ -317,6 +321,10 @@ final class BoothHarness {
     let events: EventPipe
     let booth: Booth
     let folder: String
+    /// The folder is the test's (a booth started again on it): it stays when this harness goes.
+    private let keepsFolder: Bool
+    /// With `holdMicrophoneClose`: each microphone's stop waits for a signal here.
+    let microphoneCloses = DispatchSemaphore(value: 0)
     private let writers = Locked<[WriterTwin]>([])
     private let microphones = Locked<[MicrophoneTwin]>([])
     private let microphoneChoices = Locked<[MicrophoneChoice]>([])
@@ -332,10 +340,12 @@ final class BoothHarness {
     init(session: SessionMode = .once, start: WriterTwin.StartBehaviour = .succeed, microphoneFails: Bool = false,
          events: EventPipe = EventPipe(), playing file: String? = nil, configFile: String? = nil,
          clock: (@Sendable () -> Int64)? = nil, cameras: Int = 1, monitorsMicrophone: Bool = false,
-         configure: (inout Configuration) -> Void = { _ in }) {
+         folder: String? = nil, holdMicrophoneClose: Bool = false, configure: (inout Configuration) -> Void = { _ in }) {
         moreCameras = (1..<max(cameras, 1)).map { CameraTwin(name: "twin\($0)") }
         let ui = pthread_self()
-        folder = NSTemporaryDirectory() + "kiosk-booth-\(getpid())-\(UUID().uuidString.prefix(8))"
+        keepsFolder = folder != nil
+        self.folder = folder ?? NSTemporaryDirectory() + "kiosk-booth-\(getpid())-\(UUID().uuidString.prefix(8))"
+        let folder = self.folder
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         self.events = events
         var config = Configuration()
@@ -344,6 +354,7 @@ final class BoothHarness {
         config.guest.countdown = 0
         configure(&config)
         let (writers, microphones, microphoneChoices, configText) = (writers, microphones, microphoneChoices, configText)
+        let closeGate = holdMicrophoneClose ? microphoneCloses : nil
         var source: ConfigurationSource?
         if let configFile {
             configText.withLock { $0 = configFile }
@@ -355,7 +366,7 @@ final class BoothHarness {
             screen: screen, audio: audio, camera: camera,
             makeMicrophone: { choice in
                 microphoneChoices.withLock { $0.append(choice) }
-                let mic = MicrophoneTwin(failsToOpen: microphoneFails, ui: ui)
+                let mic = MicrophoneTwin(failsToOpen: microphoneFails, ui: ui, closeGate: closeGate)
                 microphones.withLock { $0.append(mic) }
                 return mic
             },
@@ -376,7 +387,7 @@ final class BoothHarness {
             ?? Booth(config: config, outputPath: folder + "/output.mov", parts: parts)
     }
 
-    deinit { try? FileManager.default.removeItem(atPath: folder) }
+    deinit { if !keepsFolder { try? FileManager.default.removeItem(atPath: folder) } }
 
     var writer: WriterTwin? { writers.withLock { $0.last } }
     var writerCount: Int { writers.withLock { $0.count } }
