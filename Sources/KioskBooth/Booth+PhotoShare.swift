@@ -2,8 +2,8 @@
 // (photo.jpg, a copy of the photo's bytes, and index.html; KioskMedia's SharePhoto) is written on the
 // file worker with a token from the same generator as a take's, and announced at once (`takeShared`
 // with the photo's `path`), whatever the mode: a photo mid-take never interrupts the take. Its QR code
-// waits here until the machine is in ready (RecorderMachine+PhotoShare.swift), then shows on the share
-// screen with the take's Done and `--share-seconds`. A folder that cannot be written is an `error`
+// waits in the core (PhotoWait) until the machine is in ready (RecorderMachine+PhotoShare.swift), then
+// shows on the share screen with the take's Done and `--share-seconds`. A folder that cannot be written is an `error`
 // `shareFailed`; the photo stays. Its `--on-take` hook waits for the folder, as a take's does.
 import FoundationEssentials
 import KioskCore
@@ -46,19 +46,10 @@ extension Booth {
         switch result {
         case let .success(link):
             events.emit(.takeShared(url: link.url, token: link.token, folder: link.folder, path: photo))
-            takes.share.photos.append(link)
-            offerPhotoShare()
+            feed(.photoShared(link))
         case let .failure(failure):
             Log.info("share: \(failure.message)")
             events.emit(.error(code: .shareFailed, message: failure.message))
         }
-    }
-
-    /// Each turn: the oldest photo's code waiting shows once the machine is in ready. Codes still
-    /// waiting when the booth leaves are not shown (their `takeShared` said where they are).
-    func offerPhotoShare() {
-        guard let link = takes.share.photos.first, machine.photoShareAllowed else { return }
-        takes.share.photos.removeFirst()
-        tell(.takeShared(link))
     }
 }

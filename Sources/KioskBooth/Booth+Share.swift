@@ -14,8 +14,6 @@ struct ShareState {
     var wanted = false
     /// The take being shared: it owes its `--on-take` hook once its share folder is written (or failed).
     var take: String?
-    /// Photos' share folders written and announced whose QR codes wait for ready (Booth+PhotoShare).
-    var photos: [ShareLink] = []
 }
 
 /// Why a share folder was not written, for the `error` event.

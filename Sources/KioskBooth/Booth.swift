@@ -198,8 +198,7 @@ public final class Booth {
             if core.handle(.touch(swallow: input.isGuestTouch), at: now).contains(.touchSpent) { continue }
             handle(input)
         }
-        // A photo's code waiting shows as soon as a message brings the machine to ready, before the next one is handled.
-        for message in inbox.take() { handle(message); offerPhotoShare() }
+        for message in inbox.take() { handle(message) }
         // The countdown's second, idle reset, the attract screen, the share screen's time, the take's tick.
         core.settings = Self.coreSettings(config, parts: parts)
         let measured = takeMeasures()
@@ -207,8 +206,6 @@ public final class Booth {
         // the exit once all is back.)
         feed(.turn(BoothCore.Turn(take: measured.take, opening: measured.opening, openingWait: measured.openingWait,
                                   lastSound: meter.lastSound, stallAftermath: ProcessStalls.shared.inAftermath(at: now))))
-        // A photo's share screen timed out (or the turn otherwise reached ready): the next photo's code.
-        offerPhotoShare()
         // The attract screen's slideshow as the attract screen now is (a touch above ended it: it
         // stops in this turn, before the screen is drawn).
         stepSlideshow()

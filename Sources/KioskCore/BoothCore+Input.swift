@@ -37,14 +37,20 @@ extension BoothCore {
         case systemSleep(Bool)
         /// SIGTSTP: as on background, and the process stops once the take is safe (SafeStop).
         case terminalStop
+        /// A photo's share folder is written: its QR code shows once the booth is in ready, after
+        /// any photo's before it (PhotoWait).
+        case photoShared(ShareLink)
     }
 
     /// `input`, happening at `now` (the monotonic clock's nanoseconds, read once a turn): what the
     /// booth does about it, in order.
     public mutating func handle(_ input: Input, at now: Int64) -> [Effect] {
         self.now = now
-        // After whatever it is, a sleep or a stop that waited for the take may go on.
-        return effects(of: input) + safeStop.look(writing: machine.mode == .recording)
+        // After whatever it is, a sleep or a stop that waited for the take may go on, and a photo's
+        // code waiting shows as soon as the machine is in ready.
+        var effects = effects(of: input) + safeStop.look(writing: machine.mode == .recording)
+        if let link = photo.codeDue(allowed: machine.photoShareAllowed) { effects += handle(.takeShared(link)) }
+        return effects
     }
 
     private mutating func effects(of input: Input) -> [Effect] {
@@ -77,6 +83,9 @@ extension BoothCore {
         case .terminalStop:
             safeStop.terminalStop()
             return handle(.background)
+        case let .photoShared(link):
+            photo.shared(link)
+            return []
         }
     }
 }

@@ -1,6 +1,7 @@
 // The photo's timing (`--photo-button`, the command `photo`), a rule of the booth core: one photo at
 // a time (a second asked for while one is taken is refused), the camera's next picture waited for at
-// most 2 s (then the photo is given up and said), and the white flash fading out over 0.3 s. The
+// most 2 s (then the photo is given up and said), the white flash fading out over 0.3 s, and the
+// photos' QR codes (`--share-dir`) queued until the booth is in ready, shown one at a time. The
 // time comes in as a value; the booth leaves the request for the camera's thread and makes the JPEG.
 
 public struct PhotoWait: Equatable, Sendable {
@@ -15,6 +16,9 @@ public struct PhotoWait: Equatable, Sendable {
     private(set) var waitingSince: Int64?
     /// When the last photo's flash began.
     private(set) var flashAt: Int64?
+    /// The photos' QR codes waiting for ready (their share folders written), oldest first: each
+    /// shows on the share screen in turn, never over a take or its review.
+    public private(set) var codes: [ShareLink] = []
 
     public init() {}
 
@@ -47,5 +51,16 @@ public struct PhotoWait: Equatable, Sendable {
     public func flash(at now: Int64) -> Double? {
         guard let at = flashAt, now - at < Self.flashLength else { return nil }
         return ((1 - Double(now - at) / Double(Self.flashLength)) * 30).rounded() / 30
+    }
+
+    /// A photo's share folder is written: its code waits its turn.
+    mutating func shared(_ link: ShareLink) {
+        codes.append(link)
+    }
+
+    /// The oldest code, taken when the machine may show it now (in ready, not leaving).
+    mutating func codeDue(allowed: Bool) -> ShareLink? {
+        guard allowed, !codes.isEmpty else { return nil }
+        return codes.removeFirst()
     }
 }

@@ -147,3 +147,66 @@ struct EmbeddedRulesTests {
         #expect(Self.state(h)?.remaining == 20)
     }
 }
+
+extension EmbeddedRulesTests {
+    /// The share screen's address drawn last (nil: no share screen).
+    static func shareShown(_ h: BoothHarness) -> String? { h.screen.rendered.last??.share?.url }
+
+    @Test("photos mid-take with --share-dir: each announced at once, their codes wait for ready and show one at a time, each for --share-seconds of virtual time (Done ends one early)")
+    func photoCodes() throws {
+        let clock = VirtualClock()
+        let h = BoothHarness(session: .loop, clock: clock.read, configure: { config in
+            config.screen.photoButton = true
+            config.share.folder = NSTemporaryDirectory() + "kiosk-share-\(getpid())-\(UUID().uuidString.prefix(8))"
+            config.share.urlTemplate = "http://booth.local/s/{token}/"
+            config.share.seconds = 20
+        })
+        #expect(h.startTake())
+        var links: [(url: String, path: String?)] {
+            Self.decoded(h).compactMap { if case let .takeShared(url, _, _, path) = $0 { (url, path) } else { nil } }
+        }
+        for n in 1...2 {
+            h.send(.press(.photo))
+            h.booth.step()
+            h.camera.send(sequence: UInt32(n))
+            #expect(h.step(until: { links.count == n }), "photo \(n): \(h.events.names)")
+        }
+        #expect(links.allSatisfy { $0.path?.hasSuffix(".jpg") == true })
+        for _ in 0..<10 { h.booth.step() }
+        #expect(h.booth.machine.mode == .recording && Self.shareShown(h) == nil, "no code over the take")
+        h.send(.press(.stop))
+        #expect(h.step(until: { h.booth.machine.mode == .finished }))
+        for _ in 0..<10 { h.booth.step() }
+        #expect(Self.shareShown(h) == nil, "nor over its review")
+        h.send(.press(.retake))
+        #expect(h.step(until: { Self.shareShown(h) == links[0].url }), "the first photo's code once in ready")
+        clock.advance(seconds: 19)
+        for _ in 0..<10 { h.booth.step() }
+        #expect(Self.shareShown(h) == links[0].url, "still at 19 s")
+        clock.advance(seconds: 1.5)
+        #expect(h.step(until: { Self.shareShown(h) == links[1].url }), "then the second's")
+        h.send(.press(.done))
+        #expect(h.step(until: { h.booth.machine.mode == .ready }))
+        for _ in 0..<10 { h.booth.step() }
+        #expect(Self.shareShown(h) == nil, "every code shown once")
+    }
+
+    @Test("the attract screen after --attract-after of virtual time untouched; a press on it only wakes it, the next press starts")
+    func attract() {
+        let clock = VirtualClock()
+        let h = BoothHarness(clock: clock.read, configure: { $0.guest.attractAfter = 30 })
+        h.booth.start()
+        #expect(h.step(until: { h.events.names == ["ready"] }))
+        clock.advance(seconds: 29)
+        for _ in 0..<10 { h.booth.step() }
+        #expect(h.screen.rendered.last??.attract == nil, "not at 29 s")
+        clock.advance(seconds: 1.5)
+        #expect(h.step(until: { h.screen.rendered.last??.attract != nil }))
+        h.screen.queuedInputs.append(.press(.start))
+        #expect(h.step(until: { h.screen.rendered.last??.attract == nil }))
+        for _ in 0..<10 { h.booth.step() }
+        #expect(!h.events.names.contains("recordingStarted"), "the wake pressed nothing")
+        h.screen.queuedInputs.append(.press(.start))
+        #expect(h.step(until: { h.events.names.contains("recordingStarted") }))
+    }
+}
