@@ -209,4 +209,23 @@ extension EmbeddedRulesTests {
         h.screen.queuedInputs.append(.press(.start))
         #expect(h.step(until: { h.events.names.contains("recordingStarted") }))
     }
+
+    @Test("SIGHUP in ready: applied at once (its limits, preview and prompt), the next take has them; a second SIGHUP with a bad line is refused and changes nothing")
+    func reloadInReady() throws {
+        let h = BoothHarness(configFile: "max-duration = 10\n")
+        h.booth.start()
+        #expect(h.step(until: { h.events.names == ["ready"] }))
+        h.configText.withLock { $0 = "max-duration = 2.5\nmirror-preview = yes\nprompt = Say hello\n" }
+        h.booth.inbox.post(.signal(SIGHUP))
+        #expect(h.step(until: { h.booth.config.limits.maxDuration == 2.5 }))
+        #expect(h.step(until: { h.screen.rendered.last??.prompt == "Say hello" }))
+        #expect(h.screen.preview.mirror)
+        h.configText.withLock { $0 = "max-duration = soon\n" }
+        h.booth.inbox.post(.signal(SIGHUP))
+        #expect(h.step(until: { h.events.names.contains("error") }))
+        #expect(h.booth.config.limits.maxDuration == 2.5, "the running settings kept")
+        h.send(.press(.start))
+        #expect(h.step(until: { h.events.names.contains("recordingStarted") }))
+        #expect(try #require(h.writer).settings.maxDuration == 2.5)
+    }
 }
