@@ -106,14 +106,7 @@ extension Booth {
         case let .applyConfiguration(configuration):
             apply(configuration)
         case let .emit(event):
-            if case let .state(mode, timer, buttons, orientation, remaining, _, _, trim, library, leftOut) = event {
-                events.emit(.state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
-                                   microphoneLevel: config.capture.microphone != .none ? meter.level(at: now) : nil,
-                                   hooksPending: config.service.onTake != nil ? core.jobs.owed.pending : nil, trim: trim, library: library,
-                                   libraryLeftOut: leftOut))
-            } else {
-                events.emit(event)
-            }
+            events.emit(event)
         }
         needsDraw = true
     }

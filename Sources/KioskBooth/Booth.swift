@@ -99,8 +99,6 @@ public final class Booth {
     /// encoder takes each picture as it comes (none or one waiting).
     static let previewYieldsAt = 2
     static let yieldingPreviewInterval: Int64 = 100_000_000
-    /// How long a tap's focus box shows.
-    static let focusBoxNanoseconds: Int64 = 1_000_000_000
 
     /// `outputLock`: the lock of `outputPath` (or of `folder`), kept until the booth is gone. Throws
     /// when the system has no thread to give the booth's workers.
@@ -205,7 +203,8 @@ public final class Booth {
         // (And a hook's try that is due, a running hook asked to end when a signal ends the booth;
         // the exit once all is back.)
         feed(.turn(BoothCore.Turn(take: measured.take, opening: measured.opening, openingWait: measured.openingWait,
-                                  lastSound: meter.lastSound, stallAftermath: ProcessStalls.shared.inAftermath(at: now))))
+                                  lastSound: meter.lastSound, stallAftermath: ProcessStalls.shared.inAftermath(at: now),
+                                  level: meter.level(at: now))))
         // The attract screen's slideshow as the attract screen now is (a touch above ended it: it
         // stops in this turn, before the screen is drawn).
         stepSlideshow()
@@ -271,7 +270,7 @@ public final class Booth {
     /// box, the attract screen's pulse), else 33 ms, a frame at 30 fps, for what changes slowly
     /// (the meter without a camera, the timer, idle and watchdog clocks).
     private var idleWaitMilliseconds: Int {
-        if [.playing, .countdown].contains(machine.mode) || draw.focusBox != nil || attracting
+        if [.playing, .countdown].contains(machine.mode) || draw.lastViewModel?.focusBox != nil || attracting
             || core.photo.flash(at: now) != nil { return 8 }
         return 33
     }
@@ -294,32 +293,13 @@ public final class Booth {
         machine.mode != .playing || draw.controls.visible(at: now, paused: machine.playbackPaused)
     }
 
+    /// What the screen shows now: the core's model, from what the booth measured and read.
     var viewModel: ViewModel {
-        var model = machine.viewModel
-        // `--camera auto` that has found no camera yet says so rather than "camera unavailable".
-        if model.message == .cameraUnavailable, parts.cameraNote != nil, !camera.isOpen { model.message = .noCameraFound }
-        if model.mode == .ready { model.prompt = config.screen.prompt }
-        if model.message == nil, model.mode == .ready, microphone.missing { model.message = .noMicrophone }
-        if config.capture.microphone != .none, [.ready, .countdown, .recording].contains(model.mode) {
-            model.microphoneLevel = ((meter.level(at: now) * 2).rounded() / 2, (meter.level(at: now, window: 1_500_000_000) * 2).rounded() / 2)
-            model.microphoneSilent = core.listener.silence.reported && model.mode == .recording
-            if model.microphoneSilent, model.message == nil { model.message = .microphoneSilent }
-        }
-        if model.mode == .recording, core.take.saving { model.message = .saving }
-        if model.mode == .ready, let name = core.ring.bannerName(at: now) { model.cameraName = name }
-        if model.share != nil, let ssid = config.share.wifiSSID {
-            model.share?.wifi = WiFiPayload.make(ssid: ssid, password: config.share.wifiPassword)
-        }
-        if let (point, since) = draw.focusBox, [.ready, .countdown, .recording].contains(model.mode) {
-            let progress = Double(now - since) / Double(Self.focusBoxNanoseconds)
-            if progress < 1 { model.focusBox = (point, (progress * 30).rounded() / 30) }
-        }
-        model.flash = core.photo.flash(at: now)
-        if attracting {
-            // The pulse: a 2 s cycle, in 30 steps a second.
-            let t = Double(now / 33_333_333) / 60
-            model.attract = t - t.rounded(.down)
-        }
-        return model
+        let microphone = config.capture.microphone != .none
+        return core.viewModel(BoothCore.ViewFacts(
+            noCameraFound: parts.cameraNote != nil && !camera.isOpen, prompt: config.screen.prompt, microphoneMissing: self.microphone.missing,
+            levels: microphone ? (meter.level(at: now), meter.level(at: now, window: 1_500_000_000)) : nil,
+            wifi: config.share.wifiSSID.map { WiFiPayload.make(ssid: $0, password: config.share.wifiPassword) },
+            focusBox: draw.focusBox.map { (point: $0.0, since: $0.1) }), at: now)
     }
 }

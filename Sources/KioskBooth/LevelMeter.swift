@@ -9,7 +9,7 @@ import KioskSystem
 
 public final class LevelMeter: Sendable {
     /// The level reported when nothing was heard: a number, never −∞.
-    public static let floor = -100.0
+    public static let floor = MicrophoneRule.floor
     /// Recent chunks: when each arrived and its loudest sample.
     private let recent = Locked<[(at: Int64, peak: Int)]>([])
     /// When the last chunk with sound in it (at or over `SilenceWatch.threshold`) arrived: every

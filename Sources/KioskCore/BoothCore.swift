@@ -110,9 +110,12 @@ public struct BoothCore: Sendable {
         public var openingWait: Double?
         public var lastSound: Int64?
         public var stallAftermath: Bool
+        /// The meter's level now (dBFS), for `state`; nil: not measured.
+        public var level: Double?
 
         public init(take: TakeMeasures? = nil, opening: Bool = false, openingWait: Double? = nil, lastSound: Int64? = nil,
-                    stallAftermath: Bool = false) {
+                    stallAftermath: Bool = false, level: Double? = nil) {
+            self.level = level
             self.take = take
             self.opening = opening
             self.openingWait = openingWait
@@ -231,6 +234,8 @@ public struct BoothCore: Sendable {
                 take.opening()
                 // The listening microphone closes first: the take opens the same device.
                 return listener.takeBegins() + BoothAction(action).map { [.machine($0)] }!
+            case let .emit(event):
+                return [.machine(.emit(completed(event)))]
             case let .takePhoto(orientation):
                 guard !photo.busy else {
                     return [.emit(.error(code: .notAllowed, message: "'photo': the last photo is still being taken"))]

@@ -9,6 +9,10 @@ public struct MicrophoneRule: Sendable {
     public private(set) var listening = false
     /// Silence in the take, and whether it was said.
     public private(set) var silence = SilenceWatch()
+    /// The level reported when nothing was heard (dBFS): a number, never −∞.
+    public static let floor = -100.0
+    /// The meter's level as the last turn measured it (dBFS), for `state`.
+    public private(set) var level = MicrophoneRule.floor
 
     public init() {}
 
@@ -22,6 +26,7 @@ public struct MicrophoneRule: Sendable {
     /// The turn's look at `now`: the listening microphone started or stopped, silence said.
     mutating func look(machine: RecorderMachine, settings: BoothCore.Settings, _ facts: BoothCore.Turn, at now: Int64) -> [BoothCore.Effect] {
         var effects: [BoothCore.Effect] = []
+        if let measured = facts.level { level = measured }
         let mode = machine.mode
         let wanted = settings.listensBetweenTakes && settings.microphone && machine.cameraRunning
             && (mode == .ready || mode == .countdown) && facts.take == nil && !facts.opening && !machine.exiting

@@ -1,0 +1,67 @@
+// The screen's model and the `state` reply as the core decides them (BoothCore+View): the machine's
+// view with the core's rules and the booth's facts, on a virtual clock.
+import Testing
+@testable import KioskCore
+
+@Suite("BoothCore's view: what the screen shows and what state says")
+struct BoothViewTests {
+    static func core(_ fixture: Fixture, settings: BoothCore.Settings = BoothCore.Settings()) -> BoothCore {
+        var core = BoothCore(machine: fixture.make(session: .loop), settings: settings, now: 0)
+        _ = core.handle(.cameraStarted(failure: nil, open: true), at: 0)
+        return core
+    }
+
+    @Test("the facts: the prompt only in ready, no microphone said in ready, no camera found for a lost auto camera, the meter in half-decibel steps only live")
+    func facts() {
+        let ready = Self.core(.ready)
+        let facts = BoothCore.ViewFacts(prompt: "Smile", microphoneMissing: true, levels: (-20.26, -10.74))
+        let model = ready.viewModel(facts, at: 0)
+        #expect(model.prompt == "Smile" && model.message == .noMicrophone)
+        #expect(model.microphoneLevel?.now == -20.5 && model.microphoneLevel?.peak == -10.5)
+        let recording = Self.core(.recording).viewModel(facts, at: 0)
+        #expect(recording.prompt == nil && recording.message == nil && recording.microphoneLevel != nil)
+        #expect(Self.core(.finished).viewModel(facts, at: 0).microphoneLevel == nil, "no meter on the review")
+        let lost = Self.core(.readyNoCamera)
+        #expect(lost.viewModel(BoothCore.ViewFacts(), at: 0).message == .cameraUnavailable)
+        #expect(lost.viewModel(BoothCore.ViewFacts(noCameraFound: true), at: 0).message == .noCameraFound)
+    }
+
+    @Test("the focus box grows over a second in 30 steps, then is gone; only over the live picture")
+    func focusBox() {
+        let ms: Int64 = 1_000_000
+        let facts = BoothCore.ViewFacts(focusBox: (Point(x: 10, y: 20), 100 * ms))
+        let ready = Self.core(.ready)
+        #expect(ready.viewModel(facts, at: 100 * ms).focusBox?.progress == 0)
+        #expect(ready.viewModel(facts, at: 600 * ms).focusBox?.progress == 0.5)
+        #expect(ready.viewModel(facts, at: 1_099 * ms).focusBox != nil)
+        #expect(ready.viewModel(facts, at: 1_100 * ms).focusBox == nil, "gone after a second")
+        #expect(Self.core(.finished).viewModel(facts, at: 100 * ms).focusBox == nil)
+    }
+
+    @Test("the share screen's first code joins the hotspot when there is one")
+    func wifi() {
+        let sharing = Self.core(.sharing)
+        #expect(sharing.viewModel(BoothCore.ViewFacts(wifi: "WIFI:S:booth;;"), at: 0).share?.wifi == "WIFI:S:booth;;")
+        #expect(sharing.viewModel(BoothCore.ViewFacts(), at: 0).share?.wifi == nil)
+        #expect(Self.core(.ready).viewModel(BoothCore.ViewFacts(wifi: "WIFI:S:booth;;"), at: 0).share == nil)
+    }
+
+    @Test("state: the hooks owed with --on-take, the level the last turn measured with a microphone; neither without")
+    func state() {
+        var plain = Self.core(.ready)
+        let bare = plain.handle(.event(.stateQuery), at: 0)
+        guard case let .machine(.emit(.state(_, _, _, _, _, level, hooks, _, _, _)))? = bare.first else {
+            Issue.record("\(bare)")
+            return
+        }
+        #expect(level == nil && hooks == nil)
+        var full = Self.core(.ready, settings: BoothCore.Settings(onTake: "true", microphone: true))
+        _ = full.handle(.turn(BoothCore.Turn(level: -33)), at: 1)
+        let said = full.handle(.event(.stateQuery), at: 2)
+        guard case let .machine(.emit(.state(_, _, _, _, _, level, hooks, _, _, _)))? = said.first else {
+            Issue.record("\(said)")
+            return
+        }
+        #expect(level == -33 && hooks == 0)
+    }
+}
