@@ -85,15 +85,10 @@ extension Booth {
         if machine.trimmerView != nil { askTrimPictures(of: result.outputPath) }
     }
 
-    /// Whether the preview leaves the newest picture undrawn for now: the take's encoder is behind
-    /// (pictures wait, or the take stepped its effort or rate down for want of CPU: drawing at the
-    /// full rate again would take back the time the step freed) and a picture was drawn less than
-    /// `yieldingPreviewInterval` ago (see `previewYieldsAt`). The picture stays in its slot; a newer
-    /// one replaces it (a dropped preview frame, counted).
+    /// Whether the live picture waits this turn (the core's rule, TakeWatch.previewYields): the
+    /// picture stays in its slot, a newer one replaces it (a dropped preview frame, counted).
     func previewYields() -> Bool {
-        guard machine.mode == .recording, let take = takes.current,
-              take.writer.videoWaiting >= Self.previewYieldsAt || take.writer.steppedDown,
-              now - takes.lastPreviewShown < Self.yieldingPreviewInterval else { return false }
+        guard core.take.previewYields(recording: machine.mode == .recording && takes.current != nil, at: now) else { return false }
         takes.current?.previewYielded = true
         return true
     }
@@ -102,7 +97,8 @@ extension Booth {
     func takeMeasures() -> (take: TakeMeasures?, opening: Bool, openingWait: Double?) {
         let take = takes.current.map { take in
             let w = take.writer
-            return TakeMeasures(elapsed: w.elapsed, written: w.bytesWritten, room: w.bytesLeft, finishingFor: w.finishingFor, syncWaited: w.syncWaited)
+            return TakeMeasures(elapsed: w.elapsed, written: w.bytesWritten, room: w.bytesLeft, finishingFor: w.finishingFor, syncWaited: w.syncWaited,
+                                backlog: w.videoWaiting, steppedDown: w.steppedDown)
         }
         let opening = takes.current == nil && takes.opening
         return (take, opening, opening ? shared.openingWriter.withLock({ $0 })?.syncWaited : nil)

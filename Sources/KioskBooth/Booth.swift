@@ -92,14 +92,6 @@ public final class Booth {
     }
     var attracting: Bool { core.attracting }
 
-    /// While a take records and its encoder is behind (this many pictures waiting for it), the
-    /// preview draws at most one picture per `yieldingPreviewInterval` (10 a second): on a machine
-    /// that cannot do both at full rate, the CPU goes to the take first and the guest sees a
-    /// choppier picture for a moment instead of a take with pictures missing. In steady state the
-    /// encoder takes each picture as it comes (none or one waiting).
-    static let previewYieldsAt = 2
-    static let yieldingPreviewInterval: Int64 = 100_000_000
-
     /// `outputLock`: the lock of `outputPath` (or of `folder`), kept until the booth is gone. Throws
     /// when the system has no thread to give the booth's workers.
     public init(config: Configuration, outputPath: String, parts: BoothParts, folder: TakeFolder? = nil,
@@ -213,7 +205,7 @@ public final class Booth {
         if [.ready, .countdown, .recording].contains(machine.mode), !previewYields(), !player.slideshowOnScreen,
            let (frame, serial) = frames.take(newerThan: draw.frameSerial) {
             draw.frameSerial = serial
-            takes.lastPreviewShown = now
+            feed(.previewShown)
             do { try screen.show(frame: frame) } catch { Log.info("preview: \(error)") }
             stats.previewFrames += 1
             needsDraw = true

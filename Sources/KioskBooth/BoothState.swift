@@ -83,8 +83,6 @@ struct TakeState {
     var ownOnDisk = false
     /// The last take's length, for the hook's environment.
     var lastDuration: Double = 0
-    /// When the preview last drew a picture during the take (`previewYields`).
-    var lastPreviewShown: Int64 = .min
     /// The accepted take's share folder and share screen (`--share-dir`).
     var share = ShareState()
     /// The photo being taken and the flash (`--photo-button`).

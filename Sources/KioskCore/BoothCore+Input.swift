@@ -40,6 +40,8 @@ extension BoothCore {
         /// A photo's share folder is written: its QR code shows once the booth is in ready, after
         /// any photo's before it (PhotoWait).
         case photoShared(ShareLink)
+        /// The live picture was drawn: while the encoder is behind, the next waits (TakeWatch).
+        case previewShown
     }
 
     /// `input`, happening at `now` (the monotonic clock's nanoseconds, read once a turn): what the
@@ -85,6 +87,9 @@ extension BoothCore {
             return handle(.background)
         case let .photoShared(link):
             photo.shared(link)
+            return []
+        case .previewShown:
+            take.previewShown(at: now)
             return []
         }
     }

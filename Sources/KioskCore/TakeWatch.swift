@@ -14,9 +14,14 @@ public struct TakeMeasures: Equatable, Sendable {
     public var finishingFor: Double?
     /// How long its oldest sync still running has waited (nil: none waits).
     public var syncWaited: Double?
+    /// Pictures waiting for the encoder, and whether the take stepped its effort down (short of CPU).
+    public var backlog: Int
+    public var steppedDown: Bool
 
-    public init(elapsed: Double, written: Int64 = 0, room: Int64 = .max, finishingFor: Double? = nil, syncWaited: Double? = nil) {
+    public init(elapsed: Double, written: Int64 = 0, room: Int64 = .max, finishingFor: Double? = nil, syncWaited: Double? = nil,
+                backlog: Int = 0, steppedDown: Bool = false) {
         (self.elapsed, self.written, self.room, self.finishingFor, self.syncWaited) = (elapsed, written, room, finishingFor, syncWaited)
+        (self.backlog, self.steppedDown) = (backlog, steppedDown)
     }
 }
 
@@ -30,6 +35,15 @@ public struct TakeWatch: Equatable, Sendable {
     public private(set) var slowDisk = SlowDisk()
     /// The take is being saved (stopped, finishing for `savingShownAfter`, not safe yet).
     public private(set) var saving = false
+    /// The preview yields to the take (`previewYields`): from this many pictures waiting for the
+    /// encoder, or once the take stepped its effort down.
+    public static let previewYieldsAt = 2
+    /// While it yields, the preview draws a picture at most this often (ns): 10 a second.
+    public static let yieldingPreviewInterval: Int64 = 100_000_000
+    /// The encoder is behind (as the turn measured it): the preview yields.
+    private var behind = false
+    /// When the preview last drew a picture (monotonic ns).
+    private var previewShownAt: Int64 = .min
 
     public init() {}
 
@@ -43,6 +57,7 @@ public struct TakeWatch: Equatable, Sendable {
     /// `openingWait`: a take being opened, its sync's wait (nil: none waits).
     mutating func look(_ take: TakeMeasures?, opening: Bool, openingWait: Double?) -> (remaining: Double?, disk: SlowDisk.Outcome) {
         saving = (take?.finishingFor ?? 0) >= Self.savingShownAfter
+        behind = take.map { $0.backlog >= Self.previewYieldsAt || $0.steppedDown } ?? false
         if let take {
             let phase: SlowDisk.Phase = take.finishingFor == nil ? .recording : .finishing
             let remaining = timeLeft.seconds(elapsed: take.elapsed, written: take.written, room: take.room)
@@ -50,4 +65,15 @@ public struct TakeWatch: Equatable, Sendable {
         }
         return (nil, opening ? slowDisk.look(waited: openingWait, phase: .opening) : .nothing)
     }
+
+    /// Whether the live picture waits at `now` while recording: the encoder is behind (or the take
+    /// stepped down, where drawing at the full rate again would take back the time the step freed),
+    /// and a picture was drawn less than `yieldingPreviewInterval` ago. The take gets every picture
+    /// first; the guest sees a choppier picture for a moment instead of a take with pictures missing.
+    public func previewYields(recording: Bool, at now: Int64) -> Bool {
+        recording && behind && now - previewShownAt < Self.yieldingPreviewInterval
+    }
+
+    /// The preview drew a picture at `now`.
+    public mutating func previewShown(at now: Int64) { previewShownAt = now }
 }
