@@ -228,4 +228,36 @@ extension EmbeddedRulesTests {
         #expect(h.step(until: { h.events.names.contains("recordingStarted") }))
         #expect(try #require(h.writer).settings.maxDuration == 2.5)
     }
+
+    @Test("the attract screen's slideshow: past --attract-after of virtual time the accepted take plays, silent, under the attract screen; a touch stops it")
+    func slideshow() throws {
+        let movie = try BoothPlaybackTests().movie()
+        defer { try? FileManager.default.removeItem(atPath: movie) }
+        let clock = VirtualClock()
+        let h = BoothHarness(session: .loop, clock: clock.read, takeFolder: true, configure: { config in
+            config.guest.attractAfter = 30
+            config.guest.attractSlideshow = true
+        })
+        h.booth.start()
+        #expect(h.step(until: { h.events.names == ["ready"] }))
+        #expect(h.startTake())
+        let path = try #require(h.writer?.settings.outputPath)
+        try? FileManager.default.removeItem(atPath: path)
+        try FileManager.default.copyItem(atPath: movie, toPath: path)
+        h.send(.press(.stop))
+        #expect(h.step(until: { h.booth.machine.mode == .finished }))
+        h.send(.press(.useVideo))
+        #expect(h.step(until: { h.booth.machine.mode == .ready && h.events.names.last == "videoRecorderDidFinishRecordingVideoWithOutputPath" }))
+        for _ in 0..<20 { h.booth.step() }
+        #expect(h.screen.playbackPictures == 0, "nothing plays before the attract screen")
+        clock.advance(seconds: 31)
+        #expect(h.step(until: { h.screen.playbackPictures >= 3 }), "the take plays")
+        #expect(h.screen.rendered.last??.attract != nil, "under the attract screen")
+        #expect(h.audio.attached == 0, "silent")
+        h.screen.queuedInputs.append(.tapElsewhere(Point(x: 5, y: 5)))
+        #expect(h.step(until: { h.screen.rendered.last??.attract == nil }))
+        let shown = h.screen.playbackPictures
+        for _ in 0..<30 { h.booth.step() }
+        #expect(h.screen.playbackPictures == shown, "stopped by the touch")
+    }
 }

@@ -7,6 +7,7 @@ import KioskCapture
 import KioskCore
 import KioskSystem
 import KioskMedia
+import KioskStorage
 import KioskUI
 import Testing
 
@@ -340,7 +341,8 @@ final class BoothHarness {
     init(session: SessionMode = .once, start: WriterTwin.StartBehaviour = .succeed, microphoneFails: Bool = false,
          events: EventPipe = EventPipe(), playing file: String? = nil, configFile: String? = nil,
          clock: (@Sendable () -> Int64)? = nil, cameras: Int = 1, monitorsMicrophone: Bool = false,
-         folder: String? = nil, holdMicrophoneClose: Bool = false, configure: (inout Configuration) -> Void = { _ in }) {
+         folder: String? = nil, holdMicrophoneClose: Bool = false, takeFolder: Bool = false,
+         configure: (inout Configuration) -> Void = { _ in }) {
         moreCameras = (1..<max(cameras, 1)).map { CameraTwin(name: "twin\($0)") }
         let ui = pthread_self()
         keepsFolder = folder != nil
@@ -384,7 +386,10 @@ final class BoothHarness {
         if let clock { parts.clock = clock }
         // The booth's workers are threads; a machine that cannot give them fails the test here.
         booth = try! file.map { path throws(SystemError) in try Booth(playing: path, config: config, parts: parts) }
-            ?? Booth(config: config, outputPath: folder + "/output.mov", parts: parts)
+            ?? (takeFolder
+                ? Booth(config: config, outputPath: folder + "/" + config.storage.nameTemplate, parts: parts,
+                        folder: TakeFolder(path: folder, template: config.storage.nameTemplate, clockTrusted: true))
+                : Booth(config: config, outputPath: folder + "/output.mov", parts: parts))
     }
 
     deinit { if !keepsFolder { try? FileManager.default.removeItem(atPath: folder) } }
