@@ -9,6 +9,7 @@ import KioskCore
 import KioskMedia
 import KioskSystem
 import KioskSleep
+import KioskStorage
 import KioskUI
 
 /// The screen as the booth uses it (UI thread only). `Screen` is the real one; tests use a twin
@@ -189,7 +190,7 @@ public struct BoothParts {
     public var autoEncoder: EncoderChoice?
     /// The overlay PNGs as decoded (`--overlay`): the executable's option check decoded them into
     /// it at launch (and a reload's into it again); each take takes its pictures from it.
-    public var overlays = OverlayFiles()
+    public var overlays = OverlayFiles(load: OverlayImage.loadKept)
     /// The clock the booth's loop reads once a turn (and once as it starts): CLOCK_MONOTONIC in
     /// nanoseconds. A test's booth may run on a clock of its own.
     public var clock: @Sendable () -> Int64 = { MonotonicClock.now() }

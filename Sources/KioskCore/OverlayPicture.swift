@@ -12,3 +12,32 @@ public struct OverlayPicture: Equatable, Sendable {
         self.rgba = rgba
     }
 }
+
+/// The operator's overlays for a take: one for a landscape picture and, when given, one for a
+/// portrait picture (without it the landscape one covers the portrait picture, cropped).
+public struct TakeOverlay: Equatable, Sendable {
+    public var landscape: OverlayPicture
+    public var portrait: OverlayPicture?
+
+    public init(landscape: OverlayPicture, portrait: OverlayPicture? = nil) {
+        self.landscape = landscape
+        self.portrait = portrait
+    }
+
+    /// The overlay for a picture shown at `shown` (its size as the guest sees it).
+    public func picture(shown: Size) -> OverlayPicture {
+        shown.height > shown.width ? portrait ?? landscape : landscape
+    }
+}
+
+/// Why a file cannot be an overlay: `message` names it.
+public struct OverlayError: Error, Equatable, CustomStringConvertible, Sendable {
+    public let path: String
+    public let reason: String
+    public init(_ path: String, _ reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+    public var message: String { "'\(path)' \(reason)" }
+    public var description: String { message }
+}

@@ -1,5 +1,6 @@
 // The sound side of a take: FFmpeg's AAC encoder, the conversion of the microphone's S16 samples into
 // its float planes (swresample), and the queue (an audio FIFO) that cuts them into whole AAC frames.
+import KioskCore
 import CFFmpeg
 
 /// Made of owners (codec context, frame, resampler, FIFO): a throw halfway through `init` frees what

@@ -6,6 +6,7 @@ import CFFmpeg
 import FoundationEssentials
 import Glibc
 import KioskCore
+import KioskSystem
 
 public enum OverlayImage {
     /// The largest width and height an overlay may have (`Configuration.Video.overlayMaxSide`).
@@ -71,18 +72,6 @@ public enum OverlayImage {
     }
 }
 
-/// Why a file cannot be an overlay: `message` names it.
-public struct OverlayError: Error, Equatable, CustomStringConvertible, Sendable {
-    public let path: String
-    public let reason: String
-    init(_ path: String, _ reason: String) {
-        self.path = path
-        self.reason = reason
-    }
-    public var message: String { "'\(path)' \(reason)" }
-    public var description: String { message }
-}
-
 /// What the booth checks of a PNG before it decodes it: the signature, the chunks (each whole, up to
 /// IEND), IHDR's size and colour type, and a tRNS chunk where the colour type has no alpha.
 struct PNGHeader: Equatable {
@@ -139,4 +128,35 @@ struct PNGHeader: Equatable {
 struct PNGProblem: Error {
     let reason: String
     init(_ reason: String) { self.reason = reason }
+}
+
+extension OverlayImage {
+    /// The overlay in `path` as the booth keeps it (OverlayFiles): decoded, then scaled down to
+    /// `keptSide`; the full-size decode (an 8192x8192 PNG is 256 MiB of RGBA, twice over in the
+    /// decoder) is freed at once, as large blocks kept (MallocArenas) would hold on to it.
+    @Sendable public static func loadKept(_ path: String) -> Result<OverlayPicture, OverlayError> {
+        let result = load(path).map(reduced)
+        MallocArenas.giveBack()
+        return result
+    }
+
+    /// The shorter side an overlay is kept at, at most: it covers any picture up to 1920 pixels on
+    /// its longer side (a 1080p take, a 1080p screen) by scaling down only, and an 8192x8192 PNG
+    /// is kept in 14 MiB instead of 256.
+    public static let keptSide = 1920
+
+    /// `picture` scaled down so that its shorter side is `keptSide` (premultiplied while it is
+    /// scaled, so no colour bleeds in from transparent pixels); as it is when it is that small.
+    static func reduced(_ picture: OverlayPicture) -> OverlayPicture {
+        let (w, h) = (picture.size.width, picture.size.height)
+        let short = min(w, h)
+        guard short > keptSide else { return picture }
+        let size = Size(width: max(1, (w * keptSide + short / 2) / short), height: max(1, (h * keptSide + short / 2) / short))
+        do throws(AVError) {
+            return OverlayPicture(size: size, rgba: try OverlayPlanes.scaledStraight(picture, to: size))
+        } catch {
+            Log.info("overlay: could not scale the \(w)x\(h) picture down (\(error)); kept at full size")
+            return picture
+        }
+    }
 }

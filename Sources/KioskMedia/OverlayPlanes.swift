@@ -10,23 +10,6 @@ import KioskCore
 import KioskSystem
 import KioskPixels
 
-/// The operator's overlays for a take: one for a landscape picture and, when given, one for a
-/// portrait picture (without it the landscape one covers the portrait picture, cropped).
-public struct TakeOverlay: Equatable, Sendable {
-    public var landscape: OverlayPicture
-    public var portrait: OverlayPicture?
-
-    public init(landscape: OverlayPicture, portrait: OverlayPicture? = nil) {
-        self.landscape = landscape
-        self.portrait = portrait
-    }
-
-    /// The overlay for a picture shown at `shown` (its size as the guest sees it).
-    public func picture(shown: Size) -> OverlayPicture {
-        shown.height > shown.width ? portrait ?? landscape : landscape
-    }
-}
-
 /// Read-only once made (every property a `let` of a Sendable value): the writer's thread blends with
 /// it, and the next take's writer may take the same one (`made`).
 public final class OverlayPlanes: Sendable {

@@ -1,7 +1,7 @@
 // What the player's threads hand each other: bounded packet queues (demuxer → decoders), the
 // decoded-frame queue the UI takes the frame due now from, the audio ring the output device pulls,
 // and the clock they all read. Every wait ends when the player closes.
-import CFFmpeg
+
 import FoundationEssentials
 import Glibc
 import KioskCore
@@ -447,5 +447,52 @@ final class AudioRing: AudioFeed, SerialQueue {
         // Set outside the ring's lock: a seek between the copy and here resets the clock to a newer
         // generation, and this older sample then does not set it.
         if let heard { clock.heard(heard.media, at: now, generation: heard.generation) }
+    }
+}
+
+// MARK: - What the queues of decoded output share: dropping what a seek made stale, and waiting for
+// room unless the player is closing.
+
+/// A queue of one decoded stream (pictures, sound) that ends and seeks by its `StreamSerial`.
+protocol SerialQueue: AnyObject {
+    /// Changes the serial under the queue's lock, waking its waiters.
+    func updateSerial(_ body: (inout StreamSerial) -> Void)
+}
+
+extension SerialQueue {
+    /// The decoding thread is done with the stream of `generation` (nil: whichever runs now).
+    func finish(generation: Int? = nil) { updateSerial { $0.finish(generation: generation) } }
+
+    /// Nothing will ever come (the file has no such stream, or no device plays it), after a seek too.
+    func finishForGood() { updateSerial { $0.finishForGood() } }
+}
+
+/// The state behind a `SerialQueue`: whether the player is closing, the stream's serial, and what
+/// waits to be taken.
+protocol SerialQueueState: Sendable {
+    var closed: Bool { get }
+    var serial: StreamSerial { get set }
+    /// Throws away everything waiting (a seek made it stale).
+    mutating func removeWaiting()
+}
+
+extension Monitor where State: SerialQueueState {
+    /// Waits to queue what was decoded for `generation`: false when the player is closing; true at
+    /// once, without queueing it, when it is stale (decoded before the last seek); else what `append`
+    /// returns, waiting while it returns nil (no room yet).
+    func queue(generation: Int, _ append: (inout State) -> Bool?) -> Bool {
+        wait { s -> Bool? in
+            if s.closed { return false }
+            if generation < s.serial.generation { return true }
+            return append(&s)
+        }
+    }
+
+    /// A seek: everything waiting is stale; from now on only `generation`'s is taken.
+    func flush(generation: Int) {
+        update { s in
+            s.serial.flush(to: generation)
+            s.removeWaiting()
+        }
     }
 }

@@ -33,7 +33,7 @@ let environment = KioskEnvironment(ProcessInfo.processInfo.environment)
 ProcessStalls.shared.start()
 // What values are checked against here: a folder named as --output, the encoders this FFmpeg has,
 // an overlay PNG (decoded once, here, and kept for the takes in `overlays`).
-let overlays = OverlayFiles()
+let overlays = OverlayFiles(load: OverlayImage.loadKept)
 let host = HostFacts(isFolder: { path in
     var folder = false
     return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder

@@ -1,6 +1,7 @@
 // The overlay PNGs as decoded, kept while their files stay the same: the launch's option check
 // decodes each once (a bad one exits 2), and every take after that takes the same pictures without
-// decoding again; a reload that names a file anew, or a file replaced on disk, is decoded again.
+// decoding again; a reload that names a file anew, or a file replaced on disk, is decoded again. The
+// decoding itself is KioskMedia's, handed in (`OverlayImage.loadKept`).
 import FoundationEssentials
 import Glibc
 import KioskCore
@@ -28,17 +29,18 @@ public final class OverlayFiles: Sendable {
     private let decoded = Locked<[String: Entry]>([:])
     private static let kept = 4
 
-    public init() {}
+    /// How a file is decoded (KioskMedia's `OverlayImage.loadKept`: the PNG decoded and scaled down
+    /// to the size kept).
+    private let load: @Sendable (String) -> Result<OverlayPicture, OverlayError>
+
+    public init(load: @escaping @Sendable (String) -> Result<OverlayPicture, OverlayError>) { self.load = load }
 
     /// The overlay in `path`: the one decoded before if the file is still the same, else decoded now
-    /// (`OverlayImage.load`; a few milliseconds for a 1080p PNG).
+    /// (a few milliseconds for a 1080p PNG).
     public func picture(_ path: String) -> Result<OverlayPicture, OverlayError> {
         let identity = Identity(path)
         if let identity, let entry = decoded.withLock({ $0[path] }), entry.identity == identity { return .success(entry.picture) }
-        let result = OverlayImage.load(path).map(Self.reduced)
-        // The full-size decode (an 8192x8192 PNG is 256 MiB of RGBA, twice over in the decoder) is
-        // freed now; with large blocks kept (MallocArenas) the heap would hold on to it.
-        MallocArenas.giveBack()
+        let result = load(path)
         if case let .success(picture) = result, let identity {
             decoded.withLock { cache in
                 if cache.count >= Self.kept { cache.removeAll() }
@@ -46,26 +48,6 @@ public final class OverlayFiles: Sendable {
             }
         }
         return result
-    }
-
-    /// The shorter side an overlay is kept at, at most: it covers any picture up to 1920 pixels on
-    /// its longer side (a 1080p take, a 1080p screen) by scaling down only, and an 8192x8192 PNG
-    /// is kept in 14 MiB instead of 256.
-    public static let keptSide = 1920
-
-    /// `picture` scaled down so that its shorter side is `keptSide` (premultiplied while it is
-    /// scaled, so no colour bleeds in from transparent pixels); as it is when it is that small.
-    static func reduced(_ picture: OverlayPicture) -> OverlayPicture {
-        let (w, h) = (picture.size.width, picture.size.height)
-        let short = min(w, h)
-        guard short > keptSide else { return picture }
-        let size = Size(width: max(1, (w * keptSide + short / 2) / short), height: max(1, (h * keptSide + short / 2) / short))
-        do throws(AVError) {
-            return OverlayPicture(size: size, rgba: try OverlayPlanes.scaledStraight(picture, to: size))
-        } catch {
-            Log.info("overlay: could not scale the \(w)x\(h) picture down (\(error)); kept at full size")
-            return picture
-        }
     }
 
     /// Why `path` cannot be an overlay, or nil (it is decoded and kept): `HostFacts.overlayProblem`.

@@ -1,6 +1,4 @@
 // What a take is written as: container, codecs, tuning, limits and orientation.
-import KioskCore
-import KioskSystem
 
 public struct MovieSettings: Sendable {
     public var outputPath: String
@@ -33,8 +31,9 @@ public struct MovieSettings: Sendable {
     /// take started (a leftover still on its way through the camera's queue or the MJPEG decoder)
     /// is not part of the take. Off for benchmarks and tests that feed made-up timestamps.
     public var framesFromLiveClock = false
-    /// Where the VA-API encoder looks for render nodes (`renderD*`): `KioskEnvironment.renderFolder`.
-    public var renderFolder = KioskEnvironment().renderFolder
+    /// Where the VA-API encoder looks for render nodes (`renderD*`): `KioskEnvironment.renderFolder`
+    /// (`KIOSK_DRI_DIR`), which the booth's writers hand in; the system's own folder otherwise.
+    public var renderFolder = "/dev/dri"
     /// The test-only encoders answer to their names (`TestEncoders`; `KioskEnvironment.testEncoders`).
     public var testEncoders = false
     /// libx264's threads at a step of effort below the configured one (`effortLadder`); nil: the
@@ -73,6 +72,8 @@ public struct VideoTuning: Equatable, Sendable {
     public struct Option: Equatable, Sendable {
         public let name: String
         public let value: String
+
+        public init(name: String, value: String) { (self.name, self.value) = (name, value) }
     }
 
     public let encoder: VideoEncoderName
