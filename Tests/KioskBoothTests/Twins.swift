@@ -134,7 +134,10 @@ enum TwinError: Error { case noDevice }
 /// A microphone that notes which thread opened and closed it, and whose sound the test sends.
 final class MicrophoneTwin: AudioSource {
     private let calls = Locked<[(String, Bool)]>([])
-    private let chunks = Locked<(@Sendable (AudioChunk) -> Void)?>(nil)
+    /// Where its sound goes while it runs (in a struct: a closure held directly in Locked grows a
+    /// thunk on every access).
+    private struct Feed { var chunks: (@Sendable (AudioChunk) -> Void)? }
+    private let feed = Locked(Feed())
     let failsToOpen: Bool
     let ui: pthread_t
     /// When set, a stop waits for it (a device slow to close, its report late).
@@ -151,17 +154,17 @@ final class MicrophoneTwin: AudioSource {
     func start(chunks: @escaping @Sendable (AudioChunk) -> Void, events: @escaping @Sendable (CaptureEvent) -> Void) throws {
         calls.withLock { $0.append(("start", on(ui))) }
         if failsToOpen { throw TwinError.noDevice }
-        self.chunks.withLock { $0 = chunks }
+        feed.withLock { $0.chunks = chunks }
     }
     func stop() {
         closeGate?.wait()
         calls.withLock { $0.append(("stop", on(ui))) }
-        chunks.withLock { $0 = nil }
+        feed.withLock { $0.chunks = nil }
     }
     /// 10 ms of sound at `peak` (0: silence), as the capture thread would hand it over.
     func send(peak: Int16) {
         let chunk = AudioChunk(samples: [Int16](repeating: peak, count: 480), channels: 1, sampleRate: 48000, timestamp: 0)
-        chunks.withLock { $0 }?(chunk)
+        feed.withLock { $0.chunks }?(chunk)
     }
 }
 
