@@ -32,7 +32,7 @@ struct CameraSwitchEndToEndTests {
     static func take(_ r: RecorderProcess, count: Int) throws -> String {
         r.command("start")
         try #require(r.wait(for: "recordingStarted", count: count) != nil, "\(r.events)")
-        Thread.sleep(forTimeInterval: 0.6)
+        try #require(r.waitRecorded(0.6), "\(r.events)")
         r.command("stop")
         try #require(r.wait(for: "recordingFinished", count: count) != nil)
         return try #require(r.lastResult?.outputPath)
@@ -115,8 +115,9 @@ struct CameraSwitchEndToEndTests {
         r.command("switchCamera")
         #expect(r.waitForLog("camera switch: no other camera could open; \(left) stays"), "\(r.stderr)")
         #expect(r.stderr.contains("camera switch: \(right) cannot open now; passed over"), "\(r.stderr)")
+        let replies = r.names.filter { $0 == "state" }.count
         r.command("state")
-        try #require(r.wait(for: "state") != nil)
+        try #require(r.wait(for: "state", count: replies + 1) != nil)
         #expect(r.events.contains { if case let .state(mode, _, buttons, _, _, _, _, _, _, _) = $0 { mode == "ready" && buttons == [.cancel, .start, .switchCamera] } else { false } },
                 "ready with its camera: \(r.events)")
         #expect(Self.cameraChanges(r) == [right, left], "the booth keeps the camera it has")
@@ -187,17 +188,18 @@ struct CameraSwitchEndToEndTests {
         let device = devices.appendingPathComponent("video0").path
         try Data().write(to: URL(fileURLWithPath: device))
         try "card=Late Cam\n".write(toFile: device + ".conf", atomically: true, encoding: .utf8)
-        var offered = false
-        for k in 2...40 where !offered {
-            Thread.sleep(forTimeInterval: 0.25)
+        var offered = false, k = 1
+        _ = eventually(10) {
+            k += 1
             r.command("state")
-            guard r.wait(for: "state", count: k) != nil else { break }
+            guard r.wait(for: "state", count: k) != nil else { return true }
             offered = r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _, _) = $0 { buttons.contains(.start) } else { false } }
+            return offered
         }
         #expect(offered, "\(r.events) \(r.stderr)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines)")
-        Thread.sleep(forTimeInterval: 1)
+        try #require(r.waitRecorded(1), "\(r.rawLines)")
         r.command("stop")
         let finished = try #require(r.wait(for: "recordingFinished") != nil ? r.events.compactMap { if case let .recordingFinished(f) = $0 { f } else { nil } }.first : nil)
         #expect(finished.success && finished.duration > 0.5, "\(finished)")

@@ -101,7 +101,7 @@ struct CommandLineTests {
     func subcommands() throws {
         let (booth, take, _) = try recordingBooth("cli-modes", arguments: ["--control-socket", "/tmp/kiosk-modes-\(getpid()).sock"])
         let socket = "/tmp/kiosk-modes-\(getpid()).sock"
-        Thread.sleep(forTimeInterval: 1)
+        try #require(booth.waitRecorded(1), "\(booth.stderr)")
         // send: the booth answers through its socket.
         let stop = try run(["send", "stop", "--control-socket", socket])
         #expect(stop.status == 0 && stop.stdout.contains(#""event":"recordingFinished""#), "\(stop.stdout) \(stop.stderr)")

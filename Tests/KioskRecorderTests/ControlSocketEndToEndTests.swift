@@ -87,12 +87,7 @@ final class SocketClient: Sendable {
     /// Waits until `count` events named `name` have arrived.
     @discardableResult
     func wait(for name: String, count: Int = 1, timeout: Double = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if received.withLock({ $0.lazy.filter { $0.name == name }.count }) >= count { return true }
-            usleep(5000)
-        }
-        return false
+        eventually(timeout) { received.withLock({ $0.lazy.filter { $0.name == name }.count }) >= count }
     }
 
     /// For a client that stopped reading: reads what its socket holds until the booth's end of the
@@ -162,7 +157,8 @@ struct ControlSocketEndToEndTests {
         // Meanwhile B records a take, and its answers come as they would without the stuck client.
         b.command("start")
         #expect(b.wait(for: "recordingStarted"), "\(b.names)")
-        Thread.sleep(forTimeInterval: 1.5)
+        // The take goes on while A's flood is half answered (1.2 MB to every client by then).
+        #expect(a.wait(for: "error", count: 20, timeout: 20), "\(a.names.count) events to A")
         let stopped = Date()
         b.command("stop")
         #expect(b.wait(for: "recordingFinished"))
@@ -192,9 +188,7 @@ struct ControlSocketEndToEndTests {
         #expect(stdout.filter { $0 != "error" && $0 != "state" } ==
                 ["ready", "recordingStarted", "recordingFinished", "videoRecorderDidFinishRecordingVideoWithOutputPath"])
         // The booth closed their connections as it left, and removed the socket.
-        let deadline = Date().addingTimeInterval(5)
-        while !(a.isClosed && b.isClosed) && Date() < deadline { usleep(10_000) }
-        #expect(a.isClosed && b.isClosed)
+        #expect(eventually(5) { a.isClosed && b.isClosed })
         #expect(socketMode(socket) == nil, "the socket is removed at exit")
     }
 
@@ -310,9 +304,15 @@ struct ControlSocketEndToEndTests {
     func idleClientsCannotStarve() throws {
         let (r, socket, _) = try socketBooth("control-idle")
         let idle = try (0..<ControlSocketEndToEndTests.maxClients).map { _ in try SocketClient(socket, reading: false) }
-        // Silent longer than the booth waits before dropping one for a newcomer.
-        Thread.sleep(forTimeInterval: 2.5)
-        let start = try run(["send", "start", "--control-socket", socket])
+        // Until they are silent longer than the booth waits before dropping one for a newcomer (2 s),
+        // a newcomer is refused: `send start` again until one is served.
+        var start = try run(["send", "start", "--control-socket", socket]), failure: (any Error)?
+        _ = eventually(15) {
+            if start.status == 0 { return true }
+            do { start = try run(["send", "start", "--control-socket", socket]) } catch { failure = error; return true }
+            return start.status == 0
+        }
+        if let failure { throw failure }
         #expect(start.status == 0, "\(start.stderr)")
         #expect(start.stdout.contains(#""event":"recordingStarted""#), "\(start.stdout)")
         #expect(r.wait(for: "recordingStarted") != nil)

@@ -82,7 +82,7 @@ struct DeploymentTests {
             // The guest, here through the parent's stdin: Record, Stop after 1.5 s, Use Video.
             parent.command("start")
             try #require(parent.wait(for: "recordingStarted") != nil, "\(parent.rawLines) \(parent.stderr)")
-            Thread.sleep(forTimeInterval: 1.5)
+            try #require(parent.waitRecorded(1.5), "\(parent.rawLines) \(parent.stderr)")
             parent.command("stop")
             try #require(parent.wait(for: "recordingFinished") != nil)
             parent.command("useVideo")
@@ -175,7 +175,7 @@ struct DeploymentTests {
         try #require(parent.wait(for: "ready") != nil, "\(parent.rawLines) \(parent.stderr)")
         parent.command("start")
         try #require(parent.wait(for: "recordingStarted") != nil)
-        Thread.sleep(forTimeInterval: 1.5)
+        try #require(parent.waitRecorded(1.5), "\(parent.rawLines) \(parent.stderr)")
         parent.command("stop")
         try #require(parent.wait(for: "recordingFinished") != nil)
         parent.command("useVideo")

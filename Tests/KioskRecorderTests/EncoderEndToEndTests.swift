@@ -12,7 +12,7 @@ struct EncoderEndToEndTests {
     static func take(_ r: RecorderProcess, count: Int, seconds: Double) throws -> RecordingResult {
         r.command("start")
         try #require(r.wait(for: "recordingStarted", count: count) != nil, "\(r.events)")
-        Thread.sleep(forTimeInterval: seconds)
+        try #require(r.waitRecorded(seconds), "\(r.events)")
         r.command("stop")
         try #require(r.wait(for: "recordingFinished", count: count) != nil, "\(r.stderr)")
         return try #require(r.lastResult)

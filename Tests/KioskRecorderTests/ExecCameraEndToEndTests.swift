@@ -64,7 +64,7 @@ struct ExecCameraEndToEndTests {
         #expect(!r.events.contains { $0.name == "error" }, "\(r.events)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil)
-        Thread.sleep(forTimeInterval: 3)
+        try #require(r.waitRecorded(3), "\(r.stderr)")
         r.command("stop")
         try #require(r.wait(for: "recordingFinished") != nil)
         let result = try #require(r.lastResult)
@@ -92,7 +92,7 @@ struct ExecCameraEndToEndTests {
         try #require(r.wait(for: "ready", timeout: 15) != nil, "\(r.stderr)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil)
-        Thread.sleep(forTimeInterval: 1.5)
+        try #require(r.waitRecorded(1.5), "\(r.stderr)")
         let first = try #require(pid_t(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
         kill(first, SIGKILL)
         try #require(r.wait(for: "recordingFinished", timeout: 10) != nil, "\(r.names) \(r.stderr)")
@@ -110,7 +110,7 @@ struct ExecCameraEndToEndTests {
         #expect(pid_t(second) != first)
         r.command("start")
         try #require(r.wait(for: "recordingStarted", count: 2) != nil, "\(r.events)")
-        Thread.sleep(forTimeInterval: 1)
+        try #require(r.waitRecorded(1), "\(r.stderr)")
         r.command("stop")
         try #require(r.wait(for: "recordingFinished", count: 2) != nil)
         let again = try #require(r.lastResult)
@@ -163,8 +163,7 @@ struct ExecCameraEndToEndTests {
                 r.kill(SIGKILL)
                 #expect(r.exitStatus() != nil)
             }
-            let deadline = Date().addingTimeInterval(5)
-            while Date() < deadline, pids.contains(where: { Self.running($0) }) { Thread.sleep(forTimeInterval: 0.05) }
+            _ = eventually(5) { !pids.contains { Self.running($0) } }
             #expect(!pids.contains { Self.running($0) }, "\(ending): still running: \(pids.filter { Self.running($0) })")
         }
     }

@@ -19,7 +19,7 @@ struct HDEndToEndTests {
     static func take(_ r: RecorderProcess) throws -> String {
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
-        Thread.sleep(forTimeInterval: 1)
+        try #require(r.waitRecorded(1), "\(r.stderr)")
         r.command("stop")
         try #require(r.wait(for: "recordingFinished") != nil, "\(r.stderr)")
         return try #require(r.lastResult?.outputPath)

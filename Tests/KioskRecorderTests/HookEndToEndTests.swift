@@ -19,10 +19,7 @@ struct HookEndToEndTests {
 
     /// Waits up to `seconds` for the saved queue `file` to hold `count` hooks.
     static func waitForSaved(_ count: Int, in file: String, seconds: Double) {
-        let deadline = ProcessInfo.processInfo.systemUptime + seconds
-        while ProcessInfo.processInfo.systemUptime < deadline, saved(file).count != count {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        _ = eventually(seconds) { saved(file).count == count }
     }
 
     static func finished(_ r: RecorderProcess) -> [(name: String, status: Int, attempt: Int)] {
@@ -114,13 +111,12 @@ struct HookEndToEndTests {
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             try p.run()
-            let deadline = ProcessInfo.processInfo.systemUptime + 5
-            while p.isRunning && ProcessInfo.processInfo.systemUptime < deadline {
-                if let r = try? runProgram(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/"]), r.stdout == "200" {
-                    return (p, port)
-                }
-                Thread.sleep(forTimeInterval: 0.05)
+            var answered = false
+            _ = eventually(5) {
+                answered = (try? runProgram(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/"]))?.stdout == "200"
+                return answered || !p.isRunning
             }
+            if answered { return (p, port) }
             if p.isRunning { p.terminate() }
         }
         throw RecipeFailure(description: "rclone serve webdav did not start")

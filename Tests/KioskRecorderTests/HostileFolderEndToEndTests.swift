@@ -207,7 +207,8 @@ struct HostileFolderEndToEndTests {
         try "\(total + 1)\n".write(to: folder.appendingPathComponent(".kiosk-recorder.counter"), atomically: true, encoding: .utf8)
 
         let r = try Self.folderBooth(folder, ["--library"])
-        Thread.sleep(forTimeInterval: 1)
+        // Settled at ready: the preview has drawn (a screenshot of it).
+        _ = try PromptEndToEndTests.take(r, folder.deletingLastPathComponent().appendingPathComponent("ready.bmp").path)
         let pid = r.process.processIdentifier
         let atReady = HostileInputEndToEndTests.residentMemory(pid)
         r.command("openLibrary")
@@ -225,7 +226,8 @@ struct HostileFolderEndToEndTests {
         }
         r.command("back")
         #expect(LibraryEndToEndTests.lastState(r)?.mode == "ready")
-        Thread.sleep(forTimeInterval: 1)
+        // The ready screen drawn again (a screenshot of it): the library's cells are gone from it.
+        _ = try PromptEndToEndTests.take(r, folder.deletingLastPathComponent().appendingPathComponent("closed.bmp").path)
         let closed = HostileInputEndToEndTests.residentMemory(pid)
         // Bounded while open (the thumbnails kept as JPEGs, a screenful as textures) and given back.
         #expect((open - atReady) / 1024 < 50,

@@ -48,12 +48,13 @@ struct HostileInputEndToEndTests {
             let png = try Self.overlayPNG(folder, name, size: size)
             let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("take-\(name).mov").path, "--overlay", png])
             try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-            Thread.sleep(forTimeInterval: 1)
+            // Settled at ready: the preview has drawn the camera's pictures (a screenshot of it).
+            _ = try PromptEndToEndTests.take(r, folder.appendingPathComponent("ready-\(name).bmp").path)
             let resident = Self.residentMemory(r.process.processIdentifier)
             let asked = ProcessInfo.processInfo.systemUptime
             r.command("start")
             let started = try #require(r.wait(for: "recordingStarted"))
-            Thread.sleep(forTimeInterval: 0.5)
+            try #require(r.waitRecorded(0.5), "\(r.stderr)")
             r.command("stop")
             try #require(r.wait(for: "recordingFinished") != nil)
             let result = try #require(r.lastResult)

@@ -84,7 +84,7 @@ struct LeftoversEndToEndTests {
         for (count, answer) in [(1, "useVideo"), (2, "retake")] {
             r.command("start")
             try #require(r.wait(for: "recordingStarted", count: count) != nil)
-            Thread.sleep(forTimeInterval: 1)
+            try #require(r.waitRecorded(1), "\(r.stderr)")
             r.command("stop")
             try #require(r.wait(for: "recordingFinished", count: count) != nil)
             r.command(answer)
@@ -105,7 +105,7 @@ struct LeftoversEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil)
-        Thread.sleep(forTimeInterval: 1.5)
+        try #require(r.waitRecorded(1.5), "\(r.stderr)")
         if reason == .signal {
             r.kill(SIGTERM)
         } else {
@@ -126,7 +126,7 @@ struct LeftoversEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil)
-        Thread.sleep(forTimeInterval: 1.5)
+        try #require(r.waitRecorded(1.5), "\(r.stderr)")
         r.kill(SIGKILL)
         #expect(r.exitStatus() != 0)
         let folder = try Self.privateFolder(temporary)

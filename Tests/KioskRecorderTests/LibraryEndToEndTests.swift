@@ -20,7 +20,6 @@ struct LibraryEndToEndTests {
             if case let .state("library", _, _, _, _, _, _, _, library?, _)? = r.events.last(where: { $0.name == "state" }), library.count == count {
                 return library
             }
-            Thread.sleep(forTimeInterval: 0.2)
         }
         return nil
     }
@@ -135,11 +134,7 @@ struct LibraryEndToEndTests {
         #expect(entries.map(\.path) == used.reversed())
         let shot = folder.deletingLastPathComponent().appendingPathComponent("grid.bmp").path
         r.send(#"{"command":"screenshot","path":"\#(shot)"}"#)
-        var waited = 0
-        while (try? Data(contentsOf: URL(fileURLWithPath: shot)).count) ?? 0 < 54 + window.width * window.height * 3 && waited < 300 {
-            usleep(10_000)
-            waited += 1
-        }
+        _ = eventually(3) { (try? Data(contentsOf: URL(fileURLWithPath: shot)).count) ?? 0 >= 54 + window.width * window.height * 3 }
         let bmp = try Data(contentsOf: URL(fileURLWithPath: shot))
         let rowBytes = (window.width * 3 + 3) & ~3
         try #require(bmp.count >= 54 + rowBytes * window.height)

@@ -72,12 +72,13 @@ struct MetricsEndToEndTests {
 
     /// Scrapes until `check` holds for the samples (the file follows within about a second), at most `timeout`.
     static func scrape(_ exporter: NodeExporter, timeout: Double = 5, until check: ([String: Double]) -> Bool) throws -> [String: Double] {
-        let deadline = ProcessInfo.processInfo.systemUptime + timeout
-        var samples = try exporter.scrape()
-        while !check(samples) && ProcessInfo.processInfo.systemUptime < deadline {
-            Thread.sleep(forTimeInterval: 0.1)
-            samples = try exporter.scrape()
+        var samples = try exporter.scrape(), failure: (any Error)?
+        _ = eventually(timeout) {
+            if check(samples) { return true }
+            do { samples = try exporter.scrape() } catch { failure = error; return true }
+            return false
         }
+        if let failure { throw failure }
         return samples
     }
 
@@ -191,7 +192,7 @@ struct MetricsEndToEndTests {
         r.command("quit")
         #expect(r.exitStatus(timeout: 20) == 0)
         stop.withLock { $0 = true }
-        while !reader.isFinished { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(eventually(10) { reader.isFinished })
         let (count, distinct, bad) = reads.withLock { ($0.count, $0.distinct.count, $0.bad) }
         #expect(bad.isEmpty, "\(bad)")
         // The file changed under the reader many times (a new one at least every second of the takes).

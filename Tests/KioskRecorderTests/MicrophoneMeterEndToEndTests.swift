@@ -12,31 +12,39 @@ struct MicrophoneMeterEndToEndTests {
         r.events.compactMap { if case let .state(_, _, _, _, _, level, _, _, _, _) = $0 { level } else { nil } }
     }
 
-    /// Asks `state` every 40 ms for `seconds`; the levels the replies carried.
-    static func poll(_ r: RecorderProcess, seconds: Double) -> [Double] {
+    /// Asks `state`, each time its reply has come, until `enough` holds for the levels the replies
+    /// carried and the last reply (at most `timeout`); those levels.
+    static func poll(_ r: RecorderProcess, timeout: Double = 15, until enough: ([Double], KioskEvent) -> Bool) -> [Double] {
         let before = levels(r).count
-        let end = ProcessInfo.processInfo.systemUptime + seconds
-        var sent = 0
-        while ProcessInfo.processInfo.systemUptime < end {
+        var got: [Double] = []
+        _ = eventually(timeout) {
+            let replies = levels(r).count
             r.command("state")
-            sent += 1
-            Thread.sleep(forTimeInterval: 0.04)
+            guard r.wait(for: "state", count: replies + 1, timeout: 5) != nil,
+                  let last = r.events.last(where: { $0.name == "state" }) else { return true }
+            got = levels(r).dropFirst(before).compactMap { $0 }
+            return enough(got, last)
         }
-        _ = r.wait(for: "state", count: before + sent)
-        return levels(r).dropFirst(before).compactMap { $0 }
+        return got
     }
+
+    /// The beeps (≥ −12 dBFS) and the silence between (≤ −60) both among `levels`.
+    static func beepsAndSilence(_ levels: [Double]) -> Bool { (levels.max() ?? -200) >= -12 && (levels.min() ?? 0) <= -60 }
 
     @Test("the test tone: microphoneLevel reaches the beeps (≥ −12 dBFS) and the silence between (≤ −60) in ready and while recording; no microphoneSilent; absent with --microphone none")
     func levelMovesWithTheTone() throws {
         let folder = try testFolder("meter")
         let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("take.mov").path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        Thread.sleep(forTimeInterval: 0.3)
-        let ready = Self.poll(r, seconds: 2.2)
+        let ready = Self.poll(r) { levels, _ in levels.count > 20 && Self.beepsAndSilence(levels) }
         #expect(ready.count > 20 && (ready.max() ?? -200) >= -12 && (ready.min() ?? 0) <= -60, "ready: \(ready)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil)
-        let recording = Self.poll(r, seconds: 3.6)
+        // Past the 3 s a silence would need to be called one, with both in the levels.
+        let recording = Self.poll(r) { levels, last in
+            guard case let .state(mode, timer, _, _, _, _, _, _, _, _) = last else { return false }
+            return Self.beepsAndSilence(levels) && mode == "recording" && (RecorderProcess.seconds(timer) ?? 0) >= 4
+        }
         #expect((recording.max() ?? -200) >= -12 && (recording.min() ?? 0) <= -60, "recording: \(recording)")
         #expect(!r.names.contains("microphoneSilent"), "beeps every second are not silence")
         r.command("stop")
@@ -71,10 +79,12 @@ struct MicrophoneMeterEndToEndTests {
         let started = try #require(r.wait(for: "recordingStarted"), "\(r.rawLines) \(r.stderr)")
         let silent = try #require(r.wait(for: "microphoneSilent", timeout: 6), "\(r.rawLines) \(r.stderr)")
         #expect(silent - started >= 2.9 && silent - started <= 4.0, "after \(silent - started) s")
-        Thread.sleep(forTimeInterval: 1.5)
+        // 1.5 s more of the take, as the booth counts it, without a second one.
+        #expect(r.waitRecorded(4.5), "\(r.rawLines.suffix(3))")
         #expect(r.names.filter { $0 == "microphoneSilent" }.count == 1)
+        let replies = Self.levels(r).count
         r.command("state")
-        try #require(r.wait(for: "state") != nil)
+        try #require(r.wait(for: "state", count: replies + 1) != nil)
         #expect((Self.levels(r).last ?? 0) ?? 0 <= -60)
         r.command("stop")
         try #require(r.wait(for: "recordingFinished") != nil)
@@ -107,7 +117,7 @@ struct MicrophoneAtLaunchEndToEndTests {
         #expect(r.events.contains { if case let .error(.microphoneUnavailable, message) = $0 { message.contains("Unknown PCM") } else { false } })
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines)")
-        Thread.sleep(forTimeInterval: 1)
+        try #require(r.waitRecorded(1), "\(r.rawLines)")
         r.command("stop")
         try #require(r.wait(for: "recordingFinished") != nil)
         r.command("quit")

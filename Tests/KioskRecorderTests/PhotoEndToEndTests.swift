@@ -178,10 +178,11 @@ struct PhotoEndToEndTests {
         let (r, folder, rgb) = try Self.booth("take", fps: 15)
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
-        Thread.sleep(forTimeInterval: 1.5)
+        try #require(r.waitRecorded(1.5), "\(r.stderr)")
         r.command("photo")
         try #require(r.wait(for: "photoTaken") != nil, "\(r.stderr)")
-        Thread.sleep(forTimeInterval: 1)
+        // About a second more of take after the photo (asked for at the timer's 2 s).
+        try #require(r.waitRecorded(3), "\(r.stderr)")
         r.command("stop")
         try #require(r.wait(for: "recordingFinished") != nil, "\(r.stderr)")
         r.command("useVideo")

@@ -19,9 +19,16 @@ struct PreviewFitEndToEndTests {
             let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("\(name).mov").path]
                                         + (fit.map { ["--preview-fit", $0] } ?? []))
             try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-            Thread.sleep(forTimeInterval: 0.4)
-            let shot = try PromptEndToEndTests.shot(r, folder.appendingPathComponent("\(name).bmp").path)
-            let bar = shot.measure(leftBar), edge = shot.measure(pictureEdge)
+            // The first pictures may still be on their way: shoot until the preview shows what this
+            // fit should (the checks below then judge the last shot).
+            var bar = (mean: 0.0, white: 0), edge = bar, shots = 0
+            _ = eventually(10) {
+                shots += 1
+                guard let shot = try? PromptEndToEndTests.shot(r, folder.appendingPathComponent("\(name)-\(shots).bmp").path)
+                else { return false }
+                (bar, edge) = (shot.measure(leftBar), shot.measure(pictureEdge))
+                return fit == "fit" ? bar.mean < 8 && edge.mean > 150 : bar.mean > 150
+            }
             if fit == "fit" {
                 #expect(bar.mean < 8, "\(name): black beside the picture, \(bar.mean)")
                 #expect(edge.mean > 150, "\(name): the picture's white left bar just inside, \(edge.mean)")

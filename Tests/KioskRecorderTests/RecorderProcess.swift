@@ -97,6 +97,49 @@ final class RecorderProcess: Sendable {
         return nil
     }
 
+    /// Asks `state` until a reply says the booth is recording and its timer shows at least `seconds`
+    /// (rounded up to whole seconds): a take that long as the booth measures it, however slow the
+    /// machine. Near a limit (`--warn-remaining`) the timer counts down what is left instead: then
+    /// until `remaining` has fallen by that much since the first reply (at least as long). False on
+    /// timeout (or when the recorder stops answering). Its `state` replies stay among `events`.
+    func waitRecorded(_ seconds: Double, timeout: Double = 30) -> Bool {
+        let wanted = Int(seconds.rounded(.up))
+        let deadline = ProcessInfo.processInfo.systemUptime + timeout
+        var firstRemaining: Double?
+        var asked = false
+        while ProcessInfo.processInfo.systemUptime < deadline {
+            // The timer moves once a second: a look every 50 ms is plenty, and leaves the booth be.
+            if asked { Thread.sleep(forTimeInterval: 0.05) }
+            asked = true
+            let replies = names.filter { $0 == "state" }.count
+            command("state")
+            guard wait(for: "state", count: replies + 1, timeout: deadline - ProcessInfo.processInfo.systemUptime) != nil,
+                  case let .state(mode, timer, _, _, remaining, _, _, _, _, _)? = events.last(where: { $0.name == "state" })
+            else { return false }
+            guard mode == "recording" else {
+                if mode == "countdown" { continue }
+                return false
+            }
+            if let remaining {
+                firstRemaining = firstRemaining ?? remaining
+                // The timer may show what is left (rounded up): elapsed is not in it.
+                if TimerText.format(seconds: remaining.rounded(.up)) == timer {
+                    if let first = firstRemaining, first - remaining >= Double(wanted) { return true }
+                    continue
+                }
+            }
+            if let shown = Self.seconds(timer), shown >= wanted { return true }
+        }
+        return false
+    }
+
+    /// A `state` timer's whole seconds ("MM:SS", or "H:MM:SS").
+    static func seconds(_ timer: String) -> Int? {
+        let parts = timer.split(separator: ":").map { Int($0) }
+        guard !parts.isEmpty, !parts.contains(nil) else { return nil }
+        return parts.reduce(0) { $0 * 60 + $1! }
+    }
+
     /// Waits for the process to end; its exit status, or nil on timeout.
     func exitStatus(timeout: Double = 20) -> Int32? {
         guard process.wait(within: timeout) else { return nil }

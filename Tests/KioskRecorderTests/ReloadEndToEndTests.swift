@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 import KioskCore
+import KioskTestSupport
 
 /// A booth with `--config` whose file names the take (`output` in a fresh folder) and then says
 /// `text`; the process, a rewrite of the file's `text` part, and the folder.
@@ -22,12 +23,7 @@ func configuredBooth(_ name: String, _ text: String, environment: [String: Strin
 extension RecorderProcess {
     /// Waits until stderr holds `text` `count` times; false on timeout.
     func waitForLog(_ text: String, count: Int = 1, timeout: Double = 20) -> Bool {
-        let deadline = ProcessInfo.processInfo.systemUptime + timeout
-        while ProcessInfo.processInfo.systemUptime < deadline {
-            if stderr.components(separatedBy: text).count - 1 >= count { return true }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return false
+        eventually(timeout) { stderr.components(separatedBy: text).count - 1 >= count }
     }
 
     /// The last `recordingFinished`'s result.
@@ -101,7 +97,8 @@ struct ReloadEndToEndTests {
         try rewrite("max-duration = 1.5\n")
         r.kill(SIGHUP)
         #expect(r.waitForLog("applied when the booth is back in ready"), "\(r.stderr)")
-        Thread.sleep(forTimeInterval: 2)
+        // Two seconds recorded as the booth counts them: past the new limit, were it in force.
+        #expect(r.waitRecorded(2), "the take runs on past 1.5 s: \(r.rawLines)")
         #expect(!r.names.contains("recordingFinished"), "the take runs on past 1.5 s")
         r.command("stop")
         #expect(r.wait(for: "recordingFinished") != nil)

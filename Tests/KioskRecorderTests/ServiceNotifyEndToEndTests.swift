@@ -21,7 +21,8 @@ struct ServiceNotifyEndToEndTests {
         #expect(systemd.wait(for: "STATUS=Ready. No take yet.") != nil, "\(systemd.received.map(\.text))")
 
         // The watchdog: every 100 ms from the UI loop.
-        Thread.sleep(forTimeInterval: 1.5)
+        // The first 1.5 s after READY=1 are over once a ping comes after them.
+        #expect(eventually(10) { systemd.times(of: "WATCHDOG=1").contains { $0 > ready + 1.5 } }, "\(systemd.received.count) messages")
         let pings = systemd.times(of: "WATCHDOG=1").filter { $0 > ready && $0 <= ready + 1.5 }
         #expect(pings.count >= 5, "\(pings.count) WATCHDOG=1 in 1.5 s")
         let gaps = zip(pings.dropFirst(), pings).map { $0 - $1 }
@@ -53,8 +54,15 @@ struct ServiceNotifyEndToEndTests {
         let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("take.mov").path],
                                     environment: ["NOTIFY_SOCKET": systemd.address, "WATCHDOG_USEC": "200000", "WATCHDOG_PID": "1"])
         #expect(r.wait(for: "ready") != nil)
-        #expect(systemd.wait(for: "READY=1") != nil)
-        Thread.sleep(forTimeInterval: 0.5)
+        let ready = try #require(systemd.wait(for: "READY=1"))
+        // The UI loop (which would send the watchdog's pings, every 100 ms) still answering 0.5 s
+        // after READY=1: five pings were due by then.
+        var asked = 0
+        #expect(eventually(10) {
+            asked += 1
+            r.command("state")
+            return (r.wait(for: "state", count: asked) ?? 0) >= ready + 0.5
+        }, "\(r.rawLines)")
         r.command("quit")
         #expect(r.exitStatus() == 0)
         #expect(systemd.wait(for: "STOPPING=1", timeout: 2) != nil)
@@ -73,7 +81,7 @@ struct ServiceNotifyEndToEndTests {
         r.command("start")
         #expect(r.wait(for: "recordingStarted") != nil)
         #expect(systemd.wait(for: "STATUS=Recording. No take yet.") != nil, "\(systemd.received.map(\.text))")
-        Thread.sleep(forTimeInterval: 1)
+        #expect(r.waitRecorded(1), "\(r.stderr)")
         r.command("stop")
         #expect(r.wait(for: "recordingFinished") != nil)
         #expect(systemd.wait(for: "STATUS=A take in review. 1 take since launch, 0 used.") != nil, "\(systemd.received.map(\.text))")

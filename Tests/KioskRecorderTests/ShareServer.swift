@@ -23,11 +23,12 @@ func startOnLoopback(_ executable: String, base: Int, step: Int, arguments: (Int
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        let deadline = ProcessInfo.processInfo.systemUptime + 5
-        while p.isRunning && ProcessInfo.processInfo.systemUptime < deadline {
-            if answers(port) { return (p, port) }
-            Thread.sleep(forTimeInterval: 0.05)
+        var answered = false
+        _ = eventually(5) {
+            answered = answers(port)
+            return answered || !p.isRunning
         }
+        if answered { return (p, port) }
         if p.isRunning { p.terminate() }
     }
     return nil
@@ -148,10 +149,5 @@ func chromium(_ url: String, folder: URL, timeout: Double = 60, done: () -> Bool
         p.waitUntilExit()
         try? FileManager.default.removeItem(atPath: profile)
     }
-    let deadline = ProcessInfo.processInfo.systemUptime + timeout
-    while ProcessInfo.processInfo.systemUptime < deadline {
-        if done() { return true }
-        Thread.sleep(forTimeInterval: 0.1)
-    }
-    return done()
+    return eventually(timeout, done)
 }

@@ -68,7 +68,8 @@ struct SignalEndToEndTests {
         #expect(Self.maskProblems(pid) == "", "in ready")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil)
-        Thread.sleep(forTimeInterval: 0.5)
+        // The take's threads started (the capture, the encoders, the writer).
+        _ = eventually(10) { Self.threadMasks(pid).count > 5 }
         #expect(Self.threadMasks(pid).count > 5, "the take's threads are running: \(Self.threadMasks(pid).map(\.name))")
         #expect(Self.maskProblems(pid) == "", "mid-take")
         r.command("stop")
@@ -84,7 +85,7 @@ struct SignalEndToEndTests {
         for (count, (away, back)) in [(SIGUSR1, SIGUSR2), (SIGTSTP, SIGCONT)].enumerated() {
             r.command("start")
             try #require(r.wait(for: "recordingStarted", count: count + 1) != nil, "\(r.rawLines)")
-            Thread.sleep(forTimeInterval: 1)
+            try #require(r.waitRecorded(1), "\(r.rawLines)")
             r.kill(away)
             try #require(r.wait(for: "recordingFinished", count: count + 1) != nil, "signal \(away): \(r.rawLines) \(r.stderr)")
             let result = try #require(r.lastResult)
@@ -123,7 +124,7 @@ struct SignalEndToEndTests {
         let r = try Self.readyBooth(parent, ["--output", try testFolder("signals-end-\(signal)-\(parent)").appendingPathComponent("take.mov").path])
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil)
-        Thread.sleep(forTimeInterval: 1)
+        try #require(r.waitRecorded(1), "\(r.rawLines)")
         r.kill(signal)
         #expect(r.exitStatus() == 0, "\(r.stderr)")
         #expect(Array(r.names.suffix(2)) == ["recordingFinished", "terminated"], "\(r.rawLines)")

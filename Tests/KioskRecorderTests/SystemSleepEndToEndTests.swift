@@ -97,12 +97,7 @@ final class MockLogind {
 
     /// Polls `condition` until it holds; false after `seconds`.
     static func wait(seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = ProcessInfo.processInfo.systemUptime + seconds
-        while !condition() {
-            if ProcessInfo.processInfo.systemUptime > deadline { return false }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return true
+        eventually(seconds, condition)
     }
 }
 
@@ -136,7 +131,7 @@ struct SystemSleepEndToEndTests {
         #expect(logind.waitForInhibitors(["kiosk-recorder"]), "the inhibitor is taken at launch: \(r.stderr)\n\(logind.log)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
-        Thread.sleep(forTimeInterval: 1.5)
+        try #require(r.waitRecorded(1.5), "\(r.stderr)")
 
         #expect(FileManager.default.createFile(atPath: slow, contents: Data()))
         try logind.emitPrepareForSleep(true)
@@ -172,7 +167,7 @@ struct SystemSleepEndToEndTests {
         // And it records: a second take.
         r.command("start")
         #expect(r.wait(for: "recordingStarted", count: 2) != nil)
-        Thread.sleep(forTimeInterval: 1)
+        #expect(r.waitRecorded(1), "\(r.stderr)")
         r.command("stop")
         #expect(r.wait(for: "recordingFinished", count: 2) != nil)
         guard case let .recordingFinished(second)? = r.events.last(where: { $0.name == "recordingFinished" }) else { return }

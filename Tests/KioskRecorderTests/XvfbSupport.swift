@@ -96,13 +96,19 @@ final class XvfbServer {
     /// The top-level window of process `pid` titled `title`, waited for (no --sync: that one
     /// waits forever when the window never comes).
     func window(pid: Int32, title: String, timeout: Double = 10) throws -> XWindow {
-        let deadline = ProcessInfo.processInfo.systemUptime + timeout
-        repeat {
-            let ids = try xdotool(["search", "--all", "--onlyvisible", "--pid", "\(pid)", "--name", "^\(title)$"])
-                .split(whereSeparator: \.isNewline)
-            if let id = ids.first, let geometry = try geometry(of: String(id)) { return geometry }
-            Thread.sleep(forTimeInterval: 0.05)
-        } while ProcessInfo.processInfo.systemUptime < deadline
+        var found: XWindow?, failure: (any Error)?
+        _ = eventually(timeout) {
+            do {
+                let ids = try xdotool(["search", "--all", "--onlyvisible", "--pid", "\(pid)", "--name", "^\(title)$"])
+                    .split(whereSeparator: \.isNewline)
+                if let id = ids.first { found = try geometry(of: String(id)) }
+            } catch {
+                failure = error
+            }
+            return found != nil || failure != nil
+        }
+        if let failure { throw failure }
+        if let found { return found }
         throw XvfbFailure(message: "no visible window \"\(title)\" of pid \(pid) on \(display)")
     }
 
@@ -139,12 +145,12 @@ final class XvfbServer {
     /// Polls the screen until `check` holds for it; false on timeout. The kiosk draws
     /// asynchronously to our commands, so a check right after an event may see the frame before.
     func waitForScreen(timeout: Double = 3, _ check: (XWDImage) -> Bool) throws -> Bool {
-        let deadline = ProcessInfo.processInfo.systemUptime + timeout
-        repeat {
-            if check(try framebuffer()) { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        } while ProcessInfo.processInfo.systemUptime < deadline
-        return false
+        var failure: (any Error)?
+        let shown = eventually(timeout) {
+            do { return check(try framebuffer()) } catch { failure = error; return true }
+        }
+        if let failure { throw failure }
+        return shown
     }
 }
 
