@@ -70,8 +70,7 @@ public struct ShareError: Error, Equatable, Sendable, CustomStringConvertible {
     public let reason: String
 
     public init(step: String, reason: String) {
-        self.step = step
-        self.reason = reason
+        (self.step, self.reason) = (step, reason)
     }
 
     public init(step: String, errno: Int32) {

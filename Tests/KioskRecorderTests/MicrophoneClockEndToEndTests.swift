@@ -1,8 +1,7 @@
 // A microphone held to the clock, through the binary (issue 28): a source that delivers faster than
 // time passes (ALSA's null device, a stuck driver) neither grows the booth's memory nor delays Stop
 // nor outlasts the picture; and a microphone whose clock runs 0.3 % fast or slow against the camera's
-// is followed smoothly over two minutes, its beeps staying on their flashes with nothing cut or
-// inserted.
+// is followed smoothly over 40 s, its beeps staying on their flashes with nothing cut or inserted.
 import Foundation
 import Glibc
 import KioskCore
@@ -128,20 +127,23 @@ struct MicrophoneClockEndToEndTests {
         return found
     }
 
-    @Test("a microphone 0.3 % fast, and one 0.3 % slow, for 120 s against the camera: every beep within 15 ms of its flash at the end as at the start, and nothing cut or inserted (each beep whole, a second from the one before)",
+    @Test("a microphone 0.3 % fast, and one 0.3 % slow, for 40 s against the camera (120 ms apart unfollowed): every beep within 15 ms of its flash at the end as at the start, and nothing cut or inserted (each beep whole, a second from the one before)",
           needsFakeCamera, arguments: [3000, -3000])
     func skewedClock(ppm: Int) throws {
         let folder = try testFolder("mic-skew\(ppm)")
         let device = try fakeCamera(in: folder, "card=Booth Cam\nformat=YUYV 352x288@30\nflash=1\n")
         let environment = try Self.fakeMicrophone(in: folder, "beep 1  skew_ppm \(ppm)")
+        // 40 s: the writer follows the drift chunk by chunk, made up over the next second
+        // (EncodingSession.follow), so it holds within a few seconds; by the end an unfollowed clock
+        // would be 120 ms off, eight times the 15 ms allowed.
         let take = try AVSyncEndToEndTests.record(["--camera", device, "--microphone", "kiosk_fake_mic", "--size", "352x288"],
-                                                  in: folder, environment: environment, seconds: 120)
+                                                  in: folder, environment: environment, seconds: 40)
         let pictures = try AVSyncEndToEndTests.pictures(of: take)
         let (samples, start) = try AVSyncEndToEndTests.sound(of: take)
         let beeps = Self.beeps(samples, start: start)
         let sound = (start + 1024.0 / 48_000)...(start + Double(samples.count) / 48_000)
         let errors = try AVSyncEndToEndTests.flashErrors(take, pictures: pictures, onsets: beeps.map(\.onset), sound: sound, fps: 30)
-        try #require(errors.count >= 110, "\(errors.count) beeps paired with their flashes")
+        try #require(errors.count >= 36, "\(errors.count) beeps paired with their flashes")
         let first = errors[0]
         let worst = errors.map { abs($0 - first) }.max() ?? 0
         #expect(worst <= 0.015, "beep minus flash moved by up to \(Int(worst * 1000)) ms from the first (\(Int(first * 1000)) ms)")
