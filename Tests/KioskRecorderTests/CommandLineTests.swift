@@ -21,6 +21,11 @@ func recorderEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
     var environment = ProcessInfo.processInfo.environment
     environment["SDL_VIDEODRIVER"] = environment["SDL_VIDEODRIVER"] ?? "dummy"
     environment["SDL_AUDIODRIVER"] = "dummy"
+    // The renderer is the recorder's own choice unless a test names one (`extra`): KioskUITests set
+    // SDL_RENDER_DRIVER=software in this very process (`makeContext`), and a recorder started after
+    // them inherited it, so the Xvfb test of the booth's own choice over llvmpipe saw no OpenGL tried
+    // whenever it ran after them (three launches in a row under a wider pool).
+    environment.removeValue(forKey: "SDL_RENDER_DRIVER")
     return environment.merging(extra) { $1 }
 }
 

@@ -1,5 +1,5 @@
 // Test-only LD_PRELOAD shim for the test runner alone (kiosk/test): it tells the process it has
-// KIOSK_TEST_POOL_WIDTH processors (kiosk/test sets 4; 6 without it), so that Swift's cooperative
+// KIOSK_TEST_POOL_WIDTH processors (kiosk/test sets 8; 6 without it), so that Swift's cooperative
 // pool, which libdispatch makes as wide as the processors it sees, runs that many tests at once.
 //
 // Why: most end-to-end tests spend their time waiting for a kiosk-recorder in real time (a 3 s take
