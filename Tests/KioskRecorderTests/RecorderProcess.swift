@@ -215,7 +215,27 @@ func peakMemory(_ pid: Int32) -> Int {
 /// Whether ffmpeg decodes the whole file without an error.
 func decodesCleanly(_ path: String) throws -> Bool {
     let r = try runProgram(["ffmpeg", "-v", "error", "-i", path, "-f", "null", "-"], stdout: .discard)
+    // What ffmpeg said goes to the test's output, so a failed expectation shows why.
+    if r.status != 0 || !r.stderr.isEmpty { print("decodesCleanly: ffmpeg on \(path) exited \(r.status): \(r.stderr.prefix(2000))") }
     return r.status == 0 && r.stderr.isEmpty
+}
+
+extension RecorderProcess {
+    /// Asks `state` until a reply satisfies `condition` (mode, buttons): what the booth shows as it
+    /// sees it, rather than a log line another part may print first. False on timeout.
+    func waitForState(timeout: Double = 20, _ condition: (_ mode: String, _ buttons: [Button]) -> Bool) -> Bool {
+        let deadline = ProcessInfo.processInfo.systemUptime + timeout
+        var asked = false
+        while ProcessInfo.processInfo.systemUptime < deadline {
+            if asked { Thread.sleep(forTimeInterval: 0.05) }
+            asked = true
+            let replies = names.filter { $0 == "state" }.count
+            command("state")
+            guard wait(for: "state", count: replies + 1, timeout: max(deadline - ProcessInfo.processInfo.systemUptime, 0.1)) != nil else { return false }
+            if case let .state(mode, _, buttons, _, _, _, _, _, _, _)? = events.last(where: { $0.name == "state" }), condition(mode, buttons) { return true }
+        }
+        return false
+    }
 }
 
 extension KioskEvent {
