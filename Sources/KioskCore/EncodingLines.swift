@@ -68,10 +68,6 @@ public struct Fragmenting {
 
     /// Video time at which the current fragment started.
     public var startPTS: Int64 = 0
-    /// After a fragment is cut: the end of its last picture (its pts plus the nominal frame length
-    /// given to the muxer). The next fragment may not start before it: the MOV muxer would refuse
-    /// the negative duration and write that picture without a pts.
-    public var endPTS: Int64?
     /// Bytes and packets waiting in the open fragment.
     public var pendingBytes: Int64 = 0
     public var pendingPackets = 0

@@ -22,6 +22,8 @@ final class EncodingSession {
     let settings: MovieSettings
     private let muxer: Muxer
     private let packet: Packet
+    /// The latest video packet, written once the next one gives its real length.
+    private let heldVideo: HeldVideoPacket
     private let video: VideoEncoder
     private let videoStream: UnsafeMutablePointer<AVStream>
     /// The sound's encoder and stream; nil without a microphone.
@@ -66,6 +68,7 @@ final class EncodingSession {
         muxer = try Muxer(settings: settings, io: io)
         try failure.check(.muxer)
         packet = try Packet()
+        heldVideo = try HeldVideoPacket()
         try failure.check(.packet)
         video = try VideoEncoder(settings: settings, globalHeader: muxer.globalHeader, failure: failure)
         videoStream = try muxer.addStream(for: video.codec, quarterTurns: settings.rotationQuarterTurns)
@@ -149,12 +152,6 @@ final class EncodingSession {
         if seconds >= settings.maxDuration - 0.0005 { return .stop(.maxDuration) }
         var pts = Int64((seconds * 90000).rounded())
         if pts <= pictures.lastPTS { pts = pictures.lastPTS + 1 }
-        // A picture that came a little early (a camera's or a pipe's jitter) right after a cut
-        // is placed at the end of the fragment before: at most that jitter late.
-        if let end = cuts.endPTS {
-            pts = max(pts, end)
-            cuts.endPTS = nil
-        }
         // A step of effort waits for the next key frame (a new encoder begins with one): the GOP's
         // end, or at most a GOP's worth of pictures (x264's own key frames at scene cuts restart
         // its count; a flash each second would put the GOP's end off for ever).
@@ -192,8 +189,8 @@ final class EncodingSession {
         if case let .stop(reason) = drainAudio(final: false) { return .stop(reason) }
         // Cut a fragment every `fragmentSeconds` of video.
         if Double(pts - cuts.startPTS) / 90000 >= settings.fragmentSeconds {
+            // This picture's packet is held (HeldVideoPacket): the fragment ends where it begins.
             cuts.startPTS = pts
-            cuts.endPTS = pts + pictures.spacing(interval: pictureLength)
             return flushFragment()
         }
         return .ok
@@ -339,10 +336,15 @@ final class EncodingSession {
             // (nor cut short when the take keeps every 2nd or 3rd picture).
             if packet.pointee.duration == 0 && codec === video.codec { packet.pointee.duration = pictures.spacing(interval: pictureLength) }
             if codec === video.codec { pictures.packetsEnd = Double(packet.pointee.pts + packet.pointee.duration) / 90000 }
-            av_packet_rescale_ts(packet, codec.pointer.pointee.time_base, stream.pointee.time_base)
-            packet.pointee.stream_index = stream.pointee.index
             do {
-                try muxer.write(packet)
+                if codec === video.codec {
+                    // Held until the next picture's packet gives its real length (the take's end: as guessed).
+                    try heldVideo.hold(packet, timeBase: codec.pointer.pointee.time_base, stream: stream, muxer: muxer)
+                } else {
+                    av_packet_rescale_ts(packet, codec.pointer.pointee.time_base, stream.pointee.time_base)
+                    packet.pointee.stream_index = stream.pointee.index
+                    try muxer.write(packet)
+                }
             } catch {
                 return failure(error)
             }
@@ -452,6 +454,7 @@ final class EncodingSession {
         _ = absorb(syncer.settle())
         if sink.failure == nil {
             if !videoEncoderStalled { _ = send(nil, to: video.codec, stream: videoStream) }
+            do throws(AVError) { try heldVideo.release(stream: videoStream, muxer: muxer) } catch { _ = failure(error) }
             if let audio {
                 // The sound ends with the picture: a microphone ahead of the camera (its last
                 // chunk, or a source held only to within 0.25 s of the clock) adds nothing after it.

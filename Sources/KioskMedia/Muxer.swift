@@ -91,3 +91,45 @@ final class Muxer {
         if let mehd { MoovDurations.writeMehd(fd: sink.fd, offset: mehd.offset, seconds: seconds, timescale: mehd.timescale) }
     }
 }
+
+/// The latest video packet, held until the next one is out (or the take ends), so that each is
+/// written with its real length. movenc begins a fragment where the one before it ended, whatever
+/// the first picture's own time: with each length known, a fragment ends exactly where its next
+/// picture begins, even after a gap (pictures left out for want of CPU, a stall), and no picture is
+/// placed early. (Before, the last length was guessed from the steps before it, and a picture after
+/// a longer gap came up to four frames early under a CPU hog.) Writer's thread only.
+final class HeldVideoPacket {
+    private let packet: Packet
+    private var held = false
+    private var timeBase = AVRational(num: 1, den: 90000)
+
+    init() throws(AVError) { packet = try Packet() }
+
+    /// Holds `next` (in `timeBase`, its length guessed), first writing the one held before it with
+    /// its length up to `next`'s time. `next` is blank afterwards.
+    func hold(_ next: UnsafeMutablePointer<AVPacket>, timeBase: AVRational, stream: UnsafeMutablePointer<AVStream>,
+              muxer: Muxer) throws(AVError) {
+        if held {
+            let p = packet.pointer
+            let start = av_rescale_q(next.pointee.pts, timeBase, self.timeBase)
+            if start > p.pointee.pts { p.pointee.duration = start - p.pointee.pts }
+            try write(stream: stream, muxer: muxer)
+        }
+        av_packet_move_ref(packet.pointer, next)
+        self.timeBase = timeBase
+        held = true
+    }
+
+    /// Writes the packet held, with the length it has (the take's last picture).
+    func release(stream: UnsafeMutablePointer<AVStream>, muxer: Muxer) throws(AVError) {
+        if held { try write(stream: stream, muxer: muxer) }
+    }
+
+    private func write(stream: UnsafeMutablePointer<AVStream>, muxer: Muxer) throws(AVError) {
+        let p = packet.pointer
+        held = false
+        av_packet_rescale_ts(p, timeBase, stream.pointee.time_base)
+        p.pointee.stream_index = stream.pointee.index
+        try muxer.write(p)
+    }
+}

@@ -20,13 +20,14 @@ struct EncodingSessionOwnersTests {
                       audio: audio)
     }
 
-    /// The owners made up to and including each step: file, IOContext, Muxer, Packet, the video
+    /// The owners made up to and including each step: file, IOContext, Muxer, two Packets (the one
+    /// the encoders fill and the video packet held for its length, HeldVideoPacket), the video
     /// encoder's CodecContext and two Frames (its own picture, and the one lending a camera frame's
     /// bytes), the audio encoder's CodecContext, Frame, Resampler and AudioFIFO. Adding a stream and
     /// writing the header make none.
     static let madeBy: [EncodingSession.Step: Int] = [
-        .file: 1, .ioContext: 2, .muxer: 3, .packet: 4, .videoEncoder: 5, .videoPicture: 7, .videoStream: 7,
-        .audioEncoder: 8, .audioFrame: 9, .resampler: 10, .audioFIFO: 11, .audioStream: 11, .header: 11,
+        .file: 1, .ioContext: 2, .muxer: 3, .packet: 5, .videoEncoder: 6, .videoPicture: 8, .videoStream: 8,
+        .audioEncoder: 9, .audioFrame: 10, .resampler: 11, .audioFIFO: 12, .audioStream: 12, .header: 12,
     ]
 
     @Test("A failed EncodingSession.init at each step leaks nothing", arguments: EncodingSession.Step.allCases)
@@ -59,7 +60,7 @@ struct EncodingSessionOwnersTests {
         }
         // The picture (video-range yuv420p of the movie's size) is lent to libx264, not converted:
         // no Scaler, and the frame it holds is let go.
-        #expect(owners.made == 13, "the eleven of the start, the fragments' syncer and the frame lent: \(owners.made)")
+        #expect(owners.made == 14, "the twelve of the start, the fragments' syncer and the frame lent: \(owners.made)")
         #expect(owners.live.isEmpty, "\(owners.live)")
     }
 
@@ -87,14 +88,14 @@ struct EncodingSessionOwnersTests {
             (call, made) = ("open(/nonexistent/folder/take.mov)", 0)
         case .oddSize:
             settings.videoSize = Size(width: 321, height: 241)
-            (call, made) = ("avcodec_open2(libx264)", 5)
+            (call, made) = ("avcodec_open2(libx264)", 6)
         case .unknownEncoderThenOddSize:
             settings.videoEncoder = "no-such-encoder"
             settings.videoSize = Size(width: 321, height: 241)
-            (call, made) = ("avcodec_open2(libx264)", 5)
+            (call, made) = ("avcodec_open2(libx264)", 6)
         case .oddSampleRate:
             settings.audio = (12345, 1)
-            (call, made) = ("avcodec_open2(aac)", 8)
+            (call, made) = ("avcodec_open2(aac)", 9)
         }
         var thrown: AVError?
         let owners = watching {
