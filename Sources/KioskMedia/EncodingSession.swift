@@ -402,8 +402,9 @@ final class EncodingSession {
         muxer.writeDuration(seconds: duration)
         cuts.written += 1
         syncer.request(FileSyncer.Point(end: sink.size, duration: duration, fragments: cuts.written))
-        cuts.pendingBytes = 0
-        cuts.pendingPackets = 0
+        // The picture held for its length goes into the next fragment: it counts there.
+        cuts.pendingBytes = heldVideo.bytes
+        cuts.pendingPackets = heldVideo.bytes > 0 ? 1 : 0
         cuts.freeAtSync = DiskSpace.available(at: settings.outputPath)
         if checkLost() { return .stop(.error) }
         if let free = cuts.freeAtSync, free < settings.minFreeDisk { return .stop(.diskFull) }

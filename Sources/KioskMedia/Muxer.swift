@@ -105,6 +105,9 @@ final class HeldVideoPacket {
 
     init() throws(AVError) { packet = try Packet() }
 
+    /// The bytes held (0: none): they belong to the fragment after the one being cut.
+    var bytes: Int64 { held ? Int64(packet.pointer.pointee.size) : 0 }
+
     /// Holds `next` (in `timeBase`, its length guessed), first writing the one held before it with
     /// its length up to `next`'s time. `next` is blank afterwards.
     func hold(_ next: UnsafeMutablePointer<AVPacket>, timeBase: AVRational, stream: UnsafeMutablePointer<AVStream>,
