@@ -68,7 +68,8 @@ extension Booth {
         case let .recordingFinished(result):
             recordingFinished(result)
         case let .fileJobDone(done, handOver):
-            done.forEach(events.emit)
+            // The take's outcome with the question it was made under (the guestbook's).
+            done.map(core.guestbook.stamped).forEach(events.emit)
             // An accepted take owes its hook once its hand-over was reported (a shared one once its
             // share folder is written, or failed).
             if handOver { handedOver(done) }

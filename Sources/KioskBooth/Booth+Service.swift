@@ -97,9 +97,9 @@ extension Booth {
     /// A reload that changes the words on screen (language, labels, prompt, font) is accepted only
     /// when a font has every glyph of them; otherwise it is refused like a bad file.
     private func checkedWords(_ decision: ReloadDecision) -> ReloadDecision {
-        guard case let .accepted(next, _, _) = decision, next.screen.textDiffers(from: config.screen) else { return decision }
+        guard case let .accepted(next, _, _) = decision, next.textDiffers(from: config) else { return decision }
         let shown = next.screen
-        do { try screen.checkWords(shown.words, prompt: shown.prompt, font: shown.font) } catch {
+        do { try screen.checkWords(shown.words, prompt: next.guestTexts, font: shown.font) } catch {
             return .refused(message: "\(error)")
         }
         return decision
@@ -109,9 +109,9 @@ extension Booth {
     /// controls, the preview; the rest is read where it is used.
     func apply(_ configuration: Configuration) {
         let shown = configuration.screen
-        if shown.textDiffers(from: config.screen) {
+        if configuration.textDiffers(from: config) {
             // Checked when the reload was accepted; a font file changed on disk since is logged.
-            do { try screen.setWords(shown.words, prompt: shown.prompt, font: shown.font) } catch {
+            do { try screen.setWords(shown.words, prompt: configuration.guestTexts, font: shown.font) } catch {
                 Log.info("reload: the words on screen are kept: \(error)")
             }
         }

@@ -110,7 +110,8 @@ public final class Booth {
                          settings: Self.coreSettings(config, parts: parts), now: now,
                          launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
                          microphone: parts.monitorsMicrophone && config.capture.microphone != .none,
-                         hookBackoff: HookBackoff(first: parts.environment.hookBackoff ?? 10), cameras: cameraCount)
+                         hookBackoff: HookBackoff(first: parts.environment.hookBackoff ?? 10), cameras: cameraCount,
+                         seed: UInt64.random(in: .min ... .max))
         machine.photoButton = config.screen.photoButton
         machine.library = config.screen.library
         inbox.wakes(with: parts.screen.wake)
@@ -254,7 +255,8 @@ public final class Booth {
                            encoder: config.video.encoder, autoEncoder: parts.autoEncoder?.name, shareSeconds: config.share.seconds,
                            onTake: config.service.onTake, hookAttempts: config.service.hookAttempts,
                            microphone: config.capture.microphone != .none, listensBetweenTakes: parts.monitorsMicrophone,
-                           maxDuration: config.limits.maxDuration)
+                           maxDuration: config.limits.maxDuration, questions: config.guest.questions?.lines ?? [],
+                           questionOrder: config.guest.questionOrder)
     }
 
     /// How long the loop may sleep when nothing wakes it (a new frame and every inbox message

@@ -37,6 +37,11 @@ extension BoothCore {
         let live = [Mode.ready, .countdown, .recording].contains(model.mode)
         if model.message == .cameraUnavailable, facts.noCameraFound { model.message = .noCameraFound }
         if model.mode == .ready { model.prompt = facts.prompt }
+        // The guestbook's question: large before the take (in the prompt's place), small during it.
+        if let question = guestbook.current, [.ready, .countdown, .recording].contains(model.mode) {
+            model.question = (question, model.mode != .recording)
+            model.prompt = nil
+        }
         if model.message == nil, model.mode == .ready, facts.microphoneMissing { model.message = .noMicrophone }
         if let levels = facts.levels, live {
             // In half-decibel steps: a level that wavers in the noise does not redraw the screen.

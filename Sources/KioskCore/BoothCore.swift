@@ -82,11 +82,16 @@ public struct BoothCore: Sendable {
         /// meter between takes (a screen that shows the meter).
         public var microphone: Bool
         public var listensBetweenTakes: Bool
+        /// `--questions` as read, and `--question-order` (the guestbook).
+        public var questions: [String] = []
+        public var questionOrder = QuestionOrder.order
 
         public init(idleTimeout: Double = 0, idleAction: IdleAction = .discard, attractAfter: Double = 0,
                     encoder: VideoEncoderName = .auto, autoEncoder: VideoEncoderName? = nil, shareSeconds: Double = 30,
                     onTake: String? = nil, hookAttempts: Int? = nil, microphone: Bool = false, listensBetweenTakes: Bool = false,
-                    maxDuration: Double = 1200) {
+                    maxDuration: Double = 1200, questions: [String] = [], questionOrder: QuestionOrder = .order) {
+            self.questions = questions
+            self.questionOrder = questionOrder
             self.shareSeconds = shareSeconds
             self.maxDuration = maxDuration
             self.microphone = microphone
@@ -147,11 +152,6 @@ public struct BoothCore: Sendable {
     /// The outstanding work the exit waits for: file jobs, the hooks owed and the one running
     /// (BoothCore+Jobs); the exit the machine asked for.
     public internal(set) var jobs = BoothJobs()
-    /// A signal ended the booth (the machine took `terminate` as its reason to leave): a running
-    /// hook is asked to end.
-    var endedBySignal = false
-    /// `.exit` was said.
-    var exitSaid = false
     /// The cameras: the one in use, the switch's order and the new one's name (BoothCore+Cameras).
     public internal(set) var ring: CameraRing
     /// The switch under way: from which camera (the one in use when it began); nil: none.
@@ -167,6 +167,8 @@ public struct BoothCore: Sendable {
     public internal(set) var take = TakeWatch()
     /// The machine's sleep and SIGTSTP, waiting for the take to be safe.
     public internal(set) var safeStop = SafeStop()
+    /// The guestbook's question asked now, and the one the latest take was made under.
+    public internal(set) var guestbook: Guestbook
     /// The time of the input being handled (`handle(_:at:)`), for the rules its actions start.
     var now: Int64
 
@@ -175,8 +177,10 @@ public struct BoothCore: Sendable {
     /// attempt (`cameraStarted`). `hookBackoff`: the wait between a hook's tries. `cameras`: how
     /// many the switch goes round.
     public init(machine: RecorderMachine, settings: Settings = Settings(), now: Int64, launchFiles: Bool = false,
-                microphone: Bool = false, hookBackoff: HookBackoff = HookBackoff(), cameras: Int = 1) {
+                microphone: Bool = false, hookBackoff: HookBackoff = HookBackoff(), cameras: Int = 1, seed: UInt64 = 0) {
         self.machine = machine
+        guestbook = Guestbook(seed: seed)
+        guestbook.use(settings.questions, order: settings.questionOrder)
         self.now = now
         ring = CameraRing(count: cameras)
         self.settings = settings
@@ -207,7 +211,7 @@ public struct BoothCore: Sendable {
         let actions = machine.handle(event)
         // A signal is why the booth ends (not a `quit` or an outcome before it): from now on, even
         // while a take is still being finished.
-        if case .terminate = event, !leaving, machine.exiting { endedBySignal = true }
+        if case .terminate = event, !leaving, machine.exiting { jobs.endedBySignal = true }
         return said + effects(of: actions)
     }
 
@@ -232,10 +236,15 @@ public struct BoothCore: Sendable {
                 return []
             case .startRecording:
                 take.opening()
+                guestbook.takeBegins()
                 // The listening microphone closes first: the take opens the same device.
                 return listener.takeBegins() + BoothAction(action).map { [.machine($0)] }!
             case let .emit(event):
-                return [.machine(.emit(completed(event)))]
+                return [.machine(.emit(guestbook.stamped(completed(event))))]
+            case .handOverTake:
+                // The next guest is asked the next question (the take's own is kept for its outcome).
+                guestbook.handedOver()
+                return [.machine(.handOverTake)]
             case let .takePhoto(orientation):
                 guard !photo.busy else {
                     return [.emit(.error(code: .notAllowed, message: "'photo': the last photo is still being taken"))]
@@ -271,6 +280,7 @@ public struct BoothCore: Sendable {
     mutating func turn(at now: Int64, _ facts: Turn = Turn()) -> [Effect] {
         self.now = now
         var effects: [Effect] = []
+        guestbook.use(settings.questions, order: settings.questionOrder)
         // An exit the machine decides in this turn (an idle reset ending a once session) comes with
         // the work it still posts (the discard), carried out after this turn's effects: only a
         // turn after it may say `.exit`.
@@ -314,9 +324,9 @@ public struct BoothCore: Sendable {
         if let job = photo.givenUp(at: now) { effects.append(.withdrawPhoto(job)) }
         effects += listener.look(machine: machine, settings: settings, facts, at: now)
         effects += dueHook(at: now)
-        if jobs.stopHooks(signalled: endedBySignal) { effects.append(.stopHook) }
-        if !exitSaid, exitDecidedBefore, let code = jobs.exitCode, jobs.isFinished {
-            exitSaid = true
+        if jobs.stopHooks(signalled: jobs.endedBySignal) { effects.append(.stopHook) }
+        if !jobs.exitSaid, exitDecidedBefore, let code = jobs.exitCode, jobs.isFinished {
+            jobs.exitSaid = true
             effects.append(.exit(code))
         }
         return effects

@@ -22,6 +22,11 @@ public struct BoothJobs: Equatable, Sendable {
     public var owed = HookQueue()
     /// A signal ended the booth and the running hook was asked to end (once).
     private var hooksStopped = false
+    /// A signal is why the booth ends (the machine took `terminate` as its reason to leave): a
+    /// running hook is asked to end.
+    public internal(set) var endedBySignal = false
+    /// `.exit` was said.
+    var exitSaid = false
 
     public init() {}
 

@@ -217,6 +217,18 @@ public struct Configuration: Equatable, Sendable {
         }
     }
 
+    /// The operator's texts the screen may show beside its own words: the prompt and the
+    /// guestbook's questions, one a line (their glyphs are checked with the words'); nil: none.
+    public var guestTexts: String? {
+        let texts = [screen.prompt].compactMap { $0 } + (guest.questions?.lines ?? [])
+        return texts.isEmpty ? nil : texts.joined(separator: "\n")
+    }
+
+    /// Whether the text on screen would change: the words, the prompt, the font or the questions.
+    public func textDiffers(from other: Configuration) -> Bool {
+        screen.textDiffers(from: other.screen) || guest.questions?.lines != other.guest.questions?.lines
+    }
+
     /// The guest's turn: whether the booth waits for the next guest, the countdown before a take,
     /// and what a booth nobody touches does.
     public struct Guest: Equatable, Sendable {
@@ -233,6 +245,11 @@ public struct Configuration: Equatable, Sendable {
         public var idleAction: IdleAction = .use
         /// `--trim`: a trimmer on the review; Use Video delivers the part kept.
         public var trim = false
+        /// `--questions FILE` (the guestbook): the file, and its questions as read at launch or by
+        /// the last reload (Questions.parse); nil: none.
+        public var questions: QuestionList?
+        /// `--question-order`: in turn, or shuffled (each once before any repeats).
+        public var questionOrder = QuestionOrder.order
 
         public init() {}
     }

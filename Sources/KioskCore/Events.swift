@@ -179,6 +179,10 @@ public enum KioskEvent: Equatable, Sendable {
     case photoTaken(path: String, width: Int, height: Int)
     /// `--check`: whether the booth can run, and each part checked.
     case check(ok: Bool, items: [CheckItem])
+    /// `--questions` (the guestbook): a take's event (`recordingStarted`, `recordingFinished`, the
+    /// outcome) or `state`, with the question the guest was asked. On stdout it is the inner
+    /// event's line with a `question` field after its own.
+    indirect case asked(KioskEvent, question: String)
 }
 
 extension KioskEvent: Codable {
@@ -186,7 +190,7 @@ extension KioskEvent: Codable {
         case event, camera, width, height, fps, orientation, outputPath, duration, bytes, reason, success
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
         case action, status, ok, items, remaining, microphoneLevel, encoder, microphone, url, token, folder, attempt, hooksPending
-        case trim, trimmed, library, libraryLeftOut
+        case trim, trimmed, library, libraryLeftOut, question
         case skippedFrames, frameRate, effortSteps
     }
 
@@ -209,10 +213,22 @@ extension KioskEvent: Codable {
     typealias Field = (key: Key, value: any Encodable & Sendable)
 
     /// The value of the `event` key.
-    public var name: String { Self.kind(of: self).name }
+    public var name: String {
+        if case let .asked(event, _) = self { return event.name }
+        return Self.kind(of: self).name
+    }
 
     /// The fields in the contract's order, `event` first. Both encoders below use this one list.
-    var fields: [Field] { [(.event, name)] + (Self.kind(of: self).fields(self) ?? []) }
+    var fields: [Field] {
+        if case let .asked(event, question) = self { return event.fields + [(.question, question)] }
+        return [(.event, name)] + (Self.kind(of: self).fields(self) ?? [])
+    }
+
+    /// The event without its question (`asked`), as it is without `--questions`.
+    public var unasked: KioskEvent {
+        if case let .asked(event, _) = self { return event.unasked }
+        return self
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
@@ -223,7 +239,8 @@ extension KioskEvent: Codable {
         let c = try decoder.container(keyedBy: Key.self)
         let name = try c.decode(String.self, forKey: .event)
         guard let kind = Self.kinds.first(where: { $0.name == name }) else { throw UnknownEvent(name: name) }
-        self = try kind.decode(c)
+        let event = try kind.decode(c)
+        self = try c.decodeIfPresent(String.self, forKey: .question).map { .asked(event, question: $0) } ?? event
     }
 
     /// One kind of event, declared once: its name, its fields in the contract's order (nil for an

@@ -22,6 +22,8 @@ public struct MovieSettings: Sendable {
     /// The operator's overlay, burnt into every picture before it is encoded (`OverlayPlanes`,
     /// made once for the take on the writer's thread); nil: none.
     public var overlay: TakeOverlay?
+    /// The file's `title` tag (the guestbook's question, `--questions`); nil: none.
+    public var title: String?
     /// Permissions of the take and its marker, created new (O_EXCL, never through a symlink).
     public var fileMode = 0o600
     /// How much video a fragment holds before it is written and synced: the most a crash loses.

@@ -125,6 +125,7 @@ public struct OptionParser: Sendable {
             try apply(setting, to: &configuration)
         }
         try applyCameras(settings.filter { $0.spec.name == "camera" }, to: &configuration)
+        try readQuestions(into: &configuration)
         try Self.validate(configuration)
         var player = PlayerOptions(loop: names.contains("loop"))
         if let fit = settings.last(where: { $0.spec.name == "fit" }) {
@@ -211,6 +212,25 @@ public struct OptionParser: Sendable {
             choices.append(scratch.capture.camera)
         }
         configuration.capture.cameras = choices
+    }
+
+    /// `--questions FILE`: its questions, read now (at launch, and again by each reload). A file that
+    /// cannot be read, or has no question in it, is a bad option.
+    func readQuestions(into configuration: inout Configuration) throws(UsageError) {
+        guard let path = configuration.guest.questions?.path else { return }
+        let text: String
+        do {
+            text = try readFile(path)
+        } catch let error as ConfigFileError {
+            throw UsageError("--questions: \(error)")
+        } catch {
+            throw UsageError("--questions: cannot read '\(path)': \(error)")
+        }
+        let questions = Questions.parse(text)
+        guard !questions.isEmpty else {
+            throw UsageError("--questions: '\(path)' has no question in it (one a line; blank lines and lines starting with # are skipped)")
+        }
+        configuration.guest.questions = QuestionList(path: path, lines: questions)
     }
 
     /// Applies a config file: `key = value` lines, blank lines and `#` comments.

@@ -362,6 +362,11 @@ enum Values {
         return degrees / 90
     }
 
+    static func questionOrder(_ v: String) throws(ValueError) -> QuestionOrder {
+        guard let o = QuestionOrder(rawValue: v) else { throw ValueError("'\(v)' is not 'order' or 'shuffle'") }
+        return o
+    }
+
     static func session(_ v: String) throws(ValueError) -> SessionMode {
         guard let s = SessionMode(rawValue: v) else { throw ValueError("'\(v)' is not 'once' or 'loop'") }
         return s

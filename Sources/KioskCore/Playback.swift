@@ -41,6 +41,6 @@ extension ViewModel {
     public static func playback(position: Double, duration: Double, paused: Bool) -> ViewModel {
         ViewModel(mode: .playing, timer: TimerText.playback(position: position, duration: duration), buttons: [.closePlayer],
                   bottomPanelBackground: true, frozenFrame: false, message: nil,
-                  progress: duration > 0 ? min(max(position / duration, 0), 1) : nil, paused: paused, countdown: nil, remainingFraction: nil, prompt: nil, attract: nil)
+                  progress: duration > 0 ? min(max(position / duration, 0), 1) : nil, paused: paused, countdown: nil, remainingFraction: nil, attract: nil)
     }
 }

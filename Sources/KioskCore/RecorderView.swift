@@ -21,8 +21,19 @@ public struct ViewModel: Equatable, Sendable {
     /// Near a take's limit: the part of the warning time still left (1 → 0); the timer counts
     /// down in red and a ring around Stop empties with it. nil otherwise.
     public var remainingFraction: Double?
+    /// The words at the top of the picture: the operator's prompt, the guestbook's question.
+    var top = TopWords()
     /// The operator's words for the guest (`--prompt`), shown at the top of the picture in ready.
-    public var prompt: String?
+    public var prompt: String? {
+        get { top.prompt }
+        set { top.prompt = newValue }
+    }
+    /// The guestbook's question (`--questions`): large in ready and the countdown (in the prompt's
+    /// place), smaller at the top while recording.
+    public var question: (text: String, large: Bool)? {
+        get { top.question }
+        set { top.question = newValue }
+    }
     /// The attract screen (ready, untouched for `--attract-after`): where the record button's pulse
     /// is in its cycle, 0…1. nil otherwise.
     public var attract: Double?
@@ -48,11 +59,12 @@ public struct ViewModel: Equatable, Sendable {
     public static func == (a: ViewModel, b: ViewModel) -> Bool {
         a.mode == b.mode && a.timer == b.timer && a.buttons == b.buttons && a.bottomPanelBackground == b.bottomPanelBackground
             && a.frozenFrame == b.frozenFrame && a.message == b.message && a.progress == b.progress && a.paused == b.paused
-            && a.countdown == b.countdown && a.remainingFraction == b.remainingFraction && a.prompt == b.prompt
+            && a.countdown == b.countdown && a.remainingFraction == b.remainingFraction && a.top == b.top
             && a.attract == b.attract && a.microphoneLevel?.now == b.microphoneLevel?.now
             && a.microphoneLevel?.peak == b.microphoneLevel?.peak && a.microphoneSilent == b.microphoneSilent
             && a.cameraName == b.cameraName && a.focusBox?.center == b.focusBox?.center && a.focusBox?.progress == b.focusBox?.progress
             && a.share == b.share && a.flash == b.flash && a.trimmer == b.trimmer && a.library == b.library
+
     }
 }
 
@@ -64,6 +76,17 @@ public struct TrimmerView: Equatable, Sendable {
     public init(duration: Double, range: TrimRange) {
         self.duration = duration
         self.range = range
+    }
+}
+
+/// The words at the top of the picture: the operator's prompt (`--prompt`) or the guestbook's
+/// question (`--questions`), which takes the prompt's place.
+struct TopWords: Equatable, Sendable {
+    var prompt: String?
+    var question: (text: String, large: Bool)?
+
+    static func == (a: TopWords, b: TopWords) -> Bool {
+        a.prompt == b.prompt && a.question?.text == b.question?.text && a.question?.large == b.question?.large
     }
 }
 
@@ -148,7 +171,7 @@ extension RecorderMachine {
             progress: nil, paused: false,
             countdown: { if case let .countdown(n) = state { n } else { nil } }(),
             remainingFraction: timeWarning ? { if case let .recording(r) = state { min(max((r.remaining ?? 0) / warnRemaining, 0), 1) } else { nil } }() : nil,
-            prompt: nil, attract: nil,
+            attract: nil,
             share: { if case let .sharing(link) = state { ShareScreen(url: link?.url, photo: link?.photo != nil) } else { nil } }(),
             trimmer: trimmerView,
             library: { if case let .library(room) = state { room } else { nil } }())

@@ -64,10 +64,11 @@ public enum SharePage {
     /// A photo's folder: its one picture, the only file its page names.
     public static let photo = "photo.jpg"
 
-    /// The page: the operator's `title` (or the language's heading), the video with its poster, and a
-    /// large Save link that downloads the video as `downloadName` (e.g. `video-20261202-0714.mp4`).
-    public static func html(title: String?, language: Language, downloadName: String) -> String {
-        page(title: title, heading: .heading, language: language, body: """
+    /// The page: the operator's `title` (or the language's heading), the guestbook's `question` the
+    /// take answers (`--questions`; nil: none), the video with its poster, and a large Save link
+    /// that downloads the video as `downloadName` (e.g. `video-20261202-0714.mp4`).
+    public static func html(title: String?, question: String? = nil, language: Language, downloadName: String) -> String {
+        page(title: title, heading: .heading, language: language, body: (question.map { "<p class=\"question\">\(escape($0))</p>\n" } ?? "") + """
             <video controls playsinline preload="metadata" poster="\(poster)" src="\(video)"></video>
             <a class="save" href="\(video)" download="\(escape(downloadName))">\(escape(SharePageText.save.text(in: language)))</a>
             <p>\(escape(SharePageText.iPhoneHint.text(in: language)))</p>
@@ -104,6 +105,7 @@ public enum SharePage {
             .save { display: block; margin: 20px auto 12px; max-width: 420px; padding: 18px; border-radius: 12px; background: #1a73e8;
                     color: #fff; font-size: 1.4em; font-weight: bold; text-decoration: none; }
             p { margin: 0 auto; max-width: 420px; font-size: 0.95em; color: #bbb; line-height: 1.4; }
+            p.question { margin: 0 auto 12px; max-width: 640px; font-size: 1.2em; color: #eee; font-style: italic; overflow-wrap: anywhere; }
             </style>
             </head>
             <body>

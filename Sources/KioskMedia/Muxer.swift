@@ -14,10 +14,13 @@ final class Muxer {
     private let tally: OwnerTally
     /// The mehd duration field (file offset) and the movie timescale, once the header has one.
     private var mehd: (offset: Int, timescale: UInt64)?
+    /// The file's title tag (`MovieSettings.title`), written with the header.
+    private let title: String?
 
     init(settings: MovieSettings, io: IOContext) throws(AVError) {
         output = try OutputFormat(container: settings.container, url: settings.outputPath, io: io)
         tally = OwnerTally(Muxer.self)
+        title = settings.title
     }
 
     var sink: FileSink { output.io.sink }
@@ -51,6 +54,8 @@ final class Muxer {
         // skip_trailer: no mfra index at the end. Its moof offsets would be the muxer's, 20 bytes short
         // of the file's after the mehd; demuxers find the fragments by walking them anyway.
         av_dict_set(&options, "movflags", "frag_custom+empty_moov+default_base_moof+skip_trailer", 0)
+        // The guestbook's question as the file's title (udta ©nam; ffprobe's format_tags.title).
+        if let title { av_dict_set(&context.pointee.metadata, "title", title, 0) }
         let result = avformat_write_header(context, &options)
         av_dict_free(&options)
         guard result >= 0 else { throw AVError(code: result, call: "avformat_write_header") }

@@ -230,7 +230,7 @@ public enum ShareRendition {
         let posterSeconds = ShareFiles.seconds(since: start)
 
         start = MonotonicClock.now()
-        let page = Array(SharePage.html(title: request.title, language: request.language,
+        let page = Array(SharePage.html(title: request.title, question: request.question, language: request.language,
                                         downloadName: "video-" + ShareFiles.downloadStamp(request.now) + ".mp4").utf8)
         try ShareFiles.writeFile(partial + "/index.html", page, mode: request.fileMode)
         return ShareWritten(folder: partial, videoBytes: remux.bytes, posterBytes: poster.bytes.count, pageBytes: page.count,

@@ -22,10 +22,13 @@ public struct ShareRequest: Sendable {
     /// When the take was made: the name the Save button downloads it as (`video-YYYYMMDD-HHMM.mp4`, local time).
     public var now: Date
 
+    /// The guestbook's question the take answers (`--questions`), shown on its page; nil: none.
+    public var question: String?
+
     public init(take: String, folder: String, token: String, title: String?, language: Language, fileMode: Int = 0o644,
-                now: Date = Date()) {
+                now: Date = Date(), question: String? = nil) {
         (self.take, self.folder, self.token, self.title, self.language) = (take, folder, token, title, language)
-        (self.fileMode, self.now) = (fileMode, now)
+        (self.fileMode, self.now, self.question) = (fileMode, now, question)
     }
 }
 

@@ -104,6 +104,7 @@ struct Overlay {
         if let level = model.microphoneLevel { try drawMeter(level, silent: model.microphoneSilent) }
         if let box = model.focusBox { drawFocusBox(at: box.center, progress: box.progress) }
         if let prompt = model.prompt { try drawPrompt(prompt) }
+        if let question = model.question { try drawQuestion(question.text, large: question.large) }
         if let count = model.countdown { try drawCountdown(count) }
         if let message = model.message { try drawMessage(words[message]) }
         if let name = model.cameraName { try drawCameraName(name) }
@@ -174,6 +175,29 @@ struct Overlay {
         let width = max(area.width * 4 / 5 - 2 * padding, size)
         // Balanced lines, broken where the script allows (LineBreaks); SDL_ttf then only stacks them.
         let lines = try LineBreaks.balanced(prompt, maxWidth: width) { piece throws(SDLError) in try text.width(of: piece, size: size) }
+        let texture = try text.paragraph(lines.joined(separator: "\n"), size: size, width: width)
+        let boxSize = Size(width: texture.size.width + 2 * padding, height: texture.size.height + padding)
+        let box = Rect(x: area.x + (area.width - boxSize.width) / 2, y: area.y + padding, width: boxSize.width, height: boxSize.height)
+        try painter.fillRounded(box, radius: Double(textSize) * 0.6, boxBackground)
+        painter.text(texture, centeredAt: box.center, Style.lightText)
+    }
+
+    /// The guestbook's question: before the take, large at the top of the picture (twice the text
+    /// size, smaller step by step while its lines would cover more than half the picture, never
+    /// under the text size); while recording, at the text size, so the guest still sees it.
+    private func drawQuestion(_ question: String, large: Bool) throws(SDLError) {
+        let area = layout.content
+        let padding = textSize * 3 / 4
+        let width = max(area.width * 9 / 10 - 2 * padding, textSize)
+        var size = large ? textSize * 2 : textSize
+        var lines: [String]
+        while true {
+            let at = size
+            lines = try LineBreaks.balanced(question, maxWidth: width) { piece throws(SDLError) in try text.width(of: piece, size: at) }
+            let height = lines.count * size * 6 / 5
+            if !large || size <= textSize || height <= area.height / 2 { break }
+            size = max(size * 9 / 10, textSize)
+        }
         let texture = try text.paragraph(lines.joined(separator: "\n"), size: size, width: width)
         let boxSize = Size(width: texture.size.width + 2 * padding, height: texture.size.height + padding)
         let box = Rect(x: area.x + (area.width - boxSize.width) / 2, y: area.y + padding, width: boxSize.width, height: boxSize.height)

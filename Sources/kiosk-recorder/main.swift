@@ -78,8 +78,8 @@ func openScreen(_ config: Configuration) -> (SDLContext, Screen, Assets) {
         screen.photoButton = shown.photoButton
         // With an overlay the preview shows the whole picture by default: the frame's edges where the take has them.
         screen.previewFit = shown.shownPreviewFit(overlay: config.video.overlay != nil)
-        do { try screen.setWords(shown.words, prompt: shown.prompt, font: shown.font) } catch {
-            // A language or a prompt no installed font can show is a configuration to fix.
+        do { try screen.setWords(shown.words, prompt: config.guestTexts, font: shown.font) } catch {
+            // A language, a prompt or a question no installed font can show is a configuration to fix.
             Log.write("kiosk-recorder: \(error)\n")
             exit(2)
         }

@@ -261,3 +261,27 @@ extension EmbeddedRulesTests {
         #expect(h.screen.playbackPictures == shown, "stopped by the touch")
     }
 }
+
+extension EmbeddedRulesTests {
+    @Test("the guestbook's question on screen: large in ready and the countdown in the prompt's place, small while recording; the take's writer gets it as the file's title; Use Video brings the next")
+    func question() throws {
+        let h = BoothHarness(session: .loop, configure: { config in
+            config.guest.questions = QuestionList(path: "q.txt", lines: ["One?", "Two?"])
+            config.screen.prompt = "Hello"
+        })
+        h.booth.start()
+        #expect(h.step(until: { h.events.names == ["ready"] }))
+        #expect(h.step(until: { h.screen.rendered.last??.question?.text == "One?" }))
+        #expect(h.screen.rendered.last??.question?.large == true && h.screen.rendered.last??.prompt == nil)
+        h.send(.press(.start))
+        #expect(h.step(until: { h.events.names.contains("recordingStarted") }))
+        #expect(h.step(until: { h.screen.rendered.last??.question.map { !$0.large } == true }), "small while recording")
+        #expect(try #require(h.writer).settings.title == "One?")
+        if let path = h.writer?.settings.outputPath { _ = FileManager.default.createFile(atPath: path, contents: Data("take".utf8)) }
+        h.send(.press(.stop))
+        #expect(h.step(until: { h.booth.machine.mode == .finished }))
+        #expect(h.screen.rendered.last??.question == nil, "not over the review")
+        h.send(.press(.useVideo))
+        #expect(h.step(until: { h.screen.rendered.last??.question?.text == "Two?" }))
+    }
+}

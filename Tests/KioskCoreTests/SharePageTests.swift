@@ -53,6 +53,16 @@ struct SharePageTests {
         #expect(SharePage.html(title: "", language: .de, downloadName: "v.mp4").contains("<h1>Dein Video</h1>"))
     }
 
+    @Test("the guestbook's question above the video, escaped; without one, no question paragraph")
+    func question() {
+        let page = SharePage.html(title: "Anna & Tom", question: "<b>Any advice</b> for \"them\"? ふたりへ", language: .en, downloadName: "v.mp4")
+        #expect(page.contains("<p class=\"question\">&lt;b&gt;Any advice&lt;/b&gt; for &quot;them&quot;? ふたりへ</p>"))
+        #expect(!page.contains("<b>Any advice</b>"))
+        let question = page.range(of: "class=\"question\"")?.lowerBound, video = page.range(of: "<video")?.lowerBound
+        #expect(question != nil && video != nil && question! < video!, "the question comes before the video")
+        #expect(!SharePage.html(title: nil, language: .en, downloadName: "v.mp4").contains("<p class=\"question\">"))
+    }
+
     @Test("no outside address: no http:, https: or //, and every src and href is the video or the poster",
           arguments: Language.allCases)
     func selfContained(language: Language) {

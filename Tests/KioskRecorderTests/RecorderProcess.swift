@@ -114,7 +114,7 @@ final class RecorderProcess: Sendable {
             let replies = names.filter { $0 == "state" }.count
             command("state")
             guard wait(for: "state", count: replies + 1, timeout: deadline - ProcessInfo.processInfo.systemUptime) != nil,
-                  case let .state(mode, timer, _, _, remaining, _, _, _, _, _)? = events.last(where: { $0.name == "state" })
+                  case let .state(mode, timer, _, _, remaining, _, _, _, _, _)? = events.last(where: { $0.name == "state" })?.unasked
             else { return false }
             guard mode == "recording" else {
                 if mode == "countdown" { continue }
@@ -232,7 +232,7 @@ extension RecorderProcess {
             let replies = names.filter { $0 == "state" }.count
             command("state")
             guard wait(for: "state", count: replies + 1, timeout: max(deadline - ProcessInfo.processInfo.systemUptime, 0.1)) != nil else { return false }
-            if case let .state(mode, _, buttons, _, _, _, _, _, _, _)? = events.last(where: { $0.name == "state" }), condition(mode, buttons) { return true }
+            if case let .state(mode, _, buttons, _, _, _, _, _, _, _)? = events.last(where: { $0.name == "state" })?.unasked, condition(mode, buttons) { return true }
         }
         return false
     }

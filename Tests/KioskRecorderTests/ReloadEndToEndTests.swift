@@ -28,7 +28,7 @@ extension RecorderProcess {
 
     /// The last `recordingFinished`'s result.
     var lastResult: RecordingResult? {
-        events.reversed().lazy.compactMap { if case let .recordingFinished(result) = $0 { result } else { nil } }.first
+        events.reversed().lazy.compactMap { if case let .recordingFinished(result) = $0.unasked { result } else { nil } }.first
     }
 }
 
