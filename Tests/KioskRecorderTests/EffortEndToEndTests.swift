@@ -49,7 +49,12 @@ struct EffortEndToEndTests {
         #expect(result.droppedFrames == 0, "\(result)\n\(slow.stderr)")
         try #require(numbers.count > 30, "\(numbers.count) pictures")
         let steps = zip(numbers, numbers.dropFirst()).map { $1 - $0 }
-        #expect(steps.allSatisfy { $0 >= 1 && $0 <= 2 }, "gaps: \(steps.enumerated().filter { $0.element < 1 || $0.element > 2 }.prefix(5))")
+        // Every 2nd picture is what a 20-a-second encoder needs against 30. A machine short of CPU
+        // beyond that (a fresh CI run on a busy host once) takes the rate on to every 3rd, as the
+        // rule should: then the gaps are the 3rd's, and one of up to 5 where the rate changed.
+        let third = slow.stderr.contains("rate down to every 3rd picture")
+        let uneven = steps.enumerated().filter { $0.element < 1 || $0.element > (third ? 3 : 2) }
+        #expect(third ? uneven.count <= 1 && uneven.allSatisfy { $0.element <= 5 } : uneven.isEmpty, "gaps: \(uneven.prefix(5))")
         let missing = steps.reduce(0) { $0 + $1 - 1 }
         #expect(result.skippedFrames == missing && missing > 0, "\(result.skippedFrames) skipped, \(missing) missing")
         // About 15 a second once stepped (the first half second at the full rate).

@@ -97,40 +97,43 @@ final class RecorderProcess: Sendable {
         return nil
     }
 
-    /// Asks `state` until a reply says the booth is recording and its timer shows at least `seconds`
-    /// (rounded up to whole seconds): a take that long as the booth measures it, however slow the
-    /// machine. Near a limit (`--warn-remaining`) the timer counts down what is left instead: then
-    /// until `remaining` has fallen by that much since the first reply (at least as long). False on
-    /// timeout (or when the recorder stops answering). Its `state` replies stay among `events`.
-    func waitRecorded(_ seconds: Double, timeout: Double = 30) -> Bool {
-        let wanted = Int(seconds.rounded(.up))
+    /// Asks `state` every 50 ms (the timer moves once a second: plenty, and it leaves the booth be)
+    /// until `judge` says yes (true) or no (false) to a reply; nil from `judge`: ask again. False on
+    /// timeout, or when the recorder stops answering. Its `state` replies stay among `events`.
+    func askState(timeout: Double, _ judge: (_ reply: KioskEvent) -> Bool?) -> Bool {
         let deadline = ProcessInfo.processInfo.systemUptime + timeout
-        var firstRemaining: Double?
         var asked = false
         while ProcessInfo.processInfo.systemUptime < deadline {
-            // The timer moves once a second: a look every 50 ms is plenty, and leaves the booth be.
             if asked { Thread.sleep(forTimeInterval: 0.05) }
             asked = true
             let replies = names.filter { $0 == "state" }.count
             command("state")
-            guard wait(for: "state", count: replies + 1, timeout: deadline - ProcessInfo.processInfo.systemUptime) != nil,
-                  case let .state(mode, timer, _, _, remaining, _, _, _, _, _)? = events.last(where: { $0.name == "state" })?.unasked
-            else { return false }
-            guard mode == "recording" else {
-                if mode == "countdown" { continue }
-                return false
-            }
+            guard wait(for: "state", count: replies + 1, timeout: max(deadline - ProcessInfo.processInfo.systemUptime, 0.1)) != nil,
+                  let reply = events.last(where: { $0.name == "state" })?.unasked else { return false }
+            if let verdict = judge(reply) { return verdict }
+        }
+        return false
+    }
+
+    /// Asks `state` until a reply says the booth is recording and its timer shows at least `seconds`
+    /// (rounded up to whole seconds): a take that long as the booth measures it, however slow the
+    /// machine. Near a limit (`--warn-remaining`) the timer counts down what is left instead: then
+    /// until `remaining` has fallen by that much since the first reply (at least as long).
+    func waitRecorded(_ seconds: Double, timeout: Double = 30) -> Bool {
+        let wanted = Int(seconds.rounded(.up))
+        var firstRemaining: Double?
+        return askState(timeout: timeout) { reply in
+            guard case let .state(mode, timer, _, _, remaining, _, _, _, _, _) = reply else { return false }
+            guard mode == "recording" else { return mode == "countdown" ? nil : false }
             if let remaining {
                 firstRemaining = firstRemaining ?? remaining
                 // The timer may show what is left (rounded up): elapsed is not in it.
                 if TimerText.format(seconds: remaining.rounded(.up)) == timer {
-                    if let first = firstRemaining, first - remaining >= Double(wanted) { return true }
-                    continue
+                    return firstRemaining.map { $0 - remaining >= Double(wanted) } == true ? true : nil
                 }
             }
-            if let shown = Self.seconds(timer), shown >= wanted { return true }
+            return Self.seconds(timer).map { $0 >= wanted } == true ? true : nil
         }
-        return false
     }
 
     /// A `state` timer's whole seconds ("MM:SS", or "H:MM:SS").
@@ -229,17 +232,10 @@ extension RecorderProcess {
     /// Asks `state` until a reply satisfies `condition` (mode, buttons): what the booth shows as it
     /// sees it, rather than a log line another part may print first. False on timeout.
     func waitForState(timeout: Double = 20, _ condition: (_ mode: String, _ buttons: [Button]) -> Bool) -> Bool {
-        let deadline = ProcessInfo.processInfo.systemUptime + timeout
-        var asked = false
-        while ProcessInfo.processInfo.systemUptime < deadline {
-            if asked { Thread.sleep(forTimeInterval: 0.05) }
-            asked = true
-            let replies = names.filter { $0 == "state" }.count
-            command("state")
-            guard wait(for: "state", count: replies + 1, timeout: max(deadline - ProcessInfo.processInfo.systemUptime, 0.1)) != nil else { return false }
-            if case let .state(mode, _, buttons, _, _, _, _, _, _, _)? = events.last(where: { $0.name == "state" })?.unasked, condition(mode, buttons) { return true }
+        askState(timeout: timeout) { reply in
+            guard case let .state(mode, _, buttons, _, _, _, _, _, _, _) = reply else { return false }
+            return condition(mode, buttons) ? true : nil
         }
-        return false
     }
 }
 
