@@ -122,6 +122,16 @@ final class EncodingSession {
     private var pictureLength: Int64 { Int64((90000 / max(settings.fps, 1)).rounded()) }
 
     var duration: Double { max(videoEnd, audioEnd) }
+    /// Seconds the sound queued falls short of the picture's end (0 without sound or pictures, or
+    /// when it reaches it): what a stopped live take still waits for from its microphone.
+    var soundShortBy: Double {
+        guard let audio, pictures.written > 0 else { return 0 }
+        let rate = Double(audio.encoder.sampleRate)
+        // (A take stopped at its length limit has no sound past it.)
+        let end = min(Int64((videoEnd * rate).rounded()), Int64((settings.maxDuration * rate).rounded(.down)))
+        return sound.queued < end ? Double(end - sound.queued) / rate : 0
+    }
+    var soundShort: Bool { soundShortBy > 0 }
     /// The take's length up to the last fragment that reached the disk: what a file cut there holds.
     private(set) var syncedDuration: Double = 0
     var hasVideo: Bool { pictures.written > 0 && cuts.synced > 0 }

@@ -10,6 +10,17 @@ import KioskStorage
 import KioskSystem
 import Synchronization
 
+private extension StopReason {
+    /// The take ended by the guest, a limit of time, the booth or a lost camera: its microphone
+    /// still delivers (a full disk, a file at its size limit or a failure take nothing more).
+    var leavesMicrophoneRunning: Bool {
+        switch self {
+        case .user, .maxDuration, .background, .deviceDisconnected, .signal, .parentGone: true
+        case .maxFileSize, .diskFull, .error: false
+        }
+    }
+}
+
 public final class MovieWriter: Sendable {
     public let settings: MovieSettings
     /// Video frames the queue may hold before new ones are dropped (counted). Audio is never dropped.
@@ -293,10 +304,12 @@ public final class MovieWriter: Sendable {
         return q.waitingForRoom
     }
 
-    /// Takes an audio chunk (any thread). Audio is never dropped.
+    /// Takes an audio chunk (any thread). Audio is never dropped. After a stop is asked for, the
+    /// sound still comes: a live take's picture ends later than its microphone has delivered (a
+    /// period or a late thread behind), and the writer waits a moment for the rest (`awaitSound`).
     public func append(_ chunk: AudioChunk) {
         let taken = queue.withLock { q -> Bool in
-            guard q.accepting, !q.stopRequested else { return false }
+            guard q.accepting else { return false }
             q.items.append(.audio(chunk))
             return true
         }
@@ -361,6 +374,7 @@ public final class MovieWriter: Sendable {
                 reason = r
             }
         }
+        if settings.framesFromLiveClock, let r = reason, r.leavesMicrophoneRunning { awaitSound(session, reason: &reason) }
         // Nothing more is taken; what is still queued after the stop is not part of the take.
         let (dropped, afterStall, undecoded, wake) = queue.withLock { q -> (Int, Int, Int, Bool) in
             q.accepting = false
@@ -385,6 +399,45 @@ public final class MovieWriter: Sendable {
                                  encoder: session.videoEncoderName.rawValue, encoderStalled: session.videoEncoderStalled, lost: session.lost,
                                  droppedAfterStall: afterStall, skippedFrames: skipped, frameRate: session.frameRate,
                                  effortSteps: rule?.steps ?? 0))
+    }
+
+    /// How long a stopped live take waits for the sound that reaches its picture's end.
+    static let soundTailNanoseconds: Int64 = 300_000_000
+
+    /// The take stopped with its sound short of its picture's end: the microphone's last periods
+    /// are still on their way (a device delivers a period once captured; under load its thread
+    /// wakes late: a 5 s take beside a CPU hog ended 68 ms early). The chunks that come after the
+    /// stop are encoded until the sound reaches the picture's end, for at most
+    /// `soundTailNanoseconds` (a microphone that stopped delivering is not waited for longer);
+    /// pictures after the stop are not the take's.
+    private func awaitSound(_ session: EncodingSession, reason: inout StopReason?) {
+        let deadline = MonotonicClock.now() + Self.soundTailNanoseconds
+        let waitedFrom = MonotonicClock.now()
+        while session.soundShort {
+            let chunks = queue.withLock { q -> [AudioChunk] in
+                let taken = q.items.compactMap { item -> AudioChunk? in
+                    if case let .audio(chunk) = item { return chunk }
+                    return nil
+                }
+                q.items.removeAll()
+                q.videoCount = 0
+                return taken
+            }
+            for chunk in chunks {
+                if case let .stop(r) = session.encode(chunk) {
+                    reason = r
+                    return
+                }
+            }
+            guard session.soundShort else { break }
+            let left = deadline - MonotonicClock.now()
+            guard left > 0, available.wait(timeout: .now() + .nanoseconds(Int(left))) == .success else {
+                Log.info("take: the microphone's sound stopped \(String(printf: "%.0f", session.soundShortBy * 1000)) ms before the picture's end")
+                return
+            }
+        }
+        let waited = MonotonicClock.now() - waitedFrom
+        if waited > 100_000_000 { Log.info("take: waited \(waited / 1_000_000) ms after the stop for the microphone's sound to reach the picture's end") }
     }
 
     /// After a picture: the rule hears what it cost (the writer's time from taking it to its packet

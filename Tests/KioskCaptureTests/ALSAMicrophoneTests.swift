@@ -343,7 +343,7 @@ struct ALSAMicrophonePulseTests {
     /// The sound server drops our capture stream (`pacmd kill-source-output`), as PulseAudio does
     /// when a stream's device goes away for good: ALSA's pulse plugin then fails `snd_pcm_wait` or
     /// `snd_pcm_readi` with -EIO. Reopening works at once (the source is still there), so the
-    /// microphone is back at the first retry, a second later.
+    /// microphone is back at the first retry, a second later (on a loaded machine, at a later one).
     @Test("the sound server drops the stream: lost once, paced silence, back after a reopen, one timeline",
           .enabled(if: TestAudio.pulseAvailable || TestEnvironment.isCI, Self.skipNote))
     func streamKilled() throws {
@@ -371,7 +371,10 @@ struct ALSAMicrophonePulseTests {
         #expect(reason.hasSuffix("(kiosk_pulse_monitor): Input/output error"), "reason: \(reason)")
         #expect(events[1] == .microphoneBack(info))
         let downtime = Double(times[1] - times[0]) / 1e9
-        #expect(downtime >= 0.95 && downtime < 1.6, "back \(downtime) s after the loss (one retry a second)")
+        // One retry a second: none before the first second. Unloaded it is back at the first (1.01 s
+        // in every run); beside a CPU hog the sound server once took the first reopen for too long
+        // and it was back at the second.
+        #expect(downtime >= 0.95 && downtime < 3.6, "back \(downtime) s after the loss (one retry a second)")
         #expect(mic.overruns == 0)
 
         let arrivals = recorder.arrivals
