@@ -33,8 +33,10 @@ let package = Package(
         // The GNU parts of glibc (pipe2, pthread_setname_np) that Swift's Glibc module leaves out.
         .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
         cModule("CFFmpeg", pkgConfig: "libavformat", apt: [
-            "libavformat-dev", "libavcodec-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev",
+            "libavformat-dev", "libavcodec-dev", "libavfilter-dev", "libavutil-dev", "libswscale-dev", "libswresample-dev",
         ]),
+        // libebur128: the take's loudness (EBU R128, true peak) at its hand-over (KioskMedia's LoudnessMeter).
+        cModule("CEBUR128", pkgConfig: "libebur128", apt: ["libebur128-dev"]),
         // libjpeg-turbo: the cameras' MJPEG pictures (KioskMedia's CameraJPEGDecoder).
         cModule("CTurboJPEG", pkgConfig: "libturbojpeg", apt: ["libturbojpeg0-dev"]),
         // sd-bus: logind's sleep inhibitor on the system bus (KioskSleep).
@@ -50,7 +52,7 @@ let package = Package(
         // Files, folders and their rules: the takes' folder and list, a take's marker and cut, photos,
         // share folders, the hook queue, the disk's space and syncs. No codec: KioskMedia speaks to FFmpeg.
         .target(name: "KioskStorage", dependencies: ["KioskCore", "KioskSystem"]),
-        .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskSystem", "KioskStorage", "KioskPixels", "CFFmpeg", "CTurboJPEG"]),
+        .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskSystem", "KioskStorage", "KioskPixels", "CFFmpeg", "CTurboJPEG", "CEBUR128"]),
         // The per-sample loops of the camera's pictures, in C at -O2 in every build (docs/recording.md).
         .target(name: "KioskPixels", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", "KioskPixels", "CV4L2", "CALSA"]),

@@ -133,11 +133,18 @@ extension Booth {
         let trim = takes.trim
         takes.trim = nil
         dropTrimPictures()
+        let loudness = config.sound.loudness
         onFiles(handOver: true) {
-            // The cut first, while the take still has its marker: a kill during it leaves the whole take.
+            // The cut and the loudness first, while the take still has its marker: a kill during
+            // either leaves the whole take.
             let cut = trim.map { Booth.cut(output, to: $0) }
-            return (cut?.failure.map { [$0] } ?? []) + storage.handOver(output, number: number, rename: rename, rules: rules, protected: protected)
-                .map { cut?.done.map($0.trimmed) ?? $0 }
+            let level = loudness.map { Booth.level(output, to: $0) }
+            let failures = [cut?.failure, level?.failure].compactMap { $0 }
+            return failures + storage.handOver(output, number: number, rename: rename, rules: rules, protected: protected).map { event in
+                let outcome = cut?.done.map(event.trimmed) ?? event
+                guard let leveled = level?.done, outcome.handedOverPath != nil else { return outcome }
+                return .leveled(outcome, loudness: leveled)
+            }
         }
     }
 

@@ -23,6 +23,7 @@ extension Booth {
         settings.maxFileSize = config.limits.maxFileSize
         settings.minFreeDisk = config.limits.minFreeDisk
         settings.fileMode = config.storage.fileMode
+        settings.highPass = config.sound.highPass
         // The guestbook's question this take is made under (the core took it as Start asked for the take).
         settings.title = core.guestbook.take
         settings.rotationQuarterTurns = DisplayTransform(physical: screen.outputSize, orientation: orientation)

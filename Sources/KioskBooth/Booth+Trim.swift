@@ -7,6 +7,25 @@ import KioskMedia
 import KioskSystem
 
 extension Booth {
+    /// `--loudness`: the take at `path` set to `target` LUFS, on the file worker, after its cut and
+    /// before the hand-over removes its marker: what was measured and done (nil: nothing to do), or
+    /// the `error` event saying why it goes as recorded (it is untouched then).
+    static func level(_ path: String, to target: Double) -> (done: Leveling?, failure: KioskEvent?) {
+        do {
+            let done = try TakeLoudness.level(path, to: target)
+            if let done {
+                Log.info("loudness: \(path) measured \(String(printf: "%.1f", done.measured)) LUFS, true peak \(String(printf: "%.1f", done.truePeak)) dBTP; "
+                         + "gain \(String(printf: "%.1f", done.gain)) dB\(done.limited ? " with the limiter" : ""), "
+                         + "\(done.result.map { String(printf: "%.1f", $0) } ?? "?") LUFS, in \(String(printf: "%.3f", done.seconds)) s")
+            } else {
+                Log.info("loudness: \(path) left as it is (no sound track, silence, or already at \(target) LUFS)")
+            }
+            return (done, nil)
+        } catch {
+            return (nil, .error(code: .loudnessFailed, message: "the take's loudness was not set, so it is handed over as recorded: \(error)"))
+        }
+    }
+
     /// The take at `path` cut to `range`, on the file worker: what was delivered, or the `error`
     /// event saying why the whole take goes instead (it is untouched then).
     static func cut(_ path: String, to range: TrimRange) -> (done: TakeTrim.Cut?, failure: KioskEvent?) {

@@ -64,6 +64,20 @@ public struct Configuration: Equatable, Sendable {
     public var capture = Capture()
     /// How the picture is encoded.
     public var video = Video()
+    public var sound = Sound()
+    /// The take's sound (the guestbook, issue 44): `--high-pass`, `--loudness`.
+    public struct Sound: Equatable, Sendable {
+        /// The corner (Hz) of the 24 dB/octave high-pass the sound is recorded through; nil: off.
+        public var highPass: Double?
+        /// The integrated loudness (LUFS) a take is set to when it is handed over, its true peak at
+        /// most −1 dBTP; nil: off.
+        public var loudness: Double?
+        /// The true peak a leveled take keeps under (dBTP).
+        public static let truePeakCeiling = -1.0
+
+        public init() {}
+    }
+
     /// When a take stops by itself, and when the timer warns of it.
     public var limits = Limits()
     /// Where takes go, with what permissions, and which of them a folder keeps.

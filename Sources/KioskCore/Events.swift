@@ -51,6 +51,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case photoFailed
     /// `--trim`: the take could not be cut to its trim (a full disk); it was handed over whole.
     case trimFailed
+    /// `--loudness`: the take's sound could not be set to the target; it is handed over as recorded.
+    case loudnessFailed
 }
 
 /// One line of `--check`'s report: a part of the booth, whether it is fit, what was found, and the
@@ -183,6 +185,9 @@ public enum KioskEvent: Equatable, Sendable {
     /// outcome) or `state`, with the question the guest was asked. On stdout it is the inner
     /// event's line with a `question` field after its own.
     indirect case asked(KioskEvent, question: String)
+    /// `--loudness`: the outcome of a take whose sound was set to the target at its hand-over, with
+    /// what was measured and applied. On stdout it is the outcome's line with a `loudness` field.
+    indirect case leveled(KioskEvent, loudness: Leveling)
 }
 
 extension KioskEvent: Codable {
@@ -190,7 +195,7 @@ extension KioskEvent: Codable {
         case event, camera, width, height, fps, orientation, outputPath, duration, bytes, reason, success
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
         case action, status, ok, items, remaining, microphoneLevel, encoder, microphone, url, token, folder, attempt, hooksPending
-        case trim, trimmed, library, libraryLeftOut, question
+        case trim, trimmed, library, libraryLeftOut, question, loudness
         case skippedFrames, frameRate, effortSteps
     }
 
@@ -198,6 +203,7 @@ extension KioskEvent: Codable {
     public var handedOverPath: String? {
         switch self {
         case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path), let .videoRecorderDidFinishRecordingTrimmedVideo(path, _, _): path
+        case let .asked(event, _), let .leveled(event, _): event.handedOverPath
         default: nil
         }
     }
@@ -215,12 +221,14 @@ extension KioskEvent: Codable {
     /// The value of the `event` key.
     public var name: String {
         if case let .asked(event, _) = self { return event.name }
+        if case let .leveled(event, _) = self { return event.name }
         return Self.kind(of: self).name
     }
 
     /// The fields in the contract's order, `event` first. Both encoders below use this one list.
     var fields: [Field] {
         if case let .asked(event, question) = self { return event.fields + [(.question, question)] }
+        if case let .leveled(event, loudness) = self { return event.fields + [(.loudness, loudness)] }
         return [(.event, name)] + (Self.kind(of: self).fields(self) ?? [])
     }
 
@@ -239,7 +247,8 @@ extension KioskEvent: Codable {
         let c = try decoder.container(keyedBy: Key.self)
         let name = try c.decode(String.self, forKey: .event)
         guard let kind = Self.kinds.first(where: { $0.name == name }) else { throw UnknownEvent(name: name) }
-        let event = try kind.decode(c)
+        var event = try kind.decode(c)
+        if let loudness = try c.decodeIfPresent(Leveling.self, forKey: .loudness) { event = .leveled(event, loudness: loudness) }
         self = try c.decodeIfPresent(String.self, forKey: .question).map { .asked(event, question: $0) } ?? event
     }
 

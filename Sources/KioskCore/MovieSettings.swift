@@ -15,6 +15,9 @@ public struct MovieSettings: Sendable {
     /// Average bits per second, for encoders (or operators) that want a rate rather than a quality.
     public var bitrate: Int?
     public var maxDuration: Double = 1200
+    /// `--high-pass`: the corner (Hz) of the 24 dB/octave high-pass the sound is recorded through;
+    /// nil: none.
+    public var highPass: Double?
     public var maxFileSize: Int64 = 160 * 1024 * 1024
     public var minFreeDisk: Int64 = 1024 * 1024
     /// Clockwise quarter turns a player must apply (DisplayTransform.cameraQuarterTurns).

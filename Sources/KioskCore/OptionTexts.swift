@@ -80,8 +80,21 @@ enum ExampleConfig {
             if values.isEmpty, case let .value(value) = spec.defaultValue { values = [value] }
             lines += values.map { "# \(spec.name) = \(quoted($0))" }
         }
-        return lines.joined(separator: "\n") + "\n"
+        return (lines + guestbook).joined(separator: "\n") + "\n"
     }
+
+    /// The blocks after the settings: the lines that go together for one kind of booth.
+    static let guestbook = [
+        "",
+        "# --- A video guestbook -------------------------------------------------------------------------",
+        "# Uncomment these lines together: a question for each guest from the file (one a line), the",
+        "# rumble and stand thumps taken out of the sound as it is recorded, and every take handed over at",
+        "# one even loudness, whoever spoke and however near.",
+        "# questions = /etc/kiosk-recorder/questions.txt",
+        "# question-order = shuffle",
+        "# high-pass = 80",
+        "# loudness = -16",
+    ]
 
     /// A value as a config line must write it: in double quotes when it holds a '#' (unquoted, a
     /// ' #' starts a comment) or spaces at its ends, which would be trimmed (`ConfigLine.parse`).

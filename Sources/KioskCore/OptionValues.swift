@@ -362,6 +362,26 @@ enum Values {
         return degrees / 90
     }
 
+    /// `--high-pass`: off, or a corner from 20 to 500 Hz (rumble, handling noise and stand thumps
+    /// lie below; a voice's fundamental starts about 85 Hz).
+    static func highPass(_ v: String) throws(ValueError) -> Double? {
+        if v.lowercased() == "off" { return nil }
+        guard let hz = Double(v), hz.isFinite, (20...500).contains(hz) else {
+            throw ValueError("'\(v)' is not off or a corner from 20 to 500 Hz")
+        }
+        return hz
+    }
+
+    /// `--loudness`: off, or an integrated loudness from −36 to −6 LUFS (−23 broadcast, −16 the web
+    /// and phones, −14 the streaming services).
+    static func loudness(_ v: String) throws(ValueError) -> Double? {
+        if v.lowercased() == "off" { return nil }
+        guard let lufs = Double(v), lufs.isFinite, (-36 ... -6).contains(lufs) else {
+            throw ValueError("'\(v)' is not off or a loudness from -36 to -6 LUFS")
+        }
+        return lufs
+    }
+
     static func questionOrder(_ v: String) throws(ValueError) -> QuestionOrder {
         guard let o = QuestionOrder(rawValue: v) else { throw ValueError("'\(v)' is not 'order' or 'shuffle'") }
         return o

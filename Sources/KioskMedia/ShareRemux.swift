@@ -79,6 +79,19 @@ final class ShareMP4 {
         return (map, outputs, video)
     }
 
+    /// The streams as `addStreams(copying:)` makes them, but `encoding`'s (the input's audio stream)
+    /// takes `encoder`'s parameters (a leveled take's new sound, TakeLoudness), its tags kept.
+    func addStreams(copying input: UnsafeMutablePointer<AVFormatContext>, encoding: Int32, with encoder: AudioEncoder?) throws(AVError)
+        -> (map: [Int32], outputs: [UnsafeMutablePointer<AVStream>], video: Int32) {
+        let made = try addStreams(copying: input)
+        guard let encoder, encoding >= 0, Int(encoding) < made.map.count, made.map[Int(encoding)] >= 0 else { return made }
+        let stream = made.outputs[Int(made.map[Int(encoding)])]
+        let result = avcodec_parameters_from_context(stream.pointee.codecpar, encoder.codec.pointer)
+        guard result >= 0 else { throw AVError(code: result, call: "avcodec_parameters_from_context") }
+        stream.pointee.codecpar.pointee.codec_tag = 0
+        return made
+    }
+
     /// `avformat_write_header` with `movflags=+faststart`; only the `file` protocol may be opened
     /// (the read-back of faststart). The muxer writes an edit list where a track's first packet is
     /// not at 0 (`use_editlist`'s default for a file that is not fragmented): TakeTrim's cut.

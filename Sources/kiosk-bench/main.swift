@@ -60,6 +60,10 @@ let usageText = """
           tone, when FILE is missing): our remux (ShareRendition, in this process) against `ffmpeg
           -c copy -movflags +faststart` on the same take, rounds interleaved, medians and the
           ratio; and the whole folder's steps (poster, page, publish)
+      loudness [--take FILE] [--footage CLIP [--size WxH] [--seconds S]] [--rounds N] [--target LUFS]
+          --loudness at the hand-over (TakeLoudness, in this process) on a take (made first from the
+          clip with a tone when FILE is missing) against the ffmpeg CLI's ebur128 and its volume and
+          alimiter with the video copied, rounds interleaved: medians (ms, wall and CPU) and ratios
       versions
           print the linked FFmpeg libraries
       preview [--recorder PATH] [--size WxH] [--fps N] [--seconds S]
@@ -448,6 +452,7 @@ case "kill-loss": killLoss(options(arguments.dropFirst()))
 case "convert-yuyv": convertYUYV(options(arguments.dropFirst()))
 case "overlay-blend": overlayBlend(options(arguments.dropFirst()))
 case "share": shareBench(options(arguments.dropFirst()))
+case "loudness": loudnessBench(options(arguments.dropFirst()))
 case "versions":
     for (name, version) in MediaLibraries.versions.sorted(by: { $0.key < $1.key }) {
         FileHandle.standardOutput.write(Data("\(name) \(version)\n".utf8))

@@ -27,6 +27,7 @@
 #include <math.h>
 #include <poll.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/timerfd.h>
@@ -48,6 +49,8 @@ typedef struct {
     int gone;                 // this open's device was unplugged
     int beep;                 // frames carry the beep instead of their index
     int silent;               // frames are all zero
+    int16_t *file;            // `file`: its frames (stereo S16), played in a loop instead of the index
+    uint64_t file_frames;
     long long skew_ppm;       // its clock runs this many millionths fast (> 0) or slow (< 0)
     int unpaced;              // a stuck driver: a period is always there, at once
     long long close_ms;       // a slow driver: closing takes this long
@@ -158,6 +161,10 @@ static snd_pcm_sframes_t fake_transfer(snd_pcm_ioplug_t *io, const snd_pcm_chann
     for (snd_pcm_uframes_t i = 0; i < size; i++) {
         uint64_t index = m->start_index + m->transferred + i;
         int16_t values[2] = {(int16_t)(index & 0x7fff), (int16_t)((index >> 15) & 0x7fff)};
+        if (m->file_frames) {
+            values[0] = m->file[2 * (index % m->file_frames)];
+            values[1] = m->file[2 * (index % m->file_frames) + 1];
+        }
         if (m->beep) values[0] = values[1] = beep_sample(m, index);
         if (m->silent) values[0] = values[1] = 0;
         for (unsigned channel = 0; channel < io->channels && channel < 2; channel++) {
@@ -196,6 +203,7 @@ static int fake_close(snd_pcm_ioplug_t *io) {
         while (nanosleep(&pause, &pause) < 0 && errno == EINTR) {}
     }
     close(m->timer);
+    free(m->file);
     free(m);
     return 0;
 }
@@ -215,6 +223,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
     (void)root;
     long long stall_at = -1, stall_frames = 0, vanish_at = -1, vanish_frames = 0, skew_ppm = 0, close_ms = 0;
     int beep = 0, silent = 0, unpaced = 0;
+    const char *file = NULL;
     snd_config_iterator_t i, next;
     snd_config_for_each(i, next, conf) {
         snd_config_t *entry = snd_config_iterator_entry(i);
@@ -230,6 +239,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
             close_ms = value;
             continue;
         }
+        if (!strcmp(id, "file") && snd_config_get_string(entry, &file) == 0) continue;
         if (!strcmp(id, "beep") && (beep = snd_config_get_bool(entry)) >= 0) continue;
         if (!strcmp(id, "silent") && (silent = snd_config_get_bool(entry)) >= 0) continue;
         if (!strcmp(id, "unpaced") && (unpaced = snd_config_get_bool(entry)) >= 0) continue;
@@ -251,6 +261,24 @@ SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
         return -errno;
     }
     m->origin_ns = now_ns();
+    if (file) {
+        // Raw S16LE stereo at 48 kHz (ffmpeg -f s16le -ac 2 -ar 48000), read whole.
+        FILE *f = fopen(file, "rb");
+        long bytes = -1;
+        if (f && fseek(f, 0, SEEK_END) == 0) bytes = ftell(f);
+        if (bytes >= 4 && fseek(f, 0, SEEK_SET) == 0 && (m->file = malloc((size_t)bytes)) &&
+            fread(m->file, 1, (size_t)bytes, f) == (size_t)bytes) {
+            m->file_frames = (uint64_t)bytes / 4;
+        }
+        if (f) fclose(f);
+        if (!m->file_frames) {
+            SNDERR("kiosk_fake_microphone: cannot read the file %s", file);
+            free(m->file);
+            close(m->timer);
+            free(m);
+            return -EINVAL;
+        }
+    }
     m->stall_at = stall_at;
     m->stall_frames = stall_frames;
     m->vanish_at = vanish_at;
@@ -270,6 +298,7 @@ SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
     int err = snd_pcm_ioplug_create(&m->io, name, stream, mode);
     if (err < 0) {
         close(m->timer);
+        free(m->file);
         free(m);
         return err;
     }

@@ -1,0 +1,120 @@
+// libavfilter for sound: a graph of FFmpeg's own filters between a buffer source and a buffer sink,
+// as `ffmpeg -af` builds one. The take's high-pass as it is recorded (`--high-pass`: two 12 dB/oct
+// biquads, 24 dB per octave) and its gain and limiter at the hand-over (`--loudness`, TakeLoudness).
+import CFFmpeg
+import KioskCore
+
+/// Owns one AVFilterGraph (`avfilter_graph_alloc`, `avfilter_graph_free`, which frees its filters):
+/// `abuffer` → the chain → `abuffersink`. One thread at a time.
+final class AudioFilter {
+    private var graph: UnsafeMutablePointer<AVFilterGraph>?
+    private let source: UnsafeMutablePointer<AVFilterContext>
+    private let sink: UnsafeMutablePointer<AVFilterContext>
+    private let tally: OwnerTally
+    let sampleRate: Int32
+    let channels: Int32
+
+    /// The live sound's high-pass at `hertz`: two second-order Butterworth sections (each 12 dB per
+    /// octave), 24 dB per octave below the corner; no latency (an IIR filter, sample in, sample out).
+    static func highPass(_ hertz: Double) -> String {
+        let corner = String(printf: "%g", hertz)
+        return "highpass=f=\(corner):poles=2,highpass=f=\(corner):poles=2"
+    }
+
+    /// A graph of `chain` (libavfilter's text, e.g. "volume=3dB") taking `format` at `sampleRate`
+    /// with `channels`' usual layout, and giving `output` (S16 interleaved or float planes). With
+    /// `frameSize`, every frame out has that many samples (the last one at the end may be short).
+    init(_ chain: String, sampleRate: Int32, channels: Int32, format: AVSampleFormat, output: AVSampleFormat,
+         frameSize: Int32? = nil) throws(AVError) {
+        guard let graph = avfilter_graph_alloc() else { throw AVError(code: AVError.code(posix: ENOMEM), call: "avfilter_graph_alloc") }
+        self.graph = graph
+        tally = OwnerTally(AudioFilter.self)
+        (self.sampleRate, self.channels) = (sampleRate, channels)
+        // One thread: the graph runs on its caller's (the writer's, the file worker's).
+        graph.pointee.nb_threads = 1
+        var layout = AVChannelLayout()
+        av_channel_layout_default(&layout, channels)
+        var description = [CChar](repeating: 0, count: 64)
+        av_channel_layout_describe(&layout, &description, description.count)
+        let layoutName = description.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let formatName = String(cString: av_get_sample_fmt_name(format))
+        let arguments = "sample_rate=\(sampleRate):sample_fmt=\(formatName):channel_layout=\(layoutName):time_base=1/\(sampleRate)"
+        var made: UnsafeMutablePointer<AVFilterContext>?
+        var result = avfilter_graph_create_filter(&made, avfilter_get_by_name("abuffer"), "in", arguments, nil, graph)
+        guard result >= 0, let source = made else { throw AVError(code: result, call: "avfilter_graph_create_filter(abuffer)") }
+        made = nil
+        result = avfilter_graph_create_filter(&made, avfilter_get_by_name("abuffersink"), "out", nil, nil, graph)
+        guard result >= 0, let sink = made else { throw AVError(code: result, call: "avfilter_graph_create_filter(abuffersink)") }
+        (self.source, self.sink) = (source, sink)
+        // The sink's format: aformat at the chain's end says it (the sink's own options are binary lists).
+        let outputName = String(cString: av_get_sample_fmt_name(output))
+        let whole = chain + ",aformat=sample_fmts=\(outputName):sample_rates=\(sampleRate):channel_layouts=\(layoutName)"
+        var inputs = avfilter_inout_alloc(), outputs = avfilter_inout_alloc()
+        defer {
+            avfilter_inout_free(&inputs)
+            avfilter_inout_free(&outputs)
+        }
+        guard let first = outputs, let last = inputs else { throw AVError(code: AVError.code(posix: ENOMEM), call: "avfilter_inout_alloc") }
+        first.pointee.name = av_strdup("in")
+        first.pointee.filter_ctx = source
+        first.pointee.pad_idx = 0
+        first.pointee.next = nil
+        last.pointee.name = av_strdup("out")
+        last.pointee.filter_ctx = sink
+        last.pointee.pad_idx = 0
+        last.pointee.next = nil
+        result = avfilter_graph_parse_ptr(graph, "[in]" + whole + "[out]", &inputs, &outputs, nil)
+        guard result >= 0 else { throw AVError(code: result, call: "avfilter_graph_parse_ptr(\(chain))") }
+        result = avfilter_graph_config(graph, nil)
+        guard result >= 0 else { throw AVError(code: result, call: "avfilter_graph_config(\(chain))") }
+        if let frameSize { av_buffersink_set_frame_size(sink, UInt32(frameSize)) }
+    }
+
+    deinit { avfilter_graph_free(&graph) }
+
+    /// Gives the graph a frame (its data referenced, not copied: `AV_BUFFERSRC_FLAG_KEEP_REF`), or
+    /// nil: the end of the sound (what a filter holds back comes out).
+    func push(_ frame: UnsafeMutablePointer<AVFrame>?) throws(AVError) {
+        let result = av_buffersrc_add_frame_flags(source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
+        guard result >= 0 else { throw AVError(code: result, call: "av_buffersrc_add_frame_flags") }
+    }
+
+    /// The next frame out into `frame` (true), or false when the graph needs more (or has ended).
+    func pull(into frame: UnsafeMutablePointer<AVFrame>) throws(AVError) -> Bool {
+        let result = av_buffersink_get_frame(sink, frame)
+        if result == kiosk_AVERROR_EAGAIN() || result == kiosk_AVERROR_EOF() { return false }
+        guard result >= 0 else { throw AVError(code: result, call: "av_buffersink_get_frame") }
+        return true
+    }
+
+    /// Interleaved S16 samples through a graph made for S16 in and out (the high-pass): as many come
+    /// out as went in (the filters have no latency); empty when a call failed (the caller keeps the
+    /// sound unfiltered rather than lose it).
+    func filter(_ samples: ArraySlice<Int16>, scratch: Frame) -> [Int16] {
+        let count = samples.count / Int(channels)
+        guard count > 0 else { return [] }
+        let f = scratch.pointer
+        av_frame_unref(f)
+        f.pointee.format = AV_SAMPLE_FMT_S16.rawValue
+        f.pointee.nb_samples = Int32(count)
+        f.pointee.sample_rate = sampleRate
+        av_channel_layout_default(&f.pointee.ch_layout, channels)
+        guard av_frame_get_buffer(f, 0) >= 0 else { return [] }
+        samples.withUnsafeBytes { bytes in f.pointee.data.0!.update(from: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+        do throws(AVError) {
+            try push(f)
+            av_frame_unref(f)
+            var out: [Int16] = []
+            out.reserveCapacity(samples.count)
+            while try pull(into: f) {
+                let n = Int(f.pointee.nb_samples) * Int(channels)
+                f.pointee.data.0!.withMemoryRebound(to: Int16.self, capacity: n) { out.append(contentsOf: UnsafeBufferPointer(start: $0, count: n)) }
+                av_frame_unref(f)
+            }
+            return out
+        } catch {
+            av_frame_unref(f)
+            return []
+        }
+    }
+}

@@ -1,0 +1,280 @@
+// The take's loudness at its hand-over (`--loudness`, issue 44): its sound measured with libebur128
+// (EBU R128 integrated loudness, ITU-R BS.1770 true peak), then set to the target by one gain and,
+// where the gain would lift a peak over the ceiling, FFmpeg's lookahead limiter (`alimiter`, its
+// delay compensated). The sound is re-encoded once; every video packet is copied untouched. Each
+// AAC packet written takes the time of the packet it replaces (the encoder's priming stands where
+// the take's stood), so the sound stays where it was against the picture.
+// Like a trim, the new file is written beside the take under a hidden name, synced, and renamed
+// over it: a kill -9 during it leaves the whole take, with its marker, for the recovery at launch.
+import CEBUR128
+import CFFmpeg
+import FoundationEssentials
+import Glibc
+import KioskCore
+import KioskStorage
+import KioskSystem
+
+/// Owns one libebur128 state (`ebur128_init`, `ebur128_destroy`) measuring integrated loudness and
+/// true peak.
+final class LoudnessMeter {
+    private var state: UnsafeMutablePointer<ebur128_state>?
+    private let channels: Int
+    private let tally: OwnerTally
+
+    init(channels: Int, sampleRate: Int) throws(AVError) {
+        let mode = Int32(EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue)
+        guard let state = ebur128_init(UInt32(channels), UInt(sampleRate), mode) else {
+            throw AVError(code: AVError.code(posix: ENOMEM), call: "ebur128_init")
+        }
+        self.state = state
+        self.channels = channels
+        tally = OwnerTally(LoudnessMeter.self)
+    }
+
+    deinit { ebur128_destroy(&state) }
+
+    /// A frame of interleaved S16 samples (the filter's output).
+    func add(_ frame: UnsafeMutablePointer<AVFrame>) {
+        guard let data = frame.pointee.data.0, frame.pointee.nb_samples > 0 else { return }
+        data.withMemoryRebound(to: Int16.self, capacity: Int(frame.pointee.nb_samples) * channels) {
+            _ = ebur128_add_frames_short(state, $0, Int(frame.pointee.nb_samples))
+        }
+    }
+
+    /// The integrated loudness (LUFS); nil when nothing was above the gate (silence).
+    var integrated: Double? {
+        var value = 0.0
+        guard ebur128_loudness_global(state, &value) == 0, value.isFinite else { return nil }
+        return value
+    }
+
+    /// The highest true peak of any channel (dBTP); nil for silence.
+    var truePeak: Double? {
+        var highest = 0.0
+        for channel in 0..<channels {
+            var peak = 0.0
+            if ebur128_true_peak(state, UInt32(channel), &peak) == 0 { highest = max(highest, peak) }
+        }
+        return highest > 0 ? 20 * log10(highest) : nil
+    }
+}
+
+public enum TakeLoudness {
+    /// The gain is at most this (dB): a take of near silence is not lifted into loud hiss.
+    public static let maxGain = 30.0
+    /// Where the limiter holds the samples (dBFS), under the true-peak ceiling (−1 dBTP) by the
+    /// room the peaks between samples and the AAC encoder's overshoot take.
+    static let limit = -2.5
+    /// A gain this small is no change: the take is left as it is.
+    static let noChange = 0.1
+
+    /// Sets `take`'s sound to `target` LUFS in place. Nil when there was nothing to do (no sound
+    /// track, silence, or a gain under 0.1 dB): the take is untouched. Throws a `ShareError` naming
+    /// the step; the take is then untouched and the partial file gone.
+    public static func level(_ take: String, to target: Double) throws(ShareError) -> Leveling? {
+        let took = MonotonicClock.now()
+        var info = stat()
+        guard stat(take, &info) == 0 else { throw ShareError(step: "reading \(take)", errno: errno) }
+        let first = try pass(take, gain: 0, limiting: false, into: nil)
+        guard let measured = first.loudness, let peak = first.peak else { return nil }
+        var gain = min(target - measured, maxGain)
+        var limiting = peak + gain > limit
+        guard abs(gain) >= noChange || limiting else { return nil }
+        let partial = TakeFiles.trimmingPath(for: take)
+        unlink(partial)
+        do throws(ShareError) {
+            var result = try pass(take, gain: gain, limiting: limiting, into: (partial, Int(info.st_mode & 0o7777)))
+            // The limiter took some loudness with the peaks: once more, lifted by what it took.
+            if limiting, let reached = result.loudness, abs(target - reached) > 0.5, gain < maxGain {
+                gain = min(gain + target - reached, maxGain)
+                limiting = peak + gain > limit
+                result = try pass(take, gain: gain, limiting: limiting, into: (partial, Int(info.st_mode & 0o7777)))
+            }
+            guard rename(partial, take) == 0 else { throw ShareError(step: "renaming the leveled take over \(take)", errno: errno) }
+            FolderSync.sync(of: take)
+            return Leveling(measured: measured, truePeak: peak, gain: gain, limited: limiting, result: result.loudness,
+                            seconds: Double(MonotonicClock.now() - took) / 1e9)
+        } catch {
+            unlink(partial)
+            throw error
+        }
+    }
+
+    struct Pass {
+        var loudness: Double?
+        var peak: Double?
+    }
+
+    /// One pass over the take's sound: decoded, through the gain (and the limiter), measured; with
+    /// `output`, encoded into a new file at its path (with its mode) beside the video's packets.
+    private static func pass(_ take: String, gain: Double, limiting: Bool, into output: (path: String, mode: Int)?) throws(ShareError) -> Pass {
+        let step = output.map { "writing the leveled take " + $0.path } ?? "measuring \(take)'s loudness"
+        let demuxer: Demuxer
+        do { demuxer = try Demuxer(path: take, interruption: Interruption(), timeout: MovieProbe.readTimeout) } catch {
+            throw ShareError(step: "opening the take \(take)", error)
+        }
+        guard let audioStream = demuxer.bestStream(AVMEDIA_TYPE_AUDIO) else { return Pass() }
+        var file: ShareMP4?
+        do {
+            let sound = try SoundPass(stream: audioStream, gain: gain, limiting: limiting, encoding: output != nil)
+            var map: [Int32] = [], outputs: [UnsafeMutablePointer<AVStream>] = []
+            if let output {
+                let made = try ShareMP4(path: output.path, mode: output.mode, container: take.lowercased().hasSuffix(".mp4") ? "mp4" : "mov")
+                file = made
+                (map, outputs, _) = try made.addStreams(copying: demuxer.format, encoding: audioStream.pointee.index, with: sound.encoder)
+                try made.writeHeader()
+            }
+            let packet = try Packet()
+            while try demuxer.nextPacket(into: packet.pointer) {
+                let p = packet.pointer
+                let index = Int(p.pointee.stream_index)
+                if index == audioStream.pointee.index {
+                    try sound.take(p)
+                    av_packet_unref(p)
+                } else if let file, index < map.count, map[index] >= 0, let stream = demuxer.format.pointee.streams[index] {
+                    try file.write(p, from: stream, to: outputs[Int(map[index])])
+                } else {
+                    av_packet_unref(p)
+                }
+                if let file { try sound.writeEncoded(to: file, stream: outputs[Int(map[Int(audioStream.pointee.index)])], timeBase: audioStream.pointee.time_base) }
+            }
+            try sound.finish()
+            if let file {
+                try sound.writeEncoded(to: file, stream: outputs[Int(map[Int(audioStream.pointee.index)])], timeBase: audioStream.pointee.time_base, final: true)
+                _ = try file.finish(name: output!.path)
+            }
+            return Pass(loudness: sound.meter.integrated, peak: sound.meter.truePeak)
+        } catch {
+            if let file { throw file.failure(at: step, error) }
+            if let error = error as? ShareError { throw error }
+            if let error = error as? AVError { throw ShareError(step: step, error) }
+            throw ShareError(step: step, reason: "\(error)")
+        }
+    }
+}
+
+/// The sound's way through one pass: the AAC decoder, the filter (gain, limiter; S16 out in AAC
+/// frames), the meter, and with `encoding` the AAC encoder whose packets take the times of the
+/// packets read, in order.
+private final class SoundPass {
+    let decoder: CodecContext
+    let filter: AudioFilter
+    let meter: LoudnessMeter
+    let encoder: AudioEncoder?
+    private let frame: Frame
+    private let encoded: Packet
+    /// The times (pts, dts, duration) of the packets read, the next written takes the first.
+    private var times: [(pts: Int64, dts: Int64, duration: Int64)] = []
+    private var timesUsed = 0
+    /// The decoder's first frame is the encoder's priming as the take has it: the new encoder
+    /// makes its own in its place.
+    private var skippedPriming = false
+    /// Samples given to the filter: the next frame's time there.
+    private var filtered: Int64 = 0
+
+    init(stream: UnsafeMutablePointer<AVStream>, gain: Double, limiting: Bool, encoding: Bool) throws(AVError) {
+        decoder = try DecoderContext.make(for: stream)
+        // Every frame whole: a trimmed take's edit list asks to skip samples, which the new packets,
+        // one for one, keep in place.
+        decoder.pointer.pointee.flags2 |= AV_CODEC_FLAG2_SKIP_MANUAL
+        try decoder.open()
+        let rate = decoder.pointer.pointee.sample_rate, channels = decoder.pointer.pointee.ch_layout.nb_channels
+        var chain = String(printf: "volume=%.3fdB:precision=float", gain)
+        if limiting {
+            chain += String(printf: ",alimiter=limit=%.5f:level=0:attack=5:release=50:latency=1", pow(10, TakeLoudness.limit / 20))
+        }
+        filter = try AudioFilter(chain, sampleRate: rate, channels: channels, format: decoder.pointer.pointee.sample_fmt,
+                                 output: AV_SAMPLE_FMT_S16, frameSize: 1024)
+        meter = try LoudnessMeter(channels: Int(channels), sampleRate: Int(rate))
+        encoder = encoding ? try AudioEncoder(sampleRate: Int(rate), channels: Int(channels), globalHeader: true, failure: InjectedFailure(after: nil)) : nil
+        frame = try Frame()
+        encoded = try Packet()
+    }
+
+    /// A packet of the take's sound: its time kept, decoded, filtered.
+    func take(_ p: UnsafeMutablePointer<AVPacket>) throws(AVError) {
+        times.append((p.pointee.pts, p.pointee.dts, p.pointee.duration))
+        _ = try DecoderContext.send(p, to: decoder)
+        try drainDecoder()
+    }
+
+    /// The end of the sound: what the decoder and the filter hold comes out.
+    func finish() throws(AVError) {
+        _ = try DecoderContext.send(nil, to: decoder)
+        try drainDecoder()
+        try filter.push(nil)
+        try drainFilter()
+    }
+
+    private func drainDecoder() throws(AVError) {
+        let f = frame.pointer
+        while true {
+            let received = avcodec_receive_frame(decoder.pointer, f)
+            if received == kiosk_AVERROR_EAGAIN() || received == kiosk_AVERROR_EOF() { return }
+            guard received >= 0 else { throw AVError(code: received, call: "avcodec_receive_frame") }
+            defer { av_frame_unref(f) }
+            guard skippedPriming else {
+                skippedPriming = true
+                continue
+            }
+            f.pointee.pts = filtered
+            filtered += Int64(f.pointee.nb_samples)
+            try filter.push(f)
+            av_frame_unref(f)
+            try drainFilter()
+        }
+    }
+
+    private func drainFilter() throws(AVError) {
+        let f = frame.pointer
+        while try filter.pull(into: f) {
+            defer { av_frame_unref(f) }
+            meter.add(f)
+            guard let encoder else { continue }
+            let n = Int(f.pointee.nb_samples) * Int(filter.channels)
+            let samples = f.pointee.data.0!.withMemoryRebound(to: Int16.self, capacity: n) { Array(UnsafeBufferPointer(start: $0, count: n)) }
+            _ = encoder.queue(samples[...], channels: Int(filter.channels))
+        }
+    }
+
+    /// The encoder's packets so far (with `final`, all of them), each with the time of the next
+    /// packet read, written into `file` as `stream`'s.
+    func writeEncoded(to file: ShareMP4, stream: UnsafeMutablePointer<AVStream>, timeBase: AVRational, final: Bool = false) throws(AVError) {
+        guard let encoder else { return }
+        while let f = try encoder.nextFrame(final: final) {
+            try send(f, encoder: encoder, to: file, stream: stream, timeBase: timeBase)
+        }
+        if final { try send(nil, encoder: encoder, to: file, stream: stream, timeBase: timeBase) }
+    }
+
+    private var nextPts: Int64 = 0
+
+    private func send(_ f: UnsafeMutablePointer<AVFrame>?, encoder: AudioEncoder, to file: ShareMP4, stream: UnsafeMutablePointer<AVStream>,
+                      timeBase: AVRational) throws(AVError) {
+        if let f {
+            f.pointee.pts = nextPts
+            nextPts += Int64(f.pointee.nb_samples)
+        }
+        var result = avcodec_send_frame(encoder.codec.pointer, f)
+        guard result >= 0 || result == kiosk_AVERROR_EOF() else { throw AVError(code: result, call: "avcodec_send_frame") }
+        let p = encoded.pointer
+        while true {
+            result = avcodec_receive_packet(encoder.codec.pointer, p)
+            if result == kiosk_AVERROR_EAGAIN() || result == kiosk_AVERROR_EOF() { return }
+            guard result >= 0 else { throw AVError(code: result, call: "avcodec_receive_packet") }
+            // The packet read at this place gives its time; past the last, they go on a frame apart.
+            if timesUsed < times.count {
+                let t = times[timesUsed]
+                (p.pointee.pts, p.pointee.dts, p.pointee.duration) = (t.pts, t.dts, t.duration)
+            } else if let last = times.last {
+                let step = Int64(timesUsed - times.count + 1) * max(last.duration, 1)
+                (p.pointee.pts, p.pointee.dts, p.pointee.duration) = (last.pts + step, last.dts + step, last.duration)
+            }
+            timesUsed += 1
+            p.pointee.stream_index = stream.pointee.index
+            p.pointee.pos = -1
+            av_packet_rescale_ts(p, timeBase, stream.pointee.time_base)
+            try file.write(p)
+        }
+    }
+}

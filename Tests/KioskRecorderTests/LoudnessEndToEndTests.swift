@@ -1,0 +1,163 @@
+// The guestbook's sound through the binary (issue 44): `--loudness` sets each take's integrated
+// loudness at its hand-over (measured here with ffmpeg's own ebur128, not ours), its picture's
+// packets untouched and its sound where it was; `--high-pass` takes the rumble out as it records.
+// The fake microphone (Tests/FakeALSAMicrophone) plays a known sound through the real capture code.
+import Foundation
+import KioskCore
+import KioskTestSupport
+import Testing
+
+@Suite("The guestbook's sound: --loudness and --high-pass, through the binary")
+struct LoudnessEndToEndTests {
+    /// The fake microphone playing `raw` (S16LE stereo 48 kHz) in a loop: the booth's environment.
+    static func microphone(playing raw: String, in folder: URL) throws -> [String: String] {
+        try MicrophoneClockEndToEndTests.fakeMicrophone(in: folder, "file \"\(raw)\"")
+    }
+
+    /// Speech-like noise: pink noise whose level a 4 Hz tremolo swings by 80 % (syllables), made by
+    /// ffmpeg's anoisesrc and tremolo, set to `lufs` by ffmpeg's ebur128 (peaks past full scale are
+    /// clipped, as a microphone's converter clips them): raw S16LE stereo at 48 kHz.
+    static func speechLikeNoise(in folder: URL, lufs: Double) throws -> String {
+        let base = folder.appendingPathComponent("noise-base.raw").path, raw = folder.appendingPathComponent("noise.raw").path
+        let make = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
+                                   "anoisesrc=color=pink:seed=7:amplitude=0.25:duration=8,tremolo=f=4:d=0.8",
+                                   "-ac", "2", "-ar", "48000", "-f", "s16le", base])
+        try #require(make.status == 0, "\(make.stderr)")
+        let level = try measure(["-f", "s16le", "-ac", "2", "-ar", "48000", "-i", base]).integrated
+        let scale = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "s16le", "-ac", "2", "-ar", "48000", "-i", base,
+                                    "-af", String(format: "volume=%.2fdB", lufs - level), "-f", "s16le", raw])
+        try #require(scale.status == 0, "\(scale.stderr)")
+        return raw
+    }
+
+    /// ffmpeg's ebur128 over the sound `input` names (ffmpeg's input arguments): integrated
+    /// loudness (LUFS) and true peak (dBTP).
+    static func measure(_ input: [String]) throws -> (integrated: Double, truePeak: Double) {
+        let run = try runProgram(["ffmpeg", "-hide_banner", "-nostats"] + input + ["-map", "0:a:0", "-af", "ebur128=peak=true", "-f", "null", "-"])
+        try #require(run.status == 0, "\(run.stderr)")
+        let summary = run.stderr.components(separatedBy: "Summary:").last ?? ""
+        func value(after label: String) -> Double? {
+            summary.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }
+                .flatMap { line in line.split(separator: " ").compactMap { Double($0) }.first }
+        }
+        let integrated = try #require(value(after: "I:"), "\(summary)")
+        let peak = try #require(value(after: "Peak:"), "\(summary)")
+        return (integrated, peak)
+    }
+
+    /// The MD5 of each of the take's video packets, in order (ffmpeg's framemd5 of a stream copy).
+    static func videoPacketSums(_ path: String) throws -> [String] {
+        let run = try runProgram(["ffmpeg", "-v", "error", "-i", path, "-map", "0:v:0", "-c", "copy", "-f", "framemd5", "-"])
+        try #require(run.status == 0, "\(run.stderr)")
+        return run.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
+    }
+
+    /// A take of about `seconds` with `arguments`: a copy of it before Use Video, the delivered file,
+    /// and the outcome event.
+    static func take(_ folder: URL, _ arguments: [String], seconds: Double, environment: [String: String] = [:]) throws
+        -> (before: String, after: String, outcome: KioskEvent, stderr: String) {
+        let output = folder.appendingPathComponent("take.mov").path, before = folder.appendingPathComponent("before.mov").path
+        let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--windowed", "800x480", "--countdown", "0",
+                                     "--output", output] + arguments, environment: environment)
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines) \(r.stderr)")
+        try #require(r.waitRecorded(seconds), "\(r.rawLines)")
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil, "\(r.rawLines)")
+        try FileManager.default.copyItem(atPath: output, toPath: before)
+        r.command("useVideo")
+        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil, "\(r.rawLines) \(r.stderr)")
+        #expect(r.exitStatus() == 0)
+        let outcome = try #require(r.events.first { $0.name == "videoRecorderDidFinishRecordingVideoWithOutputPath" })
+        return (before, output, outcome, r.stderr)
+    }
+
+    @Test("--loudness -16 on speech-like noise at -40, -25 and -10 LUFS: each delivered take at -16 ± 1 LUFS and at most -1 dBTP by ffmpeg's ebur128, every video packet byte-identical (MD5), the outcome saying what was measured and applied",
+          arguments: [-40.0, -25.0, -10.0])
+    func leveled(_ lufs: Double) throws {
+        let folder = try testFolder("loudness\(Int(lufs))")
+        let noise = try Self.speechLikeNoise(in: folder, lufs: lufs)
+        let (before, after, outcome, stderr) = try Self.take(folder, ["--microphone", "kiosk_fake_mic", "--loudness", "-16"], seconds: 5,
+                                                             environment: try Self.microphone(playing: noise, in: folder))
+        let recorded = try Self.measure(["-i", before]), delivered = try Self.measure(["-i", after])
+        print("loudness \(lufs): recorded \(recorded.integrated) LUFS (\(recorded.truePeak) dBTP), delivered \(delivered.integrated) LUFS (\(delivered.truePeak) dBTP); \(outcome)")
+        // What was fed is what the take has (the microphone clips peaks past full scale).
+        #expect(abs(recorded.integrated - lufs) <= 1.5, "recorded at \(recorded.integrated) LUFS")
+        #expect(abs(delivered.integrated - -16) <= 1, "delivered at \(delivered.integrated) LUFS")
+        #expect(delivered.truePeak <= -1, "true peak \(delivered.truePeak) dBTP")
+        let (sumsBefore, sumsAfter) = (try Self.videoPacketSums(before), try Self.videoPacketSums(after))
+        #expect(sumsBefore.count >= 140 && sumsBefore == sumsAfter, "\(sumsBefore.count) video packets before, \(sumsAfter.count) after")
+        guard case let .leveled(inner, loudness) = outcome.unasked else {
+            Issue.record("no loudness in the outcome: \(outcome)")
+            return
+        }
+        #expect(inner == .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: after))
+        // Our meter (libebur128) and ffmpeg's agree on what was recorded.
+        #expect(abs(loudness.measured - recorded.integrated) <= 0.5 && abs(loudness.truePeak - recorded.truePeak) <= 0.5, "\(loudness)")
+        #expect(abs(loudness.measured + loudness.gain - -16) <= 1 || loudness.limited, "\(loudness)")
+        #expect(stderr.contains("loudness: \(after) measured"), "\(stderr)")
+    }
+
+    @Test("--loudness leaves the sound where it was against the picture: the test tone's beeps within 1 ms of where they were before the hand-over")
+    func beepsStay() throws {
+        let folder = try testFolder("loudness-sync")
+        let (before, after, outcome, _) = try Self.take(folder, ["--microphone", "test", "--loudness", "-23"], seconds: 4)
+        guard case .leveled = outcome.unasked else {
+            Issue.record("the take was not leveled: \(outcome)")
+            return
+        }
+        let take = { (path: String) in AVSyncEndToEndTests.Take(path: path, width: 352, height: 288, startWritten: 0, started: 0) }
+        let (was, sound) = try AVSyncEndToEndTests.beepOnsets(of: take(before))
+        let (now, _) = try AVSyncEndToEndTests.beepOnsets(of: take(after))
+        #expect(was.count >= 3 && now.count == was.count, "beeps before \(was), after \(now) (sound \(sound))")
+        for (a, b) in zip(was, now) { #expect(abs(a - b) <= 0.001, "a beep at \(a) s is now at \(b) s") }
+        let delivered = try Self.measure(["-i", after])
+        #expect(abs(delivered.integrated - -23) <= 1, "delivered at \(delivered.integrated) LUFS")
+    }
+
+    /// The level (dB) of `hertz` in interleaved stereo S16 `samples` (the left channel), by Goertzel.
+    static func level(of hertz: Double, in samples: [Int16]) -> Double {
+        let coefficient = 2 * cos(2 * Double.pi * hertz / 48000)
+        var (s1, s2) = (0.0, 0.0)
+        let left = stride(from: 0, to: samples.count, by: 2)
+        for i in left {
+            let s = Double(samples[i]) + coefficient * s1 - s2
+            (s2, s1) = (s1, s)
+        }
+        let power = s1 * s1 + s2 * s2 - coefficient * s1 * s2
+        return 10 * log10(max(power, 1e-9))
+    }
+
+    /// Two seconds of `path`'s sound from 1.5 s on, as stereo S16 at 48 kHz.
+    static func middle(_ input: [String], in folder: URL) throws -> [Int16] {
+        let raw = folder.appendingPathComponent("middle-\(UUID().uuidString).raw").path
+        let run = try runProgram(["ffmpeg", "-v", "error", "-y"] + input + ["-ss", "1.5", "-t", "2", "-map", "0:a:0", "-ac", "2", "-ar", "48000",
+                                                                           "-f", "s16le", raw])
+        try #require(run.status == 0, "\(run.stderr)")
+        return try Data(contentsOf: URL(fileURLWithPath: raw)).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    @Test("--high-pass 80: a 40 Hz tone fed beside a 1 kHz tone comes out at least 20 dB lower against the 1 kHz tone than it went in; without it, as it went in")
+    func highPass() throws {
+        let folder = try testFolder("high-pass")
+        let raw = folder.appendingPathComponent("tones.raw").path
+        let make = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
+                                   "aevalsrc=0.25*sin(2*PI*40*t)+0.25*sin(2*PI*1000*t):s=48000:d=8", "-ac", "2", "-f", "s16le", raw])
+        try #require(make.status == 0, "\(make.stderr)")
+        let fed = try Self.middle(["-f", "s16le", "-ac", "2", "-ar", "48000", "-i", raw], in: folder)
+        let fedDifference = Self.level(of: 40, in: fed) - Self.level(of: 1000, in: fed)
+        var differences: [Double] = []
+        for arguments in [["--high-pass", "80"], []] {
+            let take = try testFolder("high-pass-take\(arguments.count)")
+            let (_, after, _, _) = try Self.take(take, ["--microphone", "kiosk_fake_mic"] + arguments, seconds: 4,
+                                                 environment: try Self.microphone(playing: raw, in: take))
+            let got = try Self.middle(["-i", after], in: take)
+            differences.append(Self.level(of: 40, in: got) - Self.level(of: 1000, in: got))
+        }
+        print("high-pass: 40 Hz against 1 kHz fed \(fedDifference) dB; recorded with --high-pass 80 \(differences[0]) dB, without \(differences[1]) dB")
+        #expect(abs(fedDifference) <= 1, "the tones are fed alike: \(fedDifference) dB")
+        #expect(differences[0] - fedDifference <= -20, "with --high-pass 80 the 40 Hz tone is \(differences[0] - fedDifference) dB against what was fed")
+        #expect(abs(differences[1] - fedDifference) <= 1, "without it \(differences[1] - fedDifference) dB")
+    }
+}
