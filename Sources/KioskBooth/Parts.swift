@@ -212,7 +212,7 @@ public struct BoothParts {
         (self.configurationSource, self.notifier) = (configurationSource, notifier)
         self.makeWriter = makeWriter ?? { settings, onFinish in
             var settings = settings
-            (settings.renderFolder, settings.testEncoders) = (environment.renderFolder, environment.testEncoders)
+            settings.encoderHost = EncoderHost(renderFolder: environment.renderFolder, testEncoders: environment.testEncoders)
             return MovieWriter(settings: settings, onFinish: onFinish)
         }
     }

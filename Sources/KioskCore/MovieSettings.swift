@@ -36,11 +36,9 @@ public struct MovieSettings: Sendable {
     /// take started (a leftover still on its way through the camera's queue or the MJPEG decoder)
     /// is not part of the take. Off for benchmarks and tests that feed made-up timestamps.
     public var framesFromLiveClock = false
-    /// Where the VA-API encoder looks for render nodes (`renderD*`): `KioskEnvironment.renderFolder`
-    /// (`KIOSK_DRI_DIR`), which the booth's writers hand in; the system's own folder otherwise.
-    public var renderFolder = "/dev/dri"
-    /// The test-only encoders answer to their names (`TestEncoders`; `KioskEnvironment.testEncoders`).
-    public var testEncoders = false
+    /// What this machine's environment says of the encoders (`KioskEnvironment`, which the booth's
+    /// writers hand in).
+    public var encoderHost = EncoderHost()
     /// libx264's threads at a step of effort below the configured one (`effortLadder`); nil: the
     /// configured two. The writer makes it 1 under a CPU quota of less than a core, where a second
     /// thread buys no time and costs a switch at every picture (x264's slices; the SPS and PPS are
@@ -157,5 +155,18 @@ extension MovieSettings {
     /// The ffmpeg CLI's options for the same sound track (FFmpeg's own AAC encoder at that rate).
     public static func aacFFmpegArguments(sampleRate: Int, channels: Int) -> [String] {
         ["-c:a", "aac", "-b:a", "\(aacBitrate(channels: channels))", "-ar", "\(sampleRate)", "-ac", "\(channels)"]
+    }
+}
+
+/// The encoders as this machine's environment has them.
+public struct EncoderHost: Sendable, Equatable {
+    /// Where the VA-API encoder looks for render nodes (`renderD*`): `KioskEnvironment.renderFolder`
+    /// (`KIOSK_DRI_DIR`); the system's own folder otherwise.
+    public var renderFolder = "/dev/dri"
+    /// The test-only encoders answer to their names (`TestEncoders`; `KioskEnvironment.testEncoders`).
+    public var testEncoders = false
+
+    public init(renderFolder: String = "/dev/dri", testEncoders: Bool = false) {
+        (self.renderFolder, self.testEncoders) = (renderFolder, testEncoders)
     }
 }

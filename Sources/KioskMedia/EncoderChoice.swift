@@ -65,7 +65,7 @@ public struct EncoderChoice: Equatable, Sendable {
         var settings = MovieSettings(outputPath: "/dev/null", videoSize: size, fps: fps, audio: nil)
         settings.videoEncoder = name
         settings.bitrate = bitrate
-        settings.renderFolder = renderFolder
+        settings.encoderHost.renderFolder = renderFolder
         do {
             _ = try VideoEncoder.openCodec(name, settings: settings, globalHeader: true)
             return nil
@@ -105,7 +105,7 @@ enum V4L2M2MLimits {
 }
 
 /// Test-only encoders, enabled by `KIOSK_TEST_ENCODERS=1` in the environment (documented in
-/// docs/recording.md; it reaches a take as `MovieSettings.testEncoders`), each libx264 under another
+/// docs/recording.md; it reaches a take as `MovieSettings.encoderHost`), each libx264 under another
 /// name: `test_stall_h264` stops returning packets after its first second of pictures, as a hardware
 /// encoder that hangs would; `test_slow_h264` takes `slowPictureMicroseconds` over each picture (20
 /// a second), as libx264 on a machine too weak for the camera's rate would.

@@ -33,11 +33,15 @@ final class LoudnessMeter {
 
     deinit { ebur128_destroy(&state) }
 
-    /// A frame of interleaved S16 samples (the filter's output).
+    /// A frame of interleaved samples (the filter's output): float (the take as it is, peaks over
+    /// full scale kept) or S16 (what is encoded).
     func add(_ frame: UnsafeMutablePointer<AVFrame>) {
         guard let data = frame.pointee.data.0, frame.pointee.nb_samples > 0 else { return }
-        data.withMemoryRebound(to: Int16.self, capacity: Int(frame.pointee.nb_samples) * channels) {
-            _ = ebur128_add_frames_short(state, $0, Int(frame.pointee.nb_samples))
+        let count = Int(frame.pointee.nb_samples)
+        if frame.pointee.format == AV_SAMPLE_FMT_FLT.rawValue {
+            data.withMemoryRebound(to: Float.self, capacity: count * channels) { _ = ebur128_add_frames_float(state, $0, count) }
+        } else {
+            data.withMemoryRebound(to: Int16.self, capacity: count * channels) { _ = ebur128_add_frames_short(state, $0, count) }
         }
     }
 
@@ -75,8 +79,7 @@ public enum TakeLoudness {
         let took = MonotonicClock.now()
         var info = stat()
         guard stat(take, &info) == 0 else { throw ShareError(step: "reading \(take)", errno: errno) }
-        let first = try pass(take, gain: 0, limiting: false, into: nil)
-        guard let measured = first.loudness, let peak = first.peak else { return nil }
+        guard let (measured, peak) = try measure(take) else { return nil }
         var gain = min(target - measured, maxGain)
         var limiting = peak + gain > limit
         guard abs(gain) >= noChange || limiting else { return nil }
@@ -98,6 +101,13 @@ public enum TakeLoudness {
             unlink(partial)
             throw error
         }
+    }
+
+    /// The take's integrated loudness (LUFS) and true peak (dBTP); nil: no sound track, or silence.
+    static func measure(_ take: String) throws(ShareError) -> (loudness: Double, peak: Double)? {
+        let measured = try pass(take, gain: 0, limiting: false, into: nil)
+        guard let loudness = measured.loudness, let peak = measured.peak else { return nil }
+        return (loudness, peak)
     }
 
     struct Pass {
@@ -183,8 +193,9 @@ private final class SoundPass {
         if limiting {
             chain += String(printf: ",alimiter=limit=%.5f:level=0:attack=5:release=50:latency=1", pow(10, TakeLoudness.limit / 20))
         }
+        // Measured as floats (a take's peaks over full scale count); encoded from S16, as a take is.
         filter = try AudioFilter(chain, sampleRate: rate, channels: channels, format: decoder.pointer.pointee.sample_fmt,
-                                 output: AV_SAMPLE_FMT_S16, frameSize: 1024)
+                                 output: encoding ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_FLT, frameSize: 1024)
         meter = try LoudnessMeter(channels: Int(channels), sampleRate: Int(rate))
         encoder = encoding ? try AudioEncoder(sampleRate: Int(rate), channels: Int(channels), globalHeader: true, failure: InjectedFailure(after: nil)) : nil
         frame = try Frame()

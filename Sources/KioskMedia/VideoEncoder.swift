@@ -57,7 +57,7 @@ final class VideoEncoder {
     /// device and frames. The test-only encoders are libx264 under other names.
     static func openCodec(_ name: VideoEncoderName, settings: MovieSettings, globalHeader: Bool,
                           lowPower: Bool = false, effort: Int = 0) throws(AVError) -> (CodecContext, HardwareFrames?) {
-        let underlying = TestEncoders.underlying(name, enabled: settings.testEncoders)
+        let underlying = TestEncoders.underlying(name, enabled: settings.encoderHost.testEncoders)
         let codec = try CodecContext(encoderNamed: underlying.rawValue)
         let c = codec.pointer
         let fps = max(Int32(settings.fps.rounded()), 1)
@@ -87,7 +87,7 @@ final class VideoEncoder {
             c.pointee.rc_max_rate = Int64(bitrate) * 3 / 2
             c.pointee.rc_buffer_size = Int32(clamping: bitrate)
             if underlying == .vaapi {
-                let frames = try HardwareFrames(vaapiFor: settings.videoSize, renderFolder: settings.renderFolder)
+                let frames = try HardwareFrames(vaapiFor: settings.videoSize, renderFolder: settings.encoderHost.renderFolder)
                 c.pointee.pix_fmt = AV_PIX_FMT_VAAPI
                 c.pointee.hw_frames_ctx = av_buffer_ref(frames.frames)
                 hardware = frames
