@@ -188,6 +188,11 @@ public enum KioskEvent: Equatable, Sendable {
     /// `--loudness`: the outcome of a take whose sound was set to the target at its hand-over, with
     /// what was measured and applied. On stdout it is the outcome's line with a `loudness` field.
     indirect case leveled(KioskEvent, loudness: Leveling)
+    /// `reel --json` (the hosts' film): `done` of `total` takes are in it; a take left out and why;
+    /// the film written, its length and the takes in it.
+    case reelProgress(done: Int, total: Int)
+    case reelSkipped(path: String, reason: String)
+    case reelFinished(path: String, duration: Double, takes: Int)
 }
 
 extension KioskEvent: Codable {
@@ -195,7 +200,7 @@ extension KioskEvent: Codable {
         case event, camera, width, height, fps, orientation, outputPath, duration, bytes, reason, success
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
         case action, status, ok, items, remaining, microphoneLevel, encoder, microphone, url, token, folder, attempt, hooksPending
-        case trim, trimmed, library, libraryLeftOut, question, loudness
+        case trim, trimmed, library, libraryLeftOut, question, loudness, done, total, takes
         case skippedFrames, frameRate, effortSteps
     }
 
@@ -419,7 +424,7 @@ extension KioskEvent: Codable {
             guard case let .check(ok, items) = $0 else { return nil }
             return [(.ok, ok), (.items, items)]
         }, decode: { c in .check(ok: try c.decode(Bool.self, forKey: .ok), items: try c.decode([CheckItem].self, forKey: .items)) }),
-    ]
+    ] + reelKinds
 }
 
 /// Turns events into stdout lines: minified JSON, `event` first, slashes unescaped, one `\n`.

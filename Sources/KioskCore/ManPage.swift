@@ -16,7 +16,8 @@ extension OptionParser {
             #".B kiosk-recorder play"#, #"\fIFILE\fR [\fB\-\-loop\fR] [\fB\-\-fit\fR \fIfill\fR|\fIfit\fR] [\fIoptions\fR]"#, ".br",
             #".B kiosk-recorder check"#, #"[\fIoptions\fR]"#, ".br",
             #".B kiosk-recorder send"#, #"\fICOMMAND\fR [\fIoptions\fR]"#, ".br",
-            #".B kiosk-recorder list-cameras"#,
+            #".B kiosk-recorder list-cameras"#, ".br",
+            #".B kiosk-recorder reel"#, #"\fIDIR\fR [\fB\-\-output\fR \fIFILE\fR] [\fB\-\-title\fR \fITEXT\fR] [\fB\-\-size\fR \fIWxH\fR] [\fB\-\-json\fR]"#,
             ".SH DESCRIPTION",
             "A fullscreen SDL2 video booth for Linux touchscreens: it shows the camera live, lets a guest record, "
                 + "review, retake and accept a clip, and tells the program that started it what happened, as one JSON "
@@ -27,6 +28,11 @@ extension OptionParser {
             ".TP", bold("check"), "Try each part of the booth (display, camera, microphone, encoder, disk, hooks), report, exit 0 or 1 (" + optionName("--check") + ").",
             ".TP", bold("send") + #" \fICOMMAND\fR"#, "Hand one command to the booth listening on " + optionName("--control-socket") + ", print the events until its answer, exit (" + optionName("--send") + ").",
             ".TP", bold("list-cameras"), "Print the cameras and their formats as JSON, exit (" + optionName("--list-cameras") + ").",
+            ".TP", bold("reel") + #" \fIDIR\fR"#, "Make the hosts' film of every take kept in " + #"\fIDIR\fR"# + ", oldest first: a title card ("
+                + optionName("--title") + ", or the date), then each take after a card with its question (or its time), upright, at one size ("
+                + optionName("--size") + ", 1280x720) with black bars, its sound at " + #"\-16"# + " LUFS; H.264 and AAC with the index first, at "
+                + optionName("--output") + " (reel.mp4). A take that cannot be read is left out and named; SIGINT or SIGTERM leave no file. "
+                + optionName("--json") + " prints reelProgress and reelFinished lines. Exit 0, 1 (no takes, or none readable), 2 (a bad option).",
             ".SH OPTIONS",
             "Every option can also be set as " + #"\fIkey\fR = \fIvalue\fR"# + " in the file " + optionName("--config") + " names; a flag wins over the file.",
         ]

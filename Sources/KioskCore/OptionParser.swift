@@ -42,8 +42,10 @@ public struct OptionParser: Sendable {
     static func flagsForMode(_ arguments: [String]) throws(UsageError) -> [String] {
         guard let first = arguments.first, !first.hasPrefix("-") else { return arguments }
         guard let mode = modes.first(where: { $0.name == first }) else {
-            let near = NearestName.suggestion(for: first, among: modes.map(\.name)).map { ": did you mean \($0)?" } ?? ""
-            throw UsageError("unexpected argument '\(first)'\(near) (a mode is one of " + modes.map(\.name).joined(separator: ", ")
+            // (`reel` is a command of its own, taken before the parser: main.swift.)
+            let names = modes.map(\.name) + ["reel"]
+            let near = NearestName.suggestion(for: first, among: names).map { ": did you mean \($0)?" } ?? ""
+            throw UsageError("unexpected argument '\(first)'\(near) (a mode is one of " + names.joined(separator: ", ")
                              + "; options start with --)")
         }
         guard mode.operand != nil else { return ["--" + mode.name] + arguments.dropFirst() }
@@ -319,7 +321,8 @@ enum ConfigLine {
 }
 
 extension String {
-    var trimmingWhitespace: String {
+    /// Without the spaces, tabs and carriage returns at its ends.
+    public var trimmingWhitespace: String {
         var s = Substring(self)
         while let f = s.first, f == " " || f == "\t" || f == "\r" { s = s.dropFirst() }
         while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }

@@ -29,7 +29,7 @@ final class EncodingSession {
     /// The sound's encoder and stream; nil without a microphone.
     let audio: (encoder: AudioEncoder, stream: UnsafeMutablePointer<AVStream>)?
     /// `--high-pass`: the filter the microphone's samples go through before the encoder, and its frame.
-    let highPass: (filter: AudioFilter, scratch: Frame)?
+    let highPass: (filter: FilterGraph, scratch: Frame)?
 
     // Timing: everything is relative to the first video frame's capture time, which is pts 0. The
     // sound's clock counts samples on the same time line, from `sound.start` on: AAC's priming fills
@@ -83,7 +83,7 @@ final class EncodingSession {
             audio = (encoder, stream)
             // `--high-pass`: the microphone's sound filtered as it is recorded.
             highPass = try settings.highPass.map { hertz throws(AVError) in
-                (try AudioFilter(AudioFilter.highPass(hertz), sampleRate: Int32(audioSettings.sampleRate), channels: Int32(audioSettings.channels),
+                (try FilterGraph(FilterGraph.highPass(hertz), sampleRate: Int32(audioSettings.sampleRate), channels: Int32(audioSettings.channels),
                                  format: AV_SAMPLE_FMT_S16, output: AV_SAMPLE_FMT_S16), try Frame())
             }
         } else {

@@ -168,7 +168,7 @@ public enum TakeLoudness {
 /// packets read, in order.
 private final class SoundPass {
     let decoder: CodecContext
-    let filter: AudioFilter
+    let filter: FilterGraph
     let meter: LoudnessMeter
     let encoder: AudioEncoder?
     private let frame: Frame
@@ -194,7 +194,7 @@ private final class SoundPass {
             chain += String(printf: ",alimiter=limit=%.5f:level=0:attack=5:release=50:latency=1", pow(10, TakeLoudness.limit / 20))
         }
         // Measured as floats (a take's peaks over full scale count); encoded from S16, as a take is.
-        filter = try AudioFilter(chain, sampleRate: rate, channels: channels, format: decoder.pointer.pointee.sample_fmt,
+        filter = try FilterGraph(chain, sampleRate: rate, channels: channels, format: decoder.pointer.pointee.sample_fmt,
                                  output: encoding ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_FLT, frameSize: 1024)
         meter = try LoudnessMeter(channels: Int(channels), sampleRate: Int(rate))
         encoder = encoding ? try AudioEncoder(sampleRate: Int(rate), channels: Int(channels), globalHeader: true, failure: InjectedFailure(after: nil)) : nil

@@ -9,7 +9,7 @@ import KioskSystem
 
 /// A take made by our MovieWriter from real footage (`--footage`, looped and scaled by ffmpeg to
 /// yuv420p at 30 fps) with a 1 kHz tone as its sound: what a booth's take of that length holds.
-func makeShareTake(_ path: String, footage: String, size: Size, seconds: Double) {
+func makeShareTake(_ path: String, footage: String, size: Size, seconds: Double, title: String? = nil) {
     let frames = Int(seconds * 30)
     let ffmpeg = Process()
     ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -22,7 +22,9 @@ func makeShareTake(_ path: String, footage: String, size: Size, seconds: Double)
     unlink(path)
     unlink(TakeFiles.markerPath(for: path))
     let done = DispatchSemaphore(value: 0)
-    let writer = MovieWriter(settings: MovieSettings(outputPath: path, videoSize: size, fps: 30, audio: (48000, 1))) { _ in done.signal() }
+    var settings = MovieSettings(outputPath: path, videoSize: size, fps: 30, audio: (48000, 1))
+    settings.title = title
+    let writer = MovieWriter(settings: settings) { _ in done.signal() }
     do { try writer.start() } catch { fail("\(error)") }
     let frameBytes = PixelFormat.yuv420p.frameBytes(for: size)
     let input = pipe.fileHandleForReading

@@ -14,6 +14,11 @@ import KioskUI
 // (one that does not block them would take them with their default action, ending the booth on a
 // SIGHUP), with their default actions back whatever the parent passed on.
 Booth.takeOverSignals()
+// `reel DIR …` (the hosts' film) is a command of its own, with its own options.
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "reel" {
+    MediaLibraries.quietLogs()
+    exit(ReelCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
 // systemd's notify socket, next: this takes its variables out of the environment, which is safe
 // only before other threads start.
 let notifier: ServiceNotifier?

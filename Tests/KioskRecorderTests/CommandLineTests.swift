@@ -130,7 +130,7 @@ struct CommandLineTests {
             (["--loop"], "--loop belongs to the play mode: kiosk-recorder play FILE --loop"),
             (["play"], "play needs a file: kiosk-recorder play FILE"),
             (["send", "--control-socket", socket], "send needs a command: kiosk-recorder send COMMAND"),
-            (["record"], "unexpected argument 'record' (a mode is one of play, check, send, list-cameras"),
+            (["record"], "unexpected argument 'record' (a mode is one of play, check, send, list-cameras, reel"),
             (["play", take, "--check"], "--play and --check cannot be used together"),
         ] {
             let r = try run(arguments)

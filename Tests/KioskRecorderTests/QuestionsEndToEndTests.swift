@@ -57,6 +57,35 @@ struct QuestionsEndToEndTests {
         #expect(r.exitStatus() == 0)
     }
 
+    @Test("with --share-dir the take's share page shows its question, escaped as HTML")
+    func onSharePage() throws {
+        let folder = try testFolder("questions-share")
+        let file = folder.appendingPathComponent("questions.txt")
+        try "Your wish for <Anna & Tom>?\n".write(to: file, atomically: true, encoding: .utf8)
+        let r = try RecorderProcess(booth + ["--questions", file.path, "--output", folder.appendingPathComponent("take.mov").path,
+                                             "--share-dir", folder.appendingPathComponent("share").path,
+                                             "--share-url", "http://10.42.0.1/s/{token}/", "--share-seconds", "1"])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
+        try #require(r.waitRecorded(1), "\(r.stderr)")
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        r.command("useVideo")
+        try #require(r.wait(for: "takeShared") != nil, "\(r.rawLines) \(r.stderr)")
+        guard case let .takeShared(_, _, shared, _)? = r.events.first(where: { $0.name == "takeShared" })?.unasked else {
+            throw QuestionsFailure("no takeShared: \(r.rawLines)")
+        }
+        let page = try String(contentsOfFile: shared + "/index.html", encoding: .utf8)
+        #expect(page.contains("Your wish for &lt;Anna &amp; Tom&gt;?") && !page.contains("<Anna"), "\(page)")
+        #expect(r.exitStatus(timeout: 10) == 0)
+    }
+
+    struct QuestionsFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
     @Test("shuffle over 6 guests: each question exactly twice, the first three all different")
     func shuffled() throws {
         let (r, _) = try Self.guests("questions-shuffle", order: "shuffle", takes: 6)

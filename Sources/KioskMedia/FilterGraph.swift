@@ -1,12 +1,13 @@
-// libavfilter for sound: a graph of FFmpeg's own filters between a buffer source and a buffer sink,
-// as `ffmpeg -af` builds one. The take's high-pass as it is recorded (`--high-pass`: two 12 dB/oct
-// biquads, 24 dB per octave) and its gain and limiter at the hand-over (`--loudness`, TakeLoudness).
+// libavfilter: a graph of FFmpeg's own filters between a buffer source and a buffer sink, as
+// `ffmpeg -af` and `-vf` build one. For sound: the take's high-pass as it is recorded (`--high-pass`:
+// two 12 dB/oct biquads, 24 dB per octave), its gain and limiter at the hand-over (`--loudness`,
+// TakeLoudness) and the reel's. For pictures: the reel's turn, scale, bars, rate and cards (Reel).
 import CFFmpeg
 import KioskCore
 
 /// Owns one AVFilterGraph (`avfilter_graph_alloc`, `avfilter_graph_free`, which frees its filters):
-/// `abuffer` → the chain → `abuffersink`. One thread at a time.
-final class AudioFilter {
+/// `abuffer` (`buffer` for pictures) → the chain → `abuffersink` (`buffersink`). One thread at a time.
+final class FilterGraph {
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
     private let source: UnsafeMutablePointer<AVFilterContext>
     private let sink: UnsafeMutablePointer<AVFilterContext>
@@ -22,33 +23,50 @@ final class AudioFilter {
     }
 
     /// A graph of `chain` (libavfilter's text, e.g. "volume=3dB") taking `format` at `sampleRate`
-    /// with `channels`' usual layout, and giving `output` (S16 interleaved or float planes). With
-    /// `frameSize`, every frame out has that many samples (the last one at the end may be short).
-    init(_ chain: String, sampleRate: Int32, channels: Int32, format: AVSampleFormat, output: AVSampleFormat,
-         frameSize: Int32? = nil) throws(AVError) {
-        guard let graph = avfilter_graph_alloc() else { throw AVError(code: AVError.code(posix: ENOMEM), call: "avfilter_graph_alloc") }
-        self.graph = graph
-        tally = OwnerTally(AudioFilter.self)
-        (self.sampleRate, self.channels) = (sampleRate, channels)
-        // One thread: the graph runs on its caller's (the writer's, the file worker's).
-        graph.pointee.nb_threads = 1
+    /// with `channels`' usual layout, and giving `output` (S16 interleaved or float planes) at
+    /// `outputRate` with `outputChannels` (the same as they come in, by default). With `frameSize`,
+    /// every frame out has that many samples (the last one at the end may be short).
+    convenience init(_ chain: String, sampleRate: Int32, channels: Int32, format: AVSampleFormat, output: AVSampleFormat,
+                     outputRate: Int32? = nil, outputChannels: Int32? = nil, frameSize: Int32? = nil) throws(AVError) {
+        let (layout, outputLayout) = (Self.layoutName(channels), Self.layoutName(outputChannels ?? channels))
+        let formatName = String(cString: av_get_sample_fmt_name(format)), outputName = String(cString: av_get_sample_fmt_name(output))
+        try self.init(source: "abuffer", arguments: "sample_rate=\(sampleRate):sample_fmt=\(formatName):channel_layout=\(layout):time_base=1/\(sampleRate)",
+                      chain: chain + ",aformat=sample_fmts=\(outputName):sample_rates=\(outputRate ?? sampleRate):channel_layouts=\(outputLayout)",
+                      sink: "abuffersink", sampleRate: outputRate ?? sampleRate, channels: outputChannels ?? channels)
+        if let frameSize { av_buffersink_set_frame_size(sink, UInt32(frameSize)) }
+    }
+
+    /// A graph of `chain` for pictures of `size` in `format`, their times in `timeBase`, giving
+    /// yuv420p (the chain ends with the format).
+    convenience init(pictures chain: String, size: Size, format: AVPixelFormat, timeBase: AVRational) throws(AVError) {
+        let arguments = "video_size=\(size.width)x\(size.height):pix_fmt=\(format.rawValue):time_base=\(timeBase.num)/\(max(timeBase.den, 1)):pixel_aspect=1/1"
+        try self.init(source: "buffer", arguments: arguments, chain: chain + ",format=yuv420p", sink: "buffersink", sampleRate: 0, channels: 0)
+    }
+
+    /// The usual layout's name for `channels` (av_channel_layout_default, av_channel_layout_describe).
+    private static func layoutName(_ channels: Int32) -> String {
         var layout = AVChannelLayout()
         av_channel_layout_default(&layout, channels)
         var description = [CChar](repeating: 0, count: 64)
         av_channel_layout_describe(&layout, &description, description.count)
-        let layoutName = description.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        let formatName = String(cString: av_get_sample_fmt_name(format))
-        let arguments = "sample_rate=\(sampleRate):sample_fmt=\(formatName):channel_layout=\(layoutName):time_base=1/\(sampleRate)"
+        return description.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
+    /// `source` (its `arguments`) → `chain` → `sink`, configured.
+    private init(source sourceName: String, arguments: String, chain: String, sink sinkName: String, sampleRate: Int32, channels: Int32) throws(AVError) {
+        guard let graph = avfilter_graph_alloc() else { throw AVError(code: AVError.code(posix: ENOMEM), call: "avfilter_graph_alloc") }
+        self.graph = graph
+        tally = OwnerTally(FilterGraph.self)
+        (self.sampleRate, self.channels) = (sampleRate, channels)
+        // One thread: the graph runs on its caller's (the writer's, the file worker's, the reel's).
+        graph.pointee.nb_threads = 1
         var made: UnsafeMutablePointer<AVFilterContext>?
-        var result = avfilter_graph_create_filter(&made, avfilter_get_by_name("abuffer"), "in", arguments, nil, graph)
-        guard result >= 0, let source = made else { throw AVError(code: result, call: "avfilter_graph_create_filter(abuffer)") }
+        var result = avfilter_graph_create_filter(&made, avfilter_get_by_name(sourceName), "in", arguments, nil, graph)
+        guard result >= 0, let source = made else { throw AVError(code: result, call: "avfilter_graph_create_filter(\(sourceName))") }
         made = nil
-        result = avfilter_graph_create_filter(&made, avfilter_get_by_name("abuffersink"), "out", nil, nil, graph)
-        guard result >= 0, let sink = made else { throw AVError(code: result, call: "avfilter_graph_create_filter(abuffersink)") }
+        result = avfilter_graph_create_filter(&made, avfilter_get_by_name(sinkName), "out", nil, nil, graph)
+        guard result >= 0, let sink = made else { throw AVError(code: result, call: "avfilter_graph_create_filter(\(sinkName))") }
         (self.source, self.sink) = (source, sink)
-        // The sink's format: aformat at the chain's end says it (the sink's own options are binary lists).
-        let outputName = String(cString: av_get_sample_fmt_name(output))
-        let whole = chain + ",aformat=sample_fmts=\(outputName):sample_rates=\(sampleRate):channel_layouts=\(layoutName)"
         var inputs = avfilter_inout_alloc(), outputs = avfilter_inout_alloc()
         defer {
             avfilter_inout_free(&inputs)
@@ -63,11 +81,10 @@ final class AudioFilter {
         last.pointee.filter_ctx = sink
         last.pointee.pad_idx = 0
         last.pointee.next = nil
-        result = avfilter_graph_parse_ptr(graph, "[in]" + whole + "[out]", &inputs, &outputs, nil)
+        result = avfilter_graph_parse_ptr(graph, "[in]" + chain + "[out]", &inputs, &outputs, nil)
         guard result >= 0 else { throw AVError(code: result, call: "avfilter_graph_parse_ptr(\(chain))") }
         result = avfilter_graph_config(graph, nil)
         guard result >= 0 else { throw AVError(code: result, call: "avfilter_graph_config(\(chain))") }
-        if let frameSize { av_buffersink_set_frame_size(sink, UInt32(frameSize)) }
     }
 
     deinit { avfilter_graph_free(&graph) }

@@ -1,0 +1,103 @@
+// `kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json]` (issue 44): the
+// hosts' film of every take the booth kept in DIR. Its command line, read here (pure); the film is
+// made by KioskMedia's Reel.
+
+/// What `reel` was asked for.
+public struct ReelOptions: Equatable, Sendable {
+    /// The booth's folder of takes (`--output-dir`).
+    public var folder: String
+    /// Where the film goes; `reel.mp4` in the current folder by default.
+    public var output = "reel.mp4"
+    /// The title card's words; nil: the date of the first take.
+    public var title: String?
+    /// Every picture's size, bars where the aspect differs.
+    public var size = Size(width: 1280, height: 720)
+    /// `reelProgress` and `reelFinished` lines on stdout instead of a progress bar.
+    public var json = false
+
+    public init(folder: String) { self.folder = folder }
+
+    public static let usage = "kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json]"
+
+    /// Reads `reel`'s arguments (after the word `reel`). A bad one names itself.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> ReelOptions {
+        var folder: String?
+        var options = ReelOptions(folder: "")
+        var index = 0
+        func value(_ name: String) throws(UsageError) -> String {
+            guard index < arguments.count else { throw UsageError("reel: \(name) needs a value (\(usage))") }
+            defer { index += 1 }
+            return arguments[index]
+        }
+        /// The option's value: after its `=`, or the next word.
+        func given(_ name: String, _ inline: String?) throws(UsageError) -> String {
+            if let inline { return inline }
+            return try value(name)
+        }
+        while index < arguments.count {
+            let word = arguments[index]
+            index += 1
+            var name = word, inline: String?
+            if word.hasPrefix("--"), let eq = word.firstIndex(of: "=") {
+                name = String(word[..<eq])
+                inline = String(word[word.index(after: eq)...])
+            }
+            switch name {
+            case "--output":
+                let path = try given(name, inline)
+                guard path.lowercased().hasSuffix(".mp4"), !path.hasSuffix("/.mp4") else {
+                    throw UsageError("reel: --output '\(path)' must be a file name ending in .mp4")
+                }
+                options.output = path
+            case "--title":
+                let title = try given(name, inline)
+                guard !title.trimmingWhitespace.isEmpty, !title.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                    throw UsageError("reel: --title '\(title)' must be words on one line")
+                }
+                options.title = title
+            case "--size":
+                let text = try given(name, inline)
+                let parts = text.split(separator: "x").compactMap { Int($0) }
+                guard parts.count == 2, (160...3840).contains(parts[0]), (120...2160).contains(parts[1]), parts[0] % 2 == 0, parts[1] % 2 == 0 else {
+                    throw UsageError("reel: --size '\(text)' is not an even WxH from 160x120 to 3840x2160")
+                }
+                options.size = Size(width: parts[0], height: parts[1])
+            case "--json":
+                guard inline == nil else { throw UsageError("reel: --json takes no value") }
+                options.json = true
+            default:
+                if word.hasPrefix("-") {
+                    let near = NearestName.suggestion(for: String(name.drop { $0 == "-" }), among: ["output", "title", "size", "json"])
+                        .map { ": did you mean --\($0)?" } ?? ""
+                    throw UsageError("reel: unknown option '\(name)'\(near) (\(usage))")
+                }
+                guard folder == nil else { throw UsageError("reel: one folder only, '\(word)' is a second (\(usage))") }
+                folder = word
+            }
+        }
+        guard let folder, !folder.isEmpty else { throw UsageError("reel needs the booth's folder of takes: \(usage)") }
+        options.folder = folder
+        return options
+    }
+}
+
+extension KioskEvent {
+    /// `reel --json`'s lines (docs/interface.md, "The hosts' film").
+    static let reelKinds: [Kind] = [
+        Kind(name: "reelProgress", fields: {
+            guard case let .reelProgress(done, total) = $0 else { return nil }
+            return [(.done, done), (.total, total)]
+        }, decode: { c in .reelProgress(done: try c.decode(Int.self, forKey: .done), total: try c.decode(Int.self, forKey: .total)) }),
+        Kind(name: "reelSkipped", fields: {
+            guard case let .reelSkipped(path, reason) = $0 else { return nil }
+            return [(.path, path), (.reason, reason)]
+        }, decode: { c in .reelSkipped(path: try c.decode(String.self, forKey: .path), reason: try c.decode(String.self, forKey: .reason)) }),
+        Kind(name: "reelFinished", fields: {
+            guard case let .reelFinished(path, duration, takes) = $0 else { return nil }
+            return [(.path, path), (.duration, milliseconds(duration)), (.takes, takes)]
+        }, decode: { c in
+            .reelFinished(path: try c.decode(String.self, forKey: .path), duration: try c.decode(Double.self, forKey: .duration),
+                          takes: try c.decode(Int.self, forKey: .takes))
+        }),
+    ]
+}
