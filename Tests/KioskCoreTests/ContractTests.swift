@@ -56,6 +56,8 @@ struct ContractTests {
         .takeShared(url: "http://10.42.0.1/s/Ab-9_x/", token: "Ab-9_x", folder: "/srv/share/Ab-9_x"),
         .check(ok: false, items: [CheckItem(name: "camera", ok: false, detail: "none", fix: "plug one in")]),
         .photoTaken(path: "/srv/takes/photo-20260612-101500-7.jpg", width: 1280, height: 720),
+        .reelProgress(done: 1, total: 3), .reelSkipped(path: "/srv/takes/b.mov", reason: "it cannot be opened"),
+        .reelFinished(path: "reel.mp4", duration: 41.2, takes: 3),
     ]
 
     @Test("each event is declared once: every kind has a name of its own, every event belongs to exactly one kind and reads back as itself")
