@@ -133,12 +133,12 @@ extension Booth {
         let trim = takes.trim
         takes.trim = nil
         dropTrimPictures()
-        let loudness = config.sound.loudness
+        let (loudness, ahead) = (config.sound.loudness, shared.leveledAhead)
         onFiles(handOver: true) {
             // The cut and the loudness first, while the take still has its marker: a kill during
             // either leaves the whole take.
             let cut = trim.map { Booth.cut(output, to: $0) }
-            let level = loudness.map { Booth.level(output, to: $0) }
+            let level = loudness.map { Booth.level(output, to: $0, ahead: ahead, cut: cut != nil) }
             let failures = [cut?.failure, level?.failure].compactMap { $0 }
             return failures + storage.handOver(output, number: number, rename: rename, rules: rules, protected: protected).map { event in
                 let outcome = cut?.done.map(event.trimmed) ?? event

@@ -86,6 +86,7 @@ extension Booth {
         // (The core takes the encoder's stall from it: libx264 from the next take on.)
         tell(.recordingFinished(result))
         if machine.trimmerView != nil { askTrimPictures(of: result.outputPath) }
+        if let target = config.sound.loudness, result.success, result.lost == nil { levelAhead(result.outputPath, to: target) }
     }
 
     /// Whether the live picture waits this turn (the core's rule, TakeWatch.previewYields): the

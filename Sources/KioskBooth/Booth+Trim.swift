@@ -1,16 +1,55 @@
 // The trim's file work (issue 34, `--trim`): on Use Video the take is cut to the part kept
 // (TakeTrim) on the file worker, before the hand-over removes its marker, so a kill -9 during the cut
 // leaves the whole take for the recovery at the next launch. The outcome then says what was kept.
+// `--loudness`'s file work too: the leveled copy made while the guest reviews the take, and renamed
+// over it at the hand-over (or the take leveled then, after a cut).
 import FoundationEssentials
+import Glibc
 import KioskCore
 import KioskMedia
+import KioskStorage
 import KioskSystem
 
 extension Booth {
+    /// `--loudness`, while the guest reviews the take: its leveled copy made on the file worker
+    /// beside it (TakeFiles.levelingPath), for the hand-over to rename over it. A Retake's discard
+    /// removes it; a trim makes the hand-over level the cut instead.
+    func levelAhead(_ path: String, to target: Double) {
+        let ahead = shared.leveledAhead
+        onFiles {
+            let copy = TakeFiles.levelingPath(for: path)
+            do {
+                let done = try TakeLoudness.prepare(path, to: target, into: copy)
+                ahead.withLock { $0[path] = done }
+                if let done { Log.info("loudness: \(path)'s leveled copy made while it is reviewed, in \(String(printf: "%.3f", done.seconds)) s") }
+            } catch {
+                ahead.withLock { $0[path] = nil }
+                Log.info("loudness: \(path)'s leveled copy could not be made ahead (\(error)); the hand-over tries again")
+            }
+            return []
+        }
+    }
+
     /// `--loudness`: the take at `path` set to `target` LUFS, on the file worker, after its cut and
     /// before the hand-over removes its marker: what was measured and done (nil: nothing to do), or
-    /// the `error` event saying why it goes as recorded (it is untouched then).
-    static func level(_ path: String, to target: Double) -> (done: Leveling?, failure: KioskEvent?) {
+    /// the `error` event saying why it goes as recorded (it is untouched then). The copy made while
+    /// the guest reviewed it is renamed over it when there is one (`ahead`: no trim cut it since).
+    static func level(_ path: String, to target: Double, ahead: Locked<[String: Leveling]>, cut: Bool) -> (done: Leveling?, failure: KioskEvent?) {
+        let copy = TakeFiles.levelingPath(for: path)
+        let prepared = ahead.withLock { $0.removeValue(forKey: path) }
+        if let prepared, !cut, FileManager.default.fileExists(atPath: copy) {
+            let took = Stopwatch()
+            if rename(copy, path) == 0 {
+                FolderSync.sync(of: path)
+                Log.info("loudness: \(path) measured \(String(printf: "%.1f", prepared.measured)) LUFS, true peak \(String(printf: "%.1f", prepared.truePeak)) dBTP; "
+                         + "gain \(String(printf: "%.1f", prepared.gain)) dB\(prepared.limited ? " with the limiter" : ""), "
+                         + "\(prepared.result.map { String(printf: "%.1f", $0) } ?? "?") LUFS; made during the review in \(String(printf: "%.3f", prepared.seconds)) s, "
+                         + "handed over in \(String(printf: "%.3f", took.seconds)) s")
+                return (prepared, nil)
+            }
+            Log.info("loudness: the leveled copy of \(path) could not be renamed over it (\(String(cString: strerror(errno)))); leveling it now")
+        }
+        unlink(copy)
         do {
             let done = try TakeLoudness.level(path, to: target)
             if let done {

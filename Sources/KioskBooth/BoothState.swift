@@ -42,6 +42,9 @@ struct BoothWorkers: Sendable {
     let outputLock: Locked<OutputLock?>
     /// `--metrics-file`'s worker (Booth+Metrics); nil without one.
     let metrics: MetricsWriter?
+    /// `--loudness`: the takes whose leveled copy the file worker made while the guest reviewed
+    /// them (TakeFiles.levelingPath), and what it did; the file worker's alone.
+    let leveledAhead = Locked<[String: Leveling]>([:])
 
     /// Starts the workers' threads; throws when the system has no thread (or descriptor) to give.
     init(outputLock: Locked<OutputLock?>, metricsFile: String? = nil, clock: @escaping @Sendable () -> Int64) throws(SystemError) {

@@ -72,10 +72,26 @@ public enum TakeLoudness {
     /// A gain this small is no change: the take is left as it is.
     static let noChange = 0.1
 
-    /// Sets `take`'s sound to `target` LUFS in place. Nil when there was nothing to do (no sound
-    /// track, silence, or a gain under 0.1 dB): the take is untouched. Throws a `ShareError` naming
-    /// the step; the take is then untouched and the partial file gone.
+    /// Sets `take`'s sound to `target` LUFS in place (`prepare` into a hidden file beside it, then
+    /// renamed over it). Nil when there was nothing to do. Throws a `ShareError` naming the step;
+    /// the take is then untouched and the partial file gone.
     public static func level(_ take: String, to target: Double) throws(ShareError) -> Leveling? {
+        let partial = TakeFiles.trimmingPath(for: take)
+        guard let done = try prepare(take, to: target, into: partial) else { return nil }
+        guard rename(partial, take) == 0 else {
+            let failure = errno
+            unlink(partial)
+            throw ShareError(step: "renaming the leveled take over \(take)", errno: failure)
+        }
+        FolderSync.sync(of: take)
+        return done
+    }
+
+    /// Writes `take` with its sound set to `target` LUFS into a new file at `copy` (the take's mode,
+    /// synced), the take untouched: what the hand-over renames over it (the booth makes it while the
+    /// guest reviews the take). Nil when there was nothing to do: no sound track, silence, or a gain
+    /// under 0.1 dB (no file made). Throws a `ShareError` naming the step; no file is left at `copy`.
+    public static func prepare(_ take: String, to target: Double, into copy: String) throws(ShareError) -> Leveling? {
         let took = MonotonicClock.now()
         var info = stat()
         guard stat(take, &info) == 0 else { throw ShareError(step: "reading \(take)", errno: errno) }
@@ -83,22 +99,19 @@ public enum TakeLoudness {
         var gain = min(target - measured, maxGain)
         var limiting = peak + gain > limit
         guard abs(gain) >= noChange || limiting else { return nil }
-        let partial = TakeFiles.trimmingPath(for: take)
-        unlink(partial)
+        unlink(copy)
         do throws(ShareError) {
-            var result = try pass(take, gain: gain, limiting: limiting, into: (partial, Int(info.st_mode & 0o7777)))
+            var result = try pass(take, gain: gain, limiting: limiting, into: (copy, Int(info.st_mode & 0o7777)))
             // The limiter took some loudness with the peaks: once more, lifted by what it took.
             if limiting, let reached = result.loudness, abs(target - reached) > 0.5, gain < maxGain {
                 gain = min(gain + target - reached, maxGain)
                 limiting = peak + gain > limit
-                result = try pass(take, gain: gain, limiting: limiting, into: (partial, Int(info.st_mode & 0o7777)))
+                result = try pass(take, gain: gain, limiting: limiting, into: (copy, Int(info.st_mode & 0o7777)))
             }
-            guard rename(partial, take) == 0 else { throw ShareError(step: "renaming the leveled take over \(take)", errno: errno) }
-            FolderSync.sync(of: take)
             return Leveling(measured: measured, truePeak: peak, gain: gain, limited: limiting, result: result.loudness,
                             seconds: Double(MonotonicClock.now() - took) / 1e9)
         } catch {
-            unlink(partial)
+            unlink(copy)
             throw error
         }
     }

@@ -21,6 +21,14 @@ public enum TakeFiles {
             + url.pathExtension).path
     }
 
+    /// Where a take's leveled copy (`--loudness`) is made while the guest reviews it, to be renamed
+    /// over the take at the hand-over.
+    public static func levelingPath(for take: String) -> String {
+        let url = URL(fileURLWithPath: take)
+        return url.deletingLastPathComponent().appendingPathComponent("." + url.deletingPathExtension().lastPathComponent + ".leveled."
+            + url.pathExtension).path
+    }
+
     /// Where a take's library thumbnail is kept: beside it, hidden.
     public static func thumbnailPath(of take: String) -> String {
         let url = URL(fileURLWithPath: take)
@@ -66,7 +74,7 @@ public enum TakeFiles {
     /// Retake, or a new take after this process's own finished one (nobody wanted it): the take and
     /// its marker go.
     public static func discard(_ output: String) {
-        for path in [output, markerPath(for: output)] where unlink(path) != 0 && errno != ENOENT {
+        for path in [output, markerPath(for: output), levelingPath(for: output)] where unlink(path) != 0 && errno != ENOENT {
             Log.info("could not delete \(path): \(String(cString: strerror(errno)))")
         }
         FolderSync.sync(of: output)
@@ -77,8 +85,9 @@ public enum TakeFiles {
         let marker = markerPath(for: output)
         let fm = FileManager.default
         defer { try? fm.removeItem(atPath: marker) }
-        // A cut a kill stopped (`--trim`): the take is whole without it.
+        // A cut a kill stopped (`--trim`), a leveled copy never handed over: the take is whole without them.
         unlink(trimmingPath(for: output))
+        unlink(levelingPath(for: output))
         guard fm.fileExists(atPath: marker) else {
             try? fm.removeItem(atPath: output)
             return nil

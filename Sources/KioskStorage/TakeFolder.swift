@@ -320,8 +320,9 @@ public final class TakeFolder: Sendable {
                 unlink(take)
             }
             unlink(file(marker))
-            // A cut a kill stopped (`--trim`): the take above is whole.
+            // A cut a kill stopped (`--trim`), a leveled copy never handed over: the take above is whole.
             unlink(TakeFiles.trimmingPath(for: take))
+            unlink(TakeFiles.levelingPath(for: take))
         }
         guard !recovered.isEmpty else { return [] }
         // Numbered as the newest takes: each gets a counter number of its own.

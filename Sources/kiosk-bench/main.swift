@@ -64,6 +64,9 @@ let usageText = """
           --loudness at the hand-over (TakeLoudness, in this process) on a take (made first from the
           clip with a tone when FILE is missing) against the ffmpeg CLI's ebur128 and its volume and
           alimiter with the video copied, rounds interleaved: medians (ms, wall and CPU) and ratios
+      handover [--recorder PATH] [--size WxH] [--seconds S] [--review S] [--rounds N] [--loudness LUFS]
+          run kiosk-recorder (test camera and tone), record S seconds (30), review for a few, Use Video:
+          the time to the outcome event with --loudness (its copy made during the review) and without
       reel --footage CLIP [--takes N] [--seconds S] [--size WxH] [--rounds N] [--recorder PATH] [--dir D]
           the hosts' film of N takes (made once from the clip by the real writer, with a tone and a
           question each): `kiosk-recorder reel` against one ffmpeg CLI run doing the same (scale, pad,
@@ -459,6 +462,7 @@ case "overlay-blend": overlayBlend(options(arguments.dropFirst()))
 case "share": shareBench(options(arguments.dropFirst()))
 case "loudness": loudnessBench(options(arguments.dropFirst()))
 case "reel": reelBench(options(arguments.dropFirst()))
+case "handover": handOverBench(options(arguments.dropFirst()))
 case "versions":
     for (name, version) in MediaLibraries.versions.sorted(by: { $0.key < $1.key }) {
         FileHandle.standardOutput.write(Data("\(name) \(version)\n".utf8))

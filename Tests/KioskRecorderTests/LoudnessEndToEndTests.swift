@@ -97,6 +97,46 @@ struct LoudnessEndToEndTests {
         #expect(abs(loudness.measured - recorded.integrated) <= 0.5 && abs(loudness.truePeak - recorded.truePeak) <= 0.5, "\(loudness)")
         #expect(abs(loudness.measured + loudness.gain - -16) <= 1 || loudness.limited, "\(loudness)")
         #expect(stderr.contains("loudness: \(after) measured"), "\(stderr)")
+        // Made while the take was reviewed, renamed at the hand-over; nothing left beside it.
+        #expect(stderr.contains("made during the review") && stderr.contains("handed over in"), "\(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".take.leveled.mov").path))
+    }
+
+    @Test("--loudness with a Retake and a trim: the Retake's discard takes the leveled copy with the take; a trimmed take is leveled after its cut, the outcome both trimmed and leveled")
+    func retakeAndTrim() throws {
+        let folder = try testFolder("loudness-trim")
+        let noise = try Self.speechLikeNoise(in: folder, lufs: -30)
+        let output = folder.appendingPathComponent("take.mov").path, copy = folder.appendingPathComponent(".take.leveled.mov").path
+        let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--windowed", "800x480", "--countdown", "0", "--output", output,
+                                     "--microphone", "kiosk_fake_mic", "--loudness", "-16", "--trim"], environment: try Self.microphone(playing: noise, in: folder))
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        for take in 1...2 {
+            r.command("start")
+            try #require(r.wait(for: "recordingStarted", count: take) != nil, "\(r.rawLines) \(r.stderr)")
+            try #require(r.waitRecorded(4), "\(r.rawLines)")
+            r.command("stop")
+            try #require(r.wait(for: "recordingFinished", count: take) != nil, "\(r.rawLines)")
+            // The copy is made on the file worker while the guest looks at the take.
+            #expect(eventually(10) { FileManager.default.fileExists(atPath: copy) }, "\(r.stderr)")
+            if take == 1 {
+                r.command("retake")
+                #expect(eventually(10) { !FileManager.default.fileExists(atPath: copy) && !FileManager.default.fileExists(atPath: output) },
+                        "the Retake left \((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])")
+            }
+        }
+        r.send(#"{"command":"trim","start":1.0,"end":3.0}"#)
+        r.command("useVideo")
+        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil, "\(r.rawLines) \(r.stderr)")
+        #expect(r.exitStatus() == 0)
+        let outcome = try #require(r.events.first { $0.name == "videoRecorderDidFinishRecordingVideoWithOutputPath" })
+        guard case let .leveled(.videoRecorderDidFinishRecordingTrimmedVideo(path, trimmed, duration), loudness) = outcome.unasked else {
+            Issue.record("not trimmed and leveled: \(outcome)")
+            return
+        }
+        #expect(path == output && abs(trimmed.start - 1) < 0.05 && abs(duration - 2) < 0.1, "\(outcome)")
+        let delivered = try Self.measure(["-i", output])
+        #expect(abs(delivered.integrated - -16) <= 1 && delivered.truePeak <= -1, "delivered \(delivered), \(loudness)")
+        #expect(!FileManager.default.fileExists(atPath: copy), "the copy made before the cut is gone")
     }
 
     @Test("--loudness leaves the sound where it was against the picture: the test tone's beeps within 1 ms of where they were before the hand-over")
