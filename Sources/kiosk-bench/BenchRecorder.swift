@@ -21,6 +21,16 @@ final class BenchRecorder {
         do { try process.run() } catch { fail("cannot run \(recorder): \(error)") }
     }
 
+    /// From `ready`: Start, `seconds` of take, Stop, and `recordingFinished` read.
+    func recordTake(seconds: Double) {
+        wait(for: "ready")
+        send("start")
+        wait(for: "recordingStarted")
+        Thread.sleep(forTimeInterval: seconds)
+        send("stop")
+        wait(for: "recordingFinished")
+    }
+
     /// Reads stdout until a line holds `"event":"name"`; returns the uptime when it came.
     @discardableResult
     func wait(for name: String) -> Double { line(of: name).at }

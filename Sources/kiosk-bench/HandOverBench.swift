@@ -22,12 +22,7 @@ func handOverBench(_ o: [String: String]) {
         let r = BenchRecorder(recorder, arguments: ["--camera", "test", "--microphone", "test", "--size", "\(frameSize)", "--windowed", "\(frameSize)",
                                                     "--countdown", "0", "--output", folder.appendingPathComponent("take-\(n)-\(level).mov").path]
                                                     + (level ? ["--loudness", loudness] : []))
-        r.wait(for: "ready")
-        r.send("start")
-        r.wait(for: "recordingStarted")
-        Thread.sleep(forTimeInterval: seconds)
-        r.send("stop")
-        r.wait(for: "recordingFinished")
+        r.recordTake(seconds: seconds)
         Thread.sleep(forTimeInterval: review)
         let used = ProcessInfo.processInfo.systemUptime
         r.send("useVideo")

@@ -21,12 +21,7 @@ func shareStep(_ o: [String: String]) {
         let r = BenchRecorder(recorder, arguments: ["--camera", "test", "--microphone", "test", "--size", "\(frameSize)", "--windowed", "\(frameSize)",
                                                     "--countdown", "0", "--session", "loop", "--output-dir", takes,
                                                     "--share-dir", shares, "--share-url", "http://10.42.0.1/s/{token}/"])
-        r.wait(for: "ready")
-        r.send("start")
-        r.wait(for: "recordingStarted")
-        Thread.sleep(forTimeInterval: seconds)
-        r.send("stop")
-        r.wait(for: "recordingFinished")
+        r.recordTake(seconds: seconds)
         let used = ProcessInfo.processInfo.systemUptime
         r.send("useVideo")
         let handed = r.line(of: "videoRecorderDidFinishRecordingVideoWithOutputPath").line

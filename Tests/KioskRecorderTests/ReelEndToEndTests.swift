@@ -122,12 +122,7 @@ struct ReelEndToEndTests {
         print("reel: \(filmLength) s for takes \(lengths); \(r.stderr.split(separator: "\n").suffix(3))")
 
         // Chromium plays it from its start to its end.
-        let site = folder.appendingPathComponent("site").path
-        try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: output, toPath: site + "/film.mp4")
-        chmod(site, 0o755)
-        chmod(site + "/film.mp4", 0o644)
-        let server = try ShareServer(shares: site, folder: folder)
+        let (server, site) = try servedSite(folder, file: output, as: "film.mp4")
         defer { server.stop() }
         let report = try browserReport(server, site: site, body: #"<video id="v" muted playsinline src="film.mp4"></video>"#, script: """
             const v = document.getElementById('v');

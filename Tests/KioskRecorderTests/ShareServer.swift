@@ -110,6 +110,17 @@ final class ShareServer: Sendable {
     deinit { stop() }
 }
 
+/// `file` in a folder of its own (`folder`/site) as `name`, readable by nginx, served on loopback:
+/// the server (stop it) and the folder.
+func servedSite(_ folder: URL, file: String, as name: String) throws -> (server: ShareServer, site: String) {
+    let site = folder.appendingPathComponent("site").path
+    try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: file, toPath: site + "/" + name)
+    chmod(site, 0o755)
+    chmod(site + "/" + name, 0o644)
+    return (try ShareServer(shares: site, folder: folder), site)
+}
+
 /// What a page served by `server` saw in Chromium: the probe page (written at `site`/probe.html,
 /// readable by nginx) holds `body` and runs `script`, which calls `report(s)` once with what it
 /// saw; the report is the request `/s/probe-result?s` nginx logged. Chromium's profile in `folder`.

@@ -124,7 +124,7 @@ struct TrimEndToEndTests {
     @Test("--trim with an MP4 take of a camera mounted turned: the cut keeps the display matrix; headless Chromium plays it as 3.0 ± 0.05 s long")
     func chromiumDuration() throws {
         let folder = try testFolder("trim-chromium")
-        let takes = folder.appendingPathComponent("takes").path, site = folder.appendingPathComponent("site").path
+        let takes = folder.appendingPathComponent("takes").path
         // A camera mounted turned: the take's display matrix goes with the cut.
         let r = try RecorderProcess(Self.arguments + ["--output-dir", takes, "--name-template", "take-{n}.mp4", "--camera-rotation", "90"])
         let take = try Self.record(r)
@@ -133,11 +133,7 @@ struct TrimEndToEndTests {
         try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil, "\(r.rawLines) \(r.stderr)")
         #expect(r.exitStatus() == 0)
         #expect(try ffprobe(take, "stream_side_data=rotation", stream: "v:0") == "-90")
-        try FileManager.default.createDirectory(atPath: site, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: take, toPath: site + "/take.mp4")
-        chmod(site, 0o755)
-        chmod(site + "/take.mp4", 0o644)
-        let server = try ShareServer(shares: site, folder: folder)
+        let (server, site) = try servedSite(folder, file: take, as: "take.mp4")
         defer { server.stop() }
         let report = try browserReport(server, site: site, body: #"<video id="v" muted preload="auto" src="take.mp4"></video>"#, script: """
             const v = document.getElementById('v');
