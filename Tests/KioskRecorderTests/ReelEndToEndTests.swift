@@ -30,15 +30,21 @@ struct ReelEndToEndTests {
     }
 
     /// Three takes: two of speech-like noise at −30 LUFS with the first two questions, then one of
-    /// the test tone by a camera mounted turned (90°), asked the first question again (a new booth).
+    /// noise at −22 LUFS by a camera mounted turned (90°), asked the first question again (a new
+    /// booth). (Not the test tone: a beep a second measures a LU apart over windows that hold its
+    /// beeps differently, the take's whole length against its part of the film.)
     static func threeTakes(_ folder: URL) throws -> String {
         let takes = folder.appendingPathComponent("takes").path
         let questionFile = folder.appendingPathComponent("questions.txt").path
         try questions.joined(separator: "\n").write(toFile: questionFile, atomically: true, encoding: .utf8)
-        let noise = try LoudnessEndToEndTests.speechLikeNoise(in: folder, lufs: -30)
+        let quiet = try LoudnessEndToEndTests.speechLikeNoise(in: folder, lufs: -30)
         try record(into: takes, count: 2, seconds: 2.5, ["--questions", questionFile, "--microphone", "kiosk_fake_mic"],
-                   environment: try LoudnessEndToEndTests.microphone(playing: noise, in: folder))
-        try record(into: takes, count: 1, seconds: 2.5, ["--questions", questionFile, "--microphone", "test", "--camera-rotation", "90"])
+                   environment: try LoudnessEndToEndTests.microphone(playing: quiet, in: folder))
+        let second = folder.appendingPathComponent("turned")
+        try FileManager.default.createDirectory(at: second, withIntermediateDirectories: true)
+        let louder = try LoudnessEndToEndTests.speechLikeNoise(in: second, lufs: -22)
+        try record(into: takes, count: 1, seconds: 2.5, ["--questions", questionFile, "--microphone", "kiosk_fake_mic", "--camera-rotation", "90"],
+                   environment: try LoudnessEndToEndTests.microphone(playing: louder, in: second))
         return takes
     }
 
