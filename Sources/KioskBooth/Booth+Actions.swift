@@ -89,8 +89,10 @@ extension Booth {
             parts.audio.play(sound)
         case let .startPlayback(path):
             stopPlayback()
-            // The review's player takes the screen's player surface from the attract slideshow.
+            // The review's player takes the screen's player surface from the attract slideshow
+            // and from a boomerang's loop.
             endSlideshow()
+            endReview()
             draw.controls.touched(at: now)
             // The review of a trimmed take plays only the part kept (`--trim`).
             player.playback = Playback(path: path, screen: screen, audio: parts.audio, loop: player.loops,
@@ -133,7 +135,8 @@ extension Booth {
         let trim = takes.trim
         takes.trim = nil
         dropTrimPictures()
-        let (loudness, ahead) = (config.sound.loudness, shared.leveledAhead)
+        // A boomerang has no sound to level; its outcome says its kind.
+        let (loudness, ahead, boomerang) = (takes.kind == .video ? config.sound.loudness : nil, shared.leveledAhead, takes.kind == .boomerang)
         onFiles(handOver: true) {
             // The cut and the loudness first, while the take still has its marker: a kill during
             // either leaves the whole take.
@@ -141,7 +144,8 @@ extension Booth {
             let level = loudness.map { Booth.level(output, to: $0, ahead: ahead, cut: cut != nil) }
             let failures = [cut?.failure, level?.failure].compactMap { $0 }
             return failures + storage.handOver(output, number: number, rename: rename, rules: rules, protected: protected).map { event in
-                let outcome = cut?.done.map(event.trimmed) ?? event
+                let trimmed = cut?.done.map(event.trimmed) ?? event
+                let outcome = boomerang && trimmed.handedOverPath != nil ? .boomerang(trimmed) : trimmed
                 guard let leveled = level?.done, outcome.handedOverPath != nil else { return outcome }
                 return .leveled(outcome, loudness: leveled)
             }

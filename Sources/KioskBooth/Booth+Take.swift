@@ -13,6 +13,7 @@ extension Booth {
     /// result comes back as `takeStarted` or `takeFailed`.
     func startRecording(orientation: Orientation) {
         let info = camera.info
+        let kind = machine.takeKind
         var settings = MovieSettings(outputPath: outputPath, videoSize: info.size, fps: info.fps, audio: nil)
         settings.framesFromLiveClock = true
         settings.videoEncoder = core.nextEncoder
@@ -26,17 +27,26 @@ extension Booth {
         settings.highPass = config.sound.highPass
         // The guestbook's question this take is made under (the core took it as Start asked for the take).
         settings.title = core.guestbook.take
+        if kind == .boomerang {
+            // Its pictures alone, each a key frame, for as long as asked; the loop follows (BoomerangLoop).
+            settings.boomerang = config.boomerang.plan(cameraFPS: info.fps)
+            settings.maxDuration = config.boomerang.seconds
+            if config.boomerang.speed < 1, settings.boomerang?.frameRate == info.fps {
+                Log.info("boomerang: the camera gives \(String(printf: "%.4g", info.fps)) fps, under the 60 slow motion needs; played at its own rate")
+            }
+        }
         settings.rotationQuarterTurns = DisplayTransform(physical: screen.outputSize, orientation: orientation)
             .cameraQuarterTurns(mount: config.capture.cameraRotation)
         let (inbox, activeWriter, makeMicrophone, makeWriter, storage) = (inbox, activeWriter, parts.makeMicrophone, parts.makeWriter, storage)
         let (overlays, overlayFiles) = (parts.overlays, config.video)
         let (opening, lock) = (shared.openingWriter, shared.outputLock)
-        let (planned, microphone, meter, monitor) = (settings, config.capture.microphone, meter, shared.microphoneMonitor)
+        // A boomerang has no sound: no microphone opens for it.
+        let (planned, microphone, meter, monitor) = (settings, kind == .boomerang ? MicrophoneChoice.none : config.capture.microphone, meter, shared.microphoneMonitor)
         // (The core closed the listening microphone just before: the same device opens for the take.)
         takes.opening = true
         fileJob {
             monitor.sync {}
-            switch storage.nextTake(planned: planned.outputPath, lock: lock) {
+            switch storage.nextTake(planned: planned.outputPath, kind: kind, lock: lock) {
             case let .failure(refusal):
                 return .takeFailed(code: .recordingFailed, message: refusal.message)
             case let .success((number, path)):
@@ -79,6 +89,7 @@ extension Booth {
         takes.current = nil
         takes.ownOnDisk = true
         takes.lastDuration = result.duration
+        takes.kind = result.kind
         if result.success { service.status.takes += 1 }
         countFinishedTake(result)
         // A file removed mid-take (its folder deleted): said, and never handed over.
@@ -86,7 +97,7 @@ extension Booth {
         // (The core takes the encoder's stall from it: libx264 from the next take on.)
         tell(.recordingFinished(result))
         if machine.trimmerView != nil { askTrimPictures(of: result.outputPath) }
-        if let target = config.sound.loudness, result.success, result.lost == nil { levelAhead(result.outputPath, to: target) }
+        if let target = config.sound.loudness, result.success, result.lost == nil, result.kind == .video { levelAhead(result.outputPath, to: target) }
     }
 
     /// Whether the live picture waits this turn (the core's rule, TakeWatch.previewYields): the

@@ -98,7 +98,9 @@ public final class Booth {
                 outputLock: OutputLock? = nil) throws(SystemError) {
         self.config = config
         self.outputPath = outputPath
-        storage = folder.map { FolderStorage(folder: $0) } ?? SingleFileStorage(output: outputPath)
+        let boomerang = config.boomerang
+        let remake: @Sendable (String) -> Double? = { BoomerangLoop.remake($0, settings: boomerang) }
+        storage = folder.map { FolderStorage(folder: $0, boomerang: remake) } ?? SingleFileStorage(output: outputPath, boomerang: remake)
         self.parts = parts
         now = parts.clock()
         draw = DrawState(controls: ControlsVisibility(now: now))
@@ -113,6 +115,7 @@ public final class Booth {
                          hookBackoff: HookBackoff(first: parts.environment.hookBackoff ?? 10), cameras: cameraCount,
                          seed: UInt64.random(in: .min ... .max))
         machine.photoButton = config.screen.photoButton
+        machine.boomerangButton = config.boomerang.button
         machine.library = config.screen.library
         inbox.wakes(with: parts.screen.wake)
         frames.wakes(with: parts.screen.wake)
@@ -212,6 +215,7 @@ public final class Booth {
             needsDraw = true
         }
         stepPlayback()
+        stepReview()
         let model: ViewModel? = controlsShown ? viewModel : nil
         if needsDraw || model != draw.lastViewModel {
             do { try screen.render(model) } catch { Log.info("screen: \(error)") }

@@ -84,6 +84,8 @@ struct TakeState {
     /// This process's finished take is on disk (with its marker) and nobody has used it yet: a
     /// Retake or the next Start deletes it rather than recovering it.
     var ownOnDisk = false
+    /// The last take's kind: its outcome says `boomerang` (issue 45).
+    var kind = TakeKind.video
     /// The last take's length, for the hook's environment.
     var lastDuration: Double = 0
     /// The accepted take's share folder and share screen (`--share-dir`).
@@ -140,6 +142,8 @@ struct PlayerState {
     var slideshowPlayback: Playback?
     /// A slideshow picture is on screen (in place of the camera's): the preview waits.
     var slideshowOnScreen = false
+    /// A boomerang's review, looping on the finished screen (Booth+Review).
+    var review: Playback?
 }
 
 /// The pid of the hook running now (0: none), shared by the hooks worker and the UI thread.

@@ -20,8 +20,8 @@ protocol TakeStorage: Sendable {
     func enforce(_ rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent]
     /// Where the next take goes, given the path it would have (`planned`): its number and path, or
     /// why it cannot be made. `lock` is the output's lock, taken anew if the storage had to be
-    /// made again.
-    func nextTake(planned: String, lock: Locked<OutputLock?>) -> Result<(number: Int?, path: String), TakeRefusal>
+    /// made again. `kind`: a boomerang is an MP4 in a folder (`--output` keeps its path).
+    func nextTake(planned: String, kind: TakeKind, lock: Locked<OutputLock?>) -> Result<(number: Int?, path: String), TakeRefusal>
     /// A take nobody wanted (Retake, or the next Start): `own` when this process made it.
     func discard(_ path: String, own: Bool) -> [KioskEvent]
     /// Use Video: the take handed over. `rename` (a loop session) gives it a name of its own;
@@ -43,6 +43,8 @@ struct TakeRefusal: Error {
 struct SingleFileStorage: TakeStorage {
     /// `--output`'s path; nil for the player alone.
     var output: String?
+    /// Makes the loop of a boomerang a kill cut (BoomerangLoop.remake): its length, nil: none.
+    var boomerang: @Sendable (String) -> Double? = { _ in nil }
 
     var hasLaunchWork: Bool { false }
 
@@ -52,7 +54,7 @@ struct SingleFileStorage: TakeStorage {
 
     func enforce(_ rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] { [] }
 
-    func nextTake(planned: String, lock: Locked<OutputLock?>) -> Result<(number: Int?, path: String), TakeRefusal> {
+    func nextTake(planned: String, kind: TakeKind, lock: Locked<OutputLock?>) -> Result<(number: Int?, path: String), TakeRefusal> {
         .success((nil, planned))
     }
 
@@ -62,7 +64,7 @@ struct SingleFileStorage: TakeStorage {
             TakeFiles.discard(path)
             return []
         }
-        return TakeFiles.discardPrevious(at: path, playable: MovieProbe.playableDuration).map { [.recordingRecovered(path: $0.path, duration: $0.duration)] } ?? []
+        return TakeFiles.discardPrevious(at: path, playable: MovieProbe.playableDuration, boomerang: boomerang).map { [.recordingRecovered(path: $0.path, duration: $0.duration)] } ?? []
     }
 
     func handOver(_ path: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] {
@@ -84,11 +86,13 @@ struct SingleFileStorage: TakeStorage {
 /// restarts; a dead run's takes recovered at launch; retention after each accepted take.
 struct FolderStorage: TakeStorage {
     let folder: TakeFolder
+    /// Makes the loop of a boomerang a kill cut (BoomerangLoop.remake): its length, nil: none.
+    var boomerang: @Sendable (String) -> Double? = { _ in nil }
 
     var hasLaunchWork: Bool { true }
 
     func launchWork(_ rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] {
-        let recovered = folder.recoverOrphans(playable: MovieProbe.playableDuration).map { KioskEvent.recordingRecovered(path: $0.path, duration: $0.duration) }
+        let recovered = folder.recoverOrphans(playable: MovieProbe.playableDuration, boomerang: boomerang).map { KioskEvent.recordingRecovered(path: $0.path, duration: $0.duration) }
         return recovered + enforce(rules, protected: protected)
     }
 
@@ -100,9 +104,9 @@ struct FolderStorage: TakeStorage {
 
     /// The take gets its name now (the counter moves on, durably); a folder removed while the booth
     /// ran is made again, and locked again.
-    func nextTake(planned: String, lock: Locked<OutputLock?>) -> Result<(number: Int?, path: String), TakeRefusal> {
+    func nextTake(planned: String, kind: TakeKind, lock: Locked<OutputLock?>) -> Result<(number: Int?, path: String), TakeRefusal> {
         if folder.isGone, let failure = remake(lock: lock) { return .failure(TakeRefusal(message: failure)) }
-        let (number, path) = folder.nextTake()
+        let (number, path) = folder.nextTake(extension: kind == .boomerang ? "mp4" : nil)
         return .success((number, path))
     }
 

@@ -68,9 +68,10 @@ extension BoothCore {
     /// The machine's `state` reply with what the core adds: the hooks still owed (with `--on-take`)
     /// and the microphone's level as the last turn measured it (with a microphone asked for).
     func completed(_ event: KioskEvent) -> KioskEvent {
-        guard case let .state(mode, timer, buttons, orientation, remaining, _, _, trim, library, leftOut) = event else { return event }
+        guard case let .state(mode, timer, buttons, orientation, remaining, _, _, trim, library, leftOut, review) = event else { return event }
         return .state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
                       microphoneLevel: settings.microphone ? listener.level : nil,
-                      hooksPending: settings.onTake != nil ? jobs.owed.pending : nil, trim: trim, library: library, libraryLeftOut: leftOut)
+                      hooksPending: settings.onTake != nil ? jobs.owed.pending : nil, trim: trim, library: library, libraryLeftOut: leftOut,
+                      review: review)
     }
 }

@@ -91,6 +91,8 @@ public struct Configuration: Equatable, Sendable {
     public var service = Service()
     /// The guest's take on their phone: the share folder, its address and the share screen.
     public var share = Share()
+    /// The boomerang (issue 45): its button, its capture's length and its speed.
+    public var boomerang = BoomerangSettings()
     /// The `--config` file, kept for SIGHUP's reload.
     public var configFile: String?
 

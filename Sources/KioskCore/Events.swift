@@ -105,10 +105,14 @@ public struct RecordingResult: Equatable, Sendable {
     public var frameRate: Double
     /// The steps of effort and rate the take took, down and up (0 with the CPU to spare).
     public var effortSteps: Int
+    /// A video, or a boomerang (its file the loop of its pictures).
+    public var kind = TakeKind.video
 
     public init(outputPath: String, duration: Double, bytes: Int64, reason: StopReason, success: Bool,
                 droppedFrames: Int = 0, encoder: String? = nil, encoderStalled: Bool = false, lost: String? = nil,
-                droppedAfterStall: Int = 0, skippedFrames: Int = 0, frameRate: Double = 0, effortSteps: Int = 0) {
+                droppedAfterStall: Int = 0, skippedFrames: Int = 0, frameRate: Double = 0, effortSteps: Int = 0,
+                kind: TakeKind = .video) {
+        self.kind = kind
         self.outputPath = outputPath
         self.duration = duration
         self.bytes = bytes
@@ -135,7 +139,8 @@ public enum KioskEvent: Equatable, Sendable {
                microphone: String? = nil)
     /// The countdown after Start: 3, 2, 1, a second apart; the take starts a second after the 1.
     case countdown(remaining: Int)
-    case recordingStarted(outputPath: String)
+    /// `kind`: a video, or a boomerang (`--boomerang-button`).
+    case recordingStarted(outputPath: String, kind: TakeKind = .video)
     case recordingFinished(RecordingResult)
     case recordingRecovered(path: String, duration: Double)
     case videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: String)
@@ -152,10 +157,11 @@ public enum KioskEvent: Equatable, Sendable {
     /// with `--microphone none`. `hooksPending`: with `--on-take`, how many takes still owe their hook.
     /// `trim`: with `--trim`, in finished, the part Use Video delivers when one is set.
     /// `library`: in the library, the takes it shows; `libraryLeftOut`: how many older takes it
-    /// leaves out (it shows the newest `TakeLibrary.shown`), absent when none.
+    /// leaves out (it shows the newest `TakeLibrary.shown`), absent when none. `review`: in finished,
+    /// how the take is shown when it plays by itself (a boomerang loops).
     case state(mode: String, timer: String, buttons: [Button], orientation: Orientation, remaining: Double? = nil,
                microphoneLevel: Double? = nil, hooksPending: Int? = nil, trim: TrimRange? = nil,
-               library: [LibraryEntry]? = nil, libraryLeftOut: Int? = nil)
+               library: [LibraryEntry]? = nil, libraryLeftOut: Int? = nil, review: ReviewShown? = nil)
     /// While recording, the microphone stayed below −60 dBFS for 3 s (once; again after sound came
     /// back and went).
     case microphoneSilent
@@ -188,6 +194,9 @@ public enum KioskEvent: Equatable, Sendable {
     /// `--loudness`: the outcome of a take whose sound was set to the target at its hand-over, with
     /// what was measured and applied. On stdout it is the outcome's line with a `loudness` field.
     indirect case leveled(KioskEvent, loudness: Leveling)
+    /// A boomerang's outcome: the same event, with `"kind":"boomerang"` after its own fields (a
+    /// video's outcome has no `kind`).
+    indirect case boomerang(KioskEvent)
     /// `reel --json` (the hosts' film): `done` of `total` takes are in it; a take left out and why;
     /// the film written, its length and the takes in it.
     case reelProgress(done: Int, total: Int)
@@ -200,7 +209,7 @@ extension KioskEvent: Codable {
         case event, camera, width, height, fps, orientation, outputPath, duration, bytes, reason, success
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
         case action, status, ok, items, remaining, microphoneLevel, encoder, microphone, url, token, folder, attempt, hooksPending
-        case trim, trimmed, library, libraryLeftOut, question, loudness, done, total, takes
+        case trim, trimmed, library, libraryLeftOut, question, loudness, done, total, takes, kind, review
         case skippedFrames, frameRate, effortSteps
     }
 
@@ -208,7 +217,7 @@ extension KioskEvent: Codable {
     public var handedOverPath: String? {
         switch self {
         case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path), let .videoRecorderDidFinishRecordingTrimmedVideo(path, _, _): path
-        case let .asked(event, _), let .leveled(event, _): event.handedOverPath
+        case let .asked(event, _), let .leveled(event, _), let .boomerang(event): event.handedOverPath
         default: nil
         }
     }
@@ -227,6 +236,7 @@ extension KioskEvent: Codable {
     public var name: String {
         if case let .asked(event, _) = self { return event.name }
         if case let .leveled(event, _) = self { return event.name }
+        if case let .boomerang(event) = self { return event.name }
         return Self.kind(of: self).name
     }
 
@@ -234,6 +244,7 @@ extension KioskEvent: Codable {
     var fields: [Field] {
         if case let .asked(event, question) = self { return event.fields + [(.question, question)] }
         if case let .leveled(event, loudness) = self { return event.fields + [(.loudness, loudness)] }
+        if case let .boomerang(event) = self { return event.fields + [(.kind, TakeKind.boomerang)] }
         return [(.event, name)] + (Self.kind(of: self).fields(self) ?? [])
     }
 
@@ -254,6 +265,8 @@ extension KioskEvent: Codable {
         guard let kind = Self.kinds.first(where: { $0.name == name }) else { throw UnknownEvent(name: name) }
         var event = try kind.decode(c)
         if let loudness = try c.decodeIfPresent(Leveling.self, forKey: .loudness) { event = .leveled(event, loudness: loudness) }
+        // A take's own events carry their kind; an outcome says it only for a boomerang.
+        if event.handedOverPath != nil, try c.decodeIfPresent(TakeKind.self, forKey: .kind) == .boomerang { event = .boomerang(event) }
         self = try c.decodeIfPresent(String.self, forKey: .question).map { .asked(event, question: $0) } ?? event
     }
 
@@ -290,25 +303,30 @@ extension KioskEvent: Codable {
             return [(.remaining, remaining)]
         }, decode: { c in .countdown(remaining: try c.decode(Int.self, forKey: .remaining)) }),
         Kind(name: "recordingStarted", fields: {
-            guard case let .recordingStarted(outputPath) = $0 else { return nil }
-            return [(.outputPath, outputPath)]
-        }, decode: { c in .recordingStarted(outputPath: try c.decode(String.self, forKey: .outputPath)) }),
+            guard case let .recordingStarted(outputPath, kind) = $0 else { return nil }
+            return [(.outputPath, outputPath), (.kind, kind)]
+        }, decode: { c in
+            .recordingStarted(outputPath: try c.decode(String.self, forKey: .outputPath),
+                              kind: try c.decodeIfPresent(TakeKind.self, forKey: .kind) ?? .video)
+        }),
         Kind(name: "recordingFinished", fields: {
             guard case let .recordingFinished(r) = $0 else { return nil }
-            return [(.outputPath, r.outputPath), (.duration, milliseconds(r.duration)), (.bytes, r.bytes),
+            return [(.outputPath, r.outputPath), (.kind, r.kind), (.duration, milliseconds(r.duration)), (.bytes, r.bytes),
                     (.reason, r.reason), (.success, r.success), (.droppedFrames, r.droppedFrames), (.skippedFrames, r.skippedFrames),
                     (.frameRate, milliseconds(r.frameRate)), (.effortSteps, r.effortSteps)]
                 + (r.encoder.map { [(.encoder, $0)] } ?? [])
         }, decode: { c in
             .recordingFinished(RecordingResult(
-                outputPath: try c.decode(String.self, forKey: .outputPath), duration: try c.decode(Double.self, forKey: .duration),
+                outputPath: try c.decode(String.self, forKey: .outputPath),
+                duration: try c.decode(Double.self, forKey: .duration),
                 bytes: try c.decode(Int64.self, forKey: .bytes), reason: try c.decode(StopReason.self, forKey: .reason),
                 success: try c.decode(Bool.self, forKey: .success),
                 droppedFrames: try c.decodeIfPresent(Int.self, forKey: .droppedFrames) ?? 0,
                 encoder: try c.decodeIfPresent(String.self, forKey: .encoder),
                 skippedFrames: try c.decodeIfPresent(Int.self, forKey: .skippedFrames) ?? 0,
                 frameRate: try c.decodeIfPresent(Double.self, forKey: .frameRate) ?? 0,
-                effortSteps: try c.decodeIfPresent(Int.self, forKey: .effortSteps) ?? 0))
+                effortSteps: try c.decodeIfPresent(Int.self, forKey: .effortSteps) ?? 0,
+                kind: try c.decodeIfPresent(TakeKind.self, forKey: .kind) ?? .video))
         }),
         Kind(name: "recordingRecovered", fields: {
             guard case let .recordingRecovered(path, duration) = $0 else { return nil }
@@ -348,7 +366,7 @@ extension KioskEvent: Codable {
             return [(.orientation, orientation)]
         }, decode: { c in .orientationChanged(orientation: try c.decode(Orientation.self, forKey: .orientation)) }),
         Kind(name: "state", fields: {
-            guard case let .state(mode, timer, buttons, orientation, remaining, level, hooks, trim, library, leftOut) = $0 else { return nil }
+            guard case let .state(mode, timer, buttons, orientation, remaining, level, hooks, trim, library, leftOut, review) = $0 else { return nil }
             return [(.mode, mode), (.timer, timer), (.buttons, buttons), (.orientation, orientation)]
                 + (remaining.map { [(.remaining, milliseconds($0))] } ?? [])
                 + (level.map { [(.microphoneLevel, ($0 * 10).rounded() / 10)] } ?? [])
@@ -356,6 +374,7 @@ extension KioskEvent: Codable {
                 + (trim.map { [(.trim, TrimRange(start: milliseconds($0.start), end: milliseconds($0.end)))] } ?? [])
                 + (library.map { [(.library, $0)] } ?? [])
                 + (leftOut.map { [(.libraryLeftOut, $0)] } ?? [])
+                + (review.map { [(.review, $0)] } ?? [])
         }, decode: { c in
             .state(mode: try c.decode(String.self, forKey: .mode), timer: try c.decode(String.self, forKey: .timer),
                    buttons: try c.decode([Button].self, forKey: .buttons), orientation: try c.decode(Orientation.self, forKey: .orientation),
@@ -364,7 +383,8 @@ extension KioskEvent: Codable {
                    hooksPending: try c.decodeIfPresent(Int.self, forKey: .hooksPending),
                    trim: try c.decodeIfPresent(TrimRange.self, forKey: .trim),
                    library: try c.decodeIfPresent([LibraryEntry].self, forKey: .library),
-                   libraryLeftOut: try c.decodeIfPresent(Int.self, forKey: .libraryLeftOut))
+                   libraryLeftOut: try c.decodeIfPresent(Int.self, forKey: .libraryLeftOut),
+                   review: try c.decodeIfPresent(ReviewShown.self, forKey: .review))
         }),
         Kind(name: "microphoneSilent", fields: {
             guard case .microphoneSilent = $0 else { return nil }

@@ -9,13 +9,15 @@ public enum Button: String, CaseIterable, Codable, Sendable {
     case done
     /// `--photo-button`: the shutter beside the record button, in ready and while recording.
     case photo
+    /// `--boomerang-button`: in ready, a round button left of the record circle (issue 45).
+    case boomerang
     /// `--library`: in ready, the way to the takes already made (LibraryRoom).
     case openLibrary
     /// The library: from a take's review back to the grid, from the grid back to ready.
     case back
 
     /// The place a button occupies; buttons that never show together share one.
-    public enum Slot: Sendable { case left, centre, right, middle, shutter, top }
+    public enum Slot: Sendable { case left, centre, right, middle, shutter, beforeRecord, top }
 
     public var slot: Slot {
         switch self {
@@ -24,6 +26,7 @@ public enum Button: String, CaseIterable, Codable, Sendable {
         case .useVideo, .switchCamera, .done: .right
         case .playVideo: .middle
         case .photo: .shutter
+        case .boomerang: .beforeRecord
         case .openLibrary: .top
         }
     }
@@ -62,6 +65,11 @@ public struct Layout: Equatable, Sendable {
     /// button, narrowed to start a finger's gap past the shutter. Retake's, Use Video's and Done's
     /// modes have no shutter, so those keep the side buttons' one width.
     public let switchButton: Rect
+    /// The Boomerang button (`--boomerang-button`): the shutter's mirror, left of the record circle;
+    /// empty without one. Cancel, the one left button beside it (in ready and the countdown), is
+    /// narrowed to end a finger's gap before it (`cancelButton`).
+    public let boomerangButton: Rect
+    public let cancelButton: Rect
     /// `--library`: ready's Library button, at the top panel's left, as wide as a side button and
     /// at least a touch tall (it may reach a little below a short top panel).
     public let libraryButton: Rect
@@ -85,7 +93,7 @@ public struct Layout: Equatable, Sendable {
     /// canvas (the screen asks for it when its words are too long for one); nil leaves it to the rule
     /// above.
     /// `shutter`: room for the shutter button beside the record circle (`--photo-button`).
-    public init(canvas: Size, textScale: Double = 1, sideTitleLines lines: Int? = nil, shutter: Bool = false) {
+    public init(canvas: Size, textScale: Double = 1, sideTitleLines lines: Int? = nil, shutter: Bool = false, boomerang: Bool = false) {
         self.canvas = canvas
         let scale = min(max(textScale, 1), 2)
         let w = canvas.width, h = canvas.height
@@ -130,6 +138,14 @@ public struct Layout: Equatable, Sendable {
             : Rect(x: 0, y: 0, width: 0, height: 0)
         let switchX = shutter ? max(rightButton.x, shutterButton.maxX + gap) : rightButton.x
         switchButton = Rect(x: switchX, y: rightButton.y, width: max(rightButton.maxX - switchX, 1), height: rightButton.height)
+        let boomerangRoom = (recordButton.x - outline - gap) - gap - margin - Layout.minimumTouch
+        let boomerangSide = boomerang ? max(min(Int(Double(circle) * 0.6), boomerangRoom), min(Layout.minimumTouch, circle)) : 0
+        boomerangButton = boomerang
+            ? Rect(x: recordButton.x - outline - gap - boomerangSide, y: bottomPanel.y + (bottomHeight - boomerangSide) / 2,
+                   width: boomerangSide, height: boomerangSide)
+            : Rect(x: 0, y: 0, width: 0, height: 0)
+        let cancelEnd = boomerang ? min(leftButton.maxX, boomerangButton.x - gap) : leftButton.maxX
+        cancelButton = Rect(x: leftButton.x, y: leftButton.y, width: max(cancelEnd - leftButton.x, 1), height: leftButton.height)
 
         let middleSize = Size(width: min(scaled(0.5 * scale, atLeast: 2 * Layout.minimumTouch), w - 2 * margin),
                               height: min(scaled(0.15, atLeast: Layout.minimumTouch), max(content.height, 1)))
@@ -158,12 +174,14 @@ public struct Layout: Equatable, Sendable {
     /// The rectangle a button is drawn in.
     public func frame(of button: Button) -> Rect {
         if button == .switchCamera { return switchButton }
+        if button == .cancel { return cancelButton }
         return switch button.slot {
         case .left: leftButton
         case .centre: recordButton
         case .right: rightButton
         case .middle: middleButton
         case .shutter: shutterButton
+        case .beforeRecord: boomerangButton
         case .top: libraryButton
         }
     }

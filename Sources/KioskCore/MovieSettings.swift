@@ -30,7 +30,7 @@ public struct MovieSettings: Sendable {
     /// Permissions of the take and its marker, created new (O_EXCL, never through a symlink).
     public var fileMode = 0o600
     /// How much video a fragment holds before it is written and synced: the most a crash loses.
-    public var fragmentSeconds = Self.defaultFragmentSeconds
+    public var fragmentSeconds: Double { Self.defaultFragmentSeconds }
     public static let defaultFragmentSeconds = 0.5
     /// Live capture (the booth): frames are stamped by CLOCK_MONOTONIC, and one captured before the
     /// take started (a leftover still on its way through the camera's queue or the MJPEG decoder)
@@ -44,6 +44,9 @@ public struct MovieSettings: Sendable {
     /// thread buys no time and costs a switch at every picture (x264's slices; the SPS and PPS are
     /// the same either way).
     public var steppedThreads: Int?
+    /// A boomerang's capture (issue 45): every picture a key frame, and once the pictures are safe
+    /// the file becomes their loop (BoomerangLoop); nil: a take.
+    public var boomerang: BoomerangPlan?
 
     public init(outputPath: String, videoSize: Size, fps: Double, audio: (sampleRate: Int, channels: Int)?) {
         self.outputPath = outputPath
@@ -112,7 +115,8 @@ extension MovieSettings {
         }
         // One keyframe a second: a crash-cut file plays from its first whole second, and seeking
         // in review is quick. No B-frames: each frame leaves the encoder as soon as it is coded.
-        return VideoTuning(encoder: name, gop: max(Int(fps.rounded()), 1), bFrames: 0, threads: effort > 0 ? steppedThreads ?? 2 : 2,
+        // A boomerang's pictures are each a key frame: its loop is their packets in a new order.
+        return VideoTuning(encoder: name, gop: boomerang != nil ? 1 : max(Int(fps.rounded()), 1), bFrames: 0, threads: effort > 0 ? steppedThreads ?? 2 : 2,
                            bitrate: bitrate, options: options)
     }
 }

@@ -94,7 +94,7 @@ public struct Guestbook: Equatable, Sendable {
     public func stamped(_ event: KioskEvent) -> KioskEvent {
         switch event {
         case .recordingStarted, .recordingFinished, .videoRecorderDidFinishRecordingVideoWithOutputPath,
-             .videoRecorderDidFinishRecordingTrimmedVideo, .leveled:
+             .videoRecorderDidFinishRecordingTrimmedVideo, .leveled, .boomerang:
             return take.map { .asked(event, question: $0) } ?? event
         case .state:
             return current.map { .asked(event, question: $0) } ?? event

@@ -83,6 +83,10 @@ public struct RecorderMachine: Equatable, Sendable {
     public private(set) var shares: Bool
     /// `--photo-button`: the shutter shows beside the record button in ready and while recording.
     public var photoButton = false
+    /// `--boomerang-button`: the Boomerang button beside Record in ready; `takeKind` is what the
+    /// last Record or Boomerang asked for (the take the writer opens, its events' `kind`).
+    public var boomerangButton = false
+    public private(set) var takeKind = TakeKind.video
     /// `--trim`: the review has a trimmer and takes `trim`; a reload may change it.
     public private(set) var trims: Bool
     /// The finished take's trim (`--trim`): Use Video delivers only this part. Set in finished,
@@ -183,7 +187,7 @@ public struct RecorderMachine: Equatable, Sendable {
             if case var .recording(r) = state, !r.confirmed {
                 r.confirmed = true
                 state = .recording(r)
-                actions.append(.emit(.recordingStarted(outputPath: path)))
+                actions.append(.emit(.recordingStarted(outputPath: path, kind: takeKind)))
                 // A stop asked for while the writer opened (a signal, the background, a lost
                 // camera) goes to the writer now; otherwise the take really begins: its sound.
                 if let reason = r.stopRequested {
@@ -350,8 +354,8 @@ public struct RecorderMachine: Equatable, Sendable {
         case (.cancel, _):
             actions.append(.emit(.videoRecorderDidCancelRecordingVideo))
             outcome(&actions)
-        case (.start, _):
-            begin(countdown: countdownSeconds, &actions)
+        case (.start, _), (.boomerang, _):
+            begin(countdown: countdownSeconds, kind: button == .boomerang ? .boomerang : .video, &actions)
         case (.stop, _):
             requestStop(.user, &actions)
         case (.retake, _):
@@ -391,7 +395,8 @@ public struct RecorderMachine: Equatable, Sendable {
     }
 
     /// Start: the countdown, or with none the take at once.
-    private mutating func begin(countdown seconds: Int, _ actions: inout [RecorderAction]) {
+    private mutating func begin(countdown seconds: Int, kind: TakeKind = .video, _ actions: inout [RecorderAction]) {
+        takeKind = kind
         guard seconds > 0 else { return beginTake(&actions) }
         state = .countdown(remaining: seconds)
         actions += [.emit(.countdown(remaining: seconds)), .playSound(.tick), .startCountdownClock]
@@ -423,7 +428,7 @@ public struct RecorderMachine: Equatable, Sendable {
     /// refused (`badCommand`) and the trim stays as it was. The whole take is no trim at all.
     private mutating func setTrim(_ range: TrimRange, _ actions: inout [RecorderAction]) {
         // The trimmer is on screen only there, like a button.
-        guard trims, case let .finished(take) = state, take.success, !exiting else { return refuse("trim", &actions) }
+        guard trimmerView != nil, case let .finished(take) = state else { return refuse("trim", &actions) }
         if let refusal = range.refusal(takeDuration: take.duration) {
             return actions.append(.emit(.error(code: .badCommand, message: refusal)))
         }

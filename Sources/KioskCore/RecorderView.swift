@@ -115,7 +115,8 @@ extension RecorderMachine {
             if cameraSwitching { return [.cancel] }
             let switchable: [Button] = cameraCount > 1 && !inBackground ? [.switchCamera] : []
             let live = cameraAvailable && !inBackground
-            return (live ? [.cancel, .start] : [.cancel]) + switchable + (live && photoButton ? [.photo] : [])
+            return (live ? [.cancel, .start] : [.cancel]) + (live && boomerangButton ? [.boomerang] : []) + switchable
+                + (live && photoButton ? [.photo] : [])
                 + (library && !inBackground ? [.openLibrary] : [])
         case .countdown:
             return [.cancel]
@@ -166,7 +167,7 @@ extension RecorderMachine {
         return ViewModel(
             mode: mode, timer: timerText, buttons: visibleButtons,
             bottomPanelBackground: mode != .recording,
-            frozenFrame: mode == .finished,
+            frozenFrame: mode == .finished && reviewLoop == nil,
             message: message,
             progress: nil, paused: false,
             countdown: { if case let .countdown(n) = state { n } else { nil } }(),
@@ -179,7 +180,7 @@ extension RecorderMachine {
 
     /// The trimmer on the finished screen (`--trim`, a successful take, not on the way out).
     public var trimmerView: TrimmerView? {
-        guard trims, !exiting, case let .finished(take) = state, take.success else { return nil }
+        guard trims, !exiting, case let .finished(take) = state, take.success, take.kind == .video else { return nil }
         return TrimmerView(duration: take.duration, range: trim ?? TrimRange(start: 0, end: take.duration))
     }
 
@@ -188,6 +189,7 @@ extension RecorderMachine {
                remaining: { if case let .recording(r) = state { r.remaining } else { nil } }(),
                trim: mode == .finished ? trim : nil,
                library: { if case let .library(room) = state { room.entries ?? [] } else { nil } }(),
-               libraryLeftOut: { if case let .library(room) = state, room.leftOut > 0 { room.leftOut } else { nil } }())
+               libraryLeftOut: { if case let .library(room) = state, room.leftOut > 0 { room.leftOut } else { nil } }(),
+               review: reviewLoop != nil ? .looping : nil)
     }
 }

@@ -35,6 +35,8 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
     case done
     /// The shutter (`--photo-button`): a circle without a title, like the record button.
     case photo
+    /// The Boomerang button (`--boomerang-button`): a circle without a title; its name for the docs.
+    case boomerang
     /// `--library`: ready's button to the takes already made, and the library's way back.
     case openLibrary, back
     /// The message while no camera gives pictures.
@@ -73,6 +75,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .switchCamera: self = .switchCamera
         case .done: self = .done
         case .photo: self = .photo
+        case .boomerang: self = .boomerang
         case .openLibrary: self = .openLibrary
         case .back: self = .back
         }
@@ -82,7 +85,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
     /// without a title, so `label.start` and `label.stop` change nothing: they are still read (old
     /// configs name them), with a warning, and no longer offered in --help, the example config or
     /// the docs.
-    public var isShown: Bool { self != .start && self != .stop && self != .photo }
+    public var isShown: Bool { self != .start && self != .stop && self != .photo && self != .boomerang }
 
     /// The config key that replaces it, kebab-case as every other key (`label.use-video`).
     public var key: String {
@@ -117,6 +120,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .closePlayer: "Close"
         case .switchCamera: "Switch Camera"
         case .photo: "Photo"
+        case .boomerang: "Boomerang"
         case .done: "Done"
         case .openLibrary: "Library"
         case .back: "Back"
@@ -145,6 +149,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .closePlayer: "閉じる"
         case .switchCamera: "カメラ切替"
         case .photo: "写真"
+        case .boomerang: "ブーメラン"
         case .done: "完了"
         case .openLibrary: "ライブラリ"
         case .back: "戻る"
@@ -173,6 +178,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .closePlayer: "关闭"
         case .switchCamera: "切换摄像头"
         case .photo: "拍照"
+        case .boomerang: "回旋镖"
         case .done: "完成"
         case .openLibrary: "视频库"
         case .back: "返回"
@@ -201,6 +207,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .closePlayer: "Schließen"
         case .switchCamera: "Kamera wechseln"
         case .photo: "Foto"
+        case .boomerang: "Boomerang"
         case .done: "Fertig"
         case .openLibrary: "Mediathek"
         case .back: "Zurück"
@@ -229,6 +236,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .closePlayer: "Fermer"
         case .switchCamera: "Changer de caméra"
         case .photo: "Prendre une photo"
+        case .boomerang: "Boomerang"
         case .done: "Terminé"
         case .openLibrary: "Vidéothèque"
         case .back: "Retour"
@@ -258,6 +266,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .closePlayer: "Cerrar"
         case .switchCamera: "Cambiar cámara"
         case .photo: "Foto"
+        case .boomerang: "Bumerán"
         case .done: "Listo"
         case .openLibrary: "Biblioteca"
         case .back: "Atrás"

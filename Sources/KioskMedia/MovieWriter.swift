@@ -238,6 +238,7 @@ public final class MovieWriter: Sendable {
             session = try EncodingSession(settings: settings, clock: syncs)
         } catch {
             try? FileManager.default.removeItem(atPath: TakeFiles.markerPath(for: settings.outputPath))
+            try? FileManager.default.removeItem(atPath: TakeFiles.boomerangPendingPath(for: settings.outputPath))
             startError.withLock { $0 = RecordingStartError(code: .recordingFailed, message: "\(error)") }
             opened.signal()
             return
@@ -335,6 +336,11 @@ public final class MovieWriter: Sendable {
         defer { close(fd) }
         let text = Array("\(getpid())\n".utf8)
         guard write(fd, text, text.count) == text.count else { throw AVError(code: AVError.code(posix: errno), call: "write(\(marker))") }
+        // A boomerang's mark beside it: until its loop is in place, a launch makes the loop.
+        if settings.boomerang != nil {
+            let pending = TakeFiles.boomerangPendingPath(for: settings.outputPath)
+            do { close(try NewFile.create(pending, mode: settings.fileMode)) } catch { throw AVError(code: AVError.code(posix: error.errno), call: error.call) }
+        }
         syncs.timing(.writer) { FolderSync.sync(of: marker) }
     }
 
@@ -386,19 +392,36 @@ public final class MovieWriter: Sendable {
         if wake { room.signal() }
         if skipped > 0 { Log.info("take: left \(min(max(undecoded, 0), skipped)) of its \(skipped) pictures skipped out before the camera decoded them") }
         finishingSince.store(MonotonicClock.now(), ordering: .releasing)
-        let duration = session.finish()
-        let bytes = session.sink.size
-        let success = session.hasVideo && session.lost == nil
+        var duration = session.finish()
+        var bytes = session.sink.size
+        var success = session.hasVideo && session.lost == nil
+        var lost = session.lost
         // The marker stays: the take is nobody's yet. It goes when the take is used, discarded or
         // handed over (TakeFiles), so a crash while the guest reviews it, or a parent that went
         // away, leaves a take the next Start reports as recovered instead of deleting it.
         syncs.timing(.writer) { FolderSync.sync(of: settings.outputPath) }
+        if let plan = settings.boomerang, success { loop(plan, duration: &duration, bytes: &bytes, success: &success, lost: &lost) }
         finishingSince.store(0, ordering: .releasing)
         onFinish(RecordingResult(outputPath: settings.outputPath, duration: duration, bytes: bytes,
                                  reason: reason ?? .error, success: success, droppedFrames: dropped,
-                                 encoder: session.videoEncoderName.rawValue, encoderStalled: session.videoEncoderStalled, lost: session.lost,
+                                 encoder: session.videoEncoderName.rawValue, encoderStalled: session.videoEncoderStalled, lost: lost,
                                  droppedAfterStall: afterStall, skippedFrames: skipped, frameRate: session.frameRate,
-                                 effortSteps: rule?.steps ?? 0))
+                                 effortSteps: rule?.steps ?? 0, kind: settings.boomerang != nil ? .boomerang : .video))
+    }
+
+    /// A boomerang's pictures are safe: its file becomes their loop (BoomerangLoop), its length and
+    /// size the loop's. A loop that cannot be made (a full disk) leaves the capture, said lost.
+    private func loop(_ plan: BoomerangPlan, duration: inout Double, bytes: inout Int64, success: inout Bool, lost: inout String?) {
+        let began = MonotonicClock.now()
+        do throws(ShareError) {
+            let made = try BoomerangLoop.make(settings.outputPath, plan: plan)
+            (duration, bytes) = (made.duration, made.bytes)
+            Log.info("boomerang: \(made.pictures) pictures looped into \(made.frames) (\(String(printf: "%.2f", made.duration)) s at "
+                     + "\(String(printf: "%.4g", plan.frameRate)) fps, \(made.bytes) bytes) in \(String(printf: "%.1f", Double(MonotonicClock.now() - began) / 1e6)) ms")
+        } catch {
+            success = false
+            lost = "the boomerang's loop could not be made: \(error)"
+        }
     }
 
     /// How long a stopped live take waits for the sound that reaches its picture's end.

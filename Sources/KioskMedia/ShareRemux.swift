@@ -55,13 +55,18 @@ final class ShareMP4 {
         return stream
     }
 
+    /// The file's tags as `input` has them (a title or a date a take may carry); the muxer writes
+    /// its own brand.
+    func copyTags(from input: UnsafeMutablePointer<AVFormatContext>) {
+        av_dict_copy(&context.pointee.metadata, input.pointee.metadata, 0)
+    }
+
     /// The streams of `input` this file copies, with the file's tags: its audio and its first video stream (a second one,
     /// which none of our takes has, stays behind; so do other kinds). `map[i]`: the output stream
     /// of the input's stream i, -1 for none; `video`: the input's video stream's index, -1 for none.
     func addStreams(copying input: UnsafeMutablePointer<AVFormatContext>) throws(AVError)
         -> (map: [Int32], outputs: [UnsafeMutablePointer<AVStream>], video: Int32) {
-        // The file's tags too (a title or a date a take may carry); the muxer writes its own brand.
-        av_dict_copy(&context.pointee.metadata, input.pointee.metadata, 0)
+        copyTags(from: input)
         var map = [Int32](repeating: -1, count: Int(input.pointee.nb_streams))
         var outputs: [UnsafeMutablePointer<AVStream>] = []
         var video: Int32 = -1

@@ -29,6 +29,26 @@ public enum TakeFiles {
             + url.pathExtension).path
     }
 
+    /// A boomerang's mark (issue 45), there from its capture's start until its loop is in place: a
+    /// launch that finds it makes the loop from the pictures the capture kept.
+    public static func boomerangPendingPath(for take: String) -> String {
+        let url = URL(fileURLWithPath: take)
+        return url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".boomerang").path
+    }
+
+    /// Where a boomerang's loop is written before it is renamed over its capture.
+    public static func boomerangLoopPath(for take: String) -> String {
+        let url = URL(fileURLWithPath: take)
+        return url.deletingLastPathComponent().appendingPathComponent("." + url.deletingPathExtension().lastPathComponent + ".looping."
+            + url.pathExtension).path
+    }
+
+    /// A take's hidden companions a kill may leave: its cut, its leveled copy, a boomerang's loop
+    /// being written.
+    static func companions(of take: String) -> [String] {
+        [trimmingPath(for: take), levelingPath(for: take), boomerangLoopPath(for: take)]
+    }
+
     /// Where a take's library thumbnail is kept: beside it, hidden.
     public static func thumbnailPath(of take: String) -> String {
         let url = URL(fileURLWithPath: take)
@@ -74,20 +94,52 @@ public enum TakeFiles {
     /// Retake, or a new take after this process's own finished one (nobody wanted it): the take and
     /// its marker go.
     public static func discard(_ output: String) {
-        for path in [output, markerPath(for: output), levelingPath(for: output)] where unlink(path) != 0 && errno != ENOENT {
+        for path in [output, markerPath(for: output), boomerangPendingPath(for: output)] + companions(of: output)
+            where unlink(path) != 0 && errno != ENOENT {
             Log.info("could not delete \(path): \(String(cString: strerror(errno)))")
         }
         FolderSync.sync(of: output)
     }
 
+    /// What a launch did with a boomerang a kill cut before its loop was in place.
+    public enum BoomerangRecovery: Equatable {
+        /// No boomerang's mark there.
+        case none
+        /// Its loop made from the pictures its capture kept: the loop's length.
+        case made(Double)
+        /// Nothing of it could be made: the capture is gone.
+        case removed
+    }
+
+    /// A take whose boomerang mark is there (a kill cut it while it captured or while its loop was
+    /// written): its loop is made from the pictures the capture kept (`remake`, which gives the
+    /// loop's length, or nil when it cannot), or the capture is removed. Either is said on stderr.
+    public static func recoverBoomerang(_ take: String, remake: (String) -> Double?) -> BoomerangRecovery {
+        let pending = boomerangPendingPath(for: take)
+        guard access(pending, F_OK) == 0 else { return .none }
+        unlink(boomerangLoopPath(for: take))
+        if access(take, F_OK) == 0, let duration = remake(take) {
+            unlink(pending)
+            Log.info("recovery: the boomerang \(take) was cut before its loop was made; made its loop (\(String(printf: "%.2f", duration)) s) from the pictures its capture kept")
+            return .made(duration)
+        }
+        unlink(take)
+        unlink(pending)
+        FolderSync.sync(of: take)
+        Log.info("recovery: the boomerang \(take) was cut before any of its pictures was safe; removed")
+        return .removed
+    }
+
     /// Before a take (and on Retake): recover an interrupted take, or delete the old file.
-    public static func discardPrevious(at output: String, now: Date = Date(), playable: (String) -> Double?) -> Recovered? {
+    /// `boomerang`: remakes a cut boomerang's loop (`recoverBoomerang`).
+    public static func discardPrevious(at output: String, now: Date = Date(), playable: (String) -> Double?,
+                                       boomerang: (String) -> Double? = { _ in nil }) -> Recovered? {
         let marker = markerPath(for: output)
         let fm = FileManager.default
         defer { try? fm.removeItem(atPath: marker) }
         // A cut a kill stopped (`--trim`), a leveled copy never handed over: the take is whole without them.
-        unlink(trimmingPath(for: output))
-        unlink(levelingPath(for: output))
+        companions(of: output).forEach { unlink($0) }
+        if fm.fileExists(atPath: marker), recoverBoomerang(output, remake: boomerang) == .removed { return nil }
         guard fm.fileExists(atPath: marker) else {
             try? fm.removeItem(atPath: output)
             return nil

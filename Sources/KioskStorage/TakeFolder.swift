@@ -108,11 +108,13 @@ public final class TakeFolder: Sendable {
     /// The next take: its number (the counter moves on at once, durably, so no number is ever
     /// handed out twice, even if the take is discarded or the booth dies) and its path: the
     /// template's name, or with `-2`, `-3`… before the extension if that is taken.
-    public func nextTake(at date: Date = Date()) -> (number: Int, path: String) {
+    /// `extension`: the file's own (a boomerang is an MP4 whatever the template ends in); nil: the template's.
+    public func nextTake(at date: Date = Date(), extension own: String? = nil) -> (number: Int, path: String) {
         let n = readCounter()
         writeCounter(n + 1)
         let name = self.name(number: n, at: date)
-        let url = URL(fileURLWithPath: file(name))
+        var url = URL(fileURLWithPath: file(name))
+        if let own { url = url.deletingPathExtension().appendingPathExtension(own) }
         let stem = url.deletingPathExtension().path, ext = url.pathExtension
         var candidate = url.path
         var k = 2
@@ -306,13 +308,18 @@ public final class TakeFolder: Sendable {
     /// lock, so no live booth owns one). A playable take is kept, its marker removed, and added to
     /// the accepted list (numbered past every take before it); a marker without a playable take goes
     /// with whatever is beside it. Returns the recovered takes, oldest first.
-    public func recoverOrphans(playable: (String) -> Double?) -> [TakeFiles.Recovered] {
+    public func recoverOrphans(playable: (String) -> Double?, boomerang: (String) -> Double? = { _ in nil }) -> [TakeFiles.Recovered] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return [] }
         var recovered: [TakeFiles.Recovered] = []
         for marker in names.sorted() where marker.hasPrefix(".") && marker.hasSuffix(".recording") {
             let name = String(marker.dropFirst().dropLast(".recording".count))
             guard TakeName.isSafe(name) else { continue }
             let take = file(name)
+            // A boomerang's loop first: a capture whose loop was not made is made into one, or goes.
+            if TakeFiles.recoverBoomerang(take, remake: boomerang) == .removed {
+                unlink(file(marker))
+                continue
+            }
             if let duration = playable(take) {
                 recovered.append(TakeFiles.Recovered(path: take, duration: duration))
             } else if FileManager.default.fileExists(atPath: take) {
@@ -321,8 +328,7 @@ public final class TakeFolder: Sendable {
             }
             unlink(file(marker))
             // A cut a kill stopped (`--trim`), a leveled copy never handed over: the take above is whole.
-            unlink(TakeFiles.trimmingPath(for: take))
-            unlink(TakeFiles.levelingPath(for: take))
+            TakeFiles.companions(of: take).forEach { unlink($0) }
         }
         guard !recovered.isEmpty else { return [] }
         // Numbered as the newest takes: each gets a counter number of its own.

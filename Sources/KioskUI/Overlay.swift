@@ -34,7 +34,7 @@ enum Style {
         switch button {
         case .useVideo, .done: primary
         case .playVideo: light
-        case .cancel, .retake, .closePlayer, .start, .stop, .switchCamera, .photo, .openLibrary, .back: secondary
+        case .cancel, .retake, .closePlayer, .start, .stop, .switchCamera, .photo, .boomerang, .openLibrary, .back: secondary
         }
     }
 
@@ -55,6 +55,8 @@ enum RecordButtonShape {
     static let stopCorner = 0.08
     /// The shutter's white disc (`--photo-button`), inside its ring with the picture between.
     static let shutterDiscRadius = 0.30
+    /// Each of the Boomerang button's two red discs (`--boomerang-button`), side by side.
+    static let boomerangDisc = 0.36
 }
 
 /// Draws one frame's overlay.
@@ -283,6 +285,21 @@ struct Overlay {
             let white = pressed ? Style.ring.darker(0.2) : Style.ring
             try painter.ring(square, thickness: thickness, white)
             try painter.fillCircle(Painter.centred(diameter: 2 * inner * RecordButtonShape.shutterDiscRadius, in: square), white)
+        case .boomerang:
+            // The shutter's ring, with two red discs inside: a picture that goes and comes back.
+            let d = Double(min(frame.width, frame.height))
+            let edge = max(d * RecordButtonShape.outlineWidth, 2)
+            let square = Painter.centred(diameter: d - 2 * edge, in: frame)
+            let inner = d - 2 * edge
+            let thickness = max(inner * RecordButtonShape.ringWidth, 2)
+            try painter.ring(Painter.centred(diameter: d, in: frame), thickness: thickness + 2 * edge, Style.ringOutline)
+            try painter.ring(square, thickness: thickness, pressed ? Style.ring.darker(0.2) : Style.ring)
+            let red = pressed ? Style.pressed(Style.red) : Style.red
+            let disc = inner * RecordButtonShape.boomerangDisc, c = square.center
+            for dx in [-disc * 0.55, disc * 0.55] {
+                try painter.fillCircle(Painter.centred(diameter: disc, in: Rect(x: Int(c.x + dx - disc / 2), y: Int(c.y - disc / 2),
+                                                                                 width: Int(disc), height: Int(disc))), red)
+            }
         case .playVideo:
             let fill = colors(of: button).fill
             try painter.fillRounded(frame, radius: Double(frame.height) / 2, pressed ? Style.pressed(fill) : fill)

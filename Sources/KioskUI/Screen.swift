@@ -28,6 +28,10 @@ public final class Screen {
     public var photoButton = false {
         didSet { layout = fittedLayout(for: transform.logical) }
     }
+    /// `--boomerang-button`: the layout makes room for the Boomerang button left of the record button.
+    public var boomerangButton = false {
+        didSet { layout = fittedLayout(for: transform.logical) }
+    }
     /// The camera's mount rotation in clockwise quarter turns (see `DisplayTransform.cameraQuarterTurns`).
     public var cameraMount: Int
     /// How the live preview covers the screen (`--preview-fit`): its edges cropped, or the whole
@@ -172,11 +176,11 @@ public final class Screen {
     /// for two lines of title where one line would draw the titles smaller than
     /// `Layout.smallestTitle` (German and French on a 480-wide panel).
     private func fittedLayout(for canvas: Size) -> Layout {
-        let base = Layout(canvas: canvas, textScale: textScale, shutter: photoButton)
+        let base = Layout(canvas: canvas, textScale: textScale, shutter: photoButton, boomerang: boomerangButton)
         guard base.sideTitleLines == 1,
               let one = try? text.fittingSize(Overlay.sideTitles(words), size: base.textHeight, maxWidth: Overlay.sideTitleRoom(base)),
               one < Layout.smallestTitle else { return base }
-        return Layout(canvas: canvas, textScale: textScale, sideTitleLines: 2, shutter: photoButton)
+        return Layout(canvas: canvas, textScale: textScale, sideTitleLines: 2, shutter: photoButton, boomerang: boomerangButton)
     }
 
     func relayout(physical: Size, orientation: Orientation) {

@@ -17,7 +17,7 @@ struct EmbeddedRulesTests {
         let asked = h.events.names.filter { $0 == "state" }.count
         h.send(.state)
         guard h.step(until: { h.events.names.filter { $0 == "state" }.count > asked }) else { return nil }
-        guard case let .state(_, timer, _, _, remaining, _, _, _, _, _)? = decoded(h).last(where: { $0.name == "state" }) else { return nil }
+        guard case let .state(_, timer, _, _, remaining, _, _, _, _, _, _)? = decoded(h).last(where: { $0.name == "state" }) else { return nil }
         return (timer, remaining)
     }
 

@@ -37,7 +37,7 @@ struct TakeStorageTests {
         #expect(!storage.hasLaunchWork && storage.launchWork(Self.rules, protected: []).isEmpty)
         // The hooks owed: a dot-file beside the take; the player alone has none.
         #expect(storage.hookQueueFile == nil && SingleFileStorage(output: output).hookQueueFile == dir + "/.take.mov.hooks")
-        guard case let .success((number, path)) = storage.nextTake(planned: output, lock: Locked(nil)) else {
+        guard case let .success((number, path)) = storage.nextTake(planned: output, kind: .video, lock: Locked(nil)) else {
             Issue.record("refused")
             return
         }
@@ -76,7 +76,7 @@ struct TakeStorageTests {
         #expect(storage.hookQueueFile == dir + "/.kiosk-recorder.hooks")
         var paths: [String] = []
         for _ in 1...3 {
-            guard case let .success((number, path)) = storage.nextTake(planned: dir + "/x.mov", lock: Locked(nil)) else {
+            guard case let .success((number, path)) = storage.nextTake(planned: dir + "/x.mov", kind: .video, lock: Locked(nil)) else {
                 Issue.record("refused")
                 return
             }
@@ -104,7 +104,7 @@ struct TakeStorageTests {
         let storage = FolderStorage(folder: TakeFolder(path: dir, template: "t{n}.mov", clockTrusted: false))
         let lock = Locked<OutputLock?>(try OutputLock(folder: dir))
         try FileManager.default.removeItem(atPath: dir)
-        guard case let .success((_, path)) = storage.nextTake(planned: dir + "/x.mov", lock: lock) else {
+        guard case let .success((_, path)) = storage.nextTake(planned: dir + "/x.mov", kind: .video, lock: lock) else {
             Issue.record("refused")
             return
         }
@@ -129,7 +129,7 @@ struct TakeStorageTests {
         try FileManager.default.createDirectory(atPath: takes, withIntermediateDirectories: true)
         let storage = FolderStorage(folder: TakeFolder(path: takes, template: "t{n}.mov", clockTrusted: false))
         let keepOne = TakeFolder.Retention(maxTakes: 1, maxAge: nil, keepFree: nil)
-        guard case let .success((number, take)) = storage.nextTake(planned: takes + "/x.mov", lock: Locked(nil)) else {
+        guard case let .success((number, take)) = storage.nextTake(planned: takes + "/x.mov", kind: .video, lock: Locked(nil)) else {
             Issue.record("refused")
             return
         }

@@ -50,7 +50,7 @@ struct BoothViewTests {
     func state() {
         var plain = Self.core(.ready)
         let bare = plain.handle(.event(.stateQuery), at: 0)
-        guard case let .machine(.emit(.state(_, _, _, _, _, level, hooks, _, _, _)))? = bare.first else {
+        guard case let .machine(.emit(.state(_, _, _, _, _, level, hooks, _, _, _, _)))? = bare.first else {
             Issue.record("\(bare)")
             return
         }
@@ -58,7 +58,7 @@ struct BoothViewTests {
         var full = Self.core(.ready, settings: BoothCore.Settings(onTake: "true", microphone: true))
         _ = full.handle(.turn(BoothCore.Turn(level: -33)), at: 1)
         let said = full.handle(.event(.stateQuery), at: 2)
-        guard case let .machine(.emit(.state(_, _, _, _, _, level, hooks, _, _, _)))? = said.first else {
+        guard case let .machine(.emit(.state(_, _, _, _, _, level, hooks, _, _, _, _)))? = said.first else {
             Issue.record("\(said)")
             return
         }

@@ -45,7 +45,7 @@ struct TrimTests {
     }
 
     static func stateTrim(_ m: inout RecorderMachine) -> TrimRange? {
-        guard case let .emit(.state(_, _, _, _, _, _, _, trim, _, _))? = m.handle(.stateQuery).first else { return nil }
+        guard case let .emit(.state(_, _, _, _, _, _, _, trim, _, _, _))? = m.handle(.stateQuery).first else { return nil }
         return trim
     }
 

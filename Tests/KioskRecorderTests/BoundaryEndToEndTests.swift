@@ -236,7 +236,7 @@ struct BoundaryEndToEndTests {
         #expect(errors.count == 1 && errors.first?.contains(folder.path) == true && errors.first?.contains("removed") == true, "\(errors)")
         r.command("state")
         #expect(r.wait(for: "state") != nil)
-        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return }
+        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return }
         #expect(mode == "finished" && buttons.contains(.retake) && !buttons.contains(.useVideo), "\(mode) \(buttons)")
         r.command("useVideo")
         // Refused: not on screen.
@@ -452,7 +452,7 @@ struct BoundaryEndToEndTests {
         // The screen still answers, shows no button, and says the take is being saved.
         r.command("state")
         #expect(r.wait(for: "state") != nil)
-        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { Issue.record("no state: \(r.rawLines)"); return }
+        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { Issue.record("no state: \(r.rawLines)"); return }
         #expect(mode == "recording" && buttons.isEmpty, "\(mode) \(buttons)")
         let saving = try PromptEndToEndTests.shot(r, folder.appendingPathComponent("saving.bmp").path).measure(middle)
         #expect(saving.mean < recording.mean * 0.75, "the message's dark box: \(saving.mean) against \(recording.mean)")

@@ -49,7 +49,7 @@ struct CameraSwitchEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("state")
         try #require(r.wait(for: "state") != nil)
-        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _, _) = $0 { buttons == [.cancel, .start, .switchCamera] } else { false } })
+        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _, _, _) = $0 { buttons == [.cancel, .start, .switchCamera] } else { false } })
 
         // Use Video keeps each take in the folder (a loop session: back to ready after it).
         let first = try Self.take(r, count: 1)
@@ -118,7 +118,7 @@ struct CameraSwitchEndToEndTests {
         let replies = r.names.filter { $0 == "state" }.count
         r.command("state")
         try #require(r.wait(for: "state", count: replies + 1) != nil)
-        #expect(r.events.contains { if case let .state(mode, _, buttons, _, _, _, _, _, _, _) = $0 { mode == "ready" && buttons == [.cancel, .start, .switchCamera] } else { false } },
+        #expect(r.events.contains { if case let .state(mode, _, buttons, _, _, _, _, _, _, _, _) = $0 { mode == "ready" && buttons == [.cancel, .start, .switchCamera] } else { false } },
                 "ready with its camera: \(r.events)")
         #expect(Self.cameraChanges(r) == [right, left], "the booth keeps the camera it has")
         #expect(!r.events.contains { if case .error = $0 { true } else { false } }, "the camera passed over is no error: \(r.events)")
@@ -147,7 +147,7 @@ struct CameraSwitchEndToEndTests {
         #expect(r.events.contains { if case let .ready(camera, _, _, _, _, _, _) = $0 { camera == left } else { false } }, "\(r.events)")
         r.command("state")
         try #require(r.wait(for: "state") != nil)
-        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _, _) = $0 { buttons == [.cancel, .start, .switchCamera] } else { false } }, "\(r.events)")
+        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _, _, _) = $0 { buttons == [.cancel, .start, .switchCamera] } else { false } }, "\(r.events)")
         let first = try Self.take(r, count: 1)
         r.command("useVideo")
         r.command("switchCamera")
@@ -176,7 +176,7 @@ struct CameraSwitchEndToEndTests {
         #expect(r.events.contains { if case let .ready(camera, _, _, _, _, _, _) = $0 { camera == "auto" } else { false } }, "\(r.events)")
         r.command("state")
         try #require(r.wait(for: "state") != nil)
-        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _, _) = $0 { buttons == [.cancel] } else { false } }, "\(r.events)")
+        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _, _, _) = $0 { buttons == [.cancel] } else { false } }, "\(r.events)")
         // Before ready in the stream itself, not only read by the time ready was (the booth once
         // held the camera's report of its first attempt and said it just after ready).
         let errorAt = r.events.firstIndex { if case .error(.cameraUnavailable, _) = $0 { true } else { false } }
@@ -193,7 +193,7 @@ struct CameraSwitchEndToEndTests {
             k += 1
             r.command("state")
             guard r.wait(for: "state", count: k) != nil else { return true }
-            offered = r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _, _) = $0 { buttons.contains(.start) } else { false } }
+            offered = r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _, _, _) = $0 { buttons.contains(.start) } else { false } }
             return offered
         }
         #expect(offered, "\(r.events) \(r.stderr)")

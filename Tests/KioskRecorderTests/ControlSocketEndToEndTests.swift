@@ -224,7 +224,7 @@ struct ControlSocketEndToEndTests {
         #expect(r.names == expected)
         #expect(s.wait(for: "videoRecorderDidCancelRecordingVideo"))
         #expect(s.names == Array(expected.dropFirst()))
-        let modes = r.events.compactMap { e -> String? in if case let .state(mode, _, _, _, _, _, _, _, _, _) = e { mode } else { nil } }
+        let modes = r.events.compactMap { e -> String? in if case let .state(mode, _, _, _, _, _, _, _, _, _, _) = e { mode } else { nil } }
         #expect(modes == ["ready", "recording", "finished", "ready"])
         let codes = r.events.compactMap { e -> ErrorCode? in if case let .error(code, _) = e { code } else { nil } }
         #expect(codes == [.unknownCommand, .badCommand, .badCommand])

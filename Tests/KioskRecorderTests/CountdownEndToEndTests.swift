@@ -30,7 +30,7 @@ struct CountdownEndToEndTests {
         for (a, b) in zip(marks, marks.dropFirst()) {
             #expect(abs(b - a - 1) <= 0.05, "a second apart: \(marks.map { $0 - marks[0] })")
         }
-        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _)? = r.events.first(where: { $0.name == "state" }) else {
+        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _, _)? = r.events.first(where: { $0.name == "state" }) else {
             Issue.record("no state: \(r.rawLines)"); return
         }
         #expect(mode == "countdown" && buttons == [.cancel])
@@ -53,7 +53,7 @@ struct CountdownEndToEndTests {
         r.command("cancel")
         r.command("state")
         try #require(r.wait(for: "state") != nil)
-        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return }
+        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return }
         #expect(mode == "ready" && buttons == [.cancel, .start])
         Thread.sleep(forTimeInterval: 1.5)
         #expect(!r.names.contains("recordingStarted") && !r.names.contains("videoRecorderDidCancelRecordingVideo"), "\(r.rawLines)")
@@ -87,7 +87,7 @@ struct TimeLeftEndToEndTests {
     /// The `remaining` of each `state` reply while recording, with the reply's arrival time.
     static func remaining(_ r: RecorderProcess) -> [(value: Double, timer: String, at: Double)] {
         r.timedEvents.compactMap { e in
-            if case let .state("recording", timer, _, _, remaining?, _, _, _, _, _) = e.event { (remaining, timer, e.at) } else { nil }
+            if case let .state("recording", timer, _, _, remaining?, _, _, _, _, _, _) = e.event { (remaining, timer, e.at) } else { nil }
         }
     }
 

@@ -197,7 +197,7 @@ struct ExecCameraEndToEndTests {
         // Only one camera is left: no Switch Camera button.
         r.command("state")
         try #require(r.wait(for: "state") != nil)
-        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _, _) = $0 { !buttons.contains(.switchCamera) } else { false } })
+        #expect(r.events.contains { if case let .state(_, _, buttons, _, _, _, _, _, _, _, _) = $0 { !buttons.contains(.switchCamera) } else { false } })
         r.command("quit")
         #expect(r.exitStatus() == 0)
     }

@@ -57,7 +57,7 @@ struct HookEndToEndTests {
         #expect(before.filter { $0.name == "t1.mov" }.map(\.attempt) == [1, 2] && before.filter { $0.name == "t1.mov" }.allSatisfy { $0.status == 1 },
                 "\(before)")
         #expect(before.filter { $0.name == "t2.mov" }.map { [$0.status, $0.attempt] } == [[0, 1]], "\(before)")
-        if case let .state(_, _, _, _, _, _, pending, _, _, _)? = first.events.last(where: { $0.name == "state" }) {
+        if case let .state(_, _, _, _, _, _, pending, _, _, _, _)? = first.events.last(where: { $0.name == "state" }) {
             #expect(pending == 1, "t1 still owes its hook")
         } else { Issue.record("no state: \(first.rawLines)") }
         // t1 is kept (its hook is owed), t2 the newest; the saved queue says t1 was tried twice.
@@ -84,7 +84,7 @@ struct HookEndToEndTests {
         #expect(second.events.contains(.takeDeleted(path: t1, reason: .maxTakes)), "\(second.rawLines)")
         second.command("state")
         try #require(second.wait(for: "state") != nil)
-        if case let .state(_, _, _, _, _, _, pending, _, _, _)? = second.events.last(where: { $0.name == "state" }) { #expect(pending == 0) }
+        if case let .state(_, _, _, _, _, _, pending, _, _, _, _)? = second.events.last(where: { $0.name == "state" }) { #expect(pending == 0) }
         second.command("quit")
         #expect(second.exitStatus() == 0)
         let runs = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").map(String.init)

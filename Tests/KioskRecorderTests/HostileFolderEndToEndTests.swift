@@ -214,7 +214,7 @@ struct HostileFolderEndToEndTests {
         r.command("openLibrary")
         let listed = try #require(LibraryEndToEndTests.listed(r, count: 500, timeout: 120), "\(r.stderr)")
         #expect(listed.first?.path == folder.appendingPathComponent("t520.mov").path && listed.last?.path == folder.appendingPathComponent("t21.mov").path)
-        guard case let .state(_, _, _, _, _, _, _, _, _, leftOut)? = r.events.last(where: { $0.name == "state" }) else { Issue.record("no state"); return }
+        guard case let .state(_, _, _, _, _, _, _, _, _, leftOut, _)? = r.events.last(where: { $0.name == "state" }) else { Issue.record("no state"); return }
         #expect(leftOut == 20, "\(r.rawLines.last ?? "")")
         #expect(r.stderr.contains("20 older ones left out"), "\(r.stderr)")
         // Every cell drawn once (a scroll through the grid uploads each thumbnail as a texture).

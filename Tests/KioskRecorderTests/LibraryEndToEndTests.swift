@@ -17,7 +17,7 @@ struct LibraryEndToEndTests {
             r.command("state")
             asked += 1
             guard r.wait(for: "state", count: asked) != nil else { return nil }
-            if case let .state("library", _, _, _, _, _, _, _, library?, _)? = r.events.last(where: { $0.name == "state" }), library.count == count {
+            if case let .state("library", _, _, _, _, _, _, _, library?, _, _)? = r.events.last(where: { $0.name == "state" }), library.count == count {
                 return library
             }
         }
@@ -28,7 +28,7 @@ struct LibraryEndToEndTests {
         let count = r.events.filter { $0.name == "state" }.count + 1
         r.command("state")
         guard r.wait(for: "state", count: count) != nil,
-              case let .state(mode, _, buttons, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return nil }
+              case let .state(mode, _, buttons, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return nil }
         return (mode, buttons)
     }
 

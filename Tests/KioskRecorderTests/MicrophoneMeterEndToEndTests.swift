@@ -9,7 +9,7 @@ import KioskTestSupport
 struct MicrophoneMeterEndToEndTests {
     /// `microphoneLevel` of every state reply so far.
     static func levels(_ r: RecorderProcess) -> [Double?] {
-        r.events.compactMap { if case let .state(_, _, _, _, _, level, _, _, _, _) = $0 { level } else { nil } }
+        r.events.compactMap { if case let .state(_, _, _, _, _, level, _, _, _, _, _) = $0 { level } else { nil } }
     }
 
     /// Asks `state`, each time its reply has come, until `enough` holds for the levels the replies
@@ -42,7 +42,7 @@ struct MicrophoneMeterEndToEndTests {
         try #require(r.wait(for: "recordingStarted") != nil)
         // Past the 3 s a silence would need to be called one, with both in the levels.
         let recording = Self.poll(r) { levels, last in
-            guard case let .state(mode, timer, _, _, _, _, _, _, _, _) = last else { return false }
+            guard case let .state(mode, timer, _, _, _, _, _, _, _, _, _) = last else { return false }
             return Self.beepsAndSilence(levels) && mode == "recording" && (RecorderProcess.seconds(timer) ?? 0) >= 4
         }
         #expect((recording.max() ?? -200) >= -12 && (recording.min() ?? 0) <= -60, "recording: \(recording)")

@@ -35,7 +35,7 @@ struct PhotoShareEndToEndTests {
     static func state(_ r: RecorderProcess, count: Int) throws -> (mode: String, buttons: [Button]) {
         r.command("state")
         try #require(r.wait(for: "state", count: count) != nil, "\(r.names)")
-        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else {
+        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else {
             throw ShareTestFailure(description: "no state event")
         }
         return (mode, buttons)

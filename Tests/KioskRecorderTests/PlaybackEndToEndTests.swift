@@ -28,7 +28,7 @@ struct PlaybackEndToEndTests {
         r.command("state")
         #expect(r.wait(for: "playbackFinished", timeout: 10) != nil, "\(r.stderr)")
         #expect(r.events.contains(.playbackFinished(reason: .end)))
-        #expect(r.events.contains { if case let .state(mode, _, buttons, _, _, _, _, _, _, _) = $0 { mode == "playing" && buttons == [.closePlayer] } else { false } })
+        #expect(r.events.contains { if case let .state(mode, _, buttons, _, _, _, _, _, _, _, _) = $0 { mode == "playing" && buttons == [.closePlayer] } else { false } })
         r.command("playVideo")
         #expect(r.wait(for: "playbackStarted", count: 2) != nil)
         Thread.sleep(forTimeInterval: 0.3)
@@ -37,7 +37,7 @@ struct PlaybackEndToEndTests {
         #expect(r.wait(for: "playbackFinished", count: 2) != nil)
         r.command("state")
         #expect(r.wait(for: "state", count: 2) != nil)
-        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _)? = r.events.last else { Issue.record("no state"); return }
+        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _, _)? = r.events.last else { Issue.record("no state"); return }
         #expect(mode == "finished" && buttons == [.retake, .useVideo, .playVideo])
         #expect(r.events.filter { $0.name == "playbackFinished" } == [.playbackFinished(reason: .end), .playbackFinished(reason: .closed)])
         #expect(!r.events.contains { $0.name == "error" }, "\(r.rawLines)")
@@ -76,7 +76,7 @@ struct PlaybackEndToEndTests {
         #expect(r.process.isRunning, "paused, not ended (\(r.names))")
         r.command("state")
         #expect(r.wait(for: "state") != nil)
-        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _)? = r.events.last else { Issue.record("no state"); return }
+        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _, _)? = r.events.last else { Issue.record("no state"); return }
         #expect(mode == "playing" && buttons == [.closePlayer])
         r.send(#"{"command":"tap","x":320,"y":100}"#) // resumes: the file plays to its end
         #expect(r.exitStatus(timeout: 10) == 0, "\(r.stderr)")
@@ -102,7 +102,7 @@ struct PlaybackEndToEndTests {
         r.command("closePlayer")
         #expect(r.exitStatus(timeout: 10) == 0, "\(r.stderr)")
         #expect(r.events.filter { $0.name != "state" && $0.name != "error" } == [.playbackStarted(path: path), .playbackFinished(reason: .closed)], "\(r.rawLines)")
-        #expect(r.events.contains { if case let .state(mode, _, buttons, _, _, _, _, _, _, _) = $0 { mode == "playing" && buttons == [.closePlayer] } else { false } }, "\(r.rawLines)")
+        #expect(r.events.contains { if case let .state(mode, _, buttons, _, _, _, _, _, _, _, _) = $0 { mode == "playing" && buttons == [.closePlayer] } else { false } }, "\(r.rawLines)")
         #expect(r.events.contains { if case let .error(code, message) = $0 { code == .notAllowed && message.contains("'start'") } else { false } }, "\(r.rawLines)")
     }
 

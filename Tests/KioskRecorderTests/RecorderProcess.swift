@@ -123,7 +123,7 @@ final class RecorderProcess: Sendable {
         let wanted = Int(seconds.rounded(.up))
         var firstRemaining: Double?
         return askState(timeout: timeout) { reply in
-            guard case let .state(mode, timer, _, _, remaining, _, _, _, _, _) = reply else { return false }
+            guard case let .state(mode, timer, _, _, remaining, _, _, _, _, _, _) = reply else { return false }
             guard mode == "recording" else { return mode == "countdown" ? nil : false }
             if let remaining {
                 firstRemaining = firstRemaining ?? remaining
@@ -233,7 +233,7 @@ extension RecorderProcess {
     /// sees it, rather than a log line another part may print first. False on timeout.
     func waitForState(timeout: Double = 20, _ condition: (_ mode: String, _ buttons: [Button]) -> Bool) -> Bool {
         askState(timeout: timeout) { reply in
-            guard case let .state(mode, _, buttons, _, _, _, _, _, _, _) = reply else { return false }
+            guard case let .state(mode, _, buttons, _, _, _, _, _, _, _, _) = reply else { return false }
             return condition(mode, buttons) ? true : nil
         }
     }
@@ -243,7 +243,7 @@ extension KioskEvent {
     /// The event with a `state`'s microphone level left out: it moves with the test tone, so tests
     /// that compare whole state events compare the rest.
     var withoutMicrophoneLevel: KioskEvent {
-        if case let .state(mode, timer, buttons, orientation, remaining, _, _, _, _, _) = self {
+        if case let .state(mode, timer, buttons, orientation, remaining, _, _, _, _, _, _) = self {
             return .state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining)
         }
         return self

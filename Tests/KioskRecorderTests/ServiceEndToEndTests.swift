@@ -84,7 +84,7 @@ struct ServiceEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         let started = try #require(r.wait(for: "recordingStarted"))
-        guard case let .recordingStarted(path)? = r.events.last else { Issue.record("\(r.rawLines)"); return }
+        guard case let .recordingStarted(path, _)? = r.events.last else { Issue.record("\(r.rawLines)"); return }
         Thread.sleep(forTimeInterval: max(0, started + 2 - ProcessInfo.processInfo.systemUptime))
         r.kill(SIGKILL)
         _ = r.exitStatus()
@@ -185,7 +185,7 @@ struct ServiceEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: result.outputPath))
         r.command("state")
         try #require(r.wait(for: "state", count: 6) != nil)
-        guard case let .state(mode, _, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return }
+        guard case let .state(mode, _, _, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return }
         #expect(mode == "ready")
         r.command("quit")
         #expect(r.exitStatus() == 0)

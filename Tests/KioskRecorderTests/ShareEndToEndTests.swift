@@ -91,7 +91,7 @@ struct ShareEndToEndTests {
             // The screen: sharing, with Done; its QR code says the event's url.
             r.command("state")
             #expect(r.wait(for: "state", count: 2 * round + 1) != nil)
-            if case let .state(mode, _, buttons, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) {
+            if case let .state(mode, _, buttons, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) {
                 #expect(mode == "sharing" && buttons == [.done], "\(mode) \(buttons)")
             }
             let shot = try Self.screenshot(r, folder.appendingPathComponent("share-\(orientation).bmp").path)
@@ -99,7 +99,7 @@ struct ShareEndToEndTests {
             r.command("done")
             r.command("state")
             #expect(r.wait(for: "state", count: 2 * round + 2) != nil)
-            if case let .state(mode, _, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) { #expect(mode == "ready") }
+            if case let .state(mode, _, _, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) { #expect(mode == "ready") }
             // Nothing in the share folder lists the tokens.
             #expect(try FileManager.default.contentsOfDirectory(atPath: shares).allSatisfy { !$0.hasPrefix("index") })
         }
@@ -193,7 +193,7 @@ struct ShareEndToEndTests {
         #expect(left == ["other"], "\(left)")
         r.command("state")
         #expect(r.wait(for: "state") != nil)
-        if case let .state(mode, _, _, _, _, _, _, _, _, _)? = r.events.last { #expect(mode == "ready") }
+        if case let .state(mode, _, _, _, _, _, _, _, _, _, _)? = r.events.last { #expect(mode == "ready") }
         r.command("quit")
         #expect(r.exitStatus() == 0)
     }

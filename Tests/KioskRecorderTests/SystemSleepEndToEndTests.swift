@@ -108,7 +108,7 @@ struct SystemSleepEndToEndTests {
         let count = r.names.filter { $0 == "state" }.count + 1
         r.command("state")
         guard r.wait(for: "state", count: count) != nil,
-              case let .state(_, _, buttons, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return nil }
+              case let .state(_, _, buttons, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return nil }
         return buttons
     }
 

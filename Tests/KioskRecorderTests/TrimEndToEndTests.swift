@@ -33,7 +33,7 @@ struct TrimEndToEndTests {
     static func reportedTrim(_ r: RecorderProcess, count: Int) throws -> TrimRange? {
         r.command("state")
         try #require(r.wait(for: "state", count: count) != nil)
-        guard case let .state(_, _, _, _, _, _, _, trim, _, _)? = r.events.last(where: { $0.name == "state" }) else { return nil }
+        guard case let .state(_, _, _, _, _, _, _, trim, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return nil }
         return trim
     }
 
@@ -173,7 +173,7 @@ struct TrimEndToEndTests {
         Thread.sleep(forTimeInterval: 0.5)
         r.command("state")
         try #require(r.wait(for: "state") != nil)
-        if case let .state(mode, timer, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) {
+        if case let .state(mode, timer, _, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) {
             #expect(mode == "playing" && timer.hasPrefix("00:02"), "\(timer)")
         }
         try #require(r.wait(for: "playbackFinished", timeout: 10) != nil, "\(r.rawLines)")

@@ -1,0 +1,88 @@
+// The boomerang (issue 45): a take of another kind. After the countdown the booth captures
+// `--boomerang-seconds` of pictures (no sound, the overlay burnt in), every one of them a key frame,
+// and the file the guest gets plays them forward, then back, repeated to at least three seconds.
+// The loop is a new order of the captured packets (BoomerangLoop in KioskMedia): nothing is
+// decoded or encoded again, so the review starts as soon as the last picture is written.
+
+/// What a take is: a video, or a boomerang. `recordingStarted` and `recordingFinished` say it as `kind`.
+public enum TakeKind: String, Codable, Equatable, Sendable {
+    case video, boomerang
+}
+
+/// How the finished screen shows the take when not as its last picture: a boomerang loops.
+public enum ReviewShown: String, Codable, Equatable, Sendable {
+    case looping
+}
+
+/// `--boomerang-button`, `--boomerang-seconds`, `--boomerang-speed`.
+public struct BoomerangSettings: Equatable, Sendable {
+    /// The Boomerang button beside Record in ready (the command `boomerang` needs it too).
+    public var button = false
+    /// How long the pictures are captured (0.5 to 3 s).
+    public var seconds = 1.0
+    /// 1: played at the camera's rate; 0.5: at half speed, where the camera gives at least 60 fps
+    /// (the pictures are then timed for 30 fps); a slower camera plays at its own rate (said).
+    public var speed = 1.0
+
+    public init() {}
+
+    /// The plan for a boomerang from a camera at `fps`.
+    public func plan(cameraFPS fps: Double) -> BoomerangPlan {
+        let slow = speed < 1 && fps * speed >= BoomerangPlan.slowMotionFloor
+        return BoomerangPlan(seconds: seconds, frameRate: slow ? fps * speed : fps)
+    }
+}
+
+/// One boomerang's capture and loop.
+public struct BoomerangPlan: Equatable, Sendable {
+    /// The pictures' capture time (the take's `maxDuration`).
+    public var seconds: Double
+    /// The rate the loop plays its pictures at: the camera's, or half of it in slow motion.
+    public var frameRate: Double
+    /// The shortest loop Instagram accepts.
+    public static let shortestLoop = 3.0
+    /// Slow motion plays at least this many pictures a second (a 60 fps camera at half speed).
+    public static let slowMotionFloor = 30.0
+
+    public init(seconds: Double, frameRate: Double) {
+        (self.seconds, self.frameRate) = (seconds, frameRate)
+    }
+
+    /// The order the loop plays `count` captured pictures in: forward (0…n−1), then back without
+    /// the turning pictures twice (n−2…1), that round repeated until it lasts `shortestLoop` at
+    /// `frameRate`; whole rounds only, so the file's end runs on into its start. One picture is
+    /// shown for the length of the loop; none gives none.
+    public func order(count: Int) -> [Int] {
+        guard count > 0 else { return [] }
+        let round = count == 1 ? [0] : Array(0..<count) + Array((1..<(count - 1)).reversed())
+        let least = Int((Self.shortestLoop * max(frameRate, 1)).rounded(.up))
+        let rounds = max((least + round.count - 1) / round.count, 1)
+        return Array((0..<rounds).map { _ in round }.joined())
+    }
+}
+
+extension Values {
+    /// `--boomerang-seconds`: 0.5 to 3.
+    static func boomerangSeconds(_ v: String) throws(ValueError) -> Double {
+        guard let s = Double(v), s.isFinite, (0.5...3).contains(s) else {
+            throw ValueError("'\(v)' is not a number of seconds from 0.5 to 3")
+        }
+        return s
+    }
+
+    /// `--boomerang-speed`: 1 (as captured) or 0.5 (half speed, with a camera of 60 fps or more).
+    static func boomerangSpeed(_ v: String) throws(ValueError) -> Double {
+        guard let s = Double(v), s == 1 || s == 0.5 else { throw ValueError("'\(v)' is not 1 or 0.5") }
+        return s
+    }
+}
+
+extension RecorderMachine {
+    /// The boomerang the finished screen loops (silent, on the player's surface, from the file the
+    /// guest gets), while nothing else has the screen; nil: none (a video's review shows its last
+    /// picture until Play Video).
+    public var reviewLoop: String? {
+        guard case let .finished(take) = state, take.kind == .boomerang, take.success, !exiting, !inBackground else { return nil }
+        return take.outputPath
+    }
+}
