@@ -174,4 +174,32 @@ struct LargeTextLayoutTests {
             }
         }
     }
+
+    @Test("the Boomerang button (--boomerang-button): left of the record circle, a finger's gap (24 px) from it as drawn and from Cancel, round, finger-sized, in the bottom panel; with the shutter too, each on its side",
+          arguments: layoutSizes)
+    func boomerang(size: Size) {
+        #expect(Layout(canvas: size).boomerangButton.isEmpty, "no Boomerang button without --boomerang-button")
+        #expect(Layout(canvas: size).frame(of: .cancel) == Layout(canvas: size).leftButton, "Cancel as wide as Retake without it")
+        for scale in [1, 1.35] {
+            for (lines, shutter) in [(nil, false), (2, false), (nil, true)] as [(Int?, Bool)] {
+                let l = Layout(canvas: size, textScale: scale, sideTitleLines: lines, shutter: shutter, boomerang: true)
+                let what = "\(size) text ×\(scale) lines \(lines.map(String.init) ?? "auto") shutter \(shutter)"
+                let button = l.frame(of: .boomerang), circle = l.recordButtonDrawn
+                #expect(button == l.boomerangButton && button.width == button.height, "\(what): \(button)")
+                #expect(button.width >= Layout.minimumTouch && button.width <= l.recordButton.width, "\(what): \(button)")
+                #expect(button.isInside(l.bottomPanel), "\(what): \(button) in \(l.bottomPanel)")
+                #expect(circle.x - button.maxX >= Layout.buttonGap, "\(what): \(button) \(circle)")
+                let cancel = l.frame(of: .cancel)
+                #expect(button.x - cancel.maxX >= Layout.buttonGap && cancel.x == l.leftButton.x, "\(what): \(cancel) \(button)")
+                #expect(size.width < 320 || cancel.width >= Layout.minimumTouch, "\(what): \(cancel)")
+                // Retake, Use Video, Done and the record circle: as without it.
+                let plain = Layout(canvas: size, textScale: scale, sideTitleLines: lines, shutter: shutter)
+                #expect(l.leftButton == plain.leftButton && l.rightButton == plain.rightButton && l.recordButton == plain.recordButton, "\(what)")
+                #expect(!l.hitFrame(of: .boomerang).intersects(l.hitFrame(of: .start)), "\(what)")
+                #expect(size.width < 320 || !l.hitFrame(of: .boomerang).intersects(l.hitFrame(of: .cancel)), "\(what)")
+                #expect(!shutter || !l.hitFrame(of: .boomerang).intersects(l.hitFrame(of: .photo)), "\(what)")
+                #expect(l.button(at: button.center, among: [.cancel, .start, .boomerang, .photo]) == .boomerang, "\(what)")
+            }
+        }
+    }
 }

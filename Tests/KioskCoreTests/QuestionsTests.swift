@@ -88,7 +88,7 @@ struct QuestionsTests {
     func encoding() throws {
         let event = KioskEvent.asked(.recordingStarted(outputPath: "/t/1.mov"), question: "Wie geht's? \"Gut\"")
         let line = EventEncoder().line(for: event)
-        #expect(line == #"{"event":"recordingStarted","outputPath":"/t/1.mov","question":"Wie geht's? \"Gut\""}"# + "\n")
+        #expect(line == #"{"event":"recordingStarted","outputPath":"/t/1.mov","kind":"video","question":"Wie geht's? \"Gut\""}"# + "\n")
         #expect(try EventEncoder().decode(line: line) == event)
         #expect(event.name == "recordingStarted" && event.unasked == .recordingStarted(outputPath: "/t/1.mov"))
     }
