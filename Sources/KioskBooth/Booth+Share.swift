@@ -52,13 +52,13 @@ extension Booth {
             hookAfterShare(nil)
             return tell(.shareFailed(message: "sharing was turned off before the take was shared"))
         }
-        let (language, trusted, question) = (config.screen.language, parts.environment.clockTrusted, core.guestbook.take)
+        let (language, trusted, question, loops) = (config.screen.language, parts.environment.clockTrusted, core.guestbook.take, takes.kind == .boomerang)
         fileJob {
             let result: Result<ShareLink, ShareFailure>
             do {
                 let token = try ShareToken.make()
                 let request = ShareRequest(take: take, folder: folder, token: token, title: settings.title, language: language,
-                                           fileMode: settings.fileMode, now: Date(), question: question)
+                                           fileMode: settings.fileMode, now: Date(), question: question, loops: loops)
                 let written = try ShareRendition.write(request)
                 Log.info("share: \(written.folder) written in \(written.summary)")
                 result = .success(ShareLink(url: ShareAddress.url(template: template, token: token), token: token, folder: written.folder))

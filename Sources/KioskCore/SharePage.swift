@@ -67,9 +67,12 @@ public enum SharePage {
     /// The page: the operator's `title` (or the language's heading), the guestbook's `question` the
     /// take answers (`--questions`; nil: none), the video with its poster, and a large Save link
     /// that downloads the video as `downloadName` (e.g. `video-20261202-0714.mp4`).
-    public static func html(title: String?, question: String? = nil, language: Language, downloadName: String) -> String {
-        page(title: title, heading: .heading, language: language, body: (question.map { "<p class=\"question\">\(escape($0))</p>\n" } ?? "") + """
-            <video controls playsinline preload="metadata" poster="\(poster)" src="\(video)"></video>
+    /// `loops` (a boomerang): the video plays by itself, muted (which lets every phone's browser
+    /// start it), looping and inline.
+    public static func html(title: String?, question: String? = nil, language: Language, downloadName: String, loops: Bool = false) -> String {
+        let playing = loops ? "autoplay muted loop playsinline preload=\"auto\"" : "playsinline preload=\"metadata\""
+        return page(title: title, heading: .heading, language: language, body: (question.map { "<p class=\"question\">\(escape($0))</p>\n" } ?? "") + """
+            <video controls \(playing) poster="\(poster)" src="\(video)"></video>
             <a class="save" href="\(video)" download="\(escape(downloadName))">\(escape(SharePageText.save.text(in: language)))</a>
             <p>\(escape(SharePageText.iPhoneHint.text(in: language)))</p>
             """)

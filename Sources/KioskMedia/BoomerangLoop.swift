@@ -58,7 +58,7 @@ public enum BoomerangLoop {
         let rates = [stream.pointee.avg_frame_rate, stream.pointee.r_frame_rate].map(av_q2d).filter { $0.isFinite && $0 > 0 }
         let plan = settings.plan(cameraFPS: rates.first ?? 30)
         do { return try make(path, plan: plan).duration } catch {
-            Log.info("recovery: the boomerang \(path): \(error)")
+            Log.info("boomerang: \(path) cannot be looped: \(error)")
             return nil
         }
     }

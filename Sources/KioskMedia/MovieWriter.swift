@@ -351,6 +351,8 @@ public final class MovieWriter: Sendable {
         if let quota { Log.info("take: a CPU quota of \(String(printf: "%.2f", quota.cores)) of a core holds this process; the take's headroom is judged by its CPU time against it") }
         var rule = settings.framesFromLiveClock ? EffortRule(efforts: session.effortLevels, fps: settings.fps, quota: quota?.cores) : nil
         var skipped = 0
+        // The last picture's capture time (a live take's): a boomerang's loop says how long after it it was in place.
+        var lastPicture = Int64.min
         while reason == nil {
             available.wait()
             guard let (item, waiting) = queue.withLock({ q -> (Item, Int)? in
@@ -366,6 +368,7 @@ public final class MovieWriter: Sendable {
             case let .video(frame, skippedBefore):
                 let began = MonotonicClock.now()
                 if case let .stop(r) = session.encode(frame) { reason = r } else { skipped += skippedBefore }
+                lastPicture = max(lastPicture, frame.timestamp)
                 if rule != nil { adapt(&rule!, session: session, began: began, waiting: waiting, after: frame.sequence) }
                 if queue.withLock({ q -> Bool in
                     q.encoding = false
@@ -400,7 +403,9 @@ public final class MovieWriter: Sendable {
         // handed over (TakeFiles), so a crash while the guest reviews it, or a parent that went
         // away, leaves a take the next Start reports as recovered instead of deleting it.
         syncs.timing(.writer) { FolderSync.sync(of: settings.outputPath) }
-        if let plan = settings.boomerang, success { loop(plan, duration: &duration, bytes: &bytes, success: &success, lost: &lost) }
+        if let plan = settings.boomerang, success {
+            loop(plan, lastPicture: settings.framesFromLiveClock ? lastPicture : nil, duration: &duration, bytes: &bytes, success: &success, lost: &lost)
+        }
         finishingSince.store(0, ordering: .releasing)
         onFinish(RecordingResult(outputPath: settings.outputPath, duration: duration, bytes: bytes,
                                  reason: reason ?? .error, success: success, droppedFrames: dropped,
@@ -411,13 +416,15 @@ public final class MovieWriter: Sendable {
 
     /// A boomerang's pictures are safe: its file becomes their loop (BoomerangLoop), its length and
     /// size the loop's. A loop that cannot be made (a full disk) leaves the capture, said lost.
-    private func loop(_ plan: BoomerangPlan, duration: inout Double, bytes: inout Int64, success: inout Bool, lost: inout String?) {
+    /// `lastPicture`: a live take's last picture's capture time (CLOCK_MONOTONIC), for the log.
+    private func loop(_ plan: BoomerangPlan, lastPicture: Int64?, duration: inout Double, bytes: inout Int64, success: inout Bool, lost: inout String?) {
         let began = MonotonicClock.now()
         do throws(ShareError) {
             let made = try BoomerangLoop.make(settings.outputPath, plan: plan)
             (duration, bytes) = (made.duration, made.bytes)
             Log.info("boomerang: \(made.pictures) pictures looped into \(made.frames) (\(String(printf: "%.2f", made.duration)) s at "
-                     + "\(String(printf: "%.4g", plan.frameRate)) fps, \(made.bytes) bytes) in \(String(printf: "%.1f", Double(MonotonicClock.now() - began) / 1e6)) ms")
+                     + "\(String(printf: "%.4g", plan.frameRate)) fps, \(made.bytes) bytes) in \(String(printf: "%.1f", Double(MonotonicClock.now() - began) / 1e6)) ms"
+                     + (lastPicture.map { "; in place \(String(printf: "%.0f", Double(MonotonicClock.now() - $0) / 1e6)) ms after its last picture was captured" } ?? ""))
         } catch {
             success = false
             lost = "the boomerang's loop could not be made: \(error)"

@@ -249,7 +249,7 @@ public enum ShareRendition {
 
         start = MonotonicClock.now()
         let page = Array(SharePage.html(title: request.title, question: request.question, language: request.language,
-                                        downloadName: "video-" + ShareFiles.downloadStamp(request.now) + ".mp4").utf8)
+                                        downloadName: "video-" + ShareFiles.downloadStamp(request.now) + ".mp4", loops: request.loops).utf8)
         try ShareFiles.writeFile(partial + "/index.html", page, mode: request.fileMode)
         return ShareWritten(folder: partial, videoBytes: remux.bytes, posterBytes: poster.bytes.count, pageBytes: page.count,
                             posterSize: poster.size, remuxSeconds: remuxSeconds, videoSyncSeconds: remux.syncSeconds, posterSeconds: posterSeconds,

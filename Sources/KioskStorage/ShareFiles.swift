@@ -24,11 +24,13 @@ public struct ShareRequest: Sendable {
 
     /// The guestbook's question the take answers (`--questions`), shown on its page; nil: none.
     public var question: String?
+    /// A boomerang's: its page plays the video by itself, muted, looping and inline.
+    public var loops: Bool
 
     public init(take: String, folder: String, token: String, title: String?, language: Language, fileMode: Int = 0o644,
-                now: Date = Date(), question: String? = nil) {
+                now: Date = Date(), question: String? = nil, loops: Bool = false) {
         (self.take, self.folder, self.token, self.title, self.language) = (take, folder, token, title, language)
-        (self.fileMode, self.now, self.question) = (fileMode, now, question)
+        (self.fileMode, self.now, self.question, self.loops) = (fileMode, now, question, loops)
     }
 }
 

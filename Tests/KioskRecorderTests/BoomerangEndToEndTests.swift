@@ -1,0 +1,243 @@
+// Boomerangs through the binary (issue 45): the fake V4L2 camera's stamped pictures at 640x480 and
+// 30 fps, captured by the Boomerang command with an overlay, decoded by the ffmpeg CLI from the file
+// the guest gets: their stamps run forward then back, round after round, none twice in a row, for at
+// least 3 s, with no sound and the overlay's squares in its corners, the index first. The finished
+// screen loops it, Use Video hands it over as a boomerang, Retake deletes it, its share page plays it
+// by itself in Chromium, and a kill -9 while it is captured is followed by a launch that makes its
+// loop (or removes it) and says which.
+import Foundation
+import KioskCore
+import KioskTestSupport
+import Testing
+
+@Suite("Boomerangs through the binary", .serialized, needsFakeCamera)
+struct BoomerangEndToEndTests {
+    static let size = Size(width: 640, height: 480)
+    static let square = 40
+    /// The overlay's squares, one in each corner, below the stamp band at the top (its 30 rows):
+    /// red, green, blue, yellow.
+    static let corners: [(x: Int, y: Int, rgb: [Int])] = [
+        (8, 40, [255, 0, 0]), (640 - 8 - square, 40, [0, 255, 0]), (8, 480 - 8 - square, [0, 0, 255]), (640 - 8 - square, 480 - 8 - square, [255, 255, 0]),
+    ]
+
+    /// The overlay as a PNG the ffmpeg CLI writes from its raw RGBA: the four squares, transparent elsewhere.
+    static func overlay(in folder: URL) throws -> String {
+        var rgba = [UInt8](repeating: 0, count: size.width * size.height * 4)
+        for corner in corners {
+            for y in corner.y..<(corner.y + square) {
+                for x in corner.x..<(corner.x + square) {
+                    let at = (y * size.width + x) * 4
+                    (rgba[at], rgba[at + 1], rgba[at + 2], rgba[at + 3]) = (UInt8(corner.rgb[0]), UInt8(corner.rgb[1]), UInt8(corner.rgb[2]), 255)
+                }
+            }
+        }
+        let raw = folder.appendingPathComponent("overlay.rgba")
+        try Data(rgba).write(to: raw)
+        let png = folder.appendingPathComponent("overlay.png").path
+        let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(size)", "-i", raw.path,
+                                   "-frames:v", "1", "-pix_fmt", "rgba", png], stdout: .discard)
+        try #require(made.status == 0, "\(made.stderr)")
+        return png
+    }
+
+    /// A booth with the fake camera at 640x480 and 30 fps, the test microphone (which a boomerang
+    /// leaves closed), the Boomerang button and an output folder.
+    static func booth(_ folder: URL, _ extra: [String] = []) throws -> (RecorderProcess, takes: String) {
+        let device = try fakeCamera(in: folder, "format=YUYV 640x480@30\n")
+        let takes = folder.appendingPathComponent("takes").path
+        let r = try RecorderProcess(["--camera", device, "--size", "\(size)", "--fps", "30", "--microphone", "test", "--windowed", "800x480",
+                                     "--countdown", "0", "--boomerang-button", "--video-crf", "10", "--output-dir", takes] + extra)
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        return (r, takes)
+    }
+
+    /// Boomerang pressed: its start (a boomerang's) and its end, the loop in place.
+    static func boomerang(_ r: RecorderProcess, count: Int = 1) throws -> RecordingResult {
+        r.command("boomerang")
+        try #require(r.wait(for: "recordingStarted", count: count) != nil, "\(r.rawLines) \(r.stderr)")
+        let kinds = r.events.compactMap { if case let .recordingStarted(_, kind) = $0 { kind } else { nil } }
+        #expect(kinds.last == .boomerang, "\(r.rawLines)")
+        try #require(r.wait(for: "recordingFinished", count: count) != nil, "\(r.rawLines) \(r.stderr)")
+        let results = r.events.compactMap { if case let .recordingFinished(result) = $0 { result } else { nil } }
+        return results[count - 1]
+    }
+
+    /// The stamps of every picture the ffmpeg CLI decodes from `path`, in order.
+    static func stamps(_ path: String) throws -> [Int] {
+        let (w, h) = (size.width, size.height)
+        let raw = FileManager.default.temporaryDirectory.appendingPathComponent("boomerang-\(UUID().uuidString).gray").path
+        defer { try? FileManager.default.removeItem(atPath: raw) }
+        let run = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", path, "-fps_mode", "passthrough", "-pix_fmt", "gray", "-f", "rawvideo", raw])
+        try #require(run.status == 0, "\(run.stderr)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        return stride(from: 0, to: bytes.count - w * h + 1, by: w * h).map { base in
+            FrameStamp.read(width: w, height: h, band: 0, luma: { x, y in bytes[base + y * w + x] })
+        }
+    }
+
+    /// The file's top-level boxes, in order.
+    static func boxes(_ path: String) throws -> [String] {
+        let b = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        var at = 0, names: [String] = []
+        while at + 8 <= b.count {
+            var size = Int(b[at]) << 24 | Int(b[at + 1]) << 16 | Int(b[at + 2]) << 8 | Int(b[at + 3])
+            names.append(String(decoding: b[(at + 4)..<(at + 8)], as: UTF8.self))
+            if size == 1, at + 16 <= b.count { size = b[(at + 8)..<(at + 16)].reduce(0) { $0 << 8 | Int($1) } }
+            guard size >= 8 else { break }
+            at += size
+        }
+        return names
+    }
+
+    @Test("Boomerang with the stamped camera at 640x480, 30 fps: the file's stamps run 1…N, N−1…2, 1…N…, none twice in a row, at least 3 s, no sound, the overlay's four corners, H.264 with its index first; the finished screen loops it; Use Video hands it over as a boomerang")
+    func pictures() throws {
+        let folder = try testFolder("boomerang-pictures")
+        let (r, takes) = try Self.booth(folder, ["--overlay", try Self.overlay(in: folder)])
+        #expect(r.waitForState { mode, buttons in mode == "ready" && buttons.contains(.boomerang) }, "\(r.rawLines)")
+        let result = try Self.boomerang(r)
+        #expect(result.kind == .boomerang && result.success && result.reason == .maxDuration, "\(result)")
+        #expect(result.outputPath.hasPrefix(takes + "/") && result.outputPath.hasSuffix(".mp4"), "\(result.outputPath)")
+        // The review loops: state says so, and the screen's picture changes while nothing is touched.
+        #expect(r.askState(timeout: 10) { reply in
+            guard case let .state(mode, _, _, _, _, _, _, _, _, _, review) = reply else { return nil }
+            return mode == "finished" && review == .looping
+        }, "\(r.rawLines)")
+        let first = try PromptEndToEndTests.take(r, folder.appendingPathComponent("review-1.bmp").path)
+        var changed = false
+        for attempt in 2..<12 where !changed {
+            Thread.sleep(forTimeInterval: 0.15)
+            changed = try PromptEndToEndTests.take(r, folder.appendingPathComponent("review-\(attempt).bmp").path).bytes != first.bytes
+        }
+        #expect(changed, "the finished screen showed one picture for 1.5 s")
+        r.command("useVideo")
+        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil, "\(r.rawLines)")
+        #expect(r.events.contains(.boomerang(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: result.outputPath))), "\(r.rawLines)")
+        #expect(r.rawLines.contains { $0.contains(#""kind":"boomerang"}"#) && $0.contains("videoRecorderDidFinish") }, "\(r.rawLines)")
+        #expect(r.exitStatus() == 0, "\(r.stderr)")
+        let made = r.stderr.split(separator: "\n").first { $0.contains("boomerang:") && $0.contains("looped") }
+        print("booth: \(made ?? "no line")")
+
+        let path = result.outputPath
+        #expect(try ffprobe(path, "stream=codec_type") == "video", "one stream, the picture's: no sound")
+        #expect(try ffprobe(path, "stream=codec_name", stream: "v:0") == "h264")
+        let duration = try #require(Double(try ffprobe(path, "format=duration")))
+        #expect(duration >= 3.0 && abs(duration - result.duration) < 0.01, "\(duration) s, the event said \(result.duration)")
+        let boxes = try Self.boxes(path)
+        #expect(boxes.firstIndex(of: "moov").map { $0 < (boxes.firstIndex(of: "mdat") ?? -1) } == true, "\(boxes)")
+
+        let stamps = try Self.stamps(path)
+        let n = try #require(stamps.indices.first { $0 > 0 && stamps[$0] < stamps[$0 - 1] }, "never turns: \(stamps)")
+        let forward = Array(stamps[..<n])
+        #expect((27...31).contains(forward.count), "\(forward.count) pictures captured in 1 s at 30 fps: \(stamps)")
+        #expect(zip(forward, forward.dropFirst()).allSatisfy { $1 == $0 + 1 }, "the capture lost a picture: \(forward)")
+        let plan = BoomerangPlan(seconds: 1, frameRate: 30)
+        #expect(stamps == plan.order(count: forward.count).map { forward[$0] }, "\(stamps)")
+        #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $0 != $1 }, "a stamp twice in a row: \(stamps)")
+        #expect(Double(stamps.count) / 30 >= 3.0 && stamps.count % (2 * forward.count - 2) == 0, "\(stamps.count) pictures")
+        print("boomerang: \(forward.count) pictures, \(stamps.count) in the loop, \(duration) s, \(result.bytes) bytes; stamps \(stamps.prefix(2 * forward.count))")
+
+        // The overlay, burnt in: its squares in the first picture as ffmpeg decodes it.
+        let rgbPath = folder.appendingPathComponent("first.rgb").path
+        let decoded = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", rgbPath],
+                                     stdout: .discard)
+        try #require(decoded.status == 0, "\(decoded.stderr)")
+        let rgb = [UInt8](try Data(contentsOf: URL(fileURLWithPath: rgbPath)))
+        try #require(rgb.count == Self.size.width * Self.size.height * 3)
+        for corner in Self.corners {
+            let at = ((corner.y + Self.square / 2) * Self.size.width + corner.x + Self.square / 2) * 3
+            let got = [Int(rgb[at]), Int(rgb[at + 1]), Int(rgb[at + 2])]
+            #expect(zip(got, corner.rgb).allSatisfy { abs($0 - $1) <= 12 }, "the square at \(corner.x),\(corner.y) is \(got), not \(corner.rgb)")
+        }
+    }
+
+    @Test("Retake deletes a boomerang (its file and its mark); the next one, used with --share-dir, gets a page whose video has autoplay, muted, loop and playsinline, and headless Chromium plays it, looping")
+    func retakeAndShare() throws {
+        let folder = try testFolder("boomerang-share")
+        let shares = folder.appendingPathComponent("shares").path
+        let (r, takes) = try Self.booth(folder, ["--share-dir", shares, "--share-url", "http://127.0.0.1/s/{token}/", "--share-seconds", "2"])
+        let discarded = try Self.boomerang(r)
+        r.command("retake")
+        #expect(r.waitForState { mode, _ in mode == "ready" }, "\(r.rawLines)")
+        #expect(eventually(5) { !FileManager.default.fileExists(atPath: discarded.outputPath) }, "Retake left \(discarded.outputPath)")
+        #expect(try ServiceEndToEndTests.names(in: URL(fileURLWithPath: takes)).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: takes).filter { $0.contains(".boomerang") || $0.contains(".looping") } == [])
+        let used = try Self.boomerang(r, count: 2)
+        r.command("useVideo")
+        try #require(r.wait(for: "takeShared") != nil, "\(r.rawLines) \(r.stderr)")
+        let folderPath = try #require(r.events.compactMap { if case let .takeShared(_, _, folder, _) = $0 { folder } else { nil } }.first)
+        let token = URL(fileURLWithPath: folderPath).lastPathComponent
+        let page = try String(contentsOfFile: folderPath + "/index.html", encoding: .utf8)
+        let video = try #require(page.split(separator: "\n").first { $0.contains("<video") }, "\(page)")
+        for attribute in ["autoplay", "muted", "loop", "playsinline", "controls"] {
+            #expect(video.split(whereSeparator: { $0 == " " || $0 == ">" }).contains(Substring(attribute)), "\(attribute) missing: \(video)")
+        }
+        #expect(r.exitStatus() == 0, "\(r.stderr)")
+        #expect(FileManager.default.fileExists(atPath: used.outputPath))
+
+        // The page itself in Chromium, in a frame of the probe page: its video plays by itself and
+        // comes round again (its time goes back), muted.
+        let nginx = folder.appendingPathComponent("nginx")
+        try FileManager.default.createDirectory(at: nginx, withIntermediateDirectories: true)
+        let server = try ShareServer(shares: shares, folder: nginx)
+        defer { server.stop() }
+        let report = try browserReport(server, site: shares, body: #"<iframe id="f" src="/s/\#(token)/" width="400" height="600"></iframe>"#, script: """
+            let highest = 0, wrapped = false;
+            function look() {
+              const d = document.getElementById('f').contentDocument;
+              const v = d && d.querySelector('video');
+              if (v && v.error) return report('error=' + v.error.code);
+              if (v) {
+                if (v.currentTime < highest - 1) wrapped = true;
+                highest = Math.max(highest, v.currentTime);
+                if (wrapped && !v.paused) return report('playing=1&muted=' + v.muted + '&loop=' + v.loop + '&duration=' + v.duration);
+              }
+              setTimeout(look, 50);
+            }
+            look();
+            """, folder: folder)
+        #expect(report.contains("playing=1&muted=true&loop=true"), "\(report)")
+        print("Chromium: \(report)")
+    }
+
+    @Test("A kill -9 while a boomerang is captured: the next launch makes its loop from the pictures the capture kept and says so (recordingRecovered, a line on stderr); killed before any picture was safe, it removes it and says so")
+    func killed() throws {
+        let folder = try testFolder("boomerang-killed")
+        var (r, takes) = try Self.booth(folder, ["--boomerang-seconds", "3"])
+        r.command("boomerang")
+        let started = try #require(r.wait(for: "recordingStarted"), "\(r.rawLines)")
+        // Past the first fragments (half a second each, synced), before the capture's end.
+        Thread.sleep(forTimeInterval: max(0, started + 1.6 - ProcessInfo.processInfo.systemUptime))
+        r.kill(SIGKILL)
+        _ = r.exitStatus()
+        let cut = try #require(try ServiceEndToEndTests.names(in: URL(fileURLWithPath: takes)).first)
+        #expect(FileManager.default.fileExists(atPath: takes + "/." + cut + ".boomerang"), "no mark beside \(cut)")
+
+        (r, _) = try Self.booth(folder)
+        let line = r.stderr.split(separator: "\n").first { $0.contains("recovery: the boomerang") }
+        #expect(line?.contains("made its loop") == true, "\(r.stderr)")
+        let recovered = r.events.compactMap { if case let .recordingRecovered(path, duration) = $0 { (path, duration) } else { nil } }
+        #expect(recovered.count == 1 && recovered.first?.0 == takes + "/" + cut && (recovered.first?.1 ?? 0) >= 3, "\(r.rawLines)")
+        let stamps = try Self.stamps(takes + "/" + cut)
+        let n = try #require(stamps.indices.first { $0 > 0 && stamps[$0] < stamps[$0 - 1] }, "never turns: \(stamps)")
+        #expect(n >= 10, "\(n) pictures kept of 1.6 s")
+        #expect(stamps == BoomerangPlan(seconds: 3, frameRate: 30).order(count: n).map { stamps[$0] }, "\(stamps)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: takes).filter { $0.hasSuffix(".boomerang") || $0.hasSuffix(".recording") } == [])
+        print("recovered: \(line ?? "")")
+
+        // Killed as it starts: no picture was safe yet.
+        r.command("boomerang")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines)")
+        r.kill(SIGKILL)
+        _ = r.exitStatus()
+        let names = try ServiceEndToEndTests.names(in: URL(fileURLWithPath: takes))
+        (r, _) = try Self.booth(folder)
+        let said = r.stderr.split(separator: "\n").filter { $0.contains("recovery: the boomerang") }
+        #expect(said.count == 1 && (said.first?.contains("removed") == true || said.first?.contains("made its loop") == true), "\(r.stderr)")
+        let left = try ServiceEndToEndTests.names(in: URL(fileURLWithPath: takes))
+        if said.first?.contains("removed") == true { #expect(left == [cut], "\(names) → \(left)") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: takes).filter { $0.hasSuffix(".boomerang") || $0.hasSuffix(".recording") } == [])
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        print("killed at the start: \(said.first ?? "")")
+    }
+}
