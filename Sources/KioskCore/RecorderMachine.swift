@@ -81,19 +81,15 @@ public struct RecorderMachine: Equatable, Sendable {
     public private(set) var cameraSwitching = false
     /// `--share-dir`: Use Video leads to the share screen; a reload may change it.
     public private(set) var shares: Bool
-    /// `--photo-button`: the shutter shows beside the record button in ready and while recording.
-    public var photoButton = false
-    /// `--boomerang-button`: the Boomerang button beside Record in ready; `takeKind` is what the
-    /// last Record or Boomerang asked for (the take the writer opens, its events' `kind`).
-    public var boomerangButton = false
+    /// The buttons a booth adds (`--photo-button`, `--boomerang-button`, `--library`).
+    public var extras = ExtraButtons()
+    /// What the last Record or Boomerang asked for: the take the writer opens, its events' `kind`.
     public private(set) var takeKind = TakeKind.video
     /// `--trim`: the review has a trimmer and takes `trim`; a reload may change it.
     public private(set) var trims: Bool
     /// The finished take's trim (`--trim`): Use Video delivers only this part. Set in finished,
     /// gone with the take.
     public private(set) var trim: TrimRange?
-    /// `--library`: the Library button shows in ready (LibraryRoom).
-    public var library = false
 
     public init(session: SessionMode, outputPath: String, orientation: Orientation, countdown: Int = 0, warnRemaining: Double = 10,
                 cameraCount: Int = 1, shares: Bool = false, trims: Bool = false) {

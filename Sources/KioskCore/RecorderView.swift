@@ -106,7 +106,32 @@ public struct ShareScreen: Equatable, Sendable {
     }
 }
 
+/// The buttons a booth adds (`RecorderMachine.extras`), as configured.
+public struct ExtraButtons: Equatable, Sendable {
+    /// `--photo-button`: the shutter beside the record button in ready and while recording.
+    public var photo = false
+    /// `--boomerang-button`: the Boomerang button beside the record button in ready.
+    public var boomerang = false
+    /// `--library`: the Library button in ready (LibraryRoom).
+    public var library = false
+
+    public init() {}
+}
+
 extension RecorderMachine {
+    public var photoButton: Bool {
+        get { extras.photo }
+        set { extras.photo = newValue }
+    }
+    public var boomerangButton: Bool {
+        get { extras.boomerang }
+        set { extras.boomerang = newValue }
+    }
+    public var library: Bool {
+        get { extras.library }
+        set { extras.library = newValue }
+    }
+
     public var visibleButtons: [Button] {
         if exiting && mode != .recording { return [] }
         switch state {

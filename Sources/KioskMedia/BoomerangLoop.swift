@@ -49,6 +49,24 @@ public enum BoomerangLoop {
         }
     }
 
+    /// The writer's call once a boomerang's pictures are safe: `make`, said on stderr with its time
+    /// and, for a live capture, how long after its last picture (`lastPicture`, CLOCK_MONOTONIC) the
+    /// loop was in place. The loop's length and size, or the capture's (`capture`) and why it is lost.
+    static func loop(_ path: String, plan: BoomerangPlan, lastPicture: Int64?,
+                     capture: (duration: Double, bytes: Int64)) -> (duration: Double, bytes: Int64, lost: String?) {
+        let began = MonotonicClock.now()
+        do throws(ShareError) {
+            let made = try make(path, plan: plan)
+            let now = MonotonicClock.now()
+            Log.info("boomerang: \(made.pictures) pictures looped into \(made.frames) (\(String(printf: "%.2f", made.duration)) s at "
+                     + "\(String(printf: "%.4g", plan.frameRate)) fps, \(made.bytes) bytes) in \(String(printf: "%.1f", Double(now - began) / 1e6)) ms"
+                     + (lastPicture.map { "; in place \(String(printf: "%.0f", Double(now - $0) / 1e6)) ms after its last picture was captured" } ?? ""))
+            return (made.duration, made.bytes, nil)
+        } catch {
+            return (capture.duration, capture.bytes, "the boomerang's loop could not be made: \(error)")
+        }
+    }
+
     /// A launch's remake of a boomerang a kill cut (`TakeFiles.recoverBoomerang`): the loop of the
     /// pictures its capture kept, at the capture's own rate (half of it with `speed` 0.5 where that
     /// is 30 fps or more); its length, nil when none can be made.

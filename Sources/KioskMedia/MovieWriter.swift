@@ -395,16 +395,17 @@ public final class MovieWriter: Sendable {
         if wake { room.signal() }
         if skipped > 0 { Log.info("take: left \(min(max(undecoded, 0), skipped)) of its \(skipped) pictures skipped out before the camera decoded them") }
         finishingSince.store(MonotonicClock.now(), ordering: .releasing)
-        var duration = session.finish()
-        var bytes = session.sink.size
-        var success = session.hasVideo && session.lost == nil
-        var lost = session.lost
+        var (duration, bytes, lost) = (session.finish(), session.sink.size, session.lost)
+        var success = session.hasVideo && lost == nil
         // The marker stays: the take is nobody's yet. It goes when the take is used, discarded or
         // handed over (TakeFiles), so a crash while the guest reviews it, or a parent that went
         // away, leaves a take the next Start reports as recovered instead of deleting it.
         syncs.timing(.writer) { FolderSync.sync(of: settings.outputPath) }
+        // A boomerang's pictures are safe: its file becomes their loop (a full disk leaves the capture, said lost).
         if let plan = settings.boomerang, success {
-            loop(plan, lastPicture: settings.framesFromLiveClock ? lastPicture : nil, duration: &duration, bytes: &bytes, success: &success, lost: &lost)
+            (duration, bytes, lost) = BoomerangLoop.loop(settings.outputPath, plan: plan, lastPicture: settings.framesFromLiveClock ? lastPicture : nil,
+                                                         capture: (duration, bytes))
+            success = lost == nil
         }
         finishingSince.store(0, ordering: .releasing)
         onFinish(RecordingResult(outputPath: settings.outputPath, duration: duration, bytes: bytes,
@@ -412,23 +413,6 @@ public final class MovieWriter: Sendable {
                                  encoder: session.videoEncoderName.rawValue, encoderStalled: session.videoEncoderStalled, lost: lost,
                                  droppedAfterStall: afterStall, skippedFrames: skipped, frameRate: session.frameRate,
                                  effortSteps: rule?.steps ?? 0, kind: settings.boomerang != nil ? .boomerang : .video))
-    }
-
-    /// A boomerang's pictures are safe: its file becomes their loop (BoomerangLoop), its length and
-    /// size the loop's. A loop that cannot be made (a full disk) leaves the capture, said lost.
-    /// `lastPicture`: a live take's last picture's capture time (CLOCK_MONOTONIC), for the log.
-    private func loop(_ plan: BoomerangPlan, lastPicture: Int64?, duration: inout Double, bytes: inout Int64, success: inout Bool, lost: inout String?) {
-        let began = MonotonicClock.now()
-        do throws(ShareError) {
-            let made = try BoomerangLoop.make(settings.outputPath, plan: plan)
-            (duration, bytes) = (made.duration, made.bytes)
-            Log.info("boomerang: \(made.pictures) pictures looped into \(made.frames) (\(String(printf: "%.2f", made.duration)) s at "
-                     + "\(String(printf: "%.4g", plan.frameRate)) fps, \(made.bytes) bytes) in \(String(printf: "%.1f", Double(MonotonicClock.now() - began) / 1e6)) ms"
-                     + (lastPicture.map { "; in place \(String(printf: "%.0f", Double(MonotonicClock.now() - $0) / 1e6)) ms after its last picture was captured" } ?? ""))
-        } catch {
-            success = false
-            lost = "the boomerang's loop could not be made: \(error)"
-        }
     }
 
     /// How long a stopped live take waits for the sound that reaches its picture's end.

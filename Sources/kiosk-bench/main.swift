@@ -462,6 +462,8 @@ case "overlay-blend": overlayBlend(options(arguments.dropFirst()))
 case "share": shareBench(options(arguments.dropFirst()))
 case "loudness": loudnessBench(options(arguments.dropFirst()))
 case "reel": reelBench(options(arguments.dropFirst()))
+case "boomerang": boomerangBench(options(arguments.dropFirst()))
+case "boomerang-make": boomerangMake(options(arguments.dropFirst()))
 case "handover": handOverBench(options(arguments.dropFirst()))
 case "versions":
     for (name, version) in MediaLibraries.versions.sorted(by: { $0.key < $1.key }) {
