@@ -164,10 +164,21 @@ public final class Reel {
     @discardableResult
     public func take(_ part: ReelTake) throws(ReelError) -> Double {
         let start = time
+        var heard = false
         let end = try part.run(video: { bytes, offset in append(bytes, at: start + offset) },
                                audio: { chunk, offset in
+                                   heard = true
                                    writer.append(AudioChunk(samples: chunk, channels: 2, sampleRate: 48000, timestamp: start + offset))
                                })
+        // A take without sound (a boomerang, a take with --microphone none) is silence in the film,
+        // which always has its AAC track, whatever its takes have.
+        if !heard {
+            let frames = Int(Double(end) * 48000 / 1e9), piece = 4800
+            for first in stride(from: 0, to: frames, by: piece) {
+                writer.append(AudioChunk(samples: [Int16](repeating: 0, count: 2 * min(piece, frames - first)), channels: 2, sampleRate: 48000,
+                                         timestamp: start + Int64(first) * 1_000_000_000 / 48000))
+            }
+        }
         time = start + end
         return Double(end) / 1e9
     }

@@ -1,14 +1,26 @@
 // kiosk-recorder as the benchmarks that time it run it: commands on its stdin, events read from its
 // stdout as they come.
 import Foundation
+import KioskSystem
+
+/// A process's stderr lines as they come, each with the uptime it came at (read on a thread of its own).
+final class LogLines: Sendable {
+    private let lines = Locked<[(at: Double, line: String)]>([])
+    func append(_ line: String) { lines.withLock { $0.append((ProcessInfo.processInfo.systemUptime, line)) } }
+    var all: [(at: Double, line: String)] { lines.withLock { $0 } }
+}
 
 /// A kiosk-recorder process under SDL's dummy drivers (unless the environment names others).
 final class BenchRecorder {
     let process = Process()
     private let input = Pipe(), events = Pipe()
     private var buffer = Data()
+    /// With `logged`: each stderr line as it came, with the uptime it came at.
+    private let log = Pipe()
+    private let logged = LogLines()
 
-    init(_ recorder: String, arguments: [String]) {
+    /// `logging`: stderr is read as it comes (`stderrLines`); otherwise it goes nowhere.
+    init(_ recorder: String, arguments: [String], logging: Bool = false) {
         process.executableURL = URL(fileURLWithPath: recorder)
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
@@ -17,9 +29,24 @@ final class BenchRecorder {
         process.environment = env
         process.standardInput = input
         process.standardOutput = events
-        process.standardError = FileHandle.nullDevice
+        process.standardError = logging ? log : FileHandle.nullDevice
         do { try process.run() } catch { fail("cannot run \(recorder): \(error)") }
+        guard logging else { return }
+        let (reading, logged) = (log.fileHandleForReading, logged)
+        Thread.detachNewThread {
+            var pending = Data()
+            while case let chunk = reading.availableData, !chunk.isEmpty {
+                pending += chunk
+                while let end = pending.firstIndex(of: 0x0A) {
+                    logged.append(String(decoding: pending[pending.startIndex..<end], as: UTF8.self))
+                    pending.removeSubrange(pending.startIndex...end)
+                }
+            }
+        }
     }
+
+    /// The stderr lines read so far (with `logging`), each with the uptime it came at.
+    var stderrLines: [(at: Double, line: String)] { logged.all }
 
     /// From `ready`: Start, `seconds` of take, Stop, and `recordingFinished` read.
     func recordTake(seconds: Double) {

@@ -121,3 +121,64 @@ func boomerangMake(_ o: [String: String]) {
     // A bench's boomerang is nobody's to recover: its marker goes.
     unlink(TakeFiles.markerPath(for: output))
 }
+
+/// `boomerang-booth [--recorder PATH] [--size WxH] [--seconds S] [--rounds N]`: the release booth
+/// (test camera, SDL dummy drivers, a loop session) makes N boomerangs of S seconds, each used; for
+/// each, from its stderr lines as they come: how long after the last picture was captured the loop
+/// was in place (the writer's own measure), and when the finished screen's loop put its first
+/// picture on the screen, from the same moment; and the booth's memory: resident in ready, and its
+/// peak after the boomerangs.
+func boomerangBooth(_ o: [String: String]) {
+    let me = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+    let recorder = o["recorder"] ?? me.deletingLastPathComponent().appendingPathComponent("kiosk-recorder").path
+    let frameSize = size(o["size"] ?? "1280x720")
+    let rounds = Int(o["rounds"] ?? "") ?? 5, seconds = o["seconds"] ?? "1"
+    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("boomerang-booth-\(getpid())")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let r = BenchRecorder(recorder, arguments: ["--camera", "test", "--microphone", "none", "--size", "\(frameSize)", "--windowed", "\(frameSize)",
+                                                "--countdown", "0", "--session", "loop", "--boomerang-button", "--boomerang-seconds", seconds,
+                                                "--output-dir", folder.appendingPathComponent("takes").path], logging: true)
+    r.wait(for: "ready")
+    Thread.sleep(forTimeInterval: 2)
+    func status(_ key: String) -> Double {
+        let text = (try? String(contentsOfFile: "/proc/\(r.process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let line = text.split(separator: "\n").first { $0.hasPrefix(key + ":") } ?? ""
+        return (Double(line.split(separator: " ").dropFirst().first ?? "") ?? 0) / 1024
+    }
+    let readyMiB = status("VmRSS")
+    var inPlace: [Double] = [], reviewed: [Double] = [], bytes = 0
+    for _ in 0..<rounds {
+        let before = r.stderrLines.count
+        r.send("boomerang")
+        r.wait(for: "recordingStarted")
+        let finished = r.line(of: "recordingFinished")
+        bytes = Int(finished.line.components(separatedBy: "\"bytes\":").last?.split(separator: ",").first ?? "") ?? 0
+        // The review's first picture comes after the event: waited for in its log line.
+        var lines: [(at: Double, line: String)] = []
+        let deadline = ProcessInfo.processInfo.systemUptime + 5
+        while ProcessInfo.processInfo.systemUptime < deadline {
+            lines = Array(r.stderrLines.dropFirst(before))
+            if lines.contains(where: { $0.line.contains("playback: first picture on screen") }) { break }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        if let made = lines.first(where: { $0.line.contains("ms after its last picture was captured") }),
+           let ms = Double(made.line.components(separatedBy: "in place ").last?.split(separator: " ").first ?? "") {
+            inPlace.append(ms)
+            let lastPicture = made.at - ms / 1000
+            if let shown = lines.first(where: { $0.line.contains("playback: first picture on screen") }) {
+                reviewed.append(((shown.at - lastPicture) * 1000).rounded())
+            }
+        }
+        r.send("useVideo")
+        r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath")
+    }
+    let peakMiB = status("VmHWM")
+    r.send("quit")
+    r.process.waitUntilExit()
+    printLine(["size": "\(frameSize)", "seconds": Double(seconds) ?? 1, "rounds": rounds, "loopBytes": bytes,
+               "loopInPlaceAfterLastPictureMs": inPlace, "reviewFirstPictureAfterLastPictureMs": reviewed,
+               "reviewMedianMs": reviewed.isEmpty ? -1 : median(reviewed), "reviewWorstMs": reviewed.max() ?? -1,
+               "readyRSSMiB": (readyMiB * 10).rounded() / 10, "peakRSSMiB": (peakMiB * 10).rounded() / 10,
+               "peakOverReadyMiB": ((peakMiB - readyMiB) * 10).rounded() / 10])
+}

@@ -67,6 +67,14 @@ let usageText = """
       handover [--recorder PATH] [--size WxH] [--seconds S] [--review S] [--rounds N] [--loudness LUFS]
           run kiosk-recorder (test camera and tone), record S seconds (30), review for a few, Use Video:
           the time to the outcome event with --loudness (its copy made during the review) and without
+      boomerang --footage CLIP [--size WxH] [--pictures N] [--rounds N] [--dir D]
+          a boomerang of N raw pictures of the clip (issue 45): ours (boomerang-make: the booth's
+          writer, each picture a key frame, the loop a reorder of the packets) against the ffmpeg CLI's
+          split/reverse/trim/concat/loop with the same x264 settings and with a key frame a second,
+          rounds interleaved: median CPU seconds, the ratios, bytes and SSIM against the raw loop
+      boomerang-booth [--recorder PATH] [--size WxH] [--seconds S] [--rounds N]
+          the release booth makes N boomerangs (test camera): each loop in place and the review's
+          first picture, in ms after the last picture was captured; resident memory in ready and peak
       reel --footage CLIP [--takes N] [--seconds S] [--size WxH] [--rounds N] [--recorder PATH] [--dir D]
           the hosts' film of N takes (made once from the clip by the real writer, with a tone and a
           question each): `kiosk-recorder reel` against one ffmpeg CLI run doing the same (scale, pad,
@@ -464,6 +472,7 @@ case "loudness": loudnessBench(options(arguments.dropFirst()))
 case "reel": reelBench(options(arguments.dropFirst()))
 case "boomerang": boomerangBench(options(arguments.dropFirst()))
 case "boomerang-make": boomerangMake(options(arguments.dropFirst()))
+case "boomerang-booth": boomerangBooth(options(arguments.dropFirst()))
 case "handover": handOverBench(options(arguments.dropFirst()))
 case "versions":
     for (name, version) in MediaLibraries.versions.sorted(by: { $0.key < $1.key }) {

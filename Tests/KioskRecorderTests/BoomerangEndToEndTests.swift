@@ -240,4 +240,102 @@ struct BoomerangEndToEndTests {
         #expect(r.exitStatus() == 0)
         print("killed at the start: \(said.first ?? "")")
     }
+
+    @Test("A boomerang is a take like any other around it: the library lists it, the metrics count it, its hook runs, retention counts it, and the hosts' film takes it in, without sound")
+    func aroundIt() throws {
+        let folder = try testFolder("boomerang-around")
+        let takes = folder.appendingPathComponent("takes").path, metrics = folder.appendingPathComponent("kiosk.prom").path
+        let hooks = folder.appendingPathComponent("hooks.txt").path
+        let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--microphone", "test", "--windowed", "800x480", "--countdown", "0",
+                                     "--boomerang-button", "--session", "loop", "--output-dir", takes, "--library", "--metrics-file", metrics,
+                                     "--max-takes", "2", "--on-take", "echo \"$KIOSK_TAKE_PATH $KIOSK_TAKE_DURATION\" >> \(hooks)"])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let video = try ServiceEndToEndTests.take(r, seconds: 1)
+        #expect(video.kind == .video)
+        r.command("useVideo")
+        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil)
+        let boomerang = try Self.boomerang(r, count: 2)
+        r.command("useVideo")
+        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath", count: 2) != nil)
+        // Its hook, with its path and length.
+        #expect(eventually(10) { ((try? String(contentsOfFile: hooks, encoding: .utf8)) ?? "").contains(boomerang.outputPath + " 3.867") },
+                "\((try? String(contentsOfFile: hooks, encoding: .utf8)) ?? "no hooks ran")")
+        // The library: both, the boomerang newest, with its loop's length.
+        #expect(r.waitForState { mode, _ in mode == "ready" })
+        r.command("openLibrary")
+        let listed = try #require(LibraryEndToEndTests.listed(r, count: 2), "\(r.rawLines)")
+        #expect(listed.first?.path == boomerang.outputPath && abs((listed.first?.duration ?? 0) - 3.867) < 0.01, "\(listed)")
+        r.command("back")
+        // The metrics: two takes recorded and used.
+        #expect(eventually(5) {
+            let text = (try? String(contentsOfFile: metrics, encoding: .utf8)) ?? ""
+            return text.contains("kiosk_takes_total 2\n") && text.contains("kiosk_takes_used_total 2\n")
+        }, "\((try? String(contentsOfFile: metrics, encoding: .utf8)) ?? "no metrics")")
+        // Retention: a third take (a boomerang) and --max-takes 2 deletes the video, the oldest.
+        _ = try Self.boomerang(r, count: 3)
+        r.command("useVideo")
+        try #require(r.wait(for: "takeDeleted") != nil, "\(r.rawLines)")
+        #expect(r.events.contains(.takeDeleted(path: video.outputPath, reason: .maxTakes)), "\(r.rawLines)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+
+        // The hosts' film of the two boomerangs kept: their cards and loops, their sound silence.
+        let film = folder.appendingPathComponent("film.mp4").path
+        let reel = try RecorderProcess(["reel", takes, "--output", film, "--json"])
+        #expect(reel.exitStatus(timeout: 120) == 0, "\(reel.stderr)")
+        guard case let .reelFinished(_, duration, count)? = reel.events.last else { Issue.record("no reelFinished: \(reel.rawLines)"); return }
+        #expect(count == 2 && abs(duration - (3 + 2 * (2 + 3.867))) < 0.3, "\(reel.rawLines)")
+        #expect(try ffprobe(film, "stream=codec_type").split(separator: "\n") == ["video", "audio"])
+    }
+
+    @Test("Memory: a 3 s boomerang at 1920x1080 takes at most 60 MB more than the booth has in ready")
+    func memory() throws {
+        let folder = try testFolder("boomerang-memory")
+        let device = try fakeCamera(in: folder, "format=YUYV 1920x1080@30\n")
+        let r = try RecorderProcess(["--camera", device, "--size", "1920x1080", "--fps", "30", "--microphone", "none", "--windowed", "800x480",
+                                     "--countdown", "0", "--boomerang-button", "--boomerang-seconds", "3",
+                                     "--output-dir", folder.appendingPathComponent("takes").path])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        Thread.sleep(forTimeInterval: 1)
+        let status = (try? String(contentsOfFile: "/proc/\(r.process.processIdentifier)/status", encoding: .utf8)) ?? ""
+        let ready = Int(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }?.split(separator: " ").dropFirst().first ?? "") ?? 0
+        let result = try Self.boomerang(r)
+        #expect(result.success, "\(result)")
+        let peak = peakMemory(r.process.processIdentifier)
+        r.command("retake")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        let line = r.stderr.split(separator: "\n").first { $0.contains("pictures looped into") } ?? ""
+        #expect(peak - ready <= 60 * 1000, "ready \(ready) KiB, peak \(peak) KiB: \(line)")
+        print("memory: ready \(ready / 1024) MiB, peak \(peak / 1024) MiB (+\((peak - ready) / 1024) MiB); \(line)")
+    }
+
+    @Test("--boomerang-speed 0.5 with a camera at 60 fps: a second's 60 pictures timed for 30 fps, the loop twice as long; with a camera at 30 fps it plays at the camera's rate, and stderr says why")
+    func slowMotion() throws {
+        let folder = try testFolder("boomerang-slow")
+        let device = try fakeCamera(in: folder, "format=YUYV 640x480@60\n")
+        let takes = folder.appendingPathComponent("takes").path
+        var r = try RecorderProcess(["--camera", device, "--size", "640x480", "--fps", "60", "--microphone", "none", "--windowed", "800x480",
+                                     "--countdown", "0", "--boomerang-button", "--boomerang-speed", "0.5", "--video-crf", "10", "--output-dir", takes])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let slow = try Self.boomerang(r)
+        r.command("useVideo")
+        #expect(r.exitStatus() == 0)
+        #expect(try ffprobe(slow.outputPath, "stream=r_frame_rate", stream: "v:0") == "30/1")
+        let stamps = try Self.stamps(slow.outputPath)
+        let n = try #require(stamps.indices.first { $0 > 0 && stamps[$0] < stamps[$0 - 1] }, "never turns: \(stamps)")
+        #expect((54...61).contains(n), "\(n) pictures in a second at 60 fps")
+        #expect(abs(slow.duration - Double(stamps.count) / 30) < 0.01 && slow.duration >= 3, "\(slow.duration) s for \(stamps.count) pictures")
+        #expect(stamps == BoomerangPlan(seconds: 1, frameRate: 30).order(count: n).map { stamps[$0] }, "\(stamps)")
+
+        r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
+                                 "--boomerang-button", "--boomerang-speed", "0.5", "--output-dir", takes])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let plain = try Self.boomerang(r)
+        r.command("retake")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        #expect(abs(plain.duration - 3.867) < 0.01, "\(plain.duration)")
+        #expect(r.stderr.contains("under the 60 slow motion needs; played at its own rate"), "\(r.stderr)")
+    }
 }
