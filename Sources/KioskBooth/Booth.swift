@@ -98,8 +98,13 @@ public final class Booth {
                 outputLock: OutputLock? = nil) throws(SystemError) {
         self.config = config
         self.outputPath = outputPath
-        let boomerang = config.boomerang
-        let remake: @Sendable (String) -> Double? = { BoomerangLoop.remake($0, settings: boomerang) }
+        // A boomerang a kill cut is looped again with the takes' preset and quality.
+        let (boomerang, video) = (config.boomerang, config.video)
+        let remake: @Sendable (String) -> Double? = { path in
+            var encoding = MovieSettings(outputPath: path, videoSize: Size(width: 0, height: 0), fps: 30, audio: nil)
+            (encoding.preset, encoding.crf, encoding.bitrate) = (video.preset, video.crf, video.bitrate)
+            return BoomerangLoop.remake(path, settings: boomerang, video: encoding)
+        }
         storage = folder.map { FolderStorage(folder: $0, boomerang: remake) } ?? SingleFileStorage(output: outputPath, boomerang: remake)
         self.parts = parts
         now = parts.clock()

@@ -78,6 +78,17 @@ extension Values {
 }
 
 extension RecorderMachine {
+    /// A boomerang's pictures are all taken: the camera rests while its loop is made (its buffers'
+    /// memory is back before the loop's encoder takes its own), and starts again in ready.
+    mutating func endCapture() {
+        guard takeKind == .boomerang, case var .recording(r) = state, r.confirmed else { return }
+        r.captured = true
+        state = .recording(r)
+    }
+
+    /// Whether the take running has all its pictures (a boomerang making its loop).
+    var capturedAll: Bool { if case let .recording(r) = state { r.captured } else { false } }
+
     /// The boomerang the finished screen loops (silent, on the player's surface, from the file the
     /// guest gets), while nothing else has the screen; nil: none (a video's review shows its last
     /// picture until Play Video).

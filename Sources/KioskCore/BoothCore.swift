@@ -314,6 +314,8 @@ public struct BoothCore: Sendable {
         let (remaining, disk) = take.look(facts.take, opening: facts.opening, openingWait: facts.openingWait)
         if let measured = facts.take, let remaining, machine.mode == .recording {
             effects += handle(.tick(elapsed: measured.elapsed, remaining: remaining))
+            // A boomerang's writer finishing has all its pictures: the camera rests while the loop is made.
+            if measured.finishingFor != nil, machine.takeKind == .boomerang, !machine.capturedAll { effects += handle(.captureEnded) }
         }
         switch disk {
         case .nothing: break

@@ -44,8 +44,8 @@ public struct MovieSettings: Sendable {
     /// thread buys no time and costs a switch at every picture (x264's slices; the SPS and PPS are
     /// the same either way).
     public var steppedThreads: Int?
-    /// A boomerang's capture (issue 45): every picture a key frame, and once the pictures are safe
-    /// the file becomes their loop (BoomerangLoop); nil: a take.
+    /// A boomerang's capture (issue 45): a key frame every third of a second, and once the pictures
+    /// are safe the file becomes their loop (BoomerangLoop); nil: a take.
     public var boomerang: BoomerangPlan?
 
     public init(outputPath: String, videoSize: Size, fps: Double, audio: (sampleRate: Int, channels: Int)?) {
@@ -115,8 +115,12 @@ extension MovieSettings {
         }
         // One keyframe a second: a crash-cut file plays from its first whole second, and seeking
         // in review is quick. No B-frames: each frame leaves the encoder as soon as it is coded.
-        // A boomerang's pictures are each a key frame: its loop is their packets in a new order.
-        return VideoTuning(encoder: name, gop: boomerang != nil ? 1 : max(Int(fps.rounded()), 1), bFrames: 0, threads: effort > 0 ? steppedThreads ?? 2 : 2,
+        // A boomerang's key frames come every third of a second, at most 16 MB of pictures apart (10
+        // at 720p, 5 at 1080p): its loop decodes the capture a group at a time from the end to encode
+        // it backwards, and a group is what it holds (BoomerangLoop).
+        let group = 7_000_000 / max(videoSize.width * videoSize.height * 3 / 2, 1)
+        let gop = boomerang != nil ? min(max(Int((fps / 3).rounded()), 1), max(group, 1)) : max(Int(fps.rounded()), 1)
+        return VideoTuning(encoder: name, gop: gop, bFrames: 0, threads: effort > 0 ? steppedThreads ?? 2 : 2,
                            bitrate: bitrate, options: options)
     }
 }

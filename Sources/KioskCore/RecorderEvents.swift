@@ -39,6 +39,8 @@ public enum RecorderEvent: Equatable, Sendable {
     case recordingFailed(code: ErrorCode, message: String)
     /// The writer finalized the file (after a stop asked for, or on its own: a limit, a full disk).
     case recordingFinished(RecordingResult)
+    /// A boomerang's writer has all its pictures and makes its loop: the camera may rest.
+    case captureEnded
     case background
     case foreground
     case rotate(Orientation)

@@ -31,6 +31,8 @@ public struct RecorderMachine: Equatable, Sendable {
         public var elapsed: Double = 0
         /// Seconds left before a limit (duration, file size, free disk) ends the take.
         public var remaining: Double?
+        /// A boomerang's pictures are all taken (its loop is being made): the camera rests.
+        public var captured = false
     }
 
     /// The take playing.
@@ -147,7 +149,7 @@ public struct RecorderMachine: Equatable, Sendable {
 
     /// The camera runs in ready and recording, in the foreground, until the process leaves.
     var cameraWanted: Bool {
-        !exiting && !inBackground && (mode == .ready || mode == .countdown || mode == .recording)
+        !exiting && !inBackground && (mode == .ready || mode == .countdown || (mode == .recording && !capturedAll))
     }
 
     /// Rotation is allowed only while the camera runs and nothing records.
@@ -200,6 +202,8 @@ public struct RecorderMachine: Equatable, Sendable {
             }
         case let .recordingFinished(result):
             finishRecording(result, &actions)
+        case .captureEnded:
+            endCapture()
         case .background:
             guard !inBackground else { break }
             inBackground = true

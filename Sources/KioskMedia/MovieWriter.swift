@@ -227,7 +227,7 @@ public final class MovieWriter: Sendable {
     /// The writer's thread: opens the session, says so, and records until the take ends; the
     /// session is freed when this returns.
     private func record(opened: DispatchSemaphore, startError: Locked<RecordingStartError?>) {
-        let session: EncodingSession
+        var session: EncodingSession?
         // Under a CPU quota the headroom is the process's CPU time against it (`CPUQuota`), and a
         // step of effort encodes on one thread when it is under a core.
         let quota = settings.framesFromLiveClock ? CPUQuota.current() : nil
@@ -243,7 +243,7 @@ public final class MovieWriter: Sendable {
             opened.signal()
             return
         }
-        encoderNote.withLock { $0 = (session.videoEncoderName, session.fallbackNote) }
+        encoderNote.withLock { $0 = (session!.videoEncoderName, session!.fallbackNote) }
         let now = settings.framesFromLiveClock ? MonotonicClock.now() : Int64.min
         queue.withLock { q in
             q.accepting = true
@@ -252,7 +252,15 @@ public final class MovieWriter: Sendable {
             if !settings.framesFromLiveClock { q.limit = Self.videoQueueLimit }
         }
         opened.signal()
-        run(session, quota: quota)
+        var (result, lastPicture) = run(session!, quota: quota)
+        // A boomerang's pictures are safe: its file becomes their loop, once the capture's encoders and muxer are gone.
+        session = nil
+        if let plan = settings.boomerang, result.success {
+            MallocArenas.giveBack()
+            BoomerangLoop.loop(&result, plan: plan, settings: settings, lastPicture: settings.framesFromLiveClock ? lastPicture : nil)
+        }
+        finishingSince.store(0, ordering: .releasing)
+        onFinish(result)
     }
 
     /// Takes a frame (any thread). When the encoder is behind and the queue is full, the frame is
@@ -345,7 +353,7 @@ public final class MovieWriter: Sendable {
     }
 
     /// The writer's thread: encode until a stop, a limit or a failure, then finalize and report.
-    private func run(_ session: EncodingSession, quota: CPUQuota?) {
+    private func run(_ session: EncodingSession, quota: CPUQuota?) -> (RecordingResult, lastPicture: Int64) {
         var reason: StopReason?
         // A live take adapts to the CPU it has; a file fed faster than real time (a benchmark) waits.
         if let quota { Log.info("take: a CPU quota of \(String(printf: "%.2f", quota.cores)) of a core holds this process; the take's headroom is judged by its CPU time against it") }
@@ -395,24 +403,16 @@ public final class MovieWriter: Sendable {
         if wake { room.signal() }
         if skipped > 0 { Log.info("take: left \(min(max(undecoded, 0), skipped)) of its \(skipped) pictures skipped out before the camera decoded them") }
         finishingSince.store(MonotonicClock.now(), ordering: .releasing)
-        var (duration, bytes, lost) = (session.finish(), session.sink.size, session.lost)
-        var success = session.hasVideo && lost == nil
+        let (duration, bytes, lost) = (session.finish(), session.sink.size, session.lost)
         // The marker stays: the take is nobody's yet. It goes when the take is used, discarded or
         // handed over (TakeFiles), so a crash while the guest reviews it, or a parent that went
         // away, leaves a take the next Start reports as recovered instead of deleting it.
         syncs.timing(.writer) { FolderSync.sync(of: settings.outputPath) }
-        // A boomerang's pictures are safe: its file becomes their loop (a full disk leaves the capture, said lost).
-        if let plan = settings.boomerang, success {
-            (duration, bytes, lost) = BoomerangLoop.loop(settings.outputPath, plan: plan, lastPicture: settings.framesFromLiveClock ? lastPicture : nil,
-                                                         capture: (duration, bytes))
-            success = lost == nil
-        }
-        finishingSince.store(0, ordering: .releasing)
-        onFinish(RecordingResult(outputPath: settings.outputPath, duration: duration, bytes: bytes,
-                                 reason: reason ?? .error, success: success, droppedFrames: dropped,
-                                 encoder: session.videoEncoderName.rawValue, encoderStalled: session.videoEncoderStalled, lost: lost,
-                                 droppedAfterStall: afterStall, skippedFrames: skipped, frameRate: session.frameRate,
-                                 effortSteps: rule?.steps ?? 0, kind: settings.boomerang != nil ? .boomerang : .video))
+        return (RecordingResult(outputPath: settings.outputPath, duration: duration, bytes: bytes,
+                                reason: reason ?? .error, success: session.hasVideo && lost == nil, droppedFrames: dropped,
+                                encoder: session.videoEncoderName.rawValue, encoderStalled: session.videoEncoderStalled, lost: lost,
+                                droppedAfterStall: afterStall, skippedFrames: skipped, frameRate: session.frameRate,
+                                effortSteps: rule?.steps ?? 0, kind: settings.boomerang != nil ? .boomerang : .video), lastPicture)
     }
 
     /// How long a stopped live take waits for the sound that reaches its picture's end.

@@ -56,7 +56,7 @@ final class VideoEncoder {
     /// The encoder of this name, open for the settings' size, rate and quality; for VA-API with its
     /// device and frames. The test-only encoders are libx264 under other names.
     static func openCodec(_ name: VideoEncoderName, settings: MovieSettings, globalHeader: Bool,
-                          lowPower: Bool = false, effort: Int = 0) throws(AVError) -> (CodecContext, HardwareFrames?) {
+                          lowPower: Bool = false, effort: Int = 0, threads: Int? = nil) throws(AVError) -> (CodecContext, HardwareFrames?) {
         let underlying = TestEncoders.underlying(name, enabled: settings.encoderHost.testEncoders)
         let codec = try CodecContext(encoderNamed: underlying.rawValue)
         let c = codec.pointer
@@ -74,7 +74,7 @@ final class VideoEncoder {
         let tuning = settings.videoTuning(encoder: underlying, effort: effort)
         c.pointee.gop_size = Int32(tuning.gop)
         c.pointee.max_b_frames = Int32(tuning.bFrames)
-        c.pointee.thread_count = Int32(tuning.threads)
+        c.pointee.thread_count = Int32(threads ?? tuning.threads)
         if globalHeader { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
         if let bitrate = tuning.bitrate { c.pointee.bit_rate = Int64(bitrate) }
         // libx264's preset, tune and crf come with the tuning (`MovieSettings.videoTuning`).

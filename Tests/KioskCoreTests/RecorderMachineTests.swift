@@ -87,7 +87,7 @@ let sampleEvents: [RecorderEvent] = Button.allCases.map { .press($0) } + [
     .cameraSwitched,
     .idleReset(.use),
     .takeShared(sharedLink), .shareFailed(message: "no space"), .shareTimedOut,
-    .pick(path: libraryEntries[1].path), .libraryListed(libraryEntries),
+    .pick(path: libraryEntries[1].path), .libraryListed(libraryEntries), .captureEnded,
 ]
 
 /// The name of an event's kind; the exhaustive switch makes a new event fail to compile here
@@ -124,6 +124,7 @@ func kind(_ e: RecorderEvent) -> String {
     case .shareTimedOut: "shareTimedOut"
     case .pick: "pick"
     case .libraryListed: "libraryListed"
+    case .captureEnded: "captureEnded"
     }
 }
 
@@ -295,7 +296,7 @@ struct RecorderMachinePairTests {
     func samplesCoverEveryKind() {
         let kinds = Set(sampleEvents.map(kind))
         #expect(kinds.count == sampleEvents.count)
-        #expect(kinds.count == Button.allCases.count + 29)
+        #expect(kinds.count == Button.allCases.count + 30)
     }
 
     @Test("the fixtures reach the modes they are named for")
