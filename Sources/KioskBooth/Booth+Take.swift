@@ -28,7 +28,7 @@ extension Booth {
         // The guestbook's question this take is made under (the core took it as Start asked for the take).
         settings.title = core.guestbook.take
         if kind == .boomerang {
-            // Its pictures alone, each a key frame, for as long as asked; the loop follows (BoomerangLoop).
+            // Its pictures alone, for as long as asked; the loop follows (BoomerangLoop).
             settings.boomerang = config.boomerang.plan(cameraFPS: info.fps)
             settings.maxDuration = config.boomerang.seconds
             if config.boomerang.speed < 1, settings.boomerang?.frameRate == info.fps {

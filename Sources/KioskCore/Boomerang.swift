@@ -1,8 +1,8 @@
 // The boomerang (issue 45): a take of another kind. After the countdown the booth captures
-// `--boomerang-seconds` of pictures (no sound, the overlay burnt in), every one of them a key frame,
-// and the file the guest gets plays them forward, then back, repeated to at least three seconds.
-// The loop is a new order of the captured packets (BoomerangLoop in KioskMedia): nothing is
-// decoded or encoded again, so the review starts as soon as the last picture is written.
+// `--boomerang-seconds` of pictures (no sound, the overlay burnt in), and the file the guest gets
+// plays them forward, then back, repeated to at least three seconds. The forward half is the
+// capture's own packets; only the backward half is encoded again (BoomerangLoop in KioskMedia), so
+// the review starts a fraction of a second after the last picture.
 
 /// What a take is: a video, or a boomerang. `recordingStarted` and `recordingFinished` say it as `kind`.
 public enum TakeKind: String, Codable, Equatable, Sendable {

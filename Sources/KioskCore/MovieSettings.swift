@@ -115,10 +115,10 @@ extension MovieSettings {
         }
         // One keyframe a second: a crash-cut file plays from its first whole second, and seeking
         // in review is quick. No B-frames: each frame leaves the encoder as soon as it is coded.
-        // A boomerang's key frames come every third of a second, at most 16 MB of pictures apart (10
-        // at 720p, 5 at 1080p): its loop decodes the capture a group at a time from the end to encode
-        // it backwards, and a group is what it holds (BoomerangLoop).
-        let group = 7_000_000 / max(videoSize.width * videoSize.height * 3 / 2, 1)
+        // A boomerang's key frames come every third of a second, at most 8 MB of pictures apart (5
+        // at 720p, 2 at 1080p): its loop decodes the capture a group at a time from the end to encode
+        // it backwards, and a group is what it holds (BoomerangLoop) beside the loop's own libx264.
+        let group = 8_000_000 / max(videoSize.width * videoSize.height * 3 / 2, 1)
         let gop = boomerang != nil ? min(max(Int((fps / 3).rounded()), 1), max(group, 1)) : max(Int(fps.rounded()), 1)
         return VideoTuning(encoder: name, gop: gop, bFrames: 0, threads: effort > 0 ? steppedThreads ?? 2 : 2,
                            bitrate: bitrate, options: options)

@@ -1,12 +1,12 @@
 // `kiosk-bench boomerang`: the boomerang (issue 45) against the ffmpeg CLI making the same loop
 // from the same pictures. The pictures: real footage (bench/footage: Big Buck Bunny) scaled to the
 // size, 30 of them for a second at 30 fps, as raw 4:2:0. Ours (`boomerang-make`, a process of its
-// own): the booth's MovieWriter takes them as a boomerang (each a key frame, the take's x264 preset
-// and CRF), then makes its loop by reordering the packets (BoomerangLoop). The ffmpeg CLI's: split,
-// reverse, trim the turning pictures, concat, loop to the same rounds, encoded with the same x264
-// settings (the boomerang's key frame interval of 1: like with like), and again with the take's usual
-// interval (a key frame a second: the smaller file ffmpeg would make by default), both with the
-// index first. Whole processes, rounds interleaved: CPU seconds, and each file's bytes and SSIM
+// own): the booth's MovieWriter takes them as a boomerang (the take's x264 preset and CRF, a key
+// frame every third of a second), then makes its loop (BoomerangLoop: the capture's packets forward,
+// the backward half decoded and encoded anew). The ffmpeg CLI's: split, reverse, trim the turning
+// pictures, concat, loop to the same rounds, encoded with the same x264 settings (the boomerang's
+// key frame interval: like with like), and again with the take's usual interval (a key frame a
+// second), both with the index first. Whole processes, rounds interleaved: CPU seconds, and each file's bytes and SSIM
 // against the same loop of the raw pictures (the quality trade-off is shown apart, not in the CPU).
 import Foundation
 import KioskCore
