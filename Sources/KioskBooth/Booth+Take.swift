@@ -46,6 +46,9 @@ extension Booth {
         takes.opening = true
         fileJob {
             monitor.sync {}
+            // What the last review's player freed goes back first (its threads' arenas keep it
+            // otherwise, and a take's encoder would take its memory anew beside it).
+            MallocArenas.giveBack()
             switch storage.nextTake(planned: planned.outputPath, kind: kind, lock: lock) {
             case let .failure(refusal):
                 return .takeFailed(code: .recordingFailed, message: refusal.message)
