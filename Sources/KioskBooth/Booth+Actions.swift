@@ -63,8 +63,12 @@ extension Booth {
                 inbox.post(.cameraStarted(failure: failure))
             }
         case .stopCamera:
-            let camera = camera
-            shared.cameraControl.async { camera.stop() }
+            // A boomerang's writer makes its loop once the camera's memory is back.
+            let (camera, writer) = (camera, takes.current?.writer)
+            shared.cameraControl.async {
+                camera.stop()
+                writer?.cameraRested()
+            }
         case .discardTake:
             discardTake()
         case .handOverTake:

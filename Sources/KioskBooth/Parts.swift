@@ -121,6 +121,8 @@ public protocol TakeWriter: AnyObject, Sendable {
     func append(_ chunk: AudioChunk)
     /// Asks the take to end; the finish callback follows once the file is safe.
     func stop(reason: StopReason)
+    /// The camera rests (a boomerang's pictures are all taken): its loop may be made.
+    func cameraRested()
     /// Seconds recorded so far.
     var elapsed: Double { get }
     /// Bytes of the take so far, and how many more the file-size and free-disk limits allow.
@@ -143,6 +145,7 @@ public protocol TakeWriter: AnyObject, Sendable {
 extension TakeWriter {
     public var steppedDown: Bool { false }
     public func wants(sequence: UInt32) -> Bool { true }
+    public func cameraRested() {}
 }
 
 extension MovieWriter: TakeWriter {}

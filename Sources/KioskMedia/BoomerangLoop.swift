@@ -13,6 +13,7 @@
 // the capture's mark (`TakeFiles.boomerangPendingPath`) goes last, so a kill at any point leaves
 // either the capture with its mark (the next launch makes the loop again) or the loop.
 import CFFmpeg
+import Dispatch
 import FoundationEssentials
 import Glibc
 import KioskCore
@@ -53,24 +54,6 @@ public enum BoomerangLoop {
         } catch {
             unlink(partial)
             throw error
-        }
-    }
-
-    /// The writer's call once a boomerang's pictures are safe: `make`, said on stderr with its time
-    /// and, for a live capture, how long after its last picture (`lastPicture`, CLOCK_MONOTONIC) the
-    /// loop was in place. The result takes the loop's length and size, or says the take lost.
-    static func loop(_ result: inout RecordingResult, plan: BoomerangPlan, settings: MovieSettings, lastPicture: Int64?) {
-        let began = MonotonicClock.now()
-        do throws(ShareError) {
-            let made = try make(result.outputPath, plan: plan, settings: settings)
-            let now = MonotonicClock.now()
-            Log.info("boomerang: \(made.pictures) pictures looped into \(made.frames) (\(String(printf: "%.2f", made.duration)) s at "
-                     + "\(String(printf: "%.4g", plan.frameRate)) fps, \(made.encoded) encoded anew, \(made.bytes) bytes) in "
-                     + "\(String(printf: "%.1f", Double(now - began) / 1e6)) ms"
-                     + (lastPicture.map { "; in place \(String(printf: "%.0f", Double(now - $0) / 1e6)) ms after its last picture was captured" } ?? ""))
-            (result.duration, result.bytes) = (made.duration, made.bytes)
-        } catch {
-            (result.success, result.lost) = (false, "the boomerang's loop could not be made: \(error)")
         }
     }
 
@@ -166,6 +149,38 @@ public enum BoomerangLoop {
             return Made(duration: Double(Int64(rounds * round.count) * tick) / Double(clock), bytes: bytes, pictures: pictures.count,
                         frames: rounds * round.count, encoded: halves.encoded)
         } catch let error as ShareError { throw error } catch { throw output.failure(at: step, error) }
+    }
+}
+
+/// The writer's last step for a boomerang: once the booth's camera rests (or half a second has
+/// passed, or at once for pictures not from a live camera), the loop is made and said on stderr with
+/// its time and how long after the last picture (CLOCK_MONOTONIC) it was in place. The camera's
+/// buffers and the loop's decoder and encoder are then never held at once.
+final class BoomerangStep: Sendable {
+    private let rested = DispatchSemaphore(value: 0)
+    static let cameraWait = 500
+
+    func cameraRested() { rested.signal() }
+
+    /// The result takes the loop's length and size, or says the take lost.
+    func loop(_ result: inout RecordingResult, plan: BoomerangPlan, settings: MovieSettings, lastPicture: Int64) {
+        let live = settings.framesFromLiveClock
+        if live, rested.wait(timeout: .now() + .milliseconds(Self.cameraWait)) == .timedOut {
+            Log.info("boomerang: the camera did not rest within \(Self.cameraWait) ms; the loop is made beside it")
+        }
+        MallocArenas.giveBack()
+        let began = MonotonicClock.now()
+        do throws(ShareError) {
+            let made = try BoomerangLoop.make(result.outputPath, plan: plan, settings: settings)
+            let now = MonotonicClock.now()
+            Log.info("boomerang: \(made.pictures) pictures looped into \(made.frames) (\(String(printf: "%.2f", made.duration)) s at "
+                     + "\(String(printf: "%.4g", plan.frameRate)) fps, \(made.encoded) encoded anew, \(made.bytes) bytes) in "
+                     + "\(String(printf: "%.1f", Double(now - began) / 1e6)) ms"
+                     + (live && lastPicture > .min ? "; in place \(String(printf: "%.0f", Double(now - lastPicture) / 1e6)) ms after its last picture was captured" : ""))
+            (result.duration, result.bytes) = (made.duration, made.bytes)
+        } catch {
+            (result.success, result.lost) = (false, "the boomerang's loop could not be made: \(error)")
+        }
     }
 }
 

@@ -172,12 +172,16 @@ public final class MovieWriter: Sendable {
     private let finishingSince = Atomic<Int64>(0)
     private let onFinish: @Sendable (RecordingResult) -> Void
     private let stepped = Atomic<Bool>(false)
+    /// A boomerang's last step, its loop (made once the booth's camera rests: `cameraRested`).
+    private let boomerang = BoomerangStep()
 
     /// `onFinish` is called once, on the writer's thread, after the file is finalized and synced.
     public init(settings: MovieSettings, onFinish: @escaping @Sendable (RecordingResult) -> Void) {
-        self.settings = settings
-        self.onFinish = onFinish
+        (self.settings, self.onFinish) = (settings, onFinish)
     }
+
+    /// The booth's camera rests (a boomerang's pictures are all taken): its loop may take the memory.
+    public func cameraRested() { boomerang.cameraRested() }
 
     /// Seconds of video written so far.
     public var elapsed: Double { Double(elapsedNanoseconds.load(ordering: .relaxed)) / 1e9 }
@@ -255,10 +259,7 @@ public final class MovieWriter: Sendable {
         var (result, lastPicture) = run(session!, quota: quota)
         // A boomerang's pictures are safe: its file becomes their loop, once the capture's encoders and muxer are gone.
         session = nil
-        if let plan = settings.boomerang, result.success {
-            MallocArenas.giveBack()
-            BoomerangLoop.loop(&result, plan: plan, settings: settings, lastPicture: settings.framesFromLiveClock ? lastPicture : nil)
-        }
+        if let plan = settings.boomerang, result.success { boomerang.loop(&result, plan: plan, settings: settings, lastPicture: lastPicture) }
         finishingSince.store(0, ordering: .releasing)
         onFinish(result)
     }
@@ -359,8 +360,7 @@ public final class MovieWriter: Sendable {
         if let quota { Log.info("take: a CPU quota of \(String(printf: "%.2f", quota.cores)) of a core holds this process; the take's headroom is judged by its CPU time against it") }
         var rule = settings.framesFromLiveClock ? EffortRule(efforts: session.effortLevels, fps: settings.fps, quota: quota?.cores) : nil
         var skipped = 0
-        // The last picture's capture time (a live take's): a boomerang's loop says how long after it it was in place.
-        var lastPicture = Int64.min
+        var lastPicture = Int64.min // the last picture's capture time: a boomerang's loop says how long after it it was made
         while reason == nil {
             available.wait()
             guard let (item, waiting) = queue.withLock({ q -> (Item, Int)? in
