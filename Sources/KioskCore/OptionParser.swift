@@ -128,6 +128,10 @@ public struct OptionParser: Sendable {
         }
         try applyCameras(settings.filter { $0.spec.name == "camera" }, to: &configuration)
         try readQuestions(into: &configuration)
+        // On the booth's own Wi-Fi the share site is the booth's address there.
+        if configuration.share.folder != nil, configuration.share.urlTemplate == nil, host.hotspot {
+            configuration.share.urlTemplate = ShareAddress.hotspotTemplate
+        }
         try Self.validate(configuration)
         var player = PlayerOptions(loop: names.contains("loop"))
         if let fit = settings.last(where: { $0.spec.name == "fit" }) {
@@ -178,7 +182,7 @@ public struct OptionParser: Sendable {
         }
         let share = c.share
         if share.folder != nil && share.urlTemplate == nil {
-            throw UsageError("--share-dir needs --share-url, the address the QR code gives (e.g. http://10.42.0.1/s/{token}/)")
+            throw UsageError("--share-dir needs --share-url, the address the QR code gives (e.g. http://10.42.0.1/s/{token}/), or the booth's own Wi-Fi (kiosk/install --hotspot), whose address it then is")
         }
         if share.folder == nil {
             let satellites = [("--share-url", share.urlTemplate != nil), ("--share-title", share.title != nil),
@@ -281,12 +285,16 @@ public struct HostFacts: Sendable {
     /// Why a file cannot be an overlay (`--overlay`), or nil when it can: the recorder decodes it
     /// (KioskMedia's `OverlayFiles`). The default finds nothing wrong.
     public var overlayProblem: @Sendable (String) -> String?
+    /// The booth's own Wi-Fi is installed (`kiosk/install --hotspot`): `--share-url` defaults to
+    /// its address (`ShareAddress.hotspotTemplate`).
+    public var hotspot: Bool
 
     public init(isFolder: @escaping @Sendable (String) -> Bool = { _ in false }, videoEncoders: [VideoEncoderName]? = nil,
-                overlayProblem: @escaping @Sendable (String) -> String? = { _ in nil }) {
+                overlayProblem: @escaping @Sendable (String) -> String? = { _ in nil }, hotspot: Bool = false) {
         self.isFolder = isFolder
         self.videoEncoders = videoEncoders
         self.overlayProblem = overlayProblem
+        self.hotspot = hotspot
     }
 }
 

@@ -6,6 +6,11 @@ public enum ShareAddress {
     public static func url(template: String, token: String) -> String {
         template.replacing("{token}", with: token)
     }
+
+    /// The booth's address on its own Wi-Fi (`kiosk/install --hotspot`: NetworkManager's shared
+    /// mode, 10.42.0.1/24), and the share URL there.
+    public static let hotspotAddress = "10.42.0.1"
+    public static let hotspotTemplate = "http://\(hotspotAddress)/s/{token}/"
 }
 
 /// The `WIFI:` payload of a QR code that joins a network (ZXing's format, which iOS's and Android's

@@ -27,6 +27,9 @@ public struct KioskEnvironment: Equatable, Sendable {
     /// `KIOSK_HOOK_BACKOFF=SECONDS`: the wait after a hook's first failed try (10 s when unset),
     /// doubling as ever. Test-only: the tests of the retried hook would otherwise wait 10 s and more.
     public var hookBackoff: Double?
+    /// `KIOSK_NM_DIR`: NetworkManager's configuration folder, where `kiosk/install --hotspot` puts the
+    /// booth's access point (`system-connections/kiosk-hotspot.nmconnection`); /etc/NetworkManager when unset.
+    public var networkManagerFolder: String
     /// `SDL_VIDEODRIVER` as the operator set it (SDL reads it itself): only an explicit choice may
     /// land on SDL's `offscreen` or `dummy` driver, where a fallback to it means "no display".
     public var videoDriver: String?
@@ -48,5 +51,9 @@ public struct KioskEnvironment: Equatable, Sendable {
         stats = variables["KIOSK_STATS"] == "1"
         hookBackoff = variables["KIOSK_HOOK_BACKOFF"].flatMap(Double.init).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         videoDriver = variables["SDL_VIDEODRIVER"]
+        networkManagerFolder = variables["KIOSK_NM_DIR"] ?? "/etc/NetworkManager"
     }
+
+    /// The booth's access point's keyfile (`kiosk/install --hotspot`).
+    public var hotspotConnection: String { networkManagerFolder + "/system-connections/kiosk-hotspot.nmconnection" }
 }

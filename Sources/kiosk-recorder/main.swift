@@ -42,7 +42,8 @@ let overlays = OverlayFiles(load: OverlayImage.loadKept)
 let host = HostFacts(isFolder: { path in
     var folder = false
     return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder
-}, videoEncoders: EncoderChoice.offered(testEncoders: environment.testEncoders), overlayProblem: { overlays.problem($0) })
+}, videoEncoders: EncoderChoice.offered(testEncoders: environment.testEncoders), overlayProblem: { overlays.problem($0) },
+   hotspot: FileManager.default.fileExists(atPath: environment.hotspotConnection))
 // The file's reader (KioskSystem's, whose error the parser says as a config file's).
 let parser = OptionParser(readFile: { path in
     do throws(ConfigFile.ReadError) { return try ConfigFile.read(path) } catch { throw ConfigFileError(error.description) }
