@@ -173,6 +173,7 @@ struct BoomerangEndToEndTests {
         }
         #expect(r.exitStatus() == 0, "\(r.stderr)")
         #expect(FileManager.default.fileExists(atPath: used.outputPath))
+        #expect(try PhoneFile.problems(folderPath + "/video.mp4", rotation: 0, maxLevel: 31, sound: false) == [])
 
         // The page itself in Chromium, in a frame of the probe page: its video plays by itself and
         // comes round again (its time goes back), muted.

@@ -68,6 +68,8 @@ struct ShareEndToEndTests {
                 try #require(r.wait(for: "orientationChanged") != nil, "\(r.names)")
             }
             let shared = try Self.takeAndUse(r, count: round + 1)
+            // A file every phone plays (PhoneFile): the 352x288 test pattern's.
+            #expect(try PhoneFile.problems(shared.folder + "/video.mp4", rotation: round == 0 ? 0 : -90, maxLevel: 31).isEmpty)
             // The event's order: the hand-over first, then the share.
             let names = r.names
             #expect(names.lastIndex(of: "videoRecorderDidFinishRecordingVideoWithOutputPath")! < names.lastIndex(of: "takeShared")!)
