@@ -25,6 +25,7 @@ public enum Preflight {
         items.append(contentsOf: output(config))
         items.append(encoding(config))
         if let hooks = hooks(config) { items.append(hooks) }
+        items.append(contentsOf: share(config, environment: environment))
         items.append(user())
         return items
     }

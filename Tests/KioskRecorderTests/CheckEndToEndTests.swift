@@ -206,4 +206,24 @@ struct CheckEndToEndTests {
         let open = try checkAsNobody()
         #expect(open.ok && open.detail == "1 of 2 input devices readable", "\(open)")
     }
+
+    @Test("with --share-dir: the booth's own Wi-Fi, not installed (fine: the venue's network) or installed (then its share URL is 10.42.0.1's, and --check says it is not up here); the share URL's host one of this machine's addresses or named as not")
+    func share() throws {
+        let folder = try testFolder("check-share")
+        let shares = folder.appendingPathComponent("share").path
+        let local = try Self.check(["--camera", "test", "--microphone", "test", "--share-dir", shares, "--share-url", "http://127.0.0.1/s/{token}/"])
+        let none = try Self.item("hotspot", in: local.items), here = try Self.item("share URL", in: local.items)
+        #expect(none.ok && none.detail.contains("no booth Wi-Fi installed"), "\(none)")
+        #expect(here.ok && here.detail.contains("127.0.0.1, the share URL's host, is this machine"), "\(here)")
+        // The hotspot's keyfile installed (no NetworkManager runs here): --share-url defaults to its address.
+        let nm = folder.appendingPathComponent("NetworkManager")
+        try FileManager.default.createDirectory(at: nm.appendingPathComponent("system-connections"), withIntermediateDirectories: true)
+        try Data("[connection]\nid=kiosk-hotspot\n".utf8).write(to: nm.appendingPathComponent("system-connections/kiosk-hotspot.nmconnection"))
+        let hotspot = try Self.check(["--camera", "test", "--microphone", "test", "--share-dir", shares], environment: ["KIOSK_NM_DIR": nm.path])
+        let installed = try Self.item("hotspot", in: hotspot.items), away = try Self.item("share URL", in: hotspot.items)
+        #expect(!hotspot.ok && hotspot.status == 1)
+        #expect(!installed.ok && installed.detail.contains("is installed, but NetworkManager does not say whether it is up"), "\(installed)")
+        #expect(!away.ok && away.detail.hasPrefix("10.42.0.1, the share URL's host, is not one of this machine's addresses")
+                && away.fix?.contains("nmcli connection up kiosk-hotspot") == true, "\(away)")
+    }
 }
