@@ -276,29 +276,16 @@ struct Overlay {
         case .photo:
             // iOS's photo shutter: a white disc inside a white ring, with the record circle's dark
             // edges (it shows over a white picture too); no red: it records nothing.
-            let d = Double(min(frame.width, frame.height))
-            let edge = max(d * RecordButtonShape.outlineWidth, 2)
-            let square = Painter.centred(diameter: d - 2 * edge, in: frame)
-            let inner = d - 2 * edge
-            let thickness = max(inner * RecordButtonShape.ringWidth, 2)
-            try painter.ring(Painter.centred(diameter: d, in: frame), thickness: thickness + 2 * edge, Style.ringOutline)
-            let white = pressed ? Style.ring.darker(0.2) : Style.ring
-            try painter.ring(square, thickness: thickness, white)
-            try painter.fillCircle(Painter.centred(diameter: 2 * inner * RecordButtonShape.shutterDiscRadius, in: square), white)
+            let (square, inner) = try roundButtonRing(frame, pressed: pressed)
+            try painter.fillCircle(Painter.centred(diameter: 2 * inner * RecordButtonShape.shutterDiscRadius, in: square),
+                                   pressed ? Style.ring.darker(0.2) : Style.ring)
         case .boomerang:
             // The shutter's ring, with two red discs inside: a picture that goes and comes back.
-            let d = Double(min(frame.width, frame.height))
-            let edge = max(d * RecordButtonShape.outlineWidth, 2)
-            let square = Painter.centred(diameter: d - 2 * edge, in: frame)
-            let inner = d - 2 * edge
-            let thickness = max(inner * RecordButtonShape.ringWidth, 2)
-            try painter.ring(Painter.centred(diameter: d, in: frame), thickness: thickness + 2 * edge, Style.ringOutline)
-            try painter.ring(square, thickness: thickness, pressed ? Style.ring.darker(0.2) : Style.ring)
-            let red = pressed ? Style.pressed(Style.red) : Style.red
+            let (square, inner) = try roundButtonRing(frame, pressed: pressed)
             let disc = inner * RecordButtonShape.boomerangDisc, c = square.center
             for dx in [-disc * 0.55, disc * 0.55] {
-                try painter.fillCircle(Painter.centred(diameter: disc, in: Rect(x: Int(c.x + dx - disc / 2), y: Int(c.y - disc / 2),
-                                                                                 width: Int(disc), height: Int(disc))), red)
+                try painter.fillCircle(Rect(x: Int((c.x + dx - disc / 2).rounded()), y: Int((c.y - disc / 2).rounded()), width: Int(disc), height: Int(disc)),
+                                       pressed ? Style.pressed(Style.red) : Style.red)
             }
         case .playVideo:
             let fill = colors(of: button).fill
@@ -373,6 +360,19 @@ struct Overlay {
         let c = circle.center, s = r * 0.9
         try painter.fillTriangle(Point(x: c.x - s * 0.35, y: c.y - s / 2), Point(x: c.x + s * 0.52, y: c.y),
                                  Point(x: c.x - s * 0.35, y: c.y + s / 2), Style.lightText)
+    }
+
+    /// A round button's white ring with the record circle's dark edges (the shutter's, the
+    /// Boomerang button's): the square inside it and its diameter, for what goes in the middle.
+    private func roundButtonRing(_ frame: Rect, pressed: Bool) throws(SDLError) -> (square: Rect, inner: Double) {
+        let d = Double(min(frame.width, frame.height))
+        let edge = max(d * RecordButtonShape.outlineWidth, 2)
+        let inner = d - 2 * edge
+        let square = Painter.centred(diameter: inner, in: frame)
+        let thickness = max(inner * RecordButtonShape.ringWidth, 2)
+        try painter.ring(Painter.centred(diameter: d, in: frame), thickness: thickness + 2 * edge, Style.ringOutline)
+        try painter.ring(square, thickness: thickness, pressed ? Style.ring.darker(0.2) : Style.ring)
+        return (square, inner)
     }
 
     private func drawMessage(_ message: String) throws(SDLError) {

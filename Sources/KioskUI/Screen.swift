@@ -26,16 +26,8 @@ public final class Screen {
     private var textScale: Double { largeText ? 1.35 : 1 }
     /// The round buttons beside the record button the layout makes room for: the shutter right of it
     /// (`--photo-button`), the Boomerang button left of it (`--boomerang-button`).
-    private var besideRecord = (photo: false, boomerang: false) {
+    public var extras = ExtraButtons() {
         didSet { layout = fittedLayout(for: transform.logical) }
-    }
-    public var photoButton: Bool {
-        get { besideRecord.photo }
-        set { besideRecord.photo = newValue }
-    }
-    public var boomerangButton: Bool {
-        get { besideRecord.boomerang }
-        set { besideRecord.boomerang = newValue }
     }
     /// The camera's mount rotation in clockwise quarter turns (see `DisplayTransform.cameraQuarterTurns`).
     public var cameraMount: Int
@@ -181,11 +173,11 @@ public final class Screen {
     /// for two lines of title where one line would draw the titles smaller than
     /// `Layout.smallestTitle` (German and French on a 480-wide panel).
     private func fittedLayout(for canvas: Size) -> Layout {
-        let base = Layout(canvas: canvas, textScale: textScale, shutter: besideRecord.photo, boomerang: besideRecord.boomerang)
+        let base = Layout(canvas: canvas, textScale: textScale, shutter: extras.photo, boomerang: extras.boomerang)
         guard base.sideTitleLines == 1,
               let one = try? text.fittingSize(Overlay.sideTitles(words), size: base.textHeight, maxWidth: Overlay.sideTitleRoom(base)),
               one < Layout.smallestTitle else { return base }
-        return Layout(canvas: canvas, textScale: textScale, sideTitleLines: 2, shutter: besideRecord.photo, boomerang: besideRecord.boomerang)
+        return Layout(canvas: canvas, textScale: textScale, sideTitleLines: 2, shutter: extras.photo, boomerang: extras.boomerang)
     }
 
     func relayout(physical: Size, orientation: Orientation) {

@@ -81,8 +81,8 @@ func openScreen(_ config: Configuration) -> (SDLContext, Screen, Assets) {
                                 mirrorPreview: shown.mirrorPreview, cameraMount: config.capture.cameraRotation)
         screen.highContrast = shown.highContrast
         screen.largeText = shown.largeText
-        screen.photoButton = shown.photoButton
-        screen.boomerangButton = config.boomerang.button
+        screen.extras.photo = shown.photoButton
+        screen.extras.boomerang = config.boomerang.button
         // With an overlay the preview shows the whole picture by default: the frame's edges where the take has them.
         screen.previewFit = shown.shownPreviewFit(overlay: config.video.overlay != nil)
         do { try screen.setWords(shown.words, prompt: config.guestTexts, font: shown.font) } catch {

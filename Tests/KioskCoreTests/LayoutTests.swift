@@ -143,6 +143,15 @@ struct LargeTextLayoutTests {
         }
     }
 
+    /// A round button beside the record circle (the shutter, the Boomerang button): square, at least
+    /// a touch and at most the circle, inside the bottom panel, a finger's gap from the circle as drawn.
+    static func besideRecord(_ b: Rect, _ l: Layout, _ what: String) {
+        let circle = l.recordButtonDrawn
+        #expect(b.width == b.height && b.width >= Layout.minimumTouch && b.width <= l.recordButton.width, "\(what): \(b)")
+        #expect(b.isInside(l.bottomPanel), "\(what): \(b) in \(l.bottomPanel)")
+        #expect(max(b.x - circle.maxX, circle.x - b.maxX) >= Layout.buttonGap, "\(what): \(circle) \(b)")
+    }
+
     @Test("the shutter (--photo-button): right of the record circle, a finger's gap (24 px) from it as drawn and from the camera switch, round, finger-sized, in the bottom panel; the side buttons keep their width",
           arguments: layoutSizes)
     func shutter(size: Size) {
@@ -151,11 +160,9 @@ struct LargeTextLayoutTests {
             for lines in [nil, 2] {
                 let l = Layout(canvas: size, textScale: scale, sideTitleLines: lines, shutter: true)
                 let what = "\(size) text ×\(scale) lines \(lines.map(String.init) ?? "auto")"
-                let shutter = l.frame(of: .photo), circle = l.recordButtonDrawn
-                #expect(shutter == l.shutterButton && shutter.width == shutter.height, "\(what): \(shutter)")
-                #expect(shutter.width >= Layout.minimumTouch && shutter.width <= l.recordButton.width, "\(what): \(shutter)")
-                #expect(shutter.isInside(l.bottomPanel), "\(what): \(shutter) in \(l.bottomPanel)")
-                #expect(shutter.x - circle.maxX >= Layout.buttonGap, "\(what): \(circle) \(shutter)")
+                let shutter = l.frame(of: .photo)
+                #expect(shutter == l.shutterButton && shutter.x > l.recordButton.x, "\(what): \(shutter)")
+                Self.besideRecord(shutter, l, what)
                 let switcher = l.frame(of: .switchCamera)
                 #expect(switcher.x - shutter.maxX >= Layout.buttonGap && switcher.maxX == l.rightButton.maxX, "\(what): \(shutter) \(switcher)")
                 // A canvas 288 px wide has no room for the circle, the shutter and a finger-wide camera
@@ -184,11 +191,9 @@ struct LargeTextLayoutTests {
             for (lines, shutter) in [(nil, false), (2, false), (nil, true)] as [(Int?, Bool)] {
                 let l = Layout(canvas: size, textScale: scale, sideTitleLines: lines, shutter: shutter, boomerang: true)
                 let what = "\(size) text ×\(scale) lines \(lines.map(String.init) ?? "auto") shutter \(shutter)"
-                let button = l.frame(of: .boomerang), circle = l.recordButtonDrawn
-                #expect(button == l.boomerangButton && button.width == button.height, "\(what): \(button)")
-                #expect(button.width >= Layout.minimumTouch && button.width <= l.recordButton.width, "\(what): \(button)")
-                #expect(button.isInside(l.bottomPanel), "\(what): \(button) in \(l.bottomPanel)")
-                #expect(circle.x - button.maxX >= Layout.buttonGap, "\(what): \(button) \(circle)")
+                let button = l.frame(of: .boomerang)
+                #expect(button == l.boomerangButton && button.maxX < l.recordButton.x, "\(what): \(button)")
+                Self.besideRecord(button, l, what)
                 let cancel = l.frame(of: .cancel)
                 #expect(button.x - cancel.maxX >= Layout.buttonGap && cancel.x == l.leftButton.x, "\(what): \(cancel) \(button)")
                 #expect(size.width < 320 || cancel.width >= Layout.minimumTouch, "\(what): \(cancel)")

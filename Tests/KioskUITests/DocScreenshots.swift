@@ -75,13 +75,13 @@ extension SDLTests {
                     try screen.screenshot(to: "\(folder)/\(mode)-\(name).bmp")
                 }
                 // The shutter (issue 34, `--photo-button`): ready and a take.
-                screen.photoButton = true
+                screen.extras.photo = true
                 for (mode, model) in ShutterPixelTests.models() {
                     try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
                     try screen.render(model)
                     try screen.screenshot(to: "\(folder)/photo-\(mode)-\(name).bmp")
                 }
-                screen.photoButton = false
+                screen.extras.photo = false
                 // In German (the long titles on two lines at 480 wide) and Japanese (Noto Sans CJK JP
                 // through fontconfig): ready with a prompt, the review.
                 for (language, prompt) in [(Language.de, "Eine Nachricht für Anna & Tom"), (.ja, "アンナとトムへのメッセージをどうぞ")] {
@@ -96,11 +96,11 @@ extension SDLTests {
                     }
                 }
                 // The shutter's ready in Japanese (the words of the last language above).
-                screen.photoButton = true
+                screen.extras.photo = true
                 try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
                 try screen.render(try #require(ShutterPixelTests.models().first).1)
                 try screen.screenshot(to: "\(folder)/ja-photo-ready-\(name).bmp")
-                screen.photoButton = false
+                screen.extras.photo = false
                 // The library (issue 34, `--library`): its grid, in Japanese (the words above), then in English.
                 screen.setLibraryPictures(LibraryPixelTests.barPictures())
                 let grid = LibraryPixelTests.grid().viewModel

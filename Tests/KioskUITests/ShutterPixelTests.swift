@@ -25,7 +25,7 @@ extension SDLTests {
               arguments: ElementScreen.all)
         func shutter(_ s: ElementScreen) throws {
             let screen = try s.open()
-            screen.photoButton = true
+            screen.extras.photo = true
             for (name, model) in Self.models() {
                 #expect(model.buttons.contains(.photo), "\(name): \(model.buttons)")
                 try screen.draw(model)
@@ -48,7 +48,7 @@ extension SDLTests {
               arguments: ElementScreen.all)
         func flash(_ s: ElementScreen) throws {
             let screen = try s.open()
-            screen.photoButton = true
+            screen.extras.photo = true
             var model = try #require(Self.models().first).1
             model.flash = 1
             try screen.draw(model)
