@@ -13,8 +13,9 @@ import Testing
 /// What ffprobe says of a share rendition, checked against what every phone plays.
 enum PhoneFile {
     /// Problems found in `path` (none: every phone plays it); `rotation`: the display matrix's
-    /// rotation the file must carry (0: none); `sound`: false for a boomerang, which has none.
-    static func problems(_ path: String, rotation: Int, maxLevel: Int, sound: Bool = true) throws -> [String] {
+    /// rotation the file must carry (0: none; nil: any quarter turn, as a matrix); `sound`: false for a
+    /// boomerang, which has none.
+    static func problems(_ path: String, rotation: Int?, maxLevel: Int = 41, sound: Bool = true) throws -> [String] {
         var problems: [String] = []
         let video = try ffprobe(path, "stream=codec_name,profile,level,pix_fmt,width,height", stream: "v:0").split(separator: "\n").map(String.init)
         guard video.count == 6 else { return ["no video stream: \(video)"] }
@@ -29,7 +30,8 @@ enum PhoneFile {
         let boxes = ShareEndToEndTests.boxes(try Data(contentsOf: URL(fileURLWithPath: path)))
         if (boxes.firstIndex(of: "moov") ?? .max) > (boxes.firstIndex(of: "mdat") ?? -1) { problems.append("moov after mdat: \(boxes)") }
         let turned = Int(try ffprobe(path, "stream_side_data=rotation", stream: "v:0")) ?? 0
-        if turned != rotation { problems.append("rotation \(turned), not \(rotation)") }
+        if let rotation, turned != rotation { problems.append("rotation \(turned), not \(rotation)") }
+        if turned % 90 != 0 { problems.append("rotation \(turned): not a quarter turn") }
         return problems
     }
 }

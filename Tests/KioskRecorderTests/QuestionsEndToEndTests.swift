@@ -76,6 +76,7 @@ struct QuestionsEndToEndTests {
         guard case let .takeShared(_, _, shared, _)? = r.events.first(where: { $0.name == "takeShared" })?.unasked else {
             throw QuestionsFailure("no takeShared: \(r.rawLines)")
         }
+        #expect(try PhoneFile.problems(shared + "/video.mp4", rotation: nil) == [])
         let page = try String(contentsOfFile: shared + "/index.html", encoding: .utf8)
         #expect(page.contains("Your wish for &lt;Anna &amp; Tom&gt;?") && !page.contains("<Anna"), "\(page)")
         #expect(r.exitStatus(timeout: 10) == 0)

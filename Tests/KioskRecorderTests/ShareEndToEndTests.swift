@@ -52,6 +52,8 @@ struct ShareEndToEndTests {
         }
         try #require(handed.count == count && shared.count == count)
         let (url, token, folder) = shared[count - 1]
+        // A file every phone plays (PhoneFile), as every share rendition the tests make.
+        #expect(try PhoneFile.problems(folder + "/video.mp4", rotation: nil) == [])
         return (handed[count - 1], url, token, folder)
     }
 

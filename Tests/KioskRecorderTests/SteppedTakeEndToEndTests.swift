@@ -33,6 +33,7 @@ struct SteppedTakeEndToEndTests {
         guard case let .takeShared(_, token, shareFolder, _)? = r.events.first(where: { $0.name == "takeShared" }) else {
             Issue.record("no takeShared: \(r.rawLines)"); return
         }
+        #expect(try PhoneFile.problems(shareFolder + "/video.mp4", rotation: nil) == [])
         let delivered = try #require(r.events.compactMap(\.handedOverPath).first)
         let shared = shareFolder + "/video.mp4"
         for path in [delivered, shared] {
