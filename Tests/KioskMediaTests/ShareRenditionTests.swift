@@ -111,6 +111,11 @@ struct ShareRenditionTests {
         #expect(moov < mdat, "\(boxes)")
         let original = try Probed(take), share = try Probed(video)
         #expect(share.streams == ["video h264 yuv420p", "audio aac"], "\(share.streams)")
+        // What every phone plays (issue 46): Main or High profile, level at most 4.1, an even size, AAC-LC.
+        let phone = try runProgram(["ffprobe", "-v", "error", "-show_entries", "stream=profile,level,width,height", "-of", "csv=p=0", video])
+        let lines = phone.stdout.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        #expect(lines.count == 2 && ["Main", "High"].contains(lines[0][0]) && (Int(lines[0][3]) ?? 99) <= 41
+                && (Int(lines[0][1]) ?? 1) % 2 == 0 && (Int(lines[0][2]) ?? 1) % 2 == 0 && lines[1] == ["LC"], "\(phone.stdout)")
         #expect(share.videoPackets == original.videoPackets && share.audioPackets == original.audioPackets, "\(share) \(original)")
         #expect(share.videoPackets >= 89 && share.audioPackets > 100)
         #expect(abs(share.duration - original.duration) < 0.05, "\(share.duration) \(original.duration)")

@@ -120,6 +120,7 @@ struct MetricsEndToEndTests {
         let dropped = Double(results.map(\.droppedFrames).reduce(0, +))
         let shared = Double(r.names.filter { $0 == "takeShared" }.count)
         #expect(recorded == 3 && used == 2 && shared == 2, "\(r.rawLines)")
+        for case let .takeShared(_, _, folder, _) in r.events { #expect(try PhoneFile.problems(folder + "/video.mp4", rotation: nil) == []) }
         samples = try Self.scrape(exporter) {
             $0["kiosk_takes_total"] == recorded && $0["kiosk_takes_used_total"] == used && $0["kiosk_takes_shared_total"] == shared
                 && $0["kiosk_hooks_pending"] == 0
