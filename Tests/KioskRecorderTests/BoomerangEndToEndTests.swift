@@ -75,20 +75,6 @@ struct BoomerangEndToEndTests {
         }
     }
 
-    /// The file's top-level boxes, in order.
-    static func boxes(_ path: String) throws -> [String] {
-        let b = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        var at = 0, names: [String] = []
-        while at + 8 <= b.count {
-            var size = Int(b[at]) << 24 | Int(b[at + 1]) << 16 | Int(b[at + 2]) << 8 | Int(b[at + 3])
-            names.append(String(decoding: b[(at + 4)..<(at + 8)], as: UTF8.self))
-            if size == 1, at + 16 <= b.count { size = b[(at + 8)..<(at + 16)].reduce(0) { $0 << 8 | Int($1) } }
-            guard size >= 8 else { break }
-            at += size
-        }
-        return names
-    }
-
     @Test("Boomerang with the stamped camera at 640x480, 30 fps: the file's stamps run 1…N, N−1…2, 1…N…, none twice in a row, at least 3 s, no sound, the overlay's four corners, H.264 with its index first; the finished screen loops it; Use Video hands it over as a boomerang")
     func pictures() throws {
         let folder = try testFolder("boomerang-pictures")
@@ -122,7 +108,7 @@ struct BoomerangEndToEndTests {
         #expect(try ffprobe(path, "stream=codec_name", stream: "v:0") == "h264")
         let duration = try #require(Double(try ffprobe(path, "format=duration")))
         #expect(duration >= 3.0 && abs(duration - result.duration) < 0.01, "\(duration) s, the event said \(result.duration)")
-        let boxes = try Self.boxes(path)
+        let boxes = ShareEndToEndTests.boxes(try Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(boxes.firstIndex(of: "moov").map { $0 < (boxes.firstIndex(of: "mdat") ?? -1) } == true, "\(boxes)")
 
         let stamps = try Self.stamps(path)
