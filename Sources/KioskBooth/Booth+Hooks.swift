@@ -1,4 +1,4 @@
-// The `--on-take` hooks (issue 32): each accepted take owes its hook until the hook exits 0. The
+// The `--on-take` hooks: each accepted take owes its hook until the hook exits 0. The
 // core's queue (HookQueue, in BoothJobs) decides which try runs when, what is saved and what is said
 // (BoothCore+Jobs); this file carries it out. Before each try the queue is saved on the file worker
 // (its attempt counted), and the file worker hands the try to the hooks worker only then, so a kill -9

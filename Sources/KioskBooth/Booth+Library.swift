@@ -1,4 +1,4 @@
-// The library (`--library`, issue 34): the machine says `listLibrary` on `openLibrary`; the file
+// The library (`--library`): the machine says `listLibrary` on `openLibrary`; the file
 // worker lists the output folder's accepted takes that decode, newest first, making each one's
 // thumbnail once beside it (KioskMedia's TakeLibrary), and posts them back; the machine's library
 // room (LibraryRoom) then shows them. The UI thread never reads a take itself.

@@ -26,12 +26,12 @@ struct MetricsRoom {
 /// the last failure logged (a folder that is missing is said once, not every second).
 final class MetricsWriter: Sendable {
     let path: String
-    private let queue: SerialQueue
+    private let queue: any Executor
     private let failure = Locked<String?>(nil)
 
-    init(path: String) throws(SystemError) {
+    init(path: String, queue: any Executor) {
         self.path = path
-        queue = try SerialQueue(name: "kiosk-metrics")
+        self.queue = queue
     }
 
     /// Writes `figures` on the worker, with the seconds of recording the disk of `output` holds

@@ -1,4 +1,4 @@
-// The photo (`--photo-button`, the command `photo`; issue 34): the camera's next picture at its
+// The photo (`--photo-button`, the command `photo`): the camera's next picture at its
 // capture size, upright, with the overlay, as a JPEG. The machine says `takePhoto` (no change of
 // mode); the UI thread leaves a request in the photo slot and flashes the screen with the shutter's
 // sound. The camera's thread hands its next frame to the photo worker (the frame's bytes are shared,

@@ -1,4 +1,4 @@
-// A photo's share folder (issue 34 with `--share-dir`): once the photo is written, its share folder
+// A photo's share folder (with `--share-dir`): once the photo is written, its share folder
 // (photo.jpg, a copy of the photo's bytes, and index.html; KioskMedia's SharePhoto) is written on the
 // file worker with a token from the same generator as a take's, and announced at once (`takeShared`
 // with the photo's `path`), whatever the mode: a photo mid-take never interrupts the take. Its QR code

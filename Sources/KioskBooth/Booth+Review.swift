@@ -1,4 +1,4 @@
-// The finished screen's loop (issue 45): a boomerang's review plays its file over and over, silent,
+// The finished screen's loop: a boomerang's review plays its file over and over, silent,
 // on the player's surface of the screen, as the guest will see it on a phone. The core says when
 // (RecorderMachine.reviewLoop: finished with a boomerang, in the foreground, not leaving); this file
 // carries it out through the booth's own player (Playback, looping), which opens and decodes on its

@@ -1,4 +1,4 @@
-// The share room (issue 31, `--share-dir`): after Use Video the take's share folder is written on the
+// The share room (`--share-dir`): after Use Video the take's share folder is written on the
 // file worker, once the hand-over has reported where the take now is; the machine then shows its QR
 // code until Done or `--share-seconds`. Old share folders go by `--share-max-age`; folders a kill
 // left half written go at launch.

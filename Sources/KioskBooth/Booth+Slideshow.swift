@@ -1,4 +1,4 @@
-// The attract screen's slideshow (`--attract-slideshow`, issue 34): SlideshowRule decides, this file
+// The attract screen's slideshow (`--attract-slideshow`): SlideshowRule decides, this file
 // carries it out. When the attract screen begins, the file worker lists the output folder's newest
 // accepted takes with the library's listing (TakeLibrary: newest first, a take that no longer
 // decodes left out); each then plays through the booth's own player (Playback) with no sound at all

@@ -1,4 +1,4 @@
-// The trim's file work (issue 34, `--trim`): on Use Video the take is cut to the part kept
+// The trim's file work (`--trim`): on Use Video the take is cut to the part kept
 // (TakeTrim) on the file worker, before the hand-over removes its marker, so a kill -9 during the cut
 // leaves the whole take for the recovery at the next launch. The outcome then says what was kept.
 // `--loudness`'s file work too: the leveled copy made while the guest reviews the take, and renamed

@@ -109,7 +109,8 @@ public final class Booth {
         self.parts = parts
         now = parts.clock()
         draw = DrawState(controls: ControlsVisibility(now: now))
-        shared = try BoothWorkers(outputLock: Locked(outputLock), metricsFile: config.service.metricsFile, clock: parts.clock)
+        shared = try BoothWorkers(outputLock: Locked(outputLock), metricsFile: config.service.metricsFile, clock: parts.clock,
+                                  queues: parts.makeQueue)
         let cameraCount = 1 + parts.moreCameras.count
         core = BoothCore(machine: RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                                   countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining,
@@ -133,7 +134,7 @@ public final class Booth {
         self.player.loops = player.loop
         outputPath = file
         storage = SingleFileStorage()
-        shared = try BoothWorkers(outputLock: Locked(nil), clock: parts.clock)
+        shared = try BoothWorkers(outputLock: Locked(nil), clock: parts.clock, queues: parts.makeQueue)
         self.parts = parts
         now = parts.clock()
         draw = DrawState(controls: ControlsVisibility(now: now))

@@ -1,7 +1,8 @@
 // The booth's state, in rooms: what its workers share with the UI thread, the take's, the drawing's,
 // the service link's, the microphone's and the player's. Each
 // is owned by the booth and changed on the UI thread only, except `BoothWorkers`, whose parts are
-// built for the threads that share them (its queues are SerialQueues: WorkerThreads of their own).
+// built for the threads that share them (its queues are the parts' executors: SerialQueues, threads of
+// their own, in the program).
 import FoundationEssentials
 import KioskCapture
 import KioskCore
@@ -19,9 +20,9 @@ struct BoothWorkers: Sendable {
     /// config file (a file on a stuck mount holds up nothing else); `hooks`, `--on-take` one at a
     /// time (it may take minutes: an upload); `microphoneMonitor`, the listening microphone's opens
     /// and closes (ready and the countdown).
-    let files, cameraControl, screenshots, configReader, hooks, microphoneMonitor: SerialQueue
+    let files, cameraControl, screenshots, configReader, hooks, microphoneMonitor: any Executor
     /// `photos`: each photo's JPEG made (Booth+Photo), off the UI thread and off the file worker.
-    let photos: SerialQueue
+    let photos: any Executor
     /// The next camera frame's taker when a photo is asked for.
     let photoSlot = PhotoSlot()
     /// The running hook's pid (its process group), to end it when a signal ends the booth.
@@ -46,18 +47,20 @@ struct BoothWorkers: Sendable {
     /// them (TakeFiles.levelingPath), and what it did; the file worker's alone.
     let leveledAhead = Locked<[String: Leveling]>([:])
 
-    /// Starts the workers' threads; throws when the system has no thread (or descriptor) to give.
-    init(outputLock: Locked<OutputLock?>, metricsFile: String? = nil, clock: @escaping @Sendable () -> Int64) throws(SystemError) {
+    /// Makes the workers' queues with `queues` (threads of their own, or a test's embedded ones);
+    /// throws when the system has no thread (or descriptor) to give.
+    init(outputLock: Locked<OutputLock?>, metricsFile: String? = nil, clock: @escaping @Sendable () -> Int64,
+         queues: ExecutorFactory) throws(SystemError) {
         meter = LevelMeter(clock: clock)
-        files = try SerialQueue(name: "kiosk-files")
-        cameraControl = try SerialQueue(name: "kiosk-camera-ctl")
-        screenshots = try SerialQueue(name: "kiosk-screenshot")
-        configReader = try SerialQueue(name: "kiosk-config")
-        hooks = try SerialQueue(name: "kiosk-hooks")
-        microphoneMonitor = try SerialQueue(name: "kiosk-mic-meter")
-        photos = try SerialQueue(name: "kiosk-photo")
+        files = try queues("kiosk-files")
+        cameraControl = try queues("kiosk-camera-ctl")
+        screenshots = try queues("kiosk-screenshot")
+        configReader = try queues("kiosk-config")
+        hooks = try queues("kiosk-hooks")
+        microphoneMonitor = try queues("kiosk-mic-meter")
+        photos = try queues("kiosk-photo")
         self.outputLock = outputLock
-        metrics = try metricsFile.map { path throws(SystemError) in try MetricsWriter(path: path) }
+        metrics = try metricsFile.map { path throws(SystemError) in try MetricsWriter(path: path, queue: queues("kiosk-metrics")) }
     }
 }
 
@@ -84,7 +87,7 @@ struct TakeState {
     /// This process's finished take is on disk (with its marker) and nobody has used it yet: a
     /// Retake or the next Start deletes it rather than recovering it.
     var ownOnDisk = false
-    /// The last take's kind: its outcome says `boomerang` (issue 45).
+    /// The last take's kind: its outcome says `boomerang`.
     var kind = TakeKind.video
     /// The last take's length, for the hook's environment.
     var lastDuration: Double = 0

@@ -9,11 +9,11 @@ import KioskSystem
 /// goes to `copies` (the control socket's clients), which must not wait either.
 public final class EventSink: Sendable {
     private let encoder = EventEncoder()
-    private let writer: LineWriter
+    private let writer: any LineOutput
     private let copies: (@Sendable (Data) -> Void)?
 
     /// `copies`: given every event's line (with its newline) just before stdout's writer queues it.
-    public init(writer: LineWriter = .standardOutput, copies: (@Sendable (Data) -> Void)? = nil) {
+    public init(writer: any LineOutput = LineWriter.standardOutput, copies: (@Sendable (Data) -> Void)? = nil) {
         self.writer = writer
         self.copies = copies
     }

@@ -197,6 +197,9 @@ public struct BoothParts {
     /// The clock the booth's loop reads once a turn (and once as it starts): CLOCK_MONOTONIC in
     /// nanoseconds. A test's booth may run on a clock of its own.
     public var clock: @Sendable () -> Int64 = { MonotonicClock.now() }
+    /// Makes the booth's worker queues (the file worker, the camera's starts and stops, hooks, …):
+    /// threads of their own. A test's booth runs them on its own thread (`EmbeddedExecutors`).
+    public var makeQueue: ExecutorFactory = threadExecutors
     /// SIGTSTP's stop once the take is safe: the process stops itself until SIGCONT. A test's
     /// booth notes it instead.
     public var stopProcess: @Sendable () -> Void = { _ = raise(SIGSTOP) }

@@ -1,4 +1,4 @@
-// `--check`'s encoding item (issue 35): a second of pictures with a camera's detail (TrialFootage)
+// `--check`'s encoding item: a second of pictures with a camera's detail (TrialFootage)
 // at the configured size and rate through libx264 as a take opens it, at each step of effort;
 // whether this machine sustains it, at which effort, or at which rate or smaller size it would.
 import FoundationEssentials

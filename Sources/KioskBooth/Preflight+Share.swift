@@ -1,4 +1,4 @@
-// `--check`'s look at sharing (issue 46), with `--share-dir`: whether the booth's own Wi-Fi
+// `--check`'s look at sharing, with `--share-dir`: whether the booth's own Wi-Fi
 // (`kiosk/install --hotspot`) is installed and up, as NetworkManager says, and whether the share URL's
 // host is one of this machine's addresses (a QR code that names another machine sends every guest
 // there).

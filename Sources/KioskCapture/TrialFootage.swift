@@ -1,4 +1,4 @@
-// Pictures with a camera's detail for `--check`'s encoding trial (issue 35): the test pattern's flat
+// Pictures with a camera's detail for `--check`'s encoding trial: the test pattern's flat
 // bars and one box cost libx264 about 40 % less than real footage, so a check on them said a size
 // sustains where the booth then fell behind. These are made, not read from a file, and the same on
 // every run: a textured scene (value noise over four octaves, from large shapes to a pixel's grain)

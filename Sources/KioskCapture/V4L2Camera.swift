@@ -224,7 +224,7 @@ final class V4L2Session {
     /// Buffers asked of the driver: a picture waits in one while the capture thread cannot run.
     /// Eight ride out 230 ms at 30 fps: a CPU quota's freeze (0.3 of a core: 70 ms in every 100)
     /// with the encoder's threads ahead of the camera's when it ends; four (133 ms) lost pictures
-    /// there (issue 35).
+    /// there.
     static let bufferCount: UInt32 = 8
     /// A capture time further than this from the time it is dequeued cannot be one.
     static let maxStampDistance: Int64 = 10_000_000_000

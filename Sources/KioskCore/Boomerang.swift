@@ -1,4 +1,4 @@
-// The boomerang (issue 45): a take of another kind. After the countdown the booth captures
+// The boomerang: a take of another kind. After the countdown the booth captures
 // `--boomerang-seconds` of pictures (no sound, the overlay burnt in), and the file the guest gets
 // plays them forward, then back, repeated to at least three seconds. The forward half is the
 // capture's own packets; only the backward half is encoded again (BoomerangLoop in KioskMedia), so

@@ -65,7 +65,7 @@ public struct Configuration: Equatable, Sendable {
     /// How the picture is encoded.
     public var video = Video()
     public var sound = Sound()
-    /// The take's sound (the guestbook, issue 44): `--high-pass`, `--loudness`.
+    /// The take's sound (the guestbook): `--high-pass`, `--loudness`.
     public struct Sound: Equatable, Sendable {
         /// The corner (Hz) of the 24 dB/octave high-pass the sound is recorded through; nil: off.
         public var highPass: Double?
@@ -91,7 +91,7 @@ public struct Configuration: Equatable, Sendable {
     public var service = Service()
     /// The guest's take on their phone: the share folder, its address and the share screen.
     public var share = Share()
-    /// The boomerang (issue 45): its button, its capture's length and its speed.
+    /// The boomerang: its button, its capture's length and its speed.
     public var boomerang = BoomerangSettings()
     /// The `--config` file, kept for SIGHUP's reload.
     public var configFile: String?
@@ -137,7 +137,7 @@ public struct Configuration: Equatable, Sendable {
         public var crf = 23
         /// Average bits per second instead of constant quality.
         public var bitrate: Int?
-        /// `--overlay`: a PNG with alpha burnt into every picture of a take (issue 33); nil: none.
+        /// `--overlay`: a PNG with alpha burnt into every picture of a take; nil: none.
         public var overlay: String?
         /// `--overlay-portrait`: the one for a portrait take; nil: `overlay`, scaled to cover it.
         public var overlayPortrait: String?
@@ -270,7 +270,7 @@ public struct Configuration: Equatable, Sendable {
         public init() {}
     }
 
-    /// The booth as a service on its machine (issue 13).
+    /// The booth as a service on its machine.
     public struct Service: Equatable, Sendable {
         /// A Unix stream socket taking commands and sending events, like stdin and stdout.
         public var controlSocket: String?
@@ -284,7 +284,7 @@ public struct Configuration: Equatable, Sendable {
         public init() {}
     }
 
-    /// The guest takes the video home (issue 31): each accepted take gets a folder a web server
+    /// The guest takes the video home: each accepted take gets a folder a web server
     /// serves, and the screen shows its address as a QR code.
     public struct Share: Equatable, Sendable {
         /// `--share-dir`: where each accepted take's share folder (`<token>/`) is written; nil: no sharing.

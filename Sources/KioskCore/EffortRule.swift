@@ -16,7 +16,7 @@
 // soon as the full rate is measured to fit, then the effort. A guest sees a lost picture (a jerk in
 // the motion); a step of effort costs bits, not pictures. So the pictures are the last thing given
 // up and the first taken back; a step of effort comes back only once the full rate has held.
-// (The "step back up, effort first" read as: undo the steps in the reverse order.)
+// ("Step back up, effort first" means: undo the steps in the reverse order of the way down.)
 
 public struct EffortRule: Equatable, Sendable {
     /// One change, for the log: the new effort (0: the configured one) or the new rate (1: every

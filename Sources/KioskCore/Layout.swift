@@ -9,7 +9,7 @@ public enum Button: String, CaseIterable, Codable, Sendable {
     case done
     /// `--photo-button`: the shutter beside the record button, in ready and while recording.
     case photo
-    /// `--boomerang-button`: in ready, a round button left of the record circle (issue 45).
+    /// `--boomerang-button`: in ready, a round button left of the record circle.
     case boomerang
     /// `--library`: in ready, the way to the takes already made (LibraryRoom).
     case openLibrary

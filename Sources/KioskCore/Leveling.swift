@@ -1,4 +1,4 @@
-// What `--loudness` did to a take at its hand-over (issue 44): the outcome event's `loudness` field.
+// What `--loudness` did to a take at its hand-over: the outcome event's `loudness` field.
 
 /// The take's sound as measured (EBU R128 integrated loudness, true peak), the gain applied, whether
 /// the limiter held its peaks under the ceiling, and the loudness it came to.

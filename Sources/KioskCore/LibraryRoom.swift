@@ -1,4 +1,4 @@
-// The library (`--library`, issue 34; the iOS picker's "Video library"): the output folder's
+// The library (`--library`; the iOS picker's "Video library"): the output folder's
 // accepted takes, newest first, to look at again and, in a once session, to hand over instead of a
 // new take. Its state and rules are this value; the machine (RecorderMachine) holds it in mode
 // `library` and carries out what it decides. The listing itself (durations, thumbnails, leaving out

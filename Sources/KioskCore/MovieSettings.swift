@@ -44,7 +44,7 @@ public struct MovieSettings: Sendable {
     /// thread buys no time and costs a switch at every picture (x264's slices; the SPS and PPS are
     /// the same either way).
     public var steppedThreads: Int?
-    /// A boomerang's capture (issue 45): a key frame every third of a second, and once the pictures
+    /// A boomerang's capture: a key frame every third of a second, and once the pictures
     /// are safe the file becomes their loop (BoomerangLoop); nil: a take.
     public var boomerang: BoomerangPlan?
 

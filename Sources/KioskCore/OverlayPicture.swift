@@ -1,4 +1,4 @@
-// An operator's overlay (`--overlay`, issue 33): the PNG's pixels as the booth holds them once
+// An operator's overlay (`--overlay`): the PNG's pixels as the booth holds them once
 // decoded, for the take's blend and the preview's texture alike.
 
 /// Straight (not premultiplied) RGBA pixels, 4 bytes a pixel, row by row from the top, no padding.

@@ -1,5 +1,5 @@
 // Where the live preview's picture lies on the canvas (`--preview-fit`), and the part of the
-// operator's overlay that covers it as it covers the take (issue 33): what the guest sees is what
+// operator's overlay that covers it as it covers the take: what the guest sees is what
 // the take gets.
 
 extension DisplayTransform {

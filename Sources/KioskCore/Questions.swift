@@ -1,4 +1,4 @@
-// The video guestbook's questions (issue 44): `--questions FILE` gives one question a line, and
+// The video guestbook's questions: `--questions FILE` gives one question a line, and
 // `--question-order` how they are asked. `order` asks them in turn and begins again after the last;
 // `shuffle` asks each once, in a random order, before any is asked again (and never the same one
 // twice in a row where there are two or more). The next guest gets the next question once a take is

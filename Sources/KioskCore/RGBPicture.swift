@@ -1,5 +1,5 @@
 // A small picture as packed RGB rows, handed from a worker that decoded it to the screen that shows
-// it (the review trimmer's pictures of the take, issue 34).
+// it (the review trimmer's pictures of the take).
 
 public struct RGBPicture: Sendable, Equatable {
     /// Rows of `size.width` RGB triplets, `pitch` bytes apart.

@@ -1,4 +1,4 @@
-// A photo's share screen (issue 34 with `--share-dir`): a photo's share folder is announced
+// A photo's share screen (with `--share-dir`): a photo's share folder is announced
 // (`takeShared` with its `path`) by the booth as soon as it is written, whatever the mode; its QR code
 // shows on the share screen only from ready, so a photo taken mid-take never interrupts the take: the
 // booth keeps its link and hands it here when the machine is next in ready (after the take's review,

@@ -1,4 +1,4 @@
-// `kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json]` (issue 44): the
+// `kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json]`: the
 // hosts' film of every take the booth kept in DIR. Its command line, read here (pure); the film is
 // made by KioskMedia's Reel.
 

@@ -1,7 +1,7 @@
-// The share folder's page (issue 31): what a guest's phone shows after scanning the booth's QR code.
+// The share folder's page: what a guest's phone shows after scanning the booth's QR code.
 // One self-contained file: the booth may have no internet, so the page asks for nothing outside its
 // folder (inline CSS, no scripts, no fonts, no address anywhere), only `video.mp4` and `poster.jpg`
-// (a photo's page, issue 34: only `photo.jpg`).
+// (a photo's page: only `photo.jpg`).
 
 /// The words of the share page, in the booth's language.
 public enum SharePageText: CaseIterable, Sendable {

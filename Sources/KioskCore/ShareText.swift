@@ -1,4 +1,4 @@
-// The share flow's pure parts (issue 31): the address a share folder gets, and the standard `WIFI:`
+// The share flow's pure parts: the address a share folder gets, and the standard `WIFI:`
 // payload a phone's camera reads to join the booth's hotspot.
 
 /// The address of a take's share folder: `--share-url` with its token in place of `{token}`.

@@ -1,4 +1,4 @@
-// The attract screen's slideshow (`--attract-slideshow`, issue 34) as a value with time passed in:
+// The attract screen's slideshow (`--attract-slideshow`) as a value with time passed in:
 // when the attract screen begins, the newest accepted takes are listed (on the file worker, by the
 // library's listing); they then play one after another, newest first and round again, silent, under
 // the attract screen's prompt, each for at most `longest` seconds. A take that fails to open or

@@ -1,4 +1,4 @@
-// The review's trim (issue 34, `--trim`): the part of the take Use Video delivers, and the rule that
+// The review's trim (`--trim`): the part of the take Use Video delivers, and the rule that
 // keeps it a part worth delivering. A pure value: the trimmer's handles and the `trim` command both
 // go through it, and the booth cuts the take to it on the file worker (TakeTrim).
 

@@ -1,4 +1,4 @@
-// Where the review's trimmer goes (issue 34, `--trim`): a band of the take's pictures just above the
+// Where the review's trimmer goes (`--trim`): a band of the take's pictures just above the
 // bottom panel, across the canvas, with a handle each side of the part kept and its times above them.
 // Pure geometry on the logical canvas, like Layout: the screen draws it, the input hit-tests it.
 

@@ -1,4 +1,4 @@
-// The boomerang's loop (issue 45). Its round is the capture's pictures forward, then back without
+// The boomerang's loop. Its round is the capture's pictures forward, then back without
 // the turning pictures twice (BoomerangPlan.order), and the file holds whole rounds to at least three
 // seconds. The forward half is the capture's own packets, copied. The backward half is encoded anew:
 // the capture (a key frame every third of a second) is decoded one group at a time from its end, and

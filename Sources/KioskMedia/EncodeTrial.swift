@@ -1,4 +1,4 @@
-// `--check`'s encoding trial (issue 35): libx264 as a take opens it, at each step of effort, timed
+// `--check`'s encoding trial: libx264 as a take opens it, at each step of effort, timed
 // over a second of pictures, with no file: whether this machine's CPU sustains the size and rate.
 import CFFmpeg
 import KioskCore

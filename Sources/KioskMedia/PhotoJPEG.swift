@@ -1,4 +1,4 @@
-// A photo (`--photo-button`, issue 34): one camera frame at its capture size made a JPEG. The frame
+// A photo (`--photo-button`): one camera frame at its capture size made a JPEG. The frame
 // is converted as the take converts it (swscale into video-range 4:2:0), the operator's overlay is
 // burnt in with the take's own planes and blend (`OverlayPlanes`, made for the stored picture and
 // its turn, so photo and take show the same overlay), then the planes are turned upright (a JPEG

@@ -1,4 +1,4 @@
-// The hosts' film (`kiosk-recorder reel`, issue 44): a title card, then for each take a card with its
+// The hosts' film (`kiosk-recorder reel`): a title card, then for each take a card with its
 // question and the take itself, upright, every picture at one size with black bars where the aspect
 // differs, every take's sound at −16 LUFS. Made with the project's own parts: each take read and
 // decoded by libavformat and libavcodec, turned, scaled, padded and timed by libavfilter (transpose,

@@ -1,4 +1,4 @@
-// The share folder's poster (issue 31): one key frame of the take, decoded with our own decoder,
+// The share folder's poster: one key frame of the take, decoded with our own decoder,
 // turned upright (a JPEG carries no display matrix, so the pixels turn), at most 1280 pixels on its
 // long side, as a JPEG from libjpeg-turbo.
 import CFFmpeg

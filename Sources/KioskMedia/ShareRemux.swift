@@ -1,4 +1,4 @@
-// The share folder's video (issue 31): the take's packets copied, not re-encoded, into a progressive
+// The share folder's video: the take's packets copied, not re-encoded, into a progressive
 // MP4 whose index (`moov`) comes before its samples (`mdat`), so a phone's browser plays it at once.
 // The streams keep their codecs, timestamps and side data (the display matrix: the take's rotation).
 // ShareRendition fills a take's share folder: video.mp4 remuxed here, poster.jpg (SharePoster) and

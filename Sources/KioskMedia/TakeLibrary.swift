@@ -1,4 +1,4 @@
-// The library's listing (`--library`, issue 34): the output folder's accepted takes, newest first
+// The library's listing (`--library`): the output folder's accepted takes, newest first
 // (by the folder's counter, never by file times), each with its length (MovieProbe) and a thumbnail
 // kept beside it as a hidden file (`.NAME.thumb.jpg`), made once from its first key frame with the
 // share poster's frame grab (SharePoster) and written as a new file (NewFile, via PhotoFiles'

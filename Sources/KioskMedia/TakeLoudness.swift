@@ -1,4 +1,4 @@
-// The take's loudness at its hand-over (`--loudness`, issue 44): its sound measured with libebur128
+// The take's loudness at its hand-over (`--loudness`): its sound measured with libebur128
 // (EBU R128 integrated loudness, ITU-R BS.1770 true peak), then set to the target by one gain and,
 // where the gain would lift a peak over the ceiling, FFmpeg's lookahead limiter (`alimiter`, its
 // delay compensated). The sound is re-encoded once; every video packet is copied untouched. Each

@@ -1,4 +1,4 @@
-// The review trimmer's pictures (issue 34, `--trim`): a few pictures of the take, evenly spaced
+// The review trimmer's pictures (`--trim`): a few pictures of the take, evenly spaced
 // along it, each decoded on the file worker from the key frame before its place (the share poster's
 // scaler and turn), upright, small.
 import CFFmpeg

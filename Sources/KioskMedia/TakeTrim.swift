@@ -1,4 +1,4 @@
-// The trimmed take (issue 34, `--trim`): the take cut to [start, end] without re-encoding, as
+// The trimmed take (`--trim`): the take cut to [start, end] without re-encoding, as
 // `ffmpeg -ss S -to E -c copy` cuts it. The video's packets are copied from the key frame at or
 // before the start (a picture after it cannot be decoded without it), the audio's from the packet
 // before the one that holds the start (AAC's overlap needs one to prime the decoder), all moved

@@ -1,4 +1,4 @@
-// A share folder made whole (issue 31): written into `DIR/.partial-<token>/` (a dot-name the web
+// A share folder made whole: written into `DIR/.partial-<token>/` (a dot-name the web
 // server refuses), each file synced, the folder synced, renamed, DIR synced. What a take's share
 // folder holds is ShareRendition's (KioskMedia); a photo's is SharePhoto's.
 import FoundationEssentials

@@ -1,4 +1,4 @@
-// The share folder's housekeeping (issue 31): folders left half-written by a kill mid-write, and
+// The share folder's housekeeping: folders left half-written by a kill mid-write, and
 // retention (`--share-max-age`). Only names the booth makes are touched: `.partial-<token>` and
 // `<token>` folders; nothing else in DIR, and nothing through a symbolic link.
 import FoundationEssentials

@@ -1,4 +1,4 @@
-// A photo's share folder (issue 34 with `--share-dir`): `DIR/<token>/` with photo.jpg and index.html
+// A photo's share folder (with `--share-dir`): `DIR/<token>/` with photo.jpg and index.html
 // (KioskCore's SharePage.photoHTML), made whole as a take's is (ShareFiles.publish: written in
 // `.partial-<token>`, each file synced, the folder synced, renamed, DIR synced). photo.jpg is a copy
 // of the photo's bytes, never a hard link: the share file must be readable by the web server

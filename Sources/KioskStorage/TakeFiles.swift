@@ -29,7 +29,7 @@ public enum TakeFiles {
             + url.pathExtension).path
     }
 
-    /// A boomerang's mark (issue 45), there from its capture's start until its loop is in place: a
+    /// A boomerang's mark, there from its capture's start until its loop is in place: a
     /// launch that finds it makes the loop from the pictures the capture kept.
     public static func boomerangPendingPath(for take: String) -> String {
         let url = URL(fileURLWithPath: take)

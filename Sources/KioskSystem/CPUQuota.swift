@@ -2,7 +2,7 @@
 // `cpu.cfs_quota_us` / `cpu.cfs_period_us`), and the process's own CPU time: under a quota the
 // scheduler lets the process run for its share of each period, then freezes it for the rest, so
 // the wall time a piece of work takes swings with where the period's freeze falls. The CPU time
-// used against the share does not (issue 35's `EffortRule` judges the headroom by it).
+// used against the share does not (`EffortRule` judges the headroom by it).
 import FoundationEssentials
 import Glibc
 

@@ -36,7 +36,18 @@ public enum Log {
 /// `keepsUndroppable` (stdout: the parent's events are never lost while it lives), and dropped
 /// otherwise (stderr: logs are not worth unbounded memory). When the queue drains, the number
 /// dropped is reported on stderr.
-public final class LineWriter: Sendable {
+/// Where lines go, never waiting: stdout's `LineWriter`, or a test's twin that keeps them.
+public protocol LineOutput: AnyObject, Sendable {
+    /// Queues `line`; a `droppable` one may be dropped past the output's bound.
+    func enqueue(_ line: Data, droppable: Bool)
+    /// Calls `handler` once when the reader is gone.
+    func onReaderGone(_ handler: @escaping @Sendable () -> Void)
+    /// Waits up to `timeout` seconds for what was queued to reach the reader; true when it did.
+    @discardableResult
+    func flush(timeout: Double) -> Bool
+}
+
+public final class LineWriter: LineOutput, Sendable {
     /// Bytes that may wait before droppable lines are dropped.
     public let limit: Int
     private let fd: Int32

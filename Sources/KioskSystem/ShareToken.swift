@@ -1,10 +1,10 @@
-// The name of a take's share folder (issue 31): 144 random bits from the kernel's generator, so
+// The name of a take's share folder: 144 random bits from the kernel's generator, so
 // nobody reaches another guest's video by guessing its address, written URL-safe.
 import CLinux
 import Glibc
 
 public enum ShareToken {
-    /// The random bytes in a token: 144 bits (over the 128 the issue asks), which base64 writes in
+    /// The random bytes in a token: 144 bits (over a 128-bit floor), which base64 writes in
     /// exactly 24 characters, with no padding.
     public static let byteCount = 18
 

@@ -1,4 +1,4 @@
-// The library on screen (`--library`, issue 34): the grid of the takes' thumbnails, newest first,
+// The library on screen (`--library`): the grid of the takes' thumbnails, newest first,
 // each with its length ("0:07") under it, laid out by KioskCore's LibraryGrid between the panels
 // and scrolled by a finger's drag; a picked take's review shows its thumbnail large. The thumbnails
 // arrive as JPEGs from the file worker (`setLibraryThumbnails`; pixels, `setLibraryPictures`, in

@@ -1,4 +1,4 @@
-// The share screen (issue 31): white cards over the frozen last frame, each a QR code with its words
+// The share screen: white cards over the frozen last frame, each a QR code with its words
 // under it: the take's address alone, or the booth's Wi-Fi first and the take's second (side by side
 // in landscape, stacked in portrait). The Done button is the overlay's usual right-hand button.
 import KioskCore

@@ -1,4 +1,4 @@
-// The review's trimmer (issue 34, `--trim`), drawn where TrimmerLayout puts it: a band of the take's
+// The review's trimmer (`--trim`), drawn where TrimmerLayout puts it: a band of the take's
 // pictures along its length, the part kept framed in yellow between two handles (iOS's trimmer), the rest
 // dimmed, and the start's and end's times above the handles.
 import KioskCore

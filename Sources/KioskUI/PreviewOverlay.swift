@@ -1,4 +1,4 @@
-// The operator's overlay over the live preview (issue 33): each picture uploaded once as a static
+// The operator's overlay over the live preview: each picture uploaded once as a static
 // RGBA texture and drawn by SDL over the preview's picture, exactly where the take has it (scaled to
 // cover the picture, centred), upright on the canvas and never mirrored. No pixel is blended on the
 // CPU per frame: the renderer blends the texture (straight alpha, `SDL_BLENDMODE_BLEND`).

@@ -1,4 +1,4 @@
-// `kiosk-bench boomerang`: the boomerang (issue 45) against the ffmpeg CLI making the same loop
+// `kiosk-bench boomerang`: the boomerang against the ffmpeg CLI making the same loop
 // from the same pictures. The pictures: real footage (bench/footage: Big Buck Bunny) scaled to the
 // size, 30 of them for a second at 30 fps, as raw 4:2:0. Ours (`boomerang-make`, a process of its
 // own): the booth's MovieWriter takes them as a boomerang (the take's x264 preset and CRF, a key

@@ -122,7 +122,7 @@ func compareBooth(_ o: [String: String]) {
                                  "chroma": o["chroma"] ?? "422", "boothCPUSeconds": oursCPU, "boothCPUAll": booth[0].map(\.cpu),
                                  "boothPercentOfOneCore": (100 * oursCPU / seconds).rounded(), "boothPeakRSSMiB": median(booth[0].map(\.rssMiB)),
                                  "boothDroppedFrames": booth[0].map { $0.result?.droppedFrames ?? -1 }, "framesMissingInTakes": booth[0].map(\.frames.missing),
-                                 // Issue 35: the pictures each take kept, its longest gap (frame
+                                 // The pictures each take kept, its longest gap (frame
                                  // intervals, from the pictures' numbers), the pictures the booth
                                  // skipped by plan, its pictures a second and its steps.
                                  "picturesKept": booth[0].map(\.frames.kept), "longestGap": booth[0].map(\.frames.longestGap),

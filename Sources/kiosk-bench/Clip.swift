@@ -132,7 +132,7 @@ func countFrames(_ o: [String: String]) {
         longest = max(longest, step)
     }
     // `longestGap`: the longest step between two pictures, in frame intervals (1: none missing);
-    // `gapsOver2`: [the picture after it (from 0), the step] for each step over 2 (issue 35).
+    // `gapsOver2`: [the picture after it (from 0), the step] for each step over 2.
     printLine(["file": file, "frames": numbers.count, "first": numbers.first ?? -1, "last": numbers.last ?? -1,
                "missing": missing, "repeatedOrBackwards": repeated, "longestGap": longest, "gapsOver2": over2])
 }

@@ -1,4 +1,4 @@
-// The hand-over as a guest feels it with `--loudness` (issue 44): the release kiosk-recorder records
+// The hand-over as a guest feels it with `--loudness`: the release kiosk-recorder records
 // a take (test camera and tone), the guest reviews it for a few seconds, then the time from Use Video
 // written on its stdin to the outcome event, with `--loudness` (the leveled copy made during the
 // review, renamed at the hand-over) and without it, rounds interleaved.

@@ -1,4 +1,4 @@
-// `kiosk-bench loudness`: `--loudness` at the hand-over (issue 44) on a 30 s take: our TakeLoudness
+// `kiosk-bench loudness`: `--loudness` at the hand-over on a 30 s take: our TakeLoudness
 // (measure with libebur128, gain and limiter with libavfilter, the sound re-encoded, the picture
 // copied, synced, renamed; in this process, as the booth's file worker runs it) against the ffmpeg
 // CLI doing the same work on the same take: ebur128 to measure, then volume (and alimiter) with the

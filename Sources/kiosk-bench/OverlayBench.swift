@@ -1,4 +1,4 @@
-// The overlay's blend alone (`--overlay`, issue 33): microseconds a picture to burn an overlay into a
+// The overlay's blend alone (`--overlay`): microseconds a picture to burn an overlay into a
 // yuv420p picture's planes (OverlayPlanes, as the writer does before each encode), against a plain
 // copy of the same planes, at each vector width this CPU has.
 import Foundation

@@ -1,4 +1,4 @@
-// `kiosk-bench reel`: the hosts' film (issue 44) of ten 30 s 720p takes: `kiosk-recorder reel`
+// `kiosk-bench reel`: the hosts' film of ten 30 s 720p takes: `kiosk-recorder reel`
 // against the ffmpeg CLI doing the same work on the same takes in one run: each take scaled and
 // padded to 1280x720 at 30 fps, its sound through loudnorm to -16 LUFS, a drawtext card before each
 // (and a title card), all concatenated and encoded with the writer's own x264 settings and AAC, the

@@ -1,4 +1,4 @@
-// `kiosk-bench share`: the share folder's cost (issue 31) on a real take. Our remux (ShareRendition,
+// `kiosk-bench share`: the share folder's cost on a real take. Our remux (ShareRendition,
 // in this process, as the booth's file worker runs it) against `ffmpeg -c copy -movflags +faststart`
 // on the same take, rounds interleaved; and the whole share folder (video, poster, page, published).
 import Foundation

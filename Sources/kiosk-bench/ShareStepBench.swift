@@ -1,4 +1,4 @@
-// The share step as a guest feels it (issue 31): the release kiosk-recorder records a take, then the
+// The share step as a guest feels it: the release kiosk-recorder records a take, then the
 // time from Use Video written on its stdin to `takeShared` (the share folder written whole: the
 // remux, the poster, the page, synced and renamed; the QR code is drawn in the same turn of the
 // booth's loop), against `ffmpeg -c copy -movflags +faststart` run on the very take it handed over,

@@ -1,7 +1,7 @@
 // kiosk-bench trial-cost: the CPU a picture costs libx264 as `--check`'s encoding trial opens it
 // (EncodeTrial), on the trial's own pictures (TrialFootage), on the test pattern it used before, and
 // on real footage (the clip as the booth gets it from a webcam: JPEG at quality 3, decoded), at each
-// step of effort, in the same rounds; the medians and each against the footage's (issue 35: the
+// step of effort, in the same rounds; the medians and each against the footage's (the
 // trial's verdict should hold for a camera's pictures).
 import Foundation
 import KioskCapture

@@ -56,7 +56,7 @@ let usageText = """
           microseconds a picture for a booth's frame and for a picture covered all over, at each
           vector width, against a plain copy of the same planes
       share [--take FILE] [--footage CLIP [--size WxH] [--seconds S]] [--rounds N] [--dir D]
-          the share folder (issue 31) of a take (made first from the clip by the real writer, with a
+          the share folder of a take (made first from the clip by the real writer, with a
           tone, when FILE is missing): our remux (ShareRendition, in this process) against `ffmpeg
           -c copy -movflags +faststart` on the same take, rounds interleaved, medians and the
           ratio; and the whole folder's steps (poster, page, publish)
@@ -68,7 +68,7 @@ let usageText = """
           run kiosk-recorder (test camera and tone), record S seconds (30), review for a few, Use Video:
           the time to the outcome event with --loudness (its copy made during the review) and without
       boomerang --footage CLIP [--size WxH] [--pictures N] [--rounds N] [--dir D]
-          a boomerang of N raw pictures of the clip (issue 45): ours (boomerang-make: the booth's
+          a boomerang of N raw pictures of the clip: ours (boomerang-make: the booth's
           writer, each picture a key frame, the loop a reorder of the packets) against the ffmpeg CLI's
           split/reverse/trim/concat/loop with the same x264 settings and with a key frame a second,
           rounds interleaved: median CPU seconds, the ratios, bytes and SSIM against the raw loop

@@ -1,4 +1,4 @@
-// `kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json]` (issue 44): the
+// `kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json]`: the
 // hosts' film of every take the booth kept in DIR, oldest first (KioskMedia's Reel makes it). Photos
 // stay out. A take that cannot be read is left out and named; SIGINT or SIGTERM stop it, and no
 // file is left at --output. Progress: a bar on a terminal, or `reelProgress` lines with --json.

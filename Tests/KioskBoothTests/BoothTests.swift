@@ -14,7 +14,7 @@ struct BoothTests {
         let h = BoothHarness()
         h.booth.start()
         #expect(h.step(until: { h.events.names == ["ready"] }))
-        h.booth.step()
+        h.turn()
         #expect(h.camera.starts == 1)
         #expect(h.screen.rendered.last??.mode == .ready)
         #expect(h.screen.rendered.last??.buttons == [.cancel, .start])
@@ -25,7 +25,7 @@ struct BoothTests {
         let path = NSTemporaryDirectory() + "kiosk-booth-\(getpid()).sock"
         let server = try ControlServer(path: path, log: { _ in })
         defer { server.close() }
-        let h = BoothHarness(events: EventPipe(copies: { server.broadcast($0) }))
+        let h = BoothHarness(events: StdoutTwin(copies: { server.broadcast($0) }))
         try h.booth.serveControl(server)
         let client = try ControlClient(path: path)
         let deadline = Date().addingTimeInterval(5)
@@ -64,7 +64,7 @@ struct BoothTests {
         // The frozen frame: frames no longer reach the screen.
         let shown = h.screen.framesShown
         h.camera.send(sequence: 6)
-        h.booth.step()
+        h.turn()
         #expect(h.screen.framesShown == shown)
         h.send(.press(.useVideo))
         #expect(h.step(until: { h.booth.isFinished }))
@@ -112,7 +112,7 @@ struct BoothTests {
         writer.finishesOnStop.withLock { $0 = false }
         // A sync running 1.9 s while recording: not yet slow.
         writer.disk.withLock { $0 = (nil, 1.9) }
-        for _ in 0..<5 { h.booth.step() }
+        for _ in 0..<5 { h.turn() }
         #expect(!h.events.names.contains("error"))
         writer.disk.withLock { $0 = (nil, 2.0) }
         #expect(h.step(until: { h.events.names.contains("error") }))
@@ -123,7 +123,7 @@ struct BoothTests {
         #expect(h.step(until: { writer.stops == [.user] }))
         // Stopped, finishing 0.4 s: no words yet (a quick end never flashes them).
         writer.disk.withLock { $0 = (0.4, 3.0) }
-        for _ in 0..<5 { h.booth.step() }
+        for _ in 0..<5 { h.turn() }
         #expect(h.screen.rendered.last??.message == nil && h.booth.machine.mode == .recording)
         writer.disk.withLock { $0 = (0.5, 3.1) }
         #expect(h.step(until: { h.screen.rendered.last??.message == .saving }))
@@ -150,16 +150,17 @@ struct BoothTests {
         #expect(h.startTake())
         let writer = try #require(h.writer)
         var sequence: UInt32 = 0
-        /// Sends a picture every 10 ms for `seconds`, a loop turn after each; how many were drawn.
+        let clock = try #require(h.clock)
+        /// Sends a picture every 10 ms (of the booth's clock) for `seconds`, a loop turn after each;
+        /// how many were drawn.
         func feed(seconds: Double) -> (sent: Int, drawn: Int) {
-            let shown = h.screen.framesShown, end = MonotonicClock.now() + Int64(seconds * 1e9)
-            var sent = 0
-            while MonotonicClock.now() < end {
+            let shown = h.screen.framesShown
+            let sent = Int((seconds * 100).rounded())
+            for _ in 0..<sent {
                 sequence += 1
-                sent += 1
                 h.camera.send(sequence: sequence)
-                h.booth.step()
-                usleep(10_000)
+                h.turn()
+                clock.advance(seconds: 0.01)
             }
             return (sent, h.screen.framesShown - shown)
         }
@@ -269,39 +270,41 @@ struct BoothTests {
 
     @Test("a signal while the writer still opens: the stop reaches it once it has started, and the booth exits")
     func signalWhileStarting() throws {
-        let h = BoothHarness(start: .waitForRelease)
+        let h = BoothHarness()
         h.booth.start()
+        #expect(h.step(until: { h.events.names == ["ready"] }))
+        // The file worker, where the take opens, waits (a slow disk).
+        h.executors.hold("kiosk-files")
         h.send(.press(.start))
-        #expect(h.step(until: { h.writerCount == 1 }))
+        h.turn()
         h.booth.inbox.post(.signal(SIGTERM))
-        for _ in 0..<20 { h.booth.step() }
+        for _ in 0..<20 { h.turn() }
         #expect(!h.booth.isFinished, "the take is still opening")
-        let writer = try #require(h.writer)
-        writer.release()
+        #expect(h.writerCount == 0)
+        h.executors.hold("kiosk-files", false)
         #expect(h.step(until: { h.booth.isFinished }))
+        let writer = try #require(h.writer)
         #expect(writer.stops == [.signal])
         #expect(h.audio.played == [], "no begin sound for a take stopped before it began")
         #expect(h.events.names == ["ready", "recordingStarted", "recordingFinished", "terminated"])
     }
 
-    @Test("stdout blocked: the booth goes on (Stop reaches the writer at once), state replies past the bound are dropped, every other event arrives once read")
+    @Test("stdout not read: the booth goes on (Stop reaches the writer at once), and every event arrives, in order, once read")
     func blockedStdout() throws {
-        // A small bound so that the pipe and the queue fill quickly.
-        let pipe = EventPipe(limit: 256 << 10, reading: false)
-        let h = BoothHarness(events: pipe)
+        let stdout = StdoutTwin(reading: false)
+        let h = BoothHarness(events: stdout)
         h.booth.start()
         h.send(.press(.start))
         #expect(h.step(until: { h.writer?.startedOnUIThread == false }))
-        for _ in 0..<8000 { h.send(.state) } // ~ 1 MB of replies: the 64 KiB pipe and the queue fill
-        h.booth.step()
-        #expect(pipe.writer.droppedLines > 0, "state replies past the bound are dropped")
+        for _ in 0..<8000 { h.send(.state) } // ~ 1 MB of replies nobody reads
+        h.turn()
+        #expect(stdout.waitingLines >= 8000)
         h.send(.press(.stop))
         #expect(h.step(until: { h.booth.machine.mode == .finished }))
-        #expect(try #require(h.writer).stops == [.user], "Stop reached the writer while stdout was full")
-        pipe.startReading()
-        #expect(pipe.writer.flush(timeout: 10))
-        #expect(h.step(until: { pipe.names.count == 3 + 8000 - pipe.writer.droppedLines }))
-        let names = pipe.names.filter { $0 != "state" }
+        #expect(try #require(h.writer).stops == [.user], "Stop reached the writer while stdout was not read")
+        stdout.startReading()
+        #expect(stdout.names.count == 3 + 8000)
+        let names = stdout.names.filter { $0 != "state" }
         #expect(names == ["ready", "recordingStarted", "recordingFinished"])
     }
 
@@ -372,7 +375,7 @@ struct BoothTests {
         #expect(h.startTake())
         h.booth.inbox.post(.systemSleep(true))
         // One turn: the stop reaches the writer; its report comes back through the inbox next turn.
-        h.booth.step()
+        h.turn()
         #expect(try #require(h.writer).stops == [.background])
         #expect(h.booth.machine.mode == .recording)
         #expect(sleep.held, "held while the take is being written")
@@ -398,14 +401,14 @@ struct BoothTests {
         // Posted before the start: it is in the inbox before the camera's first report.
         h.booth.inbox.post(.systemSleep(true))
         h.booth.start()
-        h.booth.step()
+        h.turn()
         #expect(!sleep.held)
         #expect(h.step(until: { h.events.names == ["ready"] }))
         #expect(h.step(until: { h.booth.machine.visibleButtons == [.cancel] }), "the background follows ready")
         h.booth.inbox.post(.systemSleep(false))
         #expect(h.step(until: { sleep.held && h.booth.machine.visibleButtons == [.cancel, .start] }))
         h.booth.inbox.post(.systemSleep(true))
-        h.booth.step()
+        h.turn()
         #expect(!sleep.held, "in ready, in the turn that took the signal")
     }
 }
@@ -441,13 +444,13 @@ struct BoothPlaybackTests {
         #expect(h.audio.attached == 1, "the player's sound joins the output")
         #expect(h.events.names == ["playbackStarted"])
         h.screen.queuedInputs = [.tapElsewhere(Point(x: 10, y: 10))]
-        h.booth.step()
+        h.turn()
         #expect(h.booth.machine.playbackPaused)
         let shown = h.screen.playbackPictures
-        for _ in 0..<30 { h.booth.step() }
+        for _ in 0..<30 { h.turn() }
         #expect(h.screen.playbackPictures == shown, "no new picture while paused")
         h.screen.queuedInputs = [.togglePause]
-        h.booth.step()
+        h.turn()
         #expect(!h.booth.machine.playbackPaused)
         h.screen.queuedInputs = [.press(.closePlayer)]
         #expect(h.step(until: { h.booth.isFinished }))
@@ -462,7 +465,7 @@ struct BoothPlaybackTests {
         let h = try player(showing: 2)
         h.booth.inbox.post(.signal(SIGUSR1))
         h.booth.inbox.post(.signal(SIGUSR2))
-        h.booth.step()
+        h.turn()
         #expect(h.booth.machine.playbackPaused)
         h.send(.tap(Point(x: 5, y: 5)))
         #expect(h.step(until: { h.booth.isFinished }))
@@ -480,7 +483,7 @@ struct BoothPlaybackTests {
         h.send(.press(.start))
         #expect(h.step(until: { h.events.names.contains("recordingStarted") }))
         h.send(.rotate(.landscapeLeft))
-        for _ in 0..<5 { h.booth.step() }
+        for _ in 0..<5 { h.turn() }
         #expect(h.screen.orientation == .portrait, "no turn while recording")
         // The take carries the turn of the orientation it started in.
         let turns = { (o: Orientation) in DisplayTransform(physical: h.screen.outputSize, orientation: o).cameraQuarterTurns(mount: 0) }

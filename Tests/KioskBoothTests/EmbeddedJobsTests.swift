@@ -10,9 +10,6 @@ import Testing
 struct EmbeddedJobsTests {
     static func decoded(_ h: BoothHarness) -> [KioskEvent] { VirtualTimeTests.decoded(h) }
 
-    /// A hook that runs until the test makes `gate` (a file).
-    static func gatedHook(_ gate: String) -> String { "while [ ! -e '\(gate)' ]; do sleep 0.01; done" }
-
     /// The take's file as a writer leaves it (the twin writes nothing): `text` at its path.
     static func takeFile(_ h: BoothHarness, _ text: String) throws -> String {
         let path = try #require(h.writer?.settings.outputPath)
@@ -41,17 +38,18 @@ struct EmbeddedJobsTests {
 
     @Test("a once session's exit waits for the running hook: Use Video, then many turns with the hook running and no exit; the hook ends, hookFinished, then the exit")
     func exitWaitsForHook() throws {
-        let gate = NSTemporaryDirectory() + "kiosk-gate-\(getpid())-exit"
-        defer { try? FileManager.default.removeItem(atPath: gate) }
-        let h = BoothHarness(configure: { $0.service.onTake = Self.gatedHook(gate) })
+        let h = BoothHarness(configure: { $0.service.onTake = "exit 0" })
         h.booth.start()
         #expect(h.step(until: { h.events.names == ["ready"] }))
         _ = try Self.record(h, count: 1, text: "take")
+        // The hooks worker is busy (an upload): the hook waits there until the test lets it run.
+        h.executors.hold("kiosk-hooks")
         h.send(.press(.useVideo))
         #expect(h.step(until: { Self.handedOver(h).count == 1 }))
-        for _ in 0..<50 { h.booth.step() }
-        #expect(!h.booth.isFinished, "the hook still runs")
-        _ = FileManager.default.createFile(atPath: gate, contents: Data())
+        for _ in 0..<50 { h.turn() }
+        #expect(!h.booth.isFinished, "the hook has not ended")
+        #expect(Self.hooksFinished(h).isEmpty)
+        h.executors.hold("kiosk-hooks", false)
         #expect(h.step(until: { h.booth.isFinished }), "\(h.events.names)")
         #expect(Self.hooksFinished(h).map(\.status) == [0])
         #expect(h.booth.finish() == 0)
@@ -59,19 +57,23 @@ struct EmbeddedJobsTests {
 
     @Test("the microphone's close reported after Use Video: the hand-over waits its turn on the file worker and hands over the right take; the next take opens after it")
     func lateMicrophoneClose() throws {
-        let h = BoothHarness(session: .loop, holdMicrophoneClose: true, configure: { $0.capture.microphone = .test })
+        let h = BoothHarness(session: .loop, configure: { $0.capture.microphone = .test })
         h.booth.start()
         #expect(h.step(until: { h.events.names == ["ready"] }))
         _ = try Self.record(h, count: 1, text: "first")
+        // The microphone's close is on the file worker, which waits (a device slow to close).
+        #expect(h.microphone?.log.map(\.0) == ["start"])
+        h.executors.hold("kiosk-files")
         h.send(.press(.useVideo))
-        for _ in 0..<30 { h.booth.step() }
+        for _ in 0..<30 { h.turn() }
         #expect(Self.handedOver(h).isEmpty, "behind the microphone's close")
-        h.microphoneCloses.signal()
+        #expect(h.microphone?.log.map(\.0) == ["start"])
+        h.executors.hold("kiosk-files", false)
         #expect(h.step(until: { Self.handedOver(h).count == 1 }))
+        #expect(h.microphone?.log.map(\.0) == ["start", "stop"])
         let path = try #require(Self.handedOver(h).first)
         #expect(FileManager.default.contents(atPath: path) == Data("first".utf8))
         #expect(h.step(until: { h.booth.machine.mode == .ready }))
-        h.microphoneCloses.signal()
         _ = try Self.record(h, count: 2, text: "second")
         h.send(.press(.useVideo))
         #expect(h.step(until: { Self.handedOver(h).count == 2 }))
@@ -81,18 +83,19 @@ struct EmbeddedJobsTests {
 
     @Test("a hook ending while the guest retakes the next take: hookFinished for the first take, the retaken file deleted, the first kept, the booth ready")
     func hookEndsDuringRetake() throws {
-        let gate = NSTemporaryDirectory() + "kiosk-gate-\(getpid())-retake"
-        defer { try? FileManager.default.removeItem(atPath: gate) }
-        let h = BoothHarness(session: .loop, configure: { $0.service.onTake = Self.gatedHook(gate) })
+        let h = BoothHarness(session: .loop, configure: { $0.service.onTake = "exit 0" })
         h.booth.start()
         #expect(h.step(until: { h.events.names == ["ready"] }))
         _ = try Self.record(h, count: 1, text: "first")
+        h.executors.hold("kiosk-hooks")
         h.send(.press(.useVideo))
         #expect(h.step(until: { Self.handedOver(h).count == 1 && h.booth.machine.mode == .ready }))
         let first = try #require(Self.handedOver(h).first)
         let second = try Self.record(h, count: 2, text: "second")
+        #expect(Self.hooksFinished(h).isEmpty)
         h.send(.press(.retake))
-        _ = FileManager.default.createFile(atPath: gate, contents: Data())
+        h.turn()
+        h.executors.hold("kiosk-hooks", false)
         #expect(h.step(until: { Self.hooksFinished(h).count == 1 && !FileManager.default.fileExists(atPath: second) }), "\(h.events.names)")
         #expect(Self.hooksFinished(h).first?.path == first)
         #expect(Self.hooksFinished(h).first?.status == 0)
@@ -109,7 +112,7 @@ struct EmbeddedJobsTests {
         let clock = VirtualClock()
         var name = ""
         do {
-            let h = BoothHarness(session: .loop, clock: clock.read, folder: folder, configure: { $0.service.onTake = "exit 3" })
+            let h = BoothHarness(session: .loop, clock: clock, folder: folder, configure: { $0.service.onTake = "exit 3" })
             h.booth.start()
             #expect(h.step(until: { h.events.names == ["ready"] }))
             _ = try Self.record(h, count: 1, text: "take")
@@ -121,7 +124,7 @@ struct EmbeddedJobsTests {
             #expect(h.step(until: { (try? String(contentsOfFile: queue, encoding: .utf8)).map { HookQueue.entries(from: $0).first?.attempts == 1 } == true }),
                     "\((try? String(contentsOfFile: queue, encoding: .utf8)) ?? "no queue")")
         }
-        let again = BoothHarness(session: .loop, clock: clock.read, folder: folder, configure: { $0.service.onTake = "exit 0" })
+        let again = BoothHarness(session: .loop, clock: clock, folder: folder, configure: { $0.service.onTake = "exit 0" })
         again.booth.start()
         #expect(again.step(until: { Self.hooksFinished(again).count == 1 }), "\(again.events.names)")
         guard case let .hookFinished(ran, status, attempt)? = Self.decoded(again).first(where: { $0.name == "hookFinished" }) else { return }

@@ -13,7 +13,7 @@ struct EmbeddedRulesTests {
 
     /// The booth's answer to `state`, asked after a turn that took the writer's measures as they are now.
     static func state(_ h: BoothHarness) -> (timer: String, remaining: Double?)? {
-        h.booth.step()
+        h.turn()
         let asked = h.events.names.filter { $0 == "state" }.count
         h.send(.state)
         guard h.step(until: { h.events.names.filter { $0 == "state" }.count > asked }) else { return nil }
@@ -29,12 +29,12 @@ struct EmbeddedRulesTests {
         writer.finishesOnStop.withLock { $0 = false }
         h.booth.inbox.post(.signal(SIGTSTP))
         #expect(h.step(until: { writer.stops == [.background] }))
-        for _ in 0..<20 { h.booth.step() }
+        for _ in 0..<20 { h.turn() }
         #expect(h.processStops.withLock { $0 } == 0, "not while the take is still being written")
         writer.finish(.background)
         #expect(h.step(until: { h.processStops.withLock { $0 } == 1 }))
         #expect(h.events.names == ["ready", "recordingStarted", "recordingFinished"], "recordingFinished out before the stop")
-        for _ in 0..<10 { h.booth.step() }
+        for _ in 0..<10 { h.turn() }
         #expect(h.processStops.withLock { $0 } == 1, "stopped once")
         #expect(h.step(until: { h.camera.stops == 1 }))
         h.send(.press(.retake))
@@ -79,7 +79,7 @@ struct EmbeddedRulesTests {
         #expect(h.step(until: { h.events.names == ["ready"] }))
         h.send(.press(.switchCamera))
         #expect(h.step(until: { !h.booth.machine.cameraSwitching && h.camera.starts == 2 }), "the first camera started again")
-        for _ in 0..<10 { h.booth.step() }
+        for _ in 0..<10 { h.turn() }
         #expect(!h.events.names.contains("cameraChanged"))
         #expect(h.booth.machine.visibleButtons.contains(.start))
     }
@@ -87,28 +87,28 @@ struct EmbeddedRulesTests {
     @Test("silence in a take on virtual time: sound, then 2.9 s of silence says nothing; at 3 s microphoneSilent, once; sound and 3 s more say it again")
     func silence() throws {
         let clock = VirtualClock()
-        let h = BoothHarness(clock: clock.read) { $0.capture.microphone = .test }
+        let h = BoothHarness(clock: clock) { $0.capture.microphone = .test }
         #expect(h.startTake())
         let microphone = try #require(h.microphone)
         microphone.send(peak: 8000)
-        h.booth.step()
+        h.turn()
         var silent: Int { h.events.names.filter { $0 == "microphoneSilent" }.count }
         for _ in 0..<29 {
             clock.advance(seconds: 0.1)
             microphone.send(peak: 0)
-            h.booth.step()
+            h.turn()
         }
         #expect(silent == 0, "2.9 s of silence")
         clock.advance(seconds: 0.15)
         microphone.send(peak: 0)
-        #expect(h.step(until: { silent == 1 }, seconds: 5), "\(h.events.names)")
+        #expect(h.step(until: { silent == 1 }), "\(h.events.names)")
         clock.advance(seconds: 10)
-        for _ in 0..<10 { h.booth.step() }
+        for _ in 0..<10 { h.turn() }
         #expect(silent == 1, "said once")
         microphone.send(peak: 8000)
-        h.booth.step()
+        h.turn()
         clock.advance(seconds: 3.1)
-        #expect(h.step(until: { silent == 2 }, seconds: 5), "quiet again after sound")
+        #expect(h.step(until: { silent == 2 }), "quiet again after sound")
     }
 
     @Test("a 20-minute take's time left: the duration's, then the room the size cap or the free disk leaves at the take's rate; the timer counts down within the warning")
@@ -137,13 +137,13 @@ struct EmbeddedRulesTests {
         // within the 10 s warning, so the timer counts it down).
         for (elapsed, written) in [(0.5, 100_000), (1.5, 300_000), (2.5, 500_000), (3.5, 700_000)] as [(Double, Int64)] {
             writer.measured.withLock { $0 = (elapsed, written, 1_800_000) }
-            h.booth.step()
+            h.turn()
         }
         let state = try #require(Self.state(h))
         #expect(state.remaining == 9 && state.timer == "00:09", "\(state)")
         // The disk freed: more room is said at once.
         writer.measured.withLock { $0 = (4.5, 900_000, 4_000_000) }
-        h.booth.step()
+        h.turn()
         #expect(Self.state(h)?.remaining == 20)
     }
 }
@@ -155,7 +155,7 @@ extension EmbeddedRulesTests {
     @Test("photos mid-take with --share-dir: each announced at once, their codes wait for ready and show one at a time, each for --share-seconds of virtual time (Done ends one early)")
     func photoCodes() throws {
         let clock = VirtualClock()
-        let h = BoothHarness(session: .loop, clock: clock.read, configure: { config in
+        let h = BoothHarness(session: .loop, clock: clock, configure: { config in
             config.screen.photoButton = true
             config.share.folder = NSTemporaryDirectory() + "kiosk-share-\(getpid())-\(UUID().uuidString.prefix(8))"
             config.share.urlTemplate = "http://booth.local/s/{token}/"
@@ -167,44 +167,44 @@ extension EmbeddedRulesTests {
         }
         for n in 1...2 {
             h.send(.press(.photo))
-            h.booth.step()
+            h.turn()
             h.camera.send(sequence: UInt32(n))
             #expect(h.step(until: { links.count == n }), "photo \(n): \(h.events.names)")
         }
         #expect(links.allSatisfy { $0.path?.hasSuffix(".jpg") == true })
-        for _ in 0..<10 { h.booth.step() }
+        for _ in 0..<10 { h.turn() }
         #expect(h.booth.machine.mode == .recording && Self.shareShown(h) == nil, "no code over the take")
         h.send(.press(.stop))
         #expect(h.step(until: { h.booth.machine.mode == .finished }))
-        for _ in 0..<10 { h.booth.step() }
+        for _ in 0..<10 { h.turn() }
         #expect(Self.shareShown(h) == nil, "nor over its review")
         h.send(.press(.retake))
         #expect(h.step(until: { Self.shareShown(h) == links[0].url }), "the first photo's code once in ready")
         clock.advance(seconds: 19)
-        for _ in 0..<10 { h.booth.step() }
+        for _ in 0..<10 { h.turn() }
         #expect(Self.shareShown(h) == links[0].url, "still at 19 s")
         clock.advance(seconds: 1.5)
         #expect(h.step(until: { Self.shareShown(h) == links[1].url }), "then the second's")
         h.send(.press(.done))
         #expect(h.step(until: { h.booth.machine.mode == .ready }))
-        for _ in 0..<10 { h.booth.step() }
+        for _ in 0..<10 { h.turn() }
         #expect(Self.shareShown(h) == nil, "every code shown once")
     }
 
     @Test("the attract screen after --attract-after of virtual time untouched; a press on it only wakes it, the next press starts")
     func attract() {
         let clock = VirtualClock()
-        let h = BoothHarness(clock: clock.read, configure: { $0.guest.attractAfter = 30 })
+        let h = BoothHarness(clock: clock, configure: { $0.guest.attractAfter = 30 })
         h.booth.start()
         #expect(h.step(until: { h.events.names == ["ready"] }))
         clock.advance(seconds: 29)
-        for _ in 0..<10 { h.booth.step() }
+        for _ in 0..<10 { h.turn() }
         #expect(h.screen.rendered.last??.attract == nil, "not at 29 s")
         clock.advance(seconds: 1.5)
         #expect(h.step(until: { h.screen.rendered.last??.attract != nil }))
         h.screen.queuedInputs.append(.press(.start))
         #expect(h.step(until: { h.screen.rendered.last??.attract == nil }))
-        for _ in 0..<10 { h.booth.step() }
+        for _ in 0..<10 { h.turn() }
         #expect(!h.events.names.contains("recordingStarted"), "the wake pressed nothing")
         h.screen.queuedInputs.append(.press(.start))
         #expect(h.step(until: { h.events.names.contains("recordingStarted") }))
@@ -234,7 +234,7 @@ extension EmbeddedRulesTests {
         let movie = try BoothPlaybackTests().movie()
         defer { try? FileManager.default.removeItem(atPath: movie) }
         let clock = VirtualClock()
-        let h = BoothHarness(session: .loop, clock: clock.read, takeFolder: true, configure: { config in
+        let h = BoothHarness(session: .loop, clock: clock, takeFolder: true, configure: { config in
             config.guest.attractAfter = 30
             config.guest.attractSlideshow = true
         })
@@ -248,16 +248,16 @@ extension EmbeddedRulesTests {
         #expect(h.step(until: { h.booth.machine.mode == .finished }))
         h.send(.press(.useVideo))
         #expect(h.step(until: { h.booth.machine.mode == .ready && h.events.names.last == "videoRecorderDidFinishRecordingVideoWithOutputPath" }))
-        for _ in 0..<20 { h.booth.step() }
+        for _ in 0..<20 { h.turn() }
         #expect(h.screen.playbackPictures == 0, "nothing plays before the attract screen")
         clock.advance(seconds: 31)
-        #expect(h.step(until: { h.screen.playbackPictures >= 3 }), "the take plays")
+        #expect(h.step(until: { h.screen.playbackPictures >= 3 }, player: true), "the take plays")
         #expect(h.screen.rendered.last??.attract != nil, "under the attract screen")
         #expect(h.audio.attached == 0, "silent")
         h.screen.queuedInputs.append(.tapElsewhere(Point(x: 5, y: 5)))
         #expect(h.step(until: { h.screen.rendered.last??.attract == nil }))
         let shown = h.screen.playbackPictures
-        for _ in 0..<30 { h.booth.step() }
+        for _ in 0..<30 { h.turn() }
         #expect(h.screen.playbackPictures == shown, "stopped by the touch")
     }
 }

@@ -16,10 +16,10 @@ struct PhotoBoothTests {
         let h = BoothHarness(configFile: "photo-button = yes\n")
         #expect(h.startTake())
         let writer = try #require(h.writer)
-        h.booth.step()
+        h.turn()
         #expect(h.screen.rendered.last??.buttons == [.stop, .photo])
         h.send(.press(.photo))
-        h.booth.step()
+        h.turn()
         #expect(h.audio.played == [.begin, .shutter])
         #expect(h.screen.rendered.last??.flash != nil, "the flash is drawn")
         for n in 1...3 { h.camera.send(sequence: UInt32(n)) }
@@ -45,14 +45,14 @@ struct PhotoBoothTests {
         #expect(h.step(until: { h.events.names.count == 2 }))
         #expect(h.events.names == ["ready", "error"])
         clock.advance(seconds: 2.1)
-        #expect(h.step(until: { h.events.names.count == 3 }, seconds: 10))
+        #expect(h.step(until: { h.events.names.count == 3 }))
         guard case let .error(code, message)? = decoded(h).last else {
             Issue.record("\(h.events.names)")
             return
         }
         #expect(code == .photoFailed, "\(message)")
         h.send(.press(.photo))
-        h.booth.step()
+        h.turn()
         h.camera.send(sequence: 1)
         #expect(h.step(until: { h.events.names.contains("photoTaken") }), "\(h.events.names)")
     }

@@ -1,6 +1,9 @@
 // Test twins of the booth's parts, each at the booth's own boundary: a screen that records what it
 // was asked to draw, a sound output that records what it played, a camera and a microphone the
-// test drives, a writer the test finishes, and a stdout that is a real pipe (read, or left full).
+// test drives, a writer the test finishes, and a stdout that keeps every line as it is emitted (or
+// holds them, as a parent that does not read). The booth's worker queues are embedded ones
+// (`EmbeddedExecutors`) and its clock a `VirtualClock`: the test's thread runs everything, a step
+// runs until nothing is left to do, and time passes only when the test moves it.
 import Foundation
 import KioskBooth
 import KioskCapture
@@ -11,8 +14,8 @@ import KioskStorage
 import KioskUI
 import Testing
 
-/// Whether the caller runs on `ui`, the thread a test steps its booth on (the booth's UI thread).
-func on(_ ui: pthread_t) -> Bool { pthread_equal(ui, pthread_self()) != 0 }
+/// Whether the caller runs in the booth's own turn (its UI thread), not in a job of its workers.
+func on(_ ui: EmbeddedExecutors) -> Bool { !ui.inJob }
 
 /// Records every model drawn and every picture shown; inputs the test queues come out of
 /// `waitEvents` as a display's would.
@@ -27,11 +30,8 @@ final class ScreenTwin: BoothScreen {
     var cleared = 0
     var queuedInputs: [UIInput] = []
 
+    /// What the test queued, at once: the twin never waits (time is the test's clock).
     func waitEvents(timeoutMs: Int, visible: [Button]) -> [UIInput] {
-        if queuedInputs.isEmpty {
-            usleep(UInt32(min(timeoutMs, 2)) * 1000)
-            return []
-        }
         defer { queuedInputs.removeAll() }
         return queuedInputs
     }
@@ -139,13 +139,10 @@ final class MicrophoneTwin: AudioSource {
     private struct Feed { var chunks: (@Sendable (AudioChunk) -> Void)? }
     private let feed = Locked(Feed())
     let failsToOpen: Bool
-    let ui: pthread_t
-    /// When set, a stop waits for it (a device slow to close, its report late).
-    let closeGate: DispatchSemaphore?
-    init(failsToOpen: Bool = false, ui: pthread_t, closeGate: DispatchSemaphore? = nil) {
+    let ui: EmbeddedExecutors
+    init(failsToOpen: Bool = false, ui: EmbeddedExecutors) {
         self.failsToOpen = failsToOpen
         self.ui = ui
-        self.closeGate = closeGate
     }
     var info: AudioSourceInfo { AudioSourceInfo(name: "twin", sampleRate: 48000, channels: 1) }
     var overruns: Int { 0 }
@@ -157,7 +154,6 @@ final class MicrophoneTwin: AudioSource {
         feed.withLock { $0.chunks = chunks }
     }
     func stop() {
-        closeGate?.wait()
         calls.withLock { $0.append(("stop", on(ui))) }
         feed.withLock { $0.chunks = nil }
     }
@@ -168,10 +164,10 @@ final class MicrophoneTwin: AudioSource {
     }
 }
 
-/// A writer the test controls: it may fail to start, hold its start until released, and it finishes
-/// when asked to stop (or when the test says it hit a limit).
+/// A writer the test controls: it may fail to start, and it finishes when asked to stop (or when the
+/// test says it hit a limit). (A start that waits for the disk is the file worker held.)
 final class WriterTwin: TakeWriter {
-    enum StartBehaviour: Sendable { case succeed, fail, waitForRelease }
+    enum StartBehaviour: Sendable { case succeed, fail }
     private struct State {
         var frames = 0
         var stops: [StopReason] = []
@@ -180,13 +176,12 @@ final class WriterTwin: TakeWriter {
     }
     private let state = Locked(State())
     private let behaviour: StartBehaviour
-    private let released = DispatchSemaphore(value: 0)
     private let onFinish: @Sendable (RecordingResult) -> Void
     let settings: MovieSettings
 
-    let ui: pthread_t
+    let ui: EmbeddedExecutors
 
-    init(settings: MovieSettings, behaviour: StartBehaviour, ui: pthread_t, onFinish: @escaping @Sendable (RecordingResult) -> Void) {
+    init(settings: MovieSettings, behaviour: StartBehaviour, ui: EmbeddedExecutors, onFinish: @escaping @Sendable (RecordingResult) -> Void) {
         self.settings = settings
         self.ui = ui
         self.behaviour = behaviour
@@ -215,10 +210,8 @@ final class WriterTwin: TakeWriter {
         switch behaviour {
         case .succeed: return
         case .fail: throw RecordingStartError(code: .recordingFailed, message: "twin: avcodec_open2 failed")
-        case .waitForRelease: released.wait()
         }
     }
-    func release() { released.signal() }
     func append(_ frame: VideoFrame) { state.withLock { $0.frames += 1 } }
     func append(_ chunk: AudioChunk) {}
     /// Whether a stop finishes the take at once (as a quick disk does), or leaves it to the test
@@ -258,55 +251,52 @@ final class SleepTwin: SleepInhibitor {
     func stop() {}
 }
 
-/// stdout as a pipe: the test reads it line by line, or leaves it unread until it is full.
-final class EventPipe: Sendable {
-    let sink: EventSink
-    let writer: LineWriter
-    private let readFD: Int32
-    private let lines = Locked<[String]>([])
-    private let bytesRead = Locked(0)
-    private let reading = Locked(false)
+/// stdout as the parent reads it: every line, in order, kept as the booth emits it (no thread, no
+/// pipe). `reading: false`: a parent that does not read; the lines wait until `startReading`.
+/// (stdout's own writer, its bound and what it drops, has tests of its own: LineWriterTests.)
+final class StdoutTwin: Sendable {
+    /// The lines, as the booth's event sink writes them.
+    final class Lines: LineOutput {
+        fileprivate struct State {
+            var reading: Bool
+            var received: [String] = []
+            var waiting: [String] = []
+        }
+        fileprivate let state: Locked<State>
+        init(reading: Bool) { state = Locked(State(reading: reading)) }
 
-    /// `copies`: where the sink also gives each line (a control socket's clients).
-    init(limit: Int = 16 << 20, reading: Bool = true, copies: (@Sendable (Data) -> Void)? = nil) {
-        var fds: [Int32] = [-1, -1]
-        _ = pipe(&fds)
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        readFD = fds[0]
-        writer = LineWriter(fd: fds[1], name: "test-stdout", limit: limit, keepsUndroppable: true)
-        sink = EventSink(writer: writer, copies: copies)
-        if reading { startReading() }
-    }
-
-    /// Starts (or resumes) reading the pipe on a thread of its own.
-    func startReading() {
-        guard reading.withLock({ r in defer { r = true }; return !r }) else { return }
-        let (fd, lines, bytesRead) = (readFD, lines, bytesRead)
-        Thread.detachNewThread {
-            var pending = Data()
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let n = read(fd, &buffer, buffer.count)
-                if n <= 0 { return }
-                pending.append(contentsOf: buffer[0..<n])
-                var got: [String] = []
-                while let newline = pending.firstIndex(of: 10) {
-                    got.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-                    pending = Data(pending[(newline + 1)...])
-                }
-                lines.withLock { $0 += got }
-                bytesRead.withLock { $0 += n }
+        func enqueue(_ line: Data, droppable: Bool) {
+            let text = String(decoding: line.last == 10 ? line.dropLast() : line, as: UTF8.self)
+            state.withLock { s in
+                if s.reading { s.received.append(text) } else { s.waiting.append(text) }
             }
         }
+        /// The twin's reader never leaves.
+        func onReaderGone(_ handler: @escaping @Sendable () -> Void) {}
+        func flush(timeout: Double) -> Bool { state.withLock { $0.reading } }
+    }
+    private let lines: Lines
+    let sink: EventSink
+
+    /// `copies`: where the sink also gives each line (a control socket's clients).
+    init(reading: Bool = true, copies: (@Sendable (Data) -> Void)? = nil) {
+        lines = Lines(reading: reading)
+        sink = EventSink(writer: lines, copies: copies)
     }
 
-    /// Every line emitted so far, once the writer wrote it and the reader read it all.
-    var received: [String] {
-        let deadline = Date().addingTimeInterval(10)
-        writer.flush(timeout: 10)
-        while bytesRead.withLock({ $0 }) < writer.bytesWritten && Date() < deadline { usleep(200) }
-        return lines.withLock { $0 }
+    /// The parent starts (or resumes) reading: what waited arrives first.
+    func startReading() {
+        lines.state.withLock { s in
+            s.reading = true
+            s.received += s.waiting
+            s.waiting.removeAll()
+        }
     }
+    /// Lines emitted while nobody read.
+    var waitingLines: Int { lines.state.withLock { $0.waiting.count } }
+
+    /// Every line read so far.
+    var received: [String] { lines.state.withLock { $0.received } }
     /// The `event` names received so far, in order.
     var names: [String] {
         received.compactMap { line in
@@ -322,13 +312,15 @@ final class BoothHarness {
     let camera = CameraTwin()
     /// The cameras the switch goes through after `camera` (`cameras`).
     let moreCameras: [CameraTwin]
-    let events: EventPipe
+    let events: StdoutTwin
     let booth: Booth
     let folder: String
+    /// The booth's worker queues: the test's thread runs their jobs in each step.
+    let executors = EmbeddedExecutors()
+    /// The booth's clock (nil: the player alone, whose threads keep real time).
+    let clock: VirtualClock?
     /// The folder is the test's (a booth started again on it): it stays when this harness goes.
     private let keepsFolder: Bool
-    /// With `holdMicrophoneClose`: each microphone's stop waits for a signal here.
-    let microphoneCloses = DispatchSemaphore(value: 0)
     private let writers = Locked<[WriterTwin]>([])
     private let microphones = Locked<[MicrophoneTwin]>([])
     private let microphoneChoices = Locked<[MicrophoneChoice]>([])
@@ -339,15 +331,17 @@ final class BoothHarness {
 
     /// `configFile`: the booth runs with `--config booth.conf` (whose text is `configText`), so
     /// SIGHUP reloads.
-    /// `clock`: the booth's loop reads this clock instead of CLOCK_MONOTONIC (a `VirtualClock`'s).
+    /// `clock`: the clock the booth's loop reads instead of CLOCK_MONOTONIC (a new one when nil,
+    /// which stands still until the test moves it). The player alone (`playing`) keeps real time:
+    /// its decoding threads and its sound's pull are the player's own.
     /// `configure`: changes to the configuration the booth starts with.
     init(session: SessionMode = .once, start: WriterTwin.StartBehaviour = .succeed, microphoneFails: Bool = false,
-         events: EventPipe = EventPipe(), playing file: String? = nil, configFile: String? = nil,
-         clock: (@Sendable () -> Int64)? = nil, cameras: Int = 1, monitorsMicrophone: Bool = false,
-         folder: String? = nil, holdMicrophoneClose: Bool = false, takeFolder: Bool = false,
+         events: StdoutTwin = StdoutTwin(), playing file: String? = nil, configFile: String? = nil,
+         clock: VirtualClock? = nil, cameras: Int = 1, monitorsMicrophone: Bool = false,
+         folder: String? = nil, takeFolder: Bool = false,
          configure: (inout Configuration) -> Void = { _ in }) {
         moreCameras = (1..<max(cameras, 1)).map { CameraTwin(name: "twin\($0)") }
-        let ui = pthread_self()
+        let ui = executors
         keepsFolder = folder != nil
         self.folder = folder ?? NSTemporaryDirectory() + "kiosk-booth-\(getpid())-\(UUID().uuidString.prefix(8))"
         let folder = self.folder
@@ -359,7 +353,6 @@ final class BoothHarness {
         config.guest.countdown = 0
         configure(&config)
         let (writers, microphones, microphoneChoices, configText) = (writers, microphones, microphoneChoices, configText)
-        let closeGate = holdMicrophoneClose ? microphoneCloses : nil
         var source: ConfigurationSource?
         if let configFile {
             configText.withLock { $0 = configFile }
@@ -371,7 +364,7 @@ final class BoothHarness {
             screen: screen, audio: audio, camera: camera,
             makeMicrophone: { choice in
                 microphoneChoices.withLock { $0.append(choice) }
-                let mic = MicrophoneTwin(failsToOpen: microphoneFails, ui: ui, closeGate: closeGate)
+                let mic = MicrophoneTwin(failsToOpen: microphoneFails, ui: ui)
                 microphones.withLock { $0.append(mic) }
                 return mic
             },
@@ -386,8 +379,9 @@ final class BoothHarness {
         parts.monitorsMicrophone = monitorsMicrophone
         let processStops = processStops
         parts.stopProcess = { processStops.withLock { $0 += 1 } }
-        if let clock { parts.clock = clock }
-        // The booth's workers are threads; a machine that cannot give them fails the test here.
+        self.clock = file == nil ? clock ?? VirtualClock() : nil
+        if let clock = self.clock { parts.clock = clock.read }
+        parts.makeQueue = executors.factory
         booth = try! file.map { path throws(SystemError) in try Booth(playing: path, config: config, parts: parts) }
             ?? (takeFolder
                 ? Booth(config: config, outputPath: folder + "/" + config.storage.nameTemplate, parts: parts,
@@ -403,16 +397,27 @@ final class BoothHarness {
     /// The microphone each take asked for, in order.
     var microphonesChosen: [MicrophoneChoice] { microphoneChoices.withLock { $0 } }
 
-    /// Steps the booth until `condition` holds; false if it did not within `seconds` (a bound
-    /// against a hang, not a measurement).
+    /// One step: every job the workers were given runs (and the jobs those give), then a turn of
+    /// the booth's loop.
+    func turn() {
+        executors.run()
+        booth.step()
+    }
+
+    /// Takes turns until `condition` holds; false if it did not in `turns` (nothing left to do
+    /// then: a booth on virtual time does in a turn all it will do until the clock moves or a
+    /// device speaks). The player alone waits for its threads, a turn a millisecond, 10 s at most.
+    /// `player`: what is awaited comes from a movie player's own threads (the player alone, or the
+    /// attract screen's slideshow), which keep real time: a turn a millisecond, 10 s at most.
     @discardableResult
-    func step(until condition: () -> Bool, seconds: Double = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { return false }
-            booth.step()
+    func step(until condition: () -> Bool, turns: Int = 200, player: Bool = false) -> Bool {
+        let realTime = player || clock == nil
+        for _ in 0..<(realTime ? 10_000 : turns) {
+            if condition() { return true }
+            turn()
+            if realTime { usleep(1000) }
         }
-        return true
+        return condition()
     }
 
     /// Sends a command as the stdin reader would.
@@ -437,11 +442,11 @@ extension BoothHarness {
     /// A booth with the photo button on `clock`, in ready, its Photo just pressed and a turn taken
     /// (no frame sent: the photo waits for one).
     static func photoPressed(clock: VirtualClock) -> BoothHarness {
-        let h = BoothHarness(configFile: "photo-button = yes\n", clock: clock.read)
+        let h = BoothHarness(configFile: "photo-button = yes\n", clock: clock)
         h.booth.start()
         #expect(h.step(until: { h.events.names == ["ready"] }))
         h.send(.press(.photo))
-        h.booth.step()
+        h.turn()
         return h
     }
 }
