@@ -59,50 +59,6 @@ do {
     exit(2)
 }
 
-/// SDL and the window, or exit 3 with a hint.
-func openScreen(_ config: Configuration) -> (SDLContext, Screen, Assets) {
-    let assets: Assets
-    do { assets = try Assets.locate(environment: environment) } catch {
-        Log.write("kiosk-recorder: \(error)\n")
-        exit(1)
-    }
-    do {
-        let context = try SDLContext()
-        // SDL falls back to its offscreen driver when there is no display at all; a booth that
-        // nobody can see is no booth. Only an explicit SDL_VIDEODRIVER (tests, benchmarks) may
-        // choose it.
-        let driver = context.videoDriver
-        if ["offscreen", "dummy"].contains(driver), environment.videoDriver == nil {
-            Log.write("kiosk-recorder: no display: SDL found none and fell back to its '\(driver)' driver\n\(Screen.noDisplayHint)\n")
-            exit(3)
-        }
-        let shown = config.screen
-        let screen = try Screen(context: context, window: shown.window, orientation: shown.orientation, fontPath: assets.boldFont,
-                                mirrorPreview: shown.mirrorPreview, cameraMount: config.capture.cameraRotation)
-        screen.highContrast = shown.highContrast
-        screen.largeText = shown.largeText
-        screen.extras.photo = shown.photoButton
-        screen.extras.boomerang = config.boomerang.button
-        // With an overlay the preview shows the whole picture by default: the frame's edges where the take has them.
-        screen.previewFit = shown.shownPreviewFit(overlay: config.video.overlay != nil)
-        do { try screen.setWords(shown.words, prompt: config.guestTexts, font: shown.font) } catch {
-            // A language, a prompt or a question no installed font can show is a configuration to fix.
-            Log.write("kiosk-recorder: \(error)\n")
-            exit(2)
-        }
-        Log.info("display: \(driver) \(screen.outputSize), renderer \(screen.rendererName)")
-        // Under KMSDRM touches come from evdev: without read access there are none and no error.
-        if driver == "KMSDRM", let problem = Preflight.inputProblem(folder: environment.inputFolder) { Log.info("input: \(problem)") }
-        return (context, screen, assets)
-    } catch {
-        let cards = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []).filter { $0.hasPrefix("card") }.sorted()
-        let hint = Screen.noDisplayHint(error: "\(error)", requestedDriver: environment.videoDriver,
-                                        devices: cards.map { "/dev/dri/" + $0 })
-        Log.write("kiosk-recorder: no display: \(error)\n\(hint)\n")
-        exit(3)
-    }
-}
-
 /// The control socket (`--control-socket`), listening; or exit 2 naming what is in its way.
 func openControlSocket(_ path: String) -> ControlServer {
     do { return try ControlServer(path: path, log: { Log.info($0) }) } catch {
@@ -173,51 +129,22 @@ case let .play(file, config, player):
         EventSink().emit(.error(code: .playbackFailed, message: problem))
         exit(1)
     }
-    let (context, screen, assets) = openScreen(config)
+    let (context, screen, assets) = openScreen(config, environment: environment)
     screen.playbackFit = player.fit
     // The player alone has no camera: the test pattern stands in and is never started.
     let parts = BoothParts(screen: screen, audio: SoundPlayer(assets: assets), camera: TestPattern(size: config.capture.size.planned, fps: 30),
                            makeMicrophone: { _ in nil }, notifier: notifier, environment: environment)
     serve(makeBooth { () throws(SystemError) in try Booth(playing: file, config: config, parts: parts, player: player) }, context)
 case let .record(config):
-    // The take's path (or with --output-dir, a name in the folder until the first take has its own).
-    let output: String
-    var folder: TakeFolder?
-    if let directory = config.storage.outputDirectory {
-        if let problem = TakeFolder.prepare(directory) {
-            Log.write("kiosk-recorder: --output-dir: \(problem)\n")
-            exit(2)
-        }
-        let path = URL(fileURLWithPath: directory).standardizedFileURL.path
-        folder = TakeFolder(path: path, template: config.storage.nameTemplate, clockTrusted: environment.clockTrusted)
-        output = path + "/" + config.storage.nameTemplate
-    } else {
-        switch TakeOutput.path(config.storage.output) {
-        case let .success(path): output = path
-        case let .failure(problem):
-            Log.write("kiosk-recorder: \(problem.message)\n")
-            exit(problem.status)
-        }
-    }
-    // One recorder per output (file or folder), for as long as this process lives.
-    let lock: OutputLock
-    do throws(OutputLock.Failure) {
-        if let folder { lock = try OutputLock(folder: folder.path) } else { lock = try OutputLock(beside: output) }
-    } catch {
-        let option = folder == nil ? "--output" : "--output-dir"
-        let target = folder?.path ?? output
-        switch error {
-        case let .held(pid): Log.write("kiosk-recorder: \(option): another kiosk-recorder\(pid.map { " (pid \($0))" } ?? "") records to \(target)\n")
-        case let .failed(why): Log.write("kiosk-recorder: \(option): cannot lock \(target): \(why)\n")
-        }
-        exit(2)
-    }
+    // The take's path (or with --output-dir, a name in the folder until the first take has its own),
+    // locked: one recorder per output (file or folder), for as long as this process lives.
+    let (output, folder, lock) = lockedOutput(config.storage, clockTrusted: environment.clockTrusted)
     // A private folder's lock file goes with it, removed by its holder.
     PrivateFolder.holds(lock)
     // Before the display, so that a path in the way exits 2 at once. (`--play` never listens: a
     // booth running with the same config owns the socket.)
     let control = config.service.controlSocket.map(openControlSocket)
-    let (context, screen, assets) = openScreen(config)
+    let (context, screen, assets) = openScreen(config, environment: environment)
     let capture = config.capture
     let camera = CameraFactory.makeAll(capture.cameras, size: capture.size, fps: Double(capture.fps),
                                        exec: ExecCameraSettings(format: capture.cameraFormat, delayMilliseconds: capture.cameraDelay),
