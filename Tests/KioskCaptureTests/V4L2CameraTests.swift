@@ -30,7 +30,7 @@ final class Recorder: Sendable {
 
 @Suite("V4L2 camera (fake device)", .enabled(if: fakeCameraActive, "needs Tests/FakeV4L2Camera/with-fake-camera"))
 struct V4L2CameraTests {
-    /// 300 frames at 640x480@30 in a raw format: 10 s ± 0.2 s, numbered 0…299, none lost, each
+    /// 300 frames at 640x480@30 in a raw format: timestamps 10 s ± 0.2 s apart, numbered 0…299, none lost, each
     /// delivered as `delivered`.
     func threeHundredFrames(format fourcc: String, expected: PixelFormat, delivered: PixelFormat) throws {
         let fake = try FakeCamera("300-\(fourcc)", conf: ["format=\(fourcc) 640x480@30/15 1280x720@10"])
@@ -45,8 +45,10 @@ struct V4L2CameraTests {
         camera.stop()
         let frames = r.frames.withLock { Array($0.prefix(300)) }
         try #require(frames.count == 300)
+        // Never faster than the camera's 30 a second; a loaded machine may take them late (the
+        // pace itself is the timestamps', below).
         let span = Double(frames[299].1 - start) / 1e9
-        #expect(abs(span - 10) <= 0.2, "300 frames took \(span) s")
+        #expect(span >= 9.8 && span <= 12, "300 frames took \(span) s")
         let stampSpan = Double(frames[299].0.timestamp - frames[0].0.timestamp) / 1e9 + 1.0 / 30
         #expect(abs(stampSpan - 10) <= 0.2, "timestamps span \(stampSpan) s")
         #expect(frames.map { Int($0.0.sequence) } == Array(0..<300))

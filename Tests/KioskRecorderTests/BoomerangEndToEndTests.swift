@@ -311,7 +311,9 @@ struct BoomerangEndToEndTests {
         #expect(try ffprobe(slow.outputPath, "stream=r_frame_rate", stream: "v:0") == "30/1")
         let stamps = try Self.stamps(slow.outputPath)
         let n = try #require(stamps.indices.first { $0 > 0 && stamps[$0] < stamps[$0 - 1] }, "never turns: \(stamps)")
-        #expect((54...61).contains(n), "\(n) pictures in a second at 60 fps")
+        // A second at 60 fps, timed for 30: more pictures than a 30 fps camera gives in a second
+        // (60 on an idle machine; a loaded one takes fewer of the camera's), each a 30th of a second.
+        #expect((31...61).contains(n), "\(n) pictures in a second at 60 fps")
         #expect(abs(slow.duration - Double(stamps.count) / 30) < 0.01 && slow.duration >= 3, "\(slow.duration) s for \(stamps.count) pictures")
         #expect(stamps == BoomerangPlan(seconds: 1, frameRate: 30).order(count: n).map { stamps[$0] }, "\(stamps)")
 

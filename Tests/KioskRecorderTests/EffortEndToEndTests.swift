@@ -59,7 +59,8 @@ struct EffortEndToEndTests {
         #expect(result.skippedFrames == missing && missing > 0, "\(result.skippedFrames) skipped, \(missing) missing")
         // About 15 a second once stepped (the first half second at the full rate).
         let rate = Double(numbers.count) / result.duration
-        #expect(abs(result.frameRate - rate) < 0.5 && result.frameRate >= 14 && result.frameRate <= 20, "\(result.frameRate), \(rate) counted")
+        // (About 10 a second where the machine took the rate on to every 3rd.)
+        #expect(abs(result.frameRate - rate) < 0.5 && result.frameRate >= (third ? 9 : 14) && result.frameRate <= 20, "\(result.frameRate), \(rate) counted")
         #expect(result.effortSteps >= 2, "\(result)")
         // Each step said: the rate at once, the effort at the next key frame.
         #expect(slow.stderr.contains("take: rate down to every 2nd picture, 15 a second"), "\(slow.stderr)")

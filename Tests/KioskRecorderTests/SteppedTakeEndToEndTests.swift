@@ -75,7 +75,8 @@ struct SteppedTakeEndToEndTests {
         let pictures = try AVSyncEndToEndTests.pictures(of: take)
         let first = try #require(pictures.first)
         let steps = zip(pictures, pictures.dropFirst()).map { $1.number - $0.number }
-        #expect(steps.contains(2) && steps.allSatisfy { $0 == 1 || $0 == 2 }, "the steps between the pictures' numbers: \(steps)")
+        // Stepped (every 2nd picture; every 3rd where the machine is short of CPU beyond that).
+        #expect(steps.contains { $0 >= 2 } && steps.allSatisfy { (1...EffortRule.maxKeepEvery).contains($0) }, "the steps between the pictures' numbers: \(steps)")
         let misplaced = pictures.filter { abs($0.time - Double($0.number - first.number) / 30) > 0.0015 }
         #expect(misplaced.isEmpty, "\(misplaced.prefix(5).map { "frame \($0.number) at \($0.time) s" })")
         let (onsets, sound) = try AVSyncEndToEndTests.beepOnsets(of: take)
