@@ -28,14 +28,13 @@ struct BoothTests {
         let h = BoothHarness(events: StdoutTwin(copies: { server.broadcast($0) }))
         try h.booth.serveControl(server)
         let client = try ControlClient(path: path)
-        let deadline = Date().addingTimeInterval(5)
-        while server.clientCount == 0 && Date() < deadline { usleep(1000) }
+        #expect(h.step(until: { server.clientCount == 1 }, threads: true))
         h.booth.start()
         #expect(h.step(until: { h.events.names == ["ready"] }))
         try client.send(line: #"{"command":"state"}"#)
         try client.send(line: "nonsense\n\n" + String(repeating: "x", count: 70_000))
         try client.send(line: #"{"command":"start"}"#)
-        #expect(h.step(until: { h.events.names == ["ready", "state", "error", "error", "recordingStarted"] }), "\(h.events.names)")
+        #expect(h.step(until: { h.events.names == ["ready", "state", "error", "error", "recordingStarted"] }, threads: true), "\(h.events.names)")
         var lines: [String] = []
         while lines.count < 5, case let .line(line) = client.receive(until: MonotonicClock.now() + 5_000_000_000) { lines.append(line) }
         #expect(lines == h.events.received)

@@ -251,7 +251,7 @@ extension EmbeddedRulesTests {
         for _ in 0..<20 { h.turn() }
         #expect(h.screen.playbackPictures == 0, "nothing plays before the attract screen")
         clock.advance(seconds: 31)
-        #expect(h.step(until: { h.screen.playbackPictures >= 3 }, player: true), "the take plays")
+        #expect(h.step(until: { h.screen.playbackPictures >= 3 }, threads: true), "the take plays")
         #expect(h.screen.rendered.last??.attract != nil, "under the attract screen")
         #expect(h.audio.attached == 0, "silent")
         h.screen.queuedInputs.append(.tapElsewhere(Point(x: 5, y: 5)))

@@ -407,11 +407,12 @@ final class BoothHarness {
     /// Takes turns until `condition` holds; false if it did not in `turns` (nothing left to do
     /// then: a booth on virtual time does in a turn all it will do until the clock moves or a
     /// device speaks). The player alone waits for its threads, a turn a millisecond, 10 s at most.
-    /// `player`: what is awaited comes from a movie player's own threads (the player alone, or the
-    /// attract screen's slideshow), which keep real time: a turn a millisecond, 10 s at most.
+    /// `threads`: what is awaited comes from a thread that is not the booth's (a movie player's
+    /// decoding, the control socket's server), which keeps real time: a turn a millisecond, 10 s at
+    /// most. (The player alone always waits so.)
     @discardableResult
-    func step(until condition: () -> Bool, turns: Int = 200, player: Bool = false) -> Bool {
-        let realTime = player || clock == nil
+    func step(until condition: () -> Bool, turns: Int = 200, threads: Bool = false) -> Bool {
+        let realTime = threads || clock == nil
         for _ in 0..<(realTime ? 10_000 : turns) {
             if condition() { return true }
             turn()
