@@ -13,6 +13,14 @@ extension Booth {
         carryOut(core.handle(input, at: now))
     }
 
+    /// A touch (or a press) for the core, what it says carried out: true when it only woke the
+    /// attract screen (it presses nothing then).
+    func touchSpent(swallow: Bool) -> Bool {
+        let effects = core.handle(.touch(swallow: swallow), at: now)
+        carryOut(effects)
+        return effects.contains(.touchSpent)
+    }
+
     /// An event for the machine, through the core.
     func tell(_ event: RecorderEvent) {
         feed(.event(event))
@@ -42,12 +50,8 @@ extension Booth {
             case .releaseSleep: sleepInhibitor?.release()
             case .reacquireSleep: sleepInhibitor?.reacquire()
             case .stopProcess: stopProcess()
+            case .stopping: tellService(.stopping)
             }
-        }
-        // systemd hears STOPPING=1 once the machine is on its way out.
-        if machine.exiting && !service.stoppingTold {
-            service.stoppingTold = true
-            tellService(.stopping)
         }
     }
 

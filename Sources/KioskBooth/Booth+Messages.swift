@@ -14,7 +14,7 @@ extension Booth {
     /// there and the camera asked to focus (where it has an auto-focus trigger). The first touch
     /// of an attract screen only wakes it.
     func focus(at point: Point) {
-        guard [.ready, .countdown, .recording].contains(machine.mode), !attracting, machine.cameraAvailable else { return }
+        guard machine.mode.live, !attracting, machine.cameraAvailable else { return }
         draw.focusBox = (point, now)
         camera.triggerFocus()
         needsDraw = true
@@ -117,7 +117,7 @@ extension Booth {
             events.emit(.error(code: .cameraUnavailable, message: reason))
             // No stale picture under the "camera unavailable" note (a finished take's frozen
             // frame stays).
-            if [.ready, .countdown, .recording].contains(machine.mode) { screen.clearPreview() }
+            if machine.mode.live { screen.clearPreview() }
             tell(.cameraLost)
         case .cameraBack:
             tell(.cameraBack)
@@ -151,7 +151,7 @@ extension Booth {
         case .press, .start, .seek, .pause, .pick: feed(.touch(swallow: false))
         case .tap:
             // A tap on the attract screen wakes it, like a finger.
-            if core.handle(.touch(swallow: true), at: now).contains(.touchSpent) { return }
+            if touchSpent(swallow: true) { return }
         default: break
         }
         switch command {

@@ -70,7 +70,7 @@ extension Booth {
     /// reload held for the end of a take must not keep the unit "reloading" for as long.
     func reload(_ result: Result<Configuration, UsageError>) {
         // systemd hears READY=1 only while the booth is not on its way out (STOPPING=1 said so).
-        defer { if !service.stoppingTold { tellService(.ready) } }
+        defer { if !core.stoppingSaid { tellService(.ready) } }
         let file = config.configFile ?? "the command line"
         guard !machine.exiting else {
             Log.info("reload: \(file) read, but the booth is on its way out; ignored")
@@ -117,7 +117,7 @@ extension Booth {
         }
         config = configuration
         // The core's rules read it from now on (a Start in this same turn asks for the new encoder).
-        core.settings = Self.coreSettings(configuration, parts: parts)
+        feed(.settings(Self.coreSettings(configuration, parts: parts)))
         camera.setControls(configuration.capture.cameraControls)
         screen.setPreview(mirror: shown.mirrorPreview, cameraMount: configuration.capture.cameraRotation,
                           fit: shown.shownPreviewFit(overlay: configuration.video.overlay != nil))
@@ -139,7 +139,7 @@ extension Booth {
     /// Tells systemd what the booth is doing (STATUS=, for `systemctl status`) when that changed:
     /// from `ready` on, until it is on its way out.
     func tellStatus() {
-        guard parts.notifier != nil, core.readyOut, !service.stoppingTold else { return }
+        guard parts.notifier != nil, core.readyOut, !core.stoppingSaid else { return }
         let text = service.status.text(mode: machine.mode, saving: core.take.saving, cameraAvailable: machine.cameraAvailable,
                                        player: machine.playerFile != nil)
         guard text != service.statusSaid else { return }

@@ -195,12 +195,11 @@ public final class Booth {
             draw.controls.touched(at: now)
             needsDraw = true
             // A touch (or a key) on the attract screen only wakes it: no take starts by accident.
-            if core.handle(.touch(swallow: input.isGuestTouch), at: now).contains(.touchSpent) { continue }
+            if touchSpent(swallow: input.isGuestTouch) { continue }
             handle(input)
         }
         for message in inbox.take() { handle(message) }
         // The countdown's second, idle reset, the attract screen, the share screen's time, the take's tick.
-        core.settings = Self.coreSettings(config, parts: parts)
         let measured = takeMeasures()
         // (And a hook's try that is due, a running hook asked to end when a signal ends the booth;
         // the exit once all is back.)
@@ -212,7 +211,7 @@ public final class Booth {
         stepSlideshow()
         // The live picture in ready and recording; the last one stays frozen after. (Not under the
         // attract screen's slideshow, whose take's picture covers it.)
-        if [.ready, .countdown, .recording].contains(machine.mode), !previewYields(), !player.slideshowOnScreen,
+        if machine.mode.live, !previewYields(), !player.slideshowOnScreen,
            let (frame, serial) = frames.take(newerThan: draw.frameSerial) {
             draw.frameSerial = serial
             feed(.previewShown)

@@ -117,8 +117,6 @@ struct ServiceLink {
     /// What `systemctl status` shows (STATUS=), and the line last sent.
     var status = ServiceStatus()
     var statusSaid: String?
-    /// STOPPING=1 went to systemd.
-    var stoppingTold = false
     /// Holds the machine's sleep off while a take is made safe (`watchSystemSleep`); nil: none.
     var sleepInhibitor: (any SleepInhibitor)?
     /// What `--metrics-file` counts beyond the status line, and its pace (Booth+Metrics).

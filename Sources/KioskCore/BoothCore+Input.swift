@@ -42,6 +42,8 @@ extension BoothCore {
         case photoShared(ShareLink)
         /// The live picture was drawn: while the encoder is behind, the next waits (TakeWatch).
         case previewShown
+        /// The settings the rules read from now on (a reload's).
+        case settings(Settings)
     }
 
     /// `input`, happening at `now` (the monotonic clock's nanoseconds, read once a turn): what the
@@ -52,6 +54,11 @@ extension BoothCore {
         // code waiting shows as soon as the machine is in ready.
         var effects = effects(of: input) + safeStop.look(writing: machine.mode == .recording)
         if let link = photo.codeDue(allowed: machine.photoShareAllowed) { effects += handle(.takeShared(link)) }
+        // systemd hears STOPPING=1 once, as soon as the machine is on its way out.
+        if machine.exiting, !stoppingSaid {
+            stoppingSaid = true
+            effects.append(.stopping)
+        }
         return effects
     }
 
@@ -61,6 +68,9 @@ extension BoothCore {
         case let .event(event): return handle(event)
         case let .touch(swallow): return touched(at: now, swallow: swallow) ? [.touchSpent] : []
         case let .turn(facts): return turn(at: now, facts)
+        case let .settings(settings):
+            self.settings = settings
+            return []
         case let .fileDone(job):
             fileDone(job)
             return []

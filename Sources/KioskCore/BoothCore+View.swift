@@ -34,11 +34,11 @@ extension BoothCore {
     /// The model to draw at `now`.
     public func viewModel(_ facts: ViewFacts, at now: Int64) -> ViewModel {
         var model = machine.viewModel
-        let live = [Mode.ready, .countdown, .recording].contains(model.mode)
+        let live = model.mode.live
         if model.message == .cameraUnavailable, facts.noCameraFound { model.message = .noCameraFound }
         if model.mode == .ready { model.prompt = facts.prompt }
         // The guestbook's question: large before the take (in the prompt's place), small during it.
-        if let question = guestbook.current, [.ready, .countdown, .recording].contains(model.mode) {
+        if let question = guestbook.current, model.mode.live {
             model.question = (question, model.mode != .recording)
             model.prompt = nil
         }

@@ -59,6 +59,8 @@ public struct BoothCore: Sendable {
         /// SIGTSTP's stop, now that the take is safe: the events said so far go out (at most 1 s),
         /// then the process stops itself (SIGSTOP) until SIGCONT.
         case stopProcess
+        /// The machine is on its way out: systemd hears STOPPING=1 (said once).
+        case stopping
     }
 
     /// The settings the turn's rules read, as the configuration has them now (a reload changes them).
@@ -133,7 +135,9 @@ public struct BoothCore: Sendable {
     public static let second: Int64 = 1_000_000_000
 
     public var machine: RecorderMachine
-    public var settings: Settings
+    public internal(set) var settings: Settings
+    /// `.stopping` was said.
+    public internal(set) var stoppingSaid = false
     /// Idle reset: the finished screen (or a paused review, or the library) untouched.
     public private(set) var idle: IdleRule
     /// The attract screen: ready untouched for `--attract-after`; a touch wakes it.

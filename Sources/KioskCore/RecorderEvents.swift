@@ -8,6 +8,10 @@ public enum Mode: String, CaseIterable, Codable, Sendable {
     case sharing
     /// `--library`: the output folder's takes, or one's review (LibraryRoom).
     case library
+
+    /// The camera's live picture is on screen (and the guest before it): ready, the countdown and
+    /// the take. The last picture stays frozen after.
+    public var live: Bool { [.ready, .countdown, .recording].contains(self) }
 }
 
 /// What to do after an outcome (Use Video or Cancel): exit, or go back to ready for the next guest.
