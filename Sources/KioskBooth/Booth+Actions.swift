@@ -32,6 +32,7 @@ extension Booth {
         for effect in effects {
             switch effect {
             case let .machine(action): perform(action)
+            case let .takePhoto(orientation, job): takePhoto(orientation: orientation, job: job)
             case let .log(line): Log.info(line)
             case .redraw: needsDraw = true
             case let .emit(event): events.emit(event)
@@ -55,8 +56,11 @@ extension Booth {
         }
     }
 
-    private func perform(_ action: BoothAction) {
+    private func perform(_ action: RecorderAction) {
         switch action {
+        case .switchCamera, .startShareClock, .startCountdownClock, .exit, .takePhoto:
+            // The core's own (`BoothCore.keeps`): it never passes them on.
+            assertionFailure("the core passed on \(action)")
         case .startCamera:
             let (camera, inbox, index) = (camera, inbox, core.ring.index)
             camera.setControls(config.capture.cameraControls)
@@ -81,8 +85,6 @@ extension Booth {
             takes.trim = range
         case .shareTake:
             shareWanted()
-        case let .takePhoto(orientation, job):
-            takePhoto(orientation: orientation, job: job)
         case .listLibrary:
             listLibrary()
         case .releaseLibrary:

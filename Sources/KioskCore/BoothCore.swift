@@ -10,11 +10,23 @@
 // (BoothCoreTests).
 
 public struct BoothCore: Sendable {
+    /// Whether the core carries `action` out itself, never passing it to the booth (`.machine`).
+    public static func keeps(_ action: RecorderAction) -> Bool {
+        switch action {
+        case .switchCamera, .startShareClock, .startCountdownClock, .exit, .takePhoto: true
+        default: false
+        }
+    }
+
     /// What the booth does for the core.
     public enum Effect: Equatable, Sendable {
-        /// One of the machine's actions, in the order the machine gave them (never one the core
-        /// keeps: BoothAction has none of them).
-        case machine(BoothAction)
+        /// One of the machine's actions, in the order the machine gave them; never one of those the
+        /// core carries out itself (`keeps`): the camera switch (it says `.tryCamera`), the
+        /// countdown's and the share screen's clocks (started at its turn), the exit (which waits
+        /// for the outstanding work) and the photo (`.takePhoto`, once it counted the photo out).
+        case machine(RecorderAction)
+        /// The shutter: the core counted the photo out as `job` (its outcome brings it back).
+        case takePhoto(orientation: Orientation, job: FileJob)
         /// A line for the log (stderr).
         case log(String)
         /// What shows changed without a machine action (the attract screen began or ended).
@@ -242,7 +254,7 @@ public struct BoothCore: Sendable {
                 take.opening()
                 guestbook.takeBegins()
                 // The listening microphone closes first: the take opens the same device.
-                return listener.takeBegins() + BoothAction(action).map { [.machine($0)] }!
+                return listener.takeBegins() + [.machine(action)]
             case let .emit(event):
                 return [.machine(.emit(guestbook.stamped(completed(event))))]
             case .handOverTake:
@@ -255,9 +267,9 @@ public struct BoothCore: Sendable {
                 }
                 let job = jobs.filePosted()
                 photo.asked(job, at: now)
-                return [.machine(.takePhoto(orientation: orientation, job: job))]
+                return [.takePhoto(orientation: orientation, job: job)]
             default:
-                return BoothAction(action).map { [.machine($0)] } ?? []
+                return [.machine(action)]
             }
         }
     }

@@ -39,4 +39,20 @@ struct BoothCoreShellRulesTests {
     func live(mode: Mode) {
         #expect(mode.live == [.ready, .countdown, .recording].contains(mode))
     }
+
+    @Test("the machine's actions the core carries out itself (the camera switch, the two clocks, the exit, the photo) never reach the booth as .machine: from every fixture, every press and command", arguments: Fixture.allCases)
+    func keptActionsStay(fixture: Fixture) {
+        let events: [RecorderEvent] = Button.allCases.map { .press($0) }
+            + [.start(countdown: 3), .quit, .terminate(signal: "SIGTERM"), .stateQuery, .countdownTick, .cameraLost, .background]
+        for event in events {
+          for session in SessionMode.allCases {
+            var machine = fixture.make(session: session)
+            machine.photoButton = true
+            var core = BoothCore(machine: machine, settings: BoothCore.Settings(), now: 0)
+            let said = core.handle(.event(event), at: 0) + core.handle(.turn(BoothCore.Turn()), at: 5 * Self.second)
+            let passed = said.compactMap { if case let .machine(action) = $0 { action } else { nil } }
+            #expect(!passed.contains(where: BoothCore.keeps), "\(fixture) + \(event): \(passed)")
+          }
+        }
+    }
 }

@@ -113,7 +113,7 @@ struct BoothCoreTests {
         #expect(!counting.attracting)
     }
 
-    @Test("the share screen ends by itself --share-seconds after it began (its clock started by the core at the turn that took the link; BoothAction has no clock to leave it); left before (Done), its clock is dropped")
+    @Test("the share screen ends by itself --share-seconds after it began (its clock started by the core at the turn that took the link; the clock never reaches the booth); left before (Done), its clock is dropped")
     func shareClock() {
         let settings = BoothCore.Settings(shareSeconds: 10)
         var core = BoothCore(machine: Fixture.sharingPending.make(session: .loop), settings: settings, now: 0)
