@@ -44,7 +44,7 @@ extension Booth {
             } catch {
                 Log.info("camera switch: \(camera.info.name) did not start: \(error)")
             }
-            inbox.post(.cameraTried(index: index, attempt: attempt, name: camera.info.name, label: camera.info.label))
+            inbox.post(.input(.cameraTried(index: index, attempt, name: camera.info.name, label: camera.info.label)))
         }
     }
 

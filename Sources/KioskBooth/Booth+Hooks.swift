@@ -27,17 +27,17 @@ extension Booth {
         guard file != nil || thenRetention else { return }
         fileJob {
             if let file { HookQueueFile.save(text, to: file) }
-            return .hookFilesDone(thenRetention ? storage.enforce(rules, protected: protected) : [])
+            return .emit(thenRetention ? storage.enforce(rules, protected: protected) : [])
         }
     }
 
     /// The core's `.runHook`: the queue saved (its attempt counted), then, after the save (the file
-    /// worker is serial), the command on the hooks worker; its end comes back as `hookDone`.
+    /// worker is serial), the command on the hooks worker; its end comes back as the core's `hookEnded`.
     func runHook(_ run: HookQueue.Run, queue: String) {
         let (inbox, running, hooks, file) = (inbox, shared.runningHook, shared.hooks, storage.hookQueueFile)
         fileJob {
             if let file { HookQueueFile.save(queue, to: file) }
-            return .hookFilesDone([])
+            return .emit([])
         }
         shared.files.async {
             hooks.async { Booth.runHook(run, inbox: inbox, running: running) }
@@ -48,22 +48,17 @@ extension Booth {
     /// stdout to stderr).
     private static func runHook(_ run: HookQueue.Run, inbox: Inbox, running: RunningHook) {
         guard FileManager.default.fileExists(atPath: run.path) else {
-            return inbox.post(.hookDone(path: run.path, outcome: .takeGone))
+            return inbox.post(.input(.hookEnded(path: run.path, outcome: .takeGone)))
         }
         switch ShellCommand.spawn(run.command, environment: run.environment) {
         case let .failure(error):
-            inbox.post(.hookDone(path: run.path, outcome: .notStarted("--on-take: \(error)")))
+            inbox.post(.input(.hookEnded(path: run.path, outcome: .notStarted("--on-take: \(error)"))))
         case let .success(pid):
             running.pid.store(pid, ordering: .relaxed)
             let status = ShellCommand.wait(pid)
             running.pid.store(0, ordering: .relaxed)
-            inbox.post(.hookDone(path: run.path, outcome: .exited(status)))
+            inbox.post(.input(.hookEnded(path: run.path, outcome: .exited(status))))
         }
-    }
-
-    /// A try ended: the core says what follows (BoothCore+Jobs' hookEnded).
-    func hookDone(_ path: String, _ outcome: HookOutcome) {
-        feed(.hookEnded(path: path, outcome: outcome))
     }
 
     /// A signal ends the booth: the running hook (and what it started) is asked to end too, rather

@@ -54,10 +54,8 @@ extension Booth {
             microphone.name = name
             microphone.missing = failure != nil
             feed(.microphoneTried(failure: failure))
-        case let .launchFilesDone(done, owed):
-            feed(.launchFilesDone(done, owed: owed))
-        case let .cameraTried(index, attempt, name, label):
-            feed(.cameraTried(index: index, attempt, name: name, label: label))
+        case let .input(input):
+            feed(input)
         case let .capture(event):
             handle(event)
         case let .takeStarted(started):
@@ -77,12 +75,8 @@ extension Booth {
             trimPicturesDone(serial: serial, pictures)
         case let .shareDone(result):
             shareDone(result)
-        case let .hookDone(path, outcome):
-            hookDone(path, outcome)
-        case let .hookFilesDone(done):
-            done.forEach(events.emit)
-        case let .emit(event):
-            events.emit(event)
+        case let .emit(said):
+            said.forEach(events.emit)
         case let .photoDone(outcome):
             photoDone(outcome)
         case let .photoShareDone(photo, result):
@@ -91,21 +85,12 @@ extension Booth {
             libraryListed(entries, leftOut: leftOut)
         case let .slideshowListed(serial, paths):
             slideshowListed(paths, serial: serial)
-        case let .screenshotDone(failure):
-            if let failure { events.emit(.error(code: .screenshotFailed, message: failure)) }
         case let .command(command):
             handle(command)
-        case let .badCommand(error):
-            events.emit(error.event)
-        case .parentGone:
-            Log.info("stdout closed: the parent is gone; finishing")
-            tell(.parentGone)
         case let .configurationRead(result):
             reload(result)
         case let .signal(number):
             handle(signal: number)
-        case let .systemSleep(sleeping):
-            feed(.systemSleep(sleeping))
         }
         needsDraw = true
     }

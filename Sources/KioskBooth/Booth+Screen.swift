@@ -55,7 +55,7 @@ extension Booth {
         }
         let inbox = inbox
         shared.screenshots.async {
-            inbox.post(.screenshotDone(failure: Booth.writeFile(pixels.bmp, to: path)))
+            if let failure = Booth.writeFile(pixels.bmp, to: path) { inbox.post(.emit([.error(code: .screenshotFailed, message: failure)])) }
         }
     }
 

@@ -137,7 +137,7 @@ extension Booth {
             do {
                 try source.start(chunks: { activeWriter.append($0); meter.feed($0) }, events: { inbox.post(.capture($0)) })
             } catch {
-                inbox.post(.emit(.error(code: .microphoneUnavailable, message: "\(error); recording without sound")))
+                inbox.post(.emit([.error(code: .microphoneUnavailable, message: "\(error); recording without sound")]))
                 microphone = nil
             }
         }

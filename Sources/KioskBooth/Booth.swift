@@ -153,7 +153,10 @@ public final class Booth {
     /// starts playing).
     public func start() {
         let inbox = inbox
-        events.onReaderGone { inbox.post(.parentGone) }
+        events.onReaderGone {
+            Log.info("stdout closed: the parent is gone; finishing")
+            inbox.post(.input(.event(.parentGone)))
+        }
         if machine.playerFile == nil { parts.audio.prepare() } else { tellService(.ready) }
         if storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil) {
             // Takes a dead run left in the folder are reported (and kept) before `ready`; the hooks
@@ -162,7 +165,7 @@ public final class Booth {
             let (rules, storage, shareFolder) = (retention, storage, config.share.folder)
             fileJob {
                 let owed = storage.hookQueueFile.map { HookQueueFile.load($0, shareFolder: shareFolder) } ?? []
-                return .launchFilesDone(storage.launchWork(rules, protected: Set(owed.map(\.name))), owed: owed)
+                return .input(.launchFilesDone(storage.launchWork(rules, protected: Set(owed.map(\.name))), owed: owed))
             }
         }
         if machine.playerFile == nil, parts.monitorsMicrophone, config.capture.microphone != .none { lookAtMicrophone() }
@@ -245,9 +248,9 @@ public final class Booth {
     private func stepBeforeReady() {
         for message in inbox.take() {
             switch message {
-            case _ where core.readyOut, .cameraStarted, .microphoneTried, .fileJobReported(_, .launchFilesDone),
+            case _ where core.readyOut, .cameraStarted, .microphoneTried, .fileJobReported(_, .input(.launchFilesDone)),
                  .capture(.cameraLost), .capture(.cameraBack): handle(message)
-            case let .systemSleep(sleeping):
+            case let .input(.systemSleep(sleeping)):
                 // Nothing records before `ready`: the sleep need not wait for it (the core lets it
                 // go). The background itself is handled after `ready`, in order.
                 feed(.systemSleep(sleeping))

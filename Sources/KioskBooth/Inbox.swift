@@ -15,12 +15,13 @@ public indirect enum BoothMessage: Sendable {
     case fileJobReported(FileJob, BoothMessage)
     /// The camera or microphone lost or found its device.
     case capture(CaptureEvent)
+    /// A report that is the core's input as it stands (a camera of the switch tried, the launch's
+    /// file work done, a hook's try ended, logind's PrepareForSleep, the parent gone).
+    case input(BoothCore.Input)
     /// The camera made its first attempt to open (the error, if its thread could not start).
     case cameraStarted(failure: String?)
     /// The microphone was opened (and closed) at launch: its name, or why it did not open.
     case microphoneTried(name: String?, failure: String?)
-    /// A camera of the switch was tried (`.tryCamera`): how it went; its device's name and label.
-    case cameraTried(index: Int, attempt: CameraRing.Attempt, name: String, label: String)
     /// The take's writer (and microphone) opened: the take runs.
     case takeStarted(StartedTake)
     /// The writer could not start; nothing was recorded.
@@ -35,15 +36,9 @@ public indirect enum BoothMessage: Sendable {
     case shareDone(Result<ShareLink, ShareFailure>)
     /// The review trimmer's pictures of the take (`--trim`), for the request `serial`.
     case trimPictures(serial: Int, [RGBPicture])
-    /// The launch's file work (recovery and retention in the output folder) is done; its events
-    /// go out before `ready`; `owed`: the hooks a previous run still owed.
-    case launchFilesDone([KioskEvent], owed: [HookQueue.Entry])
-    /// A try of `--on-take`'s command for a take ended.
-    case hookDone(path: String, outcome: HookOutcome)
-    /// The file worker saved the hooks owed (and ran retention after a hook's success: its events).
-    case hookFilesDone([KioskEvent])
-    /// An event a worker produced, emitted in its turn.
-    case emit(KioskEvent)
+    /// Events a worker produced (retention's after a hook's success, a failed screenshot's error),
+    /// emitted in its turn.
+    case emit([KioskEvent])
     /// A photo was made and written, or failed (Booth+Photo).
     case photoDone(PhotoOutcome)
     /// A photo's share folder (`--share-dir`) is written, or why not (Booth+PhotoShare).
@@ -53,17 +48,11 @@ public indirect enum BoothMessage: Sendable {
     /// The attract screen's slideshow: the newest accepted takes that decode, newest first, for the
     /// listing asked for with `serial` (Booth+Slideshow).
     case slideshowListed(serial: Int, paths: [String])
-    /// A screenshot was written off the UI thread; the error, if it failed.
-    case screenshotDone(failure: String?)
+    /// A command from stdin or the control socket (a line that is none: its `badCommand` error, as `emit`).
     case command(Command)
-    case badCommand(CommandError)
     case signal(Int32)
     /// SIGHUP's reading of the configuration again: the new one, or why it is bad.
     case configurationRead(Result<Configuration, UsageError>)
-    /// logind's PrepareForSleep: true, the machine is about to sleep; false, it has resumed.
-    case systemSleep(Bool)
-    /// The parent closed its end of stdout.
-    case parentGone
 }
 
 /// A take whose writer started, handed from the file worker to the UI thread.

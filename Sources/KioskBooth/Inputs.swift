@@ -68,7 +68,7 @@ extension Booth {
     /// once on stderr).
     public func watchSystemSleep() {
         let inbox = inbox
-        sleepInhibitor = SystemSleep { inbox.post(.systemSleep($0)) }
+        sleepInhibitor = SystemSleep { inbox.post(.input(.systemSleep($0))) }
     }
 }
 
@@ -86,11 +86,11 @@ struct CommandReader {
                 if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return nil }
                 switch parser.parse(line: line) {
                 case let .success(command): return .command(command)
-                case let .failure(error): return .badCommand(error)
+                case let .failure(error): return .emit([error.event])
                 }
             case .overlong:
-                return .badCommand(CommandError(
-                    code: .badCommand, message: "a command line longer than \(splitter.limit / 1024) KiB; the rest of it is ignored"))
+                return .emit([CommandError(
+                    code: .badCommand, message: "a command line longer than \(splitter.limit / 1024) KiB; the rest of it is ignored").event])
             }
         }
     }

@@ -59,7 +59,7 @@ struct WakeUpTests {
     func inboxWait() {
         let inbox = Inbox()
         let start = DispatchTime.now()
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { inbox.post(.parentGone) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { inbox.post(.input(.event(.parentGone))) }
         inbox.wait(milliseconds: 5_000)
         let woke = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         #expect(woke >= 0.045 && woke < 2, "woke after \(woke) s")
