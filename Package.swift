@@ -61,11 +61,13 @@ let package = Package(
         // sd-bus. A target of its own so libsystemd stays out of the small base (KioskSystem).
         .target(name: "KioskSleep", dependencies: ["KioskCore", "KioskSystem", "CSystemd"]),
 
+        // `--check`: each part of the booth tried as the booth will use it, before the event.
+        .target(name: "KioskPreflight", dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI"]),
         // The booth's heart: one inbox, the machine's actions carried out, a UI thread that never waits.
         .target(name: "KioskBooth", dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskSleep"]),
         .executableTarget(
             name: "kiosk-recorder",
-            dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskBooth"]),
+            dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskBooth", "KioskPreflight"]),
         .executableTarget(
             name: "kiosk-bench",
             dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskPixels"]),
@@ -90,6 +92,7 @@ let package = Package(
         .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia", "KioskStorage", "KioskSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskMedia", "KioskSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskBoothTests", dependencies: ["KioskBooth", "KioskStorage", "KioskSystem"]),
+        .testTarget(name: "KioskPreflightTests", dependencies: ["KioskPreflight", "KioskCore", "KioskMedia", "KioskStorage", "KioskSystem"]),
         .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore", "KioskSystem", "KioskTestSupport"]),
     ]
 )

@@ -6,6 +6,7 @@ import KioskBooth
 import KioskCapture
 import KioskCore
 import KioskMedia
+import KioskPreflight
 import KioskStorage
 import KioskSystem
 import KioskUI

@@ -1,6 +1,6 @@
 // `--check`'s storage item from the syncs it timed: fine, a warning once a sync outlasts a fragment,
 // a failure once one waits as long as the booth calls `storageSlow`.
-import KioskBooth
+import KioskPreflight
 import KioskCore
 import KioskMedia
 import KioskStorage
