@@ -310,3 +310,14 @@ struct EffortRuleTests {
         }
     }
 }
+
+extension EffortRuleTests {
+    @Test("urgency is past half the queue in force, as it is after the picture: 5 waiting step the rate at once in the usual queue of 8, not in a young take's 16, where 8 do", arguments: [
+        (8, 5, true), (8, 4, false), (16, 5, false), (16, 7, false), (16, 8, true),
+    ])
+    func urgencyByQueue(limit: Int, waiting: Int, steps: Bool) {
+        var rule = EffortRule(efforts: 3, fps: 30)
+        let taken = rule.picture(at: 100 * Self.ms, busy: 30 * Self.ms, waiting: waiting - 1, limit: limit, queued: waiting)
+        #expect(taken.contains { if case .keepEvery = $0 { true } else { false } } == steps, "\(taken)")
+    }
+}
