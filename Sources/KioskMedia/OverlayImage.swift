@@ -10,7 +10,7 @@ import KioskSystem
 
 public enum OverlayImage {
     /// The largest width and height an overlay may have (`Configuration.Video.overlayMaxSide`).
-    public static let maxSide = Configuration.Video.overlayMaxSide
+    public static let maxSide = OverlayPicture.maxSide
     /// The largest file read: a PNG of 8192x8192 RGBA that does not compress at all is 256 MiB.
     static let maxFileBytes = 300 * 1024 * 1024
 

@@ -1,6 +1,7 @@
 // What the option table says to people: the --help text and the example config
 // (kiosk/kiosk.conf.example), each option's help with its declared default; and the check that
 // docs/interface.md's options table says the same names, defaults and reload rules.
+import KioskCore
 
 extension OptionSpec {
     /// The default as --help and the example config say it after the help: ` (default 30)`,

@@ -2,6 +2,7 @@
 // its default as people see it, its unit, the field it sets, what a reload does with it and its
 // help. The parser (OptionParser.swift), the reload (Reload.swift), --help and the example config
 // (OptionTexts.swift) all read it; docs/interface.md's options table is checked against it.
+import KioskCore
 
 /// How an option takes its value.
 enum OptionArgument: Equatable {

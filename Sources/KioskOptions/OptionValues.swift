@@ -1,5 +1,6 @@
 // The values of the options: each parser reads one option's text into its value, or says what it
 // expected. The option table (OptionTable.swift) names which one each option uses.
+import KioskCore
 
 /// A value that does not fit its option; the parser prefixes the option (and file:line).
 struct ValueError: Error {
@@ -389,6 +390,22 @@ enum Values {
 
     static func session(_ v: String) throws(ValueError) -> SessionMode {
         guard let s = SessionMode(rawValue: v) else { throw ValueError("'\(v)' is not 'once' or 'loop'") }
+        return s
+    }
+}
+
+extension Values {
+    /// `--boomerang-seconds`: 0.5 to 3.
+    static func boomerangSeconds(_ v: String) throws(ValueError) -> Double {
+        guard let s = Double(v), s.isFinite, (0.5...3).contains(s) else {
+            throw ValueError("'\(v)' is not a number of seconds from 0.5 to 3")
+        }
+        return s
+    }
+
+    /// `--boomerang-speed`: 1 (as captured) or 0.5 (half speed, with a camera of 60 fps or more).
+    static func boomerangSpeed(_ v: String) throws(ValueError) -> Double {
+        guard let s = Double(v), s == 1 || s == 0.5 else { throw ValueError("'\(v)' is not 1 or 0.5") }
         return s
     }
 }
