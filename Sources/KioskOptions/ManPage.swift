@@ -8,7 +8,7 @@ extension OptionParser {
     /// The page in man(7) roff.
     public static var manPage: String {
         var page: [String] = [
-            #".\" kiosk-recorder(1): made from the option table by `kiosk-bench man-page`; edit Sources/KioskCore/OptionTable.swift, not this file."#,
+            #".\" kiosk-recorder(1): made from the option table by `kiosk-bench man-page`; edit Sources/KioskOptions/OptionTable.swift, not this file."#,
             ".TH KIOSK-RECORDER 1 \"\" \"kiosk-recorder \(KioskVersion.string)\" \"User Commands\"",
             ".SH NAME",
             #"kiosk-recorder \- a fullscreen touchscreen video booth"#,

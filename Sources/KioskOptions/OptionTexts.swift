@@ -66,8 +66,8 @@ enum ExampleConfig {
         # without the leading --; a flag on the command line wins over this file. Values in double quotes
         # keep spaces and '#'. Every key is listed with its help and default; uncomment to change.
         # Installed as /etc/kiosk-recorder/kiosk.conf by kiosk/install. Reference: docs/interface.md.
-        # Made from the option table (Sources/KioskCore/OptionTable.swift); to write it anew:
-        # KIOSK_REGENERATE=1 swift test --skip-build --filter KioskCoreTests.OptionTextsTests
+        # Made from the option table (Sources/KioskOptions/OptionTable.swift); to write it anew:
+        # KIOSK_REGENERATE=1 swift test --skip-build --filter KioskOptionsTests.OptionTextsTests
         """
 
     /// The file's text from `options` (a test may pass a changed copy of the table).
