@@ -161,7 +161,7 @@ public enum RecorderAction: Equatable, Sendable {
 }
 
 /// What of a reloaded configuration the machine itself reads: the booth keeps the whole of it
-/// (KioskOptions' `Configuration.machineSettings` makes this part) and puts it in force when the
+/// (KioskOptions makes this part of it: `machineSettings`) and puts it in force when the
 /// machine says `applyReload`.
 public struct MachineSettings: Equatable, Sendable {
     /// `--session`.

@@ -11,7 +11,8 @@ public enum CameraChoice: Equatable, Sendable {
     /// The first camera found, else the test pattern with an on-screen note.
     case auto
     /// A command run through `/bin/sh -c` whose stdout carries the pictures (`exec:COMMAND`), in
-    /// `Configuration.Capture.cameraFormat`: a Pi camera module through rpicam-vid, GStreamer, ffmpeg.
+    /// the `CameraPipeFormat` `--camera-format` names: a Pi camera module through rpicam-vid,
+    /// GStreamer, ffmpeg.
     case exec(String)
 }
 
