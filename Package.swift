@@ -44,9 +44,12 @@ let package = Package(
         // libqrencode: the share screen's QR codes (KioskUI's QRCode).
         cModule("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
 
-        // Pure Swift: state machine, geometry, configuration, JSON contract, the lock (Locked).
+        // Pure Swift: state machine, geometry, the booth's rules, JSON contract.
         // Imports no C module of ours and depends on nothing of ours (bench/fuzz builds it alone).
         .target(name: "KioskCore"),
+        // The options: one table, its parser, `Configuration`, the reload's rules, --help, the man page.
+        // Pure Swift over KioskCore (bench/fuzz builds the two together for the config files).
+        .target(name: "KioskOptions", dependencies: ["KioskCore"]),
         // The small base: threads, the lock, the monotonic clock, the signal watcher, the output lines; no module of ours.
         .target(name: "KioskSystem", dependencies: ["CLinux"]),
         // Files, folders and their rules: the takes' folder and list, a take's marker and cut, photos,
@@ -62,15 +65,15 @@ let package = Package(
         .target(name: "KioskSleep", dependencies: ["KioskCore", "KioskSystem", "CSystemd"]),
 
         // `--check`: each part of the booth tried as the booth will use it, before the event.
-        .target(name: "KioskPreflight", dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI"]),
+        .target(name: "KioskPreflight", dependencies: ["KioskCore", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI"]),
         // The booth's heart: one inbox, the machine's actions carried out, a UI thread that never waits.
-        .target(name: "KioskBooth", dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskSleep"]),
+        .target(name: "KioskBooth", dependencies: ["KioskCore", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskSleep"]),
         .executableTarget(
             name: "kiosk-recorder",
-            dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskBooth", "KioskPreflight"]),
+            dependencies: ["KioskCore", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskBooth", "KioskPreflight"]),
         .executableTarget(
             name: "kiosk-bench",
-            dependencies: ["KioskCore", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskPixels"]),
+            dependencies: ["KioskCore", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskPixels"]),
 
         .target(name: "KioskFakeV4L2Camera", dependencies: ["CFFmpeg"], path: "Tests/FakeV4L2Camera",
                 exclude: ["README.md", "with-fake-camera"]),
@@ -86,13 +89,14 @@ let package = Package(
         .target(name: "KioskTestSupport", dependencies: ["KioskCore", "KioskSystem", "CLinux"], path: "Tests/KioskTestSupport"),
 
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore", "KioskSystem"]),
+        .testTarget(name: "KioskOptionsTests", dependencies: ["KioskOptions", "KioskCore", "KioskSystem"]),
         .testTarget(name: "KioskSystemTests", dependencies: ["KioskCore", "KioskSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskSystem", "KioskMedia", "KioskPixels", "KioskTestSupport"],
                     exclude: ["audio"]),
         .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia", "KioskStorage", "KioskSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskMedia", "KioskSystem", "KioskTestSupport"]),
-        .testTarget(name: "KioskBoothTests", dependencies: ["KioskBooth", "KioskStorage", "KioskSystem"]),
-        .testTarget(name: "KioskPreflightTests", dependencies: ["KioskPreflight", "KioskCore", "KioskMedia", "KioskStorage", "KioskSystem"]),
-        .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore", "KioskSystem", "KioskTestSupport"]),
+        .testTarget(name: "KioskBoothTests", dependencies: ["KioskBooth", "KioskOptions", "KioskStorage", "KioskSystem"]),
+        .testTarget(name: "KioskPreflightTests", dependencies: ["KioskPreflight", "KioskCore", "KioskOptions", "KioskMedia", "KioskStorage", "KioskSystem"]),
+        .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore", "KioskOptions", "KioskSystem", "KioskTestSupport"]),
     ]
 )

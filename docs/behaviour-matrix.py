@@ -20,7 +20,6 @@ def short(a):
     a=re.sub(r'\.stopRecording\(\.(\w+)\)', r'stopRecording(\1)', a)
     a=a.replace('.exit(code: 0)','exit 0')
     a=re.sub(r'\.applyOrientation\(\.\w+\)', 'applyOrientation', a)
-    a=a.replace('.applyConfiguration(reloaded)','applyConfiguration')
     a=a.replace('.setPlaybackPaused(true)','pause')
     a=a.replace('.startShareClock','startShareClock')
     a=re.sub(r'\.seekPlayback\(to: [\d.]+\)','seekPlayback',a)

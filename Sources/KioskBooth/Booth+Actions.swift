@@ -115,8 +115,11 @@ extension Booth {
             stopPlayback()
         case let .applyOrientation(orientation):
             screen.setOrientation(orientation)
-        case let .applyConfiguration(configuration):
-            apply(configuration)
+        case .applyReload:
+            if let configuration = service.pendingReload {
+                service.pendingReload = nil
+                apply(configuration)
+            }
         case let .emit(event):
             events.emit(event)
         }

@@ -51,7 +51,7 @@ extension Booth {
             photos.async {
                 let took = Stopwatch()
                 let made: PhotoJPEG.Photo
-                do throws(PhotoError) { made = try PhotoJPEG.make(frame, quarterTurns: turns, overlay: overlays.take(video)) } catch {
+                do throws(PhotoError) { made = try PhotoJPEG.make(frame, quarterTurns: turns, overlay: overlays.take(video.overlay, portrait: video.overlayPortrait)) } catch {
                     return inbox.post(.photoDone(PhotoOutcome(job: job, result: .failure(error))))
                 }
                 Log.info("photo: \(made.size.width)x\(made.size.height) JPEG of \(made.bytes.count) bytes made in "

@@ -3,6 +3,7 @@
 import FoundationEssentials
 import Glibc
 import KioskCore
+import KioskOptions
 import KioskMedia
 import KioskSystem
 import KioskUI
@@ -90,7 +91,10 @@ extension Booth {
             }
             let when = machine.mode == .ready ? "now" : "when the booth is back in ready"
             Log.info("reload: \(changed.isEmpty ? "no setting changed" : "changed " + changed.joined(separator: ", ")); applied \(when)")
-            tell(.reload(configuration))
+            // The booth holds the whole of it (a newer reload replacing one still waiting); the machine
+            // gets its part and says when it is in force (`applyReload`).
+            service.pendingReload = configuration
+            tell(.reload(configuration.machineSettings))
         }
     }
 
@@ -128,7 +132,7 @@ extension Booth {
     /// The operator's overlay over the live preview, the pictures the takes get (`OverlayFiles`:
     /// decoded by the launch's or the reload's option check, so taken here without decoding).
     func showOverlay(_ video: Configuration.Video) {
-        let overlay = parts.overlays.take(video)
+        let overlay = parts.overlays.take(video.overlay, portrait: video.overlayPortrait)
         do { try screen.setOverlay(overlay?.landscape, portrait: overlay?.portrait) } catch {
             Log.info("overlay: the preview shows none: \(error)")
         }

@@ -56,7 +56,7 @@ extension Booth {
                 var take = planned
                 take.outputPath = path
                 // Decoded at launch (or by the reload): taken as they are unless a file changed.
-                take.overlay = overlays.take(overlayFiles)
+                take.overlay = overlays.take(overlayFiles.overlay, portrait: overlayFiles.overlayPortrait)
                 return Booth.openTake(settings: take, number: number, inbox: inbox, activeWriter: activeWriter, opening: opening,
                                       meter: meter, microphone: microphone, makeMicrophone: makeMicrophone, makeWriter: makeWriter)
             }

@@ -28,6 +28,7 @@
 import FoundationEssentials
 import KioskCapture
 import KioskCore
+import KioskOptions
 import KioskMedia
 import KioskStorage
 import KioskSystem

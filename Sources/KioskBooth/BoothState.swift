@@ -6,6 +6,7 @@
 import FoundationEssentials
 import KioskCapture
 import KioskCore
+import KioskOptions
 import KioskMedia
 import KioskSystem
 import Synchronization
@@ -121,6 +122,9 @@ struct ServiceLink {
     var sleepInhibitor: (any SleepInhibitor)?
     /// What `--metrics-file` counts beyond the status line, and its pace (Booth+Metrics).
     var metrics = MetricsRoom()
+    /// SIGHUP's settings, accepted and waiting for the machine's `applyReload` (in ready); a newer
+    /// reload replaces them.
+    var pendingReload: Configuration?
 }
 
 /// The microphone as the launch found it (whether it listens and silence are the core's: MicrophoneRule).

@@ -6,6 +6,7 @@
 import FoundationEssentials
 import Glibc
 import KioskCore
+import KioskOptions
 import KioskSystem
 
 public enum ControlSender {

@@ -4,6 +4,7 @@ import Dispatch
 import FoundationEssentials
 import KioskCapture
 import KioskCore
+import KioskOptions
 import KioskSystem
 import KioskMedia
 import Synchronization

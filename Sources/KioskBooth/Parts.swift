@@ -6,6 +6,7 @@ import FoundationEssentials
 import Glibc
 import KioskCapture
 import KioskCore
+import KioskOptions
 import KioskMedia
 import KioskSystem
 import KioskSleep

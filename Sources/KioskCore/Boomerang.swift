@@ -61,22 +61,6 @@ public struct BoomerangPlan: Equatable, Sendable {
     }
 }
 
-extension Values {
-    /// `--boomerang-seconds`: 0.5 to 3.
-    static func boomerangSeconds(_ v: String) throws(ValueError) -> Double {
-        guard let s = Double(v), s.isFinite, (0.5...3).contains(s) else {
-            throw ValueError("'\(v)' is not a number of seconds from 0.5 to 3")
-        }
-        return s
-    }
-
-    /// `--boomerang-speed`: 1 (as captured) or 0.5 (half speed, with a camera of 60 fps or more).
-    static func boomerangSpeed(_ v: String) throws(ValueError) -> Double {
-        guard let s = Double(v), s == 1 || s == 0.5 else { throw ValueError("'\(v)' is not 1 or 0.5") }
-        return s
-    }
-}
-
 extension RecorderMachine {
     /// A boomerang's pictures are all taken: the camera rests while its loop is made (its buffers'
     /// memory is back before the loop's encoder takes its own), and starts again in ready.

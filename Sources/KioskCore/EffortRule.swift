@@ -73,6 +73,12 @@ public struct EffortRule: Equatable, Sendable {
     /// in 3 takes of 4 on a machine that kept every picture after it, each take then losing 33 to
     /// 62 pictures before the rate came back.
     public static func urgentWaiting(limit: Int) -> Int { limit > 8 ? limit / 2 : limit / 2 + 1 }
+    /// The writer's queue keeps every 2nd picture by itself from this many waiting: 6 of the usual
+    /// 8 (one past the urgency), 8 of a young take's 16, with the urgency, which the writer judges
+    /// on the queue as it is after each picture, so the rule leads the rate (a burst of up to 7 at a
+    /// take's start waits whole; a weak machine's first pictures, 9 intervals each on 0.3 of a
+    /// core, still leave no gap over 2 and no drop: QueueThinTests).
+    public static func queueThinsAt(limit: Int) -> Int { limit > 8 ? urgentWaiting(limit: limit) : limit - 2 }
     public static let urgentEvery: Int64 = 500_000_000
     /// A step up is taken when its predicted load fits under this (a margin under `behindLoad`:
     /// the camera's decoding goes on at the full rate whatever the take keeps, so the load does

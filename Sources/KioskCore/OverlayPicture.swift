@@ -5,6 +5,9 @@
 public struct OverlayPicture: Equatable, Sendable {
     public let size: Size
     public let rgba: [UInt8]
+    /// The largest width and height of an overlay PNG: past any camera the booth records, and
+    /// a 16384x16384 PNG of one colour (kilobytes on disk) would want a gigabyte decoded.
+    public static let maxSide = 8192
 
     public init(size: Size, rgba: [UInt8]) {
         precondition(rgba.count == size.width * size.height * 4, "OverlayPicture: \(rgba.count) bytes for \(size)")

@@ -71,10 +71,10 @@ public enum RecorderEvent: Equatable, Sendable {
     /// The parent closed its end of stdout: like `quit`, and a take in progress ends with reason
     /// `parentGone` (kept with its marker).
     case parentGone
-    /// SIGHUP's new settings, read and accepted by the booth: applied in ready (at once, or on the
-    /// next return to ready), a newer reload replacing one still waiting. Its orientation, when it
-    /// names one, is asked for as a `rotate` would.
-    case reload(Configuration)
+    /// SIGHUP's new settings, read and accepted by the booth (the machine's part of them): applied in
+    /// ready (at once, or on the next return to ready), a newer reload replacing one still waiting.
+    /// Its orientation, when it names one, is asked for as a `rotate` would.
+    case reload(MachineSettings)
     /// The camera switch the machine asked for (`switchCamera`) is done, or came to nothing.
     case cameraSwitched
     /// The finished screen (or the review) was left untouched for `--idle-timeout`: the take is
@@ -149,12 +149,40 @@ public enum RecorderAction: Equatable, Sendable {
     case stopPlayback
     /// Lay the screen out for this orientation now.
     case applyOrientation(Orientation)
-    /// Put a reloaded configuration in force now (the booth is in ready; nothing records).
-    case applyConfiguration(Configuration)
+    /// Put the reload the booth holds (its latest) in force now (the booth is in ready; nothing
+    /// records).
+    case applyReload
     /// `openLibrary`: list the output folder's takes on the file worker (`libraryListed` follows).
     case listLibrary
     /// The library closed (back to ready, or its take used): its thumbnails' memory goes.
     case releaseLibrary
     case emit(KioskEvent)
     case exit(code: Int32)
+}
+
+/// What of a reloaded configuration the machine itself reads: the booth keeps the whole of it
+/// (KioskOptions makes this part of it: `machineSettings`) and puts it in force when the
+/// machine says `applyReload`.
+public struct MachineSettings: Equatable, Sendable {
+    /// `--session`.
+    public var session: SessionMode
+    /// `--share-dir` is set: Use Video leads to the share screen.
+    public var shares: Bool
+    /// `--trim`: the review has a trimmer.
+    public var trims: Bool
+    /// `--countdown`, in seconds.
+    public var countdown: Int
+    /// `--warn-remaining`, in seconds; 0: never.
+    public var warnRemaining: Double
+    /// `--orientation`; nil: the display's own (no rotation asked for).
+    public var orientation: Orientation?
+
+    public init(session: SessionMode, shares: Bool, trims: Bool, countdown: Int, warnRemaining: Double, orientation: Orientation?) {
+        self.session = session
+        self.shares = shares
+        self.trims = trims
+        self.countdown = countdown
+        self.warnRemaining = warnRemaining
+        self.orientation = orientation
+    }
 }

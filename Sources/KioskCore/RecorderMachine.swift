@@ -74,7 +74,7 @@ public struct RecorderMachine: Equatable, Sendable {
     /// Whether the camera was last told to run; `reconcile` keeps it equal to `cameraWanted`.
     public private(set) var cameraRunning = false
     /// A reload accepted while not in ready, applied on the next return to ready.
-    public private(set) var pendingConfiguration: Configuration?
+    public private(set) var pendingSettings: MachineSettings?
     /// How many cameras the booth may switch between (`--camera` repeated, or `auto` finding
     /// several); the switch button shows in ready when there is more than one.
     public let cameraCount: Int
@@ -270,11 +270,11 @@ public struct RecorderMachine: Equatable, Sendable {
             leave(signal: nil, stopping: .user, &actions)
         case .parentGone:
             leave(signal: nil, stopping: .parentGone, &actions)
-        case let .reload(configuration):
+        case let .reload(settings):
             // The player alone has nothing to reload; a booth on its way out has no next take.
             guard playerFile == nil, !exiting else { break }
-            pendingConfiguration = configuration
-            if let requested = configuration.screen.orientation { rotate(to: requested, &actions) }
+            pendingSettings = settings
+            if let requested = settings.orientation { rotate(to: requested, &actions) }
         case .cameraSwitched:
             cameraSwitching = false
         case .idleReset:
@@ -475,14 +475,14 @@ public struct RecorderMachine: Equatable, Sendable {
                 actions += [.applyOrientation(pending), .emit(.orientationChanged(orientation: pending))]
             }
         }
-        if let configuration = pendingConfiguration, mode == .ready, !exiting {
-            pendingConfiguration = nil
-            session = configuration.guest.session
-            shares = configuration.share.folder != nil
-            trims = configuration.guest.trim
-            countdownSeconds = configuration.guest.countdown
-            warnRemaining = configuration.limits.warnRemaining
-            actions.append(.applyConfiguration(configuration))
+        if let settings = pendingSettings, mode == .ready, !exiting {
+            pendingSettings = nil
+            session = settings.session
+            shares = settings.shares
+            trims = settings.trims
+            countdownSeconds = settings.countdown
+            warnRemaining = settings.warnRemaining
+            actions.append(.applyReload)
         }
         if cameraWanted != cameraRunning {
             cameraRunning = cameraWanted

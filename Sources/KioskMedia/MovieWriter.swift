@@ -29,9 +29,8 @@ public final class MovieWriter: Sendable {
     /// configured effort, the encoder's first use) can take several intervals each on a weak CPU,
     /// and the queue of 8 filled before the writer's rule had a second of measurements: the
     /// queue's own every 3rd then left a gap of 3 intervals, or a drop one of 6, in the take's
-    /// first half second (720p on 0.3 of a core, bench/weak-machine). Twice as deep there, the
-    /// burst waits at every 2nd picture while the rule steps down (16 pictures of 1080p at 4:2:2
-    /// are 66 MB, held only while the take starts behind).
+    /// first half second (720p on 0.3 of a core, bench/weak-machine). Twice as deep there, a
+    /// burst waits (16 pictures of 1080p at 4:2:2 are 66 MB, held only while the take starts behind).
     public static let startQueueLimit = 16
 
     enum Item {
@@ -72,12 +71,6 @@ public final class MovieWriter: Sendable {
         /// until the writer's rule has measured a whole second and the queue is back under the
         /// usual limit's every-2nd (`settle`), `videoQueueLimit` from then on.
         var limit = MovieWriter.startQueueLimit
-        /// The queue keeps every 2nd picture by itself from this many waiting: 6 of the usual 8 (one
-        /// past the rule's urgency), 8 of a young take's 16, with the rule's urgency, which the writer
-        /// judges on the queue as it is after each picture, so the rule leads the rate (a burst of up
-        /// to 7 at a take's start waits whole; a weak machine's first pictures, 9 intervals each on
-        /// 0.3 of a core, still leave no gap over 2 and no drop).
-        static func thinsAt(limit: Int) -> Int { limit > MovieWriter.videoQueueLimit ? EffortRule.urgentWaiting(limit: limit) : limit - 2 }
 
         /// The young take's deeper queue gives way to the usual one: once its backlog is under the
         /// usual limit's own every 2nd (so no burst of drops follows).
@@ -87,17 +80,15 @@ public final class MovieWriter: Sendable {
 
         /// The plan for picture `sequence`: kept when it is `keepEvery` or more after the last picture
         /// kept. Nearly full (the writer has not had its say yet: a slow first second, a sudden load),
-        /// the queue keeps every 2nd picture (`thinsAt`: 6 waiting, 8 while the take is young), rather than losing a burst when it fills; every
-        /// 3rd (one short of its limit: 7 waiting, 15 while the take is young) only once the take
-        /// already keeps every 2nd (at the full rate a burst at the take's start left a gap of 3 where
-        /// every 2nd lets the encoder catch up). A number that goes back (a camera opened again) starts
-        /// afresh.
+        /// the queue keeps every 2nd picture (`EffortRule.queueThinsAt`), rather than losing a burst;
+        /// every 3rd (one short of its limit) only once the take keeps every 2nd (at the full rate a
+        /// burst at the start left a gap of 3). A number that goes back (a camera opened again) starts afresh.
         mutating func keeps(_ sequence: UInt32) -> Bool {
             if approved == sequence {
                 approved = nil
                 return true
             }
-            let guardKeep = videoCount >= limit - 1 && keepEvery >= 2 ? 3 : videoCount >= Self.thinsAt(limit: limit) ? 2 : 1
+            let guardKeep = videoCount >= limit - 1 && keepEvery >= 2 ? 3 : videoCount >= EffortRule.queueThinsAt(limit: limit) ? 2 : 1
             let every = UInt32(max(keepEvery, guardKeep))
             if every > 1, let last = lastKept, sequence &- last < every, sequence &- last < UInt32.max / 2 {
                 skipping += 1
@@ -479,7 +470,6 @@ public final class MovieWriter: Sendable {
         }
         let load = rule.load(at: now)
         let cpu = rule.quota == nil ? 0 : CPUQuota.processNanoseconds()
-        // The queue as it is now, after this picture: past half of it is urgent.
         let (limit, queued) = queue.withLock { ($0.limit, $0.videoCount) }
         for step in rule.picture(at: now, busy: now - began, waiting: waiting, cpu: cpu, limit: limit, queued: queued) {
             let share = rule.quota == nil ? "each picture took %ld %% of the time between pictures kept" : "the booth used %ld %% of its CPU quota"

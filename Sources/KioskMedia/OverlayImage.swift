@@ -9,8 +9,8 @@ import KioskCore
 import KioskSystem
 
 public enum OverlayImage {
-    /// The largest width and height an overlay may have (`Configuration.Video.overlayMaxSide`).
-    public static let maxSide = Configuration.Video.overlayMaxSide
+    /// The largest width and height an overlay may have (`OverlayPicture.maxSide`, which `--overlay`'s help says).
+    public static let maxSide = OverlayPicture.maxSide
     /// The largest file read: a PNG of 8192x8192 RGBA that does not compress at all is 256 MiB.
     static let maxFileBytes = 300 * 1024 * 1024
 

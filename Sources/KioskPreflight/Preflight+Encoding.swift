@@ -4,6 +4,7 @@
 import FoundationEssentials
 import KioskCapture
 import KioskCore
+import KioskOptions
 import KioskMedia
 import KioskSystem
 

@@ -5,6 +5,7 @@
 import FoundationEssentials
 import Glibc
 import KioskCore
+import KioskOptions
 import KioskSystem
 
 extension Preflight {

@@ -7,6 +7,7 @@ import FoundationEssentials
 import Glibc
 import KioskCapture
 import KioskCore
+import KioskOptions
 import KioskMedia
 import KioskStorage
 import KioskSystem

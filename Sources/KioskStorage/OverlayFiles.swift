@@ -56,10 +56,11 @@ public final class OverlayFiles: Sendable {
         return nil
     }
 
-    /// The take's overlays for the configured files (nil: none configured). A file that no longer
-    /// decodes (changed on disk since it was checked) is logged, and the take is made without it.
-    public func take(_ video: Configuration.Video) -> TakeOverlay? {
-        guard let path = video.overlay else { return nil }
+    /// The take's overlays for the configured files (`--overlay`, `--overlay-portrait`; nil: none
+    /// configured). A file that no longer decodes (changed on disk since it was checked) is logged,
+    /// and the take is made without it.
+    public func take(_ path: String?, portrait: String?) -> TakeOverlay? {
+        guard let path else { return nil }
         let landscape: OverlayPicture
         switch picture(path) {
         case let .success(picture): landscape = picture
@@ -68,7 +69,7 @@ public final class OverlayFiles: Sendable {
             return nil
         }
         var overlay = TakeOverlay(landscape: landscape)
-        if let portrait = video.overlayPortrait {
+        if let portrait {
             switch picture(portrait) {
             case let .success(picture): overlay.portrait = picture
             case let .failure(error): Log.info("overlay: \(error.message); a portrait take has the landscape overlay")

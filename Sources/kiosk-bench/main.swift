@@ -2,6 +2,7 @@
 import Foundation
 import KioskCapture
 import KioskCore
+import KioskOptions
 import KioskMedia
 import KioskStorage
 import KioskSystem

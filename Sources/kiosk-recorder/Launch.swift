@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import KioskBooth
 import KioskCore
+import KioskOptions
 import KioskPreflight
 import KioskStorage
 import KioskSystem

@@ -6,6 +6,7 @@ import FoundationEssentials
 import Glibc
 import KioskBooth
 import KioskCore
+import KioskOptions
 import KioskMedia
 import KioskStorage
 import KioskSystem

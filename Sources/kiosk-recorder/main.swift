@@ -5,6 +5,7 @@ import Glibc
 import KioskBooth
 import KioskCapture
 import KioskCore
+import KioskOptions
 import KioskMedia
 import KioskPreflight
 import KioskStorage

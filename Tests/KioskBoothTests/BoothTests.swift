@@ -221,7 +221,7 @@ struct BoothTests {
         #expect(h.startTake())
         h.configText.withLock { $0 = "max-duration = 1.5\nmicrophone = none\nvideo-crf = 30\nmirror-preview = yes\ncamera-rotation = 90\npreview-fit = fit\n" }
         h.booth.inbox.post(.signal(SIGHUP))
-        #expect(h.step(until: { h.booth.machine.pendingConfiguration != nil }))
+        #expect(h.step(until: { h.booth.machine.pendingSettings != nil }))
         #expect(h.booth.config.limits.maxDuration == 10, "held while the take runs")
         try #require(h.writer).finish(.user)
         #expect(h.step(until: { h.booth.machine.mode == .finished }))
@@ -249,7 +249,7 @@ struct BoothTests {
             #expect(h.step(until: { h.events.names.count > count }))
             let line = try #require(h.events.received.last)
             #expect(line.contains(#""code":"badConfig""#) && line.contains(named), "\(line)")
-            #expect(h.booth.config.limits.maxDuration == 10 && h.booth.machine.pendingConfiguration == nil)
+            #expect(h.booth.config.limits.maxDuration == 10 && h.booth.machine.pendingSettings == nil)
         }
         h.send(.state)
         #expect(h.step(until: { h.events.names.last == "state" }))

@@ -8,6 +8,7 @@ import Foundation
 import KioskBooth
 import KioskCapture
 import KioskCore
+import KioskOptions
 import KioskSystem
 import KioskMedia
 import KioskStorage

@@ -1,6 +1,6 @@
 // The boomerang's rules (issue 45), pure: the loop's order, the slow motion plan, where the button
 // shows and what a press does (a take of another kind, through the same countdown), the finished
-// screen's loop, and the options.
+// screen's loop (its options: KioskOptionsTests' FamilyOptionsTests).
 import Testing
 @testable import KioskCore
 
@@ -101,19 +101,4 @@ struct BoomerangRuleTests {
         if case let .state(_, _, _, _, _, _, _, _, _, _, review) = finished(video).stateEvent { #expect(review == nil) }
     }
 
-    @Test("--boomerang-button, --boomerang-seconds, --boomerang-speed: defaults, values, and bad values named (exit 2)")
-    func options() throws {
-        let plain = try record([])
-        #expect(plain.boomerang == BoomerangSettings())
-        #expect(!plain.boomerang.button && plain.boomerang.seconds == 1 && plain.boomerang.speed == 1)
-        let set = try record(["--boomerang-button", "--boomerang-seconds", "2.5", "--boomerang-speed", "0.5"])
-        #expect(set.boomerang.button && set.boomerang.seconds == 2.5 && set.boomerang.speed == 0.5)
-        for (option, bad) in [("--boomerang-seconds", "0.4"), ("--boomerang-seconds", "3.5"), ("--boomerang-seconds", "x"),
-                              ("--boomerang-speed", "0.25"), ("--boomerang-speed", "2")] {
-            #expect(throws: UsageError.self, "\(option) \(bad)") { try record([option, bad]) }
-            do { _ = try record([option, bad]) } catch let error as UsageError {
-                #expect(error.message.contains(option) && error.message.contains("'\(bad)'"), "\(error.message)")
-            } catch { Issue.record("\(error)") }
-        }
-    }
 }

@@ -1,5 +1,6 @@
 // The photo's rules (issue 34): where the shutter shows and what a press of it does in every mode
-// (an action, never a change of mode), and `--photo-button` / `--photo-template` as options.
+// (an action, never a change of mode); `--photo-button` / `--photo-template` as options are
+// KioskOptionsTests' FamilyOptionsTests.
 import Testing
 @testable import KioskCore
 
@@ -51,15 +52,4 @@ struct PhotoRuleTests {
         #expect(!m.visibleButtons.contains(.photo))
     }
 
-    @Test("--photo-button and --photo-template: defaults, values, and bad templates named")
-    func options() throws {
-        let plain = try record([])
-        #expect(!plain.screen.photoButton && plain.storage.photoTemplate == "photo-%Y%m%d-%H%M%S-{n}.jpg")
-        let set = try record(["--photo-button", "--photo-template", "booth-{n}.jpeg"])
-        #expect(set.screen.photoButton && set.storage.photoTemplate == "booth-{n}.jpeg")
-        for bad in ["photo.png", "a/b.jpg", ".hidden.jpg", "{n}-{n}.jpg", ""] {
-            let message = usageError(["--photo-template", bad])
-            #expect(message?.contains("--photo-template") == true, "'\(bad)': \(message ?? "accepted")")
-        }
-    }
 }

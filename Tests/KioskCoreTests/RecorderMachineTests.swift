@@ -59,13 +59,16 @@ let sharedLink = ShareLink(url: "http://10.42.0.1/s/abc/", token: "abc", folder:
 /// The library fixtures' takes, newest first.
 let libraryEntries = [LibraryEntry(path: "/takes/take-2.mov", duration: 2.5), LibraryEntry(path: "/takes/take-1.mov", duration: 4.2)]
 
-/// A configuration SIGHUP reloaded: a loop session, in portrait.
-let reloaded: Configuration = {
-    var c = Configuration()
-    c.guest.session = .loop
-    c.screen.orientation = .portrait
-    c.limits.maxDuration = 1.5
-    return c
+/// The machine's part of the default configuration (KioskOptionsTests checks it against
+/// `Configuration().machineSettings`).
+let defaultSettings = MachineSettings(session: .once, shares: false, trims: false, countdown: 3, warnRemaining: 10, orientation: nil)
+
+/// The machine's part of a configuration SIGHUP reloaded: a loop session, in portrait.
+let reloaded: MachineSettings = {
+    var s = defaultSettings
+    s.session = .loop
+    s.orientation = .portrait
+    return s
 }()
 
 /// One sample of each kind of event (every press is listed separately).
@@ -184,7 +187,7 @@ let table: [String: Expectation] = [
     "ready/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .stopCamera, .exit(code: 0)], mode: .ready),
     "ready/quit": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
     "ready/parentGone": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
-    "ready/reload": .init(actions: [.applyOrientation(.portrait), .emit(.orientationChanged(orientation: .portrait)), .applyConfiguration(reloaded)], mode: .ready),
+    "ready/reload": .init(actions: [.applyOrientation(.portrait), .emit(.orientationChanged(orientation: .portrait)), .applyReload], mode: .ready),
     // ready, camera missing: only Cancel shows; a rotation waits for the camera.
     "readyNoCamera/press(cancel)": .init(actions: [.emit(.videoRecorderDidCancelRecordingVideo), .stopCamera, .exit(code: 0)], mode: .ready),
     "readyNoCamera/background": .init(actions: [.stopCamera], mode: .ready),
@@ -192,7 +195,7 @@ let table: [String: Expectation] = [
     "readyNoCamera/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .stopCamera, .exit(code: 0)], mode: .ready),
     "readyNoCamera/quit": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
     "readyNoCamera/parentGone": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
-    "readyNoCamera/reload": .init(actions: [.applyConfiguration(reloaded)], mode: .ready),
+    "readyNoCamera/reload": .init(actions: [.applyReload], mode: .ready),
     // ready, in the background: the camera is released; it comes back with the foreground.
     "readyBackground/press(cancel)": .init(actions: [.emit(.videoRecorderDidCancelRecordingVideo), .exit(code: 0)], mode: .ready),
     "readyBackground/foreground": .init(actions: [.startCamera], mode: .ready),
@@ -200,7 +203,7 @@ let table: [String: Expectation] = [
     "readyBackground/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .ready),
     "readyBackground/quit": .init(actions: [.exit(code: 0)], mode: .ready),
     "readyBackground/parentGone": .init(actions: [.exit(code: 0)], mode: .ready),
-    "readyBackground/reload": .init(actions: [.applyConfiguration(reloaded)], mode: .ready),
+    "readyBackground/reload": .init(actions: [.applyReload], mode: .ready),
     // countdown (3 s, after Start): only Cancel shows; Cancel goes back to ready without the cancel
     // event; the guest leaving (background, a lost camera) ends the count; each second ticks.
     "countdown/press(cancel)": .init(actions: [], mode: .ready),
@@ -410,10 +413,9 @@ struct RecorderMachineShareTests {
     @Test("an idle finished screen used shares too; a failed share goes on as Use Video would; a reload turns sharing on in ready")
     func idleFailedReload() {
         var s = Fixture.finished.make(session: .loop)
-        var c = Configuration()
-        c.guest.session = .loop
-        c.share.folder = "/srv/share"
-        c.share.urlTemplate = "http://10.42.0.1/s/{token}/"
+        var c = defaultSettings
+        c.session = .loop
+        c.shares = true
         var r = Fixture.ready.make(session: .loop)
         _ = r.handle(.reload(c))
         #expect(r.shares)
@@ -468,8 +470,8 @@ struct RecorderMachineSeedTests {
         _ = quick.start()
         #expect(quick.handle(.start(countdown: 0)) == [.discardTake, .startRecording(orientation: .landscapeRight)])
         // A reload changes the countdown of the next Start.
-        var c = Configuration()
-        c.guest.countdown = 0
+        var c = defaultSettings
+        c.countdown = 0
         var reloadedMachine = RecorderMachine(session: .once, outputPath: out, orientation: .landscapeRight, countdown: 3)
         _ = reloadedMachine.start()
         _ = reloadedMachine.handle(.reload(c))
@@ -627,14 +629,14 @@ struct RecorderMachineSeedTests {
         // In ready: at once (its orientation as a rotate would).
         var m = Fixture.ready.make()
         var plain = reloaded
-        plain.screen.orientation = nil
-        #expect(m.handle(.reload(plain)) == [.applyConfiguration(plain)])
-        #expect(m.session == .loop && m.pendingConfiguration == nil)
+        plain.orientation = nil
+        #expect(m.handle(.reload(plain)) == [.applyReload])
+        #expect(m.session == .loop && m.pendingSettings == nil)
         // During a take: held through finished and playing, applied by Retake's return to ready.
         for fixture in [Fixture.recordingUnconfirmed, .recording, .stopping, .finished, .finishedFailed, .playing] {
             var m = fixture.make()
             #expect(m.handle(.reload(reloaded)) == [], "\(fixture)")
-            #expect(m.session == .once && m.pendingConfiguration == reloaded, "\(fixture)")
+            #expect(m.session == .once && m.pendingSettings == reloaded, "\(fixture)")
         }
         m = Fixture.recording.make()
         _ = m.handle(.reload(reloaded))
@@ -642,9 +644,9 @@ struct RecorderMachineSeedTests {
         #expect(m.handle(.recordingFinished(Fixture.goodTake)) == [.playSound(.end), .emit(.recordingFinished(Fixture.goodTake)), .stopCamera])
         _ = m.handle(.press(.playVideo))
         _ = m.handle(.press(.closePlayer))
-        #expect(m.pendingConfiguration == reloaded)
+        #expect(m.pendingSettings == reloaded)
         #expect(m.handle(.press(.retake)) == [.discardTake, .applyOrientation(.portrait),
-                                              .emit(.orientationChanged(orientation: .portrait)), .applyConfiguration(reloaded), .startCamera])
+                                              .emit(.orientationChanged(orientation: .portrait)), .applyReload, .startCamera])
         #expect(m.session == .loop && m.orientation == .portrait)
         // A newer reload replaces one still waiting; a take that fails to start returns to ready.
         m = Fixture.recordingUnconfirmed.make()
@@ -652,17 +654,17 @@ struct RecorderMachineSeedTests {
         _ = m.handle(.reload(plain))
         #expect(m.handle(.recordingFailed(code: .diskFull, message: "no space")) == [.emit(.error(code: .diskFull, message: "no space")),
                                                                                     .applyOrientation(.portrait), .emit(.orientationChanged(orientation: .portrait)),
-                                                                                    .applyConfiguration(plain)])
+                                                                                    .applyReload])
     }
 
     @Test("a reload waiting in finished: Use Video in loop applies it in ready, in once the booth leaves without it")
     func reloadAfterOutcome() {
         var plain = reloaded
-        plain.screen.orientation = nil
-        plain.guest.session = .once
+        plain.orientation = nil
+        plain.session = .once
         var m = Fixture.finished.make(session: .loop)
         _ = m.handle(.reload(plain))
-        #expect(m.handle(.press(.useVideo)) == [.handOverTake, .applyConfiguration(plain), .startCamera])
+        #expect(m.handle(.press(.useVideo)) == [.handOverTake, .applyReload, .startCamera])
         #expect(m.session == .once)
         // Now in once: the next outcome exits.
         #expect(m.handle(.press(.cancel)) == [.emit(.videoRecorderDidCancelRecordingVideo), .stopCamera, .exit(code: 0)])
@@ -672,10 +674,10 @@ struct RecorderMachineSeedTests {
         // On the way out a reload is ignored; the player alone has nothing to reload.
         var leaving = Fixture.recording.make()
         _ = leaving.handle(.terminate(signal: "SIGTERM"))
-        #expect(leaving.handle(.reload(reloaded)) == [] && leaving.pendingConfiguration == nil)
+        #expect(leaving.handle(.reload(reloaded)) == [] && leaving.pendingSettings == nil)
         var player = RecorderMachine(playing: "/tmp/x.mov", orientation: .landscapeRight)
         _ = player.start()
-        #expect(player.handle(.reload(reloaded)) == [] && player.pendingConfiguration == nil)
+        #expect(player.handle(.reload(reloaded)) == [] && player.pendingSettings == nil)
     }
 
     @Test("a rotation asked for in the background or without a camera waits for it")

@@ -1,5 +1,5 @@
-// The review's seeking and `--play`'s own options in KioskCore: the machine's seek and pause, the
-// commands, the progress bar's touch geometry, `--loop` and `--fit`.
+// The review's seeking in KioskCore: the machine's seek and pause, the commands, the progress bar's
+// touch geometry (`--loop` and `--fit` are KioskOptionsTests' FamilyOptionsTests).
 import Testing
 @testable import KioskCore
 
@@ -57,8 +57,6 @@ struct SeekTests {
             #expect(error.code == .badCommand, "\(bad)")
         }
         #expect(Command.names.contains("seek") && Command.names.contains("pause"))
-        // `--send seek` waits for the state that follows, as for tap.
-        #expect(try SendRequest(#"{"command":"seek","position":1}"#).answeringEvent == "state")
     }
 
     @Test("the progress bar takes touches along it, 44 px tall, 0 at its start and 1 at its end; not on Close",
@@ -76,23 +74,6 @@ struct SeekTests {
         #expect(!layout.progressHitFrame.intersects(layout.hitFrame(of: .closePlayer)))
     }
 
-    @Test("--loop and --fit go with --play; fit is the default; a bad value or either without --play exits 2 naming it")
-    func playerOptions() throws {
-        guard case let .play(_, _, player) = try parser().parse(["--play", "/tmp/x.mov", "--loop", "--fit", "fill"]) else {
-            Issue.record("not play"); return
-        }
-        #expect(player == PlayerOptions(loop: true, fit: .fill))
-        guard case let .play(_, _, plain) = try parser().parse(["--play", "/tmp/x.mov"]) else { Issue.record("not play"); return }
-        #expect(plain.fit == .fit && !plain.loop)
-        #expect(throws: UsageError("--fit: 'stretch' is not 'fill' or 'fit'")) { try parser().parse(["--play", "x.mov", "--fit", "stretch"]) }
-        #expect(throws: UsageError("--loop belongs to the play mode: kiosk-recorder play FILE --loop (or --play FILE)")) { try parser().parse(["--loop"]) }
-        #expect(throws: UsageError("--fit belongs to the play mode: kiosk-recorder play FILE --fit fill|fit (or --play FILE)")) {
-            try parser().parse(["--fit", "fit"])
-        }
-        #expect(throws: UsageError("/c:1: 'loop' is a command-line option only, not a config key")) {
-            try parser(files: ["/c": "loop = yes\n"]).parse(["--config", "/c", "--play", "x.mov"])
-        }
-    }
 
     @Test("aspect-cover covers the area, centred, cropping two sides")
     func cover() {

@@ -1,6 +1,6 @@
 // The attract screen's slideshow with a virtual clock: listed when the attract screen begins, the
 // takes in turn and round again, the longest a take plays, a failed take skipped for good, none left,
-// a stale listing, and the attract screen's end stopping it.
+// a stale listing, and the attract screen's end stopping it (its option: KioskOptionsTests).
 import Testing
 import KioskCore
 
@@ -76,25 +76,5 @@ struct SlideshowRuleTests {
         rule.enabled = false
         #expect(rule.look(attract: true, at: 3) == [.stop])
         #expect(rule.look(attract: true, at: 4).isEmpty)
-    }
-}
-
-@Suite("--attract-slideshow's option")
-struct SlideshowOptionTests {
-    @Test("it needs --output-dir and --attract-after, each named when missing; with both it is set; a config file's key too")
-    func needs() throws {
-        #expect(usageError(["--attract-slideshow", "--attract-after", "30"])
-                == "--attract-slideshow needs --output-dir (the slideshow plays that folder's accepted takes)")
-        #expect(usageError(["--attract-slideshow", "--output-dir", "/tmp/takes"])
-                == "--attract-slideshow needs --attract-after SECONDS (the slideshow plays on the attract screen)")
-        #expect(usageError(["--attract-slideshow", "--output-dir", "/tmp/takes", "--attract-after", "0"])?
-            .hasPrefix("--attract-slideshow needs --attract-after") == true)
-        let c = try record(["--attract-slideshow", "--output-dir", "/tmp/takes", "--attract-after", "30"])
-        #expect(c.guest.attractSlideshow && c.guest.attractAfter == 30)
-        #expect(try !record(["--output-dir", "/tmp/takes"]).guest.attractSlideshow)
-        let file = try record(["--config", "b.conf"],
-                              files: ["b.conf": "output-dir = /tmp/takes\nattract-after = 20\nattract-slideshow = yes\n"])
-        #expect(file.guest.attractSlideshow)
-        #expect(usageError(["--attract-slideshow=maybe"])?.hasPrefix("--attract-slideshow: 'maybe'") == true)
     }
 }

@@ -103,9 +103,9 @@ struct TrimTests {
     func reload() {
         var m = RecorderMachine(session: .loop, outputPath: out, orientation: .landscapeRight)
         _ = m.start()
-        var c = Configuration()
-        c.guest.session = .loop
-        c.guest.trim = true
+        var c = defaultSettings
+        c.session = .loop
+        c.trims = true
         _ = m.handle(.reload(c))
         #expect(m.trims)
     }

@@ -2,6 +2,7 @@
 // a failure once one waits as long as the booth calls `storageSlow`.
 import KioskPreflight
 import KioskCore
+import KioskOptions
 import KioskMedia
 import KioskStorage
 import Testing

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import KioskCore
+import KioskOptions
 import KioskTestSupport
 
 /// The repository's root, from this file's place in it.

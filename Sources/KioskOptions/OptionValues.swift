@@ -1,5 +1,6 @@
 // The values of the options: each parser reads one option's text into its value, or says what it
 // expected. The option table (OptionTable.swift) names which one each option uses.
+import KioskCore
 
 /// A value that does not fit its option; the parser prefixes the option (and file:line).
 struct ValueError: Error {
@@ -151,6 +152,13 @@ enum Values {
         return v
     }
 
+    /// `--metrics-file`: a path ending in .prom, the only files node_exporter's collector reads.
+    static func metricsFile(_ v: String) throws(ValueError) -> String {
+        let path = try path(v)
+        guard path.hasSuffix(".prom") else { throw ValueError("'\(path)' must end in .prom: node_exporter's textfile collector reads only *.prom files") }
+        return path
+    }
+
     /// A file path that fits a Unix socket's address (`sun_path`: 108 bytes with its NUL).
     static func socketPath(_ v: String) throws(ValueError) -> String {
         let path = try path(v)
@@ -210,11 +218,12 @@ enum Values {
         return s
     }
 
-    /// Text for the screen: one paragraph, at most 200 characters, no control characters.
-    static func prompt(_ v: String) throws(ValueError) -> String? {
+    /// Text for the screen: one paragraph, at most `maxLength` characters, no control characters;
+    /// nil when empty.
+    static func text(_ v: String, maxLength: Int) throws(ValueError) -> String? {
         let text = v.trimmingWhitespace
-        guard text.count <= 200, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw ValueError("must be one line of at most 200 characters")
+        guard text.count <= maxLength, !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ValueError("must be one line of at most \(maxLength) characters")
         }
         return text.isEmpty ? nil : text
     }
@@ -259,14 +268,14 @@ enum Values {
         return s
     }
 
-    static func pictureFit(_ v: String) throws(ValueError) -> PictureFit {
-        guard let f = PictureFit(rawValue: v) else { throw ValueError("'\(v)' is not 'fill' or 'fit'") }
-        return f
-    }
-
-    static func idleAction(_ v: String) throws(ValueError) -> IdleAction {
-        guard let a = IdleAction(rawValue: v) else { throw ValueError("'\(v)' is not 'use' or 'discard'") }
-        return a
+    /// One of an enum's words, its raw value: `'x' is not 'once' or 'loop'` names them all.
+    static func choice<Choice: CaseIterable & RawRepresentable<String>>(_ v: String) throws(ValueError) -> Choice {
+        guard let choice = Choice(rawValue: v) else {
+            let words = Choice.allCases.map { "'\($0.rawValue)'" }
+            let said = words.count > 1 ? words.dropLast().joined(separator: ", ") + " or " + words[words.count - 1] : words.joined()
+            throw ValueError("'\(v)' is not \(said)")
+        }
+        return choice
     }
 
     static func seconds(_ v: String) throws(ValueError) -> Double {
@@ -307,8 +316,8 @@ enum Values {
         return o
     }
 
-    static func window(_ v: String?) throws(ValueError) -> WindowMode {
-        guard let v else { return .windowed(nil) }
+    /// A window's size, or `no` (full screen); the option given bare is `OptionKind.window`'s.
+    static func window(_ v: String) throws(ValueError) -> WindowMode {
         switch v.lowercased() {
         case "no", "false", "off": return .fullscreen
         default: return .windowed(try size(v))
@@ -347,11 +356,12 @@ enum Values {
         return Int(n * multiplier)
     }
 
-    static func flag(_ v: String?) throws(ValueError) -> Bool {
-        switch v?.lowercased() {
-        case nil, "yes", "true", "on": return true
+    /// Yes or no; the option given bare is `OptionKind.flag`'s yes.
+    static func flag(_ v: String) throws(ValueError) -> Bool {
+        switch v.lowercased() {
+        case "yes", "true", "on": return true
         case "no", "false", "off": return false
-        default: throw ValueError("'\(v!)' is not yes or no")
+        default: throw ValueError("'\(v)' is not yes or no")
         }
     }
 
@@ -382,13 +392,20 @@ enum Values {
         return lufs
     }
 
-    static func questionOrder(_ v: String) throws(ValueError) -> QuestionOrder {
-        guard let o = QuestionOrder(rawValue: v) else { throw ValueError("'\(v)' is not 'order' or 'shuffle'") }
-        return o
+}
+
+extension Values {
+    /// `--boomerang-seconds`: 0.5 to 3.
+    static func boomerangSeconds(_ v: String) throws(ValueError) -> Double {
+        guard let s = Double(v), s.isFinite, (0.5...3).contains(s) else {
+            throw ValueError("'\(v)' is not a number of seconds from 0.5 to 3")
+        }
+        return s
     }
 
-    static func session(_ v: String) throws(ValueError) -> SessionMode {
-        guard let s = SessionMode(rawValue: v) else { throw ValueError("'\(v)' is not 'once' or 'loop'") }
+    /// `--boomerang-speed`: 1 (as captured) or 0.5 (half speed, with a camera of 60 fps or more).
+    static func boomerangSpeed(_ v: String) throws(ValueError) -> Double {
+        guard let s = Double(v), s == 1 || s == 0.5 else { throw ValueError("'\(v)' is not 1 or 0.5") }
         return s
     }
 }

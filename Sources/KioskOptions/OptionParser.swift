@@ -1,6 +1,7 @@
 // Parses the command line and `--config` files into an Invocation: the syntax of both (words,
 // `--opt=value`, `key = value` lines, the modes as subcommands). Which options there are and what
 // their values may be are the table's (OptionTable.swift) and the value parsers' (OptionValues.swift).
+import KioskCore
 
 public struct OptionParser: Sendable {
     /// How the parser reads a `--config` file (injected so tests need no files).
@@ -325,15 +326,5 @@ enum ConfigLine {
             value = String(value[..<hash.lowerBound]).trimmingWhitespace
         }
         return (key, value)
-    }
-}
-
-extension String {
-    /// Without the spaces, tabs and carriage returns at its ends.
-    public var trimmingWhitespace: String {
-        var s = Substring(self)
-        while let f = s.first, f == " " || f == "\t" || f == "\r" { s = s.dropFirst() }
-        while let l = s.last, l == " " || l == "\t" || l == "\r" { s = s.dropLast() }
-        return String(s)
     }
 }

@@ -2,12 +2,13 @@
 // are: every listed option with its argument, help and default, the modes, the exit statuses, the
 // signals, the files and examples. `kiosk-bench man-page` writes it; docs/kiosk-recorder.1 is that
 // output, and a test fails when the two drift apart.
+import KioskCore
 
 extension OptionParser {
     /// The page in man(7) roff.
     public static var manPage: String {
         var page: [String] = [
-            #".\" kiosk-recorder(1): made from the option table by `kiosk-bench man-page`; edit Sources/KioskCore/OptionTable.swift, not this file."#,
+            #".\" kiosk-recorder(1): made from the option table by `kiosk-bench man-page`; edit Sources/KioskOptions/OptionTable.swift, not this file."#,
             ".TH KIOSK-RECORDER 1 \"\" \"kiosk-recorder \(KioskVersion.string)\" \"User Commands\"",
             ".SH NAME",
             #"kiosk-recorder \- a fullscreen touchscreen video booth"#,

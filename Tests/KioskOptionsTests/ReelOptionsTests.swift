@@ -1,5 +1,6 @@
 // `kiosk-recorder reel`'s command line (ReelOptions) and its JSON lines.
 import KioskCore
+@testable import KioskOptions
 import Testing
 
 @Suite("reel's options")

@@ -3,6 +3,7 @@
 // rules are the table's.
 import Testing
 @testable import KioskCore
+@testable import KioskOptions
 
 @Suite("Option table")
 struct OptionTableTests {

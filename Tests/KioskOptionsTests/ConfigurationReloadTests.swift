@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import KioskCore
+@testable import KioskOptions
 
 /// A config file the test rewrites between reads.
 final class ConfigFile: Sendable {

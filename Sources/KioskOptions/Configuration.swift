@@ -1,60 +1,6 @@
 // The recorder's settings: defaults are the seed's (30 fps, 1200 s, 160 MiB, 1 MiB) but for the size,
 // which is HD (`auto`: the camera's largest mode up to 1280x720).
-
-/// Where frames come from.
-public enum CameraChoice: Equatable, Sendable {
-    /// A V4L2 device path such as /dev/video0.
-    case device(String)
-    /// The built-in moving pattern with a frame counter.
-    case test
-    /// The first camera found, else the test pattern with an on-screen note.
-    case auto
-    /// A command run through `/bin/sh -c` whose stdout carries the pictures (`exec:COMMAND`), in
-    /// `Configuration.Capture.cameraFormat`: a Pi camera module through rpicam-vid, GStreamer, ffmpeg.
-    case exec(String)
-}
-
-/// What an `exec:` camera's command writes on its stdout (`--camera-format`).
-public enum CameraPipeFormat: String, CaseIterable, Sendable {
-    /// Concatenated JPEGs, each a whole picture (SOI … EOI).
-    case mjpeg
-    /// Raw planar 4:2:0 frames of `--size`: Y, then U, then V (FFmpeg yuv420p, V4L2 YU12).
-    case i420
-    /// Raw 4:2:0 frames of `--size`: Y, then interleaved UV.
-    case nv12
-    /// Raw packed 4:2:2 frames of `--size`: Y0 U Y1 V.
-    case yuyv
-
-    /// The layout of a raw frame (nil for MJPEG, which is decoded).
-    public var rawFormat: PixelFormat? {
-        switch self {
-        case .mjpeg: nil
-        case .i420: .yuv420p
-        case .nv12: .nv12
-        case .yuyv: .yuyv
-        }
-    }
-}
-
-/// Where sound comes from.
-public enum MicrophoneChoice: Equatable, Sendable {
-    /// An ALSA PCM name such as "default" or "hw:1,0".
-    case pcm(String)
-    /// The built-in 1 kHz beep at the start of every second.
-    case test
-    /// No audio track.
-    case none
-}
-
-/// Full screen, or a window of a size (nil: `defaultSize`, for development).
-public enum WindowMode: Equatable, Sendable {
-    case fullscreen
-    case windowed(Size?)
-
-    /// The window `--windowed` gets without a size (shrunk to fit a smaller desktop); `--help` and
-    /// docs/interface.md say it from here.
-    public static let defaultSize = Size(width: 1280, height: 720)
-}
+import KioskCore
 
 /// Every setting of the command line and the config file, grouped by what it is about (the capture,
 /// the video, the limits, …) so that no one type holds them all. The option table
@@ -141,9 +87,8 @@ public struct Configuration: Equatable, Sendable {
         public var overlay: String?
         /// `--overlay-portrait`: the one for a portrait take; nil: `overlay`, scaled to cover it.
         public var overlayPortrait: String?
-        /// The largest width and height of an overlay PNG: past any camera the booth records, and
-        /// a 16384x16384 PNG of one colour (kilobytes on disk) would want a gigabyte decoded.
-        public static let overlayMaxSide = 8192
+        /// The largest width and height of an overlay PNG (`OverlayPicture.maxSide`).
+        public static let overlayMaxSide = OverlayPicture.maxSide
 
         public init() {}
     }
@@ -307,20 +252,6 @@ public struct Configuration: Equatable, Sendable {
     }
 }
 
-/// What an idle finished screen does when its time is up: what a tap on Use Video or Retake would.
-public enum IdleAction: String, CaseIterable, Codable, Sendable {
-    case use, discard
-}
-
-/// How the player (and the live preview, `--preview-fit`) puts a picture whose shape differs from
-/// the screen's on it.
-public enum PictureFit: String, CaseIterable, Codable, Sendable {
-    /// Aspect-fill: the whole screen covered, the picture's edges cropped.
-    case fill
-    /// Aspect-fit: the whole picture shown, bars on the sides left over (the review's, and `--play`'s default).
-    case fit
-}
-
 /// `--play FILE`'s own options (command line only).
 public struct PlayerOptions: Equatable, Sendable {
     /// `--loop`: the file plays again and again, without a gap, until Close, `quit` or a signal.
@@ -366,12 +297,3 @@ public struct ConfigFileError: Error, Equatable, CustomStringConvertible, Sendab
     public init(_ description: String) { self.description = description }
 }
 
-extension String {
-    /// The text as a message may quote it: whole up to `limit` characters, else its start and end
-    /// around how much was left out (a 1 MiB key is named, not printed).
-    public func excerpt(_ limit: Int = 80) -> String {
-        guard count > limit else { return self }
-        let keep = max(limit / 2 - 10, 1)
-        return "\(prefix(keep))… (\(utf8.count) bytes) …\(suffix(keep))"
-    }
-}

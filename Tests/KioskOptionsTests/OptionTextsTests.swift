@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 @testable import KioskCore
+@testable import KioskOptions
 
 @Suite("Option texts")
 struct OptionTextsTests {

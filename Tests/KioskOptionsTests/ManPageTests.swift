@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 @testable import KioskCore
+@testable import KioskOptions
 
 @Suite("kiosk-recorder(1) from the option table")
 struct ManPageTests {

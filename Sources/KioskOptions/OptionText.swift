@@ -1,6 +1,7 @@
 // A setting's value written as the command line and the config file write it: how --help, the man
 // page, the example config and docs/interface.md show each default, taken from `Configuration()`
 // (the one place a default is written). A test parses each one back and gets the same value.
+import KioskCore
 
 enum OptionText {
     /// Yes or no, a number without a needless ".0", a word's raw value, a text as it is.

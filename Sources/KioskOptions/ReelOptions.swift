@@ -1,6 +1,7 @@
 // `kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json]`: the
 // hosts' film of every take the booth kept in DIR. Its command line, read here (pure); the film is
 // made by KioskMedia's Reel.
+import KioskCore
 
 /// What `reel` was asked for.
 public struct ReelOptions: Equatable, Sendable {
@@ -79,25 +80,4 @@ public struct ReelOptions: Equatable, Sendable {
         options.folder = folder
         return options
     }
-}
-
-extension KioskEvent {
-    /// `reel --json`'s lines (docs/interface.md, "The hosts' film").
-    static let reelKinds: [Kind] = [
-        Kind(name: "reelProgress", fields: {
-            guard case let .reelProgress(done, total) = $0 else { return nil }
-            return [(.done, done), (.total, total)]
-        }, decode: { c in .reelProgress(done: try c.decode(Int.self, forKey: .done), total: try c.decode(Int.self, forKey: .total)) }),
-        Kind(name: "reelSkipped", fields: {
-            guard case let .reelSkipped(path, reason) = $0 else { return nil }
-            return [(.path, path), (.reason, reason)]
-        }, decode: { c in .reelSkipped(path: try c.decode(String.self, forKey: .path), reason: try c.decode(String.self, forKey: .reason)) }),
-        Kind(name: "reelFinished", fields: {
-            guard case let .reelFinished(path, duration, takes) = $0 else { return nil }
-            return [(.path, path), (.duration, milliseconds(duration)), (.takes, takes)]
-        }, decode: { c in
-            .reelFinished(path: try c.decode(String.self, forKey: .path), duration: try c.decode(Double.self, forKey: .duration),
-                          takes: try c.decode(Int.self, forKey: .takes))
-        }),
-    ]
 }

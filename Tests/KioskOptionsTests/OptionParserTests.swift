@@ -1,6 +1,7 @@
 // The command line and config files: every option, its validation, and where errors point.
 import Testing
 @testable import KioskCore
+@testable import KioskOptions
 
 /// A parser whose files live in a dictionary.
 func parser(files: [String: String] = [:]) -> OptionParser {

@@ -1,6 +1,7 @@
 // SIGHUP's reload, decided without side effects: the command line parsed again with its config
 // file read anew (so flags still win), and what the new settings change, sorted by when a change
 // can take effect. The booth carries the decision out; the machine says when (in ready).
+import KioskCore
 
 /// Where the running configuration came from, kept to read it again on SIGHUP: the command line
 /// as it was given, parsed anew, which reads its `--config` file again.
@@ -93,5 +94,14 @@ extension Configuration {
         let kept = changed.filter { $0.effect == .atRestart }
         for setting in kept { setting.keep(&applied, self) }
         return .accepted(applied, changed: names(changed.filter { $0.effect == .inReady }), keptUntilRestart: names(kept))
+    }
+}
+
+extension Configuration {
+    /// What of these settings the machine reads (`RecorderEvent.reload`): the rest the booth puts in
+    /// force when the machine says `applyReload`.
+    public var machineSettings: MachineSettings {
+        MachineSettings(session: guest.session, shares: share.folder != nil, trims: guest.trim, countdown: guest.countdown,
+                        warnRemaining: limits.warnRemaining, orientation: screen.orientation)
     }
 }

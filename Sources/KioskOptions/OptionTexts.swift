@@ -1,6 +1,7 @@
 // What the option table says to people: the --help text and the example config
 // (kiosk/kiosk.conf.example), each option's help with its declared default; and the check that
 // docs/interface.md's options table says the same names, defaults and reload rules.
+import KioskCore
 
 extension OptionSpec {
     /// The default as --help and the example config say it after the help: ` (default 30)`,
@@ -65,8 +66,8 @@ enum ExampleConfig {
         # without the leading --; a flag on the command line wins over this file. Values in double quotes
         # keep spaces and '#'. Every key is listed with its help and default; uncomment to change.
         # Installed as /etc/kiosk-recorder/kiosk.conf by kiosk/install. Reference: docs/interface.md.
-        # Made from the option table (Sources/KioskCore/OptionTable.swift); to write it anew:
-        # KIOSK_REGENERATE=1 swift test --skip-build --filter KioskCoreTests.OptionTextsTests
+        # Made from the option table (Sources/KioskOptions/OptionTable.swift); to write it anew:
+        # KIOSK_REGENERATE=1 swift test --skip-build --filter KioskOptionsTests.OptionTextsTests
         """
 
     /// The file's text from `options` (a test may pass a changed copy of the table).

@@ -1,6 +1,7 @@
 // "Did you mean": the real name a mistyped option, config key or mode is one or two edits away from
 // (git's and cargo's way of answering a typo), by the optimal-string-alignment form of the
 // Damerau–Levenshtein distance, where swapping two neighbouring letters is one edit.
+import KioskCore
 
 enum NearestName {
     /// The number of single-character insertions, deletions, substitutions and swaps of two

@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 @testable import KioskCore
+@testable import KioskOptions
 
 /// A parser that sees the machine as `host` says.
 func parser(host: HostFacts, files: [String: String] = [:]) -> OptionParser {

@@ -2,6 +2,7 @@
 // socket, and its answer rule: every command against the events that do and do not end the wait.
 import Testing
 @testable import KioskCore
+@testable import KioskOptions
 
 @Suite("--send and --control-socket")
 struct SendRequestTests {
