@@ -237,7 +237,7 @@ public final class ControlServer: Sendable {
     /// One accepted connection, on the serving thread only.
     private final class Client {
         let id: Int
-        /// The connection, until the server closes it (`close(_:)`): at once when the client goes,
+        /// The connection, until the server closes it (`disconnect(_:)`): at once when the client goes,
         /// not when the last reference to this object does.
         private var socket: FileDescriptor?
         let pid: Int32?
