@@ -64,22 +64,15 @@ final class MetricsWriter: Sendable {
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent().appendingPathComponent("." + url.lastPathComponent + ".new").path
         unlink(temporary)
-        let fd: Int32
-        do { fd = try NewFile.create(temporary, mode: 0o644) } catch { return "\(error)" }
-        let bytes = Array(text.utf8)
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                let failed = "write(\(temporary)): \(String(cString: strerror(errno)))"
-                close(fd)
-                unlink(temporary)
-                return failed
-            }
-            done += n
+        let file: FileDescriptor
+        do { file = try NewFile.create(temporary, mode: 0o644) } catch { return "\(error)" }
+        if let error = file.writeAll(Array(text.utf8)) {
+            _ = consume file
+            unlink(temporary)
+            return "write(\(temporary)): \(String(cString: strerror(error)))"
         }
-        close(fd)
+        // Closed before the rename, as a replaced file is.
+        _ = consume file
         guard rename(temporary, path) == 0 else {
             let failed = "rename(\(temporary), \(path)): \(String(cString: strerror(errno)))"
             unlink(temporary)

@@ -75,9 +75,9 @@ extension Booth {
     /// Writes `data` to `path`, a new file (O_EXCL: never over an existing one, a FIFO or a
     /// symlink; O_NOFOLLOW), 0600, close-on-exec; the error's text, or nil.
     static func writeFile(_ data: Data, to path: String) -> String? {
-        let fd: Int32
-        do { fd = try NewFile.create(path) } catch { return error.description }
-        defer { close(fd) }
+        let file: FileDescriptor
+        do { file = try NewFile.create(path) } catch { return error.description }
+        let fd = file.rawValue
         var written = 0
         while written < data.count {
             let n = data.withUnsafeBytes { write(fd, $0.baseAddress! + written, data.count - written) }

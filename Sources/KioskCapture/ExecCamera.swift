@@ -175,7 +175,7 @@ public final class ExecCamera: VideoSource {
                         ? "no picture within \(Self.seconds(firstPictureMilliseconds)) s of starting (is it writing \(settings.format.rawValue) to stdout?)"
                         : "no picture for \(Self.seconds(silenceMilliseconds)) s")
                 }
-                var fds = [pollfd(fd: child.output, events: Int16(POLLIN), revents: 0),
+                var fds = [pollfd(fd: child.output.rawValue, events: Int16(POLLIN), revents: 0),
                            pollfd(fd: thread.wakeFD, events: Int16(POLLIN), revents: 0)]
                 let ready = poll(&fds, 2, Int32(clamping: min((deadline - now) / 1_000_000 + 1, 500)))
                 if ready < 0 {
@@ -184,7 +184,7 @@ public final class ExecCamera: VideoSource {
                 }
                 if fds[1].revents != 0 || thread.isStopping { return .stopped }
                 if ready == 0 { continue }
-                let count = chunk.withUnsafeMutableBytes { read(child.output, $0.baseAddress, $0.count) }
+                let count = chunk.withUnsafeMutableBytes { read(child.output.rawValue, $0.baseAddress, $0.count) }
                 if count < 0 {
                     if errno == EINTR || errno == EAGAIN { continue }
                     return .lost("reading its output: \(String(cString: strerror(errno)))")
@@ -304,8 +304,9 @@ struct PictureReader {
 /// and reaches one process, not a pipeline.)
 final class ChildProgram {
     let pid: pid_t
-    /// The read end of the command's stdout (close-on-exec, ours alone).
-    let output: Int32
+    /// The read end of the command's stdout (close-on-exec, ours alone), closed once the command
+    /// has been ended (the deinit's body runs first).
+    let output: FileDescriptor
     private var reaped: String?
 
     /// The wrapper: $1 is the command. The watcher waits on fd 3 (the lifeline) and kills the whole
@@ -322,29 +323,32 @@ final class ChildProgram {
         """
 
     /// The pipe every exec camera's wrapper watches; its write end is never written, and never
-    /// closed while this process lives.
-    static let lifeline = Result<(read: Int32, write: Int32), SystemError>(catching: { () throws(SystemError) in try makePipe() })
+    /// closed while this process lives (a static is never freed).
+    static let lifeline = Result<Lifeline, SystemError>(catching: { () throws(SystemError) in try Lifeline(FileDescriptor.pipe()) })
+
+    final class Lifeline: Sendable {
+        let pipe: FileDescriptor.Pipe
+        init(_ pipe: consuming FileDescriptor.Pipe) { self.pipe = pipe }
+    }
 
     init(_ command: String) throws(SystemError) {
         let lifeline = try Self.lifeline.get()
-        let pipe = try makePipe()
+        let pipe = try FileDescriptor.pipe()
+        let read = pipe.read, write = pipe.write
         let spawned = ShellCommand.spawn(Self.wrapper, environment: [:], arguments: ["kiosk-exec-camera", command],
-                                         stdout: pipe.write, fd3: lifeline.read)
-        close(pipe.write)
+                                         stdout: write.rawValue, fd3: lifeline.pipe.read.rawValue)
+        // Ours closed at once: the command's copy is the only writer, so its end is our end of file.
+        _ = consume write
         switch spawned {
         case let .success(pid):
             self.pid = pid
-            output = pipe.read
+            output = read
         case let .failure(error):
-            close(pipe.read)
             throw error
         }
     }
 
-    deinit {
-        _ = end(grace: 0)
-        close(output)
-    }
+    deinit { _ = end(grace: 0) }
 
     /// Ends the command's process group and reaps the wrapper: first `grace` ms for it to end by
     /// itself (its status is then the command's), then SIGTERM, a second, SIGKILL. Returns how

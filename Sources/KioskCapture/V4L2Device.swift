@@ -4,6 +4,7 @@ import CV4L2
 import FoundationEssentials
 import Glibc
 import KioskCore
+import KioskSystem
 
 /// An open V4L2 device. The fd is closed with `v4l2_close` when the object goes away.
 public final class V4L2Device {
@@ -15,14 +16,13 @@ public final class V4L2Device {
     /// libv4l2 lists an NV12 camera only as emulated RGB/YU12) and cost more than taking the native
     /// format and decoding MJPEG ourselves.
     public init(path: String) throws(V4L2Error) {
-        let raw = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard raw >= 0 else { throw V4L2Error(errno: Glibc.errno, call: "open(\(path))") }
-        let fd = v4l2_fd_open(raw, Int32(V4L2_DISABLE_CONVERSION))
-        guard fd >= 0 else {
-            let error = Glibc.errno
-            close(raw)
-            throw V4L2Error(errno: error, call: "v4l2_fd_open(\(path))")
-        }
+        let opened: FileDescriptor
+        do { opened = try FileDescriptor.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) } catch { throw V4L2Error(errno: error.errno, call: error.call) }
+        let fd = v4l2_fd_open(opened.rawValue, Int32(V4L2_DISABLE_CONVERSION))
+        // On failure, `opened` still owns the descriptor and closes it.
+        guard fd >= 0 else { throw V4L2Error(errno: Glibc.errno, call: "v4l2_fd_open(\(path))") }
+        // libv4l2 owns it now: v4l2_close in deinit closes it.
+        _ = opened.take()
         self.path = path
         self.fd = fd
     }

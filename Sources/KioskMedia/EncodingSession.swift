@@ -98,7 +98,7 @@ final class EncodingSession {
         guard sink.sync() else { throw AVError(code: AVError.code(posix: sink.failure ?? EIO), call: "fdatasync") }
         try failure.check(.header)
         cuts.freeAtSync = DiskSpace.available(at: settings.outputPath)
-        syncer = try FileSyncer(fd: sink.fd, clock: clock)
+        syncer = try FileSyncer(duplicating: sink.file, clock: clock)
     }
 
     /// The output file.
@@ -338,7 +338,7 @@ final class EncodingSession {
     private func checkLost() -> Bool {
         guard lost == nil else { return true }
         var info = stat()
-        guard fstat(sink.fd, &info) == 0, info.st_nlink == 0 else { return false }
+        guard fstat(sink.file.rawValue, &info) == 0, info.st_nlink == 0 else { return false }
         let folder = PathText.folder(of: settings.outputPath)
         lost = FileManager.default.fileExists(atPath: folder)
             ? "the take's file \(settings.outputPath) was removed while it was recorded"
@@ -397,7 +397,7 @@ final class EncodingSession {
                 var tracks = [videoEnd]
                 if audio != nil { tracks.append(audioEnd) }
                 muxer.writeDuration(seconds: duration)
-                if !MoovDurations.patch(fd: sink.fd, movieSeconds: duration, trackSeconds: tracks) {
+                if !MoovDurations.patch(fd: sink.file.rawValue, movieSeconds: duration, trackSeconds: tracks) {
                     Log.info("writer: the take's length could not be written into its header; players count it from the cuts.written")
                 }
             }

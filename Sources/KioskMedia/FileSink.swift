@@ -12,7 +12,8 @@ import KioskSystem
 final class FileSink {
     private let tally: OwnerTally
     let path: String
-    let fd: Int32
+    /// The file, closed when the sink goes.
+    let file: FileDescriptor
     /// Where the next write goes, as the muxer counts (it appends; it may seek back to patch a box).
     private(set) var position: Int64 = 0
     /// Bytes we put into the file ahead of the muxer's (the mehd box added to its header): the
@@ -31,24 +32,22 @@ final class FileSink {
     /// exactly `mode` (fchmod, whatever the umask). `syncingFolder`: its name is made durable at
     /// once (a take's); a share folder's files are synced with their folder when it is complete.
     init(path: String, mode: Int = 0o600, clock: SyncClock = SyncClock(), syncingFolder: Bool = true) throws(AVError) {
-        let fd: Int32
-        do { fd = try NewFile.create(path, mode: mode, readable: true) } catch { throw AVError(code: AVError.code(posix: error.errno), call: error.call) }
+        let file: FileDescriptor
+        do { file = try NewFile.create(path, mode: mode, readable: true) } catch { throw AVError(code: AVError.code(posix: error.errno), call: error.call) }
         // The new name is durable before anything is written under it.
         if syncingFolder { clock.timing(.writer) { FolderSync.sync(of: path) } }
         self.path = path
-        self.fd = fd
+        self.file = file
         self.clock = clock
         tally = OwnerTally(FileSink.self)
     }
-
-    deinit { close(fd) }
 
     /// Appends bytes, retrying short writes and EINTR. Returns bytes written or a negative AVERROR.
     func write(_ buffer: UnsafePointer<UInt8>, count: Int) -> Int32 {
         if let failure { return AVError.code(posix: failure) }
         var done = 0
         while done < count {
-            let n = pwrite(fd, buffer + done, count - done, off_t(shift + position + Int64(done)))
+            let n = pwrite(file.rawValue, buffer + done, count - done, off_t(shift + position + Int64(done)))
             if n < 0 {
                 if errno == EINTR { continue }
                 failure = errno
@@ -68,7 +67,7 @@ final class FileSink {
 
     /// Makes everything written so far durable (`fdatasync`) and remembers the point.
     func sync() -> Bool {
-        guard failure == nil, clock.timing(.writer, { fdatasync(fd) }) == 0 else {
+        guard failure == nil, clock.timing(.writer, { fdatasync(file.rawValue) }) == 0 else {
             if failure == nil { failure = errno }
             return false
         }
@@ -87,10 +86,10 @@ final class FileSink {
     /// Cuts the file back to the end of the last synced fragment (after a failed write, so the file
     /// ends on a whole fragment and frees what the partial one took).
     func truncateToLastSync() {
-        if ftruncate(fd, off_t(lastSyncedEnd)) == 0 {
+        if ftruncate(file.rawValue, off_t(lastSyncedEnd)) == 0 {
             position = lastSyncedEnd - shift
             size = lastSyncedEnd
-            _ = clock.timing(.writer) { fsync(fd) }
+            _ = clock.timing(.writer) { fsync(file.rawValue) }
         }
     }
 
@@ -98,16 +97,16 @@ final class FileSink {
     /// failed.
     @discardableResult
     func syncFileAndFolder() -> Bool {
-        let file = clock.timing(.writer) { fsync(fd) } == 0
-        if !file { Log.info("fsync(\(path)): \(String(cString: strerror(errno)))") }
-        return clock.timing(.writer) { FolderSync.sync(of: path) } && file
+        let synced = clock.timing(.writer) { fsync(file.rawValue) } == 0
+        if !synced { Log.info("fsync(\(path)): \(String(cString: strerror(errno)))") }
+        return clock.timing(.writer) { FolderSync.sync(of: path) } && synced
     }
 
     /// Replaces the first `size` bytes of the file (the header the muxer wrote, nothing after it yet)
     /// with `header`, which may be longer: later writes land after it.
     func replaceHeader(with header: [UInt8]) -> Bool {
         guard failure == nil, shift == 0, Int64(header.count) >= size else { return false }
-        guard pwrite(fd, header, header.count, 0) == header.count else {
+        guard pwrite(file.rawValue, header, header.count, 0) == header.count else {
             failure = errno
             return false
         }
@@ -119,7 +118,7 @@ final class FileSink {
     /// The file's first `count` bytes (or fewer).
     func read(upTo count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
-        let n = pread(fd, &bytes, count, 0)
+        let n = pread(file.rawValue, &bytes, count, 0)
         return n > 0 ? Array(bytes[0..<n]) : []
     }
 
@@ -176,16 +175,21 @@ final class FileSyncer: Sendable {
     private let state = Monitor(State())
     private let tally: OwnerTally
 
-    /// Starts the syncing thread on a duplicate of `fd`.
-    init(fd original: Int32, clock: SyncClock = SyncClock()) throws(AVError) {
-        let fd = fcntl(original, F_DUPFD_CLOEXEC, 0)
-        guard fd >= 0 else { throw AVError(code: AVError.code(posix: errno), call: "fcntl(F_DUPFD_CLOEXEC)") }
+    /// Starts the syncing thread on a duplicate of `file`.
+    init(duplicating file: borrowing FileDescriptor, clock: SyncClock = SyncClock()) throws(AVError) {
+        // The thread's own: taken out by the thread, or closed here if no thread starts.
+        var own: FileDescriptor?
+        do { own = try file.duplicate() } catch { throw AVError(code: AVError.code(posix: error.errno), call: error.call) }
         tally = OwnerTally(FileSyncer.self)
         // The thread holds the state and the descriptor, not the syncer: the syncer goes when its
         // session lets it go, and its deinit ends the thread.
         let state = self.state
-        do { _ = try WorkerThread(name: "kiosk-sync") { _ in Self.run(fd: fd, state: state, clock: clock) } } catch {
-            close(fd)
+        do {
+            _ = try WorkerThread(name: "kiosk-sync") { _ in
+                guard let fd = own.take() else { return }
+                Self.run(fd: fd, state: state, clock: clock)
+            }
+        } catch {
             throw AVError(code: AVError.code(posix: error.errno), call: error.call)
         }
     }
@@ -212,7 +216,8 @@ final class FileSyncer: Sendable {
         state.wait { s in s.wanted == nil && !s.running ? s.progress : nil }
     }
 
-    private static func run(fd: Int32, state: Monitor<State>, clock: SyncClock) {
+    private static func run(fd: consuming FileDescriptor, state: Monitor<State>, clock: SyncClock) {
+        let raw = fd.rawValue
         while true {
             let next: Point? = state.wait { s -> Point?? in
                 if let wanted = s.wanted {
@@ -223,7 +228,7 @@ final class FileSyncer: Sendable {
                 return s.closing ? .some(nil) : nil
             }
             guard let point = next else { break }
-            let error: Int32? = clock.timing(.fragments, { fdatasync(fd) }) == 0 ? nil : errno
+            let error: Int32? = clock.timing(.fragments, { fdatasync(raw) }) == 0 ? nil : errno
             state.update { s in
                 s.running = false
                 if let error {
@@ -234,7 +239,8 @@ final class FileSyncer: Sendable {
                 }
             }
         }
-        close(fd)
+        // Closed before the syncer's deinit may return.
+        _ = consume fd
         state.update { $0.ended = true }
     }
 }

@@ -338,15 +338,14 @@ public final class MovieWriter: Sendable {
     /// The marker: a new file (O_EXCL, never through a symlink) with the take's mode, holding the pid.
     private func writeMarker() throws {
         let marker = TakeFiles.markerPath(for: settings.outputPath)
-        let fd: Int32
-        do { fd = try NewFile.create(marker, mode: settings.fileMode) } catch { throw AVError(code: AVError.code(posix: error.errno), call: error.call) }
-        defer { close(fd) }
+        let file: FileDescriptor
+        do { file = try NewFile.create(marker, mode: settings.fileMode) } catch { throw AVError(code: AVError.code(posix: error.errno), call: error.call) }
         let text = Array("\(getpid())\n".utf8)
-        guard write(fd, text, text.count) == text.count else { throw AVError(code: AVError.code(posix: errno), call: "write(\(marker))") }
+        guard write(file.rawValue, text, text.count) == text.count else { throw AVError(code: AVError.code(posix: errno), call: "write(\(marker))") }
         // A boomerang's mark beside it: until its loop is in place, a launch makes the loop.
         if settings.boomerang != nil {
             let pending = TakeFiles.boomerangPendingPath(for: settings.outputPath)
-            do { close(try NewFile.create(pending, mode: settings.fileMode)) } catch { throw AVError(code: AVError.code(posix: error.errno), call: error.call) }
+            do { _ = try NewFile.create(pending, mode: settings.fileMode) } catch { throw AVError(code: AVError.code(posix: error.errno), call: error.call) }
         }
         syncs.timing(.writer) { FolderSync.sync(of: marker) }
     }

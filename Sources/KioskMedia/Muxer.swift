@@ -93,7 +93,7 @@ final class Muxer {
 
     /// Puts the movie's length into the header's mehd box, if it has one.
     func writeDuration(seconds: Double) {
-        if let mehd { MoovDurations.writeMehd(fd: sink.fd, offset: mehd.offset, seconds: seconds, timescale: mehd.timescale) }
+        if let mehd { MoovDurations.writeMehd(fd: sink.file.rawValue, offset: mehd.offset, seconds: seconds, timescale: mehd.timescale) }
     }
 }
 

@@ -147,7 +147,7 @@ final class ShareMP4 {
         try writeTrailer()
         if let failure = sink.failure { throw AVError(code: AVError.code(posix: failure), call: "write") }
         let syncStart = MonotonicClock.now()
-        guard fsync(sink.fd) == 0 else { throw ShareError(step: "syncing " + name, errno: errno) }
+        guard fsync(sink.file.rawValue) == 0 else { throw ShareError(step: "syncing " + name, errno: errno) }
         return (sink.size, Double(MonotonicClock.now() - syncStart) / 1e9)
     }
 }

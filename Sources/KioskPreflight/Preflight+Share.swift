@@ -108,16 +108,16 @@ extension Preflight {
     /// NetworkManager's active connections by name (`nmcli -t -f NAME connection show --active`);
     /// nil when nmcli is missing or NetworkManager does not answer.
     static func activeConnections() -> [String]? {
-        var pipeEnds: [Int32] = [0, 0]
-        guard pipe(&pipeEnds) == 0 else { return nil }
-        let spawned = ShellCommand.spawn("exec nmcli -t -f NAME connection show --active 2>/dev/null", environment: [:], stdout: pipeEnds[1])
-        close(pipeEnds[1])
-        defer { close(pipeEnds[0]) }
+        guard let pipe = try? FileDescriptor.pipe() else { return nil }
+        let reader = pipe.read, write = pipe.write
+        let spawned = ShellCommand.spawn("exec nmcli -t -f NAME connection show --active 2>/dev/null", environment: [:], stdout: write.rawValue)
+        // Ours closed at once, so the read below ends when nmcli's copy does.
+        _ = consume write
         guard case let .success(pid) = spawned else { return nil }
         var output: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let n = read(pipeEnds[0], &chunk, chunk.count)
+            let n = read(reader.rawValue, &chunk, chunk.count)
             if n > 0 { output += chunk[0..<n] } else if n < 0, errno == EINTR { continue } else { break }
         }
         guard ShellCommand.wait(pid) == 0 else { return nil }

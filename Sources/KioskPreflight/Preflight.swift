@@ -288,11 +288,16 @@ public enum Preflight {
     /// worth of bytes, each synced as the writer syncs a fragment (fdatasync), and is removed.
     static func storage(_ folder: String, fragmentBytes: Int) -> CheckItem? {
         let path = PathText.joining(folder, ".kiosk-check-\(getpid()).probe")
-        guard let fd = try? NewFile.create(path) else { return nil }
-        defer {
-            close(fd)
-            unlink(path)
-        }
+        guard let file = try? NewFile.create(path) else { return nil }
+        let item = storage(probe: file.rawValue, folder: folder, fragmentBytes: fragmentBytes)
+        // Closed, then removed.
+        _ = consume file
+        unlink(path)
+        return item
+    }
+
+    /// The probe's four fragments written into `fd` and synced.
+    private static func storage(probe fd: Int32, folder: String, fragmentBytes: Int) -> CheckItem {
         let bytes = [UInt8](repeating: 0x5A, count: min(max(fragmentBytes, 64 * 1024), 4 * 1024 * 1024))
         var syncs: [Double] = []
         for round in 0..<4 {

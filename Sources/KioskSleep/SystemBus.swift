@@ -63,7 +63,7 @@ final class SystemBus {
     /// for the reply (`sd_bus_call`), whose one value is a file descriptor (`h`). Returns a copy of
     /// it that the caller owns, close-on-exec (the reply's own goes with the reply).
     func callReturningFD(destination: String, path: String, interface: String, member: String,
-                         strings: [String], timeoutMicroseconds: UInt64) throws(BusError) -> Int32 {
+                         strings: [String], timeoutMicroseconds: UInt64) throws(BusError) -> FileDescriptor {
         let name = "\(interface).\(member)"
         var call: OpaquePointer?
         var result = sd_bus_message_new_method_call(bus, &call, destination, path, interface, member)
@@ -85,9 +85,9 @@ final class SystemBus {
         var fd: Int32 = -1
         result = sd_bus_message_read_basic(reply, CChar(truncatingIfNeeded: UInt8(ascii: "h")), &fd)
         guard result >= 0 else { throw BusError(code: result, call: "sd_bus_message_read_basic(\(name) reply)", remote: nil) }
-        let own = fcntl(fd, F_DUPFD_CLOEXEC, 3)
-        guard own >= 0 else { throw BusError(code: -errno, call: "fcntl(F_DUPFD_CLOEXEC) of the \(name) reply's fd", remote: nil) }
-        return own
+        do { return try FileDescriptor.duplicate(of: fd, minimum: 3) } catch {
+            throw BusError(code: -error.errno, call: "fcntl(F_DUPFD_CLOEXEC) of the \(name) reply's fd", remote: nil)
+        }
     }
 
     /// Handles everything that has arrived (`sd_bus_process` until it has nothing left to do):

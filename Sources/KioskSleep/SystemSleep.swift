@@ -24,35 +24,44 @@ public final class SystemSleep: Sendable {
     /// What the bus thread and the callers share: the inhibitor's fd while one is held, whether
     /// one is wanted, and a pipe that wakes the bus thread to take one again.
     private final class Shared: Sendable {
-        /// The fd (-1: none) and whether the booth wants the sleep held off; under one lock, so an
-        /// inhibitor that arrives after a `release` is closed at once instead of kept.
-        let inhibitor = Locked<(fd: Int32, wanted: Bool)>((-1, true))
-        let requests: (read: Int32, write: Int32)
+        /// The inhibitor's fd while one is held, and whether the booth wants the sleep held off.
+        struct Inhibitor: ~Copyable {
+            var fd: FileDescriptor?
+            var wanted: Bool
 
-        init() throws(SystemError) { requests = try makePipe(nonBlocking: true) }
-
-        deinit {
-            inhibitor.withLock { if $0.fd >= 0 { close($0.fd) } }
-            close(requests.read)
-            close(requests.write)
+            var held: Bool {
+                switch fd {
+                case .some: true
+                case .none: false
+                }
+            }
         }
+
+        /// Under one lock, so an inhibitor that arrives after a `release` is closed at once
+        /// instead of kept. Closed with this object if still held.
+        let inhibitor = Locked(Inhibitor(fd: nil, wanted: true))
+        /// The wake-up pipe, both ends closed with this object.
+        let requests: FileDescriptor.Pipe
+
+        init() throws(SystemError) { requests = try FileDescriptor.pipe(nonBlocking: true) }
 
         /// Takes an inhibitor from logind if one is wanted and none is held.
         func inhibit(on bus: SystemBus, who: String, why: String) throws(BusError) {
-            guard inhibitor.withLock({ $0.wanted && $0.fd < 0 }) else { return }
-            let fd = try bus.callReturningFD(
+            guard inhibitor.withLock({ $0.wanted && !$0.held }) else { return }
+            var fd: FileDescriptor? = try bus.callReturningFD(
                 destination: SystemSleep.login1, path: SystemSleep.login1Path, interface: SystemSleep.manager,
                 member: "Inhibit", strings: ["sleep", who, why, "delay"], timeoutMicroseconds: 5_000_000)
             inhibitor.withLock {
-                // A release came while logind answered: that one is not wanted any more.
-                if $0.wanted && $0.fd < 0 { $0.fd = fd } else { close(fd) }
+                // A release came while logind answered: that one is not wanted any more, and is
+                // closed here, under the lock.
+                if $0.wanted && !$0.held { $0.fd = fd.take() } else { fd = nil }
             }
         }
 
         /// Empties the wake-up pipe (non-blocking: it stops at EAGAIN).
         func drainRequests() {
             var bytes = [UInt8](repeating: 0, count: 64)
-            while read(requests.read, &bytes, bytes.count) > 0 {}
+            while read(requests.read.rawValue, &bytes, bytes.count) > 0 {}
         }
     }
 
@@ -83,9 +92,8 @@ public final class SystemSleep: Sendable {
     public func release() {
         let released = shared?.inhibitor.withLock { state -> Bool in
             state.wanted = false
-            guard state.fd >= 0 else { return false }
-            close(state.fd)
-            state.fd = -1
+            guard state.held else { return false }
+            state.fd = nil
             return true
         }
         if released == true { Log.info("system sleep: the inhibitor is released; the machine may sleep") }
@@ -97,7 +105,7 @@ public final class SystemSleep: Sendable {
         shared.inhibitor.withLock { $0.wanted = true }
         var byte: UInt8 = 1
         // EAGAIN: the pipe is full of wake-ups already.
-        _ = write(shared.requests.write, &byte, 1)
+        _ = write(shared.requests.write.rawValue, &byte, 1)
     }
 
     /// Ends the bus thread and closes the connection; the inhibitor, if held, stays until release.
@@ -131,7 +139,7 @@ public final class SystemSleep: Sendable {
             }
             var fds = [request.fd,
                        pollfd(fd: thread.wakeFD, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: shared.requests.read, events: Int16(POLLIN), revents: 0)]
+                       pollfd(fd: shared.requests.read.rawValue, events: Int16(POLLIN), revents: 0)]
             guard poll(&fds, nfds_t(fds.count), request.timeoutMs) >= 0 || errno == EINTR else {
                 Log.info("system sleep: poll: \(String(cString: strerror(errno)))")
                 return

@@ -9,13 +9,15 @@ public enum FolderSync {
     @discardableResult
     public static func sync(of path: String) -> Bool {
         let folder = PathText.folder(of: path)
-        let dfd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard dfd >= 0, fsync(dfd) == 0 else {
-            Log.info("fsync of the folder of \(path): \(String(cString: strerror(errno)))")
-            if dfd >= 0 { close(dfd) }
-            return false
+        let failure: Int32
+        do {
+            let directory = try FileDescriptor.open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if fsync(directory.rawValue) == 0 { return true }
+            failure = errno
+        } catch {
+            failure = error.errno
         }
-        close(dfd)
-        return true
+        Log.info("fsync of the folder of \(path): \(String(cString: strerror(failure)))")
+        return false
     }
 }

@@ -45,25 +45,21 @@ public enum PhotoFiles {
     /// One try at a new file: written whole and synced, the name taken, or why not (nothing is left
     /// behind then).
     static func writeExclusive(_ bytes: [UInt8], at path: String, mode: Int) -> Written {
-        let fd: Int32
-        do { fd = try NewFile.create(path, mode: mode) } catch {
+        let file: FileDescriptor
+        do { file = try NewFile.create(path, mode: mode) } catch {
             return error.errno == EEXIST ? .exists : .failed(PhotoError("\(error)"))
         }
-        if let failure = writeAll(bytes, to: fd, path: path) {
-            close(fd)
+        if let failure = file.writeAll(bytes).map({ PhotoError("write(\(path)): \(String(cString: strerror($0)))") }) {
+            _ = consume file
             unlink(path)
             return .failed(failure)
         }
-        let synced = fsync(fd) == 0
-        close(fd)
-        if !synced { Log.info("fsync(\(path)): \(String(cString: strerror(errno)))") }
+        let synced = fsync(file.rawValue) == 0
+        let syncError = errno
+        _ = consume file
+        if !synced { Log.info("fsync(\(path)): \(String(cString: strerror(syncError)))") }
         FolderSync.sync(of: path)
         return .written
-    }
-
-    /// `bytes` written whole to `fd`; the failure, or nil.
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) -> PhotoError? {
-        KioskSystem.writeAll(bytes, to: fd).map { PhotoError("write(\(path)): \(String(cString: strerror($0)))") }
     }
 }
 

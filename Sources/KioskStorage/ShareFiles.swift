@@ -141,9 +141,9 @@ public enum ShareFiles {
     /// synced (fsync).
     public static func writeFile(_ path: String, _ bytes: [UInt8], mode: Int) throws(ShareError) {
         let name = PathText.name(of: path)
-        let fd: Int32
-        do { fd = try NewFile.create(path, mode: mode) } catch { throw ShareError(step: "creating \(name)", errno: error.errno) }
-        defer { close(fd) }
+        let file: FileDescriptor
+        do { file = try NewFile.create(path, mode: mode) } catch { throw ShareError(step: "creating \(name)", errno: error.errno) }
+        let fd = file.rawValue
         var done = 0
         while done < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, bytes.count - done) }
@@ -157,10 +157,9 @@ public enum ShareFiles {
     }
     /// fsync of a folder: the names made, renamed or removed in it are durable.
     public static func syncFolder(_ path: String) throws(ShareError) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw ShareError(step: "syncing \(path)", errno: errno) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw ShareError(step: "syncing \(path)", errno: errno) }
+        let folder: FileDescriptor
+        do { folder = try FileDescriptor.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } catch { throw ShareError(step: "syncing \(path)", errno: error.errno) }
+        guard fsync(folder.rawValue) == 0 else { throw ShareError(step: "syncing \(path)", errno: errno) }
     }
     /// Removes a folder the booth wrote, and what is in it (nothing is followed through a link).
     public static func remove(_ path: String) {

@@ -166,11 +166,12 @@ public final class TakeFolder: Sendable {
     static func replace(_ target: String, with text: String) -> Bool {
         let temporary = target + ".new"
         unlink(temporary)
-        guard let fd = try? NewFile.create(temporary) else { return false }
+        guard let file = try? NewFile.create(temporary) else { return false }
         let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count
-        let synced = fsync(fd) == 0
-        close(fd)
+        let written = bytes.withUnsafeBytes { write(file.rawValue, $0.baseAddress, $0.count) } == bytes.count
+        let synced = fsync(file.rawValue) == 0
+        // Closed before the rename, as a replaced file is.
+        _ = consume file
         guard written, synced, rename(temporary, target) == 0 else {
             unlink(temporary)
             return false
@@ -292,11 +293,14 @@ public final class TakeFolder: Sendable {
         let name = URL(fileURLWithPath: path).lastPathComponent, lower = name.lowercased()
         let movie = [".mov", ".mp4"].contains(where: lower.hasSuffix), photo = [".jpg", ".jpeg"].contains(where: lower.hasSuffix)
         guard TakeName.isSafe(name), movie || photo else { return "is not named as a take or a photo" }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard fd >= 0 else { return "cannot be read (\(String(cString: strerror(errno))))" }
-        defer { close(fd) }
         var head = [UInt8](repeating: 0, count: 8)
-        let count = max(0, head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 8) })
+        let count: Int
+        do {
+            let file = try FileDescriptor.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+            count = max(0, head.withUnsafeMutableBytes { read(file.rawValue, $0.baseAddress, 8) })
+        } catch {
+            return "cannot be read (\(String(cString: strerror(error.errno))))"
+        }
         if movie, count < 8 || Array(head[4..<8]) != Array("ftyp".utf8) { return "does not begin as a movie the booth writes (no ftyp box)" }
         if photo, count < 2 || head[0] != 0xFF || head[1] != 0xD8 { return "does not begin as a JPEG the booth writes" }
         return nil

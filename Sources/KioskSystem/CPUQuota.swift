@@ -79,11 +79,9 @@ public struct CPUQuota: Equatable, Sendable {
 
     /// A small file's text; nil when it is not there (most machines have no quota files).
     private static func read(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+        guard let file = try? FileDescriptor.open(path, O_RDONLY | O_CLOEXEC) else { return nil }
         var bytes = [UInt8](repeating: 0, count: 4096)
-        let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        let count = bytes.withUnsafeMutableBytes { Glibc.read(file.rawValue, $0.baseAddress, $0.count) }
         guard count > 0 else { return nil }
         return String(decoding: bytes[..<count], as: UTF8.self)
     }

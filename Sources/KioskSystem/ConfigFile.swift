@@ -17,16 +17,15 @@ public enum ConfigFile {
     public static func read(_ path: String) throws(ConfigFile.ReadError) -> String {
         // O_NONBLOCK: a FIFO opens at once instead of waiting for a writer (a read would block
         // forever, or read whatever a writer sends); O_NOCTTY: a terminal does not become ours.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else {
-            let error = errno
-            switch error {
+        let file: FileDescriptor
+        do { file = try FileDescriptor.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY) } catch {
+            switch error.errno {
             case ENOENT: throw ReadError("'\(path)' does not exist")
             case EACCES: throw ReadError("'\(path)' is not readable by this user (uid \(getuid()))")
-            default: throw ReadError("cannot open '\(path)': \(String(cString: strerror(error)))")
+            default: throw ReadError("cannot open '\(path)': \(String(cString: strerror(error.errno)))")
             }
         }
-        defer { close(fd) }
+        let fd = file.rawValue
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw ReadError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
         switch info.st_mode & S_IFMT {

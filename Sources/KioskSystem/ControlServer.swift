@@ -53,7 +53,8 @@ public final class ControlServer: Sendable {
     /// Turns a client's bytes into whatever they mean; called on the serving thread only, in order.
     public typealias ClientReader = (ArraySlice<UInt8>) -> Void
 
-    private let listenFD: Int32
+    /// The listening socket, until `close` closes it (the serving thread has ended by then).
+    private let listener: Locked<FileDescriptor?>
     /// The node bind made: removed only if it is still this one.
     private let node: UnixSocket.Node
     /// Held for as long as the server lives: one booth per socket.
@@ -99,12 +100,15 @@ public final class ControlServer: Sendable {
             }
         }
         try Self.clear(path)
+        let listening: Listening
         do {
             wake = try WakePipe()
-            (listenFD, node) = try Self.listen(at: path)
+            listening = try Self.listen(at: path)
         } catch {
             throw .failed(error)
         }
+        node = listening.node
+        listener = Locked(listening.socket)
         Self.removeAtExit(path, node)
     }
 
@@ -114,11 +118,10 @@ public final class ControlServer: Sendable {
     /// process answers on, or anything that is not a socket, is refused.
     private static func clear(_ path: String) throws(ControlSocketError) {
         guard try existingSocket(at: path) else { return }
-        let probe: Int32
+        let probe: FileDescriptor
         do { probe = try UnixSocket.make(nonBlocking: true) } catch { throw .failed(error) }
-        defer { Glibc.close(probe) }
-        switch UnixSocket.connect(probe, to: path) {
-        case 0: throw .inUse(path: path, pid: UnixSocket.peerPID(probe), byBooth: false)
+        switch UnixSocket.connect(probe.rawValue, to: path) {
+        case 0: throw .inUse(path: path, pid: UnixSocket.peerPID(probe.rawValue), byBooth: false)
         // A listener whose backlog is full is alive all the same.
         case EAGAIN: throw .inUse(path: path, pid: nil, byBooth: false)
         case ECONNREFUSED:
@@ -138,24 +141,33 @@ public final class ControlServer: Sendable {
         return true
     }
 
+    /// A listening socket and the node bind made for it.
+    private struct Listening: ~Copyable {
+        var socket: FileDescriptor
+        let node: UnixSocket.Node
+    }
+
     /// A new socket bound at `path` with mode 0660, listening, non-blocking; its node.
-    private static func listen(at path: String) throws(SystemError) -> (Int32, UnixSocket.Node) {
+    private static func listen(at path: String) throws(SystemError) -> Listening {
         let fd = try UnixSocket.make(nonBlocking: true)
+        let node: UnixSocket.Node
         do throws(SystemError) {
             // Never wider than 0660, not even before the chmod below: Linux gives the node that
             // bind makes the socket's own mode, less the umask.
-            _ = fchmod(fd, mode)
-            try UnixSocket.bind(fd, to: path)
+            _ = fchmod(fd.rawValue, mode)
+            try UnixSocket.bind(fd.rawValue, to: path)
             // Exactly 0660 whatever the umask took away.
             guard chmod(path, mode) == 0 else { throw SystemError(call: "chmod(\(path))", errno: errno) }
-            guard Glibc.listen(fd, 16) == 0 else { throw SystemError(call: "listen(\(path))", errno: errno) }
-            guard let node = try UnixSocket.node(at: path) else { throw SystemError(call: "lstat(\(path))", errno: ENOENT) }
-            return (fd, node)
+            guard Glibc.listen(fd.rawValue, 16) == 0 else { throw SystemError(call: "listen(\(path))", errno: errno) }
+            guard let made = try UnixSocket.node(at: path) else { throw SystemError(call: "lstat(\(path))", errno: ENOENT) }
+            node = made
         } catch {
-            Glibc.close(fd)
+            // Closed before the node goes, as a failed bind leaves nothing listening there.
+            _ = consume fd
             if let made = try? UnixSocket.node(at: path), made.isSocket { unlink(path) }
             throw error
         }
+        return Listening(socket: fd, node: node)
     }
 
     private static func describe(_ type: mode_t) -> String {
@@ -210,7 +222,7 @@ public final class ControlServer: Sendable {
             drainNanoseconds.store(Int64(max(seconds, 0) * 1e9), ordering: .releasing)
             worker.stop()
         }
-        Glibc.close(listenFD)
+        listener.withLock { $0 = nil }
         Self.remove(path, node)
     }
 
@@ -225,7 +237,9 @@ public final class ControlServer: Sendable {
     /// One accepted connection, on the serving thread only.
     private final class Client {
         let id: Int
-        let fd: Int32
+        /// The connection, until the server closes it (`disconnect(_:)`): at once when the client goes,
+        /// not when the last reference to this object does.
+        private var socket: FileDescriptor?
         let pid: Int32?
         let reader: ClientReader
         /// When it last sent something (or connected), monotonic ns: the one silent longest makes
@@ -236,12 +250,23 @@ public final class ControlServer: Sendable {
         var offset = 0
         var leaving: Leaving?
 
-        init(id: Int, fd: Int32, reader: @escaping ClientReader) {
+        init(id: Int, socket: consuming FileDescriptor, reader: @escaping ClientReader) {
             self.id = id
-            self.fd = fd
-            pid = UnixSocket.peerPID(fd)
+            pid = UnixSocket.peerPID(socket.rawValue)
+            self.socket = consume socket
             self.reader = reader
         }
+
+        /// The connection's number for poll, send and recv; -1 once closed (poll skips it).
+        var fd: Int32 {
+            switch socket {
+            case let .some(socket): socket.rawValue
+            case .none: -1
+            }
+        }
+
+        /// Closes the connection (the client reads the end of the stream).
+        func closeSocket() { socket = nil }
 
         var name: String { "client \(id)" + (pid.map { " (pid \($0))" } ?? "") }
         var writing: Bool { offset < batch.count }
@@ -251,6 +276,13 @@ public final class ControlServer: Sendable {
         var clients: [Client] = []
         var nextID = 1
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
+        // Open until `close`, which closes it only once this thread has ended.
+        let listenFD = listener.withLock { socket -> Int32 in
+            switch socket {
+            case let .some(socket): socket.rawValue
+            case .none: -1
+            }
+        }
         while !thread.isStopping {
             let queued = queuedClients()
             var fds = [pollfd(fd: thread.wakeFD, events: Int16(POLLIN), revents: 0),
@@ -286,7 +318,7 @@ public final class ControlServer: Sendable {
                 }
             }
             if fds[2].revents != 0 {
-                accept(into: &clients, nextID: &nextID, newClient)
+                accept(listenFD, into: &clients, nextID: &nextID, newClient)
             }
             for client in clients where client.leaving == nil {
                 client.leaving = write(client)
@@ -297,7 +329,7 @@ public final class ControlServer: Sendable {
                     let limit = queueLimit >= 1 << 20 ? "\(queueLimit >> 20) MiB" : "\(queueLimit >> 10) KiB"
                     log("control socket: \(client.name) did not read: more than \(limit) of events waited for it; dropped")
                 }
-                close(client)
+                disconnect(client)
                 return true
             }
         }
@@ -312,32 +344,32 @@ public final class ControlServer: Sendable {
     /// Takes every waiting connection. With `maxClients` already, the client silent longest (one
     /// that sent nothing for `idleBeforeDrop` at least) is dropped to make room, so idle clients
     /// cannot lock everyone out; when every client spoke lately, the new one is refused.
-    private func accept(into clients: inout [Client], nextID: inout Int, _ newClient: @Sendable () -> ClientReader) {
-        while let accepted = UnixSocket.accept(listenFD) {
-            switch accepted {
-            case let .success(fd):
-                if clients.count >= Self.maxClients {
-                    let now = MonotonicClock.now()
-                    let quietest = clients.filter { $0.leaving == nil }.min { $0.lastHeard < $1.lastHeard }
-                    guard let quietest, now - quietest.lastHeard >= Self.idleBeforeDrop else {
-                        log("control socket: \(Self.maxClients) clients, all heard from lately; refused one\(UnixSocket.peerPID(fd).map { " (pid \($0))" } ?? "")")
-                        Glibc.close(fd)
-                        continue
-                    }
-                    log("control socket: \(Self.maxClients) clients already; dropped \(quietest.name), silent for "
-                        + "\((now - quietest.lastHeard) / 1_000_000_000) s, to make room for a new one")
-                    close(quietest)
-                    clients.removeAll { $0 === quietest }
-                }
-                let client = Client(id: nextID, fd: fd, reader: newClient())
-                nextID += 1
-                clients.append(client)
-                outgoing.withLock { $0.queues[client.id] = Queue() }
-            case let .failure(error):
+    private func accept(_ listenFD: Int32, into clients: inout [Client], nextID: inout Int, _ newClient: @Sendable () -> ClientReader) {
+        while true {
+            let accepted: FileDescriptor?
+            do { accepted = try UnixSocket.accept(listenFD) } catch {
                 // EMFILE and the like: the connection stays in the backlog; try again shortly.
                 log("control socket: \(error)")
                 return
             }
+            guard let fd = accepted else { return }
+            if clients.count >= Self.maxClients {
+                let now = MonotonicClock.now()
+                let quietest = clients.filter { $0.leaving == nil }.min { $0.lastHeard < $1.lastHeard }
+                guard let quietest, now - quietest.lastHeard >= Self.idleBeforeDrop else {
+                    log("control socket: \(Self.maxClients) clients, all heard from lately; refused one\(UnixSocket.peerPID(fd.rawValue).map { " (pid \($0))" } ?? "")")
+                    _ = consume fd
+                    continue
+                }
+                log("control socket: \(Self.maxClients) clients already; dropped \(quietest.name), silent for "
+                    + "\((now - quietest.lastHeard) / 1_000_000_000) s, to make room for a new one")
+                disconnect(quietest)
+                clients.removeAll { $0 === quietest }
+            }
+            let client = Client(id: nextID, socket: fd, reader: newClient())
+            nextID += 1
+            clients.append(client)
+            outgoing.withLock { $0.queues[client.id] = Queue() }
         }
     }
 
@@ -372,8 +404,9 @@ public final class ControlServer: Sendable {
         }
     }
 
-    private func close(_ client: Client) {
-        Glibc.close(client.fd)
+    /// Closes `client`'s connection and forgets its queue.
+    private func disconnect(_ client: Client) {
+        client.closeSocket()
         outgoing.withLock { _ = $0.queues.removeValue(forKey: client.id) }
     }
 
@@ -387,7 +420,7 @@ public final class ControlServer: Sendable {
             open.removeAll { client in
                 if client.leaving == nil { client.leaving = write(client) }
                 guard client.leaving != nil || !(client.writing || queued.contains(client.id)) else { return false }
-                close(client)
+                disconnect(client)
                 return true
             }
             let remaining = deadline - MonotonicClock.now()
@@ -395,7 +428,7 @@ public final class ControlServer: Sendable {
             var fds = open.map { pollfd(fd: $0.fd, events: Int16(POLLOUT), revents: 0) }
             _ = poll(&fds, nfds_t(fds.count), Int32(clamping: (remaining + 999_999) / 1_000_000))
         }
-        open.forEach(close)
+        open.forEach(disconnect)
     }
 
     // MARK: - The node's removal
@@ -417,64 +450,5 @@ public final class ControlServer: Sendable {
 
     private static func removeAll() {
         for (path, node) in nodes.withLock({ $0 }) { remove(path, node) }
-    }
-}
-
-/// One connection to a booth's control socket, for `--send`: lines out, lines in with a deadline.
-public final class ControlClient {
-    private let fd: Int32
-    private var pending: [UInt8] = []
-    private var ended = false
-
-    /// Connects to the socket at `path` (ENOENT: nothing there; ECONNREFUSED: nobody listens;
-    /// EACCES: not allowed, e.g. not in the socket's group).
-    public init(path: String) throws(SystemError) {
-        fd = try UnixSocket.make(nonBlocking: false)
-        let error = UnixSocket.connect(fd, to: path)
-        guard error == 0 else {
-            Glibc.close(fd)
-            throw SystemError(call: "connect(\(path))", errno: error)
-        }
-    }
-
-    deinit { Glibc.close(fd) }
-
-    /// Sends `line` and a newline, all of it.
-    public func send(line: String) throws(SystemError) {
-        if let error = UnixSocket.sendAll(fd, Array((line + "\n").utf8)) {
-            throw SystemError(call: "send", errno: error)
-        }
-    }
-
-    public enum Received: Equatable, Sendable {
-        /// A line, without its newline.
-        case line(String)
-        case timedOut
-        /// The booth closed the connection (it exited, or dropped this client).
-        case closed
-    }
-
-    /// The next line, waiting until `deadline` on the monotonic clock at most.
-    public func receive(until deadline: Int64) -> Received {
-        var buffer = [UInt8](repeating: 0, count: 16 << 10)
-        while true {
-            if let newline = pending.firstIndex(of: 10) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
-                return .line(line)
-            }
-            if ended { return .closed }
-            let remaining = deadline - MonotonicClock.now()
-            guard remaining > 0 else { return .timedOut }
-            var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&p, 1, Int32(clamping: (remaining + 999_999) / 1_000_000))
-            if ready < 0 && errno != EINTR { ended = true }
-            guard ready > 0 else { continue }
-            switch UnixSocket.receive(fd, into: &buffer) {
-            case let .bytes(n): pending += buffer[0..<n]
-            case .wouldBlock: break
-            case .end, .failed: ended = true
-            }
-        }
     }
 }

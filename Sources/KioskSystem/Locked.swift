@@ -13,10 +13,12 @@ import Glibc
 /// called), and `withLock` touches it only between `pthread_mutex_lock` and `pthread_mutex_unlock`
 /// on `mutex`: no two threads ever access it at once.
 ///
+/// `Value` may be `~Copyable` (a `FileDescriptor` that one thread closes while others use it).
+///
 /// Never a function type as `Value` (nor an optional or tuple of one): `withLock` would rewrap the
 /// closure in a thunk on every access, so that it grows without end (see `WakeCall`, which keeps a
 /// closure in a struct). `kiosk/test` refuses such a declaration.
-public final class Locked<Value>: @unchecked Sendable {
+public final class Locked<Value: ~Copyable>: @unchecked Sendable {
     // Both on the heap, each at an address of its own: a pthread mutex must never move, and
     // the value behind a pointer has no exclusivity check at run time (the mutex is that check).
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>

@@ -5,12 +5,11 @@
 import Glibc
 
 public enum NewFile {
-    /// Creates `path` and returns its descriptor (the caller closes it); `readable` opens it for
-    /// reading too (the take's file, which the muxer reads back).
-    public static func create(_ path: String, mode: Int = 0o600, readable: Bool = false) throws(SystemError) -> Int32 {
-        let fd = open(path, (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode))
-        guard fd >= 0 else { throw SystemError(call: "open(\(path))", errno: errno) }
-        _ = fchmod(fd, mode_t(mode))
+    /// Creates `path` and returns its descriptor, closed when the value goes; `readable` opens it
+    /// for reading too (the take's file, which the muxer reads back).
+    public static func create(_ path: String, mode: Int = 0o600, readable: Bool = false) throws(SystemError) -> FileDescriptor {
+        let fd = try FileDescriptor.open(path, (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode: mode_t(mode))
+        _ = fchmod(fd.rawValue, mode_t(mode))
         return fd
     }
 }

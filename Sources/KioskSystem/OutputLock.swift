@@ -7,7 +7,8 @@ import Glibc
 public final class OutputLock: Sendable {
     /// The lock file: `.<name>.lock` beside the take.
     public let path: String
-    private let fd: Int32
+    /// The locked file, open (so locked) for as long as this object lives.
+    private let file: FileDescriptor
 
     /// Why the lock could not be had.
     public enum Failure: Error, Sendable {
@@ -37,23 +38,22 @@ public final class OutputLock: Sendable {
     /// Takes the lock in the file at `path` (made if missing) and writes this pid into it.
     public init(file path: String) throws(Failure) {
         self.path = path
-        fd = try Self.lockedFile(path)
+        file = try Self.lockedFile(path)
         let text = Array("\(getpid())\n".utf8)
-        _ = ftruncate(fd, 0)
-        _ = pwrite(fd, text, text.count, 0)
+        _ = ftruncate(file.rawValue, 0)
+        _ = pwrite(file.rawValue, text, text.count, 0)
     }
 
     /// The file at `path` opened (made if missing) and locked.
-    private static func lockedFile(_ path: String) throws(Failure) -> Int32 {
+    private static func lockedFile(_ path: String) throws(Failure) -> FileDescriptor {
         while true {
-            let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { throw .failed(SystemError(call: "open(\(path))", errno: errno)) }
-            guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let fd: FileDescriptor
+            do { fd = try FileDescriptor.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode: 0o600) } catch { throw .failed(error) }
+            guard flock(fd.rawValue, LOCK_EX | LOCK_NB) == 0 else {
                 let error = errno
-                defer { close(fd) }
                 guard error == EWOULDBLOCK else { throw .failed(SystemError(call: "flock(\(path))", errno: error)) }
                 var bytes = [UInt8](repeating: 0, count: 32)
-                let count = pread(fd, &bytes, bytes.count, 0)
+                let count = pread(fd.rawValue, &bytes, bytes.count, 0)
                 let text = count > 0 ? String(decoding: bytes.prefix(count), as: UTF8.self) : ""
                 throw .held(pid: Int32(text.split(separator: "\n").first ?? ""))
             }
@@ -61,8 +61,7 @@ public final class OutputLock: Sendable {
             // and our flock: a lock on a file no longer at `path` keeps nobody out, so the file
             // there now (made anew) is locked instead. Each turn needs another holder to have come
             // and gone in that instant.
-            if isFile(fd, at: path) { return fd }
-            close(fd)
+            if isFile(fd.rawValue, at: path) { return fd }
         }
     }
 
@@ -77,8 +76,6 @@ public final class OutputLock: Sendable {
     /// while the file at `path` is the one this lock holds; a recorder that opened it just before
     /// finds it gone once it has the lock, and locks a new one (`init`), so two never share it.
     public func removeFile() {
-        if Self.isFile(fd, at: path) { unlink(path) }
+        if Self.isFile(file.rawValue, at: path) { unlink(path) }
     }
-
-    deinit { close(fd) }
 }

@@ -38,7 +38,7 @@ public final class ServiceNotifier: Sendable {
     /// How often the loop should say it is alive: half of WATCHDOG_USEC, in nanoseconds (nil: no
     /// watchdog for this process).
     public let watchdogInterval: Int64?
-    private let fd: Int32
+    private let socket: FileDescriptor
     /// The `sockaddr_un` and its length.
     private let socketAddress: sockaddr_un
     private let socketAddressLength: socklen_t
@@ -90,11 +90,8 @@ public final class ServiceNotifier: Sendable {
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         socketAddress = address
         socketAddressLength = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count + (abstract ? 0 : 1))
-        fd = Glibc.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw SystemError(call: "socket(AF_UNIX, SOCK_DGRAM)", errno: errno) }
+        self.socket = try FileDescriptor.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), call: "socket(AF_UNIX, SOCK_DGRAM)")
     }
-
-    deinit { close(fd) }
 
     /// Sends `state` without waiting (`sendto` with MSG_DONTWAIT | MSG_NOSIGNAL): the error when it
     /// could not go (EAGAIN when systemd's queue is full; ECONNREFUSED, ENOENT when nobody listens).
@@ -104,7 +101,7 @@ public final class ServiceNotifier: Sendable {
         var target = socketAddress
         let sent = withUnsafePointer(to: &target) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                sendto(fd, text, text.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL), $0, socketAddressLength)
+                sendto(self.socket.rawValue, text, text.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL), $0, socketAddressLength)
             }
         }
         guard sent < 0 else { return nil }

@@ -1,6 +1,7 @@
 // The raw calls of a Unix stream socket, together: the address, connect, accept, the peer's pid, and
 // send and receive as flow states (EINTR retried here, EAGAIN and the peer's end are cases, not
-// errors). The control socket's server and client are built on these alone.
+// errors). The control socket's server and client are built on these alone; a socket is made and
+// accepted as a `FileDescriptor` its owner keeps, and lent here by its number for each call.
 import CLinux
 import Glibc
 
@@ -9,11 +10,9 @@ enum UnixSocket {
     static let maxPathBytes = MemoryLayout<sockaddr_un>.size - MemoryLayout<sa_family_t>.size - 1
 
     /// A new stream socket (`socket(AF_UNIX, SOCK_STREAM)`), close-on-exec from the start.
-    static func make(nonBlocking: Bool) throws(SystemError) -> Int32 {
-        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
-        let fd = socket(AF_UNIX, type, 0)
-        guard fd >= 0 else { throw SystemError(call: "socket(AF_UNIX)", errno: errno) }
-        return fd
+    static func make(nonBlocking: Bool) throws(SystemError) -> FileDescriptor {
+        let type = Int32(SOCK_STREAM.rawValue) | (nonBlocking ? Int32(SOCK_NONBLOCK.rawValue) : 0)
+        return try FileDescriptor.socket(AF_UNIX, type, call: "socket(AF_UNIX)")
     }
 
     /// Calls `body` with `path` as a socket address; ENAMETOOLONG for a path it cannot hold.
@@ -49,17 +48,17 @@ enum UnixSocket {
     }
 
     /// The next waiting connection (`accept4`), close-on-exec and non-blocking; nil when none waits
-    /// (EAGAIN) or it failed (the errno).
-    static func accept(_ listening: Int32) -> Result<Int32, SystemError>? {
+    /// (EAGAIN); the errno when it failed.
+    static func accept(_ listening: Int32) throws(SystemError) -> FileDescriptor? {
         while true {
             let fd = clinux_accept4(listening, nil, nil, Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue))
-            if fd >= 0 { return .success(fd) }
+            if fd >= 0 { return FileDescriptor(owning: fd) }
             switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return nil
             // The client gave up before we took it: nothing to report.
             case ECONNABORTED: continue
-            default: return .failure(SystemError(call: "accept4", errno: errno))
+            default: throw SystemError(call: "accept4", errno: errno)
             }
         }
     }

@@ -23,15 +23,17 @@ final class FontFile: Sendable {
     /// The file at `path`, from the cache after the first time.
     static func named(_ path: String) throws(SDLError) -> FontFile {
         if let file = loaded.withLock({ $0[path] }) { return file }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        var info = stat()
-        guard fd >= 0, fstat(fd, &info) == 0, info.st_size > 0 else {
-            let error = String(cString: strerror(errno))
-            if fd >= 0 { close(fd) }
-            throw SDLError(call: "TTF_OpenFont(\(path))", message: "cannot read the font file: \(error)")
+        let opened: FileDescriptor
+        do { opened = try FileDescriptor.open(path, O_RDONLY | O_CLOEXEC) } catch {
+            throw SDLError(call: "TTF_OpenFont(\(path))", message: "cannot read the font file: \(String(cString: strerror(error.errno)))")
         }
-        let mapped = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, fd, 0)
-        close(fd)
+        var info = stat()
+        guard fstat(opened.rawValue, &info) == 0, info.st_size > 0 else {
+            throw SDLError(call: "TTF_OpenFont(\(path))", message: "cannot read the font file: \(String(cString: strerror(errno)))")
+        }
+        let mapped = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, opened.rawValue, 0)
+        // The mapping stays once the file is closed.
+        _ = consume opened
         guard let mapped, mapped != MAP_FAILED else {
             throw SDLError(call: "TTF_OpenFont(\(path))", message: "cannot map the font file: \(String(cString: strerror(errno)))")
         }

@@ -16,25 +16,25 @@ private func boothRound(recorder: String, device: String, size frameSize: Size, 
                         record: Bool = true, log: String? = nil) -> (cpu: Double, rssMiB: Double, result: RecordingResult?) {
     unlink(output)
     var pid: pid_t = 0
-    var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
-    guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { fail("pipe") }
+    // Close-on-exec, all four: the child gets its two ends as its stdin and stdout (dup2).
+    guard let toChild = try? FileDescriptor.pipe(), let fromChild = try? FileDescriptor.pipe() else { fail("pipe") }
+    let childIn = toChild.read, ourOut = toChild.write, ourIn = fromChild.read, childOut = fromChild.write
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
-    posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-    posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+    posix_spawn_file_actions_adddup2(&actions, childIn.rawValue, 0)
+    posix_spawn_file_actions_adddup2(&actions, childOut.rawValue, 1)
     posix_spawn_file_actions_addopen(&actions, 2, log ?? "/dev/null", O_WRONLY | (log == nil ? 0 : O_CREAT | O_APPEND), 0o644)
-    posix_spawn_file_actions_addclose(&actions, toChild[1])
-    posix_spawn_file_actions_addclose(&actions, fromChild[0])
     let args = [recorder, "--camera", device, "--microphone", "test", "--size", "\(frameSize)", "--fps", "30", "--countdown", "0",
                 "--video-encoder", VideoEncoderName.libx264.rawValue, "--windowed", "\(frameSize)", "--output", output]
     let argv = args.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     guard posix_spawn(&pid, recorder, &actions, nil, argv, environ) == 0 else { fail("cannot run \(recorder)") }
     posix_spawn_file_actions_destroy(&actions)
-    close(toChild[0])
-    close(fromChild[1])
-    let input = FileHandle(fileDescriptor: toChild[1], closeOnDealloc: true)
-    let events = FileHandle(fileDescriptor: fromChild[0], closeOnDealloc: true)
+    // The child's ends closed here: its copies are then the only ones.
+    _ = consume childIn
+    _ = consume childOut
+    let input = FileHandle(fileDescriptor: ourOut.take(), closeOnDealloc: true)
+    let events = FileHandle(fileDescriptor: ourIn.take(), closeOnDealloc: true)
     var buffer = Data()
     var finished: RecordingResult?
     func wait(for name: String) {

@@ -138,9 +138,9 @@ func encode(_ o: [String: String]) {
     // The writer creates a new file only, and not over a take's marker; a bench round may reuse a name.
     unlink(output)
     unlink(TakeFiles.markerPath(for: output))
-    let fd = open(input, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { fail("cannot read \(input)") }
-    defer { close(fd) }
+    guard let file = try? FileDescriptor.open(input, O_RDONLY | O_CLOEXEC) else { fail("cannot read \(input)") }
+    // Open until this function returns.
+    let fd = file.rawValue
     // The input as a YUYV camera's frames reach the writer: made 4:2:0 as they are copied in
     // (YUYVFrames, as V4L2Camera copies them out of the driver's buffer), here a band of rows per
     // read(2), so the band is converted while it is in the cache. One read a frame into a frame's

@@ -20,10 +20,9 @@ struct FileSyncerTests {
     @Test("requests made in turn: settle returns the last one synced; nothing before the first")
     func requests() throws {
         let url = scratch("syncer").appendingPathComponent("file")
-        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        let syncer = try FileSyncer(fd: fd)
+        let file = try FileDescriptor.open(url.path, O_RDWR | O_CREAT, mode: 0o600)
+        let fd = file.rawValue
+        let syncer = try FileSyncer(duplicating: file)
         #expect(syncer.settle() == FileSyncer.Progress(synced: nil, failure: nil))
         for fragment in 1...5 {
             #expect(write(fd, [UInt8](repeating: UInt8(fragment), count: 4096), 4096) == 4096)
@@ -35,20 +34,19 @@ struct FileSyncerTests {
 
     @Test("a failed sync (fdatasync on a pipe: EINVAL) is kept, and no sync is tried after it; the syncer's thread and descriptor go with it")
     func failure() throws {
-        var ends: [Int32] = [0, 0]
-        try #require(pipe(&ends) == 0)
-        defer { close(ends[0]); close(ends[1]) }
-        #expect(descriptors(sharing: ends[1]) == 2, "the pipe's two ends")
+        let ends = try FileDescriptor.pipe()
+        let write = ends.write.rawValue
+        #expect(descriptors(sharing: write) == 2, "the pipe's two ends")
         do {
-            let syncer = try FileSyncer(fd: ends[1])
-            #expect(descriptors(sharing: ends[1]) == 3, "and the syncer's own")
+            let syncer = try FileSyncer(duplicating: ends.write)
+            #expect(descriptors(sharing: write) == 3, "and the syncer's own")
             syncer.request(FileSyncer.Point(end: 10, duration: 0.5, fragments: 1))
             #expect(syncer.settle() == FileSyncer.Progress(synced: nil, failure: EINVAL))
             syncer.request(FileSyncer.Point(end: 20, duration: 1, fragments: 2))
             #expect(syncer.settle() == FileSyncer.Progress(synced: nil, failure: EINVAL))
         }
         // Its deinit waited for the thread, which closed the descriptor.
-        #expect(descriptors(sharing: ends[1]) == 2)
+        #expect(descriptors(sharing: write) == 2)
     }
 
     @Test("the sync clock: how long the oldest sync running now has waited, nil when none runs; errno as the sync left it")

@@ -77,12 +77,11 @@ struct WorkerThreadTests {
         #expect(slept && late >= 0 && late < 100_000_000, "late by \(late) ns")
     }
 
-    @Test("makePipe: both ends close-on-exec, blocking unless asked")
+    @Test("FileDescriptor.pipe: both ends close-on-exec, blocking unless asked")
     func pipes() throws {
         for nonBlocking in [false, true] {
-            let (read, write) = try makePipe(nonBlocking: nonBlocking)
-            defer { close(read); close(write) }
-            for fd in [read, write] {
+            let pipe = try FileDescriptor.pipe(nonBlocking: nonBlocking)
+            for fd in [pipe.read.rawValue, pipe.write.rawValue] {
                 #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0)
                 #expect((fcntl(fd, F_GETFL) & O_NONBLOCK != 0) == nonBlocking)
             }

@@ -14,12 +14,13 @@ struct NewFileTests {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let old = umask(0o077)
         defer { umask(old) }
-        let fd = try NewFile.create(dir + "/take.mov", mode: 0o640)
+        let file = try NewFile.create(dir + "/take.mov", mode: 0o640)
+        let fd = file.rawValue
         var info = stat()
         #expect(fstat(fd, &info) == 0 && info.st_mode & 0o777 == 0o640, "mode \(String(info.st_mode & 0o777, radix: 8))")
         #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0)
         #expect(write(fd, "x", 1) == 1)
-        close(fd)
+        try file.close()
         #expect(mkfifo(dir + "/fifo", 0o600) == 0)
         #expect(symlink(dir + "/elsewhere", dir + "/link") == 0)
         for (name, code) in [("take.mov", EEXIST), ("fifo", EEXIST), ("link", EEXIST)] {

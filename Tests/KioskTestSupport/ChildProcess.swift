@@ -178,7 +178,7 @@ public struct ChildStartFailure: Error, CustomStringConvertible {
     public var description: String { "cannot run \(program): \(String(cString: strerror(errno)))" }
 }
 
-/// A pipe for a child's stdin, stdout or stderr: both ends close-on-exec (KioskSystem's makePipe),
+/// A pipe for a child's stdin, stdout or stderr: both ends close-on-exec (`FileDescriptor.pipe`),
 /// so a program a parallel test starts cannot hold an end open; the child gets its own copy
 /// (`ChildDescriptor.descriptor`), and the test closes that end once the child runs.
 public struct ChildPipe: Sendable {
@@ -186,8 +186,10 @@ public struct ChildPipe: Sendable {
     public let write: FileHandle
 
     public init() throws {
-        let fds = try makePipe()
-        read = FileHandle(fileDescriptor: fds.read, closeOnDealloc: true)
-        write = FileHandle(fileDescriptor: fds.write, closeOnDealloc: true)
+        let fds = try FileDescriptor.pipe()
+        let readEnd = fds.read, writeEnd = fds.write
+        // Each FileHandle owns its end from now on.
+        read = FileHandle(fileDescriptor: readEnd.take(), closeOnDealloc: true)
+        write = FileHandle(fileDescriptor: writeEnd.take(), closeOnDealloc: true)
     }
 }
