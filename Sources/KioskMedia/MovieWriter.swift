@@ -473,7 +473,7 @@ public final class MovieWriter: Sendable {
         for step in rule.picture(at: now, busy: now - began, waiting: waiting, cpu: cpu, limit: limit, queued: queued) {
             let share = rule.quota == nil ? "each picture took %ld %% of the time between pictures kept" : "the booth used %ld %% of its CPU quota"
             let cost = load.map { String(printf: share, Int(($0 * 100).rounded())) + " over the last second, " } ?? ""
-            let why = cost + "\(waiting) waiting"
+            let why = cost + "\(queued) waiting"
             switch step {
             case let .effort(from, to):
                 // Pictures piling up cannot wait for the GOP's end: the new effort starts with the
