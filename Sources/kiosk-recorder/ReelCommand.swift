@@ -55,7 +55,7 @@ enum ReelCommand {
         let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
         var status = stat()
         guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
-            return "--output '\(output)': its folder \(folder) does not exist"
+            return "--output '\(output)': its folder \(folder) does not exist (or is no folder)"
         }
         guard lstat(output, &status) == 0 else { return nil }
         var file = stat()
@@ -105,6 +105,8 @@ enum ReelCommand {
                 }
                 workspace.remove()
                 Log.write("kiosk-recorder reel: \(StopSignal.said(number))\n")
+                // The line out before the end, but never a wait on a reader that does not read.
+                _ = LineWriter.standardError.flush(timeout: 0.2)
                 _exit(128 + number)
             }
         } catch {

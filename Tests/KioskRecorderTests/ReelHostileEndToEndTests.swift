@@ -160,10 +160,32 @@ struct ReelHostileEndToEndTests {
             let sent = ProcessInfo.processInfo.systemUptime
             r.kill(signal)
             #expect(r.exitStatus(timeout: 5) == status, "\(r.stderr)")
-            let took = ProcessInfo.processInfo.systemUptime - sent
-            print("reel: exit \(took * 1000) ms after signal \(signal)")
+            print("reel: exit \(Int((ProcessInfo.processInfo.systemUptime - sent) * 1000)) ms after signal \(signal)")
             #expect(Self.names(out.path).isEmpty, "left: \(Self.names(out.path))")
         }
+    }
+
+    @Test("SIGTERM while the film's writer is held in a sync of 20 s (the test's syscall shim): exit 143 within 5 s, nothing left beside --output")
+    func signalWhileStuck() throws {
+        let folder = try testFolder("reel-stuck")
+        let takes = try Self.takes(folder)
+        let out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let slow = folder.appendingPathComponent("slow").path
+        try Data().write(to: URL(fileURLWithPath: slow))
+        let r = try RecorderProcess(["reel", takes, "--output", out.appendingPathComponent("film.mp4").path, "--size", "320x240", "--json"],
+                                    environment: ["LD_PRELOAD": failingSyscallsShim, "KIOSK_SLOW_CALLS": "fsync,fdatasync", "KIOSK_SLOW_TRIGGER": slow,
+                                                  "KIOSK_SLOW_MS": "20000"])
+        // The film started: its writer syncs its file from the first pictures on, each sync held 20 s,
+        // and the film waits for the writer; nothing between packets is reached to see the signal.
+        try #require(r.wait(for: "reelProgress", timeout: 30) != nil, "\(r.rawLines) \(r.stderr)")
+        #expect(r.exitStatus(timeout: 1) == nil, "it ended before the signal: \(r.stderr)")
+        let sent = ProcessInfo.processInfo.systemUptime
+        r.kill(SIGTERM)
+        #expect(r.exitStatus(timeout: 5) == 143, "\(r.stderr)")
+        print("reel: exit \(Int((ProcessInfo.processInfo.systemUptime - sent) * 1000)) ms after SIGTERM, its syncs held")
+        #expect(r.stderr.contains("stopped by SIGTERM; no film written"), "\(r.stderr)")
+        #expect(Self.names(out.path).isEmpty, "left: \(Self.names(out.path))")
     }
 
     @Test("a film made inside its folder of takes is no take: the next film leaves it out and names it, and a killed reel leaves nothing a booth recovers as a take")
