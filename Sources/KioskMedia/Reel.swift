@@ -212,8 +212,12 @@ public final class Reel {
     }
 
     private static func failure(_ result: RecordingResult) -> ReelError {
-        ReelError("the film could not be written: " + (result.reason == .diskFull ? "the disk is full" : "its writer stopped (\(result.reason.rawValue))"),
-                  endsFilm: true)
+        let why = switch result.reason {
+        case .diskFull: "the disk is full"
+        case .user: "its writer failed"
+        default: "its writer stopped (\(result.reason.rawValue))"
+        }
+        return ReelError("the film could not be written: " + why, endsFilm: true)
     }
 
     /// Asks the writer to end and waits for it, once: what it wrote, or nil.
@@ -232,7 +236,8 @@ public final class Reel {
     /// caller's to remove.
     public func finish(into output: String) throws(ReelError) -> Double {
         guard let recorded = endWriter() else { throw ReelError("the film could not be written") }
-        guard recorded.success else { throw Self.failure(recorded) }
+        // Ended by anything but our stop (a full disk during the last take): the film is cut short.
+        guard recorded.success, recorded.reason == .user else { throw Self.failure(recorded) }
         let partial = "film.partial.mp4"
         do throws(ShareError) {
             let demuxer: Demuxer
