@@ -43,6 +43,14 @@ final class FilterGraph {
         try self.init(source: "buffer", arguments: arguments, chain: chain + ",format=yuv420p", sink: "buffersink", sampleRate: 0, channels: 0)
     }
 
+    /// `text` as one value that libavfilter's parsers (av_get_token) read back exactly: in single
+    /// quotes, where nothing is special, each `'` closed, escaped and reopened. A filter's option in a
+    /// graph's text is read twice (the graph's parser, then the filter's), so its value is quoted,
+    /// then the filter's whole options again.
+    static func quoted(_ text: String) -> String {
+        "'" + text.replacing("'", with: #"'\''"#) + "'"
+    }
+
     /// The usual layout's name for `channels` (av_channel_layout_default, av_channel_layout_describe).
     private static func layoutName(_ channels: Int32) -> String {
         var layout = AVChannelLayout()

@@ -13,10 +13,11 @@ import KioskCore
 import KioskStorage
 import KioskSystem
 
-/// Why a take was left out of the film.
+/// Why a take was left out of the film, or (`endsFilm`) why the film cannot be made at all.
 public struct ReelError: Error, CustomStringConvertible, Sendable {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    public let endsFilm: Bool
+    public init(_ description: String, endsFilm: Bool = false) { (self.description, self.endsFilm) = (description, endsFilm) }
 }
 
 /// One film being made: cards and takes appended in order, then finished into its file. Not
@@ -29,28 +30,31 @@ public final class Reel {
     private let writer: MovieWriter
     private let result: Locked<RecordingResult?>
     private let done: DispatchSemaphore
-    /// The writer's file (fragmented, as a take's); `finish` remuxes it to the film.
-    private let working: String
+    /// The film's private folder (beside its output, made by the caller with mkdtemp): the writer's
+    /// file (fragmented, as a take's) and the remuxed film before its rename. No take folder's
+    /// recovery looks inside a folder, so a killed reel leaves nothing that becomes a take.
+    private let workspace: String
+    private var working: String { workspace + "/film.working.mp4" }
+    /// Whether the writer's end was waited for (its `done` is signalled once).
+    private var writerEnded = false
     /// Where the next part starts on the film's time line (ns), and the next picture's number.
     private var time: Int64 = 0
     private var sequence: UInt32 = 0
-    /// Text files for drawtext, one a line, in a folder of their own.
-    private let scratch: String
     /// Asked between packets: a SIGINT or SIGTERM stops the film.
     private let cancelled: @Sendable () -> Bool
 
-    /// Starts the writer on `working` (a hidden name beside the film).
-    public init(size: Size, working: String, scratch: String, cancelled: @escaping @Sendable () -> Bool) throws(ReelError) {
+    /// The `comment` tag every film carries: a folder's next film leaves it out (it is no take).
+    public static let mark = "kiosk-recorder reel"
+
+    /// Starts the writer in `workspace`, a new private folder in the film's own folder.
+    public init(size: Size, workspace: String, cancelled: @escaping @Sendable () -> Bool) throws(ReelError) {
         self.size = size
-        self.working = working
-        self.scratch = scratch
+        self.workspace = workspace
         self.cancelled = cancelled
-        var settings = MovieSettings(outputPath: working, videoSize: size, fps: Self.fps, audio: (48000, 2))
+        var settings = MovieSettings(outputPath: workspace + "/film.working.mp4", videoSize: size, fps: Self.fps, audio: (48000, 2))
         settings.maxDuration = 7 * 86400
         settings.maxFileSize = Int64.max / 4
         settings.fileMode = 0o644
-        unlink(working)
-        unlink(TakeFiles.markerPath(for: working))
         let result = Locked<RecordingResult?>(nil), done = DispatchSemaphore(value: 0)
         (self.result, self.done) = (result, done)
         writer = MovieWriter(settings: settings) { r in
@@ -71,6 +75,7 @@ public final class Reel {
         let count = Int((seconds * Self.fps).rounded())
         for k in 0..<count {
             if cancelled() { throw ReelError("interrupted") }
+            try checkWriter()
             append(picture, at: time + Int64((Double(k) / Self.fps * 1e9).rounded()))
         }
         time += Int64((Double(count) / Self.fps * 1e9).rounded())
@@ -83,10 +88,12 @@ public final class Reel {
         let lineHeight = fontSize * 3 / 2
         let top = (size.height - lineHeight * lines.count) / 2
         var chain: [String] = []
+        // Each line drawn as written: the text is an option's value (no file to read), quoted for
+        // libavfilter's two readings, and drawtext expands nothing in it (no %{...}).
         for (i, line) in lines.enumerated() {
-            let file = scratch + "/line-\(i).txt"
-            guard FileManager.default.createFile(atPath: file, contents: Data(line.utf8)) else { throw ReelError("cannot write \(file)") }
-            chain.append("drawtext=font='\(ReelText.font)':textfile=\(file):fontcolor=white:fontsize=\(fontSize):x=(w-text_w)/2:y=\(top + i * lineHeight)")
+            let options = "font=\(FilterGraph.quoted(ReelText.font)):expansion=none:text=\(FilterGraph.quoted(line)):fontcolor=white"
+                + ":fontsize=\(fontSize):x=(w-text_w)/2:y=\(top + i * lineHeight)"
+            chain.append("drawtext=" + FilterGraph.quoted(options))
         }
         do {
             let graph = try FilterGraph(pictures: chain.isEmpty ? "null" : chain.joined(separator: ","), size: size, format: AV_PIX_FMT_YUV420P,
@@ -145,12 +152,16 @@ public final class Reel {
 
     // MARK: - Takes
 
-    /// The take's question (its file's `title` tag), if it has one.
-    public static func question(of path: String) -> String? {
-        guard let demuxer = try? Demuxer(path: path, interruption: Interruption(), timeout: MovieProbe.readTimeout),
-              let entry = av_dict_get(demuxer.format.pointee.metadata, "title", nil, 0), let value = entry.pointee.value else { return nil }
-        let title = String(cString: value).trimmingWhitespace
-        return title.isEmpty ? nil : title
+    /// The file's question (its `title` tag), if it has one, and whether it is a film (its
+    /// `comment` tag is `mark`).
+    public static func tags(of path: String) -> (question: String?, isFilm: Bool) {
+        guard let demuxer = try? Demuxer(path: path, interruption: Interruption(), timeout: MovieProbe.readTimeout) else { return (nil, false) }
+        func tag(_ key: String) -> String? {
+            guard let entry = av_dict_get(demuxer.format.pointee.metadata, key, nil, 0), let value = entry.pointee.value else { return nil }
+            let text = String(cString: value).trimmingWhitespace
+            return text.isEmpty ? nil : text
+        }
+        return (tag("title"), tag("comment") == mark)
     }
 
     /// The take at `path`, checked (a picture of it decodes) and its sound measured, to be appended
@@ -163,58 +174,91 @@ public final class Reel {
 
     @discardableResult
     public func take(_ part: ReelTake) throws(ReelError) -> Double {
+        try checkWriter()
         let start = time
         var heard = false
-        let end = try part.run(video: { bytes, offset in append(bytes, at: start + offset) },
+        // A take without sound (a boomerang, a take with --microphone none) is silence in the film,
+        // which always has its AAC track, whatever its takes have: given with its pictures as they
+        // come (a take without a sound track), else after them, 0.1 s a piece, so no more than a
+        // picture's worth of it waits in the writer's queue.
+        var silent: Int64 = 0
+        func silence(to offset: Int64) {
+            let frames = Int64(Double(offset) * 48000 / 1e9), piece: Int64 = 4800
+            while silent < frames {
+                let count = min(piece, frames - silent)
+                writer.append(AudioChunk(samples: [Int16](repeating: 0, count: 2 * Int(count)), channels: 2, sampleRate: 48000,
+                                         timestamp: start + Int64(Double(silent) * 1e9 / 48000)))
+                silent += count
+            }
+        }
+        let end = try part.run(video: { bytes, offset in
+                                   if !part.hasSound { silence(to: offset) }
+                                   append(bytes, at: start + offset)
+                               },
                                audio: { chunk, offset in
                                    heard = true
                                    writer.append(AudioChunk(samples: chunk, channels: 2, sampleRate: 48000, timestamp: start + offset))
                                })
-        // A take without sound (a boomerang, a take with --microphone none) is silence in the film,
-        // which always has its AAC track, whatever its takes have.
-        if !heard {
-            let frames = Int(Double(end) * 48000 / 1e9), piece = 4800
-            for first in stride(from: 0, to: frames, by: piece) {
-                writer.append(AudioChunk(samples: [Int16](repeating: 0, count: 2 * min(piece, frames - first)), channels: 2, sampleRate: 48000,
-                                         timestamp: start + Int64(first) * 1_000_000_000 / 48000))
-            }
-        }
+        if !heard { silence(to: end) }
         time = start + end
         return Double(end) / 1e9
     }
 
-    /// Ends the writer and writes the film at `output` (a hidden name beside it first, renamed once
-    /// synced): H.264, AAC, its index first. Its length in seconds.
+    /// Throws when the writer ended before it was asked to (a full disk, an encoder that failed):
+    /// the film cannot be finished, and nothing more is made for it.
+    private func checkWriter() throws(ReelError) {
+        guard let ended = result.withLock({ $0 }) else { return }
+        throw Self.failure(ended)
+    }
+
+    private static func failure(_ result: RecordingResult) -> ReelError {
+        let why = switch result.reason {
+        case .diskFull: "the disk is full"
+        case .user: "its writer failed"
+        default: "its writer stopped (\(result.reason.rawValue))"
+        }
+        return ReelError("the film could not be written: " + why, endsFilm: true)
+    }
+
+    /// Asks the writer to end and waits for it, once: what it wrote, or nil.
+    private func endWriter() -> RecordingResult? {
+        if !writerEnded {
+            writer.stop(reason: .user)
+            done.wait()
+            writerEnded = true
+        }
+        return result.withLock { $0 }
+    }
+
+    /// Ends the writer and writes the film at `output` (in the workspace first, renamed over
+    /// `output` once synced; the workspace is in `output`'s folder): H.264, AAC, its index first,
+    /// tagged as a film (`mark`). Its length in seconds. What it leaves in the workspace is the
+    /// caller's to remove.
     public func finish(into output: String) throws(ReelError) -> Double {
-        writer.stop(reason: .user)
-        done.wait()
-        unlink(TakeFiles.markerPath(for: working))
-        defer { unlink(working) }
-        guard let recorded = result.withLock({ $0 }), recorded.success else { throw ReelError("the film could not be written") }
-        let url = URL(fileURLWithPath: output)
-        let folder = url.deletingLastPathComponent().path, hidden = "." + url.lastPathComponent + ".partial"
-        unlink(folder + "/" + hidden)
+        guard let recorded = endWriter() else { throw ReelError("the film could not be written") }
+        // Ended by anything but our stop (a full disk during the last take): the film is cut short.
+        guard recorded.success, recorded.reason == .user else { throw Self.failure(recorded) }
+        let partial = "film.partial.mp4"
         do throws(ShareError) {
             let demuxer: Demuxer
             do { demuxer = try Demuxer(path: working, interruption: Interruption(), timeout: MovieProbe.readTimeout) } catch {
                 throw ShareError(step: "reading the film", error)
             }
-            _ = try ShareRemux.run(from: demuxer, into: folder, name: hidden, mode: 0o644)
-            guard rename(folder + "/" + hidden, output) == 0 else { throw ShareError(step: "renaming the film to \(output)", errno: errno) }
+            // ShareRemux copies the file's tags: the mark goes with them.
+            av_dict_set(&demuxer.format.pointee.metadata, "comment", Self.mark, 0)
+            _ = try ShareRemux.run(from: demuxer, into: workspace, name: partial, mode: 0o644)
+            guard rename(workspace + "/" + partial, output) == 0 else { throw ShareError(step: "renaming the film to \(output)", errno: errno) }
             FolderSync.sync(of: output)
         } catch {
-            unlink(folder + "/" + hidden)
             throw ReelError("\(error)")
         }
         return recorded.duration
     }
 
-    /// Stops the writer and removes what it wrote (SIGINT, SIGTERM, a failure).
+    /// Stops the writer (SIGINT, SIGTERM, a failure); what it wrote is in the workspace, which the
+    /// caller removes.
     public func abandon() {
-        writer.stop(reason: .user)
-        done.wait()
-        unlink(working)
-        unlink(TakeFiles.markerPath(for: working))
+        _ = endWriter()
     }
 }
 

@@ -15,6 +15,12 @@ public final class ReelTake {
     private let cancelled: @Sendable () -> Bool
     /// The gain (dB) and whether the limiter holds the peaks; nil: no sound, or silence.
     private let leveling: (gain: Double, limiting: Bool)?
+    /// Whether the take has a sound track (else the film gives silence with its pictures).
+    public let hasSound: Bool
+    /// The longest a picture may wait for the next: a longer gap in a take's times (a camera's
+    /// clock that jumped, a hostile file's 200,000 s) is closed to one picture's length, the rest of
+    /// the take following on; never filled with one picture held for the whole gap.
+    static let longestGap: Int64 = 1_000_000_000
 
     /// Checks that the take has a picture that decodes (else it is left out, before anything of it
     /// is in the film) and measures its sound.
@@ -22,6 +28,7 @@ public final class ReelTake {
         (self.path, self.size, self.cancelled) = (path, size, cancelled)
         let reader = try Self.open(path)
         guard let stream = reader.bestStream(AVMEDIA_TYPE_VIDEO) else { throw ReelError("it has no picture") }
+        hasSound = reader.bestStream(AVMEDIA_TYPE_AUDIO, related: stream.pointee.index) != nil
         do {
             let decoder = try Self.decoder(for: stream)
             let packet = try Packet(), frame = try Frame()
@@ -85,9 +92,16 @@ public final class ReelTake {
         guard let stream = reader.bestStream(AVMEDIA_TYPE_VIDEO) else { throw ReelError("it has no picture") }
         let turns = Int((MoviePlayer.rotation(of: stream) / 90).rounded()) % 4
         var pictures = 0, lastPicture: Int64 = 0
-        // A picture's length: the stream's rate's (the camera's), 1/30 s where it has none.
-        let rate = stream.pointee.avg_frame_rate
-        let step = rate.num > 0 && rate.den > 0 ? Int64(1e9 * Double(rate.den) / Double(rate.num)) : Int64(1e9 / Reel.fps)
+        // What the closed gaps took out of the take's own times (ns), later pictures moved back by it.
+        var closed: Int64 = 0
+        // A picture's length: the stream's base rate's (the camera's), else its average's (which a
+        // gap in its times makes tiny), 1/30 s where neither is a picture's length (1 ms … 1 s).
+        let step = [stream.pointee.r_frame_rate, stream.pointee.avg_frame_rate].lazy
+            .compactMap { rate -> Int64? in
+                guard rate.num > 0, rate.den > 0 else { return nil }
+                let seconds = Double(rate.den) / Double(rate.num)
+                return (0.001...1).contains(seconds) ? Int64(seconds * 1e9) : nil
+            }.first ?? Int64(1e9 / Reel.fps)
         var pictureFilter: FilterGraph?
         var sound: (stream: UnsafeMutablePointer<AVStream>, decoder: CodecContext, filter: FilterGraph)?
         // Where the take's first picture is on its own clock (ns): its 0 on the film.
@@ -119,9 +133,16 @@ public final class ReelTake {
                 guard let pictureFilter else { return }
                 while try pictureFilter.pull(into: f) {
                     defer { av_frame_unref(f) }
-                    // Its own time from the first picture's (never before the one before it).
-                    let time = VideoDecoder.nanoseconds(f.pointee.pts, stream.pointee.time_base).map { $0 - (origin ?? 0) } ?? lastPicture + step
-                    let at = pictures == 0 ? 0 : max(time, lastPicture + 1_000_000)
+                    // Its own time from the first picture's, less the gaps closed before it (never
+                    // before the one before it); a time that does not fit is one picture on.
+                    let time = VideoDecoder.nanoseconds(f.pointee.pts, stream.pointee.time_base)
+                        .flatMap { $0.checkedSubtracting(origin ?? 0) }.flatMap { $0.checkedSubtracting(closed) } ?? lastPicture + step
+                    var at = pictures == 0 ? 0 : max(time, lastPicture + 1_000_000)
+                    // A jump either way longer than `longestGap` is closed: the picture one on.
+                    if pictures > 0, at - lastPicture > Self.longestGap || time < lastPicture - Self.longestGap {
+                        at = lastPicture + step
+                        closed = closed.saturatingAdding(time.saturatingSubtracting(at))
+                    }
                     video(Reel.copyPlanes(f, size: size), at)
                     lastPicture = at
                     pictures += 1
@@ -146,10 +167,10 @@ public final class ReelTake {
                 guard let sound else { return }
                 while try sound.filter.pull(into: f) {
                     defer { av_frame_unref(f) }
-                    let start = (soundStart ?? 0) + soundSamples * 1_000_000_000 / 48000
+                    let start = (soundStart ?? 0) + Int64(Double(soundSamples) * 1e9 / 48000)
                     var n = Int(f.pointee.nb_samples)
                     soundSamples += Int64(n)
-                    if let length { n = min(n, max(Int((length - start) * 48000 / 1_000_000_000), 0)) }
+                    if let length { n = Int(min(max(Double(length.saturatingSubtracting(start)) * 48000 / 1e9, 0), Double(n))) }
                     guard n > 0 else { continue }
                     let samples = f.pointee.data.0!.withMemoryRebound(to: Int16.self, capacity: 2 * n) { Array(UnsafeBufferPointer(start: $0, count: 2 * n)) }
                     audio(samples, start)
@@ -165,7 +186,8 @@ public final class ReelTake {
                         continue
                     }
                     if soundStart == nil, let t = VideoDecoder.nanoseconds(f.pointee.best_effort_timestamp, sound.stream.pointee.time_base) {
-                        soundStart = t - (origin ?? 0)
+                        // Where it starts against the picture, within the longest gap either way.
+                        soundStart = min(max(t.saturatingSubtracting(origin ?? 0), -Self.longestGap), Self.longestGap)
                     }
                     f.pointee.pts = kiosk_AV_NOPTS_VALUE()
                     try sound.filter.push(f)

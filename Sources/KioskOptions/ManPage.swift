@@ -18,7 +18,7 @@ extension OptionParser {
             #".B kiosk-recorder check"#, #"[\fIoptions\fR]"#, ".br",
             #".B kiosk-recorder send"#, #"\fICOMMAND\fR [\fIoptions\fR]"#, ".br",
             #".B kiosk-recorder list-cameras"#, ".br",
-            #".B kiosk-recorder reel"#, #"\fIDIR\fR [\fB\-\-output\fR \fIFILE\fR] [\fB\-\-title\fR \fITEXT\fR] [\fB\-\-size\fR \fIWxH\fR] [\fB\-\-json\fR]"#,
+            #".B kiosk-recorder reel"#, #"\fIDIR\fR [\fB\-\-output\fR \fIFILE\fR] [\fB\-\-title\fR \fITEXT\fR] [\fB\-\-size\fR \fIWxH\fR] [\fB\-\-json\fR] [\fB\-\-force\fR]"#,
             ".SH DESCRIPTION",
             "A fullscreen SDL2 video booth for Linux touchscreens: it shows the camera live, lets a guest record, "
                 + "review, retake and accept a clip, and tells the program that started it what happened, as one JSON "
@@ -32,8 +32,9 @@ extension OptionParser {
             ".TP", bold("reel") + #" \fIDIR\fR"#, "Make the hosts' film of every take kept in " + #"\fIDIR\fR"# + ", oldest first: a title card ("
                 + optionName("--title") + ", or the date), then each take after a card with its question (or its time), upright, at one size ("
                 + optionName("--size") + ", 1280x720) with black bars, its sound at " + #"\-16"# + " LUFS; H.264 and AAC with the index first, at "
-                + optionName("--output") + " (reel.mp4). A take that cannot be read is left out and named; SIGINT or SIGTERM leave no file. "
-                + optionName("--json") + " prints reelProgress and reelFinished lines. Exit 0, 1 (no takes, or none readable), 2 (a bad option).",
+                + optionName("--output") + " (reel.mp4), which replaces an existing file only with " + optionName("--force")
+                + " and never a take. A take that cannot be read is left out and named; SIGINT or SIGTERM leave no file. "
+                + optionName("--json") + " prints reelProgress and reelFinished lines. Exit 0, 1 (no takes, none readable, or the film not finished), 2 (a bad option).",
             ".SH OPTIONS",
             "Every option can also be set as " + #"\fIkey\fR = \fIvalue\fR"# + " in the file " + optionName("--config") + " names; a flag wins over the file.",
         ]

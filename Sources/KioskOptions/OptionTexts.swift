@@ -25,7 +25,7 @@ extension OptionParser {
             "       kiosk-recorder check [options]           try each part of the booth, report, exit",
             "       kiosk-recorder send COMMAND [options]    hand a command to a running booth (--control-socket)",
             "       kiosk-recorder list-cameras              print the cameras as JSON, exit",
-            "       kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json]",
+            "       kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json] [--force]",
             "                                                the hosts' film of the takes in DIR",
             "(The modes' old spellings, --play FILE, --check, --send COMMAND and --list-cameras, work the same.)",
             "A fullscreen touchscreen video booth. Events go to stdout as JSON lines; commands come on stdin.",

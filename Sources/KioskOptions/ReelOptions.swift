@@ -1,4 +1,4 @@
-// `kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json]`: the
+// `kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json] [--force]`: the
 // hosts' film of every take the booth kept in DIR. Its command line, read here (pure); the film is
 // made by KioskMedia's Reel.
 import KioskCore
@@ -15,10 +15,12 @@ public struct ReelOptions: Equatable, Sendable {
     public var size = Size(width: 1280, height: 720)
     /// `reelProgress` and `reelFinished` lines on stdout instead of a progress bar.
     public var json = false
+    /// Replace a file already at `output` (never one of the takes).
+    public var force = false
 
     public init(folder: String) { self.folder = folder }
 
-    public static let usage = "kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json]"
+    public static let usage = "kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json] [--force]"
 
     /// Reads `reel`'s arguments (after the word `reel`). A bad one names itself.
     public static func parse(_ arguments: [String]) throws(UsageError) -> ReelOptions {
@@ -63,12 +65,12 @@ public struct ReelOptions: Equatable, Sendable {
                     throw UsageError("reel: --size '\(text)' is not an even WxH from 160x120 to 3840x2160")
                 }
                 options.size = Size(width: parts[0], height: parts[1])
-            case "--json":
-                guard inline == nil else { throw UsageError("reel: --json takes no value") }
-                options.json = true
+            case "--json", "--force":
+                guard inline == nil else { throw UsageError("reel: \(name) takes no value") }
+                if name == "--json" { options.json = true } else { options.force = true }
             default:
                 if word.hasPrefix("-") {
-                    let near = NearestName.suggestion(for: String(name.drop { $0 == "-" }), among: ["output", "title", "size", "json"])
+                    let near = NearestName.suggestion(for: String(name.drop { $0 == "-" }), among: ["output", "title", "size", "json", "force"])
                         .map { ": did you mean --\($0)?" } ?? ""
                     throw UsageError("reel: unknown option '\(name)'\(near) (\(usage))")
                 }

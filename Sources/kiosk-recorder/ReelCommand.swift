@@ -1,7 +1,8 @@
-// `kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json]`: the
+// `kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json] [--force]`: the
 // hosts' film of every take the booth kept in DIR, oldest first (KioskMedia's Reel makes it). Photos
 // stay out. A take that cannot be read is left out and named; SIGINT or SIGTERM stop it, and no
 // file is left at --output. Progress: a bar on a terminal, or `reelProgress` lines with --json.
+import Dispatch
 import FoundationEssentials
 import Glibc
 import KioskBooth
@@ -14,7 +15,9 @@ import Synchronization
 
 enum ReelCommand {
     /// The video files a folder of takes holds: its list of accepted takes (TakeFolder's, oldest
-    /// first), or, for a folder without one, its .mov and .mp4 files by their time.
+    /// first), or, for a folder without one, its .mov and .mp4 files by their time. What is no
+    /// regular file (a FIFO would hold open(2) for ever, a folder cannot be read) is left out and
+    /// named on stderr, and so is a film made by reel (its mark): it is no take.
     static func takes(in folder: String) -> [(path: String, time: Date?)] {
         let videos: (String) -> Bool = { name in
             let lower = name.lowercased()
@@ -24,10 +27,43 @@ enum ReelCommand {
             .map { (path: folder + "/" + $0.name, acceptedAt: $0.acceptedAt) }
             .filter { FileManager.default.fileExists(atPath: $0.path) }
         let modified = { (path: String) -> Date? in (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date }
-        if !listed.isEmpty { return listed.map { ($0.path, $0.acceptedAt.map { Date(timeIntervalSince1970: Double($0)) } ?? modified($0.path)) } }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        return names.filter(videos).map { folder + "/" + $0 }.map { ($0, modified($0)) }
-            .sorted { ($0.1 ?? .distantPast, $0.0) < ($1.1 ?? .distantPast, $1.0) }
+        let found: [(path: String, time: Date?)]
+        if !listed.isEmpty {
+            found = listed.map { ($0.path, $0.acceptedAt.map { Date(timeIntervalSince1970: Double($0)) } ?? modified($0.path)) }
+        } else {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+            found = names.filter(videos).map { folder + "/" + $0 }.map { ($0, modified($0)) }
+                .sorted { ($0.1 ?? .distantPast, $0.0) < ($1.1 ?? .distantPast, $1.0) }
+        }
+        return found.filter { take in
+            var status = stat()
+            guard stat(take.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+                Log.write("kiosk-recorder reel: left out \(take.path): it is no regular file\n")
+                return false
+            }
+            guard !Reel.tags(of: take.path).isFilm else {
+                Log.write("kiosk-recorder reel: left out \(take.path): it is a film made by reel\n")
+                return false
+            }
+            return true
+        }
+    }
+
+    /// Why the film may not be written at `output` (exit 2), or nil: its folder must exist, a file
+    /// there is replaced only with --force, and never one of the takes.
+    static func refusal(of output: String, takes: [String], force: Bool) -> String? {
+        let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
+        var status = stat()
+        guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+            return "--output '\(output)': its folder \(folder) does not exist (or is no folder)"
+        }
+        guard lstat(output, &status) == 0 else { return nil }
+        var file = stat()
+        if stat(output, &file) == 0, let take = takes.first(where: { path in
+            var take = stat()
+            return stat(path, &take) == 0 && take.st_dev == file.st_dev && take.st_ino == file.st_ino
+        }) { return "--output '\(output)' is the take \(take); the film never replaces a take" }
+        return force ? nil : "--output '\(output)' exists; give --force to replace it"
     }
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -42,32 +78,54 @@ enum ReelCommand {
             return 1
         }
         let takes = Self.takes(in: options.folder)
+        if let refusal = refusal(of: options.output, takes: takes.map(\.path), force: options.force) {
+            Log.write("kiosk-recorder reel: \(refusal)\n")
+            return 2
+        }
         guard !takes.isEmpty else {
             Log.write("kiosk-recorder reel: no takes in \(options.folder)\n")
             return 1
         }
-        // SIGINT and SIGTERM (blocked since main's first line) stop the film between packets.
+        let workspace: ReelWorkspace
+        do { workspace = try ReelWorkspace(beside: options.output) } catch {
+            Log.write("kiosk-recorder reel: \(error)\n")
+            return 1
+        }
+        // SIGINT and SIGTERM (blocked since main's first line) stop the film between packets. A
+        // step that does not come back to look (a read that blocks, a filter that runs on) gets
+        // `StopSignal.grace`; then the workspace goes and the process ends from the watcher's thread.
         let stop = StopSignal()
-        let stopped: @Sendable () -> Bool = { stop.number.load(ordering: .relaxed) != 0 }
         let watcher: SignalWatcher?
         do {
             watcher = try SignalWatcher(signals: [SIGINT, SIGTERM], name: "kiosk-reel-signals") { number in
                 stop.number.store(number, ordering: .relaxed)
+                guard stop.ended.wait(timeout: .now() + StopSignal.grace) == .timedOut else {
+                    stop.ended.signal()
+                    return
+                }
+                workspace.remove()
+                Log.write("kiosk-recorder reel: \(StopSignal.said(number))\n")
+                // The line out before the end, but never a wait on a reader that does not read.
+                _ = LineWriter.standardError.flush(timeout: 0.2)
+                _exit(128 + number)
             }
         } catch {
             watcher = nil
             Log.info("reel: \(error); Ctrl-C may leave a partial film")
         }
-        defer { watcher?.stop() }
-        let output = URL(fileURLWithPath: options.output)
-        let folder = output.deletingLastPathComponent().path
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-reel-\(getpid())").path
-        try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let working = folder + "/." + output.lastPathComponent + ".working.mp4"
+        let status = make(options, takes: takes, workspace: workspace, stop: stop)
+        workspace.remove()
+        stop.ended.signal()
+        watcher?.stop()
+        return status
+    }
+
+    /// The film made from `takes` in `workspace`, renamed to --output: the exit status.
+    private static func make(_ options: ReelOptions, takes: [(path: String, time: Date?)], workspace: ReelWorkspace, stop: StopSignal) -> Int32 {
+        let stopped: @Sendable () -> Bool = { stop.number.load(ordering: .relaxed) != 0 }
         let progress = ReelProgress(json: options.json, total: takes.count, events: EventSink())
         let reel: Reel
-        do { reel = try Reel(size: options.size, working: working, scratch: scratch, cancelled: stopped) } catch {
+        do { reel = try Reel(size: options.size, workspace: workspace.path, cancelled: stopped) } catch {
             Log.write("kiosk-recorder reel: \(error)\n")
             return 1
         }
@@ -76,7 +134,7 @@ enum ReelCommand {
             try reel.card(options.title ?? local(takes[0].time ?? Date(), "%-d %B %Y"), seconds: 3)
             for (index, take) in takes.enumerated() {
                 if stopped() { throw ReelError("interrupted") }
-                let question = Reel.question(of: take.path)
+                let question = Reel.tags(of: take.path).question
                 do throws(ReelError) {
                     // The take is checked before its card: a damaged one leaves no card behind.
                     let card = question ?? take.time.map { local($0, "%H:%M") } ?? URL(fileURLWithPath: take.path).lastPathComponent
@@ -85,7 +143,7 @@ enum ReelCommand {
                     try reel.take(part)
                     kept += 1
                 } catch {
-                    if stopped() { throw error }
+                    if stopped() || error.endsFilm { throw error }
                     Log.write("kiosk-recorder reel: left out \(take.path): \(error)\n")
                     progress.skipped(take.path, reason: error.description)
                 }
@@ -101,7 +159,7 @@ enum ReelCommand {
             progress.clear()
             let number = stop.number.load(ordering: .relaxed)
             if number != 0 {
-                Log.write("kiosk-recorder reel: stopped by \(number == SIGINT ? "SIGINT" : "SIGTERM"); no film written\n")
+                Log.write("kiosk-recorder reel: \(StopSignal.said(number))\n")
                 LineWriter.flushStandard()
                 return 128 + number
             }
@@ -112,9 +170,38 @@ enum ReelCommand {
     }
 }
 
-/// The signal that stopped the film (0: none), set by the watcher's thread.
+/// The film's private folder, `.kiosk-reel-XXXXXX` in --output's folder (mkdtemp: new, 0700, ours):
+/// the writer's file and the film before its rename (the same disk, so the rename is one step).
+/// Nothing in it is ever a take, and it goes when reel ends, however it ends but kill -9.
+struct ReelWorkspace: Sendable {
+    let path: String
+
+    init(beside output: String) throws(ReelError) {
+        let folder = URL(fileURLWithPath: output).deletingLastPathComponent().path
+        var template = Array((folder + "/.kiosk-reel-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw ReelError("cannot make the film's folder in \(folder): \(String(cString: strerror(errno)))")
+        }
+        path = String(cString: made)
+    }
+
+    /// Removes its files and itself (from any thread; again does nothing).
+    func remove() {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] { unlink(path + "/" + name) }
+        rmdir(path)
+    }
+}
+
+/// The signal that stopped the film (0: none), set by the watcher's thread, and the film's end,
+/// which the watcher waits for at most `grace` after a signal.
 final class StopSignal: Sendable {
     let number = Atomic<Int32>(0)
+    let ended = DispatchSemaphore(value: 0)
+    static let grace = DispatchTimeInterval.milliseconds(500)
+
+    static func said(_ number: Int32) -> String {
+        "stopped by \(number == SIGINT ? "SIGINT" : "SIGTERM"); no film written"
+    }
 }
 
 /// `date` in local time by strftime's `format` (the C locale's words: "5 December 2026", "14:32").

@@ -11,6 +11,7 @@ struct ReelOptionsTests {
         #expect(plain == ReelOptions(folder: "/srv/takes"))
         #expect(plain.output == "reel.mp4" && plain.size == Size(width: 1280, height: 720) && plain.title == nil && !plain.json)
         let all = try ReelOptions.parse(["--json", "--size", "1920x1080", "/srv/takes", "--title=Anna & Tom", "--output", "film.MP4"])
+        #expect(try ReelOptions.parse(["d", "--force"]).force && !plain.force)
         #expect(all.folder == "/srv/takes" && all.json && all.size == Size(width: 1920, height: 1080) && all.title == "Anna & Tom" && all.output == "film.MP4")
     }
 
@@ -24,6 +25,8 @@ struct ReelOptionsTests {
         (["d", "--title"], "--title needs a value"),
         (["d", "e"], "one folder only, 'e' is a second"),
         (["d", "--json=yes"], "--json takes no value"),
+        (["d", "--force=yes"], "--force takes no value"),
+        (["d", "--forse"], "did you mean --force?"),
     ])
     func refused(_ arguments: [String], _ message: String) {
         let error = #expect(throws: UsageError.self) { try ReelOptions.parse(arguments) }

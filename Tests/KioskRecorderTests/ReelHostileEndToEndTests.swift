@@ -1,0 +1,220 @@
+// `kiosk-recorder reel` under hostile input, through the binary: outputs it must not write, cards
+// whose words look like drawtext's expansions, a FIFO, a timestamp gap of days, a film that cannot be
+// finished (a folder at --output, a full disk), signals while a card is drawn, and a film made inside
+// its own folder of takes. Takes are made by ffmpeg's lavfi sources, small and short.
+import Foundation
+import KioskCore
+import KioskTestSupport
+import Testing
+
+@Suite("The hosts' film under hostile input: kiosk-recorder reel, through the binary", .serialized)
+struct ReelHostileEndToEndTests {
+    /// A take of `frames` pictures of ffmpeg's testsrc2 (160x120, 30 a second) at `path`, with its
+    /// `title` tag, soundless unless `sound`; `filter` changes its pictures (and their times).
+    static func take(_ path: String, frames: Int = 10, title: String? = nil, sound: Bool = false, filter: String? = nil) throws {
+        let size = filter == nil ? "160x120" : "320x240"
+        var command = ["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=30"]
+        if sound { command += ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000"] }
+        command += ["-frames:v", "\(frames)"] + (filter.map { ["-vf", $0, "-fps_mode", "passthrough", "-video_track_timescale", "30"] } ?? [])
+        command += ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"] + (sound ? ["-c:a", "aac", "-shortest"] : [])
+        command += (title.map { ["-metadata", "title=\($0)"] } ?? []) + [path]
+        let run = try runProgram(command)
+        try #require(run.status == 0, "\(run.stderr)")
+    }
+
+    /// A folder `name` in `folder` with one short take, `a.mp4`: the folder's path.
+    static func takes(_ folder: URL, _ name: String = "takes") throws -> String {
+        let takes = folder.appendingPathComponent(name).path
+        try FileManager.default.createDirectory(atPath: takes, withIntermediateDirectories: true)
+        try take(takes + "/a.mp4")
+        return takes
+    }
+
+    /// What is in `folder`, sorted.
+    static func names(_ folder: String) -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() }
+
+    @Test("--output refused with exit 2 and one line naming it: one of the takes (even with --force), an existing file without --force, a folder that does not exist; --force replaces a file that is no take")
+    func refusedOutputs() throws {
+        let folder = try testFolder("reel-outputs")
+        let takes = try Self.takes(folder)
+        let take = takes + "/a.mp4", before = try Data(contentsOf: URL(fileURLWithPath: take))
+        let other = folder.appendingPathComponent("other.mp4").path
+        try Data("not a film".utf8).write(to: URL(fileURLWithPath: other))
+        for (arguments, said) in [(["--output", take], "is the take"), (["--output", take, "--force"], "is the take"),
+                                  (["--output", other], "give --force"), (["--output", "/nowhere/at/all/film.mp4"], "does not exist")] {
+            let r = try RecorderProcess(["reel", takes, "--size", "320x240"] + arguments)
+            #expect(r.exitStatus(timeout: 30) == 2, "\(arguments): \(r.stderr)")
+            let lines = r.stderr.split(separator: "\n")
+            #expect(lines.count == 1 && lines[0].contains("--output") && lines[0].contains(said), "\(arguments): \(r.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: take)) == before, "the take was written")
+        #expect(try String(contentsOfFile: other, encoding: .utf8) == "not a film")
+        let forced = try RecorderProcess(["reel", takes, "--size", "320x240", "--output", other, "--force"])
+        #expect(forced.exitStatus(timeout: 60) == 0, "\(forced.stderr)")
+        #expect(try ffprobe(other, "stream=codec_name", stream: "v:0") == "h264")
+        #expect(Self.names(folder.path) == ["other.mp4", "takes"] && Self.names(takes) == ["a.mp4"])
+    }
+
+    /// The words drawn on a card of a 640x360 film (30 px, one line, at y 157), as ffmpeg's own
+    /// drawtext draws them read from a file with nothing expanded: rows 140..<220, gray.
+    static func reference(_ text: String, in folder: URL) throws -> [UInt8] {
+        let file = folder.appendingPathComponent("words-\(UUID().uuidString).txt").path
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let raw = file + ".gray"
+        let run = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:size=640x360:rate=30", "-frames:v", "1", "-vf",
+                                  "format=yuv420p,drawtext=font='Noto Sans CJK JP':textfile=\(file):expansion=none:fontcolor=white:fontsize=30"
+                                  + ":x=(w-text_w)/2:y=157,crop=640:80:0:140", "-pix_fmt", "gray", "-f", "rawvideo", raw])
+        try #require(run.status == 0, "\(run.stderr)")
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+    }
+
+    @Test("cards drawn literally: a title of %{eif:while(1,1):d} and questions with %, &, :, ', %{localtime} and backslashes, each card as ffmpeg draws the words from a file; no file is made in TMPDIR (it is a file here)")
+    func literalCards() throws {
+        let folder = try testFolder("reel-cards")
+        let takes = folder.appendingPathComponent("takes").path
+        try FileManager.default.createDirectory(atPath: takes, withIntermediateDirectories: true)
+        let questions = ["What's 100% true about love?", "Anna & Tom: 100% married", "%{localtime}", #"C:\new\path"#]
+        for (k, question) in questions.enumerated() { try Self.take(takes + "/\(k).mp4", title: question) }
+        // Their times set apart, so the folder's order is theirs.
+        for k in questions.indices {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(k))], ofItemAtPath: takes + "/\(k).mp4")
+        }
+        let title = "%{eif:while(1,1):d}"
+        let notAFolder = folder.appendingPathComponent("tmp-is-a-file").path
+        try Data().write(to: URL(fileURLWithPath: notAFolder))
+        let output = folder.appendingPathComponent("film.mp4").path
+        let r = try RecorderProcess(["reel", takes, "--output", output, "--size", "640x360", "--title", title], environment: ["TMPDIR": notAFolder])
+        #expect(r.exitStatus(timeout: 60) == 0, "\(r.stderr)")
+        // Each card's middle picture: the title's 45th, then each take's card (2 s after a 10-picture take).
+        let frames = [45] + questions.indices.map { 90 + $0 * 70 + 30 }
+        let select = frames.map { "eq(n\\,\($0))" }.joined(separator: "+")
+        let raw = folder.appendingPathComponent("cards.gray").path
+        let run = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", output, "-vf", "select='\(select)',crop=640:80:0:140", "-fps_mode", "passthrough",
+                                  "-pix_fmt", "gray", "-f", "rawvideo", raw])
+        try #require(run.status == 0, "\(run.stderr)")
+        let cards = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        let band = 640 * 80
+        try #require(cards.count == band * frames.count, "\(cards.count) bytes")
+        for (k, words) in ([title] + questions).enumerated() {
+            let expected = try Self.reference(words, in: folder)
+            let card = cards[(k * band)..<((k + 1) * band)]
+            let difference = Double(zip(card, expected).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(band)
+            let lit = card.filter { $0 > 128 }.count
+            #expect(lit > 300 && difference < 3, "'\(words)': \(lit) bright pixels, \(difference) from ffmpeg's own drawing")
+            print("reel card '\(words)': \(lit) bright pixels, mean difference \(String(format: "%.2f", difference)) from ffmpeg's drawtext")
+        }
+    }
+
+    @Test("it ends by itself: a FIFO named .mov is left out and named; a gap of 200,000 s in a soundless take is closed (the film a few seconds, under 200 MB); a folder at --output with --force and a full disk each end with exit 1 and one line, nothing left", needsFakeCamera)
+    func endsByItself() throws {
+        let folder = try testFolder("reel-ends")
+        let takes = try Self.takes(folder)
+        try #require(mkfifo(takes + "/b.mov", 0o644) == 0)
+        let gap = takes + "/c.mov"
+        try Self.take(gap, frames: 30, filter: "setpts='PTS+gte(N,15)*200000/TB'")
+        let output = folder.appendingPathComponent("film.mp4").path
+        let r = try RecorderProcess(["-f", "peak %M KiB", recorderPath, "reel", takes, "--output", output, "--size", "320x240", "--json"],
+                                    executable: "/usr/bin/time")
+        #expect(r.exitStatus(timeout: 60) == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("left out \(takes)/b.mov: it is no regular file"), "\(r.stderr)")
+        guard case let .reelFinished(_, duration, count)? = r.events.last else { Issue.record("no reelFinished: \(r.rawLines) \(r.stderr)"); return }
+        // The title (3 s), a's card and 10 pictures, c's card and its 30 pictures with the gap closed.
+        #expect(count == 2 && duration < 3 + 2 + 0.4 + 2 + 1.2, "\(duration) s")
+        let peak = Int(r.stderr.split(separator: "\n").last { $0.hasPrefix("peak ") }?.split(separator: " ")[1] ?? "") ?? .max
+        #expect(peak < 200 * 1024, "peak \(peak) KiB")
+        print("reel with a 200,000 s gap: \(duration) s film, peak \(peak / 1024) MiB")
+        try FileManager.default.removeItem(atPath: takes + "/b.mov")
+        try FileManager.default.removeItem(atPath: gap)
+
+        // A folder at --output: replaced only with --force, and a rename cannot replace a folder.
+        let place = folder.appendingPathComponent("place.mp4").path
+        try FileManager.default.createDirectory(atPath: place, withIntermediateDirectories: true)
+        let onFolder = try RecorderProcess(["reel", takes, "--output", place, "--size", "320x240", "--force"])
+        #expect(onFolder.exitStatus(timeout: 30) == 1, "\(onFolder.stderr)")
+        #expect(onFolder.stderr.split(separator: "\n").count == 1 && onFolder.stderr.contains(place), "\(onFolder.stderr)")
+        #expect(Self.names(folder.path) == ["film.mp4", "place.mp4", "takes"] && Self.names(place).isEmpty)
+
+        // A full disk: a 1 MiB tmpfs, and a take of noise that does not fit in it.
+        let full = folder.appendingPathComponent("full").path
+        try FileManager.default.createDirectory(atPath: full, withIntermediateDirectories: true)
+        let mount = try runProgram(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", full], stdout: .inherit, stderr: .inherit)
+        try #require(mount.status == 0, "mounting a tmpfs needs root")
+        defer { _ = try? runProgram(["umount", full], stdout: .inherit, stderr: .inherit) }
+        try Self.take(takes + "/d.mp4", frames: 60, filter: "noise=alls=100:allf=t")
+        let onFull = try RecorderProcess(["reel", takes, "--output", full + "/film.mp4", "--size", "640x360"])
+        #expect(onFull.exitStatus(timeout: 30) == 1, "\(onFull.stderr)")
+        #expect(onFull.stderr.split(separator: "\n").count == 1 && onFull.stderr.contains("the disk is full"), "\(onFull.stderr)")
+        #expect(Self.names(full).isEmpty, "left: \(Self.names(full))")
+    }
+
+    @Test("SIGINT or SIGTERM as the title card (%{eif:while(1,1):d}) is drawn: exit 130 or 143 within 5 s, nothing left beside --output")
+    func signals() throws {
+        let folder = try testFolder("reel-signals")
+        let takes = try Self.takes(folder)
+        try Self.take(takes + "/b.mp4", frames: 90)
+        for (signal, status) in [(SIGINT, Int32(130)), (SIGTERM, Int32(143))] {
+            let out = folder.appendingPathComponent("out-\(signal)")
+            try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+            let r = try RecorderProcess(["reel", takes, "--output", out.appendingPathComponent("film.mp4").path, "--json", "--title", "%{eif:while(1,1):d}"])
+            try #require(r.wait(for: "reelProgress", timeout: 30) != nil, "\(r.rawLines) \(r.stderr)")
+            let sent = ProcessInfo.processInfo.systemUptime
+            r.kill(signal)
+            #expect(r.exitStatus(timeout: 5) == status, "\(r.stderr)")
+            print("reel: exit \(Int((ProcessInfo.processInfo.systemUptime - sent) * 1000)) ms after signal \(signal)")
+            #expect(Self.names(out.path).isEmpty, "left: \(Self.names(out.path))")
+        }
+    }
+
+    @Test("SIGTERM while the film's writer is held in a sync of 20 s (the test's syscall shim): exit 143 within 5 s, nothing left beside --output")
+    func signalWhileStuck() throws {
+        let folder = try testFolder("reel-stuck")
+        let takes = try Self.takes(folder)
+        let out = folder.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let slow = folder.appendingPathComponent("slow").path
+        try Data().write(to: URL(fileURLWithPath: slow))
+        let r = try RecorderProcess(["reel", takes, "--output", out.appendingPathComponent("film.mp4").path, "--size", "320x240", "--json"],
+                                    environment: ["LD_PRELOAD": failingSyscallsShim, "KIOSK_SLOW_CALLS": "fsync,fdatasync", "KIOSK_SLOW_TRIGGER": slow,
+                                                  "KIOSK_SLOW_MS": "20000"])
+        // The film started: its writer syncs its file from the first pictures on, each sync held 20 s,
+        // and the film waits for the writer; nothing between packets is reached to see the signal.
+        try #require(r.wait(for: "reelProgress", timeout: 30) != nil, "\(r.rawLines) \(r.stderr)")
+        #expect(r.exitStatus(timeout: 1) == nil, "it ended before the signal: \(r.stderr)")
+        let sent = ProcessInfo.processInfo.systemUptime
+        r.kill(SIGTERM)
+        #expect(r.exitStatus(timeout: 5) == 143, "\(r.stderr)")
+        print("reel: exit \(Int((ProcessInfo.processInfo.systemUptime - sent) * 1000)) ms after SIGTERM, its syncs held")
+        #expect(r.stderr.contains("stopped by SIGTERM; no film written"), "\(r.stderr)")
+        #expect(Self.names(out.path).isEmpty, "left: \(Self.names(out.path))")
+    }
+
+    @Test("a film made inside its folder of takes is no take: the next film leaves it out and names it, and a killed reel leaves nothing a booth recovers as a take")
+    func filmInItsFolder() throws {
+        let folder = try testFolder("reel-inside")
+        let takes = try Self.takes(folder)
+        let film = takes + "/film.mp4"
+        let first = try RecorderProcess(["reel", takes, "--output", film, "--size", "320x240", "--json"])
+        #expect(first.exitStatus(timeout: 60) == 0, "\(first.stderr)")
+        let again = try RecorderProcess(["reel", takes, "--output", folder.appendingPathComponent("again.mp4").path, "--size", "320x240", "--json"])
+        #expect(again.exitStatus(timeout: 60) == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("left out \(film): it is a film made by reel"), "\(again.stderr)")
+        guard case let .reelFinished(_, _, count)? = again.events.last else { Issue.record("no reelFinished: \(again.rawLines)"); return }
+        #expect(count == 1)
+
+        // Killed mid-film: what it leaves is in a folder of its own, which a booth's recovery never opens.
+        try FileManager.default.removeItem(atPath: film)
+        try Self.take(takes + "/b.mp4", frames: 90)
+        let killed = try RecorderProcess(["reel", takes, "--output", takes + "/second.mp4", "--json"])
+        try #require(killed.wait(for: "reelProgress", count: 2, timeout: 60) != nil, "\(killed.rawLines) \(killed.stderr)")
+        killed.kill(SIGKILL)
+        _ = killed.exitStatus(timeout: 10)
+        let left = Self.names(takes).filter { $0.hasPrefix(".") }
+        #expect(left.count == 1 && left[0].hasPrefix(".kiosk-reel-"), "\(left)")
+        let booth = try RecorderProcess(["--camera", "test", "--windowed", "800x480", "--output-dir", takes, "--microphone", "none"])
+        #expect(booth.wait(for: "ready") != nil, "\(booth.stderr)")
+        booth.command("quit")
+        #expect(booth.exitStatus() == 0)
+        #expect(!booth.rawLines.contains { $0.contains("recordingRecovered") }, "\(booth.rawLines)")
+        #expect(Self.names(takes).filter { !$0.hasPrefix(".") } == ["a.mp4", "b.mp4"], "\(Self.names(takes))")
+    }
+}
