@@ -44,7 +44,7 @@ extension OptionKind where Value == Int {
     static func integer(in range: ClosedRange<Int>) -> Self { Self { v throws(ValueError) in try Values.integer(v, in: range) } }
     /// An octal mode for the takes' files (0600 to 0666).
     static var fileMode: Self { Self { v throws(ValueError) in try Values.fileMode(v) } }
-    /// An octal mode for the share files (0604 to 0666).
+    /// An octal mode for the share files (0644 or 0604).
     static var shareFileMode: Self { Self { v throws(ValueError) in try Values.shareFileMode(v) } }
     /// 0, 90, 180 or 270 degrees, as quarter turns.
     static var quarterTurns: Self { Self { v throws(ValueError) in try Values.quarterTurns(v) } }

@@ -335,7 +335,7 @@ extension OptionParser {
                    help: "the hotspot's WPA password, 8 to 63 characters",
                    sets: \.share.wifiPassword, reload: .inReady, examples: ["guests-2026"], kind: .wifiPassword),
         OptionSpec("share-file-mode", .required("MODE"), default: .configured,
-                   help: "permissions of the share files, octal; the web server's user must read them (folders get the matching search bits)",
+                   help: "permissions of the share files, 0644 or 0604: the web server's user reads them, only the booth writes them (folders get the matching search bits)",
                    sets: \.share.fileMode, reload: .inReady, show: OptionText.fileMode, kind: .shareFileMode),
         OptionSpec("share-max-age", .required("DURATION"), default: .configured, unit: "s",
                    help: "share folders older than DURATION are removed (e.g. 7d, 12h)",

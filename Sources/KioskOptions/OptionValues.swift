@@ -66,10 +66,14 @@ enum Values {
     }
 
     /// The share files' mode: readable by the web server's user (the others' read bit), written by
-    /// the owner, no execute bits. Folders get the matching search bits.
+    /// the owner alone, no execute bits: 0644 or 0604. Folders get the matching search bits. Write
+    /// for the group or the others would let any local user replace a guest's video or page.
     static func shareFileMode(_ v: String) throws(ValueError) -> Int {
         guard (3...4).contains(v.count), let mode = Int(v, radix: 8), mode & 0o604 == 0o604, mode & ~0o666 == 0 else {
-            throw ValueError("'\(v)' is not an octal mode from 0604 to 0666 without execute bits: the web server must read the files (e.g. 0644)")
+            throw ValueError("'\(v)' is not an octal mode 0644 or 0604: the web server must read the files, and only the booth write them")
+        }
+        guard mode & 0o022 == 0 else {
+            throw ValueError("'\(v)' gives write to \(mode & 0o002 != 0 ? "every user" : "the group"): any of them could replace a guest's video or page; the share files are 0644 or 0604")
         }
         return mode
     }

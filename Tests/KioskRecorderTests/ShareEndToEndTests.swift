@@ -374,7 +374,10 @@ struct ShareEndToEndTests {
                                    (["--share-dir", "/tmp/s", "--share-url", "ftp://x/{token}"], "http://"),
                                    (["--share-dir", "/tmp/s", "--share-url", "http://x/{token}/", "--share-wifi-password", "12345678"], "--share-wifi-ssid"),
                                    (["--share-dir", "/tmp/s", "--share-url", "http://x/{token}/", "--share-wifi-ssid", "B", "--share-wifi-password", "short"], "8 to 63"),
-                                   (["--share-dir", "/tmp/s", "--share-url", "http://x/{token}/", "--share-file-mode", "0600"], "--share-file-mode")] {
+                                   (["--share-dir", "/tmp/s", "--share-url", "http://x/{token}/", "--share-file-mode", "0600"], "--share-file-mode"),
+                                   // Write for others or the group: any local user could replace a guest's video.
+                                   (["--share-dir", "/tmp/s", "--share-url", "http://x/{token}/", "--share-file-mode", "0666"], "every user"),
+                                   (["--share-dir", "/tmp/s", "--share-url", "http://x/{token}/", "--share-file-mode", "0664"], "the group")] {
             let result = try run(booth + arguments)
             #expect(result.status == 2 && result.stderr.contains(words), "\(arguments): \(result.stderr)")
             #expect(result.stdout.isEmpty)
