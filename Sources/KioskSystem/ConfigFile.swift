@@ -30,14 +30,14 @@ public enum ConfigFile {
         guard fstat(fd, &info) == 0 else { throw ReadError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
         switch info.st_mode & S_IFMT {
         case S_IFREG: break
-        case S_IFDIR: throw ReadError("'\(path)' is a folder, not a config file")
-        case S_IFIFO: throw ReadError("'\(path)' is a named pipe (FIFO), not a config file")
-        case S_IFCHR, S_IFBLK: throw ReadError("'\(path)' is a device, not a config file")
-        case S_IFSOCK: throw ReadError("'\(path)' is a socket, not a config file")
+        case S_IFDIR: throw ReadError("'\(path)' is a folder, not a text file")
+        case S_IFIFO: throw ReadError("'\(path)' is a named pipe (FIFO), not a text file")
+        case S_IFCHR, S_IFBLK: throw ReadError("'\(path)' is a device, not a text file")
+        case S_IFSOCK: throw ReadError("'\(path)' is a socket, not a text file")
         default: throw ReadError("'\(path)' is not a regular file")
         }
         guard info.st_size <= maxBytes else {
-            throw ReadError("'\(path)' has \(info.st_size) bytes; a config file may have at most \(maxBytes) (1 MiB)")
+            throw ReadError("'\(path)' has \(info.st_size) bytes; at most \(maxBytes) (1 MiB) are read")
         }
         var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
         var count = 0
@@ -49,7 +49,7 @@ public enum ConfigFile {
             count += n
         }
         // It grew while it was read: more than it said, and maybe more than a config.
-        guard count <= maxBytes else { throw ReadError("'\(path)' has more than \(maxBytes) bytes (1 MiB); a config file may not") }
+        guard count <= maxBytes else { throw ReadError("'\(path)' has more than \(maxBytes) bytes (1 MiB), the most that is read") }
         bytes.removeLast(bytes.count - count)
         if let (offset, byte) = firstInvalidUTF8(bytes) {
             let line = bytes[..<offset].reduce(1) { $1 == 10 ? $0 + 1 : $0 }

@@ -142,6 +142,11 @@ struct FamilyOptionsTests {
         #expect(try record([]).guest.questionOrder == .order)
         #expect(usageError(["--questions", "empty.txt"], files: ["empty.txt": "\n# nothing\n"])?.hasPrefix("--questions: 'empty.txt' has no question") == true)
         #expect(usageError(["--questions", "gone.txt"])?.hasPrefix("--questions: cannot read 'gone.txt'") == true)
+        // As long as the prompt: 200 characters (letters, not bytes), a longer one named by its line.
+        let cjk = String(repeating: "愛", count: 200)
+        #expect(try record(["--questions", "q.txt"], files: ["q.txt": "One?\n\(cjk)\n"]).guest.questions?.lines == ["One?", cjk])
+        #expect(usageError(["--questions", "long.txt"], files: ["long.txt": "# first\r\nOne?\r\n\(String(repeating: "x", count: 5_000))\r\n"])
+                == "--questions: 'long.txt':3: a question of 5000 characters; each may have at most 200, as the prompt")
         #expect(usageError(["--question-order", "random"])?.contains("--question-order") == true)
     }
 }

@@ -70,12 +70,12 @@ struct CommandLineTests {
         let missing = dir.appendingPathComponent("missing.conf").path
         let cases: [(String, String)] = [
             (missing, "--config: '\(missing)' does not exist"),
-            (dir.path, "--config: '\(dir.path)' is a folder, not a config file"),
-            (fifo, "--config: '\(fifo)' is a named pipe (FIFO), not a config file"),
-            ("/dev/zero", "--config: '/dev/zero' is a device, not a config file"),
-            ("/dev/null", "--config: '/dev/null' is a device, not a config file"),
+            (dir.path, "--config: '\(dir.path)' is a folder, not a text file"),
+            (fifo, "--config: '\(fifo)' is a named pipe (FIFO), not a text file"),
+            ("/dev/zero", "--config: '/dev/zero' is a device, not a text file"),
+            ("/dev/null", "--config: '/dev/null' is a device, not a text file"),
             (latin1.path, "--config: \(latin1.path):3: not UTF-8 text (byte 0xE9 at column 13); save the file as UTF-8"),
-            (big.path, "--config: '\(big.path)' has 2097152 bytes; a config file may have at most 1048576 (1 MiB)"),
+            (big.path, "--config: '\(big.path)' has 2097152 bytes; at most 1048576 (1 MiB) are read"),
             (longKey.path, "\(longKey.path):2: unknown key 'kkk"),
         ]
         for (path, message) in cases {

@@ -36,6 +36,20 @@ struct QuestionsEndToEndTests {
         return (r, seen)
     }
 
+    @Test("a question longer than the prompt may be (5,000 characters) and a questions file that is a folder each exit 2 at launch, naming --questions, the line, and no config file")
+    func refusedQuestions() throws {
+        let folder = try testFolder("questions-refused")
+        let long = folder.appendingPathComponent("long.txt")
+        try ("What is your best memory of Anna?\n" + String(repeating: "Why? ", count: 1_000) + "\n").write(to: long, atomically: true, encoding: .utf8)
+        for (path, words) in [(long.path, "--questions: '\(long.path)':2: a question of 4999 characters; each may have at most 200"),
+                              (folder.path, "--questions: '\(folder.path)' is a folder, not a text file")] {
+            let result = try run(booth + ["--questions", path])
+            #expect(result.status == 2 && result.stderr.contains(words), "\(result.stderr)")
+            #expect(!result.stderr.contains("config"), "\(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
     /// The question each event named `name` carried, in order ("none" for one without).
     static func asked(_ r: RecorderProcess, _ name: String) -> [String] {
         r.events.filter { $0.name == name }.map { if case let .asked(_, question) = $0 { question } else { "none" } }
