@@ -5,6 +5,7 @@
 import FoundationEssentials
 import Glibc
 import KioskBooth
+import KioskContract
 import KioskCore
 import KioskOptions
 import KioskMedia
