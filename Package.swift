@@ -44,36 +44,42 @@ let package = Package(
         // libqrencode: the share screen's QR codes (KioskUI's QRCode).
         cModule("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
 
-        // Pure Swift: state machine, geometry, the booth's rules, JSON contract.
-        // Imports no C module of ours and depends on nothing of ours (bench/fuzz builds it alone).
-        .target(name: "KioskCore"),
+        // The JSON contract on stdout: the events (`KioskEvent`) as plain data, their encoding and
+        // the values they carry. Pure Swift, the bottom of the tree: depends on nothing of ours.
+        .target(name: "KioskContract"),
+        // The screen's words: the strings table in each language with the operator's overrides, the
+        // prompt's line breaks, the timer's text. Pure Swift over KioskContract (a button's title).
+        .target(name: "KioskScreenText", dependencies: ["KioskContract"]),
+        // Pure Swift: state machine, geometry, the booth's rules. Imports no C module of ours, only
+        // the contract and the screen's words below it (bench/fuzz builds the three alone).
+        .target(name: "KioskCore", dependencies: ["KioskContract", "KioskScreenText"]),
         // The options: one table, its parser, `Configuration`, the reload's rules, --help, the man page.
         // Pure Swift over KioskCore (bench/fuzz builds the two together for the config files).
-        .target(name: "KioskOptions", dependencies: ["KioskCore"]),
+        .target(name: "KioskOptions", dependencies: ["KioskCore", "KioskContract", "KioskScreenText"]),
         // The small base: threads, the lock, the monotonic clock, the signal watcher, the output lines; no module of ours.
         .target(name: "KioskSystem", dependencies: ["CLinux"]),
         // Files, folders and their rules: the takes' folder and list, a take's marker and cut, photos,
         // share folders, the hook queue, the disk's space and syncs. No codec: KioskMedia speaks to FFmpeg.
-        .target(name: "KioskStorage", dependencies: ["KioskCore", "KioskSystem"]),
-        .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskSystem", "KioskStorage", "KioskPixels", "CFFmpeg", "CTurboJPEG", "CEBUR128"]),
+        .target(name: "KioskStorage", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskSystem"]),
+        .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskContract", "KioskSystem", "KioskStorage", "KioskPixels", "CFFmpeg", "CTurboJPEG", "CEBUR128"]),
         // The per-sample loops of the camera's pictures, in C at -O2 in every build (docs/recording.md).
         .target(name: "KioskPixels", cSettings: [.unsafeFlags(["-O2"])]),
-        .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskSystem", "KioskPixels", "CV4L2", "CALSA"]),
-        .target(name: "KioskUI", dependencies: ["KioskCore", "KioskSystem", "CSDL2", "CSDL2TTF", "CFontconfig", "CQRencode"]),
+        .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskContract", "KioskSystem", "KioskPixels", "CV4L2", "CALSA"]),
+        .target(name: "KioskUI", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskSystem", "CSDL2", "CSDL2TTF", "CFontconfig", "CQRencode"]),
         // The machine's sleep held off while a take is made safe: logind's delay inhibitor over
         // sd-bus. A target of its own so libsystemd stays out of the small base (KioskSystem).
         .target(name: "KioskSleep", dependencies: ["KioskCore", "KioskSystem", "CSystemd"]),
 
         // `--check`: each part of the booth tried as the booth will use it, before the event.
-        .target(name: "KioskPreflight", dependencies: ["KioskCore", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI"]),
+        .target(name: "KioskPreflight", dependencies: ["KioskCore", "KioskContract", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI"]),
         // The booth's heart: one inbox, the machine's actions carried out, a UI thread that never waits.
-        .target(name: "KioskBooth", dependencies: ["KioskCore", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskSleep"]),
+        .target(name: "KioskBooth", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskSleep"]),
         .executableTarget(
             name: "kiosk-recorder",
-            dependencies: ["KioskCore", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskBooth", "KioskPreflight"]),
+            dependencies: ["KioskCore", "KioskContract", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskBooth", "KioskPreflight"]),
         .executableTarget(
             name: "kiosk-bench",
-            dependencies: ["KioskCore", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskPixels"]),
+            dependencies: ["KioskCore", "KioskContract", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskPixels"]),
 
         .target(name: "KioskFakeV4L2Camera", dependencies: ["CFFmpeg"], path: "Tests/FakeV4L2Camera",
                 exclude: ["README.md", "with-fake-camera"]),
@@ -88,15 +94,17 @@ let package = Package(
         // Test-only: the one program runner the test targets share (Tests/KioskTestSupport).
         .target(name: "KioskTestSupport", dependencies: ["KioskCore", "KioskSystem", "CLinux"], path: "Tests/KioskTestSupport"),
 
-        .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore", "KioskSystem"]),
-        .testTarget(name: "KioskOptionsTests", dependencies: ["KioskOptions", "KioskCore", "KioskSystem"]),
+        .testTarget(name: "KioskContractTests", dependencies: ["KioskContract"]),
+        .testTarget(name: "KioskScreenTextTests", dependencies: ["KioskScreenText", "KioskContract"]),
+        .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskSystem"]),
+        .testTarget(name: "KioskOptionsTests", dependencies: ["KioskOptions", "KioskCore", "KioskContract", "KioskScreenText", "KioskSystem"]),
         .testTarget(name: "KioskSystemTests", dependencies: ["KioskCore", "KioskSystem", "KioskTestSupport"]),
-        .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskSystem", "KioskMedia", "KioskPixels", "KioskTestSupport"],
+        .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskContract", "KioskSystem", "KioskMedia", "KioskPixels", "KioskTestSupport"],
                     exclude: ["audio"]),
-        .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia", "KioskStorage", "KioskSystem", "KioskTestSupport"]),
-        .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskMedia", "KioskSystem", "KioskTestSupport"]),
-        .testTarget(name: "KioskBoothTests", dependencies: ["KioskBooth", "KioskOptions", "KioskStorage", "KioskSystem"]),
-        .testTarget(name: "KioskPreflightTests", dependencies: ["KioskPreflight", "KioskCore", "KioskOptions", "KioskMedia", "KioskStorage", "KioskSystem"]),
-        .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore", "KioskOptions", "KioskSystem", "KioskTestSupport"]),
+        .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia", "KioskContract", "KioskStorage", "KioskSystem", "KioskTestSupport"]),
+        .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskContract", "KioskScreenText", "KioskMedia", "KioskSystem", "KioskTestSupport"]),
+        .testTarget(name: "KioskBoothTests", dependencies: ["KioskBooth", "KioskContract", "KioskScreenText", "KioskOptions", "KioskStorage", "KioskSystem"]),
+        .testTarget(name: "KioskPreflightTests", dependencies: ["KioskPreflight", "KioskCore", "KioskContract", "KioskOptions", "KioskMedia", "KioskStorage", "KioskSystem"]),
+        .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskOptions", "KioskSystem", "KioskTestSupport"]),
     ]
 )

@@ -2,6 +2,7 @@
 // (the camera's queue, the file worker) or changes what the UI thread owns; what the work leads to
 // comes back through the inbox.
 import FoundationEssentials
+import KioskContract
 import KioskCore
 import KioskMedia
 import KioskStorage

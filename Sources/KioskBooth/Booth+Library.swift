@@ -3,6 +3,7 @@
 // thumbnail once beside it (KioskMedia's TakeLibrary), and posts them back; the machine's library
 // room (LibraryRoom) then shows them. The UI thread never reads a take itself.
 import FoundationEssentials
+import KioskContract
 import KioskCore
 import KioskMedia
 import KioskSystem

@@ -5,6 +5,7 @@
 // node_exporter's textfile collector never reads half of one.
 import FoundationEssentials
 import Glibc
+import KioskContract
 import KioskCore
 import KioskMedia
 import KioskStorage

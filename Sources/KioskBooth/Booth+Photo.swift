@@ -7,6 +7,7 @@
 // worker, which names and writes it (`TakeStorage.photo`: in an output folder it joins the accepted
 // takes and retention runs) and reports back. Its hook is then owed like an accepted take's.
 import FoundationEssentials
+import KioskContract
 import KioskCore
 import KioskMedia
 import KioskStorage

@@ -3,6 +3,7 @@
 // code until Done or `--share-seconds`. Old share folders go by `--share-max-age`; folders a kill
 // left half written go at launch.
 import FoundationEssentials
+import KioskContract
 import KioskCore
 import KioskMedia
 import KioskStorage

@@ -3,6 +3,7 @@
 // while it runs (time left, the slow disk, the preview yielding to the encoder).
 import FoundationEssentials
 import KioskCapture
+import KioskContract
 import KioskCore
 import KioskMedia
 import KioskStorage

@@ -5,6 +5,7 @@
 // over it at the hand-over (or the take leveled then, after a cut).
 import FoundationEssentials
 import Glibc
+import KioskContract
 import KioskCore
 import KioskMedia
 import KioskStorage

@@ -5,6 +5,7 @@
 // their own, in the program).
 import FoundationEssentials
 import KioskCapture
+import KioskContract
 import KioskCore
 import KioskOptions
 import KioskMedia

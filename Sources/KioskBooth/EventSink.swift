@@ -1,6 +1,7 @@
-// The booth's events on stdout: each encoded as one JSON line (KioskCore's EventEncoder) and queued
+// The booth's events on stdout: each encoded as one JSON line (KioskContract's EventEncoder) and queued
 // on stdout's line writer (KioskSystem's LineWriter, which knows lines, not events).
 import FoundationEssentials
+import KioskContract
 import KioskCore
 import KioskSystem
 

@@ -3,6 +3,7 @@
 import Dispatch
 import FoundationEssentials
 import KioskCapture
+import KioskContract
 import KioskCore
 import KioskOptions
 import KioskSystem

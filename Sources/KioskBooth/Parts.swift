@@ -5,9 +5,11 @@
 import FoundationEssentials
 import Glibc
 import KioskCapture
+import KioskContract
 import KioskCore
 import KioskOptions
 import KioskMedia
+import KioskScreenText
 import KioskSystem
 import KioskSleep
 import KioskStorage

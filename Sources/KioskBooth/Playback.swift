@@ -5,6 +5,7 @@ import KioskCore
 import KioskMedia
 import KioskSystem
 import KioskUI
+import KioskContract
 
 final class Playback {
     let path: String

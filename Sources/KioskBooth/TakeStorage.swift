@@ -3,6 +3,7 @@
 // same questions of both; each answers for its own kind. Every call but `hasLaunchWork` runs on the
 // file worker.
 import FoundationEssentials
+import KioskContract
 import KioskCore
 import KioskMedia
 import KioskStorage

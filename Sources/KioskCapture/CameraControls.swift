@@ -3,6 +3,7 @@
 // VIDIOC_S_EXT_CTRLS; the controls listed for `--list-cameras`; a focus trigger for a tap.
 import CV4L2
 import FoundationEssentials
+import KioskContract
 import KioskCore
 
 /// What V4L2 says of one control.

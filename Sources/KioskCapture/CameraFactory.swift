@@ -1,6 +1,7 @@
 // Turns `--camera` into a video source: a V4L2 device, the test pattern, or the first camera found.
 import KioskCore
 import KioskSystem
+import KioskContract
 
 public enum CameraFactory {
     /// The sources for `--camera` (repeated): each device, the test pattern, and for `auto` every

@@ -3,6 +3,7 @@
 import CV4L2
 import FoundationEssentials
 import Glibc
+import KioskContract
 import KioskCore
 import KioskSystem
 

@@ -4,16 +4,6 @@
 // capture's own packets; only the backward half is encoded again (BoomerangLoop in KioskMedia), so
 // the review starts a fraction of a second after the last picture.
 
-/// What a take is: a video, or a boomerang. `recordingStarted` and `recordingFinished` say it as `kind`.
-public enum TakeKind: String, Codable, Equatable, Sendable {
-    case video, boomerang
-}
-
-/// How the finished screen shows the take when not as its last picture: a boomerang loops.
-public enum ReviewShown: String, Codable, Equatable, Sendable {
-    case looping
-}
-
 /// `--boomerang-button`, `--boomerang-seconds`, `--boomerang-speed`.
 public struct BoomerangSettings: Equatable, Sendable {
     /// The Boomerang button beside Record in ready (the command `boomerang` needs it too).

@@ -2,6 +2,7 @@
 // value, and everything the booth does about it, as effects. The booth reads the clock once a turn
 // and hands each input in with that time; it keeps no rule of its own about what an input means.
 // (`filePosted` is the one other call: the core gives a file job its id as the booth posts it.)
+import KioskContract
 
 extension BoothCore {
     /// What happens to the booth.

@@ -4,6 +4,7 @@
 // other message until the core says `.ready` (its queue, not the core's: the messages are the
 // booth's) and handles them after it, in order; a camera report after `ready` is a failure said,
 // or a camera lost earlier that is back.
+import KioskContract
 
 extension BoothCore {
     /// `ready` went out: messages are handled as they come.

@@ -2,6 +2,7 @@
 // rules add (Saving…, the silent microphone, the new camera's name, the photo's flash, the attract
 // screen's pulse) and what the booth measured or read this turn (ViewFacts: the meter's levels, a
 // focus box, the notes its devices and settings give). The booth draws the model it gets.
+import KioskContract
 
 extension BoothCore {
     /// A tap-to-focus box shows this long.

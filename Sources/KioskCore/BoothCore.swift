@@ -8,6 +8,7 @@
 // to try, the exit. The booth carries them out (its queues, its devices, SDL); the core never reads
 // a clock and touches no device, so every rule here is tested by table on a virtual clock
 // (BoothCoreTests).
+import KioskContract
 
 public struct BoothCore: Sendable {
     /// Whether the core carries `action` out itself, never passing it to the booth (`.machine`).

@@ -109,51 +109,6 @@ public enum CameraModeChooser {
     }
 }
 
-/// A camera as `--list-cameras` prints it.
-public struct CameraDescription: Codable, Equatable, Sendable {
-    public struct Format: Codable, Equatable, Sendable {
-        /// The V4L2 fourcc, e.g. "YUYV", "MJPG".
-        public var fourcc: String
-        public var description: String
-        public var sizes: [SizeRates]
-
-        public init(fourcc: String, description: String, sizes: [SizeRates]) {
-            self.fourcc = fourcc
-            self.description = description
-            self.sizes = sizes
-        }
-    }
-
-    public struct SizeRates: Codable, Equatable, Sendable {
-        public var width: Int
-        public var height: Int
-        public var fps: [Double]
-
-        public init(width: Int, height: Int, fps: [Double]) {
-            self.width = width
-            self.height = height
-            self.fps = fps
-        }
-    }
-
-    public var path: String
-    public var name: String
-    public var driver: String
-    public var bus: String
-    public var formats: [Format]
-    /// Its V4L2 controls with their ranges and defaults (absent when it could not be asked).
-    public var controls: [CameraControlDescription]?
-
-    public init(path: String, name: String, driver: String, bus: String, formats: [Format], controls: [CameraControlDescription]? = nil) {
-        self.path = path
-        self.name = name
-        self.driver = driver
-        self.bus = bus
-        self.formats = formats
-        self.controls = controls
-    }
-}
-
 // MARK: - Camera controls
 
 /// A camera setting the booth can make (`camera.exposure = auto`, …), set through V4L2's controls
@@ -189,28 +144,3 @@ public enum CameraControlValue: Equatable, Hashable, Sendable, CustomStringConve
     }
 }
 
-/// One control of a camera as `--list-cameras` shows it (`VIDIOC_QUERYCTRL`).
-public struct CameraControlDescription: Codable, Equatable, Sendable {
-    /// The V4L2 control's name, e.g. "Brightness", "Focus, Automatic Continuous".
-    public var name: String
-    /// The V4L2 control id.
-    public var id: UInt32
-    /// integer, boolean, menu, button, …
-    public var type: String
-    public var minimum: Int
-    public var maximum: Int
-    public var step: Int
-    public var `default`: Int
-    /// The value now (absent for write-only controls, such as buttons).
-    public var value: Int?
-    /// For menus: the names of the entries, by index.
-    public var menu: [String: String]?
-    /// The booth's setting that drives it (`camera.focus`, …), when one does.
-    public var setting: String?
-
-    public init(name: String, id: UInt32, type: String, minimum: Int, maximum: Int, step: Int, default: Int,
-                value: Int?, menu: [String: String]?, setting: String?) {
-        (self.name, self.id, self.type, self.minimum, self.maximum, self.step, self.default, self.value, self.menu, self.setting)
-            = (name, id, type, minimum, maximum, step, `default`, value, menu, setting)
-    }
-}

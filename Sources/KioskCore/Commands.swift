@@ -1,5 +1,6 @@
 // The stdin contract: one JSON object per line, each command exactly a press or a request.
 import FoundationEssentials
+import KioskContract
 
 /// A command read from stdin.
 public enum Command: Equatable, Sendable {

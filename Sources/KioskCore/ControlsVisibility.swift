@@ -1,6 +1,7 @@
 // The player's controls hide themselves while a take plays untouched, as every video player's do:
 // the picture is then the guest's whole screen (and the software renderer does not blend the
 // panels over every frame). Any touch or key brings them back; they stay while paused.
+import KioskContract
 
 public struct ControlsVisibility: Equatable, Sendable {
     /// How long the controls stay after the last touch while playing.

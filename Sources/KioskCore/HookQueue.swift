@@ -5,6 +5,7 @@
 // written before each try, so a restart, a power cut or a kill -9 continues the queue: at launch
 // what is owed runs at once. A take whose hook is owed is kept from retention (`protectedTakes`).
 import FoundationEssentials
+import KioskContract
 
 /// The wait between tries: `first` seconds after the first failure, doubling, never more than 15 min.
 public struct HookBackoff: Equatable, Sendable {

@@ -1,21 +1,7 @@
 // Where everything goes on the logical canvas, for any size: panels, buttons, labels, hit testing.
+import KioskContract
 
-/// The buttons of the screen, named by the stdin command that presses them.
-public enum Button: String, CaseIterable, Codable, Sendable {
-    case cancel, start, stop, retake, useVideo, playVideo, closePlayer
-    /// In ready with more than one camera: the next one.
-    case switchCamera
-    /// The share screen: back to ready (a loop session) or the end (once).
-    case done
-    /// `--photo-button`: the shutter beside the record button, in ready and while recording.
-    case photo
-    /// `--boomerang-button`: in ready, a round button left of the record circle.
-    case boomerang
-    /// `--library`: in ready, the way to the takes already made (LibraryRoom).
-    case openLibrary
-    /// The library: from a take's review back to the grid, from the grid back to ready.
-    case back
-
+extension Button {
     /// The place a button occupies; buttons that never show together share one.
     public enum Slot: Sendable { case left, centre, right, middle, shutter, beforeRecord, top }
 

@@ -4,17 +4,7 @@
 // `library` and carries out what it decides. The listing itself (durations, thumbnails, leaving out
 // a take that no longer decodes) is made on the booth's file worker (KioskMedia's TakeLibrary) and
 // arrives as `libraryListed`.
-
-/// One take the library shows: its path and its length in seconds.
-public struct LibraryEntry: Codable, Equatable, Sendable {
-    public var path: String
-    public var duration: Double
-
-    public init(path: String, duration: Double) {
-        self.path = path
-        self.duration = duration
-    }
-}
+import KioskContract
 
 /// The library's room: the grid (`picked` nil) or one take's review.
 public struct LibraryRoom: Equatable, Sendable {

@@ -1,4 +1,5 @@
 // What a take is written as: container, codecs, tuning, limits and orientation.
+import KioskContract
 
 public struct MovieSettings: Sendable {
     public var outputPath: String

@@ -1,13 +1,8 @@
 // Interface orientations (the iOS names) and the transform between the physical display and the
 // logical canvas the UI is laid out on.
+import KioskContract
 
-/// The interface orientation, named as UIKit names it.
-public enum Orientation: String, CaseIterable, Codable, Sendable {
-    case portrait
-    case portraitUpsideDown = "portrait-upside-down"
-    case landscapeLeft = "landscape-left"
-    case landscapeRight = "landscape-right"
-
+extension Orientation {
     /// Clockwise quarter turns of this interface from a portrait device held upright: landscape-right
     /// (home button on the right) is the device turned a quarter counter-clockwise, so the interface
     /// is turned one quarter clockwise relative to the device.

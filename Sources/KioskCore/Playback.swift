@@ -1,6 +1,7 @@
 // What the player (KioskMedia) and the screen's audio output (KioskUI) agree on without knowing
 // each other: the device's sample format, the pull interface its thread calls, and the playing
 // mode's view for the player alone (`--play`).
+import KioskScreenText
 
 /// The sample layout an audio output device takes: interleaved, native endian.
 public struct AudioOutputFormat: Equatable, Sendable {

@@ -5,6 +5,7 @@
 // handed over (Use Video, or an idle reset that uses it); a retake keeps the guest's question. The
 // take's events and its file carry the question it was recorded under. Pure: the randomness is a
 // seeded generator, so a test names its seed.
+import KioskContract
 
 /// `--questions FILE`: the file, and its questions as read (at launch, or by the last reload).
 public struct QuestionList: Equatable, Sendable {

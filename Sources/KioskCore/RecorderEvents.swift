@@ -1,5 +1,6 @@
 // What goes into the recorder's machine and what comes out of it (RecorderMachine.swift): the
 // events it takes, the actions it returns, and the modes, sessions and sounds they name.
+import KioskContract
 
 /// The screen's modes.
 public enum Mode: String, CaseIterable, Codable, Sendable {

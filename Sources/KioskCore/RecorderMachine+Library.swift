@@ -1,6 +1,7 @@
 // The machine's part of the library (`--library`): its presses, `pick` and the idle reset
 // carried out as the library's room (LibraryRoom) decides. Kept apart from RecorderMachine.swift
 // (its 500-line cap); it sets the machine's state as that file does.
+import KioskContract
 
 extension RecorderMachine {
     /// The library's presses and `pick`, as its room decides (LibraryRoom).

@@ -2,6 +2,7 @@
 // transition and its test). No clocks, no devices, no SDL here; time arrives as `tick` events.
 // This file holds its state and its handling of events; the events and actions themselves are in
 // RecorderEvents.swift, what it shows (view model, buttons, timer, `state`) in RecorderView.swift.
+import KioskContract
 
 /// The recorder's state machine: `handle(_:)` takes an event and returns the actions.
 public struct RecorderMachine: Equatable, Sendable {

@@ -1,5 +1,7 @@
 // What the recorder's machine shows (RecorderMachine.swift): the screen's view model, the visible
 // buttons and the timer derived from its state, and the `state` event that reports it.
+import KioskContract
+import KioskScreenText
 
 /// What the screen shows, derived from the state.
 public struct ViewModel: Equatable, Sendable {

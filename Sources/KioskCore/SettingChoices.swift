@@ -58,11 +58,6 @@ public enum WindowMode: Equatable, Sendable {
     public static let defaultSize = Size(width: 1280, height: 720)
 }
 
-/// What an idle finished screen does when its time is up: what a tap on Use Video or Retake would.
-public enum IdleAction: String, CaseIterable, Codable, Sendable {
-    case use, discard
-}
-
 /// How the player (and the live preview, `--preview-fit`) puts a picture whose shape differs from
 /// the screen's on it.
 public enum PictureFit: String, CaseIterable, Codable, Sendable {

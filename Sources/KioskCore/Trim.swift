@@ -1,19 +1,9 @@
 // The review's trim (`--trim`): the part of the take Use Video delivers, and the rule that
 // keeps it a part worth delivering. A pure value: the trimmer's handles and the `trim` command both
 // go through it, and the booth cuts the take to it on the file worker (TakeTrim).
+import KioskContract
 
-/// [start, end] in seconds on the take's time line (0: its first picture).
-public struct TrimRange: Equatable, Sendable, Codable {
-    public var start: Double
-    public var end: Double
-
-    public init(start: Double, end: Double) {
-        self.start = start
-        self.end = end
-    }
-
-    public var duration: Double { end - start }
-
+extension TrimRange {
     /// The shortest part a trim may keep, in seconds.
     public static let minimum = 0.5
 

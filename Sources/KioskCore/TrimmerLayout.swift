@@ -1,6 +1,7 @@
 // Where the review's trimmer goes (`--trim`): a band of the take's pictures just above the
 // bottom panel, across the canvas, with a handle each side of the part kept and its times above them.
 // Pure geometry on the logical canvas, like Layout: the screen draws it, the input hit-tests it.
+import KioskContract
 
 public struct TrimmerLayout: Equatable, Sendable {
     /// The least width and height that takes a handle's touch (a finger, with room to spare).

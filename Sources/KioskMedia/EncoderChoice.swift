@@ -4,6 +4,7 @@
 // FFmpeg's hardware encoders never fall back by themselves; this does, at launch and at each Start.
 import CFFmpeg
 import FoundationEssentials
+import KioskContract
 import KioskCore
 
 /// The encoder `auto` settled on, and why (for the log and `ready`).

@@ -4,6 +4,7 @@
 import CFFmpeg
 import FoundationEssentials
 import Glibc
+import KioskContract
 import KioskCore
 import KioskStorage
 import KioskSystem

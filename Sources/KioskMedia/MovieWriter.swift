@@ -5,6 +5,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import KioskContract
 import KioskCore
 import KioskStorage
 import KioskSystem

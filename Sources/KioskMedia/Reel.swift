@@ -9,6 +9,7 @@ import CFFmpeg
 import Dispatch
 import FoundationEssentials
 import Glibc
+import KioskContract
 import KioskCore
 import KioskStorage
 import KioskSystem

@@ -10,6 +10,7 @@ import CEBUR128
 import CFFmpeg
 import FoundationEssentials
 import Glibc
+import KioskContract
 import KioskCore
 import KioskStorage
 import KioskSystem

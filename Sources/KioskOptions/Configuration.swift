@@ -1,6 +1,8 @@
 // The recorder's settings: defaults are the seed's (30 fps, 1200 s, 160 MiB, 1 MiB) but for the size,
 // which is HD (`auto`: the camera's largest mode up to 1280x720).
 import KioskCore
+import KioskContract
+import KioskScreenText
 
 /// Every setting of the command line and the config file, grouped by what it is about (the capture,
 /// the video, the limits, …) so that no one type holds them all. The option table

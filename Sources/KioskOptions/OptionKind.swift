@@ -3,6 +3,8 @@
 // has one parser (OptionValues.swift). A kind that may be given without a value (`--windowed`,
 // `--trim`) says what the option then means; every other kind is always handed its text.
 import KioskCore
+import KioskContract
+import KioskScreenText
 
 /// How an option reads its value.
 struct OptionKind<Value: Sendable>: Sendable {

@@ -3,6 +3,8 @@
 // help. The parser (OptionParser.swift), the reload (Reload.swift), --help and the example config
 // (OptionTexts.swift) all read it; docs/interface.md's options table is checked against it.
 import KioskCore
+import KioskContract
+import KioskScreenText
 
 /// How an option takes its value.
 enum OptionArgument: Equatable {

@@ -1,6 +1,8 @@
 // The values of the options: each parser reads one option's text into its value, or says what it
 // expected. The option table (OptionTable.swift) names which one each option uses.
 import KioskCore
+import KioskContract
+import KioskScreenText
 
 /// A value that does not fit its option; the parser prefixes the option (and file:line).
 struct ValueError: Error {

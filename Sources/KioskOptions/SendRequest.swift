@@ -1,6 +1,7 @@
 // `kiosk-recorder --send COMMAND`: the command line the shell's one-shot sender puts on the control
 // socket, and the rule for when the booth has answered it (docs/interface.md, "Control socket").
 import FoundationEssentials
+import KioskContract
 import KioskCore
 
 /// One command for a running booth, checked here before it is sent, with the event that answers it.

@@ -3,6 +3,7 @@
 // whether this machine sustains it, at which effort, or at which rate or smaller size it would.
 import FoundationEssentials
 import KioskCapture
+import KioskContract
 import KioskCore
 import KioskOptions
 import KioskMedia

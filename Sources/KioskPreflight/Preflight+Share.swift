@@ -4,6 +4,7 @@
 // there).
 import FoundationEssentials
 import Glibc
+import KioskContract
 import KioskCore
 import KioskOptions
 import KioskSystem

@@ -6,6 +6,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import KioskCapture
+import KioskContract
 import KioskCore
 import KioskOptions
 import KioskMedia

@@ -4,6 +4,7 @@
 import FoundationEssentials
 import Glibc
 import KioskCore
+import KioskScreenText
 import KioskSystem
 
 /// What to write: which take, where, under which token, with what words.

@@ -16,6 +16,7 @@
 // Blocking file work: called on the booth's file worker only, never on the UI thread.
 import FoundationEssentials
 import Glibc
+import KioskContract
 import KioskCore
 import KioskSystem
 

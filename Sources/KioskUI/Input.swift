@@ -1,6 +1,7 @@
 // SDL events → what the recorder understands: presses of visible buttons, taps elsewhere, keys,
 // quit, background / foreground, display orientation. Pointers go through the orientation mapping.
 import CSDL2
+import KioskContract
 import KioskCore
 
 /// An input from the screen, for the executable to turn into recorder events.

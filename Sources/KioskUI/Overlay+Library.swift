@@ -4,6 +4,7 @@
 // arrive as JPEGs from the file worker (`setLibraryThumbnails`; pixels, `setLibraryPictures`, in
 // tests) and become textures as their cells are drawn.
 import CSDL2
+import KioskContract
 import KioskCore
 
 /// The thumbnails by take path, and the textures of those drawn lately. A listing's thumbnails come

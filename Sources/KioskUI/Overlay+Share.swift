@@ -2,6 +2,7 @@
 // under it: the take's address alone, or the booth's Wi-Fi first and the take's second (side by side
 // in landscape, stacked in portrait). The Done button is the overlay's usual right-hand button.
 import KioskCore
+import KioskScreenText
 
 /// Where the share screen's cards go on the canvas: the pure geometry, from the codes' sizes and
 /// the captions' sizes.

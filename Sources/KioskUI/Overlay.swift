@@ -1,6 +1,8 @@
 // The controls over the picture, drawn from KioskCore's ViewModel at the places KioskCore's Layout
 // gives: panels, timer, record circle, text buttons, progress bar, messages.
 import KioskCore
+import KioskContract
+import KioskScreenText
 
 /// The overlay's colours (iOS's dark-mode system colours, which read well over any picture).
 enum Style {

@@ -4,7 +4,9 @@
 // UI thread only.
 import CSDL2
 import FoundationEssentials
+import KioskContract
 import KioskCore
+import KioskScreenText
 import KioskSystem
 
 /// The whole screen. Not Sendable: SDL is single-threaded, so the screen lives and dies on the

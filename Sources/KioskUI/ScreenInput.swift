@@ -1,6 +1,7 @@
 // The screen's input: SDL's events (touches, clicks, keys, the window and the display turning) as
 // the booth's inputs, each point taken back through the turn the overlay is drawn with. UI thread only.
 import CSDL2
+import KioskContract
 import KioskCore
 
 extension Screen {

@@ -6,6 +6,7 @@ import CFontconfig
 import CSDL2TTF
 import FoundationEssentials
 import KioskCore
+import KioskScreenText
 import KioskSystem
 
 /// One face of a font file: a collection (.ttc) holds several (Noto Sans CJK Bold: JP, KR, SC, TC, HK).

@@ -6,6 +6,7 @@
 // the booth's takes checked for drops by the frame numbers in their pictures.
 import Foundation
 import KioskCapture
+import KioskContract
 import KioskCore
 import KioskMedia
 import KioskSystem

@@ -4,6 +4,7 @@
 // CLI doing the same work on the same take: ebur128 to measure, then volume (and alimiter) with the
 // video copied and the sound encoded by the same AAC encoder at the same rate. Rounds interleaved.
 import Foundation
+import KioskContract
 import KioskCore
 import KioskMedia
 import KioskStorage

@@ -2,6 +2,7 @@
 // measured from outside (exec → ready, tap → recordingStarted) and from the booth's own stats lines
 // (KIOSK_STATS=1 on stderr: presents, preview frames drawn and dropped, tap → first frame showing it).
 import Foundation
+import KioskContract
 import KioskCore
 import KioskSystem
 

@@ -4,6 +4,7 @@
 // booth's loop), against `ffmpeg -c copy -movflags +faststart` run on the very take it handed over,
 // in the same round.
 import Foundation
+import KioskContract
 import KioskCore
 
 func shareStep(_ o: [String: String]) {

@@ -3,6 +3,7 @@
 import Foundation
 import KioskBooth
 import KioskCapture
+import KioskContract
 import KioskCore
 import KioskSystem
 import Testing

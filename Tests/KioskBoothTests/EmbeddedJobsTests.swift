@@ -3,6 +3,7 @@
 // that waits for all of them, and the hooks a killed booth still owed, run by the next.
 import Foundation
 import KioskBooth
+import KioskContract
 import KioskCore
 import Testing
 

@@ -4,6 +4,7 @@
 // a camera lost and switched) is sent as the signal or the device's report.
 import Foundation
 import KioskBooth
+import KioskContract
 import KioskCore
 import Testing
 

@@ -3,6 +3,7 @@
 // `photoTaken` with the frame's size, and a photo no frame comes for given up after 2 s.
 import Foundation
 import KioskBooth
+import KioskContract
 import KioskCore
 import Testing
 

@@ -7,10 +7,12 @@
 import Foundation
 import KioskBooth
 import KioskCapture
+import KioskContract
 import KioskCore
 import KioskOptions
 import KioskSystem
 import KioskMedia
+import KioskScreenText
 import KioskStorage
 import KioskUI
 import Testing

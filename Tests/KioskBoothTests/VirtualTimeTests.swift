@@ -2,6 +2,7 @@
 // every rule of the turn takes that reading, so a minute of the guest's time passes in a step.
 import Foundation
 import KioskBooth
+import KioskContract
 import KioskCore
 import Testing
 

@@ -4,6 +4,7 @@
 import Foundation
 import Testing
 @testable import KioskCapture
+import KioskContract
 import KioskCore
 import KioskMedia
 import KioskSystem

@@ -3,6 +3,7 @@
 // screen's loop (its options: KioskOptionsTests' FamilyOptionsTests).
 import Testing
 @testable import KioskCore
+import KioskContract
 
 @Suite("Boomerang rules")
 struct BoomerangRuleTests {

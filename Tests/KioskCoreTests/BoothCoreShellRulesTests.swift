@@ -2,6 +2,7 @@
 // in as an input (a reload's), STOPPING=1 is said once, and which modes show the live picture.
 import Testing
 @testable import KioskCore
+import KioskContract
 
 @Suite("BoothCore: the settings as an input, STOPPING said once, the live modes")
 struct BoothCoreShellRulesTests {

@@ -4,6 +4,7 @@
 // binary.
 @testable import KioskCore
 import Testing
+import KioskContract
 
 @Suite("BoothCore: the machine and the guest's clocks, on a virtual clock")
 struct BoothCoreTests {

@@ -2,6 +2,7 @@
 // whole process stood still, the camera; the take's `droppedFrames` counts all three.
 import KioskCore
 import Testing
+import KioskContract
 
 @Suite("DropReport: a take's lost pictures, told apart")
 struct DropReportTests {

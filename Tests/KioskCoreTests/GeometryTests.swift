@@ -1,6 +1,8 @@
 // Table tests for aspect-fill / aspect-fit and the display ↔ canvas transform.
 import Testing
 @testable import KioskCore
+import KioskContract
+import KioskScreenText
 
 @Suite("Geometry")
 struct GeometryTests {

@@ -2,6 +2,7 @@
 // most 15 min), `--hook-attempts`, one hook at a time in the order the takes came, the takes kept
 // from retention until their hook exits 0, and the saved copy a restart reads back.
 import Foundation
+import KioskContract
 import KioskCore
 import Testing
 

@@ -1,6 +1,7 @@
 // Table tests for the layout at the sizes a booth meets, from 352x288 to 4K, both ways up.
 import Testing
 @testable import KioskCore
+import KioskContract
 
 let layoutSizes = [
     Size(width: 352, height: 288), Size(width: 288, height: 352), Size(width: 800, height: 480), Size(width: 480, height: 800),

@@ -1,6 +1,7 @@
 // The library's room (LibraryRoom) as a table, and the machine's library flows (`--library`).
 import Testing
 @testable import KioskCore
+import KioskContract
 
 @Suite("LibraryRoom and the machine's library")
 struct LibraryRoomTests {

@@ -2,6 +2,7 @@
 // events that carry them, through the core (BoothCore's Guestbook) on a virtual clock.
 import Testing
 @testable import KioskCore
+import KioskContract
 
 @Suite("the guestbook's questions")
 struct QuestionsTests {

@@ -1,6 +1,7 @@
 // Every (mode, event) pair of the recorder state machine, and the seed's flows end to end.
 import Testing
 @testable import KioskCore
+import KioskContract
 
 let out = "/tmp/kiosk/output.mov"
 

@@ -1,5 +1,6 @@
 // The share page: its words in each language, the title escaped, nothing outside its folder.
 import KioskCore
+import KioskScreenText
 import Testing
 
 /// What every share page must hold and must not: shared with KioskMediaTests' written pages.

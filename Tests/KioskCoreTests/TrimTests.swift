@@ -2,6 +2,7 @@
 // trimmer's handles stopping there, the machine with `--trim` (the command in finished only, the
 // trim in `state`, cut before the hand-over, gone with the take), and the contract's lines.
 import Foundation
+import KioskContract
 import Testing
 @testable import KioskCore
 

@@ -3,6 +3,7 @@
 // with its mark and a half-written loop beside it is looped again by the folder's recovery; one
 // whose pictures are not all key frames cannot be, and goes.
 import Foundation
+import KioskContract
 import KioskCore
 import KioskTestSupport
 @testable import KioskMedia

@@ -1,5 +1,6 @@
 // A full disk, a refused start, and a take interrupted by a crash being kept at the next start.
 import Foundation
+import KioskContract
 @testable import KioskStorage
 import Testing
 @testable import KioskMedia

@@ -1,6 +1,7 @@
 // The real writer on frames and audio made here with known timing: what ffprobe, GStreamer and
 // our own demuxer find in the files.
 import Foundation
+import KioskContract
 @testable import KioskStorage
 import Testing
 @testable import KioskMedia

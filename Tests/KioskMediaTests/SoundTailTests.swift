@@ -2,6 +2,7 @@
 // thread wakes late, so at the stop the sound is still short of the picture's end. The writer waits
 // a moment for the rest (MovieWriter.awaitSound), so the take's sound ends with its picture.
 import Foundation
+import KioskContract
 import Testing
 @testable import KioskMedia
 import KioskCore

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 @testable import KioskCore
 @testable import KioskOptions
+import KioskScreenText
 
 /// A config file the test rewrites between reads.
 final class ConfigFile: Sendable {

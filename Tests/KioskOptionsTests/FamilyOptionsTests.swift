@@ -5,6 +5,7 @@ import KioskSystem
 import Testing
 @testable import KioskCore
 @testable import KioskOptions
+import KioskContract
 
 @Suite("Options of the rooms")
 struct FamilyOptionsTests {

@@ -4,6 +4,7 @@
 import Testing
 @testable import KioskCore
 @testable import KioskOptions
+import KioskScreenText
 
 @Suite("Option table")
 struct OptionTableTests {

@@ -2,6 +2,7 @@
 import KioskCore
 @testable import KioskOptions
 import Testing
+import KioskContract
 
 @Suite("reel's options")
 struct ReelOptionsTests {

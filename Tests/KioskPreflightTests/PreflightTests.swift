@@ -6,6 +6,7 @@ import KioskOptions
 import KioskMedia
 import KioskStorage
 import Testing
+import KioskContract
 
 @Suite("--check's storage item")
 struct PreflightTests {

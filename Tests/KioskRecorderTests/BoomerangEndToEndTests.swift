@@ -6,6 +6,7 @@
 // by itself in Chromium, and a kill -9 while it is captured is followed by a launch that makes its
 // loop (or removes it) and says which.
 import Foundation
+import KioskContract
 import KioskCore
 import KioskTestSupport
 import Testing

@@ -1,5 +1,6 @@
 // The real kiosk-recorder at its boundaries (issue 12): a parent that goes away, a closed stderr.
 import Foundation
+import KioskContract
 import KioskCore
 import KioskTestSupport
 import Testing

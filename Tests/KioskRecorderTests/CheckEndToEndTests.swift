@@ -1,6 +1,7 @@
 // `kiosk-recorder --check` through the binary: passing on the test and fake devices, failing with
 // named problems and their fixes.
 import Foundation
+import KioskContract
 import Testing
 import KioskCore
 import KioskTestSupport

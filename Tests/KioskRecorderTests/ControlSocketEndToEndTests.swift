@@ -3,6 +3,7 @@
 // the socket's file (fresh, 0660, one booth per path, removed at exit), and `--send` from the shell.
 import Foundation
 import Glibc
+import KioskContract
 import KioskCore
 import KioskSystem
 import Synchronization

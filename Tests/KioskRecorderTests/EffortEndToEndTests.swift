@@ -2,6 +2,7 @@
 // down at a key frame and its rate down evenly (every 2nd picture), loses nothing unplanned, says
 // each step, and stays one stream; with the CPU to spare nothing steps.
 import Foundation
+import KioskContract
 import Testing
 import KioskCore
 import KioskTestSupport

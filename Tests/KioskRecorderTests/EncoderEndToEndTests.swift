@@ -3,6 +3,7 @@
 // that stops returning packets mid-take (the test-only `test_stall_h264`, KIOSK_TEST_ENCODERS=1)
 // ends the take with reason error, the file playable, and libx264 records the next take.
 import Foundation
+import KioskContract
 import Testing
 import KioskCore
 import KioskTestSupport

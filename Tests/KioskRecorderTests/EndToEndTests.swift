@@ -1,5 +1,6 @@
 // The real kiosk-recorder, end to end over stdin and stdout with the test camera and tone.
 import Foundation
+import KioskContract
 import Testing
 import KioskCore
 import KioskTestSupport

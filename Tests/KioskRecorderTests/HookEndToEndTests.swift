@@ -4,6 +4,7 @@
 // docs/deploy.md's rclone recipe, its exact command, copying a take and its share folder.
 // KIOSK_HOOK_BACKOFF=1 (test-only) makes the first wait 1 s instead of 10.
 import Foundation
+import KioskContract
 import Testing
 import KioskCore
 import KioskTestSupport

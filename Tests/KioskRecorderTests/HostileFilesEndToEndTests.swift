@@ -1,6 +1,7 @@
 // The hostile-timestamp corpus (issue 12, Tests/KioskTestSupport/HostileMovies.swift) through the
 // real binary: `--play` on each file, and Start over one left beside a take's marker (MovieProbe).
 import Foundation
+import KioskContract
 import KioskCore
 import KioskSystem
 import KioskTestSupport

@@ -1,6 +1,7 @@
 // The real kiosk-recorder without --output (issue 30): the private folder it makes in TMPDIR goes
 // again when the run leaves without a take to keep; a kept take keeps it; a kill -9 leaves it as it was.
 import Foundation
+import KioskContract
 import KioskCore
 import KioskTestSupport
 import Testing

@@ -2,6 +2,7 @@
 // accepted in a loop session, listed newest first with their lengths, a damaged take left out, one
 // picked and played, and used in a once session (the outcome names it; its file is unchanged).
 import Foundation
+import KioskContract
 import Testing
 import KioskCore
 import KioskTestSupport

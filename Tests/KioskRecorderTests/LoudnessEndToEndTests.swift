@@ -3,6 +3,7 @@
 // packets untouched and its sound where it was; `--high-pass` takes the rumble out as it records.
 // The fake microphone (Tests/FakeALSAMicrophone) plays a known sound through the real capture code.
 import Foundation
+import KioskContract
 import KioskCore
 import KioskTestSupport
 import Testing

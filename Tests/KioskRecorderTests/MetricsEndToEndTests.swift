@@ -3,6 +3,7 @@
 // booth reported on stdout; a reader looping over the file during 50 takes never sees half of one;
 // docs/deploy.md's "Watching a fleet" steps run as written (paths and the user swapped for the test's).
 import Foundation
+import KioskContract
 import Testing
 import KioskCore
 import KioskSystem

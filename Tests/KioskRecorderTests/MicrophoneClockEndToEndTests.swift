@@ -4,6 +4,7 @@
 // is followed smoothly over 40 s, its beeps staying on their flashes with nothing cut or inserted.
 import Foundation
 import Glibc
+import KioskContract
 import KioskCore
 import KioskTestSupport
 import Testing

@@ -1,6 +1,7 @@
 // The microphone's level through the binary: `state.microphoneLevel` moving with the test tone in
 // ready and while recording, absent without a microphone, and `microphoneSilent` from a silent one.
 import Foundation
+import KioskContract
 import Testing
 import KioskCore
 import KioskTestSupport

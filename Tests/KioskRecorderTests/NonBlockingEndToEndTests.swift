@@ -1,6 +1,7 @@
 // The real kiosk-recorder beside a parent that stops reading, a screenshot nobody takes, and an audio
 // output with room for one device: the booth goes on, loses nothing, and plays everything.
 import Foundation
+import KioskContract
 import KioskCore
 import Testing
 

@@ -5,6 +5,7 @@
 // landscape, portrait and a camera mounted turned. And six files that cannot be overlays, each
 // refused with exit status 2 and a message naming it.
 import Foundation
+import KioskContract
 import KioskCore
 import KioskTestSupport
 import Testing

@@ -7,6 +7,7 @@
 // pixels, and the overlay's corners where the PNG has them), cost a take mid-way no picture, be
 // written 0600, and count as a take for retention and hooks; a bad `--photo-template` exits 2.
 import Foundation
+import KioskContract
 import KioskCore
 import KioskTestSupport
 import Testing

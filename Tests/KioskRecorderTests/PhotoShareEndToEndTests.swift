@@ -6,6 +6,7 @@
 // mid-take is announced at once and leaves the take whole; its code shows once the take's share
 // screen is done. A folder that cannot be written is shareFailed, the photo kept.
 import Foundation
+import KioskContract
 import Testing
 import KioskCore
 import KioskTestSupport

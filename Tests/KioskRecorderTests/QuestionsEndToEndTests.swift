@@ -2,6 +2,7 @@
 // shuffled over a loop session's guests, each take's events and its file's title tag naming the
 // question it was made under.
 import Foundation
+import KioskContract
 import Testing
 import KioskCore
 import KioskTestSupport

@@ -1,8 +1,10 @@
 // Test helper: the real kiosk-recorder as a child process, driven over stdin, read on stdout.
 import Foundation
+import KioskContract
 import Synchronization
 import Testing
 import KioskCore
+import KioskScreenText
 import KioskSystem
 import KioskTestSupport
 

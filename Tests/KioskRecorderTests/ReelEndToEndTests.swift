@@ -2,6 +2,7 @@
 // the booth's own binary from takes the booth made (the test pattern's stamped pictures, questions
 // from --questions, one take of a camera mounted turned), checked with ffmpeg, ffprobe and Chromium.
 import Foundation
+import KioskContract
 import KioskCore
 import KioskTestSupport
 import Testing

@@ -1,6 +1,7 @@
 // SIGHUP's reload through the real binary: a new config file in force for the next take, a bad one
 // kept out, no --config ignored, a take running keeps its settings to the end.
 import Foundation
+import KioskContract
 import Testing
 import KioskCore
 import KioskTestSupport

@@ -1,6 +1,7 @@
 // The booth as a service, through the binary: an output folder with a name per take, recovery at
 // launch, retention, idle reset.
 import Foundation
+import KioskContract
 import Testing
 import KioskCore
 import KioskTestSupport

@@ -4,6 +4,7 @@
 // hotspot; Done and --share-seconds end the share screen; a folder a kill left half written goes at
 // launch; a full share disk is an error, the take handed over all the same.
 import Foundation
+import KioskContract
 import Testing
 import KioskCore
 import KioskTestSupport

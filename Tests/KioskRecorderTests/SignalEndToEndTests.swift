@@ -4,6 +4,7 @@
 // behave as documented. Before that, from a clean parent, SIGHUP, SIGUSR1 and SIGUSR2 killed it and
 // SIGTERM reached SDL's handler: a thread started before the mask was set took them.
 import Foundation
+import KioskContract
 import Testing
 import KioskCore
 import KioskTestSupport

@@ -4,6 +4,7 @@
 // PrepareForSleep, and ListInhibitors shows the inhibitors it holds (the template drops one when
 // the last copy of its fd is closed, so the list shows when the recorder let go).
 import Foundation
+import KioskContract
 import Testing
 import KioskCore
 import KioskTestSupport

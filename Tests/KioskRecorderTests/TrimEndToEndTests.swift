@@ -6,6 +6,7 @@
 // recovered at the next launch.
 import Foundation
 import Glibc
+import KioskContract
 import Testing
 import KioskCore
 import KioskTestSupport

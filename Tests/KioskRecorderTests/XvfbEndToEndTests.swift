@@ -3,6 +3,7 @@
 // framebuffer: the whole input path (X event → SDL → pointer tracking → orientation mapping →
 // hit test) and the whole output path (overlay → renderer → X window) that the dummy driver skips.
 import Foundation
+import KioskContract
 import Testing
 import KioskCore
 import KioskTestSupport

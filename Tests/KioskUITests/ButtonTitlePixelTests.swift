@@ -4,7 +4,9 @@
 // (`Layout.buttonGap`) between the buttons drawn side by side.
 import CSDL2TTF
 import Foundation
+import KioskContract
 import KioskCore
+import KioskScreenText
 import Testing
 @testable import KioskUI
 

@@ -1,7 +1,9 @@
 // Not a check: writes the README's screenshots (docs/screenshots, made by docs/screenshots/make)
 // when KIOSK_SCREENSHOTS names a folder; skipped otherwise.
 import Foundation
+import KioskContract
 import KioskCore
+import KioskScreenText
 import Testing
 @testable import KioskUI
 

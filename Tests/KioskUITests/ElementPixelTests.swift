@@ -5,7 +5,9 @@
 // style and the test bars, at places Layout gives.
 import CSDL2
 import Foundation
+import KioskContract
 import KioskCore
+import KioskScreenText
 import Testing
 @testable import KioskUI
 

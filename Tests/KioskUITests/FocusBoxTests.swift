@@ -1,6 +1,7 @@
 // The tap's focus box in every orientation: a yellow square around the tapped point, 1.5 times its
 // size at the tap, shrinking onto it by a quarter of its second, fading in its last quarter.
 import Foundation
+import KioskContract
 import KioskCore
 import Testing
 @testable import KioskUI

@@ -2,6 +2,7 @@
 // clicks, keys and window changes become presses of the visible buttons and the other UIInputs.
 import CSDL2
 import Foundation
+import KioskContract
 import KioskCore
 import Testing
 @testable import KioskUI

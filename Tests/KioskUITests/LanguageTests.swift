@@ -3,7 +3,9 @@
 // face, inside its button or box, landscape and portrait.
 import CSDL2TTF
 import Foundation
+import KioskContract
 import KioskCore
+import KioskScreenText
 import Testing
 @testable import KioskUI
 

@@ -4,6 +4,7 @@
 // grid (and is no tap); a picked take's review shows its thumbnail large.
 import CSDL2
 import Foundation
+import KioskContract
 import KioskCore
 import Testing
 @testable import KioskUI

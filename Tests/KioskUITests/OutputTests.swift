@@ -2,6 +2,7 @@
 // driver), and where the assets are found.
 import CSDL2
 import Foundation
+import KioskContract
 import KioskCore
 import KioskSystem
 import Testing

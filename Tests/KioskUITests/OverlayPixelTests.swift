@@ -5,6 +5,7 @@
 // principles (the take's upright picture, the overlay covering it, the preview covering or fitting
 // the canvas), not from the code under test.
 import Foundation
+import KioskContract
 import KioskCore
 import Testing
 @testable import KioskUI

@@ -4,6 +4,7 @@
 // matrix turning the picture.
 import CSDL2
 import Foundation
+import KioskContract
 import KioskCore
 import KioskMedia
 import KioskSystem

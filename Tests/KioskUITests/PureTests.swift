@@ -1,6 +1,7 @@
 // The pure parts of KioskUI, no SDL video needed: shape masks, the frame-format table, the pointer
 // rules, the orientation names.
 import CSDL2
+import KioskContract
 import KioskCore
 import Testing
 @testable import KioskUI

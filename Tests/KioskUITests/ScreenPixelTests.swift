@@ -3,6 +3,7 @@
 // aspect-filled with known bar colours at known places, the timer's text changing.
 import CSDL2
 import Foundation
+import KioskContract
 import KioskCore
 import Testing
 @testable import KioskUI

@@ -3,6 +3,7 @@
 // both ways.
 import CSDL2
 import Foundation
+import KioskContract
 import KioskCore
 import Testing
 @testable import KioskUI

@@ -4,7 +4,9 @@
 // whole number of pixels a module, at least 6, the quiet zone of 4 modules white); the Done button
 // where Layout puts it, with its title.
 import Foundation
+import KioskContract
 import KioskCore
+import KioskScreenText
 import KioskTestSupport
 import Testing
 @testable import KioskUI

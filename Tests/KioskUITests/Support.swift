@@ -2,6 +2,7 @@
 // built here byte by byte, BT.601 colour arithmetic, and the recorder's real view models.
 import CSDL2
 import Foundation
+import KioskContract
 import KioskCore
 import Testing
 @testable import KioskUI

@@ -4,6 +4,7 @@
 // moves on screen. Places come from TrimmerLayout, colours from the overlay's style.
 import CSDL2
 import Foundation
+import KioskContract
 import KioskCore
 import Testing
 @testable import KioskUI

@@ -1,17 +1,19 @@
 // The strings table and the words with the operator's overrides (`--language` and `label.*` as
 // options: KioskOptionsTests' FamilyOptionsTests).
 import Testing
-@testable import KioskCore
+@testable import KioskScreenText
+import KioskContract
 
 @Suite("Screen text")
 struct ScreenTextTests {
     @Test("every language has every text, translated: no English left in the others' buttons or messages")
     func tableComplete() {
+        let ends: Set<Character> = [" ", "\t", "\r"]  // the blanks KioskCore's `trimmingWhitespace` takes off
         for language in Language.allCases {
             var seen = Set<String>()
             for text in ScreenText.allCases {
                 let words = text.text(in: language)
-                #expect(!words.isEmpty && words == words.trimmingWhitespace, "\(language) \(text)")
+                #expect(!words.isEmpty && !ends.contains(words.first!) && !ends.contains(words.last!), "\(language) \(text)")
                 #expect(!words.unicodeScalars.contains { $0.properties.generalCategory == .control }, "\(language) \(text)")
                 // Two buttons with the same words would leave a guest guessing.
                 #expect(seen.insert(words).inserted, "\(language): '\(words)' twice")

@@ -2,7 +2,7 @@
 // no word alone on the last line when the lines could share, and CJK text broken only where the
 // basic rules allow.
 import Testing
-@testable import KioskCore
+@testable import KioskScreenText
 
 @Suite("LineBreaks: the prompt's lines")
 struct LineBreaksTests {

@@ -1,5 +1,6 @@
 // Every word the guest reads, from one table in six languages; an operator may replace any of them
 // (`label.use-video = …` in the config). The screen asks for text by key, never by English words.
+import KioskContract
 
 /// The languages of the table (`--language`): BCP 47 tags.
 public enum Language: String, CaseIterable, Codable, Sendable {

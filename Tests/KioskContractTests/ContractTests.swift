@@ -1,9 +1,9 @@
-// The JSON contract: events out (minified, `event` first, exact bytes) and commands in.
+// The JSON contract on stdout: events out (minified, `event` first, exact bytes); the commands in are KioskCoreTests' CommandTests.
 import Foundation
 import Testing
-@testable import KioskCore
+@testable import KioskContract
 
-@Suite("Events and commands")
+@Suite("Events")
 struct ContractTests {
     let encoder = EventEncoder()
 
@@ -96,64 +96,5 @@ struct ContractTests {
     @Test("an unknown event name does not decode")
     func unknownEvent() {
         #expect(throws: (any Error).self) { try encoder.decode(line: #"{"event":"nope"}"#) }
-    }
-
-    @Test("every command of the contract parses", arguments: [
-        (#"{"command":"start"}"#, Command.press(.start)), (#"{"command":"stop"}"#, .press(.stop)),
-        (#"{"command":"cancel"}"#, .press(.cancel)), (#"{"command":"retake"}"#, .press(.retake)),
-        (#"{"command":"useVideo"}"#, .press(.useVideo)), (#"{"command":"playVideo"}"#, .press(.playVideo)),
-        (#"{"command":"closePlayer"}"#, .press(.closePlayer)),
-        (#"{"command":"rotate","orientation":"portrait"}"#, .rotate(.portrait)),
-        (#"{"command":"background"}"#, .background), (#"{"command":"foreground"}"#, .foreground),
-        (#"{"command":"tap","x":12.5,"y":300}"#, .tap(Point(x: 12.5, y: 300))),
-        (#"{"command":"focus","x":40,"y":30}"#, .focus(Point(x: 40, y: 30))),
-        (#"{"command":"screenshot","path":"/tmp/s.bmp"}"#, .screenshot(path: "/tmp/s.bmp")),
-        (#"{"command":"state"}"#, .state), (#"  {"command":"quit", "extra": 1}  "#, .quit),
-    ])
-    func commands(line: String, command: Command) throws {
-        #expect(try CommandParser().parse(line: line).get() == command)
-    }
-
-    @Test("bad lines give an error with a code and change nothing", arguments: [
-        ("", ErrorCode.badCommand), ("start", .badCommand), ("[1,2]", .badCommand), (#"{"cmd":"start"}"#, .badCommand),
-        (#"{"command":5}"#, .badCommand), (#"{"command":"explode"}"#, .unknownCommand),
-        (#"{"command":"rotate"}"#, .badCommand), (#"{"command":"rotate","orientation":"sideways"}"#, .badCommand),
-        (#"{"command":"tap","x":1}"#, .badCommand), (#"{"command":"focus","y":1}"#, .badCommand), (#"{"command":"screenshot"}"#, .badCommand),
-        (#"{"command":"start""#, .badCommand),
-    ])
-    func badLines(line: String, code: ErrorCode) {
-        switch CommandParser().parse(line: line) {
-        case .success(let c): Issue.record("parsed \(line) as \(c)")
-        case .failure(let e):
-            #expect(e.code == code)
-            #expect(!e.message.isEmpty)
-            #expect(EventEncoder().line(for: e.event).hasPrefix(#"{"event":"error","code":"\#(code.rawValue)""#))
-        }
-    }
-
-    @Test("NaN and Infinity are named as what they are; the words inside a string are no number", arguments: [
-        (#"{"command":"seek","position":NaN}"#, "NaN is no number in JSON"), (#"{"command":"tap","x":Infinity,"y":1}"#, "Infinity is no number"),
-        (#"{"command":"trim","start":-Infinity,"end":2}"#, "-Infinity is no number"),
-        (#"{"command":"NaN" ,"x":}"#, "not a JSON object"), (#"{"command":"tap","note":"Infinity\"NaN","x":}"#, "not a JSON object"),
-    ])
-    func nonFinite(line: String, message: String) {
-        guard case let .failure(e) = CommandParser().parse(line: line) else { Issue.record("parsed \(line)"); return }
-        #expect(e.code == .badCommand && e.message.hasPrefix(message), "\(e.message)")
-    }
-}
-
-@Suite("Command lines from stdin")
-struct CommandLineSplitterTests {
-    @Test("lines in any chunks, LF or CRLF; a line over the limit is reported once and the rest of it dropped")
-    func split() {
-        var s = CommandLineSplitter(limit: 8)
-        #expect(s.feed(Array(#"{"a"}"#.utf8)) == [])
-        #expect(s.feed(Array("\r\nstate\n\n".utf8)) == [.line(#"{"a"}"#), .line("state"), .line("")])
-        // 20 bytes without a newline: one `overlong` at the 9th, nothing more until the newline.
-        #expect(s.feed(Array(repeating: UInt8(ascii: "x"), count: 20)) == [.overlong])
-        #expect(s.feed(Array(repeating: UInt8(ascii: "y"), count: 20)) == [])
-        #expect(s.feed(Array("yy\nquit\n".utf8)) == [.line("quit")])
-        // Exactly the limit is a line.
-        #expect(s.feed(Array("12345678\n".utf8)) == [.line("12345678")])
     }
 }
