@@ -52,6 +52,11 @@ public struct SendRequest: Equatable, Sendable {
             }
             line = Self.jsonLine(command: text)
         }
+        // The booth reads a line of at most 64 KiB; a longer one would be refused there, after a connect.
+        let limit = CommandLineSplitter().limit
+        guard line.utf8.count <= limit else {
+            throw UsageError("--send: the command has \(line.utf8.count) bytes; a command line may have at most \(limit) (64 KiB)")
+        }
         switch CommandParser().parse(line: line) {
         case let .success(command):
             self.command = command

@@ -47,6 +47,22 @@ struct CommandTests {
         guard case let .failure(e) = CommandParser().parse(line: line) else { Issue.record("parsed \(line)"); return }
         #expect(e.code == .badCommand && e.message.hasPrefix(message), "\(e.message)")
     }
+
+    @Test("a key given twice at the top level is a bad command, whichever key and however it is spelt; the same key in a nested object, or in a string, is not", arguments: [
+        (#"{"command":"quit","command":"state"}"#, "command"), (#"{"command":"seek","position":1,"position":900}"#, "position"),
+        (#"{"command":"state","comm\u0061nd":"quit"}"#, "command"), (#"{ "x" : 1 , "command" : "tap" , "y" : 2 , "x" : 3 }"#, "x"),
+        (#"{"command":"tap","x":1,"y":2,"note":{"x":1,"x":2}}"#, nil), (#"{"command":"screenshot","path":"\",\"command\":\"quit"}"#, nil),
+        (#"{"command":"tap","x":1,"y":2,"list":[{"y":1},{"y":2}]}"#, nil),
+    ] as [(String, String?)])
+    func repeatedKey(line: String, key: String?) {
+        let result = CommandParser().parse(line: line)
+        if let key {
+            guard case let .failure(e) = result else { Issue.record("parsed \(line)"); return }
+            #expect(e.code == .badCommand && e.message.hasPrefix("\"\(key)\" is given twice"), "\(e.message)")
+        } else {
+            guard case .success = result else { Issue.record("refused \(line): \(result)"); return }
+        }
+    }
 }
 
 @Suite("Command lines from stdin")

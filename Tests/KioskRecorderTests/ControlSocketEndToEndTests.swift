@@ -206,8 +206,11 @@ struct ControlSocketEndToEndTests {
         #expect(r.wait(for: "state", count: 2) != nil)
         r.command("fly")
         #expect(s.wait(for: "error"))
-        s.send("this is not json")
+        // A key given twice is refused, not read as the first (quit) or the last (state).
+        s.send(#"{"command":"quit","command":"state"}"#)
         #expect(r.wait(for: "error", count: 2) != nil)
+        s.send("this is not json")
+        #expect(r.wait(for: "error", count: 3) != nil)
         s.command("stop")
         #expect(r.wait(for: "recordingFinished") != nil)
         r.command("state")
@@ -217,10 +220,10 @@ struct ControlSocketEndToEndTests {
         #expect(r.wait(for: "state", count: 4) != nil)
         // A line over 64 KiB: one badCommand, as on stdin.
         s.send(String(repeating: "y", count: 70_000))
-        #expect(r.wait(for: "error", count: 3) != nil)
+        #expect(r.wait(for: "error", count: 4) != nil)
         r.command("cancel")
         #expect(r.exitStatus() == 0)
-        let expected = ["ready", "state", "recordingStarted", "state", "error", "error", "recordingFinished", "state", "state", "error",
+        let expected = ["ready", "state", "recordingStarted", "state", "error", "error", "error", "recordingFinished", "state", "state", "error",
                         "videoRecorderDidCancelRecordingVideo"]
         #expect(r.names == expected)
         #expect(s.wait(for: "videoRecorderDidCancelRecordingVideo"))
@@ -228,7 +231,7 @@ struct ControlSocketEndToEndTests {
         let modes = r.events.compactMap { e -> String? in if case let .state(mode, _, _, _, _, _, _, _, _, _, _) = e { mode } else { nil } }
         #expect(modes == ["ready", "recording", "finished", "ready"])
         let codes = r.events.compactMap { e -> ErrorCode? in if case let .error(code, _) = e { code } else { nil } }
-        #expect(codes == [.unknownCommand, .badCommand, .badCommand])
+        #expect(codes == [.unknownCommand, .badCommand, .badCommand, .badCommand])
     }
 
     @Test("the socket: a stale one replaced, made 0660, a second booth on it exits 2 naming the first, removed at exit; a file in its way exits 2")
@@ -299,6 +302,14 @@ struct ControlSocketEndToEndTests {
         let bad = try run(["--send", "fly", "--control-socket", socket])
         #expect(bad.status == 2)
         #expect(bad.stderr.hasPrefix("kiosk-recorder: --send: unknown command 'fly'"), "\(bad.stderr)")
+        // Over the booth's 64 KiB a line, and a key given twice (readers differ on which one wins):
+        // refused before any connect.
+        let long = #"{"command":"screenshot","path":"/tmp/"# + String(repeating: "a", count: 70_000) + #".png"}"#
+        let big = try run(["--send", long, "--control-socket", socket])
+        #expect(big.status == 2 && big.stderr.hasPrefix("kiosk-recorder: --send: the command has 70043 bytes; a command line may have at most 65536"),
+                "\(big.stderr.excerpt(300))")
+        let twice = try run(["--send", #"{"command":"quit","command":"state"}"#, "--control-socket", socket])
+        #expect(twice.status == 2 && twice.stderr.hasPrefix(#"kiosk-recorder: --send: "command" is given twice"#), "\(twice.stderr)")
     }
 
     @Test("32 idle clients fill the socket: the one silent longest is dropped for a new one, and `send start` starts a take (exit 0)")
