@@ -12,7 +12,30 @@ public enum Log {
     /// queue whole (its bound is 1 MiB), and a message that names a 1 MiB config key was lost so.
     public static let maxMessageBytes = 16 << 10
 
-    public static func info(_ message: String) { write("kiosk-recorder: " + message + "\n") }
+    /// One line: `from`, then `message` with its control characters escaped (`escaped`), so that a
+    /// name with a newline in it (a file's, a camera's) cannot forge a second line.
+    public static func info(_ message: String, from: String = "kiosk-recorder") { write(from + ": " + escaped(message) + "\n") }
+
+    /// `text` with each control character written as JSON writes it (`\n`, `\r`, `\t`, `\b`, `\f`,
+    /// `\u001b`; DEL as `\u007f`): one line, whatever names it holds.
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0x08: out += "\\b"
+            case 0x0C: out += "\\f"
+            case 0..<0x20, 0x7F:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
 
     public static func write(_ text: String) {
         LineWriter.standardError.enqueue(Data(trimmed(text).utf8))

@@ -39,11 +39,11 @@ enum ReelCommand {
         return found.filter { take in
             var status = stat()
             guard stat(take.path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-                Log.write("kiosk-recorder reel: left out \(take.path): it is no regular file\n")
+                Log.info("left out \(take.path): it is no regular file", from: "kiosk-recorder reel")
                 return false
             }
             guard !Reel.tags(of: take.path).isFilm else {
-                Log.write("kiosk-recorder reel: left out \(take.path): it is a film made by reel\n")
+                Log.info("left out \(take.path): it is a film made by reel", from: "kiosk-recorder reel")
                 return false
             }
             return true
@@ -70,26 +70,26 @@ enum ReelCommand {
     static func run(_ arguments: [String]) -> Int32 {
         let options: ReelOptions
         do { options = try ReelOptions.parse(arguments) } catch {
-            Log.write("kiosk-recorder: \(error.message)\n")
+            Log.info(error.message)
             return 2
         }
         var isFolder = false
         guard FileManager.default.fileExists(atPath: options.folder, isDirectory: &isFolder), isFolder else {
-            Log.write("kiosk-recorder reel: \(options.folder) is no folder\n")
+            Log.info("\(options.folder) is no folder", from: "kiosk-recorder reel")
             return 1
         }
         let takes = Self.takes(in: options.folder)
         if let refusal = refusal(of: options.output, takes: takes.map(\.path), force: options.force) {
-            Log.write("kiosk-recorder reel: \(refusal)\n")
+            Log.info("\(refusal)", from: "kiosk-recorder reel")
             return 2
         }
         guard !takes.isEmpty else {
-            Log.write("kiosk-recorder reel: no takes in \(options.folder)\n")
+            Log.info("no takes in \(options.folder)", from: "kiosk-recorder reel")
             return 1
         }
         let workspace: ReelWorkspace
         do { workspace = try ReelWorkspace(beside: options.output) } catch {
-            Log.write("kiosk-recorder reel: \(error)\n")
+            Log.info("\(error)", from: "kiosk-recorder reel")
             return 1
         }
         // SIGINT and SIGTERM (blocked since main's first line) stop the film between packets. A
@@ -105,7 +105,7 @@ enum ReelCommand {
                     return
                 }
                 workspace.remove()
-                Log.write("kiosk-recorder reel: \(StopSignal.said(number))\n")
+                Log.info("\(StopSignal.said(number))", from: "kiosk-recorder reel")
                 // The line out before the end, but never a wait on a reader that does not read.
                 _ = LineWriter.standardError.flush(timeout: 0.2)
                 _exit(128 + number)
@@ -127,7 +127,7 @@ enum ReelCommand {
         let progress = ReelProgress(json: options.json, total: takes.count, events: EventSink())
         let reel: Reel
         do { reel = try Reel(size: options.size, workspace: workspace.path, cancelled: stopped) } catch {
-            Log.write("kiosk-recorder reel: \(error)\n")
+            Log.info("\(error)", from: "kiosk-recorder reel")
             return 1
         }
         var kept = 0
@@ -145,7 +145,7 @@ enum ReelCommand {
                     kept += 1
                 } catch {
                     if stopped() || error.endsFilm { throw error }
-                    Log.write("kiosk-recorder reel: left out \(take.path): \(error)\n")
+                    Log.info("left out \(take.path): \(error)", from: "kiosk-recorder reel")
                     progress.skipped(take.path, reason: error.description)
                 }
                 progress.done(index + 1)
@@ -160,11 +160,11 @@ enum ReelCommand {
             progress.clear()
             let number = stop.number.load(ordering: .relaxed)
             if number != 0 {
-                Log.write("kiosk-recorder reel: \(StopSignal.said(number))\n")
+                Log.info("\(StopSignal.said(number))", from: "kiosk-recorder reel")
                 LineWriter.flushStandard()
                 return 128 + number
             }
-            Log.write("kiosk-recorder reel: \(error)\n")
+            Log.info("\(error)", from: "kiosk-recorder reel")
             LineWriter.flushStandard()
             return 1
         }
@@ -251,7 +251,7 @@ final class ReelProgress {
         if json {
             emit(.reelFinished(path: path, duration: duration, takes: takes))
         } else {
-            Log.write("kiosk-recorder reel: \(path): \(takes) takes, \(String(printf: "%.1f", duration)) s\n")
+            Log.info("\(path): \(takes) takes, \(String(printf: "%.1f", duration)) s", from: "kiosk-recorder reel")
         }
     }
 }

@@ -57,7 +57,7 @@ let invocation: Invocation
 do {
     invocation = try parser.parse(source.arguments)
 } catch {
-    Log.write("kiosk-recorder: \(error.message)\nTry 'kiosk-recorder --help'.\n")
+    Log.write("kiosk-recorder: \(Log.escaped(error.message))\nTry 'kiosk-recorder --help'.\n")
     exit(2)
 }
 

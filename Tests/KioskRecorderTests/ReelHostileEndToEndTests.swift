@@ -109,21 +109,24 @@ struct ReelHostileEndToEndTests {
     func endsByItself() throws {
         let folder = try testFolder("reel-ends")
         let takes = try Self.takes(folder)
-        try #require(mkfifo(takes + "/b.mov", 0o644) == 0)
+        // Its name holds a newline: said escaped, as JSON writes it, never as a line of its own.
+        let fifo = takes + "/b\nkiosk-recorder: all is well.mov"
+        try #require(mkfifo(fifo, 0o644) == 0)
         let gap = takes + "/c.mov"
         try Self.take(gap, frames: 30, filter: "setpts='PTS+gte(N,15)*200000/TB'")
         let output = folder.appendingPathComponent("film.mp4").path
         let r = try RecorderProcess(["-f", "peak %M KiB", recorderPath, "reel", takes, "--output", output, "--size", "320x240", "--json"],
                                     executable: "/usr/bin/time")
         #expect(r.exitStatus(timeout: 60) == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("left out \(takes)/b.mov: it is no regular file"), "\(r.stderr)")
+        #expect(r.stderr.contains(#"left out \#(takes)/b\nkiosk-recorder: all is well.mov: it is no regular file"#), "\(r.stderr)")
+        #expect(!r.stderr.split(separator: "\n").contains { $0.hasPrefix("kiosk-recorder: all is well") }, "\(r.stderr)")
         guard case let .reelFinished(_, duration, count)? = r.events.last else { Issue.record("no reelFinished: \(r.rawLines) \(r.stderr)"); return }
         // The title (3 s), a's card and 10 pictures, c's card and its 30 pictures with the gap closed.
         #expect(count == 2 && duration < 3 + 2 + 0.4 + 2 + 1.2, "\(duration) s")
         let peak = Int(r.stderr.split(separator: "\n").last { $0.hasPrefix("peak ") }?.split(separator: " ")[1] ?? "") ?? .max
         #expect(peak < 200 * 1024, "peak \(peak) KiB")
         print("reel with a 200,000 s gap: \(duration) s film, peak \(peak / 1024) MiB")
-        try FileManager.default.removeItem(atPath: takes + "/b.mov")
+        try FileManager.default.removeItem(atPath: fifo)
         try FileManager.default.removeItem(atPath: gap)
 
         // A folder at --output: replaced only with --force, and a rename cannot replace a folder.
