@@ -51,7 +51,7 @@ extension Booth {
             MallocArenas.giveBack()
             switch storage.nextTake(planned: planned.outputPath, kind: kind, lock: lock) {
             case let .failure(refusal):
-                return .takeFailed(code: .recordingFailed, message: refusal.message)
+                return .take(.failed(code: .recordingFailed, message: refusal.message))
             case let .success((number, path)):
                 var take = planned
                 take.outputPath = path
@@ -90,8 +90,6 @@ extension Booth {
         }
         activeWriter.set(nil)
         takes.current = nil
-        takes.ownOnDisk = true
-        takes.lastDuration = result.duration
         takes.kind = result.kind
         if result.success { service.status.takes += 1 }
         countFinishedTake(result)
@@ -142,16 +140,16 @@ extension Booth {
             }
         }
         settings.audio = microphone.map { (sampleRate: $0.info.sampleRate, channels: $0.info.channels) }
-        let writer = makeWriter(settings) { inbox.post(.recordingFinished($0)) }
+        let writer = makeWriter(settings) { inbox.post(.take(.finished($0))) }
         // While it opens, the loop reads how long the disk keeps it waiting (`storageSlow`).
         opening.withLock { $0 = writer }
         defer { opening.withLock { $0 = nil } }
         do {
             try writer.start()
-            return .takeStarted(StartedTake(writer: writer, microphone: microphone, path: settings.outputPath, number: number))
+            return .take(.started(StartedTake(writer: writer, microphone: microphone, path: settings.outputPath, number: number)))
         } catch {
             microphone?.stop()
-            return .takeFailed(code: error.code, message: error.message)
+            return .take(.failed(code: error.code, message: error.message))
         }
     }
 }

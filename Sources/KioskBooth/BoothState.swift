@@ -85,15 +85,8 @@ struct TakeState {
     var opening = false
     /// The current take's number in the output folder.
     var number: Int?
-    /// This process's finished take is on disk (with its marker) and nobody has used it yet: a
-    /// Retake or the next Start deletes it rather than recovering it.
-    var ownOnDisk = false
     /// The last take's kind: its outcome says `boomerang`.
     var kind = TakeKind.video
-    /// The last take's length, for the hook's environment.
-    var lastDuration: Double = 0
-    /// The accepted take's share folder and share screen (`--share-dir`).
-    var share = ShareState()
     /// The photo being taken and the flash (`--photo-button`).
     var photo = PhotoState()
     /// `--trim`: the part the next hand-over cuts the take to (`trimTake`, just before it).
@@ -107,10 +100,6 @@ struct DrawState {
     var frameSerial = 0
     var needsDraw = true
     var lastViewModel: ViewModel?
-    /// A tap's focus box: where (canvas pixels) and when (monotonic ns); drawn for a second.
-    var focusBox: (Point, Int64)?
-    /// The player's controls hide while a take plays untouched.
-    var controls: ControlsVisibility
 }
 
 /// The link to the service manager, the machine's sleep and the metrics file.
