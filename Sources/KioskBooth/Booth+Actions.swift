@@ -49,8 +49,10 @@ extension Booth {
             case .hook(.stop): stopRunningHook()
             case .touchSpent: break
             case let .listen(wanted): listen(wanted)
-            case let .service(.diskSlow(waited, true)): service.status.diskWasSlow(waited)
-            case let .service(.diskSlow(waited, false)): service.status.slowSyncGoesOn(waited)
+            case .service(.readConfiguration): readConfigurationFile()
+            case .service(.reloaded): tellService(.ready)
+            case let .service(.status(text)): tellService(.status(text))
+            case let .service(.metrics(figures, rate, final)): writeMetrics(figures, bytesPerSecond: rate, final: final)
             case let .exit(code): exitStatus = code
             case .service(.releaseSleep): sleepInhibitor?.release()
             case .service(.reacquireSleep): sleepInhibitor?.reacquire()
@@ -130,14 +132,11 @@ extension Booth {
     private func discardTake(own: Bool) {
         dropTrimPictures()
         let (output, storage) = (outputPath, storage)
-        if own { countDiscardedTake() }
         onFiles { storage.discard(output, own: own) }
     }
 
     /// Use Video: the take is handed over (`TakeStorage.handOver`).
     private func handOverTake() {
-        service.status.used += 1
-        service.metrics.takeCounted = false
         // The session of the take's own settings: a reload the machine applies on this return
         // to ready comes as the next action, after this one.
         let (output, rename, storage, number, rules) = (outputPath, config.guest.session == .loop, storage, takes.number, retention)
@@ -165,7 +164,7 @@ extension Booth {
     /// Runs `job` on the file worker, in order with the jobs before it; the events it returns are
     /// emitted on the UI thread when it reports back. `handOver`: Use Video's hand-over.
     func onFiles(handOver: Bool = false, _ job: @escaping @Sendable () -> [KioskEvent]) {
-        fileJob { .input(.filesDone(job(), handOver: handOver)) }
+        fileJob { .input(.say(job(), handOver: handOver)) }
     }
 
     /// Runs `work` on the file worker, in order with the jobs before it, as one of the jobs the exit

@@ -26,7 +26,7 @@ extension Booth {
         guard file != nil || thenRetention else { return }
         fileJob {
             if let file { HookQueueFile.save(text, to: file) }
-            return .emit(thenRetention ? storage.enforce(rules, protected: protected) : [])
+            return .input(.say(thenRetention ? storage.enforce(rules, protected: protected) : []))
         }
     }
 
@@ -36,7 +36,7 @@ extension Booth {
         let (inbox, running, hooks, file) = (inbox, shared.runningHook, shared.hooks, storage.hookQueueFile)
         fileJob {
             if let file { HookQueueFile.save(queue, to: file) }
-            return .emit([])
+            return .input(.say([]))
         }
         shared.files.async {
             hooks.async { Booth.runHook(run, inbox: inbox, running: running) }

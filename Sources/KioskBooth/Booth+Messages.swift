@@ -65,8 +65,6 @@ extension Booth {
             shareDone(result)
         case let .shared(photo?, result):
             photoShareDone(photo, result)
-        case let .emit(said):
-            said.forEach(events.emit)
         case let .photoDone(outcome):
             photoDone(outcome)
         case let .command(command):

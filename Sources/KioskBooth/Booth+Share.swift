@@ -43,9 +43,7 @@ extension Booth {
     /// the core owes the take's hook as it hears either).
     func shareDone(_ result: Result<ShareLink, ShareFailure>) {
         switch result {
-        case let .success(link):
-            service.metrics.shared += 1
-            tell(.takeShared(link))
+        case let .success(link): tell(.takeShared(link))
         case let .failure(failure): tell(.shareFailed(message: failure.message))
         }
     }

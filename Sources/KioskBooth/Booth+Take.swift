@@ -91,8 +91,8 @@ extension Booth {
         activeWriter.set(nil)
         takes.current = nil
         takes.kind = result.kind
-        if result.success { service.status.takes += 1 }
-        countFinishedTake(result)
+        // When the last take that counts finished, for the metrics (the core counts the rest).
+        if result.success { service.lastTake = Date().timeIntervalSince1970 }
         // A file removed mid-take (its folder deleted): said, and never handed over.
         if let lost = result.lost { events.emit(.error(code: .recordingFailed, message: lost)) }
         // (The core takes the encoder's stall from it: libx264 from the next take on.)
@@ -135,7 +135,7 @@ extension Booth {
             do {
                 try source.start(chunks: { activeWriter.append($0); meter.feed($0) }, events: { inbox.post(.capture($0)) })
             } catch {
-                inbox.post(.emit([.error(code: .microphoneUnavailable, message: "\(error); recording without sound")]))
+                inbox.post(.input(.say([.error(code: .microphoneUnavailable, message: "\(error); recording without sound")])))
                 microphone = nil
             }
         }

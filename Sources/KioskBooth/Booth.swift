@@ -16,11 +16,11 @@
 // screen's time, the take's tick), the gate before ready (ReadyGate: the booth holds its messages
 // until the core says ready), the camera switch (CameraRing: the core says which camera to try next),
 // the outstanding work and hooks the exit waits for (BoothJobs: the booth leaves when the core says
-// exit) and the encoder each take asks for (EncoderFallback). The booth still consults the others
-// itself: the attract screen's slideshow (SlideshowRule), time left (TimeLeft), the slow disk
-// (SlowDisk), the service's status line (ServiceStatus), silence (SilenceWatch). This file holds the
-// loop; the booth's other files (Booth+…) carry out what each room decides. docs/behaviour.md maps
-// them.
+// exit), the encoder each take asks for (EncoderFallback), the take's time left, slow disk and
+// silence, the hand-over's share and hook, the controls and the focus box, the status line and the
+// metrics, SIGHUP's reload. The booth still consults the attract screen's slideshow (SlideshowRule)
+// itself. This file holds the loop; the booth's other files (Booth+…) carry out what each room
+// decides. docs/behaviour.md maps them.
 //
 // Under systemd (`Type=notify`) the booth says READY=1 with `ready`, RELOADING=1 / READY=1 around a
 // reload and STOPPING=1 on its way out, and the loop itself sends WATCHDOG=1: a loop that stops
@@ -228,8 +228,6 @@ public final class Booth {
             draw.lastViewModel = model
             needsDraw = false
         }
-        tellStatus()
-        writeMetrics()
     }
 
     /// systemd's watchdog, pinged when due.
@@ -256,7 +254,7 @@ public final class Booth {
     static func coreSettings(_ config: Configuration, parts: BoothParts) -> BoothCore.Settings {
         BoothCore.Settings(idleTimeout: config.guest.idleTimeout, idleAction: config.guest.idleAction, attractAfter: config.guest.attractAfter,
                            encoder: config.video.encoder, autoEncoder: parts.autoEncoder?.name, shareSeconds: config.share.seconds,
-                           shares: config.share.folder != nil && config.share.urlTemplate != nil,
+                           shares: config.share.folder != nil && config.share.urlTemplate != nil, metrics: config.service.metricsFile != nil,
                            onTake: config.service.onTake, hookAttempts: config.service.hookAttempts,
                            microphone: config.capture.microphone != .none, listensBetweenTakes: parts.monitorsMicrophone,
                            maxDuration: config.limits.maxDuration, questions: config.guest.questions?.lines ?? [],
@@ -270,8 +268,6 @@ public final class Booth {
         // logind's bus thread ends and is joined (it ends by itself without a system bus: a
         // finished thread nobody joined was ThreadSanitizer's "thread leak" at every exit).
         sleepInhibitor?.stop()
-        // The figures as they end (every take and hook reported), whatever the pace.
-        writeMetrics(final: true)
         stats.write("exit", mode: machine.mode, at: now)
         return exitStatus ?? 0
     }

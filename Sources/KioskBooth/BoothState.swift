@@ -104,13 +104,10 @@ struct DrawState {
 
 /// The link to the service manager, the machine's sleep and the metrics file.
 struct ServiceLink {
-    /// What `systemctl status` shows (STATUS=), and the line last sent.
-    var status = ServiceStatus()
-    var statusSaid: String?
     /// Holds the machine's sleep off while a take is made safe (`watchSystemSleep`); nil: none.
     var sleepInhibitor: (any SleepInhibitor)?
-    /// What `--metrics-file` counts beyond the status line, and its pace (Booth+Metrics).
-    var metrics = MetricsRoom()
+    /// When the last take that counts finished (Unix s), for `--metrics-file` (the core counts the rest).
+    var lastTake: Double?
     /// SIGHUP's settings, accepted and waiting for the machine's `applyReload` (in ready); a newer
     /// reload replaces them.
     var pendingReload: Configuration?

@@ -30,9 +30,6 @@ public indirect enum BoothMessage: Sendable {
     case shared(photo: String?, Result<ShareLink, ShareFailure>)
     /// A listing of the file worker's: the trimmer's pictures, the library's takes, the slideshow's.
     case listed(Listing)
-    /// Events a worker produced (retention's after a hook's success, a failed screenshot's error),
-    /// emitted in its turn.
-    case emit([KioskEvent])
     /// A photo was made and written, or failed (Booth+Photo).
     case photoDone(PhotoOutcome)
     /// A command from stdin or the control socket (a line that is none: its `badCommand` error, as `emit`).

@@ -52,9 +52,16 @@ extension BoothCore {
 
     /// What logind and systemd hear, and SIGTSTP's stop.
     public enum ServiceEffect: Equatable, Sendable {
-        /// The disk keeps the take's sync waiting this long (s) past `SlowDisk.slowAfter`; `said`: the
-        /// first time this take (the `storageSlow` error goes out just before). For the status line.
-        case diskSlow(waited: Double, said: Bool)
+        /// SIGHUP's reload is to be read: systemd hears RELOADING=1 and the file is read on a worker
+        /// (BoothCore+Reload).
+        case readConfiguration
+        /// The reload is done (accepted or refused): systemd hears READY=1.
+        case reloaded
+        /// What `systemctl status` shows now (STATUS=), said when it changed (BoothCore+Service).
+        case status(String)
+        /// `--metrics-file`'s figures, to be written with the disk's seconds at `bytesPerSecond` (the
+        /// last take's rate); `final`: as the booth leaves, waited for.
+        case metrics(BoothFigures, bytesPerSecond: Double?, final: Bool)
         /// A sleep logind announced may go on (SafeStop): the inhibitor is released.
         case releaseSleep
         /// The machine resumed: the inhibitor is taken again.

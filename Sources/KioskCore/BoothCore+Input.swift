@@ -23,9 +23,11 @@ extension BoothCore {
         /// A file job the core gave an id reported back (its report itself comes as its own input),
         /// the photo's among them (written, or failed: PhotoWait stops waiting for it).
         case fileDone(FileJob)
-        /// A file job's events (`handOver`: Use Video's hand-over, which the take's share and hook
-        /// wait for), said now in order (BoothCore+Share).
-        case filesDone([KioskEvent], handOver: Bool)
+        /// Events to say now, in order: a file job's (`handOver`: Use Video's hand-over, which the
+        /// take's share and hook wait for: BoothCore+Share), a worker's, a command line's error.
+        case say([KioskEvent], handOver: Bool = false)
+        /// SIGHUP's reload, asked for and read (BoothCore+Reload).
+        case reload(ReloadStep)
         /// A start of the camera in use ended (`failure`: why not; `open`: it is open now).
         case cameraStarted(failure: String?, open: Bool)
         /// The microphone was looked at, at launch.
@@ -83,7 +85,8 @@ extension BoothCore {
             photo.done(job)
             fileDone(job)
             return []
-        case let .filesDone(done, handOver): return filesDone(done, handOver: handOver)
+        case let .say(done, handOver): return said(done, handOver: handOver)
+        case let .reload(step): return reload(step)
         case let .cameraStarted(failure, open): return cameraStarted(failure: failure, open: open)
         case let .microphoneTried(failure): return microphoneTried(failure: failure)
         case let .launchFilesDone(found, owed): return launchFilesDone(found, owed: owed, at: now)

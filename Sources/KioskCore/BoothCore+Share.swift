@@ -23,6 +23,7 @@ extension BoothCore {
     /// The hand-over leaves no take of ours on disk.
     mutating func handOverGoes() {
         handOver.ownOnDisk = false
+        serviceCounts(handedOver: true)
     }
 
     /// The machine's actions of the hand-over room: a discard says whether the take is this run's
@@ -31,6 +32,7 @@ extension BoothCore {
         switch action {
         case .discardTake:
             defer { handOver.ownOnDisk = false }
+            if handOver.ownOnDisk { serviceCounts(handedOver: false) }
             return [.file(.discard(own: handOver.ownOnDisk))]
         case .shareTake:
             handOver.shareWanted = true
@@ -65,12 +67,12 @@ extension BoothCore {
         return hookOwed(HookQueue.Entry(path: take, duration: handOver.lastDuration, shareToken: link?.token, shareFolder: link?.folder), at: now)
     }
 
-    /// A file job reported back: its events go out, a take's with the question it was made under
-    /// (the guestbook's). Use Video's hand-over (`handOver`): without a share its take owes its hook
+    /// Events to say (a file job's, a worker's): they go out, a take's with the question it was made
+    /// under (the guestbook's). Use Video's hand-over (`handOver`): without a share its take owes its hook
     /// now; with one the share starts from the path it gives (a hand-over that failed has none: the
     /// share fails with it) and the hook waits for the share folder. Only the hand-over's own report
     /// counts: a job posted before it (a microphone's close at the take's end) may report back after.
-    mutating func filesDone(_ done: [KioskEvent], handOver wasHandOver: Bool) -> [Effect] {
+    mutating func said(_ done: [KioskEvent], handOver wasHandOver: Bool) -> [Effect] {
         let said = done.map { Effect.emit(guestbook.stamped($0)) }
         guard wasHandOver else { return said }
         let path = done.lazy.compactMap(\.handedOverPath).first

@@ -69,6 +69,8 @@ public struct BoothCore: Sendable {
         public var shareSeconds: Double
         /// `--share-dir` and its address are set: a take's share folder can be written.
         public var shares: Bool
+        /// `--metrics-file` is set: the figures are written (BoothCore+Service).
+        public var metrics: Bool
         /// `--max-duration`: a take's time left counts from it.
         public var maxDuration: Double
         /// `--on-take` (nil: no hook) and `--hook-attempts` (nil: no limit).
@@ -83,13 +85,14 @@ public struct BoothCore: Sendable {
         public var questionOrder = QuestionOrder.order
 
         public init(idleTimeout: Double = 0, idleAction: IdleAction = .discard, attractAfter: Double = 0,
-                    encoder: VideoEncoderName = .auto, autoEncoder: VideoEncoderName? = nil, shareSeconds: Double = 30, shares: Bool = false,
+                    encoder: VideoEncoderName = .auto, autoEncoder: VideoEncoderName? = nil, shareSeconds: Double = 30, shares: Bool = false, metrics: Bool = false,
                     onTake: String? = nil, hookAttempts: Int? = nil, microphone: Bool = false, listensBetweenTakes: Bool = false,
                     maxDuration: Double = 1200, questions: [String] = [], questionOrder: QuestionOrder = .order) {
             self.questions = questions
             self.questionOrder = questionOrder
             self.shareSeconds = shareSeconds
             self.shares = shares
+            self.metrics = metrics
             self.maxDuration = maxDuration
             self.microphone = microphone
             self.listensBetweenTakes = listensBetweenTakes
@@ -164,6 +167,8 @@ public struct BoothCore: Sendable {
     public internal(set) var take = TakeWatch()
     /// The machine's sleep and SIGTSTP, waiting for the take to be safe.
     public internal(set) var safeStop = SafeStop()
+    /// The status line and the metrics' counts and pace (BoothCore+Service).
+    public internal(set) var service = ServiceRoom()
     /// This run's take on disk, and Use Video's share and hook (BoothCore+Share).
     public internal(set) var handOver = HandOver()
     /// The guestbook's question asked now, and the one the latest take was made under.
@@ -210,6 +215,7 @@ public struct BoothCore: Sendable {
         }
         if case .recordingStarted = event { take.started(maxDuration: settings.maxDuration) }
         said += handOverHears(event)
+        serviceHears(event)
         let leaving = machine.exiting
         let actions = machine.handle(event)
         // A signal is why the booth ends (not a `quit` or an outcome before it): from now on, even
@@ -328,16 +334,20 @@ public struct BoothCore: Sendable {
         }
         switch disk {
         case .nothing: break
-        case let .stillWaiting(waited): effects.append(.service(.diskSlow(waited: waited, said: false)))
+        case let .stillWaiting(waited): service.status.slowSyncGoesOn(waited)
         case let .say(message, waited):
-            effects += [.log("storage: \(message)"), .emit(.error(code: .storageSlow, message: message)), .service(.diskSlow(waited: waited, said: true))]
+            service.status.diskWasSlow(waited)
+            effects += [.log("storage: \(message)"), .emit(.error(code: .storageSlow, message: message))]
         }
         if let job = photo.givenUp(at: now) { effects.append(.photo(.withdraw(job))) }
         effects += listener.look(machine: machine, settings: settings, facts, at: now)
         effects += dueHook(at: now)
         if jobs.stopHooks(signalled: jobs.endedBySignal) { effects.append(.hook(.stop)) }
+        effects += serviceLook(at: now)
         if !jobs.exitSaid, exitDecidedBefore, let code = jobs.exitCode, jobs.isFinished {
             jobs.exitSaid = true
+            // The figures as they end (every take and hook reported), whatever the pace.
+            if settings.metrics { effects.append(.service(.metrics(figures, bytesPerSecond: service.bytesPerSecond, final: true))) }
             effects.append(.exit(code))
         }
         return effects

@@ -75,8 +75,8 @@ struct BoothCoreHandOverTests {
         _ = core.handle(.event(.recordingFinished(Fixture.goodTake)), at: 0)
         _ = core.handle(.event(.press(.useVideo)), at: 1)
         // A job posted before the hand-over (the microphone's close) reports back first: nothing follows it.
-        #expect(Self.said(core.handle(.filesDone([], handOver: false), at: 2)).isEmpty)
-        let reported = core.handle(.filesDone(report, handOver: true), at: 3)
+        #expect(Self.said(core.handle(.say([], handOver: false), at: 2)).isEmpty)
+        let reported = core.handle(.say(report, handOver: true), at: 3)
         #expect(Self.said(reported) == atReport, "\(reported)")
         #expect(reported.filter { if case .emit = $0 { true } else { false } } == report.map(BoothCore.Effect.emit))
         let later = then.flatMap { core.handle(.event($0), at: 4) }
@@ -90,7 +90,7 @@ struct BoothCoreHandOverTests {
         _ = core.handle(.event(.recordingFinished(Fixture.goodTake)), at: 0)
         _ = core.handle(.event(.press(.useVideo)), at: 1)
         _ = core.handle(.settings(BoothCore.Settings(shares: false, onTake: "upload")), at: 2)
-        let reported = core.handle(.filesDone([Self.handedOver], handOver: true), at: 3)
+        let reported = core.handle(.say([Self.handedOver], handOver: true), at: 3)
         #expect(Self.said(reported) == ["hook /t/1.mov 3.2 -", "shareFailed"], "\(reported)")
     }
 
@@ -101,7 +101,7 @@ struct BoothCoreHandOverTests {
         boomerang.kind = .boomerang
         _ = core.handle(.event(.recordingFinished(boomerang)), at: 0)
         _ = core.handle(.event(.press(.useVideo)), at: 1)
-        #expect(Self.said(core.handle(.filesDone([Self.handedOver], handOver: true), at: 2)) == ["share /t/1.mov loops"])
+        #expect(Self.said(core.handle(.say([Self.handedOver], handOver: true), at: 2)) == ["share /t/1.mov loops"])
     }
 
     @Test("a file job is counted out as an input: each `.filePosted` says `.file(.post)` with a new job, and the exit waits for each until it is back")
