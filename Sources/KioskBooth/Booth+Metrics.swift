@@ -1,6 +1,7 @@
 // The booth's figures for a fleet (`--metrics-file`): counted and paced by the core (BoothCore+Service:
-// each change, at most once a second), formatted by `MetricsText` and written on a worker of their own: the file replaced whole (a new file beside it, renamed over it), so
-// node_exporter's textfile collector never reads half of one.
+// each change, at most once a second), formatted by `MetricsText` and written on a worker of their
+// own: the file replaced whole (a new file beside it, renamed over it), so node_exporter's textfile
+// collector never reads half of one.
 import FoundationEssentials
 import Glibc
 import KioskCore

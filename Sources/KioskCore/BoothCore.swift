@@ -85,7 +85,8 @@ public struct BoothCore: Sendable {
         public var questionOrder = QuestionOrder.order
 
         public init(idleTimeout: Double = 0, idleAction: IdleAction = .discard, attractAfter: Double = 0,
-                    encoder: VideoEncoderName = .auto, autoEncoder: VideoEncoderName? = nil, shareSeconds: Double = 30, shares: Bool = false, metrics: Bool = false,
+                    encoder: VideoEncoderName = .auto, autoEncoder: VideoEncoderName? = nil, shareSeconds: Double = 30,
+                    shares: Bool = false, metrics: Bool = false,
                     onTake: String? = nil, hookAttempts: Int? = nil, microphone: Bool = false, listensBetweenTakes: Bool = false,
                     maxDuration: Double = 1200, questions: [String] = [], questionOrder: QuestionOrder = .order) {
             self.questions = questions
