@@ -16,8 +16,8 @@ extension Booth {
 
     /// A touch (or a press) for the core, what it says carried out: true when it only woke the
     /// attract screen (it presses nothing then).
-    func touchSpent(swallow: Bool) -> Bool {
-        let effects = core.handle(.touch(swallow: swallow), at: now)
+    func touchSpent(swallow: Bool, screen: Bool = true) -> Bool {
+        let effects = core.handle(.touch(swallow: swallow, screen: screen), at: now)
         carryOut(effects)
         return effects.contains(.touchSpent)
     }
@@ -33,33 +33,39 @@ extension Booth {
         for effect in effects {
             switch effect {
             case let .machine(action): perform(action)
-            case let .takePhoto(orientation, job): takePhoto(orientation: orientation, job: job)
+            case let .photo(.take(orientation, job)): takePhoto(orientation: orientation, job: job)
+            case let .photo(.withdraw(job)): withdrawPhoto(job)
+            case let .file(.post(job)): post(job)
+            case let .file(.discard(own)): discardTake(own: own)
+            case let .file(.writeShare(take, question, loops)): writeShare(of: take, question: question, loops: loops)
             case let .log(line): Log.info(line)
             case .redraw: needsDraw = true
             case let .emit(event): events.emit(event)
             case .ready: sayReady()
-            case let .tryCamera(index, stop): tryCamera(index, stopping: stop)
-            case let .cameraInUse(index, changed): cameraInUse(index, changed: changed)
-            case .stopHook: stopRunningHook()
+            case let .camera(.tryCamera(index, stop)): tryCamera(index, stopping: stop)
+            case let .camera(.inUse(index, changed)): cameraInUse(index, changed: changed)
+            case .camera(.focus): camera.triggerFocus()
+            case let .hook(.save(text, thenRetention)): saveHooks(text, thenRetention: thenRetention)
+            case let .hook(.run(run, queue)): runHook(run, queue: queue)
+            case .hook(.stop): stopRunningHook()
             case .touchSpent: break
-            case let .withdrawPhoto(job): withdrawPhoto(job)
             case let .listen(wanted): listen(wanted)
-            case let .diskSlow(waited, said):
-                if said { service.status.diskWasSlow(waited) } else { service.status.slowSyncGoesOn(waited) }
-            case let .saveHooks(text, thenRetention): saveHooks(text, thenRetention: thenRetention)
-            case let .runHook(run, queue): runHook(run, queue: queue)
+            case .service(.readConfiguration): readConfigurationFile()
+            case .service(.reloaded): tellService(.ready)
+            case let .service(.status(text)): tellService(.status(text))
+            case let .service(.metrics(figures, rate, final)): writeMetrics(figures, bytesPerSecond: rate, final: final)
             case let .exit(code): exitStatus = code
-            case .releaseSleep: sleepInhibitor?.release()
-            case .reacquireSleep: sleepInhibitor?.reacquire()
-            case .stopProcess: stopProcess()
-            case .stopping: tellService(.stopping)
+            case .service(.releaseSleep): sleepInhibitor?.release()
+            case .service(.reacquireSleep): sleepInhibitor?.reacquire()
+            case .service(.stopProcess): stopProcess()
+            case .service(.stopping): tellService(.stopping)
             }
         }
     }
 
     private func perform(_ action: RecorderAction) {
         switch action {
-        case .switchCamera, .startShareClock, .startCountdownClock, .exit, .takePhoto:
+        case .switchCamera, .startShareClock, .startCountdownClock, .exit, .takePhoto, .discardTake, .shareTake:
             // The core's own (`BoothCore.keeps`): it never passes them on.
             assertionFailure("the core passed on \(action)")
         case .startCamera:
@@ -78,14 +84,10 @@ extension Booth {
                 camera.stop()
                 writer?.cameraRested()
             }
-        case .discardTake:
-            discardTake()
         case .handOverTake:
             handOverTake()
         case let .trimTake(range):
             takes.trim = range
-        case .shareTake:
-            shareWanted()
         case .listLibrary:
             listLibrary()
         case .releaseLibrary:
@@ -104,7 +106,6 @@ extension Booth {
             // and from a boomerang's loop.
             endSlideshow()
             endReview()
-            draw.controls.touched(at: now)
             // The review of a trimmed take plays only the part kept (`--trim`).
             player.playback = Playback(path: path, screen: screen, audio: parts.audio, loop: player.loops,
                                        range: machine.mode == .playing ? machine.trim : nil)
@@ -127,25 +128,20 @@ extension Booth {
         needsDraw = true
     }
 
-    /// Retake or a new Start: our own take nobody wanted goes; one left by an earlier run is kept
-    /// (`TakeStorage.discard`).
-    private func discardTake() {
+    /// Retake or a new Start: our own take nobody wanted goes (`own`, the core's); one left by an
+    /// earlier run is kept (`TakeStorage.discard`).
+    private func discardTake(own: Bool) {
         dropTrimPictures()
-        let (output, own, storage) = (outputPath, takes.ownOnDisk, storage)
-        takes.ownOnDisk = false
-        if own { countDiscardedTake() }
+        let (output, storage) = (outputPath, storage)
         onFiles { storage.discard(output, own: own) }
     }
 
     /// Use Video: the take is handed over (`TakeStorage.handOver`).
     private func handOverTake() {
-        service.status.used += 1
-        service.metrics.takeCounted = false
         // The session of the take's own settings: a reload the machine applies on this return
         // to ready comes as the next action, after this one.
         let (output, rename, storage, number, rules) = (outputPath, config.guest.session == .loop, storage, takes.number, retention)
         let protected = core.jobs.protectedTakes
-        takes.ownOnDisk = false
         let trim = takes.trim
         takes.trim = nil
         dropTrimPictures()
@@ -169,16 +165,24 @@ extension Booth {
     /// Runs `job` on the file worker, in order with the jobs before it; the events it returns are
     /// emitted on the UI thread when it reports back. `handOver`: Use Video's hand-over.
     func onFiles(handOver: Bool = false, _ job: @escaping @Sendable () -> [KioskEvent]) {
-        fileJob { .fileJobDone(job(), handOver: handOver) }
+        fileJob { .input(.say(job(), handOver: handOver)) }
     }
 
     /// Runs `work` on the file worker, in order with the jobs before it, as one of the jobs the exit
-    /// waits for. What it returns is its report: posted as `fileJobReported` with the job the core
-    /// gave it, that job counted done as the loop takes it, then handled. The one place a file job meets its report (a report taken for
-    /// another job's lost a guest's share: a microphone's close counted as Use Video's hand-over).
-    /// The photo is the one job counted apart: it starts on the camera's next frame (Booth+Photo).
+    /// waits for: the core counts it out (`.file(.post)`, which `post` carries out). What it returns
+    /// is its report: posted as `fileJobReported` with the job the core gave it, that job counted
+    /// done as the loop takes it, then handled. The one place a file job meets its report (a report
+    /// taken for another job's lost a guest's share: a microphone's close counted as Use Video's
+    /// hand-over). The photo is the one job counted apart: it starts on the camera's next frame
+    /// (Booth+Photo).
     func fileJob(_ work: @escaping @Sendable () -> BoothMessage) {
-        let (job, inbox) = (core.filePosted(), inbox)
+        posting.append(work)
+        feed(.filePosted)
+    }
+
+    /// The core's `.file(.post(job))`: the work being posted goes to the file worker as `job`.
+    private func post(_ job: FileJob) {
+        let (work, inbox) = (posting.removeFirst(), inbox)
         shared.files.async { inbox.post(.fileJobReported(job, work())) }
     }
 

@@ -26,7 +26,7 @@ extension Booth {
         }
     }
 
-    /// The core's switch tries camera `index` (`.tryCamera`), on the camera-control queue: nothing
+    /// The core's switch tries camera `index` (`.camera(.tryCamera)`), on the camera-control queue: nothing
     /// is heard from any camera meanwhile; `stop` (the one in use, or one passed over) stops first.
     /// How it went comes back as `cameraTried`.
     func tryCamera(_ index: Int, stopping stop: Int?) {
@@ -48,7 +48,7 @@ extension Booth {
         }
     }
 
-    /// The switch ended on camera `index` (`.cameraInUse`): it is the one heard (after the
+    /// The switch ended on camera `index` (`.camera(.inUse)`): it is the one heard (after the
     /// attempts, on the same queue); `changed`: `cameraChanged` says what it is. The picture of the
     /// camera before stays until the new one's first frame.
     func cameraInUse(_ index: Int, changed: Bool) {

@@ -12,14 +12,13 @@ import KioskStorage
 import KioskSystem
 
 extension Booth {
-    /// The accepted take at `path` owes its hook (`share`: its share folder, when it was shared;
-    /// `duration`: its length when not the last take's, a photo's 0).
-    func hookOwed(_ path: String, share: ShareLink?, duration: Double? = nil) {
-        let entry = HookQueue.Entry(path: path, duration: duration ?? takes.lastDuration, shareToken: share?.token, shareFolder: share?.folder)
-        feed(.hookOwed(entry))
+    /// The photo at `path` owes its hook (`share`: its share folder, when it was shared; a take's
+    /// is the core's, BoothCore+Share).
+    func hookOwed(photo path: String, share: ShareLink?) {
+        feed(.hookOwed(HookQueue.Entry(path: path, duration: 0, shareToken: share?.token, shareFolder: share?.folder)))
     }
 
-    /// The core's `.saveHooks`: the queue saved on the file worker, then (`thenRetention`) the
+    /// The core's `.hook(.save)`: the queue saved on the file worker, then (`thenRetention`) the
     /// output folder's retention, which a take whose hook is done no longer holds back.
     func saveHooks(_ text: String, thenRetention: Bool) {
         let (storage, file) = (storage, storage.hookQueueFile)
@@ -27,17 +26,17 @@ extension Booth {
         guard file != nil || thenRetention else { return }
         fileJob {
             if let file { HookQueueFile.save(text, to: file) }
-            return .emit(thenRetention ? storage.enforce(rules, protected: protected) : [])
+            return .input(.say(thenRetention ? storage.enforce(rules, protected: protected) : []))
         }
     }
 
-    /// The core's `.runHook`: the queue saved (its attempt counted), then, after the save (the file
+    /// The core's `.hook(.run)`: the queue saved (its attempt counted), then, after the save (the file
     /// worker is serial), the command on the hooks worker; its end comes back as the core's `hookEnded`.
     func runHook(_ run: HookQueue.Run, queue: String) {
         let (inbox, running, hooks, file) = (inbox, shared.runningHook, shared.hooks, storage.hookQueueFile)
         fileJob {
             if let file { HookQueueFile.save(queue, to: file) }
-            return .emit([])
+            return .input(.say([]))
         }
         shared.files.async {
             hooks.async { Booth.runHook(run, inbox: inbox, running: running) }

@@ -22,7 +22,7 @@ extension Booth {
             // Probing and thumbnailing hundreds of takes leaves freed blocks in the worker's arena
             // (large blocks are kept: MallocArenas); given back now, not only when the library closes.
             MallocArenas.giveBack()
-            return .libraryListed(listed, leftOut: leftOut)
+            return .listed(.library(listed, leftOut: leftOut))
         }
     }
 

@@ -10,22 +10,12 @@ import KioskSystem
 import KioskUI
 
 extension Booth {
-    /// A tap on the picture (not on a button) in ready, the countdown or a take: the focus box
-    /// there and the camera asked to focus (where it has an auto-focus trigger). The first touch
-    /// of an attract screen only wakes it.
-    func focus(at point: Point) {
-        guard machine.mode.live, !attracting, machine.cameraAvailable else { return }
-        draw.focusBox = (point, now)
-        camera.triggerFocus()
-        needsDraw = true
-    }
-
     func handle(_ input: UIInput) {
         switch input {
         case let .press(button): tell(.press(button))
         case let .tapElsewhere(point):
             if tapLibrary(at: point) { break }
-            focus(at: point)
+            feed(.focus(point))
             tell(.togglePause)
         case .togglePause: tell(.togglePause)
         case let .seek(fraction): tell(.seek(position: fraction * machine.playbackDuration))
@@ -58,33 +48,25 @@ extension Booth {
             feed(input)
         case let .capture(event):
             handle(event)
-        case let .takeStarted(started):
+        case let .take(.started(started)):
             takeStarted(started)
-        case let .takeFailed(code, message):
+        case let .take(.failed(code, message)):
             takes.opening = false
             tell(.recordingFailed(code: code, message: message))
-        case let .recordingFinished(result):
+        case let .take(.finished(result)):
             recordingFinished(result)
-        case let .fileJobDone(done, handOver):
-            // The take's outcome with the question it was made under (the guestbook's).
-            done.map(core.guestbook.stamped).forEach(events.emit)
-            // An accepted take owes its hook once its hand-over was reported (a shared one once its
-            // share folder is written, or failed).
-            if handOver { handedOver(done) }
-        case let .trimPictures(serial, pictures):
+        case let .listed(.trimPictures(serial, pictures)):
             trimPicturesDone(serial: serial, pictures)
-        case let .shareDone(result):
+        case let .listed(.library(entries, leftOut)):
+            libraryListed(entries, leftOut: leftOut)
+        case let .listed(.slideshow(serial, paths)):
+            slideshowListed(paths, serial: serial)
+        case let .shared(nil, result):
             shareDone(result)
-        case let .emit(said):
-            said.forEach(events.emit)
+        case let .shared(photo?, result):
+            photoShareDone(photo, result)
         case let .photoDone(outcome):
             photoDone(outcome)
-        case let .photoShareDone(photo, result):
-            photoShareDone(photo, result)
-        case let .libraryListed(entries, leftOut):
-            libraryListed(entries, leftOut: leftOut)
-        case let .slideshowListed(serial, paths):
-            slideshowListed(paths, serial: serial)
         case let .command(command):
             handle(command)
         case let .configurationRead(result):
@@ -133,10 +115,7 @@ extension Booth {
     func handle(_ command: Command) {
         // A guest's press or touch sent as a command keeps the finished screen awake; `state` does not.
         switch command {
-        case .press, .start, .seek, .pause, .pick: feed(.touch(swallow: false))
-        case .tap:
-            // A tap on the attract screen wakes it, like a finger.
-            if touchSpent(swallow: true) { return }
+        case .press, .start, .seek, .pause, .pick: feed(.touch(swallow: false, screen: false))
         default: break
         }
         switch command {
@@ -146,14 +125,15 @@ extension Booth {
         case .background: tell(.background)
         case .foreground: tell(.foreground)
         case let .tap(point):
-            stats.write("tap", mode: machine.mode, at: now)
             // A tap on hidden controls presses nothing: it pauses and brings them back.
-            let visible = controlsShown ? machine.visibleButtons : []
-            draw.controls.touched(at: now)
+            let visible = core.pressable(at: now)
+            // A tap on the attract screen wakes it, like a finger.
+            if touchSpent(swallow: true) { return }
+            stats.write("tap", mode: machine.mode, at: now)
             // Routed as a finger's touch is, by the screen; handled as one.
             for input in screen.tap(at: point, visible: visible) { handle(input) }
         case let .focus(point):
-            focus(at: screen.logical(point))
+            feed(.focus(screen.logical(point)))
         case let .screenshot(path):
             screenshot(to: path)
         case let .seek(position): tell(.seek(position: position))

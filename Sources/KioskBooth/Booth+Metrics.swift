@@ -1,8 +1,7 @@
-// The booth's figures for a fleet (`--metrics-file`): gathered on the UI thread from where the booth
-// already counts (the service's status line, the take's result, the meter, the hooks owed), paced by
-// `MetricsPace` (each change, at most once a second), formatted by `MetricsText` and written on a
-// worker of their own: the file replaced whole (a new file beside it, renamed over it), so
-// node_exporter's textfile collector never reads half of one.
+// The booth's figures for a fleet (`--metrics-file`): counted and paced by the core (BoothCore+Service:
+// each change, at most once a second), formatted by `MetricsText` and written on a worker of their
+// own: the file replaced whole (a new file beside it, renamed over it), so node_exporter's textfile
+// collector never reads half of one.
 import FoundationEssentials
 import Glibc
 import KioskContract
@@ -10,18 +9,6 @@ import KioskCore
 import KioskMedia
 import KioskStorage
 import KioskSystem
-
-/// What the metrics count that no other room does, and the pace of the file.
-struct MetricsRoom {
-    /// Takes discarded and shared, the pictures the takes lost, when the last take finished (Unix s).
-    var discarded = 0, shared = 0, framesDropped = 0
-    var lastTake: Double?
-    /// The bytes a second of the last take that gave a rate: the disk's seconds count at it.
-    var bytesPerSecond: Double?
-    /// The take on disk now (this process's, in review) was recorded: discarding it counts.
-    var takeCounted = false
-    var pace = MetricsPace()
-}
 
 /// The metrics file's worker: a serial queue of its own (a slow disk holds up nothing else), and
 /// the last failure logged (a folder that is missing is said once, not every second).
@@ -84,48 +71,13 @@ final class MetricsWriter: Sendable {
 }
 
 extension Booth {
-    /// The figures as the booth has them now (the disk's seconds are the worker's).
-    var figures: BoothFigures {
-        var f = BoothFigures()
-        f.recorded = service.status.takes
-        f.used = service.status.used
-        f.discarded = service.metrics.discarded
-        f.shared = service.metrics.shared
-        f.framesDropped = service.metrics.framesDropped
-        f.cameraUp = machine.cameraAvailable
-        // Whole dB: the file changes with the level, not with its noise.
-        if config.capture.microphone != .none { f.microphoneLevel = meter.level(at: now).rounded() }
-        f.hooksPending = core.jobs.owed.pending
-        f.lastTake = service.metrics.lastTake
-        return f
-    }
-
-    /// Each turn of the loop: the figures go to the file when `MetricsPace` says so; `final` (at
-    /// exit) writes them whatever the pace, and waits for the worker.
-    func writeMetrics(final: Bool = false) {
+    /// The core's `.service(.metrics)`: `figures` with the last take's time, written on the worker
+    /// with the disk's seconds at `bytesPerSecond`; `final` (as the booth leaves) waits for the worker.
+    func writeMetrics(_ figures: BoothFigures, bytesPerSecond: Double?, final: Bool) {
         guard let writer = shared.metrics else { return }
-        let figures = figures
-        guard service.metrics.pace.due(figures, now: now) || final else { return }
-        writer.write(figures, output: outputPath, keepFree: config.limits.minFreeDisk, bytesPerSecond: service.metrics.bytesPerSecond)
+        var figures = figures
+        figures.lastTake = service.lastTake
+        writer.write(figures, output: outputPath, keepFree: config.limits.minFreeDisk, bytesPerSecond: bytesPerSecond)
         if final { writer.flush() }
-    }
-
-    /// A take finished (`recordingFinished`): its lost pictures, its time, its rate.
-    func countFinishedTake(_ result: RecordingResult) {
-        service.metrics.framesDropped += result.droppedFrames
-        service.metrics.takeCounted = result.success
-        guard result.success else { return }
-        service.metrics.lastTake = Date().timeIntervalSince1970
-        // TimeLeft's rate leaves the first second out (headers, the first key frame); a take too
-        // short for one counts whole, a little dearer than the next long one will be.
-        if let rate = core.take.timeLeft.rate ?? (result.duration >= 1 ? Double(result.bytes) / result.duration : nil) {
-            service.metrics.bytesPerSecond = rate
-        }
-    }
-
-    /// The take in review was discarded (Retake, an idle `discard`).
-    func countDiscardedTake() {
-        if service.metrics.takeCounted { service.metrics.discarded += 1 }
-        service.metrics.takeCounted = false
     }
 }

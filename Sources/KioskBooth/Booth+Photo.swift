@@ -75,7 +75,7 @@ extension Booth {
 
     /// The photo is written (`photoTaken`, then what retention did, and its hook is owed) or failed.
     func photoDone(_ outcome: PhotoOutcome) {
-        feed(.photoDone(outcome.job))
+        feed(.fileDone(outcome.job))
         switch outcome.result {
         case let .success((path, size, retained)):
             takes.photo.count += 1
@@ -83,7 +83,7 @@ extension Booth {
             events.emit(.photoTaken(path: path, width: size.width, height: size.height))
             retained.forEach(events.emit)
             // With `--share-dir` its hook waits for its share folder, as a take's does.
-            if config.share.folder != nil { sharePhoto(path, size: size) } else { hookOwed(path, share: nil, duration: 0) }
+            if config.share.folder != nil { sharePhoto(path, size: size) } else { hookOwed(photo: path, share: nil) }
         case let .failure(error):
             Log.info("photo: \(error.message)")
             events.emit(.error(code: .photoFailed, message: error.message))

@@ -16,7 +16,7 @@ extension Booth {
     /// `photoShareDone` follows.
     func sharePhoto(_ path: String, size: Size) {
         let settings = config.share
-        guard let folder = settings.folder, let template = settings.urlTemplate else { return hookOwed(path, share: nil, duration: 0) }
+        guard let folder = settings.folder, let template = settings.urlTemplate else { return hookOwed(photo: path, share: nil) }
         let (language, trusted) = (config.screen.language, parts.environment.clockTrusted)
         fileJob {
             let result: Result<ShareLink, ShareFailure>
@@ -35,14 +35,14 @@ extension Booth {
                 result = .failure(ShareFailure(message: "the share folder of the photo \(path) was not written: \(error)"))
             }
             Booth.expireShares(in: folder, maxAge: settings.maxAge, trusted: trusted)
-            return .photoShareDone(photo: path, result)
+            return .shared(photo: path, result)
         }
     }
 
     /// The photo's share folder is written (`takeShared` with its path; its code waits for ready) or
     /// not (`shareFailed`); its hook is owed now either way.
     func photoShareDone(_ photo: String, _ result: Result<ShareLink, ShareFailure>) {
-        hookOwed(photo, share: try? result.get(), duration: 0)
+        hookOwed(photo: photo, share: try? result.get())
         switch result {
         case let .success(link):
             events.emit(.takeShared(url: link.url, token: link.token, folder: link.folder, path: photo))

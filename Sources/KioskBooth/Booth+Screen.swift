@@ -55,7 +55,7 @@ extension Booth {
         }
         let inbox = inbox
         shared.screenshots.async {
-            if let failure = Booth.writeFile(pixels.bmp, to: path) { inbox.post(.emit([.error(code: .screenshotFailed, message: failure)])) }
+            if let failure = Booth.writeFile(pixels.bmp, to: path) { inbox.post(.input(.say([.error(code: .screenshotFailed, message: failure)]))) }
         }
     }
 

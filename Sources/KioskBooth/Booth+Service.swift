@@ -42,18 +42,15 @@ extension Booth {
 
     // MARK: - Reload
 
-    /// SIGHUP: the command line parsed again, its config file read anew, off the UI thread; the
-    /// answer comes back as `configurationRead`. Without `--config` there is nothing to read.
+    /// SIGHUP: the core says whether there is a reload to read (BoothCore+Reload).
     func readConfiguration() {
-        guard let file = config.configFile, let source = parts.configurationSource else {
-            Log.info("SIGHUP: no --config file to reload; ignored")
-            return
-        }
-        guard machine.playerFile == nil, !machine.exiting else {
-            Log.info("SIGHUP: \(machine.playerFile == nil ? "on the way out" : "the player alone"); nothing to reload")
-            return
-        }
-        Log.info("SIGHUP: reading \(file) again")
+        feed(.reload(.asked(file: parts.configurationSource == nil ? nil : config.configFile)))
+    }
+
+    /// The core's `.service(.readConfiguration)`: the command line parsed again, its config file read
+    /// anew, off the UI thread; the answer comes back as `configurationRead`.
+    func readConfigurationFile() {
+        guard let source = parts.configurationSource else { return }
         tellService(.reloading(monotonicUSec: now / 1000))
         let inbox = inbox
         shared.configReader.async {
@@ -66,35 +63,23 @@ extension Booth {
         }
     }
 
-    /// The configuration read again: refused (`badConfig`, the running one kept), or handed to the
-    /// machine, which applies it in ready. Either way the reload is done for systemd (READY=1): a
-    /// reload held for the end of a take must not keep the unit "reloading" for as long.
+    /// The configuration read again, checked (its words against the fonts) and handed to the core:
+    /// refused (`badConfig`, the running one kept), or the machine's part of it to the machine, which
+    /// applies it in ready; the booth holds the whole of it (a newer reload replacing one still
+    /// waiting). Either way the reload is done for systemd (READY=1): a reload held for the end of a
+    /// take must not keep the unit "reloading" for as long.
     func reload(_ result: Result<Configuration, UsageError>) {
-        // systemd hears READY=1 only while the booth is not on its way out (STOPPING=1 said so).
-        defer { if !core.stoppingSaid { tellService(.ready) } }
         let file = config.configFile ?? "the command line"
-        guard !machine.exiting else {
-            Log.info("reload: \(file) read, but the booth is on its way out; ignored")
-            return
-        }
-        let decision: ReloadDecision
-        switch result {
-        case let .failure(error): decision = .refused(message: error.message)
-        case let .success(reloaded): decision = checkedWords(config.reload(to: reloaded))
+        let decision = switch result {
+        case let .failure(error): ReloadDecision.refused(message: error.message)
+        case let .success(reloaded): checkedWords(config.reload(to: reloaded))
         }
         switch decision {
         case let .refused(message):
-            events.emit(.error(code: .badConfig, message: "reload of \(file) refused, the running settings are kept: \(message)"))
+            feed(.reload(.refused(file: file, message: message)))
         case let .accepted(configuration, changed, kept):
-            if !kept.isEmpty {
-                Log.info("reload: \(kept.joined(separator: ", ")) changed in \(file) but set up at launch: kept as running until a restart")
-            }
-            let when = machine.mode == .ready ? "now" : "when the booth is back in ready"
-            Log.info("reload: \(changed.isEmpty ? "no setting changed" : "changed " + changed.joined(separator: ", ")); applied \(when)")
-            // The booth holds the whole of it (a newer reload replacing one still waiting); the machine
-            // gets its part and says when it is in force (`applyReload`).
             service.pendingReload = configuration
-            tell(.reload(configuration.machineSettings))
+            feed(.reload(.accepted(file: file, configuration.machineSettings, changed: changed, kept: kept)))
         }
     }
 
@@ -139,17 +124,6 @@ extension Booth {
     }
 
     // MARK: - systemd
-
-    /// Tells systemd what the booth is doing (STATUS=, for `systemctl status`) when that changed:
-    /// from `ready` on, until it is on its way out.
-    func tellStatus() {
-        guard parts.notifier != nil, core.readyOut, !core.stoppingSaid else { return }
-        let text = service.status.text(mode: machine.mode, saving: core.take.saving, cameraAvailable: machine.cameraAvailable,
-                                       player: machine.playerFile != nil)
-        guard text != service.statusSaid else { return }
-        service.statusSaid = text
-        tellService(.status(text))
-    }
 
     /// Tells systemd (when it listens) without waiting; the first message that cannot go is logged.
     func tellService(_ state: ServiceState) {

@@ -1,6 +1,7 @@
 // The share room (`--share-dir`): after Use Video the take's share folder is written on the
-// file worker, once the hand-over has reported where the take now is; the machine then shows its QR
-// code until Done or `--share-seconds`. Old share folders go by `--share-max-age`; folders a kill
+// file worker, once the hand-over has reported where the take now is (the core says when, and owes
+// the take's hook once the folder is written or failed: BoothCore+Share); the machine then shows its
+// QR code until Done or `--share-seconds`. Old share folders go by `--share-max-age`; folders a kill
 // left half written go at launch.
 import FoundationEssentials
 import KioskContract
@@ -9,51 +10,19 @@ import KioskMedia
 import KioskStorage
 import KioskSystem
 
-/// The share flow's state.
-struct ShareState {
-    /// Use Video asked for a share: it starts once the hand-over reports the take's path.
-    var wanted = false
-    /// The take being shared: it owes its `--on-take` hook once its share folder is written (or failed).
-    var take: String?
-}
-
 /// Why a share folder was not written, for the `error` event.
 public struct ShareFailure: Error {
     let message: String
 }
 
 extension Booth {
-    /// `.shareTake`: the share waits for the hand-over's path (the take moves in a loop session).
-    func shareWanted() {
-        takes.share.wanted = true
-    }
-
-    /// Use Video's hand-over reported back. Without a share its take owes its hook now; with one, the
-    /// share starts from the path it gives (a hand-over that failed has none: the share fails with
-    /// it) and the hook waits for the share folder. Only the hand-over's own report counts: a job
-    /// posted before it (a microphone's close at the take's end) may report back after Use Video.
-    func handedOver(_ done: [KioskEvent]) {
-        let path = done.lazy.compactMap(\.handedOverPath).first
-        guard takes.share.wanted else {
-            if let path { hookOwed(path, share: nil) }
-            return
-        }
-        takes.share.wanted = false
-        guard let path else {
-            return tell(.shareFailed(message: "the take was not handed over, so it has no share folder"))
-        }
-        takes.share.take = path
-        writeShare(of: path)
-    }
-
-    /// The share folder of `take`, written on the file worker; `shareDone` follows.
-    private func writeShare(of take: String) {
+    /// The core's `.file(.writeShare)`: the share folder of `take` (its page with `question`;
+    /// `loops`: a boomerang), written on the file worker; `shareDone` follows.
+    func writeShare(of take: String, question: String?, loops: Bool) {
         let settings = config.share
-        guard let folder = settings.folder, let template = settings.urlTemplate else {
-            hookAfterShare(nil)
-            return tell(.shareFailed(message: "sharing was turned off before the take was shared"))
-        }
-        let (language, trusted, question, loops) = (config.screen.language, parts.environment.clockTrusted, core.guestbook.take, takes.kind == .boomerang)
+        // The core writes none without a folder and an address (`Settings.shares`).
+        guard let folder = settings.folder, let template = settings.urlTemplate else { return }
+        let (language, trusted) = (config.screen.language, parts.environment.clockTrusted)
         fileJob {
             let result: Result<ShareLink, ShareFailure>
             do {
@@ -67,26 +36,17 @@ extension Booth {
                 result = .failure(ShareFailure(message: "the share folder of \(take) was not written: \(error)"))
             }
             Booth.expireShares(in: folder, maxAge: settings.maxAge, trusted: trusted)
-            return .shareDone(result)
+            return .shared(photo: nil, result)
         }
     }
 
-    /// The share folder is written (or not): the machine shows its QR code, or says why not.
+    /// The share folder is written (or not): the machine shows its QR code, or says why not (and
+    /// the core owes the take's hook as it hears either).
     func shareDone(_ result: Result<ShareLink, ShareFailure>) {
-        hookAfterShare(try? result.get())
         switch result {
-        case let .success(link):
-            service.metrics.shared += 1
-            tell(.takeShared(link))
+        case let .success(link): tell(.takeShared(link))
         case let .failure(failure): tell(.shareFailed(message: failure.message))
         }
-    }
-
-    /// The shared take owes its hook now, with its share folder (`link`) when one was written.
-    private func hookAfterShare(_ link: ShareLink?) {
-        guard let take = takes.share.take else { return }
-        takes.share.take = nil
-        hookOwed(take, share: link)
     }
 
     /// At launch, on the file worker: folders a kill left half written are removed, old ones expire.

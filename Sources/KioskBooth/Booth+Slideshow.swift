@@ -82,7 +82,7 @@ extension Booth {
         let mode = config.storage.fileMode
         fileJob {
             let listed = TakeLibrary.list(folder, mode: mode, limit: SlideshowRule.newest).takes
-            return .slideshowListed(serial: serial, paths: listed.map(\.path))
+            return .listed(.slideshow(serial: serial, paths: listed.map(\.path)))
         }
     }
 }

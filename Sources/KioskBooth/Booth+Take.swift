@@ -52,7 +52,7 @@ extension Booth {
             MallocArenas.giveBack()
             switch storage.nextTake(planned: planned.outputPath, kind: kind, lock: lock) {
             case let .failure(refusal):
-                return .takeFailed(code: .recordingFailed, message: refusal.message)
+                return .take(.failed(code: .recordingFailed, message: refusal.message))
             case let .success((number, path)):
                 var take = planned
                 take.outputPath = path
@@ -91,11 +91,9 @@ extension Booth {
         }
         activeWriter.set(nil)
         takes.current = nil
-        takes.ownOnDisk = true
-        takes.lastDuration = result.duration
         takes.kind = result.kind
-        if result.success { service.status.takes += 1 }
-        countFinishedTake(result)
+        // When the last take that counts finished, for the metrics (the core counts the rest).
+        if result.success { service.lastTake = Date().timeIntervalSince1970 }
         // A file removed mid-take (its folder deleted): said, and never handed over.
         if let lost = result.lost { events.emit(.error(code: .recordingFailed, message: lost)) }
         // (The core takes the encoder's stall from it: libx264 from the next take on.)
@@ -138,21 +136,21 @@ extension Booth {
             do {
                 try source.start(chunks: { activeWriter.append($0); meter.feed($0) }, events: { inbox.post(.capture($0)) })
             } catch {
-                inbox.post(.emit([.error(code: .microphoneUnavailable, message: "\(error); recording without sound")]))
+                inbox.post(.input(.say([.error(code: .microphoneUnavailable, message: "\(error); recording without sound")])))
                 microphone = nil
             }
         }
         settings.audio = microphone.map { (sampleRate: $0.info.sampleRate, channels: $0.info.channels) }
-        let writer = makeWriter(settings) { inbox.post(.recordingFinished($0)) }
+        let writer = makeWriter(settings) { inbox.post(.take(.finished($0))) }
         // While it opens, the loop reads how long the disk keeps it waiting (`storageSlow`).
         opening.withLock { $0 = writer }
         defer { opening.withLock { $0 = nil } }
         do {
             try writer.start()
-            return .takeStarted(StartedTake(writer: writer, microphone: microphone, path: settings.outputPath, number: number))
+            return .take(.started(StartedTake(writer: writer, microphone: microphone, path: settings.outputPath, number: number)))
         } catch {
             microphone?.stop()
-            return .takeFailed(code: error.code, message: error.message)
+            return .take(.failed(code: error.code, message: error.message))
         }
     }
 }

@@ -93,7 +93,8 @@ extension Booth {
         takes.trimPictures += 1
         let (serial, inbox) = (takes.trimPictures, inbox)
         shared.files.async {
-            inbox.post(.trimPictures(serial: serial, TakeThumbnails.pictures(of: path, count: Booth.trimPictureCount, longSide: Booth.trimPictureSide)))
+            inbox.post(.listed(.trimPictures(serial: serial, TakeThumbnails.pictures(of: path, count: Booth.trimPictureCount,
+                                                                                    longSide: Booth.trimPictureSide))))
         }
     }
 

@@ -16,11 +16,11 @@
 // screen's time, the take's tick), the gate before ready (ReadyGate: the booth holds its messages
 // until the core says ready), the camera switch (CameraRing: the core says which camera to try next),
 // the outstanding work and hooks the exit waits for (BoothJobs: the booth leaves when the core says
-// exit) and the encoder each take asks for (EncoderFallback). The booth still consults the others
-// itself: the attract screen's slideshow (SlideshowRule), time left (TimeLeft), the slow disk
-// (SlowDisk), the service's status line (ServiceStatus), silence (SilenceWatch). This file holds the
-// loop; the booth's other files (Booth+…) carry out what each room decides. docs/behaviour.md maps
-// them.
+// exit), the encoder each take asks for (EncoderFallback), the take's time left, slow disk and
+// silence, the hand-over's share and hook, the controls and the focus box, the status line and the
+// metrics, SIGHUP's reload. The booth still consults the attract screen's slideshow (SlideshowRule)
+// itself. This file holds the loop; the booth's other files (Booth+…) carry out what each room
+// decides. docs/behaviour.md maps them.
 //
 // Under systemd (`Type=notify`) the booth says READY=1 with `ready`, RELOADING=1 / READY=1 around a
 // reload and STOPPING=1 on its way out, and the loop itself sends WATCHDOG=1: a loop that stops
@@ -47,10 +47,8 @@ public final class Booth {
     /// The machine and the clocks of the rules the guest meets (BoothCore: fed the time, it says
     /// what to do).
     var core: BoothCore
-    public internal(set) var machine: RecorderMachine {
-        get { core.machine }
-        _modify { yield &core.machine }
-    }
+    /// The machine, read only: the booth changes it through the core alone (`feed`).
+    public var machine: RecorderMachine { core.machine }
     /// Where every worker thread, the stdin reader and the signal watcher post.
     public let inbox = Inbox()
     let frames = FrameSlot()
@@ -64,10 +62,12 @@ public final class Booth {
     /// Until `ready` (the core's gate), the inbox's other messages wait here, and the screen's input
     /// in its own queue.
     var heldUntilReady: [BoothMessage] = []
+    /// The file job being posted (`fileJob`), until the core counts it out (`.file(.post)`).
+    var posting: [@Sendable () -> BoothMessage] = []
     /// The loop's time (CLOCK_MONOTONIC ns, from `parts.clock`), read once a turn, as the turn's
     /// input arrives: every rule of the turn takes it as a value.
     var now: Int64
-    var draw: DrawState
+    var draw = DrawState()
     var service = ServiceLink()
     var microphone = MicrophoneState()
     var player = PlayerState()
@@ -109,21 +109,20 @@ public final class Booth {
         storage = folder.map { FolderStorage(folder: $0, boomerang: remake) } ?? SingleFileStorage(output: outputPath, boomerang: remake)
         self.parts = parts
         now = parts.clock()
-        draw = DrawState(controls: ControlsVisibility(now: now))
         shared = try BoothWorkers(outputLock: Locked(outputLock), metricsFile: config.service.metricsFile, clock: parts.clock,
                                   queues: parts.makeQueue)
         let cameraCount = 1 + parts.moreCameras.count
-        core = BoothCore(machine: RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
-                                                  countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining,
-                                                  cameraCount: cameraCount, shares: config.share.folder != nil, trims: config.guest.trim),
-                         settings: Self.coreSettings(config, parts: parts), now: now,
+        var machine = RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
+                                      countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining,
+                                      cameraCount: cameraCount, shares: config.share.folder != nil, trims: config.guest.trim)
+        machine.photoButton = config.screen.photoButton
+        machine.boomerangButton = config.boomerang.button
+        machine.library = config.screen.library
+        core = BoothCore(machine: machine, settings: Self.coreSettings(config, parts: parts), now: now,
                          launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
                          microphone: parts.monitorsMicrophone && config.capture.microphone != .none,
                          hookBackoff: HookBackoff(first: parts.environment.hookBackoff ?? 10), cameras: cameraCount,
                          seed: UInt64.random(in: .min ... .max))
-        machine.photoButton = config.screen.photoButton
-        machine.boomerangButton = config.boomerang.button
-        machine.library = config.screen.library
         inbox.wakes(with: parts.screen.wake)
         frames.wakes(with: parts.screen.wake)
     }
@@ -138,7 +137,6 @@ public final class Booth {
         shared = try BoothWorkers(outputLock: Locked(nil), clock: parts.clock, queues: parts.makeQueue)
         self.parts = parts
         now = parts.clock()
-        draw = DrawState(controls: ControlsVisibility(now: now))
         core = BoothCore(machine: RecorderMachine(playing: file, orientation: parts.screen.orientation), now: now)
         inbox.wakes(with: parts.screen.wake)
     }
@@ -190,13 +188,11 @@ public final class Booth {
             stepBeforeReady()
             return
         }
-        let visible = controlsShown ? machine.visibleButtons : []
-        let inputs = screen.waitEvents(timeoutMs: needsDraw ? 0 : idleWaitMilliseconds, visible: visible)
+        let inputs = screen.waitEvents(timeoutMs: needsDraw ? 0 : core.idleWait(at: now), visible: core.pressable(at: now))
         // The turn's one reading of the clock, as its input arrives.
         now = parts.clock()
         watchdog()
         for input in inputs {
-            draw.controls.touched(at: now)
             needsDraw = true
             // A touch (or a key) on the attract screen only wakes it: no take starts by accident.
             if touchSpent(swallow: input.isGuestTouch) { continue }
@@ -225,15 +221,13 @@ public final class Booth {
         }
         stepPlayback()
         stepReview()
-        let model: ViewModel? = controlsShown ? viewModel : nil
+        let model = core.shownModel(viewFacts, at: now)
         if needsDraw || model != draw.lastViewModel {
             do { try screen.render(model) } catch { Log.info("screen: \(error)") }
             stats.presented(mode: machine.mode, at: now)
             draw.lastViewModel = model
             needsDraw = false
         }
-        tellStatus()
-        writeMetrics()
     }
 
     /// systemd's watchdog, pinged when due.
@@ -241,22 +235,16 @@ public final class Booth {
         if let notifier = parts.notifier, notifier.watchdogDue(now: now) { tellService(.watchdog) }
     }
 
-    /// Before `ready`: only what the core's gate waits for (the camera's first attempt, the look at
-    /// the microphone, the launch's file work) is handled; the rest is held until the core says
-    /// `.ready` (a sleep need not wait for a booth that records nothing yet). A camera that says it
-    /// is lost (or back) in its first attempt is part of that attempt: its thread says so before
-    /// the start returns, so `cameraUnavailable` goes out before `ready`, never after it.
+    /// Before `ready`: each message as the core's gate admits it (`BoothCore.admits`): handled now,
+    /// held until the core says `.ready`, or (a sleep) both.
     private func stepBeforeReady() {
         for message in inbox.take() {
-            switch message {
-            case _ where core.readyOut, .cameraStarted, .microphoneTried, .fileJobReported(_, .input(.launchFilesDone)),
-                 .capture(.cameraLost), .capture(.cameraBack): handle(message)
-            case let .input(.systemSleep(sleeping)):
-                // Nothing records before `ready`: the sleep need not wait for it (the core lets it
-                // go). The background itself is handled after `ready`, in order.
-                feed(.systemSleep(sleeping))
+            switch core.admits(message.arrival) {
+            case .handle: handle(message)
+            case .hold: heldUntilReady.append(message)
+            case .feedAndHold:
+                handle(message)
                 heldUntilReady.append(message)
-            default: heldUntilReady.append(message)
             }
         }
         if !core.readyOut { inbox.wait(milliseconds: 100) }
@@ -266,20 +254,11 @@ public final class Booth {
     static func coreSettings(_ config: Configuration, parts: BoothParts) -> BoothCore.Settings {
         BoothCore.Settings(idleTimeout: config.guest.idleTimeout, idleAction: config.guest.idleAction, attractAfter: config.guest.attractAfter,
                            encoder: config.video.encoder, autoEncoder: parts.autoEncoder?.name, shareSeconds: config.share.seconds,
+                           shares: config.share.folder != nil && config.share.urlTemplate != nil, metrics: config.service.metricsFile != nil,
                            onTake: config.service.onTake, hookAttempts: config.service.hookAttempts,
                            microphone: config.capture.microphone != .none, listensBetweenTakes: parts.monitorsMicrophone,
                            maxDuration: config.limits.maxDuration, questions: config.guest.questions?.lines ?? [],
                            questionOrder: config.guest.questionOrder)
-    }
-
-    /// How long the loop may sleep when nothing wakes it (a new frame and every inbox message
-    /// do): 8 ms while something moves on its own clock (the player, the countdown, the focus
-    /// box, the attract screen's pulse), else 33 ms, a frame at 30 fps, for what changes slowly
-    /// (the meter without a camera, the timer, idle and watchdog clocks).
-    private var idleWaitMilliseconds: Int {
-        if [.playing, .countdown].contains(machine.mode) || draw.lastViewModel?.focusBox != nil || attracting
-            || core.photo.flash(at: now) != nil { return 8 }
-        return 33
     }
 
     /// Stops the camera and returns the exit status.
@@ -289,24 +268,16 @@ public final class Booth {
         // logind's bus thread ends and is joined (it ends by itself without a system bus: a
         // finished thread nobody joined was ThreadSanitizer's "thread leak" at every exit).
         sleepInhibitor?.stop()
-        // The figures as they end (every take and hook reported), whatever the pace.
-        writeMetrics(final: true)
         stats.write("exit", mode: machine.mode, at: now)
         return exitStatus ?? 0
     }
 
-    /// Whether the overlay shows: always, except while a take plays untouched.
-    var controlsShown: Bool {
-        machine.mode != .playing || draw.controls.visible(at: now, paused: machine.playbackPaused)
-    }
-
-    /// What the screen shows now: the core's model, from what the booth measured and read.
-    var viewModel: ViewModel {
+    /// What the booth measured and read for the core's model of the screen, this turn.
+    var viewFacts: BoothCore.ViewFacts {
         let microphone = config.capture.microphone != .none
-        return core.viewModel(BoothCore.ViewFacts(
+        return BoothCore.ViewFacts(
             noCameraFound: parts.cameraNote != nil && !camera.isOpen, prompt: config.screen.prompt, microphoneMissing: self.microphone.missing,
             levels: microphone ? (meter.level(at: now), meter.level(at: now, window: 1_500_000_000)) : nil,
-            wifi: config.share.wifiSSID.map { WiFiPayload.make(ssid: $0, password: config.share.wifiPassword) },
-            focusBox: draw.focusBox.map { (point: $0.0, since: $0.1) }), at: now)
+            wifi: config.share.wifiSSID.map { WiFiPayload.make(ssid: $0, password: config.share.wifiPassword) })
     }
 }

@@ -86,15 +86,8 @@ struct TakeState {
     var opening = false
     /// The current take's number in the output folder.
     var number: Int?
-    /// This process's finished take is on disk (with its marker) and nobody has used it yet: a
-    /// Retake or the next Start deletes it rather than recovering it.
-    var ownOnDisk = false
     /// The last take's kind: its outcome says `boomerang`.
     var kind = TakeKind.video
-    /// The last take's length, for the hook's environment.
-    var lastDuration: Double = 0
-    /// The accepted take's share folder and share screen (`--share-dir`).
-    var share = ShareState()
     /// The photo being taken and the flash (`--photo-button`).
     var photo = PhotoState()
     /// `--trim`: the part the next hand-over cuts the take to (`trimTake`, just before it).
@@ -108,21 +101,14 @@ struct DrawState {
     var frameSerial = 0
     var needsDraw = true
     var lastViewModel: ViewModel?
-    /// A tap's focus box: where (canvas pixels) and when (monotonic ns); drawn for a second.
-    var focusBox: (Point, Int64)?
-    /// The player's controls hide while a take plays untouched.
-    var controls: ControlsVisibility
 }
 
 /// The link to the service manager, the machine's sleep and the metrics file.
 struct ServiceLink {
-    /// What `systemctl status` shows (STATUS=), and the line last sent.
-    var status = ServiceStatus()
-    var statusSaid: String?
     /// Holds the machine's sleep off while a take is made safe (`watchSystemSleep`); nil: none.
     var sleepInhibitor: (any SleepInhibitor)?
-    /// What `--metrics-file` counts beyond the status line, and its pace (Booth+Metrics).
-    var metrics = MetricsRoom()
+    /// When the last take that counts finished (Unix s), for `--metrics-file` (the core counts the rest).
+    var lastTake: Double?
     /// SIGHUP's settings, accepted and waiting for the machine's `applyReload` (in ready); a newer
     /// reload replaces them.
     var pendingReload: Configuration?

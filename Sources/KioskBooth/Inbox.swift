@@ -24,37 +24,53 @@ public indirect enum BoothMessage: Sendable {
     case cameraStarted(failure: String?)
     /// The microphone was opened (and closed) at launch: its name, or why it did not open.
     case microphoneTried(name: String?, failure: String?)
-    /// The take's writer (and microphone) opened: the take runs.
-    case takeStarted(StartedTake)
-    /// The writer could not start; nothing was recorded.
-    case takeFailed(code: ErrorCode, message: String)
-    /// The writer finalized the file (after a stop, or by itself: a limit, a full disk).
-    case recordingFinished(RecordingResult)
-    /// A job of the file worker ended; its events are emitted now, in order. `handOver`: it was Use
-    /// Video's hand-over, which a share waits for (other jobs may report back first: a microphone's
-    /// slow close, a discarded take).
-    case fileJobDone([KioskEvent], handOver: Bool)
-    /// The share folder of the take just used (`--share-dir`) is written, or why not.
-    case shareDone(Result<ShareLink, ShareFailure>)
-    /// The review trimmer's pictures of the take (`--trim`), for the request `serial`.
-    case trimPictures(serial: Int, [RGBPicture])
-    /// Events a worker produced (retention's after a hook's success, a failed screenshot's error),
-    /// emitted in its turn.
-    case emit([KioskEvent])
+    /// The take's writer: it opened, could not start, or finalized the file.
+    case take(TakeReport)
+    /// A share folder (`--share-dir`) is written, or why not: the take's just used (`photo` nil),
+    /// or the photo's at `photo` (Booth+PhotoShare).
+    case shared(photo: String?, Result<ShareLink, ShareFailure>)
+    /// A listing of the file worker's: the trimmer's pictures, the library's takes, the slideshow's.
+    case listed(Listing)
     /// A photo was made and written, or failed (Booth+Photo).
     case photoDone(PhotoOutcome)
-    /// A photo's share folder (`--share-dir`) is written, or why not (Booth+PhotoShare).
-    case photoShareDone(photo: String, Result<ShareLink, ShareFailure>)
-    /// The library's takes are listed (Booth+Library).
-    case libraryListed([TakeLibrary.Take], leftOut: Int)
-    /// The attract screen's slideshow: the newest accepted takes that decode, newest first, for the
-    /// listing asked for with `serial` (Booth+Slideshow).
-    case slideshowListed(serial: Int, paths: [String])
     /// A command from stdin or the control socket (a line that is none: its `badCommand` error, as `emit`).
     case command(Command)
     case signal(Int32)
     /// SIGHUP's reading of the configuration again: the new one, or why it is bad.
     case configurationRead(Result<Configuration, UsageError>)
+}
+
+extension BoothMessage {
+    /// What the message is to the core's gate before `ready` (`BoothCore.admits`).
+    var arrival: BoothCore.Arrival {
+        switch self {
+        case .cameraStarted, .microphoneTried, .fileJobReported(_, .input(.launchFilesDone)): .awaited
+        case .capture(.cameraLost), .capture(.cameraBack): .cameraReport
+        case .input(.systemSleep): .sleep
+        default: .other
+        }
+    }
+}
+
+/// What the take's writer reports, from the file worker (its start) or its own thread (its end).
+public enum TakeReport: Sendable {
+    /// The take's writer (and microphone) opened: the take runs.
+    case started(StartedTake)
+    /// The writer could not start; nothing was recorded.
+    case failed(code: ErrorCode, message: String)
+    /// The writer finalized the file (after a stop, or by itself: a limit, a full disk).
+    case finished(RecordingResult)
+}
+
+/// What the file worker listed for the UI thread.
+public enum Listing: Sendable {
+    /// The review trimmer's pictures of the take (`--trim`), for the request `serial`.
+    case trimPictures(serial: Int, [RGBPicture])
+    /// The library's takes (Booth+Library).
+    case library([TakeLibrary.Take], leftOut: Int)
+    /// The attract screen's slideshow: the newest accepted takes that decode, newest first, for the
+    /// listing asked for with `serial` (Booth+Slideshow).
+    case slideshow(serial: Int, paths: [String])
 }
 
 /// A take whose writer started, handed from the file worker to the UI thread.

@@ -86,11 +86,11 @@ struct CommandReader {
                 if line.allSatisfy({ $0 == " " || $0 == "\t" }) { return nil }
                 switch parser.parse(line: line) {
                 case let .success(command): return .command(command)
-                case let .failure(error): return .emit([error.event])
+                case let .failure(error): return .input(.say([error.event]))
                 }
             case .overlong:
-                return .emit([CommandError(
-                    code: .badCommand, message: "a command line longer than \(splitter.limit / 1024) KiB; the rest of it is ignored").event])
+                return .input(.say([CommandError(
+                    code: .badCommand, message: "a command line longer than \(splitter.limit / 1024) KiB; the rest of it is ignored").event]))
             }
         }
     }

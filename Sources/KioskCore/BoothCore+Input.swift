@@ -1,7 +1,6 @@
 // The booth core's one way in: everything that happens to the booth, as one input with the time as a
 // value, and everything the booth does about it, as effects. The booth reads the clock once a turn
 // and hands each input in with that time; it keeps no rule of its own about what an input means.
-// (`filePosted` is the one other call: the core gives a file job its id as the booth posts it.)
 import KioskContract
 
 extension BoothCore {
@@ -12,13 +11,24 @@ extension BoothCore {
         /// An event for the machine: a press, a command, a signal, a worker's report of a take.
         case event(RecorderEvent)
         /// A guest's touch or key on the screen, or a command that presses (`swallow`: a touch,
-        /// which must not also press what lies under it; the core says `.touchSpent` when it only
+        /// which must not also press what lies under it; `screen`: it came from the screen, or as
+        /// a `tap`, and brings the player's controls back; the core says `.touchSpent` when it only
         /// woke the attract screen).
-        case touch(swallow: Bool)
+        case touch(swallow: Bool, screen: Bool = true)
+        /// A tap on the picture, not on a button, at this point of the canvas (BoothCore+Screen).
+        case focus(Point)
         /// One turn of the loop, with what the take measured.
         case turn(Turn)
-        /// A file job the core gave an id reported back (its report itself comes as its own input).
+        /// The booth posts a job to the file worker: the core gives it its id (`.file(.post)`).
+        case filePosted
+        /// A file job the core gave an id reported back (its report itself comes as its own input),
+        /// the photo's among them (written, or failed: PhotoWait stops waiting for it).
         case fileDone(FileJob)
+        /// Events to say now, in order: a file job's (`handOver`: Use Video's hand-over, which the
+        /// take's share and hook wait for: BoothCore+Share), a worker's, a command line's error.
+        case say([KioskEvent], handOver: Bool = false)
+        /// SIGHUP's reload, asked for and read (BoothCore+Reload).
+        case reload(ReloadStep)
         /// A start of the camera in use ended (`failure`: why not; `open`: it is open now).
         case cameraStarted(failure: String?, open: Bool)
         /// The microphone was looked at, at launch.
@@ -31,8 +41,6 @@ extension BoothCore {
         case hookOwed(HookQueue.Entry)
         /// A hook's try ended.
         case hookEnded(path: String, outcome: HookOutcome)
-        /// The photo of `job` reported back (written, or failed).
-        case photoDone(FileJob)
         /// logind's PrepareForSleep (`true`: about to sleep, `false`: resumed): a take ends as on
         /// background, and the sleep goes on once it is safe (SafeStop).
         case systemSleep(Bool)
@@ -58,7 +66,7 @@ extension BoothCore {
         // systemd hears STOPPING=1 once, as soon as the machine is on its way out.
         if machine.exiting, !stoppingSaid {
             stoppingSaid = true
-            effects.append(.stopping)
+            effects.append(.service(.stopping))
         }
         return effects
     }
@@ -67,24 +75,25 @@ extension BoothCore {
         switch input {
         case .start: return start()
         case let .event(event): return handle(event)
-        case let .touch(swallow): return touched(at: now, swallow: swallow) ? [.touchSpent] : []
+        case let .touch(swallow, screen): return touched(at: now, swallow: swallow, screen: screen) ? [.touchSpent] : []
+        case let .focus(point): return focus(at: point)
         case let .turn(facts): return turn(at: now, facts)
         case let .settings(settings):
             self.settings = settings
             return []
+        case .filePosted: return [.file(.post(filePosted()))]
         case let .fileDone(job):
+            photo.done(job)
             fileDone(job)
             return []
+        case let .say(done, handOver): return said(done, handOver: handOver)
+        case let .reload(step): return reload(step)
         case let .cameraStarted(failure, open): return cameraStarted(failure: failure, open: open)
         case let .microphoneTried(failure): return microphoneTried(failure: failure)
         case let .launchFilesDone(found, owed): return launchFilesDone(found, owed: owed, at: now)
         case let .cameraTried(index, attempt, name, label): return cameraTried(index, attempt, name: name, label: label, at: now)
         case let .hookOwed(entry): return hookOwed(entry, at: now)
         case let .hookEnded(path, outcome): return hookEnded(path: path, outcome: outcome, at: now)
-        case let .photoDone(job):
-            photo.done(job)
-            fileDone(job)
-            return []
         case let .systemSleep(sleeping):
             // Before `ready` nothing records: a sleep is let go at once; the booth holds the message
             // and hands it in again after `ready`, where it is said and the background is in order.

@@ -4,12 +4,12 @@
 // (`handle`) and the core says `.exit` at the first turn after the last job and the running hook
 // reported back, never while one is out: a take being handed over or uploaded is not cut off. A
 // hook waiting for its next try does not hold the exit (the saved queue continues it at the next
-// launch). A signal that ends the booth while a hook runs makes the turn say `.stopHook`, once.
+// launch). A signal that ends the booth while a hook runs makes the turn say `.hook(.stop)`, once.
 
 extension BoothCore {
     /// A job is posted to the file worker: the exit waits for it until its report brings the job
-    /// back (`fileDone`).
-    public mutating func filePosted() -> FileJob {
+    /// back (`fileDone`). The booth hears it as `.file(.post(job))` (`Input.filePosted`).
+    mutating func filePosted() -> FileJob {
         jobs.filePosted()
     }
 
@@ -25,16 +25,16 @@ extension BoothCore {
     mutating func hookOwed(_ entry: HookQueue.Entry, at now: Int64) -> [Effect] {
         guard settings.onTake != nil else { return [] }
         jobs.owed.add(entry, now: now)
-        return [.saveHooks(jobs.owed.text, thenRetention: false)] + dueHook(at: now, leaving: true)
+        return [.hook(.save(jobs.owed.text, thenRetention: false))] + dueHook(at: now, leaving: true)
     }
 
     /// The try that is due, if none runs: the queue saved with its attempt counted, then the command
-    /// run (`.runHook`). A turn starts none once the booth is on its way out (`leaving` false): what
+    /// run (`.hook(.run)`). A turn starts none once the booth is on its way out (`leaving` false): what
     /// is owed then waits for the next launch, and the running hook is waited for.
     mutating func dueHook(at now: Int64, leaving: Bool = false) -> [Effect] {
         guard leaving || !machine.exiting, let command = settings.onTake,
               let run = jobs.owed.next(command: command, limit: settings.hookAttempts, now: now) else { return [] }
-        return [.runHook(run, queue: jobs.owed.text)]
+        return [.hook(.run(run, queue: jobs.owed.text))]
     }
 
     /// A try ended: its event; after a success (or a take that is gone) the queue is saved without
@@ -46,7 +46,7 @@ extension BoothCore {
         switch outcome {
         case .exited(0), .takeGone:
             if outcome == .takeGone { effects.append(.log("--on-take: \(path) is gone; its hook is dropped")) }
-            effects.append(.saveHooks(jobs.owed.text, thenRetention: true))
+            effects.append(.hook(.save(jobs.owed.text, thenRetention: true)))
         case .exited, .notStarted:
             let said = if case let .exited(status) = outcome { "exited with \(status)" } else { "could not start" }
             if let limit = settings.hookAttempts, attempts >= limit {

@@ -10,6 +10,43 @@ extension BoothCore {
     /// `ready` went out: messages are handled as they come.
     public var readyOut: Bool { gate.isOpen }
 
+    /// What a message that arrives is to the gate.
+    public enum Arrival: Sendable {
+        /// What the gate waits for: the camera's start, the look at the microphone, the launch's
+        /// file work.
+        case awaited
+        /// The camera's own report that it is lost or back: in its first attempt, part of that
+        /// attempt (its thread says so before the start returns).
+        case cameraReport
+        /// logind's sleep or resume.
+        case sleep
+        /// Anything else: a command, a signal, a worker's report.
+        case other
+    }
+
+    /// What the booth does with a message that arrives.
+    public enum Admission: Equatable, Sendable {
+        /// Handled now.
+        case handle
+        /// Kept in the booth's queue until `.ready`, then handled in order.
+        case hold
+        /// Fed to the core now (nothing records before `ready`: a sleep need not wait) and held too:
+        /// handed in again after `ready`, it reaches the machine in its order.
+        case feedAndHold
+    }
+
+    /// Before `ready` only what the gate waits for and a camera's own report are handled (so a
+    /// failed first attempt says `cameraUnavailable` before `ready`, never after it); a sleep is let
+    /// go at once and held; the rest is held. After `ready` everything is handled as it comes.
+    public func admits(_ arrival: Arrival) -> Admission {
+        guard !readyOut else { return .handle }
+        switch arrival {
+        case .awaited, .cameraReport: return .handle
+        case .sleep: return .feedAndHold
+        case .other: return .hold
+        }
+    }
+
     /// A start of the camera in use ended (`failure`: why it did not; `open`: the camera is open
     /// now). Before `ready` it is the first attempt the gate waits for; after it, a failure is
     /// said, and a camera lost before (in a take that then finished) and open again now is back

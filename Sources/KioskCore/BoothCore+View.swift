@@ -1,7 +1,8 @@
 // What the screen shows and what `state` says, decided once: the machine's view with what the core's
 // rules add (Saving…, the silent microphone, the new camera's name, the photo's flash, the attract
-// screen's pulse) and what the booth measured or read this turn (ViewFacts: the meter's levels, a
-// focus box, the notes its devices and settings give). The booth draws the model it gets.
+// screen's pulse, the tap-to-focus box: BoothCore+Screen) and what the booth measured or read this
+// turn (ViewFacts: the meter's levels, the notes its devices and settings give). The booth draws the
+// model it gets.
 import KioskContract
 
 extension BoothCore {
@@ -22,13 +23,11 @@ extension BoothCore {
         public var levels: (now: Double, held: Double)?
         /// The `WIFI:` payload of the booth's hotspot, for the share screen's first code.
         public var wifi: String?
-        /// A tap asked the camera to focus there, at that time.
-        public var focusBox: (point: Point, since: Int64)?
 
         public init(noCameraFound: Bool = false, prompt: String? = nil, microphoneMissing: Bool = false,
-                    levels: (now: Double, held: Double)? = nil, wifi: String? = nil, focusBox: (point: Point, since: Int64)? = nil) {
+                    levels: (now: Double, held: Double)? = nil, wifi: String? = nil) {
             (self.noCameraFound, self.prompt, self.microphoneMissing) = (noCameraFound, prompt, microphoneMissing)
-            (self.levels, self.wifi, self.focusBox) = (levels, wifi, focusBox)
+            (self.levels, self.wifi) = (levels, wifi)
         }
     }
 
@@ -53,7 +52,7 @@ extension BoothCore {
         if model.mode == .recording, take.saving { model.message = .saving }
         if model.mode == .ready, let name = ring.bannerName(at: now) { model.cameraName = name }
         if model.share != nil, let wifi = facts.wifi { model.share?.wifi = wifi }
-        if let (point, since) = facts.focusBox, live {
+        if let (point, since) = screen.focusBox, live {
             let progress = Double(now - since) / Double(Self.focusBoxLength)
             if progress < 1 { model.focusBox = (point, (progress * 30).rounded() / 30) }
         }

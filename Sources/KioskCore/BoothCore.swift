@@ -14,7 +14,7 @@ public struct BoothCore: Sendable {
     /// Whether the core carries `action` out itself, never passing it to the booth (`.machine`).
     public static func keeps(_ action: RecorderAction) -> Bool {
         switch action {
-        case .switchCamera, .startShareClock, .startCountdownClock, .exit, .takePhoto: true
+        case .switchCamera, .startShareClock, .startCountdownClock, .exit, .takePhoto, .discardTake, .shareTake: true
         default: false
         }
     }
@@ -22,12 +22,16 @@ public struct BoothCore: Sendable {
     /// What the booth does for the core.
     public enum Effect: Equatable, Sendable {
         /// One of the machine's actions, in the order the machine gave them; never one of those the
-        /// core carries out itself (`keeps`): the camera switch (it says `.tryCamera`), the
+        /// core carries out itself (`keeps`): the camera switch (it says `.camera(.tryCamera)`), the
         /// countdown's and the share screen's clocks (started at its turn), the exit (which waits
-        /// for the outstanding work) and the photo (`.takePhoto`, once it counted the photo out).
+        /// for the outstanding work), the photo (`.photo(.take)`, once it counted the photo out), the
+        /// discard (`.file(.discard)`, saying whether the take is ours) and the share (which waits
+        /// for the hand-over: `.file(.writeShare)`).
         case machine(RecorderAction)
-        /// The shutter: the core counted the photo out as `job` (its outcome brings it back).
-        case takePhoto(orientation: Orientation, job: FileJob)
+        /// The photo: the shutter, or a request no picture took withdrawn (PhotoWait).
+        case photo(PhotoEffect)
+        /// The file worker's jobs the core decides: one counted out, a take discarded, a share folder.
+        case file(FileEffect)
         /// A line for the log (stderr).
         case log(String)
         /// What shows changed without a machine action (the attract screen began or ended).
@@ -37,43 +41,19 @@ public struct BoothCore: Sendable {
         /// `ready` goes out: the booth says it (with its devices' names and sizes, the encoder),
         /// tells systemd, then handles what it held meanwhile, in the order it came.
         case ready
-        /// The camera switch tries camera `index` (BoothCore+Cameras): the booth, on its camera
-        /// queue, stops camera `stop` first (the one in use, or one passed over), starts `index`
-        /// (nothing heard from any camera meanwhile) and reports back (`cameraTried`).
-        case tryCamera(index: Int, stop: Int?)
-        /// The switch ended on camera `index`, now the one heard; `changed`: another than before
-        /// (the booth says `cameraChanged` with what it is).
-        case cameraInUse(index: Int, changed: Bool)
-        /// A signal is ending the booth while a hook runs: the booth asks the hook to end (once).
-        case stopHook
+        /// The camera switch's steps (BoothCore+Cameras).
+        case camera(CameraEffect)
         /// The touch only woke the attract screen: it presses nothing.
         case touchSpent
         /// The listening microphone (for the meter in ready and the countdown) is to run, or not.
         case listen(Bool)
-        /// The disk keeps the take's sync waiting this long (s) past `SlowDisk.slowAfter`; `said`: the
-        /// first time this take (the `storageSlow` error goes out just before). For the status line.
-        case diskSlow(waited: Double, said: Bool)
-        /// The photo of `job` had no picture within `PhotoWait.waitLimit`: its request is withdrawn
-        /// and it is said as failed, unless a picture took it meanwhile (then it is on its way).
-        case withdrawPhoto(FileJob)
-        /// The hook queue as it is now, to be saved (on the file worker); `thenRetention`: a hook
-        /// succeeded or its take is gone, so retention runs again after the save.
-        case saveHooks(String, thenRetention: Bool)
-        /// A hook's try is due: the queue (its attempt counted) saved first, then `run` (its end comes
-        /// back as `hookEnded`).
-        case runHook(HookQueue.Run, queue: String)
+        /// The `--on-take` hooks' queue saved, a try run, the running one asked to end (BoothCore+Jobs).
+        case hook(HookEffect)
         /// The machine said exit and every file job and the running hook have reported back: the
         /// process leaves with this status (said once).
         case exit(Int32)
-        /// A sleep logind announced may go on (SafeStop): the inhibitor is released.
-        case releaseSleep
-        /// The machine resumed: the inhibitor is taken again.
-        case reacquireSleep
-        /// SIGTSTP's stop, now that the take is safe: the events said so far go out (at most 1 s),
-        /// then the process stops itself (SIGSTOP) until SIGCONT.
-        case stopProcess
-        /// The machine is on its way out: systemd hears STOPPING=1 (said once).
-        case stopping
+        /// What logind and systemd hear, and SIGTSTP's stop (SafeStop, STOPPING=1).
+        case service(ServiceEffect)
     }
 
     /// The settings the turn's rules read, as the configuration has them now (a reload changes them).
@@ -88,6 +68,10 @@ public struct BoothCore: Sendable {
         public var autoEncoder: VideoEncoderName?
         /// `--share-seconds`: how long the share screen shows before it ends by itself.
         public var shareSeconds: Double
+        /// `--share-dir` and its address are set: a take's share folder can be written.
+        public var shares: Bool
+        /// `--metrics-file` is set: the figures are written (BoothCore+Service).
+        public var metrics: Bool
         /// `--max-duration`: a take's time left counts from it.
         public var maxDuration: Double
         /// `--on-take` (nil: no hook) and `--hook-attempts` (nil: no limit).
@@ -103,11 +87,14 @@ public struct BoothCore: Sendable {
 
         public init(idleTimeout: Double = 0, idleAction: IdleAction = .discard, attractAfter: Double = 0,
                     encoder: VideoEncoderName = .auto, autoEncoder: VideoEncoderName? = nil, shareSeconds: Double = 30,
+                    shares: Bool = false, metrics: Bool = false,
                     onTake: String? = nil, hookAttempts: Int? = nil, microphone: Bool = false, listensBetweenTakes: Bool = false,
                     maxDuration: Double = 1200, questions: [String] = [], questionOrder: QuestionOrder = .order) {
             self.questions = questions
             self.questionOrder = questionOrder
             self.shareSeconds = shareSeconds
+            self.shares = shares
+            self.metrics = metrics
             self.maxDuration = maxDuration
             self.microphone = microphone
             self.listensBetweenTakes = listensBetweenTakes
@@ -155,14 +142,12 @@ public struct BoothCore: Sendable {
     public private(set) var idle: IdleRule
     /// The attract screen: ready untouched for `--attract-after`; a touch wakes it.
     public private(set) var attract: AttractRule
+    /// The countdown's and the share screen's clocks (the two the machine asks for).
+    var clocks = GuestClocks()
     /// The countdown's next second (monotonic ns): `countdownTick` is due then.
-    public private(set) var countdownNext: Int64 = 0
+    public var countdownNext: Int64 { clocks.countdownNext }
     /// When the share screen ends by itself (monotonic ns); nil: it does not.
-    public private(set) var shareEndsAt: Int64?
-    /// The machine asked for its countdown's or its share screen's clock since the last turn: each
-    /// starts at the next turn's time (the same turn of the booth's loop). The clocks never leave
-    /// the core.
-    private var clocksAsked: (countdown: Bool, share: Bool) = (false, false)
+    public var shareEndsAt: Int64? { clocks.shareEndsAt }
     /// What `ready` waits for (BoothCore+Ready). The gate holds no messages itself: the booth
     /// keeps what comes before `ready` in its own queue and handles it at `.ready`.
     var gate: ReadyGate<Never>
@@ -184,8 +169,14 @@ public struct BoothCore: Sendable {
     public internal(set) var take = TakeWatch()
     /// The machine's sleep and SIGTSTP, waiting for the take to be safe.
     public internal(set) var safeStop = SafeStop()
+    /// The status line and the metrics' counts and pace (BoothCore+Service).
+    public internal(set) var service = ServiceRoom()
+    /// This run's take on disk, and Use Video's share and hook (BoothCore+Share).
+    public internal(set) var handOver = HandOver()
     /// The guestbook's question asked now, and the one the latest take was made under.
     public internal(set) var guestbook: Guestbook
+    /// The player's controls and the tap's focus box (BoothCore+Screen).
+    public internal(set) var screen: ScreenRoom
     /// The time of the input being handled (`handle(_:at:)`), for the rules its actions start.
     var now: Int64
 
@@ -204,6 +195,7 @@ public struct BoothCore: Sendable {
         gate = ReadyGate(launchFiles: launchFiles, microphone: microphone)
         jobs.owed.backoff = hookBackoff
         idle = IdleRule(timeout: settings.idleTimeout, now: now)
+        screen = ScreenRoom(now: now)
         attract = AttractRule(after: settings.attractAfter, now: now)
     }
 
@@ -224,6 +216,8 @@ public struct BoothCore: Sendable {
             said.append(.log(note))
         }
         if case .recordingStarted = event { take.started(maxDuration: settings.maxDuration) }
+        said += handOverHears(event)
+        serviceHears(event)
         let leaving = machine.exiting
         let actions = machine.handle(event)
         // A signal is why the booth ends (not a `quit` or an outcome before it): from now on, even
@@ -246,10 +240,10 @@ public struct BoothCore: Sendable {
             case .switchCamera:
                 return switchBegins()
             case .startCountdownClock:
-                clocksAsked.countdown = true
+                clocks.asked.countdown = true
                 return []
             case .startShareClock:
-                clocksAsked.share = true
+                clocks.asked.share = true
                 return []
             case .startRecording:
                 take.opening()
@@ -258,9 +252,14 @@ public struct BoothCore: Sendable {
                 return listener.takeBegins() + [.machine(action)]
             case let .emit(event):
                 return [.machine(.emit(guestbook.stamped(completed(event))))]
+            case .startPlayback:
+                // The review starts with its controls showing.
+                screen.controls.touched(at: now)
+                return [.machine(action)]
             case .handOverTake:
                 // The next guest is asked the next question (the take's own is kept for its outcome).
                 guestbook.handedOver()
+                handOverGoes()
                 return [.machine(.handOverTake)]
             case let .takePhoto(orientation):
                 guard !photo.busy else {
@@ -268,17 +267,18 @@ public struct BoothCore: Sendable {
                 }
                 let job = jobs.filePosted()
                 photo.asked(job, at: now)
-                return [.takePhoto(orientation: orientation, job: job)]
+                return [.photo(.take(orientation: orientation, job: job))]
             default:
-                return [.machine(action)]
+                return handOverAction(action) ?? [.machine(action)]
             }
         }
     }
 
     /// A guest's touch or key on the screen, or a command that presses (`swallow`: a touch, which
-    /// must not also press what lies under it). True when it only woke the attract screen and is
-    /// spent on that.
-    mutating func touched(at now: Int64, swallow: Bool) -> Bool {
+    /// must not also press what lies under it; `screen`: on the screen, which brings the player's
+    /// controls back). True when it only woke the attract screen and is spent on that.
+    mutating func touched(at now: Int64, swallow: Bool, screen: Bool = true) -> Bool {
+        if screen { self.screen.controls.touched(at: now) }
         idle.touched(at: now)
         return attract.touched(at: now) && swallow
     }
@@ -286,9 +286,9 @@ public struct BoothCore: Sendable {
     /// The clocks the machine asked for since the last turn start at `now`: the countdown's first
     /// tick a second on, the share screen's end `--share-seconds` on.
     private mutating func startAskedClocks(at now: Int64) {
-        if clocksAsked.countdown { countdownNext = now + Self.second }
-        if clocksAsked.share { shareEndsAt = now + Int64(settings.shareSeconds * 1e9) }
-        clocksAsked = (false, false)
+        if clocks.asked.countdown { clocks.countdownNext = now + Self.second }
+        if clocks.asked.share { clocks.shareEndsAt = now + Int64(settings.shareSeconds * 1e9) }
+        clocks.asked = (false, false)
     }
 
     /// One turn of the loop at `now`: the countdown's second, idle reset, the attract screen, the
@@ -303,8 +303,8 @@ public struct BoothCore: Sendable {
         // turn after it may say `.exit`.
         let exitDecidedBefore = jobs.exitCode != nil
         startAskedClocks(at: now)
-        if machine.mode == .countdown, now >= countdownNext {
-            countdownNext += Self.second
+        if machine.mode == .countdown, now >= clocks.countdownNext {
+            clocks.countdownNext += Self.second
             effects += handle(.countdownTick)
         }
         if jobs.exitCode == nil {
@@ -320,11 +320,11 @@ public struct BoothCore: Sendable {
             if attract.showing { effects.append(.log("attract screen: \(settings.attractAfter) s without a touch")) }
             effects.append(.redraw)
         }
-        if let end = shareEndsAt {
+        if let end = clocks.shareEndsAt {
             if machine.mode != .sharing {
-                shareEndsAt = nil
+                clocks.shareEndsAt = nil
             } else if now >= end {
-                shareEndsAt = nil
+                clocks.shareEndsAt = nil
                 effects += handle(.shareTimedOut)
             }
         }
@@ -336,18 +336,31 @@ public struct BoothCore: Sendable {
         }
         switch disk {
         case .nothing: break
-        case let .stillWaiting(waited): effects.append(.diskSlow(waited: waited, said: false))
+        case let .stillWaiting(waited): service.status.slowSyncGoesOn(waited)
         case let .say(message, waited):
-            effects += [.log("storage: \(message)"), .emit(.error(code: .storageSlow, message: message)), .diskSlow(waited: waited, said: true)]
+            service.status.diskWasSlow(waited)
+            effects += [.log("storage: \(message)"), .emit(.error(code: .storageSlow, message: message))]
         }
-        if let job = photo.givenUp(at: now) { effects.append(.withdrawPhoto(job)) }
+        if let job = photo.givenUp(at: now) { effects.append(.photo(.withdraw(job))) }
         effects += listener.look(machine: machine, settings: settings, facts, at: now)
         effects += dueHook(at: now)
-        if jobs.stopHooks(signalled: jobs.endedBySignal) { effects.append(.stopHook) }
+        if jobs.stopHooks(signalled: jobs.endedBySignal) { effects.append(.hook(.stop)) }
+        effects += serviceLook(at: now)
         if !jobs.exitSaid, exitDecidedBefore, let code = jobs.exitCode, jobs.isFinished {
             jobs.exitSaid = true
+            // The figures as they end (every take and hook reported), whatever the pace.
+            if settings.metrics { effects.append(.service(.metrics(figures, bytesPerSecond: service.bytesPerSecond, final: true))) }
             effects.append(.exit(code))
         }
         return effects
     }
+}
+
+/// The clocks the machine asks for: the countdown's next second and the share screen's end. Asked
+/// for since the last turn, each starts at the next turn's time (the same turn of the booth's loop);
+/// they never leave the core.
+struct GuestClocks: Sendable {
+    var countdownNext: Int64 = 0
+    var shareEndsAt: Int64?
+    var asked: (countdown: Bool, share: Bool) = (false, false)
 }

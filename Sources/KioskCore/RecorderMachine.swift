@@ -148,9 +148,10 @@ public struct RecorderMachine: Equatable, Sendable {
         return actions
     }
 
-    /// The camera runs in ready and recording, in the foreground, until the process leaves.
+    /// The camera runs while its picture is live (`Mode.live`), in the foreground, until the process
+    /// leaves; a boomerang that has all its pictures lets it rest.
     var cameraWanted: Bool {
-        !exiting && !inBackground && (mode == .ready || mode == .countdown || (mode == .recording && !capturedAll))
+        !exiting && !inBackground && mode.live && !(mode == .recording && capturedAll)
     }
 
     /// Rotation is allowed only while the camera runs and nothing records.

@@ -188,7 +188,7 @@ extension RecorderMachine {
             return model
         }
         var message: ScreenText?
-        if !cameraAvailable && (mode == .ready || mode == .countdown || mode == .recording) {
+        if !cameraAvailable && mode.live {
             message = .cameraUnavailable
         }
         return ViewModel(

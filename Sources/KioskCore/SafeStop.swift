@@ -16,7 +16,7 @@ public struct SafeStop: Equatable, Sendable {
     mutating func systemSleep(_ sleeping: Bool) -> [BoothCore.Effect] {
         sleepWaiting = sleeping
         return sleeping ? [.log("system sleep: the machine is about to sleep")]
-            : [.log("system sleep: the machine has resumed"), .reacquireSleep]
+            : [.log("system sleep: the machine has resumed"), .service(.reacquireSleep)]
     }
 
     /// The same before `ready`: nothing said, nothing reacquired (the message comes again after `ready`).
@@ -33,8 +33,8 @@ public struct SafeStop: Equatable, Sendable {
     mutating func look(writing: Bool) -> [BoothCore.Effect] {
         guard !writing else { return [] }
         var effects: [BoothCore.Effect] = []
-        if sleepWaiting { effects.append(.releaseSleep) }
-        if stopWaiting { effects.append(.stopProcess) }
+        if sleepWaiting { effects.append(.service(.releaseSleep)) }
+        if stopWaiting { effects.append(.service(.stopProcess)) }
         (sleepWaiting, stopWaiting) = (false, false)
         return effects
     }

@@ -14,9 +14,9 @@ struct BoothCoreShellRulesTests {
         #expect(core.handle(.turn(BoothCore.Turn()), at: 0).isEmpty)
         #expect(core.handle(.settings(BoothCore.Settings(idleTimeout: 10, idleAction: .discard)), at: 1 * Self.second).isEmpty)
         #expect(core.settings.idleTimeout == 10)
-        #expect(!core.handle(.turn(BoothCore.Turn()), at: 9 * Self.second).contains(.machine(.discardTake)))
+        #expect(!core.handle(.turn(BoothCore.Turn()), at: 9 * Self.second).contains(.file(.discard(own: false))))
         let due = core.handle(.turn(BoothCore.Turn()), at: 11 * Self.second)
-        #expect(due.contains(.machine(.discardTake)), "\(due)")
+        #expect(due.contains(.file(.discard(own: false))), "\(due)")
         #expect(due.contains(.log("idle for 10.0 s: the take is reset (idle-action discard)")), "\(due)")
     }
 
@@ -27,13 +27,13 @@ struct BoothCoreShellRulesTests {
         var core = BoothCore(machine: RecorderMachine(session: .once, outputPath: "/tmp/x.mov", orientation: .landscapeRight), now: 0)
         _ = core.handle(.start, at: 0)
         _ = core.handle(.cameraStarted(failure: nil, open: true), at: 0)
-        #expect(!core.handle(.turn(BoothCore.Turn()), at: 1).contains(.stopping))
+        #expect(!core.handle(.turn(BoothCore.Turn()), at: 1).contains(.service(.stopping)))
         let said = core.handle(.event(leaving), at: 2)
-        #expect(said.filter { $0 == .stopping }.count == 1, "\(said)")
+        #expect(said.filter { $0 == .service(.stopping) }.count == 1, "\(said)")
         #expect(core.stoppingSaid)
         var later: [BoothCore.Effect] = []
         for at in 3..<10 { later += core.handle(.turn(BoothCore.Turn()), at: Int64(at)) + core.handle(.event(.quit), at: Int64(at)) }
-        #expect(!later.contains(.stopping), "\(later)")
+        #expect(!later.contains(.service(.stopping)), "\(later)")
     }
 
     @Test("the live picture shows in ready, the countdown and the take, in no other mode", arguments: Mode.allCases)
@@ -55,5 +55,99 @@ struct BoothCoreShellRulesTests {
             #expect(!passed.contains(where: BoothCore.keeps), "\(fixture) + \(event): \(passed)")
           }
         }
+    }
+}
+
+/// The screen's rules the loop used to decide itself (BoothCore+Screen): the player's controls, the
+/// focus box and the loop's sleep.
+@Suite("BoothCore: which controls show, the focus box, the loop's sleep")
+struct BoothCoreScreenRulesTests {
+    static let ms: Int64 = 1_000_000
+
+    static func core(_ fixture: Fixture) -> BoothCore {
+        var core = BoothCore(machine: fixture.make(session: .loop), settings: BoothCore.Settings(attractAfter: 60), now: 0)
+        _ = core.handle(.cameraStarted(failure: nil, open: true), at: 0)
+        return core
+    }
+
+    @Test("the controls: always shown but while a take plays untouched for 3 s; a touch on the screen (or a tap) brings them back, a command that presses does not; the review starts with them", arguments: [
+        // (from, touches at (ms, on the screen), shown at (ms) ...)
+        (Fixture.ready, [(Int, Bool)](), [(10_000, true)]),
+        (.finished, [], [(10_000, true)]),
+        (.playing, [], [(2_999, true), (3_000, false)]),
+        (.playing, [(2_000, true)], [(4_999, true), (5_000, false)]),
+        (.playing, [(2_000, false)], [(3_000, false)]),
+    ])
+    func controls(from: Fixture, touches: [(Int, Bool)], shown: [(Int, Bool)]) {
+        var core = Self.core(from)
+        for (at, screen) in touches { _ = core.handle(.touch(swallow: false, screen: screen), at: Int64(at) * Self.ms) }
+        for (at, expected) in shown {
+            let t = Int64(at) * Self.ms
+            #expect(core.controlsShown(at: t) == expected, "\(from) at \(at) ms")
+            #expect(core.pressable(at: t) == (expected ? core.machine.visibleButtons : []))
+            #expect((core.shownModel(BoothCore.ViewFacts(), at: t) != nil) == expected)
+        }
+    }
+
+    @Test("Play Video starts the review with its controls showing, however long since the last touch")
+    func reviewShowsControls() {
+        var core = Self.core(.finished)
+        _ = core.handle(.event(.press(.playVideo)), at: 60_000 * Self.ms)
+        #expect(core.controlsShown(at: 62_999 * Self.ms))
+        #expect(!core.controlsShown(at: 63_000 * Self.ms))
+    }
+
+    @Test("a tap on the picture focuses only over the live picture, with the camera there and no attract screen", arguments: [
+        (Fixture.ready, true), (.countdown, true), (.recording, true), (.readyNoCamera, false), (.finished, false), (.playing, false),
+        (.sharing, false), (.libraryGrid, false),
+    ])
+    func focus(from: Fixture, focuses: Bool) {
+        var core = Self.core(from)
+        let said = core.handle(.focus(Point(x: 1, y: 2)), at: 0)
+        #expect(said == (focuses ? [.camera(.focus), .redraw] : []), "\(from): \(said)")
+    }
+
+    @Test("no focus on the attract screen: its first touch only wakes it")
+    func noFocusOnAttract() {
+        var core = Self.core(.ready)
+        _ = core.handle(.turn(BoothCore.Turn()), at: 61_000 * Self.ms)
+        #expect(core.attracting)
+        #expect(core.handle(.focus(Point(x: 1, y: 2)), at: 61_001 * Self.ms).isEmpty)
+    }
+
+    @Test("the loop sleeps 8 ms while something moves by itself (the player, the countdown, the focus box, the attract screen, the flash), else 33 ms", arguments: [
+        (Fixture.ready, false, 0, 33), (.ready, true, 500, 8), (.ready, true, 1_000, 33), (.finished, false, 0, 33),
+        (.playing, false, 0, 8), (.countdown, false, 0, 8), (.recording, false, 0, 33), (.recording, true, 999, 8),
+    ])
+    func idleWait(from: Fixture, tapped: Bool, after: Int, wait: Int) {
+        var core = Self.core(from)
+        if tapped { _ = core.handle(.focus(Point(x: 1, y: 2)), at: 1_000 * Self.ms) }
+        #expect(core.idleWait(at: (1_000 + Int64(after)) * Self.ms) == wait, "\(from) \(after) ms after a tap")
+    }
+
+    @Test("the attract screen's pulse keeps the loop at 8 ms")
+    func idleWaitAttract() {
+        var core = Self.core(.ready)
+        _ = core.handle(.turn(BoothCore.Turn()), at: 61_000 * Self.ms)
+        #expect(core.idleWait(at: 61_000 * Self.ms) == 8)
+    }
+}
+
+/// The gate's admission of what arrives before `ready` (BoothCore+Ready), which the booth's loop used
+/// to decide itself.
+@Suite("BoothCore: what is handled, held or both before ready")
+struct BoothCoreAdmissionTests {
+    @Test("before ready only what the gate waits for and the camera's own reports are handled; a sleep is fed and held; the rest held; after ready everything is handled", arguments: [
+        (BoothCore.Arrival.awaited, BoothCore.Admission.handle), (.cameraReport, .handle), (.sleep, .feedAndHold), (.other, .hold),
+    ])
+    func admission(arrival: BoothCore.Arrival, before: BoothCore.Admission) {
+        var core = BoothCore(machine: RecorderMachine(session: .loop, outputPath: "/tmp/x.mov", orientation: .landscapeRight), now: 0,
+                             microphone: true)
+        _ = core.handle(.start, at: 0)
+        #expect(core.admits(arrival) == before)
+        _ = core.handle(.cameraStarted(failure: nil, open: true), at: 1)
+        #expect(core.admits(arrival) == before, "the gate still waits for the microphone")
+        #expect(core.handle(.microphoneTried(failure: nil), at: 2).contains(.ready))
+        #expect(core.admits(arrival) == .handle)
     }
 }

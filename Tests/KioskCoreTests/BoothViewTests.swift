@@ -29,13 +29,16 @@ struct BoothViewTests {
     @Test("the focus box grows over a second in 30 steps, then is gone; only over the live picture")
     func focusBox() {
         let ms: Int64 = 1_000_000
-        let facts = BoothCore.ViewFacts(focusBox: (Point(x: 10, y: 20), 100 * ms))
-        let ready = Self.core(.ready)
+        let facts = BoothCore.ViewFacts()
+        var ready = Self.core(.ready)
+        #expect(ready.handle(.focus(Point(x: 10, y: 20)), at: 100 * ms) == [.camera(.focus), .redraw])
         #expect(ready.viewModel(facts, at: 100 * ms).focusBox?.progress == 0)
         #expect(ready.viewModel(facts, at: 600 * ms).focusBox?.progress == 0.5)
         #expect(ready.viewModel(facts, at: 1_099 * ms).focusBox != nil)
         #expect(ready.viewModel(facts, at: 1_100 * ms).focusBox == nil, "gone after a second")
-        #expect(Self.core(.finished).viewModel(facts, at: 100 * ms).focusBox == nil)
+        var finished = Self.core(.finished)
+        #expect(finished.handle(.focus(Point(x: 10, y: 20)), at: 100 * ms).isEmpty)
+        #expect(finished.viewModel(facts, at: 100 * ms).focusBox == nil)
     }
 
     @Test("the share screen's first code joins the hotspot when there is one")

@@ -13,7 +13,7 @@ struct SafeStopTests {
     }
 
     static func lets(_ effects: [BoothCore.Effect]) -> [BoothCore.Effect] {
-        effects.filter { [.releaseSleep, .reacquireSleep, .stopProcess].contains($0) }
+        effects.filter { [.service(.releaseSleep), .service(.reacquireSleep), .service(.stopProcess)].contains($0) }
     }
 
     @Test("mid-take: the take stopped as on background; the sleep and the stop go only with recordingFinished, once", arguments: [true, false])
@@ -24,19 +24,19 @@ struct SafeStopTests {
         #expect(Self.lets(asked) == [])
         #expect(Self.lets(core.handle(.turn(BoothCore.Turn()), at: 1)) == [], "still writing")
         let finished = core.handle(.event(.recordingFinished(Fixture.goodTake)), at: 2)
-        #expect(Self.lets(finished) == [sleep ? .releaseSleep : .stopProcess], "\(finished)")
+        #expect(Self.lets(finished) == [sleep ? .service(.releaseSleep) : .service(.stopProcess)], "\(finished)")
         #expect(Self.lets(core.handle(.turn(BoothCore.Turn()), at: 3)) == [], "once")
     }
 
     @Test("in ready, and before ready: let go at once; the resume takes the inhibitor again (after ready only)")
     func nothingRecording() {
         var ready = Self.core(.ready)
-        #expect(Self.lets(ready.handle(.systemSleep(true), at: 0)) == [.releaseSleep])
-        #expect(Self.lets(ready.handle(.systemSleep(false), at: 1)) == [.reacquireSleep])
-        #expect(Self.lets(ready.handle(.terminalStop, at: 2)) == [.stopProcess])
+        #expect(Self.lets(ready.handle(.systemSleep(true), at: 0)) == [.service(.releaseSleep)])
+        #expect(Self.lets(ready.handle(.systemSleep(false), at: 1)) == [.service(.reacquireSleep)])
+        #expect(Self.lets(ready.handle(.terminalStop, at: 2)) == [.service(.stopProcess)])
         var starting = BoothCore(machine: Fixture.ready.make(), now: 0)
         let early = starting.handle(.systemSleep(true), at: 0)
-        #expect(early == [.releaseSleep], "nothing said, no background before ready: \(early)")
+        #expect(early == [.service(.releaseSleep)], "nothing said, no background before ready: \(early)")
         #expect(starting.handle(.systemSleep(false), at: 1) == [], "the resume comes again after ready")
     }
 }

@@ -1,0 +1,76 @@
+// The effects the core groups by the part of the booth that carries them out: the camera switch's
+// steps, the `--on-take` hooks' queue and tries, the photo, the file worker's jobs, and what the
+// service manager, logind and the process itself are told. Each is one case of `BoothCore.Effect`.
+import KioskContract
+
+extension BoothCore {
+    /// The camera switch's steps (BoothCore+Cameras).
+    public enum CameraEffect: Equatable, Sendable {
+        /// Try camera `index`: the booth, on its camera queue, stops camera `stop` first (the one in
+        /// use, or one passed over), starts `index` (nothing heard from any camera meanwhile) and
+        /// reports back (`cameraTried`).
+        case tryCamera(index: Int, stop: Int?)
+        /// The switch ended on camera `index`, now the one heard; `changed`: another than before
+        /// (the booth says `cameraChanged` with what it is).
+        case inUse(index: Int, changed: Bool)
+        /// A tap on the live picture: the camera in use is asked to focus (where it can).
+        case focus
+    }
+
+    /// The `--on-take` hooks (BoothCore+Jobs).
+    public enum HookEffect: Equatable, Sendable {
+        /// The hook queue as it is now, to be saved (on the file worker); `thenRetention`: a hook
+        /// succeeded or its take is gone, so retention runs again after the save.
+        case save(String, thenRetention: Bool)
+        /// A hook's try is due: the queue (its attempt counted) saved first, then `run` (its end comes
+        /// back as `hookEnded`).
+        case run(HookQueue.Run, queue: String)
+        /// A signal is ending the booth while a hook runs: the booth asks the hook to end (once).
+        case stop
+    }
+
+    /// The photo (PhotoWait).
+    public enum PhotoEffect: Equatable, Sendable {
+        /// The shutter: the core counted the photo out as `job` (its outcome brings it back).
+        case take(orientation: Orientation, job: FileJob)
+        /// The photo of `job` had no picture within `PhotoWait.waitLimit`: its request is withdrawn
+        /// and it is said as failed, unless a picture took it meanwhile (then it is on its way).
+        case withdraw(FileJob)
+    }
+
+    /// The file worker's jobs the core decides (BoothCore+Jobs, BoothCore+Share).
+    public enum FileEffect: Equatable, Sendable {
+        /// The job the booth is posting is counted out as `job` (`filePosted`): its report comes
+        /// back with it, and the exit waits for it.
+        case post(FileJob)
+        /// Retake, a new Start or an idle discard: the take goes if it is this run's own (`own`); one
+        /// left by an earlier run is kept.
+        case discard(own: Bool)
+        /// The share folder of the take handed over to `take`, its page with `question` (the
+        /// guestbook's) and `loops` (a boomerang); `takeShared` or `shareFailed` follows.
+        case writeShare(take: String, question: String?, loops: Bool)
+    }
+
+    /// What logind and systemd hear, and SIGTSTP's stop.
+    public enum ServiceEffect: Equatable, Sendable {
+        /// SIGHUP's reload is to be read: systemd hears RELOADING=1 and the file is read on a worker
+        /// (BoothCore+Reload).
+        case readConfiguration
+        /// The reload is done (accepted or refused): systemd hears READY=1.
+        case reloaded
+        /// What `systemctl status` shows now (STATUS=), said when it changed (BoothCore+Service).
+        case status(String)
+        /// `--metrics-file`'s figures, to be written with the disk's seconds at `bytesPerSecond` (the
+        /// last take's rate); `final`: as the booth leaves, waited for.
+        case metrics(BoothFigures, bytesPerSecond: Double?, final: Bool)
+        /// A sleep logind announced may go on (SafeStop): the inhibitor is released.
+        case releaseSleep
+        /// The machine resumed: the inhibitor is taken again.
+        case reacquireSleep
+        /// SIGTSTP's stop, now that the take is safe: the events said so far go out (at most 1 s),
+        /// then the process stops itself (SIGSTOP) until SIGCONT.
+        case stopProcess
+        /// The machine is on its way out: systemd hears STOPPING=1 (said once).
+        case stopping
+    }
+}
