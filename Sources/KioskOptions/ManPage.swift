@@ -19,6 +19,7 @@ extension OptionParser {
             #".B kiosk-recorder send"#, #"\fICOMMAND\fR [\fIoptions\fR]"#, ".br",
             #".B kiosk-recorder list-cameras"#, ".br",
             #".B kiosk-recorder reel"#, #"\fIDIR\fR [\fB\-\-output\fR \fIFILE\fR] [\fB\-\-title\fR \fITEXT\fR] [\fB\-\-size\fR \fIWxH\fR] [\fB\-\-json\fR] [\fB\-\-force\fR]"#,
+            ".br", #".B kiosk-recorder config get"#, #"\fIKEY\fR [\fIoptions\fR]"#,
             ".SH DESCRIPTION",
             "A fullscreen SDL2 video booth for Linux touchscreens: it shows the camera live, lets a guest record, "
                 + "review, retake and accept a clip, and tells the program that started it what happened, as one JSON "
@@ -35,6 +36,9 @@ extension OptionParser {
                 + optionName("--output") + " (reel.mp4), which replaces an existing file only with " + optionName("--force")
                 + " and never a take. A take that cannot be read is left out and named; SIGINT or SIGTERM leave no file. "
                 + optionName("--json") + " prints reelProgress and reelFinished lines. Exit 0, 1 (no takes, none readable, or the film not finished), 2 (a bad option).",
+            ".TP", bold("config get") + #" \fIKEY\fR"#, "Print the setting " + #"\fIKEY\fR"# + " (a config file's key, an option's name without its dashes) as the booth reads it from "
+                + optionName("--config") + " and the other options given, and exit: 0 with its value on a line of its own (nothing for a setting not set), 2 for an unknown key or a bad config. "
+                + "Scripts read the booth's settings so (kiosk/install's hotspot), never with a parser of their own.",
             ".SH OPTIONS",
             "Every option can also be set as " + #"\fIkey\fR = \fIvalue\fR"# + " in the file " + optionName("--config") + " names; a flag wins over the file.",
         ]

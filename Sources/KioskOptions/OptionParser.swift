@@ -56,8 +56,10 @@ public struct OptionParser: Sendable {
         return ["--" + mode.name, arguments[1]] + arguments.dropFirst(2)
     }
 
-    /// Parses the arguments (without the program name).
-    public func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+    /// Parses the arguments (without the program name). `together: false` leaves out the rules
+    /// between options (`validate`): each value is still read and checked by its own (`config get`
+    /// asks what one setting reads as, in a file the booth may not run with yet).
+    public func parse(_ arguments: [String], together: Bool = true) throws(UsageError) -> Invocation {
         let arguments = try Self.flagsForMode(arguments)
         var settings: [Setting] = []
         var index = 0
@@ -133,7 +135,7 @@ public struct OptionParser: Sendable {
         if configuration.share.folder != nil, configuration.share.urlTemplate == nil, host.hotspot {
             configuration.share.urlTemplate = ShareAddress.hotspotTemplate
         }
-        try Self.validate(configuration)
+        if together { try Self.validate(configuration) }
         var player = PlayerOptions(loop: names.contains("loop"))
         if let fit = settings.last(where: { $0.spec.name == "fit" }) {
             guard let value = fit.value.flatMap(PictureFit.init(rawValue:)) else {

@@ -60,6 +60,10 @@ struct OptionSpec: Sendable {
     /// encoder FFmpeg lacks); nil for most options, whose values mean the same everywhere.
     let check: (@Sendable (HostFacts, String) throws(ValueError) -> Void)?
 
+    /// The setting's value in a configuration, written as a config file writes it; nil when it is
+    /// not set (a field that is nil). Nil for an option that is no setting.
+    var current: (@Sendable (Configuration) -> String?)?
+
     /// Whether `name = value` may appear in a config file: every setting may, no other option.
     var inConfigFile: Bool { setting != nil }
 
@@ -88,6 +92,7 @@ struct OptionSpec: Sendable {
         // The field is named once, in `sets`: the value is read by its kind, then put there.
         apply = { c, v throws(ValueError) in c[keyPath: field] = try kind.value(v) }
         self.check = check
+        current = { show($0[keyPath: field]) }
     }
 
     /// A setting whose field is nil while the option is not given (`--max-takes`, `--overlay`, a
@@ -100,6 +105,7 @@ struct OptionSpec: Sendable {
     ) {
         self.init(name, argument, default: shown, unit: unit, help: help, sets: field, reload: reload, reloadName: reloadName,
                   examples: examples, check: check, show: show, kind: kind.orNil)
+        current = { c in c[keyPath: field] == nil ? nil : show(c[keyPath: field]) }
     }
 
     /// This option, read but not offered (`unlistedWarning` says why when it is used).

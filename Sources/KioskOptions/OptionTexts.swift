@@ -27,6 +27,7 @@ extension OptionParser {
             "       kiosk-recorder list-cameras              print the cameras as JSON, exit",
             "       kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json] [--force]",
             "                                                the hosts' film of the takes in DIR",
+            "       kiosk-recorder config get KEY [options]  print a setting as the booth reads it (--config FILE)",
             "(The modes' old spellings, --play FILE, --check, --send COMMAND and --list-cameras, work the same.)",
             "A fullscreen touchscreen video booth. Events go to stdout as JSON lines; commands come on stdin.",
             "",

@@ -50,6 +50,22 @@ let host = HostFacts(isFolder: { path in
 let parser = OptionParser(readFile: { path in
     do throws(ConfigFile.ReadError) { return try ConfigFile.read(path) } catch { throw ConfigFileError(error.description) }
 }, host: host, warn: { Log.info($0) })
+// `config get KEY [options]`: one setting as this parser reads it (the scripts' one reader of kiosk.conf).
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "config" {
+    do throws(UsageError) {
+        let (key, options) = try SettingQuery.arguments(Array(CommandLine.arguments.dropFirst(2)))
+        guard case let .record(configuration) = try parser.parse(options, together: false) else {
+            throw UsageError("config get: the options after the key are the booth's own (--config FILE), no mode")
+        }
+        if let value = try SettingQuery.value(of: key, in: configuration) { LineWriter.standardOutput.enqueue(Data((value + "\n").utf8)) }
+        LineWriter.flushStandard()
+        exit(0)
+    } catch {
+        Log.write("kiosk-recorder: \(Log.escaped(error.message))\nTry 'kiosk-recorder --help'.\n")
+        LineWriter.flushStandard()
+        exit(2)
+    }
+}
 // Kept for SIGHUP: the same command line parsed again reads the config file anew, and its flags
 // still win over the file.
 let source = ConfigurationSource(parser: parser, arguments: Array(CommandLine.arguments.dropFirst()))
