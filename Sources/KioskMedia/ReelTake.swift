@@ -115,13 +115,7 @@ public final class ReelTake {
                 let d = try DecoderContext.make(for: audioStream)
                 d.pointer.pointee.flags2 |= AV_CODEC_FLAG2_SKIP_MANUAL
                 try d.open()
-                var chain = ""
-                if let leveling {
-                    chain += String(printf: "volume=%.3fdB:precision=float,", leveling.gain)
-                    if leveling.limiting {
-                        chain += String(printf: "alimiter=limit=%.5f:level=0:attack=5:release=50:latency=1,", pow(10, TakeLoudness.limit / 20))
-                    }
-                }
+                var chain = leveling.map { TakeLoudness.chain(gain: $0.gain, limiting: $0.limiting) + "," } ?? ""
                 chain += "aresample=48000"
                 let filter = try FilterGraph(chain, sampleRate: d.pointer.pointee.sample_rate, channels: d.pointer.pointee.ch_layout.nb_channels,
                                              format: d.pointer.pointee.sample_fmt, output: AV_SAMPLE_FMT_S16, outputRate: 48000, outputChannels: 2)

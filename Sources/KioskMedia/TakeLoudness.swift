@@ -71,6 +71,18 @@ public enum TakeLoudness {
     static let limit = -2.5
     /// A gain this small is no change: the take is left as it is.
     static let noChange = 0.1
+    /// How near the target (LU) the limiter's loss is made up; and in how many trials at most.
+    static let closeEnough = 0.5, trials = 4
+
+    /// libavfilter's text for the gain (and the limiter): what every pass that changes the sound
+    /// runs, the hand-over's and the reel's. A high-pass at 10 Hz first takes out a DC offset (a
+    /// cheap microphone's), which R128's weighting does not hear but which the gain would lift
+    /// into the limiter, squashing the voice riding on it; it is far under anything audible.
+    public static func chain(gain: Double, limiting: Bool) -> String {
+        var chain = String(printf: "highpass=f=10:poles=2,volume=%.3fdB:precision=float", gain)
+        if limiting { chain += String(printf: ",alimiter=limit=%.5f:level=0:attack=5:release=50:latency=1", pow(10, limit / 20)) }
+        return chain
+    }
 
     /// Sets `take`'s sound to `target` LUFS in place (`prepare` into a hidden file beside it, then
     /// renamed over it). Nil when there was nothing to do. Throws a `ShareError` naming the step;
@@ -99,15 +111,18 @@ public enum TakeLoudness {
         var gain = min(target - measured, maxGain)
         var limiting = peak + gain > limit
         guard abs(gain) >= noChange || limiting else { return nil }
+        // The limiter takes some loudness with the peaks: trial passes (measured, nothing written)
+        // lift the gain by what it took until the sound lands near the target. The file is then
+        // written once, so no pass ever meets a copy of its own (or one planted) at `copy`.
+        for _ in 0..<trials where limiting {
+            guard let reached = try pass(take, chain: chain(gain: gain, limiting: true), into: nil).loudness,
+                  abs(target - reached) > closeEnough, gain < maxGain else { break }
+            gain = min(gain + target - reached, maxGain)
+            limiting = peak + gain > limit
+        }
         unlink(copy)
         do throws(ShareError) {
-            var result = try pass(take, gain: gain, limiting: limiting, into: (copy, Int(info.st_mode & 0o7777)))
-            // The limiter took some loudness with the peaks: once more, lifted by what it took.
-            if limiting, let reached = result.loudness, abs(target - reached) > 0.5, gain < maxGain {
-                gain = min(gain + target - reached, maxGain)
-                limiting = peak + gain > limit
-                result = try pass(take, gain: gain, limiting: limiting, into: (copy, Int(info.st_mode & 0o7777)))
-            }
+            let result = try pass(take, chain: chain(gain: gain, limiting: limiting), into: (copy, Int(info.st_mode & 0o7777)))
             return Leveling(measured: measured, truePeak: peak, gain: gain, limited: limiting, result: result.loudness,
                             seconds: Double(MonotonicClock.now() - took) / 1e9)
         } catch {
@@ -118,7 +133,7 @@ public enum TakeLoudness {
 
     /// The take's integrated loudness (LUFS) and true peak (dBTP); nil: no sound track, or silence.
     static func measure(_ take: String) throws(ShareError) -> (loudness: Double, peak: Double)? {
-        let measured = try pass(take, gain: 0, limiting: false, into: nil)
+        let measured = try pass(take, chain: "anull", into: nil)
         guard let loudness = measured.loudness, let peak = measured.peak else { return nil }
         return (loudness, peak)
     }
@@ -128,9 +143,10 @@ public enum TakeLoudness {
         var peak: Double?
     }
 
-    /// One pass over the take's sound: decoded, through the gain (and the limiter), measured; with
-    /// `output`, encoded into a new file at its path (with its mode) beside the video's packets.
-    private static func pass(_ take: String, gain: Double, limiting: Bool, into output: (path: String, mode: Int)?) throws(ShareError) -> Pass {
+    /// One pass over the take's sound: decoded, through `chain` (nothing, or the gain and the
+    /// limiter), measured; with `output`, encoded into a new file at its path (with its mode)
+    /// beside the video's packets.
+    private static func pass(_ take: String, chain: String, into output: (path: String, mode: Int)?) throws(ShareError) -> Pass {
         let step = output.map { "writing the leveled take " + $0.path } ?? "measuring \(take)'s loudness"
         let demuxer: Demuxer
         do { demuxer = try Demuxer(path: take, interruption: Interruption(), timeout: MovieProbe.readTimeout) } catch {
@@ -139,7 +155,7 @@ public enum TakeLoudness {
         guard let audioStream = demuxer.bestStream(AVMEDIA_TYPE_AUDIO) else { return Pass() }
         var file: ShareMP4?
         do {
-            let sound = try SoundPass(stream: audioStream, gain: gain, limiting: limiting, encoding: output != nil)
+            let sound = try SoundPass(stream: audioStream, chain: chain, encoding: output != nil)
             var map: [Int32] = [], outputs: [UnsafeMutablePointer<AVStream>] = []
             if let output {
                 let made = try ShareMP4(path: output.path, mode: output.mode, container: take.lowercased().hasSuffix(".mp4") ? "mp4" : "mov")
@@ -176,7 +192,7 @@ public enum TakeLoudness {
     }
 }
 
-/// The sound's way through one pass: the AAC decoder, the filter (gain, limiter; S16 out in AAC
+/// The sound's way through one pass: the AAC decoder, the filter (the pass's chain; S16 out in AAC
 /// frames), the meter, and with `encoding` the AAC encoder whose packets take the times of the
 /// packets read, in order.
 private final class SoundPass {
@@ -195,17 +211,13 @@ private final class SoundPass {
     /// Samples given to the filter: the next frame's time there.
     private var filtered: Int64 = 0
 
-    init(stream: UnsafeMutablePointer<AVStream>, gain: Double, limiting: Bool, encoding: Bool) throws(AVError) {
+    init(stream: UnsafeMutablePointer<AVStream>, chain: String, encoding: Bool) throws(AVError) {
         decoder = try DecoderContext.make(for: stream)
         // Every frame whole: a trimmed take's edit list asks to skip samples, which the new packets,
         // one for one, keep in place.
         decoder.pointer.pointee.flags2 |= AV_CODEC_FLAG2_SKIP_MANUAL
         try decoder.open()
         let rate = decoder.pointer.pointee.sample_rate, channels = decoder.pointer.pointee.ch_layout.nb_channels
-        var chain = String(printf: "volume=%.3fdB:precision=float", gain)
-        if limiting {
-            chain += String(printf: ",alimiter=limit=%.5f:level=0:attack=5:release=50:latency=1", pow(10, TakeLoudness.limit / 20))
-        }
         // Measured as floats (a take's peaks over full scale count); encoded from S16, as a take is.
         filter = try FilterGraph(chain, sampleRate: rate, channels: channels, format: decoder.pointer.pointee.sample_fmt,
                                  output: encoding ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_FLT, frameSize: 1024)
