@@ -132,8 +132,10 @@ public enum TakeLoudness {
     }
 
     /// The take's integrated loudness (LUFS) and true peak (dBTP); nil: no sound track, or silence.
-    static func measure(_ take: String) throws(ShareError) -> (loudness: Double, peak: Double)? {
-        let measured = try pass(take, chain: "anull", into: nil)
+    /// With `channels`, as its sound comes to that many channels (the reel's stereo: a 5.1 take is
+    /// measured after the downmix it will be heard through).
+    static func measure(_ take: String, channels: Int32? = nil) throws(ShareError) -> (loudness: Double, peak: Double)? {
+        let measured = try pass(take, chain: "anull", channels: channels, into: nil)
         guard let loudness = measured.loudness, let peak = measured.peak else { return nil }
         return (loudness, peak)
     }
@@ -144,9 +146,9 @@ public enum TakeLoudness {
     }
 
     /// One pass over the take's sound: decoded, through `chain` (nothing, or the gain and the
-    /// limiter), measured; with `output`, encoded into a new file at its path (with its mode)
-    /// beside the video's packets.
-    private static func pass(_ take: String, chain: String, into output: (path: String, mode: Int)?) throws(ShareError) -> Pass {
+    /// limiter) and to `channels` (as it is, by default), measured; with `output`, encoded into a
+    /// new file at its path (with its mode) beside the video's packets.
+    private static func pass(_ take: String, chain: String, channels: Int32? = nil, into output: (path: String, mode: Int)?) throws(ShareError) -> Pass {
         let step = output.map { "writing the leveled take " + $0.path } ?? "measuring \(take)'s loudness"
         let demuxer: Demuxer
         do { demuxer = try Demuxer(path: take, interruption: Interruption(), timeout: MovieProbe.readTimeout) } catch {
@@ -155,7 +157,7 @@ public enum TakeLoudness {
         guard let audioStream = demuxer.bestStream(AVMEDIA_TYPE_AUDIO) else { return Pass() }
         var file: ShareMP4?
         do {
-            let sound = try SoundPass(stream: audioStream, chain: chain, encoding: output != nil)
+            let sound = try SoundPass(stream: audioStream, chain: chain, channels: channels, encoding: output != nil)
             var map: [Int32] = [], outputs: [UnsafeMutablePointer<AVStream>] = []
             if let output {
                 let made = try ShareMP4(path: output.path, mode: output.mode, container: take.lowercased().hasSuffix(".mp4") ? "mp4" : "mov")
@@ -211,7 +213,7 @@ private final class SoundPass {
     /// Samples given to the filter: the next frame's time there.
     private var filtered: Int64 = 0
 
-    init(stream: UnsafeMutablePointer<AVStream>, chain: String, encoding: Bool) throws(AVError) {
+    init(stream: UnsafeMutablePointer<AVStream>, chain: String, channels outputChannels: Int32?, encoding: Bool) throws(AVError) {
         decoder = try DecoderContext.make(for: stream)
         // Every frame whole: a trimmed take's edit list asks to skip samples, which the new packets,
         // one for one, keep in place.
@@ -220,9 +222,9 @@ private final class SoundPass {
         let rate = decoder.pointer.pointee.sample_rate, channels = decoder.pointer.pointee.ch_layout.nb_channels
         // Measured as floats (a take's peaks over full scale count); encoded from S16, as a take is.
         filter = try FilterGraph(chain, sampleRate: rate, channels: channels, format: decoder.pointer.pointee.sample_fmt,
-                                 output: encoding ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_FLT, frameSize: 1024)
-        meter = try LoudnessMeter(channels: Int(channels), sampleRate: Int(rate))
-        encoder = encoding ? try AudioEncoder(sampleRate: Int(rate), channels: Int(channels), globalHeader: true, failure: InjectedFailure(after: nil)) : nil
+                                 output: encoding ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_FLT, outputChannels: outputChannels, frameSize: 1024)
+        meter = try LoudnessMeter(channels: Int(filter.channels), sampleRate: Int(rate))
+        encoder = encoding ? try AudioEncoder(sampleRate: Int(rate), channels: Int(filter.channels), globalHeader: true, failure: InjectedFailure(after: nil)) : nil
         frame = try Frame()
         encoded = try Packet()
     }

@@ -142,6 +142,25 @@ struct LoudnessEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".take.leveled.mov").path))
     }
 
+    @Test("the film (reel) of a 5.1 take: at -16 ± 1 LUFS and at most -1 dBTP by ffmpeg's ebur128, measured as the film has it (after the downmix to stereo)")
+    func surroundInTheFilm() throws {
+        let folder = try testFolder("loudness-surround")
+        let takes = folder.appendingPathComponent("takes").path, film = folder.appendingPathComponent("film.mp4").path
+        try FileManager.default.createDirectory(atPath: takes, withIntermediateDirectories: true)
+        // Speech-like noise in all six channels (the same in each), AAC 5.1, beside a gray picture.
+        let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=352x288:r=30:d=3",
+                                   "-f", "lavfi", "-i", "anoisesrc=color=pink:seed=7:amplitude=0.1:duration=3,tremolo=f=4:d=0.8",
+                                   "-af", "pan=5.1(side)|FL=c0|FR=c0|FC=c0|LFE=c0|SL=c0|SR=c0", "-c:v", "mpeg4", "-c:a", "aac", "-shortest",
+                                   takes + "/a.mov"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let r = try RecorderProcess(["reel", takes, "--output", film])
+        #expect(r.exitStatus(timeout: 60) == 0, "\(r.stderr)")
+        let delivered = try Self.measure(["-i", film])
+        print("surround: the film of a 5.1 take at \(delivered.integrated) LUFS (\(delivered.truePeak) dBTP)")
+        #expect(abs(delivered.integrated - -16) <= 1, "the film at \(delivered.integrated) LUFS")
+        #expect(delivered.truePeak <= -1, "true peak \(delivered.truePeak) dBTP")
+    }
+
     @Test("--loudness with a Retake and a trim: the Retake's discard takes the leveled copy with the take; a trimmed take is leveled after its cut, the outcome both trimmed and leveled")
     func retakeAndTrim() throws {
         let folder = try testFolder("loudness-trim")
