@@ -19,6 +19,9 @@ import KioskSystem
 final class LoudnessMeter {
     private var state: UnsafeMutablePointer<ebur128_state>?
     private let channels: Int
+    private let sampleRate: Int
+    /// Samples (per channel) measured so far: a take shorter than a gating block is measured whole.
+    private var frames = 0
     private let tally: OwnerTally
 
     init(channels: Int, sampleRate: Int) throws(AVError) {
@@ -27,7 +30,7 @@ final class LoudnessMeter {
             throw AVError(code: AVError.code(posix: ENOMEM), call: "ebur128_init")
         }
         self.state = state
-        self.channels = channels
+        (self.channels, self.sampleRate) = (channels, sampleRate)
         tally = OwnerTally(LoudnessMeter.self)
     }
 
@@ -38,6 +41,7 @@ final class LoudnessMeter {
     func add(_ frame: UnsafeMutablePointer<AVFrame>) {
         guard let data = frame.pointee.data.0, frame.pointee.nb_samples > 0 else { return }
         let count = Int(frame.pointee.nb_samples)
+        frames += count
         if frame.pointee.format == AV_SAMPLE_FMT_FLT.rawValue {
             data.withMemoryRebound(to: Float.self, capacity: count * channels) { _ = ebur128_add_frames_float(state, $0, count) }
         } else {
@@ -45,10 +49,16 @@ final class LoudnessMeter {
         }
     }
 
-    /// The integrated loudness (LUFS); nil when nothing was above the gate (silence).
+    /// The integrated loudness (LUFS); nil when nothing was above the gate (silence). R128 gates
+    /// 400 ms blocks, so a sound shorter than one has no integrated loudness: it is measured whole,
+    /// ungated (`ebur128_loudness_window` over all of it, a momentary loudness of its own length),
+    /// so a short loud take is still set to the target and its peaks held under the ceiling.
     var integrated: Double? {
         var value = 0.0
-        guard ebur128_loudness_global(state, &value) == 0, value.isFinite else { return nil }
+        if ebur128_loudness_global(state, &value) == 0, value.isFinite { return value }
+        let milliseconds = frames * 1000 / max(sampleRate, 1)
+        guard milliseconds > 0, milliseconds < TakeLoudness.gatingBlock,
+              ebur128_loudness_window(state, UInt(milliseconds), &value) == 0, value.isFinite, value > TakeLoudness.silence else { return nil }
         return value
     }
 
@@ -71,6 +81,10 @@ public enum TakeLoudness {
     static let limit = -2.5
     /// A gain this small is no change: the take is left as it is.
     static let noChange = 0.1
+    /// R128's gating block (ms): a sound shorter than it is measured whole, ungated.
+    static let gatingBlock = 400
+    /// R128's absolute gate (LUFS): quieter than this is silence.
+    static let silence = -70.0
     /// How near the target (LU) the limiter's loss is made up; and in how many trials at most.
     static let closeEnough = 0.5, trials = 4
 
