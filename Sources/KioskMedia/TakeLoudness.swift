@@ -1,7 +1,9 @@
 // The take's loudness at its hand-over (`--loudness`): its sound measured with libebur128
 // (EBU R128 integrated loudness, ITU-R BS.1770 true peak), then set to the target by one gain and,
 // where the gain would lift a peak over the ceiling, FFmpeg's lookahead limiter (`alimiter`, its
-// delay compensated). The sound is re-encoded once; every video packet is copied untouched. Each
+// delay compensated), a DC offset filtered out first. Where the limiter takes loudness with the
+// peaks, trial passes (measured, nothing written) find the gain that makes it up; then the sound is
+// re-encoded once, the file written once; every video packet is copied untouched. Each
 // AAC packet written takes the time of the packet it replaces (the encoder's priming stands where
 // the take's stood), so the sound stays where it was against the picture.
 // Like a trim, the new file is written beside the take under a hidden name, synced, and renamed
