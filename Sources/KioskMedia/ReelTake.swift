@@ -1,7 +1,8 @@
 // One take's way into the hosts' film (Reel): its packets read in file order, its pictures decoded,
 // turned upright by its display matrix, scaled to fit the film with black bars, each at its own time
-// (libavfilter's transpose, scale, pad), its sound decoded and set to −16 LUFS (libebur128's
-// measure, libavfilter's volume and alimiter), made 48 kHz stereo (aresample).
+// (libavfilter's transpose, scale, pad), its sound decoded, made 48 kHz stereo (aresample) and set
+// to −16 LUFS as the film has it (libebur128's measure after the downmix, libavfilter's volume and
+// alimiter).
 import CFFmpeg
 import FoundationEssentials
 import Glibc
@@ -53,7 +54,8 @@ public final class ReelTake {
             throw ReelError("no picture of it decodes: \(error)")
         }
         let measured: (loudness: Double, peak: Double)?
-        do { measured = try TakeLoudness.measure(path) } catch { measured = nil }
+        // Measured as the film has it, in stereo: a 5.1 take's downmix is quieter than its six channels.
+        do { measured = try TakeLoudness.measure(path, channels: 2) } catch { measured = nil }
         leveling = measured.map { m -> (gain: Double, limiting: Bool) in
             let gain = min(Reel.loudness - m.loudness, TakeLoudness.maxGain)
             return (gain, m.peak + gain > TakeLoudness.limit)
@@ -115,14 +117,9 @@ public final class ReelTake {
                 let d = try DecoderContext.make(for: audioStream)
                 d.pointer.pointee.flags2 |= AV_CODEC_FLAG2_SKIP_MANUAL
                 try d.open()
-                var chain = ""
-                if let leveling {
-                    chain += String(printf: "volume=%.3fdB:precision=float,", leveling.gain)
-                    if leveling.limiting {
-                        chain += String(printf: "alimiter=limit=%.5f:level=0:attack=5:release=50:latency=1,", pow(10, TakeLoudness.limit / 20))
-                    }
-                }
-                chain += "aresample=48000"
+                // Down to the film's stereo first (as it was measured), then the gain and limiter.
+                var chain = "aresample=48000,aformat=channel_layouts=stereo"
+                if let leveling { chain += "," + TakeLoudness.chain(gain: leveling.gain, limiting: leveling.limiting) }
                 let filter = try FilterGraph(chain, sampleRate: d.pointer.pointee.sample_rate, channels: d.pointer.pointee.ch_layout.nb_channels,
                                              format: d.pointer.pointee.sample_fmt, output: AV_SAMPLE_FMT_S16, outputRate: 48000, outputChannels: 2)
                 sound = (audioStream, d, filter)

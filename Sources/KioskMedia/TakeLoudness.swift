@@ -1,7 +1,9 @@
 // The take's loudness at its hand-over (`--loudness`): its sound measured with libebur128
 // (EBU R128 integrated loudness, ITU-R BS.1770 true peak), then set to the target by one gain and,
 // where the gain would lift a peak over the ceiling, FFmpeg's lookahead limiter (`alimiter`, its
-// delay compensated). The sound is re-encoded once; every video packet is copied untouched. Each
+// delay compensated), a DC offset filtered out first. Where the limiter takes loudness with the
+// peaks, trial passes (measured, nothing written) find the gain that makes it up; then the sound is
+// re-encoded once, the file written once; every video packet is copied untouched. Each
 // AAC packet written takes the time of the packet it replaces (the encoder's priming stands where
 // the take's stood), so the sound stays where it was against the picture.
 // Like a trim, the new file is written beside the take under a hidden name, synced, and renamed
@@ -20,6 +22,9 @@ import KioskSystem
 final class LoudnessMeter {
     private var state: UnsafeMutablePointer<ebur128_state>?
     private let channels: Int
+    private let sampleRate: Int
+    /// Samples (per channel) measured so far: a take shorter than a gating block is measured whole.
+    private var frames = 0
     private let tally: OwnerTally
 
     init(channels: Int, sampleRate: Int) throws(AVError) {
@@ -28,7 +33,7 @@ final class LoudnessMeter {
             throw AVError(code: AVError.code(posix: ENOMEM), call: "ebur128_init")
         }
         self.state = state
-        self.channels = channels
+        (self.channels, self.sampleRate) = (channels, sampleRate)
         tally = OwnerTally(LoudnessMeter.self)
     }
 
@@ -39,6 +44,7 @@ final class LoudnessMeter {
     func add(_ frame: UnsafeMutablePointer<AVFrame>) {
         guard let data = frame.pointee.data.0, frame.pointee.nb_samples > 0 else { return }
         let count = Int(frame.pointee.nb_samples)
+        frames += count
         if frame.pointee.format == AV_SAMPLE_FMT_FLT.rawValue {
             data.withMemoryRebound(to: Float.self, capacity: count * channels) { _ = ebur128_add_frames_float(state, $0, count) }
         } else {
@@ -46,10 +52,16 @@ final class LoudnessMeter {
         }
     }
 
-    /// The integrated loudness (LUFS); nil when nothing was above the gate (silence).
+    /// The integrated loudness (LUFS); nil when nothing was above the gate (silence). R128 gates
+    /// 400 ms blocks, so a sound shorter than one has no integrated loudness: it is measured whole,
+    /// ungated (`ebur128_loudness_window` over all of it, a momentary loudness of its own length),
+    /// so a short loud take is still set to the target and its peaks held under the ceiling.
     var integrated: Double? {
         var value = 0.0
-        guard ebur128_loudness_global(state, &value) == 0, value.isFinite else { return nil }
+        if ebur128_loudness_global(state, &value) == 0, value.isFinite { return value }
+        let milliseconds = frames * 1000 / max(sampleRate, 1)
+        guard milliseconds > 0, milliseconds < TakeLoudness.gatingBlock,
+              ebur128_loudness_window(state, UInt(milliseconds), &value) == 0, value.isFinite, value > TakeLoudness.silence else { return nil }
         return value
     }
 
@@ -69,9 +81,27 @@ public enum TakeLoudness {
     public static let maxGain = 30.0
     /// Where the limiter holds the samples (dBFS), under the true-peak ceiling (−1 dBTP) by the
     /// room the peaks between samples and the AAC encoder's overshoot take.
-    static let limit = -2.5
+    /// A clap (a burst of clipped square waves) showed −1.1 dBTP after the encoder at −2.5; −3 keeps
+    /// such a take's true peak under the ceiling with room to spare.
+    static let limit = -3.0
     /// A gain this small is no change: the take is left as it is.
     static let noChange = 0.1
+    /// R128's gating block (ms): a sound shorter than it is measured whole, ungated.
+    static let gatingBlock = 400
+    /// R128's absolute gate (LUFS): quieter than this is silence.
+    static let silence = -70.0
+    /// How near the target (LU) the limiter's loss is made up; and in how many trials at most.
+    static let closeEnough = 0.5, trials = 4
+
+    /// libavfilter's text for the gain (and the limiter): what every pass that changes the sound
+    /// runs, the hand-over's and the reel's. A high-pass at 10 Hz first takes out a DC offset (a
+    /// cheap microphone's), which R128's weighting does not hear but which the gain would lift
+    /// into the limiter, squashing the voice riding on it; it is far under anything audible.
+    public static func chain(gain: Double, limiting: Bool) -> String {
+        var chain = String(printf: "highpass=f=10:poles=2,volume=%.3fdB:precision=float", gain)
+        if limiting { chain += String(printf: ",alimiter=limit=%.5f:level=0:attack=5:release=50:latency=1", pow(10, limit / 20)) }
+        return chain
+    }
 
     /// Sets `take`'s sound to `target` LUFS in place (`prepare` into a hidden file beside it, then
     /// renamed over it). Nil when there was nothing to do. Throws a `ShareError` naming the step;
@@ -100,15 +130,18 @@ public enum TakeLoudness {
         var gain = min(target - measured, maxGain)
         var limiting = peak + gain > limit
         guard abs(gain) >= noChange || limiting else { return nil }
+        // The limiter takes some loudness with the peaks: trial passes (measured, nothing written)
+        // lift the gain by what it took until the sound lands near the target. The file is then
+        // written once, so no pass ever meets a copy of its own (or one planted) at `copy`.
+        for _ in 0..<trials where limiting {
+            guard let reached = try pass(take, chain: chain(gain: gain, limiting: true), into: nil).loudness,
+                  abs(target - reached) > closeEnough, gain < maxGain else { break }
+            gain = min(gain + target - reached, maxGain)
+            limiting = peak + gain > limit
+        }
         unlink(copy)
         do throws(ShareError) {
-            var result = try pass(take, gain: gain, limiting: limiting, into: (copy, Int(info.st_mode & 0o7777)))
-            // The limiter took some loudness with the peaks: once more, lifted by what it took.
-            if limiting, let reached = result.loudness, abs(target - reached) > 0.5, gain < maxGain {
-                gain = min(gain + target - reached, maxGain)
-                limiting = peak + gain > limit
-                result = try pass(take, gain: gain, limiting: limiting, into: (copy, Int(info.st_mode & 0o7777)))
-            }
+            let result = try pass(take, chain: chain(gain: gain, limiting: limiting), into: (copy, Int(info.st_mode & 0o7777)))
             return Leveling(measured: measured, truePeak: peak, gain: gain, limited: limiting, result: result.loudness,
                             seconds: Double(MonotonicClock.now() - took) / 1e9)
         } catch {
@@ -118,8 +151,10 @@ public enum TakeLoudness {
     }
 
     /// The take's integrated loudness (LUFS) and true peak (dBTP); nil: no sound track, or silence.
-    static func measure(_ take: String) throws(ShareError) -> (loudness: Double, peak: Double)? {
-        let measured = try pass(take, gain: 0, limiting: false, into: nil)
+    /// With `channels`, as its sound comes to that many channels (the reel's stereo: a 5.1 take is
+    /// measured after the downmix it will be heard through).
+    static func measure(_ take: String, channels: Int32? = nil) throws(ShareError) -> (loudness: Double, peak: Double)? {
+        let measured = try pass(take, chain: "anull", channels: channels, into: nil)
         guard let loudness = measured.loudness, let peak = measured.peak else { return nil }
         return (loudness, peak)
     }
@@ -129,9 +164,10 @@ public enum TakeLoudness {
         var peak: Double?
     }
 
-    /// One pass over the take's sound: decoded, through the gain (and the limiter), measured; with
-    /// `output`, encoded into a new file at its path (with its mode) beside the video's packets.
-    private static func pass(_ take: String, gain: Double, limiting: Bool, into output: (path: String, mode: Int)?) throws(ShareError) -> Pass {
+    /// One pass over the take's sound: decoded, through `chain` (nothing, or the gain and the
+    /// limiter) and to `channels` (as it is, by default), measured; with `output`, encoded into a
+    /// new file at its path (with its mode) beside the video's packets.
+    private static func pass(_ take: String, chain: String, channels: Int32? = nil, into output: (path: String, mode: Int)?) throws(ShareError) -> Pass {
         let step = output.map { "writing the leveled take " + $0.path } ?? "measuring \(take)'s loudness"
         let demuxer: Demuxer
         do { demuxer = try Demuxer(path: take, interruption: Interruption(), timeout: MovieProbe.readTimeout) } catch {
@@ -140,7 +176,7 @@ public enum TakeLoudness {
         guard let audioStream = demuxer.bestStream(AVMEDIA_TYPE_AUDIO) else { return Pass() }
         var file: ShareMP4?
         do {
-            let sound = try SoundPass(stream: audioStream, gain: gain, limiting: limiting, encoding: output != nil)
+            let sound = try SoundPass(stream: audioStream, chain: chain, channels: channels, encoding: output != nil)
             var map: [Int32] = [], outputs: [UnsafeMutablePointer<AVStream>] = []
             if let output {
                 let made = try ShareMP4(path: output.path, mode: output.mode, container: take.lowercased().hasSuffix(".mp4") ? "mp4" : "mov")
@@ -177,7 +213,7 @@ public enum TakeLoudness {
     }
 }
 
-/// The sound's way through one pass: the AAC decoder, the filter (gain, limiter; S16 out in AAC
+/// The sound's way through one pass: the AAC decoder, the filter (the pass's chain; S16 out in AAC
 /// frames), the meter, and with `encoding` the AAC encoder whose packets take the times of the
 /// packets read, in order.
 private final class SoundPass {
@@ -196,22 +232,18 @@ private final class SoundPass {
     /// Samples given to the filter: the next frame's time there.
     private var filtered: Int64 = 0
 
-    init(stream: UnsafeMutablePointer<AVStream>, gain: Double, limiting: Bool, encoding: Bool) throws(AVError) {
+    init(stream: UnsafeMutablePointer<AVStream>, chain: String, channels outputChannels: Int32?, encoding: Bool) throws(AVError) {
         decoder = try DecoderContext.make(for: stream)
         // Every frame whole: a trimmed take's edit list asks to skip samples, which the new packets,
         // one for one, keep in place.
         decoder.pointer.pointee.flags2 |= AV_CODEC_FLAG2_SKIP_MANUAL
         try decoder.open()
         let rate = decoder.pointer.pointee.sample_rate, channels = decoder.pointer.pointee.ch_layout.nb_channels
-        var chain = String(printf: "volume=%.3fdB:precision=float", gain)
-        if limiting {
-            chain += String(printf: ",alimiter=limit=%.5f:level=0:attack=5:release=50:latency=1", pow(10, TakeLoudness.limit / 20))
-        }
         // Measured as floats (a take's peaks over full scale count); encoded from S16, as a take is.
         filter = try FilterGraph(chain, sampleRate: rate, channels: channels, format: decoder.pointer.pointee.sample_fmt,
-                                 output: encoding ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_FLT, frameSize: 1024)
-        meter = try LoudnessMeter(channels: Int(channels), sampleRate: Int(rate))
-        encoder = encoding ? try AudioEncoder(sampleRate: Int(rate), channels: Int(channels), globalHeader: true, failure: InjectedFailure(after: nil)) : nil
+                                 output: encoding ? AV_SAMPLE_FMT_S16 : AV_SAMPLE_FMT_FLT, outputChannels: outputChannels, frameSize: 1024)
+        meter = try LoudnessMeter(channels: Int(filter.channels), sampleRate: Int(rate))
+        encoder = encoding ? try AudioEncoder(sampleRate: Int(rate), channels: Int(filter.channels), globalHeader: true, failure: InjectedFailure(after: nil)) : nil
         frame = try Frame()
         encoded = try Packet()
     }

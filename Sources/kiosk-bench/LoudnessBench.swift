@@ -38,8 +38,7 @@ func loudnessBench(_ o: [String: String]) {
         unlink(theirs)
         let start = MonotonicClock.now()
         let measured = measure(["ffmpeg", "-v", "error", "-i", take, "-map", "0:a", "-af", "ebur128=peak=true", "-f", "null", "-"])
-        var chain = String(format: "volume=%.3fdB:precision=float", done.gain)
-        if done.limited { chain += String(format: ",alimiter=limit=%.5f:level=0:attack=5:release=50:latency=1", pow(10, -2.5 / 20)) }
+        let chain = TakeLoudness.chain(gain: done.gain, limiting: done.limited)
         let encoded = measure(["ffmpeg", "-v", "error", "-i", take, "-map", "0", "-c:v", "copy", "-af", chain, "-c:a", "aac",
                                "-b:a", "\(MovieSettings.aacBitrate(channels: 1))", "-movflags", "+faststart", theirs])
         theirsWall.append(Double(MonotonicClock.now() - start) / 1e9)

@@ -103,6 +103,65 @@ struct LoudnessEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".take.leveled.mov").path))
     }
 
+    /// Sounds whose peaks the gain lifts into the limiter, raw S16LE stereo at 48 kHz: `clap`, the
+    /// speech-like noise at −25 LUFS with a full-scale clap each second (5 ms of a 1.7 kHz square
+    /// wave, clipped as a converter clips it); `dc`, a 440 Hz tone at about −30 LUFS riding on a DC
+    /// offset of 0.3 (a cheap microphone's), which R128's weighting does not hear.
+    static func peakySound(_ kind: String, in folder: URL) throws -> String {
+        let raw = folder.appendingPathComponent("\(kind).raw").path
+        let made: ProgramRun
+        if kind == "clap" {
+            let noise = try speechLikeNoise(in: folder, lufs: -25)
+            made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "s16le", "-ac", "2", "-ar", "48000", "-i", noise, "-f", "lavfi", "-i",
+                                   "aevalsrc=exprs='if(lt(mod(t,1),0.005),sgn(sin(2*PI*1700*t)),0)':s=48000:d=8",
+                                   "-filter_complex", "[0][1]amerge=inputs=2,pan=stereo|c0=c0+c2|c1=c1+c2", "-f", "s16le", raw])
+        } else {
+            made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "aevalsrc=exprs='0.3+0.033*sin(2*PI*440*t)':s=48000:d=8",
+                                   "-ac", "2", "-f", "s16le", raw])
+        }
+        try #require(made.status == 0, "\(made.stderr)")
+        return raw
+    }
+
+    @Test("--loudness -16 on takes whose peaks the gain lifts into the limiter (speech-like noise with a full-scale clap each second; a tone on a DC offset): each delivered at -16 ± 1 LUFS and at most -1 dBTP by ffmpeg's ebur128, the outcome saying the limiter held them, nothing left beside the take",
+          arguments: ["clap", "dc"])
+    func limited(_ kind: String) throws {
+        let folder = try testFolder("loudness-\(kind)")
+        let sound = try Self.peakySound(kind, in: folder)
+        let (before, after, outcome, stderr) = try Self.take(folder, ["--microphone", "kiosk_fake_mic", "--loudness", "-16"], seconds: 4,
+                                                             environment: try Self.microphone(playing: sound, in: folder))
+        let recorded = try Self.measure(["-i", before]), delivered = try Self.measure(["-i", after])
+        print("loudness \(kind): recorded \(recorded.integrated) LUFS (\(recorded.truePeak) dBTP), delivered \(delivered.integrated) LUFS (\(delivered.truePeak) dBTP); \(outcome)")
+        #expect(!stderr.contains("loudnessFailed") && !stderr.contains("File exists"), "\(stderr)")
+        #expect(abs(delivered.integrated - -16) <= 1, "delivered at \(delivered.integrated) LUFS")
+        #expect(delivered.truePeak <= -1, "true peak \(delivered.truePeak) dBTP")
+        guard case let .leveled(_, loudness) = outcome.unasked else {
+            Issue.record("no loudness in the outcome: \(outcome)")
+            return
+        }
+        #expect(loudness.limited, "\(loudness)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".take.leveled.mov").path))
+    }
+
+    @Test("the film (reel) of a 5.1 take: at -16 ± 1 LUFS and at most -1 dBTP by ffmpeg's ebur128, measured as the film has it (after the downmix to stereo)")
+    func surroundInTheFilm() throws {
+        let folder = try testFolder("loudness-surround")
+        let takes = folder.appendingPathComponent("takes").path, film = folder.appendingPathComponent("film.mp4").path
+        try FileManager.default.createDirectory(atPath: takes, withIntermediateDirectories: true)
+        // Speech-like noise in all six channels (the same in each), AAC 5.1, beside a gray picture.
+        let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=352x288:r=30:d=3",
+                                   "-f", "lavfi", "-i", "anoisesrc=color=pink:seed=7:amplitude=0.1:duration=3,tremolo=f=4:d=0.8",
+                                   "-af", "pan=5.1(side)|FL=c0|FR=c0|FC=c0|LFE=c0|SL=c0|SR=c0", "-c:v", "mpeg4", "-c:a", "aac", "-shortest",
+                                   takes + "/a.mov"])
+        try #require(made.status == 0, "\(made.stderr)")
+        let r = try RecorderProcess(["reel", takes, "--output", film])
+        #expect(r.exitStatus(timeout: 60) == 0, "\(r.stderr)")
+        let delivered = try Self.measure(["-i", film])
+        print("surround: the film of a 5.1 take at \(delivered.integrated) LUFS (\(delivered.truePeak) dBTP)")
+        #expect(abs(delivered.integrated - -16) <= 1, "the film at \(delivered.integrated) LUFS")
+        #expect(delivered.truePeak <= -1, "true peak \(delivered.truePeak) dBTP")
+    }
+
     @Test("--loudness with a Retake and a trim: the Retake's discard takes the leveled copy with the take; a trimmed take is leveled after its cut, the outcome both trimmed and leveled")
     func retakeAndTrim() throws {
         let folder = try testFolder("loudness-trim")
