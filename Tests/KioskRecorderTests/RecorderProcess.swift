@@ -13,8 +13,13 @@ final class RecorderProcess: Sendable {
     /// booth's signals (`parent`).
     let process: ChildProcess
     private let input: FileHandle
+    /// Our end of its stdout.
+    private let output: FileHandle
     /// Every stdout line, decoded, with the monotonic time it arrived.
     private let lines = Locked<[(line: String, at: Double)]>([])
+    /// Signalled on every stdout line, on what comes on stderr, at the end of stdout and when reading resumes: the waits
+    /// below wait on it (a deadline is their failure limit), they never pass time of their own.
+    private let changed = NSCondition()
     private let stderrText = Locked("")
     private let closed = DispatchSemaphore(value: 0)
     /// While set, stdout is not read: the pipe fills as behind a parent that stopped reading.
@@ -33,11 +38,14 @@ final class RecorderProcess: Sendable {
         try stdout.write.close()
         try stderr.write.close()
         input = stdin.write
+        output = stdout.read
         let out = stdout.read, err = stderr.read
         Thread { [self] in
             var buffer = Data()
             while true {
-                while readingPaused.load(ordering: .relaxed) { usleep(1000) }
+                changed.lock()
+                while readingPaused.load(ordering: .relaxed) { changed.wait() }
+                changed.unlock()
                 let chunk = out.availableData
                 if chunk.isEmpty { break }
                 buffer += chunk
@@ -45,22 +53,56 @@ final class RecorderProcess: Sendable {
                     let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                     buffer = Data(buffer[(newline + 1)...])
                     lines.withLock { $0.append((line, ProcessInfo.processInfo.systemUptime)) }
+                    announce()
                 }
             }
             closed.signal()
+            announce()
         }.start()
         Thread { [self] in
             while true {
                 let chunk = err.availableData
                 if chunk.isEmpty { break }
                 stderrText.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+                announce()
             }
         }.start()
     }
 
     /// Stops reading stdout (after the chunk being read now) until `resumeReading`.
     func pauseReading() { readingPaused.store(true, ordering: .relaxed) }
-    func resumeReading() { readingPaused.store(false, ordering: .relaxed) }
+    func resumeReading() {
+        changed.lock()
+        readingPaused.store(false, ordering: .relaxed)
+        changed.broadcast()
+        changed.unlock()
+    }
+
+    /// Wakes the waits: under the condition's lock, so a wait between its look and its sleep
+    /// cannot miss it.
+    private func announce() {
+        changed.lock()
+        changed.broadcast()
+        changed.unlock()
+    }
+
+    /// Waits until `done` (asked again whenever the recorder has said more, on stdout or stderr)
+    /// holds; false at the deadline.
+    func waitForOutput(timeout: Double, _ done: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        changed.lock()
+        defer { changed.unlock() }
+        while !done() {
+            if !changed.wait(until: deadline) { return done() }
+        }
+        return true
+    }
+
+    /// The bytes it wrote to stdout that wait in the pipe, unread (FIONREAD).
+    var unreadStdout: Int {
+        var count: CInt = 0
+        return ioctl(output.fileDescriptor, UInt(FIONREAD), &count) == 0 ? Int(count) : -1
+    }
 
     var stderr: String { stderrText.withLock { $0 } }
     var rawLines: [String] { lines.withLock { $0.map(\.line) } }
@@ -88,13 +130,26 @@ final class RecorderProcess: Sendable {
     /// Waits until an event with this name has arrived (`count` of them); returns its arrival time.
     @discardableResult
     func wait(for name: String, count: Int = 1, timeout: Double = 20) -> Double? {
-        let deadline = ProcessInfo.processInfo.systemUptime + timeout
-        while ProcessInfo.processInfo.systemUptime < deadline {
-            let matches = lines.withLock { all in all.filter { Self.event($0.line)?.name == name } }
-            if matches.count >= count { return matches[count - 1].at }
-            Thread.sleep(forTimeInterval: 0.01)
+        var found: Double?
+        var decoded = 0, seen: [Double] = []
+        _ = waitForOutput(timeout: timeout) {
+            // Each line decoded once, however many lines arrive while waiting.
+            let fresh = lines.withLock { Array($0[decoded...]) }
+            decoded += fresh.count
+            seen += fresh.filter { Self.event($0.line)?.name == name }.map(\.at)
+            found = seen.count >= count ? seen[count - 1] : nil
+            return found != nil
         }
-        return nil
+        return found
+    }
+
+    /// Asks `state` once and waits for the reply to it (the polling waits below leave theirs among
+    /// `events` too, so the count is taken now); nil on timeout.
+    func stateReply(timeout: Double = 20) -> KioskEvent? {
+        let replies = names.filter { $0 == "state" }.count
+        command("state")
+        guard wait(for: "state", count: replies + 1, timeout: timeout) != nil else { return nil }
+        return events.last { $0.name == "state" }
     }
 
     /// Asks `state` every 50 ms (the timer moves once a second: plenty, and it leaves the booth be)
@@ -104,7 +159,11 @@ final class RecorderProcess: Sendable {
         let deadline = ProcessInfo.processInfo.systemUptime + timeout
         var asked = false
         while ProcessInfo.processInfo.systemUptime < deadline {
-            if asked { Thread.sleep(forTimeInterval: 0.05) }
+            // The next question after the booth's next line or 50 ms, whichever comes first.
+            if asked {
+                let before = lines.withLock(\.count)
+                _ = waitForOutput(timeout: 0.05) { lines.withLock(\.count) > before }
+            }
             asked = true
             let replies = names.filter { $0 == "state" }.count
             command("state")
@@ -136,9 +195,24 @@ final class RecorderProcess: Sendable {
         }
     }
 
-    /// A `state` timer's whole seconds ("MM:SS", or "H:MM:SS").
+    /// Asks `state` until a reply says the booth is recording and its writer's clock has moved
+    /// (`remaining` fell from the first reply's): the take has pictures, a fraction of a second in
+    /// on any machine.
+    func waitForPictures(timeout: Double = 30) -> Bool {
+        var first: Double?
+        return askState(timeout: timeout) { reply in
+            guard case let .state(mode, _, _, _, remaining, _, _, _, _, _, _) = reply else { return false }
+            guard mode == "recording" else { return mode == "countdown" ? nil : false }
+            guard let remaining else { return nil }
+            first = first ?? remaining
+            return remaining < first! ? true : nil
+        }
+    }
+
+    /// A `state` timer's whole seconds ("MM:SS", or "H:MM:SS"; the player's position in
+    /// "MM:SS / MM:SS").
     static func seconds(_ timer: String) -> Int? {
-        let parts = timer.split(separator: ":").map { Int($0) }
+        let parts = (timer.split(separator: " ").first ?? "").split(separator: ":").map { Int($0) }
         guard !parts.isEmpty, !parts.contains(nil) else { return nil }
         return parts.reduce(0) { $0 * 60 + $1! }
     }
@@ -236,6 +310,14 @@ extension RecorderProcess {
             guard case let .state(mode, _, buttons, _, _, _, _, _, _, _, _) = reply else { return false }
             return condition(mode, buttons) ? true : nil
         }
+    }
+}
+
+extension RecorderProcess {
+    /// Asks `state` until a reply is `expected` (its microphone level left out): the booth has come
+    /// to it, however slow the machine. False on timeout.
+    func waitForState(_ expected: KioskEvent, timeout: Double = 20) -> Bool {
+        askState(timeout: timeout) { $0.withoutMicrophoneLevel == expected ? true : nil }
     }
 }
 
