@@ -15,8 +15,9 @@ final class RecorderProcess: Sendable {
     private let input: FileHandle
     /// Our end of its stdout.
     private let output: FileHandle
-    /// Every stdout line, decoded, with the monotonic time it arrived.
-    private let lines = Locked<[(line: String, at: Double)]>([])
+    /// Every stdout line with the monotonic time it arrived and its event, decoded once as it came
+    /// (a wait that asks `state` 20 times a second through a 40 s take reads them all each time).
+    private let lines = Locked<[(line: String, at: Double, event: KioskEvent?)]>([])
     /// Signalled on every stdout line, on what comes on stderr, at the end of stdout and when reading resumes: the waits
     /// below wait on it (a deadline is their failure limit), they never pass time of their own.
     private let changed = NSCondition()
@@ -52,7 +53,8 @@ final class RecorderProcess: Sendable {
                 while let newline = buffer.firstIndex(of: 0x0A) {
                     let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                     buffer = Data(buffer[(newline + 1)...])
-                    lines.withLock { $0.append((line, ProcessInfo.processInfo.systemUptime)) }
+                    let event = Self.event(line)
+                    lines.withLock { $0.append((line, ProcessInfo.processInfo.systemUptime, event)) }
                     announce()
                 }
             }
@@ -106,17 +108,20 @@ final class RecorderProcess: Sendable {
 
     var stderr: String { stderrText.withLock { $0 } }
     var rawLines: [String] { lines.withLock { $0.map(\.line) } }
-    var events: [KioskEvent] { rawLines.compactMap(Self.event) }
+    var events: [KioskEvent] { lines.withLock { $0.compactMap(\.event) } }
     /// Every event with the monotonic time its line arrived.
     var timedEvents: [(event: KioskEvent, at: Double)] {
-        lines.withLock { $0.compactMap { line in Self.event(line.line).map { ($0, line.at) } } }
+        lines.withLock { $0.compactMap { line in line.event.map { ($0, line.at) } } }
     }
 
     /// The event on a stdout line, bare or after "event: ".
     static func event(_ line: String) -> KioskEvent? {
         try? EventEncoder().decode(line: line.hasPrefix("event: ") ? String(line.dropFirst(7)) : line)
     }
-    var names: [String] { events.map(\.name) }
+    var names: [String] { lines.withLock { $0.compactMap(\.event?.name) } }
+
+    /// How many `name` events have come.
+    func count(of name: String) -> Int { lines.withLock { $0.reduce(0) { $1.event?.name == name ? $0 + 1 : $0 } } }
 
     /// Writes a command line to its stdin. A recorder that died has closed it: the write fails
     /// (EPIPE, SIGPIPE being ignored by the launcher's process) and the test goes on to fail on
@@ -131,12 +136,12 @@ final class RecorderProcess: Sendable {
     @discardableResult
     func wait(for name: String, count: Int = 1, timeout: Double = 20) -> Double? {
         var found: Double?
-        var decoded = 0, seen: [Double] = []
+        var looked = 0, seen: [Double] = []
         _ = waitForOutput(timeout: timeout) {
-            // Each line decoded once, however many lines arrive while waiting.
-            let fresh = lines.withLock { Array($0[decoded...]) }
-            decoded += fresh.count
-            seen += fresh.filter { Self.event($0.line)?.name == name }.map(\.at)
+            // Each line looked at once, however many arrive while waiting.
+            let fresh = lines.withLock { Array($0[looked...]) }
+            looked += fresh.count
+            seen += fresh.filter { $0.event?.name == name }.map(\.at)
             found = seen.count >= count ? seen[count - 1] : nil
             return found != nil
         }
@@ -146,7 +151,7 @@ final class RecorderProcess: Sendable {
     /// Asks `state` once and waits for the reply to it (the polling waits below leave theirs among
     /// `events` too, so the count is taken now); nil on timeout.
     func stateReply(timeout: Double = 20) -> KioskEvent? {
-        let replies = names.filter { $0 == "state" }.count
+        let replies = count(of: "state")
         command("state")
         guard wait(for: "state", count: replies + 1, timeout: timeout) != nil else { return nil }
         return events.last { $0.name == "state" }
@@ -165,7 +170,7 @@ final class RecorderProcess: Sendable {
                 _ = waitForOutput(timeout: 0.05) { lines.withLock(\.count) > before }
             }
             asked = true
-            let replies = names.filter { $0 == "state" }.count
+            let replies = count(of: "state")
             command("state")
             guard wait(for: "state", count: replies + 1, timeout: max(deadline - ProcessInfo.processInfo.systemUptime, 0.1)) != nil,
                   let reply = events.last(where: { $0.name == "state" })?.unasked else { return false }
