@@ -200,17 +200,17 @@ final class RecorderProcess: Sendable {
         }
     }
 
-    /// Asks `state` until a reply says the booth is recording and its writer's clock has moved
-    /// (`remaining` fell from the first reply's): the take has pictures, a fraction of a second in
-    /// on any machine.
-    func waitForPictures(timeout: Double = 30) -> Bool {
+    /// Asks `state` until a reply says the booth is recording and its writer's clock has moved on
+    /// by `seconds` at least (`remaining` fell that much from the first reply's; by anything for
+    /// 0): the take has that much picture, to a frame, on any machine.
+    func waitForPictures(_ seconds: Double = 0, timeout: Double = 30) -> Bool {
         var first: Double?
         return askState(timeout: timeout) { reply in
             guard case let .state(mode, _, _, _, remaining, _, _, _, _, _, _) = reply else { return false }
             guard mode == "recording" else { return mode == "countdown" ? nil : false }
             guard let remaining else { return nil }
             first = first ?? remaining
-            return remaining < first! ? true : nil
+            return first.map { remaining < $0 && $0 - remaining >= seconds - 0.001 } == true ? true : nil
         }
     }
 

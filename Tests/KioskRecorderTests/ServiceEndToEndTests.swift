@@ -8,12 +8,12 @@ import KioskTestSupport
 @Suite("the booth as a service: output folder, recovery, retention, idle reset", .serialized)
 struct ServiceEndToEndTests {
     /// One take in a booth already at `ready`: Start, until the booth's timer shows `seconds` (whole
-    /// seconds; under one, until the take has its first pictures), Stop, `recordingFinished`. Its
+    /// seconds; under one, until its writer has that much picture), Stop, `recordingFinished`. Its
     /// result.
     static func take(_ r: RecorderProcess, seconds: Double = 1, count: Int = 1) throws -> RecordingResult {
         r.command("start")
         try #require(r.wait(for: "recordingStarted", count: count) != nil, "\(r.rawLines) \(r.stderr)")
-        try #require(seconds < 1 ? r.waitForPictures() : r.waitRecorded(seconds), "\(r.rawLines)")
+        try #require(seconds < 1 ? r.waitForPictures(seconds) : r.waitRecorded(seconds), "\(r.rawLines)")
         r.command("stop")
         try #require(r.wait(for: "recordingFinished", count: count) != nil, "\(r.rawLines)")
         let results = r.events.compactMap { if case let .recordingFinished(result) = $0 { result } else { nil } }
