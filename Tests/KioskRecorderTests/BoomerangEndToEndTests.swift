@@ -289,8 +289,10 @@ struct BoomerangEndToEndTests {
                                      "--countdown", "0", "--boomerang-button", "--boomerang-seconds", "3",
                                      "--output-dir", folder.appendingPathComponent("takes").path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        // Ready as a guest finds it: the camera's pictures moving on the screen.
-        #expect(try Self.screenMoves(r, folder.appendingPathComponent("ready").path), "no moving picture in ready")
+        // Ready settled: its memory still grows for a while after the first pictures are on screen
+        // (measured at once it read 101 MiB, a second on 149 MiB), and no event says when it stops:
+        // the one real-time wait of this file (the test runs alone, kiosk/test's `alone`).
+        Thread.sleep(forTimeInterval: 1)
         let status = (try? String(contentsOfFile: "/proc/\(r.process.processIdentifier)/status", encoding: .utf8)) ?? ""
         let ready = Int(status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }?.split(separator: " ").dropFirst().first ?? "") ?? 0
         let result = try Self.boomerang(r)
