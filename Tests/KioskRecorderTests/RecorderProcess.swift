@@ -160,14 +160,15 @@ final class RecorderProcess: Sendable {
     /// Asks `state` every 50 ms (the timer moves once a second: plenty, and it leaves the booth be)
     /// until `judge` says yes (true) or no (false) to a reply; nil from `judge`: ask again. False on
     /// timeout, or when the recorder stops answering. Its `state` replies stay among `events`.
-    func askState(timeout: Double, _ judge: (_ reply: KioskEvent) -> Bool?) -> Bool {
+    /// `pace`: how long until the next question instead (a long wait asks less often while far off).
+    func askState(timeout: Double, pace: () -> Double = { 0.05 }, _ judge: (_ reply: KioskEvent) -> Bool?) -> Bool {
         let deadline = ProcessInfo.processInfo.systemUptime + timeout
         var asked = false
         while ProcessInfo.processInfo.systemUptime < deadline {
             // The next question after the booth's next line or 50 ms, whichever comes first.
             if asked {
                 let before = lines.withLock(\.count)
-                _ = waitForOutput(timeout: 0.05) { lines.withLock(\.count) > before }
+                _ = waitForOutput(timeout: pace()) { lines.withLock(\.count) > before }
             }
             asked = true
             let replies = count(of: "state")
@@ -186,17 +187,23 @@ final class RecorderProcess: Sendable {
     func waitRecorded(_ seconds: Double, timeout: Double = 30) -> Bool {
         let wanted = Int(seconds.rounded(.up))
         var firstRemaining: Double?
-        return askState(timeout: timeout) { reply in
+        // Twice a second while two or more seconds are to go (a 40 s take beside a real-time
+        // encoder), then every 50 ms.
+        var toGo = Double(wanted)
+        return askState(timeout: timeout, pace: { toGo >= 2 ? 0.5 : 0.05 }) { reply in
             guard case let .state(mode, timer, _, _, remaining, _, _, _, _, _, _) = reply else { return false }
             guard mode == "recording" else { return mode == "countdown" ? nil : false }
             if let remaining {
                 firstRemaining = firstRemaining ?? remaining
                 // The timer may show what is left (rounded up): elapsed is not in it.
-                if TimerText.format(seconds: remaining.rounded(.up)) == timer {
-                    return firstRemaining.map { $0 - remaining >= Double(wanted) } == true ? true : nil
+                if TimerText.format(seconds: remaining.rounded(.up)) == timer, let first = firstRemaining {
+                    toGo = Double(wanted) - (first - remaining)
+                    return toGo <= 0 ? true : nil
                 }
             }
-            return Self.seconds(timer).map { $0 >= wanted } == true ? true : nil
+            let shown = Self.seconds(timer) ?? 0
+            toGo = Double(wanted - shown)
+            return shown >= wanted ? true : nil
         }
     }
 
