@@ -101,3 +101,25 @@ extension VirtualTimeTests {
         #expect(code == .photoFailed)
     }
 }
+
+extension VirtualTimeTests {
+    @Test("Cancel during the count: ready again; the count's seconds pass on the virtual clock with no tick after it, no take and no cancel event")
+    func countdownCancelled() {
+        let clock = VirtualClock()
+        let h = BoothHarness(clock: clock) { $0.guest.countdown = 5 }
+        h.booth.start()
+        #expect(h.step(until: { h.events.names == ["ready"] }))
+        h.send(.press(.start))
+        #expect(h.step(until: { h.events.names.contains("countdown") }))
+        clock.advance(seconds: 1)
+        #expect(h.step(until: { h.events.names.filter { $0 == "countdown" }.count == 2 }), "\(h.events.names)")
+        h.send(.press(.cancel))
+        #expect(h.step(until: { h.screen.rendered.last??.mode == .ready }))
+        for _ in 0..<6 {
+            clock.advance(seconds: 1)
+            for _ in 0..<5 { h.turn() }
+        }
+        #expect(h.events.names == ["ready", "countdown", "countdown"], "\(h.events.names)")
+        #expect(h.screen.rendered.last??.mode == .ready)
+    }
+}

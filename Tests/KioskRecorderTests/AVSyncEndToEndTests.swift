@@ -50,7 +50,8 @@ struct AVSyncEndToEndTests {
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
-    /// Records a take of `seconds` (3.6: three or four flashes) and hands it over.
+    /// Records a take until the booth's timer shows `seconds` (whole seconds: 4, four or five
+    /// flashes) and hands it over.
     static func record(_ arguments: [String], in folder: URL, environment: [String: String] = [:], seconds: Double = 3.6) throws -> Take {
         let output = folder.appendingPathComponent("take.mov").path
         let r = try RecorderProcess(arguments + ["--windowed", "800x480", "--countdown", "0", "--output", output], environment: environment)
@@ -60,7 +61,7 @@ struct AVSyncEndToEndTests {
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines) \(r.stderr)")
         let started = monotonic()
-        Thread.sleep(forTimeInterval: seconds)
+        #expect(r.waitRecorded(seconds, timeout: seconds + 30), "\(r.rawLines)")
         r.command("stop")
         try #require(r.wait(for: "recordingFinished") != nil, "\(r.rawLines)")
         r.command("useVideo")

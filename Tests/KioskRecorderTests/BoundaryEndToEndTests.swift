@@ -155,7 +155,7 @@ struct BoundaryEndToEndTests {
             r.send(#"{"command":"screenshot","path":"\#(path)"}"#)
         }
         #expect(r.wait(for: "error", count: 4) != nil, "\(r.names)")
-        Thread.sleep(forTimeInterval: 1)
+        #expect(r.waitRecorded(1))
         r.command("stop")
         #expect(r.wait(for: "recordingFinished") != nil)
         guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
@@ -181,8 +181,9 @@ struct BoundaryEndToEndTests {
         try #require(a.wait(for: "ready") != nil, "\(a.stderr)")
         a.command("start")
         let started = try #require(a.wait(for: "recordingStarted"))
-        // Half a second in: the lock must still be held (the release build once let it go at once).
-        Thread.sleep(forTimeInterval: 0.5)
+        // A second in on the booth's timer: the lock must still be held (the release build once let
+        // it go at once).
+        #expect(a.waitRecorded(1))
         // (A booth that got the lock would run on: it is given 5 s, then killed.)
         let b = try RecorderProcess(booth + [option, output])
         let status = b.exitStatus(timeout: 5)
@@ -190,18 +191,18 @@ struct BoundaryEndToEndTests {
         #expect(status == 2)
         #expect(b.stderr.contains("another kiosk-recorder (pid \(a.process.processIdentifier)) records to \(output)"), "\(b.stderr)")
         #expect(b.rawLines.isEmpty)
-        Thread.sleep(forTimeInterval: 1)
+        #expect(a.waitRecorded(2))
         a.command("stop")
         let stopped = try #require(a.wait(for: "recordingFinished"))
         guard case let .recordingFinished(result)? = a.events.first(where: { $0.name == "recordingFinished" }) else { return }
         #expect(result.success)
         if option == "--output" { #expect(result.outputPath == output) }
         // Whole: the file holds what the booth says it recorded (the second booth neither moved it
-        // aside nor deleted it), and that is the 1.5 s the test let it record at least. (Not the
+        // aside nor deleted it), and that is the 2 s the test let it record at least. (Not the
         // wall time from recordingStarted to recordingFinished: on a loaded machine the end of a
         // take waits for the encoder's backlog, which the file's length does not include.)
         let length = try #require(Double(try ffprobe(result.outputPath, "format=duration")))
-        #expect(abs(length - result.duration) <= 0.1 && result.duration >= 1.4,
+        #expect(abs(length - result.duration) <= 0.1 && result.duration >= 1.9,
                 "\(length) s in the file, \(result.duration) s reported, \(stopped - started) s from start to finish")
         #expect(try decodesCleanly(result.outputPath))
         #expect(!a.names.contains("recordingRecovered"))
@@ -222,7 +223,7 @@ struct BoundaryEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines)")
-        Thread.sleep(forTimeInterval: 3)
+        #expect(r.waitRecorded(3))
         try FileManager.default.removeItem(at: folder)
         let removed = ProcessInfo.processInfo.systemUptime
         // The take notices at its next fragment (half a second) and ends by itself.
@@ -235,9 +236,7 @@ struct BoundaryEndToEndTests {
             return nil
         }
         #expect(errors.count == 1 && errors.first?.contains(folder.path) == true && errors.first?.contains("removed") == true, "\(errors)")
-        r.command("state")
-        #expect(r.wait(for: "state") != nil)
-        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return }
+        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _, _)? = r.stateReply() else { Issue.record("no state: \(r.rawLines)"); return }
         #expect(mode == "finished" && buttons.contains(.retake) && !buttons.contains(.useVideo), "\(mode) \(buttons)")
         r.command("useVideo")
         // Refused: not on screen.
@@ -251,7 +250,7 @@ struct BoundaryEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(".kiosk-recorder.lock").path))
         let second = try RecorderProcess(booth + ["--output-dir", folder.path])
         #expect(second.exitStatus(timeout: 5) == 2, "\(second.stderr)")
-        Thread.sleep(forTimeInterval: 1.5)
+        #expect(r.waitRecorded(1))
         r.command("stop")
         try #require(r.wait(for: "recordingFinished", count: 2) != nil)
         r.command("useVideo")
@@ -267,7 +266,7 @@ struct BoundaryEndToEndTests {
     @Test("the whole process stopped 3 s mid-take (SIGSTOP, as a suspended VM): the take's log names the stall and counts the pictures lost in its backlog apart from the encoder's, and the test tone is not called silent")
     func processStopped() throws {
         let (r, _, _) = try recordingBooth("sigstop", arguments: ["--size", "1280x720"])
-        Thread.sleep(forTimeInterval: 1.5)
+        #expect(r.waitRecorded(1))
         r.kill(SIGSTOP)
         Thread.sleep(forTimeInterval: 3)
         r.kill(SIGCONT)
@@ -333,7 +332,7 @@ struct BoundaryEndToEndTests {
     func crashInReview() throws {
         let (r, output, _) = try recordingBooth("crash-in-review")
         let marker = URL(fileURLWithPath: output).deletingLastPathComponent().appendingPathComponent(".take.mov.recording").path
-        Thread.sleep(forTimeInterval: 1.5)
+        #expect(r.waitRecorded(1))
         r.command("stop")
         #expect(r.wait(for: "recordingFinished") != nil)
         guard case let .recordingFinished(result)? = r.events.last else { Issue.record("no result"); return }
@@ -344,7 +343,7 @@ struct BoundaryEndToEndTests {
         let (next, path, duration) = try nextRunRecovers(output)
         #expect(abs(duration - result.duration) < 0.1)
         #expect(try decodesCleanly(path))
-        Thread.sleep(forTimeInterval: 1)
+        #expect(next.waitRecorded(1))
         next.command("stop")
         #expect(next.wait(for: "recordingFinished") != nil)
         next.command("useVideo")
@@ -368,10 +367,11 @@ struct BoundaryEndToEndTests {
         #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         #expect(r.wait(for: "recordingStarted") != nil)
-        Thread.sleep(forTimeInterval: 2)
+        #expect(r.waitRecorded(2))
         #expect(FileManager.default.createFile(atPath: trigger, contents: Data()))
-        // More than a fragment (0.5 s) goes by: its sync fails and the writer ends the take itself.
-        Thread.sleep(forTimeInterval: 1)
+        // More than a fragment (0.5 s) goes by: its sync fails and the writer may end the take
+        // itself (then the timer's wait ends there), or the Stop does.
+        _ = r.waitRecorded(3)
         r.command("stop")
         #expect(r.wait(for: "recordingFinished") != nil)
         guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
@@ -413,7 +413,8 @@ struct BoundaryEndToEndTests {
         // From here each fragment's sync (every 0.5 s of video) takes 0.6 s longer: a writer that
         // waited for it would fall 0.6 s behind the camera each time, past its eight queued frames.
         #expect(FileManager.default.createFile(atPath: slow, contents: Data()))
-        Thread.sleep(forTimeInterval: 4)
+        // Four seconds on the booth's timer: eight slow syncs.
+        #expect(r.waitRecorded(4))
         let stopped = ProcessInfo.processInfo.systemUptime
         r.command("stop")
         #expect(r.wait(for: "recordingFinished", timeout: 15) != nil, "\(r.stderr)")
@@ -437,7 +438,7 @@ struct BoundaryEndToEndTests {
         let (r, output, slow, started) = try slowDiskBooth("stalled-disk", calls: "fdatasync,fsync", milliseconds: 2600,
                                                            environment: ["NOTIFY_SOCKET": systemd.address])
         let folder = URL(fileURLWithPath: output).deletingLastPathComponent()
-        Thread.sleep(forTimeInterval: 1.5)
+        #expect(r.waitRecorded(1))
         // The middle of the picture, where a message's dark box goes (it is centred on the content).
         let content = Layout(canvas: Size(width: 800, height: 480)).content
         let middle = Rect(x: 250, y: Int(content.center.y) - 15, width: 300, height: 30)
@@ -451,9 +452,7 @@ struct BoundaryEndToEndTests {
         #expect(told - stopped >= 1.9, "told \(told - stopped) s after Stop, when a sync had waited 2 s")
         #expect(!r.names.contains("recordingFinished"), "the take's end still waits for the disk")
         // The screen still answers, shows no button, and says the take is being saved.
-        r.command("state")
-        #expect(r.wait(for: "state") != nil)
-        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { Issue.record("no state: \(r.rawLines)"); return }
+        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _, _)? = r.stateReply() else { Issue.record("no state: \(r.rawLines)"); return }
         #expect(mode == "recording" && buttons.isEmpty, "\(mode) \(buttons)")
         let saving = try PromptEndToEndTests.shot(r, folder.appendingPathComponent("saving.bmp").path).measure(middle)
         #expect(saving.mean < recording.mean * 0.75, "the message's dark box: \(saving.mean) against \(recording.mean)")
@@ -487,7 +486,7 @@ struct BoundaryEndToEndTests {
         #expect(!r.names.contains("recordingStarted"), "the take begins once the disk has its file: \(r.names)")
         try FileManager.default.removeItem(atPath: slow)
         #expect(r.wait(for: "recordingStarted", timeout: 10) != nil, "\(r.stderr)")
-        Thread.sleep(forTimeInterval: 1)
+        #expect(r.waitRecorded(1))
         r.command("stop")
         #expect(r.wait(for: "recordingFinished") != nil)
         guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }

@@ -25,8 +25,7 @@ struct CameraControlsEndToEndTests {
     }
 
     static func waitForSets(_ device: String, count: Int, timeout: Double = 5) -> [String] {
-        let deadline = ProcessInfo.processInfo.systemUptime + timeout
-        while sets(device).count < count, ProcessInfo.processInfo.systemUptime < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        _ = eventually(timeout) { sets(device).count >= count }
         return sets(device)
     }
 
@@ -94,10 +93,11 @@ struct CameraControlsEndToEndTests {
         // come after its errors: once, in a CI run, read before it).
         #expect(eventually(5) { Self.sets(device).filter { $0 == "focus_absolute=40" }.count == 2 }, "\(Self.sets(device))")
         #expect(r.events.contains { if case .error(.cameraUnavailable, _) = $0 { true } else { false } })
-        Thread.sleep(forTimeInterval: 0.3)
+        // The camera back: Start is offered again.
+        #expect(r.waitForState { mode, buttons in mode == "ready" && buttons.contains(.start) })
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.events)")
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(r.waitRecorded(1))
         r.command("stop")
         #expect(r.wait(for: "recordingFinished") != nil)
         #expect(r.lastResult?.success == true && FileManager.default.fileExists(atPath: output))
@@ -131,20 +131,24 @@ struct CameraControlsEndToEndTests {
         let r = try RecorderProcess(["--camera", device, "--size", "352x288", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
                                      "--output", folder.appendingPathComponent("t.mov").path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        Thread.sleep(forTimeInterval: 0.3)
         #expect(Self.sets(device).isEmpty)
         r.send(#"{"command":"tap","x":200,"y":200}"#)
+        // Nothing set before the tap's own (the camera's log is in order).
         #expect(Self.waitForSets(device, count: 1) == ["auto_focus_start=1"])
-        // The box: yellow edges around the point, a quarter of a second in (drawn at its size).
-        Thread.sleep(forTimeInterval: 0.3)
-        let shot = try PromptEndToEndTests.take(r, folder.appendingPathComponent("focus.bmp").path)
+        // The box: yellow edges around the point, drawn at its size a quarter of a second in; the
+        // screen read until it is (the box stays a second).
         let side = Double(Layout(canvas: Size(width: 800, height: 480)).content.height) * 0.22
         let edge = Int((200 - side / 2).rounded())
-        let yellow = (185...215).filter { y in
-            let (red, green, blue) = shot.rgb(x: edge + 1, y: y)
-            return red > 200 && green > 160 && blue < 80
-        }
-        #expect(yellow.count > 25, "yellow pixels on the box's left edge at x \(edge + 1): \(yellow.count)")
+        var yellow = 0, shots = 0
+        #expect(eventually(5) {
+            shots += 1
+            guard let shot = try? PromptEndToEndTests.take(r, folder.appendingPathComponent("focus-\(shots).bmp").path) else { return false }
+            yellow = (185...215).filter { y in
+                let (red, green, blue) = shot.rgb(x: edge + 1, y: y)
+                return red > 200 && green > 160 && blue < 80
+            }.count
+            return yellow > 25
+        }, "yellow pixels on the box's left edge at x \(edge + 1): \(yellow) in \(shots) screenshots")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil)
         r.send(#"{"command":"focus","x":500,"y":150}"#)
@@ -153,11 +157,14 @@ struct CameraControlsEndToEndTests {
         try #require(r.wait(for: "recordingFinished") != nil)
         // In finished, a tap on the picture focuses nothing (the picture is the take's last frame).
         r.send(#"{"command":"tap","x":100,"y":150}"#)
-        r.command("state")
-        #expect(r.wait(for: "state") != nil)
-        Thread.sleep(forTimeInterval: 0.2)
-        #expect(Self.sets(device).count == 2, "\(Self.sets(device))")
+        // Then one in ready again: the camera's sets are in the order asked, so once that one is
+        // there, one for the tap in finished would be before it.
+        r.command("retake")
+        #expect(r.waitForState { mode, buttons in mode == "ready" && buttons.contains(.start) })
+        r.send(#"{"command":"tap","x":200,"y":200}"#)
+        #expect(Self.waitForSets(device, count: 3).count >= 3)
         r.command("quit")
         #expect(r.exitStatus() == 0)
+        #expect(Self.sets(device).count == 3, "\(Self.sets(device))")
     }
 }

@@ -40,7 +40,7 @@ struct CountdownEndToEndTests {
         }
         #expect(mode == "countdown" && buttons == [.cancel])
         // A take with pictures in it (a Stop at once could leave none, and no Use Video).
-        Thread.sleep(forTimeInterval: 0.6)
+        #expect(r.waitRecorded(1))
         r.command("stop")
         try #require(r.wait(for: "recordingFinished") != nil)
         r.command("useVideo")
@@ -60,7 +60,7 @@ struct CountdownEndToEndTests {
         try #require(r.wait(for: "state") != nil)
         guard case let .state(mode, _, buttons, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return }
         #expect(mode == "ready" && buttons == [.cancel, .start])
-        Thread.sleep(forTimeInterval: 1.5)
+        // (That the count stops for good is the machine's, RecorderMachineTests'.)
         #expect(!r.names.contains("recordingStarted") && !r.names.contains("videoRecorderDidCancelRecordingVideo"), "\(r.rawLines)")
         #expect(!FileManager.default.fileExists(atPath: output))
         #expect(r.process.isRunning)
@@ -71,7 +71,7 @@ struct CountdownEndToEndTests {
         let started = try #require(r.wait(for: "recordingStarted"))
         #expect(started - asked < 0.5, "no countdown: \(started - asked) s")
         #expect(r.names.filter { $0 == "countdown" }.count == before)
-        Thread.sleep(forTimeInterval: 0.6)
+        #expect(r.waitRecorded(1))
         r.command("stop")
         try #require(r.wait(for: "recordingFinished") != nil)
         r.command("useVideo")
@@ -104,10 +104,8 @@ struct TimeLeftEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         let started = try #require(r.wait(for: "recordingStarted"))
-        for _ in 0..<7 {
-            Thread.sleep(forTimeInterval: 0.5)
-            r.command("state")
-        }
+        // `state` asked again and again until the limit ends the take.
+        #expect(r.askState(timeout: 10) { _ in r.names.contains("recordingFinished") ? true : nil }, "\(r.rawLines)")
         try #require(r.wait(for: "recordingFinished", timeout: 6) != nil)
         let samples = Self.remaining(r)
         #expect(samples.count >= 5, "\(r.rawLines)")
@@ -133,17 +131,16 @@ struct TimeLeftEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil)
-        // A state every 0.25 s until the limit ends the take.
-        let deadline = ProcessInfo.processInfo.systemUptime + 30
-        while !r.names.contains("recordingFinished") && r.process.isRunning && ProcessInfo.processInfo.systemUptime < deadline {
-            Thread.sleep(forTimeInterval: 0.25)
-            r.command("state")
-        }
+        // `state` asked again and again until the limit ends the take.
+        #expect(r.askState(timeout: 30) { _ in r.names.contains("recordingFinished") ? true : nil }, "\(r.rawLines)")
         let finished = try #require(r.wait(for: "recordingFinished", timeout: 30))
         guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
         #expect(result.reason == .maxFileSize)
-        // The first second has no rate yet (remaining is the duration's then).
-        let samples = Self.remaining(r).filter { $0.value < 1200 - 10 }
+        // The first second has no rate yet (remaining is the duration's then). A sample every
+        // quarter of a second at most: the replies as they came, each 0.25 s after the last kept.
+        let samples = Self.remaining(r).filter { $0.value < 1200 - 10 }.reduce(into: [(value: Double, timer: String, at: Double)]()) { kept, s in
+            if kept.last.map({ s.at - $0.at >= 0.25 }) ?? true { kept.append(s) }
+        }
         let described = samples.map { "\(String(format: "%.2f", $0.at - finished)): \(String(format: "%.2f", $0.value))" }.joined(separator: ", ")
         try #require(samples.count >= 6, "samples (time to the end: remaining): \(described) \(r.rawLines)")
         // Each within a factor of two of the truth, give or take 0.6 s: the limit ends the take a

@@ -15,7 +15,7 @@ struct EffortEndToEndTests {
          "--video-encoder", encoder, "--output", output]
     }
 
-    /// One take of `seconds` with `encoder`: its outcome, the booth's stderr, and its pictures' own numbers.
+    /// One take of `seconds` on the booth's timer (whole seconds) with `encoder`: its outcome, the booth's stderr, and its pictures' own numbers.
     /// `camera`: a fake V4L2 camera's configuration (its pictures MJPEG, decoded by the booth) instead of the test pattern.
     static func take(_ name: String, encoder: String, size: Size = Size(width: 640, height: 360), camera: String? = nil,
                      seconds: Double) throws -> (result: RecordingResult, stderr: String, numbers: [Int], path: String) {
@@ -27,7 +27,7 @@ struct EffortEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
-        Thread.sleep(forTimeInterval: seconds)
+        #expect(r.waitRecorded(seconds, timeout: seconds + 30), "\(r.rawLines)")
         r.command("stop")
         try #require(r.wait(for: "recordingFinished", timeout: 30) != nil, "\(r.stderr)")
         r.command("quit")

@@ -186,7 +186,8 @@ struct MetricsEndToEndTests {
         for n in 1...50 {
             r.command("start")
             try #require(r.wait(for: "recordingStarted", count: n) != nil, "\(r.rawLines.suffix(5)) \(r.stderr)")
-            Thread.sleep(forTimeInterval: 0.15)
+            // Stopped once it has pictures (a fraction of a second).
+            try #require(r.waitForPictures(), "\(r.rawLines.suffix(5))")
             r.command("stop")
             try #require(r.wait(for: "recordingFinished", count: n) != nil, "\(r.rawLines.suffix(5))")
             r.command(n % 2 == 0 ? "useVideo" : "retake")

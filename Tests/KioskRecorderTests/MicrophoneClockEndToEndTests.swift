@@ -30,7 +30,8 @@ struct MicrophoneClockEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines) \(r.stderr)")
-        Thread.sleep(forTimeInterval: 5)
+        // Five seconds on the booth's timer.
+        #expect(r.waitRecorded(5), "\(r.rawLines)")
         let peak = peakMemory(r.process.processIdentifier)
         let stopWritten = ProcessInfo.processInfo.systemUptime
         r.command("stop")

@@ -4,6 +4,7 @@ import Foundation
 import KioskContract
 import KioskCore
 import Testing
+import KioskTestSupport
 
 @Suite("kiosk-recorder never waits on the outside")
 struct NonBlockingEndToEndTests {
@@ -14,25 +15,38 @@ struct NonBlockingEndToEndTests {
 
     @Test("stdout unread and its pipe full: Stop still ends the take on time, and every event arrives once the parent reads again")
     func blockedStdout() throws {
-        let (r, output, started) = try recordingBooth("blocked-stdout")
+        // KIOSK_STATS: a line on stderr (read all along) when a new mode is on screen.
+        let (r, output, started) = try recordingBooth("blocked-stdout", environment: ["KIOSK_STATS": "1"])
+        #expect(r.waitRecorded(1))
+        let replies = r.names.filter { $0 == "state" }.count
         r.pauseReading()
-        // ~3000 replies of ~100 bytes: far more than the 64 KiB pipe holds.
+        // ~3000 replies of ~100 bytes: far more than the 64 KiB pipe holds. Stop once it is full.
         for _ in 0..<3000 { r.command("state") }
-        Thread.sleep(forTimeInterval: 2)
+        #expect(eventually(20) { r.unreadStdout >= 48 * 1024 }, "the pipe holds \(r.unreadStdout) bytes")
+        // Every one of them handled before the Stop: a screenshot asked after them is on disk.
+        let shot = URL(fileURLWithPath: output).deletingLastPathComponent().appendingPathComponent("after-the-states.bmp").path
+        r.send(#"{"command":"screenshot","path":"\#(shot)"}"#)
+        #expect(eventually(20) { FileManager.default.fileExists(atPath: shot) }, "the commands before the Stop were not handled")
         let stopWritten = ProcessInfo.processInfo.systemUptime
         r.command("stop")
-        Thread.sleep(forTimeInterval: 1.5)
+        // The take ends while nobody reads: the finished screen comes up.
+        #expect(r.waitForOutput(timeout: 20) {
+            r.stderr.split(whereSeparator: \.isNewline).contains { line in
+                (try? JSONDecoder().decode(PreviewStatsLine.self, from: Data(line.utf8))).map { $0.stat == "mode" && $0.mode == "finished" } == true
+            }
+        }, "the take did not end while stdout was full: \(r.stderr)")
+        #expect(r.unreadStdout >= 48 * 1024, "still unread: \(r.unreadStdout) bytes")
         r.resumeReading()
         #expect(r.wait(for: "recordingFinished", timeout: 20) != nil)
-        #expect(r.wait(for: "state", count: 3000, timeout: 20) != nil, "every state reply arrives (\(r.names.count) events)")
+        #expect(r.wait(for: "state", count: replies + 3000, timeout: 20) != nil, "every state reply arrives (\(r.names.count) events)")
         let took = try duration(output)
         #expect(took <= stopWritten - started + 0.15, "the take is \(took) s; stop was written \(stopWritten - started) s after recordingStarted")
-        #expect(took > 1.5)
+        #expect(took > 1)
         r.command("useVideo")
         #expect(r.exitStatus() == 0)
         #expect(r.names.filter { $0 != "state" } == ["ready", "recordingStarted", "recordingFinished",
                                                       "videoRecorderDidFinishRecordingVideoWithOutputPath"])
-        #expect(r.names.filter { $0 == "state" }.count == 3000)
+        #expect(r.names.filter { $0 == "state" }.count == replies + 3000)
     }
 
     @Test("a screenshot to a FIFO nobody reads: an error, and Stop is not delayed")
@@ -40,7 +54,7 @@ struct NonBlockingEndToEndTests {
         let (r, output, started) = try recordingBooth("fifo")
         let fifo = URL(fileURLWithPath: output).deletingLastPathComponent().appendingPathComponent("shot.bmp").path
         #expect(mkfifo(fifo, 0o600) == 0)
-        Thread.sleep(forTimeInterval: 1)
+        #expect(r.waitRecorded(1))
         r.send(#"{"command":"screenshot","path":"\#(fifo)"}"#)
         let stopWritten = ProcessInfo.processInfo.systemUptime
         r.command("stop")
@@ -60,10 +74,14 @@ struct NonBlockingEndToEndTests {
     func oneAudioDevice() throws {
         let played = try testFolder("one-device-sound").appendingPathComponent("played.raw").path
         let (r, _, _) = try recordingBooth("one-device", environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": played])
-        Thread.sleep(forTimeInterval: 2.5)
+        #expect(r.waitRecorded(2))
         r.command("stop")
         #expect(r.wait(for: "recordingFinished") != nil)
-        Thread.sleep(forTimeInterval: 0.5) // the end sound
+        // The end sound played whole (its chime, then 200 ms without it) before Play Video.
+        #expect(eventually(10) {
+            let (_, chime) = Self.heard((try? Data(contentsOf: URL(fileURLWithPath: played))) ?? Data())
+            return Self.groups(chime) >= 2 && (chime.last ?? .max) + 10 < Self.windows(played)
+        }, "the end sound was not played")
         r.command("playVideo")
         #expect(r.wait(for: "playbackFinished", timeout: 15) != nil)
         r.command("useVideo")
@@ -71,15 +89,20 @@ struct NonBlockingEndToEndTests {
         #expect(!r.stderr.contains("already open"), "\(r.stderr)")
         #expect(r.stderr.contains("playback without sound") == false, "\(r.stderr)")
 
-        // What the device played: 16-bit stereo at 48 kHz. In 20 ms windows, which of the test
-        // tone (1 kHz, only in the take) and the chimes' high note (1975.5 Hz, in both the begin
-        // and the end sound) is loud.
-        let data = try Data(contentsOf: URL(fileURLWithPath: played))
+        let (tone, chime) = Self.heard(try Data(contentsOf: URL(fileURLWithPath: played)))
+        #expect(Self.groups(chime) >= 2, "the begin and the end sound were played (chime windows \(chime))")
+        // 2 s of take holds two or three 100 ms beeps: at least 8 windows of 20 ms.
+        #expect(tone >= 8, "the take's sound was played (\(tone) windows of 1 kHz)")
+    }
+
+    /// What the device played (16-bit stereo at 48 kHz), in 20 ms windows: how many have the test
+    /// tone (1 kHz, only in the take) loud, and which the chimes' high note (1975.5 Hz, in both the
+    /// begin and the end sound).
+    static func heard(_ data: Data) -> (tone: Int, chime: [Int]) {
         let left: [Double] = data.withUnsafeBytes { raw in
             let s = raw.bindMemory(to: Int16.self)
             return stride(from: 0, to: s.count - 1, by: 2).map { Double(s[$0]) / 32768 }
         }
-        let window = 960
         func power(_ samples: ArraySlice<Double>, _ frequency: Double) -> Double {
             let k = 2 * cos(2 * Double.pi * frequency / 48000)
             var (s1, s2) = (0.0, 0.0)
@@ -92,11 +115,20 @@ struct NonBlockingEndToEndTests {
             if power(w, 1000) > 0.01 { tone += 1 }
             if power(w, 1975.5) > 0.001 { chime.append(i) }
         }
-        // The chime's windows fall in two groups (begin, end) more than a second apart.
-        let groups = zip(chime, chime.dropFirst()).filter { $1 - $0 > 25 }.count + (chime.isEmpty ? 0 : 1)
-        #expect(groups >= 2, "the begin and the end sound were played (chime windows \(chime))")
-        // 2.5 s of take holds two or three 100 ms beeps: at least 8 windows of 20 ms.
-        #expect(tone >= 8, "the take's sound was played (\(tone) windows of 1 kHz)")
+        return (tone, chime)
+    }
+
+    /// 20 ms of 16-bit stereo at 48 kHz, in samples of one channel.
+    static let window = 960
+
+    /// The whole windows in the device's file so far.
+    static func windows(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int ?? 0) / 4 / window
+    }
+
+    /// The chime's windows in groups (begin, end) more than half a second apart: how many.
+    static func groups(_ chime: [Int]) -> Int {
+        zip(chime, chime.dropFirst()).filter { $1 - $0 > 25 }.count + (chime.isEmpty ? 0 : 1)
     }
 
     /// The descriptors of a running process above stderr whose flags lack O_CLOEXEC, with what they are.
@@ -122,20 +154,26 @@ struct NonBlockingEndToEndTests {
         let r = try RecorderProcess(["-c", exec, recorderPath, "--camera", device, "--size", "640x480", "--microphone", "test", "--countdown", "0",
                                      "--windowed", "800x480", "--output", output], executable: "/usr/bin/python3")
         #expect(r.wait(for: "ready") != nil, "\(r.stderr)")
-        /// What the booth holds a moment after `event`.
-        func check(after event: String, while doing: String) throws {
-            #expect(r.wait(for: event) != nil)
-            Thread.sleep(forTimeInterval: 0.7)
+        /// What the booth holds once its timer shows a second in `mode` (every part of it open by then).
+        func check(in mode: String) throws {
+            #expect(r.askState(timeout: 20) { reply in
+                guard case let .state(shown, timer, _, _, _, _, _, _, _, _, _) = reply, shown == mode else { return nil }
+                return (RecorderProcess.seconds(timer) ?? 0) >= 1 ? true : nil
+            }, "\(r.rawLines)")
             let open = try inheritable(r.process.processIdentifier)
-            #expect(open.isEmpty, "inheritable while \(doing): \(open)")
+            #expect(open.isEmpty, "inheritable while \(mode): \(open)")
         }
         r.command("start")
-        try check(after: "recordingStarted", while: "recording")
+        #expect(r.wait(for: "recordingStarted") != nil)
+        try check(in: "recording")
+        // Two seconds of take: the player is a second in well before its end.
+        #expect(r.waitRecorded(2))
         r.command("stop")
         #expect(r.wait(for: "recordingFinished") != nil)
         r.send(#"{"command":"screenshot","path":"\#(folder.path)/shot.bmp"}"#)
         r.command("playVideo")
-        try check(after: "playbackStarted", while: "playing")
+        #expect(r.wait(for: "playbackStarted") != nil)
+        try check(in: "playing")
         r.command("quit")
         #expect(r.exitStatus() == 0)
     }

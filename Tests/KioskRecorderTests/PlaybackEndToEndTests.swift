@@ -20,7 +20,7 @@ struct PlaybackEndToEndTests {
     @Test("record, Play Video to the end, play again and Close: back to finished each time, the take intact")
     func reviewTake() throws {
         let (r, output, _) = try recordingBooth("review")
-        Thread.sleep(forTimeInterval: 1.5)
+        #expect(r.waitRecorded(1))
         r.command("stop")
         #expect(r.wait(for: "recordingFinished") != nil)
         r.command("playVideo")
@@ -31,13 +31,12 @@ struct PlaybackEndToEndTests {
         #expect(r.events.contains { if case let .state(mode, _, buttons, _, _, _, _, _, _, _, _) = $0 { mode == "playing" && buttons == [.closePlayer] } else { false } })
         r.command("playVideo")
         #expect(r.wait(for: "playbackStarted", count: 2) != nil)
-        Thread.sleep(forTimeInterval: 0.3)
+        // Paused once its first picture is on screen (the booth logs when).
+        #expect(r.waitForOutput(timeout: 10) { r.stderr.components(separatedBy: "first picture on screen ").count > 2 }, "\(r.stderr)")
         r.send(#"{"command":"tap","x":400,"y":240}"#) // pauses
         r.command("closePlayer")
         #expect(r.wait(for: "playbackFinished", count: 2) != nil)
-        r.command("state")
-        #expect(r.wait(for: "state", count: 2) != nil)
-        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _, _)? = r.events.last else { Issue.record("no state"); return }
+        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _, _)? = r.stateReply() else { Issue.record("no state"); return }
         #expect(mode == "finished" && buttons == [.retake, .useVideo, .playVideo])
         #expect(r.events.filter { $0.name == "playbackFinished" } == [.playbackFinished(reason: .end), .playbackFinished(reason: .closed)])
         #expect(!r.events.contains { $0.name == "error" }, "\(r.rawLines)")
@@ -98,7 +97,6 @@ struct PlaybackEndToEndTests {
         r.command("state")
         r.command("start")
         try #require(r.wait(for: "error") != nil, "\(r.rawLines)")
-        Thread.sleep(forTimeInterval: 2)
         r.command("closePlayer")
         #expect(r.exitStatus(timeout: 10) == 0, "\(r.stderr)")
         #expect(r.events.filter { $0.name != "state" && $0.name != "error" } == [.playbackStarted(path: path), .playbackFinished(reason: .closed)], "\(r.rawLines)")
@@ -142,9 +140,12 @@ struct PlaybackEndToEndTests {
             r.command("pause")
             // Once the first picture is up (the screen's middle red).
             var shot = try PromptEndToEndTests.take(r, folder.appendingPathComponent("\(fit)-0.bmp").path)
-            for attempt in 1..<20 where colour(shot.rgb(x: 400, y: 120)) != .red {
-                Thread.sleep(forTimeInterval: 0.1)
-                shot = try PromptEndToEndTests.take(r, folder.appendingPathComponent("\(fit)-\(attempt).bmp").path)
+            var attempt = 0
+            _ = eventually(10) {
+                guard colour(shot.rgb(x: 400, y: 120)) != .red else { return true }
+                attempt += 1
+                if let next = try? PromptEndToEndTests.take(r, folder.appendingPathComponent("\(fit)-\(attempt).bmp").path) { shot = next }
+                return false
             }
             for y in [120, 300] {
                 let seen = points.map { (x: $0.x, colour: colour(shot.rgb(x: $0.x, y: y))) }

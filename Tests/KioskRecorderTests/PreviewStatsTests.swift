@@ -1,6 +1,7 @@
 // KIOSK_STATS=1, what bench/preview reads: the stats lines on stderr, and stdout still events only.
 import Foundation
 import Testing
+import KioskTestSupport
 import KioskCore
 
 @Suite("kiosk-recorder preview stats (KIOSK_STATS)")
@@ -13,10 +14,26 @@ struct PreviewStatsTests {
         guard case let .ready(_, _, _, _, orientation, _, _) = r.events[0] else { Issue.record("no ready"); return }
         let transform = DisplayTransform(physical: Size(width: 800, height: 480), orientation: orientation)
         let circle = transform.toPhysical(Layout(canvas: transform.logical).recordButton.center)
-        Thread.sleep(forTimeInterval: 0.5)
+        // Ready on screen (its stats line), then the tap; recording on screen, then Stop.
+        func onScreen(_ mode: String) -> Bool {
+            r.waitForOutput(timeout: 20) {
+                r.stderr.split(whereSeparator: \.isNewline).contains { line in
+                    (try? JSONDecoder().decode(PreviewStatsLine.self, from: Data(line.utf8))).map { $0.stat == "mode" && $0.mode == mode } == true
+                }
+            }
+        }
+        #expect(onScreen("ready"), "\(r.stderr)")
+        // The camera's pictures on it: the test pattern's bright bars across the middle.
+        let folder = try testFolder("stats-lines")
+        var shots = 0
+        #expect(eventually(20) {
+            shots += 1
+            guard let shot = try? PromptEndToEndTests.take(r, folder.appendingPathComponent("ready-\(shots).bmp").path) else { return false }
+            return stride(from: 100, to: 700, by: 20).contains { shot.brightness(x: $0, y: 240) > 100 }
+        }, "no camera picture on the ready screen")
         r.send(#"{"command":"tap","x":\#(circle.x),"y":\#(circle.y)}"#)
         try #require(r.wait(for: "recordingStarted") != nil)
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(onScreen("recording"), "\(r.stderr)")
         r.command("stop")
         try #require(r.wait(for: "recordingFinished") != nil)
         r.command("quit")
@@ -44,7 +61,8 @@ struct PreviewStatsTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
-        Thread.sleep(forTimeInterval: 3)
+        // Three seconds on the booth's timer.
+        #expect(r.waitRecorded(3))
         r.command("stop")
         try #require(r.wait(for: "recordingFinished", timeout: 30) != nil, "\(r.stderr)")
         r.command("quit")

@@ -37,24 +37,37 @@ struct PromptEndToEndTests {
     }
 
     /// A screenshot of the booth; taken again when it caught one of the test pattern's flash frames
-    /// (its whole picture white for one frame each second: the black bar at the right shows it).
+    /// (its whole picture white for one frame each second: the black bar at the right shows it;
+    /// the next screenshot is the next frame's at the soonest).
     static func shot(_ r: RecorderProcess, _ path: String) throws -> Bitmap {
-        for attempt in 0..<4 {
+        for attempt in 0..<8 {
             let bitmap = try take(r, attempt == 0 ? path : path + ".\(attempt).bmp")
             if bitmap.measure(Rect(x: 720, y: 240, width: 40, height: 40)).mean < 60 { return bitmap }
-            Thread.sleep(forTimeInterval: 0.1)
         }
         throw PromptFailure(description: "every screenshot caught a flash")
     }
 
     static func take(_ r: RecorderProcess, _ path: String) throws -> Bitmap {
         r.send(#"{"command":"screenshot","path":"\#(path)"}"#)
-        let deadline = ProcessInfo.processInfo.systemUptime + 5
-        while ProcessInfo.processInfo.systemUptime < deadline {
-            if let data = FileManager.default.contents(atPath: path), data.count > 54 + 800 * 480 * 3 - 1 { return try Bitmap(data) }
-            Thread.sleep(forTimeInterval: 0.05)
+        let whole = 54 + 800 * 480 * 3
+        guard eventually(5, { ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int ?? 0) >= whole }),
+              let data = FileManager.default.contents(atPath: path)
+        else { throw PromptFailure(description: "no screenshot at \(path): \(r.rawLines)") }
+        return try Bitmap(data)
+    }
+
+    /// A screenshot (`shot`'s) once the camera's picture is up behind the screen: before it the
+    /// middle row is black; the test pattern's bars make it bright.
+    static func pictureShot(_ r: RecorderProcess, _ path: String) throws -> Bitmap {
+        var n = 0, last: Bitmap?
+        let up = eventually(20) {
+            n += 1
+            guard let s = try? shot(r, n == 1 ? path : path + ".\(n).bmp") else { return false }
+            last = s
+            return stride(from: 100, to: s.width - 100, by: 20).contains { s.brightness(x: $0, y: s.height / 2) > 100 }
         }
-        throw PromptFailure(description: "no screenshot at \(path): \(r.rawLines)")
+        guard up, let last else { throw PromptFailure(description: "no camera picture on screen at \(path): \(r.rawLines)") }
+        return last
     }
 
     struct PromptFailure: Error, CustomStringConvertible { let description: String }
@@ -69,23 +82,25 @@ struct PromptEndToEndTests {
 
         let plain = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("a.mov").path])
         try #require(plain.wait(for: "ready") != nil, "\(plain.stderr)")
-        Thread.sleep(forTimeInterval: 0.5)
-        let without = try Self.shot(plain, folder.appendingPathComponent("plain.bmp").path).measure(band)
+        let without = try Self.pictureShot(plain, folder.appendingPathComponent("plain.bmp").path).measure(band)
         plain.command("quit")
         #expect(plain.exitStatus() == 0)
 
         let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("b.mov").path,
                                              "--prompt", "Leave a message for Anna & Tom"])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        Thread.sleep(forTimeInterval: 0.5)
-        let with = try Self.shot(r, folder.appendingPathComponent("prompt.bmp").path).measure(band)
+        let with = try Self.pictureShot(r, folder.appendingPathComponent("prompt.bmp").path).measure(band)
         #expect(with.mean < without.mean * 0.75, "the dark box: \(with.mean) against \(without.mean)")
         #expect(with.white > 100, "white letters: \(with.white) pixels")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil)
-        Thread.sleep(forTimeInterval: 0.5)
-        let recording = try Self.shot(r, folder.appendingPathComponent("recording.bmp").path).measure(band)
-        #expect(abs(recording.mean - without.mean) < 25, "no prompt while recording: \(recording.mean) against \(without.mean)")
+        // The screen as it shows recording (the next frame's at the soonest).
+        var recording = with, n = 0
+        #expect(eventually(10) {
+            n += 1
+            recording = (try? Self.shot(r, folder.appendingPathComponent("recording-\(n).bmp").path).measure(band)) ?? recording
+            return abs(recording.mean - without.mean) < 25
+        }, "no prompt while recording: \(recording.mean) against \(without.mean)")
         r.command("stop")
         try #require(r.wait(for: "recordingFinished") != nil)
         r.command("quit")
@@ -106,21 +121,32 @@ struct PromptEndToEndTests {
         let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("take.mov").path, "--attract-after", "2.5",
                                              "--prompt", "Say hello"])
         let ready = try #require(r.wait(for: "ready"), "\(r.stderr)")
-        Thread.sleep(forTimeInterval: 0.3)
-        let awake = try Self.shot(r, folder.appendingPathComponent("awake.bmp").path).measure(picture)
-        Thread.sleep(forTimeInterval: max(0, ready + 3.1 - ProcessInfo.processInfo.systemUptime))
-        let dim = try Self.shot(r, folder.appendingPathComponent("attract.bmp").path).measure(picture)
-        #expect(dim.mean < awake.mean * 0.7, "dimmed: \(dim.mean) against \(awake.mean)")
+        let awake = try Self.pictureShot(r, folder.appendingPathComponent("awake.bmp").path).measure(picture)
+        // Screenshots until the screen dims (the rule's own timing is on a virtual clock, in
+        // KioskCoreTests): not before --attract-after.
+        var dim = awake, n = 0
+        #expect(eventually(20) {
+            n += 1
+            dim = (try? Self.shot(r, folder.appendingPathComponent("attract-\(n).bmp").path).measure(picture)) ?? dim
+            return dim.mean < awake.mean * 0.7
+        }, "dimmed: \(dim.mean) against \(awake.mean)")
+        // (Half a second's margin for a `ready` line that came late.)
+        #expect(ProcessInfo.processInfo.systemUptime - ready >= 2, "dimmed long before --attract-after")
         // The first tap, right on the record button, only wakes the screen.
         let record = layout.recordButton.center
         r.send(#"{"command":"tap","x":\#(record.x),"y":\#(record.y)}"#)
-        Thread.sleep(forTimeInterval: 0.5)
+        // Asked after the tap: still ready, no take begun.
+        #expect(r.waitForState { mode, _ in mode == "ready" }, "\(r.rawLines)")
         #expect(!r.names.contains("recordingStarted") && !r.names.contains("countdown"), "\(r.rawLines)")
-        let woken = try Self.shot(r, folder.appendingPathComponent("woken.bmp").path).measure(picture)
-        #expect(woken.mean > awake.mean * 0.9, "awake again: \(woken.mean) against \(awake.mean)")
+        var woken = dim
+        #expect(eventually(10) {
+            n += 1
+            woken = (try? Self.shot(r, folder.appendingPathComponent("woken-\(n).bmp").path).measure(picture)) ?? woken
+            return woken.mean > awake.mean * 0.9
+        }, "awake again: \(woken.mean) against \(awake.mean)")
         r.send(#"{"command":"tap","x":\#(record.x),"y":\#(record.y)}"#)
         try #require(r.wait(for: "recordingStarted") != nil, "the second tap starts: \(r.rawLines)")
-        Thread.sleep(forTimeInterval: 0.5)
+        #expect(r.waitRecorded(1))
         r.command("stop")
         try #require(r.wait(for: "recordingFinished") != nil)
         r.command("quit")
@@ -134,8 +160,7 @@ struct PromptEndToEndTests {
         for extra in [[String](), ["--high-contrast"]] {
             let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("t\(extra.count).mov").path] + extra)
             try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-            Thread.sleep(forTimeInterval: 0.4)
-            let shot = try Self.shot(r, folder.appendingPathComponent("shot\(extra.count).bmp").path)
+            let shot = try Self.pictureShot(r, folder.appendingPathComponent("shot\(extra.count).bmp").path)
             tops.append(shot.brightness(x: 20, y: 4))
             r.command("quit")
             #expect(r.exitStatus() == 0)
@@ -151,8 +176,7 @@ struct PromptEndToEndTests {
             let layout = Layout(canvas: Size(width: 800, height: 480), textScale: index == 0 ? 1 : 1.35)
             let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("t\(index).mov").path] + extra)
             try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-            Thread.sleep(forTimeInterval: 0.4)
-            let shot = try Self.shot(r, folder.appendingPathComponent("shot\(index).bmp").path)
+            let shot = try Self.pictureShot(r, folder.appendingPathComponent("shot\(index).bmp").path)
             // Cancel's pill is grey; its title is the white in it.
             whites.append(shot.measure(layout.leftButton).white)
             r.command("quit")
@@ -172,10 +196,11 @@ struct PromptEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil)
-        Thread.sleep(forTimeInterval: 1)
+        #expect(r.waitRecorded(1))
         r.command("stop")
         try #require(r.wait(for: "recordingFinished") != nil)
-        Thread.sleep(forTimeInterval: 0.4)
+        // The finished screen: the booth is in it when it says so, and a screenshot is drawn after.
+        #expect(r.waitForState { mode, _ in mode == "finished" })
         let shot = try Self.take(r, folder.appendingPathComponent("finished.bmp").path)
         #expect(shot.width == 480 && shot.height == 800)
         /// The rows of a button with its title's white in them.

@@ -15,8 +15,14 @@ final class RecorderProcess: Sendable {
     /// booth's signals (`parent`).
     let process: ChildProcess
     private let input: FileHandle
-    /// Every stdout line, decoded, with the monotonic time it arrived.
-    private let lines = Locked<[(line: String, at: Double)]>([])
+    /// Our end of its stdout.
+    private let output: FileHandle
+    /// Every stdout line with the monotonic time it arrived and its event, decoded once as it came
+    /// (a wait that asks `state` 20 times a second through a 40 s take reads them all each time).
+    private let lines = Locked<[(line: String, at: Double, event: KioskEvent?)]>([])
+    /// Signalled on every stdout line, on what comes on stderr, at the end of stdout and when reading resumes: the waits
+    /// below wait on it (a deadline is their failure limit), they never pass time of their own.
+    private let changed = NSCondition()
     private let stderrText = Locked("")
     private let closed = DispatchSemaphore(value: 0)
     /// While set, stdout is not read: the pipe fills as behind a parent that stopped reading.
@@ -35,48 +41,89 @@ final class RecorderProcess: Sendable {
         try stdout.write.close()
         try stderr.write.close()
         input = stdin.write
+        output = stdout.read
         let out = stdout.read, err = stderr.read
         Thread { [self] in
             var buffer = Data()
             while true {
-                while readingPaused.load(ordering: .relaxed) { usleep(1000) }
+                changed.lock()
+                while readingPaused.load(ordering: .relaxed) { changed.wait() }
+                changed.unlock()
                 let chunk = out.availableData
                 if chunk.isEmpty { break }
                 buffer += chunk
                 while let newline = buffer.firstIndex(of: 0x0A) {
                     let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                     buffer = Data(buffer[(newline + 1)...])
-                    lines.withLock { $0.append((line, ProcessInfo.processInfo.systemUptime)) }
+                    let event = Self.event(line)
+                    lines.withLock { $0.append((line, ProcessInfo.processInfo.systemUptime, event)) }
+                    announce()
                 }
             }
             closed.signal()
+            announce()
         }.start()
         Thread { [self] in
             while true {
                 let chunk = err.availableData
                 if chunk.isEmpty { break }
                 stderrText.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
+                announce()
             }
         }.start()
     }
 
     /// Stops reading stdout (after the chunk being read now) until `resumeReading`.
     func pauseReading() { readingPaused.store(true, ordering: .relaxed) }
-    func resumeReading() { readingPaused.store(false, ordering: .relaxed) }
+    func resumeReading() {
+        changed.lock()
+        readingPaused.store(false, ordering: .relaxed)
+        changed.broadcast()
+        changed.unlock()
+    }
+
+    /// Wakes the waits: under the condition's lock, so a wait between its look and its sleep
+    /// cannot miss it.
+    private func announce() {
+        changed.lock()
+        changed.broadcast()
+        changed.unlock()
+    }
+
+    /// Waits until `done` (asked again whenever the recorder has said more, on stdout or stderr)
+    /// holds; false at the deadline.
+    func waitForOutput(timeout: Double, _ done: () -> Bool) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        changed.lock()
+        defer { changed.unlock() }
+        while !done() {
+            if !changed.wait(until: deadline) { return done() }
+        }
+        return true
+    }
+
+    /// The bytes it wrote to stdout that wait in the pipe, unread (FIONREAD).
+    var unreadStdout: Int {
+        var count: CInt = 0
+        return ioctl(output.fileDescriptor, UInt(FIONREAD), &count) == 0 ? Int(count) : -1
+    }
 
     var stderr: String { stderrText.withLock { $0 } }
     var rawLines: [String] { lines.withLock { $0.map(\.line) } }
-    var events: [KioskEvent] { rawLines.compactMap(Self.event) }
+    var events: [KioskEvent] { lines.withLock { $0.compactMap(\.event) } }
     /// Every event with the monotonic time its line arrived.
     var timedEvents: [(event: KioskEvent, at: Double)] {
-        lines.withLock { $0.compactMap { line in Self.event(line.line).map { ($0, line.at) } } }
+        lines.withLock { $0.compactMap { line in line.event.map { ($0, line.at) } } }
     }
 
     /// The event on a stdout line, bare or after "event: ".
     static func event(_ line: String) -> KioskEvent? {
         try? EventEncoder().decode(line: line.hasPrefix("event: ") ? String(line.dropFirst(7)) : line)
     }
-    var names: [String] { events.map(\.name) }
+    var names: [String] { lines.withLock { $0.compactMap(\.event?.name) } }
+
+    /// How many `name` events have come.
+    func count(of name: String) -> Int { lines.withLock { $0.reduce(0) { $1.event?.name == name ? $0 + 1 : $0 } } }
 
     /// Writes a command line to its stdin. A recorder that died has closed it: the write fails
     /// (EPIPE, SIGPIPE being ignored by the launcher's process) and the test goes on to fail on
@@ -90,25 +137,43 @@ final class RecorderProcess: Sendable {
     /// Waits until an event with this name has arrived (`count` of them); returns its arrival time.
     @discardableResult
     func wait(for name: String, count: Int = 1, timeout: Double = 20) -> Double? {
-        let deadline = ProcessInfo.processInfo.systemUptime + timeout
-        while ProcessInfo.processInfo.systemUptime < deadline {
-            let matches = lines.withLock { all in all.filter { Self.event($0.line)?.name == name } }
-            if matches.count >= count { return matches[count - 1].at }
-            Thread.sleep(forTimeInterval: 0.01)
+        var found: Double?
+        var looked = 0, seen: [Double] = []
+        _ = waitForOutput(timeout: timeout) {
+            // Each line looked at once, however many arrive while waiting.
+            let fresh = lines.withLock { Array($0[looked...]) }
+            looked += fresh.count
+            seen += fresh.filter { $0.event?.name == name }.map(\.at)
+            found = seen.count >= count ? seen[count - 1] : nil
+            return found != nil
         }
-        return nil
+        return found
+    }
+
+    /// Asks `state` once and waits for the reply to it (the polling waits below leave theirs among
+    /// `events` too, so the count is taken now); nil on timeout.
+    func stateReply(timeout: Double = 20) -> KioskEvent? {
+        let replies = count(of: "state")
+        command("state")
+        guard wait(for: "state", count: replies + 1, timeout: timeout) != nil else { return nil }
+        return events.last { $0.name == "state" }
     }
 
     /// Asks `state` every 50 ms (the timer moves once a second: plenty, and it leaves the booth be)
     /// until `judge` says yes (true) or no (false) to a reply; nil from `judge`: ask again. False on
     /// timeout, or when the recorder stops answering. Its `state` replies stay among `events`.
-    func askState(timeout: Double, _ judge: (_ reply: KioskEvent) -> Bool?) -> Bool {
+    /// `pace`: how long until the next question instead (a long wait asks less often while far off).
+    func askState(timeout: Double, pace: () -> Double = { 0.05 }, _ judge: (_ reply: KioskEvent) -> Bool?) -> Bool {
         let deadline = ProcessInfo.processInfo.systemUptime + timeout
         var asked = false
         while ProcessInfo.processInfo.systemUptime < deadline {
-            if asked { Thread.sleep(forTimeInterval: 0.05) }
+            // The next question after the booth's next line or 50 ms, whichever comes first.
+            if asked {
+                let before = lines.withLock(\.count)
+                _ = waitForOutput(timeout: pace()) { lines.withLock(\.count) > before }
+            }
             asked = true
-            let replies = names.filter { $0 == "state" }.count
+            let replies = count(of: "state")
             command("state")
             guard wait(for: "state", count: replies + 1, timeout: max(deadline - ProcessInfo.processInfo.systemUptime, 0.1)) != nil,
                   let reply = events.last(where: { $0.name == "state" })?.unasked else { return false }
@@ -124,23 +189,44 @@ final class RecorderProcess: Sendable {
     func waitRecorded(_ seconds: Double, timeout: Double = 30) -> Bool {
         let wanted = Int(seconds.rounded(.up))
         var firstRemaining: Double?
-        return askState(timeout: timeout) { reply in
+        // Twice a second while two or more seconds are to go (a 40 s take beside a real-time
+        // encoder), then every 50 ms.
+        var toGo = Double(wanted)
+        return askState(timeout: timeout, pace: { toGo >= 2 ? 0.5 : 0.05 }) { reply in
             guard case let .state(mode, timer, _, _, remaining, _, _, _, _, _, _) = reply else { return false }
             guard mode == "recording" else { return mode == "countdown" ? nil : false }
             if let remaining {
                 firstRemaining = firstRemaining ?? remaining
                 // The timer may show what is left (rounded up): elapsed is not in it.
-                if TimerText.format(seconds: remaining.rounded(.up)) == timer {
-                    return firstRemaining.map { $0 - remaining >= Double(wanted) } == true ? true : nil
+                if TimerText.format(seconds: remaining.rounded(.up)) == timer, let first = firstRemaining {
+                    toGo = Double(wanted) - (first - remaining)
+                    return toGo <= 0 ? true : nil
                 }
             }
-            return Self.seconds(timer).map { $0 >= wanted } == true ? true : nil
+            let shown = Self.seconds(timer) ?? 0
+            toGo = Double(wanted - shown)
+            return shown >= wanted ? true : nil
         }
     }
 
-    /// A `state` timer's whole seconds ("MM:SS", or "H:MM:SS").
+    /// Asks `state` until a reply says the booth is recording and its writer's clock has moved on
+    /// by `seconds` at least (`remaining` fell that much from the first reply's; by anything for
+    /// 0): the take has that much picture, to a frame, on any machine.
+    func waitForPictures(_ seconds: Double = 0, timeout: Double = 30) -> Bool {
+        var first: Double?
+        return askState(timeout: timeout) { reply in
+            guard case let .state(mode, _, _, _, remaining, _, _, _, _, _, _) = reply else { return false }
+            guard mode == "recording" else { return mode == "countdown" ? nil : false }
+            guard let remaining else { return nil }
+            first = first ?? remaining
+            return first.map { remaining < $0 && $0 - remaining >= seconds - 0.001 } == true ? true : nil
+        }
+    }
+
+    /// A `state` timer's whole seconds ("MM:SS", or "H:MM:SS"; the player's position in
+    /// "MM:SS / MM:SS").
     static func seconds(_ timer: String) -> Int? {
-        let parts = timer.split(separator: ":").map { Int($0) }
+        let parts = (timer.split(separator: " ").first ?? "").split(separator: ":").map { Int($0) }
         guard !parts.isEmpty, !parts.contains(nil) else { return nil }
         return parts.reduce(0) { $0 * 60 + $1! }
     }
@@ -238,6 +324,14 @@ extension RecorderProcess {
             guard case let .state(mode, _, buttons, _, _, _, _, _, _, _, _) = reply else { return false }
             return condition(mode, buttons) ? true : nil
         }
+    }
+}
+
+extension RecorderProcess {
+    /// Asks `state` until a reply is `expected` (its microphone level left out): the booth has come
+    /// to it, however slow the machine. False on timeout.
+    func waitForState(_ expected: KioskEvent, timeout: Double = 20) -> Bool {
+        askState(timeout: timeout) { $0.withoutMicrophoneLevel == expected ? true : nil }
     }
 }
 

@@ -61,30 +61,40 @@ func stampOnScreen(_ bmpPath: String, window: Size, picture: Size, quarterTurns:
     }
 }
 
-/// Takes a screenshot and reads the stamp, once it holds still (the seek's picture is decoded off
-/// the UI thread: it may take a moment to show).
-func settledStamp(_ r: RecorderProcess, in folder: URL, window: Size, picture: Size, quarterTurns: Int = 0) throws -> Int {
-    // The same stamp in three screenshots 0.2 s apart, the first 0.5 s after the seek.
-    usleep(500_000)
+/// Takes screenshots and reads the stamp until it is one `wanted` says is the seek's and holds
+/// still in three screenshots in a row (the seek's picture is decoded off the UI thread: it may
+/// take a moment to show); the last stamp read when 10 s pass first.
+func settledStamp(_ r: RecorderProcess, in folder: URL, window: Size, picture: Size, quarterTurns: Int = 0,
+                  wanted: (Int) -> Bool = { _ in true }) throws -> Int {
     var last: Int?, same = 0
-    for _ in 0..<30 {
+    let whole = 54 + (window.width * 3 + 3) / 4 * 4 * window.height
+    let deadline = ProcessInfo.processInfo.systemUptime + 10
+    repeat {
         let shot = folder.appendingPathComponent("shot-\(UUID().uuidString).bmp").path
         r.send(#"{"command":"screenshot","path":"\#(shot)"}"#)
         // Until the whole BMP is there: the booth writes it on a worker of its own, and a loaded
         // machine may find it half written.
-        let whole = 54 + (window.width * 3 + 3) / 4 * 4 * window.height
-        var waited = 0
-        while ((try? FileManager.default.attributesOfItem(atPath: shot)[.size] as? Int) ?? 0) < whole && waited < 500 {
-            usleep(10_000)
-            waited += 1
-        }
+        _ = eventually(5) { ((try? FileManager.default.attributesOfItem(atPath: shot)[.size] as? Int) ?? 0) >= whole }
         let stamp = try stampOnScreen(shot, window: window, picture: picture, quarterTurns: quarterTurns)
-        same = stamp == last ? same + 1 : 0
+        same = stamp == last && wanted(stamp) ? same + 1 : 0
         if same >= 2 { return stamp }
         last = stamp
-        usleep(150_000)
-    }
+    } while ProcessInfo.processInfo.systemUptime < deadline
     return try #require(last)
+}
+
+/// Whether samples are sound throughout (a sine is exactly 0 at a few of them at most).
+func sounding(_ samples: [Int16]) -> Bool { !samples.isEmpty && samples.filter { $0 != 0 }.count > samples.count * 9 / 10 }
+
+/// SDL's disk audio file so far: its length in bytes, and its last `count` samples (s16).
+func deviceBytes(_ path: String) -> Int { (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 }
+func deviceTail(_ path: String, samples count: Int) -> [Int16] {
+    guard let file = FileHandle(forReadingAtPath: path) else { return [] }
+    defer { try? file.close() }
+    let size = deviceBytes(path) / 2 * 2
+    guard size >= count * 2, (try? file.seek(toOffset: UInt64(size - count * 2))) != nil,
+          let data = try? file.read(upToCount: count * 2) else { return [] }
+    return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
 }
 
 /// The dominant frequency of a stretch of s16 mono samples, by zero crossings.
@@ -115,13 +125,16 @@ struct SeekEndToEndTests {
         let r = try RecorderProcess(["--play", movie, "--windowed", "480x960"],
                                     environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": disk])
         try #require(r.wait(for: "playbackStarted") != nil, "\(r.stderr)")
-        Thread.sleep(forTimeInterval: 0.4)
+        // Second 0's tone on the device (a fifth of a second of it, stereo), then the pause.
+        #expect(eventually(10) { sounding(deviceTail(disk, samples: 19200)) }, "no sound before the pause")
         r.command("pause")
-        Thread.sleep(forTimeInterval: 0.8) // silence on the device while paused
+        // The pause's silence on the device lasts through the seeks' screenshots.
         var offsets: [Double] = []
         for target in [2.45, 1.0, 3.51, 0.2, 2.5] {
             r.send(#"{"command":"seek","position":\#(target)}"#)
-            let stamp = try settledStamp(r, in: folder, window: Self.window, picture: Size(width: 320, height: 240))
+            let stamp = try settledStamp(r, in: folder, window: Self.window, picture: Size(width: 320, height: 240)) { stamp in
+                abs(Double(stamp) / 30 - target) < 0.1
+            }
             // Frame k is at k/30 s: the one showing at the target is floor(target·30).
             let shownAt = Double(stamp) / 30
             offsets.append(shownAt - target)
@@ -129,7 +142,8 @@ struct SeekEndToEndTests {
                     "seek to \(target) s showed frame \(stamp) (\(shownAt) s)")
         }
         r.send(#"{"command":"pause","paused":false}"#)
-        Thread.sleep(forTimeInterval: 0.6)
+        // A fifth of a second of the new position's sound played (stereo: 19200 samples).
+        #expect(eventually(10) { sounding(deviceTail(disk, samples: 19200)) }, "no sound after the resume")
         r.command("quit")
         #expect(r.exitStatus(timeout: 10) == 0, "\(r.stderr)")
         #expect(!r.events.contains { $0.name == "error" }, "\(r.rawLines)")
@@ -161,7 +175,7 @@ struct SeekEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil)
-        Thread.sleep(forTimeInterval: 3.2)
+        #expect(r.waitRecorded(3))
         r.command("stop")
         try #require(r.wait(for: "recordingFinished") != nil)
         // The truth: each picture's stamp and time in the take, by ffmpeg.
@@ -194,18 +208,20 @@ struct SeekEndToEndTests {
         let sounds = loudRuns(takeSound).map { (at: soundStart - fileStart + Double($0.lowerBound) / 48000, length: Double($0.count) / 48000) }
         let beeps = sounds.filter { $0.at > soundStart - fileStart + 0.005 && $0.length > 0.09 }
         try #require(beeps.count >= 2, "whole beeps in the take (start, length) \(beeps)")
-        // While the player plays the take, the device has nothing else to play (the end sound is over).
-        Thread.sleep(forTimeInterval: 1)
+        // While the player plays the take, the device has nothing else to play: the end sound is
+        // over (the device has played half a second of silence since).
+        #expect(eventually(10) { deviceTail(disk, samples: 48000).allSatisfy { $0 == 0 } }, "the end sound goes on")
         let playedBefore = ((try? Data(contentsOf: URL(fileURLWithPath: disk)))?.count ?? 0) / 4 * 2
         r.command("playVideo")
         try #require(r.wait(for: "playbackStarted") != nil)
-        Thread.sleep(forTimeInterval: 0.3)
         r.command("pause")
         var offsets: [Double] = []
         // The last target lies inside a beep: its sound queued while paused must not be heard later.
         for target in [2.01, 0.72, 2.93, beeps.last!.at + 0.05] {
             r.send(#"{"command":"seek","position":\#(target)}"#)
-            let stamp = try settledStamp(r, in: folder, window: Self.window, picture: size, quarterTurns: quarterTurns)
+            let stamp = try settledStamp(r, in: folder, window: Self.window, picture: size, quarterTurns: quarterTurns) { stamp in
+                timeOfStamp[stamp].map { abs($0 - target) < 0.1 } == true
+            }
             let shownAt = try #require(timeOfStamp[stamp], "stamp \(stamp) is no picture of the take")
             offsets.append(shownAt - target)
             #expect(abs(shownAt - target) <= 1.0 / 30 + 0.002, "seek to \(target) s showed the picture at \(shownAt) s")
@@ -215,9 +231,16 @@ struct SeekEndToEndTests {
         // then each later beep a whole second after the one before, to the end of the take.
         let paused = beeps[1].at + 0.07, playing = beeps[0].at + 0.03
         r.send(#"{"command":"seek","position":\#(paused)}"#)
-        Thread.sleep(forTimeInterval: 0.5)
+        // The pause lasts 2 s by the device's own clock (the analysis below finds the resume after
+        // the longest silence, over 1.5 s, longer than between two beeps).
+        #expect(eventually(20) { deviceBytes(disk) - playedBefore * 2 >= 48000 * 4 * 2 + 48000 * 4 / 2 })
+        _ = try settledStamp(r, in: folder, window: Self.window, picture: size, quarterTurns: quarterTurns) { stamp in
+            timeOfStamp[stamp].map { abs($0 - paused) < 0.1 } == true
+        }
+        let resumedAt = deviceBytes(disk)
         r.send(#"{"command":"pause","paused":false}"#)
-        Thread.sleep(forTimeInterval: 0.4)
+        // 0.4 s on by the device's own clock (SDL's disk driver writes in real time; stereo s16).
+        #expect(eventually(10) { deviceBytes(disk) - resumedAt >= 48000 * 4 * 4 / 10 })
         r.send(#"{"command":"seek","position":\#(playing)}"#)
         #expect(r.wait(for: "playbackFinished", timeout: 10) != nil, "the take plays to its end")
         #expect(r.events.contains(.playbackFinished(reason: .end)), "\(r.events)")
@@ -266,8 +289,7 @@ struct SeekEndToEndTests {
             r.stderr.split(separator: "\n").compactMap { try? decoder.decode(PreviewStatsLine.self, from: Data($0.utf8)) }
                 .filter { $0.stat == "picture" }
         }
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline && !pictures().contains(where: { ($0.play ?? 0) >= 4 }) { Thread.sleep(forTimeInterval: 0.1) }
+        _ = r.waitForOutput(timeout: 15) { pictures().contains { ($0.play ?? 0) >= 4 } }
         r.command("quit")
         #expect(r.exitStatus(timeout: 10) == 0, "\(r.stderr)")
         #expect(r.events.map(\.name) == ["playbackStarted", "playbackFinished"], "no end until closed: \(r.names)")

@@ -8,12 +8,13 @@ import KioskTestSupport
 
 @Suite("the booth as a service: output folder, recovery, retention, idle reset", .serialized)
 struct ServiceEndToEndTests {
-    /// One take in a booth already at `ready`: Start, about `seconds`, Stop, `recordingFinished`.
-    /// Its result.
+    /// One take in a booth already at `ready`: Start, until the booth's timer shows `seconds` (whole
+    /// seconds; under one, until its writer has that much picture), Stop, `recordingFinished`. Its
+    /// result.
     static func take(_ r: RecorderProcess, seconds: Double = 1, count: Int = 1) throws -> RecordingResult {
         r.command("start")
-        let started = try #require(r.wait(for: "recordingStarted", count: count), "\(r.rawLines) \(r.stderr)")
-        Thread.sleep(forTimeInterval: max(0, started + seconds - ProcessInfo.processInfo.systemUptime))
+        try #require(r.wait(for: "recordingStarted", count: count) != nil, "\(r.rawLines) \(r.stderr)")
+        try #require(seconds < 1 ? r.waitForPictures(seconds) : r.waitRecorded(seconds), "\(r.rawLines)")
         r.command("stop")
         try #require(r.wait(for: "recordingFinished", count: count) != nil, "\(r.rawLines)")
         let results = r.events.compactMap { if case let .recordingFinished(result) = $0 { result } else { nil } }
@@ -84,9 +85,9 @@ struct ServiceEndToEndTests {
         let r = try RecorderProcess(booth + ["--output-dir", folder.path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
-        let started = try #require(r.wait(for: "recordingStarted"))
+        try #require(r.wait(for: "recordingStarted") != nil)
         guard case let .recordingStarted(path, _)? = r.events.last else { Issue.record("\(r.rawLines)"); return }
-        Thread.sleep(forTimeInterval: max(0, started + 2 - ProcessInfo.processInfo.systemUptime))
+        #expect(r.waitRecorded(2))
         r.kill(SIGKILL)
         _ = r.exitStatus()
         let marker = folder.appendingPathComponent("." + URL(fileURLWithPath: path).lastPathComponent + ".recording").path
@@ -124,7 +125,9 @@ struct ServiceEndToEndTests {
             r.command("useVideo")
             try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath", count: k) != nil)
         }
-        Thread.sleep(forTimeInterval: 0.3)
+        // Retention runs on the file worker after the hand-over.
+        #expect(r.wait(for: "takeDeleted") != nil, "\(r.rawLines)")
+        #expect(eventually { (try? Self.names(in: folder)) == ["t2.mov", "t3.mov"] })
         let deleted = r.events.compactMap { if case let .takeDeleted(path, reason) = $0 { (URL(fileURLWithPath: path).lastPathComponent, reason) } else { nil } }
         #expect(deleted.map(\.0) == ["t1.mov"] && deleted.allSatisfy { $0.1 == .maxTakes }, "\(r.rawLines)")
         #expect(try Self.names(in: folder) == ["t2.mov", "t3.mov"])
@@ -143,7 +146,8 @@ struct ServiceEndToEndTests {
             r.command("useVideo")
             try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath", count: k) != nil)
         }
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(r.wait(for: "takeDeleted") != nil, "\(r.rawLines)")
+        #expect(eventually { (try? Self.names(in: folder)) == ["k2.mov"] })
         #expect(r.events.contains(.takeDeleted(path: folder.appendingPathComponent("k1.mov").path, reason: .keepFree)), "\(r.rawLines)")
         #expect(try Self.names(in: folder) == ["k2.mov"])
         r.command("quit")
@@ -172,21 +176,17 @@ struct ServiceEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         let result = try Self.take(r, seconds: 0.5)
         let finished = try #require(r.wait(for: "recordingFinished"))
-        // `state` every 200 ms is not a guest: the clock runs on.
-        for _ in 0..<5 {
-            Thread.sleep(forTimeInterval: 0.2)
-            r.command("state")
-        }
-        let reset = try #require(r.wait(for: "idleReset", timeout: 4), "\(r.rawLines)")
-        #expect(reset - finished >= 1.4 && reset - finished <= 2.2, "idle reset after \(reset - finished) s")
+        // `state` asked again and again (every 50 ms) is not a guest: the clock runs on. (The
+        // rule's own timing is IdleRuleTests', on a virtual clock.)
+        #expect(r.askState(timeout: 10) { _ in r.names.contains("idleReset") ? true : nil }, "\(r.rawLines)")
+        let reset = try #require(r.wait(for: "idleReset"), "\(r.rawLines)")
+        #expect(reset - finished >= 1.4, "idle reset after \(reset - finished) s")
         try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil)
-        let after = r.events.drop { $0.name != "idleReset" }.map(\.name)
+        let after = r.events.drop { $0.name != "idleReset" }.map(\.name).filter { $0 != "state" }
         #expect(after.prefix(2) == ["idleReset", "videoRecorderDidFinishRecordingVideoWithOutputPath"], "\(after)")
         #expect(r.events.contains(.idleReset(action: .use)))
         #expect(FileManager.default.fileExists(atPath: result.outputPath))
-        r.command("state")
-        try #require(r.wait(for: "state", count: 6) != nil)
-        guard case let .state(mode, _, _, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return }
+        guard case let .state(mode, _, _, _, _, _, _, _, _, _, _)? = r.stateReply() else { Issue.record("no state"); return }
         #expect(mode == "ready")
         r.command("quit")
         #expect(r.exitStatus() == 0)
@@ -197,17 +197,22 @@ struct ServiceEndToEndTests {
         let folder = try testFolder("service-idle-discard")
         let r = try RecorderProcess(booth + ["--output-dir", folder.path, "--idle-timeout", "1.2", "--idle-action", "discard"])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        let result = try Self.take(r, seconds: 1.0)
-        try #require(r.wait(for: "recordingFinished") != nil)
-        // At 0.8 s the guest plays the take and pauses it: the clock starts again from the pause.
-        Thread.sleep(forTimeInterval: 0.8)
+        let result = try Self.take(r, seconds: 2)
+        let finished = try #require(r.wait(for: "recordingFinished"))
+        // The guest plays the take and pauses it a second in, past the idle timeout since the take
+        // finished: the clock starts again from the pause. (The rule's own timing is IdleRuleTests',
+        // on a virtual clock.)
         r.command("playVideo")
         try #require(r.wait(for: "playbackStarted") != nil)
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(r.askState(timeout: 10) { reply in
+            guard case let .state(mode, timer, _, _, _, _, _, _, _, _, _) = reply, mode == "playing" else { return false }
+            return (RecorderProcess.seconds(timer) ?? 0) >= 1 ? true : nil
+        }, "\(r.rawLines)")
         r.send(#"{"command":"tap","x":400,"y":100}"#)
         let paused = ProcessInfo.processInfo.systemUptime
-        let reset = try #require(r.wait(for: "idleReset", timeout: 4), "\(r.rawLines)")
-        #expect(reset - paused >= 1.1 && reset - paused <= 1.9, "idle reset \(reset - paused) s after the pause")
+        #expect(paused - finished > 1, "paused \(paused - finished) s after the take finished")
+        let reset = try #require(r.wait(for: "idleReset", timeout: 10), "\(r.rawLines)")
+        #expect(reset - paused >= 1.1, "idle reset \(reset - paused) s after the pause")
         #expect(r.exitStatus() == 0)
         let after = Array(r.names.drop { $0 != "idleReset" })
         #expect(after == ["idleReset", "playbackFinished", "videoRecorderDidCancelRecordingVideo"], "\(r.rawLines)")
@@ -231,12 +236,13 @@ struct ServiceEndToEndTests {
             results.append(try Self.take(r, seconds: 0.5, count: k))
             r.command("useVideo")
             try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath", count: k) != nil)
-            // While the hook runs the booth answers at once.
-            Thread.sleep(forTimeInterval: 0.3)
+            // While the hook runs (it has said hello, then sleeps 1 s) the booth answers at once.
+            #expect(r.waitForOutput(timeout: 10) { r.stderr.components(separatedBy: "hook says hello").count > k }, "\(r.stderr)")
             let asked = ProcessInfo.processInfo.systemUptime
+            let replies = r.names.filter { $0 == "state" }.count
             r.command("state")
-            let answered = try #require(r.wait(for: "state", count: k))
-            // The hook has 0.7 s to go: a booth that waited on it would answer after that. A few
+            let answered = try #require(r.wait(for: "state", count: replies + 1))
+            // The hook has about a second to go: a booth that waited on it would answer after that. A few
             // hundred ms is what a loaded machine (CI: several recorders on two cores) may add.
             #expect(answered - asked < 0.5, "state took \(answered - asked) s while the hook ran")
             try #require(r.wait(for: "hookFinished", count: k, timeout: 5) != nil, "\(r.rawLines) \(r.stderr)")
@@ -284,10 +290,7 @@ struct ServiceEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         _ = try Self.take(r, seconds: 0.5)
         r.command("useVideo")
-        let deadline = ProcessInfo.processInfo.systemUptime + 10
-        while !FileManager.default.fileExists(atPath: started) && ProcessInfo.processInfo.systemUptime < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        _ = eventually(10) { FileManager.default.fileExists(atPath: started) }
         try #require(FileManager.default.fileExists(atPath: started), "the hook never ran: \(r.stderr)")
         let signalled = ProcessInfo.processInfo.systemUptime
         r.kill(SIGTERM)

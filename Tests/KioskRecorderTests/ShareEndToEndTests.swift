@@ -24,23 +24,24 @@ struct ShareEndToEndTests {
     /// The booth's own screenshot, once written whole.
     static func screenshot(_ r: RecorderProcess, _ path: String) throws -> String {
         r.send(#"{"command":"screenshot","path":"\#(path)"}"#)
-        let deadline = ProcessInfo.processInfo.systemUptime + 5
-        var last = -1
-        while ProcessInfo.processInfo.systemUptime < deadline {
-            // Whole when its size stops changing (a BMP's header gives it too, but this is enough).
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? -1
-            if size > 54 && size == last { return path }
-            last = size
-            Thread.sleep(forTimeInterval: 0.1)
+        // Whole when it is as long as its header says (bfSize, bytes 2…5).
+        let whole = eventually(5) {
+            guard let file = FileHandle(forReadingAtPath: path) else { return false }
+            defer { try? file.close() }
+            guard let header = try? file.read(upToCount: 6), header.count == 6,
+                  let size = try? file.seekToEnd() else { return false }
+            let declared = header[2...5].reversed().reduce(0) { $0 << 8 | Int($1) }
+            return declared > 54 && Int(size) == declared
         }
-        throw ShareTestFailure(description: "no screenshot at \(path): \(r.rawLines)")
+        guard whole else { throw ShareTestFailure(description: "no screenshot at \(path): \(r.rawLines)") }
+        return path
     }
 
     /// Start, 1.5 s, Stop, Use Video: the hand-over's path and the share event.
     static func takeAndUse(_ r: RecorderProcess, count: Int = 1) throws -> (take: String, url: String, token: String, folder: String) {
         r.command("start")
         try #require(r.wait(for: "recordingStarted", count: count) != nil, "\(r.stderr)")
-        Thread.sleep(forTimeInterval: 1.5)
+        try #require(r.waitRecorded(1), "\(r.rawLines)")
         r.command("stop")
         try #require(r.wait(for: "recordingFinished", count: count) != nil)
         r.command("useVideo")
@@ -94,17 +95,13 @@ struct ShareEndToEndTests {
             let page = try String(contentsOfFile: shared.folder + "/index.html", encoding: .utf8)
             #expect(page.contains("Anna &amp; Tom") && page.contains("video.mp4"))
             // The screen: sharing, with Done; its QR code says the event's url.
-            r.command("state")
-            #expect(r.wait(for: "state", count: 2 * round + 1) != nil)
-            if case let .state(mode, _, buttons, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) {
+            if case let .state(mode, _, buttons, _, _, _, _, _, _, _, _)? = r.stateReply() {
                 #expect(mode == "sharing" && buttons == [.done], "\(mode) \(buttons)")
             }
             let shot = try Self.screenshot(r, folder.appendingPathComponent("share-\(orientation).bmp").path)
             #expect(try Self.codes(in: shot) == [shared.url], "\(orientation)")
             r.command("done")
-            r.command("state")
-            #expect(r.wait(for: "state", count: 2 * round + 2) != nil)
-            if case let .state(mode, _, _, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) { #expect(mode == "ready") }
+            if case let .state(mode, _, _, _, _, _, _, _, _, _, _)? = r.stateReply() { #expect(mode == "ready") }
             // Nothing in the share folder lists the tokens.
             #expect(try FileManager.default.contentsOfDirectory(atPath: shares).allSatisfy { !$0.hasPrefix("index") })
         }
@@ -196,9 +193,8 @@ struct ShareEndToEndTests {
         // Nothing half written is left; the booth is ready for the next guest.
         let left = try FileManager.default.contentsOfDirectory(atPath: shares.path)
         #expect(left == ["other"], "\(left)")
-        r.command("state")
-        #expect(r.wait(for: "state") != nil)
-        if case let .state(mode, _, _, _, _, _, _, _, _, _, _)? = r.events.last { #expect(mode == "ready") }
+        guard case let .state(mode, _, _, _, _, _, _, _, _, _, _)? = r.stateReply() else { Issue.record("no state: \(r.rawLines)"); return }
+        #expect(mode == "ready")
         r.command("quit")
         #expect(r.exitStatus() == 0)
     }
@@ -268,8 +264,12 @@ struct ShareEndToEndTests {
             Self.requests(server.accessLog).dropFirst(before).contains(page + "video.mp4")
         }
         #expect(loaded, "the page never asked for its video: \(server.accessLog) \(server.errorLog)")
-        Thread.sleep(forTimeInterval: 1)
-        let asked = Self.requests(server.accessLog).dropFirst(before)
+        // The browser has quit; a request of ours after its own, logged by nginx's one worker in
+        // order once each ends, says its log is whole.
+        let barrier = "/barrier-\(UUID().uuidString)"
+        _ = try? server.get(barrier)
+        #expect(eventually(10) { Self.requests(server.accessLog).contains(barrier) }, "\(server.accessLog)")
+        let asked = Self.requests(server.accessLog).dropFirst(before).filter { $0 != barrier }
         #expect(asked.allSatisfy { $0.hasPrefix(page) }, "\(Array(asked))")
 
         // The video in the browser: a probe page beside the folders loads the page in a frame and
@@ -303,14 +303,12 @@ struct ShareEndToEndTests {
         r.command("useVideo")
         try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath", timeout: 15) != nil, "\(r.names)")
         // The share's first fsync holds it in its .partial- folder: killed there.
-        let deadline = ProcessInfo.processInfo.systemUptime + 15
         var partial: String?
-        while partial == nil && ProcessInfo.processInfo.systemUptime < deadline {
+        _ = eventually(15) {
             partial = (try? FileManager.default.contentsOfDirectory(atPath: shares))?.first { $0.hasPrefix(".partial-") }
-            Thread.sleep(forTimeInterval: 0.05)
+            return partial != nil
         }
         let name = try #require(partial, "no share folder was being written: \(r.names) \(r.stderr)")
-        Thread.sleep(forTimeInterval: 0.3)
         r.kill(SIGKILL)
         _ = r.exitStatus()
         #expect(!r.names.contains("takeShared"))
@@ -319,10 +317,8 @@ struct ShareEndToEndTests {
         let next = try RecorderProcess(arguments)
         try #require(next.wait(for: "ready") != nil, "\(next.stderr)")
         // The launch's tidying runs on the file worker beside the camera's start: not ordered with `ready`.
-        let tidied = ProcessInfo.processInfo.systemUptime + 5
-        while ProcessInfo.processInfo.systemUptime < tidied,
-              !((try? FileManager.default.contentsOfDirectory(atPath: shares).isEmpty) ?? false) || !next.stderr.contains(name) {
-            Thread.sleep(forTimeInterval: 0.05)
+        _ = next.waitForOutput(timeout: 5) {
+            ((try? FileManager.default.contentsOfDirectory(atPath: shares).isEmpty) ?? false) && next.stderr.contains(name)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: shares).isEmpty)
         #expect(next.stderr.contains(name), "\(next.stderr)")
@@ -355,11 +351,7 @@ struct ShareEndToEndTests {
         let trusted = try RecorderProcess(arguments, environment: ["KIOSK_CLOCK_TRUSTED": "1"])
         try #require(trusted.wait(for: "ready") != nil, "\(trusted.stderr)")
         // The folder goes, then the line that says so (a loaded machine may show one without the other).
-        let deadline = ProcessInfo.processInfo.systemUptime + 5
-        while ProcessInfo.processInfo.systemUptime < deadline,
-              FileManager.default.fileExists(atPath: old.path) || !trusted.stderr.contains("OLDxOLDxOLDxOLDxOLDxOLDx") {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        _ = eventually(5) { !FileManager.default.fileExists(atPath: old.path) && trusted.stderr.contains("OLDxOLDxOLDxOLDxOLDxOLDx") }
         #expect(!FileManager.default.fileExists(atPath: old.path), "\(trusted.stderr)")
         #expect(trusted.stderr.contains("OLDxOLDxOLDxOLDxOLDxOLDx"), "\(trusted.stderr)")
         #expect(FileManager.default.fileExists(atPath: young.path) && FileManager.default.fileExists(atPath: other.path))

@@ -71,12 +71,7 @@ struct SlideshowEndToEndTests {
 
     /// Waits (10 s at most) until the log has `count` lines with `text`.
     static func waitFor(_ r: RecorderProcess, _ text: String, count: Int) -> Bool {
-        let deadline = ProcessInfo.processInfo.systemUptime + 10
-        while lines(r, text).count < count {
-            guard ProcessInfo.processInfo.systemUptime < deadline else { return false }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return true
+        r.waitForOutput(timeout: 10) { lines(r, text).count >= count }
     }
 
     @Test("the attract screen plays the accepted takes one after another under the prompt, silent (the device gets only zeros; the review of the same take is heard); a damaged take is never played, one damaged meanwhile is skipped; a tap stops it at once, the camera back; listed again at the next attract screen (a take accepted since first); a parent's start stops it and nothing plays during the take",
@@ -104,19 +99,28 @@ struct SlideshowEndToEndTests {
         let edge = Rect(x: 4, y: picture.y, width: 60, height: picture.height)
         // The middle of the prompt's first line.
         let band = Rect(x: 300, y: layout.content.y + layout.textHeight, width: 200, height: layout.textHeight)
-        Thread.sleep(forTimeInterval: 0.5)
-        let awake = try PromptEndToEndTests.take(r, root.appendingPathComponent("awake.bmp").path)
+        // The camera's picture up (before the attract screen, 2 s on).
+        var awake = try PromptEndToEndTests.take(r, root.appendingPathComponent("awake-0.bmp").path)
+        var shots = 0
+        _ = eventually(10) {
+            let c = Self.mean(awake, picture)
+            guard (c.r + c.g + c.b) / 3 < 20 else { return true }
+            shots += 1
+            if let next = try? PromptEndToEndTests.take(r, root.appendingPathComponent("awake-\(shots).bmp").path) { awake = next }
+            return false
+        }
         let camera = Self.mean(awake, picture)
         #expect(Self.seen(camera) == .other, "the camera's picture: \(camera)")
 
         // The attract screen begins after 2 s; the slideshow with it, the newest take that decodes first.
         let deadline = ProcessInfo.processInfo.systemUptime + 10
-        while Self.lines(r, "slideshow: playing").isEmpty && ProcessInfo.processInfo.systemUptime < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        _ = Self.waitFor(r, "slideshow: playing", count: 1)
         try #require(Self.lines(r, "slideshow: playing").first?.contains(blue) == true, "\(r.stderr)")
         var seen: [Seen] = [], promptWhite: [Int] = []
-        for n in 0..<30 where !(seen.contains(.red) && seen.contains(.blue) && seen.count >= 6) {
+        // Screenshots one after another (each the next frame's at the soonest) until both takes were seen.
+        let sampling = ProcessInfo.processInfo.systemUptime + 20
+        for n in 0..<400 where !(seen.contains(.red) && seen.contains(.blue) && seen.count >= 6)
+                               && ProcessInfo.processInfo.systemUptime < sampling {
             let shot = try PromptEndToEndTests.take(r, root.appendingPathComponent("attract-\(n).bmp").path)
             let colour = Self.mean(shot, picture)
             seen.append(Self.seen(colour))
@@ -126,7 +130,6 @@ struct SlideshowEndToEndTests {
                 // Dimmed under the attract screen's veil: half the take's full colour, about.
                 #expect(max(colour.r, colour.b) < 170, "the veil over the take: \(colour)")
             }
-            Thread.sleep(forTimeInterval: 0.3)
         }
         print("slideshow: regions seen over the screenshots \(seen); the prompt's white pixels over the takes \(promptWhite)")
         #expect(seen.contains(.red) && seen.contains(.blue), "both takes' pictures in turn: \(seen)")
@@ -136,16 +139,14 @@ struct SlideshowEndToEndTests {
         #expect(!playing.contains { $0.contains(damaged) }, "the damaged take is never played: \(playing)")
 
         // The older take damaged while the newer plays: skipped when its turn comes, the newer plays on.
-        while Self.lines(r, "slideshow: playing").last?.contains(blue) != true && ProcessInfo.processInfo.systemUptime < deadline + 10 {
-            Thread.sleep(forTimeInterval: 0.02)
+        _ = r.waitForOutput(timeout: max(deadline + 10 - ProcessInfo.processInfo.systemUptime, 0)) {
+            Self.lines(r, "slideshow: playing").last?.contains(blue) == true
         }
         let redBytes = try Data(contentsOf: URL(fileURLWithPath: red))
         try Data(repeating: 0x5A, count: 40_000).write(to: URL(fileURLWithPath: red))
         let before = Self.lines(r, "slideshow: playing").count
-        let skipDeadline = ProcessInfo.processInfo.systemUptime + 10
-        while !(Self.lines(r, "slideshow: \(red) skipped").count == 1 && Self.lines(r, "slideshow: playing").count >= before + 2)
-                && ProcessInfo.processInfo.systemUptime < skipDeadline {
-            Thread.sleep(forTimeInterval: 0.05)
+        _ = r.waitForOutput(timeout: 10) {
+            Self.lines(r, "slideshow: \(red) skipped").count == 1 && Self.lines(r, "slideshow: playing").count >= before + 2
         }
         #expect(Self.lines(r, "slideshow: \(red) skipped").count == 1, "\(r.stderr)")
         #expect(Self.lines(r, "slideshow: playing").last?.contains(blue) == true, "\(Self.lines(r, "slideshow:"))")
@@ -159,8 +160,7 @@ struct SlideshowEndToEndTests {
 
         // A tap wakes the booth: the slideshow stops at once, the camera's picture is back, undimmed.
         r.send(#"{"command":"tap","x":400,"y":\#(picture.center.y)}"#)
-        Thread.sleep(forTimeInterval: 0.4)
-        #expect(!Self.lines(r, "slideshow: stopped").isEmpty, "\(r.stderr)")
+        #expect(Self.waitFor(r, "slideshow: stopped", count: 1), "\(r.stderr)")
         let woken = Self.mean(try PromptEndToEndTests.take(r, root.appendingPathComponent("woken.bmp").path), picture)
         #expect(Self.seen(woken) == .other, "the camera again: \(woken)")
         let brightness = { (c: (r: Double, g: Double, b: Double)) in (c.r + c.g + c.b) / 3 }
@@ -175,7 +175,8 @@ struct SlideshowEndToEndTests {
         r.command("playVideo")
         try #require(r.wait(for: "playbackStarted") != nil, "\(r.rawLines)")
         #expect(r.wait(for: "playbackFinished", timeout: 10) != nil)
-        Thread.sleep(forTimeInterval: 0.3)
+        // The device's file has the review's last samples once SDL's disk driver wrote them.
+        _ = eventually(5) { !loudRuns(Array(Self.played(disk).dropFirst(silent.count))).isEmpty }
         let review = Array(Self.played(disk).dropFirst(silent.count))
         #expect(!loudRuns(review).isEmpty, "the review's beeps: \(review.map { abs(Int($0)) }.max() ?? 0) at most")
 
@@ -190,7 +191,7 @@ struct SlideshowEndToEndTests {
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines)")
         #expect(Self.lines(r, "slideshow: stopped").count == 2, "\(Self.lines(r, "slideshow:"))")
         let whileRecording = Self.lines(r, "slideshow: playing").count
-        Thread.sleep(forTimeInterval: 1.5)
+        #expect(r.waitRecorded(1))
         #expect(Self.lines(r, "slideshow: playing").count == whileRecording, "nothing plays during a take")
         r.command("stop")
         try #require(r.wait(for: "recordingFinished") != nil)
@@ -212,9 +213,10 @@ struct SlideshowEndToEndTests {
         let folder = try testFolder("slideshow-empty")
         let r = try RecorderProcess(booth + ["--output-dir", folder.appendingPathComponent("takes").path, "--attract-after", "1",
                                              "--attract-slideshow"])
-        let ready = try #require(r.wait(for: "ready"), "\(r.stderr)")
-        Thread.sleep(forTimeInterval: max(0, ready + 2 - ProcessInfo.processInfo.systemUptime))
-        #expect(r.stderr.contains("slideshow: 0 takes to play"), "\(r.stderr)")
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        // The attract screen (a second on) lists none; asked again, the booth has played nothing.
+        #expect(Self.waitFor(r, "slideshow: 0 takes to play", count: 1), "\(r.stderr)")
+        #expect(r.waitForState { mode, _ in mode == "ready" })
         #expect(!r.stderr.contains("slideshow: playing"))
         r.command("quit")
         #expect(r.exitStatus() == 0)

@@ -20,7 +20,7 @@ struct SteppedTakeEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
-        Thread.sleep(forTimeInterval: 5)
+        #expect(r.waitRecorded(5), "\(r.rawLines)")
         r.command("stop")
         try #require(r.wait(for: "recordingFinished", timeout: 30) != nil, "\(r.stderr)")
         let result = try #require(r.lastResult)

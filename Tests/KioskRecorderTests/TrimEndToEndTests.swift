@@ -15,26 +15,24 @@ import KioskTestSupport
 struct TrimEndToEndTests {
     static let arguments = ["--camera", "test", "--microphone", "test", "--size", "640x480", "--windowed", "800x480", "--countdown", "0", "--trim"]
 
-    /// Start, `seconds`, Stop: the take's path.
-    static func record(_ r: RecorderProcess, seconds: Double = 6.3) throws -> String {
+    /// Start, until the booth's timer shows `seconds`, Stop: the take's path.
+    static func record(_ r: RecorderProcess, seconds: Double = 6) throws -> String {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
-        Thread.sleep(forTimeInterval: seconds)
+        try #require(r.waitRecorded(seconds, timeout: seconds + 30), "\(r.rawLines)")
         r.command("stop")
         try #require(r.wait(for: "recordingFinished") != nil, "\(r.rawLines)")
         guard case let .recordingFinished(result)? = r.events.last(where: { $0.name == "recordingFinished" }) else {
             throw AVSyncEndToEndTests.Failure("no take: \(r.rawLines)")
         }
-        try #require(result.success && result.duration > 6, "\(r.rawLines)")
+        try #require(result.success && result.duration > seconds - 0.1, "\(r.rawLines)")
         return result.outputPath
     }
 
-    /// The trim the last `state` reports.
-    static func reportedTrim(_ r: RecorderProcess, count: Int) throws -> TrimRange? {
-        r.command("state")
-        try #require(r.wait(for: "state", count: count) != nil)
-        guard case let .state(_, _, _, _, _, _, _, trim, _, _, _)? = r.events.last(where: { $0.name == "state" }) else { return nil }
+    /// The trim a `state` asked now reports.
+    static func reportedTrim(_ r: RecorderProcess) throws -> TrimRange? {
+        guard case let .state(_, _, _, _, _, _, _, trim, _, _, _) = try #require(r.stateReply()) else { return nil }
         return trim
     }
 
@@ -72,9 +70,9 @@ struct TrimEndToEndTests {
         try #require(r.wait(for: "error", count: 3) != nil, "\(r.rawLines)")
         let refusals = r.events.compactMap { e -> ErrorCode? in if case let .error(code, _) = e { code } else { nil } }
         #expect(refusals == [.badCommand, .badCommand, .badCommand], "\(r.rawLines)")
-        #expect(try Self.reportedTrim(r, count: 1) == nil)
+        #expect(try Self.reportedTrim(r) == nil)
         r.send(#"{"command":"trim","start":1.0,"end":4.0}"#)
-        #expect(try Self.reportedTrim(r, count: 2) == TrimRange(start: 1, end: 4), "\(r.rawLines)")
+        #expect(try Self.reportedTrim(r) == TrimRange(start: 1, end: 4), "\(r.rawLines)")
         #expect(FileManager.default.contentsEqual(atPath: take, andPath: original), "a trim cuts nothing before Use Video")
 
         r.command("useVideo")
@@ -159,29 +157,32 @@ struct TrimEndToEndTests {
         // pattern's bright bars where the band was dark.
         let trimmer = TrimmerLayout(layout: Layout(canvas: Size(width: 800, height: 480)), duration: 6, range: TrimRange(start: 0, end: 6))
         let inside = Rect(x: trimmer.strip.x + 20, y: trimmer.strip.y + 8, width: trimmer.strip.width - 40, height: trimmer.strip.height - 16)
-        var bright = 0
-        for attempt in 0..<10 where bright < inside.width * inside.height / 4 {
-            let shot = try PromptEndToEndTests.take(r, folder.appendingPathComponent("finished-\(attempt).bmp").path)
+        var bright = 0, attempt = 0
+        _ = eventually(10) {
+            attempt += 1
+            guard let shot = try? PromptEndToEndTests.take(r, folder.appendingPathComponent("finished-\(attempt).bmp").path) else { return false }
             bright = 0
             for y in inside.y..<inside.maxY { for x in inside.x..<inside.maxX where shot.brightness(x: x, y: y) > 100 { bright += 1 } }
-            if bright < inside.width * inside.height / 4 { Thread.sleep(forTimeInterval: 0.3) }
+            return bright >= inside.width * inside.height / 4
         }
         #expect(bright >= inside.width * inside.height / 4, "the band shows no pictures: \(bright) bright pixels of \(inside.width * inside.height)")
         r.send(#"{"command":"trim","start":2.0,"end":3.5}"#)
         r.command("playVideo")
         try #require(r.wait(for: "playbackStarted") != nil, "\(r.rawLines)")
         let started = ProcessInfo.processInfo.systemUptime
-        Thread.sleep(forTimeInterval: 0.5)
-        r.command("state")
-        try #require(r.wait(for: "state") != nil)
-        if case let .state(mode, timer, _, _, _, _, _, _, _, _, _)? = r.events.last(where: { $0.name == "state" }) {
-            #expect(mode == "playing" && timer.hasPrefix("00:02"), "\(timer)")
-        }
+        // Once the player has the take (its length shown), its position is the trim's start.
+        var shown = ""
+        #expect(r.askState(timeout: 10) { reply in
+            guard case let .state("playing", timer, _, _, _, _, _, _, _, _, _) = reply else { return false }
+            shown = timer
+            return timer.hasSuffix("/ 00:00") ? nil : true
+        }, "\(r.rawLines)")
+        #expect(shown.hasPrefix("00:02"), "\(shown)")
         try #require(r.wait(for: "playbackFinished", timeout: 10) != nil, "\(r.rawLines)")
         let played = ProcessInfo.processInfo.systemUptime - started
         #expect(r.events.contains(.playbackFinished(reason: .end)), "\(r.rawLines)")
         #expect(played > 1.0 && played < 3.5, "played \(played) s of a 1.5 s trim")
-        #expect(try Self.reportedTrim(r, count: 2) == TrimRange(start: 2, end: 3.5), "the trim stays after the review")
+        #expect(try Self.reportedTrim(r) == TrimRange(start: 2, end: 3.5), "the trim stays after the review")
         r.command("quit")
         #expect(r.exitStatus() == 0)
     }
@@ -199,14 +200,9 @@ struct TrimEndToEndTests {
         try Data().write(to: URL(fileURLWithPath: slow))
         r.command("useVideo")
         // The cut's fsync holds it in its hidden file: killed there.
-        let deadline = ProcessInfo.processInfo.systemUptime + 15
-        var partial: String?
-        while partial == nil && ProcessInfo.processInfo.systemUptime < deadline {
-            partial = (try? FileManager.default.contentsOfDirectory(atPath: takes))?.first { $0.contains(".trimming.") }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        try #require(partial != nil, "no cut was being written: \(r.rawLines) \(r.stderr)")
-        Thread.sleep(forTimeInterval: 0.3)
+        #expect(eventually(15) {
+            (try? FileManager.default.contentsOfDirectory(atPath: takes))?.contains { $0.contains(".trimming.") } == true
+        }, "no cut was being written: \(r.rawLines) \(r.stderr)")
         r.kill(SIGKILL)
         _ = r.exitStatus()
         try FileManager.default.removeItem(atPath: slow)
@@ -219,7 +215,7 @@ struct TrimEndToEndTests {
             Issue.record("nothing recovered: \(next.rawLines)")
             return
         }
-        #expect(path == take && duration > 6, "\(next.rawLines)")
+        #expect(path == take && duration > 5.9, "\(next.rawLines)")
         #expect(FileManager.default.contentsEqual(atPath: take, andPath: original))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: takes).filter { $0.contains("trimming") }
         #expect(leftovers.isEmpty, "\(leftovers)")
