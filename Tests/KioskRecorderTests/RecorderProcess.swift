@@ -25,6 +25,9 @@ final class RecorderProcess: Sendable {
     private let changed = NSCondition()
     private let stderrText = Locked("")
     private let closed = DispatchSemaphore(value: 0)
+    /// Signalled when stderr reaches its end: what the process (or /usr/bin/time around it) wrote
+    /// last is in `stderr` once `exitStatus` returns.
+    private let stderrClosed = DispatchSemaphore(value: 0)
     /// While set, stdout is not read: the pipe fills as behind a parent that stopped reading.
     private let readingPaused = Atomic<Bool>(false)
 
@@ -70,6 +73,8 @@ final class RecorderProcess: Sendable {
                 stderrText.withLock { $0 += String(decoding: chunk, as: UTF8.self) }
                 announce()
             }
+            stderrClosed.signal()
+            announce()
         }.start()
     }
 
@@ -235,6 +240,8 @@ final class RecorderProcess: Sendable {
     func exitStatus(timeout: Double = 20) -> Int32? {
         guard process.wait(within: timeout) else { return nil }
         _ = closed.wait(timeout: .now() + 2)
+        // (A child that keeps stderr, a hook still running, holds it open: then not for ever.)
+        _ = stderrClosed.wait(timeout: .now() + 5)
         return process.terminationStatus
     }
 
