@@ -61,7 +61,7 @@ let package = Package(
         // Files, folders and their rules: the takes' folder and list, a take's marker and cut, photos,
         // share folders, the hook queue, the disk's space and syncs. No codec: KioskMedia speaks to FFmpeg.
         .target(name: "KioskStorage", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskSystem"]),
-        .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskContract", "KioskSystem", "KioskStorage", "KioskPixels", "CFFmpeg", "CTurboJPEG", "CEBUR128"]),
+        .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskSystem", "KioskStorage", "KioskPixels", "CFFmpeg", "CTurboJPEG", "CEBUR128", "CFontconfig"]),
         // The per-sample loops of the camera's pictures, in C at -O2 in every build (docs/recording.md).
         .target(name: "KioskPixels", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskContract", "KioskSystem", "KioskPixels", "CV4L2", "CALSA"]),

@@ -82,51 +82,27 @@ public final class Reel {
         time += Int64((Double(count) / Self.fps * 1e9).rounded())
     }
 
-    /// The card's one picture: black (yuv420p) through drawtext, a drawtext a line, each centred.
+    /// The card's one picture: black (yuv420p) through drawtext, a drawtext a line, each centred
+    /// (ReelCard: the face, the line breaks, the size).
     private func cardPicture(_ text: String) throws(ReelError) -> [UInt8] {
-        let fontSize = max(size.height / 12, 12)
-        let lines = ReelText.wrap(text, width: Double(size.width) * 0.85 / Double(fontSize), maxLines: 6)
-        let lineHeight = fontSize * 3 / 2
-        let top = (size.height - lineHeight * lines.count) / 2
-        var chain: [String] = []
-        // Each line drawn as written: the text is an option's value (no file to read), quoted for
-        // libavfilter's two readings, and drawtext expands nothing in it (no %{...}).
-        for (i, line) in lines.enumerated() {
-            let options = "font=\(FilterGraph.quoted(ReelText.font)):expansion=none:text=\(FilterGraph.quoted(line)):fontcolor=white"
-                + ":fontsize=\(fontSize):x=(w-text_w)/2:y=\(top + i * lineHeight)"
-            chain.append("drawtext=" + FilterGraph.quoted(options))
-        }
         do {
-            let graph = try FilterGraph(pictures: chain.isEmpty ? "null" : chain.joined(separator: ","), size: size, format: AV_PIX_FMT_YUV420P,
-                                        timeBase: AVRational(num: 1, den: 30))
-            let frame = try Frame()
-            let f = frame.pointer
-            f.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-            f.pointee.width = Int32(size.width)
-            f.pointee.height = Int32(size.height)
-            f.pointee.pts = 0
-            let made = av_frame_get_buffer(f, 0)
-            guard made >= 0 else { throw AVError(code: made, call: "av_frame_get_buffer") }
-            // Black in limited range: Y 16, Cb and Cr 128.
-            for (plane, value, rows) in [(0, UInt8(16), size.height), (1, 128, size.height / 2), (2, 128, size.height / 2)] {
-                memset(Self.plane(f, plane), Int32(value), Int(Self.pitch(f, plane)) * rows)
+            let card = try ReelCard.layout(text, size: size)
+            let lineHeight = card.fontSize * 3 / 2
+            let top = (size.height - lineHeight * card.lines.count) / 2
+            let chain = card.lines.enumerated().map {
+                ReelCard.drawtext($1, font: card.font, fontSize: card.fontSize, x: "(w-text_w)/2", y: top + $0 * lineHeight)
             }
-            try graph.push(f)
-            try graph.push(nil)
-            av_frame_unref(f)
-            guard try graph.pull(into: f) else { throw AVError(code: kiosk_AVERROR_EOF(), call: "drawtext gave no picture") }
-            defer { av_frame_unref(f) }
-            return Self.copyPlanes(f, size: size)
+            return try ReelCard.draw(chain, size: size)
         } catch {
             throw ReelError("a card could not be drawn: \(error)")
         }
     }
 
-    private static func plane(_ f: UnsafeMutablePointer<AVFrame>, _ i: Int) -> UnsafeMutablePointer<UInt8> {
+    static func plane(_ f: UnsafeMutablePointer<AVFrame>, _ i: Int) -> UnsafeMutablePointer<UInt8> {
         withUnsafePointer(to: f.pointee.data) { $0.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { $0[i]! } }
     }
 
-    private static func pitch(_ f: UnsafeMutablePointer<AVFrame>, _ i: Int) -> Int32 {
+    static func pitch(_ f: UnsafeMutablePointer<AVFrame>, _ i: Int) -> Int32 {
         withUnsafePointer(to: f.pointee.linesize) { $0.withMemoryRebound(to: Int32.self, capacity: 8) { $0[i] } }
     }
 
@@ -260,47 +236,5 @@ public final class Reel {
     /// caller removes.
     public func abandon() {
         _ = endWriter()
-    }
-}
-
-/// The words on a card, wrapped.
-enum ReelText {
-    /// fontconfig's name for the cards' font: Noto Sans CJK has Latin and CJK (kiosk/setup installs
-    /// it); fontconfig gives its nearest where it is missing.
-    static let font = "Noto Sans CJK JP"
-
-    /// `text` in lines of at most `width` ems (a CJK character one em, others about half), broken
-    /// at spaces (anywhere in CJK text); at most `maxLines`, the last cut with "…".
-    static func wrap(_ text: String, width: Double, maxLines: Int) -> [String] {
-        func ems(_ c: Character) -> Double { c.unicodeScalars.first.map { $0.value >= 0x2E80 } == true ? 1 : 0.55 }
-        var lines: [String] = [], line = "", lineWidth = 0.0
-        var word = "", wordWidth = 0.0
-        func flushWord() {
-            if !line.isEmpty, lineWidth + wordWidth > width {
-                lines.append(line.trimmingWhitespace)
-                (line, lineWidth) = ("", 0)
-            }
-            line += word
-            lineWidth += wordWidth
-            (word, wordWidth) = ("", 0)
-        }
-        for c in text {
-            let wide = ems(c) == 1
-            if c == " " || wide {
-                if wide { word.append(c); wordWidth += 1 }
-                flushWord()
-                if c == " " { line += " "; lineWidth += 0.55 }
-            } else {
-                word.append(c)
-                wordWidth += ems(c)
-            }
-        }
-        flushWord()
-        if !line.trimmingWhitespace.isEmpty { lines.append(line.trimmingWhitespace) }
-        if lines.count > maxLines {
-            lines = Array(lines.prefix(maxLines))
-            lines[maxLines - 1] += "…"
-        }
-        return lines
     }
 }

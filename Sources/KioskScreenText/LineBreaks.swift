@@ -7,8 +7,8 @@
 
 public enum LineBreaks {
     /// The pieces text may break between, each with what joins it to the one before (" " between
-    /// words, "" inside CJK text).
-    static func pieces(_ text: String) -> [(text: String, joiner: String)] {
+    /// words, "" inside CJK text). Public for a caller that measures each piece once and adds them up.
+    public static func pieces(_ text: String) -> [(text: String, joiner: String)] {
         var pieces: [(text: String, joiner: String)] = []
         for (w, word) in text.split(separator: " ", omittingEmptySubsequences: true).enumerated() {
             var current = "", joiner = w == 0 ? "" : " "

@@ -4,6 +4,7 @@ import CSDL2TTF
 import FoundationEssentials
 import Glibc
 import KioskCore
+import KioskScreenText
 import KioskSystem
 
 /// A font file's bytes, mapped once and shared by every size of it. SDL_ttf reads a font lazily
@@ -68,8 +69,18 @@ public final class Font {
 
     deinit { TTF_CloseFont(handle) }
 
+    /// Sets the font's direction and script for `text` before it is shaped (SDL_ttf's HarfBuzz:
+    /// `TTF_SetFontDirection`, `TTF_SetFontScriptName`): right to left with Arabic's or Hebrew's
+    /// shaping when its first strong character is, else left to right as before. A font is shared
+    /// by every text of its size, so each measure and render sets them.
+    func shape(for text: String) {
+        TTF_SetFontDirection(handle, TextDirection.of(text) == .rightToLeft ? TTF_DIRECTION_RTL : TTF_DIRECTION_LTR)
+        TTF_SetFontScriptName(handle, TextDirection.script(of: text))
+    }
+
     /// Renders anti-aliased text (`TTF_RenderUTF8_Blended`) into a new ARGB8888 surface.
     public func render(_ text: String, red: UInt8 = 255, green: UInt8 = 255, blue: UInt8 = 255) throws(SDLError) -> Surface {
+        shape(for: text)
         let color = SDL_Color(r: red, g: green, b: blue, a: 255)
         guard let surface = TTF_RenderUTF8_Blended(handle, text, color) else {
             throw SDLError(call: "TTF_RenderUTF8_Blended")
@@ -79,14 +90,17 @@ public final class Font {
 
     /// The width of `text` on one line, in pixels, without rendering it (`TTF_SizeUTF8`).
     public func width(of text: String) throws(SDLError) -> Int {
+        shape(for: text)
         var w: Int32 = 0, h: Int32 = 0
         guard TTF_SizeUTF8(handle, text, &w, &h) == 0 else { throw SDLError(call: "TTF_SizeUTF8") }
         return Int(w)
     }
 
-    /// Renders text wrapped at `width` pixels, lines centred (`TTF_RenderUTF8_Blended_Wrapped`).
-    /// The surface is `width` wide, however short the lines.
+    /// Renders text wrapped at `width` pixels, lines centred (`TTF_RenderUTF8_Blended_Wrapped`),
+    /// shaped in the direction of its first strong character. The surface is `width` wide, however
+    /// short the lines.
     public func render(_ text: String, wrapWidth width: Int) throws(SDLError) -> Surface {
+        shape(for: text)
         TTF_SetFontWrappedAlign(handle, TTF_WRAPPED_ALIGN_CENTER)
         let white = SDL_Color(r: 255, g: 255, b: 255, a: 255)
         guard let surface = TTF_RenderUTF8_Blended_Wrapped(handle, text, white, UInt32(max(width, 1))) else {

@@ -133,9 +133,7 @@ final class TextCache {
     func width(of text: String, size: Int) throws(SDLError) -> Int { try measure(text, size: size) }
 
     private func measure(_ text: String, size: Int) throws(SDLError) -> Int {
-        var w: Int32 = 0, h: Int32 = 0
         let (font, shown) = try font(for: text, size: size)
-        guard TTF_SizeUTF8(font.handle, shown, &w, &h) == 0 else { throw SDLError(call: "TTF_SizeUTF8") }
-        return Int(w)
+        return try font.width(of: shown)
     }
 }
