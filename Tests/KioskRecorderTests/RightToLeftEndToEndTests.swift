@@ -91,7 +91,8 @@ struct RightToLeftEndToEndTests {
         #expect(lines >= 2 && first >= 640 * 5 / 100 && last < 640 * 95 / 100, "\(lines) lines, ink from \(first) to \(last)")
     }
 
-    @Test("the booth's screen: an Arabic --prompt joined and right to left as hb-view draws it, not as it draws the words left to right")
+    @Test("the booth's screen: an Arabic --prompt joined and right to left as hb-view draws it, not as it draws the words left to right",
+          .disabled("unfinished: measured 0.83 from hb-view right to left, 0.86 from left to right; the crop or the threshold may take the camera's picture around the box, not yet told apart from the drawing"))
     func screen() throws {
         let folder = try testFolder("rtl-screen")
         let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("a.mov").path, "--prompt", Self.question])
