@@ -1,8 +1,9 @@
 // The microphone's rule between and during takes, a rule of the booth core: the listening microphone
 // (for the meter) runs in ready and the countdown while the camera runs, never while a take opens or
-// records (the take's own microphone feeds the meter then) nor on the way out; while recording, 3 s
-// under -60 dBFS is `microphoneSilent`, once until sound comes back (SilenceWatch), but not just
-// after the whole process stood still (nothing could be heard meanwhile).
+// records (the take's own microphone feeds the meter then) nor on the way out; while recording a
+// video (a boomerang has no sound), 3 s under -60 dBFS is `microphoneSilent`, once until sound comes
+// back (SilenceWatch), but not just after the whole process stood still (nothing could be heard
+// meanwhile).
 
 public struct MicrophoneRule: Sendable {
     /// The listening microphone runs (as last said with `.listen`).
@@ -34,7 +35,8 @@ public struct MicrophoneRule: Sendable {
             listening = wanted
             effects.append(.listen(wanted))
         }
-        guard mode == .recording, settings.microphone, facts.take != nil else {
+        // A boomerang opens no microphone: its silence is no news.
+        guard mode == .recording, settings.microphone, facts.take != nil, machine.takeKind == .video else {
             silence.reset()
             return effects
         }
