@@ -59,6 +59,8 @@ extension Booth {
             case .service(.reacquireSleep): sleepInhibitor?.reacquire()
             case .service(.stopProcess): stopProcess()
             case .service(.stopping): tellService(.stopping)
+            case .service(.watchdog): tellService(.watchdog)
+            case let .slideshow(effect): carryOut(effect)
             }
         }
     }
@@ -102,9 +104,8 @@ extension Booth {
             parts.audio.play(sound)
         case let .startPlayback(path):
             stopPlayback()
-            // The review's player takes the screen's player surface from the attract slideshow
-            // and from a boomerang's loop.
-            endSlideshow()
+            // The review's player takes the screen's player surface from a boomerang's loop (the
+            // core stopped the attract slideshow just before).
             endReview()
             // The review of a trimmed take plays only the part kept (`--trim`).
             player.playback = Playback(path: path, screen: screen, audio: parts.audio, loop: player.loops,

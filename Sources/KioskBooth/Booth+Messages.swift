@@ -59,8 +59,6 @@ extension Booth {
             trimPicturesDone(serial: serial, pictures)
         case let .listed(.library(entries, leftOut)):
             libraryListed(entries, leftOut: leftOut)
-        case let .listed(.slideshow(serial, paths)):
-            slideshowListed(paths, serial: serial)
         case let .shared(nil, result):
             shareDone(result)
         case let .shared(photo?, result):

@@ -129,8 +129,7 @@ struct PlayerState {
     var playback: Playback?
     /// `--play --loop`: the file begins again at its end.
     var loops = false
-    /// What the slideshow plays (SlideshowRule), and its silent playback of the take playing now.
-    var slideshow = SlideshowRule(enabled: false)
+    /// The attract slideshow's silent playback of the take playing now (which one: the core's).
     var slideshowPlayback: Playback?
     /// A slideshow picture is on screen (in place of the camera's): the preview waits.
     var slideshowOnScreen = false

@@ -72,5 +72,7 @@ extension BoothCore {
         case stopProcess
         /// The machine is on its way out: systemd hears STOPPING=1 (said once).
         case stopping
+        /// The loop is alive: systemd's watchdog hears WATCHDOG=1 (when due: `watchdogLook`).
+        case watchdog
     }
 }

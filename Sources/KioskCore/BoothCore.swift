@@ -52,8 +52,10 @@ public struct BoothCore: Sendable {
         /// The machine said exit and every file job and the running hook have reported back: the
         /// process leaves with this status (said once).
         case exit(Int32)
-        /// What logind and systemd hear, and SIGTSTP's stop (SafeStop, STOPPING=1).
+        /// What logind and systemd hear, and SIGTSTP's stop (SafeStop, STOPPING=1, WATCHDOG=1).
         case service(ServiceEffect)
+        /// The attract screen's slideshow: list, play, stop (BoothCore+Slideshow).
+        case slideshow(SlideshowEffect)
     }
 
     /// The settings the turn's rules read, as the configuration has them now (a reload changes them).
@@ -61,8 +63,9 @@ public struct BoothCore: Sendable {
         /// `--idle-timeout` (seconds, 0: never) and what it does.
         public var idleTimeout: Double
         public var idleAction: IdleAction
-        /// `--attract-after` (seconds, 0: never).
+        /// `--attract-after` (seconds, 0: never), and `--attract-slideshow`.
         public var attractAfter: Double
+        public var attractSlideshow: Bool
         /// `--video-encoder` (`auto` or a name), and what `auto` resolved to at launch (nil: nothing).
         public var encoder: VideoEncoderName
         public var autoEncoder: VideoEncoderName?
@@ -85,7 +88,7 @@ public struct BoothCore: Sendable {
         public var questions: [String] = []
         public var questionOrder = QuestionOrder.order
 
-        public init(idleTimeout: Double = 0, idleAction: IdleAction = .discard, attractAfter: Double = 0,
+        public init(idleTimeout: Double = 0, idleAction: IdleAction = .discard, attractAfter: Double = 0, attractSlideshow: Bool = false,
                     encoder: VideoEncoderName = .auto, autoEncoder: VideoEncoderName? = nil, shareSeconds: Double = 30,
                     shares: Bool = false, metrics: Bool = false,
                     onTake: String? = nil, hookAttempts: Int? = nil, microphone: Bool = false, listensBetweenTakes: Bool = false,
@@ -103,6 +106,7 @@ public struct BoothCore: Sendable {
             self.idleTimeout = idleTimeout
             self.idleAction = idleAction
             self.attractAfter = attractAfter
+            self.attractSlideshow = attractSlideshow
             self.encoder = encoder
             self.autoEncoder = autoEncoder
         }
@@ -119,10 +123,13 @@ public struct BoothCore: Sendable {
         public var stallAftermath: Bool
         /// The meter's level now (dBFS), for `state`; nil: not measured.
         public var level: Double?
+        /// The review's player has the screen's player surface (the slideshow waits).
+        public var reviewPlays: Bool
 
         public init(take: TakeMeasures? = nil, opening: Bool = false, openingWait: Double? = nil, lastSound: Int64? = nil,
-                    stallAftermath: Bool = false, level: Double? = nil) {
+                    stallAftermath: Bool = false, level: Double? = nil, reviewPlays: Bool = false) {
             self.level = level
+            self.reviewPlays = reviewPlays
             self.take = take
             self.opening = opening
             self.openingWait = openingWait
@@ -183,10 +190,13 @@ public struct BoothCore: Sendable {
     /// `launchFiles`: `ready` waits for the launch's file work (`launchFilesDone`); `microphone`:
     /// for the look at the microphone (`microphoneTried`). It always waits for the camera's first
     /// attempt (`cameraStarted`). `hookBackoff`: the wait between a hook's tries. `cameras`: how
-    /// many the switch goes round.
+    /// many the switch goes round. `watchdogInterval`: systemd's watchdog wants `WATCHDOG=1` this often
+    /// (ns; nil: no watchdog).
     public init(machine: RecorderMachine, settings: Settings = Settings(), now: Int64, launchFiles: Bool = false,
-                microphone: Bool = false, hookBackoff: HookBackoff = HookBackoff(), cameras: Int = 1, seed: UInt64 = 0) {
+                microphone: Bool = false, hookBackoff: HookBackoff = HookBackoff(), cameras: Int = 1, seed: UInt64 = 0,
+                watchdogInterval: Int64? = nil) {
         self.machine = machine
+        service.watchdogInterval = watchdogInterval
         guestbook = Guestbook(seed: seed)
         guestbook.use(settings.questions, order: settings.questionOrder)
         self.now = now
@@ -253,9 +263,10 @@ public struct BoothCore: Sendable {
             case let .emit(event):
                 return [.machine(.emit(guestbook.stamped(completed(event))))]
             case .startPlayback:
-                // The review starts with its controls showing.
+                // The review starts with its controls showing, on the player's surface the slideshow
+                // gives up first.
                 screen.controls.touched(at: now)
-                return [.machine(action)]
+                return slideshowYields() + [.machine(action)]
             case .handOverTake:
                 // The next guest is asked the next question (the take's own is kept for its outcome).
                 guestbook.handedOver()
@@ -352,7 +363,9 @@ public struct BoothCore: Sendable {
             if settings.metrics { effects.append(.service(.metrics(figures, bytesPerSecond: service.bytesPerSecond, final: true))) }
             effects.append(.exit(code))
         }
-        return effects
+        // The slideshow as the attract screen now is (a touch before this turn ended it: it stops
+        // now, before the screen is drawn).
+        return effects + slideshowLook(facts)
     }
 }
 
