@@ -54,7 +54,7 @@ extension Booth {
             case .service(.reloaded): tellService(.ready)
             case let .service(.status(text)): tellService(.status(text))
             case let .service(.metrics(figures, rate, final)): writeMetrics(figures, bytesPerSecond: rate, final: final)
-            case let .exit(code): exitStatus = code
+            case .exit: break // the loop ends: `isFinished`, with the core's code
             case .service(.releaseSleep): sleepInhibitor?.release()
             case .service(.reacquireSleep): sleepInhibitor?.reacquire()
             case .service(.stopProcess): stopProcess()

@@ -51,7 +51,6 @@ extension Booth {
         case let .take(.started(started)):
             takeStarted(started)
         case let .take(.failed(code, message)):
-            takes.opening = false
             tell(.recordingFailed(code: code, message: message))
         case let .take(.finished(result)):
             recordingFinished(result)

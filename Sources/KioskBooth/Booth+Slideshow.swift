@@ -15,8 +15,10 @@ extension Booth {
     /// Each turn, after the core's turn: the playing take's picture due now, and its end told to the core.
     func stepSlideshow() {
         guard let step = player.slideshowPlayback?.step() else { return }
-        player.slideshowOnScreen = player.slideshowOnScreen || step.newPicture
-        needsDraw = needsDraw || step.newPicture
+        if step.newPicture {
+            player.slideshowOnScreen = true
+            needsDraw = true
+        }
         guard let end = step.ended else { return }
         feed(.slideshow(.ended(failure: end.failure)))
     }

@@ -57,8 +57,6 @@ public final class Booth {
     /// The queues and the slots the workers share with the UI thread.
     let shared: BoothWorkers
     var takes = TakeState()
-    /// The exit status once the core said `.exit` (every job and hook back): the loop ends.
-    var exitStatus: Int32?
     /// Until `ready` (the core's gate), the inbox's other messages wait here, and the screen's input
     /// in its own queue.
     var heldUntilReady: [BoothMessage] = []
@@ -179,7 +177,7 @@ public final class Booth {
 
     /// True once the core said `.exit`: the machine said exit and every file job and hook has
     /// reported back.
-    public var isFinished: Bool { exitStatus != nil }
+    public var isFinished: Bool { core.jobs.exitSaid }
 
     /// One turn of the loop: input, the inbox, the timer, the newest frame, the player, the screen.
     public func step() {
@@ -204,7 +202,7 @@ public final class Booth {
         let measured = takeMeasures()
         // (And a hook's try that is due, a running hook asked to end when a signal ends the booth;
         // the exit once all is back.)
-        feed(.turn(BoothCore.Turn(take: measured.take, opening: measured.opening, openingWait: measured.openingWait,
+        feed(.turn(BoothCore.Turn(take: measured.take, openingWait: measured.openingWait,
                                   lastSound: meter.lastSound, stallAftermath: ProcessStalls.shared.inAftermath(at: now),
                                   level: meter.level(at: now), reviewPlays: player.playback != nil)))
         // The attract slideshow's picture due (the turn above stopped it when a touch ended the
@@ -266,7 +264,7 @@ public final class Booth {
         // finished thread nobody joined was ThreadSanitizer's "thread leak" at every exit).
         sleepInhibitor?.stop()
         stats.write("exit", mode: machine.mode, at: now)
-        return exitStatus ?? 0
+        return isFinished ? core.jobs.exitCode ?? 0 : 0
     }
 
     /// What the booth measured and read for the core's model of the screen, this turn.

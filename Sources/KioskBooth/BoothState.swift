@@ -82,8 +82,6 @@ struct Take {
 /// The take's room: the one running, the one opening, and what outlives a take.
 struct TakeState {
     var current: Take?
-    /// A take is opening (Start went to the file worker and has not come back).
-    var opening = false
     /// The current take's number in the output folder.
     var number: Int?
     /// The last take's kind: its outcome says `boomerang`.

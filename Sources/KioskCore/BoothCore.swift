@@ -113,11 +113,10 @@ public struct BoothCore: Sendable {
     }
 
     /// What the booth measured for this turn: the running take's writer (nil: no take is running);
-    /// a take being opened, and its sync's wait; when the microphone last gave sound (the meter's
+    /// the sync's wait of a writer being opened (read while the core has a take opening); when the microphone last gave sound (the meter's
     /// time of it); the whole process just stood still (nothing could be heard meanwhile).
     public struct Turn: Equatable, Sendable {
         public var take: TakeMeasures?
-        public var opening: Bool
         public var openingWait: Double?
         public var lastSound: Int64?
         public var stallAftermath: Bool
@@ -126,12 +125,11 @@ public struct BoothCore: Sendable {
         /// The review's player has the screen's player surface (the slideshow waits).
         public var reviewPlays: Bool
 
-        public init(take: TakeMeasures? = nil, opening: Bool = false, openingWait: Double? = nil, lastSound: Int64? = nil,
+        public init(take: TakeMeasures? = nil, openingWait: Double? = nil, lastSound: Int64? = nil,
                     stallAftermath: Bool = false, level: Double? = nil, reviewPlays: Bool = false) {
             self.level = level
             self.reviewPlays = reviewPlays
             self.take = take
-            self.opening = opening
             self.openingWait = openingWait
             self.lastSound = lastSound
             self.stallAftermath = stallAftermath
@@ -226,6 +224,7 @@ public struct BoothCore: Sendable {
             said.append(.log(note))
         }
         if case .recordingStarted = event { take.started(maxDuration: settings.maxDuration) }
+        if case .recordingFailed = event { take.openFailed() }
         said += handOverHears(event)
         serviceHears(event)
         let leaving = machine.exiting
@@ -339,7 +338,7 @@ public struct BoothCore: Sendable {
                 effects += handle(.shareTimedOut)
             }
         }
-        let (remaining, disk) = take.look(facts.take, opening: facts.opening, openingWait: facts.openingWait)
+        let (remaining, disk) = take.look(facts.take, openingWait: facts.openingWait)
         if let measured = facts.take, let remaining, machine.mode == .recording {
             effects += handle(.tick(elapsed: measured.elapsed, remaining: remaining))
             // A boomerang's writer finishing has all its pictures: the camera rests while the loop is made.
@@ -353,7 +352,7 @@ public struct BoothCore: Sendable {
             effects += [.log("storage: \(message)"), .emit(.error(code: .storageSlow, message: message))]
         }
         if let job = photo.givenUp(at: now) { effects.append(.photo(.withdraw(job))) }
-        effects += listener.look(machine: machine, settings: settings, facts, at: now)
+        effects += listener.look(machine: machine, settings: settings, facts, opening: take.isOpening, at: now)
         effects += dueHook(at: now)
         if jobs.stopHooks(signalled: jobs.endedBySignal) { effects.append(.hook(.stop)) }
         effects += serviceLook(at: now)
