@@ -38,6 +38,8 @@ extension Booth {
             case let .file(.post(job)): post(job)
             case let .file(.discard(own)): discardTake(own: own)
             case let .file(.writeShare(take, question, loops)): writeShare(of: take, question: question, loops: loops)
+            case let .file(.trimPictures(path)): askTrimPictures(of: path)
+            case let .file(.levelAhead(path, loudness)): levelAhead(path, to: loudness)
             case let .log(line): Log.info(line)
             case .redraw: needsDraw = true
             case let .emit(event): events.emit(event)

@@ -92,12 +92,9 @@ extension Booth {
         takes.kind = result.kind
         // When the last take that counts finished, for the metrics (the core counts the rest).
         if result.success { service.lastTake = Date().timeIntervalSince1970 }
-        // A file removed mid-take (its folder deleted): said, and never handed over.
-        if let lost = result.lost { events.emit(.error(code: .recordingFailed, message: lost)) }
-        // (The core takes the encoder's stall from it: libx264 from the next take on.)
+        // (The core says a lost file, takes the encoder's stall from it, and asks for the trimmer's
+        // pictures and the leveled copy.)
         tell(.recordingFinished(result))
-        if machine.trimmerView != nil { askTrimPictures(of: result.outputPath) }
-        if let target = config.sound.loudness, result.success, result.lost == nil, result.kind == .video { levelAhead(result.outputPath, to: target) }
     }
 
     /// Whether the live picture waits this turn (the core's rule, TakeWatch.previewYields): the

@@ -253,7 +253,7 @@ public final class Booth {
                            onTake: config.service.onTake, hookAttempts: config.service.hookAttempts,
                            microphone: config.capture.microphone != .none, listensBetweenTakes: parts.monitorsMicrophone,
                            maxDuration: config.limits.maxDuration, questions: config.guest.questions?.lines ?? [],
-                           questionOrder: config.guest.questionOrder)
+                           questionOrder: config.guest.questionOrder, loudness: config.sound.loudness)
     }
 
     /// Stops the camera and returns the exit status.

@@ -77,6 +77,8 @@ public struct BoothCore: Sendable {
         public var metrics: Bool
         /// `--max-duration`: a take's time left counts from it.
         public var maxDuration: Double
+        /// `--loudness` (LUFS; nil: a take's sound is left as recorded).
+        public var loudness: Double?
         /// `--on-take` (nil: no hook) and `--hook-attempts` (nil: no limit).
         public var onTake: String?
         public var hookAttempts: Int?
@@ -92,7 +94,9 @@ public struct BoothCore: Sendable {
                     encoder: VideoEncoderName = .auto, autoEncoder: VideoEncoderName? = nil, shareSeconds: Double = 30,
                     shares: Bool = false, metrics: Bool = false,
                     onTake: String? = nil, hookAttempts: Int? = nil, microphone: Bool = false, listensBetweenTakes: Bool = false,
-                    maxDuration: Double = 1200, questions: [String] = [], questionOrder: QuestionOrder = .order) {
+                    maxDuration: Double = 1200, questions: [String] = [], questionOrder: QuestionOrder = .order,
+                    loudness: Double? = nil) {
+            self.loudness = loudness
             self.questions = questions
             self.questionOrder = questionOrder
             self.shareSeconds = shareSeconds
@@ -219,9 +223,12 @@ public struct BoothCore: Sendable {
     /// with its encoder stalled makes the next take ask for libx264 (said once an encoder).
     mutating func handle(_ event: RecorderEvent) -> [Effect] {
         var said: [Effect] = []
-        if case let .recordingFinished(result) = event,
-           let note = encoders.takeEnded(encoder: result.encoder.map(VideoEncoderName.init(rawValue:)), stalled: result.encoderStalled) {
-            said.append(.log(note))
+        if case let .recordingFinished(result) = event {
+            // A file removed mid-take (its folder deleted): said, and never handed over.
+            if let lost = result.lost { said.append(.emit(.error(code: .recordingFailed, message: lost))) }
+            if let note = encoders.takeEnded(encoder: result.encoder.map(VideoEncoderName.init(rawValue:)), stalled: result.encoderStalled) {
+                said.append(.log(note))
+            }
         }
         if case .recordingStarted = event { take.started(maxDuration: settings.maxDuration) }
         if case .recordingFailed = event { take.openFailed() }
@@ -232,7 +239,18 @@ public struct BoothCore: Sendable {
         // A signal is why the booth ends (not a `quit` or an outcome before it): from now on, even
         // while a take is still being finished.
         if case .terminate = event, !leaving, machine.exiting { jobs.endedBySignal = true }
-        return said + effects(of: actions)
+        return said + effects(of: actions) + reviewWork(after: event)
+    }
+
+    /// A take just finished: the trimmer's pictures when its review shows the trimmer, then (with
+    /// `--loudness`) its leveled copy made ahead, for an accepted video that was not lost.
+    private func reviewWork(after event: RecorderEvent) -> [Effect] {
+        guard case let .recordingFinished(result) = event else { return [] }
+        var work: [Effect] = machine.trimmerView == nil ? [] : [.file(.trimPictures(result.outputPath))]
+        if let loudness = settings.loudness, result.success, result.lost == nil, result.kind == .video {
+            work.append(.file(.levelAhead(result.outputPath, loudness: loudness)))
+        }
+        return work
     }
 
     /// The machine starts (the camera asked for, the first state); its actions as effects.
