@@ -148,8 +148,9 @@ extension Booth {
         let trim = takes.trim
         takes.trim = nil
         dropTrimPictures()
-        // A boomerang has no sound to level; its outcome says its kind.
-        let (loudness, ahead, boomerang) = (takes.kind == .video ? config.sound.loudness : nil, shared.leveledAhead, takes.kind == .boomerang)
+        // A boomerang has no sound to level; its outcome says its kind (the core's, of the last take).
+        let kind = core.handOver.lastKind
+        let (loudness, ahead, boomerang) = (kind == .video ? config.sound.loudness : nil, shared.leveledAhead, kind == .boomerang)
         onFiles(handOver: true) {
             // The cut and the loudness first, while the take still has its marker: a kill during
             // either leaves the whole take.

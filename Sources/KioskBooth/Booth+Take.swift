@@ -89,7 +89,6 @@ extension Booth {
         }
         activeWriter.set(nil)
         takes.current = nil
-        takes.kind = result.kind
         // When the last take that counts finished, for the metrics (the core counts the rest).
         if result.success { service.lastTake = Date().timeIntervalSince1970 }
         // (The core says a lost file, takes the encoder's stall from it, and asks for the trimmer's

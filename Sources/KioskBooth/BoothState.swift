@@ -84,8 +84,6 @@ struct TakeState {
     var current: Take?
     /// The current take's number in the output folder.
     var number: Int?
-    /// The last take's kind: its outcome says `boomerang`.
-    var kind = TakeKind.video
     /// The photo being taken and the flash (`--photo-button`).
     var photo = PhotoState()
     /// `--trim`: the part the next hand-over cuts the take to (`trimTake`, just before it).
