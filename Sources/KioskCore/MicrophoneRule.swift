@@ -25,12 +25,14 @@ public struct MicrophoneRule: Sendable {
     }
 
     /// The turn's look at `now`: the listening microphone started or stopped, silence said.
-    mutating func look(machine: RecorderMachine, settings: BoothCore.Settings, _ facts: BoothCore.Turn, at now: Int64) -> [BoothCore.Effect] {
+    /// `opening`: a take is being opened (its microphone is the same device).
+    mutating func look(machine: RecorderMachine, settings: BoothCore.Settings, _ facts: BoothCore.Turn, opening: Bool,
+                       at now: Int64) -> [BoothCore.Effect] {
         var effects: [BoothCore.Effect] = []
         if let measured = facts.level { level = measured }
         let mode = machine.mode
         let wanted = settings.listensBetweenTakes && settings.microphone && machine.cameraRunning
-            && (mode == .ready || mode == .countdown) && facts.take == nil && !facts.opening && !machine.exiting
+            && (mode == .ready || mode == .countdown) && facts.take == nil && !opening && !machine.exiting
         if wanted != listening {
             listening = wanted
             effects.append(.listen(wanted))
