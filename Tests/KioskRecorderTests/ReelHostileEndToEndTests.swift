@@ -68,6 +68,21 @@ struct ReelHostileEndToEndTests {
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
     }
 
+    /// The words' band (640x80, gray) of each card's middle picture in a 640x360 film of `takes`
+    /// 10-picture takes: the title's 45th, then each take's card (2 s after the take before).
+    static func cards(of film: String, takes: Int, in folder: URL) throws -> (bytes: [UInt8], band: Int) {
+        let frames = [45] + (0..<takes).map { 90 + $0 * 70 + 30 }
+        let select = frames.map { "eq(n\\,\($0))" }.joined(separator: "+")
+        let raw = folder.appendingPathComponent("cards-\(UUID().uuidString).gray").path
+        let run = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", film, "-vf", "select='\(select)',crop=640:80:0:140", "-fps_mode", "passthrough",
+                                  "-pix_fmt", "gray", "-f", "rawvideo", raw])
+        try #require(run.status == 0, "\(run.stderr)")
+        let cards = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        let band = 640 * 80
+        try #require(cards.count == band * frames.count, "\(cards.count) bytes")
+        return (cards, band)
+    }
+
     @Test("cards drawn literally: a title of %{eif:while(1,1):d} and questions with %, &, :, ', %{localtime} and backslashes, each card as ffmpeg draws the words from a file; no file is made in TMPDIR (it is a file here)")
     func literalCards() throws {
         let folder = try testFolder("reel-cards")
@@ -85,16 +100,7 @@ struct ReelHostileEndToEndTests {
         let output = folder.appendingPathComponent("film.mp4").path
         let r = try RecorderProcess(["reel", takes, "--output", output, "--size", "640x360", "--title", title], environment: ["TMPDIR": notAFolder])
         #expect(r.exitStatus(timeout: 60) == 0, "\(r.stderr)")
-        // Each card's middle picture: the title's 45th, then each take's card (2 s after a 10-picture take).
-        let frames = [45] + questions.indices.map { 90 + $0 * 70 + 30 }
-        let select = frames.map { "eq(n\\,\($0))" }.joined(separator: "+")
-        let raw = folder.appendingPathComponent("cards.gray").path
-        let run = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", output, "-vf", "select='\(select)',crop=640:80:0:140", "-fps_mode", "passthrough",
-                                  "-pix_fmt", "gray", "-f", "rawvideo", raw])
-        try #require(run.status == 0, "\(run.stderr)")
-        let cards = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
-        let band = 640 * 80
-        try #require(cards.count == band * frames.count, "\(cards.count) bytes")
+        let (cards, band) = try Self.cards(of: output, takes: questions.count, in: folder)
         for (k, words) in ([title] + questions).enumerated() {
             let expected = try Self.reference(words, in: folder)
             let card = cards[(k * band)..<((k + 1) * band)]
@@ -143,15 +149,7 @@ struct ReelHostileEndToEndTests {
         #expect(status == 0, "\(r.stderr)")
         let planted = try FileManager.default.contentsOfDirectory(atPath: tmp).filter { $0.hasPrefix("kiosk-reel-") }
         #expect(planted.count == 1, "the planter's folder: \(planted)")
-        let frames = [45] + questions.indices.map { 90 + $0 * 70 + 30 }
-        let select = frames.map { "eq(n\\,\($0))" }.joined(separator: "+")
-        let raw = folder.appendingPathComponent("cards.gray").path
-        let run = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", output, "-vf", "select='\(select)',crop=640:80:0:140", "-fps_mode", "passthrough",
-                                  "-pix_fmt", "gray", "-f", "rawvideo", raw])
-        try #require(run.status == 0, "\(run.stderr)")
-        let cards = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
-        let band = 640 * 80
-        try #require(cards.count == band * frames.count, "\(cards.count) bytes")
+        let (cards, band) = try Self.cards(of: output, takes: questions.count, in: folder)
         let leaked = try Self.reference("ROOT SECRET 42", in: folder)
         for (k, words) in ([title] + questions).enumerated() {
             let card = cards[(k * band)..<((k + 1) * band)]
