@@ -38,6 +38,8 @@ extension Booth {
             case let .file(.post(job)): post(job)
             case let .file(.discard(own)): discardTake(own: own)
             case let .file(.writeShare(take, question, loops)): writeShare(of: take, question: question, loops: loops)
+            case let .file(.trimPictures(path)): askTrimPictures(of: path)
+            case let .file(.levelAhead(path, loudness)): levelAhead(path, to: loudness)
             case let .log(line): Log.info(line)
             case .redraw: needsDraw = true
             case let .emit(event): events.emit(event)
@@ -54,11 +56,13 @@ extension Booth {
             case .service(.reloaded): tellService(.ready)
             case let .service(.status(text)): tellService(.status(text))
             case let .service(.metrics(figures, rate, final)): writeMetrics(figures, bytesPerSecond: rate, final: final)
-            case let .exit(code): exitStatus = code
+            case .exit: break // the loop ends: `isFinished`, with the core's code
             case .service(.releaseSleep): sleepInhibitor?.release()
             case .service(.reacquireSleep): sleepInhibitor?.reacquire()
             case .service(.stopProcess): stopProcess()
             case .service(.stopping): tellService(.stopping)
+            case .service(.watchdog): tellService(.watchdog)
+            case let .slideshow(effect): carryOut(effect)
             }
         }
     }
@@ -102,9 +106,8 @@ extension Booth {
             parts.audio.play(sound)
         case let .startPlayback(path):
             stopPlayback()
-            // The review's player takes the screen's player surface from the attract slideshow
-            // and from a boomerang's loop.
-            endSlideshow()
+            // The review's player takes the screen's player surface from a boomerang's loop (the
+            // core stopped the attract slideshow just before).
             endReview()
             // The review of a trimmed take plays only the part kept (`--trim`).
             player.playback = Playback(path: path, screen: screen, audio: parts.audio, loop: player.loops,
@@ -145,8 +148,9 @@ extension Booth {
         let trim = takes.trim
         takes.trim = nil
         dropTrimPictures()
-        // A boomerang has no sound to level; its outcome says its kind.
-        let (loudness, ahead, boomerang) = (takes.kind == .video ? config.sound.loudness : nil, shared.leveledAhead, takes.kind == .boomerang)
+        // A boomerang has no sound to level; its outcome says its kind (the core's, of the last take).
+        let kind = core.handOver.lastKind
+        let (loudness, ahead, boomerang) = (kind == .video ? config.sound.loudness : nil, shared.leveledAhead, kind == .boomerang)
         onFiles(handOver: true) {
             // The cut and the loudness first, while the take still has its marker: a kill during
             // either leaves the whole take.

@@ -51,7 +51,6 @@ extension Booth {
         case let .take(.started(started)):
             takeStarted(started)
         case let .take(.failed(code, message)):
-            takes.opening = false
             tell(.recordingFailed(code: code, message: message))
         case let .take(.finished(result)):
             recordingFinished(result)
@@ -59,8 +58,6 @@ extension Booth {
             trimPicturesDone(serial: serial, pictures)
         case let .listed(.library(entries, leftOut)):
             libraryListed(entries, leftOut: leftOut)
-        case let .listed(.slideshow(serial, paths)):
-            slideshowListed(paths, serial: serial)
         case let .shared(nil, result):
             shareDone(result)
         case let .shared(photo?, result):

@@ -13,7 +13,7 @@ extension Booth {
         if player.review?.path != wanted {
             endReview()
             if let wanted {
-                endSlideshow()
+                // (The attract slideshow never plays on the finished screen: the core's turn stopped it.)
                 screen.setPlaybackFit(.fit)
                 Log.info("review: looping \(wanted) (silent)")
                 // The take's last picture stays until the loop's first.

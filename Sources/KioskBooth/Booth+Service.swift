@@ -15,7 +15,7 @@ extension Booth {
         case SIGUSR1:
             tell(.background)
         case SIGTSTP:
-            feed(.terminalStop)
+            feed(.service(.terminalStop))
         case SIGUSR2, SIGCONT:
             tell(.foreground)
         case SIGHUP:

@@ -44,7 +44,6 @@ extension Booth {
         // A boomerang has no sound: no microphone opens for it.
         let (planned, microphone, meter, monitor) = (settings, kind == .boomerang ? MicrophoneChoice.none : config.capture.microphone, meter, shared.microphoneMonitor)
         // (The core closed the listening microphone just before: the same device opens for the take.)
-        takes.opening = true
         fileJob {
             monitor.sync {}
             // What the last review's player freed goes back first (its threads' arenas keep it
@@ -66,7 +65,6 @@ extension Booth {
 
     /// The writer began: the take runs, fed by the camera and the microphone.
     func takeStarted(_ started: StartedTake) {
-        takes.opening = false
         takes.current = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames,
                              previewDropsAtStart: frames.dropped, startedAt: now)
         // A microphone missing at launch that opened for this take is there again.
@@ -91,15 +89,11 @@ extension Booth {
         }
         activeWriter.set(nil)
         takes.current = nil
-        takes.kind = result.kind
         // When the last take that counts finished, for the metrics (the core counts the rest).
         if result.success { service.lastTake = Date().timeIntervalSince1970 }
-        // A file removed mid-take (its folder deleted): said, and never handed over.
-        if let lost = result.lost { events.emit(.error(code: .recordingFailed, message: lost)) }
-        // (The core takes the encoder's stall from it: libx264 from the next take on.)
+        // (The core says a lost file, takes the encoder's stall from it, and asks for the trimmer's
+        // pictures and the leveled copy.)
         tell(.recordingFinished(result))
-        if machine.trimmerView != nil { askTrimPictures(of: result.outputPath) }
-        if let target = config.sound.loudness, result.success, result.lost == nil, result.kind == .video { levelAhead(result.outputPath, to: target) }
     }
 
     /// Whether the live picture waits this turn (the core's rule, TakeWatch.previewYields): the
@@ -110,15 +104,15 @@ extension Booth {
         return true
     }
 
-    /// What the take's writer measured, for the core's turn (its time left, the slow disk, saving).
-    func takeMeasures() -> (take: TakeMeasures?, opening: Bool, openingWait: Double?) {
+    /// What the take's writer measured, for the core's turn (its time left, the slow disk, saving),
+    /// and the sync's wait of a writer being opened (the core reads it while a take opens).
+    func takeMeasures() -> (take: TakeMeasures?, openingWait: Double?) {
         let take = takes.current.map { take in
             let w = take.writer
             return TakeMeasures(elapsed: w.elapsed, written: w.bytesWritten, room: w.bytesLeft, finishingFor: w.finishingFor, syncWaited: w.syncWaited,
                                 backlog: w.videoWaiting, steppedDown: w.steppedDown)
         }
-        let opening = takes.current == nil && takes.opening
-        return (take, opening, opening ? shared.openingWriter.withLock({ $0 })?.syncWaited : nil)
+        return (take, take == nil ? shared.openingWriter.withLock({ $0 })?.syncWaited : nil)
     }
 
     /// The file worker's part of a start: the microphone, then the writer. What to post back.

@@ -18,13 +18,13 @@
 // the outstanding work and hooks the exit waits for (BoothJobs: the booth leaves when the core says
 // exit), the encoder each take asks for (EncoderFallback), the take's time left, slow disk and
 // silence, the hand-over's share and hook, the controls and the focus box, the status line and the
-// metrics, SIGHUP's reload. The booth still consults the attract screen's slideshow (SlideshowRule)
-// itself. This file holds the loop; the booth's other files (Booth+…) carry out what each room
-// decides. docs/behaviour.md maps them.
+// metrics, SIGHUP's reload, the attract screen's slideshow and systemd's watchdog. This file holds
+// the loop; the booth's other files (Booth+…) carry out what each room decides. docs/behaviour.md
+// maps them.
 //
 // Under systemd (`Type=notify`) the booth says READY=1 with `ready`, RELOADING=1 / READY=1 around a
-// reload and STOPPING=1 on its way out, and the loop itself sends WATCHDOG=1: a loop that stops
-// turning gets the service restarted.
+// reload and STOPPING=1 on its way out, and WATCHDOG=1 when the core says, asked on every pass of the
+// loop: a loop that stops turning gets the service restarted.
 import FoundationEssentials
 import KioskCapture
 import KioskCore
@@ -57,8 +57,6 @@ public final class Booth {
     /// The queues and the slots the workers share with the UI thread.
     let shared: BoothWorkers
     var takes = TakeState()
-    /// The exit status once the core said `.exit` (every job and hook back): the loop ends.
-    var exitStatus: Int32?
     /// Until `ready` (the core's gate), the inbox's other messages wait here, and the screen's input
     /// in its own queue.
     var heldUntilReady: [BoothMessage] = []
@@ -122,7 +120,7 @@ public final class Booth {
                          launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
                          microphone: parts.monitorsMicrophone && config.capture.microphone != .none,
                          hookBackoff: HookBackoff(first: parts.environment.hookBackoff ?? 10), cameras: cameraCount,
-                         seed: UInt64.random(in: .min ... .max))
+                         seed: UInt64.random(in: .min ... .max), watchdogInterval: parts.notifier?.watchdogInterval)
         inbox.wakes(with: parts.screen.wake)
         frames.wakes(with: parts.screen.wake)
     }
@@ -137,7 +135,8 @@ public final class Booth {
         shared = try BoothWorkers(outputLock: Locked(nil), clock: parts.clock, queues: parts.makeQueue)
         self.parts = parts
         now = parts.clock()
-        core = BoothCore(machine: RecorderMachine(playing: file, orientation: parts.screen.orientation), now: now)
+        core = BoothCore(machine: RecorderMachine(playing: file, orientation: parts.screen.orientation), now: now,
+                         watchdogInterval: parts.notifier?.watchdogInterval)
         inbox.wakes(with: parts.screen.wake)
     }
 
@@ -178,20 +177,20 @@ public final class Booth {
 
     /// True once the core said `.exit`: the machine said exit and every file job and hook has
     /// reported back.
-    public var isFinished: Bool { exitStatus != nil }
+    public var isFinished: Bool { core.jobs.exitSaid }
 
     /// One turn of the loop: input, the inbox, the timer, the newest frame, the player, the screen.
     public func step() {
         guard core.readyOut || machine.playerFile != nil else {
             now = parts.clock()
-            watchdog()
+            feed(.service(.alive))
             stepBeforeReady()
             return
         }
         let inputs = screen.waitEvents(timeoutMs: needsDraw ? 0 : core.idleWait(at: now), visible: core.pressable(at: now))
         // The turn's one reading of the clock, as its input arrives.
         now = parts.clock()
-        watchdog()
+        feed(.service(.alive))
         for input in inputs {
             needsDraw = true
             // A touch (or a key) on the attract screen only wakes it: no take starts by accident.
@@ -203,11 +202,11 @@ public final class Booth {
         let measured = takeMeasures()
         // (And a hook's try that is due, a running hook asked to end when a signal ends the booth;
         // the exit once all is back.)
-        feed(.turn(BoothCore.Turn(take: measured.take, opening: measured.opening, openingWait: measured.openingWait,
+        feed(.turn(BoothCore.Turn(take: measured.take, openingWait: measured.openingWait,
                                   lastSound: meter.lastSound, stallAftermath: ProcessStalls.shared.inAftermath(at: now),
-                                  level: meter.level(at: now))))
-        // The attract screen's slideshow as the attract screen now is (a touch above ended it: it
-        // stops in this turn, before the screen is drawn).
+                                  level: meter.level(at: now), reviewPlays: player.playback != nil)))
+        // The attract slideshow's picture due (the turn above stopped it when a touch ended the
+        // attract screen, before the screen is drawn).
         stepSlideshow()
         // The live picture in ready and recording; the last one stays frozen after. (Not under the
         // attract screen's slideshow, whose take's picture covers it.)
@@ -230,11 +229,6 @@ public final class Booth {
         }
     }
 
-    /// systemd's watchdog, pinged when due.
-    private func watchdog() {
-        if let notifier = parts.notifier, notifier.watchdogDue(now: now) { tellService(.watchdog) }
-    }
-
     /// Before `ready`: each message as the core's gate admits it (`BoothCore.admits`): handled now,
     /// held until the core says `.ready`, or (a sleep) both.
     private func stepBeforeReady() {
@@ -253,12 +247,13 @@ public final class Booth {
     /// The settings the core's rules read, from the configuration in force (a reload changes it).
     static func coreSettings(_ config: Configuration, parts: BoothParts) -> BoothCore.Settings {
         BoothCore.Settings(idleTimeout: config.guest.idleTimeout, idleAction: config.guest.idleAction, attractAfter: config.guest.attractAfter,
+                           attractSlideshow: config.guest.attractSlideshow,
                            encoder: config.video.encoder, autoEncoder: parts.autoEncoder?.name, shareSeconds: config.share.seconds,
                            shares: config.share.folder != nil && config.share.urlTemplate != nil, metrics: config.service.metricsFile != nil,
                            onTake: config.service.onTake, hookAttempts: config.service.hookAttempts,
                            microphone: config.capture.microphone != .none, listensBetweenTakes: parts.monitorsMicrophone,
                            maxDuration: config.limits.maxDuration, questions: config.guest.questions?.lines ?? [],
-                           questionOrder: config.guest.questionOrder)
+                           questionOrder: config.guest.questionOrder, loudness: config.sound.loudness)
     }
 
     /// Stops the camera and returns the exit status.
@@ -269,7 +264,7 @@ public final class Booth {
         // finished thread nobody joined was ThreadSanitizer's "thread leak" at every exit).
         sleepInhibitor?.stop()
         stats.write("exit", mode: machine.mode, at: now)
-        return exitStatus ?? 0
+        return isFinished ? core.jobs.exitCode ?? 0 : 0
     }
 
     /// What the booth measured and read for the core's model of the screen, this turn.

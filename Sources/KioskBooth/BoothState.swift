@@ -82,12 +82,8 @@ struct Take {
 /// The take's room: the one running, the one opening, and what outlives a take.
 struct TakeState {
     var current: Take?
-    /// A take is opening (Start went to the file worker and has not come back).
-    var opening = false
     /// The current take's number in the output folder.
     var number: Int?
-    /// The last take's kind: its outcome says `boomerang`.
-    var kind = TakeKind.video
     /// The photo being taken and the flash (`--photo-button`).
     var photo = PhotoState()
     /// `--trim`: the part the next hand-over cuts the take to (`trimTake`, just before it).
@@ -129,8 +125,7 @@ struct PlayerState {
     var playback: Playback?
     /// `--play --loop`: the file begins again at its end.
     var loops = false
-    /// What the slideshow plays (SlideshowRule), and its silent playback of the take playing now.
-    var slideshow = SlideshowRule(enabled: false)
+    /// The attract slideshow's silent playback of the take playing now (which one: the core's).
     var slideshowPlayback: Playback?
     /// A slideshow picture is on screen (in place of the camera's): the preview waits.
     var slideshowOnScreen = false

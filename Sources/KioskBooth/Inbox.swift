@@ -29,7 +29,7 @@ public indirect enum BoothMessage: Sendable {
     /// A share folder (`--share-dir`) is written, or why not: the take's just used (`photo` nil),
     /// or the photo's at `photo` (Booth+PhotoShare).
     case shared(photo: String?, Result<ShareLink, ShareFailure>)
-    /// A listing of the file worker's: the trimmer's pictures, the library's takes, the slideshow's.
+    /// A listing of the file worker's: the trimmer's pictures, the library's takes.
     case listed(Listing)
     /// A photo was made and written, or failed (Booth+Photo).
     case photoDone(PhotoOutcome)
@@ -46,7 +46,7 @@ extension BoothMessage {
         switch self {
         case .cameraStarted, .microphoneTried, .fileJobReported(_, .input(.launchFilesDone)): .awaited
         case .capture(.cameraLost), .capture(.cameraBack): .cameraReport
-        case .input(.systemSleep): .sleep
+        case .input(.service(.sleep)): .sleep
         default: .other
         }
     }
@@ -68,9 +68,6 @@ public enum Listing: Sendable {
     case trimPictures(serial: Int, [RGBPicture])
     /// The library's takes (Booth+Library).
     case library([TakeLibrary.Take], leftOut: Int)
-    /// The attract screen's slideshow: the newest accepted takes that decode, newest first, for the
-    /// listing asked for with `serial` (Booth+Slideshow).
-    case slideshow(serial: Int, paths: [String])
 }
 
 /// A take whose writer started, handed from the file worker to the UI thread.

@@ -68,7 +68,7 @@ extension Booth {
     /// once on stderr).
     public func watchSystemSleep() {
         let inbox = inbox
-        sleepInhibitor = SystemSleep { inbox.post(.input(.systemSleep($0))) }
+        sleepInhibitor = SystemSleep { inbox.post(.input(.service(.sleep($0)))) }
     }
 }
 

@@ -49,6 +49,12 @@ extension BoothCore {
         /// The share folder of the take handed over to `take`, its page with `question` (the
         /// guestbook's) and `loops` (a boomerang); `takeShared` or `shareFailed` follows.
         case writeShare(take: String, question: String?, loops: Bool)
+        /// The finished take at this path shows the trimmer (`--trim`): its pictures are decoded on the
+        /// file worker, in order with its other work.
+        case trimPictures(String)
+        /// `--loudness`: the finished take's leveled copy is made at `loudness` (LUFS) while the guest
+        /// reviews it (an accepted video that was not lost), so the hand-over need not wait for it.
+        case levelAhead(String, loudness: Double)
     }
 
     /// What logind and systemd hear, and SIGTSTP's stop.
@@ -72,5 +78,7 @@ extension BoothCore {
         case stopProcess
         /// The machine is on its way out: systemd hears STOPPING=1 (said once).
         case stopping
+        /// The loop is alive: systemd's watchdog hears WATCHDOG=1 (when due: `watchdogLook`).
+        case watchdog
     }
 }

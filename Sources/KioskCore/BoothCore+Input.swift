@@ -41,11 +41,10 @@ extension BoothCore {
         case hookOwed(HookQueue.Entry)
         /// A hook's try ended.
         case hookEnded(path: String, outcome: HookOutcome)
-        /// logind's PrepareForSleep (`true`: about to sleep, `false`: resumed): a take ends as on
-        /// background, and the sleep goes on once it is safe (SafeStop).
-        case systemSleep(Bool)
-        /// SIGTSTP: as on background, and the process stops once the take is safe (SafeStop).
-        case terminalStop
+        /// logind, SIGTSTP and systemd's watchdog.
+        case service(ServiceInput)
+        /// The slideshow's listing, and the end of the take it plays (BoothCore+Slideshow).
+        case slideshow(SlideshowInput)
         /// A photo's share folder is written: its QR code shows once the booth is in ready, after
         /// any photo's before it (PhotoWait).
         case photoShared(ShareLink)
@@ -55,10 +54,23 @@ extension BoothCore {
         case settings(Settings)
     }
 
+    /// What the service manager and the terminal do to the booth.
+    public enum ServiceInput: Equatable, Sendable {
+        /// logind's PrepareForSleep (`true`: about to sleep, `false`: resumed): a take ends as on
+        /// background, and the sleep goes on once it is safe (SafeStop).
+        case sleep(Bool)
+        /// SIGTSTP: as on background, and the process stops once the take is safe (SafeStop).
+        case terminalStop
+        /// A pass of the loop (before `ready` too): systemd's watchdog hears from it when due, and
+        /// nothing else happens.
+        case alive
+    }
+
     /// `input`, happening at `now` (the monotonic clock's nanoseconds, read once a turn): what the
     /// booth does about it, in order.
     public mutating func handle(_ input: Input, at now: Int64) -> [Effect] {
         self.now = now
+        if case .service(.alive) = input { return watchdogLook() }
         // After whatever it is, a sleep or a stop that waited for the take may go on, and a photo's
         // code waiting shows as soon as the machine is in ready.
         var effects = effects(of: input) + safeStop.look(writing: machine.mode == .recording)
@@ -94,7 +106,8 @@ extension BoothCore {
         case let .cameraTried(index, attempt, name, label): return cameraTried(index, attempt, name: name, label: label, at: now)
         case let .hookOwed(entry): return hookOwed(entry, at: now)
         case let .hookEnded(path, outcome): return hookEnded(path: path, outcome: outcome, at: now)
-        case let .systemSleep(sleeping):
+        case let .slideshow(step): return slideshowHears(step)
+        case let .service(.sleep(sleeping)):
             // Before `ready` nothing records: a sleep is let go at once; the booth holds the message
             // and hands it in again after `ready`, where it is said and the background is in order.
             guard readyOut else {
@@ -102,7 +115,8 @@ extension BoothCore {
                 return []
             }
             return safeStop.systemSleep(sleeping) + handle(sleeping ? .background : .foreground)
-        case .terminalStop:
+        case .service(.alive): return [] // answered before the rest (`handle`)
+        case .service(.terminalStop):
             safeStop.terminalStop()
             return handle(.background)
         case let .photoShared(link):

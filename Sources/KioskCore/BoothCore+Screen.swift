@@ -1,7 +1,7 @@
 // The booth core's screen rules, which the booth's loop used to decide itself: which controls show
 // (the player's hide while a take plays untouched: ControlsVisibility), the tap-to-focus box (only
 // over the live picture, with the camera there and no attract screen) and how long the loop may
-// sleep when nothing wakes it.
+// sleep when nothing wakes it; the attract slideshow's rule sits in its room (BoothCore+Slideshow).
 import KioskContract
 
 /// The player's controls and the tap's focus box.
@@ -10,6 +10,8 @@ public struct ScreenRoom: Sendable {
     public internal(set) var controls: ControlsVisibility
     /// A tap's focus box: where (canvas pixels) and when (monotonic ns); drawn for a second.
     var focusBox: (point: Point, since: Int64)?
+    /// The attract screen's slideshow, on the player's surface (BoothCore+Slideshow).
+    public internal(set) var slideshow = SlideshowRule(enabled: false)
 
     init(now: Int64) { controls = ControlsVisibility(now: now) }
 }

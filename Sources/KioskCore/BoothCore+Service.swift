@@ -17,6 +17,9 @@ public struct ServiceRoom: Sendable {
     /// The take on disk now (this process's, in review) was recorded: discarding it counts.
     var takeCounted = false
     var pace = MetricsPace()
+    /// systemd's watchdog: how often it wants `WATCHDOG=1` (ns; nil: no watchdog), and when the next is due.
+    var watchdogInterval: Int64?
+    var watchdogDue: Int64 = 0
 
     public init() {}
 }
@@ -87,5 +90,13 @@ extension BoothCore {
             effects.append(.service(.metrics(figures, bytesPerSecond: service.bytesPerSecond, final: false)))
         }
         return effects
+    }
+
+    /// Each pass of the loop (before `ready` too): `WATCHDOG=1` when it is due, then one interval on.
+    /// Never due without a watchdog (systemd's WATCHDOG_USEC for this process).
+    mutating func watchdogLook() -> [Effect] {
+        guard let interval = service.watchdogInterval, now >= service.watchdogDue else { return [] }
+        service.watchdogDue = now + interval
+        return [.service(.watchdog)]
     }
 }

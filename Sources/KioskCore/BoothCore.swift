@@ -52,8 +52,10 @@ public struct BoothCore: Sendable {
         /// The machine said exit and every file job and the running hook have reported back: the
         /// process leaves with this status (said once).
         case exit(Int32)
-        /// What logind and systemd hear, and SIGTSTP's stop (SafeStop, STOPPING=1).
+        /// What logind and systemd hear, and SIGTSTP's stop (SafeStop, STOPPING=1, WATCHDOG=1).
         case service(ServiceEffect)
+        /// The attract screen's slideshow: list, play, stop (BoothCore+Slideshow).
+        case slideshow(SlideshowEffect)
     }
 
     /// The settings the turn's rules read, as the configuration has them now (a reload changes them).
@@ -61,8 +63,9 @@ public struct BoothCore: Sendable {
         /// `--idle-timeout` (seconds, 0: never) and what it does.
         public var idleTimeout: Double
         public var idleAction: IdleAction
-        /// `--attract-after` (seconds, 0: never).
+        /// `--attract-after` (seconds, 0: never), and `--attract-slideshow`.
         public var attractAfter: Double
+        public var attractSlideshow: Bool
         /// `--video-encoder` (`auto` or a name), and what `auto` resolved to at launch (nil: nothing).
         public var encoder: VideoEncoderName
         public var autoEncoder: VideoEncoderName?
@@ -74,6 +77,8 @@ public struct BoothCore: Sendable {
         public var metrics: Bool
         /// `--max-duration`: a take's time left counts from it.
         public var maxDuration: Double
+        /// `--loudness` (LUFS; nil: a take's sound is left as recorded).
+        public var loudness: Double?
         /// `--on-take` (nil: no hook) and `--hook-attempts` (nil: no limit).
         public var onTake: String?
         public var hookAttempts: Int?
@@ -85,11 +90,13 @@ public struct BoothCore: Sendable {
         public var questions: [String] = []
         public var questionOrder = QuestionOrder.order
 
-        public init(idleTimeout: Double = 0, idleAction: IdleAction = .discard, attractAfter: Double = 0,
+        public init(idleTimeout: Double = 0, idleAction: IdleAction = .discard, attractAfter: Double = 0, attractSlideshow: Bool = false,
                     encoder: VideoEncoderName = .auto, autoEncoder: VideoEncoderName? = nil, shareSeconds: Double = 30,
                     shares: Bool = false, metrics: Bool = false,
                     onTake: String? = nil, hookAttempts: Int? = nil, microphone: Bool = false, listensBetweenTakes: Bool = false,
-                    maxDuration: Double = 1200, questions: [String] = [], questionOrder: QuestionOrder = .order) {
+                    maxDuration: Double = 1200, questions: [String] = [], questionOrder: QuestionOrder = .order,
+                    loudness: Double? = nil) {
+            self.loudness = loudness
             self.questions = questions
             self.questionOrder = questionOrder
             self.shareSeconds = shareSeconds
@@ -103,28 +110,30 @@ public struct BoothCore: Sendable {
             self.idleTimeout = idleTimeout
             self.idleAction = idleAction
             self.attractAfter = attractAfter
+            self.attractSlideshow = attractSlideshow
             self.encoder = encoder
             self.autoEncoder = autoEncoder
         }
     }
 
     /// What the booth measured for this turn: the running take's writer (nil: no take is running);
-    /// a take being opened, and its sync's wait; when the microphone last gave sound (the meter's
+    /// the sync's wait of a writer being opened (read while the core has a take opening); when the microphone last gave sound (the meter's
     /// time of it); the whole process just stood still (nothing could be heard meanwhile).
     public struct Turn: Equatable, Sendable {
         public var take: TakeMeasures?
-        public var opening: Bool
         public var openingWait: Double?
         public var lastSound: Int64?
         public var stallAftermath: Bool
         /// The meter's level now (dBFS), for `state`; nil: not measured.
         public var level: Double?
+        /// The review's player has the screen's player surface (the slideshow waits).
+        public var reviewPlays: Bool
 
-        public init(take: TakeMeasures? = nil, opening: Bool = false, openingWait: Double? = nil, lastSound: Int64? = nil,
-                    stallAftermath: Bool = false, level: Double? = nil) {
+        public init(take: TakeMeasures? = nil, openingWait: Double? = nil, lastSound: Int64? = nil,
+                    stallAftermath: Bool = false, level: Double? = nil, reviewPlays: Bool = false) {
             self.level = level
+            self.reviewPlays = reviewPlays
             self.take = take
-            self.opening = opening
             self.openingWait = openingWait
             self.lastSound = lastSound
             self.stallAftermath = stallAftermath
@@ -183,10 +192,13 @@ public struct BoothCore: Sendable {
     /// `launchFiles`: `ready` waits for the launch's file work (`launchFilesDone`); `microphone`:
     /// for the look at the microphone (`microphoneTried`). It always waits for the camera's first
     /// attempt (`cameraStarted`). `hookBackoff`: the wait between a hook's tries. `cameras`: how
-    /// many the switch goes round.
+    /// many the switch goes round. `watchdogInterval`: systemd's watchdog wants `WATCHDOG=1` this often
+    /// (ns; nil: no watchdog).
     public init(machine: RecorderMachine, settings: Settings = Settings(), now: Int64, launchFiles: Bool = false,
-                microphone: Bool = false, hookBackoff: HookBackoff = HookBackoff(), cameras: Int = 1, seed: UInt64 = 0) {
+                microphone: Bool = false, hookBackoff: HookBackoff = HookBackoff(), cameras: Int = 1, seed: UInt64 = 0,
+                watchdogInterval: Int64? = nil) {
         self.machine = machine
+        service.watchdogInterval = watchdogInterval
         guestbook = Guestbook(seed: seed)
         guestbook.use(settings.questions, order: settings.questionOrder)
         self.now = now
@@ -211,11 +223,15 @@ public struct BoothCore: Sendable {
     /// with its encoder stalled makes the next take ask for libx264 (said once an encoder).
     mutating func handle(_ event: RecorderEvent) -> [Effect] {
         var said: [Effect] = []
-        if case let .recordingFinished(result) = event,
-           let note = encoders.takeEnded(encoder: result.encoder.map(VideoEncoderName.init(rawValue:)), stalled: result.encoderStalled) {
-            said.append(.log(note))
+        if case let .recordingFinished(result) = event {
+            // A file removed mid-take (its folder deleted): said, and never handed over.
+            if let lost = result.lost { said.append(.emit(.error(code: .recordingFailed, message: lost))) }
+            if let note = encoders.takeEnded(encoder: result.encoder.map(VideoEncoderName.init(rawValue:)), stalled: result.encoderStalled) {
+                said.append(.log(note))
+            }
         }
         if case .recordingStarted = event { take.started(maxDuration: settings.maxDuration) }
+        if case .recordingFailed = event { take.openFailed() }
         said += handOverHears(event)
         serviceHears(event)
         let leaving = machine.exiting
@@ -223,7 +239,18 @@ public struct BoothCore: Sendable {
         // A signal is why the booth ends (not a `quit` or an outcome before it): from now on, even
         // while a take is still being finished.
         if case .terminate = event, !leaving, machine.exiting { jobs.endedBySignal = true }
-        return said + effects(of: actions)
+        return said + effects(of: actions) + reviewWork(after: event)
+    }
+
+    /// A take just finished: the trimmer's pictures when its review shows the trimmer, then (with
+    /// `--loudness`) its leveled copy made ahead, for an accepted video that was not lost.
+    private func reviewWork(after event: RecorderEvent) -> [Effect] {
+        guard case let .recordingFinished(result) = event else { return [] }
+        var work: [Effect] = machine.trimmerView == nil ? [] : [.file(.trimPictures(result.outputPath))]
+        if let loudness = settings.loudness, result.success, result.lost == nil, result.kind == .video {
+            work.append(.file(.levelAhead(result.outputPath, loudness: loudness)))
+        }
+        return work
     }
 
     /// The machine starts (the camera asked for, the first state); its actions as effects.
@@ -253,9 +280,10 @@ public struct BoothCore: Sendable {
             case let .emit(event):
                 return [.machine(.emit(guestbook.stamped(completed(event))))]
             case .startPlayback:
-                // The review starts with its controls showing.
+                // The review starts with its controls showing, on the player's surface the slideshow
+                // gives up first.
                 screen.controls.touched(at: now)
-                return [.machine(action)]
+                return slideshowYields() + [.machine(action)]
             case .handOverTake:
                 // The next guest is asked the next question (the take's own is kept for its outcome).
                 guestbook.handedOver()
@@ -328,7 +356,7 @@ public struct BoothCore: Sendable {
                 effects += handle(.shareTimedOut)
             }
         }
-        let (remaining, disk) = take.look(facts.take, opening: facts.opening, openingWait: facts.openingWait)
+        let (remaining, disk) = take.look(facts.take, openingWait: facts.openingWait)
         if let measured = facts.take, let remaining, machine.mode == .recording {
             effects += handle(.tick(elapsed: measured.elapsed, remaining: remaining))
             // A boomerang's writer finishing has all its pictures: the camera rests while the loop is made.
@@ -342,7 +370,7 @@ public struct BoothCore: Sendable {
             effects += [.log("storage: \(message)"), .emit(.error(code: .storageSlow, message: message))]
         }
         if let job = photo.givenUp(at: now) { effects.append(.photo(.withdraw(job))) }
-        effects += listener.look(machine: machine, settings: settings, facts, at: now)
+        effects += listener.look(machine: machine, settings: settings, facts, opening: take.isOpening, at: now)
         effects += dueHook(at: now)
         if jobs.stopHooks(signalled: jobs.endedBySignal) { effects.append(.hook(.stop)) }
         effects += serviceLook(at: now)
@@ -352,7 +380,9 @@ public struct BoothCore: Sendable {
             if settings.metrics { effects.append(.service(.metrics(figures, bytesPerSecond: service.bytesPerSecond, final: true))) }
             effects.append(.exit(code))
         }
-        return effects
+        // The slideshow as the attract screen now is (a touch before this turn ended it: it stops
+        // now, before the screen is drawn).
+        return effects + slideshowLook(facts)
     }
 }
 

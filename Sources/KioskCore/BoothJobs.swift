@@ -25,8 +25,8 @@ public struct BoothJobs: Equatable, Sendable {
     /// A signal is why the booth ends (the machine took `terminate` as its reason to leave): a
     /// running hook is asked to end.
     public internal(set) var endedBySignal = false
-    /// `.exit` was said.
-    var exitSaid = false
+    /// `.exit` was said: the booth's loop ends with `exitCode`.
+    public internal(set) var exitSaid = false
 
     public init() {}
 

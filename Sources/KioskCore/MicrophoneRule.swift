@@ -1,8 +1,9 @@
 // The microphone's rule between and during takes, a rule of the booth core: the listening microphone
 // (for the meter) runs in ready and the countdown while the camera runs, never while a take opens or
-// records (the take's own microphone feeds the meter then) nor on the way out; while recording, 3 s
-// under -60 dBFS is `microphoneSilent`, once until sound comes back (SilenceWatch), but not just
-// after the whole process stood still (nothing could be heard meanwhile).
+// records (the take's own microphone feeds the meter then) nor on the way out; while recording a
+// video (a boomerang has no sound), 3 s under -60 dBFS is `microphoneSilent`, once until sound comes
+// back (SilenceWatch), but not just after the whole process stood still (nothing could be heard
+// meanwhile).
 
 public struct MicrophoneRule: Sendable {
     /// The listening microphone runs (as last said with `.listen`).
@@ -24,17 +25,20 @@ public struct MicrophoneRule: Sendable {
     }
 
     /// The turn's look at `now`: the listening microphone started or stopped, silence said.
-    mutating func look(machine: RecorderMachine, settings: BoothCore.Settings, _ facts: BoothCore.Turn, at now: Int64) -> [BoothCore.Effect] {
+    /// `opening`: a take is being opened (its microphone is the same device).
+    mutating func look(machine: RecorderMachine, settings: BoothCore.Settings, _ facts: BoothCore.Turn, opening: Bool,
+                       at now: Int64) -> [BoothCore.Effect] {
         var effects: [BoothCore.Effect] = []
         if let measured = facts.level { level = measured }
         let mode = machine.mode
         let wanted = settings.listensBetweenTakes && settings.microphone && machine.cameraRunning
-            && (mode == .ready || mode == .countdown) && facts.take == nil && !facts.opening && !machine.exiting
+            && (mode == .ready || mode == .countdown) && facts.take == nil && !opening && !machine.exiting
         if wanted != listening {
             listening = wanted
             effects.append(.listen(wanted))
         }
-        guard mode == .recording, settings.microphone, facts.take != nil else {
+        // A boomerang opens no microphone: its silence is no news.
+        guard mode == .recording, settings.microphone, facts.take != nil, machine.takeKind == .video else {
             silence.reset()
             return effects
         }

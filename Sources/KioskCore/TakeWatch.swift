@@ -35,6 +35,8 @@ public struct TakeWatch: Equatable, Sendable {
     public private(set) var slowDisk = SlowDisk()
     /// The take is being saved (stopped, finishing for `savingShownAfter`, not safe yet).
     public private(set) var saving = false
+    /// A take is being opened: Start asked for it and its writer has not reported its start (or failure).
+    public private(set) var isOpening = false
     /// The preview yields to the take (`previewYields`): from this many pictures waiting for the
     /// encoder, or once the take stepped its effort down.
     public static let previewYieldsAt = 2
@@ -48,14 +50,24 @@ public struct TakeWatch: Equatable, Sendable {
     public init() {}
 
     /// A take is asked for: the disk's warning may be said again.
-    mutating func opening() { slowDisk = SlowDisk() }
+    mutating func opening() {
+        slowDisk = SlowDisk()
+        isOpening = true
+    }
+
+    /// The take's writer could not start: nothing is being opened any more.
+    mutating func openFailed() { isOpening = false }
 
     /// The writer began: time left counts from the cap in force.
-    mutating func started(maxDuration: Double) { timeLeft = TimeLeft(maxDuration: maxDuration) }
+    mutating func started(maxDuration: Double) {
+        timeLeft = TimeLeft(maxDuration: maxDuration)
+        isOpening = false
+    }
 
     /// The turn's look: the take's time left (nil: no take runs), and what the disk's wait says.
-    /// `openingWait`: a take being opened, its sync's wait (nil: none waits).
-    mutating func look(_ take: TakeMeasures?, opening: Bool, openingWait: Double?) -> (remaining: Double?, disk: SlowDisk.Outcome) {
+    /// `openingWait`: the writer being opened, its sync's wait (nil: none waits; read only while a
+    /// take is being opened).
+    mutating func look(_ take: TakeMeasures?, openingWait: Double?) -> (remaining: Double?, disk: SlowDisk.Outcome) {
         saving = (take?.finishingFor ?? 0) >= Self.savingShownAfter
         behind = take.map { $0.backlog >= Self.previewYieldsAt || $0.steppedDown } ?? false
         if let take {
@@ -63,7 +75,7 @@ public struct TakeWatch: Equatable, Sendable {
             let remaining = timeLeft.seconds(elapsed: take.elapsed, written: take.written, room: take.room)
             return (remaining, slowDisk.look(waited: take.syncWaited, phase: phase))
         }
-        return (nil, opening ? slowDisk.look(waited: openingWait, phase: .opening) : .nothing)
+        return (nil, isOpening ? slowDisk.look(waited: openingWait, phase: .opening) : .nothing)
     }
 
     /// Whether the live picture waits at `now` while recording: the encoder is behind (or the take

@@ -58,6 +58,12 @@ public final class MoviePlayer {
     public enum End: Equatable, Sendable {
         case end
         case error(String)
+
+        /// Why it stopped before its end (nil: it reached its end).
+        public var failure: String? {
+            guard case let .error(message) = self else { return nil }
+            return message
+        }
     }
 
     /// What the UI does now.

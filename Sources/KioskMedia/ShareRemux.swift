@@ -7,6 +7,7 @@ import CFFmpeg
 import FoundationEssentials
 import Glibc
 import KioskCore
+import KioskScreenText
 import KioskStorage
 import KioskSystem
 

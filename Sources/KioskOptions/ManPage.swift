@@ -2,6 +2,7 @@
 // are: every listed option with its argument, help and default, the modes, the exit statuses, the
 // signals, the files and examples. `kiosk-bench man-page` writes it; docs/kiosk-recorder.1 is that
 // output, and a test fails when the two drift apart.
+import KioskContract
 import KioskCore
 
 extension OptionParser {

@@ -6,6 +6,7 @@
 // inode has one mode; a copy also leaves retention of the photo and `--share-max-age` apart.
 import FoundationEssentials
 import KioskCore
+import KioskScreenText
 import KioskSystem
 
 public enum SharePhoto {

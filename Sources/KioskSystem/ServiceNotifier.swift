@@ -31,7 +31,8 @@ public enum ServiceState: Equatable, Sendable {
     }
 }
 
-/// A datagram socket to systemd's notify socket, and the watchdog's timing.
+/// A datagram socket to systemd's notify socket, and the watchdog's interval (its timing is the
+/// booth core's).
 public final class ServiceNotifier: Sendable {
     /// NOTIFY_SOCKET as given.
     public let address: String
@@ -42,8 +43,6 @@ public final class ServiceNotifier: Sendable {
     /// The `sockaddr_un` and its length.
     private let socketAddress: sockaddr_un
     private let socketAddressLength: socklen_t
-    /// When the next `WATCHDOG=1` is due (CLOCK_MONOTONIC ns).
-    private let watchdogDue = Atomic<Int64>(0)
     private let failures = Atomic<Int>(0)
 
     /// The notifier systemd's environment asks for: nil when NOTIFY_SOCKET is unset (not a
@@ -108,16 +107,6 @@ public final class ServiceNotifier: Sendable {
         let error = errno
         failures.add(1, ordering: .relaxed)
         return SystemError(call: "sendto(\(address), \(state.message.prefix { $0 != "=" }))", errno: error)
-    }
-
-    /// Whether a `WATCHDOG=1` is due at `now` (CLOCK_MONOTONIC ns); when it is, the next one is
-    /// due one interval later. Never due without a watchdog.
-    public func watchdogDue(now: Int64) -> Bool {
-        guard let watchdogInterval else { return false }
-        let due = watchdogDue.load(ordering: .relaxed)
-        guard now >= due else { return false }
-        watchdogDue.store(now + watchdogInterval, ordering: .relaxed)
-        return true
     }
 
     /// Messages that could not be sent.

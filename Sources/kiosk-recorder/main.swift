@@ -4,6 +4,7 @@ import FoundationEssentials
 import Glibc
 import KioskBooth
 import KioskCapture
+import KioskContract
 import KioskCore
 import KioskOptions
 import KioskMedia

@@ -373,7 +373,7 @@ struct BoothTests {
         let sleep = SleepTwin()
         h.booth.sleepInhibitor = sleep
         #expect(h.startTake())
-        h.booth.inbox.post(.input(.systemSleep(true)))
+        h.booth.inbox.post(.input(.service(.sleep(true))))
         // One turn: the stop reaches the writer; its report comes back through the inbox next turn.
         h.turn()
         #expect(try #require(h.writer).stops == [.background])
@@ -387,7 +387,7 @@ struct BoothTests {
         h.send(.press(.retake))
         #expect(h.step(until: { h.booth.machine.mode == .ready }))
         #expect(h.booth.machine.visibleButtons == [.cancel], "no Start while the machine sleeps")
-        h.booth.inbox.post(.input(.systemSleep(false)))
+        h.booth.inbox.post(.input(.service(.sleep(false))))
         #expect(h.step(until: { h.camera.starts == 2 }), "the camera is back")
         #expect(sleep.held && sleep.calls == ["release", "reacquire"])
         #expect(h.booth.machine.visibleButtons == [.cancel, .start])
@@ -399,15 +399,15 @@ struct BoothTests {
         let sleep = SleepTwin()
         h.booth.sleepInhibitor = sleep
         // Posted before the start: it is in the inbox before the camera's first report.
-        h.booth.inbox.post(.input(.systemSleep(true)))
+        h.booth.inbox.post(.input(.service(.sleep(true))))
         h.booth.start()
         h.turn()
         #expect(!sleep.held)
         #expect(h.step(until: { h.events.names == ["ready"] }))
         #expect(h.step(until: { h.booth.machine.visibleButtons == [.cancel] }), "the background follows ready")
-        h.booth.inbox.post(.input(.systemSleep(false)))
+        h.booth.inbox.post(.input(.service(.sleep(false))))
         #expect(h.step(until: { sleep.held && h.booth.machine.visibleButtons == [.cancel, .start] }))
-        h.booth.inbox.post(.input(.systemSleep(true)))
+        h.booth.inbox.post(.input(.service(.sleep(true))))
         h.turn()
         #expect(!sleep.held, "in ready, in the turn that took the signal")
     }

@@ -144,6 +144,22 @@ struct BoothCoreTests {
         #expect(ready.turn(at: Self.s, BoothCore.Turn(take: TakeMeasures(elapsed: 2.5))).isEmpty)
     }
 
+    @Test("a take opening is the core's: from Start's startRecording until the writer's start or failure; the opening writer's wait counts only then")
+    func opening() {
+        var core = BoothCore(machine: Self.machine(), settings: BoothCore.Settings(maxDuration: 60), now: 0)
+        let slow = { (effects: [BoothCore.Effect]) in effects.contains { if case .emit(.error(.storageSlow, _)) = $0 { true } else { false } } }
+        #expect(!core.take.isOpening)
+        #expect(!slow(core.turn(at: Self.s, BoothCore.Turn(openingWait: 5))), "nothing opening: a stale wait is not read")
+        _ = core.handle(.press(.start))
+        #expect(core.take.isOpening)
+        _ = core.handle(.recordingFailed(code: .recordingFailed, message: "no encoder"))
+        #expect(!core.take.isOpening)
+        #expect(!slow(core.turn(at: 2 * Self.s, BoothCore.Turn(openingWait: 5))))
+        _ = core.handle(.press(.start))
+        _ = core.handle(.recordingStarted(outputPath: "/takes/take.mov"))
+        #expect(!core.take.isOpening)
+    }
+
     @Test("the slow disk said once a take in the words of where it is (opening, recording, finishing), the status line told as it goes on; Saving… once a stopped take has been finishing 0.5 s")
     func diskAndSaving() {
         var core = BoothCore(machine: Self.machine(), settings: BoothCore.Settings(maxDuration: 60), now: 0)
@@ -151,8 +167,8 @@ struct BoothCoreTests {
             core.turn(at: Self.s, facts).filter { if case .emit(.error) = $0 { true } else { false } }
         }
         _ = core.handle(.press(.start))
-        #expect(disk(BoothCore.Turn(opening: true, openingWait: 1.9)).isEmpty)
-        let opening = disk(BoothCore.Turn(opening: true, openingWait: 2.5))
+        #expect(disk(BoothCore.Turn(openingWait: 1.9)).isEmpty)
+        let opening = disk(BoothCore.Turn(openingWait: 2.5))
         #expect(core.service.status.slowDisk?.count == 1 && core.service.status.slowDisk?.worst == 2.5, "the status line: \(opening)")
         #expect(opening.contains { if case let .emit(.error(.storageSlow, message)) = $0 { message.contains("start waiting 2.5 s") } else { false } })
         _ = core.handle(.recordingStarted(outputPath: "/takes/take.mov"))

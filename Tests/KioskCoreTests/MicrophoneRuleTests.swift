@@ -3,6 +3,7 @@
 // virtual clock.
 import Testing
 @testable import KioskCore
+import KioskContract
 
 @Suite("MicrophoneRule: listening between takes, silence in a take")
 struct MicrophoneRuleTests {
@@ -55,5 +56,22 @@ struct MicrophoneRuleTests {
         #expect(!said(at: 9 * Self.s, sound: Self.s), "once")
         #expect(!said(at: 10 * Self.s, sound: 10 * Self.s) && !core.listener.silence.reported, "sound again")
         #expect(said(at: 13 * Self.s, sound: 10 * Self.s))
+    }
+
+    @Test("a boomerang opens no microphone: 5 s of it without a sound is never microphoneSilent (a video's take then is)")
+    func boomerangSilence() {
+        for kind in [TakeKind.boomerang, .video] {
+            var machine = BoothCoreTests.machine()
+            machine.boomerangButton = true
+            var core = BoothCore(machine: machine, settings: Self.listening, now: 0)
+            _ = core.handle(.event(.press(kind == .boomerang ? .boomerang : .start)), at: 0)
+            _ = core.handle(.event(.recordingStarted(outputPath: "/takes/take.mov")), at: 0)
+            let said = (0...50).contains { tenth in
+                let t = Int64(tenth) * Self.s / 10
+                return core.handle(.turn(BoothCore.Turn(take: TakeMeasures(elapsed: Double(tenth) / 10), lastSound: nil)), at: t)
+                    .contains(.emit(.microphoneSilent))
+            }
+            #expect(core.machine.mode == .recording && said == (kind == .video), "\(kind)")
+        }
     }
 }

@@ -19,7 +19,7 @@ struct SafeStopTests {
     @Test("mid-take: the take stopped as on background; the sleep and the stop go only with recordingFinished, once", arguments: [true, false])
     func midTake(sleep: Bool) {
         var core = Self.core(.recording)
-        let asked = core.handle(sleep ? .systemSleep(true) : .terminalStop, at: 0)
+        let asked = core.handle(sleep ? .service(.sleep(true)) : .service(.terminalStop), at: 0)
         #expect(asked.contains(.machine(.stopRecording(.background))), "\(asked)")
         #expect(Self.lets(asked) == [])
         #expect(Self.lets(core.handle(.turn(BoothCore.Turn()), at: 1)) == [], "still writing")
@@ -31,12 +31,12 @@ struct SafeStopTests {
     @Test("in ready, and before ready: let go at once; the resume takes the inhibitor again (after ready only)")
     func nothingRecording() {
         var ready = Self.core(.ready)
-        #expect(Self.lets(ready.handle(.systemSleep(true), at: 0)) == [.service(.releaseSleep)])
-        #expect(Self.lets(ready.handle(.systemSleep(false), at: 1)) == [.service(.reacquireSleep)])
-        #expect(Self.lets(ready.handle(.terminalStop, at: 2)) == [.service(.stopProcess)])
+        #expect(Self.lets(ready.handle(.service(.sleep(true)), at: 0)) == [.service(.releaseSleep)])
+        #expect(Self.lets(ready.handle(.service(.sleep(false)), at: 1)) == [.service(.reacquireSleep)])
+        #expect(Self.lets(ready.handle(.service(.terminalStop), at: 2)) == [.service(.stopProcess)])
         var starting = BoothCore(machine: Fixture.ready.make(), now: 0)
-        let early = starting.handle(.systemSleep(true), at: 0)
+        let early = starting.handle(.service(.sleep(true)), at: 0)
         #expect(early == [.service(.releaseSleep)], "nothing said, no background before ready: \(early)")
-        #expect(starting.handle(.systemSleep(false), at: 1) == [], "the resume comes again after ready")
+        #expect(starting.handle(.service(.sleep(false)), at: 1) == [], "the resume comes again after ready")
     }
 }

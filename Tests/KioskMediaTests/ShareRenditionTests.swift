@@ -4,6 +4,7 @@ import CFFmpeg
 import Foundation
 import Glibc
 import KioskCore
+import KioskScreenText
 @testable import KioskMedia
 @testable import KioskStorage
 import KioskSystem

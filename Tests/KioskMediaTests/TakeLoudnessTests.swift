@@ -33,3 +33,26 @@ struct TakeLoudnessTests {
         #expect(leveling.gain < 0 && abs((leveling.result ?? 0) - -16) <= 1, "\(leveling)")
     }
 }
+
+@Suite("TakeLoudness: the file written is measured, and written again while over the ceiling")
+struct TakeLoudnessCeilingTests {
+    @Test("a take of noise with full-scale claps, the limiter started at -0.5 dBFS (where the encoder's overshoot carries the claps over -1 dBTP): written as it is with no rewrite, over the ceiling; with rewrites, at most -1 dBTP by ffmpeg's ebur128 and still at -16 ± 1 LUFS")
+    func rewrittenUnderTheCeiling() throws {
+        let folder = scratch("loudness-ceiling")
+        let take = folder.appendingPathComponent("take.mov").path
+        let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=160x120:r=30:d=3",
+                                   "-f", "lavfi", "-i", "anoisesrc=color=pink:seed=3:amplitude=0.2:duration=3",
+                                   "-f", "lavfi", "-i", "aevalsrc=exprs='if(lt(mod(t,1),0.005),sgn(sin(2*PI*1700*t)),0)':s=48000:d=3",
+                                   "-filter_complex", "[1][2]amix=inputs=2:normalize=0,pan=stereo|c0=c0|c1=c0[a]", "-map", "0:v", "-map", "[a]",
+                                   "-c:v", "mpeg4", "-c:a", "aac", "-shortest", take])
+        try #require(made.status == 0, "\(made.stderr)")
+        let once = folder.appendingPathComponent("once.mov").path, held = folder.appendingPathComponent("held.mov").path
+        let unchecked = try #require(try TakeLoudness.prepare(take, to: -16, into: once, limit: -0.5, rewrites: 0))
+        let checked = try #require(try TakeLoudness.prepare(take, to: -16, into: held, limit: -0.5))
+        let (over, under) = (try TakeLoudnessTests.truePeak(once), try TakeLoudnessTests.truePeak(held))
+        print("claps: written once at \(over) dBTP, rewritten to \(under) dBTP; \(unchecked); \(checked)")
+        #expect(over > -1, "the limiter at -0.5 dBFS did not carry the claps over the ceiling: \(over) dBTP")
+        #expect(under <= -1, "true peak \(under) dBTP")
+        #expect(checked.limited && abs((checked.result ?? 0) - -16) <= 1, "\(checked)")
+    }
+}

@@ -235,6 +235,18 @@ struct BoomerangEndToEndTests {
         print("killed at the start: \(said.first ?? "")")
     }
 
+    @Test("A 3 s boomerang (the longest) opens no microphone and so never says it is silent: no microphoneSilent, no word of it on screen or stderr")
+    func noMicrophone() throws {
+        let folder = try testFolder("boomerang-no-microphone")
+        let (r, _) = try Self.booth(folder, ["--boomerang-seconds", "3"])
+        let result = try Self.boomerang(r)
+        #expect(result.duration >= 3, "\(result)")
+        #expect(!r.names.contains("microphoneSilent"), "\(r.rawLines)")
+        #expect(!r.stderr.contains("no sound"), "\(r.stderr)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
     @Test("A boomerang is a take like any other around it: the library lists it, the metrics count it, its hook runs, retention counts it, and the hosts' film takes it in, without sound")
     func aroundIt() throws {
         let folder = try testFolder("boomerang-around")

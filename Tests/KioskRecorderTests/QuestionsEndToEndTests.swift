@@ -5,6 +5,7 @@ import Foundation
 import KioskContract
 import Testing
 import KioskCore
+import KioskScreenText
 import KioskTestSupport
 
 @Suite("the guestbook's questions end to end")

@@ -68,6 +68,21 @@ struct ReelHostileEndToEndTests {
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
     }
 
+    /// The words' band (640x80, gray) of each card's middle picture in a 640x360 film of `takes`
+    /// 10-picture takes: the title's 45th, then each take's card (2 s after the take before).
+    static func cards(of film: String, takes: Int, in folder: URL) throws -> (bytes: [UInt8], band: Int) {
+        let frames = [45] + (0..<takes).map { 90 + $0 * 70 + 30 }
+        let select = frames.map { "eq(n\\,\($0))" }.joined(separator: "+")
+        let raw = folder.appendingPathComponent("cards-\(UUID().uuidString).gray").path
+        let run = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", film, "-vf", "select='\(select)',crop=640:80:0:140", "-fps_mode", "passthrough",
+                                  "-pix_fmt", "gray", "-f", "rawvideo", raw])
+        try #require(run.status == 0, "\(run.stderr)")
+        let cards = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        let band = 640 * 80
+        try #require(cards.count == band * frames.count, "\(cards.count) bytes")
+        return (cards, band)
+    }
+
     @Test("cards drawn literally: a title of %{eif:while(1,1):d} and questions with %, &, :, ', %{localtime} and backslashes, each card as ffmpeg draws the words from a file; no file is made in TMPDIR (it is a file here)")
     func literalCards() throws {
         let folder = try testFolder("reel-cards")
@@ -85,16 +100,7 @@ struct ReelHostileEndToEndTests {
         let output = folder.appendingPathComponent("film.mp4").path
         let r = try RecorderProcess(["reel", takes, "--output", output, "--size", "640x360", "--title", title], environment: ["TMPDIR": notAFolder])
         #expect(r.exitStatus(timeout: 60) == 0, "\(r.stderr)")
-        // Each card's middle picture: the title's 45th, then each take's card (2 s after a 10-picture take).
-        let frames = [45] + questions.indices.map { 90 + $0 * 70 + 30 }
-        let select = frames.map { "eq(n\\,\($0))" }.joined(separator: "+")
-        let raw = folder.appendingPathComponent("cards.gray").path
-        let run = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", output, "-vf", "select='\(select)',crop=640:80:0:140", "-fps_mode", "passthrough",
-                                  "-pix_fmt", "gray", "-f", "rawvideo", raw])
-        try #require(run.status == 0, "\(run.stderr)")
-        let cards = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
-        let band = 640 * 80
-        try #require(cards.count == band * frames.count, "\(cards.count) bytes")
+        let (cards, band) = try Self.cards(of: output, takes: questions.count, in: folder)
         for (k, words) in ([title] + questions).enumerated() {
             let expected = try Self.reference(words, in: folder)
             let card = cards[(k * band)..<((k + 1) * band)]
@@ -102,6 +108,54 @@ struct ReelHostileEndToEndTests {
             let lit = card.filter { $0 > 128 }.count
             #expect(lit > 300 && difference < 3, "'\(words)': \(lit) bright pixels, \(difference) from ffmpeg's own drawing")
             print("reel card '\(words)': \(lit) bright pixels, mean difference \(String(format: "%.2f", difference)) from ffmpeg's drawtext")
+        }
+    }
+
+    @Test("the race: a nobody process that made kiosk-reel-<pid> first in TMPDIR and keeps renaming symlinks to a root-only file over its line-N.txt while the film is made gets nothing drawn but the given words; its folder is left as it made it")
+    func plantedScratch() throws {
+        let folder = try testFolder("reel-planted")
+        let takes = folder.appendingPathComponent("takes").path
+        try FileManager.default.createDirectory(atPath: takes, withIntermediateDirectories: true)
+        let questions = ["Anna & Tom's question", "A second question"]
+        for (k, question) in questions.enumerated() {
+            try Self.take(takes + "/\(k).mp4", title: question)
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(k))], ofItemAtPath: takes + "/\(k).mp4")
+        }
+        let secret = folder.appendingPathComponent("secret.txt").path
+        try "ROOT SECRET 42".write(toFile: secret, atomically: true, encoding: .utf8)
+        chmod(secret, 0o600)
+        let tmp = folder.appendingPathComponent("tmp").path
+        try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+        chmod(tmp, 0o1777)
+        chmod(folder.path, 0o755)
+        let pidFile = folder.appendingPathComponent("planter.pid").path
+        // The shell's pid is reel's (exec): the planter, as nobody, makes the folder reel would have
+        // used and renames symlinks over its card files until it is killed.
+        let script = #"""
+            d="$TMPDIR/kiosk-reel-$$"
+            setpriv --reuid=nobody --regid=nogroup --clear-groups sh -c 'mkdir -m 777 "$1" || exit 1
+              while :; do for k in 0 1 2 3; do ln -sf "$2" "$1/.p$k"; mv -f "$1/.p$k" "$1/line-$k.txt"; done; done' sh "$d" "$SECRET" &
+            echo $! > "$PIDFILE"
+            exec "$0" reel "$@"
+            """#
+        let output = folder.appendingPathComponent("film.mp4").path
+        let title = "Hello from the booth"
+        let r = try RecorderProcess(["-c", script, recorderPath, takes, "--output", output, "--size", "640x360", "--title", title],
+                                    environment: ["TMPDIR": tmp, "SECRET": secret, "PIDFILE": pidFile], executable: "/bin/sh")
+        let status = r.exitStatus(timeout: 60)
+        if let pid = try? String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), let n = Int32(pid) {
+            kill(n, SIGKILL)
+        }
+        #expect(status == 0, "\(r.stderr)")
+        let planted = try FileManager.default.contentsOfDirectory(atPath: tmp).filter { $0.hasPrefix("kiosk-reel-") }
+        #expect(planted.count == 1, "the planter's folder: \(planted)")
+        let (cards, band) = try Self.cards(of: output, takes: questions.count, in: folder)
+        let leaked = try Self.reference("ROOT SECRET 42", in: folder)
+        for (k, words) in ([title] + questions).enumerated() {
+            let card = cards[(k * band)..<((k + 1) * band)]
+            let difference = { (expected: [UInt8]) in Double(zip(card, expected).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(band) }
+            let (given, secretOne) = (difference(try Self.reference(words, in: folder)), difference(leaked))
+            #expect(given < 3 && secretOne > given, "'\(words)': \(given) from its words, \(secretOne) from the secret's")
         }
     }
 

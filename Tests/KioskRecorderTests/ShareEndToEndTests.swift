@@ -131,6 +131,35 @@ struct ShareEndToEndTests {
         #expect(r.names.firstIndex(of: "videoRecorderDidFinishRecordingVideoWithOutputPath")! < r.names.firstIndex(of: "takeShared")!)
     }
 
+    @Test("the Wi-Fi code names the network kiosk.conf gives as `config get` reads it (kiosk/install's reader of the hotspot): an inline comment, quotes, spaces, CRLF and CR-only line ends, a CJK name")
+    func wifiFromConfig() throws {
+        let folder = try testFolder("share-wifi-conf")
+        let cases: [(text: String, ssid: String, password: String)] = [
+            ("share-wifi-ssid = Anna booth   # the guests' network\nshare-wifi-password = secret123 # the guests' password\n", "Anna booth", "secret123"),
+            ("share-wifi-ssid = \"Tom # and Anna\"\nshare-wifi-password = \"pass word 1\"\n", "Tom # and Anna", "pass word 1"),
+            ("share-wifi-ssid = \"  spaced out  \"\nshare-wifi-password =    leading99   \n", "  spaced out  ", "leading99"),
+            ("share-wifi-ssid = Booth CRLF\r\nshare-wifi-password = crlf-pass1\r\n", "Booth CRLF", "crlf-pass1"),
+            ("share-wifi-ssid = Booth CR\rshare-wifi-password = cr-only-pass\r", "Booth CR", "cr-only-pass"),
+            ("share-wifi-ssid = 花嫁と花婿のブース写\nshare-wifi-password = cjk-pass-10\n", "花嫁と花婿のブース写", "cjk-pass-10"),
+        ]
+        for (k, c) in cases.enumerated() {
+            let conf = folder.appendingPathComponent("kiosk-\(k).conf")
+            try Data(c.text.utf8).write(to: conf)
+            let ssid = try run(["config", "get", "share-wifi-ssid", "--config", conf.path])
+            let password = try run(["config", "get", "share-wifi-password", "--config", conf.path])
+            #expect(ssid.stdout == c.ssid + "\n" && password.stdout == c.password + "\n", "\(k): '\(ssid.stdout)' '\(password.stdout)' \(ssid.stderr)")
+            let r = try RecorderProcess(booth + ["--config", conf.path, "--output", folder.appendingPathComponent("take-\(k).mov").path,
+                                                 "--share-dir", folder.appendingPathComponent("share").path, "--share-url", Self.template])
+            try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+            let shared = try Self.takeAndUse(r)
+            let codes = try Self.codes(in: try Self.screenshot(r, folder.appendingPathComponent("wifi-\(k).bmp").path))
+            #expect(Set(codes) == [shared.url, WiFiPayload.make(ssid: c.ssid, password: c.password)], "\(k): \(codes)")
+            r.command("done")
+            r.command("quit")
+            #expect(r.exitStatus() == 0)
+        }
+    }
+
     @Test("a microphone slow to close (2 s, the fake plugin's close_ms): Use Video right after the stop still shares the take, the hook gets its share folder; the close's report coming back after Use Video is not taken for the hand-over's")
     func slowMicrophoneClose() throws {
         let plugin = TestEnvironment.fakeMicrophonePlugin

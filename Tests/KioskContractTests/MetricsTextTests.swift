@@ -1,7 +1,7 @@
 // The metrics file's text (Prometheus' exposition format) from the booth's figures, and its pace:
 // each change written, at most once a second, unchanged figures again every ten.
 import Testing
-@testable import KioskCore
+@testable import KioskContract
 
 @Suite("MetricsText: the booth's figures for node_exporter")
 struct MetricsTextTests {

@@ -1,5 +1,5 @@
 // The share page: its words in each language, the title escaped, nothing outside its folder.
-import KioskCore
+import Foundation
 import KioskScreenText
 import Testing
 

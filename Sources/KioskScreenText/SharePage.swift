@@ -2,7 +2,6 @@
 // One self-contained file: the booth may have no internet, so the page asks for nothing outside its
 // folder (inline CSS, no scripts, no fonts, no address anywhere), only `video.mp4` and `poster.jpg`
 // (a photo's page: only `photo.jpg`).
-import KioskScreenText
 
 /// The words of the share page, in the booth's language.
 public enum SharePageText: CaseIterable, Sendable {
