@@ -11,7 +11,7 @@ public enum TextDirection: Equatable, Sendable {
     public static func of(_ text: some StringProtocol) -> TextDirection {
         for scalar in text.unicodeScalars {
             if isRightToLeft(scalar) { return .rightToLeft }
-            if scalar.properties.isAlphabetic { return .leftToRight }
+            if isLetter(scalar) { return .leftToRight }
         }
         return .leftToRight
     }
@@ -21,9 +21,9 @@ public enum TextDirection: Equatable, Sendable {
     public static func script(of text: some StringProtocol) -> String {
         for scalar in text.unicodeScalars {
             switch scalar.value {
-            case 0x0590...0x05FF, 0xFB1D...0xFB4F: return "Hebr"
-            case 0x0600...0x06FF, 0x0750...0x077F, 0x0870...0x08FF, 0xFB50...0xFDFF, 0xFE70...0xFEFF: return "Arab"
-            default: if isRightToLeft(scalar) || scalar.properties.isAlphabetic { return "Zzzz" }
+            case 0x0590...0x05FF, 0xFB1D...0xFB4F: if isLetter(scalar) { return "Hebr" }
+            case 0x0600...0x06FF, 0x0750...0x077F, 0x0870...0x08FF, 0xFB50...0xFDFF, 0xFE70...0xFEFF: if isLetter(scalar) { return "Arab" }
+            default: if isLetter(scalar) { return "Zzzz" }
             }
         }
         return "Zzzz"
@@ -36,8 +36,17 @@ public enum TextDirection: Equatable, Sendable {
         switch scalar.value {
         case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF:
             // Marks and digits there are not strong; letters are.
-            return scalar.properties.isAlphabetic
+            return isLetter(scalar)
         default: return false
+        }
+    }
+
+    /// A letter: alphabetic and no combining mark (Arabic's vowel marks are alphabetic, but take
+    /// the direction of the letter they sit on).
+    static func isLetter(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: false
+        default: scalar.properties.isAlphabetic
         }
     }
 }

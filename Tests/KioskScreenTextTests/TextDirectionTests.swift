@@ -1,0 +1,38 @@
+// Which way a text runs and the script its letters are shaped by, by table: its first strong
+// character decides, whatever neutral characters (digits, punctuation, emoji) come before it.
+import Testing
+@testable import KioskScreenText
+
+@Suite("TextDirection: a text's direction and script by its first strong character")
+struct TextDirectionTests {
+    @Test("direction and HarfBuzz script tag",
+          arguments: [
+            ("ما هو الحب؟", TextDirection.rightToLeft, "Arab"),
+            ("מה שלומך?", .rightToLeft, "Hebr"),
+            // Neutral characters first: the first letter decides.
+            ("2026: ما هو الحب؟", .rightToLeft, "Arab"),
+            ("«שלום»", .rightToLeft, "Hebr"),
+            // A Latin word first makes the whole text left to right.
+            ("Anna: ما هو الحب؟", .leftToRight, "Zzzz"),
+            ("Leave a message for Anna & Tom", .leftToRight, "Zzzz"),
+            ("ふたりへのメッセージを", .leftToRight, "Zzzz"),
+            // Syriac is right to left; HarfBuzz is left to guess its script.
+            ("ܫܠܡܐ", .rightToLeft, "Zzzz"),
+            // Nothing strong: left to right.
+            ("12:30 🎉", .leftToRight, "Zzzz"),
+            ("", .leftToRight, "Zzzz"),
+          ] as [(String, TextDirection, String)])
+    func direction(text: String, direction: TextDirection, script: String) {
+        #expect(TextDirection.of(text) == direction, "\(text)")
+        #expect(TextDirection.script(of: text) == script, "\(text)")
+    }
+
+    @Test("Arabic's own digits and marks are not strong; its letters are")
+    func neutrals() {
+        // ARABIC-INDIC DIGIT TWO, ARABIC FATHA, then ALEF.
+        #expect(!TextDirection.isRightToLeft("\u{0662}"))
+        #expect(!TextDirection.isRightToLeft("\u{064E}"))
+        #expect(TextDirection.isRightToLeft("\u{0627}"))
+        #expect(TextDirection.of("\u{0662}\u{0662} abc") == .leftToRight)
+    }
+}
