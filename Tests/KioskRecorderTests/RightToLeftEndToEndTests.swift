@@ -1,10 +1,10 @@
-// Right-to-left words through the binary: an Arabic question on a film's card (`reel`, drawtext)
-// and an Arabic prompt on the booth's screen (a `screenshot`, SDL2_ttf), each compared with the same
-// words drawn by an independent shaper, HarfBuzz's `hb-view`: right to left as a reader expects, and
-// left to right (the drawing a comparison must tell apart). The comparison is the line's ink across
-// its width (lit pixels per column, from its first lit column to its last, resampled to one length,
-// each as a share of its whole ink): joined letters and their order show in it, the font's hinting
-// and size little.
+// Right-to-left words through the binary: an Arabic question on a film's card (`reel`, drawtext),
+// Arabic and Hebrew questions and an Arabic prompt on the booth's screen (a `screenshot`, SDL2_ttf),
+// each compared with the same words drawn by an independent shaper, HarfBuzz's `hb-view`: right to
+// left as a reader expects, and left to right (the drawing a comparison must tell apart). The
+// comparison is the line's ink across its width (lit pixels per column, from its first lit column to
+// its last, resampled to one length, each as a share of its whole ink): joined letters and their
+// order show in it, the font's hinting and size little.
 import Foundation
 import KioskCore
 import KioskTestSupport
@@ -13,7 +13,10 @@ import Testing
 @Suite("right-to-left words on the film's cards and the booth's screen, against HarfBuzz's hb-view", .serialized)
 struct RightToLeftEndToEndTests {
     static let question = "ما هو الحب؟"
+    static let hebrew = "מה שלומך?"
     static let dejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    /// The screen's own face (Typefaces' primary), which has Arabic and Hebrew.
+    static let dejaVuBold = repositoryRoot.appendingPathComponent("assets/fonts/DejaVuSans-Bold.ttf").path
 
     /// Lit pixels (above `threshold`) per column of the `width`-wide gray picture `gray`, from its
     /// first lit column to its last.
@@ -33,10 +36,10 @@ struct RightToLeftEndToEndTests {
         return zip(a, resampled).reduce(0) { $0 + abs(Double($1.0) / sa - Double($1.1) / sb) }
     }
 
-    /// `text` as hb-view draws it (white on black, `pixels` an em, DejaVu Sans), right to left or
-    /// left to right: its ink profile.
+    /// `text` as hb-view draws it (white on black, `pixels` an em, in `font`: DejaVu Sans unless
+    /// told), right to left or left to right: its ink profile.
     static func harfBuzz(_ text: String, pixels: Int, rightToLeft: Bool, font: String = dejaVu, in folder: URL) throws -> [Int] {
-        let name = folder.appendingPathComponent("hb-\(rightToLeft ? "rtl" : "ltr")-\(pixels)").path
+        let name = folder.appendingPathComponent("hb-\(UUID().uuidString)-\(rightToLeft ? "rtl" : "ltr")").path
         let drawn = try runProgram(["hb-view", "--font-file=\(font)", "--font-size=\(pixels)", "--foreground=FFFFFF", "--background=000000",
                                     "--direction=\(rightToLeft ? "rtl" : "ltr")", "-O", "png", "-o", name + ".png", text])
         try #require(drawn.status == 0, "hb-view: \(drawn.stderr)")
@@ -91,24 +94,65 @@ struct RightToLeftEndToEndTests {
         #expect(lines >= 2 && first >= 640 * 5 / 100 && last < 640 * 95 / 100, "\(lines) lines, ink from \(first) to \(last)")
     }
 
-    @Test("the booth's screen: an Arabic --prompt joined and right to left as hb-view draws it, not as it draws the words left to right",
-          .disabled("unfinished: measured 0.83 from hb-view right to left, 0.86 from left to right; the crop or the threshold may take the camera's picture around the box, not yet told apart from the drawing"))
+    /// A fake camera (under with-fake-camera) in `folder` whose every picture is black: one black
+    /// JPEG served again and again (`clip=`), so that on the ready screen only what the booth draws
+    /// over the picture is lit. The test pattern's bars, gradient and flashes are as bright as the
+    /// words, and would show through a crop that is off by a few rows.
+    static func darkCamera(in folder: URL) throws -> String {
+        let clip = folder.appendingPathComponent("black.mjpeg").path
+        let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=black:size=640x480", "-frames:v", "1",
+                                   "-pix_fmt", "yuvj422p", "-f", "mjpeg", clip], stdout: .discard)
+        try #require(made.status == 0, "\(made.stderr)")
+        return try fakeCamera(in: folder, "card=Dark Cam\nformat=MJPG 640x480@30\nclip=\(clip)\n")
+    }
+
+    /// The upper half of the ready screen's picture, its whole width (800x480, gray): where the
+    /// prompt and the question are drawn, and nothing else in ready without a microphone's meter.
+    static func top(of shot: PromptEndToEndTests.Bitmap, _ layout: Layout) -> (gray: [UInt8], width: Int) {
+        let area = layout.content
+        var gray: [UInt8] = []
+        for y in area.y..<(area.y + area.height / 2) { for x in area.x..<area.maxX { gray.append(UInt8(shot.brightness(x: x, y: y))) } }
+        return (gray, area.width)
+    }
+
+    @Test("the booth's screen, over a black camera picture: an Arabic and a Hebrew question, and an Arabic --prompt, each right to left as hb-view draws it in the screen's face (the Arabic joined), not as it draws the words left to right",
+          needsFakeCamera)
     func screen() throws {
         let folder = try testFolder("rtl-screen")
-        let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("a.mov").path, "--prompt", Self.question])
-        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        let shot = try PromptEndToEndTests.pictureShot(r, folder.appendingPathComponent("prompt.bmp").path)
-        r.command("quit")
-        #expect(r.exitStatus() == 0)
-        // The prompt's box: 4/5 of the picture's width, centred, at its top; its text white, a
-        // quarter larger than the buttons' text.
+        let camera = try Self.darkCamera(in: folder)
         let layout = Layout(canvas: Size(width: 800, height: 480))
-        let area = layout.content, size = layout.textHeight * 5 / 4
-        let box = Rect(x: area.x + area.width / 10 + 4, y: area.y + layout.textHeight * 3 / 4 + 2, width: area.width * 4 / 5 - 8, height: size * 2)
-        var gray: [UInt8] = []
-        for y in box.y..<box.maxY { for x in box.x..<box.maxX { gray.append(UInt8(shot.brightness(x: x, y: y))) } }
-        let (rtl, ltr) = try Self.compare(Self.ink(gray, width: box.width, threshold: 160), Self.question, pixels: size, in: folder)
-        print("screen prompt '\(Self.question)': ink \(String(format: "%.3f", rtl)) from hb-view right to left, \(String(format: "%.3f", ltr)) from left to right")
-        #expect(rtl < 0.3 && ltr > 0.6, "right to left \(rtl), left to right \(ltr)")
+        // Questions are drawn large in ready, twice the text's size (one line is far from the half
+        // of the picture that would make them smaller); the prompt a quarter larger than the text.
+        let cases: [(name: String, words: String, pixels: Int, prompt: Bool)] = [
+            ("question", Self.question, layout.textHeight * 2, false), ("hebrew", Self.hebrew, layout.textHeight * 2, false),
+            ("prompt", Self.question, layout.textHeight * 5 / 4, true),
+        ]
+        for shown in cases {
+            var arguments = ["--camera", camera, "--size", "640x480", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
+                             "--output", folder.appendingPathComponent("\(shown.name).mov").path]
+            if shown.prompt {
+                arguments += ["--prompt", shown.words]
+            } else {
+                let file = folder.appendingPathComponent("\(shown.name).txt")
+                try (shown.words + "\n").write(to: file, atomically: true, encoding: .utf8)
+                arguments += ["--questions", file.path]
+            }
+            let r = try RecorderProcess(arguments)
+            try #require(r.wait(for: "ready", timeout: 20) != nil, "\(r.stderr)")
+            // Screenshots until the words are on it (a frame or two after ready at most).
+            var drawn: [Int] = [], n = 0
+            #expect(eventually(10) {
+                n += 1
+                guard let shot = try? PromptEndToEndTests.take(r, folder.appendingPathComponent("\(shown.name)-\(n).bmp").path) else { return false }
+                let (gray, width) = Self.top(of: shot, layout)
+                drawn = Self.ink(gray, width: width)
+                return drawn.reduce(0, +) > 200
+            }, "\(shown.name): no words on the screen")
+            r.command("quit")
+            #expect(r.exitStatus() == 0, "\(r.stderr)")
+            let (rtl, ltr) = try Self.compare(drawn, shown.words, pixels: shown.pixels, font: Self.dejaVuBold, in: folder)
+            print("screen \(shown.name) '\(shown.words)': ink \(String(format: "%.3f", rtl)) from hb-view right to left, \(String(format: "%.3f", ltr)) from left to right")
+            #expect(rtl < 0.3 && ltr > 0.6, "\(shown.name): right to left \(rtl), left to right \(ltr)")
+        }
     }
 }
