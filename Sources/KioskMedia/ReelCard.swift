@@ -1,6 +1,7 @@
 // A film card's words as libavfilter's drawtext draws them: the face fontconfig picks for the words'
 // own characters (Arabic and Hebrew are in DejaVu Sans, not in Noto Sans CJK), each line shaped and
-// laid out right to left where its script is (drawtext's text_shaping: FriBidi), and lines broken
+// laid out right to left where its script is (drawtext's text_shaping: FriBidi; a right-to-left
+// card's lines as a right-to-left paragraph, by its first letter), and lines broken
 // where the script allows (LineBreaks) at widths drawtext itself measured, so every line fits the frame.
 import CFFmpeg
 import CFontconfig
@@ -8,8 +9,8 @@ import Glibc
 import KioskCore
 import KioskScreenText
 
-/// One card's layout: its lines (each in logical order: drawtext reorders it), its font file and the
-/// size in pixels.
+/// One card's layout: its lines (each in logical order: drawtext reorders it; a right-to-left card's
+/// each inside an embedding), its font file and the size in pixels.
 struct ReelCard: Equatable {
     var lines: [String]
     var font: String
@@ -61,7 +62,12 @@ struct ReelCard: Equatable {
     /// width, balanced; smaller when one word alone is wider than that (down to 12 px).
     static func layout(_ text: String, size: Size) throws(AVError) -> ReelCard {
         let text = String(text.prefix(maxCharacters))
-        let font = font(for: text), maxWidth = size.width * 85 / 100
+        // drawtext's FriBidi lays each line out as a left-to-right paragraph, which puts a Hebrew
+        // question's "?" at its right end, and a Latin word or a number in Arabic on the wrong side.
+        // A right-to-left card's lines are each one embedding (RLE … PDF, zero-width in the faces
+        // that have them, which the face is chosen for): laid out as a right-to-left paragraph is.
+        let embedding = TextDirection.of(text) == .rightToLeft ? (open: "\u{202B}", close: "\u{202C}") : (open: "", close: "")
+        let font = font(for: embedding.open + text + embedding.close), maxWidth = size.width * 85 / 100
         var fontSize = max(size.height / 12, 12)
         let pieces = Array(Set(LineBreaks.pieces(text).map(\.text))) + ["x x", "xx"]
         var widths = try measure(pieces, font: font, fontSize: fontSize, limit: size.width * 2)
@@ -77,7 +83,7 @@ struct ReelCard: Equatable {
             lines = Array(lines.prefix(maxLines))
             lines[maxLines - 1] += "…"
         }
-        return ReelCard(lines: lines, font: font, fontSize: fontSize)
+        return ReelCard(lines: lines.map { embedding.open + $0 + embedding.close }, font: font, fontSize: fontSize)
     }
 
     /// Each of `texts`' width in pixels (`text_w`) as drawtext draws it in `font` at `fontSize`: each

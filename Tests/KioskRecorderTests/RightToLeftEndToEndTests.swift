@@ -1,10 +1,10 @@
-// Right-to-left words through the binary: an Arabic question on a film's card (`reel`, drawtext),
-// Arabic and Hebrew questions and an Arabic prompt on the booth's screen (a `screenshot`, SDL2_ttf),
-// each compared with the same words drawn by an independent shaper, HarfBuzz's `hb-view`: right to
-// left as a reader expects, and left to right (the drawing a comparison must tell apart). The
-// comparison is the line's ink across its width (lit pixels per column, from its first lit column to
-// its last, resampled to one length, each as a share of its whole ink): joined letters and their
-// order show in it, the font's hinting and size little.
+// Right-to-left words through the binary: Arabic and Hebrew questions on a film's cards (`reel`,
+// drawtext) and on the booth's screen (a `screenshot`, SDL2_ttf), and an Arabic prompt there, each
+// compared with the same words drawn by an independent shaper, HarfBuzz's `hb-view`: right to left
+// as a reader expects, and left to right (the drawing a comparison must tell apart). The comparison
+// is the line's ink across its width (lit pixels per column, from its first lit column to its last,
+// resampled to one length, each as a share of its whole ink): joined letters and their order show in
+// it, the font's hinting and size little.
 import Foundation
 import KioskCore
 import KioskTestSupport
@@ -55,13 +55,14 @@ struct RightToLeftEndToEndTests {
          difference(drawn, try harfBuzz(text, pixels: pixels, rightToLeft: false, font: font, in: folder)))
     }
 
-    @Test("a film's card: an Arabic question joined and right to left as hb-view draws it, not as it draws the words left to right; a long one wraps inside the frame")
+    @Test("a film's card: an Arabic and a Hebrew question right to left as hb-view draws them (the Arabic joined), not as it draws the words left to right; a long one wraps inside the frame")
     func card() throws {
         let folder = try testFolder("rtl-card")
         let takes = folder.appendingPathComponent("takes").path
         try FileManager.default.createDirectory(atPath: takes, withIntermediateDirectories: true)
         let long = "ما هو أجمل شيء حدث لكما منذ أن التقيتما لأول مرة في تلك المدينة الجميلة على شاطئ البحر؟"
-        for (k, question) in [Self.question, long].enumerated() {
+        let questions = [Self.question, Self.hebrew, long]
+        for (k, question) in questions.enumerated() {
             try ReelHostileEndToEndTests.take(takes + "/\(k).mp4", title: question)
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(k))], ofItemAtPath: takes + "/\(k).mp4")
         }
@@ -70,20 +71,23 @@ struct RightToLeftEndToEndTests {
         #expect(r.exitStatus(timeout: 60) == 0, "\(r.stderr)")
         // Each question's card, its middle picture: 2 s of card after the title's 3 s and each 10-picture take.
         let raw = folder.appendingPathComponent("cards.gray").path
-        let run = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", output, "-vf", "select='eq(n\\,120)+eq(n\\,190)'", "-fps_mode", "passthrough",
+        let select = questions.indices.map { "eq(n\\,\(90 + $0 * 70 + 30))" }.joined(separator: "+")
+        let run = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", output, "-vf", "select='\(select)'", "-fps_mode", "passthrough",
                                   "-pix_fmt", "gray", "-f", "rawvideo", raw])
         try #require(run.status == 0, "\(run.stderr)")
         let cards = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
         let picture = 640 * 360
-        try #require(cards.count == 2 * picture, "\(cards.count) bytes")
+        try #require(cards.count == questions.count * picture, "\(cards.count) bytes")
 
-        // A twelfth of the height: 30 px, in DejaVu Sans (Noto Sans CJK has no Arabic).
-        let (rtl, ltr) = try Self.compare(Self.ink(cards[0..<picture], width: 640), Self.question, pixels: 30, in: folder)
-        print("reel card '\(Self.question)': ink \(String(format: "%.3f", rtl)) from hb-view right to left, \(String(format: "%.3f", ltr)) from left to right")
-        #expect(rtl < 0.3 && ltr > 0.6, "right to left \(rtl), left to right \(ltr)")
+        // A twelfth of the height: 30 px, in DejaVu Sans (fontconfig's face for Arabic and Hebrew).
+        for (k, words) in [Self.question, Self.hebrew].enumerated() {
+            let (rtl, ltr) = try Self.compare(Self.ink(cards[(k * picture)..<((k + 1) * picture)], width: 640), words, pixels: 30, in: folder)
+            print("reel card '\(words)': ink \(String(format: "%.3f", rtl)) from hb-view right to left, \(String(format: "%.3f", ltr)) from left to right")
+            #expect(rtl < 0.3 && ltr > 0.6, "'\(words)': right to left \(rtl), left to right \(ltr)")
+        }
 
         // The long question: several lines, every one inside the frame (85 % of its width, centred).
-        let longCard = cards[picture..<(2 * picture)]
+        let longCard = cards[(2 * picture)..<(3 * picture)]
         var rows = [Int](repeating: 0, count: 360)
         for (i, value) in longCard.enumerated() where value > 128 { rows[i / 640] += 1 }
         let lines = zip(rows, [0] + rows).filter { $0.0 > 0 && $0.1 == 0 }.count
