@@ -72,15 +72,19 @@ public final class Font {
     /// Sets the font's direction and script for `text` before it is shaped (SDL_ttf's HarfBuzz:
     /// `TTF_SetFontDirection`, `TTF_SetFontScriptName`): right to left with Arabic's or Hebrew's
     /// shaping when its first strong character is, else left to right as before. A font is shared
-    /// by every text of its size, so each measure and render sets them.
-    func shape(for text: String) {
-        TTF_SetFontDirection(handle, TextDirection.of(text) == .rightToLeft ? TTF_DIRECTION_RTL : TTF_DIRECTION_LTR)
+    /// by every text of its size, so each measure and render sets them. The text to hand SDL_ttf:
+    /// a right-to-left one with its Latin words and numbers turned for HarfBuzz, which lays out the
+    /// whole line one way (`TextDirection.forShaper`).
+    func shape(for text: String) -> String {
+        let direction = TextDirection.of(text)
+        TTF_SetFontDirection(handle, direction == .rightToLeft ? TTF_DIRECTION_RTL : TTF_DIRECTION_LTR)
         TTF_SetFontScriptName(handle, TextDirection.script(of: text))
+        return direction == .rightToLeft ? TextDirection.forShaper(text) : text
     }
 
     /// Renders anti-aliased text (`TTF_RenderUTF8_Blended`) into a new ARGB8888 surface.
     public func render(_ text: String, red: UInt8 = 255, green: UInt8 = 255, blue: UInt8 = 255) throws(SDLError) -> Surface {
-        shape(for: text)
+        let text = shape(for: text)
         let color = SDL_Color(r: red, g: green, b: blue, a: 255)
         guard let surface = TTF_RenderUTF8_Blended(handle, text, color) else {
             throw SDLError(call: "TTF_RenderUTF8_Blended")
@@ -90,7 +94,7 @@ public final class Font {
 
     /// The width of `text` on one line, in pixels, without rendering it (`TTF_SizeUTF8`).
     public func width(of text: String) throws(SDLError) -> Int {
-        shape(for: text)
+        let text = shape(for: text)
         var w: Int32 = 0, h: Int32 = 0
         guard TTF_SizeUTF8(handle, text, &w, &h) == 0 else { throw SDLError(call: "TTF_SizeUTF8") }
         return Int(w)
@@ -100,7 +104,7 @@ public final class Font {
     /// shaped in the direction of its first strong character. The surface is `width` wide, however
     /// short the lines.
     public func render(_ text: String, wrapWidth width: Int) throws(SDLError) -> Surface {
-        shape(for: text)
+        let text = shape(for: text)
         TTF_SetFontWrappedAlign(handle, TTF_WRAPPED_ALIGN_CENTER)
         let white = SDL_Color(r: 255, g: 255, b: 255, a: 255)
         guard let surface = TTF_RenderUTF8_Blended_Wrapped(handle, text, white, UInt32(max(width, 1))) else {

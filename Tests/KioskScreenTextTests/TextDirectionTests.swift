@@ -35,4 +35,26 @@ struct TextDirectionTests {
         #expect(TextDirection.isRightToLeft("\u{0627}"))
         #expect(TextDirection.of("\u{0662}\u{0662} abc") == .leftToRight)
     }
+
+    @Test("for a shaper that lays a whole line out one way: a right-to-left text's Latin words and numbers turned, brackets in them mirrored; anything else as given",
+          arguments: [
+            ("ما هو الحب؟", "ما هو الحب؟"),
+            ("ما هو ABC 2026?", "ما هو 6202 CBA?"),
+            ("ما أمنيتك لعام ٢٠٢٧؟", "ما أمنيتك لعام ٧٢٠٢؟"),
+            // A number after Arabic is a run of its own; after a Latin word, part of its run.
+            ("ما 2026 ABC", "ما 6202 CBA"),
+            ("ما هو ABC 2026? (f(x)) ٢٠٢٧", "ما هو ((x)f) ?6202 CBA ٧٢٠٢"),
+            ("כמה? 1,000 או 50%", "כמה? 000,1 או %05"),
+            // Spaces and punctuation at a run's ends stay right to left; the brackets its own.
+            ("מה (f(x)) שלום", "מה ((x)f) שלום"),
+            ("שלום Anna & Tom!", "שלום moT & annA!"),
+            // Each line of a paragraph on its own.
+            ("שלום AB\nCD שלום", "שלום BA\nDC שלום"),
+            // A letter with its mark stays one.
+            ("שלום E\u{301}e\u{301}", "שלום e\u{301}E\u{301}"),
+            ("Anna & Tom: ما هو الحب؟", "Anna & Tom: ما هو الحب؟"),
+          ] as [(String, String)])
+    func forShaper(text: String, expected: String) {
+        #expect(TextDirection.forShaper(text) == expected)
+    }
 }
