@@ -4,16 +4,19 @@
 // as a reader expects, and left to right (the drawing a comparison must tell apart). The comparison
 // is the line's ink across its width (lit pixels per column, from its first lit column to its last,
 // resampled to one length, each as a share of its whole ink): joined letters and their order show in
-// it, the font's hinting and size little.
+// it, the font's hinting and size little. HarfBuzz does no bidi reordering, so an Arabic question
+// with a Latin word and a number in it is compared with Pango's `pango-view` (Unicode's whole bidi
+// algorithm) instead, and with hb-view's drawing of the whole line right to left as the wrong one.
 import Foundation
 import KioskCore
 import KioskTestSupport
 import Testing
 
-@Suite("right-to-left words on the film's cards and the booth's screen, against HarfBuzz's hb-view", .serialized)
+@Suite("right-to-left words on the film's cards and the booth's screen, against HarfBuzz's hb-view and Pango's pango-view", .serialized)
 struct RightToLeftEndToEndTests {
     static let question = "ما هو الحب؟"
     static let hebrew = "מה שלומך?"
+    static let mixed = "ما هو ABC 2026؟"
     static let dejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
     /// The screen's own face (Typefaces' primary), which has Arabic and Hebrew.
     static let dejaVuBold = repositoryRoot.appendingPathComponent("assets/fonts/DejaVuSans-Bold.ttf").path
@@ -43,10 +46,25 @@ struct RightToLeftEndToEndTests {
         let drawn = try runProgram(["hb-view", "--font-file=\(font)", "--font-size=\(pixels)", "--foreground=FFFFFF", "--background=000000",
                                     "--direction=\(rightToLeft ? "rtl" : "ltr")", "-O", "png", "-o", name + ".png", text])
         try #require(drawn.status == 0, "hb-view: \(drawn.stderr)")
-        let gray = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", name + ".png", "-vf", "pad=1600:200:0:0:black", "-pix_fmt", "gray",
-                                   "-f", "rawvideo", name + ".gray"])
+        return try profile(name + ".png")
+    }
+
+    /// `text` as Pango lays it out (`pango-view`: the whole of Unicode's bidi algorithm, then
+    /// HarfBuzz's shaping), white on black in `family` at `pixels`: its ink profile.
+    static func pango(_ text: String, pixels: Int, family: String = "DejaVu Sans Bold", in folder: URL) throws -> [Int] {
+        let name = folder.appendingPathComponent("pango-\(UUID().uuidString)").path
+        let drawn = try runProgram(["pango-view", "-q", "--pixels", "--font=\(family) \(pixels)px", "--foreground=#FFFFFF",
+                                    "--background=#000000", "-o", name + ".png", "--text=\(text)"])
+        try #require(drawn.status == 0, "pango-view: \(drawn.stderr)")
+        return try profile(name + ".png")
+    }
+
+    /// The ink profile of a picture of one line (at most 1600x200), read through ffmpeg.
+    static func profile(_ png: String) throws -> [Int] {
+        let gray = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", png, "-vf", "pad=1600:200:0:0:black", "-pix_fmt", "gray",
+                                   "-f", "rawvideo", png + ".gray"])
         try #require(gray.status == 0, "\(gray.stderr)")
-        return ink(try Data(contentsOf: URL(fileURLWithPath: name + ".gray")), width: 1600)
+        return ink(try Data(contentsOf: URL(fileURLWithPath: png + ".gray")), width: 1600)
     }
 
     /// The two differences of `drawn` from hb-view's drawings of `text`: right to left and left to right.
@@ -55,13 +73,13 @@ struct RightToLeftEndToEndTests {
          difference(drawn, try harfBuzz(text, pixels: pixels, rightToLeft: false, font: font, in: folder)))
     }
 
-    @Test("a film's card: an Arabic and a Hebrew question right to left as hb-view draws them (the Arabic joined), not as it draws the words left to right; a long one wraps inside the frame")
+    @Test("a film's card: an Arabic and a Hebrew question right to left as hb-view draws them (the Arabic joined), not as it draws the words left to right; a long one wraps inside the frame; a Latin word and a number in Arabic as Pango lays them out")
     func card() throws {
         let folder = try testFolder("rtl-card")
         let takes = folder.appendingPathComponent("takes").path
         try FileManager.default.createDirectory(atPath: takes, withIntermediateDirectories: true)
         let long = "ما هو أجمل شيء حدث لكما منذ أن التقيتما لأول مرة في تلك المدينة الجميلة على شاطئ البحر؟"
-        let questions = [Self.question, Self.hebrew, long]
+        let questions = [Self.question, Self.hebrew, long, Self.mixed]
         for (k, question) in questions.enumerated() {
             try ReelHostileEndToEndTests.take(takes + "/\(k).mp4", title: question)
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(k))], ofItemAtPath: takes + "/\(k).mp4")
@@ -96,6 +114,13 @@ struct RightToLeftEndToEndTests {
         let first = columns.firstIndex { $0 > 0 } ?? 0, last = columns.lastIndex { $0 > 0 } ?? 639
         print("reel card, long Arabic question: \(lines) lines, ink from x \(first) to \(last) of 640")
         #expect(lines >= 2 && first >= 640 * 5 / 100 && last < 640 * 95 / 100, "\(lines) lines, ink from \(first) to \(last)")
+
+        // The Latin word and the number in Arabic: as Pango lays them out, not turned with the line.
+        let mixedCard = Self.ink(cards[(3 * picture)..<(4 * picture)], width: 640)
+        let laidOut = Self.difference(mixedCard, try Self.pango(Self.mixed, pixels: 30, family: "DejaVu Sans", in: folder))
+        let turned = Self.difference(mixedCard, try Self.harfBuzz(Self.mixed, pixels: 30, rightToLeft: true, in: folder))
+        print("reel card '\(Self.mixed)': ink \(String(format: "%.3f", laidOut)) from pango-view, \(String(format: "%.3f", turned)) from hb-view right to left")
+        #expect(laidOut < 0.3 && turned > 2 * laidOut, "from pango-view \(laidOut), from hb-view right to left \(turned)")
     }
 
     /// A fake camera (under with-fake-camera) in `folder` whose every picture is black: one black
@@ -119,6 +144,34 @@ struct RightToLeftEndToEndTests {
         return (gray, area.width)
     }
 
+    /// The ink of `words` on the ready screen of a booth on `camera` (800x480), as the guestbook's
+    /// one question or as the `--prompt`.
+    static func screenInk(_ name: String, _ words: String, prompt: Bool, camera: String, layout: Layout, in folder: URL) throws -> [Int] {
+        var arguments = ["--camera", camera, "--size", "640x480", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
+                         "--output", folder.appendingPathComponent("\(name).mov").path]
+        if prompt {
+            arguments += ["--prompt", words]
+        } else {
+            let file = folder.appendingPathComponent("\(name).txt")
+            try (words + "\n").write(to: file, atomically: true, encoding: .utf8)
+            arguments += ["--questions", file.path]
+        }
+        let r = try RecorderProcess(arguments)
+        try #require(r.wait(for: "ready", timeout: 20) != nil, "\(r.stderr)")
+        // Screenshots until the words are on it (a frame or two after ready at most).
+        var drawn: [Int] = [], n = 0
+        #expect(eventually(10) {
+            n += 1
+            guard let shot = try? PromptEndToEndTests.take(r, folder.appendingPathComponent("\(name)-\(n).bmp").path) else { return false }
+            let (gray, width) = top(of: shot, layout)
+            drawn = ink(gray, width: width)
+            return drawn.reduce(0, +) > 200
+        }, "\(name): no words on the screen")
+        r.command("quit")
+        #expect(r.exitStatus() == 0, "\(r.stderr)")
+        return drawn
+    }
+
     @Test("the booth's screen, over a black camera picture: an Arabic and a Hebrew question, and an Arabic --prompt, each right to left as hb-view draws it in the screen's face (the Arabic joined), not as it draws the words left to right",
           needsFakeCamera)
     func screen() throws {
@@ -132,31 +185,24 @@ struct RightToLeftEndToEndTests {
             ("prompt", Self.question, layout.textHeight * 5 / 4, true),
         ]
         for shown in cases {
-            var arguments = ["--camera", camera, "--size", "640x480", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
-                             "--output", folder.appendingPathComponent("\(shown.name).mov").path]
-            if shown.prompt {
-                arguments += ["--prompt", shown.words]
-            } else {
-                let file = folder.appendingPathComponent("\(shown.name).txt")
-                try (shown.words + "\n").write(to: file, atomically: true, encoding: .utf8)
-                arguments += ["--questions", file.path]
-            }
-            let r = try RecorderProcess(arguments)
-            try #require(r.wait(for: "ready", timeout: 20) != nil, "\(r.stderr)")
-            // Screenshots until the words are on it (a frame or two after ready at most).
-            var drawn: [Int] = [], n = 0
-            #expect(eventually(10) {
-                n += 1
-                guard let shot = try? PromptEndToEndTests.take(r, folder.appendingPathComponent("\(shown.name)-\(n).bmp").path) else { return false }
-                let (gray, width) = Self.top(of: shot, layout)
-                drawn = Self.ink(gray, width: width)
-                return drawn.reduce(0, +) > 200
-            }, "\(shown.name): no words on the screen")
-            r.command("quit")
-            #expect(r.exitStatus() == 0, "\(r.stderr)")
+            let drawn = try Self.screenInk(shown.name, shown.words, prompt: shown.prompt, camera: camera, layout: layout, in: folder)
             let (rtl, ltr) = try Self.compare(drawn, shown.words, pixels: shown.pixels, font: Self.dejaVuBold, in: folder)
             print("screen \(shown.name) '\(shown.words)': ink \(String(format: "%.3f", rtl)) from hb-view right to left, \(String(format: "%.3f", ltr)) from left to right")
             #expect(rtl < 0.3 && ltr > 0.6, "\(shown.name): right to left \(rtl), left to right \(ltr)")
         }
+    }
+
+    @Test("the booth's screen: an Arabic question with a Latin word and a number in it, as Pango lays it out (the Latin and the number reading left to right in their places), not as HarfBuzz alone lays the whole line out right to left",
+          needsFakeCamera)
+    func screenMixed() throws {
+        let folder = try testFolder("rtl-screen-mixed")
+        let camera = try Self.darkCamera(in: folder)
+        let layout = Layout(canvas: Size(width: 800, height: 480))
+        let words = Self.mixed, pixels = layout.textHeight * 2
+        let drawn = try Self.screenInk("mixed", words, prompt: false, camera: camera, layout: layout, in: folder)
+        let laidOut = Self.difference(drawn, try Self.pango(words, pixels: pixels, in: folder))
+        let turned = Self.difference(drawn, try Self.harfBuzz(words, pixels: pixels, rightToLeft: true, font: Self.dejaVuBold, in: folder))
+        print("screen mixed '\(words)': ink \(String(format: "%.3f", laidOut)) from pango-view, \(String(format: "%.3f", turned)) from hb-view right to left")
+        #expect(laidOut < 0.3 && turned > 2 * laidOut, "from pango-view \(laidOut), from hb-view right to left \(turned)")
     }
 }
