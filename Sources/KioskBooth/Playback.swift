@@ -85,7 +85,11 @@ final class Playback {
         }
         // A trimmed review ends at the trim's end, as the delivered take will.
         let ended = update.ended ?? range.flatMap { update.position >= $0.end ? .end : nil }
-        return Step(newPicture: newPicture, position: update.position, duration: update.duration, ended: ended, play: update.play)
+        // The picture at the trim's start is the one whose time spans it, which may begin a few
+        // milliseconds before it (a live camera's times are not whole frames): the timer reads the
+        // trim's start, never the second before it.
+        let position = range.map { min(max(update.position, $0.start), $0.end) } ?? update.position
+        return Step(newPicture: newPicture, position: position, duration: update.duration, ended: ended, play: update.play)
     }
 
     /// Call after the screen was presented: the first time after the first picture, logs how long

@@ -68,7 +68,9 @@ struct HostileInputEndToEndTests {
         #expect(grown < 60, "resident at ready: \(measured[0].resident / 1024) MiB with the small overlay, \(measured[1].resident / 1024) MiB with the huge one")
         // The huge one was scaled down once at launch, not at each Start (it took 0.39 s more here
         // when it was, unloaded; now 36 ms in the debug build): as quick as the small one's, within
-        // 0.3 s (a CPU hog beside the run made both slow, the huge one's up to 0.18 s more).
-        #expect(measured[1].start - measured[0].start < 0.3, "Start took \(measured[1].start) s with the huge overlay, \(measured[0].start) s with the small one")
+        // 0.3 s and the small one's own time again (a machine slow enough to slow the small one's
+        // Start slows a scaling at each Start more: a CPU hog beside the run made both slow, the
+        // huge one's up to 0.18 s more).
+        #expect(measured[1].start - measured[0].start < 0.3 + measured[0].start, "Start took \(measured[1].start) s with the huge overlay, \(measured[0].start) s with the small one")
     }
 }

@@ -88,7 +88,9 @@ struct LoudnessEndToEndTests {
         #expect(abs(delivered.integrated - -16) <= 1, "delivered at \(delivered.integrated) LUFS")
         #expect(delivered.truePeak <= -1, "true peak \(delivered.truePeak) dBTP")
         let (sumsBefore, sumsAfter) = (try Self.videoPacketSums(before), try Self.videoPacketSums(after))
-        #expect(sumsBefore.count >= 140 && sumsBefore == sumsAfter, "\(sumsBefore.count) video packets before, \(sumsAfter.count) after")
+        // A take of pictures (150 at the camera's rate; a loaded machine steps the take down to
+        // every 2nd), every one the same before and after.
+        #expect(sumsBefore.count >= 60 && sumsBefore == sumsAfter, "\(sumsBefore.count) video packets before, \(sumsAfter.count) after")
         guard case let .leveled(inner, loudness) = outcome.unasked else {
             Issue.record("no loudness in the outcome: \(outcome)")
             return
