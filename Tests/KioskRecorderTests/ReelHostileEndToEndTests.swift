@@ -75,13 +75,15 @@ struct ReelHostileEndToEndTests {
     }
 
     /// The words drawn on a card of a 640x360 film (30 px, one line, at y 157), as ffmpeg's own
-    /// drawtext draws them read from a file with nothing expanded: rows 140..<220, gray.
-    static func reference(_ text: String, in folder: URL) throws -> [UInt8] {
+    /// drawtext draws them read from a file with nothing expanded (in Noto Sans CJK, or `fontFile`):
+    /// rows 140..<220, gray.
+    static func reference(_ text: String, fontFile: String? = nil, in folder: URL) throws -> [UInt8] {
         let file = folder.appendingPathComponent("words-\(UUID().uuidString).txt").path
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         let raw = file + ".gray"
         let run = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:size=640x360:rate=30", "-frames:v", "1", "-vf",
-                                  "format=yuv420p,drawtext=font='Noto Sans CJK JP':textfile=\(file):expansion=none:fontcolor=white:fontsize=30"
+                                  "format=yuv420p,drawtext=\(fontFile.map { "fontfile=\($0)" } ?? "font='Noto Sans CJK JP'"):textfile=\(file)"
+                                  + ":expansion=none:fontcolor=white:fontsize=30"
                                   + ":x=(w-text_w)/2:y=157,crop=640:80:0:140", "-pix_fmt", "gray", "-f", "rawvideo", raw])
         try #require(run.status == 0, "\(run.stderr)")
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))

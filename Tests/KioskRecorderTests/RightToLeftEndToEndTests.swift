@@ -17,6 +17,9 @@ struct RightToLeftEndToEndTests {
     static let question = "ما هو الحب؟"
     static let hebrew = "מה שלומך?"
     static let mixed = "ما هو ABC 2026؟"
+    static let emoji = "Rings 💍 and cheers 🎉"
+    /// Debian's fonts-symbola: a face with the emoji (drawn in one colour) and Latin letters.
+    static let symbola = "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"
     static let dejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
     /// The screen's own face (Typefaces' primary), which has Arabic and Hebrew.
     static let dejaVuBold = repositoryRoot.appendingPathComponent("assets/fonts/DejaVuSans-Bold.ttf").path
@@ -73,13 +76,13 @@ struct RightToLeftEndToEndTests {
          difference(drawn, try harfBuzz(text, pixels: pixels, rightToLeft: false, font: font, in: folder)))
     }
 
-    @Test("a film's card: an Arabic and a Hebrew question right to left as hb-view draws them (the Arabic joined), not as it draws the words left to right; a long one wraps inside the frame; a Latin word and a number in Arabic as Pango lays them out")
+    @Test("a film's card: an Arabic and a Hebrew question right to left as hb-view draws them (the Arabic joined), not as it draws the words left to right; a long one wraps inside the frame; a Latin word and a number in Arabic as Pango lays them out; emoji drawn, not boxes")
     func card() throws {
         let folder = try testFolder("rtl-card")
         let takes = folder.appendingPathComponent("takes").path
         try FileManager.default.createDirectory(atPath: takes, withIntermediateDirectories: true)
         let long = "ما هو أجمل شيء حدث لكما منذ أن التقيتما لأول مرة في تلك المدينة الجميلة على شاطئ البحر؟"
-        let questions = [Self.question, Self.hebrew, long, Self.mixed]
+        let questions = [Self.question, Self.hebrew, long, Self.mixed, Self.emoji]
         for (k, question) in questions.enumerated() {
             try ReelHostileEndToEndTests.take(takes + "/\(k).mp4", title: question)
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(k))], ofItemAtPath: takes + "/\(k).mp4")
@@ -121,6 +124,16 @@ struct RightToLeftEndToEndTests {
         let turned = Self.difference(mixedCard, try Self.harfBuzz(Self.mixed, pixels: 30, rightToLeft: true, in: folder))
         print("reel card '\(Self.mixed)': ink \(String(format: "%.3f", laidOut)) from pango-view, \(String(format: "%.3f", turned)) from hb-view right to left")
         #expect(laidOut < 0.3 && turned > 2 * laidOut, "from pango-view \(laidOut), from hb-view right to left \(turned)")
+
+        // Emoji: drawn (in fonts-symbola, the face fontconfig finds with every character), not as
+        // the empty boxes of a face without them.
+        // Its words' band (rows 140..<220) against ffmpeg's own drawtext of them in each face.
+        let band = Array(cards[(4 * picture + 140 * 640)..<(4 * picture + 220 * 640)])
+        let apart = { (expected: [UInt8]) in Double(zip(band, expected).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(band.count) }
+        let drawn = apart(try ReelHostileEndToEndTests.reference(Self.emoji, fontFile: Self.symbola, in: folder))
+        let boxes = apart(try ReelHostileEndToEndTests.reference(Self.emoji, in: folder))
+        print("reel card '\(Self.emoji)': \(String(format: "%.2f", drawn)) from drawtext's drawing in Symbola, \(String(format: "%.2f", boxes)) from Noto Sans CJK's (boxes)")
+        #expect(drawn < 3 && boxes > 2 * drawn, "from Symbola's drawing \(drawn), from the boxes \(boxes)")
     }
 
     /// A fake camera (under with-fake-camera) in `folder` whose every picture is black: one black
@@ -206,3 +219,4 @@ struct RightToLeftEndToEndTests {
         #expect(laidOut < 0.3 && turned > 2 * laidOut, "from pango-view \(laidOut), from hb-view right to left \(turned)")
     }
 }
+
