@@ -40,10 +40,6 @@ extension Booth {
             handle(report)
         case let .cameraStarted(failure):
             feed(.cameraStarted(failure: failure, open: camera.isOpen))
-        case let .microphoneTried(name, failure):
-            microphone.name = name
-            microphone.missing = failure != nil
-            feed(.microphoneTried(failure: failure))
         case let .input(input):
             feed(input)
         case let .capture(event):
@@ -96,13 +92,13 @@ extension Booth {
         }
     }
 
-    /// The core said `ready` (the devices' failures went out just before): it goes out with what the
-    /// devices are, systemd hears READY=1, and what came in meanwhile is handled after it, in order.
-    func sayReady() {
+    /// The core said `ready` (the devices' failures went out just before): it goes out with the camera,
+    /// the encoder and the microphone, systemd hears READY=1, and what came in meanwhile is handled
+    /// after it, in order.
+    func sayReady(encoder: VideoEncoderName, microphone: String?) {
         let info = camera.info
-        let microphoneName = config.capture.microphone == .none || microphone.missing ? "none" : microphone.name
         events.emit(.ready(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps,
-                           orientation: screen.orientation, encoder: core.nextEncoder.rawValue, microphone: microphoneName))
+                           orientation: screen.orientation, encoder: encoder.rawValue, microphone: microphone))
         tellService(.ready)
         let held = heldUntilReady
         heldUntilReady = []
@@ -132,7 +128,7 @@ extension Booth {
         case let .focus(point):
             feed(.focus(screen.logical(point)))
         case let .screenshot(path):
-            screenshot(to: path)
+            Screenshot.take(to: path, output: outputPath, screen: screen, queue: shared.screenshots, inbox: inbox, events: events)
         case let .seek(position): tell(.seek(position: position))
         case let .trim(range): tell(.trim(range))
         case let .pause(paused): tell(.pause(paused))

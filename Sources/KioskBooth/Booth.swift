@@ -56,6 +56,8 @@ public final class Booth {
     let activeWriter = WriterSlot()
     /// The queues and the slots the workers share with the UI thread.
     let shared: BoothWorkers
+    /// Every camera, the one in use, and their control queue.
+    let cameras: Cameras
     var takes = TakeState()
     /// Until `ready` (the core's gate), the inbox's other messages wait here, and the screen's input
     /// in its own queue.
@@ -67,7 +69,6 @@ public final class Booth {
     var now: Int64
     var draw = DrawState()
     var service = ServiceLink()
-    var microphone = MicrophoneState()
     var player = PlayerState()
     /// Takes the signals (`watchSignals`) for as long as the booth lives.
     var signalWatcher: SignalWatcher?
@@ -75,9 +76,7 @@ public final class Booth {
 
     var screen: any BoothScreen { parts.screen }
     var events: EventSink { parts.events }
-    /// Every camera, in switch order; the core's `ring.index` is the one in use.
-    var cameras: [any VideoSource] { [parts.camera] + parts.moreCameras }
-    var camera: any VideoSource { core.ring.index == 0 ? parts.camera : parts.moreCameras[core.ring.index - 1] }
+    var camera: any VideoSource { cameras.current }
     /// The microphone's level, from the one listening in ready or the take's.
     var meter: LevelMeter { shared.meter }
     /// Holds the machine's sleep off while a take is made safe (`watchSystemSleep`); nil: none.
@@ -97,26 +96,16 @@ public final class Booth {
                 outputLock: OutputLock? = nil) throws(SystemError) {
         self.config = config
         self.outputPath = outputPath
-        // A boomerang a kill cut is looped again with the takes' preset and quality.
-        let (boomerang, video) = (config.boomerang, config.video)
-        let remake: @Sendable (String) -> Double? = { path in
-            var encoding = MovieSettings(outputPath: path, videoSize: Size(width: 0, height: 0), fps: 30, audio: nil)
-            (encoding.preset, encoding.crf, encoding.bitrate) = (video.preset, video.crf, video.bitrate)
-            return BoomerangLoop.remake(path, settings: boomerang, video: encoding)
-        }
+        let remake = TakeOpening.boomerangRemake(config)
         storage = folder.map { FolderStorage(folder: $0, boomerang: remake) } ?? SingleFileStorage(output: outputPath, boomerang: remake)
         self.parts = parts
         now = parts.clock()
         shared = try BoothWorkers(outputLock: Locked(outputLock), metricsFile: config.service.metricsFile, clock: parts.clock,
                                   queues: parts.makeQueue)
+        cameras = Cameras([parts.camera] + parts.moreCameras, workers: shared, frames: frames, writer: activeWriter, inbox: inbox, events: parts.events)
         let cameraCount = 1 + parts.moreCameras.count
-        var machine = RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
-                                      countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining,
-                                      cameraCount: cameraCount, shares: config.share.folder != nil, trims: config.guest.trim)
-        machine.photoButton = config.screen.photoButton
-        machine.boomerangButton = config.boomerang.button
-        machine.library = config.screen.library
-        core = BoothCore(machine: machine, settings: Self.coreSettings(config, parts: parts), now: now,
+        core = BoothCore(machine: config.machine(outputPath: outputPath, orientation: parts.screen.orientation, cameras: cameraCount),
+                         settings: Self.coreSettings(config, parts: parts), now: now,
                          launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
                          microphone: parts.monitorsMicrophone && config.capture.microphone != .none,
                          hookBackoff: HookBackoff(first: parts.environment.hookBackoff ?? 10), cameras: cameraCount,
@@ -133,6 +122,7 @@ public final class Booth {
         outputPath = file
         storage = SingleFileStorage()
         shared = try BoothWorkers(outputLock: Locked(nil), clock: parts.clock, queues: parts.makeQueue)
+        cameras = Cameras([parts.camera], workers: shared, frames: frames, writer: activeWriter, inbox: inbox, events: parts.events)
         self.parts = parts
         now = parts.clock()
         core = BoothCore(machine: RecorderMachine(playing: file, orientation: parts.screen.orientation), now: now,
@@ -166,7 +156,9 @@ public final class Booth {
                 return .input(.launchFilesDone(storage.launchWork(rules, protected: Set(owed.map(\.name))), owed: owed))
             }
         }
-        if machine.playerFile == nil, parts.monitorsMicrophone, config.capture.microphone != .none { lookAtMicrophone() }
+        if machine.playerFile == nil, parts.monitorsMicrophone, config.capture.microphone != .none {
+            shared.lookAtMicrophone(config.capture.microphone, make: parts.makeMicrophone, inbox: inbox)
+        }
         if machine.playerFile == nil {
             tidyShares()
             showOverlay(config.video)
@@ -219,7 +211,7 @@ public final class Booth {
             needsDraw = true
         }
         stepPlayback()
-        stepReview()
+        needsDraw = player.stepReview(wanted: machine.reviewLoop, screen: screen, drawing: needsDraw)
         let model = core.shownModel(viewFacts, at: now)
         if needsDraw || model != draw.lastViewModel {
             do { try screen.render(model) } catch { Log.info("screen: \(error)") }
@@ -246,20 +238,12 @@ public final class Booth {
 
     /// The settings the core's rules read, from the configuration in force (a reload changes it).
     static func coreSettings(_ config: Configuration, parts: BoothParts) -> BoothCore.Settings {
-        BoothCore.Settings(idleTimeout: config.guest.idleTimeout, idleAction: config.guest.idleAction, attractAfter: config.guest.attractAfter,
-                           attractSlideshow: config.guest.attractSlideshow,
-                           encoder: config.video.encoder, autoEncoder: parts.autoEncoder?.name, shareSeconds: config.share.seconds,
-                           shares: config.share.folder != nil && config.share.urlTemplate != nil, metrics: config.service.metricsFile != nil,
-                           onTake: config.service.onTake, hookAttempts: config.service.hookAttempts,
-                           microphone: config.capture.microphone != .none, listensBetweenTakes: parts.monitorsMicrophone,
-                           maxDuration: config.limits.maxDuration, questions: config.guest.questions?.lines ?? [],
-                           questionOrder: config.guest.questionOrder, loudness: config.sound.loudness)
+        config.coreSettings(autoEncoder: parts.autoEncoder?.name, listensBetweenTakes: parts.monitorsMicrophone)
     }
 
     /// Stops the camera and returns the exit status.
     public func finish() -> Int32 {
-        let camera = camera
-        shared.cameraControl.sync { camera.stop() }
+        cameras.stopForExit()
         // logind's bus thread ends and is joined (it ends by itself without a system bus: a
         // finished thread nobody joined was ThreadSanitizer's "thread leak" at every exit).
         sleepInhibitor?.stop()
@@ -271,7 +255,7 @@ public final class Booth {
     var viewFacts: BoothCore.ViewFacts {
         let microphone = config.capture.microphone != .none
         return BoothCore.ViewFacts(
-            noCameraFound: parts.cameraNote != nil && !camera.isOpen, prompt: config.screen.prompt, microphoneMissing: self.microphone.missing,
+            noCameraFound: parts.cameraNote != nil && !camera.isOpen, prompt: config.screen.prompt,
             levels: microphone ? (meter.level(at: now), meter.level(at: now, window: 1_500_000_000)) : nil,
             wifi: config.share.wifiSSID.map { WiFiPayload.make(ssid: $0, password: config.share.wifiPassword) })
     }

@@ -40,6 +40,9 @@ extension BoothCore {
 
     /// The file worker's jobs the core decides (BoothCore+Jobs, BoothCore+Share).
     public enum FileEffect: Equatable, Sendable {
+        /// A take opens (the machine's `startRecording`): of `kind`, in the interface's `orientation` at
+        /// its start, asking for `encoder`, under the guestbook's question `title`.
+        case openTake(orientation: Orientation, kind: TakeKind, encoder: VideoEncoderName, title: String?)
         /// The job the booth is posting is counted out as `job` (`filePosted`): its report comes
         /// back with it, and the exit waits for it.
         case post(FileJob)
@@ -55,6 +58,10 @@ extension BoothCore {
         /// `--loudness`: the finished take's leveled copy is made at `loudness` (LUFS) while the guest
         /// reviews it (an accepted video that was not lost), so the hand-over need not wait for it.
         case levelAhead(String, loudness: Double)
+        /// Use Video's hand-over (TakeStorage.handOver), cut to `trim` first and with a video's sound
+        /// set to `loudness` (LUFS) while the take keeps its marker; `protected`: the takes retention
+        /// keeps (their hooks are owed). It reports as `say(_, handOver: true)`.
+        case handOver(trim: TrimRange?, boomerang: Bool, loudness: Double?, protected: Set<String>)
     }
 
     /// What logind and systemd hear, and SIGTSTP's stop.

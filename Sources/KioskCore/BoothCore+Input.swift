@@ -31,8 +31,8 @@ extension BoothCore {
         case reload(ReloadStep)
         /// A start of the camera in use ended (`failure`: why not; `open`: it is open now).
         case cameraStarted(failure: String?, open: Bool)
-        /// The microphone was looked at, at launch.
-        case microphoneTried(failure: String?)
+        /// The microphone opened as `name`, or did not (`failure`): at launch, or for a take.
+        case microphoneTried(name: String? = nil, failure: String?)
         /// The launch's file work: what it found, and the hooks a previous run still owed.
         case launchFilesDone([KioskEvent], owed: [HookQueue.Entry])
         /// The camera switch's try of camera `index` ended.
@@ -101,7 +101,7 @@ extension BoothCore {
         case let .say(done, handOver): return said(done, handOver: handOver)
         case let .reload(step): return reload(step)
         case let .cameraStarted(failure, open): return cameraStarted(failure: failure, open: open)
-        case let .microphoneTried(failure): return microphoneTried(failure: failure)
+        case let .microphoneTried(name, failure): return microphoneTried(name: name, failure: failure)
         case let .launchFilesDone(found, owed): return launchFilesDone(found, owed: owed, at: now)
         case let .cameraTried(index, attempt, name, label): return cameraTried(index, attempt, name: name, label: label, at: now)
         case let .hookOwed(entry): return hookOwed(entry, at: now)

@@ -14,7 +14,8 @@ public struct BoothCore: Sendable {
     /// Whether the core carries `action` out itself, never passing it to the booth (`.machine`).
     public static func keeps(_ action: RecorderAction) -> Bool {
         switch action {
-        case .switchCamera, .startShareClock, .startCountdownClock, .exit, .takePhoto, .discardTake, .shareTake: true
+        case .switchCamera, .startShareClock, .startCountdownClock, .exit, .takePhoto, .discardTake, .shareTake, .handOverTake,
+             .startRecording: true
         default: false
         }
     }
@@ -25,8 +26,9 @@ public struct BoothCore: Sendable {
         /// core carries out itself (`keeps`): the camera switch (it says `.camera(.tryCamera)`), the
         /// countdown's and the share screen's clocks (started at its turn), the exit (which waits
         /// for the outstanding work), the photo (`.photo(.take)`, once it counted the photo out), the
-        /// discard (`.file(.discard)`, saying whether the take is ours) and the share (which waits
-        /// for the hand-over: `.file(.writeShare)`).
+        /// discard (`.file(.discard)`, saying whether the take is ours), the take's start and hand-over
+        /// (`.file(.openTake)`, `.file(.handOver)`)
+        /// and the share (which waits for the hand-over: `.file(.writeShare)`).
         case machine(RecorderAction)
         /// The photo: the shutter, or a request no picture took withdrawn (PhotoWait).
         case photo(PhotoEffect)
@@ -38,9 +40,10 @@ public struct BoothCore: Sendable {
         case redraw
         /// An event the core says itself (a device's failure before `ready`, a camera failing later).
         case emit(KioskEvent)
-        /// `ready` goes out: the booth says it (with its devices' names and sizes, the encoder),
-        /// tells systemd, then handles what it held meanwhile, in the order it came.
-        case ready
+        /// `ready` goes out: the booth says it (with the camera's name and size, the encoder the next
+        /// take asks for, the microphone's name or `none`), tells systemd, then handles what it held
+        /// meanwhile, in the order it came.
+        case ready(encoder: VideoEncoderName, microphone: String?)
         /// The camera switch's steps (BoothCore+Cameras).
         case camera(CameraEffect)
         /// The touch only woke the attract screen: it presses nothing.
@@ -272,11 +275,12 @@ public struct BoothCore: Sendable {
             case .startShareClock:
                 clocks.asked.share = true
                 return []
-            case .startRecording:
+            case let .startRecording(orientation):
                 take.opening()
                 guestbook.takeBegins()
                 // The listening microphone closes first: the take opens the same device.
-                return listener.takeBegins() + [.machine(action)]
+                return listener.takeBegins()
+                    + [.file(.openTake(orientation: orientation, kind: machine.takeKind, encoder: nextEncoder, title: guestbook.take))]
             case let .emit(event):
                 return [.machine(.emit(guestbook.stamped(completed(event))))]
             case .startPlayback:
@@ -284,11 +288,10 @@ public struct BoothCore: Sendable {
                 // gives up first.
                 screen.controls.touched(at: now)
                 return slideshowYields() + [.machine(action)]
-            case .handOverTake:
+            case let .handOverTake(trim):
                 // The next guest is asked the next question (the take's own is kept for its outcome).
                 guestbook.handedOver()
-                handOverGoes()
-                return [.machine(.handOverTake)]
+                return [.file(handOverGoes(trim: trim))]
             case let .takePhoto(orientation):
                 guard !photo.busy else {
                     return [.emit(.error(code: .notAllowed, message: "'photo': the last photo is still being taken"))]

@@ -147,7 +147,46 @@ struct BoothCoreAdmissionTests {
         #expect(core.admits(arrival) == before)
         _ = core.handle(.cameraStarted(failure: nil, open: true), at: 1)
         #expect(core.admits(arrival) == before, "the gate still waits for the microphone")
-        #expect(core.handle(.microphoneTried(failure: nil), at: 2).contains(.ready))
+        #expect(core.handle(.microphoneTried(failure: nil), at: 2).contains(.ready(encoder: .libx264, microphone: "none")), "auto resolved to nothing: libx264")
         #expect(core.admits(arrival) == .handle)
+    }
+
+    @Test("a Start opens the take as the core says: its kind, the orientation at its start, the encoder the next take asks for (auto as resolved at launch: here nothing, so libx264; libx264 after one stalled), the guestbook's question", arguments: [
+        // (the button, the encoder asked for, an earlier take's encoder stalled, the questions; the take opened)
+        (Button.start, VideoEncoderName.auto, false, [String](), BoothCore.FileEffect.openTake(orientation: .landscapeRight, kind: .video, encoder: .libx264, title: nil)),
+        (.boomerang, .vaapi, false, ["Hi?"], .openTake(orientation: .landscapeRight, kind: .boomerang, encoder: .vaapi, title: "Hi?")),
+        (.start, .vaapi, true, [], .openTake(orientation: .landscapeRight, kind: .video, encoder: .libx264, title: nil)),
+    ])
+    func openTake(button: Button, encoder: VideoEncoderName, stalled: Bool, questions: [String], opens: BoothCore.FileEffect) {
+        var machine = RecorderMachine(session: .loop, outputPath: "/tmp/x.mov", orientation: .landscapeRight)
+        machine.boomerangButton = true
+        var core = BoothCore(machine: machine, settings: BoothCore.Settings(encoder: encoder, questions: questions), now: 0)
+        _ = core.handle(.start, at: 0)
+        _ = core.handle(.cameraStarted(failure: nil, open: true), at: 0)
+        if stalled {
+            let take = RecordingResult(outputPath: "/tmp/x.mov", duration: 1, bytes: 1, reason: .error, success: false, encoder: "h264_vaapi", encoderStalled: true)
+            _ = core.handle(.event(.recordingFinished(take)), at: 0)
+        }
+        let said = core.handle(.event(.press(button)), at: 1)
+        #expect(said.filter { if case .file(.openTake) = $0 { true } else { false } } == [.file(opens)], "\(said)")
+        #expect(!said.contains { if case .machine(.startRecording) = $0 { true } else { false } }, "\(said)")
+    }
+
+    @Test("ready names the encoder and the microphone the launch's look opened, or none (none asked for, or it did not open: the guest is told); a microphone that opens for a take since clears the note", arguments: [
+        // (a microphone asked for, the launch's look: the name it opened, why it did not; what ready names)
+        (true, "hw:1" as String?, String?.none, "hw:1" as String?),
+        (true, nil, "busy", "none"),
+        (false, nil, nil, "none"),
+    ])
+    func readyNames(asked: Bool, name: String?, failure: String?, said: String?) {
+        var core = BoothCore(machine: RecorderMachine(session: .loop, outputPath: "/tmp/x.mov", orientation: .landscapeRight),
+                             settings: BoothCore.Settings(encoder: .libx264, microphone: asked), now: 0, microphone: true)
+        _ = core.handle(.start, at: 0)
+        _ = core.handle(.cameraStarted(failure: nil, open: true), at: 1)
+        let ready = core.handle(.microphoneTried(name: name, failure: failure), at: 2)
+        #expect(ready.last == .ready(encoder: .libx264, microphone: said), "\(ready)")
+        #expect((core.viewModel(BoothCore.ViewFacts(), at: 3).message == .noMicrophone) == (failure != nil))
+        _ = core.handle(.microphoneTried(name: "hw:1", failure: nil), at: 4)
+        #expect(core.viewModel(BoothCore.ViewFacts(), at: 5).message != .noMicrophone, "the take's microphone opened")
     }
 }

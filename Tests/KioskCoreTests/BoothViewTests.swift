@@ -13,8 +13,9 @@ struct BoothViewTests {
 
     @Test("the facts: the prompt only in ready, no microphone said in ready, no camera found for a lost auto camera, the meter in half-decibel steps only live")
     func facts() {
-        let ready = Self.core(.ready)
-        let facts = BoothCore.ViewFacts(prompt: "Smile", microphoneMissing: true, levels: (-20.26, -10.74))
+        var ready = Self.core(.ready)
+        _ = ready.handle(.microphoneTried(failure: "busy"), at: 0)
+        let facts = BoothCore.ViewFacts(prompt: "Smile", levels: (-20.26, -10.74))
         let model = ready.viewModel(facts, at: 0)
         #expect(model.prompt == "Smile" && model.message == .noMicrophone)
         #expect(model.microphoneLevel?.now == -20.5 && model.microphoneLevel?.peak == -10.5)
