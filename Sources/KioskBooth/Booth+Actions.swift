@@ -44,7 +44,14 @@ extension Booth {
             case let .file(.handOver(trim, boomerang, loudness, protected)):
                 handOverTake(trim: trim, boomerang: boomerang, loudness: loudness, protected: protected)
             case let .log(line): Log.info(line)
-            case .redraw: needsDraw = true
+            case .screen(.redraw): needsDraw = true
+            case let .screen(.tap(point, visible)):
+                stats.write("tap", mode: machine.mode, at: now)
+                // Routed as a finger's touch is, by the screen; handled as one.
+                for input in screen.tap(at: point, visible: visible) { handle(input) }
+            case let .screen(.focus(point)): feed(.focus(screen.logical(point)))
+            case let .screen(.screenshot(path)):
+                Screenshot.take(to: path, output: outputPath, screen: screen, queue: shared.screenshots, inbox: inbox, events: events)
             case let .emit(event): events.emit(event)
             case let .ready(encoder, microphone): sayReady(encoder: encoder, microphone: microphone)
             case let .camera(.tryCamera(index, stop)): cameras.tryCamera(index, stopping: stop, controls: config.capture.cameraControls)

@@ -61,7 +61,7 @@ extension Booth {
         case let .photoDone(outcome):
             photoDone(outcome)
         case let .command(command):
-            handle(command)
+            feed(.command(command))
         case let .configurationRead(result):
             reload(result)
         case let .signal(number):
@@ -103,38 +103,5 @@ extension Booth {
         let held = heldUntilReady
         heldUntilReady = []
         for message in held { handle(message) }
-    }
-
-    func handle(_ command: Command) {
-        // A guest's press or touch sent as a command keeps the finished screen awake; `state` does not.
-        switch command {
-        case .press, .start, .seek, .pause, .pick: feed(.touch(swallow: false, screen: false))
-        default: break
-        }
-        switch command {
-        case let .press(button): tell(.press(button))
-        case let .start(seconds): tell(.start(countdown: seconds))
-        case let .rotate(o): tell(.rotate(o))
-        case .background: tell(.background)
-        case .foreground: tell(.foreground)
-        case let .tap(point):
-            // A tap on hidden controls presses nothing: it pauses and brings them back.
-            let visible = core.pressable(at: now)
-            // A tap on the attract screen wakes it, like a finger.
-            if touchSpent(swallow: true) { return }
-            stats.write("tap", mode: machine.mode, at: now)
-            // Routed as a finger's touch is, by the screen; handled as one.
-            for input in screen.tap(at: point, visible: visible) { handle(input) }
-        case let .focus(point):
-            feed(.focus(screen.logical(point)))
-        case let .screenshot(path):
-            Screenshot.take(to: path, output: outputPath, screen: screen, queue: shared.screenshots, inbox: inbox, events: events)
-        case let .seek(position): tell(.seek(position: position))
-        case let .trim(range): tell(.trim(range))
-        case let .pause(paused): tell(.pause(paused))
-        case .state: tell(.stateQuery)
-        case .quit: tell(.quit)
-        case let .pick(path): tell(.pick(path: path))
-        }
     }
 }

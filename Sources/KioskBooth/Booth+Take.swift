@@ -36,9 +36,7 @@ extension Booth {
     func recordingFinished(_ result: RecordingResult) {
         var result = result
         if let take = takes.current {
-            let report = DropReport(result: result, cameraDropped: max(camera.droppedFrames - take.cameraDropsAtStart, 0),
-                                    stalls: ProcessStalls.shared.lengths(since: take.startedAt),
-                                    previewLeft: take.previewYielded ? frames.dropped - take.previewDropsAtStart : nil)
+            let report = take.drops(in: result, camera: camera.droppedFrames, preview: frames.dropped)
             report.lines.forEach { Log.info("take: " + $0) }
             result.droppedFrames = report.total
             if let microphone = take.microphone { onFiles { microphone.stop(); return [] } }
@@ -63,11 +61,7 @@ extension Booth {
     /// What the take's writer measured, for the core's turn (its time left, the slow disk, saving),
     /// and the sync's wait of a writer being opened (the core reads it while a take opens).
     func takeMeasures() -> (take: TakeMeasures?, openingWait: Double?) {
-        let take = takes.current.map { take in
-            let w = take.writer
-            return TakeMeasures(elapsed: w.elapsed, written: w.bytesWritten, room: w.bytesLeft, finishingFor: w.finishingFor, syncWaited: w.syncWaited,
-                                backlog: w.videoWaiting, steppedDown: w.steppedDown)
-        }
+        let take = takes.current?.measures
         return (take, take == nil ? shared.openingWriter.withLock({ $0 })?.syncWaited : nil)
     }
 }

@@ -1,26 +1,15 @@
 // The booth: the UI thread's loop that joins the parts. Screen input, stdin commands, signals and
-// what the capture, writer and file-worker threads report all arrive in order (the screen's own
-// queue and one inbox) and become RecorderMachine events; the machine's actions are carried out
-// here. No action handler calls the machine back: what an action leads to (the take started or
-// failed, the file handed over) comes back through the inbox like everything else.
+// what the workers report all arrive in order (the screen's own queue and one inbox) and become the
+// core's inputs, each with the turn's time; the effects it returns are carried out here and in the
+// booth's other files (Booth+…). The rules are the core's (BoothCore and its rooms: the machine, the
+// guest's clocks, the gate before `ready`, the camera switch, the work the exit waits for, the take's
+// watch, the microphone, the hand-over, the screen, the service); docs/behaviour.md maps them. What an
+// effect leads to (the take started or failed, the file handed over) comes back through the inbox.
 //
 // The UI thread never waits on anything outside the process: events leave through a writer thread
-// (EventSink); the camera opens and closes on a serial worker of its own; opening the take
-// (microphone, encoders, file syncs), probing and deleting the old take, closing the microphone and
-// handing a take over run on a serial file worker; both report back. Screenshots are written on a
-// worker of their own.
-//
-// The booth's rules live in rooms of their own, each a value with its own tests. BoothCore holds
-// the machine and the rules that decide for the booth as a whole, fed inputs with the time as a value
-// and returning effects: the guest's clocks (the countdown, idle reset, the attract screen, the share
-// screen's time, the take's tick), the gate before ready (ReadyGate: the booth holds its messages
-// until the core says ready), the camera switch (CameraRing: the core says which camera to try next),
-// the outstanding work and hooks the exit waits for (BoothJobs: the booth leaves when the core says
-// exit), the encoder each take asks for (EncoderFallback), the take's time left, slow disk and
-// silence, the hand-over's share and hook, the controls and the focus box, the status line and the
-// metrics, SIGHUP's reload, the attract screen's slideshow and systemd's watchdog. This file holds
-// the loop; the booth's other files (Booth+…) carry out what each room decides. docs/behaviour.md
-// maps them.
+// (EventSink), and the devices and workers are parts of their own, each reporting back: the cameras
+// on their control queue (Cameras), the microphone's worker (Microphones), the take opened and
+// handed over on the file worker (TakeOpening, HandOver), screenshots on a worker of their own.
 //
 // Under systemd (`Type=notify`) the booth says READY=1 with `ready`, RELOADING=1 / READY=1 around a
 // reload and STOPPING=1 on its way out, and WATCHDOG=1 when the core says, asked on every pass of the

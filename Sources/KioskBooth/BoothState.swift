@@ -79,6 +79,20 @@ struct Take {
     let startedAt: Int64
 }
 
+extension Take {
+    /// What its writer measured, for the core's turn (its time left, the slow disk, saving).
+    var measures: TakeMeasures {
+        TakeMeasures(elapsed: writer.elapsed, written: writer.bytesWritten, room: writer.bytesLeft, finishingFor: writer.finishingFor,
+                     syncWaited: writer.syncWaited, backlog: writer.videoWaiting, steppedDown: writer.steppedDown)
+    }
+
+    /// Where the missing pictures of its `result` went, with the camera's and the preview's drops counted now.
+    func drops(in result: RecordingResult, camera: Int, preview: Int) -> DropReport {
+        DropReport(result: result, cameraDropped: max(camera - cameraDropsAtStart, 0), stalls: ProcessStalls.shared.lengths(since: startedAt),
+                   previewLeft: previewYielded ? preview - previewDropsAtStart : nil)
+    }
+}
+
 /// The take's room: the one running, the one opening, and what outlives a take.
 struct TakeState {
     var current: Take?

@@ -17,6 +17,19 @@ extension BoothCore {
         case focus
     }
 
+    /// The screen's part.
+    public enum ScreenEffect: Equatable, Sendable {
+        /// What shows changed without a machine action (the attract screen began or ended).
+        case redraw
+        /// The `tap` command at this point of the display: the screen routes it as a finger's touch,
+        /// `visible` the buttons it can press.
+        case tap(Point, visible: [Button])
+        /// The `focus` command at this point of the display: the screen maps it to the canvas (`focus`).
+        case focus(Point)
+        /// The `screenshot` command: the screen read back into a new file at `path`.
+        case screenshot(path: String)
+    }
+
     /// The `--on-take` hooks (BoothCore+Jobs).
     public enum HookEffect: Equatable, Sendable {
         /// The hook queue as it is now, to be saved (on the file worker); `thenRetention`: a hook

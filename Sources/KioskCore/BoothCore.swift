@@ -36,8 +36,8 @@ public struct BoothCore: Sendable {
         case file(FileEffect)
         /// A line for the log (stderr).
         case log(String)
-        /// What shows changed without a machine action (the attract screen began or ended).
-        case redraw
+        /// The screen: drawn again, or a command's tap, focus point or screenshot for it.
+        case screen(ScreenEffect)
         /// An event the core says itself (a device's failure before `ready`, a camera failing later).
         case emit(KioskEvent)
         /// `ready` goes out: the booth says it (with the camera's name and size, the encoder the next
@@ -134,12 +134,8 @@ public struct BoothCore: Sendable {
 
         public init(take: TakeMeasures? = nil, openingWait: Double? = nil, lastSound: Int64? = nil,
                     stallAftermath: Bool = false, level: Double? = nil, reviewPlays: Bool = false) {
-            self.level = level
-            self.reviewPlays = reviewPlays
-            self.take = take
-            self.openingWait = openingWait
-            self.lastSound = lastSound
-            self.stallAftermath = stallAftermath
+            (self.take, self.openingWait, self.lastSound) = (take, openingWait, lastSound)
+            (self.stallAftermath, self.level, self.reviewPlays) = (stallAftermath, level, reviewPlays)
         }
     }
 
@@ -343,13 +339,13 @@ public struct BoothCore: Sendable {
             if idle.isDue(mode: machine.mode, paused: machine.playbackPaused, playerAlone: machine.playerFile != nil, at: now) {
                 effects.append(.log("idle for \(settings.idleTimeout) s: the take is reset (idle-action \(settings.idleAction.rawValue))"))
                 effects += handle(.idleReset(settings.idleAction))
-                effects.append(.redraw)
+                effects.append(.screen(.redraw))
             }
         }
         attract.after = settings.attractAfter
         if attract.look(eligible: machine.mode == .ready && !machine.exiting && machine.playerFile == nil, at: now) {
             if attract.showing { effects.append(.log("attract screen: \(settings.attractAfter) s without a touch")) }
-            effects.append(.redraw)
+            effects.append(.screen(.redraw))
         }
         if let end = clocks.shareEndsAt {
             if machine.mode != .sharing {

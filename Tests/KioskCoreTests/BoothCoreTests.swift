@@ -101,7 +101,7 @@ struct BoothCoreTests {
     func attract() {
         var core = BoothCore(machine: Self.machine(), settings: BoothCore.Settings(attractAfter: 5), now: 0)
         var said = Self.run(&core, from: 0, to: 7)
-        #expect(said == [Said(at: 5, effect: .log("attract screen: 5.0 s without a touch")), Said(at: 5, effect: .redraw)])
+        #expect(said == [Said(at: 5, effect: .log("attract screen: 5.0 s without a touch")), Said(at: 5, effect: .screen(.redraw))])
         #expect(core.attracting)
         said = Self.run(&core, from: 7, to: 12.5, touches: [7, 8])
         // The first touch is spent on waking it; the second presses as usual; no turn says more.

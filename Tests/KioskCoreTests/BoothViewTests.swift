@@ -32,7 +32,7 @@ struct BoothViewTests {
         let ms: Int64 = 1_000_000
         let facts = BoothCore.ViewFacts()
         var ready = Self.core(.ready)
-        #expect(ready.handle(.focus(Point(x: 10, y: 20)), at: 100 * ms) == [.camera(.focus), .redraw])
+        #expect(ready.handle(.focus(Point(x: 10, y: 20)), at: 100 * ms) == [.camera(.focus), .screen(.redraw)])
         #expect(ready.viewModel(facts, at: 100 * ms).focusBox?.progress == 0)
         #expect(ready.viewModel(facts, at: 600 * ms).focusBox?.progress == 0.5)
         #expect(ready.viewModel(facts, at: 1_099 * ms).focusBox != nil)
