@@ -14,10 +14,10 @@ extension Booth {
         carryOut(core.handle(input, at: now))
     }
 
-    /// A touch (or a press) for the core, what it says carried out: true when it only woke the
-    /// attract screen (it presses nothing then).
-    func touchSpent(swallow: Bool, screen: Bool = true) -> Bool {
-        let effects = core.handle(.touch(swallow: swallow, screen: screen), at: now)
+    /// A touch (or a key) on the screen for the core, what it says carried out: true when it only
+    /// woke the attract screen (it presses nothing then).
+    func touchSpent(swallow: Bool) -> Bool {
+        let effects = core.handle(.touch(swallow: swallow), at: now)
         carryOut(effects)
         return effects.contains(.touchSpent)
     }

@@ -1,7 +1,6 @@
-// The booth's inputs, in the order they come: the screen's (touches, keys, the display turned),
-// the inbox's (workers' reports, commands from stdin and the socket, signals, the machine's sleep)
-// and the commands themselves. Each becomes a machine event or a room's; `ready` opens the gate
-// that held them.
+// The booth's inputs, in the order they come: the screen's (touches, keys, the display turned) and
+// the inbox's (workers' reports, commands from stdin and the socket, which the core takes whole,
+// signals, the machine's sleep). Each becomes the core's input; `ready` opens the gate that held them.
 import FoundationEssentials
 import KioskCapture
 import KioskCore

@@ -1,4 +1,4 @@
-// The take: opening it on the file worker (the microphone, then the writer), its start and its end
+// The take: opening it as the core says (TakeOpening, on the file worker), its start and its end
 // as the writer reports them, what its end says about lost pictures, and what the loop watches
 // while it runs (time left, the slow disk, the preview yielding to the encoder).
 import FoundationEssentials

@@ -77,7 +77,6 @@ public final class Booth {
         get { draw.needsDraw }
         set { draw.needsDraw = newValue }
     }
-    var attracting: Bool { core.attracting }
 
     /// `outputLock`: the lock of `outputPath` (or of `folder`), kept until the booth is gone. Throws
     /// when the system has no thread to give the booth's workers.
