@@ -14,10 +14,10 @@ extension Booth {
         carryOut(core.handle(input, at: now))
     }
 
-    /// A touch (or a press) for the core, what it says carried out: true when it only woke the
-    /// attract screen (it presses nothing then).
-    func touchSpent(swallow: Bool, screen: Bool = true) -> Bool {
-        let effects = core.handle(.touch(swallow: swallow, screen: screen), at: now)
+    /// A touch (or a key) on the screen for the core, what it says carried out: true when it only
+    /// woke the attract screen (it presses nothing then).
+    func touchSpent(swallow: Bool) -> Bool {
+        let effects = core.handle(.touch(swallow: swallow), at: now)
         carryOut(effects)
         return effects.contains(.touchSpent)
     }
@@ -35,23 +35,33 @@ extension Booth {
             case let .machine(action): perform(action)
             case let .photo(.take(orientation, job)): takePhoto(orientation: orientation, job: job)
             case let .photo(.withdraw(job)): withdrawPhoto(job)
+            case let .file(.openTake(orientation, kind, encoder, title)): openTake(orientation: orientation, kind: kind, encoder: encoder, title: title)
             case let .file(.post(job)): post(job)
             case let .file(.discard(own)): discardTake(own: own)
             case let .file(.writeShare(take, question, loops)): writeShare(of: take, question: question, loops: loops)
             case let .file(.trimPictures(path)): askTrimPictures(of: path)
             case let .file(.levelAhead(path, loudness)): levelAhead(path, to: loudness)
+            case let .file(.handOver(trim, boomerang, loudness, protected)):
+                handOverTake(trim: trim, boomerang: boomerang, loudness: loudness, protected: protected)
             case let .log(line): Log.info(line)
-            case .redraw: needsDraw = true
+            case .screen(.redraw): needsDraw = true
+            case let .screen(.tap(point, visible)):
+                stats.write("tap", mode: machine.mode, at: now)
+                // Routed as a finger's touch is, by the screen; handled as one.
+                for input in screen.tap(at: point, visible: visible) { handle(input) }
+            case let .screen(.focus(point)): feed(.focus(screen.logical(point)))
+            case let .screen(.screenshot(path)):
+                Screenshot.take(to: path, output: outputPath, screen: screen, queue: shared.screenshots, inbox: inbox, events: events)
             case let .emit(event): events.emit(event)
-            case .ready: sayReady()
-            case let .camera(.tryCamera(index, stop)): tryCamera(index, stopping: stop)
-            case let .camera(.inUse(index, changed)): cameraInUse(index, changed: changed)
+            case let .ready(encoder, microphone): sayReady(encoder: encoder, microphone: microphone)
+            case let .camera(.tryCamera(index, stop)): cameras.tryCamera(index, stopping: stop, controls: config.capture.cameraControls)
+            case let .camera(.inUse(index, changed)): cameras.inUse(index, changed: changed)
             case .camera(.focus): camera.triggerFocus()
             case let .hook(.save(text, thenRetention)): saveHooks(text, thenRetention: thenRetention)
             case let .hook(.run(run, queue)): runHook(run, queue: queue)
             case .hook(.stop): stopRunningHook()
             case .touchSpent: break
-            case let .listen(wanted): listen(wanted)
+            case let .listen(wanted): shared.listen(wanted, config.capture.microphone, make: parts.makeMicrophone)
             case .service(.readConfiguration): readConfigurationFile()
             case .service(.reloaded): tellService(.ready)
             case let .service(.status(text)): tellService(.status(text))
@@ -69,35 +79,17 @@ extension Booth {
 
     private func perform(_ action: RecorderAction) {
         switch action {
-        case .switchCamera, .startShareClock, .startCountdownClock, .exit, .takePhoto, .discardTake, .shareTake:
+        case .switchCamera, .startShareClock, .startCountdownClock, .exit, .takePhoto, .discardTake, .shareTake, .handOverTake, .startRecording:
             // The core's own (`BoothCore.keeps`): it never passes them on.
             assertionFailure("the core passed on \(action)")
         case .startCamera:
-            let (camera, inbox, index) = (camera, inbox, core.ring.index)
-            camera.setControls(config.capture.cameraControls)
-            let start = startCamera
-            shared.cameraControl.async {
-                var failure: String?
-                do { try start(camera, index) } catch { failure = "\(error)" }
-                inbox.post(.cameraStarted(failure: failure))
-            }
+            cameras.startInUse(controls: config.capture.cameraControls)
         case .stopCamera:
-            // A boomerang's writer makes its loop once the camera's memory is back.
-            let (camera, writer) = (camera, takes.current?.writer)
-            shared.cameraControl.async {
-                camera.stop()
-                writer?.cameraRested()
-            }
-        case .handOverTake:
-            handOverTake()
-        case let .trimTake(range):
-            takes.trim = range
+            cameras.stopInUse(resting: takes.current?.writer)
         case .listLibrary:
             listLibrary()
         case .releaseLibrary:
             releaseLibrary()
-        case let .startRecording(orientation):
-            startRecording(orientation: orientation)
         case let .stopRecording(reason):
             // Before the writer reported its start there is nothing to stop yet: the machine asks
             // again when the start arrives.
@@ -105,10 +97,10 @@ extension Booth {
         case let .playSound(sound):
             parts.audio.play(sound)
         case let .startPlayback(path):
-            stopPlayback()
+            player.stopPlayback()
             // The review's player takes the screen's player surface from a boomerang's loop (the
             // core stopped the attract slideshow just before).
-            endReview()
+            player.endReview()
             // The review of a trimmed take plays only the part kept (`--trim`).
             player.playback = Playback(path: path, screen: screen, audio: parts.audio, loop: player.loops,
                                        range: machine.mode == .playing ? machine.trim : nil)
@@ -117,7 +109,7 @@ extension Booth {
         case let .seekPlayback(seconds):
             player.playback?.seek(to: seconds)
         case .stopPlayback:
-            stopPlayback()
+            player.stopPlayback()
         case let .applyOrientation(orientation):
             screen.setOrientation(orientation)
         case .applyReload:
@@ -139,30 +131,15 @@ extension Booth {
         onFiles { storage.discard(output, own: own) }
     }
 
-    /// Use Video: the take is handed over (`TakeStorage.handOver`).
-    private func handOverTake() {
+    /// Use Video: the take is handed over (HandOver.swift), as the core says (`.file(.handOver)`).
+    private func handOverTake(trim: TrimRange?, boomerang: Bool, loudness: Double?, protected: Set<String>) {
         // The session of the take's own settings: a reload the machine applies on this return
         // to ready comes as the next action, after this one.
-        let (output, rename, storage, number, rules) = (outputPath, config.guest.session == .loop, storage, takes.number, retention)
-        let protected = core.jobs.protectedTakes
-        let trim = takes.trim
-        takes.trim = nil
+        let (output, rename, storage, number, rules, ahead) = (outputPath, config.guest.session == .loop, storage, takes.number, retention, shared.leveledAhead)
         dropTrimPictures()
-        // A boomerang has no sound to level; its outcome says its kind (the core's, of the last take).
-        let kind = core.handOver.lastKind
-        let (loudness, ahead, boomerang) = (kind == .video ? config.sound.loudness : nil, shared.leveledAhead, kind == .boomerang)
         onFiles(handOver: true) {
-            // The cut and the loudness first, while the take still has its marker: a kill during
-            // either leaves the whole take.
-            let cut = trim.map { Booth.cut(output, to: $0) }
-            let level = loudness.map { Booth.level(output, to: $0, ahead: ahead, cut: cut != nil) }
-            let failures = [cut?.failure, level?.failure].compactMap { $0 }
-            return failures + storage.handOver(output, number: number, rename: rename, rules: rules, protected: protected).map { event in
-                let trimmed = cut?.done.map(event.trimmed) ?? event
-                let outcome = boomerang && trimmed.handedOverPath != nil ? .boomerang(trimmed) : trimmed
-                guard let leveled = level?.done, outcome.handedOverPath != nil else { return outcome }
-                return .leveled(outcome, loudness: leveled)
-            }
+            storage.handOver(output, number: number, rename: rename, rules: rules, protected: protected, trim: trim, boomerang: boomerang,
+                             loudness: loudness, ahead: ahead)
         }
     }
 

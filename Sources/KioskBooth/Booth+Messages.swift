@@ -1,7 +1,6 @@
-// The booth's inputs, in the order they come: the screen's (touches, keys, the display turned),
-// the inbox's (workers' reports, commands from stdin and the socket, signals, the machine's sleep)
-// and the commands themselves. Each becomes a machine event or a room's; `ready` opens the gate
-// that held them.
+// The booth's inputs, in the order they come: the screen's (touches, keys, the display turned) and
+// the inbox's (workers' reports, commands from stdin and the socket, which the core takes whole,
+// signals, the machine's sleep). Each becomes the core's input; `ready` opens the gate that held them.
 import FoundationEssentials
 import KioskCapture
 import KioskCore
@@ -40,10 +39,6 @@ extension Booth {
             handle(report)
         case let .cameraStarted(failure):
             feed(.cameraStarted(failure: failure, open: camera.isOpen))
-        case let .microphoneTried(name, failure):
-            microphone.name = name
-            microphone.missing = failure != nil
-            feed(.microphoneTried(failure: failure))
         case let .input(input):
             feed(input)
         case let .capture(event):
@@ -65,7 +60,7 @@ extension Booth {
         case let .photoDone(outcome):
             photoDone(outcome)
         case let .command(command):
-            handle(command)
+            feed(.command(command))
         case let .configurationRead(result):
             reload(result)
         case let .signal(number):
@@ -96,49 +91,16 @@ extension Booth {
         }
     }
 
-    /// The core said `ready` (the devices' failures went out just before): it goes out with what the
-    /// devices are, systemd hears READY=1, and what came in meanwhile is handled after it, in order.
-    func sayReady() {
+    /// The core said `ready` (the devices' failures went out just before): it goes out with the camera,
+    /// the encoder and the microphone, systemd hears READY=1, and what came in meanwhile is handled
+    /// after it, in order.
+    func sayReady(encoder: VideoEncoderName, microphone: String?) {
         let info = camera.info
-        let microphoneName = config.capture.microphone == .none || microphone.missing ? "none" : microphone.name
         events.emit(.ready(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps,
-                           orientation: screen.orientation, encoder: core.nextEncoder.rawValue, microphone: microphoneName))
+                           orientation: screen.orientation, encoder: encoder.rawValue, microphone: microphone))
         tellService(.ready)
         let held = heldUntilReady
         heldUntilReady = []
         for message in held { handle(message) }
-    }
-
-    func handle(_ command: Command) {
-        // A guest's press or touch sent as a command keeps the finished screen awake; `state` does not.
-        switch command {
-        case .press, .start, .seek, .pause, .pick: feed(.touch(swallow: false, screen: false))
-        default: break
-        }
-        switch command {
-        case let .press(button): tell(.press(button))
-        case let .start(seconds): tell(.start(countdown: seconds))
-        case let .rotate(o): tell(.rotate(o))
-        case .background: tell(.background)
-        case .foreground: tell(.foreground)
-        case let .tap(point):
-            // A tap on hidden controls presses nothing: it pauses and brings them back.
-            let visible = core.pressable(at: now)
-            // A tap on the attract screen wakes it, like a finger.
-            if touchSpent(swallow: true) { return }
-            stats.write("tap", mode: machine.mode, at: now)
-            // Routed as a finger's touch is, by the screen; handled as one.
-            for input in screen.tap(at: point, visible: visible) { handle(input) }
-        case let .focus(point):
-            feed(.focus(screen.logical(point)))
-        case let .screenshot(path):
-            screenshot(to: path)
-        case let .seek(position): tell(.seek(position: position))
-        case let .trim(range): tell(.trim(range))
-        case let .pause(paused): tell(.pause(paused))
-        case .state: tell(.stateQuery)
-        case .quit: tell(.quit)
-        case let .pick(path): tell(.pick(path: path))
-        }
     }
 }

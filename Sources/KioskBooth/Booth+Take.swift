@@ -1,4 +1,4 @@
-// The take: opening it on the file worker (the microphone, then the writer), its start and its end
+// The take: opening it as the core says (TakeOpening, on the file worker), its start and its end
 // as the writer reports them, what its end says about lost pictures, and what the loop watches
 // while it runs (time left, the slow disk, the preview yielding to the encoder).
 import FoundationEssentials
@@ -10,57 +10,13 @@ import KioskStorage
 import KioskSystem
 
 extension Booth {
-    /// Opens the microphone and the writer on the file worker (after the old take is gone); the
-    /// result comes back as `takeStarted` or `takeFailed`.
-    func startRecording(orientation: Orientation) {
-        let info = camera.info
-        let kind = machine.takeKind
-        var settings = MovieSettings(outputPath: outputPath, videoSize: info.size, fps: info.fps, audio: nil)
-        settings.framesFromLiveClock = true
-        settings.videoEncoder = core.nextEncoder
-        settings.preset = config.video.preset
-        settings.crf = config.video.crf
-        settings.bitrate = config.video.bitrate
-        settings.maxDuration = config.limits.maxDuration
-        settings.maxFileSize = config.limits.maxFileSize
-        settings.minFreeDisk = config.limits.minFreeDisk
-        settings.fileMode = config.storage.fileMode
-        settings.highPass = config.sound.highPass
-        // The guestbook's question this take is made under (the core took it as Start asked for the take).
-        settings.title = core.guestbook.take
-        if kind == .boomerang {
-            // Its pictures alone, for as long as asked; the loop follows (BoomerangLoop).
-            settings.boomerang = config.boomerang.plan(cameraFPS: info.fps)
-            settings.maxDuration = config.boomerang.seconds
-            if config.boomerang.speed < 1, settings.boomerang?.frameRate == info.fps {
-                Log.info("boomerang: the camera gives \(String(printf: "%.4g", info.fps)) fps, under the 60 slow motion needs; played at its own rate")
-            }
-        }
-        settings.rotationQuarterTurns = DisplayTransform(physical: screen.outputSize, orientation: orientation)
-            .cameraQuarterTurns(mount: config.capture.cameraRotation)
-        let (inbox, activeWriter, makeMicrophone, makeWriter, storage) = (inbox, activeWriter, parts.makeMicrophone, parts.makeWriter, storage)
-        let (overlays, overlayFiles) = (parts.overlays, config.video)
-        let (opening, lock) = (shared.openingWriter, shared.outputLock)
-        // A boomerang has no sound: no microphone opens for it.
-        let (planned, microphone, meter, monitor) = (settings, kind == .boomerang ? MicrophoneChoice.none : config.capture.microphone, meter, shared.microphoneMonitor)
-        // (The core closed the listening microphone just before: the same device opens for the take.)
-        fileJob {
-            monitor.sync {}
-            // What the last review's player freed goes back first (its threads' arenas keep it
-            // otherwise, and a take's encoder would take its memory anew beside it).
-            MallocArenas.giveBack()
-            switch storage.nextTake(planned: planned.outputPath, kind: kind, lock: lock) {
-            case let .failure(refusal):
-                return .take(.failed(code: .recordingFailed, message: refusal.message))
-            case let .success((number, path)):
-                var take = planned
-                take.outputPath = path
-                // Decoded at launch (or by the reload): taken as they are unless a file changed.
-                take.overlay = overlays.take(overlayFiles.overlay, portrait: overlayFiles.overlayPortrait)
-                return Booth.openTake(settings: take, number: number, inbox: inbox, activeWriter: activeWriter, opening: opening,
-                                      meter: meter, microphone: microphone, makeMicrophone: makeMicrophone, makeWriter: makeWriter)
-            }
-        }
+    /// The core's `.file(.openTake)`: the take opens on the file worker (after the old take is
+    /// gone); the result comes back as `takeStarted` or `takeFailed`.
+    func openTake(orientation: Orientation, kind: TakeKind, encoder: VideoEncoderName, title: String?) {
+        let turns = DisplayTransform(physical: screen.outputSize, orientation: orientation).cameraQuarterTurns(mount: config.capture.cameraRotation)
+        let opening = TakeOpening(config, output: outputPath, camera: camera.info, kind: kind, encoder: encoder, title: title, quarterTurns: turns,
+                                  storage: storage, parts: parts, workers: shared, writer: activeWriter, inbox: inbox)
+        fileJob { opening.open() }
     }
 
     /// The writer began: the take runs, fed by the camera and the microphone.
@@ -68,7 +24,7 @@ extension Booth {
         takes.current = Take(writer: started.writer, microphone: started.microphone, cameraDropsAtStart: camera.droppedFrames,
                              previewDropsAtStart: frames.dropped, startedAt: now)
         // A microphone missing at launch that opened for this take is there again.
-        if started.microphone != nil { microphone.missing = false }
+        if let opened = started.microphone { feed(.microphoneTried(name: opened.info.name, failure: nil)) }
         outputPath = started.path
         takes.number = started.number
         activeWriter.set(started.writer)
@@ -80,9 +36,7 @@ extension Booth {
     func recordingFinished(_ result: RecordingResult) {
         var result = result
         if let take = takes.current {
-            let report = DropReport(result: result, cameraDropped: max(camera.droppedFrames - take.cameraDropsAtStart, 0),
-                                    stalls: ProcessStalls.shared.lengths(since: take.startedAt),
-                                    previewLeft: take.previewYielded ? frames.dropped - take.previewDropsAtStart : nil)
+            let report = take.drops(in: result, camera: camera.droppedFrames, preview: frames.dropped)
             report.lines.forEach { Log.info("take: " + $0) }
             result.droppedFrames = report.total
             if let microphone = take.microphone { onFiles { microphone.stop(); return [] } }
@@ -107,44 +61,7 @@ extension Booth {
     /// What the take's writer measured, for the core's turn (its time left, the slow disk, saving),
     /// and the sync's wait of a writer being opened (the core reads it while a take opens).
     func takeMeasures() -> (take: TakeMeasures?, openingWait: Double?) {
-        let take = takes.current.map { take in
-            let w = take.writer
-            return TakeMeasures(elapsed: w.elapsed, written: w.bytesWritten, room: w.bytesLeft, finishingFor: w.finishingFor, syncWaited: w.syncWaited,
-                                backlog: w.videoWaiting, steppedDown: w.steppedDown)
-        }
+        let take = takes.current?.measures
         return (take, take == nil ? shared.openingWriter.withLock({ $0 })?.syncWaited : nil)
-    }
-
-    /// The file worker's part of a start: the microphone, then the writer. What to post back.
-    private static func openTake(settings: MovieSettings, number: Int?, inbox: Inbox, activeWriter: WriterSlot,
-                                 opening: Locked<(any TakeWriter)?>, meter: LevelMeter,
-                                 microphone choice: MicrophoneChoice,
-                                 makeMicrophone: @escaping @Sendable (MicrophoneChoice) -> (any AudioSource)?,
-                                 makeWriter: @escaping TakeWriterFactory) -> BoothMessage {
-        var settings = settings
-        // The microphone opens first: the file's sound track takes the rate and channels the
-        // device negotiated, which an ALSA microphone only knows once open. Its chunks go to
-        // the take as soon as the take exists.
-        var microphone = makeMicrophone(choice)
-        if let source = microphone {
-            do {
-                try source.start(chunks: { activeWriter.append($0); meter.feed($0) }, events: { inbox.post(.capture($0)) })
-            } catch {
-                inbox.post(.input(.say([.error(code: .microphoneUnavailable, message: "\(error); recording without sound")])))
-                microphone = nil
-            }
-        }
-        settings.audio = microphone.map { (sampleRate: $0.info.sampleRate, channels: $0.info.channels) }
-        let writer = makeWriter(settings) { inbox.post(.take(.finished($0))) }
-        // While it opens, the loop reads how long the disk keeps it waiting (`storageSlow`).
-        opening.withLock { $0 = writer }
-        defer { opening.withLock { $0 = nil } }
-        do {
-            try writer.start()
-            return .take(.started(StartedTake(writer: writer, microphone: microphone, path: settings.outputPath, number: number)))
-        } catch {
-            microphone?.stop()
-            return .take(.failed(code: error.code, message: error.message))
-        }
     }
 }

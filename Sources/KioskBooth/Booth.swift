@@ -1,26 +1,15 @@
 // The booth: the UI thread's loop that joins the parts. Screen input, stdin commands, signals and
-// what the capture, writer and file-worker threads report all arrive in order (the screen's own
-// queue and one inbox) and become RecorderMachine events; the machine's actions are carried out
-// here. No action handler calls the machine back: what an action leads to (the take started or
-// failed, the file handed over) comes back through the inbox like everything else.
+// what the workers report all arrive in order (the screen's own queue and one inbox) and become the
+// core's inputs, each with the turn's time; the effects it returns are carried out here and in the
+// booth's other files (Booth+…). The rules are the core's (BoothCore and its rooms: the machine, the
+// guest's clocks, the gate before `ready`, the camera switch, the work the exit waits for, the take's
+// watch, the microphone, the hand-over, the screen, the service); docs/behaviour.md maps them. What an
+// effect leads to (the take started or failed, the file handed over) comes back through the inbox.
 //
 // The UI thread never waits on anything outside the process: events leave through a writer thread
-// (EventSink); the camera opens and closes on a serial worker of its own; opening the take
-// (microphone, encoders, file syncs), probing and deleting the old take, closing the microphone and
-// handing a take over run on a serial file worker; both report back. Screenshots are written on a
-// worker of their own.
-//
-// The booth's rules live in rooms of their own, each a value with its own tests. BoothCore holds
-// the machine and the rules that decide for the booth as a whole, fed inputs with the time as a value
-// and returning effects: the guest's clocks (the countdown, idle reset, the attract screen, the share
-// screen's time, the take's tick), the gate before ready (ReadyGate: the booth holds its messages
-// until the core says ready), the camera switch (CameraRing: the core says which camera to try next),
-// the outstanding work and hooks the exit waits for (BoothJobs: the booth leaves when the core says
-// exit), the encoder each take asks for (EncoderFallback), the take's time left, slow disk and
-// silence, the hand-over's share and hook, the controls and the focus box, the status line and the
-// metrics, SIGHUP's reload, the attract screen's slideshow and systemd's watchdog. This file holds
-// the loop; the booth's other files (Booth+…) carry out what each room decides. docs/behaviour.md
-// maps them.
+// (EventSink), and the devices and workers are parts of their own, each reporting back: the cameras
+// on their control queue (Cameras), the microphone's worker (Microphones), the take opened and
+// handed over on the file worker (TakeOpening, HandOver), screenshots on a worker of their own.
 //
 // Under systemd (`Type=notify`) the booth says READY=1 with `ready`, RELOADING=1 / READY=1 around a
 // reload and STOPPING=1 on its way out, and WATCHDOG=1 when the core says, asked on every pass of the
@@ -56,6 +45,8 @@ public final class Booth {
     let activeWriter = WriterSlot()
     /// The queues and the slots the workers share with the UI thread.
     let shared: BoothWorkers
+    /// Every camera, the one in use, and their control queue.
+    let cameras: Cameras
     var takes = TakeState()
     /// Until `ready` (the core's gate), the inbox's other messages wait here, and the screen's input
     /// in its own queue.
@@ -67,7 +58,6 @@ public final class Booth {
     var now: Int64
     var draw = DrawState()
     var service = ServiceLink()
-    var microphone = MicrophoneState()
     var player = PlayerState()
     /// Takes the signals (`watchSignals`) for as long as the booth lives.
     var signalWatcher: SignalWatcher?
@@ -75,9 +65,7 @@ public final class Booth {
 
     var screen: any BoothScreen { parts.screen }
     var events: EventSink { parts.events }
-    /// Every camera, in switch order; the core's `ring.index` is the one in use.
-    var cameras: [any VideoSource] { [parts.camera] + parts.moreCameras }
-    var camera: any VideoSource { core.ring.index == 0 ? parts.camera : parts.moreCameras[core.ring.index - 1] }
+    var camera: any VideoSource { cameras.current }
     /// The microphone's level, from the one listening in ready or the take's.
     var meter: LevelMeter { shared.meter }
     /// Holds the machine's sleep off while a take is made safe (`watchSystemSleep`); nil: none.
@@ -89,7 +77,6 @@ public final class Booth {
         get { draw.needsDraw }
         set { draw.needsDraw = newValue }
     }
-    var attracting: Bool { core.attracting }
 
     /// `outputLock`: the lock of `outputPath` (or of `folder`), kept until the booth is gone. Throws
     /// when the system has no thread to give the booth's workers.
@@ -97,26 +84,16 @@ public final class Booth {
                 outputLock: OutputLock? = nil) throws(SystemError) {
         self.config = config
         self.outputPath = outputPath
-        // A boomerang a kill cut is looped again with the takes' preset and quality.
-        let (boomerang, video) = (config.boomerang, config.video)
-        let remake: @Sendable (String) -> Double? = { path in
-            var encoding = MovieSettings(outputPath: path, videoSize: Size(width: 0, height: 0), fps: 30, audio: nil)
-            (encoding.preset, encoding.crf, encoding.bitrate) = (video.preset, video.crf, video.bitrate)
-            return BoomerangLoop.remake(path, settings: boomerang, video: encoding)
-        }
+        let remake = TakeOpening.boomerangRemake(config)
         storage = folder.map { FolderStorage(folder: $0, boomerang: remake) } ?? SingleFileStorage(output: outputPath, boomerang: remake)
         self.parts = parts
         now = parts.clock()
         shared = try BoothWorkers(outputLock: Locked(outputLock), metricsFile: config.service.metricsFile, clock: parts.clock,
                                   queues: parts.makeQueue)
+        cameras = Cameras([parts.camera] + parts.moreCameras, workers: shared, frames: frames, writer: activeWriter, inbox: inbox, events: parts.events)
         let cameraCount = 1 + parts.moreCameras.count
-        var machine = RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
-                                      countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining,
-                                      cameraCount: cameraCount, shares: config.share.folder != nil, trims: config.guest.trim)
-        machine.photoButton = config.screen.photoButton
-        machine.boomerangButton = config.boomerang.button
-        machine.library = config.screen.library
-        core = BoothCore(machine: machine, settings: Self.coreSettings(config, parts: parts), now: now,
+        core = BoothCore(machine: config.machine(outputPath: outputPath, orientation: parts.screen.orientation, cameras: cameraCount),
+                         settings: Self.coreSettings(config, parts: parts), now: now,
                          launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
                          microphone: parts.monitorsMicrophone && config.capture.microphone != .none,
                          hookBackoff: HookBackoff(first: parts.environment.hookBackoff ?? 10), cameras: cameraCount,
@@ -133,6 +110,7 @@ public final class Booth {
         outputPath = file
         storage = SingleFileStorage()
         shared = try BoothWorkers(outputLock: Locked(nil), clock: parts.clock, queues: parts.makeQueue)
+        cameras = Cameras([parts.camera], workers: shared, frames: frames, writer: activeWriter, inbox: inbox, events: parts.events)
         self.parts = parts
         now = parts.clock()
         core = BoothCore(machine: RecorderMachine(playing: file, orientation: parts.screen.orientation), now: now,
@@ -166,7 +144,9 @@ public final class Booth {
                 return .input(.launchFilesDone(storage.launchWork(rules, protected: Set(owed.map(\.name))), owed: owed))
             }
         }
-        if machine.playerFile == nil, parts.monitorsMicrophone, config.capture.microphone != .none { lookAtMicrophone() }
+        if machine.playerFile == nil, parts.monitorsMicrophone, config.capture.microphone != .none {
+            shared.lookAtMicrophone(config.capture.microphone, make: parts.makeMicrophone, inbox: inbox)
+        }
         if machine.playerFile == nil {
             tidyShares()
             showOverlay(config.video)
@@ -219,7 +199,7 @@ public final class Booth {
             needsDraw = true
         }
         stepPlayback()
-        stepReview()
+        needsDraw = player.stepReview(wanted: machine.reviewLoop, screen: screen, drawing: needsDraw)
         let model = core.shownModel(viewFacts, at: now)
         if needsDraw || model != draw.lastViewModel {
             do { try screen.render(model) } catch { Log.info("screen: \(error)") }
@@ -246,20 +226,12 @@ public final class Booth {
 
     /// The settings the core's rules read, from the configuration in force (a reload changes it).
     static func coreSettings(_ config: Configuration, parts: BoothParts) -> BoothCore.Settings {
-        BoothCore.Settings(idleTimeout: config.guest.idleTimeout, idleAction: config.guest.idleAction, attractAfter: config.guest.attractAfter,
-                           attractSlideshow: config.guest.attractSlideshow,
-                           encoder: config.video.encoder, autoEncoder: parts.autoEncoder?.name, shareSeconds: config.share.seconds,
-                           shares: config.share.folder != nil && config.share.urlTemplate != nil, metrics: config.service.metricsFile != nil,
-                           onTake: config.service.onTake, hookAttempts: config.service.hookAttempts,
-                           microphone: config.capture.microphone != .none, listensBetweenTakes: parts.monitorsMicrophone,
-                           maxDuration: config.limits.maxDuration, questions: config.guest.questions?.lines ?? [],
-                           questionOrder: config.guest.questionOrder, loudness: config.sound.loudness)
+        config.coreSettings(autoEncoder: parts.autoEncoder?.name, listensBetweenTakes: parts.monitorsMicrophone)
     }
 
     /// Stops the camera and returns the exit status.
     public func finish() -> Int32 {
-        let camera = camera
-        shared.cameraControl.sync { camera.stop() }
+        cameras.stopForExit()
         // logind's bus thread ends and is joined (it ends by itself without a system bus: a
         // finished thread nobody joined was ThreadSanitizer's "thread leak" at every exit).
         sleepInhibitor?.stop()
@@ -271,7 +243,7 @@ public final class Booth {
     var viewFacts: BoothCore.ViewFacts {
         let microphone = config.capture.microphone != .none
         return BoothCore.ViewFacts(
-            noCameraFound: parts.cameraNote != nil && !camera.isOpen, prompt: config.screen.prompt, microphoneMissing: self.microphone.missing,
+            noCameraFound: parts.cameraNote != nil && !camera.isOpen, prompt: config.screen.prompt,
             levels: microphone ? (meter.level(at: now), meter.level(at: now, window: 1_500_000_000)) : nil,
             wifi: config.share.wifiSSID.map { WiFiPayload.make(ssid: $0, password: config.share.wifiPassword) })
     }

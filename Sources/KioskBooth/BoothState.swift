@@ -1,5 +1,5 @@
 // The booth's state, in rooms: what its workers share with the UI thread, the take's, the drawing's,
-// the service link's, the microphone's and the player's. Each
+// the service link's and the player's. Each
 // is owned by the booth and changed on the UI thread only, except `BoothWorkers`, whose parts are
 // built for the threads that share them (its queues are the parts' executors: SerialQueues, threads of
 // their own, in the program).
@@ -79,6 +79,20 @@ struct Take {
     let startedAt: Int64
 }
 
+extension Take {
+    /// What its writer measured, for the core's turn (its time left, the slow disk, saving).
+    var measures: TakeMeasures {
+        TakeMeasures(elapsed: writer.elapsed, written: writer.bytesWritten, room: writer.bytesLeft, finishingFor: writer.finishingFor,
+                     syncWaited: writer.syncWaited, backlog: writer.videoWaiting, steppedDown: writer.steppedDown)
+    }
+
+    /// Where the missing pictures of its `result` went, with the camera's and the preview's drops counted now.
+    func drops(in result: RecordingResult, camera: Int, preview: Int) -> DropReport {
+        DropReport(result: result, cameraDropped: max(camera - cameraDropsAtStart, 0), stalls: ProcessStalls.shared.lengths(since: startedAt),
+                   previewLeft: previewYielded ? preview - previewDropsAtStart : nil)
+    }
+}
+
 /// The take's room: the one running, the one opening, and what outlives a take.
 struct TakeState {
     var current: Take?
@@ -86,8 +100,6 @@ struct TakeState {
     var number: Int?
     /// The photo being taken and the flash (`--photo-button`).
     var photo = PhotoState()
-    /// `--trim`: the part the next hand-over cuts the take to (`trimTake`, just before it).
-    var trim: TrimRange?
     /// The trimmer's pictures asked for last (a serial): those of an older request are dropped.
     var trimPictures = 0
 }
@@ -108,15 +120,6 @@ struct ServiceLink {
     /// SIGHUP's settings, accepted and waiting for the machine's `applyReload` (in ready); a newer
     /// reload replaces them.
     var pendingReload: Configuration?
-}
-
-/// The microphone as the launch found it (whether it listens and silence are the core's: MicrophoneRule).
-struct MicrophoneState {
-    /// The microphone the launch's look opened (its ALSA name, or `test`), for `ready`.
-    var name: String?
-    /// The microphone asked for did not open at launch (nor since, at a Start): the guest is told
-    /// the video will have no sound.
-    var missing = false
 }
 
 /// The player while the playing mode shows (its picture kept apart from the frozen frame), and the

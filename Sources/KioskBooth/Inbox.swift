@@ -17,13 +17,11 @@ public indirect enum BoothMessage: Sendable {
     case fileJobReported(FileJob, BoothMessage)
     /// The camera or microphone lost or found its device.
     case capture(CaptureEvent)
-    /// A report that is the core's input as it stands (a camera of the switch tried, the launch's
-    /// file work done, a hook's try ended, logind's PrepareForSleep, the parent gone).
+    /// A report that is the core's input as it stands (a camera of the switch tried, the microphone
+    /// looked at, the launch's file work done, a hook's try ended, logind's PrepareForSleep, the parent gone).
     case input(BoothCore.Input)
     /// The camera made its first attempt to open (the error, if its thread could not start).
     case cameraStarted(failure: String?)
-    /// The microphone was opened (and closed) at launch: its name, or why it did not open.
-    case microphoneTried(name: String?, failure: String?)
     /// The take's writer: it opened, could not start, or finalized the file.
     case take(TakeReport)
     /// A share folder (`--share-dir`) is written, or why not: the take's just used (`photo` nil),
@@ -44,7 +42,7 @@ extension BoothMessage {
     /// What the message is to the core's gate before `ready` (`BoothCore.admits`).
     var arrival: BoothCore.Arrival {
         switch self {
-        case .cameraStarted, .microphoneTried, .fileJobReported(_, .input(.launchFilesDone)): .awaited
+        case .cameraStarted, .input(.microphoneTried), .fileJobReported(_, .input(.launchFilesDone)): .awaited
         case .capture(.cameraLost), .capture(.cameraBack): .cameraReport
         case .input(.service(.sleep)): .sleep
         default: .other

@@ -2,6 +2,7 @@
 // signals and the machine's sleep, each read on a thread of its own and posted to the inbox.
 import FoundationEssentials
 import Glibc
+import KioskContract
 import KioskCore
 import KioskSleep
 import KioskSystem

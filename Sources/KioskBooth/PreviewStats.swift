@@ -3,6 +3,7 @@
 // at exit. Stderr, and only when asked, so the stdout contract (events only) is untouched.
 import FoundationEssentials
 import KioskCapture
+import KioskContract
 import KioskCore
 import KioskSystem
 

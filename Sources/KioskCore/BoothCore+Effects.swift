@@ -17,6 +17,19 @@ extension BoothCore {
         case focus
     }
 
+    /// The screen's part.
+    public enum ScreenEffect: Equatable, Sendable {
+        /// What shows changed without a machine action (the attract screen began or ended).
+        case redraw
+        /// The `tap` command at this point of the display: the screen routes it as a finger's touch,
+        /// `visible` the buttons it can press.
+        case tap(Point, visible: [Button])
+        /// The `focus` command at this point of the display: the screen maps it to the canvas (`focus`).
+        case focus(Point)
+        /// The `screenshot` command: the screen read back into a new file at `path`.
+        case screenshot(path: String)
+    }
+
     /// The `--on-take` hooks (BoothCore+Jobs).
     public enum HookEffect: Equatable, Sendable {
         /// The hook queue as it is now, to be saved (on the file worker); `thenRetention`: a hook
@@ -40,6 +53,9 @@ extension BoothCore {
 
     /// The file worker's jobs the core decides (BoothCore+Jobs, BoothCore+Share).
     public enum FileEffect: Equatable, Sendable {
+        /// A take opens (the machine's `startRecording`): of `kind`, in the interface's `orientation` at
+        /// its start, asking for `encoder`, under the guestbook's question `title`.
+        case openTake(orientation: Orientation, kind: TakeKind, encoder: VideoEncoderName, title: String?)
         /// The job the booth is posting is counted out as `job` (`filePosted`): its report comes
         /// back with it, and the exit waits for it.
         case post(FileJob)
@@ -55,6 +71,10 @@ extension BoothCore {
         /// `--loudness`: the finished take's leveled copy is made at `loudness` (LUFS) while the guest
         /// reviews it (an accepted video that was not lost), so the hand-over need not wait for it.
         case levelAhead(String, loudness: Double)
+        /// Use Video's hand-over (TakeStorage.handOver), cut to `trim` first and with a video's sound
+        /// set to `loudness` (LUFS) while the take keeps its marker; `protected`: the takes retention
+        /// keeps (their hooks are owed). It reports as `say(_, handOver: true)`.
+        case handOver(trim: TrimRange?, boomerang: Bool, loudness: Double?, protected: Set<String>)
     }
 
     /// What logind and systemd hear, and SIGTSTP's stop.

@@ -17,6 +17,8 @@ extension BoothCore {
         case touch(swallow: Bool, screen: Bool = true)
         /// A tap on the picture, not on a button, at this point of the canvas (BoothCore+Screen).
         case focus(Point)
+        /// A command from stdin or the control socket (`commanded`).
+        case command(Command)
         /// One turn of the loop, with what the take measured.
         case turn(Turn)
         /// The booth posts a job to the file worker: the core gives it its id (`.file(.post)`).
@@ -31,8 +33,8 @@ extension BoothCore {
         case reload(ReloadStep)
         /// A start of the camera in use ended (`failure`: why not; `open`: it is open now).
         case cameraStarted(failure: String?, open: Bool)
-        /// The microphone was looked at, at launch.
-        case microphoneTried(failure: String?)
+        /// The microphone opened as `name`, or did not (`failure`): at launch, or for a take.
+        case microphoneTried(name: String? = nil, failure: String?)
         /// The launch's file work: what it found, and the hooks a previous run still owed.
         case launchFilesDone([KioskEvent], owed: [HookQueue.Entry])
         /// The camera switch's try of camera `index` ended.
@@ -83,12 +85,31 @@ extension BoothCore {
         return effects
     }
 
+    /// A command: a guest's press, start, seek, pause or pick keeps the finished screen awake (a touch
+    /// off the screen; `state` does not); a tap is the screen's to route as a finger's touch, with the
+    /// buttons it can press before it (none while the controls are hidden: it pauses and brings them
+    /// back), unless it only woke the attract screen; a focus point and a screenshot are the screen's.
+    private mutating func commanded(_ command: Command) -> [Effect] {
+        switch command {
+        case let .tap(point):
+            let visible = pressable(at: now)
+            return touched(at: now, swallow: true) ? [] : [.screen(.tap(point, visible: visible))]
+        case let .focus(point): return [.screen(.focus(point))]
+        case let .screenshot(path): return [.screen(.screenshot(path: path))]
+        case .press, .start, .seek, .pause, .pick: _ = touched(at: now, swallow: false, screen: false)
+        case .rotate, .background, .foreground, .trim, .state, .quit: break
+        }
+        guard let event = command.event else { return [] }
+        return handle(event)
+    }
+
     private mutating func effects(of input: Input) -> [Effect] {
         switch input {
         case .start: return start()
         case let .event(event): return handle(event)
         case let .touch(swallow, screen): return touched(at: now, swallow: swallow, screen: screen) ? [.touchSpent] : []
         case let .focus(point): return focus(at: point)
+        case let .command(command): return commanded(command)
         case let .turn(facts): return turn(at: now, facts)
         case let .settings(settings):
             self.settings = settings
@@ -101,7 +122,7 @@ extension BoothCore {
         case let .say(done, handOver): return said(done, handOver: handOver)
         case let .reload(step): return reload(step)
         case let .cameraStarted(failure, open): return cameraStarted(failure: failure, open: open)
-        case let .microphoneTried(failure): return microphoneTried(failure: failure)
+        case let .microphoneTried(name, failure): return microphoneTried(name: name, failure: failure)
         case let .launchFilesDone(found, owed): return launchFilesDone(found, owed: owed, at: now)
         case let .cameraTried(index, attempt, name, label): return cameraTried(index, attempt, name: name, label: label, at: now)
         case let .hookOwed(entry): return hookOwed(entry, at: now)

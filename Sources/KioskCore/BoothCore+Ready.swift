@@ -59,9 +59,11 @@ extension BoothCore {
         return effects
     }
 
-    /// The microphone was opened and closed again at launch (`failure`: why it did not open).
-    mutating func microphoneTried(failure: String?) -> [Effect] {
-        opening(gate.microphoneTried(failure: failure))
+    /// The microphone opened as `name` (at launch, then closed again; or for a take), or did not
+    /// (`failure`: why). At launch it is what the gate waits for.
+    mutating func microphoneTried(name: String?, failure: String?) -> [Effect] {
+        (listener.name, listener.missing) = (name ?? listener.name, failure != nil)
+        return opening(gate.microphoneTried(failure: failure))
     }
 
     /// The launch's file work reported back (a file job): the events it found (takes recovered or
@@ -81,6 +83,6 @@ extension BoothCore {
             effects.append(.emit(.error(code: .microphoneUnavailable,
                                         message: "\(failure); takes are recorded without sound until it opens (it is tried again at each Start)")))
         }
-        return effects + [.ready]
+        return effects + [.ready(encoder: nextEncoder, microphone: settings.microphone && !listener.missing ? listener.name : "none")]
     }
 }

@@ -40,7 +40,7 @@ extension BoothCore {
     mutating func focus(at point: Point) -> [Effect] {
         guard machine.mode.live, !attracting, machine.cameraAvailable else { return [] }
         screen.focusBox = (point, now)
-        return [.camera(.focus), .redraw]
+        return [.camera(.focus), .screen(.redraw)]
     }
 
     /// How long the loop may sleep at `now` when nothing wakes it (a new frame and every inbox

@@ -21,10 +21,14 @@ public struct HandOver: Equatable, Sendable {
 }
 
 extension BoothCore {
-    /// The hand-over leaves no take of ours on disk.
-    mutating func handOverGoes() {
+    /// The hand-over leaves no take of ours on disk. It cuts the take to `trim`, levels a video's sound
+    /// to `--loudness`, says a boomerang as one, and keeps the takes whose hooks are owed from retention.
+    mutating func handOverGoes(trim: TrimRange?) -> FileEffect {
         handOver.ownOnDisk = false
         serviceCounts(handedOver: true)
+        let kind = handOver.lastKind
+        return .handOver(trim: trim, boomerang: kind == .boomerang, loudness: kind == .video ? settings.loudness : nil,
+                         protected: jobs.protectedTakes)
     }
 
     /// The machine's actions of the hand-over room: a discard says whether the take is this run's

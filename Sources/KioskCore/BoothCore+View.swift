@@ -16,18 +16,14 @@ extension BoothCore {
         public var noCameraFound: Bool
         /// `--prompt`, shown in ready.
         public var prompt: String?
-        /// The microphone asked for did not open (at launch, nor at a Start since).
-        public var microphoneMissing: Bool
         /// The meter: the loudest sound of the last 100 ms and of the last 1.5 s (dBFS); nil when no
         /// microphone is asked for.
         public var levels: (now: Double, held: Double)?
         /// The `WIFI:` payload of the booth's hotspot, for the share screen's first code.
         public var wifi: String?
 
-        public init(noCameraFound: Bool = false, prompt: String? = nil, microphoneMissing: Bool = false,
-                    levels: (now: Double, held: Double)? = nil, wifi: String? = nil) {
-            (self.noCameraFound, self.prompt, self.microphoneMissing) = (noCameraFound, prompt, microphoneMissing)
-            (self.levels, self.wifi) = (levels, wifi)
+        public init(noCameraFound: Bool = false, prompt: String? = nil, levels: (now: Double, held: Double)? = nil, wifi: String? = nil) {
+            (self.noCameraFound, self.prompt, self.levels, self.wifi) = (noCameraFound, prompt, levels, wifi)
         }
     }
 
@@ -42,7 +38,7 @@ extension BoothCore {
             model.question = (question, model.mode != .recording)
             model.prompt = nil
         }
-        if model.message == nil, model.mode == .ready, facts.microphoneMissing { model.message = .noMicrophone }
+        if model.message == nil, model.mode == .ready, listener.missing { model.message = .noMicrophone }
         if let levels = facts.levels, live {
             // In half-decibel steps: a level that wavers in the noise does not redraw the screen.
             model.microphoneLevel = ((levels.now * 2).rounded() / 2, (levels.held * 2).rounded() / 2)

@@ -14,7 +14,8 @@ public struct BoothCore: Sendable {
     /// Whether the core carries `action` out itself, never passing it to the booth (`.machine`).
     public static func keeps(_ action: RecorderAction) -> Bool {
         switch action {
-        case .switchCamera, .startShareClock, .startCountdownClock, .exit, .takePhoto, .discardTake, .shareTake: true
+        case .switchCamera, .startShareClock, .startCountdownClock, .exit, .takePhoto, .discardTake, .shareTake, .handOverTake,
+             .startRecording: true
         default: false
         }
     }
@@ -25,8 +26,9 @@ public struct BoothCore: Sendable {
         /// core carries out itself (`keeps`): the camera switch (it says `.camera(.tryCamera)`), the
         /// countdown's and the share screen's clocks (started at its turn), the exit (which waits
         /// for the outstanding work), the photo (`.photo(.take)`, once it counted the photo out), the
-        /// discard (`.file(.discard)`, saying whether the take is ours) and the share (which waits
-        /// for the hand-over: `.file(.writeShare)`).
+        /// discard (`.file(.discard)`, saying whether the take is ours), the take's start and hand-over
+        /// (`.file(.openTake)`, `.file(.handOver)`)
+        /// and the share (which waits for the hand-over: `.file(.writeShare)`).
         case machine(RecorderAction)
         /// The photo: the shutter, or a request no picture took withdrawn (PhotoWait).
         case photo(PhotoEffect)
@@ -34,13 +36,14 @@ public struct BoothCore: Sendable {
         case file(FileEffect)
         /// A line for the log (stderr).
         case log(String)
-        /// What shows changed without a machine action (the attract screen began or ended).
-        case redraw
+        /// The screen: drawn again, or a command's tap, focus point or screenshot for it.
+        case screen(ScreenEffect)
         /// An event the core says itself (a device's failure before `ready`, a camera failing later).
         case emit(KioskEvent)
-        /// `ready` goes out: the booth says it (with its devices' names and sizes, the encoder),
-        /// tells systemd, then handles what it held meanwhile, in the order it came.
-        case ready
+        /// `ready` goes out: the booth says it (with the camera's name and size, the encoder the next
+        /// take asks for, the microphone's name or `none`), tells systemd, then handles what it held
+        /// meanwhile, in the order it came.
+        case ready(encoder: VideoEncoderName, microphone: String?)
         /// The camera switch's steps (BoothCore+Cameras).
         case camera(CameraEffect)
         /// The touch only woke the attract screen: it presses nothing.
@@ -131,12 +134,8 @@ public struct BoothCore: Sendable {
 
         public init(take: TakeMeasures? = nil, openingWait: Double? = nil, lastSound: Int64? = nil,
                     stallAftermath: Bool = false, level: Double? = nil, reviewPlays: Bool = false) {
-            self.level = level
-            self.reviewPlays = reviewPlays
-            self.take = take
-            self.openingWait = openingWait
-            self.lastSound = lastSound
-            self.stallAftermath = stallAftermath
+            (self.take, self.openingWait, self.lastSound) = (take, openingWait, lastSound)
+            (self.stallAftermath, self.level, self.reviewPlays) = (stallAftermath, level, reviewPlays)
         }
     }
 
@@ -272,11 +271,12 @@ public struct BoothCore: Sendable {
             case .startShareClock:
                 clocks.asked.share = true
                 return []
-            case .startRecording:
+            case let .startRecording(orientation):
                 take.opening()
                 guestbook.takeBegins()
                 // The listening microphone closes first: the take opens the same device.
-                return listener.takeBegins() + [.machine(action)]
+                return listener.takeBegins()
+                    + [.file(.openTake(orientation: orientation, kind: machine.takeKind, encoder: nextEncoder, title: guestbook.take))]
             case let .emit(event):
                 return [.machine(.emit(guestbook.stamped(completed(event))))]
             case .startPlayback:
@@ -284,11 +284,10 @@ public struct BoothCore: Sendable {
                 // gives up first.
                 screen.controls.touched(at: now)
                 return slideshowYields() + [.machine(action)]
-            case .handOverTake:
+            case let .handOverTake(trim):
                 // The next guest is asked the next question (the take's own is kept for its outcome).
                 guestbook.handedOver()
-                handOverGoes()
-                return [.machine(.handOverTake)]
+                return [.file(handOverGoes(trim: trim))]
             case let .takePhoto(orientation):
                 guard !photo.busy else {
                     return [.emit(.error(code: .notAllowed, message: "'photo': the last photo is still being taken"))]
@@ -340,13 +339,13 @@ public struct BoothCore: Sendable {
             if idle.isDue(mode: machine.mode, paused: machine.playbackPaused, playerAlone: machine.playerFile != nil, at: now) {
                 effects.append(.log("idle for \(settings.idleTimeout) s: the take is reset (idle-action \(settings.idleAction.rawValue))"))
                 effects += handle(.idleReset(settings.idleAction))
-                effects.append(.redraw)
+                effects.append(.screen(.redraw))
             }
         }
         attract.after = settings.attractAfter
         if attract.look(eligible: machine.mode == .ready && !machine.exiting && machine.playerFile == nil, at: now) {
             if attract.showing { effects.append(.log("attract screen: \(settings.attractAfter) s without a touch")) }
-            effects.append(.redraw)
+            effects.append(.screen(.redraw))
         }
         if let end = clocks.shareEndsAt {
             if machine.mode != .sharing {

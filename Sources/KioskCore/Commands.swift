@@ -34,6 +34,26 @@ public enum Command: Equatable, Sendable {
         Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "trim", "state", "quit", "pick"]
 }
 
+extension Command {
+    /// The machine's event for the command (nil: the screen's: a tap, a focus point, a screenshot).
+    var event: RecorderEvent? {
+        switch self {
+        case let .press(button): .press(button)
+        case let .start(seconds): .start(countdown: seconds)
+        case let .rotate(o): .rotate(o)
+        case .background: .background
+        case .foreground: .foreground
+        case let .seek(position): .seek(position: position)
+        case let .trim(range): .trim(range)
+        case let .pause(paused): .pause(paused)
+        case .state: .stateQuery
+        case .quit: .quit
+        case let .pick(path): .pick(path: path)
+        case .tap, .focus, .screenshot: nil
+        }
+    }
+}
+
 /// Why a stdin line was not a command: becomes an `error` event, and nothing changes.
 public struct CommandError: Error, Equatable, Sendable {
     public let code: ErrorCode
@@ -151,19 +171,14 @@ public struct CommandParser: Sendable {
             return .success(.rotate(o))
         case "background": return .success(.background)
         case "foreground": return .success(.foreground)
-        case "tap":
+        case "tap", "focus":
             guard let x = raw.x, let y = raw.y, x.isFinite, y.isFinite else {
-                return .failure(bad("tap needs numbers \"x\" and \"y\" (display pixels)"))
+                return .failure(bad("\(name) needs numbers \"x\" and \"y\" (display pixels)"))
             }
-            return .success(.tap(Point(x: x, y: y)))
-        case "focus":
-            guard let x = raw.x, let y = raw.y, x.isFinite, y.isFinite else {
-                return .failure(bad("focus needs numbers \"x\" and \"y\" (display pixels)"))
-            }
-            return .success(.focus(Point(x: x, y: y)))
-        case "screenshot":
-            guard let path = raw.path, !path.isEmpty else { return .failure(bad("screenshot needs \"path\"")) }
-            return .success(.screenshot(path: path))
+            return .success(name == "tap" ? .tap(Point(x: x, y: y)) : .focus(Point(x: x, y: y)))
+        case "screenshot", "pick":
+            guard let path = raw.path, !path.isEmpty else { return .failure(bad("\(name) needs \"path\"")) }
+            return .success(name == "pick" ? .pick(path: path) : .screenshot(path: path))
         case "seek":
             guard let position = raw.position, position.isFinite, position >= 0 else {
                 return .failure(bad("seek needs \"position\": seconds from the start, 0 or more"))
@@ -177,9 +192,6 @@ public struct CommandParser: Sendable {
             return .success(.trim(TrimRange(start: start, end: end)))
         case "state": return .success(.state)
         case "quit": return .success(.quit)
-        case "pick":
-            guard let path = raw.path, !path.isEmpty else { return .failure(bad("pick needs \"path\"")) }
-            return .success(.pick(path: path))
         default:
             return .failure(CommandError(
                 code: .unknownCommand,
@@ -192,45 +204,5 @@ public struct CommandParser: Sendable {
     /// Enough of a bad line to recognise it in a message, not a whole megabyte of it.
     private func clip(_ line: String) -> String {
         line.count <= 120 ? line : String(line.prefix(120)) + "…"
-    }
-}
-
-/// Cuts stdin's bytes into command lines of at most `limit` bytes. A longer line is reported once,
-/// as soon as it passes the limit, and the rest of it (up to its newline) is dropped: a parent
-/// that sends a 100 MiB line costs 64 KiB, not 100 MiB.
-public struct CommandLineSplitter: Sendable {
-    public enum Piece: Equatable, Sendable {
-        case line(String)
-        /// A line longer than the limit (its first `limit` bytes were seen).
-        case overlong
-    }
-
-    public let limit: Int
-    private var pending: [UInt8] = []
-    private var discarding = false
-
-    public init(limit: Int = 64 << 10) { self.limit = limit }
-
-    /// The lines (without their LF or CRLF) that `bytes` completes, in order.
-    public mutating func feed(_ bytes: some Collection<UInt8>) -> [Piece] {
-        var pieces: [Piece] = []
-        for byte in bytes {
-            if byte == 10 {
-                if !discarding {
-                    if pending.last == 13 { pending.removeLast() }
-                    pieces.append(.line(String(decoding: pending, as: UTF8.self)))
-                }
-                pending.removeAll(keepingCapacity: true)
-                discarding = false
-            } else if !discarding {
-                pending.append(byte)
-                if pending.count > limit {
-                    pieces.append(.overlong)
-                    pending.removeAll()
-                    discarding = true
-                }
-            }
-        }
-        return pieces
     }
 }

@@ -14,6 +14,10 @@ public struct MicrophoneRule: Sendable {
     public static let floor = -100.0
     /// The meter's level as the last turn measured it (dBFS), for `state`.
     public private(set) var level = MicrophoneRule.floor
+    /// The microphone the launch's look opened (for `ready`), and whether the one asked for has not
+    /// opened (at launch, nor at a Start since): the guest is told the video will have no sound.
+    var name: String?
+    public internal(set) var missing = false
 
     public init() {}
 

@@ -93,7 +93,6 @@ public enum RecorderEvent: Equatable, Sendable {
     case shareTimedOut
     /// `{"command":"pick","path":P}` or a tap on a cell of the library: that take's review.
     case pick(path: String)
-    /// The file worker listed the library's takes (newest first, those that decode).
     /// The library's takes (the newest that decode) and how many older ones it leaves out.
     case libraryListed([LibraryEntry], leftOut: Int = 0)
 }
@@ -124,11 +123,10 @@ public enum RecorderAction: Equatable, Sendable {
     case discardTake
     /// Use Video: give the take to the parent (in a loop session under a name of its own, so the
     /// next guest's Start cannot delete it) and report its path with
-    /// `videoRecorderDidFinishRecordingVideoWithOutputPath`. The parent then owns the file.
-    case handOverTake
-    /// `--trim`: the hand-over that follows cuts the take to this part first (TakeTrim, on the
-    /// file worker); its outcome event says `trimmed` and the delivered `duration`.
-    case trimTake(TrimRange)
+    /// `videoRecorderDidFinishRecordingVideoWithOutputPath`. The parent then owns the file. `trim`
+    /// (`--trim`): the take is cut to this part first (TakeTrim, on the file worker); its outcome
+    /// event says `trimmed` and the delivered `duration`.
+    case handOverTake(trim: TrimRange? = nil)
     /// `--share-dir`: after the hand-over, write the take's share folder (on the file worker) and
     /// answer with `takeShared` or `shareFailed`.
     case shareTake

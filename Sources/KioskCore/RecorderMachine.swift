@@ -365,8 +365,7 @@ public struct RecorderMachine: Equatable, Sendable {
             trim = nil
             actions.append(.discardTake)
         case (.useVideo, _):
-            if let trim { actions.append(.trimTake(trim)) }
-            actions.append(.handOverTake)
+            actions.append(.handOverTake(trim: trim))
             // With sharing the session's end waits for the share screen's.
             if shares {
                 state = .sharing(link: nil)

@@ -45,6 +45,31 @@ struct BoothCoreHandOverTests {
         #expect(!core.handOver.ownOnDisk)
     }
 
+    @Test("Use Video's hand-over is the core's file job: the trim the guest kept, a video's loudness (never a boomerang's), a boomerang said as one, and the takes whose hooks are owed kept from retention", arguments: [
+        // (the take's kind, --loudness, the trim asked for, a hook owed, the hand-over said)
+        (TakeKind.video, Double?.none, TrimRange?.none, String?.none, BoothCore.FileEffect.handOver(trim: nil, boomerang: false, loudness: nil, protected: [])),
+        (.video, -16, nil, nil, .handOver(trim: nil, boomerang: false, loudness: -16, protected: [])),
+        (.boomerang, -16, nil, nil, .handOver(trim: nil, boomerang: true, loudness: nil, protected: [])),
+        (.video, nil, TrimRange(start: 1, end: 3), nil, .handOver(trim: TrimRange(start: 1, end: 3), boomerang: false, loudness: nil, protected: [])),
+        (.video, nil, nil, "/t/old.mov", .handOver(trim: nil, boomerang: false, loudness: nil, protected: ["old.mov"])),
+    ])
+    func handOverSays(kind: TakeKind, loudness: Double?, trim: TrimRange?, owed: String?, said: BoothCore.FileEffect) {
+        var machine = RecorderMachine(session: .loop, outputPath: Self.out, orientation: .landscapeRight, trims: true)
+        _ = machine.start()
+        _ = machine.handle(.press(.start))
+        _ = machine.handle(.recordingStarted(outputPath: Self.out))
+        _ = machine.handle(.press(.stop))
+        var core = BoothCore(machine: machine, settings: BoothCore.Settings(onTake: "upload", loudness: loudness), now: 0)
+        if let owed { _ = core.handle(.hookOwed(HookQueue.Entry(path: owed, duration: 1)), at: 0) }
+        var take = Fixture.goodTake
+        take.kind = kind
+        _ = core.handle(.event(.recordingFinished(take)), at: 1)
+        if let trim { _ = core.handle(.event(.trim(trim)), at: 2) }
+        let used = core.handle(.event(.press(.useVideo)), at: 3)
+        #expect(used.filter { if case .file(.handOver) = $0 { true } else { false } } == [.file(said)], "\(used)")
+        #expect(!used.contains { if case .machine(.handOverTake) = $0 { true } else { false } }, "\(used)")
+    }
+
     /// What the share room said, in order: a share folder to write, a hook's try (its take, its
     /// share token), the machine's `shareFailed` error.
     static func said(_ effects: [BoothCore.Effect]) -> [String] {

@@ -104,7 +104,7 @@ struct BoothCoreScreenRulesTests {
     func focus(from: Fixture, focuses: Bool) {
         var core = Self.core(from)
         let said = core.handle(.focus(Point(x: 1, y: 2)), at: 0)
-        #expect(said == (focuses ? [.camera(.focus), .redraw] : []), "\(from): \(said)")
+        #expect(said == (focuses ? [.camera(.focus), .screen(.redraw)] : []), "\(from): \(said)")
     }
 
     @Test("no focus on the attract screen: its first touch only wakes it")
@@ -113,6 +113,44 @@ struct BoothCoreScreenRulesTests {
         _ = core.handle(.turn(BoothCore.Turn()), at: 61_000 * Self.ms)
         #expect(core.attracting)
         #expect(core.handle(.focus(Point(x: 1, y: 2)), at: 61_001 * Self.ms).isEmpty)
+    }
+
+    @Test("a command: the machine's event, or the screen's part (a tap, a focus point, a screenshot); a guest's press, start, seek, pause or pick keeps the finished screen awake, the rest do not", arguments: [
+        // (the command, the machine's event, it keeps the finished screen awake, the screen's part)
+        (Command.press(.start), RecorderEvent?.some(.press(.start)), true, BoothCore.ScreenEffect?.none),
+        (.start(countdown: 2), .start(countdown: 2), true, nil),
+        (.seek(position: 1), .seek(position: 1), true, nil),
+        (.pause(true), .pause(true), true, nil),
+        (.pick(path: "/t/a.mov"), .pick(path: "/t/a.mov"), true, nil),
+        (.state, .stateQuery, false, nil),
+        (.rotate(.portrait), .rotate(.portrait), false, nil),
+        (.trim(TrimRange(start: 0, end: 1)), .trim(TrimRange(start: 0, end: 1)), false, nil),
+        (.background, .background, false, nil), (.foreground, .foreground, false, nil), (.quit, .quit, false, nil),
+        (.focus(Point(x: 1, y: 2)), nil, false, .focus(Point(x: 1, y: 2))),
+        (.screenshot(path: "/tmp/s.bmp"), nil, false, .screenshot(path: "/tmp/s.bmp")),
+    ])
+    func command(_ command: Command, event: RecorderEvent?, keepsAwake: Bool, screen: BoothCore.ScreenEffect?) {
+        #expect(command.event == event)
+        var core = BoothCore(machine: Fixture.finished.make(session: .loop), settings: BoothCore.Settings(idleTimeout: 10), now: 0)
+        _ = core.handle(.turn(BoothCore.Turn()), at: 0)
+        let said = core.handle(.command(command), at: 8 * BoothCore.second)
+        #expect(said.compactMap { if case let .screen(part) = $0 { part } else { nil } } == (screen.map { [$0] } ?? []), "\(said)")
+        guard command != .quit, command != .background else { return }
+        let later = core.handle(.turn(BoothCore.Turn()), at: 12 * BoothCore.second)
+        #expect(later.contains(.log("idle for 10.0 s: the take is reset (idle-action discard)")) == !keepsAwake, "\(later)")
+    }
+
+    @Test("the tap command: routed by the screen with the buttons it can press before it (none while a take plays untouched: it pauses and brings them back); on the attract screen it only wakes it")
+    func tapCommand() {
+        let at = Point(x: 1, y: 2)
+        var playing = Self.core(.playing)
+        #expect(playing.handle(.command(.tap(at)), at: 1_000 * Self.ms) == [.screen(.tap(at, visible: playing.machine.visibleButtons))])
+        #expect(playing.handle(.command(.tap(at)), at: 5_000 * Self.ms) == [.screen(.tap(at, visible: []))])
+        var ready = Self.core(.ready)
+        _ = ready.handle(.turn(BoothCore.Turn()), at: 61_000 * Self.ms)
+        #expect(ready.handle(.command(.tap(at)), at: 61_001 * Self.ms).isEmpty)
+        #expect(!ready.attracting)
+        #expect(ready.handle(.command(.tap(at)), at: 61_002 * Self.ms) == [.screen(.tap(at, visible: ready.machine.visibleButtons))])
     }
 
     @Test("the loop sleeps 8 ms while something moves by itself (the player, the countdown, the focus box, the attract screen, the flash), else 33 ms", arguments: [
@@ -147,7 +185,46 @@ struct BoothCoreAdmissionTests {
         #expect(core.admits(arrival) == before)
         _ = core.handle(.cameraStarted(failure: nil, open: true), at: 1)
         #expect(core.admits(arrival) == before, "the gate still waits for the microphone")
-        #expect(core.handle(.microphoneTried(failure: nil), at: 2).contains(.ready))
+        #expect(core.handle(.microphoneTried(failure: nil), at: 2).contains(.ready(encoder: .libx264, microphone: "none")), "auto resolved to nothing: libx264")
         #expect(core.admits(arrival) == .handle)
+    }
+
+    @Test("a Start opens the take as the core says: its kind, the orientation at its start, the encoder the next take asks for (auto as resolved at launch: here nothing, so libx264; libx264 after one stalled), the guestbook's question", arguments: [
+        // (the button, the encoder asked for, an earlier take's encoder stalled, the questions; the take opened)
+        (Button.start, VideoEncoderName.auto, false, [String](), BoothCore.FileEffect.openTake(orientation: .landscapeRight, kind: .video, encoder: .libx264, title: nil)),
+        (.boomerang, .vaapi, false, ["Hi?"], .openTake(orientation: .landscapeRight, kind: .boomerang, encoder: .vaapi, title: "Hi?")),
+        (.start, .vaapi, true, [], .openTake(orientation: .landscapeRight, kind: .video, encoder: .libx264, title: nil)),
+    ])
+    func openTake(button: Button, encoder: VideoEncoderName, stalled: Bool, questions: [String], opens: BoothCore.FileEffect) {
+        var machine = RecorderMachine(session: .loop, outputPath: "/tmp/x.mov", orientation: .landscapeRight)
+        machine.boomerangButton = true
+        var core = BoothCore(machine: machine, settings: BoothCore.Settings(encoder: encoder, questions: questions), now: 0)
+        _ = core.handle(.start, at: 0)
+        _ = core.handle(.cameraStarted(failure: nil, open: true), at: 0)
+        if stalled {
+            let take = RecordingResult(outputPath: "/tmp/x.mov", duration: 1, bytes: 1, reason: .error, success: false, encoder: "h264_vaapi", encoderStalled: true)
+            _ = core.handle(.event(.recordingFinished(take)), at: 0)
+        }
+        let said = core.handle(.event(.press(button)), at: 1)
+        #expect(said.filter { if case .file(.openTake) = $0 { true } else { false } } == [.file(opens)], "\(said)")
+        #expect(!said.contains { if case .machine(.startRecording) = $0 { true } else { false } }, "\(said)")
+    }
+
+    @Test("ready names the encoder and the microphone the launch's look opened, or none (none asked for, or it did not open: the guest is told); a microphone that opens for a take since clears the note", arguments: [
+        // (a microphone asked for, the launch's look: the name it opened, why it did not; what ready names)
+        (true, "hw:1" as String?, String?.none, "hw:1" as String?),
+        (true, nil, "busy", "none"),
+        (false, nil, nil, "none"),
+    ])
+    func readyNames(asked: Bool, name: String?, failure: String?, said: String?) {
+        var core = BoothCore(machine: RecorderMachine(session: .loop, outputPath: "/tmp/x.mov", orientation: .landscapeRight),
+                             settings: BoothCore.Settings(encoder: .libx264, microphone: asked), now: 0, microphone: true)
+        _ = core.handle(.start, at: 0)
+        _ = core.handle(.cameraStarted(failure: nil, open: true), at: 1)
+        let ready = core.handle(.microphoneTried(name: name, failure: failure), at: 2)
+        #expect(ready.last == .ready(encoder: .libx264, microphone: said), "\(ready)")
+        #expect((core.viewModel(BoothCore.ViewFacts(), at: 3).message == .noMicrophone) == (failure != nil))
+        _ = core.handle(.microphoneTried(name: "hw:1", failure: nil), at: 4)
+        #expect(core.viewModel(BoothCore.ViewFacts(), at: 5).message != .noMicrophone, "the take's microphone opened")
     }
 }

@@ -60,7 +60,7 @@ struct BoothCoreTests {
             return nil
         }
         #expect(counts == ["0.5:3", "1.5:2", "2.5:1"])
-        let starts = said.filter { if case .machine(.startRecording) = $0.effect { true } else { false } }.map(\.at)
+        let starts = said.filter { if case .file(.openTake) = $0.effect { true } else { false } }.map(\.at)
         #expect(starts == [3.5])
         #expect(core.machine.mode == .recording)
     }
@@ -101,7 +101,7 @@ struct BoothCoreTests {
     func attract() {
         var core = BoothCore(machine: Self.machine(), settings: BoothCore.Settings(attractAfter: 5), now: 0)
         var said = Self.run(&core, from: 0, to: 7)
-        #expect(said == [Said(at: 5, effect: .log("attract screen: 5.0 s without a touch")), Said(at: 5, effect: .redraw)])
+        #expect(said == [Said(at: 5, effect: .log("attract screen: 5.0 s without a touch")), Said(at: 5, effect: .screen(.redraw))])
         #expect(core.attracting)
         said = Self.run(&core, from: 7, to: 12.5, touches: [7, 8])
         // The first touch is spent on waking it; the second presses as usual; no turn says more.
@@ -220,7 +220,7 @@ struct BoothCoreTests {
                 let lost = !core.machine.cameraAvailable
                 carryOut(core.cameraStarted(failure: failure, open: failure == nil))
                 if lost && core.machine.cameraAvailable { out.append("cameraBack") }
-            case let .microphone(failure): carryOut(core.microphoneTried(failure: failure))
+            case let .microphone(failure): carryOut(core.microphoneTried(name: nil, failure: failure))
             case .launchDone:
                 // As the booth's file job: posted, its report counted done as it is taken.
                 let job = core.filePosted()

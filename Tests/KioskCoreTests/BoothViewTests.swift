@@ -13,8 +13,9 @@ struct BoothViewTests {
 
     @Test("the facts: the prompt only in ready, no microphone said in ready, no camera found for a lost auto camera, the meter in half-decibel steps only live")
     func facts() {
-        let ready = Self.core(.ready)
-        let facts = BoothCore.ViewFacts(prompt: "Smile", microphoneMissing: true, levels: (-20.26, -10.74))
+        var ready = Self.core(.ready)
+        _ = ready.handle(.microphoneTried(failure: "busy"), at: 0)
+        let facts = BoothCore.ViewFacts(prompt: "Smile", levels: (-20.26, -10.74))
         let model = ready.viewModel(facts, at: 0)
         #expect(model.prompt == "Smile" && model.message == .noMicrophone)
         #expect(model.microphoneLevel?.now == -20.5 && model.microphoneLevel?.peak == -10.5)
@@ -31,7 +32,7 @@ struct BoothViewTests {
         let ms: Int64 = 1_000_000
         let facts = BoothCore.ViewFacts()
         var ready = Self.core(.ready)
-        #expect(ready.handle(.focus(Point(x: 10, y: 20)), at: 100 * ms) == [.camera(.focus), .redraw])
+        #expect(ready.handle(.focus(Point(x: 10, y: 20)), at: 100 * ms) == [.camera(.focus), .screen(.redraw)])
         #expect(ready.viewModel(facts, at: 100 * ms).focusBox?.progress == 0)
         #expect(ready.viewModel(facts, at: 600 * ms).focusBox?.progress == 0.5)
         #expect(ready.viewModel(facts, at: 1_099 * ms).focusBox != nil)

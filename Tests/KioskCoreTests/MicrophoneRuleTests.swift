@@ -20,7 +20,7 @@ struct MicrophoneRuleTests {
         #expect(Self.listens(core.handle(.turn(BoothCore.Turn()), at: 0)) == [true])
         #expect(Self.listens(core.handle(.turn(BoothCore.Turn()), at: Self.s)).isEmpty, "said once")
         let start = core.handle(.event(.press(.start)), at: 2 * Self.s)
-        let closes = start.firstIndex(of: .listen(false)), asks = start.firstIndex { if case .machine(.startRecording) = $0 { true } else { false } }
+        let closes = start.firstIndex(of: .listen(false)), asks = start.firstIndex { if case .file(.openTake) = $0 { true } else { false } }
         #expect(closes != nil && asks != nil && closes! < asks!, "\(start)")
         // The take runs: no listening; it ends and is retaken: listening again in ready.
         #expect(Self.listens(core.handle(.turn(BoothCore.Turn(take: TakeMeasures(elapsed: 1))), at: 3 * Self.s)).isEmpty)

@@ -72,7 +72,7 @@ struct QuestionsTests {
         _ = core.handle(.event(.press(.stop)), at: 8)
         _ = core.handle(.event(.recordingFinished(result)), at: 9)
         let used = core.handle(.event(.press(.useVideo)), at: 10)
-        #expect(used.contains(.machine(.handOverTake)))
+        #expect(used.contains(.file(.handOver(trim: nil, boomerang: false, loudness: nil, protected: []))))
         #expect(core.guestbook.current == "two" && core.guestbook.take == "one")
         #expect(core.guestbook.stamped(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: "/t/1.mov"))
                 == .asked(.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: "/t/1.mov"), question: "one"), "the outcome: the take's")

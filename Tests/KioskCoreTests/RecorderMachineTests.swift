@@ -243,8 +243,8 @@ let table: [String: Expectation] = [
     "stopping/parentGone": .init(actions: [.stopCamera], mode: .recording),
     // finished
     "finished/press(retake)": .init(actions: [.discardTake, .startCamera], mode: .ready),
-    "finished/press(useVideo)": .init(actions: [.handOverTake, .exit(code: 0)], mode: .finished),
-    "finished/idleReset": .init(actions: [.emit(.idleReset(action: .use)), .handOverTake, .exit(code: 0)], mode: .finished),
+    "finished/press(useVideo)": .init(actions: [.handOverTake(), .exit(code: 0)], mode: .finished),
+    "finished/idleReset": .init(actions: [.emit(.idleReset(action: .use)), .handOverTake(), .exit(code: 0)], mode: .finished),
     "finished/press(playVideo)": .init(actions: [.startPlayback(path: out), .emit(.playbackStarted(path: out))], mode: .playing),
     "finished/stateQuery": .init(actions: [.emit(.state(mode: "finished", timer: "00:03", buttons: [.retake, .useVideo, .playVideo], orientation: .landscapeRight))], mode: .finished),
     "finished/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .finished),
@@ -260,7 +260,7 @@ let table: [String: Expectation] = [
     "finishedFailed/parentGone": .init(actions: [.exit(code: 0)], mode: .finished),
     // playing
     "playing/press(closePlayer)": .init(actions: [.stopPlayback, .emit(.playbackFinished(reason: .closed))], mode: .finished),
-    "playing/idleReset": .init(actions: [.emit(.idleReset(action: .use)), .stopPlayback, .emit(.playbackFinished(reason: .closed)), .handOverTake, .exit(code: 0)], mode: .finished),
+    "playing/idleReset": .init(actions: [.emit(.idleReset(action: .use)), .stopPlayback, .emit(.playbackFinished(reason: .closed)), .handOverTake(), .exit(code: 0)], mode: .finished),
     "playing/background": .init(actions: [.setPlaybackPaused(true)], mode: .playing),
     "playing/playbackEnded": .init(actions: [.emit(.playbackFinished(reason: .end))], mode: .finished),
     "playing/togglePause": .init(actions: [.setPlaybackPaused(true)], mode: .playing),
@@ -397,11 +397,11 @@ struct RecorderMachineShareTests {
     @Test("Use Video hands the take over, then asks for its share folder; the share screen shows Done and, once written, the QR code's address")
     func useVideoShares() {
         var m = Fixture.finished.make(session: .loop)
-        #expect(m.handle(.press(.useVideo)) == [.handOverTake, .startCamera])  // not sharing: no share screen
+        #expect(m.handle(.press(.useVideo)) == [.handOverTake(), .startCamera])  // not sharing: no share screen
         var s = RecorderMachine(session: .loop, outputPath: out, orientation: .landscapeRight, shares: true)
         _ = s.start()
         for event: RecorderEvent in [.press(.start), .recordingStarted(outputPath: out), .press(.stop), .recordingFinished(Fixture.goodTake)] { _ = s.handle(event) }
-        #expect(s.handle(.press(.useVideo)) == [.handOverTake, .shareTake])
+        #expect(s.handle(.press(.useVideo)) == [.handOverTake(), .shareTake])
         #expect(s.mode == .sharing && s.visibleButtons == [.done] && s.viewModel.share == ShareScreen(url: nil))
         _ = s.handle(.takeShared(sharedLink))
         #expect(s.viewModel.share == ShareScreen(url: sharedLink.url))
@@ -429,7 +429,7 @@ struct RecorderMachineShareTests {
         var used = RecorderMachine(session: .once, outputPath: out, orientation: .landscapeRight, shares: true)
         _ = used.start()
         for event: RecorderEvent in [.press(.start), .recordingStarted(outputPath: out), .press(.stop), .recordingFinished(Fixture.goodTake)] { _ = used.handle(event) }
-        #expect(used.handle(.idleReset(.use)) == [.emit(.idleReset(action: .use)), .handOverTake, .shareTake])
+        #expect(used.handle(.idleReset(.use)) == [.emit(.idleReset(action: .use)), .handOverTake(), .shareTake])
         #expect(used.mode == .sharing && !used.exiting)
     }
 }
@@ -578,10 +578,10 @@ struct RecorderMachineSeedTests {
     @Test("Use Video reports the path: once exits; loop hands the take over and returns to ready with the camera")
     func useVideo() {
         var once = Fixture.finished.make(session: .once)
-        #expect(once.handle(.press(.useVideo)) == [.handOverTake, .exit(code: 0)])
+        #expect(once.handle(.press(.useVideo)) == [.handOverTake(), .exit(code: 0)])
         #expect(once.handle(.stateQuery) == [], "nothing after exit")
         var loop = Fixture.finished.make(session: .loop)
-        #expect(loop.handle(.press(.useVideo)) == [.handOverTake, .startCamera])
+        #expect(loop.handle(.press(.useVideo)) == [.handOverTake(), .startCamera])
         #expect(loop.mode == .ready && loop.visibleButtons == [.cancel, .start] && loop.timerText == "00:00")
     }
 
@@ -665,13 +665,13 @@ struct RecorderMachineSeedTests {
         plain.session = .once
         var m = Fixture.finished.make(session: .loop)
         _ = m.handle(.reload(plain))
-        #expect(m.handle(.press(.useVideo)) == [.handOverTake, .applyReload, .startCamera])
+        #expect(m.handle(.press(.useVideo)) == [.handOverTake(), .applyReload, .startCamera])
         #expect(m.session == .once)
         // Now in once: the next outcome exits.
         #expect(m.handle(.press(.cancel)) == [.emit(.videoRecorderDidCancelRecordingVideo), .stopCamera, .exit(code: 0)])
         var n = Fixture.finished.make()
         _ = n.handle(.reload(reloaded))
-        #expect(n.handle(.press(.useVideo)) == [.handOverTake, .exit(code: 0)])
+        #expect(n.handle(.press(.useVideo)) == [.handOverTake(), .exit(code: 0)])
         // On the way out a reload is ignored; the player alone has nothing to reload.
         var leaving = Fixture.recording.make()
         _ = leaving.handle(.terminate(signal: "SIGTERM"))

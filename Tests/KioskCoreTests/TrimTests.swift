@@ -55,7 +55,7 @@ struct TrimTests {
         var m = Self.finished()
         #expect(m.handle(.trim(TrimRange(start: 1, end: 4))) == [])
         #expect(Self.stateTrim(&m) == TrimRange(start: 1, end: 4))
-        #expect(m.handle(.press(.useVideo)) == [.trimTake(TrimRange(start: 1, end: 4)), .handOverTake, .exit(code: 0)])
+        #expect(m.handle(.press(.useVideo)) == [.handOverTake(trim: TrimRange(start: 1, end: 4)), .exit(code: 0)])
     }
 
     @Test("a trim too short or outside the take: badCommand, the trim as it was; the whole take is no trim")
@@ -70,7 +70,7 @@ struct TrimTests {
         }
         _ = m.handle(.trim(TrimRange(start: 0, end: 6.2)))
         #expect(Self.stateTrim(&m) == nil)
-        #expect(m.handle(.press(.useVideo)) == [.handOverTake, .exit(code: 0)])
+        #expect(m.handle(.press(.useVideo)) == [.handOverTake(), .exit(code: 0)])
     }
 
     @Test("the trim goes with its take: Retake, the next take in a loop session; refused in the player, after a failed take and without --trim")
@@ -84,12 +84,12 @@ struct TrimTests {
         _ = m.handle(.recordingFinished(Self.take))
         #expect(Self.stateTrim(&m) == nil)
         _ = m.handle(.trim(TrimRange(start: 2, end: 3)))
-        #expect(m.handle(.press(.useVideo)) == [.trimTake(TrimRange(start: 2, end: 3)), .handOverTake, .startCamera])
+        #expect(m.handle(.press(.useVideo)) == [.handOverTake(trim: TrimRange(start: 2, end: 3)), .startCamera])
         _ = m.handle(.press(.start))
         _ = m.handle(.recordingStarted(outputPath: out))
         _ = m.handle(.press(.stop))
         _ = m.handle(.recordingFinished(Self.take))
-        #expect(m.handle(.press(.useVideo)) == [.handOverTake, .startCamera], "the last take's trim is not this one's")
+        #expect(m.handle(.press(.useVideo)) == [.handOverTake(), .startCamera], "the last take's trim is not this one's")
 
         var playing = Self.finished()
         _ = playing.handle(.press(.playVideo))

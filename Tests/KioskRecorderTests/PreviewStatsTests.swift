@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import KioskTestSupport
+import KioskContract
 import KioskCore
 
 @Suite("kiosk-recorder preview stats (KIOSK_STATS)")

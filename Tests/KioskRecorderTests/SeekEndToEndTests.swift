@@ -6,6 +6,7 @@
 // The window is portrait (480x960): a landscape picture, aspect-fit, then lies between the panels,
 // so its stamp band (its top sixteenth) is read clear of the overlay.
 import Foundation
+import KioskContract
 import KioskCore
 import KioskTestSupport
 import Testing
