@@ -33,11 +33,12 @@ extension Booth {
         for effect in effects {
             switch effect {
             case let .machine(action): perform(action)
-            case let .photo(.take(orientation, job)): takePhoto(orientation: orientation, job: job)
+            case let .photo(.take(orientation, job, written)): takePhoto(orientation: orientation, job: job, written: written)
             case let .photo(.withdraw(job)): withdrawPhoto(job)
             case let .file(.post(job)): post(job)
             case let .file(.discard(own)): discardTake(own: own)
             case let .file(.writeShare(take, question, loops)): writeShare(of: take, question: question, loops: loops)
+            case let .file(.sharePhoto(path, size)): sharePhoto(path, size: size)
             case let .file(.trimPictures(path)): askTrimPictures(of: path)
             case let .file(.levelAhead(path, loudness)): levelAhead(path, to: loudness)
             case let .log(line): Log.info(line)
@@ -49,7 +50,7 @@ extension Booth {
             case .camera(.focus): camera.triggerFocus()
             case let .hook(.save(text, thenRetention)): saveHooks(text, thenRetention: thenRetention)
             case let .hook(.run(run, queue)): runHook(run, queue: queue)
-            case .hook(.stop): stopRunningHook()
+            case .hook(.stop): shared.hooks.stop()
             case .touchSpent: break
             case let .listen(wanted): listen(wanted)
             case .service(.readConfiguration): readConfigurationFile()
@@ -121,10 +122,7 @@ extension Booth {
         case let .applyOrientation(orientation):
             screen.setOrientation(orientation)
         case .applyReload:
-            if let configuration = service.pendingReload {
-                service.pendingReload = nil
-                apply(configuration)
-            }
+            if let configuration = shared.reader.takeAccepted() { apply(configuration) }
         case let .emit(event):
             events.emit(event)
         }
@@ -150,12 +148,12 @@ extension Booth {
         dropTrimPictures()
         // A boomerang has no sound to level; its outcome says its kind (the core's, of the last take).
         let kind = core.handOver.lastKind
-        let (loudness, ahead, boomerang) = (kind == .video ? config.sound.loudness : nil, shared.leveledAhead, kind == .boomerang)
+        let (loudness, leveling, boomerang) = (kind == .video ? config.sound.loudness : nil, shared.leveling, kind == .boomerang)
         onFiles(handOver: true) {
             // The cut and the loudness first, while the take still has its marker: a kill during
             // either leaves the whole take.
-            let cut = trim.map { Booth.cut(output, to: $0) }
-            let level = loudness.map { Booth.level(output, to: $0, ahead: ahead, cut: cut != nil) }
+            let cut = trim.map { TakeCut.cut(output, to: $0) }
+            let level = loudness.map { leveling.level(output, to: $0, cut: cut != nil) }
             let failures = [cut?.failure, level?.failure].compactMap { $0 }
             return failures + storage.handOver(output, number: number, rename: rename, rules: rules, protected: protected).map { event in
                 let trimmed = cut?.done.map(event.trimmed) ?? event

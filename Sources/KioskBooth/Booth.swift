@@ -27,6 +27,7 @@
 // loop: a loop that stops turning gets the service restarted.
 import FoundationEssentials
 import KioskCapture
+import KioskContract
 import KioskCore
 import KioskOptions
 import KioskMedia
@@ -107,8 +108,8 @@ public final class Booth {
         storage = folder.map { FolderStorage(folder: $0, boomerang: remake) } ?? SingleFileStorage(output: outputPath, boomerang: remake)
         self.parts = parts
         now = parts.clock()
-        shared = try BoothWorkers(outputLock: Locked(outputLock), metricsFile: config.service.metricsFile, clock: parts.clock,
-                                  queues: parts.makeQueue)
+        shared = try BoothWorkers(outputLock: Locked(outputLock), metricsFile: config.service.metricsFile,
+                                  configurationSource: parts.configurationSource, clock: parts.clock, queues: parts.makeQueue)
         let cameraCount = 1 + parts.moreCameras.count
         var machine = RecorderMachine(session: config.guest.session, outputPath: outputPath, orientation: parts.screen.orientation,
                                       countdown: config.guest.countdown, warnRemaining: config.limits.warnRemaining,

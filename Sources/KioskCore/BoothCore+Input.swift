@@ -45,9 +45,8 @@ extension BoothCore {
         case service(ServiceInput)
         /// The slideshow's listing, and the end of the take it plays (BoothCore+Slideshow).
         case slideshow(SlideshowInput)
-        /// A photo's share folder is written: its QR code shows once the booth is in ready, after
-        /// any photo's before it (PhotoWait).
-        case photoShared(ShareLink)
+        /// A photo written or failed, its share folder written or failed (PhotoWait).
+        case photo(PhotoInput)
         /// The live picture was drawn: while the encoder is behind, the next waits (TakeWatch).
         case previewShown
         /// The settings the rules read from now on (a reload's).
@@ -119,9 +118,7 @@ extension BoothCore {
         case .service(.terminalStop):
             safeStop.terminalStop()
             return handle(.background)
-        case let .photoShared(link):
-            photo.shared(link)
-            return []
+        case let .photo(step): return photoHears(step)
         case .previewShown:
             take.previewShown(at: now)
             return []
