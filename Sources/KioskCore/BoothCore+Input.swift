@@ -21,8 +21,8 @@ extension BoothCore {
         case turn(Turn)
         /// The booth posts a job to the file worker: the core gives it its id (`.file(.post)`).
         case filePosted
-        /// A file job the core gave an id reported back (its report itself comes as its own input),
-        /// the photo's among them (written, or failed: PhotoWait stops waiting for it).
+        /// A file job the core gave an id reported back (its report itself comes as its own input;
+        /// a photo's job comes back with its outcome, `.photo`).
         case fileDone(FileJob)
         /// Events to say now, in order: a file job's (`handOver`: Use Video's hand-over, which the
         /// take's share and hook wait for: BoothCore+Share), a worker's, a command line's error.
