@@ -86,11 +86,9 @@ extension Booth {
         }
     }
 
-    /// The core's `.service(.metrics)`: its figures with the last take's time, written by the
-    /// metrics file's worker (MetricsWriter).
+    /// The core's `.service(.metrics)`: its figures written by the metrics file's worker
+    /// (MetricsWriter, which adds the last take's time).
     func writeMetrics(_ figures: BoothFigures, bytesPerSecond: Double?, final: Bool) {
-        var figures = figures
-        figures.lastTake = service.lastTake
         shared.metrics?.write(figures, output: outputPath, keepFree: config.limits.minFreeDisk, bytesPerSecond: bytesPerSecond, waiting: final)
     }
 

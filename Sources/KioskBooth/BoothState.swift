@@ -97,12 +97,10 @@ struct DrawState {
     var lastViewModel: ViewModel?
 }
 
-/// The link to the machine's sleep and the metrics file.
+/// The link to the machine's sleep.
 struct ServiceLink {
     /// Holds the machine's sleep off while a take is made safe (`watchSystemSleep`); nil: none.
     var sleepInhibitor: (any SleepInhibitor)?
-    /// When the last take that counts finished (Unix s), for `--metrics-file` (the core counts the rest).
-    var lastTake: Double?
 }
 
 /// The microphone as the launch found it (whether it listens and silence are the core's: MicrophoneRule).

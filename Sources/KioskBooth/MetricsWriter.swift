@@ -15,6 +15,8 @@ final class MetricsWriter: Sendable {
     let path: String
     private let queue: any Executor
     private let failure = Locked<String?>(nil)
+    /// When the last take that counts finished (Unix s): the figures' `lastTake`.
+    private let lastTake = Locked<Double?>(nil)
 
     init(path: String, queue: any Executor) {
         self.path = path
@@ -26,8 +28,10 @@ final class MetricsWriter: Sendable {
     /// leaves): returns once it is written.
     func write(_ figures: BoothFigures, output: String, keepFree: Int64, bytesPerSecond: Double?, waiting: Bool) {
         let (path, failure) = (path, failure)
+        let lastTake = lastTake.withLock { $0 }
         queue.async {
             var figures = figures
+            figures.lastTake = lastTake
             if let free = DiskSpace.available(at: output) {
                 figures.diskSeconds = MetricsText.diskSeconds(free: free, keep: keepFree, bytesPerSecond: bytesPerSecond)
             }
@@ -39,6 +43,11 @@ final class MetricsWriter: Sendable {
             }
         }
         if waiting { queue.sync {} }
+    }
+
+    /// A take finished: one that succeeded is the last take that counts, from now.
+    func takeFinished(_ result: RecordingResult) {
+        if result.success { lastTake.withLock { $0 = Date().timeIntervalSince1970 } }
     }
 
     /// `text` as the whole of `path`: written to `.<name>.new` beside it (NewFile: never through a
