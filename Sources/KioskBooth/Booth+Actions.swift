@@ -33,12 +33,13 @@ extension Booth {
         for effect in effects {
             switch effect {
             case let .machine(action): perform(action)
-            case let .photo(.take(orientation, job)): takePhoto(orientation: orientation, job: job)
+            case let .photo(.take(orientation, job, written)): takePhoto(orientation: orientation, job: job, written: written)
             case let .photo(.withdraw(job)): withdrawPhoto(job)
             case let .file(.openTake(orientation, kind, encoder, title)): openTake(orientation: orientation, kind: kind, encoder: encoder, title: title)
             case let .file(.post(job)): post(job)
             case let .file(.discard(own)): discardTake(own: own)
             case let .file(.writeShare(take, question, loops)): writeShare(of: take, question: question, loops: loops)
+            case let .file(.sharePhoto(path, size)): sharePhoto(path, size: size)
             case let .file(.trimPictures(path)): askTrimPictures(of: path)
             case let .file(.levelAhead(path, loudness)): levelAhead(path, to: loudness)
             case let .file(.handOver(trim, boomerang, loudness, protected)):
@@ -59,7 +60,7 @@ extension Booth {
             case .camera(.focus): camera.triggerFocus()
             case let .hook(.save(text, thenRetention)): saveHooks(text, thenRetention: thenRetention)
             case let .hook(.run(run, queue)): runHook(run, queue: queue)
-            case .hook(.stop): stopRunningHook()
+            case .hook(.stop): shared.hooks.stop()
             case .touchSpent: break
             case let .listen(wanted): shared.listen(wanted, config.capture.microphone, make: parts.makeMicrophone)
             case .service(.readConfiguration): readConfigurationFile()
@@ -113,10 +114,7 @@ extension Booth {
         case let .applyOrientation(orientation):
             screen.setOrientation(orientation)
         case .applyReload:
-            if let configuration = service.pendingReload {
-                service.pendingReload = nil
-                apply(configuration)
-            }
+            if let configuration = shared.reader.takeAccepted() { apply(configuration) }
         case let .emit(event):
             events.emit(event)
         }
@@ -135,11 +133,11 @@ extension Booth {
     private func handOverTake(trim: TrimRange?, boomerang: Bool, loudness: Double?, protected: Set<String>) {
         // The session of the take's own settings: a reload the machine applies on this return
         // to ready comes as the next action, after this one.
-        let (output, rename, storage, number, rules, ahead) = (outputPath, config.guest.session == .loop, storage, takes.number, retention, shared.leveledAhead)
+        let (output, rename, storage, number, rules, leveling) = (outputPath, config.guest.session == .loop, storage, takes.number, retention, shared.leveling)
         dropTrimPictures()
         onFiles(handOver: true) {
             storage.handOver(output, number: number, rename: rename, rules: rules, protected: protected, trim: trim, boomerang: boomerang,
-                             loudness: loudness, ahead: ahead)
+                             loudness: loudness, leveling: leveling)
         }
     }
 

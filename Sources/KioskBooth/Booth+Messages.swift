@@ -53,12 +53,6 @@ extension Booth {
             trimPicturesDone(serial: serial, pictures)
         case let .listed(.library(entries, leftOut)):
             libraryListed(entries, leftOut: leftOut)
-        case let .shared(nil, result):
-            shareDone(result)
-        case let .shared(photo?, result):
-            photoShareDone(photo, result)
-        case let .photoDone(outcome):
-            photoDone(outcome)
         case let .command(command):
             feed(.command(command))
         case let .configurationRead(result):

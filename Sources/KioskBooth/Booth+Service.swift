@@ -2,6 +2,7 @@
 // what systemd is told (READY, RELOADING, STOPPING, STATUS).
 import FoundationEssentials
 import Glibc
+import KioskContract
 import KioskCore
 import KioskOptions
 import KioskMedia
@@ -21,15 +22,7 @@ extension Booth {
         case SIGHUP:
             readConfiguration()
         default:
-            tell(.terminate(signal: Booth.signalName(number)))
-        }
-    }
-
-    static func signalName(_ number: Int32) -> String {
-        switch number {
-        case SIGTERM: "SIGTERM"
-        case SIGINT: "SIGINT"
-        default: "SIG\(number)"
+            tell(.terminate(signal: SignalWatcher.name(of: number)))
         }
     }
 
@@ -47,51 +40,21 @@ extension Booth {
         feed(.reload(.asked(file: parts.configurationSource == nil ? nil : config.configFile)))
     }
 
-    /// The core's `.service(.readConfiguration)`: the command line parsed again, its config file read
-    /// anew, off the UI thread; the answer comes back as `configurationRead`.
+    /// The core's `.service(.readConfiguration)`: systemd hears RELOADING=1, and the reader reads the
+    /// configuration again; the answer comes back as `configurationRead`.
     func readConfigurationFile() {
-        guard let source = parts.configurationSource else { return }
         tellService(.reloading(monotonicUSec: now / 1000))
-        let inbox = inbox
-        shared.configReader.async {
-            let read = Result { () throws(UsageError) in try source.read() }
-            // A new language's font files are read here, not on the UI thread that checks them.
-            if case let .success(configuration) = read {
-                FontLookup.preload(language: configuration.screen.language, font: configuration.screen.font)
-            }
-            inbox.post(.configurationRead(read))
-        }
+        shared.reader.read(reportingTo: inbox)
     }
 
-    /// The configuration read again, checked (its words against the fonts) and handed to the core:
-    /// refused (`badConfig`, the running one kept), or the machine's part of it to the machine, which
-    /// applies it in ready; the booth holds the whole of it (a newer reload replacing one still
-    /// waiting). Either way the reload is done for systemd (READY=1): a reload held for the end of a
-    /// take must not keep the unit "reloading" for as long.
+    /// The configuration read again, checked against the running one and the screen's fonts and
+    /// handed to the core (ConfigurationReader.hand). Either way the reload is done for systemd
+    /// (READY=1): a reload held for the end of a take must not keep the unit "reloading" for as long.
     func reload(_ result: Result<Configuration, UsageError>) {
-        let file = config.configFile ?? "the command line"
-        let decision = switch result {
-        case let .failure(error): ReloadDecision.refused(message: error.message)
-        case let .success(reloaded): checkedWords(config.reload(to: reloaded))
-        }
-        switch decision {
-        case let .refused(message):
-            feed(.reload(.refused(file: file, message: message)))
-        case let .accepted(configuration, changed, kept):
-            service.pendingReload = configuration
-            feed(.reload(.accepted(file: file, configuration.machineSettings, changed: changed, kept: kept)))
-        }
-    }
-
-    /// A reload that changes the words on screen (language, labels, prompt, font) is accepted only
-    /// when a font has every glyph of them; otherwise it is refused like a bad file.
-    private func checkedWords(_ decision: ReloadDecision) -> ReloadDecision {
-        guard case let .accepted(next, _, _) = decision, next.textDiffers(from: config) else { return decision }
-        let shown = next.screen
-        do { try screen.checkWords(shown.words, prompt: next.guestTexts, font: shown.font) } catch {
-            return .refused(message: "\(error)")
-        }
-        return decision
+        let screen = screen
+        feed(.reload(shared.reader.hand(result, running: config) { next in
+            try screen.checkWords(next.screen.words, prompt: next.guestTexts, font: next.screen.font)
+        }))
     }
 
     /// The machine applies a reloaded configuration (in ready): the words on screen, the camera's
@@ -123,11 +86,16 @@ extension Booth {
         }
     }
 
+    /// The core's `.service(.metrics)`: its figures written by the metrics file's worker
+    /// (MetricsWriter, which adds the last take's time).
+    func writeMetrics(_ figures: BoothFigures, bytesPerSecond: Double?, final: Bool) {
+        shared.metrics?.write(figures, output: outputPath, keepFree: config.limits.minFreeDisk, bytesPerSecond: bytesPerSecond, waiting: final)
+    }
+
     // MARK: - systemd
 
-    /// Tells systemd (when it listens) without waiting; the first message that cannot go is logged.
+    /// Tells systemd (when it listens) without waiting.
     func tellService(_ state: ServiceState) {
-        guard let notifier = parts.notifier, let failure = notifier.notify(state), notifier.failedSends == 1 else { return }
-        Log.info("systemd notify: \(failure) (later failures are not logged)")
+        parts.notifier?.tell(state)
     }
 }

@@ -48,10 +48,9 @@ extension Booth {
     /// Lists the newest accepted takes on the file worker (the core's `.slideshow(.listed)` follows).
     private func listSlideshow(serial: Int) {
         // `--attract-slideshow` needs `--output-dir` (OptionParser.validate): without a folder, none.
-        guard let folder = (storage as? FolderStorage)?.folder else { return }
-        let mode = config.storage.fileMode
+        let (folder, mode) = ((storage as? FolderStorage)?.folder, config.storage.fileMode)
         fileJob {
-            let listed = TakeLibrary.list(folder, mode: mode, limit: SlideshowRule.newest).takes
+            let listed = folder.map { TakeLibrary.list($0, mode: mode, limit: SlideshowRule.newest).takes } ?? []
             return .input(.slideshow(.listed(listed.map(\.path), serial: serial)))
         }
     }

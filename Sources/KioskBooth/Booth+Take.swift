@@ -44,7 +44,7 @@ extension Booth {
         activeWriter.set(nil)
         takes.current = nil
         // When the last take that counts finished, for the metrics (the core counts the rest).
-        if result.success { service.lastTake = Date().timeIntervalSince1970 }
+        shared.metrics?.takeFinished(result)
         // (The core says a lost file, takes the encoder's stall from it, and asks for the trimmer's
         // pictures and the leveled copy.)
         tell(.recordingFinished(result))

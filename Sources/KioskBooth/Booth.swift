@@ -16,6 +16,7 @@
 // loop: a loop that stops turning gets the service restarted.
 import FoundationEssentials
 import KioskCapture
+import KioskContract
 import KioskCore
 import KioskOptions
 import KioskMedia
@@ -88,8 +89,8 @@ public final class Booth {
         storage = folder.map { FolderStorage(folder: $0, boomerang: remake) } ?? SingleFileStorage(output: outputPath, boomerang: remake)
         self.parts = parts
         now = parts.clock()
-        shared = try BoothWorkers(outputLock: Locked(outputLock), metricsFile: config.service.metricsFile, clock: parts.clock,
-                                  queues: parts.makeQueue)
+        shared = try BoothWorkers(outputLock: Locked(outputLock), metricsFile: config.service.metricsFile,
+                                  configurationSource: parts.configurationSource, clock: parts.clock, queues: parts.makeQueue)
         cameras = Cameras([parts.camera] + parts.moreCameras, workers: shared, frames: frames, writer: activeWriter, inbox: inbox, events: parts.events)
         let cameraCount = 1 + parts.moreCameras.count
         core = BoothCore(machine: config.machine(outputPath: outputPath, orientation: parts.screen.orientation, cameras: cameraCount),

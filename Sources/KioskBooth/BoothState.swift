@@ -18,17 +18,15 @@ struct BoothWorkers: Sendable {
     /// The serial workers, each a thread of its own running its jobs in order: `files`, each
     /// take's files (the old take goes before the new one opens); `cameraControl`, the camera's
     /// starts and stops in the order the machine asked for them; `screenshots` (a slow or stuck
-    /// target, a FIFO nobody reads, holds up nothing else); `configReader`, SIGHUP's reading of the
-    /// config file (a file on a stuck mount holds up nothing else); `hooks`, `--on-take` one at a
-    /// time (it may take minutes: an upload); `microphoneMonitor`, the listening microphone's opens
-    /// and closes (ready and the countdown).
-    let files, cameraControl, screenshots, configReader, hooks, microphoneMonitor: any Executor
-    /// `photos`: each photo's JPEG made (Booth+Photo), off the UI thread and off the file worker.
+    /// target, a FIFO nobody reads, holds up nothing else); `microphoneMonitor`, the listening
+    /// microphone's opens and closes (ready and the countdown).
+    let files, cameraControl, screenshots, microphoneMonitor: any Executor
+    /// `photos`: each photo's JPEG made (PhotoMaker), off the UI thread and off the file worker.
     let photos: any Executor
     /// The next camera frame's taker when a photo is asked for.
     let photoSlot = PhotoSlot()
-    /// The running hook's pid (its process group), to end it when a signal ends the booth.
-    let runningHook = RunningHook()
+    /// `--on-take`'s tries, one at a time on a worker of its own (HookRunner).
+    let hooks: HookRunner
     /// The writer of a take being opened on the file worker (its start may wait for the disk).
     let openingWriter = Locked<(any TakeWriter)?>(nil)
     /// The microphone listening in ready, owned by the monitor worker.
@@ -43,24 +41,28 @@ struct BoothWorkers: Sendable {
     /// lock go half a millisecond after taking it.) The file worker takes a new one when the
     /// output folder was removed and made again.
     let outputLock: Locked<OutputLock?>
-    /// `--metrics-file`'s worker (Booth+Metrics); nil without one.
+    /// `--metrics-file`'s worker (MetricsWriter); nil without one.
     let metrics: MetricsWriter?
-    /// `--loudness`: the takes whose leveled copy the file worker made while the guest reviewed
-    /// them (TakeFiles.levelingPath), and what it did; the file worker's alone.
-    let leveledAhead = Locked<[String: Leveling]>([:])
+    /// SIGHUP's reading of the configuration (ConfigurationReader).
+    let reader: ConfigurationReader
+    /// `--loudness`'s copies leveled ahead (TakeFinishing).
+    let leveling = TakeLeveling()
+    /// The trimmer's pictures, decoded on the file worker (TakeFinishing).
+    let trimPictures: TrimPictures
 
     /// Makes the workers' queues with `queues` (threads of their own, or a test's embedded ones);
     /// throws when the system has no thread (or descriptor) to give.
-    init(outputLock: Locked<OutputLock?>, metricsFile: String? = nil, clock: @escaping @Sendable () -> Int64,
-         queues: ExecutorFactory) throws(SystemError) {
+    init(outputLock: Locked<OutputLock?>, metricsFile: String? = nil, configurationSource: ConfigurationSource? = nil,
+         clock: @escaping @Sendable () -> Int64, queues: ExecutorFactory) throws(SystemError) {
         meter = LevelMeter(clock: clock)
         files = try queues("kiosk-files")
         cameraControl = try queues("kiosk-camera-ctl")
         screenshots = try queues("kiosk-screenshot")
-        configReader = try queues("kiosk-config")
-        hooks = try queues("kiosk-hooks")
+        reader = ConfigurationReader(source: configurationSource, queue: try queues("kiosk-config"))
+        hooks = HookRunner(queue: try queues("kiosk-hooks"), files: files)
         microphoneMonitor = try queues("kiosk-mic-meter")
         photos = try queues("kiosk-photo")
+        trimPictures = TrimPictures(files: files)
         self.outputLock = outputLock
         metrics = try metricsFile.map { path throws(SystemError) in try MetricsWriter(path: path, queue: queues("kiosk-metrics")) }
     }
@@ -98,10 +100,6 @@ struct TakeState {
     var current: Take?
     /// The current take's number in the output folder.
     var number: Int?
-    /// The photo being taken and the flash (`--photo-button`).
-    var photo = PhotoState()
-    /// The trimmer's pictures asked for last (a serial): those of an older request are dropped.
-    var trimPictures = 0
 }
 
 /// What the screen shows and when it must be drawn again.
@@ -111,15 +109,10 @@ struct DrawState {
     var lastViewModel: ViewModel?
 }
 
-/// The link to the service manager, the machine's sleep and the metrics file.
+/// The link to the machine's sleep.
 struct ServiceLink {
     /// Holds the machine's sleep off while a take is made safe (`watchSystemSleep`); nil: none.
     var sleepInhibitor: (any SleepInhibitor)?
-    /// When the last take that counts finished (Unix s), for `--metrics-file` (the core counts the rest).
-    var lastTake: Double?
-    /// SIGHUP's settings, accepted and waiting for the machine's `applyReload` (in ready); a newer
-    /// reload replaces them.
-    var pendingReload: Configuration?
 }
 
 /// The player while the playing mode shows (its picture kept apart from the frozen frame), and the
@@ -134,11 +127,6 @@ struct PlayerState {
     var slideshowOnScreen = false
     /// A boomerang's review, looping on the finished screen (Booth+Review).
     var review: Playback?
-}
-
-/// The pid of the hook running now (0: none), shared by the hooks worker and the UI thread.
-final class RunningHook: Sendable {
-    let pid = Atomic<Int32>(0)
 }
 
 /// The microphone listening in ready, owned by the monitor worker.

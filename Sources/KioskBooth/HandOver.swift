@@ -9,12 +9,12 @@ import KioskStorage
 import KioskSystem
 
 extension TakeStorage {
-    /// The take at `output` cut to `trim`, its sound set to `loudness` (the copy made `ahead` while it
+    /// The take at `output` cut to `trim`, its sound set to `loudness` (the copy `leveling` made while it
     /// was reviewed, when no cut came since), then handed over; the events to say.
     func handOver(_ output: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>,
-                  trim: TrimRange?, boomerang: Bool, loudness: Double?, ahead: Locked<[String: Leveling]>) -> [KioskEvent] {
-        let cut = trim.map { Booth.cut(output, to: $0) }
-        let level = loudness.map { Booth.level(output, to: $0, ahead: ahead, cut: cut != nil) }
+                  trim: TrimRange?, boomerang: Bool, loudness: Double?, leveling: TakeLeveling) -> [KioskEvent] {
+        let cut = trim.map { TakeCut.cut(output, to: $0) }
+        let level = loudness.map { leveling.level(output, to: $0, cut: cut != nil) }
         let failures = [cut?.failure, level?.failure].compactMap { $0 }
         return failures + handOver(output, number: number, rename: rename, rules: rules, protected: protected).map { event in
             let trimmed = cut?.done.map(event.trimmed) ?? event

@@ -24,13 +24,8 @@ public indirect enum BoothMessage: Sendable {
     case cameraStarted(failure: String?)
     /// The take's writer: it opened, could not start, or finalized the file.
     case take(TakeReport)
-    /// A share folder (`--share-dir`) is written, or why not: the take's just used (`photo` nil),
-    /// or the photo's at `photo` (Booth+PhotoShare).
-    case shared(photo: String?, Result<ShareLink, ShareFailure>)
     /// A listing of the file worker's: the trimmer's pictures, the library's takes.
     case listed(Listing)
-    /// A photo was made and written, or failed (Booth+Photo).
-    case photoDone(PhotoOutcome)
     /// A command from stdin or the control socket (a line that is none: its `badCommand` error, as `emit`).
     case command(Command)
     case signal(Int32)

@@ -44,8 +44,9 @@ extension BoothCore {
 
     /// The photo (PhotoWait).
     public enum PhotoEffect: Equatable, Sendable {
-        /// The shutter: the core counted the photo out as `job` (its outcome brings it back).
-        case take(orientation: Orientation, job: FileJob)
+        /// The shutter: the core counted the photo out as `job` (its outcome brings it back);
+        /// `written`: this run's photos so far (`{n}` beside `--output`).
+        case take(orientation: Orientation, job: FileJob, written: Int)
         /// The photo of `job` had no picture within `PhotoWait.waitLimit`: its request is withdrawn
         /// and it is said as failed, unless a picture took it meanwhile (then it is on its way).
         case withdraw(FileJob)
@@ -65,6 +66,9 @@ extension BoothCore {
         /// The share folder of the take handed over to `take`, its page with `question` (the
         /// guestbook's) and `loops` (a boomerang); `takeShared` or `shareFailed` follows.
         case writeShare(take: String, question: String?, loops: Bool)
+        /// The share folder of the photo just written at this path (`size`, upright); `.photo(.shared)`
+        /// or `.photo(.shareFailed)` follows.
+        case sharePhoto(String, size: Size)
         /// The finished take at this path shows the trimmer (`--trim`): its pictures are decoded on the
         /// file worker, in order with its other work.
         case trimPictures(String)

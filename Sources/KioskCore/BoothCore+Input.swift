@@ -23,8 +23,8 @@ extension BoothCore {
         case turn(Turn)
         /// The booth posts a job to the file worker: the core gives it its id (`.file(.post)`).
         case filePosted
-        /// A file job the core gave an id reported back (its report itself comes as its own input),
-        /// the photo's among them (written, or failed: PhotoWait stops waiting for it).
+        /// A file job the core gave an id reported back (its report itself comes as its own input;
+        /// a photo's job comes back with its outcome, `.photo`).
         case fileDone(FileJob)
         /// Events to say now, in order: a file job's (`handOver`: Use Video's hand-over, which the
         /// take's share and hook wait for: BoothCore+Share), a worker's, a command line's error.
@@ -47,9 +47,8 @@ extension BoothCore {
         case service(ServiceInput)
         /// The slideshow's listing, and the end of the take it plays (BoothCore+Slideshow).
         case slideshow(SlideshowInput)
-        /// A photo's share folder is written: its QR code shows once the booth is in ready, after
-        /// any photo's before it (PhotoWait).
-        case photoShared(ShareLink)
+        /// A photo written or failed, its share folder written or failed (PhotoWait).
+        case photo(PhotoInput)
         /// The live picture was drawn: while the encoder is behind, the next waits (TakeWatch).
         case previewShown
         /// The settings the rules read from now on (a reload's).
@@ -140,9 +139,7 @@ extension BoothCore {
         case .service(.terminalStop):
             safeStop.terminalStop()
             return handle(.background)
-        case let .photoShared(link):
-            photo.shared(link)
-            return []
+        case let .photo(step): return photoHears(step)
         case .previewShown:
             take.previewShown(at: now)
             return []

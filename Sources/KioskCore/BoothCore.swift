@@ -294,7 +294,7 @@ public struct BoothCore: Sendable {
                 }
                 let job = jobs.filePosted()
                 photo.asked(job, at: now)
-                return [.photo(.take(orientation: orientation, job: job))]
+                return [.photo(.take(orientation: orientation, job: job, written: photo.written))]
             default:
                 return handOverAction(action) ?? [.machine(action)]
             }

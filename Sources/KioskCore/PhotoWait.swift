@@ -1,8 +1,11 @@
-// The photo's timing (`--photo-button`, the command `photo`), a rule of the booth core: one photo at
+// The photo's room (`--photo-button`, the command `photo`), a rule of the booth core: one photo at
 // a time (a second asked for while one is taken is refused), the camera's next picture waited for at
-// most 2 s (then the photo is given up and said), the white flash fading out over 0.3 s, and the
-// photos' QR codes (`--share-dir`) queued until the booth is in ready, shown one at a time. The
-// time comes in as a value; the booth leaves the request for the camera's thread and makes the JPEG.
+// most 2 s (then the photo is given up and said), the white flash fading out over 0.3 s; a photo
+// written said (`photoTaken`) and owing its `--on-take` hook, with `--share-dir` once its share folder
+// is written (said at once, `takeShared` with its path) or failed; the photos' QR codes queued until
+// the booth is in ready, shown one at a time. The time comes in as a value; the booth leaves the
+// request for the camera's thread, makes the JPEG and writes the files.
+import KioskContract
 
 public struct PhotoWait: Equatable, Sendable {
     /// How long a photo waits for the camera's next picture before it is given up.
@@ -19,6 +22,8 @@ public struct PhotoWait: Equatable, Sendable {
     /// The photos' QR codes waiting for ready (their share folders written), oldest first: each
     /// shows on the share screen in turn, never over a take or its review.
     public private(set) var codes: [ShareLink] = []
+    /// The photos written in this run.
+    public internal(set) var written = 0
 
     public init() {}
 
@@ -62,5 +67,39 @@ public struct PhotoWait: Equatable, Sendable {
     mutating func codeDue(allowed: Bool) -> ShareLink? {
         guard allowed, !codes.isEmpty else { return nil }
         return codes.removeFirst()
+    }
+}
+
+extension BoothCore {
+    /// What becomes of a photo after the shutter (its file job reports back with it).
+    public enum PhotoInput: Equatable, Sendable {
+        /// The photo of `job` is written at `path` (`size`, upright); `retained`: what retention did then.
+        case written(FileJob, path: String, size: Size, retained: [KioskEvent])
+        case failed(FileJob, message: String)
+        /// Its share folder is written (the link names the photo), or not: why.
+        case shared(ShareLink)
+        case shareFailed(String, message: String)
+    }
+
+    mutating func photoHears(_ input: PhotoInput) -> [Effect] {
+        switch input {
+        case let .written(job, path, size, retained):
+            photo.written += 1
+            photo.done(job)
+            fileDone(job)
+            let said: [Effect] = [.log("photo: \(path) (\(size.width)x\(size.height))"),
+                                  .emit(.photoTaken(path: path, width: size.width, height: size.height))] + retained.map(Effect.emit)
+            return said + (settings.shares ? [.file(.sharePhoto(path, size: size))] : hookOwed(HookQueue.Entry(path: path, duration: 0), at: now))
+        case let .failed(job, message):
+            photo.done(job)
+            fileDone(job)
+            return [.log("photo: \(message)"), .emit(.error(code: .photoFailed, message: message))]
+        case let .shared(link):
+            photo.shared(link)
+            let entry = HookQueue.Entry(path: link.photo ?? "", duration: 0, shareToken: link.token, shareFolder: link.folder)
+            return hookOwed(entry, at: now) + [.emit(.takeShared(url: link.url, token: link.token, folder: link.folder, path: link.photo))]
+        case let .shareFailed(path, message):
+            return hookOwed(HookQueue.Entry(path: path, duration: 0), at: now) + [.log("share: \(message)"), .emit(.error(code: .shareFailed, message: message))]
+        }
     }
 }

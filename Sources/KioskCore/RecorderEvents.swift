@@ -97,22 +97,6 @@ public enum RecorderEvent: Equatable, Sendable {
     case libraryListed([LibraryEntry], leftOut: Int = 0)
 }
 
-/// Where an accepted take (or a photo) can be fetched: the address in its QR code, its token and its folder.
-public struct ShareLink: Equatable, Sendable {
-    public var url: String
-    public var token: String
-    public var folder: String
-    /// A photo's share folder (`photo.jpg`): the photo's path. nil: the take's (`video.mp4`).
-    public var photo: String?
-
-    public init(url: String, token: String, folder: String, photo: String? = nil) {
-        self.url = url
-        self.token = token
-        self.folder = folder
-        self.photo = photo
-    }
-}
-
 /// What the executable must carry out, in order.
 public enum RecorderAction: Equatable, Sendable {
     case startCamera

@@ -4,6 +4,7 @@
 // booth keeps its link and hands it here when the machine is next in ready (after the take's review,
 // or the take's own share screen in a loop session). Its Done, or `--share-seconds`, goes back to
 // ready: a photo is no outcome, a `once` session goes on.
+import KioskContract
 
 extension RecorderMachine {
     /// Whether a photo's QR code may show now: in ready, not on the way out.

@@ -1,6 +1,7 @@
 // Parses the command line and `--config` files into an Invocation: the syntax of both (words,
 // `--opt=value`, `key = value` lines, the modes as subcommands). Which options there are and what
 // their values may be are the table's (OptionTable.swift) and the value parsers' (OptionValues.swift).
+import KioskContract
 import KioskCore
 
 public struct OptionParser: Sendable {

@@ -111,4 +111,10 @@ public final class ServiceNotifier: Sendable {
 
     /// Messages that could not be sent.
     public var failedSends: Int { failures.load(ordering: .relaxed) }
+
+    /// `notify`, the first message that cannot go logged (a socket that is gone is said once).
+    public func tell(_ state: ServiceState) {
+        guard let failure = notify(state), failedSends == 1 else { return }
+        Log.info("systemd notify: \(failure) (later failures are not logged)")
+    }
 }

@@ -83,6 +83,15 @@ public final class SignalWatcher: Sendable {
     /// Hands `number` (one of the watched signals) to the watcher as if the process had received
     /// it, by sending it to the watcher's thread alone (`pthread_kill`). For tests: a signal sent to
     /// the whole process (kill) may be taken by any thread that does not block it.
+    /// The name `terminate` gives a signal that ends the booth.
+    public static func name(of number: Int32) -> String {
+        switch number {
+        case SIGTERM: "SIGTERM"
+        case SIGINT: "SIGINT"
+        default: "SIG\(number)"
+        }
+    }
+
     public func raise(_ number: Int32) { thread.signal(number) }
 
     private static func signalSet(_ signals: [Int32]) throws(SystemError) -> sigset_t {

@@ -2,6 +2,7 @@
 // its time up go back to ready (a photo is no outcome: a once session goes on), and mid-take the
 // machine leaves the take alone.
 import Testing
+import KioskContract
 @testable import KioskCore
 
 @Suite("RecorderMachine: a photo's share screen")

@@ -199,8 +199,9 @@ struct ShareEndToEndTests {
         let r = try RecorderProcess(booth + ["--output-dir", folder.appendingPathComponent("takes").path, "--session", "loop",
                                              "--share-dir", shares.path, "--share-url", Self.template, "--size", "1280x720"])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        // The file worker tidies the share folders at launch, beside `ready` (which does not wait for it).
+        #expect(r.waitForOutput(timeout: 10) { r.stderr.contains(".partial-AAAAAAAAAAAAAAAAAAAAAAAA") }, "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: partial.path), "\(r.stderr)")
-        #expect(r.stderr.contains(".partial-AAAAAAAAAAAAAAAAAAAAAAAA"), "\(r.stderr)")
         // Then the whole small disk taken (to its last block): the share's files cannot fit.
         let other = try FileHandle(forWritingTo: try { () throws -> URL in
             let url = shares.appendingPathComponent("other")

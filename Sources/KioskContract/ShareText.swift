@@ -1,5 +1,21 @@
-// The share flow's pure parts: the address a share folder gets, and the standard `WIFI:`
-// payload a phone's camera reads to join the booth's hotspot.
+// The share flow's pure parts: the link to a share folder and the address it gets, and the standard
+// `WIFI:` payload a phone's camera reads to join the booth's hotspot.
+
+/// Where an accepted take (or a photo) can be fetched: the address in its QR code, its token and its folder.
+public struct ShareLink: Equatable, Sendable {
+    public var url: String
+    public var token: String
+    public var folder: String
+    /// A photo's share folder (`photo.jpg`): the photo's path. nil: the take's (`video.mp4`).
+    public var photo: String?
+
+    public init(url: String, token: String, folder: String, photo: String? = nil) {
+        self.url = url
+        self.token = token
+        self.folder = folder
+        self.photo = photo
+    }
+}
 
 /// The address of a take's share folder: `--share-url` with its token in place of `{token}`.
 public enum ShareAddress {

@@ -1,7 +1,7 @@
 // The `WIFI:` payload of the share screen's first QR code: ZXing's format, with `\`, `;`, `,`, `:`
 // and `"` escaped by a backslash in the network's name and its password.
 import Testing
-@testable import KioskCore
+@testable import KioskContract
 
 @Suite("WiFiPayload")
 struct WiFiPayloadTests {

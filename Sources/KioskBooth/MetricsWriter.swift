@@ -1,12 +1,11 @@
-// The booth's figures for a fleet (`--metrics-file`): counted and paced by the core (BoothCore+Service:
-// each change, at most once a second), formatted by `MetricsText` and written on a worker of their
-// own: the file replaced whole (a new file beside it, renamed over it), so node_exporter's textfile
-// collector never reads half of one.
+// The booth's figures for a fleet (`--metrics-file`), written: counted and paced by the core
+// (BoothCore+Service: each change, at most once a second), formatted by `MetricsText` and written on a
+// worker of their own: the file replaced whole (a new file beside it, renamed over it), so
+// node_exporter's textfile collector never reads half of one.
 import FoundationEssentials
 import Glibc
 import KioskContract
 import KioskCore
-import KioskMedia
 import KioskStorage
 import KioskSystem
 
@@ -16,6 +15,8 @@ final class MetricsWriter: Sendable {
     let path: String
     private let queue: any Executor
     private let failure = Locked<String?>(nil)
+    /// When the last take that counts finished (Unix s): the figures' `lastTake`.
+    private let lastTake = Locked<Double?>(nil)
 
     init(path: String, queue: any Executor) {
         self.path = path
@@ -23,11 +24,14 @@ final class MetricsWriter: Sendable {
     }
 
     /// Writes `figures` on the worker, with the seconds of recording the disk of `output` holds
-    /// (its free space asked there: `statvfs` may wait on a stuck mount).
-    func write(_ figures: BoothFigures, output: String, keepFree: Int64, bytesPerSecond: Double?) {
+    /// (its free space asked there: `statvfs` may wait on a stuck mount); `waiting` (as the booth
+    /// leaves): returns once it is written.
+    func write(_ figures: BoothFigures, output: String, keepFree: Int64, bytesPerSecond: Double?, waiting: Bool) {
         let (path, failure) = (path, failure)
+        let lastTake = lastTake.withLock { $0 }
         queue.async {
             var figures = figures
+            figures.lastTake = lastTake
             if let free = DiskSpace.available(at: output) {
                 figures.diskSeconds = MetricsText.diskSeconds(free: free, keep: keepFree, bytesPerSecond: bytesPerSecond)
             }
@@ -38,10 +42,13 @@ final class MetricsWriter: Sendable {
                 said = error
             }
         }
+        if waiting { queue.sync {} }
     }
 
-    /// Waits for the writes posted before (at exit).
-    func flush() { queue.sync {} }
+    /// A take finished: one that succeeded is the last take that counts, from now.
+    func takeFinished(_ result: RecordingResult) {
+        if result.success { lastTake.withLock { $0 = Date().timeIntervalSince1970 } }
+    }
 
     /// `text` as the whole of `path`: written to `.<name>.new` beside it (NewFile: never through a
     /// link; 0644, node_exporter's user reads it), then renamed over it. Not synced: the file is
@@ -67,17 +74,5 @@ final class MetricsWriter: Sendable {
             return failed
         }
         return nil
-    }
-}
-
-extension Booth {
-    /// The core's `.service(.metrics)`: `figures` with the last take's time, written on the worker
-    /// with the disk's seconds at `bytesPerSecond`; `final` (as the booth leaves) waits for the worker.
-    func writeMetrics(_ figures: BoothFigures, bytesPerSecond: Double?, final: Bool) {
-        guard let writer = shared.metrics else { return }
-        var figures = figures
-        figures.lastTake = service.lastTake
-        writer.write(figures, output: outputPath, keepFree: config.limits.minFreeDisk, bytesPerSecond: bytesPerSecond)
-        if final { writer.flush() }
     }
 }
