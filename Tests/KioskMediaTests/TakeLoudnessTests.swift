@@ -1,11 +1,12 @@
-// A take's loudness at its hand-over (TakeLoudness, `--loudness`) on a take made by ffmpeg that
-// R128's gating cannot measure: shorter than one 400 ms block. ffmpeg's ebur128 is the judge.
+// A take's loudness at its hand-over (TakeLoudness, `--loudness`) on takes made by ffmpeg: one that
+// R128's gating cannot measure (shorter than one 400 ms block), and claps the AAC encoder carries
+// over the ceiling. ffmpeg's ebur128 is the judge.
 import Foundation
 import Testing
 @testable import KioskMedia
 import KioskTestSupport
 
-@Suite("TakeLoudness: a take too short for R128's gating")
+@Suite("TakeLoudness: a take too short for R128's gating; the file written measured, and written again while over the ceiling")
 struct TakeLoudnessTests {
     /// ffmpeg's ebur128 true peak (dBTP) of `path`'s sound.
     static func truePeak(_ path: String) throws -> Double {
@@ -32,10 +33,7 @@ struct TakeLoudnessTests {
         #expect(after <= -1, "true peak \(after) dBTP")
         #expect(leveling.gain < 0 && abs((leveling.result ?? 0) - -16) <= 1, "\(leveling)")
     }
-}
 
-@Suite("TakeLoudness: the file written is measured, and written again while over the ceiling")
-struct TakeLoudnessCeilingTests {
     @Test("a take of noise with full-scale claps, the limiter started at -0.5 dBFS (where the encoder's overshoot carries the claps over -1 dBTP): written as it is with no rewrite, over the ceiling; with rewrites, at most -1 dBTP by ffmpeg's ebur128 and still at -16 ± 1 LUFS")
     func rewrittenUnderTheCeiling() throws {
         let folder = scratch("loudness-ceiling")
@@ -49,7 +47,7 @@ struct TakeLoudnessCeilingTests {
         let once = folder.appendingPathComponent("once.mov").path, held = folder.appendingPathComponent("held.mov").path
         let unchecked = try #require(try TakeLoudness.prepare(take, to: -16, into: once, limit: -0.5, rewrites: 0))
         let checked = try #require(try TakeLoudness.prepare(take, to: -16, into: held, limit: -0.5))
-        let (over, under) = (try TakeLoudnessTests.truePeak(once), try TakeLoudnessTests.truePeak(held))
+        let (over, under) = (try Self.truePeak(once), try Self.truePeak(held))
         print("claps: written once at \(over) dBTP, rewritten to \(under) dBTP; \(unchecked); \(checked)")
         #expect(over > -1, "the limiter at -0.5 dBFS did not carry the claps over the ceiling: \(over) dBTP")
         #expect(under <= -1, "true peak \(under) dBTP")
