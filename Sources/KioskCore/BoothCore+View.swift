@@ -33,11 +33,8 @@ extension BoothCore {
         let live = model.mode.live
         if model.message == .cameraUnavailable, facts.noCameraFound { model.message = .noCameraFound }
         if model.mode == .ready { model.prompt = facts.prompt }
-        // The guestbook's question: large before the take (in the prompt's place), small during it.
-        if let question = guestbook.current, model.mode.live {
-            model.question = (question, model.mode != .recording)
-            model.prompt = nil
-        }
+        // The guestbook's question: large before the take (under the prompt in ready), small during it.
+        if let question = guestbook.current, model.mode.live { model.question = (question, model.mode != .recording) }
         if model.message == nil, model.mode == .ready, listener.missing { model.message = .noMicrophone }
         if let levels = facts.levels, live {
             // In half-decibel steps: a level that wavers in the noise does not redraw the screen.

@@ -55,6 +55,9 @@ public struct Layout: Equatable, Sendable {
     /// empty without one. Cancel, the one left button beside it (in ready and the countdown), is
     /// narrowed to end a finger's gap before it (`cancelButton`).
     public let boomerangButton: Rect
+    /// The Boomerang button's title, under its circle (the two centred in the bottom panel
+    /// together), as wide as the room between Cancel and the record circle allows.
+    public let boomerangLabel: Rect
     public let cancelButton: Rect
     /// `--library`: ready's Library button, at the top panel's left, as wide as a side button and
     /// at least a touch tall (it may reach a little below a short top panel).
@@ -126,11 +129,16 @@ public struct Layout: Equatable, Sendable {
         switchButton = Rect(x: switchX, y: rightButton.y, width: max(rightButton.maxX - switchX, 1), height: rightButton.height)
         let boomerangRoom = (recordButton.x - outline - gap) - gap - margin - Layout.minimumTouch
         let boomerangSide = boomerang ? max(min(Int(Double(circle) * 0.6), boomerangRoom), min(Layout.minimumTouch, circle)) : 0
-        boomerangButton = boomerang
-            ? Rect(x: recordButton.x - outline - gap - boomerangSide, y: bottomPanel.y + (bottomHeight - boomerangSide) / 2,
-                   width: boomerangSide, height: boomerangSide)
-            : Rect(x: 0, y: 0, width: 0, height: 0)
-        let cancelEnd = boomerang ? min(leftButton.maxX, boomerangButton.x - gap) : leftButton.maxX
+        // Halfway between Cancel and the record circle where there is room (its title's room is then
+        // even on both sides), else a finger's gap from the circle; over its title, the pair centred.
+        let hugX = recordButton.x - outline - gap - boomerangSide, boomerangX = min(hugX, (leftButton.maxX + gap + hugX) / 2)
+        let labelHeight = min(max(textHeight * 9 / 10, 12), max(bottomHeight - boomerangSide - margin, 0))
+        let cancelEnd = boomerang ? min(leftButton.maxX, boomerangX - gap) : leftButton.maxX
+        let centre = boomerangX + boomerangSide / 2, labelHalf = min(centre - cancelEnd - gap / 2, hugX + boomerangSide + gap / 2 - centre)
+        boomerangButton = boomerang ? Rect(x: boomerangX, y: bottomPanel.y + (bottomHeight - boomerangSide - labelHeight) / 2,
+                                           width: boomerangSide, height: boomerangSide) : Rect(x: 0, y: 0, width: 0, height: 0)
+        boomerangLabel = boomerang ? Rect(x: centre - labelHalf, y: boomerangButton.maxY, width: 2 * max(labelHalf, 1), height: labelHeight)
+            : boomerangButton
         cancelButton = Rect(x: leftButton.x, y: leftButton.y, width: max(cancelEnd - leftButton.x, 1), height: leftButton.height)
 
         let middleSize = Size(width: min(scaled(0.5 * scale, atLeast: 2 * Layout.minimumTouch), w - 2 * margin),
@@ -157,6 +165,28 @@ public struct Layout: Equatable, Sendable {
         return recordButton.outset(dx: edge, dy: edge)
     }
 
+    /// The countdown's disc: half the picture's short side, in its middle, but below the question
+    /// (whose box ends at `top`) by half the text's size, smaller if the room under it is less.
+    public func countdownDisc(below top: Int? = nil) -> Rect {
+        let gap = max(textHeight / 2, 4), y = max((top ?? 0) + gap, content.y)
+        let side = max(min(min(content.width, content.height) / 2, content.maxY - gap - y), 1)
+        let disc = content.centered(Size(width: side, height: side))
+        return Rect(x: disc.x, y: max(disc.y, y), width: side, height: side)
+    }
+
+    /// While recording, the timer's place beside the question (`questionBand`): the top panel's
+    /// right end.
+    public var asideTimer: Rect {
+        let width = min(textHeight * 9 / 2, timerLabel.width / 3)
+        return Rect(x: timerLabel.maxX - width, y: timerLabel.y, width: width, height: timerLabel.height)
+    }
+
+    /// While recording, the question's band: the top panel left of the timer, at most an eighth of
+    /// the screen's height (above the faces, not over them).
+    public var questionBand: Rect {
+        Rect(x: timerLabel.x, y: 0, width: max(asideTimer.x - Layout.buttonGap / 2 - timerLabel.x, 1), height: min(topPanel.height, canvas.height / 8))
+    }
+
     /// The rectangle a button is drawn in.
     public func frame(of button: Button) -> Rect {
         if button == .switchCamera { return switchButton }
@@ -172,11 +202,12 @@ public struct Layout: Equatable, Sendable {
         }
     }
 
-    /// The rectangle that takes a touch for a button: its frame, grown to the minimum touch size.
+    /// The rectangle that takes a touch for a button: its frame (the Boomerang button's with its
+    /// title), grown to the minimum touch size.
     public func hitFrame(of button: Button) -> Rect {
-        let r = frame(of: button)
-        return r.outset(dx: max(0, (Layout.minimumTouch - r.width + 1) / 2),
-                        dy: max(0, (Layout.minimumTouch - r.height + 1) / 2))
+        let r = frame(of: button), label = button == .boomerang ? boomerangLabel : r
+        let x = min(r.x, label.x), whole = Rect(x: x, y: r.y, width: max(r.maxX, label.maxX) - x, height: label.maxY - r.y)
+        return whole.outset(dx: max(0, (Layout.minimumTouch - whole.width + 1) / 2), dy: max(0, (Layout.minimumTouch - whole.height + 1) / 2))
     }
 
     /// The rectangle that takes a touch for the progress bar: the bar, grown to the minimum touch

@@ -30,8 +30,8 @@ public struct ViewModel: Equatable, Sendable {
         get { top.prompt }
         set { top.prompt = newValue }
     }
-    /// The guestbook's question (`--questions`): large in ready and the countdown (in the prompt's
-    /// place), smaller at the top while recording.
+    /// The guestbook's question (`--questions`): large in ready (under the prompt) and the
+    /// countdown, in the top panel's band while recording.
     public var question: (text: String, large: Bool)? {
         get { top.question }
         set { top.question = newValue }
@@ -81,8 +81,8 @@ public struct TrimmerView: Equatable, Sendable {
     }
 }
 
-/// The words at the top of the picture: the operator's prompt (`--prompt`) or the guestbook's
-/// question (`--questions`), which takes the prompt's place.
+/// The words at the top of the picture: the operator's prompt (`--prompt`) and the guestbook's
+/// question (`--questions`), under it.
 struct TopWords: Equatable, Sendable {
     var prompt: String?
     var question: (text: String, large: Bool)?

@@ -2,6 +2,7 @@
 // the take waiting `SlowDisk.slowAfter` is said once (`error` `storageSlow`), in the words that fit
 // where the take is; while it goes on, systemd's status line follows it.
 import FoundationEssentials
+import KioskContract
 
 public struct SlowDisk: Equatable, Sendable {
     /// A sync (a fragment made safe) that keeps the take waiting this long (s) is a slow disk:

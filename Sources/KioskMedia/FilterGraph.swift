@@ -3,6 +3,7 @@
 // two 12 dB/oct biquads, 24 dB per octave), its gain and limiter at the hand-over (`--loudness`,
 // TakeLoudness) and the reel's. For pictures: the reel's turn, scale, bars, rate and cards (Reel).
 import CFFmpeg
+import KioskContract
 import KioskCore
 
 /// Owns one AVFilterGraph (`avfilter_graph_alloc`, `avfilter_graph_free`, which frees its filters):

@@ -80,3 +80,29 @@ public enum LineBreaks {
         return lines
     }
 }
+
+extension LineBreaks {
+    /// `text` at the largest size from `size` down (a tenth at a time) to `smallest` whose balanced
+    /// lines fit `maxWidth` (by `width`, which measures a piece at a size), are at most `maxLines`,
+    /// and stack (a line is 1.2 of its size tall) no taller than `maxHeight`. Still too long at
+    /// `smallest`: its first lines that fit, the last cut at a break with "…" after it.
+    public static func fitted<E: Error>(_ text: String, size: Int, smallest: Int, maxWidth: Int, maxHeight: Int, maxLines: Int = .max,
+                                        width: (String, Int) throws(E) -> Int) throws(E) -> (size: Int, lines: [String]) {
+        var size = max(size, 1)
+        let smallest = min(max(smallest, 1), size)
+        while true {
+            let at = size
+            let lines = try balanced(text, maxWidth: maxWidth) { piece throws(E) in try width(piece, at) }
+            let room = min(maxLines, max(maxHeight / (at * 6 / 5), 1))
+            if lines.count <= room { return (at, lines) }
+            if at > smallest { size = max(at * 9 / 10, smallest); continue }
+            // Greedy lines up to the room; the last one's pieces dropped until it fits with "…".
+            var shown = try greedy(pieces(text), maxWidth: maxWidth) { piece throws(E) in try width(piece, at) }
+            shown.removeLast(shown.count - room)
+            var last = pieces(shown[room - 1])
+            while last.count > 1, try width(last.map { $0.joiner + $0.text }.joined() + "…", at) > maxWidth { last.removeLast() }
+            shown[room - 1] = last.map { $0.joiner + $0.text }.joined() + "…"
+            return (at, shown)
+        }
+    }
+}

@@ -36,7 +36,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
     case done
     /// The shutter (`--photo-button`): a circle without a title, like the record button.
     case photo
-    /// The Boomerang button (`--boomerang-button`): a circle without a title; its name for the docs.
+    /// The Boomerang button (`--boomerang-button`): the title under its circle.
     case boomerang
     /// `--library`: ready's button to the takes already made, and the library's way back.
     case openLibrary, back
@@ -82,11 +82,11 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         }
     }
 
-    /// Whether the screen shows these words anywhere. The record and stop buttons are circles
-    /// without a title, so `label.start` and `label.stop` change nothing: they are still read (old
-    /// configs name them), with a warning, and no longer offered in --help, the example config or
-    /// the docs.
-    public var isShown: Bool { self != .start && self != .stop && self != .photo && self != .boomerang }
+    /// Whether the screen shows these words anywhere. The record, stop and photo buttons are
+    /// circles without a title, so `label.start`, `label.stop` and `label.photo` change nothing:
+    /// they are still read (old configs name them), with a warning, and no longer offered in
+    /// --help, the example config or the docs.
+    public var isShown: Bool { self != .start && self != .stop && self != .photo }
 
     /// The config key that replaces it, kebab-case as every other key (`label.use-video`).
     public var key: String {

@@ -3,6 +3,7 @@
 // folder holds is ShareRendition's (KioskMedia); a photo's is SharePhoto's.
 import FoundationEssentials
 import Glibc
+import KioskContract
 import KioskCore
 import KioskScreenText
 import KioskSystem

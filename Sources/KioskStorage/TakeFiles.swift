@@ -2,6 +2,7 @@
 // trimmed, the hand-over's rename and a dead run's take moved aside.
 import FoundationEssentials
 import Glibc
+import KioskContract
 import KioskSystem
 
 /// The files of a take: deleting the previous one before a new take, as the seed does, unless the

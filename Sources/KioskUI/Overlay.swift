@@ -95,7 +95,7 @@ struct Overlay {
         if model.attract != nil { painter.fill(Rect(x: 0, y: 0, width: layout.canvas.width, height: layout.canvas.height), Style.attractVeil) }
         painter.fill(layout.topPanel, panel)
         // The share screen's cards cover the top panel's middle: its timer has nothing to count.
-        if model.share == nil { try drawTimer(model) }
+        if model.share == nil { try drawTimer(model, aside: model.question.map { !$0.large } ?? false) }
         if model.bottomPanelBackground { painter.fill(layout.bottomPanel, panel) }
         if let share = model.share { try drawShare(share) }
         if model.mode == .playing { try drawProgress(model.progress ?? 0) }
@@ -107,9 +107,11 @@ struct Overlay {
         }
         if let level = model.microphoneLevel { try drawMeter(level, silent: model.microphoneSilent) }
         if let box = model.focusBox { drawFocusBox(at: box.center, progress: box.progress) }
-        if let prompt = model.prompt { try drawPrompt(prompt) }
-        if let question = model.question { try drawQuestion(question.text, large: question.large) }
-        if let count = model.countdown { try drawCountdown(count) }
+        // The prompt, the question under it, the countdown's disc under both: nothing covers them.
+        var top: Int?
+        if let prompt = model.prompt { top = try drawPrompt(prompt) }
+        if let question = model.question { top = try drawQuestion(question.text, large: question.large, below: top) ?? top }
+        if let count = model.countdown { try drawCountdown(count, below: top) }
         if let message = model.message { try drawMessage(words[message]) }
         if let name = model.cameraName { try drawCameraName(name) }
         // A photo's flash: white over everything, fading.
@@ -172,52 +174,62 @@ struct Overlay {
     }
 
     /// The operator's prompt: a paragraph at the top of the picture, on the message's dark box, a
-    /// little larger than the buttons' text.
-    private func drawPrompt(_ prompt: String) throws(SDLError) {
+    /// little larger than the buttons' text. Returns where its box ends.
+    private func drawPrompt(_ prompt: String) throws(SDLError) -> Int {
         let area = layout.content
         let size = textSize * 5 / 4, padding = textSize * 3 / 4
         let width = max(area.width * 4 / 5 - 2 * padding, size)
         // Balanced lines, broken where the script allows (LineBreaks); SDL_ttf then only stacks them.
         let lines = try LineBreaks.balanced(prompt, maxWidth: width) { piece throws(SDLError) in try text.width(of: piece, size: size) }
-        let texture = try text.paragraph(lines.joined(separator: "\n"), size: size, width: width)
-        let boxSize = Size(width: texture.size.width + 2 * padding, height: texture.size.height + padding)
-        let box = Rect(x: area.x + (area.width - boxSize.width) / 2, y: area.y + padding, width: boxSize.width, height: boxSize.height)
-        try painter.fillRounded(box, radius: Double(textSize) * 0.6, boxBackground)
-        painter.text(texture, centeredAt: box.center, Style.lightText)
+        return try drawBox(lines, size: size, width: width, top: area.y + padding)
     }
 
-    /// The guestbook's question: before the take, large at the top of the picture (twice the text
-    /// size, smaller step by step while its lines would cover more than half the picture, never
-    /// under the text size); while recording, at the text size, so the guest still sees it.
-    private func drawQuestion(_ question: String, large: Bool) throws(SDLError) {
+    /// The guestbook's question. Before the take (`large`): at the top of the picture, under the
+    /// prompt's box when there is one (its box ends at `top`), twice the text size, smaller step by
+    /// step while its lines would cover more than half the picture (never under the text size or
+    /// 14 px, whichever is less; longer still, its last line ends in "…"); returns where its box
+    /// ends. While recording: in the top panel's band beside the timer (`Layout.questionBand`, at
+    /// most an eighth of the screen's height), on at most two lines, from the text size down to
+    /// 14 px (less only where the band is too short for two such lines), the second line ending
+    /// in "…" if the question is longer still.
+    private func drawQuestion(_ question: String, large: Bool, below top: Int?) throws(SDLError) -> Int? {
+        let measure = { (piece: String, size: Int) throws(SDLError) -> Int in try text.width(of: piece, size: size) }
+        guard large else {
+            let band = layout.questionBand
+            let smallest = min(Layout.smallestTitle, band.height * 5 / 12)
+            let (size, lines) = try LineBreaks.fitted(question, size: textSize, smallest: smallest, maxWidth: band.width,
+                                                      maxHeight: band.height, maxLines: 2, width: measure)
+            let texture = try text.paragraph(lines.joined(separator: "\n"), size: size, width: band.width)
+            painter.text(texture, centeredAt: band.center, Style.lightText)
+            return nil
+        }
         let area = layout.content
         let padding = textSize * 3 / 4
         let width = max(area.width * 9 / 10 - 2 * padding, textSize)
-        var size = large ? textSize * 2 : textSize
-        var lines: [String]
-        while true {
-            let at = size
-            lines = try LineBreaks.balanced(question, maxWidth: width) { piece throws(SDLError) in try text.width(of: piece, size: at) }
-            let height = lines.count * size * 6 / 5
-            if !large || size <= textSize || height <= area.height / 2 { break }
-            size = max(size * 9 / 10, textSize)
-        }
-        let texture = try text.paragraph(lines.joined(separator: "\n"), size: size, width: width)
-        let boxSize = Size(width: texture.size.width + 2 * padding, height: texture.size.height + padding)
-        let box = Rect(x: area.x + (area.width - boxSize.width) / 2, y: area.y + padding, width: boxSize.width, height: boxSize.height)
-        try painter.fillRounded(box, radius: Double(textSize) * 0.6, boxBackground)
-        painter.text(texture, centeredAt: box.center, Style.lightText)
+        let (size, lines) = try LineBreaks.fitted(question, size: textSize * 2, smallest: min(textSize, Layout.smallestTitle), maxWidth: width,
+                                                  maxHeight: area.height / 2, width: measure)
+        return try drawBox(lines, size: size, width: width, top: (top ?? area.y) + padding)
     }
 
-    /// The countdown's number, large in the middle of the picture on a dark disc (readable over any
-    /// preview, from across a room).
-    private func drawCountdown(_ count: Int) throws(SDLError) {
-        let area = layout.content
-        let d = Double(min(area.width, area.height)) * 0.5
-        let circle = Painter.centred(diameter: d, in: area)
+    /// Lines of white text on the message's dark box, centred across the picture, its top at `top`.
+    /// Returns where the box ends.
+    private func drawBox(_ lines: [String], size: Int, width: Int, top: Int) throws(SDLError) -> Int {
+        let area = layout.content, padding = textSize * 3 / 4
+        let texture = try text.paragraph(lines.joined(separator: "\n"), size: size, width: width)
+        let boxSize = Size(width: texture.size.width + 2 * padding, height: texture.size.height + padding)
+        let box = Rect(x: area.x + (area.width - boxSize.width) / 2, y: top, width: boxSize.width, height: boxSize.height)
+        try painter.fillRounded(box, radius: Double(textSize) * 0.6, boxBackground)
+        painter.text(texture, centeredAt: box.center, Style.lightText)
+        return box.maxY
+    }
+
+    /// The countdown's number, large on a dark disc (readable over any preview, from across a
+    /// room): in the middle of the picture, or lower, clear of the question whose box ends at `top`.
+    private func drawCountdown(_ count: Int, below top: Int?) throws(SDLError) {
+        let circle = layout.countdownDisc(below: top)
         try painter.fillCircle(circle, boxBackground)
-        let size = max(Int(d * 0.62), textSize)
-        let digits = try text.line(String(count), size: size, maxWidth: Int(d))
+        let size = max(circle.width * 62 / 100, textSize)
+        let digits = try text.line(String(count), size: size, maxWidth: circle.width)
         painter.text(digits, centeredAt: circle.center, Style.lightText)
     }
 
@@ -240,8 +252,9 @@ struct Overlay {
     /// The width a side button's title may take: the button less its rounded ends.
     static func sideTitleRoom(_ layout: Layout) -> Int { layout.leftButton.width - sideRadius(layout) }
 
-    private func drawTimer(_ model: ViewModel) throws(SDLError) {
-        let label = layout.timerLabel
+    /// `aside`: at the top panel's right end (`Layout.asideTimer`), beside the question's band.
+    private func drawTimer(_ model: ViewModel, aside: Bool) throws(SDLError) {
+        let label = aside ? layout.asideTimer : layout.timerLabel
         let texture = try text.line(model.timer, size: textSize, maxWidth: label.width)
         let warning = model.remainingFraction != nil
         if model.mode == .recording {
@@ -289,6 +302,10 @@ struct Overlay {
                 try painter.fillCircle(Rect(x: Int((c.x + dx - disc / 2).rounded()), y: Int((c.y - disc / 2).rounded()), width: Int(disc), height: Int(disc)),
                                        pressed ? Style.pressed(Style.red) : Style.red)
             }
+            // Its title under it (`label.boomerang`): the record circle's meaning is plain, this one's is not.
+            let label = layout.boomerangLabel
+            let title = try text.line(words.title(of: button), size: label.height * 5 / 6, maxWidth: label.width)
+            painter.text(title, centeredAt: label.center, Style.lightText)
         case .playVideo:
             let fill = colors(of: button).fill
             try painter.fillRounded(frame, radius: Double(frame.height) / 2, pressed ? Style.pressed(fill) : fill)

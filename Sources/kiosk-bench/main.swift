@@ -9,6 +9,8 @@ import KioskSystem
 
 let usageText = """
     Usage: kiosk-bench COMMAND [options]
+      layout --size WxH
+          Layout's rectangles for that screen (with the Boomerang and photo buttons), one a line
       encode --input FILE --size WxH [--frames N] [--preset P] [--output PATH]
           feed the real MovieWriter a raw YUYV file as fast as it takes it; prints a JSON line
       compare-encode [--footage CLIP | --source pattern] [--size WxH] [--frames N] [--rounds N] [--preset P] [--instructions yes]
@@ -448,6 +450,13 @@ switch arguments.first {
 case "man-page":
     // The manual page made from the option table (docs/kiosk-recorder.1 is this output).
     FileHandle.standardOutput.write(Data(OptionParser.manPage.utf8))
+case "layout":
+    // Layout's rectangles for a canvas (--size WxH) with the Boomerang and photo buttons, one
+    // "name x y width height" a line (docs/screenshots/make-safe-area draws them).
+    let l = Layout(canvas: size(options(arguments.dropFirst())["size"]), shutter: true, boomerang: true)
+    let rects = [("top-panel", l.topPanel), ("bottom-panel", l.bottomPanel), ("question-band", l.questionBand), ("record", l.recordButtonDrawn),
+                 ("boomerang", l.boomerangButton), ("boomerang-label", l.boomerangLabel), ("photo", l.shutterButton), ("content", l.content)]
+    print(rects.map { "\($0) \($1.x) \($1.y) \($1.width) \($1.height)" }.joined(separator: "\n"))
 case "preview": previewBench(options(arguments.dropFirst()))
 case "encode": encode(options(arguments.dropFirst()))
 case "compare-encode": compareEncode(options(arguments.dropFirst()))

@@ -264,7 +264,7 @@ extension EmbeddedRulesTests {
 }
 
 extension EmbeddedRulesTests {
-    @Test("the guestbook's question on screen: large in ready and the countdown in the prompt's place, small while recording; the take's writer gets it as the file's title; Use Video brings the next")
+    @Test("the guestbook's question on screen: large in ready (under the prompt: both show) and the countdown, in the band while recording; the take's writer gets it as the file's title; Use Video brings the next")
     func question() throws {
         let h = BoothHarness(session: .loop, configure: { config in
             config.guest.questions = QuestionList(path: "q.txt", lines: ["One?", "Two?"])
@@ -273,10 +273,11 @@ extension EmbeddedRulesTests {
         h.booth.start()
         #expect(h.step(until: { h.events.names == ["ready"] }))
         #expect(h.step(until: { h.screen.rendered.last??.question?.text == "One?" }))
-        #expect(h.screen.rendered.last??.question?.large == true && h.screen.rendered.last??.prompt == nil)
+        #expect(h.screen.rendered.last??.question?.large == true && h.screen.rendered.last??.prompt == "Hello")
         h.send(.press(.start))
         #expect(h.step(until: { h.events.names.contains("recordingStarted") }))
-        #expect(h.step(until: { h.screen.rendered.last??.question.map { !$0.large } == true }), "small while recording")
+        #expect(h.step(until: { h.screen.rendered.last??.question.map { !$0.large } == true }), "in the band while recording")
+        #expect(h.screen.rendered.last??.prompt == nil, "the prompt only in ready")
         #expect(try #require(h.writer).settings.title == "One?")
         if let path = h.writer?.settings.outputPath { _ = FileManager.default.createFile(atPath: path, contents: Data("take".utf8)) }
         h.send(.press(.stop))

@@ -27,6 +27,18 @@ struct BoothViewTests {
         #expect(lost.viewModel(BoothCore.ViewFacts(noCameraFound: true), at: 0).message == .noCameraFound)
     }
 
+    @Test("--prompt with --questions: both in ready (the question large); the countdown has the question alone, large; recording the question alone, in the band (not large)")
+    func promptAndQuestion() {
+        var settings = BoothCore.Settings()
+        settings.questions = ["one"]
+        let facts = BoothCore.ViewFacts(prompt: "Smile")
+        let shown = [Fixture.ready, .countdown, .recording].map { fixture -> (String?, String?, Bool?) in
+            let model = Self.core(fixture, settings: settings).viewModel(facts, at: 0)
+            return (model.prompt, model.question?.text, model.question?.large)
+        }
+        #expect(shown[0] == ("Smile", "one", true) && shown[1] == (nil, "one", true) && shown[2] == (nil, "one", false), "\(shown)")
+    }
+
     @Test("the focus box grows over a second in 30 steps, then is gone; only over the live picture")
     func focusBox() {
         let ms: Int64 = 1_000_000

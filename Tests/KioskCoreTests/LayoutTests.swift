@@ -113,6 +113,14 @@ struct LayoutTests {
         let p = Layout(canvas: Size(width: 480, height: 800))
         #expect(p.recordButton == Rect(x: 196, y: 699, width: 87, height: 87))
         #expect(p.leftButton == Rect(x: 14, y: 712, width: 154, height: 60), "\(p.leftButton)")
+        // The question's band while recording: the top panel but the timer's place at its right end.
+        #expect(l.questionBand == Rect(x: 14, y: 0, width: 643, height: 58) && l.asideTimer == Rect(x: 669, y: 7, width: 117, height: 44),
+                "\(l.questionBand) \(l.asideTimer)")
+        // The Boomerang button halfway between Cancel and the record circle, its title under it with
+        // room for "Boomerang" at 19 px.
+        let b = Layout(canvas: Size(width: 800, height: 480), boomerang: true)
+        #expect(b.boomerangButton == Rect(x: 243, y: 385, width: 52, height: 52) && b.boomerangLabel == Rect(x: 199, y: 437, width: 140, height: 23),
+                "\(b.boomerangButton) \(b.boomerangLabel)")
     }
 }
 
@@ -205,7 +213,42 @@ struct LargeTextLayoutTests {
                 #expect(size.width < 320 || !l.hitFrame(of: .boomerang).intersects(l.hitFrame(of: .cancel)), "\(what)")
                 #expect(!shutter || !l.hitFrame(of: .boomerang).intersects(l.hitFrame(of: .photo)), "\(what)")
                 #expect(l.button(at: button.center, among: [.cancel, .start, .boomerang, .photo]) == .boomerang, "\(what)")
+                // Its title: under the circle, centred on it, in the panel, clear of Cancel and the
+                // record circle as drawn; a touch on it is a touch on the button.
+                let label = l.boomerangLabel
+                #expect(label.y == button.maxY && abs(label.center.x - button.center.x) <= 1 && label.isInside(l.bottomPanel), "\(what): \(label)")
+                #expect(label.height >= 12 || size.width < 320, "\(what): \(label)")
+                #expect(!label.intersects(cancel) && !label.intersects(l.recordButtonDrawn), "\(what): \(label) \(cancel)")
+                #expect(l.button(at: label.center, among: [.cancel, .start, .boomerang, .photo]) == .boomerang, "\(what)")
             }
+        }
+    }
+
+    @Test("the countdown's disc: half the picture's short side in its middle; below a question's box as tall as it may be (half the picture, with its padding), a gap under it and still in the picture",
+          arguments: layoutSizes)
+    func countdownDisc(size: Size) {
+        let l = Layout(canvas: size), content = l.content
+        let middle = l.countdownDisc()
+        #expect(middle.width == min(content.width, content.height) / 2 && middle == content.centered(middle.size), "\(middle)")
+        let padding = l.textHeight * 3 / 4, gap = max(l.textHeight / 2, 4)
+        for top in [content.y + padding + l.textHeight, content.y + content.height / 4, content.y + content.height / 2 + 2 * padding] {
+            let disc = l.countdownDisc(below: top)
+            #expect(disc.y >= top + gap && disc.isInside(content) && disc.width == disc.height, "\(size) below \(top): \(disc)")
+            #expect(disc.width >= min(content.width, content.height) / 4, "\(size) below \(top): \(disc)")
+            #expect(disc.width == middle.width || disc.maxY == content.maxY - gap, "\(size): as large as room allows")
+        }
+    }
+
+    @Test("while recording, the question's band: the top panel left of the timer, within the top eighth of the screen, tall enough for two lines of 14 px where the screen is 288 or more; the timer at the panel's right end",
+          arguments: layoutSizes)
+    func questionBand(size: Size) {
+        for scale in [1, 1.35] {
+            let l = Layout(canvas: size, textScale: scale)
+            let band = l.questionBand, timer = l.asideTimer
+            #expect(band.maxY <= size.height / 8 && band.isInside(l.topPanel) && band.maxY <= l.content.y, "\(size): \(band)")
+            #expect(!band.intersects(timer) && timer.isInside(l.topPanel) && timer.maxX == l.timerLabel.maxX, "\(band) \(timer)")
+            #expect(band.height >= 2 * Layout.smallestTitle * 6 / 5 || size.shortSide < 288, "\(size): \(band)")
+            #expect(band.width >= size.width / 2, "\(size): \(band)")
         }
     }
 }

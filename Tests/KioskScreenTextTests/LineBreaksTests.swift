@@ -59,3 +59,43 @@ struct LineBreaksTests {
         #expect(LineBreaks.pieces("「はい」").map(\.text) == ["「は", "い」"])
     }
 }
+
+/// `LineBreaks.fitted` (the question's size and lines) by table, each character half its size wide.
+@Suite("LineBreaks: a text fitted to a box")
+struct FittedLinesTests {
+    static func fitted(_ text: String, size: Int = 20, smallest: Int = 10, maxWidth: Int = 100, maxHeight: Int = 1000, maxLines: Int = .max) -> (size: Int, lines: [String]) {
+        LineBreaks.fitted(text, size: size, smallest: smallest, maxWidth: maxWidth, maxHeight: maxHeight, maxLines: maxLines) { $0.count * $1 / 2 }
+    }
+
+    @Test("the largest size from the start down (a tenth at a time) at which the lines fit the count and the height; at the smallest, still too long: the last line cut at a break, with …",
+          arguments: [
+            ("Hi there", 1000, Int.max, 20, ["Hi there"]),
+            // Four lines at 20 (10 characters a line); two at 10 (20 a line), under two lines' limit.
+            ("What is your best memory of them", 1000, 2, 10, ["What is your best", "memory of them"]),
+            // The same by height: two lines of 10 px are 24 px tall.
+            ("What is your best memory of them", 24, Int.max, 10, ["What is your best", "memory of them"]),
+            // Still three lines at the smallest: the second is cut where it fits with the ellipsis.
+            ("What is your best memory of the two of them together?", 1000, 2, 10, ["What is your best", "memory of the two…"]),
+            ("What is your best memory of the two of them together?", 12, 2, 10, ["What is your best…"]),
+            // 30 characters: three lines down to 14 (14 a line), two at 12 (16 a line), balanced.
+            ("ふたりへのメッセージをお願いします。ありがとうございました。", 1000, 2, 12, ["ふたりへのメッセージをお願いし", "ます。ありがとうございました。"]),
+            // One line: at 10, 20 characters fit; cut between characters, "…" in the 20th's place.
+            ("ふたりへのメッセージをお願いします。ありがとうございました。", 1000, 1, 10, ["ふたりへのメッセージをお願いします。あ…"]),
+          ] as [(String, Int, Int, Int, [String])])
+    func fitted(text: String, maxHeight: Int, maxLines: Int, size: Int, lines: [String]) {
+        let got = Self.fitted(text, maxHeight: maxHeight, maxLines: maxLines)
+        #expect(got.size == size && got.lines == lines, "\(got)")
+        #expect(got.lines.allSatisfy { $0.count * got.size / 2 <= 100 }, "\(got)")
+    }
+
+    @Test("never under the smallest size, never over the start; a text that fits at once is left at the start size")
+    func bounds() {
+        for length in stride(from: 1, through: 200, by: 7) {
+            let text = String(repeating: "word ", count: length)
+            let got = Self.fitted(text, size: 26, smallest: 14, maxWidth: 300, maxHeight: 60, maxLines: 2)
+            #expect(got.size >= 14 && got.size <= 26 && got.lines.count <= 2 && !got.lines.isEmpty, "\(length): \(got)")
+            #expect(got.lines.allSatisfy { $0.count * got.size / 2 <= 300 }, "\(length): \(got)")
+            #expect(length > 2 || got.size == 26, "\(length): \(got)")
+        }
+    }
+}

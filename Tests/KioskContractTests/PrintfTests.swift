@@ -2,7 +2,7 @@
 // the formats the booth writes, and no cut at the buffer's edge.
 import Foundation
 import Testing
-import KioskCore
+import KioskContract
 
 @Suite("String(printf:): Foundation's String(format:) for the booth's numbers")
 struct PrintfTests {
