@@ -199,8 +199,13 @@ struct Overlay {
             let smallest = min(Layout.smallestTitle, band.height * 5 / 12)
             let (size, lines) = try LineBreaks.fitted(question, size: textSize, smallest: smallest, maxWidth: band.width,
                                                       maxHeight: band.height, maxLines: 2, width: measure)
-            let texture = try text.paragraph(lines.joined(separator: "\n"), size: size, width: band.width)
-            painter.text(texture, centeredAt: band.center, Style.lightText)
+            // Each line on its own (SDL_ttf's wrapping, measuring the whole line, may break one that fits), the pair centred.
+            let textures = try lines.map { line throws(SDLError) in try text.line(line, size: size, maxWidth: band.width) }
+            var y = band.center.y - Double(textures.reduce(0) { $0 + $1.size.height }) / 2
+            for texture in textures {
+                painter.text(texture, centeredAt: Point(x: band.center.x, y: y + Double(texture.size.height) / 2), Style.lightText)
+                y += Double(texture.size.height)
+            }
             return nil
         }
         let area = layout.content
