@@ -181,7 +181,7 @@ struct Overlay {
         let width = max(area.width * 4 / 5 - 2 * padding, size)
         // Balanced lines, broken where the script allows (LineBreaks); SDL_ttf then only stacks them.
         let lines = try LineBreaks.balanced(prompt, maxWidth: width) { piece throws(SDLError) in try text.width(of: piece, size: size) }
-        return try drawBox(lines, size: size, width: width, top: area.y + padding)
+        return try drawBox(lines, size: size, top: area.y + padding)
     }
 
     /// The guestbook's question. Before the take (`large`): at the top of the picture, under the
@@ -199,13 +199,7 @@ struct Overlay {
             let smallest = min(Layout.smallestTitle, band.height * 5 / 12)
             let (size, lines) = try LineBreaks.fitted(question, size: textSize, smallest: smallest, maxWidth: band.width,
                                                       maxHeight: band.height, maxLines: 2, width: measure)
-            // Each line on its own (SDL_ttf's wrapping, measuring the whole line, may break one that fits), the pair centred.
-            let textures = try lines.map { line throws(SDLError) in try text.line(line, size: size, maxWidth: band.width) }
-            var y = band.center.y - Double(textures.reduce(0) { $0 + $1.size.height }) / 2
-            for texture in textures {
-                painter.text(texture, centeredAt: Point(x: band.center.x, y: y + Double(texture.size.height) / 2), Style.lightText)
-                y += Double(texture.size.height)
-            }
+            stack(try lines.map { line throws(SDLError) in try text.line(line, size: size, maxWidth: band.width) }, centredAt: band.center)
             return nil
         }
         let area = layout.content
@@ -213,19 +207,29 @@ struct Overlay {
         let width = max(area.width * 9 / 10 - 2 * padding, textSize)
         let (size, lines) = try LineBreaks.fitted(question, size: textSize * 2, smallest: min(textSize, Layout.smallestTitle), maxWidth: width,
                                                   maxHeight: area.height / 2, width: measure)
-        return try drawBox(lines, size: size, width: width, top: (top ?? area.y) + padding)
+        return try drawBox(lines, size: size, top: (top ?? area.y) + padding)
     }
 
     /// Lines of white text on the message's dark box, centred across the picture, its top at `top`.
     /// Returns where the box ends.
-    private func drawBox(_ lines: [String], size: Int, width: Int, top: Int) throws(SDLError) -> Int {
+    private func drawBox(_ lines: [String], size: Int, top: Int) throws(SDLError) -> Int {
         let area = layout.content, padding = textSize * 3 / 4
-        let texture = try text.paragraph(lines.joined(separator: "\n"), size: size, width: width)
-        let boxSize = Size(width: texture.size.width + 2 * padding, height: texture.size.height + padding)
+        let textures = try lines.map { line throws(SDLError) in try text.line(line, size: size) }
+        let boxSize = Size(width: (textures.map(\.size.width).max() ?? 0) + 2 * padding, height: textures.reduce(0) { $0 + $1.size.height } + padding)
         let box = Rect(x: area.x + (area.width - boxSize.width) / 2, y: top, width: boxSize.width, height: boxSize.height)
         try painter.fillRounded(box, radius: Double(textSize) * 0.6, boxBackground)
-        painter.text(texture, centeredAt: box.center, Style.lightText)
+        stack(textures, centredAt: box.center)
         return box.maxY
+    }
+
+    /// Lines of white text, each centred, the stack centred on `centre`. Each line is rendered on its
+    /// own: SDL_ttf's wrapping measures a line its own way and broke lines LineBreaks had found to fit.
+    private func stack(_ lines: [Texture], centredAt centre: Point) {
+        var y = centre.y - Double(lines.reduce(0) { $0 + $1.size.height }) / 2
+        for line in lines {
+            painter.text(line, centeredAt: Point(x: centre.x, y: y + Double(line.size.height) / 2), Style.lightText)
+            y += Double(line.size.height)
+        }
     }
 
     /// The countdown's number, large on a dark disc (readable over any preview, from across a
