@@ -33,6 +33,12 @@ extension SDLTests {
                 // The review's trimmer (issue 34, --trim): a 7 s take trimmed to [1.5, 5.2].
                 var trimmed = Models.finished()
                 trimmed.trimmer = TrimmerView(duration: Models.result.duration, range: TrimRange(start: 1.5, end: 5.2))
+                // A four-line question (--questions): over the countdown, then in the top band while recording.
+                let question = "Before you go, tell us your favourite memory of Anna and Tom, and what you wish for the two of them in the years to come?"
+                var asked = Models.countdown(3)
+                asked.question = (question, true)
+                var recordingAsked = Models.recording(elapsed: 12)
+                recordingAsked.question = (question, false)
                 var warning = Models.recording(elapsed: 113)
                 warning.timer = "00:07"
                 warning.remainingFraction = 0.7
@@ -40,7 +46,8 @@ extension SDLTests {
                                       ("finished", Models.finished()), ("playing", Models.playing()),
                                       ("camera-unavailable", Models.cameraUnavailable),
                                       ("countdown", Models.countdown(3)), ("time-left", warning), ("prompt", prompted),
-                                      ("attract", attract), ("meter", metered), ("silent", silent), ("trim", trimmed)] {
+                                      ("attract", attract), ("meter", metered), ("silent", silent), ("trim", trimmed),
+                                      ("question-countdown", asked), ("question-recording", recordingAsked)] {
                     // Without a camera there is no picture (the executable clears it); with one, the bars.
                     if model.message != nil && model.mode != .recording {
                         screen.clearPreview()
