@@ -186,9 +186,9 @@ struct Overlay {
 
     /// The guestbook's question. Before the take (`large`): at the top of the picture, under the
     /// prompt's box when there is one (its box ends at `top`), twice the text size, smaller step by
-    /// step while its lines would cover more than half the picture (never under the text size or
-    /// 14 px, whichever is less; longer still, its last line ends in "…"); returns where its box
-    /// ends. While recording: in the top panel's band beside the timer (`Layout.questionBand`, at
+    /// step while its lines would cover more than half the picture or reach past it (never under
+    /// the text size or 14 px, whichever is less; longer still, its last line ends in "…"); returns
+    /// where its box ends. While recording: in the top panel's band beside the timer (`Layout.questionBand`, at
     /// most an eighth of the screen's height), on at most two lines, from the text size down to
     /// 14 px (less only where the band is too short for two such lines), the second line ending
     /// in "…" if the question is longer still.
@@ -205,8 +205,10 @@ struct Overlay {
         let area = layout.content
         let padding = textSize * 3 / 4
         let width = max(area.width * 9 / 10 - 2 * padding, textSize)
+        // Under a long prompt, no further than the picture's end.
+        let room = min(area.height / 2, area.maxY - (top ?? area.y) - 3 * padding)
         let (size, lines) = try LineBreaks.fitted(question, size: textSize * 2, smallest: min(textSize, Layout.smallestTitle), maxWidth: width,
-                                                  maxHeight: area.height / 2, width: measure)
+                                                  maxHeight: room, width: measure)
         return try drawBox(lines, size: size, top: (top ?? area.y) + padding)
     }
 

@@ -120,18 +120,21 @@ struct QuestionLayoutEndToEndTests {
         #expect(r.exitStatus() == 0, "\(r.stderr)")
     }
 
-    @Test("--prompt with --questions: both show in ready, the prompt's box on top and the question's under it, each with its words; the countdown shows the question alone",
+    @Test("--prompt with --questions: both show in ready, the prompt's box on top and the question's under it, each with its words, a long question under a long prompt still inside the picture; the countdown shows the question alone",
           needsFakeCamera)
     func promptAndQuestion() throws {
         let folder = try testFolder("prompt-question")
         let file = folder.appendingPathComponent("questions.txt")
-        try "What is your best memory of Anna?\n".write(to: file, atomically: true, encoding: .utf8)
-        let r = try Self.booth(folder, "take", ["--questions", file.path, "--prompt", "Leave a message for Anna & Tom", "--countdown", "5"])
+        try (Self.long + "\n").write(to: file, atomically: true, encoding: .utf8)
+        let prompt = "Leave a message for Anna & Tom: what you say here goes into their film, so take your time"
+        let r = try Self.booth(folder, "take", ["--questions", file.path, "--prompt", prompt, "--countdown", "5"])
         let l = Layout(canvas: Size(width: 800, height: 480))
         let middle = Array(stride(from: 370, to: 430, by: 2)), content = l.content.y..<l.content.maxY
         let ready = try Self.shot(r, folder, "ready") { Self.pictureUp($0, l) && Self.coveredRuns($0, rows: content, xs: middle).count == 2 }
         let boxes = Self.coveredRuns(ready, rows: content, xs: middle)
         #expect(boxes.count == 2 && boxes.allSatisfy { !Self.textLines(ready, rows: $0, xs: 40..<760).isEmpty }, "\(boxes)")
+        // The long question under a long prompt still ends inside the picture, short of the buttons' panel.
+        #expect(boxes.count == 2 && boxes[1].upperBound < l.content.maxY - 8, "\(boxes)")
         r.command("start")
         try #require(r.wait(for: "countdown") != nil, "\(r.rawLines)")
         let counting = try Self.shot(r, folder, "countdown") { s in
