@@ -179,7 +179,7 @@ struct Overlay {
         let area = layout.content
         let size = textSize * 5 / 4, padding = textSize * 3 / 4
         let width = max(area.width * 4 / 5 - 2 * padding, size)
-        // Balanced lines, broken where the script allows (LineBreaks); SDL_ttf then only stacks them.
+        // Balanced lines, broken where the script allows (LineBreaks), drawn one by one.
         let lines = try LineBreaks.balanced(prompt, maxWidth: width) { piece throws(SDLError) in try text.width(of: piece, size: size) }
         return try drawBox(lines, size: size, top: area.y + padding)
     }
@@ -188,10 +188,10 @@ struct Overlay {
     /// prompt's box when there is one (its box ends at `top`), twice the text size, smaller step by
     /// step while its lines would cover more than half the picture or reach past it (never under
     /// the text size or 14 px, whichever is less; longer still, its last line ends in "…"); returns
-    /// where its box ends. While recording: in the top panel's band beside the timer (`Layout.questionBand`, at
-    /// most an eighth of the screen's height), on at most two lines, from the text size down to
-    /// 14 px (less only where the band is too short for two such lines), the second line ending
-    /// in "…" if the question is longer still.
+    /// where its box ends. While recording: in the top panel's band beside the timer
+    /// (`Layout.questionBand`, at most an eighth of the screen's height), on at most two lines, from
+    /// the text size down to 14 px (less only where the band is too short for two such lines), the
+    /// second line ending in "…" if the question is longer still.
     private func drawQuestion(_ question: String, large: Bool, below top: Int?) throws(SDLError) -> Int? {
         let measure = { (piece: String, size: Int) throws(SDLError) -> Int in try text.width(of: piece, size: size) }
         guard large else {
