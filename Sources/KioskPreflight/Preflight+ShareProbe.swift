@@ -41,6 +41,10 @@ extension Preflight {
         }
         _ = consume file
         let url = ShareAddress.url(template: template, token: token)
+        guard url.hasPrefix("http://") else {
+            return CheckItem(name: name, ok: true, detail: "\(url) was not fetched: check fetches http:// addresses only",
+                             fix: "open a take's share page in a phone's browser before the event", warning: true)
+        }
         let got: HTTPAnswer
         switch httpGet(url) {
         case let .failure(reason):

@@ -250,7 +250,7 @@ struct CheckEndToEndTests {
                 && away.fix?.contains("nmcli connection up kiosk-hotspot") == true, "\(away)")
     }
 
-    @Test("with --share-dir: check writes a page into the share folder and fetches it back through --share-url (nginx with the shipped site on loopback): fetched, or a 404 (another folder served) or nothing answering fails with the fix; the probe is removed; a loopback or link-local host is a one-line warning with the fix")
+    @Test("with --share-dir: check writes a page into the share folder and fetches it back through --share-url (nginx with the shipped site on loopback): fetched, or a 404 (another folder served) or nothing answering fails with the fix, https is not fetched (a warning); the probe is removed; a loopback or link-local host is a one-line warning with the fix")
     func shareProbe() throws {
         let folder = try testFolder("check-share-probe")
         let shares = folder.appendingPathComponent("share").path, other = folder.appendingPathComponent("other").path
@@ -278,6 +278,10 @@ struct CheckEndToEndTests {
         #expect(wrong.detail.hasSuffix("the web server answered 404 (it does not serve \(other) there)"), "\(wrong)")
         #expect(wrong.fix?.contains("alias \(other)/;") == true, "\(wrong)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: other).isEmpty, "the probe is removed")
+        // An https:// address is not fetched: a warning, not a failure.
+        let secure = try Self.check(["--camera", "test", "--microphone", "none", "--share-dir", shares, "--share-url", "https://127.0.0.1/s/{token}/"])
+        let unfetched = try Self.item("share site", in: secure.items)
+        #expect(unfetched.ok && unfetched.warning && unfetched.detail.hasSuffix("was not fetched: check fetches http:// addresses only"), "\(unfetched)")
         // Nothing answers there: fails with the set-up script's command.
         server.stop()
         let gone = try Self.check(["--camera", "test", "--microphone", "none", "--share-dir", shares, "--share-url", template])
