@@ -39,7 +39,7 @@ extension OptionParser {
                 + optionName("--json") + " prints reelProgress and reelFinished lines. Exit 0, 1 (no takes, none readable, or the film not finished), 2 (a bad option).",
             ".TP", bold("config get") + #" \fIKEY\fR"#, "Print the setting " + #"\fIKEY\fR"# + " (a config file's key, an option's name without its dashes) as the booth reads it from "
                 + optionName("--config") + " and the other options given, and exit: 0 with its value on a line of its own (nothing for a setting not set), 2 for an unknown key or a bad config. "
-                + "Scripts read the booth's settings so (kiosk/install's hotspot), never with a parser of their own.",
+                + "Scripts read the booth's settings so (the setup script's hotspot), never with a parser of their own.",
             ".SH OPTIONS",
             "Every option can also be set as " + #"\fIkey\fR = \fIvalue\fR"# + " in the file " + optionName("--config") + " names; a flag wins over the file.",
         ]
@@ -68,6 +68,10 @@ extension OptionParser {
             ".TP", #"\fI/etc/kiosk-recorder/kiosk.conf\fR"#, "The configuration a service reads (" + optionName("--config") + ").",
             ".TP", #"\fIDIR\fB/.kiosk-recorder.takes\fR, \fB.kiosk-recorder.counter\fR, \fB.kiosk-recorder.hooks\fR"#,
             "In " + optionName("--output-dir") + ": the accepted takes, the take counter and the hooks still owed.",
+            ".TP", #"\fI/var/lib/kiosk-recorder\fR"#, "The service's takes (its " + optionName("--output-dir") + "; the kiosk user's alone, 0750, each take 0600). A purge of the package keeps them.",
+            ".TP", #"\fI/srv/kiosk-recorder/share\fR"#, "The share folders (" + optionName("--share-dir") + "), which the web server's user reads; served at /s/ by the site /usr/share/kiosk-recorder/setup share installs.",
+            ".TP", #"\fI/run/kiosk-recorder/control\fR"#, "The service's control socket, when the config sets " + optionName("--control-socket") + " to it.",
+            ".TP", #"\fI/usr/share/kiosk-recorder/setup\fR"#, "As root, " + bold("setup share") + ": nginx serving the share folders; " + bold("setup hotspot") + ": that and the booth's own Wi-Fi (NetworkManager), named by the config's " + optionName("--share-wifi-ssid") + " and " + optionName("--share-wifi-password") + ".",
             ".SH EXAMPLES",
             "Record one take with the test pattern and tone, in a window:",
             ".PP", ".nf", ".RS",
@@ -75,15 +79,15 @@ extension OptionParser {
             ".RE", ".fi", ".PP",
             "A booth as a service, its takes kept in a folder, each uploaded by a hook:",
             ".PP", ".nf", ".RS",
-            #"kiosk-recorder \-\-output\-dir /var/lib/kiosk-recorder/takes \-\-session loop \e"#,
+            #"kiosk-recorder \-\-output\-dir /var/lib/kiosk-recorder \-\-session loop \e"#,
             #"    \-\-max\-takes 500 \-\-on\-take 'rclone copy "$KIOSK_TAKE_PATH" remote:booth'"#,
             ".RE", ".fi", ".PP",
             "Ask a running booth for its state:",
             ".PP", ".nf", ".RS",
-            #"kiosk-recorder send state \-\-control\-socket /run/kiosk-recorder/control.sock"#,
+            #"kiosk-recorder send state \-\-control\-socket /run/kiosk-recorder/control"#,
             ".RE", ".fi",
             ".SH SEE ALSO",
-            "The full contract (commands, events, signals): docs/interface.md; deployment: docs/deploy.md.",
+            "The full contract (commands, events, signals): /usr/share/doc/kiosk-recorder/interface.md; deployment: /usr/share/doc/kiosk-recorder/deploy.md.",
         ]
         return page.joined(separator: "\n") + "\n"
     }

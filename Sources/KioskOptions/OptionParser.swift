@@ -186,7 +186,7 @@ public struct OptionParser: Sendable {
         }
         let share = c.share
         if share.folder != nil && share.urlTemplate == nil {
-            throw UsageError("--share-dir needs --share-url, the address the QR code gives (e.g. http://10.42.0.1/s/{token}/), or the booth's own Wi-Fi (kiosk/install --hotspot), whose address it then is")
+            throw UsageError("--share-dir needs --share-url, the address the QR code gives (e.g. http://10.42.0.1/s/{token}/), or the booth's own Wi-Fi (/usr/share/kiosk-recorder/setup hotspot), whose address it then is")
         }
         if share.folder == nil {
             let satellites = [("--share-url", share.urlTemplate != nil), ("--share-title", share.title != nil),
@@ -297,7 +297,7 @@ public struct HostFacts: Sendable {
     /// Why a file cannot be an overlay (`--overlay`), or nil when it can: the recorder decodes it
     /// (KioskMedia's `OverlayFiles`). The default finds nothing wrong.
     public var overlayProblem: @Sendable (String) -> String?
-    /// The booth's own Wi-Fi is installed (`kiosk/install --hotspot`): `--share-url` defaults to
+    /// The booth's own Wi-Fi is installed (`setup hotspot`): `--share-url` defaults to
     /// its address (`ShareAddress.hotspotTemplate`).
     public var hotspot: Bool
 

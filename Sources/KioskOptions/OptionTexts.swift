@@ -48,7 +48,7 @@ extension OptionParser {
             "Exit status: 0 after an outcome, quit or signal; 1 a file play cannot play, a problem check found, a booth send",
             "cannot reach or that did not answer send's command, or a booth that could not start (its assets, a temporary",
             "folder, threads); 2 bad usage or configuration; 3 no display.",
-            "The full contract (commands, events, signals): docs/interface.md",
+            "The full contract (commands, events, signals): /usr/share/doc/kiosk-recorder/interface.md",
         ]
         return lines.joined(separator: "\n") + "\n"
     }
@@ -66,9 +66,8 @@ enum ExampleConfig {
         # KioskRecorder configuration: one `key = value` per line; keys are the command-line options
         # without the leading --; a flag on the command line wins over this file. Values in double quotes
         # keep spaces and '#'. Every key is listed with its help and default; uncomment to change.
-        # Installed as /etc/kiosk-recorder/kiosk.conf by kiosk/install. Reference: docs/interface.md.
-        # Made from the option table (Sources/KioskOptions/OptionTable.swift); to write it anew:
-        # KIOSK_REGENERATE=1 swift test --skip-build --filter KioskOptionsTests.OptionTextsTests
+        # The booth's service reads /etc/kiosk-recorder/kiosk.conf (systemctl reload kiosk-recorder applies
+        # a change). Reference: man kiosk-recorder, /usr/share/doc/kiosk-recorder/interface.md.
         """
 
     /// The file's text from `options` (a test may pass a changed copy of the table).

@@ -1,7 +1,8 @@
-// `--check`'s look at sharing, with `--share-dir`: whether the booth's own Wi-Fi
-// (`kiosk/install --hotspot`) is installed and up, as NetworkManager says, and whether the share URL's
-// host is one of this machine's addresses (a QR code that names another machine sends every guest
-// there).
+// `--check`'s look at sharing, with `--share-dir`: whether the booth's own Wi-Fi (the set-up
+// script's `hotspot`) is installed and up, as NetworkManager says, whether the share URL's host is
+// one of this machine's addresses (a QR code that names another machine sends every guest there) and
+// one a phone can reach (not loopback, not link-local), and whether the web server there serves the
+// share folder (Preflight+ShareProbe).
 import FoundationEssentials
 import Glibc
 import KioskContract
@@ -24,20 +25,30 @@ extension Preflight {
                                 fix: "sudo nmcli connection up kiosk-hotspot (it needs a Wi-Fi device that can be an access point)"))
             } else {
                 items.append(CheckItem(name: "hotspot", ok: false, detail: "\(keyfile) is installed, but NetworkManager does not say whether it is up (nmcli missing, or NetworkManager not running)",
-                                       fix: "start NetworkManager (sudo systemctl enable --now NetworkManager), or bring the access point up with hostapd and dnsmasq (docs/deploy.md)"))
+                                       fix: "start NetworkManager (sudo systemctl enable --now NetworkManager), or bring the access point up with hostapd and dnsmasq (/usr/share/doc/kiosk-recorder/deploy.md)"))
             }
         } else {
-            items.append(CheckItem(name: "hotspot", ok: true, detail: "no booth Wi-Fi installed (kiosk/install --hotspot makes one): phones reach the share URL over the venue's network"))
+            items.append(CheckItem(name: "hotspot", ok: true, detail: "no booth Wi-Fi installed (\(setupCommand("hotspot")) makes one): phones reach the share URL over the venue's network"))
         }
         guard let host = Self.host(of: template) else { return items }
         let mine = Self.localAddresses()
         let resolved = Self.addresses(of: host)
+        let reachable = mine.filter { Self.unreachableKind(host: $0, resolved: [$0]) == nil }
+        let elsewhere = reachable.first { !$0.contains(":") } ?? reachable.first.map { "[\($0)]" } ?? "<its address>"
         if !resolved.isEmpty, resolved.contains(where: mine.contains) {
-            items.append(CheckItem(name: "share URL", ok: true, detail: "\(host), the share URL's host, is this machine (\(resolved.joined(separator: ", ")))"))
+            if let kind = Self.unreachableKind(host: host, resolved: resolved) {
+                items.append(CheckItem(name: "share URL", ok: true, detail: "\(host), the share URL's host, is this machine's \(kind) address: no guest's phone can reach it",
+                                       fix: "set share-url to the booth's address on the guests' network, e.g. http://\(elsewhere)/s/{token}/", warning: true))
+            } else {
+                items.append(CheckItem(name: "share URL", ok: true, detail: "\(host), the share URL's host, is this machine (\(resolved.joined(separator: ", ")))"))
+            }
+            if let folder = config.share.folder {
+                items.append(Self.shareProbe(folder: folder, template: template, fileMode: config.share.fileMode))
+            }
         } else {
             let fix = host == ShareAddress.hotspotAddress && !hotspotUp
                 ? "bring the booth's own Wi-Fi up (sudo nmcli connection up kiosk-hotspot): the booth has \(host) there"
-                : "set share-url to an address of this machine, e.g. http://\(mine.first { !$0.hasPrefix("127.") && $0 != "::1" } ?? "<its address>")/s/{token}/"
+                : "set share-url to an address of this machine, e.g. http://\(elsewhere)/s/{token}/"
             items.append(CheckItem(name: "share URL", ok: false,
                                    detail: "\(host), the share URL's host, is not one of this machine's addresses (\(mine.joined(separator: ", ")))", fix: fix))
         }

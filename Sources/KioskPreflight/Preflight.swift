@@ -92,7 +92,7 @@ public enum Preflight {
                                    detail: "\(info.name) streams \(info.size.width)x\(info.size.height) at \(KioskEvent.milliseconds(info.fps)) fps"))
         } else if case .exec = choice {
             items.append(CheckItem(name: "camera", ok: false, detail: lost.withLock { $0 } ?? "\(info.name) sent no picture",
-                                   fix: "run the command by hand and check that it writes \(config.capture.cameraFormat.rawValue) to stdout (docs/deploy.md has recipes)"))
+                                   fix: "run the command by hand and check that it writes \(config.capture.cameraFormat.rawValue) to stdout (/usr/share/doc/kiosk-recorder/deploy.md has recipes)"))
         } else {
             items.append(CheckItem(name: "camera", ok: false, detail: "\(info.name) opened but sent no frame in 5 s",
                                    fix: "try another USB port or cable (a USB 2 port may lack bandwidth), or a smaller --size"))

@@ -85,7 +85,7 @@ struct SendRequestTests {
 
     @Test("--control-socket: a path a socket address can hold")
     func socketPath() throws {
-        #expect(try record(["--control-socket", "/run/kiosk-recorder/control.sock"]).service.controlSocket == "/run/kiosk-recorder/control.sock")
+        #expect(try record(["--control-socket", "/run/kiosk-recorder/control"]).service.controlSocket == "/run/kiosk-recorder/control")
         let long = "/tmp/" + String(repeating: "s", count: 102)
         #expect(try record(["--control-socket", long]).service.controlSocket == long)
         #expect(usageError(["--control-socket", long + "s"]) == "--control-socket: '\(long)s' is 108 bytes long; a Unix socket's path may have at most 107")

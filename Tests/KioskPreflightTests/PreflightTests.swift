@@ -22,4 +22,19 @@ struct PreflightTests {
         let stalled = Preflight.storageItem(syncs: [0.1, SyncClock.slowAfter], bytes: 65_536)
         #expect(!stalled.ok && stalled.detail.contains("worst 2000 ms: too slow for a booth") && stalled.fix != nil, "\(stalled)")
     }
+
+    @Test("a share URL's host no phone can reach: loopback (127.0.0.0/8, ::1, localhost) or link-local (169.254.0.0/16, fe80::/10), by its name or what it resolves to; any other address is reachable")
+    func unreachableShareHost() {
+        #expect(Preflight.unreachableKind(host: "127.0.0.1", resolved: ["127.0.0.1"]) == "loopback")
+        #expect(Preflight.unreachableKind(host: "127.1.2.3", resolved: []) == "loopback")
+        #expect(Preflight.unreachableKind(host: "::1", resolved: ["::1"]) == "loopback")
+        #expect(Preflight.unreachableKind(host: "localhost", resolved: ["::1", "127.0.0.1"]) == "loopback")
+        #expect(Preflight.unreachableKind(host: "booth.local", resolved: ["127.0.1.1"]) == "loopback")
+        #expect(Preflight.unreachableKind(host: "169.254.10.20", resolved: ["169.254.10.20"]) == "link-local")
+        #expect(Preflight.unreachableKind(host: "fe80::1", resolved: ["fe80::1"]) == "link-local")
+        #expect(Preflight.unreachableKind(host: "10.42.0.1", resolved: ["10.42.0.1"]) == nil)
+        #expect(Preflight.unreachableKind(host: "192.0.2.2", resolved: ["192.0.2.2"]) == nil)
+        #expect(Preflight.unreachableKind(host: "booth", resolved: ["127.0.1.1", "192.168.1.5"]) == nil)
+        #expect(Preflight.unreachableKind(host: "2001:db8::5", resolved: ["2001:db8::5"]) == nil)
+    }
 }

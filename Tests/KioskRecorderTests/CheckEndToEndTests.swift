@@ -236,8 +236,8 @@ struct CheckEndToEndTests {
         let shares = folder.appendingPathComponent("share").path
         let local = try Self.check(["--camera", "test", "--microphone", "test", "--share-dir", shares, "--share-url", "http://127.0.0.1/s/{token}/"])
         let none = try Self.item("hotspot", in: local.items), here = try Self.item("share URL", in: local.items)
-        #expect(none.ok && none.detail.contains("no booth Wi-Fi installed"), "\(none)")
-        #expect(here.ok && here.detail.contains("127.0.0.1, the share URL's host, is this machine"), "\(here)")
+        #expect(none.ok && none.detail.contains("no booth Wi-Fi installed (sudo /usr/share/kiosk-recorder/setup hotspot makes one)"), "\(none)")
+        #expect(here.ok && here.warning && here.detail.contains("127.0.0.1, the share URL's host, is this machine's loopback address"), "\(here)")
         // The hotspot's keyfile installed (no NetworkManager runs here): --share-url defaults to its address.
         let nm = folder.appendingPathComponent("NetworkManager")
         try FileManager.default.createDirectory(at: nm.appendingPathComponent("system-connections"), withIntermediateDirectories: true)
@@ -248,5 +248,45 @@ struct CheckEndToEndTests {
         #expect(!installed.ok && installed.detail.contains("is installed, but NetworkManager does not say whether it is up"), "\(installed)")
         #expect(!away.ok && away.detail.hasPrefix("10.42.0.1, the share URL's host, is not one of this machine's addresses")
                 && away.fix?.contains("nmcli connection up kiosk-hotspot") == true, "\(away)")
+    }
+
+    @Test("with --share-dir: check writes a page into the share folder and fetches it back through --share-url (nginx with the shipped site on loopback): fetched, or a 404 (another folder served) or nothing answering fails with the fix, https is not fetched (a warning); the probe is removed; a loopback or link-local host is a one-line warning with the fix")
+    func shareProbe() throws {
+        let folder = try testFolder("check-share-probe")
+        let shares = folder.appendingPathComponent("share").path, other = folder.appendingPathComponent("other").path
+        try FileManager.default.createDirectory(atPath: shares, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+        chmod(folder.path, 0o755)
+        chmod(shares, 0o755)
+        chmod(other, 0o755)
+        let server = try ShareServer(shares: shares, folder: folder.appendingPathComponent("nginx"))
+        defer { server.stop() }
+        let template = "\(server.base)/s/{token}/"
+        let served = try Self.check(["--camera", "test", "--microphone", "none", "--share-dir", shares, "--share-url", template])
+        let site = try Self.item("share site", in: served.items), url = try Self.item("share URL", in: served.items)
+        #expect(site.ok && site.detail.hasPrefix("a page written into \(shares) was fetched back at \(server.base)/s/"), "\(site)")
+        // nginx's log has the fetch of the page (the token's folder), with a 200.
+        #expect(server.accessLog.contains("kiosk-recorder-check") && server.accessLog.contains("\" 200 "), "\(server.accessLog)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: shares).isEmpty, "the probe is removed")
+        #expect(url.ok && url.warning && url.detail == "127.0.0.1, the share URL's host, is this machine's loopback address: no guest's phone can reach it", "\(url)")
+        #expect(url.fix?.hasPrefix("set share-url to the booth's address on the guests' network, e.g. http://") == true, "\(url)")
+        #expect(served.stderr.contains("[warn] share URL: 127.0.0.1, the share URL's host, is this machine's loopback address"), "\(served.stderr)")
+        // The site serves another folder: 404, named, with the alias to fix.
+        let elsewhere = try Self.check(["--camera", "test", "--microphone", "none", "--share-dir", other, "--share-url", template])
+        let wrong = try Self.item("share site", in: elsewhere.items)
+        #expect(!wrong.ok && !elsewhere.ok && elsewhere.status == 1)
+        #expect(wrong.detail.hasSuffix("the web server answered 404 (it does not serve \(other) there)"), "\(wrong)")
+        #expect(wrong.fix?.contains("alias \(other)/;") == true, "\(wrong)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: other).isEmpty, "the probe is removed")
+        // An https:// address is not fetched: a warning, not a failure.
+        let secure = try Self.check(["--camera", "test", "--microphone", "none", "--share-dir", shares, "--share-url", "https://127.0.0.1/s/{token}/"])
+        let unfetched = try Self.item("share site", in: secure.items)
+        #expect(unfetched.ok && unfetched.warning && unfetched.detail.hasSuffix("was not fetched: check fetches http:// addresses only"), "\(unfetched)")
+        // Nothing answers there: fails with the set-up script's command.
+        server.stop()
+        let gone = try Self.check(["--camera", "test", "--microphone", "none", "--share-dir", shares, "--share-url", template])
+        let down = try Self.item("share site", in: gone.items)
+        #expect(!down.ok && down.detail.contains("could not be fetched") && down.detail.contains("Connection refused"), "\(down)")
+        #expect(down.fix == "serve \(shares) at /s/ with a web server: sudo /usr/share/kiosk-recorder/setup share installs nginx and its site", "\(down)")
     }
 }

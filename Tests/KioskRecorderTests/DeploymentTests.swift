@@ -288,4 +288,47 @@ struct DeploymentTests {
         let wrong = try runTool(["kiosk/install", "--shared"], environment: ["DESTDIR": root.path, "KIOSK_BINARY": recorderPath])
         #expect(wrong.status == 2 && wrong.stderr.contains("--shared"), "\(wrong.stderr)")
     }
+
+    @Test("the set-up script is installed beside the files it installs (the package's /usr/share/kiosk-recorder/setup): run from there it lays out the same share site and folder; hotspot without the network's name exits 2 naming the keys; an unknown part exits 2 naming it")
+    func installedSetup() throws {
+        let root = try testFolder("installed-setup-root")
+        let r = try runTool(["kiosk/install"], environment: ["DESTDIR": root.path, "KIOSK_BINARY": recorderPath])
+        #expect(r.status == 0, "\(r.stderr)")
+        let share = root.appendingPathComponent("usr/local/share/kiosk-recorder")
+        for name in ["nginx-site.conf", "dnsmasq-hotspot.conf"] {
+            #expect(try Data(contentsOf: share.appendingPathComponent(name)) == Data(contentsOf: repositoryRoot.appendingPathComponent("kiosk/share/\(name)")), "\(name)")
+        }
+        let setup = share.appendingPathComponent("setup").path
+        #expect(FileManager.default.isExecutableFile(atPath: setup))
+        let site = root.appendingPathComponent("etc/nginx/sites-available/kiosk-recorder-share")
+        #expect(!FileManager.default.fileExists(atPath: site.path), "kiosk/install without --share installs no site")
+        let shared = try runTool([setup, "share"], environment: ["DESTDIR": root.path, "KIOSK_BINARY": recorderPath])
+        #expect(shared.status == 0, "\(shared.stderr)")
+        #expect(try String(contentsOf: site, encoding: .utf8) == String(contentsOf: repositoryRoot.appendingPathComponent("kiosk/share/nginx-site.conf"), encoding: .utf8))
+        #expect(try String(contentsOf: site, encoding: .utf8).contains("alias /srv/kiosk-recorder/share/;"))
+        #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("srv/kiosk-recorder/share").path))
+        let hotspot = try runTool([setup, "hotspot"], environment: ["DESTDIR": root.path, "KIOSK_BINARY": recorderPath])
+        #expect(hotspot.status == 2 && hotspot.stderr.contains("share-wifi-ssid and share-wifi-password"), "\(hotspot.stderr)")
+        let wrong = try runTool([setup, "wifi"], environment: ["DESTDIR": root.path, "KIOSK_BINARY": recorderPath])
+        #expect(wrong.status == 2 && wrong.stderr.contains("unknown part 'wifi'"), "\(wrong.stderr)")
+    }
+
+    @Test("the installed README links only what is installed beside it (deploy.md, interface.md, …); docs/screens.md and the screenshots are left as words")
+    func installedReadmeLinks() throws {
+        let root = try testFolder("installed-readme-root")
+        let r = try runTool(["kiosk/install"], environment: ["DESTDIR": root.path, "KIOSK_BINARY": recorderPath])
+        #expect(r.status == 0, "\(r.stderr)")
+        let docs = root.appendingPathComponent("usr/local/share/doc/kiosk-recorder")
+        let readme = try String(contentsOf: docs.appendingPathComponent("README.md"), encoding: .utf8)
+        let links = try Regex(#"\]\(([^)#\s]+)"#)
+        var local: [String] = []
+        for match in readme.matches(of: links) {
+            let target = String(match.output[1].substring ?? "")
+            if target.contains(":") { continue }
+            local.append(target)
+            #expect(FileManager.default.fileExists(atPath: docs.appendingPathComponent(target).path), "README.md links \(target), not installed")
+        }
+        #expect(local.contains("deploy.md") && local.contains("interface.md"), "\(local)")
+        #expect(!readme.contains("](docs/") && readme.contains("docs/screens.md (in the source tree)"))
+    }
 }

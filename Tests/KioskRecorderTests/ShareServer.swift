@@ -1,5 +1,5 @@
 // Test helper: Debian's nginx on a loopback port, serving a share folder with the very site file
-// `kiosk/install --share` installs (kiosk/share/nginx-site.conf), its address and path swapped in;
+// the set-up script's `share` installs (kiosk/share/nginx-site.conf), its address and path swapped in;
 // and Debian's headless Chromium loading pages from it.
 import Foundation
 import Synchronization
