@@ -174,7 +174,7 @@ public struct Configuration: Equatable, Sendable {
         }
 
         /// Whether this screen's text differs from `other`'s: its words, its prompt or the font
-        /// drawing them. A reload that changes it is accepted only when a font has every glyph.
+        /// drawing them.
         public func textDiffers(from other: Screen) -> Bool {
             words != other.words || prompt != other.prompt || font != other.font
         }
