@@ -71,12 +71,12 @@ let package = Package(
         .target(name: "KioskSleep", dependencies: ["KioskCore", "KioskSystem", "CSystemd"]),
 
         // `--check`: each part of the booth tried as the booth will use it, before the event.
-        .target(name: "KioskPreflight", dependencies: ["KioskCore", "KioskContract", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI"]),
+        .target(name: "KioskPreflight", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI"]),
         // The booth's heart: one inbox, the machine's actions carried out, a UI thread that never waits.
         .target(name: "KioskBooth", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskSleep"]),
         .executableTarget(
             name: "kiosk-recorder",
-            dependencies: ["KioskCore", "KioskContract", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskBooth", "KioskPreflight"]),
+            dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskBooth", "KioskPreflight"]),
         .executableTarget(
             name: "kiosk-bench",
             dependencies: ["KioskCore", "KioskContract", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskPixels"]),

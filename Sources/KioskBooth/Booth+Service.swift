@@ -5,6 +5,7 @@ import Glibc
 import KioskContract
 import KioskCore
 import KioskOptions
+import KioskScreenText
 import KioskMedia
 import KioskSystem
 import KioskUI
@@ -53,7 +54,7 @@ extension Booth {
     func reload(_ result: Result<Configuration, UsageError>) {
         let screen = screen
         feed(.reload(shared.reader.hand(result, running: config) { next in
-            try screen.checkWords(next.screen.words, prompt: next.guestTexts, font: next.screen.font)
+            try screen.checkWords(next.screen.words, texts: next.shownTexts, font: next.screen.font)
         }))
     }
 
@@ -63,7 +64,10 @@ extension Booth {
         let shown = configuration.screen
         if configuration.textDiffers(from: config) {
             // Checked when the reload was accepted; a font file changed on disk since is logged.
-            do { try screen.setWords(shown.words, prompt: configuration.guestTexts, font: shown.font) } catch {
+            do {
+                let undrawable = try screen.setWords(shown.words, texts: configuration.shownTexts, font: shown.font)
+                if let warning = Glyphs.warning(undrawable) { Log.info("reload: warning: \(warning)") }
+            } catch {
                 Log.info("reload: the words on screen are kept: \(error)")
             }
         }

@@ -37,8 +37,8 @@ final class ConfigurationReader: Sendable {
     /// What the configuration read (`result`) is to the core, against the `running` one: refused
     /// (`badConfig`, the running one kept), or accepted, its machine's part for the machine, which
     /// applies it in ready, and the whole of it held here until then. A reload that changes the words
-    /// on screen (language, labels, prompt, font) is accepted only when `checkWords` finds a font
-    /// with every glyph of them; otherwise it is refused like a bad file.
+    /// on screen (language, labels, prompt, font) is refused like a bad file when `checkWords`
+    /// throws (a `--font` that is no font); a character no font has is left out, not refused.
     func hand(_ result: Result<Configuration, UsageError>, running: Configuration,
               checkWords: (Configuration) throws -> Void) -> BoothCore.ReloadStep {
         let file = running.configFile ?? "the command line"

@@ -55,11 +55,12 @@ public protocol BoothScreen: AnyObject {
     func endPlayback()
     /// Whether the player's pictures go up as YUV planes (for the log).
     var playbackYUVUploads: Bool { get }
-    /// The words on screen from the next draw on, once a font has every glyph of each; throws
-    /// what is missing and changes nothing then.
-    func setWords(_ words: ScreenWords, prompt: String?, font: String?) throws
+    /// The words on screen from the next draw on, each of `texts` in a face with its characters
+    /// (or the most of them, the others left out); returns the texts with characters no face has.
+    /// Throws when `font` cannot be read, and changes nothing then.
+    func setWords(_ words: ScreenWords, texts: [ShownText], font: String?) throws -> [UndrawableText]
     /// What `setWords` would throw, changing nothing.
-    func checkWords(_ words: ScreenWords, prompt: String?, font: String?) throws
+    func checkWords(_ words: ScreenWords, texts: [ShownText], font: String?) throws
     /// `--library`: the listed takes' thumbnails, by path (uploaded when first drawn).
     func setLibraryPictures(_ pictures: [String: RGBPicture])
     /// `--library`: the listed takes' thumbnails as JPEGs, by path, decoded with `decode` when a

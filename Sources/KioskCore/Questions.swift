@@ -11,7 +11,9 @@ import KioskContract
 public struct QuestionList: Equatable, Sendable {
     public var path: String
     public var lines: [String]
-    public init(path: String, lines: [String] = []) { (self.path, self.lines) = (path, lines) }
+    /// Each question's line in the file, from 1, for a message that names it (empty: not known).
+    public var lineNumbers: [Int] = []
+    public init(path: String, lines: [String] = [], lineNumbers: [Int] = []) { (self.path, self.lines, self.lineNumbers) = (path, lines, lineNumbers) }
 }
 
 /// How the questions are asked.
@@ -22,12 +24,15 @@ public enum QuestionOrder: String, CaseIterable, Equatable, Sendable {
 public enum Questions {
     /// The questions in a file's text: one a line, each trimmed; blank lines and lines that begin
     /// with `#` are left out; a UTF-8 byte order mark and Windows line ends are taken off.
-    public static func parse(_ text: String) -> [String] {
+    public static func parse(_ text: String) -> [String] { numbered(text).map(\.text) }
+
+    /// The questions with their line in the file, from 1.
+    public static func numbered(_ text: String) -> [(line: Int, text: String)] {
         var body = Substring(text)
         if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }
-        return body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-            .map { line in String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()) }
-            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        return body.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }).enumerated()
+            .map { (line: $0.offset + 1, text: String($0.element.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())) }
+            .filter { !$0.text.isEmpty && !$0.text.hasPrefix("#") }
     }
 }
 

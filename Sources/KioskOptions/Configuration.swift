@@ -174,17 +174,19 @@ public struct Configuration: Equatable, Sendable {
         }
 
         /// Whether this screen's text differs from `other`'s: its words, its prompt or the font
-        /// drawing them. A reload that changes it is accepted only when a font has every glyph.
+        /// drawing them.
         public func textDiffers(from other: Screen) -> Bool {
             words != other.words || prompt != other.prompt || font != other.font
         }
     }
 
-    /// The operator's texts the screen may show beside its own words: the prompt and the
-    /// guestbook's questions, one a line (their glyphs are checked with the words'); nil: none.
-    public var guestTexts: String? {
-        let texts = [screen.prompt].compactMap { $0 } + (guest.questions?.lines ?? [])
-        return texts.isEmpty ? nil : texts.joined(separator: "\n")
+    /// Every text the screen may show, each with where it comes from (for the one warning about
+    /// characters no font has): its words, the prompt, and each question as `FILE:LINE`.
+    public var shownTexts: [ShownText] {
+        let questions = guest.questions.map { list in
+            list.lines.enumerated().map { ShownText($1, origin: list.path + (list.lineNumbers.count > $0 ? ":\(list.lineNumbers[$0])" : "")) }
+        }
+        return screen.words.shownTexts(prompt: screen.prompt) + (questions ?? [])
     }
 
     /// Whether the text on screen would change: the words, the prompt, the font or the questions.

@@ -236,17 +236,15 @@ public struct OptionParser: Sendable {
         } catch {
             throw UsageError("--questions: cannot read '\(path)': \(error)")
         }
-        let questions = Questions.parse(text)
+        let questions = Questions.numbered(text)
         guard !questions.isEmpty else {
             throw UsageError("--questions: '\(path)' has no question in it (one a line; blank lines and lines starting with # are skipped)")
         }
         // As long as the prompt may be: a longer one would cover the ready screen, its buttons too.
-        if let long = questions.first(where: { $0.count > Self.questionMaxLength }) {
-            let line = 1 + (text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
-                .firstIndex(where: { $0.contains(long) }) ?? 0)
-            throw UsageError("--questions: '\(path)':\(line): a question of \(long.count) characters; each may have at most \(Self.questionMaxLength), as the prompt")
+        if let long = questions.first(where: { $0.text.count > Self.questionMaxLength }) {
+            throw UsageError("--questions: '\(path)':\(long.line): a question of \(long.text.count) characters; each may have at most \(Self.questionMaxLength), as the prompt")
         }
-        configuration.guest.questions = QuestionList(path: path, lines: questions)
+        configuration.guest.questions = QuestionList(path: path, lines: questions.map(\.text), lineNumbers: questions.map(\.line))
     }
     /// The longest question, in characters: the prompt's length.
     static let questionMaxLength = 200

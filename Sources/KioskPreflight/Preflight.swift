@@ -23,6 +23,7 @@ public enum Preflight {
         items.append(contentsOf: camera(config, mjpeg: mjpeg, videoDevices: environment.videoDeviceFolder))
         items.append(microphone(config))
         items.append(display(requestedDriver: environment.videoDriver))
+        items.append(text(config, environment: environment))
         items.append(input(folder: environment.inputFolder))
         items.append(contentsOf: output(config))
         items.append(encoding(config))

@@ -303,7 +303,12 @@ public struct ScreenWords: Equatable, Sendable {
     /// Everything that can be on screen with these words: each string of the table (with the
     /// overrides), the prompt, and the characters of the timers and the countdown. The screen
     /// checks at launch that a font has every glyph of each.
-    public func all(prompt: String?) -> [String] {
-        ScreenText.allCases.map { self[$0] } + (prompt.map { [$0] } ?? []) + ["0123456789: /"]
+    public func all(prompt: String?) -> [String] { shownTexts(prompt: prompt).map(\.text) }
+
+    /// `all(prompt:)`, each text with where it comes from: the language's table (`--language de`),
+    /// the label that replaces one (`label.done`), `--prompt`, the timers.
+    public func shownTexts(prompt: String?) -> [ShownText] {
+        ScreenText.allCases.map { ShownText(self[$0], origin: overrides[$0] == nil ? "--language \(language.rawValue)" : $0.key) }
+            + (prompt.map { [ShownText($0, origin: "--prompt")] } ?? []) + [ShownText("0123456789: /", origin: "the timer")]
     }
 }

@@ -122,44 +122,54 @@ public final class Screen {
         if case .fullscreen = mode { SDL_ShowCursor(SDL_DISABLE) }
     }
 
-    /// Puts `words` (and the operator's prompt) on screen from the next draw on, once a face is
-    /// found for every text that can show (`ScreenWords.all`): DejaVu Sans Bold, `font`, the
-    /// language's face from fontconfig, or one fontconfig finds for the characters. Throws
-    /// `MissingGlyphs` (nothing changed) when some text has a character no face has; `SDLError`
-    /// when `font` cannot be read.
-    public func setWords(_ words: ScreenWords, prompt: String?, font: String?) throws {
-        let (faces, families) = try typefaces(words, prompt: prompt, font: font)
+    /// Puts `words` on screen from the next draw on, each of `texts` (every text that can show:
+    /// `Configuration.shownTexts`) in the face that has its characters: DejaVu Sans Bold, `font`,
+    /// the language's face from fontconfig, or one fontconfig finds for them; where none has them
+    /// all, the one with the most, the others left out. Returns the texts with characters no face
+    /// has, for the one warning (`Glyphs.warning`). Throws `FontUnreadable` or `SDLError` (nothing
+    /// changed) when `font` cannot be read.
+    @discardableResult
+    public func setWords(_ words: ScreenWords, texts: [ShownText], font: String?) throws -> [UndrawableText] {
+        let (faces, families, undrawable) = try typefaces(words, texts: texts, font: font)
         text.faces = faces
         self.words = words
         layout = fittedLayout(for: transform.logical)
         let used = families.keys.sorted().map { "\($0) (\(families[$0]!) texts)" }.joined(separator: ", ")
         Log.info("text: \(words.language.rawValue) (\(words.language.nativeName)), in \(used)")
+        return undrawable
+    }
+
+    /// `setWords` for `words` and a prompt, each text named by where it comes from in the words.
+    @discardableResult
+    public func setWords(_ words: ScreenWords, prompt: String?, font: String?) throws -> [UndrawableText] {
+        try setWords(words, texts: words.shownTexts(prompt: prompt), font: font)
     }
 
     /// What `setWords` would throw, without changing the screen (a reload's new words, checked
     /// before they are accepted).
-    public func checkWords(_ words: ScreenWords, prompt: String?, font: String?) throws {
-        _ = try typefaces(words, prompt: prompt, font: font)
+    public func checkWords(_ words: ScreenWords, texts: [ShownText], font: String?) throws {
+        _ = try typefaces(words, texts: texts, font: font)
     }
 
-    /// The faces for `words` and how many texts each family shows.
-    private func typefaces(_ words: ScreenWords, prompt: String?, font: String?) throws -> (Typefaces, [String: Int]) {
+    /// The faces for `texts`, how many texts each family shows, and the texts with characters no
+    /// face has.
+    private func typefaces(_ words: ScreenWords, texts: [ShownText], font: String?) throws -> (Typefaces, [String: Int], [UndrawableText]) {
         let faces: Typefaces
         do { faces = try Typefaces(primary: text.faces.primary.path, language: words.language, font: font) } catch {
             throw font.map { FontUnreadable(path: $0, reason: error.message) } ?? error
         }
         var families: [String: Int] = [:]
-        for shown in words.all(prompt: prompt) {
-            let face = try faces.face(for: shown).get()
-            families[faces.familyName(of: face), default: 0] += 1
+        for shown in texts {
+            families[faces.familyName(of: faces.face(for: shown.text).face), default: 0] += 1
         }
-        return (faces, families)
+        return (faces, families, faces.undrawable(texts))
     }
 
-    /// The face that shows `text` on screen now, with its family name: for tests and `--check`.
+    /// The face that shows all of `text` on screen now, with its family name (nil: no face has
+    /// every character of it): for tests and `--check`.
     public func face(for shown: String) -> (face: FaceSource, family: String)? {
-        guard let face = try? text.faces.face(for: shown).get() else { return nil }
-        return (face, text.faces.familyName(of: face))
+        let (face, missing) = text.faces.face(for: shown)
+        return missing.isEmpty ? (face, text.faces.familyName(of: face)) : nil
     }
 
     /// The display's size in pixels (`SDL_GetRendererOutputSize`).

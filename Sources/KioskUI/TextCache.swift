@@ -63,12 +63,10 @@ final class TextCache {
         return font
     }
 
-    /// The face for `text` and the text it can show: all of it once the screen's check passed.
+    /// The face for `text` and the text it can show: all of it but the characters no face has.
     private func font(for text: String, size: Int) throws(SDLError) -> (Font, String) {
-        switch faces.face(for: text) {
-        case let .success(face): return (try font(face, size: size), text)
-        case .failure: return (try font(faces.primary, size: size), faces.shown(text, in: faces.primary))
-        }
+        let (face, missing) = faces.face(for: text)
+        return (try font(face, size: size), missing.isEmpty ? text : faces.shown(text, in: face))
     }
 
     /// One line of text `size` pixels high, smaller if needed to fit `maxWidth`.

@@ -1,7 +1,9 @@
 // Which font shows a text: DejaVu Sans Bold (ours) when it has every glyph, otherwise a face that
 // has them all: the operator's `--font`, then the one fontconfig gives for the language (Noto Sans
 // CJK JP for ja, SC for zh-Hans), then any installed face fontconfig finds for those characters.
-// A text no face can show is an error before it reaches the screen: no missing-glyph boxes.
+// A character no face has never stops the booth: the text is shown in the face with the most of its
+// characters, the others left out (no missing-glyph boxes), and the launch, a reload and `check`
+// name them once (Glyphs).
 import CFontconfig
 import CSDL2TTF
 import FoundationEssentials
@@ -22,28 +24,11 @@ public struct FaceSource: Hashable, Sendable, CustomStringConvertible {
     public var description: String { index == 0 ? path : "\(path)#\(index)" }
 }
 
-/// Text that no installed face can show: names it, the characters missing and the fix.
-public struct MissingGlyphs: Error, Equatable, CustomStringConvertible, Sendable {
-    public let text: String
-    public let missing: [UInt32]
-    public let language: Language
-
-    public var description: String {
-        let codes = missing.prefix(8).map { "U+" + String($0, radix: 16, uppercase: true).leftPadded(to: 4) }.joined(separator: " ")
-        return "no installed font can show '\(text)' (\(codes)\(missing.count > 8 ? " …" : "")) for --language \(language.rawValue): "
-            + "install Debian's fonts-noto-cjk (kiosk/setup does) or name a font that has them with --font PATH"
-    }
-}
-
 /// `--font` names a file that is not a font SDL_ttf can open.
 public struct FontUnreadable: Error, Equatable, CustomStringConvertible, Sendable {
     public let path: String
     public let reason: String
     public var description: String { "--font \(path): not a font file SDL_ttf can read (\(reason))" }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(width - count, 0)) + self }
 }
 
 /// fontconfig's answers. Thread-safe: fontconfig locks its own configuration (2.10 on), and the
@@ -58,7 +43,8 @@ public enum FontLookup {
         match(key: "lang=\(language)", pattern: "sans-serif:weight=bold:lang=\(language)", covering: [])
     }
 
-    /// A bold sans-serif face with every one of `scalars`, as fontconfig ranks them for `language`.
+    /// The bold sans-serif face with the most of `scalars` (fontconfig ranks coverage above the
+    /// family), as fontconfig ranks them for `language`.
     public static func face(covering scalars: [UInt32], language: String) -> FaceSource? {
         match(key: "chars=\(scalars.map(String.init).joined(separator: ",")) lang=\(language)",
               pattern: "sans-serif:weight=bold:lang=\(language)", covering: scalars)
@@ -103,6 +89,26 @@ public enum FontLookup {
     }
 }
 
+/// Which texts have characters no installed face has, without a screen: what `check` reports.
+public enum TextCoverage {
+    /// The texts among `texts` with characters that neither DejaVu Sans Bold (`primary`), `font`,
+    /// the language's face nor any fontconfig finds has; throws when `font` cannot be read.
+    public static func undrawable(_ texts: [ShownText], primary: String, language: Language, font: String?) throws -> [UndrawableText] {
+        guard TTF_Init() == 0 else { throw SDLError(call: "TTF_Init") }
+        // The faces are closed before SDL_ttf is (`ask` returns first).
+        defer { TTF_Quit() }
+        return try ask(texts, primary: primary, language: language, font: font)
+    }
+
+    private static func ask(_ texts: [ShownText], primary: String, language: Language, font: String?) throws -> [UndrawableText] {
+        let faces: Typefaces
+        do { faces = try Typefaces(primary: primary, language: language, font: font) } catch {
+            throw font.map { FontUnreadable(path: $0, reason: error.message) } ?? error
+        }
+        return faces.undrawable(texts)
+    }
+}
+
 /// The faces the screen may use and which one shows each text. UI thread only (SDL_ttf).
 final class Typefaces {
     /// DejaVu Sans Bold: every text it can show is shown in it.
@@ -120,7 +126,7 @@ final class Typefaces {
     private let configured: FaceSource?
     /// Each face open at one size, to ask which glyphs it has.
     private var probes: [FaceSource: Font] = [:]
-    private var chosen: [String: FaceSource] = [:]
+    private var chosen: [String: (face: FaceSource, missing: [UInt32])] = [:]
 
     /// Opens the primary face (a missing or broken font file fails here) and finds the fallbacks.
     init(primary: String, language: Language, font: String?) throws(SDLError) {
@@ -130,38 +136,46 @@ final class Typefaces {
         _ = try probe(self.primary)
     }
 
-    /// The face that shows every character of `text`, or what is missing from all of them.
-    func face(for text: String) -> Result<FaceSource, MissingGlyphs> {
-        if let known = chosen[text] { return .success(known) }
-        // A paragraph's line breaks are no glyph any face must have.
-        let scalars = text.unicodeScalars.map(\.value).filter { $0 != 0x0A }
-        if missing(scalars, in: primary).isEmpty {
-            chosen[text] = primary
-            return .success(primary)
+    /// The face that shows `text`: the first with every character of it (the primary, `--font`'s,
+    /// the language's, then the one fontconfig finds for them), else the one with the most
+    /// (`Glyphs.pick`), with the characters it lacks: none has them.
+    func face(for text: String) -> (face: FaceSource, missing: [UInt32]) {
+        if let known = chosen[text] { return known }
+        let scalars = Glyphs.scalars(of: text)
+        // The fallbacks are found only for a text the primary face cannot show.
+        var choice = Glyphs.pick([primary], for: scalars) { self.provides($1, in: $0) }!
+        if !choice.missing.isEmpty {
+            var candidates = [primary] + fallbacks
+            choice = Glyphs.pick(candidates, for: scalars) { self.provides($1, in: $0) }!
+            // Any installed face fontconfig finds for the characters (a Korean prompt under
+            // --language en, say, or emoji in Symbola): asked for all of them, so that a face with
+            // the emoji and the words beats one with the emoji alone.
+            var unique: [UInt32] = []
+            for scalar in scalars where !unique.contains(scalar) { unique.append(scalar) }
+            if !choice.missing.isEmpty, let extra = FontLookup.face(covering: unique, language: language.fontconfigLanguage),
+               !candidates.contains(extra) {
+                candidates.append(extra)
+                choice = Glyphs.pick(candidates, for: scalars) { self.provides($1, in: $0) }!
+            }
         }
-        let candidates = [primary] + fallbacks
-        for candidate in candidates.dropFirst() where missing(scalars, in: candidate).isEmpty {
-            chosen[text] = candidate
-            return .success(candidate)
-        }
-        // Any installed face fontconfig finds for the characters the others lack (a Korean prompt
-        // under --language en, say).
-        var lacking: [UInt32] = []
-        for scalar in missing(scalars, in: primary) where !lacking.contains(scalar) { lacking.append(scalar) }
-        if let extra = FontLookup.face(covering: lacking, language: language.fontconfigLanguage),
-           !candidates.contains(extra), missing(scalars, in: extra).isEmpty {
-            chosen[text] = extra
-            return .success(extra)
-        }
-        return .failure(MissingGlyphs(text: text, missing: lacking, language: language))
+        chosen[text] = choice
+        return choice
     }
 
-    /// `text` without the characters `face` lacks (never needed once `check` passed; a last guard
-    /// so that no box is drawn).
+    /// The texts among `texts` with characters no face has, each with those characters.
+    func undrawable(_ texts: [ShownText]) -> [UndrawableText] {
+        texts.compactMap { shown in
+            let missing = face(for: shown.text).missing
+            return missing.isEmpty ? nil : UndrawableText(origin: shown.origin, missing: missing)
+        }
+    }
+
+    /// `text` without the characters `face` lacks: no box is drawn for them (a space where none
+    /// is left: SDL_ttf draws no empty text).
     func shown(_ text: String, in face: FaceSource) -> String {
         var kept = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars where missing([scalar.value], in: face).isEmpty { kept.append(scalar) }
-        return String(kept)
+        for scalar in text.unicodeScalars where scalar.value == 0x0A || provides(scalar.value, in: face) { kept.append(scalar) }
+        return kept.contains(where: { $0.value != 0x0A }) ? String(kept) : " "
     }
 
     /// The family name of a face ("Noto Sans CJK JP"), for the log and tests.
@@ -174,10 +188,6 @@ final class Typefaces {
     func provides(_ scalar: UInt32, in face: FaceSource) -> Bool {
         guard let font = try? probe(face) else { return false }
         return TTF_GlyphIsProvided32(font.handle, scalar) != 0
-    }
-
-    private func missing(_ scalars: [UInt32], in face: FaceSource) -> [UInt32] {
-        scalars.filter { !provides($0, in: face) }
     }
 
     private func probe(_ face: FaceSource) throws(SDLError) -> Font {

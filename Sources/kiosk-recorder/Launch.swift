@@ -5,6 +5,7 @@ import Glibc
 import KioskBooth
 import KioskCore
 import KioskOptions
+import KioskScreenText
 import KioskPreflight
 import KioskStorage
 import KioskSystem
@@ -36,8 +37,12 @@ func openScreen(_ config: Configuration, environment: KioskEnvironment) -> (SDLC
         screen.extras.boomerang = config.boomerang.button
         // With an overlay the preview shows the whole picture by default: the frame's edges where the take has them.
         screen.previewFit = shown.shownPreviewFit(overlay: config.video.overlay != nil)
-        do { try screen.setWords(shown.words, prompt: config.guestTexts, font: shown.font) } catch {
-            // A language, a prompt or a question no installed font can show is a configuration to fix.
+        do {
+            // A character no installed font has is left out, named once: the booth starts.
+            let undrawable = try screen.setWords(shown.words, texts: config.shownTexts, font: shown.font)
+            if let warning = Glyphs.warning(undrawable) { Log.info("warning: \(warning)") }
+        } catch {
+            // A --font that is no font is a configuration to fix.
             Log.write("kiosk-recorder: \(error)\n")
             exit(2)
         }

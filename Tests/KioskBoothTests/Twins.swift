@@ -55,8 +55,8 @@ final class ScreenTwin: BoothScreen {
     func showPlayback(_ picture: ScreenPicture, rotation: Double) throws { playbackPictures += 1 }
     func endPlayback() {}
     var words = ScreenWords()
-    func setWords(_ words: ScreenWords, prompt: String?, font: String?) throws { self.words = words }
-    func checkWords(_ words: ScreenWords, prompt: String?, font: String?) throws {}
+    func setWords(_ words: ScreenWords, texts: [ShownText], font: String?) throws -> [UndrawableText] { self.words = words; return [] }
+    func checkWords(_ words: ScreenWords, texts: [ShownText], font: String?) throws {}
 }
 
 /// Records the sounds played and the player's feed coming and going; pulls an attached feed in

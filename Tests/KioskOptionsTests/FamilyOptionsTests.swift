@@ -139,7 +139,7 @@ struct FamilyOptionsTests {
     @Test("--questions reads the file as it parses (at launch, and so again at each reload); a file with no question or none at all is a bad option, as is an order that is neither")
     func questionOptions() throws {
         let c = try record(["--questions", "q.txt", "--question-order", "shuffle"], files: ["q.txt": "# ours\nOne?\nTwo?\n"])
-        #expect(c.guest.questions == QuestionList(path: "q.txt", lines: ["One?", "Two?"]) && c.guest.questionOrder == .shuffle)
+        #expect(c.guest.questions == QuestionList(path: "q.txt", lines: ["One?", "Two?"], lineNumbers: [2, 3]) && c.guest.questionOrder == .shuffle)
         #expect(try record([]).guest.questionOrder == .order)
         #expect(usageError(["--questions", "empty.txt"], files: ["empty.txt": "\n# nothing\n"])?.hasPrefix("--questions: 'empty.txt' has no question") == true)
         #expect(usageError(["--questions", "gone.txt"])?.hasPrefix("--questions: cannot read 'gone.txt'") == true)
