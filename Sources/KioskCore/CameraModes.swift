@@ -143,4 +143,3 @@ public enum CameraControlValue: Equatable, Hashable, Sendable, CustomStringConve
         }
     }
 }
-

@@ -22,11 +22,9 @@ public enum QuestionOrder: String, CaseIterable, Equatable, Sendable {
 }
 
 public enum Questions {
-    /// The questions in a file's text: one a line, each trimmed; blank lines and lines that begin
-    /// with `#` are left out; a UTF-8 byte order mark and Windows line ends are taken off.
-    public static func parse(_ text: String) -> [String] { numbered(text).map(\.text) }
-
-    /// The questions with their line in the file, from 1.
+    /// The questions in a file's text with their line in it, from 1: one a line, each trimmed; blank
+    /// lines and lines that begin with `#` are left out; a UTF-8 byte order mark and Windows line
+    /// ends are taken off.
     public static func numbered(_ text: String) -> [(line: Int, text: String)] {
         var body = Substring(text)
         if body.hasPrefix("\u{FEFF}") { body = body.dropFirst() }

@@ -211,7 +211,7 @@ public struct Configuration: Equatable, Sendable {
         /// `--trim`: a trimmer on the review; Use Video delivers the part kept.
         public var trim = false
         /// `--questions FILE` (the guestbook): the file, and its questions as read at launch or by
-        /// the last reload (Questions.parse); nil: none.
+        /// the last reload (Questions.numbered); nil: none.
         public var questions: QuestionList?
         /// `--question-order`: in turn, or shuffled (each once before any repeats).
         public var questionOrder = QuestionOrder.order

@@ -9,8 +9,9 @@ struct QuestionsTests {
     @Test("a file's questions: one a line, trimmed; blank lines, # lines, a byte order mark and Windows line ends left out; any language")
     func parse() {
         let text = "\u{FEFF}# for the wedding\r\nWhat is your best memory of Anna?\r\n\r\n   \n  Any advice for the couple?  \n#not this\nふたりへのメッセージを\n"
-        #expect(Questions.parse(text) == ["What is your best memory of Anna?", "Any advice for the couple?", "ふたりへのメッセージを"])
-        #expect(Questions.parse("\n# only a comment\n").isEmpty)
+        #expect(Questions.numbered(text).map(\.text) == ["What is your best memory of Anna?", "Any advice for the couple?", "ふたりへのメッセージを"])
+        #expect(Questions.numbered(text).map(\.line) == [2, 5, 7])
+        #expect(Questions.numbered("\n# only a comment\n").isEmpty)
     }
 
     /// The questions `count` guests are asked in turn, each handing a take over.
