@@ -82,7 +82,8 @@ public final class Reel {
     /// line under it, smaller, in the words' colour on the background's; no sound. Its first
     /// `fadePictures` pictures rise from black and its last as many fall back to it: the first and
     /// the last are black, the middle ones the card as drawn (libavfilter's fade, counting pictures:
-    /// the two fades' 2 × `fadePictures` copies pushed through one graph, the plain ones between).
+    /// the two fades' 2 × `fadePictures` copies pushed through one graph, the plain ones between:
+    /// the fade out starts on the fade in's last copy, so its first picture is one step down).
     public func card(_ text: String, note: String? = nil, seconds: Double) throws(ReelError) {
         let picture = try cardPicture(text, note: note)
         let count = Int((seconds * Self.fps).rounded()), fading = min(Self.fadePictures, count / 2)
