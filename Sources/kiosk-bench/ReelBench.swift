@@ -64,7 +64,7 @@ func reelBench(_ o: [String: String]) {
         wall.append(Double(MonotonicClock.now() - start) / 1e9)
     }
     for round in 0..<rounds {
-        let mine = [recorder, "reel", takes, "--output", ours, "--title", "The reel"]
+        let mine = [recorder, "reel", takes, "--output", ours, "--title", "The reel", "--force"]
         if round % 2 == 0 {
             timed(mine, &oursCPU, &oursWall)
             timed(ffmpegCommand, &theirsCPU, &theirsWall)
