@@ -1,8 +1,10 @@
 // The hosts' film (`kiosk-recorder reel`): a title card, then for each take a card with its
 // question and the take itself, upright, every picture at one size with black bars where the aspect
-// differs, every take's sound at −16 LUFS. Made with the project's own parts: each take read and
-// decoded by libavformat and libavcodec, turned, scaled, padded and timed by libavfilter (transpose,
-// scale, pad; each picture at its own time), the cards' words drawn by libavfilter's drawtext (FreeType, fontconfig), the
+// differs, every take's sound at −16 LUFS. Each card fades in from black and out to black over half
+// a second (the takes' own pictures are left as they are). Made with the project's own parts: each
+// take read and decoded by libavformat and libavcodec, turned, scaled, padded and timed by
+// libavfilter (transpose, scale, pad; each picture at its own time), the cards drawn by libavfilter
+// (drawbox for the brand's background, drawtext for the words: FreeType, fontconfig; fade), the
 // sound measured by libebur128 and set by libavfilter (volume, alimiter, aresample), all of it
 // encoded by the booth's own writer (MovieWriter: libx264, AAC) and remuxed with the index first.
 import CFFmpeg
@@ -28,6 +30,10 @@ public final class Reel {
     public static let fps = 30.0
     /// Every take's sound is set to this (EBU R128).
     public static let loudness = -16.0
+    /// A card's fade from black at its start and to black at its end, in pictures (half a second).
+    public static let fadePictures = 15
+    /// The cards' background and words, `0xRRGGBB`.
+    private let colours: (background: UInt32, text: UInt32)
     private let writer: MovieWriter
     private let result: Locked<RecordingResult?>
     private let done: DispatchSemaphore
@@ -48,8 +54,10 @@ public final class Reel {
     public static let mark = "kiosk-recorder reel"
 
     /// Starts the writer in `workspace`, a new private folder in the film's own folder.
-    public init(size: Size, workspace: String, cancelled: @escaping @Sendable () -> Bool) throws(ReelError) {
+    public init(size: Size, colours: (background: UInt32, text: UInt32) = (0x000000, 0xFFFFFF), workspace: String,
+                cancelled: @escaping @Sendable () -> Bool) throws(ReelError) {
         self.size = size
+        self.colours = colours
         self.workspace = workspace
         self.cancelled = cancelled
         var settings = MovieSettings(outputPath: workspace + "/film.working.mp4", videoSize: size, fps: Self.fps, audio: (48000, 2))
@@ -70,32 +78,81 @@ public final class Reel {
 
     // MARK: - Cards
 
-    /// A card of `seconds`: `text` large in the middle, wrapped, white on black; no sound.
-    public func card(_ text: String, seconds: Double) throws(ReelError) {
-        let picture = try cardPicture(text)
-        let count = Int((seconds * Self.fps).rounded())
+    /// A card of `seconds`: `text` large in the middle, wrapped, and `note` (the title's date) a
+    /// line under it, smaller, in the words' colour on the background's; no sound. Its first
+    /// `fadePictures` pictures rise from black and its last as many fall back to it: the first and
+    /// the last are black, the middle ones the card as drawn (libavfilter's fade, counting pictures:
+    /// the two fades' 2 × `fadePictures` copies pushed through one graph, the plain ones between:
+    /// the fade out starts on the fade in's last copy, so its first picture is one step down).
+    public func card(_ text: String, note: String? = nil, seconds: Double) throws(ReelError) {
+        let picture = try cardPicture(text, note: note)
+        let count = Int((seconds * Self.fps).rounded()), fading = min(Self.fadePictures, count / 2)
+        let fades: FilterGraph?
+        do {
+            fades = fading == 0 ? nil : try FilterGraph(pictures: "fade=t=in:s=0:n=\(fading),fade=t=out:s=\(fading - 1):n=\(fading)",
+                                                         size: size, format: AV_PIX_FMT_YUV420P, timeBase: AVRational(num: 1, den: Int32(Self.fps)))
+        } catch {
+            throw ReelError("a card's fade could not be made: \(error)")
+        }
         for k in 0..<count {
             if cancelled() { throw ReelError("interrupted") }
             try checkWriter()
-            append(picture, at: time + Int64((Double(k) / Self.fps * 1e9).rounded()))
+            let faded = k < fading || k >= count - fading
+            let shown: [UInt8]
+            if faded, let fades {
+                do { shown = try Self.filtered(picture, through: fades, size: size) } catch { throw ReelError("a card could not fade: \(error)") }
+            } else {
+                shown = picture
+            }
+            append(shown, at: time + Int64((Double(k) / Self.fps * 1e9).rounded()))
         }
         time += Int64((Double(count) / Self.fps * 1e9).rounded())
     }
 
-    /// The card's one picture: black (yuv420p) through drawtext, a drawtext a line, each centred
-    /// (ReelCard: the face, the line breaks, the size).
-    private func cardPicture(_ text: String) throws(ReelError) -> [UInt8] {
+    /// The card's one picture: the background (drawbox over black, yuv420p) through drawtext, a
+    /// drawtext a line, each centred (ReelCard: the face, the line breaks, the size); the note under
+    /// the lines at two thirds of their size.
+    private func cardPicture(_ text: String, note: String?) throws(ReelError) -> [UInt8] {
         do {
             let card = try ReelCard.layout(text, size: size)
             let lineHeight = card.fontSize * 3 / 2
             let top = (size.height - lineHeight * card.lines.count) / 2
-            let chain = card.lines.enumerated().map {
-                ReelCard.drawtext($1, font: card.font, fontSize: card.fontSize, x: "(w-text_w)/2", y: top + $0 * lineHeight)
+            var chain = [ReelCard.background(colours.background)] + card.lines.enumerated().map {
+                ReelCard.drawtext($1, font: card.font, fontSize: card.fontSize, colour: colours.text, x: "(w-text_w)/2", y: top + $0 * lineHeight)
+            }
+            if let note {
+                chain.append(ReelCard.drawtext(note, font: ReelCard.font(for: note), fontSize: max(card.fontSize * 2 / 3, 12), colour: colours.text,
+                                               x: "(w-text_w)/2", y: top + card.lines.count * lineHeight + lineHeight / 2))
             }
             return try ReelCard.draw(chain, size: size)
         } catch {
             throw ReelError("a card could not be drawn: \(error)")
         }
+    }
+
+    /// `picture` (yuv420p, packed) pushed through `graph` and the one picture it gives back.
+    private static func filtered(_ picture: [UInt8], through graph: FilterGraph, size: Size) throws(AVError) -> [UInt8] {
+        let frame = try Frame()
+        let f = frame.pointer
+        f.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        f.pointee.width = Int32(size.width)
+        f.pointee.height = Int32(size.height)
+        f.pointee.pts = 0
+        let made = av_frame_get_buffer(f, 0)
+        guard made >= 0 else { throw AVError(code: made, call: "av_frame_get_buffer") }
+        picture.withUnsafeBufferPointer { bytes in
+            for (i, plane) in PixelFormat.yuv420p.planes(for: size).enumerated() {
+                let target = Self.plane(f, i), pitch = Int(Self.pitch(f, i))
+                for row in 0..<plane.rows {
+                    (target + row * pitch).update(from: bytes.baseAddress! + plane.offset + row * plane.stride, count: plane.stride)
+                }
+            }
+        }
+        try graph.push(f)
+        av_frame_unref(f)
+        guard try graph.pull(into: f) else { throw AVError(code: kiosk_AVERROR_EOF(), call: "fade gave no picture") }
+        defer { av_frame_unref(f) }
+        return copyPlanes(f, size: size)
     }
 
     static func plane(_ f: UnsafeMutablePointer<AVFrame>, _ i: Int) -> UnsafeMutablePointer<UInt8> {

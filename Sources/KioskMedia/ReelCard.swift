@@ -49,11 +49,22 @@ struct ReelCard: Equatable {
         return String(cString: file)
     }
 
-    /// drawtext's options for `line` in white, drawn as written (no expansion, its value quoted for
+    /// drawbox's options that fill the picture with `colour` (0xRRGGBB), converted as drawtext's are.
+    static func background(_ colour: UInt32) -> String {
+        "drawbox=x=0:y=0:w=iw:h=ih:t=fill:color=" + hex(colour)
+    }
+
+    /// `colour` as libavfilter reads a colour: `0xRRGGBB`.
+    static func hex(_ colour: UInt32) -> String {
+        let digits = String(colour & 0xFFFFFF, radix: 16, uppercase: true)
+        return "0x" + String(repeating: "0", count: 6 - digits.count) + digits
+    }
+
+    /// drawtext's options for `line` in `colour` (white by default), drawn as written (no expansion, its value quoted for
     /// libavfilter's two readings), shaped (`text_shaping`, FriBidi: joined letters, right to left).
     /// With `box`, a white box `text_w` wide behind it: how its width is measured.
-    static func drawtext(_ line: String, font: String, fontSize: Int, x: String, y: Int, box: Bool = false) -> String {
-        let options = "fontfile=\(FilterGraph.quoted(font)):expansion=none:text_shaping=1:text=\(FilterGraph.quoted(line)):fontcolor=white"
+    static func drawtext(_ line: String, font: String, fontSize: Int, colour: UInt32 = 0xFFFFFF, x: String, y: Int, box: Bool = false) -> String {
+        let options = "fontfile=\(FilterGraph.quoted(font)):expansion=none:text_shaping=1:text=\(FilterGraph.quoted(line)):fontcolor=\(hex(colour))"
             + ":fontsize=\(fontSize):x=\(x):y=\(y)" + (box ? ":box=1:boxcolor=white:boxborderw=0" : "")
         return "drawtext=" + FilterGraph.quoted(options)
     }

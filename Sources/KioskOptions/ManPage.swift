@@ -19,7 +19,7 @@ extension OptionParser {
             #".B kiosk-recorder check"#, #"[\fIoptions\fR]"#, ".br",
             #".B kiosk-recorder send"#, #"\fICOMMAND\fR [\fIoptions\fR]"#, ".br",
             #".B kiosk-recorder list-cameras"#, ".br",
-            #".B kiosk-recorder reel"#, #"\fIDIR\fR [\fB\-\-output\fR \fIFILE\fR] [\fB\-\-title\fR \fITEXT\fR] [\fB\-\-size\fR \fIWxH\fR] [\fB\-\-json\fR] [\fB\-\-force\fR]"#,
+            #".B kiosk-recorder reel"#, #"\fIDIR\fR [\fB\-\-output\fR \fIFILE\fR] [\fB\-\-title\fR \fITEXT\fR] [\fB\-\-size\fR \fIWxH\fR] [\fB\-\-reel\-background\fR \fI#RRGGBB\fR] [\fB\-\-reel\-text\fR \fI#RRGGBB\fR] [\fB\-\-json\fR] [\fB\-\-force\fR]"#,
             ".br", #".B kiosk-recorder config get"#, #"\fIKEY\fR [\fIoptions\fR]"#,
             ".SH DESCRIPTION",
             "A fullscreen SDL2 video booth for Linux touchscreens: it shows the camera live, lets a guest record, "
@@ -32,7 +32,9 @@ extension OptionParser {
             ".TP", bold("send") + #" \fICOMMAND\fR"#, "Hand one command to the booth listening on " + optionName("--control-socket") + ", print the events until its answer, exit (" + optionName("--send") + ").",
             ".TP", bold("list-cameras"), "Print the cameras and their formats as JSON, exit (" + optionName("--list-cameras") + ").",
             ".TP", bold("reel") + #" \fIDIR\fR"#, "Make the hosts' film of every take kept in " + #"\fIDIR\fR"# + ", oldest first: a title card ("
-                + optionName("--title") + ", or the date), then each take after a card with its question (or its time), upright, at one size ("
+                + optionName("--title") + " with the first take's date under it, or the date), then each take after a card with its question (or its time), "
+                + "each card fading in from black and out to black over half a second, in " + optionName("--reel-text") + " on "
+                + optionName("--reel-background") + " (#RRGGBB; white on black), then the take upright, its pictures as they are, at one size ("
                 + optionName("--size") + ", 1280x720) with black bars, its sound at " + #"\-16"# + " LUFS; H.264 and AAC with the index first, at "
                 + optionName("--output") + " (reel.mp4), which replaces an existing file only with " + optionName("--force")
                 + " and never a take. A take that cannot be read is left out and named; SIGINT or SIGTERM leave no file. "

@@ -26,6 +26,7 @@ extension OptionParser {
             "       kiosk-recorder send COMMAND [options]    hand a command to a running booth (--control-socket)",
             "       kiosk-recorder list-cameras              print the cameras as JSON, exit",
             "       kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json] [--force]",
+            "                           [--reel-background #RRGGBB] [--reel-text #RRGGBB]",
             "                                                the hosts' film of the takes in DIR",
             "       kiosk-recorder config get KEY [options]  print a setting as the booth reads it (--config FILE)",
             "(The modes' old spellings, --play FILE, --check, --send COMMAND and --list-cameras, work the same.)",

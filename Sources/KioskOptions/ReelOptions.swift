@@ -1,5 +1,5 @@
-// `kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json] [--force]`: the
-// hosts' film of every take the booth kept in DIR. Its command line, read here (pure); the film is
+// `kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--reel-background COLOUR]
+// [--reel-text COLOUR] [--json] [--force]`: the hosts' film of every take the booth kept in DIR. Its command line, read here (pure); the film is
 // made by KioskMedia's Reel.
 import KioskCore
 
@@ -13,6 +13,9 @@ public struct ReelOptions: Equatable, Sendable {
     public var title: String?
     /// Every picture's size, bars where the aspect differs.
     public var size = Size(width: 1280, height: 720)
+    /// The cards' background and words, `0xRRGGBB` (`--reel-background`, `--reel-text`: the brand's).
+    public var background: UInt32 = 0x000000
+    public var text: UInt32 = 0xFFFFFF
     /// `reelProgress` and `reelFinished` lines on stdout instead of a progress bar.
     public var json = false
     /// Replace a file already at `output` (never one of the takes).
@@ -20,7 +23,13 @@ public struct ReelOptions: Equatable, Sendable {
 
     public init(folder: String) { self.folder = folder }
 
-    public static let usage = "kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json] [--force]"
+    public static let usage = "kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--reel-background COLOUR] [--reel-text COLOUR] [--json] [--force]"
+
+    /// `#RRGGBB` as `0xRRGGBB`, or nil.
+    public static func colour(_ text: String) -> UInt32? {
+        guard text.count == 7, text.hasPrefix("#"), text.dropFirst().allSatisfy(\.isHexDigit) else { return nil }
+        return UInt32(text.dropFirst(), radix: 16)
+    }
 
     /// Reads `reel`'s arguments (after the word `reel`). A bad one names itself.
     public static func parse(_ arguments: [String]) throws(UsageError) -> ReelOptions {
@@ -65,12 +74,16 @@ public struct ReelOptions: Equatable, Sendable {
                     throw UsageError("reel: --size '\(text)' is not an even WxH from 160x120 to 3840x2160")
                 }
                 options.size = Size(width: parts[0], height: parts[1])
+            case "--reel-background", "--reel-text":
+                let text = try given(name, inline)
+                guard let colour = colour(text) else { throw UsageError("reel: \(name) '\(text)' is not a colour #RRGGBB (such as #1B2A4A)") }
+                if name == "--reel-background" { options.background = colour } else { options.text = colour }
             case "--json", "--force":
                 guard inline == nil else { throw UsageError("reel: \(name) takes no value") }
                 if name == "--json" { options.json = true } else { options.force = true }
             default:
                 if word.hasPrefix("-") {
-                    let near = NearestName.suggestion(for: String(name.drop { $0 == "-" }), among: ["output", "title", "size", "json", "force"])
+                    let near = NearestName.suggestion(for: String(name.drop { $0 == "-" }), among: ["output", "title", "size", "reel-background", "reel-text", "json", "force"])
                         .map { ": did you mean --\($0)?" } ?? ""
                     throw UsageError("reel: unknown option '\(name)'\(near) (\(usage))")
                 }

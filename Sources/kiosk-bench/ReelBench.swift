@@ -1,7 +1,8 @@
 // `kiosk-bench reel`: the hosts' film of ten 30 s 720p takes: `kiosk-recorder reel`
 // against the ffmpeg CLI doing the same work on the same takes in one run: each take scaled and
 // padded to 1280x720 at 30 fps, its sound through loudnorm to -16 LUFS, a drawtext card before each
-// (and a title card), all concatenated and encoded with the writer's own x264 settings and AAC, the
+// (and a title card with the date under it), each card faded in from black and out to black over
+// half a second (fade), all concatenated and encoded with the writer's own x264 settings and AAC, the
 // index first. Whole processes, rounds interleaved: CPU seconds (user + system, children's) and wall.
 import Foundation
 import KioskCore
@@ -29,16 +30,20 @@ func reelBench(_ o: [String: String]) {
         try? FileManager.default.setAttributes([.modificationDate: time], ofItemAtPath: path)
     }
     let ours = dir + "/ours.mp4", theirs = dir + "/ffmpeg.mp4"
-    // The ffmpeg CLI's command: the same cards (drawtext, Noto Sans CJK), the same scale and pad, loudnorm.
+    // The ffmpeg CLI's command: the same cards (drawtext, Noto Sans CJK; the title's date under it;
+    // fade in and out), the same scale and pad, loudnorm.
     var inputs: [String] = [], graph: [String] = [], parts: [String] = []
-    func card(_ text: String, _ length: Double, _ n: Int) {
-        let file = dir + "/card-\(n).txt"
+    func card(_ text: String, _ length: Double, _ n: Int, note: String? = nil) {
+        let file = dir + "/card-\(n).txt", noteFile = dir + "/card-\(n)-note.txt"
         try? text.write(toFile: file, atomically: true, encoding: .utf8)
-        graph.append("color=c=black:s=1280x720:r=30:d=\(length),format=yuv420p,drawtext=font='Noto Sans CJK JP':textfile=\(file):fontcolor=white:fontsize=60:x=(w-text_w)/2:y=(h-text_h)/2[c\(n)v]")
+        try? note?.write(toFile: noteFile, atomically: true, encoding: .utf8)
+        let noted = note == nil ? "" : ",drawtext=font='Noto Sans CJK JP':textfile=\(noteFile):fontcolor=white:fontsize=40:x=(w-text_w)/2:y=h/2+75"
+        graph.append("color=c=black:s=1280x720:r=30:d=\(length),format=yuv420p,drawtext=font='Noto Sans CJK JP':textfile=\(file):fontcolor=white:fontsize=60:x=(w-text_w)/2:y=(h-text_h)/2"
+                     + noted + ",fade=t=in:st=0:d=0.5,fade=t=out:st=\(length - 0.5):d=0.5[c\(n)v]")
         graph.append("anullsrc=r=48000:cl=stereo:d=\(length)[c\(n)a]")
         parts.append("[c\(n)v][c\(n)a]")
     }
-    card("The reel", 3, 0)
+    card("The reel", 3, 0, note: "6 December 2026")
     for (k, path) in paths.enumerated() {
         card("Question number \(k + 1)?", 2, k + 1)
         inputs += ["-i", path]
@@ -59,7 +64,7 @@ func reelBench(_ o: [String: String]) {
         wall.append(Double(MonotonicClock.now() - start) / 1e9)
     }
     for round in 0..<rounds {
-        let mine = [recorder, "reel", takes, "--output", ours, "--title", "The reel"]
+        let mine = [recorder, "reel", takes, "--output", ours, "--title", "The reel", "--force"]
         if round % 2 == 0 {
             timed(mine, &oursCPU, &oursWall)
             timed(ffmpegCommand, &theirsCPU, &theirsWall)

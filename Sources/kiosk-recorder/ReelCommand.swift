@@ -1,5 +1,6 @@
-// `kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json] [--force]`: the
-// hosts' film of every take the booth kept in DIR, oldest first (KioskMedia's Reel makes it). Photos
+// `kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--reel-background COLOUR]
+// [--reel-text COLOUR] [--json] [--force]`: the hosts' film of every take the booth kept in DIR,
+// oldest first (KioskMedia's Reel makes it). Photos
 // stay out. A take that cannot be read is left out and named; SIGINT or SIGTERM stop it, and no
 // file is left at --output. Progress: a bar on a terminal, or `reelProgress` lines with --json.
 import Dispatch
@@ -126,13 +127,15 @@ enum ReelCommand {
         let stopped: @Sendable () -> Bool = { stop.number.load(ordering: .relaxed) != 0 }
         let progress = ReelProgress(json: options.json, total: takes.count, events: EventSink())
         let reel: Reel
-        do { reel = try Reel(size: options.size, workspace: workspace.path, cancelled: stopped) } catch {
+        do { reel = try Reel(size: options.size, colours: (options.background, options.text), workspace: workspace.path, cancelled: stopped) } catch {
             Log.info("\(error)", from: "kiosk-recorder reel")
             return 1
         }
         var kept = 0
         do throws(ReelError) {
-            try reel.card(options.title ?? local(takes[0].time ?? Date(), "%-d %B %Y"), seconds: 3)
+            // The day of the event: the first take's, under the title (or the title itself).
+            let day = local(takes[0].time ?? Date(), "%-d %B %Y")
+            try reel.card(options.title ?? day, note: options.title == nil ? nil : day, seconds: 3)
             for (index, take) in takes.enumerated() {
                 if stopped() { throw ReelError("interrupted") }
                 let question = Reel.tags(of: take.path).question

@@ -13,6 +13,8 @@ struct ReelOptionsTests {
         #expect(plain.output == "reel.mp4" && plain.size == Size(width: 1280, height: 720) && plain.title == nil && !plain.json)
         let all = try ReelOptions.parse(["--json", "--size", "1920x1080", "/srv/takes", "--title=Anna & Tom", "--output", "film.MP4"])
         #expect(try ReelOptions.parse(["d", "--force"]).force && !plain.force)
+        let brand = try ReelOptions.parse(["d", "--reel-background", "#1b2A4a", "--reel-text=#F5E6C8"])
+        #expect(brand.background == 0x1B2A4A && brand.text == 0xF5E6C8 && plain.background == 0x000000 && plain.text == 0xFFFFFF)
         #expect(all.folder == "/srv/takes" && all.json && all.size == Size(width: 1920, height: 1080) && all.title == "Anna & Tom" && all.output == "film.MP4")
     }
 
@@ -28,6 +30,11 @@ struct ReelOptionsTests {
         (["d", "--json=yes"], "--json takes no value"),
         (["d", "--force=yes"], "--force takes no value"),
         (["d", "--forse"], "did you mean --force?"),
+        (["d", "--reel-background", "navy"], "--reel-background 'navy' is not a colour #RRGGBB"),
+        (["d", "--reel-text", "#FFF"], "--reel-text '#FFF' is not a colour #RRGGBB"),
+        (["d", "--reel-text", "#GGGGGG"], "--reel-text '#GGGGGG'"),
+        (["d", "--reel-text"], "--reel-text needs a value"),
+        (["d", "--reel-backgrund", "#000000"], "did you mean --reel-background?"),
     ])
     func refused(_ arguments: [String], _ message: String) {
         let error = #expect(throws: UsageError.self) { try ReelOptions.parse(arguments) }

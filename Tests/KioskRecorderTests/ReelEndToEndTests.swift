@@ -61,19 +61,22 @@ struct ReelEndToEndTests {
     /// The stamps of the pictures ffmpeg decodes with `input` (its arguments), as the take's size.
     static func grayStamps(_ input: [String]) throws -> [Int] {
         let (w, h) = (takeSize.width, takeSize.height)
+        return try grayPictures(input, size: takeSize).map { bytes in FrameStamp.read(width: w, height: h, band: 0, luma: { x, y in bytes[y * w + x] }) }
+    }
+
+    /// The pictures ffmpeg decodes with `input` (its arguments, its filters making them `size`), gray, each as it comes.
+    static func grayPictures(_ input: [String], size: Size) throws -> [[UInt8]] {
         let raw = FileManager.default.temporaryDirectory.appendingPathComponent("reel-\(UUID().uuidString).gray").path
         defer { try? FileManager.default.removeItem(atPath: raw) }
         let run = try runProgram(["ffmpeg", "-v", "error", "-y"] + input + ["-fps_mode", "passthrough", "-pix_fmt", "gray", "-f", "rawvideo", raw])
         try #require(run.status == 0, "\(run.stderr)")
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
-        return stride(from: 0, to: bytes.count - w * h + 1, by: w * h).map { base in
-            FrameStamp.read(width: w, height: h, band: 0, luma: { x, y in bytes[base + y * w + x] })
-        }
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw))), n = size.width * size.height
+        return stride(from: 0, to: bytes.count - n + 1, by: n).map { Array(bytes[$0..<($0 + n)]) }
     }
 
-    /// Where a picture of `upright` size sits in the film's 1280x720 (scaled to fit, even sizes).
-    static func placed(_ upright: Size) -> (Int, Int, Int, Int) {
-        let (W, H) = (1280, 720)
+    /// Where a picture of `upright` size sits in the film's `film` (scaled to fit, even sizes).
+    static func placed(_ upright: Size, in film: Size = Size(width: 1280, height: 720)) -> (Int, Int, Int, Int) {
+        let (W, H) = (film.width, film.height)
         let (w, h) = upright.width * H > upright.height * W
             ? (W, upright.height * W / upright.width / 2 * 2) : (upright.width * H / upright.height / 2 * 2, H)
         return ((W - w) / 2, (H - h) / 2, w, h)
@@ -139,6 +142,120 @@ struct ReelEndToEndTests {
             v.play().catch(e => report('refused=' + e.name));
             """, folder: folder)
         #expect(report.contains("ended"), "\(report)")
+    }
+
+    /// A film's cards in the brand's colours (640x360: the title's 30 px words at y 157, its date's
+    /// 20 px at y 224, as ReelCard lays them out).
+    static let navy = (r: 0x33, g: 0x66, b: 0xCC), yellow = (r: 0xFF, g: 0xEE, b: 0x00)
+
+    @Test("the cards made with care: each fades in from black and out to black over 0.5 s (its mean luma from black to its own and back); every take's first and last pictures as the take has them; the title card carries the first take's date (as drawtext draws it, 14 November 2023); --reel-background and --reel-text colour the cards; the length is still 3 + Σ(2 + take), its stamps in order")
+    func cardsWithCare() throws {
+        let folder = try testFolder("reel-care")
+        let recorded = folder.appendingPathComponent("recorded").path
+        try Self.record(into: recorded, count: 2, seconds: 2, ["--microphone", "test"])
+        // A folder of loose videos, their times set: the first take's day is known (UTC).
+        let takes = folder.appendingPathComponent("takes").path
+        try FileManager.default.createDirectory(atPath: takes, withIntermediateDirectories: true)
+        let names = (try FileManager.default.contentsOfDirectory(atPath: recorded)).filter { $0.hasSuffix(".mov") }.sorted()
+        try #require(names.count == 2, "\(names)")
+        let paths = try names.enumerated().map { k, name in
+            let path = takes + "/\(k).mov"
+            try FileManager.default.copyItem(atPath: recorded + "/" + name, toPath: path)
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(k) * 60)], ofItemAtPath: path)
+            return path
+        }
+        let output = folder.appendingPathComponent("film.mp4").path
+        let r = try RecorderProcess(["reel", takes, "--output", output, "--size", "640x360", "--title", "Anna & Tom",
+                                     "--reel-background", "#3366CC", "--reel-text", "#FFEE00"], environment: ["TZ": "UTC"])
+        #expect(r.exitStatus(timeout: 120) == 0, "\(r.stderr)")
+
+        // The length as before, and every picture of each take, in order.
+        let originals = try paths.map { try Self.grayPictures(["-i", $0], size: Self.takeSize) }
+        let lengths = try paths.map { try #require(Double(try ffprobe($0, "stream=duration", stream: "v:0"))) }
+        let filmLength = try #require(Double(try ffprobe(output, "format=duration")))
+        #expect(abs(filmLength - (3 + lengths.reduce(0) { $0 + 2 + $1 })) <= 0.3, "film \(filmLength) s, takes \(lengths)")
+
+        // Each picture's mean luma (the film at 64x36, gray): the cards are where they are to the
+        // picture, the title's 90 first, then each take's 60 and the take's own pictures.
+        let small = Size(width: 64, height: 36)
+        let means = try Self.grayPictures(["-i", output, "-vf", "scale=64:36:flags=area"], size: small)
+            .map { Double($0.reduce(0) { $0 + Int($1) }) / Double(small.width * small.height) }
+        var cards = [(start: 0, count: 90)], start = 90
+        for original in originals {
+            cards.append((start, 60))
+            start += 60 + original.count
+        }
+        #expect(means.count == start, "\(means.count) pictures, \(start) expected")
+        for (index, card) in cards.enumerated() where card.start + card.count <= means.count {
+            let luma = Array(means[card.start..<(card.start + card.count)])
+            let plateau = luma[20..<(card.count - 20)].sorted()[(card.count - 40) / 2]
+            // Below 90 % of the card's own for about half a second at each end: 0.4 … 0.55 s.
+            let rising = luma.prefix { $0 < 0.9 * plateau }.count, falling = luma.reversed().prefix { $0 < 0.9 * plateau }.count
+            let summary = "card \(index): plateau \(Int(plateau)), first \(luma.prefix(16).map { Int($0) }), last \(luma.suffix(16).map { Int($0) })"
+            #expect(plateau > 60 && luma[0] < 0.1 * plateau && luma[card.count - 1] < 0.1 * plateau, "\(summary)")
+            #expect((12...16).contains(rising) && (12...16).contains(falling), "rising \(rising), falling \(falling) pictures; \(summary)")
+            #expect((0.3 * plateau...0.7 * plateau).contains(luma[7]) && (0.3 * plateau...0.7 * plateau).contains(luma[card.count - 8]), "\(summary)")
+            #expect(zip(luma.prefix(15), luma.prefix(15).dropFirst()).allSatisfy { $0 <= $1 + 2 }, "not rising: \(summary)")
+            print(summary)
+        }
+
+        // Each take's pictures: their stamps in order, its first and its last as the take has them.
+        let placed = Self.placed(Self.takeSize, in: Size(width: 640, height: 360))
+        for (index, original) in originals.enumerated() {
+            let first = cards[index + 1].start + 60
+            let film = try Self.grayPictures(["-i", output, "-vf", "trim=start_frame=\(first):end_frame=\(first + original.count),"
+                                             + "crop=\(placed.2):\(placed.3):\(placed.0):\(placed.1),scale=\(Self.takeSize.width):\(Self.takeSize.height):flags=bicubic"],
+                                            size: Self.takeSize)
+            let (w, h) = (Self.takeSize.width, Self.takeSize.height)
+            let stamp = { (bytes: [UInt8]) in FrameStamp.read(width: w, height: h, band: 0, luma: { x, y in bytes[y * w + x] }) }
+            #expect(film.map(stamp) == original.map(stamp), "take \(index + 1): its stamps \(original.map(stamp)), the film's \(film.map(stamp))")
+            let mean = { (bytes: [UInt8]) in Double(bytes.reduce(0) { $0 + Int($1) }) / Double(bytes.count) }
+            for (which, mine, theirs) in [("first", film.first, original.first), ("last", film.last, original.last)] {
+                guard let mine, let theirs else { Issue.record("take \(index + 1) has no \(which) picture in the film"); continue }
+                let difference = Double(zip(mine, theirs).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(mine.count)
+                #expect(abs(mean(mine) - mean(theirs)) < 2 && difference < 10,
+                        "take \(index + 1)'s \(which) picture: mean \(mean(mine)) in the film, \(mean(theirs)) in the take, \(difference) apart")
+            }
+        }
+
+        // The title card's middle picture: the brand's background, its words in the brand's colour,
+        // the first take's day under the title as drawtext draws it (in the card's colours).
+        let rgb = folder.appendingPathComponent("title.rgb").path
+        let run = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", output, "-vf", "select='eq(n\\,45)'", "-fps_mode", "passthrough",
+                                  "-pix_fmt", "rgb24", "-f", "rawvideo", rgb])
+        try #require(run.status == 0, "\(run.stderr)")
+        let title = [UInt8](try Data(contentsOf: URL(fileURLWithPath: rgb)))
+        try #require(title.count == 640 * 360 * 3)
+        let near = { (i: Int, c: (r: Int, g: Int, b: Int)) in
+            abs(Int(title[i]) - c.r) <= 10 && abs(Int(title[i + 1]) - c.g) <= 10 && abs(Int(title[i + 2]) - c.b) <= 10
+        }
+        let corner = (10 * 640 + 10) * 3
+        #expect(near(corner, Self.navy), "background \(title[corner..<(corner + 3)].map { $0 })")
+        let words = stride(from: 140 * 640 * 3, to: 200 * 640 * 3, by: 3).filter { near($0, Self.yellow) }.count
+        #expect(words > 100, "\(words) pixels of the words' colour in the title's band")
+        let date = try Self.gray(output, frame: 45, rows: 214..<254, in: folder)
+        let expected = try Self.drawn("14 November 2023", fontSize: 20, y: 224, rows: 214..<254, in: folder)
+        let lit = date.filter { $0 > 160 }.count
+        let apart = Double(zip(date, expected).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(date.count)
+        #expect(lit > 150 && apart < 3, "the date's band: \(lit) bright pixels, \(apart) from drawtext's '14 November 2023'")
+        print("the title's date: \(lit) bright pixels, \(apart) from drawtext's; the film \(filmLength) s")
+    }
+
+    /// Rows `rows` of picture `frame` of `film` (640 wide), gray.
+    static func gray(_ film: String, frame: Int, rows: Range<Int>, in folder: URL) throws -> [UInt8] {
+        try #require(try grayPictures(["-i", film, "-vf", "select='eq(n\\,\(frame))',crop=640:\(rows.count):0:\(rows.lowerBound)"],
+                                      size: Size(width: 640, height: rows.count)).first)
+    }
+
+    /// `text` as ffmpeg's drawtext draws it on a 640x360 card in the brand's colours (Noto Sans CJK, centred, at `y`): rows `rows`, gray.
+    static func drawn(_ text: String, fontSize: Int, y: Int, rows: Range<Int>, in folder: URL) throws -> [UInt8] {
+        let file = folder.appendingPathComponent("words-\(UUID().uuidString).txt").path
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let color = String(format: "0x%02X%02X%02X", navy.r, navy.g, navy.b), fontcolor = String(format: "0x%02X%02X%02X", yellow.r, yellow.g, yellow.b)
+        return try #require(try grayPictures(["-f", "lavfi", "-i", "color=c=\(color):size=640x360:rate=30", "-frames:v", "1", "-vf",
+                                              "format=yuv420p,drawtext=font='Noto Sans CJK JP':textfile=\(file):expansion=none:fontcolor=\(fontcolor)"
+                                              + ":fontsize=\(fontSize):x=(w-text_w)/2:y=\(y),crop=640:\(rows.count):0:\(rows.lowerBound)"],
+                                             size: Size(width: 640, height: rows.count)).first)
     }
 
     @Test("a take that cannot be read is left out and named (reelSkipped); a folder with no takes exits 1 with one line; a bad option exits 2 naming it")
