@@ -128,7 +128,8 @@ struct CommandLineTests {
         try #require(booth.waitRecorded(1), "\(booth.stderr)")
         // send: the booth answers through its socket.
         let stop = try run(["send", "stop", "--control-socket", socket])
-        #expect(stop.status == 0 && stop.stdout.contains(#""event":"recordingFinished""#), "\(stop.stdout) \(stop.stderr)")
+        #expect(stop.status == 0 && stop.stdout.contains(#""event":"state""#), "\(stop.stdout) \(stop.stderr)")
+        try #require(booth.wait(for: "recordingFinished") != nil, "\(booth.stderr)")
         let state = try run(["send", "state", "--control-socket", socket])
         #expect(state.status == 0 && state.stdout.hasPrefix(#"{"event":"state","mode":"finished""#), "\(state.stdout)")
         #expect(try run(["send", "quit", "--control-socket", socket]).status == 0)
