@@ -10,10 +10,16 @@ extension OptionSpec {
         switch defaultValue {
         case nil: ""
         // `(default default)` would read as a slip.
-        case let .value(value): " (default \(value == "default" ? "\"default\"" : value)\(unit.map { " " + $0 } ?? ""))"
+        // The unit goes after a bare number only: `7d` and `160M` carry their own.
+        case let .value(value): " (default \(value == "default" ? "\"default\"" : value)\(unit.map { value.isBareNumber ? " " + $0 : "" } ?? ""))"
         case let .unset(meaning): " (default: \(meaning))"
         }
     }
+}
+
+extension String {
+    /// Digits, with a decimal point at most: a number without a unit of its own.
+    var isBareNumber: Bool { !isEmpty && allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } }
 }
 
 extension OptionParser {
