@@ -78,6 +78,13 @@ enum ReelCommand {
             Log.info("\(options.folder) is no folder", from: "kiosk-recorder reel")
             return 1
         }
+        // A folder this user may not list (the booth's own is 0750, its takes 0600) is said so, not
+        // taken for one with no takes.
+        guard access(options.folder, R_OK | X_OK) == 0 else {
+            Log.info("cannot read \(options.folder): \(String(cString: strerror(errno))); run reel as the booth's user, "
+                     + "e.g. sudo -u kiosk kiosk-recorder reel \(options.folder)", from: "kiosk-recorder reel")
+            return 1
+        }
         let takes = Self.takes(in: options.folder)
         if let refusal = refusal(of: options.output, takes: takes.map(\.path), force: options.force) {
             Log.info("\(refusal)", from: "kiosk-recorder reel")
