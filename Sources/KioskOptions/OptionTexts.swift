@@ -23,6 +23,19 @@ extension String {
 }
 
 extension OptionParser {
+    /// `kiosk-recorder help [TOPIC]`: the --help text, or `reel`'s own; a mode's is the --help text,
+    /// which covers every mode. An unknown topic names itself (exit 2).
+    public static func help(topic: String?) throws(UsageError) -> String {
+        guard let topic else { return helpText }
+        if topic == "reel" { return ReelOptions.help }
+        let topics = modes.map(\.name) + ["reel", "config"]
+        guard topics.contains(topic) else {
+            let near = NearestName.suggestion(for: topic, among: topics).map { ": did you mean \($0)?" } ?? ""
+            throw UsageError("help: no help on '\(topic)'\(near) (one of " + topics.joined(separator: ", ") + ")")
+        }
+        return helpText
+    }
+
     /// The --help text, made from the table.
     public static var helpText: String {
         var lines = [
@@ -34,6 +47,7 @@ extension OptionParser {
             "       kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json] [--force]",
             "                                                the hosts' film of the takes in DIR",
             "       kiosk-recorder config get KEY [options]  print a setting as the booth reads it (--config FILE)",
+            "       kiosk-recorder help [MODE]               this help; help reel: the film's options",
             "(The modes' old spellings, --play FILE, --check, --send COMMAND and --list-cameras, work the same.)",
             "A fullscreen touchscreen video booth. Events go to stdout as JSON lines; commands come on stdin.",
             "",

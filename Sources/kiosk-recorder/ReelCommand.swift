@@ -68,6 +68,11 @@ enum ReelCommand {
     }
 
     static func run(_ arguments: [String]) -> Int32 {
+        if ReelOptions.asksForHelp(arguments) {
+            LineWriter.standardOutput.enqueue(Data(ReelOptions.help.utf8))
+            LineWriter.flushStandard()
+            return 0
+        }
         let options: ReelOptions
         do { options = try ReelOptions.parse(arguments) } catch {
             Log.info(error.message)

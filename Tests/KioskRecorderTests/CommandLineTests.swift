@@ -31,6 +31,25 @@ func recorderEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
 
 @Suite("kiosk-recorder command line")
 struct CommandLineTests {
+    @Test("help [MODE] and reel --help exit 0 with the usage on stdout; help on an unknown word exits 2 naming it")
+    func helpSubcommand() throws {
+        let help = try run(["help"])
+        #expect(help.status == 0 && help.stdout.hasPrefix("Usage: kiosk-recorder [options]") && help.stdout.contains("kiosk-recorder help [MODE]"),
+                "\(help.stderr)")
+        for arguments in [["help", "reel"], ["reel", "--help"], ["reel", "-h"]] {
+            let reel = try run(arguments)
+            #expect(reel.status == 0 && reel.stdout.hasPrefix("Usage: kiosk-recorder reel DIR") && reel.stdout.contains("--title TEXT"),
+                    "\(arguments): \(reel.stderr)")
+        }
+        for mode in ["send", "check", "play", "list-cameras", "config"] {
+            let mode = try run(["help", mode])
+            #expect(mode.status == 0 && mode.stdout == help.stdout, "\(mode.stderr)")
+        }
+        let unknown = try run(["help", "sned"])
+        #expect(unknown.status == 2 && unknown.stdout.isEmpty && unknown.stderr.hasPrefix("kiosk-recorder: help: no help on 'sned': did you mean send?"),
+                "\(unknown.stderr)")
+    }
+
     @Test("a bad option exits 2 naming it, with nothing on stdout", arguments: [
         (["--max-duration", "-5"], "--max-duration"), (["--size", "12"], "--size"),
         (["--orientation", "sideways"], "--orientation"), (["--bogus"], "--bogus"),
