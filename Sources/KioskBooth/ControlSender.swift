@@ -1,8 +1,8 @@
 // `kiosk-recorder --send COMMAND`: the shell's one-shot client of a booth's control socket. It sends
 // one command, prints the event lines that come back until the one that answers it (SendRequest's
-// rule), and exits: 0 once the command was answered, 1 when the booth could not be reached or the
-// command got no answer (the connection closed first, or nothing answered in time): a script must
-// not take a command that was dropped for one that was done.
+// rule), and exits: 0 once the command was carried out, 1 when the booth refused it (or it failed),
+// could not be reached, or gave no answer (the connection closed first, or nothing answered in
+// time): a script must not take a command that was dropped or refused for one that was done.
 import FoundationEssentials
 import Glibc
 import KioskCore
@@ -28,10 +28,17 @@ public enum ControlSender {
             switch client.receive(until: deadline) {
             case let .line(line):
                 LineWriter.standardOutput.enqueue(Data((line + "\n").utf8))
-                if request.isAnswer(line: line) { return 0 }
+                switch request.reply(to: line) {
+                case .passed: continue
+                case .answered: return 0
+                case let .refused(code, message):
+                    Log.write("kiosk-recorder: --send: not carried out (\(code)): \(Log.escaped(message))\n")
+                    return 1
+                }
             case .closed:
-                // `quit` is answered so: the booth exits. Otherwise it ended, or dropped us.
-                if request.command == .quit { return 0 }
+                // `quit` is answered so, and the end of a once session: the booth exits. Otherwise it
+                // ended, or dropped us.
+                if request.answer != .stateReply { return 0 }
                 Log.write("kiosk-recorder: --send: the booth at \(socket) closed the connection before answering; the command may not have been carried out\n")
                 return 1
             case .timedOut:

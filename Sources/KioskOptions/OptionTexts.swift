@@ -10,13 +10,32 @@ extension OptionSpec {
         switch defaultValue {
         case nil: ""
         // `(default default)` would read as a slip.
-        case let .value(value): " (default \(value == "default" ? "\"default\"" : value)\(unit.map { " " + $0 } ?? ""))"
+        // The unit goes after a bare number only: `7d` and `160M` carry their own.
+        case let .value(value): " (default \(value == "default" ? "\"default\"" : value)\(unit.map { value.isBareNumber ? " " + $0 : "" } ?? ""))"
         case let .unset(meaning): " (default: \(meaning))"
         }
     }
 }
 
+extension String {
+    /// Digits, with a decimal point at most: a number without a unit of its own.
+    var isBareNumber: Bool { !isEmpty && allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } }
+}
+
 extension OptionParser {
+    /// `kiosk-recorder help [TOPIC]`: the --help text, or `reel`'s own; a mode's is the --help text,
+    /// which covers every mode. An unknown topic names itself (exit 2).
+    public static func help(topic: String?) throws(UsageError) -> String {
+        guard let topic else { return helpText }
+        if topic == "reel" { return ReelOptions.help }
+        let topics = modes.map(\.name) + ["reel", "config"]
+        guard topics.contains(topic) else {
+            let near = NearestName.suggestion(for: topic, among: topics).map { ": did you mean \($0)?" } ?? ""
+            throw UsageError("help: no help on '\(topic)'\(near) (one of " + topics.joined(separator: ", ") + ")")
+        }
+        return helpText
+    }
+
     /// The --help text, made from the table.
     public static var helpText: String {
         var lines = [
@@ -28,7 +47,8 @@ extension OptionParser {
             "       kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json] [--force]",
             "                           [--reel-background #RRGGBB] [--reel-text #RRGGBB]",
             "                                                the hosts' film of the takes in DIR",
-            "       kiosk-recorder config get KEY [options]  print a setting as the booth reads it (--config FILE)",
+            "       kiosk-recorder config get KEY [options]  print a setting as the booth reads it",
+            "       kiosk-recorder help [MODE]               this help; help reel: the film's options",
             "(The modes' old spellings, --play FILE, --check, --send COMMAND and --list-cameras, work the same.)",
             "A fullscreen touchscreen video booth. Events go to stdout as JSON lines; commands come on stdin.",
             "",
@@ -41,14 +61,17 @@ extension OptionParser {
             case let .optional(placeholder): argument = " [" + placeholder + "]"
             }
             let left = "  --" + option.name + argument
-            let pad = left.count < 32 ? String(repeating: " ", count: 32 - left.count) : "\n" + String(repeating: " ", count: 32)
-            lines.append(left + pad + option.help + option.defaultPhrase)
+            let indent = String(repeating: " ", count: 32)
+            let pad = left.count < 32 ? String(repeating: " ", count: 32 - left.count) : "\n" + indent
+            // At most 100 columns: the text wrapped beside the option, each further line indented.
+            let text = ExampleConfig.wrapped(option.help + option.defaultPhrase, width: 100 - 32, keepingKeys: false)
+            lines.append(left + pad + text.joined(separator: "\n" + indent))
         }
         lines += [
             "",
-            "Exit status: 0 after an outcome, quit or signal; 1 a file play cannot play, a problem check found, a booth send",
-            "cannot reach or that did not answer send's command, or a booth that could not start (its assets, a temporary",
-            "folder, threads); 2 bad usage or configuration; 3 no display.",
+            "Exit status: 0 after an outcome, quit or signal; 1 a file play cannot play, a problem check found,",
+            "a booth send cannot reach or that refused or did not answer send's command, or a booth that could",
+            "not start (its assets, a temporary folder, threads); 2 bad usage or configuration; 3 no display.",
             "The full contract (commands, events, signals): /usr/share/doc/kiosk-recorder/interface.md",
         ]
         return lines.joined(separator: "\n") + "\n"
@@ -109,12 +132,13 @@ enum ExampleConfig {
     /// `text` in lines of about `width` characters, broken at spaces. A line never starts with
     /// `word = ` (`test = built-in pattern`): it would read as a setting commented out, so no line
     /// breaks before such a word or its `=`, even where that makes the line a word longer.
-    static func wrapped(_ text: String, width: Int) -> [String] {
+    /// `keepingKeys: false` (--help, which has no settings to uncomment) breaks anywhere between words.
+    static func wrapped(_ text: String, width: Int, keepingKeys: Bool = true) -> [String] {
         let words = text.split(separator: " ").map(String.init)
         var lines: [[String]] = [[]]
         for (index, word) in words.enumerated() {
             let length = lines[lines.count - 1].reduce(0) { $0 + $1.count + 1 } + word.count
-            let keyLike = word == "=" || words.dropFirst(index + 1).first == "="
+            let keyLike = keepingKeys && (word == "=" || words.dropFirst(index + 1).first == "=")
             if length > width, !lines[lines.count - 1].isEmpty, !keyLike { lines.append([]) }
             lines[lines.count - 1].append(word)
         }

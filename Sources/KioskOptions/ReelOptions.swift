@@ -31,6 +31,24 @@ public struct ReelOptions: Equatable, Sendable {
         return UInt32(text.dropFirst(), radix: 16)
     }
 
+    /// `reel --help` and `kiosk-recorder help reel`.
+    public static let help = """
+        Usage: \(usage)
+        The hosts' film of every take the booth kept in DIR, oldest first: a title card, then each take
+        after a card with its question (or its time), at one size with black bars, its sound at -16 LUFS.
+          --output FILE   the film, ending in .mp4 (default reel.mp4); an existing file only with --force
+          --title TEXT    the title card's words (default: the date of the first take)
+          --size WxH      every picture's size, even, 160x120 to 3840x2160 (default 1280x720)
+          --json          reelProgress and reelFinished lines on stdout instead of a progress bar
+          --force         replace the file at --output (never a take)
+        Exit status: 0 the film is made; 1 no takes, none readable, a folder this user may not read, or
+        the film not finished; 2 a bad option.
+
+        """
+
+    /// Whether `arguments` ask for the help (`--help` or `-h` anywhere).
+    public static func asksForHelp(_ arguments: [String]) -> Bool { arguments.contains("--help") || arguments.contains("-h") }
+
     /// Reads `reel`'s arguments (after the word `reel`). A bad one names itself.
     public static func parse(_ arguments: [String]) throws(UsageError) -> ReelOptions {
         var folder: String?

@@ -4,23 +4,22 @@ import FoundationEssentials
 import KioskContract
 import KioskCore
 
-/// One command for a running booth, checked here before it is sent, with the event that answers it.
+/// One command for a running booth, checked here before it is sent, with the rule for its answer.
 ///
-/// The answer rule: the sender prints every event line it receives and stops after the first line
-/// that answers the command:
+/// The answer rule, one for every command (docs/interface.md, "Control socket"): `send` puts a
+/// `state` query right after the command (except after `state` and `quit`), prints every event line
+/// it receives, and stops at the first of:
 /// - an `error` whose code is one a command is refused or fails with (`notAllowed`, `badCommand`,
-///   `unknownCommand`, `recordingFailed`, `diskFull`, `playbackFailed`, `screenshotFailed`, `photoFailed`);
-/// - otherwise the event the command leads to: `state` → `state`; `start` → `recordingStarted`;
-///   `stop` → `recordingFinished`; `cancel` → `videoRecorderDidCancelRecordingVideo`; `useVideo` →
-///   `videoRecorderDidFinishRecordingVideoWithOutputPath`; `playVideo` → `playbackStarted`;
-///   `closePlayer` → `playbackFinished`; `photo` → `photoTaken`; `quit` → the booth closing the
-///   connection as it exits;
-/// - the commands that announce nothing of their own (`retake`, `rotate`, `background`,
-///   `foreground`, `tap`, `screenshot`) are followed by a `state` query, and its `state` reply is
-///   the answer: the booth's state once the command was handled (commands of one client are
-///   handled in the order sent).
+///   `unknownCommand`, `recordingFailed`, `diskFull`, `playbackFailed`, `screenshotFailed`,
+///   `photoFailed`): not carried out, exit 1;
+/// - the `state` reply: the booth's state once the command was handled (the commands of one
+///   client are handled in the order sent, and a refusal goes out while its command is handled,
+///   so before the reply), exit 0. It comes at once: what a command leads to later (a take after
+///   the countdown, a hand-over, a camera switched) is printed when it comes first, never waited for;
+/// - `quit`: the booth closing the connection as it exits; and so for the commands that end a once
+///   session (`cancel`, `useVideo`, `done`), when that comes before the reply.
 /// The socket carries every client's events, so another client's `state` or refusal at the same
-/// moment can end the wait early; what follows later (a take a `background` stops) is not waited for.
+/// moment can end the wait early.
 public struct SendRequest: Equatable, Sendable {
     /// The command as the booth will read it.
     public let command: Command
@@ -35,6 +34,36 @@ public struct SendRequest: Equatable, Sendable {
         ErrorCode.notAllowed, .badCommand, .unknownCommand, .recordingFailed, .diskFull, .playbackFailed, .screenshotFailed,
         .photoFailed,
     ].reduce(into: []) { $0.insert($1.rawValue) }
+
+    /// What an event line is to the wait.
+    public enum Reply: Equatable, Sendable {
+        /// Not the answer: printed, and the wait goes on.
+        case passed
+        /// The answer: the command was carried out (exit 0).
+        case answered
+        /// An `error` refusing the command or saying it failed (exit 1): its code and message.
+        case refused(code: String, message: String)
+    }
+
+    /// How the booth answers a command. Every command the socket takes has one.
+    public enum Answer: Equatable, Sendable {
+        /// The `state` reply to the query sent after it.
+        case stateReply
+        /// The `state` reply, or the booth closing the connection as it exits: the command ends a
+        /// once session (Cancel, Use Video, Done), and the booth may be gone before the query.
+        case stateReplyOrExit
+        /// The booth closing the connection as it exits (`quit`).
+        case connectionClosed
+    }
+
+    /// The answer rule for `command`.
+    public static func answer(to command: Command) -> Answer {
+        switch command {
+        case .quit: .connectionClosed
+        case .press(.cancel), .press(.useVideo), .press(.done): .stateReplyOrExit
+        case .press, .start, .rotate, .background, .foreground, .tap, .focus, .screenshot, .seek, .pause, .trim, .state, .pick: .stateReply
+        }
+    }
 
     /// `argument` is a JSON command line (`{"command":"rotate","orientation":"portrait"}`) or just a
     /// command's name (`start`, `state`), which becomes `{"command":"start"}`. Either is parsed as
@@ -63,7 +92,8 @@ public struct SendRequest: Equatable, Sendable {
         case let .failure(error):
             throw UsageError("--send: \(error.message)")
         }
-        lines = Self.needsStateQuery(command) ? [line, Self.jsonLine(command: "state")] : [line]
+        // `state` is its own query; `quit` is answered by the connection's end.
+        lines = command == .state || command == .quit ? [line] : [line, Self.jsonLine(command: "state")]
     }
 
     /// `{"command":"NAME"}`, by JSONEncoder.
@@ -75,41 +105,21 @@ public struct SendRequest: Equatable, Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// Whether the command announces nothing of its own, so that a `state` query follows it.
-    static func needsStateQuery(_ command: Command) -> Bool {
-        switch command {
-        case .press(.retake), .press(.openLibrary), .press(.back), .pick, .rotate, .background, .foreground, .tap, .focus, .screenshot, .seek,
-             .pause, .trim: true
-        case .press, .start, .state, .quit: false
-        }
-    }
+    /// How the booth answers this request's command.
+    public var answer: Answer { Self.answer(to: command) }
 
-    /// The event name that answers the command when it succeeds (nil: only the connection's end).
-    var answeringEvent: String? {
-        if Self.needsStateQuery(command) { return "state" }
-        switch command {
-        case .state: return "state"
-        case .press(.start), .start: return "recordingStarted"
-        case .press(.stop): return "recordingFinished"
-        case .press(.cancel): return "videoRecorderDidCancelRecordingVideo"
-        case .press(.useVideo): return "videoRecorderDidFinishRecordingVideoWithOutputPath"
-        case .press(.playVideo): return "playbackStarted"
-        case .press(.closePlayer): return "playbackFinished"
-        case .press(.switchCamera): return "cameraChanged"
-        case .press(.photo): return "photoTaken"
-        default: return nil
-        }
-    }
-
-    /// Whether this event line (as the booth sent it) ends the wait. Only `event` and `code` are
-    /// read, so events a newer booth adds are printed and passed over, never a failure.
-    public func isAnswer(line: String) -> Bool {
+    /// What `line` (an event line as the booth sent it) is to the wait. Only `event`, `code` and
+    /// `message` are read, so events a newer booth adds are printed and passed over, never a failure.
+    public func reply(to line: String) -> Reply {
         struct Head: Decodable {
             let event: String
             let code: String?
+            let message: String?
         }
-        guard let head = try? JSONDecoder().decode(Head.self, from: Data(line.utf8)) else { return false }
-        if head.event == "error", let code = head.code { return Self.answeringErrors.contains(code) }
-        return head.event == answeringEvent
+        guard let head = try? JSONDecoder().decode(Head.self, from: Data(line.utf8)) else { return .passed }
+        if head.event == "error", let code = head.code, Self.answeringErrors.contains(code) {
+            return .refused(code: code, message: head.message ?? "")
+        }
+        return head.event == "state" && answer != .connectionClosed ? .answered : .passed
     }
 }

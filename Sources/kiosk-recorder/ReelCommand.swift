@@ -69,6 +69,11 @@ enum ReelCommand {
     }
 
     static func run(_ arguments: [String]) -> Int32 {
+        if ReelOptions.asksForHelp(arguments) {
+            LineWriter.standardOutput.enqueue(Data(ReelOptions.help.utf8))
+            LineWriter.flushStandard()
+            return 0
+        }
         let options: ReelOptions
         do { options = try ReelOptions.parse(arguments) } catch {
             Log.info(error.message)
@@ -77,6 +82,13 @@ enum ReelCommand {
         var isFolder = false
         guard FileManager.default.fileExists(atPath: options.folder, isDirectory: &isFolder), isFolder else {
             Log.info("\(options.folder) is no folder", from: "kiosk-recorder reel")
+            return 1
+        }
+        // A folder this user may not list (the booth's own is 0750, its takes 0600) is said so, not
+        // taken for one with no takes.
+        guard access(options.folder, R_OK | X_OK) == 0 else {
+            Log.info("cannot read \(options.folder): \(String(cString: strerror(errno))); run reel as the booth's user, "
+                     + "e.g. sudo -u kiosk kiosk-recorder reel \(options.folder)", from: "kiosk-recorder reel")
             return 1
         }
         let takes = Self.takes(in: options.folder)

@@ -17,6 +17,17 @@ import KioskUI
 // (one that does not block them would take them with their default action, ending the booth on a
 // SIGHUP), with their default actions back whatever the parent passed on.
 Booth.takeOverSignals()
+// `help [TOPIC]`: the help, on stdout, exit 0.
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "help" {
+    do throws(UsageError) {
+        let topic = CommandLine.arguments.count > 2 ? CommandLine.arguments[2] : nil
+        _ = writeAll(Data(try OptionParser.help(topic: topic).utf8), to: 1)
+        exit(0)
+    } catch {
+        Log.write("kiosk-recorder: \(Log.escaped(error.message))\nTry 'kiosk-recorder --help'.\n")
+        exit(2)
+    }
+}
 // `reel DIR …` (the hosts' film) is a command of its own, with its own options.
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "reel" {
     MediaLibraries.quietLogs()

@@ -154,7 +154,7 @@ struct ConfigurationReloadTests {
     @Test("--windowed's default size is the one --help and docs/interface.md give")
     func windowedDefault() {
         let size = "\(WindowMode.defaultSize.width)x\(WindowMode.defaultSize.height)"
-        #expect(OptionParser.helpText.contains("or \(size) (shrunk to fit) without one"))
+        #expect(OptionParser.helpText.replacing("\n" + String(repeating: " ", count: 32), with: " ").contains("or \(size) (shrunk to fit) without one"))
         let row = Self.interface.split(separator: "\n").first { $0.hasPrefix("| `--windowed` |") } ?? ""
         #expect(row.contains("`\(size)` when no size is given"), "\(row)")
     }

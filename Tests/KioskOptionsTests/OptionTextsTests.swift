@@ -7,6 +7,24 @@ import Testing
 
 @Suite("Option texts")
 struct OptionTextsTests {
+    @Test("every row's default reads as it is written: a unit after a bare number only, never after one with its own (7d, 160M)")
+    func defaultPhrases() {
+        let expected: [String: String] = [
+            "share-max-age": " (default 7d)", "max-file-size": " (default 160M)", "min-free-disk": " (default 1M)",
+            "max-duration": " (default 1200 s)", "camera-delay": " (default 0 ms)", "countdown": " (default 3 s)",
+            "share-seconds": " (default 60 s)", "boomerang-seconds": " (default 1 s)",
+        ]
+        for (name, phrase) in expected {
+            #expect(OptionParser.options.first { $0.name == name }?.defaultPhrase == phrase, "\(name)")
+        }
+        for spec in OptionParser.options where spec.listed {
+            guard case let .value(value) = spec.defaultValue, let unit = spec.unit else { continue }
+            let phrase = spec.defaultPhrase
+            #expect(phrase.hasSuffix(value.isBareNumber ? " \(unit))" : "\(value))"), "\(spec.name): \(phrase)")
+        }
+        #expect(!OptionParser.manPage.contains("(default 7d s)") && !OptionParser.manPage.contains("M bytes)"))
+    }
+
     /// The repository, above Tests/KioskCoreTests.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 

@@ -48,23 +48,51 @@ struct SendRequestTests {
         "garbage": "not json",
     ]
 
-    @Test("each command's answer: its own event or a refusal or failure; nothing else ends the wait", arguments: [
-        ("state", "state"), ("start", "recordingStarted"), ("stop", "recordingFinished"),
-        ("cancel", "videoRecorderDidCancelRecordingVideo"), ("useVideo", "videoRecorderDidFinishRecordingVideoWithOutputPath"),
-        ("playVideo", "playbackStarted"), ("closePlayer", "playbackFinished"),
-        // Announce nothing of their own: the state query sent after them answers.
-        ("retake", "state"), (#"{"command":"rotate","orientation":"portrait"}"#, "state"), ("background", "state"),
-        ("foreground", "state"), (#"{"command":"tap","x":1,"y":2}"#, "state"), (#"{"command":"screenshot","path":"/tmp/s.bmp"}"#, "state"),
-        // Only the connection's end (the booth exits).
-        ("quit", nil),
-    ] as [(String, String?)])
-    func answers(command: String, event: String?) throws {
-        let request = try SendRequest(command)
-        for (name, line) in Self.lines {
-            let expected = name == event || name == "notAllowed" || name == "recordingFailed"
-            #expect(request.isAnswer(line: line) == expected, "\(command) ← \(name)")
+    /// A command line for every name the socket takes (those with operands given one).
+    static let everyCommand: [String: String] = [
+        "rotate": #"{"command":"rotate","orientation":"portrait"}"#, "tap": #"{"command":"tap","x":1,"y":2}"#,
+        "focus": #"{"command":"focus","x":1,"y":2}"#, "screenshot": #"{"command":"screenshot","path":"/tmp/s.bmp"}"#,
+        "seek": #"{"command":"seek","position":1}"#, "pause": #"{"command":"pause","paused":true}"#,
+        "trim": #"{"command":"trim","start":0,"end":1}"#, "pick": #"{"command":"pick","path":"/tmp/a.mov"}"#,
+    ]
+
+    @Test("every command the socket takes has an answer rule: the state reply to the query sent after it (quit, and the end of a once session: the connection's end); a refusal or failure ends the wait as not carried out")
+    func answers() throws {
+        #expect(Command.names.count == Set(Command.names).count)
+        for name in Command.names {
+            let request = try SendRequest(Self.everyCommand[name] ?? name)
+            let closing = name == "quit"
+            let ending = ["cancel", "useVideo", "done"].contains(name)
+            #expect(request.answer == (closing ? .connectionClosed : ending ? .stateReplyOrExit : .stateReply), "\(name)")
+            // The query after it, but for `state` (its own) and `quit` (nothing comes back).
+            #expect(request.lines == (name == "state" || closing ? [request.lines[0]] : [request.lines[0], #"{"command":"state"}"#]), "\(name)")
+            for (event, line) in Self.lines {
+                let expected: SendRequest.Reply = switch event {
+                case "state" where !closing: .answered
+                case "notAllowed", "recordingFailed": .refused(code: event, message: "no")
+                default: .passed
+                }
+                #expect(request.reply(to: line) == expected, "\(name) ← \(event)")
+            }
         }
-        #expect(request.lines.count == (event == "state" && command != "state" ? 2 : 1))
+    }
+
+    /// docs/interface.md's table of answers: the commands its rows name in their first cell.
+    static func documentedCommands() -> Set<String> {
+        let interface = ConfigurationReloadTests.interface
+        guard let table = interface.range(of: "| command | in | answered by |") else { return [] }
+        var names: Set<String> = []
+        for line in interface[table.upperBound...].split(separator: "\n").dropFirst() {
+            guard line.hasPrefix("|") else { break }
+            let first = OptionDocs.cells(String(line)).first ?? ""
+            names.formUnion(first.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) })
+        }
+        return names
+    }
+
+    @Test("docs/interface.md's table of answers has a row for every command the socket takes, and no other")
+    func documented() {
+        #expect(Self.documentedCommands() == Set(Command.names))
     }
 
     @Test("--send takes the socket from the flag or the config file, needs one, and is a mode of its own")

@@ -31,6 +31,28 @@ func recorderEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
 
 @Suite("kiosk-recorder command line")
 struct CommandLineTests {
+    @Test("help [MODE] and reel --help exit 0 with the usage (--help: no line over 100 columns) on stdout; help on an unknown word exits 2 naming it")
+    func helpSubcommand() throws {
+        let help = try run(["help"])
+        #expect(help.status == 0 && help.stdout.hasPrefix("Usage: kiosk-recorder [options]") && help.stdout.contains("kiosk-recorder help [MODE]"),
+                "\(help.stderr)")
+        let dashed = try run(["--help"])
+        #expect(dashed.status == 0 && dashed.stdout == help.stdout)
+        #expect(dashed.stdout.split(separator: "\n").filter { $0.count > 100 }.isEmpty, "\(dashed.stdout)")
+        for arguments in [["help", "reel"], ["reel", "--help"], ["reel", "-h"]] {
+            let reel = try run(arguments)
+            #expect(reel.status == 0 && reel.stdout.hasPrefix("Usage: kiosk-recorder reel DIR") && reel.stdout.contains("--title TEXT"),
+                    "\(arguments): \(reel.stderr)")
+        }
+        for mode in ["send", "check", "play", "list-cameras", "config"] {
+            let mode = try run(["help", mode])
+            #expect(mode.status == 0 && mode.stdout == help.stdout, "\(mode.stderr)")
+        }
+        let unknown = try run(["help", "sned"])
+        #expect(unknown.status == 2 && unknown.stdout.isEmpty && unknown.stderr.hasPrefix("kiosk-recorder: help: no help on 'sned': did you mean send?"),
+                "\(unknown.stderr)")
+    }
+
     @Test("a bad option exits 2 naming it, with nothing on stdout", arguments: [
         (["--max-duration", "-5"], "--max-duration"), (["--size", "12"], "--size"),
         (["--orientation", "sideways"], "--orientation"), (["--bogus"], "--bogus"),
@@ -128,7 +150,8 @@ struct CommandLineTests {
         try #require(booth.waitRecorded(1), "\(booth.stderr)")
         // send: the booth answers through its socket.
         let stop = try run(["send", "stop", "--control-socket", socket])
-        #expect(stop.status == 0 && stop.stdout.contains(#""event":"recordingFinished""#), "\(stop.stdout) \(stop.stderr)")
+        #expect(stop.status == 0 && stop.stdout.contains(#""event":"state""#), "\(stop.stdout) \(stop.stderr)")
+        try #require(booth.wait(for: "recordingFinished") != nil, "\(booth.stderr)")
         let state = try run(["send", "state", "--control-socket", socket])
         #expect(state.status == 0 && state.stdout.hasPrefix(#"{"event":"state","mode":"finished""#), "\(state.stdout)")
         #expect(try run(["send", "quit", "--control-socket", socket]).status == 0)

@@ -258,33 +258,113 @@ struct ControlSocketEndToEndTests {
         #expect(try String(contentsOfFile: file, encoding: .utf8) == "not a socket")
     }
 
-    @Test("--send: state prints the state event, a refused press its error, rotate the state after it; quit ends the booth; exit 0 each time")
-    func send() throws {
-        let (r, socket, folder) = try socketBooth("control-send")
-        let state = try run(["--send", "state", "--control-socket", socket])
-        #expect(state.status == 0, "\(state.stderr)")
-        // One line, the state event (the microphone's level, which moves with the test tone, apart).
-        let lines = state.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 1 && lines[0].hasPrefix(#"{"event":"state","mode":"ready","timer":"00:00","buttons":["cancel","start"],"orientation":"landscape-right","microphoneLevel":"#), "\(lines)")
+    /// `send COMMAND` to the booth at `socket`, which must carry it out: exit 0, the answer (a
+    /// `state` reply, last) printed, never the timeout. The reply's mode.
+    @discardableResult
+    func carriedOut(_ command: String, _ socket: String, sent: inout Set<String>) throws -> (stdout: String, mode: String?) {
+        let result = try run(["send", command, "--control-socket", socket])
+        struct Line: Decodable { let command: String }
+        let name = (try? JSONDecoder().decode(Line.self, from: Data(command.utf8)).command) ?? command
+        sent.insert(name)
+        #expect(result.status == 0, "send \(command): \(result.stderr) \(result.stdout)")
+        #expect(!result.stderr.contains("no answer within"), "send \(command): \(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        guard name != "quit" else { return (result.stdout, nil) }
+        #expect(lines.last.map(SocketClient.name) == "state", "send \(command): \(lines)")
+        struct Mode: Decodable { let mode: String }
+        let mode = lines.last.flatMap { try? JSONDecoder().decode(Mode.self, from: Data($0.utf8)).mode }
+        return (result.stdout, mode)
+    }
 
-        let stop = try run(["--send", "stop", "--control-socket", socket])
-        #expect(stop.status == 0)
-        #expect(stop.stdout.split(separator: "\n").map { SocketClient.name(String($0)) } == ["error"])
-        #expect(stop.stdout.contains(#""code":"notAllowed""#))
+    @Test("send: every command the socket takes, in a mode that takes it, exits 0 with its answer (the state reply) at once; a refused one exits 1 with the refusal; quit and a once session's cancel with the booth's end")
+    func sendEveryCommand() throws {
+        let folder = try testFolder("control-send")
+        let socket = folder.appendingPathComponent("booth.sock").path
+        let (left, right) = try CameraSwitchEndToEndTests.twoCameras(in: folder)
+        let takes = folder.appendingPathComponent("takes").path
+        let r = try RecorderProcess(["--camera", left, "--camera", right, "--microphone", "test", "--size", "352x288", "--windowed", "800x480",
+                                     "--countdown", "0", "--session", "loop", "--output-dir", takes, "--library", "--trim", "--photo-button",
+                                     "--boomerang-button", "--share-dir", folder.appendingPathComponent("share").path,
+                                     "--share-url", ShareEndToEndTests.template, "--control-socket", socket])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        var sent: Set<String> = []
 
+        // Ready.
+        let state = try carriedOut("state", socket, sent: &sent)
+        #expect(state.mode == "ready" && state.stdout.split(separator: "\n").count == 1, "\(state.stdout)")
+        // Refused: exit 1, the refusal on stdout and named on stderr.
+        let stop = try run(["send", "stop", "--control-socket", socket])
+        #expect(stop.status == 1)
+        #expect(stop.stdout.split(separator: "\n").map { SocketClient.name(String($0)) } == ["error"] && stop.stdout.contains(#""code":"notAllowed""#),
+                "\(stop.stdout)")
+        #expect(stop.stderr.contains("kiosk-recorder: --send: not carried out (notAllowed): 'stop' is not on screen in ready mode"), "\(stop.stderr)")
         // The socket from the config file; a JSON command line.
         let conf = folder.appendingPathComponent("kiosk.conf")
         try "control-socket = \(socket)\n".write(to: conf, atomically: true, encoding: .utf8)
         let rotate = try run(["--config", conf.path, "--send", #"{"command":"rotate","orientation":"portrait"}"#])
+        sent.insert("rotate")
         #expect(rotate.status == 0)
-        #expect(rotate.stdout.split(separator: "\n").map { SocketClient.name(String($0)) } == ["orientationChanged", "state"])
-        #expect(rotate.stdout.contains(#""orientation":"portrait""#))
+        #expect(rotate.stdout.split(separator: "\n").map { SocketClient.name(String($0)) } == ["orientationChanged", "state"], "\(rotate.stdout)")
+        for command in ["background", "foreground", #"{"command":"tap","x":5,"y":5}"#, #"{"command":"focus","x":400,"y":240}"#,
+                        #"{"command":"screenshot","path":"\#(folder.appendingPathComponent("shot.bmp").path)"}"#] {
+            try carriedOut(command, socket, sent: &sent)
+        }
+        try carriedOut("photo", socket, sent: &sent)
+        #expect(r.wait(for: "photoTaken") != nil, "\(r.stderr)")
+        // With --share-dir the photo's share screen follows; its Done goes back to ready.
+        try #require(r.wait(for: "takeShared") != nil, "\(r.stderr)")
+        #expect(try carriedOut("done", socket, sent: &sent).mode == "ready")
+        try carriedOut("switchCamera", socket, sent: &sent)
+        #expect(r.wait(for: "cameraChanged") != nil, "\(r.stderr)")
 
-        let quit = try run(["--send", "quit", "--control-socket", socket])
-        #expect(quit.status == 0)
-        #expect(quit.stderr.isEmpty, "\(quit.stderr)")
+        // A take, its review, the player.
+        #expect(try carriedOut("start", socket, sent: &sent).mode == "recording")
+        try #require(r.wait(for: "recordingStarted") != nil && r.waitRecorded(1.5), "\(r.stderr)")
+        try carriedOut("stop", socket, sent: &sent)
+        try #require(r.wait(for: "recordingFinished") != nil, "\(r.stderr)")
+        #expect(try carriedOut(#"{"command":"trim","start":0,"end":1}"#, socket, sent: &sent).mode == "finished")
+        let play = try carriedOut("playVideo", socket, sent: &sent)
+        #expect(play.mode == "playing" && play.stdout.contains(#""event":"playbackStarted""#), "\(play.stdout)")
+        try carriedOut(#"{"command":"seek","position":0.2}"#, socket, sent: &sent)
+        try carriedOut(#"{"command":"pause","paused":true}"#, socket, sent: &sent)
+        let close = try carriedOut("closePlayer", socket, sent: &sent)
+        #expect(close.mode == "finished" && close.stdout.contains(#""event":"playbackFinished""#), "\(close.stdout)")
+        #expect(try carriedOut("retake", socket, sent: &sent).mode == "ready")
+
+        // Use Video and the share screen's Done.
+        try carriedOut("start", socket, sent: &sent)
+        try #require(r.wait(for: "recordingStarted", count: 2) != nil && r.waitRecorded(0.6), "\(r.stderr)")
+        try carriedOut("stop", socket, sent: &sent)
+        try #require(r.wait(for: "recordingFinished", count: 2) != nil, "\(r.stderr)")
+        try carriedOut("useVideo", socket, sent: &sent)
+        try #require(r.wait(for: "takeShared", count: 2) != nil, "\(r.stderr)")
+        #expect(try carriedOut("done", socket, sent: &sent).mode == "ready")
+
+        // The library.
+        let take = try #require(r.events.compactMap(\.handedOverPath).first)
+        #expect(try carriedOut("openLibrary", socket, sent: &sent).mode == "library")
+        try carriedOut(#"{"command":"pick","path":"\#(take)"}"#, socket, sent: &sent)
+        try carriedOut("back", socket, sent: &sent)
+        #expect(try carriedOut("back", socket, sent: &sent).mode == "ready")
+
+        // A boomerang: answered at once, not after its capture.
+        #expect(try carriedOut("boomerang", socket, sent: &sent).mode == "recording")
+        try #require(r.wait(for: "recordingFinished", count: 3) != nil, "\(r.stderr)")
+        try carriedOut("retake", socket, sent: &sent)
+        let cancel = try carriedOut("cancel", socket, sent: &sent)
+        #expect(cancel.mode == "ready" && cancel.stdout.contains(#""event":"videoRecorderDidCancelRecordingVideo""#), "\(cancel.stdout)")
+        let quit = try carriedOut("quit", socket, sent: &sent)
+        #expect(quit.stdout.isEmpty || !quit.stdout.contains(#""event":"error""#))
         #expect(r.exitStatus() == 0)
-        #expect(r.names == ["ready", "state", "error", "orientationChanged", "state"])
+        // Every command the socket takes was carried out once at least.
+        #expect(sent == Set(Command.names), "\(Set(Command.names).subtracting(sent))")
+
+        // A once session's Cancel ends the booth before it can answer the query: its end answers.
+        let (once, onceSocket, _) = try socketBooth("control-send-once")
+        let ended = try run(["send", "cancel", "--control-socket", onceSocket])
+        #expect(ended.status == 0, "\(ended.stderr)")
+        #expect(ended.stdout.contains(#""event":"videoRecorderDidCancelRecordingVideo""#) && ended.stderr.isEmpty, "\(ended.stdout) \(ended.stderr)")
+        #expect(once.exitStatus() == 0)
     }
 
     @Test("--send to a socket nobody made exits 1 saying so; a command it cannot send exits 2")
@@ -326,11 +406,12 @@ struct ControlSocketEndToEndTests {
         }
         if let failure { throw failure }
         #expect(start.status == 0, "\(start.stderr)")
-        #expect(start.stdout.contains(#""event":"recordingStarted""#), "\(start.stdout)")
+        #expect(start.stdout.contains(#""mode":"recording""#), "\(start.stdout)")
         #expect(r.wait(for: "recordingStarted") != nil)
         #expect(r.waitForLog("clients already; dropped client 1"), "\(r.stderr)")
         let state = try run(["send", "stop", "--control-socket", socket])
-        #expect(state.status == 0 && state.stdout.contains(#""event":"recordingFinished""#), "\(state.stderr)")
+        #expect(state.status == 0 && state.stdout.contains(#""event":"state""#), "\(state.stderr)")
+        #expect(r.wait(for: "recordingFinished") != nil)
         withExtendedLifetime(idle) {}
         r.command("quit")
         #expect(r.exitStatus() == 0)

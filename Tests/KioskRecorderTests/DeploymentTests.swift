@@ -17,8 +17,9 @@ func runTool(_ arguments: [String], environment extra: [String: String] = [:]) t
 func helpOptions() throws -> [String] {
     let help = try run(["--help"]).stdout
     return help.split(separator: "\n").compactMap { line in
-        let trimmed = line.drop { $0 == " " }
-        guard trimmed.hasPrefix("--") else { return nil }
+        // An option's line starts "  --NAME"; a wrapped text's lines are indented further.
+        guard line.hasPrefix("  --") else { return nil }
+        let trimmed = line.dropFirst(2)
         return String(trimmed.prefix { $0 != " " })
     }
 }

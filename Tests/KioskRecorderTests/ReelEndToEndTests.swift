@@ -9,6 +9,28 @@ import Testing
 
 @Suite("The hosts' film: kiosk-recorder reel, through the binary", .serialized)
 struct ReelEndToEndTests {
+    @Test("reel on a folder the user cannot read exits 1 naming the permission and the booth's user, never \"no takes\"")
+    func unreadableFolder() throws {
+        let folder = try testFolder("reel-unreadable")
+        let takes = folder.appendingPathComponent("takes")
+        try FileManager.default.createDirectory(at: takes, withIntermediateDirectories: true)
+        try Data("not a take".utf8).write(to: takes.appendingPathComponent("take-1.mov"))
+        // The way there searchable by anyone, the folder itself root's alone (as the package's 0750 is to others).
+        var path = folder
+        while path.path != "/" {
+            var status = stat()
+            if stat(path.path, &status) == 0 { chmod(path.path, (status.st_mode & 0o7777) | 0o011) }
+            path.deleteLastPathComponent()
+        }
+        chmod(takes.path, 0o700)
+        let film = folder.appendingPathComponent("film.mp4").path
+        let asNobody = try runProgram(["setpriv", "--reuid", "nobody", "--regid", "nogroup", "--clear-groups", recorderPath, "reel", takes.path,
+                                       "--output", film], environment: recorderEnvironment(), directory: URL(fileURLWithPath: "/"))
+        #expect(asNobody.status == 1, "\(asNobody.stderr)")
+        #expect(asNobody.stderr.contains("cannot read \(takes.path): Permission denied") && asNobody.stderr.contains("sudo -u kiosk"), "\(asNobody.stderr)")
+        #expect(!asNobody.stderr.contains("no takes"))
+    }
+
     static let takeSize = Size(width: 352, height: 288)
     static let questions = ["What brought you here today?", "What do you wish them for the years ahead?"]
 
