@@ -23,7 +23,7 @@ public struct ReelOptions: Equatable, Sendable {
 
     public init(folder: String) { self.folder = folder }
 
-    public static let usage = "kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--reel-background COLOUR] [--reel-text COLOUR] [--json] [--force]"
+    public static let usage = "kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--reel-background #RRGGBB] [--reel-text #RRGGBB] [--json] [--force]"
 
     /// `#RRGGBB` as `0xRRGGBB`, or nil.
     public static func colour(_ text: String) -> UInt32? {
@@ -33,12 +33,16 @@ public struct ReelOptions: Equatable, Sendable {
 
     /// `reel --help` and `kiosk-recorder help reel`.
     public static let help = """
-        Usage: \(usage)
+        Usage: kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH]
+                 [--reel-background #RRGGBB] [--reel-text #RRGGBB] [--json] [--force]
         The hosts' film of every take the booth kept in DIR, oldest first: a title card, then each take
         after a card with its question (or its time), at one size with black bars, its sound at -16 LUFS.
+        Each card fades in from black and out to black over half a second; the takes are left as they are.
           --output FILE   the film, ending in .mp4 (default reel.mp4); an existing file only with --force
-          --title TEXT    the title card's words (default: the date of the first take)
+          --title TEXT    the title card's words, the first take's date under them (default: the date alone)
           --size WxH      every picture's size, even, 160x120 to 3840x2160 (default 1280x720)
+          --reel-background #RRGGBB   the cards' background (default #000000)
+          --reel-text #RRGGBB         the cards' words (default #FFFFFF)
           --json          reelProgress and reelFinished lines on stdout instead of a progress bar
           --force         replace the file at --output (never a take)
         Exit status: 0 the film is made; 1 no takes, none readable, a folder this user may not read, or
