@@ -25,7 +25,7 @@ final class TakeLeveling: Sendable {
         do {
             let done = try TakeLoudness.prepare(path, to: target, into: copy)
             ahead.withLock { $0[path] = done }
-            if let done { Log.info("loudness: \(path)'s leveled copy made while it is reviewed, in \(String(printf: "%.3f", done.seconds)) s") }
+            if done.changed { Log.info("loudness: \(path)'s leveled copy made while it is reviewed, in \(String(printf: "%.3f", done.seconds)) s") }
         } catch {
             ahead.withLock { $0[path] = nil }
             Log.info("loudness: \(path)'s leveled copy could not be made ahead (\(error)); the hand-over tries again")
@@ -33,19 +33,22 @@ final class TakeLeveling: Sendable {
     }
 
     /// `--loudness`: the take at `path` set to `target` LUFS, on the file worker, after its cut and
-    /// before the hand-over removes its marker: what was measured and done (nil: nothing to do), or
-    /// the `error` event saying why it goes as recorded (it is untouched then). The copy made while
-    /// the guest reviewed it is renamed over it when there is one (`cut` false: no trim cut it since).
-    func level(_ path: String, to target: Double, cut: Bool) -> (done: Leveling?, failure: KioskEvent?) {
+    /// before the hand-over removes its marker: what was measured and done (its `result` saying which
+    /// case applied), and when it failed the `error` event saying why it goes as recorded (it is
+    /// untouched then). The copy made while the guest reviewed it is renamed over it when there is
+    /// one (`cut` false: no trim cut it since).
+    func level(_ path: String, to target: Double, cut: Bool) -> (done: Leveling, failure: KioskEvent?) {
         let copy = TakeFiles.levelingPath(for: path)
         let prepared = ahead.withLock { $0.removeValue(forKey: path) }
+        if let prepared, !cut, !prepared.changed {
+            Log.info(Self.left(path, prepared, target: target))
+            return (prepared, nil)
+        }
         if let prepared, !cut, FileManager.default.fileExists(atPath: copy) {
             let took = Stopwatch()
             if rename(copy, path) == 0 {
                 FolderSync.sync(of: path)
-                Log.info("loudness: \(path) measured \(String(printf: "%.1f", prepared.measured)) LUFS, true peak \(String(printf: "%.1f", prepared.truePeak)) dBTP; "
-                         + "gain \(String(printf: "%.1f", prepared.gain)) dB\(prepared.limited ? " with the limiter" : ""), "
-                         + "\(prepared.result.map { String(printf: "%.1f", $0) } ?? "?") LUFS; made during the review in \(String(printf: "%.3f", prepared.seconds)) s, "
+                Log.info(Self.done(path, prepared) + "; made during the review in \(String(printf: "%.3f", prepared.seconds)) s, "
                          + "handed over in \(String(printf: "%.3f", took.seconds)) s")
                 return (prepared, nil)
             }
@@ -54,17 +57,29 @@ final class TakeLeveling: Sendable {
         unlink(copy)
         do {
             let done = try TakeLoudness.level(path, to: target)
-            if let done {
-                Log.info("loudness: \(path) measured \(String(printf: "%.1f", done.measured)) LUFS, true peak \(String(printf: "%.1f", done.truePeak)) dBTP; "
-                         + "gain \(String(printf: "%.1f", done.gain)) dB\(done.limited ? " with the limiter" : ""), "
-                         + "\(done.result.map { String(printf: "%.1f", $0) } ?? "?") LUFS, in \(String(printf: "%.3f", done.seconds)) s")
-            } else {
-                Log.info("loudness: \(path) left as it is (no sound track, silence, or already at \(target) LUFS)")
-            }
+            Log.info(done.changed ? Self.done(path, done) + ", in \(String(printf: "%.3f", done.seconds)) s" : Self.left(path, done, target: target))
             return (done, nil)
         } catch {
-            return (nil, .error(code: .loudnessFailed, message: "the take's loudness was not set, so it is handed over as recorded: \(error)"))
+            return (Leveling(.failed), .error(code: .loudnessFailed, message: "the take's loudness was not set, so it is handed over as recorded: \(error)"))
         }
+    }
+
+    /// The log's line for a take whose sound was changed.
+    private static func done(_ path: String, _ done: Leveling) -> String {
+        let tenth = { (x: Double?) in x.map { String(printf: "%.1f", $0) } ?? "?" }
+        return "loudness: \(path) measured \(tenth(done.measured)) LUFS, true peak \(tenth(done.truePeak)) dBTP; "
+            + "gain \(tenth(done.gain)) dB\(done.limited ? " with the limiter" : ""), \(tenth(done.reached)) LUFS (\(done.result.rawValue))"
+    }
+
+    /// The log's line for a take left as recorded, saying which case applied.
+    private static func left(_ path: String, _ done: Leveling, target: Double) -> String {
+        let why = switch done.result {
+        case .noSound: "it has no sound track"
+        case .silence: "its sound is silence (nothing above -70 LUFS)"
+        case .atTarget: String(printf: "it is already at %.1f LUFS (measured %.1f LUFS)", target, done.measured ?? target)
+        case .leveled, .limited, .failed: done.result.rawValue
+        }
+        return "loudness: \(path) left as it is: \(why) (\(done.result.rawValue))"
     }
 }
 

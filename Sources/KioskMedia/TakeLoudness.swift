@@ -112,11 +112,12 @@ public enum TakeLoudness {
     }
 
     /// Sets `take`'s sound to `target` LUFS in place (`prepare` into a hidden file beside it, then
-    /// renamed over it). Nil when there was nothing to do. Throws a `ShareError` naming the step;
-    /// the take is then untouched and the partial file gone.
-    public static func level(_ take: String, to target: Double) throws(ShareError) -> Leveling? {
+    /// renamed over it); what was done (`changed` false: nothing). Throws a `ShareError` naming the
+    /// step; the take is then untouched and the partial file gone.
+    public static func level(_ take: String, to target: Double) throws(ShareError) -> Leveling {
         let partial = TakeFiles.trimmingPath(for: take)
-        guard let done = try prepare(take, to: target, into: partial) else { return nil }
+        let done = try prepare(take, to: target, into: partial)
+        guard done.changed else { return done }
         guard rename(partial, take) == 0 else {
             let failure = errno
             unlink(partial)
@@ -128,19 +129,22 @@ public enum TakeLoudness {
 
     /// Writes `take` with its sound set to `target` LUFS into a new file at `copy` (the take's mode,
     /// synced), the take untouched: what the hand-over renames over it (the booth makes it while the
-    /// guest reviews the take). Nil when there was nothing to do: no sound track, silence, or a gain
-    /// under 0.1 dB (no file made). Throws a `ShareError` naming the step; no file is left at `copy`.
+    /// guest reviews the take). No file is made when there is nothing to do (`changed` false): no
+    /// sound track, silence, or a gain under 0.1 dB. Throws a `ShareError` naming the step; no file
+    /// is left at `copy`.
     /// `limit` and `rewrites` are where the limiter starts and how often a file over the ceiling is
     /// written again (a test starts it over the ceiling to see the file written again).
     public static func prepare(_ take: String, to target: Double, into copy: String,
-                               limit: Double = limit, rewrites: Int = rewrites) throws(ShareError) -> Leveling? {
+                               limit: Double = limit, rewrites: Int = rewrites) throws(ShareError) -> Leveling {
         let took = MonotonicClock.now()
         var info = stat()
         guard stat(take, &info) == 0 else { throw ShareError(step: "reading \(take)", errno: errno) }
-        guard let (measured, peak) = try measure(take) else { return nil }
+        let sound = try pass(take, chain: "anull", into: nil)
+        guard sound.track else { return Leveling(.noSound) }
+        guard let measured = sound.loudness, let peak = sound.peak else { return Leveling(.silence) }
         var gain = min(target - measured, maxGain)
         var limiting = peak + gain > limit
-        guard abs(gain) >= noChange || limiting else { return nil }
+        guard abs(gain) >= noChange || limiting else { return Leveling(.atTarget, measured: measured, truePeak: peak) }
         // The limiter takes some loudness with the peaks: trial passes (measured, nothing written)
         // lift the gain by what it took until the sound lands near the target. The file is then
         // written once, so no pass ever meets a copy of its own (or one planted) at `copy`.
@@ -168,8 +172,8 @@ public enum TakeLoudness {
                     if let reached = result.loudness, abs(target - reached) > closeEnough { gain = min(gain + target - reached, maxGain) }
                     continue
                 }
-                return Leveling(measured: measured, truePeak: peak, gain: gain, limited: limiting, result: result.loudness,
-                                seconds: Double(MonotonicClock.now() - took) / 1e9)
+                return Leveling(limiting ? .limited : .leveled, measured: measured, truePeak: peak, gain: gain, limited: limiting,
+                                reached: result.loudness, seconds: Double(MonotonicClock.now() - took) / 1e9)
             } catch {
                 unlink(copy)
                 throw error
@@ -189,6 +193,8 @@ public enum TakeLoudness {
     struct Pass {
         var loudness: Double?
         var peak: Double?
+        /// The take has a sound track (false: nothing was measured).
+        var track = true
     }
 
     /// One pass over the take's sound: decoded, through `chain` (nothing, or the gain and the
@@ -200,7 +206,7 @@ public enum TakeLoudness {
         do { demuxer = try Demuxer(path: take, interruption: Interruption(), timeout: MovieProbe.readTimeout) } catch {
             throw ShareError(step: "opening the take \(take)", error)
         }
-        guard let audioStream = demuxer.bestStream(AVMEDIA_TYPE_AUDIO) else { return Pass() }
+        guard let audioStream = demuxer.bestStream(AVMEDIA_TYPE_AUDIO) else { return Pass(track: false) }
         var file: ShareMP4?
         do {
             let sound = try SoundPass(stream: audioStream, chain: chain, channels: channels, encoding: output != nil)

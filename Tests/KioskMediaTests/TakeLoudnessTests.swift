@@ -29,9 +29,10 @@ struct TakeLoudnessTests {
         let after = try Self.truePeak(take)
         print("short take: \(before) dBTP before, \(after) dBTP after; \(String(describing: done))")
         #expect(before > -1, "the take made is over the ceiling: \(before) dBTP")
-        let leveling = try #require(done, "left as it was")
+        let leveling = done
+        #expect(leveling.result == .leveled || leveling.result == .limited, "left as it was: \(leveling)")
         #expect(after <= -1, "true peak \(after) dBTP")
-        #expect(leveling.gain < 0 && abs((leveling.result ?? 0) - -16) <= 1, "\(leveling)")
+        #expect(leveling.gain < 0 && abs((leveling.reached ?? 0) - -16) <= 1, "\(leveling)")
     }
 
     @Test("a take of noise with full-scale claps, the limiter started at -0.5 dBFS (where the encoder's overshoot carries the claps over -1 dBTP): written as it is with no rewrite, over the ceiling; with rewrites, at most -1 dBTP by ffmpeg's ebur128 and still at -16 ± 1 LUFS")
@@ -45,12 +46,12 @@ struct TakeLoudnessTests {
                                    "-c:v", "mpeg4", "-c:a", "aac", "-shortest", take])
         try #require(made.status == 0, "\(made.stderr)")
         let once = folder.appendingPathComponent("once.mov").path, held = folder.appendingPathComponent("held.mov").path
-        let unchecked = try #require(try TakeLoudness.prepare(take, to: -16, into: once, limit: -0.5, rewrites: 0))
-        let checked = try #require(try TakeLoudness.prepare(take, to: -16, into: held, limit: -0.5))
+        let unchecked = try TakeLoudness.prepare(take, to: -16, into: once, limit: -0.5, rewrites: 0)
+        let checked = try TakeLoudness.prepare(take, to: -16, into: held, limit: -0.5)
         let (over, under) = (try Self.truePeak(once), try Self.truePeak(held))
         print("claps: written once at \(over) dBTP, rewritten to \(under) dBTP; \(unchecked); \(checked)")
         #expect(over > -1, "the limiter at -0.5 dBFS did not carry the claps over the ceiling: \(over) dBTP")
         #expect(under <= -1, "true peak \(under) dBTP")
-        #expect(checked.limited && abs((checked.result ?? 0) - -16) <= 1, "\(checked)")
+        #expect(checked.limited && abs((checked.reached ?? 0) - -16) <= 1, "\(checked)")
     }
 }

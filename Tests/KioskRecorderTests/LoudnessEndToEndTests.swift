@@ -97,8 +97,10 @@ struct LoudnessEndToEndTests {
         }
         #expect(inner == .videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: after))
         // Our meter (libebur128) and ffmpeg's agree on what was recorded.
-        #expect(abs(loudness.measured - recorded.integrated) <= 0.5 && abs(loudness.truePeak - recorded.truePeak) <= 0.5, "\(loudness)")
-        #expect(abs(loudness.measured + loudness.gain - -16) <= 1 || loudness.limited, "\(loudness)")
+        let (measured, peak) = (try #require(loudness.measured, "\(loudness)"), try #require(loudness.truePeak, "\(loudness)"))
+        #expect(abs(measured - recorded.integrated) <= 0.5 && abs(peak - recorded.truePeak) <= 0.5, "\(loudness)")
+        #expect(abs(measured + loudness.gain - -16) <= 1 || loudness.limited, "\(loudness)")
+        #expect(loudness.result == (loudness.limited ? .limited : .leveled), "\(loudness)")
         #expect(stderr.contains("loudness: \(after) measured"), "\(stderr)")
         // Made while the take was reviewed, renamed at the hand-over; nothing left beside it.
         #expect(stderr.contains("made during the review") && stderr.contains("handed over in"), "\(stderr)")
@@ -141,8 +143,55 @@ struct LoudnessEndToEndTests {
             Issue.record("no loudness in the outcome: \(outcome)")
             return
         }
-        #expect(loudness.limited, "\(loudness)")
+        #expect(loudness.limited && loudness.result == .limited, "\(loudness)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(".take.leveled.mov").path))
+    }
+
+    @Test("--loudness on takes it leaves as recorded: silence, a take already at the target and a take with no sound track each carry loudness with the result naming the case (silence, atTarget, noSound), the file untouched, and the log saying which",
+          arguments: ["silence", "atTarget", "noSound"])
+    func leftAsRecorded(_ kind: String) throws {
+        let folder = try testFolder("loudness-left-\(kind)")
+        let environment: [String: String]
+        switch kind {
+        case "silence":
+            let raw = folder.appendingPathComponent("silence.raw").path
+            try Data(count: 48000 * 4 * 2).write(to: URL(fileURLWithPath: raw))
+            environment = try Self.microphone(playing: raw, in: folder)
+        case "atTarget":
+            // A steady 1 kHz tone (any stretch of it measures the same), measured as a first take
+            // has it: the second booth's target is that figure, so no gain of 0.1 dB or more is asked.
+            let raw = folder.appendingPathComponent("tone.raw").path
+            let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "aevalsrc=exprs='0.05*sin(2*PI*1000*t)':s=48000:d=8",
+                                       "-ac", "2", "-f", "s16le", raw])
+            try #require(made.status == 0, "\(made.stderr)")
+            environment = try Self.microphone(playing: raw, in: folder)
+        default:
+            environment = [:]
+        }
+        let microphone = ["--microphone", kind == "noSound" ? "none" : "kiosk_fake_mic"]
+        var arguments = microphone + ["--loudness", "-16"]
+        if kind == "atTarget" {
+            // A take first, measured by our own meter through a first booth (the target its figure).
+            let first = try Self.take(folder, arguments, seconds: 3, environment: environment)
+            guard case let .leveled(_, loudness) = first.outcome.unasked, let measured = loudness.measured else {
+                Issue.record("no measured loudness in the first outcome: \(first.outcome)")
+                return
+            }
+            try FileManager.default.removeItem(atPath: first.after)
+            try FileManager.default.removeItem(atPath: first.before)
+            arguments = microphone + ["--loudness", String(format: "%.2f", measured)]
+        }
+        let (before, after, outcome, stderr) = try Self.take(folder, arguments, seconds: 3, environment: environment)
+        guard case let .leveled(_, loudness) = outcome.unasked else {
+            Issue.record("no loudness in the outcome: \(outcome)")
+            return
+        }
+        print("loudness \(kind): \(loudness)")
+        #expect(loudness.result.rawValue == kind && loudness.gain == 0 && !loudness.limited && loudness.reached == nil, "\(loudness)")
+        #expect((loudness.measured != nil) == (kind == "atTarget"), "\(loudness)")
+        #expect(FileManager.default.contents(atPath: before) == FileManager.default.contents(atPath: after), "the take changed")
+        #expect(stderr.contains("loudness: \(after) left as it is: ") && stderr.contains("(\(kind))"), "\(stderr)")
+        #expect(EventEncoder().line(for: outcome).contains(#""result":"\#(kind)""#), "\(outcome)")
     }
 
     @Test("the film (reel) of a 5.1 take: at -16 ± 1 LUFS and at most -1 dBTP by ffmpeg's ebur128, measured as the film has it (after the downmix to stereo)")
