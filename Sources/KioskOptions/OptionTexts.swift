@@ -36,6 +36,19 @@ extension OptionParser {
         return helpText
     }
 
+    /// The table's groups, each named at its first option: where --help and the example config
+    /// (kiosk/kiosk.conf.example) put a heading, in the table's order.
+    static let groups: KeyValuePairs<String, String> = [
+        "camera": "Camera and microphone", "output": "The take and its limits", "orientation": "Screen and session",
+        "video-encoder": "Encoding", "overlay": "The picture", "countdown": "The guest's countdown, words and sound",
+        "language": "Languages, fonts and labels", "photo-button": "Photo, boomerang and library", "attract-after": "Between guests",
+        "output-dir": "The take folder", "idle-timeout": "Review, idle and the service", "share-dir": "Sharing",
+        "config": "Modes and files",
+    ]
+
+    /// The group whose first option is `name`.
+    static func group(startingAt name: String) -> String? { groups.first { $0.key == name }?.value }
+
     /// The --help text, made from the table.
     public static var helpText: String {
         var lines = [
@@ -54,6 +67,7 @@ extension OptionParser {
             "",
         ]
         for option in options where option.listed {
+            if let group = group(startingAt: option.name) { lines += (lines.last == "" ? [] : [""]) + [group + ":"] }
             let argument: String
             switch option.argument {
             case .none: argument = ""
@@ -98,6 +112,7 @@ enum ExampleConfig {
     static func text(_ options: [OptionSpec] = OptionParser.options) -> String {
         var lines = header.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for spec in options where spec.inConfigFile && spec.listed {
+            if let group = OptionParser.group(startingAt: spec.name) { lines += ["", heading(group)] }
             lines.append("")
             lines += wrapped(spec.help + spec.defaultPhrase, width: 100).map { "# " + $0 }
             if let value = chosen.first(where: { $0.key == spec.name })?.value {
@@ -110,10 +125,16 @@ enum ExampleConfig {
         return (lines + guestbook).joined(separator: "\n") + "\n"
     }
 
+    /// `# --- title ---…`, 97 columns wide: how a group of settings and each block after them is headed.
+    static func heading(_ title: String) -> String {
+        let start = "# --- " + title + " "
+        return start + String(repeating: "-", count: max(3, 97 - start.count))
+    }
+
     /// The blocks after the settings: the lines that go together for one kind of booth.
     static let guestbook = [
         "",
-        "# --- A video guestbook -------------------------------------------------------------------------",
+        heading("A video guestbook"),
         "# Uncomment these lines together: a question for each guest from the file (one a line), the",
         "# rumble and stand thumps taken out of the sound as it is recorded, and every take handed over at",
         "# one even loudness, whoever spoke and however near.",

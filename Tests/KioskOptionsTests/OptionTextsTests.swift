@@ -28,6 +28,26 @@ struct OptionTextsTests {
     /// The repository, above Tests/KioskCoreTests.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    @Test("--help and the example config are cut into the same groups, in the table's order: each group named at an option of the table, headed in both (but for the modes, which no config file takes)")
+    func groups() {
+        let names = OptionParser.options.map(\.name)
+        let starts = OptionParser.groups.map { names.firstIndex(of: $0.key) }
+        #expect(!starts.contains(nil), "a group starts at an option the table does not have: \(OptionParser.groups)")
+        #expect(starts.compactMap { $0 } == starts.compactMap { $0 }.sorted(), "the groups are out of the table's order")
+        let help = OptionParser.helpText.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let config = ExampleConfig.text().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let inHelp = help.compactMap { line in OptionParser.groups.first { $0.value + ":" == line }?.value }
+        let inConfig = config.compactMap { line in OptionParser.groups.first { ExampleConfig.heading($0.value) == line }?.value }
+        #expect(inHelp == OptionParser.groups.map(\.value), "\(inHelp)")
+        #expect(inConfig == OptionParser.groups.map(\.value).filter { $0 != "Modes and files" }, "\(inConfig)")
+        // Each heading comes just before its first option's lines.
+        for (name, title) in OptionParser.groups {
+            let at = help.firstIndex(of: title + ":")
+            #expect(at.map { help[$0 + 1].hasPrefix("  --\(name) ") || help[$0 + 1] == "  --\(name)" } == true, "\(title) is not before --\(name)")
+        }
+        #expect(help.allSatisfy { $0.count <= 100 }, "--help wider than 100 columns")
+    }
+
     @Test("kiosk/kiosk.conf.example is the text made from the option table (KIOSK_REGENERATE=1 writes it anew)")
     func exampleConfigIsTheTables() throws {
         let url = Self.root.appendingPathComponent("kiosk/kiosk.conf.example")
