@@ -103,7 +103,9 @@ public final class ALSAPCM {
             config.map { snd_pcm_open_lconf(&pcm, name, stream, 0, $0.handle) } ?? snd_pcm_open(&pcm, name, stream, 0)
         }
         let result = switch opened { case let .success(code): code }
-        let told = said.isEmpty ? "" : " (ALSA: " + said.joined(separator: "; ") + ")"
+        // Its first word and its last: what it could not find, and what that left unopened (the
+        // steps of its config's evaluation between them said nothing a person acts on).
+        let told = said.isEmpty ? "" : " (ALSA: " + (said.count > 2 ? [said[0], said[said.count - 1]] : said).joined(separator: " … ") + ")"
         guard result >= 0, let pcm else { throw ALSAError(code: result, call: "snd_pcm_open(\(name))" + told) }
         if !said.isEmpty { Log.info("ALSA, opening \(name):\(told)") }
         self.name = name

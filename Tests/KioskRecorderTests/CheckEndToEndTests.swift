@@ -137,6 +137,30 @@ struct CheckEndToEndTests {
         #expect(zip(heldCosts, cpuCosts).allSatisfy { $0 >= 3 * max($1, 1) }, "under 0.2 \(heldCosts) ms, under 0.99 \(cpuCosts) ms")
     }
 
+    @Test("each failure is one line with its fix: no raw XDG_RUNTIME_DIR error from the display's probe (no SDL_VIDEODRIVER, no XDG_RUNTIME_DIR, as a system service or root has it), and a microphone ALSA cannot open named in one short line (alsa-lib's first and last words, not each step of its config)")
+    func oneLineFailures() throws {
+        let folder = try testFolder("check-one-line")
+        // A card found through a chain of config functions, the last of which finds nothing: alsa-lib
+        // says a word at each step (Debian's `default` with no sound card said eight, 600 characters).
+        try #"pcm.kiosk_chain { type hw card { @func card_inum card { @func concat strings [ "kiosk_" { @func refer name "defaults.kiosk_missing" } ] } } }"#
+            .write(to: folder.appendingPathComponent(".asoundrc"), atomically: true, encoding: .utf8)
+        let r = try runProgram(["env", "-u", "SDL_VIDEODRIVER", "-u", "XDG_RUNTIME_DIR", "-u", "WAYLAND_DISPLAY", "-u", "DISPLAY", recorderPath, "check",
+                                "--camera", "test", "--microphone", "kiosk_chain"],
+                               environment: recorderEnvironment(["HOME": folder.path]), directory: repositoryRoot)
+        let lines = r.stderr.split(separator: "\n").map(String.init)
+        #expect(r.status == 1 && !r.stderr.contains("XDG_RUNTIME_DIR"), "\(r.stderr)")
+        let microphone = try #require(lines.first { $0.hasPrefix("[FAIL] microphone: ") }, "\(r.stderr)")
+        #expect(microphone.count <= 200 && microphone.contains("defaults.kiosk_missing' … ") && microphone.contains("Unknown PCM kiosk_chain"),
+                "\(microphone)")
+        // Every failure: its line, then its fix's line.
+        for (i, line) in lines.enumerated() where line.hasPrefix("[FAIL] ") {
+            #expect(i + 1 < lines.count && lines[i + 1].hasPrefix("       fix: "), "\(line) has no fix under it: \(r.stderr)")
+        }
+        // Nothing before the report but the booth's own log lines.
+        let before = lines.prefix { !$0.hasPrefix("[") }
+        #expect(before.allSatisfy { $0.hasPrefix("kiosk-recorder: ") }, "\(before)")
+    }
+
     @Test("fails on a missing camera, naming it with the fix; the rest still checked")
     func missingCamera() throws {
         let c = try Self.check(["--camera", "/dev/video-missing", "--microphone", "test"])
