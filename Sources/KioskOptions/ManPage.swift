@@ -56,7 +56,7 @@ extension OptionParser {
         page += [
             ".SH EXIT STATUS",
             ".TP", "0", "After an outcome (Use Video or Cancel in a once session), a quit, or a handled signal.",
-            ".TP", "1", "A file play cannot play; a problem check found; a booth send cannot reach, or whose command got no answer; "
+            ".TP", "1", "A file play cannot play; a problem check found; a booth send cannot reach, or that refused or did not answer its command; "
                 + "a booth that could not start (its assets, a temporary folder, threads).",
             ".TP", "2", "Bad usage or configuration: the message names the option, or the file and line.",
             ".TP", "3", "No display could be opened.",
