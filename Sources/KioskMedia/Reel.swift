@@ -132,14 +132,8 @@ public final class Reel {
 
     /// `picture` (yuv420p, packed) pushed through `graph` and the one picture it gives back.
     private static func filtered(_ picture: [UInt8], through graph: FilterGraph, size: Size) throws(AVError) -> [UInt8] {
-        let frame = try Frame()
+        let frame = try Self.picture(size)
         let f = frame.pointer
-        f.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        f.pointee.width = Int32(size.width)
-        f.pointee.height = Int32(size.height)
-        f.pointee.pts = 0
-        let made = av_frame_get_buffer(f, 0)
-        guard made >= 0 else { throw AVError(code: made, call: "av_frame_get_buffer") }
         picture.withUnsafeBufferPointer { bytes in
             for (i, plane) in PixelFormat.yuv420p.planes(for: size).enumerated() {
                 let target = Self.plane(f, i), pitch = Int(Self.pitch(f, i))
@@ -153,6 +147,19 @@ public final class Reel {
         guard try graph.pull(into: f) else { throw AVError(code: kiosk_AVERROR_EOF(), call: "fade gave no picture") }
         defer { av_frame_unref(f) }
         return copyPlanes(f, size: size)
+    }
+
+    /// A yuv420p frame of `size` at time 0, its buffers made (their bytes not set).
+    static func picture(_ size: Size) throws(AVError) -> Frame {
+        let frame = try Frame()
+        let f = frame.pointer
+        f.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        f.pointee.width = Int32(size.width)
+        f.pointee.height = Int32(size.height)
+        f.pointee.pts = 0
+        let made = av_frame_get_buffer(f, 0)
+        guard made >= 0 else { throw AVError(code: made, call: "av_frame_get_buffer") }
+        return frame
     }
 
     static func plane(_ f: UnsafeMutablePointer<AVFrame>, _ i: Int) -> UnsafeMutablePointer<UInt8> {

@@ -121,14 +121,8 @@ struct ReelCard: Equatable {
     static func draw(_ chain: [String], size: Size) throws(AVError) -> [UInt8] {
         let graph = try FilterGraph(pictures: chain.isEmpty ? "null" : chain.joined(separator: ","), size: size, format: AV_PIX_FMT_YUV420P,
                                     timeBase: AVRational(num: 1, den: 30))
-        let frame = try Frame()
+        let frame = try Reel.picture(size)
         let f = frame.pointer
-        f.pointee.format = AV_PIX_FMT_YUV420P.rawValue
-        f.pointee.width = Int32(size.width)
-        f.pointee.height = Int32(size.height)
-        f.pointee.pts = 0
-        let made = av_frame_get_buffer(f, 0)
-        guard made >= 0 else { throw AVError(code: made, call: "av_frame_get_buffer") }
         // Black in limited range: Y 16, Cb and Cr 128.
         for (plane, value, rows) in [(0, UInt8(16), size.height), (1, 128, (size.height + 1) / 2), (2, 128, (size.height + 1) / 2)] {
             memset(Reel.plane(f, plane), Int32(value), Int(Reel.pitch(f, plane)) * rows)
