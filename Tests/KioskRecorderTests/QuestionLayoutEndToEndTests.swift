@@ -14,18 +14,9 @@ struct QuestionLayoutEndToEndTests {
     /// A question that takes four lines at 800x480 during the countdown.
     static let long = "Before you go, tell us your favourite memory of Anna and Tom, and what you wish for the two of them in the years to come?"
 
-    /// A fake camera (under with-fake-camera) whose every picture is mid-grey.
-    static func greyCamera(in folder: URL) throws -> String {
-        let clip = folder.appendingPathComponent("grey.mjpeg").path
-        let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=gray:size=640x480", "-frames:v", "1",
-                                   "-pix_fmt", "yuvj422p", "-f", "mjpeg", clip], stdout: .discard)
-        try #require(made.status == 0, "\(made.stderr)")
-        return try fakeCamera(in: folder, "card=Grey Cam\nformat=MJPG 640x480@30\nclip=\(clip)\n")
-    }
-
     /// A booth on the grey camera at 800x480 with `arguments`, ready.
     static func booth(_ folder: URL, _ name: String, _ arguments: [String]) throws -> RecorderProcess {
-        let camera = try greyCamera(in: folder)
+        let camera = try solidCamera(in: folder, colour: "gray", card: "Grey Cam")
         let r = try RecorderProcess(["--camera", camera, "--size", "640x480", "--microphone", "none", "--windowed", "800x480",
                                      "--output", folder.appendingPathComponent("\(name).mov").path] + arguments)
         try #require(r.wait(for: "ready", timeout: 20) != nil, "\(r.stderr)")

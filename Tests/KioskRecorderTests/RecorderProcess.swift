@@ -281,6 +281,17 @@ func fakeCamera(in folder: URL, _ conf: String) throws -> String {
     return device
 }
 
+/// A fake camera (under with-fake-camera) in `folder` whose every picture is one `colour` (an
+/// ffmpeg colour name) at 640x480: one MJPEG picture served again and again (`clip=`), so that on
+/// screen only what the booth draws over the picture stands out from it.
+func solidCamera(in folder: URL, colour: String, card: String) throws -> String {
+    let clip = folder.appendingPathComponent("\(colour).mjpeg").path
+    let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=\(colour):size=640x480", "-frames:v", "1",
+                               "-pix_fmt", "yuvj422p", "-f", "mjpeg", clip], stdout: .discard)
+    try #require(made.status == 0, "\(made.stderr)")
+    return try fakeCamera(in: folder, "card=\(card)\nformat=MJPG 640x480@30\nclip=\(clip)\n")
+}
+
 /// A fresh folder for one test's files.
 func testFolder(_ name: String) throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("kiosk-e2e-\(name)-\(getpid())")

@@ -35,6 +35,26 @@ struct ReelEndToEndTests {
     static let questions = ["What brought you here today?", "What do you wish them for the years ahead?"]
 
     /// Takes `count` takes of about `seconds` each with one booth (`--session loop`) into `takes`.
+    /// `count` takes of 2 s with the test tone, recorded into `folder`/`name`; that folder.
+    static func recorded(_ folder: URL, _ name: String, count: Int) throws -> String {
+        let takes = folder.appendingPathComponent(name).path
+        try record(into: takes, count: count, seconds: 2, ["--microphone", "test"])
+        return takes
+    }
+
+    /// The takes in `takes`, copied in their order into the new folder `loose` as 0.mov, 1.mov, …
+    /// (loose videos, with no list of takes); their paths.
+    static func looseCopies(of takes: String, into loose: String) throws -> [String] {
+        try FileManager.default.createDirectory(atPath: loose, withIntermediateDirectories: true)
+        let names = (try FileManager.default.contentsOfDirectory(atPath: takes)).filter { $0.hasSuffix(".mov") }.sorted()
+        try #require(!names.isEmpty, "no takes in \(takes)")
+        return try names.enumerated().map { k, name in
+            let path = loose + "/\(k).mov"
+            try FileManager.default.copyItem(atPath: takes + "/" + name, toPath: path)
+            return path
+        }
+    }
+
     static func record(into takes: String, count: Int, seconds: Double, _ arguments: [String], environment: [String: String] = [:]) throws {
         let r = try RecorderProcess(["--camera", "test", "--size", "\(takeSize.width)x\(takeSize.height)", "--windowed", "800x480",
                                      "--countdown", "0", "--output-dir", takes, "--session", "loop"] + arguments, environment: environment)
@@ -173,18 +193,12 @@ struct ReelEndToEndTests {
     @Test("the cards made with care: each fades in from black and out to black over 0.5 s (its mean luma from black to its own and back); every take's first and last pictures as the take has them; the title card carries the first take's date (as drawtext draws it, 14 November 2023); --reel-background and --reel-text colour the cards; the length is still 3 + Σ(2 + take), its stamps in order")
     func cardsWithCare() throws {
         let folder = try testFolder("reel-care")
-        let recorded = folder.appendingPathComponent("recorded").path
-        try Self.record(into: recorded, count: 2, seconds: 2, ["--microphone", "test"])
         // A folder of loose videos, their times set: the first take's day is known (UTC).
         let takes = folder.appendingPathComponent("takes").path
-        try FileManager.default.createDirectory(atPath: takes, withIntermediateDirectories: true)
-        let names = (try FileManager.default.contentsOfDirectory(atPath: recorded)).filter { $0.hasSuffix(".mov") }.sorted()
-        try #require(names.count == 2, "\(names)")
-        let paths = try names.enumerated().map { k, name in
-            let path = takes + "/\(k).mov"
-            try FileManager.default.copyItem(atPath: recorded + "/" + name, toPath: path)
+        let paths = try Self.looseCopies(of: Self.recorded(folder, "recorded", count: 2), into: takes)
+        try #require(paths.count == 2, "\(paths)")
+        for (k, path) in paths.enumerated() {
             try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000 + Double(k) * 60)], ofItemAtPath: path)
-            return path
         }
         let output = folder.appendingPathComponent("film.mp4").path
         let r = try RecorderProcess(["reel", takes, "--output", output, "--size", "640x360", "--title", "Anna & Tom",
@@ -283,13 +297,10 @@ struct ReelEndToEndTests {
     @Test("a take that cannot be read is left out and named (reelSkipped); a folder with no takes exits 1 with one line; a bad option exits 2 naming it")
     func errors() throws {
         let folder = try testFolder("reel-errors")
-        let takes = folder.appendingPathComponent("takes").path
-        try Self.record(into: takes, count: 1, seconds: 2, ["--microphone", "test"])
-        // A folder without a list of takes: its videos by their time; one of them no movie.
+        let takes = try Self.recorded(folder, "takes", count: 1)
+        // A folder without a list of takes: its videos by their time (0.mov); one of them no movie.
         let loose = folder.appendingPathComponent("loose").path
-        try FileManager.default.createDirectory(atPath: loose, withIntermediateDirectories: true)
-        let good = try #require((try FileManager.default.contentsOfDirectory(atPath: takes)).first { $0.hasSuffix(".mov") })
-        try FileManager.default.copyItem(atPath: takes + "/" + good, toPath: loose + "/a.mov")
+        _ = try Self.looseCopies(of: takes, into: loose)
         try Data(repeating: 0x42, count: 100_000).write(to: URL(fileURLWithPath: loose + "/b.mov"))
         try Data([0xFF, 0xD8, 0xFF]).write(to: URL(fileURLWithPath: loose + "/photo.jpg"))
         let output = folder.appendingPathComponent("film.mp4").path

@@ -136,18 +136,6 @@ struct RightToLeftEndToEndTests {
         #expect(drawn < 3 && boxes > 2 * drawn, "from Symbola's drawing \(drawn), from the boxes \(boxes)")
     }
 
-    /// A fake camera (under with-fake-camera) in `folder` whose every picture is black: one black
-    /// JPEG served again and again (`clip=`), so that on the ready screen only what the booth draws
-    /// over the picture is lit. The test pattern's bars, gradient and flashes are as bright as the
-    /// words, and would show through a crop that is off by a few rows.
-    static func darkCamera(in folder: URL) throws -> String {
-        let clip = folder.appendingPathComponent("black.mjpeg").path
-        let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=black:size=640x480", "-frames:v", "1",
-                                   "-pix_fmt", "yuvj422p", "-f", "mjpeg", clip], stdout: .discard)
-        try #require(made.status == 0, "\(made.stderr)")
-        return try fakeCamera(in: folder, "card=Dark Cam\nformat=MJPG 640x480@30\nclip=\(clip)\n")
-    }
-
     /// The upper half of the ready screen's picture, its whole width (800x480, gray): where the
     /// prompt and the question are drawn, and nothing else in ready without a microphone's meter.
     static func top(of shot: PromptEndToEndTests.Bitmap, _ layout: Layout) -> (gray: [UInt8], width: Int) {
@@ -189,7 +177,9 @@ struct RightToLeftEndToEndTests {
           needsFakeCamera)
     func screen() throws {
         let folder = try testFolder("rtl-screen")
-        let camera = try Self.darkCamera(in: folder)
+        // Black pictures: only what the booth draws is lit (the test pattern's bars and flashes are as
+        // bright as the words, and would show through a crop a few rows off).
+        let camera = try solidCamera(in: folder, colour: "black", card: "Dark Cam")
         let layout = Layout(canvas: Size(width: 800, height: 480))
         // Questions are drawn large in ready, twice the text's size (one line is far from the half
         // of the picture that would make them smaller); the prompt a quarter larger than the text.
@@ -209,7 +199,7 @@ struct RightToLeftEndToEndTests {
           needsFakeCamera)
     func screenMixed() throws {
         let folder = try testFolder("rtl-screen-mixed")
-        let camera = try Self.darkCamera(in: folder)
+        let camera = try solidCamera(in: folder, colour: "black", card: "Dark Cam")
         let layout = Layout(canvas: Size(width: 800, height: 480))
         let words = Self.mixed, pixels = layout.textHeight * 2
         let drawn = try Self.screenInk("mixed", words, prompt: false, camera: camera, layout: layout, in: folder)
