@@ -173,14 +173,18 @@ struct RightToLeftEndToEndTests {
         return drawn
     }
 
+    /// A test's folder, a camera whose pictures are black in it, and the 800x480 screen's layout.
+    /// Black: only what the booth draws is lit (the test pattern's bars and flashes are as bright as
+    /// the words, and would show through a crop a few rows off).
+    static func darkScreen(_ name: String) throws -> (folder: URL, camera: String, layout: Layout) {
+        let folder = try testFolder(name)
+        return (folder, try solidCamera(in: folder, colour: "black", card: "Dark Cam"), Layout(canvas: Size(width: 800, height: 480)))
+    }
+
     @Test("the booth's screen, over a black camera picture: an Arabic and a Hebrew question, and an Arabic --prompt, each right to left as hb-view draws it in the screen's face (the Arabic joined), not as it draws the words left to right",
           needsFakeCamera)
     func screen() throws {
-        let folder = try testFolder("rtl-screen")
-        // Black pictures: only what the booth draws is lit (the test pattern's bars and flashes are as
-        // bright as the words, and would show through a crop a few rows off).
-        let camera = try solidCamera(in: folder, colour: "black", card: "Dark Cam")
-        let layout = Layout(canvas: Size(width: 800, height: 480))
+        let (folder, camera, layout) = try Self.darkScreen("rtl-screen")
         // Questions are drawn large in ready, twice the text's size (one line is far from the half
         // of the picture that would make them smaller); the prompt a quarter larger than the text.
         let cases: [(name: String, words: String, pixels: Int, prompt: Bool)] = [
@@ -198,9 +202,7 @@ struct RightToLeftEndToEndTests {
     @Test("the booth's screen: an Arabic question with a Latin word and a number in it, as Pango lays it out (the Latin and the number reading left to right in their places), not as HarfBuzz alone lays the whole line out right to left",
           needsFakeCamera)
     func screenMixed() throws {
-        let folder = try testFolder("rtl-screen-mixed")
-        let camera = try solidCamera(in: folder, colour: "black", card: "Dark Cam")
-        let layout = Layout(canvas: Size(width: 800, height: 480))
+        let (folder, camera, layout) = try Self.darkScreen("rtl-screen-mixed")
         let words = Self.mixed, pixels = layout.textHeight * 2
         let drawn = try Self.screenInk("mixed", words, prompt: false, camera: camera, layout: layout, in: folder)
         let laidOut = Self.difference(drawn, try Self.pango(words, pixels: pixels, in: folder))
