@@ -32,7 +32,7 @@ extension OptionParser {
             ".TP", bold("send") + #" \fICOMMAND\fR"#, "Hand one command to the booth listening on " + optionName("--control-socket") + ", print the events until its answer, exit (" + optionName("--send") + ").",
             ".TP", bold("list-cameras"), "Print the cameras and their formats as JSON, exit (" + optionName("--list-cameras") + ").",
             ".TP", bold("reel") + #" \fIDIR\fR"#, "Make the hosts' film of every take kept in " + #"\fIDIR\fR"# + ", oldest first: a title card ("
-                + optionName("--title") + " with the first take's date under it, or the date), then each take after a card with its question (or its time), "
+                + optionName("--title") + " with the first take's date under it, or the date, written in " + optionName("--language") + ", en by default), then each take after a card with its question (or its time), "
                 + "each card fading in from black and out to black over half a second, in " + optionName("--reel-text") + " on "
                 + optionName("--reel-background") + " (#RRGGBB; white on black), then the take upright, its pictures as they are, at one size ("
                 + optionName("--size") + ", 1280x720) with black bars, its sound at " + #"\-16"# + " LUFS; H.264 and AAC with the index first, at "

@@ -58,7 +58,7 @@ extension OptionParser {
             "       kiosk-recorder send COMMAND [options]    hand a command to a running booth (--control-socket)",
             "       kiosk-recorder list-cameras              print the cameras as JSON, exit",
             "       kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--json] [--force]",
-            "                           [--reel-background #RRGGBB] [--reel-text #RRGGBB]",
+            "                           [--reel-background #RRGGBB] [--reel-text #RRGGBB] [--language LANG]",
             "                                                the hosts' film of the takes in DIR",
             "       kiosk-recorder config get KEY [options]  print a setting as the booth reads it",
             "       kiosk-recorder help [MODE]               this help; help reel: the film's options",

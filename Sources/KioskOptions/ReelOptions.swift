@@ -1,7 +1,8 @@
 // `kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--reel-background COLOUR]
-// [--reel-text COLOUR] [--json] [--force]`: the hosts' film of every take the booth kept in DIR. Its command line, read here (pure); the film is
+// [--reel-text COLOUR] [--language LANG] [--json] [--force]`: the hosts' film of every take the booth kept in DIR. Its command line, read here (pure); the film is
 // made by KioskMedia's Reel.
 import KioskCore
+import KioskScreenText
 
 /// What `reel` was asked for.
 public struct ReelOptions: Equatable, Sendable {
@@ -16,6 +17,8 @@ public struct ReelOptions: Equatable, Sendable {
     /// The cards' background and words, `0xRRGGBB` (`--reel-background`, `--reel-text`: the brand's).
     public var background: UInt32 = 0x000000
     public var text: UInt32 = 0xFFFFFF
+    /// The language the title card's date is written in (`--language`, the booth's own tags).
+    public var language = Language.en
     /// `reelProgress` and `reelFinished` lines on stdout instead of a progress bar.
     public var json = false
     /// Replace a file already at `output` (never one of the takes).
@@ -23,7 +26,7 @@ public struct ReelOptions: Equatable, Sendable {
 
     public init(folder: String) { self.folder = folder }
 
-    public static let usage = "kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--reel-background #RRGGBB] [--reel-text #RRGGBB] [--json] [--force]"
+    public static let usage = "kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH] [--reel-background #RRGGBB] [--reel-text #RRGGBB] [--language LANG] [--json] [--force]"
 
     /// `#RRGGBB` as `0xRRGGBB`, or nil.
     public static func colour(_ text: String) -> UInt32? {
@@ -34,7 +37,7 @@ public struct ReelOptions: Equatable, Sendable {
     /// `reel --help` and `kiosk-recorder help reel`.
     public static let help = """
         Usage: kiosk-recorder reel DIR [--output FILE] [--title TEXT] [--size WxH]
-                 [--reel-background #RRGGBB] [--reel-text #RRGGBB] [--json] [--force]
+                 [--reel-background #RRGGBB] [--reel-text #RRGGBB] [--language LANG] [--json] [--force]
         The hosts' film of every take the booth kept in DIR, oldest first: a title card, then each take
         after a card with its question (or its time), at one size with black bars, its sound at -16 LUFS.
         Each card fades in from black and out to black over half a second; the takes are left as they are.
@@ -43,6 +46,7 @@ public struct ReelOptions: Equatable, Sendable {
           --size WxH      every picture's size, even, 160x120 to 3840x2160 (default 1280x720)
           --reel-background #RRGGBB   the cards' background (default #000000)
           --reel-text #RRGGBB         the cards' words (default #FFFFFF)
+          --language LANG the date written in en, ja, zh-Hans, de, fr or es (default en)
           --json          reelProgress and reelFinished lines on stdout instead of a progress bar
           --force         replace the file at --output (never a take)
         Exit status: 0 the film is made; 1 no takes, none readable, a folder this user may not read, or
@@ -100,12 +104,15 @@ public struct ReelOptions: Equatable, Sendable {
                 let text = try given(name, inline)
                 guard let colour = colour(text) else { throw UsageError("reel: \(name) '\(text)' is not a colour #RRGGBB (such as #1B2A4A)") }
                 if name == "--reel-background" { options.background = colour } else { options.text = colour }
+            case "--language":
+                let text = try given(name, inline)
+                do { options.language = try Values.language(text) } catch { throw UsageError("reel: --language \(error.message)") }
             case "--json", "--force":
                 guard inline == nil else { throw UsageError("reel: \(name) takes no value") }
                 if name == "--json" { options.json = true } else { options.force = true }
             default:
                 if word.hasPrefix("-") {
-                    let near = NearestName.suggestion(for: String(name.drop { $0 == "-" }), among: ["output", "title", "size", "reel-background", "reel-text", "json", "force"])
+                    let near = NearestName.suggestion(for: String(name.drop { $0 == "-" }), among: ["output", "title", "size", "reel-background", "reel-text", "language", "json", "force"])
                         .map { ": did you mean --\($0)?" } ?? ""
                     throw UsageError("reel: unknown option '\(name)'\(near) (\(usage))")
                 }

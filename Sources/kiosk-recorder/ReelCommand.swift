@@ -10,6 +10,7 @@ import KioskBooth
 import KioskContract
 import KioskCore
 import KioskOptions
+import KioskScreenText
 import KioskMedia
 import KioskStorage
 import KioskSystem
@@ -146,7 +147,7 @@ enum ReelCommand {
         var kept = 0
         do throws(ReelError) {
             // The day of the event: the first take's, under the title (or the title itself).
-            let day = local(takes[0].time ?? Date(), "%-d %B %Y")
+            let day = longDate(takes[0].time ?? Date(), in: options.language)
             try reel.card(options.title ?? day, note: options.title == nil ? nil : day, seconds: 3)
             for (index, take) in takes.enumerated() {
                 if stopped() { throw ReelError("interrupted") }
@@ -220,7 +221,7 @@ final class StopSignal: Sendable {
     }
 }
 
-/// `date` in local time by strftime's `format` (the C locale's words: "5 December 2026", "14:32").
+/// `date` in local time by strftime's `format` (the C locale's: "14:32").
 func local(_ date: Date, _ format: String) -> String {
     var seconds = time_t(date.timeIntervalSince1970)
     var parts = tm()
@@ -228,6 +229,14 @@ func local(_ date: Date, _ format: String) -> String {
     var text = [CChar](repeating: 0, count: 64)
     let length = strftime(&text, text.count, format, &parts)
     return String(decoding: text.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// `date`'s day in local time, written out in `language` ("5 December 2026", "5. Dezember 2026").
+func longDate(_ date: Date, in language: Language) -> String {
+    var seconds = time_t(date.timeIntervalSince1970)
+    var parts = tm()
+    localtime_r(&seconds, &parts)
+    return language.longDate(day: Int(parts.tm_mday), month: Int(parts.tm_mon) + 1, year: Int(parts.tm_year) + 1900)
 }
 
 /// The film's progress: a bar on stderr when it is a terminal, or JSON lines on stdout (`--json`).

@@ -262,7 +262,11 @@ struct ControlSocketEndToEndTests {
     /// `state` reply, last) printed, never the timeout. The reply's mode.
     @discardableResult
     func carriedOut(_ command: String, _ socket: String, sent: inout Set<String>) throws -> (stdout: String, mode: String?) {
+        let began = ProcessInfo.processInfo.systemUptime
         let result = try run(["send", command, "--control-socket", socket])
+        // How long the whole `send` took, its process's start included (said, not judged: a loaded
+        // machine starts processes slowly; the timeout it must never reach is the 5 s above).
+        print(String(format: "send %@: answered, exit %d, in %.2f s", command, result.status, ProcessInfo.processInfo.systemUptime - began))
         struct Line: Decodable { let command: String }
         let name = (try? JSONDecoder().decode(Line.self, from: Data(command.utf8)).command) ?? command
         sent.insert(name)

@@ -190,7 +190,7 @@ struct ReelEndToEndTests {
     /// 20 px at y 224, as ReelCard lays them out).
     static let navy = (r: 0x33, g: 0x66, b: 0xCC), yellow = (r: 0xFF, g: 0xEE, b: 0x00)
 
-    @Test("the cards made with care: each fades in from black and out to black over 0.5 s (its mean luma from black to its own and back); every take's first and last pictures as the take has them; the title card carries the first take's date (as drawtext draws it, 14 November 2023); --reel-background and --reel-text colour the cards; the length is still 3 + Σ(2 + take), its stamps in order")
+    @Test("the cards made with care: each fades in from black and out to black over 0.5 s (its mean luma from black to its own and back); every take's first and last pictures as the take has them; the title card carries the first take's date (as drawtext draws it, 14 November 2023; in Spanish with --language es); --reel-background and --reel-text colour the cards; the length is still 3 + Σ(2 + take), its stamps in order")
     func cardsWithCare() throws {
         let folder = try testFolder("reel-care")
         // A folder of loose videos, their times set: the first take's day is known (UTC).
@@ -275,6 +275,17 @@ struct ReelEndToEndTests {
         let apart = Double(zip(date, expected).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(date.count)
         #expect(lit > 150 && apart < 3, "the date's band: \(lit) bright pixels, \(apart) from drawtext's '14 November 2023'")
         print("the title's date: \(lit) bright pixels, \(apart) from drawtext's; the film \(filmLength) s")
+
+        // --language: the same day written out in Spanish, as drawtext draws those words, not the English.
+        let spanish = folder.appendingPathComponent("film-es.mp4").path
+        let es = try RecorderProcess(["reel", takes, "--output", spanish, "--size", "640x360", "--title", "Anna & Tom", "--language", "es",
+                                      "--reel-background", "#3366CC", "--reel-text", "#FFEE00"], environment: ["TZ": "UTC"])
+        #expect(es.exitStatus(timeout: 120) == 0, "\(es.stderr)")
+        let dateEs = try Self.gray(spanish, frame: 45, rows: 214..<254, in: folder)
+        let mean = { (a: [UInt8], b: [UInt8]) in Double(zip(a, b).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(a.count) }
+        let fromSpanish = mean(dateEs, try Self.drawn("14 de noviembre de 2023", fontSize: 20, y: 224, rows: 214..<254, in: folder))
+        let fromEnglish = mean(dateEs, expected)
+        #expect(fromSpanish < 3 && fromEnglish > 2 * fromSpanish, "--language es: \(fromSpanish) from drawtext's Spanish date, \(fromEnglish) from its English")
     }
 
     /// Rows `rows` of picture `frame` of `film` (640 wide), gray.
@@ -319,7 +330,7 @@ struct ReelEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("none.mp4").path))
 
         for (arguments, named) in [(["--size", "1281x720"], "--size '1281x720'"), (["--outptu", "x.mp4"], "did you mean --output?"),
-                                   (["--output", "x.mov"], "--output 'x.mov'")] {
+                                   (["--output", "x.mov"], "--output 'x.mov'"), (["--language", "it"], "--language 'it' is not a language of the booth")] {
             let bad = try RecorderProcess(["reel", takes] + arguments)
             #expect(bad.exitStatus() == 2 && bad.stderr.contains(named), "\(arguments): \(bad.stderr)")
         }

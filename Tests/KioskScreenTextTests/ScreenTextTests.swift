@@ -49,3 +49,15 @@ struct ScreenTextTests {
     }
 
 }
+
+@Suite("a day written out in each language (the film's title card)")
+struct LongDateTests {
+    @Test("each language's order and words: the day, the month by name (or number) and the year", arguments: [
+        (Language.en, 14, 11, "14 November 2023"), (.de, 14, 11, "14. November 2023"), (.fr, 14, 11, "14 novembre 2023"),
+        (.fr, 1, 8, "1er août 2023"), (.es, 14, 11, "14 de noviembre de 2023"), (.ja, 14, 11, "2023年11月14日"),
+        (.zhHans, 3, 2, "2023年2月3日"), (.de, 1, 3, "1. März 2023"), (.en, 31, 12, "31 December 2023"),
+    ])
+    func written(language: Language, day: Int, month: Int, expected: String) {
+        #expect(language.longDate(day: day, month: month, year: 2023) == expected)
+    }
+}
