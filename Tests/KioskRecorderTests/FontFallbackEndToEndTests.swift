@@ -29,7 +29,7 @@ struct FontFallbackEndToEndTests {
         return path
     }
 
-    @Test("the whole file: the booth starts with one warning line naming file:6 and U+10FFFF, not the question; emoji drawn (Symbola), not named; check warns with the fix and the booth can run")
+    @Test("the whole file: the booth starts with one warning line naming file:6 and U+10FFFF, not the question; emoji drawn (in colour, or Symbola's), not named; check warns with the fix and the booth can run")
     func warningAndCheck() throws {
         let folder = try testFolder("font-fallback")
         let path = try Self.file(folder, "questions.txt", Self.questions)
