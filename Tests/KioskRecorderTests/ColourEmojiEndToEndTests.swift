@@ -22,10 +22,10 @@ struct ColourEmojiEndToEndTests {
 
     /// The ready screen of a booth on the grey camera at 800x480 with the prompt and the question,
     /// once both boxes are drawn, and the booth's stderr; `environment` for fontconfig.
-    static func readyScreen(_ name: String, environment: [String: String] = [:]) throws -> (Bitmap, [Range<Int>], String) {
+    static func readyScreen(_ name: String, question: String = question, environment: [String: String] = [:]) throws -> (Bitmap, [Range<Int>], String) {
         let folder = try testFolder(name)
         let file = folder.appendingPathComponent("questions.txt")
-        try (Self.question + "\n").write(to: file, atomically: true, encoding: .utf8)
+        try (question + "\n").write(to: file, atomically: true, encoding: .utf8)
         let camera = try solidCamera(in: folder, colour: "gray", card: "Grey Cam")
         let r = try RecorderProcess(["--camera", camera, "--size", "640x480", "--microphone", "none", "--windowed", "800x480",
                                      "--questions", file.path, "--prompt", Self.prompt, "--output", folder.appendingPathComponent("take.mov").path],
@@ -86,6 +86,23 @@ struct ColourEmojiEndToEndTests {
         }
         #expect(stderr.contains("Noto Color Emoji"), "the log names the colour face: \(stderr)")
         #expect(!stderr.contains("no installed font can draw"), "\(stderr)")
+    }
+
+    @Test("a right-to-left question, 💍 مبروك 🎉: its first emoji (the ring) at the right end, its last (the popper) at the left, the Arabic white between them",
+          .enabled(if: FileManager.default.fileExists(atPath: noto), "needs fonts-noto-color-emoji"), needsFakeCamera)
+    func rightToLeft() throws {
+        let (shot, boxes, _) = try Self.readyScreen("colour-emoji-rtl", question: "💍 مبروك 🎉")
+        try #require(boxes.count == 2, "\(boxes)")
+        let question = Self.pixels(shot, rows: boxes[1])
+        let xs = question.coloured.map(\.x).sorted()
+        try #require(xs.count > 500, "\(xs.count) coloured pixels")
+        // Apart in two: the emoji either side of the words, where the widest gap between coloured columns is.
+        let gap = zip(xs, xs.dropFirst()).max { $0.1 - $0.0 < $1.1 - $1.0 }!
+        let (left, right) = (xs.filter { $0 <= gap.0 }.count, xs.filter { $0 >= gap.1 }.count)
+        let words = question.white.filter { $0.x > gap.0 && $0.x < gap.1 }.count
+        print("right to left: \(left) coloured pixels left of \(gap.0), \(right) right of \(gap.1), \(words) white between")
+        // The popper is the brighter: over twice the ring's coloured pixels (1572 against 311 left to right).
+        #expect(left > 2 * right && right > 50 && words > 200, "\(left) left, \(right) right, \(words) white between")
     }
 
     @Test("fontconfig without Noto Color Emoji: the emoji drawn as before (Symbola's, one colour: white), no colour anywhere, no warning",
