@@ -126,9 +126,9 @@ public final class Screen {
     /// `Configuration.shownTexts`) in the face that has its characters: DejaVu Sans Bold, `font`,
     /// the language's face from fontconfig, or one fontconfig finds for them; where none has them
     /// all, the one with the most, the others left out. Emoji are drawn in colour beside the words
-    /// where fontconfig finds a colour face for them (Noto Color Emoji). Returns the texts with characters no face
-    /// has, for the one warning (`Glyphs.warning`). Throws `FontUnreadable` or `SDLError` (nothing
-    /// changed) when `font` cannot be read.
+    /// where fontconfig finds a colour face for them (Noto Color Emoji). Returns the texts with
+    /// characters no face has, for the one warning (`Glyphs.warning`). Throws `FontUnreadable` or
+    /// `SDLError` (nothing changed) when `font` cannot be read.
     @discardableResult
     public func setWords(_ words: ScreenWords, texts: [ShownText], font: String?) throws -> [UndrawableText] {
         let (faces, families, undrawable) = try typefaces(words, texts: texts, font: font)

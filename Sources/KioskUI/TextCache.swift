@@ -108,10 +108,7 @@ final class TextCache {
         }
         if faces.hasColourEmoji(text) {
             let line = try laidOut(text, face: faces.face(for: text), size: pixels)
-            let glyphs = try Surface(transparent: Size(width: line.width, height: line.height))
-            let colour = try Surface(transparent: glyphs.size)
-            try line.render(glyphs: glyphs, colour: colour, x: 0, y: 0)
-            return try store(key, glyphs: glyphs, colour: colour)
+            return try store(key, Self.render([line], width: line.width))
         }
         let (font, shown) = try font(for: text, size: pixels)
         return try store(key, glyphs: try font.render(shown))
@@ -152,11 +149,17 @@ final class TextCache {
             }
             for line in broken.isEmpty ? [""] : broken { lines.append(try laidOut(line, face: face, size: size)) }
         }
-        let skip = lines[0].words.lineSkip, height = lines[0].height
-        let glyphs = try Surface(transparent: Size(width: max(width, lines.map(\.width).max() ?? 0), height: skip * (lines.count - 1) + height))
-        let colour = try Surface(transparent: glyphs.size)
+        return try Self.render(lines, width: width)
+    }
+
+    /// `lines` (one face's, at least one) drawn one under the other (a line skip apart), each
+    /// centred in `width` (or the widest line): the words white in one surface, the emoji in another.
+    private static func render(_ lines: [MixedLine], width: Int) throws(SDLError) -> (glyphs: Surface, colour: Surface) {
+        let skip = lines[0].words.lineSkip
+        let size = Size(width: max(width, lines.map(\.width).max() ?? 0), height: skip * (lines.count - 1) + lines[0].height)
+        let glyphs = try Surface(transparent: size), colour = try Surface(transparent: size)
         for (i, line) in lines.enumerated() {
-            try line.render(glyphs: glyphs, colour: colour, x: (glyphs.width - line.width) / 2, y: i * skip)
+            try line.render(glyphs: glyphs, colour: colour, x: (size.width - line.width) / 2, y: i * skip)
         }
         return (glyphs, colour)
     }
