@@ -62,6 +62,19 @@ extension SDLTests {
             }
         }
 
+        @Test("sequences drawn as one emoji: a skin tone, a ZWJ family and a flag as wide as one emoji, not as their parts; ❤ with VS16 in colour, without it in the words' face")
+        func sequences() throws {
+            let screen = try makeScreen(size: Size(width: 800, height: 480))
+            try screen.setWords(ScreenWords(language: .en), prompt: nil, font: nil)
+            let one = try screen.text.width(of: "👍", size: 48)
+            for sequence in ["👍🏽", "👨\u{200D}👩\u{200D}👧", "🇩🇪", "❤\u{FE0F}"] {
+                let width = try screen.text.width(of: sequence, size: 48)
+                #expect(abs(width - one) <= 2, "\(sequence.unicodeScalars.map { String($0.value, radix: 16) }): \(width) px, one emoji \(one)")
+                #expect(try screen.text.line(sequence, size: 48).colour != nil)
+            }
+            #expect(try screen.text.line("❤", size: 48).colour == nil && screen.text.faces.hasColourEmoji("❤\u{FE0F}"))
+        }
+
         @Test("a paragraph with emoji: wrapped as wide as asked, its lines centred, the emoji in colour")
         func paragraph() throws {
             let screen = try makeScreen(size: Size(width: 800, height: 480))
