@@ -23,9 +23,9 @@ struct MixedLine {
     let direction: TextDirection
     let script: String
 
-    /// Lays out `runs` (the text's, as `Typefaces.runs` cuts it, in its order; the words' runs
-    /// without the characters their face lacks) in `words` and `emoji`, shaped in `direction` and
-    /// `script` (the whole text's).
+    /// Lays out `runs` (the text's as `Typefaces.runs` cuts it, in its order, turned for the shaper
+    /// first when it runs right to left; the words' runs without the characters their face lacks)
+    /// in `words` and `emoji`, shaped in `direction` and `script` (the whole text's).
     init(_ runs: [(text: String, emoji: Bool)], direction: TextDirection, script: String, words: Font, emoji: Font?) throws(SDLError) {
         (self.words, self.emoji, self.direction, self.script) = (words, emoji, direction, script)
         let scale = emoji.map { Double(words.lineHeight) / Double(max($0.lineHeight, 1)) } ?? 1
