@@ -77,6 +77,6 @@ public enum Glyphs {
     }
 
     /// The fix, in one line.
-    public static let fix = "install Debian's fonts-symbola (emoji), fonts-noto-cjk (Chinese, Japanese, Korean), "
-        + "or name a font that has them with --font PATH"
+    public static let fix = "install Debian's fonts-noto-color-emoji and fonts-symbola (emoji), "
+        + "fonts-noto-cjk (Chinese, Japanese, Korean), or name a font that has them with --font PATH"
 }

@@ -77,14 +77,24 @@ public final class Font {
     /// whole line one way (`TextDirection.forShaper`).
     func shape(for text: String) -> String {
         let direction = TextDirection.of(text)
-        TTF_SetFontDirection(handle, direction == .rightToLeft ? TTF_DIRECTION_RTL : TTF_DIRECTION_LTR)
-        TTF_SetFontScriptName(handle, TextDirection.script(of: text))
+        shape(direction, script: TextDirection.script(of: text))
         return direction == .rightToLeft ? TextDirection.forShaper(text) : text
+    }
+
+    /// Sets the direction and script the next measure or render shapes with: a part of a text
+    /// (words between emoji) is shaped as the whole text is.
+    func shape(_ direction: TextDirection, script: String) {
+        TTF_SetFontDirection(handle, direction == .rightToLeft ? TTF_DIRECTION_RTL : TTF_DIRECTION_LTR)
+        TTF_SetFontScriptName(handle, script)
     }
 
     /// Renders anti-aliased text (`TTF_RenderUTF8_Blended`) into a new ARGB8888 surface.
     public func render(_ text: String, red: UInt8 = 255, green: UInt8 = 255, blue: UInt8 = 255) throws(SDLError) -> Surface {
-        let text = shape(for: text)
+        try render(shaped: shape(for: text), red: red, green: green, blue: blue)
+    }
+
+    /// `render` of a text as it is, in the direction and script set last (`shape`).
+    func render(shaped text: String, red: UInt8 = 255, green: UInt8 = 255, blue: UInt8 = 255) throws(SDLError) -> Surface {
         let color = SDL_Color(r: red, g: green, b: blue, a: 255)
         guard let surface = TTF_RenderUTF8_Blended(handle, text, color) else {
             throw SDLError(call: "TTF_RenderUTF8_Blended")
@@ -94,11 +104,20 @@ public final class Font {
 
     /// The width of `text` on one line, in pixels, without rendering it (`TTF_SizeUTF8`).
     public func width(of text: String) throws(SDLError) -> Int {
-        let text = shape(for: text)
+        try width(shaped: shape(for: text))
+    }
+
+    /// `width(of:)` of a text as it is, in the direction and script set last (`shape`).
+    func width(shaped text: String) throws(SDLError) -> Int {
         var w: Int32 = 0, h: Int32 = 0
         guard TTF_SizeUTF8(handle, text, &w, &h) == 0 else { throw SDLError(call: "TTF_SizeUTF8") }
         return Int(w)
     }
+
+    /// The height of a line (`TTF_FontHeight`: ascent and descent) and the distance from one
+    /// line's top to the next's (`TTF_FontLineSkip`), in pixels.
+    var lineHeight: Int { Int(TTF_FontHeight(handle)) }
+    var lineSkip: Int { Int(TTF_FontLineSkip(handle)) }
 
     /// Renders text wrapped at `width` pixels, lines centred (`TTF_RenderUTF8_Blended_Wrapped`),
     /// shaped in the direction of its first strong character. The surface is `width` wide, however

@@ -226,7 +226,7 @@ struct Overlay {
 
     /// Lines of white text, each centred, the stack centred on `centre`. Each line is rendered on its
     /// own: SDL_ttf's wrapping measures a line its own way and broke lines LineBreaks had found to fit.
-    private func stack(_ lines: [Texture], centredAt centre: Point) {
+    private func stack(_ lines: [TextTexture], centredAt centre: Point) {
         var y = centre.y - Double(lines.reduce(0) { $0 + $1.size.height }) / 2
         for line in lines {
             painter.text(line, centeredAt: Point(x: centre.x, y: y + Double(line.size.height) / 2), Style.lightText)

@@ -126,19 +126,24 @@ struct Painter {
         fillPhysical(Rect(x: p.maxX - k, y: p.y + k, width: k, height: h - 2 * k), color)
     }
 
-    /// Text centred on a canvas point, turned with the canvas. The top-left corner is put on a
-    /// whole canvas pixel so the glyphs land on whole display pixels (crisp at any turn).
-    func text(_ texture: Texture, centeredAt c: Point, _ color: RGBA) {
+    /// Text centred on a canvas point, turned with the canvas, its words in `color` and its emoji
+    /// in their own colours (at `color`'s alpha). The top-left corner is put on a whole canvas pixel
+    /// so the glyphs land on whole display pixels (crisp at any turn).
+    func text(_ texture: TextTexture, centeredAt c: Point, _ color: RGBA) {
         let w = Double(texture.size.width), h = Double(texture.size.height)
         let left = (c.x - w / 2).rounded(), top = (c.y - h / 2).rounded()
         let centre = transform.toPhysical(Point(x: left + w / 2, y: top + h / 2))
         var destination = SDL_FRect(x: Float(centre.x - w / 2), y: Float(centre.y - h / 2), w: Float(w), h: Float(h))
-        tint(texture, color)
-        if transform.quarterTurns == 0 {
-            SDL_RenderCopyF(renderer.handle, texture.handle, nil, &destination)
-        } else {
-            SDL_RenderCopyExF(renderer.handle, texture.handle, nil, &destination, transform.degrees, nil, SDL_FLIP_NONE)
+        func draw(_ layer: Texture, _ color: RGBA) {
+            tint(layer, color)
+            if transform.quarterTurns == 0 {
+                SDL_RenderCopyF(renderer.handle, layer.handle, nil, &destination)
+            } else {
+                SDL_RenderCopyExF(renderer.handle, layer.handle, nil, &destination, transform.degrees, nil, SDL_FLIP_NONE)
+            }
         }
+        draw(texture.glyphs, color)
+        if let colour = texture.colour { draw(colour, RGBA(255, 255, 255, color.a)) }
     }
 
     /// A picture scaled into a canvas rectangle, turned with the canvas (the library's thumbnails).

@@ -125,9 +125,10 @@ public final class Screen {
     /// Puts `words` on screen from the next draw on, each of `texts` (every text that can show:
     /// `Configuration.shownTexts`) in the face that has its characters: DejaVu Sans Bold, `font`,
     /// the language's face from fontconfig, or one fontconfig finds for them; where none has them
-    /// all, the one with the most, the others left out. Returns the texts with characters no face
-    /// has, for the one warning (`Glyphs.warning`). Throws `FontUnreadable` or `SDLError` (nothing
-    /// changed) when `font` cannot be read.
+    /// all, the one with the most, the others left out. Emoji are drawn in colour beside the words
+    /// where fontconfig finds a colour face for them (Noto Color Emoji). Returns the texts with
+    /// characters no face has, for the one warning (`Glyphs.warning`). Throws `FontUnreadable` or
+    /// `SDLError` (nothing changed) when `font` cannot be read.
     @discardableResult
     public func setWords(_ words: ScreenWords, texts: [ShownText], font: String?) throws -> [UndrawableText] {
         let (faces, families, undrawable) = try typefaces(words, texts: texts, font: font)
@@ -161,6 +162,7 @@ public final class Screen {
         var families: [String: Int] = [:]
         for shown in texts {
             families[faces.familyName(of: faces.face(for: shown.text).face), default: 0] += 1
+            if faces.hasColourEmoji(shown.text), let emoji = faces.emoji { families[faces.familyName(of: emoji), default: 0] += 1 }
         }
         return (faces, families, faces.undrawable(texts))
     }

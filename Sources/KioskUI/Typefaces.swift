@@ -1,6 +1,8 @@
 // Which font shows a text: DejaVu Sans Bold (ours) when it has every glyph, otherwise a face that
 // has them all: the operator's `--font`, then the one fontconfig gives for the language (Noto Sans
 // CJK JP for ja, SC for zh-Hans), then any installed face fontconfig finds for those characters.
+// Emoji are drawn in colour where fontconfig finds a colour emoji face (Noto Color Emoji), beside the
+// words in theirs (TextCache joins the runs); without one, they are characters like the others.
 // A character no face has never stops the booth: the text is shown in the face with the most of its
 // characters, the others left out (no missing-glyph boxes), and the launch, a reload and `check`
 // name them once (Glyphs).
@@ -50,6 +52,12 @@ public enum FontLookup {
               pattern: "sans-serif:weight=bold:lang=\(language)", covering: scalars)
     }
 
+    /// The colour emoji face fontconfig finds (Noto Color Emoji, from Debian's
+    /// fonts-noto-color-emoji), nil when it finds none in colour (Symbola's emoji are one colour).
+    public static func colourEmoji() -> FaceSource? {
+        match(key: "emoji", pattern: "emoji:color=true", covering: [0x1F600], colour: true)
+    }
+
     /// Finds the language's face and reads the font files it needs into memory, so that the UI
     /// thread does not wait for the disk when it switches to them (a reload's new language). Any
     /// thread; errors are left for the screen to report.
@@ -60,14 +68,15 @@ public enum FontLookup {
         _ = try? FontFile.named(face.path)
     }
 
-    private static func match(key: String, pattern text: String, covering scalars: [UInt32]) -> FaceSource? {
+    private static func match(key: String, pattern text: String, covering scalars: [UInt32], colour: Bool = false) -> FaceSource? {
         if let known = cache.withLock({ $0[key] }) { return known }
-        let found = initialised ? ask(pattern: text, covering: scalars) : nil
+        let found = initialised ? ask(pattern: text, covering: scalars, colour: colour) : nil
         cache.withLock { $0[key] = .some(found) }
         return found
     }
 
-    private static func ask(pattern text: String, covering scalars: [UInt32]) -> FaceSource? {
+    /// fontconfig's best match for the pattern; with `colour`, only a face in colour (`FC_COLOR`).
+    private static func ask(pattern text: String, covering scalars: [UInt32], colour: Bool) -> FaceSource? {
         let parsed: OpaquePointer? = text.withCString { $0.withMemoryRebound(to: FcChar8.self, capacity: text.utf8.count + 1) { FcNameParse($0) } }
         guard let pattern = parsed else { return nil }
         defer { FcPatternDestroy(pattern) }
@@ -81,6 +90,8 @@ public enum FontLookup {
         var result = FcResultNoMatch
         guard let matched = FcFontMatch(nil, pattern, &result), result == FcResultMatch else { return nil }
         defer { FcPatternDestroy(matched) }
+        var inColour: FcBool = 0
+        if colour, FcPatternGetBool(matched, FC_COLOR, 0, &inColour) != FcResultMatch || inColour == 0 { return nil }
         var file: UnsafeMutablePointer<FcChar8>?
         var index: Int32 = 0
         guard FcPatternGetString(matched, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
@@ -122,6 +133,12 @@ final class Typefaces {
         if let face = FontLookup.face(language: language.fontconfigLanguage) { found.append(face) }
         return found.filter { $0 != primary }
     }()
+    /// The colour emoji face (Noto Color Emoji) for the emoji in texts, each drawn beside the words
+    /// in their face; found when a text first has an emoji. Nil without one: the emoji are then
+    /// characters like the others (Symbola's, in one colour).
+    private(set) lazy var emoji: FaceSource? = FontLookup.colourEmoji().flatMap { provides(0x1F600, in: $0) ? $0 : nil }
+    /// Whether a text has emoji the colour face draws, by text.
+    private var coloured: [String: Bool] = [:]
     /// `--font`'s face for the language, nil without `--font`.
     private let configured: FaceSource?
     /// Each face open at one size, to ask which glyphs it has.
@@ -136,12 +153,14 @@ final class Typefaces {
         _ = try probe(self.primary)
     }
 
-    /// The face that shows `text`: the first with every character of it (the primary, `--font`'s,
-    /// the language's, then the one fontconfig finds for them), else the one with the most
-    /// (`Glyphs.pick`), with the characters it lacks: none has them.
+    /// The face that shows `text`'s words (all of it but the emoji the colour face draws): the first
+    /// with every character of them (the primary, `--font`'s, the language's, then the one
+    /// fontconfig finds for them), else the one with the most (`Glyphs.pick`), with the characters
+    /// it lacks: none has them.
     func face(for text: String) -> (face: FaceSource, missing: [UInt32]) {
         if let known = chosen[text] { return known }
-        let scalars = Glyphs.scalars(of: text)
+        let words = hasColourEmoji(text) ? runs(of: text).filter { !$0.emoji }.map { $0.text }.joined() : text
+        let scalars = Glyphs.scalars(of: words)
         // The fallbacks are found only for a text the primary face cannot show.
         var choice = Glyphs.pick([primary], for: scalars) { self.provides($1, in: $0) }!
         if !choice.missing.isEmpty {
@@ -162,6 +181,27 @@ final class Typefaces {
         return choice
     }
 
+    /// Whether `text` has emoji that the colour face draws (none without the face).
+    func hasColourEmoji(_ text: String) -> Bool {
+        if let known = coloured[text] { return known }
+        // Only a text with an emoji asks fontconfig for the colour face.
+        let found = text.contains(where: Emoji.isEmoji) && emoji.map { face in text.contains { draws($0, in: face) } } == true
+        coloured[text] = found
+        return found
+    }
+
+    /// `text` in runs of words and of the emoji the colour face draws (`Emoji.runs`); one run of
+    /// words without the face.
+    func runs(of text: String) -> [(text: String, emoji: Bool)] {
+        guard let emoji else { return text.isEmpty ? [] : [(text, false)] }
+        return Emoji.runs(text) { self.draws($0, in: emoji) }
+    }
+
+    /// Whether `face` draws `character` as an emoji: it is one, and the face has its glyphs.
+    private func draws(_ character: Character, in face: FaceSource) -> Bool {
+        Emoji.isEmoji(character) && Emoji.glyphs(of: character).allSatisfy { provides($0, in: face) }
+    }
+
     /// The texts among `texts` with characters no face has, each with those characters.
     func undrawable(_ texts: [ShownText]) -> [UndrawableText] {
         texts.compactMap { shown in
@@ -173,9 +213,15 @@ final class Typefaces {
     /// `text` without the characters `face` lacks: no box is drawn for them (a space where none
     /// is left: SDL_ttf draws no empty text).
     func shown(_ text: String, in face: FaceSource) -> String {
+        let left = kept(text, in: face)
+        return left.unicodeScalars.contains(where: { $0.value != 0x0A }) ? left : " "
+    }
+
+    /// `text` without the characters `face` lacks, empty when none is left.
+    func kept(_ text: String, in face: FaceSource) -> String {
         var kept = String.UnicodeScalarView()
         for scalar in text.unicodeScalars where scalar.value == 0x0A || provides(scalar.value, in: face) { kept.append(scalar) }
-        return kept.contains(where: { $0.value != 0x0A }) ? String(kept) : " "
+        return String(kept)
     }
 
     /// The family name of a face ("Noto Sans CJK JP"), for the log and tests.

@@ -52,6 +52,8 @@ struct DeployDocTests {
         #expect(missing.isEmpty, "docs/deploy.md does not list: \(missing); it lists \(listed.sorted())")
         // The words in Japanese and Chinese need a face DejaVu lacks: the list says where it comes from.
         #expect(listed.contains("fonts-noto-cjk"), "\(listed.sorted())")
+        // Emoji in colour on screen need the colour face, in one colour on the film's cards Symbola.
+        #expect(listed.contains("fonts-noto-color-emoji") && listed.contains("fonts-symbola"), "\(listed.sorted())")
     }
 
     @Test("the command that shows the encoder auto picks runs as written and ends by itself, saying which")

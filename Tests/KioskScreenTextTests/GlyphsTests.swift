@@ -47,7 +47,7 @@ struct GlyphsTests {
             UndrawableText(origin: "q.txt:5", missing: [0x10FFFF]),
         ]))
         #expect(line == "no installed font can draw q.txt:1: U+1F48D 💍; q.txt:2: U+1F389 🎉; q.txt:5: U+10FFFF: left out on screen; " + Glyphs.fix)
-        #expect(!line.contains("\n") && line.contains("fonts-symbola"))
+        #expect(!line.contains("\n") && line.contains("fonts-noto-color-emoji and fonts-symbola"))
         // A language's words are named once, their characters together.
         let words = try #require(Glyphs.summary([UndrawableText(origin: "--language ja", missing: [0x9332, 0x753B]),
                                                  UndrawableText(origin: "--language ja", missing: [0x753B, 0x518D])]))
