@@ -61,11 +61,13 @@ let package = Package(
         // Files, folders and their rules: the takes' folder and list, a take's marker and cut, photos,
         // share folders, the hook queue, the disk's space and syncs. No codec: KioskMedia speaks to FFmpeg.
         .target(name: "KioskStorage", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskSystem"]),
-        .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskSystem", "KioskStorage", "KioskPixels", "CFFmpeg", "CTurboJPEG", "CEBUR128", "CFontconfig"]),
+        .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskSystem", "KioskStorage", "KioskPixels", "CFFmpeg", "CTurboJPEG", "CEBUR128", "KioskFonts"]),
         // The per-sample loops of the camera's pictures, in C at -O2 in every build (docs/recording.md).
         .target(name: "KioskPixels", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskContract", "KioskSystem", "KioskPixels", "CV4L2", "CALSA"]),
-        .target(name: "KioskUI", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskSystem", "CSDL2", "CSDL2TTF", "CFontconfig", "CQRencode"]),
+        // fontconfig's match, one way, for the screen's faces and the film's cards'.
+        .target(name: "KioskFonts", dependencies: ["CFontconfig"]),
+        .target(name: "KioskUI", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskSystem", "KioskFonts", "CSDL2", "CSDL2TTF", "CFontconfig", "CQRencode"]),
         // The machine's sleep held off while a take is made safe: logind's delay inhibitor over
         // sd-bus. A target of its own so libsystemd stays out of the small base (KioskSystem).
         .target(name: "KioskSleep", dependencies: ["KioskCore", "KioskSystem", "CSystemd"]),

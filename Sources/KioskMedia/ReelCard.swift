@@ -4,9 +4,9 @@
 // card's lines as a right-to-left paragraph, by its first letter), and lines broken
 // where the script allows (LineBreaks) at widths drawtext itself measured, so every line fits the frame.
 import CFFmpeg
-import CFontconfig
 import Glibc
 import KioskCore
+import KioskFonts
 import KioskScreenText
 
 /// One card's layout: its lines (each in logical order: drawtext reorders it; a right-to-left card's
@@ -16,8 +16,8 @@ struct ReelCard: Equatable {
     var font: String
     var fontSize: Int
 
-    /// The family the cards prefer (a C string for FcNameParse): Noto Sans CJK has Latin and CJK (kiosk/setup installs it).
-    static let family: [FcChar8] = Array("Noto Sans CJK JP".utf8) + [0]
+    /// The family the cards prefer: Noto Sans CJK has Latin and CJK (kiosk/setup installs it).
+    static let family = "Noto Sans CJK JP"
     /// Lines at most; the last one of a longer text ends with "…".
     static let maxLines = 6
     /// More than this is never drawn (six lines of the smallest size hold less), so the measuring
@@ -29,24 +29,8 @@ struct ReelCard: Equatable {
     /// and among those the family; where none has them all, the one with the most. Handed to
     /// drawtext as its `fontfile` (drawtext reads `font` as a family name only).
     static func font(for text: String) -> String {
-        let fallback = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-        guard let pattern = FcNameParse(family) else { return fallback }
-        defer { FcPatternDestroy(pattern) }
-        if let set = FcCharSetCreate() {
-            for scalar in Set(text.unicodeScalars.filter({ !$0.properties.isWhitespace && $0.value >= 0x20 }).map(\.value)) {
-                FcCharSetAddChar(set, scalar)
-            }
-            FcPatternAddCharSet(pattern, FC_CHARSET, set)
-            FcCharSetDestroy(set)
-        }
-        FcConfigSubstitute(nil, pattern, FcMatchPattern)
-        FcDefaultSubstitute(pattern)
-        var result = FcResultNoMatch
-        guard let matched = FcFontMatch(nil, pattern, &result), result == FcResultMatch else { return fallback }
-        defer { FcPatternDestroy(matched) }
-        var file: UnsafeMutablePointer<FcChar8>?
-        guard FcPatternGetString(matched, FC_FILE, 0, &file) == FcResultMatch, let file else { return fallback }
-        return String(cString: file)
+        let scalars = Set(text.unicodeScalars.filter { !$0.properties.isWhitespace && $0.value >= 0x20 }.map(\.value))
+        return FontMatch.best(pattern: family, covering: Array(scalars))?.path ?? "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
     }
 
     /// drawbox's options that fill the picture with `colour` (0xRRGGBB), converted as drawtext's are.

@@ -10,6 +10,7 @@ import CFontconfig
 import CSDL2TTF
 import FoundationEssentials
 import KioskCore
+import KioskFonts
 import KioskScreenText
 import KioskSystem
 
@@ -77,26 +78,7 @@ public enum FontLookup {
 
     /// fontconfig's best match for the pattern; with `colour`, only a face in colour (`FC_COLOR`).
     private static func ask(pattern text: String, covering scalars: [UInt32], colour: Bool) -> FaceSource? {
-        let parsed: OpaquePointer? = text.withCString { $0.withMemoryRebound(to: FcChar8.self, capacity: text.utf8.count + 1) { FcNameParse($0) } }
-        guard let pattern = parsed else { return nil }
-        defer { FcPatternDestroy(pattern) }
-        if !scalars.isEmpty, let set = FcCharSetCreate() {
-            for scalar in scalars { FcCharSetAddChar(set, scalar) }
-            FcPatternAddCharSet(pattern, FC_CHARSET, set)
-            FcCharSetDestroy(set)
-        }
-        FcConfigSubstitute(nil, pattern, FcMatchPattern)
-        FcDefaultSubstitute(pattern)
-        var result = FcResultNoMatch
-        guard let matched = FcFontMatch(nil, pattern, &result), result == FcResultMatch else { return nil }
-        defer { FcPatternDestroy(matched) }
-        var inColour: FcBool = 0
-        if colour, FcPatternGetBool(matched, FC_COLOR, 0, &inColour) != FcResultMatch || inColour == 0 { return nil }
-        var file: UnsafeMutablePointer<FcChar8>?
-        var index: Int32 = 0
-        guard FcPatternGetString(matched, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
-        if FcPatternGetInteger(matched, FC_INDEX, 0, &index) != FcResultMatch { index = 0 }
-        return FaceSource(path: String(cString: file), index: Int(index))
+        FontMatch.best(pattern: text, covering: scalars, colour: colour).map { FaceSource(path: $0.path, index: $0.index) }
     }
 }
 
