@@ -4,7 +4,9 @@ import FoundationEssentials
 enum JSONText {
     /// `text` as a JSON string literal, quotes included.
     static func string(_ text: String) -> String {
-        guard let data = try? JSONEncoder().encode(text) else { preconditionFailure("a string always encodes") }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes
+        guard let data = try? encoder.encode(text) else { preconditionFailure("a string always encodes") }
         return String(decoding: data, as: UTF8.self)
     }
 
