@@ -33,9 +33,14 @@ struct ConsoleUnderTest {
     /// Starts `kiosk-recorder console` for the booth at `boothSocket`, on a Unix socket in `folder`
     /// or on 127.0.0.1 with a port the kernel picks.
     static func start(_ folder: URL, boothSocket: String, tcp: Bool = false) throws -> ConsoleUnderTest {
+        try start(folder, booth: ["--control-socket", boothSocket], tcp: tcp)
+    }
+
+    /// The same with the booth's options given as `booth` (`--config FILE`).
+    static func start(_ folder: URL, booth: [String], tcp: Bool = false) throws -> ConsoleUnderTest {
         let socket = folder.appendingPathComponent("console.sock").path
         let listen = tcp ? "127.0.0.1:0" : "unix:" + socket
-        let process = try RecorderProcess(["console", "--control-socket", boothSocket, "--listen", listen,
+        let process = try RecorderProcess(["console"] + booth + ["--listen", listen,
                                            "--password-file", folder.appendingPathComponent("console-password").path])
         try #require(eventually(20) { process.stderr.contains("console: listening on") }, "\(process.stderr)")
         if tcp {
@@ -99,6 +104,10 @@ struct ConsoleEndToEndTests {
         let set = try setConsolePassword(password, file: folder.appendingPathComponent("console-password").path)
         try #require(set.status == 0, "\(set.stderr)")
         let console = try ConsoleUnderTest.start(folder, boothSocket: boothSocket)
+        // The console's socket: 0660, for nginx's group.
+        var socketStat = stat()
+        #expect(lstat(folder.appendingPathComponent("console.sock").path, &socketStat) == 0 && socketStat.st_mode & S_IFMT == S_IFSOCK
+                && socketStat.st_mode & 0o777 == 0o660)
 
         // The password file: a yescrypt hash, mode 0600.
         let stored = try String(contentsOfFile: console.passwordFile, encoding: .utf8)
@@ -149,10 +158,17 @@ struct ConsoleEndToEndTests {
         for path in ["/console/../console/api/state", "/console/api/../api/state", "/console/%2e%2e/console/api/state", "/console/api/%2E%2E/api/audit"] {
             #expect(try console.curl("GET", path, headers: [cookie]).status == 404, "\(path)")
         }
-        // 20 MB: 413, refused before it is read.
+        // 20 MB: 413, refused on its Content-Length before it is read (curl sent far less than all of
+        // it), and sent in chunks without a length: 413 once it passes the limit.
         let big = folder.appendingPathComponent("big.json").path
         try Data(count: 20_000_000).write(to: URL(fileURLWithPath: big))
         #expect(try console.curl("POST", "/console/api/command", headers: [cookie, "X-CSRF-Token: \(csrf!)"], bodyFile: big).status == 413)
+        let sent = try runProgram(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{size_upload}", "--max-time", "20"] + console.reach
+                                  + ["-H", cookie, "-H", "X-CSRF-Token: \(csrf!)", "--data-binary", "@" + big, console.base + "/console/api/command"])
+        let figures = sent.stdout.split(separator: " ").compactMap { Int($0) }
+        #expect(figures.count == 2 && figures[0] == 413 && figures[1] < 20_000_000 / 2, "\(sent.stdout)")
+        #expect(try console.curl("POST", "/console/api/command", headers: [cookie, "X-CSRF-Token: \(csrf!)", "Transfer-Encoding: chunked"],
+                                 bodyFile: big).status == 413)
         #expect(r.count(of: "recordingStarted") == 0)
 
         // Both right: the take starts at the booth, and the state says so.
@@ -188,7 +204,10 @@ struct ConsoleEndToEndTests {
     func boothLater() throws {
         let folder = try testFolder("console-later")
         let boothSocket = folder.appendingPathComponent("booth.sock").path
-        let console = try ConsoleUnderTest.start(folder, boothSocket: boothSocket, tcp: true)
+        // The booth's config file, read by the booth's parser: the console finds the socket there.
+        let config = folder.appendingPathComponent("kiosk.conf").path
+        try "# the booth's\ncontrol-socket = \(boothSocket)\ncountdown = 0\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let console = try ConsoleUnderTest.start(folder, booth: ["--config", config], tcp: true)
         // No password yet: the page says how to set it, and nothing opens.
         let page = try console.curl("GET", "/console/")
         #expect(page.status == 200 && page.body.contains("kiosk-recorder console password") && !page.body.contains("<form"))
@@ -201,7 +220,7 @@ struct ConsoleEndToEndTests {
 
         let none = try console.curl("GET", "/console/api/state", headers: [cookie])
         #expect(none.status == 503 && none.body.contains("no booth answers at \(boothSocket)"), "\(none)")
-        let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("take.mov").path, "--control-socket", boothSocket])
+        let r = try RecorderProcess(booth + ["--output", folder.appendingPathComponent("take.mov").path, "--config", config])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         let state = try console.curl("GET", "/console/api/state", headers: [cookie])
         #expect(state.status == 200 && state.body.contains(#""mode":"ready""#), "\(state)")
@@ -223,6 +242,12 @@ struct ConsoleEndToEndTests {
         #expect(bad.status == 2 && bad.stderr.contains("'--listne'") && bad.stderr.contains("--listen"), "\(bad.stderr)")
         let noSocket = try runProgram([recorderPath, "console", "--listen", "127.0.0.1:0"], environment: env)
         #expect(noSocket.status == 2 && noSocket.stderr.contains("control socket"), "\(noSocket.stderr)")
+        // A config file's bad line is named as the booth names it.
+        let config = folder.appendingPathComponent("kiosk.conf").path
+        try "control-socket = /tmp/x.sock\ncountdown = 99\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let badConfig = try runProgram([recorderPath, "console", "--config", config], environment: env)
+        #expect(badConfig.status == 2 && badConfig.stderr.contains("kiosk.conf:2") && badConfig.stderr.contains("countdown"), "\(badConfig.stderr)")
+        #expect(badConfig.stdout.isEmpty && bad.stdout.isEmpty)
         let badListen = try runProgram([recorderPath, "console", "--listen", "nowhere"], environment: env)
         #expect(badListen.status == 2 && badListen.stderr.contains("--listen 'nowhere'"), "\(badListen.stderr)")
         let help = try runProgram([recorderPath, "help", "console"], environment: env)
