@@ -4,7 +4,7 @@
 
 enum ConsolePage {
     /// How the operator sets the password (the page and the sign-in's 503 say it).
-    static let setPasswordHint = "No console password is set. On the booth, run: sudo kiosk-recorder console password"
+    static let setPasswordHint = "No console password is set. On the booth, run: sudo -u kiosk kiosk-recorder console password"
 
     static let noPassword = """
     <!doctype html>
@@ -12,7 +12,7 @@ enum ConsolePage {
     <title>Booth console</title><link rel="stylesheet" href="console.css"></head>
     <body><main><h1>Booth console</h1>
     <p id="no-password">No console password is set, so the console opens nothing.</p>
-    <p>On the booth, run <code>sudo kiosk-recorder console password</code> and type the password twice; then reload this page.</p>
+    <p>On the booth, run <code>sudo -u kiosk kiosk-recorder console password</code> and type the password twice; then reload this page.</p>
     </main></body></html>
 
     """

@@ -230,6 +230,22 @@ struct ConsoleEndToEndTests {
         #expect(try console.curl("GET", "/console/api/state", headers: [cookie]).status == 503)
     }
 
+    @Test("a console's Unix socket left by one that was killed is replaced by the next; one a live console listens on is not")
+    func staleSocket() throws {
+        let folder = try testFolder("console-stale")
+        let boothSocket = folder.appendingPathComponent("booth.sock").path
+        let first = try ConsoleUnderTest.start(folder, boothSocket: boothSocket)
+        // A second one on the same socket while the first listens: refused, exit 1, the first still answers.
+        let second = try RecorderProcess(["console", "--control-socket", boothSocket, "--listen", "unix:" + folder.appendingPathComponent("console.sock").path,
+                                          "--password-file", first.passwordFile])
+        #expect(second.exitStatus() == 1 && second.stderr.contains("another program listens there"), "\(second.stderr)")
+        #expect(try first.curl("GET", "/console/api/state").status == 401)
+        first.process.kill(SIGKILL)
+        #expect(first.process.exitStatus() != nil)
+        let again = try ConsoleUnderTest.start(folder, boothSocket: boothSocket)
+        #expect(try again.curl("GET", "/console/").status == 200)
+    }
+
     @Test("console password: 7 characters exit 2 and write nothing; a bad option names itself (exit 2); help console")
     func commandLine() throws {
         let folder = try testFolder("console-options")
