@@ -191,6 +191,8 @@ struct ConsoleEndToEndTests {
         var logStat = stat()
         #expect(stat(console.auditLog, &logStat) == 0 && logStat.st_mode & 0o777 == 0o600)
 
+        // Nothing on the console's stdout; its log on stderr.
+        #expect(console.process.rawLines.isEmpty, "\(console.process.rawLines)")
         // Signed out: 401 again.
         #expect(try console.curl("DELETE", "/console/api/session", headers: [cookie, "X-CSRF-Token: \(csrf!)"]).status == 204)
         #expect(try console.curl("GET", "/console/api/state", headers: [cookie]).status == 401)
