@@ -79,6 +79,14 @@ struct ConsoleUnderTest {
         return ("Cookie: " + cookie, answer)
     }
 
+    /// Ends the console (SIGTERM) and waits for it: its reader threads hold it until its stdout
+    /// closes, so it is never ended by going out of scope.
+    func stop() {
+        guard process.process.isRunning else { return }
+        process.kill(SIGTERM)
+        _ = process.exitStatus()
+    }
+
     /// The audit log's lines.
     var auditLines: [String] {
         ((try? String(contentsOfFile: auditLog, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
@@ -104,6 +112,7 @@ struct ConsoleEndToEndTests {
         let set = try setConsolePassword(password, file: folder.appendingPathComponent("console-password").path)
         try #require(set.status == 0, "\(set.stderr)")
         let console = try ConsoleUnderTest.start(folder, boothSocket: boothSocket)
+        defer { console.stop() }
         // The console's socket: 0660, for nginx's group.
         var socketStat = stat()
         #expect(lstat(folder.appendingPathComponent("console.sock").path, &socketStat) == 0 && socketStat.st_mode & S_IFMT == S_IFSOCK
@@ -210,6 +219,7 @@ struct ConsoleEndToEndTests {
         let config = folder.appendingPathComponent("kiosk.conf").path
         try "# the booth's\ncontrol-socket = \(boothSocket)\ncountdown = 0\n".write(toFile: config, atomically: true, encoding: .utf8)
         let console = try ConsoleUnderTest.start(folder, booth: ["--config", config], tcp: true)
+        defer { console.stop() }
         // No password yet: the page says how to set it, and nothing opens.
         let page = try console.curl("GET", "/console/")
         #expect(page.status == 200 && page.body.contains("kiosk-recorder console password") && !page.body.contains("<form"))
@@ -237,6 +247,7 @@ struct ConsoleEndToEndTests {
         let folder = try testFolder("console-stale")
         let boothSocket = folder.appendingPathComponent("booth.sock").path
         let first = try ConsoleUnderTest.start(folder, boothSocket: boothSocket)
+        defer { first.stop() }
         // A second one on the same socket while the first listens: refused, exit 1, the first still answers.
         let second = try RecorderProcess(["console", "--control-socket", boothSocket, "--listen", "unix:" + folder.appendingPathComponent("console.sock").path,
                                           "--password-file", first.passwordFile])
@@ -245,7 +256,11 @@ struct ConsoleEndToEndTests {
         first.process.kill(SIGKILL)
         #expect(first.process.exitStatus() != nil)
         let again = try ConsoleUnderTest.start(folder, boothSocket: boothSocket)
+        defer { again.stop() }
         #expect(try again.curl("GET", "/console/").status == 200)
+        // SIGTERM ends it (the console takes no signal of the booth's).
+        again.process.kill(SIGTERM)
+        #expect(again.process.exitStatus(timeout: 10) != nil, "\(again.process.stderr)")
     }
 
     @Test("console password: 7 characters exit 2 and write nothing; a bad option names itself (exit 2); help console")
