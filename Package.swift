@@ -43,6 +43,10 @@ let package = Package(
         cModule("CSystemd", pkgConfig: "libsystemd", apt: ["libsystemd-dev"]),
         // libqrencode: the share screen's QR codes (KioskUI's QRCode).
         cModule("CQRencode", pkgConfig: "libqrencode", apt: ["libqrencode-dev"]),
+        // GNU libmicrohttpd: the operator's console's HTTP (KioskConsole's ConsoleServer).
+        cModule("CMicroHTTPD", pkgConfig: "libmicrohttpd", apt: ["libmicrohttpd-dev"]),
+        // libxcrypt: the console's password, hashed with yescrypt (KioskConsole's PasswordHash).
+        cModule("CCrypt", pkgConfig: "libcrypt", apt: ["libcrypt-dev"]),
 
         // The JSON contract on stdout: the events (`KioskEvent`) as plain data, their encoding and
         // the values they carry. Pure Swift, the bottom of the tree: depends on nothing of ours.
@@ -74,11 +78,15 @@ let package = Package(
 
         // `--check`: each part of the booth tried as the booth will use it, before the event.
         .target(name: "KioskPreflight", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI"]),
+        // The operator's console (`kiosk-recorder console`): its rules as values (sessions, the
+        // sign-in limit, CSRF and origin checks, the router) and the HTTP library's thin glue. It
+        // reaches the booth only through the control socket, handed in by the executable.
+        .target(name: "KioskConsole", dependencies: ["KioskSystem", "CMicroHTTPD", "CCrypt"]),
         // The booth's heart: one inbox, the machine's actions carried out, a UI thread that never waits.
         .target(name: "KioskBooth", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskSleep"]),
         .executableTarget(
             name: "kiosk-recorder",
-            dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskBooth", "KioskPreflight"]),
+            dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskBooth", "KioskPreflight", "KioskConsole"]),
         .executableTarget(
             name: "kiosk-bench",
             dependencies: ["KioskCore", "KioskContract", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskPixels"]),
@@ -107,6 +115,7 @@ let package = Package(
         .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskContract", "KioskScreenText", "KioskMedia", "KioskSystem", "KioskTestSupport"]),
         .testTarget(name: "KioskBoothTests", dependencies: ["KioskBooth", "KioskContract", "KioskScreenText", "KioskOptions", "KioskStorage", "KioskSystem"]),
         .testTarget(name: "KioskPreflightTests", dependencies: ["KioskPreflight", "KioskCore", "KioskContract", "KioskOptions", "KioskMedia", "KioskStorage", "KioskSystem"]),
+        .testTarget(name: "KioskConsoleTests", dependencies: ["KioskConsole"]),
         .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskOptions", "KioskSystem", "KioskTestSupport"]),
     ]
 )

@@ -21,6 +21,8 @@ extension OptionParser {
             #".B kiosk-recorder list-cameras"#, ".br",
             #".B kiosk-recorder reel"#, #"\fIDIR\fR [\fB\-\-output\fR \fIFILE\fR] [\fB\-\-title\fR \fITEXT\fR] [\fB\-\-size\fR \fIWxH\fR] [\fB\-\-reel\-background\fR \fI#RRGGBB\fR] [\fB\-\-reel\-text\fR \fI#RRGGBB\fR] [\fB\-\-json\fR] [\fB\-\-force\fR]"#,
             ".br", #".B kiosk-recorder config get"#, #"\fIKEY\fR [\fIoptions\fR]"#,
+            ".br", #".B kiosk-recorder console"#, #"[\fB\-\-config\fR \fIFILE\fR] [\fB\-\-control\-socket\fR \fIPATH\fR] [\fB\-\-listen\fR \fIunix:PATH\fR|\fIHOST:PORT\fR] [\fB\-\-password\-file\fR \fIPATH\fR]"#,
+            ".br", #".B kiosk-recorder console password"#, #"[\fB\-\-password\-file\fR \fIPATH\fR]"#,
             ".SH DESCRIPTION",
             "A fullscreen SDL2 video booth for Linux touchscreens: it shows the camera live, lets a guest record, "
                 + "review, retake and accept a clip, and tells the program that started it what happened, as one JSON "
@@ -42,6 +44,12 @@ extension OptionParser {
             ".TP", bold("config get") + #" \fIKEY\fR"#, "Print the setting " + #"\fIKEY\fR"# + " (a config file's key, an option's name without its dashes) as the booth reads it from "
                 + optionName("--config") + " and the other options given, and exit: 0 with its value on a line of its own (nothing for a setting not set), 2 for an unknown key or a bad config. "
                 + "Scripts read the booth's settings so (the setup script's hotspot), never with a parser of their own.",
+            ".TP", bold("console"), "The operator's console: a web page and an HTTP API under /console/, served on "
+                + optionName("--listen") + " (unix:/run/kiosk-recorder/console.sock) by a process of its own that drives the booth only through its control socket ("
+                + optionName("--control-socket") + ", or control-socket in the booth's " + optionName("--config") + " file). Locked until the operator signs in with the password in "
+                + optionName("--password-file") + " (/var/lib/kiosk-recorder/console-password); every action goes into console-audit.log beside it. Exit 2 for a bad option.",
+            ".TP", bold("console password"), "Set the console's password: one line from standard input, or typed twice without echo on a terminal; at least 8 characters (else exit 2). "
+                + "The file holds a yescrypt hash, mode 0600.",
             ".SH OPTIONS",
             "Every option can also be set as " + #"\fIkey\fR = \fIvalue\fR"# + " in the file " + optionName("--config") + " names; a flag wins over the file.",
         ]

@@ -44,8 +44,8 @@ public struct OptionParser: Sendable {
     static func flagsForMode(_ arguments: [String]) throws(UsageError) -> [String] {
         guard let first = arguments.first, !first.hasPrefix("-") else { return arguments }
         guard let mode = modes.first(where: { $0.name == first }) else {
-            // (`reel` is a command of its own, taken before the parser: main.swift.)
-            let names = modes.map(\.name) + ["reel"]
+            // (`reel` and `console` are commands of their own, taken before the parser: main.swift.)
+            let names = modes.map(\.name) + ["reel", "console"]
             let near = NearestName.suggestion(for: first, among: names).map { ": did you mean \($0)?" } ?? ""
             throw UsageError("unexpected argument '\(first)'\(near) (a mode is one of " + names.joined(separator: ", ")
                              + "; options start with --)")

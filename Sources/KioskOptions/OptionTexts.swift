@@ -28,7 +28,8 @@ extension OptionParser {
     public static func help(topic: String?) throws(UsageError) -> String {
         guard let topic else { return helpText }
         if topic == "reel" { return ReelOptions.help }
-        let topics = modes.map(\.name) + ["reel", "config"]
+        if topic == "console" { return ConsoleOptions.help }
+        let topics = modes.map(\.name) + ["reel", "console", "config"]
         guard topics.contains(topic) else {
             let near = NearestName.suggestion(for: topic, among: topics).map { ": did you mean \($0)?" } ?? ""
             throw UsageError("help: no help on '\(topic)'\(near) (one of " + topics.joined(separator: ", ") + ")")
@@ -61,6 +62,8 @@ extension OptionParser {
             "                           [--reel-background #RRGGBB] [--reel-text #RRGGBB] [--language LANG]",
             "                                                the hosts' film of the takes in DIR",
             "       kiosk-recorder config get KEY [options]  print a setting as the booth reads it",
+            "       kiosk-recorder console [--config FILE] [--listen unix:PATH|HOST:PORT] [--password-file PATH]",
+            "                                                the operator's console (help console)",
             "       kiosk-recorder help [MODE]               this help; help reel: the film's options",
             "(The modes' old spellings, --play FILE, --check, --send COMMAND and --list-cameras, work the same.)",
             "A fullscreen touchscreen video booth. Events go to stdout as JSON lines; commands come on stdin.",

@@ -15,6 +15,12 @@ public enum ShareToken {
         try encode(randomBytes(byteCount))
     }
 
+    /// A secret of `bytes` random bytes, written as a token is (the console's session and CSRF
+    /// tokens: 32 bytes, 256 bits).
+    public static func make(bytes: Int) throws(SystemError) -> String {
+        try encode(randomBytes(bytes))
+    }
+
     /// `count` bytes from `getrandom(2)`, retried on EINTR and on short reads (a signal mid-call).
     static func randomBytes(_ count: Int) throws(SystemError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)

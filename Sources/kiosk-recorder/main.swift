@@ -33,6 +33,12 @@ if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "reel" {
     MediaLibraries.quietLogs()
     exit(ReelCommand.run(Array(CommandLine.arguments.dropFirst(2))))
 }
+// `console …` (the operator's console, its own process) and `console password`: no booth, so no
+// signal of the booth's: Ctrl-C and SIGTERM end it.
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "console" {
+    Booth.releaseSignals()
+    exit(ConsoleCommand.run(Array(CommandLine.arguments.dropFirst(2))))
+}
 // systemd's notify socket, next: this takes its variables out of the environment, which is safe
 // only before other threads start.
 let notifier: ServiceNotifier?

@@ -43,7 +43,7 @@ struct OptionMessagesTests {
         (["--x"], "unknown option '--x'"),
         (["-fps", "25"], "unexpected argument '-fps' (options start with --: did you mean --fps?)"),
         (["-x"], "unexpected argument '-x' (options start with --)"),
-        (["plya", "a.mov"], "unexpected argument 'plya': did you mean play? (a mode is one of play, check, send, list-cameras, reel; options start with --)"),
+        (["plya", "a.mov"], "unexpected argument 'plya': did you mean play? (a mode is one of play, check, send, list-cameras, reel, console; options start with --)"),
         (["--config", "k.conf"], "k.conf:2: unknown key 'max-durations' (did you mean max-duration?)"),
     ])
     func didYouMean(args: [String], message: String) {

@@ -1,0 +1,155 @@
+// `kiosk-recorder console …` (the operator's console) and `console password` (its password): the
+// options read, the booth's control socket found by the booth's own parser, the HTTP daemon started
+// with the booth reached only through that socket (ControlSender's exchange, as `send` uses it).
+import FoundationEssentials
+import Glibc
+import KioskBooth
+import KioskConsole
+import KioskCore
+import KioskOptions
+import KioskSystem
+
+enum ConsoleCommand {
+    /// Runs `console` with `arguments` (after the word `console`); returns the exit status, or
+    /// never returns while it serves.
+    static func run(_ arguments: [String]) -> Int32 {
+        let options: ConsoleOptions
+        do throws(UsageError) { options = try ConsoleOptions.parse(arguments) } catch {
+            Log.write("kiosk-recorder: \(Log.escaped(error.message))\nTry 'kiosk-recorder help console'.\n")
+            return 2
+        }
+        switch options.action {
+        case .help:
+            _ = writeAll(Data(ConsoleOptions.help.utf8), to: 1)
+            return 0
+        case .setPassword:
+            return setPassword(options.passwordFile)
+        case .serve:
+            return serve(options)
+        }
+    }
+
+    /// `console password`: one line from stdin, or asked twice without echo on a terminal.
+    static func setPassword(_ path: String) -> Int32 {
+        let password: String
+        if isatty(0) == 1 {
+            guard let first = askWithoutEcho("Console password: "), let second = askWithoutEcho("Again: ") else {
+                Log.write("kiosk-recorder: console password: no password typed\n")
+                return 2
+            }
+            guard first == second else {
+                Log.write("kiosk-recorder: console password: the two passwords differ; nothing was written\n")
+                return 2
+            }
+            password = first
+        } else {
+            guard let line = readLine(strippingNewline: true) else {
+                Log.write("kiosk-recorder: console password: no password on stdin (one line)\n")
+                return 2
+            }
+            password = line.hasSuffix("\r") ? String(line.dropLast()) : line
+        }
+        guard password.count >= PasswordHash.minimumLength else {
+            Log.write("kiosk-recorder: console password: the password has \(password.count) characters; it needs at least \(PasswordHash.minimumLength)\n")
+            return 2
+        }
+        guard let hash = PasswordHash.yescrypt(password) else {
+            Log.write("kiosk-recorder: console password: libxcrypt could not make a yescrypt hash\n")
+            return 1
+        }
+        do throws(ConsoleError) { try PasswordHash.write(hash, to: path) } catch {
+            Log.write("kiosk-recorder: console password: cannot write \(path): \(error)\n")
+            return 1
+        }
+        Log.info("console password set in \(path) (yescrypt, mode 0600)")
+        return 0
+    }
+
+    /// One line typed on the terminal with echo off (the prompt on stderr); nil at end of input.
+    static func askWithoutEcho(_ prompt: String) -> String? {
+        Log.write(prompt)
+        var saved = termios()
+        let hasTerminal = tcgetattr(0, &saved) == 0
+        if hasTerminal {
+            var quiet = saved
+            quiet.c_lflag &= ~tcflag_t(ECHO)
+            _ = tcsetattr(0, TCSAFLUSH, &quiet)
+        }
+        let line = readLine(strippingNewline: true)
+        if hasTerminal { _ = tcsetattr(0, TCSAFLUSH, &saved) }
+        Log.write("\n")
+        return line
+    }
+
+    /// Serves the console until it is ended (SIGTERM, SIGINT).
+    static func serve(_ options: ConsoleOptions) -> Int32 {
+        // The booth's parser, for the booth's options: the same table, the same file.
+        let parser = OptionParser(readFile: { path in
+            do throws(ConfigFile.ReadError) { return try ConfigFile.read(path) } catch { throw ConfigFileError(error.description) }
+        }, warn: { Log.info($0) })
+        let socket: String
+        do throws(UsageError) {
+            guard case let .record(configuration) = try parser.parse(options.boothArguments, together: false),
+                  let path = configuration.service.controlSocket else {
+                throw UsageError("console needs the booth's control socket: control-socket in its --config file, or --control-socket PATH")
+            }
+            socket = path
+        } catch {
+            Log.write("kiosk-recorder: \(Log.escaped(error.message))\nTry 'kiosk-recorder help console'.\n")
+            return 2
+        }
+        let listener: ConsoleListener
+        var overUnixSocket = false
+        switch options.listen {
+        case let .unix(path):
+            listener = .unix(path)
+            overUnixSocket = true
+        case let .tcp(host, port): listener = .tcp(host: host, port: port)
+        }
+        let server = ConsoleServer(passwordFile: options.passwordFile, auditLog: options.auditLog, overUnixSocket: overUnixSocket,
+                                   booth: { question in ask(question, socket: socket) })
+        do throws(ConsoleError) {
+            let listening = try ConsoleServer.listen(listener)
+            let address = listening.address
+            try server.start(listening)
+            Log.info("console: listening on \(address), the booth's control socket \(socket)")
+        } catch {
+            Log.write("kiosk-recorder: console: --listen: \(error)\n")
+            return 1
+        }
+        if access(options.passwordFile, R_OK) != 0 {
+            Log.info("console: no password in \(options.passwordFile) yet: kiosk-recorder console password --password-file \(options.passwordFile)")
+        }
+        // The daemon's threads serve; this one waits for the signal that ends the process.
+        while true { pause() }
+    }
+
+    /// `question` put to the booth at `socket`, a fresh connection each time: a booth that is not
+    /// there yet, or came back, is found on the next request.
+    static func ask(_ question: BoothQuestion, socket: String) -> BoothReply {
+        let request: SendRequest
+        do throws(UsageError) {
+            switch question {
+            case .state: request = try SendRequest("state")
+            case let .command(body):
+                guard body.trimmingWhitespace.hasPrefix("{") else { throw UsageError("the body is a JSON command line, e.g. {\"command\":\"start\"}") }
+                request = try SendRequest(body)
+            }
+        } catch {
+            let message = error.message.hasPrefix("--send: ") ? String(error.message.dropFirst(8)) : error.message
+            return .badCommand(message)
+        }
+        var lines: [String] = []
+        switch ControlSender.exchange(request, socket: socket, line: { lines.append($0) }) {
+        case .answered: return .answered(lines: lines)
+        case let .refused(code, message): return .refused(lines: lines, code: code, message: message)
+        case let .unreachable(error):
+            return .unreachable("no booth answers at \(socket): \(error)\(String(ControlSender.hint(error.errno, socket).map { $0 == "\n" ? " " : $0 }))")
+        case let .notTaken(error): return .noAnswer(lines: lines, why: "the booth closed the connection before taking the command: \(error)")
+        case .closed:
+            return request.answer == .stateReply ? .noAnswer(lines: lines, why: "the booth closed the connection before answering")
+                : .answered(lines: lines)
+        case .timedOut: return .noAnswer(lines: lines, why: "no answer within \(Int(SendRequest.answerTimeout)) s")
+        }
+    }
+}
