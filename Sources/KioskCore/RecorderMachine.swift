@@ -306,25 +306,6 @@ public struct RecorderMachine: Equatable, Sendable {
         return actions
     }
 
-    /// `idleReset`: the paused review closed, then the take used or discarded as the presses do.
-    private mutating func idleReset(_ asked: IdleAction) -> [RecorderAction] {
-        guard playerFile == nil, !exiting, mode == .finished || mode == .playing || mode == .library else { return [] }
-        var actions: [RecorderAction] = []
-        if mode == .playing { actions += handle(.press(.closePlayer)) }
-        if mode == .library { return actions + leaveLibrary() }
-        // A take that cannot be used (no Use Video after a failed take) can only be discarded.
-        let action: IdleAction = asked == .use && visibleButtons.contains(.useVideo) ? .use : .discard
-        actions.insert(.emit(.idleReset(action: action)), at: 0)
-        if action == .use {
-            actions += handle(.press(.useVideo))
-        } else {
-            actions += handle(.press(.retake))
-            // In a once session a discarded take ends the session as Cancel would.
-            if session == .once { actions += handle(.press(.cancel)) }
-        }
-        return actions
-    }
-
     /// Rotates now when allowed, otherwise keeps the request for the next return to ready.
     private mutating func rotate(to requested: Orientation, _ actions: inout [RecorderAction]) {
         if rotationAllowed {
