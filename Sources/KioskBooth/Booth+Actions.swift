@@ -80,7 +80,7 @@ extension Booth {
 
     private func perform(_ action: RecorderAction) {
         switch action {
-        case .switchCamera, .startShareClock, .startCountdownClock, .exit, .takePhoto, .discardTake, .shareTake, .handOverTake, .startRecording:
+        case .switchCamera, .startShareClock, .startCountdownClock, .exit, .takePhoto, .discardTake, .keepTake, .shareTake, .handOverTake, .startRecording:
             // The core's own (`BoothCore.keeps`): it never passes them on.
             assertionFailure("the core passed on \(action)")
         case .startCamera:

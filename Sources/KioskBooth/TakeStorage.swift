@@ -112,10 +112,15 @@ struct FolderStorage: TakeStorage {
     }
 
     /// Only our own take goes: every take here has a name of its own, and a dead run's were
-    /// recovered at launch.
+    /// recovered at launch. One this run kept (the booth closed over it, a hand-over that failed)
+    /// is recovered now, as at launch: listed, its marker gone, reported.
     func discard(_ path: String, own: Bool) -> [KioskEvent] {
-        if own { TakeFiles.discard(path) }
-        return []
+        guard !own else {
+            TakeFiles.discard(path)
+            return []
+        }
+        return folder.recoverOrphans(named: URL(fileURLWithPath: path).lastPathComponent, playable: MovieProbe.playableDuration, boomerang: boomerang)
+            .map { .recordingRecovered(path: $0.path, duration: $0.duration) }
     }
 
     /// The take keeps its own name: its marker goes, it joins the list of accepted takes, and the

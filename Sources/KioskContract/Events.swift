@@ -202,6 +202,9 @@ public enum KioskEvent: Equatable, Sendable {
     case reelProgress(done: Int, total: Int)
     case reelSkipped(path: String, reason: String)
     case reelFinished(path: String, duration: Double, takes: Int)
+    /// `closeBooth`: the booth shows its "back soon" screen (mode `closed`) and refuses guests, any
+    /// take of the moment kept; `openBooth`: it is open again (BoothEvents.swift).
+    case boothClosed, boothOpened
 }
 
 extension KioskEvent: Codable {
@@ -444,7 +447,7 @@ extension KioskEvent: Codable {
             guard case let .check(ok, items) = $0 else { return nil }
             return [(.ok, ok), (.items, items)]
         }, decode: { c in .check(ok: try c.decode(Bool.self, forKey: .ok), items: try c.decode([CheckItem].self, forKey: .items)) }),
-    ] + reelKinds
+    ] + reelKinds + boothKinds
 }
 
 /// Turns events into stdout lines: minified JSON, `event` first, slashes unescaped, one `\n`.

@@ -96,7 +96,7 @@ extension BoothCore {
         case let .focus(point): return [.screen(.focus(point))]
         case let .screenshot(path): return [.screen(.screenshot(path: path))]
         case .press, .start, .seek, .pause, .pick: _ = touched(at: now, swallow: false, screen: false)
-        case .rotate, .background, .foreground, .trim, .state, .quit: break
+        case .rotate, .background, .foreground, .trim, .state, .quit, .closeBooth, .openBooth: break
         }
         guard let event = command.event else { return [] }
         return handle(event)

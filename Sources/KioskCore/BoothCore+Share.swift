@@ -32,13 +32,17 @@ extension BoothCore {
     }
 
     /// The machine's actions of the hand-over room: a discard says whether the take is this run's
-    /// own; the share waits for the hand-over's report.
+    /// own, a kept take (a closing booth's) is not ours to delete; the share waits for the hand-over's report.
     mutating func handOverAction(_ action: RecorderAction) -> [Effect]? {
         switch action {
         case .discardTake:
             defer { handOver.ownOnDisk = false }
             if handOver.ownOnDisk { serviceCounts(handedOver: false) }
             return [.file(.discard(own: handOver.ownOnDisk))]
+        case .keepTake:
+            // Kept as a take nobody decided on (the storage's discard of a take not ours).
+            handOver.ownOnDisk = false
+            return [.file(.discard(own: false))]
         case .shareTake:
             handOver.shareWanted = true
             return []

@@ -28,10 +28,12 @@ public enum Command: Equatable, Sendable {
     case quit
     /// `{"command":"pick","path":P}` (`--library`): that take's review, as a tap on its cell.
     case pick(path: String)
+    /// The operator's: the booth closed to guests ("back soon"), or open again.
+    case closeBooth, openBooth
 
     /// Every command name the parser accepts, for messages and docs.
     public static let names: [String] =
-        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "trim", "state", "quit", "pick"]
+        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "trim", "state", "quit", "pick", "closeBooth", "openBooth"]
 }
 
 extension Command {
@@ -49,6 +51,8 @@ extension Command {
         case .state: .stateQuery
         case .quit: .quit
         case let .pick(path): .pick(path: path)
+        case .closeBooth: .closeBooth
+        case .openBooth: .openBooth
         case .tap, .focus, .screenshot: nil
         }
     }
@@ -140,6 +144,7 @@ public struct CommandParser: Sendable {
             return .success(.trim(TrimRange(start: start, end: end)))
         case "state": return .success(.state)
         case "quit": return .success(.quit)
+        case "closeBooth", "openBooth": return .success(name == "closeBooth" ? .closeBooth : .openBooth)
         default:
             return .failure(CommandError(
                 code: .unknownCommand,

@@ -312,9 +312,13 @@ public final class TakeFolder: Sendable {
     /// Takes a dead run left behind: every marker in the folder (the caller holds the folder's
     /// lock, so no live booth owns one). A playable take is kept, its marker removed, and added to
     /// the accepted list (numbered past every take before it); a marker without a playable take goes
-    /// with whatever is beside it. Returns the recovered takes, oldest first.
-    public func recoverOrphans(playable: (String) -> Double?, boomerang: (String) -> Double? = { _ in nil }) -> [TakeFiles.Recovered] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return [] }
+    /// with whatever is beside it. Returns the recovered takes, oldest first. `named`: that take alone,
+    /// if its marker is there (a take this run kept: the booth was closed over it).
+    public func recoverOrphans(named only: String? = nil, playable: (String) -> Double?,
+                               boomerang: (String) -> Double? = { _ in nil }) -> [TakeFiles.Recovered] {
+        let names = only.map { name in ["." + name + ".recording"].filter { FileManager.default.fileExists(atPath: file($0)) } }
+            ?? (try? FileManager.default.contentsOfDirectory(atPath: path))
+        guard let names else { return [] }
         var recovered: [TakeFiles.Recovered] = []
         for marker in names.sorted() where marker.hasPrefix(".") && marker.hasSuffix(".recording") {
             let name = String(marker.dropFirst().dropLast(".recording".count))

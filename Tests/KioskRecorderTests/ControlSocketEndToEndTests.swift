@@ -353,6 +353,12 @@ struct ControlSocketEndToEndTests {
         try carriedOut("retake", socket, sent: &sent)
         let cancel = try carriedOut("cancel", socket, sent: &sent)
         #expect(cancel.mode == "ready" && cancel.stdout.contains(#""event":"videoRecorderDidCancelRecordingVideo""#), "\(cancel.stdout)")
+        // The operator's door: closed ("back soon"; a guest's start refused), then open again.
+        let closed = try carriedOut("closeBooth", socket, sent: &sent)
+        #expect(closed.mode == "closed" && closed.stdout.contains(#""event":"boothClosed""#), "\(closed.stdout)")
+        #expect(try run(["send", "start", "--control-socket", socket]).status == 1)
+        let opened = try carriedOut("openBooth", socket, sent: &sent)
+        #expect(opened.mode == "ready" && opened.stdout.contains(#""event":"boothOpened""#), "\(opened.stdout)")
         let quit = try carriedOut("quit", socket, sent: &sent)
         #expect(quit.stdout.isEmpty || !quit.stdout.contains(#""event":"error""#))
         #expect(r.exitStatus() == 0)
