@@ -33,6 +33,8 @@ protocol TakeStorage: Sendable {
     /// listed, and subject to the retention rules, whose events come back with its path).
     func photo(_ bytes: [UInt8], template: String, count: Int, mode: Int, rules: TakeFolder.Retention,
                protected: Set<String>) -> Result<(path: String, events: [KioskEvent]), PhotoError>
+    /// `hideTake`, `showTake`, `deleteTake` (TakeRecords); `shares`: `--share-dir`.
+    func change(_ change: TakeChange, shares: String?) -> [KioskEvent]
 }
 
 /// Why a take cannot be made where it goes.
@@ -72,6 +74,11 @@ struct SingleFileStorage: TakeStorage {
         let (handed, failure) = TakeFiles.handOver(path, rename: rename)
         return (failure.map { [KioskEvent.error(code: .recordingFailed, message: $0)] } ?? [])
             + [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: handed)]
+    }
+
+    /// `--output` keeps no list of takes to hide or delete from.
+    func change(_ change: TakeChange, shares: String?) -> [KioskEvent] {
+        [.error(code: .badCommand, message: "'\(change.command)' needs --output-dir: with --output there is no list of takes: \(change.path)")]
     }
 
     /// Beside `--output`: no counter and no retention there.
@@ -144,6 +151,8 @@ struct FolderStorage: TakeStorage {
             return (path, enforce(rules, protected: protected))
         }
     }
+
+    func change(_ change: TakeChange, shares: String?) -> [KioskEvent] { folder.change(change, shares: shares) }
 
     /// Makes the folder again (it was removed while the booth ran) and takes its lock anew (the old
     /// one went with the folder); why it cannot, or nil.

@@ -73,9 +73,10 @@ public struct CheckItem: Codable, Equatable, Sendable {
     }
 }
 
-/// Why retention deleted a take.
+/// Why a take was deleted: retention's rules, or `deleteTake` (the operator's, or a guest's request).
 public enum DeletionReason: String, CaseIterable, Codable, Sendable {
     case maxTakes, maxAge, keepFree
+    case `operator`, guest
 }
 
 /// The outcome of one take, as the writer reports it.
@@ -205,6 +206,9 @@ public enum KioskEvent: Equatable, Sendable {
     /// `closeBooth`: the booth shows its "back soon" screen (mode `closed`) and refuses guests, any
     /// take of the moment kept; `openBooth`: it is open again (BoothEvents.swift).
     case boothClosed, boothOpened
+    /// `hideTake`, `showTake`: the take is hidden from the slideshow, the film and its share page, or
+    /// shown again (`deleteTake` says `takeDeleted` with its reason).
+    case takeHidden(path: String), takeShown(path: String)
 }
 
 extension KioskEvent: Codable {

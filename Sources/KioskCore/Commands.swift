@@ -30,10 +30,12 @@ public enum Command: Equatable, Sendable {
     case pick(path: String)
     /// The operator's: the booth closed to guests ("back soon"), or open again.
     case closeBooth, openBooth
+    /// The operator's: a take of the output folder hidden, shown again or deleted (BoothCore+Share).
+    case take(TakeChange)
 
     /// Every command name the parser accepts, for messages and docs.
     public static let names: [String] =
-        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "trim", "state", "quit", "pick", "closeBooth", "openBooth"]
+        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "trim", "state", "quit", "pick", "closeBooth", "openBooth", "hideTake", "showTake", "deleteTake"]
 }
 
 extension Command {
@@ -53,7 +55,7 @@ extension Command {
         case let .pick(path): .pick(path: path)
         case .closeBooth: .closeBooth
         case .openBooth: .openBooth
-        case .tap, .focus, .screenshot: nil
+        case .tap, .focus, .screenshot, .take: nil
         }
     }
 }
@@ -86,6 +88,7 @@ public struct CommandParser: Sendable {
         let paused: Bool?
         let start: Double?
         let end: Double?
+        let reason: String?
     }
 
     public func parse(line: String) -> Result<Command, CommandError> {
@@ -145,6 +148,8 @@ public struct CommandParser: Sendable {
         case "state": return .success(.state)
         case "quit": return .success(.quit)
         case "closeBooth", "openBooth": return .success(name == "closeBooth" ? .closeBooth : .openBooth)
+        case "hideTake", "showTake", "deleteTake":
+            return TakeChange.read(name, path: raw.path, reason: raw.reason).map(Command.take).mapError { bad($0.message) }
         default:
             return .failure(CommandError(
                 code: .unknownCommand,

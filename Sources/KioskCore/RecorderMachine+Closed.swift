@@ -30,8 +30,7 @@ extension RecorderMachine {
         actions.append(.emit(.boothClosed))
     }
 
-    /// `openBooth`: back to ready (the camera starts again). Refused while the booth is closing (its
-    /// take being finished): the take would land in a review nobody asked for.
+    /// `openBooth`: back to ready. Refused while closing (a take finishing: it would land in a review nobody asked for).
     mutating func openBooth(_ actions: inout [RecorderAction]) {
         guard playerFile == nil, !exiting else { return refuseDoor("openBooth", &actions) }
         if case let .recording(r) = state, r.closing {
@@ -42,8 +41,7 @@ extension RecorderMachine {
         actions.append(.emit(.boothOpened))
     }
 
-    /// A share folder's report while the booth is closed (closed over the share screen): said all the
-    /// same, nothing shows.
+    /// A share folder's report while closed (closed over the share screen): said all the same.
     func sharedWhileClosed(_ event: KioskEvent) -> [RecorderAction] {
         guard case .closed = state, !exiting else { return [] }
         return [.emit(event)]

@@ -62,7 +62,7 @@ public struct SendRequest: Equatable, Sendable {
         case .quit: .connectionClosed
         case .press(.cancel), .press(.useVideo), .press(.done): .stateReplyOrExit
         case .press, .start, .rotate, .background, .foreground, .tap, .focus, .screenshot, .seek, .pause, .trim, .state, .pick,
-             .closeBooth, .openBooth: .stateReply
+             .closeBooth, .openBooth, .take: .stateReply
         }
     }
 

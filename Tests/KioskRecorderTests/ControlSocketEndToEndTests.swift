@@ -346,6 +346,13 @@ struct ControlSocketEndToEndTests {
         try carriedOut(#"{"command":"pick","path":"\#(take)"}"#, socket, sent: &sent)
         try carriedOut("back", socket, sent: &sent)
         #expect(try carriedOut("back", socket, sent: &sent).mode == "ready")
+        // The operator's takes: hidden, shown, deleted (each said from the file worker after the reply).
+        for (command, event) in [("hideTake", "takeHidden"), ("showTake", "takeShown")] {
+            try carriedOut(#"{"command":"\#(command)","path":"\#(take)"}"#, socket, sent: &sent)
+            #expect(r.wait(for: event) != nil, "\(r.names)")
+        }
+        try carriedOut(#"{"command":"deleteTake","path":"\#(take)","reason":"operator"}"#, socket, sent: &sent)
+        #expect(r.wait(for: "takeDeleted") != nil && !FileManager.default.fileExists(atPath: take), "\(r.names)")
 
         // A boomerang: answered at once, not after its capture.
         #expect(try carriedOut("boomerang", socket, sent: &sent).mode == "recording")
