@@ -36,7 +36,7 @@ struct ClosedBoothEndToEndTests {
         return ledger.split(separator: "\n").compactMap { $0.split(separator: "\t").dropFirst().first.map(String.init) }
     }
 
-    @Test("closeBooth mid-take: the take kept (plays, ffprobe, listed, no marker), boothClosed, back soon alone on screen; start refused (notAllowed, send exits 1); SIGUSR2 and a reload leave it closed; openBooth: ready, a take again; closed over a review, that take is kept too")
+    @Test("closeBooth mid-take: the take kept (plays, ffprobe, listed, no marker), boothClosed, back soon alone on screen; start refused (notAllowed, send exits 1); SIGUSR2 and a reload leave it closed; openBooth: ready, a take again; closed over a review (on stdin), that take is kept too")
     func closeMidTake() throws {
         let folder = try testFolder("closed-booth")
         let takes = folder.appendingPathComponent("takes").path, socket = folder.appendingPathComponent("booth.sock").path
@@ -92,7 +92,7 @@ struct ClosedBoothEndToEndTests {
         try #require(r.wait(for: "recordingStarted", count: 2) != nil && r.waitRecorded(1), "\(r.stderr)")
         r.command("stop")
         try #require(r.wait(for: "recordingFinished", count: 2) != nil, "\(r.stderr)")
-        #expect(try Self.send("closeBooth", socket).status == 0)
+        r.command("closeBooth") // on stdin this time, as a parent sends it
         try #require(r.wait(for: "recordingRecovered", count: 2) != nil && r.wait(for: "boothClosed", count: 2) != nil, "\(r.names)")
         let kept = r.events.compactMap { if case let .recordingRecovered(path, _) = $0 { path } else { nil } }
         #expect(kept.count == 2 && kept.allSatisfy { (try? decodesCleanly($0)) == true }, "\(kept)")
