@@ -38,6 +38,7 @@ extension Booth {
             case let .file(.openTake(orientation, kind, encoder, title)): openTake(orientation: orientation, kind: kind, encoder: encoder, title: title)
             case let .file(.post(job)): post(job)
             case let .file(.discard(own)): discardTake(own: own)
+            case let .file(.changeTake(change)): changeTake(change)
             case let .file(.writeShare(take, question, loops)): writeShare(of: take, question: question, loops: loops)
             case let .file(.sharePhoto(path, size)): sharePhoto(path, size: size)
             case let .file(.trimPictures(path)): askTrimPictures(of: path)
@@ -80,7 +81,7 @@ extension Booth {
 
     private func perform(_ action: RecorderAction) {
         switch action {
-        case .switchCamera, .startShareClock, .startCountdownClock, .exit, .takePhoto, .discardTake, .shareTake, .handOverTake, .startRecording:
+        case .switchCamera, .startShareClock, .startCountdownClock, .exit, .takePhoto, .discardTake, .keepTake, .shareTake, .handOverTake, .startRecording:
             // The core's own (`BoothCore.keeps`): it never passes them on.
             assertionFailure("the core passed on \(action)")
         case .startCamera:
@@ -127,6 +128,12 @@ extension Booth {
         dropTrimPictures()
         let (output, storage) = (outputPath, storage)
         onFiles { storage.discard(output, own: own) }
+    }
+
+    /// `hideTake`, `showTake`, `deleteTake`, on the file worker (TakeStorage.change).
+    private func changeTake(_ change: TakeChange) {
+        let (storage, shares) = (storage, config.share.folder)
+        onFiles { storage.change(change, shares: shares) }
     }
 
     /// Use Video: the take is handed over (HandOver.swift), as the core says (`.file(.handOver)`).

@@ -6,7 +6,10 @@
 import KioskCore
 
 extension Booth {
-    var shares: ShareWriter { ShareWriter(settings: config.share, language: config.screen.language, clockTrusted: parts.environment.clockTrusted) }
+    var shares: ShareWriter {
+        ShareWriter(settings: config.share, language: config.screen.language, clockTrusted: parts.environment.clockTrusted,
+                    takes: (storage as? FolderStorage)?.folder)
+    }
 
     /// The core's `.file(.writeShare)` and `.file(.sharePhoto)`: the folder written on the file worker.
     func writeShare(of take: String, question: String?, loops: Bool) {

@@ -18,6 +18,8 @@ struct ShareWriter: Sendable {
     let language: Language
     /// The wall clock can be trusted to age folders (as `--max-age`'s takes).
     let clockTrusted: Bool
+    /// `--output-dir`: a take's share token is kept in its list (`noteShare`), for `hideTake` and `deleteTake`.
+    var takes: TakeFolder?
 
     /// The share folder of the take handed over to `take` (its page with `question`; `loops`: a
     /// boomerang). The core writes none without a folder and an address (`Settings.shares`).
@@ -28,6 +30,7 @@ struct ShareWriter: Sendable {
             Log.info("share: \(written.folder) written in \(written.summary)")
             return written.folder
         }
+        if case let .success(link) = written { takes?.noteShare(take, token: link.token) }
         return switch written {
         case let .success(link): .event(.takeShared(link))
         case let .failure(error): .event(.shareFailed(message: "the share folder of \(take) was not written: \(error)"))
@@ -46,6 +49,7 @@ struct ShareWriter: Sendable {
                      + "index.html \(written.pageBytes) bytes, published in \(Int(written.publishSeconds * 1000)) ms")
             return written.folder
         }
+        if case let .success(link) = written { takes?.noteShare(path, token: link.token) }
         return switch written {
         case let .success(link): .photo(.shared(ShareLink(url: link.url, token: link.token, folder: link.folder, photo: path)))
         case let .failure(error): .photo(.shareFailed(path, message: "the share folder of the photo \(path) was not written: \(error)"))

@@ -33,6 +33,8 @@ protocol TakeStorage: Sendable {
     /// listed, and subject to the retention rules, whose events come back with its path).
     func photo(_ bytes: [UInt8], template: String, count: Int, mode: Int, rules: TakeFolder.Retention,
                protected: Set<String>) -> Result<(path: String, events: [KioskEvent]), PhotoError>
+    /// `hideTake`, `showTake`, `deleteTake` (TakeRecords); `shares`: `--share-dir`.
+    func change(_ change: TakeChange, shares: String?) -> [KioskEvent]
 }
 
 /// Why a take cannot be made where it goes.
@@ -74,6 +76,11 @@ struct SingleFileStorage: TakeStorage {
             + [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: handed)]
     }
 
+    /// `--output` keeps no list of takes to hide or delete from.
+    func change(_ change: TakeChange, shares: String?) -> [KioskEvent] {
+        [.error(code: .badCommand, message: "'\(change.command)' needs --output-dir: with --output there is no list of takes: \(change.path)")]
+    }
+
     /// Beside `--output`: no counter and no retention there.
     func photo(_ bytes: [UInt8], template: String, count: Int, mode: Int, rules: TakeFolder.Retention,
                protected: Set<String>) -> Result<(path: String, events: [KioskEvent]), PhotoError> {
@@ -112,10 +119,15 @@ struct FolderStorage: TakeStorage {
     }
 
     /// Only our own take goes: every take here has a name of its own, and a dead run's were
-    /// recovered at launch.
+    /// recovered at launch. One this run kept (the booth closed over it, a hand-over that failed)
+    /// is recovered now, as at launch: listed, its marker gone, reported.
     func discard(_ path: String, own: Bool) -> [KioskEvent] {
-        if own { TakeFiles.discard(path) }
-        return []
+        guard !own else {
+            TakeFiles.discard(path)
+            return []
+        }
+        return folder.recoverOrphans(named: URL(fileURLWithPath: path).lastPathComponent, playable: MovieProbe.playableDuration, boomerang: boomerang)
+            .map { .recordingRecovered(path: $0.path, duration: $0.duration) }
     }
 
     /// The take keeps its own name: its marker goes, it joins the list of accepted takes, and the
@@ -139,6 +151,8 @@ struct FolderStorage: TakeStorage {
             return (path, enforce(rules, protected: protected))
         }
     }
+
+    func change(_ change: TakeChange, shares: String?) -> [KioskEvent] { folder.change(change, shares: shares) }
 
     /// Makes the folder again (it was removed while the booth ran) and takes its lock anew (the old
     /// one went with the folder); why it cannot, or nil.

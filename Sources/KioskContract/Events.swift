@@ -73,9 +73,10 @@ public struct CheckItem: Codable, Equatable, Sendable {
     }
 }
 
-/// Why retention deleted a take.
+/// Why a take was deleted: retention's rules, or `deleteTake` (the operator's, or a guest's request).
 public enum DeletionReason: String, CaseIterable, Codable, Sendable {
     case maxTakes, maxAge, keepFree
+    case `operator`, guest
 }
 
 /// The outcome of one take, as the writer reports it.
@@ -202,6 +203,12 @@ public enum KioskEvent: Equatable, Sendable {
     case reelProgress(done: Int, total: Int)
     case reelSkipped(path: String, reason: String)
     case reelFinished(path: String, duration: Double, takes: Int)
+    /// `closeBooth`: the booth shows its "back soon" screen (mode `closed`) and refuses guests, any
+    /// take of the moment kept; `openBooth`: it is open again (BoothEvents.swift).
+    case boothClosed, boothOpened
+    /// `hideTake`, `showTake`: the take is hidden from the slideshow, the film and its share page, or
+    /// shown again (`deleteTake` says `takeDeleted` with its reason).
+    case takeHidden(path: String), takeShown(path: String)
 }
 
 extension KioskEvent: Codable {
@@ -444,7 +451,7 @@ extension KioskEvent: Codable {
             guard case let .check(ok, items) = $0 else { return nil }
             return [(.ok, ok), (.items, items)]
         }, decode: { c in .check(ok: try c.decode(Bool.self, forKey: .ok), items: try c.decode([CheckItem].self, forKey: .items)) }),
-    ] + reelKinds
+    ] + reelKinds + boothKinds
 }
 
 /// Turns events into stdout lines: minified JSON, `event` first, slashes unescaped, one `\n`.

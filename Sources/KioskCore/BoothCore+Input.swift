@@ -95,8 +95,9 @@ extension BoothCore {
             return touched(at: now, swallow: true) ? [] : [.screen(.tap(point, visible: visible))]
         case let .focus(point): return [.screen(.focus(point))]
         case let .screenshot(path): return [.screen(.screenshot(path: path))]
+        case let .take(change): return takeChanged(change)
         case .press, .start, .seek, .pause, .pick: _ = touched(at: now, swallow: false, screen: false)
-        case .rotate, .background, .foreground, .trim, .state, .quit: break
+        case .rotate, .background, .foreground, .trim, .state, .quit, .closeBooth, .openBooth: break
         }
         guard let event = command.event else { return [] }
         return handle(event)

@@ -32,13 +32,17 @@ extension BoothCore {
     }
 
     /// The machine's actions of the hand-over room: a discard says whether the take is this run's
-    /// own; the share waits for the hand-over's report.
+    /// own, a kept take (a closing booth's) is not ours to delete; the share waits for the hand-over's report.
     mutating func handOverAction(_ action: RecorderAction) -> [Effect]? {
         switch action {
         case .discardTake:
             defer { handOver.ownOnDisk = false }
             if handOver.ownOnDisk { serviceCounts(handedOver: false) }
             return [.file(.discard(own: handOver.ownOnDisk))]
+        case .keepTake:
+            // Kept as a take nobody decided on (the storage's discard of a take not ours).
+            handOver.ownOnDisk = false
+            return [.file(.discard(own: false))]
         case .shareTake:
             handOver.shareWanted = true
             return []
@@ -64,6 +68,18 @@ extension BoothCore {
         default:
             return []
         }
+    }
+
+    /// `hideTake`, `showTake`, `deleteTake`: the storage's (TakeRecords checks the path). Deleting the take the
+    /// library's review shows, or one whose `--on-take` hook is owed, is refused here (`notAllowed`).
+    func takeChanged(_ change: TakeChange) -> [Effect] {
+        guard case .delete = change else { return [.file(.changeTake(change))] }
+        let reviewed = if case let .library(room) = machine.state { room.picked?.path } else if case let .playing(p) = machine.state { p.take.outputPath } else { String?.none }
+        let owed = jobs.protectedTakes.contains(String(change.path.split(separator: "/").last ?? ""))
+        guard reviewed != change.path, !owed else {
+            return [.emit(.error(code: .notAllowed, message: "'deleteTake': \(owed ? "its --on-take hook is still owed" : "its review is on screen"): \(change.path)"))]
+        }
+        return [.file(.changeTake(change))]
     }
 
     private mutating func hookAfterShare(_ link: ShareLink?) -> [Effect] {

@@ -14,8 +14,8 @@ public struct BoothCore: Sendable {
     /// Whether the core carries `action` out itself, never passing it to the booth (`.machine`).
     public static func keeps(_ action: RecorderAction) -> Bool {
         switch action {
-        case .switchCamera, .startShareClock, .startCountdownClock, .exit, .takePhoto, .discardTake, .shareTake, .handOverTake,
-             .startRecording: true
+        case .switchCamera, .startShareClock, .startCountdownClock, .exit, .takePhoto, .discardTake, .keepTake, .shareTake,
+             .handOverTake, .startRecording: true
         default: false
         }
     }
@@ -241,10 +241,11 @@ public struct BoothCore: Sendable {
         return said + effects(of: actions) + reviewWork(after: event)
     }
 
-    /// A take just finished: the trimmer's pictures when its review shows the trimmer, then (with
-    /// `--loudness`) its leveled copy made ahead, for an accepted video that was not lost.
+    /// A take just finished to its review (not kept by a closing booth): the trimmer's pictures when its
+    /// review shows the trimmer, then (with `--loudness`) its leveled copy made ahead, for an accepted
+    /// video that was not lost.
     private func reviewWork(after event: RecorderEvent) -> [Effect] {
-        guard case let .recordingFinished(result) = event else { return [] }
+        guard case let .recordingFinished(result) = event, machine.mode == .finished else { return [] }
         var work: [Effect] = machine.trimmerView == nil ? [] : [.file(.trimPictures(result.outputPath))]
         if let loudness = settings.loudness, result.success, result.lost == nil, result.kind == .video {
             work.append(.file(.levelAhead(result.outputPath, loudness: loudness)))

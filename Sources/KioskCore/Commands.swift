@@ -28,10 +28,14 @@ public enum Command: Equatable, Sendable {
     case quit
     /// `{"command":"pick","path":P}` (`--library`): that take's review, as a tap on its cell.
     case pick(path: String)
+    /// The operator's: the booth closed to guests ("back soon"), or open again.
+    case closeBooth, openBooth
+    /// The operator's: a take of the output folder hidden, shown again or deleted (BoothCore+Share).
+    case take(TakeChange)
 
     /// Every command name the parser accepts, for messages and docs.
     public static let names: [String] =
-        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "trim", "state", "quit", "pick"]
+        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "trim", "state", "quit", "pick", "closeBooth", "openBooth", "hideTake", "showTake", "deleteTake"]
 }
 
 extension Command {
@@ -49,7 +53,9 @@ extension Command {
         case .state: .stateQuery
         case .quit: .quit
         case let .pick(path): .pick(path: path)
-        case .tap, .focus, .screenshot: nil
+        case .closeBooth: .closeBooth
+        case .openBooth: .openBooth
+        case .tap, .focus, .screenshot, .take: nil
         }
     }
 }
@@ -82,58 +88,7 @@ public struct CommandParser: Sendable {
         let paused: Bool?
         let start: Double?
         let end: Double?
-    }
-
-    /// `NaN`, `Infinity` or `-Infinity` where `line` has one outside its strings (what JavaScript's
-    /// and Python's encoders write for such a float), which JSON does not allow.
-    static func nonFiniteWord(in line: String) -> String? {
-        var inString = false, escaped = false
-        var outside = ""
-        for c in line {
-            if inString {
-                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == "\"" { inString = false }
-                outside.append(" ")
-            } else {
-                if c == "\"" { inString = true }
-                outside.append(c)
-            }
-        }
-        let words = outside.split { !($0.isLetter || $0 == "-") }
-        return words.first { ["NaN", "Infinity", "-Infinity", "-NaN"].contains($0) }.map(String.init)
-    }
-
-    /// A key the object in `line` (JSON already read once) gives twice at its top level, escapes
-    /// read (`"comm\u0061nd"` is `"command"`), or nil.
-    static func repeatedKey(in line: String) -> String? {
-        let bytes = Array(line.utf8)
-        var seen: Set<String> = []
-        var depth = 0, index = 0
-        var expectKey = false
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                var end = index + 1
-                while end < bytes.count && bytes[end] != UInt8(ascii: "\"") { end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1 }
-                if depth == 1 && expectKey {
-                    // The key as the decoder reads it: a one-string array of the literal.
-                    let literal = Data([UInt8(ascii: "[")] + bytes[index...min(end, bytes.count - 1)] + [UInt8(ascii: "]")])
-                    if let key = (try? JSONDecoder().decode([String].self, from: literal))?.first, !seen.insert(key).inserted { return key }
-                    expectKey = false
-                }
-                index = end + 1
-                continue
-            }
-            switch byte {
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-                expectKey = depth == 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
-            case UInt8(ascii: ","): expectKey = depth == 1
-            default: break
-            }
-            index += 1
-        }
-        return nil
+        let reason: String?
     }
 
     public func parse(line: String) -> Result<Command, CommandError> {
@@ -141,14 +96,14 @@ public struct CommandParser: Sendable {
         do {
             raw = try JSONDecoder().decode(Raw.self, from: Data(line.utf8))
         } catch {
-            if let word = Self.nonFiniteWord(in: line) {
+            if let word = CommandLineText.nonFiniteWord(in: line) {
                 return .failure(bad("\(word) is no number in JSON (every number in a command is finite): \(clip(line))"))
             }
             return .failure(bad("not a JSON object with a \"command\" string: \(clip(line))"))
         }
         // Readers differ on a key given twice (this decoder keeps the first, Python's and
         // JavaScript's the last): a proxy that filters commands could be shown one and let the other by.
-        if let key = Self.repeatedKey(in: line) {
+        if let key = CommandLineText.repeatedKey(in: line) {
             return .failure(bad("\"\(key)\" is given twice; a command names each key once: \(clip(line))"))
         }
         guard let name = raw.command else {
@@ -192,6 +147,9 @@ public struct CommandParser: Sendable {
             return .success(.trim(TrimRange(start: start, end: end)))
         case "state": return .success(.state)
         case "quit": return .success(.quit)
+        case "closeBooth", "openBooth": return .success(name == "closeBooth" ? .closeBooth : .openBooth)
+        case "hideTake", "showTake", "deleteTake":
+            return TakeChange.read(name, path: raw.path, reason: raw.reason).map(Command.take).mapError { bad($0.message) }
         default:
             return .failure(CommandError(
                 code: .unknownCommand,

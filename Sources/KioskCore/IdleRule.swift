@@ -2,6 +2,7 @@
 // review, left untouched for the timeout is reset (the machine's `idleReset`), so the next guest
 // never sees the last one's take. Touches and presses restart the clock, and so does every change of
 // what shows (a new mode, a pause); a `state` query does not.
+import KioskContract
 
 public struct IdleRule: Equatable, Sendable {
     /// Seconds untouched before the reset; 0: never.
@@ -38,5 +39,26 @@ public struct IdleRule: Equatable, Sendable {
         guard idle, !playerAlone, Double(now - since) / 1e9 >= timeout else { return false }
         since = now
         return true
+    }
+}
+
+extension RecorderMachine {
+    /// `idleReset`: the paused review closed, then the take used or discarded as the presses do.
+    mutating func idleReset(_ asked: IdleAction) -> [RecorderAction] {
+        guard playerFile == nil, !exiting, mode == .finished || mode == .playing || mode == .library else { return [] }
+        var actions: [RecorderAction] = []
+        if mode == .playing { actions += handle(.press(.closePlayer)) }
+        if mode == .library { return actions + leaveLibrary() }
+        // A take that cannot be used (no Use Video after a failed take) can only be discarded.
+        let action: IdleAction = asked == .use && visibleButtons.contains(.useVideo) ? .use : .discard
+        actions.insert(.emit(.idleReset(action: action)), at: 0)
+        if action == .use {
+            actions += handle(.press(.useVideo))
+        } else {
+            actions += handle(.press(.retake))
+            // In a once session a discarded take ends the session as Cancel would.
+            if session == .once { actions += handle(.press(.cancel)) }
+        }
+        return actions
     }
 }

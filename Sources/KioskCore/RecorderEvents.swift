@@ -9,6 +9,8 @@ public enum Mode: String, CaseIterable, Codable, Sendable {
     case sharing
     /// `--library`: the output folder's takes, or one's review (LibraryRoom).
     case library
+    /// `closeBooth`: the operator closed the booth; "back soon", no buttons (RecorderMachine+Closed).
+    case closed
 
     /// The camera's live picture is on screen (and the guest before it): ready, the countdown and
     /// the take. The last picture stays frozen after.
@@ -65,6 +67,8 @@ public enum RecorderEvent: Equatable, Sendable {
     case trim(TrimRange)
     /// The `state` command.
     case stateQuery
+    /// `closeBooth`, `openBooth`: the operator closes the booth to guests, or opens it again.
+    case closeBooth, openBooth
     /// SIGTERM or SIGINT: finish any recording cleanly and exit 0.
     case terminate(signal: String)
     /// The `quit` command: like a signal, without the `terminated` event.
@@ -105,6 +109,8 @@ public enum RecorderAction: Equatable, Sendable {
     case switchCamera
     /// Remove the previous take before a new one (or move an interrupted one aside).
     case discardTake
+    /// The booth closed over a finished take: kept as a take nobody decided on (as recovered), never deleted.
+    case keepTake
     /// Use Video: give the take to the parent (in a loop session under a name of its own, so the
     /// next guest's Start cannot delete it) and report its path with
     /// `videoRecorderDidFinishRecordingVideoWithOutputPath`. The parent then owns the file. `trim`

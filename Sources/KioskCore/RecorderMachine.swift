@@ -20,6 +20,8 @@ public struct RecorderMachine: Equatable, Sendable {
         case sharing(link: ShareLink?)
         /// `--library`: the takes already made, or one's review (LibraryRoom).
         case library(LibraryRoom)
+        /// `closeBooth`: "back soon" until `openBooth` (RecorderMachine+Closed.swift).
+        case closed
     }
 
     /// A take in progress.
@@ -34,6 +36,8 @@ public struct RecorderMachine: Equatable, Sendable {
         public var remaining: Double?
         /// A boomerang's pictures are all taken (its loop is being made): the camera rests.
         public var captured = false
+        /// `closeBooth` stopped it: the booth closes once it is finished (and kept).
+        public var closing = false
     }
 
     /// The take playing.
@@ -132,6 +136,7 @@ public struct RecorderMachine: Equatable, Sendable {
         case .playing: .playing
         case .sharing: .sharing
         case .library: .library
+        case .closed: .closed
         }
     }
 
@@ -198,9 +203,10 @@ public struct RecorderMachine: Equatable, Sendable {
             }
         case let .recordingFailed(code, message):
             if case let .recording(r) = state, !r.confirmed {
-                // Nothing was recorded: back to ready, the camera still runs.
+                // Nothing was recorded: back to ready, the camera still runs (closed, when closing).
                 state = .ready
                 actions.append(.emit(.error(code: code, message: message)))
+                if r.closing, !exiting { closeBooth(&actions) }
             }
         case let .recordingFinished(result):
             finishRecording(result, &actions)
@@ -218,7 +224,7 @@ public struct RecorderMachine: Equatable, Sendable {
                     actions.append(.setPlaybackPaused(true))
                 }
             case .countdown: state = .ready // the guest left: no take starts
-            case .ready, .finished, .sharing, .library: break
+            case .ready, .finished, .sharing, .library, .closed: break
             }
         case .foreground:
             inBackground = false
@@ -266,6 +272,8 @@ public struct RecorderMachine: Equatable, Sendable {
             setTrim(range, &actions)
         case .stateQuery:
             actions.append(.emit(stateEvent))
+        case .closeBooth: closeBooth(&actions)
+        case .openBooth: openBooth(&actions)
         case let .terminate(signal):
             leave(signal: signal, stopping: .signal, &actions)
         case .quit:
@@ -283,11 +291,11 @@ public struct RecorderMachine: Equatable, Sendable {
             break // handled above
         case let .takeShared(link):
             if link.photo != nil { showPhotoShare(link, &actions); break }
-            guard case .sharing(nil) = state, !exiting else { break }
+            guard case .sharing(nil) = state, !exiting else { return sharedWhileClosed(.takeShared(url: link.url, token: link.token, folder: link.folder)) }
             state = .sharing(link: link)
             actions += [.emit(.takeShared(url: link.url, token: link.token, folder: link.folder)), .startShareClock]
         case let .shareFailed(message):
-            guard case .sharing(nil) = state else { break }
+            guard case .sharing(nil) = state else { return sharedWhileClosed(.error(code: .shareFailed, message: message)) }
             actions.append(.emit(.error(code: .shareFailed, message: message)))
             if !exiting { outcome(&actions) }
         case .shareTimedOut:
@@ -303,25 +311,6 @@ public struct RecorderMachine: Equatable, Sendable {
             }
         }
         reconcile(&actions)
-        return actions
-    }
-
-    /// `idleReset`: the paused review closed, then the take used or discarded as the presses do.
-    private mutating func idleReset(_ asked: IdleAction) -> [RecorderAction] {
-        guard playerFile == nil, !exiting, mode == .finished || mode == .playing || mode == .library else { return [] }
-        var actions: [RecorderAction] = []
-        if mode == .playing { actions += handle(.press(.closePlayer)) }
-        if mode == .library { return actions + leaveLibrary() }
-        // A take that cannot be used (no Use Video after a failed take) can only be discarded.
-        let action: IdleAction = asked == .use && visibleButtons.contains(.useVideo) ? .use : .discard
-        actions.insert(.emit(.idleReset(action: action)), at: 0)
-        if action == .use {
-            actions += handle(.press(.useVideo))
-        } else {
-            actions += handle(.press(.retake))
-            // In a once session a discarded take ends the session as Cancel would.
-            if session == .once { actions += handle(.press(.cancel)) }
-        }
         return actions
     }
 
@@ -410,7 +399,7 @@ public struct RecorderMachine: Equatable, Sendable {
         actions += [.discardTake, .startRecording(orientation: orientation)]
     }
 
-    private mutating func requestStop(_ reason: StopReason, _ actions: inout [RecorderAction]) {
+    mutating func requestStop(_ reason: StopReason, _ actions: inout [RecorderAction]) {
         guard case var .recording(r) = state, r.stopRequested == nil else { return }
         r.stopRequested = reason
         state = .recording(r)
@@ -418,11 +407,12 @@ public struct RecorderMachine: Equatable, Sendable {
     }
 
     private mutating func finishRecording(_ result: RecordingResult, _ actions: inout [RecorderAction]) {
-        guard case .recording = state else { return }
+        guard case let .recording(r) = state else { return }
         state = .finished(result)
         if !exiting { actions.append(.playSound(.end)) }
         actions.append(.emit(.recordingFinished(result)))
         if case let .leaving(signal?, _) = exit { actions.append(.emit(.terminated(signal: signal))) }
+        if r.closing, !exiting { closeBooth(&actions) }
     }
 
     /// `trim`: only in finished with `--trim` (else `notAllowed`); one that keeps under 0.5 s or leaves the take is
@@ -460,7 +450,7 @@ public struct RecorderMachine: Equatable, Sendable {
             actions += [.stopPlayback, .emit(.playbackFinished(reason: .closed))]
         case .countdown:
             state = .ready
-        case .ready, .finished, .sharing, .library:
+        case .ready, .finished, .sharing, .library, .closed:
             break
         }
         if let signal { actions.append(.emit(.terminated(signal: signal))) }
@@ -476,7 +466,7 @@ public struct RecorderMachine: Equatable, Sendable {
                 actions += [.applyOrientation(pending), .emit(.orientationChanged(orientation: pending))]
             }
         }
-        if let settings = pendingSettings, mode == .ready, !exiting {
+        if let settings = pendingSettings, mode == .ready || mode == .closed, !exiting {
             pendingSettings = nil
             session = settings.session
             shares = settings.shares

@@ -158,6 +158,8 @@ extension RecorderMachine {
             return [.done]
         case let .library(room):
             return room.buttons(session: session)
+        case .closed:
+            return []
         }
     }
 
@@ -170,7 +172,7 @@ extension RecorderMachine {
         // The take's length, to the nearest second (a 2.97 s take under a 3 s limit reads 00:03).
         case let .finished(take): TimerText.format(seconds: take.duration.rounded())
         case let .playing(p): TimerText.playback(position: p.position, duration: p.duration)
-        case .sharing: TimerText.format(seconds: 0)
+        case .sharing, .closed: TimerText.format(seconds: 0)
         case let .library(room): TimerText.format(seconds: (room.picked?.duration ?? 0).rounded())
         }
     }
@@ -187,13 +189,13 @@ extension RecorderMachine {
             model.buttons = visibleButtons // none once the process is on its way out
             return model
         }
-        var message: ScreenText?
+        var message: ScreenText? = mode == .closed ? .backSoon : nil
         if !cameraAvailable && mode.live {
             message = .cameraUnavailable
         }
         return ViewModel(
             mode: mode, timer: timerText, buttons: visibleButtons,
-            bottomPanelBackground: mode != .recording,
+            bottomPanelBackground: mode != .recording && mode != .closed,
             frozenFrame: mode == .finished && reviewLoop == nil,
             message: message,
             progress: nil, paused: false,

@@ -34,6 +34,7 @@ public struct ServiceStatus: Sendable {
         case .playing: now = player ? "Playing a file." : "Playing a take in review."
         case .sharing: now = "Showing a take's QR code."
         case .library: now = "Showing the library of takes."
+        case .closed: now = "Closed by the operator."
         }
         var line = now
         if !player {

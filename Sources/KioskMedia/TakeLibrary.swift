@@ -3,7 +3,7 @@
 // kept beside it as a hidden file (`.NAME.thumb.jpg`), made once from its first key frame with the
 // share poster's frame grab (SharePoster) and written as a new file (NewFile, via PhotoFiles'
 // writer). A take that no longer decodes (truncated, garbage) is left out, never shown broken;
-// photos (JPEGs) are not videos and are not listed. Retention deleting a take deletes its
+// photos (JPEGs) are not videos and are not listed, nor a take the operator hid (`hideTake`). Retention deleting a take deletes its
 // thumbnail (TakeFolder.enforce).
 //
 // Blocking file work: called on the booth's file worker only, never on the UI thread.
@@ -45,7 +45,7 @@ public enum TakeLibrary {
     public static func list(_ folder: TakeFolder, mode: Int, limit: Int = shown) -> (takes: [Take], leftOut: Int) {
         var listed: [Take] = []
         var leftOut = 0
-        for entry in folder.accepted().reversed() where isMovie(entry.name) {
+        for entry in folder.accepted().reversed() where isMovie(entry.name) && !entry.hidden {
             guard listed.count < limit else {
                 leftOut += 1
                 continue

@@ -61,7 +61,8 @@ public struct SendRequest: Equatable, Sendable {
         switch command {
         case .quit: .connectionClosed
         case .press(.cancel), .press(.useVideo), .press(.done): .stateReplyOrExit
-        case .press, .start, .rotate, .background, .foreground, .tap, .focus, .screenshot, .seek, .pause, .trim, .state, .pick: .stateReply
+        case .press, .start, .rotate, .background, .foreground, .tap, .focus, .screenshot, .seek, .pause, .trim, .state, .pick,
+             .closeBooth, .openBooth, .take: .stateReply
         }
     }
 

@@ -62,6 +62,8 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
     case sharePhotoScan
     /// A photo's share screen with `--share-wifi-ssid`: under the second QR code, the photo's.
     case shareScanPhoto
+    /// The booth closed by its operator (`closeBooth`): the only words on its screen.
+    case backSoon
 
     /// A button's title.
     public init(_ button: Button) {
@@ -136,6 +138,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .sharePreparing: "Getting your video ready…"
         case .sharePhotoScan: "Scan to get your photo"
         case .shareScanPhoto: "2. Scan for your photo"
+        case .backSoon: "The booth is closed for a moment. Back soon!"
         }
     }
 
@@ -165,6 +168,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .sharePreparing: "動画を準備しています…"
         case .sharePhotoScan: "スキャンして写真を受け取る"
         case .shareScanPhoto: "2. スキャンして写真を受け取る"
+        case .backSoon: "ただいま休止中です。まもなく再開します。"
         }
     }
 
@@ -194,6 +198,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .sharePreparing: "正在准备你的视频…"
         case .sharePhotoScan: "扫码获取你的照片"
         case .shareScanPhoto: "2. 扫码获取照片"
+        case .backSoon: "拍摄亭暂停服务，马上回来！"
         }
     }
 
@@ -223,6 +228,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .sharePreparing: "Das Video wird vorbereitet…"
         case .sharePhotoScan: "Scannen und Foto mitnehmen"
         case .shareScanPhoto: "2. Für das Foto scannen"
+        case .backSoon: "Die Box macht kurz Pause. Gleich geht es weiter!"
         }
     }
 
@@ -253,6 +259,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .sharePreparing: "Préparation de votre vidéo…"
         case .sharePhotoScan: "Scannez pour récupérer votre photo"
         case .shareScanPhoto: "2. Scannez pour votre photo"
+        case .backSoon: "La cabine est fermée un instant. De retour bientôt\u{A0}!"
         }
     }
 
@@ -282,6 +289,7 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .sharePreparing: "Preparando su vídeo…"
         case .sharePhotoScan: "Escanee para llevarse su foto"
         case .shareScanPhoto: "2. Escanee para su foto"
+        case .backSoon: "La cabina está cerrada un momento. ¡Volvemos enseguida!"
         }
     }
 }

@@ -8,8 +8,9 @@
 // - `.kiosk-recorder.lock`: held by the running booth (OutputLock); a marker's owner is gone
 //   exactly when this lock is free, so at launch (lock just taken) every marker is an orphan.
 // - `.kiosk-recorder.counter`: the next take's number, one decimal line, replaced atomically.
-// - `.kiosk-recorder.takes`: accepted takes, one `N<TAB>name<TAB>time` line each, oldest first
-//   (time: Unix seconds when it was accepted, or `-` when the wall clock was not synchronised).
+// - `.kiosk-recorder.takes`: accepted takes, one `N<TAB>name<TAB>time[<TAB>hidden|-[<TAB>token]]` line
+//   each, oldest first (time: Unix seconds when it was accepted, or `-` when the wall clock was not
+//   synchronised; `hidden`: hidden by the operator; token: its share folder's, TakeRecords).
 // - `.kiosk-recorder.hooks`: the `--on-take` hooks still owed (HookQueueFile).
 // - `.NAME.recording`: the marker of a take being written or finished and not yet decided on.
 //
@@ -38,11 +39,17 @@ public final class TakeFolder: Sendable {
         public var name: String
         /// When it was accepted (Unix seconds), if the wall clock was synchronised then.
         public var acceptedAt: Int64?
+        /// `hideTake`: left out of the library, the slideshow and `reel` (TakeRecords).
+        public var hidden = false
+        /// The token of its share folder in `--share-dir`, once one was written (TakeRecords).
+        public var share: String?
 
-        public init(number: Int, name: String, acceptedAt: Int64?) {
+        public init(number: Int, name: String, acceptedAt: Int64?, hidden: Bool = false, share: String? = nil) {
             self.number = number
             self.name = name
             self.acceptedAt = acceptedAt
+            self.hidden = hidden
+            self.share = share
         }
     }
 
@@ -188,7 +195,9 @@ public final class TakeFolder: Sendable {
         return text.split(separator: "\n").compactMap { line in
             let parts = line.split(separator: "\t", omittingEmptySubsequences: false)
             guard parts.count >= 2, let n = Int(parts[0]), TakeName.isSafe(String(parts[1])) else { return nil }
-            return Entry(number: n, name: String(parts[1]), acceptedAt: parts.count > 2 ? Int64(parts[2]) : nil)
+            return Entry(number: n, name: String(parts[1]), acceptedAt: parts.count > 2 ? Int64(parts[2]) : nil,
+                         hidden: parts.count > 3 && parts[3] == "hidden",
+                         share: parts.count > 4 && ShareToken.isToken(String(parts[4])) ? String(parts[4]) : nil)
         }.sorted { $0.number < $1.number }
     }
 
@@ -205,9 +214,17 @@ public final class TakeFolder: Sendable {
         saveList(list)
     }
 
-    func saveList(_ list: [Entry]) {
-        let text = list.map { "\($0.number)\t\($0.name)\t\($0.acceptedAt.map(String.init) ?? "-")\n" }.joined()
-        if !replace(Self.ledgerName, with: text) { Log.info("could not write the list of takes in \(path)") }
+    @discardableResult
+    func saveList(_ list: [Entry]) -> Bool {
+        let text = list.map { e in
+            let flags = e.hidden || e.share != nil ? "\t" + (e.hidden ? "hidden" : "-") + (e.share.map { "\t" + $0 } ?? "") : ""
+            return "\(e.number)\t\(e.name)\t\(e.acceptedAt.map(String.init) ?? "-")\(flags)\n"
+        }.joined()
+        guard replace(Self.ledgerName, with: text) else {
+            Log.info("could not write the list of takes in \(path)")
+            return false
+        }
+        return true
     }
 
     // MARK: - Retention
@@ -312,9 +329,13 @@ public final class TakeFolder: Sendable {
     /// Takes a dead run left behind: every marker in the folder (the caller holds the folder's
     /// lock, so no live booth owns one). A playable take is kept, its marker removed, and added to
     /// the accepted list (numbered past every take before it); a marker without a playable take goes
-    /// with whatever is beside it. Returns the recovered takes, oldest first.
-    public func recoverOrphans(playable: (String) -> Double?, boomerang: (String) -> Double? = { _ in nil }) -> [TakeFiles.Recovered] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return [] }
+    /// with whatever is beside it. Returns the recovered takes, oldest first. `named`: that take alone,
+    /// if its marker is there (a take this run kept: the booth was closed over it).
+    public func recoverOrphans(named only: String? = nil, playable: (String) -> Double?,
+                               boomerang: (String) -> Double? = { _ in nil }) -> [TakeFiles.Recovered] {
+        let names = only.map { name in ["." + name + ".recording"].filter { FileManager.default.fileExists(atPath: file($0)) } }
+            ?? (try? FileManager.default.contentsOfDirectory(atPath: path))
+        guard let names else { return [] }
         var recovered: [TakeFiles.Recovered] = []
         for marker in names.sorted() where marker.hasPrefix(".") && marker.hasSuffix(".recording") {
             let name = String(marker.dropFirst().dropLast(".recording".count))

@@ -90,6 +90,11 @@ struct Overlay {
     }
 
     func draw(_ model: ViewModel, held: Button?) throws(SDLError) {
+        // The closed booth (`closeBooth`): its words alone, on black over whatever picture was left.
+        if model.mode == .closed {
+            painter.fill(Rect(x: 0, y: 0, width: layout.canvas.width, height: layout.canvas.height), RGBA(0, 0, 0))
+            return try drawMessage(words[model.message ?? .backSoon])
+        }
         if let room = model.library { try drawLibrary(room, scroll: libraryScroll) }
         // The attract screen: the picture dimmed under everything else.
         if model.attract != nil { painter.fill(Rect(x: 0, y: 0, width: layout.canvas.width, height: layout.canvas.height), Style.attractVeil) }

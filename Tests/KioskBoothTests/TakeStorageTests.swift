@@ -68,7 +68,7 @@ struct TakeStorageTests {
         #expect(renamed != output && Self.exists(renamed) && !Self.exists(output))
     }
 
-    @Test("a folder: each take numbered under the template; a discarded take goes only if it is ours; Use Video keeps its name and prunes by the rules, protected takes kept")
+    @Test("a folder: each take numbered under the template; a discarded take goes only if it is ours (one kept with its marker is recovered); Use Video keeps its name and prunes by the rules, protected takes kept")
     func folder() throws {
         let dir = try Self.folder("folder")
         let storage = FolderStorage(folder: TakeFolder(path: dir, template: "t{n}.mov", clockTrusted: false))
@@ -84,7 +84,14 @@ struct TakeStorageTests {
             try Self.take(path)
             paths.append(path)
         }
+        // Not ours and decided on (no marker): left alone. Not ours with its marker (a take kept as the
+        // booth closed over it): recovered now, as at launch; this one holds no playable picture, so it
+        // goes with its marker (a playable one: ClosedBoothEndToEndTests).
+        try FileManager.default.removeItem(atPath: TakeFiles.markerPath(for: paths[2]))
         #expect(storage.discard(paths[2], own: false).isEmpty && Self.exists(paths[2]))
+        try Self.take(paths[2])
+        #expect(storage.discard(paths[2], own: false).isEmpty && !Self.exists(paths[2]) && !Self.exists(TakeFiles.markerPath(for: paths[2])))
+        try Self.take(paths[2])
         #expect(storage.discard(paths[2], own: true).isEmpty && !Self.exists(paths[2]))
         let keepOne = TakeFolder.Retention(maxTakes: 1, maxAge: nil, keepFree: nil)
         #expect(storage.handOver(paths[0], number: 1, rename: true, rules: keepOne, protected: [])

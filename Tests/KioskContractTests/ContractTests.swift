@@ -40,6 +40,10 @@ struct ContractTests {
             (.hookFinished(path: "/t.mov", status: 1, attempt: 2), #"{"event":"hookFinished","path":"/t.mov","status":1,"attempt":2}"#),
             (.error(code: .notAllowed, message: "no"), #"{"event":"error","code":"notAllowed","message":"no"}"#),
             (.terminated(signal: "SIGTERM"), #"{"event":"terminated","signal":"SIGTERM"}"#),
+            (.boothClosed, #"{"event":"boothClosed"}"#), (.boothOpened, #"{"event":"boothOpened"}"#),
+            (.takeHidden(path: "/t.mov"), #"{"event":"takeHidden","path":"/t.mov"}"#),
+            (.takeShown(path: "/t.mov"), #"{"event":"takeShown","path":"/t.mov"}"#),
+            (.takeDeleted(path: "/t.mov", reason: .guest), #"{"event":"takeDeleted","path":"/t.mov","reason":"guest"}"#),
         ]
         for (event, line) in cases {
             #expect(encoder.line(for: event) == line + "\n")
@@ -65,7 +69,8 @@ struct ContractTests {
         .check(ok: false, items: [CheckItem(name: "camera", ok: false, detail: "none", fix: "plug one in")]),
         .photoTaken(path: "/srv/takes/photo-20260612-101500-7.jpg", width: 1280, height: 720),
         .reelProgress(done: 1, total: 3), .reelSkipped(path: "/srv/takes/b.mov", reason: "it cannot be opened"),
-        .reelFinished(path: "reel.mp4", duration: 41.2, takes: 3),
+        .reelFinished(path: "reel.mp4", duration: 41.2, takes: 3), .boothClosed, .boothOpened,
+        .takeHidden(path: "/t.mov"), .takeShown(path: "/t.mov"), .takeDeleted(path: "/t.mov", reason: .operator),
     ]
 
     @Test("each event is declared once: every kind has a name of its own, every event belongs to exactly one kind and reads back as itself")

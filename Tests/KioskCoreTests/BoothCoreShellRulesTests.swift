@@ -44,7 +44,7 @@ struct BoothCoreShellRulesTests {
     @Test("the machine's actions the core carries out itself (the camera switch, the two clocks, the exit, the photo) never reach the booth as .machine: from every fixture, every press and command", arguments: Fixture.allCases)
     func keptActionsStay(fixture: Fixture) {
         let events: [RecorderEvent] = Button.allCases.map { .press($0) }
-            + [.start(countdown: 3), .quit, .terminate(signal: "SIGTERM"), .stateQuery, .countdownTick, .cameraLost, .background]
+            + [.start(countdown: 3), .quit, .terminate(signal: "SIGTERM"), .stateQuery, .countdownTick, .cameraLost, .background, .closeBooth]
         for event in events {
           for session in SessionMode.allCases {
             var machine = fixture.make(session: session)

@@ -16,6 +16,11 @@ struct CommandTests {
         (#"{"command":"focus","x":40,"y":30}"#, .focus(Point(x: 40, y: 30))),
         (#"{"command":"screenshot","path":"/tmp/s.bmp"}"#, .screenshot(path: "/tmp/s.bmp")),
         (#"{"command":"state"}"#, .state), (#"  {"command":"quit", "extra": 1}  "#, .quit),
+        (#"{"command":"closeBooth"}"#, .closeBooth), (#"{"command":"openBooth"}"#, .openBooth),
+        (#"{"command":"hideTake","path":"/t/a.mov"}"#, .take(.hide(path: "/t/a.mov"))),
+        (#"{"command":"showTake","path":"/t/a.mov","reason":"guest"}"#, .take(.show(path: "/t/a.mov"))),
+        (#"{"command":"deleteTake","path":"/t/a.mov","reason":"operator"}"#, .take(.delete(path: "/t/a.mov", reason: .operator))),
+        (#"{"command":"deleteTake","path":"/t/a.mov","reason":"guest"}"#, .take(.delete(path: "/t/a.mov", reason: .guest))),
     ])
     func commands(line: String, command: Command) throws {
         #expect(try CommandParser().parse(line: line).get() == command)
@@ -27,6 +32,9 @@ struct CommandTests {
         (#"{"command":"rotate"}"#, .badCommand), (#"{"command":"rotate","orientation":"sideways"}"#, .badCommand),
         (#"{"command":"tap","x":1}"#, .badCommand), (#"{"command":"focus","y":1}"#, .badCommand), (#"{"command":"screenshot"}"#, .badCommand),
         (#"{"command":"start""#, .badCommand),
+        (#"{"command":"hideTake"}"#, .badCommand), (#"{"command":"showTake","path":""}"#, .badCommand),
+        (#"{"command":"deleteTake","path":"/t/a.mov"}"#, .badCommand), (#"{"command":"deleteTake","path":"/t/a.mov","reason":"maxTakes"}"#, .badCommand),
+        (#"{"command":"deleteTake","path":"/t/a.mov","reason":"bored"}"#, .badCommand),
     ])
     func badLines(line: String, code: ErrorCode) {
         switch CommandParser().parse(line: line) {

@@ -12,6 +12,8 @@ enum Fixture: String, CaseIterable, CustomStringConvertible {
     case sharingPending, sharing
     /// `--library`: the grid of takes (listed), then one's review.
     case libraryGrid, libraryReview
+    /// `closeBooth` from ready: "back soon".
+    case closed
 
     var description: String { rawValue }
 
@@ -49,6 +51,7 @@ enum Fixture: String, CaseIterable, CustomStringConvertible {
             _ = m.handle(.press(.openLibrary)); _ = m.handle(.libraryListed(libraryEntries))
         case .libraryReview:
             m = Fixture.libraryGrid.make(session: session); _ = m.handle(.pick(path: libraryEntries[1].path))
+        case .closed: _ = m.handle(.closeBooth)
         }
         return m
     }
@@ -92,6 +95,7 @@ let sampleEvents: [RecorderEvent] = Button.allCases.map { .press($0) } + [
     .idleReset(.use),
     .takeShared(sharedLink), .shareFailed(message: "no space"), .shareTimedOut,
     .pick(path: libraryEntries[1].path), .libraryListed(libraryEntries), .captureEnded,
+    .closeBooth, .openBooth,
 ]
 
 /// The name of an event's kind; the exhaustive switch makes a new event fail to compile here
@@ -129,6 +133,8 @@ func kind(_ e: RecorderEvent) -> String {
     case .pick: "pick"
     case .libraryListed: "libraryListed"
     case .captureEnded: "captureEnded"
+    case .closeBooth: "closeBooth"
+    case .openBooth: "openBooth"
     }
 }
 
@@ -285,6 +291,35 @@ let table: [String: Expectation] = [
     "sharing/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .sharing),
     "sharing/quit": .init(actions: [.exit(code: 0)], mode: .sharing),
     "sharing/parentGone": .init(actions: [.exit(code: 0)], mode: .sharing),
+    // closeBooth (RecorderMachine+Closed): "back soon" and no buttons at once where nothing is in flight,
+    // the camera resting; a take being recorded stops as for the background (the booth closes once it
+    // is finished: RecorderMachineClosedTests); a review's take is kept; a once session's share screen
+    // ends as Done (the session's end). Closing a closed booth changes nothing.
+    "ready/closeBooth": .init(actions: [.emit(.boothClosed), .stopCamera], mode: .closed),
+    "readyNoCamera/closeBooth": .init(actions: [.emit(.boothClosed), .stopCamera], mode: .closed),
+    "readyBackground/closeBooth": .init(actions: [.emit(.boothClosed)], mode: .closed),
+    "countdown/closeBooth": .init(actions: [.emit(.boothClosed), .stopCamera], mode: .closed),
+    "recordingUnconfirmed/closeBooth": .init(actions: [.stopRecording(.background)], mode: .recording),
+    "recording/closeBooth": .init(actions: [.stopRecording(.background)], mode: .recording),
+    "stopping/closeBooth": .init(actions: [], mode: .recording),
+    "finished/closeBooth": .init(actions: [.keepTake, .emit(.boothClosed)], mode: .closed),
+    "finishedFailed/closeBooth": .init(actions: [.keepTake, .emit(.boothClosed)], mode: .closed),
+    "playing/closeBooth": .init(actions: [.stopPlayback, .emit(.playbackFinished(reason: .closed)), .keepTake, .emit(.boothClosed)], mode: .closed),
+    "sharingPending/closeBooth": .init(actions: [.exit(code: 0)], mode: .sharing),
+    "sharing/closeBooth": .init(actions: [.exit(code: 0)], mode: .sharing),
+    "libraryGrid/closeBooth": .init(actions: [.releaseLibrary, .emit(.boothClosed)], mode: .closed),
+    "libraryReview/closeBooth": .init(actions: [.releaseLibrary, .emit(.boothClosed)], mode: .closed),
+    // closed: every guest's press refused (no buttons); openBooth goes back to ready, the camera
+    // again; a reload applies (the booth stays closed); a share folder's report is still said.
+    "closed/closeBooth": .init(actions: [], mode: .closed),
+    "closed/openBooth": .init(actions: [.emit(.boothOpened), .startCamera], mode: .ready),
+    "closed/stateQuery": .init(actions: [.emit(.state(mode: "closed", timer: "00:00", buttons: [], orientation: .landscapeRight))], mode: .closed),
+    "closed/reload": .init(actions: [.applyReload], mode: .closed),
+    "closed/takeShared": .init(actions: [.emit(.takeShared(url: sharedLink.url, token: "abc", folder: sharedLink.folder))], mode: .closed),
+    "closed/shareFailed": .init(actions: [.emit(.error(code: .shareFailed, message: "no space"))], mode: .closed),
+    "closed/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .closed),
+    "closed/quit": .init(actions: [.exit(code: 0)], mode: .closed),
+    "closed/parentGone": .init(actions: [.exit(code: 0)], mode: .closed),
 ]
 
 /// The recording fixture is taken at 1.5 s so the timer shows 00:01.
@@ -300,7 +335,7 @@ struct RecorderMachinePairTests {
     func samplesCoverEveryKind() {
         let kinds = Set(sampleEvents.map(kind))
         #expect(kinds.count == sampleEvents.count)
-        #expect(kinds.count == Button.allCases.count + 30)
+        #expect(kinds.count == Button.allCases.count + 32)
     }
 
     @Test("the fixtures reach the modes they are named for")

@@ -54,6 +54,8 @@ struct SendRequestTests {
         "focus": #"{"command":"focus","x":1,"y":2}"#, "screenshot": #"{"command":"screenshot","path":"/tmp/s.bmp"}"#,
         "seek": #"{"command":"seek","position":1}"#, "pause": #"{"command":"pause","paused":true}"#,
         "trim": #"{"command":"trim","start":0,"end":1}"#, "pick": #"{"command":"pick","path":"/tmp/a.mov"}"#,
+        "hideTake": #"{"command":"hideTake","path":"/tmp/a.mov"}"#, "showTake": #"{"command":"showTake","path":"/tmp/a.mov"}"#,
+        "deleteTake": #"{"command":"deleteTake","path":"/tmp/a.mov","reason":"operator"}"#,
     ]
 
     @Test("every command the socket takes has an answer rule: the state reply to the query sent after it (quit, and the end of a once session: the connection's end); a refusal or failure ends the wait as not carried out")

@@ -350,6 +350,13 @@ struct ControlSocketEndToEndTests {
         try carriedOut(#"{"command":"pick","path":"\#(take)"}"#, socket, sent: &sent)
         try carriedOut("back", socket, sent: &sent)
         #expect(try carriedOut("back", socket, sent: &sent).mode == "ready")
+        // The operator's takes: hidden, shown, deleted (each said from the file worker after the reply).
+        for (command, event) in [("hideTake", "takeHidden"), ("showTake", "takeShown")] {
+            try carriedOut(#"{"command":"\#(command)","path":"\#(take)"}"#, socket, sent: &sent)
+            #expect(r.wait(for: event) != nil, "\(r.names)")
+        }
+        try carriedOut(#"{"command":"deleteTake","path":"\#(take)","reason":"operator"}"#, socket, sent: &sent)
+        #expect(r.wait(for: "takeDeleted") != nil && !FileManager.default.fileExists(atPath: take), "\(r.names)")
 
         // A boomerang: answered at once, not after its capture.
         #expect(try carriedOut("boomerang", socket, sent: &sent).mode == "recording")
@@ -357,6 +364,12 @@ struct ControlSocketEndToEndTests {
         try carriedOut("retake", socket, sent: &sent)
         let cancel = try carriedOut("cancel", socket, sent: &sent)
         #expect(cancel.mode == "ready" && cancel.stdout.contains(#""event":"videoRecorderDidCancelRecordingVideo""#), "\(cancel.stdout)")
+        // The operator's door: closed ("back soon"; a guest's start refused), then open again.
+        let closed = try carriedOut("closeBooth", socket, sent: &sent)
+        #expect(closed.mode == "closed" && closed.stdout.contains(#""event":"boothClosed""#), "\(closed.stdout)")
+        #expect(try run(["send", "start", "--control-socket", socket]).status == 1)
+        let opened = try carriedOut("openBooth", socket, sent: &sent)
+        #expect(opened.mode == "ready" && opened.stdout.contains(#""event":"boothOpened""#), "\(opened.stdout)")
         let quit = try carriedOut("quit", socket, sent: &sent)
         #expect(quit.stdout.isEmpty || !quit.stdout.contains(#""event":"error""#))
         #expect(r.exitStatus() == 0)

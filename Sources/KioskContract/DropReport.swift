@@ -1,5 +1,4 @@
 // Where a finished take's missing pictures went, for the log: a pure rule of the take's counts.
-import KioskContract
 
 /// Where a finished take's missing pictures went, for whoever reads the log: the encoder behind,
 /// the backlog just after the whole process stood still, the camera; and the preview's pictures

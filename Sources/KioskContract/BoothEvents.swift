@@ -1,0 +1,51 @@
+// The lines that answer the operator's commands (docs/interface.md, "Closing the booth", "The
+// operator's takes"): the booth closed to guests and open again, a take hidden and shown again; and
+// the change to a take those commands ask for.
+
+/// `hideTake`, `showTake`, `deleteTake`: a take of the output folder, by the path the booth gave it.
+public enum TakeChange: Equatable, Sendable {
+    case hide(path: String), show(path: String), delete(path: String, reason: DeletionReason)
+
+    public var path: String {
+        switch self {
+        case let .hide(path), let .show(path), let .delete(path, _): path
+        }
+    }
+
+    /// Why a command line is no change: its message (a `badCommand`).
+    public struct Refusal: Error, Equatable {
+        public let message: String
+    }
+
+    /// The change `command` (`hideTake`, `showTake` or `deleteTake`) asks for with these fields: a
+    /// `path`, and for `deleteTake` a `reason`, `operator` or `guest`.
+    public static func read(_ command: String, path: String?, reason: String?) -> Result<TakeChange, Refusal> {
+        guard let path, !path.isEmpty else { return .failure(Refusal(message: "\(command) needs \"path\": a take's, as the booth named it")) }
+        guard command == "deleteTake" else { return .success(command == "hideTake" ? .hide(path: path) : .show(path: path)) }
+        guard let reason = reason.flatMap(DeletionReason.init(rawValue:)), reason == .operator || reason == .guest else {
+            return .failure(Refusal(message: "deleteTake needs \"reason\": operator or guest"))
+        }
+        return .success(.delete(path: path, reason: reason))
+    }
+
+    /// The command's name, for messages.
+    public var command: String {
+        switch self {
+        case .hide: "hideTake"
+        case .show: "showTake"
+        case .delete: "deleteTake"
+        }
+    }
+}
+
+extension KioskEvent {
+    /// `boothClosed`, `boothOpened`: no fields.
+    static let boothKinds: [Kind] = [
+        Kind(name: "boothClosed", fields: { $0 == .boothClosed ? [] : nil }, decode: { _ in .boothClosed }),
+        Kind(name: "boothOpened", fields: { $0 == .boothOpened ? [] : nil }, decode: { _ in .boothOpened }),
+        Kind(name: "takeHidden", fields: { if case let .takeHidden(path) = $0 { [(.path, path)] } else { nil } },
+             decode: { c in .takeHidden(path: try c.decode(String.self, forKey: .path)) }),
+        Kind(name: "takeShown", fields: { if case let .takeShown(path) = $0 { [(.path, path)] } else { nil } },
+             decode: { c in .takeShown(path: try c.decode(String.self, forKey: .path)) }),
+    ]
+}
