@@ -77,13 +77,6 @@ public struct AuditEntry: Sendable, Equatable {
     public var action: String
     public var result: String
 
-    public init(time: Double, address: String, action: String, result: String) {
-        self.time = time
-        self.address = address
-        self.action = action
-        self.result = result
-    }
-
     /// The log's line: minified JSON, `time` as seconds since 1970 (UTC) with milliseconds.
     public var line: String {
         let millis = (time * 1000).rounded()
