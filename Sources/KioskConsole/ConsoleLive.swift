@@ -26,10 +26,12 @@ public struct ConsoleTake: Sendable, Equatable, Encodable {
     public var hidden: Bool
     /// When it was accepted (Unix seconds), when the clock was synchronised then.
     public var acceptedAt: Int64?
+    /// The file's last change (Unix seconds), by the clock as it was then.
+    public var modifiedAt: Int64
     public var bytes: Int64
 
     public init(name: String, number: Int, kind: String, question: String?, duration: Double?, shared: Bool, hidden: Bool,
-                acceptedAt: Int64?, bytes: Int64) {
+                acceptedAt: Int64?, modifiedAt: Int64, bytes: Int64) {
         self.name = name
         self.number = number
         self.kind = kind
@@ -38,6 +40,7 @@ public struct ConsoleTake: Sendable, Equatable, Encodable {
         self.shared = shared
         self.hidden = hidden
         self.acceptedAt = acceptedAt
+        self.modifiedAt = modifiedAt
         self.bytes = bytes
     }
 }

@@ -104,12 +104,11 @@ enum ConsoleLivePage {
           make("h2", { textContent: T.lastTake }), make("div", { id: "last-take" }),
           make("h2", { textContent: T.warnings }), make("ul", { id: "warnings" }));
         listen((event, line) => {
-          if (event.event === "boothUnreachable") { $("link").hidden = false; return; }
+          if (event.event === "boothUnreachable") { this.gone(); this.note(event, line); return; }
           $("link").hidden = true;
           if (event.event === "boothReachable") { this.enter(); return; }
           if (event.event === "state") { this.state(event); return; }
-          if (event.event === "ready" || event.event === "cameraChanged") $("camera").textContent = this.camera(event);
-          if (WARNINGS.has(event.event)) $("warnings").prepend(make("li", { textContent: new Date().toLocaleTimeString() + " " + line }));
+          this.note(event, line);
           if (/^(takeHidden|takeShown|takeDeleted|videoRecorderDid|recordingRecovered|photoTaken)/.test(event.event)) this.takes();
           // The mode changes with the events: the booth's state asked again, once for a burst of them.
           clearTimeout(this.asking);
@@ -119,10 +118,19 @@ enum ConsoleLivePage {
       async ask() {
         const r = await api("api/state");
         const state = await r.json();
-        if (r.status === 200) this.state(state);
-        else $("mode").textContent = state.message;
+        if (r.status === 200) { $("link").hidden = true; this.state(state); } else this.gone();
       },
-      camera(e) { return e.camera + " " + e.width + "×" + e.height + " @ " + e.fps; },
+      // No booth: the banner says so, and nothing is offered to press.
+      gone() {
+        $("link").hidden = false;
+        $("mode").textContent = "—";
+        $("buttons").replaceChildren();
+      },
+      // An event's mark on the view: the camera it names, or a warning.
+      note(event, line, when) {
+        if (event.event === "ready" || event.event === "cameraChanged") $("camera").textContent = event.camera + " " + event.width + "×" + event.height + " @ " + event.fps;
+        if (WARNINGS.has(event.event)) $("warnings").prepend(make("li", { textContent: (when || new Date().toLocaleTimeString()) + " " + line }));
+      },
       state(state) {
         $("mode").textContent = state.mode + " " + (state.timer || "");
         $("question").textContent = state.question || T.none;
@@ -134,6 +142,11 @@ enum ConsoleLivePage {
         }));
       },
       async enter() {
+        // What came before the page: the camera and the warnings among the console's last events.
+        if (!live.source) {
+          const r = await api("api/log");
+          if (r.status === 200) for (const event of await r.json()) this.note(event, JSON.stringify(event), "…");
+        }
         follow();
         this.ask();
         this.takes();
@@ -141,7 +154,7 @@ enum ConsoleLivePage {
       async takes() {
         const r = await api("api/takes");
         const list = r.status === 200 ? await r.json() : [];
-        $("takes-today").textContent = String(list.filter((t) => isToday(t.acceptedAt)).length);
+        $("takes-today").textContent = String(list.filter((t) => isToday(t.acceptedAt || t.modifiedAt)).length);
         const last = list[0];
         $("last-take").replaceChildren(...(last ? [make("img", { src: takeURL(last.name) + "/thumbnail", alt: last.name }),
           make("p", { textContent: last.name + (last.duration ? " · " + last.duration.toFixed(1) + " s" : "") })] : [T.none]));

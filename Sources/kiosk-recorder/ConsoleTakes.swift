@@ -36,7 +36,8 @@ final class ConsoleTakes: TakeShelf {
             let kind = ConsoleTake.kind(of: entry.name, template: template)
             let facts = kind == "photo" ? nil : read(path, name: entry.name, stamp: [Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec)])
             return ConsoleTake(name: entry.name, number: entry.number, kind: kind, question: facts?.question, duration: facts?.duration,
-                               shared: entry.share != nil, hidden: entry.hidden, acceptedAt: entry.acceptedAt, bytes: Int64(info.st_size))
+                               shared: entry.share != nil, hidden: entry.hidden, acceptedAt: entry.acceptedAt,
+                               modifiedAt: Int64(info.st_mtim.tv_sec), bytes: Int64(info.st_size))
         }
     }
 
