@@ -228,7 +228,10 @@ final class EventFanOut: Sendable {
             return Array(state.clients.values)
         }
         for client in clients {
-            if !client.queue.withLock({ $0.push(line) }) { unsubscribe(client) }
+            if !client.queue.withLock({ $0.push(line) }) {
+                unsubscribe(client)
+                Log.info("console: a browser on the event stream did not read: more than \(ClientQueue.limit >> 20) MiB of events waited for it; dropped")
+            }
             client.wake.signal()
         }
     }

@@ -35,10 +35,10 @@ struct ConsoleLiveEndToEndTests {
     let password = "booth operator 1"
 
     /// The booth's config: its socket, its folder of takes, its question; the console reads the same file.
-    func config(_ folder: URL) throws -> (config: String, socket: String, takes: String) {
+    func config(_ folder: URL, question: String = "What made you laugh today?") throws -> (config: String, socket: String, takes: String) {
         let socket = folder.appendingPathComponent("booth.sock").path, takes = folder.appendingPathComponent("takes").path
         let questions = folder.appendingPathComponent("questions.txt").path
-        try "What made you laugh today?\n".write(toFile: questions, atomically: true, encoding: .utf8)
+        try (question + "\n").write(toFile: questions, atomically: true, encoding: .utf8)
         let config = folder.appendingPathComponent("kiosk.conf").path
         try "control-socket = \(socket)\noutput-dir = \(takes)\nsession = loop\nquestions = \(questions)\n"
             .write(toFile: config, atomically: true, encoding: .utf8)
@@ -167,6 +167,55 @@ struct ConsoleLiveEndToEndTests {
         #expect(audit.contains { $0.contains(#""action":"hideTake \#(firstName)""#) && $0.contains(#""result":"ok""#) }, "\(audit)")
         #expect(audit.contains { $0.contains(#""action":"deleteTake \#(secondName)""#) && $0.contains(#""result":"ok""#) })
         #expect(audit.contains { $0.contains(#""action":"hideTake \#(firstName)""#) && $0.contains(#""result":"refused 403""#) })
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    @Test("a browser that stops reading the stream is dropped past 1 MiB; the booth and a browser that reads get every line meanwhile")
+    func stalledBrowser() throws {
+        let folder = try testFolder("console-stalled")
+        // A long question makes each state line long: about 350 bytes.
+        let (config, _, _) = try config(folder, question: String(repeating: "What made you laugh today? ", count: 7))
+        let r = try RecorderProcess(booth + ["--config", config])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let set = try setConsolePassword(password, file: folder.appendingPathComponent("console-password").path)
+        try #require(set.status == 0, "\(set.stderr)")
+        let console = try ConsoleUnderTest.start(folder, booth: ["--config", config])
+        defer { console.stop() }
+        let (cookie, _) = try console.signIn(password)
+        let reading = try EventStreamReader(console, cookie: cookie, file: folder.appendingPathComponent("stream.txt").path)
+        defer { reading.stop() }
+        #expect(eventually(20) { reading.text.hasPrefix("retry: ") })
+        // A browser that asks for the stream and never reads a byte.
+        let stalled = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(stalled >= 0)
+        defer { close(stalled) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = Array(folder.appendingPathComponent("console.sock").path.utf8) + [0]
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(stalled, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        try #require(connected == 0)
+        let ask = Array("GET /console/api/events HTTP/1.1\r\nHost: 10.42.0.1\r\n\(cookie)\r\n\r\n".utf8)
+        #expect(write(stalled, ask, ask.count) == ask.count)
+        // 5000 state replies, about 1.7 MB of events, asked on the booth's stdin 500 at a time; the
+        // reading browser keeps up with each batch (however slow the machine), the stalled one never reads.
+        let asked = 5000, batch = 500
+        for done in stride(from: batch, through: asked, by: batch) {
+            r.send(Array(repeating: #"{"command":"state"}"#, count: batch).joined(separator: "\n"))
+            #expect(r.wait(for: "state", count: done, timeout: 120) != nil, "\(r.count(of: "state"))")
+            #expect(eventually(60) { reading.lines.filter { $0.hasPrefix(#"{"event":"state""#) }.count >= done })
+        }
+        r.send(#"{"command":"lastOfTheFlood"}"#)
+        #expect(eventually(60) { reading.lines.contains { $0.contains("lastOfTheFlood") } }, "\(reading.lines.count)")
+        #expect(reading.lines.filter { $0.hasPrefix(#"{"event":"state""#) }.count == asked)
+        #expect(eventually(20) { console.process.stderr.contains("a browser on the event stream did not read: more than 1 MiB of events waited for it; dropped") },
+                "\(console.process.stderr)")
+        // The booth still answers, and so does the console.
+        #expect(r.stateReply() != nil)
+        #expect(try console.curl("GET", "/console/api/state", headers: [cookie]).status == 200)
         r.command("quit")
         #expect(r.exitStatus() == 0)
     }
