@@ -22,6 +22,7 @@ enum ConsoleLivePage {
     a.button { display: flex; align-items: center; justify-content: center; min-height: 3rem; background: #357; color: #fff;
                border-radius: .4rem; text-decoration: none; }
     .danger { background: #a33; }
+    button:disabled { opacity: .5; }
     .hidden-take { opacity: .6; }
 
     """
