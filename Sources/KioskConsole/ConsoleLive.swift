@@ -123,11 +123,15 @@ public final class ConsoleLive: Sendable {
             let photo = [".jpg", ".jpeg"].contains { name.lowercased().hasSuffix($0) }
             if kind == .thumbnail, !photo {
                 guard let jpeg = shelf.thumbnail(of: name) else { return ConsoleServer.queue(ConsoleRules.notFound, on: connection) }
-                return ConsoleServer.queue(ConsoleResponse(status: 200, headers: ["Content-Type": "image/jpeg", "Cache-Control": "no-store"], body: jpeg),
-                                           on: connection)
+                return ConsoleServer.queue(ConsoleResponse(status: 200, headers: Self.fileHeaders(type: "image/jpeg"), body: jpeg), on: connection)
             }
             return file(path, type: photo ? "image/jpeg" : "video/mp4", range: http.headers["range"], on: connection)
         }
+    }
+
+    /// A take's file's headers: its type, never sniffed, framed or cached.
+    static func fileHeaders(type: String) -> [String: String] {
+        ConsoleRules.safety.merging(["Content-Type": type, "Cache-Control": "no-store"]) { a, _ in a }
     }
 
     static let noFolder = ConsoleResponse.error(404, "noTakeFolder", "the booth keeps no folder of takes (--output-dir)")
@@ -188,7 +192,7 @@ public final class ConsoleLive: Sendable {
         var info = stat()
         guard fstat(fd.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return ConsoleServer.queue(ConsoleRules.notFound, on: connection) }
         let size = Int64(info.st_size)
-        var headers = ["Content-Type": type, "Cache-Control": "no-store", "Accept-Ranges": "bytes"]
+        var headers = Self.fileHeaders(type: type).merging(["Accept-Ranges": "bytes"]) { a, _ in a }
         var status = 200, offset: Int64 = 0, length = size
         switch ByteRange.parse(range, size: size) {
         case .unsatisfiable?:
