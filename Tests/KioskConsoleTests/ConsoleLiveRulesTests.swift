@@ -1,7 +1,7 @@
 // The console's live part by table: the routes of the stream, the log and the takes (401 before
 // sign-in, CSRF on changes, 404 for a name that is not one), the backlog, a browser's bounded
 // queue, the link to the booth on a virtual clock, the stream's framing, a take change's answer and
-// a download's range.
+// a download's range; and the fan-out itself, its browsers read as MHD reads them.
 import Foundation
 import Testing
 @testable import KioskConsole
@@ -127,5 +127,64 @@ struct ConsoleLiveRulesTests {
     ])
     func kind(name: String, template: String, kind: String) {
         #expect(ConsoleTake.kind(of: name, template: template) == kind)
+    }
+}
+
+@Suite("The console's fan-out of the booth's events")
+struct EventFanOutTests {
+    /// The first `count` bytes `client` hands MHD, at most `max` a call (what is queued is there, so it never waits).
+    func drain(_ client: EventClient, _ count: Int, max: Int = 7) -> String {
+        var buffer = [CChar](repeating: 0, count: max)
+        var text: [UInt8] = []
+        while text.count < count {
+            let n = buffer.withUnsafeMutableBufferPointer { client.fill($0.baseAddress!, max: max) }
+            guard n > 0 else { break }
+            text += buffer[0..<n].map { UInt8(bitPattern: $0) }
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    @Test("every browser gets every line, framed, in pieces as small as MHD asks; the backlog keeps them; a browser that comes while no booth answers hears that first")
+    func fanOut() {
+        let fanOut = EventFanOut()
+        let first = fanOut.subscribe(), second = fanOut.subscribe()
+        fanOut.publish(#"{"event":"ready"}"#, linkSaid: nil)
+        fanOut.publish(#"{"event":"state"}"#, linkSaid: nil)
+        let framed = "retry: 2000\n\ndata: {\"event\":\"ready\"}\n\ndata: {\"event\":\"state\"}\n\n"
+        #expect(drain(first, framed.utf8.count) == framed)
+        #expect(drain(second, framed.utf8.count, max: 4096) == framed)
+        let gone = #"{"event":"boothUnreachable","message":"no booth"}"#
+        fanOut.publish(gone, linkSaid: gone)
+        let late = fanOut.subscribe()
+        let lateText = "retry: 2000\n\ndata: \(gone)\n\n"
+        #expect(drain(late, lateText.utf8.count) == lateText)
+        #expect(fanOut.backlog() == [#"{"event":"ready"}"#, #"{"event":"state"}"#, gone])
+        // Back: a browser that comes now hears nothing of the booth's absence.
+        fanOut.publish(#"{"event":"boothReachable"}"#, linkSaid: #"{"event":"boothReachable"}"#)
+        let later = fanOut.subscribe()
+        fanOut.publish(#"{"event":"state"}"#, linkSaid: nil)
+        let laterText = "retry: 2000\n\ndata: {\"event\":\"state\"}\n\n"
+        #expect(drain(later, laterText.utf8.count) == laterText)
+    }
+
+    @Test("a browser whose queue overflows is dropped (its reader ends the stream), the others keep every line")
+    func overflow() {
+        let fanOut = EventFanOut()
+        let stalled = fanOut.subscribe(), reading = fanOut.subscribe()
+        let line = String(repeating: "x", count: 4095)
+        var kept = 0
+        for n in 0..<300 {
+            fanOut.publish(line, linkSaid: nil)
+            kept += reading.queue.withLock { $0.take() }.count
+            if n == 255 { #expect(!stalled.queue.withLock { $0.dropped }) }
+        }
+        #expect(kept == 300 && stalled.queue.withLock { $0.dropped })
+        var buffer = [CChar](repeating: 0, count: 64)
+        // The opening first, then the end: -2 (MHD_CONTENT_READER_END_WITH_ERROR).
+        _ = buffer.withUnsafeMutableBufferPointer { stalled.fill($0.baseAddress!, max: 64) }
+        #expect(buffer.withUnsafeMutableBufferPointer { stalled.fill($0.baseAddress!, max: 64) } == -2)
+        fanOut.unsubscribe(reading)
+        fanOut.publish("after", linkSaid: nil)
+        #expect(reading.queue.withLock { $0.lines.isEmpty })
     }
 }
