@@ -35,12 +35,12 @@ struct ConsoleLiveEndToEndTests {
     let password = "booth operator 1"
 
     /// The booth's config: its socket, its folder of takes, its question; the console reads the same file.
-    func config(_ folder: URL, question: String = "What made you laugh today?") throws -> (config: String, socket: String, takes: String) {
+    func config(_ folder: URL, question: String = "What made you laugh today?", extra: String = "") throws -> (config: String, socket: String, takes: String) {
         let socket = folder.appendingPathComponent("booth.sock").path, takes = folder.appendingPathComponent("takes").path
         let questions = folder.appendingPathComponent("questions.txt").path
         try (question + "\n").write(toFile: questions, atomically: true, encoding: .utf8)
         let config = folder.appendingPathComponent("kiosk.conf").path
-        try "control-socket = \(socket)\noutput-dir = \(takes)\nsession = loop\nquestions = \(questions)\n"
+        try "control-socket = \(socket)\noutput-dir = \(takes)\nsession = loop\nquestions = \(questions)\n\(extra)"
             .write(toFile: config, atomically: true, encoding: .utf8)
         return (config, socket, takes)
     }
@@ -167,6 +167,40 @@ struct ConsoleLiveEndToEndTests {
         #expect(audit.contains { $0.contains(#""action":"hideTake \#(firstName)""#) && $0.contains(#""result":"ok""#) }, "\(audit)")
         #expect(audit.contains { $0.contains(#""action":"deleteTake \#(secondName)""#) && $0.contains(#""result":"ok""#) })
         #expect(audit.contains { $0.contains(#""action":"hideTake \#(firstName)""#) && $0.contains(#""result":"refused 403""#) })
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    @Test("a boomerang and a photo listed as such, newest first; the photo is its own thumbnail and its file")
+    func kinds() throws {
+        let folder = try testFolder("console-kinds")
+        let (config, _, takes) = try config(folder, extra: "photo-button = yes\nboomerang-button = yes\n")
+        let r = try RecorderProcess(booth + ["--config", config])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let set = try setConsolePassword(password, file: folder.appendingPathComponent("console-password").path)
+        try #require(set.status == 0, "\(set.stderr)")
+        let console = try ConsoleUnderTest.start(folder, booth: ["--config", config])
+        defer { console.stop() }
+        let (cookie, _) = try console.signIn(password)
+        r.command("boomerang")
+        try #require(r.wait(for: "recordingFinished", timeout: 60) != nil, "\(r.rawLines) \(r.stderr)")
+        r.command("useVideo")
+        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil, "\(r.rawLines)")
+        #expect(r.waitForState { mode, _ in mode == "ready" })
+        r.command("photo")
+        try #require(r.wait(for: "photoTaken") != nil, "\(r.rawLines)")
+        let answer = try console.curl("GET", "/console/api/takes", headers: [cookie])
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(answer.body.utf8)) as? [[String: Any]])
+        #expect(list.compactMap { $0["kind"] as? String } == ["photo", "boomerang"], "\(answer.body)")
+        #expect(list.last?["duration"] as? Double ?? 0 >= 2.9, "\(answer.body)")
+        let photo = try #require(list.first?["name"] as? String)
+        #expect(list.first?["duration"] == nil && (photo.hasSuffix(".jpg")))
+        for file in ["thumbnail", "video"] {
+            let got = folder.appendingPathComponent("got-\(file)").path
+            let run = try runProgram(["curl", "-s", "-o", got, "-w", "%{http_code} %{content_type}"] + console.reach
+                                     + ["-H", cookie, console.base + "/console/api/takes/\(photo)/\(file)"])
+            #expect(run.stdout == "200 image/jpeg" && FileManager.default.contentsEqual(atPath: got, andPath: takes + "/" + photo), "\(file): \(run.stdout)")
+        }
         r.command("quit")
         #expect(r.exitStatus() == 0)
     }
