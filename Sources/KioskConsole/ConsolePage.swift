@@ -84,7 +84,7 @@ enum ConsolePage {
       const out = document.createElement("button");
       out.id = "sign-out";
       out.type = "button";
-      out.textContent = "Sign out";
+      out.textContent = typeof T === "object" ? T.signOut : "Sign out";
       out.addEventListener("click", async () => {
         await fetch("api/session", { method: "DELETE", credentials: "same-origin", headers: { "X-CSRF-Token": csrf } });
         location.reload();
