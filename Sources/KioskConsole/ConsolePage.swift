@@ -41,36 +41,63 @@ enum ConsolePage {
     #message { color: #f88; min-height: 1.4em; }
     code { background: #333; padding: .1rem .3rem; }
 
-    """
+    """ + ConsoleLivePage.style
 
-    static let script = """
+    /// console.js: the sign-in, then a tab for each view (ConsoleLivePage adds its own to `consoleViews`).
+    static let script = head + ConsoleLivePage.script + tail
+
+    static let head = """
     "use strict";
     let csrf = null;
     const $ = (id) => document.getElementById(id);
+    // The signed-in page's views: { id, title, build(section), enter() }, a tab each.
+    const consoleViews = [];
+    async function command(name) {
+      await fetch("api/command", { method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify({ command: name }) });
+    }
+
+    """
+
+    static let tail = """
     // The signed-in part is made here, after sign-in: the page itself holds only the form.
     function consoleSection() {
       if ($("console")) return;
       const section = document.createElement("section");
       section.id = "console";
       section.hidden = true;
-      const line = document.createElement("p");
-      const mode = document.createElement("strong");
-      mode.id = "mode";
-      const timer = document.createElement("span");
-      timer.id = "timer";
-      line.append("Mode: ", mode, " ", timer);
-      const buttons = document.createElement("div");
-      buttons.id = "buttons";
+      const nav = document.createElement("nav");
+      section.append(nav);
+      for (const view of consoleViews) {
+        const tab = document.createElement("button");
+        tab.type = "button";
+        tab.id = "tab-" + view.id;
+        tab.textContent = view.title;
+        tab.onclick = () => open(view);
+        nav.append(tab);
+        const part = document.createElement("div");
+        part.id = view.id;
+        part.hidden = true;
+        view.build(part);
+        section.append(part);
+      }
       const out = document.createElement("button");
       out.id = "sign-out";
       out.type = "button";
-      out.textContent = "Sign out";
+      out.textContent = typeof T === "object" ? T.signOut : "Sign out";
       out.addEventListener("click", async () => {
         await fetch("api/session", { method: "DELETE", credentials: "same-origin", headers: { "X-CSRF-Token": csrf } });
-        show();
+        location.reload();
       });
-      section.append(line, buttons, out);
+      section.append(out);
       document.querySelector("main").append(section);
+    }
+    function open(view) {
+      for (const other of consoleViews) {
+        $(other.id).hidden = other !== view;
+        $("tab-" + other.id).setAttribute("aria-selected", String(other === view));
+      }
+      view.enter();
     }
     async function signedIn() {
       const r = await fetch("api/session", { credentials: "same-origin" });
@@ -84,28 +111,7 @@ enum ConsolePage {
       $("sign-in").hidden = on;
       if (!$("console")) return;
       $("console").hidden = !on;
-      if (on) refresh();
-    }
-    async function refresh() {
-      const r = await fetch("api/state", { credentials: "same-origin" });
-      const state = await r.json();
-      if (r.status !== 200) { $("mode").textContent = state.message; return; }
-      $("mode").textContent = state.mode;
-      $("timer").textContent = state.timer || "";
-      const buttons = $("buttons");
-      buttons.replaceChildren();
-      for (const name of state.buttons || []) {
-        const b = document.createElement("button");
-        b.type = "button";
-        b.textContent = name;
-        b.onclick = () => command(name);
-        buttons.append(b);
-      }
-    }
-    async function command(name) {
-      await fetch("api/command", { method: "POST", credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify({ command: name }) });
-      refresh();
+      if (on && consoleViews.length) open(consoleViews[0]);
     }
     $("sign-in").addEventListener("submit", async (e) => {
       e.preventDefault();
@@ -115,7 +121,6 @@ enum ConsolePage {
       if (r.status === 204) { $("message").textContent = ""; show(); return; }
       $("message").textContent = (await r.json()).message;
     });
-    setInterval(() => { if ($("console") && !$("console").hidden) refresh(); }, 2000);
     show();
 
     """

@@ -173,6 +173,8 @@ public enum ConsoleDecision: Sendable, Equatable {
     case command(String, address: String)
     /// The audit log, as `ConsoleRules.auditAnswer` makes it.
     case audit
+    /// The event stream, the log, the takes: carried out by ConsoleLive.
+    case live(LiveRequest)
 }
 
 /// What the booth answered a question on its control socket.
@@ -300,6 +302,9 @@ public struct ConsoleRules: Sendable {
             return .command(String(decoding: request.body, as: UTF8.self), address: address)
         case ("/console/api/audit", "GET"):
             return csrf == nil ? .answer(Self.signInFirst, audit: nil) : .audit
+
+        case let (path, _) where Self.isLive(path):
+            return Self.decideLive(request, now: now, signedIn: csrf != nil, address: address, change: change)
 
         case ("/console/", _), ("/console/console.js", _), ("/console/console.css", _), ("/console/api/state", _), ("/console/api/audit", _):
             return .answer(Self.notAllowed(csrf == nil && request.path.hasPrefix("/console/api/")), audit: nil)
