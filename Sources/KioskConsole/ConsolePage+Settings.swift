@@ -95,7 +95,8 @@ extension ConsolePage {
       }
       function section() {
         const open = el("button", { type: "button", id: "settings-open", textContent: "Settings" });
-        const form = el("form", { id: "settings-form" });
+        // The booth's parser judges every value (its message shown), not the browser's checks.
+        const form = el("form", { id: "settings-form", noValidate: true });
         const saveButton = el("button", { type: "submit", id: "settings-save", textContent: "Save and reload" });
         const files = el("div", { id: "settings-files" });
         for (const [name, accept, title] of [["overlay", "image/png", "Overlay (PNG with alpha)"], ["questions", "text/plain,.txt", "Questions (one a line)"]]) {

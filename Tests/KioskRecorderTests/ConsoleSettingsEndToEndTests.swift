@@ -64,7 +64,7 @@ struct ConsoleSettingsEndToEndTests {
         }
     }
 
-    func start(_ name: String, size: String = "352x288") throws -> Setup {
+    func start(_ name: String, size: String = "352x288", tcp: Bool = false) throws -> Setup {
         let folder = try testFolder(name)
         let socket = folder.appendingPathComponent("booth.sock").path
         let config = folder.appendingPathComponent("kiosk.conf").path
@@ -81,12 +81,12 @@ struct ConsoleSettingsEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         let set = try setConsolePassword(password, file: folder.appendingPathComponent("console-password").path)
         try #require(set.status == 0, "\(set.stderr)")
-        let console = try ConsoleUnderTest.start(folder, booth: ["--config", config])
+        let console = try ConsoleUnderTest.start(folder, booth: ["--config", config], tcp: tcp)
         let (cookie, signedIn) = try console.signIn(password)
         try #require(signedIn.status == 204)
         let session = try console.curl("GET", "/console/api/session", headers: [cookie])
         let csrf = try #require(try JSONSerialization.jsonObject(with: Data(session.body.utf8)) as? [String: String])["csrf"] ?? ""
-        return Setup(r: r, console: console, change: [cookie, "X-CSRF-Token: \(csrf)", "Origin: http://10.42.0.1"], config: config,
+        return Setup(r: r, console: console, change: [cookie, "X-CSRF-Token: \(csrf)", "Origin: \(console.base)"], config: config,
                      consoleFile: consoleFile, folder: folder)
     }
 
@@ -207,5 +207,60 @@ struct ConsoleSettingsEndToEndTests {
         try #require(decoded.status == 0 && rgb.count == 12, "\(decoded.stderr)")
         #expect(rgb[0] > 230 && rgb[1] < 25 && rgb[2] < 25, "\(rgb)")
         #expect(s.bytes(s.config) == configBefore)
+    }
+
+    @Test("the Settings view in headless Chromium at 360 px: the form from api/settings, grouped, where countdown comes from; 99 shows the parser's message; 5 saves, the booth reloads, the form says it is set here; nothing wider than the phone")
+    func settingsView() throws {
+        let s = try start("console-settings-view", tcp: true)
+        defer { s.stop() }
+        let shot = s.folder.appendingPathComponent("console-settings.png").path
+        let run = try runProgram(["node", "--experimental-websocket", repositoryRoot.appendingPathComponent("Tests/ConsoleBrowser/settings-view.mjs").path,
+                                  s.console.base + "/console/", password, shot, s.folder.appendingPathComponent("chromium").path])
+        let line = try #require(run.stdout.split(separator: "\n").last.map(String.init), "\(run.stderr)")
+        let seen = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line) \(run.stderr)")
+        #expect(run.status == 0, "\(seen)")
+        #expect(seen["sourceBefore"] as? String == "kiosk.conf" && seen["valueBefore"] as? String == "3" && seen["type"] as? String == "number", "\(seen)")
+        let groups = seen["groups"] as? [String] ?? []
+        #expect(groups.first == "Camera and microphone" && groups.contains("The guest's countdown, words and sound"), "\(groups)")
+        #expect((seen["refusal"] as? String)?.contains("countdown: '99'") == true, "\(seen)")
+        #expect((seen["saved"] as? String)?.hasPrefix("Saved") == true && seen["sourceAfter"] as? String == "set here", "\(seen)")
+        #expect(seen["valueAfter"] as? String == "5" && (seen["scrollWidth"] as? Int ?? 999) <= 360, "\(seen)")
+        #expect(try String(contentsOfFile: s.consoleFile, encoding: .utf8).contains("countdown = 5"))
+        #expect(s.r.events.contains(.reloaded(changed: ["countdown"], kept: [])), "\(s.r.rawLines)")
+        // The screenshot: a PNG of the phone's width.
+        let picture = try Data(contentsOf: URL(fileURLWithPath: shot))
+        #expect(picture.count > 24 && picture.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47])
+                && picture[16..<20] == Data([0, 0, 0x01, 0x68]), "not a 360 px wide PNG")
+    }
+
+    @Test("the booth's --console-settings: a bad line in it exits 2 at launch naming the file and line; a reload that finds one is badConfig, the running settings kept; a missing file is none")
+    func boothReadsIt() throws {
+        let folder = try testFolder("console-settings-booth")
+        let config = folder.appendingPathComponent("kiosk.conf").path
+        let consoleFile = folder.appendingPathComponent("console.conf").path
+        try "countdown = 0\nconsole-settings = \(consoleFile)\noutput = \(folder.appendingPathComponent("take.mov").path)\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let arguments = ["--camera", "test", "--size", "352x288", "--microphone", "none", "--windowed", "800x480", "--config", config]
+        try "countdown = 99\n".write(toFile: consoleFile, atomically: true, encoding: .utf8)
+        let bad = try RecorderProcess(arguments)
+        #expect(bad.exitStatus() == 2 && bad.stderr.contains("console.conf:1: countdown: '99'"), "\(bad.stderr)")
+        // Missing: the booth runs on kiosk.conf alone.
+        try FileManager.default.removeItem(atPath: consoleFile)
+        let r = try RecorderProcess(arguments)
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        try "countdown = x\n".write(toFile: consoleFile, atomically: true, encoding: .utf8)
+        r.command("reload")
+        #expect(r.wait(for: "error") != nil)
+        let errors = r.events.compactMap { if case let .error(code, message) = $0 { (code, message) } else { nil } }
+        #expect(errors.first?.0 == .badConfig && errors.first?.1.contains("console.conf:1: countdown: 'x'") == true, "\(errors)")
+        try "countdown = 2\n".write(toFile: consoleFile, atomically: true, encoding: .utf8)
+        r.command("reload")
+        #expect(r.wait(for: "reloaded") != nil, "\(r.rawLines)")
+        #expect(r.events.contains(.reloaded(changed: ["countdown"], kept: [])))
+        r.command("start")
+        #expect(r.wait(for: "countdown") != nil)
+        #expect(r.events.contains(.countdown(remaining: 2)) && !r.events.contains(.countdown(remaining: 3)), "\(r.rawLines)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
     }
 }
