@@ -50,19 +50,20 @@ public struct ConsoleSettings: Sendable {
         if let consoleText {
             let path = try consoleFile()
             let read = parser.readFile, exists = parser.host.fileExists
-            var host = parser.host
-            host.fileExists = { $0 == path || exists($0) }
-            reading = OptionParser(readFile: { $0 == path ? consoleText : try read($0) }, host: host, warn: parser.warn)
+            reading = parser.with(fileExists: { $0 == path || exists($0) }, readFile: { $0 == path ? consoleText : try read($0) })
         }
-        guard case let .record(configuration) = try reading.parse(arguments, together: together) else {
-            throw UsageError("the booth's options start no booth")
-        }
-        return configuration
+        return try Self.record(reading.parse(arguments, together: together))
     }
 
-    /// The console's file (`--console-settings`), as the booth's options name it.
+    /// The console's file (`--console-settings`), as the booth's options name it: read without it
+    /// (it cannot name itself), so that a file with a bad line in it can still be put right.
     public func consoleFile() throws(UsageError) -> String {
-        try configuration(together: false).service.consoleSettings
+        try Self.record(parser.with(fileExists: { _ in false }, readFile: parser.readFile).parse(arguments, together: false)).service.consoleSettings
+    }
+
+    static func record(_ invocation: Invocation) throws(UsageError) -> Configuration {
+        guard case let .record(configuration) = invocation else { throw UsageError("the booth's options start no booth") }
+        return configuration
     }
 
     /// The settings a file's text sets, in its order (an old spelling under its name now); lines
@@ -188,5 +189,14 @@ public struct ConsoleSettings: Sendable {
         let text = ([Self.header] + lines.map { "\($0.key) = \(ExampleConfig.quoted($0.value))" }).joined(separator: "\n") + "\n"
         _ = try configuration(consoleText: text)
         return text
+    }
+}
+
+extension OptionParser {
+    /// This parser with another view of which files are there and how they read.
+    func with(fileExists: @escaping @Sendable (String) -> Bool, readFile: @escaping ReadFile) -> OptionParser {
+        var host = host
+        host.fileExists = fileExists
+        return OptionParser(readFile: readFile, host: host, warn: warn)
     }
 }

@@ -85,5 +85,11 @@ struct ConsoleSettingsTests {
         let removed = try s.changed([("countdown", nil)], current: Self.files["c.conf"])
         #expect(!removed.contains("countdown") && removed.contains("prompt = Hello"))
         #expect(try s.changed([("prompt", "a # not a comment")], current: nil).contains("prompt = \"a # not a comment\""))
+        // A console file with a line the parser refuses is still found, and a save mends it.
+        var broken = Self.files
+        broken["c.conf"] = "no equals sign\ncountdown = 5\n"
+        let mending = settings(broken)
+        #expect(try mending.consoleFile() == "c.conf")
+        #expect(try mending.changed([("countdown", "4")], current: broken["c.conf"]).hasSuffix("\ncountdown = 4\n"))
     }
 }
