@@ -214,7 +214,7 @@ struct ConsoleSettingsEndToEndTests {
         let s = try start("console-settings-view", tcp: true)
         defer { s.stop() }
         let shot = s.folder.appendingPathComponent("console-settings.png").path
-        let run = try runProgram(["node", "--experimental-websocket", repositoryRoot.appendingPathComponent("Tests/ConsoleBrowser/settings-view.mjs").path,
+        let run = try runProgram(["python3", repositoryRoot.appendingPathComponent("Tests/ConsoleBrowser/settings-view.py").path,
                                   s.console.base + "/console/", password, shot, s.folder.appendingPathComponent("chromium").path])
         let line = try #require(run.stdout.split(separator: "\n").last.map(String.init), "\(run.stderr)")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line) \(run.stderr)")
