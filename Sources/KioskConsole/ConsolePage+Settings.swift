@@ -63,7 +63,7 @@ extension ConsolePage {
             + (s.applies === "restart" ? " Applies after a restart." : " Applies in ready: the next take.") + (s.fixed ? " " + s.fixed : "") });
           const row = el("div", { className: "setting" }, label, " ", from, input(s), notes);
           if (s.source === "console") {
-            const back = el("button", { type: "button", className: "unset", textContent: "Back to " + (s.default && s.defaultIsValue ? "default" : "kiosk.conf / default") });
+            const back = el("button", { type: "button", className: "unset", textContent: "Back to kiosk.conf or the default" });
             back.onclick = () => save({ [s.name]: null });
             row.append(back);
           }

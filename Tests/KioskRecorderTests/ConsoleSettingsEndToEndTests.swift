@@ -231,6 +231,10 @@ struct ConsoleSettingsEndToEndTests {
         let picture = try Data(contentsOf: URL(fileURLWithPath: shot))
         #expect(picture.count > 24 && picture.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47])
                 && picture[16..<20] == Data([0, 0, 0x01, 0x68]), "not a 360 px wide PNG")
+        // docs/deploy.md shows it: KIOSK_REGENERATE=1 puts this run's picture there.
+        if ProcessInfo.processInfo.environment["KIOSK_REGENERATE"] == "1" {
+            try picture.write(to: repositoryRoot.appendingPathComponent("docs/console/settings-360.png"))
+        }
     }
 
     @Test("the booth's --console-settings: a bad line in it exits 2 at launch naming the file and line; a reload that finds one is badConfig, the running settings kept; a missing file is none")
