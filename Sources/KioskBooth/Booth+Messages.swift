@@ -53,6 +53,8 @@ extension Booth {
             trimPicturesDone(serial: serial, pictures)
         case let .listed(.library(entries, leftOut)):
             libraryListed(entries, leftOut: leftOut)
+        case .command(.reload):
+            readConfiguration()
         case let .command(command):
             feed(.command(command))
         case let .configurationRead(result):

@@ -69,7 +69,7 @@ public enum ControlSender {
         case .closed:
             // `quit` is answered so, and the end of a once session: the booth exits. Otherwise it
             // ended, or dropped us.
-            if request.answer != .stateReply { return 0 }
+            if request.answeredByClosing { return 0 }
             Log.write("kiosk-recorder: --send: the booth at \(socket) closed the connection before answering; the command may not have been carried out\n")
             return 1
         case .timedOut:

@@ -1,6 +1,6 @@
-// The console's two files: the operator's password as a yescrypt hash (libxcrypt), written whole
-// or not at all with mode 0600, and the audit log, appended to one line at a time, each synced
-// before the answer goes.
+// The console's own files: the operator's password as a yescrypt hash (libxcrypt), written whole
+// or not at all with mode 0600 (WholeFile, as the console's settings are), and the audit log,
+// appended to one line at a time, each synced before the answer goes.
 import CCrypt
 import FoundationEssentials
 import Glibc
@@ -51,15 +51,22 @@ public enum PasswordHash {
         return text.hasPrefix("*") ? nil : text
     }
 
-    /// Writes `hash` and a newline to `path` whole or not at all (a new file beside it, synced,
-    /// renamed over), mode 0600.
+    /// Writes `hash` and a newline to `path` whole or not at all, mode 0600 (`WholeFile.write`).
     public static func write(_ hash: String, to path: String) throws(ConsoleError) {
+        try WholeFile.write(Array((hash + "\n").utf8), to: path, mode: 0o600)
+    }
+}
+
+/// A file written whole or not at all: a new file beside it (its mode exact), synced, renamed over,
+/// and the folder synced.
+public enum WholeFile {
+    /// Writes `bytes` to `path` so; a reader sees the old file or the new one, never a part.
+    public static func write(_ bytes: [UInt8], to path: String, mode: Int) throws(ConsoleError) {
         let temporary = path + ".new-\(getpid())"
         unlink(temporary)
         do throws(ConsoleError) {
             let fd: FileDescriptor
-            do { fd = try NewFile.create(temporary, mode: 0o600) } catch { throw ConsoleError(error) }
-            let bytes = Array((hash + "\n").utf8)
+            do { fd = try NewFile.create(temporary, mode: mode) } catch { throw ConsoleError(error) }
             if let error = writeAll(bytes, to: fd.rawValue) { throw ConsoleError(call: "write(\(temporary))", errno: error) }
             guard fsync(fd.rawValue) == 0 else { throw ConsoleError(call: "fsync(\(temporary))", errno: errno) }
             do { try fd.close() } catch { throw ConsoleError(error) }

@@ -20,7 +20,7 @@ enum ConsolePage {
     static let signIn = """
     <!doctype html>
     <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-    <title>Booth console</title><link rel="stylesheet" href="console.css"><script src="console.js" defer></script></head>
+    <title>Booth console</title><link rel="stylesheet" href="console.css"><script src="console.js" defer></script><script src="settings.js" defer></script></head>
     <body><main><h1>Booth console</h1>
     <form id="sign-in" method="post" action="api/session">
     <label for="password">Operator password</label>

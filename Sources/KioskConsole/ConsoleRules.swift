@@ -59,13 +59,13 @@ public struct ConsoleResponse: Sendable, Equatable {
     }
 
     /// A JSON answer (`no-store`: nothing the console says is cached).
-    static func json(_ status: Int, _ text: String, headers: [String: String] = [:]) -> ConsoleResponse {
+    public static func json(_ status: Int, _ text: String, headers: [String: String] = [:]) -> ConsoleResponse {
         ConsoleResponse(status: status, headers: headers.merging(["Content-Type": "application/json", "Cache-Control": "no-store"]) { a, _ in a },
                         body: Array(text.utf8))
     }
 
     /// `{"error": code, "message": message}`.
-    static func error(_ status: Int, _ code: String, _ message: String) -> ConsoleResponse {
+    public static func error(_ status: Int, _ code: String, _ message: String) -> ConsoleResponse {
         json(status, "{\"error\":\(JSONText.string(code)),\"message\":\(JSONText.string(message))}")
     }
 }
@@ -175,6 +175,12 @@ public enum ConsoleDecision: Sendable, Equatable {
     case audit
     /// The event stream, the log, the takes: carried out by ConsoleLive.
     case live(LiveRequest)
+    /// The settings (`ConsoleSettingsStore.listing`).
+    case settings
+    /// The settings changed by this body (`ConsoleSettingsStore.save`), audited with its result.
+    case saveSettings([UInt8], address: String)
+    /// A file uploaded (`ConsoleSettingsStore.upload`), audited with its result.
+    case upload(ConsoleUpload, [UInt8], address: String)
 }
 
 /// What the booth answered a question on its control socket.
@@ -195,7 +201,7 @@ public struct ConsoleRules: Sendable {
     public static let cookieName = "kiosk_console"
     /// The largest body of a JSON request.
     public static let jsonLimit = 64 << 10
-    /// The largest upload (an overlay, a questions file) once the console takes uploads.
+    /// The largest upload (an overlay, a questions file: `api/files/…`).
     public static let uploadLimit = 16 << 20
     /// The headers every answer carries: nothing is framed, sniffed, cached or referred.
     static let safety = ["X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer",
@@ -208,7 +214,7 @@ public struct ConsoleRules: Sendable {
 
     /// The largest body `path` takes: checked against Content-Length before any of it is read, and
     /// again as it comes.
-    public static func bodyLimit(path: String) -> Int { jsonLimit }
+    public static func bodyLimit(path: String) -> Int { path.hasPrefix(filesPrefix) ? uploadLimit : jsonLimit }
 
     /// Whether `path` is a name the console could serve: under /console/, with no `..` (decoded or
     /// not), no backslash, no empty segment, no control character.
@@ -302,6 +308,8 @@ public struct ConsoleRules: Sendable {
             return .command(String(decoding: request.body, as: UTF8.self), address: address)
         case ("/console/api/audit", "GET"):
             return csrf == nil ? .answer(Self.signInFirst, audit: nil) : .audit
+        case (let path, _) where Self.isSettings(path):
+            return settingsDecision(request, signedIn: csrf != nil, refused: method == "GET" ? nil : change("settings"), now: now)
 
         case let (path, _) where Self.isLive(path):
             return Self.decideLive(request, now: now, signedIn: csrf != nil, address: address, change: change)

@@ -38,15 +38,17 @@ public final class ConsoleServer: Sendable {
     private let passwordFile: String
     private let audit: AuditLog
     private let booth: @Sendable (BoothQuestion) -> BoothReply
+    private let settings: any ConsoleSettingsStore
     private let overUnixSocket: Bool
     private let live: ConsoleLive
 
-    public init(passwordFile: String, auditLog: String, overUnixSocket: Bool, live: ConsoleLive,
+    public init(passwordFile: String, auditLog: String, overUnixSocket: Bool, live: ConsoleLive, settings: any ConsoleSettingsStore,
                 booth: @escaping @Sendable (BoothQuestion) -> BoothReply) {
         self.live = live
         self.passwordFile = passwordFile
         audit = AuditLog(path: auditLog)
         self.overUnixSocket = overUnixSocket
+        self.settings = settings
         self.booth = booth
     }
 
@@ -153,6 +155,16 @@ public final class ConsoleServer: Sendable {
             return response
         case .audit:
             return ConsoleRules.auditAnswer(audit.lines())
+        case .settings:
+            return settings.listing()
+        case let .saveSettings(body, address):
+            let (response, result) = settings.save(body)
+            audit.append(AuditEntry(time: Date().timeIntervalSince1970, address: address, action: "settings", result: result))
+            return response
+        case let .upload(file, body, address):
+            let (response, result) = settings.upload(file, body)
+            audit.append(AuditEntry(time: Date().timeIntervalSince1970, address: address, action: "upload " + file.rawValue, result: result))
+            return response
         }
     }
 

@@ -1,6 +1,6 @@
 // The lines that answer the operator's commands (docs/interface.md, "Closing the booth", "The
-// operator's takes"): the booth closed to guests and open again, a take hidden and shown again; and
-// the change to a take those commands ask for.
+// operator's takes", "Reload"): the booth closed to guests and open again, a take hidden and shown
+// again, the settings reloaded; and the change to a take those commands ask for.
 
 /// `hideTake`, `showTake`, `deleteTake`: a take of the output folder, by the path the booth gave it.
 public enum TakeChange: Equatable, Sendable {
@@ -47,5 +47,7 @@ extension KioskEvent {
              decode: { c in .takeHidden(path: try c.decode(String.self, forKey: .path)) }),
         Kind(name: "takeShown", fields: { if case let .takeShown(path) = $0 { [(.path, path)] } else { nil } },
              decode: { c in .takeShown(path: try c.decode(String.self, forKey: .path)) }),
+        Kind(name: "reloaded", fields: { if case let .reloaded(changed, kept) = $0 { [(.changed, changed), (.kept, kept)] } else { nil } },
+             decode: { c in .reloaded(changed: try c.decode([String].self, forKey: .changed), kept: try c.decode([String].self, forKey: .kept)) }),
     ]
 }

@@ -1,5 +1,6 @@
 // What a command line says before its fields are read (CommandParser, KioskCore): a number JSON
-// does not allow, and a key given twice. Pure scans of the line's text.
+// does not allow, and a key given twice. Pure scans of the line's text. And why a line is no
+// command (CommandError), said as an `error` event.
 import FoundationEssentials
 
 public enum CommandLineText {
@@ -54,4 +55,17 @@ public enum CommandLineText {
         }
         return nil
     }
+}
+
+/// Why a stdin line was not a command: becomes an `error` event, and nothing changes.
+public struct CommandError: Error, Equatable, Sendable {
+    public let code: ErrorCode
+    public let message: String
+
+    public init(code: ErrorCode, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var event: KioskEvent { .error(code: code, message: message) }
 }

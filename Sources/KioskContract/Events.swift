@@ -209,6 +209,9 @@ public enum KioskEvent: Equatable, Sendable {
     /// `hideTake`, `showTake`: the take is hidden from the slideshow, the film and its share page, or
     /// shown again (`deleteTake` says `takeDeleted` with its reason).
     case takeHidden(path: String), takeShown(path: String)
+    /// A reload (SIGHUP, the command `reload`) was read and accepted: the settings it changes (in
+    /// force now in ready, else when the booth is back in ready) and those kept until a restart.
+    case reloaded(changed: [String], kept: [String])
 }
 
 extension KioskEvent: Codable {
@@ -217,7 +220,7 @@ extension KioskEvent: Codable {
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
         case action, status, ok, items, remaining, microphoneLevel, encoder, microphone, url, token, folder, attempt, hooksPending
         case trim, trimmed, library, libraryLeftOut, question, loudness, done, total, takes, kind, review
-        case skippedFrames, frameRate, effortSteps
+        case skippedFrames, frameRate, effortSteps, changed, kept
     }
 
     /// The path a Use Video outcome delivered (trimmed or not); nil for other events.

@@ -97,7 +97,7 @@ extension BoothCore {
         case let .screenshot(path): return [.screen(.screenshot(path: path))]
         case let .take(change): return takeChanged(change)
         case .press, .start, .seek, .pause, .pick: _ = touched(at: now, swallow: false, screen: false)
-        case .rotate, .background, .foreground, .trim, .state, .quit, .closeBooth, .openBooth: break
+        case .rotate, .background, .foreground, .trim, .state, .quit, .closeBooth, .openBooth, .reload: break
         }
         guard let event = command.event else { return [] }
         return handle(event)

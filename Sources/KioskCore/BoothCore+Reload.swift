@@ -37,7 +37,8 @@ extension BoothCore {
                 effects.append(.log("reload: \(kept.joined(separator: ", ")) changed in \(file) but set up at launch: kept as running until a restart"))
             }
             let when = machine.mode == .ready ? "now" : "when the booth is back in ready"
-            effects.append(.log("reload: \(changed.isEmpty ? "no setting changed" : "changed " + changed.joined(separator: ", ")); applied \(when)"))
+            effects += [.log("reload: \(changed.isEmpty ? "no setting changed" : "changed " + changed.joined(separator: ", ")); applied \(when)"),
+                        .emit(.reloaded(changed: changed, kept: kept))]
             // The machine says when it is in force (`applyReload`); the booth holds the whole of it.
             return effects + handle(.reload(settings)) + [.service(.reloaded)]
         }

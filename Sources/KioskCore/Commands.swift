@@ -32,10 +32,12 @@ public enum Command: Equatable, Sendable {
     case closeBooth, openBooth
     /// The operator's: a take of the output folder hidden, shown again or deleted (BoothCore+Share).
     case take(TakeChange)
+    /// The operator's: the settings read again, as SIGHUP does (the booth's shell asks for the reload).
+    case reload
 
     /// Every command name the parser accepts, for messages and docs.
     public static let names: [String] =
-        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "trim", "state", "quit", "pick", "closeBooth", "openBooth", "hideTake", "showTake", "deleteTake"]
+        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "trim", "state", "quit", "pick", "closeBooth", "openBooth", "hideTake", "showTake", "deleteTake", "reload"]
 }
 
 extension Command {
@@ -55,22 +57,9 @@ extension Command {
         case let .pick(path): .pick(path: path)
         case .closeBooth: .closeBooth
         case .openBooth: .openBooth
-        case .tap, .focus, .screenshot, .take: nil
+        case .tap, .focus, .screenshot, .take, .reload: nil
         }
     }
-}
-
-/// Why a stdin line was not a command: becomes an `error` event, and nothing changes.
-public struct CommandError: Error, Equatable, Sendable {
-    public let code: ErrorCode
-    public let message: String
-
-    public init(code: ErrorCode, message: String) {
-        self.code = code
-        self.message = message
-    }
-
-    public var event: KioskEvent { .error(code: code, message: message) }
 }
 
 /// Parses stdin lines into commands.
@@ -145,8 +134,7 @@ public struct CommandParser: Sendable {
                 return .failure(bad("trim needs numbers \"start\" and \"end\": seconds from the take's start"))
             }
             return .success(.trim(TrimRange(start: start, end: end)))
-        case "state": return .success(.state)
-        case "quit": return .success(.quit)
+        case "state", "quit", "reload": return .success(name == "state" ? .state : name == "quit" ? .quit : .reload)
         case "closeBooth", "openBooth": return .success(name == "closeBooth" ? .closeBooth : .openBooth)
         case "hideTake", "showTake", "deleteTake":
             return TakeChange.read(name, path: raw.path, reason: raw.reason).map(Command.take).mapError { bad($0.message) }

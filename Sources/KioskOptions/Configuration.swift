@@ -229,6 +229,8 @@ public struct Configuration: Equatable, Sendable {
         public var onTake: String?
         /// `--hook-attempts`: tries of a take's hook before it is given up; nil: no limit.
         public var hookAttempts: Int?
+        /// `--console-settings`: the operator's console's file of settings, read after `--config`.
+        public var consoleSettings = "/var/lib/kiosk-recorder/console.conf"
 
         public init() {}
     }

@@ -6,16 +6,28 @@ import KioskCore
 import KioskContract
 import KioskScreenText
 
+/// What a value looks like to a form (the console's settings): yes or no, a whole number in a
+/// range, one of some words, or text the kind's parser reads.
+public enum ValueShape: Equatable, Sendable {
+    case flag
+    case integer(ClosedRange<Int>)
+    case choice([String])
+    case text
+}
+
 /// How an option reads its value.
 struct OptionKind<Value: Sendable>: Sendable {
     /// The value of the option given bare (`--windowed`, `--trim`, `trim = yes` in a file); nil: a
     /// value is required (the parser never gives such an option none).
     let bare: Value?
+    /// What the value looks like to a form.
+    let shape: ValueShape
     /// Reads a value given as text, or says what it expected.
     let read: @Sendable (String) throws(ValueError) -> Value
 
-    init(bare: Value? = nil, _ read: @escaping @Sendable (String) throws(ValueError) -> Value) {
+    init(bare: Value? = nil, shape: ValueShape = .text, _ read: @escaping @Sendable (String) throws(ValueError) -> Value) {
         self.bare = bare
+        self.shape = shape
         self.read = read
     }
 
@@ -32,18 +44,20 @@ struct OptionKind<Value: Sendable>: Sendable {
     /// The same kind for a field that is nil while the option is not given (`--max-takes`).
     var orNil: OptionKind<Value?> {
         let read = read
-        return OptionKind<Value?>(bare: bare.map { Optional.some($0) }) { v throws(ValueError) in try read(v) }
+        return OptionKind<Value?>(bare: bare.map { Optional.some($0) }, shape: shape) { v throws(ValueError) in try read(v) }
     }
 }
 
 extension OptionKind where Value == Bool {
     /// `yes` or `no` (and true/false, on/off); bare: yes.
-    static var flag: Self { Self(bare: true) { v throws(ValueError) in try Values.flag(v) } }
+    static var flag: Self { Self(bare: true, shape: .flag) { v throws(ValueError) in try Values.flag(v) } }
 }
 
 extension OptionKind where Value == Int {
     /// A whole number in `range`.
-    static func integer(in range: ClosedRange<Int>) -> Self { Self { v throws(ValueError) in try Values.integer(v, in: range) } }
+    static func integer(in range: ClosedRange<Int>) -> Self {
+        Self(shape: .integer(range)) { v throws(ValueError) in try Values.integer(v, in: range) }
+    }
     /// An octal mode for the takes' files (0600 to 0666).
     static var fileMode: Self { Self { v throws(ValueError) in try Values.fileMode(v) } }
     /// An octal mode for the share files (0644 or 0604).
@@ -115,7 +129,9 @@ extension OptionKind where Value == String? {
 
 extension OptionKind where Value: CaseIterable & RawRepresentable<String> {
     /// One of an enum's words, spelled as its raw value (`once` or `loop`).
-    static func choice(_: Value.Type) -> Self { Self { v throws(ValueError) in try Values.choice(v) } }
+    static func choice(_: Value.Type) -> Self {
+        Self(shape: .choice(Value.allCases.map(\.rawValue))) { v throws(ValueError) in try Values.choice(v) }
+    }
 }
 
 extension OptionKind where Value == [CameraChoice] {

@@ -127,6 +127,7 @@ public struct OptionParser: Sendable {
             configuration.configFile = setting.value!
         }
         try applyCameras(fileCameras, to: &configuration)
+        try applyConsoleSettings(settings, to: &configuration)
         for setting in settings where setting.spec.inConfigFile && setting.spec.name != "camera" {
             try apply(setting, to: &configuration)
         }
@@ -249,15 +250,32 @@ public struct OptionParser: Sendable {
     /// The longest question, in characters: the prompt's length.
     static let questionMaxLength = 200
 
-    /// Applies a config file: `key = value` lines, blank lines and `#` comments.
-    func applyFile(_ path: String, to configuration: inout Configuration, cameras: inout [Setting]) throws(UsageError) {
+    /// `--console-settings FILE`, the operator's console's own file: read after the `--config` files,
+    /// so that its lines win over theirs, and before the command line's flags, which win over both.
+    /// Read only with a `--config` file or the option given, and only when it is there
+    /// (`HostFacts.fileExists`): a booth whose console never saved has none.
+    func applyConsoleSettings(_ settings: [Setting], to configuration: inout Configuration) throws(UsageError) {
+        let given = settings.last { $0.spec.name == "console-settings" }
+        guard given != nil || settings.contains(where: { $0.spec.name == "config" }) else { return }
+        if let given { try apply(given, to: &configuration) }
+        let path = configuration.service.consoleSettings
+        guard host.fileExists(path) else { return }
+        var cameras: [Setting] = []
+        try applyFile(path, to: &configuration, cameras: &cameras, option: "--console-settings")
+        try applyCameras(cameras, to: &configuration)
+    }
+
+    /// Applies a config file (`--config`, or `--console-settings`'s, which may not name itself):
+    /// `key = value` lines, blank lines and `#` comments.
+    func applyFile(_ path: String, to configuration: inout Configuration, cameras: inout [Setting],
+                   option: String = "--config") throws(UsageError) {
         let text: String
         do {
             text = try readFile(path)
         } catch let error as ConfigFileError {
-            throw UsageError("--config: \(error)")
+            throw UsageError("\(option): \(error)")
         } catch {
-            throw UsageError("--config: cannot read '\(path)': \(error)")
+            throw UsageError("\(option): cannot read '\(path)': \(error)")
         }
         // Lines end in LF, CRLF (a file saved on Windows) or CR. "\r\n" is one Character in Swift,
         // so splitting on "\n" alone would read a CRLF file as a single line.
@@ -271,6 +289,9 @@ public struct OptionParser: Sendable {
             }
             guard spec.inConfigFile else {
                 throw UsageError("\(location): '\(key)' is a command-line option only, not a config key")
+            }
+            if option != "--config", spec.name == "console-settings" {
+                throw UsageError("\(location): '\(key)' belongs in the --config file, not in the file it names")
             }
             let fileValue: String?
             if case .optional = spec.argument, ["yes", "true", "on"].contains(value.lowercased()) {
@@ -298,9 +319,14 @@ public struct HostFacts: Sendable {
     /// The booth's own Wi-Fi is installed (`setup hotspot`): `--share-url` defaults to
     /// its address (`ShareAddress.hotspotTemplate`).
     public var hotspot: Bool
+    /// Whether something is at a path (`--console-settings`' file is read only then). The default:
+    /// nothing is, for tests of the syntax.
+    public var fileExists: @Sendable (String) -> Bool
 
     public init(isFolder: @escaping @Sendable (String) -> Bool = { _ in false }, videoEncoders: [VideoEncoderName]? = nil,
-                overlayProblem: @escaping @Sendable (String) -> String? = { _ in nil }, hotspot: Bool = false) {
+                overlayProblem: @escaping @Sendable (String) -> String? = { _ in nil }, hotspot: Bool = false,
+                fileExists: @escaping @Sendable (String) -> Bool = { _ in false }) {
+        self.fileExists = fileExists
         self.isFolder = isFolder
         self.videoEncoders = videoEncoders
         self.overlayProblem = overlayProblem

@@ -67,6 +67,9 @@ struct OptionSpec: Sendable {
     /// Whether `name = value` may appear in a config file: every setting may, no other option.
     var inConfigFile: Bool { setting != nil }
 
+    /// What a setting's value looks like to a form (its kind's).
+    var shape = ValueShape.text
+
     /// A setting: an option that sets `field`, on the command line or in a config file.
     /// `reloadName` names a family of options sharing one field (`camera.*`) for the reload.
     init<Value: Equatable & Sendable>(
@@ -92,7 +95,9 @@ struct OptionSpec: Sendable {
         // The field is named once, in `sets`: the value is read by its kind, then put there.
         apply = { c, v throws(ValueError) in c[keyPath: field] = try kind.value(v) }
         self.check = check
-        current = { show($0[keyPath: field]) }
+        self.shape = kind.shape
+        // A kind whose value is itself optional (`--prompt`, `--loudness`) is not set while nil.
+        current = { c in OptionText.isNil(c[keyPath: field]) ? nil : show(c[keyPath: field]) }
     }
 
     /// A setting whose field is nil while the option is not given (`--max-takes`, `--overlay`, a
@@ -220,7 +225,7 @@ extension OptionParser {
         OptionSpec("questions", .required("FILE"), default: .unset("none"),
                    help: "the guestbook: a UTF-8 file of questions, one a line (blank lines and # lines skipped), one asked of each guest; read again on reload",
                    sets: \.guest.questions, reload: .inReady, examples: ["/etc/kiosk-recorder/questions.txt"],
-                   kind: .questionFile),
+                   show: { $0?.path ?? "" }, kind: .questionFile),
         OptionSpec("question-order", .required("order|shuffle"), default: .configured,
                    help: "the questions in turn, starting again after the last, or shuffled (each once before any repeats)",
                    sets: \.guest.questionOrder, reload: .inReady, kind: .choice(QuestionOrder.self)),
@@ -315,6 +320,9 @@ extension OptionParser {
         OptionSpec("control-socket", .required("PATH"), default: .unset("none"),
                    help: "a Unix socket (mode 0660) taking stdin's commands and sending every event, for several clients",
                    sets: \.service.controlSocket, reload: .refused, examples: ["/run/kiosk-recorder/control"], kind: .socketPath),
+        OptionSpec("console-settings", .required("FILE"), default: .configured,
+                   help: "the settings the operator's console saves (same lines as this file), read after --config and overriding it, read again by each reload; a missing file is none; read only with --config or when given",
+                   sets: \.service.consoleSettings, reload: .refused, kind: .path),
         OptionSpec("metrics-file", .required("PATH"), default: .unset("none"),
                    help: "the booth's figures in Prometheus' text format (takes, dropped pictures, camera, microphone, disk, hooks), replaced whole at each change and at most once a second, for node_exporter's textfile collector; PATH ends in .prom",
                    sets: \.service.metricsFile, reload: .atRestart, examples: ["/var/lib/prometheus/node-exporter/kiosk.prom"], kind: .metricsFile),

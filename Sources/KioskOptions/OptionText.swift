@@ -17,6 +17,12 @@ enum OptionText {
         }
     }
 
+    /// Whether `value` is an optional holding nothing.
+    static func isNil<Value>(_ value: Value) -> Bool {
+        let mirror = Mirror(reflecting: value)
+        return mirror.displayStyle == .optional && mirror.children.isEmpty
+    }
+
     /// A byte count in the largest of G, M and K that divides it (160M), else in bytes.
     static func bytes(_ count: Int64) -> String {
         for (suffix, unit) in [("G", Int64(1) << 30), ("M", Int64(1) << 20), ("K", Int64(1) << 10)] where count != 0 && count % unit == 0 {

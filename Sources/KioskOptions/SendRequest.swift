@@ -54,12 +54,16 @@ public struct SendRequest: Equatable, Sendable {
         case stateReplyOrExit
         /// The booth closing the connection as it exits (`quit`).
         case connectionClosed
+        /// `reloaded` once the settings are read again and accepted, or the `badConfig` that refuses
+        /// them (`reload`: the `state` reply comes before the file is read).
+        case reloaded
     }
 
     /// The answer rule for `command`.
     public static func answer(to command: Command) -> Answer {
         switch command {
         case .quit: .connectionClosed
+        case .reload: .reloaded
         case .press(.cancel), .press(.useVideo), .press(.done): .stateReplyOrExit
         case .press, .start, .rotate, .background, .foreground, .tap, .focus, .screenshot, .seek, .pause, .trim, .state, .pick,
              .closeBooth, .openBooth, .take: .stateReply
@@ -109,6 +113,9 @@ public struct SendRequest: Equatable, Sendable {
     /// How the booth answers this request's command.
     public var answer: Answer { Self.answer(to: command) }
 
+    /// Whether the booth closing the connection answers the command (`quit`, the end of a once session).
+    public var answeredByClosing: Bool { answer == .connectionClosed || answer == .stateReplyOrExit }
+
     /// What `line` (an event line as the booth sent it) is to the wait. Only `event`, `code` and
     /// `message` are read, so events a newer booth adds are printed and passed over, never a failure.
     public func reply(to line: String) -> Reply {
@@ -118,9 +125,10 @@ public struct SendRequest: Equatable, Sendable {
             let message: String?
         }
         guard let head = try? JSONDecoder().decode(Head.self, from: Data(line.utf8)) else { return .passed }
-        if head.event == "error", let code = head.code, Self.answeringErrors.contains(code) {
+        if head.event == "error", let code = head.code, Self.answeringErrors.contains(code) || (answer == .reloaded && code == ErrorCode.badConfig.rawValue) {
             return .refused(code: code, message: head.message ?? "")
         }
+        if answer == .reloaded { return head.event == "reloaded" ? .answered : .passed }
         return head.event == "state" && answer != .connectionClosed ? .answered : .passed
     }
 }

@@ -6,7 +6,9 @@ import Glibc
 import KioskBooth
 import KioskConsole
 import KioskCore
+import KioskMedia
 import KioskOptions
+import KioskStorage
 import KioskSystem
 
 enum ConsoleCommand {
@@ -83,10 +85,9 @@ enum ConsoleCommand {
 
     /// Serves the console until it is ended (SIGTERM, SIGINT).
     static func serve(_ options: ConsoleOptions) -> Int32 {
-        // The booth's parser, for the booth's options: the same table, the same file.
-        let parser = OptionParser(readFile: { path in
-            do throws(ConfigFile.ReadError) { return try ConfigFile.read(path) } catch { throw ConfigFileError(error.description) }
-        }, warn: { Log.info($0) })
+        // The booth's parser, for the booth's options: the same table, the same files, the same checks.
+        let parser = BoothParser.make(environment: KioskEnvironment(ProcessInfo.processInfo.environment),
+                                      overlays: OverlayFiles(load: OverlayImage.loadKept))
         let socket: String
         let shelf: ConsoleTakes?
         do throws(UsageError) {
@@ -109,8 +110,10 @@ enum ConsoleCommand {
         case let .tcp(host, port): listener = .tcp(host: host, port: port)
         }
         let live = ConsoleLive(socket: socket, shelf: shelf)
+        let booth: @Sendable (BoothQuestion) -> BoothReply = { question in ask(question, socket: socket) }
+        let settings = ConsoleSettingsFiles(settings: ConsoleSettings(parser: parser, arguments: options.boothArguments), booth: booth)
         let server = ConsoleServer(passwordFile: options.passwordFile, auditLog: options.auditLog, overUnixSocket: overUnixSocket,
-                                   live: live, booth: { question in ask(question, socket: socket) })
+                                   live: live, settings: settings, booth: booth)
         do throws(ConsoleError) {
             try live.start()
             let listening = try ConsoleServer.listen(listener)
@@ -151,8 +154,8 @@ enum ConsoleCommand {
             return .unreachable("no booth answers at \(socket): \(error)\(String(ControlSender.hint(error.errno, socket).map { $0 == "\n" ? " " : $0 }))")
         case let .notTaken(error): return .noAnswer(lines: lines, why: "the booth closed the connection before taking the command: \(error)")
         case .closed:
-            return request.answer == .stateReply ? .noAnswer(lines: lines, why: "the booth closed the connection before answering")
-                : .answered(lines: lines)
+            return request.answeredByClosing ? .answered(lines: lines)
+                : .noAnswer(lines: lines, why: "the booth closed the connection before answering")
         case .timedOut: return .noAnswer(lines: lines, why: "no answer within \(Int(SendRequest.answerTimeout)) s")
         }
     }

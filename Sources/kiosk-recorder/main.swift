@@ -56,18 +56,10 @@ MediaLibraries.quietLogs()
 let environment = KioskEnvironment(ProcessInfo.processInfo.environment)
 // The watch that tells a stall of the whole process (SIGSTOP, a suspended VM) from a slow encoder.
 ProcessStalls.shared.start()
-// What values are checked against here: a folder named as --output, the encoders this FFmpeg has,
-// an overlay PNG (decoded once, here, and kept for the takes in `overlays`).
+// What values are checked against here (an overlay PNG decoded once, here, and kept for the takes
+// in `overlays`), and the file's reader: BoothParser.
 let overlays = OverlayFiles(load: OverlayImage.loadKept)
-let host = HostFacts(isFolder: { path in
-    var folder = false
-    return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder
-}, videoEncoders: EncoderChoice.offered(testEncoders: environment.testEncoders), overlayProblem: { overlays.problem($0) },
-   hotspot: FileManager.default.fileExists(atPath: environment.hotspotConnection))
-// The file's reader (KioskSystem's, whose error the parser says as a config file's).
-let parser = OptionParser(readFile: { path in
-    do throws(ConfigFile.ReadError) { return try ConfigFile.read(path) } catch { throw ConfigFileError(error.description) }
-}, host: host, warn: { Log.info($0) })
+let parser = BoothParser.make(environment: environment, overlays: overlays)
 // `config get KEY [options]`: one setting as this parser reads it (the scripts' one reader of kiosk.conf).
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "config" {
     do throws(UsageError) {

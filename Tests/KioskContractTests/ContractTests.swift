@@ -43,6 +43,7 @@ struct ContractTests {
             (.boothClosed, #"{"event":"boothClosed"}"#), (.boothOpened, #"{"event":"boothOpened"}"#),
             (.takeHidden(path: "/t.mov"), #"{"event":"takeHidden","path":"/t.mov"}"#),
             (.takeShown(path: "/t.mov"), #"{"event":"takeShown","path":"/t.mov"}"#),
+            (.reloaded(changed: ["countdown"], kept: []), #"{"event":"reloaded","changed":["countdown"],"kept":[]}"#),
             (.takeDeleted(path: "/t.mov", reason: .guest), #"{"event":"takeDeleted","path":"/t.mov","reason":"guest"}"#),
         ]
         for (event, line) in cases {
@@ -71,6 +72,7 @@ struct ContractTests {
         .reelProgress(done: 1, total: 3), .reelSkipped(path: "/srv/takes/b.mov", reason: "it cannot be opened"),
         .reelFinished(path: "reel.mp4", duration: 41.2, takes: 3), .boothClosed, .boothOpened,
         .takeHidden(path: "/t.mov"), .takeShown(path: "/t.mov"), .takeDeleted(path: "/t.mov", reason: .operator),
+        .reloaded(changed: ["countdown"], kept: ["fps"]),
     ]
 
     @Test("each event is declared once: every kind has a name of its own, every event belongs to exactly one kind and reads back as itself")

@@ -44,6 +44,8 @@ struct SendRequestTests {
         "cameraUnavailable": #"{"event":"error","code":"cameraUnavailable","message":"gone"}"#,
         "notAllowed": #"{"event":"error","code":"notAllowed","message":"no"}"#,
         "recordingFailed": #"{"event":"error","code":"recordingFailed","message":"no"}"#,
+        "reloaded": #"{"event":"reloaded","changed":["countdown"],"kept":[]}"#,
+        "badConfig": #"{"event":"error","code":"badConfig","message":"no"}"#,
         "future": #"{"event":"somethingNew","detail":1}"#,
         "garbage": "not json",
     ]
@@ -58,19 +60,21 @@ struct SendRequestTests {
         "deleteTake": #"{"command":"deleteTake","path":"/tmp/a.mov","reason":"operator"}"#,
     ]
 
-    @Test("every command the socket takes has an answer rule: the state reply to the query sent after it (quit, and the end of a once session: the connection's end); a refusal or failure ends the wait as not carried out")
+    @Test("every command the socket takes has an answer rule: the state reply to the query sent after it (quit, and the end of a once session: the connection's end; reload: reloaded); a refusal or failure ends the wait as not carried out (reload: badConfig too)")
     func answers() throws {
         #expect(Command.names.count == Set(Command.names).count)
         for name in Command.names {
             let request = try SendRequest(Self.everyCommand[name] ?? name)
-            let closing = name == "quit"
+            let closing = name == "quit", reload = name == "reload"
             let ending = ["cancel", "useVideo", "done"].contains(name)
-            #expect(request.answer == (closing ? .connectionClosed : ending ? .stateReplyOrExit : .stateReply), "\(name)")
+            #expect(request.answer == (closing ? .connectionClosed : ending ? .stateReplyOrExit : reload ? .reloaded : .stateReply), "\(name)")
             // The query after it, but for `state` (its own) and `quit` (nothing comes back).
             #expect(request.lines == (name == "state" || closing ? [request.lines[0]] : [request.lines[0], #"{"command":"state"}"#]), "\(name)")
             for (event, line) in Self.lines {
                 let expected: SendRequest.Reply = switch event {
-                case "state" where !closing: .answered
+                case "state" where !closing && !reload: .answered
+                case "reloaded" where reload: .answered
+                case "badConfig" where reload: .refused(code: event, message: "no")
                 case "notAllowed", "recordingFailed": .refused(code: event, message: "no")
                 default: .passed
                 }

@@ -280,16 +280,19 @@ struct ControlSocketEndToEndTests {
         return (result.stdout, mode)
     }
 
-    @Test("send: every command the socket takes, in a mode that takes it, exits 0 with its answer (the state reply) at once; a refused one exits 1 with the refusal; quit and a once session's cancel with the booth's end")
+    @Test("send: every command the socket takes, in a mode that takes it, exits 0 with its answer (the state reply; reload: reloaded) at once; a refused one exits 1 with the refusal (reload: badConfig); quit and a once session's cancel with the booth's end")
     func sendEveryCommand() throws {
         let folder = try testFolder("control-send")
         let socket = folder.appendingPathComponent("booth.sock").path
         let (left, right) = try CameraSwitchEndToEndTests.twoCameras(in: folder)
         let takes = folder.appendingPathComponent("takes").path
+        // A config file, for `reload`.
+        let boothConfig = folder.appendingPathComponent("booth.conf")
+        try "max-duration = 60\n".write(to: boothConfig, atomically: true, encoding: .utf8)
         let r = try RecorderProcess(["--camera", left, "--camera", right, "--microphone", "test", "--size", "352x288", "--windowed", "800x480",
                                      "--countdown", "0", "--session", "loop", "--output-dir", takes, "--library", "--trim", "--photo-button",
                                      "--boomerang-button", "--share-dir", folder.appendingPathComponent("share").path,
-                                     "--share-url", ShareEndToEndTests.template, "--control-socket", socket])
+                                     "--share-url", ShareEndToEndTests.template, "--control-socket", socket, "--config", boothConfig.path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         var sent: Set<String> = []
 
@@ -309,6 +312,16 @@ struct ControlSocketEndToEndTests {
         sent.insert("rotate")
         #expect(rotate.status == 0)
         #expect(rotate.stdout.split(separator: "\n").map { SocketClient.name(String($0)) } == ["orientationChanged", "state"], "\(rotate.stdout)")
+        // reload: answered by `reloaded` (the state reply sent after it is passed over, before or
+        // after); a file the parser refuses: `badConfig`, exit 1.
+        try "max-duration = 30\n".write(to: boothConfig, atomically: true, encoding: .utf8)
+        let reload = try run(["send", "reload", "--control-socket", socket])
+        sent.insert("reload")
+        #expect(reload.status == 0 && reload.stdout.split(separator: "\n").last.map { SocketClient.name(String($0)) } == "reloaded", "\(reload.stdout) \(reload.stderr)")
+        #expect(reload.stdout.contains(#"{"event":"reloaded","changed":["max-duration"],"kept":[]}"#), "\(reload.stdout)")
+        try "max-duration = x\n".write(to: boothConfig, atomically: true, encoding: .utf8)
+        let badReload = try run(["send", "reload", "--control-socket", socket])
+        #expect(badReload.status == 1 && badReload.stdout.contains(#""code":"badConfig""#), "\(badReload.stdout) \(badReload.stderr)")
         for command in ["background", "foreground", #"{"command":"tap","x":5,"y":5}"#, #"{"command":"focus","x":400,"y":240}"#,
                         #"{"command":"screenshot","path":"\#(folder.appendingPathComponent("shot.bmp").path)"}"#] {
             try carriedOut(command, socket, sent: &sent)
