@@ -54,7 +54,7 @@ extension Booth {
         case let .listed(.library(entries, leftOut)):
             libraryListed(entries, leftOut: leftOut)
         case .command(.reload):
-            readConfiguration()
+            readConfiguration(command: true)
         case let .command(command):
             feed(.command(command))
         case let .configurationRead(result):

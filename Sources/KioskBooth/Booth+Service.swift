@@ -21,7 +21,7 @@ extension Booth {
         case SIGUSR2, SIGCONT:
             tell(.foreground)
         case SIGHUP:
-            readConfiguration()
+            readConfiguration(command: false)
         default:
             tell(.terminate(signal: SignalWatcher.name(of: number)))
         }
@@ -37,8 +37,8 @@ extension Booth {
     // MARK: - Reload
 
     /// SIGHUP: the core says whether there is a reload to read (BoothCore+Reload).
-    func readConfiguration() {
-        feed(.reload(.asked(file: parts.configurationSource == nil ? nil : config.configFile)))
+    func readConfiguration(command: Bool) {
+        feed(.reload(.asked(file: parts.configurationSource == nil ? nil : config.configFile, command: command)))
     }
 
     /// The core's `.service(.readConfiguration)`: systemd hears RELOADING=1, and the reader reads the

@@ -9,8 +9,9 @@ import KioskContract
 extension BoothCore {
     /// A reload's steps, as the booth reports them.
     public enum ReloadStep: Sendable {
-        /// SIGHUP: `file` is the `--config` file to read again (nil: none to read).
-        case asked(file: String?)
+        /// SIGHUP, or the command `reload` (`command`, refused out loud where SIGHUP is only logged):
+        /// `file` is the `--config` file to read again (nil: none to read).
+        case asked(file: String?, command: Bool = false)
         /// The file (`file`: its name, or "the command line") was read again and refused: why.
         case refused(file: String, message: String)
         /// It was read and accepted: the machine's part of it, the settings it changed and those
@@ -20,10 +21,10 @@ extension BoothCore {
 
     mutating func reload(_ step: ReloadStep) -> [Effect] {
         switch step {
-        case let .asked(file):
-            guard let file else { return [.log("SIGHUP: no --config file to reload; ignored")] }
-            guard machine.playerFile == nil, !machine.exiting else {
-                return [.log("SIGHUP: \(machine.playerFile == nil ? "on the way out" : "the player alone"); nothing to reload")]
+        case let .asked(file, command):
+            let why = file == nil ? "no --config file to reload" : machine.playerFile != nil ? "the player alone; nothing to reload" : "on the way out; nothing to reload"
+            guard let file, machine.playerFile == nil, !machine.exiting else {
+                return command && !machine.exiting ? [.emit(.error(code: .notAllowed, message: "reload: \(why)"))] : [.log("SIGHUP: \(why)\(file == nil ? "; ignored" : "")")]
             }
             return [.log("SIGHUP: reading \(file) again"), .service(.readConfiguration)]
         case let .refused(file, message):

@@ -39,6 +39,19 @@ struct BoothCoreReloadTests {
         #expect(Self.said(core.handle(.reload(.asked(file: file)), at: 1)) == said)
     }
 
+    @Test("the command reload where SIGHUP is only logged: refused out loud (notAllowed, why), so its sender hears an answer; on the way out, only logged")
+    func command() {
+        var core = Self.core(.ready, leaving: false)
+        let refused = core.handle(.reload(.asked(file: nil, command: true)), at: 1)
+        #expect(Self.said(refused) == ["error notAllowed"])
+        #expect(refused.contains { if case let .emit(.error(_, message)) = $0 { message == "reload: no --config file to reload" } else { false } })
+        var player = BoothCore(machine: RecorderMachine(playing: "/tmp/a.mov", orientation: .landscapeRight), now: 0)
+        #expect(Self.said(player.handle(.reload(.asked(file: "/etc/kiosk.conf", command: true)), at: 1))
+            == ["error notAllowed"])
+        var leaving = Self.core(.ready, leaving: true)
+        #expect(Self.said(leaving.handle(.reload(.asked(file: "/etc/kiosk.conf", command: true)), at: 1)) == ["SIGHUP: on the way out; nothing to reload"])
+    }
+
     @Test("SIGHUP for the player alone: nothing to reload")
     func player() {
         var core = BoothCore(machine: RecorderMachine(playing: "/tmp/a.mov", orientation: .landscapeRight), now: 0)

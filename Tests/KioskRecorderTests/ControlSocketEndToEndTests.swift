@@ -397,6 +397,16 @@ struct ControlSocketEndToEndTests {
         #expect(once.exitStatus() == 0)
     }
 
+    @Test("send reload to a booth started without --config: refused (exit 1, notAllowed, why), never a wait for an answer that cannot come")
+    func reloadWithoutConfig() throws {
+        let (r, socket, _) = try socketBooth("control-reload-none")
+        let reload = try run(["send", "reload", "--control-socket", socket])
+        #expect(reload.status == 1 && reload.stdout.contains(#""code":"notAllowed""#), "\(reload.stdout) \(reload.stderr)")
+        #expect(reload.stderr.contains("reload: no --config file to reload"), "\(reload.stderr)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
     @Test("--send to a socket nobody made exits 1 saying so; a command it cannot send exits 2")
     func sendUnreachable() throws {
         let socket = try testFolder("control-missing").appendingPathComponent("booth.sock").path
