@@ -1,8 +1,14 @@
 // The console's page: plain HTML, CSS and JavaScript, no build step, nothing fetched from elsewhere.
 // Until a password is set it only says how to set one. The sign-in form is all it shows until the
-// operator signs in; what comes after asks the API, which answers nothing before (401).
+// operator signs in; what comes after asks the API, which answers nothing before (401). The same
+// texts are the files nginx serves (kiosk/console, installed in /usr/share/kiosk-recorder/console):
+// there the page learns from `GET api/session` that no password is set.
 
 enum ConsolePage {
+    /// The page's files as the package installs them, by name: what the console serves itself at
+    /// /console/, /console/console.css and /console/console.js (a test holds kiosk/console to them).
+    static let files: [(name: String, text: String)] = [("index.html", signIn), ("console.css", style), ("console.js", script)]
+
     /// How the operator sets the password (the page and the sign-in's 503 say it).
     static let setPasswordHint = "No console password is set. On the booth, run: sudo -u kiosk kiosk-recorder console password"
 
@@ -38,6 +44,7 @@ enum ConsolePage {
     input, button { font: inherit; width: 100%; min-height: 3rem; margin: .4rem 0; box-sizing: border-box; }
     button { background: #2a6; color: #fff; border: 0; border-radius: .4rem; }
     #sign-out { background: #555; }
+    #machine button { background: #844; }
     #message { color: #f88; min-height: 1.4em; }
     code { background: #333; padding: .1rem .3rem; }
 
@@ -69,14 +76,44 @@ enum ConsolePage {
         await fetch("api/session", { method: "DELETE", credentials: "same-origin", headers: { "X-CSRF-Token": csrf } });
         show();
       });
-      section.append(line, buttons, out);
+      section.append(line, buttons, machineButtons(), out);
       document.querySelector("main").append(section);
+    }
+    // The machine: the booth's service restarted, a reboot, a power off, each asked once more first.
+    function machineButtons() {
+      const box = document.createElement("div");
+      box.id = "machine";
+      const message = document.createElement("p");
+      message.id = "machine-message";
+      message.setAttribute("role", "status");
+      for (const [label, path, action, question] of [
+        ["Restart the booth", "api/service", "restart", "Restart the booth? A take in progress is finished first."],
+        ["Reboot", "api/power", "reboot", "Reboot the booth's computer?"],
+        ["Power off", "api/power", "poweroff", "Power the booth off? It stays off until someone switches it on."]]) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.id = action;
+        b.textContent = label;
+        b.addEventListener("click", async () => {
+          if (!confirm(question)) return;
+          const r = await fetch(path, { method: "POST", credentials: "same-origin",
+            headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify({ action }) });
+          const answer = await r.json().catch(() => ({}));
+          message.textContent = r.status === 202 ? label + ": done" : (answer.message || "HTTP " + r.status);
+        });
+        box.append(b);
+      }
+      box.append(message);
+      return box;
     }
     async function signedIn() {
       const r = await fetch("api/session", { credentials: "same-origin" });
-      if (r.status !== 200) return false;
-      csrf = (await r.json()).csrf;
-      return true;
+      const answer = await r.json().catch(() => null);
+      if (r.status === 200 && answer) { csrf = answer.csrf; return true; }
+      // No password set yet (the console says how to set one), or no console behind nginx.
+      $("message").textContent = !answer ? "The console does not answer (HTTP " + r.status + "): is kiosk-recorder-console running?"
+        : answer.error === "noPassword" ? answer.message : "";
+      return false;
     }
     async function show() {
       const on = await signedIn();

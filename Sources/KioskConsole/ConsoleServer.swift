@@ -38,13 +38,17 @@ public final class ConsoleServer: Sendable {
     private let passwordFile: String
     private let audit: AuditLog
     private let booth: @Sendable (BoothQuestion) -> BoothReply
+    /// Carries out a machine action: nil once it was taken, else why not.
+    private let machine: @Sendable (MachineAction) -> String?
     private let overUnixSocket: Bool
 
-    public init(passwordFile: String, auditLog: String, overUnixSocket: Bool, booth: @escaping @Sendable (BoothQuestion) -> BoothReply) {
+    public init(passwordFile: String, auditLog: String, overUnixSocket: Bool, booth: @escaping @Sendable (BoothQuestion) -> BoothReply,
+                machine: @escaping @Sendable (MachineAction) -> String? = { _ in "not available here" }) {
         self.passwordFile = passwordFile
         audit = AuditLog(path: auditLog)
         self.overUnixSocket = overUnixSocket
         self.booth = booth
+        self.machine = machine
     }
 
     /// Starts the daemon on `listening` (a listening socket, which the daemon then owns).
@@ -143,6 +147,12 @@ public final class ConsoleServer: Sendable {
             return response
         case .audit:
             return ConsoleRules.auditAnswer(audit.lines())
+        case let .machine(action, address):
+            // Logged before it is carried out: a power off may not leave time to log after.
+            audit.append(AuditEntry(time: Date().timeIntervalSince1970, address: address, action: action.auditName, result: "asked"))
+            let (response, result) = ConsoleRules.machineAnswer(action, failure: machine(action))
+            audit.append(AuditEntry(time: Date().timeIntervalSince1970, address: address, action: action.auditName, result: result))
+            return response
         }
     }
 

@@ -7,6 +7,7 @@ import KioskBooth
 import KioskConsole
 import KioskCore
 import KioskOptions
+import KioskSleep
 import KioskSystem
 
 enum ConsoleCommand {
@@ -107,7 +108,7 @@ enum ConsoleCommand {
         case let .tcp(host, port): listener = .tcp(host: host, port: port)
         }
         let server = ConsoleServer(passwordFile: options.passwordFile, auditLog: options.auditLog, overUnixSocket: overUnixSocket,
-                                   booth: { question in ask(question, socket: socket) })
+                                   booth: { question in ask(question, socket: socket) }, machine: carryOut)
         do throws(ConsoleError) {
             let listening = try ConsoleServer.listen(listener)
             let address = listening.address
@@ -122,6 +123,23 @@ enum ConsoleCommand {
         }
         // The daemon's threads serve; this one waits for the signal that ends the process.
         while true { pause() }
+    }
+
+    /// `action` asked of logind or systemd on the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the
+    /// machine's): nil once taken, else the bus's error.
+    static func carryOut(_ action: MachineAction) -> String? {
+        do throws(BusError) {
+            switch action {
+            case .poweroff: try SystemPower.powerOff()
+            case .reboot: try SystemPower.reboot()
+            case .restart: try SystemPower.restart()
+            }
+            Log.info("console: \(action.rawValue) asked of \(action == .restart ? "systemd (\(SystemPower.boothUnit))" : "logind")")
+            return nil
+        } catch {
+            Log.info("console: \(action.rawValue) refused: \(error)")
+            return error.description
+        }
     }
 
     /// `question` put to the booth at `socket`, a fresh connection each time: a booth that is not
