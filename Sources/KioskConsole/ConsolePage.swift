@@ -48,48 +48,86 @@ enum ConsolePage {
     #message { color: #f88; min-height: 1.4em; }
     code { background: #333; padding: .1rem .3rem; }
 
-    """
+    """ + ConsoleLivePage.style
 
-    static let script = """
+    /// console.js: the sign-in, then a tab for each view (ConsoleLivePage adds its own to `consoleViews`).
+    static let script = head + ConsoleLivePage.script + tail
+
+    static let head = """
     "use strict";
     let csrf = null;
     const $ = (id) => document.getElementById(id);
+    // The signed-in page's views: { id, title, build(section), enter() }, a tab each.
+    const consoleViews = [];
+    async function command(name) {
+      await fetch("api/command", { method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify({ command: name }) });
+    }
+
+    """
+
+    static let tail = """
     // The signed-in part is made here, after sign-in: the page itself holds only the form.
     function consoleSection() {
       if ($("console")) return;
       const section = document.createElement("section");
       section.id = "console";
       section.hidden = true;
-      const line = document.createElement("p");
-      const mode = document.createElement("strong");
-      mode.id = "mode";
-      const timer = document.createElement("span");
-      timer.id = "timer";
-      line.append("Mode: ", mode, " ", timer);
-      const buttons = document.createElement("div");
-      buttons.id = "buttons";
+      const nav = document.createElement("nav");
+      section.append(nav);
+      for (const view of consoleViews) {
+        const tab = document.createElement("button");
+        tab.type = "button";
+        tab.id = "tab-" + view.id;
+        tab.textContent = view.title;
+        tab.onclick = () => open(view);
+        nav.append(tab);
+        const part = document.createElement("div");
+        part.id = view.id;
+        part.hidden = true;
+        view.build(part);
+        section.append(part);
+      }
       const out = document.createElement("button");
       out.id = "sign-out";
       out.type = "button";
-      out.textContent = "Sign out";
+      out.textContent = typeof T === "object" ? T.signOut : "Sign out";
       out.addEventListener("click", async () => {
         await fetch("api/session", { method: "DELETE", credentials: "same-origin", headers: { "X-CSRF-Token": csrf } });
-        show();
+        location.reload();
       });
-      section.append(line, buttons, machineButtons(), out);
+      section.append(machineButtons(), out);
       document.querySelector("main").append(section);
     }
     // The machine: the booth's service restarted, a reboot, a power off, each asked once more first.
+    const MACHINE_WORDS = {
+      en: ["Restart the booth", "Restart the booth? A take in progress is finished first.", "Reboot", "Reboot the booth's computer?",
+        "Power off", "Power the booth off? It stays off until someone switches it on.", "done"],
+      de: ["Kabine neu starten", "Die Kabine neu starten? Eine laufende Aufnahme wird zuerst beendet.", "Neustart",
+        "Den Rechner der Kabine neu starten?", "Ausschalten", "Die Kabine ausschalten? Sie bleibt aus, bis jemand sie einschaltet.", "erledigt"],
+      fr: ["Redémarrer la cabine", "Redémarrer la cabine ? Une prise en cours est d'abord terminée.", "Redémarrer",
+        "Redémarrer l'ordinateur de la cabine ?", "Éteindre", "Éteindre la cabine ? Elle reste éteinte jusqu'à ce qu'on la rallume.", "fait"],
+      es: ["Reiniciar la cabina", "¿Reiniciar la cabina? Una toma en curso se termina primero.", "Reiniciar",
+        "¿Reiniciar el ordenador de la cabina?", "Apagar", "¿Apagar la cabina? Seguirá apagada hasta que alguien la encienda.", "hecho"],
+      ja: ["ブースを再起動", "ブースを再起動しますか？撮影中の録画は先に保存されます。", "再起動", "ブースのコンピューターを再起動しますか？",
+        "電源を切る", "ブースの電源を切りますか？誰かが電源を入れるまでオフのままです。", "完了"],
+      "zh-Hans": ["重启拍摄亭", "重启拍摄亭？正在进行的录像会先完成。", "重启", "重启拍摄亭的电脑？",
+        "关机", "关闭拍摄亭？在有人开机之前它会保持关闭。", "完成"],
+    };
     function machineButtons() {
+      let words = MACHINE_WORDS.en;
+      for (const tag of navigator.languages || [navigator.language || "en"]) {
+        const lower = tag.toLowerCase();
+        const found = lower.startsWith("zh") ? MACHINE_WORDS["zh-Hans"] : MACHINE_WORDS[lower.slice(0, 2)];
+        if (found) { words = found; break; }
+      }
       const box = document.createElement("div");
       box.id = "machine";
       const message = document.createElement("p");
       message.id = "machine-message";
       message.setAttribute("role", "status");
-      for (const [label, path, action, question] of [
-        ["Restart the booth", "api/service", "restart", "Restart the booth? A take in progress is finished first."],
-        ["Reboot", "api/power", "reboot", "Reboot the booth's computer?"],
-        ["Power off", "api/power", "poweroff", "Power the booth off? It stays off until someone switches it on."]]) {
+      for (const [label, question, path, action] of [[words[0], words[1], "api/service", "restart"],
+        [words[2], words[3], "api/power", "reboot"], [words[4], words[5], "api/power", "poweroff"]]) {
         const b = document.createElement("button");
         b.type = "button";
         b.id = action;
@@ -99,12 +137,19 @@ enum ConsolePage {
           const r = await fetch(path, { method: "POST", credentials: "same-origin",
             headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify({ action }) });
           const answer = await r.json().catch(() => ({}));
-          message.textContent = r.status === 202 ? label + ": done" : (answer.message || "HTTP " + r.status);
+          message.textContent = r.status === 202 ? label + ": " + words[6] : (answer.message || "HTTP " + r.status);
         });
         box.append(b);
       }
       box.append(message);
       return box;
+    }
+    function open(view) {
+      for (const other of consoleViews) {
+        $(other.id).hidden = other !== view;
+        $("tab-" + other.id).setAttribute("aria-selected", String(other === view));
+      }
+      view.enter();
     }
     async function signedIn() {
       const r = await fetch("api/session", { credentials: "same-origin" });
@@ -121,28 +166,7 @@ enum ConsolePage {
       $("sign-in").hidden = on;
       if (!$("console")) return;
       $("console").hidden = !on;
-      if (on) refresh();
-    }
-    async function refresh() {
-      const r = await fetch("api/state", { credentials: "same-origin" });
-      const state = await r.json();
-      if (r.status !== 200) { $("mode").textContent = state.message; return; }
-      $("mode").textContent = state.mode;
-      $("timer").textContent = state.timer || "";
-      const buttons = $("buttons");
-      buttons.replaceChildren();
-      for (const name of state.buttons || []) {
-        const b = document.createElement("button");
-        b.type = "button";
-        b.textContent = name;
-        b.onclick = () => command(name);
-        buttons.append(b);
-      }
-    }
-    async function command(name) {
-      await fetch("api/command", { method: "POST", credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify({ command: name }) });
-      refresh();
+      if (on && consoleViews.length) open(consoleViews[0]);
     }
     $("sign-in").addEventListener("submit", async (e) => {
       e.preventDefault();
@@ -152,7 +176,6 @@ enum ConsolePage {
       if (r.status === 204) { $("message").textContent = ""; show(); return; }
       $("message").textContent = (await r.json()).message;
     });
-    setInterval(() => { if ($("console") && !$("console").hidden) refresh(); }, 2000);
     show();
 
     """

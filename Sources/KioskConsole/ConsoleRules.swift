@@ -173,6 +173,8 @@ public enum ConsoleDecision: Sendable, Equatable {
     case command(String, address: String)
     /// The audit log, as `ConsoleRules.auditAnswer` makes it.
     case audit
+    /// The event stream, the log, the takes: carried out by ConsoleLive.
+    case live(LiveRequest)
     /// Power off, reboot or the booth's restart, answered by `ConsoleRules.machineAnswer` and audited.
     case machine(MachineAction, address: String)
 }
@@ -311,6 +313,9 @@ public struct ConsoleRules: Sendable {
                 return .answer(Self.badAction(request.path), audit: AuditEntry(time: now, address: address, action: name, result: "badAction"))
             }
             return .machine(action, address: address)
+
+        case let (path, _) where Self.isLive(path):
+            return Self.decideLive(request, now: now, signedIn: csrf != nil, address: address, change: change)
 
         case ("/console/", _), ("/console/console.js", _), ("/console/console.css", _), ("/console/api/state", _), ("/console/api/audit", _):
             return .answer(Self.notAllowed(csrf == nil && request.path.hasPrefix("/console/api/")), audit: nil)

@@ -41,9 +41,12 @@ public final class ConsoleServer: Sendable {
     /// Carries out a machine action: nil once it was taken, else why not.
     private let machine: @Sendable (MachineAction) -> String?
     private let overUnixSocket: Bool
+    private let live: ConsoleLive
 
-    public init(passwordFile: String, auditLog: String, overUnixSocket: Bool, booth: @escaping @Sendable (BoothQuestion) -> BoothReply,
+    public init(passwordFile: String, auditLog: String, overUnixSocket: Bool, live: ConsoleLive,
+                booth: @escaping @Sendable (BoothQuestion) -> BoothReply,
                 machine: @escaping @Sendable (MachineAction) -> String? = { _ in "not available here" }) {
+        self.live = live
         self.passwordFile = passwordFile
         audit = AuditLog(path: auditLog)
         self.overUnixSocket = overUnixSocket
@@ -101,7 +104,7 @@ public final class ConsoleServer: Sendable {
             return kiosk_mhd_yes
         }
         if pending.tooLarge { return queue(tooLarge(pending.limit), on: connection) }
-        return queue(server.answer(pending.request), on: connection)
+        return server.reply(pending.request, on: connection)
     }
 
     private static let completed: MHD_RequestCompletedCallback = { _, _, state, _ in
@@ -117,7 +120,7 @@ public final class ConsoleServer: Sendable {
     /// The request's headers the rules read, and its peer.
     private func headers(_ connection: OpaquePointer?, path: String, method: String) -> ConsoleRequest {
         var headers: [String: String] = [:]
-        for name in ["Host", "Origin", "Cookie", "X-CSRF-Token", "X-Real-IP", "Content-Type", "Content-Length"] {
+        for name in ["Host", "Origin", "Cookie", "X-CSRF-Token", "X-Real-IP", "Content-Type", "Content-Length", "Range"] {
             if let value = kiosk_mhd_header(connection, name) {
                 headers[name.lowercased()] = String(cString: value)
             }
@@ -128,14 +131,21 @@ public final class ConsoleServer: Sendable {
         return ConsoleRequest(method: method, path: path, headers: headers, peer: peer, overUnixSocket: overUnixSocket)
     }
 
-    /// The rules' answer to `request`, asking the booth or reading the log when they say so.
-    func answer(_ request: ConsoleRequest) -> ConsoleResponse {
+    /// The rules' answer to `request` queued on `connection`: the live part's (a stream, a file), or `answer`'s.
+    private func reply(_ request: ConsoleRequest, on connection: OpaquePointer?) -> MHD_Result {
         let password = StoredPassword(file: passwordFile)
         let now = Date().timeIntervalSince1970
         let decision = rules.withLock { rules in
             rules.decide(request, now: now, password: password, token: Self.newToken)
         }
+        if case let .live(asked) = decision { return live.reply(asked, request, on: connection, audit: audit) }
+        return Self.queue(answer(decision), on: connection)
+    }
+
+    /// The answer to `decision`, asking the booth or reading the log when it says so.
+    func answer(_ decision: ConsoleDecision) -> ConsoleResponse {
         switch decision {
+        case .live: return ConsoleRules.notFound
         case let .answer(response, entry):
             if let entry { audit.append(entry) }
             return response
@@ -174,14 +184,19 @@ public final class ConsoleServer: Sendable {
     }
 
     /// `response`, queued on `connection`.
-    private static func queue(_ response: ConsoleResponse, on connection: OpaquePointer?) -> MHD_Result {
+    static func queue(_ response: ConsoleResponse, on connection: OpaquePointer?) -> MHD_Result {
         let made = response.body.withUnsafeBytes { bytes in
             kiosk_mhd_response_copy(bytes.count, bytes.baseAddress)
         }
         guard let made else { return kiosk_mhd_no }
+        return queue(made, status: response.status, headers: response.headers, on: connection)
+    }
+
+    /// The response `made` with `headers`, queued on `connection` with `status` (and let go: MHD keeps it while it is sent).
+    static func queue(_ made: OpaquePointer, status: Int, headers: [String: String], on connection: OpaquePointer?) -> MHD_Result {
         defer { MHD_destroy_response(made) }
-        for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) { _ = MHD_add_response_header(made, name, value) }
-        return MHD_queue_response(connection, UInt32(response.status), made)
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { _ = MHD_add_response_header(made, name, value) }
+        return MHD_queue_response(connection, UInt32(status), made)
     }
 
     // MARK: - Listening

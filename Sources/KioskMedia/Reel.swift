@@ -197,12 +197,7 @@ public final class Reel {
     /// `comment` tag is `mark`).
     public static func tags(of path: String) -> (question: String?, isFilm: Bool) {
         guard let demuxer = try? Demuxer(path: path, interruption: Interruption(), timeout: MovieProbe.readTimeout) else { return (nil, false) }
-        func tag(_ key: String) -> String? {
-            guard let entry = av_dict_get(demuxer.format.pointee.metadata, key, nil, 0), let value = entry.pointee.value else { return nil }
-            let text = String(cString: value).trimmingWhitespace
-            return text.isEmpty ? nil : text
-        }
-        return (tag("title"), tag("comment") == mark)
+        return (demuxer.tag("title"), demuxer.tag("comment") == mark)
     }
 
     /// The take at `path`, checked (a picture of it decodes) and its sound measured, to be appended

@@ -89,12 +89,14 @@ enum ConsoleCommand {
             do throws(ConfigFile.ReadError) { return try ConfigFile.read(path) } catch { throw ConfigFileError(error.description) }
         }, warn: { Log.info($0) })
         let socket: String
+        let shelf: ConsoleTakes?
         do throws(UsageError) {
             guard case let .record(configuration) = try parser.parse(options.boothArguments, together: false),
                   let path = configuration.service.controlSocket else {
                 throw UsageError("console needs the booth's control socket: control-socket in its --config file, or --control-socket PATH")
             }
             socket = path
+            shelf = configuration.storage.outputDirectory.map { ConsoleTakes(folder: $0, template: configuration.storage.nameTemplate) }
         } catch {
             Log.write("kiosk-recorder: \(Log.escaped(error.message))\nTry 'kiosk-recorder help console'.\n")
             return 2
@@ -107,9 +109,11 @@ enum ConsoleCommand {
             overUnixSocket = true
         case let .tcp(host, port): listener = .tcp(host: host, port: port)
         }
+        let live = ConsoleLive(socket: socket, shelf: shelf)
         let server = ConsoleServer(passwordFile: options.passwordFile, auditLog: options.auditLog, overUnixSocket: overUnixSocket,
-                                   booth: { question in ask(question, socket: socket) }, machine: carryOut)
+                                   live: live, booth: { question in ask(question, socket: socket) }, machine: carryOut)
         do throws(ConsoleError) {
+            try live.start()
             let listening = try ConsoleServer.listen(listener)
             let address = listening.address
             try server.start(listening)

@@ -55,7 +55,9 @@ struct ConsoleRulesTests {
         ("GET", "/console/api/session", 401), ("GET", "/console/api/state", 401), ("GET", "/console/api/audit", 401),
         ("POST", "/console/api/command", 401), ("DELETE", "/console/api/session", 401), ("PUT", "/console/api/state", 401),
         ("GET", "/console/", 200), ("GET", "/console/console.js", 200), ("GET", "/console/console.css", 200),
-        ("GET", "/console/api/takes/x", 404), ("GET", "/console", 404), ("GET", "/", 404), ("GET", "/console/admin", 404),
+        ("GET", "/console/api/takes/x", 401), ("GET", "/console/api/events", 401), ("GET", "/console/api/log", 401),
+        ("GET", "/console/api/takes", 401), ("POST", "/console/api/takes/x/hide", 401), ("DELETE", "/console/api/takes/x", 401),
+        ("GET", "/console/api/takes/x/video", 401), ("GET", "/console", 404), ("GET", "/", 404), ("GET", "/console/admin", 404),
     ])
     func beforeSignIn(method: String, path: String, status: Int) {
         var console = Console()

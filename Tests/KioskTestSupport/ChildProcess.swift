@@ -6,6 +6,7 @@ import CLinux
 import Foundation
 import KioskCore
 import KioskSystem
+import Testing
 
 /// How the parent a child is started from left its signals.
 public enum ParentSignals: Sendable {
@@ -107,10 +108,24 @@ public final class ChildProcess: Sendable {
         guard result == 0 else { throw ChildStartFailure(program: arguments[0], errno: result) }
         processIdentifier = pid
         let (status, ended, child) = (waitStatus, ended, pid)
+        let cpuLine = ChildProcess.cpuLog.map { log in
+            (log, (Test.current.map { "\($0.id)" } ?? "-") + "\t" + arguments.prefix(6).joined(separator: " "))
+        }
         do {
             _ = try WorkerThread(name: "test-reaper") { _ in
                 var raw: Int32 = 0
-                while waitpid(child, &raw, 0) == -1 && errno == EINTR {}
+                var usage = rusage()
+                while wait4(child, &raw, 0, &usage) == -1 && errno == EINTR {}
+                if let (log, line) = cpuLine {
+                    let seconds = Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+                        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+                    let fd = Glibc.open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+                    if fd >= 0 {
+                        let text = String(format: "%.3f", seconds) + "\t" + line.replacingOccurrences(of: "\n", with: " ") + "\n"
+                        _ = text.withCString { Glibc.write(fd, $0, strlen($0)) }
+                        _ = FileDescriptor(owning: fd)
+                    }
+                }
                 status.withLock { $0 = raw }
                 ended.signal()
             }
@@ -129,6 +144,10 @@ public final class ChildProcess: Sendable {
     public static func environment(adding extra: [String: String]) -> [String: String] {
         ProcessInfo.processInfo.environment.merging(extra) { $1 }
     }
+
+    /// KIOSK_TEST_CPU_LOG: a file each child's CPU time is appended to when it is reaped (its test,
+    /// its first words), to find where a pass's CPU goes (kiosk/test-cpu).
+    private static let cpuLog = ProcessInfo.processInfo.environment["KIOSK_TEST_CPU_LOG"]
 
     public var isRunning: Bool { waitStatus.withLock { $0 == nil } }
 
