@@ -44,6 +44,7 @@ enum ConsolePage {
     input, button { font: inherit; width: 100%; min-height: 3rem; margin: .4rem 0; box-sizing: border-box; }
     button { background: #2a6; color: #fff; border: 0; border-radius: .4rem; }
     #sign-out { background: #555; }
+    #machine { margin-top: 1.5rem; padding-top: .6rem; border-top: 1px solid #444; }
     #machine button { background: #844; }
     #message { color: #f88; min-height: 1.4em; }
     code { background: #333; padding: .1rem .3rem; }
