@@ -17,31 +17,22 @@ public struct ConsoleTake: Sendable, Equatable, Encodable {
     /// `video`, `boomerang` or `photo`.
     public var kind: String
     /// The guestbook's question (the movie's `title` tag).
-    public var question: String?
+    public var question: String? = nil
     /// Seconds (a movie's).
-    public var duration: Double?
+    public var duration: Double? = nil
     /// A share folder was written for it.
-    public var shared: Bool
+    public var shared = false
     /// Hidden by the operator (`hideTake`).
-    public var hidden: Bool
+    public var hidden = false
     /// When it was accepted (Unix seconds), when the clock was synchronised then.
-    public var acceptedAt: Int64?
+    public var acceptedAt: Int64? = nil
     /// The file's last change (Unix seconds), by the clock as it was then.
-    public var modifiedAt: Int64
-    public var bytes: Int64
+    public var modifiedAt: Int64 = 0
+    public var bytes: Int64 = 0
 
-    public init(name: String, number: Int, kind: String, question: String?, duration: Double?, shared: Bool, hidden: Bool,
-                acceptedAt: Int64?, modifiedAt: Int64, bytes: Int64) {
-        self.name = name
-        self.number = number
-        self.kind = kind
-        self.question = question
-        self.duration = duration
-        self.shared = shared
-        self.hidden = hidden
-        self.acceptedAt = acceptedAt
-        self.modifiedAt = modifiedAt
-        self.bytes = bytes
+    /// A take by its name, number and kind; what else is known is set after.
+    public init(name: String, number: Int, kind: String) {
+        (self.name, self.number, self.kind) = (name, number, kind)
     }
 }
 

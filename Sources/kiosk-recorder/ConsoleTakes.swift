@@ -35,9 +35,11 @@ final class ConsoleTakes: TakeShelf {
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
             let kind = ConsoleTake.kind(of: entry.name, template: template)
             let facts = kind == "photo" ? nil : read(path, name: entry.name, stamp: [Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec)])
-            return ConsoleTake(name: entry.name, number: entry.number, kind: kind, question: facts?.question, duration: facts?.duration,
-                               shared: entry.share != nil, hidden: entry.hidden, acceptedAt: entry.acceptedAt,
-                               modifiedAt: Int64(info.st_mtim.tv_sec), bytes: Int64(info.st_size))
+            var take = ConsoleTake(name: entry.name, number: entry.number, kind: kind)
+            (take.question, take.duration) = (facts?.question, facts?.duration)
+            (take.shared, take.hidden, take.acceptedAt) = (entry.share != nil, entry.hidden, entry.acceptedAt)
+            (take.modifiedAt, take.bytes) = (Int64(info.st_mtim.tv_sec), Int64(info.st_size))
+            return take
         }
     }
 

@@ -45,14 +45,25 @@ struct ConsoleLiveEndToEndTests {
         return (config, socket, takes)
     }
 
+    /// The password set, a console started on the booth's config, and signed in: the console and its
+    /// session's cookie (a request without it is a stranger's).
+    func signedInConsole(_ folder: URL, config: String) throws -> (ConsoleUnderTest, cookie: String) {
+        let set = try setConsolePassword(password, file: folder.appendingPathComponent("console-password").path)
+        try #require(set.status == 0, "\(set.stderr)")
+        let console = try ConsoleUnderTest.start(folder, booth: ["--config", config])
+        do {
+            let (cookie, signedIn) = try console.signIn(password)
+            try #require(signedIn.status == 204, "\(signedIn.body)")
+            return (console, cookie)
+        } catch {
+            console.stop()
+            throw error
+        }
+    }
+
     /// A take made on the booth's stdin and used; its path.
     func take(_ r: RecorderProcess, count: Int) throws -> String {
-        r.command("start")
-        try #require(r.wait(for: "recordingStarted", count: count) != nil, "\(r.stderr)")
-        try #require(r.waitRecorded(1), "\(r.rawLines)")
-        r.command("stop")
-        try #require(r.wait(for: "recordingFinished", count: count) != nil)
-        r.command("useVideo")
+        try r.recordASecondAndUse(count: count)
         try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath", count: count) != nil)
         #expect(r.waitForState { mode, _ in mode == "ready" })
         let line = try #require(r.rawLines.filter { $0.hasPrefix(#"{"event":"videoRecorderDidFinishRecordingVideoWithOutputPath""#) }.last)
@@ -66,9 +77,7 @@ struct ConsoleLiveEndToEndTests {
         let (config, _, takes) = try config(folder)
         let r = try RecorderProcess(booth + ["--config", config])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        let set = try setConsolePassword(password, file: folder.appendingPathComponent("console-password").path)
-        try #require(set.status == 0, "\(set.stderr)")
-        let console = try ConsoleUnderTest.start(folder, booth: ["--config", config])
+        let (console, cookie) = try signedInConsole(folder, config: config)
         defer { console.stop() }
 
         // Before sign-in: 401 for every new route.
@@ -77,8 +86,6 @@ struct ConsoleLiveEndToEndTests {
                                ("POST", "/console/api/takes/x.mov/hide"), ("POST", "/console/api/takes/x.mov/show"), ("DELETE", "/console/api/takes/x.mov")] {
             #expect(try console.curl(method, path).status == 401, "\(method) \(path)")
         }
-        let (cookie, signedIn) = try console.signIn(password)
-        try #require(signedIn.status == 204)
         let session = try console.curl("GET", "/console/api/session", headers: [cookie])
         let csrf = try #require(try JSONSerialization.jsonObject(with: Data(session.body.utf8)) as? [String: String])["csrf"] ?? ""
 
@@ -177,11 +184,8 @@ struct ConsoleLiveEndToEndTests {
         let (config, _, takes) = try config(folder, extra: "photo-button = yes\nboomerang-button = yes\n")
         let r = try RecorderProcess(booth + ["--config", config])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        let set = try setConsolePassword(password, file: folder.appendingPathComponent("console-password").path)
-        try #require(set.status == 0, "\(set.stderr)")
-        let console = try ConsoleUnderTest.start(folder, booth: ["--config", config])
+        let (console, cookie) = try signedInConsole(folder, config: config)
         defer { console.stop() }
-        let (cookie, _) = try console.signIn(password)
         r.command("boomerang")
         try #require(r.wait(for: "recordingFinished", timeout: 60) != nil, "\(r.rawLines) \(r.stderr)")
         r.command("useVideo")
@@ -212,11 +216,8 @@ struct ConsoleLiveEndToEndTests {
         let (config, _, _) = try config(folder, question: String(repeating: "What made you laugh today? ", count: 7))
         let r = try RecorderProcess(booth + ["--config", config])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        let set = try setConsolePassword(password, file: folder.appendingPathComponent("console-password").path)
-        try #require(set.status == 0, "\(set.stderr)")
-        let console = try ConsoleUnderTest.start(folder, booth: ["--config", config])
+        let (console, cookie) = try signedInConsole(folder, config: config)
         defer { console.stop() }
-        let (cookie, _) = try console.signIn(password)
         let reading = try EventStreamReader(console, cookie: cookie, file: folder.appendingPathComponent("stream.txt").path)
         defer { reading.stop() }
         #expect(eventually(20) { reading.text.hasPrefix("retry: ") })
@@ -249,11 +250,8 @@ struct ConsoleLiveEndToEndTests {
     func reconnects() throws {
         let folder = try testFolder("console-reconnect")
         let (config, _, _) = try config(folder)
-        let set = try setConsolePassword(password, file: folder.appendingPathComponent("console-password").path)
-        try #require(set.status == 0, "\(set.stderr)")
-        let console = try ConsoleUnderTest.start(folder, booth: ["--config", config])
+        let (console, cookie) = try signedInConsole(folder, config: config)
         defer { console.stop() }
-        let (cookie, _) = try console.signIn(password)
         let stream = try EventStreamReader(console, cookie: cookie, file: folder.appendingPathComponent("stream.txt").path)
         defer { stream.stop() }
         func said(_ name: String) -> Int { stream.lines.filter { $0.hasPrefix(#"{"event":"\#(name)""#) }.count }

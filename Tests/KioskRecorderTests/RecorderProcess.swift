@@ -187,6 +187,17 @@ final class RecorderProcess: Sendable {
         return false
     }
 
+    /// Start, a second recorded (as the booth measures it), Stop, Use Video: the `count`-th take so
+    /// made, handed over (the test then waits for what the hand-over brings).
+    func recordASecondAndUse(count: Int = 1) throws {
+        command("start")
+        try #require(wait(for: "recordingStarted", count: count) != nil, "\(stderr)")
+        try #require(waitRecorded(1), "\(rawLines)")
+        command("stop")
+        try #require(wait(for: "recordingFinished", count: count) != nil)
+        command("useVideo")
+    }
+
     /// Asks `state` until a reply says the booth is recording and its timer shows at least `seconds`
     /// (rounded up to whole seconds): a take that long as the booth measures it, however slow the
     /// machine. Near a limit (`--warn-remaining`) the timer counts down what is left instead: then

@@ -39,12 +39,7 @@ struct ShareEndToEndTests {
 
     /// Start, 1.5 s, Stop, Use Video: the hand-over's path and the share event.
     static func takeAndUse(_ r: RecorderProcess, count: Int = 1) throws -> (take: String, url: String, token: String, folder: String) {
-        r.command("start")
-        try #require(r.wait(for: "recordingStarted", count: count) != nil, "\(r.stderr)")
-        try #require(r.waitRecorded(1), "\(r.rawLines)")
-        r.command("stop")
-        try #require(r.wait(for: "recordingFinished", count: count) != nil)
-        r.command("useVideo")
+        try r.recordASecondAndUse(count: count)
         try #require(r.wait(for: "takeShared", count: count) != nil, "\(r.names) \(r.stderr)")
         let handed = r.events.compactMap { e -> String? in
             if case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path) = e { path } else { nil }
