@@ -1,8 +1,16 @@
 // The console's page: plain HTML, CSS and JavaScript, no build step, nothing fetched from elsewhere.
 // Until a password is set it only says how to set one. The sign-in form is all it shows until the
-// operator signs in; what comes after asks the API, which answers nothing before (401).
+// operator signs in; what comes after asks the API, which answers nothing before (401). The same
+// texts are the files nginx serves (kiosk/console, installed in /usr/share/kiosk-recorder/console):
+// there the page learns from `GET api/session` that no password is set.
 
 enum ConsolePage {
+    /// The page's files as the package installs them, by name: what the console serves itself at
+    /// /console/, /console/console.css, /console/console.js and /console/settings.js (a test holds
+    /// kiosk/console to them).
+    static let files: [(name: String, text: String)] = [("index.html", signIn), ("console.css", style), ("console.js", script),
+                                                          ("settings.js", settingsScript)]
+
     /// How the operator sets the password (the page and the sign-in's 503 say it).
     static let setPasswordHint = "No console password is set. On the booth, run: sudo -u kiosk kiosk-recorder console password"
 
@@ -38,6 +46,8 @@ enum ConsolePage {
     input, button { font: inherit; width: 100%; min-height: 3rem; margin: .4rem 0; box-sizing: border-box; }
     button { background: #2a6; color: #fff; border: 0; border-radius: .4rem; }
     #sign-out { background: #555; }
+    #machine { margin-top: 1.5rem; padding-top: .6rem; border-top: 1px solid #444; }
+    #machine button { background: #844; }
     #message { color: #f88; min-height: 1.4em; }
     code { background: #333; padding: .1rem .3rem; }
 
@@ -89,8 +99,53 @@ enum ConsolePage {
         await fetch("api/session", { method: "DELETE", credentials: "same-origin", headers: { "X-CSRF-Token": csrf } });
         location.reload();
       });
-      section.append(out);
+      section.append(machineButtons(), out);
       document.querySelector("main").append(section);
+    }
+    // The machine: the booth's service restarted, a reboot, a power off, each asked once more first.
+    const MACHINE_WORDS = {
+      en: ["Restart the booth", "Restart the booth? A take in progress is finished first.", "Reboot", "Reboot the booth's computer?",
+        "Power off", "Power the booth off? It stays off until someone switches it on.", "done"],
+      de: ["Kabine neu starten", "Die Kabine neu starten? Eine laufende Aufnahme wird zuerst beendet.", "Neustart",
+        "Den Rechner der Kabine neu starten?", "Ausschalten", "Die Kabine ausschalten? Sie bleibt aus, bis jemand sie einschaltet.", "erledigt"],
+      fr: ["Redémarrer la cabine", "Redémarrer la cabine ? Une prise en cours est d'abord terminée.", "Redémarrer",
+        "Redémarrer l'ordinateur de la cabine ?", "Éteindre", "Éteindre la cabine ? Elle reste éteinte jusqu'à ce qu'on la rallume.", "fait"],
+      es: ["Reiniciar la cabina", "¿Reiniciar la cabina? Una toma en curso se termina primero.", "Reiniciar",
+        "¿Reiniciar el ordenador de la cabina?", "Apagar", "¿Apagar la cabina? Seguirá apagada hasta que alguien la encienda.", "hecho"],
+      ja: ["ブースを再起動", "ブースを再起動しますか？撮影中の録画は先に保存されます。", "再起動", "ブースのコンピューターを再起動しますか？",
+        "電源を切る", "ブースの電源を切りますか？誰かが電源を入れるまでオフのままです。", "完了"],
+      "zh-Hans": ["重启拍摄亭", "重启拍摄亭？正在进行的录像会先完成。", "重启", "重启拍摄亭的电脑？",
+        "关机", "关闭拍摄亭？在有人开机之前它会保持关闭。", "完成"],
+    };
+    function machineButtons() {
+      let words = MACHINE_WORDS.en;
+      for (const tag of navigator.languages || [navigator.language || "en"]) {
+        const lower = tag.toLowerCase();
+        const found = lower.startsWith("zh") ? MACHINE_WORDS["zh-Hans"] : MACHINE_WORDS[lower.slice(0, 2)];
+        if (found) { words = found; break; }
+      }
+      const box = document.createElement("div");
+      box.id = "machine";
+      const message = document.createElement("p");
+      message.id = "machine-message";
+      message.setAttribute("role", "status");
+      for (const [label, question, path, action] of [[words[0], words[1], "api/service", "restart"],
+        [words[2], words[3], "api/power", "reboot"], [words[4], words[5], "api/power", "poweroff"]]) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.id = action;
+        b.textContent = label;
+        b.addEventListener("click", async () => {
+          if (!confirm(question)) return;
+          const r = await fetch(path, { method: "POST", credentials: "same-origin",
+            headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify({ action }) });
+          const answer = await r.json().catch(() => ({}));
+          message.textContent = r.status === 202 ? label + ": " + words[6] : (answer.message || "HTTP " + r.status);
+        });
+        box.append(b);
+      }
+      box.append(message);
+      return box;
     }
     function open(view) {
       for (const other of consoleViews) {
@@ -101,9 +156,12 @@ enum ConsolePage {
     }
     async function signedIn() {
       const r = await fetch("api/session", { credentials: "same-origin" });
-      if (r.status !== 200) return false;
-      csrf = (await r.json()).csrf;
-      return true;
+      const answer = await r.json().catch(() => null);
+      if (r.status === 200 && answer) { csrf = answer.csrf; return true; }
+      // No password set yet (the console says how to set one), or no console behind nginx.
+      $("message").textContent = !answer ? "The console does not answer (HTTP " + r.status + "): is kiosk-recorder-console running?"
+        : answer.error === "noPassword" ? answer.message : "";
+      return false;
     }
     async function show() {
       const on = await signedIn();

@@ -181,6 +181,8 @@ public enum ConsoleDecision: Sendable, Equatable {
     case saveSettings([UInt8], address: String)
     /// A file uploaded (`ConsoleSettingsStore.upload`), audited with its result.
     case upload(ConsoleUpload, [UInt8], address: String)
+    /// Power off, reboot or the booth's restart, answered by `ConsoleRules.machineAnswer` and audited.
+    case machine(MachineAction, address: String)
 }
 
 /// What the booth answered a question on its control socket.
@@ -293,7 +295,9 @@ public struct ConsoleRules: Sendable {
             return .answer(ConsoleResponse(status: 204, headers: ["Set-Cookie": set, "Cache-Control": "no-store"]),
                            audit: AuditEntry(time: now, address: address, action: "signIn", result: "ok"))
         case ("/console/api/session", "GET"):
-            guard let csrf else { return .answer(Self.signInFirst, audit: nil) }
+            // Still 401 without a password, saying how to set one: the page nginx serves as a
+            // file learns it here.
+            guard let csrf else { return .answer(password.isSet ? Self.signInFirst : .error(401, "noPassword", ConsolePage.setPasswordHint), audit: nil) }
             return .answer(.json(200, "{\"csrf\":\(JSONText.string(csrf))}"), audit: nil)
         case ("/console/api/session", "DELETE"):
             if let refused = change("signOut") { return refusal("signOut", refused) }
@@ -310,13 +314,20 @@ public struct ConsoleRules: Sendable {
             return csrf == nil ? .answer(Self.signInFirst, audit: nil) : .audit
         case (let path, _) where Self.isSettings(path):
             return settingsDecision(request, signedIn: csrf != nil, refused: method == "GET" ? nil : change("settings"), now: now)
+        case ("/console/api/power", "POST"), ("/console/api/service", "POST"):
+            let name = request.path == "/console/api/power" ? "power" : "service"
+            if let refused = change(name) { return refusal(name, refused) }
+            guard let action = MachineAction.named(in: request.body, path: request.path) else {
+                return .answer(Self.badAction(request.path), audit: AuditEntry(time: now, address: address, action: name, result: "badAction"))
+            }
+            return .machine(action, address: address)
 
         case let (path, _) where Self.isLive(path):
             return Self.decideLive(request, now: now, signedIn: csrf != nil, address: address, change: change)
 
         case ("/console/", _), ("/console/console.js", _), ("/console/console.css", _), ("/console/api/state", _), ("/console/api/audit", _):
             return .answer(Self.notAllowed(csrf == nil && request.path.hasPrefix("/console/api/")), audit: nil)
-        case ("/console/api/session", _), ("/console/api/command", _):
+        case ("/console/api/session", _), ("/console/api/command", _), ("/console/api/power", _), ("/console/api/service", _):
             return .answer(Self.notAllowed(csrf == nil), audit: nil)
         default:
             return .answer(Self.notFound, audit: nil)

@@ -39,17 +39,21 @@ public final class ConsoleServer: Sendable {
     private let audit: AuditLog
     private let booth: @Sendable (BoothQuestion) -> BoothReply
     private let settings: any ConsoleSettingsStore
+    /// Carries out a machine action: nil once it was taken, else why not.
+    private let machine: @Sendable (MachineAction) -> String?
     private let overUnixSocket: Bool
     private let live: ConsoleLive
 
     public init(passwordFile: String, auditLog: String, overUnixSocket: Bool, live: ConsoleLive, settings: any ConsoleSettingsStore,
-                booth: @escaping @Sendable (BoothQuestion) -> BoothReply) {
+                booth: @escaping @Sendable (BoothQuestion) -> BoothReply,
+                machine: @escaping @Sendable (MachineAction) -> String? = { _ in "not available here" }) {
         self.live = live
         self.passwordFile = passwordFile
         audit = AuditLog(path: auditLog)
         self.overUnixSocket = overUnixSocket
         self.settings = settings
         self.booth = booth
+        self.machine = machine
     }
 
     /// Starts the daemon on `listening` (a listening socket, which the daemon then owns).
@@ -164,6 +168,12 @@ public final class ConsoleServer: Sendable {
         case let .upload(file, body, address):
             let (response, result) = settings.upload(file, body)
             audit.append(AuditEntry(time: Date().timeIntervalSince1970, address: address, action: "upload " + file.rawValue, result: result))
+            return response
+        case let .machine(action, address):
+            // Logged before it is carried out: a power off may not leave time to log after.
+            audit.append(AuditEntry(time: Date().timeIntervalSince1970, address: address, action: action.auditName, result: "asked"))
+            let (response, result) = ConsoleRules.machineAnswer(action, failure: machine(action))
+            audit.append(AuditEntry(time: Date().timeIntervalSince1970, address: address, action: action.auditName, result: result))
             return response
         }
     }

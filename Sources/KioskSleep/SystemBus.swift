@@ -1,6 +1,7 @@
-// The raw sd-bus calls of this module, together: the system bus as one owner, a signal match, a
-// method call that returns a file descriptor, the loop's processing and polling, and the one error
-// they give. sd-bus objects are not thread-safe: everything here runs on one thread (SystemSleep's).
+// The raw sd-bus calls of this module, together: the system bus as one owner, a signal match,
+// method calls (one returning a file descriptor, one whose answer is only that it was done), the
+// loop's processing and polling, and the one error they give. sd-bus objects are not thread-safe:
+// each connection is used on one thread (SystemSleep's; a SystemPower call's own).
 import CSystemd
 import Glibc
 import KioskSystem
@@ -59,18 +60,39 @@ final class SystemBus {
         handlers.append(box)
     }
 
-    /// Calls `interface.member(strings…)` on `destination` and waits up to `timeoutMicroseconds`
-    /// for the reply (`sd_bus_call`), whose one value is a file descriptor (`h`). Returns a copy of
-    /// it that the caller owns, close-on-exec (the reply's own goes with the reply).
-    func callReturningFD(destination: String, path: String, interface: String, member: String,
-                         strings: [String], timeoutMicroseconds: UInt64) throws(BusError) -> FileDescriptor {
+    /// One argument of a method call: a string (`s`) or a boolean (`b`).
+    enum Argument {
+        case string(String)
+        case boolean(Bool)
+    }
+
+    /// Calls `interface.member(arguments…)` on `destination` and waits up to `timeoutMicroseconds`
+    /// for the reply (`sd_bus_call`); a D-Bus error in the reply is thrown with its name and text.
+    /// The reply's values are left unread.
+    func call(destination: String, path: String, interface: String, member: String,
+              arguments: [Argument], timeoutMicroseconds: UInt64) throws(BusError) {
+        let reply = try callForReply(destination: destination, path: path, interface: interface, member: member,
+                                     arguments: arguments, timeoutMicroseconds: timeoutMicroseconds)
+        sd_bus_message_unref(reply)
+    }
+
+    /// The reply to `interface.member(arguments…)`, which the caller unrefs.
+    private func callForReply(destination: String, path: String, interface: String, member: String,
+                              arguments: [Argument], timeoutMicroseconds: UInt64) throws(BusError) -> OpaquePointer {
         let name = "\(interface).\(member)"
         var call: OpaquePointer?
         var result = sd_bus_message_new_method_call(bus, &call, destination, path, interface, member)
         guard result >= 0, let call else { throw BusError(code: result, call: "sd_bus_message_new_method_call(\(name))", remote: nil) }
         defer { sd_bus_message_unref(call) }
-        for string in strings {
-            result = sd_bus_message_append_basic(call, CChar(truncatingIfNeeded: UInt8(ascii: "s")), string)
+        for argument in arguments {
+            switch argument {
+            case let .string(string):
+                result = sd_bus_message_append_basic(call, CChar(truncatingIfNeeded: UInt8(ascii: "s")), string)
+            case let .boolean(value):
+                // D-Bus booleans are passed to sd-bus as an int.
+                var int: Int32 = value ? 1 : 0
+                result = sd_bus_message_append_basic(call, CChar(truncatingIfNeeded: UInt8(ascii: "b")), &int)
+            }
             guard result >= 0 else { throw BusError(code: result, call: "sd_bus_message_append_basic(\(name))", remote: nil) }
         }
         var error = kiosk_SD_BUS_ERROR_NULL()
@@ -81,9 +103,20 @@ final class SystemBus {
             let remote = error.name.map { String(cString: $0) + (error.message.map { ": " + String(cString: $0) } ?? "") }
             throw BusError(code: result, call: name, remote: remote)
         }
+        return reply
+    }
+
+    /// Calls `interface.member(strings…)` on `destination` and waits up to `timeoutMicroseconds`
+    /// for the reply (`sd_bus_call`), whose one value is a file descriptor (`h`). Returns a copy of
+    /// it that the caller owns, close-on-exec (the reply's own goes with the reply).
+    func callReturningFD(destination: String, path: String, interface: String, member: String,
+                         strings: [String], timeoutMicroseconds: UInt64) throws(BusError) -> FileDescriptor {
+        let name = "\(interface).\(member)"
+        let reply = try callForReply(destination: destination, path: path, interface: interface, member: member,
+                                     arguments: strings.map { .string($0) }, timeoutMicroseconds: timeoutMicroseconds)
         defer { sd_bus_message_unref(reply) }
         var fd: Int32 = -1
-        result = sd_bus_message_read_basic(reply, CChar(truncatingIfNeeded: UInt8(ascii: "h")), &fd)
+        let result = sd_bus_message_read_basic(reply, CChar(truncatingIfNeeded: UInt8(ascii: "h")), &fd)
         guard result >= 0 else { throw BusError(code: result, call: "sd_bus_message_read_basic(\(name) reply)", remote: nil) }
         do { return try FileDescriptor.duplicate(of: fd, minimum: 3) } catch {
             throw BusError(code: -error.errno, call: "fcntl(F_DUPFD_CLOEXEC) of the \(name) reply's fd", remote: nil)

@@ -9,6 +9,7 @@ import KioskCore
 import KioskMedia
 import KioskOptions
 import KioskStorage
+import KioskSleep
 import KioskSystem
 
 enum ConsoleCommand {
@@ -113,7 +114,7 @@ enum ConsoleCommand {
         let booth: @Sendable (BoothQuestion) -> BoothReply = { question in ask(question, socket: socket) }
         let settings = ConsoleSettingsFiles(settings: ConsoleSettings(parser: parser, arguments: options.boothArguments), booth: booth)
         let server = ConsoleServer(passwordFile: options.passwordFile, auditLog: options.auditLog, overUnixSocket: overUnixSocket,
-                                   live: live, settings: settings, booth: booth)
+                                   live: live, settings: settings, booth: booth, machine: carryOut)
         do throws(ConsoleError) {
             try live.start()
             let listening = try ConsoleServer.listen(listener)
@@ -129,6 +130,23 @@ enum ConsoleCommand {
         }
         // The daemon's threads serve; this one waits for the signal that ends the process.
         while true { pause() }
+    }
+
+    /// `action` asked of logind or systemd on the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the
+    /// machine's): nil once taken, else the bus's error.
+    static func carryOut(_ action: MachineAction) -> String? {
+        do throws(BusError) {
+            switch action {
+            case .poweroff: try SystemPower.powerOff()
+            case .reboot: try SystemPower.reboot()
+            case .restart: try SystemPower.restart()
+            }
+            Log.info("console: \(action.rawValue) asked of \(action == .restart ? "systemd (\(SystemPower.boothUnit))" : "logind")")
+            return nil
+        } catch {
+            Log.info("console: \(action.rawValue) refused: \(error)")
+            return error.description
+        }
     }
 
     /// `question` put to the booth at `socket`, a fresh connection each time: a booth that is not

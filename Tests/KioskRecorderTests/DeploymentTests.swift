@@ -236,12 +236,17 @@ struct DeploymentTests {
                      "usr/local/share/kiosk-recorder/assets/fonts/LICENSE-DejaVu.txt", "usr/local/share/kiosk-recorder/assets/sounds/begin.wav",
                      "usr/local/share/kiosk-recorder/assets/sounds/end.wav", "usr/local/share/kiosk-recorder/assets/sounds/tick.wav",
                      "etc/kiosk-recorder/kiosk.conf",
-                     "etc/systemd/system/kiosk-recorder.service", "usr/local/share/doc/kiosk-recorder/interface.md"] {
+                     "etc/systemd/system/kiosk-recorder.service", "usr/local/share/doc/kiosk-recorder/interface.md",
+                     "etc/systemd/system/kiosk-recorder-console.service", "etc/polkit-1/rules.d/kiosk-recorder.rules",
+                     "usr/local/share/kiosk-recorder/console/index.html", "usr/local/share/kiosk-recorder/console/console.js",
+                     "usr/local/share/kiosk-recorder/console/console.css"] {
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path), "\(path)")
         }
         // The service keeps its takes in its state directory: the installed config says so and parses.
         let conf = try String(contentsOf: root.appendingPathComponent("etc/kiosk-recorder/kiosk.conf"), encoding: .utf8)
         #expect(conf.contains("\noutput-dir = /var/lib/kiosk-recorder\n") && conf.contains("\nidle-timeout = 60\n"), "\(conf)")
+        // The console drives the booth through its control socket: the installed config sets it.
+        #expect(conf.contains("\ncontrol-socket = /run/kiosk-recorder/control\n"), "\(conf)")
         guard case let .record(config) = try OptionParser(readFile: { _ in conf }).parse(["--config", "kiosk.conf"]) else {
             Issue.record("the installed config is not a record invocation"); return
         }
@@ -264,6 +269,17 @@ struct DeploymentTests {
         try unit.write(to: check.appendingPathComponent("kiosk-recorder.service"), atomically: true, encoding: .utf8)
         let verify = try runTool(["systemd-analyze", "verify", check.appendingPathComponent("kiosk-recorder.service").path])
         #expect(verify.status == 0 && verify.stderr.isEmpty, "\(verify.stderr)")
+        // The console's unit beside it: systemd-analyze accepts it too, and both keep the runtime
+        // folder their sockets share when they stop.
+        let console = try String(contentsOf: root.appendingPathComponent("etc/systemd/system/kiosk-recorder-console.service"), encoding: .utf8)
+        #expect(console.contains("\nExecStart=/usr/local/bin/kiosk-recorder console --config /etc/kiosk-recorder/kiosk.conf\n"))
+        for text in [installedUnit, console] {
+            #expect(text.contains("\nRuntimeDirectory=kiosk-recorder\n") && text.contains("\nRuntimeDirectoryPreserve=yes\n"))
+        }
+        try console.replacingOccurrences(of: "/usr/local/bin/kiosk-recorder", with: binary)
+            .write(to: check.appendingPathComponent("kiosk-recorder-console.service"), atomically: true, encoding: .utf8)
+        let verifyConsole = try runTool(["systemd-analyze", "verify", check.appendingPathComponent("kiosk-recorder-console.service").path])
+        #expect(verifyConsole.status == 0 && verifyConsole.stderr.isEmpty, "\(verifyConsole.stderr)")
     }
 
     @Test("kiosk/install --share lays out nginx's share site (enabled, Debian's default site disabled, said) and the share folder; nginx -t accepts the site; a wrong option exits 2")

@@ -1,0 +1,308 @@
+"use strict";
+let csrf = null;
+const $ = (id) => document.getElementById(id);
+// The signed-in page's views: { id, title, build(section), enter() }, a tab each.
+const consoleViews = [];
+async function command(name) {
+  await fetch("api/command", { method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify({ command: name }) });
+}
+// The page's words, in the booth's six languages; English for any other.
+const WORDS = {
+  en: { signOut: "Sign out", status: "Status", takes: "Takes", log: "Log", mode: "Mode", question: "Question", takesToday: "Takes today",
+    lastTake: "Last take", camera: "Camera", warnings: "Warnings", unreachable: "The booth does not answer; trying again.",
+    none: "none", play: "Play", hide: "Hide", show: "Show", remove: "Delete", download: "Download",
+    confirmDelete: "Delete this take for good (its file, its share page, its thumbnail)?", hidden: "hidden", shared: "shared",
+    noTakes: "No takes yet.", events: "Last events", audit: "Audit log", video: "video", boomerang: "boomerang", photo: "photo" },
+  de: { signOut: "Abmelden", status: "Status", takes: "Aufnahmen", log: "Protokoll", mode: "Modus", question: "Frage", takesToday: "Aufnahmen heute",
+    lastTake: "Letzte Aufnahme", camera: "Kamera", warnings: "Warnungen", unreachable: "Die Kabine antwortet nicht; neuer Versuch läuft.",
+    none: "keine", play: "Abspielen", hide: "Ausblenden", show: "Einblenden", remove: "Löschen", download: "Herunterladen",
+    confirmDelete: "Diese Aufnahme endgültig löschen (Datei, Teilen-Seite, Vorschaubild)?", hidden: "ausgeblendet", shared: "geteilt",
+    noTakes: "Noch keine Aufnahmen.", events: "Letzte Ereignisse", audit: "Prüfprotokoll", video: "Video", boomerang: "Boomerang", photo: "Foto" },
+  fr: { signOut: "Se déconnecter", status: "État", takes: "Prises", log: "Journal", mode: "Mode", question: "Question", takesToday: "Prises du jour",
+    lastTake: "Dernière prise", camera: "Caméra", warnings: "Alertes", unreachable: "La cabine ne répond pas ; nouvel essai en cours.",
+    none: "aucune", play: "Lire", hide: "Masquer", show: "Afficher", remove: "Supprimer", download: "Télécharger",
+    confirmDelete: "Supprimer définitivement cette prise (fichier, page de partage, vignette) ?", hidden: "masquée", shared: "partagée",
+    noTakes: "Aucune prise pour l’instant.", events: "Derniers événements", audit: "Journal d’audit", video: "vidéo", boomerang: "boomerang", photo: "photo" },
+  es: { signOut: "Cerrar sesión", status: "Estado", takes: "Tomas", log: "Registro", mode: "Modo", question: "Pregunta", takesToday: "Tomas de hoy",
+    lastTake: "Última toma", camera: "Cámara", warnings: "Avisos", unreachable: "La cabina no responde; se vuelve a intentar.",
+    none: "ninguna", play: "Reproducir", hide: "Ocultar", show: "Mostrar", remove: "Borrar", download: "Descargar",
+    confirmDelete: "¿Borrar esta toma para siempre (archivo, página para compartir, miniatura)?", hidden: "oculta", shared: "compartida",
+    noTakes: "Aún no hay tomas.", events: "Últimos eventos", audit: "Registro de auditoría", video: "vídeo", boomerang: "bumerán", photo: "foto" },
+  ja: { signOut: "サインアウト", status: "状態", takes: "撮影", log: "記録", mode: "モード", question: "質問", takesToday: "今日の撮影",
+    lastTake: "最新の撮影", camera: "カメラ", warnings: "警告", unreachable: "ブースが応答しません。再試行中です。",
+    none: "なし", play: "再生", hide: "非表示", show: "表示", remove: "削除", download: "ダウンロード",
+    confirmDelete: "この撮影を完全に削除しますか（ファイル、共有ページ、サムネイル）？", hidden: "非表示", shared: "共有済み",
+    noTakes: "まだ撮影はありません。", events: "最近のイベント", audit: "監査記録", video: "動画", boomerang: "ブーメラン", photo: "写真" },
+  "zh-Hans": { signOut: "退出登录", status: "状态", takes: "录像", log: "日志", mode: "模式", question: "问题", takesToday: "今日录像",
+    lastTake: "最新录像", camera: "摄像头", warnings: "警告", unreachable: "录像亭没有响应，正在重试。",
+    none: "无", play: "播放", hide: "隐藏", show: "显示", remove: "删除", download: "下载",
+    confirmDelete: "永久删除这段录像（文件、分享页面、缩略图）？", hidden: "已隐藏", shared: "已分享",
+    noTakes: "还没有录像。", events: "最近事件", audit: "审计日志", video: "视频", boomerang: "回旋视频", photo: "照片" },
+};
+function pickWords() {
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const lower = tag.toLowerCase();
+    if (lower.startsWith("zh")) return WORDS["zh-Hans"];
+    if (WORDS[lower.slice(0, 2)]) return WORDS[lower.slice(0, 2)];
+  }
+  return WORDS.en;
+}
+const T = pickWords();
+const make = (tag, props, ...children) => {
+  const e = document.createElement(tag);
+  Object.assign(e, props || {});
+  e.append(...children);
+  return e;
+};
+const api = (path, options) => fetch(path, Object.assign({ credentials: "same-origin" }, options || {}));
+const change = (path, method) => api(path, { method, headers: { "X-CSRF-Token": csrf } });
+const takeURL = (name) => "api/takes/" + encodeURIComponent(name);
+const isToday = (seconds) => seconds && new Date(seconds * 1000).toDateString() === new Date().toDateString();
+const WARNINGS = new Set(["error", "microphoneSilent", "boothUnreachable", "terminated"]);
+
+// One stream for every view: each event line goes to every listener.
+const live = { listeners: [], source: null };
+function listen(fn) { live.listeners.push(fn); }
+function follow() {
+  if (live.source) return;
+  live.source = new EventSource("api/events");
+  live.source.onmessage = (m) => {
+    let event;
+    try { event = JSON.parse(m.data); } catch (e) { return; }
+    for (const fn of live.listeners) fn(event, m.data);
+  };
+}
+
+const statusView = {
+  id: "status", title: T.status,
+  build(section) {
+    const rows = [["mode", T.mode], ["question", T.question], ["takes-today", T.takesToday], ["camera", T.camera]];
+    section.append(make("p", { id: "link", hidden: true, textContent: T.unreachable }),
+      make("dl", {}, ...rows.flatMap(([id, label]) => [make("dt", { textContent: label }), make("dd", { id, textContent: "…" })])),
+      make("div", { id: "buttons" }),
+      make("h2", { textContent: T.lastTake }), make("div", { id: "last-take" }),
+      make("h2", { textContent: T.warnings }), make("ul", { id: "warnings" }));
+    listen((event, line) => {
+      if (event.event === "boothUnreachable") { this.gone(); this.note(event, line); return; }
+      $("link").hidden = true;
+      if (event.event === "boothReachable") { this.enter(); return; }
+      if (event.event === "state") { this.state(event); return; }
+      this.note(event, line);
+      if (/^(takeHidden|takeShown|takeDeleted|videoRecorderDid|recordingRecovered|photoTaken)/.test(event.event)) this.takes();
+      // The mode changes with the events: the booth's state asked again, once for a burst of them.
+      clearTimeout(this.asking);
+      this.asking = setTimeout(() => this.ask(), 300);
+    });
+  },
+  async ask() {
+    const r = await api("api/state");
+    const state = await r.json();
+    if (r.status === 200) { $("link").hidden = true; this.state(state); } else this.gone();
+  },
+  // No booth: the banner says so, and nothing is offered to press.
+  gone() {
+    $("link").hidden = false;
+    $("mode").textContent = "—";
+    $("buttons").replaceChildren();
+  },
+  // An event's mark on the view: the camera it names, or a warning.
+  note(event, line, when) {
+    if (event.event === "ready" || event.event === "cameraChanged") $("camera").textContent = event.camera + " " + event.width + "×" + event.height + " @ " + event.fps;
+    if (WARNINGS.has(event.event)) $("warnings").prepend(make("li", { textContent: (when || new Date().toLocaleTimeString()) + " " + line }));
+  },
+  state(state) {
+    $("mode").textContent = state.mode + " " + (state.timer || "");
+    $("question").textContent = state.question || T.none;
+    const buttons = $("buttons");
+    buttons.replaceChildren(...(state.buttons || []).map((name) => {
+      const b = make("button", { type: "button", textContent: name });
+      b.onclick = () => command(name);
+      return b;
+    }));
+  },
+  async enter() {
+    // What came before the page: the camera and the warnings among the console's last events.
+    if (!live.source) {
+      const r = await api("api/log");
+      if (r.status === 200) for (const event of await r.json()) this.note(event, JSON.stringify(event), "…");
+    }
+    follow();
+    this.ask();
+    this.takes();
+  },
+  async takes() {
+    const r = await api("api/takes");
+    const list = r.status === 200 ? await r.json() : [];
+    $("takes-today").textContent = String(list.filter((t) => isToday(t.acceptedAt || t.modifiedAt)).length);
+    const last = list[0];
+    $("last-take").replaceChildren(...(last ? [make("img", { src: takeURL(last.name) + "/thumbnail", alt: last.name }),
+      make("p", { textContent: last.name + (last.duration ? " · " + last.duration.toFixed(1) + " s" : "") })] : [T.none]));
+  },
+};
+
+const takesView = {
+  id: "takes", title: T.takes,
+  build(section) {
+    section.append(make("div", { id: "take-list" }));
+    listen((event) => { if (/^take(Hidden|Shown|Deleted)$/.test(event.event) && !$("takes").hidden) this.enter(); });
+  },
+  async enter() {
+    const r = await api("api/takes");
+    const list = r.status === 200 ? await r.json() : [];
+    $("take-list").replaceChildren(...(list.length ? list.map((t) => this.take(t)) : [make("p", { textContent: T.noTakes })]));
+  },
+  take(t) {
+    const url = takeURL(t.name);
+    const facts = [T[t.kind] || t.kind, t.duration ? t.duration.toFixed(1) + " s" : "", t.shared ? T.shared : "", t.hidden ? T.hidden : ""];
+    const box = make("div", { className: "take" + (t.hidden ? " hidden-take" : "") },
+      make("img", { src: url + "/thumbnail", alt: t.name, loading: "lazy" }),
+      make("p", {}, make("strong", { textContent: t.name }), make("br"), facts.filter((f) => f).join(" · ")),
+      ...(t.question ? [make("p", { textContent: t.question })] : []));
+    const play = make("button", { type: "button", textContent: T.play });
+    play.onclick = () => {
+      const player = t.kind === "photo" ? make("img", { src: url + "/video", alt: t.name })
+        : make("video", { src: url + "/video", controls: true, autoplay: true, playsInline: true });
+      box.querySelector("img").replaceWith(player);
+      play.disabled = true;
+    };
+    const toggle = make("button", { type: "button", textContent: t.hidden ? T.show : T.hide });
+    toggle.onclick = async () => { await change(url + (t.hidden ? "/show" : "/hide"), "POST"); this.enter(); };
+    const remove = make("button", { type: "button", className: "danger", textContent: T.remove });
+    remove.onclick = async () => { if (confirm(T.confirmDelete)) { await change(url, "DELETE"); this.enter(); } };
+    const download = make("a", { className: "button", href: url + "/video", download: t.name, textContent: T.download });
+    box.append(make("div", { className: "actions" }, play, toggle, download, remove));
+    return box;
+  },
+};
+
+const logView = {
+  id: "log", title: T.log,
+  build(section) {
+    section.append(make("h2", { textContent: T.events }), make("ul", { id: "events" }),
+      make("h2", { textContent: T.audit }), make("ul", { id: "audit" }));
+    listen((event, line) => {
+      const list = $("events");
+      list.prepend(make("li", { textContent: line }));
+      while (list.children.length > 200) list.lastChild.remove();
+    });
+  },
+  async enter() {
+    const [events, audit] = await Promise.all([api("api/log"), api("api/audit")]);
+    if (events.status === 200) $("events").replaceChildren(...(await events.json()).reverse().map((e) => make("li", { textContent: JSON.stringify(e) })));
+    if (audit.status === 200) $("audit").replaceChildren(...(await audit.json()).reverse().map((e) =>
+      make("li", { textContent: new Date(e.time * 1000).toLocaleString() + " " + e.address + " " + e.action + ": " + e.result })));
+  },
+};
+
+consoleViews.push(statusView, takesView, logView);
+// The signed-in part is made here, after sign-in: the page itself holds only the form.
+function consoleSection() {
+  if ($("console")) return;
+  const section = document.createElement("section");
+  section.id = "console";
+  section.hidden = true;
+  const nav = document.createElement("nav");
+  section.append(nav);
+  for (const view of consoleViews) {
+    const tab = document.createElement("button");
+    tab.type = "button";
+    tab.id = "tab-" + view.id;
+    tab.textContent = view.title;
+    tab.onclick = () => open(view);
+    nav.append(tab);
+    const part = document.createElement("div");
+    part.id = view.id;
+    part.hidden = true;
+    view.build(part);
+    section.append(part);
+  }
+  const out = document.createElement("button");
+  out.id = "sign-out";
+  out.type = "button";
+  out.textContent = typeof T === "object" ? T.signOut : "Sign out";
+  out.addEventListener("click", async () => {
+    await fetch("api/session", { method: "DELETE", credentials: "same-origin", headers: { "X-CSRF-Token": csrf } });
+    location.reload();
+  });
+  section.append(machineButtons(), out);
+  document.querySelector("main").append(section);
+}
+// The machine: the booth's service restarted, a reboot, a power off, each asked once more first.
+const MACHINE_WORDS = {
+  en: ["Restart the booth", "Restart the booth? A take in progress is finished first.", "Reboot", "Reboot the booth's computer?",
+    "Power off", "Power the booth off? It stays off until someone switches it on.", "done"],
+  de: ["Kabine neu starten", "Die Kabine neu starten? Eine laufende Aufnahme wird zuerst beendet.", "Neustart",
+    "Den Rechner der Kabine neu starten?", "Ausschalten", "Die Kabine ausschalten? Sie bleibt aus, bis jemand sie einschaltet.", "erledigt"],
+  fr: ["Redémarrer la cabine", "Redémarrer la cabine ? Une prise en cours est d'abord terminée.", "Redémarrer",
+    "Redémarrer l'ordinateur de la cabine ?", "Éteindre", "Éteindre la cabine ? Elle reste éteinte jusqu'à ce qu'on la rallume.", "fait"],
+  es: ["Reiniciar la cabina", "¿Reiniciar la cabina? Una toma en curso se termina primero.", "Reiniciar",
+    "¿Reiniciar el ordenador de la cabina?", "Apagar", "¿Apagar la cabina? Seguirá apagada hasta que alguien la encienda.", "hecho"],
+  ja: ["ブースを再起動", "ブースを再起動しますか？撮影中の録画は先に保存されます。", "再起動", "ブースのコンピューターを再起動しますか？",
+    "電源を切る", "ブースの電源を切りますか？誰かが電源を入れるまでオフのままです。", "完了"],
+  "zh-Hans": ["重启拍摄亭", "重启拍摄亭？正在进行的录像会先完成。", "重启", "重启拍摄亭的电脑？",
+    "关机", "关闭拍摄亭？在有人开机之前它会保持关闭。", "完成"],
+};
+function machineButtons() {
+  let words = MACHINE_WORDS.en;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const lower = tag.toLowerCase();
+    const found = lower.startsWith("zh") ? MACHINE_WORDS["zh-Hans"] : MACHINE_WORDS[lower.slice(0, 2)];
+    if (found) { words = found; break; }
+  }
+  const box = document.createElement("div");
+  box.id = "machine";
+  const message = document.createElement("p");
+  message.id = "machine-message";
+  message.setAttribute("role", "status");
+  for (const [label, question, path, action] of [[words[0], words[1], "api/service", "restart"],
+    [words[2], words[3], "api/power", "reboot"], [words[4], words[5], "api/power", "poweroff"]]) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.id = action;
+    b.textContent = label;
+    b.addEventListener("click", async () => {
+      if (!confirm(question)) return;
+      const r = await fetch(path, { method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify({ action }) });
+      const answer = await r.json().catch(() => ({}));
+      message.textContent = r.status === 202 ? label + ": " + words[6] : (answer.message || "HTTP " + r.status);
+    });
+    box.append(b);
+  }
+  box.append(message);
+  return box;
+}
+function open(view) {
+  for (const other of consoleViews) {
+    $(other.id).hidden = other !== view;
+    $("tab-" + other.id).setAttribute("aria-selected", String(other === view));
+  }
+  view.enter();
+}
+async function signedIn() {
+  const r = await fetch("api/session", { credentials: "same-origin" });
+  const answer = await r.json().catch(() => null);
+  if (r.status === 200 && answer) { csrf = answer.csrf; return true; }
+  // No password set yet (the console says how to set one), or no console behind nginx.
+  $("message").textContent = !answer ? "The console does not answer (HTTP " + r.status + "): is kiosk-recorder-console running?"
+    : answer.error === "noPassword" ? answer.message : "";
+  return false;
+}
+async function show() {
+  const on = await signedIn();
+  if (on) consoleSection();
+  $("sign-in").hidden = on;
+  if (!$("console")) return;
+  $("console").hidden = !on;
+  if (on && consoleViews.length) open(consoleViews[0]);
+}
+$("sign-in").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const r = await fetch("api/session", { method: "POST", credentials: "same-origin",
+    headers: { "Content-Type": "application/json" }, body: JSON.stringify({ password: $("password").value }) });
+  $("password").value = "";
+  if (r.status === 204) { $("message").textContent = ""; show(); return; }
+  $("message").textContent = (await r.json()).message;
+});
+show();
