@@ -33,20 +33,14 @@ extension ConsoleRules {
     static let settingsPath = "/console/api/settings"
     static let filesPrefix = "/console/api/files/"
 
-    /// Whether `path` is one of the settings' (the view's script, the settings, or an upload's,
-    /// named or not).
+    /// Whether `path` is one of the settings' (the settings, or an upload's, named or not).
     static func isSettings(_ path: String) -> Bool {
-        path == ConsolePage.settingsScriptPath || path == settingsPath || path.hasPrefix(filesPrefix)
+        path == settingsPath || path.hasPrefix(filesPrefix)
     }
 
     /// The decision on a settings request: `signedIn` whether the request has a live session,
     /// `refused` why it may not change anything (nil: it may).
     func settingsDecision(_ request: ConsoleRequest, signedIn: Bool, refused: ConsoleResponse?, now: Double) -> ConsoleDecision {
-        if request.path == ConsolePage.settingsScriptPath {
-            guard request.method == "GET" || request.method == "HEAD" else { return .answer(Self.notAllowed(false), audit: nil) }
-            let headers = Self.safety.merging(["Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store"]) { a, _ in a }
-            return .answer(ConsoleResponse(status: 200, headers: headers, body: Array(ConsolePage.settingsScript.utf8)), audit: nil)
-        }
         let address = request.clientAddress
         let upload = request.path.hasPrefix(Self.filesPrefix) ? ConsoleUpload(rawValue: String(request.path.dropFirst(Self.filesPrefix.count))) : nil
         guard request.path == Self.settingsPath || upload != nil else {

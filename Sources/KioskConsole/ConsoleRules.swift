@@ -211,8 +211,10 @@ public struct ConsoleRules: Sendable {
 
     public var sessions = SessionTable()
     public var limiter = SignInLimiter()
+    /// The page's files, served at their names.
+    public var pages: ConsolePages
 
-    public init() {}
+    public init(pages: ConsolePages = ConsolePages(folder: "", files: [:])) { self.pages = pages }
 
     /// The largest body `path` takes: checked against Content-Length before any of it is read, and
     /// again as it comes.
@@ -258,16 +260,9 @@ public struct ConsoleRules: Sendable {
         }
 
         switch (request.path, method) {
-        case ("/console/", "GET"), ("/console/", "HEAD"):
-            let page = password.isSet ? ConsolePage.signIn : ConsolePage.noPassword
-            return .answer(ConsoleResponse(status: 200, headers: Self.safety.merging(["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"]) { a, _ in a },
-                                           body: Array(page.utf8)), audit: nil)
-        case ("/console/console.js", "GET"), ("/console/console.js", "HEAD"):
-            return .answer(ConsoleResponse(status: 200, headers: Self.safety.merging(["Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store"]) { a, _ in a },
-                                           body: Array(ConsolePage.script.utf8)), audit: nil)
-        case ("/console/console.css", "GET"), ("/console/console.css", "HEAD"):
-            return .answer(ConsoleResponse(status: 200, headers: Self.safety.merging(["Content-Type": "text/css; charset=utf-8", "Cache-Control": "no-store"]) { a, _ in a },
-                                           body: Array(ConsolePage.style.utf8)), audit: nil)
+        case (let path, "GET") where ConsolePages.name(at: path) != nil, (let path, "HEAD") where ConsolePages.name(at: path) != nil:
+            let name = ConsolePages.name(at: path) ?? "index.html"
+            return .answer(pages.answer(name == "index.html" && !password.isSet ? "no-password.html" : name), audit: nil)
 
         case ("/console/api/session", "POST"):
             guard Self.sameOrigin(request) else { return refusal("signIn", .error(403, "foreignOrigin", "a request from another site")) }
@@ -276,7 +271,7 @@ public struct ConsoleRules: Sendable {
                                audit: AuditEntry(time: now, address: address, action: "signIn", result: "limited"))
             }
             guard password.isSet else {
-                return .answer(.error(503, "noPassword", ConsolePage.setPasswordHint),
+                return .answer(.error(503, "noPassword", ConsolePages.setPasswordHint),
                                audit: AuditEntry(time: now, address: address, action: "signIn", result: "noPassword"))
             }
             guard let given = Self.passwordField(request) else {
@@ -297,7 +292,7 @@ public struct ConsoleRules: Sendable {
         case ("/console/api/session", "GET"):
             // Still 401 without a password, saying how to set one: the page nginx serves as a
             // file learns it here.
-            guard let csrf else { return .answer(password.isSet ? Self.signInFirst : .error(401, "noPassword", ConsolePage.setPasswordHint), audit: nil) }
+            guard let csrf else { return .answer(password.isSet ? Self.signInFirst : .error(401, "noPassword", ConsolePages.setPasswordHint), audit: nil) }
             return .answer(.json(200, "{\"csrf\":\(JSONText.string(csrf))}"), audit: nil)
         case ("/console/api/session", "DELETE"):
             if let refused = change("signOut") { return refusal("signOut", refused) }
@@ -325,7 +320,9 @@ public struct ConsoleRules: Sendable {
         case let (path, _) where Self.isLive(path):
             return Self.decideLive(request, now: now, signedIn: csrf != nil, address: address, change: change)
 
-        case ("/console/", _), ("/console/console.js", _), ("/console/console.css", _), ("/console/api/state", _), ("/console/api/audit", _):
+        case (let path, _) where ConsolePages.name(at: path) != nil:
+            return .answer(Self.notAllowed(false), audit: nil)
+        case ("/console/api/state", _), ("/console/api/audit", _):
             return .answer(Self.notAllowed(csrf == nil && request.path.hasPrefix("/console/api/")), audit: nil)
         case ("/console/api/session", _), ("/console/api/command", _), ("/console/api/power", _), ("/console/api/service", _):
             return .answer(Self.notAllowed(csrf == nil), audit: nil)

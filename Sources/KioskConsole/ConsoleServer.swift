@@ -34,7 +34,7 @@ public enum ConsoleListener: Sendable, Equatable {
 
 /// A running console: its rules behind one lock, its password file, its audit log.
 public final class ConsoleServer: Sendable {
-    private let rules = Locked(ConsoleRules())
+    private let rules: Locked<ConsoleRules>
     private let passwordFile: String
     private let audit: AuditLog
     private let booth: @Sendable (BoothQuestion) -> BoothReply
@@ -44,9 +44,10 @@ public final class ConsoleServer: Sendable {
     private let overUnixSocket: Bool
     private let live: ConsoleLive
 
-    public init(passwordFile: String, auditLog: String, overUnixSocket: Bool, live: ConsoleLive, settings: any ConsoleSettingsStore,
-                booth: @escaping @Sendable (BoothQuestion) -> BoothReply,
+    public init(passwordFile: String, auditLog: String, overUnixSocket: Bool, pages: ConsolePages, live: ConsoleLive,
+                settings: any ConsoleSettingsStore, booth: @escaping @Sendable (BoothQuestion) -> BoothReply,
                 machine: @escaping @Sendable (MachineAction) -> String? = { _ in "not available here" }) {
+        rules = Locked(ConsoleRules(pages: pages))
         self.live = live
         self.passwordFile = passwordFile
         audit = AuditLog(path: auditLog)

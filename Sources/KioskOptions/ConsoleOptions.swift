@@ -1,5 +1,5 @@
 // `kiosk-recorder console [--config FILE] [--control-socket PATH] [--listen unix:PATH|HOST:PORT]
-// [--password-file PATH]` (the operator's console) and `kiosk-recorder console password
+// [--password-file PATH] [--pages DIR]` (the operator's console) and `kiosk-recorder console password
 // [--password-file PATH]` (its password): their command lines, read here (pure). The booth's own
 // options among them (`--config`, `--control-socket`) go to the booth's parser, so the console
 // finds the control socket exactly as `send` does.
@@ -22,6 +22,9 @@ public struct ConsoleOptions: Equatable, Sendable {
     public var action = Action.serve
     public var listen = Listen.unix("/run/kiosk-recorder/console.sock")
     public var passwordFile = "/var/lib/kiosk-recorder/console-password"
+    /// The page's files (`--pages DIR`); nil: the installed ones, found from the executable's own
+    /// path (`<prefix>/bin/kiosk-recorder` → `<prefix>/share/kiosk-recorder/console`).
+    public var pages: String?
     /// The booth's options given (`--config FILE`, `--control-socket PATH`), for the booth's parser.
     public var boothArguments: [String] = []
 
@@ -33,12 +36,12 @@ public struct ConsoleOptions: Equatable, Sendable {
         return String(passwordFile[...slash]) + "console-audit.log"
     }
 
-    public static let usage = "kiosk-recorder console [--config FILE] [--control-socket PATH] [--listen unix:PATH|HOST:PORT] [--password-file PATH]"
+    public static let usage = "kiosk-recorder console [--config FILE] [--control-socket PATH] [--listen unix:PATH|HOST:PORT] [--password-file PATH] [--pages DIR]"
 
     /// `console --help` and `kiosk-recorder help console`.
     public static let help = """
         Usage: kiosk-recorder console [--config FILE] [--control-socket PATH]
-                 [--listen unix:PATH|HOST:PORT] [--password-file PATH]
+                 [--listen unix:PATH|HOST:PORT] [--password-file PATH] [--pages DIR]
                kiosk-recorder console password [--password-file PATH]
         The operator's console: a web page under /console/ that drives the booth only through its
         control socket (control-socket in the booth's --config file, or --control-socket).
@@ -50,6 +53,9 @@ public struct ConsoleOptions: Equatable, Sendable {
           --password-file PATH   the operator's password, a yescrypt hash
                                  (default /var/lib/kiosk-recorder/console-password); the audit
                                  log is console-audit.log beside it
+          --pages DIR            the page's files it serves itself where no nginx does (default
+                                 the installed ones: /usr/share/kiosk-recorder/console beside
+                                 /usr/bin/kiosk-recorder, for another prefix its own)
         console password reads the password from stdin (one line), or asks twice on a terminal;
         at least 8 characters.
 
@@ -81,12 +87,16 @@ public struct ConsoleOptions: Equatable, Sendable {
                 let path = try value()
                 guard !path.isEmpty else { throw UsageError("console: --password-file needs a path") }
                 options.passwordFile = path
+            case "--pages" where options.action != .setPassword:
+                let path = try value()
+                guard !path.isEmpty else { throw UsageError("console: --pages needs a folder") }
+                options.pages = path
             case "--listen" where options.action != .setPassword:
                 options.listen = try listen(try value())
             case "--config" where options.action != .setPassword, "--control-socket" where options.action != .setPassword:
                 options.boothArguments += [name, try value()]
             default:
-                let known = options.action == .setPassword ? ["--password-file"] : ["--config", "--control-socket", "--listen", "--password-file"]
+                let known = options.action == .setPassword ? ["--password-file"] : ["--config", "--control-socket", "--listen", "--password-file", "--pages"]
                 let near = NearestName.hint(for: String(name.drop { $0 == "-" }), among: known.map { String($0.dropFirst(2)) }, prefix: "--")
                 throw UsageError("console\(options.action == .setPassword ? " password" : ""): unknown argument '\(word.excerpt())'\(near)")
             }

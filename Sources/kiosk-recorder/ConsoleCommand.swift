@@ -11,6 +11,7 @@ import KioskOptions
 import KioskStorage
 import KioskSleep
 import KioskSystem
+import KioskUI
 
 enum ConsoleCommand {
     /// Runs `console` with `arguments` (after the word `console`); returns the exit status, or
@@ -113,8 +114,12 @@ enum ConsoleCommand {
         let live = ConsoleLive(socket: socket, shelf: shelf)
         let booth: @Sendable (BoothQuestion) -> BoothReply = { question in ask(question, socket: socket) }
         let settings = ConsoleSettingsFiles(settings: ConsoleSettings(parser: parser, arguments: options.boothArguments), booth: booth)
+        let pages = ConsolePages.read(options.pages ?? pageFolder())
+        if !pages.missing.isEmpty {
+            Log.info("console: no \(pages.missing.joined(separator: ", ")) in \(pages.folder): the console answers 404 for them (nginx serves the installed page; --pages DIR names another folder)")
+        }
         let server = ConsoleServer(passwordFile: options.passwordFile, auditLog: options.auditLog, overUnixSocket: overUnixSocket,
-                                   live: live, settings: settings, booth: booth, machine: carryOut)
+                                   pages: pages, live: live, settings: settings, booth: booth, machine: carryOut)
         do throws(ConsoleError) {
             try live.start()
             let listening = try ConsoleServer.listen(listener)
@@ -130,6 +135,21 @@ enum ConsoleCommand {
         }
         // The daemon's threads serve; this one waits for the signal that ends the process.
         while true { pause() }
+    }
+
+    /// The page's files, as the assets are found: installed beside the executable
+    /// (`<prefix>/share/kiosk-recorder/console`), else a checkout's `kiosk/console` in a folder above it
+    /// (`.build/release/kiosk-recorder` finds its own); the installed place when neither has them.
+    static func pageFolder() -> String {
+        let folder = URL(fileURLWithPath: Assets.executablePath()).deletingLastPathComponent().standardizedFileURL
+        let installed = folder.appendingPathComponent("../share/kiosk-recorder/console").standardizedFileURL.path
+        var candidates = [installed]
+        var dir = folder
+        while dir.path != "/" {
+            candidates.append(dir.appendingPathComponent("kiosk/console").path)
+            dir = dir.deletingLastPathComponent()
+        }
+        return candidates.first { access($0 + "/index.html", R_OK) == 0 } ?? installed
     }
 
     /// `action` asked of logind or systemd on the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the

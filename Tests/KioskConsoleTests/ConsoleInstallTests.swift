@@ -9,26 +9,27 @@ import Testing
 struct ConsoleInstallTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test("kiosk/console holds the page's files as the console serves them (KIOSK_REGENERATE=1 writes them anew)")
+    @Test("kiosk/console holds the page's files, and the console serves them as they are: index.html at /console/ (no-password.html there until a password is set), the rest at their names, other methods 405")
     func pageFiles() throws {
         let folder = Self.root.appendingPathComponent("kiosk/console")
-        if ProcessInfo.processInfo.environment["KIOSK_REGENERATE"] == "1" {
-            for (name, text) in ConsolePage.files { try text.write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8) }
-        }
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        #expect(names == ConsolePage.files.map(\.name).sorted(), "kiosk/console has other files than the page's")
-        var console = Console(password: FakePassword())
-        for (name, text) in ConsolePage.files {
-            let file = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
-            #expect(file == text, """
-                kiosk/console/\(name) is not the page the console serves; write it anew and read the diff:
-                KIOSK_REGENERATE=1 .build/debug/KioskRecorderPackageTests.xctest --testing-library swift-testing --filter ConsoleInstallTests
-                """)
-            // And the console serves that same text at its name (index.html at /console/).
+        #expect(names == ConsolePages.names.sorted(), "kiosk/console has other files than the page's")
+        var console = Console()
+        var unset = Console(password: FakePassword(isSet: false))
+        for name in ConsolePages.names {
+            let file = try Data(contentsOf: folder.appendingPathComponent(name))
             let path = name == "index.html" ? "/console/" : "/console/" + name
-            guard case let .answer(served, _) = console.decide(ConsoleRequest(method: "GET", path: path), at: 0) else { Issue.record(); continue }
-            #expect(String(decoding: served.body, as: UTF8.self) == text, "\(path)")
+            let served = name == "no-password.html" ? unset.decide(ConsoleRequest(method: "GET", path: "/console/"), at: 0)
+                : console.decide(ConsoleRequest(method: "GET", path: path), at: 0)
+            guard case let .answer(response, _) = served else { Issue.record("\(path): \(served)"); continue }
+            #expect(response.status == 200 && Data(response.body) == file, "\(name)")
+            #expect(response.headers["Content-Type"]?.hasPrefix(name.hasSuffix(".html") ? "text/html" : name.hasSuffix(".css") ? "text/css" : "text/javascript") == true)
+            #expect(console.status(ConsoleRequest(method: "POST", path: path, headers: ["host": "10.42.0.1"]), at: 0) == (name == "no-password.html" ? 404 : 405), "\(name)")
         }
+        // A folder without them: 404 naming the folder, never a crash or an empty page.
+        var bare = Console(rules: ConsoleRules(pages: ConsolePages.read("/nonexistent")))
+        guard case let .answer(missing, _) = bare.decide(ConsoleRequest(method: "GET", path: "/console/console.js"), at: 0) else { Issue.record(); return }
+        #expect(missing.status == 404 && String(decoding: missing.body, as: UTF8.self).contains("/nonexistent"))
     }
 
     @Test("GET api/session before sign-in: 401, saying how to set a password when none is set")

@@ -20,7 +20,10 @@ final class Tokens {
 }
 
 struct Console {
-    var rules = ConsoleRules()
+    /// The checkout's page files (kiosk/console), as the console reads them.
+    static let pages = ConsolePages.read(URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("kiosk/console").path)
+    var rules = ConsoleRules(pages: Console.pages)
     let tokens = Tokens()
     var password: any ConsolePassword = FakePassword()
 
