@@ -274,4 +274,78 @@ struct ConsoleLiveEndToEndTests {
         // The console answered throughout, and still does.
         #expect(try console.curl("GET", "/console/api/state", headers: [cookie]).status == 503)
     }
+
+    @Test("kill -9 of the console mid-take: the take completes, is handed over and plays its length; the booth never waited on the console")
+    func consoleKilledMidTake() throws {
+        let folder = try testFolder("console-killed")
+        let (config, _, _) = try config(folder)
+        let r = try RecorderProcess(booth + ["--config", config])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let (console, cookie) = try signedInConsole(folder, config: config)
+        defer { console.stop() }
+        let stream = try EventStreamReader(console, cookie: cookie, file: folder.appendingPathComponent("stream.txt").path)
+        defer { stream.stop() }
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
+        // The console holds its subscription and a browser's stream when it dies.
+        #expect(eventually(20) { stream.lines.contains { $0.hasPrefix(#"{"event":"recordingStarted""#) } }, "\(stream.text)")
+        console.process.kill(SIGKILL)
+        #expect(console.process.exitStatus() != nil, "the console outlived kill -9")
+        try #require(r.waitRecorded(2), "\(r.rawLines)")
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil, "\(r.rawLines)")
+        guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" })?.unasked else { Issue.record("\(r.rawLines)"); return }
+        #expect(result.success && result.droppedFrames == 0, "\(r.rawLines)")
+        r.command("useVideo")
+        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil, "\(r.rawLines)")
+        let seconds = try #require(Double(try ffprobe(result.outputPath, "format=duration")))
+        #expect(seconds >= 1.9, "\(seconds) s")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    @Test("200 connections held open on the console: the booth still records a take, and the console still answers a new sign-in and its state")
+    func twoHundredConnections() throws {
+        let folder = try testFolder("console-crowd")
+        let (config, _, _) = try config(folder)
+        let r = try RecorderProcess(booth + ["--config", config])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let set = try setConsolePassword(password, file: folder.appendingPathComponent("console-password").path)
+        try #require(set.status == 0, "\(set.stderr)")
+        let console = try ConsoleUnderTest.start(folder, booth: ["--config", config], tcp: true)
+        defer { console.stop() }
+        let port = try #require(UInt16(console.base.split(separator: ":").last ?? ""))
+        // 200 clients that connect and then say nothing (half a request line each, as a slow attacker would).
+        var held: [Int32] = []
+        defer { held.forEach { _ = close($0) } }
+        for _ in 0..<200 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            try #require(fd >= 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = port.bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            try #require(connected == 0, "connect: \(errno)")
+            _ = "GET /console/api/st".withCString { send(fd, $0, strlen($0), 0) }
+            held.append(fd)
+        }
+        let (cookie, signedIn) = try console.signIn(password)
+        #expect(signedIn.status == 204, "\(signedIn.body)")
+        let state = try console.curl("GET", "/console/api/state", headers: [cookie])
+        #expect(state.status == 200 && state.body.contains(#""mode":"ready""#), "\(state.status) \(state.body)")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
+        try #require(r.waitRecorded(1), "\(r.rawLines)")
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil, "\(r.rawLines)")
+        guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" })?.unasked else { Issue.record("\(r.rawLines)"); return }
+        #expect(result.success && result.droppedFrames == 0, "\(r.rawLines)")
+        #expect(console.process.exitStatus(timeout: 0) == nil, "the console ended: \(console.process.stderr)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
 }
