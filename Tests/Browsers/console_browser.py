@@ -28,8 +28,12 @@ class Failure(Exception):
     pass
 
 
+BEGUN = time.monotonic()
+
+
 def say(kind, text):
     print(f"{kind}: {text}", flush=True)
+    print(f"{time.monotonic() - BEGUN:6.1f} s  {kind}: {text}", file=sys.stderr, flush=True)
 
 
 def free_port():
