@@ -163,7 +163,7 @@ class Browser:
     def close(self):
         try:
             if self.session:
-                self.call("DELETE", "", timeout=30)
+                self.call("DELETE", "", timeout=10)
         except (Failure, OSError):
             pass
         for child in reversed(self.children):
@@ -394,6 +394,7 @@ def main():
         browsers = b.cpu() if b else 0
         if b:
             b.close()
+            say("closed", f"{args.engine} and its driver")
         shutil.rmtree(scratch, ignore_errors=True)
     cpu = time.process_time() - clock + browsers
     say("figure", f"{args.engine}: {time.monotonic() - started:.1f} s, CPU {cpu:.1f} s (the driver, the browser and its display)")
