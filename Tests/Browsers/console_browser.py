@@ -239,6 +239,11 @@ def run(b, args):
     if page[0] != 1 or not page[1] or page[2] or "Mode" in page[3]:
         raise Failure(f"before sign-in the page shows more than the sign-in form: {page}")
     say("ok", "before sign-in: only the sign-in form")
+    closed = b.js_async("Promise.all(['api/session', 'api/state', 'api/events', 'api/log', 'api/takes', 'api/audit']"
+                        ".map((p) => fetch(p).then((r) => p + ' ' + r.status))).then(arguments[0])")
+    if any(not line.endswith(" 401") for line in closed):
+        raise Failure(f"before sign-in the API answers the page: {closed}")
+    say("ok", "before sign-in: every API answers the page 401")
     b.type("#password", "not the password")
     b.click("#sign-in button")
     message = b.until("the wrong password's message", "return document.getElementById('message').textContent")

@@ -64,7 +64,7 @@ struct ConsoleBrowserEndToEndTests {
         // Each step with its time since the driver began (its stderr), and what it measured.
         print(browser.stderr.split(separator: "\n").filter { $0.contains(" s  ") }.map { "\(engine): \($0)" }.joined(separator: "\n"))
         #expect(status == 0, "\(output.joined(separator: "\n")) \(browser.stderr)")
-        for check in ["the page is 360 px wide", "before sign-in: only the sign-in form", "a wrong password: 'wrong password'",
+        for check in ["the page is 360 px wide", "before sign-in: only the sign-in form", "before sign-in: every API answers the page 401", "a wrong password: 'wrong password'",
                       "Status shows recording", "Takes lists \(name)", "hidden (marked on the page and in api/takes)", "shown again",
                       "deleted once confirmed", "signed out: the form again, api/state 401"] {
             #expect(output.contains("ok: " + check), "\(check): \(output)")
