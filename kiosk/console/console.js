@@ -39,6 +39,10 @@ const WARNINGS = new Set(["error", "microphoneSilent", "boothUnreachable", "term
 
 // One stream for every view: each event line goes to every listener.
 const live = { listeners: [], source: null };
+// Every video on the page stopped and emptied: its connection to the console let go.
+function releaseVideos() {
+  for (const video of document.querySelectorAll("video")) { video.pause(); video.removeAttribute("src"); video.load(); }
+}
 function listen(fn) { live.listeners.push(fn); }
 function follow() {
   if (live.source) return;
@@ -213,6 +217,10 @@ function consoleSection() {
   out.type = "button";
   out.textContent = typeof T === "object" ? T.signOut : "Sign out";
   out.addEventListener("click", async () => {
+    // The event stream and any video let go first: a browser keeps six connections to a host, and
+    // held ones made the sign-out wait for the server to time them out.
+    if (live.source) { live.source.close(); live.source = null; }
+    releaseVideos();
     await fetch("api/session", { method: "DELETE", credentials: "same-origin", headers: { "X-CSRF-Token": csrf } });
     location.reload();
   });
@@ -265,6 +273,7 @@ function machineButtons() {
   return box;
 }
 function open(view) {
+  releaseVideos();
   for (const other of consoleViews) {
     $(other.id).hidden = other !== view;
     $("tab-" + other.id).setAttribute("aria-selected", String(other === view));

@@ -1,0 +1,410 @@
+#!/usr/bin/python3
+# The operator's console driven in a real browser engine over WebDriver (the W3C protocol spoken
+# directly, no client library): Chromium through Debian's chromedriver, headless, or WebKit
+# (WebKitGTK's MiniBrowser) through WebKitWebDriver on a private Xvfb. The window is a phone's,
+# 360 px wide. It signs in (a wrong password first), follows a take on Status, plays, hides,
+# shows and deletes it on Takes, reads the Log, tries a page of another origin against the
+# console, and signs out; a screenshot of each view goes to --shots.
+#
+# The take is the caller's: at "cue: start" it starts one at the booth and answers on stdin with
+# the Unix time in ms the booth wrote recordingStarted ("none" when it cannot know), then, once
+# the take is handed over, with "taken NAME". Any base URL works (the console on loopback, or
+# behind nginx at http://10.42.0.1 from a phone's network namespace).
+#
+# Output: "ok: ..." per check, "figure: ..." for what was measured, "FAIL: ..." and exit 1 when a
+# check fails, exit 3 when a browser or its driver is missing, exit 2 for bad usage.
+import argparse, base64, http.server, json, os, shutil, signal, socket, subprocess, sys, tempfile, threading, time
+import urllib.error, urllib.parse, urllib.request
+
+MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser"
+ENGINES = {
+    "chromium": {"driver": "/usr/bin/chromedriver", "browser": "/usr/bin/chromium"},
+    "webkit": {"driver": "/usr/bin/WebKitWebDriver", "browser": MINIBROWSER},
+}
+WIDTH, HEIGHT = 360, 740
+
+
+class Failure(Exception):
+    pass
+
+
+BEGUN = time.monotonic()
+
+
+def say(kind, text):
+    print(f"{kind}: {text}", flush=True)
+    print(f"{time.monotonic() - BEGUN:6.1f} s  {kind}: {text}", file=sys.stderr, flush=True)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Browser:
+    """One WebDriver session: the driver, the browser it starts, and (WebKit) a private Xvfb."""
+
+    def __init__(self, engine, scratch):
+        self.engine, self.children = engine, []
+        env = dict(os.environ)
+        port = free_port()
+        if engine == "webkit":
+            env["DISPLAY"] = self.xvfb()
+            # MiniBrowser's toolbar holds its window at least 447 px wide; its private GTK style
+            # shrinks the toolbar so the page gets a phone's 360 px.
+            os.makedirs(scratch + "/gtk-3.0", exist_ok=True)
+            with open(scratch + "/gtk-3.0/gtk.css", "w") as f:
+                f.write("headerbar, toolbar, entry, button, headerbar * { min-width: 0; min-height: 0; padding: 0; margin: 0; font-size: 1px; }\n")
+            env["XDG_CONFIG_HOME"] = scratch
+            env["GDK_BACKEND"] = "x11"
+            # No session bus (GTK would have dbus-launch start one that outlives the run) and no
+            # accessibility bus.
+            env["DBUS_SESSION_BUS_ADDRESS"] = "disabled:"
+            env["NO_AT_BRIDGE"] = "1"
+            caps = {"webkitgtk:browserOptions": {"binary": MINIBROWSER, "args": ["--automation", "--autoplay-policy=allow"]}}
+            command = [ENGINES[engine]["driver"], f"--port={port}"]
+        else:
+            caps = {"goog:chromeOptions": {"binary": ENGINES[engine]["browser"], "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run", "--mute-audio",
+                f"--window-size={WIDTH},{HEIGHT}", "--user-data-dir=" + scratch + "/profile",
+                "--autoplay-policy=no-user-gesture-required", "--lang=en-US"]}}
+            command = [ENGINES[engine]["driver"], f"--port={port}"]
+        caps["unhandledPromptBehavior"] = "ignore"
+        self.children.append(subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=open(scratch + "/driver.log", "w"),
+                                              start_new_session=True))
+        self.base = f"http://127.0.0.1:{port}"
+        deadline = time.time() + 60
+        while True:
+            try:
+                urllib.request.urlopen(self.base + "/status", timeout=2).read()
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise Failure(f"{command[0]} did not answer on port {port}")
+                time.sleep(0.1)
+        self.session = ""
+        self.session = self.call("POST", "/session", {"capabilities": {"alwaysMatch": caps}}, timeout=180)["sessionId"]
+
+    def xvfb(self):
+        read, write = os.pipe()
+        self.children.append(subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+                                              pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                              start_new_session=True))
+        os.close(write)
+        number = b""
+        while not number.endswith(b"\n"):
+            chunk = os.read(read, 16)
+            if not chunk:
+                raise Failure("Xvfb did not start")
+            number += chunk
+        os.close(read)
+        return ":" + number.decode().strip()
+
+    def call(self, method, path, body=None, timeout=120):
+        url = self.base + (f"/session/{self.session}" if self.session else "") + path
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(url, method=method, data=data, headers={"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as answer:
+                return json.loads(answer.read() or b"{}").get("value")
+        except urllib.error.HTTPError as e:
+            raise Failure(f"WebDriver {method} {path}: {e.code} {e.read()[:400]!r}")
+
+    def js(self, script, *args):
+        return self.call("POST", "/execute/sync", {"script": script, "args": list(args)})
+
+    def js_async(self, script, *args):
+        return self.call("POST", "/execute/async", {"script": script, "args": list(args)})
+
+    def until(self, what, script, *args, timeout=60):
+        """Waits until `script` returns something true; returns it."""
+        deadline = time.time() + timeout
+        while True:
+            value = self.js(script, *args)
+            if value:
+                return value
+            if time.time() > deadline:
+                raise Failure(f"{what}: not within {timeout} s")
+            time.sleep(0.05)
+
+    def element(self, css):
+        found = self.call("POST", "/element", {"using": "css selector", "value": css})
+        return next(iter(found.values()))
+
+    def click(self, css):
+        self.call("POST", f"/element/{self.element(css)}/click", {})
+
+    def type(self, css, text):
+        element = self.element(css)
+        self.call("POST", f"/element/{element}/clear", {})
+        self.call("POST", f"/element/{element}/value", {"text": text})
+
+    def shot(self, path):
+        with open(path, "wb") as f:
+            f.write(base64.b64decode(self.call("GET", "/screenshot")))
+        say("shot", path)
+
+    def cpu(self):
+        """CPU seconds of every process in the driver's and Xvfb's sessions now (the browser and its
+        helpers too, and what they reaped), read from /proc before they go: an orphan reaped by
+        init would be missed by getrusage."""
+        sessions, total = {child.pid for child in self.children}, 0
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) in sessions:
+                total += sum(int(v) for v in fields[11:15])
+        return total / os.sysconf("SC_CLK_TCK")
+
+    def close(self):
+        try:
+            if self.session:
+                self.call("DELETE", "", timeout=10)
+        except (Failure, OSError):
+            pass
+        for child in reversed(self.children):
+            try:
+                os.killpg(child.pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(child.pid, signal.SIGKILL)
+                child.wait()
+
+
+EVIL = """<!doctype html><meta charset="utf-8"><title>not the console</title>
+<body><p id="out">trying</p>
+<form id="forged" method="post" enctype="text/plain" action="%(console)sapi/command">
+<input name='{"command":"start","pad":"' value='"}'></form>
+<script>
+const console_ = %(consoleJSON)s, out = [];
+async function attempt(name, run) {
+  try { out.push(name + "=" + await run()); } catch (e) { out.push(name + "=blocked"); }
+}
+(async () => {
+  // Reading the console's state from here: CORS lets no answer through.
+  await attempt("read", async () => (await fetch(console_ + "api/state", { credentials: "include" })).status);
+  // A forged token in a header: the preflight is refused, so the POST is never sent.
+  await attempt("forgedHeader", async () => (await fetch(console_ + "api/command", { method: "POST", credentials: "include",
+    headers: { "X-CSRF-Token": "guess", "Content-Type": "application/json" }, body: '{"command":"start"}' })).status);
+  // A simple POST the browser does send (with the cookie, same site): the answer is opaque here.
+  await attempt("simplePost", async () => (await fetch(console_ + "api/command", { method: "POST", mode: "no-cors", credentials: "include",
+    headers: { "Content-Type": "text/plain" }, body: '{"command":"start"}' })).type);
+  document.getElementById("out").textContent = out.join(" ");
+  document.title = "done";
+})();
+</script>
+"""
+
+
+def other_origin(host, console):
+    """A page of another origin (the console's host, another port) served by http.server."""
+    page = (EVIL % {"console": console, "consoleJSON": json.dumps(console)}).encode()
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(page)))
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer((host, 0), Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://{host}:{server.server_address[1]}/evil.html"
+
+
+def run(b, args):
+    console = args.base.rstrip("/") + "/console/"
+    shots = lambda name: os.path.join(args.shots, f"console-{name}-{args.engine}.png")
+    b.call("POST", "/window/rect", {"width": WIDTH, "height": HEIGHT})
+    b.call("POST", "/url", {"url": console})
+    width = b.until("the page", "return document.readyState === 'complete' && window.innerWidth")
+    if width != WIDTH:
+        raise Failure(f"the page is {width} px wide, not {WIDTH}")
+    say("ok", f"the page is {width} px wide")
+
+    # Before sign-in: the form and nothing else.
+    page = b.js("return [document.forms.length, !!document.getElementById('sign-in') && !document.getElementById('sign-in').hidden,"
+                " !!document.getElementById('console'), document.body.innerText]")
+    if page[0] != 1 or not page[1] or page[2] or "Mode" in page[3]:
+        raise Failure(f"before sign-in the page shows more than the sign-in form: {page}")
+    say("ok", "before sign-in: only the sign-in form")
+    closed = b.js_async("Promise.all(['api/session', 'api/state', 'api/events', 'api/log', 'api/takes', 'api/audit']"
+                        ".map((p) => fetch(p).then((r) => p + ' ' + r.status))).then(arguments[0])")
+    if any(not line.endswith(" 401") for line in closed):
+        raise Failure(f"before sign-in the API answers the page: {closed}")
+    say("ok", "before sign-in: every API answers the page 401")
+    b.type("#password", "not the password")
+    b.click("#sign-in button")
+    message = b.until("the wrong password's message", "return document.getElementById('message').textContent")
+    if "wrong" not in message.lower():
+        raise Failure(f"a wrong password shows {message!r}")
+    say("ok", f"a wrong password: {message!r}")
+    b.shot(shots("sign-in"))
+    b.type("#password", args.password)
+    b.click("#sign-in button")
+    b.until("signed in", "const c = document.getElementById('console'); return c && !c.hidden && document.getElementById('sign-in').hidden")
+    mode = b.until("the booth's mode", "const m = document.getElementById('mode').textContent; return m !== '…' && m")
+    if not mode.startswith("ready"):
+        raise Failure(f"Status shows mode {mode!r}, not ready")
+    say("ok", f"signed in; Status shows the booth's mode: {mode!r}")
+
+    # Live: a take started at the booth shows as recording; when, measured in the page.
+    b.until("the event stream", "return typeof live === 'object' && live.source && live.source.readyState === 1")
+    b.js("""
+      window.seen = {};
+      live.source.addEventListener('message', (m) => { if (m.data.startsWith('{"event":"recordingStarted"')) seen.arrived = Date.now(); });
+      const mode = document.getElementById('mode');
+      new MutationObserver(() => { if (!seen.shown && mode.textContent.startsWith('recording')) seen.shown = Date.now(); })
+        .observe(mode, { childList: true, characterData: true, subtree: true });""")
+    say("cue", "start")
+    stamp = sys.stdin.readline().strip()
+    seen = b.until("recording on Status", "return seen.shown && seen", timeout=60)
+    shown = f"shown {seen['shown'] - seen['arrived']} ms after its line reached the page" if seen.get("arrived") else "shown"
+    if stamp.isdigit():
+        shown += f", {seen['shown'] - int(stamp)} ms after the booth wrote it"
+    say("ok", "Status shows recording")
+    say("figure", f"{args.engine}: recordingStarted {shown}")
+    taken = sys.stdin.readline().split()
+    if len(taken) != 2 or taken[0] != "taken":
+        raise Failure(f"the caller said {taken!r}, not 'taken NAME'")
+    name = taken[1]
+    b.until("ready again, the take as the last", "return document.getElementById('mode').textContent.startsWith('ready')"
+            " && [...document.querySelectorAll('#last-take img')].some((i) => i.complete && i.naturalWidth > 0)", timeout=60)
+    say("ok", "Status: ready again, the last take's thumbnail")
+    b.shot(shots("status"))
+
+    # Takes: listed, played, hidden, shown, deleted.
+    box = "[...document.querySelectorAll('.take')].find((t) => t.querySelector('strong').textContent === arguments[0])"
+    b.click("#tab-takes")
+    b.until("the take listed", f"return !!{box}", name)
+    say("ok", f"Takes lists {name}")
+    b.js(f"{box}.querySelector('.actions button').click()", name)
+    video = f"{box}.querySelector('video')"
+    state = b.until("the video playable", f"const v = {video}; return v && v.readyState >= 2 && [v.readyState, v.duration]", name, timeout=60)
+    say("ok", f"the take plays in the page (readyState {state[0]}, {state[1]:.2f} s)")
+    if args.engine == "chromium":
+        end = b.until("played to its end", f"const v = {video}; return v.ended && [v.currentTime, v.duration]", name, timeout=60)
+        say("ok", f"played to its end ({end[0]:.2f} of {end[1]:.2f} s)")
+    else:
+        b.until("the video plays", f"const v = {video}; return v.currentTime > 0", name, timeout=60)
+        say("ok", "the video's time moves")
+    b.shot(shots("takes"))
+    listed = "return fetch('api/takes').then((r) => r.json()).then((l) => arguments[1](l.find((t) => t.name === arguments[0])))"
+    b.js(f"{box}.querySelectorAll('.actions button')[1].click()", name)
+    b.until("hidden", f"const t = {box}; return t && t.classList.contains('hidden-take')", name)
+    if not (b.js_async(listed, name) or {}).get("hidden"):
+        raise Failure("the take is shown hidden, the API says otherwise")
+    say("ok", "hidden (marked on the page and in api/takes)")
+    b.js(f"{box}.querySelectorAll('.actions button')[1].click()", name)
+    b.until("shown", f"const t = {box}; return t && !t.classList.contains('hidden-take')", name)
+    if (b.js_async(listed, name) or {}).get("hidden") is not False:
+        raise Failure("the take is shown again on the page, the API says otherwise")
+    say("ok", "shown again")
+    remove = f"{box}.querySelector('.actions .danger').click()"
+    b.js(remove, name)
+    text = b.call("GET", "/alert/text")
+    if "Delete" not in text:
+        raise Failure(f"the delete's confirm says {text!r}")
+    b.call("POST", "/alert/dismiss", {})
+    # (The caller also finds a single deleteTake in the audit log: a cancelled one sent nothing.)
+    if not b.js(f"return !!{box}", name) or not b.js_async(listed, name):
+        raise Failure("the take went although the confirm was cancelled")
+    say("ok", f"delete asks first ({text!r}); cancelled, the take stays")
+    b.js(remove, name)
+    b.call("POST", "/alert/accept", {})
+    b.until("deleted", f"return !{box}", name)
+    say("ok", "deleted once confirmed")
+
+    # Another origin against the console: nothing gets through.
+    server, url = other_origin(args.other_host or urllib.parse.urlsplit(console).hostname, console)
+    try:
+        b.call("POST", "/url", {"url": url})
+        b.until("the other origin's page", "return document.title === 'done'")
+        tried = b.js("return document.getElementById('out').textContent")
+        if "read=blocked" not in tried or "forgedHeader=blocked" not in tried:
+            raise Failure(f"a page of another origin got through: {tried}")
+        say("ok", f"a page of another origin ({url}): {tried}")
+        b.js("document.getElementById('forged').submit()")
+        answer = b.until("the forged form's answer", "return location.href.endsWith('api/command') && document.body.innerText")
+        if "foreignOrigin" not in answer and "signIn" not in answer and "401" not in answer:
+            raise Failure(f"a forged form from another origin: {answer}")
+        say("ok", f"a forged form from another origin is refused: {answer.strip()}")
+    finally:
+        server.shutdown()
+    b.call("POST", "/url", {"url": console})
+    b.until("signed in still", "const c = document.getElementById('console'); return c && !c.hidden")
+
+    # Log: the events and the audit log.
+    b.click("#tab-log")
+    b.until("the events", "return [...document.querySelectorAll('#events li')].some((l) => l.textContent.includes('\"recordingStarted\"'))")
+    audit = b.until("the audit log", "const a = [...document.querySelectorAll('#audit li')].map((l) => l.textContent);"
+                    " return a.some((l) => l.includes('deleteTake ' + arguments[0] + ': ok')) && a", name)
+    if not any("signIn: wrongPassword" in line for line in audit) or not any("refused 403" in line for line in audit):
+        raise Failure(f"the audit log lacks the wrong password or the refusals: {audit}")
+    say("ok", f"Log: the events and {len(audit)} audit entries (the wrong password, the refusals, the delete)")
+    b.shot(shots("log"))
+
+    # Sign out: the form again, and the API closed.
+    b.click("#sign-out")
+    b.until("signed out", "const f = document.getElementById('sign-in'); return document.readyState === 'complete' && f && !f.hidden"
+            " && !document.getElementById('console')")
+    status = b.js_async("fetch('api/state').then((r) => arguments[0](r.status))")
+    if status != 401:
+        raise Failure(f"after sign-out api/state answers {status}")
+    say("ok", "signed out: the form again, api/state 401")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--engine", choices=sorted(ENGINES), required=True)
+    parser.add_argument("--base", required=True, help="the console's site, e.g. http://127.0.0.1:8080 (the page is BASE/console/)")
+    parser.add_argument("--password", required=True)
+    parser.add_argument("--shots", required=True, help="folder for the screenshots")
+    parser.add_argument("--other-host", help="the address the page of another origin is served on (default: the console's host)")
+    args = parser.parse_args()
+    engine = ENGINES[args.engine]
+    needed = [engine["driver"], engine["browser"]] + (["Xvfb"] if args.engine == "webkit" else [])
+    missing = [p for p in needed if not shutil.which(p)]
+    if missing:
+        say("missing", " ".join(missing))
+        return 3
+    os.makedirs(args.shots, exist_ok=True)
+    scratch = tempfile.mkdtemp(prefix=f"console-browser-{args.engine}-")
+    started, clock = time.monotonic(), time.process_time()
+    b = None
+    try:
+        b = Browser(args.engine, scratch)
+        run(b, args)
+        status = 0
+    except Failure as failure:
+        say("FAIL", str(failure))
+        if b:
+            try:
+                b.shot(os.path.join(args.shots, f"failed-{args.engine}.png"))
+            except (Failure, OSError):
+                pass
+        status = 1
+    finally:
+        browsers = b.cpu() if b else 0
+        if b:
+            b.close()
+            say("closed", f"{args.engine} and its driver")
+        shutil.rmtree(scratch, ignore_errors=True)
+    cpu = time.process_time() - clock + browsers
+    say("figure", f"{args.engine}: {time.monotonic() - started:.1f} s, CPU {cpu:.1f} s (the driver, the browser and its display)")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

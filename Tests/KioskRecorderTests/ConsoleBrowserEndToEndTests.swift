@@ -1,0 +1,101 @@
+// The operator's console in two real browser engines, Chromium and WebKit (Safari's, as iPhones
+// run it), through WebDriver: Tests/Browsers/console_browser.py drives the page at a phone's
+// 360 px beside a real booth and console on loopback, while this test starts the take on the
+// booth's stdin and checks the booth, the folder and the audit log after. The driver also opens a
+// page of another origin against the signed-in console: nothing it sends gets through.
+import Foundation
+import Testing
+import KioskTestSupport
+
+/// The browsers, their WebDriver servers and the display WebKit needs. With CI set
+/// (`TestEnvironment.isCI`) a missing one fails the test instead of skipping it.
+enum BrowserEngines {
+    static let driver = repositoryRoot.appendingPathComponent("Tests/Browsers/console_browser.py").path
+    static let programs = ["/usr/bin/python3", "/usr/bin/chromium", "/usr/bin/chromedriver", "/usr/bin/WebKitWebDriver",
+                           "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser", "/usr/bin/Xvfb"]
+    static let missing = programs.filter { !FileManager.default.isExecutableFile(atPath: $0) }
+    static let skipNote: Comment = "needs chromium, chromium-driver, webkit2gtk-driver and xvfb (kiosk/setup --test)"
+}
+
+@Suite("kiosk-recorder console in Chromium and WebKit over WebDriver, 360 px wide",
+       .enabled(if: BrowserEngines.missing.isEmpty || TestEnvironment.isCI, BrowserEngines.skipNote))
+struct ConsoleBrowserEndToEndTests {
+    let password = "booth operator 1"
+
+    @Test("the page: only the form before sign-in, a wrong password's message, Status live as a take starts at the booth (the delay measured in the page), Takes played, hidden, shown and deleted after its confirm, a page of another origin refused (403, nothing started), Log, sign-out; a screenshot of each",
+          arguments: ["chromium", "webkit"])
+    func console(engine: String) throws {
+        try #require(BrowserEngines.missing.isEmpty, "\(BrowserEngines.missing) not found (CI is set, so this test does not skip): \(BrowserEngines.skipNote)")
+        let folder = try testFolder("console-browser-\(engine)")
+        let (config, _, takes) = try ConsoleLiveEndToEndTests().config(folder, extra: "countdown = 0\n")
+        let r = try RecorderProcess(booth + ["--config", config])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let set = try setConsolePassword(password, file: folder.appendingPathComponent("console-password").path)
+        try #require(set.status == 0, "\(set.stderr)")
+        let console = try ConsoleUnderTest.start(folder, booth: ["--config", config], tcp: true)
+        defer { console.stop() }
+        let shots = folder.appendingPathComponent("shots").path
+        let browser = try RecorderProcess([BrowserEngines.driver, "--engine", engine, "--base", console.base, "--password", password, "--shots", shots],
+                                          executable: "/usr/bin/python3")
+        func said(_ line: String) -> Bool { browser.rawLines.contains(line) }
+        func ended() -> Bool { browser.rawLines.contains { $0.hasPrefix("FAIL:") || $0.hasPrefix("figure: \(engine): ") && $0.contains(" s, CPU ") } }
+
+        // The driver is on Status, signed in: the take starts at the booth, and the page is told
+        // when the booth wrote recordingStarted (its line's arrival here, as Unix ms).
+        try #require(browser.waitForOutput(timeout: 240) { said("cue: start") || ended() }, "\(browser.rawLines) \(browser.stderr)")
+        try #require(said("cue: start"), "\(browser.rawLines) \(browser.stderr)")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines)")
+        let started = try #require(r.timedEvents.first { $0.event.name == "recordingStarted" }?.at)
+        let stamp = Date().timeIntervalSince1970 - (ProcessInfo.processInfo.systemUptime - started)
+        browser.send(String(Int((stamp * 1000).rounded())))
+        #expect(r.waitRecorded(1))
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        r.command("useVideo")
+        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil)
+        let line = try #require(r.rawLines.last { $0.hasPrefix(#"{"event":"videoRecorderDidFinishRecordingVideoWithOutputPath""#) })
+        let path = try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["outputPath"] as? String)
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        browser.send("taken \(name)")
+
+        let status = browser.exitStatus(timeout: 400)
+        let output = browser.rawLines
+        // Each step with its time since the driver began (its stderr), and what it measured.
+        print(browser.stderr.split(separator: "\n").filter { $0.contains(" s  ") }.map { "\(engine): \($0)" }.joined(separator: "\n"))
+        #expect(status == 0, "\(output.joined(separator: "\n")) \(browser.stderr)")
+        for check in ["the page is 360 px wide", "before sign-in: only the sign-in form", "before sign-in: every API answers the page 401", "a wrong password: 'wrong password'",
+                      "Status shows recording", "Takes lists \(name)", "hidden (marked on the page and in api/takes)", "shown again",
+                      "deleted once confirmed", "signed out: the form again, api/state 401"] {
+            #expect(output.contains("ok: " + check), "\(check): \(output)")
+        }
+        // (readyState at least 2, HAVE_CURRENT_DATA: the driver waits for it.)
+        #expect(output.contains { $0.hasPrefix("ok: the take plays in the page (readyState ") })
+        if engine == "chromium" { #expect(output.contains { $0.hasPrefix("ok: played to its end") }) }
+        #expect(output.contains { $0.hasPrefix("ok: a page of another origin") && $0.contains("read=blocked forgedHeader=blocked") })
+        #expect(output.contains { $0.hasPrefix("ok: a forged form from another origin is refused") && $0.contains("foreignOrigin") })
+        #expect(output.contains { $0.hasPrefix("figure: \(engine): recordingStarted shown") && $0.contains("after the booth wrote it") })
+        // A screenshot of each view, a phone's width.
+        for view in ["sign-in", "status", "takes", "log"] {
+            let png = "\(shots)/console-\(view)-\(engine).png"
+            let size = try runProgram(["ffprobe", "-v", "error", "-show_entries", "stream=width", "-of", "csv=p=0", png])
+            #expect(size.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "360", "\(png): \(size.stdout) \(size.stderr)")
+        }
+
+        // The booth: one take only (the other origin started none), deleted through the page with its files.
+        #expect(r.count(of: "recordingStarted") == 1, "\(r.rawLines)")
+        #expect(r.rawLines.contains { $0.hasPrefix(#"{"event":"takeDeleted""#) && $0.contains(name) && $0.contains(#""reason":"operator""#) })
+        #expect(!FileManager.default.fileExists(atPath: path) && !FileManager.default.fileExists(atPath: takes + "/." + name + ".thumb.jpg"))
+        // The audit log: the browser's wrong password, the other origin's refusals, the page's changes.
+        let audit = console.auditLines
+        #expect(audit.contains { $0.contains(#""action":"signIn""#) && $0.contains("wrongPassword") }, "\(audit)")
+        #expect(audit.filter { $0.contains(#""result":"refused 403""#) }.count >= 2, "\(audit)")
+        for action in ["hideTake \(name)", "showTake \(name)", "deleteTake \(name)", "signOut"] {
+            #expect(audit.contains { $0.contains(#""action":"\#(action)""#) && $0.contains(#""result":"ok""#) }, "\(action): \(audit)")
+        }
+        // The confirm cancelled first sent nothing: one delete only.
+        #expect(audit.filter { $0.contains(#""action":"deleteTake \#(name)""#) }.count == 1, "\(audit)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+}
