@@ -27,12 +27,11 @@ struct ConsoleBrowserEndToEndTests {
     func console(engine: String) throws {
         try #require(BrowserEngines.missing.isEmpty, "\(BrowserEngines.missing) not found (CI is set, so this test does not skip): \(BrowserEngines.skipNote)")
         let folder = try testFolder("console-browser-\(engine)")
-        let (config, _, takes) = try ConsoleLiveEndToEndTests().config(folder, extra: "countdown = 0\n")
+        let live = ConsoleLiveEndToEndTests()
+        let (config, _, takes) = try live.config(folder, extra: "countdown = 0\n")
         let r = try RecorderProcess(booth + ["--config", config])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        let set = try setConsolePassword(password, file: folder.appendingPathComponent("console-password").path)
-        try #require(set.status == 0, "\(set.stderr)")
-        let console = try ConsoleUnderTest.start(folder, booth: ["--config", config], tcp: true)
+        let console = try live.consoleWithPassword(folder, config: config, tcp: true)
         defer { console.stop() }
         let shots = folder.appendingPathComponent("shots").path
         let browser = try RecorderProcess([BrowserEngines.driver, "--engine", engine, "--base", console.base, "--password", password, "--shots", shots],

@@ -45,12 +45,17 @@ struct ConsoleLiveEndToEndTests {
         return (config, socket, takes)
     }
 
+    /// The password set and a console started on the booth's config (on a Unix socket, or `tcp`).
+    func consoleWithPassword(_ folder: URL, config: String, tcp: Bool = false) throws -> ConsoleUnderTest {
+        let set = try setConsolePassword(password, file: folder.appendingPathComponent("console-password").path)
+        try #require(set.status == 0, "\(set.stderr)")
+        return try ConsoleUnderTest.start(folder, booth: ["--config", config], tcp: tcp)
+    }
+
     /// The password set, a console started on the booth's config, and signed in: the console and its
     /// session's cookie (a request without it is a stranger's).
     func signedInConsole(_ folder: URL, config: String) throws -> (ConsoleUnderTest, cookie: String) {
-        let set = try setConsolePassword(password, file: folder.appendingPathComponent("console-password").path)
-        try #require(set.status == 0, "\(set.stderr)")
-        let console = try ConsoleUnderTest.start(folder, booth: ["--config", config])
+        let console = try consoleWithPassword(folder, config: config)
         do {
             let (cookie, signedIn) = try console.signIn(password)
             try #require(signedIn.status == 204, "\(signedIn.body)")
@@ -310,9 +315,7 @@ struct ConsoleLiveEndToEndTests {
         let (config, _, _) = try config(folder)
         let r = try RecorderProcess(booth + ["--config", config])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        let set = try setConsolePassword(password, file: folder.appendingPathComponent("console-password").path)
-        try #require(set.status == 0, "\(set.stderr)")
-        let console = try ConsoleUnderTest.start(folder, booth: ["--config", config], tcp: true)
+        let console = try consoleWithPassword(folder, config: config, tcp: true)
         defer { console.stop() }
         let port = try #require(UInt16(console.base.split(separator: ":").last ?? ""))
         // 200 clients that connect and then say nothing (half a request line each, as a slow attacker would).
