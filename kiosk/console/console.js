@@ -9,12 +9,12 @@ async function command(name) {
 }
 // The page's words, in the booth's six languages (a line each); English for any other.
 const WORDS = {
-  en: { microphone: "Microphone", signOut: "Sign out", status: "Status", takes: "Takes", log: "Log", mode: "Mode", question: "Question", takesToday: "Takes today", lastTake: "Last take", camera: "Camera", warnings: "Warnings", unreachable: "The booth does not answer; trying again.", none: "none", play: "Play", hide: "Hide", show: "Show", remove: "Delete", download: "Download", confirmDelete: "Delete this take for good (its file, its share page, its thumbnail)?", hidden: "hidden", shared: "shared", noTakes: "No takes yet.", events: "Last events", audit: "Audit log", video: "video", boomerang: "boomerang", photo: "photo" },
-  de: { microphone: "Mikrofon", signOut: "Abmelden", status: "Status", takes: "Aufnahmen", log: "Protokoll", mode: "Modus", question: "Frage", takesToday: "Aufnahmen heute", lastTake: "Letzte Aufnahme", camera: "Kamera", warnings: "Warnungen", unreachable: "Die Kabine antwortet nicht; neuer Versuch läuft.", none: "keine", play: "Abspielen", hide: "Ausblenden", show: "Einblenden", remove: "Löschen", download: "Herunterladen", confirmDelete: "Diese Aufnahme endgültig löschen (Datei, Teilen-Seite, Vorschaubild)?", hidden: "ausgeblendet", shared: "geteilt", noTakes: "Noch keine Aufnahmen.", events: "Letzte Ereignisse", audit: "Prüfprotokoll", video: "Video", boomerang: "Boomerang", photo: "Foto" },
-  fr: { microphone: "Micro", signOut: "Se déconnecter", status: "État", takes: "Prises", log: "Journal", mode: "Mode", question: "Question", takesToday: "Prises du jour", lastTake: "Dernière prise", camera: "Caméra", warnings: "Alertes", unreachable: "La cabine ne répond pas ; nouvel essai en cours.", none: "aucune", play: "Lire", hide: "Masquer", show: "Afficher", remove: "Supprimer", download: "Télécharger", confirmDelete: "Supprimer définitivement cette prise (fichier, page de partage, vignette) ?", hidden: "masquée", shared: "partagée", noTakes: "Aucune prise pour l’instant.", events: "Derniers événements", audit: "Journal d’audit", video: "vidéo", boomerang: "boomerang", photo: "photo" },
-  es: { microphone: "Micrófono", signOut: "Cerrar sesión", status: "Estado", takes: "Tomas", log: "Registro", mode: "Modo", question: "Pregunta", takesToday: "Tomas de hoy", lastTake: "Última toma", camera: "Cámara", warnings: "Avisos", unreachable: "La cabina no responde; se vuelve a intentar.", none: "ninguna", play: "Reproducir", hide: "Ocultar", show: "Mostrar", remove: "Borrar", download: "Descargar", confirmDelete: "¿Borrar esta toma para siempre (archivo, página para compartir, miniatura)?", hidden: "oculta", shared: "compartida", noTakes: "Aún no hay tomas.", events: "Últimos eventos", audit: "Registro de auditoría", video: "vídeo", boomerang: "bumerán", photo: "foto" },
-  ja: { microphone: "マイク", signOut: "サインアウト", status: "状態", takes: "撮影", log: "記録", mode: "モード", question: "質問", takesToday: "今日の撮影", lastTake: "最新の撮影", camera: "カメラ", warnings: "警告", unreachable: "ブースが応答しません。再試行中です。", none: "なし", play: "再生", hide: "非表示", show: "表示", remove: "削除", download: "ダウンロード", confirmDelete: "この撮影を完全に削除しますか（ファイル、共有ページ、サムネイル）？", hidden: "非表示", shared: "共有済み", noTakes: "まだ撮影はありません。", events: "最近のイベント", audit: "監査記録", video: "動画", boomerang: "ブーメラン", photo: "写真" },
-  "zh-Hans": { microphone: "麦克风", signOut: "退出登录", status: "状态", takes: "录像", log: "日志", mode: "模式", question: "问题", takesToday: "今日录像", lastTake: "最新录像", camera: "摄像头", warnings: "警告", unreachable: "录像亭没有响应，正在重试。", none: "无", play: "播放", hide: "隐藏", show: "显示", remove: "删除", download: "下载", confirmDelete: "永久删除这段录像（文件、分享页面、缩略图）？", hidden: "已隐藏", shared: "已分享", noTakes: "还没有录像。", events: "最近事件", audit: "审计日志", video: "视频", boomerang: "回旋视频", photo: "照片" },
+  en: { uploads: "Uploads owed", microphone: "Microphone", signOut: "Sign out", status: "Status", takes: "Takes", log: "Log", mode: "Mode", question: "Question", takesToday: "Takes today", lastTake: "Last take", camera: "Camera", warnings: "Warnings", unreachable: "The booth does not answer; trying again.", none: "none", play: "Play", hide: "Hide", show: "Show", remove: "Delete", download: "Download", confirmDelete: "Delete this take for good (its file, its share page, its thumbnail)?", hidden: "hidden", shared: "shared", noTakes: "No takes yet.", events: "Last events", audit: "Audit log", video: "video", boomerang: "boomerang", photo: "photo" },
+  de: { uploads: "Offene Uploads", microphone: "Mikrofon", signOut: "Abmelden", status: "Status", takes: "Aufnahmen", log: "Protokoll", mode: "Modus", question: "Frage", takesToday: "Aufnahmen heute", lastTake: "Letzte Aufnahme", camera: "Kamera", warnings: "Warnungen", unreachable: "Die Kabine antwortet nicht; neuer Versuch läuft.", none: "keine", play: "Abspielen", hide: "Ausblenden", show: "Einblenden", remove: "Löschen", download: "Herunterladen", confirmDelete: "Diese Aufnahme endgültig löschen (Datei, Teilen-Seite, Vorschaubild)?", hidden: "ausgeblendet", shared: "geteilt", noTakes: "Noch keine Aufnahmen.", events: "Letzte Ereignisse", audit: "Prüfprotokoll", video: "Video", boomerang: "Boomerang", photo: "Foto" },
+  fr: { uploads: "Envois en attente", microphone: "Micro", signOut: "Se déconnecter", status: "État", takes: "Prises", log: "Journal", mode: "Mode", question: "Question", takesToday: "Prises du jour", lastTake: "Dernière prise", camera: "Caméra", warnings: "Alertes", unreachable: "La cabine ne répond pas ; nouvel essai en cours.", none: "aucune", play: "Lire", hide: "Masquer", show: "Afficher", remove: "Supprimer", download: "Télécharger", confirmDelete: "Supprimer définitivement cette prise (fichier, page de partage, vignette) ?", hidden: "masquée", shared: "partagée", noTakes: "Aucune prise pour l’instant.", events: "Derniers événements", audit: "Journal d’audit", video: "vidéo", boomerang: "boomerang", photo: "photo" },
+  es: { uploads: "Subidas pendientes", microphone: "Micrófono", signOut: "Cerrar sesión", status: "Estado", takes: "Tomas", log: "Registro", mode: "Modo", question: "Pregunta", takesToday: "Tomas de hoy", lastTake: "Última toma", camera: "Cámara", warnings: "Avisos", unreachable: "La cabina no responde; se vuelve a intentar.", none: "ninguna", play: "Reproducir", hide: "Ocultar", show: "Mostrar", remove: "Borrar", download: "Descargar", confirmDelete: "¿Borrar esta toma para siempre (archivo, página para compartir, miniatura)?", hidden: "oculta", shared: "compartida", noTakes: "Aún no hay tomas.", events: "Últimos eventos", audit: "Registro de auditoría", video: "vídeo", boomerang: "bumerán", photo: "foto" },
+  ja: { uploads: "未完了のアップロード", microphone: "マイク", signOut: "サインアウト", status: "状態", takes: "撮影", log: "記録", mode: "モード", question: "質問", takesToday: "今日の撮影", lastTake: "最新の撮影", camera: "カメラ", warnings: "警告", unreachable: "ブースが応答しません。再試行中です。", none: "なし", play: "再生", hide: "非表示", show: "表示", remove: "削除", download: "ダウンロード", confirmDelete: "この撮影を完全に削除しますか（ファイル、共有ページ、サムネイル）？", hidden: "非表示", shared: "共有済み", noTakes: "まだ撮影はありません。", events: "最近のイベント", audit: "監査記録", video: "動画", boomerang: "ブーメラン", photo: "写真" },
+  "zh-Hans": { uploads: "待上传", microphone: "麦克风", signOut: "退出登录", status: "状态", takes: "录像", log: "日志", mode: "模式", question: "问题", takesToday: "今日录像", lastTake: "最新录像", camera: "摄像头", warnings: "警告", unreachable: "录像亭没有响应，正在重试。", none: "无", play: "播放", hide: "隐藏", show: "显示", remove: "删除", download: "下载", confirmDelete: "永久删除这段录像（文件、分享页面、缩略图）？", hidden: "已隐藏", shared: "已分享", noTakes: "还没有录像。", events: "最近事件", audit: "审计日志", video: "视频", boomerang: "回旋视频", photo: "照片" },
 };
 function pickWords() {
   for (const tag of navigator.languages || [navigator.language || "en"]) {
@@ -57,7 +57,7 @@ function follow() {
 const statusView = {
   id: "status", title: T.status,
   build(section) {
-    const rows = [["mode", T.mode], ["question", T.question], ["takes-today", T.takesToday], ["camera", T.camera], ["microphone", T.microphone]];
+    const rows = [["mode", T.mode], ["question", T.question], ["takes-today", T.takesToday], ["camera", T.camera], ["microphone", T.microphone], ["uploads", T.uploads]];
     section.append(make("p", { id: "link", hidden: true, textContent: T.unreachable }),
       make("dl", {}, ...rows.flatMap(([id, label]) => [make("dt", { textContent: label }), make("dd", { id, textContent: "…" })])),
       make("div", { id: "buttons" }),
@@ -85,6 +85,7 @@ const statusView = {
     $("link").hidden = false;
     $("mode").textContent = "—";
     $("microphone").textContent = "—";
+    $("uploads").textContent = "—";
     $("buttons").replaceChildren();
     $("buttons").dataset.names = "";
   },
@@ -103,6 +104,8 @@ const statusView = {
       meter.value = Math.max(-60, Math.min(0, level));
       $("microphone").replaceChildren(meter, make("span", { textContent: " " + Math.round(level) + " dBFS" }));
     } else $("microphone").textContent = "—";
+    // The takes whose hook (--on-take: an upload) is still owed; "—" without a hook.
+    $("uploads").textContent = typeof state.hooksPending === "number" ? String(state.hooksPending) : "—";
     // The buttons drawn again only when they change: a tap between two answers is not lost.
     const names = (state.buttons || []).join(" ");
     const buttons = $("buttons");
@@ -115,8 +118,9 @@ const statusView = {
     }));
   },
   async enter() {
-    // The meter's pace: the booth's state twice a second while this view is in sight.
-    if (!this.metering) this.metering = setInterval(() => { if (!$("status").hidden && document.visibilityState === "visible") this.ask(); }, 500);
+    // The meter's pace: the booth's state twice a second while this view is shown (a page in the
+    // background has its timers slowed by the browser itself).
+    if (!this.metering) this.metering = setInterval(() => { if (!$("status").hidden) this.ask(); }, 500);
     // What came before the page: the camera and the warnings among the console's last events.
     if (!live.source) {
       const r = await api("api/log");
