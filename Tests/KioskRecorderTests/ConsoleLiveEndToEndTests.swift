@@ -97,7 +97,7 @@ struct ConsoleLiveEndToEndTests {
         // The stream, held open by curl while two takes are made on the booth's stdin.
         let stream = try EventStreamReader(console, cookie: cookie, file: folder.appendingPathComponent("stream.txt").path)
         defer { stream.stop() }
-        #expect(eventually(20) { stream.text.hasPrefix("retry: ") }, "\(stream.text)")
+        #expect(eventually(60) { stream.text.hasPrefix("retry: ") }, "\(stream.text)")
         let head = try runProgram(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{content_type}", "--max-time", "2"] + console.reach
                                   + ["-H", cookie, console.base + "/console/api/events"])
         #expect(head.stdout == "200 text/event-stream", "\(head.stdout)")
@@ -225,7 +225,7 @@ struct ConsoleLiveEndToEndTests {
         defer { console.stop() }
         let reading = try EventStreamReader(console, cookie: cookie, file: folder.appendingPathComponent("stream.txt").path)
         defer { reading.stop() }
-        #expect(eventually(20) { reading.text.hasPrefix("retry: ") })
+        #expect(eventually(60) { reading.text.hasPrefix("retry: ") })
         // A browser that asks for the stream and never reads a byte.
         // (The control socket tests' client, never reading; its line's newline ends the request.)
         let stalled = try SocketClient(folder.appendingPathComponent("console.sock").path, reading: false)
@@ -290,10 +290,12 @@ struct ConsoleLiveEndToEndTests {
         defer { console.stop() }
         let stream = try EventStreamReader(console, cookie: cookie, file: folder.appendingPathComponent("stream.txt").path)
         defer { stream.stop() }
+        // The stream carries what the booth says from the moment it is open: open first, then the take.
+        try #require(eventually(60) { stream.text.hasPrefix("retry: ") }, "\(stream.text)")
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
         // The console holds its subscription and a browser's stream when it dies.
-        #expect(eventually(20) { stream.lines.contains { $0.hasPrefix(#"{"event":"recordingStarted""#) } }, "\(stream.text)")
+        #expect(eventually(60) { stream.lines.contains { $0.hasPrefix(#"{"event":"recordingStarted""#) } }, "\(stream.text)")
         console.process.kill(SIGKILL)
         #expect(console.process.exitStatus() != nil, "the console outlived kill -9")
         try #require(r.waitRecorded(2), "\(r.rawLines)")
