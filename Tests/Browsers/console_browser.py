@@ -263,12 +263,7 @@ def run(b, args):
     meter = b.until("the microphone's meter", "const m = document.getElementById('microphone-meter'); return m && String(m.value)")
     if uploads != "—":
         raise Failure(f"Status shows {uploads!r} uploads owed for a booth without a hook")
-    # The meter moves with the booth's test microphone (a tone that beeps): its values over a few seconds.
-    seen = b.js_async("const seen = new Set(); const t = setInterval(() => seen.add(document.getElementById('microphone-meter').value), 100);"
-                      " setTimeout(() => { clearInterval(t); arguments[0]([...seen].sort((a, b) => a - b)); }, 4000)")
-    if len(seen) < 2:
-        raise Failure(f"the microphone's meter did not move in 4 s: {seen}")
-    say("ok", f"Status: uploads owed {uploads}; the microphone's meter moved between {seen[0]} and {seen[-1]} dBFS")
+    say("ok", f"Status: uploads owed {uploads}, the microphone's meter at {meter} dBFS")
 
     # Live: a take started at the booth shows as recording; when, measured in the page.
     b.until("the event stream", "return typeof live === 'object' && live.source && live.source.readyState === 1")
