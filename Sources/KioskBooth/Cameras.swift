@@ -22,6 +22,14 @@ final class Cameras {
 
     var current: any VideoSource { all[index] }
 
+    /// The camera in use as `state`'s figures give it: the size and rate it was opened at, and the
+    /// pictures a second its frames measured (`frames.measuredRate`).
+    func figure(_ frames: FrameSlot, at now: Int64) -> StateFigures.Camera {
+        let info = current.info
+        return StateFigures.Camera(name: info.name, width: info.size.width, height: info.size.height, fps: info.fps,
+                                   measuredFps: frames.measuredRate(at: now))
+    }
+
     init(_ all: [any VideoSource], workers: BoothWorkers, frames: FrameSlot, writer: WriterSlot, inbox: Inbox, events: EventSink) {
         let (speaking, photo) = (workers.speakingCamera, workers.photoSlot)
         (self.all, control, self.speaking, self.inbox, self.events) = (all, workers.cameraControl, speaking, inbox, events)

@@ -25,7 +25,7 @@ public final class EventSink: Sendable {
     /// Queues the event's line. A `state` reply may be dropped (counted on stderr) while more than
     /// the writer's bound waits for a parent that does not read; every other event is kept.
     public func emit(_ event: KioskEvent) {
-        let droppable = if case .state = event.unasked { true } else { false }
+        let droppable = if case .state = event.unasked.unfigured { true } else { false }
         let line = Data(encoder.line(for: event).utf8)
         // The copies first: whoever connects after reading an event on stdout never gets it again.
         copies?(line)

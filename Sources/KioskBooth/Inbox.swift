@@ -128,6 +128,13 @@ final class FrameSlot: Sendable {
         }
     }
     var dropped: Int { slot.withLock { $0.dropped } }
+
+    /// The pictures a second put here, over FrameRateMeter's windows (UI thread: each turn).
+    private let meter = Locked(FrameRateMeter())
+    func measuredRate(at now: Int64) -> Double? {
+        let count = slot.withLock { $0.serial }
+        return meter.withLock { $0.look(count: count, at: now) }
+    }
 }
 
 /// The writer the camera and microphone threads feed while a take runs (nil between takes).

@@ -183,6 +183,9 @@ public enum ConsoleDecision: Sendable, Equatable {
     case upload(ConsoleUpload, [UInt8], address: String)
     /// Power off, reboot or the booth's restart, answered by `ConsoleRules.machineAnswer` and audited.
     case machine(MachineAction, address: String)
+    /// The Status page's figures beyond `state` (ConsoleFigures): the disk's minutes, the share
+    /// site, the temperatures, the uptimes.
+    case figures
 }
 
 /// What the booth answered a question on its control socket.
@@ -302,6 +305,8 @@ public struct ConsoleRules: Sendable {
                            audit: AuditEntry(time: now, address: address, action: "signOut", result: "ok"))
         case ("/console/api/state", "GET"):
             return csrf == nil ? .answer(Self.signInFirst, audit: nil) : .state
+        case ("/console/api/figures", "GET"):
+            return csrf == nil ? .answer(Self.signInFirst, audit: nil) : .figures
         case ("/console/api/command", "POST"):
             if let refused = change("command") { return refusal("command", refused) }
             return .command(String(decoding: request.body, as: UTF8.self), address: address)
@@ -322,7 +327,7 @@ public struct ConsoleRules: Sendable {
 
         case (let path, _) where ConsolePages.name(at: path) != nil:
             return .answer(Self.notAllowed(false), audit: nil)
-        case ("/console/api/state", _), ("/console/api/audit", _):
+        case ("/console/api/state", _), ("/console/api/audit", _), ("/console/api/figures", _):
             return .answer(Self.notAllowed(csrf == nil && request.path.hasPrefix("/console/api/")), audit: nil)
         case ("/console/api/session", _), ("/console/api/command", _), ("/console/api/power", _), ("/console/api/service", _):
             return .answer(Self.notAllowed(csrf == nil), audit: nil)

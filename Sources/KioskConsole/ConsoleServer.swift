@@ -43,10 +43,14 @@ public final class ConsoleServer: Sendable {
     private let machine: @Sendable (MachineAction) -> String?
     private let overUnixSocket: Bool
     private let live: ConsoleLive
+    /// The Status page's figures beyond `state` (`GET api/figures`), gathered on the request's thread.
+    private let figures: @Sendable () -> ConsoleResponse
 
     public init(passwordFile: String, auditLog: String, overUnixSocket: Bool, pages: ConsolePages, live: ConsoleLive,
                 settings: any ConsoleSettingsStore, booth: @escaping @Sendable (BoothQuestion) -> BoothReply,
-                machine: @escaping @Sendable (MachineAction) -> String? = { _ in "not available here" }) {
+                machine: @escaping @Sendable (MachineAction) -> String? = { _ in "not available here" },
+                figures: @escaping @Sendable () -> ConsoleResponse = { .error(404, "notFound", "no such page") }) {
+        self.figures = figures
         rules = Locked(ConsoleRules(pages: pages))
         self.live = live
         self.passwordFile = passwordFile
@@ -154,6 +158,8 @@ public final class ConsoleServer: Sendable {
             return response
         case .state:
             return ConsoleRules.stateAnswer(booth(.state))
+        case .figures:
+            return figures()
         case let .command(body, address):
             let (response, result) = ConsoleRules.commandAnswer(booth(.command(body)))
             audit.append(AuditEntry(time: Date().timeIntervalSince1970, address: address, action: "command " + Self.commandName(body), result: result))

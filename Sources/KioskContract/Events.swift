@@ -198,6 +198,9 @@ public enum KioskEvent: Equatable, Sendable {
     /// A boomerang's outcome: the same event, with `"kind":"boomerang"` after its own fields (a
     /// video's outcome has no `kind`).
     indirect case boomerang(KioskEvent)
+    /// A `state` reply with the booth's figures (StateFigures): on stdout the inner event's line
+    /// with a `figures` object after its own fields. Read back, a line gives the inner event alone.
+    indirect case figured(KioskEvent, figures: StateFigures)
     /// `reel --json` (the hosts' film): `done` of `total` takes are in it; a take left out and why;
     /// the film written, its length and the takes in it.
     case reelProgress(done: Int, total: Int)
@@ -220,7 +223,7 @@ extension KioskEvent: Codable {
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
         case action, status, ok, items, remaining, microphoneLevel, encoder, microphone, url, token, folder, attempt, hooksPending
         case trim, trimmed, library, libraryLeftOut, question, loudness, done, total, takes, kind, review
-        case skippedFrames, frameRate, effortSteps, changed, kept
+        case skippedFrames, frameRate, effortSteps, changed, kept, figures
     }
 
     /// The path a Use Video outcome delivered (trimmed or not); nil for other events.
@@ -247,6 +250,7 @@ extension KioskEvent: Codable {
         if case let .asked(event, _) = self { return event.name }
         if case let .leveled(event, _) = self { return event.name }
         if case let .boomerang(event) = self { return event.name }
+        if case let .figured(event, _) = self { return event.name }
         return Self.kind(of: self).name
     }
 
@@ -255,12 +259,19 @@ extension KioskEvent: Codable {
         if case let .asked(event, question) = self { return event.fields + [(.question, question)] }
         if case let .leveled(event, loudness) = self { return event.fields + [(.loudness, loudness)] }
         if case let .boomerang(event) = self { return event.fields + [(.kind, TakeKind.boomerang)] }
+        if case let .figured(event, figures) = self { return event.fields + [(.figures, figures)] }
         return [(.event, name)] + (Self.kind(of: self).fields(self) ?? [])
     }
 
     /// The event without its question (`asked`), as it is without `--questions`.
     public var unasked: KioskEvent {
         if case let .asked(event, _) = self { return event.unasked }
+        return self
+    }
+
+    /// The event without its figures (`figured`).
+    public var unfigured: KioskEvent {
+        if case let .figured(event, _) = self { return event }
         return self
     }
 

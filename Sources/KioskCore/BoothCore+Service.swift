@@ -14,6 +14,8 @@ public struct ServiceRoom: Sendable {
     public internal(set) var discarded = 0, shared = 0, framesDropped = 0
     /// The bytes a second of the last take that gave a rate: the disk's seconds count at it.
     public internal(set) var bytesPerSecond: Double?
+    /// The booth's uptime and camera as the last turn measured them (`state`'s figures).
+    public internal(set) var running: StateFigures.Running?
     /// The take on disk now (this process's, in review) was recorded: discarding it counts.
     var takeCounted = false
     var pace = MetricsPace()

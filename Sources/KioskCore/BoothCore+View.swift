@@ -58,13 +58,15 @@ extension BoothCore {
         return model
     }
 
-    /// The machine's `state` reply with what the core adds: the hooks still owed (with `--on-take`)
-    /// and the microphone's level as the last turn measured it (with a microphone asked for).
+    /// The machine's `state` reply with what the core adds: the hooks still owed (with `--on-take`),
+    /// the microphone's level as the last turn measured it (with a microphone asked for) and the
+    /// figures (the metrics file's, the last take's rate, the uptime and camera the last turn gave).
     func completed(_ event: KioskEvent) -> KioskEvent {
         guard case let .state(mode, timer, buttons, orientation, remaining, _, _, trim, library, leftOut, review) = event else { return event }
-        return .state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
-                      microphoneLevel: settings.microphone ? listener.level : nil,
-                      hooksPending: settings.onTake != nil ? jobs.owed.pending : nil, trim: trim, library: library, libraryLeftOut: leftOut,
-                      review: review)
+        return .figured(.state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
+                               microphoneLevel: settings.microphone ? listener.level : nil,
+                               hooksPending: settings.onTake != nil ? jobs.owed.pending : nil, trim: trim, library: library,
+                               libraryLeftOut: leftOut, review: review),
+                        figures: StateFigures(figures, bytesPerSecond: service.bytesPerSecond, running: service.running))
     }
 }

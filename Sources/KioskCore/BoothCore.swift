@@ -131,11 +131,13 @@ public struct BoothCore: Sendable {
         public var level: Double?
         /// The review's player has the screen's player surface (the slideshow waits).
         public var reviewPlays: Bool
+        /// The booth's uptime and its camera as it runs, for `state`'s figures.
+        public var running: StateFigures.Running?
 
         public init(take: TakeMeasures? = nil, openingWait: Double? = nil, lastSound: Int64? = nil,
-                    stallAftermath: Bool = false, level: Double? = nil, reviewPlays: Bool = false) {
+                    stallAftermath: Bool = false, level: Double? = nil, reviewPlays: Bool = false, running: StateFigures.Running? = nil) {
             (self.take, self.openingWait, self.lastSound) = (take, openingWait, lastSound)
-            (self.stallAftermath, self.level, self.reviewPlays) = (stallAftermath, level, reviewPlays)
+            (self.stallAftermath, self.level, self.reviewPlays, self.running) = (stallAftermath, level, reviewPlays, running)
         }
     }
 
@@ -330,6 +332,7 @@ public struct BoothCore: Sendable {
         // the work it still posts (the discard), carried out after this turn's effects: only a
         // turn after it may say `.exit`.
         let exitDecidedBefore = jobs.exitCode != nil
+        if let running = facts.running { service.running = running }
         startAskedClocks(at: now)
         if machine.mode == .countdown, now >= clocks.countdownNext {
             clocks.countdownNext += Self.second

@@ -100,7 +100,7 @@ public struct Guestbook: Equatable, Sendable {
         case .recordingStarted, .recordingFinished, .videoRecorderDidFinishRecordingVideoWithOutputPath,
              .videoRecorderDidFinishRecordingTrimmedVideo, .leveled, .boomerang:
             return take.map { .asked(event, question: $0) } ?? event
-        case .state:
+        case .state, .figured:
             return current.map { .asked(event, question: $0) } ?? event
         default:
             return event

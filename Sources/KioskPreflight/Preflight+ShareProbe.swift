@@ -89,14 +89,15 @@ extension Preflight {
         return nil
     }
 
-    struct HTTPAnswer {
-        var status: Int
-        var body: [UInt8]
+    public struct HTTPAnswer: Sendable {
+        public var status: Int
+        public var body: [UInt8]
     }
 
     /// GET `url` (http only) over a plain socket: HTTP/1.0, the connection closed by the server,
-    /// at most 3 s to connect and 3 s more for the answer, at most 64 KiB of it.
-    static func httpGet(_ url: String) -> Result<HTTPAnswer, HTTPFailure> {
+    /// at most 3 s to connect and 3 s more for the answer, at most 64 KiB of it. (The console's
+    /// probe of the share site too.)
+    public static func httpGet(_ url: String) -> Result<HTTPAnswer, HTTPFailure> {
         guard url.hasPrefix("http://") else { return .failure(HTTPFailure("check fetches http:// addresses only; open it in a browser")) }
         let rest = url.dropFirst("http://".count)
         let authority = rest.prefix { $0 != "/" && $0 != "?" }
@@ -128,8 +129,8 @@ extension Preflight {
         return .failure(HTTPFailure("\(host) port \(port): \(lastError)"))
     }
 
-    struct HTTPFailure: Error {
-        var reason: String
+    public struct HTTPFailure: Error, Sendable {
+        public var reason: String
         init(_ reason: String) { self.reason = reason }
     }
 

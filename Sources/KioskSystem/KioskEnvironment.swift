@@ -33,6 +33,9 @@ public struct KioskEnvironment: Equatable, Sendable {
     /// `SDL_VIDEODRIVER` as the operator set it (SDL reads it itself): only an explicit choice may
     /// land on SDL's `offscreen` or `dummy` driver, where a fallback to it means "no display".
     public var videoDriver: String?
+    /// `KIOSK_THERMAL_DIR`: where the console reads the thermal zones (`thermal_zone*/temp`);
+    /// /sys/class/thermal when unset. For tests and unusual systems.
+    public var thermalFolder: String
 
     /// Nothing set: every variable's meaning when unset.
     public init() {
@@ -52,6 +55,7 @@ public struct KioskEnvironment: Equatable, Sendable {
         hookBackoff = variables["KIOSK_HOOK_BACKOFF"].flatMap(Double.init).flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         videoDriver = variables["SDL_VIDEODRIVER"]
         networkManagerFolder = variables["KIOSK_NM_DIR"] ?? "/etc/NetworkManager"
+        thermalFolder = variables["KIOSK_THERMAL_DIR"] ?? "/sys/class/thermal"
     }
 
     /// The booth's access point's keyfile (`kiosk/install --hotspot`).

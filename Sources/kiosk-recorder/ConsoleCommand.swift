@@ -92,6 +92,7 @@ enum ConsoleCommand {
                                       overlays: OverlayFiles(load: OverlayImage.loadKept))
         let socket: String
         let shelf: ConsoleTakes?
+        let disk: (folder: String, keepFree: Int64, share: String?)
         do throws(UsageError) {
             guard case let .record(configuration) = try parser.parse(options.boothArguments, together: false),
                   let path = configuration.service.controlSocket else {
@@ -99,6 +100,10 @@ enum ConsoleCommand {
             }
             socket = path
             shelf = configuration.storage.outputDirectory.map { ConsoleTakes(folder: $0, template: configuration.storage.nameTemplate) }
+            // The Status page's disk, share site and machine (ConsoleFigures).
+            let output = configuration.storage.outputDirectory ?? configuration.storage.output.map { PathText.folder(of: $0) } ?? "/tmp"
+            disk = (output.isEmpty ? "." : output, configuration.limits.minFreeDisk,
+                    configuration.share.folder == nil ? nil : configuration.share.urlTemplate)
         } catch {
             Log.write("kiosk-recorder: \(Log.escaped(error.message))\nTry 'kiosk-recorder help console'.\n")
             return 2
@@ -113,13 +118,16 @@ enum ConsoleCommand {
         }
         let live = ConsoleLive(socket: socket, shelf: shelf)
         let booth: @Sendable (BoothQuestion) -> BoothReply = { question in ask(question, socket: socket) }
+        let figures = ConsoleFigures(folder: disk.folder, keepFree: disk.keepFree, shareTemplate: disk.share,
+                                     thermalFolder: KioskEnvironment(ProcessInfo.processInfo.environment).thermalFolder, booth: booth)
         let settings = ConsoleSettingsFiles(settings: ConsoleSettings(parser: parser, arguments: options.boothArguments), booth: booth)
         let pages = ConsolePages.read(options.pages ?? pageFolder())
         if !pages.missing.isEmpty {
             Log.info("console: no \(pages.missing.joined(separator: ", ")) in \(pages.folder): the console answers 404 for them (nginx serves the installed page; --pages DIR names another folder)")
         }
         let server = ConsoleServer(passwordFile: options.passwordFile, auditLog: options.auditLog, overUnixSocket: overUnixSocket,
-                                   pages: pages, live: live, settings: settings, booth: booth, machine: carryOut)
+                                   pages: pages, live: live, settings: settings, booth: booth, machine: carryOut,
+                                   figures: figures.answer)
         do throws(ConsoleError) {
             try live.start()
             let listening = try ConsoleServer.listen(listener)
@@ -130,6 +138,7 @@ enum ConsoleCommand {
             Log.write("kiosk-recorder: console: --listen: \(error)\n")
             return 1
         }
+        do throws(SystemError) { try figures.start() } catch { Log.info("console: the share site is not probed: \(error)") }
         if access(options.passwordFile, R_OK) != 0 {
             Log.info("console: no password in \(options.passwordFile) yet: kiosk-recorder console password --password-file \(options.passwordFile)")
         }

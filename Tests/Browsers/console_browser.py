@@ -2,7 +2,8 @@
 # The operator's console driven in a real browser engine over WebDriver (the W3C protocol spoken
 # directly, no client library): Chromium through Debian's chromedriver, headless, or WebKit
 # (WebKitGTK's MiniBrowser) through WebKitWebDriver on a private Xvfb. The window is a phone's,
-# 360 px wide. It signs in (a wrong password first), follows a take on Status, plays, hides,
+# 360 px wide. It signs in (a wrong password first; then the phone's languages German first),
+# reads Status's figures and the Settings view in German, follows a take on Status, plays, hides,
 # shows and deletes it on Takes, reads the Log, tries a page of another origin against the
 # console, and signs out; a screenshot of each view goes to --shots.
 #
@@ -251,6 +252,9 @@ def run(b, args):
         raise Failure(f"a wrong password shows {message!r}")
     say("ok", f"a wrong password: {message!r}")
     b.shot(shots("sign-in"))
+    # The phone's languages from here on German first: the views made at sign-in (Settings) pick
+    # their words from navigator.languages then; Status keeps the words the page loaded with.
+    b.js("Object.defineProperty(navigator, 'languages', { get: () => ['de-DE', 'de', 'en'] })")
     b.type("#password", args.password)
     b.click("#sign-in button")
     b.until("signed in", "const c = document.getElementById('console'); return c && !c.hidden && document.getElementById('sign-in').hidden")
@@ -264,6 +268,26 @@ def run(b, args):
     if uploads != "—":
         raise Failure(f"Status shows {uploads!r} uploads owed for a booth without a hook")
     say("ok", f"Status: uploads owed {uploads}, the microphone's meter at {meter} dBFS")
+    # The machine's rows (api/figures) and the camera as state's figures give it.
+    rows = b.until("the figures' rows", "const t = (id) => document.getElementById(id).textContent;"
+                   " return ['disk-minutes', 'share-site', 'temperature', 'uptime', 'camera'].every((id) => t(id) !== '…')"
+                   " && t('camera').includes('measured') && Object.fromEntries(['disk-minutes', 'share-site', 'temperature', 'uptime', 'camera'].map((id) => [id, t(id)]))",
+                   timeout=30)
+    if "GB free" not in rows["disk-minutes"] or "machine " not in rows["uptime"] or " booth " not in rows["uptime"] or rows["share-site"] != "no share site":
+        raise Failure(f"Status's figures: {rows}")
+    say("ok", f"Status's figures: disk {rows['disk-minutes']!r}, share site {rows['share-site']!r}, temperature {rows['temperature']!r}, uptime {rows['uptime']!r}, camera {rows['camera']!r}")
+
+    # Settings in the phone's language (German here): its heading, its save button, where a value comes from.
+    b.click("#settings-open")
+    words = b.until("the German Settings view", "const v = document.getElementById('settings');"
+                    " return !v.hidden && v.querySelector('.source-default') && [v.querySelector('h2').textContent,"
+                    " document.getElementById('settings-save').textContent, v.querySelector('.source-default').textContent,"
+                    " document.querySelector('#settings-files label').textContent]", timeout=30)
+    if words != ["Einstellungen", "Speichern und neu laden", "Standard", "Overlay (PNG mit Alpha)"]:
+        raise Failure(f"the Settings view in German shows {words}")
+    say("ok", f"Settings in German: {words}")
+    b.shot(shots("settings-de"))
+    b.click("#settings-open")
 
     # Live: a take started at the booth shows as recording; when, measured in the page.
     b.until("the event stream", "return typeof live === 'object' && live.source && live.source.readyState === 1")
@@ -288,6 +312,8 @@ def run(b, args):
     b.until("ready again, the take as the last", "return document.getElementById('mode').textContent.startsWith('ready')"
             " && [...document.querySelectorAll('#last-take img')].some((i) => i.complete && i.naturalWidth > 0)", timeout=60)
     say("ok", "Status: ready again, the last take's thumbnail")
+    minutes = b.until("the disk in minutes of video", "const d = document.getElementById('disk-minutes').textContent; return d.includes('min of video') && d", timeout=30)
+    say("ok", f"Status: free disk {minutes!r} at the take's rate")
     b.shot(shots("status"))
 
     # Takes: listed, played, hidden, shown, deleted.

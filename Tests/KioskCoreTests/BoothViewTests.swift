@@ -2,6 +2,7 @@
 // view with the core's rules and the booth's facts, on a virtual clock.
 import Testing
 @testable import KioskCore
+import KioskContract
 
 @Suite("BoothCore's view: what the screen shows and what state says")
 struct BoothViewTests {
@@ -66,7 +67,7 @@ struct BoothViewTests {
     func state() {
         var plain = Self.core(.ready)
         let bare = plain.handle(.event(.stateQuery), at: 0)
-        guard case let .machine(.emit(.state(_, _, _, _, _, level, hooks, _, _, _, _)))? = bare.first else {
+        guard case let .machine(.emit(event))? = bare.first, case let .state(_, _, _, _, _, level, hooks, _, _, _, _) = event.unfigured else {
             Issue.record("\(bare)")
             return
         }
@@ -74,10 +75,28 @@ struct BoothViewTests {
         var full = Self.core(.ready, settings: BoothCore.Settings(onTake: "true", microphone: true))
         _ = full.handle(.turn(BoothCore.Turn(level: -33)), at: 1)
         let said = full.handle(.event(.stateQuery), at: 2)
-        guard case let .machine(.emit(.state(_, _, _, _, _, level, hooks, _, _, _, _)))? = said.first else {
+        guard case let .machine(.emit(event))? = said.first, case let .state(_, _, _, _, _, level, hooks, _, _, _, _) = event.unfigured else {
             Issue.record("\(said)")
             return
         }
         #expect(level == -33 && hooks == 0)
+    }
+
+    @Test("state's figures: the metrics file's counts as the core has them, the last take's rate, and the uptime and camera the last turn gave (kept until a turn gives others)")
+    func figures() {
+        var core = Self.core(.ready, settings: BoothCore.Settings(onTake: "true", microphone: true))
+        func figures(at now: Int64) -> StateFigures? {
+            guard case let .machine(.emit(.figured(_, figures)))? = core.handle(.event(.stateQuery), at: now).first else { return nil }
+            return figures
+        }
+        let before = figures(at: 0)
+        #expect(before == StateFigures(core.figures, bytesPerSecond: nil, running: nil), "\(String(describing: before))")
+        #expect(before?.uptime == nil && before?.camera == nil && before?.bytesPerSecond == nil && before?.takes == 0)
+        let camera = StateFigures.Camera(name: "/dev/video0", width: 640, height: 480, fps: 30, measuredFps: 29.97)
+        _ = core.handle(.turn(BoothCore.Turn(running: StateFigures.Running(uptime: 12.34, camera: camera))), at: 1)
+        _ = core.handle(.turn(BoothCore.Turn()), at: 2)
+        let after = figures(at: 3)
+        #expect(after?.uptime == 12.3 && after?.camera?.measuredFps == 30 && after?.camera?.name == "/dev/video0", "\(String(describing: after))")
+        #expect(after?.hooksPending == core.figures.hooksPending && after?.cameraUp == core.figures.cameraUp)
     }
 }

@@ -49,7 +49,7 @@ struct ClosedBoothTests {
             let said = Self.emitted(core.handle(.command(command), at: 4))
             #expect(said.count == 1 && said.first.map { if case .error(.notAllowed, _) = $0 { true } else { false } } == true, "\(command): \(said)")
         }
-        #expect(Self.emitted(core.handle(.command(.state), at: 4)) == [.state(mode: "closed", timer: "00:00", buttons: [], orientation: .landscapeRight)])
+        #expect(Self.emitted(core.handle(.command(.state), at: 4)).map(\.unfigured) == [.state(mode: "closed", timer: "00:00", buttons: [], orientation: .landscapeRight)])
         let opened = core.handle(.command(.openBooth), at: 5)
         #expect(Self.emitted(opened) == [.boothOpened] && opened.contains(.machine(.startCamera)), "\(opened)")
         #expect(core.machine.mode == .ready)

@@ -22,7 +22,7 @@ enum BrowserEngines {
 struct ConsoleBrowserEndToEndTests {
     let password = "booth operator 1"
 
-    @Test("the page: only the form before sign-in, a wrong password's message, Status live as a take starts at the booth (the delay measured in the page), Takes played, hidden, shown and deleted after its confirm, a page of another origin refused (403, nothing started), Log, sign-out; a screenshot of each",
+    @Test("the page: only the form before sign-in, a wrong password's message, Status's figures and the Settings view in German, Status live as a take starts at the booth (the delay measured in the page), Takes played, hidden, shown and deleted after its confirm, a page of another origin refused (403, nothing started), Log, sign-out; a screenshot of each",
           arguments: ["chromium", "webkit"])
     func console(engine: String) throws {
         try #require(BrowserEngines.missing.isEmpty, "\(BrowserEngines.missing) not found (CI is set, so this test does not skip): \(BrowserEngines.skipNote)")
@@ -74,8 +74,13 @@ struct ConsoleBrowserEndToEndTests {
         #expect(output.contains { $0.hasPrefix("ok: a page of another origin") && $0.contains("read=blocked forgedHeader=blocked") })
         #expect(output.contains { $0.hasPrefix("ok: a forged form from another origin is refused") && $0.contains("foreignOrigin") })
         #expect(output.contains { $0.hasPrefix("figure: \(engine): recordingStarted shown") && $0.contains("after the booth wrote it") })
+        // Status's figures (api/figures and state's), the disk in minutes once a take gave its rate,
+        // and the Settings view in the phone's other language.
+        #expect(output.contains { $0.hasPrefix("ok: Status's figures: disk ") && $0.contains("measured") }, "\(output)")
+        #expect(output.contains { $0.hasPrefix("ok: Status: free disk ") && $0.contains("min of video") }, "\(output)")
+        #expect(output.contains("ok: Settings in German: ['Einstellungen', 'Speichern und neu laden', 'Standard', 'Overlay (PNG mit Alpha)']"), "\(output)")
         // A screenshot of each view, a phone's width.
-        for view in ["sign-in", "status", "takes", "log"] {
+        for view in ["sign-in", "status", "settings-de", "takes", "log"] {
             let png = "\(shots)/console-\(view)-\(engine).png"
             let size = try runProgram(["ffprobe", "-v", "error", "-show_entries", "stream=width", "-of", "csv=p=0", png])
             #expect(size.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "360", "\(png): \(size.stdout) \(size.stderr)")

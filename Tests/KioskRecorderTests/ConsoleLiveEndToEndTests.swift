@@ -46,10 +46,10 @@ struct ConsoleLiveEndToEndTests {
     }
 
     /// The password set and a console started on the booth's config (on a Unix socket, or `tcp`).
-    func consoleWithPassword(_ folder: URL, config: String, tcp: Bool = false) throws -> ConsoleUnderTest {
+    func consoleWithPassword(_ folder: URL, config: String, tcp: Bool = false, environment: [String: String] = [:]) throws -> ConsoleUnderTest {
         let set = try setConsolePassword(password, file: folder.appendingPathComponent("console-password").path)
         try #require(set.status == 0, "\(set.stderr)")
-        return try ConsoleUnderTest.start(folder, booth: ["--config", config], tcp: tcp)
+        return try ConsoleUnderTest.start(folder, booth: ["--config", config], tcp: tcp, environment: environment)
     }
 
     /// The password set, a console started on the booth's config, and signed in: the console and its

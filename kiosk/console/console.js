@@ -63,6 +63,7 @@ const statusView = {
       make("div", { id: "buttons" }),
       make("h2", { textContent: T.lastTake }), make("div", { id: "last-take" }),
       make("h2", { textContent: T.warnings }), make("ul", { id: "warnings" }));
+    statusFigures.build(section.querySelector("dl"));
     listen((event, line) => {
       if (event.event === "boothUnreachable") { this.gone(); this.note(event, line); return; }
       $("link").hidden = true;
@@ -106,6 +107,7 @@ const statusView = {
     } else $("microphone").textContent = "—";
     // The takes whose hook (--on-take: an upload) is still owed; "—" without a hook.
     $("uploads").textContent = typeof state.hooksPending === "number" ? String(state.hooksPending) : "—";
+    statusFigures.state(state);
     // The buttons drawn again only when they change: a tap between two answers is not lost.
     const names = (state.buttons || []).join(" ");
     const buttons = $("buttons");
@@ -121,6 +123,7 @@ const statusView = {
     // The meter's pace: the booth's state twice a second while this view is shown (a page in the
     // background has its timers slowed by the browser itself).
     if (!this.metering) this.metering = setInterval(() => { if (!$("status").hidden) this.ask(); }, 500);
+    statusFigures.enter();
     // What came before the page: the camera and the warnings among the console's last events.
     if (!live.source) {
       const r = await api("api/log");
@@ -137,6 +140,75 @@ const statusView = {
     const last = list[0];
     $("last-take").replaceChildren(...(last ? [make("img", { src: takeURL(last.name) + "/thumbnail", alt: last.name }),
       make("p", { textContent: last.name + (last.duration ? " · " + last.duration.toFixed(1) + " s" : "") })] : [T.none]));
+  },
+};
+
+// The Status page's figures beyond the screen's: the camera as state's figures give it (its size,
+// the rate asked and the rate measured), and api/figures every 5 s while Status is shown: the disk
+// as minutes of video at the last take's rate, the share site, the temperatures, the uptimes.
+const FIGURE_WORDS = {
+  en: { disk: "Free disk", share: "Share site", temperature: "Temperature", uptime: "Uptime", minutes: "min of video", free: "free",
+    afterTake: "minutes known after the first take", up: "up", down: "down", noShare: "no share site", noSensor: "no sensor",
+    machine: "machine", booth: "booth", measured: "measured" },
+  de: { disk: "Freier Speicher", share: "Teilen-Seite", temperature: "Temperatur", uptime: "Laufzeit", minutes: "Min. Video", free: "frei",
+    afterTake: "Minuten nach der ersten Aufnahme bekannt", up: "erreichbar", down: "nicht erreichbar", noShare: "keine Teilen-Seite", noSensor: "kein Sensor",
+    machine: "Rechner", booth: "Kabine", measured: "gemessen" },
+  fr: { disk: "Disque libre", share: "Site de partage", temperature: "Température", uptime: "En marche depuis", minutes: "min de vidéo", free: "libres",
+    afterTake: "minutes connues après la première prise", up: "en ligne", down: "hors ligne", noShare: "pas de site de partage", noSensor: "aucun capteur",
+    machine: "machine", booth: "cabine", measured: "mesurées" },
+  es: { disk: "Disco libre", share: "Sitio para compartir", temperature: "Temperatura", uptime: "Tiempo encendido", minutes: "min de vídeo", free: "libres",
+    afterTake: "minutos conocidos tras la primera toma", up: "activo", down: "caído", noShare: "sin sitio para compartir", noSensor: "sin sensor",
+    machine: "equipo", booth: "cabina", measured: "medidos" },
+  ja: { disk: "空きディスク", share: "共有サイト", temperature: "温度", uptime: "稼働時間", minutes: "分の動画", free: "空き",
+    afterTake: "最初の撮影後に分数がわかります", up: "稼働中", down: "停止", noShare: "共有サイトなし", noSensor: "センサーなし",
+    machine: "本体", booth: "ブース", measured: "実測" },
+  "zh-Hans": { disk: "可用磁盘", share: "分享网站", temperature: "温度", uptime: "运行时间", minutes: "分钟视频", free: "可用",
+    afterTake: "第一段录像后可知分钟数", up: "正常", down: "无法访问", noShare: "没有分享网站", noSensor: "没有传感器",
+    machine: "主机", booth: "录像亭", measured: "实测" },
+};
+function pickFrom(table) {
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const lower = tag.toLowerCase();
+    const found = lower.startsWith("zh") ? table["zh-Hans"] : table[lower.slice(0, 2)];
+    if (found) return found;
+  }
+  return table.en;
+}
+const F = pickFrom(FIGURE_WORDS);
+const statusFigures = {
+  build(list) {
+    for (const [id, label] of [["disk-minutes", F.disk], ["share-site", F.share], ["temperature", F.temperature], ["uptime", F.uptime]]) {
+      list.append(make("dt", { textContent: label }), make("dd", { id, textContent: "…" }));
+    }
+  },
+  // Seconds as "3 h 12 min", "25 min", "40 s".
+  span(seconds) {
+    const s = Math.round(seconds);
+    return s >= 3600 ? Math.floor(s / 3600) + " h " + Math.floor(s % 3600 / 60) + " min" : s >= 60 ? Math.floor(s / 60) + " min" : s + " s";
+  },
+  state(state) {
+    const camera = state.figures && state.figures.camera;
+    if (!camera) return;
+    const measured = typeof camera.measuredFps === "number" ? " (" + F.measured + " " + camera.measuredFps.toFixed(1) + ")" : "";
+    $("camera").textContent = camera.name + " " + camera.width + "×" + camera.height + " @ " + camera.fps + measured + (state.figures.cameraUp ? "" : " ✕");
+    this.boothUptime = state.figures.uptime;
+  },
+  enter() {
+    if (!this.asking) this.asking = setInterval(() => { if (!$("status").hidden) this.ask(); }, 5000);
+    this.ask();
+  },
+  async ask() {
+    const r = await api("api/figures");
+    if (r.status !== 200) return;
+    const f = await r.json();
+    const gb = typeof f.disk.freeBytes === "number" ? (f.disk.freeBytes / 1e9).toFixed(1) + " GB " + F.free : "—";
+    $("disk-minutes").textContent = typeof f.disk.seconds === "number" ? Math.floor(f.disk.seconds / 60) + " " + F.minutes + " (" + gb + ")" : gb + "; " + F.afterTake;
+    $("share-site").textContent = !f.share ? F.noShare : f.share.up === true ? F.up : f.share.up === false ? F.down + " (" + f.share.detail + ")" : "…";
+    $("share-site").dataset.up = f.share ? String(f.share.up) : "none";
+    $("temperature").textContent = f.temperatures.length ? f.temperatures.map((t) => t.celsius.toFixed(1) + " °C" + (t.type ? " " + t.type : "")).join(", ") : F.noSensor;
+    const booth = f.booth ? f.booth.uptime : this.boothUptime;
+    $("uptime").textContent = [typeof f.uptime === "number" ? F.machine + " " + this.span(f.uptime) : "", typeof booth === "number" ? F.booth + " " + this.span(booth) : ""]
+      .filter((t) => t).join(" · ") || "—";
   },
 };
 

@@ -1,7 +1,45 @@
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
-  const where = { default: "default", config: "kiosk.conf", console: "set here" };
+  // The view's words in the booth's six languages, picked as the rest of the page picks them
+  // (English for any other). The settings' own names, help and groups are the options table's.
+  const WORDS = {
+    en: { title: "Settings", save: "Save and reload", fromDefault: "default", fromConsole: "set here", back: "Back to kiosk.conf or the default",
+      defaultIs: "default", restart: "Applies after a restart.", nextTake: "Applies in ready: the next take.", saved: "Saved; the booth reloaded its settings.",
+      chooseFile: "Choose a file first.", uploaded: "Uploaded; the booth uses it from the next take.", nothing: "Nothing changed.",
+      overlay: "Overlay (PNG with alpha)", questions: "Questions (one a line)", upload: "Upload", yes: "yes", no: "no" },
+    de: { title: "Einstellungen", save: "Speichern und neu laden", fromDefault: "Standard", fromConsole: "hier gesetzt", back: "Zurück zu kiosk.conf oder zum Standard",
+      defaultIs: "Standard", restart: "Gilt nach einem Neustart.", nextTake: "Gilt in „bereit“: ab der nächsten Aufnahme.", saved: "Gespeichert; die Kabine hat ihre Einstellungen neu geladen.",
+      chooseFile: "Bitte zuerst eine Datei wählen.", uploaded: "Hochgeladen; die Kabine nutzt sie ab der nächsten Aufnahme.", nothing: "Nichts geändert.",
+      overlay: "Overlay (PNG mit Alpha)", questions: "Fragen (eine pro Zeile)", upload: "Hochladen", yes: "ja", no: "nein" },
+    fr: { title: "Réglages", save: "Enregistrer et recharger", fromDefault: "par défaut", fromConsole: "réglé ici", back: "Revenir à kiosk.conf ou à la valeur par défaut",
+      defaultIs: "par défaut", restart: "S’applique après un redémarrage.", nextTake: "S’applique en attente : à la prochaine prise.", saved: "Enregistré ; la cabine a rechargé ses réglages.",
+      chooseFile: "Choisissez d’abord un fichier.", uploaded: "Envoyé ; la cabine l’utilise dès la prochaine prise.", nothing: "Rien n’a changé.",
+      overlay: "Calque (PNG avec transparence)", questions: "Questions (une par ligne)", upload: "Envoyer", yes: "oui", no: "non" },
+    es: { title: "Ajustes", save: "Guardar y recargar", fromDefault: "predeterminado", fromConsole: "fijado aquí", back: "Volver a kiosk.conf o al valor predeterminado",
+      defaultIs: "predeterminado", restart: "Se aplica tras reiniciar.", nextTake: "Se aplica en espera: en la próxima toma.", saved: "Guardado; la cabina recargó sus ajustes.",
+      chooseFile: "Elige primero un archivo.", uploaded: "Subido; la cabina lo usa desde la próxima toma.", nothing: "No ha cambiado nada.",
+      overlay: "Superposición (PNG con alfa)", questions: "Preguntas (una por línea)", upload: "Subir", yes: "sí", no: "no" },
+    ja: { title: "設定", save: "保存して再読み込み", fromDefault: "既定値", fromConsole: "ここで設定", back: "kiosk.conf または既定値に戻す",
+      defaultIs: "既定値", restart: "再起動後に反映されます。", nextTake: "待機中に反映：次の撮影から。", saved: "保存しました。ブースが設定を再読み込みしました。",
+      chooseFile: "先にファイルを選んでください。", uploaded: "アップロードしました。次の撮影から使われます。", nothing: "変更はありません。",
+      overlay: "オーバーレイ（アルファ付き PNG）", questions: "質問（1 行に 1 つ）", upload: "アップロード", yes: "はい", no: "いいえ" },
+    "zh-Hans": { title: "设置", save: "保存并重新加载", fromDefault: "默认", fromConsole: "在此设置", back: "恢复为 kiosk.conf 或默认值",
+      defaultIs: "默认", restart: "重启后生效。", nextTake: "在待机时生效：从下一段录像开始。", saved: "已保存；录像亭已重新加载设置。",
+      chooseFile: "请先选择文件。", uploaded: "已上传；录像亭从下一段录像开始使用。", nothing: "没有更改。",
+      overlay: "叠加图（带透明通道的 PNG）", questions: "问题（每行一个）", upload: "上传", yes: "是", no: "否" },
+  };
+  // Picked when the view is made (after sign-in), as console.js picks its own.
+  let W = WORDS.en;
+  function pickWords() {
+    for (const tag of navigator.languages || [navigator.language || "en"]) {
+      const lower = tag.toLowerCase();
+      const found = lower.startsWith("zh") ? WORDS["zh-Hans"] : WORDS[lower.slice(0, 2)];
+      if (found) return found;
+    }
+    return WORDS.en;
+  }
+  const where = (source) => ({ default: W.fromDefault, config: "kiosk.conf", console: W.fromConsole })[source];
   const el = (tag, props, ...children) => {
     const e = Object.assign(document.createElement(tag), props || {});
     e.append(...children);
@@ -22,7 +60,7 @@
       i = el("select");
       const words = s.type === "flag" ? ["yes", "no"] : s.choices;
       if (s.value === null) i.append(el("option", { value: "", textContent: "(" + s.default + ")" }));
-      for (const w of words) i.append(el("option", { value: w, textContent: w }));
+      for (const w of words) i.append(el("option", { value: w, textContent: s.type === "flag" ? W[w] : w }));
     } else {
       i = el("input", { type: s.type === "integer" ? "number" : "text" });
       if (s.type === "integer") { i.min = s.min; i.max = s.max; i.inputMode = "numeric"; }
@@ -47,13 +85,13 @@
       }
       const range = s.type === "integer" ? " " + s.min + "–" + s.max + (s.unit ? " " + s.unit : "") : "";
       const label = el("label", { htmlFor: "setting-" + s.name }, el("strong", { textContent: s.name }), range);
-      const from = el("span", { className: "source source-" + s.source, textContent: where[s.source] });
+      const from = el("span", { className: "source source-" + s.source, textContent: where(s.source) });
       from.dataset.setting = s.name;
-      const notes = el("small", { textContent: s.help + (s.defaultIsValue ? " (default " + s.default + ")" : "")
-        + (s.applies === "restart" ? " Applies after a restart." : " Applies in ready: the next take.") + (s.fixed ? " " + s.fixed : "") });
+      const notes = el("small", { textContent: s.help + (s.defaultIsValue ? " (" + W.defaultIs + " " + s.default + ")" : "")
+        + " " + (s.applies === "restart" ? W.restart : W.nextTake) + (s.fixed ? " " + s.fixed : "") });
       const row = el("div", { className: "setting" }, label, " ", from, input(s), notes);
       if (s.source === "console") {
-        const back = el("button", { type: "button", className: "unset", textContent: "Back to kiosk.conf or the default" });
+        const back = el("button", { type: "button", className: "unset", textContent: W.back });
         back.onclick = () => save({ [s.name]: null });
         row.append(back);
       }
@@ -72,37 +110,38 @@
     const answer = await r.json();
     if (r.status !== 200) { say(answer.message, true); return; }
     render(answer);
-    say(answer.reloaded ? "Saved; the booth reloaded its settings." : answer.message, !answer.reloaded);
+    say(answer.reloaded ? W.saved : answer.message, !answer.reloaded);
   }
   async function upload(name, file) {
-    if (!file) { say("Choose a file first.", true); return; }
+    if (!file) { say(W.chooseFile, true); return; }
     const r = await fetch("api/files/" + name, { method: "PUT", credentials: "same-origin",
       headers: { "Content-Type": "application/octet-stream", "X-CSRF-Token": await token() }, body: file });
     const answer = await r.json();
     if (r.status !== 200) { say(answer.message, true); return; }
     render(answer);
-    say(answer.reloaded ? "Uploaded; the booth uses it from the next take." : answer.message, !answer.reloaded);
+    say(answer.reloaded ? W.uploaded : answer.message, !answer.reloaded);
   }
   function section() {
-    const open = el("button", { type: "button", id: "settings-open", textContent: "Settings" });
+    W = pickWords();
+    const open = el("button", { type: "button", id: "settings-open", textContent: W.title });
     // The booth's parser judges every value (its message shown), not the browser's checks.
     const form = el("form", { id: "settings-form", noValidate: true });
-    const saveButton = el("button", { type: "submit", id: "settings-save", textContent: "Save and reload" });
+    const saveButton = el("button", { type: "submit", id: "settings-save", textContent: W.save });
     const files = el("div", { id: "settings-files" });
-    for (const [name, accept, title] of [["overlay", "image/png", "Overlay (PNG with alpha)"], ["questions", "text/plain,.txt", "Questions (one a line)"]]) {
+    for (const [name, accept, title] of [["overlay", "image/png", W.overlay], ["questions", "text/plain,.txt", W.questions]]) {
       const pick = el("input", { type: "file", id: "upload-" + name, accept: accept });
-      const send = el("button", { type: "button", id: "upload-" + name + "-send", textContent: "Upload " + name });
+      const send = el("button", { type: "button", id: "upload-" + name + "-send", textContent: W.upload });
       send.onclick = () => upload(name, pick.files[0]);
       files.append(el("label", { htmlFor: "upload-" + name, textContent: title }), pick, send);
     }
-    const view = el("section", { id: "settings", hidden: true }, el("h2", { textContent: "Settings" }),
+    const view = el("section", { id: "settings", hidden: true }, el("h2", { textContent: W.title }),
       el("p", { id: "settings-message", role: "alert" }), files, form, saveButton);
     saveButton.onclick = (e) => { e.preventDefault(); form.requestSubmit(); };
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       const changes = {};
       for (const i of form.querySelectorAll("input, select")) if (!i.disabled && i.value !== i.dataset.was) changes[i.name] = i.value === "" ? null : i.value;
-      if (Object.keys(changes).length === 0) { say("Nothing changed.", false); return; }
+      if (Object.keys(changes).length === 0) { say(W.nothing, false); return; }
       save(changes);
     });
     open.onclick = () => { view.hidden = !view.hidden; if (!view.hidden) load(); };
