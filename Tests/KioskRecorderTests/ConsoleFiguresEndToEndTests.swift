@@ -98,9 +98,10 @@ struct ConsoleFiguresEndToEndTests {
         }, "\(camera)")
         #expect(camera["name"] as? String == "test" && camera["width"] as? Int == 352 && camera["height"] as? Int == 288, "\(camera)")
         let asked = try #require(number(camera["fps"])), measured = try #require(number(camera["measuredFps"]))
-        // The test pattern paces itself at its rate: measured over 2 s windows, never above it (a
-        // tenth for the window's edges), above nothing while the camera runs.
-        #expect(measured > 0 && measured <= asked * 1.1, "measured \(measured) of \(asked) fps")
+        // The test pattern paces itself at its rate: measured over 2 s windows, above nothing while
+        // the camera runs, and not far above its rate (a window's edges fall on the loop's turns,
+        // and a starved camera thread catches up in a burst: half again for a slow machine).
+        #expect(measured > 0 && measured <= asked * 1.5, "measured \(measured) of \(asked) fps")
         print("figure: the test camera measured at \(measured) fps of \(asked) (the console's api/state)")
 
         // A take, used and shared: the rate it gave counts the disk's seconds.
