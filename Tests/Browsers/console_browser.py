@@ -2,10 +2,10 @@
 # The operator's console driven in a real browser engine over WebDriver (the W3C protocol spoken
 # directly, no client library): Chromium through Debian's chromedriver, headless, or WebKit
 # (WebKitGTK's MiniBrowser) through WebKitWebDriver on a private Xvfb. The window is a phone's,
-# 360 px wide. It signs in (a wrong password first; then the phone's languages German first),
-# reads Status's figures and the Settings view in German, follows a take on Status, plays, hides,
-# shows and deletes it on Takes, reads the Log, tries a page of another origin against the
-# console, and signs out; a screenshot of each view goes to --shots.
+# 360 px wide. It signs in (a wrong password first), reads Status's figures, follows a take on
+# Status, plays, hides, shows and deletes it on Takes, reads the Log, tries a page of another
+# origin against the console, and signs out; then signs in again as a phone set to German and reads
+# the Settings view; a screenshot of each view goes to --shots.
 #
 # The take is the caller's: at "cue: start" it starts one at the booth and answers on stdin with
 # the Unix time in ms the booth wrote recordingStarted ("none" when it cannot know), then, once
@@ -252,9 +252,6 @@ def run(b, args):
         raise Failure(f"a wrong password shows {message!r}")
     say("ok", f"a wrong password: {message!r}")
     b.shot(shots("sign-in"))
-    # The phone's languages from here on German first: the views made at sign-in (Settings) pick
-    # their words from navigator.languages then; Status keeps the words the page loaded with.
-    b.js("Object.defineProperty(navigator, 'languages', { get: () => ['de-DE', 'de', 'en'] })")
     b.type("#password", args.password)
     b.click("#sign-in button")
     b.until("signed in", "const c = document.getElementById('console'); return c && !c.hidden && document.getElementById('sign-in').hidden")
@@ -277,17 +274,6 @@ def run(b, args):
         raise Failure(f"Status's figures: {rows}")
     say("ok", f"Status's figures: disk {rows['disk-minutes']!r}, share site {rows['share-site']!r}, temperature {rows['temperature']!r}, uptime {rows['uptime']!r}, camera {rows['camera']!r}")
 
-    # Settings in the phone's language (German here): its heading, its save button, where a value comes from.
-    b.click("#settings-open")
-    words = b.until("the German Settings view", "const v = document.getElementById('settings');"
-                    " return !v.hidden && v.querySelector('.source-default') && [v.querySelector('h2').textContent,"
-                    " document.getElementById('settings-save').textContent, v.querySelector('.source-default').textContent,"
-                    " document.querySelector('#settings-files label').textContent]", timeout=30)
-    if words != ["Einstellungen", "Speichern und neu laden", "Standard", "Overlay (PNG mit Alpha)"]:
-        raise Failure(f"the Settings view in German shows {words}")
-    say("ok", f"Settings in German: {words}")
-    b.shot(shots("settings-de"))
-    b.click("#settings-open")
 
     # Live: a take started at the booth shows as recording; when, measured in the page.
     b.until("the event stream", "return typeof live === 'object' && live.source && live.source.readyState === 1")
@@ -314,6 +300,7 @@ def run(b, args):
     say("ok", "Status: ready again, the last take's thumbnail")
     minutes = b.until("the disk in minutes of video", "const d = document.getElementById('disk-minutes').textContent; return d.includes('min of video') && d", timeout=30)
     say("ok", f"Status: free disk {minutes!r} at the take's rate")
+    b.js("window.scrollTo(0, 0)")
     b.shot(shots("status"))
 
     # Takes: listed, played, hidden, shown, deleted.
@@ -395,6 +382,27 @@ def run(b, args):
     if status != 401:
         raise Failure(f"after sign-out api/state answers {status}")
     say("ok", "signed out: the form again, api/state 401")
+
+    # Signed in again on a phone whose languages are German first: the signed-in part, made at
+    # sign-in, picks its words from navigator.languages then. Settings: its heading, its save
+    # button, where a value comes from, an upload's label.
+    b.js("Object.defineProperty(navigator, 'languages', { get: () => ['de-DE', 'de', 'en'] })")
+    b.type("#password", args.password)
+    b.click("#sign-in button")
+    b.until("signed in again", "const c = document.getElementById('console'); return c && !c.hidden")
+    b.click("#settings-open")
+    words = b.until("the German Settings view", "const v = document.getElementById('settings');"
+                    " return !v.hidden && v.querySelector('.source-default') && [v.querySelector('h2').textContent,"
+                    " document.getElementById('settings-save').textContent, v.querySelector('.source-default').textContent,"
+                    " document.querySelector('#settings-files label').textContent]", timeout=30)
+    if words != ["Einstellungen", "Speichern und neu laden", "Standard", "Overlay (PNG mit Alpha)"]:
+        raise Failure(f"the Settings view in German shows {words}")
+    say("ok", f"Settings in German: {words}")
+    b.js("document.getElementById('settings').scrollIntoView()")
+    b.shot(shots("settings-de"))
+    b.click("#sign-out")
+    b.until("signed out again", "const f = document.getElementById('sign-in'); return document.readyState === 'complete' && f && !f.hidden"
+            " && !document.getElementById('console')")
 
 
 def main():
