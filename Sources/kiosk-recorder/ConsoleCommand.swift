@@ -8,6 +8,7 @@ import KioskConsole
 import KioskCore
 import KioskMedia
 import KioskOptions
+import KioskPassword
 import KioskStorage
 import KioskSleep
 import KioskSystem
@@ -119,7 +120,8 @@ enum ConsoleCommand {
             Log.info("console: no \(pages.missing.joined(separator: ", ")) in \(pages.folder): the console answers 404 for them (nginx serves the installed page; --pages DIR names another folder)")
         }
         let server = ConsoleServer(passwordFile: options.passwordFile, auditLog: options.auditLog, overUnixSocket: overUnixSocket,
-                                   pages: pages, live: live, settings: settings, booth: booth, machine: carryOut)
+                                   pages: pages, live: live, settings: settings, booth: booth, machine: carryOut,
+                                   pairingFile: PairingFile.path(controlSocket: socket))
         do throws(ConsoleError) {
             try live.start()
             let listening = try ConsoleServer.listen(listener)
