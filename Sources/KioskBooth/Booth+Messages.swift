@@ -12,7 +12,7 @@ import KioskUI
 extension Booth {
     func handle(_ input: UIInput) {
         // Pairing's corner, keyboard and code take their touches before any rule of the booth's.
-        if pairing?.hears(input, canvas: screen.canvasSize, now: now) == true {
+        if pairing?.hears(input, canvas: screen.canvasSize, mode: machine.mode, now: now) == true {
             needsDraw = true
             return
         }

@@ -43,10 +43,11 @@ final class PairingPart {
     }
 
     /// A screen input: true when pairing took it (the booth's own rules never see it). While the
-    /// keyboard or the code shows, every touch is pairing's.
-    func hears(_ input: UIInput, canvas: Size, now: Int64) -> Bool {
+    /// keyboard or the code shows, every touch is pairing's. The corner opens the keyboard only over
+    /// `mode` ready or closed.
+    func hears(_ input: UIInput, canvas: Size, mode: Mode, now: Int64) -> Bool {
         guard case let .tapElsewhere(point) = input else { return rule.isOpen && input.isGuestTouch }
-        let (taken, effects) = rule.tap(at: point, canvas: canvas, now: now)
+        let (taken, effects) = rule.tap(at: point, canvas: canvas, now: now, mayOpen: mode == .ready || mode == .closed)
         carry(effects)
         _ = show()
         return taken

@@ -78,12 +78,13 @@ public struct PairingRule: Sendable {
     func refuses(at now: Int64) -> Bool { failures.filter { now - $0 < Self.failureWindow }.count >= Self.failureLimit }
 
     /// A tap on no button at `point` (canvas coordinates) of a canvas of `canvas`. Returns whether
-    /// the rule took it (the booth's own rules then never see it) and what to do.
-    public mutating func tap(at point: Point, canvas: Size, now: Int64) -> (taken: Bool, effects: [PairingEffect]) {
+    /// the rule took it (the booth's own rules then never see it) and what to do. `mayOpen`: the
+    /// booth shows a screen the keyboard may cover (ready, or closed; never over a guest's take).
+    public mutating func tap(at point: Point, canvas: Size, now: Int64, mayOpen: Bool = true) -> (taken: Bool, effects: [PairingEffect]) {
         switch state {
         case .closed:
             let corner = Double(min(canvas.width, canvas.height)) / 6
-            guard point.x < corner, point.y < corner else {
+            guard mayOpen, point.x < corner, point.y < corner else {
                 cornerTaps = []
                 return (false, [])
             }

@@ -40,7 +40,10 @@ struct PairingRuleTests {
             let point = i == 3 ? Point(x: 400, y: 240) : Self.corner
             _ = broken.tap(at: point, canvas: Self.canvas, now: Int64(i) * Self.s / 10)
         }
-        #expect(broken.view == .keyboard(page: 0, typed: 0), "a tap elsewhere starts the count again: taps 5 to 8")
+        #expect(broken.view == .keyboard(page: 0, typed: 0), "a tap elsewhere starts the count again: taps 5 to 9")
+        var recording = PairingRule(origin: "http://10.42.0.1")
+        for i in 0..<10 { _ = recording.tap(at: Self.corner, canvas: Self.canvas, now: Int64(i) * Self.s / 10, mayOpen: false) }
+        #expect(recording.view == nil, "never over a screen the keyboard may not cover (a guest's take)")
     }
 
     @Test("no run of taps anywhere, however long or wherever held, shows a code without the password",

@@ -56,7 +56,7 @@ struct PairingEndToEndTests {
         return at(.enter) == (10, 132, 255) && at(.character("5")) == (72, 72, 74)
     }
 
-    @Test("taps anywhere show no code, the corner only the keyboard; a wrong password shows nothing; the right one a QR code the console takes once, for a session; used and expired codes are refused as wrong ones")
+    @Test("taps anywhere show no code, the corner only the keyboard (in ready, never during a take); a wrong password shows nothing; the right one a QR code the console takes once, for a session; used and expired codes are refused as wrong ones")
     func pairing() throws {
         let folder = try testFolder("pairing")
         let (r, console, socket) = try Self.start(folder)
@@ -71,6 +71,15 @@ struct PairingEndToEndTests {
         }
         #expect(try Self.codesOnScreen(r, folder, "taps") == [])
         #expect(try !Self.keyboardOnScreen(r, folder, "taps"))
+        // During a take the corner opens nothing (the keyboard never covers a guest's Stop).
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.names)")
+        Self.openKeyboard(r)
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil, "\(r.names)")
+        r.command("retake")
+        #expect(r.waitForState { mode, _ in mode == "ready" })
+        #expect(!r.stderr.contains("pairing: the operator's keyboard opened"))
         // The corner's five taps: the keyboard, and no code; its keys pressed at random (no Enter): no code.
         Self.openKeyboard(r)
         #expect(eventually(10) { r.stderr.contains("pairing: the operator's keyboard opened") }, "\(r.stderr)")
