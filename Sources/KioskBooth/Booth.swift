@@ -206,7 +206,7 @@ public final class Booth {
         }
         stepPlayback()
         // Pairing's keyboard and code: their time, and what the screen shows over the rest.
-        needsDraw = pairing?.look(at: now) == true || needsDraw
+        needsDraw = pairing?.look(at: now, mode: machine.mode) == true || needsDraw
         needsDraw = player.stepReview(wanted: machine.reviewLoop, screen: screen, drawing: needsDraw)
         let model = core.shownModel(viewFacts, at: now)
         if needsDraw || model != draw.lastViewModel {

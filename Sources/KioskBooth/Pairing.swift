@@ -47,7 +47,7 @@ final class PairingPart {
     /// `mode` ready or closed.
     func hears(_ input: UIInput, canvas: Size, mode: Mode, now: Int64) -> Bool {
         guard case let .tapElsewhere(point) = input else { return rule.isOpen && input.isGuestTouch }
-        let (taken, effects) = rule.tap(at: point, canvas: canvas, now: now, mayOpen: mode == .ready || mode == .closed)
+        let (taken, effects) = rule.tap(at: point, canvas: canvas, now: now, mayOpen: Self.mayShow(over: mode))
         carry(effects)
         _ = show()
         return taken
@@ -58,11 +58,15 @@ final class PairingPart {
         _ = show()
     }
 
-    /// Each turn: the keyboard's and the code's time; whether the screen must be drawn again.
-    func look(at now: Int64) -> Bool {
-        carry(rule.look(at: now))
+    /// Each turn: the keyboard's and the code's time, and `mode` (it shows over ready or closed
+    /// only); whether the screen must be drawn again.
+    func look(at now: Int64, mode: Mode) -> Bool {
+        carry(rule.look(at: now, mayShow: Self.mayShow(over: mode)))
         return show()
     }
+
+    /// Pairing covers ready and the closed booth's screen, never a guest's take, countdown or review.
+    static func mayShow(over mode: Mode) -> Bool { mode == .ready || mode == .closed }
 
     /// The screen told what the rule shows now, if that changed; whether it did.
     private func show() -> Bool {

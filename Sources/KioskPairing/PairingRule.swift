@@ -131,7 +131,14 @@ public struct PairingRule: Sendable {
     }
 
     /// The time passing: the keyboard left alone a minute closes; a code past its time goes.
-    public mutating func look(at now: Int64) -> [PairingEffect] {
+    /// `mayShow` false (the booth left ready or closed: a take started from stdin or the socket):
+    /// whatever shows closes, a code withdrawn.
+    public mutating func look(at now: Int64, mayShow: Bool = true) -> [PairingEffect] {
+        if !mayShow, state != .closed {
+            let code: Bool = if case .code = state { true } else { false }
+            state = .closed
+            return (code ? [.withdraw] : []) + [.log("pairing: closed: the booth's screen is a guest's again")]
+        }
         switch state {
         case let .keyboard(_, _, since) where now - since >= Self.keyboardTimeout:
             state = .closed

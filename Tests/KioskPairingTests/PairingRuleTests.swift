@@ -117,6 +117,20 @@ struct PairingRuleTests {
         #expect(rule.view == .keyboard(page: 0, typed: 0), "a minute after the first wrong one, one try is free again")
     }
 
+    @Test("the booth leaving ready (a take started from stdin) closes the keyboard, and a code, withdrawn")
+    func leaves() {
+        var rule = PairingRule(origin: "http://10.42.0.1")
+        _ = Self.open(&rule)
+        #expect(rule.look(at: Self.s, mayShow: false).count == 1)
+        #expect(rule.view == nil)
+        _ = Self.open(&rule, at: 2 * Self.s)
+        _ = Self.type("secret12", &rule, at: 3 * Self.s)
+        _ = rule.checked(code: "CODE", until: 123 * Self.s, now: 3 * Self.s)
+        #expect(rule.look(at: 4 * Self.s, mayShow: false).first == .withdraw)
+        #expect(rule.view == nil)
+        #expect(rule.look(at: 5 * Self.s, mayShow: false).isEmpty, "said once")
+    }
+
     @Test("the keyboard left alone a minute closes; a check's answer after that is withdrawn")
     func timeout() {
         var rule = PairingRule(origin: "http://10.42.0.1")

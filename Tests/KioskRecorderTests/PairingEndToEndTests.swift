@@ -91,6 +91,17 @@ struct PairingEndToEndTests {
         let keys = PairingKeyboard.layout(page: 0, canvas: Self.canvas).keys
         Self.tap(r, keys.first { $0.key == .cancel }!.frame.center)
         #expect(eventually(10) { r.stderr.contains("pairing: the keyboard closed") })
+        // A take started by the parent closes it: the screen is the guest's again.
+        Self.openKeyboard(r)
+        #expect(eventually(10) { r.stderr.components(separatedBy: "pairing: the operator's keyboard opened").count == 3 })
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted", count: 2) != nil, "\(r.names)")
+        #expect(eventually(10) { r.stderr.contains("pairing: closed: the booth's screen is a guest's again") }, "\(r.stderr)")
+        #expect(try !Self.keyboardOnScreen(r, folder, "take"))
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished", count: 2) != nil, "\(r.names)")
+        r.command("retake")
+        #expect(r.waitForState { mode, _ in mode == "ready" })
 
         // A wrong password: the keyboard closes, nothing shows, no code is written.
         Self.openKeyboard(r)
