@@ -84,7 +84,11 @@ final class PairingPart {
             case let .check(password, until):
                 queue.async {
                     var code: String?
-                    if StoredPassword(file: passwordFile).matches(password) {
+                    let stored = StoredPassword(file: passwordFile)
+                    if !stored.isSet {
+                        Log.info("pairing: no console password in \(passwordFile) (kiosk-recorder console password sets it): nothing typed can match")
+                    }
+                    if stored.matches(password) {
                         do throws(SystemError) {
                             let made = try PairingFile.newCode()
                             if let failure = PairingFile.write(PairingTicket(code: made, until: until), to: codeFile) {
