@@ -117,7 +117,7 @@ let package = Package(
         .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskContract", "KioskSystem", "KioskMedia", "KioskPixels", "KioskTestSupport"],
                     exclude: ["audio"]),
         .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia", "KioskContract", "KioskScreenText", "KioskStorage", "KioskSystem", "KioskTestSupport"]),
-        .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskContract", "KioskScreenText", "KioskMedia", "KioskSystem", "KioskTestSupport"]),
+        .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskContract", "KioskScreenText", "KioskMedia", "KioskSystem", "KioskTestSupport", "KioskPairing"]),
         .testTarget(name: "KioskBoothTests", dependencies: ["KioskBooth", "KioskContract", "KioskScreenText", "KioskOptions", "KioskStorage", "KioskSystem"]),
         .testTarget(name: "KioskPreflightTests", dependencies: ["KioskPreflight", "KioskCore", "KioskContract", "KioskOptions", "KioskMedia", "KioskStorage", "KioskSystem"]),
         .testTarget(name: "KioskConsoleTests", dependencies: ["KioskConsole", "KioskPassword"]),

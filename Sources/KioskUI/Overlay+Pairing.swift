@@ -31,13 +31,13 @@ extension Overlay {
             let room = Rect(x: margin, y: margin, width: canvas.width - 2 * margin, height: canvas.height - 2 * margin)
             let code = codes.code(url)
             let modules = (try? code.get().sizeWithQuietZone) ?? ShareCards.placeholderModules
-            let caption = try text.line(words[.pairingScan], size: textSize).size
-            let cards = ShareCards.layout(room: room, modules: [modules], captions: [caption], sideBySide: false, gap: margin, padding: margin)
+            // The words wrapped to the room's width (a portrait screen takes two or three lines).
+            let caption = try text.paragraph(words[.pairingScan], size: textSize, width: max(room.width - 2 * margin, textSize))
+            let cards = ShareCards.layout(room: room, modules: [modules], captions: [caption.size], sideBySide: false, gap: margin, padding: margin)
             guard let card = cards.cards.first else { return }
             try painter.fillRounded(card.frame, radius: Double(min(textSize / 2, 2 * cards.module)), Style.light)
             if case let .success(qr) = code { painter.image(try codes.texture(url, code: qr, module: cards.module), at: card.code) }
-            let size = try text.fittingSize([words[.pairingScan]], size: textSize, maxWidth: card.caption.width)
-            painter.text(try text.line(words[.pairingScan], size: size, maxWidth: card.caption.width), centeredAt: card.caption.center, Style.darkText)
+            painter.text(caption, centeredAt: card.caption.center, Style.darkText)
         }
     }
 
