@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskContract", "KioskSystem", "KioskPixels", "CV4L2", "CALSA"]),
         // fontconfig's match, one way, for the screen's faces and the film's cards'.
         .target(name: "KioskFonts", dependencies: ["CFontconfig"]),
-        .target(name: "KioskUI", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskSystem", "KioskFonts", "CSDL2", "CSDL2TTF", "CFontconfig", "CQRencode"]),
+        .target(name: "KioskUI", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskSystem", "KioskFonts", "KioskPairing", "CSDL2", "CSDL2TTF", "CFontconfig", "CQRencode"]),
         // The machine's sleep held off while a take is made safe: logind's delay inhibitor over
         // sd-bus. A target of its own so libsystemd stays out of the small base (KioskSystem).
         .target(name: "KioskSleep", dependencies: ["KioskCore", "KioskSystem", "CSystemd"]),
@@ -81,12 +81,17 @@ let package = Package(
         // The operator's console (`kiosk-recorder console`): its rules as values (sessions, the
         // sign-in limit, CSRF and origin checks, the router) and the HTTP library's thin glue. It
         // reaches the booth only through the control socket, handed in by the executable.
-        .target(name: "KioskConsole", dependencies: ["KioskSystem", "CMicroHTTPD", "CCrypt"]),
+        .target(name: "KioskConsole", dependencies: ["KioskSystem", "KioskPassword", "CMicroHTTPD"]),
+        // The operator's password one way for the console and the booth's keyboard (a yescrypt hash,
+        // libxcrypt), and the one-time pairing code the booth hands the console.
+        .target(name: "KioskPassword", dependencies: ["KioskSystem", "CCrypt"]),
+        // Pairing a phone from the booth's screen: the keyboard's geometry and the rule, pure Swift over KioskCore.
+        .target(name: "KioskPairing", dependencies: ["KioskCore"]),
         // The booth's heart: one inbox, the machine's actions carried out, a UI thread that never waits.
-        .target(name: "KioskBooth", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskSleep"]),
+        .target(name: "KioskBooth", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskSleep", "KioskPairing", "KioskPassword"]),
         .executableTarget(
             name: "kiosk-recorder",
-            dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskSleep", "KioskBooth", "KioskPreflight", "KioskConsole"]),
+            dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskUI", "KioskSleep", "KioskBooth", "KioskPreflight", "KioskConsole", "KioskPassword"]),
         .executableTarget(
             name: "kiosk-bench",
             dependencies: ["KioskCore", "KioskContract", "KioskOptions", "KioskSystem", "KioskCapture", "KioskStorage", "KioskMedia", "KioskPixels"]),
@@ -112,10 +117,11 @@ let package = Package(
         .testTarget(name: "KioskCaptureTests", dependencies: ["KioskCapture", "KioskContract", "KioskSystem", "KioskMedia", "KioskPixels", "KioskTestSupport"],
                     exclude: ["audio"]),
         .testTarget(name: "KioskMediaTests", dependencies: ["KioskMedia", "KioskContract", "KioskScreenText", "KioskStorage", "KioskSystem", "KioskTestSupport"]),
-        .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskContract", "KioskScreenText", "KioskMedia", "KioskSystem", "KioskTestSupport"]),
+        .testTarget(name: "KioskUITests", dependencies: ["KioskUI", "KioskContract", "KioskScreenText", "KioskMedia", "KioskSystem", "KioskTestSupport", "KioskPairing"]),
         .testTarget(name: "KioskBoothTests", dependencies: ["KioskBooth", "KioskContract", "KioskScreenText", "KioskOptions", "KioskStorage", "KioskSystem"]),
         .testTarget(name: "KioskPreflightTests", dependencies: ["KioskPreflight", "KioskCore", "KioskContract", "KioskOptions", "KioskMedia", "KioskStorage", "KioskSystem"]),
-        .testTarget(name: "KioskConsoleTests", dependencies: ["KioskConsole"]),
-        .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskOptions", "KioskSystem", "KioskTestSupport"]),
+        .testTarget(name: "KioskConsoleTests", dependencies: ["KioskConsole", "KioskPassword"]),
+        .testTarget(name: "KioskPairingTests", dependencies: ["KioskPairing", "KioskCore"]),
+        .testTarget(name: "KioskRecorderTests", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskOptions", "KioskSystem", "KioskTestSupport", "KioskPairing"]),
     ]
 )

@@ -50,7 +50,7 @@ extension Booth {
             case let .screen(.tap(point, visible)):
                 stats.write("tap", mode: machine.mode, at: now)
                 // Routed as a finger's touch is, by the screen; handled as one.
-                for input in screen.tap(at: point, visible: visible) { handle(input) }
+                for input in screen.tap(at: point, visible: pressable(visible)) { handle(input) }
             case let .screen(.focus(point)): feed(.focus(screen.logical(point)))
             case let .screen(.screenshot(path)):
                 Screenshot.take(to: path, output: outputPath, screen: screen, queue: shared.screenshots, inbox: inbox, events: events)

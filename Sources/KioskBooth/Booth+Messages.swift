@@ -3,6 +3,7 @@
 // signals, the machine's sleep). Each becomes the core's input; `ready` opens the gate that held them.
 import FoundationEssentials
 import KioskCapture
+import KioskContract
 import KioskCore
 import KioskMedia
 import KioskSystem
@@ -10,6 +11,11 @@ import KioskUI
 
 extension Booth {
     func handle(_ input: UIInput) {
+        // Pairing's corner, keyboard and code take their touches before any rule of the booth's.
+        if pairing?.hears(input, canvas: screen.canvasSize, mode: machine.mode, now: now) == true {
+            needsDraw = true
+            return
+        }
         switch input {
         case let .press(button): tell(.press(button))
         case let .tapElsewhere(point):
@@ -31,6 +37,9 @@ extension Booth {
         }
         needsDraw = true
     }
+
+    /// The buttons a touch may press: `visible`, or none while pairing's keyboard or code covers the screen.
+    func pressable(_ visible: [Button]) -> [Button] { pairing?.rule.isOpen == true ? [] : visible }
 
     func handle(_ message: BoothMessage) {
         switch message {
@@ -57,6 +66,9 @@ extension Booth {
             readConfiguration(command: true)
         case let .command(command):
             feed(.command(command))
+        case let .pairing(report):
+            pairing?.checked(report, now: now)
+            needsDraw = true
         case let .configurationRead(result):
             reload(result)
         case let .signal(number):

@@ -20,6 +20,7 @@ import KioskContract
 import KioskCore
 import KioskOptions
 import KioskMedia
+import KioskPairing
 import KioskStorage
 import KioskSystem
 import KioskUI
@@ -62,6 +63,8 @@ public final class Booth {
     var draw = DrawState()
     var service = ServiceLink()
     var player = PlayerState()
+    /// Pairing a phone with the console from the screen (`--console-pairing`; nil: off).
+    let pairing: PairingPart?
     /// Takes the signals (`watchSignals`) for as long as the booth lives.
     var signalWatcher: SignalWatcher?
     lazy var stats = PreviewStats(frames: frames, enabled: parts.environment.stats)
@@ -102,6 +105,7 @@ public final class Booth {
                          microphone: parts.monitorsMicrophone && config.capture.microphone != .none,
                          hookBackoff: HookBackoff(first: parts.environment.hookBackoff ?? 10), cameras: cameraCount,
                          seed: UInt64.random(in: .min ... .max), watchdogInterval: parts.notifier?.watchdogInterval)
+        pairing = try PairingPart(config, makeQueue: parts.makeQueue, inbox: inbox, screen: parts.screen)
         inbox.wakes(with: parts.screen.wake)
         frames.wakes(with: parts.screen.wake)
     }
@@ -120,6 +124,7 @@ public final class Booth {
         startedAt = now
         core = BoothCore(machine: RecorderMachine(playing: file, orientation: parts.screen.orientation), now: now,
                          watchdogInterval: parts.notifier?.watchdogInterval)
+        pairing = nil
         inbox.wakes(with: parts.screen.wake)
     }
 
@@ -172,7 +177,7 @@ public final class Booth {
             stepBeforeReady()
             return
         }
-        let inputs = screen.waitEvents(timeoutMs: needsDraw ? 0 : core.idleWait(at: now), visible: core.pressable(at: now))
+        let inputs = screen.waitEvents(timeoutMs: needsDraw ? 0 : core.idleWait(at: now), visible: pressable(core.pressable(at: now)))
         // The turn's one reading of the clock, as its input arrives.
         now = parts.clock()
         feed(.service(.alive))
@@ -205,6 +210,8 @@ public final class Booth {
             needsDraw = true
         }
         stepPlayback()
+        // Pairing's keyboard and code: their time, and what the screen shows over the rest.
+        needsDraw = pairing?.look(at: now, mode: machine.mode) == true || needsDraw
         needsDraw = player.stepReview(wanted: machine.reviewLoop, screen: screen, drawing: needsDraw)
         let model = core.shownModel(viewFacts, at: now)
         if needsDraw || model != draw.lastViewModel {

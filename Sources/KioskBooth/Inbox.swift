@@ -31,6 +31,8 @@ public indirect enum BoothMessage: Sendable {
     case signal(Int32)
     /// SIGHUP's reading of the configuration again: the new one, or why it is bad.
     case configurationRead(Result<Configuration, UsageError>)
+    /// Pairing's check of the password typed on the screen (PairingPart).
+    case pairing(PairingReport)
 }
 
 extension BoothMessage {

@@ -8,6 +8,7 @@ import KioskCapture
 import KioskContract
 import KioskCore
 import KioskOptions
+import KioskPairing
 import KioskMedia
 import KioskScreenText
 import KioskSystem
@@ -68,9 +69,16 @@ public protocol BoothScreen: AnyObject {
     func setLibraryThumbnails(_ jpegs: [String: [UInt8]], decode: @escaping ([UInt8]) -> RGBPicture?)
     /// The library's take under a canvas point, by its index in the grid of `count` takes.
     func libraryIndex(atLogical point: Point, count: Int) -> Int?
+    /// Pairing's keyboard or code over everything else from the next draw on (nil: none).
+    func showPairing(_ view: PairingView?)
+    /// The canvas the overlay is drawn on, as taps elsewhere give their points.
+    var canvasSize: Size { get }
 }
 
 extension BoothScreen {
+    /// Twins that draw nothing show no pairing screen.
+    public func showPairing(_ view: PairingView?) {}
+    public var canvasSize: Size { outputSize }
     /// Twins that show no trimmer take its pictures and drop them.
     public func setTrimPictures(_ pictures: [RGBPicture]) throws {}
     public func setLibraryPictures(_ pictures: [String: RGBPicture]) {}

@@ -1,56 +1,15 @@
-// The console's own files: the operator's password as a yescrypt hash (libxcrypt), written whole
+// The console's own files: the operator's password as a yescrypt hash (KioskPassword), written whole
 // or not at all with mode 0600 (WholeFile, as the console's settings are), and the audit log,
 // appended to one line at a time, each synced before the answer goes.
-import CCrypt
 import FoundationEssentials
 import Glibc
+import KioskPassword
 import KioskSystem
 
-/// The password file as one request sees it: read when the request comes, so a password set while
-/// the console runs counts at once.
-struct StoredPassword: ConsolePassword {
-    let hash: String?
+/// The password file, read when each request comes (KioskPassword's, shared with the booth's keyboard).
+extension StoredPassword: ConsolePassword {}
 
-    init(hash: String?) { self.hash = hash }
-
-    init(file: String) {
-        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-        let line = text.split(separator: "\n").first.map(String.init) ?? ""
-        hash = line.hasPrefix("$") ? line : nil
-    }
-
-    var isSet: Bool { hash != nil }
-
-    func matches(_ password: String) -> Bool {
-        guard let hash, let computed = PasswordHash.crypt(password, setting: hash) else { return false }
-        return ConstantTime.equal(computed, hash)
-    }
-}
-
-public enum PasswordHash {
-    /// The fewest characters a console password may have.
-    public static let minimumLength = 8
-
-    /// `password` hashed with yescrypt and a fresh salt (`$y$…`), or nil if libxcrypt refuses.
-    public static func yescrypt(_ password: String) -> String? {
-        var setting = [CChar](repeating: 0, count: Int(CRYPT_GENSALT_OUTPUT_SIZE))
-        // No random bytes given: libxcrypt takes them from the kernel (getrandom).
-        guard crypt_gensalt_rn("$y$", 0, nil, 0, &setting, Int32(setting.count)) != nil else { return nil }
-        return crypt(password, setting: String(decoding: setting.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-    }
-
-    /// crypt_r of `password` with `setting` (a salt, or a stored hash to check against); nil on failure.
-    static func crypt(_ password: String, setting: String) -> String? {
-        // struct crypt_data is 32 KiB: on the heap, zeroed as crypt_r wants it the first time.
-        let data = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<crypt_data>.size, alignment: MemoryLayout<crypt_data>.alignment)
-        defer { data.deallocate() }
-        data.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<crypt_data>.size)
-        guard let out = crypt_r(password, setting, data.assumingMemoryBound(to: crypt_data.self)) else { return nil }
-        let text = String(cString: out)
-        // Failure is a string starting with '*'.
-        return text.hasPrefix("*") ? nil : text
-    }
-
+extension PasswordHash {
     /// Writes `hash` and a newline to `path` whole or not at all, mode 0600 (`WholeFile.write`).
     public static func write(_ hash: String, to path: String) throws(ConsoleError) {
         try WholeFile.write(Array((hash + "\n").utf8), to: path, mode: 0o600)

@@ -4,6 +4,7 @@
 // is answered. Pure: the time, the password's check and the tokens are handed in, so tests drive
 // them by table on a virtual clock. The HTTP library's glue (ConsoleServer) only carries requests
 // here and answers back.
+import KioskPassword
 
 /// One request as the rules see it: its method, path (as the HTTP library decoded it), the few
 /// headers they read, its body, and where it came from.
@@ -214,6 +215,8 @@ public struct ConsoleRules: Sendable {
 
     public var sessions = SessionTable()
     public var limiter = SignInLimiter()
+    /// The pairing codes exchanged (ConsoleRules+Pairing).
+    public var pairing = PairingExchange()
     /// The page's files, served at their names.
     public var pages: ConsolePages
 
@@ -384,18 +387,6 @@ public struct ConsoleRules: Sendable {
     /// The answer to `GET api/audit`: the log's lines (its last `limit`) as a JSON array.
     public static func auditAnswer(_ lines: [String], limit: Int = 1000) -> ConsoleResponse {
         .json(200, "[" + lines.suffix(limit).joined(separator: ",") + "]")
-    }
-}
-
-/// Compares secrets in time that depends only on their lengths.
-public enum ConstantTime {
-    public static func equal(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        var difference = UInt8(x.count == y.count ? 0 : 1)
-        for index in 0..<max(x.count, y.count) {
-            difference |= (index < x.count ? x[index] : 0) ^ (index < y.count ? y[index] : 0)
-        }
-        return difference == 0
     }
 }
 

@@ -5,6 +5,7 @@
 import CMicroHTTPD
 import FoundationEssentials
 import Glibc
+import KioskPassword
 import KioskSystem
 
 /// A question for the booth, carried over its control socket.
@@ -45,13 +46,17 @@ public final class ConsoleServer: Sendable {
     private let live: ConsoleLive
     /// The Status page's figures beyond `state` (`GET api/figures`), gathered on the request's thread.
     private let figures: @Sendable () -> ConsoleResponse
+    /// The booth's pairing code's file (PairingFile, beside its control socket); nil: no pairing.
+    private let pairingFile: String?
 
     public init(passwordFile: String, auditLog: String, overUnixSocket: Bool, pages: ConsolePages, live: ConsoleLive,
                 settings: any ConsoleSettingsStore, booth: @escaping @Sendable (BoothQuestion) -> BoothReply,
                 machine: @escaping @Sendable (MachineAction) -> String? = { _ in "not available here" },
-                figures: @escaping @Sendable () -> ConsoleResponse = { .error(404, "notFound", "no such page") }) {
+                figures: @escaping @Sendable () -> ConsoleResponse = { .error(404, "notFound", "no such page") },
+                pairingFile: String? = nil) {
         self.figures = figures
         rules = Locked(ConsoleRules(pages: pages))
+        self.pairingFile = pairingFile
         self.live = live
         self.passwordFile = passwordFile
         audit = AuditLog(path: auditLog)
@@ -142,6 +147,13 @@ public final class ConsoleServer: Sendable {
     private func reply(_ request: ConsoleRequest, on connection: OpaquePointer?) -> MHD_Result {
         let password = StoredPassword(file: passwordFile)
         let now = Date().timeIntervalSince1970
+        if request.path.hasPrefix(ConsoleRules.pairPrefix) {
+            // Pairing: the booth's code read as the request comes, spent at most once.
+            let ticket = pairingFile.flatMap(PairingFile.read)
+            let (decision, spent) = rules.withLock { $0.pair(request, ticket: ticket, monotonic: MonotonicClock.now(), now: now, token: Self.newToken) }
+            if spent, let pairingFile { PairingFile.remove(pairingFile) }
+            return Self.queue(answer(decision), on: connection)
+        }
         let decision = rules.withLock { rules in
             rules.decide(request, now: now, password: password, token: Self.newToken)
         }

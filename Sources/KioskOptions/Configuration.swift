@@ -231,6 +231,8 @@ public struct Configuration: Equatable, Sendable {
         public var hookAttempts: Int?
         /// `--console-settings`: the operator's console's file of settings, read after `--config`.
         public var consoleSettings = "/var/lib/kiosk-recorder/console.conf"
+        /// `--console-pairing`: the console's password file, typed on the screen's keyboard to pair a phone; nil: no pairing.
+        public var consolePairing: String?
 
         public init() {}
     }

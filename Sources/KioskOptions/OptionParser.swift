@@ -197,6 +197,9 @@ public struct OptionParser: Sendable {
         if c.video.overlayPortrait != nil && c.video.overlay == nil {
             throw UsageError("--overlay-portrait needs --overlay, the overlay of a landscape take")
         }
+        if c.service.consolePairing != nil && c.service.controlSocket == nil {
+            throw UsageError("--console-pairing needs --control-socket (the code goes beside it, where the console reads it)")
+        }
         if share.wifiPassword != nil && share.wifiSSID == nil {
             throw UsageError("--share-wifi-password needs --share-wifi-ssid, the network it opens")
         }

@@ -64,6 +64,12 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
     case shareScanPhoto
     /// The booth closed by its operator (`closeBooth`): the only words on its screen.
     case backSoon
+    /// Pairing (`--console-pairing`): above the operator's keyboard.
+    case pairingPassword
+    /// Pairing: the keyboard's key that checks the password.
+    case pairingEnter
+    /// Pairing: under the QR code that signs the operator's phone in to the console.
+    case pairingScan
 
     /// A button's title.
     public init(_ button: Button) {
@@ -139,6 +145,9 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .sharePhotoScan: "Scan to get your photo"
         case .shareScanPhoto: "2. Scan for your photo"
         case .backSoon: "The booth is closed for a moment. Back soon!"
+        case .pairingPassword: "Operator password"
+        case .pairingEnter: "Enter"
+        case .pairingScan: "Scan with the operator's phone: it opens the console, once, within 2 minutes"
         }
     }
 
@@ -169,6 +178,9 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .sharePhotoScan: "スキャンして写真を受け取る"
         case .shareScanPhoto: "2. スキャンして写真を受け取る"
         case .backSoon: "ただいま休止中です。まもなく再開します。"
+        case .pairingPassword: "オペレーターのパスワード"
+        case .pairingEnter: "決定"
+        case .pairingScan: "オペレーターの電話でスキャン：2分以内に1回だけコンソールを開きます"
         }
     }
 
@@ -199,6 +211,9 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .sharePhotoScan: "扫码获取你的照片"
         case .shareScanPhoto: "2. 扫码获取照片"
         case .backSoon: "拍摄亭暂停服务，马上回来！"
+        case .pairingPassword: "操作员密码"
+        case .pairingEnter: "确定"
+        case .pairingScan: "用操作员的手机扫描：2 分钟内可打开控制台一次"
         }
     }
 
@@ -229,6 +244,9 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .sharePhotoScan: "Scannen und Foto mitnehmen"
         case .shareScanPhoto: "2. Für das Foto scannen"
         case .backSoon: "Die Box macht kurz Pause. Gleich geht es weiter!"
+        case .pairingPassword: "Passwort der Betreuung"
+        case .pairingEnter: "OK"
+        case .pairingScan: "Mit dem Telefon der Betreuung scannen: öffnet die Konsole einmal, innerhalb von 2 Minuten"
         }
     }
 
@@ -260,6 +278,9 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .sharePhotoScan: "Scannez pour récupérer votre photo"
         case .shareScanPhoto: "2. Scannez pour votre photo"
         case .backSoon: "La cabine est fermée un instant. De retour bientôt\u{A0}!"
+        case .pairingPassword: "Mot de passe de l'opérateur"
+        case .pairingEnter: "Valider"
+        case .pairingScan: "Scannez avec le téléphone de l'opérateur\u{A0}: la console s'ouvre une fois, dans les 2\u{A0}minutes"
         }
     }
 
@@ -290,6 +311,9 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .sharePhotoScan: "Escanee para llevarse su foto"
         case .shareScanPhoto: "2. Escanee para su foto"
         case .backSoon: "La cabina está cerrada un momento. ¡Volvemos enseguida!"
+        case .pairingPassword: "Contraseña del operador"
+        case .pairingEnter: "Aceptar"
+        case .pairingScan: "Escanea con el teléfono del operador: abre la consola una vez, en 2 minutos"
         }
     }
 }

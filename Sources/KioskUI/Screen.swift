@@ -6,6 +6,7 @@ import CSDL2
 import FoundationEssentials
 import KioskContract
 import KioskCore
+import KioskPairing
 import KioskScreenText
 import KioskSystem
 
@@ -310,7 +311,14 @@ public final class Screen {
             caches.codes.endFrame()
         }
         try overlay.draw(model, held: pointers.held)
+        if let pairing = window.pairing { try overlay.drawPairing(pairing) }
     }
+
+    /// Pairing's keyboard or code over everything else from the next draw on (nil: none).
+    public func showPairing(_ view: PairingView?) { window.pairing = view }
+
+    /// The canvas the overlay is drawn on (the display turned to the interface's orientation).
+    public var canvasSize: Size { layout.canvas }
 
     /// The overlay for the next frame, as `draw` uses it (tests ask it for its geometry: the share cards).
     func makeOverlay() -> Overlay {
@@ -358,4 +366,6 @@ struct WindowState {
     var presentedOnce = false
     /// The model last drawn: a snapshot draws it again (ScreenPixels.swift).
     var lastModel: ViewModel?
+    /// Pairing's screen over the model (`showPairing`), drawn again by a snapshot too.
+    var pairing: PairingView?
 }

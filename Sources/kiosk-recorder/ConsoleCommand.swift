@@ -8,6 +8,7 @@ import KioskConsole
 import KioskCore
 import KioskMedia
 import KioskOptions
+import KioskPassword
 import KioskStorage
 import KioskSleep
 import KioskSystem
@@ -127,7 +128,7 @@ enum ConsoleCommand {
         }
         let server = ConsoleServer(passwordFile: options.passwordFile, auditLog: options.auditLog, overUnixSocket: overUnixSocket,
                                    pages: pages, live: live, settings: settings, booth: booth, machine: carryOut,
-                                   figures: figures.answer)
+                                   figures: figures.answer, pairingFile: PairingFile.path(controlSocket: socket))
         do throws(ConsoleError) {
             try live.start()
             let listening = try ConsoleServer.listen(listener)

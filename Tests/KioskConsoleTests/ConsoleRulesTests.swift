@@ -3,6 +3,7 @@
 import Foundation
 import Testing
 @testable import KioskConsole
+import KioskPassword
 
 /// A password for the rules: "correct horse" is right.
 struct FakePassword: ConsolePassword {

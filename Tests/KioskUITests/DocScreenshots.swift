@@ -3,6 +3,7 @@
 import Foundation
 import KioskContract
 import KioskCore
+import KioskPairing
 import KioskScreenText
 import Testing
 @testable import KioskUI
@@ -118,6 +119,16 @@ extension SDLTests {
                 try screen.setWords(ScreenWords(language: .en), prompt: nil, font: nil)
                 try screen.render(grid)
                 try screen.screenshot(to: "\(folder)/library-\(name).bmp")
+                // Pairing (`--console-pairing`): the operator's keyboard with five characters typed, then
+                // a one-time code's QR code, over ready.
+                try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
+                screen.showPairing(.keyboard(page: 0, typed: 5))
+                try screen.render(Models.ready)
+                try screen.screenshot(to: "\(folder)/pairing-keyboard-\(name).bmp")
+                screen.showPairing(.code(url: "http://10.42.0.1/console/api/pair/" + String(repeating: "Q", count: 32)))
+                try screen.render(Models.ready)
+                try screen.screenshot(to: "\(folder)/pairing-code-\(name).bmp")
+                screen.showPairing(nil)
             }
             if ProcessInfo.processInfo.environment["KIOSK_SCREENSHOTS_TURNED"] != nil {
                 // Not for the docs: the portrait canvas turned onto a landscape panel, to look at.
