@@ -183,6 +183,8 @@ public enum ConsoleDecision: Sendable, Equatable {
     case upload(ConsoleUpload, [UInt8], address: String)
     /// Power off, reboot or the booth's restart, answered by `ConsoleRules.machineAnswer` and audited.
     case machine(MachineAction, address: String)
+    /// The hosts' film: its state, a start, the film itself (ConsoleFilm).
+    case film(FilmRequest)
 }
 
 /// What the booth answered a question on its control socket.
@@ -317,6 +319,8 @@ public struct ConsoleRules: Sendable {
             }
             return .machine(action, address: address)
 
+        case let (path, _) where Self.isFilm(path):
+            return Self.decideFilm(request, now: now, signedIn: csrf != nil, address: address, change: change)
         case let (path, _) where Self.isLive(path):
             return Self.decideLive(request, now: now, signedIn: csrf != nil, address: address, change: change)
 

@@ -43,12 +43,15 @@ public final class ConsoleServer: Sendable {
     private let machine: @Sendable (MachineAction) -> String?
     private let overUnixSocket: Bool
     private let live: ConsoleLive
+    /// The hosts' film (nil: none is made here).
+    private let film: ConsoleFilm?
 
     public init(passwordFile: String, auditLog: String, overUnixSocket: Bool, pages: ConsolePages, live: ConsoleLive,
                 settings: any ConsoleSettingsStore, booth: @escaping @Sendable (BoothQuestion) -> BoothReply,
-                machine: @escaping @Sendable (MachineAction) -> String? = { _ in "not available here" }) {
+                machine: @escaping @Sendable (MachineAction) -> String? = { _ in "not available here" }, film: ConsoleFilm? = nil) {
         rules = Locked(ConsoleRules(pages: pages))
         self.live = live
+        self.film = film
         self.passwordFile = passwordFile
         audit = AuditLog(path: auditLog)
         self.overUnixSocket = overUnixSocket
@@ -142,13 +145,17 @@ public final class ConsoleServer: Sendable {
             rules.decide(request, now: now, password: password, token: Self.newToken)
         }
         if case let .live(asked) = decision { return live.reply(asked, request, on: connection, audit: audit) }
+        if case let .film(asked) = decision {
+            guard let film else { return Self.queue(ConsoleRules.notFound, on: connection) }
+            return film.reply(asked, request, on: connection, audit: audit)
+        }
         return Self.queue(answer(decision), on: connection)
     }
 
     /// The answer to `decision`, asking the booth or reading the log when it says so.
     func answer(_ decision: ConsoleDecision) -> ConsoleResponse {
         switch decision {
-        case .live: return ConsoleRules.notFound
+        case .live, .film: return ConsoleRules.notFound
         case let .answer(response, entry):
             if let entry { audit.append(entry) }
             return response

@@ -92,6 +92,7 @@ enum ConsoleCommand {
                                       overlays: OverlayFiles(load: OverlayImage.loadKept))
         let socket: String
         let shelf: ConsoleTakes?
+        let film: ConsoleFilm
         do throws(UsageError) {
             guard case let .record(configuration) = try parser.parse(options.boothArguments, together: false),
                   let path = configuration.service.controlSocket else {
@@ -99,6 +100,9 @@ enum ConsoleCommand {
             }
             socket = path
             shelf = configuration.storage.outputDirectory.map { ConsoleTakes(folder: $0, template: configuration.storage.nameTemplate) }
+            // The hosts' film: this program's `reel` of the same folder, its date in the booth's language.
+            film = ConsoleFilm(executable: Assets.executablePath(), takes: configuration.storage.outputDirectory, output: options.filmFile,
+                               options: ["--language", configuration.screen.language.rawValue])
         } catch {
             Log.write("kiosk-recorder: \(Log.escaped(error.message))\nTry 'kiosk-recorder help console'.\n")
             return 2
@@ -119,7 +123,7 @@ enum ConsoleCommand {
             Log.info("console: no \(pages.missing.joined(separator: ", ")) in \(pages.folder): the console answers 404 for them (nginx serves the installed page; --pages DIR names another folder)")
         }
         let server = ConsoleServer(passwordFile: options.passwordFile, auditLog: options.auditLog, overUnixSocket: overUnixSocket,
-                                   pages: pages, live: live, settings: settings, booth: booth, machine: carryOut)
+                                   pages: pages, live: live, settings: settings, booth: booth, machine: carryOut, film: film)
         do throws(ConsoleError) {
             try live.start()
             let listening = try ConsoleServer.listen(listener)
