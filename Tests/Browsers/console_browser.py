@@ -410,6 +410,7 @@ def film(b, args, shots):
     if abs(ready[1] - state["duration"]) > 0.2:
         raise Failure(f"the film plays {ready[1]} s, api/film says {state['duration']} s")
     say("ok", f"the film plays in the page (readyState {ready[0]}, {ready[1]:.2f} s)")
+    b.js("document.getElementById('film-state').scrollIntoView()")
     b.shot(shots("film"))
     if args.engine == "chromium":
         end = b.until("the film played to its end", video + " return v.ended && [v.currentTime, v.duration]", timeout=120)
