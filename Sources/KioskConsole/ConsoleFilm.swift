@@ -106,10 +106,10 @@ public final class ConsoleFilm: Sendable {
             if pending.count > 64 << 10 { pending.removeAll() }
         }
         let status = ShellCommand.wait(pid)
-        let phase = job.withLock { job in
+        let said = job.withLock { job in
             job.ended(status: status)
-            return job.phase
+            return job.json(video: status == 0)
         }
-        Log.info("console: film \(phase)")
+        Log.info("console: film ended: \(said)")
     }
 }

@@ -25,7 +25,7 @@ struct ConsoleFilmEndToEndTests {
         return try #require((try JSONSerialization.jsonObject(with: Data(session.body.utf8)) as? [String: String])?["csrf"])
     }
 
-    @Test("three takes made into the film from the API: its progress rising to 3 of 3, one at a time, downloaded (attachment, ranges) and decoded to its length; 401, 403 and the audit log")
+    @Test("three takes made into the film from the API: its progress rising to 3 of 3, one at a time, downloaded (attachment, ranges) and decoded to its length; a take hidden, then a film of the other two; 401, 403 and the audit log")
     func filmFromTheAPI() throws {
         let folder = try testFolder("console-film")
         let (config, _, _) = try live.config(folder)
@@ -33,9 +33,7 @@ struct ConsoleFilmEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         let (console, cookie) = try live.signedInConsole(folder, config: config)
         defer { console.stop() }
-        for count in 1...3 { _ = try live.take(r, count: count) }
-        r.command("quit")
-        #expect(r.exitStatus() == 0)
+        let paths = try (1...3).map { try live.take(r, count: $0) }
 
         // Before sign-in, and without the token or from another site: nothing starts.
         for (method, path) in [("GET", "/console/api/film"), ("POST", "/console/api/film"), ("GET", "/console/api/film/video"), ("GET", "/console/api/film/download")] {
@@ -105,9 +103,25 @@ struct ConsoleFilmEndToEndTests {
         let end = try #require(times.max(), "\(pictures.stderr)")
         #expect(end > duration - 0.2 && end <= duration, "the last picture at \(end) s of \(duration) s")
 
+        // A take hidden on the Takes page, then a film again: the new one has the other two, and replaced the first.
+        let hidden = URL(fileURLWithPath: paths[1]).lastPathComponent
+        let hid = try console.curl("POST", "/console/api/takes/\(hidden)/hide", headers: [cookie, "X-CSRF-Token: \(token)"])
+        #expect(hid.status == 200, "\(hid)")
+        let second = try console.curl("POST", "/console/api/film", headers: [cookie, "X-CSRF-Token: \(token)"], body: #"{"size":"320x240"}"#)
+        #expect(second.status == 202, "\(second)")
+        #expect(eventually(300) { (try? film(console, cookie: cookie))?["state"] as? String != "running" })
+        let remade = try film(console, cookie: cookie)
+        #expect(remade["state"] as? String == "finished" && remade["takes"] as? Int == 2, "\(remade)")
+        let shorter = try #require(remade["duration"] as? Double)
+        #expect(shorter < duration - 2, "\(shorter) of \(duration)")
+        let redone = try runProgram(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", kept])
+        #expect(abs((Double(redone.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - shorter) < 0.2, "\(redone.stdout)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+
         // Audited: each start, and each refusal.
         let audit = console.auditLines.filter { $0.contains(#""action":"film""#) }
-        #expect(audit.filter { $0.contains(#""result":"started""#) }.count == 1, "\(audit)")
+        #expect(audit.filter { $0.contains(#""result":"started""#) }.count == 2, "\(audit)")
         #expect(audit.filter { $0.contains(#""result":"refused 403""#) }.count == 2, "\(audit)")
         #expect(audit.contains { $0.contains(#""result":"refused running""#) }, "\(audit)")
         // The reel's private folder went with it.
