@@ -64,7 +64,7 @@ public struct FilmAsk: Sendable, Equatable {
 }
 
 /// The film's state: one at a time, moved by the reel's `--json` lines and its end.
-public struct FilmJob: Sendable, Equatable {
+public struct FilmJob: Sendable {
     public enum Phase: Sendable, Equatable {
         case idle
         /// `done` of `total` takes (0 of 0 until the reel has counted them).
@@ -82,8 +82,6 @@ public struct FilmJob: Sendable, Equatable {
     private var lastWords: String?
 
     public init() {}
-
-    public static func == (a: FilmJob, b: FilmJob) -> Bool { a.phase == b.phase }
 
     public var isRunning: Bool {
         if case .running = phase { return true }

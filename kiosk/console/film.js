@@ -37,7 +37,10 @@
     if (found) { W = found; break; }
   }
   const fill = (text, values) => text.replace(/\{(\w+)\}/g, (_, key) => String(values[key]));
-  const minutes = (seconds) => Math.floor(seconds / 60) + ":" + String(Math.round(seconds % 60)).padStart(2, "0");
+  const minutes = (seconds) => {
+    const whole = Math.round(seconds);
+    return Math.floor(whole / 60) + ":" + String(whole % 60).padStart(2, "0");
+  };
 
   const filmView = {
     id: "film", title: W.tab,
