@@ -116,7 +116,7 @@ public final class ConsoleLive: Sendable {
                 guard let jpeg = shelf.thumbnail(of: name) else { return ConsoleServer.queue(ConsoleRules.notFound, on: connection) }
                 return ConsoleServer.queue(ConsoleResponse(status: 200, headers: Self.fileHeaders(type: "image/jpeg"), body: jpeg), on: connection)
             }
-            return file(path, type: photo ? "image/jpeg" : "video/mp4", range: http.headers["range"], on: connection)
+            return Self.file(path, type: photo ? "image/jpeg" : "video/mp4", range: http.headers["range"], on: connection)
         }
     }
 
@@ -174,8 +174,9 @@ public final class ConsoleLive: Sendable {
         client.owner.unsubscribe(client)
     }
 
-    /// The file at `path` (a listed take), whole or the asked range of it, from its descriptor.
-    private func file(_ path: String, type: String, range: String?, on connection: OpaquePointer?) -> MHD_Result {
+    /// The file at `path` (a listed take, the film), whole or the asked range of it, from its
+    /// descriptor; `extra` headers beside the file's own.
+    static func file(_ path: String, type: String, range: String?, headers extra: [String: String] = [:], on connection: OpaquePointer?) -> MHD_Result {
         let fd: FileDescriptor
         do { fd = try FileDescriptor.open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) } catch {
             return ConsoleServer.queue(ConsoleRules.notFound, on: connection)
@@ -183,7 +184,7 @@ public final class ConsoleLive: Sendable {
         var info = stat()
         guard fstat(fd.rawValue, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return ConsoleServer.queue(ConsoleRules.notFound, on: connection) }
         let size = Int64(info.st_size)
-        var headers = Self.fileHeaders(type: type).merging(["Accept-Ranges": "bytes"]) { a, _ in a }
+        var headers = Self.fileHeaders(type: type).merging(extra.merging(["Accept-Ranges": "bytes"]) { a, _ in a }) { a, _ in a }
         var status = 200, offset: Int64 = 0, length = size
         switch ByteRange.parse(range, size: size) {
         case .unsatisfiable?:

@@ -187,6 +187,8 @@ public enum ConsoleDecision: Sendable, Equatable {
     /// The Status page's figures beyond `state` (ConsoleFigures): the disk's minutes, the share
     /// site, the temperatures, the uptimes.
     case figures
+    /// The hosts' film: its state, a start, the film itself (ConsoleFilm).
+    case film(FilmRequest)
 }
 
 /// What the booth answered a question on its control socket.
@@ -325,6 +327,8 @@ public struct ConsoleRules: Sendable {
             }
             return .machine(action, address: address)
 
+        case let (path, _) where Self.isFilm(path):
+            return Self.decideFilm(request, now: now, signedIn: csrf != nil, address: address, change: change)
         case let (path, _) where Self.isLive(path):
             return Self.decideLive(request, now: now, signedIn: csrf != nil, address: address, change: change)
 

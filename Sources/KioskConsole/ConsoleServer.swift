@@ -48,16 +48,19 @@ public final class ConsoleServer: Sendable {
     private let figures: @Sendable () -> ConsoleResponse
     /// The booth's pairing code's file (PairingFile, beside its control socket); nil: no pairing.
     private let pairingFile: String?
+    /// The hosts' film (nil: none is made here).
+    private let film: ConsoleFilm?
 
     public init(passwordFile: String, auditLog: String, overUnixSocket: Bool, pages: ConsolePages, live: ConsoleLive,
                 settings: any ConsoleSettingsStore, booth: @escaping @Sendable (BoothQuestion) -> BoothReply,
                 machine: @escaping @Sendable (MachineAction) -> String? = { _ in "not available here" },
                 figures: @escaping @Sendable () -> ConsoleResponse = { .error(404, "notFound", "no such page") },
-                pairingFile: String? = nil) {
+                pairingFile: String? = nil, film: ConsoleFilm? = nil) {
         self.figures = figures
         rules = Locked(ConsoleRules(pages: pages))
         self.pairingFile = pairingFile
         self.live = live
+        self.film = film
         self.passwordFile = passwordFile
         audit = AuditLog(path: auditLog)
         self.overUnixSocket = overUnixSocket
@@ -158,13 +161,17 @@ public final class ConsoleServer: Sendable {
             rules.decide(request, now: now, password: password, token: Self.newToken)
         }
         if case let .live(asked) = decision { return live.reply(asked, request, on: connection, audit: audit) }
+        if case let .film(asked) = decision {
+            guard let film else { return Self.queue(ConsoleRules.notFound, on: connection) }
+            return film.reply(asked, request, on: connection, audit: audit)
+        }
         return Self.queue(answer(decision), on: connection)
     }
 
     /// The answer to `decision`, asking the booth or reading the log when it says so.
     func answer(_ decision: ConsoleDecision) -> ConsoleResponse {
         switch decision {
-        case .live: return ConsoleRules.notFound
+        case .live, .film: return ConsoleRules.notFound
         case let .answer(response, entry):
             if let entry { audit.append(entry) }
             return response

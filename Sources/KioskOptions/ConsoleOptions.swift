@@ -36,6 +36,12 @@ public struct ConsoleOptions: Equatable, Sendable {
         return String(passwordFile[...slash]) + "console-audit.log"
     }
 
+    /// The hosts' film made from the console: beside the password file too.
+    public var filmFile: String {
+        guard let slash = passwordFile.lastIndex(of: "/") else { return "console-film.mp4" }
+        return String(passwordFile[...slash]) + "console-film.mp4"
+    }
+
     public static let usage = "kiosk-recorder console [--config FILE] [--control-socket PATH] [--listen unix:PATH|HOST:PORT] [--password-file PATH] [--pages DIR]"
 
     /// `console --help` and `kiosk-recorder help console`.
@@ -52,7 +58,7 @@ public struct ConsoleOptions: Equatable, Sendable {
                                  X-Real-IP is trusted only on a Unix socket (nginx's)
           --password-file PATH   the operator's password, a yescrypt hash
                                  (default /var/lib/kiosk-recorder/console-password); the audit
-                                 log is console-audit.log beside it
+                                 log is console-audit.log beside it, the film console-film.mp4
           --pages DIR            the page's files it serves itself where no nginx does (default
                                  the installed ones: /usr/share/kiosk-recorder/console beside
                                  /usr/bin/kiosk-recorder, for another prefix its own)

@@ -47,7 +47,7 @@ extension OptionParser {
             ".TP", bold("console"), "The operator's console: a web page and an HTTP API under /console/, served on "
                 + optionName("--listen") + " (unix:/run/kiosk-recorder/console.sock) by a process of its own that drives the booth only through its control socket ("
                 + optionName("--control-socket") + ", or control-socket in the booth's " + optionName("--config") + " file). Locked until the operator signs in with the password in "
-                + optionName("--password-file") + " (/var/lib/kiosk-recorder/console-password); every action goes into console-audit.log beside it. Exit 2 for a bad option.",
+                + optionName("--password-file") + " (/var/lib/kiosk-recorder/console-password); every action goes into console-audit.log beside it, and the hosts' film made from its page (kiosk-recorder reel, run by the console) into console-film.mp4. Exit 2 for a bad option.",
             ".TP", bold("console password"), "Set the console's password: one line from standard input, or typed twice without echo on a terminal; at least 8 characters (else exit 2). "
                 + "The file holds a yescrypt hash, mode 0600.",
             ".SH OPTIONS",

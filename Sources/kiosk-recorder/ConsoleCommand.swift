@@ -94,6 +94,7 @@ enum ConsoleCommand {
         let socket: String
         let shelf: ConsoleTakes?
         let disk: (folder: String, keepFree: Int64, share: String?)
+        let film: ConsoleFilm
         do throws(UsageError) {
             guard case let .record(configuration) = try parser.parse(options.boothArguments, together: false),
                   let path = configuration.service.controlSocket else {
@@ -105,6 +106,9 @@ enum ConsoleCommand {
             let output = configuration.storage.outputDirectory ?? configuration.storage.output.map { PathText.folder(of: $0) } ?? "/tmp"
             disk = (output.isEmpty ? "." : output, configuration.limits.minFreeDisk,
                     configuration.share.folder == nil ? nil : configuration.share.urlTemplate)
+            // The hosts' film: this program's `reel` of the same folder, its date in the booth's language.
+            film = ConsoleFilm(executable: Assets.executablePath(), takes: configuration.storage.outputDirectory, output: options.filmFile,
+                               options: ["--language", configuration.screen.language.rawValue])
         } catch {
             Log.write("kiosk-recorder: \(Log.escaped(error.message))\nTry 'kiosk-recorder help console'.\n")
             return 2
@@ -128,7 +132,7 @@ enum ConsoleCommand {
         }
         let server = ConsoleServer(passwordFile: options.passwordFile, auditLog: options.auditLog, overUnixSocket: overUnixSocket,
                                    pages: pages, live: live, settings: settings, booth: booth, machine: carryOut,
-                                   figures: figures.answer, pairingFile: PairingFile.path(controlSocket: socket))
+                                   figures: figures.answer, pairingFile: PairingFile.path(controlSocket: socket), film: film)
         do throws(ConsoleError) {
             try live.start()
             let listening = try ConsoleServer.listen(listener)

@@ -3,9 +3,10 @@
 # directly, no client library): Chromium through Debian's chromedriver, headless, or WebKit
 # (WebKitGTK's MiniBrowser) through WebKitWebDriver on a private Xvfb. The window is a phone's,
 # 360 px wide. It signs in (a wrong password first), reads Status's figures, follows a take on
-# Status, plays, hides, shows and deletes it on Takes, reads the Log, tries a page of another
-# origin against the console, and signs out; then signs in again as a phone set to German and reads
-# the Settings view; a screenshot of each view goes to --shots.
+# Status, makes the hosts' film on Film (its progress bar, then played and downloaded), plays, hides,
+# shows and deletes the take on Takes, reads the Log, tries a page of another origin against the
+# console, and signs out; then signs in again as a phone set to German and reads the Settings view;
+# a screenshot of each view goes to --shots.
 #
 # The take is the caller's: at "cue: start" it starts one at the booth and answers on stdin with
 # the Unix time in ms the booth wrote recordingStarted ("none" when it cannot know), then, once
@@ -303,6 +304,8 @@ def run(b, args):
     b.js("window.scrollTo(0, 0)")
     b.shot(shots("status"))
 
+    film(b, args, shots)
+
     # Takes: listed, played, hidden, shown, deleted.
     box = "[...document.querySelectorAll('.take')].find((t) => t.querySelector('strong').textContent === arguments[0])"
     b.click("#tab-takes")
@@ -403,6 +406,52 @@ def run(b, args):
     b.click("#sign-out")
     b.until("signed out again", "const f = document.getElementById('sign-in'); return document.readyState === 'complete' && f && !f.hidden"
             " && !document.getElementById('console')")
+
+
+def film(b, args, shots):
+    """The Film view: the hosts' film made from the page (the caller's two takes, small and quick),
+    its progress as a bar, then played in the page (to its end in Chromium) and downloaded."""
+    b.click("#tab-film")
+    b.until("the Film view", "return !document.getElementById('film').hidden && !!document.getElementById('film-make')")
+    b.js("document.getElementById('film-size').value = '640x360'; document.getElementById('film-title').value = 'Anna & Tom';"
+         """
+      window.filmSeen = [];
+      const bar = document.getElementById('film-progress');
+      const note = () => { const v = bar.hidden ? 'hidden' : bar.hasAttribute('value') ? bar.value : 'indeterminate';
+        if (filmSeen[filmSeen.length - 1] !== v) filmSeen.push(v); };
+      new MutationObserver(note).observe(bar, { attributes: true });
+      window.filmNoting = setInterval(note, 20);""")
+    b.click("#film-make")
+    said = b.until("the film made", "const v = document.getElementById('film-video');"
+                   " return v && document.getElementById('film-progress').value === 1 && document.getElementById('film-state').textContent", timeout=400)
+    seen = b.js("clearInterval(filmNoting); return filmSeen")
+    shown = [v for v in seen if v != "hidden"]
+    if not shown or shown[-1] != 1 or not any(v == "indeterminate" or v < 1 for v in shown):
+        raise Failure(f"the film's progress bar showed {seen}")
+    say("ok", f"the film's progress bar: {seen}; then {said!r}")
+    state = b.js_async("fetch('api/film').then((r) => r.json()).then(arguments[0])")
+    if state.get("state") != "finished" or state.get("takes") != 2:
+        raise Failure(f"the page says the film is made, api/film says {state}")
+    link = b.js_async("const a = document.getElementById('film-download');"
+                      " fetch(a.href).then(async (r) => arguments[0]([a.getAttribute('download'), r.status, r.headers.get('content-disposition'),"
+                      " (await r.arrayBuffer()).byteLength]))")
+    if link[1] != 200 or not (link[2] or "").startswith("attachment") or link[0] != "film.mp4":
+        raise Failure(f"the film's download link: {link}")
+    say("ok", f"the film downloads from the page's link: {link[3]} bytes, {link[2]}")
+    b.js("document.getElementById('film-video').play()")
+    video = "const v = document.getElementById('film-video');"
+    ready = b.until("the film playable", video + " return v.readyState >= 2 && [v.readyState, v.duration]", timeout=60)
+    if abs(ready[1] - state["duration"]) > 0.2:
+        raise Failure(f"the film plays {ready[1]} s, api/film says {state['duration']} s")
+    say("ok", f"the film plays in the page (readyState {ready[0]}, {ready[1]:.2f} s)")
+    b.js("document.getElementById('film-state').scrollIntoView()")
+    b.shot(shots("film"))
+    if args.engine == "chromium":
+        end = b.until("the film played to its end", video + " return v.ended && [v.currentTime, v.duration]", timeout=120)
+        say("ok", f"the film played to its end ({end[0]:.2f} of {end[1]:.2f} s)")
+    else:
+        b.until("the film plays", video + " return v.currentTime > 0", timeout=60)
+        say("ok", "the film's time moves")
 
 
 def main():

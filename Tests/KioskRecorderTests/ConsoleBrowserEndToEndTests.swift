@@ -22,7 +22,7 @@ enum BrowserEngines {
 struct ConsoleBrowserEndToEndTests {
     let password = "booth operator 1"
 
-    @Test("the page: only the form before sign-in, a wrong password's message, Status's figures and the Settings view in German, Status live as a take starts at the booth (the delay measured in the page), Takes played, hidden, shown and deleted after its confirm, a page of another origin refused (403, nothing started), Log, sign-out; a screenshot of each",
+    @Test("the page: only the form before sign-in, a wrong password's message, Status's figures and the Settings view in German, Status live as a take starts at the booth (the delay measured in the page), the film made on Film (its progress bar, downloaded, played: to its end in Chromium), Takes played, hidden, shown and deleted after its confirm, a page of another origin refused (403, nothing started), Log, sign-out; a screenshot of each",
           arguments: ["chromium", "webkit"])
     func console(engine: String) throws {
         try #require(BrowserEngines.missing.isEmpty, "\(BrowserEngines.missing) not found (CI is set, so this test does not skip): \(BrowserEngines.skipNote)")
@@ -33,6 +33,8 @@ struct ConsoleBrowserEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         let console = try live.consoleWithPassword(folder, config: config, tcp: true)
         defer { console.stop() }
+        // A take before the page's: the film the page makes has two.
+        _ = try live.take(r, count: 1)
         let shots = folder.appendingPathComponent("shots").path
         let browser = try RecorderProcess([BrowserEngines.driver, "--engine", engine, "--base", console.base, "--password", password, "--shots", shots],
                                           executable: "/usr/bin/python3")
@@ -44,15 +46,15 @@ struct ConsoleBrowserEndToEndTests {
         try #require(browser.waitForOutput(timeout: 240) { said("cue: start") || ended() }, "\(browser.rawLines) \(browser.stderr)")
         try #require(said("cue: start"), "\(browser.rawLines) \(browser.stderr)")
         r.command("start")
-        try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines)")
-        let started = try #require(r.timedEvents.first { $0.event.name == "recordingStarted" }?.at)
+        try #require(r.wait(for: "recordingStarted", count: 2) != nil, "\(r.rawLines)")
+        let started = try #require(r.timedEvents.last { $0.event.name == "recordingStarted" }?.at)
         let stamp = Date().timeIntervalSince1970 - (ProcessInfo.processInfo.systemUptime - started)
         browser.send(String(Int((stamp * 1000).rounded())))
         #expect(r.waitRecorded(1))
         r.command("stop")
-        try #require(r.wait(for: "recordingFinished") != nil)
+        try #require(r.wait(for: "recordingFinished", count: 2) != nil)
         r.command("useVideo")
-        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil)
+        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath", count: 2) != nil)
         let line = try #require(r.rawLines.last { $0.hasPrefix(#"{"event":"videoRecorderDidFinishRecordingVideoWithOutputPath""#) })
         let path = try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["outputPath"] as? String)
         let name = URL(fileURLWithPath: path).lastPathComponent
@@ -80,14 +82,22 @@ struct ConsoleBrowserEndToEndTests {
         #expect(output.contains { $0.hasPrefix("ok: Status: free disk ") && $0.contains("min of video") }, "\(output)")
         #expect(output.contains("ok: Settings in German: ['Einstellungen', 'Speichern und neu laden', 'Standard', 'Overlay (PNG mit Alpha)']"), "\(output)")
         // A screenshot of each view, a phone's width.
-        for view in ["sign-in", "status", "settings-de", "takes", "log"] {
+        // The film: made from the page, its progress shown, downloaded whole (the console's file), played.
+        let film = try #require(output.first { $0.hasPrefix("ok: the film downloads from the page's link: ") }, "\(output)")
+        let bytes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("console-film.mp4").path)[.size] as? Int
+        #expect(film.contains(": \(bytes ?? -1) bytes, attachment"), "\(film) \(String(describing: bytes))")
+        #expect(output.contains { $0.hasPrefix("ok: the film's progress bar: ") })
+        #expect(output.contains { $0.hasPrefix("ok: the film plays in the page") })
+        if engine == "chromium" { #expect(output.contains { $0.hasPrefix("ok: the film played to its end") }) }
+        #expect(console.auditLines.contains { $0.contains(#""action":"film""#) && $0.contains(#""result":"started""#) })
+        for view in ["sign-in", "status", "settings-de", "film", "takes", "log"] {
             let png = "\(shots)/console-\(view)-\(engine).png"
             let size = try runProgram(["ffprobe", "-v", "error", "-show_entries", "stream=width", "-of", "csv=p=0", png])
             #expect(size.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "360", "\(png): \(size.stdout) \(size.stderr)")
         }
 
-        // The booth: one take only (the other origin started none), deleted through the page with its files.
-        #expect(r.count(of: "recordingStarted") == 1, "\(r.rawLines)")
+        // The booth: two takes only (the other origin started none), the page's deleted through the page with its files.
+        #expect(r.count(of: "recordingStarted") == 2, "\(r.rawLines)")
         #expect(r.rawLines.contains { $0.hasPrefix(#"{"event":"takeDeleted""#) && $0.contains(name) && $0.contains(#""reason":"operator""#) })
         #expect(!FileManager.default.fileExists(atPath: path) && !FileManager.default.fileExists(atPath: takes + "/." + name + ".thumb.jpg"))
         // The audit log: the browser's wrong password, the other origin's refusals, the page's changes.

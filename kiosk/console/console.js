@@ -381,4 +381,5 @@ $("sign-in").addEventListener("submit", async (e) => {
   if (r.status === 204) { $("message").textContent = ""; show(); return; }
   $("message").textContent = (await r.json()).message;
 });
-show();
+// Once every view's script has run (film.js adds its view after this file).
+document.addEventListener("DOMContentLoaded", show);
