@@ -183,6 +183,8 @@ public enum ConsoleDecision: Sendable, Equatable {
     case upload(ConsoleUpload, [UInt8], address: String)
     /// Power off, reboot or the booth's restart, answered by `ConsoleRules.machineAnswer` and audited.
     case machine(MachineAction, address: String)
+    /// The Devices page's (`ConsoleDevicesStore`); the test take audited.
+    case devices(DevicesRequest)
 }
 
 /// What the booth answered a question on its control socket.
@@ -319,6 +321,8 @@ public struct ConsoleRules: Sendable {
 
         case let (path, _) where Self.isLive(path):
             return Self.decideLive(request, now: now, signedIn: csrf != nil, address: address, change: change)
+        case let (path, _) where Self.isDevices(path):
+            return Self.decideDevices(request, now: now, signedIn: csrf != nil, address: address, change: change)
 
         case (let path, _) where ConsolePages.name(at: path) != nil:
             return .answer(Self.notAllowed(false), audit: nil)

@@ -43,11 +43,14 @@ public final class ConsoleServer: Sendable {
     private let machine: @Sendable (MachineAction) -> String?
     private let overUnixSocket: Bool
     private let live: ConsoleLive
+    private let devices: (any ConsoleDevicesStore)?
 
     public init(passwordFile: String, auditLog: String, overUnixSocket: Bool, pages: ConsolePages, live: ConsoleLive,
                 settings: any ConsoleSettingsStore, booth: @escaping @Sendable (BoothQuestion) -> BoothReply,
-                machine: @escaping @Sendable (MachineAction) -> String? = { _ in "not available here" }) {
+                machine: @escaping @Sendable (MachineAction) -> String? = { _ in "not available here" },
+                devices: (any ConsoleDevicesStore)? = nil) {
         rules = Locked(ConsoleRules(pages: pages))
+        self.devices = devices
         self.live = live
         self.passwordFile = passwordFile
         audit = AuditLog(path: auditLog)
@@ -175,6 +178,13 @@ public final class ConsoleServer: Sendable {
             audit.append(AuditEntry(time: Date().timeIntervalSince1970, address: address, action: action.auditName, result: "asked"))
             let (response, result) = ConsoleRules.machineAnswer(action, failure: machine(action))
             audit.append(AuditEntry(time: Date().timeIntervalSince1970, address: address, action: action.auditName, result: result))
+            return response
+        case let .devices(request):
+            guard let devices else { return .error(404, "noDevices", "this console has no Devices page") }
+            let (response, result) = devices.answer(request)
+            if case let .trial(address) = request, let result {
+                audit.append(AuditEntry(time: Date().timeIntervalSince1970, address: address, action: "trial", result: result))
+            }
             return response
         }
     }

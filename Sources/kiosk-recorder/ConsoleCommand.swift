@@ -114,12 +114,15 @@ enum ConsoleCommand {
         let live = ConsoleLive(socket: socket, shelf: shelf)
         let booth: @Sendable (BoothQuestion) -> BoothReply = { question in ask(question, socket: socket) }
         let settings = ConsoleSettingsFiles(settings: ConsoleSettings(parser: parser, arguments: options.boothArguments), booth: booth)
+        let devices = ConsoleDevicesFiles(socket: socket, settings: ConsoleSettings(parser: parser, arguments: options.boothArguments),
+                                          hasTakeFolder: shelf != nil, booth: booth)
         let pages = ConsolePages.read(options.pages ?? pageFolder())
         if !pages.missing.isEmpty {
             Log.info("console: no \(pages.missing.joined(separator: ", ")) in \(pages.folder): the console answers 404 for them (nginx serves the installed page; --pages DIR names another folder)")
         }
         let server = ConsoleServer(passwordFile: options.passwordFile, auditLog: options.auditLog, overUnixSocket: overUnixSocket,
-                                   pages: pages, live: live, settings: settings, booth: booth, machine: carryOut)
+                                   pages: pages, live: live, settings: settings, booth: booth, machine: carryOut,
+                                   devices: devices)
         do throws(ConsoleError) {
             try live.start()
             let listening = try ConsoleServer.listen(listener)

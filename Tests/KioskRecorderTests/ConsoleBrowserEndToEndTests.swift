@@ -22,7 +22,7 @@ enum BrowserEngines {
 struct ConsoleBrowserEndToEndTests {
     let password = "booth operator 1"
 
-    @Test("the page: only the form before sign-in, a wrong password's message, Status live as a take starts at the booth (the delay measured in the page), Takes played, hidden, shown and deleted after its confirm, a page of another origin refused (403, nothing started), Log, sign-out; a screenshot of each",
+    @Test("the page: only the form before sign-in, a wrong password's message, Status live as a take starts at the booth (the delay measured in the page), Takes played, hidden, shown and deleted after its confirm, a page of another origin refused (403, nothing started), Log, Devices (the booth's screen refreshed), sign-out; a screenshot of each",
           arguments: ["chromium", "webkit"])
     func console(engine: String) throws {
         try #require(BrowserEngines.missing.isEmpty, "\(BrowserEngines.missing) not found (CI is set, so this test does not skip): \(BrowserEngines.skipNote)")
@@ -71,11 +71,13 @@ struct ConsoleBrowserEndToEndTests {
         // (readyState at least 2, HAVE_CURRENT_DATA: the driver waits for it.)
         #expect(output.contains { $0.hasPrefix("ok: the take plays in the page (readyState ") })
         if engine == "chromium" { #expect(output.contains { $0.hasPrefix("ok: played to its end") }) }
+        // Devices: the booth's screen (its 800x480 window) as a picture, fetched again and again.
+        #expect(output.contains { $0.hasPrefix("ok: Devices: the booth's screen 800x480, refreshed") }, "\(output)")
         #expect(output.contains { $0.hasPrefix("ok: a page of another origin") && $0.contains("read=blocked forgedHeader=blocked") })
         #expect(output.contains { $0.hasPrefix("ok: a forged form from another origin is refused") && $0.contains("foreignOrigin") })
         #expect(output.contains { $0.hasPrefix("figure: \(engine): recordingStarted shown") && $0.contains("after the booth wrote it") })
         // A screenshot of each view, a phone's width.
-        for view in ["sign-in", "status", "takes", "log"] {
+        for view in ["sign-in", "status", "takes", "log", "devices"] {
             let png = "\(shots)/console-\(view)-\(engine).png"
             let size = try runProgram(["ffprobe", "-v", "error", "-show_entries", "stream=width", "-of", "csv=p=0", png])
             #expect(size.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "360", "\(png): \(size.stdout) \(size.stderr)")

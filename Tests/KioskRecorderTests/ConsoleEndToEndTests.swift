@@ -37,11 +37,12 @@ struct ConsoleUnderTest {
     }
 
     /// The same with the booth's options given as `booth` (`--config FILE`).
-    static func start(_ folder: URL, booth: [String], tcp: Bool = false) throws -> ConsoleUnderTest {
+    static func start(_ folder: URL, booth: [String], tcp: Bool = false, environment: [String: String] = [:]) throws -> ConsoleUnderTest {
         let socket = folder.appendingPathComponent("console.sock").path
         let listen = tcp ? "127.0.0.1:0" : "unix:" + socket
         let process = try RecorderProcess(["console"] + booth + ["--listen", listen,
-                                           "--password-file", folder.appendingPathComponent("console-password").path])
+                                           "--password-file", folder.appendingPathComponent("console-password").path],
+                                          environment: environment)
         try #require(eventually(20) { process.stderr.contains("console: listening on") }, "\(process.stderr)")
         if tcp {
             let line = try #require(process.stderr.split(separator: "\n").first { $0.contains("listening on 127.0.0.1:") })
