@@ -114,8 +114,8 @@ enum ConsoleCommand {
         let live = ConsoleLive(socket: socket, shelf: shelf)
         let booth: @Sendable (BoothQuestion) -> BoothReply = { question in ask(question, socket: socket) }
         let settings = ConsoleSettingsFiles(settings: ConsoleSettings(parser: parser, arguments: options.boothArguments), booth: booth)
-        let devices = ConsoleDevicesFiles(socket: socket, settings: ConsoleSettings(parser: parser, arguments: options.boothArguments),
-                                          hasTakeFolder: shelf != nil, booth: booth)
+        let stateFolder = options.auditLog.lastIndex(of: "/").map { String(options.auditLog[..<$0]) } ?? "."
+        let devices = ConsoleDevicesFiles(socket: socket, screenFolder: stateFolder + "/console-screen", hasTakeFolder: shelf != nil, booth: booth)
         let pages = ConsolePages.read(options.pages ?? pageFolder())
         if !pages.missing.isEmpty {
             Log.info("console: no \(pages.missing.joined(separator: ", ")) in \(pages.folder): the console answers 404 for them (nginx serves the installed page; --pages DIR names another folder)")

@@ -2,7 +2,7 @@
 // only as every console request does: the cameras from `kiosk-recorder list-cameras` run as a child
 // of this binary (the signal mask and dispositions reset, as every child the booth starts), the
 // microphones from ALSA's hints, the screen from the booth's own `screenshot` command into a folder
-// of the console's beside its settings file (the BMP read, removed, sent as a JPEG; at most one
+// of the console's beside its password file and audit log (the BMP read, removed, sent as a JPEG; at most one
 // every `ScreenShots.interval`, whichever number of browsers ask), and the 3 s test take over the
 // control socket (TrialTake's steps: measured from its file, its first frame kept, then retaken).
 import FoundationEssentials
@@ -11,13 +11,13 @@ import KioskCapture
 import KioskConsole
 import KioskContract
 import KioskMedia
-import KioskOptions
 import KioskSystem
 import KioskUI
 
 final class ConsoleDevicesFiles: ConsoleDevicesStore {
     private let socket: String
-    private let settings: ConsoleSettings
+    /// Where the booth writes the screenshots the console asks for (made 0700 by the console).
+    private let screenFolder: String
     /// The booth keeps a folder of takes: a test take never replaces the last one.
     private let hasTakeFolder: Bool
     private let booth: @Sendable (BoothQuestion) -> BoothReply
@@ -38,9 +38,9 @@ final class ConsoleDevicesFiles: ConsoleDevicesStore {
         var frame: [UInt8]?
     }
 
-    init(socket: String, settings: ConsoleSettings, hasTakeFolder: Bool, booth: @escaping @Sendable (BoothQuestion) -> BoothReply) {
+    init(socket: String, screenFolder: String, hasTakeFolder: Bool, booth: @escaping @Sendable (BoothQuestion) -> BoothReply) {
         self.socket = socket
-        self.settings = settings
+        self.screenFolder = screenFolder
         self.hasTakeFolder = hasTakeFolder
         self.booth = booth
     }
@@ -135,11 +135,7 @@ final class ConsoleDevicesFiles: ConsoleDevicesStore {
     /// The booth's screen: its `screenshot` to a new file in the console's folder, read once
     /// whole (the booth writes it after its answer, on a worker), removed, made a JPEG.
     private func shoot(number: Int) -> Result<[UInt8], Failure> {
-        let folder: String
-        do throws(UsageError) {
-            let file = try settings.consoleFile()
-            folder = (file.lastIndex(of: "/").map { String(file[..<$0]) } ?? ".") + "/console-screen"
-        } catch { return .failure(Failure(why: error.message)) }
+        let folder = screenFolder
         if mkdir(folder, 0o700) != 0, errno != EEXIST { return .failure(Failure(why: "cannot make \(folder): \(String(cString: strerror(errno)))")) }
         let path = folder + "/screen-\(getpid())-\(number).bmp"
         unlink(path)

@@ -93,7 +93,7 @@ struct ConsoleDevicesEndToEndTests {
                 && FileManager.default.contents(atPath: next)?.prefix(2) == Data([0xFF, 0xD8])
                 && !FileManager.default.contentsEqual(atPath: first, andPath: next)
         }, "the screen picture never changed")
-        // The console's folder holds no screenshot left behind.
+        // The console's folder (beside its password file) holds no screenshot left behind.
         let screens = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("console-screen").path)) ?? ["none made"]
         #expect(screens.isEmpty, "\(screens)")
 
