@@ -132,12 +132,16 @@ public struct TrialTake: Sendable, Equatable {
     public private(set) var measuredTake = false
     /// Something else happened on the booth after the take finished (a guest used it): it is kept.
     public private(set) var kept = false
+    /// The booth was back in ready after `retake`: the take is gone.
+    public private(set) var discarded = false
     /// The refusal, or why it went wrong.
     private var failure: TrialOutcome.Failure?
     private var deadline: Double
     private var nextLevel: Double = 0
-    /// A line is owed: sent and its turn not yet taken in `next`.
+    /// The lines sent once (the first `state`, `start`).
     private var sent: Set<String> = []
+    /// The `state` after `retake` was sent.
+    private var askedAfterRetake = false
 
     public init(now: Double) { deadline = now + Self.patience }
 
@@ -180,7 +184,7 @@ public struct TrialTake: Sendable, Equatable {
             step = .finished(path: line.outputPath ?? path)
         case (.discarding, "state"):
             // The retake's reply (another client's state, still finished, is passed over).
-            if line.mode == "ready" { step = .over } else if line.mode != "finished" { (kept, step) = (true, .over) }
+            if line.mode == "ready" { (discarded, step) = (true, .over) } else if line.mode != "finished" { (kept, step) = (true, .over) }
         case (.discarding, "error"):
             // Refused: the take is no longer on the finished screen (a guest used or played it).
             (kept, step) = (true, .over)
@@ -224,7 +228,13 @@ public struct TrialTake: Sendable, Equatable {
             step = .discarding
             deadline = now + Self.patience
             return .send(Self.retakeLine)
-        case .discarding: break
+        case .discarding:
+            // The booth answers a command with no reply of its own; its `state` after it is the answer
+            // (an `error` before it, when the retake is refused).
+            if !askedAfterRetake {
+                askedAfterRetake = true
+                return .send(Self.stateLine)
+            }
         case .over:
             return .done(outcome)
         }
@@ -244,7 +254,7 @@ public struct TrialTake: Sendable, Equatable {
 
     public var outcome: TrialOutcome {
         TrialOutcome(failure: failure, level: level,
-                     duration: duration, success: success, measured: measuredTake, kept: kept)
+                     duration: duration, success: success, measured: measuredTake, kept: kept, discarded: discarded)
     }
 }
 
@@ -275,9 +285,11 @@ public struct TrialOutcome: Sendable, Equatable {
     public var success: Bool
     public var measured: Bool
     public var kept: Bool
+    public var discarded: Bool
 
     /// The answer: 200 with the figures (`loudness` in LUFS and `peak` in dBTP measured from the
-    /// file, nil for silence or no sound; `frame` whether a first frame was kept), or 409 (the booth
+    /// file, nil for silence or no sound; `frame` whether a first frame was kept; `discarded` once the
+    /// booth was back in ready after the retake), or 409 (the booth
     /// refused: not in ready, a take in progress) or 504 (no answer), and the audit log's result.
     public func answer(loudness: Double?, peak: Double?, frame: Bool) -> (ConsoleResponse, result: String) {
         if let failure, !measured {
@@ -287,7 +299,7 @@ public struct TrialOutcome: Sendable, Equatable {
         }
         func number(_ value: Double?) -> String { value.map { String(($0 * 10).rounded() / 10) } ?? "null" }
         let text = "{\"ok\":true,\"duration\":\(number(duration)),\"success\":\(success),\"level\":\(number(level)),"
-            + "\"loudness\":\(number(loudness)),\"peak\":\(number(peak)),\"frame\":\(frame),\"discarded\":\(!kept)}"
-        return (.json(200, text), kept ? "ok kept" : "ok")
+            + "\"loudness\":\(number(loudness)),\"peak\":\(number(peak)),\"frame\":\(frame),\"discarded\":\(discarded)}"
+        return (.json(200, text), kept ? "ok kept" : discarded ? "ok" : "ok, the retake unconfirmed")
     }
 }

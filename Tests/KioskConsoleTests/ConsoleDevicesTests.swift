@@ -103,9 +103,9 @@ struct ConsoleDevicesTests {
             (3.4, #"{"event":"state","mode":"ready"}"#),
         ])
         #expect(sent.first == TrialTake.stateLine && sent.dropFirst().first == TrialTake.startLine)
-        #expect(sent.filter { $0 == TrialTake.stopLine }.count == 1 && sent.last == TrialTake.retakeLine, "\(sent)")
+        #expect(sent.filter { $0 == TrialTake.stopLine }.count == 1 && sent.suffix(2) == [TrialTake.retakeLine, TrialTake.stateLine], "\(sent)")
         // The level asked about every 100 ms while recording: some 30 times in 3 s.
-        #expect((20...32).contains(sent.filter { $0 == TrialTake.stateLine }.count - 1), "\(sent.count)")
+        #expect((20...32).contains(sent.filter { $0 == TrialTake.stateLine }.count - 2), "\(sent.count)")
         #expect(measured == ["/takes/take-0007.mov"])
         let result = outcome?.answer(loudness: -23.04, peak: -3.0, frame: true)
         #expect(result?.0.status == 200 && result?.result == "ok")
@@ -169,10 +169,15 @@ struct ConsoleDevicesTests {
         #expect(outcome.kept && outcome.measured)
     }
 
-    @Test("no answer: 504 naming the step it waited in")
+    @Test("no answer: 504 naming the step it waited in; none after the retake: the figures, not said to be discarded")
     func noAnswer() {
         let (_, _, outcome) = run([(0.01, #"{"event":"state","mode":"ready"}"#)])
         let result = outcome?.answer(loudness: nil, peak: nil, frame: false)
         #expect(result?.0.status == 504 && text(result).contains("waiting for the take to start"))
+        let (sent, _, late) = run([(0.01, #"{"event":"state","mode":"ready"}"#), (0.05, #"{"event":"recordingStarted","outputPath":"/t/a.mov"}"#),
+                                   (3.2, #"{"event":"recordingFinished","outputPath":"/t/a.mov","duration":3.1,"success":true}"#)])
+        #expect(sent.suffix(2) == [TrialTake.retakeLine, TrialTake.stateLine])
+        let unconfirmed = late?.answer(loudness: nil, peak: nil, frame: true)
+        #expect(unconfirmed?.0.status == 200 && unconfirmed?.result == "ok, the retake unconfirmed" && text(unconfirmed).hasSuffix(#""discarded":false}"#))
     }
 }
