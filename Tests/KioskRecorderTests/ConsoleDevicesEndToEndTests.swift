@@ -93,6 +93,19 @@ struct ConsoleDevicesEndToEndTests {
                 && FileManager.default.contents(atPath: next)?.prefix(2) == Data([0xFF, 0xD8])
                 && !FileManager.default.contentsEqual(atPath: first, andPath: next)
         }, "the screen picture never changed")
+        // Eight browsers asking at once: at most one screenshot for them all (the booth's `state`
+        // after each `screenshot` counts them), and one more per half second the batch took.
+        let states = r.count(of: "state"), began = Date()
+        let batch = try runProgram(["sh", "-c", "for i in 1 2 3 4 5 6 7 8; do curl -s -o /dev/null -w '%{http_code} ' \"$@\" & done; wait", "sh"]
+                                   + console.reach + ["-H", cookie, console.base + "/console/api/screen"])
+        let took = Date().timeIntervalSince(began)
+        // A state of our own after them: once it is read, every line before it is.
+        let counted = r.count(of: "state")
+        r.command("state")
+        try #require(r.wait(for: "state", count: counted + 1) != nil)
+        let shots = r.count(of: "state") - 1 - states
+        #expect(batch.stdout.split(separator: " ").count == 8 && batch.stdout.split(separator: " ").allSatisfy { $0 == "200" }, "\(batch.stdout)")
+        #expect(shots <= 1 + Int(took / 0.5), "\(shots) screenshots for 8 requests in \(took) s")
         // The console's folder (beside its password file) holds no screenshot left behind.
         let screens = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("console-screen").path)) ?? ["none made"]
         #expect(screens.isEmpty, "\(screens)")
