@@ -21,15 +21,16 @@ final class ConsoleDevicesFiles: ConsoleDevicesStore {
     /// The booth keeps a folder of takes: a test take never replaces the last one.
     private let hasTakeFolder: Bool
     private let booth: @Sendable (BoothQuestion) -> BoothReply
-    /// The last screen picture and when it was taken; held while a new one is taken, so browsers
-    /// asking together wait for the same one.
+    /// The last screen picture (or failure) and when it was asked for; held while a new one is
+    /// taken, so browsers asking together wait for the same one.
     private let screen = Locked(Screen())
     /// The last test take's first frame (JPEG); whether one runs.
     private let trial = Locked(Trial())
 
     private struct Screen {
         var shots = ScreenShots()
-        var jpeg: [UInt8]?
+        /// The last answer: the picture, or why there was none.
+        var last: ConsoleResponse?
         var count = 0
     }
 
@@ -119,16 +120,15 @@ final class ConsoleDevicesFiles: ConsoleDevicesStore {
     private func screenPicture() -> ConsoleResponse {
         screen.withLock { screen in
             let now = Self.now()
-            if let jpeg = screen.jpeg, !screen.shots.isStale(now: now) { return .picture(jpeg) }
+            // A failure is paced as a picture is: browsers asking meanwhile get it, not a new try each.
+            if !screen.shots.isStale(now: now), let last = screen.last { return last }
             screen.count += 1
+            screen.shots.took(at: now)
             switch shoot(number: screen.count) {
-            case let .success(jpeg):
-                screen.jpeg = jpeg
-                screen.shots.took(at: now)
-                return .picture(jpeg)
-            case let .failure(failure):
-                return .error(503, "noScreen", failure.why)
+            case let .success(jpeg): screen.last = .picture(jpeg)
+            case let .failure(failure): screen.last = .error(503, "noScreen", failure.why)
             }
+            return screen.last ?? .error(503, "noScreen", "no picture")
         }
     }
 

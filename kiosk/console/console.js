@@ -309,4 +309,6 @@ $("sign-in").addEventListener("submit", async (e) => {
   if (r.status === 204) { $("message").textContent = ""; show(); return; }
   $("message").textContent = (await r.json()).message;
 });
-show();
+// After every deferred script of the page has run (a view in a file of its own joins consoleViews
+// first): DOMContentLoaded comes after them all.
+document.addEventListener("DOMContentLoaded", show);
