@@ -373,6 +373,13 @@ def run(b, args):
         raise Failure(f"the screen picture was not fetched again: {later}")
     say("ok", f"Devices: the booth's screen {later[1]}x{later[2]}, refreshed ({later[0]} pictures)")
     b.shot(shots("devices"))
+    # The 3 s test take: its figures and its first frame on the page.
+    b.click("#trial")
+    result = b.until("the test take's frame", "const f = document.getElementById('trial-frame');"
+                     " return f && f.complete && f.naturalWidth > 0 && document.getElementById('trial-result').textContent", timeout=60)
+    if "dBFS" not in result or "LUFS" not in result:
+        raise Failure(f"the test take shows {result!r}")
+    say("ok", f"Devices: a test take: {result}")
 
     # Sign out: the form again, and the API closed.
     b.click("#sign-out")

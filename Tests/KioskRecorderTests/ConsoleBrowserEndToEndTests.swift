@@ -22,7 +22,7 @@ enum BrowserEngines {
 struct ConsoleBrowserEndToEndTests {
     let password = "booth operator 1"
 
-    @Test("the page: only the form before sign-in, a wrong password's message, Status live as a take starts at the booth (the delay measured in the page), Takes played, hidden, shown and deleted after its confirm, a page of another origin refused (403, nothing started), Log, Devices (the booth's screen refreshed), sign-out; a screenshot of each",
+    @Test("the page: only the form before sign-in, a wrong password's message, Status live as a take starts at the booth (the delay measured in the page), Takes played, hidden, shown and deleted after its confirm, a page of another origin refused (403, nothing started), Log, Devices (the booth's screen refreshed, a test take), sign-out; a screenshot of each",
           arguments: ["chromium", "webkit"])
     func console(engine: String) throws {
         try #require(BrowserEngines.missing.isEmpty, "\(BrowserEngines.missing) not found (CI is set, so this test does not skip): \(BrowserEngines.skipNote)")
@@ -73,6 +73,7 @@ struct ConsoleBrowserEndToEndTests {
         if engine == "chromium" { #expect(output.contains { $0.hasPrefix("ok: played to its end") }) }
         // Devices: the booth's screen (its 800x480 window) as a picture, fetched again and again.
         #expect(output.contains { $0.hasPrefix("ok: Devices: the booth's screen 800x480, refreshed") }, "\(output)")
+        #expect(output.contains { $0.hasPrefix("ok: Devices: a test take: ") && $0.contains("dBFS") }, "\(output)")
         #expect(output.contains { $0.hasPrefix("ok: a page of another origin") && $0.contains("read=blocked forgedHeader=blocked") })
         #expect(output.contains { $0.hasPrefix("ok: a forged form from another origin is refused") && $0.contains("foreignOrigin") })
         #expect(output.contains { $0.hasPrefix("figure: \(engine): recordingStarted shown") && $0.contains("after the booth wrote it") })
@@ -83,15 +84,16 @@ struct ConsoleBrowserEndToEndTests {
             #expect(size.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "360", "\(png): \(size.stdout) \(size.stderr)")
         }
 
-        // The booth: one take only (the other origin started none), deleted through the page with its files.
-        #expect(r.count(of: "recordingStarted") == 1, "\(r.rawLines)")
+        // The booth: the take and the page's test take only (the other origin started none), the
+        // take deleted through the page with its files.
+        #expect(r.count(of: "recordingStarted") == 2, "\(r.rawLines)")
         #expect(r.rawLines.contains { $0.hasPrefix(#"{"event":"takeDeleted""#) && $0.contains(name) && $0.contains(#""reason":"operator""#) })
         #expect(!FileManager.default.fileExists(atPath: path) && !FileManager.default.fileExists(atPath: takes + "/." + name + ".thumb.jpg"))
         // The audit log: the browser's wrong password, the other origin's refusals, the page's changes.
         let audit = console.auditLines
         #expect(audit.contains { $0.contains(#""action":"signIn""#) && $0.contains("wrongPassword") }, "\(audit)")
         #expect(audit.filter { $0.contains(#""result":"refused 403""#) }.count >= 2, "\(audit)")
-        for action in ["hideTake \(name)", "showTake \(name)", "deleteTake \(name)", "signOut"] {
+        for action in ["hideTake \(name)", "showTake \(name)", "deleteTake \(name)", "trial", "signOut"] {
             #expect(audit.contains { $0.contains(#""action":"\#(action)""#) && $0.contains(#""result":"ok""#) }, "\(action): \(audit)")
         }
         // The confirm cancelled first sent nothing: one delete only.
