@@ -10,7 +10,7 @@ import FoundationEssentials
 /// The page's files as the console serves them.
 public struct ConsolePages: Sendable {
     /// Its files, by name, as the package installs them.
-    public static let names = ["index.html", "no-password.html", "console.css", "console.js", "settings.js", "film.js"]
+    public static let names = ["index.html", "no-password.html", "console.css", "console.js", "settings.js", "film.js", "devices.js"]
     /// How the operator sets the password (the sign-in's 503 and the API's 401 say it).
     static let setPasswordHint = "No console password is set. On the booth, run: sudo -u kiosk kiosk-recorder console password"
 

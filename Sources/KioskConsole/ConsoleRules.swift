@@ -189,6 +189,8 @@ public enum ConsoleDecision: Sendable, Equatable {
     case figures
     /// The hosts' film: its state, a start, the film itself (ConsoleFilm).
     case film(FilmRequest)
+    /// The Devices page's (`ConsoleDevicesStore`); the test take audited.
+    case devices(DevicesRequest)
 }
 
 /// What the booth answered a question on its control socket.
@@ -331,6 +333,8 @@ public struct ConsoleRules: Sendable {
             return Self.decideFilm(request, now: now, signedIn: csrf != nil, address: address, change: change)
         case let (path, _) where Self.isLive(path):
             return Self.decideLive(request, now: now, signedIn: csrf != nil, address: address, change: change)
+        case let (path, _) where Self.isDevices(path):
+            return Self.decideDevices(request, now: now, signedIn: csrf != nil, address: address, change: change)
 
         case (let path, _) where ConsolePages.name(at: path) != nil:
             return .answer(Self.notAllowed(false), audit: nil)

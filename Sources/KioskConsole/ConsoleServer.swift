@@ -50,15 +50,18 @@ public final class ConsoleServer: Sendable {
     private let pairingFile: String?
     /// The hosts' film (nil: none is made here).
     private let film: ConsoleFilm?
+    private let devices: (any ConsoleDevicesStore)?
 
     public init(passwordFile: String, auditLog: String, overUnixSocket: Bool, pages: ConsolePages, live: ConsoleLive,
                 settings: any ConsoleSettingsStore, booth: @escaping @Sendable (BoothQuestion) -> BoothReply,
                 machine: @escaping @Sendable (MachineAction) -> String? = { _ in "not available here" },
                 figures: @escaping @Sendable () -> ConsoleResponse = { .error(404, "notFound", "no such page") },
-                pairingFile: String? = nil, film: ConsoleFilm? = nil) {
+                pairingFile: String? = nil, film: ConsoleFilm? = nil,
+                devices: (any ConsoleDevicesStore)? = nil) {
         self.figures = figures
         rules = Locked(ConsoleRules(pages: pages))
         self.pairingFile = pairingFile
+        self.devices = devices
         self.live = live
         self.film = film
         self.passwordFile = passwordFile
@@ -200,6 +203,13 @@ public final class ConsoleServer: Sendable {
             audit.append(AuditEntry(time: Date().timeIntervalSince1970, address: address, action: action.auditName, result: "asked"))
             let (response, result) = ConsoleRules.machineAnswer(action, failure: machine(action))
             audit.append(AuditEntry(time: Date().timeIntervalSince1970, address: address, action: action.auditName, result: result))
+            return response
+        case let .devices(request):
+            guard let devices else { return .error(404, "noDevices", "this console has no Devices page") }
+            let (response, result) = devices.answer(request)
+            if case let .trial(address) = request, let result {
+                audit.append(AuditEntry(time: Date().timeIntervalSince1970, address: address, action: "trial", result: result))
+            }
             return response
         }
     }

@@ -184,7 +184,7 @@ public enum TakeLoudness {
     /// The take's integrated loudness (LUFS) and true peak (dBTP); nil: no sound track, or silence.
     /// With `channels`, as its sound comes to that many channels (the reel's stereo: a 5.1 take is
     /// measured after the downmix it will be heard through).
-    static func measure(_ take: String, channels: Int32? = nil) throws(ShareError) -> (loudness: Double, peak: Double)? {
+    public static func measure(_ take: String, channels: Int32? = nil) throws(ShareError) -> (loudness: Double, peak: Double)? {
         let measured = try pass(take, chain: "anull", channels: channels, into: nil)
         guard let loudness = measured.loudness, let peak = measured.peak else { return nil }
         return (loudness, peak)

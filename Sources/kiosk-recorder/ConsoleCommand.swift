@@ -126,13 +126,15 @@ enum ConsoleCommand {
         let figures = ConsoleFigures(folder: disk.folder, keepFree: disk.keepFree, shareTemplate: disk.share,
                                      thermalFolder: KioskEnvironment(ProcessInfo.processInfo.environment).thermalFolder, booth: booth)
         let settings = ConsoleSettingsFiles(settings: ConsoleSettings(parser: parser, arguments: options.boothArguments), booth: booth)
+        let stateFolder = options.auditLog.lastIndex(of: "/").map { String(options.auditLog[..<$0]) } ?? "."
+        let devices = ConsoleDevicesFiles(socket: socket, screenFolder: stateFolder + "/console-screen", hasTakeFolder: shelf != nil, booth: booth)
         let pages = ConsolePages.read(options.pages ?? pageFolder())
         if !pages.missing.isEmpty {
             Log.info("console: no \(pages.missing.joined(separator: ", ")) in \(pages.folder): the console answers 404 for them (nginx serves the installed page; --pages DIR names another folder)")
         }
         let server = ConsoleServer(passwordFile: options.passwordFile, auditLog: options.auditLog, overUnixSocket: overUnixSocket,
                                    pages: pages, live: live, settings: settings, booth: booth, machine: carryOut,
-                                   figures: figures.answer, pairingFile: PairingFile.path(controlSocket: socket), film: film)
+                                   figures: figures.answer, pairingFile: PairingFile.path(controlSocket: socket), film: film, devices: devices)
         do throws(ConsoleError) {
             try live.start()
             let listening = try ConsoleServer.listen(listener)

@@ -377,6 +377,26 @@ def run(b, args):
     say("ok", f"Log: the events and {len(audit)} audit entries (the wrong password, the refusals, the delete)")
     b.shot(shots("log"))
 
+    # Devices: the lists drawn, and the booth's screen as a picture, a newer one each second.
+    b.click("#tab-devices")
+    b.until("the devices listed", "return document.querySelectorAll('#camera-list li').length > 0"
+            " && document.querySelectorAll('#microphone-list li').length > 0")
+    picture = ("const i = document.getElementById('screen-picture'); return i.complete && i.naturalWidth > 0"
+               " && Number(i.dataset.count) >= arguments[0] && [Number(i.dataset.count), i.naturalWidth, i.naturalHeight, i.src]")
+    first = b.until("the booth's screen", picture, 1)
+    later = b.until("the booth's screen refreshed", picture, first[0] + 2, timeout=30)
+    if later[3] == first[3]:
+        raise Failure(f"the screen picture was not fetched again: {later}")
+    say("ok", f"Devices: the booth's screen {later[1]}x{later[2]}, refreshed ({later[0]} pictures)")
+    b.shot(shots("devices"))
+    # The 3 s test take: its figures and its first frame on the page.
+    b.click("#trial")
+    result = b.until("the test take's frame", "const f = document.getElementById('trial-frame');"
+                     " return f && f.complete && f.naturalWidth > 0 && document.getElementById('trial-result').textContent", timeout=60)
+    if "dBFS" not in result or "LUFS" not in result:
+        raise Failure(f"the test take shows {result!r}")
+    say("ok", f"Devices: a test take: {result}")
+
     # Sign out: the form again, and the API closed.
     b.click("#sign-out")
     b.until("signed out", "const f = document.getElementById('sign-in'); return document.readyState === 'complete' && f && !f.hidden"

@@ -22,7 +22,7 @@ enum BrowserEngines {
 struct ConsoleBrowserEndToEndTests {
     let password = "booth operator 1"
 
-    @Test("the page: only the form before sign-in, a wrong password's message, Status's figures and the Settings view in German, Status live as a take starts at the booth (the delay measured in the page), the film made on Film (its progress bar, downloaded, played: to its end in Chromium), Takes played, hidden, shown and deleted after its confirm, a page of another origin refused (403, nothing started), Log, sign-out; a screenshot of each",
+    @Test("the page: only the form before sign-in, a wrong password's message, Status's figures and the Settings view in German, Status live as a take starts at the booth (the delay measured in the page), the film made on Film (its progress bar, downloaded, played: to its end in Chromium), Takes played, hidden, shown and deleted after its confirm, a page of another origin refused (403, nothing started), Log, Devices (the booth's screen refreshed, a test take), sign-out; a screenshot of each",
           arguments: ["chromium", "webkit"])
     func console(engine: String) throws {
         try #require(BrowserEngines.missing.isEmpty, "\(BrowserEngines.missing) not found (CI is set, so this test does not skip): \(BrowserEngines.skipNote)")
@@ -73,6 +73,9 @@ struct ConsoleBrowserEndToEndTests {
         // (readyState at least 2, HAVE_CURRENT_DATA: the driver waits for it.)
         #expect(output.contains { $0.hasPrefix("ok: the take plays in the page (readyState ") })
         if engine == "chromium" { #expect(output.contains { $0.hasPrefix("ok: played to its end") }) }
+        // Devices: the booth's screen (its 800x480 window) as a picture, fetched again and again.
+        #expect(output.contains { $0.hasPrefix("ok: Devices: the booth's screen 800x480, refreshed") }, "\(output)")
+        #expect(output.contains { $0.hasPrefix("ok: Devices: a test take: ") && $0.contains("dBFS") }, "\(output)")
         #expect(output.contains { $0.hasPrefix("ok: a page of another origin") && $0.contains("read=blocked forgedHeader=blocked") })
         #expect(output.contains { $0.hasPrefix("ok: a forged form from another origin is refused") && $0.contains("foreignOrigin") })
         #expect(output.contains { $0.hasPrefix("figure: \(engine): recordingStarted shown") && $0.contains("after the booth wrote it") })
@@ -90,21 +93,22 @@ struct ConsoleBrowserEndToEndTests {
         #expect(output.contains { $0.hasPrefix("ok: the film plays in the page") })
         if engine == "chromium" { #expect(output.contains { $0.hasPrefix("ok: the film played to its end") }) }
         #expect(console.auditLines.contains { $0.contains(#""action":"film""#) && $0.contains(#""result":"started""#) })
-        for view in ["sign-in", "status", "settings-de", "film", "takes", "log"] {
+        for view in ["sign-in", "status", "settings-de", "film", "takes", "log", "devices"] {
             let png = "\(shots)/console-\(view)-\(engine).png"
             let size = try runProgram(["ffprobe", "-v", "error", "-show_entries", "stream=width", "-of", "csv=p=0", png])
             #expect(size.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "360", "\(png): \(size.stdout) \(size.stderr)")
         }
 
-        // The booth: two takes only (the other origin started none), the page's deleted through the page with its files.
-        #expect(r.count(of: "recordingStarted") == 2, "\(r.rawLines)")
+        // The booth: the film's first take, the take and the page's test take only (the other
+        // origin started none), the take deleted through the page with its files.
+        #expect(r.count(of: "recordingStarted") == 3, "\(r.rawLines)")
         #expect(r.rawLines.contains { $0.hasPrefix(#"{"event":"takeDeleted""#) && $0.contains(name) && $0.contains(#""reason":"operator""#) })
         #expect(!FileManager.default.fileExists(atPath: path) && !FileManager.default.fileExists(atPath: takes + "/." + name + ".thumb.jpg"))
         // The audit log: the browser's wrong password, the other origin's refusals, the page's changes.
         let audit = console.auditLines
         #expect(audit.contains { $0.contains(#""action":"signIn""#) && $0.contains("wrongPassword") }, "\(audit)")
         #expect(audit.filter { $0.contains(#""result":"refused 403""#) }.count >= 2, "\(audit)")
-        for action in ["hideTake \(name)", "showTake \(name)", "deleteTake \(name)", "signOut"] {
+        for action in ["hideTake \(name)", "showTake \(name)", "deleteTake \(name)", "trial", "signOut"] {
             #expect(audit.contains { $0.contains(#""action":"\#(action)""#) && $0.contains(#""result":"ok""#) }, "\(action): \(audit)")
         }
         // The confirm cancelled first sent nothing: one delete only.

@@ -381,5 +381,6 @@ $("sign-in").addEventListener("submit", async (e) => {
   if (r.status === 204) { $("message").textContent = ""; show(); return; }
   $("message").textContent = (await r.json()).message;
 });
-// Once every view's script has run (film.js adds its view after this file).
+// After every deferred script of the page has run (a view in a file of its own joins consoleViews
+// first): DOMContentLoaded comes after them all.
 document.addEventListener("DOMContentLoaded", show);
