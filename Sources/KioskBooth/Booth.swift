@@ -58,8 +58,6 @@ public final class Booth {
     /// The loop's time (CLOCK_MONOTONIC ns, from `parts.clock`), read once a turn, as the turn's
     /// input arrives: every rule of the turn takes it as a value.
     var now: Int64
-    /// When the booth started (`now`'s clock): `state`'s uptime.
-    let startedAt: Int64
     var draw = DrawState()
     var service = ServiceLink()
     var player = PlayerState()
@@ -94,7 +92,7 @@ public final class Booth {
         storage = folder.map { FolderStorage(folder: $0, boomerang: remake) } ?? SingleFileStorage(output: outputPath, boomerang: remake)
         self.parts = parts
         now = parts.clock()
-        startedAt = now
+        service.startedAt = now
         shared = try BoothWorkers(outputLock: Locked(outputLock), metricsFile: config.service.metricsFile,
                                   configurationSource: parts.configurationSource, clock: parts.clock, queues: parts.makeQueue)
         cameras = Cameras([parts.camera] + parts.moreCameras, workers: shared, frames: frames, writer: activeWriter, inbox: inbox, events: parts.events)
@@ -121,7 +119,7 @@ public final class Booth {
         cameras = Cameras([parts.camera], workers: shared, frames: frames, writer: activeWriter, inbox: inbox, events: parts.events)
         self.parts = parts
         now = parts.clock()
-        startedAt = now
+        service.startedAt = now
         core = BoothCore(machine: RecorderMachine(playing: file, orientation: parts.screen.orientation), now: now,
                          watchdogInterval: parts.notifier?.watchdogInterval)
         pairing = nil
@@ -195,7 +193,7 @@ public final class Booth {
         feed(.turn(BoothCore.Turn(take: measured.take, openingWait: measured.openingWait,
                                   lastSound: meter.lastSound, stallAftermath: ProcessStalls.shared.inAftermath(at: now),
                                   level: meter.level(at: now), reviewPlays: player.playback != nil,
-                                  running: StateFigures.Running(uptime: Double(now - startedAt) / 1e9, camera: cameras.figure(frames, at: now)))))
+                                  running: StateFigures.Running(uptime: Double(now - service.startedAt) / 1e9, camera: cameras.figure(frames, at: now)))))
         // The attract slideshow's picture due (the turn above stopped it when a touch ended the
         // attract screen, before the screen is drawn).
         stepSlideshow()

@@ -113,6 +113,8 @@ struct DrawState {
 struct ServiceLink {
     /// Holds the machine's sleep off while a take is made safe (`watchSystemSleep`); nil: none.
     var sleepInhibitor: (any SleepInhibitor)?
+    /// When the booth started (the loop's clock): `state`'s uptime.
+    var startedAt: Int64 = 0
 }
 
 /// The player while the playing mode shows (its picture kept apart from the frozen frame), and the

@@ -149,20 +149,10 @@ public struct TrialTake: Sendable, Equatable {
     static let guestActions: Set<String> = ["videoRecorderDidFinishRecordingVideoWithOutputPath", "playbackStarted", "recordingStarted",
                                             "videoRecorderDidCancelRecordingVideo"]
 
-    private struct Line: Decodable {
-        var event: String
-        var mode: String?
-        var outputPath: String?
-        var duration: Double?
-        var success: Bool?
-        var microphoneLevel: Double?
-        var code: String?
-        var message: String?
-    }
 
     /// The booth's line `text` heard at `now`.
     public mutating func hear(_ text: String, now: Double) {
-        guard let line = try? JSONDecoder().decode(Line.self, from: Data(text.utf8)) else { return }
+        guard let line = try? JSONDecoder().decode(BoothLine.self, from: Data(text.utf8)) else { return }
         switch (step, line.event) {
         case (.checking, "state"):
             guard line.mode == "ready" else {

@@ -95,19 +95,12 @@ public struct FilmJob: Sendable {
         return true
     }
 
-    private struct Line: Decodable {
-        var event: String
-        var done: Int?
-        var total: Int?
-        var duration: Double?
-        var takes: Int?
-    }
 
     /// One line of the reel's output (its stdout and stderr together): an event moves the state;
     /// anything else is returned, for the console's log, and kept as the reel's last words.
     public mutating func read(_ line: String) -> String? {
         guard isRunning else { return nil }
-        guard line.hasPrefix("{"), let parsed = try? JSONDecoder().decode(Line.self, from: Data(line.utf8)) else {
+        guard line.hasPrefix("{"), let parsed = try? JSONDecoder().decode(BoothLine.self, from: Data(line.utf8)) else {
             let words = line.hasPrefix("kiosk-recorder reel: ") ? String(line.dropFirst("kiosk-recorder reel: ".count)) : line
             if !words.allSatisfy(\.isWhitespace) { lastWords = String(words.prefix(500)) }
             return line

@@ -28,3 +28,14 @@ enum JSONText {
         }
     }
 }
+
+/// The fields the console reads from a line the booth or its `reel --json` wrote (an event, its
+/// name first): the test take's (ConsoleDevices) and the film's (ConsoleFilmRules). A field the
+/// line lacks is nil.
+struct BoothLine: Decodable {
+    var event: String
+    var mode, outputPath, code, message: String?
+    var duration, microphoneLevel: Double?
+    var success: Bool?
+    var done, total, takes: Int?
+}

@@ -11,10 +11,7 @@ public struct PairingTicket: Equatable, Sendable {
     /// CLOCK_MONOTONIC nanoseconds.
     public var until: Int64
 
-    public init(code: String, until: Int64) {
-        self.code = code
-        self.until = until
-    }
+    public init(code: String, until: Int64) { (self.code, self.until) = (code, until) }
 }
 
 public enum PairingFile {

@@ -147,24 +147,12 @@ const statusView = {
 // the rate asked and the rate measured), and api/figures every 5 s while Status is shown: the disk
 // as minutes of video at the last take's rate, the share site, the temperatures, the uptimes.
 const FIGURE_WORDS = {
-  en: { disk: "Free disk", share: "Share site", temperature: "Temperature", uptime: "Uptime", minutes: "min of video", free: "free",
-    afterTake: "minutes known after the first take", up: "up", down: "down", noShare: "no share site", noSensor: "no sensor",
-    machine: "machine", booth: "booth", measured: "measured" },
-  de: { disk: "Freier Speicher", share: "Teilen-Seite", temperature: "Temperatur", uptime: "Laufzeit", minutes: "Min. Video", free: "frei",
-    afterTake: "Minuten nach der ersten Aufnahme bekannt", up: "erreichbar", down: "nicht erreichbar", noShare: "keine Teilen-Seite", noSensor: "kein Sensor",
-    machine: "Rechner", booth: "Kabine", measured: "gemessen" },
-  fr: { disk: "Disque libre", share: "Site de partage", temperature: "Température", uptime: "En marche depuis", minutes: "min de vidéo", free: "libres",
-    afterTake: "minutes connues après la première prise", up: "en ligne", down: "hors ligne", noShare: "pas de site de partage", noSensor: "aucun capteur",
-    machine: "machine", booth: "cabine", measured: "mesurées" },
-  es: { disk: "Disco libre", share: "Sitio para compartir", temperature: "Temperatura", uptime: "Tiempo encendido", minutes: "min de vídeo", free: "libres",
-    afterTake: "minutos conocidos tras la primera toma", up: "activo", down: "caído", noShare: "sin sitio para compartir", noSensor: "sin sensor",
-    machine: "equipo", booth: "cabina", measured: "medidos" },
-  ja: { disk: "空きディスク", share: "共有サイト", temperature: "温度", uptime: "稼働時間", minutes: "分の動画", free: "空き",
-    afterTake: "最初の撮影後に分数がわかります", up: "稼働中", down: "停止", noShare: "共有サイトなし", noSensor: "センサーなし",
-    machine: "本体", booth: "ブース", measured: "実測" },
-  "zh-Hans": { disk: "可用磁盘", share: "分享网站", temperature: "温度", uptime: "运行时间", minutes: "分钟视频", free: "可用",
-    afterTake: "第一段录像后可知分钟数", up: "正常", down: "无法访问", noShare: "没有分享网站", noSensor: "没有传感器",
-    machine: "主机", booth: "录像亭", measured: "实测" },
+  en: { disk: "Free disk", share: "Share site", temperature: "Temperature", uptime: "Uptime", minutes: "min of video", free: "free", afterTake: "minutes known after the first take", up: "up", down: "down", noShare: "no share site", noSensor: "no sensor", machine: "machine", booth: "booth", measured: "measured" },
+  de: { disk: "Freier Speicher", share: "Teilen-Seite", temperature: "Temperatur", uptime: "Laufzeit", minutes: "Min. Video", free: "frei", afterTake: "Minuten nach der ersten Aufnahme bekannt", up: "erreichbar", down: "nicht erreichbar", noShare: "keine Teilen-Seite", noSensor: "kein Sensor", machine: "Rechner", booth: "Kabine", measured: "gemessen" },
+  fr: { disk: "Disque libre", share: "Site de partage", temperature: "Température", uptime: "En marche depuis", minutes: "min de vidéo", free: "libres", afterTake: "minutes connues après la première prise", up: "en ligne", down: "hors ligne", noShare: "pas de site de partage", noSensor: "aucun capteur", machine: "machine", booth: "cabine", measured: "mesurées" },
+  es: { disk: "Disco libre", share: "Sitio para compartir", temperature: "Temperatura", uptime: "Tiempo encendido", minutes: "min de vídeo", free: "libres", afterTake: "minutos conocidos tras la primera toma", up: "activo", down: "caído", noShare: "sin sitio para compartir", noSensor: "sin sensor", machine: "equipo", booth: "cabina", measured: "medidos" },
+  ja: { disk: "空きディスク", share: "共有サイト", temperature: "温度", uptime: "稼働時間", minutes: "分の動画", free: "空き", afterTake: "最初の撮影後に分数がわかります", up: "稼働中", down: "停止", noShare: "共有サイトなし", noSensor: "センサーなし", machine: "本体", booth: "ブース", measured: "実測" },
+  "zh-Hans": { disk: "可用磁盘", share: "分享网站", temperature: "温度", uptime: "运行时间", minutes: "分钟视频", free: "可用", afterTake: "第一段录像后可知分钟数", up: "正常", down: "无法访问", noShare: "没有分享网站", noSensor: "没有传感器", machine: "主机", booth: "录像亭", measured: "实测" },
 };
 function pickFrom(table) {
   for (const tag of navigator.languages || [navigator.language || "en"]) {

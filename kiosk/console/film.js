@@ -5,30 +5,12 @@
 // in the page's six languages.
 (() => {
   const WORDS = {
-    en: { tab: "Film", intro: "The hosts' film: every take kept, oldest first, each after a card with its question. Hidden takes stay out.",
-      title: "Title (optional)", size: "Size", make: "Make the film", running: "Making the film: {done} of {total} takes",
-      finished: "The film: {takes} takes, {duration}", skipped: "{n} left out: they could not be read", failed: "No film was made: ",
-      download: "Download the film", none: "No film yet.", small: "small, made quickest" },
-    de: { tab: "Film", intro: "Der Film für die Gastgeber: alle behaltenen Aufnahmen, die älteste zuerst, jede nach einer Karte mit ihrer Frage. Ausgeblendete bleiben draußen.",
-      title: "Titel (optional)", size: "Größe", make: "Film erstellen", running: "Der Film entsteht: {done} von {total} Aufnahmen",
-      finished: "Der Film: {takes} Aufnahmen, {duration}", skipped: "{n} ausgelassen: nicht lesbar", failed: "Kein Film erstellt: ",
-      download: "Film herunterladen", none: "Noch kein Film.", small: "klein, am schnellsten" },
-    fr: { tab: "Film", intro: "Le film des hôtes : toutes les prises gardées, de la plus ancienne à la plus récente, chacune après une carte avec sa question. Les prises masquées n’y sont pas.",
-      title: "Titre (facultatif)", size: "Taille", make: "Faire le film", running: "Film en cours : {done} prises sur {total}",
-      finished: "Le film : {takes} prises, {duration}", skipped: "{n} laissées de côté : illisibles", failed: "Aucun film : ",
-      download: "Télécharger le film", none: "Pas encore de film.", small: "petit, le plus rapide" },
-    es: { tab: "Película", intro: "La película de los anfitriones: todas las tomas guardadas, de la más antigua a la más reciente, cada una tras una tarjeta con su pregunta. Las ocultas quedan fuera.",
-      title: "Título (opcional)", size: "Tamaño", make: "Hacer la película", running: "Haciendo la película: {done} de {total} tomas",
-      finished: "La película: {takes} tomas, {duration}", skipped: "{n} omitidas: no se pudieron leer", failed: "No se hizo la película: ",
-      download: "Descargar la película", none: "Aún no hay película.", small: "pequeña, la más rápida" },
-    ja: { tab: "ムービー", intro: "ホスト向けムービー：保存された撮影を古い順に、それぞれ質問のカードの後に並べます。非表示の撮影は入りません。",
-      title: "タイトル（任意）", size: "サイズ", make: "ムービーを作成", running: "作成中：{total} 件中 {done} 件",
-      finished: "ムービー：{takes} 件、{duration}", skipped: "{n} 件は読めないため除外", failed: "ムービーは作成されませんでした：",
-      download: "ムービーをダウンロード", none: "まだムービーはありません。", small: "小さく最速" },
-    "zh-Hans": { tab: "影片", intro: "主人的影片：保留的所有录像按时间先后排列，每段前有一张写着其问题的卡片。已隐藏的录像不会放入。",
-      title: "标题（可选）", size: "尺寸", make: "制作影片", running: "正在制作：{total} 段中的第 {done} 段",
-      finished: "影片：{takes} 段录像，{duration}", skipped: "{n} 段无法读取，已略过", failed: "未能制作影片：",
-      download: "下载影片", none: "还没有影片。", small: "小尺寸，最快" },
+    en: { tab: "Film", intro: "The hosts' film: every take kept, oldest first, each after a card with its question. Hidden takes stay out.", title: "Title (optional)", size: "Size", make: "Make the film", running: "Making the film: {done} of {total} takes", finished: "The film: {takes} takes, {duration}", skipped: "{n} left out: they could not be read", failed: "No film was made: ", download: "Download the film", none: "No film yet.", small: "small, made quickest" },
+    de: { tab: "Film", intro: "Der Film für die Gastgeber: alle behaltenen Aufnahmen, die älteste zuerst, jede nach einer Karte mit ihrer Frage. Ausgeblendete bleiben draußen.", title: "Titel (optional)", size: "Größe", make: "Film erstellen", running: "Der Film entsteht: {done} von {total} Aufnahmen", finished: "Der Film: {takes} Aufnahmen, {duration}", skipped: "{n} ausgelassen: nicht lesbar", failed: "Kein Film erstellt: ", download: "Film herunterladen", none: "Noch kein Film.", small: "klein, am schnellsten" },
+    fr: { tab: "Film", intro: "Le film des hôtes : toutes les prises gardées, de la plus ancienne à la plus récente, chacune après une carte avec sa question. Les prises masquées n’y sont pas.", title: "Titre (facultatif)", size: "Taille", make: "Faire le film", running: "Film en cours : {done} prises sur {total}", finished: "Le film : {takes} prises, {duration}", skipped: "{n} laissées de côté : illisibles", failed: "Aucun film : ", download: "Télécharger le film", none: "Pas encore de film.", small: "petit, le plus rapide" },
+    es: { tab: "Película", intro: "La película de los anfitriones: todas las tomas guardadas, de la más antigua a la más reciente, cada una tras una tarjeta con su pregunta. Las ocultas quedan fuera.", title: "Título (opcional)", size: "Tamaño", make: "Hacer la película", running: "Haciendo la película: {done} de {total} tomas", finished: "La película: {takes} tomas, {duration}", skipped: "{n} omitidas: no se pudieron leer", failed: "No se hizo la película: ", download: "Descargar la película", none: "Aún no hay película.", small: "pequeña, la más rápida" },
+    ja: { tab: "ムービー", intro: "ホスト向けムービー：保存された撮影を古い順に、それぞれ質問のカードの後に並べます。非表示の撮影は入りません。", title: "タイトル（任意）", size: "サイズ", make: "ムービーを作成", running: "作成中：{total} 件中 {done} 件", finished: "ムービー：{takes} 件、{duration}", skipped: "{n} 件は読めないため除外", failed: "ムービーは作成されませんでした：", download: "ムービーをダウンロード", none: "まだムービーはありません。", small: "小さく最速" },
+    "zh-Hans": { tab: "影片", intro: "主人的影片：保留的所有录像按时间先后排列，每段前有一张写着其问题的卡片。已隐藏的录像不会放入。", title: "标题（可选）", size: "尺寸", make: "制作影片", running: "正在制作：{total} 段中的第 {done} 段", finished: "影片：{takes} 段录像，{duration}", skipped: "{n} 段无法读取，已略过", failed: "未能制作影片：", download: "下载影片", none: "还没有影片。", small: "小尺寸，最快" },
   };
   let W = WORDS.en;
   for (const tag of navigator.languages || [navigator.language || "en"]) {
