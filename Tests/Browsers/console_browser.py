@@ -359,7 +359,7 @@ def run(b, args):
         b.js("document.getElementById('forged').submit()")
         answer = b.until("the forged form's answer", "return location.href.endsWith('api/command') && document.body.innerText")
         # Same site (another port of the console's host): the cookie goes along and the Origin is
-        # refused (403, audited). Another site (another phone on the Wi-Fi): SameSite=Strict keeps
+        # refused (403, audited). Another site (a phone's own address on the Wi-Fi): SameSite=Strict keeps
         # the cookie back, so the console sees no session (401).
         refused = "foreignOrigin" in answer
         if not refused and "signIn" not in answer and "401" not in answer:
