@@ -193,7 +193,8 @@ public final class Booth {
         feed(.turn(BoothCore.Turn(take: measured.take, openingWait: measured.openingWait,
                                   lastSound: meter.lastSound, stallAftermath: ProcessStalls.shared.inAftermath(at: now),
                                   level: meter.level(at: now), reviewPlays: player.playback != nil,
-                                  running: StateFigures.Running(uptime: Double(now - service.startedAt) / 1e9, camera: cameras.figure(frames, at: now)))))
+                                  running: StateFigures.Running(uptime: Double(now - service.startedAt) / 1e9, camera: cameras.figure(frames, at: now),
+                                                               microphonePeak: heldLevel))))
         // The attract slideshow's picture due (the turn above stopped it when a touch ended the
         // attract screen, before the screen is drawn).
         stepSlideshow()
@@ -250,12 +251,16 @@ public final class Booth {
         return isFinished ? core.jobs.exitCode ?? 0 : 0
     }
 
+    /// The microphone's peak held over the last 1.5 s, as the screen's meter holds it (nil: none).
+    var heldLevel: Double? {
+        config.capture.microphone == .none ? nil : meter.level(at: now, window: 1_500_000_000)
+    }
+
     /// What the booth measured and read for the core's model of the screen, this turn.
     var viewFacts: BoothCore.ViewFacts {
-        let microphone = config.capture.microphone != .none
-        return BoothCore.ViewFacts(
+        BoothCore.ViewFacts(
             noCameraFound: parts.cameraNote != nil && !camera.isOpen, prompt: config.screen.prompt,
-            levels: microphone ? (meter.level(at: now), meter.level(at: now, window: 1_500_000_000)) : nil,
+            levels: heldLevel.map { (meter.level(at: now), $0) },
             wifi: config.share.wifiSSID.map { WiFiPayload.make(ssid: $0, password: config.share.wifiPassword) })
     }
 }

@@ -22,8 +22,13 @@ public struct StateFigures: Codable, Equatable, Sendable {
     public struct Running: Equatable, Sendable {
         public var uptime: Double
         public var camera: Camera?
+        /// The microphone's peak held over the last 1.5 s (the screen's meter's hold), in dBFS; nil
+        /// without a microphone.
+        public var microphonePeak: Double?
 
-        public init(uptime: Double, camera: Camera?) { (self.uptime, self.camera) = (uptime, camera) }
+        public init(uptime: Double, camera: Camera?, microphonePeak: Double? = nil) {
+            (self.uptime, self.camera, self.microphonePeak) = (uptime, camera, microphonePeak)
+        }
     }
 
     /// BoothFigures' counts, under the metrics file's names without `kiosk_` and `_total`.
@@ -34,12 +39,16 @@ public struct StateFigures: Codable, Equatable, Sendable {
     /// Seconds since the booth started.
     public var uptime: Double?
     public var camera: Camera?
+    /// The microphone's peak held over the last 1.5 s, in dBFS to a tenth: a page that asks twice
+    /// a second still sees a short sound (`state`'s `microphoneLevel` is the last 100 ms).
+    public var microphonePeak: Double?
 
     public init(_ f: BoothFigures, bytesPerSecond: Double?, running: Running?) {
         (takes, used, discarded, shared, framesDropped, hooksPending) = (f.recorded, f.used, f.discarded, f.shared, f.framesDropped, f.hooksPending)
         cameraUp = f.cameraUp
         self.bytesPerSecond = bytesPerSecond.map { $0.rounded() }
         uptime = running.map { ($0.uptime * 10).rounded() / 10 }
+        microphonePeak = running?.microphonePeak.map { ($0 * 10).rounded() / 10 }
         camera = running?.camera.map {
             Camera(name: $0.name, width: $0.width, height: $0.height, fps: $0.fps, measuredFps: $0.measuredFps.map { ($0 * 10).rounded() / 10 })
         }

@@ -268,6 +268,11 @@ def run(b, args):
     if uploads != "—":
         raise Failure(f"Status shows {uploads!r} uploads owed for a booth without a hook")
     say("ok", f"Status: uploads owed {uploads}, the microphone's meter at {meter} dBFS")
+    # The meter follows the booth's microphone: the test tone's 100 ms beeps (16384 of 32768, -6 dBFS)
+    # each second, held 1.5 s by the booth as its screen's meter holds them.
+    heard = b.until("the meter at the test tone's level", "const m = document.getElementById('microphone-meter');"
+                    " return m && m.value > -9 && m.value", timeout=30)
+    say("ok", f"the meter hears the test tone: {heard} dBFS")
     # The machine's rows (api/figures) and the camera as state's figures give it.
     rows = b.until("the figures' rows", "const t = (id) => document.getElementById(id).textContent;"
                    " return ['disk-minutes', 'share-site', 'temperature', 'uptime', 'camera'].every((id) => t(id) !== '…')"
@@ -438,7 +443,7 @@ def run(b, args):
 
 
 def film(b, args, shots):
-    """The Film view: the hosts' film made from the page (the caller's two takes, small and quick),
+    """The Film view: the hosts' film made from the page (the caller's takes, --film-takes of them, small and quick),
     its progress as a bar, then played in the page (to its end in Chromium) and downloaded."""
     b.click("#tab-film")
     b.until("the Film view", "return !document.getElementById('film').hidden && !!document.getElementById('film-make')")
@@ -451,15 +456,18 @@ def film(b, args, shots):
       new MutationObserver(note).observe(bar, { attributes: true });
       window.filmNoting = setInterval(note, 20);""")
     b.click("#film-make")
+    # Made once the bar, having left where it stood (an earlier film's finish, on a console another
+    # engine used first), is full again.
     said = b.until("the film made", "const v = document.getElementById('film-video');"
-                   " return v && document.getElementById('film-progress').value === 1 && document.getElementById('film-state').textContent", timeout=400)
+                   " return v && filmSeen.slice(1).some((x) => x === 'indeterminate' || x < 1)"
+                   " && document.getElementById('film-progress').value === 1 && document.getElementById('film-state').textContent", timeout=400)
     seen = b.js("clearInterval(filmNoting); return filmSeen")
     shown = [v for v in seen if v != "hidden"]
     if not shown or shown[-1] != 1 or not any(v == "indeterminate" or v < 1 for v in shown):
         raise Failure(f"the film's progress bar showed {seen}")
     say("ok", f"the film's progress bar: {seen}; then {said!r}")
     state = b.js_async("fetch('api/film').then((r) => r.json()).then(arguments[0])")
-    if state.get("state") != "finished" or state.get("takes") != 2:
+    if state.get("state") != "finished" or state.get("takes") != args.film_takes:
         raise Failure(f"the page says the film is made, api/film says {state}")
     link = b.js_async("const a = document.getElementById('film-download');"
                       " fetch(a.href).then(async (r) => arguments[0]([a.getAttribute('download'), r.status, r.headers.get('content-disposition'),"
@@ -489,6 +497,7 @@ def main():
     parser.add_argument("--base", required=True, help="the console's site, e.g. http://127.0.0.1:8080 (the page is BASE/console/)")
     parser.add_argument("--password", required=True)
     parser.add_argument("--shots", required=True, help="folder for the screenshots")
+    parser.add_argument("--film-takes", type=int, default=2, help="the takes the booth has when the film is made (default 2)")
     parser.add_argument("--other-host", help="the address the page of another origin is served on (default: the console's host)")
     args = parser.parse_args()
     # Ended by the caller (a test that failed): the browser, its driver and display go too.

@@ -33,18 +33,20 @@ struct StateFiguresTests {
         return (try JSONDecoder().decode(StateFigures.self, from: Data(object.utf8)), Set(keys), String(line[..<start.lowerBound] + line[end...]))
     }
 
-    @Test("the figures follow the state's fields, the camera with its rate asked and measured (to 0.1), the rate whole, the uptime to 0.1; the question last; read back, the state alone")
+    @Test("the figures follow the state's fields, the camera with its rate asked and measured (to 0.1), the rate whole, the uptime and the microphone's held peak to 0.1; the question last; read back, the state alone")
     func line() throws {
         let camera = StateFigures.Camera(name: "/dev/video0", width: 1280, height: 720, fps: 30, measuredFps: 29.96)
-        let figures = StateFigures(booth(), bytesPerSecond: 312_345.4, running: StateFigures.Running(uptime: 3725.46, camera: camera))
+        let figures = StateFigures(booth(), bytesPerSecond: 312_345.4, running: StateFigures.Running(uptime: 3725.46, camera: camera,
+                                                                                                                  microphonePeak: -6.04))
         let line = encoder.line(for: .asked(.figured(state, figures: figures), question: "Why?"))
         let (read, keys, rest) = try split(line)
         #expect(rest == #"{"event":"state","mode":"ready","timer":"00:00","buttons":["cancel","start"],"orientation":"portrait","hooksPending":1,"question":"Why?"}"# + "\n")
-        #expect(keys == ["takes", "used", "discarded", "shared", "framesDropped", "hooksPending", "cameraUp", "bytesPerSecond", "uptime", "camera"])
+        #expect(keys == ["takes", "used", "discarded", "shared", "framesDropped", "hooksPending", "cameraUp", "bytesPerSecond", "uptime", "camera", "microphonePeak"])
         var expected = figures
         (expected.takes, expected.used, expected.discarded, expected.shared, expected.framesDropped, expected.hooksPending) = (7, 4, 2, 3, 12, 1)
         (expected.cameraUp, expected.bytesPerSecond, expected.uptime) = (true, 312_345, 3725.5)
         expected.camera = StateFigures.Camera(name: "/dev/video0", width: 1280, height: 720, fps: 30, measuredFps: 30)
+        expected.microphonePeak = -6
         #expect(figures == expected && read == expected)
         #expect(line.contains(#""measuredFps":30"#) && line.contains(#""bytesPerSecond":312345"#) && line.contains(#""uptime":3725.5"#), "\(line)")
         #expect(try encoder.decode(line: line) == .asked(state, question: "Why?"))

@@ -79,6 +79,9 @@ struct ConsoleBrowserEndToEndTests {
         #expect(output.contains { $0.hasPrefix("ok: a page of another origin") && $0.contains("read=blocked forgedHeader=blocked") })
         #expect(output.contains { $0.hasPrefix("ok: a forged form from another origin is refused") && $0.contains("foreignOrigin") })
         #expect(output.contains { $0.hasPrefix("figure: \(engine): recordingStarted shown") && $0.contains("after the booth wrote it") })
+        // The meter: the test tone's beeps (-6 dBFS), as the booth holds them.
+        let heard = output.first { $0.hasPrefix("ok: the meter hears the test tone: ") }.flatMap { Double($0.split(separator: " ")[7]) }
+        #expect(heard.map { (-7.5)...(-4.5) ~= $0 } == true, "\(output)")
         // Status's figures (api/figures and state's), the disk in minutes once a take gave its rate,
         // and the Settings view in the phone's other language.
         #expect(output.contains { $0.hasPrefix("ok: Status's figures: disk ") && $0.contains("measured") }, "\(output)")

@@ -98,8 +98,11 @@ const statusView = {
   state(state) {
     $("mode").textContent = state.mode + " " + (state.timer || "");
     $("question").textContent = state.question || T.none;
-    // The microphone's peak over the last 100 ms, as a meter from -60 dBFS to 0.
-    const level = state.microphoneLevel;
+    // The microphone's peak held over the last 1.5 s (figures' microphonePeak, as the booth's own
+    // meter holds it: asked twice a second, the last 100 ms alone would miss a short sound), as a
+    // meter from -60 dBFS to 0; a booth without the figure gives its last 100 ms.
+    const held = state.figures && state.figures.microphonePeak;
+    const level = typeof held === "number" ? held : state.microphoneLevel;
     if (typeof level === "number") {
       const meter = $("microphone-meter") || make("meter", { id: "microphone-meter", min: -60, max: 0, low: -40, high: -6, optimum: -20 });
       meter.value = Math.max(-60, Math.min(0, level));
