@@ -90,7 +90,9 @@ struct LoudnessEndToEndTests {
         let (sumsBefore, sumsAfter) = (try Self.videoPacketSums(before), try Self.videoPacketSums(after))
         // A take of pictures (150 at the camera's rate; a loaded machine steps the take down to
         // every 2nd), every one the same before and after.
-        #expect(sumsBefore.count >= 60 && sumsBefore == sumsAfter, "\(sumsBefore.count) video packets before, \(sumsAfter.count) after")
+        let differ = zip(sumsBefore, sumsAfter).filter { $0 != $1 }.prefix(3).map { "\($0) → \($1)" }
+        #expect(sumsBefore.count >= 60 && sumsBefore == sumsAfter,
+                "\(sumsBefore.count) video packets before, \(sumsAfter.count) after; the first that differ: \(differ)")
         guard case let .leveled(inner, loudness) = outcome.unasked else {
             Issue.record("no loudness in the outcome: \(outcome)")
             return
