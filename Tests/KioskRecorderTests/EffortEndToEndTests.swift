@@ -120,7 +120,11 @@ struct EffortEndToEndTests {
         #expect(result.success && result.droppedFrames == 0, "\(result)\n\(slow.stderr)")
         try #require(numbers.count > 30, "\(numbers.count) pictures")
         let steps = zip(numbers, numbers.dropFirst()).map { $1 - $0 }
-        #expect(steps.allSatisfy { $0 >= 1 && $0 <= 2 }, "gaps: \(steps.enumerated().filter { $0.element < 1 || $0.element > 2 }.prefix(5))")
+        // As in the test above: a machine short of CPU beyond the slow encoder's need (ci33, the
+        // real-time pass beside its 65 other tests) takes the rate on to every 3rd, as the rule should.
+        let third = slow.stderr.contains("rate down to every 3rd picture")
+        let uneven = steps.enumerated().filter { $0.element < 1 || $0.element > (third ? 3 : 2) }
+        #expect(third ? uneven.count <= 1 && uneven.allSatisfy { $0.element <= 5 } : uneven.isEmpty, "gaps: \(uneven.prefix(5))")
         let missing = steps.reduce(0) { $0 + $1 - 1 }
         #expect(result.skippedFrames == missing && missing > 0, "\(result.skippedFrames) skipped, \(missing) missing")
         // The pictures left out before the camera decoded them, said at the take's end: all but
