@@ -35,6 +35,15 @@ public final class ConsoleFilm: Sendable {
             let (response, result) = start(ask)
             audit.append(AuditEntry(time: Date().timeIntervalSince1970, address: address, action: "film", result: result))
             return ConsoleServer.queue(response, on: connection)
+        case let .cancel(address):
+            // SIGTERM to the reel's process group: the reel stops between packets, writes no film
+            // and leaves the last one whole; its end (read by its thread) says `cancelled`.
+            let process = job.withLock { $0.cancel() }
+            if let process { kill(-process, SIGTERM) }
+            let result = process == nil ? "none running" : "cancelled"
+            audit.append(AuditEntry(time: Date().timeIntervalSince1970, address: address, action: "filmCancel", result: result))
+            if process != nil { Log.info("console: film cancelled by the operator") }
+            return ConsoleServer.queue(.json(process == nil ? 409 : 202, state()), on: connection)
         case let .video(download):
             guard hasFilm else { return ConsoleServer.queue(.error(404, "noFilm", "no film has been made yet"), on: connection) }
             let disposition = download ? "attachment; filename=\"film.mp4\"" : "inline"
@@ -73,6 +82,7 @@ public final class ConsoleFilm: Sendable {
             job.withLock { $0.ended(status: 1, failure: "cannot start reel: \(error)") }
             return (.error(500, "filmNotStarted", "cannot start reel: \(error)"), "failed: \(error)")
         }
+        job.withLock { $0.started(process: pid) }
         let job = self.job
         do {
             _ = try WorkerThread(name: "console-film") { _ in Self.follow(FileDescriptor(owning: raw), pid: pid, job: job) }

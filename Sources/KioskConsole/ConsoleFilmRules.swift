@@ -1,7 +1,7 @@
 // The hosts' film made from the console, as values: its routes (`api/film`: the state, a start,
 // the film itself), what a start may ask (a title, a size; never a path), and the film's state as
-// the reel's `--json` lines and its end move it (idle, running with its progress, finished, failed;
-// one at a time). Pure: ConsoleFilm runs `reel` and feeds its lines here; tests drive it by table.
+// the reel's `--json` lines and its end move it (idle, running with its progress, finished, failed,
+// cancelled; one at a time). Pure: ConsoleFilm runs `reel` and feeds its lines here; tests drive it by table.
 import FoundationEssentials
 
 /// A film request the rules let through to the film's maker (ConsoleFilm).
@@ -12,6 +12,9 @@ public enum FilmRequest: Sendable, Equatable {
     case start(FilmAsk, address: String)
     /// `GET api/film/video` (to play) or `api/film/download` (as an attachment).
     case video(download: Bool)
+    /// `POST api/film/cancel`: the film being made stopped (its reel sent SIGTERM, which writes no
+    /// film and leaves the last one as it was), audited as `filmCancel`.
+    case cancel(address: String)
 }
 
 /// What a start may ask of the film: the title card's words and the pictures' size, each checked
@@ -73,6 +76,8 @@ public struct FilmJob: Sendable {
         case finished(duration: Double, takes: Int, skipped: Int)
         /// Why there is no new film (the reel's own last words).
         case failed(String)
+        /// The operator stopped it (`cancel`): no new film, the last one kept.
+        case cancelled
     }
 
     public private(set) var phase = Phase.idle
@@ -80,6 +85,9 @@ public struct FilmJob: Sendable {
     private var finished: (duration: Double, takes: Int)?
     /// The reel's last line that was no event (its stderr: why it stopped).
     private var lastWords: String?
+    /// The running reel's process (its group's leader), while it runs; and whether it was cancelled.
+    private var process: Int32?
+    private var cancelling = false
 
     public init() {}
 
@@ -91,8 +99,21 @@ public struct FilmJob: Sendable {
     /// A film starts: false while one runs (one at a time).
     public mutating func start() -> Bool {
         guard !isRunning else { return false }
-        (phase, skipped, finished, lastWords) = (.running(done: 0, total: 0), 0, nil, nil)
+        (phase, skipped, finished, lastWords, process, cancelling) = (.running(done: 0, total: 0), 0, nil, nil, nil, false)
         return true
+    }
+
+    /// The started reel's process (`start` was true): what `cancel` stops.
+    public mutating func started(process: Int32) {
+        if isRunning { self.process = process }
+    }
+
+    /// The operator stops the film: the process to signal (nil: none runs, or it is stopping
+    /// already, so there is nothing to do). Its end then says `cancelled`, whatever status it has.
+    public mutating func cancel() -> Int32? {
+        guard isRunning, !cancelling, let process else { return nil }
+        cancelling = true
+        return process
     }
 
 
@@ -119,7 +140,10 @@ public struct FilmJob: Sendable {
     /// The reel ended with `status` (128 + N: ended by signal N), or could not start (`failure`).
     public mutating func ended(status: Int, failure: String? = nil) {
         guard isRunning else { return }
-        if let failure {
+        process = nil
+        if cancelling {
+            phase = .cancelled
+        } else if let failure {
             phase = .failed(failure)
         } else if status == 0, let finished {
             phase = .finished(duration: finished.duration, takes: finished.takes, skipped: skipped)
@@ -138,6 +162,7 @@ public struct FilmJob: Sendable {
         case let .finished(duration, takes, skipped):
             fields = #""state":"finished","duration":\#((duration * 1000).rounded() / 1000),"takes":\#(takes),"skipped":\#(skipped)"#
         case let .failed(message): fields = #""state":"failed","message":\#(JSONText.string(message))"#
+        case .cancelled: fields = #""state":"cancelled""#
         }
         return "{" + fields + ",\"video\":\(video)}"
     }
@@ -166,9 +191,14 @@ extension ConsoleRules {
             } catch {
                 return .answer(error.response, audit: AuditEntry(time: now, address: address, action: "film", result: "refused \(error.response.status)"))
             }
+        case (filmPath + "/cancel", "POST"):
+            if let refused = change("filmCancel") {
+                return .answer(refused, audit: AuditEntry(time: now, address: address, action: "filmCancel", result: "refused \(refused.status)"))
+            }
+            return .film(.cancel(address: address))
         case (filmPath + "/video", _) where read: return .film(.video(download: false))
         case (filmPath + "/download", _) where read: return .film(.video(download: true))
-        case (filmPath, _), (filmPath + "/video", _), (filmPath + "/download", _): return .answer(notAllowed(false), audit: nil)
+        case (filmPath, _), (filmPath + "/video", _), (filmPath + "/download", _), (filmPath + "/cancel", _): return .answer(notAllowed(false), audit: nil)
         default: return .answer(notFound, audit: nil)
         }
     }

@@ -140,6 +140,29 @@ struct ConsoleFilmRulesTests {
         #expect(job.phase == .failed("cannot start reel: posix_spawn(/bin/sh): No such file or directory"))
     }
 
+    @Test("cancel: the running reel's process handed out once, its end then cancelled whatever its status; nothing to cancel when none runs or before its process is known")
+    func cancel() {
+        var job = FilmJob()
+        #expect(job.cancel() == nil, "idle")
+        _ = job.start()
+        #expect(job.cancel() == nil, "started, its process not yet known")
+        job.started(process: 4242)
+        _ = job.read(#"{"event":"reelProgress","done":1,"total":3}"#)
+        #expect(job.cancel() == 4242)
+        #expect(job.cancel() == nil, "stopping already")
+        #expect(job.isRunning, "running until the reel ends")
+        _ = job.read("kiosk-recorder reel: stopped by SIGTERM; no film written")
+        job.ended(status: 143)
+        #expect(job.phase == .cancelled && job.json(video: true) == #"{"state":"cancelled","video":true}"#)
+        #expect(job.cancel() == nil, "ended")
+        // A film after a cancelled one is made and said as any other.
+        _ = job.start()
+        job.started(process: 4343)
+        _ = job.read(#"{"event":"reelFinished","path":"/v/f.mp4","duration":3.0,"takes":1}"#)
+        job.ended(status: 0)
+        #expect(job.phase == .finished(duration: 3, takes: 1, skipped: 0))
+    }
+
     @Test("a second start while one runs: 409 naming it, with its state")
     func running() {
         let answer = ConsoleRules.filmRunning(#"{"state":"running","done":1,"total":3,"video":false}"#)

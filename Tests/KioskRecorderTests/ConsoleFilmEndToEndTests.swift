@@ -116,15 +116,36 @@ struct ConsoleFilmEndToEndTests {
         #expect(shorter < duration - 2, "\(shorter) of \(duration)")
         let redone = try runProgram(["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", kept])
         #expect(abs((Double(redone.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) - shorter) < 0.2, "\(redone.stdout)")
+        // Cancelled mid-film: the reel stops, no new film, the last one kept whole as it was.
+        let before = try Data(contentsOf: URL(fileURLWithPath: kept))
+        #expect(try console.curl("POST", "/console/api/film/cancel", headers: [cookie]).status == 403, "no CSRF token")
+        let nothing = try console.curl("POST", "/console/api/film/cancel", headers: [cookie, "X-CSRF-Token: \(token)"])
+        #expect(nothing.status == 409 && nothing.body.contains(#""state":"finished""#), "none running: \(nothing)")
+        let third = try console.curl("POST", "/console/api/film", headers: [cookie, "X-CSRF-Token: \(token)"], body: #"{"size":"1920x1080"}"#)
+        #expect(third.status == 202, "\(third)")
+        // At once: the 202 above came after the reel's process was known, and a film of two takes
+        // takes seconds, so it is still being made.
+        let stopping = try console.curl("POST", "/console/api/film/cancel", headers: [cookie, "X-CSRF-Token: \(token)"])
+        #expect(stopping.status == 202 && stopping.body.contains(#""state":"running""#), "\(stopping)")
+        var cancelled: [String: Any] = [:]
+        #expect(eventually(60) {
+            cancelled = (try? film(console, cookie: cookie)) ?? [:]
+            return cancelled["state"] as? String != "running"
+        })
+        #expect(cancelled["state"] as? String == "cancelled" && cancelled["video"] as? Bool == true, "\(cancelled)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: kept)) == before, "the last film kept as it was")
         r.command("quit")
         #expect(r.exitStatus() == 0)
 
         // Audited: each start, and each refusal.
         let audit = console.auditLines.filter { $0.contains(#""action":"film""#) }
-        #expect(audit.filter { $0.contains(#""result":"started""#) }.count == 2, "\(audit)")
+        #expect(audit.filter { $0.contains(#""result":"started""#) }.count == 3, "\(audit)")
         #expect(audit.filter { $0.contains(#""result":"refused 403""#) }.count == 2, "\(audit)")
         #expect(audit.contains { $0.contains(#""result":"refused running""#) }, "\(audit)")
-        // The reel's private folder went with it.
+        let cancels = console.auditLines.filter { $0.contains(#""action":"filmCancel""#) }
+        #expect(cancels.contains { $0.contains(#""result":"cancelled""#) } && cancels.contains { $0.contains(#""result":"none running""#) }
+                && cancels.contains { $0.contains(#""result":"refused 403""#) }, "\(cancels)")
+        // The reel's private folder went with it (a cancelled one's too).
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.hasPrefix(".kiosk-reel-") })
     }
 
