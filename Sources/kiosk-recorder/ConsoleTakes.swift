@@ -6,6 +6,7 @@ import FoundationEssentials
 import Glibc
 import KioskConsole
 import KioskMedia
+import KioskPassword
 import KioskStorage
 import KioskSystem
 
@@ -29,7 +30,8 @@ final class ConsoleTakes: TakeShelf {
     }
 
     func takes() -> [ConsoleTake] {
-        records.accepted().reversed().compactMap { entry in
+        let consent = ConsentRecords.choices(ConsentRecords.parse(consentLog() ?? []))
+        return records.accepted().reversed().compactMap { entry in
             let path = records.file(entry.name)
             var info = stat()
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
@@ -39,6 +41,7 @@ final class ConsoleTakes: TakeShelf {
             (take.question, take.duration) = (facts?.question, facts?.duration)
             (take.shared, take.hidden, take.acceptedAt) = (entry.share != nil, entry.hidden, entry.acceptedAt)
             (take.modifiedAt, take.bytes) = (Int64(info.st_mtim.tv_sec), Int64(info.st_size))
+            take.consent = consent[entry.name]
             return take
         }
     }
@@ -53,6 +56,18 @@ final class ConsoleTakes: TakeShelf {
 
     func isListed(_ name: String) -> Bool {
         records.accepted().contains { $0.name == name }
+    }
+
+    func take(sharedAs token: String) -> String? {
+        var found: String?
+        for entry in records.accepted() {
+            if let share = entry.share, ConstantTime.equal(share, token) { found = entry.name }
+        }
+        return found
+    }
+
+    func consentLog() -> [UInt8]? {
+        FileManager.default.contents(atPath: folder + "/" + ConsentRecords.fileName).map { [UInt8]($0) }
     }
 
     func thumbnail(of name: String) -> [UInt8]? {
