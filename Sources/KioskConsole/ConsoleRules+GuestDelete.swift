@@ -89,11 +89,13 @@ extension ConsoleRules {
         }
     }
 
-    /// A page in the share page's look: `status`, the text, never cached, framed or referred.
+    /// A page in the share page's look: `status`, the text, never cached, framed or referred. Its
+    /// policy lets in the page's own inline style and nothing else (no script, no address).
     static func guestPage(_ status: Int, _ text: SharePageText, deleted: Bool, language: Language, headers: [String: String] = [:]) -> ConsoleResponse {
-        ConsoleResponse(status: status, headers: safety.merging(headers.merging(["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
-                                                                                 "X-Robots-Tag": "noindex, nofollow"]) { a, _ in a }) { a, _ in a },
-                        body: Array(SharePage.answerHTML(text, deleted: deleted, language: language).utf8))
+        let own = ["Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Robots-Tag": "noindex, nofollow",
+                   "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'none'; form-action 'none'"]
+        return ConsoleResponse(status: status, headers: headers.merging(own) { a, _ in a }.merging(safety) { a, _ in a },
+                               body: Array(SharePage.answerHTML(text, deleted: deleted, language: language).utf8))
     }
 }
 

@@ -48,6 +48,9 @@ struct GuestDeleteRulesTests {
         #expect(response.status == status)
         #expect(audit?.action == "guestDelete" && audit?.address == "10.42.0.7")
         #expect(response.headers["Content-Type"] == "text/html; charset=utf-8" && response.headers["Cache-Control"] == "no-store")
+        // The page's own inline style, and nothing else.
+        #expect(response.headers["Content-Security-Policy"]?.hasPrefix("default-src 'none'; style-src 'unsafe-inline';") == true)
+        #expect(response.headers["X-Frame-Options"] == "DENY" && response.headers["Referrer-Policy"] == "no-referrer")
         if status == 404 {
             // The answer the booth's "no such take" gets: byte for byte.
             #expect(response == ConsoleRules.guestAnswer(.notFound, language: .de).0)
