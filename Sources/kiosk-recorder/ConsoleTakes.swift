@@ -1,7 +1,8 @@
 // The console's view of the booth's output folder (`--output-dir`): the folder's own list of takes
 // (TakeFolder, read as files, never written), each take's length and question from its file
 // (TakeFacts, kept while the file is unchanged), and its thumbnail: the library's when it made one,
-// else made in memory. The console changes takes only through the booth's commands.
+// else made in memory; the consent log beside the list (each take's choices, the CSV); a share
+// token's take, for a guest's delete. The console changes takes only through the booth's commands.
 import FoundationEssentials
 import Glibc
 import KioskConsole
