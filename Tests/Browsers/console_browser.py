@@ -500,7 +500,9 @@ def share_delete(b, args):
     b.call("POST", "/url", {"url": args.share_page})
     b.until("the share page", "return document.querySelector('video') && document.querySelector('details.delete summary')")
     # The confirm step is closed: its button is not on screen until Delete is pressed.
-    if b.js("return document.querySelector('details.delete').open || document.querySelector('details.delete button').getClientRects().length > 0"):
+    # (A closed <details> keeps its content laid out but not rendered: checkVisibility, not client rects.)
+    if b.js("const d = document.querySelector('details.delete'), c = d.querySelector('button');"
+            " return d.open || (c.checkVisibility ? c.checkVisibility() : c.getClientRects().length > 0)"):
         raise Failure("the share page's confirm button shows before Delete is pressed")
     b.click("details.delete summary")
     b.until("the confirm step", "return document.querySelector('details.delete').open")
