@@ -158,4 +158,75 @@ struct GuestDeleteEndToEndTests {
         r.command("quit")
         #expect(r.exitStatus() == 0)
     }
+
+    /// A stand-in for the booth's side of a guest's delete on a control socket at `socket`: every line
+    /// it is sent goes to `log`; a `deleteTake` is answered with `answers[token]`'s lines (an unknown
+    /// token: the `badCommand` refusal). Its process id.
+    static func standInBooth(_ socket: String, log: String, answers: [String: [String]]) throws -> pid_t {
+        let script = """
+            import json, socketserver, sys
+            path, log, answers = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
+            refusal = '{"event":"error","code":"badCommand","message":"deleteTake: no take has that token"}'
+            class Client(socketserver.StreamRequestHandler):
+                def handle(self):
+                    for raw in self.rfile:
+                        line = raw.decode().strip()
+                        with open(log, "a") as f: f.write(line + "\\n")
+                        try: command = json.loads(line)
+                        except ValueError: continue
+                        if command.get("command") == "deleteTake":
+                            for out in answers.get(command.get("token"), [refusal]):
+                                self.wfile.write((out + "\\n").encode()); self.wfile.flush()
+            class Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer): daemon_threads = True
+            Server(path, Client).serve_forever()
+            """
+        let data = try JSONSerialization.data(withJSONObject: answers)
+        let pid = try startServer(["python3", "-c", script, socket, log, String(decoding: data, as: UTF8.self)])
+        try #require(eventually(10) { FileManager.default.fileExists(atPath: socket) })
+        return pid
+    }
+
+    @Test("the console's side against what the booth answers: deleteTake by token sent as is; takeDeleted for the token's take 200 in the guest's language (another take's passed over), a refusal 404 as a malformed token's, notAllowed 503")
+    func answeredByTheBooth() throws {
+        let folder = try testFolder("guest-delete-answers")
+        let takes = folder.appendingPathComponent("takes").path, socket = folder.appendingPathComponent("booth.sock").path
+        try FileManager.default.createDirectory(atPath: takes, withIntermediateDirectories: true)
+        let (mine, busy) = ("QUJDREVGR0hJSktMTU5PUFFS", "WllYV1ZVVFNSUVBPTk1MS0pJ")
+        try "1\ttake-0001.mov\t-\t-\t\(mine)\n2\ttake-0002.mov\t-\t-\t\(busy)\n".write(toFile: takes + "/.kiosk-recorder.takes", atomically: true, encoding: .utf8)
+        let log = folder.appendingPathComponent("booth-lines.txt").path
+        let booth = try Self.standInBooth(socket, log: log, answers: [
+            // Another client's delete first (another take), then this one's.
+            mine: [#"{"event":"takeDeleted","path":"\#(takes)/take-0009.mov","reason":"guest"}"#,
+                   #"{"event":"takeDeleted","path":"\#(takes)/take-0001.mov","reason":"guest"}"#],
+            busy: [#"{"event":"error","code":"notAllowed","message":"'deleteTake': its --on-take hook is still owed: \#(takes)/take-0002.mov"}"#],
+        ])
+        defer { stopServer(booth) }
+        let config = folder.appendingPathComponent("kiosk.conf").path
+        try "control-socket = \(socket)\noutput-dir = \(takes)\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let console = try ConsoleUnderTest.start(folder, booth: ["--config", config])
+        defer { console.stop() }
+        func post(_ token: String, from address: String) throws -> CurlAnswer {
+            try console.curl("POST", "/s/\(token)/delete", headers: ["X-Real-IP: \(address)", "Origin: http://10.42.0.1",
+                                                                     "Content-Type: application/x-www-form-urlencoded"], body: "lang=de")
+        }
+
+        let deleted = try post(mine, from: "10.42.0.20")
+        #expect(deleted.status == 200 && deleted.body.contains("<h1>Gelöscht</h1>") && deleted.body.contains("Dein Video wurde von der Kabine gelöscht."),
+                "\(deleted)")
+        #expect(deleted.header("content-type") == "text/html; charset=utf-8" && deleted.header("cache-control") == "no-store")
+        let sent = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("deleteTake") }
+        #expect(sent == [#"{"command":"deleteTake","token":"\#(mine)","reason":"guest"}"#], "\(sent)")
+
+        let refused = try post("UVVWV1hZWjAxMjM0NTY3ODkt", from: "10.42.0.21")
+        let malformed = try post("not-a-token", from: "10.42.0.21")
+        #expect(refused.status == 404 && malformed.status == 404 && refused.body == malformed.body, "\(refused) \(malformed)")
+        let later = try post(busy, from: "10.42.0.22")
+        #expect(later.status == 503 && later.body.contains("Bitte versuche es in einer Minute noch einmal."), "\(later)")
+        // The malformed one never reached the booth; the results are audited, the tokens never.
+        #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("deleteTake") }.count == 3)
+        let results = console.auditLines.filter { $0.contains("guestDelete") }
+        #expect(results.count == 4 && results[0].contains(#""result":"deleted take-0001.mov""#) && results[1].contains(#""result":"notFound""#)
+                && results[3].contains("later: 'deleteTake'"), "\(results)")
+        #expect(!console.auditLines.contains { $0.contains(mine) || $0.contains(busy) })
+    }
 }
