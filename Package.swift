@@ -81,7 +81,7 @@ let package = Package(
         // The operator's console (`kiosk-recorder console`): its rules as values (sessions, the
         // sign-in limit, CSRF and origin checks, the router) and the HTTP library's thin glue. It
         // reaches the booth only through the control socket, handed in by the executable.
-        .target(name: "KioskConsole", dependencies: ["KioskSystem", "KioskPassword", "CMicroHTTPD"]),
+        .target(name: "KioskConsole", dependencies: ["KioskSystem", "KioskPassword", "KioskScreenText", "CMicroHTTPD"]),
         // The operator's password one way for the console and the booth's keyboard (a yescrypt hash,
         // libxcrypt), and the one-time pairing code the booth hands the console.
         .target(name: "KioskPassword", dependencies: ["KioskSystem", "CCrypt"]),

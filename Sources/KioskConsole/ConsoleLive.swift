@@ -24,6 +24,9 @@ public struct ConsoleTake: Sendable, Equatable, Encodable {
     public var shared = false
     /// Hidden by the operator (`hideTake`).
     public var hidden = false
+    /// The guest's choices (`share`, `slideshow`, `film`) from the consent log; nil: recorded without
+    /// a consent screen (everything allowed).
+    public var consent: [String]? = nil
     /// When it was accepted (Unix seconds), when the clock was synchronised then.
     public var acceptedAt: Int64? = nil
     /// The file's last change (Unix seconds), by the clock as it was then.
@@ -46,6 +49,15 @@ public protocol TakeShelf: Sendable {
     func isListed(_ name: String) -> Bool
     /// The listed take's thumbnail as a JPEG (nil: none can be made).
     func thumbnail(of name: String) -> [UInt8]?
+    /// The name of the listed take whose share folder is `token`'s (compared in constant time), or nil.
+    func take(sharedAs token: String) -> String?
+    /// The consent log's bytes (nil: none).
+    func consentLog() -> [UInt8]?
+}
+
+extension TakeShelf {
+    public func take(sharedAs token: String) -> String? { nil }
+    public func consentLog() -> [UInt8]? { nil }
 }
 
 public final class ConsoleLive: Sendable {
@@ -146,6 +158,32 @@ public final class ConsoleLive: Sendable {
             if answer != .passed { return TakeAnswer.response(answer, unreachable: nil) }
         }
         return TakeAnswer.response(nil, unreachable: nil)
+    }
+
+    /// A guest's delete (`GuestDelete`): the booth's `deleteTake` by the token, sent on a connection of
+    /// its own and waited for as a take change is (5 s at most). The path the folder's list gives the
+    /// token picks the booth's `takeDeleted` out of other clients' lines.
+    func deleteForGuest(_ token: String) -> GuestDeleteOutcome {
+        guard let shelf else { return .notFound }
+        let path = shelf.take(sharedAs: token).map { shelf.folder + "/" + $0 }
+        let client: ControlClient
+        do {
+            client = try ControlClient(path: socket)
+            try client.send(line: GuestDeleteLine.line(token: token))
+        } catch {
+            return .later("no booth answers at \(socket): \(error)")
+        }
+        let deadline = MonotonicClock.after(seconds: 5)
+        while case let .line(line) = client.receive(until: deadline) {
+            if let outcome = GuestDeleteLine.outcome(of: line, path: path) { return outcome }
+        }
+        return .later("the booth did not answer within 5 s")
+    }
+
+    /// The consent log as CSV (`GET api/consent.csv`).
+    func consentCSV() -> ConsoleResponse {
+        guard let shelf else { return Self.noFolder }
+        return ConsentRecords.answer(shelf.consentLog())
     }
 
     /// The event stream on `connection`: a browser of its own on the fan-out.

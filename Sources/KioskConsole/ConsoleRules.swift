@@ -126,20 +126,25 @@ public struct SessionTable: Sendable {
 }
 
 /// At most `limit` failed sign-ins per address in a `window`; past that, each try is refused (429)
-/// until the oldest failure is a window old.
+/// until the oldest failure is a window old. A guest's deletes are limited by one too
+/// (`guestLimit`, every try counted as a failure).
 public struct SignInLimiter: Sendable {
     public static let limit = 5
+    /// A guest's deletes from the share page allowed a minute from one address.
+    public static let guestLimit = 10
     public static let window: Double = 60
     /// Addresses remembered at most (a flood of addresses forgets the quietest first).
     public static let capacity = 4096
 
     var failures: [String: [Double]] = [:]
+    /// The tries allowed in a window.
+    let allowed: Int
 
-    public init() {}
+    public init(allowed: Int = SignInLimiter.limit) { self.allowed = allowed }
 
     /// Whether a try from `address` at `now` is refused.
     public func isLimited(_ address: String, now: Double) -> Bool {
-        (failures[address] ?? []).filter { now - $0 < Self.window }.count >= Self.limit
+        (failures[address] ?? []).filter { now - $0 < Self.window }.count >= allowed
     }
 
     public mutating func failed(_ address: String, now: Double) {
@@ -184,6 +189,10 @@ public enum ConsoleDecision: Sendable, Equatable {
     case upload(ConsoleUpload, [UInt8], address: String)
     /// Power off, reboot or the booth's restart, answered by `ConsoleRules.machineAnswer` and audited.
     case machine(MachineAction, address: String)
+    /// A guest's delete from the share page, for the booth (ConsoleLive), answered by `ConsoleRules.guestAnswer` and audited.
+    case guestDelete(GuestDelete)
+    /// The consent log as CSV (`GET api/consent.csv`).
+    case consentCSV
     /// The Status page's figures beyond `state` (ConsoleFigures): the disk's minutes, the share
     /// site, the temperatures, the uptimes.
     case figures
@@ -219,6 +228,8 @@ public struct ConsoleRules: Sendable {
 
     public var sessions = SessionTable()
     public var limiter = SignInLimiter()
+    /// The guests' deletes from the share page (ConsoleRules+GuestDelete).
+    public var guestLimiter = SignInLimiter(allowed: SignInLimiter.guestLimit)
     /// The pairing codes exchanged (ConsoleRules+Pairing).
     public var pairing = PairingExchange()
     /// The page's files, served at their names.
@@ -253,6 +264,8 @@ public struct ConsoleRules: Sendable {
                                 token: () -> String) -> ConsoleDecision {
         let address = request.clientAddress
         let method = request.method
+        // The share page's delete: a stranger's, before any of the console's own rules.
+        if Self.isGuestDelete(request.path) { return decideGuestDelete(request, now: now) }
         guard Self.isClean(request.path) else { return .answer(Self.notFound, audit: nil) }
         let csrf = request.sessionToken.flatMap { sessions.csrf(of: $0, now: now) }
         /// Allowed to change things: signed in, same origin, the session's CSRF token.
@@ -319,6 +332,8 @@ public struct ConsoleRules: Sendable {
             return .command(String(decoding: request.body, as: UTF8.self), address: address)
         case ("/console/api/audit", "GET"):
             return csrf == nil ? .answer(Self.signInFirst, audit: nil) : .audit
+        case (Self.consentPath, "GET"), (Self.consentPath, "HEAD"):
+            return csrf == nil ? .answer(Self.signInFirst, audit: nil) : .consentCSV
         case (let path, _) where Self.isSettings(path):
             return settingsDecision(request, signedIn: csrf != nil, refused: method == "GET" ? nil : change("settings"), now: now)
         case ("/console/api/power", "POST"), ("/console/api/service", "POST"):
@@ -338,7 +353,7 @@ public struct ConsoleRules: Sendable {
 
         case (let path, _) where ConsolePages.name(at: path) != nil:
             return .answer(Self.notAllowed(false), audit: nil)
-        case ("/console/api/state", _), ("/console/api/audit", _), ("/console/api/figures", _):
+        case ("/console/api/state", _), ("/console/api/audit", _), ("/console/api/figures", _), (Self.consentPath, _):
             return .answer(Self.notAllowed(csrf == nil && request.path.hasPrefix("/console/api/")), audit: nil)
         case ("/console/api/session", _), ("/console/api/command", _), ("/console/api/power", _), ("/console/api/service", _):
             return .answer(Self.notAllowed(csrf == nil), audit: nil)

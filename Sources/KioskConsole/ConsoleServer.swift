@@ -138,7 +138,7 @@ public final class ConsoleServer: Sendable {
     /// The request's headers the rules read, and its peer.
     private func headers(_ connection: OpaquePointer?, path: String, method: String) -> ConsoleRequest {
         var headers: [String: String] = [:]
-        for name in ["Host", "Origin", "Cookie", "X-CSRF-Token", "X-Real-IP", "Content-Type", "Content-Length", "Range"] {
+        for name in ["Host", "Origin", "Referer", "Cookie", "X-CSRF-Token", "X-Real-IP", "Content-Type", "Content-Length", "Range"] {
             if let value = kiosk_mhd_header(connection, name) {
                 headers[name.lowercased()] = String(cString: value)
             }
@@ -204,6 +204,12 @@ public final class ConsoleServer: Sendable {
             let (response, result) = ConsoleRules.machineAnswer(action, failure: machine(action))
             audit.append(AuditEntry(time: Date().timeIntervalSince1970, address: address, action: action.auditName, result: result))
             return response
+        case let .guestDelete(asked):
+            let (response, result) = ConsoleRules.guestAnswer(live.deleteForGuest(asked.token), language: asked.language)
+            audit.append(AuditEntry(time: Date().timeIntervalSince1970, address: asked.address, action: "guestDelete", result: result))
+            return response
+        case .consentCSV:
+            return live.consentCSV()
         case let .devices(request):
             guard let devices else { return .error(404, "noDevices", "this console has no Devices page") }
             let (response, result) = devices.answer(request)

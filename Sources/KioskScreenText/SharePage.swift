@@ -13,6 +13,11 @@ public enum SharePageText: CaseIterable, Sendable {
     case iPhoneHint
     /// A photo's page: its heading without `--share-title`, its Save button, and how to keep it on an iPhone.
     case photoHeading, savePhoto, photoIPhoneHint
+    /// The guest's own delete (`POST delete`, the console's): the button that opens the confirm step,
+    /// what it does, the confirming button; a photo's button.
+    case deleteVideo, deletePhoto, deleteWarning, deleteConfirm
+    /// The pages after it: deleted; no such video (or no longer); try again later.
+    case deletedHeading, deletedText, notFoundText, tryLaterText
 
     public func text(in language: Language) -> String {
         switch (self, language) {
@@ -52,6 +57,54 @@ public enum SharePageText: CaseIterable, Sendable {
         case (.photoIPhoneHint, .de): "Auf dem iPhone: Das Foto gedrückt halten und „In Fotos sichern“ wählen."
         case (.photoIPhoneHint, .fr): "Sur iPhone\u{A0}: touchez longuement la photo, puis choisissez «\u{A0}Enregistrer dans Photos\u{A0}»."
         case (.photoIPhoneHint, .es): "En iPhone: mantén pulsada la foto y elige «Guardar en Fotos»."
+        case (.deleteVideo, .en): "Delete my video"
+        case (.deleteVideo, .ja): "動画を削除する"
+        case (.deleteVideo, .zhHans): "删除我的视频"
+        case (.deleteVideo, .de): "Mein Video löschen"
+        case (.deleteVideo, .fr): "Supprimer ma vidéo"
+        case (.deleteVideo, .es): "Borrar mi vídeo"
+        case (.deletePhoto, .en): "Delete my photo"
+        case (.deletePhoto, .ja): "写真を削除する"
+        case (.deletePhoto, .zhHans): "删除我的照片"
+        case (.deletePhoto, .de): "Mein Foto löschen"
+        case (.deletePhoto, .fr): "Supprimer ma photo"
+        case (.deletePhoto, .es): "Borrar mi foto"
+        case (.deleteWarning, .en): "It is erased from the booth and from the copies it sent on, for good. What you saved stays yours."
+        case (.deleteWarning, .ja): "ブースと、ブースが送ったコピーから完全に消去されます。保存済みのものはそのまま残ります。"
+        case (.deleteWarning, .zhHans): "它将从拍摄亭及其发出的副本中永久删除。你已保存的文件仍归你所有。"
+        case (.deleteWarning, .de): "Es wird endgültig von der Kabine und aus den von ihr weitergegebenen Kopien gelöscht. Was du gespeichert hast, bleibt dir."
+        case (.deleteWarning, .fr): "Elle est effacée pour de bon de la cabine et des copies qu’elle a envoyées. Ce que tu as enregistré reste à toi."
+        case (.deleteWarning, .es): "Se borra para siempre de la cabina y de las copias que envió. Lo que guardaste sigue siendo tuyo."
+        case (.deleteConfirm, .en): "Yes, delete it"
+        case (.deleteConfirm, .ja): "はい、削除します"
+        case (.deleteConfirm, .zhHans): "是的，删除"
+        case (.deleteConfirm, .de): "Ja, löschen"
+        case (.deleteConfirm, .fr): "Oui, supprimer"
+        case (.deleteConfirm, .es): "Sí, borrar"
+        case (.deletedHeading, .en): "Deleted"
+        case (.deletedHeading, .ja): "削除しました"
+        case (.deletedHeading, .zhHans): "已删除"
+        case (.deletedHeading, .de): "Gelöscht"
+        case (.deletedHeading, .fr): "Supprimée"
+        case (.deletedHeading, .es): "Borrado"
+        case (.deletedText, .en): "Your video was deleted from the booth. Copies it sent on are being deleted too."
+        case (.deletedText, .ja): "動画はブースから削除されました。ブースが送ったコピーも削除されます。"
+        case (.deletedText, .zhHans): "你的视频已从拍摄亭删除。它发出的副本也正在删除。"
+        case (.deletedText, .de): "Dein Video wurde von der Kabine gelöscht. Die Kopien, die sie weitergegeben hat, werden ebenfalls gelöscht."
+        case (.deletedText, .fr): "Ta vidéo a été supprimée de la cabine. Les copies qu’elle a envoyées sont supprimées aussi."
+        case (.deletedText, .es): "Tu vídeo se ha borrado de la cabina. Las copias que envió también se están borrando."
+        case (.notFoundText, .en): "There is no video here (any more)."
+        case (.notFoundText, .ja): "ここに動画はありません。"
+        case (.notFoundText, .zhHans): "这里没有视频（或已不存在）。"
+        case (.notFoundText, .de): "Hier ist kein Video (mehr)."
+        case (.notFoundText, .fr): "Il n’y a pas (ou plus) de vidéo ici."
+        case (.notFoundText, .es): "Aquí no hay ningún vídeo (o ya no está)."
+        case (.tryLaterText, .en): "The booth cannot delete it right now. Please try again in a minute."
+        case (.tryLaterText, .ja): "ブースは今すぐ削除できません。1分後にもう一度お試しください。"
+        case (.tryLaterText, .zhHans): "拍摄亭现在无法删除。请一分钟后再试。"
+        case (.tryLaterText, .de): "Die Kabine kann es gerade nicht löschen. Bitte versuche es in einer Minute noch einmal."
+        case (.tryLaterText, .fr): "La cabine ne peut pas la supprimer pour l’instant. Réessaie dans une minute."
+        case (.tryLaterText, .es): "La cabina no puede borrarlo ahora. Vuelve a intentarlo dentro de un minuto."
         }
     }
 }
@@ -75,6 +128,7 @@ public enum SharePage {
             <video controls \(playing) poster="\(poster)" src="\(video)"></video>
             <a class="save" href="\(video)" download="\(escape(downloadName))">\(escape(SharePageText.save.text(in: language)))</a>
             <p>\(escape(SharePageText.iPhoneHint.text(in: language)))</p>
+            \(deleteForm(.deleteVideo, language: language))
             """)
     }
 
@@ -85,7 +139,29 @@ public enum SharePage {
             <img src="\(photo)" width="\(width)" height="\(height)" alt="\(escape(SharePageText.photoHeading.text(in: language)))">
             <a class="save" href="\(photo)" download="\(escape(downloadName))">\(escape(SharePageText.savePhoto.text(in: language)))</a>
             <p>\(escape(SharePageText.photoIPhoneHint.text(in: language)))</p>
+            \(deleteForm(.deletePhoto, language: language))
             """)
+    }
+
+    /// The path, relative to the page, the delete form posts to (nginx passes it to the console).
+    public static let deleteAction = "delete"
+
+    /// The guest's delete with its confirm step, without a script: the button opens a `<details>`
+    /// holding what it does and a plain form, posted to `deleteAction` with the page's language.
+    static func deleteForm(_ button: SharePageText, language: Language) -> String {
+        """
+        <details class="delete"><summary>\(escape(button.text(in: language)))</summary>
+        <p>\(escape(SharePageText.deleteWarning.text(in: language)))</p>
+        <form method="post" action="\(deleteAction)"><input type="hidden" name="lang" value="\(language.rawValue)"><button type="submit">\(escape(SharePageText.deleteConfirm.text(in: language)))</button></form>
+        </details>
+        """
+    }
+
+    /// The page the console answers a guest's delete with: `heading` and `text` in the language (the
+    /// heading: `deletedHeading`, or the booth's own heading when nothing was deleted).
+    public static func answerHTML(_ text: SharePageText, deleted: Bool, language: Language) -> String {
+        page(title: nil, heading: deleted ? .deletedHeading : .heading, language: language,
+             body: "<p class=\"answer\">\(escape(text.text(in: language)))</p>")
     }
 
     /// The page around `body`: its heading (the operator's `title`, or `heading` in the language) and the one style.
@@ -108,6 +184,11 @@ public enum SharePage {
             .save { display: block; margin: 20px auto 12px; max-width: 420px; padding: 18px; border-radius: 12px; background: #1a73e8;
                     color: #fff; font-size: 1.4em; font-weight: bold; text-decoration: none; }
             p { margin: 0 auto; max-width: 420px; font-size: 0.95em; color: #bbb; line-height: 1.4; }
+            details.delete { margin: 28px auto 0; max-width: 420px; }
+            details.delete summary { cursor: pointer; color: #bbb; font-size: 0.95em; text-decoration: underline; padding: 12px; }
+            details.delete p { margin: 8px auto 12px; }
+            details.delete button { padding: 14px 22px; border: 0; border-radius: 12px; background: #c5221f; color: #fff; font-size: 1.1em; font-weight: bold; }
+            p.answer { font-size: 1.1em; color: #eee; }
             p.question { margin: 0 auto 12px; max-width: 640px; font-size: 1.2em; color: #eee; font-style: italic; overflow-wrap: anywhere; }
             </style>
             </head>

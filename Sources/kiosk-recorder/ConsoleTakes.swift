@@ -1,11 +1,13 @@
 // The console's view of the booth's output folder (`--output-dir`): the folder's own list of takes
 // (TakeFolder, read as files, never written), each take's length and question from its file
 // (TakeFacts, kept while the file is unchanged), and its thumbnail: the library's when it made one,
-// else made in memory. The console changes takes only through the booth's commands.
+// else made in memory; the consent log beside the list (each take's choices, the CSV); a share
+// token's take, for a guest's delete. The console changes takes only through the booth's commands.
 import FoundationEssentials
 import Glibc
 import KioskConsole
 import KioskMedia
+import KioskPassword
 import KioskStorage
 import KioskSystem
 
@@ -29,7 +31,8 @@ final class ConsoleTakes: TakeShelf {
     }
 
     func takes() -> [ConsoleTake] {
-        records.accepted().reversed().compactMap { entry in
+        let consent = ConsentRecords.choices(ConsentRecords.parse(consentLog() ?? []))
+        return records.accepted().reversed().compactMap { entry in
             let path = records.file(entry.name)
             var info = stat()
             guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
@@ -39,6 +42,7 @@ final class ConsoleTakes: TakeShelf {
             (take.question, take.duration) = (facts?.question, facts?.duration)
             (take.shared, take.hidden, take.acceptedAt) = (entry.share != nil, entry.hidden, entry.acceptedAt)
             (take.modifiedAt, take.bytes) = (Int64(info.st_mtim.tv_sec), Int64(info.st_size))
+            take.consent = consent[entry.name]
             return take
         }
     }
@@ -53,6 +57,18 @@ final class ConsoleTakes: TakeShelf {
 
     func isListed(_ name: String) -> Bool {
         records.accepted().contains { $0.name == name }
+    }
+
+    func take(sharedAs token: String) -> String? {
+        var found: String?
+        for entry in records.accepted() {
+            if let share = entry.share, ConstantTime.equal(share, token) { found = entry.name }
+        }
+        return found
+    }
+
+    func consentLog() -> [UInt8]? {
+        FileManager.default.contents(atPath: folder + "/" + ConsentRecords.fileName).map { [UInt8]($0) }
     }
 
     func thumbnail(of name: String) -> [UInt8]? {

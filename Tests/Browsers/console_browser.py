@@ -8,6 +8,10 @@
 # console, and signs out; then signs in again as a phone set to German and reads the Settings view;
 # a screenshot of each view goes to --shots.
 #
+# With --share-page URL it drives a guest's share page instead: Delete my video, then the confirm
+# step's button, as a person clicks them; the page the console answers must say the video was
+# deleted (--expect-deleted yes), or that there is none (no: a booth that does not delete by token).
+#
 # The take is the caller's: at "cue: start" it starts one at the booth and answers on stdin with
 # the Unix time in ms the booth wrote recordingStarted ("none" when it cannot know), then, once
 # the take is handed over, with "taken NAME". Any base URL works (the console on loopback, or
@@ -491,15 +495,41 @@ def film(b, args, shots):
         say("ok", "the film's time moves")
 
 
+def share_delete(b, args):
+    """A guest's delete from the share page at args.share_page: the button, the confirm step, the answer."""
+    b.call("POST", "/url", {"url": args.share_page})
+    b.until("the share page", "return document.querySelector('video') && document.querySelector('details.delete summary')")
+    # The confirm step is closed: its button is not on screen until Delete is pressed.
+    # (A closed <details> keeps its content laid out but not rendered: checkVisibility, not client rects.)
+    if b.js("const d = document.querySelector('details.delete'), c = d.querySelector('button');"
+            " return d.open || (c.checkVisibility ? c.checkVisibility() : c.getClientRects().length > 0)"):
+        raise Failure("the share page's confirm button shows before Delete is pressed")
+    b.click("details.delete summary")
+    b.until("the confirm step", "return document.querySelector('details.delete').open")
+    say("ok", "the share page's Delete opens its confirm step")
+    b.shot(os.path.join(args.shots, f"share-delete-confirm-{args.engine}.png"))
+    b.click("details.delete button")
+    want = "Deleted" if args.expect_deleted == "yes" else "There is no video here (any more)."
+    script = ("return document.querySelector('h1') && document.querySelector('h1').textContent === arguments[0]" if args.expect_deleted == "yes"
+              else "return document.querySelector('p.answer') && document.querySelector('p.answer').textContent === arguments[0]")
+    b.until(f"the answer '{want}'", script, want)
+    b.shot(os.path.join(args.shots, f"share-delete-answer-{args.engine}.png"))
+    say("ok", "the page says deleted" if args.expect_deleted == "yes" else "the page says there is no video (the booth refused the token)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--engine", choices=sorted(ENGINES), required=True)
     parser.add_argument("--base", required=True, help="the console's site, e.g. http://127.0.0.1:8080 (the page is BASE/console/)")
-    parser.add_argument("--password", required=True)
+    parser.add_argument("--password", help="the operator's password (needed but with --share-page)")
+    parser.add_argument("--share-page", help="a guest's share page: its Delete is driven instead of the console")
+    parser.add_argument("--expect-deleted", choices=["yes", "no"], default="yes", help="with --share-page: what the answer says")
     parser.add_argument("--shots", required=True, help="folder for the screenshots")
     parser.add_argument("--film-takes", type=int, default=2, help="the takes the booth has when the film is made (default 2)")
     parser.add_argument("--other-host", help="the address the page of another origin is served on (default: the console's host)")
     args = parser.parse_args()
+    if not args.share_page and not args.password:
+        parser.error("--password is needed (but with --share-page)")
     # Ended by the caller (a test that failed): the browser, its driver and display go too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     engine = ENGINES[args.engine]
@@ -514,7 +544,10 @@ def main():
     b = None
     try:
         b = Browser(args.engine, scratch)
-        run(b, args)
+        if args.share_page:
+            share_delete(b, args)
+        else:
+            run(b, args)
         status = 0
     except Failure as failure:
         say("FAIL", str(failure))

@@ -52,23 +52,27 @@ final class ShareServer: Sendable {
     var accessLog: String { (try? String(contentsOf: folder.appendingPathComponent("access.log"), encoding: .utf8)) ?? "" }
     var errorLog: String { (try? String(contentsOf: folder.appendingPathComponent("error.log"), encoding: .utf8)) ?? "" }
 
-    /// The site file as installed, for `shares` on `port` (loopback only).
-    static func site(shares: String, port: Int) throws -> String {
+    /// The site file as installed, for `shares` on `port` (loopback only), proxying to the console
+    /// listening at `console` (its Unix socket) when one is given.
+    static func site(shares: String, port: Int, console: String? = nil) throws -> String {
         let site = try String(contentsOf: repositoryRoot.appendingPathComponent("kiosk/share/nginx-site.conf"), encoding: .utf8)
         let lines = site.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("listen [::]:80") }
         let text = lines.joined(separator: "\n")
         try #require(text.contains("listen 80 default_server;") && text.contains("alias /srv/kiosk-recorder/share/;"))
         return text.replacingOccurrences(of: "listen 80 default_server;", with: "listen 127.0.0.1:\(port);")
             .replacingOccurrences(of: "alias /srv/kiosk-recorder/share/;", with: "alias \(shares)/;")
+            .replacingOccurrences(of: "unix:/run/kiosk-recorder/console.sock;", with: "unix:\(console ?? "/run/kiosk-recorder/console.sock");")
     }
 
-    init(shares: String, folder: URL) throws {
+    /// `console`: the console's Unix socket the site's proxies go to (its node must be open to
+    /// nginx's worker, `nobody` under a root master).
+    init(shares: String, folder: URL, console: String? = nil) throws {
         self.folder = folder
         let temp = folder.appendingPathComponent("temp").path
         try FileManager.default.createDirectory(atPath: temp, withIntermediateDirectories: true)
         // A free port: nginx says so at once when the one tried is taken.
         let started = try startOnLoopback("/usr/sbin/nginx", base: 20000, step: 7, arguments: { port in
-            try Self.site(shares: shares, port: port).write(to: folder.appendingPathComponent("site.conf"), atomically: true, encoding: .utf8)
+            try Self.site(shares: shares, port: port, console: console).write(to: folder.appendingPathComponent("site.conf"), atomically: true, encoding: .utf8)
             try """
                 daemon off;
                 worker_processes 1;
