@@ -60,6 +60,10 @@ public struct BackgroundPicture: Sendable {
         if info.st_mode & S_IFMT == S_IFDIR { return .failure(OverlayError(path, "is a folder, not a picture")) }
         guard info.st_mode & S_IFMT == S_IFREG else { return .failure(OverlayError(path, "is not a regular file")) }
         if info.st_size == 0 { return .failure(OverlayError(path, "is empty (0 bytes), not a picture")) }
+        // A PNG's size, from its IHDR, before FFmpeg's probe decodes a huge one to learn it.
+        if let size = pngSize(path), size.width > maxSide || size.height > maxSide {
+            return .failure(OverlayError(path, "is \(size.width)x\(size.height): a background is at most \(maxSide)x\(maxSide)"))
+        }
         let demuxer: Demuxer
         do { demuxer = try Demuxer(path: path, interruption: Interruption(), timeout: MovieProbe.readTimeout) } catch {
             return .failure(OverlayError(path, "is not a picture FFmpeg can read (a PNG or a JPEG): \(error)"))
@@ -71,7 +75,10 @@ public struct BackgroundPicture: Sendable {
         guard parameters.codec_id == AV_CODEC_ID_PNG || parameters.codec_id == AV_CODEC_ID_MJPEG else {
             return .failure(OverlayError(path, "is not a PNG or a JPEG (its picture is \(String(cString: avcodec_get_name(parameters.codec_id))))"))
         }
-        guard parameters.width > 0, parameters.height > 0, parameters.width <= maxSide, parameters.height <= maxSide else {
+        guard parameters.width > 0, parameters.height > 0 else {
+            return .failure(OverlayError(path, "is not a picture FFmpeg can decode (a PNG or a JPEG)"))
+        }
+        guard parameters.width <= maxSide, parameters.height <= maxSide else {
             return .failure(OverlayError(path, "is \(parameters.width)x\(parameters.height): a background is at most \(maxSide)x\(maxSide)"))
         }
         let index = stream.pointee.index
@@ -85,6 +92,17 @@ public struct BackgroundPicture: Sendable {
         }
         if let problem = transparency(picture) { return .failure(OverlayError(path, problem)) }
         return .success(BackgroundPicture(picture: picture))
+    }
+
+    /// The width and height in a PNG's IHDR (its first chunk, right after the signature); nil for
+    /// a file that does not start as a PNG.
+    private static func pngSize(_ path: String) -> Size? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var head = [UInt8](repeating: 0, count: 24)
+        guard fread(&head, 1, 24, file) == 24, head[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], head[12..<16] == [0x49, 0x48, 0x44, 0x52] else { return nil }
+        func word(_ at: Int) -> Int { Int(head[at]) << 24 | Int(head[at + 1]) << 16 | Int(head[at + 2]) << 8 | Int(head[at + 3]) }
+        return Size(width: word(16), height: word(20))
     }
 
     /// Why a picture with an alpha channel cannot be a background (some pixel is not opaque: the
