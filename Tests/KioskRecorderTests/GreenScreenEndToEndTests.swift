@@ -153,7 +153,7 @@ struct GreenScreenEndToEndTests {
         return try PromptEndToEndTests.Bitmap(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 
-    @Test("the guest keyed in front of the background, in the take: the subject matches the true mask (IoU ≥ 0.97 where subject and background can be told apart), the background shows where the mask is empty (mean error ≤ 6 levels), no green spill on the subject's edge (G over max(R, B) below 5 levels), and the preview's screenshot agrees with the take's picture of the same stamp (within 2 levels on average)",
+    @Test("the guest keyed in front of the background, in a photo and in the take: the subject matches the true mask (IoU ≥ 0.97 where subject and background can be told apart), the background shows where the mask is empty (mean error ≤ 6 levels), no green spill on the subject's edge (G over max(R, B) below 5 levels), and the preview's screenshot agrees with the take's picture of the same stamp (within 2 levels on average)",
           .enabled(if: PhotoEndToEndTests.footage != nil || TestEnvironment.isCI, "needs the footage in bench/.cache (bench/footage, or kiosk/setup --test, fetches it from PyPI)"))
     func keyedOnGroundTruth() throws {
         let footage = try #require(PhotoEndToEndTests.footage, "CI is set and bench/.cache has no footage: kiosk/setup --test fetches it (bench/footage)")
@@ -162,8 +162,12 @@ struct GreenScreenEndToEndTests {
         let device = try fakeCamera(in: folder, "card=Green Screen Cam\nformat=MJPG \(Self.size)@30\nclip=\(clip)\n")
         let take = folder.appendingPathComponent("take.mov").path
         let r = try RecorderProcess(["--camera", device, "--microphone", "none", "--size", "\(Self.size)", "--fps", "30", "--countdown", "0",
-                                     "--windowed", "\(Self.size)", "--background", background, "--output", take])
+                                     "--windowed", "\(Self.size)", "--background", background, "--photo-button", "--output", take])
         try #require(r.wait(for: "ready", timeout: 20) != nil, "\(r.stderr)")
+        // A photo in ready first: keyed as the take is.
+        r.command("photo")
+        try #require(r.wait(for: "photoTaken") != nil, "\(r.stderr)")
+        let photo = try #require(PhotoEndToEndTests.photos(r).first)
         r.command("start")
         try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
         try #require(r.waitRecorded(1), "\(r.stderr)")
@@ -211,6 +215,19 @@ struct GreenScreenEndToEndTests {
             let stamp = stamps[index]
             Self.measure(take: taken[index]!, source: composite[stamp]!, mask: masks[stamp]!, expected: expected, into: &m)
         }
+        // The photo, measured the same way against its own stamp's truth.
+        let photoGrey = try PhotoEndToEndTests.decode(photo.path, format: "gray", bytes: pixels)
+        let photoStamp = FrameStamp.read(width: Self.size.width, height: Self.size.height) { x, y in photoGrey[y * Self.size.width + x] }
+        try #require((0..<Self.pictures).contains(photoStamp), "the photo's stamp reads \(photoStamp)")
+        let photoTruth = (composite: try Self.frames(folder.appendingPathComponent("comp.mkv").path, [photoStamp], format: "rgb24", channels: 3),
+                          mask: try Self.frames(folder.appendingPathComponent("mask.mkv").path, [photoStamp], format: "gray", channels: 1))
+        var p = Measures()
+        Self.measure(take: try PhotoEndToEndTests.decode(photo.path, format: "rgb24", bytes: 3 * pixels), source: photoTruth.composite[photoStamp]!,
+                     mask: photoTruth.mask[photoStamp]!, expected: expected, into: &p)
+        let photoIoU = Double(p.intersection) / Double(max(p.union, 1)), photoBackground = p.backgroundError / Double(max(p.backgroundCount, 1))
+        print("green screen: the photo (stamp \(photoStamp)): IoU \(String(printf: "%.4f", photoIoU)), background error \(String(printf: "%.2f", photoBackground)) levels")
+        #expect(photoIoU >= 0.97 && photoBackground <= 6, "the photo: IoU \(photoIoU), background error \(photoBackground)")
+
         let iou = Double(m.intersection) / Double(max(m.union, 1))
         let backgroundError = m.backgroundError / Double(max(m.backgroundCount, 1))
         let spill = m.spill / Double(max(m.spillCount, 1)), sourceSpill = m.sourceSpill / Double(max(m.spillCount, 1))
