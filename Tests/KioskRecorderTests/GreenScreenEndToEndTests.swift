@@ -306,4 +306,60 @@ struct GreenScreenEndToEndTests {
         let option = name == "key" ? "--key: 'greenish'" : "--background: '\(path)'"
         #expect(r.stderr.contains(option) && r.stderr.contains(words), "\(name): \(r.stderr)")
     }
+
+    /// The middle pixel of a take's last picture, as RGB.
+    static func lastMiddle(_ take: String) throws -> [Int] {
+        let out = take + ".last.rgb"
+        let r = try runProgram(["ffmpeg", "-v", "error", "-y", "-sseof", "-0.3", "-i", take, "-vf", "crop=2:2:iw/2:ih/2", "-update", "1",
+                                "-f", "rawvideo", "-pix_fmt", "rgb24", out], stdout: .discard)
+        try #require(r.status == 0, "\(r.stderr)")
+        let data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: out)))
+        try #require(data.count >= 3)
+        return data.suffix(12).prefix(3).map { Int($0) }
+    }
+
+    @Test("a reload applies a new background at the next take; one that cannot be a background is a badConfig naming it, and the old one stays")
+    func reload() throws {
+        let pictures = try testFolder("green-screen-reload-pictures")
+        func picture(_ colour: String, _ name: String, _ format: String = "rgb24") throws -> String {
+            let path = pictures.appendingPathComponent(name).path
+            let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(colour):s=320x240,format=\(format)", "-frames:v", "1", path],
+                                      stdout: .discard)
+            try #require(made.status == 0, "\(made.stderr)")
+            return path
+        }
+        let (red, blue, transparent) = (try picture("0xC02020", "red.png"), try picture("0x2020C0", "blue.jpg"),
+                                        try picture("0x20C02080", "transparent.png", "rgba"))
+        // A similarity of 1 takes every colour out: the take is the background, whatever the camera shows.
+        let (r, rewrite, folder) = try configuredBooth("green-screen-reload", "background = \(red)\nkey-similarity = 1\n")
+        let take = folder.appendingPathComponent("take.mov").path
+        func record() throws -> [Int] {
+            r.command("start")
+            try #require(r.wait(for: "recordingStarted", count: r.names.filter { $0 == "recordingStarted" }.count + 1) != nil, "\(r.stderr)")
+            try #require(r.waitRecorded(1), "\(r.stderr)")
+            let finished = r.names.filter { $0 == "recordingFinished" }.count
+            r.command("stop")
+            try #require(r.wait(for: "recordingFinished", count: finished + 1) != nil, "\(r.stderr)")
+            let middle = try Self.lastMiddle(take)
+            r.command("retake")
+            try #require(r.waitForState { mode, _ in mode == "ready" }, "\(r.rawLines)")
+            return middle
+        }
+        let first = try record()
+        #expect(first[0] > 150 && first[2] < 80, "the red background's take: \(first)")
+        try rewrite("background = \(blue)\nkey-similarity = 1\n")
+        r.kill(SIGHUP)
+        #expect(r.waitForLog("are in force"), "\(r.stderr)")
+        let second = try record()
+        #expect(second[2] > 150 && second[0] < 80, "the blue background's take: \(second)")
+        try rewrite("background = \(transparent)\nkey-similarity = 1\n")
+        r.kill(SIGHUP)
+        #expect(r.wait(for: "error") != nil, "\(r.stderr)")
+        let errors = r.events.compactMap { if case let .error(code, message) = $0 { (code, message) } else { nil } }
+        #expect(errors.map(\.0) == [.badConfig] && errors.first?.1.contains("background: '\(transparent)'") == true, "\(errors)")
+        let third = try record()
+        #expect(third[2] > 150 && third[0] < 80, "after the refused reload, the blue background stays: \(third)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0, "\(r.stderr)")
+    }
 }
