@@ -362,4 +362,36 @@ struct GreenScreenEndToEndTests {
         r.command("quit")
         #expect(r.exitStatus() == 0, "\(r.stderr)")
     }
+
+    @Test("a boomerang is keyed, and the brand overlay's corners are on top of the keyed picture")
+    func boomerangUnderOverlay() throws {
+        let folder = try testFolder("green-screen-boomerang")
+        let size = OverlayEndToEndTests.size
+        let overlay = try OverlayEndToEndTests.makePNG(size, in: folder, name: "frame")
+        let background = folder.appendingPathComponent("red.png").path
+        let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0xC02020:s=400x200", "-frames:v", "1", background], stdout: .discard)
+        try #require(made.status == 0, "\(made.stderr)")
+        // A similarity of 1 takes every colour out: the picture is the background, under the overlay.
+        let r = try RecorderProcess(["--camera", "test", "--microphone", "none", "--size", "\(size)", "--countdown", "0", "--windowed", "800x480",
+                                     "--video-crf", "10", "--overlay", overlay, "--background", background, "--key-similarity", "1",
+                                     "--boomerang-button", "--output", folder.appendingPathComponent("take.mov").path])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        let result = try BoomerangEndToEndTests.boomerang(r)
+        r.command("useVideo")
+        #expect(r.exitStatus() == 0, "\(r.stderr)")
+        let rgbPath = folder.appendingPathComponent("boomerang.rgb").path
+        let decoded = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", result.outputPath, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "rgb24", rgbPath],
+                                     stdout: .discard)
+        try #require(decoded.status == 0, "\(decoded.stderr)")
+        let rgb = try [UInt8](Data(contentsOf: URL(fileURLWithPath: rgbPath)))
+        try #require(rgb.count == size.width * size.height * 3)
+        func pixel(_ x: Int, _ y: Int) -> [Int] { (0..<3).map { Int(rgb[(y * size.width + x) * 3 + $0]) } }
+        for (i, corner) in OverlayEndToEndTests.corners.enumerated() {
+            let origin = OverlayEndToEndTests.squareOrigin(i, size)
+            let got = pixel(origin.x + OverlayEndToEndTests.square / 2, origin.y + OverlayEndToEndTests.square / 2)
+            #expect(zip(got, corner.rgb).allSatisfy { abs($0 - $1) <= 10 }, "the \(corner.name) square is \(got), not \(corner.rgb)")
+        }
+        let middle = pixel(size.width / 2, 70)
+        #expect(zip(middle, [0xC0, 0x20, 0x20]).allSatisfy { abs($0 - $1) <= 10 }, "the keyed picture shows \(middle), not the red background")
+    }
 }
