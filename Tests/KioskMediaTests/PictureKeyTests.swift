@@ -71,7 +71,7 @@ struct PictureKeyTests {
         #expect(passed.bytes == Self.camera(sequence: 9).bytes)
     }
 
-    @Test("a background that cannot be one is refused, saying why: not a picture, transparent, too large, a folder")
+    @Test("a background that cannot be one is refused, saying why: not a picture, transparent, a folder; an opaque RGBA PNG and a JPEG are taken")
     func refused() throws {
         let folder = try Self.folder()
         let text = folder.appendingPathComponent("words.png")
