@@ -82,8 +82,10 @@ extension Booth {
     }
 
     /// The operator's overlay over the live preview, the pictures the takes get (`OverlayFiles`:
-    /// decoded by the launch's or the reload's option check, so taken here without decoding).
+    /// decoded by the launch's or the reload's option check, so taken here without decoding); and
+    /// the green screen's background and key, from the camera's next picture on.
     func showOverlay(_ video: Configuration.Video) {
+        shared.key.set(video.keySettings)
         let overlay = parts.overlays.take(video.overlay, portrait: video.overlayPortrait)
         do { try screen.setOverlay(overlay?.landscape, portrait: overlay?.portrait) } catch {
             Log.info("overlay: the preview shows none: \(error)")

@@ -25,6 +25,8 @@ struct BoothWorkers: Sendable {
     let photos: any Executor
     /// The next camera frame's taker when a photo is asked for.
     let photoSlot = PhotoSlot()
+    /// The green screen's key (`--background`), run on each camera picture before it is shared out.
+    let key = PictureKey()
     /// `--on-take`'s tries, one at a time on a worker of its own (HookRunner).
     let hooks: HookRunner
     /// The writer of a take being opened on the file worker (its start may wait for the disk).

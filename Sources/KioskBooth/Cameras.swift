@@ -5,6 +5,8 @@
 import KioskCapture
 import KioskContract
 import KioskCore
+import KioskMedia
+import KioskOptions
 import KioskSystem
 
 final class Cameras {
@@ -31,11 +33,14 @@ final class Cameras {
     }
 
     init(_ all: [any VideoSource], workers: BoothWorkers, frames: FrameSlot, writer: WriterSlot, inbox: Inbox, events: EventSink) {
-        let (speaking, photo) = (workers.speakingCamera, workers.photoSlot)
+        let (speaking, photo, key) = (workers.speakingCamera, workers.photoSlot, workers.key)
         (self.all, control, self.speaking, self.inbox, self.events) = (all, workers.cameraControl, speaking, inbox, events)
         start = { camera, index in
-            try camera.start(frames: { frame in
+            try camera.start(frames: { camera in
                 guard speaking.withLock({ $0 == index }) else { return }
+                // Keyed once (the green screen), here on the camera's thread: the preview, the take
+                // and a photo get the same picture.
+                let frame = key.key(camera)
                 frames.put(frame)
                 writer.append(frame)
                 photo.offer(frame)
@@ -107,5 +112,14 @@ final class Cameras {
         guard changed else { return }
         let info = all[index].info
         events.emit(.cameraChanged(camera: info.name, width: info.size.width, height: info.size.height, fps: info.fps))
+    }
+}
+
+extension Configuration.Video {
+    /// The green screen's key as the camera's pictures get it; nil without a background.
+    var keySettings: KeySettings? {
+        guard let background, let colour = keyInForce?.components else { return nil }
+        return KeySettings(background: background, red: colour.red, green: colour.green, blue: colour.blue,
+                           similarity: keySimilarity, blend: keyBlend, despill: despill)
     }
 }

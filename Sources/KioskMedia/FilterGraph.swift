@@ -1,7 +1,8 @@
 // libavfilter: a graph of FFmpeg's own filters between a buffer source and a buffer sink, as
 // `ffmpeg -af` and `-vf` build one. For sound: the take's high-pass as it is recorded (`--high-pass`:
 // two 12 dB/oct biquads, 24 dB per octave), its gain and limiter at the hand-over (`--loudness`,
-// TakeLoudness) and the reel's. For pictures: the reel's turn, scale, bars, rate and cards (Reel).
+// TakeLoudness) and the reel's. For pictures: the reel's turn, scale, bars, rate and cards (Reel),
+// and the green screen's key with its background as a second source (PictureKey).
 import CFFmpeg
 import KioskContract
 import KioskCore
@@ -12,6 +13,8 @@ final class FilterGraph {
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
     private let source: UnsafeMutablePointer<AVFilterContext>
     private let sink: UnsafeMutablePointer<AVFilterContext>
+    /// A picture graph's second source (`[bg]`), when it has one.
+    private let second: UnsafeMutablePointer<AVFilterContext>?
     private let tally: OwnerTally
     let sampleRate: Int32
     let channels: Int32
@@ -32,16 +35,28 @@ final class FilterGraph {
         let (layout, outputLayout) = (Self.layoutName(channels), Self.layoutName(outputChannels ?? channels))
         let formatName = String(cString: av_get_sample_fmt_name(format)), outputName = String(cString: av_get_sample_fmt_name(output))
         try self.init(source: "abuffer", arguments: "sample_rate=\(sampleRate):sample_fmt=\(formatName):channel_layout=\(layout):time_base=1/\(sampleRate)",
-                      chain: chain + ",aformat=sample_fmts=\(outputName):sample_rates=\(outputRate ?? sampleRate):channel_layouts=\(outputLayout)",
+                      graph: "[in]" + chain + ",aformat=sample_fmts=\(outputName):sample_rates=\(outputRate ?? sampleRate):channel_layouts=\(outputLayout)[out]",
                       sink: "abuffersink", sampleRate: outputRate ?? sampleRate, channels: outputChannels ?? channels)
         if let frameSize { av_buffersink_set_frame_size(sink, UInt32(frameSize)) }
     }
 
     /// A graph of `chain` for pictures of `size` in `format`, their times in `timeBase`, giving
-    /// yuv420p (the chain ends with the format).
-    convenience init(pictures chain: String, size: Size, format: AVPixelFormat, timeBase: AVRational) throws(AVError) {
-        let arguments = "video_size=\(size.width)x\(size.height):pix_fmt=\(format.rawValue):time_base=\(timeBase.num)/\(max(timeBase.den, 1)):pixel_aspect=1/1"
-        try self.init(source: "buffer", arguments: arguments, chain: chain + ",format=yuv420p", sink: "buffersink", sampleRate: 0, channels: 0)
+    /// `output` (yuv420p unless told; the chain ends with the format).
+    convenience init(pictures chain: String, size: Size, format: AVPixelFormat, timeBase: AVRational, output: String = "yuv420p") throws(AVError) {
+        try self.init(source: "buffer", arguments: Self.pictureArguments(size, format, timeBase), graph: "[in]" + chain + ",format=\(output)[out]",
+                      sink: "buffersink", sampleRate: 0, channels: 0)
+    }
+
+    /// A graph of two picture sources, `[in]` (pictures of `size` in `format`) and `[bg]` (of
+    /// `secondSize` in `secondFormat`), both timed in `timeBase`: `text` names them and ends in `[out]`.
+    convenience init(pictures text: String, size: Size, format: AVPixelFormat, second secondSize: Size, _ secondFormat: AVPixelFormat,
+                     timeBase: AVRational) throws(AVError) {
+        try self.init(source: "buffer", arguments: Self.pictureArguments(size, format, timeBase), graph: text, sink: "buffersink",
+                      sampleRate: 0, channels: 0, second: Self.pictureArguments(secondSize, secondFormat, timeBase))
+    }
+
+    private static func pictureArguments(_ size: Size, _ format: AVPixelFormat, _ timeBase: AVRational) -> String {
+        "video_size=\(size.width)x\(size.height):pix_fmt=\(format.rawValue):time_base=\(timeBase.num)/\(max(timeBase.den, 1)):pixel_aspect=1/1"
     }
 
     /// `text` as one value that libavfilter's parsers (av_get_token) read back exactly: in single
@@ -61,8 +76,10 @@ final class FilterGraph {
         return description.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
-    /// `source` (its `arguments`) → `chain` → `sink`, configured.
-    private init(source sourceName: String, arguments: String, chain: String, sink sinkName: String, sampleRate: Int32, channels: Int32) throws(AVError) {
+    /// `source` (its `arguments`, `[in]`; and a second one of the same filter, `[bg]`) → `text` →
+    /// `sink` (`[out]`), configured.
+    private init(source sourceName: String, arguments: String, graph text: String, sink sinkName: String, sampleRate: Int32, channels: Int32,
+                 second secondArguments: String? = nil) throws(AVError) {
         guard let graph = avfilter_graph_alloc() else { throw AVError(code: AVError.code(posix: ENOMEM), call: "avfilter_graph_alloc") }
         self.graph = graph
         tally = OwnerTally(FilterGraph.self)
@@ -76,32 +93,50 @@ final class FilterGraph {
         result = avfilter_graph_create_filter(&made, avfilter_get_by_name(sinkName), "out", nil, nil, graph)
         guard result >= 0, let sink = made else { throw AVError(code: result, call: "avfilter_graph_create_filter(\(sinkName))") }
         (self.source, self.sink) = (source, sink)
-        var inputs = avfilter_inout_alloc(), outputs = avfilter_inout_alloc()
+        var secondSource: UnsafeMutablePointer<AVFilterContext>?
+        if let secondArguments {
+            made = nil
+            result = avfilter_graph_create_filter(&made, avfilter_get_by_name(sourceName), "bg", secondArguments, nil, graph)
+            guard result >= 0, let made else { throw AVError(code: result, call: "avfilter_graph_create_filter(\(sourceName) bg)") }
+            secondSource = made
+        }
+        second = secondSource
+        var inputs = avfilter_inout_alloc(), outputs = avfilter_inout_alloc(), more = secondSource == nil ? nil : avfilter_inout_alloc()
         defer {
             avfilter_inout_free(&inputs)
             avfilter_inout_free(&outputs)
         }
-        guard let first = outputs, let last = inputs else { throw AVError(code: AVError.code(posix: ENOMEM), call: "avfilter_inout_alloc") }
+        guard let first = outputs, let last = inputs, secondSource == nil || more != nil else {
+            avfilter_inout_free(&more)
+            throw AVError(code: AVError.code(posix: ENOMEM), call: "avfilter_inout_alloc")
+        }
         first.pointee.name = av_strdup("in")
         first.pointee.filter_ctx = source
         first.pointee.pad_idx = 0
-        first.pointee.next = nil
+        first.pointee.next = more
+        if let more, let secondSource {
+            more.pointee.name = av_strdup("bg")
+            more.pointee.filter_ctx = secondSource
+            more.pointee.pad_idx = 0
+            more.pointee.next = nil
+        }
         last.pointee.name = av_strdup("out")
         last.pointee.filter_ctx = sink
         last.pointee.pad_idx = 0
         last.pointee.next = nil
-        result = avfilter_graph_parse_ptr(graph, "[in]" + chain + "[out]", &inputs, &outputs, nil)
-        guard result >= 0 else { throw AVError(code: result, call: "avfilter_graph_parse_ptr(\(chain))") }
+        result = avfilter_graph_parse_ptr(graph, text, &inputs, &outputs, nil)
+        guard result >= 0 else { throw AVError(code: result, call: "avfilter_graph_parse_ptr(\(text))") }
         result = avfilter_graph_config(graph, nil)
-        guard result >= 0 else { throw AVError(code: result, call: "avfilter_graph_config(\(chain))") }
+        guard result >= 0 else { throw AVError(code: result, call: "avfilter_graph_config(\(text))") }
     }
 
     deinit { avfilter_graph_free(&graph) }
 
     /// Gives the graph a frame (its data referenced, not copied: `AV_BUFFERSRC_FLAG_KEEP_REF`), or
     /// nil: the end of the sound (what a filter holds back comes out).
-    func push(_ frame: UnsafeMutablePointer<AVFrame>?) throws(AVError) {
-        let result = av_buffersrc_add_frame_flags(source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
+    /// `second`: to the second source (`[bg]`).
+    func push(_ frame: UnsafeMutablePointer<AVFrame>?, second toSecond: Bool = false) throws(AVError) {
+        let result = av_buffersrc_add_frame_flags(toSecond ? second ?? source : source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
         guard result >= 0 else { throw AVError(code: result, call: "av_buffersrc_add_frame_flags") }
     }
 

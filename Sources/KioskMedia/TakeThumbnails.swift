@@ -45,7 +45,7 @@ public enum TakeThumbnails {
 
     /// The first picture at or after `nanoseconds` (the stream's clock), decoded from the key frame
     /// the demuxer was sought to; the last one when the stream ends first; nil when none decodes.
-    private static func picture(at nanoseconds: Int64, _ demuxer: Demuxer, _ index: Int32, _ decoder: VideoDecoder) -> DecodedPicture? {
+    static func picture(at nanoseconds: Int64, _ demuxer: Demuxer, _ index: Int32, _ decoder: VideoDecoder) -> DecodedPicture? {
         guard let packet = try? Packet() else { return nil }
         var last: DecodedPicture?
         var ended = false

@@ -91,6 +91,18 @@ public struct Configuration: Equatable, Sendable {
         public var overlayPortrait: String?
         /// The largest width and height of an overlay PNG (`OverlayPicture.maxSide`).
         public static let overlayMaxSide = OverlayPicture.maxSide
+        /// `--background`: a PNG or JPEG the guest is keyed in front of (the green screen); nil: none.
+        public var background: String?
+        /// `--key`: the backdrop's colour; nil: green, with a background.
+        public var key: KeyColour?
+        /// `--key-similarity`, `--key-blend`: libavfilter chromakey's ranges (how far from the key's
+        /// colour a picture's chroma is keyed out, and how far beyond that it fades in).
+        public var keySimilarity = 0.15
+        public var keyBlend = 0.05
+        /// `--despill`: the backdrop's colour taken out of the guest's edges.
+        public var despill = true
+        /// The key in force: `key`, or green with a background; nil without one.
+        public var keyInForce: KeyColour? { background == nil ? nil : key ?? .green }
 
         public init() {}
     }

@@ -53,6 +53,15 @@ extension OptionKind where Value == Bool {
     static var flag: Self { Self(bare: true, shape: .flag) { v throws(ValueError) in try Values.flag(v) } }
 }
 
+extension OptionKind where Value == Bool {
+    /// `on` or `off` (and yes/no), always given.
+    static var onOff: Self { Self(shape: .flag) { v throws(ValueError) in try Values.flag(v) } }
+}
+
+extension OptionKind where Value == KeyColour {
+    static var keyColour: Self { Self { v throws(ValueError) in try Values.keyColour(v) } }
+}
+
 extension OptionKind where Value == Int {
     /// A whole number in `range`.
     static func integer(in range: ClosedRange<Int>) -> Self {
@@ -82,6 +91,8 @@ extension OptionKind where Value == Double {
     static var duration: Self { Self { v throws(ValueError) in try Values.duration(v) } }
     /// `--boomerang-seconds`: 0.5 to 3.
     static var boomerangSeconds: Self { Self { v throws(ValueError) in try Values.boomerangSeconds(v) } }
+    /// A decimal number in `range`.
+    static func number(in range: ClosedRange<Double>) -> Self { Self { v throws(ValueError) in try Values.number(v, in: range) } }
     /// `--boomerang-speed`: 1 or 0.5.
     static var boomerangSpeed: Self { Self { v throws(ValueError) in try Values.boomerangSpeed(v) } }
 }

@@ -197,6 +197,9 @@ public struct OptionParser: Sendable {
         if c.video.overlayPortrait != nil && c.video.overlay == nil {
             throw UsageError("--overlay-portrait needs --overlay, the overlay of a landscape take")
         }
+        if c.video.key != nil && c.video.background == nil {
+            throw UsageError("--key needs --background, the picture the guest is keyed in front of")
+        }
         if c.service.consolePairing != nil && c.service.controlSocket == nil {
             throw UsageError("--console-pairing needs --control-socket (the code goes beside it, where the console reads it)")
         }
@@ -319,6 +322,9 @@ public struct HostFacts: Sendable {
     /// Why a file cannot be an overlay (`--overlay`), or nil when it can: the recorder decodes it
     /// (KioskMedia's `OverlayFiles`). The default finds nothing wrong.
     public var overlayProblem: @Sendable (String) -> String?
+    /// Why a file cannot be a background (`--background`), or nil when it can (KioskMedia's
+    /// `BackgroundPicture` decodes it). The default finds nothing wrong.
+    public var backgroundProblem: @Sendable (String) -> String?
     /// The booth's own Wi-Fi is installed (`setup hotspot`): `--share-url` defaults to
     /// its address (`ShareAddress.hotspotTemplate`).
     public var hotspot: Bool
@@ -328,7 +334,9 @@ public struct HostFacts: Sendable {
 
     public init(isFolder: @escaping @Sendable (String) -> Bool = { _ in false }, videoEncoders: [VideoEncoderName]? = nil,
                 overlayProblem: @escaping @Sendable (String) -> String? = { _ in nil }, hotspot: Bool = false,
-                fileExists: @escaping @Sendable (String) -> Bool = { _ in false }) {
+                fileExists: @escaping @Sendable (String) -> Bool = { _ in false },
+                backgroundProblem: @escaping @Sendable (String) -> String? = { _ in nil }) {
+        self.backgroundProblem = backgroundProblem
         self.fileExists = fileExists
         self.isFolder = isFolder
         self.videoEncoders = videoEncoders

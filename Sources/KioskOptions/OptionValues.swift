@@ -363,6 +363,25 @@ enum Values {
     }
 
     /// Yes or no; the option given bare is `OptionKind.flag`'s yes.
+    /// `--key`: green, blue or #RRGGBB.
+    static func keyColour(_ v: String) throws(ValueError) -> KeyColour {
+        if let colour = KeyColour(v) { return colour }
+        throw ValueError("'\(v)' is not a colour: green, blue or #RRGGBB (the backdrop's, e.g. #00B140)")
+    }
+
+    /// A decimal number in `range` (`--key-similarity`, `--key-blend`).
+    static func number(_ v: String, in range: ClosedRange<Double>) throws(ValueError) -> Double {
+        guard let n = Double(v), n.isFinite, range.contains(n) else {
+            throw ValueError("'\(v)' is not a number from \(String(printf: "%g", range.lowerBound)) to \(String(printf: "%g", range.upperBound))")
+        }
+        return n
+    }
+
+    /// A background this machine can decode (`HostFacts.backgroundProblem` says why not).
+    static func background(_ v: String, _ host: HostFacts) throws(ValueError) {
+        if let problem = host.backgroundProblem(v) { throw ValueError(problem) }
+    }
+
     static func flag(_ v: String) throws(ValueError) -> Bool {
         switch v.lowercased() {
         case "yes", "true", "on": return true

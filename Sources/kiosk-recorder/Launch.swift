@@ -108,7 +108,11 @@ enum BoothParser {
             return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder
         }, videoEncoders: EncoderChoice.offered(testEncoders: environment.testEncoders), overlayProblem: { overlays.problem($0) },
            hotspot: FileManager.default.fileExists(atPath: environment.hotspotConnection),
-           fileExists: { path in var info = stat(); return lstat(path, &info) == 0 })
+           fileExists: { path in var info = stat(); return lstat(path, &info) == 0 },
+           backgroundProblem: { path in
+               if case let .failure(error) = BackgroundPicture.load(path) { return error.message }
+               return nil
+           })
         return OptionParser(readFile: { path in
             do throws(ConfigFile.ReadError) { return try ConfigFile.read(path) } catch { throw ConfigFileError(error.description) }
         }, host: host, warn: { Log.info($0) })

@@ -1,0 +1,267 @@
+// The green screen (`--background`, `--key`): each camera picture keyed against the backdrop's
+// colour and put in front of the operator's background by one libavfilter graph (chromakey, then
+// despill, then overlay onto the background), once, on the camera's thread, before the picture goes
+// to the preview, the take and a photo: what the guest sees is what the take holds, and the brand
+// overlay, which each of those blends later, stays on top. The key is measured at half size (a
+// 4:2:0 picture's chroma's), a quarter of the cost, its alpha scaled back up. The background is decoded once
+// (`BackgroundPicture`) and made the camera's size once per size (libavfilter's scale to fill, then
+// crop: aspect-fill, as the preview fills the screen); the graph is made once per size, layout and
+// settings, and its frames are reused.
+import CFFmpeg
+import FoundationEssentials
+import Glibc
+import KioskContract
+import KioskCore
+import KioskSystem
+
+/// What a key is made of: `--background`, `--key` (as a colour), `--key-similarity`, `--key-blend`
+/// and `--despill`.
+public struct KeySettings: Equatable, Sendable {
+    public var background: String
+    /// The backdrop's colour: red, green and blue.
+    public var red: UInt8, green: UInt8, blue: UInt8
+    /// chromakey's similarity (0.01 to 1) and blend (0 to 1): how far from the colour a picture's
+    /// chroma is still keyed out, and how far beyond that it fades in.
+    public var similarity: Double, blend: Double
+    /// The backdrop's colour taken out of the guest's edges (libavfilter's despill).
+    public var despill: Bool
+
+    public init(background: String, red: UInt8, green: UInt8, blue: UInt8, similarity: Double, blend: Double, despill: Bool) {
+        (self.background, self.red, self.green, self.blue) = (background, red, green, blue)
+        (self.similarity, self.blend, self.despill) = (similarity, blend, despill)
+    }
+
+    /// A blue backdrop's spill is taken out as blue, any other as green.
+    var blueScreen: Bool { blue > green }
+
+    /// The colour as video-range (or full-range) BT.601 Y, Cb, Cr, `0xYYUUVV`: chromakey compares
+    /// a picture's own samples with it (`yuv=1`).
+    func yuvHex(fullRange: Bool) -> String {
+        let (r, g, b) = (Double(red), Double(green), Double(blue))
+        let y = 0.299 * r + 0.587 * g + 0.114 * b
+        let (cb, cr) = ((b - y) / 1.772, (r - y) / 1.402)
+        let scale = fullRange ? (luma: 1.0, chroma: 1.0) : (luma: 219.0 / 255, chroma: 224.0 / 255)
+        let samples = [(fullRange ? 0 : 16) + y * scale.luma, 128 + cb * scale.chroma, 128 + cr * scale.chroma]
+        return "0x" + samples.map { String(printf: "%02X", Int(min(max($0.rounded(), 0), 255))) }.joined()
+    }
+}
+
+/// The operator's background, decoded once: a PNG or a JPEG, opaque, at most `maxSide` a side.
+public struct BackgroundPicture: Sendable {
+    let picture: DecodedPicture
+    public var size: Size { picture.size }
+
+    /// The largest width and height of a background.
+    public static let maxSide = 8192
+
+    /// The picture in `path`, or why it cannot be a background (a sentence naming the file).
+    public static func load(_ path: String) -> Result<BackgroundPicture, OverlayError> {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .failure(OverlayError(path, "cannot be read: \(String(cString: strerror(errno)))")) }
+        if info.st_mode & S_IFMT == S_IFDIR { return .failure(OverlayError(path, "is a folder, not a picture")) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(OverlayError(path, "is not a regular file")) }
+        if info.st_size == 0 { return .failure(OverlayError(path, "is empty (0 bytes), not a picture")) }
+        // A PNG's size, from its IHDR, before FFmpeg's probe decodes a huge one to learn it.
+        if let size = pngSize(path), size.width > maxSide || size.height > maxSide {
+            return .failure(OverlayError(path, "is \(size.width)x\(size.height): a background is at most \(maxSide)x\(maxSide)"))
+        }
+        let demuxer: Demuxer
+        do { demuxer = try Demuxer(path: path, interruption: Interruption(), timeout: MovieProbe.readTimeout) } catch {
+            return .failure(OverlayError(path, "is not a picture FFmpeg can read (a PNG or a JPEG): \(error)"))
+        }
+        guard let stream = demuxer.bestStream(AVMEDIA_TYPE_VIDEO) else {
+            return .failure(OverlayError(path, "has no picture in it (no video stream): a background is a PNG or a JPEG"))
+        }
+        let parameters = stream.pointee.codecpar.pointee
+        guard parameters.codec_id == AV_CODEC_ID_PNG || parameters.codec_id == AV_CODEC_ID_MJPEG else {
+            return .failure(OverlayError(path, "is not a PNG or a JPEG (its picture is \(String(cString: avcodec_get_name(parameters.codec_id))))"))
+        }
+        guard parameters.width > 0, parameters.height > 0 else {
+            return .failure(OverlayError(path, "is not a picture FFmpeg can decode (a PNG or a JPEG)"))
+        }
+        guard parameters.width <= maxSide, parameters.height <= maxSide else {
+            return .failure(OverlayError(path, "is \(parameters.width)x\(parameters.height): a background is at most \(maxSide)x\(maxSide)"))
+        }
+        let index = stream.pointee.index
+        demuxer.keep(only: [index])
+        let decoder: VideoDecoder
+        do { decoder = try VideoDecoder(stream: stream, threads: 1, maxPixels: maxSide * maxSide) } catch {
+            return .failure(OverlayError(path, "cannot be decoded: \(error)"))
+        }
+        guard let picture = withExtendedLifetime(demuxer, { TakeThumbnails.picture(at: 0, demuxer, index, decoder) }) else {
+            return .failure(OverlayError(path, "cannot be decoded: no picture came out of it"))
+        }
+        if let problem = transparency(picture) { return .failure(OverlayError(path, problem)) }
+        return .success(BackgroundPicture(picture: picture))
+    }
+
+    /// The width and height in a PNG's IHDR (its first chunk, right after the signature); nil for
+    /// a file that does not start as a PNG.
+    private static func pngSize(_ path: String) -> Size? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var head = [UInt8](repeating: 0, count: 24)
+        guard fread(&head, 1, 24, file) == 24, head[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], head[12..<16] == [0x49, 0x48, 0x44, 0x52] else { return nil }
+        func word(_ at: Int) -> Int { Int(head[at]) << 24 | Int(head[at + 1]) << 16 | Int(head[at + 2]) << 8 | Int(head[at + 3]) }
+        return Size(width: word(16), height: word(20))
+    }
+
+    /// Why a picture with an alpha channel cannot be a background (some pixel is not opaque: the
+    /// take would show through it), or nil.
+    private static func transparency(_ picture: DecodedPicture) -> String? {
+        let f = picture.reference.frame.pointee
+        guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: f.format)),
+              descriptor.pointee.flags & UInt64(AV_PIX_FMT_FLAG_ALPHA) != 0 else { return nil }
+        let (w, h) = (Int(f.width), Int(f.height))
+        var rgba = [UInt8](repeating: 0, count: w * h * 4)
+        do throws(AVError) {
+            let scaler = try Scaler(Scaler.Key(f, to: AV_PIX_FMT_RGBA))
+            try rgba.withUnsafeMutableBufferPointer { out throws(AVError) in
+                try scaler.scale(f.planePointers.map { $0.map { UnsafePointer($0) } }, pitches: f.planePitches,
+                                 into: [out.baseAddress], pitches: [w * 4])
+            }
+        } catch {
+            return "cannot be decoded: \(error)"
+        }
+        var i = 3
+        while i < rgba.count {
+            if rgba[i] != 255 { return "is transparent in places: a background is opaque (save it without an alpha channel)" }
+            i += 4
+        }
+        return nil
+    }
+}
+
+/// Keys the camera's pictures (`key`, on the camera's thread; one thread at a time) with the
+/// settings given last (`set`, from any thread): the next picture is keyed with them.
+public final class PictureKey: Sendable {
+    private let wanted = Locked<KeySettings?>(nil)
+    private let work = Locked(KeyWork())
+
+    public init() {}
+
+    /// The key from the next picture on; nil: pictures pass as they are.
+    public func set(_ settings: KeySettings?) {
+        wanted.withLock { $0 = settings }
+    }
+
+    /// Whether a key is set.
+    public var isOn: Bool { wanted.withLock { $0 != nil } }
+
+    /// `frame` keyed and in front of the background (video-range yuv420p), or `frame` as it is
+    /// without a key, or when the key cannot be made (said once in the log for each setting).
+    public func key(_ frame: VideoFrame) -> VideoFrame {
+        guard let settings = wanted.withLock({ $0 }) else { return frame }
+        return work.withLock { $0.key(frame, settings) }
+    }
+}
+
+/// The key's graph and what it is made from, on the camera's thread.
+private final class KeyWork {
+    private struct Made: Equatable {
+        let settings: KeySettings, size: Size, format: PixelFormat, fullRange: Bool
+    }
+    private var made: Made?
+    private var graph: FilterGraph?
+    /// The background at the picture's size, in the overlay's layout.
+    private var background: Frame?
+    private var decoded: (path: String, picture: BackgroundPicture)?
+    /// Settings that failed (said once): pictures pass unkeyed until they change.
+    private var failed: Made?
+    private var input: Frame?, output: Frame?
+
+    func key(_ frame: VideoFrame, _ settings: KeySettings) -> VideoFrame {
+        let wanted = Made(settings: settings, size: frame.size, format: frame.format, fullRange: frame.fullRange)
+        guard wanted != failed, frame.format != .mjpeg, frame.format != .xrgb else { return frame }
+        do throws(AVError) {
+            if wanted != made { try make(wanted) }
+            return try run(frame)
+        } catch {
+            Log.info("background: pictures pass unkeyed: \(error)")
+            (failed, made, graph) = (wanted, nil, nil)
+            return frame
+        }
+    }
+
+    /// The graph for `wanted`: its background decoded (when its file changed) and made the
+    /// picture's size, then chromakey, despill and overlay.
+    private func make(_ wanted: Made) throws(AVError) {
+        (made, graph, background) = (nil, nil, nil)
+        let settings = wanted.settings
+        if decoded?.path != settings.background {
+            decoded = nil
+            switch BackgroundPicture.load(settings.background) {
+            case let .success(picture): decoded = (settings.background, picture)
+            case let .failure(error): throw AVError(code: kiosk_AVERROR_INVALIDDATA(), call: "the background \(error.message)")
+            }
+        }
+        guard let picture = decoded?.picture.picture else { return }
+        let size = wanted.size
+        let layout = settings.despill ? "rgba" : "yuv420p"
+        background = try Self.filled(picture, to: size, layout: layout)
+        let range = wanted.fullRange ? "pc" : "tv"
+        let key = "chromakey=color=\(settings.yuvHex(fullRange: wanted.fullRange)):yuv=1:similarity=\(String(printf: "%g", settings.similarity))"
+            + ":blend=\(String(printf: "%g", settings.blend))"
+        // The key measured at half size, where a 4:2:0 picture's chroma is (chromakey looks at the
+        // chroma only, and at 1280x720 costs about 60 ms a picture here; at 640x360, a quarter),
+        // its alpha scaled back up (bilinear: soft at the edges) and put on the whole picture.
+        let half = "\(max(2, size.width / 2)):\(max(2, size.height / 2))"
+        let alpha = "[in]split[keyed][whole];[keyed]scale=\(half):flags=area,format=yuva444p,\(key),alphaextract,format=gray,"
+            + "scale=\(size.width):\(size.height):flags=bilinear[alpha];[whole]format=yuva420p[picture];[picture][alpha]alphamerge"
+        let text = settings.despill
+            ? "\(alpha),scale=in_range=\(range):in_color_matrix=bt601,format=rgba,despill=type=\(settings.blueScreen ? "blue" : "green")[fg];"
+                + "[bg][fg]overlay=format=rgb,scale=out_range=tv:out_color_matrix=bt601,format=yuv420p[out]"
+            : "\(alpha)[fg];[bg][fg]overlay=format=yuv420,format=yuv420p[out]"
+        graph = try FilterGraph(pictures: text, size: size, format: wanted.format.avPixelFormat, second: size,
+                                settings.despill ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUV420P, timeBase: AVRational(num: 1, den: 1_000_000_000))
+        if input == nil { input = try Frame() }
+        if output == nil { output = try Frame() }
+        made = wanted
+    }
+
+    /// `picture` scaled to cover `size` and cropped to it, centred (libavfilter's scale and crop),
+    /// in `layout` (video range for yuv420p).
+    private static func filled(_ picture: DecodedPicture, to size: Size, layout: String) throws(AVError) -> Frame {
+        let f = picture.reference.frame
+        let range = layout == "yuv420p" ? ":out_range=tv:out_color_matrix=bt601" : ""
+        let graph = try FilterGraph(pictures: "scale=\(size.width):\(size.height):force_original_aspect_ratio=increase:flags=bicubic\(range),crop=\(size.width):\(size.height)",
+                                    size: picture.size, format: AVPixelFormat(rawValue: f.pointee.format), timeBase: AVRational(num: 1, den: 1), output: layout)
+        try graph.push(f)
+        try graph.push(nil)
+        let out = try Frame()
+        guard try graph.pull(into: out.pointer) else { throw AVError(code: kiosk_AVERROR_EOF(), call: "the background's scale") }
+        return out
+    }
+
+    /// One picture through the graph: the camera's picture and the background at its time.
+    private func run(_ frame: VideoFrame) throws(AVError) -> VideoFrame {
+        guard let graph, let background, let input, let output else { return frame }
+        let f = input.pointer
+        try frame.bytes.withUnsafeBufferPointer { bytes throws(AVError) in
+            av_frame_unref(f)
+            let base = UnsafeMutablePointer(mutating: bytes.baseAddress!)
+            (f.pointee.format, f.pointee.width, f.pointee.height) = (frame.format.avPixelFormat.rawValue, Int32(frame.size.width), Int32(frame.size.height))
+            let planes = frame.planes
+            (f.pointee.data.0, f.pointee.linesize.0) = (base + planes[0].offset, Int32(planes[0].stride))
+            if planes.count > 1 { (f.pointee.data.1, f.pointee.linesize.1) = (base + planes[1].offset, Int32(planes[1].stride)) }
+            if planes.count > 2 { (f.pointee.data.2, f.pointee.linesize.2) = (base + planes[2].offset, Int32(planes[2].stride)) }
+            f.pointee.color_range = frame.fullRange ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG
+            f.pointee.colorspace = AVCOL_SPC_BT470BG
+            f.pointee.pts = frame.timestamp
+            // Not reference-counted: the source copies the samples while `bytes` is valid.
+            try graph.push(f)
+            av_frame_unref(f)
+        }
+        background.pointer.pointee.pts = frame.timestamp
+        try graph.push(background.pointer, second: true)
+        let out = output.pointer
+        av_frame_unref(out)
+        guard try graph.pull(into: out) else { throw AVError(code: AVError.code(posix: EAGAIN), call: "the key's graph gave no picture for one in") }
+        defer { av_frame_unref(out) }
+        let o = out.pointee
+        guard let y = o.data.0, let u = o.data.1, let v = o.data.2 else { throw AVError(code: kiosk_AVERROR_INVALIDDATA(), call: "the key's picture") }
+        return VideoRange.yuv420pFrame(size: frame.size, planes: [(UnsafePointer(y), Int(o.linesize.0)), (UnsafePointer(u), Int(o.linesize.1)),
+                                                                  (UnsafePointer(v), Int(o.linesize.2))],
+                                       halfRows: false, fullRange: false, timestamp: frame.timestamp, sequence: frame.sequence)
+    }
+}
