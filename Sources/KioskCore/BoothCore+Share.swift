@@ -91,7 +91,7 @@ extension BoothCore {
     /// share fails with it) and the hook waits for the share folder. Only the hand-over's own report
     /// counts: a job posted before it (a microphone's close at the take's end) may report back after.
     mutating func said(_ done: [KioskEvent], handOver wasHandOver: Bool) -> [Effect] {
-        let said = done.map { Effect.emit(guestbook.stamped($0)) }
+        let said = done.map { Effect.emit(guestbook.stamped($0)) } + slideshowForgets(done)
         guard wasHandOver else { return said }
         let path = done.lazy.compactMap(\.handedOverPath).first
         guard handOver.shareWanted else {

@@ -135,9 +135,6 @@ public struct HookQueue: Equatable, Sendable {
         return Run(path: entry.path, command: command, environment: environment, attempt: entry.attempts, hook: entry.kind)
     }
 
-    /// `next` with `--on-take`'s command alone.
-    public mutating func next(command: String, limit: Int?, now: Int64) -> Run? { next(commands: [.take: command], limit: limit, now: now) }
-
     /// The running try of `path` (`hook`'s) ended at `now`: the events to emit. An exit 0 (or a take
     /// that is gone) ends the debt; anything else makes its next try due after the back-off.
     public mutating func ended(path: String, hook: HookKind = .take, outcome: HookOutcome, now: Int64) -> [KioskEvent] {

@@ -29,7 +29,7 @@ struct HookQueueTests {
         queue.add(HookQueue.Entry(path: "/t/a.mov", duration: 2), now: 0)
         var starts: [Int64] = [], events: [KioskEvent] = []
         for second in 0...end {
-            guard let run = queue.next(command: "upload", limit: limit, now: second * s) else { continue }
+            guard let run = queue.next(commands: [.take: "upload"], limit: limit, now: second * s) else { continue }
             starts.append(second)
             events += queue.ended(path: run.path, outcome: .exited(run.attempt <= failures ? 1 : 0), now: second * s)
         }
@@ -62,15 +62,15 @@ struct HookQueueTests {
         var queue = HookQueue()
         queue.add(HookQueue.Entry(path: "/t/a.mov", duration: 1), now: 0)
         queue.add(HookQueue.Entry(path: "/t/b.mov", duration: 1), now: 0)
-        let a = queue.next(command: "c", limit: nil, now: 0)
+        let a = queue.next(commands: [.take: "c"], limit: nil, now: 0)
         #expect(a?.path == "/t/a.mov")
-        #expect(queue.next(command: "c", limit: nil, now: 0) == nil, "a hook runs")
+        #expect(queue.next(commands: [.take: "c"], limit: nil, now: 0) == nil, "a hook runs")
         _ = queue.ended(path: "/t/a.mov", outcome: .exited(7), now: 1 * Self.s)
-        #expect(queue.next(command: "c", limit: nil, now: 1 * Self.s)?.path == "/t/b.mov")
+        #expect(queue.next(commands: [.take: "c"], limit: nil, now: 1 * Self.s)?.path == "/t/b.mov")
         _ = queue.ended(path: "/t/b.mov", outcome: .exited(0), now: 2 * Self.s)
-        #expect(queue.next(command: "c", limit: nil, now: 10 * Self.s) == nil, "a's next try is due at 11 s")
+        #expect(queue.next(commands: [.take: "c"], limit: nil, now: 10 * Self.s) == nil, "a's next try is due at 11 s")
         #expect(queue.wait(for: "/t/a.mov", now: 10 * Self.s) == 1)
-        let again = queue.next(command: "c", limit: nil, now: 11 * Self.s)
+        let again = queue.next(commands: [.take: "c"], limit: nil, now: 11 * Self.s)
         #expect(again?.path == "/t/a.mov" && again?.attempt == 2)
     }
 
@@ -85,7 +85,7 @@ struct HookQueueTests {
         var queue = HookQueue()
         queue.add(HookQueue.Entry(path: "/t/take-1.mov", duration: 2), now: 0)
         #expect(queue.protectedTakes == ["take-1.mov"])
-        _ = queue.next(command: "upload", limit: 1, now: 0)
+        _ = queue.next(commands: [.take: "upload"], limit: 1, now: 0)
         #expect(queue.protectedTakes == ["take-1.mov"], "running")
         let said = queue.ended(path: "/t/take-1.mov", outcome: outcome, now: 0)
         #expect(said.map(\.name) == events)
@@ -97,7 +97,7 @@ struct HookQueueTests {
     func shareEnvironment() {
         var queue = HookQueue()
         queue.add(HookQueue.Entry(path: "/t/a.mov", duration: 3.25, shareToken: "Ab-9_x", shareFolder: "/srv/share/Ab-9_x"), now: 0)
-        let run = queue.next(command: "upload", limit: nil, now: 0)
+        let run = queue.next(commands: [.take: "upload"], limit: nil, now: 0)
         #expect(run?.environment == ["KIOSK_TAKE_PATH": "/t/a.mov", "KIOSK_TAKE_DURATION": "3.25",
                                      "KIOSK_SHARE_TOKEN": "Ab-9_x", "KIOSK_SHARE_DIR": "/srv/share/Ab-9_x"])
     }
@@ -107,9 +107,9 @@ struct HookQueueTests {
         var before = HookQueue()
         before.add(HookQueue.Entry(path: "/t/a.mov", duration: 1), now: 0)
         before.add(HookQueue.Entry(path: "/t/b c\t\"d\".mov", duration: 2, shareToken: "tok", shareFolder: "/s/tok"), now: 0)
-        _ = before.next(command: "c", limit: nil, now: 0)
+        _ = before.next(commands: [.take: "c"], limit: nil, now: 0)
         _ = before.ended(path: "/t/a.mov", outcome: .exited(1), now: 0)
-        _ = before.next(command: "c", limit: nil, now: 1 * Self.s)
+        _ = before.next(commands: [.take: "c"], limit: nil, now: 1 * Self.s)
         // Killed here, b's first try running: the copy saved before that try says so.
         let saved = before.text
         let read = HookQueue.entries(from: saved + "not json\n{\"path\":\"relative.mov\",\"duration\":1,\"attempts\":0}\n")
@@ -117,7 +117,7 @@ struct HookQueueTests {
         #expect(read.map(\.attempts) == [1, 1])
         var after = HookQueue()
         after.load(read, now: 500 * Self.s)
-        let first = after.next(command: "c", limit: nil, now: 500 * Self.s)
+        let first = after.next(commands: [.take: "c"], limit: nil, now: 500 * Self.s)
         #expect(first?.path == "/t/a.mov" && first?.attempt == 2, "at once: the back-off's clock did not survive the restart")
         #expect(after.protectedTakes == ["a.mov", "b c\t\"d\".mov"])
         #expect(HookQueue().text.isEmpty)
@@ -165,6 +165,6 @@ struct HookQueueTests {
         #expect(HookQueue.entries(from: #"{"attempts":0,"duration":1,"path":"/t/d.mov"}"#).first?.kind == .take)
         var without = HookQueue()
         without.add(HookQueue.Entry(path: "/t/c.mov", duration: 0, hook: .delete), now: 0)
-        #expect(without.next(command: "upload", limit: nil, now: 0) == nil, "no --on-delete: the tombstone waits")
+        #expect(without.next(commands: [.take: "upload"], limit: nil, now: 0) == nil, "no --on-delete: the tombstone waits")
     }
 }
