@@ -38,7 +38,7 @@ extension Booth {
             case let .file(.openTake(orientation, kind, encoder, title)): openTake(orientation: orientation, kind: kind, encoder: encoder, title: title)
             case let .file(.post(job)): post(job)
             case let .file(.discard(own)): discardTake(own: own)
-            case let .file(.changeTake(change)): changeTake(change)
+            case let .file(.changeTake(change, reviewed)): changeTake(change, reviewed: reviewed)
             case let .file(.writeShare(take, question, loops)): writeShare(of: take, question: question, loops: loops)
             case let .file(.sharePhoto(path, size)): sharePhoto(path, size: size)
             case let .file(.trimPictures(path)): askTrimPictures(of: path)
@@ -130,10 +130,15 @@ extension Booth {
         onFiles { storage.discard(output, own: own) }
     }
 
-    /// `hideTake`, `showTake`, `deleteTake`, on the file worker (TakeStorage.change).
-    private func changeTake(_ change: TakeChange) {
-        let (storage, shares) = (storage, config.share.folder)
-        onFiles { storage.change(change, shares: shares) }
+    /// `hideTake`, `showTake`, `deleteTake`, on the file worker (TakeStorage.change); a deleted take's
+    /// tombstone, saved there, is owed in the core's queue before its event is said.
+    private func changeTake(_ change: TakeChange, reviewed: String?) {
+        let (storage, shares, tombstones, inbox) = (storage, config.share.folder, config.service.onDelete != nil, inbox)
+        fileJob {
+            let (events, tombstone) = storage.change(change, shares: shares, reviewed: reviewed, tombstones: tombstones)
+            if let tombstone { inbox.post(.input(.hookOwed(tombstone))) }
+            return .input(.say(events))
+        }
     }
 
     /// Use Video: the take is handed over (HandOver.swift), as the core says (`.file(.handOver)`).

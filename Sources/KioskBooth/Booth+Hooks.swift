@@ -13,7 +13,7 @@ extension Booth {
         let (storage, file) = (storage, storage.hookQueueFile)
         let (rules, protected) = (retention, core.jobs.protectedTakes)
         fileJob {
-            if let file { HookQueueFile.save(text, to: file) }
+            if let file { HookQueueFile.save(storage.withTombstones(text), to: file) }
             return .input(.say(thenRetention ? storage.enforce(rules, protected: protected) : []))
         }
     }

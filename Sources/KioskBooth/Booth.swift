@@ -99,7 +99,7 @@ public final class Booth {
         let cameraCount = 1 + parts.moreCameras.count
         core = BoothCore(machine: config.machine(outputPath: outputPath, orientation: parts.screen.orientation, cameras: cameraCount),
                          settings: Self.coreSettings(config, parts: parts), now: now,
-                         launchFiles: storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil),
+                         launchFiles: storage.hasLaunchWork || (config.service.hooks && storage.hookQueueFile != nil),
                          microphone: parts.monitorsMicrophone && config.capture.microphone != .none,
                          hookBackoff: HookBackoff(first: parts.environment.hookBackoff ?? 10), cameras: cameraCount,
                          seed: UInt64.random(in: .min ... .max), watchdogInterval: parts.notifier?.watchdogInterval)
@@ -142,14 +142,14 @@ public final class Booth {
             inbox.post(.input(.event(.parentGone)))
         }
         if machine.playerFile == nil { parts.audio.prepare() } else { tellService(.ready) }
-        if storage.hasLaunchWork || (config.service.onTake != nil && storage.hookQueueFile != nil) {
+        if storage.hasLaunchWork || (config.service.hooks && storage.hookQueueFile != nil) {
             // Takes a dead run left in the folder are reported (and kept) before `ready`; the hooks
             // it still owed are read back; the retention rules run once over what is there, never
             // deleting a take whose hook is owed.
             let (rules, storage, shareFolder) = (retention, storage, config.share.folder)
             fileJob {
                 let owed = storage.hookQueueFile.map { HookQueueFile.load($0, shareFolder: shareFolder) } ?? []
-                return .input(.launchFilesDone(storage.launchWork(rules, protected: Set(owed.map(\.name))), owed: owed))
+                return .input(.launchFilesDone(storage.launchWork(rules, protected: Set(owed.filter { $0.kind == .take }.map(\.name))), owed: owed))
             }
         }
         if machine.playerFile == nil, parts.monitorsMicrophone, config.capture.microphone != .none {

@@ -1,4 +1,4 @@
-// The `--on-take` hooks' runner: one try at a time on a worker of its own (a hook may take minutes:
+// The `--on-take` hooks' runner (and `--on-delete`'s tombstones'): one try at a time on a worker of its own (a hook may take minutes:
 // an upload), each handed over by the file worker only once the queue saved before it (its attempt
 // counted) is on disk, so a kill -9 during a try still counts it at the next launch. It keeps the
 // running hook's pid to end it when a signal ends the booth. What is tried when is the core's
@@ -26,18 +26,18 @@ final class HookRunner: Sendable {
     func run(_ run: HookQueue.Run, inbox: Inbox) {
         running.withLock { $0 = (true, 0, false) }
         files.async { [self] in
-            queue.async { [self] in inbox.post(.input(.hookEnded(path: run.path, outcome: attempt(run)))) }
+            queue.async { [self] in inbox.post(.input(.hookEnded(path: run.path, hook: run.hook, outcome: attempt(run)))) }
         }
     }
 
     /// On the hooks worker: `run`'s command as a child of its own (stdin /dev/null, stdout to stderr),
-    /// waited for; none when its take is gone.
+    /// waited for; none when its take is gone (a tombstone's take is gone: it runs).
     private func attempt(_ run: HookQueue.Run) -> HookOutcome {
         defer { running.withLock { $0 = (false, 0, false) } }
-        guard FileManager.default.fileExists(atPath: run.path) else { return .takeGone }
+        guard run.hook == .delete || FileManager.default.fileExists(atPath: run.path) else { return .takeGone }
         switch ShellCommand.spawn(run.command, environment: run.environment) {
         case let .failure(error):
-            return .notStarted("--on-take: \(error)")
+            return .notStarted("--\(run.hook == .delete ? "on-delete" : "on-take"): \(error)")
         case let .success(child):
             let stopAsked = running.withLock { r in
                 r = (false, child, r.stopAsked)

@@ -6,6 +6,7 @@ import FoundationEssentials
 import KioskContract
 import KioskCore
 import KioskMedia
+import KioskPassword
 import KioskStorage
 import KioskSystem
 
@@ -33,8 +34,13 @@ protocol TakeStorage: Sendable {
     /// listed, and subject to the retention rules, whose events come back with its path).
     func photo(_ bytes: [UInt8], template: String, count: Int, mode: Int, rules: TakeFolder.Retention,
                protected: Set<String>) -> Result<(path: String, events: [KioskEvent]), PhotoError>
-    /// `hideTake`, `showTake`, `deleteTake` (TakeRecords); `shares`: `--share-dir`.
-    func change(_ change: TakeChange, shares: String?) -> [KioskEvent]
+    /// `hideTake`, `showTake`, `deleteTake` (TakeRecords); `shares`: `--share-dir`; `reviewed`: the take the
+    /// library's review shows (a delete by token refuses it); `tombstones`: `--on-delete` is set, so a
+    /// deleted take's tombstone is saved in the hook queue before its files go, and returned.
+    func change(_ change: TakeChange, shares: String?, reviewed: String?, tombstones: Bool) -> (events: [KioskEvent], tombstone: HookQueue.Entry?)
+    /// The hook queue's text to save with the tombstones saved by `change` that the core has not yet
+    /// taken into it (those it has are forgotten here).
+    func withTombstones(_ text: String) -> String
 }
 
 /// Why a take cannot be made where it goes.
@@ -77,9 +83,11 @@ struct SingleFileStorage: TakeStorage {
     }
 
     /// `--output` keeps no list of takes to hide or delete from.
-    func change(_ change: TakeChange, shares: String?) -> [KioskEvent] {
-        [.error(code: .badCommand, message: "'\(change.command)' needs --output-dir: with --output there is no list of takes: \(change.path)")]
+    func change(_ change: TakeChange, shares: String?, reviewed: String?, tombstones: Bool) -> (events: [KioskEvent], tombstone: HookQueue.Entry?) {
+        ([.error(code: .badCommand, message: "'\(change.command)' needs --output-dir: with --output there is no list of takes: \(change.path)")], nil)
     }
+
+    func withTombstones(_ text: String) -> String { text }
 
     /// Beside `--output`: no counter and no retention there.
     func photo(_ bytes: [UInt8], template: String, count: Int, mode: Int, rules: TakeFolder.Retention,
@@ -94,6 +102,9 @@ struct SingleFileStorage: TakeStorage {
 /// restarts; a dead run's takes recovered at launch; retention after each accepted take.
 struct FolderStorage: TakeStorage {
     let folder: TakeFolder
+    /// Tombstones saved in the hook queue's file that the core's queue does not hold yet (its saves
+    /// posted meanwhile keep them): only the file worker touches them.
+    let unheard = Locked<[HookQueue.Entry]>([])
     /// Makes the loop of a boomerang a kill cut (BoomerangLoop.remake): its length, nil: none.
     var boomerang: @Sendable (String) -> Double? = { _ in nil }
 
@@ -152,7 +163,45 @@ struct FolderStorage: TakeStorage {
         }
     }
 
-    func change(_ change: TakeChange, shares: String?) -> [KioskEvent] { folder.change(change, shares: shares) }
+    /// A delete by share token finds its take among the listed ones, every token compared in constant
+    /// time; an unknown token and a malformed one are refused alike (`badCommand`), a token whose
+    /// take was already deleted is answered as done again (`takeDeleted`, nothing else happens).
+    /// Before a deleted take's files go: the consent log's line, its token's record, its tombstone.
+    func change(_ change: TakeChange, shares: String?, reviewed: String?, tombstones: Bool) -> (events: [KioskEvent], tombstone: HookQueue.Entry?) {
+        var asked = change
+        if case let .deleteShared(token, reason) = change {
+            var found: TakeFolder.Entry?
+            for entry in folder.accepted() { if let share = entry.share, ConstantTime.equal(share, token) { found = entry } }
+            guard let found else {
+                var done: String?
+                for deleted in folder.deletedShares() where ConstantTime.equal(deleted.token, token) { done = deleted.take }
+                return (done.map { [.takeDeleted(path: folder.file($0), reason: reason)] } ?? [.error(code: .badCommand, message: "'deleteTake': no take is shared under this token")], nil)
+            }
+            guard folder.file(found.name) != reviewed else {
+                return ([.error(code: .notAllowed, message: "'deleteTake': its review is on screen: \(folder.file(found.name))")], nil)
+            }
+            asked = .delete(path: folder.file(found.name), reason: reason)
+        }
+        var tombstone: HookQueue.Entry?
+        let events = folder.change(asked, shares: shares) { entry, reason in
+            folder.noteDeletion(entry, reason: reason)
+            guard tombstones else { return }
+            let entry = HookQueue.Entry(path: folder.file(entry.name), duration: 0, shareToken: entry.share, hook: .delete)
+            unheard.withLock { $0.append(entry) }
+            HookQueueFile.add(entry, to: HookQueueFile.path(folder: folder.path))
+            tombstone = entry
+        }
+        return (events, tombstone)
+    }
+
+    func withTombstones(_ text: String) -> String {
+        let held = HookQueue.entries(from: text)
+        let missing = unheard.withLock { unheard in
+            unheard.removeAll { t in held.contains { $0.path == t.path && $0.kind == t.kind } }
+            return unheard
+        }
+        return missing.isEmpty ? text : HookQueueFile.merged(text, missing)
+    }
 
     /// Makes the folder again (it was removed while the booth ran) and takes its lock anew (the old
     /// one went with the folder); why it cannot, or nil.

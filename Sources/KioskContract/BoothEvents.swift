@@ -2,13 +2,17 @@
 // operator's takes", "Reload"): the booth closed to guests and open again, a take hidden and shown
 // again, the settings reloaded; and the change to a take those commands ask for.
 
-/// `hideTake`, `showTake`, `deleteTake`: a take of the output folder, by the path the booth gave it.
+/// `hideTake`, `showTake`, `deleteTake`: a take of the output folder, by the path the booth gave it;
+/// or `deleteTake` by the token of its share folder (`deleteShared`: the guest's share page).
 public enum TakeChange: Equatable, Sendable {
     case hide(path: String), show(path: String), delete(path: String, reason: DeletionReason)
+    case deleteShared(token: String, reason: DeletionReason)
 
+    /// The take's path; empty for `deleteShared` (the storage finds it by its token).
     public var path: String {
         switch self {
         case let .hide(path), let .show(path), let .delete(path, _): path
+        case .deleteShared: ""
         }
     }
 
@@ -18,8 +22,17 @@ public enum TakeChange: Equatable, Sendable {
     }
 
     /// The change `command` (`hideTake`, `showTake` or `deleteTake`) asks for with these fields: a
-    /// `path`, and for `deleteTake` a `reason`, `operator` or `guest`.
-    public static func read(_ command: String, path: String?, reason: String?) -> Result<TakeChange, Refusal> {
+    /// `path`, and for `deleteTake` a `reason`, `operator` or `guest`; or for `deleteTake` a share
+    /// folder's `token` instead of the path, its reason `guest` unless it says `operator`. The token
+    /// is not checked here: the storage refuses an unknown one and a malformed one alike.
+    public static func read(_ command: String, path: String?, reason: String?, token: String? = nil) -> Result<TakeChange, Refusal> {
+        if command == "deleteTake", let token {
+            guard path == nil else { return .failure(Refusal(message: "deleteTake takes \"path\" or \"token\", not both")) }
+            guard let reason = reason.map({ DeletionReason(rawValue: $0) }) ?? .guest, reason == .operator || reason == .guest else {
+                return .failure(Refusal(message: "deleteTake needs \"reason\": operator or guest"))
+            }
+            return .success(.deleteShared(token: token, reason: reason))
+        }
         guard let path, !path.isEmpty else { return .failure(Refusal(message: "\(command) needs \"path\": a take's, as the booth named it")) }
         guard command == "deleteTake" else { return .success(command == "hideTake" ? .hide(path: path) : .show(path: path)) }
         guard let reason = reason.flatMap(DeletionReason.init(rawValue:)), reason == .operator || reason == .guest else {
@@ -33,7 +46,7 @@ public enum TakeChange: Equatable, Sendable {
         switch self {
         case .hide: "hideTake"
         case .show: "showTake"
-        case .delete: "deleteTake"
+        case .delete, .deleteShared: "deleteTake"
         }
     }
 }

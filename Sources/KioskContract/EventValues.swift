@@ -138,3 +138,9 @@ public struct CameraControlDescription: Codable, Equatable, Sendable {
             = (name, id, type, minimum, maximum, step, `default`, value, menu, setting)
     }
 }
+
+/// Which hook a try ran: `--on-take`'s for an accepted take, or `--on-delete`'s for a take deleted
+/// by `deleteTake` (its tombstone). `hookFinished` says `hook` only for `delete`.
+public enum HookKind: String, Codable, Sendable {
+    case take, delete
+}

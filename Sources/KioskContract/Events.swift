@@ -177,8 +177,9 @@ public enum KioskEvent: Equatable, Sendable {
     /// The finished screen was left untouched for `--idle-timeout`: what happens next follows.
     case idleReset(action: IdleAction)
     /// `--on-take`'s command for a take ended: its exit status, or 128 + the signal that ended it;
-    /// `attempt`: which try for this take it was (1, 2, …; counted across restarts).
-    case hookFinished(path: String, status: Int, attempt: Int)
+    /// `attempt`: which try for this take it was (1, 2, …; counted across restarts); `hook`: `delete`
+    /// for `--on-delete`'s (then in the line), `take` for `--on-take`'s (not in the line).
+    case hookFinished(path: String, status: Int, attempt: Int, hook: HookKind = .take)
     /// `--share-dir`: the accepted take's share folder is written whole; `url` is what the QR code
     /// on the screen says (`--share-url` with the token), `folder` the folder's path. A photo's share
     /// folder (`--photo-button` with `--share-dir`) names the photo as `path`; a take's has none.
@@ -223,7 +224,7 @@ extension KioskEvent: Codable {
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
         case action, status, ok, items, remaining, microphoneLevel, encoder, microphone, url, token, folder, attempt, hooksPending
         case trim, trimmed, library, libraryLeftOut, question, loudness, done, total, takes, kind, review
-        case skippedFrames, frameRate, effortSteps, changed, kept, figures
+        case skippedFrames, frameRate, effortSteps, changed, kept, figures, hook
     }
 
     /// The path a Use Video outcome delivered (trimmed or not); nil for other events.
@@ -441,11 +442,11 @@ extension KioskEvent: Codable {
             return [(.action, action)]
         }, decode: { c in .idleReset(action: try c.decode(IdleAction.self, forKey: .action)) }),
         Kind(name: "hookFinished", fields: {
-            guard case let .hookFinished(path, status, attempt) = $0 else { return nil }
-            return [(.path, path), (.status, status), (.attempt, attempt)]
+            guard case let .hookFinished(path, status, attempt, hook) = $0 else { return nil }
+            return [(.path, path), (.status, status), (.attempt, attempt)] + (hook == .delete ? [(.hook, hook)] : [])
         }, decode: { c in
             .hookFinished(path: try c.decode(String.self, forKey: .path), status: try c.decode(Int.self, forKey: .status),
-                          attempt: try c.decode(Int.self, forKey: .attempt))
+                          attempt: try c.decode(Int.self, forKey: .attempt), hook: try c.decodeIfPresent(HookKind.self, forKey: .hook) ?? .take)
         }),
         Kind(name: "takeShared", fields: {
             guard case let .takeShared(url, token, folder, path) = $0 else { return nil }

@@ -79,8 +79,9 @@ extension BoothCore {
         /// set to `loudness` (LUFS) while the take keeps its marker; `protected`: the takes retention
         /// keeps (their hooks are owed). It reports as `say(_, handOver: true)`.
         case handOver(trim: TrimRange?, boomerang: Bool, loudness: Double?, protected: Set<String>)
-        /// `hideTake`, `showTake`, `deleteTake`, for the storage (TakeRecords): its event or refusal is said.
-        case changeTake(TakeChange)
+        /// `hideTake`, `showTake`, `deleteTake`, for the storage (TakeRecords): its event or refusal is said;
+        /// `reviewed`: the take the library's review shows, which a delete by share token must not touch.
+        case changeTake(TakeChange, reviewed: String?)
     }
 
     /// What logind and systemd hear, and SIGTSTP's stop.

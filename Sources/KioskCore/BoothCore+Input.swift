@@ -39,10 +39,10 @@ extension BoothCore {
         case launchFilesDone([KioskEvent], owed: [HookQueue.Entry])
         /// The camera switch's try of camera `index` ended.
         case cameraTried(index: Int, CameraRing.Attempt, name: String, label: String)
-        /// An accepted take (or photo) owes its `--on-take` hook.
+        /// An accepted take (or photo) owes its `--on-take` hook, or a deleted one its tombstone (`--on-delete`).
         case hookOwed(HookQueue.Entry)
-        /// A hook's try ended.
-        case hookEnded(path: String, outcome: HookOutcome)
+        /// A hook's try ended (`hook`: `--on-take`'s, or a tombstone's `--on-delete`).
+        case hookEnded(path: String, hook: HookKind = .take, outcome: HookOutcome)
         /// logind, SIGTSTP and systemd's watchdog.
         case service(ServiceInput)
         /// The slideshow's listing, and the end of the take it plays (BoothCore+Slideshow).
@@ -126,7 +126,7 @@ extension BoothCore {
         case let .launchFilesDone(found, owed): return launchFilesDone(found, owed: owed, at: now)
         case let .cameraTried(index, attempt, name, label): return cameraTried(index, attempt, name: name, label: label, at: now)
         case let .hookOwed(entry): return hookOwed(entry, at: now)
-        case let .hookEnded(path, outcome): return hookEnded(path: path, outcome: outcome, at: now)
+        case let .hookEnded(path, hook, outcome): return hookEnded(path: path, hook: hook, outcome: outcome, at: now)
         case let .slideshow(step): return slideshowHears(step)
         case let .service(.sleep(sleeping)):
             // Before `ready` nothing records: a sleep is let go at once; the booth holds the message

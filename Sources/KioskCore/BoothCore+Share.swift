@@ -70,16 +70,13 @@ extension BoothCore {
         }
     }
 
-    /// `hideTake`, `showTake`, `deleteTake`: the storage's (TakeRecords checks the path). Deleting the take the
-    /// library's review shows, or one whose `--on-take` hook is owed, is refused here (`notAllowed`).
+    /// `hideTake`, `showTake`, `deleteTake`: the storage's (TakeRecords checks the path, or finds the take
+    /// by its share token). Deleting the take the library's review shows is refused (`notAllowed`); one
+    /// whose `--on-take` hook is owed goes (the hook finds it gone; its tombstone follows any upload).
     func takeChanged(_ change: TakeChange) -> [Effect] {
-        guard case .delete = change else { return [.file(.changeTake(change))] }
         let reviewed = if case let .library(room) = machine.state { room.picked?.path } else if case let .playing(p) = machine.state { p.take.outputPath } else { String?.none }
-        let owed = jobs.protectedTakes.contains(String(change.path.split(separator: "/").last ?? ""))
-        guard reviewed != change.path, !owed else {
-            return [.emit(.error(code: .notAllowed, message: "'deleteTake': \(owed ? "its --on-take hook is still owed" : "its review is on screen"): \(change.path)"))]
-        }
-        return [.file(.changeTake(change))]
+        guard case .delete = change, reviewed == change.path else { return [.file(.changeTake(change, reviewed: reviewed))] }
+        return [.emit(.error(code: .notAllowed, message: "'deleteTake': its review is on screen: \(change.path)"))]
     }
 
     private mutating func hookAfterShare(_ link: ShareLink?) -> [Effect] {
@@ -94,7 +91,7 @@ extension BoothCore {
     /// share fails with it) and the hook waits for the share folder. Only the hand-over's own report
     /// counts: a job posted before it (a microphone's close at the take's end) may report back after.
     mutating func said(_ done: [KioskEvent], handOver wasHandOver: Bool) -> [Effect] {
-        let said = done.map { Effect.emit(guestbook.stamped($0)) }
+        let said = done.map { Effect.emit(guestbook.stamped($0)) } + slideshowForgets(done)
         guard wasHandOver else { return said }
         let path = done.lazy.compactMap(\.handedOverPath).first
         guard handOver.shareWanted else {

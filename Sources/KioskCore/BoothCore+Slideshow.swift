@@ -33,6 +33,11 @@ extension BoothCore {
         return slideshowSays(screen.slideshow.look(attract: attracting && !facts.reviewPlays && !machine.inBackground, at: now))
     }
 
+    /// Takes deleted (`takeDeleted`) leave the slideshow's list at once, the one playing too.
+    mutating func slideshowForgets(_ events: [KioskEvent]) -> [Effect] {
+        events.reduce(into: []) { if case let .takeDeleted(path, _) = $1 { $0 += slideshowSays(screen.slideshow.deleted(path, at: now)) } }
+    }
+
     /// The review's player takes the surface: the slideshow stops first.
     mutating func slideshowYields() -> [Effect] {
         slideshowSays(screen.slideshow.look(attract: false, at: now))

@@ -65,7 +65,7 @@ extension BoothCore {
         guard case let .state(mode, timer, buttons, orientation, remaining, _, _, trim, library, leftOut, review) = event else { return event }
         return .figured(.state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
                                microphoneLevel: settings.microphone ? listener.level : nil,
-                               hooksPending: settings.onTake != nil ? jobs.owed.pending : nil, trim: trim, library: library,
+                               hooksPending: hookCommands.isEmpty ? nil : jobs.owed.pending, trim: trim, library: library,
                                libraryLeftOut: leftOut, review: review),
                         figures: StateFigures(figures, bytesPerSecond: service.bytesPerSecond, running: service.running))
     }

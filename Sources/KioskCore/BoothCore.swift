@@ -82,8 +82,8 @@ public struct BoothCore: Sendable {
         public var maxDuration: Double
         /// `--loudness` (LUFS; nil: a take's sound is left as recorded).
         public var loudness: Double?
-        /// `--on-take` (nil: no hook) and `--hook-attempts` (nil: no limit).
-        public var onTake: String?
+        /// `--on-take` (nil: no hook), `--on-delete` (nil: no tombstones) and `--hook-attempts` (nil: no limit).
+        public var onTake: String?, onDelete: String?
         public var hookAttempts: Int?
         /// A microphone is asked for (`--microphone` is not `none`), and the booth listens to it for the
         /// meter between takes (a screen that shows the meter).

@@ -78,6 +78,7 @@ public struct CommandParser: Sendable {
         let start: Double?
         let end: Double?
         let reason: String?
+        let token: String?
     }
 
     public func parse(line: String) -> Result<Command, CommandError> {
@@ -137,7 +138,7 @@ public struct CommandParser: Sendable {
         case "state", "quit", "reload": return .success(name == "state" ? .state : name == "quit" ? .quit : .reload)
         case "closeBooth", "openBooth": return .success(name == "closeBooth" ? .closeBooth : .openBooth)
         case "hideTake", "showTake", "deleteTake":
-            return TakeChange.read(name, path: raw.path, reason: raw.reason).map(Command.take).mapError { bad($0.message) }
+            return TakeChange.read(name, path: raw.path, reason: raw.reason, token: raw.token).map(Command.take).mapError { bad($0.message) }
         default:
             return .failure(CommandError(
                 code: .unknownCommand,

@@ -1,9 +1,10 @@
 // The `--on-take` hooks still owed, as a value with time passed in (CLOCK_MONOTONIC ns): each
 // accepted take's hook is tried until it exits 0, again after a back-off (10 s, doubling, at most
 // 15 min between tries), at most `--hook-attempts` times; one runs at a time, the takes in the order
-// they were accepted. The booth keeps a copy in the output folder (`text`, read back with `entries`)
-// written before each try, so a restart, a power cut or a kill -9 continues the queue: at launch
-// what is owed runs at once. A take whose hook is owed is kept from retention (`protectedTakes`).
+// they were accepted. A deleted take's tombstone (`--on-delete`) waits in the same queue, tried the
+// same way but never given up. The booth keeps a copy in the output folder (`text`, read back with
+// `entries`) written before each try, so a restart, a power cut or a kill -9 continues the queue: at
+// launch what is owed runs at once. A take whose hook is owed is kept from retention (`protectedTakes`).
 import FoundationEssentials
 import KioskContract
 
@@ -46,14 +47,16 @@ public struct HookQueue: Equatable, Sendable {
         /// The take's share folder, when it was shared (`KIOSK_SHARE_TOKEN`, `KIOSK_SHARE_DIR`).
         public var shareToken: String?
         public var shareFolder: String?
+        /// `delete`: the tombstone of a deleted take (`--on-delete`); nil (not saved): `--on-take`'s.
+        public var hook: HookKind?
 
-        public init(path: String, duration: Double, attempts: Int = 0, shareToken: String? = nil, shareFolder: String? = nil) {
-            self.path = path
-            self.duration = duration
-            self.attempts = attempts
-            self.shareToken = shareToken
-            self.shareFolder = shareFolder
+        public init(path: String, duration: Double, attempts: Int = 0, shareToken: String? = nil, shareFolder: String? = nil, hook: HookKind? = nil) {
+            (self.path, self.duration, self.attempts, self.shareToken, self.shareFolder, self.hook) = (path, duration, attempts, shareToken, shareFolder, hook)
         }
+
+        /// Which hook it owes, and its key in the queue: a take's path, and its tombstone's beside it.
+        public var kind: HookKind { hook ?? .take }
+        var key: String { kind == .delete ? "delete:" + path : path }
 
         /// The take's file name, as retention knows it.
         public var name: String {
@@ -61,28 +64,26 @@ public struct HookQueue: Equatable, Sendable {
         }
     }
 
-    /// What a try is run with.
+    /// What a try is run with (`hook`: which of the two commands).
     public struct Run: Equatable, Sendable {
         public let path: String
         public let command: String
         public let environment: [String: String]
         /// The try's number for this take (1, 2, …).
         public let attempt: Int
+        public var hook: HookKind = .take
 
-        public init(path: String, command: String, environment: [String: String], attempt: Int) {
-            self.path = path
-            self.command = command
-            self.environment = environment
-            self.attempt = attempt
+        public init(path: String, command: String, environment: [String: String], attempt: Int, hook: HookKind = .take) {
+            (self.path, self.command, self.environment, self.attempt, self.hook) = (path, command, environment, attempt, hook)
         }
     }
 
     /// The hooks owed, oldest take first.
     public private(set) var entries: [Entry] = []
-    /// When each take's next try is due (monotonic ns), by path; not saved: after a restart what is
+    /// When each take's next try is due (monotonic ns), by key; not saved: after a restart what is
     /// owed is due at once.
     private var due: [String: Int64] = [:]
-    /// The take whose hook runs now.
+    /// The key of the hook that runs now.
     public private(set) var running: String?
     public var backoff: HookBackoff
 
@@ -93,66 +94,74 @@ public struct HookQueue: Equatable, Sendable {
     /// How many takes still owe their hook (running, waiting for a try, or out of tries).
     public var pending: Int { entries.count }
 
-    /// Takes (file names) retention must not delete: their hook has not exited 0.
-    public var protectedTakes: Set<String> { Set(entries.map(\.name)) }
+    /// Takes (file names) retention must not delete: their `--on-take` hook has not exited 0.
+    public var protectedTakes: Set<String> { Set(entries.filter { $0.kind == .take }.map(\.name)) }
 
-    /// An accepted take owes its hook, due now (a take accepted again starts its count again).
+    /// An accepted take owes its hook, due now (a take accepted again starts its count again). A
+    /// tombstone ends its take's `--on-take` debt unless that hook runs now (its upload, if it ends,
+    /// is deleted by the tombstone after it).
     public mutating func add(_ entry: Entry, now: Int64) {
-        entries.removeAll { $0.path == entry.path }
+        let gone = entries.filter { $0.key == entry.key || (entry.kind == .delete && $0.path == entry.path && running != $0.key) }.map(\.key)
+        entries.removeAll { gone.contains($0.key) }
+        for key in gone { due[key] = nil }
         entries.append(entry)
-        due[entry.path] = now
+        due[entry.key] = now
     }
 
     /// The queue a previous run left (read at launch): each entry due now, after those already here.
     public mutating func load(_ saved: [Entry], now: Int64) {
-        for entry in saved where !entries.contains(where: { $0.path == entry.path }) {
+        for entry in saved where !entries.contains(where: { $0.key == entry.key }) {
             entries.append(entry)
-            due[entry.path] = now
+            due[entry.key] = now
         }
     }
 
-    /// The next try to start at `now`, if none runs: the oldest take whose try is due and that has
-    /// tries left (`limit`: `--hook-attempts`, nil unlimited). Its attempt is counted now, so the
-    /// queue saved before it runs says it was tried.
-    public mutating func next(command: String, limit: Int?, now: Int64) -> Run? {
-        guard running == nil,
-              let i = entries.firstIndex(where: { (due[$0.path] ?? now) <= now && $0.attempts < (limit ?? .max) }) else { return nil }
+    /// The next try to start at `now`, if none runs: the oldest hook whose try is due, whose command
+    /// is set (`commands`: `--on-take`'s, `--on-delete`'s) and that has tries left (`limit`:
+    /// `--hook-attempts`, nil unlimited; a tombstone's are). Its attempt is counted now, so the queue
+    /// saved before it runs says it was tried.
+    public mutating func next(commands: [HookKind: String], limit: Int?, now: Int64) -> Run? {
+        guard running == nil, let i = entries.firstIndex(where: {
+            (due[$0.key] ?? now) <= now && commands[$0.kind] != nil && ($0.kind == .delete || $0.attempts < (limit ?? .max))
+        }), let command = commands[entries[i].kind] else { return nil }
         entries[i].attempts += 1
         let entry = entries[i]
-        running = entry.path
-        var environment = ["KIOSK_TAKE_PATH": entry.path, "KIOSK_TAKE_DURATION": String(KioskEvent.milliseconds(entry.duration))]
-        if let token = entry.shareToken, let folder = entry.shareFolder {
-            environment["KIOSK_SHARE_TOKEN"] = token
-            environment["KIOSK_SHARE_DIR"] = folder
+        running = entry.key
+        var environment = ["KIOSK_TAKE_PATH": entry.path]
+        if entry.kind == .take { environment["KIOSK_TAKE_DURATION"] = String(KioskEvent.milliseconds(entry.duration)) }
+        if let token = entry.shareToken, entry.kind == .delete || entry.shareFolder != nil {
+            (environment["KIOSK_SHARE_TOKEN"], environment["KIOSK_SHARE_DIR"]) = (token, entry.shareFolder)
         }
-        return Run(path: entry.path, command: command, environment: environment, attempt: entry.attempts)
+        return Run(path: entry.path, command: command, environment: environment, attempt: entry.attempts, hook: entry.kind)
     }
 
-    /// The running try of `path` ended at `now`: the events to emit. An exit 0 (or a take that is
-    /// gone) ends the take's debt; anything else makes its next try due after the back-off.
-    public mutating func ended(path: String, outcome: HookOutcome, now: Int64) -> [KioskEvent] {
-        precondition(running == path, "a hook reported back that was not running")
+    /// The running try of `path` (`hook`'s) ended at `now`: the events to emit. An exit 0 (or a take
+    /// that is gone) ends the debt; anything else makes its next try due after the back-off.
+    public mutating func ended(path: String, hook: HookKind = .take, outcome: HookOutcome, now: Int64) -> [KioskEvent] {
+        let key = Entry(path: path, duration: 0, hook: hook).key
+        precondition(running == key, "a hook reported back that was not running")
         running = nil
-        guard let i = entries.firstIndex(where: { $0.path == path }) else { return [] }
+        guard let i = entries.firstIndex(where: { $0.key == key }) else { return [] }
         let attempt = entries[i].attempts
         switch outcome {
         case .exited(0), .takeGone:
             entries.remove(at: i)
-            due[path] = nil
+            due[key] = nil
         case .exited, .notStarted:
-            due[path] = now + Int64(backoff.delay(after: attempt) * 1e9)
+            due[key] = now + Int64(backoff.delay(after: attempt) * 1e9)
         }
         switch outcome {
-        case let .exited(status): return [.hookFinished(path: path, status: status, attempt: attempt)]
+        case let .exited(status): return [.hookFinished(path: path, status: status, attempt: attempt, hook: hook)]
         case let .notStarted(why): return [.error(code: .hookFailed, message: why)]
         case .takeGone: return []
         }
     }
 
-    /// Seconds until the next try of `path` is due at `now` (0: due), nil when it is not owed.
-    public func wait(for path: String, now: Int64) -> Double? {
-        guard entries.contains(where: { $0.path == path }) else { return nil }
-        return max(0, Double((due[path] ?? now) - now) / 1e9)
+    /// Seconds until the next try of `path` (`hook`'s) is due at `now` (0: due), nil when it is not owed.
+    public func wait(for path: String, hook: HookKind = .take, now: Int64) -> Double? {
+        let key = Entry(path: path, duration: 0, hook: hook).key
+        guard entries.contains(where: { $0.key == key }) else { return nil }
+        return max(0, Double((due[key] ?? now) - now) / 1e9)
     }
 
     // MARK: - The saved copy
@@ -182,27 +191,5 @@ public struct HookQueue: Equatable, Sendable {
             return entry
         }
         return (entries, unreadable)
-    }
-}
-
-extension HookQueue.Entry {
-    /// Why this entry may not run its hook (nil: it may): its take must be a file directly in
-    /// `takeFolder` (the booth's output folder) and its share folder, if it names one, directly in
-    /// `shareFolder` (`--share-dir`). Anyone who can write the queue file must not be able to hand
-    /// the hook (an upload, say) any other file the booth's user can read.
-    public func problem(takeFolder: String, shareFolder: String?) -> String? {
-        func directlyIn(_ folder: String, _ path: String) -> Bool {
-            let standard = URL(fileURLWithPath: folder).standardizedFileURL.path
-            let parent = standard.hasSuffix("/") ? standard : standard + "/"
-            guard path.hasPrefix(parent) else { return false }
-            return TakeName.isSafe(String(path.dropFirst(parent.count)))
-        }
-        guard directlyIn(takeFolder, path) else { return "its take \(TakeName.printable(path)) is not in the output folder \(takeFolder)" }
-        if let folder = self.shareFolder {
-            guard let shareFolder, directlyIn(shareFolder, folder) else {
-                return "its share folder \(TakeName.printable(folder)) is not in --share-dir\(shareFolder.map { " \($0)" } ?? " (none is set)")"
-            }
-        }
-        return nil
     }
 }

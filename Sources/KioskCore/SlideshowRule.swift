@@ -74,6 +74,14 @@ public struct SlideshowRule: Equatable, Sendable {
         return advance(at: now)
     }
 
+    /// A take deleted (`deleteTake`, retention): out of the list, and if it plays, the next one plays.
+    public mutating func deleted(_ path: String, at now: Int64) -> [Action] {
+        guard let i = takes.firstIndex(of: path) else { return [] }
+        takes.remove(at: i)
+        if i <= position { position -= 1 }
+        return playing == path ? advance(at: now) : []
+    }
+
     /// The take playing ended: at its end the next one plays; one that failed is skipped from now
     /// on.
     public mutating func ended(failed: Bool, at now: Int64) -> [Action] {

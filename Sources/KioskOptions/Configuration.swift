@@ -239,6 +239,11 @@ public struct Configuration: Equatable, Sendable {
         public var metricsFile: String?
         /// A shell command run after each accepted take (`KIOSK_TAKE_PATH`, `KIOSK_TAKE_DURATION`).
         public var onTake: String?
+        /// A shell command run for each take `deleteTake` deleted, until it exits 0 (`KIOSK_TAKE_PATH`,
+        /// `KIOSK_SHARE_TOKEN`): its tombstone, to delete the copies the `--on-take` hook made.
+        public var onDelete: String?
+        /// `--on-take` or `--on-delete` is set: the saved queue of hooks owed is read at launch.
+        public var hooks: Bool { onTake != nil || onDelete != nil }
         /// `--hook-attempts`: tries of a take's hook before it is given up; nil: no limit.
         public var hookAttempts: Int?
         /// `--console-settings`: the operator's console's file of settings, read after `--config`.

@@ -7,12 +7,14 @@ extension Configuration {
     /// The settings the core's rules read. `autoEncoder`: what `--video-encoder auto` resolved to at
     /// launch; `listensBetweenTakes`: the booth listens to the microphone for the meter between takes.
     public func coreSettings(autoEncoder: VideoEncoderName?, listensBetweenTakes: Bool) -> BoothCore.Settings {
-        BoothCore.Settings(idleTimeout: guest.idleTimeout, idleAction: guest.idleAction, attractAfter: guest.attractAfter,
+        var settings = BoothCore.Settings(idleTimeout: guest.idleTimeout, idleAction: guest.idleAction, attractAfter: guest.attractAfter,
                            attractSlideshow: guest.attractSlideshow, encoder: video.encoder, autoEncoder: autoEncoder, shareSeconds: share.seconds,
                            shares: share.folder != nil && share.urlTemplate != nil, metrics: service.metricsFile != nil,
                            onTake: service.onTake, hookAttempts: service.hookAttempts, microphone: capture.microphone != .none,
                            listensBetweenTakes: listensBetweenTakes, maxDuration: limits.maxDuration, questions: guest.questions?.lines ?? [],
                            questionOrder: guest.questionOrder, loudness: sound.loudness)
+        settings.onDelete = service.onDelete
+        return settings
     }
 
     /// The machine a booth starts with: its take at `outputPath`, the interface in `orientation`,

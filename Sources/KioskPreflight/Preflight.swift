@@ -258,13 +258,13 @@ public enum Preflight {
         return items
     }
 
-    /// The `--on-take` hooks still owed in the output (HookQueueFile), a warning when there are
-    /// some: with a hook set, or when a run left some.
+    /// The `--on-take` hooks and `--on-delete` tombstones still owed in the output (HookQueueFile), a
+    /// warning when there are some: with a hook set, or when a run left some.
     static func hooks(_ config: Configuration) -> CheckItem? {
         let file = config.storage.outputDirectory.map(HookQueueFile.path(folder:)) ?? config.storage.output.map(HookQueueFile.path(output:))
         let (saved, unreadable) = file.map(HookQueueFile.read) ?? ([], 0)
         let aside = file.map(HookQueueFile.keptAside) ?? []
-        guard config.service.onTake != nil || !saved.isEmpty || unreadable > 0 || !aside.isEmpty else { return nil }
+        guard config.service.hooks || !saved.isEmpty || unreadable > 0 || !aside.isEmpty else { return nil }
         // What the booth will refuse to run, and what it found damaged, said before anything else.
         let takeFolder = file.map { PathText.folder(of: $0) } ?? ""
         let refused = saved.compactMap { $0.problem(takeFolder: takeFolder, shareFolder: config.share.folder) }
@@ -277,11 +277,15 @@ public enum Preflight {
             return CheckItem(name: "hooks", ok: true, detail: said.joined(separator: "; "),
                              fix: "look there for uploads owed that were lost and run them by hand, then remove the copies", warning: true)
         }
-        guard let oldest = owed.first, let file else { return CheckItem(name: "hooks", ok: true, detail: "no --on-take hook pending") }
-        let spent = config.service.hookAttempts.map { limit in owed.filter { $0.attempts >= limit }.count } ?? 0
+        guard let oldest = owed.first, let file else { return CheckItem(name: "hooks", ok: true, detail: "no --on-take or --on-delete hook pending") }
+        let spent = config.service.hookAttempts.map { limit in owed.filter { $0.kind == .take && $0.attempts >= limit }.count } ?? 0
+        let tombstones = owed.filter { $0.kind == .delete }
         let detail = "\(owed.count) hook\(owed.count == 1 ? "" : "s") pending (the oldest for \(oldest.path), tried \(oldest.attempts) times)"
             + (spent > 0 ? "; \(spent) out of tries (--hook-attempts)" : "")
-        let fix = config.service.onTake == nil ? "set --on-take to run them, or remove \(file) to give them up"
+            + (tombstones.isEmpty ? "" : "; \(tombstones.count) of them a deleted take's --on-delete (\(tombstones.map { PathText.name(of: $0.path) }.joined(separator: ", "))), its copies elsewhere not yet deleted")
+        let unset = [config.service.onTake == nil && owed.contains { $0.kind == .take } ? "--on-take" : nil,
+                     config.service.onDelete == nil && !tombstones.isEmpty ? "--on-delete" : nil].compactMap { $0 }
+        let fix = !unset.isEmpty ? "set \(unset.joined(separator: " and ")) to run them, or remove \(file) to give them up"
             : "they run when the booth starts; check the hook's network and command (its output is in the booth's log)"
         return CheckItem(name: "hooks", ok: true, detail: detail, fix: fix, warning: true)
     }

@@ -58,7 +58,7 @@ public enum HookQueueFile {
                 Log.info("--on-take: \(path) names a hook the booth refuses to run: \(problem)")
                 return false
             }
-            if FileManager.default.fileExists(atPath: entry.path) { return true }
+            if entry.kind == .delete || FileManager.default.fileExists(atPath: entry.path) { return true }
             Log.info("--on-take: \(entry.path) is gone; its hook (\(entry.attempts) tries so far) is dropped")
             return false
         }
@@ -94,5 +94,26 @@ public enum HookQueueFile {
             return
         }
         if !TakeFolder.replace(path, with: text) { Log.info("--on-take: could not save the hooks owed in \(path)") }
+    }
+}
+extension HookQueue.Entry {
+    /// Why this entry may not run its hook (nil: it may): its take must be a file directly in
+    /// `takeFolder` (the booth's output folder) and its share folder, if it names one, directly in
+    /// `shareFolder` (`--share-dir`). Anyone who can write the queue file must not be able to hand
+    /// the hook (an upload, say) any other file the booth's user can read.
+    public func problem(takeFolder: String, shareFolder: String?) -> String? {
+        func directlyIn(_ folder: String, _ path: String) -> Bool {
+            let standard = URL(fileURLWithPath: folder).standardizedFileURL.path
+            let parent = standard.hasSuffix("/") ? standard : standard + "/"
+            guard path.hasPrefix(parent) else { return false }
+            return TakeName.isSafe(String(path.dropFirst(parent.count)))
+        }
+        guard directlyIn(takeFolder, path) else { return "its take \(TakeName.printable(path)) is not in the output folder \(takeFolder)" }
+        if let folder = self.shareFolder {
+            guard let shareFolder, directlyIn(shareFolder, folder) else {
+                return "its share folder \(TakeName.printable(folder)) is not in --share-dir\(shareFolder.map { " \($0)" } ?? " (none is set)")"
+            }
+        }
+        return nil
     }
 }

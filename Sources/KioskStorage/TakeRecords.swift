@@ -21,7 +21,9 @@ extension TakeFolder {
     /// `badCommand` for a path that is not one of the folder's takes (another file, a link, a name
     /// with `..`, a path not spelled as the booth spells it), `notAllowed` for a take not yet decided
     /// on (its marker is there: being written, or in review). `shares`: `--share-dir`, if set.
-    public func change(_ change: TakeChange, shares: String?) -> [KioskEvent] {
+    /// `deleting`: told of a take about to be deleted (its entry and the reason), once the path is
+    /// checked and before anything goes: the consent log's line and the tombstone are written first.
+    public func change(_ change: TakeChange, shares: String?, deleting: (Entry, DeletionReason) -> Void = { _, _ in }) -> [KioskEvent] {
         let name = URL(fileURLWithPath: change.path).lastPathComponent
         var list = accepted()
         guard change.path == file(name), !name.hasPrefix("."), let index = list.firstIndex(where: { $0.name == name }) else {
@@ -45,7 +47,8 @@ extension TakeFolder {
                 if rename(from, to) == 0 { FolderSync.sync(of: to) }
             }
             return [hidden ? .takeHidden(path: change.path) : .takeShown(path: change.path)]
-        case let .delete(_, reason):
+        case let .delete(_, reason), let .deleteShared(_, reason):
+            deleting(entry, reason)
             guard unlink(change.path) == 0 || errno == ENOENT else {
                 return [Self.refusal(change, .recordingFailed, "\(change.path) could not be deleted: \(String(cString: strerror(errno)))")]
             }

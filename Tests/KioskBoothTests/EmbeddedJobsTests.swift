@@ -34,7 +34,7 @@ struct EmbeddedJobsTests {
     }
 
     static func hooksFinished(_ h: BoothHarness) -> [(path: String, status: Int)] {
-        decoded(h).compactMap { if case let .hookFinished(path, status, _) = $0 { (path, status) } else { nil } }
+        decoded(h).compactMap { if case let .hookFinished(path, status, _, _) = $0 { (path, status) } else { nil } }
     }
 
     @Test("a once session's exit waits for the running hook: Use Video, then many turns with the hook running and no exit; the hook ends, hookFinished, then the exit")
@@ -128,7 +128,7 @@ struct EmbeddedJobsTests {
         let again = BoothHarness(session: .loop, clock: clock, folder: folder, configure: { $0.service.onTake = "exit 0" })
         again.booth.start()
         #expect(again.step(until: { Self.hooksFinished(again).count == 1 }), "\(again.events.names)")
-        guard case let .hookFinished(ran, status, attempt)? = Self.decoded(again).first(where: { $0.name == "hookFinished" }) else { return }
+        guard case let .hookFinished(ran, status, attempt, _)? = Self.decoded(again).first(where: { $0.name == "hookFinished" }) else { return }
         #expect(ran == name && status == 0 && attempt == 2, "\(ran) \(status) \(attempt)")
     }
 }

@@ -67,7 +67,7 @@ extension VirtualTimeTests {
         #expect(h.step(until: { h.events.names.contains("recordingFinished") }))
         h.send(.press(.useVideo))
         var tries: [Int] {
-            Self.decoded(h).compactMap { if case let .hookFinished(_, status, attempt) = $0, status == 3 { attempt } else { nil } }
+            Self.decoded(h).compactMap { if case let .hookFinished(_, status, attempt, _) = $0, status == 3 { attempt } else { nil } }
         }
         #expect(h.step(until: { tries == [1] }), "\(h.events.names)")
         // The waits after each failure: 10 s doubling (HookBackoff), the first tries' due times.

@@ -290,7 +290,7 @@ struct BoothCoreTests {
                 case let .exit(code): said.append("\(t):exit \(code)")
                 case .hook(.stop): said.append("\(t):stopHook")
                 case let .hook(.run(run, _)): due = run.path
-                case let .emit(.hookFinished(_, status, _)): said.append("\(t):hookFinished \(status)")
+                case let .emit(.hookFinished(_, status, _, _)): said.append("\(t):hookFinished \(status)")
                 default: break
                 }
             }

@@ -155,7 +155,7 @@ struct BoothRoomsTests {
         var jobs = BoothJobs()
         let job = jobs.filePosted()
         jobs.owed.add(HookQueue.Entry(path: "/t/take-1.mov", duration: 1.5), now: 0)
-        let run = jobs.owed.next(command: "upload", limit: nil, now: 0)
+        let run = jobs.owed.next(commands: [.take: "upload"], limit: nil, now: 0)
         jobs.exitCode = 0
         #expect(!jobs.isFinished)
         jobs.fileDone(job)
@@ -194,7 +194,7 @@ struct BoothRoomsTests {
         let r11 = jobs.stopHooks(signalled: true)
         #expect(!r11, "no hook runs")
         jobs.owed.add(HookQueue.Entry(path: "/t/a.mov", duration: 1), now: 0)
-        _ = jobs.owed.next(command: "upload", limit: nil, now: 0)
+        _ = jobs.owed.next(commands: [.take: "upload"], limit: nil, now: 0)
         let r12 = jobs.stopHooks(signalled: false)
         #expect(!r12)
         let r13 = jobs.stopHooks(signalled: true)

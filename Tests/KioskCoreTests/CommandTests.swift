@@ -21,6 +21,9 @@ struct CommandTests {
         (#"{"command":"showTake","path":"/t/a.mov","reason":"guest"}"#, .take(.show(path: "/t/a.mov"))),
         (#"{"command":"deleteTake","path":"/t/a.mov","reason":"operator"}"#, .take(.delete(path: "/t/a.mov", reason: .operator))),
         (#"{"command":"deleteTake","path":"/t/a.mov","reason":"guest"}"#, .take(.delete(path: "/t/a.mov", reason: .guest))),
+        (#"{"command":"deleteTake","token":"T","reason":"guest"}"#, .take(.deleteShared(token: "T", reason: .guest))),
+        (#"{"command":"deleteTake","token":"../x"}"#, .take(.deleteShared(token: "../x", reason: .guest))),
+        (#"{"command":"deleteTake","token":"T","reason":"operator"}"#, .take(.deleteShared(token: "T", reason: .operator))),
     ])
     func commands(line: String, command: Command) throws {
         #expect(try CommandParser().parse(line: line).get() == command)
@@ -35,6 +38,7 @@ struct CommandTests {
         (#"{"command":"hideTake"}"#, .badCommand), (#"{"command":"showTake","path":""}"#, .badCommand),
         (#"{"command":"deleteTake","path":"/t/a.mov"}"#, .badCommand), (#"{"command":"deleteTake","path":"/t/a.mov","reason":"maxTakes"}"#, .badCommand),
         (#"{"command":"deleteTake","path":"/t/a.mov","reason":"bored"}"#, .badCommand),
+        (#"{"command":"deleteTake","token":"T","reason":"maxAge"}"#, .badCommand), (#"{"command":"deleteTake","token":"T","path":"/t/a.mov"}"#, .badCommand),
     ])
     func badLines(line: String, code: ErrorCode) {
         switch CommandParser().parse(line: line) {

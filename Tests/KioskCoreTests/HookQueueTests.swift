@@ -29,7 +29,7 @@ struct HookQueueTests {
         queue.add(HookQueue.Entry(path: "/t/a.mov", duration: 2), now: 0)
         var starts: [Int64] = [], events: [KioskEvent] = []
         for second in 0...end {
-            guard let run = queue.next(command: "upload", limit: limit, now: second * s) else { continue }
+            guard let run = queue.next(commands: [.take: "upload"], limit: limit, now: second * s) else { continue }
             starts.append(second)
             events += queue.ended(path: run.path, outcome: .exited(run.attempt <= failures ? 1 : 0), now: second * s)
         }
@@ -62,15 +62,15 @@ struct HookQueueTests {
         var queue = HookQueue()
         queue.add(HookQueue.Entry(path: "/t/a.mov", duration: 1), now: 0)
         queue.add(HookQueue.Entry(path: "/t/b.mov", duration: 1), now: 0)
-        let a = queue.next(command: "c", limit: nil, now: 0)
+        let a = queue.next(commands: [.take: "c"], limit: nil, now: 0)
         #expect(a?.path == "/t/a.mov")
-        #expect(queue.next(command: "c", limit: nil, now: 0) == nil, "a hook runs")
+        #expect(queue.next(commands: [.take: "c"], limit: nil, now: 0) == nil, "a hook runs")
         _ = queue.ended(path: "/t/a.mov", outcome: .exited(7), now: 1 * Self.s)
-        #expect(queue.next(command: "c", limit: nil, now: 1 * Self.s)?.path == "/t/b.mov")
+        #expect(queue.next(commands: [.take: "c"], limit: nil, now: 1 * Self.s)?.path == "/t/b.mov")
         _ = queue.ended(path: "/t/b.mov", outcome: .exited(0), now: 2 * Self.s)
-        #expect(queue.next(command: "c", limit: nil, now: 10 * Self.s) == nil, "a's next try is due at 11 s")
+        #expect(queue.next(commands: [.take: "c"], limit: nil, now: 10 * Self.s) == nil, "a's next try is due at 11 s")
         #expect(queue.wait(for: "/t/a.mov", now: 10 * Self.s) == 1)
-        let again = queue.next(command: "c", limit: nil, now: 11 * Self.s)
+        let again = queue.next(commands: [.take: "c"], limit: nil, now: 11 * Self.s)
         #expect(again?.path == "/t/a.mov" && again?.attempt == 2)
     }
 
@@ -85,7 +85,7 @@ struct HookQueueTests {
         var queue = HookQueue()
         queue.add(HookQueue.Entry(path: "/t/take-1.mov", duration: 2), now: 0)
         #expect(queue.protectedTakes == ["take-1.mov"])
-        _ = queue.next(command: "upload", limit: 1, now: 0)
+        _ = queue.next(commands: [.take: "upload"], limit: 1, now: 0)
         #expect(queue.protectedTakes == ["take-1.mov"], "running")
         let said = queue.ended(path: "/t/take-1.mov", outcome: outcome, now: 0)
         #expect(said.map(\.name) == events)
@@ -97,7 +97,7 @@ struct HookQueueTests {
     func shareEnvironment() {
         var queue = HookQueue()
         queue.add(HookQueue.Entry(path: "/t/a.mov", duration: 3.25, shareToken: "Ab-9_x", shareFolder: "/srv/share/Ab-9_x"), now: 0)
-        let run = queue.next(command: "upload", limit: nil, now: 0)
+        let run = queue.next(commands: [.take: "upload"], limit: nil, now: 0)
         #expect(run?.environment == ["KIOSK_TAKE_PATH": "/t/a.mov", "KIOSK_TAKE_DURATION": "3.25",
                                      "KIOSK_SHARE_TOKEN": "Ab-9_x", "KIOSK_SHARE_DIR": "/srv/share/Ab-9_x"])
     }
@@ -107,9 +107,9 @@ struct HookQueueTests {
         var before = HookQueue()
         before.add(HookQueue.Entry(path: "/t/a.mov", duration: 1), now: 0)
         before.add(HookQueue.Entry(path: "/t/b c\t\"d\".mov", duration: 2, shareToken: "tok", shareFolder: "/s/tok"), now: 0)
-        _ = before.next(command: "c", limit: nil, now: 0)
+        _ = before.next(commands: [.take: "c"], limit: nil, now: 0)
         _ = before.ended(path: "/t/a.mov", outcome: .exited(1), now: 0)
-        _ = before.next(command: "c", limit: nil, now: 1 * Self.s)
+        _ = before.next(commands: [.take: "c"], limit: nil, now: 1 * Self.s)
         // Killed here, b's first try running: the copy saved before that try says so.
         let saved = before.text
         let read = HookQueue.entries(from: saved + "not json\n{\"path\":\"relative.mov\",\"duration\":1,\"attempts\":0}\n")
@@ -117,9 +117,54 @@ struct HookQueueTests {
         #expect(read.map(\.attempts) == [1, 1])
         var after = HookQueue()
         after.load(read, now: 500 * Self.s)
-        let first = after.next(command: "c", limit: nil, now: 500 * Self.s)
+        let first = after.next(commands: [.take: "c"], limit: nil, now: 500 * Self.s)
         #expect(first?.path == "/t/a.mov" && first?.attempt == 2, "at once: the back-off's clock did not survive the restart")
         #expect(after.protectedTakes == ["a.mov", "b c\t\"d\".mov"])
         #expect(HookQueue().text.isEmpty)
+    }
+
+    @Test("a deleted take's tombstone: --on-delete's command with its path and token, never given up by --hook-attempts, backed off on the virtual clock; its take's waiting upload is dropped, a running one ends first")
+    func tombstone() {
+        let commands: [HookKind: String] = [.take: "upload", .delete: "remove"]
+        var queue = HookQueue()
+        queue.add(HookQueue.Entry(path: "/t/a.mov", duration: 2, shareToken: "tok", shareFolder: "/s/tok"), now: 0)
+        queue.add(HookQueue.Entry(path: "/t/b.mov", duration: 1), now: 0)
+        // a's upload runs; b's waits behind it. Both are deleted now.
+        let upload = queue.next(commands: commands, limit: 1, now: 0)
+        #expect(upload?.path == "/t/a.mov" && upload?.hook == .take)
+        queue.add(HookQueue.Entry(path: "/t/a.mov", duration: 0, shareToken: "tok", hook: .delete), now: 0)
+        queue.add(HookQueue.Entry(path: "/t/b.mov", duration: 0, hook: .delete), now: 0)
+        #expect(queue.entries.map { "\($0.name) \($0.kind)" } == ["a.mov take", "a.mov delete", "b.mov delete"], "b's upload is dropped, a's runs on")
+        #expect(queue.protectedTakes == ["a.mov"] && queue.pending == 3)
+        #expect(queue.next(commands: commands, limit: 1, now: 0) == nil, "one at a time: the tombstone waits for the running upload")
+        #expect(queue.ended(path: "/t/a.mov", outcome: .exited(1), now: 0) == [.hookFinished(path: "/t/a.mov", status: 1, attempt: 1)])
+        // a's upload is out of tries (--hook-attempts 1): its tombstone runs, then b's; each fails and backs off.
+        var starts: [String] = []
+        for second in Int64(0)...400 {
+            guard let run = queue.next(commands: commands, limit: 1, now: second * Self.s) else { continue }
+            #expect(run.hook == .delete && run.command == "remove")
+            starts.append("\(second) \(run.attempt) \(run.path)")
+            if run.path == "/t/a.mov" {
+                #expect(run.environment == ["KIOSK_TAKE_PATH": "/t/a.mov", "KIOSK_SHARE_TOKEN": "tok"])
+            } else {
+                #expect(run.environment == ["KIOSK_TAKE_PATH": "/t/b.mov"])
+            }
+            let status = run.attempt <= 4 ? 1 : 0
+            #expect(queue.ended(path: run.path, hook: .delete, outcome: .exited(status), now: second * Self.s)
+                    == [.hookFinished(path: run.path, status: status, attempt: run.attempt, hook: .delete)])
+        }
+        // (The loop looks once a second and starts one try a look: b's follows a's a second later.)
+        #expect(starts == ["0 1 /t/a.mov", "1 1 /t/b.mov", "10 2 /t/a.mov", "11 2 /t/b.mov", "30 3 /t/a.mov", "31 3 /t/b.mov",
+                           "70 4 /t/a.mov", "71 4 /t/b.mov", "150 5 /t/a.mov", "151 5 /t/b.mov"], "\(starts)")
+        #expect(queue.entries.map { "\($0.name) \($0.kind)" } == ["a.mov take"], "the tombstones are done; the upload out of tries stays")
+        // Saved and read back: the tombstone keeps its kind; an on-take hook's line stays as it was.
+        var saved = HookQueue()
+        saved.add(HookQueue.Entry(path: "/t/c.mov", duration: 0, attempts: 2, shareToken: "tok2", hook: .delete), now: 0)
+        #expect(saved.text == #"{"attempts":2,"duration":0,"hook":"delete","path":"/t/c.mov","shareToken":"tok2"}"# + "\n")
+        #expect(HookQueue.entries(from: saved.text) == saved.entries)
+        #expect(HookQueue.entries(from: #"{"attempts":0,"duration":1,"path":"/t/d.mov"}"#).first?.kind == .take)
+        var without = HookQueue()
+        without.add(HookQueue.Entry(path: "/t/c.mov", duration: 0, hook: .delete), now: 0)
+        #expect(without.next(commands: [.take: "upload"], limit: nil, now: 0) == nil, "no --on-delete: the tombstone waits")
     }
 }

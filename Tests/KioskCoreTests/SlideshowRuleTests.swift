@@ -77,4 +77,17 @@ struct SlideshowRuleTests {
         #expect(rule.look(attract: true, at: 3) == [.stop])
         #expect(rule.look(attract: true, at: 4).isEmpty)
     }
+
+    @Test("a deleted take leaves the list at once: the one playing gives way to the next, one waiting is never played; the last one gone: stopped")
+    func deleted() {
+        var rule = SlideshowRule(enabled: true)
+        _ = rule.look(attract: true, at: 0)
+        #expect(rule.listed(["c", "b", "a"], serial: 1, at: 0) == [.play("c")])
+        #expect(rule.deleted("a", at: 1 * Self.s).isEmpty && rule.takes == ["c", "b"] && rule.playing == "c")
+        #expect(rule.deleted("c", at: 2 * Self.s) == [.play("b")], "the playing take gives way at once")
+        #expect(rule.ended(failed: false, at: 3 * Self.s) == [.play("b")], "round again: only b is left")
+        #expect(rule.deleted("x", at: 4 * Self.s).isEmpty)
+        #expect(rule.deleted("b", at: 5 * Self.s) == [.stop])
+        #expect(rule.playing == nil && rule.takes.isEmpty)
+    }
 }

@@ -24,7 +24,7 @@ struct HookEndToEndTests {
     }
 
     static func finished(_ r: RecorderProcess) -> [(name: String, status: Int, attempt: Int)] {
-        r.events.compactMap { if case let .hookFinished(path, status, attempt) = $0 { (URL(fileURLWithPath: path).lastPathComponent, status, attempt) } else { nil } }
+        r.events.compactMap { if case let .hookFinished(path, status, attempt, _) = $0 { (URL(fileURLWithPath: path).lastPathComponent, status, attempt) } else { nil } }
     }
 
     @Test("a hook that fails twice then succeeds runs three times, the booth killed (-9) and restarted between the second and third; --max-takes deletes its take only after the success")

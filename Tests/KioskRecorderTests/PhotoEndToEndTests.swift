@@ -264,7 +264,7 @@ struct PhotoEndToEndTests {
         #expect(!FileManager.default.fileExists(atPath: paths[0]) && FileManager.default.fileExists(atPath: paths[1]))
         #expect((try FileManager.default.attributesOfItem(atPath: paths[1])[.posixPermissions] as? Int) == 0o640)
         #expect(try String(contentsOfFile: log, encoding: .utf8) == paths.map { $0 + "\n" }.joined())
-        #expect(r.events.filter { if case .hookFinished(_, 0, 1) = $0 { true } else { false } }.count == 2)
+        #expect(r.events.filter { if case .hookFinished(_, 0, 1, _) = $0 { true } else { false } }.count == 2)
     }
 
     @Test("a bad --photo-template exits 2 naming it", arguments: ["photo.png", "sub/photo-{n}.jpg", "{n}-{n}.jpg"])

@@ -247,7 +247,7 @@ struct ServiceEndToEndTests {
             #expect(answered - asked < 0.5, "state took \(answered - asked) s while the hook ran")
             try #require(r.wait(for: "hookFinished", count: k, timeout: 5) != nil, "\(r.rawLines) \(r.stderr)")
         }
-        let finished = r.events.compactMap { if case let .hookFinished(path, status, 1) = $0 { (URL(fileURLWithPath: path).lastPathComponent, status) } else { nil } }
+        let finished = r.events.compactMap { if case let .hookFinished(path, status, 1, _) = $0 { (URL(fileURLWithPath: path).lastPathComponent, status) } else { nil } }
         #expect(finished.map(\.0) == ["t1.mov", "t2.mov", "t3.mov"] && finished.map(\.1) == [3, 0, 0], "\(finished)")
         // Each hook saw its own take and its length; stdin was /dev/null (read found nothing).
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
@@ -297,7 +297,7 @@ struct ServiceEndToEndTests {
         #expect(r.exitStatus(timeout: 15) == 0, "\(r.stderr)")
         // The hook would run 30 s: a booth that waited for it would still be there.
         #expect(ProcessInfo.processInfo.systemUptime - signalled < 10)
-        let ends = r.events.compactMap { if case let .hookFinished(_, status, _) = $0 { status } else { nil } }
+        let ends = r.events.compactMap { if case let .hookFinished(_, status, _, _) = $0 { status } else { nil } }
         #expect(ends == [128 + Int(SIGTERM)], "\(r.rawLines)")
     }
 }
