@@ -63,10 +63,10 @@ extension BoothCore {
     /// figures (the metrics file's, the last take's rate, the uptime and camera the last turn gave).
     func completed(_ event: KioskEvent) -> KioskEvent {
         guard case let .state(mode, timer, buttons, orientation, remaining, _, _, trim, library, leftOut, review) = event else { return event }
-        return .figured(.state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
-                               microphoneLevel: settings.microphone ? listener.level : nil,
-                               hooksPending: settings.onTake != nil ? jobs.owed.pending : nil, trim: trim, library: library,
-                               libraryLeftOut: leftOut, review: review),
-                        figures: StateFigures(figures, bytesPerSecond: service.bytesPerSecond, running: service.running))
+        let state = KioskEvent.state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
+                                     microphoneLevel: settings.microphone ? listener.level : nil,
+                                     hooksPending: settings.onTake != nil ? jobs.owed.pending : nil, trim: trim, library: library,
+                                     libraryLeftOut: leftOut, review: review)
+        return .figured(machine.consentSwitches.map { .consented(state, .screen($0)) } ?? state, figures: StateFigures(figures, bytesPerSecond: service.bytesPerSecond, running: service.running))
     }
 }

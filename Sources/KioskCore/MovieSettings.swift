@@ -28,6 +28,8 @@ public struct MovieSettings: Sendable {
     public var overlay: TakeOverlay?
     /// The file's `title` tag (the guestbook's question, `--questions`); nil: none.
     public var title: String?
+    /// The file's `comment` tag (`--consent`: the choices its guest allowed, `Consent.tag`); nil: none.
+    public var comment: String?
     /// Permissions of the take and its marker, created new (O_EXCL, never through a symlink).
     public var fileMode = 0o600
     /// How much video a fragment holds before it is written and synced: the most a crash loses.

@@ -57,6 +57,8 @@ public struct ViewModel: Equatable, Sendable {
     public var trimmer: TrimmerView?
     /// `--library`: its takes (nil while listed) and the picked one's review (library mode only).
     public var library: LibraryRoom?
+    /// `--consent`: the consent screen's switches (consent mode only).
+    public var consent: ConsentSwitches?
 
     public static func == (a: ViewModel, b: ViewModel) -> Bool {
         a.mode == b.mode && a.timer == b.timer && a.buttons == b.buttons && a.bottomPanelBackground == b.bottomPanelBackground
@@ -65,8 +67,7 @@ public struct ViewModel: Equatable, Sendable {
             && a.attract == b.attract && a.microphoneLevel?.now == b.microphoneLevel?.now
             && a.microphoneLevel?.peak == b.microphoneLevel?.peak && a.microphoneSilent == b.microphoneSilent
             && a.cameraName == b.cameraName && a.focusBox?.center == b.focusBox?.center && a.focusBox?.progress == b.focusBox?.progress
-            && a.share == b.share && a.flash == b.flash && a.trimmer == b.trimmer && a.library == b.library
-
+            && a.share == b.share && a.flash == b.flash && a.trimmer == b.trimmer && a.library == b.library && a.consent == b.consent
     }
 }
 
@@ -160,6 +161,8 @@ extension RecorderMachine {
             return room.buttons(session: session)
         case .closed:
             return []
+        case .consent:
+            return [.decline, .agree]
         }
     }
 
@@ -172,7 +175,7 @@ extension RecorderMachine {
         // The take's length, to the nearest second (a 2.97 s take under a 3 s limit reads 00:03).
         case let .finished(take): TimerText.format(seconds: take.duration.rounded())
         case let .playing(p): TimerText.playback(position: p.position, duration: p.duration)
-        case .sharing, .closed: TimerText.format(seconds: 0)
+        case .sharing, .closed, .consent: TimerText.format(seconds: 0)
         case let .library(room): TimerText.format(seconds: (room.picked?.duration ?? 0).rounded())
         }
     }
@@ -204,7 +207,7 @@ extension RecorderMachine {
             attract: nil,
             share: { if case let .sharing(link) = state { ShareScreen(url: link?.url, photo: link?.photo != nil) } else { nil } }(),
             trimmer: trimmerView,
-            library: { if case let .library(room) = state { room } else { nil } }())
+            library: { if case let .library(room) = state { room } else { nil } }(), consent: consentSwitches)
     }
 
     /// The trimmer on the finished screen (`--trim`, a successful take, not on the way out).
