@@ -20,12 +20,24 @@ extension RecorderMachine {
     mutating func answerConsent(agreed: Bool, _ actions: inout [RecorderAction]) {
         guard case let .consent(switches, seconds, kind) = state, let consent else { return }
         guard agreed else { return state = .ready }
-        takeConsent = Consent(version: consent.version, choices: switches.on)
+        asked.consent = Consent(version: consent.version, choices: switches.on)
         begin(countdown: seconds, kind: kind, &actions)
+    }
+
+    /// `--consent`: what its screen offers before each take (nil: no such screen); a reload may change it.
+    public internal(set) var consent: ConsentOffer? {
+        get { extras.consent }
+        set { extras.consent = newValue }
     }
 
     /// The consent screen's switches (on that screen only).
     public var consentSwitches: ConsentSwitches? {
         if case let .consent(switches, _, _) = state { switches } else { nil }
     }
+}
+
+/// What the last Record or Boomerang asked for: its kind, and the consent it is made under.
+struct TakeAsked: Equatable, Sendable {
+    var kind = TakeKind.video
+    var consent: Consent?
 }

@@ -92,21 +92,20 @@ public struct RecorderMachine: Equatable, Sendable {
     public private(set) var shares: Bool
     /// The buttons a booth adds (`--photo-button`, `--boomerang-button`, `--library`).
     public var extras = ExtraButtons()
-    /// What the last Record or Boomerang asked for: the take the writer opens, its events' `kind`.
-    public private(set) var takeKind = TakeKind.video
+    /// What the last Record or Boomerang asked for: the take the writer opens, its events' `kind`; and the
+    /// consent it was made under (set by Agree; nil: made without `--consent`).
+    var asked = TakeAsked()
+    public var takeKind: TakeKind { asked.kind }
+    public var takeConsent: Consent? { asked.consent }
     /// `--trim`: the review has a trimmer and takes `trim`; a reload may change it.
     public private(set) var trims: Bool
     /// The finished take's trim (`--trim`): Use Video delivers only this part. Set in finished,
     /// gone with the take.
     public private(set) var trim: TrimRange?
-    /// `--consent`: what its screen offers before each take (nil: no such screen); a reload may change it.
-    public internal(set) var consent: ConsentOffer?
-    /// The consent the latest take was made under (set by Agree; nil: made without `--consent`).
-    public internal(set) var takeConsent: Consent?
 
     public init(session: SessionMode, outputPath: String, orientation: Orientation, countdown: Int = 0, warnRemaining: Double = 10,
                 cameraCount: Int = 1, shares: Bool = false, trims: Bool = false, consent: ConsentOffer? = nil) {
-        self.consent = consent
+        extras.consent = consent
         self.cameraCount = cameraCount
         self.trims = trims
         self.shares = shares
@@ -398,8 +397,8 @@ public struct RecorderMachine: Equatable, Sendable {
     /// Start: the countdown, or with none the take at once.
     mutating func begin(countdown seconds: Int, kind: TakeKind = .video, _ actions: inout [RecorderAction]) {
         if case .ready = state, let consent { return state = .consent(ConsentSwitches(offered: consent.choices), countdown: seconds, kind: kind) }
-        if case .ready = state { takeConsent = nil }
-        takeKind = kind
+        if case .ready = state { asked.consent = nil }
+        asked.kind = kind
         guard seconds > 0 else { return beginTake(&actions) }
         state = .countdown(remaining: seconds)
         actions += [.emit(.countdown(remaining: seconds)), .playSound(.tick), .startCountdownClock]

@@ -106,6 +106,7 @@ struct Overlay {
         if model.mode == .playing { try drawProgress(model.progress ?? 0) }
         if let trimmer = model.trimmer { try drawTrimmer(trimmer) }
         if model.paused { try drawPausedMark() }
+        if let switches = model.consent { try drawConsent(model.consentText, switches) }
         for button in model.buttons {
             try draw(button, pressed: button == held, timeLeft: model.remainingFraction)
             if button == .start, let phase = model.attract { try drawPulse(phase) }
