@@ -152,6 +152,7 @@ struct ConsentEndToEndTests {
         let folder = try testFolder("consent-screens")
         let takes = folder.appendingPathComponent("takes").path, shares = folder.appendingPathComponent("share").path
         let (consent, _) = try Self.consentFile(folder)
+        var shots: [Data] = []
         for (language, orientation) in [("en", "landscape-right"), ("de", "portrait")] {
             let r = try RecorderProcess(booth + ["--output-dir", takes, "--session", "loop", "--share-dir", shares,
                                                  "--share-url", ShareEndToEndTests.template, "--language", language,
@@ -161,7 +162,13 @@ struct ConsentEndToEndTests {
             #expect(Self.consentState(r)?.mode == "consent")
             let shot = folder.appendingPathComponent("consent-\(language).bmp").path
             r.send(#"{"command":"screenshot","path":"\#(shot)"}"#)
-            #expect(r.waitForOutput(timeout: 20) { FileManager.default.fileExists(atPath: shot) }, "\(r.names)")
+            #expect(r.waitForOutput(timeout: 20) { (try? Data(contentsOf: URL(fileURLWithPath: shot)).count) ?? 0 > 54 }, "\(r.names)")
+            // A BMP of the display (800x480 whichever way the interface is turned), unlike the other one.
+            let header = try Data(contentsOf: URL(fileURLWithPath: shot))
+            let width = header[18..<22].reversed().reduce(0) { $0 << 8 | Int($1) }, height = abs(Int(Int32(truncatingIfNeeded: header[22..<26].reversed().reduce(0) { $0 << 8 | Int($1) })))
+            #expect(header.prefix(2) == Data("BM".utf8) && width == 800 && height == 480, "\(width)x\(height)")
+            #expect(!shots.contains(header))
+            shots.append(header)
             r.command("quit")
             #expect(r.exitStatus() == 0)
         }
