@@ -101,7 +101,7 @@ struct FolderStorage: TakeStorage {
     var hasLaunchWork: Bool { true }
 
     func launchWork(_ rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] {
-        let recovered = folder.recoverOrphans(playable: MovieProbe.playableDuration, boomerang: boomerang).map { KioskEvent.recordingRecovered(path: $0.path, duration: $0.duration) }
+        let recovered = folder.recoverOrphans(playable: MovieProbe.playableDuration, boomerang: boomerang, consent: TakeFacts.consent(of:)).map { KioskEvent.recordingRecovered(path: $0.path, duration: $0.duration) }
         return recovered + enforce(rules, protected: protected)
     }
 
@@ -127,7 +127,8 @@ struct FolderStorage: TakeStorage {
             TakeFiles.discard(path)
             return []
         }
-        return folder.recoverOrphans(named: URL(fileURLWithPath: path).lastPathComponent, playable: MovieProbe.playableDuration, boomerang: boomerang)
+        return folder.recoverOrphans(named: URL(fileURLWithPath: path).lastPathComponent, playable: MovieProbe.playableDuration, boomerang: boomerang,
+                                     consent: TakeFacts.consent(of:))
             .map { .recordingRecovered(path: $0.path, duration: $0.duration) }
     }
 

@@ -80,6 +80,14 @@ public struct Consent: Codable, Equatable, Sendable {
     /// The choices as the take's file carries them (its `comment` tag): `consent=share,film`, or
     /// `consent=none`.
     public var tag: String { "consent=" + (choices.isEmpty ? "none" : choices.map(\.rawValue).joined(separator: ",")) }
+
+    /// The choices a file's `comment` tag says (`tag`); nil for a tag that says none (a take made
+    /// without `--consent`). A word it does not know allows nothing.
+    public static func choices(inTag tag: String?) -> [ConsentChoice]? {
+        guard let tag, tag.hasPrefix("consent=") else { return nil }
+        let words = tag.dropFirst("consent=".count)
+        return words == "none" ? [] : words.split(separator: ",").compactMap { ConsentChoice(rawValue: String($0)) }
+    }
 }
 
 /// What a `consented` event adds to its inner event's line.

@@ -346,9 +346,11 @@ public final class TakeFolder: Sendable {
     /// lock, so no live booth owns one). A playable take is kept, its marker removed, and added to
     /// the accepted list (numbered past every take before it); a marker without a playable take goes
     /// with whatever is beside it. Returns the recovered takes, oldest first. `named`: that take alone,
-    /// if its marker is there (a take this run kept: the booth was closed over it).
+    /// if its marker is there (a take this run kept: the booth was closed over it). `consent`: what a
+    /// take's guest allowed (`--consent`), as its file says it, kept in the list.
     public func recoverOrphans(named only: String? = nil, playable: (String) -> Double?,
-                               boomerang: (String) -> Double? = { _ in nil }) -> [TakeFiles.Recovered] {
+                               boomerang: (String) -> Double? = { _ in nil },
+                               consent: (String) -> [ConsentChoice]? = { _ in nil }) -> [TakeFiles.Recovered] {
         let names = only.map { name in ["." + name + ".recording"].filter { FileManager.default.fileExists(atPath: file($0)) } }
             ?? (try? FileManager.default.contentsOfDirectory(atPath: path))
         guard let names else { return [] }
@@ -378,7 +380,7 @@ public final class TakeFolder: Sendable {
             let n = readCounter()
             writeCounter(n + 1)
             accept(Entry(number: n, name: URL(fileURLWithPath: take.path).lastPathComponent,
-                         acceptedAt: WallClock.synchronisedNow(trusted: clockTrusted)))
+                         acceptedAt: WallClock.synchronisedNow(trusted: clockTrusted), consent: consent(take.path)))
         }
         FolderSync.sync(of: file(Self.ledgerName))
         return recovered

@@ -147,6 +147,29 @@ struct ConsentEndToEndTests {
         #expect(r.exitStatus() == 0)
     }
 
+    @Test("a take cut by kill -9 keeps its guest's choices: recovered at the restart with them (its comment tag), so the library still leaves it out")
+    func killedTakeKeepsConsent() throws {
+        let folder = try testFolder("consent-kill")
+        let takes = folder.appendingPathComponent("takes").path, shares = folder.appendingPathComponent("share").path
+        let (consent, _) = try Self.consentFile(folder)
+        var r = try Self.started(folder, takes: takes, shares: shares, consent: consent)
+        r.command("start")
+        r.send(#"{"command":"consentChoice","choice":"film","on":true}"#)
+        r.command("agree")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
+        try #require(r.waitRecorded(1))
+        r.kill(SIGKILL)
+        _ = r.exitStatus()
+        r = try Self.started(folder, takes: takes, shares: shares, consent: consent)
+        #expect(r.names.contains("recordingRecovered"), "\(r.names)")
+        let list = try String(contentsOfFile: takes + "/.kiosk-recorder.takes", encoding: .utf8)
+        #expect(list.contains("consent:film"), "\(list)")
+        r.command("openLibrary")
+        #expect(OperatorTakesEndToEndTests.library(r, shows: []))
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
     @Test("screenshots of the consent screen: English landscape, German portrait")
     func screenshots() throws {
         let folder = try testFolder("consent-screens")
