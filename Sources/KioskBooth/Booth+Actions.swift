@@ -35,7 +35,8 @@ extension Booth {
             case let .machine(action): perform(action)
             case let .photo(.take(orientation, job, written)): takePhoto(orientation: orientation, job: job, written: written)
             case let .photo(.withdraw(job)): withdrawPhoto(job)
-            case let .file(.openTake(orientation, kind, encoder, title)): openTake(orientation: orientation, kind: kind, encoder: encoder, title: title)
+            case let .file(.openTake(orientation, kind, encoder, title, comment)):
+                openTake(orientation: orientation, kind: kind, encoder: encoder, title: title, comment: comment)
             case let .file(.post(job)): post(job)
             case let .file(.discard(own)): discardTake(own: own)
             case let .file(.changeTake(change, reviewed)): changeTake(change, reviewed: reviewed)
@@ -43,8 +44,8 @@ extension Booth {
             case let .file(.sharePhoto(path, size)): sharePhoto(path, size: size)
             case let .file(.trimPictures(path)): askTrimPictures(of: path)
             case let .file(.levelAhead(path, loudness)): levelAhead(path, to: loudness)
-            case let .file(.handOver(trim, boomerang, loudness, protected)):
-                handOverTake(trim: trim, boomerang: boomerang, loudness: loudness, protected: protected)
+            case let .file(.handOver(trim, boomerang, loudness, protected, consent)):
+                handOverTake(trim: trim, boomerang: boomerang, loudness: loudness, protected: protected, consent: consent)
             case let .log(line): Log.info(line)
             case .screen(.redraw): needsDraw = true
             case let .screen(.tap(point, visible)):
@@ -142,14 +143,14 @@ extension Booth {
     }
 
     /// Use Video: the take is handed over (HandOver.swift), as the core says (`.file(.handOver)`).
-    private func handOverTake(trim: TrimRange?, boomerang: Bool, loudness: Double?, protected: Set<String>) {
+    private func handOverTake(trim: TrimRange?, boomerang: Bool, loudness: Double?, protected: Set<String>, consent: Consent?) {
         // The session of the take's own settings: a reload the machine applies on this return
         // to ready comes as the next action, after this one.
         let (output, rename, storage, number, rules, leveling) = (outputPath, config.guest.session == .loop, storage, takes.number, retention, shared.leveling)
         dropTrimPictures()
         onFiles(handOver: true) {
             storage.handOver(output, number: number, rename: rename, rules: rules, protected: protected, trim: trim, boomerang: boomerang,
-                             loudness: loudness, leveling: leveling)
+                             loudness: loudness, leveling: leveling, consent: consent)
         }
     }
 

@@ -20,6 +20,10 @@ extension Booth {
         case let .press(button): tell(.press(button))
         case let .tapElsewhere(point):
             if tapLibrary(at: point) { break }
+            if let choice = screen.consentChoice(atLogical: point) {
+                tell(.consentChoice(choice, on: machine.consentSwitches?[choice] != true))
+                break
+            }
             feed(.focus(point))
             tell(.togglePause)
         case .togglePause: tell(.togglePause)

@@ -12,9 +12,9 @@ import KioskSystem
 extension Booth {
     /// The core's `.file(.openTake)`: the take opens on the file worker (after the old take is
     /// gone); the result comes back as `takeStarted` or `takeFailed`.
-    func openTake(orientation: Orientation, kind: TakeKind, encoder: VideoEncoderName, title: String?) {
+    func openTake(orientation: Orientation, kind: TakeKind, encoder: VideoEncoderName, title: String?, comment: String?) {
         let turns = DisplayTransform(physical: screen.outputSize, orientation: orientation).cameraQuarterTurns(mount: config.capture.cameraRotation)
-        let opening = TakeOpening(config, output: outputPath, camera: camera.info, kind: kind, encoder: encoder, title: title, quarterTurns: turns,
+        let opening = TakeOpening(config, output: outputPath, camera: camera.info, kind: kind, encoder: encoder, title: title, comment: comment, quarterTurns: turns,
                                   storage: storage, parts: parts, workers: shared, writer: activeWriter, inbox: inbox)
         fileJob { opening.open() }
     }

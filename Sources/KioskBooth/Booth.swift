@@ -258,9 +258,11 @@ public final class Booth {
 
     /// What the booth measured and read for the core's model of the screen, this turn.
     var viewFacts: BoothCore.ViewFacts {
-        BoothCore.ViewFacts(
+        var facts = BoothCore.ViewFacts(
             noCameraFound: parts.cameraNote != nil && !camera.isOpen, prompt: config.screen.prompt,
             levels: heldLevel.map { (meter.level(at: now), $0) },
             wifi: config.share.wifiSSID.map { WiFiPayload.make(ssid: $0, password: config.share.wifiPassword) })
+        facts.consentText = config.guest.consent?.blocks ?? []
+        return facts
     }
 }

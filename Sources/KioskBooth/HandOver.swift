@@ -12,11 +12,11 @@ extension TakeStorage {
     /// The take at `output` cut to `trim`, its sound set to `loudness` (the copy `leveling` made while it
     /// was reviewed, when no cut came since), then handed over; the events to say.
     func handOver(_ output: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>,
-                  trim: TrimRange?, boomerang: Bool, loudness: Double?, leveling: TakeLeveling) -> [KioskEvent] {
+                  trim: TrimRange?, boomerang: Bool, loudness: Double?, leveling: TakeLeveling, consent: Consent?) -> [KioskEvent] {
         let cut = trim.map { TakeCut.cut(output, to: $0) }
         let level = loudness.map { leveling.level(output, to: $0, cut: cut != nil) }
         let failures = [cut?.failure, level?.failure].compactMap { $0 }
-        return failures + handOver(output, number: number, rename: rename, rules: rules, protected: protected).map { event in
+        return failures + handOver(output, number: number, rename: rename, rules: rules, protected: protected, consent: consent).map { event in
             let trimmed = cut?.done.map(event.trimmed) ?? event
             let outcome = boomerang && trimmed.handedOverPath != nil ? .boomerang(trimmed) : trimmed
             guard let leveled = level?.done, outcome.handedOverPath != nil else { return outcome }

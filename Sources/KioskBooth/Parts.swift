@@ -69,6 +69,8 @@ public protocol BoothScreen: AnyObject {
     func setLibraryThumbnails(_ jpegs: [String: [UInt8]], decode: @escaping ([UInt8]) -> RGBPicture?)
     /// The library's take under a canvas point, by its index in the grid of `count` takes.
     func libraryIndex(atLogical point: Point, count: Int) -> Int?
+    /// The consent screen's switch under a canvas point (`--consent`), while it shows.
+    func consentChoice(atLogical point: Point) -> ConsentChoice?
     /// Pairing's keyboard or code over everything else from the next draw on (nil: none).
     func showPairing(_ view: PairingView?)
     /// The canvas the overlay is drawn on, as taps elsewhere give their points.
@@ -84,6 +86,7 @@ extension BoothScreen {
     public func setLibraryPictures(_ pictures: [String: RGBPicture]) {}
     public func setLibraryThumbnails(_ jpegs: [String: [UInt8]], decode: @escaping ([UInt8]) -> RGBPicture?) {}
     public func libraryIndex(atLogical point: Point, count: Int) -> Int? { nil }
+    public func consentChoice(atLogical point: Point) -> ConsentChoice? { nil }
     public func setPlaybackFit(_ fit: PictureFit) {}
 }
 

@@ -26,13 +26,13 @@ struct TakeOpening: Sendable {
     /// The take the core said to open (`.file(.openTake)`) at `output`, from `camera`, its picture
     /// turned `quarterTurns` upright.
     init(_ config: Configuration, output: String, camera: VideoSourceInfo, kind: TakeKind, encoder: VideoEncoderName, title: String?,
-         quarterTurns: Int, storage: any TakeStorage, parts: BoothParts, workers: BoothWorkers, writer: WriterSlot, inbox: Inbox) {
+         comment: String? = nil, quarterTurns: Int, storage: any TakeStorage, parts: BoothParts, workers: BoothWorkers, writer: WriterSlot, inbox: Inbox) {
         var settings = MovieSettings(outputPath: output, videoSize: camera.size, fps: camera.fps, audio: nil)
         settings.framesFromLiveClock = true
         settings.videoEncoder = encoder
         (settings.preset, settings.crf, settings.bitrate) = (config.video.preset, config.video.crf, config.video.bitrate)
         (settings.maxDuration, settings.maxFileSize, settings.minFreeDisk) = (config.limits.maxDuration, config.limits.maxFileSize, config.limits.minFreeDisk)
-        (settings.fileMode, settings.highPass, settings.title) = (config.storage.fileMode, config.sound.highPass, title)
+        (settings.fileMode, settings.highPass, settings.title, settings.comment) = (config.storage.fileMode, config.sound.highPass, title, comment)
         if kind == .boomerang {
             // Its pictures alone, for as long as asked; the loop follows (BoomerangLoop).
             settings.boomerang = config.boomerang.plan(cameraFPS: camera.fps)

@@ -27,8 +27,9 @@ protocol TakeStorage: Sendable {
     /// A take nobody wanted (Retake, or the next Start): `own` when this process made it.
     func discard(_ path: String, own: Bool) -> [KioskEvent]
     /// Use Video: the take handed over. `rename` (a loop session) gives it a name of its own;
-    /// `protected` are the takes retention must not delete.
-    func handOver(_ path: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent]
+    /// `protected` are the takes retention must not delete; `consent` (`--consent`): its line is added to
+    /// the consent log and synced before the outcome is returned.
+    func handOver(_ path: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>, consent: Consent?) -> [KioskEvent]
     /// A photo's JPEG written as a new file named by `template` (`count`: this run's photos so far,
     /// for `{n}` where there is no counter); in a folder it counts as an accepted take (numbered,
     /// listed, and subject to the retention rules, whose events come back with its path).
@@ -76,9 +77,9 @@ struct SingleFileStorage: TakeStorage {
         return TakeFiles.discardPrevious(at: path, playable: MovieProbe.playableDuration, boomerang: boomerang).map { [.recordingRecovered(path: $0.path, duration: $0.duration)] } ?? []
     }
 
-    func handOver(_ path: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] {
+    func handOver(_ path: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>, consent: Consent?) -> [KioskEvent] {
         let (handed, failure) = TakeFiles.handOver(path, rename: rename)
-        return (failure.map { [KioskEvent.error(code: .recordingFailed, message: $0)] } ?? [])
+        return (failure.map { [KioskEvent.error(code: .recordingFailed, message: $0)] } ?? []) + ConsentLog.note(handed, consent)
             + [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: handed)]
     }
 
@@ -111,7 +112,7 @@ struct FolderStorage: TakeStorage {
     var hasLaunchWork: Bool { true }
 
     func launchWork(_ rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] {
-        let recovered = folder.recoverOrphans(playable: MovieProbe.playableDuration, boomerang: boomerang).map { KioskEvent.recordingRecovered(path: $0.path, duration: $0.duration) }
+        let recovered = folder.recoverOrphans(playable: MovieProbe.playableDuration, boomerang: boomerang, consent: TakeFacts.consent(of:)).map { KioskEvent.recordingRecovered(path: $0.path, duration: $0.duration) }
         return recovered + enforce(rules, protected: protected)
     }
 
@@ -137,18 +138,21 @@ struct FolderStorage: TakeStorage {
             TakeFiles.discard(path)
             return []
         }
-        return folder.recoverOrphans(named: URL(fileURLWithPath: path).lastPathComponent, playable: MovieProbe.playableDuration, boomerang: boomerang)
+        return folder.recoverOrphans(named: URL(fileURLWithPath: path).lastPathComponent, playable: MovieProbe.playableDuration, boomerang: boomerang,
+                                     consent: TakeFacts.consent(of:))
             .map { .recordingRecovered(path: $0.path, duration: $0.duration) }
     }
 
     /// The take keeps its own name: its marker goes, it joins the list of accepted takes, and the
     /// retention rules run, never over the take just handed over: a photo taken during it has the
     /// newer number, and `--max-takes 1` must not delete the guest's video for their photo.
-    func handOver(_ path: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] {
+    func handOver(_ path: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>, consent: Consent?) -> [KioskEvent] {
         let (handed, _) = TakeFiles.handOver(path, rename: false)
         let name = URL(fileURLWithPath: handed).lastPathComponent
-        folder.accept(TakeFolder.Entry(number: number ?? 0, name: name, acceptedAt: WallClock.synchronisedNow(trusted: folder.clockTrusted)))
-        return [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: handed)] + enforce(rules, protected: protected.union([name]))
+        folder.accept(TakeFolder.Entry(number: number ?? 0, name: name, acceptedAt: WallClock.synchronisedNow(trusted: folder.clockTrusted),
+                                       consent: consent?.choices))
+        return ConsentLog.note(handed, consent) + [.videoRecorderDidFinishRecordingVideoWithOutputPath(outputPath: handed)]
+            + enforce(rules, protected: protected.union([name]))
     }
 
     /// The counter's next number, the file, then the photo joins the accepted takes and the
@@ -218,5 +222,12 @@ struct FolderStorage: TakeStorage {
         }
         Log.info("the output folder \(folder.path) was removed; made it again")
         return nil
+    }
+}
+
+extension TakeStorage {
+    /// The hand-over of a take made without `--consent`.
+    func handOver(_ path: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] {
+        handOver(path, number: number, rename: rename, rules: rules, protected: protected, consent: nil)
     }
 }

@@ -22,7 +22,7 @@ public enum ConsentRecords {
     public static let fileName = ".kiosk-recorder.consent"
 
     /// The log's lines, oldest first; a line that is no record (cut short by a crash) is passed over.
-    // merge: ConsentLog.read (KioskStorage) reads the same lines.
+    // (The booth's own reader is KioskStorage's ConsentLog; the console links no storage module.)
     public static func parse(_ bytes: [UInt8]) -> [ConsentRecord] {
         bytes.split(separator: UInt8(ascii: "\n")).compactMap { line in
             try? JSONDecoder().decode(ConsentRecord.self, from: Data(line))

@@ -52,6 +52,18 @@ public enum TakeChange: Equatable, Sendable {
 }
 
 extension KioskEvent {
+    /// The event without its question (`asked`), as it is without `--questions`.
+    public var unasked: KioskEvent {
+        if case let .asked(event, _) = self { return event.unasked }
+        return self
+    }
+
+    /// The event without its figures (`figured`).
+    public var unfigured: KioskEvent {
+        if case let .figured(event, _) = self { return event }
+        return self
+    }
+
     /// `boothClosed`, `boothOpened`: no fields.
     static let boothKinds: [Kind] = [
         Kind(name: "boothClosed", fields: { $0 == .boothClosed ? [] : nil }, decode: { _ in .boothClosed }),

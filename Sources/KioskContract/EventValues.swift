@@ -27,6 +27,8 @@ public enum Button: String, CaseIterable, Codable, Sendable {
     case openLibrary
     /// The library: from a take's review back to the grid, from the grid back to ready.
     case back
+    /// `--consent`: the consent screen's Agree (the countdown, then the take) and No thanks (back to ready).
+    case agree, decline
 }
 
 /// What a take is: a video, or a boomerang. `recordingStarted` and `recordingFinished` say it as `kind`.

@@ -202,6 +202,9 @@ public enum KioskEvent: Equatable, Sendable {
     /// A `state` reply with the booth's figures (StateFigures): on stdout the inner event's line
     /// with a `figures` object after its own fields. Read back, a line gives the inner event alone.
     indirect case figured(KioskEvent, figures: StateFigures)
+    /// `--consent`: the outcome with the consent its take was made under, or `state` with the consent
+    /// screen's switches: the inner event's line with `consent` or `consentChoices` after its own.
+    indirect case consented(KioskEvent, ConsentStamp)
     /// `reel --json` (the hosts' film): `done` of `total` takes are in it; a take left out and why;
     /// the film written, its length and the takes in it.
     case reelProgress(done: Int, total: Int)
@@ -224,14 +227,14 @@ extension KioskEvent: Codable {
         case droppedFrames, path, mode, timer, buttons, code, message, signal, cameras
         case action, status, ok, items, remaining, microphoneLevel, encoder, microphone, url, token, folder, attempt, hooksPending
         case trim, trimmed, library, libraryLeftOut, question, loudness, done, total, takes, kind, review
-        case skippedFrames, frameRate, effortSteps, changed, kept, figures, hook
+        case skippedFrames, frameRate, effortSteps, changed, kept, figures, hook, consent, consentChoices
     }
 
     /// The path a Use Video outcome delivered (trimmed or not); nil for other events.
     public var handedOverPath: String? {
         switch self {
         case let .videoRecorderDidFinishRecordingVideoWithOutputPath(path), let .videoRecorderDidFinishRecordingTrimmedVideo(path, _, _): path
-        case let .asked(event, _), let .leveled(event, _), let .boomerang(event): event.handedOverPath
+        case let .asked(event, _), let .leveled(event, _), let .boomerang(event), let .consented(event, _): event.handedOverPath
         default: nil
         }
     }
@@ -252,6 +255,7 @@ extension KioskEvent: Codable {
         if case let .leveled(event, _) = self { return event.name }
         if case let .boomerang(event) = self { return event.name }
         if case let .figured(event, _) = self { return event.name }
+        if case let .consented(event, _) = self { return event.name }
         return Self.kind(of: self).name
     }
 
@@ -261,19 +265,8 @@ extension KioskEvent: Codable {
         if case let .leveled(event, loudness) = self { return event.fields + [(.loudness, loudness)] }
         if case let .boomerang(event) = self { return event.fields + [(.kind, TakeKind.boomerang)] }
         if case let .figured(event, figures) = self { return event.fields + [(.figures, figures)] }
+        if case let .consented(event, stamp) = self { return event.fields + [stamp.field] }
         return [(.event, name)] + (Self.kind(of: self).fields(self) ?? [])
-    }
-
-    /// The event without its question (`asked`), as it is without `--questions`.
-    public var unasked: KioskEvent {
-        if case let .asked(event, _) = self { return event.unasked }
-        return self
-    }
-
-    /// The event without its figures (`figured`).
-    public var unfigured: KioskEvent {
-        if case let .figured(event, _) = self { return event }
-        return self
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -289,7 +282,8 @@ extension KioskEvent: Codable {
         if let loudness = try c.decodeIfPresent(Leveling.self, forKey: .loudness) { event = .leveled(event, loudness: loudness) }
         // A take's own events carry their kind; an outcome says it only for a boomerang.
         if event.handedOverPath != nil, try c.decodeIfPresent(TakeKind.self, forKey: .kind) == .boomerang { event = .boomerang(event) }
-        self = try c.decodeIfPresent(String.self, forKey: .question).map { .asked(event, question: $0) } ?? event
+        event = try c.decodeIfPresent(String.self, forKey: .question).map { .asked(event, question: $0) } ?? event
+        self = try ConsentStamp.read(c).map { .consented(event, $0) } ?? event
     }
 
     /// One kind of event, declared once: its name, its fields in the contract's order (nil for an

@@ -56,7 +56,8 @@ extension BoothCore {
     public enum FileEffect: Equatable, Sendable {
         /// A take opens (the machine's `startRecording`): of `kind`, in the interface's `orientation` at
         /// its start, asking for `encoder`, under the guestbook's question `title`.
-        case openTake(orientation: Orientation, kind: TakeKind, encoder: VideoEncoderName, title: String?)
+        /// With `--consent`, its file's `comment` tag says the choices agreed to (`Consent.tag`).
+        case openTake(orientation: Orientation, kind: TakeKind, encoder: VideoEncoderName, title: String?, comment: String? = nil)
         /// The job the booth is posting is counted out as `job` (`filePosted`): its report comes
         /// back with it, and the exit waits for it.
         case post(FileJob)
@@ -77,8 +78,9 @@ extension BoothCore {
         case levelAhead(String, loudness: Double)
         /// Use Video's hand-over (TakeStorage.handOver), cut to `trim` first and with a video's sound
         /// set to `loudness` (LUFS) while the take keeps its marker; `protected`: the takes retention
-        /// keeps (their hooks are owed). It reports as `say(_, handOver: true)`.
-        case handOver(trim: TrimRange?, boomerang: Bool, loudness: Double?, protected: Set<String>)
+        /// keeps (their hooks are owed); `consent`: the take's (`--consent`), its log line written and
+        /// synced before the outcome is said. It reports as `say(_, handOver: true)`.
+        case handOver(trim: TrimRange?, boomerang: Bool, loudness: Double?, protected: Set<String>, consent: Consent? = nil)
         /// `hideTake`, `showTake`, `deleteTake`, for the storage (TakeRecords): its event or refusal is said;
         /// `reviewed`: the take the library's review shows, which a delete by share token must not touch.
         case changeTake(TakeChange, reviewed: String?)

@@ -96,7 +96,7 @@ extension BoothCore {
         case let .focus(point): return [.screen(.focus(point))]
         case let .screenshot(path): return [.screen(.screenshot(path: path))]
         case let .take(change): return takeChanged(change)
-        case .press, .start, .seek, .pause, .pick: _ = touched(at: now, swallow: false, screen: false)
+        case .press, .start, .seek, .pause, .pick, .consentChoice: _ = touched(at: now, swallow: false, screen: false)
         case .rotate, .background, .foreground, .trim, .state, .quit, .closeBooth, .openBooth, .reload: break
         }
         guard let event = command.event else { return [] }

@@ -16,6 +16,8 @@ public struct HandOver: Equatable, Sendable {
     public internal(set) var shareWanted = false
     /// The take whose share folder is being written: it owes its hook once that is done (or failed).
     public internal(set) var sharing: String?
+    /// The consent the take being handed over was made under (`--consent`), for its outcome and its log line.
+    public internal(set) var consent: Consent?
 
     public init() {}
 }
@@ -27,8 +29,9 @@ extension BoothCore {
         handOver.ownOnDisk = false
         serviceCounts(handedOver: true)
         let kind = handOver.lastKind
+        handOver.consent = machine.takeConsent
         return .handOver(trim: trim, boomerang: kind == .boomerang, loudness: kind == .video ? settings.loudness : nil,
-                         protected: jobs.protectedTakes)
+                         protected: jobs.protectedTakes, consent: handOver.consent)
     }
 
     /// The machine's actions of the hand-over room: a discard says whether the take is this run's
@@ -91,7 +94,9 @@ extension BoothCore {
     /// share fails with it) and the hook waits for the share folder. Only the hand-over's own report
     /// counts: a job posted before it (a microphone's close at the take's end) may report back after.
     mutating func said(_ done: [KioskEvent], handOver wasHandOver: Bool) -> [Effect] {
-        let said = done.map { Effect.emit(guestbook.stamped($0)) } + slideshowForgets(done)
+        let said = done.map { event in
+            Effect.emit(guestbook.stamped(wasHandOver && event.handedOverPath != nil ? handOver.consent.map { .consented(event, .take($0)) } ?? event : event))
+        } + slideshowForgets(done)
         guard wasHandOver else { return said }
         let path = done.lazy.compactMap(\.handedOverPath).first
         guard handOver.shareWanted else {

@@ -4,6 +4,7 @@
 // turn (ViewFacts: the meter's levels, the notes its devices and settings give). The booth draws the
 // model it gets.
 import KioskContract
+import KioskScreenText
 
 extension BoothCore {
     /// A tap-to-focus box shows this long.
@@ -21,6 +22,8 @@ extension BoothCore {
         public var levels: (now: Double, held: Double)?
         /// The `WIFI:` payload of the booth's hotspot, for the share screen's first code.
         public var wifi: String?
+        /// `--consent`'s text, for the consent screen.
+        public var consentText: [ConsentText.Block] = []
 
         public init(noCameraFound: Bool = false, prompt: String? = nil, levels: (now: Double, held: Double)? = nil, wifi: String? = nil) {
             (self.noCameraFound, self.prompt, self.levels, self.wifi) = (noCameraFound, prompt, levels, wifi)
@@ -33,6 +36,7 @@ extension BoothCore {
         let live = model.mode.live
         if model.message == .cameraUnavailable, facts.noCameraFound { model.message = .noCameraFound }
         if model.mode == .ready { model.prompt = facts.prompt }
+        if model.consent != nil { model.consentText = facts.consentText }
         // The guestbook's question: large before the take (under the prompt in ready), small during it.
         if let question = guestbook.current, model.mode.live { model.question = (question, model.mode != .recording) }
         if model.message == nil, model.mode == .ready, listener.missing { model.message = .noMicrophone }
@@ -63,10 +67,10 @@ extension BoothCore {
     /// figures (the metrics file's, the last take's rate, the uptime and camera the last turn gave).
     func completed(_ event: KioskEvent) -> KioskEvent {
         guard case let .state(mode, timer, buttons, orientation, remaining, _, _, trim, library, leftOut, review) = event else { return event }
-        return .figured(.state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
-                               microphoneLevel: settings.microphone ? listener.level : nil,
-                               hooksPending: hookCommands.isEmpty ? nil : jobs.owed.pending, trim: trim, library: library,
-                               libraryLeftOut: leftOut, review: review),
-                        figures: StateFigures(figures, bytesPerSecond: service.bytesPerSecond, running: service.running))
+        let state = KioskEvent.state(mode: mode, timer: timer, buttons: buttons, orientation: orientation, remaining: remaining,
+                                     microphoneLevel: settings.microphone ? listener.level : nil,
+                                     hooksPending: hookCommands.isEmpty ? nil : jobs.owed.pending, trim: trim, library: library,
+                                     libraryLeftOut: leftOut, review: review)
+        return .figured(machine.consentSwitches.map { .consented(state, .screen($0)) } ?? state, figures: StateFigures(figures, bytesPerSecond: service.bytesPerSecond, running: service.running))
     }
 }

@@ -279,7 +279,8 @@ public struct BoothCore: Sendable {
                 guestbook.takeBegins()
                 // The listening microphone closes first: the take opens the same device.
                 return listener.takeBegins()
-                    + [.file(.openTake(orientation: orientation, kind: machine.takeKind, encoder: nextEncoder, title: guestbook.take))]
+                    + [.file(.openTake(orientation: orientation, kind: machine.takeKind, encoder: nextEncoder, title: guestbook.take,
+                                           comment: machine.takeConsent?.tag))]
             case let .emit(event):
                 return [.machine(.emit(guestbook.stamped(completed(event))))]
             case .startPlayback:

@@ -34,10 +34,12 @@ public enum Command: Equatable, Sendable {
     case take(TakeChange)
     /// The operator's: the settings read again, as SIGHUP does (the booth's shell asks for the reload).
     case reload
+    /// `--consent`: a switch of the consent screen set (`{"command":"consentChoice","choice":"film","on":true}`).
+    case consentChoice(ConsentChoice, on: Bool)
 
     /// Every command name the parser accepts, for messages and docs.
     public static let names: [String] =
-        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "trim", "state", "quit", "pick", "closeBooth", "openBooth", "hideTake", "showTake", "deleteTake", "reload"]
+        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "trim", "state", "quit", "pick", "closeBooth", "openBooth", "hideTake", "showTake", "deleteTake", "reload", "consentChoice"]
 }
 
 extension Command {
@@ -57,6 +59,7 @@ extension Command {
         case let .pick(path): .pick(path: path)
         case .closeBooth: .closeBooth
         case .openBooth: .openBooth
+        case let .consentChoice(choice, on): .consentChoice(choice, on: on)
         case .tap, .focus, .screenshot, .take, .reload: nil
         }
     }
@@ -79,6 +82,8 @@ public struct CommandParser: Sendable {
         let end: Double?
         let reason: String?
         let token: String?
+        let choice: String?
+        let on: Bool?
     }
 
     public func parse(line: String) -> Result<Command, CommandError> {
@@ -137,6 +142,11 @@ public struct CommandParser: Sendable {
             return .success(.trim(TrimRange(start: start, end: end)))
         case "state", "quit", "reload": return .success(name == "state" ? .state : name == "quit" ? .quit : .reload)
         case "closeBooth", "openBooth": return .success(name == "closeBooth" ? .closeBooth : .openBooth)
+        case "consentChoice":
+            guard let choice = raw.choice.flatMap(ConsentChoice.init(rawValue:)), let on = raw.on else {
+                return .failure(bad("consentChoice needs \"choice\" (\(ConsentChoice.allCases.map(\.rawValue).joined(separator: ", "))) and \"on\" (true or false)"))
+            }
+            return .success(.consentChoice(choice, on: on))
         case "hideTake", "showTake", "deleteTake":
             return TakeChange.read(name, path: raw.path, reason: raw.reason, token: raw.token).map(Command.take).mapError { bad($0.message) }
         default:

@@ -7,9 +7,9 @@ extension Button {
 
     public var slot: Slot {
         switch self {
-        case .cancel, .retake, .closePlayer, .back: .left
+        case .cancel, .retake, .closePlayer, .back, .decline: .left
         case .start, .stop: .centre
-        case .useVideo, .switchCamera, .done: .right
+        case .useVideo, .switchCamera, .done, .agree: .right
         case .playVideo: .middle
         case .photo: .shutter
         case .boomerang: .beforeRecord

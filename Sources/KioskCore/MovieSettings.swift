@@ -26,8 +26,17 @@ public struct MovieSettings: Sendable {
     /// The operator's overlay, burnt into every picture before it is encoded (`OverlayPlanes`,
     /// made once for the take on the writer's thread); nil: none.
     public var overlay: TakeOverlay?
-    /// The file's `title` tag (the guestbook's question, `--questions`); nil: none.
-    public var title: String?
+    /// The file's `title` tag (the guestbook's question, `--questions`) and `comment` tag (`--consent`:
+    /// the choices its guest allowed, `Consent.tag`); nil: none.
+    public var tags: (title: String?, comment: String?) = (nil, nil)
+    public var title: String? {
+        get { tags.title }
+        set { tags.title = newValue }
+    }
+    public var comment: String? {
+        get { tags.comment }
+        set { tags.comment = newValue }
+    }
     /// Permissions of the take and its marker, created new (O_EXCL, never through a symlink).
     public var fileMode = 0o600
     /// How much video a fragment holds before it is written and synced: the most a crash loses.

@@ -11,10 +11,12 @@ public enum Mode: String, CaseIterable, Codable, Sendable {
     case library
     /// `closeBooth`: the operator closed the booth; "back soon", no buttons (RecorderMachine+Closed).
     case closed
+    /// `--consent`: the consent text before the countdown, Agree and No thanks (RecorderMachine+Consent).
+    case consent
 
     /// The camera's live picture is on screen (and the guest before it): ready, the countdown and
     /// the take. The last picture stays frozen after.
-    public var live: Bool { [.ready, .countdown, .recording].contains(self) }
+    public var live: Bool { [.ready, .countdown, .recording, .consent].contains(self) }
 }
 
 /// What to do after an outcome (Use Video or Cancel): exit, or go back to ready for the next guest.
@@ -67,6 +69,8 @@ public enum RecorderEvent: Equatable, Sendable {
     case trim(TrimRange)
     /// The `state` command.
     case stateQuery
+    /// `{"command":"consentChoice","choice":C,"on":B}` or a tap on its switch: on the consent screen only.
+    case consentChoice(ConsentChoice, on: Bool)
     /// `closeBooth`, `openBooth`: the operator closes the booth to guests, or opens it again.
     case closeBooth, openBooth
     /// SIGTERM or SIGINT: finish any recording cleanly and exit 0.
@@ -165,8 +169,12 @@ public struct MachineSettings: Equatable, Sendable {
     public var warnRemaining: Double
     /// `--orientation`; nil: the display's own (no rotation asked for).
     public var orientation: Orientation?
+    /// `--consent`: the consent screen before each take; nil: none.
+    public var consent: ConsentOffer?
 
-    public init(session: SessionMode, shares: Bool, trims: Bool, countdown: Int, warnRemaining: Double, orientation: Orientation?) {
+    public init(session: SessionMode, shares: Bool, trims: Bool, countdown: Int, warnRemaining: Double, orientation: Orientation?,
+                consent: ConsentOffer? = nil) {
+        self.consent = consent
         self.session = session
         self.shares = shares
         self.trims = trims

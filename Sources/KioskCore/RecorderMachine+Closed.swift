@@ -24,7 +24,7 @@ extension RecorderMachine {
         case .sharing:
             endShare(&actions)
             if exiting { return }
-        case .ready, .countdown: break
+        case .ready, .countdown, .consent: break
         }
         state = .closed
         actions.append(.emit(.boothClosed))

@@ -22,6 +22,8 @@ public struct RecorderMachine: Equatable, Sendable {
         case library(LibraryRoom)
         /// `closeBooth`: "back soon" until `openBooth` (RecorderMachine+Closed.swift).
         case closed
+        /// `--consent`: its screen, for a Start with this countdown of this kind (RecorderMachine+Consent.swift).
+        case consent(ConsentSwitches, countdown: Int, kind: TakeKind)
     }
 
     /// A take in progress.
@@ -90,8 +92,11 @@ public struct RecorderMachine: Equatable, Sendable {
     public private(set) var shares: Bool
     /// The buttons a booth adds (`--photo-button`, `--boomerang-button`, `--library`).
     public var extras = ExtraButtons()
-    /// What the last Record or Boomerang asked for: the take the writer opens, its events' `kind`.
-    public private(set) var takeKind = TakeKind.video
+    /// What the last Record or Boomerang asked for: the take the writer opens, its events' `kind`; and the
+    /// consent it was made under (set by Agree; nil: made without `--consent`).
+    var asked = TakeAsked()
+    public var takeKind: TakeKind { asked.kind }
+    public var takeConsent: Consent? { asked.consent }
     /// `--trim`: the review has a trimmer and takes `trim`; a reload may change it.
     public private(set) var trims: Bool
     /// The finished take's trim (`--trim`): Use Video delivers only this part. Set in finished,
@@ -99,7 +104,8 @@ public struct RecorderMachine: Equatable, Sendable {
     public private(set) var trim: TrimRange?
 
     public init(session: SessionMode, outputPath: String, orientation: Orientation, countdown: Int = 0, warnRemaining: Double = 10,
-                cameraCount: Int = 1, shares: Bool = false, trims: Bool = false) {
+                cameraCount: Int = 1, shares: Bool = false, trims: Bool = false, consent: ConsentOffer? = nil) {
+        extras.consent = consent
         self.cameraCount = cameraCount
         self.trims = trims
         self.shares = shares
@@ -137,6 +143,7 @@ public struct RecorderMachine: Equatable, Sendable {
         case .sharing: .sharing
         case .library: .library
         case .closed: .closed
+        case .consent: .consent
         }
     }
 
@@ -223,7 +230,7 @@ public struct RecorderMachine: Equatable, Sendable {
                     state = .playing(p)
                     actions.append(.setPlaybackPaused(true))
                 }
-            case .countdown: state = .ready // the guest left: no take starts
+            case .countdown, .consent: state = .ready // the guest left: no take starts
             case .ready, .finished, .sharing, .library, .closed: break
             }
         case .foreground:
@@ -272,6 +279,7 @@ public struct RecorderMachine: Equatable, Sendable {
             setTrim(range, &actions)
         case .stateQuery:
             actions.append(.emit(stateEvent))
+        case let .consentChoice(choice, on): setConsent(choice, on: on, &actions)
         case .closeBooth: closeBooth(&actions)
         case .openBooth: openBooth(&actions)
         case let .terminate(signal):
@@ -356,7 +364,7 @@ public struct RecorderMachine: Equatable, Sendable {
         case (.useVideo, _):
             actions.append(.handOverTake(trim: trim))
             // With sharing the session's end waits for the share screen's.
-            if shares {
+            if shares, Consent.allows(takeConsent?.choices, .share) {
                 state = .sharing(link: nil)
                 actions.append(.shareTake)
             } else {
@@ -379,14 +387,18 @@ public struct RecorderMachine: Equatable, Sendable {
         case (.openLibrary, _):
             state = .library(LibraryRoom())
             actions.append(.listLibrary)
+        case (.agree, _), (.decline, _):
+            answerConsent(agreed: button == .agree, &actions)
         case (.playVideo, _), (.closePlayer, _), (.back, _):
             break // not visible outside finished, playing and the library
         }
     }
 
     /// Start: the countdown, or with none the take at once.
-    private mutating func begin(countdown seconds: Int, kind: TakeKind = .video, _ actions: inout [RecorderAction]) {
-        takeKind = kind
+    mutating func begin(countdown seconds: Int, kind: TakeKind = .video, _ actions: inout [RecorderAction]) {
+        if case .ready = state, let consent { return state = .consent(ConsentSwitches(offered: consent.choices), countdown: seconds, kind: kind) }
+        if case .ready = state { asked.consent = nil }
+        asked.kind = kind
         guard seconds > 0 else { return beginTake(&actions) }
         state = .countdown(remaining: seconds)
         actions += [.emit(.countdown(remaining: seconds)), .playSound(.tick), .startCountdownClock]
@@ -448,7 +460,7 @@ public struct RecorderMachine: Equatable, Sendable {
             // Every playbackStarted has its playbackFinished.
             state = p.library.map(State.library) ?? .finished(p.take)
             actions += [.stopPlayback, .emit(.playbackFinished(reason: .closed))]
-        case .countdown:
+        case .countdown, .consent:
             state = .ready
         case .ready, .finished, .sharing, .library, .closed:
             break
@@ -473,6 +485,7 @@ public struct RecorderMachine: Equatable, Sendable {
             trims = settings.trims
             countdownSeconds = settings.countdown
             warnRemaining = settings.warnRemaining
+            consent = settings.consent
             actions.append(.applyReload)
         }
         if cameraWanted != cameraRunning {

@@ -57,6 +57,16 @@ public struct ViewModel: Equatable, Sendable {
     public var trimmer: TrimmerView?
     /// `--library`: its takes (nil while listed) and the picked one's review (library mode only).
     public var library: LibraryRoom?
+    /// `--consent`: the consent screen's switches (consent mode only), and its text (`--consent`'s file
+    /// as ConsentText reads it; the booth's, BoothCore.ViewFacts), over the picture.
+    public var consent: ConsentSwitches? {
+        get { top.consent }
+        set { top.consent = newValue }
+    }
+    public var consentText: [ConsentText.Block] {
+        get { top.consentText }
+        set { top.consentText = newValue }
+    }
 
     public static func == (a: ViewModel, b: ViewModel) -> Bool {
         a.mode == b.mode && a.timer == b.timer && a.buttons == b.buttons && a.bottomPanelBackground == b.bottomPanelBackground
@@ -65,8 +75,7 @@ public struct ViewModel: Equatable, Sendable {
             && a.attract == b.attract && a.microphoneLevel?.now == b.microphoneLevel?.now
             && a.microphoneLevel?.peak == b.microphoneLevel?.peak && a.microphoneSilent == b.microphoneSilent
             && a.cameraName == b.cameraName && a.focusBox?.center == b.focusBox?.center && a.focusBox?.progress == b.focusBox?.progress
-            && a.share == b.share && a.flash == b.flash && a.trimmer == b.trimmer && a.library == b.library
-
+            && a.share == b.share && a.flash == b.flash && a.trimmer == b.trimmer && a.library == b.library 
     }
 }
 
@@ -81,14 +90,17 @@ public struct TrimmerView: Equatable, Sendable {
     }
 }
 
-/// The words at the top of the picture: the operator's prompt (`--prompt`) and the guestbook's
-/// question (`--questions`), under it.
+/// The words over the picture: the operator's prompt (`--prompt`) and the guestbook's question
+/// (`--questions`), under it; or the consent screen's text and switches (`--consent`).
 struct TopWords: Equatable, Sendable {
     var prompt: String?
     var question: (text: String, large: Bool)?
+    var consent: ConsentSwitches?
+    var consentText: [ConsentText.Block] = []
 
     static func == (a: TopWords, b: TopWords) -> Bool {
         a.prompt == b.prompt && a.question?.text == b.question?.text && a.question?.large == b.question?.large
+            && a.consent == b.consent && a.consentText == b.consentText
     }
 }
 
@@ -116,6 +128,8 @@ public struct ExtraButtons: Equatable, Sendable {
     public var boomerang = false
     /// `--library`: the Library button in ready (LibraryRoom).
     public var library = false
+    /// `--consent`: the consent screen before each take (RecorderMachine+Consent).
+    public var consent: ConsentOffer?
 
     public init() {}
 }
@@ -160,6 +174,8 @@ extension RecorderMachine {
             return room.buttons(session: session)
         case .closed:
             return []
+        case .consent:
+            return [.decline, .agree]
         }
     }
 
@@ -172,7 +188,7 @@ extension RecorderMachine {
         // The take's length, to the nearest second (a 2.97 s take under a 3 s limit reads 00:03).
         case let .finished(take): TimerText.format(seconds: take.duration.rounded())
         case let .playing(p): TimerText.playback(position: p.position, duration: p.duration)
-        case .sharing, .closed: TimerText.format(seconds: 0)
+        case .sharing, .closed, .consent: TimerText.format(seconds: 0)
         case let .library(room): TimerText.format(seconds: (room.picked?.duration ?? 0).rounded())
         }
     }
@@ -193,7 +209,7 @@ extension RecorderMachine {
         if !cameraAvailable && mode.live {
             message = .cameraUnavailable
         }
-        return ViewModel(
+        var model = ViewModel(
             mode: mode, timer: timerText, buttons: visibleButtons,
             bottomPanelBackground: mode != .recording && mode != .closed,
             frozenFrame: mode == .finished && reviewLoop == nil,
@@ -205,6 +221,8 @@ extension RecorderMachine {
             share: { if case let .sharing(link) = state { ShareScreen(url: link?.url, photo: link?.photo != nil) } else { nil } }(),
             trimmer: trimmerView,
             library: { if case let .library(room) = state { room } else { nil } }())
+        model.consent = consentSwitches
+        return model
     }
 
     /// The trimmer on the finished screen (`--trim`, a successful take, not on the way out).

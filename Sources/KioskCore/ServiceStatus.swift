@@ -35,6 +35,7 @@ public struct ServiceStatus: Sendable {
         case .sharing: now = "Showing a take's QR code."
         case .library: now = "Showing the library of takes."
         case .closed: now = "Closed by the operator."
+        case .consent: now = "Asking a guest for consent."
         }
         var line = now
         if !player {

@@ -16,11 +16,14 @@ final class Muxer {
     private var mehd: (offset: Int, timescale: UInt64)?
     /// The file's title tag (`MovieSettings.title`), written with the header.
     private let title: String?
+    /// The file's comment tag (`MovieSettings.comment`: a take's consent), written with the header.
+    private let comment: String?
 
     init(settings: MovieSettings, io: IOContext) throws(AVError) {
         output = try OutputFormat(container: settings.container, url: settings.outputPath, io: io)
         tally = OwnerTally(Muxer.self)
         title = settings.title
+        comment = settings.comment
     }
 
     var sink: FileSink { output.io.sink }
@@ -56,6 +59,8 @@ final class Muxer {
         av_dict_set(&options, "movflags", "frag_custom+empty_moov+default_base_moof+skip_trailer", 0)
         // The guestbook's question as the file's title (udta ©nam; ffprobe's format_tags.title).
         if let title { av_dict_set(&context.pointee.metadata, "title", title, 0) }
+        // A take's consent (`--consent`) as its comment (udta ©cmt; ffprobe's format_tags.comment).
+        if let comment { av_dict_set(&context.pointee.metadata, "comment", comment, 0) }
         let result = avformat_write_header(context, &options)
         av_dict_free(&options)
         guard result >= 0 else { throw AVError(code: result, call: "avformat_write_header") }

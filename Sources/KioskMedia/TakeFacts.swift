@@ -16,6 +16,13 @@ public enum TakeFacts {
         return (duration.map { ($0 * 1000).rounded() / 1000 }, demuxer.tag("title"))
     }
 
+    /// The choices the take's guest allowed (`--consent`), as its `comment` tag says them; nil: none said
+    /// (made without consent), or the file does not open.
+    public static func consent(of path: String) -> [ConsentChoice]? {
+        guard let demuxer = try? Demuxer(path: path, interruption: Interruption(), timeout: MovieProbe.readTimeout) else { return nil }
+        return Consent.choices(inTag: demuxer.tag("comment"))
+    }
+
     /// The JPEG of the take's first key frame, as the library's thumbnail is made (nil: it does not decode).
     public static func thumbnail(of path: String) -> [UInt8]? {
         try? TakeLibrary.thumbnailJPEG(of: path)

@@ -10,6 +10,7 @@
 import CFFmpeg
 import CTurboJPEG
 import FoundationEssentials
+import KioskContract
 import KioskCore
 import KioskStorage
 import KioskSystem
@@ -41,11 +42,13 @@ public enum TakeLibrary {
 
     /// The accepted takes of `folder` that decode, newest first, each with its thumbnail (made now
     /// if it is missing, with `mode`); at most `limit` of them, and how many older takes that
-    /// leaves out (said, never silent).
+    /// leaves out (said, never silent). A take hidden by the operator, or whose guest did not allow
+    /// the booth's screen (`--consent` without `slideshow`), is not listed: the library and the
+    /// slideshow show takes to whoever stands before the booth.
     public static func list(_ folder: TakeFolder, mode: Int, limit: Int = shown) -> (takes: [Take], leftOut: Int) {
         var listed: [Take] = []
         var leftOut = 0
-        for entry in folder.accepted().reversed() where isMovie(entry.name) && !entry.hidden {
+        for entry in folder.accepted().reversed() where isMovie(entry.name) && !entry.hidden && Consent.allows(entry.consent, .slideshow) {
             guard listed.count < limit else {
                 leftOut += 1
                 continue

@@ -227,6 +227,16 @@ public struct Configuration: Equatable, Sendable {
         public var questions: QuestionList?
         /// `--question-order`: in turn, or shuffled (each once before any repeats).
         public var questionOrder = QuestionOrder.order
+        /// `--consent FILE`: the text the guest reads before each take, as read at launch or by the last
+        /// reload (its version the SHA-256 of its bytes); nil: no consent screen.
+        public var consent: ConsentFile?
+        /// `--consent-choice`: the switches the consent screen offers, in the contract's order.
+        public var consentChoices: [ConsentChoice] = []
+        /// Each `--consent-choice` (or `consent-choice =` line) adds its choices to those before it.
+        public var consentChoice: [ConsentChoice] {
+            get { consentChoices }
+            set { consentChoices = ConsentChoice.allCases.filter { consentChoices.contains($0) || newValue.contains($0) } }
+        }
 
         public init() {}
     }
@@ -322,3 +332,16 @@ public struct ConfigFileError: Error, Equatable, CustomStringConvertible, Sendab
     public init(_ description: String) { self.description = description }
 }
 
+
+/// `--consent FILE`: the file, its text as read (at launch or by the last reload), and its version:
+/// the SHA-256 of its bytes in lowercase hex, which every take made under it names.
+public struct ConsentFile: Equatable, Sendable {
+    public var path: String
+    public var text: String
+    public var version: String
+
+    public init(path: String, text: String = "", version: String = "") { (self.path, self.text, self.version) = (path, text, version) }
+
+    /// What the consent screen shows of it (ConsentText).
+    public var blocks: [ConsentText.Block] { ConsentText.blocks(of: text, markdown: ConsentText.isMarkdown(path)) }
+}

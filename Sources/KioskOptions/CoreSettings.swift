@@ -21,7 +21,8 @@ extension Configuration {
     /// `cameras` to switch between.
     public func machine(outputPath: String, orientation: Orientation, cameras: Int) -> RecorderMachine {
         var machine = RecorderMachine(session: guest.session, outputPath: outputPath, orientation: orientation, countdown: guest.countdown,
-                                      warnRemaining: limits.warnRemaining, cameraCount: cameras, shares: share.folder != nil, trims: guest.trim)
+                                      warnRemaining: limits.warnRemaining, cameraCount: cameras, shares: share.folder != nil, trims: guest.trim,
+                                      consent: machineSettings.consent)
         (machine.photoButton, machine.boomerangButton, machine.library) = (screen.photoButton, boomerang.button, screen.library)
         return machine
     }

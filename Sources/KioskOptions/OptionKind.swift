@@ -181,6 +181,23 @@ extension OptionKind where Value == VideoEncoderName {
     static var encoder: Self { Self { v throws(ValueError) in VideoEncoderName(rawValue: try Values.word(v)) } }
 }
 
+extension OptionKind where Value == ConsentFile {
+    /// The consent screen's text: its path now, its text and version read by the parser (`readConsent`).
+    static var consentFile: Self { Self { v throws(ValueError) in ConsentFile(path: try Values.path(v)) } }
+}
+
+extension OptionKind where Value == [ConsentChoice] {
+    /// A consent screen's switch, or several with commas (`share,film`; `none`: none); each occurrence adds to those before it.
+    static var consentChoices: Self {
+        Self { v throws(ValueError) in
+            var choices: [ConsentChoice] = []
+            if v.trimmingWhitespace == "none" { return [] }
+            for word in v.split(separator: ",", omittingEmptySubsequences: false) { choices.append(try Values.choice(String(word).trimmingWhitespace)) }
+            return choices
+        }
+    }
+}
+
 extension OptionKind where Value == QuestionList {
     /// The guestbook's file: its path now, its questions read by the parser (`readQuestions`).
     static var questionFile: Self { Self { v throws(ValueError) in QuestionList(path: try Values.path(v)) } }

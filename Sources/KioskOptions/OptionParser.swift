@@ -3,6 +3,7 @@
 // their values may be are the table's (OptionTable.swift) and the value parsers' (OptionValues.swift).
 import KioskContract
 import KioskCore
+import KioskScreenText
 
 public struct OptionParser: Sendable {
     /// How the parser reads a `--config` file (injected so tests need no files).
@@ -133,6 +134,7 @@ public struct OptionParser: Sendable {
         }
         try applyCameras(settings.filter { $0.spec.name == "camera" }, to: &configuration)
         try readQuestions(into: &configuration)
+        try readConsent(into: &configuration)
         // On the booth's own Wi-Fi the share site is the booth's address there.
         if configuration.share.folder != nil, configuration.share.urlTemplate == nil, host.hotspot {
             configuration.share.urlTemplate = ShareAddress.hotspotTemplate
@@ -167,6 +169,9 @@ public struct OptionParser: Sendable {
     /// What no single option can see: options that exclude or need each other. Also run on a
     /// configuration reloaded by SIGHUP.
     public static func validate(_ c: Configuration) throws(UsageError) {
+        if !c.guest.consentChoices.isEmpty && c.guest.consent == nil {
+            throw UsageError("--consent-choice needs --consent, the text the guest agrees to")
+        }
         let storage = c.storage
         if storage.output != nil && storage.outputDirectory != nil {
             throw UsageError("--output and --output-dir cannot be used together (one file, or a folder of takes)")
@@ -256,6 +261,25 @@ public struct OptionParser: Sendable {
     /// The longest question, in characters: the prompt's length.
     static let questionMaxLength = 200
 
+    /// `--consent FILE`: its text, read now (at launch, and again by each reload), and its version,
+    /// the SHA-256 of its bytes (`HostFacts.digest`). A file that cannot be read (or is not UTF-8), or
+    /// has nothing to show, is a bad option.
+    func readConsent(into configuration: inout Configuration) throws(UsageError) {
+        guard let path = configuration.guest.consent?.path else { return }
+        let text: String
+        do {
+            text = try readFile(path)
+        } catch let error as ConfigFileError {
+            throw UsageError("--consent: \(error)")
+        } catch {
+            throw UsageError("--consent: cannot read '\(path)': \(error)")
+        }
+        guard !ConsentText.blocks(of: text, markdown: ConsentText.isMarkdown(path)).isEmpty else {
+            throw UsageError("--consent: '\(path)' has no text in it")
+        }
+        configuration.guest.consent = ConsentFile(path: path, text: text, version: host.digest(Array(text.utf8)))
+    }
+
     /// `--console-settings FILE`, the operator's console's own file: read after the `--config` files,
     /// so that its lines win over theirs, and before the command line's flags, which win over both.
     /// Read only with a `--config` file or the option given, and only when it is there
@@ -331,6 +355,9 @@ public struct HostFacts: Sendable {
     /// Whether something is at a path (`--console-settings`' file is read only then). The default:
     /// nothing is, for tests of the syntax.
     public var fileExists: @Sendable (String) -> Bool
+    /// The SHA-256 of a consent text's bytes, lowercase hex (`--consent`'s version): the recorder
+    /// passes FFmpeg's (KioskMedia's `SHA256`). The default says none, for tests of the syntax.
+    public var digest: @Sendable ([UInt8]) -> String = { _ in "" }
 
     public init(isFolder: @escaping @Sendable (String) -> Bool = { _ in false }, videoEncoders: [VideoEncoderName]? = nil,
                 overlayProblem: @escaping @Sendable (String) -> String? = { _ in nil }, hotspot: Bool = false,

@@ -1,6 +1,7 @@
 // SIGHUP's reload, decided without side effects: the command line parsed again with its config
 // file read anew (so flags still win), and what the new settings change, sorted by when a change
 // can take effect. The booth carries the decision out; the machine says when (in ready).
+import KioskContract
 import KioskCore
 
 /// Where the running configuration came from, kept to read it again on SIGHUP: the command line
@@ -102,6 +103,7 @@ extension Configuration {
     /// force when the machine says `applyReload`.
     public var machineSettings: MachineSettings {
         MachineSettings(session: guest.session, shares: share.folder != nil, trims: guest.trim, countdown: guest.countdown,
-                        warnRemaining: limits.warnRemaining, orientation: screen.orientation)
+                        warnRemaining: limits.warnRemaining, orientation: screen.orientation,
+                        consent: guest.consent.map { ConsentOffer(version: $0.version, choices: guest.consentChoices) })
     }
 }

@@ -70,6 +70,10 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
     case pairingEnter
     /// Pairing: under the QR code that signs the operator's phone in to the console.
     case pairingScan
+    /// `--consent`: the consent screen's buttons, Agree and No thanks.
+    case agree, decline
+    /// `--consent-choice`: beside each switch of the consent screen, what it allows.
+    case consentShare, consentSlideshow, consentFilm
 
     /// A button's title.
     public init(_ button: Button) {
@@ -87,6 +91,8 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .boomerang: self = .boomerang
         case .openLibrary: self = .openLibrary
         case .back: self = .back
+        case .agree: self = .agree
+        case .decline: self = .decline
         }
     }
 
@@ -148,6 +154,11 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .pairingPassword: "Operator password"
         case .pairingEnter: "Enter"
         case .pairingScan: "Scan with the operator's phone: it opens the console, once, within 2 minutes"
+        case .agree: "Agree"
+        case .decline: "No thanks"
+        case .consentShare: "Take the video home (QR code)"
+        case .consentSlideshow: "Show it on the booth's screen"
+        case .consentFilm: "Include it in the hosts' film"
         }
     }
 
@@ -181,6 +192,11 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .pairingPassword: "オペレーターのパスワード"
         case .pairingEnter: "決定"
         case .pairingScan: "オペレーターの電話でスキャン：2分以内に1回だけコンソールを開きます"
+        case .agree: "同意する"
+        case .decline: "同意しない"
+        case .consentShare: "動画を持ち帰る（QRコード）"
+        case .consentSlideshow: "ブースの画面で流す"
+        case .consentFilm: "主催者のムービーに入れる"
         }
     }
 
@@ -214,6 +230,11 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .pairingPassword: "操作员密码"
         case .pairingEnter: "确定"
         case .pairingScan: "用操作员的手机扫描：2 分钟内可打开控制台一次"
+        case .agree: "同意"
+        case .decline: "不，谢谢"
+        case .consentShare: "带走视频（二维码）"
+        case .consentSlideshow: "在拍摄亭屏幕上播放"
+        case .consentFilm: "收入主办方的影片"
         }
     }
 
@@ -247,6 +268,11 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .pairingPassword: "Passwort der Betreuung"
         case .pairingEnter: "OK"
         case .pairingScan: "Mit dem Telefon der Betreuung scannen: öffnet die Konsole einmal, innerhalb von 2 Minuten"
+        case .agree: "Zustimmen"
+        case .decline: "Nein, danke"
+        case .consentShare: "Video mitnehmen (QR-Code)"
+        case .consentSlideshow: "Auf dem Bildschirm der Box zeigen"
+        case .consentFilm: "In den Film der Gastgeber aufnehmen"
         }
     }
 
@@ -281,6 +307,11 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .pairingPassword: "Mot de passe de l'opérateur"
         case .pairingEnter: "Valider"
         case .pairingScan: "Scannez avec le téléphone de l'opérateur\u{A0}: la console s'ouvre une fois, dans les 2\u{A0}minutes"
+        case .agree: "J'accepte"
+        case .decline: "Non merci"
+        case .consentShare: "Emporter la vidéo (code QR)"
+        case .consentSlideshow: "La montrer sur l'écran de la cabine"
+        case .consentFilm: "L'inclure dans le film des hôtes"
         }
     }
 
@@ -314,6 +345,11 @@ public enum ScreenText: String, CaseIterable, Codable, Sendable {
         case .pairingPassword: "Contraseña del operador"
         case .pairingEnter: "Aceptar"
         case .pairingScan: "Escanea con el teléfono del operador: abre la consola una vez, en 2 minutos"
+        case .agree: "Acepto"
+        case .decline: "No, gracias"
+        case .consentShare: "Llevarme el vídeo (código QR)"
+        case .consentSlideshow: "Mostrarlo en la pantalla de la cabina"
+        case .consentFilm: "Incluirlo en la película de los anfitriones"
         }
     }
 }

@@ -6,6 +6,7 @@
 // Blocking file work: called on the booth's file worker (and by `--check`), never on the UI thread.
 import FoundationEssentials
 import Glibc
+import KioskContract
 import KioskCore
 import KioskSystem
 

@@ -24,7 +24,7 @@ extension TakeFolder {
     /// The take `entry`, about to be deleted for `reason`: the consent log's line, and its share
     /// token's record when it was shared.
     public func noteDeletion(_ entry: Entry, reason: DeletionReason) {
-        consentLogDeletion(take: entry.name, time: Date().formatted(.iso8601), reason: reason)
+        consentLogDeletion(take: entry.name, reason: reason)
         if let token = entry.share, !Self.appendLine(DeletedShare(take: entry.name, token: token), to: file(Self.deletedName)) {
             Log.info("could not write the deleted take \(entry.name)'s token in \(file(Self.deletedName))")
         }
@@ -36,11 +36,9 @@ extension TakeFolder {
         return text.split(separator: "\n").compactMap { try? JSONDecoder().decode(DeletedShare.self, from: Data($0.utf8)) }
     }
 
-    // merge: ConsentLog.append
-    /// The consent log's deletion line: `{"take":NAME,"time":…,"deleted":"guest"|"operator"}`.
-    private func consentLogDeletion(take: String, time: String, reason: DeletionReason) {
-        struct Line: Encodable { let take: String, time: String, deleted: DeletionReason }
-        if !Self.appendLine(Line(take: take, time: time, deleted: reason), to: file(".kiosk-recorder.consent")) {
+    /// The consent log's deletion line (ConsentLog): `{"take":NAME,"time":…,"deleted":"guest"|"operator"}`.
+    private func consentLogDeletion(take: String, reason: DeletionReason) {
+        if !ConsentLog.append(ConsentLine(take: take, time: ConsentLine.now, deleted: reason), in: path) {
             Log.info("could not write the consent log's line for the deleted take \(take) in \(path)")
         }
     }

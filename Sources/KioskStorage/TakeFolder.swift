@@ -8,9 +8,11 @@
 // - `.kiosk-recorder.lock`: held by the running booth (OutputLock); a marker's owner is gone
 //   exactly when this lock is free, so at launch (lock just taken) every marker is an orphan.
 // - `.kiosk-recorder.counter`: the next take's number, one decimal line, replaced atomically.
-// - `.kiosk-recorder.takes`: accepted takes, one `N<TAB>name<TAB>time[<TAB>hidden|-[<TAB>token]]` line
-//   each, oldest first (time: Unix seconds when it was accepted, or `-` when the wall clock was not
-//   synchronised; `hidden`: hidden by the operator; token: its share folder's, TakeRecords).
+// - `.kiosk-recorder.takes`: accepted takes, one `N<TAB>name<TAB>time[<TAB>hidden|-[<TAB>token|-[<TAB>consent:CHOICES]]]`
+//   line each, oldest first (time: Unix seconds when it was accepted, or `-` when the wall clock was not
+//   synchronised; `hidden`: hidden by the operator; token: its share folder's, TakeRecords; CHOICES:
+//   with `--consent`, what its guest allowed, `share,film` or nothing).
+// - `.kiosk-recorder.consent`: the consent log (ConsentLog).
 // - `.kiosk-recorder.hooks`: the `--on-take` hooks still owed (HookQueueFile).
 // - `.NAME.recording`: the marker of a take being written or finished and not yet decided on.
 //
@@ -43,8 +45,12 @@ public final class TakeFolder: Sendable {
         public var hidden = false
         /// The token of its share folder in `--share-dir`, once one was written (TakeRecords).
         public var share: String?
+        /// `--consent`: what its guest allowed (nil: made without consent, so everything, as before the
+        /// option). The library, the slideshow and `reel` leave out what it does not allow.
+        public var consent: [ConsentChoice]?
 
-        public init(number: Int, name: String, acceptedAt: Int64?, hidden: Bool = false, share: String? = nil) {
+        public init(number: Int, name: String, acceptedAt: Int64?, hidden: Bool = false, share: String? = nil, consent: [ConsentChoice]? = nil) {
+            self.consent = consent
             self.number = number
             self.name = name
             self.acceptedAt = acceptedAt
@@ -197,7 +203,8 @@ public final class TakeFolder: Sendable {
             guard parts.count >= 2, let n = Int(parts[0]), TakeName.isSafe(String(parts[1])) else { return nil }
             return Entry(number: n, name: String(parts[1]), acceptedAt: parts.count > 2 ? Int64(parts[2]) : nil,
                          hidden: parts.count > 3 && parts[3] == "hidden",
-                         share: parts.count > 4 && ShareToken.isToken(String(parts[4])) ? String(parts[4]) : nil)
+                         share: parts.count > 4 && ShareToken.isToken(String(parts[4])) ? String(parts[4]) : nil,
+                         consent: parts.count > 5 ? Self.consent(parts[5]) : nil)
         }.sorted { $0.number < $1.number }
     }
 
@@ -217,7 +224,9 @@ public final class TakeFolder: Sendable {
     @discardableResult
     func saveList(_ list: [Entry]) -> Bool {
         let text = list.map { e in
-            let flags = e.hidden || e.share != nil ? "\t" + (e.hidden ? "hidden" : "-") + (e.share.map { "\t" + $0 } ?? "") : ""
+            let consent = e.consent.map { "\t" + (e.share ?? "-") + "\tconsent:" + $0.map(\.rawValue).joined(separator: ",") }
+            let flags = e.hidden || e.share != nil || consent != nil
+                ? "\t" + (e.hidden ? "hidden" : "-") + (consent ?? e.share.map { "\t" + $0 } ?? "") : ""
             return "\(e.number)\t\(e.name)\t\(e.acceptedAt.map(String.init) ?? "-")\(flags)\n"
         }.joined()
         guard replace(Self.ledgerName, with: text) else {
@@ -225,6 +234,13 @@ public final class TakeFolder: Sendable {
             return false
         }
         return true
+    }
+
+    /// A list's consent field (`consent:share,film`; `consent:` for none); nil for anything else. A word
+    /// it does not know allows nothing.
+    static func consent(_ field: Substring) -> [ConsentChoice]? {
+        guard field.hasPrefix("consent:") else { return nil }
+        return field.dropFirst("consent:".count).split(separator: ",").compactMap { ConsentChoice(rawValue: String($0)) }
     }
 
     // MARK: - Retention
@@ -330,9 +346,11 @@ public final class TakeFolder: Sendable {
     /// lock, so no live booth owns one). A playable take is kept, its marker removed, and added to
     /// the accepted list (numbered past every take before it); a marker without a playable take goes
     /// with whatever is beside it. Returns the recovered takes, oldest first. `named`: that take alone,
-    /// if its marker is there (a take this run kept: the booth was closed over it).
+    /// if its marker is there (a take this run kept: the booth was closed over it). `consent`: what a
+    /// take's guest allowed (`--consent`), as its file says it, kept in the list.
     public func recoverOrphans(named only: String? = nil, playable: (String) -> Double?,
-                               boomerang: (String) -> Double? = { _ in nil }) -> [TakeFiles.Recovered] {
+                               boomerang: (String) -> Double? = { _ in nil },
+                               consent: (String) -> [ConsentChoice]? = { _ in nil }) -> [TakeFiles.Recovered] {
         let names = only.map { name in ["." + name + ".recording"].filter { FileManager.default.fileExists(atPath: file($0)) } }
             ?? (try? FileManager.default.contentsOfDirectory(atPath: path))
         guard let names else { return [] }
@@ -362,7 +380,7 @@ public final class TakeFolder: Sendable {
             let n = readCounter()
             writeCounter(n + 1)
             accept(Entry(number: n, name: URL(fileURLWithPath: take.path).lastPathComponent,
-                         acceptedAt: WallClock.synchronisedNow(trusted: clockTrusted)))
+                         acceptedAt: WallClock.synchronisedNow(trusted: clockTrusted), consent: consent(take.path)))
         }
         FolderSync.sync(of: file(Self.ledgerName))
         return recovered

@@ -34,9 +34,9 @@ enum Style {
     /// The fill of a text button (the record circle has its own colours).
     static func fill(of button: Button) -> RGBA {
         switch button {
-        case .useVideo, .done: primary
+        case .useVideo, .done, .agree: primary
         case .playVideo: light
-        case .cancel, .retake, .closePlayer, .start, .stop, .switchCamera, .photo, .boomerang, .openLibrary, .back: secondary
+        case .cancel, .retake, .closePlayer, .start, .stop, .switchCamera, .photo, .boomerang, .openLibrary, .back, .decline: secondary
         }
     }
 
@@ -84,7 +84,7 @@ struct Overlay {
     private func colors(of button: Button) -> (fill: RGBA, title: RGBA) {
         guard highContrast else { return (Style.fill(of: button), button == .playVideo ? Style.darkText : Style.lightText) }
         switch button {
-        case .useVideo: return (Style.highContrastPrimary, Style.darkText)
+        case .useVideo, .agree: return (Style.highContrastPrimary, Style.darkText)
         default: return (Style.light, Style.darkText)
         }
     }
@@ -106,6 +106,7 @@ struct Overlay {
         if model.mode == .playing { try drawProgress(model.progress ?? 0) }
         if let trimmer = model.trimmer { try drawTrimmer(trimmer) }
         if model.paused { try drawPausedMark() }
+        if let switches = model.consent { try drawConsent(model.consentText, switches) }
         for button in model.buttons {
             try draw(button, pressed: button == held, timeLeft: model.remainingFraction)
             if button == .start, let phase = model.attract { try drawPulse(phase) }
@@ -335,7 +336,7 @@ struct Overlay {
             try painter.fillTriangle(Point(x: left, y: c.y - mark / 2), Point(x: left + mark * 0.87, y: c.y),
                                      Point(x: left, y: c.y + mark / 2), Style.darkText)
             painter.text(title, centeredAt: Point(x: left + mark + gap + Double(title.size.width) / 2, y: c.y), Style.darkText)
-        case .cancel, .retake, .closePlayer, .useVideo, .switchCamera, .done, .openLibrary, .back:
+        case .cancel, .retake, .closePlayer, .useVideo, .switchCamera, .done, .openLibrary, .back, .agree, .decline:
             let (fill, titleColor) = colors(of: button)
             let radius = Self.sideRadius(layout)
             try painter.fillRounded(frame, radius: Double(radius), pressed ? Style.pressed(fill) : fill)

@@ -100,10 +100,11 @@ func lockedOutput(_ storage: Configuration.Storage, clockTrusted: Bool) -> (Stri
 /// The booth's parser, as the booth and its console both read the booth's settings: the files by
 /// KioskSystem's reader (whose error the parser says as a config file's), and values checked against
 /// this machine: a folder named as --output, the encoders this FFmpeg has, an overlay PNG (decoded by
-/// `overlays`, which keeps it), the booth's own Wi-Fi, and whether `--console-settings`' file is there.
+/// `overlays`, which keeps it), the booth's own Wi-Fi, and whether `--console-settings`' file is there;
+/// `--consent`'s version hashed by FFmpeg's SHA-256.
 enum BoothParser {
     static func make(environment: KioskEnvironment, overlays: OverlayFiles) -> OptionParser {
-        let host = HostFacts(isFolder: { path in
+        var host = HostFacts(isFolder: { path in
             var folder = false
             return FileManager.default.fileExists(atPath: path, isDirectory: &folder) && folder
         }, videoEncoders: EncoderChoice.offered(testEncoders: environment.testEncoders), overlayProblem: { overlays.problem($0) },
@@ -113,6 +114,7 @@ enum BoothParser {
                if case let .failure(error) = BackgroundPicture.load(path) { return error.message }
                return nil
            })
+        host.digest = { SHA256.hex($0) }
         return OptionParser(readFile: { path in
             do throws(ConfigFile.ReadError) { return try ConfigFile.read(path) } catch { throw ConfigFileError(error.description) }
         }, host: host, warn: { Log.info($0) })

@@ -26,14 +26,15 @@ enum ReelCommand {
             let lower = name.lowercased()
             return !name.hasPrefix(".") && (lower.hasSuffix(".mov") || lower.hasSuffix(".mp4"))
         }
-        // A take the operator hid (`hideTake`) is in no film.
+        // A take the operator hid (`hideTake`), or whose guest did not allow the film (`--consent`), is in no film.
         let ledger = TakeFolder(path: folder, template: "", clockTrusted: false).accepted()
-        let listed = ledger.filter { videos($0.name) && !$0.hidden }
+        let leftOut = { (entry: TakeFolder.Entry) in entry.hidden || !Consent.allows(entry.consent, .film) }
+        let listed = ledger.filter { videos($0.name) && !leftOut($0) }
             .map { (path: folder + "/" + $0.name, acceptedAt: $0.acceptedAt) }
             .filter { FileManager.default.fileExists(atPath: $0.path) }
         let modified = { (path: String) -> Date? in (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date }
         let found: [(path: String, time: Date?)]
-        if !listed.isEmpty || ledger.contains(where: \.hidden) {
+        if !listed.isEmpty || ledger.contains(where: leftOut) {
             found = listed.map { ($0.path, $0.acceptedAt.map { Date(timeIntervalSince1970: Double($0)) } ?? modified($0.path)) }
         } else {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []

@@ -14,6 +14,8 @@ enum Fixture: String, CaseIterable, CustomStringConvertible {
     case libraryGrid, libraryReview
     /// `closeBooth` from ready: "back soon".
     case closed
+    /// `--consent` offering share and film: Start pressed, the consent screen up.
+    case consent
 
     var description: String { rawValue }
 
@@ -25,6 +27,7 @@ enum Fixture: String, CaseIterable, CustomStringConvertible {
         var m = RecorderMachine(session: session, outputPath: out, orientation: .landscapeRight, countdown: self == .countdown ? 3 : 0,
                                 shares: self == .sharingPending || self == .sharing)
         m.library = self == .libraryGrid || self == .libraryReview
+        if self == .consent { m = RecorderMachine(session: session, outputPath: out, orientation: .landscapeRight, consent: consentOffer) }
         _ = m.start()
         switch self {
         case .ready: break
@@ -52,10 +55,14 @@ enum Fixture: String, CaseIterable, CustomStringConvertible {
         case .libraryReview:
             m = Fixture.libraryGrid.make(session: session); _ = m.handle(.pick(path: libraryEntries[1].path))
         case .closed: _ = m.handle(.closeBooth)
+        case .consent: _ = m.handle(.press(.start))
         }
         return m
     }
 }
+
+/// The consent fixture's offer: its text's version, and two switches.
+let consentOffer = ConsentOffer(version: String(repeating: "ab", count: 32), choices: [.share, .film])
 
 /// Where the sharing fixtures' take went.
 let sharedLink = ShareLink(url: "http://10.42.0.1/s/abc/", token: "abc", folder: "/srv/share/abc")
@@ -95,7 +102,7 @@ let sampleEvents: [RecorderEvent] = Button.allCases.map { .press($0) } + [
     .idleReset(.use),
     .takeShared(sharedLink), .shareFailed(message: "no space"), .shareTimedOut,
     .pick(path: libraryEntries[1].path), .libraryListed(libraryEntries), .captureEnded,
-    .closeBooth, .openBooth,
+    .closeBooth, .openBooth, .consentChoice(.film, on: true),
 ]
 
 /// The name of an event's kind; the exhaustive switch makes a new event fail to compile here
@@ -135,6 +142,7 @@ func kind(_ e: RecorderEvent) -> String {
     case .captureEnded: "captureEnded"
     case .closeBooth: "closeBooth"
     case .openBooth: "openBooth"
+    case .consentChoice: "consentChoice"
     }
 }
 
@@ -184,6 +192,16 @@ let table: [String: Expectation] = [
     "libraryReview/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .exit(code: 0)], mode: .library),
     "libraryReview/quit": .init(actions: [.exit(code: 0)], mode: .library),
     "libraryReview/parentGone": .init(actions: [.exit(code: 0)], mode: .library),
+    // consent (`--consent`: No thanks, Agree; its switches set by consentChoice)
+    "consent/press(decline)": .init(actions: [], mode: .ready),
+    "consent/press(agree)": .init(actions: [.discardTake, .startRecording(orientation: .landscapeRight)], mode: .recording),
+    "consent/consentChoice": .init(actions: [], mode: .consent),
+    "consent/stateQuery": .init(actions: [.emit(.state(mode: "consent", timer: "00:00", buttons: [.decline, .agree], orientation: .landscapeRight))], mode: .consent),
+    "consent/background": .init(actions: [.stopCamera], mode: .ready),
+    "consent/closeBooth": .init(actions: [.emit(.boothClosed), .stopCamera], mode: .closed),
+    "consent/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .stopCamera, .exit(code: 0)], mode: .ready),
+    "consent/quit": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
+    "consent/parentGone": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
     // ready
     "ready/press(cancel)": .init(actions: [.emit(.videoRecorderDidCancelRecordingVideo), .stopCamera, .exit(code: 0)], mode: .ready),
     "ready/press(start)": .init(actions: [.discardTake, .startRecording(orientation: .landscapeRight)], mode: .recording),
@@ -335,7 +353,7 @@ struct RecorderMachinePairTests {
     func samplesCoverEveryKind() {
         let kinds = Set(sampleEvents.map(kind))
         #expect(kinds.count == sampleEvents.count)
-        #expect(kinds.count == Button.allCases.count + 32)
+        #expect(kinds.count == Button.allCases.count + 33)
     }
 
     @Test("the fixtures reach the modes they are named for")
@@ -380,6 +398,11 @@ struct RecorderMachinePairTests {
         var trimmed = before
         #expect(trimmed.handle(trimControl.event) == [notAllowed(trimControl.name, before.mode, before.visibleButtons)], "\(fixture)/trim")
         #expect(trimmed == before, "\(fixture)/trim")
+        if before.mode != .consent {
+            var m = before
+            #expect(m.handle(.consentChoice(.film, on: true)) == [notAllowed("consentChoice", before.mode, before.visibleButtons)], "\(fixture)/consentChoice")
+            #expect(m == before, "\(fixture)/consentChoice")
+        }
         if before.mode != .library {
             var m = before
             #expect(m.handle(libraryPick) == [notAllowed("pick", before.mode, before.visibleButtons)], "\(fixture)/pick")
@@ -404,6 +427,7 @@ struct RecorderMachinePairTests {
             if playerControls.contains(where: { $0.event == event }), before.mode != .playing { continue }
             if event == trimControl.event { continue }
             if event == libraryPick, before.mode != .library { continue }
+            if case .consentChoice = event, before.mode != .consent { continue }
             var m = before
             let actions = m.handle(event)
             #expect(actions == [], "\(key)")

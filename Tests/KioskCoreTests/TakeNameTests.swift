@@ -1,7 +1,7 @@
 // A take's name: the templates refused at launch, what a field's '/' or control character becomes,
 // and the counter number read back from a name in the folder.
 import Testing
-@testable import KioskCore
+@testable import KioskContract
 
 @Suite("TakeName: safe names and templates read backwards")
 struct TakeNameTests {

@@ -5,6 +5,7 @@ import Foundation
 @testable import KioskStorage
 import Testing
 import KioskCore
+import KioskContract
 @testable import KioskMedia
 
 @Suite("TakeFolder: the names it makes")

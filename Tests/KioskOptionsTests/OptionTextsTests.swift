@@ -84,9 +84,10 @@ struct OptionTextsTests {
         // output and output-dir exclude each other, and retention needs the folder: one at a time.
         for left in [["output"], ["output-dir", "max-takes", "max-age", "keep-free"]] {
             let file = lines.filter { line in !left.contains { line.hasPrefix($0 + " = ") } }.joined(separator: "\n")
-            // (--questions reads its file as it parses: the example's is there.)
+            // (--questions and --consent read their files as they parse: the example's are there.)
             #expect(throws: Never.self) {
-                try record(["--config", "/k.conf"], files: ["/k.conf": file, "/etc/kiosk-recorder/questions.txt": "What do you wish them?\n"])
+                try record(["--config", "/k.conf"], files: ["/k.conf": file, "/etc/kiosk-recorder/questions.txt": "What do you wish them?\n",
+                                                            "/etc/kiosk-recorder/consent.md": "# Before we record\n\nYou choose.\n"])
             }
         }
     }

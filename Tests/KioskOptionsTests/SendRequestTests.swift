@@ -58,6 +58,7 @@ struct SendRequestTests {
         "trim": #"{"command":"trim","start":0,"end":1}"#, "pick": #"{"command":"pick","path":"/tmp/a.mov"}"#,
         "hideTake": #"{"command":"hideTake","path":"/tmp/a.mov"}"#, "showTake": #"{"command":"showTake","path":"/tmp/a.mov"}"#,
         "deleteTake": #"{"command":"deleteTake","path":"/tmp/a.mov","reason":"operator"}"#,
+        "consentChoice": #"{"command":"consentChoice","choice":"film","on":true}"#,
     ]
 
     @Test("every command the socket takes has an answer rule: the state reply to the query sent after it (quit, and the end of a once session: the connection's end; reload: reloaded); a refusal or failure ends the wait as not carried out (reload: badConfig too)")

@@ -9,11 +9,9 @@ import Glibc
 import Testing
 import KioskTestSupport
 
-/// Whether the booth takes `deleteTake` by `token` (its side of the guest's delete). Until it does,
-/// it refuses the token form as a `badCommand`, which the console answers as an unknown token's 404:
-/// the tests below then check that, and that nothing was deleted.
-// merge: true once the booth's token form of deleteTake is in.
-let boothDeletesByToken = false
+/// Whether the booth takes `deleteTake` by `token` (its side of the guest's delete): it does. (False
+/// checks the console alone: the booth's refusal answered as an unknown token's 404, nothing deleted.)
+let boothDeletesByToken = true
 
 @Suite("a guest's delete from the share page, end to end", .serialized)
 struct GuestDeleteEndToEndTests {

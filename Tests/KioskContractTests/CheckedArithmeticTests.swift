@@ -1,6 +1,6 @@
 // Table tests for the checked and saturating arithmetic used on numbers from files and drivers.
 import Testing
-import KioskCore
+import KioskContract
 
 @Suite("Checked arithmetic")
 struct CheckedArithmeticTests {

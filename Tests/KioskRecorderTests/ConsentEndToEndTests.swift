@@ -1,0 +1,207 @@
+// The guest's say before a take (`--consent`), through the binary: Start shows the consent screen and
+// no countdown starts; No thanks goes back to ready with no file; Agree with only `film` switched on
+// records the take, whose outcome names the consent file's SHA-256 (as `sha256sum` computes it) and
+// the choices, whose file carries them in its comment tag, whose consent line is in the log by the
+// time the outcome is said (and said to have failed before it when it cannot be written); it gets no
+// share page and no QR code, the library does not list it, the film has it, after a restart too.
+import Foundation
+import Testing
+import KioskContract
+import KioskCore
+import KioskTestSupport
+
+@Suite("consent before the take, end to end", .serialized)
+struct ConsentEndToEndTests {
+    static let text = """
+        # Before we record
+
+        This booth records **your face** and your voice.
+        You choose what happens to the video.
+
+        - You can ask us to delete it at any time.
+        """
+
+    /// The consent file in `folder` and its SHA-256 as `sha256sum` prints it.
+    static func consentFile(_ folder: URL) throws -> (path: String, sha: String) {
+        let path = folder.appendingPathComponent("consent.md").path
+        try Self.text.write(toFile: path, atomically: true, encoding: .utf8)
+        let sum = try runTool(["sha256sum", path])
+        let sha = String(sum.stdout.prefix(while: { $0 != " " }))
+        try #require(sha.count == 64, "\(sum.stdout) \(sum.stderr)")
+        return (path, sha)
+    }
+
+    /// The booth on `takes` with sharing, the library and a consent screen offering share and film.
+    static func started(_ folder: URL, takes: String, shares: String, consent: String) throws -> RecorderProcess {
+        let r = try RecorderProcess(booth + ["--countdown", "1", "--output-dir", takes, "--session", "loop", "--library",
+                                             "--share-dir", shares, "--share-url", ShareEndToEndTests.template,
+                                             "--consent", consent, "--consent-choice", "share", "--consent-choice", "film"])
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        return r
+    }
+
+    /// The last `state` reply's consent switches (nil: none said) and its mode and buttons.
+    static func consentState(_ r: RecorderProcess) -> (mode: String, buttons: [Button], switches: ConsentSwitches?)? {
+        guard let reply = r.stateReply() else { return nil }
+        var switches: ConsentSwitches?
+        if case let .consented(_, .screen(s)) = reply.unasked { switches = s }
+        guard case let .state(mode, _, buttons, _, _, _, _, _, _, _, _) = reply.unasked.unconsented else { return nil }
+        return (mode, buttons, switches)
+    }
+
+    static func movies(in takes: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: takes)) ?? []).filter { $0.hasSuffix(".mov") && !$0.hasPrefix(".") }
+    }
+
+    @Test("Start shows the consent screen (no countdown); No thanks: ready, no file; Agree with film: the take, consent {version = sha256sum, [film]} in its outcome, its log line there when the outcome comes, its comment tag; no share page or QR; not in the library; in the film; after a restart too")
+    func agreeFilmOnly() throws {
+        let folder = try testFolder("consent")
+        let takes = folder.appendingPathComponent("takes").path, shares = folder.appendingPathComponent("share").path
+        let (consent, sha) = try Self.consentFile(folder)
+        var r = try Self.started(folder, takes: takes, shares: shares, consent: consent)
+
+        // Start: the consent screen, every switch off; no countdown.
+        r.command("start")
+        let asked = try #require(Self.consentState(r))
+        #expect(asked.mode == "consent" && asked.buttons == [.decline, .agree], "\(asked)")
+        #expect(asked.switches == ConsentSwitches(offered: [.share, .film]))
+        #expect(!r.names.contains("countdown") && !r.names.contains("recordingStarted"), "\(r.names)")
+
+        // No thanks: ready, nothing recorded.
+        r.command("decline")
+        #expect(Self.consentState(r)?.mode == "ready")
+        #expect(!r.names.contains("recordingStarted") && Self.movies(in: takes).isEmpty, "\(r.names)")
+
+        // Start again, film on (slideshow is not offered: refused), Agree: the countdown, then the take.
+        r.command("start")
+        r.send(#"{"command":"consentChoice","choice":"film","on":true}"#)
+        r.send(#"{"command":"consentChoice","choice":"slideshow","on":true}"#)
+        let set = try #require(Self.consentState(r))
+        var filmOnly = ConsentSwitches(offered: [.share, .film])
+        filmOnly.film = true
+        #expect(set.mode == "consent" && set.switches == filmOnly)
+        #expect(r.events.contains { if case let .error(code, message) = $0 { code == .badCommand && message.contains("'slideshow' is not offered") } else { false } })
+        r.command("agree")
+        #expect(r.wait(for: "countdown") != nil)
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
+        try #require(r.waitRecorded(1))
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        r.command("useVideo")
+        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil, "\(r.names) \(r.stderr)")
+        // Read as soon as the outcome is seen.
+        let logged = ConsentLogLines.read(takes)
+        let outcome = try #require(r.events.first { $0.handedOverPath != nil })
+        let take = try #require(outcome.handedOverPath)
+        guard case let .consented(_, .take(given)) = outcome else { Issue.record("no consent in \(outcome)"); return }
+        #expect(given == Consent(version: sha, choices: [.film]))
+        let name = URL(fileURLWithPath: take).lastPathComponent
+        #expect(logged.contains { $0["take"] as? String == name && $0["version"] as? String == sha && $0["choices"] as? [String] == ["film"] },
+                "\(logged)")
+        #expect(try ffprobe(take, "format_tags=comment").contains("consent=film"))
+        let list = try String(contentsOfFile: takes + "/.kiosk-recorder.takes", encoding: .utf8)
+        #expect(list.contains("\t" + name + "\t") && list.contains("consent:film"), "\(list)")
+
+        // No share screen, no share folder: back to ready.
+        #expect(Self.consentState(r)?.mode == "ready")
+        #expect(!r.names.contains("takeShared"), "\(r.names)")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: shares)) ?? []).filter { !$0.hasPrefix(".") }.isEmpty)
+
+        // The library does not list it; the film has it; the same after a restart.
+        for round in 0..<2 {
+            if round == 1 {
+                r.command("quit")
+                #expect(r.exitStatus() == 0)
+                r = try Self.started(folder, takes: takes, shares: shares, consent: consent)
+            }
+            r.command("openLibrary")
+            #expect(OperatorTakesEndToEndTests.library(r, shows: []), "round \(round)")
+            r.command("back")
+            #expect(try OperatorTakesEndToEndTests.filmed(takes, folder) == 1, "round \(round)")
+        }
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    @Test("the consent line is written before the outcome is said: a log that cannot be written is said (error) before the outcome")
+    func logBeforeOutcome() throws {
+        let folder = try testFolder("consent-log")
+        let takes = folder.appendingPathComponent("takes").path, shares = folder.appendingPathComponent("share").path
+        let (consent, _) = try Self.consentFile(folder)
+        // A folder where the log goes: it cannot be opened for writing.
+        try FileManager.default.createDirectory(atPath: takes + "/.kiosk-recorder.consent", withIntermediateDirectories: true)
+        let r = try Self.started(folder, takes: takes, shares: shares, consent: consent)
+        r.command("start")
+        r.command("agree")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
+        try #require(r.waitRecorded(1))
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        r.command("useVideo")
+        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil, "\(r.names) \(r.stderr)")
+        let names = r.names
+        let failed = r.events.firstIndex { if case let .error(_, message) = $0 { message.contains("consent log") } else { false } }
+        let said = try #require(names.firstIndex(of: "videoRecorderDidFinishRecordingVideoWithOutputPath"))
+        #expect(failed != nil && failed! < said, "\(names)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    @Test("a take cut by kill -9 keeps its guest's choices: recovered at the restart with them (its comment tag), so the library still leaves it out")
+    func killedTakeKeepsConsent() throws {
+        let folder = try testFolder("consent-kill")
+        let takes = folder.appendingPathComponent("takes").path, shares = folder.appendingPathComponent("share").path
+        let (consent, _) = try Self.consentFile(folder)
+        var r = try Self.started(folder, takes: takes, shares: shares, consent: consent)
+        r.command("start")
+        r.send(#"{"command":"consentChoice","choice":"film","on":true}"#)
+        r.command("agree")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
+        try #require(r.waitRecorded(1))
+        r.kill(SIGKILL)
+        _ = r.exitStatus()
+        r = try Self.started(folder, takes: takes, shares: shares, consent: consent)
+        #expect(r.names.contains("recordingRecovered"), "\(r.names)")
+        let list = try String(contentsOfFile: takes + "/.kiosk-recorder.takes", encoding: .utf8)
+        #expect(list.contains("consent:film"), "\(list)")
+        r.command("openLibrary")
+        #expect(OperatorTakesEndToEndTests.library(r, shows: []))
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    @Test("screenshots of the consent screen: English landscape, German portrait")
+    func screenshots() throws {
+        let folder = try testFolder("consent-screens")
+        let takes = folder.appendingPathComponent("takes").path, shares = folder.appendingPathComponent("share").path
+        let (consent, _) = try Self.consentFile(folder)
+        var shots: [Data] = []
+        for (language, orientation) in [("en", "landscape-right"), ("de", "portrait")] {
+            let r = try RecorderProcess(booth + ["--output-dir", takes, "--session", "loop", "--share-dir", shares,
+                                                 "--share-url", ShareEndToEndTests.template, "--language", language,
+                                                 "--orientation", orientation, "--consent", consent, "--consent-choice", "share,film"])
+            try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+            r.command("start")
+            #expect(Self.consentState(r)?.mode == "consent")
+            let shot = folder.appendingPathComponent("consent-\(language).bmp").path
+            r.send(#"{"command":"screenshot","path":"\#(shot)"}"#)
+            #expect(r.waitForOutput(timeout: 20) { (try? Data(contentsOf: URL(fileURLWithPath: shot)).count) ?? 0 > 54 }, "\(r.names)")
+            // A BMP of the display (800x480 whichever way the interface is turned), unlike the other one.
+            let header = try Data(contentsOf: URL(fileURLWithPath: shot))
+            let width = header[18..<22].reversed().reduce(0) { $0 << 8 | Int($1) }, height = abs(Int(Int32(truncatingIfNeeded: header[22..<26].reversed().reduce(0) { $0 << 8 | Int($1) })))
+            #expect(header.prefix(2) == Data("BM".utf8) && width == 800 && height == 480, "\(width)x\(height)")
+            #expect(!shots.contains(header))
+            shots.append(header)
+            r.command("quit")
+            #expect(r.exitStatus() == 0)
+        }
+    }
+}
+
+/// The consent log's lines as JSON objects.
+enum ConsentLogLines {
+    static func read(_ folder: String) -> [[String: Any]] {
+        guard let text = try? String(contentsOfFile: folder + "/.kiosk-recorder.consent", encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    }
+}
