@@ -1,5 +1,5 @@
-// Idle reset (`--idle-timeout`) as a value with time passed in: the finished screen, or a paused
-// review, left untouched for the timeout is reset (the machine's `idleReset`), so the next guest
+// Idle reset (`--idle-timeout`) as a value with time passed in: the finished screen, a paused
+// review, the library or the consent screen, left untouched for the timeout is reset (the machine's `idleReset`), so the next guest
 // never sees the last one's take. Touches and presses restart the clock, and so does every change of
 // what shows (a new mode, a pause); a `state` query does not.
 import KioskContract
@@ -34,8 +34,9 @@ public struct IdleRule: Equatable, Sendable {
             showing = current
             since = now
         }
-        // The library (grid or review) left untouched goes back to ready (RecorderMachine.idleReset).
-        let idle = mode == .finished || mode == .library || (mode == .playing && paused)
+        // The library (grid or review) and the consent screen left untouched go back to ready
+        // (RecorderMachine.idleReset): a guest who walked away from the consent screen agreed to nothing.
+        let idle = mode == .finished || mode == .library || mode == .consent || (mode == .playing && paused)
         guard idle, !playerAlone, Double(now - since) / 1e9 >= timeout else { return false }
         since = now
         return true
@@ -43,10 +44,15 @@ public struct IdleRule: Equatable, Sendable {
 }
 
 extension RecorderMachine {
-    /// `idleReset`: the paused review closed, then the take used or discarded as the presses do.
+    /// `idleReset`: the paused review closed, then the take used or discarded as the presses do; the
+    /// consent screen answered No thanks (nothing recorded, no event but the mode's).
     mutating func idleReset(_ asked: IdleAction) -> [RecorderAction] {
-        guard playerFile == nil, !exiting, mode == .finished || mode == .playing || mode == .library else { return [] }
+        guard playerFile == nil, !exiting, [.finished, .playing, .library, .consent].contains(mode) else { return [] }
         var actions: [RecorderAction] = []
+        if mode == .consent {
+            answerConsent(agreed: false, &actions)
+            return actions
+        }
         if mode == .playing { actions += handle(.press(.closePlayer)) }
         if mode == .library { return actions + leaveLibrary() }
         // A take that cannot be used (no Use Video after a failed take) can only be discarded.

@@ -55,6 +55,17 @@ struct ConsentMachineTests {
         #expect(m.handle(.press(.start)) == [] && m.consentSwitches == ConsentSwitches(offered: [.share, .film]))
     }
 
+    @Test("the consent screen left untouched for --idle-timeout: No thanks (ready, nothing recorded, no switch kept); the rule counts it idle")
+    func idleDeclines() {
+        var m = consenting()
+        _ = m.handle(.consentChoice(.film, on: true))
+        #expect(m.handle(.idleReset(.use)) == [] && m.mode == .ready && m.takeConsent == nil)
+        #expect(m.handle(.press(.start)) == [] && m.consentSwitches == ConsentSwitches(offered: [.share, .film]))
+        var rule = IdleRule(timeout: 45, now: 0)
+        let looks = [0, 44_000_000_000, 45_000_000_000].map { rule.isDue(mode: .consent, paused: false, playerAlone: false, at: $0) }
+        #expect(looks == [false, false, true])
+    }
+
     @Test("Agree with only film: the take is made under [film], and Use Video goes on without the share screen")
     func agreeFilmOnly() {
         var m = consenting(shares: true)

@@ -194,6 +194,7 @@ let table: [String: Expectation] = [
     "libraryReview/parentGone": .init(actions: [.exit(code: 0)], mode: .library),
     // consent (`--consent`: No thanks, Agree; its switches set by consentChoice)
     "consent/press(decline)": .init(actions: [], mode: .ready),
+    "consent/idleReset": .init(actions: [], mode: .ready),
     "consent/press(agree)": .init(actions: [.discardTake, .startRecording(orientation: .landscapeRight)], mode: .recording),
     "consent/consentChoice": .init(actions: [], mode: .consent),
     "consent/stateQuery": .init(actions: [.emit(.state(mode: "consent", timer: "00:00", buttons: [.decline, .agree], orientation: .landscapeRight))], mode: .consent),

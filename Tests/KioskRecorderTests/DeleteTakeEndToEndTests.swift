@@ -31,9 +31,7 @@ struct DeleteTakeEndToEndTests {
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        let answered = eventually(10) {
-            (try? runProgram(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/"]))?.stdout == "200"
-        }
+        let answered = eventually(10) { HookEndToEndTests.webdavServes(root, port: port) }
         try #require(answered, "rclone serve webdav on \(port) did not answer")
         return p
     }

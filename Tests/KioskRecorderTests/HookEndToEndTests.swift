@@ -4,6 +4,7 @@
 // docs/deploy.md's rclone recipe, its exact command, copying a take and its share folder.
 // KIOSK_HOOK_BACKOFF=1 (test-only) makes the first wait 1 s instead of 10.
 import Foundation
+import Synchronization
 import KioskContract
 import Testing
 import KioskCore
@@ -104,8 +105,13 @@ struct HookEndToEndTests {
 
     /// `rclone serve webdav` of `root` on a free loopback port: the process and its port.
     static func webdav(_ root: URL, config: String) throws -> (Process, Int) {
-        for attempt in 0..<20 {
-            let port = 30000 + Int(getpid() % 20000) + attempt * 11
+        for _ in 0..<20 {
+            // A port of this test process's own for each server (two tests' servers once met on one
+            // port: the second, refused, took the first's answer for its own).
+            let port = 30000 + Int(getpid() % 2000) * 16 + servers.withLock { count in
+                count += 1
+                return count % 16
+            }
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/rclone")
             p.arguments = ["--config", config, "serve", "webdav", root.path, "--addr", "127.0.0.1:\(port)"]
@@ -114,13 +120,26 @@ struct HookEndToEndTests {
             try p.run()
             var answered = false
             _ = eventually(5) {
-                answered = (try? runProgram(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/"]))?.stdout == "200"
+                answered = webdavServes(root, port: port)
                 return answered || !p.isRunning
             }
             if answered { return (p, port) }
             if p.isRunning { p.terminate() }
         }
         throw RecipeFailure(description: "rclone serve webdav did not start")
+    }
+
+    /// The servers started in this test process so far (each its own port).
+    static let servers = Mutex(0)
+
+    /// Whether the server on `port` serves `root`: a probe file put there is what it answers (a
+    /// server of another test on the port would answer 404), removed once seen.
+    static func webdavServes(_ root: URL, port: Int) -> Bool {
+        let probe = "probe-\(getpid())-\(port)"
+        let file = root.appendingPathComponent(probe).path
+        guard FileManager.default.createFile(atPath: file, contents: Data(probe.utf8)) else { return false }
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        return (try? runProgram(["curl", "-s", "http://127.0.0.1:\(port)/\(probe)"]))?.stdout == probe
     }
 
     struct RecipeFailure: Error, CustomStringConvertible { let description: String }
