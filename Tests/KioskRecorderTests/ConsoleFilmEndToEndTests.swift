@@ -124,9 +124,11 @@ struct ConsoleFilmEndToEndTests {
         let third = try console.curl("POST", "/console/api/film", headers: [cookie, "X-CSRF-Token: \(token)"], body: #"{"size":"1920x1080"}"#)
         #expect(third.status == 202, "\(third)")
         // At once: the 202 above came after the reel's process was known, and a film of two takes
-        // takes seconds, so it is still being made.
+        // takes seconds, so it is still being made. The answer's state is running, or cancelled
+        // already when the reel ended before it was written (ci35).
         let stopping = try console.curl("POST", "/console/api/film/cancel", headers: [cookie, "X-CSRF-Token: \(token)"])
-        #expect(stopping.status == 202 && stopping.body.contains(#""state":"running""#), "\(stopping)")
+        #expect(stopping.status == 202 && (stopping.body.contains(#""state":"running""#) || stopping.body.contains(#""state":"cancelled""#)),
+                "\(stopping)")
         var cancelled: [String: Any] = [:]
         #expect(eventually(60) {
             cancelled = (try? film(console, cookie: cookie)) ?? [:]
