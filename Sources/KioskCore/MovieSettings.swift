@@ -103,10 +103,12 @@ public struct VideoTuning: Equatable, Sendable {
 
     /// The ffmpeg CLI's output options for the same encoder with the same settings.
     public var ffmpegArguments: [String] {
-        ["-c:v", encoder.rawValue, "-g", "\(gop)", "-bf", "\(bFrames)", "-threads", "\(threads)"]
-            + options.flatMap { ["-\($0.name)", $0.value] }
-            + (bitrate.map { ["-b:v", "\($0)"] } ?? [])
-            + ["-pix_fmt", "yuv420p", "-color_range", "tv", "-colorspace", "smpte170m"]
+        // Appended a part at a time: as one expression of `+`s it took the type checker seconds.
+        var arguments: [String] = ["-c:v", encoder.rawValue, "-g", String(gop), "-bf", String(bFrames), "-threads", String(threads)]
+        for option in options { arguments += ["-" + option.name, option.value] }
+        if let bitrate { arguments += ["-b:v", String(bitrate)] }
+        arguments += ["-pix_fmt", "yuv420p", "-color_range", "tv", "-colorspace", "smpte170m"]
+        return arguments
     }
 }
 

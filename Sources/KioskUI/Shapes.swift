@@ -44,7 +44,9 @@ enum Mask: Hashable {
             if angle < 0 { angle += 360 }
             return angle <= Double(sweep) ? ring : max(ring, 1)
         case let .polygon(_, _, corners):
-            let points = stride(from: 0, to: corners.count - 1, by: 2).map { (Double(corners[$0]) / 8, Double(corners[$0 + 1]) / 8) }
+            let points: [(Double, Double)] = stride(from: 0, to: corners.count - 1, by: 2).map { (i: Int) -> (Double, Double) in
+                (Double(corners[i]) / 8, Double(corners[i + 1]) / 8)
+            }
             let n = points.count
             guard n >= 3 else { return 1 }
             // The signed area tells the winding; each edge's outward normal follows from it.

@@ -62,16 +62,6 @@ struct ConsoleFiguresTests {
     @Test("api/figures: 401 before sign-in (and for another method), the glue's to answer once signed in; 405 for another method after")
     func route() {
         var console = Console()
-        let get = ConsoleRequest(method: "GET", path: "/console/api/figures", headers: ["host": "10.42.0.1"], peer: "10.42.0.5")
-        #expect(console.status(get, at: 0) == 401)
-        var post = get
-        post.method = "POST"
-        #expect(console.status(post, at: 0) == 401)
-        let (cookie, _) = console.signIn(at: 1)
-        var signed = get
-        signed.headers["cookie"] = cookie
-        #expect(console.decide(signed, at: 2) == .figures)
-        signed.method = "POST"
-        #expect(console.status(signed, at: 2) == 405)
+        console.expectSignedInGET("/console/api/figures", decides: .figures)
     }
 }

@@ -44,6 +44,21 @@ struct Console {
         let token = String(response.headers["Set-Cookie"]!.split(separator: ";")[0].split(separator: "=")[1])
         return ("\(ConsoleRules.cookieName)=\(token)", rules.sessions.csrf(of: token, now: now)!)
     }
+
+    /// A page of the API that only reads: 401 before sign-in (for any method), `expected` for a
+    /// signed-in GET, 405 for a signed-in POST.
+    mutating func expectSignedInGET(_ path: String, decides expected: ConsoleDecision, sourceLocation: SourceLocation = #_sourceLocation) {
+        let get = ConsoleRequest(method: "GET", path: path, headers: ["host": "10.42.0.1"], peer: "10.42.0.5")
+        var post = get
+        post.method = "POST"
+        #expect(status(get, at: 0) == 401 && status(post, at: 0) == 401, sourceLocation: sourceLocation)
+        let (cookie, _) = signIn(at: 1)
+        var signed = get
+        signed.headers["cookie"] = cookie
+        #expect(decide(signed, at: 2) == expected, sourceLocation: sourceLocation)
+        signed.method = "POST"
+        #expect(status(signed, at: 2) == 405, sourceLocation: sourceLocation)
+    }
 }
 
 func signInRequest(_ password: String, from address: String = "10.42.0.5", json: Bool = false) -> ConsoleRequest {

@@ -164,7 +164,9 @@ struct TimeLeftEndToEndTests {
         }
         let n = Double(samples.count)
         let mt = samples.map(\.at).reduce(0, +) / n, mv = samples.map(\.value).reduce(0, +) / n
-        let slope = samples.map { ($0.at - mt) * ($0.value - mv) }.reduce(0, +) / samples.map { ($0.at - mt) * ($0.at - mt) }.reduce(0, +)
+        let covariance: Double = samples.map { ($0.at - mt) * ($0.value - mv) }.reduce(0, +)
+        let variance: Double = samples.map { ($0.at - mt) * ($0.at - mt) }.reduce(0, +)
+        let slope = covariance / variance
         #expect(slope < -0.6 && slope > -1.5, "remaining falls \(-slope) s a second: \(described)")
         r.command("useVideo")
         #expect(r.exitStatus() == 0)

@@ -25,12 +25,7 @@ struct DeleteTakeEndToEndTests {
 
     /// `rclone serve webdav` of `root` on `port` (loopback), once it answers.
     static func serve(_ root: URL, port: Int, config: String) throws -> Process {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/rclone")
-        p.arguments = ["--config", config, "serve", "webdav", root.path, "--addr", "127.0.0.1:\(port)"]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try HookEndToEndTests.startWebdav(root, port: port, config: config)
         let answered = eventually(10) { HookEndToEndTests.webdavServes(root, port: port) }
         try #require(answered, "rclone serve webdav on \(port) did not answer")
         return p
@@ -52,7 +47,7 @@ struct DeleteTakeEndToEndTests {
             let (create, hook) = try HookEndToEndTests.recipe()
             let words = create.split(separator: " ").map(String.init)
             let remote = try #require(words.drop { $0 != "create" }.dropFirst().first)
-            bucket = try #require(hook.components(separatedBy: "\(remote):").dropFirst().first?.split(separator: "/").first.map(String.init))
+            bucket = try #require(HookEndToEndTests.bucket(of: hook, remote: remote), "\(hook)")
             let (first, p) = try HookEndToEndTests.webdav(root, config: rcloneConfig)
             server = first
             port = p

@@ -42,22 +42,33 @@ struct EffortEndToEndTests {
                         "-of", "csv=p=0", path], stderr: .discard).stdout.split(whereSeparator: \.isNewline).map(String.init)
     }
 
+    /// A stepped take's pictures: every 2nd evenly, which a 20-a-second encoder needs against 30.
+    /// A machine short of CPU beyond that (a fresh CI run on a busy host once; ci33's real-time
+    /// pass) takes the rate on to every 3rd, as the rule should: then the gaps are the 3rd's, and
+    /// one of up to 5 where the rate changed. The skipped are counted as the pictures missing. The
+    /// pictures missing, and whether the rate went on to every 3rd.
+    static func expectEvenSteps(_ slow: (result: RecordingResult, stderr: String, numbers: [Int], path: String),
+                                sourceLocation: SourceLocation = #_sourceLocation) throws -> (missing: Int, third: Bool) {
+        let numbers = slow.numbers
+        try #require(numbers.count > 30, "\(numbers.count) pictures", sourceLocation: sourceLocation)
+        let steps = zip(numbers, numbers.dropFirst()).map { $1 - $0 }
+        let third = slow.stderr.contains("rate down to every 3rd picture")
+        let uneven = steps.enumerated().filter { $0.element < 1 || $0.element > (third ? 3 : 2) }
+        #expect(third ? uneven.count <= 1 && uneven.allSatisfy { $0.element <= 5 } : uneven.isEmpty, "gaps: \(uneven.prefix(5))",
+                sourceLocation: sourceLocation)
+        let missing = steps.reduce(0) { $0 + $1 - 1 }
+        #expect(slow.result.skippedFrames == missing && missing > 0, "\(slow.result.skippedFrames) skipped, \(missing) missing",
+                sourceLocation: sourceLocation)
+        return (missing, third)
+    }
+
     @Test("an encoder at 20 pictures a second against the camera's 30: the take keeps every 2nd picture evenly (no gap over two intervals), drops none, counts the skipped as the pictures missing, says each step, and stays one stream with the full-CPU take's SPS/PPS")
     func stepsEvenly() throws {
         let slow = try Self.take("effort-slow", encoder: TestEncoderName.slow, seconds: 6)
         let result = slow.result, numbers = slow.numbers
         #expect(result.success && result.encoder == TestEncoderName.slow, "\(result)")
         #expect(result.droppedFrames == 0, "\(result)\n\(slow.stderr)")
-        try #require(numbers.count > 30, "\(numbers.count) pictures")
-        let steps = zip(numbers, numbers.dropFirst()).map { $1 - $0 }
-        // Every 2nd picture is what a 20-a-second encoder needs against 30. A machine short of CPU
-        // beyond that (a fresh CI run on a busy host once) takes the rate on to every 3rd, as the
-        // rule should: then the gaps are the 3rd's, and one of up to 5 where the rate changed.
-        let third = slow.stderr.contains("rate down to every 3rd picture")
-        let uneven = steps.enumerated().filter { $0.element < 1 || $0.element > (third ? 3 : 2) }
-        #expect(third ? uneven.count <= 1 && uneven.allSatisfy { $0.element <= 5 } : uneven.isEmpty, "gaps: \(uneven.prefix(5))")
-        let missing = steps.reduce(0) { $0 + $1 - 1 }
-        #expect(result.skippedFrames == missing && missing > 0, "\(result.skippedFrames) skipped, \(missing) missing")
+        let (_, third) = try Self.expectEvenSteps(slow)
         // About 15 a second once stepped (the first half second at the full rate).
         let rate = Double(numbers.count) / result.duration
         // (About 10 a second where the machine took the rate on to every 3rd.)
@@ -116,17 +127,9 @@ struct EffortEndToEndTests {
     func stepsEvenlyFromMJPEG() throws {
         let size = Size(width: 640, height: 480)
         let slow = try Self.take("effort-mjpeg", encoder: TestEncoderName.slow, size: size, camera: "card=Booth Cam\nformat=MJPG 640x480@30\n", seconds: 5)
-        let result = slow.result, numbers = slow.numbers
+        let result = slow.result
         #expect(result.success && result.droppedFrames == 0, "\(result)\n\(slow.stderr)")
-        try #require(numbers.count > 30, "\(numbers.count) pictures")
-        let steps = zip(numbers, numbers.dropFirst()).map { $1 - $0 }
-        // As in the test above: a machine short of CPU beyond the slow encoder's need (ci33, the
-        // real-time pass beside its 65 other tests) takes the rate on to every 3rd, as the rule should.
-        let third = slow.stderr.contains("rate down to every 3rd picture")
-        let uneven = steps.enumerated().filter { $0.element < 1 || $0.element > (third ? 3 : 2) }
-        #expect(third ? uneven.count <= 1 && uneven.allSatisfy { $0.element <= 5 } : uneven.isEmpty, "gaps: \(uneven.prefix(5))")
-        let missing = steps.reduce(0) { $0 + $1 - 1 }
-        #expect(result.skippedFrames == missing && missing > 0, "\(result.skippedFrames) skipped, \(missing) missing")
+        let (missing, _) = try Self.expectEvenSteps(slow)
         // The pictures left out before the camera decoded them, said at the take's end: all but
         // those already queued when the rate stepped (taken out of the queue: at most its 8).
         let undecoded = slow.stderr.split(separator: "\n").compactMap { line -> Int? in

@@ -39,12 +39,7 @@ struct GuestDeleteEndToEndTests {
             .write(toFile: config, atomically: true, encoding: .utf8)
         let r = try RecorderProcess(booth + ["--config", config])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-        let first = try ShareEndToEndTests.takeAndUse(r, count: 1)
-        r.command("done")
-        #expect(r.waitForState { mode, _ in mode == "ready" })
-        let second = try ShareEndToEndTests.takeAndUse(r, count: 2)
-        r.command("done")
-        #expect(r.waitForState { mode, _ in mode == "ready" })
+        let (first, second) = try ShareEndToEndTests.twoSharedTakes(r)
 
         // The share page: its Delete, a form with a confirm step, posting to delete in its language.
         let page = try String(contentsOfFile: second.folder + "/index.html", encoding: .utf8)

@@ -112,12 +112,7 @@ struct HookEndToEndTests {
                 count += 1
                 return count % 16
             }
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/rclone")
-            p.arguments = ["--config", config, "serve", "webdav", root.path, "--addr", "127.0.0.1:\(port)"]
-            p.standardOutput = FileHandle.nullDevice
-            p.standardError = FileHandle.nullDevice
-            try p.run()
+            let p = try startWebdav(root, port: port, config: config)
             var answered = false
             _ = eventually(5) {
                 answered = webdavServes(root, port: port)
@@ -127,6 +122,24 @@ struct HookEndToEndTests {
             if p.isRunning { p.terminate() }
         }
         throw RecipeFailure(description: "rclone serve webdav did not start")
+    }
+
+    /// The bucket a recipe's hook names: the first folder of the path after `remote:`.
+    static func bucket(of hook: String, remote: String) -> String? {
+        let parts: [String] = hook.components(separatedBy: remote + ":")
+        guard parts.count > 1, let first = parts[1].split(separator: "/").first else { return nil }
+        return String(first)
+    }
+
+    /// `rclone serve webdav` of `root` on loopback `port`, started (not yet answering).
+    static func startWebdav(_ root: URL, port: Int, config: String) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/rclone")
+        p.arguments = ["--config", config, "serve", "webdav", root.path, "--addr", "127.0.0.1:\(port)"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
     }
 
     /// The servers started in this test process so far (each its own port).
@@ -216,7 +229,7 @@ struct HookEndToEndTests {
         #expect(Self.finished(r).map { [String($0.status), String($0.attempt)] } == [["0", "1"]], "\(r.rawLines) \(r.stderr)")
         // In the bucket (the first folder of the remote's paths): the take under takes/<host>/, the
         // share folder under s/<token>/, byte for byte.
-        let bucket = try #require(hook.components(separatedBy: "\(remote):").dropFirst().first?.split(separator: "/").first.map(String.init), "\(hook)")
+        let bucket = try #require(Self.bucket(of: hook, remote: remote), "\(hook)")
         let host = try runProgram(["hostname"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let files = FileManager.default.enumerator(atPath: root.path)?.allObjects.compactMap { $0 as? String } ?? []
         let copied = root.appendingPathComponent("\(bucket)/takes/\(host)/\(URL(fileURLWithPath: take).lastPathComponent)").path

@@ -57,12 +57,7 @@ struct OperatorTakesEndToEndTests {
         let server = try ShareServer(shares: shares, folder: nginx)
         defer { server.stop() }
         var (r, socket) = try Self.started(folder, takes: takes, shares: shares)
-        let first = try ShareEndToEndTests.takeAndUse(r, count: 1)
-        r.command("done")
-        #expect(r.waitForState { mode, _ in mode == "ready" })
-        let second = try ShareEndToEndTests.takeAndUse(r, count: 2)
-        r.command("done")
-        #expect(r.waitForState { mode, _ in mode == "ready" })
+        let (first, second) = try ShareEndToEndTests.twoSharedTakes(r)
         #expect(try server.get("/s/\(first.token)/").status == 200)
         #expect(try Self.filmed(takes, folder) == 2)
 

@@ -54,6 +54,18 @@ struct ShareEndToEndTests {
         return (handed[count - 1], url, token, folder)
     }
 
+    /// Two shared takes, each followed by Done back to ready: the first's and the second's.
+    static func twoSharedTakes(_ r: RecorderProcess) throws
+        -> (first: (take: String, url: String, token: String, folder: String), second: (take: String, url: String, token: String, folder: String)) {
+        var taken: [(take: String, url: String, token: String, folder: String)] = []
+        for count in 1...2 {
+            taken.append(try takeAndUse(r, count: count))
+            r.command("done")
+            try #require(r.waitForState { mode, _ in mode == "ready" }, "no ready after Done: \(r.names)")
+        }
+        return (taken[0], taken[1])
+    }
+
     @Test("a loop session: Use Video gives takeShared after the hand-over, the share folder whole (video.mp4, poster.jpg, index.html, 0644 in 0755), the take 0600 and untouched; the QR code on screen is the event's url, landscape then portrait; Done goes back to ready")
     func loopSession() throws {
         let folder = try testFolder("share-loop")

@@ -24,7 +24,8 @@ struct LineWriterTests {
         // Read it all on this thread; the writer's thread writes what it kept.
         var text = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
-        let expected = (8000 - writer.droppedLines) * reply.count + 100 * 20 + 18
+        let kept: Int = 8000 - writer.droppedLines
+        let expected: Int = kept * reply.count + 100 * 20 + 18
         while text.count < expected - 200 {
             let n = read(fds[0], &buffer, buffer.count)
             if n <= 0 { break }
@@ -40,6 +41,7 @@ struct LineWriterTests {
         let lines = String(decoding: text, as: UTF8.self).split(separator: "\n")
         #expect(lines.first == #"{"event":"ready"}"#)
         #expect(lines.count == 1 + 8000 - writer.droppedLines + 100)
-        #expect(lines.suffix(100).map(String.init) == (0..<100).map { #"{"event":"kept","n":\#($0)}"# })
+        let keptLines: [String] = (0..<100).map { (n: Int) -> String in #"{"event":"kept","n":\#(n)}"# }
+        #expect(lines.suffix(100).map(String.init) == keptLines)
     }
 }
