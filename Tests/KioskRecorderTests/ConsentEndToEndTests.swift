@@ -4,6 +4,7 @@
 // the choices, whose file carries them in its comment tag, whose consent line is in the log by the
 // time the outcome is said (and said to have failed before it when it cannot be written); it gets no
 // share page and no QR code, the library does not list it, the film has it, after a restart too.
+// The shutter asks the same way, and its photo is taken (not a video) under the choices agreed to.
 import Foundation
 import Testing
 import KioskContract
@@ -32,10 +33,10 @@ struct ConsentEndToEndTests {
     }
 
     /// The booth on `takes` with sharing, the library and a consent screen offering share and film.
-    static func started(_ folder: URL, takes: String, shares: String, consent: String) throws -> RecorderProcess {
+    static func started(_ folder: URL, takes: String, shares: String, consent: String, _ extra: [String] = []) throws -> RecorderProcess {
         let r = try RecorderProcess(booth + ["--countdown", "1", "--output-dir", takes, "--session", "loop", "--library",
                                              "--share-dir", shares, "--share-url", ShareEndToEndTests.template,
-                                             "--consent", consent, "--consent-choice", "share", "--consent-choice", "film"])
+                                             "--consent", consent, "--consent-choice", "share", "--consent-choice", "film"] + extra)
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         return r
     }
@@ -119,6 +120,66 @@ struct ConsentEndToEndTests {
             r.command("back")
             #expect(try OperatorTakesEndToEndTests.filmed(takes, folder) == 1, "round \(round)")
         }
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    static func photos(in takes: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: takes)) ?? []).filter { $0.hasSuffix(".jpg") && !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// The share folders written so far (not the hidden ones).
+    static func shareFolders(_ shares: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: shares)) ?? []).filter { !$0.hasPrefix(".") }
+    }
+
+    @Test("the shutter asks as Start does: photo shows the consent screen; No thanks: ready, no file; Agree with film alone: the photo (no take), photoTaken with its consent, its log line and list entry, no share page; Agree with share: its share page")
+    func photoAsks() throws {
+        let folder = try testFolder("consent-photo")
+        let takes = folder.appendingPathComponent("takes").path, shares = folder.appendingPathComponent("share").path
+        let (consent, sha) = try Self.consentFile(folder)
+        let r = try Self.started(folder, takes: takes, shares: shares, consent: consent, ["--photo-button", "--share-seconds", "1"])
+
+        // The shutter: the consent screen, every switch off; no photo, no flash's take.
+        r.command("photo")
+        let asked = try #require(Self.consentState(r))
+        #expect(asked.mode == "consent" && asked.buttons == [.decline, .agree], "\(asked)")
+        #expect(asked.switches == ConsentSwitches(offered: [.share, .film]))
+        #expect(!r.names.contains("photoTaken"), "\(r.names)")
+
+        // No thanks: ready, no photo written.
+        r.command("decline")
+        #expect(Self.consentState(r)?.mode == "ready")
+        #expect(!r.names.contains("photoTaken") && Self.photos(in: takes).isEmpty, "\(r.names)")
+
+        // Film alone, Agree: the photo, not a video; its consent said, logged and listed; no share page.
+        r.command("photo")
+        r.send(#"{"command":"consentChoice","choice":"film","on":true}"#)
+        r.command("agree")
+        try #require(r.wait(for: "photoTaken") != nil, "\(r.names) \(r.stderr)")
+        let logged = ConsentLogLines.read(takes)
+        let taken = try #require(r.events.first { $0.name == "photoTaken" })
+        guard case let .consented(.photoTaken(path, _, _), .take(given)) = taken else { Issue.record("no consent in \(taken)"); return }
+        #expect(given == Consent(version: sha, choices: [.film]))
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        #expect(Self.photos(in: takes) == [name] && Self.movies(in: takes).isEmpty)
+        #expect(!r.names.contains("recordingStarted") && !r.names.contains("countdown"), "\(r.names)")
+        #expect(logged.contains { $0["take"] as? String == name && $0["version"] as? String == sha && $0["choices"] as? [String] == ["film"] },
+                "\(logged)")
+        let list = try String(contentsOfFile: takes + "/.kiosk-recorder.takes", encoding: .utf8)
+        #expect(list.contains("\t" + name + "\t") && list.contains("consent:film"), "\(list)")
+        #expect(Self.consentState(r)?.mode == "ready")
+        #expect(!r.names.contains("takeShared") && Self.shareFolders(shares).isEmpty, "\(r.names)")
+
+        // With share on: its share folder and QR code, as without --consent.
+        r.command("photo")
+        r.send(#"{"command":"consentChoice","choice":"share","on":true}"#)
+        r.command("agree")
+        try #require(r.wait(for: "takeShared") != nil, "\(r.names) \(r.stderr)")
+        let shared = try #require(r.events.first { $0.name == "takeShared" })
+        guard case let .takeShared(_, _, _, sharedPhoto?) = shared else { Issue.record("\(shared)"); return }
+        #expect(r.events.contains { if case let .consented(.photoTaken(p, _, _), .take(c)) = $0 { p == sharedPhoto && c.choices == [.share] } else { false } })
+        #expect(Self.shareFolders(shares).count == 1)
         r.command("quit")
         #expect(r.exitStatus() == 0)
     }
