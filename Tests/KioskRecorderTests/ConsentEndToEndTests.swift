@@ -5,6 +5,7 @@
 // time the outcome is said (and said to have failed before it when it cannot be written); it gets no
 // share page and no QR code, the library does not list it, the film has it, after a restart too.
 // The shutter asks the same way, and its photo is taken (not a video) under the choices agreed to.
+// A guest's taps at the switches' and Agree's places on screen set what the take is made under.
 import Foundation
 import Testing
 import KioskContract
@@ -180,6 +181,68 @@ struct ConsentEndToEndTests {
         guard case let .takeShared(_, _, _, sharedPhoto?) = shared else { Issue.record("\(shared)"); return }
         #expect(r.events.contains { if case let .consented(.photoTaken(p, _, _), .take(c)) = $0 { p == sharedPhoto && c.choices == [.share] } else { false } })
         #expect(Self.shareFolders(shares).count == 1)
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    /// The pixels of the switch's pill in `row` that are its "on" green (none while it is off: grey
+    /// over the darkened picture).
+    static func green(_ shot: PromptEndToEndTests.Bitmap, pillOf row: Rect) -> Int {
+        let pill = Rect(x: row.maxX - row.height * 2 - row.height / 4, y: row.y + row.height / 4, width: row.height * 2, height: row.height / 2)
+        var n = 0
+        for y in pill.y..<pill.maxY { for x in pill.x..<pill.maxX { let (r, g, b) = shot.rgb(x: x, y: y); if g > 180 && g > r + 100 && g > b + 60 { n += 1 } } }
+        return n
+    }
+
+    @Test("taps on the consent screen as a guest makes them: a tap on a switch's row turns it over (its pill goes green), Agree at its place; the take's consent is what the switches said")
+    func tapsSwitches() throws {
+        let folder = try testFolder("consent-taps")
+        let takes = folder.appendingPathComponent("takes").path, shares = folder.appendingPathComponent("share").path
+        let (consent, sha) = try Self.consentFile(folder)
+        let r = try Self.started(folder, takes: takes, shares: shares, consent: consent)
+        let layout = Layout(canvas: Size(width: 800, height: 480))
+        // Share, then film: the rows top to bottom.
+        let rows = layout.consentRows(count: 2)
+        func tap(_ p: Point) { r.send(#"{"command":"tap","x":\#(p.x),"y":\#(p.y)}"#) }
+        func switches() -> ConsentSwitches? { Self.consentState(r)?.switches }
+        func shot(_ name: String) throws -> PromptEndToEndTests.Bitmap { try PromptEndToEndTests.take(r, folder.appendingPathComponent(name).path) }
+
+        r.command("start")
+        #expect(switches() == ConsentSwitches(offered: [.share, .film]))
+        let off = try shot("off.bmp")
+        #expect(Self.green(off, pillOf: rows[0]) < 20 && Self.green(off, pillOf: rows[1]) < 20)
+
+        // Film's row: on, its pill green, share's not.
+        tap(rows[1].center)
+        var filmOnly = ConsentSwitches(offered: [.share, .film])
+        filmOnly.film = true
+        #expect(switches() == filmOnly)
+        let film = try shot("film.bmp")
+        let pillArea = rows[1].height * 2 * (rows[1].height / 2)
+        #expect(Self.green(film, pillOf: rows[1]) > pillArea / 4 && Self.green(film, pillOf: rows[0]) < 20,
+                "\(Self.green(film, pillOf: rows[1])) of \(pillArea)")
+        // Share's row twice: on, then off again (its pill grey once more).
+        tap(rows[0].center)
+        var both = filmOnly
+        both.share = true
+        #expect(switches() == both)
+        #expect(Self.green(try shot("both.bmp"), pillOf: rows[0]) > pillArea / 4)
+        tap(rows[0].center)
+        #expect(switches() == filmOnly)
+        #expect(Self.green(try shot("film-again.bmp"), pillOf: rows[0]) < 20)
+
+        // Agree where it is drawn: the take, under film alone.
+        tap(layout.frame(of: .agree).center)
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.names) \(r.stderr)")
+        try #require(r.waitRecorded(1))
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        r.command("useVideo")
+        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil, "\(r.names) \(r.stderr)")
+        let outcome = try #require(r.events.first { $0.handedOverPath != nil })
+        guard case let .consented(_, .take(given)) = outcome else { Issue.record("no consent in \(outcome)"); return }
+        #expect(given == Consent(version: sha, choices: [.film]))
+        #expect(!r.names.contains("takeShared"), "\(r.names)")
         r.command("quit")
         #expect(r.exitStatus() == 0)
     }
