@@ -6,6 +6,7 @@
 // share page and no QR code, the library does not list it, the film has it, after a restart too.
 // The shutter asks the same way, and its photo is taken (not a video) under the choices agreed to.
 // A guest's taps at the switches' and Agree's places on screen set what the take is made under.
+// docs/screenshots/make-consent makes the docs' pictures of the screen from the booth itself.
 import Foundation
 import Testing
 import KioskContract
@@ -188,9 +189,13 @@ struct ConsentEndToEndTests {
     /// The pixels of the switch's pill in `row` that are its "on" green (none while it is off: grey
     /// over the darkened picture).
     static func green(_ shot: PromptEndToEndTests.Bitmap, pillOf row: Rect) -> Int {
+        green(pillOf: row) { shot.rgb(x: $0, y: $1) }
+    }
+
+    static func green(pillOf row: Rect, _ rgb: (Int, Int) -> (Int, Int, Int)) -> Int {
         let pill = Rect(x: row.maxX - row.height * 2 - row.height / 4, y: row.y + row.height / 4, width: row.height * 2, height: row.height / 2)
         var n = 0
-        for y in pill.y..<pill.maxY { for x in pill.x..<pill.maxX { let (r, g, b) = shot.rgb(x: x, y: y); if g > 180 && g > r + 100 && g > b + 60 { n += 1 } } }
+        for y in pill.y..<pill.maxY { for x in pill.x..<pill.maxX { let (r, g, b) = rgb(x, y); if g > 180 && g > r + 100 && g > b + 60 { n += 1 } } }
         return n
     }
 
@@ -294,30 +299,25 @@ struct ConsentEndToEndTests {
         #expect(r.exitStatus() == 0)
     }
 
-    @Test("screenshots of the consent screen: English landscape, German portrait")
-    func screenshots() throws {
+    @Test("docs/screenshots/make-consent, as docs/screens.md names it, into a scratch folder: the booth's own consent screen, English landscape 800x480 and German portrait 480x800 turned upright, unlike each other, the film switch on (its pill green) and share's off")
+    func docScreenshots() throws {
         let folder = try testFolder("consent-screens")
-        let takes = folder.appendingPathComponent("takes").path, shares = folder.appendingPathComponent("share").path
-        let (consent, _) = try Self.consentFile(folder)
-        var shots: [Data] = []
-        for (language, orientation) in [("en", "landscape-right"), ("de", "portrait")] {
-            let r = try RecorderProcess(booth + ["--output-dir", takes, "--session", "loop", "--share-dir", shares,
-                                                 "--share-url", ShareEndToEndTests.template, "--language", language,
-                                                 "--orientation", orientation, "--consent", consent, "--consent-choice", "share,film"])
-            try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-            r.command("start")
-            #expect(Self.consentState(r)?.mode == "consent")
-            let shot = folder.appendingPathComponent("consent-\(language).bmp").path
-            r.send(#"{"command":"screenshot","path":"\#(shot)"}"#)
-            #expect(r.waitForOutput(timeout: 20) { (try? Data(contentsOf: URL(fileURLWithPath: shot)).count) ?? 0 > 54 }, "\(r.names)")
-            // A BMP of the display (800x480 whichever way the interface is turned), unlike the other one.
-            let header = try Data(contentsOf: URL(fileURLWithPath: shot))
-            let width = header[18..<22].reversed().reduce(0) { $0 << 8 | Int($1) }, height = abs(Int(Int32(truncatingIfNeeded: header[22..<26].reversed().reduce(0) { $0 << 8 | Int($1) })))
-            #expect(header.prefix(2) == Data("BM".utf8) && width == 800 && height == 480, "\(width)x\(height)")
-            #expect(!shots.contains(header))
-            shots.append(header)
-            r.command("quit")
-            #expect(r.exitStatus() == 0)
+        let made = try runTool(["docs/screenshots/make-consent", folder.path])
+        try #require(made.status == 0, "\(made.stderr)")
+        var pictures: [[UInt8]] = []
+        for (name, size) in [("consent-landscape", Size(width: 800, height: 480)), ("de-consent-portrait", Size(width: 480, height: 800))] {
+            let rgbPath = folder.appendingPathComponent("\(name).rgb").path
+            let decoded = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", folder.appendingPathComponent("\(name).png").path,
+                                          "-f", "rawvideo", "-pix_fmt", "rgb24", rgbPath], stdout: .discard)
+            let rgb = try [UInt8](Data(contentsOf: URL(fileURLWithPath: rgbPath)))
+            try #require(decoded.status == 0 && rgb.count == size.width * size.height * 3, "\(name): \(rgb.count) bytes, not \(size)")
+            // Share, slideshow, film: the rows top to bottom, where the upright screen has them.
+            let rows = Layout(canvas: size).consentRows(count: 3)
+            let at = { (x: Int, y: Int) in let o = (y * size.width + x) * 3; return (Int(rgb[o]), Int(rgb[o + 1]), Int(rgb[o + 2])) }
+            let pill = rows[2].height * 2 * (rows[2].height / 2)
+            #expect(Self.green(pillOf: rows[2], at) > pill / 4 && Self.green(pillOf: rows[0], at) < 20, "\(name)")
+            #expect(!pictures.contains(rgb))
+            pictures.append(rgb)
         }
     }
 }
