@@ -54,7 +54,9 @@ struct PhotoMaker: Sendable {
             }
             Log.info("photo: \(made.size.width)x\(made.size.height) JPEG of \(made.bytes.count) bytes made in \(took.milliseconds) ms")
             files.async {
-                let report: BoothCore.PhotoInput = switch storage.photo(made.bytes, template: settings.photoTemplate, count: written, mode: settings.fileMode,
+                // Under consent its choices in the file too (`consent=film`), as a take's tag has them.
+                let bytes = consent.map { PhotoJPEG.commented(made.bytes, $0.tag) } ?? made.bytes
+                let report: BoothCore.PhotoInput = switch storage.photo(bytes, template: settings.photoTemplate, count: written, mode: settings.fileMode,
                                                                          rules: rules, protected: protected, consent: consent) {
                 case let .success((path, retained)): .written(job, path: path, size: made.size, retained: retained)
                 case let .failure(error): .failed(job, message: error.message)

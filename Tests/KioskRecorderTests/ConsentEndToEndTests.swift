@@ -135,7 +135,7 @@ struct ConsentEndToEndTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: shares)) ?? []).filter { !$0.hasPrefix(".") }
     }
 
-    @Test("the shutter asks as Start does: photo shows the consent screen; No thanks: ready, no file; Agree with film alone: the photo (no take), photoTaken with its consent, its log line and list entry, no share page; Agree with share: its share page")
+    @Test("the shutter asks as Start does: photo shows the consent screen; No thanks: ready, no file; Agree with film alone: the photo (no take), photoTaken with its consent, its log line, list entry and JPEG comment, no share page; Agree with share: its share page")
     func photoAsks() throws {
         let folder = try testFolder("consent-photo")
         let takes = folder.appendingPathComponent("takes").path, shares = folder.appendingPathComponent("share").path
@@ -170,6 +170,11 @@ struct ConsentEndToEndTests {
                 "\(logged)")
         let list = try String(contentsOfFile: takes + "/.kiosk-recorder.takes", encoding: .utf8)
         #expect(list.contains("\t" + name + "\t") && list.contains("consent:film"), "\(list)")
+        // The JPEG carries the choices in its comment segment, and ffmpeg decodes it whole.
+        let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(jpeg.starts(with: [0xFF, 0xD8]) && String(decoding: jpeg.prefix(4096), as: UTF8.self).contains("consent=film"))
+        let decoded = try runProgram(["ffmpeg", "-v", "error", "-i", path, "-f", "null", "-"])
+        #expect(decoded.status == 0 && decoded.stderr.isEmpty, "\(decoded.stderr)")
         #expect(Self.consentState(r)?.mode == "ready")
         #expect(!r.names.contains("takeShared") && Self.shareFolders(shares).isEmpty, "\(r.names)")
 
