@@ -33,7 +33,7 @@ extension Booth {
         for effect in effects {
             switch effect {
             case let .machine(action): perform(action)
-            case let .photo(.take(orientation, job, written)): takePhoto(orientation: orientation, job: job, written: written)
+            case let .photo(.take(orientation, job, written, consent)): takePhoto(orientation: orientation, job: job, written: written, consent: consent)
             case let .photo(.withdraw(job)): withdrawPhoto(job)
             case let .file(.openTake(orientation, kind, encoder, title, comment)):
                 openTake(orientation: orientation, kind: kind, encoder: encoder, title: title, comment: comment)

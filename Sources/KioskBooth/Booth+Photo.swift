@@ -9,11 +9,11 @@ import KioskMedia
 
 extension Booth {
     /// The core's `.photo(.take)`: the next frame goes to the photo worker as `job` (`written`: this
-    /// run's photos so far); the shutter sounds.
-    func takePhoto(orientation: Orientation, job: FileJob, written: Int) {
+    /// run's photos so far; `consent`: the one it is taken under); the shutter sounds.
+    func takePhoto(orientation: Orientation, job: FileJob, written: Int, consent: Consent?) {
         let turns = DisplayTransform(physical: screen.outputSize, orientation: orientation).cameraQuarterTurns(mount: config.capture.cameraRotation)
         let maker = PhotoMaker(job: job, quarterTurns: turns, overlays: parts.overlays, video: config.video, storage: storage, settings: config.storage,
-                               written: written, rules: retention, protected: core.jobs.protectedTakes)
+                               written: written, rules: retention, protected: core.jobs.protectedTakes, consent: consent)
         let (photos, files, inbox) = (shared.photos, shared.files, inbox)
         shared.photoSlot.set { frame in maker.make(frame, photos: photos, files: files, inbox: inbox) }
         parts.audio.play(.shutter)

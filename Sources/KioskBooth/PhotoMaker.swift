@@ -7,6 +7,7 @@
 // input, which says it and owes its hook (PhotoWait).
 import FoundationEssentials
 import KioskCapture
+import KioskContract
 import KioskCore
 import KioskMedia
 import KioskOptions
@@ -40,6 +41,8 @@ struct PhotoMaker: Sendable {
     let written: Int
     let rules: TakeFolder.Retention
     let protected: Set<String>
+    /// `--consent`: the consent it is taken under, for the takes' list and the consent log.
+    let consent: Consent?
 
     /// The JPEG of `frame` made on `photos`, then written on `files`; reported to `inbox`.
     func make(_ frame: VideoFrame, photos: any Executor, files: any Executor, inbox: Inbox) {
@@ -51,8 +54,10 @@ struct PhotoMaker: Sendable {
             }
             Log.info("photo: \(made.size.width)x\(made.size.height) JPEG of \(made.bytes.count) bytes made in \(took.milliseconds) ms")
             files.async {
-                let report: BoothCore.PhotoInput = switch storage.photo(made.bytes, template: settings.photoTemplate, count: written, mode: settings.fileMode,
-                                                                         rules: rules, protected: protected) {
+                // Under consent its choices in the file too (`consent=film`), as a take's tag has them.
+                let bytes = consent.map { PhotoJPEG.commented(made.bytes, $0.tag) } ?? made.bytes
+                let report: BoothCore.PhotoInput = switch storage.photo(bytes, template: settings.photoTemplate, count: written, mode: settings.fileMode,
+                                                                         rules: rules, protected: protected, consent: consent) {
                 case let .success((path, retained)): .written(job, path: path, size: made.size, retained: retained)
                 case let .failure(error): .failed(job, message: error.message)
                 }

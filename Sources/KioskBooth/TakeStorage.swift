@@ -32,9 +32,10 @@ protocol TakeStorage: Sendable {
     func handOver(_ path: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>, consent: Consent?) -> [KioskEvent]
     /// A photo's JPEG written as a new file named by `template` (`count`: this run's photos so far,
     /// for `{n}` where there is no counter); in a folder it counts as an accepted take (numbered,
-    /// listed, and subject to the retention rules, whose events come back with its path).
+    /// listed, and subject to the retention rules, whose events come back with its path). `consent`
+    /// (`--consent`): its line is added to the consent log and synced (and in a folder, its choices to the list).
     func photo(_ bytes: [UInt8], template: String, count: Int, mode: Int, rules: TakeFolder.Retention,
-               protected: Set<String>) -> Result<(path: String, events: [KioskEvent]), PhotoError>
+               protected: Set<String>, consent: Consent?) -> Result<(path: String, events: [KioskEvent]), PhotoError>
     /// `hideTake`, `showTake`, `deleteTake` (TakeRecords); `shares`: `--share-dir`; `reviewed`: the take the
     /// library's review shows (a delete by token refuses it); `tombstones`: `--on-delete` is set, so a
     /// deleted take's tombstone is saved in the hook queue before its files go, and returned.
@@ -92,10 +93,10 @@ struct SingleFileStorage: TakeStorage {
 
     /// Beside `--output`: no counter and no retention there.
     func photo(_ bytes: [UInt8], template: String, count: Int, mode: Int, rules: TakeFolder.Retention,
-               protected: Set<String>) -> Result<(path: String, events: [KioskEvent]), PhotoError> {
+               protected: Set<String>, consent: Consent?) -> Result<(path: String, events: [KioskEvent]), PhotoError> {
         let folder = PathText.folder(of: output ?? ".")
         return PhotoFiles.write(bytes, folder: folder.isEmpty ? "." : folder, template: template, number: count + 1, mode: mode)
-            .map { ($0, []) }
+            .map { ($0, ConsentLog.note($0, consent)) }
     }
 }
 
@@ -158,12 +159,12 @@ struct FolderStorage: TakeStorage {
     /// The counter's next number, the file, then the photo joins the accepted takes and the
     /// retention rules run (it may be what they keep, and an older take what they delete).
     func photo(_ bytes: [UInt8], template: String, count: Int, mode: Int, rules: TakeFolder.Retention,
-               protected: Set<String>) -> Result<(path: String, events: [KioskEvent]), PhotoError> {
+               protected: Set<String>, consent: Consent?) -> Result<(path: String, events: [KioskEvent]), PhotoError> {
         let number = folder.nextNumber()
         return PhotoFiles.write(bytes, folder: folder.path, template: template, number: number, mode: mode).map { path in
             folder.accept(TakeFolder.Entry(number: number, name: URL(fileURLWithPath: path).lastPathComponent,
-                                           acceptedAt: WallClock.synchronisedNow(trusted: folder.clockTrusted)))
-            return (path, enforce(rules, protected: protected))
+                                           acceptedAt: WallClock.synchronisedNow(trusted: folder.clockTrusted), consent: consent?.choices))
+            return (path, ConsentLog.note(path, consent) + enforce(rules, protected: protected))
         }
     }
 
@@ -229,5 +230,11 @@ extension TakeStorage {
     /// The hand-over of a take made without `--consent`.
     func handOver(_ path: String, number: Int?, rename: Bool, rules: TakeFolder.Retention, protected: Set<String>) -> [KioskEvent] {
         handOver(path, number: number, rename: rename, rules: rules, protected: protected, consent: nil)
+    }
+
+    /// A photo taken without `--consent`.
+    func photo(_ bytes: [UInt8], template: String, count: Int, mode: Int, rules: TakeFolder.Retention,
+               protected: Set<String>) -> Result<(path: String, events: [KioskEvent]), PhotoError> {
+        photo(bytes, template: template, count: count, mode: mode, rules: rules, protected: protected, consent: nil)
     }
 }

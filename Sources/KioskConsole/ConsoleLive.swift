@@ -51,12 +51,16 @@ public protocol TakeShelf: Sendable {
     func thumbnail(of name: String) -> [UInt8]?
     /// The name of the listed take whose share folder is `token`'s (compared in constant time), or nil.
     func take(sharedAs token: String) -> String?
+    /// The name of the take deleted under `token` (the booth's `.kiosk-recorder.deleted`, compared in
+    /// constant time), or nil.
+    func take(deletedAs token: String) -> String?
     /// The consent log's bytes (nil: none).
     func consentLog() -> [UInt8]?
 }
 
 extension TakeShelf {
     public func take(sharedAs token: String) -> String? { nil }
+    public func take(deletedAs token: String) -> String? { nil }
     public func consentLog() -> [UInt8]? { nil }
 }
 
@@ -161,11 +165,16 @@ public final class ConsoleLive: Sendable {
     }
 
     /// A guest's delete (`GuestDelete`): the booth's `deleteTake` by the token, sent on a connection of
-    /// its own and waited for as a take change is (5 s at most). The path the folder's list gives the
-    /// token picks the booth's `takeDeleted` out of other clients' lines.
+    /// its own and waited for as a take change is (5 s at most). Only the `takeDeleted` of the token's
+    /// own take answers it (the socket carries every client's lines): the one the folder's list gives
+    /// the token, or, for a take not listed when asked, the one the booth's record of deleted tokens
+    /// then names. A repeat delete (the token's take already deleted) is answered from that record
+    /// at once, without the booth.
     func deleteForGuest(_ token: String) -> GuestDeleteOutcome {
         guard let shelf else { return .notFound }
-        let path = shelf.take(sharedAs: token).map { shelf.folder + "/" + $0 }
+        func path(_ name: String?) -> String? { name.map { shelf.folder + "/" + $0 } }
+        let listed = path(shelf.take(sharedAs: token))
+        if listed == nil, let gone = path(shelf.take(deletedAs: token)) { return .deleted(gone) }
         let client: ControlClient
         do {
             client = try ControlClient(path: socket)
@@ -175,7 +184,8 @@ public final class ConsoleLive: Sendable {
         }
         let deadline = MonotonicClock.after(seconds: 5)
         while case let .line(line) = client.receive(until: deadline) {
-            if let outcome = GuestDeleteLine.outcome(of: line, path: path) { return outcome }
+            let take = listed ?? (line.contains("\"takeDeleted\"") ? path(shelf.take(deletedAs: token)) : nil)
+            if let outcome = GuestDeleteLine.outcome(of: line, path: take) { return outcome }
         }
         return .later("the booth did not answer within 5 s")
     }

@@ -114,11 +114,12 @@ public enum GuestDeleteLine {
     }
 
     /// What an event line is to the wait for that delete's answer: nil (not it), or the outcome.
-    /// `path`: the take the folder's list gives the token (nil: none there, as after a first delete).
-    /// A refusal is an `error` about `deleteTake` (the socket carries every client's lines).
+    /// `path`: the token's take (nil: none known): only a guest's `takeDeleted` of exactly that take
+    /// answers, never another guest's delete of another take. A refusal is an `error` about `deleteTake`
+    /// (the socket carries every client's lines).
     public static func outcome(of line: String, path: String?) -> GuestDeleteOutcome? {
         guard let parsed = try? JSONDecoder().decode(Line.self, from: Data(line.utf8)) else { return nil }
-        if parsed.event == "takeDeleted", parsed.reason == "guest", let deleted = parsed.path, path == nil || deleted == path {
+        if parsed.event == "takeDeleted", parsed.reason == "guest", let deleted = parsed.path, deleted == path {
             return .deleted(deleted)
         }
         guard parsed.event == "error", let message = parsed.message, message.contains("deleteTake") else { return nil }

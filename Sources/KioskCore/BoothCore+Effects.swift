@@ -45,8 +45,9 @@ extension BoothCore {
     /// The photo (PhotoWait).
     public enum PhotoEffect: Equatable, Sendable {
         /// The shutter: the core counted the photo out as `job` (its outcome brings it back);
-        /// `written`: this run's photos so far (`{n}` beside `--output`).
-        case take(orientation: Orientation, job: FileJob, written: Int)
+        /// `written`: this run's photos so far (`{n}` beside `--output`); `consent`: the one it is taken
+        /// under (`--consent`), for the takes' list and the consent log, its line synced before it is said.
+        case take(orientation: Orientation, job: FileJob, written: Int, consent: Consent? = nil)
         /// The photo of `job` had no picture within `PhotoWait.waitLimit`: its request is withdrawn
         /// and it is said as failed, unless a picture took it meanwhile (then it is on its way).
         case withdraw(FileJob)

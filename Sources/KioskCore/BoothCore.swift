@@ -292,13 +292,13 @@ public struct BoothCore: Sendable {
                 // The next guest is asked the next question (the take's own is kept for its outcome).
                 guestbook.handedOver()
                 return [.file(handOverGoes(trim: trim))]
-            case let .takePhoto(orientation):
+            case let .takePhoto(orientation, consent):
                 guard !photo.busy else {
                     return [.emit(.error(code: .notAllowed, message: "'photo': the last photo is still being taken"))]
                 }
                 let job = jobs.filePosted()
-                photo.asked(job, at: now)
-                return [.photo(.take(orientation: orientation, job: job, written: photo.written))]
+                photo.asked(job, at: now, consent: consent)
+                return [.photo(.take(orientation: orientation, job: job, written: photo.written, consent: consent))]
             default:
                 return handOverAction(action) ?? [.machine(action)]
             }

@@ -174,6 +174,14 @@ public struct Layout: Equatable, Sendable {
         return Rect(x: disc.x, y: max(disc.y, y), width: side, height: side)
     }
 
+    /// The consent screen's switch rows (`--consent`), top to bottom, for `count` switches: at the foot
+    /// of the content area, each a row to tap.
+    public func consentRows(count: Int) -> [Rect] {
+        let gap = max(textHeight / 3, 4), height = max(Layout.minimumTouch, textHeight * 2)
+        let width = min(content.width - 2 * textHeight, textHeight * 30), top = content.maxY - gap - count * (height + gap)
+        return (0..<count).map { Rect(x: content.x + (content.width - width) / 2, y: top + $0 * (height + gap), width: width, height: height) }
+    }
+
     /// While recording, the timer's place beside the question (`questionBand`): the top panel's
     /// right end.
     public var asideTimer: Rect {

@@ -1,9 +1,10 @@
 // The photo's room (`--photo-button`, the command `photo`), a rule of the booth core: one photo at
 // a time (a second asked for while one is taken is refused), the camera's next picture waited for at
 // most 2 s (then the photo is given up and said), the white flash fading out over 0.3 s; a photo
-// written said (`photoTaken`) and owing its `--on-take` hook, with `--share-dir` once its share folder
-// is written (said at once, `takeShared` with its path) or failed; the photos' QR codes queued until
-// the booth is in ready, shown one at a time. The time comes in as a value; the booth leaves the
+// written said (`photoTaken`, with `--consent` its `consent`) and owing its `--on-take` hook, with
+// `--share-dir` (and its guest's `share`) once its share folder is written (said at once,
+// `takeShared` with its path) or failed; the photos' QR codes queued until the booth is in ready,
+// shown one at a time. The time comes in as a value; the booth leaves the
 // request for the camera's thread, makes the JPEG and writes the files.
 import KioskContract
 
@@ -24,6 +25,8 @@ public struct PhotoWait: Equatable, Sendable {
     public private(set) var codes: [ShareLink] = []
     /// The photos written in this run.
     public internal(set) var written = 0
+    /// The consent the photo being taken is taken under (`--consent`; nil: none).
+    public private(set) var consent: Consent?
 
     public init() {}
 
@@ -31,8 +34,8 @@ public struct PhotoWait: Equatable, Sendable {
     public var busy: Bool { job != nil }
 
     /// A photo asked for at `now`, counted out as `job`: it waits for a picture, and the flash begins.
-    mutating func asked(_ job: FileJob, at now: Int64) {
-        self.job = job
+    mutating func asked(_ job: FileJob, at now: Int64, consent: Consent? = nil) {
+        (self.job, self.consent) = (job, consent)
         waitingSince = now
         flashAt = now
     }
@@ -84,12 +87,15 @@ extension BoothCore {
     mutating func photoHears(_ input: PhotoInput) -> [Effect] {
         switch input {
         case let .written(job, path, size, retained):
+            let (taken, consent) = (KioskEvent.photoTaken(path: path, width: size.width, height: size.height), photo.consent)
             photo.written += 1
             photo.done(job)
             fileDone(job)
             let said: [Effect] = [.log("photo: \(path) (\(size.width)x\(size.height))"),
-                                  .emit(.photoTaken(path: path, width: size.width, height: size.height))] + retained.map(Effect.emit)
-            return said + (settings.shares ? [.file(.sharePhoto(path, size: size))] : hookOwed(HookQueue.Entry(path: path, duration: 0), at: now))
+                                  .emit(consent.map { .consented(taken, .take($0)) } ?? taken)] + retained.map(Effect.emit)
+            // Its share folder only with its guest's `share` (always without `--consent`).
+            return said + (settings.shares && Consent.allows(consent?.choices, .share)
+                ? [.file(.sharePhoto(path, size: size))] : hookOwed(HookQueue.Entry(path: path, duration: 0), at: now))
         case let .failed(job, message):
             photo.done(job)
             fileDone(job)

@@ -127,8 +127,9 @@ public enum RecorderAction: Equatable, Sendable {
     /// The share screen is up: send `shareTimedOut` after `--share-seconds` (a new one replaces it).
     case startShareClock
     /// The shutter (`photo`): the camera's next picture becomes a JPEG, turned upright for this
-    /// orientation; the screen flashes and the shutter sounds. Not a change of mode.
-    case takePhoto(orientation: Orientation)
+    /// orientation; the screen flashes and the shutter sounds. Not a change of mode. `consent`: the
+    /// consent it is taken under (`--consent`: agreed to before it, or the take's mid-take; nil: none).
+    case takePhoto(orientation: Orientation, consent: Consent? = nil)
     /// Start writing; the orientation is the interface's at the start of the take.
     case startRecording(orientation: Orientation)
     /// The countdown began: send `countdownTick` once a second from now.

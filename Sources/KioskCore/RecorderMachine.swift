@@ -22,8 +22,8 @@ public struct RecorderMachine: Equatable, Sendable {
         case library(LibraryRoom)
         /// `closeBooth`: "back soon" until `openBooth` (RecorderMachine+Closed.swift).
         case closed
-        /// `--consent`: its screen, for a Start with this countdown of this kind (RecorderMachine+Consent.swift).
-        case consent(ConsentSwitches, countdown: Int, kind: TakeKind)
+        /// `--consent`: its screen, before a take or a photo (RecorderMachine+Consent.swift).
+        case consent(ConsentSwitches, for: ConsentAsked)
     }
 
     /// A take in progress.
@@ -383,7 +383,7 @@ public struct RecorderMachine: Equatable, Sendable {
             cameraSwitching = true
             actions.append(.switchCamera)
         case (.photo, _):
-            actions.append(.takePhoto(orientation: orientation))
+            if !askedConsent(for: .photo) { actions.append(.takePhoto(orientation: orientation, consent: mode == .recording ? takeConsent : nil)) }
         case (.openLibrary, _):
             state = .library(LibraryRoom())
             actions.append(.listLibrary)
@@ -396,7 +396,7 @@ public struct RecorderMachine: Equatable, Sendable {
 
     /// Start: the countdown, or with none the take at once.
     mutating func begin(countdown seconds: Int, kind: TakeKind = .video, _ actions: inout [RecorderAction]) {
-        if case .ready = state, let consent { return state = .consent(ConsentSwitches(offered: consent.choices), countdown: seconds, kind: kind) }
+        if askedConsent(for: .take(countdown: seconds, kind: kind)) { return }
         if case .ready = state { asked.consent = nil }
         asked.kind = kind
         guard seconds > 0 else { return beginTake(&actions) }

@@ -90,6 +90,21 @@ public enum PhotoJPEG {
         }
     }
 
+    /// `jpeg` with `text` in a comment segment (COM, `FF FE`), after its JFIF header (APP0) when it
+    /// has one, else right after its start: `--consent`'s choices in the photo's own file, as a take's
+    /// `comment` tag carries them. Bytes that are no JPEG, or a text over one segment's 65,533 bytes,
+    /// are left as they are.
+    public static func commented(_ jpeg: [UInt8], _ text: String) -> [UInt8] {
+        let body = Array(text.utf8)
+        guard jpeg.count >= 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8, body.count <= 65_533 else { return jpeg }
+        var at = 2
+        if jpeg[2] == 0xFF, jpeg[3] == 0xE0, jpeg.count >= 6 {
+            at = min(4 + (Int(jpeg[4]) << 8 | Int(jpeg[5])), jpeg.count)
+        }
+        let length = body.count + 2
+        return Array(jpeg[..<at]) + [0xFF, 0xFE, UInt8(length >> 8), UInt8(length & 0xFF)] + body + jpeg[at...]
+    }
+
     /// The frame as video-range yuv420p at its own size (swscale, nearest sample: the take's
     /// conversion).
     static func planes(of frame: VideoFrame) throws(PhotoError) -> Planes {

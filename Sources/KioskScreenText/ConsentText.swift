@@ -62,14 +62,20 @@ public enum ConsentText {
     }
 
     /// The words without emphasis and code marks, a link as its words, an image as its description.
+    /// A bracket that opens no link (`[your name]`, as a text's placeholder) is a word's.
     static func plain(_ line: String) -> String {
         var out = "", chars = Array(line), i = 0
+        /// Whether a `[` at `j` opens a link: its `]` is followed by `(`.
+        func opensLink(_ j: Int) -> Bool {
+            guard j < chars.count, chars[j] == "[", let close = chars[j...].firstIndex(of: "]") else { return false }
+            return close + 1 < chars.count && chars[close + 1] == "("
+        }
         while i < chars.count {
             let c = chars[i]
             if c == "\\", i + 1 < chars.count { out.append(chars[i + 1]); i += 2; continue }
-            if c == "!", i + 1 < chars.count, chars[i + 1] == "[" { i += 1; continue }
+            if c == "!", opensLink(i + 1) { i += 1; continue }
             if c == "]", i + 1 < chars.count, chars[i + 1] == "(", let close = chars[(i + 1)...].firstIndex(of: ")") { i = close + 1; continue }
-            if c == "[" || c == "`" { i += 1; continue }
+            if opensLink(i) || c == "`" { i += 1; continue }
             // `*`, `_` as emphasis: at a word's edge (a `_` inside a word, `snake_case`, stays).
             if c == "*" || c == "_" {
                 let before = i > 0 ? chars[i - 1] : " ", after = i + 1 < chars.count ? chars[i + 1] : " "

@@ -1,7 +1,8 @@
 // What a take deleted by `deleteTake` leaves behind, written before its files go: the consent log's
 // line saying it was deleted and at whose request (`.kiosk-recorder.consent`: no picture, no sound),
 // the token of its share folder in `.kiosk-recorder.deleted` (a second delete by that token is
-// answered as done, and an unknown token is not: TakeRecords' caller compares them), and its
+// answered as done, and an unknown token is not: TakeRecords' caller compares them; the newest
+// `deletedKept` are kept, the file rewritten atomically without the oldest past that), and its
 // tombstone in the saved hook queue (`--on-delete`, HookQueueFile). Each line is written whole with
 // O_APPEND and synced (the file, and the folder when the file is new) before anything is said.
 //
@@ -21,13 +22,23 @@ extension TakeFolder {
         public var token: String
     }
 
+    /// How many deleted takes' tokens `.kiosk-recorder.deleted` keeps (the newest): a repeat delete by
+    /// an older token is answered as an unknown one (its take is long gone either way). A record is a
+    /// line of about 100 bytes, so the file stays near 100 KB at most however long the booth runs.
+    public static let deletedKept = 1000
+
     /// The take `entry`, about to be deleted for `reason`: the consent log's line, and its share
-    /// token's record when it was shared.
-    public func noteDeletion(_ entry: Entry, reason: DeletionReason) {
+    /// token's record when it was shared (the oldest records past `kept` dropped).
+    public func noteDeletion(_ entry: Entry, reason: DeletionReason, kept: Int = deletedKept) {
         consentLogDeletion(take: entry.name, reason: reason)
-        if let token = entry.share, !Self.appendLine(DeletedShare(take: entry.name, token: token), to: file(Self.deletedName)) {
+        guard let token = entry.share else { return }
+        if !Self.appendLine(DeletedShare(take: entry.name, token: token), to: file(Self.deletedName)) {
             Log.info("could not write the deleted take \(entry.name)'s token in \(file(Self.deletedName))")
         }
+        let records = deletedShares()
+        guard records.count > kept else { return }
+        let text = records.suffix(kept).compactMap(Self.line).map { $0 + "\n" }.joined()
+        if !Self.replace(file(Self.deletedName), with: text) { Log.info("could not drop the oldest deleted tokens from \(file(Self.deletedName))") }
     }
 
     /// The tokens of the takes deleted so far, with their names (oldest first).
@@ -46,15 +57,20 @@ extension TakeFolder {
     /// `value` as one JSON line appended to the file at `target` (made 0600 if missing), synced, and
     /// the folder synced when the file is new; false when any of it failed.
     static func appendLine(_ value: some Encodable, to target: String) -> Bool {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return false }
+        guard let line = line(value) else { return false }
         let made = access(target, F_OK) != 0
         guard let file = try? FileDescriptor.open(target, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, mode: 0o600) else { return false }
-        let bytes = Array(data) + [0x0A]
+        let bytes = Array((line + "\n").utf8)
         let written = bytes.withUnsafeBytes { write(file.rawValue, $0.baseAddress, $0.count) } == bytes.count
         guard written, fsync(file.rawValue) == 0 else { return false }
         return !made || FolderSync.sync(of: target)
+    }
+
+    /// `value` as one line of JSON (keys sorted, no newline).
+    static func line(_ value: some Encodable) -> String? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }
     }
 }
 

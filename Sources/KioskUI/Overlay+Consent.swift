@@ -7,19 +7,10 @@ import KioskCore
 import KioskScreenText
 
 extension Overlay {
-    /// The switches' rows, top to bottom, for `count` switches: at the foot of the content area.
-    static func consentRows(_ layout: Layout, count: Int) -> [Rect] {
-        let area = layout.content, gap = max(layout.textHeight / 3, 4)
-        let height = max(Layout.minimumTouch, layout.textHeight * 2)
-        let width = min(area.width - 2 * layout.textHeight, layout.textHeight * 30)
-        let top = area.maxY - gap - count * (height + gap)
-        return (0..<count).map { Rect(x: area.x + (area.width - width) / 2, y: top + $0 * (height + gap), width: width, height: height) }
-    }
-
     func drawConsent(_ blocks: [ConsentText.Block], _ switches: ConsentSwitches) throws(SDLError) {
         let area = layout.content
         painter.fill(area, Style.attractVeil)
-        let rows = Self.consentRows(layout, count: switches.offered.count)
+        let rows = layout.consentRows(count: switches.offered.count)
         let room = Rect(x: area.x + textSize, y: area.y + textSize / 2, width: max(area.width - 2 * textSize, textSize),
                         height: max((rows.first?.y ?? area.maxY) - area.y - textSize, textSize))
         var size = textSize, textures: [TextTexture] = []
@@ -67,6 +58,6 @@ extension Screen {
     public func consentChoice(atLogical point: Point) -> ConsentChoice? {
         guard let switches = window.lastModel?.consent else { return nil }
         let offered = switches.offered
-        return zip(Overlay.consentRows(layout, count: offered.count), offered).first { $0.0.contains(point) }?.1
+        return zip(layout.consentRows(count: offered.count), offered).first { $0.0.contains(point) }?.1
     }
 }

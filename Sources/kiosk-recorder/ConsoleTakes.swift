@@ -2,7 +2,7 @@
 // (TakeFolder, read as files, never written), each take's length and question from its file
 // (TakeFacts, kept while the file is unchanged), and its thumbnail: the library's when it made one,
 // else made in memory; the consent log beside the list (each take's choices, the CSV); a share
-// token's take, for a guest's delete. The console changes takes only through the booth's commands.
+// token's take, listed or already deleted (the booth's record of deleted tokens), for a guest's delete. The console changes takes only through the booth's commands.
 import FoundationEssentials
 import Glibc
 import KioskConsole
@@ -64,6 +64,12 @@ final class ConsoleTakes: TakeShelf {
         for entry in records.accepted() {
             if let share = entry.share, ConstantTime.equal(share, token) { found = entry.name }
         }
+        return found
+    }
+
+    func take(deletedAs token: String) -> String? {
+        var found: String?
+        for deleted in records.deletedShares() where ConstantTime.equal(deleted.token, token) { found = deleted.take }
         return found
     }
 

@@ -77,12 +77,13 @@ struct GuestDeleteRulesTests {
         #expect(console.status(guestRequest(), at: 60.5) == nil)
     }
 
-    @Test("the booth's lines: takeDeleted (guest) for the take, a refusal about deleteTake; other clients' lines passed over")
+    @Test("the booth's lines: takeDeleted (guest) for exactly the token's take, a refusal about deleteTake; other clients' lines (another take's delete among them) passed over")
     func outcomes() {
         let path = "/srv/takes/take-0001.mov"
         let deleted = #"{"event":"takeDeleted","path":"/srv/takes/take-0001.mov","reason":"guest"}"#
         #expect(GuestDeleteLine.outcome(of: deleted, path: path) == .deleted(path))
-        #expect(GuestDeleteLine.outcome(of: deleted, path: nil) == .deleted(path))
+        // A take not known to be the token's is not answered by another guest's delete.
+        #expect(GuestDeleteLine.outcome(of: deleted, path: nil) == nil)
         #expect(GuestDeleteLine.outcome(of: deleted, path: "/srv/takes/take-0002.mov") == nil)
         #expect(GuestDeleteLine.outcome(of: #"{"event":"takeDeleted","path":"/srv/takes/take-0001.mov","reason":"operator"}"#, path: path) == nil)
         #expect(GuestDeleteLine.outcome(of: #"{"event":"error","code":"badCommand","message":"deleteTake needs \"path\": a take's"}"#, path: nil) == .notFound)
@@ -91,6 +92,28 @@ struct GuestDeleteRulesTests {
         #expect(GuestDeleteLine.outcome(of: #"{"event":"error","code":"notAllowed","message":"'retake' is not on screen"}"#, path: path) == nil)
         #expect(GuestDeleteLine.outcome(of: #"{"event":"state","mode":"ready"}"#, path: path) == nil)
         #expect(GuestDeleteLine.line(token: guestToken) == #"{"command":"deleteTake","token":"AbCdEfGhIjKlMnOpQrStUv-_","reason":"guest"}"#)
+    }
+
+    /// A folder of takes with one take shared under `listed` and one deleted under `deleted`.
+    struct Shelf: TakeShelf {
+        let folder = "/srv/takes"
+        func takes() -> [ConsoleTake] { [] }
+        func isListed(_ name: String) -> Bool { name == "take-0002.mov" }
+        func thumbnail(of name: String) -> [UInt8]? { nil }
+        func take(sharedAs token: String) -> String? { token == GuestDeleteRulesTests.listed ? "take-0002.mov" : nil }
+        func take(deletedAs token: String) -> String? { token == guestToken ? "take-0001.mov" : nil }
+    }
+    static let listed = "ZyXwVuTsRqPoNmLkJiHgFe-_"
+
+    @Test("a repeat delete (its take already deleted, in the booth's record) is answered as done from the record, with no booth asked; a listed or unknown token asks the booth")
+    func repeatFromRecord() {
+        let live = ConsoleLive(socket: "/nonexistent/kiosk-recorder.sock", shelf: Shelf())
+        #expect(live.deleteForGuest(guestToken) == .deleted("/srv/takes/take-0001.mov"))
+        for token in [Self.listed, "QqQqQqQqQqQqQqQqQqQqQqQq"] {
+            guard case let .later(why) = live.deleteForGuest(token) else { Issue.record("\(token): not asked"); continue }
+            #expect(why.contains("no booth answers"), "\(why)")
+        }
+        #expect(ConsoleLive(socket: "/nonexistent", shelf: nil).deleteForGuest(guestToken) == .notFound)
     }
 
     @Test("the answers: deleted 200 in the guest's language, not found 404, later 503; the share page's form and confirm step")

@@ -1,6 +1,6 @@
-// The consent screen's rule (`--consent`): Start leads to it, its switches start off and only offered
-// ones are set, No thanks records nothing, Agree goes on under the choices switched on, and a take
-// without the guest's `share` never reaches the share screen.
+// The consent screen's rule (`--consent`): Start (and the shutter) leads to it, its switches start off
+// and only offered ones are set, No thanks records nothing, Agree goes on under the choices switched on
+// (to the take, or the photo), and a take without the guest's `share` never reaches the share screen.
 import Testing
 @testable import KioskCore
 import KioskContract
@@ -83,6 +83,49 @@ struct ConsentMachineTests {
         _ = m.handle(.press(.agree))
         for event: RecorderEvent in [.recordingStarted(outputPath: out), .press(.stop), .recordingFinished(Fixture.goodTake)] { _ = m.handle(event) }
         #expect(m.handle(.press(.useVideo)) == [.handOverTake(), .shareTake] && m.mode == .sharing)
+    }
+
+    /// The shutter with `--consent`: what the machine does, step by step, and where it is after.
+    static let shutter: [(steps: [RecorderEvent], actions: [RecorderAction], mode: Mode)] = [
+        // In ready the consent screen first, with every switch off; no photo yet.
+        ([.press(.photo)], [], .consent),
+        // No thanks: ready, no photo.
+        ([.press(.photo), .press(.decline)], [], .ready),
+        // Agree with film alone: the photo under [film], back in ready (no countdown, no take).
+        ([.press(.photo), .consentChoice(.film, on: true), .press(.agree)],
+         [.takePhoto(orientation: .landscapeRight, consent: Consent(version: consentOffer.version, choices: [.film]))], .ready),
+        ([.press(.photo), .press(.agree)], [.takePhoto(orientation: .landscapeRight, consent: Consent(version: consentOffer.version, choices: []))], .ready),
+        // Left untouched for --idle-timeout: as No thanks.
+        ([.press(.photo), .idleReset(.use)], [], .ready),
+        // Mid-take, the take's guest already agreed: the photo at once, under the take's consent.
+        ([.press(.start), .consentChoice(.share, on: true), .press(.agree), .recordingStarted(outputPath: out), .press(.photo)],
+         [.takePhoto(orientation: .landscapeRight, consent: Consent(version: consentOffer.version, choices: [.share]))], .recording),
+    ]
+
+    @Test("the shutter asks as Start does: the consent screen from ready; No thanks takes nothing; Agree takes the photo (not a video) under the choices on; mid-take it is under the take's consent", arguments: shutter.indices)
+    func shutterAsks(index: Int) {
+        let (steps, expected, mode) = Self.shutter[index]
+        var m = RecorderMachine(session: .loop, outputPath: out, orientation: .landscapeRight, shares: true, consent: consentOffer)
+        m.photoButton = true
+        _ = m.start()
+        var last: [RecorderAction] = []
+        for step in steps { last = m.handle(step) }
+        #expect(last == expected, "\(steps)")
+        #expect(m.mode == mode, "\(steps)")
+        if mode == .consent { #expect(m.consentSwitches == ConsentSwitches(offered: [.share, .film]) && m.visibleButtons == [.decline, .agree]) }
+        // A photo's Agree leaves no consent behind for the next take: Start asks again.
+        if mode == .ready {
+            #expect(m.takeConsent == nil)
+            #expect(m.handle(.press(.start)) == [] && m.mode == .consent)
+        }
+    }
+
+    @Test("without --consent the shutter takes the photo at once, under no consent")
+    func shutterWithoutConsent() {
+        var m = RecorderMachine(session: .loop, outputPath: out, orientation: .landscapeRight)
+        m.photoButton = true
+        _ = m.start()
+        #expect(m.handle(.press(.photo)) == [.takePhoto(orientation: .landscapeRight, consent: nil)] && m.mode == .ready)
     }
 
     /// consent, choice, allowed

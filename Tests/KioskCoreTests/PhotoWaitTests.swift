@@ -18,7 +18,7 @@ struct PhotoWaitTests {
     func oneAtATime() throws {
         var core = Self.photoBooth()
         let first = core.handle(.event(.press(.photo)), at: 0)
-        let job = try #require(first.compactMap { if case let .photo(.take(_, job, _)) = $0 { job } else { nil } }.first, "\(first)")
+        let job = try #require(first.compactMap { if case let .photo(.take(_, job, _, _)) = $0 { job } else { nil } }.first, "\(first)")
         #expect(core.photo.busy && core.jobs.outstanding.contains(job.id))
         let second = core.handle(.event(.press(.photo)), at: 100 * Self.ms)
         #expect(second == [.emit(.error(code: .notAllowed, message: "'photo': the last photo is still being taken"))])
@@ -31,14 +31,14 @@ struct PhotoWaitTests {
     func givenUp() throws {
         var core = Self.photoBooth()
         let effects = core.handle(.event(.press(.photo)), at: 0)
-        let job = try #require(effects.compactMap { if case let .photo(.take(_, job, _)) = $0 { job } else { nil } }.first)
+        let job = try #require(effects.compactMap { if case let .photo(.take(_, job, _, _)) = $0 { job } else { nil } }.first)
         func withdrawn(at t: Int64) -> Bool { core.handle(.turn(BoothCore.Turn()), at: t).contains(.photo(.withdraw(job))) }
         #expect(!withdrawn(at: 2000 * Self.ms))
         #expect(withdrawn(at: 2001 * Self.ms))
         #expect(!withdrawn(at: 2500 * Self.ms), "once")
         var quick = Self.photoBooth()
         let quickEffects = quick.handle(.event(.press(.photo)), at: 0)
-        let quickJob = try #require(quickEffects.compactMap { if case let .photo(.take(_, job, _)) = $0 { job } else { nil } }.first)
+        let quickJob = try #require(quickEffects.compactMap { if case let .photo(.take(_, job, _, _)) = $0 { job } else { nil } }.first)
         _ = quick.handle(.fileDone(quickJob), at: 300 * Self.ms)
         #expect(!quick.handle(.turn(BoothCore.Turn()), at: 5000 * Self.ms).contains(.photo(.withdraw(quickJob))))
     }
@@ -66,6 +66,8 @@ struct PhotoFollowsTests {
             switch effect {
             case .log: "log"
             case .emit(.photoTaken(path: "/o/p.jpg", width: 4, height: 3)): "photoTaken"
+            case let .emit(.consented(.photoTaken(path: "/o/p.jpg", width: 4, height: 3), .take(consent))):
+                "photoTaken consent " + consent.choices.map(\.rawValue).joined(separator: ",")
             case .emit(Self.retained): "retained"
             case let .emit(.error(code, _)): "error \(code.rawValue)"
             case .emit(.takeShared(url: "http://b/s/t/", token: "t", folder: "/s/t", path: "/o/p.jpg")): "takeShared"
@@ -93,7 +95,7 @@ struct PhotoFollowsTests {
         var machine = Fixture.ready.make(session: .loop)
         machine.photoButton = true
         var core = BoothCore(machine: machine, settings: BoothCore.Settings(shares: shares, onTake: onTake ? "true" : nil), now: 0)
-        let job = try #require(core.handle(.event(.press(.photo)), at: 0).compactMap { if case let .photo(.take(_, job, _)) = $0 { job } else { nil } }.first)
+        let job = try #require(core.handle(.event(.press(.photo)), at: 0).compactMap { if case let .photo(.take(_, job, _, _)) = $0 { job } else { nil } }.first)
         let input: BoothCore.PhotoInput = switch step {
         case "written": .written(job, path: "/o/p.jpg", size: Size(width: 4, height: 3), retained: [Self.retained])
         case "failed": .failed(job, message: "no picture")
@@ -104,8 +106,27 @@ struct PhotoFollowsTests {
         // The hook is owed for the photo, with its share folder's token when it has one.
         #expect(core.jobs.owed.entries.map(\.shareToken) == (!onTake || step == "failed" || (shares && step == "written") ? [] : step == "shared" ? ["t"] : [nil]))
         // A photo that reported back is no longer out: the next is let through, and counted.
-        let next = core.handle(.event(.press(.photo)), at: 200).compactMap { if case let .photo(.take(_, _, written)) = $0 { written } else { nil } }
+        let next = core.handle(.event(.press(.photo)), at: 200).compactMap { if case let .photo(.take(_, _, written, _)) = $0 { written } else { nil } }
         #expect(next == (step == "written" ? [1] : step == "failed" ? [0] : []), "\(next)")
+    }
+
+    /// choices agreed to, what follows the photo written (with --share-dir and --on-take)
+    @Test("under --consent: photoTaken says its consent; its share folder only with share (else its hook is owed at once)", arguments: [
+        ([ConsentChoice.film], ["log", "photoTaken consent film", "retained", "save", "run"]),
+        ([.share], ["log", "photoTaken consent share", "retained", "sharePhoto"]),
+    ])
+    func consented(choices: [ConsentChoice], expected: [String]) throws {
+        var machine = RecorderMachine(session: .loop, outputPath: out, orientation: .landscapeRight, shares: true, consent: consentOffer)
+        machine.photoButton = true
+        var core = BoothCore(machine: machine, settings: BoothCore.Settings(shares: true, onTake: "true"), now: 0)
+        _ = core.handle(.event(.press(.photo)), at: 0)
+        for choice in choices { _ = core.handle(.event(.consentChoice(choice, on: true)), at: 0) }
+        let given = Consent(version: consentOffer.version, choices: choices)
+        let shutter = core.handle(.event(.press(.agree)), at: 0)
+        let job = try #require(shutter.compactMap { if case let .photo(.take(_, job, _, consent)) = $0, consent == given { job } else { nil } }.first, "\(shutter)")
+        let said = core.handle(.photo(.written(job, path: "/o/p.jpg", size: Size(width: 4, height: 3), retained: [Self.retained])), at: 100)
+        #expect(Self.short(said) == expected)
+        #expect(said.contains(.emit(.consented(.photoTaken(path: "/o/p.jpg", width: 4, height: 3), .take(given)))))
     }
 
     @Test("a shared photo's code waits for ready: mid-take it is said at once, and shown once the booth is back in ready")

@@ -16,6 +16,8 @@ enum Fixture: String, CaseIterable, CustomStringConvertible {
     case closed
     /// `--consent` offering share and film: Start pressed, the consent screen up.
     case consent
+    /// The same with `--photo-button`, for the shutter pressed in ready: Agree takes the photo.
+    case consentPhoto
 
     var description: String { rawValue }
 
@@ -27,7 +29,10 @@ enum Fixture: String, CaseIterable, CustomStringConvertible {
         var m = RecorderMachine(session: session, outputPath: out, orientation: .landscapeRight, countdown: self == .countdown ? 3 : 0,
                                 shares: self == .sharingPending || self == .sharing)
         m.library = self == .libraryGrid || self == .libraryReview
-        if self == .consent { m = RecorderMachine(session: session, outputPath: out, orientation: .landscapeRight, consent: consentOffer) }
+        if self == .consent || self == .consentPhoto {
+            m = RecorderMachine(session: session, outputPath: out, orientation: .landscapeRight, consent: consentOffer)
+            m.photoButton = self == .consentPhoto
+        }
         _ = m.start()
         switch self {
         case .ready: break
@@ -56,6 +61,7 @@ enum Fixture: String, CaseIterable, CustomStringConvertible {
             m = Fixture.libraryGrid.make(session: session); _ = m.handle(.pick(path: libraryEntries[1].path))
         case .closed: _ = m.handle(.closeBooth)
         case .consent: _ = m.handle(.press(.start))
+        case .consentPhoto: _ = m.handle(.press(.photo))
         }
         return m
     }
@@ -203,6 +209,17 @@ let table: [String: Expectation] = [
     "consent/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .stopCamera, .exit(code: 0)], mode: .ready),
     "consent/quit": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
     "consent/parentGone": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
+    // consent before a photo: as before a take, but Agree takes the photo and stays in ready
+    "consentPhoto/press(decline)": .init(actions: [], mode: .ready),
+    "consentPhoto/idleReset": .init(actions: [], mode: .ready),
+    "consentPhoto/press(agree)": .init(actions: [.takePhoto(orientation: .landscapeRight, consent: Consent(version: consentOffer.version, choices: []))], mode: .ready),
+    "consentPhoto/consentChoice": .init(actions: [], mode: .consent),
+    "consentPhoto/stateQuery": .init(actions: [.emit(.state(mode: "consent", timer: "00:00", buttons: [.decline, .agree], orientation: .landscapeRight))], mode: .consent),
+    "consentPhoto/background": .init(actions: [.stopCamera], mode: .ready),
+    "consentPhoto/closeBooth": .init(actions: [.emit(.boothClosed), .stopCamera], mode: .closed),
+    "consentPhoto/terminate": .init(actions: [.emit(.terminated(signal: "SIGTERM")), .stopCamera, .exit(code: 0)], mode: .ready),
+    "consentPhoto/quit": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
+    "consentPhoto/parentGone": .init(actions: [.stopCamera, .exit(code: 0)], mode: .ready),
     // ready
     "ready/press(cancel)": .init(actions: [.emit(.videoRecorderDidCancelRecordingVideo), .stopCamera, .exit(code: 0)], mode: .ready),
     "ready/press(start)": .init(actions: [.discardTake, .startRecording(orientation: .landscapeRight)], mode: .recording),

@@ -1,11 +1,13 @@
 // The photo's JPEG (`PhotoJPEG`, issue 34): its planes turned upright by each of the four turns, as
 // a player turns a take (sample by sample, odd sizes too), video range made full range on the way,
-// and a whole JPEG of the upright size out of a camera frame of each layout.
+// and a whole JPEG of the upright size out of a camera frame of each layout; `--consent`'s choices
+// in a comment segment after its JFIF header, the JPEG still whole to ffmpeg.
 import Foundation
 import KioskCore
 import Testing
 @testable import KioskMedia
 import KioskStorage
+import KioskTestSupport
 
 @Suite("Photo JPEG")
 struct PhotoJPEGTests {
@@ -63,5 +65,24 @@ struct PhotoJPEGTests {
             try PhotoJPEG.make(VideoFrame(format: .mjpeg, size: size, planes: [], bytes: [0xFF, 0xD8], timestamp: 0, sequence: 0),
                                quarterTurns: 0, overlay: nil)
         }
+    }
+
+    @Test("a comment segment (the photo's consent) after the JFIF header: ffmpeg still decodes the whole picture; bytes that are no JPEG are left as they are")
+    func commented() throws {
+        let size = Size(width: 64, height: 48)
+        let frame = VideoFrame(format: .yuv420p, size: size, planes: PixelFormat.yuv420p.planes(for: size),
+                               bytes: [UInt8](repeating: 128, count: PixelFormat.yuv420p.frameBytes(for: size)), timestamp: 0, sequence: 0)
+        let plain = try PhotoJPEG.make(frame, quarterTurns: 0, overlay: nil).bytes
+        let tagged = PhotoJPEG.commented(plain, "consent=film")
+        try #require(plain[2] == 0xFF && plain[3] == 0xE0, "no JFIF header")
+        let at = 4 + (Int(plain[4]) << 8 | Int(plain[5]))
+        #expect(Array(tagged[at..<(at + 4)]) == [0xFF, 0xFE, 0, 14] && Array(tagged[(at + 4)..<(at + 16)]) == Array("consent=film".utf8))
+        #expect(tagged.count == plain.count + 16 && Array(tagged[..<at]) == Array(plain[..<at]) && Array(tagged[(at + 16)...]) == Array(plain[at...]))
+        let path = NSTemporaryDirectory() + "commented-\(getpid()).jpg"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(tagged).write(to: URL(fileURLWithPath: path))
+        let decoded = try runProgram(["ffmpeg", "-v", "error", "-i", path, "-f", "null", "-"])
+        #expect(decoded.status == 0 && decoded.stderr.isEmpty, "\(decoded.stderr)")
+        #expect(PhotoJPEG.commented([0x89, 0x50, 0x4E, 0x47], "consent=film") == [0x89, 0x50, 0x4E, 0x47])
     }
 }

@@ -89,4 +89,23 @@ struct TakeRecordsTests {
         #expect(Self.code(folder.change(.delete(path: dir + "/t4.mov", reason: .operator), shares: shares)) == .notAllowed)
         #expect(FileManager.default.fileExists(atPath: dir + "/t4.mov"))
     }
+
+    @Test("the deleted tokens' record keeps the newest: past the bound the oldest go, the file rewritten whole (0600, nothing left beside it); a take without a token adds none")
+    func deletedBounded() throws {
+        let (folder, dir, _) = try Self.folder("deleted-bound")
+        let record = dir + "/.kiosk-recorder.deleted"
+        func token(_ n: Int) -> String { String(repeating: String(n), count: 24) }
+        for n in 1...5 { folder.noteDeletion(TakeFolder.Entry(number: n, name: "t\(n).mov", acceptedAt: nil, share: token(n)), reason: .guest, kept: 3) }
+        #expect(folder.deletedShares() == (3...5).map { TakeFolder.DeletedShare(take: "t\($0).mov", token: token($0)) })
+        let text = try String(contentsOfFile: record, encoding: .utf8)
+        #expect(text.split(separator: "\n").count == 3 && text.hasSuffix("\n") && !text.contains(token(2)), "\(text)")
+        #expect((try FileManager.default.attributesOfItem(atPath: record)[.posixPermissions] as? Int) == 0o600)
+        #expect(!FileManager.default.fileExists(atPath: record + ".new"))
+        // Under the bound nothing is rewritten; a take never shared leaves no token.
+        folder.noteDeletion(TakeFolder.Entry(number: 6, name: "t6.mov", acceptedAt: nil), reason: .operator, kept: 3)
+        #expect(folder.deletedShares().map(\.take) == ["t3.mov", "t4.mov", "t5.mov"])
+        // The consent log keeps every deletion's line (the record bounds only the tokens).
+        #expect(ConsentLog.read(in: dir).filter { $0.deleted != nil }.map(\.take) == (1...6).map { "t\($0).mov" })
+        #expect(TakeFolder.deletedKept == 1000)
+    }
 }

@@ -4,6 +4,9 @@
 // the choices, whose file carries them in its comment tag, whose consent line is in the log by the
 // time the outcome is said (and said to have failed before it when it cannot be written); it gets no
 // share page and no QR code, the library does not list it, the film has it, after a restart too.
+// The shutter asks the same way, and its photo is taken (not a video) under the choices agreed to.
+// A guest's taps at the switches' and Agree's places on screen set what the take is made under.
+// docs/screenshots/make-consent makes the docs' pictures of the screen from the booth itself.
 import Foundation
 import Testing
 import KioskContract
@@ -32,10 +35,10 @@ struct ConsentEndToEndTests {
     }
 
     /// The booth on `takes` with sharing, the library and a consent screen offering share and film.
-    static func started(_ folder: URL, takes: String, shares: String, consent: String) throws -> RecorderProcess {
+    static func started(_ folder: URL, takes: String, shares: String, consent: String, _ extra: [String] = []) throws -> RecorderProcess {
         let r = try RecorderProcess(booth + ["--countdown", "1", "--output-dir", takes, "--session", "loop", "--library",
                                              "--share-dir", shares, "--share-url", ShareEndToEndTests.template,
-                                             "--consent", consent, "--consent-choice", "share", "--consent-choice", "film"])
+                                             "--consent", consent, "--consent-choice", "share", "--consent-choice", "film"] + extra)
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         return r
     }
@@ -123,6 +126,137 @@ struct ConsentEndToEndTests {
         #expect(r.exitStatus() == 0)
     }
 
+    static func photos(in takes: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: takes)) ?? []).filter { $0.hasSuffix(".jpg") && !$0.hasPrefix(".") }.sorted()
+    }
+
+    /// The share folders written so far (not the hidden ones).
+    static func shareFolders(_ shares: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: shares)) ?? []).filter { !$0.hasPrefix(".") }
+    }
+
+    @Test("the shutter asks as Start does: photo shows the consent screen; No thanks: ready, no file; Agree with film alone: the photo (no take), photoTaken with its consent, its log line, list entry and JPEG comment, no share page; Agree with share: its share page")
+    func photoAsks() throws {
+        let folder = try testFolder("consent-photo")
+        let takes = folder.appendingPathComponent("takes").path, shares = folder.appendingPathComponent("share").path
+        let (consent, sha) = try Self.consentFile(folder)
+        let r = try Self.started(folder, takes: takes, shares: shares, consent: consent, ["--photo-button", "--share-seconds", "1"])
+
+        // The shutter: the consent screen, every switch off; no photo, no flash's take.
+        r.command("photo")
+        let asked = try #require(Self.consentState(r))
+        #expect(asked.mode == "consent" && asked.buttons == [.decline, .agree], "\(asked)")
+        #expect(asked.switches == ConsentSwitches(offered: [.share, .film]))
+        #expect(!r.names.contains("photoTaken"), "\(r.names)")
+
+        // No thanks: ready, no photo written.
+        r.command("decline")
+        #expect(Self.consentState(r)?.mode == "ready")
+        #expect(!r.names.contains("photoTaken") && Self.photos(in: takes).isEmpty, "\(r.names)")
+
+        // Film alone, Agree: the photo, not a video; its consent said, logged and listed; no share page.
+        r.command("photo")
+        r.send(#"{"command":"consentChoice","choice":"film","on":true}"#)
+        r.command("agree")
+        try #require(r.wait(for: "photoTaken") != nil, "\(r.names) \(r.stderr)")
+        let logged = ConsentLogLines.read(takes)
+        let taken = try #require(r.events.first { $0.name == "photoTaken" })
+        guard case let .consented(.photoTaken(path, _, _), .take(given)) = taken else { Issue.record("no consent in \(taken)"); return }
+        #expect(given == Consent(version: sha, choices: [.film]))
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        #expect(Self.photos(in: takes) == [name] && Self.movies(in: takes).isEmpty)
+        #expect(!r.names.contains("recordingStarted") && !r.names.contains("countdown"), "\(r.names)")
+        #expect(logged.contains { $0["take"] as? String == name && $0["version"] as? String == sha && $0["choices"] as? [String] == ["film"] },
+                "\(logged)")
+        let list = try String(contentsOfFile: takes + "/.kiosk-recorder.takes", encoding: .utf8)
+        #expect(list.contains("\t" + name + "\t") && list.contains("consent:film"), "\(list)")
+        // The JPEG carries the choices in its comment segment, and ffmpeg decodes it whole.
+        let jpeg = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(jpeg.starts(with: [0xFF, 0xD8]) && String(decoding: jpeg.prefix(4096), as: UTF8.self).contains("consent=film"))
+        let decoded = try runProgram(["ffmpeg", "-v", "error", "-i", path, "-f", "null", "-"])
+        #expect(decoded.status == 0 && decoded.stderr.isEmpty, "\(decoded.stderr)")
+        #expect(Self.consentState(r)?.mode == "ready")
+        #expect(!r.names.contains("takeShared") && Self.shareFolders(shares).isEmpty, "\(r.names)")
+
+        // With share on: its share folder and QR code, as without --consent.
+        r.command("photo")
+        r.send(#"{"command":"consentChoice","choice":"share","on":true}"#)
+        r.command("agree")
+        try #require(r.wait(for: "takeShared") != nil, "\(r.names) \(r.stderr)")
+        let shared = try #require(r.events.first { $0.name == "takeShared" })
+        guard case let .takeShared(_, _, _, sharedPhoto?) = shared else { Issue.record("\(shared)"); return }
+        #expect(r.events.contains { if case let .consented(.photoTaken(p, _, _), .take(c)) = $0 { p == sharedPhoto && c.choices == [.share] } else { false } })
+        #expect(Self.shareFolders(shares).count == 1)
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
+    /// The pixels of the switch's pill in `row` that are its "on" green (none while it is off: grey
+    /// over the darkened picture).
+    static func green(_ shot: PromptEndToEndTests.Bitmap, pillOf row: Rect) -> Int {
+        green(pillOf: row) { shot.rgb(x: $0, y: $1) }
+    }
+
+    static func green(pillOf row: Rect, _ rgb: (Int, Int) -> (Int, Int, Int)) -> Int {
+        let pill = Rect(x: row.maxX - row.height * 2 - row.height / 4, y: row.y + row.height / 4, width: row.height * 2, height: row.height / 2)
+        var n = 0
+        for y in pill.y..<pill.maxY { for x in pill.x..<pill.maxX { let (r, g, b) = rgb(x, y); if g > 180 && g > r + 100 && g > b + 60 { n += 1 } } }
+        return n
+    }
+
+    @Test("taps on the consent screen as a guest makes them: a tap on a switch's row turns it over (its pill goes green), Agree at its place; the take's consent is what the switches said")
+    func tapsSwitches() throws {
+        let folder = try testFolder("consent-taps")
+        let takes = folder.appendingPathComponent("takes").path, shares = folder.appendingPathComponent("share").path
+        let (consent, sha) = try Self.consentFile(folder)
+        let r = try Self.started(folder, takes: takes, shares: shares, consent: consent)
+        let layout = Layout(canvas: Size(width: 800, height: 480))
+        // Share, then film: the rows top to bottom.
+        let rows = layout.consentRows(count: 2)
+        func tap(_ p: Point) { r.send(#"{"command":"tap","x":\#(p.x),"y":\#(p.y)}"#) }
+        func switches() -> ConsentSwitches? { Self.consentState(r)?.switches }
+        func shot(_ name: String) throws -> PromptEndToEndTests.Bitmap { try PromptEndToEndTests.take(r, folder.appendingPathComponent(name).path) }
+
+        r.command("start")
+        #expect(switches() == ConsentSwitches(offered: [.share, .film]))
+        let off = try shot("off.bmp")
+        #expect(Self.green(off, pillOf: rows[0]) < 20 && Self.green(off, pillOf: rows[1]) < 20)
+
+        // Film's row: on, its pill green, share's not.
+        tap(rows[1].center)
+        var filmOnly = ConsentSwitches(offered: [.share, .film])
+        filmOnly.film = true
+        #expect(switches() == filmOnly)
+        let film = try shot("film.bmp")
+        let pillArea = rows[1].height * 2 * (rows[1].height / 2)
+        #expect(Self.green(film, pillOf: rows[1]) > pillArea / 4 && Self.green(film, pillOf: rows[0]) < 20,
+                "\(Self.green(film, pillOf: rows[1])) of \(pillArea)")
+        // Share's row twice: on, then off again (its pill grey once more).
+        tap(rows[0].center)
+        var both = filmOnly
+        both.share = true
+        #expect(switches() == both)
+        #expect(Self.green(try shot("both.bmp"), pillOf: rows[0]) > pillArea / 4)
+        tap(rows[0].center)
+        #expect(switches() == filmOnly)
+        #expect(Self.green(try shot("film-again.bmp"), pillOf: rows[0]) < 20)
+
+        // Agree where it is drawn: the take, under film alone.
+        tap(layout.frame(of: .agree).center)
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.names) \(r.stderr)")
+        try #require(r.waitRecorded(1))
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil)
+        r.command("useVideo")
+        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil, "\(r.names) \(r.stderr)")
+        let outcome = try #require(r.events.first { $0.handedOverPath != nil })
+        guard case let .consented(_, .take(given)) = outcome else { Issue.record("no consent in \(outcome)"); return }
+        #expect(given == Consent(version: sha, choices: [.film]))
+        #expect(!r.names.contains("takeShared"), "\(r.names)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+    }
+
     @Test("the consent line is written before the outcome is said: a log that cannot be written is said (error) before the outcome")
     func logBeforeOutcome() throws {
         let folder = try testFolder("consent-log")
@@ -170,30 +304,25 @@ struct ConsentEndToEndTests {
         #expect(r.exitStatus() == 0)
     }
 
-    @Test("screenshots of the consent screen: English landscape, German portrait")
-    func screenshots() throws {
+    @Test("docs/screenshots/make-consent, as docs/screens.md names it, into a scratch folder: the booth's own consent screen, English landscape 800x480 and German portrait 480x800 turned upright, unlike each other, the film switch on (its pill green) and share's off")
+    func docScreenshots() throws {
         let folder = try testFolder("consent-screens")
-        let takes = folder.appendingPathComponent("takes").path, shares = folder.appendingPathComponent("share").path
-        let (consent, _) = try Self.consentFile(folder)
-        var shots: [Data] = []
-        for (language, orientation) in [("en", "landscape-right"), ("de", "portrait")] {
-            let r = try RecorderProcess(booth + ["--output-dir", takes, "--session", "loop", "--share-dir", shares,
-                                                 "--share-url", ShareEndToEndTests.template, "--language", language,
-                                                 "--orientation", orientation, "--consent", consent, "--consent-choice", "share,film"])
-            try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
-            r.command("start")
-            #expect(Self.consentState(r)?.mode == "consent")
-            let shot = folder.appendingPathComponent("consent-\(language).bmp").path
-            r.send(#"{"command":"screenshot","path":"\#(shot)"}"#)
-            #expect(r.waitForOutput(timeout: 20) { (try? Data(contentsOf: URL(fileURLWithPath: shot)).count) ?? 0 > 54 }, "\(r.names)")
-            // A BMP of the display (800x480 whichever way the interface is turned), unlike the other one.
-            let header = try Data(contentsOf: URL(fileURLWithPath: shot))
-            let width = header[18..<22].reversed().reduce(0) { $0 << 8 | Int($1) }, height = abs(Int(Int32(truncatingIfNeeded: header[22..<26].reversed().reduce(0) { $0 << 8 | Int($1) })))
-            #expect(header.prefix(2) == Data("BM".utf8) && width == 800 && height == 480, "\(width)x\(height)")
-            #expect(!shots.contains(header))
-            shots.append(header)
-            r.command("quit")
-            #expect(r.exitStatus() == 0)
+        let made = try runTool(["docs/screenshots/make-consent", folder.path])
+        try #require(made.status == 0, "\(made.stderr)")
+        var pictures: [[UInt8]] = []
+        for (name, size) in [("consent-landscape", Size(width: 800, height: 480)), ("de-consent-portrait", Size(width: 480, height: 800))] {
+            let rgbPath = folder.appendingPathComponent("\(name).rgb").path
+            let decoded = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", folder.appendingPathComponent("\(name).png").path,
+                                          "-f", "rawvideo", "-pix_fmt", "rgb24", rgbPath], stdout: .discard)
+            let rgb = try [UInt8](Data(contentsOf: URL(fileURLWithPath: rgbPath)))
+            try #require(decoded.status == 0 && rgb.count == size.width * size.height * 3, "\(name): \(rgb.count) bytes, not \(size)")
+            // Share, slideshow, film: the rows top to bottom, where the upright screen has them.
+            let rows = Layout(canvas: size).consentRows(count: 3)
+            let at = { (x: Int, y: Int) in let o = (y * size.width + x) * 3; return (Int(rgb[o]), Int(rgb[o + 1]), Int(rgb[o + 2])) }
+            let pill = rows[2].height * 2 * (rows[2].height / 2)
+            #expect(Self.green(pillOf: rows[2], at) > pill / 4 && Self.green(pillOf: rows[0], at) < 20, "\(name)")
+            #expect(!pictures.contains(rgb))
+            pictures.append(rgb)
         }
     }
 }

@@ -179,19 +179,26 @@ struct GuestDeleteEndToEndTests {
         return pid
     }
 
-    @Test("the console's side against what the booth answers: deleteTake by token sent as is; takeDeleted for the token's take 200 in the guest's language (another take's passed over), a refusal 404 as a malformed token's, notAllowed 503")
+    @Test("the console's side against what the booth answers: deleteTake by token sent as is; takeDeleted for the token's take 200 in the guest's language (another take's passed over), a refusal 404 as a malformed token's, notAllowed 503; a repeat delete answered from the record of deleted tokens without the booth; an unknown token not answered by another guest's delete")
     func answeredByTheBooth() throws {
         let folder = try testFolder("guest-delete-answers")
         let takes = folder.appendingPathComponent("takes").path, socket = folder.appendingPathComponent("booth.sock").path
         try FileManager.default.createDirectory(atPath: takes, withIntermediateDirectories: true)
         let (mine, busy) = ("QUJDREVGR0hJSktMTU5PUFFS", "WllYV1ZVVFNSUVBPTk1MS0pJ")
+        // Deleted before (the booth's record of deleted tokens), and a token no take has.
+        let (gone, stranger) = ("R09ORUdPTkVHT05FR09ORUdP", "U1RSQU5HRVJTVFJBTkdFUlNU")
         try "1\ttake-0001.mov\t-\t-\t\(mine)\n2\ttake-0002.mov\t-\t-\t\(busy)\n".write(toFile: takes + "/.kiosk-recorder.takes", atomically: true, encoding: .utf8)
+        try #"{"take":"take-0003.mov","token":"\#(gone)"}"#.appending("\n").write(toFile: takes + "/.kiosk-recorder.deleted", atomically: true, encoding: .utf8)
         let log = folder.appendingPathComponent("booth-lines.txt").path
         let booth = try Self.standInBooth(socket, log: log, answers: [
             // Another client's delete first (another take), then this one's.
             mine: [#"{"event":"takeDeleted","path":"\#(takes)/take-0009.mov","reason":"guest"}"#,
                    #"{"event":"takeDeleted","path":"\#(takes)/take-0001.mov","reason":"guest"}"#],
             busy: [#"{"event":"error","code":"notAllowed","message":"'deleteTake': its --on-take hook is still owed: \#(takes)/take-0002.mov"}"#],
+            // Another guest's delete of another take comes first: it is not this token's answer.
+            gone: [#"{"event":"takeDeleted","path":"\#(takes)/take-0009.mov","reason":"guest"}"#],
+            stranger: [#"{"event":"takeDeleted","path":"\#(takes)/take-0009.mov","reason":"guest"}"#,
+                       #"{"event":"error","code":"badCommand","message":"'deleteTake': no take is shared under this token"}"#],
         ])
         defer { stopServer(booth) }
         let config = folder.appendingPathComponent("kiosk.conf").path
@@ -215,11 +222,19 @@ struct GuestDeleteEndToEndTests {
         #expect(refused.status == 404 && malformed.status == 404 && refused.body == malformed.body, "\(refused) \(malformed)")
         let later = try post(busy, from: "10.42.0.22")
         #expect(later.status == 503 && later.body.contains("Bitte versuche es in einer Minute noch einmal."), "\(later)")
-        // The malformed one never reached the booth; the results are audited, the tokens never.
-        #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("deleteTake") }.count == 3)
+        // A repeat delete (its take in the record of deleted tokens): done, answered from the record
+        // without asking the booth. A token no take has: another guest's delete is not its answer.
+        let again = try post(gone, from: "10.42.0.23")
+        #expect(again.status == 200 && again.body.contains("<h1>Gelöscht</h1>"), "\(again)")
+        let unknown = try post(stranger, from: "10.42.0.24")
+        #expect(unknown.status == 404 && unknown.body == malformed.body, "\(unknown)")
+        // The malformed one and the repeat never reached the booth; the results are audited, the tokens never.
+        let asked = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("deleteTake") }
+        #expect(asked.count == 4 && !asked.contains { $0.contains(gone) }, "\(asked)")
         let results = console.auditLines.filter { $0.contains("guestDelete") }
-        #expect(results.count == 4 && results[0].contains(#""result":"deleted take-0001.mov""#) && results[1].contains(#""result":"notFound""#)
-                && results[3].contains("later: 'deleteTake'"), "\(results)")
-        #expect(!console.auditLines.contains { $0.contains(mine) || $0.contains(busy) })
+        #expect(results.count == 6 && results[0].contains(#""result":"deleted take-0001.mov""#) && results[1].contains(#""result":"notFound""#)
+                && results[3].contains("later: 'deleteTake'") && results[4].contains(#""result":"deleted take-0003.mov""#)
+                && results[5].contains(#""result":"notFound""#), "\(results)")
+        #expect(!console.auditLines.contains { $0.contains(mine) || $0.contains(busy) || $0.contains(gone) || $0.contains(stranger) })
     }
 }
