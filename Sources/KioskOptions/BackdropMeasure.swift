@@ -26,21 +26,25 @@ public struct BackdropMeasure: Equatable, Sendable {
     /// What keeps it from keying well, in `Problem`'s order; empty when nothing does.
     public var problems: [Problem]
     /// The backdrop's median brightness (0-255), its colour's strength (chromakey's distance of the
-    /// key from grey, 0-1), the spread of the backdrop's colour (the 99th percentile of its
-    /// samples' distance from the key, 0-1), the share of samples far from it, and the darkest
-    /// twentieth's brightness: what the problems are judged on, for their sentences.
+    /// key from grey, 0-1), the spread of the backdrop's colour (the 95th percentile of its
+    /// samples' distance from the key, 0-1), the share of samples far from it (and not of its hue),
+    /// and the darkest twentieth of the backdrop's brightness: what the problems are judged on.
     public var brightness: Double, strength: Double, spread: Double, farShare: Double, darkest: Double
 
     /// Below this median brightness (or this colour strength) a backdrop is too dark.
     public static let darkBrightness = 50.0, weakColour = 0.08
     /// A backdrop whose spread needs more than this, or whose darkest twentieth is below this share
     /// of its median brightness, is lit unevenly.
-    public static let unevenSpread = 0.1, unevenFalloff = 0.55
+    public static let unevenSpread = 0.15, unevenFalloff = 0.4
     /// A sample this far from the key (or `farOverCore` times the median sample's distance, if more)
     /// is not the backdrop; more than `occupiedShare` of them is someone in front.
     public static let farDistance = 0.12, farOverCore = 4.0, occupiedShare = 0.03
-    /// The similarity: the spread times `margin` plus `floor`, within `similarityRange`.
-    public static let margin = 1.25, floor = 0.02, similarityRange = 0.04...0.4
+    /// The similarity: the spread (the `spreadShare` percentile of the backdrop's distances from
+    /// the key: chromakey averages a picture's distances over 3x3 of its samples, so a noisy
+    /// camera's rarest single ones need no key) times `margin` plus `floor`, within `similarityRange`.
+    /// It stays `greyMargin` short of the key's strength (its distance from grey: `--key-blend`'s
+    /// default and a margin), so that greys and whites are never taken out.
+    public static let spreadShare = 0.95, margin = 1.25, floor = 0.02, similarityRange = 0.04...0.4, greyMargin = 0.08
 
     /// The key for `rgb` (red, green, blue, one sample after another); nil with no samples.
     public init?(rgb: [UInt8]) {
@@ -56,8 +60,7 @@ public struct BackdropMeasure: Equatable, Sendable {
             cb.append(u)
             cr.append(v)
         }
-        let sortedLuma = luma.sorted()
-        let brightness = Self.percentile(sortedLuma, 0.5)
+        let brightness = Self.percentile(luma.sorted(), 0.5)
         let (keyU, keyV) = (Self.percentile(cb.sorted(), 0.5), Self.percentile(cr.sorted(), 0.5))
         // The colour as RGB, and back: chromakey compares with the colour as it is given.
         let r = Self.byte(brightness + 1.402 * keyV), g = Self.byte(brightness - 0.344136 * keyU - 0.714136 * keyV)
@@ -69,13 +72,18 @@ public struct BackdropMeasure: Equatable, Sendable {
         let near = distances.prefix { $0 <= far }
         // A far sample of the key's own hue, only weaker, is the backdrop in shadow; any other is
         // something in front of it.
-        let shadows = (0..<count).filter { unsorted[$0] > far && Self.shadow(cb[$0], cr[$0], of: u, v) }.count
-        let farShare = Double(count - near.count - shadows) / Double(count)
-        let spread = Self.percentile(Array(near), 0.99)
-        let darkest = Self.percentile(sortedLuma, 0.05)
+        let backdrop = (0..<count).filter { unsorted[$0] <= far || Self.shadow(cb[$0], cr[$0], of: u, v) }
+        let shadows = backdrop.count - near.count
+        let farShare = Double(count - backdrop.count) / Double(count)
+        let spread = Self.percentile(Array(near), Self.spreadShare)
+        // The backdrop's own darkest part (what stands in front of it aside).
+        let darkest = Self.percentile(backdrop.map { luma[$0] }.sorted(), 0.05)
         self.colour = .rgb(red: r, green: g, blue: b)
-        self.similarity = min(max(spread * Self.margin + Self.floor, Self.similarityRange.lowerBound), Self.similarityRange.upperBound)
-        (self.brightness, self.strength, self.spread, self.farShare, self.darkest) = (brightness, Self.distance(u, v), spread, farShare, darkest)
+        let strength = Self.distance(u, v)
+        // Short of grey by `greyMargin`: a key that reaches grey takes the guest's whites and greys.
+        let wanted = min(spread * Self.margin + Self.floor, strength - Self.greyMargin)
+        self.similarity = min(max(wanted, Self.similarityRange.lowerBound), Self.similarityRange.upperBound)
+        (self.brightness, self.strength, self.spread, self.farShare, self.darkest) = (brightness, strength, spread, farShare, darkest)
         problems = []
         if brightness < Self.darkBrightness || strength < Self.weakColour { problems.append(.dark) }
         let shaded = Double(shadows) / Double(count) > Self.occupiedShare

@@ -22,7 +22,8 @@ struct GreenScreenEndToEndTests {
 
     /// The composite, its mask and the background: `comp.mkv` (lossless RGB), `mask.mkv` (grey, 255
     /// where the subject is), `background.png` (1600x1200: scaled to fill and cropped by the booth).
-    /// `empty`: pictures first with the subject out of frame (the clip is `pictures` more).
+    /// `empty`: pictures first with the subject out of frame (the clip is `pictures` more, the
+    /// subject then the footage's same pictures as without).
     static func makeFootage(_ footage: String, in folder: URL, empty: Int = 0) throws -> (clip: String, background: String) {
         let path = { (name: String) in folder.appendingPathComponent(name).path }
         // The backdrop: a light gradient around chroma-key green, with noise changing every picture.
@@ -32,7 +33,7 @@ struct GreenScreenEndToEndTests {
         let ellipse = "color=black:s=520x600:r=30,geq=lum='255*lte(((X-259.5)/260)^2+((Y-299.5)/300)^2\\,1)',trim=end_frame=1,loop=loop=-1:size=1,setpts=N/30/TB"
         // Spill: the subject's outer 4 pixels made greener by 50 levels.
         let graph = """
-            [0:v]format=gbrp[backdrop];[1:v]fps=30,scale=1280:720,format=gbrp,split[subject][tinted0];
+            [0:v]format=gbrp[backdrop];[1:v]fps=30,scale=1280:720,format=gbrp,tpad=start=\(empty),split[subject][tinted0];
             [tinted0]lutrgb=g='min(val+50\\,255)'[tinted];
             [3:v][2:v]overlay=x='if(lt(n\\,\(empty))\\,\(size.width)\\,300+4*(n-\(empty)))':y='64+2*max(n-\(empty)\\,0)':format=yuv444,format=gray,split=4[m1][m2][m3][mask];
             [m1]erosion,erosion,erosion,erosion[eroded];[m2][eroded]blend=all_mode=difference,format=gbrp[band];
