@@ -74,6 +74,8 @@ extension KioskEvent {
              decode: { c in .takeShown(path: try c.decode(String.self, forKey: .path)) }),
         Kind(name: "reloaded", fields: { if case let .reloaded(changed, kept) = $0 { [(.changed, changed), (.kept, kept)] } else { nil } },
              decode: { c in .reloaded(changed: try c.decode([String].self, forKey: .changed), kept: try c.decode([String].self, forKey: .kept)) }),
+        // The key measured from the backdrop: its colour (`#RRGGBB`), chromakey's similarity, and
+        // what keeps the backdrop from keying well (also an `error` `keyBackdrop`), absent when nothing does.
         Kind(name: "keyCalibrated", fields: {
             guard case let .keyCalibrated(colour, similarity, warning) = $0 else { return nil }
             return [(.colour, colour), (.similarity, milliseconds(similarity))] + (warning.map { [(.warning, $0)] } ?? [])

@@ -53,8 +53,7 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case trimFailed
     /// `--loudness`: the take's sound could not be set to the target; it is handed over as recorded.
     case loudnessFailed
-    /// `--key auto`: the backdrop just measured is too dark, lit unevenly or not empty, so the key
-    /// will not take it out well; the message says which and what to do. The booth keys with it anyway.
+    /// `--key auto`: the backdrop measured is too dark, lit unevenly or not empty (the message says which).
     case keyBackdrop
 }
 
@@ -222,9 +221,7 @@ public enum KioskEvent: Equatable, Sendable {
     /// A reload (SIGHUP, the command `reload`) was read and accepted: the settings it changes (in
     /// force now in ready, else when the booth is back in ready) and those kept until a restart.
     case reloaded(changed: [String], kept: [String])
-    /// `--key auto`: the key measured from the backdrop (at the start, and on `calibrate`): its
-    /// colour (`#RRGGBB`), chromakey's similarity, and what keeps the backdrop from keying well
-    /// (also said as an `error` `keyBackdrop`), absent when nothing does.
+    /// `--key auto`'s measure of the backdrop, and `calibrate`'s (BoothEvents.swift).
     case keyCalibrated(colour: String, similarity: Double, warning: String?)
 }
 
