@@ -60,6 +60,7 @@ extension Booth {
             case let .camera(.tryCamera(index, stop)): cameras.tryCamera(index, stopping: stop, controls: config.capture.cameraControls)
             case let .camera(.inUse(index, changed)): cameras.inUse(index, changed: changed)
             case .camera(.focus): camera.triggerFocus()
+            case .camera(.calibrate): shared.backdrop.start()
             case let .hook(.save(text, thenRetention)): saveHooks(text, thenRetention: thenRetention)
             case let .hook(.run(run, queue)): runHook(run, queue: queue)
             case .hook(.stop): shared.hooks.stop()

@@ -75,6 +75,8 @@ extension Booth {
             needsDraw = true
         case let .configurationRead(result):
             reload(result)
+        case let .keyMeasured(measure):
+            keyMeasured(measure)
         case let .signal(number):
             handle(signal: number)
         }

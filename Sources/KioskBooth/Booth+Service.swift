@@ -85,11 +85,20 @@ extension Booth {
     /// decoded by the launch's or the reload's option check, so taken here without decoding); and
     /// the green screen's background and key, from the camera's next picture on.
     func showOverlay(_ video: Configuration.Video) {
-        shared.key.set(video.keySettings)
+        shared.key.set(video.keySettings(measured: shared.backdrop.measured))
+        shared.backdrop.startIfUnmeasured(auto: video.keyInForce == .auto)
         let overlay = parts.overlays.take(video.overlay, portrait: video.overlayPortrait)
         do { try screen.setOverlay(overlay?.landscape, portrait: overlay?.portrait) } catch {
             Log.info("overlay: the preview shows none: \(error)")
         }
+    }
+
+    /// `--key auto`'s measure of the backdrop (KeyCalibration): said (`keyCalibrated`, its warning
+    /// also as an `error` `keyBackdrop`), and the key from the camera's next picture on.
+    func keyMeasured(_ measure: BackdropMeasure) {
+        events.emit(.keyCalibrated(colour: measure.colour.description, similarity: measure.similarity, warning: measure.warning))
+        _ = measure.warning.map { events.emit(.error(code: .keyBackdrop, message: "--key auto: \($0)")) }
+        shared.key.set(config.video.keySettings(measured: measure))
     }
 
     /// The core's `.service(.metrics)`: its figures written by the metrics file's worker

@@ -27,6 +27,8 @@ struct BoothWorkers: Sendable {
     let photoSlot = PhotoSlot()
     /// The green screen's key (`--background`), run on each camera picture before it is shared out.
     let key = PictureKey()
+    /// `--key auto`'s measure of the backdrop, from the camera's pictures before the key.
+    let backdrop = KeyCalibration()
     /// `--on-take`'s tries, one at a time on a worker of its own (HookRunner).
     let hooks: HookRunner
     /// The writer of a take being opened on the file worker (its start may wait for the disk).

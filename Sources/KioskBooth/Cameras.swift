@@ -33,11 +33,13 @@ final class Cameras {
     }
 
     init(_ all: [any VideoSource], workers: BoothWorkers, frames: FrameSlot, writer: WriterSlot, inbox: Inbox, events: EventSink) {
-        let (speaking, photo, key) = (workers.speakingCamera, workers.photoSlot, workers.key)
+        let (speaking, photo, key, backdrop) = (workers.speakingCamera, workers.photoSlot, workers.key, workers.backdrop)
         (self.all, control, self.speaking, self.inbox, self.events) = (all, workers.cameraControl, speaking, inbox, events)
         start = { camera, index in
             try camera.start(frames: { camera in
                 guard speaking.withLock({ $0 == index }) else { return }
+                // `--key auto`'s backdrop measured from the picture as the camera gave it.
+                if let measure = backdrop.offer(camera) { inbox.post(.keyMeasured(measure)) }
                 // Keyed once (the green screen), here on the camera's thread: the preview, the take
                 // and a photo get the same picture.
                 let frame = key.key(camera)
@@ -116,10 +118,13 @@ final class Cameras {
 }
 
 extension Configuration.Video {
-    /// The green screen's key as the camera's pictures get it; nil without a background.
-    var keySettings: KeySettings? {
-        guard let background, let colour = keyInForce?.components else { return nil }
+    /// The green screen's key as the camera's pictures get it: `--key auto`'s from `measured` (its
+    /// colour and similarity); nil without a background, or with `auto` before its first measure.
+    func keySettings(measured: BackdropMeasure?) -> KeySettings? {
+        guard let background, let key = keyInForce else { return nil }
+        let measured = key == .auto ? measured : nil
+        guard let colour = (measured?.colour ?? key).components else { return nil }
         return KeySettings(background: background, red: colour.red, green: colour.green, blue: colour.blue,
-                           similarity: keySimilarity, blend: keyBlend, despill: despill)
+                           similarity: measured?.similarity ?? keySimilarity, blend: keyBlend, despill: despill)
     }
 }

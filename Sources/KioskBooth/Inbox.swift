@@ -33,6 +33,8 @@ public indirect enum BoothMessage: Sendable {
     case configurationRead(Result<Configuration, UsageError>)
     /// Pairing's check of the password typed on the screen (PairingPart).
     case pairing(PairingReport)
+    /// `--key auto`'s measure of the backdrop, from the camera's thread (KeyCalibration).
+    case keyMeasured(BackdropMeasure)
 }
 
 extension BoothMessage {

@@ -1,6 +1,6 @@
 // The lines that answer the operator's commands (docs/interface.md, "Closing the booth", "The
 // operator's takes", "Reload"): the booth closed to guests and open again, a take hidden and shown
-// again, the settings reloaded; and the change to a take those commands ask for.
+// again, the settings reloaded, the key measured (`calibrate`); and the change to a take those commands ask for.
 
 /// `hideTake`, `showTake`, `deleteTake`: a take of the output folder, by the path the booth gave it;
 /// or `deleteTake` by the token of its share folder (`deleteShared`: the guest's share page).
@@ -74,5 +74,14 @@ extension KioskEvent {
              decode: { c in .takeShown(path: try c.decode(String.self, forKey: .path)) }),
         Kind(name: "reloaded", fields: { if case let .reloaded(changed, kept) = $0 { [(.changed, changed), (.kept, kept)] } else { nil } },
              decode: { c in .reloaded(changed: try c.decode([String].self, forKey: .changed), kept: try c.decode([String].self, forKey: .kept)) }),
+        // The key measured from the backdrop: its colour (`#RRGGBB`), chromakey's similarity, and
+        // what keeps the backdrop from keying well (also an `error` `keyBackdrop`), absent when nothing does.
+        Kind(name: "keyCalibrated", fields: {
+            guard case let .keyCalibrated(colour, similarity, warning) = $0 else { return nil }
+            return [(.colour, colour), (.similarity, milliseconds(similarity))] + (warning.map { [(.warning, $0)] } ?? [])
+        }, decode: { c in
+            .keyCalibrated(colour: try c.decode(String.self, forKey: .colour), similarity: try c.decode(Double.self, forKey: .similarity),
+                           warning: try c.decodeIfPresent(String.self, forKey: .warning))
+        }),
     ]
 }

@@ -53,6 +53,8 @@ public enum ErrorCode: String, CaseIterable, Codable, Sendable {
     case trimFailed
     /// `--loudness`: the take's sound could not be set to the target; it is handed over as recorded.
     case loudnessFailed
+    /// `--key auto`: the backdrop measured is too dark, lit unevenly or not empty (the message says which).
+    case keyBackdrop
 }
 
 /// One line of `--check`'s report: a part of the booth, whether it is fit, what was found, and the
@@ -219,6 +221,8 @@ public enum KioskEvent: Equatable, Sendable {
     /// A reload (SIGHUP, the command `reload`) was read and accepted: the settings it changes (in
     /// force now in ready, else when the booth is back in ready) and those kept until a restart.
     case reloaded(changed: [String], kept: [String])
+    /// `--key auto`'s measure of the backdrop, and `calibrate`'s (BoothEvents.swift).
+    case keyCalibrated(colour: String, similarity: Double, warning: String?)
 }
 
 extension KioskEvent: Codable {
@@ -228,6 +232,7 @@ extension KioskEvent: Codable {
         case action, status, ok, items, remaining, microphoneLevel, encoder, microphone, url, token, folder, attempt, hooksPending
         case trim, trimmed, library, libraryLeftOut, question, loudness, done, total, takes, kind, review
         case skippedFrames, frameRate, effortSteps, changed, kept, figures, hook, consent, consentChoices
+        case colour, similarity, warning
     }
 
     /// The path a Use Video outcome delivered (trimmed or not); nil for other events.

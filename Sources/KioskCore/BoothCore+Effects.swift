@@ -15,6 +15,8 @@ extension BoothCore {
         case inUse(index: Int, changed: Bool)
         /// A tap on the live picture: the camera in use is asked to focus (where it can).
         case focus
+        /// `calibrate`: the backdrop measured from the camera's next pictures (`--key auto`).
+        case calibrate
     }
 
     /// The screen's part.

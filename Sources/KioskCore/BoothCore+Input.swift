@@ -96,6 +96,9 @@ extension BoothCore {
         case let .focus(point): return [.screen(.focus(point))]
         case let .screenshot(path): return [.screen(.screenshot(path: path))]
         case let .take(change): return takeChanged(change)
+        case .calibrate:
+            guard machine.mode == .ready else { return [.emit(.error(code: .notAllowed, message: "'calibrate': only in ready, with no one in front of the backdrop"))] }
+            return [.camera(.calibrate)]
         case .press, .start, .seek, .pause, .pick, .consentChoice: _ = touched(at: now, swallow: false, screen: false)
         case .rotate, .background, .foreground, .trim, .state, .quit, .closeBooth, .openBooth, .reload: break
         }

@@ -36,10 +36,12 @@ public enum Command: Equatable, Sendable {
     case reload
     /// `--consent`: a switch of the consent screen set (`{"command":"consentChoice","choice":"film","on":true}`).
     case consentChoice(ConsentChoice, on: Bool)
+    /// `--key auto`: the key measured again from the backdrop (in ready, with no one in front).
+    case calibrate
 
     /// Every command name the parser accepts, for messages and docs.
     public static let names: [String] =
-        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "trim", "state", "quit", "pick", "closeBooth", "openBooth", "hideTake", "showTake", "deleteTake", "reload", "consentChoice"]
+        Button.allCases.map(\.rawValue) + ["rotate", "background", "foreground", "tap", "focus", "screenshot", "seek", "pause", "trim", "state", "quit", "pick", "closeBooth", "openBooth", "hideTake", "showTake", "deleteTake", "reload", "consentChoice", "calibrate"]
 }
 
 extension Command {
@@ -60,7 +62,7 @@ extension Command {
         case .closeBooth: .closeBooth
         case .openBooth: .openBooth
         case let .consentChoice(choice, on): .consentChoice(choice, on: on)
-        case .tap, .focus, .screenshot, .take, .reload: nil
+        case .tap, .focus, .screenshot, .take, .reload, .calibrate: nil
         }
     }
 }
@@ -142,6 +144,7 @@ public struct CommandParser: Sendable {
             return .success(.trim(TrimRange(start: start, end: end)))
         case "state", "quit", "reload": return .success(name == "state" ? .state : name == "quit" ? .quit : .reload)
         case "closeBooth", "openBooth": return .success(name == "closeBooth" ? .closeBooth : .openBooth)
+        case "calibrate": return .success(.calibrate)
         case "consentChoice":
             guard let choice = raw.choice.flatMap(ConsentChoice.init(rawValue:)), let on = raw.on else {
                 return .failure(bad("consentChoice needs \"choice\" (\(ConsentChoice.allCases.map(\.rawValue).joined(separator: ", "))) and \"on\" (true or false)"))

@@ -363,10 +363,10 @@ enum Values {
     }
 
     /// Yes or no; the option given bare is `OptionKind.flag`'s yes.
-    /// `--key`: green, blue or #RRGGBB.
+    /// `--key`: green, blue, #RRGGBB or auto.
     static func keyColour(_ v: String) throws(ValueError) -> KeyColour {
         if let colour = KeyColour(v) { return colour }
-        throw ValueError("'\(v)' is not a colour: green, blue or #RRGGBB (the backdrop's, e.g. #00B140)")
+        throw ValueError("'\(v)' is not a colour: green, blue, #RRGGBB (the backdrop's, e.g. #00B140) or auto")
     }
 
     /// A decimal number in `range` (`--key-similarity`, `--key-blend`).

@@ -66,7 +66,7 @@ public struct SendRequest: Equatable, Sendable {
         case .reload: .reloaded
         case .press(.cancel), .press(.useVideo), .press(.done): .stateReplyOrExit
         case .press, .start, .rotate, .background, .foreground, .tap, .focus, .screenshot, .seek, .pause, .trim, .state, .pick,
-             .closeBooth, .openBooth, .take, .consentChoice: .stateReply
+             .closeBooth, .openBooth, .take, .consentChoice, .calibrate: .stateReply
         }
     }
 

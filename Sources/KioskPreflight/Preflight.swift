@@ -73,10 +73,13 @@ public enum Preflight {
         let first = Locked<VideoFrame?>(nil)
         let lost = Locked<String?>(nil)
         let got = DispatchSemaphore(value: 0)
+        // `--key auto`: the backdrop measured as the booth measures it in ready.
+        let backdrop = config.video.keyInForce == .auto ? BackdropTrial() : nil
         do {
             // An exec camera's start waits for its first picture (at most 10 s), or its failure.
             try source.start(frames: { frame in
                 if first.withLock({ f in defer { f = f ?? frame }; return f == nil }) { got.signal() }
+                backdrop?.offer(frame)
             }, events: { event in
                 if case let .cameraLost(reason) = event { lost.withLock { $0 = $0 ?? reason } }
             })
@@ -86,11 +89,13 @@ public enum Preflight {
             return items
         }
         let streamed = got.wait(timeout: .now() + 5) == .success
+        let measured = streamed ? backdrop?.wait() : nil
         source.stop()
         let info = source.info
         if streamed {
             items.append(CheckItem(name: "camera", ok: true,
                                    detail: "\(info.name) streams \(info.size.width)x\(info.size.height) at \(KioskEvent.milliseconds(info.fps)) fps"))
+            if let backdrop { items.append(backdrop.item(measured)) }
         } else if case .exec = choice {
             items.append(CheckItem(name: "camera", ok: false, detail: lost.withLock { $0 } ?? "\(info.name) sent no picture",
                                    fix: "run the command by hand and check that it writes \(config.capture.cameraFormat.rawValue) to stdout (/usr/share/doc/kiosk-recorder/deploy.md has recipes)"))

@@ -412,6 +412,11 @@ def run(b, args):
     if "dBFS" not in result or "LUFS" not in result:
         raise Failure(f"the test take shows {result!r}")
     say("ok", f"Devices: a test take: {result}")
+    # Calibrate: the booth's calibrate carried out (its answer on the page), its measure in the events.
+    b.click("#calibrate")
+    b.until("calibrate answered", "return document.getElementById('devices-message').textContent.length > 0"
+            " && [...document.querySelectorAll('#events li')].some((l) => l.textContent.includes('\"keyCalibrated\"'))", timeout=30)
+    say("ok", "Devices: Calibrate: the booth's keyCalibrated")
 
     # Sign out: the form again, and the API closed.
     b.click("#sign-out")

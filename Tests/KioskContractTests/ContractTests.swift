@@ -44,6 +44,9 @@ struct ContractTests {
             (.takeHidden(path: "/t.mov"), #"{"event":"takeHidden","path":"/t.mov"}"#),
             (.takeShown(path: "/t.mov"), #"{"event":"takeShown","path":"/t.mov"}"#),
             (.reloaded(changed: ["countdown"], kept: []), #"{"event":"reloaded","changed":["countdown"],"kept":[]}"#),
+            (.keyCalibrated(colour: "#0FA84A", similarity: 0.0712345, warning: nil), ##"{"event":"keyCalibrated","colour":"#0FA84A","similarity":0.071}"##),
+            (.keyCalibrated(colour: "#041A08", similarity: 0.05, warning: "too dark"),
+             ##"{"event":"keyCalibrated","colour":"#041A08","similarity":0.05,"warning":"too dark"}"##),
             (.takeDeleted(path: "/t.mov", reason: .guest), #"{"event":"takeDeleted","path":"/t.mov","reason":"guest"}"#),
         ]
         for (event, line) in cases {
@@ -73,6 +76,7 @@ struct ContractTests {
         .reelFinished(path: "reel.mp4", duration: 41.2, takes: 3), .boothClosed, .boothOpened,
         .takeHidden(path: "/t.mov"), .takeShown(path: "/t.mov"), .takeDeleted(path: "/t.mov", reason: .operator),
         .reloaded(changed: ["countdown"], kept: ["fps"]),
+        .keyCalibrated(colour: "#041A08", similarity: 0.05, warning: "too dark"),
     ]
 
     @Test("each event is declared once: every kind has a name of its own, every event belongs to exactly one kind and reads back as itself")

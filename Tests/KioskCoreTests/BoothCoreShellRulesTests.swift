@@ -107,6 +107,18 @@ struct BoothCoreScreenRulesTests {
         #expect(said == (focuses ? [.camera(.focus), .screen(.redraw)] : []), "\(from): \(said)")
     }
 
+    @Test("calibrate: in ready the camera's next pictures measure the backdrop; in any other mode it is refused (notAllowed), nothing measured", arguments: [
+        (Fixture.ready, true), (.countdown, false), (.recording, false), (.finished, false), (.playing, false), (.sharing, false),
+        (.libraryGrid, false),
+    ])
+    func calibrate(from: Fixture, measures: Bool) {
+        var core = Self.core(from)
+        let said = core.handle(.command(.calibrate), at: 0)
+        #expect(said == (measures ? [.camera(.calibrate)]
+                         : [.emit(.error(code: .notAllowed, message: "'calibrate': only in ready, with no one in front of the backdrop"))]), "\(from): \(said)")
+        #expect(Command.calibrate.event == nil)
+    }
+
     @Test("no focus on the attract screen: its first touch only wakes it")
     func noFocusOnAttract() {
         var core = Self.core(.ready)

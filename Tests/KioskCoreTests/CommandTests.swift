@@ -17,6 +17,7 @@ struct CommandTests {
         (#"{"command":"screenshot","path":"/tmp/s.bmp"}"#, .screenshot(path: "/tmp/s.bmp")),
         (#"{"command":"state"}"#, .state), (#"  {"command":"quit", "extra": 1}  "#, .quit),
         (#"{"command":"closeBooth"}"#, .closeBooth), (#"{"command":"openBooth"}"#, .openBooth),
+        (#"{"command":"calibrate"}"#, .calibrate),
         (#"{"command":"hideTake","path":"/t/a.mov"}"#, .take(.hide(path: "/t/a.mov"))),
         (#"{"command":"showTake","path":"/t/a.mov","reason":"guest"}"#, .take(.show(path: "/t/a.mov"))),
         (#"{"command":"deleteTake","path":"/t/a.mov","reason":"operator"}"#, .take(.delete(path: "/t/a.mov", reason: .operator))),

@@ -22,7 +22,7 @@ enum BrowserEngines {
 struct ConsoleBrowserEndToEndTests {
     let password = "booth operator 1"
 
-    @Test("the page: only the form before sign-in, a wrong password's message, Status's figures and the Settings view in German, Status live as a take starts at the booth (the delay measured in the page), the film made on Film (its progress bar, downloaded, played: to its end in Chromium), Takes played, hidden, shown and deleted after its confirm, a page of another origin refused (403, nothing started), Log, Devices (the booth's screen refreshed, a test take), sign-out; a screenshot of each",
+    @Test("the page: only the form before sign-in, a wrong password's message, Status's figures and the Settings view in German, Status live as a take starts at the booth (the delay measured in the page), the film made on Film (its progress bar, downloaded, played: to its end in Chromium), Takes played, hidden, shown and deleted after its confirm, a page of another origin refused (403, nothing started), Log, Devices (the booth's screen refreshed, a test take, Calibrate), sign-out; a screenshot of each",
           arguments: ["chromium", "webkit"])
     func console(engine: String) throws {
         try #require(BrowserEngines.missing.isEmpty, "\(BrowserEngines.missing) not found (CI is set, so this test does not skip): \(BrowserEngines.skipNote)")

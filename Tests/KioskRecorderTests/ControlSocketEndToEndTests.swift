@@ -326,6 +326,10 @@ struct ControlSocketEndToEndTests {
                         #"{"command":"screenshot","path":"\#(folder.appendingPathComponent("shot.bmp").path)"}"#] {
             try carriedOut(command, socket, sent: &sent)
         }
+        // calibrate: the backdrop measured from the camera's next pictures, said after the reply
+        // (without --key auto, only said).
+        try carriedOut("calibrate", socket, sent: &sent)
+        #expect(r.wait(for: "keyCalibrated") != nil, "\(r.stderr)")
         try carriedOut("photo", socket, sent: &sent)
         #expect(r.wait(for: "photoTaken") != nil, "\(r.stderr)")
         // With --share-dir the photo's share screen follows; its Done goes back to ready.

@@ -22,28 +22,31 @@ struct GreenScreenEndToEndTests {
 
     /// The composite, its mask and the background: `comp.mkv` (lossless RGB), `mask.mkv` (grey, 255
     /// where the subject is), `background.png` (1600x1200: scaled to fill and cropped by the booth).
-    static func makeFootage(_ footage: String, in folder: URL) throws -> (clip: String, background: String) {
+    /// `empty`: pictures first with the subject out of frame (the clip is `pictures` more, the
+    /// subject then the footage's same pictures as without).
+    static func makeFootage(_ footage: String, in folder: URL, empty: Int = 0) throws -> (clip: String, background: String) {
         let path = { (name: String) in folder.appendingPathComponent(name).path }
         // The backdrop: a light gradient around chroma-key green, with noise changing every picture.
         let backdrop = "gradients=s=\(size):c0=0x069a3a:c1=0x1cc456:x0=0:y0=0:x1=1280:y1=720:r=30,trim=end_frame=1,loop=loop=-1:size=1,setpts=N/30/TB,noise=alls=10:allf=t"
-        // The mask: an ellipse 520x600 moving right and down, 4 and 2 pixels a picture.
+        // The mask: an ellipse 520x600 moving right and down, 4 and 2 pixels a picture (after the
+        // empty pictures, where it is beyond the right edge).
         let ellipse = "color=black:s=520x600:r=30,geq=lum='255*lte(((X-259.5)/260)^2+((Y-299.5)/300)^2\\,1)',trim=end_frame=1,loop=loop=-1:size=1,setpts=N/30/TB"
         // Spill: the subject's outer 4 pixels made greener by 50 levels.
         let graph = """
-            [0:v]format=gbrp[backdrop];[1:v]fps=30,scale=1280:720,format=gbrp,split[subject][tinted0];
+            [0:v]format=gbrp[backdrop];[1:v]fps=30,scale=1280:720,format=gbrp,tpad=start=\(empty),split[subject][tinted0];
             [tinted0]lutrgb=g='min(val+50\\,255)'[tinted];
-            [3:v][2:v]overlay=x='300+4*n':y='64+2*n':format=yuv444,format=gray,split=4[m1][m2][m3][mask];
+            [3:v][2:v]overlay=x='if(lt(n\\,\(empty))\\,\(size.width)\\,300+4*(n-\(empty)))':y='64+2*max(n-\(empty)\\,0)':format=yuv444,format=gray,split=4[m1][m2][m3][mask];
             [m1]erosion,erosion,erosion,erosion[eroded];[m2][eroded]blend=all_mode=difference,format=gbrp[band];
             [subject][tinted][band]maskedmerge[spilled];[m3]format=gbrp[m3rgb];[backdrop][spilled][m3rgb]maskedmerge[comp]
             """
         let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", backdrop, "-i", footage, "-f", "lavfi", "-i", ellipse,
                                    "-f", "lavfi", "-i", "color=black:s=\(size):r=30", "-filter_complex", graph,
-                                   "-map", "[comp]", "-frames:v", "\(pictures)", "-c:v", "ffv1", path("comp.mkv"),
-                                   "-map", "[mask]", "-frames:v", "\(pictures)", "-c:v", "ffv1", path("mask.mkv")], stdout: .discard)
+                                   "-map", "[comp]", "-frames:v", "\(pictures + empty)", "-c:v", "ffv1", path("comp.mkv"),
+                                   "-map", "[mask]", "-frames:v", "\(pictures + empty)", "-c:v", "ffv1", path("mask.mkv")], stdout: .discard)
         try #require(made.status == 0, "ffmpeg: \(made.stderr)")
         let clip = path("footage.mjpeg")
         let stamped = try runProgram([TestEnvironment.buildFolder.appendingPathComponent("kiosk-bench").path, "make-clip", "--footage", path("comp.mkv"),
-                                      "--size", "\(size)", "--frames", "\(pictures)", "--output", clip], stdout: .discard)
+                                      "--size", "\(size)", "--frames", "\(pictures + empty)", "--output", clip], stdout: .discard)
         try #require(stamped.status == 0, "kiosk-bench make-clip: \(stamped.stderr)")
         let background = path("background.png")
         let picture = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i",
@@ -66,8 +69,9 @@ struct GreenScreenEndToEndTests {
         return Dictionary(uniqueKeysWithValues: numbers.enumerated().map { ($1, Array(data[($0 * bytes)..<(($0 + 1) * bytes)])) })
     }
 
-    /// chromakey's distance of a colour from the key: its chroma's (BT.601), as a fraction of the largest.
-    static func keyDistance(_ r: Int, _ g: Int, _ b: Int) -> Double {
+    /// chromakey's distance of a colour from the key (`--key`'s default, or `to`): its chroma's
+    /// (BT.601), as a fraction of the largest.
+    static func keyDistance(_ r: Int, _ g: Int, _ b: Int, to key: (red: Int, green: Int, blue: Int) = key) -> Double {
         func chroma(_ r: Double, _ g: Double, _ b: Double) -> (Double, Double) {
             (-0.168736 * r - 0.331264 * g + 0.5 * b, 0.5 * r - 0.418688 * g - 0.081312 * b)
         }
@@ -85,8 +89,10 @@ struct GreenScreenEndToEndTests {
     }
 
     /// The take's picture `take` (RGB) against the composite's `source`, its `mask` and the
-    /// background `expected`, added to `m`.
-    static func measure(take: [UInt8], source: [UInt8], mask: [UInt8], expected: [UInt8], into m: inout Measures) {
+    /// background `expected`, added to `m`; `key` and `similarity`: the key's (the defaults', or
+    /// the one `--key auto` measured).
+    static func measure(take: [UInt8], source: [UInt8], mask: [UInt8], expected: [UInt8], into m: inout Measures,
+                        key: (red: Int, green: Int, blue: Int) = key, similarity: Double = similarity) {
         let (w, h) = (size.width, size.height)
         let subjectMask = mask.map { $0 > 127 }
         let (near1, near2, near4) = (nearOtherSide(subjectMask, 1), nearOtherSide(subjectMask, 2), nearOtherSide(subjectMask, 4))
@@ -111,7 +117,7 @@ struct GreenScreenEndToEndTests {
                 guard !near2[i] else { continue }
                 // Told apart: the source's colour beyond the key's reach, and unlike the background.
                 let unlike = Double(abs(s.0 - b.0) + abs(s.1 - b.1) + abs(s.2 - b.2)) / 3 >= 40
-                let keyable = keyDistance(s.0, s.1, s.2) < similarity + blend + 0.02
+                let keyable = keyDistance(s.0, s.1, s.2, to: key) < similarity + blend + 0.02
                 guard unlike, !(subject && keyable) else { continue }
                 let shownSubject = fromBackground >= 20
                 if shownSubject && subject { m.intersection += 1 }
