@@ -495,13 +495,19 @@ def booth_control(b, args):
         raise Failure("the booth closed although the confirm was dismissed")
     b.click("#booth-toggle")
     b.call("POST", "/alert/accept", {})
+    # (Closed as the booth's state says, too: none of its buttons left on the page.)
     label = b.until("closed on Status", mode + toggle + " return m.startsWith('closed') && t.dataset.command === 'openBooth'"
-                    " && document.getElementById('status').classList.contains('closed') && t.textContent")
+                    " && document.getElementById('status').classList.contains('closed')"
+                    " && document.getElementById('buttons').children.length === 0 && t.textContent")
     if b.js_async(state) != "closed":
         raise Failure("the page says closed, the booth's state does not")
     say("ok", f"Close the booth asks first ({question!r}); then the booth's state and Status say closed, and the button is {label!r}")
     b.click("#booth-toggle")
-    b.until("ready on Status", mode + toggle + " return m.startsWith('ready') && t.dataset.command === 'closeBooth'")
+    try:
+        b.until("ready on Status", mode + toggle + " return m.startsWith('ready') && t.dataset.command === 'closeBooth'")
+    except Failure as failure:
+        page = b.js(mode + toggle + " return [m, t.dataset.command, t.textContent, document.getElementById('booth-message').textContent]")
+        raise Failure(f"{failure}: the page shows {page}, the booth's state says {b.js_async(state)}")
     if b.js_async(state) != "ready":
         raise Failure("the page says ready, the booth's state does not")
     say("ok", "Open the booth: the booth's state and Status say ready again")

@@ -88,7 +88,9 @@ const statusView = {
     const rows = [["mode", T.mode], ["question", T.question], ["takes-today", T.takesToday], ["camera", T.camera], ["microphone", T.microphone], ["uploads", T.uploads]];
     section.append(make("p", { id: "link", hidden: true, textContent: T.unreachable }),
       make("dl", {}, ...rows.flatMap(([id, label]) => [make("dt", { textContent: label }), make("dd", { id, textContent: "…" })])),
-      make("div", { id: "buttons" }), this.control(),
+      // The control above the booth's own buttons: those come and go with its mode (none while
+      // closed), and a button under the finger must not move when they do.
+      this.control(), make("div", { id: "buttons" }),
       make("h2", { textContent: T.lastTake }), make("div", { id: "last-take" }),
       make("h2", { textContent: T.warnings }), make("ul", { id: "warnings" }));
     statusFigures.build(section.querySelector("dl"));
