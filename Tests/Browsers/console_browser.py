@@ -2,18 +2,24 @@
 # The operator's console driven in a real browser engine over WebDriver (the W3C protocol spoken
 # directly, no client library): Chromium through Debian's chromedriver, headless, or WebKit
 # (WebKitGTK's MiniBrowser) through WebKitWebDriver on a private Xvfb. The window is a phone's,
-# 360 px wide. It signs in (a wrong password first), reads Status's figures, follows a take on
-# Status, makes the hosts' film on Film (its progress bar, then played and downloaded), plays, hides,
+# 360 px wide. It signs in (a wrong password first; the form then in Japanese, as a phone set to
+# Japanese shows it), reads Status's figures, follows a take on Status (shown within 1 s of the
+# booth's event), closes and opens the booth and reloads its settings from Status (with
+# --break-config, a reload refused: its message, and its warning on Status), makes the hosts' film on Film (its progress bar, then played and downloaded), plays, hides,
 # shows and deletes the take on Takes, reads the Log, tries a page of another origin against the
 # console, and signs out; then signs in again as a phone set to German and reads the Settings view;
 # a screenshot of each view goes to --shots.
+#
+# With --no-password-page it reads the page of a console with no password set instead: how to set
+# one, no form, in English and then in Spanish as the phone's languages change.
 #
 # With --share-page URL it drives a guest's share page instead: Delete my video, then the confirm
 # step's button, as a person clicks them; the page the console answers must say the video was
 # deleted (--expect-deleted yes), or that there is none (no: a booth that does not delete by token).
 #
 # The take is the caller's: at "cue: start" it starts one at the booth and answers on stdin with
-# the Unix time in ms the booth wrote recordingStarted ("none" when it cannot know), then, once
+# the Unix time in ms the booth wrote recordingStarted and, when it knows, the time it wrote start
+# to the booth ("none" when it knows neither; the page must show the take within 1 s), then, once
 # the take is handed over, with "taken NAME". Any base URL works (the console on loopback, or
 # behind nginx at http://10.42.0.1 from a phone's network namespace).
 #
@@ -259,6 +265,20 @@ def run(b, args):
         raise Failure(f"a wrong password shows {message!r}")
     say("ok", f"a wrong password: {message!r}")
     b.shot(shots("sign-in"))
+    # The page before sign-in follows the browser's languages (navigator.languages, as the rest of
+    # the console): a phone set to Japanese gets the form and the wrong password's message in
+    # Japanese, at once when its languages change.
+    b.js("Object.defineProperty(navigator, 'languages', { configurable: true, get: () => ['ja-JP', 'ja', 'en'] });"
+         " window.dispatchEvent(new Event('languagechange'))")
+    words = b.until("the sign-in form in Japanese", "return document.documentElement.lang === 'ja' && [document.title, document.querySelector('h1').textContent,"
+                    " document.querySelector('label[for=password]').textContent, document.querySelector('#sign-in button').textContent,"
+                    " document.getElementById('message').textContent]")
+    if words != ["ブースのコンソール", "ブースのコンソール", "オペレーターのパスワード", "サインイン", "パスワードが違います"]:
+        raise Failure(f"the sign-in form in Japanese shows {words}")
+    say("ok", f"sign-in in Japanese: {words}")
+    b.shot(shots("sign-in-ja"))
+    b.js("delete navigator.languages; window.dispatchEvent(new Event('languagechange'))")
+    b.until("the sign-in form in the browser's own language again", "return document.documentElement.lang !== 'ja'")
     b.type("#password", args.password)
     b.click("#sign-in button")
     b.until("signed in", "const c = document.getElementById('console'); return c && !c.hidden && document.getElementById('sign-in').hidden")
@@ -296,11 +316,21 @@ def run(b, args):
       new MutationObserver(() => { if (!seen.shown && mode.textContent.startsWith('recording')) seen.shown = Date.now(); })
         .observe(mode, { childList: true, characterData: true, subtree: true });""")
     say("cue", "start")
-    stamp = sys.stdin.readline().strip()
+    # "WROTE [ASKED]": when the booth wrote recordingStarted (its line's arrival at the caller) and,
+    # when the caller knows it, when it wrote start to the booth, as Unix ms; "none" when it cannot know.
+    stamps = [int(x) for x in sys.stdin.readline().split() if x.lstrip("-").isdigit()]
     seen = b.until("recording on Status", "return seen.shown && seen", timeout=60)
-    shown = f"shown {seen['shown'] - seen['arrived']} ms after its line reached the page" if seen.get("arrived") else "shown"
-    if stamp.isdigit():
-        shown += f", {seen['shown'] - int(stamp)} ms after the booth wrote it"
+    parts = [f"{seen['shown'] - stamps[1]} ms after start was written"] if len(stamps) > 1 else []
+    parts += [f"{seen['shown'] - stamps[0]} ms after the booth wrote it"] if stamps else []
+    parts += [f"{seen['shown'] - seen['arrived']} ms after its line reached the page"] if seen.get("arrived") else []
+    shown = "shown " + ", ".join(parts)
+    # At most 1 s, counted from start written when the caller says when (the booth is recording from
+    # then on, and the page may show it from the state it asks twice a second before the event's line
+    # comes, which the booth writes once the disk has the take's file: then the figures after are
+    # negative), else from the event. What ran before the cue (this run's start, the browser's) is in
+    # neither.
+    if stamps and seen["shown"] - stamps[-1] > 1000:
+        raise Failure(f"recordingStarted {shown}: more than 1 s")
     say("ok", "Status shows recording")
     say("figure", f"{args.engine}: recordingStarted {shown}")
     taken = sys.stdin.readline().split()
@@ -312,6 +342,10 @@ def run(b, args):
     say("ok", "Status: ready again, the last take's thumbnail")
     minutes = b.until("the disk in minutes of video", "const d = document.getElementById('disk-minutes').textContent; return d.includes('min of video') && d", timeout=30)
     say("ok", f"Status: free disk {minutes!r} at the take's rate")
+    booth_control(b, args)
+    # Status's lower half: the booth's control and its last answer, the last take, the warnings.
+    b.js("document.getElementById('booth-control').scrollIntoView(); window.scrollBy(0, -12)")
+    b.shot(shots("status-control"))
     b.js("window.scrollTo(0, 0)")
     b.shot(shots("status"))
 
@@ -451,6 +485,64 @@ def run(b, args):
             " && !document.getElementById('console')")
 
 
+def booth_control(b, args):
+    """Status's control of the booth: Close asks first (dismissed, nothing is sent), then closes it
+    (the booth's state and the page say closed), Open brings ready back; Reload settings reads them
+    again. With --break-config FILE (the booth's config), a bad line is added first: the reload is
+    refused, the page says why and Status's warnings list it as it comes; then the file is put back."""
+    toggle = "const t = document.getElementById('booth-toggle');"
+    mode = "const m = document.getElementById('mode').textContent;"
+    state = "fetch('api/state').then((r) => r.json()).then((s) => arguments[0](s.mode))"
+    b.click("#booth-toggle")
+    question = b.call("GET", "/alert/text")
+    b.call("POST", "/alert/dismiss", {})
+    if b.js(mode + " return m").startswith("closed") or b.js_async(state) != "ready":
+        raise Failure("the booth closed although the confirm was dismissed")
+    b.click("#booth-toggle")
+    b.call("POST", "/alert/accept", {})
+    # (Closed as the booth's state says, too: none of its buttons left on the page.)
+    label = b.until("closed on Status", mode + toggle + " return m.startsWith('closed') && t.dataset.command === 'openBooth'"
+                    " && document.getElementById('status').classList.contains('closed')"
+                    " && document.getElementById('buttons').children.length === 0 && t.textContent")
+    if b.js_async(state) != "closed":
+        raise Failure("the page says closed, the booth's state does not")
+    say("ok", f"Close the booth asks first ({question!r}); then the booth's state and Status say closed, and the button is {label!r}")
+    b.click("#booth-toggle")
+    try:
+        b.until("ready on Status", mode + toggle + " return m.startsWith('ready') && t.dataset.command === 'closeBooth'")
+    except Failure as failure:
+        page = b.js(mode + toggle + " return [m, t.dataset.command, t.textContent, document.getElementById('booth-message').textContent]")
+        raise Failure(f"{failure}: the page shows {page}, the booth's state says {b.js_async(state)}")
+    if b.js_async(state) != "ready":
+        raise Failure("the page says ready, the booth's state does not")
+    say("ok", "Open the booth: the booth's state and Status say ready again")
+    reloaded = ("const m = document.getElementById('booth-message'); return m.textContent.includes(arguments[0])"
+                " && m.className !== 'bad' && m.textContent")
+    b.js("document.getElementById('booth-message').textContent = ''")
+    b.click("#booth-reload")
+    said = b.until("the settings reloaded", reloaded, "reloaded")
+    say("ok", f"Reload settings: {said!r}")
+    if not args.break_config:
+        return
+    with open(args.break_config) as f:
+        kept = f.read()
+    try:
+        with open(args.break_config, "a") as f:
+            f.write("fps = many\n")
+        b.click("#booth-reload")
+        said = b.until("the refused reload's message", "const m = document.getElementById('booth-message'); return m.className === 'bad' && m.textContent")
+        warning = b.until("the refusal among Status's warnings", "const w = document.querySelector('#warnings li[data-kind=badConfig]'); return w && w.textContent")
+    finally:
+        with open(args.break_config, "w") as f:
+            f.write(kept)
+    if "many" not in said or "Settings refused" not in warning or "many" not in warning:
+        raise Failure(f"a refused reload: the page says {said!r}, its warnings {warning!r}")
+    say("ok", f"a refused reload: {said!r}; Status's warnings: {warning!r}")
+    b.click("#booth-reload")
+    said = b.until("the settings put back reloaded", reloaded, "reloaded")
+    say("ok", f"the settings put back, reloaded: {said!r}")
+
+
 def film(b, args, shots):
     """The Film view: the hosts' film made from the page (the caller's takes, --film-takes of them, small and quick),
     its progress as a bar, then played in the page (to its end in Chromium) and downloaded."""
@@ -500,6 +592,30 @@ def film(b, args, shots):
         say("ok", "the film's time moves")
 
 
+NO_PASSWORD_ES = ["Consola de la cabina", "No hay contraseña de consola, así que la consola no abre nada.",
+                  "En la cabina, ejecuta sudo -u kiosk kiosk-recorder console password y escribe la contraseña dos veces; luego recarga esta página."]
+
+
+def no_password_page(b, args):
+    """A console with no password set: its page says how to set one and holds no form, in the
+    browser's language (English, then Spanish as the phone's languages change)."""
+    b.call("POST", "/window/rect", {"width": WIDTH, "height": HEIGHT})
+    b.call("POST", "/url", {"url": args.base.rstrip("/") + "/console/"})
+    read = ("return document.readyState === 'complete' && document.getElementById('no-password') && [document.forms.length, document.documentElement.lang,"
+            " document.title, document.getElementById('no-password').textContent, document.getElementById('no-password-how').textContent]")
+    page = b.until("the no-password page", read)
+    if page[0] != 0 or page[3] != "No console password is set, so the console opens nothing.":
+        raise Failure(f"with no password set, the page shows {page}")
+    say("ok", f"no password: the page says {page[3]!r} and holds no form")
+    b.js("Object.defineProperty(navigator, 'languages', { configurable: true, get: () => ['es-ES', 'es'] });"
+         " window.dispatchEvent(new Event('languagechange'))")
+    page = b.until("the no-password page in Spanish", read.replace("document.readyState === 'complete'", "document.documentElement.lang === 'es'"))
+    if page[2:] != NO_PASSWORD_ES:
+        raise Failure(f"the no-password page in Spanish shows {page}")
+    say("ok", f"no password, in Spanish: {page[2:]}")
+    b.shot(os.path.join(args.shots, f"console-no-password-es-{args.engine}.png"))
+
+
 def share_delete(b, args):
     """A guest's delete from the share page at args.share_page: the button, the confirm step, the answer."""
     b.call("POST", "/url", {"url": args.share_page})
@@ -531,10 +647,12 @@ def main():
     parser.add_argument("--expect-deleted", choices=["yes", "no"], default="yes", help="with --share-page: what the answer says")
     parser.add_argument("--shots", required=True, help="folder for the screenshots")
     parser.add_argument("--film-takes", type=int, default=2, help="the takes the booth has when the film is made (default 2)")
+    parser.add_argument("--no-password-page", action="store_true", help="the page of a console with no password set, in Spanish, instead")
+    parser.add_argument("--break-config", help="the booth's config file: a bad line is added for a reload the booth refuses, then taken out")
     parser.add_argument("--other-host", help="the address the page of another origin is served on (default: the console's host)")
     args = parser.parse_args()
-    if not args.share_page and not args.password:
-        parser.error("--password is needed (but with --share-page)")
+    if not args.share_page and not args.no_password_page and not args.password:
+        parser.error("--password is needed (but with --share-page or --no-password-page)")
     # Ended by the caller (a test that failed): the browser, its driver and display go too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     engine = ENGINES[args.engine]
@@ -551,6 +669,8 @@ def main():
         b = Browser(args.engine, scratch)
         if args.share_page:
             share_delete(b, args)
+        elif args.no_password_page:
+            no_password_page(b, args)
         else:
             run(b, args)
         status = 0

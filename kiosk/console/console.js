@@ -3,8 +3,9 @@ let csrf = null;
 const $ = (id) => document.getElementById(id);
 // The signed-in page's views: { id, title, build(section), enter() }, a tab each.
 const consoleViews = [];
-async function command(name) {
-  await fetch("api/command", { method: "POST", credentials: "same-origin",
+// A command for the booth's control socket (its answer: 200, or 409 with the booth's error).
+function command(name) {
+  return fetch("api/command", { method: "POST", credentials: "same-origin",
     headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify({ command: name }) });
 }
 // The page's words, in the booth's six languages (a line each); English for any other.
@@ -16,6 +17,27 @@ const WORDS = {
   ja: { uploads: "未完了のアップロード", microphone: "マイク", signOut: "サインアウト", status: "状態", takes: "撮影", log: "記録", mode: "モード", question: "質問", takesToday: "今日の撮影", lastTake: "最新の撮影", camera: "カメラ", warnings: "警告", unreachable: "ブースが応答しません。再試行中です。", none: "なし", play: "再生", hide: "非表示", show: "表示", remove: "削除", download: "ダウンロード", confirmDelete: "この撮影を完全に削除しますか（ファイル、共有ページ、サムネイル）？", hidden: "非表示", shared: "共有済み", noTakes: "まだ撮影はありません。", events: "最近のイベント", audit: "監査記録", video: "動画", boomerang: "ブーメラン", photo: "写真", consent: "同意", consentNothing: "なし", choiceShare: "共有", choiceSlideshow: "スライドショー", choiceFilm: "映像作品", exportConsent: "同意の記録（CSV）" },
   "zh-Hans": { uploads: "待上传", microphone: "麦克风", signOut: "退出登录", status: "状态", takes: "录像", log: "日志", mode: "模式", question: "问题", takesToday: "今日录像", lastTake: "最新录像", camera: "摄像头", warnings: "警告", unreachable: "录像亭没有响应，正在重试。", none: "无", play: "播放", hide: "隐藏", show: "显示", remove: "删除", download: "下载", confirmDelete: "永久删除这段录像（文件、分享页面、缩略图）？", hidden: "已隐藏", shared: "已分享", noTakes: "还没有录像。", events: "最近事件", audit: "审计日志", video: "视频", boomerang: "回旋视频", photo: "照片", consent: "同意", consentNothing: "无", choiceShare: "分享", choiceSlideshow: "幻灯片", choiceFilm: "影片", exportConsent: "同意记录（CSV）" },
 };
+// Status's control of the booth (closing it to guests, opening it, its settings read again) and
+// its warnings' names; the sign-in form's and the no-password page's words, picked again when the
+// browser's languages change (the page before sign-in follows them at once).
+const BOOTH_WORDS = {
+  en: { closeBooth: "Close the booth", openBooth: "Open the booth", confirmClose: "Close the booth to guests? Its screen says “back soon”; a take in progress is finished and kept first.", reload: "Reload settings", reloaded: "Settings reloaded.", closedNote: "Closed: guests see “back soon”.", cameraLost: "Camera lost", badConfig: "Settings refused", storageSlow: "Disk slow", microphoneSilent: "Microphone silent", boothUnreachable: "Booth unreachable", terminated: "Booth stopped", error: "Error" },
+  de: { closeBooth: "Kabine schließen", openBooth: "Kabine öffnen", confirmClose: "Die Kabine für Gäste schließen? Ihr Bildschirm sagt „Gleich geht es weiter“; eine laufende Aufnahme wird zuerst beendet und behalten.", reload: "Einstellungen neu laden", reloaded: "Einstellungen neu geladen.", closedNote: "Geschlossen: Gäste sehen „Gleich geht es weiter“.", cameraLost: "Kamera verloren", badConfig: "Einstellungen abgelehnt", storageSlow: "Speicher langsam", microphoneSilent: "Mikrofon stumm", boothUnreachable: "Kabine nicht erreichbar", terminated: "Kabine beendet", error: "Fehler" },
+  fr: { closeBooth: "Fermer la cabine", openBooth: "Ouvrir la cabine", confirmClose: "Fermer la cabine aux invités ? Son écran dit « de retour bientôt » ; une prise en cours est d’abord terminée et gardée.", reload: "Recharger les réglages", reloaded: "Réglages rechargés.", closedNote: "Fermée : les invités voient « de retour bientôt ».", cameraLost: "Caméra perdue", badConfig: "Réglages refusés", storageSlow: "Disque lent", microphoneSilent: "Micro muet", boothUnreachable: "Cabine injoignable", terminated: "Cabine arrêtée", error: "Erreur" },
+  es: { closeBooth: "Cerrar la cabina", openBooth: "Abrir la cabina", confirmClose: "¿Cerrar la cabina a los invitados? Su pantalla dice «volvemos enseguida»; una toma en curso se termina y se guarda primero.", reload: "Recargar ajustes", reloaded: "Ajustes recargados.", closedNote: "Cerrada: los invitados ven «volvemos enseguida».", cameraLost: "Cámara perdida", badConfig: "Ajustes rechazados", storageSlow: "Disco lento", microphoneSilent: "Micrófono en silencio", boothUnreachable: "Cabina inaccesible", terminated: "Cabina detenida", error: "Error" },
+  ja: { closeBooth: "ブースを休止", openBooth: "ブースを再開", confirmClose: "ゲストに対してブースを休止しますか？画面に「まもなく再開します」と表示されます。撮影中の録画は先に終了して保存されます。", reload: "設定を再読み込み", reloaded: "設定を再読み込みしました。", closedNote: "休止中：ゲストには「まもなく再開します」と表示されています。", cameraLost: "カメラが切断されました", badConfig: "設定が拒否されました", storageSlow: "ディスクが遅い", microphoneSilent: "マイクが無音", boothUnreachable: "ブースに接続できません", terminated: "ブースが停止しました", error: "エラー" },
+  "zh-Hans": { closeBooth: "暂停录像亭", openBooth: "开放录像亭", confirmClose: "对来宾暂停录像亭？屏幕会显示“马上回来”；正在进行的录像会先完成并保留。", reload: "重新加载设置", reloaded: "设置已重新加载。", closedNote: "已暂停：来宾看到“马上回来”。", cameraLost: "摄像头丢失", badConfig: "设置被拒绝", storageSlow: "磁盘缓慢", microphoneSilent: "麦克风无声", boothUnreachable: "无法连接录像亭", terminated: "录像亭已停止", error: "错误" },
+};
+// {command} in noPasswordHow is the command, drawn as code.
+const SIGN_IN_WORDS = {
+  en: { title: "Booth console", password: "Operator password", signIn: "Sign in", wrongPassword: "wrong password", tooManyTries: "Too many wrong passwords: wait a minute.", noPassword: "No console password is set, so the console opens nothing.", noPasswordHow: "On the booth, run {command} and type the password twice; then reload this page.", noAnswer: "The console does not answer (HTTP {status}): is kiosk-recorder-console running?" },
+  de: { title: "Kabinen-Konsole", password: "Passwort des Betreibers", signIn: "Anmelden", wrongPassword: "Falsches Passwort", tooManyTries: "Zu viele falsche Passwörter: bitte eine Minute warten.", noPassword: "Es ist kein Konsolen-Passwort gesetzt, daher öffnet die Konsole nichts.", noPasswordHow: "Auf der Kabine {command} ausführen und das Passwort zweimal eingeben; dann diese Seite neu laden.", noAnswer: "Die Konsole antwortet nicht (HTTP {status}): läuft kiosk-recorder-console?" },
+  fr: { title: "Console de la cabine", password: "Mot de passe de l’opérateur", signIn: "Se connecter", wrongPassword: "Mot de passe erroné", tooManyTries: "Trop de mots de passe erronés : attendez une minute.", noPassword: "Aucun mot de passe n’est défini pour la console : elle n’ouvre rien.", noPasswordHow: "Sur la cabine, lancez {command} et tapez le mot de passe deux fois ; puis rechargez cette page.", noAnswer: "La console ne répond pas (HTTP {status}) : kiosk-recorder-console tourne-t-il ?" },
+  es: { title: "Consola de la cabina", password: "Contraseña del operador", signIn: "Iniciar sesión", wrongPassword: "Contraseña incorrecta", tooManyTries: "Demasiadas contraseñas incorrectas: espera un minuto.", noPassword: "No hay contraseña de consola, así que la consola no abre nada.", noPasswordHow: "En la cabina, ejecuta {command} y escribe la contraseña dos veces; luego recarga esta página.", noAnswer: "La consola no responde (HTTP {status}): ¿está en marcha kiosk-recorder-console?" },
+  ja: { title: "ブースのコンソール", password: "オペレーターのパスワード", signIn: "サインイン", wrongPassword: "パスワードが違います", tooManyTries: "パスワードの誤りが多すぎます。1 分待ってください。", noPassword: "コンソールのパスワードが設定されていないため、コンソールは何も開きません。", noPasswordHow: "ブースで {command} を実行し、パスワードを 2 回入力してから、このページを再読み込みしてください。", noAnswer: "コンソールが応答しません（HTTP {status}）。kiosk-recorder-console は動いていますか？" },
+  "zh-Hans": { title: "录像亭控制台", password: "操作员密码", signIn: "登录", wrongPassword: "密码错误", tooManyTries: "密码错误次数过多：请等一分钟。", noPassword: "尚未设置控制台密码，因此控制台不开放任何内容。", noPasswordHow: "在录像亭上运行 {command} 并输入两次密码，然后重新加载此页面。", noAnswer: "控制台没有响应（HTTP {status}）：kiosk-recorder-console 在运行吗？" },
+};
+const B = pickFrom(BOOTH_WORDS);
 function pickWords() {
   for (const tag of navigator.languages || [navigator.language || "en"]) {
     const lower = tag.toLowerCase();
@@ -35,7 +57,13 @@ const api = (path, options) => fetch(path, Object.assign({ credentials: "same-or
 const change = (path, method) => api(path, { method, headers: { "X-CSRF-Token": csrf } });
 const takeURL = (name) => "api/takes/" + encodeURIComponent(name);
 const isToday = (seconds) => seconds && new Date(seconds * 1000).toDateString() === new Date().toDateString();
-const WARNINGS = new Set(["error", "microphoneSilent", "boothUnreachable", "terminated"]);
+// The warnings Status lists as they come, by the kind it names them with (null: no warning): the
+// camera lost (its error, or a take it ended), settings a reload refused, a slow disk, any other error.
+function warningKind(event) {
+  if (event.event === "error") return { cameraUnavailable: "cameraLost", badConfig: "badConfig", storageSlow: "storageSlow" }[event.code] || "error";
+  if (event.event === "recordingFinished" && event.reason === "deviceDisconnected") return "cameraLost";
+  return ["microphoneSilent", "boothUnreachable", "terminated"].includes(event.event) ? event.event : null;
+}
 
 // One stream for every view: each event line goes to every listener.
 const live = { listeners: [], source: null };
@@ -60,7 +88,9 @@ const statusView = {
     const rows = [["mode", T.mode], ["question", T.question], ["takes-today", T.takesToday], ["camera", T.camera], ["microphone", T.microphone], ["uploads", T.uploads]];
     section.append(make("p", { id: "link", hidden: true, textContent: T.unreachable }),
       make("dl", {}, ...rows.flatMap(([id, label]) => [make("dt", { textContent: label }), make("dd", { id, textContent: "…" })])),
-      make("div", { id: "buttons" }),
+      // The control above the booth's own buttons: those come and go with its mode (none while
+      // closed), and a button under the finger must not move when they do.
+      this.control(), make("div", { id: "buttons" }),
       make("h2", { textContent: T.lastTake }), make("div", { id: "last-take" }),
       make("h2", { textContent: T.warnings }), make("ul", { id: "warnings" }));
     statusFigures.build(section.querySelector("dl"));
@@ -70,6 +100,9 @@ const statusView = {
       if (event.event === "boothReachable") { this.enter(); return; }
       if (event.event === "state") { this.state(event); return; }
       this.note(event, line);
+      // What an event says of the mode is shown as it comes; the state asked after fills the rest.
+      const mode = { recordingStarted: "recording", boothClosed: "closed", boothOpened: "ready" }[event.event];
+      if (mode) { $("mode").textContent = mode; this.closed(mode === "closed"); }
       if (/^(takeHidden|takeShown|takeDeleted|videoRecorderDid|recordingRecovered|photoTaken)/.test(event.event)) this.takes();
       // The mode changes with the events: the booth's state asked again, once for a burst of them.
       clearTimeout(this.asking);
@@ -90,13 +123,49 @@ const statusView = {
     $("buttons").replaceChildren();
     $("buttons").dataset.names = "";
   },
-  // An event's mark on the view: the camera it names, or a warning.
+  // An event's mark on the view: the camera it names, or a warning (its name, then what it says).
   note(event, line, when) {
     if (event.event === "ready" || event.event === "cameraChanged") $("camera").textContent = event.camera + " " + event.width + "×" + event.height + " @ " + event.fps;
-    if (WARNINGS.has(event.event)) $("warnings").prepend(make("li", { textContent: (when || new Date().toLocaleTimeString()) + " " + line }));
+    const kind = warningKind(event);
+    if (!kind) return;
+    const said = event.message || (kind === "error" ? event.code : "") || "";
+    const item = make("li", { textContent: (when || new Date().toLocaleTimeString()) + " " + B[kind] + (said ? ": " + said : "") });
+    item.dataset.kind = kind;
+    $("warnings").prepend(item);
+    while ($("warnings").children.length > 50) $("warnings").lastChild.remove();
+  },
+  // The booth closed to guests or opened (closeBooth, openBooth: a confirm first for closing), and
+  // its settings read again (reload); the booth's answer, or its refusal, said below them.
+  control() {
+    const toggle = make("button", { type: "button", id: "booth-toggle", textContent: B.closeBooth });
+    const reload = make("button", { type: "button", id: "booth-reload", textContent: B.reload });
+    const said = make("p", { id: "booth-message" });
+    said.setAttribute("role", "status");
+    const send = async (name, done) => {
+      const r = await command(name);
+      const answer = await r.json().catch(() => ({}));
+      said.textContent = r.status === 200 ? done : answer.message || "HTTP " + r.status;
+      said.className = r.status === 200 ? "" : "bad";
+      this.ask();
+    };
+    toggle.onclick = () => {
+      const closing = toggle.dataset.command !== "openBooth";
+      if (closing && !confirm(B.confirmClose)) return;
+      send(closing ? "closeBooth" : "openBooth", closing ? B.closedNote : "");
+    };
+    reload.onclick = () => send("reload", B.reloaded);
+    return make("div", { id: "booth-control" }, toggle, reload, said);
+  },
+  // The control's button as the booth is: Open when closed, else Close.
+  closed(closed) {
+    const toggle = $("booth-toggle");
+    toggle.dataset.command = closed ? "openBooth" : "closeBooth";
+    toggle.textContent = closed ? B.openBooth : B.closeBooth;
+    $("status").classList.toggle("closed", closed);
   },
   state(state) {
     $("mode").textContent = state.mode + " " + (state.timer || "");
+    this.closed(state.mode === "closed");
     $("question").textContent = state.question || T.none;
     // The microphone's peak held over the last 1.5 s (figures' microphonePeak, as the booth's own
     // meter holds it: asked twice a second, the last 100 ms alone would miss a short sound), as a
@@ -352,13 +421,41 @@ function open(view) {
   }
   view.enter();
 }
+// The page before sign-in in the browser's language: the form (index.html) or the no-password page,
+// and the sign-in's message, kept as its cause (an error's code, or no answer) so that a change of
+// language says it again.
+const signInMessage = { code: "", status: 0, text: "" };
+function translateSignIn() {
+  const W = pickFrom(SIGN_IN_WORDS);
+  document.documentElement.lang = Object.keys(SIGN_IN_WORDS).find((tag) => SIGN_IN_WORDS[tag] === W);
+  document.title = W.title;
+  for (const [selector, word] of [["h1", "title"], ["label[for=password]", "password"], ["#sign-in button", "signIn"], ["#no-password", "noPassword"]]) {
+    const e = document.querySelector(selector);
+    if (e) e.textContent = W[word];
+  }
+  const how = $("no-password-how");
+  if (how) {
+    const [before, after] = W.noPasswordHow.split("{command}");
+    how.replaceChildren(before, make("code", { textContent: "sudo -u kiosk kiosk-recorder console password" }), after);
+  }
+  const message = $("message");
+  if (!message) return;
+  const { code, status, text } = signInMessage;
+  message.textContent = code === "noAnswer" ? W.noAnswer.replace("{status}", status)
+    : code === "noPassword" ? W.noPassword + " " + W.noPasswordHow.replace("{command}", "sudo -u kiosk kiosk-recorder console password")
+    : ["wrongPassword", "tooManyTries"].includes(code) ? W[code] : text;
+  message.dataset.code = code;
+}
+function sayAtSignIn(code, status, text) {
+  Object.assign(signInMessage, { code, status, text: text || "" });
+  translateSignIn();
+}
 async function signedIn() {
   const r = await fetch("api/session", { credentials: "same-origin" });
   const answer = await r.json().catch(() => null);
   if (r.status === 200 && answer) { csrf = answer.csrf; return true; }
   // No password set yet (the console says how to set one), or no console behind nginx.
-  $("message").textContent = !answer ? "The console does not answer (HTTP " + r.status + "): is kiosk-recorder-console running?"
-    : answer.error === "noPassword" ? answer.message : "";
+  sayAtSignIn(!answer ? "noAnswer" : answer.error === "noPassword" ? "noPassword" : "", r.status);
   return false;
 }
 async function show() {
@@ -369,14 +466,22 @@ async function show() {
   $("console").hidden = !on;
   if (on && consoleViews.length) open(consoleViews[0]);
 }
-$("sign-in").addEventListener("submit", async (e) => {
-  e.preventDefault();
-  const r = await fetch("api/session", { method: "POST", credentials: "same-origin",
-    headers: { "Content-Type": "application/json" }, body: JSON.stringify({ password: $("password").value }) });
-  $("password").value = "";
-  if (r.status === 204) { $("message").textContent = ""; show(); return; }
-  $("message").textContent = (await r.json()).message;
-});
-// After every deferred script of the page has run (a view in a file of its own joins consoleViews
-// first): DOMContentLoaded comes after them all.
-document.addEventListener("DOMContentLoaded", show);
+translateSignIn();
+window.addEventListener("languagechange", translateSignIn);
+// The sign-in form's page (the no-password page loads this file for its words alone).
+if ($("sign-in")) {
+  $("sign-in").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const r = await fetch("api/session", { method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json" }, body: JSON.stringify({ password: $("password").value }) });
+    $("password").value = "";
+    if (r.status === 204) { sayAtSignIn("", 0); show(); return; }
+    // The console's error (wrongPassword, tooManyTries, noPassword) in the page's words; its own
+    // message for any other.
+    const answer = await r.json().catch(() => ({}));
+    sayAtSignIn(answer.error || "", r.status, answer.message || "HTTP " + r.status);
+  });
+  // After every deferred script of the page has run (a view in a file of its own joins consoleViews
+  // first): DOMContentLoaded comes after them all.
+  document.addEventListener("DOMContentLoaded", show);
+}
