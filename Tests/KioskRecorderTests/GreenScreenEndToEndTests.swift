@@ -401,7 +401,7 @@ struct GreenScreenEndToEndTests {
         return data.suffix(12).prefix(3).map { Int($0) }
     }
 
-    @Test("a reload applies a new background at the next take; one that cannot be a background is a badConfig naming it, and the old one stays")
+    @Test("a reload applies a new background at the next take, a still or a video; one that cannot be a background (transparent, a video with no picture) is a badConfig naming it, and the old one stays")
     func reload() throws {
         let pictures = try testFolder("green-screen-reload-pictures")
         func picture(_ colour: String, _ name: String, _ format: String = "rgb24") throws -> String {
@@ -442,6 +442,24 @@ struct GreenScreenEndToEndTests {
         #expect(errors.map(\.0) == [.badConfig] && errors.first?.1.contains("background: '\(transparent)'") == true, "\(errors)")
         let third = try record()
         #expect(third[2] > 150 && third[0] < 80, "after the refused reload, the blue background stays: \(third)")
+        // A video (green, 1 s, played in a loop), then a video with no picture: refused, the video stays.
+        let video = pictures.appendingPathComponent("green.mp4").path, sound = pictures.appendingPathComponent("sound.mp4").path
+        for (source, path) in [("color=c=0x20C020:s=320x240:r=10:d=1", video), ("sine=d=0.3", sound)] {
+            let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", source, path], stdout: .discard)
+            try #require(made.status == 0, "\(made.stderr)")
+        }
+        try rewrite("background = \(video)\nkey-similarity = 1\n")
+        r.kill(SIGHUP)
+        #expect(r.waitForLog("are in force", count: 2), "\(r.stderr)")
+        let fourth = try record()
+        #expect(fourth[1] > 150 && fourth[0] < 80 && fourth[2] < 80, "the green video's take: \(fourth)")
+        try rewrite("background = \(sound)\nkey-similarity = 1\n")
+        r.kill(SIGHUP)
+        #expect(r.wait(for: "error", count: 2) != nil, "\(r.stderr)")
+        let refused = r.events.compactMap { if case let .error(code, message) = $0 { (code, message) } else { nil } }
+        #expect(refused.map(\.0) == [.badConfig, .badConfig] && refused.last?.1.contains("no picture in it") == true, "\(refused)")
+        let fifth = try record()
+        #expect(fifth[1] > 150 && fifth[0] < 80 && fifth[2] < 80, "after the refused reload, the green video stays: \(fifth)")
         r.command("quit")
         #expect(r.exitStatus() == 0, "\(r.stderr)")
     }
