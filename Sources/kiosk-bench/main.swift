@@ -70,6 +70,10 @@ let usageText = """
       handover [--recorder PATH] [--size WxH] [--seconds S] [--review S] [--rounds N] [--loudness LUFS]
           run kiosk-recorder (test camera and tone), record S seconds (30), review for a few, Use Video:
           the time to the outcome event with --loudness (its copy made during the review) and without
+      key --footage CLIP [--size WxH] [--pictures N] [--rounds N]
+          the green screen's graph alone (PictureKey, in this process) on N pictures of the clip
+          keyed over a green backdrop, against the ffmpeg CLI running the same filters with the same
+          slice threads on the same frames (its cost of reading them taken off): CPU ms a picture, ratio
       boomerang --footage CLIP [--size WxH] [--pictures N] [--rounds N] [--dir D]
           a boomerang of N raw pictures of the clip: ours (boomerang-make: the booth's
           writer, each picture a key frame, the loop a reorder of the packets) against the ffmpeg CLI's
@@ -481,6 +485,7 @@ case "share": shareBench(options(arguments.dropFirst()))
 case "loudness": loudnessBench(options(arguments.dropFirst()))
 case "reel": reelBench(options(arguments.dropFirst()))
 case "boomerang": boomerangBench(options(arguments.dropFirst()))
+case "key": keyBench(options(arguments.dropFirst()))
 case "boomerang-make": boomerangMake(options(arguments.dropFirst()))
 case "boomerang-booth": boomerangBooth(options(arguments.dropFirst()))
 case "handover": handOverBench(options(arguments.dropFirst()))
