@@ -156,9 +156,10 @@ public final class PictureKey: Sendable {
     public var isOn: Bool { wanted.withLock { $0 != nil } }
 
     /// The graph's slice threads (libavfilter's own, for chromakey, despill and overlay): one, the
-    /// camera's. The ffmpeg CLI's output of this graph on the same frames is bit for bit the same with
-    /// 1 and 2, but in the booth (GreenScreenEndToEndTests, a debug build on 2 cores) 2 keyed worse:
-    /// the photo's IoU 0.993 against 0.998, the take's 0.974 and 0.954 against 0.997; why is not found.
+    /// camera's. With 2, the ffmpeg CLI's alpha from chromakey on a green backdrop differs in one
+    /// pixel a picture (the first of the second slice, at the left edge), yet in the booth
+    /// (GreenScreenEndToEndTests, a debug build on 2 cores) 2 keyed worse: the photo's IoU 0.993
+    /// against 0.998, the take's 0.974 and 0.954 against 0.997. Why is not found yet.
     public static let threads: Int32 = 1
 
     /// The key's graph as libavfilter's text, for pictures of `size` (video range unless
