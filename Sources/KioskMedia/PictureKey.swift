@@ -143,9 +143,12 @@ public struct BackgroundPicture: Sendable {
 /// settings given last (`set`, from any thread): the next picture is keyed with them.
 public final class PictureKey: Sendable {
     private let wanted = Locked<KeySettings?>(nil)
-    private let work = Locked(KeyWork())
+    private let work: Locked<KeyWork>
 
-    public init() {}
+    /// `threads`: the graph's slice threads (`PictureKey.threads`; the benchmark compares others).
+    public init(threads: Int32 = PictureKey.threads) {
+        work = Locked(KeyWork(threads: threads))
+    }
 
     /// The key from the next picture on; nil: pictures pass as they are.
     public func set(_ settings: KeySettings?) {
@@ -156,10 +159,11 @@ public final class PictureKey: Sendable {
     public var isOn: Bool { wanted.withLock { $0 != nil } }
 
     /// The graph's slice threads (libavfilter's own, for chromakey, despill and overlay): one, the
-    /// camera's. With 2, the ffmpeg CLI's alpha from chromakey on a green backdrop differs in one
-    /// pixel a picture (the first of the second slice, at the left edge), yet in the booth
-    /// (GreenScreenEndToEndTests, a debug build on 2 cores) 2 keyed worse: the photo's IoU 0.993
-    /// against 0.998, the take's 0.974 and 0.954 against 0.997. Why is not found yet.
+    /// camera's. With 2 the pictures are the same (`kiosk-bench key` keys its frames both ways: not
+    /// one sample differs), yet the booth with 2 (GreenScreenEndToEndTests, a debug build on 2 cores
+    /// beside other work) measured worse: the photo's IoU 0.993 against 0.998, the take's 0.974 and
+    /// 0.954 against 0.997, in takes that stepped down. So it is the booth under load, not the key
+    /// (the camera's pictures or the take's encoding); until that is found, one.
     public static let threads: Int32 = 1
 
     /// The key's graph as libavfilter's text, for pictures of `size` (video range unless
@@ -206,6 +210,9 @@ private final class KeyWork {
     /// Settings that failed (said once): pictures pass unkeyed until they change.
     private var failed: Made?
     private var input: Frame?, output: Frame?, shown: Frame?
+    private let threads: Int32
+
+    init(threads: Int32) { self.threads = threads }
 
     func key(_ frame: VideoFrame, _ settings: KeySettings) -> VideoFrame {
         let wanted = Made(settings: settings, size: frame.size, format: frame.format, fullRange: frame.fullRange)
@@ -240,7 +247,7 @@ private final class KeyWork {
         let text = PictureKey.graphText(settings, size: size, fullRange: wanted.fullRange)
         graph = try FilterGraph(pictures: text, size: size, format: wanted.format.avPixelFormat, second: size,
                                 settings.despill ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUV420P, timeBase: AVRational(num: 1, den: 1_000_000_000),
-                                threads: PictureKey.threads)
+                                threads: threads)
         if input == nil { input = try Frame() }
         if output == nil { output = try Frame() }
         if shown == nil { shown = try Frame() }

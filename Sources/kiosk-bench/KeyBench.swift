@@ -67,11 +67,25 @@ func keyBench(_ o: [String: String]) {
     for round in 0..<rounds {
         if round % 2 == 0 { runOurs(); runFFmpeg() } else { runFFmpeg(); runOurs() }
     }
+    // The same pictures keyed with 2 slice threads: how many samples differ, and by how much.
+    let threaded = PictureKey(threads: 2)
+    threaded.set(settings)
+    var (differing, total, sum) = (0, 0, 0)
+    for frame in input {
+        let (one, two) = (key.key(frame).bytes, threaded.key(frame).bytes)
+        for i in 0..<min(one.count, two.count) where one[i] != two[i] {
+            differing += 1
+            sum += abs(Int(one[i]) - Int(two[i]))
+        }
+        total += one.count
+    }
     func msPerPicture(_ s: Double) -> Double { (s / Double(pictures) * 1e4).rounded() / 10 }
     let net = zip(theirs, reading).map { max($0 - $1, 1e-6) }
     printLine(["size": "\(frameSize)", "pictures": pictures, "rounds": rounds, "threads": Int(threads),
                "oursCPUMsPerPicture": msPerPicture(median(ours)), "ffmpegCPUMsPerPicture": msPerPicture(median(theirs)),
                "ffmpegReadingCPUMsPerPicture": msPerPicture(median(reading)), "ffmpegNetCPUMsPerPicture": msPerPicture(median(net)),
                "cpuRatio": (median(zip(ours, net).map { $0 / $1 }) * 1000).rounded() / 1000,
+               "twoThreadsDifferingSamples": differing, "twoThreadsSamples": total,
+               "twoThreadsMeanDifference": differing == 0 ? 0 : Double(sum) / Double(differing),
                "cpuRatioWhole": (median(zip(ours, theirs).map { $0 / max($1, 1e-6) }) * 1000).rounded() / 1000])
 }
