@@ -72,9 +72,8 @@ let usageText = """
           run kiosk-recorder (test camera and tone), record S seconds (30), review for a few, Use Video:
           the time to the outcome event with --loudness (its copy made during the review) and without
       key --footage CLIP [--size WxH] [--pictures N] [--rounds N]
-          the green screen's graph alone (PictureKey, in this process) on N pictures of the clip
-          keyed over a green backdrop, against the ffmpeg CLI running the same filters with the same
-          slice threads on the same frames (its cost of reading them taken off): CPU ms a picture, ratio
+          the green screen's graph alone (PictureKey) on N pictures of the clip over a green backdrop,
+          against the ffmpeg CLI's same filters on the same frames (less its reading): CPU ms, ratio
       boomerang --footage CLIP [--size WxH] [--pictures N] [--rounds N] [--dir D]
           a boomerang of N raw pictures of the clip: ours (boomerang-make: the booth's
           writer, each picture a key frame, the loop a reorder of the packets) against the ffmpeg CLI's
