@@ -49,10 +49,11 @@ final class FilterGraph {
 
     /// A graph of two picture sources, `[in]` (pictures of `size` in `format`) and `[bg]` (of
     /// `secondSize` in `secondFormat`), both timed in `timeBase`: `text` names them and ends in `[out]`.
+    /// `threads`: libavfilter's slice threads for the filters that have them (1: the caller's only).
     convenience init(pictures text: String, size: Size, format: AVPixelFormat, second secondSize: Size, _ secondFormat: AVPixelFormat,
-                     timeBase: AVRational) throws(AVError) {
+                     timeBase: AVRational, threads: Int32 = 1) throws(AVError) {
         try self.init(source: "buffer", arguments: Self.pictureArguments(size, format, timeBase), graph: text, sink: "buffersink",
-                      sampleRate: 0, channels: 0, second: Self.pictureArguments(secondSize, secondFormat, timeBase))
+                      sampleRate: 0, channels: 0, second: Self.pictureArguments(secondSize, secondFormat, timeBase), threads: threads)
     }
 
     private static func pictureArguments(_ size: Size, _ format: AVPixelFormat, _ timeBase: AVRational) -> String {
@@ -79,13 +80,14 @@ final class FilterGraph {
     /// `source` (its `arguments`, `[in]`; and a second one of the same filter, `[bg]`) → `text` →
     /// `sink` (`[out]`), configured.
     private init(source sourceName: String, arguments: String, graph text: String, sink sinkName: String, sampleRate: Int32, channels: Int32,
-                 second secondArguments: String? = nil) throws(AVError) {
+                 second secondArguments: String? = nil, threads: Int32 = 1) throws(AVError) {
         guard let graph = avfilter_graph_alloc() else { throw AVError(code: AVError.code(posix: ENOMEM), call: "avfilter_graph_alloc") }
         self.graph = graph
         tally = OwnerTally(FilterGraph.self)
         (self.sampleRate, self.channels) = (sampleRate, channels)
-        // One thread: the graph runs on its caller's (the writer's, the file worker's, the reel's).
-        graph.pointee.nb_threads = 1
+        // One thread unless told: the graph runs on its caller's (the writer's, the file worker's,
+        // the reel's); the key's takes slice threads beside the camera's.
+        graph.pointee.nb_threads = threads
         var made: UnsafeMutablePointer<AVFilterContext>?
         var result = avfilter_graph_create_filter(&made, avfilter_get_by_name(sourceName), "in", arguments, nil, graph)
         guard result >= 0, let source = made else { throw AVError(code: result, call: "avfilter_graph_create_filter(\(sourceName))") }

@@ -3,10 +3,11 @@
 // despill, then overlay onto the background), once, on the camera's thread, before the picture goes
 // to the preview, the take and a photo: what the guest sees is what the take holds, and the brand
 // overlay, which each of those blends later, stays on top. The key is measured at half size (a
-// 4:2:0 picture's chroma's), a quarter of the cost, its alpha scaled back up. The background is decoded once
-// (`BackgroundPicture`) and made the camera's size once per size (libavfilter's scale to fill, then
-// crop: aspect-fill, as the preview fills the screen); the graph is made once per size, layout and
-// settings, and its frames are reused.
+// 4:2:0 picture's chroma's), a quarter of the cost, its alpha scaled back up. A still background is
+// decoded once (`BackgroundPicture`) and made the camera's size once per size (BackgroundFill:
+// libavfilter's scale to fill, then crop: aspect-fill, as the preview fills the screen); a video is
+// played in a loop by a thread of its own (BackgroundVideo), each picture at the time of the camera's;
+// the graph is made once per size, layout and settings, and its frames are reused.
 import CFFmpeg
 import FoundationEssentials
 import Glibc
@@ -46,9 +47,12 @@ public struct KeySettings: Equatable, Sendable {
     }
 }
 
-/// The operator's background, decoded once: a PNG or a JPEG, opaque, at most `maxSide` a side.
+/// The operator's background, checked once: a PNG or a JPEG decoded, or a video's first picture (any
+/// video libavformat opens and libavcodec decodes, played in a loop); opaque, at most `maxSide` a side.
 public struct BackgroundPicture: Sendable {
     let picture: DecodedPicture
+    /// A video (played in a loop), not a still.
+    public let isVideo: Bool
     public var size: Size { picture.size }
 
     /// The largest width and height of a background.
@@ -67,17 +71,20 @@ public struct BackgroundPicture: Sendable {
         }
         let demuxer: Demuxer
         do { demuxer = try Demuxer(path: path, interruption: Interruption(), timeout: MovieProbe.readTimeout) } catch {
-            return .failure(OverlayError(path, "is not a picture FFmpeg can read (a PNG or a JPEG): \(error)"))
+            return .failure(OverlayError(path, "is not a picture or a video FFmpeg can read (a PNG, a JPEG or a video such as an MP4): \(error)"))
         }
         guard let stream = demuxer.bestStream(AVMEDIA_TYPE_VIDEO) else {
-            return .failure(OverlayError(path, "has no picture in it (no video stream): a background is a PNG or a JPEG"))
+            return .failure(OverlayError(path, "has no picture in it (no video stream): a background is a PNG, a JPEG or a video"))
         }
         let parameters = stream.pointee.codecpar.pointee
-        guard parameters.codec_id == AV_CODEC_ID_PNG || parameters.codec_id == AV_CODEC_ID_MJPEG else {
+        // A still is read by an image demuxer (by its name, or by its first bytes through a pipe's).
+        let container = String(cString: demuxer.format.pointee.iformat.pointee.name)
+        let still = container == "image2" || container.hasSuffix("_pipe")
+        guard !still || parameters.codec_id == AV_CODEC_ID_PNG || parameters.codec_id == AV_CODEC_ID_MJPEG else {
             return .failure(OverlayError(path, "is not a PNG or a JPEG (its picture is \(String(cString: avcodec_get_name(parameters.codec_id))))"))
         }
         guard parameters.width > 0, parameters.height > 0 else {
-            return .failure(OverlayError(path, "is not a picture FFmpeg can decode (a PNG or a JPEG)"))
+            return .failure(OverlayError(path, "is not a picture or a video FFmpeg can decode (a PNG, a JPEG or a video)"))
         }
         guard parameters.width <= maxSide, parameters.height <= maxSide else {
             return .failure(OverlayError(path, "is \(parameters.width)x\(parameters.height): a background is at most \(maxSide)x\(maxSide)"))
@@ -92,7 +99,7 @@ public struct BackgroundPicture: Sendable {
             return .failure(OverlayError(path, "cannot be decoded: no picture came out of it"))
         }
         if let problem = transparency(picture) { return .failure(OverlayError(path, problem)) }
-        return .success(BackgroundPicture(picture: picture))
+        return .success(BackgroundPicture(picture: picture, isVideo: !still))
     }
 
     /// The width and height in a PNG's IHDR (its first chunk, right after the signature); nil for
@@ -107,7 +114,7 @@ public struct BackgroundPicture: Sendable {
     }
 
     /// Why a picture with an alpha channel cannot be a background (some pixel is not opaque: the
-    /// take would show through it), or nil.
+    /// take would show through it), or nil. A video's first picture stands for the video.
     private static func transparency(_ picture: DecodedPicture) -> String? {
         let f = picture.reference.frame.pointee
         guard let descriptor = av_pix_fmt_desc_get(AVPixelFormat(rawValue: f.format)),
@@ -136,9 +143,12 @@ public struct BackgroundPicture: Sendable {
 /// settings given last (`set`, from any thread): the next picture is keyed with them.
 public final class PictureKey: Sendable {
     private let wanted = Locked<KeySettings?>(nil)
-    private let work = Locked(KeyWork())
+    private let work: Locked<KeyWork>
 
-    public init() {}
+    /// `threads`: the graph's slice threads (`PictureKey.threads`; the benchmark compares others).
+    public init(threads: Int32 = PictureKey.threads) {
+        work = Locked(KeyWork(threads: threads))
+    }
 
     /// The key from the next picture on; nil: pictures pass as they are.
     public func set(_ settings: KeySettings?) {
@@ -147,6 +157,33 @@ public final class PictureKey: Sendable {
 
     /// Whether a key is set.
     public var isOn: Bool { wanted.withLock { $0 != nil } }
+
+    /// The graph's slice threads (libavfilter's own, for chromakey, despill and overlay): one, the
+    /// camera's. With 2 the pictures are the same (`kiosk-bench key` keys its frames both ways: not
+    /// one sample differs), yet the booth with 2 (GreenScreenEndToEndTests, a debug build on 2 cores
+    /// beside other work) measured worse: the photo's IoU 0.993 against 0.998, the take's 0.974 and
+    /// 0.954 against 0.997, in takes that stepped down. So it is the booth under load, not the key
+    /// (the camera's pictures or the take's encoding); until that is found, one.
+    public static let threads: Int32 = 1
+
+    /// The key's graph as libavfilter's text, for pictures of `size` (video range unless
+    /// `fullRange`): `[in]` the camera's picture, `[bg]` the background at its size ("rgba" with
+    /// despill, else video-range "yuv420p"), `[out]` the keyed picture, video-range yuv420p.
+    public static func graphText(_ settings: KeySettings, size: Size, fullRange: Bool) -> String {
+        let range = fullRange ? "pc" : "tv"
+        let key = "chromakey=color=\(settings.yuvHex(fullRange: fullRange)):yuv=1:similarity=\(String(printf: "%g", settings.similarity))"
+            + ":blend=\(String(printf: "%g", settings.blend))"
+        // The key measured at half size, where a 4:2:0 picture's chroma is (chromakey looks at the
+        // chroma only, and at 1280x720 costs about 60 ms a picture here; at 640x360, a quarter),
+        // its alpha scaled back up (bilinear: soft at the edges) and put on the whole picture.
+        let half = "\(max(2, size.width / 2)):\(max(2, size.height / 2))"
+        let alpha = "[in]split[keyed][whole];[keyed]scale=\(half):flags=area,format=yuva444p,\(key),alphaextract,format=gray,"
+            + "scale=\(size.width):\(size.height):flags=bilinear[alpha];[whole]format=yuva420p[picture];[picture][alpha]alphamerge"
+        return settings.despill
+            ? "\(alpha),scale=in_range=\(range):in_color_matrix=bt601,format=rgba,despill=type=\(settings.blueScreen ? "blue" : "green")[fg];"
+                + "[bg][fg]overlay=format=rgb,scale=out_range=tv:out_color_matrix=bt601,format=yuv420p[out]"
+            : "\(alpha)[fg];[bg][fg]overlay=format=yuv420,format=yuv420p[out]"
+    }
 
     /// `frame` keyed and in front of the background (video-range yuv420p), or `frame` as it is
     /// without a key, or when the key cannot be made (said once in the log for each setting).
@@ -163,12 +200,19 @@ private final class KeyWork {
     }
     private var made: Made?
     private var graph: FilterGraph?
-    /// The background at the picture's size, in the overlay's layout.
-    private var background: Frame?
+    /// The background at the picture's size, in the overlay's layout: a still, or a video's first
+    /// picture (shown until its player has one of the time).
+    private var background: FrameReference?
+    /// A video background's player, and its clock's start on the camera's (its first picture's time).
+    private var video: BackgroundVideo?
+    private var origin: Int64?
     private var decoded: (path: String, picture: BackgroundPicture)?
     /// Settings that failed (said once): pictures pass unkeyed until they change.
     private var failed: Made?
-    private var input: Frame?, output: Frame?
+    private var input: Frame?, output: Frame?, shown: Frame?
+    private let threads: Int32
+
+    init(threads: Int32) { self.threads = threads }
 
     func key(_ frame: VideoFrame, _ settings: KeySettings) -> VideoFrame {
         let wanted = Made(settings: settings, size: frame.size, format: frame.format, fullRange: frame.fullRange)
@@ -178,7 +222,7 @@ private final class KeyWork {
             return try run(frame)
         } catch {
             Log.info("background: pictures pass unkeyed: \(error)")
-            (failed, made, graph) = (wanted, nil, nil)
+            (failed, made, graph, video) = (wanted, nil, nil, nil)
             return frame
         }
     }
@@ -186,7 +230,7 @@ private final class KeyWork {
     /// The graph for `wanted`: its background decoded (when its file changed) and made the
     /// picture's size, then chromakey, despill and overlay.
     private func make(_ wanted: Made) throws(AVError) {
-        (made, graph, background) = (nil, nil, nil)
+        (made, graph, background, video, origin) = (nil, nil, nil, nil, nil)
         let settings = wanted.settings
         if decoded?.path != settings.background {
             decoded = nil
@@ -195,47 +239,24 @@ private final class KeyWork {
             case let .failure(error): throw AVError(code: kiosk_AVERROR_INVALIDDATA(), call: "the background \(error.message)")
             }
         }
-        guard let picture = decoded?.picture.picture else { return }
+        guard let decoded = decoded?.picture else { return }
         let size = wanted.size
         let layout = settings.despill ? "rgba" : "yuv420p"
-        background = try Self.filled(picture, to: size, layout: layout)
-        let range = wanted.fullRange ? "pc" : "tv"
-        let key = "chromakey=color=\(settings.yuvHex(fullRange: wanted.fullRange)):yuv=1:similarity=\(String(printf: "%g", settings.similarity))"
-            + ":blend=\(String(printf: "%g", settings.blend))"
-        // The key measured at half size, where a 4:2:0 picture's chroma is (chromakey looks at the
-        // chroma only, and at 1280x720 costs about 60 ms a picture here; at 640x360, a quarter),
-        // its alpha scaled back up (bilinear: soft at the edges) and put on the whole picture.
-        let half = "\(max(2, size.width / 2)):\(max(2, size.height / 2))"
-        let alpha = "[in]split[keyed][whole];[keyed]scale=\(half):flags=area,format=yuva444p,\(key),alphaextract,format=gray,"
-            + "scale=\(size.width):\(size.height):flags=bilinear[alpha];[whole]format=yuva420p[picture];[picture][alpha]alphamerge"
-        let text = settings.despill
-            ? "\(alpha),scale=in_range=\(range):in_color_matrix=bt601,format=rgba,despill=type=\(settings.blueScreen ? "blue" : "green")[fg];"
-                + "[bg][fg]overlay=format=rgb,scale=out_range=tv:out_color_matrix=bt601,format=yuv420p[out]"
-            : "\(alpha)[fg];[bg][fg]overlay=format=yuv420,format=yuv420p[out]"
+        background = try BackgroundFill(size: size, layout: layout).fill(decoded.picture.reference.frame)
+        if decoded.isVideo { video = try BackgroundVideo(path: settings.background, size: size, layout: layout) }
+        let text = PictureKey.graphText(settings, size: size, fullRange: wanted.fullRange)
         graph = try FilterGraph(pictures: text, size: size, format: wanted.format.avPixelFormat, second: size,
-                                settings.despill ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUV420P, timeBase: AVRational(num: 1, den: 1_000_000_000))
+                                settings.despill ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUV420P, timeBase: AVRational(num: 1, den: 1_000_000_000),
+                                threads: threads)
         if input == nil { input = try Frame() }
         if output == nil { output = try Frame() }
+        if shown == nil { shown = try Frame() }
         made = wanted
-    }
-
-    /// `picture` scaled to cover `size` and cropped to it, centred (libavfilter's scale and crop),
-    /// in `layout` (video range for yuv420p).
-    private static func filled(_ picture: DecodedPicture, to size: Size, layout: String) throws(AVError) -> Frame {
-        let f = picture.reference.frame
-        let range = layout == "yuv420p" ? ":out_range=tv:out_color_matrix=bt601" : ""
-        let graph = try FilterGraph(pictures: "scale=\(size.width):\(size.height):force_original_aspect_ratio=increase:flags=bicubic\(range),crop=\(size.width):\(size.height)",
-                                    size: picture.size, format: AVPixelFormat(rawValue: f.pointee.format), timeBase: AVRational(num: 1, den: 1), output: layout)
-        try graph.push(f)
-        try graph.push(nil)
-        let out = try Frame()
-        guard try graph.pull(into: out.pointer) else { throw AVError(code: kiosk_AVERROR_EOF(), call: "the background's scale") }
-        return out
     }
 
     /// One picture through the graph: the camera's picture and the background at its time.
     private func run(_ frame: VideoFrame) throws(AVError) -> VideoFrame {
-        guard let graph, let background, let input, let output else { return frame }
+        guard let graph, let background, let input, let output, let shown else { return frame }
         let f = input.pointer
         try frame.bytes.withUnsafeBufferPointer { bytes throws(AVError) in
             av_frame_unref(f)
@@ -252,8 +273,15 @@ private final class KeyWork {
             try graph.push(f)
             av_frame_unref(f)
         }
-        background.pointer.pointee.pts = frame.timestamp
-        try graph.push(background.pointer, second: true)
+        // The background at the picture's time: a video's, on its own clock from its first picture.
+        let start = origin ?? frame.timestamp
+        origin = start
+        let picture = video?.picture(at: max(0, frame.timestamp &- start)) ?? background
+        av_frame_unref(shown.pointer)
+        guard av_frame_ref(shown.pointer, picture.frame) >= 0 else { throw AVError(code: AVError.code(posix: ENOMEM), call: "av_frame_ref") }
+        shown.pointer.pointee.pts = frame.timestamp
+        try graph.push(shown.pointer, second: true)
+        av_frame_unref(shown.pointer)
         let out = output.pointer
         av_frame_unref(out)
         guard try graph.pull(into: out) else { throw AVError(code: AVError.code(posix: EAGAIN), call: "the key's graph gave no picture for one in") }

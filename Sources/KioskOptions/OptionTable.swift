@@ -204,7 +204,7 @@ extension OptionParser {
                    sets: \.video.overlayPortrait, reload: .inReady, examples: ["/etc/kiosk-recorder/frame-portrait.png"],
                    check: { host, v throws(ValueError) in try Values.overlay(v, host) }, kind: .path),
         OptionSpec("background", .required("FILE"), default: .unset("none"),
-                   help: "the green screen: a PNG or JPEG (opaque, at most 8192x8192) the guest is keyed in front of, live in the preview and in every take, photo and boomerang, under the overlay; scaled to fill the picture",
+                   help: "the green screen: a PNG or JPEG, or a video played in a loop on its own clock (an MP4; opaque, at most 8192x8192), the guest is keyed in front of, live in the preview and in every take, photo and boomerang, under the overlay; scaled to fill the picture",
                    sets: \.video.background, reload: .inReady, examples: ["/etc/kiosk-recorder/beach.jpg"],
                    check: { host, v throws(ValueError) in try Values.background(v, host) }, kind: .path),
         OptionSpec("key", .required("green|blue|#RRGGBB|auto"), default: .unset("green with --background, else off"),

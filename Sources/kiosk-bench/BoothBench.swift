@@ -14,7 +14,7 @@ import KioskSystem
 /// Runs the booth once: ready, start, `seconds` of recording, stop, quit. CPU and peak RSS of the
 /// process from wait4, and its take.
 private func boothRound(recorder: String, device: String, size frameSize: Size, seconds: Double, output: String,
-                        record: Bool = true, log: String? = nil) -> (cpu: Double, rssMiB: Double, result: RecordingResult?) {
+                        record: Bool = true, log: String? = nil, extra: [String] = []) -> (cpu: Double, rssMiB: Double, result: RecordingResult?) {
     unlink(output)
     var pid: pid_t = 0
     // Close-on-exec, all four: the child gets its two ends as its stdin and stdout (dup2).
@@ -26,7 +26,7 @@ private func boothRound(recorder: String, device: String, size frameSize: Size, 
     posix_spawn_file_actions_adddup2(&actions, childOut.rawValue, 1)
     posix_spawn_file_actions_addopen(&actions, 2, log ?? "/dev/null", O_WRONLY | (log == nil ? 0 : O_CREAT | O_APPEND), 0o644)
     let args = [recorder, "--camera", device, "--microphone", "test", "--size", "\(frameSize)", "--fps", "30", "--countdown", "0",
-                "--video-encoder", VideoEncoderName.libx264.rawValue, "--windowed", "\(frameSize)", "--output", output]
+                "--video-encoder", VideoEncoderName.libx264.rawValue, "--windowed", "\(frameSize)", "--output", output] + extra
     let argv = args.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     guard posix_spawn(&pid, recorder, &actions, nil, argv, environ) == 0 else { fail("cannot run \(recorder)") }
@@ -102,16 +102,18 @@ func compareBooth(_ o: [String: String]) {
                   "-t", "\(seconds)", "-map", "0:v", "-map", "1:a"]
         + settings.videoTuning(encoder: .libx264).ffmpegArguments + MovieSettings.aacFFmpegArguments(sampleRate: TestTone.sampleRate, channels: 1)
         + ["-movflags", "+frag_keyframe", folder + "/ffmpeg.mov"]
-    // The booth, `--against`'s build beside it, and the CLI (unless `--ffmpeg no`), each first in
-    // turn from round to round.
-    let builds = [recorder] + (o["against"].map { [$0] } ?? [])
+    // The booth, `--against`'s build beside it (or the same booth keyed, `--keyed BACKGROUND`: the
+    // green screen's cost), and the CLI (unless `--ffmpeg no`), each first in turn from round to round.
+    let builds: [(recorder: String, extra: [String])] = [(recorder, [])] + (o["against"].map { [($0, [])] } ?? [])
+        + (o["keyed"].map { [(recorder, ["--background", $0])] } ?? [])
     let withFFmpeg = o["ffmpeg"] != "no"
     var booth = builds.map { _ in [(cpu: Double, rssMiB: Double, result: RecordingResult?, frames: TakeFrames)]() }
     var theirs: [(cpu: Double, rssMiB: Double)] = []
     for round in 0..<rounds {
         let runs = builds.indices.map { index in {
             let take = folder + "/booth\(round)-\(index).mov"
-            let run = boothRound(recorder: builds[index], device: device, size: frameSize, seconds: seconds, output: take, log: o["log"])
+            let run = boothRound(recorder: builds[index].recorder, device: device, size: frameSize, seconds: seconds, output: take, log: o["log"],
+                                 extra: builds[index].extra)
             booth[index].append((run.cpu, run.rssMiB, run.result, takeFrames(in: take, clipFrames: clipFrames, counter: me)))
             unlink(take)
         } } + (withFFmpeg ? [{ theirs.append(measure(ffmpeg)) }] : [])
@@ -140,7 +142,25 @@ func compareBooth(_ o: [String: String]) {
                       "ffmpegPercentOfOneCore": (100 * theirCPU / seconds).rounded(),
                       "ffmpegPeakRSSMiB": median(theirs.map(\.rssMiB))]) { a, _ in a }
     }
-    if let other = o["against"], let runs = booth.last {
+    if let background = o["keyed"], let runs = booth.last {
+        // The keyed booth against the same booth unkeyed: each round's pair, then their median.
+        let pairs = zip(runs, booth[0]).map { $0.cpu / $1.cpu }
+        let cpu: [Double] = runs.map(\.cpu), kept: [Int] = runs.map(\.frames.kept), missing: [Int] = runs.map(\.frames.missing)
+        let dropped: [Int] = runs.map { $0.result?.droppedFrames ?? -1 }, skipped: [Int] = runs.map { $0.result?.skippedFrames ?? -1 }
+        let rates: [Double] = runs.map { $0.result?.frameRate ?? -1 }, steps: [Int] = runs.map { $0.result?.effortSteps ?? -1 }
+        result["keyed"] = background
+        result["keyedCPUSeconds"] = median(cpu)
+        result["keyedCPUAll"] = cpu
+        result["keyedRatio"] = thousandths(median(pairs))
+        result["keyedRoundRatios"] = pairs.map(thousandths)
+        result["keyedPeakRSSMiB"] = median(runs.map(\.rssMiB))
+        result["keyedDroppedFrames"] = dropped
+        result["keyedFramesMissingInTakes"] = missing
+        result["keyedPicturesKept"] = kept
+        result["keyedSkippedFrames"] = skipped
+        result["keyedFrameRate"] = rates
+        result["keyedEffortSteps"] = steps
+    } else if let other = o["against"], let runs = booth.last {
         result.merge(["against": other, "againstCPUSeconds": median(runs.map(\.cpu)), "againstCPUAll": runs.map(\.cpu),
                       "againstPeakRSSMiB": median(runs.map(\.rssMiB)), "againstDroppedFrames": runs.map { $0.result?.droppedFrames ?? -1 },
                       "againstFramesMissingInTakes": runs.map(\.frames.missing), "againstPicturesKept": runs.map(\.frames.kept),

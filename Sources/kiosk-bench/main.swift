@@ -20,12 +20,13 @@ let usageText = """
           callgrind instead: instructions executed (repeatable to a few thousand), libx264's own
           beside everything else's, and the split into start-up and each further frame
       compare-booth --footage CLIP [--size WxH] [--seconds S] [--rounds N] [--chroma 422|420] [--recorder PATH] [--clip FILE] [--log FILE]
-                    [--against RECORDER] [--ffmpeg no]
+                    [--against RECORDER | --keyed PICTURE] [--ffmpeg no]
           (under with-fake-camera) the whole booth recording S seconds from the fake camera serving
           the clip's numbered JPEGs, with its preview, against the ffmpeg CLI recording the same
           JPEGs at the same pace with the writer's settings; median CPU, peak RSS, drops; --log: the
           booth's stderr appended to FILE; --against: another build of kiosk-recorder in the same
-          rounds (its CPU, RSS and drops); --ffmpeg no: the booths only
+          rounds (its CPU, RSS and drops); --keyed: the same booth with --background PICTURE in the
+          same rounds (the key's CPU ratio, drops); --ffmpeg no: the booths only
       preview-cost --clip FILE [--size WxH] [--seconds S] [--rounds N] [--camera test|yuyv] [--against RECORDER]
           (under with-fake-camera) the booth in ready, previewing the clip: % of one core, from the
           CPU of a stay S seconds longer than another; --against: another build of kiosk-recorder
@@ -70,6 +71,9 @@ let usageText = """
       handover [--recorder PATH] [--size WxH] [--seconds S] [--review S] [--rounds N] [--loudness LUFS]
           run kiosk-recorder (test camera and tone), record S seconds (30), review for a few, Use Video:
           the time to the outcome event with --loudness (its copy made during the review) and without
+      key --footage CLIP [--size WxH] [--pictures N] [--rounds N]
+          the green screen's graph alone (PictureKey) on N pictures of the clip over a green backdrop,
+          against the ffmpeg CLI's same filters on the same frames (less its reading): CPU ms, ratio
       boomerang --footage CLIP [--size WxH] [--pictures N] [--rounds N] [--dir D]
           a boomerang of N raw pictures of the clip: ours (boomerang-make: the booth's
           writer, each picture a key frame, the loop a reorder of the packets) against the ffmpeg CLI's
@@ -481,6 +485,7 @@ case "share": shareBench(options(arguments.dropFirst()))
 case "loudness": loudnessBench(options(arguments.dropFirst()))
 case "reel": reelBench(options(arguments.dropFirst()))
 case "boomerang": boomerangBench(options(arguments.dropFirst()))
+case "key": keyBench(options(arguments.dropFirst()))
 case "boomerang-make": boomerangMake(options(arguments.dropFirst()))
 case "boomerang-booth": boomerangBooth(options(arguments.dropFirst()))
 case "handover": handOverBench(options(arguments.dropFirst()))

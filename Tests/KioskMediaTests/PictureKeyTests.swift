@@ -86,6 +86,65 @@ struct PictureKeyTests {
         let jpeg = try Self.picture("color=c=0x2020C0:s=40x30", "blue.jpg")
         #expect(try BackgroundPicture.load(jpeg).get().size == Size(width: 40, height: 30))
     }
+
+    @Test("a video is a background (played in a loop), a transparent one is refused, as a still is; a still is not a video")
+    func videoChecked() throws {
+        let folder = try Self.folder()
+        let video = folder.appendingPathComponent("loop.mp4").path
+        var made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=96x54:r=10:d=0.5", "-c:v", "libx264", "-pix_fmt", "yuv420p", video],
+                                  stdout: .discard)
+        try #require(made.status == 0, "\(made.stderr)")
+        let loaded = try BackgroundPicture.load(video).get()
+        #expect(loaded.isVideo && loaded.size == Size(width: 96, height: 54))
+        let clear = folder.appendingPathComponent("clear.mov").path
+        made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0x20C02080:s=32x32:r=10:d=0.3,format=rgba", "-c:v", "png", clear],
+                              stdout: .discard)
+        try #require(made.status == 0, "\(made.stderr)")
+        #expect(BackgroundPicture.load(clear).failure?.reason.contains("transparent") == true)
+        #expect(try BackgroundPicture.load(Self.picture("color=c=0x2020C0:s=40x30", "still.png")).get().isVideo == false)
+    }
+
+    @Test("the ring gives the picture of the time asked: the last one started by then (those before it go), the first before any has started; a picture the camera passed is not wanted")
+    func ring() {
+        var ring = BackgroundRing<Int>()
+        #expect(ring.take(at: 0) == nil)
+        for (n, start) in [(0, 0), (1, 100), (2, 200), (3, 300)] { ring.add(n, start: Int64(start)) }
+        // (time asked, picture given, pictures left)
+        let table: [(Int64, Int, Int)] = [(0, 0, 4), (99, 0, 4), (100, 1, 3), (250, 2, 2), (250, 2, 2), (1000, 3, 1)]
+        for (time, picture, left) in table {
+            #expect(ring.take(at: time) == picture, "at \(time)")
+            #expect(ring.pictures.count == left, "at \(time)")
+        }
+        #expect(!ring.wants(end: 1000) && ring.wants(end: 1001))
+        for n in 4..<(3 + BackgroundRing<Int>.capacity) { ring.add(n, start: Int64(n * 100)) }
+        #expect(!ring.hasRoom)
+        // Pictures that start before the one shown go; what is not wanted stays as the latest time said.
+        #expect(ring.take(at: 550) == 5 && ring.pictures.count == 3 && ring.hasRoom && !ring.wants(end: 900))
+    }
+
+    @Test("a video background plays on its own clock and loops: the picture at each time is the video's at that time modulo its length, across three plays")
+    func videoLoops() throws {
+        // 10 pictures at 10 a second, each a level of grey its number tells (lossless).
+        let video = try Self.folder().appendingPathComponent("levels.mkv").path
+        let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:s=32x32:r=10:d=1,format=yuv420p,geq=lum='40+N*16':cb=128:cr=128",
+                                   "-c:v", "ffv1", video], stdout: .discard)
+        try #require(made.status == 0, "\(made.stderr)")
+        let player = try BackgroundVideo(path: video, size: Size(width: 32, height: 32), layout: "yuv420p")
+        // Mid-picture times, 50 ms apart, over 3 plays; each asked until the player has made it.
+        for step in 0..<60 {
+            let time = Int64(step) * 50_000_000 + 25_000_000
+            let expected = 40 + (step / 2 % 10) * 16
+            var level = -1
+            let deadline = Date().addingTimeInterval(10)
+            while abs(level - expected) > 3, Date() < deadline {
+                if let picture = player.picture(at: time), let y = picture.frame.pointee.data.0 {
+                    level = Int(y[Int(picture.frame.pointee.linesize.0) * 16 + 16])
+                }
+                if abs(level - expected) > 3 { usleep(2_000) }
+            }
+            #expect(abs(level - expected) <= 3, "at \(Double(time) / 1e9) s: level \(level), not picture \(step / 2 % 10)'s \(expected)")
+        }
+    }
 }
 
 extension Result {

@@ -268,6 +268,89 @@ struct GreenScreenEndToEndTests {
         #expect(previewDifference <= 2, "the preview differs from the take by \(previewDifference) levels on average")
     }
 
+    /// A video background's pictures: 20 at 10 a second (a loop of 2 s), each numbered over its
+    /// top band (FrameStamp, by kiosk-bench make-clip over testsrc2's picture), as an H.264 MP4.
+    static let loopPictures = 20, loopRate = 10.0
+
+    static func makeNumberedVideo(_ size: Size, in folder: URL) throws -> String {
+        let path = { (name: String) in folder.appendingPathComponent(name).path }
+        func run(_ arguments: [String]) throws {
+            let made = try runProgram(arguments, stdout: .discard)
+            try #require(made.status == 0, "\(arguments[0]): \(made.stderr)")
+        }
+        try run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=s=\(size):r=30", "-frames:v", "\(loopPictures)", "-c:v", "ffv1",
+                 path("footage.mkv")])
+        try run([TestEnvironment.buildFolder.appendingPathComponent("kiosk-bench").path, "make-clip", "--footage", path("footage.mkv"),
+                 "--size", "\(size)", "--frames", "\(loopPictures)", "--output", path("numbered.mjpeg")])
+        try run(["ffmpeg", "-v", "error", "-y", "-f", "mjpeg", "-framerate", "\(Int(loopRate))", "-i", path("numbered.mjpeg"),
+                 "-c:v", "libx264", "-crf", "12", "-pix_fmt", "yuv420p", path("background.mp4")])
+        return path("background.mp4")
+    }
+
+    @Test("a video background plays in a loop on its own clock: the take's background pictures advance with the take's time and wrap from the last to the first, with no jump, no black picture and no stall")
+    func videoBackgroundLoops() throws {
+        let folder = try testFolder("green-screen-video")
+        let size = Size(width: 640, height: 360)
+        let background = try Self.makeNumberedVideo(size, in: folder)
+        let take = folder.appendingPathComponent("take.mov").path
+        // A similarity of 1 takes every colour out: the take is the background, whatever the camera shows.
+        let r = try RecorderProcess(["--camera", "test", "--microphone", "none", "--size", "\(size)", "--fps", "30", "--countdown", "0",
+                                     "--windowed", "\(size)", "--background", background, "--key-similarity", "1", "--output", take])
+        try #require(r.wait(for: "ready", timeout: 20) != nil, "\(r.stderr)")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
+        // Longer than two loops.
+        try #require(r.waitRecorded(5), "\(r.stderr)")
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil, "\(r.stderr)")
+        r.command("useVideo")
+        #expect(r.exitStatus() == 0, "\(r.stderr)")
+
+        let times = try runProgram(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", take])
+            .stdout.split(separator: "\n").compactMap { $0.split(separator: ",").first.flatMap { Double($0) } }
+        let pixels = size.width * size.height
+        let grey = try PhotoEndToEndTests.decode(take, format: "gray", bytes: times.count * pixels)
+        let stamps = (0..<times.count).map { f in FrameStamp.read(width: size.width, height: size.height) { x, y in grey[f * pixels + y * size.width + x] } }
+        // Below the stamp, testsrc2's picture: never a black one.
+        let body = FrameStamp.bandRows(1, frameHeight: size.height).upperBound
+        let bodyPixels = (size.height - body) * size.width
+        func meanBody(_ f: Int) -> Int {
+            var sum = 0
+            for i in (f * pixels + body * size.width)..<((f + 1) * pixels) { sum += Int(grey[i]) }
+            return sum / bodyPixels
+        }
+        let darkest = (0..<times.count).map(meanBody).min() ?? 0
+        print("video background: \(times.count) pictures over \(String(printf: "%.2f", (times.last ?? 0) - (times.first ?? 0))) s, stamps \(stamps)")
+        try #require(times.count >= 120, "\(times.count) pictures in the take")
+        #expect(stamps.allSatisfy { (0..<Self.loopPictures).contains($0) }, "stamps out of the loop: \(stamps)")
+        #expect(darkest > 40, "a picture of the take is dark (mean luma \(darkest)): a black background picture")
+        // Each step: forward by what the time between the two pictures holds (at 10 a second, at
+        // most one picture more, for where the two fall in their pictures' spans), counted around
+        // the loop: the last picture is followed by the first.
+        var unwrapped = [0], wraps = 0
+        for i in 1..<stamps.count {
+            let step = (stamps[i] - stamps[i - 1] + Self.loopPictures) % Self.loopPictures
+            let most = Int(((times[i] - times[i - 1]) * Self.loopRate).rounded(.down)) + 1
+            #expect(step <= most, "from \(stamps[i - 1]) to \(stamps[i]) in \(times[i] - times[i - 1]) s (at most \(most) on)")
+            if stamps[i] < stamps[i - 1] {
+                wraps += 1
+                #expect(stamps[i - 1] == Self.loopPictures - 1 && stamps[i] == 0, "a wrap from \(stamps[i - 1]) to \(stamps[i])")
+            }
+            unwrapped.append(unwrapped[i - 1] + step)
+        }
+        #expect(wraps >= 2, "\(wraps) wraps in \(stamps)")
+        // With the take's time, at the video's rate: each change of picture within 70 ms (two camera
+        // pictures) of where its time puts it, measured from the first change; none held back (a
+        // stall) or early.
+        let changes = (1..<stamps.count).filter { unwrapped[$0] != unwrapped[$0 - 1] }
+        try #require(changes.count >= 40, "\(changes.count) changes of picture")
+        let first = changes[0]
+        for i in changes {
+            let due = times[first] + Double(unwrapped[i] - unwrapped[first]) / Self.loopRate
+            #expect(abs(times[i] - due) <= 0.07, "picture \(stamps[i]) (the \(unwrapped[i])th) at \(times[i]) s, due at \(due) s")
+        }
+    }
+
     /// Files that cannot be a background, how each is made in `folder`, and the words its refusal says.
     static let hostile: [(name: String, words: String)] = [
         ("words", "not a picture"), ("transparent", "transparent"), ("16384x16384", "at most 8192x8192"),
@@ -324,7 +407,7 @@ struct GreenScreenEndToEndTests {
         return data.suffix(12).prefix(3).map { Int($0) }
     }
 
-    @Test("a reload applies a new background at the next take; one that cannot be a background is a badConfig naming it, and the old one stays")
+    @Test("a reload applies a new background at the next take, a still or a video; one that cannot be a background (transparent, a video with no picture) is a badConfig naming it, and the old one stays")
     func reload() throws {
         let pictures = try testFolder("green-screen-reload-pictures")
         func picture(_ colour: String, _ name: String, _ format: String = "rgb24") throws -> String {
@@ -365,6 +448,24 @@ struct GreenScreenEndToEndTests {
         #expect(errors.map(\.0) == [.badConfig] && errors.first?.1.contains("background: '\(transparent)'") == true, "\(errors)")
         let third = try record()
         #expect(third[2] > 150 && third[0] < 80, "after the refused reload, the blue background stays: \(third)")
+        // A video (green, 1 s, played in a loop), then a video with no picture: refused, the video stays.
+        let video = pictures.appendingPathComponent("green.mp4").path, sound = pictures.appendingPathComponent("sound.mp4").path
+        for (source, path) in [("color=c=0x20C020:s=320x240:r=10:d=1", video), ("sine=d=0.3", sound)] {
+            let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", source, path], stdout: .discard)
+            try #require(made.status == 0, "\(made.stderr)")
+        }
+        try rewrite("background = \(video)\nkey-similarity = 1\n")
+        r.kill(SIGHUP)
+        #expect(r.waitForLog("are in force", count: 2), "\(r.stderr)")
+        let fourth = try record()
+        #expect(fourth[1] > 150 && fourth[0] < 80 && fourth[2] < 80, "the green video's take: \(fourth)")
+        try rewrite("background = \(sound)\nkey-similarity = 1\n")
+        r.kill(SIGHUP)
+        #expect(r.wait(for: "error", count: 2) != nil, "\(r.stderr)")
+        let refused = r.events.compactMap { if case let .error(code, message) = $0 { (code, message) } else { nil } }
+        #expect(refused.map(\.0) == [.badConfig, .badConfig] && refused.last?.1.contains("no picture in it") == true, "\(refused)")
+        let fifth = try record()
+        #expect(fifth[1] > 150 && fifth[0] < 80 && fifth[2] < 80, "after the refused reload, the green video stays: \(fifth)")
         r.command("quit")
         #expect(r.exitStatus() == 0, "\(r.stderr)")
     }
