@@ -366,6 +366,8 @@ def run(b, args):
     else:
         b.until("the video plays", f"const v = {video}; return v.currentTime > 0", name, timeout=60)
         say("ok", "the video's time moves")
+    if args.consented:
+        consent_check(b, args.consented, name)
     b.shot(shots("takes"))
     listed = "return fetch('api/takes').then((r) => r.json()).then((l) => arguments[1](l.find((t) => t.name === arguments[0])))"
     b.js(f"{box}.querySelectorAll('.actions button')[1].click()", name)
@@ -638,6 +640,24 @@ def share_delete(b, args):
     say("ok", "the page says deleted" if args.expect_deleted == "yes" else "the page says there is no video (the booth refused the token)")
 
 
+# The Takes page's consent beside a take, "Consent: film" in the page's language (the booth's six).
+CONSENT_FILM = ["Consent: film", "Einwilligung: Film", "Consentement: film", "Consentimiento: película", "同意: 映像作品", "同意: 影片"]
+CONSENT_WORDS = ["Consent", "Einwilligung", "Consentement", "Consentimiento", "同意"]
+
+
+def consent_check(b, consented, other):
+    """Takes: the take a guest agreed to with film only says so beside it; a take recorded without
+    the consent screen says nothing of consent."""
+    text = "const t = [...document.querySelectorAll('.take')].find((t) => t.querySelector('strong').textContent === arguments[0]); return t && t.textContent"
+    facts = b.until("the consented take listed", text, consented)
+    if not any(words in facts for words in CONSENT_FILM):
+        raise Failure(f"the consented take {consented} does not show its consent (film): {facts!r}")
+    plain = b.js(text, other) or ""
+    if any(word in plain for word in CONSENT_WORDS):
+        raise Failure(f"the take {other}, recorded without the consent screen, shows a consent: {plain!r}")
+    say("ok", f"Takes shows {consented}'s consent: film only, and none beside {other}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--engine", choices=sorted(ENGINES), required=True)
@@ -647,6 +667,7 @@ def main():
     parser.add_argument("--expect-deleted", choices=["yes", "no"], default="yes", help="with --share-page: what the answer says")
     parser.add_argument("--shots", required=True, help="folder for the screenshots")
     parser.add_argument("--film-takes", type=int, default=2, help="the takes the booth has when the film is made (default 2)")
+    parser.add_argument("--consented", help="a take a guest agreed to with film only: Takes must show that consent beside it")
     parser.add_argument("--no-password-page", action="store_true", help="the page of a console with no password set, in Spanish, instead")
     parser.add_argument("--break-config", help="the booth's config file: a bad line is added for a reload the booth refuses, then taken out")
     parser.add_argument("--other-host", help="the address the page of another origin is served on (default: the console's host)")

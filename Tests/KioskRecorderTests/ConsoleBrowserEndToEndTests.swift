@@ -22,13 +22,39 @@ enum BrowserEngines {
 struct ConsoleBrowserEndToEndTests {
     let password = "booth operator 1"
 
-    @Test("the page: only the form before sign-in, a wrong password's message, the form in Japanese, Status's figures and the Settings view in German, Status live as a take starts at the booth (within 1 s of start written to it, measured in the page), the booth closed (after a confirm) and opened and its settings reloaded from Status, a refused reload's warning on Status, the film made on Film (its progress bar, downloaded, played: to its end in Chromium), Takes played, hidden, shown and deleted after its confirm, a page of another origin refused (403, nothing started), Log, Devices (the booth's screen refreshed, a test take, Calibrate), sign-out; a screenshot of each",
+    /// A take through the consent screen (share and film offered, film turned on, Agree) by a booth
+    /// on `config` with `--consent`, which then quits: the take's name.
+    static func consentedTake(_ folder: URL, config: String) throws -> String {
+        let (consent, _) = try ConsentEndToEndTests.consentFile(folder)
+        let asking = try RecorderProcess(booth + ["--config", config, "--consent", consent, "--consent-choice", "share", "--consent-choice", "film"])
+        try #require(asking.wait(for: "ready") != nil, "\(asking.stderr)")
+        asking.command("start")
+        asking.send(#"{"command":"consentChoice","choice":"film","on":true}"#)
+        asking.command("agree")
+        try #require(asking.wait(for: "recordingStarted") != nil, "\(asking.rawLines) \(asking.stderr)")
+        try #require(asking.waitRecorded(1), "\(asking.rawLines)")
+        asking.command("stop")
+        try #require(asking.wait(for: "recordingFinished") != nil)
+        asking.command("useVideo")
+        try #require(asking.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil, "\(asking.rawLines)")
+        let line = try #require(asking.rawLines.last { $0.hasPrefix(#"{"event":"videoRecorderDidFinishRecordingVideoWithOutputPath""#) })
+        let path = try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["outputPath"] as? String)
+        #expect(line.contains(#""choices":["film"]"#), "\(line)")
+        asking.command("quit")
+        #expect(asking.exitStatus(timeout: 30) == 0, "\(asking.stderr)")
+        return URL(fileURLWithPath: path).lastPathComponent
+    }
+
+    @Test("the page: only the form before sign-in, a wrong password's message, the form in Japanese, Status's figures and the Settings view in German, Status live as a take starts at the booth (within 1 s of start written to it, measured in the page), the booth closed (after a confirm) and opened and its settings reloaded from Status, a refused reload's warning on Status, the film made on Film (its progress bar, downloaded, played: to its end in Chromium), Takes played, hidden, shown and deleted after its confirm, a take a guest agreed to (film only) shown with its consent, a page of another origin refused (403, nothing started), Log, Devices (the booth's screen refreshed, a test take, Calibrate), sign-out; a screenshot of each",
           arguments: ["chromium", "webkit"])
     func console(engine: String) throws {
         try #require(BrowserEngines.missing.isEmpty, "\(BrowserEngines.missing) not found (CI is set, so this test does not skip): \(BrowserEngines.skipNote)")
         let folder = try testFolder("console-browser-\(engine)")
         let live = ConsoleLiveEndToEndTests()
         let (config, _, takes) = try live.config(folder, extra: "countdown = 0\n")
+        // A take a guest agreed to with film only, on the consent screen of the booth before this
+        // one (same folder): Takes shows that consent beside it, and the film has it.
+        let consented = try Self.consentedTake(folder, config: config)
         let r = try RecorderProcess(booth + ["--config", config])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         let console = try live.consoleWithPassword(folder, config: config, tcp: true)
@@ -37,7 +63,7 @@ struct ConsoleBrowserEndToEndTests {
         _ = try live.take(r, count: 1)
         let shots = folder.appendingPathComponent("shots").path
         let browser = try RecorderProcess([BrowserEngines.driver, "--engine", engine, "--base", console.base, "--password", password, "--shots", shots,
-                                           "--break-config", config],
+                                           "--break-config", config, "--consented", consented, "--film-takes", "3"],
                                           executable: "/usr/bin/python3")
         func said(_ line: String) -> Bool { browser.rawLines.contains(line) }
         func ended() -> Bool { browser.rawLines.contains { $0.hasPrefix("FAIL:") || $0.hasPrefix("figure: \(engine): ") && $0.contains(" s, CPU ") } }
@@ -70,7 +96,8 @@ struct ConsoleBrowserEndToEndTests {
         #expect(status == 0, "\(output.joined(separator: "\n")) \(browser.stderr)")
         for check in ["the page is 360 px wide", "before sign-in: only the sign-in form", "before sign-in: every API answers the page 401", "a wrong password: 'wrong password'",
                       "Status shows recording", "Takes lists \(name)", "hidden (marked on the page and in api/takes)", "shown again",
-                      "deleted once confirmed", "signed out: the form again, api/state 401"] {
+                      "deleted once confirmed", "signed out: the form again, api/state 401",
+                      "Takes shows \(consented)'s consent: film only, and none beside \(name)"] {
             #expect(output.contains("ok: " + check), "\(check): \(output)")
         }
         // (readyState at least 2, HAVE_CURRENT_DATA: the driver waits for it.)
