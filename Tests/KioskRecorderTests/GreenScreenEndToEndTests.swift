@@ -501,4 +501,33 @@ struct GreenScreenEndToEndTests {
         let middle = pixel(size.width / 2, 70)
         #expect(zip(middle, [0xC0, 0x20, 0x20]).allSatisfy { abs($0 - $1) <= 10 }, "the keyed picture shows \(middle), not the red background")
     }
+
+    @Test("docs/screenshots/make-greenscreen, as docs/deploy.md shows them, into a scratch folder: the booth's own 800x480 screenshots of a guest in front of a green backdrop; beside the guest, before the key mostly the backdrop's green, after it the background picture (mean error ≤ 8 levels) and no green left")
+    func docScreenshots() throws {
+        let folder = try testFolder("green-screen-screens")
+        let made = try runTool(["docs/screenshots/make-greenscreen", folder.path])
+        try #require(made.status == 0, "\(made.stderr)")
+        func rgb(_ name: String, _ size: Size) throws -> [UInt8] {
+            let rgbPath = folder.appendingPathComponent("\(name).rgb").path
+            let decoded = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", folder.appendingPathComponent("\(name).png").path,
+                                          "-f", "rawvideo", "-pix_fmt", "rgb24", rgbPath], stdout: .discard)
+            let rgb = try [UInt8](Data(contentsOf: URL(fileURLWithPath: rgbPath)))
+            try #require(decoded.status == 0 && rgb.count == size.width * size.height * 3, "\(name): \(rgb.count) bytes, not \(size)")
+            return rgb
+        }
+        let before = try rgb("greenscreen-before-landscape", Size(width: 800, height: 480))
+        let after = try rgb("greenscreen-after-landscape", Size(width: 800, height: 480))
+        // The camera's 854x480 (and the background, at that size) filled into the screen: 27 columns cut each side.
+        let background = try rgb("greenscreen-background", Size(width: 854, height: 480))
+        // The backdrop beside the guest: two bands of the screen clear of the guest and of the controls.
+        let beside = [20..<200, 600..<780].flatMap { xs in (60..<340).flatMap { y in xs.map { (x: $0, y: y) } } }
+        let green = { (p: [UInt8], o: Int) in Int(p[o + 1]) > max(Int(p[o]), Int(p[o + 2])) + 60 }
+        let greenBefore = beside.filter { green(before, ($0.y * 800 + $0.x) * 3) }.count
+        let greenAfter = beside.filter { green(after, ($0.y * 800 + $0.x) * 3) }.count
+        let error = beside.map { p in
+            (0..<3).map { abs(Int(after[(p.y * 800 + p.x) * 3 + $0]) - Int(background[(p.y * 854 + p.x + 27) * 3 + $0])) }.reduce(0, +)
+        }.reduce(0, +) / (beside.count * 3)
+        #expect(greenBefore * 100 >= beside.count * 95, "before: \(greenBefore) of \(beside.count) green")
+        #expect(greenAfter == 0 && error <= 8, "after: \(greenAfter) green, mean error \(error) from the background")
+    }
 }
