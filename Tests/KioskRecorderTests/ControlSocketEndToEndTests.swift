@@ -338,12 +338,14 @@ struct ControlSocketEndToEndTests {
         try carriedOut("switchCamera", socket, sent: &sent)
         #expect(r.wait(for: "cameraChanged") != nil, "\(r.stderr)")
 
-        // A take, its review, the player.
+        // A take, its review, the player. The take (6 s, trimmed to 5) plays long enough for the
+        // seek and the pause to reach it while it plays: each --send took up to 1.2 s on a loaded
+        // machine (ci38), and a 1 s take had ended before the pause came.
         #expect(try carriedOut("start", socket, sent: &sent).mode == "recording")
-        try #require(r.wait(for: "recordingStarted") != nil && r.waitRecorded(1.5), "\(r.stderr)")
+        try #require(r.wait(for: "recordingStarted") != nil && r.waitRecorded(6), "\(r.stderr)")
         try carriedOut("stop", socket, sent: &sent)
         try #require(r.wait(for: "recordingFinished") != nil, "\(r.stderr)")
-        #expect(try carriedOut(#"{"command":"trim","start":0,"end":1}"#, socket, sent: &sent).mode == "finished")
+        #expect(try carriedOut(#"{"command":"trim","start":0,"end":5}"#, socket, sent: &sent).mode == "finished")
         let play = try carriedOut("playVideo", socket, sent: &sent)
         #expect(play.mode == "playing" && play.stdout.contains(#""event":"playbackStarted""#), "\(play.stdout)")
         try carriedOut(#"{"command":"seek","position":0.2}"#, socket, sent: &sent)

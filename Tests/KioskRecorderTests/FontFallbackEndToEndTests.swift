@@ -45,7 +45,14 @@ struct FontFallbackEndToEndTests {
 
         let check = try run(["check", "--camera", "test", "--microphone", "test", "--questions", path,
                              "--output", folder.appendingPathComponent("c.mov").path])
-        #expect(check.status == 0 && check.stdout.hasPrefix(#"{"event":"check","ok":true"#), "\(check.stdout) \(check.stderr)")
+        // The booth can run as far as its words go: the text is a warning, and every item passes
+        // but, maybe, the encoding trial, which measures this machine's speed under whatever else
+        // runs (ci38: 1280x720 not sustained at a load of 15 on 2 cores), not the questions.
+        guard case let .check(ok, items) = try EventEncoder().decode(line: check.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw CheckEndToEndTests.CheckFailure(description: "no check event: \(check.stdout) \(check.stderr)")
+        }
+        let failed = items.filter { !$0.ok }.map(\.name)
+        #expect(failed.allSatisfy { $0 == "encoding" } && ok == failed.isEmpty && check.status == (ok ? 0 : 1), "\(failed): \(check.stdout) \(check.stderr)")
         let line = check.stderr.split(separator: "\n").filter { $0.hasPrefix("[warn] text: ") }
         #expect(line.count == 1 && line[0].hasPrefix("[warn] text: no installed font can draw \(path):6: U+10FFFF: left out on screen"), "\(check.stderr)")
         #expect(check.stderr.contains("fix: install Debian's fonts-noto-color-emoji and fonts-symbola"), "\(check.stderr)")

@@ -71,7 +71,10 @@ struct ReloadEndToEndTests {
         r.command("start")
         #expect(r.wait(for: "recordingFinished", timeout: 6) != nil)
         let result = try #require(r.lastResult)
-        #expect(result.reason == .maxDuration && abs(result.duration - 1.5) <= 1.0 / 30 + 0.001, "\(result)")
+        // Within a picture of 1.5 s; a take stepped down on a loaded machine (ci38: every 3rd
+        // picture kept) ends at its last kept picture, up to the step's pictures short.
+        let pictures = result.skippedFrames > 0 ? 3.0 : 1.0
+        #expect(result.reason == .maxDuration && abs(result.duration - 1.5) <= pictures / 30 + 0.001, "\(result)")
         #expect(result.outputPath == folder.appendingPathComponent("take.mov").path)
         r.command("quit")
         #expect(r.exitStatus() == 0)
