@@ -35,6 +35,13 @@ struct ConsentEndToEndTests {
     }
 
     /// The booth on `takes` with sharing, the library and a consent screen offering share and film.
+    /// A test's folder, its takes' and share folders in it, and the consent file with its SHA-256.
+    static func world(_ name: String) throws -> (folder: URL, takes: String, shares: String, consent: String, sha: String) {
+        let folder = try testFolder(name)
+        let (consent, sha) = try consentFile(folder)
+        return (folder, folder.appendingPathComponent("takes").path, folder.appendingPathComponent("share").path, consent, sha)
+    }
+
     static func started(_ folder: URL, takes: String, shares: String, consent: String, _ extra: [String] = []) throws -> RecorderProcess {
         let r = try RecorderProcess(booth + ["--countdown", "1", "--output-dir", takes, "--session", "loop", "--library",
                                              "--share-dir", shares, "--share-url", ShareEndToEndTests.template,
@@ -58,9 +65,7 @@ struct ConsentEndToEndTests {
 
     @Test("Start shows the consent screen (no countdown); No thanks: ready, no file; Agree with film: the take, consent {version = sha256sum, [film]} in its outcome, its log line there when the outcome comes, its comment tag; no share page or QR; not in the library; in the film; after a restart too")
     func agreeFilmOnly() throws {
-        let folder = try testFolder("consent")
-        let takes = folder.appendingPathComponent("takes").path, shares = folder.appendingPathComponent("share").path
-        let (consent, sha) = try Self.consentFile(folder)
+        let (folder, takes, shares, consent, sha) = try Self.world("consent")
         var r = try Self.started(folder, takes: takes, shares: shares, consent: consent)
 
         // Start: the consent screen, every switch off; no countdown.
@@ -137,9 +142,7 @@ struct ConsentEndToEndTests {
 
     @Test("the shutter asks as Start does: photo shows the consent screen; No thanks: ready, no file; Agree with film alone: the photo (no take), photoTaken with its consent, its log line, list entry and JPEG comment, no share page; Agree with share: its share page")
     func photoAsks() throws {
-        let folder = try testFolder("consent-photo")
-        let takes = folder.appendingPathComponent("takes").path, shares = folder.appendingPathComponent("share").path
-        let (consent, sha) = try Self.consentFile(folder)
+        let (folder, takes, shares, consent, sha) = try Self.world("consent-photo")
         let r = try Self.started(folder, takes: takes, shares: shares, consent: consent, ["--photo-button", "--share-seconds", "1"])
 
         // The shutter: the consent screen, every switch off; no photo, no flash's take.
@@ -206,9 +209,7 @@ struct ConsentEndToEndTests {
 
     @Test("taps on the consent screen as a guest makes them: a tap on a switch's row turns it over (its pill goes green), Agree at its place; the take's consent is what the switches said")
     func tapsSwitches() throws {
-        let folder = try testFolder("consent-taps")
-        let takes = folder.appendingPathComponent("takes").path, shares = folder.appendingPathComponent("share").path
-        let (consent, sha) = try Self.consentFile(folder)
+        let (folder, takes, shares, consent, sha) = try Self.world("consent-taps")
         let r = try Self.started(folder, takes: takes, shares: shares, consent: consent)
         let layout = Layout(canvas: Size(width: 800, height: 480))
         // Share, then film: the rows top to bottom.
@@ -259,9 +260,7 @@ struct ConsentEndToEndTests {
 
     @Test("the consent line is written before the outcome is said: a log that cannot be written is said (error) before the outcome")
     func logBeforeOutcome() throws {
-        let folder = try testFolder("consent-log")
-        let takes = folder.appendingPathComponent("takes").path, shares = folder.appendingPathComponent("share").path
-        let (consent, _) = try Self.consentFile(folder)
+        let (folder, takes, shares, consent, _) = try Self.world("consent-log")
         // A folder where the log goes: it cannot be opened for writing.
         try FileManager.default.createDirectory(atPath: takes + "/.kiosk-recorder.consent", withIntermediateDirectories: true)
         let r = try Self.started(folder, takes: takes, shares: shares, consent: consent)
@@ -283,9 +282,7 @@ struct ConsentEndToEndTests {
 
     @Test("a take cut by kill -9 keeps its guest's choices: recovered at the restart with them (its comment tag), so the library still leaves it out")
     func killedTakeKeepsConsent() throws {
-        let folder = try testFolder("consent-kill")
-        let takes = folder.appendingPathComponent("takes").path, shares = folder.appendingPathComponent("share").path
-        let (consent, _) = try Self.consentFile(folder)
+        let (folder, takes, shares, consent, _) = try Self.world("consent-kill")
         var r = try Self.started(folder, takes: takes, shares: shares, consent: consent)
         r.command("start")
         r.send(#"{"command":"consentChoice","choice":"film","on":true}"#)

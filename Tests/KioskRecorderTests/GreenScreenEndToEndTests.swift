@@ -91,6 +91,23 @@ struct GreenScreenEndToEndTests {
     /// The take's picture `take` (RGB) against the composite's `source`, its `mask` and the
     /// background `expected`, added to `m`; `key` and `similarity`: the key's (the defaults', or
     /// the one `--key auto` measured).
+    /// The `sampled` pictures of `take` (whose stamps are `stamps`), the clip's composite and mask
+    /// at their stamps (in `folder`), and `background` as the key should show it (scaled to fill).
+    static func truth(take: String, sampled: [Int], stamps: [Int], folder: URL, background: String) throws
+        -> (taken: [Int: [UInt8]], composite: [Int: [UInt8]], masks: [Int: [UInt8]], expected: [UInt8]) {
+        let taken = try frames(take, sampled, format: "rgb24", channels: 3)
+        let sources = Array(Set(sampled.map { stamps[$0] })).sorted()
+        let composite = try frames(folder.appendingPathComponent("comp.mkv").path, sources, format: "rgb24", channels: 3)
+        let masks = try frames(folder.appendingPathComponent("mask.mkv").path, sources, format: "gray", channels: 1)
+        let expectedPath = folder.appendingPathComponent("expected.rgb").path
+        let (w, h) = (size.width, size.height)
+        let scaled = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", background, "-vf",
+                                     "scale=\(w):\(h):force_original_aspect_ratio=increase:flags=bicubic,crop=\(w):\(h)",
+                                     "-f", "rawvideo", "-pix_fmt", "rgb24", expectedPath], stdout: .discard)
+        try #require(scaled.status == 0, "\(scaled.stderr)")
+        return (taken, composite, masks, try [UInt8](Data(contentsOf: URL(fileURLWithPath: expectedPath))))
+    }
+
     static func measure(take: [UInt8], source: [UInt8], mask: [UInt8], expected: [UInt8], into m: inout Measures,
                         key: (red: Int, green: Int, blue: Int) = key, similarity: Double = similarity) {
         let (w, h) = (size.width, size.height)
@@ -205,16 +222,7 @@ struct GreenScreenEndToEndTests {
 
         // Five pictures spread over the take, and the screenshot's.
         let sampled = Array(Set((0..<5).map { $0 * (count - 1) / 4 } + [shotIndex])).sorted()
-        let taken = try Self.frames(take, sampled, format: "rgb24", channels: 3)
-        let sources = Array(Set(sampled.map { stamps[$0] })).sorted()
-        let composite = try Self.frames(folder.appendingPathComponent("comp.mkv").path, sources, format: "rgb24", channels: 3)
-        let masks = try Self.frames(folder.appendingPathComponent("mask.mkv").path, sources, format: "gray", channels: 1)
-        let expectedPath = folder.appendingPathComponent("expected.rgb").path
-        let scaled = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", background, "-vf",
-                                     "scale=\(Self.size.width):\(Self.size.height):force_original_aspect_ratio=increase:flags=bicubic,crop=\(Self.size.width):\(Self.size.height)",
-                                     "-f", "rawvideo", "-pix_fmt", "rgb24", expectedPath], stdout: .discard)
-        try #require(scaled.status == 0, "\(scaled.stderr)")
-        let expected = try [UInt8](Data(contentsOf: URL(fileURLWithPath: expectedPath)))
+        let (taken, composite, masks, expected) = try Self.truth(take: take, sampled: sampled, stamps: stamps, folder: folder, background: background)
 
         var m = Measures()
         for index in sampled {

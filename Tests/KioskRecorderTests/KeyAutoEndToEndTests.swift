@@ -63,16 +63,7 @@ struct KeyAutoEndToEndTests {
         let inFrame = (0..<count).filter { stamps[$0] >= Self.empty }
         try #require(inFrame.count >= 3, "stamps \(stamps)")
         let sampled = Array(Set((0..<5).map { inFrame[$0 * (inFrame.count - 1) / 4] })).sorted()
-        let taken = try Truth.frames(take, sampled, format: "rgb24", channels: 3)
-        let sources = Array(Set(sampled.map { stamps[$0] })).sorted()
-        let composite = try Truth.frames(folder.appendingPathComponent("comp.mkv").path, sources, format: "rgb24", channels: 3)
-        let masks = try Truth.frames(folder.appendingPathComponent("mask.mkv").path, sources, format: "gray", channels: 1)
-        let expectedPath = folder.appendingPathComponent("expected.rgb").path
-        let scaled = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", background, "-vf",
-                                     "scale=\(w):\(h):force_original_aspect_ratio=increase:flags=bicubic,crop=\(w):\(h)",
-                                     "-f", "rawvideo", "-pix_fmt", "rgb24", expectedPath], stdout: .discard)
-        try #require(scaled.status == 0, "\(scaled.stderr)")
-        let expected = try [UInt8](Data(contentsOf: URL(fileURLWithPath: expectedPath)))
+        let (taken, composite, masks, expected) = try Truth.truth(take: take, sampled: sampled, stamps: stamps, folder: folder, background: background)
         var m = Truth.Measures()
         for index in sampled {
             Truth.measure(take: taken[index]!, source: composite[stamps[index]]!, mask: masks[stamps[index]]!, expected: expected, into: &m,
