@@ -209,30 +209,62 @@ struct ConsoleSettingsEndToEndTests {
         #expect(s.bytes(s.config) == configBefore)
     }
 
-    @Test("the Settings view in headless Chromium at 360 px: the form from api/settings, grouped, where countdown comes from; 99 shows the parser's message; 5 saves, the booth reloads, the form says it is set here; nothing wider than the phone")
-    func settingsView() throws {
-        let s = try start("console-settings-view", tcp: true)
+    @Test("the Settings view at 360 px in Chromium and WebKit over WebDriver: the form from api/settings, grouped, where countdown comes from; 99 typed and saved shows the parser's message; 5 saves, the booth reloads, the form says it is set here; a questions file and an overlay PNG picked in the page's file inputs and uploaded with its buttons: the next take is asked the file's first question and carries the overlay's corners; nothing wider than the phone",
+          .enabled(if: BrowserEngines.missing.isEmpty || TestEnvironment.isCI, BrowserEngines.skipNote), arguments: ["chromium", "webkit"])
+    func settingsView(engine: String) throws {
+        try #require(BrowserEngines.missing.isEmpty, "\(BrowserEngines.missing) not found (CI is set, so this test does not skip): \(BrowserEngines.skipNote)")
+        let s = try start("console-settings-view-\(engine)", size: "\(OverlayEndToEndTests.size)", tcp: true)
         defer { s.stop() }
-        let shot = s.folder.appendingPathComponent("console-settings.png").path
-        let run = try runProgram(["python3", repositoryRoot.appendingPathComponent("Tests/ConsoleBrowser/settings-view.py").path,
-                                  s.console.base + "/console/", password, shot, s.folder.appendingPathComponent("chromium").path])
+        let shot = s.folder.appendingPathComponent("console-settings-\(engine).png").path
+        let questions = s.folder.appendingPathComponent("guestbook.txt").path
+        try "# for the hosts\nWhat do you wish Anna and Tom?\nWhere did you first meet them?\n".write(toFile: questions, atomically: true, encoding: .utf8)
+        let png = try OverlayEndToEndTests.makePNG(OverlayEndToEndTests.size, in: s.folder, name: "frame")
+        let run = try runProgram(["python3", repositoryRoot.appendingPathComponent("Tests/ConsoleBrowser/settings-view.py").path, engine,
+                                  s.console.base + "/console/", password, shot, s.folder.appendingPathComponent(engine).path, png, questions])
         let line = try #require(run.stdout.split(separator: "\n").last.map(String.init), "\(run.stderr)")
         let seen = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line) \(run.stderr)")
-        #expect(run.status == 0, "\(seen)")
+        #expect(run.status == 0, "\(seen) \(run.stderr.suffix(2000))")
         #expect(seen["sourceBefore"] as? String == "kiosk.conf" && seen["valueBefore"] as? String == "3" && seen["type"] as? String == "number", "\(seen)")
         let groups = seen["groups"] as? [String] ?? []
         #expect(groups.first == "Camera and microphone" && groups.contains("The guest's countdown, words and sound"), "\(groups)")
         #expect((seen["refusal"] as? String)?.contains("countdown: '99'") == true, "\(seen)")
         #expect((seen["saved"] as? String)?.hasPrefix("Saved") == true && seen["sourceAfter"] as? String == "set here", "\(seen)")
-        #expect(seen["valueAfter"] as? String == "5" && (seen["scrollWidth"] as? Int ?? 999) <= 360, "\(seen)")
+        #expect(seen["valueAfter"] as? String == "5" && seen["innerWidth"] as? Int == 360 && (seen["scrollWidth"] as? Int ?? 999) <= 360, "\(seen)")
         #expect(try String(contentsOfFile: s.consoleFile, encoding: .utf8).contains("countdown = 5"))
         #expect(s.r.events.contains(.reloaded(changed: ["countdown"], kept: [])), "\(s.r.rawLines)")
+
+        // The files, picked in the page and uploaded: stored beside the console's file, byte for byte.
+        for (name, file, stored) in [("questions", questions, "console-questions.txt"), ("overlay", png, "console-overlay.png")] {
+            let size = s.bytes(file)?.count ?? -1
+            #expect(seen[name + "Picked"] as? String == "\(URL(fileURLWithPath: file).lastPathComponent) \(size)", "\(seen)")
+            #expect((seen[name + "Uploaded"] as? String)?.hasPrefix("Uploaded") == true, "\(seen)")
+            #expect(s.bytes(s.folder.appendingPathComponent(stored).path) == s.bytes(file), "\(stored)")
+        }
+        // The next take: counted from 5, asked the file's first question, the overlay's squares at its corners.
+        let started = try s.take(1, retake: false)
+        let counted = s.r.events.compactMap { if case let .countdown(remaining) = $0 { remaining } else { nil } }
+        #expect(counted.first == 5, "\(counted)")
+        guard case let .asked(_, question) = started else {
+            Issue.record("the take was asked nothing: \(started)")
+            return
+        }
+        #expect(question == "What do you wish Anna and Tom?")
+        let take = s.folder.appendingPathComponent("take.mov").path
+        for (corner, x) in [("top left", 28), ("top right", OverlayEndToEndTests.size.width - 30)] {
+            let rgbPath = s.folder.appendingPathComponent("corner.rgb").path
+            let decoded = try runProgram(["ffmpeg", "-v", "error", "-y", "-i", take, "-frames:v", "1", "-vf", "crop=2:2:\(x):28", "-f", "rawvideo",
+                                          "-pix_fmt", "rgb24", rgbPath], stdout: .discard)
+            let rgb = try [UInt8](Data(contentsOf: URL(fileURLWithPath: rgbPath)))
+            try #require(decoded.status == 0 && rgb.count == 12, "\(decoded.stderr)")
+            let expected = try #require(OverlayEndToEndTests.corners.first { $0.name == corner }).rgb
+            #expect(zip(rgb.prefix(3), expected).allSatisfy { abs(Int($0.0) - $0.1) < 25 }, "\(corner): \(rgb), not \(expected)")
+        }
         // The screenshot: a PNG of the phone's width.
         let picture = try Data(contentsOf: URL(fileURLWithPath: shot))
         #expect(picture.count > 24 && picture.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47])
                 && picture[16..<20] == Data([0, 0, 0x01, 0x68]), "not a 360 px wide PNG")
-        // docs/deploy.md shows it: KIOSK_REGENERATE=1 puts this run's picture there.
-        if ProcessInfo.processInfo.environment["KIOSK_REGENERATE"] == "1" {
+        // docs/deploy.md shows Chromium's: KIOSK_REGENERATE=1 puts this run's picture there.
+        if engine == "chromium" && ProcessInfo.processInfo.environment["KIOSK_REGENERATE"] == "1" {
             try picture.write(to: repositoryRoot.appendingPathComponent("docs/console/settings-360.png"))
         }
     }
