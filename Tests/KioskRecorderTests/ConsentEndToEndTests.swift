@@ -91,12 +91,7 @@ struct ConsentEndToEndTests {
         #expect(r.events.contains { if case let .error(code, message) = $0 { code == .badCommand && message.contains("'slideshow' is not offered") } else { false } })
         r.command("agree")
         #expect(r.wait(for: "countdown") != nil)
-        try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
-        try #require(r.waitRecorded(1))
-        r.command("stop")
-        try #require(r.wait(for: "recordingFinished") != nil)
-        r.command("useVideo")
-        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil, "\(r.names) \(r.stderr)")
+        try r.recordedASecondAndUsed()
         // Read as soon as the outcome is seen.
         let logged = ConsentLogLines.read(takes)
         let outcome = try #require(r.events.first { $0.handedOverPath != nil })
@@ -244,12 +239,7 @@ struct ConsentEndToEndTests {
 
         // Agree where it is drawn: the take, under film alone.
         tap(layout.frame(of: .agree).center)
-        try #require(r.wait(for: "recordingStarted") != nil, "\(r.names) \(r.stderr)")
-        try #require(r.waitRecorded(1))
-        r.command("stop")
-        try #require(r.wait(for: "recordingFinished") != nil)
-        r.command("useVideo")
-        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil, "\(r.names) \(r.stderr)")
+        try r.recordedASecondAndUsed()
         let outcome = try #require(r.events.first { $0.handedOverPath != nil })
         guard case let .consented(_, .take(given)) = outcome else { Issue.record("no consent in \(outcome)"); return }
         #expect(given == Consent(version: sha, choices: [.film]))
@@ -266,12 +256,7 @@ struct ConsentEndToEndTests {
         let r = try Self.started(folder, takes: takes, shares: shares, consent: consent)
         r.command("start")
         r.command("agree")
-        try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
-        try #require(r.waitRecorded(1))
-        r.command("stop")
-        try #require(r.wait(for: "recordingFinished") != nil)
-        r.command("useVideo")
-        try #require(r.wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath") != nil, "\(r.names) \(r.stderr)")
+        try r.recordedASecondAndUsed()
         let names = r.names
         let failed = r.events.firstIndex { if case let .error(_, message) = $0 { message.contains("consent log") } else { false } }
         let said = try #require(names.firstIndex(of: "videoRecorderDidFinishRecordingVideoWithOutputPath"))

@@ -198,6 +198,17 @@ final class RecorderProcess: Sendable {
         command("useVideo")
     }
 
+    /// After a start the booth carries out by itself (a guest's Agree, a tap): the take's first
+    /// second, Stop, Use Video, and its hand-over (the `count`th of each).
+    func recordedASecondAndUsed(count: Int = 1) throws {
+        try #require(wait(for: "recordingStarted", count: count) != nil, "\(names) \(stderr)")
+        try #require(waitRecorded(1), "\(rawLines)")
+        command("stop")
+        try #require(wait(for: "recordingFinished", count: count) != nil)
+        command("useVideo")
+        try #require(wait(for: "videoRecorderDidFinishRecordingVideoWithOutputPath", count: count) != nil, "\(names) \(stderr)")
+    }
+
     /// Asks `state` until a reply says the booth is recording and its timer shows at least `seconds`
     /// (rounded up to whole seconds): a take that long as the booth measures it, however slow the
     /// machine. Near a limit (`--warn-remaining`) the timer counts down what is left instead: then
