@@ -366,6 +366,13 @@ struct ControlSocketEndToEndTests {
         // The library.
         let take = try #require(r.events.compactMap(\.handedOverPath).first)
         #expect(try carriedOut("openLibrary", socket, sent: &sent).mode == "library")
+        // The list comes from the file worker after the reply (state's library is empty until
+        // listed; the share rendition of the take just used can hold the worker, ci39): pick once
+        // the library lists the take, as a guest taps a cell once it is drawn.
+        #expect(r.askState(timeout: 30) { reply in
+            guard case let .state("library", _, _, _, _, _, _, _, library?, _, _) = reply else { return nil }
+            return library.contains { $0.path == take } ? true : nil
+        }, "the library never listed \(take)")
         try carriedOut(#"{"command":"pick","path":"\#(take)"}"#, socket, sent: &sent)
         try carriedOut("back", socket, sent: &sent)
         #expect(try carriedOut("back", socket, sent: &sent).mode == "ready")
