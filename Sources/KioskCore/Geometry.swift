@@ -24,8 +24,7 @@ public struct Point: Equatable, Sendable {
     public var y: Double
 
     public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
+        (self.x, self.y) = (x, y)
     }
 }
 
@@ -37,10 +36,7 @@ public struct Rect: Equatable, Hashable, Sendable, CustomStringConvertible {
     public var height: Int
 
     public init(x: Int, y: Int, width: Int, height: Int) {
-        self.x = x
-        self.y = y
-        self.width = width
-        self.height = height
+        (self.x, self.y, self.width, self.height) = (x, y, width, height)
     }
 
     public init(origin x: Int, _ y: Int, size: Size) {

@@ -19,10 +19,7 @@ public struct AudioOutputFormat: Equatable, Sendable {
     public var bufferFrames: Int
 
     public init(sampleRate: Int, channels: Int, sample: Sample, bufferFrames: Int) {
-        self.sampleRate = sampleRate
-        self.channels = channels
-        self.sample = sample
-        self.bufferFrames = bufferFrames
+        (self.sampleRate, self.channels, self.sample, self.bufferFrames) = (sampleRate, channels, sample, bufferFrames)
     }
 
     public var bytesPerFrame: Int { channels * sample.bytes }

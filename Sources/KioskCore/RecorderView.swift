@@ -85,8 +85,7 @@ public struct TrimmerView: Equatable, Sendable {
     public var range: TrimRange
 
     public init(duration: Double, range: TrimRange) {
-        self.duration = duration
-        self.range = range
+        (self.duration, self.range) = (duration, range)
     }
 }
 

@@ -13,8 +13,7 @@ public struct EncoderChoice: Equatable, Sendable {
     public let reason: String
 
     public init(name: VideoEncoderName, reason: String) {
-        self.name = name
-        self.reason = reason
+        (self.name, self.reason) = (name, reason)
     }
 
     /// What `--video-encoder NAME` means for this size and rate: `auto` probed, any other name as it
