@@ -34,7 +34,7 @@ struct ScenarioDriver {
     /// Tells the driver the cue's act is done.
     func done(_ what: String) { browser.send(what) }
 
-    /// The driver's end: its status, and its "ok:" lines.
+    /// The driver's end: its exit status (expected 0) and its output lines ("ok: …", "figure: …").
     func finish(timeout: Double = 400) -> (status: Int32?, output: [String]) {
         let status = browser.exitStatus(timeout: timeout)
         print(browser.stderr.split(separator: "\n").filter { $0.contains(" s  ") }.map { "\(engine): \($0)" }.joined(separator: "\n"))
