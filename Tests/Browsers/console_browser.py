@@ -13,6 +13,13 @@
 # With --no-password-page it reads the page of a console with no password set instead: how to set
 # one, no form, in English and then in Spanish as the phone's languages change.
 #
+# With --scenario NAME it watches Status against a fault the caller makes at the lowest boundary,
+# saying "cue: WHAT" when the caller is to act and reading a line on stdin once it has: "meter" (the
+# meter loud and low with the fake microphone's tone and silence; then, in a take, Microphone silent
+# and its clearing), "reconnect" (started before the booth: the banner; the booth started, its camera
+# unplugged and back, killed, started again: the page follows without a reload) and "disk" (Disk slow
+# and Disk full, each cleared once the booth says its cause is gone).
+#
 # With --share-page URL it drives a guest's share page instead: Delete my video, then the confirm
 # step's button, as a person clicks them; the page the console answers must say the video was
 # deleted (--expect-deleted yes), or that there is none (no: a booth that does not delete by token).
@@ -658,6 +665,137 @@ def consent_check(b, consented, other):
     say("ok", f"Takes shows {consented}'s consent: film only, and none beside {other}")
 
 
+# Status against real faults (--scenario), beside a test that acts on each "cue: NAME" and answers
+# on stdin once its act is done: the page is watched, never reloaded, and the checks read the DOM.
+def signed_in_status(b, args):
+    """Signed in on Status, with a record of every warning's life (shown, then cleared) kept by the
+    page itself (window.warningLog), so that one shown and cleared between two looks is not missed."""
+    b.call("POST", "/window/rect", {"width": WIDTH, "height": HEIGHT})
+    b.call("POST", "/url", {"url": args.base.rstrip("/") + "/console/"})
+    b.until("the sign-in form", "return document.readyState === 'complete' && !!document.getElementById('password')")
+    b.type("#password", args.password)
+    b.click("#sign-in button")
+    b.until("signed in", "const c = document.getElementById('console'); return c && !c.hidden && document.getElementById('sign-in').hidden"
+            " && !!document.getElementById('warnings')")
+    b.js("""
+      window.warningLog = [];
+      const states = new Map();
+      const look = () => { for (const li of document.querySelectorAll('#warnings li')) {
+        const state = li.classList.contains('cleared') ? 'cleared' : 'shown';
+        if (!states.has(li)) li.dataset.seen = String(states.size);
+        if (states.get(li) !== state) { states.set(li, state); warningLog.push({ n: li.dataset.seen, kind: li.dataset.kind, state, text: li.textContent, at: Date.now() }); }
+      } };
+      new MutationObserver(look).observe(document.getElementById('warnings'), { childList: true, subtree: true, attributes: true, characterData: true });
+      look();""")
+
+
+def go_on(what):
+    """Tells the caller to act (`cue: what`) and waits for its answer."""
+    say("cue", what)
+    answer = sys.stdin.readline().strip()
+    if not answer:
+        raise Failure(f"the caller ended instead of acting on {what!r}")
+    return answer
+
+
+def warning_shown(b, kind, words, timeout=90):
+    """The first warning of `kind` shown (not yet cleared) whose text has `words`: its log entry."""
+    return b.until(f"the warning {words!r}", "return warningLog.find((w) => w.kind === arguments[0] && w.state === 'shown' && w.text.includes(arguments[1]))",
+                   kind, words, timeout=timeout)
+
+
+def warning_cleared(b, shown, timeout=90):
+    """The warning `shown` marked cleared: its log entry."""
+    entry = b.until(f"the warning {shown['text']!r} cleared", "return warningLog.find((w) => w.n === arguments[0] && w.state === 'cleared')",
+                    shown["n"], timeout=timeout)
+    if "cleared" not in entry["text"] or not entry["text"].startswith(shown["text"]):
+        raise Failure(f"the warning {shown['text']!r}, cleared, says {entry['text']!r}")
+    return entry
+
+
+def meter_scenario(b, args, shots):
+    """The meter follows the fake microphone's loop of a tone (-6 dBFS) and silence: loud, low, loud,
+    low, as the page's own look every 50 ms at its meter sees it; then, in a take the caller starts,
+    the silence is Microphone silent, cleared once the tone is heard again."""
+    signed_in_status(b, args)
+    b.until("the microphone's meter", "return !!document.getElementById('microphone-meter')", timeout=60)
+    b.js("""
+      window.meterPhases = [];
+      setInterval(() => { const m = document.getElementById('microphone-meter'); if (!m) return;
+        const phase = m.value >= -12 ? 'loud' : m.value <= -50 ? 'low' : null;
+        if (phase && (!meterPhases.length || meterPhases[meterPhases.length - 1].phase !== phase))
+          meterPhases.push({ phase, value: m.value, text: document.getElementById('microphone').textContent, at: Date.now() }); }, 50);""")
+    phases = b.until("the meter loud, low, loud and low", "const i = meterPhases.findIndex((p) => p.phase === 'loud');"
+                     " return i >= 0 && meterPhases.length - i >= 4 && meterPhases.slice(i, i + 4)", timeout=120)
+    spans = [f"{p['phase']} {p['value']:.0f} ({p['text'].strip()})" for p in phases]
+    gaps = [f"{(later['at'] - p['at']) / 1000:.1f} s" for p, later in zip(phases, phases[1:])]
+    say("ok", f"the meter follows the fake microphone: {', '.join(spans)}; each after {', '.join(gaps)}")
+    go_on("take")
+    shown = warning_shown(b, "microphoneSilent", "Microphone silent")
+    b.js("window.scrollTo(0, document.getElementById('warnings').getBoundingClientRect().top + window.scrollY - 300)")
+    cleared = warning_cleared(b, shown)
+    b.shot(shots("status-meter"))
+    say("ok", f"Microphone silent, then cleared: {shown['text']!r}, then {cleared['text']!r} {(cleared['at'] - shown['at']) / 1000:.1f} s later")
+
+
+def reconnect_scenario(b, args, shots):
+    """Started before the booth: the banner; the booth started: gone, Status filled in (its camera
+    then unplugged: Camera lost, cleared once it is back); the booth killed: the banner again; a new
+    booth: gone again. The page is never reloaded (a mark left in it stays)."""
+    signed_in_status(b, args)
+    b.js("window.neverReloaded = true")
+    banner = ("const l = document.getElementById('link'); return !!l && !l.hidden && document.getElementById('mode').textContent === '—'"
+              " && [l.textContent, document.getElementById('mode').textContent]")
+    filled = ("const l = document.getElementById('link'), m = document.getElementById('mode').textContent; return l.hidden && m.startsWith('ready')"
+              " && !document.querySelector('#warnings li[data-kind=boothUnreachable]:not(.cleared)') && [m, document.getElementById('camera').textContent]")
+    said = b.until("the banner before the booth", banner, timeout=60)
+    if said[0] != "The booth does not answer; trying again.":
+        raise Failure(f"with no booth, the banner says {said[0]!r}")
+    say("ok", f"before the booth: the banner says {said[0]!r}, the mode {said[1]!r}")
+    b.shot(shots("status-no-booth"))
+    go_on("booth")
+    page = b.until("the banner gone, Status filled in", filled, timeout=60)
+    say("ok", f"the booth came: the banner gone, Status filled in (mode {page[0]!r}, camera {page[1]!r}), the unreachable warnings cleared")
+    shown = warning_shown(b, "cameraLost", "Camera lost")
+    b.js("window.scrollTo(0, document.getElementById('warnings').getBoundingClientRect().top + window.scrollY - 300)")
+    b.shot(shots("status-camera-lost"))
+    cleared = warning_cleared(b, shown)
+    say("ok", f"Camera lost, then cleared: {shown['text']!r}, then {cleared['text']!r} {(cleared['at'] - shown['at']) / 1000:.1f} s later")
+    b.js("window.scrollTo(0, 0)")
+    go_on("kill")
+    said = b.until("the banner again", banner, timeout=60)
+    say("ok", f"the booth killed: the banner again ({said[0]!r})")
+    go_on("booth again")
+    page = b.until("the banner gone again", filled, timeout=60)
+    if b.js("return window.neverReloaded") is not True:
+        raise Failure("the page was reloaded")
+    say("ok", f"a new booth: the banner gone, Status filled in, the page never reloaded (mode {page[0]!r})")
+
+
+def disk_scenario(b, args, shots):
+    """A slow disk (the caller stalls its syncs for a take): Disk slow, cleared after a take the disk
+    kept up with; a full one (the caller fills it): Disk full, cleared once a take starts."""
+    signed_in_status(b, args)
+    b.until("ready on Status", "return document.getElementById('mode').textContent.startsWith('ready')", timeout=60)
+    go_on("slow")
+    slow = warning_shown(b, "storageSlow", "Disk slow")
+    if b.js("return warningLog.some((w) => w.n === arguments[0] && w.state === 'cleared')", slow["n"]):
+        raise Failure(f"{slow['text']!r} was cleared by the slow take itself")
+    go_on("fast")
+    cleared = warning_cleared(b, slow)
+    say("ok", f"Disk slow, then cleared: {slow['text']!r}, then {cleared['text']!r}")
+    go_on("full")
+    full = warning_shown(b, "diskFull", "Disk full")
+    b.js("window.scrollTo(0, document.getElementById('warnings').getBoundingClientRect().top + window.scrollY - 300)")
+    b.shot(shots("status-disk"))
+    go_on("room")
+    cleared = warning_cleared(b, full)
+    say("ok", f"Disk full, then cleared: {full['text']!r}, then {cleared['text']!r}")
+
+
+SCENARIOS = {"meter": meter_scenario, "reconnect": reconnect_scenario, "disk": disk_scenario}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--engine", choices=sorted(ENGINES), required=True)
@@ -670,6 +808,7 @@ def main():
     parser.add_argument("--consented", help="a take a guest agreed to with film only: Takes must show that consent beside it")
     parser.add_argument("--no-password-page", action="store_true", help="the page of a console with no password set, in Spanish, instead")
     parser.add_argument("--break-config", help="the booth's config file: a bad line is added for a reload the booth refuses, then taken out")
+    parser.add_argument("--scenario", choices=sorted(SCENARIOS), help="Status against a fault the caller makes on each cue, instead")
     parser.add_argument("--other-host", help="the address the page of another origin is served on (default: the console's host)")
     args = parser.parse_args()
     if not args.share_page and not args.no_password_page and not args.password:
@@ -692,6 +831,8 @@ def main():
             share_delete(b, args)
         elif args.no_password_page:
             no_password_page(b, args)
+        elif args.scenario:
+            SCENARIOS[args.scenario](b, args, lambda name: os.path.join(args.shots, f"console-{name}-{args.engine}.png"))
         else:
             run(b, args)
         status = 0

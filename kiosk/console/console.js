@@ -21,12 +21,12 @@ const WORDS = {
 // its warnings' names; the sign-in form's and the no-password page's words, picked again when the
 // browser's languages change (the page before sign-in follows them at once).
 const BOOTH_WORDS = {
-  en: { closeBooth: "Close the booth", openBooth: "Open the booth", confirmClose: "Close the booth to guests? Its screen says “back soon”; a take in progress is finished and kept first.", reload: "Reload settings", reloaded: "Settings reloaded.", closedNote: "Closed: guests see “back soon”.", cameraLost: "Camera lost", badConfig: "Settings refused", storageSlow: "Disk slow", microphoneSilent: "Microphone silent", boothUnreachable: "Booth unreachable", terminated: "Booth stopped", error: "Error" },
-  de: { closeBooth: "Kabine schließen", openBooth: "Kabine öffnen", confirmClose: "Die Kabine für Gäste schließen? Ihr Bildschirm sagt „Gleich geht es weiter“; eine laufende Aufnahme wird zuerst beendet und behalten.", reload: "Einstellungen neu laden", reloaded: "Einstellungen neu geladen.", closedNote: "Geschlossen: Gäste sehen „Gleich geht es weiter“.", cameraLost: "Kamera verloren", badConfig: "Einstellungen abgelehnt", storageSlow: "Speicher langsam", microphoneSilent: "Mikrofon stumm", boothUnreachable: "Kabine nicht erreichbar", terminated: "Kabine beendet", error: "Fehler" },
-  fr: { closeBooth: "Fermer la cabine", openBooth: "Ouvrir la cabine", confirmClose: "Fermer la cabine aux invités ? Son écran dit « de retour bientôt » ; une prise en cours est d’abord terminée et gardée.", reload: "Recharger les réglages", reloaded: "Réglages rechargés.", closedNote: "Fermée : les invités voient « de retour bientôt ».", cameraLost: "Caméra perdue", badConfig: "Réglages refusés", storageSlow: "Disque lent", microphoneSilent: "Micro muet", boothUnreachable: "Cabine injoignable", terminated: "Cabine arrêtée", error: "Erreur" },
-  es: { closeBooth: "Cerrar la cabina", openBooth: "Abrir la cabina", confirmClose: "¿Cerrar la cabina a los invitados? Su pantalla dice «volvemos enseguida»; una toma en curso se termina y se guarda primero.", reload: "Recargar ajustes", reloaded: "Ajustes recargados.", closedNote: "Cerrada: los invitados ven «volvemos enseguida».", cameraLost: "Cámara perdida", badConfig: "Ajustes rechazados", storageSlow: "Disco lento", microphoneSilent: "Micrófono en silencio", boothUnreachable: "Cabina inaccesible", terminated: "Cabina detenida", error: "Error" },
-  ja: { closeBooth: "ブースを休止", openBooth: "ブースを再開", confirmClose: "ゲストに対してブースを休止しますか？画面に「まもなく再開します」と表示されます。撮影中の録画は先に終了して保存されます。", reload: "設定を再読み込み", reloaded: "設定を再読み込みしました。", closedNote: "休止中：ゲストには「まもなく再開します」と表示されています。", cameraLost: "カメラが切断されました", badConfig: "設定が拒否されました", storageSlow: "ディスクが遅い", microphoneSilent: "マイクが無音", boothUnreachable: "ブースに接続できません", terminated: "ブースが停止しました", error: "エラー" },
-  "zh-Hans": { closeBooth: "暂停录像亭", openBooth: "开放录像亭", confirmClose: "对来宾暂停录像亭？屏幕会显示“马上回来”；正在进行的录像会先完成并保留。", reload: "重新加载设置", reloaded: "设置已重新加载。", closedNote: "已暂停：来宾看到“马上回来”。", cameraLost: "摄像头丢失", badConfig: "设置被拒绝", storageSlow: "磁盘缓慢", microphoneSilent: "麦克风无声", boothUnreachable: "无法连接录像亭", terminated: "录像亭已停止", error: "错误" },
+  en: { closeBooth: "Close the booth", openBooth: "Open the booth", confirmClose: "Close the booth to guests? Its screen says “back soon”; a take in progress is finished and kept first.", reload: "Reload settings", reloaded: "Settings reloaded.", closedNote: "Closed: guests see “back soon”.", cameraLost: "Camera lost", badConfig: "Settings refused", storageSlow: "Disk slow", diskFull: "Disk full", cleared: "cleared", microphoneSilent: "Microphone silent", boothUnreachable: "Booth unreachable", terminated: "Booth stopped", error: "Error" },
+  de: { closeBooth: "Kabine schließen", openBooth: "Kabine öffnen", confirmClose: "Die Kabine für Gäste schließen? Ihr Bildschirm sagt „Gleich geht es weiter“; eine laufende Aufnahme wird zuerst beendet und behalten.", reload: "Einstellungen neu laden", reloaded: "Einstellungen neu geladen.", closedNote: "Geschlossen: Gäste sehen „Gleich geht es weiter“.", cameraLost: "Kamera verloren", badConfig: "Einstellungen abgelehnt", storageSlow: "Speicher langsam", diskFull: "Speicher voll", cleared: "behoben", microphoneSilent: "Mikrofon stumm", boothUnreachable: "Kabine nicht erreichbar", terminated: "Kabine beendet", error: "Fehler" },
+  fr: { closeBooth: "Fermer la cabine", openBooth: "Ouvrir la cabine", confirmClose: "Fermer la cabine aux invités ? Son écran dit « de retour bientôt » ; une prise en cours est d’abord terminée et gardée.", reload: "Recharger les réglages", reloaded: "Réglages rechargés.", closedNote: "Fermée : les invités voient « de retour bientôt ».", cameraLost: "Caméra perdue", badConfig: "Réglages refusés", storageSlow: "Disque lent", diskFull: "Disque plein", cleared: "résolu", microphoneSilent: "Micro muet", boothUnreachable: "Cabine injoignable", terminated: "Cabine arrêtée", error: "Erreur" },
+  es: { closeBooth: "Cerrar la cabina", openBooth: "Abrir la cabina", confirmClose: "¿Cerrar la cabina a los invitados? Su pantalla dice «volvemos enseguida»; una toma en curso se termina y se guarda primero.", reload: "Recargar ajustes", reloaded: "Ajustes recargados.", closedNote: "Cerrada: los invitados ven «volvemos enseguida».", cameraLost: "Cámara perdida", badConfig: "Ajustes rechazados", storageSlow: "Disco lento", diskFull: "Disco lleno", cleared: "resuelto", microphoneSilent: "Micrófono en silencio", boothUnreachable: "Cabina inaccesible", terminated: "Cabina detenida", error: "Error" },
+  ja: { closeBooth: "ブースを休止", openBooth: "ブースを再開", confirmClose: "ゲストに対してブースを休止しますか？画面に「まもなく再開します」と表示されます。撮影中の録画は先に終了して保存されます。", reload: "設定を再読み込み", reloaded: "設定を再読み込みしました。", closedNote: "休止中：ゲストには「まもなく再開します」と表示されています。", cameraLost: "カメラが切断されました", badConfig: "設定が拒否されました", storageSlow: "ディスクが遅い", diskFull: "ディスクがいっぱい", cleared: "解消", microphoneSilent: "マイクが無音", boothUnreachable: "ブースに接続できません", terminated: "ブースが停止しました", error: "エラー" },
+  "zh-Hans": { closeBooth: "暂停录像亭", openBooth: "开放录像亭", confirmClose: "对来宾暂停录像亭？屏幕会显示“马上回来”；正在进行的录像会先完成并保留。", reload: "重新加载设置", reloaded: "设置已重新加载。", closedNote: "已暂停：来宾看到“马上回来”。", cameraLost: "摄像头丢失", badConfig: "设置被拒绝", storageSlow: "磁盘缓慢", diskFull: "磁盘已满", cleared: "已解除", microphoneSilent: "麦克风无声", boothUnreachable: "无法连接录像亭", terminated: "录像亭已停止", error: "错误" },
 };
 // {command} in noPasswordHow is the command, drawn as code.
 const SIGN_IN_WORDS = {
@@ -58,10 +58,12 @@ const change = (path, method) => api(path, { method, headers: { "X-CSRF-Token": 
 const takeURL = (name) => "api/takes/" + encodeURIComponent(name);
 const isToday = (seconds) => seconds && new Date(seconds * 1000).toDateString() === new Date().toDateString();
 // The warnings Status lists as they come, by the kind it names them with (null: no warning): the
-// camera lost (its error, or a take it ended), settings a reload refused, a slow disk, any other error.
+// camera lost (its error, or a take it ended), settings a reload refused, a slow disk, a full disk
+// (a start refused, or a take it ended), any other error.
 function warningKind(event) {
-  if (event.event === "error") return { cameraUnavailable: "cameraLost", badConfig: "badConfig", storageSlow: "storageSlow" }[event.code] || "error";
+  if (event.event === "error") return { cameraUnavailable: "cameraLost", badConfig: "badConfig", storageSlow: "storageSlow", diskFull: "diskFull" }[event.code] || "error";
   if (event.event === "recordingFinished" && event.reason === "deviceDisconnected") return "cameraLost";
+  if (event.event === "recordingFinished" && event.reason === "diskFull") return "diskFull";
   return ["microphoneSilent", "boothUnreachable", "terminated"].includes(event.event) ? event.event : null;
 }
 
@@ -97,7 +99,7 @@ const statusView = {
     listen((event, line) => {
       if (event.event === "boothUnreachable") { this.gone(); this.note(event, line); return; }
       $("link").hidden = true;
-      if (event.event === "boothReachable") { this.enter(); return; }
+      if (event.event === "boothReachable") { this.note(event, line); this.enter(); return; }
       if (event.event === "state") { this.state(event); return; }
       this.note(event, line);
       // What an event says of the mode is shown as it comes; the state asked after fills the rest.
@@ -110,9 +112,11 @@ const statusView = {
     });
   },
   async ask() {
+    // Counted: a warning is cleared by a state asked after it came (see clear).
+    const asked = this.asks = (this.asks || 0) + 1;
     const r = await api("api/state");
     const state = await r.json();
-    if (r.status === 200) { $("link").hidden = true; this.state(state); } else this.gone();
+    if (r.status === 200) { $("link").hidden = true; this.state(state, asked); } else this.gone();
   },
   // No booth: the banner says so, and nothing is offered to press.
   gone() {
@@ -123,16 +127,36 @@ const statusView = {
     $("buttons").replaceChildren();
     $("buttons").dataset.names = "";
   },
-  // An event's mark on the view: the camera it names, or a warning (its name, then what it says).
+  // An event's mark on the view: the camera it names, a warning it ends (see clear), or a warning
+  // (its name, then what it says).
   note(event, line, when) {
     if (event.event === "ready" || event.event === "cameraChanged") $("camera").textContent = event.camera + " " + event.width + "×" + event.height + " @ " + event.fps;
+    // The booth answers again; a take started (there was room for it); a take ended with no slow
+    // sync said since the one before (the booth says storageSlow once a take, before its end).
+    if (event.event === "boothReachable") this.clear("boothUnreachable");
+    if (event.event === "recordingStarted") this.clear("diskFull");
+    if (event.event === "recordingFinished") { if (!this.slowTake) this.clear("storageSlow"); this.slowTake = false; }
     const kind = warningKind(event);
     if (!kind) return;
-    const said = event.message || (kind === "error" ? event.code : "") || "";
+    if (kind === "storageSlow") this.slowTake = true;
+    // (A take a fault ended is named by its file.)
+    const said = event.message || (kind === "error" ? event.code : "") || (event.outputPath || "").split("/").pop();
     const item = make("li", { textContent: (when || new Date().toLocaleTimeString()) + " " + B[kind] + (said ? ": " + said : "") });
     item.dataset.kind = kind;
+    item.dataset.asked = String(this.asks || 0);
     $("warnings").prepend(item);
     while ($("warnings").children.length > 50) $("warnings").lastChild.remove();
+  },
+  // A warning whose cause the booth says is gone is marked cleared, with when (kept in the list,
+  // greyed): by an event (note), or by a state (`before`: its ask's count; only warnings that came
+  // before that ask was sent, so a state the booth gave before the warning clears nothing; none: a
+  // state on the event stream, which comes after the warnings before it).
+  clear(kind, before) {
+    for (const item of $("warnings").querySelectorAll("li[data-kind=" + kind + "]:not(.cleared)")) {
+      if (before !== undefined && Number(item.dataset.asked) >= before) continue;
+      item.classList.add("cleared");
+      item.append(" · " + B.cleared + " " + new Date().toLocaleTimeString());
+    }
   },
   // The booth closed to guests or opened (closeBooth, openBooth: a confirm first for closing), and
   // its settings read again (reload); the booth's answer, or its refusal, said below them.
@@ -163,8 +187,13 @@ const statusView = {
     toggle.textContent = closed ? B.openBooth : B.closeBooth;
     $("status").classList.toggle("closed", closed);
   },
-  state(state) {
+  state(state, asked) {
     $("mode").textContent = state.mode + " " + (state.timer || "");
+    // The camera back (cameraUp), the microphone heard again (its held peak above -60 dBFS, where
+    // the booth's silence ends): their warnings cleared.
+    const figures = state.figures || {};
+    if (figures.cameraUp === true) this.clear("cameraLost", asked);
+    if (typeof figures.microphonePeak === "number" && figures.microphonePeak > -60) this.clear("microphoneSilent", asked);
     this.closed(state.mode === "closed");
     $("question").textContent = state.question || T.none;
     // The microphone's peak held over the last 1.5 s (figures' microphonePeak, as the booth's own
