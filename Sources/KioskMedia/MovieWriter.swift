@@ -35,8 +35,7 @@ public final class MovieWriter: Sendable {
     public static let startQueueLimit = 16
 
     enum Item {
-        /// A picture, how many the plan left out just before it (`Queue.toSkip`), and the camera's
-        /// thread's time on it (ns, 0: not measured; `EffortRule`).
+        /// A picture, how many the plan left out just before it (`Queue.toSkip`), the camera's time on it (ns).
         case video(VideoFrame, skippedBefore: Int, camera: Int64 = 0)
         case audio(AudioChunk)
         case stop(StopReason)
@@ -264,12 +263,9 @@ public final class MovieWriter: Sendable {
         onFinish(result)
     }
 
-    /// Takes a frame (any thread). When the encoder is behind and the queue is full, the frame is
-    /// dropped and counted; the caller never waits.
+    /// Takes a frame (any thread), with the camera's thread's time on it (ns, for `EffortRule`). When
+    /// the encoder is behind and the queue is full, the frame is dropped and counted; never waits.
     public func append(_ frame: VideoFrame) { append(frame, camera: 0) }
-
-    /// The same, with the camera's thread's time on the picture (ns: its decoding and key), which
-    /// the take's rule judges beside the writer's (`EffortRule`).
     public func append(_ frame: VideoFrame, camera: Int64) {
         let taken = queue.withLock { $0.offer(frame, camera: camera, afterStall: ProcessStalls.shared.inAftermath()) }
         if taken { available.signal() }
@@ -458,9 +454,8 @@ public final class MovieWriter: Sendable {
     }
 
     /// After a picture: the rule hears what it cost (the writer's time from taking it to its packet
-    /// written, the pictures waiting then, and the camera's thread's time on it), and its steps are
-    /// carried out and said: the rate at once (the queue's `keepEvery`), the effort at the next key
-    /// frame (the session's).
+    /// written, the pictures waiting then, the camera's thread's time on it), and its steps are carried
+    /// out and said: the rate at once (the queue's `keepEvery`), the effort at the next key frame.
     private func adapt(_ rule: inout EffortRule, session: EncodingSession, began: Int64, waiting: Int, after picture: UInt32, camera: Int64) {
         let now = MonotonicClock.now()
         let ladder = settings.effortLadder
@@ -480,8 +475,7 @@ public final class MovieWriter: Sendable {
         for step in rule.picture(at: now, busy: now - began, waiting: waiting, cpu: cpu, limit: limit, queued: queued, camera: camera) {
             let share = rule.quota == nil ? "each picture took %ld %% of the time between pictures kept" : "the booth used %ld %% of its CPU quota"
             let cost = load.map { String(printf: share, Int(($0 * 100).rounded())) + " over the last second, " } ?? ""
-            let thread = cameraLoad.map { String(printf: "the camera's thread %ld %%, ", Int(($0 * 100).rounded())) } ?? ""
-            let why = cost + thread + "\(queued) waiting"
+            let why = cost + (cameraLoad.map { String(printf: "the camera's thread %ld %%, ", Int(($0 * 100).rounded())) } ?? "") + "\(queued) waiting"
             switch step {
             case let .effort(from, to):
                 // Pictures piling up cannot wait for the GOP's end: the new effort starts with the

@@ -44,7 +44,7 @@ extension Preflight {
         let under = quota.map { String(printf: " (CPU time against a quota of %.2f of a core)", $0.cores) } ?? ""
         let measured = "\(keyingPictures) pictures of \(size) keyed with --key \((video.keyInForce ?? .green).description) (despill \(video.despill ? "on" : "off")) in "
             + String(printf: "%.1f ms a picture", cost * 1000) + under + String(printf: ": it sustains %.1f pictures a second with the key", sustained)
-        let fix = "a smaller --size, or --despill off (about half the key's work)"
+        let fix = "a smaller --size, or --despill off (a cheaper key)"
         switch keep {
         case 1?:
             return CheckItem(name: "keying", ok: true, detail: "\(measured), at or above the camera's \(config.capture.fps): every picture keyed")
@@ -52,7 +52,7 @@ extension Preflight {
             let rate = String(printf: "%g", KioskEvent.milliseconds(fps / Double(keep)))
             return CheckItem(name: "keying", ok: true,
                              detail: "\(measured), below the camera's \(config.capture.fps): takes will step down to every \(keep == 2 ? "2nd" : "3rd") picture (\(rate) a second)",
-                             fix: fix + " keeps every picture", warning: true)
+                             fix: fix + ", may keep every picture", warning: true)
         case nil:
             return CheckItem(name: "keying", ok: false,
                              detail: "\(measured), below the camera's \(config.capture.fps) even at every \(EffortRule.maxKeepEvery == 3 ? "3rd" : "\(EffortRule.maxKeepEvery)th") picture",
