@@ -94,7 +94,8 @@ public final class Booth {
         now = parts.clock()
         service.startedAt = now
         shared = try BoothWorkers(outputLock: Locked(outputLock), metricsFile: config.service.metricsFile,
-                                  configurationSource: parts.configurationSource, clock: parts.clock, queues: parts.makeQueue)
+                                  configurationSource: parts.configurationSource, clock: parts.clock, queues: parts.makeQueue,
+                                  slowKey: parts.environment.slowKey)
         cameras = Cameras([parts.camera] + parts.moreCameras, workers: shared, frames: frames, writer: activeWriter, inbox: inbox, events: parts.events)
         let cameraCount = 1 + parts.moreCameras.count
         core = BoothCore(machine: config.machine(outputPath: outputPath, orientation: parts.screen.orientation, cameras: cameraCount),

@@ -26,7 +26,7 @@ struct BoothWorkers: Sendable {
     /// The next camera frame's taker when a photo is asked for.
     let photoSlot = PhotoSlot()
     /// The green screen's key (`--background`), run on each camera picture before it is shared out.
-    let key = PictureKey()
+    let key: PictureKey
     /// `--key auto`'s measure of the backdrop, from the camera's pictures before the key.
     let backdrop = KeyCalibration()
     /// `--on-take`'s tries, one at a time on a worker of its own (HookRunner).
@@ -56,9 +56,11 @@ struct BoothWorkers: Sendable {
 
     /// Makes the workers' queues with `queues` (threads of their own, or a test's embedded ones);
     /// throws when the system has no thread (or descriptor) to give.
+    /// `slowKey`: ns each keyed picture takes longer (`KioskEnvironment.slowKey`, a test's).
     init(outputLock: Locked<OutputLock?>, metricsFile: String? = nil, configurationSource: ConfigurationSource? = nil,
-         clock: @escaping @Sendable () -> Int64, queues: ExecutorFactory) throws(SystemError) {
+         clock: @escaping @Sendable () -> Int64, queues: ExecutorFactory, slowKey: Int64 = 0) throws(SystemError) {
         meter = LevelMeter(clock: clock)
+        key = PictureKey(slower: slowKey)
         files = try queues("kiosk-files")
         cameraControl = try queues("kiosk-camera-ctl")
         screenshots = try queues("kiosk-screenshot")

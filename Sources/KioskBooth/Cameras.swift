@@ -36,20 +36,30 @@ final class Cameras {
         let (speaking, photo, key, backdrop) = (workers.speakingCamera, workers.photoSlot, workers.key, workers.backdrop)
         (self.all, control, self.speaking, self.inbox, self.events) = (all, workers.cameraControl, speaking, inbox, events)
         start = { camera, index in
+            // The picture the take said yes to before the camera decoded it, and when: the camera's
+            // thread's time on it, to the picture keyed, goes to the take's step-down (EffortRule).
+            let asked = Locked<(sequence: UInt32, at: Int64)?>(nil)
             try camera.start(frames: { camera in
                 guard speaking.withLock({ $0 == index }) else { return }
+                let yes = asked.withLock { a in defer { a = nil }; return a.flatMap { $0.sequence == camera.sequence ? $0.at : nil } }
+                let began = yes ?? MonotonicClock.now()
                 // `--key auto`'s backdrop measured from the picture as the camera gave it.
                 if let measure = backdrop.offer(camera) { inbox.post(.keyMeasured(measure)) }
+                // A source that makes its pictures without asking (the test pattern, a pipe): a
+                // picture the take leaves out is not keyed either.
+                if yes == nil, key.isOn, !writer.wants(sequence: camera.sequence) { return }
                 // Keyed once (the green screen), here on the camera's thread: the preview, the take
                 // and a photo get the same picture.
-                let frame = key.key(camera)
+                let frame = key.key(camera), spent = MonotonicClock.now() - began
                 frames.put(frame)
-                writer.append(frame)
+                writer.append(frame, camera: spent)
                 photo.offer(frame)
             }, wanted: { sequence in
                 // A picture the take leaves out while short of CPU is not decoded: the preview
                 // then shows only the take's pictures (it draws at most 10 a second then anyway).
-                speaking.withLock({ $0 == index }) && writer.wants(sequence: sequence)
+                guard speaking.withLock({ $0 == index }) && writer.wants(sequence: sequence) else { return false }
+                asked.withLock { $0 = (sequence, MonotonicClock.now()) }
+                return true
             }, events: { event in
                 if speaking.withLock({ $0 == index }) { inbox.post(.capture(event)) }
             })

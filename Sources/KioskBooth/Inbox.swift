@@ -145,7 +145,7 @@ final class FrameSlot: Sendable {
 final class WriterSlot: Sendable {
     private let writer = Locked<(any TakeWriter)?>(nil)
     func set(_ w: (any TakeWriter)?) { writer.withLock { $0 = w } }
-    func append(_ frame: VideoFrame) { writer.withLock { $0 }?.append(frame) }
+    func append(_ frame: VideoFrame, camera: Int64) { writer.withLock { $0 }?.append(frame, camera: camera) }
     func append(_ chunk: AudioChunk) { writer.withLock { $0 }?.append(chunk) }
     /// Whether the take keeps the camera's picture `sequence` (yes without a take).
     func wants(sequence: UInt32) -> Bool { writer.withLock { $0 }?.wants(sequence: sequence) ?? true }

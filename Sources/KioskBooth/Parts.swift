@@ -133,6 +133,9 @@ public protocol TakeWriter: AnyObject, Sendable {
     /// Opens the file and the encoders (blocking: the booth calls it on its file worker).
     func start() throws(RecordingStartError)
     func append(_ frame: VideoFrame)
+    /// The same, with the camera's thread's time on the picture (ns: its decoding and key), which
+    /// the take's step-down judges beside the writer's (`EffortRule`).
+    func append(_ frame: VideoFrame, camera: Int64)
     func append(_ chunk: AudioChunk)
     /// Asks the take to end; the finish callback follows once the file is safe.
     func stop(reason: StopReason)
@@ -158,6 +161,7 @@ public protocol TakeWriter: AnyObject, Sendable {
 }
 
 extension TakeWriter {
+    public func append(_ frame: VideoFrame, camera: Int64) { append(frame) }
     public var steppedDown: Bool { false }
     public func wants(sequence: UInt32) -> Bool { true }
     public func cameraRested() {}

@@ -17,6 +17,12 @@
 // the motion); a step of effort costs bits, not pictures. So the pictures are the last thing given
 // up and the first taken back; a step of effort comes back only once the full rate has held.
 // ("Step back up, effort first" means: undo the steps in the reverse order of the way down.)
+//
+// The camera's thread is judged too (`camera`, its wall time on each picture kept: the decoding and
+// the green screen's key, before the picture splits to the preview and the take). When it takes
+// `behindLoad` of the time between the pictures kept, the rate steps (a cheaper effort does not
+// lighten that thread), and comes back only when the camera's time would fit there too. Under a
+// quota the process's CPU time holds the camera's thread's already, and its wall time swings.
 
 public struct EffortRule: Equatable, Sendable {
     /// One change, for the log: the new effort (0: the configured one) or the new rate (1: every
@@ -60,6 +66,8 @@ public struct EffortRule: Equatable, Sendable {
         var cpu: Int64 = 0
         /// Pictures waiting behind this one.
         var waiting = 0
+        /// The camera's thread's time on this picture, ns.
+        var camera: Int64 = 0
     }
 
     public static let window: Int64 = 1_000_000_000
@@ -121,27 +129,34 @@ public struct EffortRule: Equatable, Sendable {
     /// one, at no greater cost per picture); the pictures waiting do, in `picture`.
     public func load(at now: Int64) -> Double? { load(at: now, over: Self.window) }
 
-    /// The same over the last `span` (at most `upHold`'s first value: the samples kept).
-    func load(at now: Int64, over span: Int64) -> Double? {
-        guard let since, now - since >= span else { return nil }
+    /// The same over the last `span` (at most `upHold`'s first value: the samples kept); `camera`:
+    /// the camera's thread's time instead of the writer's (nil under a quota).
+    func load(at now: Int64, over span: Int64, camera: Bool = false) -> Double? {
+        guard let since, now - since >= span, !camera || quota == nil else { return nil }
         let recent = samples.filter { $0.at > now - span }
         guard !recent.isEmpty else { return nil }
         if let quota {
             guard let first = recent.first, let last = recent.last, last.at - first.at >= span / 2 else { return nil }
             return Double(last.cpu - first.cpu) / Double(last.at - first.at) / quota
         }
-        let busy = recent.reduce(Int64(0)) { $0 + $1.busy }
+        let busy = recent.reduce(Int64(0)) { $0 + (camera ? $1.camera : $1.busy) }
         return Double(busy) / Double(recent.count) / Double(interval * Int64(keepEvery))
     }
+
+    /// The camera's thread's mean time per picture kept over the last second against the time
+    /// between them (1: it just keeps up); nil under a quota, or before a full second.
+    public func cameraLoad(at now: Int64) -> Double? { load(at: now, over: Self.window, camera: true) }
 
     /// The writer spent `busy` ns on a picture it finished at `now`, with `waiting` pictures queued
     /// behind it, and the process had used `cpu` ns of CPU time by then (under a quota): the steps
     /// to take (none most of the time).
     /// `limit`: the pictures the writer's queue holds now (a young take's is deeper); `queued`: the
-    /// pictures in it now, after this one (nil: `waiting`), which urgency is judged by.
-    public mutating func picture(at now: Int64, busy: Int64, waiting: Int, cpu: Int64 = 0, limit: Int = 8, queued: Int? = nil) -> [Step] {
+    /// pictures in it now, after this one (nil: `waiting`), which urgency is judged by. `camera`:
+    /// the camera's thread's time on this picture (0: not measured).
+    public mutating func picture(at now: Int64, busy: Int64, waiting: Int, cpu: Int64 = 0, limit: Int = 8, queued: Int? = nil,
+                                 camera: Int64 = 0) -> [Step] {
         if since == nil { since = now }
-        samples.append(Sample(at: now, busy: max(busy, 0), cpu: cpu, waiting: waiting))
+        samples.append(Sample(at: now, busy: max(busy, 0), cpu: cpu, waiting: waiting, camera: max(camera, 0)))
         samples.removeAll { $0.at <= now - Self.upHold }
         var taken: [Step] = []
         // Past half the queue, and more than at the last urgent step: the rate steps now; the
@@ -160,19 +175,26 @@ public struct EffortRule: Equatable, Sendable {
         }
         guard let load = load(at: now), !effortPending else { return [] }
         let behind = load >= behindLoad && (quota == nil || (meanWaiting(at: now) >= Self.quotaBehindWaiting && !backlogFalling(at: now)))
-        if effort + 1 < efforts, behind || keepEvery > 1 {
-            // Behind, or pictures left out while a cheaper effort is still to be had: effort first.
+        // The camera's thread: behind by itself, or holding the rate where it is (the rate one up
+        // would not fit it); the writer fitting the rate one up (the way back brings it then).
+        let cameraShare = cameraLoad(at: now) ?? 0
+        let cameraHeld = self.load(at: now, over: Self.upHold, camera: true).map { max($0, cameraShare) } ?? cameraShare
+        let up = Double(keepEvery) / Double(max(keepEvery - 1, 1))
+        let rateHeld = cameraHeld * up > upLoad, writerFitsUp = load * up <= upLoad
+        if effort + 1 < efforts, behind || (keepEvery > 1 && !rateHeld && !writerFitsUp) {
+            // Behind, or pictures left out while a cheaper effort is still to be had and would
+            // bring them back: effort first.
             taken.append(setEffort(effort + 1))
             restart(at: now, down: true, steps: 1)
-        } else if behind, keepEvery < Self.maxKeepEvery {
+        } else if behind || cameraShare >= behindLoad, keepEvery < Self.maxKeepEvery {
             taken.append(setKeep(keepEvery + 1))
             restart(at: now, down: true, steps: 1)
-        } else if waiting == 0, let since, now - since >= upHold, load < behindLoad,
+        } else if waiting == 0, let since, now - since >= upHold, load < behindLoad, cameraShare < behindLoad,
                   let held = self.load(at: now, over: Self.upHold).map({ max($0, load) }) {
             // The way back: the rate first, then the effort, each when it is predicted to fit, by
             // the last second and by the last two, whichever is heavier (a CPU whose share swings,
             // a cgroup's throttling, does not lift the take on one light second).
-            if keepEvery > 1, held * Double(keepEvery) / Double(keepEvery - 1) <= upLoad {
+            if keepEvery > 1, max(held, cameraHeld) * up <= upLoad {
                 taken.append(setKeep(keepEvery - 1))
             } else if keepEvery == 1, effort > 0, held * Self.effortCost <= upLoad {
                 taken.append(setEffort(effort - 1))

@@ -35,8 +35,8 @@ public final class MovieWriter: Sendable {
     public static let startQueueLimit = 16
 
     enum Item {
-        /// A picture, and how many the plan left out just before it (`Queue.toSkip`).
-        case video(VideoFrame, skippedBefore: Int)
+        /// A picture, how many the plan left out just before it (`Queue.toSkip`), the camera's time on it (ns).
+        case video(VideoFrame, skippedBefore: Int, camera: Int64 = 0)
         case audio(AudioChunk)
         case stop(StopReason)
     }
@@ -103,7 +103,7 @@ public final class MovieWriter: Sendable {
         /// `append`'s decision on a picture: queued (true), or not the take's, left out by plan
         /// (`keeps`) or dropped with the queue full (counted; `afterStall`: just after the whole
         /// process stood still).
-        mutating func offer(_ frame: VideoFrame, afterStall: @autoclosure () -> Bool) -> Bool {
+        mutating func offer(_ frame: VideoFrame, camera: Int64 = 0, afterStall: @autoclosure () -> Bool) -> Bool {
             // After a stop is asked for, nothing is the take's: not taken, and not counted dropped
             // when the queue is full (the file ends with the last picture queued before the stop).
             guard accepting, !stopRequested else { return false }
@@ -115,7 +115,7 @@ public final class MovieWriter: Sendable {
                 if afterStall() { droppedAfterStall += 1 }
                 return false
             }
-            items.append(.video(frame, skippedBefore: skipping))
+            items.append(.video(frame, skippedBefore: skipping, camera: camera))
             videoCount += 1
             skipping = 0
             return true
@@ -132,12 +132,12 @@ public final class MovieWriter: Sendable {
         mutating func thin(every: Int, after last: UInt32) {
             var previous = last, carried = 0
             let pictures = items.compactMap { item -> UInt32? in
-                if case let .video(frame, _) = item { return frame.sequence }
+                if case let .video(frame, _, _) = item { return frame.sequence }
                 return nil
             }
             var index = 0
             items = items.compactMap { item in
-                guard case let .video(frame, before) = item else { return item }
+                guard case let .video(frame, before, camera) = item else { return item }
                 index += 1
                 let next = index < pictures.count ? pictures[index] : approved
                 let distance = frame.sequence &- previous
@@ -149,7 +149,7 @@ public final class MovieWriter: Sendable {
                 }
                 previous = frame.sequence
                 defer { carried = 0 }
-                return .video(frame, skippedBefore: before + carried)
+                return .video(frame, skippedBefore: before + carried, camera: camera)
             }
             skipping += carried
             // A picture said yes to while it is decoded is newer than any queued: it stays the last.
@@ -263,10 +263,11 @@ public final class MovieWriter: Sendable {
         onFinish(result)
     }
 
-    /// Takes a frame (any thread). When the encoder is behind and the queue is full, the frame is
-    /// dropped and counted; the caller never waits.
-    public func append(_ frame: VideoFrame) {
-        let taken = queue.withLock { $0.offer(frame, afterStall: ProcessStalls.shared.inAftermath()) }
+    /// Takes a frame (any thread), with the camera's thread's time on it (ns, for `EffortRule`). When
+    /// the encoder is behind and the queue is full, the frame is dropped and counted; never waits.
+    public func append(_ frame: VideoFrame) { append(frame, camera: 0) }
+    public func append(_ frame: VideoFrame, camera: Int64) {
+        let taken = queue.withLock { $0.offer(frame, camera: camera, afterStall: ProcessStalls.shared.inAftermath()) }
         if taken { available.signal() }
     }
 
@@ -371,11 +372,11 @@ public final class MovieWriter: Sendable {
                 return (item, q.videoCount)
             }) else { continue }
             switch item {
-            case let .video(frame, skippedBefore):
+            case let .video(frame, skippedBefore, camera):
                 let began = MonotonicClock.now()
                 if case let .stop(r) = session.encode(frame) { reason = r } else { skipped += skippedBefore }
                 lastPicture = max(lastPicture, frame.timestamp)
-                if rule != nil { adapt(&rule!, session: session, began: began, waiting: waiting, after: frame.sequence) }
+                if rule != nil { adapt(&rule!, session: session, began: began, waiting: waiting, after: frame.sequence, camera: camera) }
                 if queue.withLock({ q -> Bool in
                     q.encoding = false
                     return roomMade(&q)
@@ -453,9 +454,9 @@ public final class MovieWriter: Sendable {
     }
 
     /// After a picture: the rule hears what it cost (the writer's time from taking it to its packet
-    /// written, and the pictures waiting then), and its steps are carried out and said: the rate at
-    /// once (the queue's `keepEvery`), the effort at the next key frame (the session's).
-    private func adapt(_ rule: inout EffortRule, session: EncodingSession, began: Int64, waiting: Int, after picture: UInt32) {
+    /// written, the pictures waiting then, the camera's thread's time on it), and its steps are carried
+    /// out and said: the rate at once (the queue's `keepEvery`), the effort at the next key frame.
+    private func adapt(_ rule: inout EffortRule, session: EncodingSession, began: Int64, waiting: Int, after picture: UInt32, camera: Int64) {
         let now = MonotonicClock.now()
         let ladder = settings.effortLadder
         switch session.effortNews() {
@@ -468,13 +469,13 @@ public final class MovieWriter: Sendable {
         case nil:
             break
         }
-        let load = rule.load(at: now)
+        let (load, cameraLoad) = (rule.load(at: now), rule.cameraLoad(at: now))
         let cpu = rule.quota == nil ? 0 : CPUQuota.processNanoseconds()
         let (limit, queued) = queue.withLock { ($0.limit, $0.videoCount) }
-        for step in rule.picture(at: now, busy: now - began, waiting: waiting, cpu: cpu, limit: limit, queued: queued) {
+        for step in rule.picture(at: now, busy: now - began, waiting: waiting, cpu: cpu, limit: limit, queued: queued, camera: camera) {
             let share = rule.quota == nil ? "each picture took %ld %% of the time between pictures kept" : "the booth used %ld %% of its CPU quota"
             let cost = load.map { String(printf: share, Int(($0 * 100).rounded())) + " over the last second, " } ?? ""
-            let why = cost + "\(queued) waiting"
+            let why = cost + (cameraLoad.map { String(printf: "the camera's thread %ld %%, ", Int(($0 * 100).rounded())) } ?? "") + "\(queued) waiting"
             switch step {
             case let .effort(from, to):
                 // Pictures piling up cannot wait for the GOP's end: the new effort starts with the

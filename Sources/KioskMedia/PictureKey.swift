@@ -144,10 +144,16 @@ public struct BackgroundPicture: Sendable {
 public final class PictureKey: Sendable {
     private let wanted = Locked<KeySettings?>(nil)
     private let work: Locked<KeyWork>
+    /// Nanoseconds each keyed picture takes longer (`KIOSK_TEST_SLOW_KEY`: a test's key too slow
+    /// for the camera on any machine); 0 in production.
+    private let slower: Int64
 
     /// `threads`: the graph's slice threads (`PictureKey.threads`; the benchmark compares others).
-    public init(threads: Int32 = PictureKey.threads) {
+    /// `slower`: ns each keyed picture waits more (a sleep: the wall time a take's step-down and
+    /// `--check` judge, not CPU time).
+    public init(threads: Int32 = PictureKey.threads, slower: Int64 = 0) {
         work = Locked(KeyWork(threads: threads))
+        self.slower = max(slower, 0)
     }
 
     /// The key from the next picture on; nil: pictures pass as they are.
@@ -157,6 +163,8 @@ public final class PictureKey: Sendable {
 
     /// Whether a key is set.
     public var isOn: Bool { wanted.withLock { $0 != nil } }
+    /// Whether the last picture's key could not be made (it passed unkeyed; the log says why).
+    public var failed: Bool { work.withLock { $0.failing } }
 
     /// The graph's slice threads (libavfilter's own, for chromakey, despill and overlay): one, the
     /// camera's. With 2 the pictures are the same (`kiosk-bench key` keys its frames both ways: not
@@ -189,7 +197,12 @@ public final class PictureKey: Sendable {
     /// without a key, or when the key cannot be made (said once in the log for each setting).
     public func key(_ frame: VideoFrame) -> VideoFrame {
         guard let settings = wanted.withLock({ $0 }) else { return frame }
-        return work.withLock { $0.key(frame, settings) }
+        let keyed = work.withLock { $0.key(frame, settings) }
+        if slower > 0 {
+            var wait = timespec(tv_sec: Int(slower / 1_000_000_000), tv_nsec: Int(slower % 1_000_000_000)), rest = timespec()
+            while nanosleep(&wait, &rest) != 0 && errno == EINTR { wait = rest }
+        }
+        return keyed
     }
 }
 
@@ -209,6 +222,7 @@ private final class KeyWork {
     private var decoded: (path: String, picture: BackgroundPicture)?
     /// Settings that failed (said once): pictures pass unkeyed until they change.
     private var failed: Made?
+    var failing: Bool { failed != nil }
     private var input: Frame?, output: Frame?, shown: Frame?
     private let threads: Int32
 

@@ -27,6 +27,7 @@ public enum Preflight {
         items.append(input(folder: environment.inputFolder))
         items.append(contentsOf: output(config))
         items.append(encoding(config))
+        if let keying = keying(config, slower: environment.slowKey) { items.append(keying) }
         if let hooks = hooks(config) { items.append(hooks) }
         items.append(contentsOf: share(config, environment: environment))
         items.append(user())

@@ -36,6 +36,10 @@ public struct KioskEnvironment: Equatable, Sendable {
     /// `KIOSK_THERMAL_DIR`: where the console reads the thermal zones (`thermal_zone*/temp`);
     /// /sys/class/thermal when unset. For tests and unusual systems.
     public var thermalFolder: String
+    /// `KIOSK_TEST_SLOW_KEY=MS`: each picture the green screen keys takes MS milliseconds longer (a
+    /// sleep on the camera's thread, and in `--check`'s keying trial), so a test makes the key too
+    /// slow for the camera on any machine; 0 when unset. Never set in production.
+    public var slowKey: Int64
 
     /// Nothing set: every variable's meaning when unset.
     public init() {
@@ -56,6 +60,7 @@ public struct KioskEnvironment: Equatable, Sendable {
         videoDriver = variables["SDL_VIDEODRIVER"]
         networkManagerFolder = variables["KIOSK_NM_DIR"] ?? "/etc/NetworkManager"
         thermalFolder = variables["KIOSK_THERMAL_DIR"] ?? "/sys/class/thermal"
+        slowKey = variables["KIOSK_TEST_SLOW_KEY"].flatMap(Int64.init).map { min(max($0, 0), 10_000) * 1_000_000 } ?? 0
     }
 
     /// The booth's access point's keyfile (`kiosk/install --hotspot`).

@@ -27,9 +27,10 @@ struct EffortRuleTests {
 
         init(efforts: Int = 3) { rule = EffortRule(efforts: efforts, fps: 30) }
 
-        /// Runs on for `seconds`; returns the steps taken in them.
+        /// Runs on for `seconds`; returns the steps taken in them. `camera(t)`: the camera's
+        /// thread's time on the picture that arrived at `t` (its decoding and key).
         @discardableResult
-        mutating func run(seconds: Double, cost: (Int, Int64) -> Int64) -> [EffortRule.Step] {
+        mutating func run(seconds: Double, camera: (Int64) -> Int64 = { _ in 0 }, cost: (Int, Int64) -> Int64) -> [EffortRule.Step] {
             let before = steps.count
             let end = now + Int64(seconds * 1e9)
             var next = now
@@ -45,7 +46,7 @@ struct EffortRuleTests {
                         rule.effortApplied(at: done)
                         soon = false
                     }
-                    for step in rule.picture(at: done, busy: done - start, waiting: queue.count) {
+                    for step in rule.picture(at: done, busy: done - start, waiting: queue.count, camera: camera(first)) {
                         steps.append((Double(done) / 1e9, step))
                         if case .effort = step, queue.count >= EffortRule.urgentWaiting { soon = true }
                     }
@@ -206,6 +207,47 @@ struct EffortRuleTests {
             steps += rule.picture(at: t, busy: 32 * Self.ms, waiting: 0)
         }
         #expect(steps == [.effort(from: 0, to: 1), .keepEvery(from: 1, to: 2)])
+    }
+
+    @Test("the camera's thread behind (its decoding and key 45 ms a picture at 30 fps) beside a writer with room (5 ms): every 2nd picture after a full second, the effort untouched (it would not lighten that thread), no drop, and it holds there a minute")
+    func cameraBehind() throws {
+        var run = Run()
+        run.run(seconds: 60, camera: { _ in 45 * Self.ms }) { _, _ in 5 * Self.ms }
+        let first = try #require(run.steps.first)
+        #expect(first.at >= 1 && first.at < 2, "after a full second measured: \(first.at)")
+        #expect(run.steps.map(\.step) == [.keepEvery(from: 1, to: 2)], "\(run.steps)")
+        #expect(run.rule.effort == 0 && run.dropped == 0)
+        #expect(run.rule.cameraLoad(at: run.now).map { abs($0 - 45.0 / 66.7) < 0.01 } == true, "\(String(describing: run.rule.cameraLoad(at: run.now)))")
+    }
+
+    @Test("the camera's thread at 70 ms a picture: every 2nd, then every 3rd (70 of 67 ms is still behind), and it holds; the key turned off (5 ms): the rate comes back step by step, the effort never moved")
+    func cameraEveryThirdAndBack() {
+        var run = Run()
+        run.run(seconds: 30, camera: { _ in 70 * Self.ms }) { _, _ in 5 * Self.ms }
+        #expect(run.steps.map(\.step) == [.keepEvery(from: 1, to: 2), .keepEvery(from: 2, to: 3)], "\(run.steps)")
+        let ups = run.run(seconds: 30, camera: { _ in 5 * Self.ms }) { _, _ in 5 * Self.ms }
+        #expect(ups == [.keepEvery(from: 3, to: 2), .keepEvery(from: 2, to: 1)], "\(ups)")
+        #expect(!run.rule.stepped && run.rule.steps == 4)
+    }
+
+    @Test("a writer behind (70, 50, 40 ms) while the camera's thread holds every 2nd (45 ms): the rate and one effort down at once, and no cheaper effort after them (it would not bring the rate back), where without the camera's time the next effort follows; the camera at 25 ms a picture (0.75 of the full rate's time) steps nothing")
+    func cameraAndWriter() {
+        var run = Run(), writerAlone = Run()
+        run.run(seconds: 20, camera: { _ in 45 * Self.ms }) { effort, _ in [70, 50, 40][effort] * Self.ms }
+        #expect(run.steps.map(\.step) == [.keepEvery(from: 1, to: 2), .effort(from: 0, to: 1)], "\(run.steps)")
+        writerAlone.run(seconds: 20) { effort, _ in [70, 50, 40][effort] * Self.ms }
+        #expect(writerAlone.rule.keepEvery == 2 && writerAlone.rule.effort == 2, "\(writerAlone.steps)")
+        var light = Run()
+        light.run(seconds: 20, camera: { _ in 25 * Self.ms }) { _, _ in 5 * Self.ms }
+        #expect(light.steps.isEmpty, "\(light.steps)")
+    }
+
+    @Test("under a quota the camera's thread's wall time is not judged (the process's CPU time holds its work, and a freeze swings its wall time)")
+    func cameraUnderQuota() {
+        var rule = EffortRule(efforts: 1, fps: 30, quota: 0.5)
+        var steps: [EffortRule.Step] = []
+        for n in 1...90 { steps += rule.picture(at: Int64(n) * rule.interval, busy: 5 * Self.ms, waiting: 0, cpu: Int64(n) * 5 * Self.ms, camera: 80 * Self.ms) }
+        #expect(steps.isEmpty && rule.cameraLoad(at: 90 * rule.interval) == nil, "\(steps)")
     }
 
     /// Under a quota of `quota` cores: pictures kept at the rule's rate, each taking `busy(n)` ns

@@ -25,7 +25,7 @@ struct QueueThinTests {
 
     static func kept(_ q: MovieWriter.Queue) -> [(UInt32, Int)] {
         q.items.compactMap { item in
-            if case let .video(frame, before) = item { return (frame.sequence, before) }
+            if case let .video(frame, before, _) = item { return (frame.sequence, before) }
             return nil
         }
     }
@@ -75,7 +75,7 @@ struct QueueThinTests {
                 }
             }
             if tick >= 30 { q.settle() }
-            if current == nil, !q.items.isEmpty, case let .video(frame, _) = q.items.removeFirst() {
+            if current == nil, !q.items.isEmpty, case let .video(frame, _, _) = q.items.removeFirst() {
                 q.videoCount -= 1
                 current = frame.sequence
                 busyUntil = tick + UInt32(costs[min(encoded.count, costs.count - 1)])

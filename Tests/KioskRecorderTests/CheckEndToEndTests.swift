@@ -83,6 +83,39 @@ struct CheckEndToEndTests {
         }
     }
 
+    @Test("with a background, a keying item: pictures of the configured size keyed with the configured key, their time a picture and the rate this machine sustains with the key agreeing, and its verdict against the camera's 30 the one that rate gives (how fast this machine keys is bench/'s); a key made too slow (KIOSK_TEST_SLOW_KEY=40) is below it, a warning that takes will step down; no background, no item")
+    func keyingTrial() throws {
+        let folder = try testFolder("check-keying")
+        let background = folder.appendingPathComponent("background.png").path
+        let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0x203048:s=640x360", "-frames:v", "1", background], stdout: .discard)
+        try #require(made.status == 0, "ffmpeg: \(made.stderr)")
+        let arguments = ["--camera", "test", "--microphone", "test", "--size", "352x288", "--fps", "30"]
+        for slow in [nil, "40"] {
+            let c = try Self.check(arguments + ["--background", background], environment: slow.map { ["KIOSK_TEST_SLOW_KEY": $0] } ?? [:])
+            let keying = try Self.item("keying", in: c.items), detail = keying.detail
+            let head = "15 pictures of 352x288 keyed with --key green (despill on) in "
+            #expect(detail.hasPrefix(head), "\(detail)")
+            let ms = Double(detail.dropFirst(head.count).prefix { $0 != " " }) ?? -1
+            let sustained = detail.components(separatedBy: "it sustains ").dropFirst().first.flatMap { Double($0.prefix { $0 != " " }) } ?? -1
+            // The rate from the time (the booth keeps up while the key takes 85 % of the time between
+            // pictures), each rounded to a tenth.
+            #expect(ms > 0 && sustained >= 850 / (ms + 0.05) - 0.05 && sustained <= 850 / max(ms - 0.05, 0.01) + 0.05, "\(detail)")
+            if detail.contains("at or above the camera's 30: every picture keyed") {
+                #expect(keying.ok && !keying.warning && sustained >= 29.9, "\(keying)")
+            } else if detail.contains("below the camera's 30: takes will step down to every ") {
+                let every = detail.contains("every 2nd picture (15 a second)") ? 2.0 : detail.contains("every 3rd picture (10 a second)") ? 3 : 0
+                #expect(keying.ok && keying.warning && keying.fix != nil && sustained < 30.1 && every * sustained >= 29.9
+                        && (every == 2 || 2 * sustained < 30.1), "\(keying)")
+            } else {
+                #expect(!keying.ok && detail.contains("below the camera's 30 even at every 3rd picture") && 3 * sustained < 30.1, "\(keying)")
+            }
+            if slow != nil { #expect(ms >= 40 && !detail.contains("every picture keyed"), "\(detail)") }
+            print("--check keying\(slow.map { " (KIOSK_TEST_SLOW_KEY=\($0))" } ?? ""): \(detail)")
+        }
+        let plain = try Self.check(arguments)
+        #expect(!plain.items.contains { $0.name == "keying" }, "\(plain.items.map(\.name))")
+    }
+
     /// A CPU cgroup holding what runs in it to `cores` of one core (v1's cpu.cfs_quota_us, v2's
     /// cpu.max, as bench/weak-machine makes it), removed after `body`; nil when this machine does
     /// not let the test make one (not root, no CPU controller).

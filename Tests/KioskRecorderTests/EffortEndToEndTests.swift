@@ -140,6 +140,70 @@ struct EffortEndToEndTests {
         #expect(try decodesCleanly(slow.path))
     }
 
+    @Test("a green screen whose key is too slow for the camera (KIOSK_TEST_SLOW_KEY: 40 ms more a picture, the fake camera's MJPEG at 25 fps, an encoder with room): the take steps its rate down for the camera's thread, said with its share; from its third second every 2nd picture by the camera's numbers (every 3rd where the machine is short beyond that), none lost there, the skipped counted; each picture at its capture time and the sound in sync",
+          needsFakeCamera)
+    func keyStepsEvenly() throws {
+        let folder = try testFolder("effort-key")
+        let background = folder.appendingPathComponent("background.png").path
+        let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=0x203048:s=352x288", "-frames:v", "1", background], stdout: .discard)
+        try #require(made.status == 0, "ffmpeg: \(made.stderr)")
+        // 25 a second: a flash each 25 pictures, so every 2nd picture keeps every other one.
+        let device = try fakeCamera(in: folder, "card=Booth Cam\nformat=MJPG 352x288@25\nflash=1\n")
+        let output = folder.appendingPathComponent("take.mov").path
+        let r = try RecorderProcess(["--camera", device, "--microphone", "test", "--size", "352x288", "--fps", "25", "--windowed", "800x480", "--countdown", "0",
+                                     "--video-encoder", "libx264", "--background", background, "--output", output],
+                                    environment: ["KIOSK_TEST_SLOW_KEY": "40"])
+        try #require(r.wait(for: "ready", timeout: 20) != nil, "\(r.stderr)")
+        let startWritten = AVSyncEndToEndTests.monotonic()
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.stderr)")
+        let started = AVSyncEndToEndTests.monotonic()
+        #expect(r.waitRecorded(6, timeout: 36), "\(r.rawLines)")
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished", timeout: 30) != nil, "\(r.stderr)")
+        r.command("quit")
+        #expect(r.exitStatus() == 0)
+        let result = try #require(r.lastResult)
+        // The camera's losses are the first second's, before the rule has measured a whole one (the
+        // gaps below show none after).
+        #expect(result.success && result.droppedFrames <= 25 && result.effortSteps >= 1, "\(result)\n\(r.stderr)")
+        // The step is the camera's thread's: said with its share of the time between pictures (85 % and more).
+        let line = try #require(r.stderr.split(separator: "\n").first { $0.contains("take: rate down to every 2nd picture") }, "\(r.stderr)")
+        let share = line.components(separatedBy: "the camera's thread ").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) }
+        #expect(share.map { $0 >= 85 } == true, "\(line)")
+        #expect(try decodesCleanly(output))
+
+        let take = AVSyncEndToEndTests.Take(path: output, width: 352, height: 288, startWritten: startWritten, started: started)
+        let pictures = try AVSyncEndToEndTests.pictures(of: take)
+        let first = try #require(pictures.first)
+        // From the third second (the rule measures a whole second first, and the camera's backlog
+        // then drains): the gaps the rate gives, and no other.
+        let settled = pictures.filter { $0.time >= 2 }
+        let gaps = zip(settled, settled.dropFirst()).map { $1.number - $0.number }
+        let third = r.stderr.contains("rate down to every 3rd picture")
+        let uneven = gaps.enumerated().filter { $0.element != (third ? 3 : 2) }
+        #expect(settled.count > 30 && (third ? uneven.count <= 1 && uneven.allSatisfy { $0.element <= 5 } : uneven.isEmpty),
+                "gaps from 2 s: \(gaps)\n\(r.stderr)")
+        let missing = zip(pictures, pictures.dropFirst()).reduce(0) { $0 + $1.1.number - $1.0.number - 1 }
+        #expect(result.skippedFrames > 0 && result.skippedFrames <= missing && missing <= result.skippedFrames + result.droppedFrames,
+                "\(result.skippedFrames) skipped, \(result.droppedFrames) dropped, \(missing) missing")
+        print("a take keyed too slowly: \(result.effortSteps) step(s), \(pictures.count) pictures kept of \(pictures.last!.number - first.number + 1), "
+              + "\(result.skippedFrames) skipped, \(result.droppedFrames) dropped, \(String(format: "%.1f", result.frameRate)) a second; gaps from 2 s: \(Set(gaps).sorted())")
+        // Each picture at its own capture time (its distance in frames from the first), the sound to the picture's end.
+        let misplaced = pictures.filter { abs($0.time - Double($0.number - first.number) / 25) > 0.0015 }
+        #expect(misplaced.isEmpty, "\(misplaced.prefix(5).map { "frame \($0.number) at \($0.time) s" })")
+        let (onsets, sound) = try AVSyncEndToEndTests.beepOnsets(of: take)
+        let last = try #require(pictures.last)
+        #expect(abs(sound.upperBound - last.time) <= 0.15, "sound to \(sound.upperBound) s, the last picture at \(last.time) s")
+        if pictures.filter(\.flash).count >= 3 {
+            let errors = try AVSyncEndToEndTests.flashErrors(take, pictures: pictures, onsets: onsets, sound: sound, fps: 25)
+            #expect(!errors.isEmpty && errors.allSatisfy { abs($0) <= 0.033 }, "A/V errors (s): \(errors)")
+            print("a take keyed too slowly: A/V errors (ms): \(errors.map { ($0 * 10000).rounded() / 10 })")
+        } else {
+            print("a take keyed too slowly: its pictures left out every flash frame (their parity); the timing alone judged")
+        }
+    }
+
     @Test("with the CPU to spare (352x288 on libx264, a millisecond or two a picture): no step, nothing skipped or dropped, every picture in the file, the full rate")
     func noStepAtFullCPU() throws {
         let take = try Self.take("effort-full", encoder: "libx264", size: Size(width: 352, height: 288), seconds: 3)

@@ -26,4 +26,12 @@ struct KioskEnvironmentTests {
         let other = KioskEnvironment(["KIOSK_ASSETS": "", "KIOSK_CLOCK_TRUSTED": "yes", "KIOSK_TEST_ENCODERS": "0", "KIOSK_STATS": "true"])
         #expect(other.assets == nil && !other.clockTrusted && !other.testEncoders && !other.stats)
     }
+
+    @Test("KIOSK_TEST_SLOW_KEY: milliseconds as nanoseconds, at most 10 s; unset, negative or not a number: 0")
+    func slowKey() {
+        #expect(KioskEnvironment().slowKey == 0)
+        #expect(KioskEnvironment(["KIOSK_TEST_SLOW_KEY": "40"]).slowKey == 40_000_000)
+        #expect(KioskEnvironment(["KIOSK_TEST_SLOW_KEY": "99999"]).slowKey == 10_000_000_000)
+        #expect(KioskEnvironment(["KIOSK_TEST_SLOW_KEY": "-5"]).slowKey == 0 && KioskEnvironment(["KIOSK_TEST_SLOW_KEY": "slow"]).slowKey == 0)
+    }
 }
