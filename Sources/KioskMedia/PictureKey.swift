@@ -2,12 +2,14 @@
 // colour and put in front of the operator's background by one libavfilter graph (chromakey, then
 // despill, then overlay onto the background), once, on the camera's thread, before the picture goes
 // to the preview, the take and a photo: what the guest sees is what the take holds, and the brand
-// overlay, which each of those blends later, stays on top. The key is measured at half size (a
-// 4:2:0 picture's chroma's), a quarter of the cost, its alpha scaled back up. A still background is
+// overlay, which each of those blends later, stays on top. The key and despill work on a copy a
+// quarter of the picture's width and height (a sixteenth of its pixels: at 720p30 the key has about
+// 7 ms a picture, 0.4 of what the rest of the booth costs), the key's alpha and despill's colour scaled back up;
+// the picture's own luma stays, and no step is RGB at the picture's size. A still background is
 // decoded once (`BackgroundPicture`) and made the camera's size once per size (BackgroundFill:
 // libavfilter's scale to fill, then crop: aspect-fill, as the preview fills the screen); a video is
 // played in a loop by a thread of its own (BackgroundVideo), each picture at the time of the camera's;
-// the graph is made once per size, layout and settings, and its frames are reused.
+// the graph is made once per size and settings, and its frames are reused.
 import CFFmpeg
 import FoundationEssentials
 import Glibc
@@ -167,22 +169,41 @@ public final class PictureKey: Sendable {
     public static let threads: Int32 = 1
 
     /// The key's graph as libavfilter's text, for pictures of `size` (video range unless
-    /// `fullRange`): `[in]` the camera's picture, `[bg]` the background at its size ("rgba" with
-    /// despill, else video-range "yuv420p"), `[out]` the keyed picture, video-range yuv420p.
+    /// `fullRange`): `[in]` the camera's picture, `[bg]` the background at its size (video-range
+    /// yuv420p, as BackgroundFill makes it), `[out]` the keyed picture, video-range yuv420p.
+    ///
+    /// chromakey averages its distances over each sample's 3x3 neighbours, in doubles: at the
+    /// half size a 4:2:0 picture's chroma has (640x360 for 1280x720) it cost about 10 ms a picture
+    /// (the ffmpeg CLI, one thread), at a quarter (320x180) 2.5 ms, and its alpha, scaled back up
+    /// (bilinear, soft at the edges), matched the ground truth's subject as well (IoU 0.999 against
+    /// 0.997: docs/benchmarks.md). despill works on RGBA: on the picture at full size, after the
+    /// key, it was the other half of the cost (12 ms with the round trip); on the same quarter copy
+    /// it and its round trip cost about 2 ms, and its colour (the despilled Cb and Cr, scaled up to the picture's chroma
+    /// size) goes with the picture's own luma, so that only the colour of a guest's edges is
+    /// changed, not their brightness. The price: with despill, the guest's colour is as sharp as
+    /// the quarter copy's (a 4:2:0 picture's chroma at half its resolution); without it, the
+    /// picture's own chroma stays.
     public static func graphText(_ settings: KeySettings, size: Size, fullRange: Bool) -> String {
-        let range = fullRange ? "pc" : "tv"
-        let key = "chromakey=color=\(settings.yuvHex(fullRange: fullRange)):yuv=1:similarity=\(String(printf: "%g", settings.similarity))"
+        let key = "chromakey=color=\(settings.yuvHex(fullRange: false)):yuv=1:similarity=\(String(printf: "%g", settings.similarity))"
             + ":blend=\(String(printf: "%g", settings.blend))"
-        // The key measured at half size, where a 4:2:0 picture's chroma is (chromakey looks at the
-        // chroma only, and at 1280x720 costs about 60 ms a picture here; at 640x360, a quarter),
-        // its alpha scaled back up (bilinear: soft at the edges) and put on the whole picture.
-        let half = "\(max(2, size.width / 2)):\(max(2, size.height / 2))"
-        let alpha = "[in]split[keyed][whole];[keyed]scale=\(half):flags=area,format=yuva444p,\(key),alphaextract,format=gray,"
-            + "scale=\(size.width):\(size.height):flags=bilinear[alpha];[whole]format=yuva420p[picture];[picture][alpha]alphamerge"
-        return settings.despill
-            ? "\(alpha),scale=in_range=\(range):in_color_matrix=bt601,format=rgba,despill=type=\(settings.blueScreen ? "blue" : "green")[fg];"
-                + "[bg][fg]overlay=format=rgb,scale=out_range=tv:out_color_matrix=bt601,format=yuv420p[out]"
-            : "\(alpha)[fg];[bg][fg]overlay=format=yuv420,format=yuv420p[out]"
+        let (w, h) = (size.width, size.height)
+        // The camera's picture as video-range yuv420p: the booth's cameras' pictures already are.
+        let input = fullRange ? "[in]scale=in_range=pc:out_range=tv:in_color_matrix=bt601:out_color_matrix=bt601,format=yuv420p"
+            : "[in]format=yuv420p"
+        let quarter = "scale=\(max(2, w / 4)):\(max(2, h / 4)):flags=area,format=yuva444p,\(key)"
+        let alpha = "alphaextract,scale=\(w):\(h):flags=bilinear[alpha]"
+        let overlay = "[bg][fg]overlay=format=yuv420,format=yuv420p[out]"
+        guard settings.despill else {
+            return "\(input),split[whole][small];[small]\(quarter),\(alpha);[whole]format=yuva420p[picture];[picture][alpha]alphamerge[fg];\(overlay)"
+        }
+        // The quarter copy keyed, then despilled (RGBA and back), split: its alpha, and its colour
+        // scaled to the picture's chroma planes' size; mergeplanes puts them together with the
+        // picture's luma as yuva420p (its inputs all gray: it takes one format for all of them).
+        let despill = "scale=in_range=tv:in_color_matrix=bt601,format=rgba,despill=type=\(settings.blueScreen ? "blue" : "green"),"
+            + "scale=out_range=tv:out_color_matrix=bt601,format=yuva444p"
+        let chroma = "scale=\((w + 1) / 2):\((h + 1) / 2):flags=bilinear,format=yuv444p,extractplanes=u+v[u][v]"
+        return "\(input),split[whole][small];[small]\(quarter),\(despill),split[colour][keyed];[keyed]\(alpha);[colour]\(chroma);"
+            + "[whole]extractplanes=y[y];[y][u][v][alpha]mergeplanes=map1s=1:map2s=2:map3s=3:format=yuva420p[fg];\(overlay)"
     }
 
     /// `frame` keyed and in front of the background (video-range yuv420p), or `frame` as it is
@@ -200,7 +221,7 @@ private final class KeyWork {
     }
     private var made: Made?
     private var graph: FilterGraph?
-    /// The background at the picture's size, in the overlay's layout: a still, or a video's first
+    /// The background at the picture's size (video-range yuv420p): a still, or a video's first
     /// picture (shown until its player has one of the time).
     private var background: FrameReference?
     /// A video background's player, and its clock's start on the camera's (its first picture's time).
@@ -241,12 +262,11 @@ private final class KeyWork {
         }
         guard let decoded = decoded?.picture else { return }
         let size = wanted.size
-        let layout = settings.despill ? "rgba" : "yuv420p"
-        background = try BackgroundFill(size: size, layout: layout).fill(decoded.picture.reference.frame)
-        if decoded.isVideo { video = try BackgroundVideo(path: settings.background, size: size, layout: layout) }
+        background = try BackgroundFill(size: size).fill(decoded.picture.reference.frame)
+        if decoded.isVideo { video = try BackgroundVideo(path: settings.background, size: size) }
         let text = PictureKey.graphText(settings, size: size, fullRange: wanted.fullRange)
         graph = try FilterGraph(pictures: text, size: size, format: wanted.format.avPixelFormat, second: size,
-                                settings.despill ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUV420P, timeBase: AVRational(num: 1, den: 1_000_000_000),
+                                AV_PIX_FMT_YUV420P, timeBase: AVRational(num: 1, den: 1_000_000_000),
                                 threads: threads)
         if input == nil { input = try Frame() }
         if output == nil { output = try Frame() }
