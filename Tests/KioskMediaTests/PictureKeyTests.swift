@@ -83,12 +83,12 @@ struct PictureKeyTests {
         if despill {
             // RGBA once, between the quarter copy's key and its colour's scale to the chroma planes.
             let quarter = text.split(separator: ";").first { $0.hasPrefix("[small]") }
-            #expect(quarter?.contains("format=rgba,despill=type=green,") == true && text.components(separatedBy: "rgba").count == 2, "\(text)")
+            #expect(quarter?.contains("format=rgba,despill=type=green:mix=1,") == true && text.components(separatedBy: "rgba").count == 2, "\(text)")
             #expect(text.contains("[colour]scale=640:360:flags=bilinear,format=yuv444p,extractplanes=u+v[u][v]")
                     && text.contains("[whole]extractplanes=y[y];[y][u][v][alpha]mergeplanes=map1s=1:map2s=2:map3s=3:format=yuva420p[fg]"), "\(text)")
             var blue = settings
             (blue.green, blue.blue) = (0x40, 0xB1)
-            #expect(PictureKey.graphText(blue, size: Size(width: 1280, height: 720), fullRange: false).contains("despill=type=blue"))
+            #expect(PictureKey.graphText(blue, size: Size(width: 1280, height: 720), fullRange: false).contains("despill=type=blue:mix=1,"))
         } else {
             #expect(!text.contains("rgba") && !text.contains("despill") && text.contains("[whole]format=yuva420p[picture];[picture][alpha]alphamerge[fg]"),
                     "\(text)")
