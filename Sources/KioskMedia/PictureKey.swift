@@ -2,10 +2,10 @@
 // colour and put in front of the operator's background by one libavfilter graph (chromakey, then
 // despill, then overlay onto the background), once, on the camera's thread, before the picture goes
 // to the preview, the take and a photo: what the guest sees is what the take holds, and the brand
-// overlay, which each of those blends later, stays on top. The key and despill work on a copy a
-// quarter of the picture's width and height (a sixteenth of its pixels: at 720p30 the key has about
-// 7 ms a picture, 0.4 of what the rest of the booth costs), the key's alpha and despill's colour scaled back up;
-// the picture's own luma stays, and no step is RGB at the picture's size. A still background is
+// overlay, which each of those blends later, stays on top. The key and despill work on a small copy
+// (320x180 for 1280x720, a sixteenth of its pixels: at 720p30 the key has about 7 ms a picture, 0.4
+// of what the rest of the booth costs), the key's alpha and despill's colour scaled back up; the
+// picture's own luma stays, and no step is RGB at the picture's size. A still background is
 // decoded once (`BackgroundPicture`) and made the camera's size once per size (BackgroundFill:
 // libavfilter's scale to fill, then crop: aspect-fill, as the preview fills the screen); a video is
 // played in a loop by a thread of its own (BackgroundVideo), each picture at the time of the camera's;
@@ -174,15 +174,15 @@ public final class PictureKey: Sendable {
     ///
     /// chromakey averages its distances over each sample's 3x3 neighbours, in doubles: at the
     /// half size a 4:2:0 picture's chroma has (640x360 for 1280x720) it cost about 10 ms a picture
-    /// (the ffmpeg CLI, one thread), at a quarter (320x180) 2.5 ms, and its alpha, scaled back up
-    /// (bilinear, soft at the edges), matched the ground truth's subject as well (IoU 0.999 against
-    /// 0.997: docs/benchmarks.md). despill works on RGBA: on the picture at full size, after the
-    /// key, it was the other half of the cost (12 ms with the round trip); on the same quarter copy
-    /// it and its round trip cost about 2 ms, and its colour (the despilled Cb and Cr, scaled up to the picture's chroma
-    /// size) goes with the picture's own luma, so that only the colour of a guest's edges is
-    /// changed, not their brightness. The price: with despill, the guest's colour is as sharp as
-    /// the quarter copy's (a 4:2:0 picture's chroma at half its resolution); without it, the
-    /// picture's own chroma stays.
+    /// (the ffmpeg CLI, one thread), on a 320x180 copy 2.5 ms, and its alpha, scaled back up
+    /// (bicubic; softer at the edges), matched the ground truth's subject as well (IoU 0.998:
+    /// docs/benchmarks.md). despill works on RGBA: on the picture at full size, after the key, it
+    /// was the other half of the cost (12 ms with the round trip); on the same copy it and its
+    /// round trip cost about 2 ms, and its colour (the despilled Cb and Cr, scaled up to the
+    /// picture's chroma size) goes with the picture's own luma, so that only the colour of a
+    /// guest's edges is changed, not their brightness. The price: with despill, the guest's colour
+    /// is as sharp as the copy's (at 1280x720, a 4:2:0 picture's chroma at half its resolution);
+    /// without it, the picture's own chroma stays.
     public static func graphText(_ settings: KeySettings, size: Size, fullRange: Bool) -> String {
         let key = "chromakey=color=\(settings.yuvHex(fullRange: false)):yuv=1:similarity=\(String(printf: "%g", settings.similarity))"
             + ":blend=\(String(printf: "%g", settings.blend))"
@@ -190,13 +190,14 @@ public final class PictureKey: Sendable {
         // The camera's picture as video-range yuv420p: the booth's cameras' pictures already are.
         let input = fullRange ? "[in]scale=in_range=pc:out_range=tv:in_color_matrix=bt601:out_color_matrix=bt601,format=yuv420p"
             : "[in]format=yuv420p"
-        let quarter = "scale=\(max(2, w / 4)):\(max(2, h / 4)):flags=area,format=yuva444p,\(key)"
-        let alpha = "alphaextract,scale=\(w):\(h):flags=bilinear[alpha]"
+        let small = keySize(size)
+        let keyed = "scale=\(small.width):\(small.height):flags=area,format=yuva444p,\(key)"
+        let alpha = "alphaextract,scale=\(w):\(h):flags=bicubic[alpha]"
         let overlay = "[bg][fg]overlay=format=yuv420,format=yuv420p[out]"
         guard settings.despill else {
-            return "\(input),split[whole][small];[small]\(quarter),\(alpha);[whole]format=yuva420p[picture];[picture][alpha]alphamerge[fg];\(overlay)"
+            return "\(input),split[whole][small];[small]\(keyed),\(alpha);[whole]format=yuva420p[picture];[picture][alpha]alphamerge[fg];\(overlay)"
         }
-        // The quarter copy keyed, then despilled (RGBA and back), split: its alpha, and its colour
+        // The copy keyed, then despilled (RGBA and back), split: its alpha, and its colour
         // scaled to the picture's chroma planes' size; mergeplanes puts them together with the
         // picture's luma as yuva420p (its inputs all gray: it takes one format for all of them).
         // despill's mix=1 limits the green (a blue screen's blue) to the red, not to the mean of
@@ -208,8 +209,17 @@ public final class PictureKey: Sendable {
         let despill = "scale=in_range=tv:in_color_matrix=bt601,format=rgba,despill=type=\(settings.blueScreen ? "blue" : "green"):mix=1,"
             + "scale=out_range=tv:out_color_matrix=bt601,format=yuva444p"
         let chroma = "scale=\((w + 1) / 2):\((h + 1) / 2):flags=bilinear,format=yuv444p,extractplanes=u+v[u][v]"
-        return "\(input),split[whole][small];[small]\(quarter),\(despill),split[colour][keyed];[keyed]\(alpha);[colour]\(chroma);"
+        return "\(input),split[whole][small];[small]\(keyed),\(despill),split[colour][keyed];[keyed]\(alpha);[colour]\(chroma);"
             + "[whole]extractplanes=y[y];[y][u][v][alpha]mergeplanes=map1s=1:map2s=2:map3s=3:format=yuva420p[fg];\(overlay)"
+    }
+
+    /// The size of the copy the key and despill work on: as many pixels as 320x180 (a quarter of
+    /// 1280x720's width and height), so the key costs about the same at any size, but at least a
+    /// quarter of the picture's width and height and at most half (an 854x480 picture's copy is
+    /// 320x180 too, not 213x120: the edges of its alpha, scaled up, are less coarse).
+    static func keySize(_ size: Size) -> Size {
+        let scale = min(0.5, max(0.25, (320.0 * 180 / Double(max(1, size.width * size.height))).squareRoot()))
+        return Size(width: max(2, Int((Double(size.width) * scale).rounded())), height: max(2, Int((Double(size.height) * scale).rounded())))
     }
 
     /// `frame` keyed and in front of the background (video-range yuv420p), or `frame` as it is

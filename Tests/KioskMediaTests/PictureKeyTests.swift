@@ -78,12 +78,12 @@ struct PictureKeyTests {
         let text = PictureKey.graphText(settings, size: Size(width: 1280, height: 720), fullRange: false)
         #expect(text.hasPrefix("[in]format=yuv420p,split[whole][small];[small]scale=320:180:flags=area,format=yuva444p,chromakey=color=0x6F693A:yuv=1:"),
                 "\(text)")
-        #expect(text.contains("alphaextract,scale=1280:720:flags=bilinear[alpha]") && text.hasSuffix("[bg][fg]overlay=format=yuv420,format=yuv420p[out]"),
+        #expect(text.contains("alphaextract,scale=1280:720:flags=bicubic[alpha]") && text.hasSuffix("[bg][fg]overlay=format=yuv420,format=yuv420p[out]"),
                 "\(text)")
         if despill {
-            // RGBA once, between the quarter copy's key and its colour's scale to the chroma planes.
-            let quarter = text.split(separator: ";").first { $0.hasPrefix("[small]") }
-            #expect(quarter?.contains("format=rgba,despill=type=green:mix=1,") == true && text.components(separatedBy: "rgba").count == 2, "\(text)")
+            // RGBA once, between the copy's key and its colour's scale to the chroma planes.
+            let copy = text.split(separator: ";").first { $0.hasPrefix("[small]") }
+            #expect(copy?.contains("format=rgba,despill=type=green:mix=1,") == true && text.components(separatedBy: "rgba").count == 2, "\(text)")
             #expect(text.contains("[colour]scale=640:360:flags=bilinear,format=yuv444p,extractplanes=u+v[u][v]")
                     && text.contains("[whole]extractplanes=y[y];[y][u][v][alpha]mergeplanes=map1s=1:map2s=2:map3s=3:format=yuva420p[fg]"), "\(text)")
             var blue = settings
@@ -92,6 +92,14 @@ struct PictureKeyTests {
         } else {
             #expect(!text.contains("rgba") && !text.contains("despill") && text.contains("[whole]format=yuva420p[picture];[picture][alpha]alphamerge[fg]"),
                     "\(text)")
+        }
+    }
+
+    @Test("the copy the key works on has about 320x180's pixels, but at least a quarter and at most half of the picture's width and height")
+    func keySize() {
+        let table = [(1280, 720, 320, 180), (854, 480, 320, 180), (640, 480, 277, 208), (1920, 1080, 480, 270), (64, 48, 32, 24), (2, 2, 2, 2)]
+        for (w, h, kw, kh) in table {
+            #expect(PictureKey.keySize(Size(width: w, height: h)) == Size(width: kw, height: kh), "\(w)x\(h)")
         }
     }
 
