@@ -3,8 +3,8 @@
 // despill, then overlay onto the background), once, on the camera's thread, before the picture goes
 // to the preview, the take and a photo: what the guest sees is what the take holds, and the brand
 // overlay, which each of those blends later, stays on top. The key and despill work on a small copy
-// (320x180 for 1280x720, a sixteenth of its pixels: at 720p30 the key has about 7 ms a picture, 0.4
-// of what the rest of the booth costs), the key's alpha and despill's colour scaled back up; the
+// (256x144 for 1280x720, a 25th of its pixels: at 720p30 the key has about 6 ms a picture, 0.4 of
+// what the rest of the booth costs), the key's alpha and despill's colour scaled back up; the
 // picture's own luma stays, and no step is RGB at the picture's size. A still background is
 // decoded once (`BackgroundPicture`) and made the camera's size once per size (BackgroundFill:
 // libavfilter's scale to fill, then crop: aspect-fill, as the preview fills the screen); a video is
@@ -174,14 +174,14 @@ public final class PictureKey: Sendable {
     ///
     /// chromakey averages its distances over each sample's 3x3 neighbours, in doubles: at the
     /// half size a 4:2:0 picture's chroma has (640x360 for 1280x720) it cost about 10 ms a picture
-    /// (the ffmpeg CLI, one thread), on a 320x180 copy 2.5 ms, and its alpha, scaled back up
-    /// (bicubic; softer at the edges), matched the ground truth's subject as well (IoU 0.998:
-    /// docs/benchmarks.md). despill works on RGBA: on the picture at full size, after the key, it
+    /// (the ffmpeg CLI, one thread), on a 256x144 copy about 1.5 ms, and its alpha, scaled back up
+    /// (bicubic; softer at the edges), still matches the ground truth's subject (IoU 0.995:
+    /// docs/benchmarks.md; the old graph 0.997). despill works on RGBA: on the picture at full size, after the key, it
     /// was the other half of the cost (12 ms with the round trip); on the same copy it and its
     /// round trip cost about 2 ms, and its colour (the despilled Cb and Cr, scaled up to the
     /// picture's chroma size) goes with the picture's own luma, so that only the colour of a
     /// guest's edges is changed, not their brightness. The price: with despill, the guest's colour
-    /// is as sharp as the copy's (at 1280x720, a 4:2:0 picture's chroma at half its resolution);
+    /// is as sharp as the copy's (at 1280x720, a 4:2:0 picture's chroma at 0.4 of its resolution);
     /// without it, the picture's own chroma stays.
     public static func graphText(_ settings: KeySettings, size: Size, fullRange: Bool) -> String {
         let key = "chromakey=color=\(settings.yuvHex(fullRange: false)):yuv=1:similarity=\(String(printf: "%g", settings.similarity))"
@@ -192,7 +192,10 @@ public final class PictureKey: Sendable {
             : "[in]format=yuv420p"
         let small = keySize(size)
         let keyed = "scale=\(small.width):\(small.height):flags=area,format=yuva444p,\(key)"
-        let alpha = "alphaextract,scale=\(w):\(h):flags=bicubic[alpha]"
+        // The alpha a little blurred before its scale up (gblur, 0.5 of the copy's pixels: about 0.5
+        // ms): a key from a copy a fifth the size is near binary at its pixels, and scaled up as it
+        // is, a hard edge (a shoulder against the sky) shows the copy's pixels as steps.
+        let alpha = "alphaextract,gblur=sigma=0.5,scale=\(w):\(h):flags=bicubic[alpha]"
         let overlay = "[bg][fg]overlay=format=yuv420,format=yuv420p[out]"
         guard settings.despill else {
             return "\(input),split[whole][small];[small]\(keyed),\(alpha);[whole]format=yuva420p[picture];[picture][alpha]alphamerge[fg];\(overlay)"
@@ -213,12 +216,15 @@ public final class PictureKey: Sendable {
             + "[whole]extractplanes=y[y];[y][u][v][alpha]mergeplanes=map1s=1:map2s=2:map3s=3:format=yuva420p[fg];\(overlay)"
     }
 
-    /// The size of the copy the key and despill work on: as many pixels as 320x180 (a quarter of
+    /// The size of the copy the key and despill work on: as many pixels as 256x144 (a fifth of
     /// 1280x720's width and height), so the key costs about the same at any size, but at least a
-    /// quarter of the picture's width and height and at most half (an 854x480 picture's copy is
-    /// 320x180 too, not 213x120: the edges of its alpha, scaled up, are less coarse).
+    /// fifth of the picture's width and height and at most half (an 854x480 picture's copy is
+    /// 256x144 too, not 171x96: the edges of its alpha, scaled up, are less coarse). At 1280x720,
+    /// 320x180 cost 1.4 ms a picture more (the ffmpeg CLI: 5.7 against 4.3 ms) and left the
+    /// booth at 1.38 and 1.43 times the unkeyed booth's CPU (docs/benchmarks.md); the IoU on the
+    /// ground truth is 0.995 against 0.998.
     static func keySize(_ size: Size) -> Size {
-        let scale = min(0.5, max(0.25, (320.0 * 180 / Double(max(1, size.width * size.height))).squareRoot()))
+        let scale = min(0.5, max(0.2, (256.0 * 144 / Double(max(1, size.width * size.height))).squareRoot()))
         return Size(width: max(2, Int((Double(size.width) * scale).rounded())), height: max(2, Int((Double(size.height) * scale).rounded())))
     }
 

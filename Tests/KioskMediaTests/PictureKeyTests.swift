@@ -71,14 +71,14 @@ struct PictureKeyTests {
         #expect(passed.bytes == Self.camera(sequence: 9).bytes)
     }
 
-    @Test("at 1280x720 chromakey and despill work on a 320x180 copy (the only RGBA step), its alpha scaled to 1280x720 and its colour to the 640x360 chroma planes, with the picture's own luma; without despill the picture's own chroma stays and nothing is RGBA",
+    @Test("at 1280x720 chromakey and despill work on a 256x144 copy (the only RGBA step), its alpha scaled to 1280x720 and its colour to the 640x360 chroma planes, with the picture's own luma; without despill the picture's own chroma stays and nothing is RGBA",
           arguments: [true, false])
     func graphAtAQuarter(despill: Bool) {
         let settings = KeySettings(background: "beach.png", red: 0x00, green: 0xB1, blue: 0x40, similarity: 0.15, blend: 0.05, despill: despill)
         let text = PictureKey.graphText(settings, size: Size(width: 1280, height: 720), fullRange: false)
-        #expect(text.hasPrefix("[in]format=yuv420p,split[whole][small];[small]scale=320:180:flags=area,format=yuva444p,chromakey=color=0x6F693A:yuv=1:"),
+        #expect(text.hasPrefix("[in]format=yuv420p,split[whole][small];[small]scale=256:144:flags=area,format=yuva444p,chromakey=color=0x6F693A:yuv=1:"),
                 "\(text)")
-        #expect(text.contains("alphaextract,scale=1280:720:flags=bicubic[alpha]") && text.hasSuffix("[bg][fg]overlay=format=yuv420,format=yuv420p[out]"),
+        #expect(text.contains("alphaextract,gblur=sigma=0.5,scale=1280:720:flags=bicubic[alpha]") && text.hasSuffix("[bg][fg]overlay=format=yuv420,format=yuv420p[out]"),
                 "\(text)")
         if despill {
             // RGBA once, between the copy's key and its colour's scale to the chroma planes.
@@ -95,9 +95,9 @@ struct PictureKeyTests {
         }
     }
 
-    @Test("the copy the key works on has about 320x180's pixels, but at least a quarter and at most half of the picture's width and height")
+    @Test("the copy the key works on has about 256x144's pixels, but at least a fifth and at most half of the picture's width and height")
     func keySize() {
-        let table = [(1280, 720, 320, 180), (854, 480, 320, 180), (640, 480, 277, 208), (1920, 1080, 480, 270), (64, 48, 32, 24), (2, 2, 2, 2)]
+        let table = [(1280, 720, 256, 144), (854, 480, 256, 144), (640, 480, 222, 166), (1920, 1080, 384, 216), (64, 48, 32, 24), (2, 2, 2, 2)]
         for (w, h, kw, kh) in table {
             #expect(PictureKey.keySize(Size(width: w, height: h)) == Size(width: kw, height: kh), "\(w)x\(h)")
         }
