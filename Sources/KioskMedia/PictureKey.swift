@@ -173,16 +173,16 @@ public final class PictureKey: Sendable {
     /// yuv420p, as BackgroundFill makes it), `[out]` the keyed picture, video-range yuv420p.
     ///
     /// chromakey averages its distances over each sample's 3x3 neighbours, in doubles: at the
-    /// half size a 4:2:0 picture's chroma has (640x360 for 1280x720) it cost about 10 ms a picture
+    /// half size a 4:2:0 picture's chroma has (640x360 for 1280x720) it cost about 8 ms a picture
     /// (the ffmpeg CLI, one thread), on a 256x144 copy about 1.5 ms, and its alpha, scaled back up
-    /// (bicubic; softer at the edges), still matches the ground truth's subject (IoU 0.995:
-    /// docs/benchmarks.md; the old graph 0.997). despill works on RGBA: on the picture at full size, after the key, it
-    /// was the other half of the cost (12 ms with the round trip); on the same copy it and its
-    /// round trip cost about 2 ms, and its colour (the despilled Cb and Cr, scaled up to the
-    /// picture's chroma size) goes with the picture's own luma, so that only the colour of a
-    /// guest's edges is changed, not their brightness. The price: with despill, the guest's colour
-    /// is as sharp as the copy's (at 1280x720, a 4:2:0 picture's chroma at 0.4 of its resolution);
-    /// without it, the picture's own chroma stays.
+    /// (softer at the edges), still matches the ground truth's subject (IoU 0.996, the old graph
+    /// 0.988 on the same clip: docs/benchmarks.md). despill works on RGBA: on the picture at full
+    /// size, after the key, it was the other half of the cost (12 ms with the round trip); on the
+    /// same copy it and its round trip cost about 1 ms, and its colour (the despilled Cb and Cr,
+    /// scaled up to the picture's chroma size) goes with the picture's own luma, so that only the
+    /// colour of a guest's edges is changed, not their brightness. The price: with despill, the
+    /// guest's colour is as sharp as the copy's (at 1280x720, 0.4 of a 4:2:0 picture's chroma
+    /// resolution); without it, the picture's own chroma stays.
     public static func graphText(_ settings: KeySettings, size: Size, fullRange: Bool) -> String {
         let key = "chromakey=color=\(settings.yuvHex(fullRange: false)):yuv=1:similarity=\(String(printf: "%g", settings.similarity))"
             + ":blend=\(String(printf: "%g", settings.blend))"
@@ -220,9 +220,9 @@ public final class PictureKey: Sendable {
     /// 1280x720's width and height), so the key costs about the same at any size, but at least a
     /// fifth of the picture's width and height and at most half (an 854x480 picture's copy is
     /// 256x144 too, not 171x96: the edges of its alpha, scaled up, are less coarse). At 1280x720,
-    /// 320x180 cost 1.4 ms a picture more (the ffmpeg CLI: 5.7 against 4.3 ms) and left the
-    /// booth at 1.38 and 1.43 times the unkeyed booth's CPU (docs/benchmarks.md); the IoU on the
-    /// ground truth is 0.995 against 0.998.
+    /// 320x180 cost 1.4 ms a picture more (the ffmpeg CLI: 5.7 against 4.3 ms) and left the keyed
+    /// booth at 1.38 times the unkeyed booth's CPU in a quiet run, 1.43 in a round beside other
+    /// builds, too near the 1.4 it is held to; the IoU on the ground truth: 0.998 against 0.996.
     static func keySize(_ size: Size) -> Size {
         let scale = min(0.5, max(0.2, (256.0 * 144 / Double(max(1, size.width * size.height))).squareRoot()))
         return Size(width: max(2, Int((Double(size.width) * scale).rounded())), height: max(2, Int((Double(size.height) * scale).rounded())))
