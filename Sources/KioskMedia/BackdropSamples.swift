@@ -1,7 +1,8 @@
 // `--key auto`'s samples of the camera's picture, for KioskOptions' `BackdropMeasure`: the picture made
-// half its size (swscale, by area: the key measures the picture at half size, where a 4:2:0
-// picture's chroma is) as RGB, and every `step`th sample of that taken both ways: what the key will
-// compare with its colour, noise included, without sorting a whole picture's worth.
+// half its size (swscale, by area: where a 4:2:0 picture's chroma is) as RGB, and every `step`th
+// sample of that taken both ways: what the key will compare with its colour, noise included, without
+// sorting a whole picture's worth. The key itself works on a smaller copy (PictureKey: 256x144 for
+// 1280x720), where its 3x3 average smooths the noise more: the spread measured here is on the safe side.
 import CFFmpeg
 import KioskCore
 

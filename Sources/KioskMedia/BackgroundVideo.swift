@@ -14,7 +14,7 @@ import KioskSystem
 /// its first picture; the loop's later plays one length later each), and the time the camera asked
 /// for last. A value: the decoding thread and the camera's share it behind one lock.
 struct BackgroundRing<Picture: Sendable>: Sendable {
-    /// How many pictures are made ahead: at 30 a second, 130 ms (a 1280x720 RGBA picture is 3.7 MB).
+    /// How many pictures are made ahead: at 30 a second, 130 ms (a 1280x720 yuv420p picture is 1.4 MB).
     static var capacity: Int { 5 }
     private(set) var pictures: [(start: Int64, picture: Picture)] = []
     /// The camera's latest time: a picture that ends by then will not be shown.
@@ -40,18 +40,17 @@ struct BackgroundRing<Picture: Sendable>: Sendable {
     }
 }
 
-/// A picture made `size` in `layout` ("rgba", or "yuv420p" in video range) by libavfilter: scaled
+/// A picture made `size` in video-range yuv420p (the key's overlay's layout) by libavfilter: scaled
 /// to cover it and cropped to it, centred (aspect-fill, as the preview fills the screen). One graph
 /// for the pictures of one size and format; made again when they change (a video's may).
 final class BackgroundFill {
     let size: Size
-    let layout: String
     private var graph: FilterGraph?
     private var madeFor: (size: Size, format: Int32)?
     private let out: Frame
 
-    init(size: Size, layout: String) throws(AVError) {
-        (self.size, self.layout) = (size, layout)
+    init(size: Size) throws(AVError) {
+        self.size = size
         out = try Frame()
     }
 
@@ -62,9 +61,8 @@ final class BackgroundFill {
         if graph == nil || madeFor?.size != source || madeFor?.format != f.format {
             graph = nil
             let (w, h) = (size.width, size.height)
-            let range = layout == "yuv420p" ? ":out_range=tv:out_color_matrix=bt601" : ""
-            graph = try FilterGraph(pictures: "scale=\(w):\(h):force_original_aspect_ratio=increase:flags=bicubic\(range),crop=\(w):\(h)",
-                                    size: source, format: AVPixelFormat(rawValue: f.format), timeBase: AVRational(num: 1, den: 1), output: layout)
+            graph = try FilterGraph(pictures: "scale=\(w):\(h):force_original_aspect_ratio=increase:flags=bicubic:out_range=tv:out_color_matrix=bt601,crop=\(w):\(h)",
+                                    size: source, format: AVPixelFormat(rawValue: f.format), timeBase: AVRational(num: 1, den: 1), output: "yuv420p")
             madeFor = (source, f.format)
         }
         guard let graph else { throw AVError(code: kiosk_AVERROR_EOF(), call: "the background's scale") }
@@ -84,9 +82,9 @@ final class BackgroundVideo {
     private let thread: WorkerThread
 
     /// Opens `path` (a video `BackgroundPicture.load` accepted) and starts decoding it, each picture
-    /// made `size` in `layout`.
-    init(path: String, size: Size, layout: String) throws(AVError) {
-        let source = try BackgroundSource(path: path, interruption: interruption, fill: BackgroundFill(size: size, layout: layout))
+    /// made `size` (video-range yuv420p).
+    init(path: String, size: Size) throws(AVError) {
+        let source = try BackgroundSource(path: path, interruption: interruption, fill: BackgroundFill(size: size))
         let ring = ring
         do {
             thread = try WorkerThread(name: "background") { _ in source.play(into: ring) }

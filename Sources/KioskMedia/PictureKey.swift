@@ -2,12 +2,14 @@
 // colour and put in front of the operator's background by one libavfilter graph (chromakey, then
 // despill, then overlay onto the background), once, on the camera's thread, before the picture goes
 // to the preview, the take and a photo: what the guest sees is what the take holds, and the brand
-// overlay, which each of those blends later, stays on top. The key is measured at half size (a
-// 4:2:0 picture's chroma's), a quarter of the cost, its alpha scaled back up. A still background is
+// overlay, which each of those blends later, stays on top. The key and despill work on a small copy
+// (256x144 for 1280x720, a 25th of its pixels: at 720p30 the key has about 6 ms a picture, 0.4 of
+// what the rest of the booth costs), the key's alpha and despill's colour scaled back up; the
+// picture's own luma stays, and no step is RGB at the picture's size. A still background is
 // decoded once (`BackgroundPicture`) and made the camera's size once per size (BackgroundFill:
 // libavfilter's scale to fill, then crop: aspect-fill, as the preview fills the screen); a video is
 // played in a loop by a thread of its own (BackgroundVideo), each picture at the time of the camera's;
-// the graph is made once per size, layout and settings, and its frames are reused.
+// the graph is made once per size and settings, and its frames are reused.
 import CFFmpeg
 import FoundationEssentials
 import Glibc
@@ -175,22 +177,63 @@ public final class PictureKey: Sendable {
     public static let threads: Int32 = 1
 
     /// The key's graph as libavfilter's text, for pictures of `size` (video range unless
-    /// `fullRange`): `[in]` the camera's picture, `[bg]` the background at its size ("rgba" with
-    /// despill, else video-range "yuv420p"), `[out]` the keyed picture, video-range yuv420p.
+    /// `fullRange`): `[in]` the camera's picture, `[bg]` the background at its size (video-range
+    /// yuv420p, as BackgroundFill makes it), `[out]` the keyed picture, video-range yuv420p.
+    ///
+    /// chromakey averages its distances over each sample's 3x3 neighbours, in doubles: at the
+    /// half size a 4:2:0 picture's chroma has (640x360 for 1280x720) it cost about 8 ms a picture
+    /// (the ffmpeg CLI, one thread), on a 256x144 copy about 1.5 ms, and its alpha, scaled back up
+    /// (softer at the edges), still matches the ground truth's subject (IoU 0.996, the old graph
+    /// 0.988 on the same clip: docs/benchmarks.md). despill works on RGBA: on the picture at full
+    /// size, after the key, it was the other half of the cost (12 ms with the round trip); on the
+    /// same copy it and its round trip cost about 1 ms, and its colour (the despilled Cb and Cr,
+    /// scaled up to the picture's chroma size) goes with the picture's own luma, so that only the
+    /// colour of a guest's edges is changed, not their brightness. The price: with despill, the
+    /// guest's colour is as sharp as the copy's (at 1280x720, 0.4 of a 4:2:0 picture's chroma
+    /// resolution); without it, the picture's own chroma stays.
     public static func graphText(_ settings: KeySettings, size: Size, fullRange: Bool) -> String {
-        let range = fullRange ? "pc" : "tv"
-        let key = "chromakey=color=\(settings.yuvHex(fullRange: fullRange)):yuv=1:similarity=\(String(printf: "%g", settings.similarity))"
+        let key = "chromakey=color=\(settings.yuvHex(fullRange: false)):yuv=1:similarity=\(String(printf: "%g", settings.similarity))"
             + ":blend=\(String(printf: "%g", settings.blend))"
-        // The key measured at half size, where a 4:2:0 picture's chroma is (chromakey looks at the
-        // chroma only, and at 1280x720 costs about 60 ms a picture here; at 640x360, a quarter),
-        // its alpha scaled back up (bilinear: soft at the edges) and put on the whole picture.
-        let half = "\(max(2, size.width / 2)):\(max(2, size.height / 2))"
-        let alpha = "[in]split[keyed][whole];[keyed]scale=\(half):flags=area,format=yuva444p,\(key),alphaextract,format=gray,"
-            + "scale=\(size.width):\(size.height):flags=bilinear[alpha];[whole]format=yuva420p[picture];[picture][alpha]alphamerge"
-        return settings.despill
-            ? "\(alpha),scale=in_range=\(range):in_color_matrix=bt601,format=rgba,despill=type=\(settings.blueScreen ? "blue" : "green")[fg];"
-                + "[bg][fg]overlay=format=rgb,scale=out_range=tv:out_color_matrix=bt601,format=yuv420p[out]"
-            : "\(alpha)[fg];[bg][fg]overlay=format=yuv420,format=yuv420p[out]"
+        let (w, h) = (size.width, size.height)
+        // The camera's picture as video-range yuv420p: the booth's cameras' pictures already are.
+        let input = fullRange ? "[in]scale=in_range=pc:out_range=tv:in_color_matrix=bt601:out_color_matrix=bt601,format=yuv420p"
+            : "[in]format=yuv420p"
+        let small = keySize(size)
+        let keyed = "scale=\(small.width):\(small.height):flags=area,format=yuva444p,\(key)"
+        // The alpha a little blurred before its scale up (gblur, 0.5 of the copy's pixels: about 0.5
+        // ms): a key from a copy a fifth the size is near binary at its pixels, and scaled up as it
+        // is, a hard edge (a shoulder against the sky) shows the copy's pixels as steps.
+        let alpha = "alphaextract,gblur=sigma=0.5,scale=\(w):\(h):flags=bicubic[alpha]"
+        let overlay = "[bg][fg]overlay=format=yuv420,format=yuv420p[out]"
+        guard settings.despill else {
+            return "\(input),split[whole][small];[small]\(keyed),\(alpha);[whole]format=yuva420p[picture];[picture][alpha]alphamerge[fg];\(overlay)"
+        }
+        // The copy keyed, then despilled (RGBA and back), split: its alpha, and its colour
+        // scaled to the picture's chroma planes' size; mergeplanes puts them together with the
+        // picture's luma as yuva420p (its inputs all gray: it takes one format for all of them).
+        // despill's mix=1 limits the green (a blue screen's blue) to the red, not to the mean of
+        // the red and the other: with the picture's own luma kept, the mean turned the guest's
+        // yellow-greens a bright orange (the ground truth's subject 17.6 levels from its colour on
+        // average, against 5.1 with mix=1, and IoU 0.968 where its orange met the background's);
+        // the edges' green excess is gone either way. Teals and light blues lose more of their
+        // green with it.
+        let despill = "scale=in_range=tv:in_color_matrix=bt601,format=rgba,despill=type=\(settings.blueScreen ? "blue" : "green"):mix=1,"
+            + "scale=out_range=tv:out_color_matrix=bt601,format=yuva444p"
+        let chroma = "scale=\((w + 1) / 2):\((h + 1) / 2):flags=bilinear,format=yuv444p,extractplanes=u+v[u][v]"
+        return "\(input),split[whole][small];[small]\(keyed),\(despill),split[colour][keyed];[keyed]\(alpha);[colour]\(chroma);"
+            + "[whole]extractplanes=y[y];[y][u][v][alpha]mergeplanes=map1s=1:map2s=2:map3s=3:format=yuva420p[fg];\(overlay)"
+    }
+
+    /// The size of the copy the key and despill work on: as many pixels as 256x144 (a fifth of
+    /// 1280x720's width and height), so the key costs about the same at any size, but at least a
+    /// fifth of the picture's width and height and at most half (an 854x480 picture's copy is
+    /// 256x144 too, not 171x96: the edges of its alpha, scaled up, are less coarse). At 1280x720,
+    /// 320x180 cost 1.4 ms a picture more (the ffmpeg CLI: 5.7 against 4.3 ms) and left the keyed
+    /// booth at 1.38 times the unkeyed booth's CPU in a quiet run, 1.43 in a round beside other
+    /// builds, too near the 1.4 it is held to; the IoU on the ground truth: 0.998 against 0.996.
+    static func keySize(_ size: Size) -> Size {
+        let scale = min(0.5, max(0.2, (256.0 * 144 / Double(max(1, size.width * size.height))).squareRoot()))
+        return Size(width: max(2, Int((Double(size.width) * scale).rounded())), height: max(2, Int((Double(size.height) * scale).rounded())))
     }
 
     /// `frame` keyed and in front of the background (video-range yuv420p), or `frame` as it is
@@ -213,7 +256,7 @@ private final class KeyWork {
     }
     private var made: Made?
     private var graph: FilterGraph?
-    /// The background at the picture's size, in the overlay's layout: a still, or a video's first
+    /// The background at the picture's size (video-range yuv420p): a still, or a video's first
     /// picture (shown until its player has one of the time).
     private var background: FrameReference?
     /// A video background's player, and its clock's start on the camera's (its first picture's time).
@@ -255,12 +298,11 @@ private final class KeyWork {
         }
         guard let decoded = decoded?.picture else { return }
         let size = wanted.size
-        let layout = settings.despill ? "rgba" : "yuv420p"
-        background = try BackgroundFill(size: size, layout: layout).fill(decoded.picture.reference.frame)
-        if decoded.isVideo { video = try BackgroundVideo(path: settings.background, size: size, layout: layout) }
+        background = try BackgroundFill(size: size).fill(decoded.picture.reference.frame)
+        if decoded.isVideo { video = try BackgroundVideo(path: settings.background, size: size) }
         let text = PictureKey.graphText(settings, size: size, fullRange: wanted.fullRange)
         graph = try FilterGraph(pictures: text, size: size, format: wanted.format.avPixelFormat, second: size,
-                                settings.despill ? AV_PIX_FMT_RGBA : AV_PIX_FMT_YUV420P, timeBase: AVRational(num: 1, den: 1_000_000_000),
+                                AV_PIX_FMT_YUV420P, timeBase: AVRational(num: 1, den: 1_000_000_000),
                                 threads: threads)
         if input == nil { input = try Frame() }
         if output == nil { output = try Frame() }

@@ -1,5 +1,5 @@
 // `--key auto`: the key measured from the empty backdrop. Given the camera's pictures of it as RGB
-// samples (KioskMedia's `BackdropSamples`: the key's own resolution, half the picture's), it sets the
+// samples (KioskMedia's `BackdropSamples`, at half the picture's size), it sets the
 // key's colour (the backdrop's median chroma, at its median brightness), the similarity that keys
 // all of the backdrop with a margin (its samples' spread from that colour, as libavfilter's
 // chromakey measures it), and says what keeps the backdrop from keying well: too dark, lit

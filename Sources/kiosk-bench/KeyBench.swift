@@ -20,7 +20,7 @@ func keyBench(_ o: [String: String]) {
     let dir = NSTemporaryDirectory() + "kiosk-bench-key-\(getpid())"
     try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: dir) }
-    let (frames, backgroundPNG, backgroundRaw) = (dir + "/frames.yuv", dir + "/background.png", dir + "/background.rgba")
+    let (frames, backgroundPNG, backgroundRaw) = (dir + "/frames.yuv", dir + "/background.png", dir + "/background.yuv")
     // The camera's pictures: the footage in an ellipse over a green backdrop with noise.
     let composite = "[0:v]scale=\(w):\(h):flags=bicubic,fps=30,format=yuv420p[subject];"
         + "color=c=0x10a040:s=\(w)x\(h):r=30,format=yuv420p,noise=alls=8:allf=t[backdrop];"
@@ -31,9 +31,10 @@ func keyBench(_ o: [String: String]) {
     _ = measure(["ffmpeg", "-y", "-v", "error", "-f", "lavfi", "-i", "gradients=s=1600x1200:c0=0x3050d0:c1=0xd04090:n=2,trim=end_frame=1",
                  "-frames:v", "1", backgroundPNG])
     let settings = KeySettings(background: backgroundPNG, red: 0x00, green: 0xB1, blue: 0x40, similarity: 0.15, blend: 0.05, despill: true)
-    // The CLI's background: the same picture filled to the size (as BackgroundFill makes it), once.
+    // The CLI's background: the same picture filled to the size as BackgroundFill makes it (video-range
+    // yuv420p), once.
     _ = measure(["ffmpeg", "-y", "-v", "error", "-i", backgroundPNG, "-vf",
-                 "scale=\(w):\(h):force_original_aspect_ratio=increase:flags=bicubic,crop=\(w):\(h),format=rgba",
+                 "scale=\(w):\(h):force_original_aspect_ratio=increase:flags=bicubic:out_range=tv:out_color_matrix=bt601,crop=\(w):\(h),format=yuv420p",
                  "-f", "rawvideo", backgroundRaw])
     guard let data = FileManager.default.contents(atPath: frames) else { fail("key: no frames made") }
     let planes = PixelFormat.yuv420p.planes(for: frameSize), bytes = PixelFormat.yuv420p.frameBytes(for: frameSize)
@@ -57,7 +58,7 @@ func keyBench(_ o: [String: String]) {
     }
     let text = PictureKey.graphText(settings, size: frameSize, fullRange: false).replacing("[in]", with: "[0:v]").replacing("[bg]", with: "[1:v]")
     let cli = ["ffmpeg", "-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(frameSize)", "-r", "30", "-i", frames,
-               "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "\(frameSize)", "-r", "30", "-stream_loop", "-1", "-i", backgroundRaw,
+               "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(frameSize)", "-r", "30", "-stream_loop", "-1", "-i", backgroundRaw,
                "-filter_complex_threads", "\(threads)"]
     func runFFmpeg() {
         theirs.append(measure(cli + ["-filter_complex", text, "-map", "[out]", "-frames:v", "\(pictures)", "-f", "null", "-"]).cpu)

@@ -71,6 +71,38 @@ struct PictureKeyTests {
         #expect(passed.bytes == Self.camera(sequence: 9).bytes)
     }
 
+    @Test("at 1280x720 chromakey and despill work on a 256x144 copy (the only RGBA step), its alpha scaled to 1280x720 and its colour to the 640x360 chroma planes, with the picture's own luma; without despill the picture's own chroma stays and nothing is RGBA",
+          arguments: [true, false])
+    func graphAtAQuarter(despill: Bool) {
+        let settings = KeySettings(background: "beach.png", red: 0x00, green: 0xB1, blue: 0x40, similarity: 0.15, blend: 0.05, despill: despill)
+        let text = PictureKey.graphText(settings, size: Size(width: 1280, height: 720), fullRange: false)
+        #expect(text.hasPrefix("[in]format=yuv420p,split[whole][small];[small]scale=256:144:flags=area,format=yuva444p,chromakey=color=0x6F693A:yuv=1:"),
+                "\(text)")
+        #expect(text.contains("alphaextract,gblur=sigma=0.5,scale=1280:720:flags=bicubic[alpha]") && text.hasSuffix("[bg][fg]overlay=format=yuv420,format=yuv420p[out]"),
+                "\(text)")
+        if despill {
+            // RGBA once, between the copy's key and its colour's scale to the chroma planes.
+            let copy = text.split(separator: ";").first { $0.hasPrefix("[small]") }
+            #expect(copy?.contains("format=rgba,despill=type=green:mix=1,") == true && text.components(separatedBy: "rgba").count == 2, "\(text)")
+            #expect(text.contains("[colour]scale=640:360:flags=bilinear,format=yuv444p,extractplanes=u+v[u][v]")
+                    && text.contains("[whole]extractplanes=y[y];[y][u][v][alpha]mergeplanes=map1s=1:map2s=2:map3s=3:format=yuva420p[fg]"), "\(text)")
+            var blue = settings
+            (blue.green, blue.blue) = (0x40, 0xB1)
+            #expect(PictureKey.graphText(blue, size: Size(width: 1280, height: 720), fullRange: false).contains("despill=type=blue:mix=1,"))
+        } else {
+            #expect(!text.contains("rgba") && !text.contains("despill") && text.contains("[whole]format=yuva420p[picture];[picture][alpha]alphamerge[fg]"),
+                    "\(text)")
+        }
+    }
+
+    @Test("the copy the key works on has about 256x144's pixels, but at least a fifth and at most half of the picture's width and height")
+    func keySize() {
+        let table = [(1280, 720, 256, 144), (854, 480, 256, 144), (640, 480, 222, 166), (1920, 1080, 384, 216), (64, 48, 32, 24), (2, 2, 2, 2)]
+        for (w, h, kw, kh) in table {
+            #expect(PictureKey.keySize(Size(width: w, height: h)) == Size(width: kw, height: kh), "\(w)x\(h)")
+        }
+    }
+
     @Test("a background that cannot be one is refused, saying why: not a picture, transparent, a folder; an opaque RGBA PNG and a JPEG are taken")
     func refused() throws {
         let folder = try Self.folder()
@@ -129,7 +161,7 @@ struct PictureKeyTests {
         let made = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "color=c=black:s=32x32:r=10:d=1,format=yuv420p,geq=lum='40+N*16':cb=128:cr=128",
                                    "-c:v", "ffv1", video], stdout: .discard)
         try #require(made.status == 0, "\(made.stderr)")
-        let player = try BackgroundVideo(path: video, size: Size(width: 32, height: 32), layout: "yuv420p")
+        let player = try BackgroundVideo(path: video, size: Size(width: 32, height: 32))
         // Mid-picture times, 50 ms apart, over 3 plays; each asked until the player has made it.
         for step in 0..<60 {
             let time = Int64(step) * 50_000_000 + 25_000_000
