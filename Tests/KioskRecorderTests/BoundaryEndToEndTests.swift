@@ -423,10 +423,13 @@ struct BoundaryEndToEndTests {
         #expect(result.droppedFrames == 0 && result.success && result.reason == .user, "\(result)")
         #expect(abs(result.duration - (stopped - started)) < 0.3, "reported \(result.duration) s of \(stopped - started) s recorded")
         #expect(!r.names.contains("error"), "0.6 s syncs are not storageSlow: \(r.rawLines)")
-        // The test camera's 30 pictures a second, each in the file.
+        // The test camera's 30 pictures a second, each in the file but those the take's step-down
+        // left out by plan (skippedFrames: a machine loaded by other work, ci43's wide pass, can
+        // step the take down; never the syncs, which cost no picture: none dropped, above).
         let frames = try pictureCount(output)
         let expected = Int((result.duration * 30).rounded())
-        #expect(frames.map { abs($0 - expected) <= 2 } == true, "\(String(describing: frames)) pictures in \(result.duration) s")
+        #expect(frames.map { abs($0 + result.skippedFrames - expected) <= 2 } == true,
+                "\(String(describing: frames)) pictures and \(result.skippedFrames) skipped in \(result.duration) s")
         #expect(try decodesCleanly(output))
         r.command("quit")
         #expect(r.exitStatus() == 0)
