@@ -70,7 +70,13 @@ final class Preview {
     init(renderer: Renderer) {
         self.renderer = renderer
         yuvUploads = renderer.textureFormats.contains(SDL_PIXELFORMAT_IYUV.rawValue)
-        stretches = renderer.isSoftware && SDL_GetWindowPixelFormat(renderer.window.handle) == SDL_PIXELFORMAT_RGB888.rawValue
+        // Measured on x86-64 (SSE2); elsewhere SDL's own stretch stays until measured there (NEON on ARM).
+        #if arch(x86_64)
+        let measured = true
+        #else
+        let measured = false
+        #endif
+        stretches = measured && renderer.isSoftware && SDL_GetWindowPixelFormat(renderer.window.handle) == SDL_PIXELFORMAT_RGB888.rawValue
     }
 
     /// The size of the frame on screen, nil before the first frame (or after `clear`).

@@ -67,7 +67,9 @@ extension SDLTests {
                 YUV(y: UInt8(16 + (x * 7 + y * 13) % 220), u: UInt8(16 + (x * 3 + y * 5) % 225), v: UInt8(16 + (x * 11 + y * 2) % 225))
             }
             try screen.show(frame: frame)
+            #if arch(x86_64)
             #expect(screen.previewStretched, "the frame was stretched at its upload")
+            #endif
             try screen.draw(nil)
             let shown = try screen.readPixels()
             // SDL's way: the frame converted to RGB888 as the preview converts it, then its crop
