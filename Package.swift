@@ -71,7 +71,7 @@ let package = Package(
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskContract", "KioskSystem", "KioskPixels", "CV4L2", "CALSA"]),
         // fontconfig's match, one way, for the screen's faces and the film's cards'.
         .target(name: "KioskFonts", dependencies: ["CFontconfig"]),
-        .target(name: "KioskUI", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskSystem", "KioskFonts", "KioskPairing", "CSDL2", "CSDL2TTF", "CFontconfig", "CQRencode"]),
+        .target(name: "KioskUI", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskSystem", "KioskFonts", "KioskPairing", "KioskPixels", "CSDL2", "CSDL2TTF", "CFontconfig", "CQRencode"]),
         // The machine's sleep held off while a take is made safe: logind's delay inhibitor over
         // sd-bus. A target of its own so libsystemd stays out of the small base (KioskSystem).
         .target(name: "KioskSleep", dependencies: ["KioskCore", "KioskSystem", "CSystemd"]),

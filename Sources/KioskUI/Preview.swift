@@ -1,7 +1,10 @@
 // The camera picture on screen: a streaming texture in the frame's own YUV layout (SDL converts to
-// RGB on the GPU, or in its own optimised code on the software renderer), drawn aspect-fill.
+// RGB on the GPU, or in its own optimised code on the software renderer), drawn aspect-fill. On the
+// software renderer the live picture is stretched onto the display once a frame, at its upload,
+// rather than by SDL in every present (the same bytes: KioskPixels' kiosk_stretch_linear).
 import CSDL2
 import KioskCore
+import KioskPixels
 
 /// How a frame format goes into an SDL texture without converting a pixel on our side.
 struct PreviewFormat: Equatable {
@@ -54,23 +57,46 @@ final class Preview {
     /// RGB written into the texture. Tests set it to drive SDL's own YUV path on the software renderer.
     var yuvUploads: Bool
 
+    /// SDL's software renderer stretches the live picture onto the display (linear) in every
+    /// present; a frame that went up as RGB is stretched here instead, once, with the same bytes in
+    /// fewer steps (`kiosk_stretch_linear`), and each present copies it. Only where SDL's own
+    /// stretch would write into an RGB888 window, as the texture is: in another layout SDL converts
+    /// before it stretches, and so does this preview (it leaves the stretch to SDL).
+    private let stretches: Bool
+    /// The picture stretched onto the display, and the plain copy it stands for (nil: none current).
+    private var stretched: Texture?
+    private var stretchedFor: PlainCopy?
+
     init(renderer: Renderer) {
         self.renderer = renderer
         yuvUploads = renderer.textureFormats.contains(SDL_PIXELFORMAT_IYUV.rawValue)
+        // Measured on x86-64 (SSE2); elsewhere SDL's own stretch stays until measured there (NEON on ARM).
+        #if arch(x86_64)
+        let measured = true
+        #else
+        let measured = false
+        #endif
+        stretches = measured && renderer.isSoftware && SDL_GetWindowPixelFormat(renderer.window.handle) == SDL_PIXELFORMAT_RGB888.rawValue
     }
 
     /// The size of the frame on screen, nil before the first frame (or after `clear`).
     var frameSize: Size? { texture?.size }
 
+    /// The last frame was stretched onto the display at its upload (tests).
+    var isStretched: Bool { stretchedFor != nil }
+
     /// Drops the picture: the screen shows black behind the overlay.
     func clear() {
         texture = nil
         format = nil
+        stretchedFor = nil
     }
 
     /// Uploads a frame (`SDL_UpdateTexture` / `SDL_UpdateNVTexture` / `SDL_UpdateYUVTexture`),
-    /// making a new texture only when the format or the size changed.
-    func upload(_ frame: VideoFrame) throws(SDLError) {
+    /// making a new texture only when the format or the size changed. `placement`: where `draw`
+    /// will put it (the live preview's), so that the software renderer's stretch is done once here.
+    func upload(_ frame: VideoFrame, placement: PreviewPlacement? = nil) throws(SDLError) {
+        stretchedFor = nil
         guard var wanted = PreviewFormat(frame.format) else {
             throw SDLError(call: "Preview.upload", message: "a \(frame.format.rawValue) frame must be decoded before it is shown")
         }
@@ -88,7 +114,7 @@ final class Preview {
         // its own and blit that into the RGB888 window, converting every pixel again. Converted
         // straight into an RGB888 texture instead (the same SDL conversion code), the blit is a copy:
         // 0.9 → 0.6 ms a 720p frame here.
-        if !renderer.textureFormats.contains(wanted.sdlFormat), let converted = try uploadConverted(frame, wanted) {
+        if !renderer.textureFormats.contains(wanted.sdlFormat), let converted = try uploadConverted(frame, wanted, placement: placement) {
             return converted
         }
         let texture = try prepare(wanted, size: frame.size)
@@ -119,7 +145,7 @@ final class Preview {
 
     /// A frame whose layout SDL_ConvertPixels reads as it lies (one buffer, its planes one after the
     /// other at their pitches: yuyv, nv12, yuv420p) converted into an RGB888 texture; nil for the others.
-    private func uploadConverted(_ frame: VideoFrame, _ wanted: PreviewFormat) throws(SDLError) -> Void? {
+    private func uploadConverted(_ frame: VideoFrame, _ wanted: PreviewFormat, placement: PreviewPlacement?) throws(SDLError) -> Void? {
         let p = frame.planes
         let contiguous = p.count == 1 || zip(p, p.dropFirst()).allSatisfy { $0.offset + $0.stride * $0.rows == $1.offset }
         guard frame.format == .yuyv || frame.format == .nv12 || frame.format == .yuv420p, contiguous, p[0].offset == 0,
@@ -139,7 +165,47 @@ final class Preview {
                               SDL_PIXELFORMAT_RGB888.rawValue, pixels, pitch)
         }
         guard result == 0 else { throw SDLError(call: "SDL_ConvertPixels(\(frame.format.rawValue) \(frame.size))") }
+        if stretches, let placement, let copy = plainCopy(placement, frame: frame.size) {
+            try stretch(from: pixels, pitch: Int(pitch), copy)
+        }
         return ()
+    }
+
+    /// The RGB888 picture at `pixels` (the texture just written), its `copy.source` stretched onto
+    /// the whole display into `stretched`, which then stands for `copy`.
+    private func stretch(from pixels: UnsafeMutableRawPointer, pitch: Int, _ copy: PlainCopy) throws(SDLError) {
+        if stretched?.size != copy.display {
+            stretched = nil
+            let made = try Texture(renderer: renderer, format: SDL_PIXELFORMAT_RGB888.rawValue, access: SDL_TEXTUREACCESS_STREAMING,
+                                   size: copy.display)
+            SDL_SetTextureBlendMode(made.handle, SDL_BLENDMODE_NONE)
+            stretched = made
+        }
+        guard let stretched else { return }
+        var target: UnsafeMutableRawPointer?
+        var targetPitch: Int32 = 0
+        guard SDL_LockTexture(stretched.handle, nil, &target, &targetPitch) == 0, let target else {
+            throw SDLError(call: "SDL_LockTexture(\(copy.display))")
+        }
+        defer { SDL_UnlockTexture(stretched.handle) }
+        let s = copy.source
+        let source = (pixels + s.y * pitch + s.x * 4).assumingMemoryBound(to: UInt8.self)
+        // -1: sizes it does not take (SDL's own stretch then does it in the present).
+        if kiosk_stretch_linear(source, pitch, Int32(s.width), Int32(s.height), target.assumingMemoryBound(to: UInt8.self),
+                                Int(targetPitch), Int32(copy.display.width), Int32(copy.display.height)) == 0 {
+            stretchedFor = copy
+        }
+    }
+
+    /// The part of a `frame`-sized picture that `draw` stretches onto the whole display unturned and
+    /// unmirrored at `placement` (aspect-fill on a display the camera is upright on); nil otherwise.
+    private func plainCopy(_ placement: PreviewPlacement, frame: Size) -> PlainCopy? {
+        let transform = placement.transform
+        let onCanvas = transform.cameraQuarterTurns(mount: placement.mount)
+        guard placement.fit == .fill, !placement.mirror, (onCanvas + transform.quarterTurns) % 4 == 0 else { return nil }
+        let crop = Scaling.aspectFillCrop(source: frame, destination: transform.logical, quarterTurns: onCanvas)
+        // (A picture the display's own size is copied by SDL as it is: nothing to stretch.)
+        return crop.isEmpty || crop.size == transform.physical ? nil : PlainCopy(source: crop, display: transform.physical)
     }
 
     /// A streaming texture of the format and size (the one there when it fits), made current.
@@ -163,6 +229,7 @@ final class Preview {
     /// textures, else written as RGB by the picture itself straight into the locked texture
     /// (`SDL_LockTexture`): SDL's software renderer, or a layout other than 4:2:0.
     func upload(_ picture: some PlaybackPicture) throws(SDLError) {
+        stretchedFor = nil
         do {
             try uploadPicture(picture)
         } catch {
@@ -240,6 +307,13 @@ final class Preview {
     /// canvas's centre, which is the picture's own either way).
     func draw(transform: DisplayTransform, mount: Int, mirror: Bool, fit: PictureFit) {
         guard let texture, let format else { return }
+        if let stretchedFor, let stretched,
+           stretchedFor == plainCopy(PreviewPlacement(transform: transform, mount: mount, mirror: mirror, fit: fit), frame: texture.size) {
+            // The frame stretched at its upload, as SDL would stretch it now: copied as it is.
+            var whole = SDL_Rect(x: 0, y: 0, w: Int32(stretchedFor.display.width), h: Int32(stretchedFor.display.height))
+            SDL_RenderCopy(renderer.handle, stretched.handle, nil, &whole)
+            return
+        }
         let onCanvas = transform.cameraQuarterTurns(mount: mount)
         let onDisplay = (onCanvas + transform.quarterTurns) % 4
         var destination: SDL_FRect
@@ -304,4 +378,18 @@ final class Preview {
             SDL_RenderCopyExF(texture.renderer.handle, texture.handle, nil, &destination, angle, nil, SDL_FLIP_NONE)
         }
     }
+}
+
+/// Where the live picture goes on the display, as `Preview.draw` takes it.
+struct PreviewPlacement: Equatable {
+    let transform: DisplayTransform
+    let mount: Int
+    let mirror: Bool
+    let fit: PictureFit
+}
+
+/// A picture's `source` rectangle copied onto the whole `display` (a plain, unturned stretch).
+struct PlainCopy: Equatable {
+    let source: Rect
+    let display: Size
 }

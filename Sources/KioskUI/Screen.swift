@@ -207,7 +207,9 @@ public final class Screen {
     // MARK: - Picture
 
     /// Puts a frame on screen from the next `draw` on; it stays there (frozen) until the next one.
-    public func show(frame: VideoFrame) throws(SDLError) { try preview.upload(frame) }
+    public func show(frame: VideoFrame) throws(SDLError) {
+        try preview.upload(frame, placement: PreviewPlacement(transform: transform, mount: cameraMount, mirror: mirrorPreview, fit: previewFit))
+    }
 
     /// Removes the picture (black behind the overlay), e.g. while the camera is missing.
     public func clearPreview() { preview.clear() }
@@ -275,6 +277,9 @@ public final class Screen {
 
     /// The size of the frame on screen, nil when there is none.
     public var previewSize: Size? { preview.frameSize }
+
+    /// The frame on screen was stretched onto the display once, at its upload (see `Preview`; tests).
+    var previewStretched: Bool { preview.isStretched }
 
     /// Draws the picture and the overlay for `model` into the back buffer (not yet visible).
     /// nil: the picture alone (with the operator's overlay over it, as the take has it), without

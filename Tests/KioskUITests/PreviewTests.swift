@@ -53,6 +53,64 @@ extension SDLTests {
             #expect(seen.count == 8, "every block was checked")
         }
 
+        @Test("on the software renderer the picture stretched once at its upload has SDL's own stretch's bytes", arguments: [
+            (PixelFormat.yuv420p, Size(width: 352, height: 288), Size(width: 800, height: 480)),
+            (.yuyv, Size(width: 640, height: 480), Size(width: 800, height: 480)),
+            (.nv12, Size(width: 1280, height: 720), Size(width: 800, height: 480)),
+            (.yuv420p, Size(width: 320, height: 240), Size(width: 1024, height: 600)),
+            (.yuyv, Size(width: 352, height: 288), Size(width: 480, height: 800)),
+        ])
+        func stretchedOnce(format: PixelFormat, size: Size, output: Size) throws {
+            let screen = try makeScreen(size: output)
+            // A picture with detail everywhere, so that every weight of the stretch shows.
+            let frame = TestFrames.make(format, size: size) { x, y in
+                YUV(y: UInt8(16 + (x * 7 + y * 13) % 220), u: UInt8(16 + (x * 3 + y * 5) % 225), v: UInt8(16 + (x * 11 + y * 2) % 225))
+            }
+            try screen.show(frame: frame)
+            #if arch(x86_64)
+            #expect(screen.previewStretched, "the frame was stretched at its upload")
+            #endif
+            try screen.draw(nil)
+            let shown = try screen.readPixels()
+            // SDL's way: the frame converted to RGB888 as the preview converts it, then its crop
+            // stretched onto the display by SDL_SoftStretchLinear, as the software renderer's present does.
+            let rgb = try #require(SDL_CreateRGBSurfaceWithFormat(0, Int32(size.width), Int32(size.height), 32, SDL_PIXELFORMAT_RGB888.rawValue))
+            let display = try #require(SDL_CreateRGBSurfaceWithFormat(0, Int32(output.width), Int32(output.height), 32, SDL_PIXELFORMAT_RGB888.rawValue))
+            defer {
+                SDL_FreeSurface(rgb)
+                SDL_FreeSurface(display)
+            }
+            let sdlFormat = try #require(PreviewFormat(format)).sdlFormat
+            SDL_SetYUVConversionMode(SDL_YUV_CONVERSION_BT601)
+            let converted = frame.bytes.withUnsafeBytes { bytes in
+                SDL_ConvertPixels(Int32(size.width), Int32(size.height), sdlFormat, bytes.baseAddress, Int32(frame.planes[0].stride),
+                                  SDL_PIXELFORMAT_RGB888.rawValue, rgb.pointee.pixels, rgb.pointee.pitch)
+            }
+            #expect(converted == 0)
+            let crop = Scaling.aspectFillCrop(source: size, destination: screen.transform.logical,
+                                              quarterTurns: screen.transform.cameraQuarterTurns(mount: 0))
+            var source = SDL_Rect(x: Int32(crop.x), y: Int32(crop.y), w: Int32(crop.width), h: Int32(crop.height))
+            var whole = SDL_Rect(x: 0, y: 0, w: Int32(output.width), h: Int32(output.height))
+            #expect(SDL_SoftStretchLinear(rgb, &source, display, &whole) == 0)
+            var differing = 0
+            for y in 0..<output.height {
+                let row = display.pointee.pixels.advanced(by: y * Int(display.pointee.pitch)).assumingMemoryBound(to: UInt32.self)
+                for x in 0..<output.width where shown.words[y * output.width + x] & 0xFFFFFF != row[x] & 0xFFFFFF { differing += 1 }
+            }
+            #expect(differing == 0, "\(format) \(size) on \(output): \(differing) pixels differ from SDL's stretch")
+        }
+
+        @Test("a mirrored preview is left to SDL's stretch, drawn where it was")
+        func mirroredNotStretched() throws {
+            let screen = try makeScreen(size: Size(width: 800, height: 480), mirror: true)
+            try screen.show(frame: TestFrames.bars(size: Size(width: 352, height: 288)))
+            #expect(!screen.previewStretched)
+            try screen.draw(nil)
+            let p = Point(x: 60, y: 240)
+            let expected = try #require(expectedBar(display: p, frame: Size(width: 352, height: 288), transform: screen.transform, mirror: true))
+            #expect(try screen.readPixels().color(p).close(to: expected, within: 12))
+        }
+
         @Test("a new format or size replaces the texture; the last frame stays until then")
         func replaceAndFreeze() throws {
             let screen = try makeScreen(size: Size(width: 800, height: 480))
