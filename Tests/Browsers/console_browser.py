@@ -672,11 +672,13 @@ def signed_in_status(b, args):
     page itself (window.warningLog), so that one shown and cleared between two looks is not missed."""
     b.call("POST", "/window/rect", {"width": WIDTH, "height": HEIGHT})
     b.call("POST", "/url", {"url": args.base.rstrip("/") + "/console/"})
-    b.until("the sign-in form", "return document.readyState === 'complete' && !!document.getElementById('password')")
+    # Generous: beside CI's wide pass (eight tests at once, other browsers among them) WebKit's
+    # sign-in once took over 60 s (ci45); the test's own waits allow 300 s for a cue.
+    b.until("the sign-in form", "return document.readyState === 'complete' && !!document.getElementById('password')", timeout=180)
     b.type("#password", args.password)
     b.click("#sign-in button")
     b.until("signed in", "const c = document.getElementById('console'); return c && !c.hidden && document.getElementById('sign-in').hidden"
-            " && !!document.getElementById('warnings')")
+            " && !!document.getElementById('warnings')", timeout=180)
     b.js("""
       window.warningLog = [];
       const states = new Map();
