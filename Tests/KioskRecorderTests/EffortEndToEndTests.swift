@@ -189,19 +189,7 @@ struct EffortEndToEndTests {
                 "\(result.skippedFrames) skipped, \(result.droppedFrames) dropped, \(missing) missing")
         print("a take keyed too slowly: \(result.effortSteps) step(s), \(pictures.count) pictures kept of \(pictures.last!.number - first.number + 1), "
               + "\(result.skippedFrames) skipped, \(result.droppedFrames) dropped, \(String(format: "%.1f", result.frameRate)) a second; gaps from 2 s: \(Set(gaps).sorted())")
-        // Each picture at its own capture time (its distance in frames from the first), the sound to the picture's end.
-        let misplaced = pictures.filter { abs($0.time - Double($0.number - first.number) / 25) > 0.0015 }
-        #expect(misplaced.isEmpty, "\(misplaced.prefix(5).map { "frame \($0.number) at \($0.time) s" })")
-        let (onsets, sound) = try AVSyncEndToEndTests.beepOnsets(of: take)
-        let last = try #require(pictures.last)
-        #expect(abs(sound.upperBound - last.time) <= 0.15, "sound to \(sound.upperBound) s, the last picture at \(last.time) s")
-        if pictures.filter(\.flash).count >= 3 {
-            let errors = try AVSyncEndToEndTests.flashErrors(take, pictures: pictures, onsets: onsets, sound: sound, fps: 25)
-            #expect(!errors.isEmpty && errors.allSatisfy { abs($0) <= 0.033 }, "A/V errors (s): \(errors)")
-            print("a take keyed too slowly: A/V errors (ms): \(errors.map { ($0 * 10000).rounded() / 10 })")
-        } else {
-            print("a take keyed too slowly: its pictures left out every flash frame (their parity); the timing alone judged")
-        }
+        try SteppedTakeEndToEndTests.expectInSync(take, pictures: pictures, fps: 25, name: "a take keyed too slowly")
     }
 
     @Test("with the CPU to spare (352x288 on libx264, a millisecond or two a picture): no step, nothing skipped or dropped, every picture in the file, the full rate")

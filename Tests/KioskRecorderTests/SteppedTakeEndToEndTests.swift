@@ -73,25 +73,31 @@ struct SteppedTakeEndToEndTests {
                                                    "--video-encoder", TestEncoderName.slow],
                                                   in: folder, environment: ["KIOSK_TEST_ENCODERS": "1"], seconds: 6)
         let pictures = try AVSyncEndToEndTests.pictures(of: take)
-        let first = try #require(pictures.first)
         let steps = zip(pictures, pictures.dropFirst()).map { $1.number - $0.number }
         // Stepped (every 2nd picture; every 3rd where the machine is short of CPU beyond that).
         #expect(steps.contains { $0 >= 2 } && steps.allSatisfy { (1...EffortRule.maxKeepEvery).contains($0) }, "the steps between the pictures' numbers: \(steps)")
-        let misplaced = pictures.filter { abs($0.time - Double($0.number - first.number) / 30) > 0.0015 }
+        try Self.expectInSync(take, pictures: pictures, fps: 30, name: "a stepped take")
+    }
+
+    /// A stepped take's pictures each at its own capture time (its distance in frames from the
+    /// first), and its sound untouched: it ends with the picture (its last one kept, two intervals
+    /// at most apart), each flash kept with its beep. `name`: the take, for the printed figures.
+    static func expectInSync(_ take: AVSyncEndToEndTests.Take, pictures: [AVSyncEndToEndTests.Picture], fps: Double, name: String) throws {
+        let first = try #require(pictures.first)
+        let misplaced = pictures.filter { abs($0.time - Double($0.number - first.number) / fps) > 0.0015 }
         #expect(misplaced.isEmpty, "\(misplaced.prefix(5).map { "frame \($0.number) at \($0.time) s" })")
         let (onsets, sound) = try AVSyncEndToEndTests.beepOnsets(of: take)
         let last = try #require(pictures.last)
-        // The sound untouched: it ends with the picture (its last one kept, two intervals at most apart).
         #expect(abs(sound.upperBound - last.time) <= 0.15, "sound to \(sound.upperBound) s, the last picture at \(last.time) s")
         // The test camera flashes the first frame of each second: at every 2nd picture, those are all
         // kept or all left out, by the parity the step of the rate gave them (the take's first
         // picture, a flash or not, is kept before the step).
         if pictures.filter(\.flash).count >= 3 {
-            let errors = try AVSyncEndToEndTests.flashErrors(take, pictures: pictures, onsets: onsets, sound: sound, fps: 30)
+            let errors = try AVSyncEndToEndTests.flashErrors(take, pictures: pictures, onsets: onsets, sound: sound, fps: fps)
             #expect(!errors.isEmpty && errors.allSatisfy { abs($0) <= 0.033 }, "A/V errors (s): \(errors)")
-            print("a stepped take's A/V errors (ms): \(errors.map { ($0 * 10000).rounded() / 10 })")
+            print("\(name): A/V errors (ms): \(errors.map { ($0 * 10000).rounded() / 10 })")
         } else {
-            print("a stepped take: its pictures left out every flash frame (their parity); the timing alone judged")
+            print("\(name): its pictures left out every flash frame (their parity); the timing alone judged")
         }
     }
 }
