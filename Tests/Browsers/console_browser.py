@@ -152,6 +152,19 @@ class Browser:
         return next(iter(found.values()))
 
     def click(self, css):
+        """A pointer's click on `css`, once it has stood still in view for half a second: the page
+        moves as Status fills in above it (a reload's question, the booth's buttons, a state asked
+        0.3 s after a burst of events), and a click aimed at where it was lands on another."""
+        where = ("const e = document.querySelector(arguments[0]); e.scrollIntoView({block: 'center'});"
+                 " const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]")
+        deadline, was, since = time.time() + 30, None, time.time()
+        while time.time() < deadline:
+            now = self.js(where, css)
+            if now != was:
+                was, since = now, time.time()
+            elif time.time() - since >= 0.5:
+                break
+            time.sleep(0.1)
         self.call("POST", f"/element/{self.element(css)}/click", {})
 
     def type(self, css, text):

@@ -21,6 +21,9 @@ engine, url, password, shot, scratch = sys.argv[1:6]
 overlay, questions = (sys.argv[6:8] + [None, None])[:2]
 
 
+result = {}  # what the page showed so far: printed with the error when a step fails
+
+
 def main(b):
     b.call("POST", "/window/rect", {"width": WIDTH, "height": HEIGHT})
     b.call("POST", "/url", {"url": url})
@@ -34,9 +37,9 @@ def main(b):
     b.until("the countdown's input", "return !!document.getElementById('setting-countdown')", timeout=30)
     source = "return (document.querySelector('[data-setting=\"countdown\"]') || {}).textContent || ''"
     message = "return document.getElementById('settings-message').textContent"
-    result = {"sourceBefore": b.js(source), "valueBefore": b.js("return document.getElementById('setting-countdown').value"),
-              "type": b.js("return document.getElementById('setting-countdown').type"),
-              "groups": b.js("return [...document.querySelectorAll('#settings-form summary')].map((s) => s.textContent)")}
+    result.update({"sourceBefore": b.js(source), "valueBefore": b.js("return document.getElementById('setting-countdown').value"),
+                   "type": b.js("return document.getElementById('setting-countdown').type"),
+                   "groups": b.js("return [...document.querySelectorAll('#settings-form summary')].map((s) => s.textContent)")})
 
     def save(value):
         # The countdown's group opened (its summary, as a person taps it), the value typed, Save pressed.
@@ -75,7 +78,7 @@ try:
     print(json.dumps(main(b)), flush=True)
     status = 0
 except Exception as error:  # what went wrong, as the one line the test reads
-    print(json.dumps({"error": f"{type(error).__name__}: {error}"}), flush=True)
+    print(json.dumps({**result, "error": f"{type(error).__name__}: {error}"}), flush=True)
     status = 1
 finally:
     if b:

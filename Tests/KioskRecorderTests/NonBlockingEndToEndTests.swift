@@ -72,7 +72,8 @@ struct NonBlockingEndToEndTests {
 
     @Test("one audio device (SDL's disk driver): the begin and end sounds play, and Play Video plays the take's sound")
     func oneAudioDevice() throws {
-        let played = try testFolder("one-device-sound").appendingPathComponent("played.raw").path
+        let played = memoryDeviceFile("one-device-sound.raw")
+        defer { unlink(played) }
         let (r, _, _) = try recordingBooth("one-device", environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": played])
         #expect(r.waitRecorded(2))
         r.command("stop")

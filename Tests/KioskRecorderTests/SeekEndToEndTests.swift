@@ -122,7 +122,8 @@ struct SeekEndToEndTests {
     func playSeek() throws {
         let folder = try testFolder("seek-play")
         let movie = try stampedMovie(folder, seconds: 4)
-        let disk = folder.appendingPathComponent("sound.raw").path
+        let disk = memoryDeviceFile("seek-play-sound.raw")
+        defer { unlink(disk) }
         let r = try RecorderProcess(["--play", movie, "--windowed", "480x960"],
                                     environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": disk])
         try #require(r.wait(for: "playbackStarted") != nil, "\(r.stderr)")
@@ -170,7 +171,8 @@ struct SeekEndToEndTests {
     func reviewSeek() throws {
         let folder = try testFolder("seek-review")
         let output = folder.appendingPathComponent("take.mov").path
-        let disk = folder.appendingPathComponent("sound.raw").path
+        let disk = memoryDeviceFile("seek-review-sound.raw")
+        defer { unlink(disk) }
         let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--microphone", "test", "--windowed", "480x960", "--countdown", "0",
                                      "--output", output], environment: ["SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": disk])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")

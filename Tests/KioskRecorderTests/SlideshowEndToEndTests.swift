@@ -86,7 +86,8 @@ struct SlideshowEndToEndTests {
         try Data((0..<50_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 7) }).write(to: URL(fileURLWithPath: damaged))
 
         let device = try fakeCamera(in: root, "card=Booth Cam\n")
-        let disk = root.appendingPathComponent("sound.raw").path
+        let disk = memoryDeviceFile("slideshow-sound.raw")
+        defer { unlink(disk) }
         let r = try RecorderProcess(["--camera", device, "--size", "352x288", "--microphone", "none", "--windowed", "800x480", "--countdown", "0",
                                      "--output-dir", takes.path, "--session", "loop", "--library", "--prompt", "Say hello",
                                      "--attract-after", "2", "--attract-slideshow"],

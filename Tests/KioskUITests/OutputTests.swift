@@ -5,6 +5,7 @@ import Foundation
 import KioskContract
 import KioskCore
 import KioskSystem
+import KioskTestSupport
 import Testing
 @testable import KioskUI
 
@@ -55,7 +56,7 @@ extension SDLTests {
             var loud: [Sound: Int] = [:]
             for sound in Sound.allCases {
                 // One device (and one file) a sound, so that each file holds that sound alone.
-                let file = NSTemporaryDirectory() + "kiosk-sound-\(getpid())-\(sound.rawValue).raw"
+                let file = memoryDeviceFile("sound-\(sound.rawValue).raw")
                 defer { unlink(file) }
                 setenv("SDL_DISKAUDIOFILE", file, 1)
                 do {

@@ -81,7 +81,7 @@ extension SDLTests {
         @Test("a 3 s take with sound: every picture in order, each within a frame of the device's clock; the sound on disk is the file's")
         func withSound() throws {
             let path = try recordTake("sound", seconds: 3, size: Size(width: 320, height: 240), audio: true)
-            let disk = NSTemporaryDirectory() + "kiosk-playback-\(getpid()).raw"
+            let disk = memoryDeviceFile("playback.raw")
             defer { unlink(disk) }
             let previous = ProcessInfo.processInfo.environment["SDL_AUDIODRIVER"]
             setenv("SDL_AUDIODRIVER", "disk", 1)

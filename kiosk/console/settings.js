@@ -4,12 +4,12 @@
   // The view's words in the booth's six languages, picked as the rest of the page picks them
   // (English for any other). The settings' own names, help and groups are the options table's.
   const WORDS = {
-    en: { title: "Settings", save: "Save and reload", fromDefault: "default", fromConsole: "set here", back: "Back to kiosk.conf or the default", defaultIs: "default", restart: "Applies after a restart.", nextTake: "Applies in ready: the next take.", saved: "Saved; the booth reloaded its settings.", chooseFile: "Choose a file first.", uploaded: "Uploaded; the booth uses it from the next take.", nothing: "Nothing changed.", overlay: "Overlay (PNG with alpha)", questions: "Questions (one a line)", upload: "Upload", yes: "yes", no: "no" },
-    de: { title: "Einstellungen", save: "Speichern und neu laden", fromDefault: "Standard", fromConsole: "hier gesetzt", back: "Zurück zu kiosk.conf oder zum Standard", defaultIs: "Standard", restart: "Gilt nach einem Neustart.", nextTake: "Gilt in „bereit“: ab der nächsten Aufnahme.", saved: "Gespeichert; die Kabine hat ihre Einstellungen neu geladen.", chooseFile: "Bitte zuerst eine Datei wählen.", uploaded: "Hochgeladen; die Kabine nutzt sie ab der nächsten Aufnahme.", nothing: "Nichts geändert.", overlay: "Overlay (PNG mit Alpha)", questions: "Fragen (eine pro Zeile)", upload: "Hochladen", yes: "ja", no: "nein" },
-    fr: { title: "Réglages", save: "Enregistrer et recharger", fromDefault: "par défaut", fromConsole: "réglé ici", back: "Revenir à kiosk.conf ou à la valeur par défaut", defaultIs: "par défaut", restart: "S’applique après un redémarrage.", nextTake: "S’applique en attente : à la prochaine prise.", saved: "Enregistré ; la cabine a rechargé ses réglages.", chooseFile: "Choisissez d’abord un fichier.", uploaded: "Envoyé ; la cabine l’utilise dès la prochaine prise.", nothing: "Rien n’a changé.", overlay: "Calque (PNG avec transparence)", questions: "Questions (une par ligne)", upload: "Envoyer", yes: "oui", no: "non" },
-    es: { title: "Ajustes", save: "Guardar y recargar", fromDefault: "predeterminado", fromConsole: "fijado aquí", back: "Volver a kiosk.conf o al valor predeterminado", defaultIs: "predeterminado", restart: "Se aplica tras reiniciar.", nextTake: "Se aplica en espera: en la próxima toma.", saved: "Guardado; la cabina recargó sus ajustes.", chooseFile: "Elige primero un archivo.", uploaded: "Subido; la cabina lo usa desde la próxima toma.", nothing: "No ha cambiado nada.", overlay: "Superposición (PNG con alfa)", questions: "Preguntas (una por línea)", upload: "Subir", yes: "sí", no: "no" },
-    ja: { title: "設定", save: "保存して再読み込み", fromDefault: "既定値", fromConsole: "ここで設定", back: "kiosk.conf または既定値に戻す", defaultIs: "既定値", restart: "再起動後に反映されます。", nextTake: "待機中に反映：次の撮影から。", saved: "保存しました。ブースが設定を再読み込みしました。", chooseFile: "先にファイルを選んでください。", uploaded: "アップロードしました。次の撮影から使われます。", nothing: "変更はありません。", overlay: "オーバーレイ（アルファ付き PNG）", questions: "質問（1 行に 1 つ）", upload: "アップロード", yes: "はい", no: "いいえ" },
-    "zh-Hans": { title: "设置", save: "保存并重新加载", fromDefault: "默认", fromConsole: "在此设置", back: "恢复为 kiosk.conf 或默认值", defaultIs: "默认", restart: "重启后生效。", nextTake: "在待机时生效：从下一段录像开始。", saved: "已保存；录像亭已重新加载设置。", chooseFile: "请先选择文件。", uploaded: "已上传；录像亭从下一段录像开始使用。", nothing: "没有更改。", overlay: "叠加图（带透明通道的 PNG）", questions: "问题（每行一个）", upload: "上传", yes: "是", no: "否" },
+    en: { title: "Settings", save: "Save and reload", fromDefault: "default", fromConsole: "set here", back: "Back to kiosk.conf or the default", defaultIs: "default", restart: "Applies after a restart.", nextTake: "Applies in ready: the next take.", saved: "Saved; the booth reloaded its settings.", chooseFile: "Choose a file first.", uploaded: "Uploaded; the booth uses it from the next take.", nothing: "Nothing changed.", overlay: "Overlay (PNG with alpha)", questions: "Questions (one a line)", upload: "Upload", yes: "yes", no: "no", notSent: "Not sent: the console could not be reached; try again.", notAnswered: "No answer from the console; try again." },
+    de: { title: "Einstellungen", save: "Speichern und neu laden", fromDefault: "Standard", fromConsole: "hier gesetzt", back: "Zurück zu kiosk.conf oder zum Standard", defaultIs: "Standard", restart: "Gilt nach einem Neustart.", nextTake: "Gilt in „bereit“: ab der nächsten Aufnahme.", saved: "Gespeichert; die Kabine hat ihre Einstellungen neu geladen.", chooseFile: "Bitte zuerst eine Datei wählen.", uploaded: "Hochgeladen; die Kabine nutzt sie ab der nächsten Aufnahme.", nothing: "Nichts geändert.", overlay: "Overlay (PNG mit Alpha)", questions: "Fragen (eine pro Zeile)", upload: "Hochladen", yes: "ja", no: "nein", notSent: "Nicht gesendet: die Konsole war nicht erreichbar; bitte erneut versuchen.", notAnswered: "Keine Antwort von der Konsole; bitte erneut versuchen." },
+    fr: { title: "Réglages", save: "Enregistrer et recharger", fromDefault: "par défaut", fromConsole: "réglé ici", back: "Revenir à kiosk.conf ou à la valeur par défaut", defaultIs: "par défaut", restart: "S’applique après un redémarrage.", nextTake: "S’applique en attente : à la prochaine prise.", saved: "Enregistré ; la cabine a rechargé ses réglages.", chooseFile: "Choisissez d’abord un fichier.", uploaded: "Envoyé ; la cabine l’utilise dès la prochaine prise.", nothing: "Rien n’a changé.", overlay: "Calque (PNG avec transparence)", questions: "Questions (une par ligne)", upload: "Envoyer", yes: "oui", no: "non", notSent: "Non envoyé : la console est injoignable ; réessayez.", notAnswered: "Pas de réponse de la console ; réessayez." },
+    es: { title: "Ajustes", save: "Guardar y recargar", fromDefault: "predeterminado", fromConsole: "fijado aquí", back: "Volver a kiosk.conf o al valor predeterminado", defaultIs: "predeterminado", restart: "Se aplica tras reiniciar.", nextTake: "Se aplica en espera: en la próxima toma.", saved: "Guardado; la cabina recargó sus ajustes.", chooseFile: "Elige primero un archivo.", uploaded: "Subido; la cabina lo usa desde la próxima toma.", nothing: "No ha cambiado nada.", overlay: "Superposición (PNG con alfa)", questions: "Preguntas (una por línea)", upload: "Subir", yes: "sí", no: "no", notSent: "No enviado: no se pudo contactar con la consola; inténtalo de nuevo.", notAnswered: "La consola no respondió; inténtalo de nuevo." },
+    ja: { title: "設定", save: "保存して再読み込み", fromDefault: "既定値", fromConsole: "ここで設定", back: "kiosk.conf または既定値に戻す", defaultIs: "既定値", restart: "再起動後に反映されます。", nextTake: "待機中に反映：次の撮影から。", saved: "保存しました。ブースが設定を再読み込みしました。", chooseFile: "先にファイルを選んでください。", uploaded: "アップロードしました。次の撮影から使われます。", nothing: "変更はありません。", overlay: "オーバーレイ（アルファ付き PNG）", questions: "質問（1 行に 1 つ）", upload: "アップロード", yes: "はい", no: "いいえ", notSent: "送信できませんでした：コンソールに接続できません。もう一度お試しください。", notAnswered: "コンソールから応答がありません。もう一度お試しください。" },
+    "zh-Hans": { title: "设置", save: "保存并重新加载", fromDefault: "默认", fromConsole: "在此设置", back: "恢复为 kiosk.conf 或默认值", defaultIs: "默认", restart: "重启后生效。", nextTake: "在待机时生效：从下一段录像开始。", saved: "已保存；录像亭已重新加载设置。", chooseFile: "请先选择文件。", uploaded: "已上传；录像亭从下一段录像开始使用。", nothing: "没有更改。", overlay: "叠加图（带透明通道的 PNG）", questions: "问题（每行一个）", upload: "上传", yes: "是", no: "否", notSent: "未发送：无法连接控制台，请重试。", notAnswered: "控制台没有响应，请重试。" },
   };
   // Picked when the view is made (after sign-in), as console.js picks its own.
   let W = WORDS.en;
@@ -86,22 +86,26 @@
     if (r.status !== 200) { say(listing.message, true); return; }
     render(listing);
   }
-  async function save(changes) {
-    const r = await fetch("api/settings", { method: "PUT", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": await token() }, body: JSON.stringify(changes) });
-    const answer = await r.json();
+  // A change sent (the settings, or a file): the booth's answer shown, or why none came (the
+  // request lost on the way, or an answer that is not the console's, e.g. a proxy's error page).
+  async function change(path, type, body, done) {
+    let r, answer;
+    try {
+      r = await fetch(path, { method: "PUT", credentials: "same-origin",
+        headers: { "Content-Type": type, "X-CSRF-Token": await token() }, body: body });
+      answer = await r.json().catch(() => ({ message: W.notAnswered + " (HTTP " + r.status + ")" }));
+    } catch (e) {
+      say(W.notSent + " (" + e.message + ")", true);
+      return;
+    }
     if (r.status !== 200) { say(answer.message, true); return; }
     render(answer);
-    say(answer.reloaded ? W.saved : answer.message, !answer.reloaded);
+    say(answer.reloaded ? done : answer.message, !answer.reloaded);
   }
-  async function upload(name, file) {
+  const save = (changes) => change("api/settings", "application/json", JSON.stringify(changes), W.saved);
+  function upload(name, file) {
     if (!file) { say(W.chooseFile, true); return; }
-    const r = await fetch("api/files/" + name, { method: "PUT", credentials: "same-origin",
-      headers: { "Content-Type": "application/octet-stream", "X-CSRF-Token": await token() }, body: file });
-    const answer = await r.json();
-    if (r.status !== 200) { say(answer.message, true); return; }
-    render(answer);
-    say(answer.reloaded ? W.uploaded : answer.message, !answer.reloaded);
+    change("api/files/" + name, "application/octet-stream", file, W.uploaded);
   }
   function section() {
     W = pickWords();
