@@ -67,6 +67,9 @@ struct LanguageEndToEndTests {
             let r = try RecorderProcess(booth + arguments + ["--output", folder.appendingPathComponent("t.mov").path],
                                         environment: try Self.noFonts(folder))
             try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+            // stderr and stdout have a writer thread each: the warning, said before ready, may be
+            // read after it (ci54's wide pass).
+            _ = r.waitForOutput(timeout: 10) { r.stderr.contains("no installed font can draw") }
             let warnings = r.stderr.split(separator: "\n").filter { $0.contains("no installed font can draw") }
             #expect(warnings.count == 1 && warnings[0].contains(named) && warnings[0].contains("fonts-noto-cjk"), "\(r.stderr)")
             r.command("quit")

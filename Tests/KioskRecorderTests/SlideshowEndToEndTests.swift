@@ -135,6 +135,9 @@ struct SlideshowEndToEndTests {
         print("slideshow: regions seen over the screenshots \(seen); the prompt's white pixels over the takes \(promptWhite)")
         #expect(seen.contains(.red) && seen.contains(.blue), "both takes' pictures in turn: \(seen)")
         #expect(promptWhite.allSatisfy { $0 > 100 }, "the prompt readable over the takes: \(promptWhite)")
+        // The log's line for the red take: written as it began to play, read by the time the test
+        // looks (ci54's wide pass: the screen showed it before the line had been read from stderr).
+        _ = r.waitForOutput(timeout: 10) { Self.lines(r, "slideshow: playing").contains { $0.contains(red) } }
         let playing = Self.lines(r, "slideshow: playing")
         #expect(playing.contains { $0.contains(red) } && playing.contains { $0.contains(blue) }, "\(playing)")
         #expect(!playing.contains { $0.contains(damaged) }, "the damaged take is never played: \(playing)")

@@ -78,7 +78,7 @@ final class TimedFeed: AudioFeed {
 extension SDLTests {
     @Suite("Playback")
     struct PlaybackTests {
-        @Test("a 3 s take with sound: every picture in order, each within a frame of the device's clock; the sound on disk is the file's")
+        @Test("a 3 s take with sound: its pictures in order, none twice, at most 5 of 90 left out as late, each within a frame of the device's clock; the sound on disk is the file's")
         func withSound() throws {
             let path = try recordTake("sound", seconds: 3, size: Size(width: 320, height: 240), audio: true)
             let disk = memoryDeviceFile("playback.raw")
@@ -125,7 +125,13 @@ extension SDLTests {
             _ = sdl
             #expect(ended == .end)
             #expect(format.sampleRate == 48000 && format.channels == 1 && format.sample == .s16)
-            #expect(shown.map(\.stamp) == Array(0..<90), "pictures shown: \(shown.map(\.stamp))")
+            // Each picture at most once, in order, and nearly all: the player leaves out a picture
+            // that would be shown late, by design, and a loaded machine (ci48, ci54: the real-time
+            // pass beside the package's tests) made one or a few late. Whether an idle machine
+            // shows them all is bench/play-vs-ffplay's to say.
+            let stamps = shown.map(\.stamp)
+            #expect(zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 } && stamps.first == 0 && stamps.count >= 85,
+                    "pictures shown: \(stamps)")
 
             // The sound on disk against the file's sound decoded by the ffmpeg CLI.
             let written = try Data(contentsOf: URL(fileURLWithPath: disk)).withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
@@ -158,7 +164,7 @@ extension SDLTests {
                 worst = max(worst, abs(error))
                 #expect(abs(error) < 1.0 / 30, "picture \(s.stamp) due at \(Double(s.pts) / 1e9) s shown at \(clock) s on the sound's clock")
             }
-            print("playback: 90 pictures, worst offset from the sound's clock \(Int(worst * 1000)) ms")
+            print("playback: \(stamps.count) of 90 pictures, worst offset from the sound's clock \(Int(worst * 1000)) ms")
         }
 
         @Test("a take with sound through SDL's PulseAudio driver (a real sound server, its clock): every picture in order, none skipped, over in its own time",
