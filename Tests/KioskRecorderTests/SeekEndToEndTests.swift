@@ -143,6 +143,11 @@ struct SeekEndToEndTests {
             #expect(shownAt <= target + 0.001 && target - shownAt < 1.0 / 30 + 0.001,
                     "seek to \(target) s showed frame \(stamp) (\(shownAt) s)")
         }
+        // The pause's silence on the device, 0.4 s of it (stereo: 38400 samples) before the resume,
+        // however quickly the seeks' screenshots came (with the device's file on tmpfs, the whole
+        // test can take under a second, and a pause shorter than the 0.2 s looked for below).
+        #expect(eventually(10) { let tail = deviceTail(disk, samples: 38400); return tail.count == 38400 && tail.allSatisfy { $0 == 0 } },
+                "no pause's silence on the device")
         r.send(#"{"command":"pause","paused":false}"#)
         // A fifth of a second of the new position's sound played (stereo: 19200 samples).
         #expect(eventually(10) { sounding(deviceTail(disk, samples: 19200)) }, "no sound after the resume")
