@@ -205,7 +205,10 @@ struct PhotoEndToEndTests {
         let breaks = zip(stamps, stamps.dropFirst()).filter { ($0 + 1) % Self.pictures != $1 }
         print("photo mid-take: \(count) pictures in the take, breaks \(breaks)")
         #expect(count >= 30, "\(count) pictures")
-        #expect(breaks.isEmpty, "the take's stamps break at \(breaks)")
+        // No break but where the booth said it left pictures out by plan (its step-down: the wide
+        // pass's load stepped this take to every 2nd picture in ci67): the photo costs the take none.
+        let missing = breaks.reduce(0) { $0 + ($1.1 - $1.0 - 1 + Self.pictures) % Self.pictures }
+        #expect(missing <= result.skippedFrames, "the take's stamps break at \(breaks): \(missing) missing, \(result.skippedFrames) left out by plan")
     }
 
     @Test("a portrait booth's photo is upright: portrait-sized, the take's turn applied to the pixels (the stamp reads back, PSNR above 30 dB)",
