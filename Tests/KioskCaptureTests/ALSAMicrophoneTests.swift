@@ -135,8 +135,10 @@ struct ALSAMicrophoneTests {
         // A beep begins with a sound sample after at least 10 ms of silence (a 1 kHz sine is never
         // zero for that long), so a beep already under way when capture began is not counted.
         let chunks = recorder.arrivals.map(\.chunk)
-        #expect(chunks.allSatisfy { c in (0..<c.frameCount).allSatisfy { c.samples[2 * $0] == c.samples[2 * $0 + 1] } },
-                "both channels carry the beep")
+        let bothChannels = chunks.allSatisfy { (c) -> Bool in
+            (0..<c.frameCount).allSatisfy { (frame: Int) -> Bool in c.samples[2 * frame] == c.samples[2 * frame + 1] }
+        }
+        #expect(bothChannels, "both channels carry the beep")
         struct Beep { var onset: Int64; var frames = 0; var peak: Int16 = 0 }
         var beeps: [Beep] = []
         var silent = 0

@@ -125,7 +125,7 @@ struct CrossPixelsTests {
         // y' = round(16 + 219 y / 255) and c' = round(128 + 224 (c - 128) / 255) (never a half: 255 is odd
         // and the numerators whole); the two rows averaged rounding half up.
         func luma(_ y: Int) -> UInt8 { UInt8((16 + 219 * Double(y) / 255).rounded()) }
-        func chroma(_ c: Int) -> UInt8 { UInt8((128 + 224 * Double(c - 128) / 255).rounded()) }
+        func chroma(_ c: Int) -> UInt8 { UInt8((128.0 + 224.0 * Double(c - 128) / 255.0).rounded()) }
         let average = zip(a, b).map { (Int($0) + Int($1) + 1) / 2 }
         let want = a.map { luma(Int($0)) } + a.map { chroma(Int($0)) } + average.map(chroma) + average.map { UInt8($0) } + a
         for (part, name) in ["luma", "chroma", "chroma rows averaged", "rows averaged", "luma copied"].enumerated() {

@@ -39,9 +39,24 @@ let readmeParentCommands: [String] = {
     return commands
 }()
 
-/// The test's PATH without the folders that hold a kiosk-recorder: a machine where it is not installed.
-let pathWithoutRecorder = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-    .filter { !FileManager.default.isExecutableFile(atPath: "\($0)/kiosk-recorder") }.joined(separator: ":")
+/// The test's PATH as a machine where kiosk-recorder is not installed has it: each of its folders
+/// stands in as a folder of links to that folder's programs, kiosk-recorder left out. A parent finds
+/// every tool but no recorder on it, whatever is installed meanwhile (kiosk/test-package installs
+/// /usr/bin/kiosk-recorder while the wide pass runs), and a recorder in /usr/bin does not take
+/// python3 and bash off it with the folder.
+let pathWithoutRecorder: String = {
+    let fm = FileManager.default
+    let root = fm.temporaryDirectory.appendingPathComponent("path-without-recorder-\(getpid())")
+    let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").map(String.init)
+    return folders.enumerated().map { index, folder in
+        let standIn = root.appendingPathComponent("\(index)")
+        try? fm.createDirectory(at: standIn, withIntermediateDirectories: true)
+        for name in (try? fm.contentsOfDirectory(atPath: folder)) ?? [] where name != "kiosk-recorder" {
+            try? fm.createSymbolicLink(atPath: standIn.appendingPathComponent(name).path, withDestinationPath: folder + "/" + name)
+        }
+        return standIn.path
+    }.joined(separator: ":")
+}()
 
 /// A checkout in `folder` as a user has one: the examples, and `recorders` (`release`, `debug`) as
 /// `.build/<kind>/kiosk-recorder`, each a link to the given file. Its root.

@@ -157,8 +157,9 @@ struct OverlayEndToEndTests {
             let at = onScreen((origin.x + square / 2, origin.y + square / 2), shown: shown, canvas: canvas, fill: fill)
             let physical = display.toPhysical(Point(x: Double(at.x), y: Double(at.y)))
             let got = shot.rgb(x: Int(physical.x), y: Int(physical.y))
-            let matches = [1.0, 127.0 / 255].contains { shade in
-                zip([got.0, got.1, got.2], corner.rgb).allSatisfy { abs(Double($0) - shade * Double($1)) <= 12 }
+            let channels: [Int] = [got.0, got.1, got.2]
+            let matches = [1.0, 127.0 / 255].contains { (shade: Double) -> Bool in
+                zip(channels, corner.rgb).allSatisfy { (have, want) -> Bool in abs(Double(have) - shade * Double(want)) <= 12 }
             }
             if !matches {
                 wrong.append("\(name): the \(corner.name) square on screen at \(physical) (\(at) on the canvas) is \(got), not \(corner.rgb)")
