@@ -163,8 +163,11 @@ struct CommandLineTests {
         #expect(player.exitStatus() == 0)
         #expect(player.names.contains("playbackFinished"), "\(player.names)")
         // check and list-cameras.
+        // Its verdict is this machine's speed at the default size (the encoding trial), which is not
+        // this test's to judge: the check event, and the exit status that goes with its verdict.
         let check = try run(["check", "--camera", "test", "--microphone", "test", "--output", take + ".check.mov"])
-        #expect(check.status == 0 && check.stdout.hasPrefix(#"{"event":"check","ok":true"#), "\(check.stdout) \(check.stderr)")
+        let verdict: Int32? = check.stdout.hasPrefix(#"{"event":"check","ok":true"#) ? 0 : check.stdout.hasPrefix(#"{"event":"check","ok":false"#) ? 1 : nil
+        #expect(verdict != nil && check.status == verdict, "\(check.status) \(check.stdout) \(check.stderr)")
         let cameras = try run(["list-cameras"])
         #expect(cameras.status == 0 && cameras.stdout.hasPrefix(#"{"event":"cameras""#), "\(cameras.stdout)")
         // Misuse.

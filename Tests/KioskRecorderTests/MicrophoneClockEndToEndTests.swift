@@ -145,7 +145,12 @@ struct MicrophoneClockEndToEndTests {
         let beeps = Self.beeps(samples, start: start)
         let sound = (start + 1024.0 / 48_000)...(start + Double(samples.count) / 48_000)
         let errors = try AVSyncEndToEndTests.flashErrors(take, pictures: pictures, onsets: beeps.map(\.onset), sound: sound, fps: 30)
-        try #require(errors.count >= 36, "\(errors.count) beeps paired with their flashes")
+        // A flash the booth left out by plan (a take stepped down: skippedFrames) has no beep to pair;
+        // then at least half of them, and the take's last seconds among them, where the drift is largest.
+        let pairs = take.skippedFrames == 0 ? 36 : 18
+        try #require(errors.count >= pairs, "\(errors.count) beeps paired with their flashes (\(take.skippedFrames) pictures skipped by plan)")
+        let lastFlash = pictures.filter(\.flash).last?.time ?? 0
+        try #require(lastFlash >= 35, "the last flash kept at \(lastFlash) s of the take's 40")
         let first = errors[0]
         let worst = errors.map { abs($0 - first) }.max() ?? 0
         #expect(worst <= 0.015, "beep minus flash moved by up to \(Int(worst * 1000)) ms from the first (\(Int(first * 1000)) ms)")
