@@ -41,9 +41,9 @@ let readmeParentCommands: [String] = {
 
 /// The test's PATH as a machine where kiosk-recorder is not installed has it: each of its folders
 /// stands in as a folder of links to that folder's programs, kiosk-recorder left out. A parent finds
-/// every tool but no recorder on it, whatever is installed meanwhile (kiosk/test-package installs
-/// /usr/bin/kiosk-recorder while the wide pass runs), and a recorder in /usr/bin does not take
-/// python3 and bash off it with the folder.
+/// every tool but no recorder on it, whatever is installed meanwhile (kiosk/test-package and
+/// kiosk/test-readme install /usr/bin/kiosk-recorder during a run), and a recorder in /usr/bin does
+/// not take python3 and bash off it with the folder.
 let pathWithoutRecorder: String = {
     let fm = FileManager.default
     let root = fm.temporaryDirectory.appendingPathComponent("path-without-recorder-\(getpid())")
