@@ -65,7 +65,10 @@ let package = Package(
         // Files, folders and their rules: the takes' folder and list, a take's marker and cut, photos,
         // share folders, the hook queue, the disk's space and syncs. No codec: KioskMedia speaks to FFmpeg.
         .target(name: "KioskStorage", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskSystem"]),
-        .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskSystem", "KioskStorage", "KioskPixels", "CFFmpeg", "CTurboJPEG", "CEBUR128", "KioskFonts"]),
+        .target(name: "KioskMedia", dependencies: ["KioskCore", "KioskContract", "KioskScreenText", "KioskSystem", "KioskStorage", "KioskPixels", "CFFmpeg", "KioskAVFilterLoader", "CTurboJPEG", "CEBUR128", "KioskFonts"]),
+        // libavfilter looked up with the first filter graph, not linked: the calls CFFmpeg's
+        // avfilter_on_demand.h declares (linked, its 30 libraries cost every start 22 ms of CPU here).
+        .target(name: "KioskAVFilterLoader"),
         // The per-sample loops of the camera's pictures, in C at -O2 in every build (docs/recording.md).
         .target(name: "KioskPixels", cSettings: [.unsafeFlags(["-O2"])]),
         .target(name: "KioskCapture", dependencies: ["KioskCore", "KioskContract", "KioskSystem", "KioskPixels", "CV4L2", "CALSA"]),

@@ -1,4 +1,4 @@
-// CFFmpeg: libavformat, libavcodec, libavfilter, libavutil, libswscale and libswresample for Swift, plus the
+// CFFmpeg: libavformat, libavcodec, libavfilter (loaded on demand: avfilter_on_demand.h), libavutil, libswscale and libswresample for Swift, plus the
 // macros Swift cannot import from them.
 #pragma once
 #include <errno.h>
@@ -7,9 +7,7 @@
 #include <unistd.h>
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
-#include <libavfilter/avfilter.h>
-#include <libavfilter/buffersink.h>
-#include <libavfilter/buffersrc.h>
+#include "avfilter_on_demand.h"
 #include <libavutil/audio_fifo.h>
 #include <libavutil/avutil.h>
 #include <libavutil/channel_layout.h>

@@ -7,7 +7,8 @@ import CFFmpeg
 import KioskContract
 import KioskCore
 
-/// Owns one AVFilterGraph (`avfilter_graph_alloc`, `avfilter_graph_free`, which frees its filters):
+/// Owns one AVFilterGraph (`avfilter_graph_alloc`, `avfilter_graph_free`, which frees its filters;
+/// libavfilter's calls through the pointers of `kiosk_avfilter_load`, made with the first graph):
 /// `abuffer` (`buffer` for pictures) → the chain → `abuffersink` (`buffersink`). One thread at a time.
 final class FilterGraph {
     private var graph: UnsafeMutablePointer<AVFilterGraph>?
@@ -37,7 +38,7 @@ final class FilterGraph {
         try self.init(source: "abuffer", arguments: "sample_rate=\(sampleRate):sample_fmt=\(formatName):channel_layout=\(layout):time_base=1/\(sampleRate)",
                       graph: "[in]" + chain + ",aformat=sample_fmts=\(outputName):sample_rates=\(outputRate ?? sampleRate):channel_layouts=\(outputLayout)[out]",
                       sink: "abuffersink", sampleRate: outputRate ?? sampleRate, channels: outputChannels ?? channels)
-        if let frameSize { av_buffersink_set_frame_size(sink, UInt32(frameSize)) }
+        if let frameSize { kiosk_av_buffersink_set_frame_size(sink, UInt32(frameSize)) }
     }
 
     /// A graph of `chain` for pictures of `size` in `format`, their times in `timeBase`, giving
@@ -81,7 +82,12 @@ final class FilterGraph {
     /// `sink` (`[out]`), configured.
     private init(source sourceName: String, arguments: String, graph text: String, sink sinkName: String, sampleRate: Int32, channels: Int32,
                  second secondArguments: String? = nil, threads: Int32 = 1) throws(AVError) {
-        guard let graph = avfilter_graph_alloc() else { throw AVError(code: AVError.code(posix: ENOMEM), call: "avfilter_graph_alloc") }
+        // libavfilter is loaded with the first graph (avfilter_on_demand.h); a machine without it
+        // gets this graph's failure, as any other, and keeps what it records unfiltered.
+        if let why = kiosk_avfilter_load() {
+            throw AVError(code: AVError.code(posix: ENOSYS), call: "dlopen(libavfilter): " + String(cString: why))
+        }
+        guard let graph = kiosk_avfilter_graph_alloc() else { throw AVError(code: AVError.code(posix: ENOMEM), call: "avfilter_graph_alloc") }
         self.graph = graph
         tally = OwnerTally(FilterGraph.self)
         (self.sampleRate, self.channels) = (sampleRate, channels)
@@ -89,27 +95,27 @@ final class FilterGraph {
         // the reel's); the key's takes slice threads beside the camera's.
         graph.pointee.nb_threads = threads
         var made: UnsafeMutablePointer<AVFilterContext>?
-        var result = avfilter_graph_create_filter(&made, avfilter_get_by_name(sourceName), "in", arguments, nil, graph)
+        var result = kiosk_avfilter_graph_create_filter(&made, kiosk_avfilter_get_by_name(sourceName), "in", arguments, nil, graph)
         guard result >= 0, let source = made else { throw AVError(code: result, call: "avfilter_graph_create_filter(\(sourceName))") }
         made = nil
-        result = avfilter_graph_create_filter(&made, avfilter_get_by_name(sinkName), "out", nil, nil, graph)
+        result = kiosk_avfilter_graph_create_filter(&made, kiosk_avfilter_get_by_name(sinkName), "out", nil, nil, graph)
         guard result >= 0, let sink = made else { throw AVError(code: result, call: "avfilter_graph_create_filter(\(sinkName))") }
         (self.source, self.sink) = (source, sink)
         var secondSource: UnsafeMutablePointer<AVFilterContext>?
         if let secondArguments {
             made = nil
-            result = avfilter_graph_create_filter(&made, avfilter_get_by_name(sourceName), "bg", secondArguments, nil, graph)
+            result = kiosk_avfilter_graph_create_filter(&made, kiosk_avfilter_get_by_name(sourceName), "bg", secondArguments, nil, graph)
             guard result >= 0, let made else { throw AVError(code: result, call: "avfilter_graph_create_filter(\(sourceName) bg)") }
             secondSource = made
         }
         second = secondSource
-        var inputs = avfilter_inout_alloc(), outputs = avfilter_inout_alloc(), more = secondSource == nil ? nil : avfilter_inout_alloc()
+        var inputs = kiosk_avfilter_inout_alloc(), outputs = kiosk_avfilter_inout_alloc(), more = secondSource == nil ? nil : kiosk_avfilter_inout_alloc()
         defer {
-            avfilter_inout_free(&inputs)
-            avfilter_inout_free(&outputs)
+            kiosk_avfilter_inout_free(&inputs)
+            kiosk_avfilter_inout_free(&outputs)
         }
         guard let first = outputs, let last = inputs, secondSource == nil || more != nil else {
-            avfilter_inout_free(&more)
+            kiosk_avfilter_inout_free(&more)
             throw AVError(code: AVError.code(posix: ENOMEM), call: "avfilter_inout_alloc")
         }
         first.pointee.name = av_strdup("in")
@@ -126,25 +132,25 @@ final class FilterGraph {
         last.pointee.filter_ctx = sink
         last.pointee.pad_idx = 0
         last.pointee.next = nil
-        result = avfilter_graph_parse_ptr(graph, text, &inputs, &outputs, nil)
+        result = kiosk_avfilter_graph_parse_ptr(graph, text, &inputs, &outputs, nil)
         guard result >= 0 else { throw AVError(code: result, call: "avfilter_graph_parse_ptr(\(text))") }
-        result = avfilter_graph_config(graph, nil)
+        result = kiosk_avfilter_graph_config(graph, nil)
         guard result >= 0 else { throw AVError(code: result, call: "avfilter_graph_config(\(text))") }
     }
 
-    deinit { avfilter_graph_free(&graph) }
+    deinit { kiosk_avfilter_graph_free(&graph) }
 
     /// Gives the graph a frame (its data referenced, not copied: `AV_BUFFERSRC_FLAG_KEEP_REF`), or
     /// nil: the end of the sound (what a filter holds back comes out).
     /// `second`: to the second source (`[bg]`).
     func push(_ frame: UnsafeMutablePointer<AVFrame>?, second toSecond: Bool = false) throws(AVError) {
-        let result = av_buffersrc_add_frame_flags(toSecond ? second ?? source : source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
+        let result = kiosk_av_buffersrc_add_frame_flags(toSecond ? second ?? source : source, frame, Int32(AV_BUFFERSRC_FLAG_KEEP_REF))
         guard result >= 0 else { throw AVError(code: result, call: "av_buffersrc_add_frame_flags") }
     }
 
     /// The next frame out into `frame` (true), or false when the graph needs more (or has ended).
     func pull(into frame: UnsafeMutablePointer<AVFrame>) throws(AVError) -> Bool {
-        let result = av_buffersink_get_frame(sink, frame)
+        let result = kiosk_av_buffersink_get_frame(sink, frame)
         if result == kiosk_AVERROR_EAGAIN() || result == kiosk_AVERROR_EOF() { return false }
         guard result >= 0 else { throw AVError(code: result, call: "av_buffersink_get_frame") }
         return true

@@ -31,7 +31,7 @@ struct DeployDocTests {
     /// Essential on every Debian system (priority required), so not listed.
     static let everywhere: Set<String> = ["libc6", "libgcc-s1", "libstdc++6", "zlib1g"]
 
-    @Test("the runtime packages listed are the binary's own needs: each library it links (readelf's NEEDED, the Swift runtime aside: the release build links it in) comes from a listed package or one every Debian system has")
+    @Test("the runtime packages listed are the binary's own needs: each library it links (readelf's NEEDED, the Swift runtime aside: the release build links it in) or opens on demand (libavfilter) comes from a listed package or one every Debian system has")
     func runtimePackages() throws {
         let needed = try runProgram(["readelf", "-d", recorderPath]).stdout.split(separator: "\n").compactMap { line -> String? in
             guard line.contains("(NEEDED)"), let open = line.firstIndex(of: "["), let close = line.lastIndex(of: "]") else { return nil }
@@ -49,6 +49,17 @@ struct DeployDocTests {
             let package = try #require(Self.package(of: path), "no package holds \(path)")
             if !listed.contains(package) && !Self.everywhere.contains(package) { missing.append("\(library) (\(package))") }
         }
+        // A library the binary opens itself when first needed (libavfilter, with the first filter
+        // graph) is in no NEEDED: its soname is a string in the binary, found where ldconfig says.
+        let binary = try Data(contentsOf: URL(fileURLWithPath: recorderPath))
+        let onDemand = try #require(binary.range(of: Data("libavfilter.so.".utf8)).map { range in
+            "libavfilter.so." + String(decoding: binary[range.upperBound...].prefix { $0 >= 0x30 && $0 <= 0x39 }, as: UTF8.self)
+        }, "the binary names no libavfilter to open")
+        let cache = try runProgram(["ldconfig", "-p"]).stdout.split(separator: "\n")
+        let onDemandPath = try #require(cache.first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(onDemand + " ") }?
+            .components(separatedBy: " => ").last, "ldconfig knows no \(onDemand)")
+        let onDemandPackage = try #require(Self.package(of: onDemandPath), "no package holds \(onDemandPath)")
+        if !listed.contains(onDemandPackage) { missing.append("\(onDemand) (\(onDemandPackage), opened on demand)") }
         #expect(missing.isEmpty, "docs/deploy.md does not list: \(missing); it lists \(listed.sorted())")
         // The words in Japanese and Chinese need a face DejaVu lacks: the list says where it comes from.
         #expect(listed.contains("fonts-noto-cjk"), "\(listed.sorted())")

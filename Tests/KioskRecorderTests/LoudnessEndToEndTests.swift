@@ -325,3 +325,42 @@ struct LoudnessEndToEndTests {
         #expect(abs(differences[1] - fedDifference) <= 1, "without it \(differences[1] - fedDifference) dB")
     }
 }
+
+@Suite("libavfilter on demand, through the binary")
+struct FilterOnDemandEndToEndTests {
+    /// The libraries of FFmpeg the running recorder `pid` has mapped (/proc/PID/maps), by name.
+    static func mappedFFmpeg(_ pid: Int32) -> Set<String> {
+        // Read by cat: Foundation's String(contentsOfFile:) gave an empty string for a recorder's maps here.
+        let maps = (try? runProgram(["cat", "/proc/\(pid)/maps"]).stdout) ?? ""
+        return Set(maps.split(separator: "\n").compactMap { line in
+            line.split(separator: "/").last.flatMap { $0.hasPrefix("libav") ? String($0.prefix { $0 != "." }) : nil }
+        })
+    }
+
+    @Test("a booth that filters nothing records a take without loading libavfilter; with --high-pass it loads it for the take, whose sound it filters")
+    func loadedForAFilterOnly() throws {
+        let folder = try testFolder("avfilter-on-demand")
+        let raw = folder.appendingPathComponent("tone.raw").path
+        let make = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=1000:d=2:r=48000", "-ac", "2", "-f", "s16le", raw])
+        try #require(make.status == 0, "\(make.stderr)")
+        for highPass in [false, true] {
+            let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--windowed", "800x480", "--countdown", "0",
+                                         "--microphone", "kiosk_fake_mic", "--output", folder.appendingPathComponent("take-\(highPass).mov").path]
+                                        + (highPass ? ["--high-pass", "80"] : []),
+                                        environment: try LoudnessEndToEndTests.microphone(playing: raw, in: folder))
+            try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+            r.command("start")
+            try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines) \(r.stderr)")
+            try #require(r.waitRecorded(1), "\(r.rawLines)")
+            let mapped = Self.mappedFFmpeg(r.process.processIdentifier)
+            // The recorder itself (its encoder's library mapped), not a process around it.
+            #expect(mapped.contains("libavcodec"), "\(mapped)")
+            #expect(mapped.contains("libavfilter") == highPass, "--high-pass \(highPass): \(mapped)")
+            r.command("stop")
+            try #require(r.wait(for: "recordingFinished") != nil, "\(r.rawLines)")
+            r.command("quit")
+            #expect(r.exitStatus() == 0, "\(r.stderr)")
+            #expect(!r.stderr.contains("libavfilter"), "\(r.stderr)")
+        }
+    }
+}
