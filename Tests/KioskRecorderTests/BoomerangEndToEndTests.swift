@@ -207,7 +207,7 @@ struct BoomerangEndToEndTests {
         #expect(FileManager.default.fileExists(atPath: takes + "/." + cut + ".boomerang"), "no mark beside \(cut)")
 
         (r, _) = try Self.booth(folder)
-        let line = r.stderr.split(separator: "\n").first { $0.contains("recovery: the boomerang") }
+        let line = r.line(saying: "recovery: the boomerang")
         #expect(line?.contains("made its loop") == true, "\(r.stderr)")
         let recovered = r.events.compactMap { if case let .recordingRecovered(path, duration) = $0 { (path, duration) } else { nil } }
         #expect(recovered.count == 1 && recovered.first?.0 == takes + "/" + cut && (recovered.first?.1 ?? 0) >= 3, "\(r.rawLines)")
@@ -229,6 +229,7 @@ struct BoomerangEndToEndTests {
         _ = r.exitStatus()
         let names = try ServiceEndToEndTests.names(in: URL(fileURLWithPath: takes))
         (r, _) = try Self.booth(folder)
+        _ = r.said("recovery: the boomerang")
         let said = r.stderr.split(separator: "\n").filter { $0.contains("recovery: the boomerang") }
         #expect(said.count == 1 && (said.first?.contains("removed") == true || said.first?.contains("made its loop") == true), "\(r.stderr)")
         let left = try ServiceEndToEndTests.names(in: URL(fileURLWithPath: takes))
@@ -351,6 +352,6 @@ struct BoomerangEndToEndTests {
         r.command("quit")
         #expect(r.exitStatus() == 0)
         #expect(abs(plain.duration - 3.867) < 0.01, "\(plain.duration)")
-        #expect(r.stderr.contains("under the 60 slow motion needs; played at its own rate"), "\(r.stderr)")
+        #expect(r.said("under the 60 slow motion needs; played at its own rate"), "\(r.stderr)")
     }
 }

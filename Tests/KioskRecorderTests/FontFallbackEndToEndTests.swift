@@ -35,6 +35,7 @@ struct FontFallbackEndToEndTests {
         let path = try Self.file(folder, "questions.txt", Self.questions)
         let r = try RecorderProcess(booth + ["--questions", path, "--output", folder.appendingPathComponent("t.mov").path])
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        _ = r.said("no installed font can draw")
         let warnings = r.stderr.split(separator: "\n").filter { $0.contains("no installed font can draw") }
         #expect(warnings.count == 1, "\(r.stderr)")
         let warning = String(warnings.first ?? "")

@@ -147,7 +147,7 @@ struct HostileFolderEndToEndTests {
 
         let r = try Self.folderBooth(folder, hook)
         #expect(r.wait(for: "hookFinished", count: 2) != nil, "\(r.rawLines) \(r.stderr)")
-        #expect(r.stderr.contains("could not be read; the file is kept as \(queue.path).damaged-"), "\(r.stderr)")
+        #expect(r.said("could not be read; the file is kept as \(queue.path).damaged-"), "\(r.stderr)")
         let aside = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".kiosk-recorder.hooks.damaged-") }
         #expect(aside.count == 1, "\(aside)")
         if let name = aside.first { #expect(try Data(contentsOf: folder.appendingPathComponent(name)) == garbage, "kept as it was") }
@@ -186,7 +186,7 @@ struct HostileFolderEndToEndTests {
         let ran = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         #expect(ran == ["\(takes[1]) "], "only the take in the folder: \(ran)")
         #expect(r.stderr.components(separatedBy: "names a hook the booth refuses to run").count - 1 == 3, "\(r.stderr)")
-        #expect(r.stderr.contains("/etc/shadow is not in the output folder"), "\(r.stderr)")
+        #expect(r.said("/etc/shadow is not in the output folder"), "\(r.stderr)")
         #expect(HookEndToEndTests.saved(queue.path).isEmpty, "the refused entries are not kept")
     }
 
@@ -216,7 +216,7 @@ struct HostileFolderEndToEndTests {
         #expect(listed.first?.path == folder.appendingPathComponent("t520.mov").path && listed.last?.path == folder.appendingPathComponent("t21.mov").path)
         guard case let .state(_, _, _, _, _, _, _, _, _, leftOut, _)? = r.events.last(where: { $0.name == "state" }) else { Issue.record("no state"); return }
         #expect(leftOut == 20, "\(r.rawLines.last ?? "")")
-        #expect(r.stderr.contains("20 older ones left out"), "\(r.stderr)")
+        #expect(r.said("20 older ones left out"), "\(r.stderr)")
         // Every cell drawn once (a scroll through the grid uploads each thumbnail as a texture).
         let open = HostileInputEndToEndTests.residentMemory(pid)
         r.send(#"{"command":"pick","path":"\#(folder.appendingPathComponent("t1.mov").path)"}"#)

@@ -77,13 +77,13 @@ struct PreviewStatsTests {
         // (before two wait) and as the queue empties after the stop: far under 30, over none.
         let rate = Double(finished.previewFrames - recording.previewFrames) / (finished.t - recording.t)
         #expect(rate <= 15 && rate >= 5, "\(rate) pictures a second drawn while recording (\(recording), \(finished))")
-        #expect(r.stderr.contains("the preview left"), "\(r.stderr)")
+        #expect(r.said("the preview left"), "\(r.stderr)")
         let result = try #require(r.lastResult)
         #expect(result.success && result.encoder == TestEncoderName.slow, "\(result)")
         // The take stepped down to every 2nd picture (issue 35) before its queue filled: none
         // dropped, a third or more skipped by plan, counted, said.
         #expect(result.droppedFrames == 0 && result.skippedFrames >= 10, "\(result)")
-        #expect(r.stderr.contains("take: rate down to every 2nd picture"), "\(r.stderr)")
+        #expect(r.said("take: rate down to every 2nd picture"), "\(r.stderr)")
         // Every picture the camera gave is in the file or counted skipped or dropped.
         let frames = try #require(try pictureCount(output))
         let sent = Int((result.duration * 30).rounded())

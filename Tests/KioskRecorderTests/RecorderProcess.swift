@@ -258,6 +258,20 @@ final class RecorderProcess: Sendable {
         return parts.reduce(0) { $0 * 60 + $1! }
     }
 
+    /// Whether the recorder has said `text` on stderr, waited for up to `timeout`: a log line the booth
+    /// writes beside an event reaches the test on its own clock (stdout and stderr are two pipes, and
+    /// the booth's stderr has a writer thread of its own), so the event can come first. Once the
+    /// process has ended, its stderr is whole and the answer is at once.
+    func said(_ text: String, timeout: Double = 10) -> Bool {
+        waitForOutput(timeout: timeout) { stderr.contains(text) }
+    }
+
+    /// The first stderr line holding `text`, waited for as `said` waits; nil when it never came.
+    func line(saying text: String, timeout: Double = 10) -> Substring? {
+        _ = said(text, timeout: timeout)
+        return stderr.split(separator: "\n").first { $0.contains(text) }
+    }
+
     /// Waits for the process to end; its exit status, or nil on timeout.
     func exitStatus(timeout: Double = 20) -> Int32? {
         guard process.wait(within: timeout) else { return nil }

@@ -258,7 +258,7 @@ struct ServiceEndToEndTests {
             #expect(abs((Double(parts.last ?? "") ?? -1) - result.duration) < 0.002, "\(line) vs \(result.duration)")
         }
         // Its stdout went to stderr, never among the events.
-        #expect(r.stderr.contains("hook says hello") && !r.rawLines.contains { $0.contains("hook says hello") })
+        #expect(r.said("hook says hello") && !r.rawLines.contains { $0.contains("hook says hello") })
         // Retention (max 1): t2 went after t3 was accepted; t1's hook failed, so t1 stays.
         #expect(r.events.contains(.takeDeleted(path: takes.appendingPathComponent("t2.mov").path, reason: .maxTakes)), "\(r.rawLines)")
         #expect(!r.events.contains { if case let .takeDeleted(path, _) = $0 { path.hasSuffix("t1.mov") } else { false } })

@@ -86,7 +86,7 @@ struct XvfbEndToEndTests {
         }
         let (x, r) = try #require(launch)
         #expect(r.waitForLog("renderer software", timeout: 60), "\(r.stderr)")
-        #expect(r.stderr.contains("a CPU rasteriser; using SDL's software renderer"), "\(r.stderr)")
+        #expect(r.said("a CPU rasteriser; using SDL's software renderer"), "\(r.stderr)")
         let s = Screen(try x.window(pid: r.process.processIdentifier, title: "Kiosk Recorder"), .landscapeRight)
         #expect(try x.waitForScreen { Self.showsRecordCircle($0, s) }, "the record circle is not on the X screen")
         try x.click(s.window, at: s.centre(of: .start))
