@@ -32,6 +32,8 @@ struct BackgroundRing<Picture: Sendable>: Sendable {
 
     var hasRoom: Bool { pictures.count < Self.capacity }
 
+    var hasPictures: Bool { !pictures.isEmpty }
+
     /// Whether a picture ending at `end` would still be shown (one the camera passed is not made).
     func wants(end: Int64) -> Bool { end > wanted }
 
@@ -98,6 +100,10 @@ final class BackgroundVideo {
         interruption.abort()
         thread.join()
     }
+
+    /// Whether its first picture is made: its clock starts at the camera's picture that finds it
+    /// (PictureKey), so that a decoder slow to start delays the loop rather than skips into it.
+    var hasStarted: Bool { ring.read { $0.hasPictures } }
 
     /// The picture at `elapsed` nanoseconds on the background's clock (nil before its first is made).
     func picture(at elapsed: Int64) -> FrameReference? {

@@ -259,7 +259,8 @@ private final class KeyWork {
     /// The background at the picture's size (video-range yuv420p): a still, or a video's first
     /// picture (shown until its player has one of the time).
     private var background: FrameReference?
-    /// A video background's player, and its clock's start on the camera's (its first picture's time).
+    /// A video background's player, and its clock's start on the camera's (the time of the first
+    /// camera picture its player had a picture for).
     private var video: BackgroundVideo?
     private var origin: Int64?
     private var decoded: (path: String, picture: BackgroundPicture)?
@@ -329,10 +330,12 @@ private final class KeyWork {
             try graph.push(f)
             av_frame_unref(f)
         }
-        // The background at the picture's time: a video's, on its own clock from its first picture.
-        let start = origin ?? frame.timestamp
-        origin = start
-        let picture = video?.picture(at: max(0, frame.timestamp &- start)) ?? background
+        // The background at the picture's time: a video's, on its own clock from the first camera
+        // picture its player has a picture for (before that its first picture, as a still). A
+        // clock started before, while the player opened the file on a busy machine, would hold the
+        // first picture and then skip ahead to catch up.
+        if origin == nil, video?.hasStarted == true { origin = frame.timestamp }
+        let picture = origin.flatMap { start in video?.picture(at: max(0, frame.timestamp &- start)) } ?? background
         av_frame_unref(shown.pointer)
         guard av_frame_ref(shown.pointer, picture.frame) >= 0 else { throw AVError(code: AVError.code(posix: ENOMEM), call: "av_frame_ref") }
         shown.pointer.pointee.pts = frame.timestamp
