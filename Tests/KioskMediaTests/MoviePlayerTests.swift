@@ -117,7 +117,12 @@ struct MoviePlayerTests {
         let outcome = play(path)
         #expect(outcome.ended == .end)
         #expect(outcome.info?.audio == nil && outcome.info?.videoCodec == "h264")
-        #expect(outcome.shown.map(\.stamp) == Array(0..<60), "\(outcome.shown.map(\.stamp))")
+        // Every picture in order, none twice. A picture the player found late (this loop or its
+        // decoder held off the CPU past the picture's time, on a loaded machine) is skipped and
+        // counted: the skip's rule is shown in virtual time below; here at most 5 of 60, each counted.
+        let stamps = outcome.shown.map(\.stamp)
+        #expect(stamps.first == 0 && zip(stamps, stamps.dropFirst()).allSatisfy { $0 < $1 } && Set(stamps).isSubset(of: 0..<60), "\(stamps)")
+        #expect(stamps.count + outcome.dropped == 60 && outcome.dropped <= 5, "\(outcome.dropped) skipped: \(stamps)")
         // Each picture came within a frame period of its time on the clock, which started with the first.
         if let first = outcome.shown.first {
             for s in outcome.shown {
