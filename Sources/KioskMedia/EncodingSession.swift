@@ -82,10 +82,20 @@ final class EncodingSession {
             let stream = try muxer.addStream(for: encoder.codec)
             try failure.check(.audioStream)
             audio = (encoder, stream)
-            // `--high-pass`: the microphone's sound filtered as it is recorded.
-            highPass = try settings.highPass.map { hertz throws(AVError) in
-                (try FilterGraph(FilterGraph.highPass(hertz), sampleRate: Int32(audioSettings.sampleRate), channels: Int32(audioSettings.channels),
-                                 format: AV_SAMPLE_FMT_S16, output: AV_SAMPLE_FMT_S16), try Frame())
+            // `--high-pass`: the microphone's sound filtered as it is recorded. A filter that cannot be
+            // made (a machine without libavfilter) records the sound unfiltered, as a call that fails
+            // mid-take does: the guest's take matters more than the rumble.
+            if let hertz = settings.highPass {
+                do {
+                    highPass = (try FilterGraph(FilterGraph.highPass(hertz), sampleRate: Int32(audioSettings.sampleRate),
+                                                channels: Int32(audioSettings.channels), format: AV_SAMPLE_FMT_S16, output: AV_SAMPLE_FMT_S16),
+                                try Frame())
+                } catch {
+                    Log.info("writer: --high-pass \(String(printf: "%g", hertz)) Hz: \(error); this take's sound is recorded unfiltered")
+                    highPass = nil
+                }
+            } else {
+                highPass = nil
             }
         } else {
             audio = nil

@@ -363,4 +363,39 @@ struct FilterOnDemandEndToEndTests {
             #expect(!r.stderr.contains("libavfilter"), "\(r.stderr)")
         }
     }
+
+    @Test("a machine whose libavfilter cannot be opened: a --high-pass booth still records the take, its sound unfiltered, and says why on stderr")
+    func withoutLibavfilter() throws {
+        let folder = try testFolder("avfilter-missing")
+        let raw = folder.appendingPathComponent("tone.raw").path
+        let make = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=1000:d=4:r=48000", "-ac", "2", "-f", "s16le", raw])
+        try #require(make.status == 0, "\(make.stderr)")
+        // libavfilter's file as ld.so finds it (the soname the recorder opens).
+        let cache = try runProgram(["ldconfig", "-p"]).stdout
+        let library = try #require(cache.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("libavfilter.so.") }
+                                    .flatMap { $0.components(separatedBy: " => ").last }, "\(cache.prefix(2000))")
+        // The recorder in a mount namespace of its own where that file is empty (/dev/null bound over
+        // it): unshare and sh each exec the next, so the process is the recorder, started as always.
+        let take = folder.appendingPathComponent("take.mov").path
+        let r = try RecorderProcess(["--mount", "sh", "-c", #"mount --bind /dev/null "$0" && exec "$@""#, library, recorderPath,
+                                     "--camera", "test", "--size", "352x288", "--windowed", "800x480", "--countdown", "0",
+                                     "--microphone", "kiosk_fake_mic", "--high-pass", "80", "--output", take],
+                                    environment: try LoudnessEndToEndTests.microphone(playing: raw, in: folder), executable: "/usr/bin/unshare")
+        try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
+        r.command("start")
+        try #require(r.wait(for: "recordingStarted") != nil, "\(r.rawLines) \(r.stderr)")
+        try #require(r.waitRecorded(2), "\(r.rawLines)")
+        r.command("stop")
+        try #require(r.wait(for: "recordingFinished") != nil, "\(r.rawLines) \(r.stderr)")
+        let finished = try #require(r.lastResult)
+        #expect(finished.outputPath == take && finished.duration >= 2, "\(finished)")
+        #expect(r.said("--high-pass 80 Hz: dlopen(libavfilter): "), "\(r.stderr)")
+        #expect(r.said("this take's sound is recorded unfiltered"), "\(r.stderr)")
+        #expect(!FilterOnDemandEndToEndTests.mappedFFmpeg(r.process.processIdentifier).contains("libavfilter"))
+        r.command("quit")
+        #expect(r.exitStatus() == 0, "\(r.stderr)")
+        // The take has the microphone's tone: its sound recorded, not lost with the filter.
+        let level = try LoudnessEndToEndTests.measure(["-i", take])
+        #expect(level.integrated > -30, "\(level)")
+    }
 }
