@@ -421,7 +421,11 @@ struct BoundaryEndToEndTests {
         try? FileManager.default.removeItem(atPath: slow)
         guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
         #expect(result.droppedFrames == 0 && result.success && result.reason == .user, "\(result)")
-        #expect(abs(result.duration - (stopped - started)) < 0.3, "reported \(result.duration) s of \(stopped - started) s recorded")
+        // The whole take up to the Stop, none of its end lost to the disk. The test's clock sees
+        // recordingStarted late and the booth may read the Stop late on a loaded machine: both only
+        // lengthen the take against the test's measure, so the margin above it is wider.
+        #expect(result.duration > stopped - started - 0.3 && result.duration < stopped - started + 1.5,
+                "reported \(result.duration) s of \(stopped - started) s recorded")
         #expect(!r.names.contains("error"), "0.6 s syncs are not storageSlow: \(r.rawLines)")
         // The test camera's 30 pictures a second, each in the file but those the take's step-down
         // left out by plan (skippedFrames: a machine loaded by other work, ci43's wide pass, can
@@ -467,7 +471,11 @@ struct BoundaryEndToEndTests {
         #expect(r.wait(for: "recordingFinished", timeout: 20) != nil, "\(r.stderr)")
         guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
         #expect(result.success && result.reason == .user && result.droppedFrames == 0, "\(result)")
-        #expect(abs(result.duration - (stopped - started)) < 0.3, "reported \(result.duration) s of \(stopped - started) s recorded")
+        // The whole take up to the Stop, none of its end lost to the disk. The test's clock sees
+        // recordingStarted late and the booth may read the Stop late on a loaded machine: both only
+        // lengthen the take against the test's measure, so the margin above it is wider.
+        #expect(result.duration > stopped - started - 0.3 && result.duration < stopped - started + 1.5,
+                "reported \(result.duration) s of \(stopped - started) s recorded")
         #expect(r.names.filter { $0 == "error" }.count == 1, "said once: \(r.names)")
         #expect(systemd.wait(for: "STATUS=A take in review. 1 take since launch, 0 used. The disk was slow once (the longest sync", prefix: true) != nil,
                 "\(systemd.received.map(\.text))")

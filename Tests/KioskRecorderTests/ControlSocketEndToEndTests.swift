@@ -163,7 +163,9 @@ struct ControlSocketEndToEndTests {
         let stopped = Date()
         b.command("stop")
         #expect(b.wait(for: "recordingFinished"))
-        #expect(Date().timeIntervalSince(stopped) < 1.5, "Stop answered after \(Date().timeIntervalSince(stopped)) s")
+        // A booth that waited on the stuck client would never answer (it never reads); 5 s is a
+        // loaded machine's margin for the take's end (its last pictures encoded, its file synced).
+        #expect(Date().timeIntervalSince(stopped) < 5, "Stop answered after \(Date().timeIntervalSince(stopped)) s")
         #expect(a.wait(for: "error", count: 40, timeout: 20) && b.wait(for: "error", count: 40, timeout: 20))
         #expect(r.wait(for: "error", count: 40, timeout: 20) != nil)
 

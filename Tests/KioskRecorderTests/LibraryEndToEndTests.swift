@@ -138,7 +138,7 @@ struct LibraryEndToEndTests {
         #expect(entries.map(\.path) == used.reversed())
         let shot = folder.deletingLastPathComponent().appendingPathComponent("grid.bmp").path
         r.send(#"{"command":"screenshot","path":"\#(shot)"}"#)
-        _ = eventually(3) { (try? Data(contentsOf: URL(fileURLWithPath: shot)).count) ?? 0 >= 54 + window.width * window.height * 3 }
+        _ = eventually(20) { (try? Data(contentsOf: URL(fileURLWithPath: shot)).count) ?? 0 >= 54 + window.width * window.height * 3 }
         let bmp = try Data(contentsOf: URL(fileURLWithPath: shot))
         let rowBytes = (window.width * 3 + 3) & ~3
         try #require(bmp.count >= 54 + rowBytes * window.height)

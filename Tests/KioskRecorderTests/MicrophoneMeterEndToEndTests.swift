@@ -78,8 +78,10 @@ struct MicrophoneMeterEndToEndTests {
         try #require(r.wait(for: "ready") != nil, "\(r.stderr)")
         r.command("start")
         let started = try #require(r.wait(for: "recordingStarted"), "\(r.rawLines) \(r.stderr)")
-        let silent = try #require(r.wait(for: "microphoneSilent", timeout: 6), "\(r.rawLines) \(r.stderr)")
-        #expect(silent - started >= 2.9 && silent - started <= 4.0, "after \(silent - started) s")
+        let silent = try #require(r.wait(for: "microphoneSilent", timeout: 20), "\(r.rawLines) \(r.stderr)")
+        // After 3 s of silence, never before; the upper margin is a loaded machine's (the rule's
+        // timing itself is the core's, on virtual time).
+        #expect(silent - started >= 2.9 && silent - started <= 6.0, "after \(silent - started) s")
         // 1.5 s more of the take, as the booth counts it, without a second one.
         #expect(r.waitRecorded(4.5), "\(r.rawLines.suffix(3))")
         #expect(r.names.filter { $0 == "microphoneSilent" }.count == 1)

@@ -46,7 +46,10 @@ struct NonBlockingEndToEndTests {
         #expect(r.wait(for: "recordingFinished", timeout: 20) != nil)
         #expect(r.wait(for: "state", count: replies + 3000, timeout: 20) != nil, "every state reply arrives (\(r.names.count) events)")
         let took = try duration(output)
-        #expect(took <= stopWritten - started + 0.15, "the take is \(took) s; stop was written \(stopWritten - started) s after recordingStarted")
+        // Within 1.5 s of the stop: a booth held by its full stdout would have recorded on until the
+        // reading resumed (the finished screen above came first); the margin is for a loaded
+        // machine, where recordingStarted reaches the test late and the booth reads the stop late.
+        #expect(took <= stopWritten - started + 1.5, "the take is \(took) s; stop was written \(stopWritten - started) s after recordingStarted")
         #expect(took > 1)
         r.command("useVideo")
         #expect(r.exitStatus() == 0)
@@ -66,8 +69,10 @@ struct NonBlockingEndToEndTests {
         r.command("stop")
         #expect(r.wait(for: "recordingFinished") != nil)
         #expect(r.wait(for: "error") != nil)
+        // A booth held by the FIFO's open would never have handled the stop (an open with no reader
+        // waits for ever); 1.5 s is a loaded machine's margin.
         let took = try duration(output)
-        #expect(took <= stopWritten - started + 0.15, "the take is \(took) s; stop was written \(stopWritten - started) s after recordingStarted")
+        #expect(took <= stopWritten - started + 1.5, "the take is \(took) s; stop was written \(stopWritten - started) s after recordingStarted")
         r.command("useVideo")
         #expect(r.exitStatus() == 0)
         // storageSlow is the disk's warning, not the screenshot's (a loaded CI machine's syncs

@@ -231,7 +231,7 @@ struct OverlayEndToEndTests {
         try Self.expectSquaresOnScreen(r, folder.appendingPathComponent("reloaded.bmp").path, orientation: .landscapeRight, fill: false,
                                        covered: [2], "after the reload")
         r.command("start")
-        #expect(r.wait(for: "recordingFinished", timeout: 6) != nil)
+        #expect(r.wait(for: "recordingFinished", timeout: 20) != nil)
         let take = try #require(r.lastResult).outputPath
         r.command("quit")
         #expect(r.exitStatus() == 0)

@@ -58,7 +58,7 @@ struct PromptEndToEndTests {
     static func take(_ r: RecorderProcess, _ path: String) throws -> Bitmap {
         r.send(#"{"command":"screenshot","path":"\#(path)"}"#)
         let whole = 54 + 800 * 480 * 3
-        guard eventually(5, { ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int ?? 0) >= whole }),
+        guard eventually(20, { ((try? FileManager.default.attributesOfItem(atPath: path)[.size]) as? Int ?? 0) >= whole }),
               let data = FileManager.default.contents(atPath: path)
         else { throw PromptFailure(description: "no screenshot at \(path): \(r.rawLines)") }
         return try Bitmap(data)

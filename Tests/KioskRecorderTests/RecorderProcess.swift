@@ -343,6 +343,13 @@ func ffprobe(_ path: String, _ entries: String, stream: String? = nil) throws ->
         .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 }
 
+extension RecordingResult {
+    /// How far a take's length may be from the length it was stopped at: a picture at 30 fps; three
+    /// where the booth stepped the take down on a loaded machine (skippedFrames), as a stepped take
+    /// ends at its last kept picture (ci38: every 3rd picture kept).
+    var lengthTolerance: Double { (skippedFrames > 0 ? 3.0 : 1.0) / 30 + 0.001 }
+}
+
 /// The pictures ffprobe counts in the file's video stream by decoding it (nil when it reads none).
 func pictureCount(_ path: String) throws -> Int? {
     Int(try runProgram(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",

@@ -25,7 +25,7 @@ struct ShareEndToEndTests {
     static func screenshot(_ r: RecorderProcess, _ path: String) throws -> String {
         r.send(#"{"command":"screenshot","path":"\#(path)"}"#)
         // Whole when it is as long as its header says (bfSize, bytes 2…5).
-        let whole = eventually(5) {
+        let whole = eventually(20) {
             guard let file = FileHandle(forReadingAtPath: path) else { return false }
             defer { try? file.close() }
             guard let header = try? file.read(upToCount: 6), header.count == 6,

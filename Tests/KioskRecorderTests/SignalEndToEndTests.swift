@@ -152,7 +152,7 @@ struct SignalEndToEndTests {
         r.command("start")
         #expect(r.wait(for: "recordingFinished", timeout: 10) != nil, "\(r.rawLines) \(r.stderr)")
         let result = try #require(r.lastResult)
-        #expect(result.reason == .maxDuration && abs(result.duration - 1.5) <= 1.0 / 30 + 0.001, "\(result)")
+        #expect(result.reason == .maxDuration && abs(result.duration - 1.5) <= result.lengthTolerance, "\(result)")
         #expect(r.process.isRunning)
         r.command("quit")
         #expect(r.exitStatus() == 0, "\(r.stderr)")

@@ -150,9 +150,10 @@ struct SystemSleepEndToEndTests {
         try? FileManager.default.removeItem(atPath: slow)
         let finishedAt = try #require(r.wait(for: "recordingFinished"), "\(r.stderr)")
         let released = try #require(releasedBy, "the inhibitor was never released: \(r.stderr)")
-        // The event leaves through the booth's writer thread just before the release: a small
-        // allowance for that, far shorter than the take's end lasts.
-        #expect(released >= finishedAt - 0.2, "released \(finishedAt - released) s before recordingFinished arrived: \(r.stderr)")
+        // The event leaves through the booth's writer thread just before the release, and the
+        // test's reader may take it late on a loaded machine: an allowance of 1 s for that, well
+        // short of the nearly 3 s the take's end lasts.
+        #expect(released >= finishedAt - 1.0, "released \(finishedAt - released) s before recordingFinished arrived: \(r.stderr)")
         guard case let .recordingFinished(result)? = r.events.first(where: { $0.name == "recordingFinished" }) else { return }
         #expect(result.reason == .background && result.success, "\(result)")
         let onDisk = try #require(Double(try ffprobe(output, "format=duration")))

@@ -148,7 +148,7 @@ struct XvfbEndToEndTests {
         let s = Screen(try x.window(pid: r.process.processIdentifier, title: "Kiosk Recorder"), .landscapeRight)
         #expect(try x.waitForScreen { Self.showsRecordCircle($0, s) })
         try x.key(s.window, "space")
-        try #require(r.wait(for: "recordingStarted", timeout: 6) != nil, "Space did not start a take: \(r.rawLines) \(r.stderr)")
+        try #require(r.wait(for: "recordingStarted", timeout: 20) != nil, "Space did not start a take: \(r.rawLines) \(r.stderr)")
         #expect(r.names.prefix(3) == ["ready", "countdown", "countdown"], "\(r.names)")
         #expect(r.waitRecorded(1))
         try x.key(s.window, "space")

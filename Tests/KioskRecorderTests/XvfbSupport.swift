@@ -144,7 +144,7 @@ final class XvfbServer {
 
     /// Polls the screen until `check` holds for it; false on timeout. The kiosk draws
     /// asynchronously to our commands, so a check right after an event may see the frame before.
-    func waitForScreen(timeout: Double = 3, _ check: (XWDImage) -> Bool) throws -> Bool {
+    func waitForScreen(timeout: Double = 20, _ check: (XWDImage) -> Bool) throws -> Bool {
         var failure: (any Error)?
         let shown = eventually(timeout) {
             do { return check(try framebuffer()) } catch { failure = error; return true }
