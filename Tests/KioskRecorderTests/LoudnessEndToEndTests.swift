@@ -337,12 +337,18 @@ struct FilterOnDemandEndToEndTests {
         })
     }
 
+    /// `seconds` of a 1 kHz tone for the fake microphone: raw S16LE stereo at 48 kHz in `folder`.
+    static func tone(seconds: Int, in folder: URL) throws -> String {
+        let raw = folder.appendingPathComponent("tone.raw").path
+        let make = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=1000:d=\(seconds):r=48000", "-ac", "2", "-f", "s16le", raw])
+        try #require(make.status == 0, "\(make.stderr)")
+        return raw
+    }
+
     @Test("a booth that filters nothing records a take without loading libavfilter; with --high-pass it loads it for the take, whose sound it filters")
     func loadedForAFilterOnly() throws {
         let folder = try testFolder("avfilter-on-demand")
-        let raw = folder.appendingPathComponent("tone.raw").path
-        let make = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=1000:d=2:r=48000", "-ac", "2", "-f", "s16le", raw])
-        try #require(make.status == 0, "\(make.stderr)")
+        let raw = try Self.tone(seconds: 2, in: folder)
         for highPass in [false, true] {
             let r = try RecorderProcess(["--camera", "test", "--size", "352x288", "--windowed", "800x480", "--countdown", "0",
                                          "--microphone", "kiosk_fake_mic", "--output", folder.appendingPathComponent("take-\(highPass).mov").path]
@@ -367,9 +373,7 @@ struct FilterOnDemandEndToEndTests {
     @Test("a machine whose libavfilter cannot be opened: a --high-pass booth still records the take, its sound unfiltered, and says why on stderr")
     func withoutLibavfilter() throws {
         let folder = try testFolder("avfilter-missing")
-        let raw = folder.appendingPathComponent("tone.raw").path
-        let make = try runProgram(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "sine=f=1000:d=4:r=48000", "-ac", "2", "-f", "s16le", raw])
-        try #require(make.status == 0, "\(make.stderr)")
+        let raw = try Self.tone(seconds: 4, in: folder)
         // libavfilter's file as ld.so finds it (the soname the recorder opens).
         let cache = try runProgram(["ldconfig", "-p"]).stdout
         let library = try #require(cache.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("libavfilter.so.") }

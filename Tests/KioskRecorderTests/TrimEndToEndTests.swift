@@ -92,15 +92,19 @@ struct TrimEndToEndTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: takes).filter { $0.contains("trimming") }
         #expect(leftovers.isEmpty, "\(leftovers)")
 
-        // The pictures: 90, the first the one the original shows at 1.0 s.
+        // The pictures: every one the original has from 1.0 s to 4.0 s, in order, the first the one
+        // it shows at 1.0 s: 90 at 30 fps, fewer in both where the booth stepped the take down by
+        // plan on a loaded machine (skippedFrames; ci90's real-time pass kept 55).
         let whole = AVSyncEndToEndTests.Take(path: original, width: 640, height: 480, startWritten: 0, started: 0)
         let cut = AVSyncEndToEndTests.Take(path: take, width: 640, height: 480, startWritten: 0, started: 0)
         let before = try AVSyncEndToEndTests.pictures(of: whole), after = try AVSyncEndToEndTests.pictures(of: cut)
-        #expect(abs(after.count - 90) <= 1, "\(after.count) pictures")
-        let atOne = try #require(before.last { $0.time <= 1.0005 })
-        #expect(after.first?.number == atOne.number, "first \(String(describing: after.first)), the original's at 1.0 s \(atOne)")
+        let recorded = try #require(r.events.compactMap { if case let .recordingFinished(result) = $0 { result } else { nil } }.last)
+        let from = try #require(before.lastIndex { $0.time <= 1.0005 })
+        let span = before[from...].prefix { $0.time < before[from].time + 3 - 0.0005 }
+        #expect(recorded.skippedFrames > 0 || abs(after.count - 90) <= 1, "\(after.count) pictures, none skipped")
+        #expect(abs(after.count - span.count) <= 1 && after.map(\.number) == span.prefix(after.count).map(\.number),
+                "the cut's pictures \(after.map(\.number)), the original's from 1.0 s \(span.map(\.number))")
         #expect(abs(after.first?.time ?? 9) < 0.001)
-        #expect(zip(after, after.dropFirst()).allSatisfy { $1.number == $0.number + 1 }, "a picture missing or twice")
 
         // The sound: each beep of the cut is the original's 1.0 s later.
         let beepsBefore = try AVSyncEndToEndTests.beepOnsets(of: whole).onsets, beepsAfter = try AVSyncEndToEndTests.beepOnsets(of: cut).onsets
