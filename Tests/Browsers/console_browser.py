@@ -137,10 +137,17 @@ class Browser:
         return self.call("POST", "/execute/async", {"script": script, "args": list(args)})
 
     def until(self, what, script, *args, timeout=60):
-        """Waits until `script` returns something true; returns it."""
+        """Waits until `script` returns something true; returns it. A try the page's own navigation
+        cut short (a sign-out loads the page again: WebKit's driver answers "no such frame ... before
+        the unload event" for a script that was running as the page went) counts as not yet."""
         deadline = time.time() + timeout
         while True:
-            value = self.js(script, *args)
+            try:
+                value = self.js(script, *args)
+            except Failure as failure:
+                if "unload event" not in str(failure):
+                    raise
+                value = None
             if value:
                 return value
             if time.time() > deadline:
