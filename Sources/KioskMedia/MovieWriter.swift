@@ -56,18 +56,15 @@ public final class MovieWriter: Sendable {
         var encoding = false
         /// With a live clock: the first moment that belongs to the take (CLOCK_MONOTONIC ns).
         var startedAt = Int64.min
-        /// The take keeps one picture in `keepEvery` (`EffortRule`), by the camera's numbers: a
-        /// picture is kept when it is `keepEvery` or more after the last one kept (`lastKept`), so
-        /// the gaps are exactly `keepEvery` (one more only after a picture the camera lost);
-        /// `skipping` left out since the last picture queued (the next one queued carries the
-        /// count: the skipped pictures of a take are those between its pictures, not those after
-        /// its last). `approved`: the picture `wants` said yes to, which `append` then takes.
+        /// The take keeps one picture in `keepEvery` (`EffortRule`), by the camera's numbers: one
+        /// `keepEvery` or more after the last kept (`lastKept`; `keptBefore`, the one before it), so the
+        /// gaps are exactly `keepEvery` (one more only after a picture the camera lost); `skipping`:
+        /// left out since the last queued (the next queued carries the count, not the take's end).
+        /// `approved`: the picture `wants` said yes to, which `append` then takes.
         var keepEvery = 1
-        var lastKept: UInt32?
-        var approved: UInt32?
+        var lastKept: UInt32?, keptBefore: UInt32?, approved: UInt32?
         var skipping = 0
-        /// Pictures left out when the camera asked (`wants`), before it decoded them.
-        var undecoded = 0
+        var undecoded = 0  // Left out when the camera asked (`wants`), before it decoded them.
         /// The pictures the queue holds before it drops: `startQueueLimit` from a live take's start
         /// until the writer's rule has measured a whole second and the queue is back under the
         /// usual limit's every-2nd (`settle`), `videoQueueLimit` from then on.
@@ -89,14 +86,15 @@ public final class MovieWriter: Sendable {
                 approved = nil
                 return true
             }
+            // The picture said yes to never came (lost after asking): judged from the last the take has.
+            if approved != nil { (approved, lastKept) = (nil, keptBefore) }
             let guardKeep = videoCount >= limit - 1 && keepEvery >= 2 ? 3 : videoCount >= EffortRule.queueThinsAt(limit: limit) ? 2 : 1
             let every = UInt32(max(keepEvery, guardKeep))
             if every > 1, let last = lastKept, sequence &- last < every, sequence &- last < UInt32.max / 2 {
                 skipping += 1
                 return false
             }
-            lastKept = sequence
-            approved = sequence
+            (keptBefore, lastKept, approved) = (lastKept, sequence, sequence)
             return true
         }
 
@@ -110,6 +108,8 @@ public final class MovieWriter: Sendable {
             // Captured before the take started: not the take's first picture, nor any of it.
             guard frame.timestamp >= startedAt else { return false }
             guard keeps(frame.sequence) else { return false }
+            // Here, so no longer to come (one offered without `wants`, left named, was thinned out with `lastKept` on it: a gap of 5).
+            approved = nil
             guard videoCount < limit else {
                 dropped += 1
                 if afterStall() { droppedAfterStall += 1 }

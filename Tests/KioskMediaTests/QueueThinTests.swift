@@ -1,4 +1,4 @@
-// The writer's queue thinned when the take's rate steps down (issue 35): the pictures the new rate
+// The writer's queue thinned when the take's rate steps down: the pictures the new rate
 // leaves out come out of the queue, counted skipped before the next one kept, and never so that a
 // gap over the new rate opens (the queue's own every 2nd at 6 waiting may have left out a
 // neighbour already).
@@ -103,6 +103,48 @@ struct QueueThinTests {
         #expect(young.longestGap == 1 && young.dropped == 0, "\(young)")
         let usual = Self.burst(costs: costs, young: false)
         #expect(usual.longestGap >= 2, "\(usual)")
+    }
+
+    /// Pictures 1... offered one a tick from a take keeping every `every` (`asking`: each asked for
+    /// with `wants` first, as a camera that decodes does, those in `lost` then never coming; else
+    /// offered straight, as the test pattern's are). The writer takes the oldest queued at the ticks
+    /// in `takes`; at a tick in `steps` the rate steps to that (the writer's `adapt`: thinned after
+    /// the last picture taken). The take's pictures: those taken, then those still queued.
+    static func take(ticks: UInt32, every: Int, takes: Set<UInt32>, steps: [UInt32: Int], asking: Bool, lost: Set<UInt32> = []) -> [UInt32] {
+        var q = MovieWriter.Queue()
+        (q.accepting, q.keepEvery, q.limit) = (true, every, MovieWriter.videoQueueLimit)
+        var taken: [UInt32] = []
+        let size = Size(width: 2, height: 2)
+        for tick in UInt32(1)...ticks {
+            let frame = VideoFrame(format: .yuv420p, size: size, planes: PixelFormat.yuv420p.planes(for: size), bytes: [UInt8](repeating: 0, count: 6),
+                                   timestamp: Int64(tick) * 33_333_333, sequence: tick)
+            // Asked (`MovieWriter.wants`): a picture said no to is not decoded, so never offered.
+            let comes = asking ? q.keeps(tick) && !lost.contains(tick) : true
+            if comes { _ = q.offer(frame, afterStall: false) }
+            if let to = steps[tick], let last = taken.last {
+                q.keepEvery = to
+                q.thin(every: to, after: last)
+            }
+            if takes.contains(tick), !q.items.isEmpty, case let .video(frame, _, _) = q.items.removeFirst() {
+                q.videoCount -= 1
+                taken.append(frame.sequence)
+            }
+        }
+        return taken + kept(q).map(\.0)
+    }
+
+    @Test("a step of the rate from every 2nd to every 3rd with the one picture queued that the new rate leaves out: the take's gaps stay within 3, whether the camera asked before each picture or not (the test pattern, offering straight, left a gap of 5: the picture thinned out stayed the one the next was counted from)",
+          arguments: [false, true])
+    func stepWithOneQueued(asking: Bool) {
+        let take = Self.take(ticks: 15, every: 2, takes: Set([1] + Array(4...15)), steps: [3: 3], asking: asking)
+        let gaps = zip(take, take.dropFirst()).map { $1 - $0 }
+        #expect(take.first == 1 && gaps.max() == 3 && gaps.allSatisfy { $0 >= 2 }, "\(take)")
+    }
+
+    @Test("a picture said yes to that never comes (the camera lost it after asking): the next is judged from the last picture the take has, one more gap only (at every 2nd, 3 where it was 4)")
+    func approvedNeverComes() {
+        let take = Self.take(ticks: 12, every: 2, takes: Set(1...12), steps: [:], asking: true, lost: [5])
+        #expect(take == [1, 3, 6, 8, 10, 12], "\(take)")
     }
 
     @Test("the deeper queue gives way to the usual one only below the usual every 2nd (5 or fewer waiting), so no burst of drops follows")
