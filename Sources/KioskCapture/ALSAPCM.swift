@@ -158,9 +158,12 @@ public final class ALSAPCM {
         _ = snd_pcm_hw_params_set_period_time_minmax(handle, hw, &low, &lowDir, &high, &highDir)
         var periodTime: UInt32 = 10_000
         try check(snd_pcm_hw_params_set_period_time_near(handle, hw, &periodTime, &dir), "snd_pcm_hw_params_set_period_time_near")
-        // A deep buffer (many periods) rides out a slow consumer; latency does not matter when
-        // every chunk carries its capture time.
-        var bufferTime: UInt32 = 200_000
+        // A deep buffer rides out a reader held up (a machine starved, a VM paused, the whole booth
+        // stopped for a moment): up to 2 s of sound wait in it and arrive late, where a 200 ms one
+        // overran and the time was recorded as silence. As deep as the device allows with its
+        // periods (a USB microphone's 1024 periods: the 2 s; a laptop's HDA 32: 320 ms). Latency
+        // does not matter: every chunk carries its capture time, read at each period as before.
+        var bufferTime: UInt32 = 2_000_000
         try check(snd_pcm_hw_params_set_buffer_time_near(handle, hw, &bufferTime, &dir), "snd_pcm_hw_params_set_buffer_time_near")
         try check(snd_pcm_hw_params(handle, hw), "snd_pcm_hw_params")
 

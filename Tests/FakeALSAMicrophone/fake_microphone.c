@@ -304,12 +304,14 @@ SND_PCM_PLUGIN_DEFINE_FUNC(kiosk_fake_microphone) {
     }
     static const unsigned int accesses[] = {SND_PCM_ACCESS_RW_INTERLEAVED};
     static const unsigned int formats[] = {SND_PCM_FORMAT_S16_LE};
+    // The limits of a USB microphone (the kernel's snd-usb-audio: up to 1024 periods, 1 MiB).
     if ((err = snd_pcm_ioplug_set_param_list(&m->io, SND_PCM_IOPLUG_HW_ACCESS, 1, accesses)) < 0 ||
         (err = snd_pcm_ioplug_set_param_list(&m->io, SND_PCM_IOPLUG_HW_FORMAT, 1, formats)) < 0 ||
         (err = snd_pcm_ioplug_set_param_minmax(&m->io, SND_PCM_IOPLUG_HW_CHANNELS, 2, 2)) < 0 ||
         (err = snd_pcm_ioplug_set_param_minmax(&m->io, SND_PCM_IOPLUG_HW_RATE, 48000, 48000)) < 0 ||
         (err = snd_pcm_ioplug_set_param_minmax(&m->io, SND_PCM_IOPLUG_HW_PERIOD_BYTES, 256, 65536)) < 0 ||
-        (err = snd_pcm_ioplug_set_param_minmax(&m->io, SND_PCM_IOPLUG_HW_PERIODS, 2, 64)) < 0) {
+        (err = snd_pcm_ioplug_set_param_minmax(&m->io, SND_PCM_IOPLUG_HW_PERIODS, 2, 1024)) < 0 ||
+        (err = snd_pcm_ioplug_set_param_minmax(&m->io, SND_PCM_IOPLUG_HW_BUFFER_BYTES, 512, 1024 * 1024)) < 0) {
         snd_pcm_ioplug_delete(&m->io);
         return err;
     }

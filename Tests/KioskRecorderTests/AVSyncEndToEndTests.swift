@@ -45,6 +45,8 @@ struct AVSyncEndToEndTests {
         /// The pictures the booth said it left out by plan (its step-down: a machine loaded by other
         /// work can step a 720p take to every 2nd picture for a second, ci52's real-time pass).
         var skippedFrames = 0
+        /// The booth's stderr, for a failure's message.
+        var stderr = ""
     }
 
     static func monotonic() -> Double {
@@ -73,7 +75,8 @@ struct AVSyncEndToEndTests {
             throw Failure("no result: \(r.rawLines)")
         }
         #expect(result.success && result.droppedFrames == 0, "\(r.rawLines)")
-        return Take(path: output, width: width, height: height, startWritten: startWritten, started: started, skippedFrames: result.skippedFrames)
+        return Take(path: output, width: width, height: height, startWritten: startWritten, started: started, skippedFrames: result.skippedFrames,
+                    stderr: r.stderr)
     }
 
     struct Failure: Error, CustomStringConvertible {
