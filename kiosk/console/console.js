@@ -165,11 +165,17 @@ const statusView = {
     const reload = make("button", { type: "button", id: "booth-reload", textContent: B.reload });
     const said = make("p", { id: "booth-message" });
     said.setAttribute("role", "status");
+    // Only the newest command's answer is said: an earlier one answered late (Open, then Reload at
+    // once) does not cover the newer one's.
+    let sent = 0;
     const send = async (name, done) => {
+      const mine = ++sent;
       const r = await command(name);
       const answer = await r.json().catch(() => ({}));
-      said.textContent = r.status === 200 ? done : answer.message || "HTTP " + r.status;
-      said.className = r.status === 200 ? "" : "bad";
+      if (mine === sent) {
+        said.textContent = r.status === 200 ? done : answer.message || "HTTP " + r.status;
+        said.className = r.status === 200 ? "" : "bad";
+      }
       this.ask();
     };
     toggle.onclick = () => {
